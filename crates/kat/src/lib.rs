@@ -1,0 +1,38 @@
+//! Known-answer-test tooling for the pqdr crates (not published).
+//!
+//! - [`Drbg`]: the NIST PQC AES-256-CTR DRBG of the reference `rng.c`
+//!   (`randombytes_init` / `randombytes`), as a `rand_core` 0.10 `CryptoRng`.
+//! - [`rsp`]: the `.req` / `.rsp` formats printed by `PQCgenKAT_kem.c` and
+//!   `PQCgenKAT_sign.c`.
+//! - [`acvp`]: loading the NIST ACVP JSON vectors (plain or gzip-compressed).
+//! - [`hex`]: uppercase hex encoding and decoding.
+
+mod drbg;
+
+pub mod acvp;
+pub mod hex;
+pub mod rsp;
+
+pub use drbg::Drbg;
+
+/// Path of the workspace's `kat/` data folder (resolved at compile time).
+pub fn kat_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kat")
+}
+
+/// Reads `path`, or `path.gz` decompressed when only that exists.
+///
+/// # Errors
+/// Any I/O or decompression error.
+pub fn read_maybe_gz(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    if path.exists() {
+        return std::fs::read(path);
+    }
+    let mut gz = path.as_os_str().to_owned();
+    gz.push(".gz");
+    let file = std::fs::File::open(std::path::Path::new(&gz))?;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(file).read_to_end(&mut out)?;
+    Ok(out)
+}

@@ -1,0 +1,20 @@
+//! The pqdr post-quantum crate family in one place: re-exports of the
+//! primitive crates (each behind a feature), plus the workspace's examples,
+//! benchmarks and known-answer tooling.
+//!
+//! [`kat`] holds the registry of every algorithm `katkem` and `katsign` know:
+//! how each one draws its randomness from the NIST DRBG, in the reference
+//! implementation's order, to reproduce the official `.rsp` files.
+
+#[cfg(feature = "mlkem")]
+pub use pqdr_mlkem as mlkem;
+#[cfg(feature = "mldsa")]
+pub use pqdr_mldsa as mldsa;
+#[cfg(feature = "ntrup")]
+pub use pqdr_ntrup as ntrup;
+#[cfg(feature = "mceliece")]
+pub use pqdr_mceliece as mceliece;
+#[cfg(feature = "ratchet")]
+pub use pqdr_ratchet as ratchet;
+
+pub mod kat;
