@@ -6,14 +6,14 @@
 //! how each one draws its randomness from the NIST DRBG, in the reference
 //! implementation's order, to reproduce the official `.rsp` files.
 
-#[cfg(feature = "mlkem")]
-pub use pqdr_mlkem as mlkem;
-#[cfg(feature = "mldsa")]
-pub use pqdr_mldsa as mldsa;
-#[cfg(feature = "ntrup")]
-pub use pqdr_ntrup as ntrup;
 #[cfg(feature = "mceliece")]
 pub use pqdr_mceliece as mceliece;
+#[cfg(feature = "mldsa")]
+pub use pqdr_mldsa as mldsa;
+#[cfg(feature = "mlkem")]
+pub use pqdr_mlkem as mlkem;
+#[cfg(feature = "ntrup")]
+pub use pqdr_ntrup as ntrup;
 #[cfg(feature = "ratchet")]
 pub use pqdr_ratchet as ratchet;
 

@@ -133,7 +133,11 @@ pub fn sign_record(alg: &SignAlg, rec: &rsp::Record) -> Result<String, ParseErro
     let count = rec.number("count")?;
     let seed: [u8; 48] = rec.hex_array("seed")?;
     let mlen = rec.number("mlen")?;
-    let msg = if mlen == 0 { Vec::new() } else { rec.hex("msg")? };
+    let msg = if mlen == 0 {
+        Vec::new()
+    } else {
+        rec.hex("msg")?
+    };
     if msg.len() != mlen {
         return Err(rec.err(format!("`msg` has {} bytes but mlen = {mlen}", msg.len())));
     }
@@ -177,8 +181,12 @@ fn compare(rec: &rsp::Record, ours: &str, report: &mut CheckReport) -> Result<()
     for (k, v) in &ours.fields {
         match rec.get(k) {
             Some(theirs) if theirs.eq_ignore_ascii_case(v) => {}
-            Some(_) => report.mismatches.push(format!("count = {count}: `{k}` differs")),
-            None => report.mismatches.push(format!("count = {count}: `{k}` missing")),
+            Some(_) => report
+                .mismatches
+                .push(format!("count = {count}: `{k}` differs")),
+            None => report
+                .mismatches
+                .push(format!("count = {count}: `{k}` missing")),
         }
     }
     Ok(())
@@ -206,12 +214,16 @@ pub fn kem_check(alg: &KemAlg, rsp_text: &str) -> Result<CheckReport, ParseError
         match (rec.hex("sk"), rec.hex("ct"), rec.hex("ss")) {
             (Ok(sk), Ok(ct), Ok(ss)) => match (alg.decapsulate)(&sk, &ct) {
                 Ok(k) if k == ss => {}
-                Ok(_) => report
+                Ok(_) => report.mismatches.push(format!(
+                    "count = {count}: decapsulating the file's ct gives another ss"
+                )),
+                Err(e) => report
                     .mismatches
-                    .push(format!("count = {count}: decapsulating the file's ct gives another ss")),
-                Err(e) => report.mismatches.push(format!("count = {count}: decapsulation: {e}")),
+                    .push(format!("count = {count}: decapsulation: {e}")),
             },
-            _ => report.mismatches.push(format!("count = {count}: missing sk/ct/ss")),
+            _ => report
+                .mismatches
+                .push(format!("count = {count}: missing sk/ct/ss")),
         }
     }
     Ok(report)
@@ -241,9 +253,13 @@ pub fn sign_check(alg: &SignAlg, rsp_text: &str) -> Result<CheckReport, ParseErr
                 Ok(_) => report
                     .mismatches
                     .push(format!("count = {count}: opened message differs")),
-                Err(e) => report.mismatches.push(format!("count = {count}: open: {e}")),
+                Err(e) => report
+                    .mismatches
+                    .push(format!("count = {count}: open: {e}")),
             },
-            _ => report.mismatches.push(format!("count = {count}: missing pk/sm/msg")),
+            _ => report
+                .mismatches
+                .push(format!("count = {count}: missing pk/sm/msg")),
         }
     }
     Ok(report)

@@ -114,8 +114,9 @@ mod tests {
     fn master_drbg_reproduces_kat_seeds() {
         let entropy: [u8; 48] = core::array::from_fn(|i| i as u8);
         let mut drbg = Drbg::new(&entropy);
-        let data = crate::read_maybe_gz(&crate::kat_dir().join("nist-kat/PQCkemKAT_ML-KEM-768.rsp"))
-            .expect("kat file");
+        let data =
+            crate::read_maybe_gz(&crate::kat_dir().join("nist-kat/PQCkemKAT_ML-KEM-768.rsp"))
+                .expect("kat file");
         let text = String::from_utf8(data).expect("utf8");
         let records = crate::rsp::parse(&text).expect("parse");
         assert!(records.len() >= 3);

@@ -38,7 +38,9 @@ impl Record {
     /// # Errors
     /// A message naming the record and the key if it is missing or not hex.
     pub fn hex(&self, key: &str) -> Result<Vec<u8>, ParseError> {
-        let v = self.get(key).ok_or_else(|| self.err(format!("missing `{key} = `")))?;
+        let v = self
+            .get(key)
+            .ok_or_else(|| self.err(format!("missing `{key} = `")))?;
         hex::decode(v).ok_or_else(|| self.err(format!("`{key}` is not hex")))
     }
 
@@ -58,7 +60,9 @@ impl Record {
     /// # Errors
     /// Missing key or not a number.
     pub fn number(&self, key: &str) -> Result<usize, ParseError> {
-        let v = self.get(key).ok_or_else(|| self.err(format!("missing `{key} = `")))?;
+        let v = self
+            .get(key)
+            .ok_or_else(|| self.err(format!("missing `{key} = `")))?;
         v.parse()
             .map_err(|_| self.err(format!("`{key}` is not a decimal number")))
     }
@@ -272,7 +276,11 @@ pub mod digest_input {
             .split_once("\n\n")
             .map(|(h, b)| if h.starts_with('#') { b } else { rsp })
             .unwrap_or(rsp);
-        let recs: Vec<&str> = body.split("\n\n").filter(|r| !r.is_empty()).take(n).collect();
+        let recs: Vec<&str> = body
+            .split("\n\n")
+            .filter(|r| !r.is_empty())
+            .take(n)
+            .collect();
         let mut out = recs.join("\n\n");
         out.push('\n');
         out
@@ -291,7 +299,12 @@ mod tests {
         assert_eq!(f.records.len(), 3);
         assert_eq!(f.records[1].number("count"), Ok(1));
         assert_eq!(f.records[0].get("pk"), Some(""));
-        assert!(f.records[0].get("seed").expect("seed").starts_with("061550234D158C5E"));
+        assert!(
+            f.records[0]
+                .get("seed")
+                .expect("seed")
+                .starts_with("061550234D158C5E")
+        );
     }
 
     #[test]
@@ -306,9 +319,20 @@ mod tests {
     #[test]
     fn record_layout_is_exact() {
         let r = kem_record(0, &[0xab], &[], &[1], &[2], &[3]);
-        assert_eq!(r, "count = 0\nseed = AB\npk = 00\nsk = 01\nct = 02\nss = 03\n\n");
-        let text = format!("{}{}{}", header("X"), r, kem_record(1, &[1], &[1], &[1], &[1], &[1]));
-        assert_eq!(digest_input::first_record(&text), "count = 0\nseed = AB\npk = 00\nsk = 01\nct = 02\nss = 03\n");
+        assert_eq!(
+            r,
+            "count = 0\nseed = AB\npk = 00\nsk = 01\nct = 02\nss = 03\n\n"
+        );
+        let text = format!(
+            "{}{}{}",
+            header("X"),
+            r,
+            kem_record(1, &[1], &[1], &[1], &[1], &[1])
+        );
+        assert_eq!(
+            digest_input::first_record(&text),
+            "count = 0\nseed = AB\npk = 00\nsk = 01\nct = 02\nss = 03\n"
+        );
         assert!(digest_input::records(&text, 2).ends_with("ss = 01\n"));
         assert!(digest_input::records(&text, 2).contains("ss = 03\n\ncount = 1\n"));
     }
