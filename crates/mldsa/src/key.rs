@@ -1,0 +1,464 @@
+//! The public key, signing key and signature types and the external
+//! functions of FIPS 204 §5: ML-DSA.KeyGen / Sign / Verify (Algorithms 1–3)
+//! and HashML-DSA.Sign / Verify (Algorithms 4–5).
+
+use core::fmt;
+
+use rand_core::CryptoRng;
+use shake::{Shake256, Update};
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+
+use crate::Error;
+use crate::keygen::{SkLayout, check_s_range, derive_t, keygen_internal};
+use crate::params::{ByteArray, ParameterSet};
+use crate::prehash::PreHash;
+use crate::sample::h;
+use crate::stream::{MessageSigner, MessageVerifier, finish_mu};
+
+/// An ML-DSA public key (pkEncode form, FIPS 204 Algorithm 22) with its
+/// hash tr = H(pk, 64) cached for verification.
+#[derive(Clone)]
+pub struct VerifyingKey<P: ParameterSet> {
+    pub(crate) bytes: P::VkBytes,
+    pub(crate) tr: [u8; 64],
+}
+
+/// An ML-DSA signing key: the expanded skEncode form (FIPS 204 Algorithm 24),
+/// the 32-byte seed ξ when the key was made from one, and the public key.
+#[derive(Clone)]
+pub struct SigningKey<P: ParameterSet> {
+    pub(crate) bytes: P::SkBytes,
+    pub(crate) seed: Option<[u8; 32]>,
+    pub(crate) vk: VerifyingKey<P>,
+}
+
+/// An encoded ML-DSA signature (sigEncode, FIPS 204 Algorithm 26). Any bytes
+/// of the right length are accepted; malformed content fails verification.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Signature<P: ParameterSet> {
+    pub(crate) bytes: P::SigBytes,
+}
+
+/// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
+pub(crate) fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
+    u8::try_from(ctx.len()).map_err(|_| Error)
+}
+
+/// ML-DSA.KeyGen (FIPS 204 Algorithm 1): draws ξ (32 bytes) from `rng`.
+pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
+    rng: &mut R,
+) -> (SigningKey<P>, VerifyingKey<P>) {
+    let mut xi = Zeroizing::new([0u8; 32]);
+    rng.fill_bytes(&mut xi[..]);
+    generate_deterministic(&xi)
+}
+
+/// ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6).
+pub fn generate_deterministic<P: ParameterSet>(xi: &[u8; 32]) -> (SigningKey<P>, VerifyingKey<P>) {
+    let sk = SigningKey::<P>::from_seed(xi);
+    let vk = sk.vk.clone();
+    (sk, vk)
+}
+
+impl<P: ParameterSet> VerifyingKey<P> {
+    /// Decodes a public key (pkDecode, FIPS 204 Algorithm 23). Every byte
+    /// string of the right length is a valid encoding.
+    ///
+    /// # Errors
+    /// None at present; the `Result` leaves room for future checks.
+    pub fn from_bytes(bytes: &P::VkBytes) -> Result<Self, Error> {
+        let mut tr = [0u8; 64];
+        h(&[bytes.as_ref()], &mut tr);
+        Ok(Self { bytes: *bytes, tr })
+    }
+
+    /// Decodes a public key from a slice.
+    ///
+    /// # Errors
+    /// The slice does not have the public key's length.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        let mut b = P::VkBytes::zeroed();
+        if bytes.len() != b.as_ref().len() {
+            return Err(Error);
+        }
+        b.as_mut().copy_from_slice(bytes);
+        Self::from_bytes(&b)
+    }
+
+    /// The encoded public key.
+    pub fn as_bytes(&self) -> &P::VkBytes {
+        &self.bytes
+    }
+
+    /// tr = H(pk, 64), the public-key hash bound into μ.
+    pub fn tr(&self) -> &[u8; 64] {
+        &self.tr
+    }
+
+    /// ML-DSA.Verify (FIPS 204 Algorithm 3) of `msg` under context `ctx`.
+    ///
+    /// # Errors
+    /// The signature is invalid, or `ctx` is longer than 255 bytes.
+    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> Result<(), Error> {
+        let mut v = self.verifier(ctx)?;
+        v.update(msg);
+        v.verify(sig)
+    }
+
+    /// Starts a streaming verification of a message under context `ctx`
+    /// (the message is absorbed into μ chunk by chunk, never buffered).
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    pub fn verifier(&self, ctx: &[u8]) -> Result<MessageVerifier<'_, P>, Error> {
+        Ok(MessageVerifier::new(
+            self,
+            crate::stream::pure_prefix(&self.tr, ctx)?,
+        ))
+    }
+
+    /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) on the formatted message M′.
+    ///
+    /// # Errors
+    /// The signature is invalid.
+    pub fn verify_internal(&self, m_prime: &[u8], sig: &Signature<P>) -> Result<(), Error> {
+        let mut x = Shake256::default();
+        x.update(&self.tr);
+        x.update(m_prime);
+        self.verify_mu(&finish_mu(x), sig)
+    }
+
+    /// Verify_internal with an externally computed μ = H(tr‖M′, 64).
+    ///
+    /// # Errors
+    /// The signature is invalid.
+    pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
+        if crate::verify::verify_mu::<P>(&self.bytes, mu, &sig.bytes) {
+            Ok(())
+        } else {
+            Err(Error)
+        }
+    }
+
+    /// HashML-DSA.Verify (FIPS 204 Algorithm 5) of a pre-computed digest PH(M).
+    ///
+    /// # Errors
+    /// The signature is invalid, `ctx` is longer than 255 bytes, or `digest`
+    /// does not have `ph`'s output length.
+    pub fn verify_prehash(
+        &self,
+        ph: PreHash,
+        digest: &[u8],
+        ctx: &[u8],
+        sig: &Signature<P>,
+    ) -> Result<(), Error> {
+        let mu = crate::stream::prehash_mu(&self.tr, ph, digest, ctx)?;
+        self.verify_mu(&mu, sig)
+    }
+
+    /// μ = H(tr‖M′, 64) for pure ML-DSA (M′ = 0‖|ctx|‖ctx‖msg), for signing
+    /// with an external μ.
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+        let mut x = crate::stream::pure_prefix(&self.tr, ctx)?;
+        x.update(msg);
+        Ok(finish_mu(x))
+    }
+}
+
+impl<P: ParameterSet> SigningKey<P> {
+    /// KeyGen_internal(ξ) (FIPS 204 Algorithm 6); the key remembers ξ.
+    pub fn from_seed(xi: &[u8; 32]) -> Self {
+        let mut bytes = P::SkBytes::zeroed();
+        let mut pk = P::VkBytes::zeroed();
+        keygen_internal::<P>(xi, &mut pk, &mut bytes);
+        let mut tr = [0u8; 64];
+        tr.copy_from_slice(&bytes.as_ref()[SkLayout::TR..SkLayout::TR + 64]);
+        Self {
+            bytes,
+            seed: Some(*xi),
+            vk: VerifyingKey { bytes: pk, tr },
+        }
+    }
+
+    /// Decodes an expanded signing key (skDecode, FIPS 204 Algorithm 25) and
+    /// validates it: every s1/s2 coefficient must be in [−η, η], and t0 and tr
+    /// must be the ones ρ, s1, s2 imply (this recomputes the public key).
+    ///
+    /// # Errors
+    /// The key is malformed or inconsistent.
+    pub fn from_bytes(bytes: &P::SkBytes) -> Result<Self, Error> {
+        let mut sk = *bytes;
+        let mut pk = P::VkBytes::zeroed();
+        let mut bad = check_s_range::<P>(&sk);
+        bad |= derive_t::<P>(&mut sk, &mut pk, false);
+        // Whether a key is well formed is public (it is rejected or not).
+        pqdr_ct::hook::declassify(&mut bad);
+        if bad != 0 {
+            sk.zeroize();
+            return Err(Error);
+        }
+        let tr = {
+            let mut t = [0u8; 64];
+            t.copy_from_slice(&sk.as_ref()[SkLayout::TR..SkLayout::TR + 64]);
+            pqdr_ct::hook::declassify(&mut t);
+            t
+        };
+        Ok(Self {
+            bytes: sk,
+            seed: None,
+            vk: VerifyingKey { bytes: pk, tr },
+        })
+    }
+
+    /// Decodes an expanded signing key from a slice.
+    ///
+    /// # Errors
+    /// Wrong length, or as [`from_bytes`](Self::from_bytes).
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        let mut b = Zeroizing::new(P::SkBytes::zeroed());
+        if bytes.len() != b.as_ref().len() {
+            return Err(Error);
+        }
+        b.as_mut().copy_from_slice(bytes);
+        Self::from_bytes(&b)
+    }
+
+    /// The expanded encoding (skEncode).
+    pub fn as_bytes(&self) -> &P::SkBytes {
+        &self.bytes
+    }
+
+    /// The 32-byte seed ξ, if the key was generated from one.
+    pub fn seed(&self) -> Option<&[u8; 32]> {
+        self.seed.as_ref()
+    }
+
+    /// The matching public key.
+    pub fn verifying_key(&self) -> &VerifyingKey<P> {
+        &self.vk
+    }
+
+    /// ML-DSA.Sign (FIPS 204 Algorithm 2), hedged: rnd is drawn from `rng`.
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    pub fn sign<R: CryptoRng + ?Sized>(
+        &self,
+        msg: &[u8],
+        ctx: &[u8],
+        rng: &mut R,
+    ) -> Result<Signature<P>, Error> {
+        let mut rnd = Zeroizing::new([0u8; 32]);
+        rng.fill_bytes(&mut rnd[..]);
+        self.sign_with_rnd(msg, ctx, &rnd)
+    }
+
+    /// ML-DSA.Sign, deterministic variant (rnd = 0^32).
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature<P>, Error> {
+        self.sign_with_rnd(msg, ctx, &[0; 32])
+    }
+
+    /// ML-DSA.Sign with explicit randomness `rnd`.
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    pub fn sign_with_rnd(
+        &self,
+        msg: &[u8],
+        ctx: &[u8],
+        rnd: &[u8; 32],
+    ) -> Result<Signature<P>, Error> {
+        let mut s = self.signer(ctx)?;
+        s.update(msg);
+        Ok(s.finalize_with_rnd(rnd))
+    }
+
+    /// Starts a streaming signature of a message under context `ctx`.
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    pub fn signer(&self, ctx: &[u8]) -> Result<MessageSigner<'_, P>, Error> {
+        Ok(MessageSigner::new(
+            self,
+            crate::stream::pure_prefix(&self.vk.tr, ctx)?,
+        ))
+    }
+
+    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on the formatted message M′.
+    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Signature<P> {
+        let mut x = Shake256::default();
+        x.update(&self.vk.tr);
+        x.update(m_prime);
+        self.sign_mu(&finish_mu(x), rnd)
+    }
+
+    /// Sign_internal with an externally computed μ = H(tr‖M′, 64).
+    pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
+        let mut sig = Signature {
+            bytes: P::SigBytes::zeroed(),
+        };
+        crate::sign::sign_mu::<P>(&self.bytes, mu, rnd, &mut sig.bytes);
+        sig
+    }
+
+    /// HashML-DSA.Sign (FIPS 204 Algorithm 4), hedged, of a digest PH(M).
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes or `digest` has the wrong length for `ph`.
+    pub fn sign_prehash<R: CryptoRng + ?Sized>(
+        &self,
+        ph: PreHash,
+        digest: &[u8],
+        ctx: &[u8],
+        rng: &mut R,
+    ) -> Result<Signature<P>, Error> {
+        let mut rnd = Zeroizing::new([0u8; 32]);
+        rng.fill_bytes(&mut rnd[..]);
+        self.sign_prehash_with_rnd(ph, digest, ctx, &rnd)
+    }
+
+    /// HashML-DSA.Sign, deterministic variant (rnd = 0^32).
+    ///
+    /// # Errors
+    /// As [`sign_prehash`](Self::sign_prehash).
+    pub fn sign_prehash_deterministic(
+        &self,
+        ph: PreHash,
+        digest: &[u8],
+        ctx: &[u8],
+    ) -> Result<Signature<P>, Error> {
+        self.sign_prehash_with_rnd(ph, digest, ctx, &[0; 32])
+    }
+
+    /// HashML-DSA.Sign with explicit randomness `rnd`.
+    ///
+    /// # Errors
+    /// As [`sign_prehash`](Self::sign_prehash).
+    pub fn sign_prehash_with_rnd(
+        &self,
+        ph: PreHash,
+        digest: &[u8],
+        ctx: &[u8],
+        rnd: &[u8; 32],
+    ) -> Result<Signature<P>, Error> {
+        let mu = crate::stream::prehash_mu(&self.vk.tr, ph, digest, ctx)?;
+        Ok(self.sign_mu(&mu, rnd))
+    }
+}
+
+impl<P: ParameterSet> Signature<P> {
+    /// Wraps encoded signature bytes (no check: decoding happens in verification).
+    pub fn from_bytes(bytes: &P::SigBytes) -> Self {
+        Self { bytes: *bytes }
+    }
+
+    /// Wraps a slice of the signature's length.
+    ///
+    /// # Errors
+    /// Wrong length.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        let mut b = P::SigBytes::zeroed();
+        if bytes.len() != b.as_ref().len() {
+            return Err(Error);
+        }
+        b.as_mut().copy_from_slice(bytes);
+        Ok(Self { bytes: b })
+    }
+
+    /// The encoded signature.
+    pub fn as_bytes(&self) -> &P::SigBytes {
+        &self.bytes
+    }
+}
+
+impl<P: ParameterSet> AsRef<[u8]> for Signature<P> {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+}
+
+impl<P: ParameterSet> TryFrom<&[u8]> for Signature<P> {
+    type Error = Error;
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
+    }
+}
+
+impl<P: ParameterSet> TryFrom<&[u8]> for VerifyingKey<P> {
+    type Error = Error;
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
+    }
+}
+
+impl<P: ParameterSet> TryFrom<&[u8]> for SigningKey<P> {
+    type Error = Error;
+    fn try_from(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
+    }
+}
+
+impl<P: ParameterSet> PartialEq for VerifyingKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes.as_ref() == other.bytes.as_ref()
+    }
+}
+impl<P: ParameterSet> Eq for VerifyingKey<P> {}
+
+impl<P: ParameterSet> ConstantTimeEq for SigningKey<P> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.bytes.as_ref().ct_eq(other.bytes.as_ref())
+    }
+}
+impl<P: ParameterSet> PartialEq for SigningKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+impl<P: ParameterSet> Eq for SigningKey<P> {}
+
+impl<P: ParameterSet> Zeroize for SigningKey<P> {
+    fn zeroize(&mut self) {
+        self.bytes.zeroize();
+        self.seed.zeroize();
+    }
+}
+impl<P: ParameterSet> Drop for SigningKey<P> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+impl<P: ParameterSet> ZeroizeOnDrop for SigningKey<P> {}
+
+impl<P: ParameterSet> fmt::Debug for SigningKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("vk", &self.vk)
+            .finish_non_exhaustive()
+    }
+}
+impl<P: ParameterSet> fmt::Debug for VerifyingKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VerifyingKey<{}>(", P::NAME)?;
+        for b in &self.bytes.as_ref()[..8] {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str("…)")
+    }
+}
+impl<P: ParameterSet> fmt::Debug for Signature<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature<{}>(", P::NAME)?;
+        for b in &self.bytes.as_ref()[..8] {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str("…)")
+    }
+}

@@ -1,0 +1,187 @@
+//! FIPS 204 Algorithm 6 (ML-DSA.KeyGen_internal) with the key encodings of
+//! Algorithms 22–25, and the validity check of an expanded signing key.
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "k and l are at most 8 and fit a byte"
+)]
+
+use pqdr_ct::hook;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::encode::{pack, unpack};
+use crate::params::{D, N, ParameterSet, PolyArray, Q};
+use crate::poly::{Poly, freeze, mul_acc, reduce_acc};
+use crate::rounding::power2round;
+use crate::sample::{h, rej_bounded_poly, rej_ntt_poly};
+
+/// Byte offsets inside the encoded signing key (Algorithm 24, skEncode).
+pub(crate) struct SkLayout;
+
+impl SkLayout {
+    pub(crate) const RHO: usize = 0;
+    pub(crate) const KEY: usize = 32;
+    pub(crate) const TR: usize = 64;
+    pub(crate) const S1: usize = 128;
+}
+
+/// Offsets of s1_i, s2_i and t0_i inside skEncode(ρ, K, tr, s1, s2, t0).
+pub(crate) fn s1_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
+    SkLayout::S1 + i * P::S_POLY_SIZE..SkLayout::S1 + (i + 1) * P::S_POLY_SIZE
+}
+pub(crate) fn s2_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
+    let start = SkLayout::S1 + (P::L + i) * P::S_POLY_SIZE;
+    start..start + P::S_POLY_SIZE
+}
+pub(crate) fn t0_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
+    let start = SkLayout::S1 + (P::L + P::K) * P::S_POLY_SIZE + i * 416;
+    start..start + 416
+}
+/// Offset of t1_i inside pkEncode(ρ, t1) (Algorithm 22).
+pub(crate) fn t1_range(i: usize) -> core::ops::Range<usize> {
+    32 + 320 * i..32 + 320 * (i + 1)
+}
+
+/// Unpacks a secret polynomial (BitUnpack(·, η, η), Algorithms 19 and 25).
+pub(crate) fn unpack_eta<P: ParameterSet>(p: &mut Poly, bytes: &[u8]) {
+    unpack(p, bytes, P::ETA_BITS, |v| P::ETA.wrapping_sub(v));
+}
+
+/// Unpacks t0_i (BitUnpack(·, 2^12 − 1, 2^12)).
+pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
+    unpack(p, bytes, D, |v| (1i32 << (D - 1)).wrapping_sub(v));
+}
+
+/// Unpacks t1_i (SimpleBitUnpack(·, 2^10 − 1)).
+pub(crate) fn unpack_t1(p: &mut Poly, bytes: &[u8]) {
+    unpack(p, bytes, 10, |v| v);
+}
+
+/// The public ρ of an encoded signing key, released for valgrind: ρ is part
+/// of the public key and only seeds the public matrix Â.
+pub(crate) fn public_rho(bytes: &[u8]) -> [u8; 32] {
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&bytes[..32]);
+    hook::declassify(&mut rho);
+    rho
+}
+
+/// Algorithm 6, ML-DSA.KeyGen_internal(ξ): writes pkEncode and skEncode.
+pub(crate) fn keygen_internal<P: ParameterSet>(
+    xi: &[u8; 32],
+    pk: &mut P::VkBytes,
+    sk: &mut P::SkBytes,
+) {
+    let mut seeds = Zeroizing::new([0u8; 128]);
+    h(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
+    let sk_b = sk.as_mut();
+    sk_b[SkLayout::RHO..SkLayout::RHO + 32].copy_from_slice(&seeds[..32]);
+    sk_b[SkLayout::KEY..SkLayout::KEY + 32].copy_from_slice(&seeds[96..128]);
+    let mut rho_prime = Zeroizing::new([0u8; 64]);
+    rho_prime.copy_from_slice(&seeds[32..96]);
+    // Algorithm 33, ExpandS(ρ'): s1 then s2, packed straight into the key.
+    let mut s = Zeroizing::new(Poly::ZERO);
+    for r in 0..P::L + P::K {
+        rej_bounded_poly(&mut s, &rho_prime, r as u16, P::ETA);
+        let range = if r < P::L {
+            s1_range::<P>(r)
+        } else {
+            s2_range::<P>(r - P::L)
+        };
+        pack(&mut sk_b[range], &s, P::ETA_BITS, |c| {
+            P::ETA.wrapping_sub(c)
+        });
+    }
+    let ok = derive_t::<P>(sk, pk, true);
+    debug_assert_eq!(ok, 0);
+    // The public key is a public output.
+    hook::declassify(pk.as_mut());
+}
+
+/// From ρ, s1, s2 of an encoded signing key, computes t = NTT^−1(Â∘NTT(s1)) + s2,
+/// (t1, t0) = Power2Round(t), writes pk = pkEncode(ρ, t1) and tr = H(pk).
+/// With `write` the t0 and tr fields of `sk` are filled in; without it they
+/// are compared, and the result is 0 if they match (constant time), non-zero
+/// otherwise. Â is sampled one entry at a time (each entry is used once).
+pub(crate) fn derive_t<P: ParameterSet>(
+    sk: &mut P::SkBytes,
+    pk: &mut P::VkBytes,
+    write: bool,
+) -> u32 {
+    let rho = public_rho(sk.as_ref());
+    pk.as_mut()[..32].copy_from_slice(&rho);
+    let mut s1_hat = Zeroizing::new(P::VecL::zeroed());
+    for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &sk.as_ref()[s1_range::<P>(j)]);
+        s.ntt();
+    }
+    let mut a = Poly::ZERO;
+    let mut acc = Zeroizing::new([0i64; N]);
+    let mut t = Zeroizing::new(Poly::ZERO);
+    let mut s2 = Zeroizing::new(Poly::ZERO);
+    let mut t0 = Zeroizing::new(Poly::ZERO);
+    let mut diff = 0u32;
+    for r in 0..P::K {
+        acc.fill(0);
+        for (j, s) in s1_hat.as_ref().iter().enumerate() {
+            rej_ntt_poly(&mut a, &rho, j, r);
+            mul_acc(&mut acc, &a, s);
+        }
+        reduce_acc(&mut t, &acc);
+        t.invntt_tomont();
+        unpack_eta::<P>(&mut s2, &sk.as_ref()[s2_range::<P>(r)]);
+        for ((x, e), z) in t.0.iter_mut().zip(s2.0.iter()).zip(t0.0.iter_mut()) {
+            // (−q, q) + [−η, η] → [0, q)
+            let v = freeze(freeze(freeze(*x).wrapping_add(*e)).wrapping_sub(Q));
+            let (hi, lo) = power2round(v);
+            *x = hi;
+            *z = lo;
+        }
+        pack(&mut pk.as_mut()[t1_range(r)], &t, 10, |c| c);
+        let range = t0_range::<P>(r);
+        let mut packed = Zeroizing::new([0u8; 416]);
+        pack(&mut packed[..], &t0, D, |c| {
+            (1i32 << (D - 1)).wrapping_sub(c)
+        });
+        if write {
+            sk.as_mut()[range].copy_from_slice(&packed[..]);
+        } else {
+            for (x, y) in packed.iter().zip(&sk.as_ref()[range]) {
+                diff |= u32::from(x ^ y);
+            }
+        }
+    }
+    // t1 is public (it is the public key).
+    hook::declassify(pk.as_mut());
+    let mut tr = [0u8; 64];
+    h(&[pk.as_ref()], &mut tr);
+    let tr_field = &mut sk.as_mut()[SkLayout::TR..SkLayout::TR + 64];
+    if write {
+        tr_field.copy_from_slice(&tr);
+    } else {
+        for (x, y) in tr.iter().zip(tr_field.iter()) {
+            diff |= u32::from(x ^ y);
+        }
+    }
+    a.zeroize();
+    diff
+}
+
+/// Checks that every packed secret coefficient of s1 and s2 is in [0, 2η]
+/// (skDecode, Algorithm 25, only defines those): 0 if so, non-zero otherwise.
+pub(crate) fn check_s_range<P: ParameterSet>(sk: &P::SkBytes) -> u32 {
+    let mut p = Zeroizing::new(Poly::ZERO);
+    let mut bad = 0i32;
+    for i in 0..P::L + P::K {
+        let range = if i < P::L {
+            s1_range::<P>(i)
+        } else {
+            s2_range::<P>(i - P::L)
+        };
+        unpack(&mut p, &sk.as_ref()[range], P::ETA_BITS, |v| v);
+        for &v in &p.0 {
+            // negative exactly when v > 2η
+            bad |= (2 * P::ETA).wrapping_sub(v);
+        }
+    }
+    u32::from(bad < 0)
+}

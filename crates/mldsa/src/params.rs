@@ -1,0 +1,156 @@
+//! FIPS 204 §4, Table 1 and Table 2: the ML-DSA parameter sets and the sizes
+//! they imply.
+
+use core::fmt::Debug;
+use zeroize::Zeroize;
+
+use crate::poly::Poly;
+
+/// q = 2^23 − 2^13 + 1 (FIPS 204 §4, Table 1).
+pub(crate) const Q: i32 = 8_380_417;
+/// d: dropped bits of t (FIPS 204 Table 1).
+pub(crate) const D: u32 = 13;
+/// Coefficients per polynomial.
+pub(crate) const N: usize = 256;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A fixed-size byte array (`[u8; N]`) used for encoded keys and signatures.
+pub trait ByteArray:
+    AsRef<[u8]> + AsMut<[u8]> + Clone + Copy + Debug + Zeroize + Send + Sync + 'static
+{
+    /// All zero bytes.
+    fn zeroed() -> Self;
+}
+
+impl<const M: usize> ByteArray for [u8; M] {
+    fn zeroed() -> Self {
+        [0; M]
+    }
+}
+
+/// A fixed-size array of polynomials (a vector or the matrix Â).
+pub trait PolyArray: AsRef<[Poly]> + AsMut<[Poly]> + Zeroize {
+    /// All zero polynomials.
+    fn zeroed() -> Self;
+}
+
+impl<const M: usize> PolyArray for [Poly; M] {
+    fn zeroed() -> Self {
+        [Poly::ZERO; M]
+    }
+}
+
+/// An ML-DSA parameter set (FIPS 204 Table 1). Implemented by [`MlDsa44`],
+/// [`MlDsa65`] and [`MlDsa87`] only.
+pub trait ParameterSet:
+    sealed::Sealed + Copy + Clone + Debug + Default + PartialEq + Eq + Send + Sync + 'static
+{
+    /// Name as in FIPS 204, e.g. `ML-DSA-65`.
+    const NAME: &'static str;
+    /// Rows of Â.
+    const K: usize;
+    /// Columns of Â.
+    const L: usize;
+    /// η: bound of the secret coefficients.
+    const ETA: i32;
+    /// τ: number of ±1 coefficients of the challenge c.
+    const TAU: usize;
+    /// β = τ·η.
+    const BETA: i32;
+    /// log2 γ1 (γ1 is the range of y).
+    const GAMMA1_BITS: u32;
+    /// γ2: low-order rounding range.
+    const GAMMA2: i32;
+    /// ω: maximum number of ones in the hint.
+    const OMEGA: usize;
+    /// λ/4: bytes of the commitment hash c̃.
+    const C_TILDE_SIZE: usize;
+    /// Encoded public key (FIPS 204 Algorithm 22).
+    type VkBytes: ByteArray;
+    /// Encoded secret key (FIPS 204 Algorithm 24).
+    type SkBytes: ByteArray;
+    /// Encoded signature (FIPS 204 Algorithm 26).
+    type SigBytes: ByteArray;
+    #[doc(hidden)]
+    type VecK: PolyArray;
+    #[doc(hidden)]
+    type VecL: PolyArray;
+    #[doc(hidden)]
+    type Matrix: PolyArray;
+
+    /// Bits per secret coefficient in skEncode: bitlen(2η).
+    const ETA_BITS: u32 = if Self::ETA == 2 { 3 } else { 4 };
+    /// γ1.
+    const GAMMA1: i32 = 1 << Self::GAMMA1_BITS;
+    /// Bits per z coefficient: 1 + bitlen(γ1 − 1).
+    const Z_BITS: u32 = Self::GAMMA1_BITS + 1;
+    /// Bits per w1 coefficient: bitlen((q − 1)/(2γ2) − 1).
+    const W1_BITS: u32 = if Self::GAMMA2 == 95_232 { 6 } else { 4 };
+    /// Bytes of one packed secret polynomial.
+    const S_POLY_SIZE: usize = 32 * Self::ETA_BITS as usize;
+    /// Bytes of one packed z polynomial.
+    const Z_POLY_SIZE: usize = 32 * Self::Z_BITS as usize;
+    /// Bytes of one packed w1 polynomial.
+    const W1_POLY_SIZE: usize = 32 * Self::W1_BITS as usize;
+    /// Public key size: 32 + 320·k.
+    const VK_SIZE: usize = 32 + 320 * Self::K;
+    /// Secret key size: 128 + 32·((k + l)·bitlen(2η) + 13k).
+    const SK_SIZE: usize = 128 + (Self::K + Self::L) * Self::S_POLY_SIZE + 416 * Self::K;
+    /// Signature size: λ/4 + l·32·(1 + bitlen(γ1 − 1)) + ω + k.
+    const SIG_SIZE: usize =
+        Self::C_TILDE_SIZE + Self::L * Self::Z_POLY_SIZE + Self::OMEGA + Self::K;
+}
+
+macro_rules! parameter_set {
+    ($(#[$doc:meta])* $name:ident, $label:literal, k = $k:literal, l = $l:literal, eta = $eta:literal,
+     tau = $tau:literal, gamma1_bits = $g1:literal, gamma2 = $g2:expr, omega = $omega:literal,
+     lambda = $lambda:literal, vk = $vk:literal, sk = $sk:literal, sig = $sig:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name;
+        impl sealed::Sealed for $name {}
+        impl ParameterSet for $name {
+            const NAME: &'static str = $label;
+            const K: usize = $k;
+            const L: usize = $l;
+            const ETA: i32 = $eta;
+            const TAU: usize = $tau;
+            const BETA: i32 = $tau * $eta;
+            const GAMMA1_BITS: u32 = $g1;
+            const GAMMA2: i32 = $g2;
+            const OMEGA: usize = $omega;
+            const C_TILDE_SIZE: usize = $lambda / 4;
+            type VkBytes = [u8; $vk];
+            type SkBytes = [u8; $sk];
+            type SigBytes = [u8; $sig];
+            type VecK = [Poly; $k];
+            type VecL = [Poly; $l];
+            type Matrix = [Poly; $k * $l];
+        }
+        const _: () = {
+            assert!(<$name as ParameterSet>::VK_SIZE == $vk);
+            assert!(<$name as ParameterSet>::SK_SIZE == $sk);
+            assert!(<$name as ParameterSet>::SIG_SIZE == $sig);
+        };
+    };
+}
+
+parameter_set!(
+    /// ML-DSA-44 (FIPS 204 Table 1, security category 2).
+    MlDsa44, "ML-DSA-44", k = 4, l = 4, eta = 2, tau = 39, gamma1_bits = 17,
+    gamma2 = 95_232, // (q − 1)/88
+    omega = 80, lambda = 128, vk = 1312, sk = 2560, sig = 2420
+);
+parameter_set!(
+    /// ML-DSA-65 (FIPS 204 Table 1, security category 3).
+    MlDsa65, "ML-DSA-65", k = 6, l = 5, eta = 4, tau = 49, gamma1_bits = 19,
+    gamma2 = 261_888, omega = 55, lambda = 192, vk = 1952, sk = 4032, sig = 3309
+);
+parameter_set!(
+    /// ML-DSA-87 (FIPS 204 Table 1, security category 5).
+    MlDsa87, "ML-DSA-87", k = 8, l = 7, eta = 2, tau = 60, gamma1_bits = 19,
+    gamma2 = 261_888, omega = 75, lambda = 256, vk = 2592, sk = 4896, sig = 4627
+);

@@ -1,0 +1,280 @@
+//! FIPS 204 §7.5: arithmetic in R_q = Z_q[X]/(X^256 + 1) and the NTT
+//! (Algorithms 41 and 42), with Montgomery multiplication on `i32`.
+//!
+//! Representation: coefficients are `i32`, not always reduced. NTT values are
+//! kept in the ordinary (not Montgomery) domain; the twiddle factors carry the
+//! Montgomery factor R = 2^32 so that `mont(ζ·a) = ζ·a`. A pointwise product
+//! `mont(â·b̂)` carries R^−1, which [`Poly::invntt_tomont`] removes again.
+//! Every function here is constant time (no branches or indices on values).
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "Montgomery reduction keeps the low 32 bits on purpose"
+)]
+
+use zeroize::Zeroize;
+
+use crate::params::{N, Q};
+
+/// q^−1 mod 2^32.
+const QINV: i32 = 58_728_449;
+
+/// A polynomial of R_q (256 coefficients).
+#[derive(Clone, Copy, Debug, Zeroize)]
+pub struct Poly(pub(crate) [i32; N]);
+
+impl Default for Poly {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+/// a^e mod q, for building the constant tables.
+const fn pow_mod(a: u64, mut e: u64) -> u64 {
+    let q = Q as u64;
+    let mut base = a % q;
+    let mut r = 1u64;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r * base % q;
+        }
+        base = base * base % q;
+        e >>= 1;
+    }
+    r
+}
+
+/// BitRev8 (FIPS 204 Algorithm 43 uses it to order the ζ powers).
+const fn bitrev8(k: usize) -> u64 {
+    let mut r = 0;
+    let mut i = 0;
+    while i < 8 {
+        r |= ((k >> i) & 1) << (7 - i);
+        i += 1;
+    }
+    r as u64
+}
+
+/// ζ^BitRev8(k)·2^32 mod q, centred; ζ = 1753 (FIPS 204 §7.5, Appendix B).
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time table of public constants"
+)]
+const ZETAS: [i32; N] = {
+    let q = Q as u64;
+    let r_mod_q = (1u64 << 32) % q;
+    let mut t = [0i32; N];
+    let mut k = 0;
+    while k < N {
+        let z = pow_mod(1753, bitrev8(k)) * r_mod_q % q;
+        t[k] = if z > q / 2 { z as i32 - Q } else { z as i32 };
+        k += 1;
+    }
+    t
+};
+
+/// 2^64/256 mod q: undoes the 256 of the inverse NTT and adds the factor R.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time public constant"
+)]
+const INV_NTT_F: i32 = {
+    let q = Q as u64;
+    let r2 = pow_mod((1u64 << 32) % q, 2);
+    let inv256 = pow_mod(256, q - 2);
+    (r2 * inv256 % q) as i32
+};
+
+/// Montgomery reduction: a·2^−32 mod q in (−q, q), for |a| < 2^31·q.
+#[inline(always)]
+pub(crate) fn mont(a: i64) -> i32 {
+    let t = (a as i32).wrapping_mul(QINV);
+    (a.wrapping_sub(i64::from(t).wrapping_mul(i64::from(Q))) >> 32) as i32
+}
+
+/// Maps a value of (−q, q) to [0, q).
+#[inline(always)]
+pub(crate) fn freeze(a: i32) -> i32 {
+    a.wrapping_add((a >> 31) & Q)
+}
+
+/// Maps a value of (−q, 2q) to [0, q).
+#[inline(always)]
+pub(crate) fn reduce_wide(a: i32) -> i32 {
+    freeze(freeze(a).wrapping_sub(Q))
+}
+
+/// Maps a value of [0, q) to the centred representative in (−(q−1)/2, (q−1)/2].
+#[inline(always)]
+pub(crate) fn center(a: i32) -> i32 {
+    a.wrapping_sub((((Q - 1) >> 1).wrapping_sub(a) >> 31) & Q)
+}
+
+/// −1 (all ones) if |a| ≥ bound, else 0; `a` centred, no branch.
+#[inline(always)]
+pub(crate) fn exceeds(a: i32, bound: i32) -> i32 {
+    let m = a >> 31;
+    let abs = (a ^ m).wrapping_sub(m);
+    bound.wrapping_sub(1).wrapping_sub(abs) >> 31
+}
+
+impl Poly {
+    /// The zero polynomial.
+    pub(crate) const ZERO: Self = Self([0; N]);
+
+    /// In-place forward NTT (FIPS 204 Algorithm 41). Input |a| < q, output |a| < 9q.
+    pub(crate) fn ntt(&mut self) {
+        let a = &mut self.0;
+        let mut m = 0;
+        let mut len = 128;
+        while len >= 1 {
+            let mut start = 0;
+            while start < N {
+                m += 1;
+                let z = i64::from(ZETAS[m]);
+                let (lo, hi) = a[start..start + 2 * len].split_at_mut(len);
+                for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                    let t = mont(z.wrapping_mul(i64::from(*y)));
+                    *y = x.wrapping_sub(t);
+                    *x = x.wrapping_add(t);
+                }
+                start += 2 * len;
+            }
+            len >>= 1;
+        }
+    }
+
+    /// In-place inverse NTT times R (FIPS 204 Algorithm 42, followed by a
+    /// Montgomery scaling). Input |a| < q, output |a| < q.
+    pub(crate) fn invntt_tomont(&mut self) {
+        let a = &mut self.0;
+        let mut m = N;
+        let mut len = 1;
+        while len < N {
+            let mut start = 0;
+            while start < N {
+                m -= 1;
+                let z = -i64::from(ZETAS[m]);
+                let (lo, hi) = a[start..start + 2 * len].split_at_mut(len);
+                for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                    let t = *x;
+                    *x = t.wrapping_add(*y);
+                    *y = mont(z.wrapping_mul(i64::from(t.wrapping_sub(*y))));
+                }
+                start += 2 * len;
+            }
+            len <<= 1;
+        }
+        let f = i64::from(INV_NTT_F);
+        for x in a.iter_mut() {
+            *x = mont(f.wrapping_mul(i64::from(*x)));
+        }
+    }
+
+    /// Maps every coefficient of (−q, q) to [0, q).
+    pub(crate) fn freeze(&mut self) {
+        for x in &mut self.0 {
+            *x = freeze(*x);
+        }
+    }
+}
+
+/// acc += â ∘ b̂ (products accumulated in i64, reduced later by [`reduce_acc`]).
+#[inline(always)]
+pub(crate) fn mul_acc(acc: &mut [i64; N], a: &Poly, b: &Poly) {
+    for ((c, x), y) in acc.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
+        *c = c.wrapping_add(i64::from(*x).wrapping_mul(i64::from(*y)));
+    }
+}
+
+/// out = mont(acc) coefficient-wise: the pointwise product times R^−1.
+#[inline(always)]
+pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
+    for (o, a) in out.0.iter_mut().zip(acc.iter()) {
+        *o = mont(*a);
+    }
+}
+
+/// out = mont(â ∘ b̂ + extra), with `extra` added in the same reduction.
+#[inline(always)]
+pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
+    for (((o, x), y), e) in out
+        .0
+        .iter_mut()
+        .zip(a.0.iter())
+        .zip(b.0.iter())
+        .zip(extra.0.iter())
+    {
+        *o = mont(
+            i64::from(*x)
+                .wrapping_mul(i64::from(*y))
+                .wrapping_add(i64::from(*e)),
+        );
+    }
+}
+
+/// out = mont(â ∘ b̂).
+#[inline(always)]
+pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
+    for ((o, x), y) in out.0.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
+        *o = mont(i64::from(*x).wrapping_mul(i64::from(*y)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[allow(clippy::integer_division_remainder_used, reason = "test oracle")]
+    fn schoolbook(a: &Poly, b: &Poly) -> Poly {
+        let q = i64::from(Q);
+        let mut r = [0i64; N];
+        for i in 0..N {
+            for j in 0..N {
+                let p = i64::from(a.0[i]) * i64::from(b.0[j]) % q;
+                if i + j < N {
+                    r[i + j] = (r[i + j] + p) % q;
+                } else {
+                    r[i + j - N] = (r[i + j - N] - p) % q;
+                }
+            }
+        }
+        let mut out = Poly::ZERO;
+        for i in 0..N {
+            out.0[i] = ((r[i] % q + q) % q) as i32;
+        }
+        out
+    }
+
+    #[test]
+    fn ntt_multiplication_matches_schoolbook() {
+        let mut a = Poly::ZERO;
+        let mut b = Poly::ZERO;
+        let mut s = 12345u32;
+        for i in 0..N {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            a.0[i] = (s >> 9) as i32 % Q - Q / 2;
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            b.0[i] = (s >> 20) as i32 - 2048;
+        }
+        let expect = schoolbook(&a, &b);
+        let (mut ah, mut bh) = (a, b);
+        ah.ntt();
+        bh.ntt();
+        let mut c = Poly::ZERO;
+        mul_mont(&mut c, &ah, &bh);
+        c.invntt_tomont();
+        c.freeze();
+        assert_eq!(c.0, expect.0);
+        // NTT then inverse is the identity.
+        let mut t = a;
+        t.ntt();
+        for x in &mut t.0 {
+            *x = mont(i64::from(*x));
+        }
+        t.invntt_tomont();
+        t.freeze();
+        let mut a2 = a;
+        a2.0.iter_mut().for_each(|x| *x = freeze(*x));
+        assert_eq!(t.0, a2.0);
+    }
+}

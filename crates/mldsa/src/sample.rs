@@ -1,0 +1,155 @@
+//! FIPS 204 §7.3: pseudorandom sampling — SampleInBall, RejNTTPoly,
+//! RejBoundedPoly, ExpandA, ExpandS, ExpandMask (Algorithms 29–34), and the
+//! hash H = SHAKE256 / G = SHAKE128 wrappers of §3.7.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "byte and index conversions of values already range-limited"
+)]
+
+use pqdr_ct::hook;
+use shake::{ExtendableOutput, Shake128, Shake256, Update, XofReader};
+use zeroize::Zeroize;
+
+use crate::encode::unpack;
+use crate::params::{N, Q};
+use crate::poly::Poly;
+
+const SHAKE128_RATE: usize = 168;
+const SHAKE256_RATE: usize = 136;
+
+/// H(parts, out.len()): SHAKE256 of the concatenation (FIPS 204 §3.7).
+pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
+    let mut x = Shake256::default();
+    for p in parts {
+        x.update(p);
+    }
+    x.finalize_xof().read(out);
+}
+
+/// Algorithm 30, RejNTTPoly(ρ‖s‖r): the entry Â[r][s] of ExpandA
+/// (Algorithm 32), sampled straight from SHAKE128 with a five-block first
+/// squeeze (enough for 256 coefficients with overwhelming probability).
+/// ρ is public: the rejection branches depend on public data only.
+pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
+    let mut g = Shake128::default();
+    g.update(rho);
+    g.update(&[s as u8, r as u8]);
+    let mut reader = g.finalize_xof();
+    let mut buf = [0u8; 5 * SHAKE128_RATE];
+    reader.read(&mut buf);
+    let mut len = buf.len();
+    let mut ctr = 0;
+    loop {
+        for b in buf[..len].chunks_exact(3) {
+            // Algorithm 14, CoeffFromThreeBytes: drop the top bit, accept if < q.
+            let z = i32::from(b[0]) | (i32::from(b[1]) << 8) | (i32::from(b[2] & 0x7f) << 16);
+            if z < Q {
+                out.0[ctr] = z;
+                ctr += 1;
+                if ctr == N {
+                    return;
+                }
+            }
+        }
+        reader.read(&mut buf[..SHAKE128_RATE]);
+        len = SHAKE128_RATE;
+    }
+}
+
+/// Algorithm 31, RejBoundedPoly(ρ'‖r) for η ∈ {2, 4} (ExpandS, Algorithm 33).
+///
+/// ρ' is secret. Whether a half-byte is rejected is released (declassified):
+/// the accepted coefficients are uniform whatever the rejected half-bytes
+/// were, so the positions of rejections say nothing about s1, s2. The kept
+/// value is computed without `%` or a table (Algorithm 15, CoeffFromHalfByte).
+pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta: i32) {
+    let mut x = Shake256::default();
+    x.update(rho_prime);
+    x.update(&r.to_le_bytes());
+    let mut reader = x.finalize_xof();
+    let mut buf = [0u8; 2 * SHAKE256_RATE];
+    reader.read(&mut buf);
+    let mut len = buf.len();
+    let mut ctr = 0;
+    let bound: i32 = if eta == 2 { 15 } else { 9 };
+    loop {
+        for &byte in &buf[..len] {
+            for b in [i32::from(byte & 15), i32::from(byte >> 4)] {
+                // η = 2: 2 − (b mod 5), with b mod 5 = b − 5·⌊205b/1024⌋ for b < 15.
+                // η = 4: 4 − b.
+                let v = if eta == 2 {
+                    2 - (b - 5 * ((b * 205) >> 10))
+                } else {
+                    4 - b
+                };
+                let mut accept = u8::from(b < bound);
+                // Released on purpose, see the function doc.
+                hook::declassify(&mut accept);
+                if accept != 0 {
+                    out.0[ctr] = v;
+                    ctr += 1;
+                    if ctr == N {
+                        buf.zeroize();
+                        return;
+                    }
+                }
+            }
+        }
+        reader.read(&mut buf[..SHAKE256_RATE]);
+        len = SHAKE256_RATE;
+    }
+}
+
+/// Algorithm 34, ExpandMask(ρ'', μ): the r-th polynomial, y_r =
+/// BitUnpack(H(ρ''‖IntegerToBytes(κ + r, 2)), γ1 − 1, γ1). No rejection.
+pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
+    let mut buf = [0u8; 32 * 20];
+    let len = 32 * (gamma1_bits as usize + 1);
+    h(&[rho_pp, &kappa.to_le_bytes()], &mut buf[..len]);
+    let gamma1 = 1i32 << gamma1_bits;
+    unpack(out, &buf[..len], gamma1_bits + 1, |v| {
+        gamma1.wrapping_sub(v)
+    });
+    buf.zeroize();
+}
+
+/// Algorithm 29, SampleInBall(c̃): c with τ coefficients ±1.
+///
+/// For a rejected signing attempt c̃ must stay secret, so the swap
+/// c_i ← c_j, c_j ← ±1 touches every position with masks instead of indexing
+/// by j. Only the rejection of sample bytes j > i is released: those bytes are
+/// independent of the accepted ones, so they say nothing about c.
+pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
+    let mut x = Shake256::default();
+    x.update(c_tilde);
+    let mut reader = x.finalize_xof();
+    let mut buf = [0u8; SHAKE256_RATE];
+    reader.read(&mut buf);
+    let mut signs = u64::from_le_bytes([
+        buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7],
+    ]);
+    let mut pos = 8;
+    *c = Poly::ZERO;
+    for i in N - tau..N {
+        let j = loop {
+            if pos == SHAKE256_RATE {
+                reader.read(&mut buf);
+                pos = 0;
+            }
+            let j = buf[pos];
+            pos += 1;
+            let mut reject = u8::from(usize::from(j) > i);
+            // Released on purpose, see the function doc.
+            hook::declassify(&mut reject);
+            if reject == 0 {
+                break j;
+            }
+        };
+        let sign = 1 - 2 * (signs & 1) as i32;
+        signs >>= 1;
+        crate::ct::swap_in_ball(&mut c.0, i, j, sign);
+    }
+    buf.zeroize();
+    signs.zeroize();
+}

@@ -1,0 +1,191 @@
+//! FIPS 204 Algorithm 7, ML-DSA.Sign_internal, from μ on (the caller
+//! computes μ = H(tr‖M′, 64), or passes an external μ).
+//!
+//! Memory plan (ML-DSA-65 numbers): Â is kept for the whole signature
+//! (30 KiB; regenerated row by row in every attempt with the `low-memory`
+//! feature), NTT(s1) and NTT(s2) once per signature (11 KiB), and per attempt
+//! only ŷ and w (11 KiB). y itself is never stored: z = y + cs1 is computed as
+//! NTT^−1(ĉ∘ŝ1 + ŷ) in one pass. NTT(t0) is computed only for attempts that
+//! pass the first checks, one row at a time.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "l ≤ 7 and ω ≤ 80 fit the target types"
+)]
+
+use pqdr_ct::hook;
+use shake::{ExtendableOutput, Shake256, Update, XofReader};
+use zeroize::Zeroizing;
+
+use crate::encode::{hint_pack_row, pack};
+use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
+use crate::params::{N, ParameterSet, PolyArray};
+use crate::poly::{
+    Poly, center, exceeds, freeze, mul_acc, mul_add_mont, mul_mont, reduce_acc, reduce_wide,
+};
+use crate::rounding::{decompose, high_bits};
+use crate::sample::{expand_mask_poly, h, rej_ntt_poly, sample_in_ball};
+
+/// Algorithm 7, Sign_internal(sk, M′, rnd) from step 7 on, given μ.
+pub(crate) fn sign_mu<P: ParameterSet>(
+    sk: &P::SkBytes,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    match P::GAMMA2 {
+        95_232 => sign_mu_g::<P, 95_232>(sk, mu, rnd, sig),
+        _ => sign_mu_g::<P, 261_888>(sk, mu, rnd, sig),
+    }
+}
+
+fn sign_mu_g<P: ParameterSet, const G2: i32>(
+    sk: &P::SkBytes,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    debug_assert_eq!(P::GAMMA2, G2);
+    let skb = sk.as_ref();
+    let rho = public_rho(skb);
+    // Steps 1–4: ŝ1, ŝ2 (NTT(t0) comes later, per row).
+    let mut s1_hat = Zeroizing::new(P::VecL::zeroed());
+    for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &skb[s1_range::<P>(j)]);
+        s.ntt();
+    }
+    let mut s2_hat = Zeroizing::new(P::VecK::zeroed());
+    for (i, s) in s2_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &skb[s2_range::<P>(i)]);
+        s.ntt();
+    }
+    // Step 5: Â ← ExpandA(ρ) (public).
+    #[cfg(not(feature = "low-memory"))]
+    let a_hat = {
+        let mut m = P::Matrix::zeroed();
+        for (r, row) in m.as_mut().chunks_exact_mut(P::L).enumerate() {
+            for (s, a) in row.iter_mut().enumerate() {
+                rej_ntt_poly(a, &rho, s, r);
+            }
+        }
+        m
+    };
+    #[cfg(feature = "low-memory")]
+    let mut a_tmp = Poly::ZERO;
+    // Step 7: ρ'' ← H(K‖rnd‖μ, 64).
+    let mut rho_pp = Zeroizing::new([0u8; 64]);
+    h(
+        &[&skb[SkLayout::KEY..SkLayout::KEY + 32], rnd, mu],
+        &mut rho_pp[..],
+    );
+
+    let mut y_hat = Zeroizing::new(P::VecL::zeroed());
+    let mut w = Zeroizing::new(P::VecK::zeroed());
+    let mut acc = Zeroizing::new([0i64; N]);
+    let mut tmp = Zeroizing::new(Poly::ZERO);
+    let mut tmp2 = Zeroizing::new(Poly::ZERO);
+    let mut c_hat = Zeroizing::new(Poly::ZERO);
+    let mut w1_bytes = Zeroizing::new([0u8; 192]);
+    let (c_tilde, rest) = sig.as_mut().split_at_mut(P::C_TILDE_SIZE);
+    let (z_bytes, h_bytes) = rest.split_at_mut(P::L * P::Z_POLY_SIZE);
+    let gamma1 = P::GAMMA1;
+    let mut kappa: u16 = 0;
+    loop {
+        // Step 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
+        for (r, y) in y_hat.as_mut().iter_mut().enumerate() {
+            expand_mask_poly(y, &rho_pp, kappa.wrapping_add(r as u16), P::GAMMA1_BITS);
+            y.ntt();
+        }
+        kappa = kappa.wrapping_add(P::L as u16);
+        // Steps 12–15: w ← NTT^−1(Â∘ŷ), w1 ← HighBits(w), c̃ ← H(μ‖w1Encode(w1)).
+        let mut hasher = Shake256::default();
+        hasher.update(mu);
+        for (i, wi) in w.as_mut().iter_mut().enumerate() {
+            acc.fill(0);
+            for (j, y) in y_hat.as_ref().iter().enumerate() {
+                #[cfg(not(feature = "low-memory"))]
+                mul_acc(&mut acc, &a_hat.as_ref()[i * P::L + j], y);
+                #[cfg(feature = "low-memory")]
+                {
+                    rej_ntt_poly(&mut a_tmp, &rho, j, i);
+                    mul_acc(&mut acc, &a_tmp, y);
+                }
+            }
+            reduce_acc(wi, &acc);
+            wi.invntt_tomont();
+            wi.freeze();
+            let w1 = &mut w1_bytes[..P::W1_POLY_SIZE];
+            pack(w1, wi, P::W1_BITS, high_bits::<G2>);
+            hasher.update(w1);
+        }
+        hasher.finalize_xof().read(c_tilde);
+        // Steps 16–17: c ← SampleInBall(c̃), ĉ ← NTT(c).
+        sample_in_ball(&mut c_hat, c_tilde, P::TAU);
+        c_hat.ntt();
+        // Steps 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
+        // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β.
+        let mut reject = 0i32;
+        for (j, (y, s1)) in y_hat.as_ref().iter().zip(s1_hat.as_ref()).enumerate() {
+            mul_add_mont(&mut tmp, &c_hat, s1, y);
+            tmp.invntt_tomont();
+            for x in &mut tmp.0 {
+                *x = center(freeze(*x));
+                reject |= exceeds(*x, gamma1 - P::BETA);
+            }
+            let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
+            pack(out, &tmp, P::Z_BITS, |c| gamma1.wrapping_sub(c));
+        }
+        for (wi, s2) in w.as_mut().iter_mut().zip(s2_hat.as_ref()) {
+            mul_mont(&mut tmp, &c_hat, s2);
+            tmp.invntt_tomont();
+            for (x, cs2) in wi.0.iter_mut().zip(tmp.0.iter()) {
+                // w − cs2 in [0, q), kept for the hint.
+                *x = reduce_wide(x.wrapping_sub(freeze(*cs2)));
+                reject |= exceeds(decompose::<G2>(*x).1, G2 - P::BETA);
+            }
+        }
+        // Public by design: only whether this attempt is rejected leaks; the
+        // rejected candidate is discarded (FIPS 204 Algorithm 7, step 23).
+        hook::declassify(&mut reject);
+        if reject != 0 {
+            continue;
+        }
+        // Steps 25–28: ct0, h ← MakeHint(−ct0, w − cs2 + ct0) (Algorithm 39:
+        // HighBits(w − cs2 + ct0) ≠ HighBits(w − cs2)), reject if ‖ct0‖∞ ≥ γ2
+        // or more than ω hints.
+        let mut count = 0i32;
+        for (i, wi) in w.as_mut().iter_mut().enumerate() {
+            unpack_t0(&mut tmp, &skb[t0_range::<P>(i)]);
+            tmp.ntt();
+            mul_mont(&mut tmp2, &c_hat, &tmp);
+            tmp2.invntt_tomont();
+            for (x, ct0) in wi.0.iter_mut().zip(tmp2.0.iter()) {
+                let ct0 = center(freeze(*ct0));
+                reject |= exceeds(ct0, G2);
+                let d = high_bits::<G2>(reduce_wide(x.wrapping_add(ct0))) ^ high_bits::<G2>(*x);
+                let hint = (d | d.wrapping_neg()) >> 31 & 1;
+                *x = hint;
+                count = count.wrapping_add(hint);
+            }
+        }
+        reject |= (P::OMEGA as i32).wrapping_sub(count) >> 31;
+        // Public by design, as above (FIPS 204 Algorithm 7, step 28).
+        hook::declassify(&mut reject);
+        if reject != 0 {
+            continue;
+        }
+        // Accepted: h is part of the signature, which is public from here on.
+        for wi in w.as_mut() {
+            hook::declassify(&mut wi.0);
+        }
+        // Algorithm 26, sigEncode: c̃ and z are already in place; pack h.
+        h_bytes.fill(0);
+        let mut index = 0;
+        for (i, wi) in w.as_ref().iter().enumerate() {
+            index = hint_pack_row(h_bytes, P::OMEGA, i, wi, index);
+        }
+        break;
+    }
+    // The signature is the public output.
+    hook::declassify(sig.as_mut());
+}

@@ -1,0 +1,83 @@
+//! RustCrypto `signature` 3.x traits (feature `signature`). The plain traits
+//! sign pure ML-DSA with an empty context: `Signer` deterministically,
+//! `RandomizedSigner` hedged.
+
+use signature::rand_core::TryCryptoRng;
+use zeroize::Zeroizing;
+
+use crate::key::{Signature, SigningKey, VerifyingKey};
+use crate::params::ParameterSet;
+
+impl<P: ParameterSet> signature::Signer<Signature<P>> for SigningKey<P> {
+    fn try_sign(&self, msg: &[u8]) -> Result<Signature<P>, signature::Error> {
+        self.sign_deterministic(msg, &[])
+            .map_err(|_| signature::Error::new())
+    }
+}
+
+impl<P: ParameterSet> signature::MultipartSigner<Signature<P>> for SigningKey<P> {
+    fn try_multipart_sign(&self, msg: &[&[u8]]) -> Result<Signature<P>, signature::Error> {
+        let mut s = self.signer(&[]).map_err(|_| signature::Error::new())?;
+        for part in msg {
+            s.update(part);
+        }
+        Ok(s.finalize_deterministic())
+    }
+}
+
+fn draw<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Zeroizing<[u8; 32]>, signature::Error> {
+    let mut rnd = Zeroizing::new([0u8; 32]);
+    rng.try_fill_bytes(&mut rnd[..])
+        .map_err(|_| signature::Error::new())?;
+    Ok(rnd)
+}
+
+impl<P: ParameterSet> signature::RandomizedSigner<Signature<P>> for SigningKey<P> {
+    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Signature<P>, signature::Error> {
+        let rnd = draw(rng)?;
+        self.sign_with_rnd(msg, &[], &rnd)
+            .map_err(|_| signature::Error::new())
+    }
+}
+
+impl<P: ParameterSet> signature::RandomizedMultipartSigner<Signature<P>> for SigningKey<P> {
+    fn try_multipart_sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[&[u8]],
+    ) -> Result<Signature<P>, signature::Error> {
+        let rnd = draw(rng)?;
+        let mut s = self.signer(&[]).map_err(|_| signature::Error::new())?;
+        for part in msg {
+            s.update(part);
+        }
+        Ok(s.finalize_with_rnd(&rnd))
+    }
+}
+
+impl<P: ParameterSet> signature::Verifier<Signature<P>> for VerifyingKey<P> {
+    fn verify(&self, msg: &[u8], sig: &Signature<P>) -> Result<(), signature::Error> {
+        VerifyingKey::verify(self, msg, &[], sig).map_err(|_| signature::Error::new())
+    }
+}
+
+impl<P: ParameterSet> signature::MultipartVerifier<Signature<P>> for VerifyingKey<P> {
+    fn multipart_verify(&self, msg: &[&[u8]], sig: &Signature<P>) -> Result<(), signature::Error> {
+        let mut v = self.verifier(&[]).map_err(|_| signature::Error::new())?;
+        for part in msg {
+            v.update(part);
+        }
+        v.verify(sig).map_err(|_| signature::Error::new())
+    }
+}
+
+impl<P: ParameterSet> signature::Keypair for SigningKey<P> {
+    type VerifyingKey = VerifyingKey<P>;
+    fn verifying_key(&self) -> VerifyingKey<P> {
+        self.vk.clone()
+    }
+}

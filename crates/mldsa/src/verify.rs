@@ -1,0 +1,97 @@
+//! FIPS 204 Algorithm 8, ML-DSA.Verify_internal, from μ on. All inputs are
+//! public; Â is sampled one entry at a time (each entry is used once), so
+//! verification needs no stored matrix.
+
+use shake::{ExtendableOutput, Shake256, Update, XofReader};
+
+use crate::encode::{hint_unpack, pack, unpack};
+use crate::keygen::{t1_range, unpack_t1};
+use crate::params::{D, N, ParameterSet, PolyArray};
+use crate::poly::{Poly, exceeds, mul_acc, reduce_acc};
+use crate::rounding::use_hint;
+use crate::sample::{rej_ntt_poly, sample_in_ball};
+
+/// Algorithm 8 given μ = H(tr‖M′, 64): true if σ is a valid signature.
+/// Malformed signatures (bad hint encoding, ‖z‖∞ too large) are `false`.
+pub(crate) fn verify_mu<P: ParameterSet>(
+    pk: &P::VkBytes,
+    mu: &[u8; 64],
+    sig: &P::SigBytes,
+) -> bool {
+    match P::GAMMA2 {
+        95_232 => verify_mu_g::<P, 95_232>(pk, mu, sig),
+        _ => verify_mu_g::<P, 261_888>(pk, mu, sig),
+    }
+}
+
+fn verify_mu_g<P: ParameterSet, const G2: i32>(
+    pk: &P::VkBytes,
+    mu: &[u8; 64],
+    sig: &P::SigBytes,
+) -> bool {
+    let (c_tilde, rest) = sig.as_ref().split_at(P::C_TILDE_SIZE);
+    let (z_bytes, h_bytes) = rest.split_at(P::L * P::Z_POLY_SIZE);
+    // Algorithm 27, sigDecode, with Algorithm 21's checks on the hint.
+    let mut hints = P::VecK::zeroed();
+    if hint_unpack(h_bytes, P::OMEGA, hints.as_mut()).is_none() {
+        return false;
+    }
+    let gamma1 = P::GAMMA1;
+    let mut z_hat = P::VecL::zeroed();
+    let mut too_big = 0;
+    for (z, bytes) in z_hat
+        .as_mut()
+        .iter_mut()
+        .zip(z_bytes.chunks_exact(P::Z_POLY_SIZE))
+    {
+        unpack(z, bytes, P::Z_BITS, |v| gamma1.wrapping_sub(v));
+        for &c in &z.0 {
+            too_big |= exceeds(c, gamma1 - P::BETA);
+        }
+        z.ntt();
+    }
+    // Step 13: ‖z‖∞ < γ1 − β (checked first; the outcome is the same).
+    if too_big != 0 {
+        return false;
+    }
+    let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);
+    let mut c_hat = Poly::ZERO;
+    sample_in_ball(&mut c_hat, c_tilde, P::TAU);
+    c_hat.ntt();
+    for x in &mut c_hat.0 {
+        *x = x.wrapping_neg();
+    }
+    let mut a = Poly::ZERO;
+    let mut t = Poly::ZERO;
+    let mut acc = [0i64; N];
+    let mut w1 = [0u8; 192];
+    let mut hasher = Shake256::default();
+    hasher.update(mu);
+    for (i, hi) in hints.as_ref().iter().enumerate() {
+        // w′_approx = NTT^−1(Â∘ẑ − ĉ∘NTT(t1·2^d)), row i.
+        acc.fill(0);
+        for (j, z) in z_hat.as_ref().iter().enumerate() {
+            rej_ntt_poly(&mut a, rho, j, i);
+            mul_acc(&mut acc, &a, z);
+        }
+        unpack_t1(&mut t, &pk.as_ref()[t1_range(i)]);
+        for x in &mut t.0 {
+            *x <<= D;
+        }
+        t.ntt();
+        mul_acc(&mut acc, &c_hat, &t);
+        reduce_acc(&mut t, &acc);
+        t.invntt_tomont();
+        t.freeze();
+        // w1′ = UseHint(h, w′_approx), hashed row by row.
+        for (x, &hint) in t.0.iter_mut().zip(hi.0.iter()) {
+            *x = use_hint::<G2>(hint != 0, *x);
+        }
+        let out = &mut w1[..P::W1_POLY_SIZE];
+        pack(out, &t, P::W1_BITS, |c| c);
+        hasher.update(out);
+    }
+    let mut c_tilde2 = [0u8; 64];
+    hasher.finalize_xof().read(&mut c_tilde2[..P::C_TILDE_SIZE]);
+    c_tilde2[..P::C_TILDE_SIZE] == *c_tilde
+}
