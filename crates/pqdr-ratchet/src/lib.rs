@@ -1,2 +1,70 @@
-#![doc = "The PQDR post-quantum double ratchet: per-packet BLAKE3 key chain, ChaCha20-Poly1305, periodic ML-KEM ratchets, sans-IO over any byte transport"]
+#![doc = include_str!("../README.md")]
 #![no_std]
+#![forbid(unsafe_code)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod chain;
+pub mod codec;
+mod config;
+mod kdf;
+pub mod kem;
+mod schedule;
+mod session;
+mod state;
+mod window;
+pub mod wire;
+
+pub use config::{
+    AbortReason, Config, Event, HardStop, InitialSecret, Instant, Mode, Role, Status,
+};
+pub use kdf::Direction;
+pub use kem::{KemError, RatchetKem};
+pub use schedule::{AEAD_ID, Candidate, KeySchedule, SendKey, SymbolOut};
+pub use session::{MAX_AAD_LEN, Opened, Session, stream_record_len};
+pub use state::{STATE_FORMAT_VERSION, max_state_len};
+
+/// Re-exported so applications (and the examples) use the same AEAD and hash.
+pub use blake3;
+pub use chacha20poly1305;
+
+/// Every error of the crate. Treat every `open` error as "drop silently".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The output buffer is too small.
+    BufferTooSmall,
+    /// Bad lengths, version, flags, frames or parameters.
+    Malformed,
+    /// The AEAD tag did not verify.
+    Unauthentic,
+    /// The record was already received.
+    Replay,
+    /// Below the replay window, or its key was evicted.
+    TooOld,
+    /// Too far ahead of the highest received counter (or derivation budget spent).
+    TooFarAhead,
+    /// The epoch byte names no live receive epoch.
+    UnknownEpoch,
+    /// The epoch is older than `reject_after_ms` (hard stop).
+    RekeyOverdue,
+    /// The epoch's counter space is used up.
+    EpochExhausted,
+    /// The send reservation of the last export is used up: export again.
+    ReservationExhausted,
+    /// Unknown state format version.
+    StateVersion,
+    /// The state blob is corrupt, sealed under another key, made under another
+    /// configuration, or older than the caller's last-seen generation.
+    StateCorrupt,
+    /// The session is closed.
+    Closed,
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(self, f)
+    }
+}
+
+impl core::error::Error for Error {}

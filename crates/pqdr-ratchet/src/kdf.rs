@@ -1,0 +1,206 @@
+//! RATCHET.md §1.3–1.4: the context strings and every BLAKE3 `derive_key` call.
+//!
+//! `DK(ctx, m)` is BLAKE3 `derive_key`. The per-packet and per-segment steps use
+//! the context key precomputed once (`blake3::hazmat::hash_derive_key_context`,
+//! hardcoded below and checked by a unit test) with `Hasher::new_from_context_key`,
+//! so each step is a single compression.
+
+use blake3::Hasher;
+use blake3::hazmat::{ContextKey, HasherExt};
+use zeroize::Zeroize;
+
+/// Length of roots, chain keys, segment keys and message keys.
+pub(crate) const KEY_LEN: usize = 32;
+
+/// A 32-byte secret (root, chain, segment or message key).
+pub(crate) type Key = [u8; KEY_LEN];
+
+/// RATCHET.md §1.4 context strings, frozen at the spec's timestamp.
+pub(crate) mod ctx {
+    pub(crate) const ROOT_INIT: &str = "pqdr-ratchet v1 2026-11-22T02:00Z root init";
+    pub(crate) const KEM_TRANSCRIPT: &str = "pqdr-ratchet v1 2026-11-22T02:00Z kem transcript";
+    pub(crate) const ROOT_STEP: &str = "pqdr-ratchet v1 2026-11-22T02:00Z root step";
+    pub(crate) const SEG0_I2R: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment 0 i2r";
+    pub(crate) const SEG0_R2I: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment 0 r2i";
+    pub(crate) const SEG_STEP: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment step";
+    pub(crate) const INNER0: &str = "pqdr-ratchet v1 2026-11-22T02:00Z inner 0";
+    pub(crate) const PACKET: &str = "pqdr-ratchet v1 2026-11-22T02:00Z packet step";
+    pub(crate) const STATE_SEAL: &str = "pqdr-ratchet v1 2026-11-22T02:00Z state seal";
+    pub(crate) const EXPORTER: &str = "pqdr-ratchet v1 2026-11-22T02:00Z exporter";
+}
+
+/// `hash_derive_key_context(ctx::SEG_STEP)`.
+const CK_SEG_STEP: ContextKey = [
+    0x8a, 0x70, 0x32, 0x20, 0x1c, 0xe5, 0xe3, 0x32, 0x40, 0x56, 0x16, 0xb9, 0x36, 0xe8, 0x99, 0xab,
+    0x31, 0x91, 0xdc, 0xd3, 0x42, 0xe1, 0xaa, 0x28, 0x7a, 0x75, 0x00, 0x03, 0x9b, 0x91, 0x8d, 0xc9,
+];
+/// `hash_derive_key_context(ctx::INNER0)`.
+const CK_INNER0: ContextKey = [
+    0x4b, 0x82, 0x89, 0x7e, 0x1a, 0x81, 0xaa, 0x5a, 0x7a, 0x63, 0xb6, 0xdc, 0x56, 0xc5, 0x4c, 0xc9,
+    0x43, 0x17, 0x5d, 0x04, 0x29, 0x66, 0x95, 0x64, 0xad, 0x11, 0xba, 0xce, 0x5a, 0xe2, 0x1d, 0x0d,
+];
+/// `hash_derive_key_context(ctx::PACKET)`.
+const CK_PACKET: ContextKey = [
+    0x8f, 0xd5, 0x66, 0xfb, 0xa9, 0x04, 0x8e, 0x64, 0xdf, 0x3b, 0xc9, 0x61, 0x8c, 0xe2, 0x7c, 0x3c,
+    0x4b, 0xe8, 0xa1, 0xee, 0x05, 0x50, 0x96, 0x61, 0xdb, 0x1a, 0xab, 0x64, 0x54, 0xe7, 0xb7, 0x49,
+];
+
+/// Two-byte big-endian length prefix `lp(x)` (inputs here are ≤ 4 KiB).
+#[allow(clippy::cast_possible_truncation, reason = "callers bound lengths below 2^16")]
+fn lp(h: &mut Hasher, x: &[u8]) {
+    h.update(&(x.len() as u16).to_be_bytes());
+    h.update(x);
+}
+
+/// Finishes a 32-byte output and wipes the hasher (it buffered secret input).
+fn finish32(mut h: Hasher) -> Key {
+    let mut out = *h.finalize().as_bytes();
+    h.zeroize();
+    // `Hash` is a copy; the local binding above is the only secret left.
+    let r = out;
+    out.zeroize();
+    r
+}
+
+/// A direction, named by who sends (never "send"/"recv", RATCHET.md §1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Initiator to responder.
+    I2R,
+    /// Responder to initiator.
+    R2I,
+}
+
+impl Direction {
+    /// The nonce/label byte: 0 for I2R, 1 for R2I.
+    pub(crate) fn byte(self) -> u8 {
+        match self {
+            Direction::I2R => 0,
+            Direction::R2I => 1,
+        }
+    }
+}
+
+/// RATCHET.md §1.3: `root_0 = DK(CTX_ROOT_INIT, lp(secret) ‖ lp(transcript) ‖ lp(context) ‖ be16(kem_id) ‖ be16(aead_id) ‖ mode)`.
+pub(crate) fn root_init(
+    secret: &[u8],
+    transcript: &[u8],
+    context: &[u8],
+    kem_id: u16,
+    aead_id: u16,
+    mode: u8,
+) -> Key {
+    let mut h = Hasher::new_derive_key(ctx::ROOT_INIT);
+    lp(&mut h, secret);
+    lp(&mut h, transcript);
+    lp(&mut h, context);
+    h.update(&kem_id.to_be_bytes());
+    h.update(&aead_id.to_be_bytes());
+    h.update(&[mode]);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: `th_{e+1} = DK(CTX_KEM_TRANSCRIPT, be64(e+1) ‖ be16(kem_id) ‖ owner ‖ be16(rid) ‖ lp(ek) ‖ lp(ct))`.
+pub(crate) fn kem_transcript(
+    next_epoch: u64,
+    kem_id: u16,
+    owner: u8,
+    rid: u16,
+    ek: &[u8],
+    ct: &[u8],
+) -> Key {
+    let mut h = Hasher::new_derive_key(ctx::KEM_TRANSCRIPT);
+    h.update(&next_epoch.to_be_bytes());
+    h.update(&kem_id.to_be_bytes());
+    h.update(&[owner]);
+    h.update(&rid.to_be_bytes());
+    lp(&mut h, ek);
+    lp(&mut h, ct);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: `root_{e+1} = DK(CTX_ROOT_STEP, root_e ‖ ss ‖ th_{e+1})`.
+pub(crate) fn root_step(root: &Key, ss: &[u8; 32], th: &Key) -> Key {
+    let mut h = Hasher::new_derive_key(ctx::ROOT_STEP);
+    h.update(root);
+    h.update(ss);
+    h.update(th);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: `seg_0 = DK(CTX_SEG0_dir, root_e)`.
+pub(crate) fn seg0(root: &Key, dir: Direction) -> Key {
+    let c = match dir {
+        Direction::I2R => ctx::SEG0_I2R,
+        Direction::R2I => ctx::SEG0_R2I,
+    };
+    let mut h = Hasher::new_derive_key(c);
+    h.update(root);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: `seg_{j+1} = DKf(CTX_SEG_STEP, seg_j)`.
+pub(crate) fn seg_step(seg: &Key) -> Key {
+    let mut h = Hasher::new_from_context_key(&CK_SEG_STEP);
+    h.update(seg);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: `ck_{j,0} = DKf(CTX_INNER0, seg_j)`.
+pub(crate) fn inner0(seg: &Key) -> Key {
+    let mut h = Hasher::new_from_context_key(&CK_INNER0);
+    h.update(seg);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`; overwrites `ck`
+/// with `ck'` in place and writes `mk`.
+pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
+    let mut h = Hasher::new_from_context_key(&CK_PACKET);
+    h.update(ck);
+    h.update(&counter.to_be_bytes());
+    let mut xof = h.finalize_xof();
+    xof.fill(ck);
+    xof.fill(mk);
+    xof.zeroize();
+    h.zeroize();
+}
+
+/// `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`: key sealing an exported state.
+pub(crate) fn state_seal_key(storage_key: &[u8], salt: &[u8]) -> Key {
+    let mut h = Hasher::new_derive_key(ctx::STATE_SEAL);
+    lp(&mut h, storage_key);
+    h.update(salt);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: `DK(CTX_EXPORTER, root_e ‖ lp(label))`, filling `out` (XOF).
+pub(crate) fn exporter(root: &Key, label: &[u8], out: &mut [u8]) {
+    let mut h = Hasher::new_derive_key(ctx::EXPORTER);
+    h.update(root);
+    lp(&mut h, label);
+    let mut xof = h.finalize_xof();
+    xof.fill(out);
+    xof.zeroize();
+    h.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use blake3::hazmat::hash_derive_key_context;
+
+    #[test]
+    fn context_keys_match_strings() {
+        assert_eq!(hash_derive_key_context(ctx::SEG_STEP), CK_SEG_STEP);
+        assert_eq!(hash_derive_key_context(ctx::INNER0), CK_INNER0);
+        assert_eq!(hash_derive_key_context(ctx::PACKET), CK_PACKET);
+    }
+
+    #[test]
+    fn precomputed_equals_plain_derive_key() {
+        let seg = [7u8; 32];
+        assert_eq!(seg_step(&seg), blake3::derive_key(ctx::SEG_STEP, &seg));
+        assert_eq!(inner0(&seg), blake3::derive_key(ctx::INNER0, &seg));
+    }
+}

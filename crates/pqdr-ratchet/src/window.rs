@@ -1,0 +1,168 @@
+//! RATCHET.md §1.8–1.9: the receive window of one (epoch, direction).
+//!
+//! `next` = highest received counter + 1 (0 before the first packet), a
+//! `W`-bit replay bitmap (RFC 6479 style) over `[next − W, next)`, and up to
+//! `MS` stored message keys for skipped counters in that range, lowest evicted
+//! first. All counters are public; only keys are secret.
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::chain::{Chain, POSITION_END};
+use crate::kdf::Key;
+
+/// A stored key for a skipped counter.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Skipped {
+    pub(crate) counter: u32,
+    pub(crate) key: Key,
+}
+
+/// Result of a non-mutating lookup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// Below the window, or in it but its key was evicted.
+    TooOld,
+    /// Already received.
+    Replay,
+    /// A stored skipped key at this index.
+    Stored(usize),
+    /// Ahead of (or at) `next`, within `max_jump`.
+    Ahead,
+    /// Ahead by more than `max_jump`.
+    TooFarAhead,
+}
+
+/// Receive window with `64·WW` bitmap bits and `MS` skipped-key slots.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Window<const WW: usize, const MS: usize> {
+    /// Chain at position `next`.
+    pub(crate) chain: Chain,
+    /// Highest received + 1.
+    pub(crate) next: u64,
+    /// Bit `c mod W` is set iff counter `c ∈ [next − W, next)` was received.
+    pub(crate) bitmap: [u64; WW],
+    /// Stored keys, ascending by counter; `skipped[..n_skipped]` are valid.
+    pub(crate) skipped: [Skipped; MS],
+    /// Number of valid stored keys.
+    pub(crate) n_skipped: usize,
+}
+
+impl<const WW: usize, const MS: usize> Window<WW, MS> {
+    /// Window bits `W`.
+    pub(crate) const BITS: u64 = 64 * WW as u64;
+
+    /// A fresh window over `chain` (position 0).
+    pub(crate) fn new(chain: Chain) -> Self {
+        Window {
+            chain,
+            next: 0,
+            bitmap: [0; WW],
+            skipped: core::array::from_fn(|_| Skipped { counter: 0, key: [0; 32] }),
+            n_skipped: 0,
+        }
+    }
+
+    fn bit(c: u64) -> (usize, u64) {
+        let i = c & (Self::BITS - 1);
+        #[allow(clippy::cast_possible_truncation, reason = "i < W fits usize")]
+        ((i >> 6) as usize, 1u64 << (i & 63))
+    }
+
+    /// Classifies counter `c` without changing anything.
+    pub(crate) fn lookup(&self, c: u32, max_jump: u32) -> Lookup {
+        let c = u64::from(c);
+        if c >= self.next {
+            // Gap from the highest received counter (or from -1 before any).
+            let gap = c.wrapping_add(1).wrapping_sub(self.next);
+            if gap > u64::from(max_jump) || c >= POSITION_END {
+                return Lookup::TooFarAhead;
+            }
+            return Lookup::Ahead;
+        }
+        if self.next.wrapping_sub(c) > Self::BITS {
+            return Lookup::TooOld;
+        }
+        let (w, m) = Self::bit(c);
+        if self.bitmap[w] & m != 0 {
+            return Lookup::Replay;
+        }
+        match self.find(c) {
+            Some(i) => Lookup::Stored(i),
+            None => Lookup::TooOld,
+        }
+    }
+
+    fn find(&self, c: u64) -> Option<usize> {
+        self.skipped[..self.n_skipped].iter().position(|s| u64::from(s.counter) == c)
+    }
+
+    /// How many skipped keys a jump to `c` stores: never more than `MS`, and
+    /// none that the window would evict immediately.
+    pub(crate) fn keep_for(&self, c: u64) -> u64 {
+        let gap = c.saturating_sub(self.next);
+        gap.min(MS as u64).min(Self::BITS - 1)
+    }
+
+    /// Removes stored entry `i` (after its successful use) and marks `c` received.
+    pub(crate) fn commit_stored(&mut self, i: usize) {
+        let c = u64::from(self.skipped[i].counter);
+        self.remove(i);
+        let (w, m) = Self::bit(c);
+        self.bitmap[w] |= m;
+    }
+
+    fn remove(&mut self, i: usize) {
+        if i >= self.n_skipped {
+            return;
+        }
+        let mut j = i;
+        while j + 1 < self.n_skipped {
+            self.skipped[j].counter = self.skipped[j + 1].counter;
+            self.skipped[j].key = self.skipped[j + 1].key;
+            j += 1;
+        }
+        self.n_skipped -= 1;
+        self.skipped[self.n_skipped].zeroize();
+    }
+
+    /// Commits reception of `c ≥ next`: `base` is the chain at `c − keep`,
+    /// `after` at `c + 1`. Stores the keys of `[c − keep, c)`, evicting the lowest.
+    pub(crate) fn commit_ahead(&mut self, c: u64, base: &Chain, after: &Chain) {
+        let keep = c.wrapping_sub(base.pos);
+        // Drop stored keys that fall out of the window [c + 1 − W, c].
+        let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
+        while self.n_skipped > 0 && u64::from(self.skipped[0].counter) < floor {
+            self.remove(0);
+        }
+        #[allow(clippy::cast_possible_truncation, reason = "keep ≤ MS")]
+        let keep_us = keep as usize;
+        while self.n_skipped + keep_us > MS && self.n_skipped > 0 {
+            self.remove(0);
+        }
+        // Clear bitmap bits of the counters the window slides over.
+        let span = c.wrapping_add(1).wrapping_sub(self.next);
+        if span >= Self::BITS {
+            self.bitmap = [0; WW];
+        } else {
+            let mut p = self.next;
+            while p <= c {
+                let (w, m) = Self::bit(p);
+                self.bitmap[w] &= !m;
+                p += 1;
+            }
+        }
+        let mut scratch = base.scratch();
+        while scratch.pos < c {
+            let i = self.n_skipped;
+            #[allow(clippy::cast_possible_truncation, reason = "positions < 2^32")]
+            let pos32 = scratch.pos as u32;
+            self.skipped[i].counter = pos32;
+            scratch.step(&mut self.skipped[i].key);
+            self.n_skipped += 1;
+        }
+        let (w, m) = Self::bit(c);
+        self.bitmap[w] |= m;
+        self.chain.assign(after);
+        self.next = c.wrapping_add(1);
+    }
+}

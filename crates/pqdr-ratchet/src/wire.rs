@@ -1,0 +1,279 @@
+//! RATCHET.md §1.5: record header and the frames inside the AEAD plaintext.
+//!
+//! Every parser here takes untrusted bytes and returns `Err(Error::Malformed)`
+//! instead of panicking; unknown frame types are errors (the packet is dropped
+//! before commit, so version skew cannot desync state).
+
+use crate::Error;
+
+/// Datagram header length: flags ‖ epoch_lo ‖ be32(counter).
+pub const HEADER_LEN: usize = 6;
+/// Poly1305 tag length.
+pub const TAG_LEN: usize = 16;
+/// Fixed per-record overhead in datagram mode (header + tag).
+pub const OVERHEAD: usize = HEADER_LEN + TAG_LEN;
+/// Stream-mode record prefix: be16(len) ‖ flags ‖ epoch_lo.
+pub const STREAM_PREFIX_LEN: usize = 4;
+/// Flags byte: version 001, kind 00 (protected), reserved 000.
+pub const FLAGS_V1: u8 = 0b001_00_000;
+
+/// Frame types.
+pub(crate) mod ty {
+    pub(crate) const PADDING: u8 = 0x00;
+    pub(crate) const DATA: u8 = 0x01;
+    pub(crate) const DATA_LEN: u8 = 0x02;
+    pub(crate) const KEM_SYMBOL: u8 = 0x10;
+    pub(crate) const KEM_DONE: u8 = 0x11;
+    pub(crate) const RATCHET_REQUEST: u8 = 0x12;
+    pub(crate) const RATCHET_ABORT: u8 = 0x13;
+    pub(crate) const RECV_REPORT: u8 = 0x14;
+}
+
+/// Which KEM blob a symbol belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blob {
+    /// The owner's encapsulation key.
+    Ek = 0,
+    /// The peer's ciphertext.
+    Ct = 1,
+}
+
+impl Blob {
+    fn parse(b: u8) -> Result<Self, Error> {
+        match b {
+            0 => Ok(Blob::Ek),
+            1 => Ok(Blob::Ct),
+            _ => Err(Error::Malformed),
+        }
+    }
+}
+
+/// A KEM_SYMBOL frame body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Symbol<'a> {
+    /// Ratchet attempt id.
+    pub rid: u16,
+    /// ek or ct.
+    pub blob: Blob,
+    /// Number of data symbols.
+    pub k: u8,
+    /// Symbol index (evaluation point).
+    pub idx: u8,
+    /// Symbol bytes (`sym_len` of them).
+    pub data: &'a [u8],
+}
+
+/// Size of a KEM_SYMBOL frame with `sym_len` data bytes.
+pub const fn symbol_frame_len(sym_len: usize) -> usize {
+    8 + sym_len
+}
+
+/// One parsed frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame<'a> {
+    /// PADDING: the rest of the plaintext (all zero).
+    Padding,
+    /// DATA or DATA_LEN: application bytes at `start..start + len` of the plaintext.
+    Data {
+        /// Offset in the plaintext.
+        start: usize,
+        /// Length.
+        len: usize,
+    },
+    /// KEM_SYMBOL.
+    Symbol(Symbol<'a>),
+    /// KEM_DONE.
+    Done {
+        /// Attempt id.
+        rid: u16,
+        /// Blob fully decoded.
+        blob: Blob,
+    },
+    /// RATCHET_REQUEST.
+    Request {
+        /// `(epoch + 1) mod 256` the requester wants.
+        next_epoch_lo: u8,
+    },
+    /// RATCHET_ABORT.
+    Abort {
+        /// Attempt id.
+        rid: u16,
+        /// Reason code.
+        reason: u8,
+    },
+    /// RECV_REPORT (also used as a probe that elicits one reply packet).
+    RecvReport {
+        /// Epoch (low byte).
+        epoch_lo: u8,
+        /// Highest counter received.
+        highest: u32,
+    },
+}
+
+/// Iterator over the frames of a decrypted plaintext.
+#[derive(Debug)]
+pub struct Frames<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Frames<'a> {
+    /// Frames of `plaintext`.
+    pub fn new(plaintext: &'a [u8]) -> Self {
+        Frames { buf: plaintext, pos: 0 }
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        let end = self.pos.checked_add(n).ok_or(Error::Malformed)?;
+        let s = self.buf.get(self.pos..end).ok_or(Error::Malformed)?;
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn u8(&mut self) -> Result<u8, Error> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u16(&mut self) -> Result<u16, Error> {
+        let b = self.take(2)?;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    }
+
+    fn u32(&mut self) -> Result<u32, Error> {
+        let b = self.take(4)?;
+        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// QUIC-style variable-length integer (RFC 9000 §16).
+    fn varint(&mut self) -> Result<u64, Error> {
+        let first = self.u8()?;
+        let extra = (1usize << (first >> 6)) - 1;
+        let mut v = u64::from(first & 0x3f);
+        for &b in self.take(extra)? {
+            v = (v << 8) | u64::from(b);
+        }
+        Ok(v)
+    }
+
+    fn next_frame(&mut self) -> Result<Frame<'a>, Error> {
+        let t = self.u8()?;
+        match t {
+            ty::PADDING => {
+                let rest = self.take(self.buf.len() - self.pos)?;
+                if rest.iter().any(|&b| b != 0) {
+                    return Err(Error::Malformed);
+                }
+                Ok(Frame::Padding)
+            }
+            ty::DATA => {
+                let start = self.pos;
+                let len = self.buf.len() - start;
+                self.pos = self.buf.len();
+                Ok(Frame::Data { start, len })
+            }
+            ty::DATA_LEN => {
+                let len = usize::try_from(self.varint()?).map_err(|_| Error::Malformed)?;
+                let start = self.pos;
+                self.take(len)?;
+                Ok(Frame::Data { start, len })
+            }
+            ty::KEM_SYMBOL => {
+                let rid = self.u16()?;
+                let blob = Blob::parse(self.u8()?)?;
+                let k = self.u8()?;
+                let sym_len = usize::from(self.u16()?);
+                let idx = self.u8()?;
+                if k == 0 || sym_len == 0 || idx > crate::codec::MAX_INDEX {
+                    return Err(Error::Malformed);
+                }
+                let data = self.take(sym_len)?;
+                Ok(Frame::Symbol(Symbol { rid, blob, k, idx, data }))
+            }
+            ty::KEM_DONE => {
+                let rid = self.u16()?;
+                let blob = Blob::parse(self.u8()?)?;
+                Ok(Frame::Done { rid, blob })
+            }
+            ty::RATCHET_REQUEST => Ok(Frame::Request { next_epoch_lo: self.u8()? }),
+            ty::RATCHET_ABORT => {
+                let rid = self.u16()?;
+                let reason = self.u8()?;
+                Ok(Frame::Abort { rid, reason })
+            }
+            ty::RECV_REPORT => {
+                let epoch_lo = self.u8()?;
+                let highest = self.u32()?;
+                Ok(Frame::RecvReport { epoch_lo, highest })
+            }
+            _ => Err(Error::Malformed),
+        }
+    }
+}
+
+impl<'a> Iterator for Frames<'a> {
+    type Item = Result<Frame<'a>, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.pos >= self.buf.len() {
+            return None;
+        }
+        let r = self.next_frame();
+        if r.is_err() {
+            self.pos = self.buf.len();
+        }
+        Some(r)
+    }
+}
+
+/// Validates every frame of `plaintext` without side effects: at most one DATA
+/// run is allowed.
+///
+/// # Errors
+/// [`Error::Malformed`] on any malformed or unknown frame.
+pub fn validate(plaintext: &[u8]) -> Result<(), Error> {
+    let mut data = 0usize;
+    for f in Frames::new(plaintext) {
+        if let Frame::Data { .. } = f? {
+            data += 1;
+            if data > 1 {
+                return Err(Error::Malformed);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes frames into a plaintext buffer.
+#[derive(Debug)]
+pub(crate) struct Writer<'a> {
+    pub(crate) buf: &'a mut [u8],
+    pub(crate) pos: usize,
+}
+
+impl Writer<'_> {
+    pub(crate) fn room(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    pub(crate) fn put(&mut self, b: &[u8]) {
+        self.buf[self.pos..self.pos + b.len()].copy_from_slice(b);
+        self.pos += b.len();
+    }
+
+    /// KEM_SYMBOL header (`data` follows, written by the caller via [`Writer::tail`]).
+    #[allow(clippy::cast_possible_truncation, reason = "sym_len ≤ MAX_SYM_LEN")]
+    pub(crate) fn symbol_header(&mut self, rid: u16, blob: Blob, k: u8, sym_len: usize, idx: u8) {
+        self.put(&[ty::KEM_SYMBOL]);
+        self.put(&rid.to_be_bytes());
+        self.put(&[blob as u8, k]);
+        self.put(&(sym_len as u16).to_be_bytes());
+        self.put(&[idx]);
+    }
+
+    /// The next `n` bytes, advanced over.
+    pub(crate) fn tail(&mut self, n: usize) -> &mut [u8] {
+        let s = self.pos;
+        self.pos += n;
+        &mut self.buf[s..s + n]
+    }
+}
