@@ -19,7 +19,7 @@ mod sealed {
 
 /// A fixed-size byte array (`[u8; N]`) used for encoded keys and signatures.
 pub trait ByteArray:
-    AsRef<[u8]> + AsMut<[u8]> + Clone + Copy + Debug + Zeroize + Send + Sync + 'static
+    AsRef<[u8]> + AsMut<[u8]> + Clone + Copy + Debug + PartialEq + Eq + Zeroize + Send + Sync + 'static
 {
     /// All zero bytes.
     fn zeroed() -> Self;
