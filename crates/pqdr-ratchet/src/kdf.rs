@@ -22,8 +22,11 @@ pub(crate) mod ctx {
     pub(crate) const ROOT_STEP: &str = "pqdr-ratchet v1 2026-11-22T02:00Z root step";
     pub(crate) const SEG0_I2R: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment 0 i2r";
     pub(crate) const SEG0_R2I: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment 0 r2i";
+    #[allow(dead_code, reason = "used through the precomputed context key")]
     pub(crate) const SEG_STEP: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment step";
+    #[allow(dead_code, reason = "used through the precomputed context key")]
     pub(crate) const INNER0: &str = "pqdr-ratchet v1 2026-11-22T02:00Z inner 0";
+    #[allow(dead_code, reason = "used through the precomputed context key")]
     pub(crate) const PACKET: &str = "pqdr-ratchet v1 2026-11-22T02:00Z packet step";
     pub(crate) const STATE_SEAL: &str = "pqdr-ratchet v1 2026-11-22T02:00Z state seal";
     pub(crate) const EXPORTER: &str = "pqdr-ratchet v1 2026-11-22T02:00Z exporter";

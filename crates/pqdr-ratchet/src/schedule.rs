@@ -306,6 +306,13 @@ pub(crate) struct Bucket {
     at: Instant,
 }
 
+impl Bucket {
+    /// A full bucket at `now`.
+    pub(crate) fn full(rate: u32, now: Instant) -> Self {
+        Bucket { tokens: u64::from(rate), at: now }
+    }
+}
+
 /// L1: the PQDR key schedule (epochs, chains, windows, KEM state machine).
 ///
 /// `WW` is the replay-window size in 64-bit words (`W = 64·WW`, default 1024

@@ -269,11 +269,4 @@ impl Writer<'_> {
         self.put(&(sym_len as u16).to_be_bytes());
         self.put(&[idx]);
     }
-
-    /// The next `n` bytes, advanced over.
-    pub(crate) fn tail(&mut self, n: usize) -> &mut [u8] {
-        let s = self.pos;
-        self.pos += n;
-        &mut self.buf[s..s + n]
-    }
 }
