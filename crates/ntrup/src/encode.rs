@@ -1,0 +1,306 @@
+//! Encodings (spec §3.2 and the reference `Encode`, `Decode`, `Small_encode`,
+//! `Small_decode`, `Rq_encode`, `Rq_decode`, `Rounded_encode`, `Rounded_decode`).
+//!
+//! `Encode` is the spec's recursive mixed-radix encoding; here it runs level by
+//! level without recursion. At every level all moduli are equal except possibly
+//! the last one, so a level is described by `(len, m, m_last)`; the byte
+//! layout therefore depends only on the public parameters. `Decode` divides by
+//! public moduli with [`Divisor`] (multiply and shift), so decoding a secret
+//! ciphertext is constant time.
+
+use crate::arith::{Divisor, Fq};
+
+/// Bytes emitted when a pair with modulus product `m` is merged, and the new modulus.
+const fn merge(m0: u32, m1: u32) -> (usize, u32) {
+    let mut m = m0 * m1;
+    let mut bytes = 0;
+    while m >= 16384 {
+        bytes += 1;
+        m = (m + 255) >> 8;
+    }
+    (bytes, m)
+}
+
+/// One level of the encoding tree.
+#[derive(Clone, Copy, Debug, Default)]
+struct Level {
+    len: usize,
+    m: u32,
+    m_last: u32,
+    /// Offset of this level's bytes in the encoding.
+    offset: usize,
+    /// Bytes per merged pair of moduli `(m, m)`.
+    bytes_mm: usize,
+}
+
+const MAX_LEVELS: usize = 12; // ceil(log2(1277)) = 11
+
+/// The levels of `Encode` for `len` values modulo `m`, and the total length.
+const fn levels(len: usize, m: u32) -> ([Level; MAX_LEVELS], usize, usize) {
+    let mut out = [Level { len: 0, m: 0, m_last: 0, offset: 0, bytes_mm: 0 }; MAX_LEVELS];
+    let (mut len, mut m, mut m_last) = (len, m, m);
+    let mut offset = 0;
+    let mut n = 0;
+    while len > 1 {
+        let (bytes_mm, m_mm) = merge(m, m);
+        out[n] = Level { len, m, m_last, offset, bytes_mm };
+        let pairs = len >> 1;
+        let new_last;
+        if len & 1 == 0 {
+            let (bytes_ml, m_ml) = merge(m, m_last);
+            offset += (pairs - 1) * bytes_mm + bytes_ml;
+            new_last = m_ml;
+        } else {
+            offset += pairs * bytes_mm;
+            new_last = m_last;
+        }
+        len = (len + 1) >> 1;
+        m = m_mm;
+        m_last = new_last;
+        n += 1;
+    }
+    // The last value: bytes while m > 1.
+    out[n] = Level { len: 1, m: m_last, m_last, offset, bytes_mm: 0 };
+    let mut top = m_last;
+    while top > 1 {
+        offset += 1;
+        top = (top + 255) >> 8;
+    }
+    (out, n, offset)
+}
+
+/// Length of `Encode` of `len` values modulo `m`.
+pub(crate) const fn encoded_len(len: usize, m: u32) -> usize {
+    levels(len, m).2
+}
+
+/// `Encode(R, M)` with every `M[i] = m`; `r` is overwritten. `out.len()` must be
+/// [`encoded_len`]`(r.len(), m)`.
+fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
+    let (lv, n, total) = levels(r.len(), m);
+    debug_assert_eq!(out.len(), total);
+    let mut pos = 0;
+    for level in &lv[..n] {
+        let len = level.len;
+        for k in 0..len >> 1 {
+            let m1 = if 2 * k + 2 == len { level.m_last } else { level.m };
+            let mut x = u32::from(r[2 * k]) + u32::from(r[2 * k + 1]) * level.m;
+            let mut mm = level.m * m1;
+            while mm >= 16384 {
+                #[allow(clippy::cast_possible_truncation, reason = "low byte")]
+                let byte = x as u8;
+                out[pos] = byte;
+                pos += 1;
+                x >>= 8;
+                mm = (mm + 255) >> 8;
+            }
+            #[allow(clippy::cast_possible_truncation, reason = "x < mm < 16384")]
+            let x16 = x as u16;
+            r[k] = x16;
+        }
+        if len & 1 == 1 {
+            r[len >> 1] = r[len - 1];
+        }
+    }
+    let mut x = r[0];
+    let mut mm = lv[n].m;
+    while mm > 1 {
+        #[allow(clippy::cast_possible_truncation, reason = "low byte")]
+        let byte = x as u8;
+        out[pos] = byte;
+        pos += 1;
+        x >>= 8;
+        mm = (mm + 255) >> 8;
+    }
+}
+
+/// `Decode(S, M)` with every `M[i] = m`: `out[i]` in `0..m` for any input bytes.
+fn decode(out: &mut [u16], s: &[u8], m: u32) {
+    let (lv, n, total) = levels(out.len(), m);
+    debug_assert_eq!(s.len(), total);
+    let top = lv[n];
+    let t = match top.m {
+        1 => 0,
+        2..=256 => Divisor::new(top.m).divmod(u32::from(s[top.offset])).1,
+        _ => {
+            let x = u32::from(s[top.offset]) + (u32::from(s[top.offset + 1]) << 8);
+            Divisor::new(top.m).divmod(x).1
+        }
+    };
+    #[allow(clippy::cast_possible_truncation, reason = "t < m <= 16384")]
+    let t16 = t as u16;
+    out[0] = t16;
+    for level in lv[..n].iter().rev() {
+        let len = level.len;
+        if len & 1 == 1 {
+            out[len - 1] = out[len >> 1];
+        }
+        let div0 = Divisor::new(level.m);
+        let div_main = div0;
+        let div_last = Divisor::new(level.m_last);
+        for k in (0..len >> 1).rev() {
+            let last_pair = 2 * k + 2 == len;
+            let div1 = if last_pair { div_last } else { div_main };
+            let m1 = if last_pair { level.m_last } else { level.m };
+            let (bytes, _) = merge(level.m, m1);
+            let at = level.offset + k * level.bytes_mm;
+            let (bottom, scale) = match bytes {
+                0 => (0, 1),
+                1 => (u32::from(s[at]), 256),
+                _ => (u32::from(s[at]) + (u32::from(s[at + 1]) << 8), 65536),
+            };
+            let x = bottom + scale * u32::from(out[k]);
+            let (x1, x0) = div0.divmod(x);
+            // Reducing x1 only matters for invalid encodings.
+            let (_, x1) = div1.divmod(x1);
+            #[allow(clippy::cast_possible_truncation, reason = "both < 16384")]
+            {
+                out[2 * k] = x0 as u16;
+                out[2 * k + 1] = x1 as u16;
+            }
+        }
+    }
+}
+
+/// Length of `Small_encode` output: `ceil(p / 4)`.
+pub(crate) const fn small_bytes(p: usize) -> usize {
+    p.div_ceil(4)
+}
+
+/// `Small_encode`: four coefficients (+1, in 0..=2) per byte, little end first.
+pub(crate) fn small_encode<const P: usize>(s: &mut [u8], f: &[i8; P]) {
+    debug_assert_eq!(s.len(), small_bytes(P));
+    for (byte, chunk) in s.iter_mut().zip(f.chunks(4)) {
+        let mut x = 0u8;
+        for (j, &c) in chunk.iter().enumerate() {
+            #[allow(clippy::cast_sign_loss, reason = "c + 1 is in 0..=2")]
+            let v = c.wrapping_add(1) as u8;
+            x |= v << (2 * j);
+        }
+        *byte = x;
+    }
+}
+
+/// `Small_decode` (the inverse of [`small_encode`] on valid input).
+pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
+    debug_assert_eq!(s.len(), small_bytes(P));
+    for (chunk, &byte) in f.chunks_mut(4).zip(s) {
+        for (j, c) in chunk.iter_mut().enumerate() {
+            #[allow(clippy::cast_possible_wrap, reason = "0..=3")]
+            let v = ((byte >> (2 * j)) & 3) as i8;
+            *c = v - 1;
+        }
+    }
+}
+
+/// `Rq_encode`: the coefficients shifted to `0..q`, mixed-radix encoded.
+pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &[i16; P], tmp: &mut [u16; P]) {
+    for (t, &x) in tmp.iter_mut().zip(r) {
+        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation, reason = "0..q")]
+        let v = (i32::from(x) + Fq::<Q>::Q12) as u16;
+        *t = v;
+    }
+    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
+    encode(s, tmp, Q as u32);
+}
+
+/// `Rq_decode`.
+pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8], tmp: &mut [u16; P]) {
+    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
+    decode(tmp, s, Q as u32);
+    for (x, &t) in r.iter_mut().zip(tmp.iter()) {
+        #[allow(clippy::cast_possible_truncation, reason = "|t - q12| <= q12")]
+        let v = (i32::from(t) - Fq::<Q>::Q12) as i16;
+        *x = v;
+    }
+}
+
+/// Modulus of the rounded encoding: `(q + 2) / 3`.
+#[allow(clippy::integer_division_remainder_used, reason = "public parameter")]
+pub(crate) const fn rounded_modulus(q: u32) -> u32 {
+    (q + 2) / 3
+}
+
+/// `Rounded_encode`: each multiple of 3 in `-q12..=q12` as `(x + q12) / 3`.
+pub(crate) fn rounded_encode<const P: usize, const Q: i16>(
+    s: &mut [u8],
+    r: &[i16; P],
+    tmp: &mut [u16; P],
+) {
+    for (t, &x) in tmp.iter_mut().zip(r) {
+        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation, reason = "0..(q+2)/3")]
+        let v = (((i32::from(x) + Fq::<Q>::Q12) * 10923) >> 15) as u16;
+        *t = v;
+    }
+    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
+    encode(s, tmp, rounded_modulus(Q as u32));
+}
+
+/// `Rounded_decode`.
+pub(crate) fn rounded_decode<const P: usize, const Q: i16>(
+    r: &mut [i16; P],
+    s: &[u8],
+    tmp: &mut [u16; P],
+) {
+    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
+    decode(tmp, s, rounded_modulus(Q as u32));
+    for (x, &t) in r.iter_mut().zip(tmp.iter()) {
+        #[allow(clippy::cast_possible_truncation, reason = "|3 t - q12| < 2^15")]
+        let v = (i32::from(t) * 3 - Fq::<Q>::Q12) as i16;
+        *x = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::prelude::rust_2024::*;
+    use std::vec;
+
+    #[test]
+    fn sizes_match_the_spec_table() {
+        // (p, q, Rq_bytes = pk, Rounded_bytes = ct - 32)
+        for (p, q, pk, ct) in [
+            (653, 4621, 994, 897 - 32),
+            (761, 4591, 1158, 1039 - 32),
+            (857, 5167, 1322, 1184 - 32),
+            (953, 6343, 1505, 1349 - 32),
+            (1013, 7177, 1623, 1455 - 32),
+            (1277, 7879, 2067, 1847 - 32),
+        ] {
+            assert_eq!(encoded_len(p, q), pk, "pk p={p}");
+            assert_eq!(encoded_len(p, rounded_modulus(q)), ct, "ct p={p}");
+        }
+    }
+
+    #[test]
+    fn encode_decode_roundtrip() {
+        let mut s = 3u64;
+        for (len, m) in [(761usize, 4591u32), (761, 1531), (1, 4591), (2, 300), (3, 7), (653, 4621), (1277, 2627), (9, 2)] {
+            let vals: Vec<u16> = (0..len)
+                .map(|_| {
+                    s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    ((s >> 33) % u64::from(m)) as u16
+                })
+                .collect();
+            let mut r = vals.clone();
+            let mut out = vec![0u8; encoded_len(len, m)];
+            encode(&mut out, &mut r, m);
+            let mut back = vec![0u16; len];
+            decode(&mut back, &out, m);
+            assert_eq!(back, vals, "len={len} m={m}");
+        }
+    }
+
+    #[test]
+    fn decode_never_out_of_range() {
+        let m = 1531;
+        let bytes: Vec<u8> = (0..encoded_len(761, m)).map(|i| (i * 37 + 255) as u8).collect();
+        let mut out = vec![0u16; 761];
+        decode(&mut out, &bytes, m);
+        assert!(out.iter().all(|&x| u32::from(x) < m));
+        let ff = vec![0xffu8; encoded_len(761, m)];
+        decode(&mut out, &ff, m);
+        assert!(out.iter().all(|&x| u32::from(x) < m));
+    }
+}

@@ -1,0 +1,299 @@
+//! Streamlined NTRU Prime as a KEM on byte strings (spec §3.4 and the
+//! reference `ZKeyGen`, `ZEncrypt`, `ZDecrypt`, `Hash_prefix`, `HashConfirm`,
+//! `HashSession`, `KEM_KeyGen`, `Hide`, `Encap`, `Decap`).
+//!
+//! Layouts (round 3): `pk = Rq_encode(h)`; `sk = Small_encode(f) ‖
+//! Small_encode(1/g) ‖ pk ‖ rho ‖ Hash4(pk)`; `ct = Rounded_encode(c) ‖
+//! HashConfirm(r, pk)`; the session key is `Hash1(Hash3(r_enc) ‖ ct)` or, for
+//! a ciphertext that does not re-encrypt to itself, `Hash0(Hash3(rho) ‖ ct)`
+//! (implicit rejection).
+
+use crate::sntrup_core::{decrypt, encrypt, is_short, public_key};
+use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
+use crate::encode::{
+    encoded_len, rounded_decode, rounded_encode, rounded_modulus, rq_decode, rq_encode, small_bytes,
+    small_decode, small_encode,
+};
+use crate::recip::r3_recip;
+use crate::sample::{short_random, small_random};
+use rand_core::TryCryptoRng;
+use sha2::{Digest, Sha512};
+use zeroize::Zeroizing;
+
+/// Hash and confirmation length (bytes).
+pub(crate) const HASH_BYTES: usize = 32;
+
+/// `Rq_bytes`: public-key length.
+#[allow(clippy::cast_sign_loss, reason = "q > 0")]
+pub(crate) const fn pk_bytes(p: usize, q: i16) -> usize {
+    encoded_len(p, q as u32)
+}
+
+/// `Rounded_bytes + Confirm_bytes`: ciphertext length.
+#[allow(clippy::cast_sign_loss, reason = "q > 0")]
+pub(crate) const fn ct_bytes(p: usize, q: i16) -> usize {
+    encoded_len(p, rounded_modulus(q as u32)) + HASH_BYTES
+}
+
+/// Secret-key length: `2 Small_bytes + Rq_bytes + Small_bytes + Hash_bytes`.
+pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
+    3 * small_bytes(p) + pk_bytes(p, q) + HASH_BYTES
+}
+
+/// `Hash_prefix(b, in)`: the first 32 bytes of SHA-512(b ‖ in₁ ‖ in₂).
+fn hash_prefix(b: u8, in1: &[u8], in2: &[u8]) -> [u8; HASH_BYTES] {
+    let d = Sha512::new().chain_update([b]).chain_update(in1).chain_update(in2).finalize();
+    let mut out = [0u8; HASH_BYTES];
+    out.copy_from_slice(&d[..HASH_BYTES]);
+    out
+}
+
+/// `HashConfirm(r_enc, cache) = Hash2(Hash3(r_enc) ‖ cache)`, `cache = Hash4(pk)`.
+fn hash_confirm(r_enc: &[u8], cache: &[u8]) -> [u8; HASH_BYTES] {
+    let h3 = Zeroizing::new(hash_prefix(3, r_enc, &[]));
+    hash_prefix(2, h3.as_ref(), cache)
+}
+
+/// `HashSession(b, y, z) = Hash_b(Hash3(y) ‖ z)`.
+fn hash_session(b: u8, y: &[u8], z: &[u8]) -> [u8; HASH_BYTES] {
+    let h3 = Zeroizing::new(hash_prefix(3, y, &[]));
+    hash_prefix(b, h3.as_ref(), z)
+}
+
+/// `KEM_KeyGen` with randomness from `rng` in the reference order: `Small_random(g)`
+/// until g is invertible in R/3, `Short_random(f)`, then `randombytes(rho)`.
+pub(crate) fn keypair<const P: usize, const Q: i16, const W: usize, R: TryCryptoRng + ?Sized>(
+    rng: &mut R,
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> Result<(), R::Error> {
+    let sb = small_bytes(P);
+    let mut g = Zeroizing::new([0i8; P]);
+    let mut ginv = Zeroizing::new([0i8; P]);
+    {
+        let mut buf = Zeroizing::new([[0i8; P]; 6]);
+        loop {
+            small_random(&mut g, rng)?;
+            let mut ok = r3_recip(&mut ginv, &g, &mut buf).unwrap_u8();
+            // Public by design: only whether this g is rejected leaks; a rejected
+            // g is discarded (spec §3.3 KeyGen; liboqs lists it as a pass).
+            pqdr_ct::hook::declassify(&mut ok);
+            if ok == 1 {
+                break;
+            }
+        }
+    }
+    let mut f = Zeroizing::new([0i8; P]);
+    {
+        let mut list = Zeroizing::new([0u32; P]);
+        short_random::<P, W, R>(&mut f, &mut list, rng)?;
+    }
+    let rho_at = 2 * sb + pk.len();
+    rng.try_fill_bytes(&mut sk[rho_at..rho_at + sb])?;
+    keypair_finish::<P, Q>(&f, &g, &ginv, pk, sk);
+    Ok(())
+}
+
+/// `KEM_KeyGen` from explicit `f` (short), `g` and `rho`. `None` if `f` does not
+/// have weight w or `g` is not invertible in R/3 (both public facts about the input).
+pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize>(
+    f: &[i8; P],
+    g: &[i8; P],
+    rho: &[u8],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> Option<()> {
+    let sb = small_bytes(P);
+    let mut ginv = Zeroizing::new([0i8; P]);
+    let mut buf = Zeroizing::new([[0i8; P]; 6]);
+    let mut ok = (r3_recip(&mut ginv, g, &mut buf) & is_short::<P, W>(f)).unwrap_u8();
+    // Public: whether the caller's input is a valid key seed.
+    pqdr_ct::hook::declassify(&mut ok);
+    if ok != 1 {
+        return None;
+    }
+    let rho_at = 2 * sb + pk.len();
+    sk[rho_at..rho_at + sb].copy_from_slice(rho);
+    keypair_finish::<P, Q>(f, g, &ginv, pk, sk);
+    Some(())
+}
+
+/// `ZKeyGen` from the sampled polynomials, plus the rest of the secret key.
+fn keypair_finish<const P: usize, const Q: i16>(
+    f: &[i8; P],
+    g: &[i8; P],
+    ginv: &[i8; P],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) {
+    let sb = small_bytes(P);
+    let mut h = [0i16; P];
+    {
+        let mut finv = Zeroizing::new([0i16; P]);
+        let mut buf = Zeroizing::new([[0i16; P]; 6]);
+        let mut acc = Zeroizing::new([[0i32; P]; 2]);
+        public_key::<P, Q>(&mut h, f, g, &mut finv, &mut buf, &mut acc);
+    }
+    let mut tmp = [0u16; P];
+    // h is the public key: nothing secret remains in tmp afterwards.
+    rq_encode::<P, Q>(pk, &h, &mut tmp);
+    small_encode(&mut sk[..sb], f);
+    small_encode(&mut sk[sb..2 * sb], ginv);
+    let pk_at = 2 * sb;
+    sk[pk_at..pk_at + pk.len()].copy_from_slice(pk);
+    let cache_at = pk_at + pk.len() + sb;
+    sk[cache_at..].copy_from_slice(&hash_prefix(4, pk, &[]));
+}
+
+/// `Encap` with randomness from `rng`: `Short_random(r)`, then [`encap_with`].
+pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, R: TryCryptoRng + ?Sized>(
+    rng: &mut R,
+    pk: &[u8],
+    ct: &mut [u8],
+    ss: &mut [u8; HASH_BYTES],
+) -> Result<(), R::Error> {
+    let mut r = Zeroizing::new([0i8; P]);
+    {
+        let mut list = Zeroizing::new([0u32; P]);
+        short_random::<P, W, R>(&mut r, &mut list, rng)?;
+    }
+    encap_with::<P, Q>(&r, pk, ct, ss);
+    Ok(())
+}
+
+/// `Encap` for a given short `r`: `c = Hide(r, pk)`, `k = HashSession(1, r_enc, c)`.
+pub(crate) fn encap_with<const P: usize, const Q: i16>(
+    r: &[i8; P],
+    pk: &[u8],
+    ct: &mut [u8],
+    ss: &mut [u8; HASH_BYTES],
+) {
+    let sb = small_bytes(P);
+    let cache = hash_prefix(4, pk, &[]);
+    let mut r_enc = Zeroizing::new([0u8; P]);
+    hide::<P, Q>(ct, &mut r_enc[..sb], r, pk, &cache);
+    *ss = hash_session(1, &r_enc[..sb], ct);
+}
+
+/// Decodes `Small_encode`d bytes as an `Inputs` value; `None` unless every
+/// coefficient is in {-1, 0, 1}, unused bits are zero and the weight is w.
+pub(crate) fn decode_short<const P: usize, const W: usize>(bytes: &[u8]) -> Option<Zeroizing<[i8; P]>> {
+    let mut r = Zeroizing::new([0i8; P]);
+    small_decode(&mut r, bytes);
+    let mut ok = (small_valid::<P>(bytes) & is_short::<P, W>(&r)).unwrap_u8();
+    // Public: whether the caller's input is well formed.
+    pqdr_ct::hook::declassify(&mut ok);
+    (ok == 1).then_some(r)
+}
+
+/// `Hide`: `r_enc = Small_encode(r)`, `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`.
+fn hide<const P: usize, const Q: i16>(
+    ct: &mut [u8],
+    r_enc: &mut [u8],
+    r: &[i8; P],
+    pk: &[u8],
+    cache: &[u8],
+) {
+    small_encode(r_enc, r);
+    let mut h = Zeroizing::new([0i16; P]);
+    let mut tmp = Zeroizing::new([0u16; P]);
+    rq_decode::<P, Q>(&mut h, pk, &mut tmp);
+    let mut c = Zeroizing::new([0i16; P]);
+    {
+        let mut acc = Zeroizing::new([[0i32; P]; 2]);
+        encrypt::<P, Q>(&mut c, r, &h, &mut acc);
+    }
+    let rounded = ct.len() - HASH_BYTES;
+    rounded_encode::<P, Q>(&mut ct[..rounded], &c, &mut tmp);
+    ct[rounded..].copy_from_slice(&hash_confirm(r_enc, cache));
+}
+
+/// `Decap`: decrypt, re-encrypt, compare the whole ciphertext in constant time,
+/// and hash either `r_enc` (prefix 1) or `rho` (prefix 0) with the ciphertext.
+pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
+    ct: &[u8],
+    sk: &[u8],
+    ss: &mut [u8; HASH_BYTES],
+) {
+    let sb = small_bytes(P);
+    let pk_len = pk_bytes(P, Q);
+    let pk = &sk[2 * sb..2 * sb + pk_len];
+    let rho = &sk[2 * sb + pk_len..3 * sb + pk_len];
+    let cache = &sk[3 * sb + pk_len..];
+
+    // ZDecrypt
+    let mut r = Zeroizing::new([0i8; P]);
+    {
+        let mut f = Zeroizing::new([0i8; P]);
+        let mut v = Zeroizing::new([0i8; P]);
+        small_decode(&mut f, &sk[..sb]);
+        small_decode(&mut v, &sk[sb..2 * sb]);
+        let mut c = Zeroizing::new([0i16; P]);
+        let mut tmp = Zeroizing::new([0u16; P]);
+        rounded_decode::<P, Q>(&mut c, &ct[..ct.len() - HASH_BYTES], &mut tmp);
+        let mut cf = Zeroizing::new([0i16; P]);
+        let mut e = Zeroizing::new([0i8; P]);
+        let mut acc = Zeroizing::new([[0i32; P]; 2]);
+        let mut t16 = Zeroizing::new([0i16; P]);
+        decrypt::<P, Q, W>(&mut r, &c, &f, &v, &mut cf, &mut e, &mut acc, &mut t16);
+    }
+
+    let mut cnew = Zeroizing::new([[0u8; P]; 2]);
+    let cnew = &mut cnew.as_flattened_mut()[..ct.len()];
+    let mut r_enc = Zeroizing::new([0u8; P]);
+    let r_enc = &mut r_enc[..sb];
+    hide::<P, Q>(cnew, r_enc, &r, pk, cache);
+    let same = ct.ct_eq(cnew);
+    ct::cmov_bytes(r_enc, rho, !same);
+    let b = u8::conditional_select(&0, &1, same);
+    *ss = hash_session(b, r_enc, ct);
+}
+
+/// 1 if every 2-bit field of a `Small_encode` string is 0..=2 and the bits past
+/// coefficient p are zero (the form `Small_encode` produces).
+pub(crate) fn small_valid<const P: usize>(bytes: &[u8]) -> ct::Choice {
+    let mut bad = 0u8;
+    for (i, &b) in bytes.iter().enumerate() {
+        // A field is 3 iff both of its bits are set.
+        bad |= b & (b >> 1) & 0x55;
+        let used = P - 4 * i; // coefficients in this byte (>= 1)
+        if used < 4 {
+            bad |= b >> (2 * used);
+        }
+    }
+    bad.ct_eq(&0)
+}
+
+/// Checks a secret key's encodings and public parts: `f` and `1/g` are valid
+/// `Small_encode` strings and `cache = Hash4(pk)` (`rho` is any bytes).
+pub(crate) fn sk_valid<const P: usize, const Q: i16>(sk: &[u8]) -> bool {
+    let sb = small_bytes(P);
+    let pk_len = pk_bytes(P, Q);
+    let pk = &sk[2 * sb..2 * sb + pk_len];
+    let cache = &sk[3 * sb + pk_len..];
+    let enc_ok = small_valid::<P>(&sk[..sb]) & small_valid::<P>(&sk[sb..2 * sb]);
+    let mut ok = enc_ok.unwrap_u8();
+    // Public: whether the key is well formed (the caller learns it from the Err anyway).
+    pqdr_ct::hook::declassify(&mut ok);
+    ok == 1 && hash_prefix(4, pk, &[]).as_slice() == cache
+}
+
+/// `KEM_KeyGen` from `Small_encode`d f and g (validated) and rho.
+pub(crate) fn keypair_from_encodings<const P: usize, const Q: i16, const W: usize>(
+    f_enc: &[u8],
+    g_enc: &[u8],
+    rho: &[u8],
+    pk: &mut [u8],
+    sk: &mut [u8],
+) -> Option<()> {
+    let f = decode_short::<P, W>(f_enc)?;
+    let mut g = Zeroizing::new([0i8; P]);
+    small_decode(&mut g, g_enc);
+    let mut ok = small_valid::<P>(g_enc).unwrap_u8();
+    // Public: whether the caller's input is well formed.
+    pqdr_ct::hook::declassify(&mut ok);
+    if ok != 1 {
+        return None;
+    }
+    keypair_deterministic::<P, Q, W>(&f, &g, rho, pk, sk)
+}

@@ -1,0 +1,127 @@
+//! Random small and short polynomials (spec §3.1 "Short", §3.3; reference
+//! `urandom32`, `Small_random`, `Short_random`, `Short_fromlist`,
+//! `crypto_sort_uint32`).
+//!
+//! The official round-3 code draws every 32-bit word with its own
+//! `randombytes(4)` call (`urandom32`), little endian; so does this module,
+//! which makes the NIST-DRBG known answers byte-identical to the submission's.
+
+use crate::ct;
+use rand_core::TryCryptoRng;
+
+/// `urandom32`: one 4-byte draw, little endian.
+#[inline]
+pub(crate) fn urandom32<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<u32, R::Error> {
+    let mut c = [0u8; 4];
+    rng.try_fill_bytes(&mut c)?;
+    Ok(u32::from_le_bytes(c))
+}
+
+/// A small coefficient from a uniform 32-bit word: `((x mod 2^30) * 3) >> 30) - 1`.
+#[inline(always)]
+pub(crate) fn small_from_u32(x: u32) -> i8 {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "0..=2")]
+    let v = ((u64::from(x & 0x3fff_ffff) * 3) >> 30) as i8;
+    v - 1
+}
+
+/// `Small_random`: p draws of `urandom32`.
+pub(crate) fn small_random<const P: usize, R: TryCryptoRng + ?Sized>(
+    out: &mut [i8; P],
+    rng: &mut R,
+) -> Result<(), R::Error> {
+    for o in out.iter_mut() {
+        *o = small_from_u32(urandom32(rng)?);
+    }
+    Ok(())
+}
+
+/// `Short_random`: p draws of `urandom32`, then [`short_fromlist`].
+pub(crate) fn short_random<const P: usize, const W: usize, R: TryCryptoRng + ?Sized>(
+    out: &mut [i8; P],
+    list: &mut [u32; P],
+    rng: &mut R,
+) -> Result<(), R::Error> {
+    for l in list.iter_mut() {
+        *l = urandom32(rng)?;
+    }
+    short_fromlist::<P, W>(out, list);
+    Ok(())
+}
+
+/// `Short_fromlist`: tag the first w words as ±1 (low bits 00 or 10) and the
+/// rest as 0 (low bits 01), sort (a random permutation), read the tags.
+pub(crate) fn short_fromlist<const P: usize, const W: usize>(out: &mut [i8; P], list: &mut [u32; P]) {
+    for (i, l) in list.iter_mut().enumerate() {
+        *l = if i < W { *l & !1 } else { (*l & !3) | 1 };
+    }
+    sort_u32(list);
+    for (o, &l) in out.iter_mut().zip(list.iter()) {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "0..=3")]
+        let v = (l & 3) as i8;
+        *o = v - 1;
+    }
+}
+
+/// Constant-time sort: Batcher's merge exchange (Knuth TAOCP 5.2.2,
+/// Algorithm M), a sorting network for any length. Every index depends only
+/// on `x.len()`; each comparator is a masked swap.
+pub(crate) fn sort_u32(x: &mut [u32]) {
+    let n = x.len();
+    if n < 2 {
+        return;
+    }
+    let t = usize::BITS - (n - 1).leading_zeros(); // ceil(log2 n)
+    let mut p = 1usize << (t - 1);
+    while p > 0 {
+        let mut q = 1usize << (t - 1);
+        let mut r = 0usize;
+        let mut d = p;
+        loop {
+            for i in 0..n - d {
+                if i & p == r {
+                    let (lo, hi) = x.split_at_mut(i + d);
+                    ct::minmax_u32(&mut lo[i], &mut hi[0]);
+                }
+            }
+            if q == p {
+                break;
+            }
+            d = q - p;
+            q >>= 1;
+            r = p;
+        }
+        p >>= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::prelude::rust_2024::*;
+
+    #[test]
+    fn sort_sorts_every_length() {
+        let mut s = 5u64;
+        for n in (0..70).chain([653, 761, 1277]) {
+            let mut v: Vec<u32> = (0..n)
+                .map(|_| {
+                    s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    (s >> 32) as u32 >> (s & 31)
+                })
+                .collect();
+            let mut want = v.clone();
+            want.sort_unstable();
+            sort_u32(&mut v);
+            assert_eq!(v, want, "n={n}");
+        }
+    }
+
+    #[test]
+    fn short_has_weight_w() {
+        let mut list: [u32; 761] = core::array::from_fn(|i| (i as u32).wrapping_mul(2654435761));
+        let mut out = [0i8; 761];
+        short_fromlist::<761, 286>(&mut out, &mut list);
+        assert_eq!(out.iter().filter(|&&c| c != 0).count(), 286);
+    }
+}

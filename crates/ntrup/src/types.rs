@@ -1,0 +1,352 @@
+//! Public key, ciphertext and shared-secret types, generic over the parameter set.
+
+use crate::ParameterSet;
+use crate::ct::{Choice, ConstantTimeEq};
+use core::fmt;
+use rand_core::{CryptoRng, TryCryptoRng};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// Input had the wrong length or failed a public validity check. Carries no detail on purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Error;
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid NTRU Prime input")
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Length of the shared secret (bytes).
+pub const SHARED_SECRET_SIZE: usize = 32;
+
+mod sealed {
+    pub trait Sealed {}
+    impl<const N: usize> Sealed for [u8; N] {}
+}
+
+/// A fixed-size byte array `[u8; N]` (the encodings of one parameter set).
+pub trait ByteArray:
+    Copy + AsRef<[u8]> + AsMut<[u8]> + Zeroize + Send + Sync + 'static + sealed::Sealed
+{
+    /// The all-zero array.
+    fn zeroed() -> Self;
+    /// Copies `bytes` if the length is right.
+    ///
+    /// # Errors
+    /// `bytes.len() != N`.
+    fn try_from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        let mut out = Self::zeroed();
+        if bytes.len() != out.as_ref().len() {
+            return Err(Error);
+        }
+        out.as_mut().copy_from_slice(bytes);
+        Ok(out)
+    }
+}
+
+impl<const N: usize> ByteArray for [u8; N] {
+    fn zeroed() -> Self {
+        [0; N]
+    }
+}
+
+/// An encapsulation (public) key: `Rq_encode(h)`.
+pub struct EncapsulationKey<S: ParameterSet> {
+    bytes: S::EncapsulationKeyBytes,
+}
+
+impl<S: ParameterSet> Clone for EncapsulationKey<S> {
+    fn clone(&self) -> Self {
+        EncapsulationKey { bytes: self.bytes }
+    }
+}
+
+impl<S: ParameterSet> PartialEq for EncapsulationKey<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes.as_ref() == other.bytes.as_ref()
+    }
+}
+
+impl<S: ParameterSet> Eq for EncapsulationKey<S> {}
+
+impl<S: ParameterSet> fmt::Debug for EncapsulationKey<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.bytes.as_ref();
+        write!(f, "EncapsulationKey<{}>(", S::NAME)?;
+        for x in &b[..8] {
+            write!(f, "{x:02x}")?;
+        }
+        write!(f, "…)")
+    }
+}
+
+impl<S: ParameterSet> EncapsulationKey<S> {
+    /// Parses an encapsulation key. Every byte string of the right length is a
+    /// key (`Rq_decode` reduces each coefficient mod q), as in the reference.
+    ///
+    /// # Errors
+    /// Wrong length.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Ok(EncapsulationKey {
+            bytes: S::EncapsulationKeyBytes::try_from_slice(bytes)?,
+        })
+    }
+
+    /// The encoding `Rq_encode(h)`.
+    pub fn as_bytes(&self) -> &S::EncapsulationKeyBytes {
+        &self.bytes
+    }
+
+    /// `Encap` (spec §3.4): a fresh ciphertext and its shared secret. Draws p
+    /// 32-bit words, each with its own 4-byte `fill_bytes` call (`Short_random`).
+    pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<S>, SharedSecret) {
+        let Ok(out) = self.try_encapsulate(rng);
+        out
+    }
+
+    /// [`Self::encapsulate`] with a fallible RNG.
+    ///
+    /// # Errors
+    /// The RNG failed.
+    pub fn try_encapsulate<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Result<(Ciphertext<S>, SharedSecret), R::Error> {
+        let mut ct = S::CiphertextBytes::zeroed();
+        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
+        S::encap(rng, &self.bytes, &mut ct, &mut ss.0)?;
+        Ok((Ciphertext { bytes: ct }, ss))
+    }
+
+    /// `Encap` for a caller-chosen input: `r_enc` is `Small_encode(r)` of a short
+    /// polynomial r (weight w, coefficients in {-1, 0, 1}).
+    ///
+    /// # Errors
+    /// `r_enc` is not the encoding of a weight-w polynomial.
+    pub fn encapsulate_deterministic(
+        &self,
+        r_enc: &S::InputBytes,
+    ) -> Result<(Ciphertext<S>, SharedSecret), Error> {
+        let mut ct = S::CiphertextBytes::zeroed();
+        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
+        S::encap_deterministic(r_enc, &self.bytes, &mut ct, &mut ss.0).ok_or(Error)?;
+        Ok((Ciphertext { bytes: ct }, ss))
+    }
+}
+
+/// A decapsulation (secret) key: `Small_encode(f) ‖ Small_encode(1/g) ‖ pk ‖ rho ‖ Hash4(pk)`.
+pub struct DecapsulationKey<S: ParameterSet> {
+    bytes: S::DecapsulationKeyBytes,
+    ek: EncapsulationKey<S>,
+}
+
+impl<S: ParameterSet> DecapsulationKey<S> {
+    /// `KEM_KeyGen` (spec §3.4) with randomness in the reference order: p
+    /// 4-byte draws for `Small_random(g)` (again while g is not invertible in
+    /// R/3), p 4-byte draws for `Short_random(f)`, one `Small_bytes` draw for rho.
+    pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self, EncapsulationKey<S>) {
+        let Ok(out) = Self::try_generate(rng);
+        out
+    }
+
+    /// [`Self::generate`] with a fallible RNG.
+    ///
+    /// # Errors
+    /// The RNG failed.
+    pub fn try_generate<R: TryCryptoRng + ?Sized>(
+        rng: &mut R,
+    ) -> Result<(Self, EncapsulationKey<S>), R::Error> {
+        let mut pk = S::EncapsulationKeyBytes::zeroed();
+        let mut sk = S::DecapsulationKeyBytes::zeroed();
+        S::keypair(rng, &mut pk, &mut sk)?;
+        let ek = EncapsulationKey { bytes: pk };
+        Ok((DecapsulationKey { bytes: sk, ek: ek.clone() }, ek))
+    }
+
+    /// `KEM_KeyGen` from explicit inputs: `f_enc = Small_encode(f)` for a short
+    /// f, `g_enc = Small_encode(g)` for a g invertible in R/3, and `rho`.
+    ///
+    /// # Errors
+    /// `f_enc` or `g_enc` is not a valid small encoding, f does not have
+    /// weight w, or g is not invertible in R/3.
+    pub fn generate_deterministic(
+        f_enc: &S::InputBytes,
+        g_enc: &S::InputBytes,
+        rho: &S::InputBytes,
+    ) -> Result<(Self, EncapsulationKey<S>), Error> {
+        let mut pk = S::EncapsulationKeyBytes::zeroed();
+        let mut sk = S::DecapsulationKeyBytes::zeroed();
+        S::keypair_deterministic(f_enc, g_enc, rho, &mut pk, &mut sk).ok_or(Error)?;
+        let ek = EncapsulationKey { bytes: pk };
+        Ok((DecapsulationKey { bytes: sk, ek: ek.clone() }, ek))
+    }
+
+    /// Parses a secret key.
+    ///
+    /// # Errors
+    /// Wrong length, an invalid `Small_encode` string for f or 1/g, or a
+    /// `Hash4(pk)` field that does not match the embedded public key.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        let sk = S::DecapsulationKeyBytes::try_from_slice(bytes)?;
+        if !S::sk_valid(&sk) {
+            return Err(Error);
+        }
+        let pk_at = 2 * S::P.div_ceil(4);
+        let pk_len = size_of::<S::EncapsulationKeyBytes>();
+        let ek = EncapsulationKey::from_bytes(&sk.as_ref()[pk_at..pk_at + pk_len])?;
+        Ok(DecapsulationKey { bytes: sk, ek })
+    }
+
+    /// The encoding (the reference `sk` format).
+    pub fn as_bytes(&self) -> &S::DecapsulationKeyBytes {
+        &self.bytes
+    }
+
+    /// The matching encapsulation key (stored inside the secret key).
+    pub fn encapsulation_key(&self) -> &EncapsulationKey<S> {
+        &self.ek
+    }
+
+    /// `Decap` (spec §3.4). Never fails: a ciphertext that does not re-encrypt
+    /// to itself yields the implicit-rejection key `Hash0(Hash3(rho) ‖ ct)`.
+    pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
+        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
+        S::decap(&ct.bytes, &self.bytes, &mut ss.0);
+        ss
+    }
+}
+
+impl<S: ParameterSet> Clone for DecapsulationKey<S> {
+    fn clone(&self) -> Self {
+        DecapsulationKey { bytes: self.bytes, ek: self.ek.clone() }
+    }
+}
+
+impl<S: ParameterSet> fmt::Debug for DecapsulationKey<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecapsulationKey").field("ek", &self.ek).finish_non_exhaustive()
+    }
+}
+
+impl<S: ParameterSet> ConstantTimeEq for DecapsulationKey<S> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.bytes.as_ref().ct_eq(other.bytes.as_ref())
+    }
+}
+
+impl<S: ParameterSet> PartialEq for DecapsulationKey<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl<S: ParameterSet> Eq for DecapsulationKey<S> {}
+
+impl<S: ParameterSet> Zeroize for DecapsulationKey<S> {
+    fn zeroize(&mut self) {
+        self.bytes.zeroize();
+    }
+}
+
+impl<S: ParameterSet> Drop for DecapsulationKey<S> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<S: ParameterSet> ZeroizeOnDrop for DecapsulationKey<S> {}
+
+/// A ciphertext: `Rounded_encode(c) ‖ HashConfirm(r, pk)`. Any bytes of the
+/// right length are a ciphertext.
+pub struct Ciphertext<S: ParameterSet> {
+    bytes: S::CiphertextBytes,
+}
+
+impl<S: ParameterSet> Ciphertext<S> {
+    /// Parses a ciphertext.
+    ///
+    /// # Errors
+    /// Wrong length.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Ok(Ciphertext {
+            bytes: S::CiphertextBytes::try_from_slice(bytes)?,
+        })
+    }
+
+    /// Wraps an array of the right size.
+    pub fn new(bytes: S::CiphertextBytes) -> Self {
+        Ciphertext { bytes }
+    }
+
+    /// The encoding.
+    pub fn as_bytes(&self) -> &S::CiphertextBytes {
+        &self.bytes
+    }
+}
+
+impl<S: ParameterSet> Clone for Ciphertext<S> {
+    fn clone(&self) -> Self {
+        Ciphertext { bytes: self.bytes }
+    }
+}
+
+impl<S: ParameterSet> PartialEq for Ciphertext<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes.as_ref() == other.bytes.as_ref()
+    }
+}
+
+impl<S: ParameterSet> Eq for Ciphertext<S> {}
+
+impl<S: ParameterSet> fmt::Debug for Ciphertext<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Ciphertext<{}>({} bytes)", S::NAME, self.bytes.as_ref().len())
+    }
+}
+
+/// A 32-byte shared secret.
+#[derive(Clone)]
+pub struct SharedSecret([u8; SHARED_SECRET_SIZE]);
+
+impl SharedSecret {
+    /// The secret bytes.
+    pub fn as_bytes(&self) -> &[u8; SHARED_SECRET_SIZE] {
+        &self.0
+    }
+}
+
+impl fmt::Debug for SharedSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedSecret(…)")
+    }
+}
+
+impl ConstantTimeEq for SharedSecret {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.0.ct_eq(&other.0)
+    }
+}
+
+impl PartialEq for SharedSecret {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl Eq for SharedSecret {}
+
+impl Zeroize for SharedSecret {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for SharedSecret {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for SharedSecret {}

@@ -1,0 +1,143 @@
+//! Official NTRU Prime round-3 KATs for the six sntrup sets: 100 records
+//! generated from the standard `.req` seeds with the NIST DRBG, compared byte
+//! for byte with the stored official `.rsp` files and by SHA-256 with
+//! `kat/nist-kat/SHA256SUMS` and `kat/kat-checksums.json` (first record, all
+//! records, whole file). Interoperability: every official `ct` decapsulates
+//! under its official `sk` to its `ss` (`kem_check`), and a ciphertext we
+//! encapsulate to each official `pk` decapsulates under the official `sk`.
+#![cfg(feature = "ntrup")]
+
+use pqdr_kat::rsp::{self, digest_input, kem_req};
+use pqdr_ntrup::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};
+use pqdr_suite::kat::{find_kem, kem_check, kem_rsp};
+use sha2::{Digest, Sha256};
+
+fn sha256_hex(s: &str) -> String {
+    Sha256::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn stored_rsp(name: &str) -> String {
+    let path = pqdr_kat::kat_dir()
+        .join("nist-kat")
+        .join(format!("{name}.rsp"));
+    String::from_utf8(pqdr_kat::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")
+}
+
+fn sha256sums_entry(name: &str) -> String {
+    let path = pqdr_kat::kat_dir().join("nist-kat").join("SHA256SUMS");
+    let text = std::fs::read_to_string(path).expect("SHA256SUMS");
+    let file = format!("{name}.rsp");
+    text.lines()
+        .find_map(|l| {
+            let (hash, f) = l.split_once("  ")?;
+            (f == file).then(|| hash.to_string())
+        })
+        .expect("listed in SHA256SUMS")
+}
+
+fn checksums() -> serde_json::Value {
+    let path = pqdr_kat::kat_dir().join("kat-checksums.json");
+    serde_json::from_slice(&std::fs::read(path).expect("kat-checksums.json")).expect("JSON")
+}
+
+/// Encapsulates to each official pk (with a DRBG of our own) and decapsulates
+/// with the official sk: both sides must agree.
+fn encapsulate_to_official_keys<S: ParameterSet>(stored: &str) -> usize {
+    let file = rsp::parse_file(stored).expect("parse");
+    let mut rng = pqdr_kat::Drbg::new(&[7u8; 48]);
+    let mut n = 0;
+    for rec in &file.records {
+        let ek = EncapsulationKey::<S>::from_bytes(&rec.hex("pk").expect("pk")).expect("pk length");
+        let dk = DecapsulationKey::<S>::from_bytes(&rec.hex("sk").expect("sk"))
+            .expect("official sk is valid");
+        assert_eq!(dk.encapsulation_key(), &ek);
+        let (ct, ss) = ek.encapsulate(&mut rng);
+        let ct = Ciphertext::<S>::from_bytes(ct.as_bytes().as_ref()).expect("length");
+        assert_eq!(dk.decapsulate(&ct).as_bytes(), ss.as_bytes());
+        n += 1;
+    }
+    n
+}
+
+fn check<S: ParameterSet>() {
+    let name = S::NAME;
+    let alg = find_kem(name).expect("registered");
+    let start = std::time::Instant::now();
+    let ours = kem_rsp(alg, &kem_req(100)).expect("rsp");
+    println!("{name}: 100 records generated in {:?}", start.elapsed());
+    let want = &checksums()[name]["official_round3_rsp"];
+    let first = sha256_hex(&digest_input::first_record(&ours));
+    let all = sha256_hex(&digest_input::records(&ours, 100));
+    let file = sha256_hex(&ours);
+    println!("{name}: first record {first}");
+    println!("{name}: 100 records  {all}");
+    println!("{name}: whole file   {file}");
+    let stored = stored_rsp(name);
+    if ours != stored {
+        let diff = ours.lines().zip(stored.lines()).position(|(a, b)| a != b);
+        panic!(
+            "{name}: generated .rsp differs from the official file (first differing line: {diff:?})"
+        );
+    }
+    assert_eq!(first, want["single_sha256"].as_str().expect("field"));
+    assert_eq!(all, want["all_sha256"].as_str().expect("field"));
+    assert_eq!(file, want["file_sha256"].as_str().expect("field"));
+    assert_eq!(file, sha256sums_entry(name));
+
+    let report = kem_check(alg, &stored).expect("parse");
+    println!(
+        "{name}: kem_check {} records, {} mismatches",
+        report.checked,
+        report.mismatches.len()
+    );
+    assert_eq!(report.checked, 100);
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+    let n = encapsulate_to_official_keys::<S>(&stored);
+    println!("{name}: encapsulated to {n} official keys, all decapsulate");
+    assert_eq!(n, 100);
+}
+
+#[test]
+fn kat_sntrup653() {
+    check::<pqdr_ntrup::Sntrup653>();
+}
+
+#[test]
+fn kat_sntrup761() {
+    check::<pqdr_ntrup::Sntrup761>();
+}
+
+#[test]
+fn kat_sntrup857() {
+    check::<pqdr_ntrup::Sntrup857>();
+}
+
+#[test]
+fn kat_sntrup953() {
+    check::<pqdr_ntrup::Sntrup953>();
+}
+
+#[test]
+fn kat_sntrup1013() {
+    check::<pqdr_ntrup::Sntrup1013>();
+}
+
+#[test]
+fn kat_sntrup1277() {
+    check::<pqdr_ntrup::Sntrup1277>();
+}
+
+#[test]
+fn kem_check_detects_a_tampered_ciphertext() {
+    let alg = find_kem("sntrup761").expect("registered");
+    let stored = stored_rsp("sntrup761");
+    let pos = stored.find("ct = ").expect("ct") + 5 + 100;
+    let mut bytes = stored.into_bytes();
+    bytes[pos] = if bytes[pos] == b'0' { b'1' } else { b'0' };
+    let tampered = String::from_utf8(bytes).expect("UTF-8");
+    let report = kem_check(alg, &tampered).expect("parse");
+    assert!(!report.mismatches.is_empty());
+}
