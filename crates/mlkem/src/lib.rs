@@ -1,2 +1,87 @@
-#![doc = "ML-KEM (FIPS 203): ML-KEM-512, ML-KEM-768 and ML-KEM-1024, pure Rust, no_std, constant time"]
 #![no_std]
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![allow(non_snake_case)]
+
+mod ct;
+mod encode;
+mod field;
+mod hash;
+mod kem;
+mod kpke;
+mod ntt;
+mod params;
+mod poly;
+mod sample;
+#[cfg(feature = "kem")]
+mod traits;
+mod types;
+
+pub use params::{ByteArray, MlKem512, MlKem768, MlKem1024, ParameterSet};
+pub use types::{
+    Ciphertext, DecapsulationKey, EncapsulationKey, Error, SEED_SIZE, SHARED_SECRET_SIZE,
+    SharedSecret, generate, generate_deterministic, try_generate,
+};
+
+/// One module per parameter set: type aliases, sizes and the key-generation
+/// functions, so `ml_kem_768::generate(&mut rng)` needs no type parameters.
+macro_rules! parameter_set_module {
+    ($(#[$doc:meta])* $module:ident, $feature:literal, $set:ident) => {
+        $(#[$doc])*
+        #[cfg(feature = $feature)]
+        pub mod $module {
+            use rand_core::{CryptoRng, TryCryptoRng};
+
+            use crate::params::{ct_size, dk_size, ek_size, ParameterSet};
+            pub use crate::params::$set;
+            pub use crate::{Error, SharedSecret, SEED_SIZE, SHARED_SECRET_SIZE};
+
+            /// Encapsulation key size in bytes (`384k + 32`).
+            pub const ENCAPSULATION_KEY_SIZE: usize = ek_size($set::K);
+            /// Decapsulation key size in bytes, expanded form (`768k + 96`).
+            pub const DECAPSULATION_KEY_SIZE: usize = dk_size($set::K);
+            /// Ciphertext size in bytes (`32(d_u k + d_v)`).
+            pub const CIPHERTEXT_SIZE: usize = ct_size($set::K, $set::DU, $set::DV);
+
+            /// The encapsulation (public) key of this parameter set.
+            pub type EncapsulationKey = crate::EncapsulationKey<$set>;
+            /// The decapsulation (private) key of this parameter set.
+            pub type DecapsulationKey = crate::DecapsulationKey<$set>;
+            /// A ciphertext of this parameter set.
+            pub type Ciphertext = crate::Ciphertext<$set>;
+
+            /// `ML-KEM.KeyGen` (FIPS 203 Algorithm 19): one 64-byte draw `d ‖ z`.
+            pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (DecapsulationKey, EncapsulationKey) {
+                crate::generate::<$set, R>(rng)
+            }
+
+            /// [`generate`] with a fallible RNG.
+            ///
+            /// # Errors
+            /// The RNG's error, if it fails.
+            pub fn try_generate<R: TryCryptoRng + ?Sized>(
+                rng: &mut R,
+            ) -> Result<(DecapsulationKey, EncapsulationKey), R::Error> {
+                crate::try_generate::<$set, R>(rng)
+            }
+
+            /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16).
+            pub fn generate_deterministic(d: &[u8; 32], z: &[u8; 32]) -> (DecapsulationKey, EncapsulationKey) {
+                crate::generate_deterministic::<$set>(d, z)
+            }
+        }
+    };
+}
+
+parameter_set_module!(
+    /// ML-KEM-512 (FIPS 203 Table 2: `k = 2`, `η₁ = 3`, `η₂ = 2`, `d_u = 10`, `d_v = 4`).
+    ml_kem_512, "ml_kem_512", MlKem512
+);
+parameter_set_module!(
+    /// ML-KEM-768 (FIPS 203 Table 2: `k = 3`, `η₁ = η₂ = 2`, `d_u = 10`, `d_v = 4`).
+    ml_kem_768, "ml_kem_768", MlKem768
+);
+parameter_set_module!(
+    /// ML-KEM-1024 (FIPS 203 Table 2: `k = 4`, `η₁ = η₂ = 2`, `d_u = 11`, `d_v = 5`).
+    ml_kem_1024, "ml_kem_1024", MlKem1024
+);

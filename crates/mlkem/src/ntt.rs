@@ -1,0 +1,357 @@
+//! The number-theoretic transform (FIPS 203 §4.3): `NTT` (Algorithm 9),
+//! `NTT⁻¹` (Algorithm 10) and multiplication in `T_q` (Algorithms 11, 12).
+//!
+//! The twiddle factors `ζ^BitRev₇(i)` (with `ζ = 17`) are stored in
+//! Montgomery form, so a Montgomery product with them is an ordinary product
+//! mod `q`. Products of two variable polynomials are accumulated in `i32` and
+//! reduced once; the `2^{-16}` that reduction leaves is folded into the
+//! scaling of `NTT⁻¹` (or removed with [`Poly::scale_mont`]).
+
+use crate::field::{Q32, barrett_reduce, fqmul, montgomery_reduce};
+use crate::poly::{N, Poly};
+
+/// `n / 2`: the number of degree-1 factors `X^2 - γ_i` of `X^256 + 1`.
+const HALF_N: usize = 128;
+
+/// `ζ^e mod q` for `ζ = 17` (compile time only).
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time table of public constants"
+)]
+const fn pow17(e: usize) -> i64 {
+    let mut r = 1i64;
+    let mut i = 0;
+    while i < e {
+        r = (r * 17) % Q32 as i64;
+        i += 1;
+    }
+    r
+}
+
+/// `BitRev₇(i)`: the 7-bit reversal of `i` (FIPS 203 §2.3).
+const fn bitrev7(i: usize) -> usize {
+    let mut r = 0;
+    let mut b = 0;
+    while b < 7 {
+        r |= ((i >> b) & 1) << (6 - b);
+        b += 1;
+    }
+    r
+}
+
+/// `x·2^16 mod q` as a centered `i16`.
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    reason = "compile-time table of public constants, |result| < q/2"
+)]
+const fn to_mont_centered(x: i64) -> i16 {
+    let mut r = (x * (1 << 16)) % Q32 as i64;
+    if r > (Q32 as i64) / 2 {
+        r -= Q32 as i64;
+    }
+    r as i16
+}
+
+/// `ZETAS[i] = ζ^BitRev₇(i) · 2^16 mod q` (Algorithms 9 and 10).
+static ZETAS: [i16; 128] = {
+    let mut t = [0i16; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = to_mont_centered(pow17(bitrev7(i)));
+        i += 1;
+    }
+    t
+};
+
+/// `GAMMAS[i] = ζ^(2·BitRev₇(i)+1) · 2^16 mod q` (Algorithm 11).
+static GAMMAS: [i16; 128] = {
+    let mut t = [0i16; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = to_mont_centered(pow17(2 * bitrev7(i) + 1));
+        i += 1;
+    }
+    t
+};
+
+/// One layer of Algorithm 9 with block half-length `LEN`; `k` is the index of
+/// the first twiddle factor of the layer.
+#[inline(always)]
+fn ntt_layer<const LEN: usize>(f: &mut [i16; N], k: usize) {
+    for (blk, zeta) in f.chunks_exact_mut(2 * LEN).zip(&ZETAS[k..]) {
+        let (lo, hi) = blk.split_at_mut(LEN);
+        for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+            let t = fqmul(*zeta, *b);
+            *b = a.wrapping_sub(t);
+            *a = a.wrapping_add(t);
+        }
+    }
+}
+
+// Algorithm 9 (FIPS 203): NTT(f).
+/// Forward NTT in place. Input `|f_i| ≤ q`; output `|f̂_i| < 8q` (each of the
+/// seven layers adds less than `q`); callers reduce afterwards.
+pub(crate) fn ntt(f: &mut Poly) {
+    ntt_layer::<128>(&mut f.c, 1);
+    ntt_layer::<64>(&mut f.c, 2);
+    ntt_layer::<32>(&mut f.c, 4);
+    ntt_layer::<16>(&mut f.c, 8);
+    ntt_layer::<8>(&mut f.c, 16);
+    ntt_layer::<4>(&mut f.c, 32);
+    ntt_layer::<2>(&mut f.c, 64);
+}
+
+/// One layer of Algorithm 10 with block half-length `LEN`. Twiddles are used
+/// in decreasing order starting at `k`; with `REDUCE` the sums are
+/// Barrett-reduced.
+#[inline(always)]
+fn inv_ntt_layer<const LEN: usize, const REDUCE: bool>(f: &mut [i16; N], k: usize) {
+    for (i, blk) in f.chunks_exact_mut(2 * LEN).enumerate() {
+        let zeta = ZETAS[k - i];
+        let (lo, hi) = blk.split_at_mut(LEN);
+        for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+            let t = *a;
+            let s = t.wrapping_add(*b);
+            *a = if REDUCE { barrett_reduce(s) } else { s };
+            *b = fqmul(zeta, b.wrapping_sub(t));
+        }
+    }
+}
+
+/// `2^32 / 128 mod q`: the final scaling of `NTT⁻¹` (`128^{-1}`), times
+/// `2^16` to cancel the factor `2^{-16}` left by the Montgomery products
+/// that produced the input.
+const INV_NTT_SCALE: i16 = 1441;
+
+// Algorithm 10 (FIPS 203): NTT⁻¹(f̂).
+/// Inverse NTT in place, times `2^16` (see [`INV_NTT_SCALE`]).
+/// Input `|f̂_i| < q`; output `|f_i| < q`.
+pub(crate) fn inv_ntt_mont(f: &mut Poly) {
+    // Sums at most double per layer; reducing every second layer keeps every
+    // value below 4q.
+    inv_ntt_layer::<2, false>(&mut f.c, 127);
+    inv_ntt_layer::<4, true>(&mut f.c, 63);
+    inv_ntt_layer::<8, false>(&mut f.c, 31);
+    inv_ntt_layer::<16, true>(&mut f.c, 15);
+    inv_ntt_layer::<32, false>(&mut f.c, 7);
+    inv_ntt_layer::<64, true>(&mut f.c, 3);
+    inv_ntt_layer::<128, false>(&mut f.c, 1);
+    for a in &mut f.c {
+        *a = fqmul(*a, INV_NTT_SCALE);
+    }
+}
+
+/// The odd coefficients of `ĝ` times `γ_i` (Algorithm 12's `b₁·γ`), computed
+/// once per polynomial that is multiplied by several others.
+#[derive(Clone, Copy)]
+pub(crate) struct MulCache {
+    pub(crate) c: [i16; HALF_N],
+}
+
+impl zeroize::Zeroize for MulCache {
+    fn zeroize(&mut self) {
+        self.c.zeroize();
+    }
+}
+
+impl MulCache {
+    /// Precomputes `ĝ[2i+1]·γ_i` for `|ĝ_j| < 2^15`; the entries are in `(-q, q)`.
+    pub(crate) fn new(g: &Poly) -> Self {
+        let mut c = [0i16; HALF_N];
+        for ((o, pair), gamma) in c.iter_mut().zip(g.c.chunks_exact(2)).zip(&GAMMAS) {
+            *o = fqmul(pair[1], *gamma);
+        }
+        Self { c }
+    }
+}
+
+/// A polynomial in NTT form together with its [`MulCache`]: an element of
+/// the vectors (`ŝ`, `ŷ`) that are multiplied by every row of `Â`.
+#[derive(Clone, Copy)]
+#[doc(hidden)]
+pub struct Multiplicand {
+    pub(crate) f: Poly,
+    pub(crate) cache: MulCache,
+}
+
+impl core::fmt::Debug for Multiplicand {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Multiplicand(...)")
+    }
+}
+
+impl Multiplicand {
+    pub(crate) const ZERO: Self = Self {
+        f: Poly::ZERO,
+        cache: MulCache { c: [0; HALF_N] },
+    };
+
+    /// Transforms `self.f` with [`ntt`], reduces it, and fills the cache.
+    #[inline(always)]
+    pub(crate) fn ntt_in_place(&mut self) {
+        ntt(&mut self.f);
+        self.f.reduce();
+        self.cache = MulCache::new(&self.f);
+    }
+}
+
+impl zeroize::Zeroize for Multiplicand {
+    fn zeroize(&mut self) {
+        self.f.zeroize();
+        self.cache.zeroize();
+    }
+}
+
+/// Accumulator of sums of products in `T_q`, one `i32` per coefficient.
+pub(crate) struct Accumulator {
+    pub(crate) c: [i32; N],
+}
+
+impl zeroize::Zeroize for Accumulator {
+    fn zeroize(&mut self) {
+        self.c.zeroize();
+    }
+}
+
+impl Accumulator {
+    pub(crate) const ZERO: Self = Self { c: [0; N] };
+
+    /// Resets every sum to zero.
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.c = [0; N];
+    }
+
+    /// `self += f̂ ×_T ĝ` for a prepared `ĝ`.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, f: &Poly, g: &Multiplicand) {
+        self.add_product(f, &g.f, &g.cache);
+    }
+
+    // Algorithms 11 and 12 (FIPS 203): MultiplyNTTs / BaseCaseMultiply.
+    /// `self += f̂ ×_T ĝ`, where `g_cache = MulCache::new(ĝ)`.
+    ///
+    /// For `|f̂_j| < q` and `|ĝ_j| ≤ q` each call adds less than `2q²` in
+    /// absolute value per coefficient, so up to four calls stay within the
+    /// input bound of [`montgomery_reduce`].
+    #[inline(always)]
+    pub(crate) fn add_product(&mut self, f: &Poly, g: &Poly, g_cache: &MulCache) {
+        for (((acc, a), b), bg) in self
+            .c
+            .chunks_exact_mut(2)
+            .zip(f.c.chunks_exact(2))
+            .zip(g.c.chunks_exact(2))
+            .zip(&g_cache.c)
+        {
+            let (a0, a1) = (i32::from(a[0]), i32::from(a[1]));
+            let (b0, b1) = (i32::from(b[0]), i32::from(b[1]));
+            acc[0] = acc[0].wrapping_add(a0 * b0 + a1 * i32::from(*bg));
+            acc[1] = acc[1].wrapping_add(a0 * b1 + a1 * b0);
+        }
+    }
+
+    /// Montgomery-reduces the sums: `out = self · 2^{-16}`, `|out_j| < q`.
+    #[inline(always)]
+    pub(crate) fn reduce_into(&self, out: &mut Poly) {
+        for (o, a) in out.c.iter_mut().zip(&self.c) {
+            *o = montgomery_reduce(*a);
+        }
+    }
+}
+
+/// The Montgomery form of 1, for tests of the tables.
+#[cfg(test)]
+const ONE_MONT: i16 = crate::field::MONT;
+
+#[cfg(test)]
+mod tests {
+    #![allow(
+        clippy::integer_division_remainder_used,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "test oracles use plain integer arithmetic"
+    )]
+    use super::*;
+
+    fn modq(x: i64) -> i64 {
+        x.rem_euclid(i64::from(Q32))
+    }
+
+    /// Schoolbook product in `Z_q[X]/(X^256+1)`.
+    fn schoolbook(a: &[i64; N], b: &[i64; N]) -> [i64; N] {
+        let mut r = [0i64; N];
+        for i in 0..N {
+            for j in 0..N {
+                let p = a[i] * b[j];
+                if i + j < N {
+                    r[i + j] += p;
+                } else {
+                    r[i + j - N] -= p;
+                }
+            }
+        }
+        r.map(modq)
+    }
+
+    fn poly_from(v: &[i64; N]) -> Poly {
+        let mut p = Poly::ZERO;
+        for (o, x) in p.c.iter_mut().zip(v) {
+            *o = i16::try_from(*x).unwrap_or(0);
+        }
+        p
+    }
+
+    #[test]
+    fn tables() {
+        assert_eq!(pow17(128), i64::from(Q32) - 1); // ζ is a primitive 256th root of unity
+        assert_eq!(modq(i64::from(ZETAS[0])), i64::from(ONE_MONT));
+        assert_eq!(bitrev7(1), 64);
+        assert_eq!(i64::from(INV_NTT_SCALE), modq((1i64 << 32) * 3303));
+    }
+
+    #[test]
+    fn product_matches_schoolbook() {
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            i64::try_from(seed % 3329).unwrap_or(0)
+        };
+        for _ in 0..4 {
+            let a: [i64; N] = core::array::from_fn(|_| next());
+            let b: [i64; N] = core::array::from_fn(|_| next() - 1664);
+            let mut fa = poly_from(&a);
+            let mut fb = poly_from(&b);
+            ntt(&mut fa);
+            ntt(&mut fb);
+            fa.reduce();
+            fb.reduce();
+            let mut acc = Accumulator::ZERO;
+            acc.add_product(&fa, &fb, &MulCache::new(&fb));
+            let mut c = Poly::ZERO;
+            acc.reduce_into(&mut c);
+            inv_ntt_mont(&mut c);
+            let want = schoolbook(&a, &b);
+            for (x, w) in c.c.iter().zip(&want) {
+                assert!(i32::from(*x).abs() < Q32);
+                assert_eq!(modq(i64::from(*x)), *w);
+            }
+        }
+    }
+
+    #[test]
+    fn ntt_then_inverse_is_identity_up_to_mont() {
+        let a: [i64; N] = core::array::from_fn(|i| i64::try_from(i * 13 % 3329).unwrap_or(0));
+        let mut f = poly_from(&a);
+        ntt(&mut f);
+        f.reduce();
+        inv_ntt_mont(&mut f);
+        for (x, w) in f.c.iter().zip(&a) {
+            // inv_ntt_mont multiplies by 2^16 on top of the inverse.
+            assert_eq!(modq(i64::from(*x)), modq(*w * 65536));
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! The public key, ciphertext and shared-secret types, generic over the
+//! parameter set, and the randomized entry points `ML-KEM.KeyGen`
+//! (Algorithm 19) and `ML-KEM.Encaps` (Algorithm 20).
+
+use core::fmt;
+
+use rand_core::{CryptoRng, TryCryptoRng};
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
+
+use crate::ct::bytes_eq;
+use crate::kem;
+use crate::params::{ByteArray, ParameterSet};
+
+/// Size of a shared secret in bytes (FIPS 203: 32).
+pub const SHARED_SECRET_SIZE: usize = 32;
+
+/// Size of a decapsulation-key seed `d ‖ z` in bytes.
+pub const SEED_SIZE: usize = 64;
+
+/// Input had the wrong length or failed a FIPS 203 §7 validity check.
+/// Carries no detail on purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Error;
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid ML-KEM input (length or FIPS 203 §7 check)")
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Prints the first bytes of a public value in hex.
+struct HexPrefix<'a>(&'a [u8]);
+
+impl fmt::Debug for HexPrefix<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0.iter().take(8) {
+            write!(f, "{b:02x}")?;
+        }
+        if self.0.len() > 8 {
+            f.write_str("…")?;
+        }
+        Ok(())
+    }
+}
+
+/// A 32-byte shared secret. Zeroized on drop, compared in constant time.
+#[derive(Clone)]
+pub struct SharedSecret([u8; SHARED_SECRET_SIZE]);
+
+impl SharedSecret {
+    /// The secret bytes.
+    pub fn as_bytes(&self) -> &[u8; SHARED_SECRET_SIZE] {
+        &self.0
+    }
+}
+
+impl From<[u8; SHARED_SECRET_SIZE]> for SharedSecret {
+    fn from(bytes: [u8; SHARED_SECRET_SIZE]) -> Self {
+        Self(bytes)
+    }
+}
+
+impl ConstantTimeEq for SharedSecret {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.0.ct_eq(&other.0)
+    }
+}
+
+impl PartialEq for SharedSecret {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl Eq for SharedSecret {}
+
+impl fmt::Debug for SharedSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedSecret(...)")
+    }
+}
+
+impl Zeroize for SharedSecret {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for SharedSecret {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for SharedSecret {}
+
+/// An ML-KEM encapsulation (public) key `ek`, `384k + 32` bytes, checked on
+/// parsing (FIPS 203 §7.2). Caches `H(ek)`.
+#[derive(Clone)]
+pub struct EncapsulationKey<P: ParameterSet> {
+    bytes: P::EncapsulationKeyBytes,
+    h: [u8; 32],
+}
+
+impl<P: ParameterSet> EncapsulationKey<P> {
+    /// Parses an encapsulation key and runs the checks of FIPS 203 §7.2:
+    /// the length, and the modulus check (every 12-bit coefficient is
+    /// below `q`).
+    ///
+    /// # Errors
+    /// [`Error`] if `bytes` has the wrong length or fails the modulus check.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.len() != P::EncapsulationKeyBytes::LEN || !kem::ek_modulus_check::<P>(bytes) {
+            return Err(Error);
+        }
+        let mut key = Self {
+            bytes: P::EncapsulationKeyBytes::zeroed(),
+            h: [0; 32],
+        };
+        key.bytes.as_mut().copy_from_slice(bytes);
+        crate::hash::h(bytes, &mut key.h);
+        Ok(key)
+    }
+
+    /// The encoded key (`384k + 32` bytes).
+    pub fn as_bytes(&self) -> &P::EncapsulationKeyBytes {
+        &self.bytes
+    }
+
+    /// `H(ek)`, the SHA3-256 hash of the encoded key.
+    pub fn hash(&self) -> &[u8; 32] {
+        &self.h
+    }
+
+    /// `ML-KEM.Encaps` (FIPS 203 Algorithm 20): draws the 32-byte `m` from
+    /// `rng` (one call) and encapsulates.
+    pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<P>, SharedSecret) {
+        let Ok(out) = self.try_encapsulate(rng);
+        out
+    }
+
+    /// [`Self::encapsulate`] with a fallible RNG.
+    ///
+    /// # Errors
+    /// The RNG's error, if it fails.
+    pub fn try_encapsulate<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> Result<(Ciphertext<P>, SharedSecret), R::Error> {
+        let mut m = Zeroizing::new([0u8; 32]);
+        rng.try_fill_bytes(m.as_mut())?;
+        Ok(self.encapsulate_deterministic(&m))
+    }
+
+    /// `ML-KEM.Encaps_internal(ek, m)` (FIPS 203 Algorithm 17): deterministic
+    /// encapsulation with the given 32 random bytes `m`. For known-answer
+    /// tests; `m` must be fresh randomness otherwise.
+    pub fn encapsulate_deterministic(&self, m: &[u8; 32]) -> (Ciphertext<P>, SharedSecret) {
+        let mut ct = Ciphertext::<P> {
+            bytes: P::CiphertextBytes::zeroed(),
+        };
+        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
+        kem::encaps_internal::<P>(
+            self.bytes.as_ref(),
+            &self.h,
+            m,
+            ct.bytes.as_mut(),
+            &mut ss.0,
+        );
+        (ct, ss)
+    }
+}
+
+impl<P: ParameterSet> ConstantTimeEq for EncapsulationKey<P> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        bytes_eq(self.bytes.as_ref(), other.bytes.as_ref())
+    }
+}
+
+impl<P: ParameterSet> PartialEq for EncapsulationKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl<P: ParameterSet> Eq for EncapsulationKey<P> {}
+
+impl<P: ParameterSet> core::hash::Hash for EncapsulationKey<P> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.bytes.hash(state);
+    }
+}
+
+impl<P: ParameterSet> fmt::Debug for EncapsulationKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EncapsulationKey")
+            .field("parameter_set", &P::NAME)
+            .field("h", &HexPrefix(&self.h))
+            .finish_non_exhaustive()
+    }
+}
+
+/// An ML-KEM decapsulation (private) key: the expanded form
+/// `dk_PKE ‖ ek ‖ H(ek) ‖ z` (`768k + 96` bytes), plus the seed `d ‖ z` when
+/// the key was generated here or loaded from a seed.
+///
+/// Zeroized on drop; no `Debug` output of secret parts; constant-time equality.
+#[derive(Clone)]
+pub struct DecapsulationKey<P: ParameterSet> {
+    bytes: P::DecapsulationKeyBytes,
+    ek: EncapsulationKey<P>,
+    seed: Option<[u8; SEED_SIZE]>,
+}
+
+impl<P: ParameterSet> DecapsulationKey<P> {
+    /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16).
+    fn from_d_z(d: &[u8; 32], z: &[u8; 32]) -> Self {
+        let mut seed = [0u8; SEED_SIZE];
+        seed[..32].copy_from_slice(d);
+        seed[32..].copy_from_slice(z);
+        let mut dk = Self {
+            bytes: P::DecapsulationKeyBytes::zeroed(),
+            ek: EncapsulationKey {
+                bytes: P::EncapsulationKeyBytes::zeroed(),
+                h: [0; 32],
+            },
+            seed: Some(seed),
+        };
+        seed.zeroize();
+        kem::keygen_internal::<P>(d, z, dk.bytes.as_mut());
+        dk.copy_ek_out();
+        dk
+    }
+
+    /// Fills `self.ek` from the `ek ‖ H(ek)` part of the expanded key.
+    fn copy_ek_out(&mut self) {
+        let parts = kem::dk_parts::<P>(self.bytes.as_ref());
+        self.ek.bytes.as_mut().copy_from_slice(parts.ek);
+        self.ek.h.copy_from_slice(parts.h);
+    }
+
+    /// The key generated from the 64-byte seed `d ‖ z` (FIPS 203 Algorithm 16
+    /// with `d = seed[0..32]`, `z = seed[32..64]`).
+    pub fn from_seed(seed: &[u8; SEED_SIZE]) -> Self {
+        let mut d = Zeroizing::new([0u8; 32]);
+        let mut z = Zeroizing::new([0u8; 32]);
+        d.copy_from_slice(&seed[..32]);
+        z.copy_from_slice(&seed[32..]);
+        Self::from_d_z(&d, &z)
+    }
+
+    /// Parses an expanded decapsulation key (`768k + 96` bytes) and runs the
+    /// checks of FIPS 203 §7.3: the length, and the hash check (the stored
+    /// `H(ek)` matches the embedded `ek`). The embedded `ek` must also pass
+    /// the §7.2 modulus check. The seed is not recoverable from this form.
+    ///
+    /// # Errors
+    /// [`Error`] if `bytes` has the wrong length or fails a check.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.len() != P::DecapsulationKeyBytes::LEN || !kem::dk_check::<P>(bytes) {
+            return Err(Error);
+        }
+        let mut dk = Self {
+            bytes: P::DecapsulationKeyBytes::zeroed(),
+            ek: EncapsulationKey {
+                bytes: P::EncapsulationKeyBytes::zeroed(),
+                h: [0; 32],
+            },
+            seed: None,
+        };
+        dk.bytes.as_mut().copy_from_slice(bytes);
+        dk.copy_ek_out();
+        Ok(dk)
+    }
+
+    /// The expanded key `dk_PKE ‖ ek ‖ H(ek) ‖ z` (`768k + 96` bytes).
+    pub fn as_bytes(&self) -> &P::DecapsulationKeyBytes {
+        &self.bytes
+    }
+
+    /// The seed `d ‖ z`, if this key was generated or loaded from one
+    /// (`None` after [`Self::from_bytes`]).
+    pub fn to_seed(&self) -> Option<[u8; SEED_SIZE]> {
+        self.seed
+    }
+
+    /// The matching encapsulation key.
+    pub fn encapsulation_key(&self) -> &EncapsulationKey<P> {
+        &self.ek
+    }
+
+    /// `ML-KEM.Decaps` (FIPS 203 Algorithm 21, which runs Algorithm 18):
+    /// never fails. A ciphertext that was not produced for this key gives
+    /// a pseudorandom "implicit rejection" key `J(z ‖ c)`.
+    pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
+        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
+        kem::decaps_internal::<P>(self.bytes.as_ref(), ct.bytes.as_ref(), &mut ss.0);
+        ss
+    }
+}
+
+impl<P: ParameterSet> ConstantTimeEq for DecapsulationKey<P> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        bytes_eq(self.bytes.as_ref(), other.bytes.as_ref())
+    }
+}
+
+impl<P: ParameterSet> PartialEq for DecapsulationKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl<P: ParameterSet> Eq for DecapsulationKey<P> {}
+
+impl<P: ParameterSet> fmt::Debug for DecapsulationKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecapsulationKey")
+            .field("ek", &self.ek)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: ParameterSet> Zeroize for DecapsulationKey<P> {
+    fn zeroize(&mut self) {
+        self.bytes.zeroize();
+        self.seed.zeroize();
+    }
+}
+
+impl<P: ParameterSet> Drop for DecapsulationKey<P> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<P: ParameterSet> ZeroizeOnDrop for DecapsulationKey<P> {}
+
+/// An ML-KEM ciphertext, `32(d_u k + d_v)` bytes. Any byte string of the
+/// right length is a valid ciphertext (FIPS 203 §7.3 check 1 is the length).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Ciphertext<P: ParameterSet> {
+    bytes: P::CiphertextBytes,
+}
+
+impl<P: ParameterSet> Ciphertext<P> {
+    /// Wraps ciphertext bytes.
+    ///
+    /// # Errors
+    /// [`Error`] if `bytes` does not have the ciphertext length.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.len() != P::CiphertextBytes::LEN {
+            return Err(Error);
+        }
+        let mut ct = Self {
+            bytes: P::CiphertextBytes::zeroed(),
+        };
+        ct.bytes.as_mut().copy_from_slice(bytes);
+        Ok(ct)
+    }
+
+    /// Wraps a ciphertext array (infallible).
+    pub fn from_array(bytes: &P::CiphertextBytes) -> Self {
+        Self { bytes: *bytes }
+    }
+
+    /// The ciphertext bytes.
+    pub fn as_bytes(&self) -> &P::CiphertextBytes {
+        &self.bytes
+    }
+}
+
+impl<P: ParameterSet> fmt::Debug for Ciphertext<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ciphertext")
+            .field("parameter_set", &P::NAME)
+            .field("bytes", &HexPrefix(self.bytes.as_ref()))
+            .finish()
+    }
+}
+
+/// `ML-KEM.KeyGen` (FIPS 203 Algorithm 19): draws `d ‖ z` from `rng` in one
+/// 64-byte call (`d` first) and generates a key pair.
+pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
+    rng: &mut R,
+) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+    let Ok(out) = try_generate(rng);
+    out
+}
+
+/// [`generate`] with a fallible RNG.
+///
+/// # Errors
+/// The RNG's error, if it fails.
+pub fn try_generate<P: ParameterSet, R: TryCryptoRng + ?Sized>(
+    rng: &mut R,
+) -> Result<(DecapsulationKey<P>, EncapsulationKey<P>), R::Error> {
+    let mut seed = Zeroizing::new([0u8; SEED_SIZE]);
+    rng.try_fill_bytes(seed.as_mut())?;
+    let dk = DecapsulationKey::<P>::from_seed(&seed);
+    let ek = dk.ek.clone();
+    Ok((dk, ek))
+}
+
+/// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16): deterministic key
+/// generation from the two 32-byte seeds.
+pub fn generate_deterministic<P: ParameterSet>(
+    d: &[u8; 32],
+    z: &[u8; 32],
+) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+    let dk = DecapsulationKey::<P>::from_d_z(d, z);
+    let ek = dk.ek.clone();
+    (dk, ek)
+}
