@@ -1,0 +1,143 @@
+//! GF(2^m) arithmetic (spec §2.1 / §7: the field F_q = F_2[z]/f(z)).
+//!
+//! Elements are `u16` with bit i = coefficient of z^i. Every function runs in
+//! time independent of its inputs: products use multiplication by a masked
+//! bit and reduction by masked shifts, never a table or a branch.
+// ref: gf.c
+
+use crate::params::{Derived, Params};
+
+/// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z).
+#[inline(always)]
+fn reduce<P: Params>(mut t: u32) -> u16 {
+    let m = P::M;
+    let poly = P::FIELD_POLY;
+    let mut i = 2 * m - 2;
+    while i >= m {
+        let bit = (t >> i) & 1;
+        t ^= bit.wrapping_mul((poly << (i - m)) | (1 << i));
+        i -= 1;
+    }
+    (t & u32::from(P::GF_MASK)) as u16
+}
+
+/// a b in GF(2^m).
+#[inline(always)]
+pub(crate) fn mul<P: Params>(a: u16, b: u16) -> u16 {
+    let a = u32::from(a);
+    let b = u32::from(b);
+    let mut t = 0u32;
+    for i in 0..P::M {
+        t ^= a.wrapping_mul(b & (1 << i));
+    }
+    reduce::<P>(t)
+}
+
+/// a^2 in GF(2^m).
+#[inline(always)]
+pub(crate) fn sq<P: Params>(a: u16) -> u16 {
+    // Spread the bits: the square of a binary polynomial has no cross terms.
+    let mut x = u32::from(a);
+    x = (x | (x << 8)) & 0x00FF_00FF;
+    x = (x | (x << 4)) & 0x0F0F_0F0F;
+    x = (x | (x << 2)) & 0x3333_3333;
+    x = (x | (x << 1)) & 0x5555_5555;
+    reduce::<P>(x)
+}
+
+/// a^(2^m - 2) = 1/a for a != 0 (and 0 for a = 0), by a fixed chain.
+pub(crate) fn inv<P: Params>(a: u16) -> u16 {
+    // a^(2^m - 2) = (a^(2^(m-1) - 1))^2; build a^(2^k - 1) by
+    // x_{k+1} = x_k^2 a.
+    let mut x = a; // a^(2^1 - 1)
+    for _ in 1..P::M - 1 {
+        x = mul::<P>(sq::<P>(x), a);
+    }
+    sq::<P>(x)
+}
+
+/// num / den in GF(2^m) (den != 0 for a meaningful result).
+pub(crate) fn frac<P: Params>(den: u16, num: u16) -> u16 {
+    mul::<P>(inv::<P>(den), num)
+}
+
+/// 0xFFFF if a == 0, else 0.
+#[inline(always)]
+pub(crate) fn is_zero_mask(a: u16) -> u16 {
+    let t = u32::from(a).wrapping_sub(1) >> 31;
+    (t as u16).wrapping_neg()
+}
+
+/// Evaluates the polynomial f (coefficients f[0..], low degree first) at a (Horner).
+#[inline]
+pub(crate) fn eval<P: Params>(f: &[u16], a: u16) -> u16 {
+    let mut r = 0u16;
+    for &c in f.iter().rev() {
+        r = mul::<P>(r, a) ^ c;
+    }
+    r
+}
+
+/// Reverses the low m bits of a (spec §2.3 / ref `bitrev`: support ordering).
+#[inline(always)]
+pub(crate) fn bitrev<P: Params>(a: u16) -> u16 {
+    a.reverse_bits() >> (16 - P::M)
+}
+
+/// Multiplication in GF(2^mt) = GF(2^m)[y]/F(y) (ref: `GF_mul` in gf.c), used by
+/// the minimal-polynomial computation of key generation.
+pub(crate) fn poly_mul<P: Params>(out: &mut [u16], a: &[u16], b: &[u16]) {
+    let t = P::T;
+    let mut prod = [0u16; 2 * 128 - 1];
+    for i in 0..t {
+        for j in 0..t {
+            prod[i + j] ^= mul::<P>(a[i], b[j]);
+        }
+    }
+    for i in (t..2 * t - 1).rev() {
+        let hi = prod[i];
+        for &(e, c) in P::F_POLY {
+            prod[i - t + e] ^= if c == 1 { hi } else { mul::<P>(hi, c) };
+        }
+    }
+    out[..t].copy_from_slice(&prod[..t]);
+}
+
+#[cfg(all(test, feature = "mceliece348864", feature = "mceliece460896"))]
+mod tests {
+    use super::*;
+    use crate::params::{Mceliece348864 as A, Mceliece460896 as B};
+
+    fn slow_mul(a: u16, b: u16, m: usize, poly: u32) -> u16 {
+        let mut r = 0u32;
+        for i in 0..m {
+            if (b >> i) & 1 == 1 {
+                r ^= u32::from(a) << i;
+            }
+        }
+        for i in (m..2 * m).rev() {
+            if (r >> i) & 1 == 1 {
+                r ^= (poly | (1 << m)) << (i - m);
+            }
+        }
+        r as u16
+    }
+
+    #[test]
+    fn field_laws() {
+        for a in (0u16..4096).step_by(7) {
+            for b in (0u16..4096).step_by(13) {
+                assert_eq!(mul::<A>(a, b), slow_mul(a, b, 12, 0b1001));
+            }
+            assert_eq!(sq::<A>(a), mul::<A>(a, a));
+            if a != 0 {
+                assert_eq!(mul::<A>(a, inv::<A>(a)), 1);
+            }
+        }
+        for a in (1u16..8192).step_by(11) {
+            assert_eq!(sq::<B>(a), mul::<B>(a, a));
+            assert_eq!(mul::<B>(a, inv::<B>(a)), 1);
+            assert_eq!(mul::<B>(a, 77), slow_mul(a, 77, 13, 0b1_1011));
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! The KEM (spec §2.5 / §8: KeyGen, Encap, Decap), on caller-provided byte
+//! buffers. Round-4 KEM without plaintext confirmation; the `pc` sets add
+//! C1 = H(2, e) to the ciphertext and check it in Decap.
+// ref: operations.c
+
+use crate::controlbits::{self, Scratch};
+use crate::decrypt;
+use crate::encrypt;
+use crate::hash::{Shake256, h32};
+use crate::params::{Buf, Derived, Params};
+use crate::pk_gen;
+use crate::sk_gen;
+use crate::sort::sort_u64;
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+/// Draws the field ordering: sorts (perm_i << 31 | i) and rejects repeated
+/// perm values (spec §2.4.2 "FieldOrdering"). Fills pi (2^m) or returns false.
+#[inline(never)]
+fn field_ordering<P: Params>(pi: &mut [u16], perm_bytes: &mut Shake256) -> bool {
+    let mut buf = P::Q64::zeroed();
+    let buf = buf.as_mut();
+    for (i, x) in buf.iter_mut().enumerate() {
+        let mut b = [0u8; 4];
+        perm_bytes.squeeze(&mut b);
+        *x = (u64::from(u32::from_le_bytes(b)) << 31) | i as u64;
+    }
+    sort_u64(buf);
+    let mut dup = 0u64;
+    for w in buf.windows(2) {
+        dup |= !crate::ct::nonzero_mask_u64((w[0] ^ w[1]) >> 31);
+    }
+    // Public by design (libmceliece `pk_gen`): a repeated value rejects this seed.
+    pqdr_ct::hook::declassify(&mut dup);
+    for (p, &x) in pi.iter_mut().zip(buf.iter()) {
+        *p = (x as u16) & P::GF_MASK;
+    }
+    buf.zeroize();
+    dup == 0
+}
+
+#[inline(never)]
+fn write_controlbits<P: Params>(cond: &mut [u8], pi: &mut [u16]) -> bool {
+    let mut p = P::Q16::zeroed();
+    let mut c = P::Q16::zeroed();
+    let mut q = P::Q16::zeroed();
+    let mut a = P::Q32::zeroed();
+    let mut check = P::Q16::zeroed();
+    let mut s = Scratch {
+        p: p.as_mut(),
+        c: c.as_mut(),
+        q: q.as_mut(),
+        a: a.as_mut(),
+    };
+    let ok = controlbits::controlbits(cond, pi, P::M, &mut s, check.as_mut());
+    p.as_mut().zeroize();
+    c.as_mut().zeroize();
+    q.as_mut().zeroize();
+    a.as_mut().zeroize();
+    check.as_mut().zeroize();
+    ok
+}
+
+#[inline(never)]
+fn pk_gen_step<P: Params>(pk: &mut [u8], g: &[u16], pi: &mut [u16]) -> Option<u64> {
+    let mut support = P::N16::zeroed();
+    let r = pk_gen::pk_gen::<P>(pk, g, pi, support.as_mut());
+    support.as_mut().zeroize();
+    r
+}
+
+/// KeyGen from the 32-byte seed delta (spec §8.1 / round-4 `crypto_kem_keypair`):
+/// E = SHAKE256(64 || delta) gives s, the field-ordering bits, the
+/// Goppa-polynomial bits and the next delta, in that order; on any rejection
+/// the next delta is tried.
+pub(crate) fn keypair<P: Params>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
+    let (t, n) = (P::T, P::N);
+    let mut delta = *seed;
+    let mut pi = P::Q16::zeroed();
+    let s_off = 40 + P::IRR_BYTES + P::COND_BYTES;
+    loop {
+        let mut xof = Shake256::new();
+        xof.absorb(&[64]);
+        xof.absorb(&delta);
+        sk[..32].copy_from_slice(&delta);
+        // s
+        xof.squeeze(&mut sk[s_off..s_off + n / 8]);
+        // field-ordering bits, consumed straight into the sort buffer
+        let ordering_ok = field_ordering::<P>(pi.as_mut(), &mut xof);
+        // Goppa polynomial bits
+        let mut fb = [0u8; 256];
+        xof.squeeze(&mut fb[..2 * t]);
+        let mut f = [0u16; 128];
+        for (i, x) in f.iter_mut().enumerate().take(t) {
+            *x = u16::from_le_bytes([fb[2 * i], fb[2 * i + 1]]) & P::GF_MASK;
+        }
+        fb.zeroize();
+        xof.squeeze(&mut delta);
+        drop(xof);
+
+        let mut g = [0u16; 128];
+        let ok = sk_gen::genpoly_gen::<P>(&mut g, &f[..t]);
+        f.zeroize();
+        if !ok || !ordering_ok {
+            continue;
+        }
+        for (i, &x) in g.iter().enumerate().take(t) {
+            sk[40 + 2 * i..42 + 2 * i].copy_from_slice(&x.to_le_bytes());
+        }
+        let Some(pivots) = pk_gen_step::<P>(pk, &g[..t], pi.as_mut()) else {
+            g.zeroize();
+            continue;
+        };
+        g.zeroize();
+        if !write_controlbits::<P>(&mut sk[40 + P::IRR_BYTES..s_off], pi.as_mut()) {
+            continue;
+        }
+        sk[32..40].copy_from_slice(&pivots.to_le_bytes());
+        break;
+    }
+    delta.zeroize();
+    pi.as_mut().zeroize();
+}
+
+/// Encap (spec §8.2): e = FixedWeight(), C0 = H e, (C1 = H(2, e)), K = H(1, e, C).
+pub(crate) fn encapsulate<P: Params, R: CryptoRng + ?Sized>(
+    pk: &[u8],
+    ct: &mut [u8],
+    rng: &mut R,
+) -> [u8; 32] {
+    let mut e = [0u8; 1024];
+    let e = &mut e[..P::N / 8];
+    encrypt::gen_e::<P, R>(e, rng);
+    let mut tail = [0u8; 1024];
+    encrypt::e_tail::<P>(&mut tail, e);
+    ct.fill(0);
+    encrypt::syndrome_rows::<P>(&mut ct[..P::SYND_BYTES], pk, 0, e, &tail);
+    tail.zeroize();
+    if P::PC {
+        let c1 = h32(2, &[e]);
+        ct[P::SYND_BYTES..].copy_from_slice(&c1);
+    }
+    let k = h32(1, &[e, ct]);
+    e.zeroize();
+    k
+}
+
+/// Decap (spec §8.3) with implicit rejection: K = H(1, e, C) on success,
+/// H(0, s, C) otherwise, chosen without a branch.
+pub(crate) fn decapsulate<P: Params>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
+    let mut e = [0u8; 1024];
+    let e = &mut e[..P::N / 8];
+    let mut ok = decrypt::decrypt::<P>(e, &sk[40..], &ct[..P::SYND_BYTES]);
+    if P::PC {
+        let c1 = h32(2, &[e]);
+        let mut diff = 0u8;
+        for (a, b) in c1.iter().zip(&ct[P::SYND_BYTES..]) {
+            diff |= a ^ b;
+        }
+        ok &= crate::ct::eq_mask_u16(u16::from(diff), 0) as u8;
+    }
+    let s = &sk[40 + P::IRR_BYTES + P::COND_BYTES..];
+    for (x, &y) in e.iter_mut().zip(s) {
+        *x = (*x & ok) | (y & !ok);
+    }
+    let k = h32(ok & 1, &[e, ct]);
+    e.zeroize();
+    k
+}

@@ -1,0 +1,154 @@
+//! Parameter sets: Classic McEliece round-4 specification §7 ("Selected
+//! parameter sets"), and the plaintext-confirmation sets of the ISO draft.
+//!
+//! Everything else in the crate is generic over [`Params`]; one `variant!` line
+//! per set gives the numbers and the sizes of the few per-set buffers.
+
+/// A `[T; N]` buffer the generic code can create and borrow as a slice.
+pub trait Buf<T>: AsRef<[T]> + AsMut<[T]> + Clone + zeroize::Zeroize {
+    /// The all-zero buffer.
+    fn zeroed() -> Self;
+    /// The all-zero buffer, allocated directly on the heap (no stack copy).
+    #[cfg(feature = "alloc")]
+    fn boxed_zeroed() -> alloc::boxed::Box<Self>;
+}
+
+impl<T: Copy + Default + zeroize::DefaultIsZeroes, const N: usize> Buf<T> for [T; N] {
+    #[inline(always)]
+    fn zeroed() -> Self {
+        [T::default(); N]
+    }
+    #[cfg(feature = "alloc")]
+    fn boxed_zeroed() -> alloc::boxed::Box<Self> {
+        let v: alloc::boxed::Box<[T]> = alloc::vec![T::default(); N].into_boxed_slice();
+        match v.try_into() {
+            Ok(b) => b,
+            Err(_) => unreachable!("length is N"),
+        }
+    }
+}
+
+/// The numbers of one parameter set (sealed: implemented by the marker types).
+pub trait Params: sealed::Sealed + Copy + Default + 'static {
+    /// Name as in the specification, e.g. `mceliece6960119f`.
+    const NAME: &'static str;
+    /// `m`: field GF(2^m).
+    const M: usize;
+    /// `n`: code length.
+    const N: usize;
+    /// `t`: errors corrected.
+    const T: usize;
+    /// Low terms of the field polynomial f(z) = z^m + ... (bit i = coefficient of z^i).
+    const FIELD_POLY: u32;
+    /// Low terms of F(y) = y^t + sum c_i y^i as (i, c_i) pairs (spec §7).
+    const F_POLY: &'static [(usize, u16)];
+    /// Semi-systematic form (the `f` sets, spec §2.4.3 with (mu, nu) = (32, 64)).
+    const SEMI: bool;
+    /// Plaintext confirmation (the ISO `pc` sets: ciphertext carries C1 = H(2, e)).
+    const PC: bool;
+
+    /// `[u16; 2^m]`.
+    type Q16: Buf<u16>;
+    /// `[u32; 2^m]`.
+    type Q32: Buf<u32>;
+    /// `[u64; 2^m]`.
+    type Q64: Buf<u64>;
+    /// `[u16; n]`.
+    type N16: Buf<u16>;
+    /// Public key bytes.
+    type PkBytes: Buf<u8>;
+    /// Secret key bytes.
+    type SkBytes: Buf<u8>;
+    /// Ciphertext bytes.
+    type CtBytes: Buf<u8>;
+}
+
+pub(crate) mod sealed {
+    pub trait Sealed {}
+}
+
+/// Sizes derived from (m, n, t), spec §2.2 / §3 (data formats).
+pub(crate) trait Derived: Params {
+    /// 2^m.
+    const Q: usize = 1 << Self::M;
+    /// m t: rows of the parity-check matrix.
+    const MT: usize = Self::M * Self::T;
+    /// Bytes of one public-key row: ceil((n - mt) / 8).
+    const ROW_BYTES: usize = (Self::N - Self::MT).div_ceil(8);
+    /// Public key: mt rows.
+    const PK_BYTES: usize = Self::MT * Self::ROW_BYTES;
+    /// C0 = H e: ceil(mt / 8) bytes.
+    const SYND_BYTES: usize = Self::MT.div_ceil(8);
+    /// Ciphertext: C0, plus C1 for the pc sets.
+    const CT_BYTES: usize = Self::SYND_BYTES + if Self::PC { 32 } else { 0 };
+    /// Goppa polynomial: t coefficients of 2 bytes.
+    const IRR_BYTES: usize = 2 * Self::T;
+    /// Beneš control bits: (2m - 1) 2^(m-1) bits.
+    const COND_BYTES: usize = (2 * Self::M - 1) << (Self::M - 4);
+    /// Secret key: delta (32) || c (8) || g || alpha (control bits) || s.
+    const SK_BYTES: usize = 40 + Self::IRR_BYTES + Self::COND_BYTES + Self::N / 8;
+    /// Mask of the field.
+    const GF_MASK: u16 = ((1u32 << Self::M) - 1) as u16;
+}
+impl<P: Params> Derived for P {}
+
+/// Defines a marker type and its [`Params`] impl in one line.
+macro_rules! variant {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, m = $m:literal, n = $n:literal, t = $t:literal,
+     f = $fp:expr, F = $big_f:expr, semi = $semi:literal, pc = $pc:literal) => {
+        $(#[$doc])*
+        #[cfg(feature = $name)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $ty;
+        #[cfg(feature = $name)]
+        impl $crate::params::sealed::Sealed for $ty {}
+        #[cfg(feature = $name)]
+        impl $crate::params::Params for $ty {
+            const NAME: &'static str = $name;
+            const M: usize = $m;
+            const N: usize = $n;
+            const T: usize = $t;
+            const FIELD_POLY: u32 = $fp;
+            const F_POLY: &'static [(usize, u16)] = $big_f;
+            const SEMI: bool = $semi;
+            const PC: bool = $pc;
+            type Q16 = [u16; 1 << $m];
+            type Q32 = [u32; 1 << $m];
+            type Q64 = [u64; 1 << $m];
+            type N16 = [u16; $n];
+            type PkBytes = [u8; $m * $t * (($n - $m * $t) as usize).div_ceil(8)];
+            type SkBytes = [u8; 40 + 2 * $t + ((2 * $m - 1) << ($m - 4)) + $n / 8];
+            type CtBytes = [u8; ($m * $t as usize).div_ceil(8) + if $pc { 32 } else { 0 }];
+        }
+    };
+}
+
+// f(z) (spec §7): z^12 + z^3 + 1 for m = 12; z^13 + z^4 + z^3 + z + 1 for m = 13.
+const F12: u32 = 0b1001;
+const F13: u32 = 0b1_1011;
+// F(y) (spec §7), the terms below y^t.
+const Y64: &[(usize, u16)] = &[(3, 1), (1, 1), (0, 2)]; // y^64 + y^3 + y + z
+const Y96: &[(usize, u16)] = &[(10, 1), (9, 1), (6, 1), (0, 1)]; // y^96 + y^10 + y^9 + y^6 + 1
+const Y119: &[(usize, u16)] = &[(8, 1), (0, 1)]; // y^119 + y^8 + 1
+const Y128: &[(usize, u16)] = &[(7, 1), (2, 1), (1, 1), (0, 1)]; // y^128 + y^7 + y^2 + y + 1
+
+variant!(/// `mceliece348864` (spec §7: m = 12, n = 3488, t = 64).
+    Mceliece348864, "mceliece348864", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = false, pc = false);
+variant!(/// `mceliece348864f` (semi-systematic key generation).
+    Mceliece348864f, "mceliece348864f", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = true, pc = false);
+variant!(/// `mceliece460896` (spec §7: m = 13, n = 4608, t = 96).
+    Mceliece460896, "mceliece460896", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = false, pc = false);
+variant!(/// `mceliece460896f`.
+    Mceliece460896f, "mceliece460896f", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = true, pc = false);
+variant!(/// `mceliece6688128` (spec §7: m = 13, n = 6688, t = 128).
+    Mceliece6688128, "mceliece6688128", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = false, pc = false);
+variant!(/// `mceliece6688128f`.
+    Mceliece6688128f, "mceliece6688128f", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = true, pc = false);
+variant!(/// `mceliece6960119` (spec §7: m = 13, n = 6960, t = 119).
+    Mceliece6960119, "mceliece6960119", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = false, pc = false);
+variant!(/// `mceliece6960119f`.
+    Mceliece6960119f, "mceliece6960119f", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = true, pc = false);
+variant!(/// `mceliece8192128` (spec §7: m = 13, n = 8192, t = 128).
+    Mceliece8192128, "mceliece8192128", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = false, pc = false);
+variant!(/// `mceliece8192128f`.
+    Mceliece8192128f, "mceliece8192128f", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = true, pc = false);

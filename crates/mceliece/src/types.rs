@@ -1,0 +1,316 @@
+//! Public key, secret key, ciphertext and shared-secret types, generic over the
+//! parameter set, with the spec's validity checks on untrusted bytes.
+
+use crate::params::{Buf, Derived, Params};
+use crate::{Error, kem};
+use core::fmt;
+use rand_core::CryptoRng;
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// The 32-byte session key.
+#[derive(Clone)]
+pub struct SharedSecret([u8; 32]);
+
+impl SharedSecret {
+    /// The key bytes.
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+impl fmt::Debug for SharedSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedSecret(...)")
+    }
+}
+impl ConstantTimeEq for SharedSecret {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.0.ct_eq(&other.0)
+    }
+}
+impl PartialEq for SharedSecret {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+impl Eq for SharedSecret {}
+impl Zeroize for SharedSecret {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+impl Drop for SharedSecret {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+impl ZeroizeOnDrop for SharedSecret {}
+
+/// Whether the padding bits of a public key are zero (spec §3.1: each row
+/// of T is n - mt bits in ceil((n - mt)/8) bytes; only 6960119 has padding).
+pub(crate) fn pk_padding_ok<P: Params>(pk: &[u8]) -> bool {
+    let bits = (P::N - P::MT) % 8;
+    if bits == 0 {
+        return true;
+    }
+    let mut acc = 0u8;
+    for row in pk.chunks_exact(P::ROW_BYTES) {
+        acc |= row[P::ROW_BYTES - 1] >> bits;
+    }
+    acc == 0
+}
+
+/// Whether the padding bits of C0 are zero (spec §3.2).
+pub(crate) fn ct_padding_ok<P: Params>(ct: &[u8]) -> bool {
+    let bits = P::MT % 8;
+    bits == 0 || ct[P::SYND_BYTES - 1] >> bits == 0
+}
+
+/// Public-key format checks beyond the length: zero padding bits.
+fn check_pk<P: Params>(pk: &[u8]) -> Result<(), Error> {
+    if pk.len() != P::PK_BYTES || !pk_padding_ok::<P>(pk) {
+        return Err(Error);
+    }
+    Ok(())
+}
+
+/// Secret-key format checks (spec §3.3): the pivot word c is 2^32 - 1 for the
+/// systematic sets and has exactly 32 bits set for the `f` sets; the Goppa
+/// coefficients fit in m bits. Only the format is examined, in constant time
+/// with respect to the secret parts.
+fn check_sk<P: Params>(sk: &[u8]) -> Result<(), Error> {
+    if sk.len() != P::SK_BYTES {
+        return Err(Error);
+    }
+    let mut c = [0u8; 8];
+    c.copy_from_slice(&sk[32..40]);
+    let c = u64::from_le_bytes(c);
+    let c_ok = if P::SEMI {
+        c.count_ones() == 32
+    } else {
+        c == 0xFFFF_FFFF
+    };
+    let mut high = 0u16;
+    for i in 0..P::T {
+        high |= u16::from_le_bytes([sk[40 + 2 * i], sk[41 + 2 * i]]) & !P::GF_MASK;
+    }
+    if !c_ok || high != 0 {
+        return Err(Error);
+    }
+    Ok(())
+}
+
+/// A ciphertext (C0, plus C1 for the `pc` sets).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Ciphertext<P: Params> {
+    bytes: P::CtBytes,
+}
+
+impl<P: Params> fmt::Debug for Ciphertext<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ciphertext")
+            .field("set", &P::NAME)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: Params> Ciphertext<P> {
+    /// Parses a ciphertext.
+    ///
+    /// # Errors
+    /// Wrong length, or nonzero padding bits in C0 (6960119 sets).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        if bytes.len() != P::CT_BYTES || !ct_padding_ok::<P>(bytes) {
+            return Err(Error);
+        }
+        let mut c = P::CtBytes::zeroed();
+        c.as_mut().copy_from_slice(bytes);
+        Ok(Self { bytes: c })
+    }
+    /// The encoding.
+    pub fn as_bytes(&self) -> &P::CtBytes {
+        &self.bytes
+    }
+}
+
+/// A secret (decapsulation) key: delta || c || g || control bits || s.
+#[derive(Clone)]
+pub struct DecapsulationKey<P: Params> {
+    bytes: P::SkBytes,
+}
+
+impl<P: Params> fmt::Debug for DecapsulationKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecapsulationKey")
+            .field("set", &P::NAME)
+            .finish_non_exhaustive()
+    }
+}
+impl<P: Params> ConstantTimeEq for DecapsulationKey<P> {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.bytes.as_ref().ct_eq(other.bytes.as_ref())
+    }
+}
+impl<P: Params> PartialEq for DecapsulationKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+impl<P: Params> Eq for DecapsulationKey<P> {}
+impl<P: Params> Zeroize for DecapsulationKey<P> {
+    fn zeroize(&mut self) {
+        self.bytes.zeroize();
+    }
+}
+impl<P: Params> Drop for DecapsulationKey<P> {
+    fn drop(&mut self) {
+        self.bytes.zeroize();
+    }
+}
+impl<P: Params> ZeroizeOnDrop for DecapsulationKey<P> {}
+
+impl<P: Params> DecapsulationKey<P> {
+    /// Parses a secret key.
+    ///
+    /// # Errors
+    /// Wrong length or a malformed key (see the crate docs).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        check_sk::<P>(bytes)?;
+        let mut b = P::SkBytes::zeroed();
+        b.as_mut().copy_from_slice(bytes);
+        Ok(Self { bytes: b })
+    }
+    /// The encoding.
+    pub fn as_bytes(&self) -> &P::SkBytes {
+        &self.bytes
+    }
+    /// Decap with implicit rejection: never fails.
+    pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
+        SharedSecret(kem::decapsulate::<P>(
+            self.bytes.as_ref(),
+            ct.bytes.as_ref(),
+        ))
+    }
+    /// Decap of untrusted bytes.
+    ///
+    /// # Errors
+    /// `ct` has the wrong length or nonzero padding bits.
+    pub fn decapsulate_bytes(&self, ct: &[u8]) -> Result<SharedSecret, Error> {
+        Ok(self.decapsulate(&Ciphertext::from_bytes(ct)?))
+    }
+}
+
+/// A public (encapsulation) key: the mt x (n - mt) matrix T, row by row.
+/// Held on the heap (255 KB to 1.3 MB).
+#[cfg(feature = "alloc")]
+#[derive(Clone, PartialEq, Eq)]
+pub struct EncapsulationKey<P: Params> {
+    bytes: alloc::boxed::Box<P::PkBytes>,
+}
+
+#[cfg(feature = "alloc")]
+impl<P: Params> fmt::Debug for EncapsulationKey<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EncapsulationKey")
+            .field("set", &P::NAME)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: Params> EncapsulationKey<P> {
+    /// Parses a public key (copied into a fresh heap buffer).
+    ///
+    /// # Errors
+    /// Wrong length or nonzero padding bits (6960119 sets).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        check_pk::<P>(bytes)?;
+        let mut b = P::PkBytes::boxed_zeroed();
+        b.as_mut().as_mut().copy_from_slice(bytes);
+        Ok(Self { bytes: b })
+    }
+    /// Takes ownership of a boxed encoding after checking it.
+    ///
+    /// # Errors
+    /// Nonzero padding bits (6960119 sets).
+    pub fn from_boxed(bytes: alloc::boxed::Box<P::PkBytes>) -> Result<Self, Error> {
+        check_pk::<P>(bytes.as_ref().as_ref())?;
+        Ok(Self { bytes })
+    }
+    /// The encoding.
+    pub fn as_bytes(&self) -> &P::PkBytes {
+        &self.bytes
+    }
+    /// Encap: a fresh ciphertext and session key.
+    pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<P>, SharedSecret) {
+        let mut ct = P::CtBytes::zeroed();
+        let k = kem::encapsulate::<P, R>(self.bytes.as_ref().as_ref(), ct.as_mut(), rng);
+        (Ciphertext { bytes: ct }, SharedSecret(k))
+    }
+}
+
+/// KeyGen into heap buffers from a 32-byte seed (the deterministic twin).
+#[cfg(feature = "alloc")]
+pub fn generate_deterministic<P: Params>(
+    seed: &[u8; 32],
+) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+    let mut pk = P::PkBytes::boxed_zeroed();
+    let mut sk = DecapsulationKey {
+        bytes: P::SkBytes::zeroed(),
+    };
+    kem::keypair::<P>(
+        AsMut::<[u8]>::as_mut(pk.as_mut()),
+        AsMut::<[u8]>::as_mut(&mut sk.bytes),
+        seed,
+    );
+    (sk, EncapsulationKey { bytes: pk })
+}
+
+/// KeyGen into heap buffers (the public key is allocated directly on the heap).
+#[cfg(feature = "alloc")]
+pub fn generate<P: Params, R: CryptoRng + ?Sized>(
+    rng: &mut R,
+) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+    let mut seed = [0u8; 32];
+    rng.fill_bytes(&mut seed);
+    let r = generate_deterministic::<P>(&seed);
+    seed.zeroize();
+    r
+}
+
+/// KeyGen into caller buffers from the 32-byte seed delta.
+pub fn generate_deterministic_into<P: Params>(
+    pk: &mut P::PkBytes,
+    sk: &mut P::SkBytes,
+    seed: &[u8; 32],
+) {
+    kem::keypair::<P>(pk.as_mut(), sk.as_mut(), seed);
+}
+
+/// KeyGen into caller buffers: draws delta (one 32-byte `fill_bytes`, as the
+/// reference's single `randombytes(32)`) then runs the deterministic KeyGen.
+pub fn generate_into<P: Params, R: CryptoRng + ?Sized>(
+    pk: &mut P::PkBytes,
+    sk: &mut P::SkBytes,
+    rng: &mut R,
+) {
+    let mut seed = [0u8; 32];
+    rng.fill_bytes(&mut seed);
+    kem::keypair::<P>(pk.as_mut(), sk.as_mut(), &seed);
+    seed.zeroize();
+}
+
+/// Encap with a public key in a caller buffer (its padding bits are ignored).
+pub fn encapsulate_into<P: Params, R: CryptoRng + ?Sized>(
+    pk: &P::PkBytes,
+    ct: &mut P::CtBytes,
+    rng: &mut R,
+) -> SharedSecret {
+    SharedSecret(kem::encapsulate::<P, R>(pk.as_ref(), ct.as_mut(), rng))
+}
+
+/// Decap with a secret key in a caller buffer (implicit rejection; the padding
+/// bits of C0 are ignored: use [`Ciphertext::from_bytes`] to reject them).
+pub fn decapsulate<P: Params>(sk: &P::SkBytes, ct: &P::CtBytes) -> SharedSecret {
+    SharedSecret(kem::decapsulate::<P>(sk.as_ref(), ct.as_ref()))
+}
