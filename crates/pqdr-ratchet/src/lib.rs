@@ -13,6 +13,8 @@ pub mod kem;
 mod schedule;
 mod session;
 mod state;
+#[cfg(feature = "test-utils")]
+pub mod testing;
 mod window;
 pub mod wire;
 
