@@ -1,0 +1,69 @@
+//! Constant-time check under valgrind memcheck ("ctgrind"): secret inputs are
+//! marked undefined, and memcheck reports any branch or memory index that
+//! depends on them. Run (must exit 0):
+//!
+//! ```sh
+//! CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=1 --track-origins=yes" \
+//! RUSTFLAGS="--cfg pqct_valgrind" CARGO_TARGET_DIR=/work/target-ct-mldsa \
+//!   cargo test --release -p pqdr-mldsa --test ct_valgrind
+//! ```
+//!
+//! Secrets classified: ξ (key generation), the encoded signing key and rnd
+//! (signing, hedged). The crate declassifies only at FIPS 204's public
+//! points: ρ (seeds the public Â), the public key, the rejection decision of
+//! each signing attempt and of the secret-seeded samplers, validity of a
+//! decoded key, and the final signature.
+
+use pqdr_ct::classify;
+use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, SigningKey};
+
+fn keygen_and_sign<P: ParameterSet>() {
+    let mut xi = [0x5au8; 32];
+    classify(&mut xi);
+    let (sk, vk) = pqdr_mldsa::generate_deterministic::<P>(&xi);
+
+    // Re-import the expanded key with every byte secret.
+    let mut sk_bytes = *sk.as_bytes();
+    classify(sk_bytes.as_mut());
+    let sk2 = SigningKey::<P>::from_bytes(&sk_bytes).expect("valid key");
+
+    for round in 0..3u8 {
+        let mut rnd = [round; 32];
+        classify(&mut rnd);
+        let msg = [round; 100];
+        let sig = sk2.sign_with_rnd(&msg, b"ctx", &rnd).expect("sign");
+        assert!(vk.verify(&msg, b"ctx", &sig).is_ok());
+        let mut buf = [0u8; 64];
+        let digest = PreHash::Sha2_256.digest(&msg, &mut buf);
+        let sig = sk.sign_prehash_with_rnd(PreHash::Sha2_256, digest, b"", &rnd).expect("sign");
+        assert!(vk.verify_prehash(PreHash::Sha2_256, digest, b"", &sig).is_ok());
+    }
+    let sig = sk2.sign_deterministic(b"deterministic", b"").expect("sign");
+    assert!(vk.verify(b"deterministic", b"", &sig).is_ok());
+}
+
+#[test]
+fn ml_dsa_44_keygen_and_sign() {
+    keygen_and_sign::<MlDsa44>();
+}
+
+#[test]
+fn ml_dsa_65_keygen_and_sign() {
+    keygen_and_sign::<MlDsa65>();
+}
+
+#[test]
+fn ml_dsa_87_keygen_and_sign() {
+    keygen_and_sign::<MlDsa87>();
+}
+
+/// Must FAIL under valgrind (proves the harness is live): `-- --ignored canary`.
+#[test]
+#[ignore = "negative control; expected to fail under valgrind"]
+fn canary_branch_is_detected() {
+    let mut s = [1u8; 4];
+    classify(&mut s);
+    if core::hint::black_box(s)[0] == 1 {
+        core::hint::black_box(1);
+    }
+}
