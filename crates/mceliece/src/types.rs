@@ -101,10 +101,17 @@ fn check_sk<P: Params>(sk: &[u8]) -> Result<(), Error> {
 }
 
 /// A ciphertext (C0, plus C1 for the `pc` sets).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Ciphertext<P: Params> {
     bytes: P::CtBytes,
 }
+
+impl<P: Params> PartialEq for Ciphertext<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes.as_ref() == other.bytes.as_ref()
+    }
+}
+impl<P: Params> Eq for Ciphertext<P> {}
 
 impl<P: Params> fmt::Debug for Ciphertext<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -203,10 +210,19 @@ impl<P: Params> DecapsulationKey<P> {
 /// A public (encapsulation) key: the mt x (n - mt) matrix T, row by row.
 /// Held on the heap (255 KB to 1.3 MB).
 #[cfg(feature = "alloc")]
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct EncapsulationKey<P: Params> {
     bytes: alloc::boxed::Box<P::PkBytes>,
 }
+
+#[cfg(feature = "alloc")]
+impl<P: Params> PartialEq for EncapsulationKey<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes.as_ref().as_ref() == other.bytes.as_ref().as_ref()
+    }
+}
+#[cfg(feature = "alloc")]
+impl<P: Params> Eq for EncapsulationKey<P> {}
 
 #[cfg(feature = "alloc")]
 impl<P: Params> fmt::Debug for EncapsulationKey<P> {

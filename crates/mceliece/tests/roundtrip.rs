@@ -1,0 +1,148 @@
+//! Round trip, implicit rejection, and input validation for every parameter set.
+
+use pqdr_mceliece::{Ciphertext, DecapsulationKey, EncapsulationKey, Error, Params};
+
+/// Deterministic test RNG (xorshift64*); not for real use.
+struct TestRng(u64);
+impl rand_core::TryRng for TestRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.try_next_u64()? >> 32) as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        Ok(self.0.wrapping_mul(0x2545_F491_4F6C_DD1D))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for b in dst {
+            *b = (self.try_next_u64()? >> 56) as u8;
+        }
+        Ok(())
+    }
+}
+impl rand_core::TryCryptoRng for TestRng {}
+
+fn roundtrip<P: Params>(seed: u64) {
+    let mut rng = TestRng(seed);
+    let (dk, ek) = pqdr_mceliece::generate::<P, _>(&mut rng);
+    for _ in 0..3 {
+        let (ct, ss) = ek.encapsulate(&mut rng);
+        assert_eq!(dk.decapsulate(&ct), ss, "{}", P::NAME);
+
+        // Serialization round trip.
+        let dk2 = DecapsulationKey::<P>::from_bytes(dk.as_bytes().as_ref()).expect("sk");
+        let ek2 = EncapsulationKey::<P>::from_bytes(ek.as_bytes().as_ref()).expect("pk");
+        assert!(ek2 == ek);
+        let ct2 = Ciphertext::<P>::from_bytes(ct.as_bytes().as_ref()).expect("ct");
+        assert_eq!(dk2.decapsulate(&ct2), ss);
+
+        // Implicit rejection: a flipped bit gives another, pseudo-random key,
+        // the same one every time.
+        let mut bad = ct.as_bytes().clone();
+        bad.as_mut()[0] ^= 1;
+        let bad = Ciphertext::<P>::from_bytes(bad.as_ref()).expect("still well formed");
+        let k1 = dk.decapsulate(&bad);
+        assert_ne!(k1, ss);
+        assert_eq!(k1, dk.decapsulate(&bad));
+    }
+
+    // Caller-buffer API on the same keys.
+    let mut ct = P::CtBytes::zeroed();
+    let ss = pqdr_mceliece::encapsulate_into::<P, _>(ek.as_bytes(), &mut ct, &mut rng);
+    assert_eq!(pqdr_mceliece::decapsulate::<P>(dk.as_bytes(), &ct), ss);
+
+    // Wrong lengths.
+    let pk = ek.as_bytes().as_ref();
+    let sk = dk.as_bytes().as_ref();
+    let c = ct.as_ref();
+    assert_eq!(
+        EncapsulationKey::<P>::from_bytes(&pk[1..]).err(),
+        Some(Error)
+    );
+    assert_eq!(
+        DecapsulationKey::<P>::from_bytes(&sk[1..]).err(),
+        Some(Error)
+    );
+    assert_eq!(Ciphertext::<P>::from_bytes(&c[1..]).err(), Some(Error));
+    assert_eq!(
+        Ciphertext::<P>::from_bytes(&[c, &[0]].concat()).err(),
+        Some(Error)
+    );
+    assert_eq!(dk.decapsulate_bytes(&c[1..]).err(), Some(Error));
+
+    // Secret-key format: the pivot word c.
+    let mut sk_bad = sk.to_vec();
+    sk_bad[32] ^= 1;
+    assert_eq!(
+        DecapsulationKey::<P>::from_bytes(&sk_bad).err(),
+        Some(Error)
+    );
+}
+
+use pqdr_mceliece::Buf;
+
+macro_rules! sets {
+    ($($test:ident: $ty:ident;)*) => {$(
+        #[test]
+        fn $test() {
+            roundtrip::<pqdr_mceliece::$ty>(0x1234_5678 ^ line!() as u64);
+        }
+    )*};
+}
+
+sets! {
+    roundtrip_348864: Mceliece348864;
+    roundtrip_348864f: Mceliece348864f;
+    roundtrip_460896: Mceliece460896;
+    roundtrip_460896f: Mceliece460896f;
+    roundtrip_6688128: Mceliece6688128;
+    roundtrip_6688128f: Mceliece6688128f;
+    roundtrip_6960119: Mceliece6960119;
+    roundtrip_6960119f: Mceliece6960119f;
+    roundtrip_8192128: Mceliece8192128;
+    roundtrip_8192128f: Mceliece8192128f;
+}
+
+/// 6960119: mt = 1547 and n - mt = 5413 are not multiples of 8, so the
+/// ciphertext and every public-key row carry padding bits that must be zero.
+#[test]
+fn padding_6960119() {
+    use pqdr_mceliece::mceliece6960119 as k;
+    let mut rng = TestRng(7);
+    let (dk, ek) = k::generate(&mut rng);
+    let (ct, ss) = ek.encapsulate(&mut rng);
+    let mut c = ct.as_bytes().to_vec();
+    *c.last_mut().expect("nonempty") |= 0x80;
+    assert_eq!(k::Ciphertext::from_bytes(&c).err(), Some(Error));
+    let mut pk = ek.as_bytes().to_vec();
+    pk[676] |= 0x80; // last byte of row 0 (677 bytes per row)
+    assert_eq!(k::EncapsulationKey::from_bytes(&pk).err(), Some(Error));
+    assert_eq!(dk.decapsulate(&ct), ss);
+}
+
+/// The per-set modules' array API with heap buffers built directly on the heap.
+#[test]
+fn array_api_348864() {
+    use pqdr_mceliece::mceliece348864 as k;
+    let mut rng = TestRng(9);
+    let mut pk: Box<[u8; k::ENCAPSULATION_KEY_SIZE]> = vec![0u8; k::ENCAPSULATION_KEY_SIZE]
+        .into_boxed_slice()
+        .try_into()
+        .expect("len");
+    let mut sk = [0u8; k::DECAPSULATION_KEY_SIZE];
+    k::generate_into(&mut pk, &mut sk, &mut rng);
+    let mut ct = [0u8; k::CIPHERTEXT_SIZE];
+    let ss = k::encapsulate_into(&pk, &mut ct, &mut rng);
+    assert_eq!(k::decapsulate(&sk, &ct), ss);
+    // Deterministic key generation reproduces the same keys from the stored delta.
+    let mut pk2: Box<[u8; k::ENCAPSULATION_KEY_SIZE]> = vec![0u8; k::ENCAPSULATION_KEY_SIZE]
+        .into_boxed_slice()
+        .try_into()
+        .expect("len");
+    let mut sk2 = [0u8; k::DECAPSULATION_KEY_SIZE];
+    let delta: [u8; 32] = sk[..32].try_into().expect("32");
+    k::generate_deterministic_into(&mut pk2, &mut sk2, &delta);
+    assert!(pk == pk2 && sk == sk2);
+}
