@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! "PQDR" ‖ u16 format_version ‖ u16 kem_id ‖ u16 aead_id ‖ u8 role ‖ u8 mode ‖
-//! u16 WW ‖ u16 MS ‖ u64 generation ‖ u64 epoch ‖ u8 flags ‖ u64 auth_failures ‖
+//! u16 WW ‖ u16 MS ‖ u64 generation ‖ u64 epoch ‖ u8 flags ‖
 //! u64 ratchets_completed ‖ u8 n_slots ‖ slot* ‖ kem ‖ config_digest[32]
 //! slot = u64 epoch ‖ u8 flags ‖ [root] ‖ [send ck ‖ seg ‖ u64 pos ‖ u64 packets ‖ u64 bytes] ‖
 //!        recv ck ‖ seg ‖ u64 next ‖ bitmap (WW × u64) ‖ u16 n ‖ (u32 counter ‖ key)* ‖
@@ -13,7 +13,9 @@
 //!        u8 blob_done ‖ u8 next_idx ‖ u8 flags ‖ u16 dead_rid ‖ i64 next_start ‖
 //!        u16 abort_rid ‖ u8 abort_reason ‖ u16 done_rid ‖ u8 done_blob
 //! ```
-//! Times are offsets from `now` in milliseconds. Decoders in progress are not
+//! Times are offsets from `now` in milliseconds. The authentication-failure
+//! counter is deliberately not saved (it is the one thing a failed `open`
+//! changes; it restarts at 0). Decoders in progress are not
 //! saved (symbols are resent). The sealed form is
 //! `"PQDS" ‖ u16 version ‖ salt[16] ‖ ChaCha20-Poly1305(plain) ‖ tag` under
 //! `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`; the salt is a keyed hash of
@@ -147,7 +149,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         w.u64(self.generation)?;
         w.u64(self.epoch)?;
         w.u8(u8::from(self.confirmed) | u8::from(self.closed) << 1 | u8::from(self.overdue_reported) << 2)?;
-        w.u64(self.auth_failures)?;
         w.u64(self.ratchets_completed)?;
         let n = self.slots.iter().filter(|s| s.live).count();
         w.u8(n as u8)?;
@@ -238,7 +239,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         s.confirmed = f & 1 != 0;
         s.closed = f & 2 != 0;
         s.overdue_reported = f & 4 != 0;
-        s.auth_failures = r.u64()?;
         s.ratchets_completed = r.u64()?;
         let n = usize::from(r.u8()?);
         if n == 0 || n > 3 {
