@@ -23,6 +23,12 @@ pub use config::{
 };
 pub use kdf::Direction;
 pub use kem::{KemError, RatchetKem};
+#[cfg(feature = "mlkem")]
+pub use kem::{MlKem512, MlKem768, MlKem1024};
+
+/// A session with the default KEM, ML-KEM-768.
+#[cfg(feature = "mlkem")]
+pub type DefaultSession = Session<MlKem768>;
 pub use schedule::{AEAD_ID, Candidate, KeySchedule, SendKey, SymbolOut};
 pub use session::{MAX_AAD_LEN, Opened, Session, stream_record_len};
 pub use state::{STATE_FORMAT_VERSION, max_state_len};

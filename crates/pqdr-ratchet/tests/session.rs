@@ -90,3 +90,43 @@ fn tamper_replay_and_errors() {
     assert_eq!(b.open(Instant(0), b"", &ep[..n], &mut out, &mut r), Err(Error::UnknownEpoch));
     assert_eq!(b.status(Instant(0)).auth_failures, 2);
 }
+
+#[cfg(feature = "mlkem")]
+fn mlkem_cycle<K: pqdr_ratchet::RatchetKem>() -> u64 {
+    let cfg = Config { rekey_after_ms: 200, min_ratchet_interval_ms: 50, ..Config::default() };
+    let mut r = rng(7);
+    let (a, b): (Session<K>, Session<K>) = common::pair(&cfg, Instant(0), &mut r);
+    let mut p = [a, b];
+    let mut pkt = [0u8; 1500];
+    let mut out = [0u8; 1500];
+    for t in 0..300u64 {
+        let now = Instant(t * 10);
+        for first in [true, false] {
+            let (l, rr) = p.split_at_mut(1);
+            let (s, o) = if first { (&mut l[0], &mut rr[0]) } else { (&mut rr[0], &mut l[0]) };
+            let room = s.max_payload(1200);
+            let msg = vec![t as u8; room];
+            let n = s.seal(now, b"", &msg, &mut pkt[..1200], &mut r).unwrap();
+            let o1 = o.open(now, b"", &pkt[..n], &mut out, &mut r).unwrap();
+            assert_eq!(&out[..o1.len], &msg[..]);
+            while let Some(n) = s.poll_transmit(now, b"", &mut pkt[..1200], &mut r) {
+                o.open(now, b"", &pkt[..n], &mut out, &mut r).unwrap();
+            }
+        }
+    }
+    let (sa, sb) = (p[0].status(Instant(3000)), p[1].status(Instant(3000)));
+    assert!(sa.epoch.abs_diff(sb.epoch) <= 1);
+    sa.ratchets_completed.min(sb.ratchets_completed)
+}
+
+#[cfg(feature = "mlkem")]
+#[test]
+fn mlkem_512_768_1024_ratchet() {
+    let n = [
+        mlkem_cycle::<pqdr_ratchet::MlKem512>(),
+        mlkem_cycle::<pqdr_ratchet::MlKem768>(),
+        mlkem_cycle::<pqdr_ratchet::MlKem1024>(),
+    ];
+    println!("ratchets completed in 3 s (ML-KEM-512/768/1024): {n:?}");
+    assert!(n.iter().all(|&x| x >= 10), "{n:?}");
+}

@@ -1,6 +1,7 @@
 //! Deterministic test vectors (RATCHET.md §3.1), compared with
 //! `vectors/v1.json`; `scripts/ratchet_vectors.py` recomputes them independently.
 //! Regenerate with `PQDR_WRITE_VECTORS=1 cargo test -p pqdr-ratchet --release --test vectors`.
+#![cfg(feature = "mlkem")]
 #![allow(clippy::unwrap_used, missing_docs)]
 
 mod common;
@@ -15,7 +16,7 @@ fn hex(b: &[u8]) -> String {
 
 const COUNTERS: [u32; 7] = [0, 1, 255, 256, 257, 65535, 1 << 20];
 
-type VK = common::ToyKem;
+type VK = pqdr_ratchet::MlKem768;
 
 /// Records the owner's seed/ek/rid when first seen; returns (ct, root_1) from the peer.
 fn capture(s: &Session<VK>, seed: &mut Vec<u8>, ek: &mut Vec<u8>, rid: &mut u16) -> Option<(Vec<u8>, [u8; 32])> {
