@@ -19,6 +19,7 @@ pub const MIN_SYM_LEN: usize = 16;
 /// Highest symbol index (evaluation points are `0..=254`).
 pub const MAX_INDEX: u8 = 254;
 
+#[allow(clippy::cast_possible_truncation, reason = "x < 256 and i < 255 by construction")]
 const fn tables() -> ([u8; 256], [u8; 512]) {
     let mut log = [0u8; 256];
     let mut exp = [0u8; 512];
@@ -91,14 +92,13 @@ pub fn encode_symbol(blob: &[u8], sym_len: usize, idx: u8, out: &mut [u8]) {
         return;
     }
     let mut xs = [0u8; 255];
-    for (i, x) in xs.iter_mut().enumerate().take(usize::from(k)) {
-        *x = i as u8;
+    for (x, i) in xs.iter_mut().zip(0..k) {
+        *x = i;
     }
     let mut coef = [0u8; 255];
     lagrange(&xs[..usize::from(k)], idx, &mut coef);
     out.fill(0);
-    for i in 0..usize::from(k) {
-        let c = coef[i];
+    for (i, &c) in coef.iter().enumerate().take(usize::from(k)) {
         for (b, o) in out.iter_mut().enumerate() {
             *o ^= mul(c, row(i, b));
         }

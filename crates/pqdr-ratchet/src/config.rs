@@ -155,7 +155,7 @@ impl Config {
         (crate::codec::MIN_SYM_LEN..=crate::codec::MAX_SYM_LEN).contains(&s)
             && self.max_jump >= 1
             && self.max_jump <= 1 << 30
-            && self.max_record >= crate::wire::OVERHEAD + 1
+            && self.max_record > crate::wire::OVERHEAD
             && self.max_record <= 65_535
             && self.pacing_initial_ms >= 1
             && self.pacing_max_ms >= self.pacing_initial_ms

@@ -355,7 +355,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Drop for KeySchedule<K, WW
 fn jitter(rekey_after_ms: u64, r: u32) -> u64 {
     #[allow(clippy::integer_division_remainder_used, reason = "public configuration value")]
     let tenth = rekey_after_ms / 10;
-    let span = u128::from(tenth) * 2 * u128::from(r) >> 32;
+    let span = (u128::from(tenth) * 2 * u128::from(r)) >> 32;
     #[allow(clippy::cast_possible_truncation, reason = "span ≤ 2·tenth")]
     let span = span as u64;
     rekey_after_ms - tenth + span
@@ -681,22 +681,20 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     }
 
     fn start_grace(&mut self, now: Instant) {
-        if let Some(p) = self.slot_of(self.epoch.wrapping_sub(1)) {
-            if self.epoch > 0 {
+        if let Some(p) = self.slot_of(self.epoch.wrapping_sub(1))
+            && self.epoch > 0 {
                 self.slots[p].expires = Some(now.plus(self.cfg.old_epoch_grace_ms));
             }
-        }
     }
 
     /// Moves sending to `epoch + 1` (owner: after decapsulating; peer: after
     /// the first authentic e+1 record). Old receive state enters its grace period.
     fn switch_to_next(&mut self, now: Instant) {
         let Some(n) = self.slot_of(self.epoch.wrapping_add(1)) else { return };
-        if self.epoch > 0 {
-            if let Some(p) = self.slot_of(self.epoch - 1) {
+        if self.epoch > 0
+            && let Some(p) = self.slot_of(self.epoch - 1) {
                 self.slots[p].zeroize();
             }
-        }
         let owner = self.is_owner();
         let c = self.cur();
         let old = &mut self.slots[c];
@@ -744,13 +742,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// Advances timers: starts or aborts ratchets, expires grace epochs.
     pub fn on_time<R: CryptoRng + ?Sized>(&mut self, now: Instant, rng: &mut R) {
         for i in 0..3 {
-            if self.slots[i].live && self.slots[i].epoch != self.epoch {
-                if let Some(t) = self.slots[i].expires {
-                    if now >= t && self.slots[i].epoch < self.epoch {
+            if self.slots[i].live && self.slots[i].epoch != self.epoch
+                && let Some(t) = self.slots[i].expires
+                    && now >= t && self.slots[i].epoch < self.epoch {
                         self.slots[i].zeroize();
                     }
-                }
-            }
         }
         if self.kem.phase == phase::OWNER_EK
             && now.since(self.kem.started) >= self.cfg.ratchet_timeout_ms
@@ -776,11 +772,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             });
         };
         for s in &self.slots {
-            if s.live && s.epoch != self.epoch {
-                if let Some(e) = s.expires {
+            if s.live && s.epoch != self.epoch
+                && let Some(e) = s.expires {
                     min(e);
                 }
-            }
         }
         let c = &self.slots[self.cur()];
         match self.kem.phase {
@@ -811,7 +806,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     fn start_ratchet<R: CryptoRng + ?Sized>(&mut self, now: Instant, rng: &mut R) {
         let mut seed = [0u8; MAX_SEED_LEN];
         rng.fill_bytes(&mut seed[..K::SEED_LEN]);
-        let mut rid = rng.next_u32() as u16;
+        let [r0, r1, _, _] = rng.next_u32().to_be_bytes();
+        let mut rid = u16::from_be_bytes([r0, r1]);
         if Some(rid) == self.kem.dead_rid || rid == self.kem.rid {
             rid = rid.wrapping_add(1);
         }

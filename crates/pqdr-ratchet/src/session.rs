@@ -163,31 +163,27 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         let mut w = wire::Writer { buf: &mut out[pre..body_end], pos: 0 };
         let room_for_data = data_len;
         let kem = &mut self.ks.kem;
-        if w.room() >= room_for_data + ABORT_LEN {
-            if let Some((rid, reason)) = kem.abort_pending.take() {
+        if w.room() >= room_for_data + ABORT_LEN
+            && let Some((rid, reason)) = kem.abort_pending.take() {
                 w.put(&[ty::RATCHET_ABORT]);
                 w.put(&rid.to_be_bytes());
                 w.put(&[reason]);
             }
-        }
-        if w.room() >= room_for_data + DONE_LEN {
-            if let Some((rid, blob)) = kem.done_pending.take() {
+        if w.room() >= room_for_data + DONE_LEN
+            && let Some((rid, blob)) = kem.done_pending.take() {
                 w.put(&[ty::KEM_DONE]);
                 w.put(&rid.to_be_bytes());
                 w.put(&[blob]);
             }
-        }
-        if w.room() >= room_for_data + REQUEST_LEN {
-            if let Some(lo) = self.ks.wants_request(now) {
+        if w.room() >= room_for_data + REQUEST_LEN
+            && let Some(lo) = self.ks.wants_request(now) {
                 w.put(&[ty::RATCHET_REQUEST, lo]);
             }
-        }
-        if data.is_none() && w.room() >= REPORT_LEN {
-            if let Some((lo, highest)) = self.ks.wants_probe() {
+        if data.is_none() && w.room() >= REPORT_LEN
+            && let Some((lo, highest)) = self.ks.wants_probe() {
                 w.put(&[ty::RECV_REPORT, lo]);
                 w.put(&highest.to_be_bytes());
             }
-        }
         let sym_len = usize::from(self.ks.cfg.sym_len);
         let max_symbols = if data.is_some() { 1 } else { usize::MAX };
         let mut sent = 0;

@@ -15,7 +15,7 @@ pub const OVERHEAD: usize = HEADER_LEN + TAG_LEN;
 /// Stream-mode record prefix: be16(len) ‖ flags ‖ epoch_lo.
 pub const STREAM_PREFIX_LEN: usize = 4;
 /// Flags byte: version 001, kind 00 (protected), reserved 000.
-pub const FLAGS_V1: u8 = 0b001_00_000;
+pub const FLAGS_V1: u8 = 0b0010_0000;
 
 /// Frame types.
 pub(crate) mod ty {
