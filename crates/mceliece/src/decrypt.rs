@@ -7,38 +7,87 @@
 // ref: decrypt.c, synd.c, bm.c, root.c, benes.c (support_gen)
 
 use crate::benes;
-use crate::ct::bit;
+use crate::ct::opaque;
 use crate::gf;
 use crate::params::{Buf, Derived, Params};
+use crate::vec::{self, MAX_M, Vec};
+use zeroize::Zeroize;
+
+const MAX_CHUNKS: usize = 128;
 
 const MAX_T: usize = 128;
 
-/// L = (alpha_0, ..., alpha_(n-1)): applies the network to bitrev(0..2^m).
+/// L = (alpha_0, ..., alpha_(2^m - 1)): the network applied to bitrev(0..2^m);
+/// the support is the first n entries.
 // ref: benes.c (`support_gen`)
-pub(crate) fn support_gen<P: Params>(support: &mut [u16], cond: &[u8]) {
-    let mut v = P::Q16::zeroed();
-    let v = v.as_mut();
+fn support_gen_full<P: Params>(v: &mut [u16], cond: &[u8]) {
     for (i, x) in v.iter_mut().enumerate() {
         *x = gf::bitrev::<P>(i as u16);
     }
     benes::apply(v, cond, P::M);
-    support[..P::N].copy_from_slice(&v[..P::N]);
 }
 
-/// out[j] = sum_i r_i alpha_i^j / g(alpha_i)^2, j < 2t, over the first `len` positions.
-// ref: synd.c
-fn synd<P: Params>(out: &mut [u16], g: &[u16], support: &[u16], r: &[u8], len: usize) {
-    let t2 = 2 * P::T;
-    out[..t2].fill(0);
-    for (i, &a) in support.iter().enumerate().take(len) {
-        let c = u16::from(bit(r, i)).wrapping_neg();
-        let e = gf::eval::<P>(g, a);
-        let mut e_inv = gf::inv::<P>(gf::sq::<P>(e)) & c;
-        for o in out[..t2].iter_mut() {
-            *o ^= e_inv;
-            e_inv = gf::mul::<P>(e_inv, a);
+/// Lane-parallel syndrome (bitsliced, 64 support elements per step):
+/// out[j] = sum_i r_i alpha_i^j / g(alpha_i)^2 for j < 2t, over `chunks`
+/// blocks of 64 positions, `r` given as one word per block.
+// ref: synd.c (same sums; evaluated 64 lanes at a time as in vec/)
+fn synd<P: Params>(out: &mut [u16], alpha: &[Vec], u: &[Vec], r: &[u64], chunks: usize) {
+    let (m, t2) = (P::M, 2 * P::T);
+    let mut acc = [[0u64; MAX_M]; 2 * MAX_T];
+    let mut v = [0u64; MAX_M];
+    let mut tmp = [0u64; MAX_M];
+    for ch in 0..chunks {
+        for b in 0..m {
+            v[b] = u[ch][b] & r[ch];
+        }
+        for (j, a) in acc.iter_mut().enumerate().take(t2) {
+            for b in 0..m {
+                a[b] ^= v[b];
+            }
+            if j + 1 < t2 {
+                vec::mul::<P>(&mut tmp, &v, &alpha[ch]);
+                v = tmp;
+            }
         }
     }
+    for (o, a) in out.iter_mut().zip(acc.iter()).take(t2) {
+        let mut x = 0u16;
+        for (b, &w) in a.iter().enumerate().take(m) {
+            x |= (parity(w) as u16) << b;
+        }
+        *o = x;
+    }
+}
+
+/// XOR of the 64 bits of w.
+#[inline(always)]
+fn parity(mut w: u64) -> u64 {
+    w ^= w >> 32;
+    w ^= w >> 16;
+    w ^= w >> 8;
+    w ^= w >> 4;
+    w ^= w >> 2;
+    w ^= w >> 1;
+    w & 1
+}
+
+/// Evaluates f (`deg + 1` coefficients) at the 64 lanes of `a` (Horner).
+fn eval_vec<P: Params>(out: &mut Vec, f: &[u16], a: &Vec) {
+    let m = P::M;
+    let mut acc = [0u64; MAX_M];
+    let mut tmp = [0u64; MAX_M];
+    let mut c = [0u64; MAX_M];
+    for (k, &fi) in f.iter().rev().enumerate() {
+        if k > 0 {
+            vec::mul::<P>(&mut tmp, &acc, a);
+            acc = tmp;
+        }
+        vec::splat::<P>(&mut c, fi);
+        for b in 0..m {
+            acc[b] ^= c[b];
+        }
+    }
+    *out = acc;
 }
 
 /// Berlekamp–Massey: the error locator (reversed connection polynomial) of the
@@ -57,9 +106,11 @@ fn bm<P: Params>(out: &mut [u16], s: &[u16]) {
         for i in 0..=n.min(t) {
             d ^= gf::mul::<P>(c[i], s[n - i]);
         }
-        let mne = !gf::is_zero_mask(d);
+        let mne = opaque(!gf::is_zero_mask(d));
         // n >= 2l  <=>  n - 2l does not go negative
-        let mle = (((n as u32).wrapping_sub(2 * u32::from(l)) >> 31) as u16).wrapping_sub(1) & mne;
+        let mle = opaque(
+            (((n as u32).wrapping_sub(2 * u32::from(l)) >> 31) as u16).wrapping_sub(1) & mne,
+        );
         let prev = c;
         let f = gf::frac::<P>(bb, d);
         for i in 0..=t {
@@ -81,44 +132,86 @@ fn bm<P: Params>(out: &mut [u16], s: &[u16]) {
 }
 
 /// Decodes `c0` (SYND_BYTES) with the secret key part `sk_gc` = g || control
-/// bits into `e` (n/8 bytes). Returns 0xFF.. if decoding succeeded (weight t,
+/// bits into `e` (n/8 bytes). Returns 0xFF if decoding succeeded (weight t,
 /// same syndrome), else 0.
 pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
-    let (t, n, mt) = (P::T, P::N, P::MT);
+    let (m, t, n, mt) = (P::M, P::T, P::N, P::MT);
+    let chunks = n.div_ceil(64);
     let mut g = [0u16; MAX_T + 1];
     for (i, gi) in g.iter_mut().enumerate().take(t) {
         *gi = u16::from_le_bytes([sk_gc[2 * i], sk_gc[2 * i + 1]]) & P::GF_MASK;
     }
     g[t] = 1;
-    let mut support = P::N16::zeroed();
-    let support = support.as_mut();
-    support_gen::<P>(support, &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES]);
 
-    // r = (C0, 0, ..., 0); the padding bits of C0 (6960119) are ignored.
-    let mut r = [0u8; 208];
-    r[..P::SYND_BYTES].copy_from_slice(&c0[..P::SYND_BYTES]);
-    if mt % 8 != 0 {
-        r[P::SYND_BYTES - 1] &= (1u8 << (mt % 8)) - 1;
+    // Support, bitsliced 64 at a time, and u_i = 1/g(alpha_i)^2.
+    let mut alpha = [[0u64; MAX_M]; MAX_CHUNKS];
+    let mut u = [[0u64; MAX_M]; MAX_CHUNKS];
+    {
+        let mut support = P::Q16::zeroed();
+        let support = support.as_mut();
+        support_gen_full::<P>(support, &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES]);
+        let mut el = [0u16; 64];
+        let mut gv = [0u64; MAX_M];
+        let mut sq = [0u64; MAX_M];
+        for ch in 0..chunks {
+            for (l, x) in el.iter_mut().enumerate() {
+                let i = 64 * ch + l;
+                *x = if i < n { support[i] } else { 0 };
+            }
+            vec::from_elements::<P>(&mut alpha[ch], &el);
+            eval_vec::<P>(&mut gv, &g[..=t], &alpha[ch]);
+            vec::sq::<P>(&mut sq, &gv);
+            vec::inv::<P>(&mut u[ch], &sq);
+        }
+        support.zeroize();
+    }
+
+    // r = (C0, 0, ..., 0) as one word per block; padding bits of C0 ignored.
+    let mut r = [0u64; MAX_CHUNKS];
+    for (i, &byte) in c0.iter().enumerate().take(P::SYND_BYTES) {
+        let keep = if 8 * i + 8 <= mt {
+            0xFF
+        } else {
+            (1u8 << (mt % 8)) - 1
+        };
+        r[i >> 3] |= u64::from(byte & keep) << (8 * (i & 7));
     }
     let mut s = [0u16; 2 * MAX_T];
-    synd::<P>(&mut s, &g[..=t], support, &r, mt);
+    synd::<P>(&mut s, &alpha, &u, &r, mt.div_ceil(64));
     let mut locator = [0u16; MAX_T + 1];
     bm::<P>(&mut locator, &s[..2 * t]);
 
-    e[..n / 8].fill(0);
-    let mut w = 0u16;
-    for (i, &a) in support.iter().enumerate() {
-        let z = gf::is_zero_mask(gf::eval::<P>(&locator[..=t], a)) & 1;
-        e[i >> 3] |= (z as u8) << (i & 7);
-        w += z;
+    // Roots of the locator among the support: the error positions.
+    let mut ew = [0u64; MAX_CHUNKS];
+    let mut w = 0u32;
+    let mut val = [0u64; MAX_M];
+    for ch in 0..chunks {
+        eval_vec::<P>(&mut val, &locator[..=t], &alpha[ch]);
+        let mut nz = 0u64;
+        for &x in &val[..m] {
+            nz |= x;
+        }
+        let valid = if 64 * ch + 64 <= n {
+            !0u64
+        } else {
+            (1u64 << (n - 64 * ch)) - 1
+        };
+        let z = !nz & valid;
+        ew[ch] = z;
+        w += z.count_ones();
+    }
+    for (i, byte) in e.iter_mut().enumerate().take(n / 8) {
+        *byte = (ew[i >> 3] >> (8 * (i & 7))) as u8;
     }
     let mut s_cmp = [0u16; 2 * MAX_T];
-    synd::<P>(&mut s_cmp, &g[..=t], support, e, n);
+    synd::<P>(&mut s_cmp, &alpha, &u, &ew, chunks);
 
-    let mut check = w ^ t as u16;
+    let mut check = (w as u16) ^ t as u16;
     for (a, b) in s[..2 * t].iter().zip(&s_cmp[..2 * t]) {
         check |= a ^ b;
     }
-    // check == 0 -> 0xFF
+    alpha.zeroize();
+    u.zeroize();
+    ew.zeroize();
     (gf::is_zero_mask(check) & 0xFF) as u8
 }

@@ -5,32 +5,48 @@
 //! bit and reduction by masked shifts, never a table or a branch.
 // ref: gf.c
 
-use crate::params::{Derived, Params};
+use crate::params::Params;
 
-/// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z).
+/// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z):
+/// z^(m+k) = z^k (f(z) - z^m), folded twice (the low terms of f have degree
+/// at most 4, so two folds bring the degree below m). Shifts and XORs only.
 #[inline(always)]
 fn reduce<P: Params>(mut t: u32) -> u16 {
     let m = P::M;
-    let poly = P::FIELD_POLY;
-    let mut i = 2 * m - 2;
-    while i >= m {
-        let bit = (t >> i) & 1;
-        t ^= bit.wrapping_mul((poly << (i - m)) | (1 << i));
-        i -= 1;
+    let low = (1u32 << m) - 1;
+    for _ in 0..2 {
+        let h = t >> m;
+        t &= low;
+        for e in 0..m {
+            if (P::FIELD_POLY >> e) & 1 == 1 {
+                t ^= h << e;
+            }
+        }
     }
-    (t & u32::from(P::GF_MASK)) as u16
+    t as u16
+}
+
+/// Carry-less product of two values below 2^16, by integer multiplications of
+/// operands with holes (every fourth bit): each column sums at most four
+/// bits, so carries never reach the next column kept. No operand is ever a
+/// known 0/1 value, so the compiler cannot turn it into a select.
+#[inline(always)]
+fn clmul16(a: u16, b: u16) -> u32 {
+    let (a, b) = (u64::from(a), u64::from(b));
+    let (a0, a1, a2, a3) = (a & 0x1111, a & 0x2222, a & 0x4444, a & 0x8888);
+    let (b0, b1, b2, b3) = (b & 0x1111, b & 0x2222, b & 0x4444, b & 0x8888);
+    let m = u64::wrapping_mul;
+    let z0 = m(a0, b0) ^ m(a1, b3) ^ m(a2, b2) ^ m(a3, b1);
+    let z1 = m(a0, b1) ^ m(a1, b0) ^ m(a2, b3) ^ m(a3, b2);
+    let z2 = m(a0, b2) ^ m(a1, b1) ^ m(a2, b0) ^ m(a3, b3);
+    let z3 = m(a0, b3) ^ m(a1, b2) ^ m(a2, b1) ^ m(a3, b0);
+    ((z0 & 0x1111_1111) | (z1 & 0x2222_2222) | (z2 & 0x4444_4444) | (z3 & 0x8888_8888)) as u32
 }
 
 /// a b in GF(2^m).
 #[inline(always)]
 pub(crate) fn mul<P: Params>(a: u16, b: u16) -> u16 {
-    let a = u32::from(a);
-    let b = u32::from(b);
-    let mut t = 0u32;
-    for i in 0..P::M {
-        t ^= a.wrapping_mul(b & (1 << i));
-    }
-    reduce::<P>(t)
+    reduce::<P>(clmul16(a, b))
 }
 
 /// a^2 in GF(2^m).
@@ -66,16 +82,6 @@ pub(crate) fn frac<P: Params>(den: u16, num: u16) -> u16 {
 pub(crate) fn is_zero_mask(a: u16) -> u16 {
     let t = u32::from(a).wrapping_sub(1) >> 31;
     (t as u16).wrapping_neg()
-}
-
-/// Evaluates the polynomial f (coefficients f[0..], low degree first) at a (Horner).
-#[inline]
-pub(crate) fn eval<P: Params>(f: &[u16], a: u16) -> u16 {
-    let mut r = 0u16;
-    for &c in f.iter().rev() {
-        r = mul::<P>(r, a) ^ c;
-    }
-    r
 }
 
 /// Reverses the low m bits of a (spec §2.3 / ref `bitrev`: support ordering).

@@ -11,7 +11,7 @@
 //! (bitsliced), so the output never overtakes the rows still to be read.
 // ref: pk_gen.c
 
-use crate::ct::bit;
+use crate::ct::{bit, opaque};
 use crate::gf;
 use crate::params::{Derived, Params};
 use crate::vec::{self, MAX_M};
@@ -212,7 +212,7 @@ pub(crate) fn pk_gen<P: Params>(
             let (head, tail) = mat.split_at_mut(k * rb);
             let row_r = &mut head[r * rb..(r + 1) * rb];
             let row_k = &tail[..rb];
-            let m = ((!row_r[cb] & row_k[cb]) >> sh & 1).wrapping_neg();
+            let m = opaque(((!row_r[cb] & row_k[cb]) >> sh & 1).wrapping_neg());
             for (x, y) in row_r[cb..].iter_mut().zip(&row_k[cb..]) {
                 *x ^= y & m;
             }
@@ -235,7 +235,7 @@ pub(crate) fn pk_gen<P: Params>(
                 let (head, tail) = mat.split_at_mut(k * rb);
                 (&mut tail[..rb], &head[r * rb..(r + 1) * rb])
             };
-            let m = (row_k[cb] >> sh & 1).wrapping_neg();
+            let m = opaque((row_k[cb] >> sh & 1).wrapping_neg());
             for (x, y) in row_k[cb..].iter_mut().zip(&row_r[cb..]) {
                 *x ^= y & m;
             }
