@@ -29,7 +29,11 @@ pub(crate) struct Chain {
 impl Chain {
     /// An all-zero placeholder (a dead slot).
     pub(crate) const fn empty() -> Self {
-        Chain { ck: [0; 32], seg_next: [0; 32], pos: 0 }
+        Chain {
+            ck: [0; 32],
+            seg_next: [0; 32],
+            pos: 0,
+        }
     }
 
     /// Chain of direction `dir` at position 0: `seg_0 = DK(CTX_SEG0_dir, root)`, enter segment 0.
@@ -38,12 +42,20 @@ impl Chain {
         let ck = kdf::inner0(&seg);
         let seg_next = kdf::seg_step(&seg);
         seg.zeroize();
-        Chain { ck, seg_next, pos: 0 }
+        Chain {
+            ck,
+            seg_next,
+            pos: 0,
+        }
     }
 
     /// An explicit copy for derivation on scratch (the type is deliberately not `Clone`).
     pub(crate) fn scratch(&self) -> Self {
-        Chain { ck: self.ck, seg_next: self.seg_next, pos: self.pos }
+        Chain {
+            ck: self.ck,
+            seg_next: self.seg_next,
+            pos: self.pos,
+        }
     }
 
     /// Overwrites `self` with `other` in place.
@@ -55,7 +67,10 @@ impl Chain {
 
     /// Derives the message key of position `pos` into `mk` and advances by one.
     /// The caller guarantees `pos < POSITION_END`.
-    #[allow(clippy::cast_possible_truncation, reason = "pos < 2^32 is a caller invariant")]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "pos < 2^32 is a caller invariant"
+    )]
     pub(crate) fn step(&mut self, mk: &mut Key) {
         kdf::packet_step(&mut self.ck, self.pos as u32, mk);
         self.pos = self.pos.wrapping_add(1);

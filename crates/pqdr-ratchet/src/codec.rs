@@ -19,7 +19,10 @@ pub const MIN_SYM_LEN: usize = 16;
 /// Highest symbol index (evaluation points are `0..=254`).
 pub const MAX_INDEX: u8 = 254;
 
-#[allow(clippy::cast_possible_truncation, reason = "x < 256 and i < 255 by construction")]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "x < 256 and i < 255 by construction"
+)]
 const fn tables() -> ([u8; 256], [u8; 512]) {
     let mut log = [0u8; 256];
     let mut exp = [0u8; 512];
@@ -82,7 +85,9 @@ fn lagrange(xs: &[u8], x: u8, coef: &mut [u8]) {
 /// Writes the symbol of index `idx` of `blob` (symbol length `sym_len`) to `out[..sym_len]`.
 /// Parameters must satisfy [`symbol_count`]; `out.len() ≥ sym_len`.
 pub fn encode_symbol(blob: &[u8], sym_len: usize, idx: u8, out: &mut [u8]) {
-    let Some(k) = symbol_count(blob.len(), sym_len) else { return };
+    let Some(k) = symbol_count(blob.len(), sym_len) else {
+        return;
+    };
     let out = &mut out[..sym_len];
     let row = |i: usize, b: usize| blob.get(i * sym_len + b).copied().unwrap_or(0);
     if idx < k {

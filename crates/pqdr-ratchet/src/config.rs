@@ -46,7 +46,11 @@ impl Role {
     /// The role that owns the keypair for the ratchet `epoch → epoch + 1`
     /// (RATCHET.md §1.7: Initiator if the epoch is even).
     pub fn owner_of(epoch: u64) -> Role {
-        if epoch & 1 == 0 { Role::Initiator } else { Role::Responder }
+        if epoch & 1 == 0 {
+            Role::Initiator
+        } else {
+            Role::Responder
+        }
     }
 }
 

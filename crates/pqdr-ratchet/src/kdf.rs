@@ -49,7 +49,10 @@ const CK_PACKET: ContextKey = [
 ];
 
 /// Two-byte big-endian length prefix `lp(x)` (inputs here are ≤ 4 KiB).
-#[allow(clippy::cast_possible_truncation, reason = "callers bound lengths below 2^16")]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "callers bound lengths below 2^16"
+)]
 fn lp(h: &mut Hasher, x: &[u8]) {
     h.update(&(x.len() as u16).to_be_bytes());
     h.update(x);

@@ -11,6 +11,7 @@ use core::marker::PhantomData;
 use rand_core::CryptoRng;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::Error;
 use crate::chain::{Chain, POSITION_END, SEGMENT, SEGMENT_SHIFT};
 use crate::codec::{self, Decoder};
 use crate::config::{AbortReason, Config, Event, HardStop, InitialSecret, Instant, Role, Status};
@@ -18,7 +19,6 @@ use crate::kdf::{self, Direction, Key};
 use crate::kem::{self, MAX_BLOB_LEN, MAX_SEED_LEN, RatchetKem};
 use crate::window::{Lookup, Window};
 use crate::wire::{Blob, Symbol};
-use crate::Error;
 
 /// HPKE AEAD identifier of ChaCha20-Poly1305, bound into `root_0`.
 pub const AEAD_ID: u16 = 0x0003;
@@ -231,7 +231,10 @@ impl fmt::Debug for SendKey {
 }
 
 /// RATCHET.md §1.4 nonce.
-#[allow(clippy::cast_possible_truncation, reason = "epoch mod 2^32 by definition")]
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "epoch mod 2^32 by definition"
+)]
 pub(crate) fn nonce(dir: Direction, epoch: u64, counter: u32) -> [u8; 12] {
     let mut n = [0u8; 12];
     n[0] = dir.byte();
@@ -242,7 +245,11 @@ pub(crate) fn nonce(dir: Direction, epoch: u64, counter: u32) -> [u8; 12] {
 
 enum CandidateKind {
     Stored(usize),
-    Ahead { base: Chain, after: Chain, expect_next: u64 },
+    Ahead {
+        base: Chain,
+        after: Chain,
+        expect_next: u64,
+    },
 }
 
 /// A receive key derived on scratch: nothing changes until it is committed.
@@ -309,7 +316,10 @@ pub(crate) struct Bucket {
 impl Bucket {
     /// A full bucket at `now`.
     pub(crate) fn full(rate: u32, now: Instant) -> Self {
-        Bucket { tokens: u64::from(rate), at: now }
+        Bucket {
+            tokens: u64::from(rate),
+            at: now,
+        }
     }
 }
 
@@ -353,7 +363,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Drop for KeySchedule<K, WW
 
 /// Jittered rekey age: `rekey_after_ms · (0.9 + 0.2·u)` for a uniform `u`.
 fn jitter(rekey_after_ms: u64, r: u32) -> u64 {
-    #[allow(clippy::integer_division_remainder_used, reason = "public configuration value")]
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public configuration value"
+    )]
     let tenth = rekey_after_ms / 10;
     let span = (u128::from(tenth) * 2 * u128::from(r)) >> 32;
     #[allow(clippy::cast_possible_truncation, reason = "span ≤ 2·tenth")]
@@ -537,7 +550,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         s.sent_packets = s.sent_packets.saturating_add(1);
         s.sent_bytes = s.sent_bytes.saturating_add(len as u64);
         let (dir, _) = directions(self.role);
-        let k = SendKey { epoch: s.epoch, counter, direction: dir, key };
+        let k = SendKey {
+            epoch: s.epoch,
+            counter,
+            direction: dir,
+            key,
+        };
         key.zeroize();
         Ok(k)
     }
@@ -547,7 +565,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// The live slot whose epoch has low byte `lo`.
     fn slot_by_lo(&self, lo: u8) -> Option<usize> {
         #[allow(clippy::cast_possible_truncation, reason = "low byte by definition")]
-        self.slots.iter().position(|s| s.live && s.epoch as u8 == lo)
+        self.slots
+            .iter()
+            .position(|s| s.live && s.epoch as u8 == lo)
     }
 
     /// Looks up (without changing the key state) the receive key for
@@ -610,7 +630,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                     counter,
                     direction: theirs,
                     key,
-                    kind: CandidateKind::Ahead { base, after, expect_next: w.next },
+                    kind: CandidateKind::Ahead {
+                        base,
+                        after,
+                        expect_next: w.next,
+                    },
                 };
                 key.zeroize();
                 Ok(cand)
@@ -622,7 +646,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let rate = u64::from(self.cfg.unauth_derivation_budget);
         let elapsed = now.since(self.bucket.at);
         let refill = u128::from(elapsed) * u128::from(rate);
-        #[allow(clippy::integer_division_remainder_used, reason = "public time arithmetic")]
+        #[allow(
+            clippy::integer_division_remainder_used,
+            reason = "public time arithmetic"
+        )]
         let refill = u64::try_from(refill / 1000).unwrap_or(u64::MAX);
         self.bucket.tokens = self.bucket.tokens.saturating_add(refill).min(rate);
         self.bucket.at = now;
@@ -659,7 +686,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 }
                 s.recv.commit_stored(*i);
             }
-            CandidateKind::Ahead { base, after, expect_next } => {
+            CandidateKind::Ahead {
+                base,
+                after,
+                expect_next,
+            } => {
                 if s.recv.next != *expect_next {
                     return Err(Error::Replay);
                 }
@@ -682,19 +713,23 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 
     fn start_grace(&mut self, now: Instant) {
         if let Some(p) = self.slot_of(self.epoch.wrapping_sub(1))
-            && self.epoch > 0 {
-                self.slots[p].expires = Some(now.plus(self.cfg.old_epoch_grace_ms));
-            }
+            && self.epoch > 0
+        {
+            self.slots[p].expires = Some(now.plus(self.cfg.old_epoch_grace_ms));
+        }
     }
 
     /// Moves sending to `epoch + 1` (owner: after decapsulating; peer: after
     /// the first authentic e+1 record). Old receive state enters its grace period.
     fn switch_to_next(&mut self, now: Instant) {
-        let Some(n) = self.slot_of(self.epoch.wrapping_add(1)) else { return };
+        let Some(n) = self.slot_of(self.epoch.wrapping_add(1)) else {
+            return;
+        };
         if self.epoch > 0
-            && let Some(p) = self.slot_of(self.epoch - 1) {
-                self.slots[p].zeroize();
-            }
+            && let Some(p) = self.slot_of(self.epoch - 1)
+        {
+            self.slots[p].zeroize();
+        }
         let owner = self.is_owner();
         let c = self.cur();
         let old = &mut self.slots[c];
@@ -713,7 +748,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         self.ratchets_completed += 1;
         self.overdue_reported = false;
         let k = &mut self.kem;
-        k.phase = if owner { phase::OWNER_CONFIRM } else { phase::IDLE };
+        k.phase = if owner {
+            phase::OWNER_CONFIRM
+        } else {
+            phase::IDLE
+        };
         k.seed.zeroize();
         k.blob_done = false;
         k.decoding = false;
@@ -742,11 +781,14 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// Advances timers: starts or aborts ratchets, expires grace epochs.
     pub fn on_time<R: CryptoRng + ?Sized>(&mut self, now: Instant, rng: &mut R) {
         for i in 0..3 {
-            if self.slots[i].live && self.slots[i].epoch != self.epoch
+            if self.slots[i].live
+                && self.slots[i].epoch != self.epoch
                 && let Some(t) = self.slots[i].expires
-                    && now >= t && self.slots[i].epoch < self.epoch {
-                        self.slots[i].zeroize();
-                    }
+                && now >= t
+                && self.slots[i].epoch < self.epoch
+            {
+                self.slots[i].zeroize();
+            }
         }
         if self.kem.phase == phase::OWNER_EK
             && now.since(self.kem.started) >= self.cfg.ratchet_timeout_ms
@@ -772,10 +814,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             });
         };
         for s in &self.slots {
-            if s.live && s.epoch != self.epoch
-                && let Some(e) = s.expires {
-                    min(e);
-                }
+            if s.live
+                && s.epoch != self.epoch
+                && let Some(e) = s.expires
+            {
+                min(e);
+            }
         }
         let c = &self.slots[self.cur()];
         match self.kem.phase {
@@ -831,7 +875,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.next_start_at = now.plus(self.cfg.min_ratchet_interval_ms);
         k.pace_at = now;
         k.pace_ms = self.cfg.pacing_initial_ms;
-        self.events.push(Event::RatchetStarted { epoch: self.epoch });
+        self.events
+            .push(Event::RatchetStarted { epoch: self.epoch });
     }
 
     /// Owner abandons its attempt (timeout or peer abort).
@@ -929,17 +974,25 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         self.kem.decoding = false;
         let mut ss = [0u8; 32];
         let mut ct = [0u8; MAX_BLOB_LEN];
-        if K::encapsulate_deterministic(&ek[..K::EK_LEN], &m[..K::ENCAPS_SEED_LEN], &mut ct[..K::CT_LEN], &mut ss)
-            .is_err()
+        if K::encapsulate_deterministic(
+            &ek[..K::EK_LEN],
+            &m[..K::ENCAPS_SEED_LEN],
+            &mut ct[..K::CT_LEN],
+            &mut ss,
+        )
+        .is_err()
         {
             self.kem.dead_rid = Some(rid);
             self.kem.abort_pending = Some((rid, AbortReason::InvalidKey.code()));
-            self.events.push(Event::RatchetAborted { reason: AbortReason::InvalidKey });
+            self.events.push(Event::RatchetAborted {
+                reason: AbortReason::InvalidKey,
+            });
             return;
         }
         let next = self.epoch + 1;
         let owner = Role::owner_of(self.epoch).byte();
-        let mut th = kdf::kem_transcript(next, K::ID, owner, rid, &ek[..K::EK_LEN], &ct[..K::CT_LEN]);
+        let mut th =
+            kdf::kem_transcript(next, K::ID, owner, rid, &ek[..K::EK_LEN], &ct[..K::CT_LEN]);
         let c = self.cur();
         let mut root = kdf::root_step(&self.slots[c].root, &ss, &th);
         ss.zeroize();
@@ -1019,7 +1072,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         } else if self.kem.phase == phase::PEER_CT && rid == self.kem.rid {
             self.kem.dead_rid = Some(rid);
             self.drop_next();
-            self.events.push(Event::RatchetAborted { reason: AbortReason::Peer });
+            self.events.push(Event::RatchetAborted {
+                reason: AbortReason::Peer,
+            });
         } else if self.kem.decoding && self.kem.dec_rid == rid && !self.is_owner() {
             self.kem.decoding = false;
             self.kem.dead_rid = Some(rid);
@@ -1063,7 +1118,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let idx = self.kem.next_idx;
         self.kem.next_idx = if idx >= codec::MAX_INDEX { 0 } else { idx + 1 };
         codec::encode_symbol(&self.kem.blob[..len], sym_len, idx, out);
-        Some(SymbolOut { rid: self.kem.rid, blob, k, idx, sym_len })
+        Some(SymbolOut {
+            rid: self.kem.rid,
+            blob,
+            k,
+            idx,
+            sym_len,
+        })
     }
 
     /// Control frames are waiting (pending abort/done/reply, or paced symbols,

@@ -7,11 +7,11 @@ use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
+use crate::Error;
 use crate::config::{Config, Event, InitialSecret, Instant, Mode, Role, Status};
 use crate::kem::RatchetKem;
 use crate::schedule::KeySchedule;
 use crate::wire::{self, Frame, Frames, HEADER_LEN, STREAM_PREFIX_LEN, TAG_LEN, ty};
-use crate::Error;
 
 /// Largest caller AAD (it is concatenated with the header on the stack).
 pub const MAX_AAD_LEN: usize = 256;
@@ -50,7 +50,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> fmt::Debug for Session<K, 
 }
 
 /// Builds `header ‖ aad` on the stack.
-fn assemble_ad<'a>(buf: &'a mut [u8; HEADER_LEN + MAX_AAD_LEN], header: &[u8; HEADER_LEN], aad: &[u8]) -> &'a [u8] {
+fn assemble_ad<'a>(
+    buf: &'a mut [u8; HEADER_LEN + MAX_AAD_LEN],
+    header: &[u8; HEADER_LEN],
+    aad: &[u8],
+) -> &'a [u8] {
     buf[..HEADER_LEN].copy_from_slice(header);
     buf[HEADER_LEN..HEADER_LEN + aad.len()].copy_from_slice(aad);
     &buf[..HEADER_LEN + aad.len()]
@@ -79,7 +83,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         now: Instant,
         rng: &mut R,
     ) -> Result<Self, Error> {
-        Ok(Session { ks: KeySchedule::new(cfg, role, init, now, rng)? })
+        Ok(Session {
+            ks: KeySchedule::new(cfg, role, init, now, rng)?,
+        })
     }
 
     /// The key schedule underneath (read-only).
@@ -160,37 +166,48 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         let sk = self.ks.next_send(now, data.map_or(0, <[u8]>::len))?;
         // Control frames first, DATA (rest of plaintext) last.
         let body_end = limit - TAG_LEN;
-        let mut w = wire::Writer { buf: &mut out[pre..body_end], pos: 0 };
+        let mut w = wire::Writer {
+            buf: &mut out[pre..body_end],
+            pos: 0,
+        };
         let room_for_data = data_len;
         let kem = &mut self.ks.kem;
         if w.room() >= room_for_data + ABORT_LEN
-            && let Some((rid, reason)) = kem.abort_pending.take() {
-                w.put(&[ty::RATCHET_ABORT]);
-                w.put(&rid.to_be_bytes());
-                w.put(&[reason]);
-            }
+            && let Some((rid, reason)) = kem.abort_pending.take()
+        {
+            w.put(&[ty::RATCHET_ABORT]);
+            w.put(&rid.to_be_bytes());
+            w.put(&[reason]);
+        }
         if w.room() >= room_for_data + DONE_LEN
-            && let Some((rid, blob)) = kem.done_pending.take() {
-                w.put(&[ty::KEM_DONE]);
-                w.put(&rid.to_be_bytes());
-                w.put(&[blob]);
-            }
+            && let Some((rid, blob)) = kem.done_pending.take()
+        {
+            w.put(&[ty::KEM_DONE]);
+            w.put(&rid.to_be_bytes());
+            w.put(&[blob]);
+        }
         if w.room() >= room_for_data + REQUEST_LEN
-            && let Some(lo) = self.ks.wants_request(now) {
-                w.put(&[ty::RATCHET_REQUEST, lo]);
-            }
-        if data.is_none() && w.room() >= REPORT_LEN
-            && let Some((lo, highest)) = self.ks.wants_probe() {
-                w.put(&[ty::RECV_REPORT, lo]);
-                w.put(&highest.to_be_bytes());
-            }
+            && let Some(lo) = self.ks.wants_request(now)
+        {
+            w.put(&[ty::RATCHET_REQUEST, lo]);
+        }
+        if data.is_none()
+            && w.room() >= REPORT_LEN
+            && let Some((lo, highest)) = self.ks.wants_probe()
+        {
+            w.put(&[ty::RECV_REPORT, lo]);
+            w.put(&highest.to_be_bytes());
+        }
         let sym_len = usize::from(self.ks.cfg.sym_len);
         let max_symbols = if data.is_some() { 1 } else { usize::MAX };
         let mut sent = 0;
         while sent < max_symbols && w.room() >= room_for_data + wire::symbol_frame_len(sym_len) {
             let hdr_at = w.pos;
             w.pos += 8;
-            let Some(s) = self.ks.poll_symbol(&mut w.buf[hdr_at + 8..hdr_at + 8 + sym_len]) else {
+            let Some(s) = self
+                .ks
+                .poll_symbol(&mut w.buf[hdr_at + 8..hdr_at + 8 + sym_len])
+            else {
                 w.pos = hdr_at;
                 break;
             };
@@ -310,7 +327,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             }
         }
         out.copy_within(data.0..data.0 + data.1, 0);
-        Ok(Opened { len: data.1, epoch, counter })
+        Ok(Opened {
+            len: data.1,
+            epoch,
+            counter,
+        })
     }
 
     /// When [`Session::handle_timeout`] (or `poll_transmit`) should next be called.

@@ -25,6 +25,7 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use zeroize::Zeroize;
 
+use crate::Error;
 use crate::chain::{Chain, POSITION_END};
 use crate::config::{Config, Instant, Mode, Role};
 use crate::kdf::{self, KEY_LEN};
@@ -32,7 +33,6 @@ use crate::kem::{MAX_BLOB_LEN, RatchetKem};
 use crate::schedule::{AEAD_ID, KeySchedule, phase};
 use crate::session::Session;
 use crate::window::Window;
-use crate::Error;
 
 /// Current state format version.
 pub const STATE_FORMAT_VERSION: u16 = 1;
@@ -59,7 +59,10 @@ struct W<'a> {
 impl W<'_> {
     fn put(&mut self, b: &[u8]) -> Result<(), Error> {
         let end = self.pos.checked_add(b.len()).ok_or(Error::BufferTooSmall)?;
-        self.buf.get_mut(self.pos..end).ok_or(Error::BufferTooSmall)?.copy_from_slice(b);
+        self.buf
+            .get_mut(self.pos..end)
+            .ok_or(Error::BufferTooSmall)?
+            .copy_from_slice(b);
         self.pos = end;
         Ok(())
     }
@@ -110,7 +113,11 @@ impl<'a> R<'a> {
         k.copy_from_slice(self.take(KEY_LEN)?);
         Ok(())
     }
-    #[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss, reason = "offset arithmetic")]
+    #[allow(
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss,
+        reason = "offset arithmetic"
+    )]
     fn time(&mut self, now: Instant) -> Result<Instant, Error> {
         let off = self.u64()? as i64;
         let t = (now.0 as i64).saturating_add(off);
@@ -136,7 +143,13 @@ fn put_chain(w: &mut W<'_>, c: &Chain) -> Result<(), Error> {
 impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// Encodes the state; `reserve` advances every exported send chain.
     #[allow(clippy::cast_possible_truncation, reason = "WW, MS, counts are small")]
-    fn encode(&self, magic: &[u8; 4], reserve: u64, now: Instant, out: &mut [u8]) -> Result<usize, Error> {
+    fn encode(
+        &self,
+        magic: &[u8; 4],
+        reserve: u64,
+        now: Instant,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let mut w = W { buf: out, pos: 0 };
         w.put(magic)?;
         w.u16(STATE_FORMAT_VERSION)?;
@@ -148,7 +161,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         w.u16(MS as u16)?;
         w.u64(self.generation)?;
         w.u64(self.epoch)?;
-        w.u8(u8::from(self.confirmed) | u8::from(self.closed) << 1 | u8::from(self.overdue_reported) << 2)?;
+        w.u8(u8::from(self.confirmed)
+            | u8::from(self.closed) << 1
+            | u8::from(self.overdue_reported) << 2)?;
         w.u64(self.ratchets_completed)?;
         let n = self.slots.iter().filter(|s| s.live).count();
         w.u8(n as u8)?;
@@ -193,7 +208,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         }
         w.u8(u8::from(k.blob_done))?;
         w.u8(k.next_idx)?;
-        w.u8(u8::from(k.app_request) | u8::from(k.peer_requested) << 1 | u8::from(k.dead_rid.is_some()) << 2)?;
+        w.u8(u8::from(k.app_request)
+            | u8::from(k.peer_requested) << 1
+            | u8::from(k.dead_rid.is_some()) << 2)?;
         w.u16(k.dead_rid.unwrap_or(0))?;
         w.time(k.next_start_at, now)?;
         w.u8(u8::from(k.abort_pending.is_some()))?;
@@ -210,7 +227,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 
     /// Decodes a plain state blob (untrusted bytes: no panics, no allocation).
     #[allow(clippy::too_many_lines, reason = "one linear parser, field by field")]
-    fn decode(cfg: &Config, bytes: &[u8], min_generation: u64, now: Instant) -> Result<Self, Error> {
+    fn decode(
+        cfg: &Config,
+        bytes: &[u8],
+        min_generation: u64,
+        now: Instant,
+    ) -> Result<Self, Error> {
         let mut r = R { buf: bytes, pos: 0 };
         if r.take(4)? != MAGIC_PLAIN {
             return Err(Error::StateCorrupt);
@@ -376,7 +398,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         out
     }
 
-    fn export(&mut self, reserve: u32, storage_key: Option<&[u8]>, now: Instant, out: &mut [u8]) -> Result<usize, Error> {
+    fn export(
+        &mut self,
+        reserve: u32,
+        storage_key: Option<&[u8]>,
+        now: Instant,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let (pre, post) = match storage_key {
             Some(_) => (4 + 2 + SALT_LEN, 16),
             None => (0, 0),
@@ -386,7 +414,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         }
         self.generation = self.generation.wrapping_add(1);
         let body_end = out.len() - post;
-        let n = match self.encode(MAGIC_PLAIN, u64::from(reserve), now, &mut out[pre..body_end]) {
+        let n = match self.encode(
+            MAGIC_PLAIN,
+            u64::from(reserve),
+            now,
+            &mut out[pre..body_end],
+        ) {
             Ok(n) => n,
             Err(e) => {
                 self.generation = self.generation.wrapping_sub(1);
@@ -424,7 +457,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     ///
     /// # Errors
     /// [`Error::BufferTooSmall`].
-    pub fn export_state(&mut self, reserve: u32, now: Instant, out: &mut [u8]) -> Result<usize, Error> {
+    pub fn export_state(
+        &mut self,
+        reserve: u32,
+        now: Instant,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         self.ks.export(reserve, None, now, out)
     }
 
@@ -468,8 +506,15 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// [`Error::StateVersion`] for an unknown format version,
     /// [`Error::StateCorrupt`] for anything else wrong (including a rollback
     /// or another configuration), [`Error::Malformed`] for an invalid `cfg`.
-    pub fn import_state(cfg: &Config, bytes: &[u8], min_generation: u64, now: Instant) -> Result<Self, Error> {
-        Ok(Session { ks: KeySchedule::decode(cfg, bytes, min_generation, now)? })
+    pub fn import_state(
+        cfg: &Config,
+        bytes: &[u8],
+        min_generation: u64,
+        now: Instant,
+    ) -> Result<Self, Error> {
+        Ok(Session {
+            ks: KeySchedule::decode(cfg, bytes, min_generation, now)?,
+        })
     }
 
     /// Restores a sealed state (see [`Session::import_state`]). `scratch`
@@ -503,7 +548,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         let body = &mut scratch[..n];
         body.copy_from_slice(&bytes[pre..pre + n]);
         let tag = Tag::try_from(&bytes[pre + n..]).map_err(|_| Error::StateCorrupt)?;
-        if cipher.decrypt_inout_detached(&Nonce::default(), &bytes[..pre], body.into(), &tag).is_err() {
+        if cipher
+            .decrypt_inout_detached(&Nonce::default(), &bytes[..pre], body.into(), &tag)
+            .is_err()
+        {
             body.zeroize();
             return Err(Error::StateCorrupt);
         }
@@ -512,4 +560,3 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         r
     }
 }
-

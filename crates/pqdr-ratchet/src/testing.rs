@@ -11,7 +11,14 @@ use crate::session::Session;
 
 /// `root_0` (RATCHET.md §1.3).
 pub fn root0(init: &InitialSecret<'_>, kem_id: u16, mode: Mode) -> [u8; 32] {
-    kdf::root_init(init.secret, init.transcript, init.context, kem_id, AEAD_ID, mode.byte())
+    kdf::root_init(
+        init.secret,
+        init.transcript,
+        init.context,
+        kem_id,
+        AEAD_ID,
+        mode.byte(),
+    )
 }
 
 /// `seg_0` of a direction.
@@ -34,7 +41,14 @@ pub fn message_key(root: &[u8; 32], dir: Direction, counter: u32) -> [u8; 32] {
 }
 
 /// `th_{e+1}`.
-pub fn transcript(next_epoch: u64, kem_id: u16, owner: u8, rid: u16, ek: &[u8], ct: &[u8]) -> [u8; 32] {
+pub fn transcript(
+    next_epoch: u64,
+    kem_id: u16,
+    owner: u8,
+    rid: u16,
+    ek: &[u8],
+    ct: &[u8],
+) -> [u8; 32] {
     kdf::kem_transcript(next_epoch, kem_id, owner, rid, ek, ct)
 }
 
@@ -113,7 +127,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         a.pace_at = b.pace_at;
         a.pace_ms = b.pace_ms;
         if a.decoding {
-            let len = if a.phase == crate::schedule::phase::OWNER_EK { K::CT_LEN } else { K::EK_LEN };
+            let len = if a.phase == crate::schedule::phase::OWNER_EK {
+                K::CT_LEN
+            } else {
+                K::EK_LEN
+            };
             a.decoder.reset(len);
         }
         s.confirmed = ks.confirmed;
@@ -133,7 +151,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
 
     /// KEM state.
     pub fn leak_kem(&self) -> LeakKem {
-        LeakKem { phase: self.ks.kem.phase, rid: self.ks.kem.rid, seed: self.ks.kem.seed, blob: self.ks.kem.blob }
+        LeakKem {
+            phase: self.ks.kem.phase,
+            rid: self.ks.kem.rid,
+            seed: self.ks.kem.seed,
+            blob: self.ks.kem.blob,
+        }
     }
 
     /// Positions of the live epochs.
@@ -152,7 +175,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     pub fn leak_holds_skipped(&self, epoch: u64, counter: u32) -> bool {
         self.ks.slot_of(epoch).is_some_and(|i| {
             let w = &self.ks.slots[i].recv;
-            w.skipped[..w.n_skipped].iter().any(|s| s.counter == counter)
+            w.skipped[..w.n_skipped]
+                .iter()
+                .any(|s| s.counter == counter)
         })
     }
 
@@ -175,7 +200,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         let mut ad = [0u8; 262];
         ad[..6].copy_from_slice(&packet[..6]);
         ad[6..6 + aad.len()].copy_from_slice(aad);
-        let Ok(tag) = Tag::try_from(&packet[6 + n..]) else { return false };
+        let Ok(tag) = Tag::try_from(&packet[6 + n..]) else {
+            return false;
+        };
         for s in self.ks.slots.iter().filter(|s| s.live) {
             #[allow(clippy::cast_possible_truncation, reason = "low byte")]
             if s.epoch as u8 != lo {
@@ -195,7 +222,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
                 let mut mk = [0u8; 32];
                 ch.step(&mut mk);
                 keys[1] = Some((mk, theirs));
-            } else if let Some(k) = s.recv.skipped[..s.recv.n_skipped].iter().find(|k| k.counter == c) {
+            } else if let Some(k) = s.recv.skipped[..s.recv.n_skipped]
+                .iter()
+                .find(|k| k.counter == c)
+            {
                 keys[1] = Some((k.key, theirs));
             }
             for (mk, dir) in keys.iter().flatten() {
@@ -203,7 +233,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
                 let cipher = ChaCha20Poly1305::new(mk.into());
                 let nonce = crate::schedule::nonce(*dir, s.epoch, c);
                 if cipher
-                    .decrypt_inout_detached(&Nonce::from(nonce), &ad[..6 + aad.len()], (&mut buf[..n]).into(), &tag)
+                    .decrypt_inout_detached(
+                        &Nonce::from(nonce),
+                        &ad[..6 + aad.len()],
+                        (&mut buf[..n]).into(),
+                        &tag,
+                    )
                     .is_ok()
                 {
                     return true;

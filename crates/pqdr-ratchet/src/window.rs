@@ -57,7 +57,10 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             chain,
             next: 0,
             bitmap: [0; WW],
-            skipped: core::array::from_fn(|_| Skipped { counter: 0, key: [0; 32] }),
+            skipped: core::array::from_fn(|_| Skipped {
+                counter: 0,
+                key: [0; 32],
+            }),
             n_skipped: 0,
         }
     }
@@ -93,7 +96,9 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     }
 
     fn find(&self, c: u64) -> Option<usize> {
-        self.skipped[..self.n_skipped].iter().position(|s| u64::from(s.counter) == c)
+        self.skipped[..self.n_skipped]
+            .iter()
+            .position(|s| u64::from(s.counter) == c)
     }
 
     /// How many skipped keys a jump to `c` stores: never more than `MS`, and

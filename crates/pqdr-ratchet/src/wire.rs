@@ -120,7 +120,10 @@ pub struct Frames<'a> {
 impl<'a> Frames<'a> {
     /// Frames of `plaintext`.
     pub fn new(plaintext: &'a [u8]) -> Self {
-        Frames { buf: plaintext, pos: 0 }
+        Frames {
+            buf: plaintext,
+            pos: 0,
+        }
     }
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
@@ -187,14 +190,22 @@ impl<'a> Frames<'a> {
                     return Err(Error::Malformed);
                 }
                 let data = self.take(sym_len)?;
-                Ok(Frame::Symbol(Symbol { rid, blob, k, idx, data }))
+                Ok(Frame::Symbol(Symbol {
+                    rid,
+                    blob,
+                    k,
+                    idx,
+                    data,
+                }))
             }
             ty::KEM_DONE => {
                 let rid = self.u16()?;
                 let blob = Blob::parse(self.u8()?)?;
                 Ok(Frame::Done { rid, blob })
             }
-            ty::RATCHET_REQUEST => Ok(Frame::Request { next_epoch_lo: self.u8()? }),
+            ty::RATCHET_REQUEST => Ok(Frame::Request {
+                next_epoch_lo: self.u8()?,
+            }),
             ty::RATCHET_ABORT => {
                 let rid = self.u16()?;
                 let reason = self.u8()?;

@@ -67,9 +67,18 @@ fn xorshift(x: &mut u64) -> u64 {
 /// With `in_flight`, the leak happens at the first tick ≥ `leak_t` at which the
 /// leaked party has a ratchet in flight (owner seed held, or peer epoch installed).
 fn simulate(tr: Traffic, dur: u64, leak_a: bool, leak_t: u64, in_flight: bool, seed: u64) -> Run {
-    let cfg = Config { rekey_after_ms: 500, min_ratchet_interval_ms: 100, old_epoch_grace_ms: 300, ..Config::default() };
+    let cfg = Config {
+        rekey_after_ms: 500,
+        min_ratchet_interval_ms: 100,
+        old_epoch_grace_ms: 300,
+        ..Config::default()
+    };
     let mut r = common::rng(seed as u8);
-    let init = || InitialSecret { secret: &[9u8; 32], transcript: b"", context: b"fs-pcs" };
+    let init = || InitialSecret {
+        secret: &[9u8; 32],
+        transcript: b"",
+        context: b"fs-pcs",
+    };
     let mut p = [
         S::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap(),
         S::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap(),
@@ -122,11 +131,31 @@ fn simulate(tr: Traffic, dur: u64, leak_a: bool, leak_t: u64, in_flight: bool, s
             let send = t % tr.every_ms == 0;
             for _ in 0..(if send { tr.per_tick } else { 0 }) {
                 let room = s.max_payload(1200);
-                let n = s.seal(now, b"", &vec![0x55; room.min(600)], &mut buf[..1200], &mut r).unwrap();
-                run.wire.push(Wire { t, from_a: i == 0, epoch: s.status(now).epoch, bytes: buf[..n].to_vec(), delivered: None });
+                let n = s
+                    .seal(
+                        now,
+                        b"",
+                        &vec![0x55; room.min(600)],
+                        &mut buf[..1200],
+                        &mut r,
+                    )
+                    .unwrap();
+                run.wire.push(Wire {
+                    t,
+                    from_a: i == 0,
+                    epoch: s.status(now).epoch,
+                    bytes: buf[..n].to_vec(),
+                    delivered: None,
+                });
             }
             while let Some(n) = s.poll_transmit(now, b"", &mut buf[..1200], &mut r) {
-                run.wire.push(Wire { t, from_a: i == 0, epoch: s.status(now).epoch, bytes: buf[..n].to_vec(), delivered: None });
+                run.wire.push(Wire {
+                    t,
+                    from_a: i == 0,
+                    epoch: s.status(now).epoch,
+                    bytes: buf[..n].to_vec(),
+                    delivered: None,
+                });
             }
             let k = s.leak_kem();
             let e = s.status(now).epoch;
@@ -167,7 +196,11 @@ fn attack(run: &Run, leak_a: bool, leak_t: u64) -> Outcome {
     let mut fork = run.leak.as_ref().unwrap().fork();
     let x = usize::from(!leak_a);
     // Healing epoch: first e+1 whose fresh KEM secret the leaked party made after the leak.
-    let heal_epoch = run.fresh[x].iter().find(|&(_, &t)| t > leak_t).map(|(&e, _)| e + 1).unwrap();
+    let heal_epoch = run.fresh[x]
+        .iter()
+        .find(|&(_, &t)| t > leak_t)
+        .map(|(&e, _)| e + 1)
+        .unwrap();
     let heal_t = run.both_in[&heal_epoch];
     let mut o = Outcome {
         fs_checked: 0,
@@ -176,7 +209,11 @@ fn attack(run: &Run, leak_a: bool, leak_t: u64) -> Outcome {
         healed: 0,
         heal_epoch,
         heal_ms: heal_t - leak_t,
-        heal_packets: run.wire.iter().filter(|w| w.t >= leak_t && w.t < heal_t).count(),
+        heal_packets: run
+            .wire
+            .iter()
+            .filter(|w| w.t >= leak_t && w.t < heal_t)
+            .count(),
     };
     // Events in time order: records sent before the leak are checked against the
     // state as leaked; then, within a tick, deliveries reach the fork before the
@@ -207,15 +244,30 @@ fn attack(run: &Run, leak_a: bool, leak_t: u64) -> Outcome {
             let predicted = w.from_a != leak_a
                 && (run.leak_skipped.contains(&(w.epoch, c))
                     || (!delivered_before
-                        && run.leak_positions.iter().any(|&(e, _, next)| e == w.epoch && u64::from(c) >= next)));
-            assert_eq!(can, predicted, "FS: record t={} from_a={} epoch={} c={c}", w.t, w.from_a, w.epoch);
+                        && run
+                            .leak_positions
+                            .iter()
+                            .any(|&(e, _, next)| e == w.epoch && u64::from(c) >= next)));
+            assert_eq!(
+                can, predicted,
+                "FS: record t={} from_a={} epoch={} c={c}",
+                w.t, w.from_a, w.epoch
+            );
             o.fs_checked += 1;
             o.fs_openable += usize::from(can);
         } else if w.epoch < heal_epoch {
-            assert!(can, "exposure: record t={} epoch={} c={c} should be openable", w.t, w.epoch);
+            assert!(
+                can,
+                "exposure: record t={} epoch={} c={c} should be openable",
+                w.t, w.epoch
+            );
             o.exposed += 1;
         } else {
-            assert!(!can, "PCS: record t={} epoch={} c={c} opened after healing", w.t, w.epoch);
+            assert!(
+                !can,
+                "PCS: record t={} epoch={} c={c} opened after healing",
+                w.t, w.epoch
+            );
             o.healed += 1;
         }
     }
@@ -225,18 +277,49 @@ fn attack(run: &Run, leak_a: bool, leak_t: u64) -> Outcome {
 #[test]
 fn fs_pcs_leak_experiment() {
     let traffics = [
-        Traffic { name: "bulk 2 pkt/ms", every_ms: 1, per_tick: 2 },
-        Traffic { name: "voip 50 pkt/s", every_ms: 20, per_tick: 1 },
+        Traffic {
+            name: "bulk 2 pkt/ms",
+            every_ms: 1,
+            per_tick: 2,
+        },
+        Traffic {
+            name: "voip 50 pkt/s",
+            every_ms: 20,
+            per_tick: 1,
+        },
     ];
     println!(
         "{:<14} {:<10} {:>7} {:>6} {:>9} {:>10} {:>8} {:>7} {:>6} {:>9} {:>9}",
-        "traffic", "leaked", "leak ms", "epoch", "in-flight", "FS open/n", "exposed", "healed", "heal@", "heal ms", "heal pkts"
+        "traffic",
+        "leaked",
+        "leak ms",
+        "epoch",
+        "in-flight",
+        "FS open/n",
+        "exposed",
+        "healed",
+        "heal@",
+        "heal ms",
+        "heal pkts"
     );
     let mut rows = 0;
     for tr in traffics {
         for leak_a in [true, false] {
-            for (leak_t, in_flight) in [(700, false), (1_230, false), (1_750, true), (2_260, true), (2_900, true)] {
-                let run = simulate(tr, 4_000, leak_a, leak_t, in_flight, leak_t ^ u64::from(leak_a));
+            for (leak_t, in_flight) in [
+                (700, false),
+                (1_230, false),
+                (1_750, true),
+                (2_260, true),
+                (2_900, true),
+            ] {
+                let run = simulate(
+                    tr,
+                    4_000,
+                    leak_a,
+                    leak_t,
+                    in_flight,
+                    leak_t ^ u64::from(leak_a),
+                );
                 let leak_t = run.leak_t;
                 let leak = run.leak.as_ref().unwrap();
                 let lk = leak.leak_kem();
@@ -244,7 +327,11 @@ fn fs_pcs_leak_experiment() {
                 let o = attack(&run, leak_a, leak_t);
                 if in_flight {
                     // A leak during a ratchet exposes that ratchet: healing needs the next one.
-                    assert_eq!(o.heal_epoch, leak_epoch + 2, "in-flight leak heals one ratchet later");
+                    assert_eq!(
+                        o.heal_epoch,
+                        leak_epoch + 2,
+                        "in-flight leak heals one ratchet later"
+                    );
                 } else {
                     assert_eq!(o.heal_epoch, leak_epoch + 1);
                 }
@@ -255,7 +342,12 @@ fn fs_pcs_leak_experiment() {
                     if leak_a { "initiator" } else { "responder" },
                     leak_t,
                     leak_epoch,
-                    match lk.phase { 1 => "owner-ek", 2 => "confirm", 3 => "peer-ct", _ => "no" },
+                    match lk.phase {
+                        1 => "owner-ek",
+                        2 => "confirm",
+                        3 => "peer-ct",
+                        _ => "no",
+                    },
                     format!("{}/{}", o.fs_openable, o.fs_checked),
                     o.exposed,
                     o.healed,
@@ -275,7 +367,11 @@ fn fs_pcs_leak_experiment() {
 /// passive attacker for one ratchet (documented, inherent to two-party ratchets).
 #[test]
 fn active_attacker_with_leak_defeats_pcs() {
-    let cfg = Config { rekey_after_ms: 200, min_ratchet_interval_ms: 50, ..Config::default() };
+    let cfg = Config {
+        rekey_after_ms: 200,
+        min_ratchet_interval_ms: 50,
+        ..Config::default()
+    };
     let mut r = common::rng(77);
     let (mut a, mut b): (S, S) = common::pair(&cfg, Instant(0), &mut r);
     let mut buf = [0u8; 1500];
@@ -299,6 +395,9 @@ fn active_attacker_with_leak_defeats_pcs() {
         step(&mut b, &mut evil, Instant(t * 10), &mut r);
     }
     let e1 = b.status(Instant(2000)).epoch;
-    assert!(e1 >= e0 + 3, "ratchets continued with the impostor ({e0} -> {e1})");
+    assert!(
+        e1 >= e0 + 3,
+        "ratchets continued with the impostor ({e0} -> {e1})"
+    );
     assert_eq!(evil.status(Instant(2000)).epoch.abs_diff(e1), 0);
 }

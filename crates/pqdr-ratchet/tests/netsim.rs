@@ -7,8 +7,8 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 
 use common::ToyKem;
 use pqdr_ratchet::{Config, Error, Event, InitialSecret, Instant, Role, Session};
@@ -159,7 +159,11 @@ const MTU: usize = 1200;
 impl Sim {
     fn new(sc: Scenario, seed: u64) -> Self {
         let mut srng = pqdr_kat::Drbg::new(&[(seed & 0xff) as u8; 48]);
-        let init = || InitialSecret { secret: &SECRET, transcript: b"", context: b"netsim" };
+        let init = || InitialSecret {
+            secret: &SECRET,
+            transcript: b"",
+            context: b"netsim",
+        };
         let a = S::new(&sc.cfg, Role::Initiator, init(), Instant(0), &mut srng).unwrap();
         let b = S::new(&sc.cfg, Role::Responder, init(), Instant(0), &mut srng).unwrap();
         Sim {
@@ -194,9 +198,19 @@ impl Sim {
         let d = usize::from(!from_a);
         // (key, nonce) uniqueness: the sender sends only in its current epoch.
         let epoch = self.side(from_a).status(Instant(now)).epoch;
-        check!(self, pkt[1] == epoch as u8, "epoch byte {} vs status {}", pkt[1], epoch);
+        check!(
+            self,
+            pkt[1] == epoch as u8,
+            "epoch byte {} vs status {}",
+            pkt[1],
+            epoch
+        );
         let counter = u32::from_be_bytes(pkt[2..6].try_into().unwrap());
-        check!(self, self.nonces[d].insert((epoch, counter)), "nonce reuse: dir {d} epoch {epoch} counter {counter}");
+        check!(
+            self,
+            self.nonces[d].insert((epoch, counter)),
+            "nonce reuse: dir {d} epoch {epoch} counter {counter}"
+        );
         if self.recorded.len() < 4096 && self.net.f() < 0.05 {
             self.recorded.push((from_a, pkt.to_vec()));
         }
@@ -213,7 +227,13 @@ impl Sim {
             Loss::Bernoulli(p) => self.net.f() < p,
             Loss::GilbertElliott(gb, bg, p) => {
                 let bad = &mut self.ge_bad[d];
-                if *bad { if self.net.f() < bg { *bad = false } } else if self.net.f() < gb { *bad = true }
+                if *bad {
+                    if self.net.f() < bg {
+                        *bad = false
+                    }
+                } else if self.net.f() < gb {
+                    *bad = true
+                }
                 let bad = self.ge_bad[d];
                 bad && self.net.f() < p
             }
@@ -222,7 +242,11 @@ impl Sim {
             self.report.dropped_link += 1;
             return;
         }
-        let copies = if self.net.f() < self.sc.link.dup { 2 } else { 1 };
+        let copies = if self.net.f() < self.sc.link.dup {
+            2
+        } else {
+            1
+        };
         for _ in 0..copies {
             let mut bytes = pkt.to_vec();
             if self.net.f() < self.sc.link.bitflip {
@@ -235,7 +259,12 @@ impl Sim {
             }
             let at = now + self.sc.link.delay_ms + self.net.below(self.sc.link.jitter_ms + 1);
             self.seq += 1;
-            self.queue.push(Reverse(Pkt { at, seq: self.seq, to_b: from_a, bytes }));
+            self.queue.push(Reverse(Pkt {
+                at,
+                seq: self.seq,
+                to_b: from_a,
+                bytes,
+            }));
         }
     }
 
@@ -270,7 +299,9 @@ impl Sim {
         let mut pkt = [0u8; 1500];
         loop {
             let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-            let n = self.side(from_a).poll_transmit(Instant(now), b"cid", &mut pkt[..MTU], &mut srng);
+            let n =
+                self.side(from_a)
+                    .poll_transmit(Instant(now), b"cid", &mut pkt[..MTU], &mut srng);
             self.srng = srng;
             let Some(n) = n else { break };
             self.transmit(now, from_a, &pkt[..n], true);
@@ -280,18 +311,32 @@ impl Sim {
     fn deliver(&mut self, now: u64, to_b: bool, bytes: &[u8]) {
         let mut out = [0u8; 1500];
         let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-        let r = self.side(!to_b).open(Instant(now), b"cid", bytes, &mut out, &mut srng);
+        let r = self
+            .side(!to_b)
+            .open(Instant(now), b"cid", bytes, &mut out, &mut srng);
         self.srng = srng;
         let d = usize::from(!to_b);
         match r {
             Ok(o) if o.len > 0 => {
                 check!(self, o.len >= 8, "short payload");
                 let id = u64::from_be_bytes(out[..8].try_into().unwrap());
-                check!(self, self.sent_ids[d].contains(&id), "delivered a payload never sent (id {id})");
+                check!(
+                    self,
+                    self.sent_ids[d].contains(&id),
+                    "delivered a payload never sent (id {id})"
+                );
                 let fresh = self.delivered_ids[d].insert(id);
-                check!(self, fresh || (!to_b && self.redeliverable.remove(&id)), "payload {id} delivered twice");
+                check!(
+                    self,
+                    fresh || (!to_b && self.redeliverable.remove(&id)),
+                    "payload {id} delivered twice"
+                );
                 for (i, b) in out[8..o.len].iter().enumerate() {
-                    check!(self, *b == (id as usize + i) as u8, "payload {id} corrupted");
+                    check!(
+                        self,
+                        *b == (id as usize + i) as u8,
+                        "payload {id} corrupted"
+                    );
                 }
                 if id < self.highest_delivered[d] {
                     self.report.reordered += 1;
@@ -319,7 +364,9 @@ impl Sim {
             f[1] = epoch as u8;
             let mut out = [0u8; 1500];
             let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-            let r = self.side(!to_b).open(Instant(now), b"cid", &f, &mut out, &mut srng);
+            let r = self
+                .side(!to_b)
+                .open(Instant(now), b"cid", &f, &mut out, &mut srng);
             self.srng = srng;
             check!(self, r.is_err(), "forgery accepted");
         }
@@ -327,7 +374,12 @@ impl Sim {
             let i = self.net.below(self.recorded.len() as u64) as usize;
             let (from_a, p) = self.recorded[i].clone();
             self.seq += 1;
-            self.queue.push(Reverse(Pkt { at: now, seq: self.seq, to_b: from_a, bytes: p }));
+            self.queue.push(Reverse(Pkt {
+                at: now,
+                seq: self.seq,
+                to_b: from_a,
+                bytes: p,
+            }));
         }
     }
 
@@ -345,7 +397,10 @@ impl Sim {
             }
         }
         if let Some((t0, e, p0)) = self.ratchet_start {
-            let (ea, eb) = (self.a.status(Instant(now)).epoch, self.b.status(Instant(now)).epoch);
+            let (ea, eb) = (
+                self.a.status(Instant(now)).epoch,
+                self.b.status(Instant(now)).epoch,
+            );
             if ea > e && eb > e {
                 self.report.heal_ms.push(now - t0);
                 self.report.heal_packets.push(self.report.sent - p0);
@@ -399,12 +454,33 @@ impl Sim {
         let sa = self.a.status(Instant(now));
         let sb = self.b.status(Instant(now));
         self.report.ratchets = sa.ratchets_completed.min(sb.ratchets_completed);
-        check!(self, sa.epoch.abs_diff(sb.epoch) <= 1, "epochs diverged: {} vs {}", sa.epoch, sb.epoch);
-        check!(self, self.report.ratchets >= self.sc.min_ratchets, "only {} ratchets", self.report.ratchets);
+        check!(
+            self,
+            sa.epoch.abs_diff(sb.epoch) <= 1,
+            "epochs diverged: {} vs {}",
+            sa.epoch,
+            sb.epoch
+        );
+        check!(
+            self,
+            self.report.ratchets >= self.sc.min_ratchets,
+            "only {} ratchets",
+            self.report.ratchets
+        );
         let ratio = self.report.delivered as f64 / self.report.sent.max(1) as f64;
-        check!(self, ratio >= self.sc.min_delivery, "delivery ratio {ratio:.3} < {}", self.sc.min_delivery);
+        check!(
+            self,
+            ratio >= self.sc.min_delivery,
+            "delivery ratio {ratio:.3} < {}",
+            self.sc.min_delivery
+        );
         for &h in &self.report.heal_ms {
-            check!(self, h <= self.sc.heal_budget_ms, "healing took {h} ms > {}", self.sc.heal_budget_ms);
+            check!(
+                self,
+                h <= self.sc.heal_budget_ms,
+                "healing took {h} ms > {}",
+                self.sc.heal_budget_ms
+            );
         }
         self.report
     }
@@ -437,40 +513,130 @@ fn base_cfg() -> Config {
 }
 
 fn link(loss: Loss) -> Link {
-    Link { loss, delay_ms: 5, jitter_ms: 3, dup: 0.01, bitflip: 0.002, truncate: 0.001 }
+    Link {
+        loss,
+        delay_ms: 5,
+        jitter_ms: 3,
+        dup: 0.01,
+        bitflip: 0.002,
+        truncate: 0.001,
+    }
 }
 
-const NO_ADV: Adversary = Adversary { forge: 0.0, replay: 0.0, drop_control: false };
+const NO_ADV: Adversary = Adversary {
+    forge: 0.0,
+    replay: 0.0,
+    drop_control: false,
+};
 
 fn scenarios() -> Vec<Scenario> {
-    let s = |name, duration_ms, link, traffic, heal_budget_ms, min_ratchets, min_delivery| Scenario {
-        name,
-        duration_ms,
-        link,
-        traffic,
-        adversary: NO_ADV,
-        outage: None,
-        restore_at: None,
-        cfg: base_cfg(),
-        heal_budget_ms,
-        min_ratchets,
-        min_delivery,
-    };
+    let s =
+        |name, duration_ms, link, traffic, heal_budget_ms, min_ratchets, min_delivery| Scenario {
+            name,
+            duration_ms,
+            link,
+            traffic,
+            adversary: NO_ADV,
+            outage: None,
+            restore_at: None,
+            cfg: base_cfg(),
+            heal_budget_ms,
+            min_ratchets,
+            min_delivery,
+        };
     vec![
-        s("bulk-bernoulli-5%", 3_000, link(Loss::Bernoulli(0.05)), Traffic::Bulk(3), 200, 5, 0.92),
-        s("bulk-gilbert-elliott-20%", 3_000, link(Loss::GilbertElliott(0.05, 0.2, 0.9)), Traffic::Bulk(3), 400, 5, 0.70),
-        s("voip-20%", 10_000, link(Loss::Bernoulli(0.20)), Traffic::Periodic(20), 1_500, 15, 0.75),
-        s("one-sided-10%", 3_000, link(Loss::Bernoulli(0.10)), Traffic::OneSided(3), 600, 5, 0.85),
-        Scenario { outage: Some((1_000, 1_500)), ..s("outage-500ms", 3_000, link(Loss::Bernoulli(0.02)), Traffic::Bulk(2), 1_500, 4, 0.70) },
+        s(
+            "bulk-bernoulli-5%",
+            3_000,
+            link(Loss::Bernoulli(0.05)),
+            Traffic::Bulk(3),
+            200,
+            5,
+            0.92,
+        ),
+        s(
+            "bulk-gilbert-elliott-20%",
+            3_000,
+            link(Loss::GilbertElliott(0.05, 0.2, 0.9)),
+            Traffic::Bulk(3),
+            400,
+            5,
+            0.70,
+        ),
+        s(
+            "voip-20%",
+            10_000,
+            link(Loss::Bernoulli(0.20)),
+            Traffic::Periodic(20),
+            1_500,
+            15,
+            0.75,
+        ),
+        s(
+            "one-sided-10%",
+            3_000,
+            link(Loss::Bernoulli(0.10)),
+            Traffic::OneSided(3),
+            600,
+            5,
+            0.85,
+        ),
         Scenario {
-            adversary: Adversary { forge: 0.3, replay: 0.3, drop_control: false },
-            ..s("adversary-forge-replay", 3_000, link(Loss::Bernoulli(0.05)), Traffic::Bulk(2), 300, 5, 0.90)
+            outage: Some((1_000, 1_500)),
+            ..s(
+                "outage-500ms",
+                3_000,
+                link(Loss::Bernoulli(0.02)),
+                Traffic::Bulk(2),
+                1_500,
+                4,
+                0.70,
+            )
         },
         Scenario {
-            adversary: Adversary { forge: 0.0, replay: 0.0, drop_control: true },
-            ..s("adversary-drops-control", 3_000, link(Loss::Bernoulli(0.05)), Traffic::Bulk(2), 400, 5, 0.90)
+            adversary: Adversary {
+                forge: 0.3,
+                replay: 0.3,
+                drop_control: false,
+            },
+            ..s(
+                "adversary-forge-replay",
+                3_000,
+                link(Loss::Bernoulli(0.05)),
+                Traffic::Bulk(2),
+                300,
+                5,
+                0.90,
+            )
         },
-        Scenario { restore_at: Some(1_234), ..s("export-restore", 3_000, link(Loss::Bernoulli(0.02)), Traffic::Bulk(2), 400, 4, 0.85) },
+        Scenario {
+            adversary: Adversary {
+                forge: 0.0,
+                replay: 0.0,
+                drop_control: true,
+            },
+            ..s(
+                "adversary-drops-control",
+                3_000,
+                link(Loss::Bernoulli(0.05)),
+                Traffic::Bulk(2),
+                400,
+                5,
+                0.90,
+            )
+        },
+        Scenario {
+            restore_at: Some(1_234),
+            ..s(
+                "export-restore",
+                3_000,
+                link(Loss::Bernoulli(0.02)),
+                Traffic::Bulk(2),
+                400,
+                4,
+                0.85,
+            )
+        },
     ]
 }
 
@@ -486,7 +652,11 @@ fn pct(v: &mut [u64], p: usize) -> u64 {
 fn netsim_bounded_seeds() {
     let seeds: Vec<u64> = match std::env::var("PQDR_NETSIM_SEED") {
         Ok(s) => vec![s.parse().unwrap()],
-        Err(_) => (1..=std::env::var("PQDR_NETSIM_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3)).collect(),
+        Err(_) => (1..=std::env::var("PQDR_NETSIM_SEEDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(3))
+            .collect(),
     };
     let mut summary = HashMap::new();
     for sc in scenarios() {
@@ -510,7 +680,15 @@ fn netsim_bounded_seeds() {
     println!("netsim: {} seeds per scenario", seeds.len());
     println!(
         "{:<26} {:>8} {:>9} {:>8} {:>8} {:>6} {:>5} {:>16} {:>18}  rejected",
-        "scenario", "sent", "delivered", "lost", "reorder", "ratch", "abrt", "heal ms p50/p90/max", "heal pkts p50/max"
+        "scenario",
+        "sent",
+        "delivered",
+        "lost",
+        "reorder",
+        "ratch",
+        "abrt",
+        "heal ms p50/p90/max",
+        "heal pkts p50/max"
     );
     for sc in scenarios() {
         let e = summary.get_mut(sc.name).unwrap();

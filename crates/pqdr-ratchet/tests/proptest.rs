@@ -5,9 +5,9 @@ mod common;
 
 use std::collections::BTreeSet;
 
+use common::{ToyKem, init, rng};
 use pqdr_ratchet::chacha20poly1305::aead::{AeadInOut, KeyInit};
 use pqdr_ratchet::chacha20poly1305::{ChaCha20Poly1305, Nonce};
-use common::{ToyKem, init, rng};
 use pqdr_ratchet::codec::{Decoder, encode_symbol, symbol_count};
 use pqdr_ratchet::wire::{Frame, Frames};
 use pqdr_ratchet::{Config, Direction, Error, Instant, Mode, Role, Session, testing};
@@ -59,7 +59,11 @@ impl Model {
 }
 
 fn small_cfg() -> Config {
-    Config { ratchet_on_start: false, max_jump: MAX_JUMP as u32, ..Config::default() }
+    Config {
+        ratchet_on_start: false,
+        max_jump: MAX_JUMP as u32,
+        ..Config::default()
+    }
 }
 
 proptest! {
@@ -225,17 +229,31 @@ fn craft(s: &Session<ToyKem>, counter: u32, frames: &[u8]) -> Vec<u8> {
 
 #[test]
 fn unknown_frame_type_drops_without_commit() {
-    let cfg = Config { ratchet_on_start: false, ..Config::default() };
+    let cfg = Config {
+        ratchet_on_start: false,
+        ..Config::default()
+    };
     let mut r = rng(11);
-    let a: Session<ToyKem> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
-    let mut b: Session<ToyKem> = Session::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
+    let a: Session<ToyKem> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut b: Session<ToyKem> =
+        Session::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
     let mut out = [0u8; 512];
     let mut before = vec![0u8; 40_000];
     let mut after = before.clone();
     let n0 = b.snapshot(Instant(0), &mut before).unwrap();
-    for bad in [&[0x7f, 1, 2][..], &[0x00, 0x00, 0x01][..], &[0x10, 0, 1][..], &[0x02, 1, 5, 0x02, 1, 6][..]] {
+    for bad in [
+        &[0x7f, 1, 2][..],
+        &[0x00, 0x00, 0x01][..],
+        &[0x10, 0, 1][..],
+        &[0x02, 1, 5, 0x02, 1, 6][..],
+    ] {
         let p = craft(&a, 0, bad);
-        assert_eq!(b.open(Instant(0), b"", &p, &mut out, &mut r), Err(Error::Malformed), "{bad:?}");
+        assert_eq!(
+            b.open(Instant(0), b"", &p, &mut out, &mut r),
+            Err(Error::Malformed),
+            "{bad:?}"
+        );
         let n1 = b.snapshot(Instant(0), &mut after).unwrap();
         assert_eq!(before[..n0], after[..n1]);
     }
@@ -249,31 +267,53 @@ fn unknown_frame_type_drops_without_commit() {
 fn swapped_roles_never_decrypt() {
     let cfg = Config::default();
     let mut r = rng(12);
-    let mut a: Session<ToyKem> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
-    let mut b: Session<ToyKem> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut a: Session<ToyKem> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut b: Session<ToyKem> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
     let mut buf = [0u8; 1500];
     let mut out = [0u8; 1500];
     for i in 0..20 {
         let n = a.seal(Instant(i), b"", b"x", &mut buf, &mut r).unwrap();
-        assert_eq!(b.open(Instant(i), b"", &buf[..n], &mut out, &mut r), Err(Error::Unauthentic));
+        assert_eq!(
+            b.open(Instant(i), b"", &buf[..n], &mut out, &mut r),
+            Err(Error::Unauthentic)
+        );
     }
     assert!(!b.status(Instant(20)).confirmed);
     // Stream mode: the first failure closes the session.
-    let cfg = Config { mode: Mode::Stream, ..Config::default() };
-    let mut a: Session<ToyKem> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
-    let mut b: Session<ToyKem> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let cfg = Config {
+        mode: Mode::Stream,
+        ..Config::default()
+    };
+    let mut a: Session<ToyKem> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut b: Session<ToyKem> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
     let n = a.seal(Instant(0), b"", b"x", &mut buf, &mut r).unwrap();
-    assert_eq!(b.open(Instant(0), b"", &buf[..n], &mut out, &mut r), Err(Error::Unauthentic));
-    assert_eq!(b.open(Instant(0), b"", &buf[..n], &mut out, &mut r), Err(Error::Closed));
+    assert_eq!(
+        b.open(Instant(0), b"", &buf[..n], &mut out, &mut r),
+        Err(Error::Unauthentic)
+    );
+    assert_eq!(
+        b.open(Instant(0), b"", &buf[..n], &mut out, &mut r),
+        Err(Error::Closed)
+    );
 }
 
 #[test]
 fn export_import_continue_matches_twin_with_reservation() {
-    let cfg = Config { ratchet_on_start: false, ..Config::default() };
+    let cfg = Config {
+        ratchet_on_start: false,
+        ..Config::default()
+    };
     let mut r = rng(13);
-    let mut a: Session<ToyKem> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
-    let mut twin: Session<ToyKem> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
-    let mut b: Session<ToyKem> = Session::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
+    let mut a: Session<ToyKem> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut twin: Session<ToyKem> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut b: Session<ToyKem> =
+        Session::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
     let mut buf = [0u8; 1500];
     let mut buf2 = [0u8; 1500];
     let mut out = [0u8; 1500];
@@ -281,19 +321,22 @@ fn export_import_continue_matches_twin_with_reservation() {
         let n = a.seal(Instant(0), b"", b"x", &mut buf, &mut r).unwrap();
         let m = twin.seal(Instant(0), b"", b"x", &mut buf2, &mut r).unwrap();
         assert_eq!(buf[..n], buf2[..m]);
-        b.open(Instant(0), b"", &buf[..n], &mut out, &mut r).unwrap();
+        b.open(Instant(0), b"", &buf[..n], &mut out, &mut r)
+            .unwrap();
     }
     let mut st = vec![0u8; 40_000];
     let n = a.export_state(7, Instant(0), &mut st).unwrap();
     let mut a2: Session<ToyKem> = Session::import_state(&cfg, &st[..n], 1, Instant(0)).unwrap();
     // The twin skips the 7 reserved positions; then both produce identical records.
     for _ in 0..7 {
-        twin.seal(Instant(0), b"", b"skip", &mut buf2, &mut r).unwrap();
+        twin.seal(Instant(0), b"", b"skip", &mut buf2, &mut r)
+            .unwrap();
     }
     for _ in 0..10 {
         let n = a2.seal(Instant(0), b"", b"y", &mut buf, &mut r).unwrap();
         let m = twin.seal(Instant(0), b"", b"y", &mut buf2, &mut r).unwrap();
         assert_eq!(buf[..n], buf2[..m]);
-        b.open(Instant(0), b"", &buf[..n], &mut out, &mut r).unwrap();
+        b.open(Instant(0), b"", &buf[..n], &mut out, &mut r)
+            .unwrap();
     }
 }

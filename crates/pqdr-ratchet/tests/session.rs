@@ -50,7 +50,11 @@ fn bootstrap_ratchet_completes() {
 
 #[test]
 fn periodic_ratchets_alternate_owner() {
-    let cfg = Config { rekey_after_ms: 1000, min_ratchet_interval_ms: 100, ..Config::default() };
+    let cfg = Config {
+        rekey_after_ms: 1000,
+        min_ratchet_interval_ms: 100,
+        ..Config::default()
+    };
     let (a, b) = run(&cfg, 2000, 10);
     let (sa, sb) = (a.status(Instant(20_000)), b.status(Instant(20_000)));
     println!("{sa:?}\n{sb:?}");
@@ -60,7 +64,12 @@ fn periodic_ratchets_alternate_owner() {
 
 #[test]
 fn stream_mode_roundtrip() {
-    let cfg = Config { mode: Mode::Stream, rekey_after_ms: 500, min_ratchet_interval_ms: 50, ..Config::default() };
+    let cfg = Config {
+        mode: Mode::Stream,
+        rekey_after_ms: 500,
+        min_ratchet_interval_ms: 50,
+        ..Config::default()
+    };
     let (a, b) = run(&cfg, 300, 10);
     assert!(a.status(Instant(3000)).epoch >= 3);
     assert!(b.status(Instant(3000)).epoch >= 3);
@@ -76,24 +85,48 @@ fn tamper_replay_and_errors() {
     let n = a.seal(Instant(0), b"", b"hello", &mut pkt, &mut r).unwrap();
     let mut bad = pkt;
     bad[10] ^= 1;
-    assert_eq!(b.open(Instant(0), b"", &bad[..n], &mut out, &mut r), Err(Error::Unauthentic));
-    assert_eq!(b.open(Instant(0), b"x", &pkt[..n], &mut out, &mut r), Err(Error::Unauthentic));
-    let o = b.open(Instant(0), b"", &pkt[..n], &mut out, &mut r).unwrap();
+    assert_eq!(
+        b.open(Instant(0), b"", &bad[..n], &mut out, &mut r),
+        Err(Error::Unauthentic)
+    );
+    assert_eq!(
+        b.open(Instant(0), b"x", &pkt[..n], &mut out, &mut r),
+        Err(Error::Unauthentic)
+    );
+    let o = b
+        .open(Instant(0), b"", &pkt[..n], &mut out, &mut r)
+        .unwrap();
     assert_eq!(&out[..o.len], b"hello");
-    assert_eq!(b.open(Instant(0), b"", &pkt[..n], &mut out, &mut r), Err(Error::Replay));
-    assert_eq!(b.open(Instant(0), b"", &pkt[..5], &mut out, &mut r), Err(Error::Malformed));
+    assert_eq!(
+        b.open(Instant(0), b"", &pkt[..n], &mut out, &mut r),
+        Err(Error::Replay)
+    );
+    assert_eq!(
+        b.open(Instant(0), b"", &pkt[..5], &mut out, &mut r),
+        Err(Error::Malformed)
+    );
     let mut far = pkt;
     far[2..6].copy_from_slice(&u32::MAX.to_be_bytes());
-    assert_eq!(b.open(Instant(0), b"", &far[..n], &mut out, &mut r), Err(Error::TooFarAhead));
+    assert_eq!(
+        b.open(Instant(0), b"", &far[..n], &mut out, &mut r),
+        Err(Error::TooFarAhead)
+    );
     let mut ep = pkt;
     ep[1] = 7;
-    assert_eq!(b.open(Instant(0), b"", &ep[..n], &mut out, &mut r), Err(Error::UnknownEpoch));
+    assert_eq!(
+        b.open(Instant(0), b"", &ep[..n], &mut out, &mut r),
+        Err(Error::UnknownEpoch)
+    );
     assert_eq!(b.status(Instant(0)).auth_failures, 2);
 }
 
 #[cfg(feature = "mlkem")]
 fn mlkem_cycle<K: pqdr_ratchet::RatchetKem>() -> u64 {
-    let cfg = Config { rekey_after_ms: 200, min_ratchet_interval_ms: 50, ..Config::default() };
+    let cfg = Config {
+        rekey_after_ms: 200,
+        min_ratchet_interval_ms: 50,
+        ..Config::default()
+    };
     let mut r = rng(7);
     let (a, b): (Session<K>, Session<K>) = common::pair(&cfg, Instant(0), &mut r);
     let mut p = [a, b];
@@ -103,7 +136,11 @@ fn mlkem_cycle<K: pqdr_ratchet::RatchetKem>() -> u64 {
         let now = Instant(t * 10);
         for first in [true, false] {
             let (l, rr) = p.split_at_mut(1);
-            let (s, o) = if first { (&mut l[0], &mut rr[0]) } else { (&mut rr[0], &mut l[0]) };
+            let (s, o) = if first {
+                (&mut l[0], &mut rr[0])
+            } else {
+                (&mut rr[0], &mut l[0])
+            };
             let room = s.max_payload(1200);
             let msg = vec![t as u8; room];
             let n = s.seal(now, b"", &msg, &mut pkt[..1200], &mut r).unwrap();

@@ -42,13 +42,25 @@ fn export_import_continue_with_reservation() {
     for _ in 0..100 {
         a.seal(Instant(10), b"", b"x", &mut pkt, &mut r).unwrap();
     }
-    assert_eq!(a.seal(Instant(10), b"", b"x", &mut pkt, &mut r), Err(Error::ReservationExhausted));
+    assert_eq!(
+        a.seal(Instant(10), b"", b"x", &mut pkt, &mut r),
+        Err(Error::ReservationExhausted)
+    );
     // Crash: restore and continue; the peer sees a gap ≤ 100, no key reuse.
     let mut a2 = S::import_state(&cfg, &blob[..n], 1, Instant(20)).unwrap();
     exchange(&mut a2, &mut b, Instant(20), &mut r, 10);
-    assert_eq!(S::import_state(&cfg, &blob[..n], 2, Instant(20)).err(), Some(Error::StateCorrupt));
-    let other = Config { rekey_after_ms: 1, ..cfg };
-    assert_eq!(S::import_state(&other, &blob[..n], 0, Instant(20)).err(), Some(Error::StateCorrupt));
+    assert_eq!(
+        S::import_state(&cfg, &blob[..n], 2, Instant(20)).err(),
+        Some(Error::StateCorrupt)
+    );
+    let other = Config {
+        rekey_after_ms: 1,
+        ..cfg
+    };
+    assert_eq!(
+        S::import_state(&other, &blob[..n], 0, Instant(20)).err(),
+        Some(Error::StateCorrupt)
+    );
 }
 
 #[test]
@@ -74,8 +86,18 @@ fn sealed_roundtrip_and_wrong_key() {
     exchange(&mut a, &mut b, Instant(5), &mut r, 3);
     let mut blob = vec![0u8; LEN];
     let mut scratch = vec![0u8; LEN];
-    let n = a.export_state_sealed(10, b"storage key", Instant(9), &mut blob).unwrap();
-    let mut a2 = S::import_state_sealed(&cfg, &blob[..n], b"storage key", 1, Instant(9), &mut scratch).unwrap();
+    let n = a
+        .export_state_sealed(10, b"storage key", Instant(9), &mut blob)
+        .unwrap();
+    let mut a2 = S::import_state_sealed(
+        &cfg,
+        &blob[..n],
+        b"storage key",
+        1,
+        Instant(9),
+        &mut scratch,
+    )
+    .unwrap();
     assert_eq!(
         S::import_state_sealed(&cfg, &blob[..n], b"other key", 0, Instant(9), &mut scratch).err(),
         Some(Error::StateCorrupt)
@@ -108,6 +130,9 @@ fn corrupt_states_are_errors_not_panics() {
         let _ = S::import_state(&cfg, &c, 0, Instant(9));
     }
     blob[4] = 9;
-    assert_eq!(S::import_state(&cfg, &blob[..n], 0, Instant(9)).err(), Some(Error::StateVersion));
+    assert_eq!(
+        S::import_state(&cfg, &blob[..n], 0, Instant(9)).err(),
+        Some(Error::StateVersion)
+    );
     println!("{errs} truncations refused");
 }

@@ -7,7 +7,9 @@
 mod common;
 
 use pqdr_ratchet::testing;
-use pqdr_ratchet::{Config, Direction, InitialSecret, Instant, Mode, RatchetKem, Role, Session, codec};
+use pqdr_ratchet::{
+    Config, Direction, InitialSecret, Instant, Mode, RatchetKem, Role, Session, codec,
+};
 use serde_json::{Value, json};
 
 fn hex(b: &[u8]) -> String {
@@ -19,7 +21,12 @@ const COUNTERS: [u32; 7] = [0, 1, 255, 256, 257, 65535, 1 << 20];
 type VK = pqdr_ratchet::MlKem768;
 
 /// Records the owner's seed/ek/rid when first seen; returns (ct, root_1) from the peer.
-fn capture(s: &Session<VK>, seed: &mut Vec<u8>, ek: &mut Vec<u8>, rid: &mut u16) -> Option<(Vec<u8>, [u8; 32])> {
+fn capture(
+    s: &Session<VK>,
+    seed: &mut Vec<u8>,
+    ek: &mut Vec<u8>,
+    rid: &mut u16,
+) -> Option<(Vec<u8>, [u8; 32])> {
     let lk = s.leak_kem();
     if lk.phase == 1 && seed.is_empty() {
         *seed = lk.seed[..VK::SEED_LEN].to_vec();
@@ -35,22 +42,33 @@ fn capture(s: &Session<VK>, seed: &mut Vec<u8>, ek: &mut Vec<u8>, rid: &mut u16)
 fn generate() -> Value {
     let secret: Vec<u8> = (0x00..=0x1f).collect();
     let transcript: Vec<u8> = (0x20..=0x3f).collect();
-    let init = || InitialSecret { secret: &secret, transcript: &transcript, context: b"pqdr test" };
+    let init = || InitialSecret {
+        secret: &secret,
+        transcript: &transcript,
+        context: b"pqdr test",
+    };
     let root0 = testing::root0(&init(), VK::ID, Mode::Datagram);
     let mut dirs = serde_json::Map::new();
     for (name, d) in [("i2r", Direction::I2R), ("r2i", Direction::R2I)] {
-        let mks: Vec<Value> =
-            COUNTERS.iter().map(|&c| json!({"counter": c, "mk": hex(&testing::message_key(&root0, d, c))})).collect();
+        let mks: Vec<Value> = COUNTERS
+            .iter()
+            .map(|&c| json!({"counter": c, "mk": hex(&testing::message_key(&root0, d, c))}))
+            .collect();
         dirs.insert(
             name.into(),
             json!({"seg0": hex(&testing::seg0(&root0, d)), "ck00": hex(&testing::ck00(&root0, d)), "mk": mks}),
         );
     }
     // Sealed records of epoch 0 at the vector counters, both roles.
-    let cfg = Config { ratchet_on_start: false, ..Config::default() };
+    let cfg = Config {
+        ratchet_on_start: false,
+        ..Config::default()
+    };
     let mut rng = pqdr_kat::Drbg::new(&[42; 48]);
-    let mut a: Session<VK> = Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut rng).unwrap();
-    let mut b: Session<VK> = Session::new(&cfg, Role::Responder, init(), Instant(0), &mut rng).unwrap();
+    let mut a: Session<VK> =
+        Session::new(&cfg, Role::Initiator, init(), Instant(0), &mut rng).unwrap();
+    let mut b: Session<VK> =
+        Session::new(&cfg, Role::Responder, init(), Instant(0), &mut rng).unwrap();
     let mut sealed = Vec::new();
     let mut pkt = [0u8; 1500];
     for (role, s) in [("initiator", &mut a), ("responder", &mut b)] {
@@ -61,10 +79,14 @@ fn generate() -> Value {
                 next += 1;
             }
             let pt = format!("pqdr vector {c}");
-            let n = s.seal(Instant(0), b"aad", pt.as_bytes(), &mut pkt, &mut rng).unwrap();
+            let n = s
+                .seal(Instant(0), b"aad", pt.as_bytes(), &mut pkt, &mut rng)
+                .unwrap();
             next += 1;
-            sealed.push(json!({"role": role, "epoch": 0, "counter": c, "aad": hex(b"aad"),
-                "plaintext": hex(pt.as_bytes()), "record": hex(&pkt[..n])}));
+            sealed.push(
+                json!({"role": role, "epoch": 0, "counter": c, "aad": hex(b"aad"),
+                "plaintext": hex(pt.as_bytes()), "record": hex(&pkt[..n])}),
+            );
         }
     }
     // Epoch 1: the initiator owns the first ratchet.
@@ -78,18 +100,28 @@ fn generate() -> Value {
         let now = Instant(t);
         for from_a in [true, false] {
             let (l, r) = parties.split_at_mut(1);
-            let (s, o) = if from_a { (&mut l[0], &mut r[0]) } else { (&mut r[0], &mut l[0]) };
+            let (s, o) = if from_a {
+                (&mut l[0], &mut r[0])
+            } else {
+                (&mut r[0], &mut l[0])
+            };
             let pt = format!("epoch data {t}");
-            let n = s.seal(now, b"aad", pt.as_bytes(), &mut pkt, &mut rng).unwrap();
+            let n = s
+                .seal(now, b"aad", pt.as_bytes(), &mut pkt, &mut rng)
+                .unwrap();
             if pkt[1] == 1 && epoch1.len() < 6 {
                 epoch1.push(json!({"role": if from_a {"initiator"} else {"responder"}, "epoch": 1,
                     "counter": u32::from_be_bytes(pkt[2..6].try_into().unwrap()), "aad": hex(b"aad"),
                     "record": hex(&pkt[..n])}));
             }
-            if let Some(x) = capture(s, &mut seed, &mut ek, &mut rid) { (ct, root1) = (x.0, Some(x.1)); }
+            if let Some(x) = capture(s, &mut seed, &mut ek, &mut rid) {
+                (ct, root1) = (x.0, Some(x.1));
+            }
             let r = o.open(now, b"aad", &pkt[..n], &mut out, &mut rng).unwrap();
             assert_eq!(&out[..r.len], pt.as_bytes());
-            if let Some(x) = capture(o, &mut seed, &mut ek, &mut rid) { (ct, root1) = (x.0, Some(x.1)); }
+            if let Some(x) = capture(o, &mut seed, &mut ek, &mut rid) {
+                (ct, root1) = (x.0, Some(x.1));
+            }
             while let Some(n) = s.poll_transmit(now, b"aad", &mut pkt, &mut rng) {
                 if pkt[1] == 1 && epoch1.len() < 6 {
                     epoch1.push(json!({"role": if from_a {"initiator"} else {"responder"}, "epoch": 1,
@@ -97,7 +129,9 @@ fn generate() -> Value {
                         "record": hex(&pkt[..n])}));
                 }
                 o.open(now, b"aad", &pkt[..n], &mut out, &mut rng).unwrap();
-                if let Some(x) = capture(o, &mut seed, &mut ek, &mut rid) { (ct, root1) = (x.0, Some(x.1)); }
+                if let Some(x) = capture(o, &mut seed, &mut ek, &mut rid) {
+                    (ct, root1) = (x.0, Some(x.1));
+                }
             }
         }
     }
@@ -123,7 +157,9 @@ fn generate() -> Value {
     let mut st = vec![0u8; pqdr_ratchet::max_state_len(16, 256)];
     let n = a.export_state(64, Instant(60), &mut st).unwrap();
     let plain = hex(&st[..n]);
-    let n = a.export_state_sealed(64, b"storage key", Instant(60), &mut st).unwrap();
+    let n = a
+        .export_state_sealed(64, b"storage key", Instant(60), &mut st)
+        .unwrap();
     let sealed_state = hex(&st[..n]);
     json!({
         "version": 1,
@@ -150,5 +186,9 @@ fn vectors_v1() {
     }
     let want: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(v, want, "vectors differ from {path}");
-    println!("vectors/v1.json: {} sealed records, {} epoch-1 records match", 14, v["ratchet"]["records"].as_array().unwrap().len());
+    println!(
+        "vectors/v1.json: {} sealed records, {} epoch-1 records match",
+        14,
+        v["ratchet"]["records"].as_array().unwrap().len()
+    );
 }

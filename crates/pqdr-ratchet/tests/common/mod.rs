@@ -30,7 +30,12 @@ impl RatchetKem for ToyKem {
         xof("toy ek filler", &[&pk], &mut ek[32..]);
     }
 
-    fn encapsulate_deterministic(ek: &[u8], m: &[u8], ct: &mut [u8], ss: &mut [u8; 32]) -> Result<(), KemError> {
+    fn encapsulate_deterministic(
+        ek: &[u8],
+        m: &[u8],
+        ct: &mut [u8],
+        ss: &mut [u8; 32],
+    ) -> Result<(), KemError> {
         let mut filler = [0u8; 300 - 32];
         xof("toy ek filler", &[&ek[..32]], &mut filler);
         if filler[..] != ek[32..] {
@@ -68,7 +73,11 @@ pub fn rng(seed: u8) -> pqdr_kat::Drbg {
 pub const SECRET: [u8; 32] = [0x11; 32];
 
 pub fn init() -> InitialSecret<'static> {
-    InitialSecret { secret: &SECRET, transcript: b"transcript", context: b"pqdr test" }
+    InitialSecret {
+        secret: &SECRET,
+        transcript: b"transcript",
+        context: b"pqdr test",
+    }
 }
 
 pub fn pair<K: RatchetKem, const WW: usize, const MS: usize>(
