@@ -90,10 +90,16 @@ impl<const Q: i16> Fq<Q> {
     /// the vectoriser maps it to 16-bit multiply-high lanes.
     #[inline(always)]
     pub(crate) fn montmul(a: i16, b: i16) -> i16 {
-        #[allow(clippy::cast_possible_truncation, reason = "high half of a 32-bit product")]
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "high half of a 32-bit product"
+        )]
         let hi = ((i32::from(a) * i32::from(b)) >> 16) as i16;
         let t = a.wrapping_mul(b).wrapping_mul(Self::QINV);
-        #[allow(clippy::cast_possible_truncation, reason = "high half of a 32-bit product")]
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "high half of a 32-bit product"
+        )]
         let tq = ((i32::from(t) * i32::from(Q)) >> 16) as i16;
         hi.wrapping_sub(tq)
     }
@@ -160,7 +166,10 @@ mod tests {
 
     fn check_q<const Q: i16>() {
         let q = i32::from(Q);
-        for x in (-(1 << 26) + 1..(1 << 26)).step_by(997).chain(-5 * q..5 * q) {
+        for x in (-(1 << 26) + 1..(1 << 26))
+            .step_by(997)
+            .chain(-5 * q..5 * q)
+        {
             let r = i32::from(Fq::<Q>::freeze(x));
             assert!(r.abs() <= Fq::<Q>::Q12);
             assert_eq!((x - r).rem_euclid(q), 0);

@@ -14,7 +14,11 @@ pub(crate) fn choice_from_bit(bit: u8) -> Choice {
 /// 1 if `x != 0` (for `|x| < 2^31`).
 #[inline(always)]
 pub(crate) fn nonzero_i32(x: i32) -> Choice {
-    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation, reason = "bit extraction")]
+    #[allow(
+        clippy::cast_sign_loss,
+        clippy::cast_possible_truncation,
+        reason = "bit extraction"
+    )]
     let bit = ((x | x.wrapping_neg()) as u32 >> 31) as u8;
     choice_from_bit(bit)
 }
@@ -22,7 +26,11 @@ pub(crate) fn nonzero_i32(x: i32) -> Choice {
 /// 1 if `x > 0` (for `|x| < 2^31`).
 #[inline(always)]
 pub(crate) fn positive_i32(x: i32) -> Choice {
-    #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation, reason = "bit extraction")]
+    #[allow(
+        clippy::cast_sign_loss,
+        clippy::cast_possible_truncation,
+        reason = "bit extraction"
+    )]
     let bit = (x.wrapping_neg() as u32 >> 31) as u8;
     choice_from_bit(bit)
 }

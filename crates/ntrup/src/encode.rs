@@ -37,13 +37,25 @@ const MAX_LEVELS: usize = 12; // ceil(log2(1277)) = 11
 
 /// The levels of `Encode` for `len` values modulo `m`, and the total length.
 const fn levels(len: usize, m: u32) -> ([Level; MAX_LEVELS], usize, usize) {
-    let mut out = [Level { len: 0, m: 0, m_last: 0, offset: 0, bytes_mm: 0 }; MAX_LEVELS];
+    let mut out = [Level {
+        len: 0,
+        m: 0,
+        m_last: 0,
+        offset: 0,
+        bytes_mm: 0,
+    }; MAX_LEVELS];
     let (mut len, mut m, mut m_last) = (len, m, m);
     let mut offset = 0;
     let mut n = 0;
     while len > 1 {
         let (bytes_mm, m_mm) = merge(m, m);
-        out[n] = Level { len, m, m_last, offset, bytes_mm };
+        out[n] = Level {
+            len,
+            m,
+            m_last,
+            offset,
+            bytes_mm,
+        };
         let pairs = len >> 1;
         let new_last;
         if len & 1 == 0 {
@@ -60,7 +72,13 @@ const fn levels(len: usize, m: u32) -> ([Level; MAX_LEVELS], usize, usize) {
         n += 1;
     }
     // The last value: bytes while m > 1.
-    out[n] = Level { len: 1, m: m_last, m_last, offset, bytes_mm: 0 };
+    out[n] = Level {
+        len: 1,
+        m: m_last,
+        m_last,
+        offset,
+        bytes_mm: 0,
+    };
     let mut top = m_last;
     while top > 1 {
         offset += 1;
@@ -83,7 +101,11 @@ fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
     for level in &lv[..n] {
         let len = level.len;
         for k in 0..len >> 1 {
-            let m1 = if 2 * k + 2 == len { level.m_last } else { level.m };
+            let m1 = if 2 * k + 2 == len {
+                level.m_last
+            } else {
+                level.m
+            };
             let mut x = u32::from(r[2 * k]) + u32::from(r[2 * k + 1]) * level.m;
             let mut mm = level.m * m1;
             while mm >= 16384 {
@@ -194,9 +216,17 @@ pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
 }
 
 /// `Rq_encode`: the coefficients shifted to `0..q`, mixed-radix encoded.
-pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &[i16; P], tmp: &mut [u16; P]) {
+pub(crate) fn rq_encode<const P: usize, const Q: i16>(
+    s: &mut [u8],
+    r: &[i16; P],
+    tmp: &mut [u16; P],
+) {
     for (t, &x) in tmp.iter_mut().zip(r) {
-        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation, reason = "0..q")]
+        #[allow(
+            clippy::cast_sign_loss,
+            clippy::cast_possible_truncation,
+            reason = "0..q"
+        )]
         let v = (i32::from(x) + Fq::<Q>::Q12) as u16;
         *t = v;
     }
@@ -205,7 +235,11 @@ pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &[i16; P]
 }
 
 /// `Rq_decode`.
-pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8], tmp: &mut [u16; P]) {
+pub(crate) fn rq_decode<const P: usize, const Q: i16>(
+    r: &mut [i16; P],
+    s: &[u8],
+    tmp: &mut [u16; P],
+) {
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
     decode(tmp, s, Q as u32);
     for (x, &t) in r.iter_mut().zip(tmp.iter()) {
@@ -228,7 +262,11 @@ pub(crate) fn rounded_encode<const P: usize, const Q: i16>(
     tmp: &mut [u16; P],
 ) {
     for (t, &x) in tmp.iter_mut().zip(r) {
-        #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation, reason = "0..(q+2)/3")]
+        #[allow(
+            clippy::cast_sign_loss,
+            clippy::cast_possible_truncation,
+            reason = "0..(q+2)/3"
+        )]
         let v = (((i32::from(x) + Fq::<Q>::Q12) * 10923) >> 15) as u16;
         *t = v;
     }
@@ -276,7 +314,16 @@ mod tests {
     #[test]
     fn encode_decode_roundtrip() {
         let mut s = 3u64;
-        for (len, m) in [(761usize, 4591u32), (761, 1531), (1, 4591), (2, 300), (3, 7), (653, 4621), (1277, 2627), (9, 2)] {
+        for (len, m) in [
+            (761usize, 4591u32),
+            (761, 1531),
+            (1, 4591),
+            (2, 300),
+            (3, 7),
+            (653, 4621),
+            (1277, 2627),
+            (9, 2),
+        ] {
             let vals: Vec<u16> = (0..len)
                 .map(|_| {
                     s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
@@ -295,7 +342,9 @@ mod tests {
     #[test]
     fn decode_never_out_of_range() {
         let m = 1531;
-        let bytes: Vec<u8> = (0..encoded_len(761, m)).map(|i| (i * 37 + 255) as u8).collect();
+        let bytes: Vec<u8> = (0..encoded_len(761, m))
+            .map(|i| (i * 37 + 255) as u8)
+            .collect();
         let mut out = vec![0u16; 761];
         decode(&mut out, &bytes, m);
         assert!(out.iter().all(|&x| u32::from(x) < m));

@@ -8,14 +8,14 @@
 //! a ciphertext that does not re-encrypt to itself, `Hash0(Hash3(rho) ‖ ct)`
 //! (implicit rejection).
 
-use crate::sntrup_core::{decrypt, encrypt, is_short, public_key};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{
-    encoded_len, rounded_decode, rounded_encode, rounded_modulus, rq_decode, rq_encode, small_bytes,
-    small_decode, small_encode,
+    encoded_len, rounded_decode, rounded_encode, rounded_modulus, rq_decode, rq_encode,
+    small_bytes, small_decode, small_encode,
 };
 use crate::recip::r3_recip;
 use crate::sample::{short_random, small_random};
+use crate::sntrup_core::{decrypt, encrypt, is_short, public_key};
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha512};
 use zeroize::Zeroizing;
@@ -42,7 +42,11 @@ pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
 
 /// `Hash_prefix(b, in)`: the first 32 bytes of SHA-512(b ‖ in₁ ‖ in₂).
 fn hash_prefix(b: u8, in1: &[u8], in2: &[u8]) -> [u8; HASH_BYTES] {
-    let d = Sha512::new().chain_update([b]).chain_update(in1).chain_update(in2).finalize();
+    let d = Sha512::new()
+        .chain_update([b])
+        .chain_update(in1)
+        .chain_update(in2)
+        .finalize();
     let mut out = [0u8; HASH_BYTES];
     out.copy_from_slice(&d[..HASH_BYTES]);
     out
@@ -177,7 +181,9 @@ pub(crate) fn encap_with<const P: usize, const Q: i16>(
 
 /// Decodes `Small_encode`d bytes as an `Inputs` value; `None` unless every
 /// coefficient is in {-1, 0, 1}, unused bits are zero and the weight is w.
-pub(crate) fn decode_short<const P: usize, const W: usize>(bytes: &[u8]) -> Option<Zeroizing<[i8; P]>> {
+pub(crate) fn decode_short<const P: usize, const W: usize>(
+    bytes: &[u8],
+) -> Option<Zeroizing<[i8; P]>> {
     let mut r = Zeroizing::new([0i8; P]);
     small_decode(&mut r, bytes);
     let mut ok = (small_valid::<P>(bytes) & is_short::<P, W>(&r)).unwrap_u8();

@@ -2,9 +2,9 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #[cfg(test)]
-extern crate std;
-#[cfg(test)]
 extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
 mod arith;
 mod ct;
@@ -96,7 +96,7 @@ pub trait ParameterSet:
 macro_rules! variant {
     ($marker:ident, $module:ident, p = $p:literal, q = $q:literal, w = $w:literal) => {
         #[doc = concat!("Marker type for `", stringify!($module), "` (p = ", stringify!($p), ", q = ",
-            stringify!($q), ", w = ", stringify!($w), ").")]
+                    stringify!($q), ", w = ", stringify!($w), ").")]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $marker;
 
@@ -159,7 +159,7 @@ macro_rules! variant {
         }
 
         #[doc = concat!("`", stringify!($module), "`: Streamlined NTRU Prime with p = ",
-            stringify!($p), ", q = ", stringify!($q), ", w = ", stringify!($w), ".")]
+                    stringify!($p), ", q = ", stringify!($q), ", w = ", stringify!($w), ".")]
         pub mod $module {
             pub use crate::{Error, SHARED_SECRET_SIZE, SharedSecret};
             use rand_core::CryptoRng;
@@ -184,7 +184,9 @@ macro_rules! variant {
             pub const INPUTS_SIZE: usize = ($p + 3) >> 2;
 
             /// Key generation (`KEM_KeyGen`); see [`crate::DecapsulationKey::generate`].
-            pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (DecapsulationKey, EncapsulationKey) {
+            pub fn generate<R: CryptoRng + ?Sized>(
+                rng: &mut R,
+            ) -> (DecapsulationKey, EncapsulationKey) {
                 DecapsulationKey::generate(rng)
             }
 

@@ -159,7 +159,9 @@ mod tests {
     use crate::mult::tests::naive;
 
     fn lcg(s: &mut u64) -> u32 {
-        *s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (*s >> 33) as u32
     }
 
@@ -180,7 +182,11 @@ mod tests {
             let mut invq = [0i16; P];
             let mut bufq = Box::new([[0i16; P]; 6]);
             assert!(bool::from(rq_recip3::<P, Q>(&mut invq, &g, &mut bufq)));
-            let prod = naive(&g.map(|x| 3 * i32::from(x)), &invq.map(i32::from), i32::from(Q));
+            let prod = naive(
+                &g.map(|x| 3 * i32::from(x)),
+                &invq.map(i32::from),
+                i32::from(Q),
+            );
             let mut one = [0i32; P];
             one[0] = 1;
             assert_eq!(prod, one);

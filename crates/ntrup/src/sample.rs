@@ -20,7 +20,11 @@ pub(crate) fn urandom32<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<u32, R:
 /// A small coefficient from a uniform 32-bit word: `((x mod 2^30) * 3) >> 30) - 1`.
 #[inline(always)]
 pub(crate) fn small_from_u32(x: u32) -> i8 {
-    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "0..=2")]
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        reason = "0..=2"
+    )]
     let v = ((u64::from(x & 0x3fff_ffff) * 3) >> 30) as i8;
     v - 1
 }
@@ -51,13 +55,20 @@ pub(crate) fn short_random<const P: usize, const W: usize, R: TryCryptoRng + ?Si
 
 /// `Short_fromlist`: tag the first w words as ±1 (low bits 00 or 10) and the
 /// rest as 0 (low bits 01), sort (a random permutation), read the tags.
-pub(crate) fn short_fromlist<const P: usize, const W: usize>(out: &mut [i8; P], list: &mut [u32; P]) {
+pub(crate) fn short_fromlist<const P: usize, const W: usize>(
+    out: &mut [i8; P],
+    list: &mut [u32; P],
+) {
     for (i, l) in list.iter_mut().enumerate() {
         *l = if i < W { *l & !1 } else { (*l & !3) | 1 };
     }
     sort_u32(list);
     for (o, &l) in out.iter_mut().zip(list.iter()) {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap, reason = "0..=3")]
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_possible_wrap,
+            reason = "0..=3"
+        )]
         let v = (l & 3) as i8;
         *o = v - 1;
     }

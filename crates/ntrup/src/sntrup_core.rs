@@ -64,7 +64,9 @@ pub(crate) fn decrypt<const P: usize, const Q: i16, const W: usize>(
 /// Weight check for an externally supplied short polynomial (public use only:
 /// validating caller input to the deterministic entry points).
 pub(crate) fn is_short<const P: usize, const W: usize>(r: &[i8; P]) -> ct::Choice {
-    let weight = r.iter().fold(0u32, |w, &x| w.wrapping_add(u32::from(x != 0)));
+    let weight = r
+        .iter()
+        .fold(0u32, |w, &x| w.wrapping_add(u32::from(x != 0)));
     #[allow(clippy::cast_possible_truncation, reason = "W < 2^32")]
     weight.ct_eq(&(W as u32))
 }

@@ -162,7 +162,13 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         let mut sk = S::DecapsulationKeyBytes::zeroed();
         S::keypair(rng, &mut pk, &mut sk)?;
         let ek = EncapsulationKey { bytes: pk };
-        Ok((DecapsulationKey { bytes: sk, ek: ek.clone() }, ek))
+        Ok((
+            DecapsulationKey {
+                bytes: sk,
+                ek: ek.clone(),
+            },
+            ek,
+        ))
     }
 
     /// `KEM_KeyGen` from explicit inputs: `f_enc = Small_encode(f)` for a short
@@ -180,7 +186,13 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         let mut sk = S::DecapsulationKeyBytes::zeroed();
         S::keypair_deterministic(f_enc, g_enc, rho, &mut pk, &mut sk).ok_or(Error)?;
         let ek = EncapsulationKey { bytes: pk };
-        Ok((DecapsulationKey { bytes: sk, ek: ek.clone() }, ek))
+        Ok((
+            DecapsulationKey {
+                bytes: sk,
+                ek: ek.clone(),
+            },
+            ek,
+        ))
     }
 
     /// Parses a secret key.
@@ -220,13 +232,18 @@ impl<S: ParameterSet> DecapsulationKey<S> {
 
 impl<S: ParameterSet> Clone for DecapsulationKey<S> {
     fn clone(&self) -> Self {
-        DecapsulationKey { bytes: self.bytes, ek: self.ek.clone() }
+        DecapsulationKey {
+            bytes: self.bytes,
+            ek: self.ek.clone(),
+        }
     }
 }
 
 impl<S: ParameterSet> fmt::Debug for DecapsulationKey<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DecapsulationKey").field("ek", &self.ek).finish_non_exhaustive()
+        f.debug_struct("DecapsulationKey")
+            .field("ek", &self.ek)
+            .finish_non_exhaustive()
     }
 }
 
@@ -302,7 +319,12 @@ impl<S: ParameterSet> Eq for Ciphertext<S> {}
 
 impl<S: ParameterSet> fmt::Debug for Ciphertext<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Ciphertext<{}>({} bytes)", S::NAME, self.bytes.as_ref().len())
+        write!(
+            f,
+            "Ciphertext<{}>({} bytes)",
+            S::NAME,
+            self.bytes.as_ref().len()
+        )
     }
 }
 
