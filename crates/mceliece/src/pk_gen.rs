@@ -15,6 +15,7 @@ use crate::ct::{bit, opaque};
 use crate::gf;
 use crate::params::{Derived, Params};
 use crate::vec::{self, MAX_M};
+use zeroize::Zeroize;
 
 /// Words per augmented row for the H part (window columns included for `f`).
 const fn a_words(mt: usize, semi: bool) -> usize {
@@ -63,6 +64,19 @@ fn column_chunk<P: Params>(out: &mut [u64], g: &[u16], support: &[u16], start: u
             vec::mul::<P>(&mut tmp, &v, &a);
             v = tmp;
         }
+    }
+}
+
+/// dst ^= src & m, a word at a time (m is 0 or all ones; lengths multiple of 8).
+#[inline(always)]
+fn xor_masked(dst: &mut [u8], src: &[u8], m: u64) {
+    for (x, y) in dst.chunks_exact_mut(8).zip(src.chunks_exact(8)) {
+        let mut a = [0u8; 8];
+        let mut b = [0u8; 8];
+        a.copy_from_slice(x);
+        b.copy_from_slice(y);
+        let v = u64::from_le_bytes(a) ^ (u64::from_le_bytes(b) & m);
+        x.copy_from_slice(&v.to_le_bytes());
     }
 }
 
@@ -208,14 +222,15 @@ pub(crate) fn pk_gen<P: Params>(
             }
         }
         let (cb, sh) = (r >> 3, r & 7);
+        // Columns below r are zero in every row this step adds, so the row
+        // operations can start at the word holding column r.
+        let w0 = (r >> 6) << 3;
         for k in r + 1..mt {
             let (head, tail) = mat.split_at_mut(k * rb);
             let row_r = &mut head[r * rb..(r + 1) * rb];
             let row_k = &tail[..rb];
-            let m = opaque(((!row_r[cb] & row_k[cb]) >> sh & 1).wrapping_neg());
-            for (x, y) in row_r[cb..].iter_mut().zip(&row_k[cb..]) {
-                *x ^= y & m;
-            }
+            let m = opaque(u64::from((!row_r[cb] & row_k[cb]) >> sh & 1).wrapping_neg());
+            xor_masked(&mut row_r[w0..], &row_k[w0..], m);
         }
         let mut singular = bit(&mat[r * rb..(r + 1) * rb], r) ^ 1;
         // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to reach
@@ -235,45 +250,49 @@ pub(crate) fn pk_gen<P: Params>(
                 let (head, tail) = mat.split_at_mut(k * rb);
                 (&mut tail[..rb], &head[r * rb..(r + 1) * rb])
             };
-            let m = opaque((row_k[cb] >> sh & 1).wrapping_neg());
-            for (x, y) in row_k[cb..].iter_mut().zip(&row_r[cb..]) {
-                *x ^= y & m;
-            }
+            let m = opaque(u64::from(row_k[cb] >> sh & 1).wrapping_neg());
+            xor_masked(&mut row_k[w0..], &row_r[w0..], m);
         }
     }
 
     // T = A H_right, 64 rows at a time, written from the front of pk.
     let tcols = n - mt;
     let chunks = tcols.div_ceil(64);
-    let mut ainv = [0u64; 64 * 26];
+    // A rows of the current block, transposed: ainv_t[w * 64 + i] = word w of row i.
+    let mut ainv_t = [0u64; 26 * 64];
     let mut r0 = 0;
     while r0 < mt {
         let rows = (mt - r0).min(64);
+        ainv_t.fill(0);
         for i in 0..rows {
             let off = base + (r0 + i) * rb + aw * 8;
             for w in 0..iw {
                 let mut b = [0u8; 8];
                 b.copy_from_slice(&pk[off + 8 * w..off + 8 * w + 8]);
-                ainv[i * iw + w] = u64::from_le_bytes(b);
+                ainv_t[w * 64 + i] = u64::from_le_bytes(b);
             }
         }
         for c in 0..chunks {
             column_chunk::<P>(&mut words[..mt], g, support, mt + 64 * c);
-            for i in 0..rows {
-                let a = &ainv[i * iw..(i + 1) * iw];
-                let mut acc = 0u64;
-                for (wi, &aw_) in a.iter().enumerate() {
-                    let ks = &words[64 * wi..(64 * wi + 64).min(mt)];
-                    for (b, &x) in ks.iter().enumerate() {
-                        acc ^= x & ((aw_ >> b) & 1).wrapping_neg();
+            // acc[i] = sum_k A[r0 + i][k] H_right[k][64c .. 64c + 64]
+            let mut acc = [0u64; 64];
+            for w in 0..iw {
+                let col: &[u64; 64] = ainv_t[w * 64..w * 64 + 64].try_into().expect("64");
+                for (b, &x) in words[64 * w..(64 * w + 64).min(mt)].iter().enumerate() {
+                    for (a, &cw) in acc.iter_mut().zip(col.iter()) {
+                        *a ^= x & ((cw >> b) & 1).wrapping_neg();
                     }
                 }
+            }
+            let len = (row_bytes - 8 * c).min(8);
+            for (i, a) in acc.iter().enumerate().take(rows) {
                 let dst = (r0 + i) * row_bytes + 8 * c;
-                let len = (row_bytes - 8 * c).min(8);
-                pk[dst..dst + len].copy_from_slice(&acc.to_le_bytes()[..len]);
+                pk[dst..dst + len].copy_from_slice(&a.to_le_bytes()[..len]);
             }
         }
         r0 += rows;
     }
+    ainv_t.zeroize();
+    words.zeroize();
     Some(pivots)
 }
