@@ -1,0 +1,90 @@
+//! Peak stack of key generation, encapsulation and decapsulation for every
+//! set, measured by painting (`pqdr_ct::stack::peak`) on a thread with a 16 MiB
+//! stack; keys live on the heap. Prints a table (`--nocapture`) and checks the
+//! budget of 348864 key generation (64 KiB of extra stack).
+
+use pqdr_mceliece::{Buf, Params};
+
+struct TestRng(u64);
+impl rand_core::TryRng for TestRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.try_next_u64()? >> 32) as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        Ok(self.0)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for b in dst {
+            *b = (self.try_next_u64()? >> 56) as u8;
+        }
+        Ok(())
+    }
+}
+impl rand_core::TryCryptoRng for TestRng {}
+
+const DEPTH: usize = 4 << 20;
+
+fn measure<P: Params>() -> (usize, usize, usize) {
+    let mut pk = P::PkBytes::boxed_zeroed();
+    let mut sk = Box::new(P::SkBytes::zeroed());
+    let mut ct = Box::new(P::CtBytes::zeroed());
+    let mut rng = TestRng(11);
+    let kg = pqdr_ct::stack::peak(DEPTH, || {
+        pqdr_mceliece::generate_deterministic_into::<P>(&mut pk, &mut sk, &[3u8; 32]);
+    });
+    let mut ss = None;
+    let en = pqdr_ct::stack::peak(DEPTH, || {
+        ss = Some(pqdr_mceliece::encapsulate_into::<P, _>(
+            &pk, &mut ct, &mut rng,
+        ));
+    });
+    let mut ss2 = None;
+    let de = pqdr_ct::stack::peak(DEPTH, || {
+        ss2 = Some(pqdr_mceliece::decapsulate::<P>(&sk, &ct));
+    });
+    assert!(ss == ss2);
+    (kg, en, de)
+}
+
+fn run() {
+    let mut rows = Vec::new();
+    macro_rules! row {
+        ($($ty:ident),*) => {$(
+            let (k, e, d) = measure::<pqdr_mceliece::$ty>();
+            println!("{:18} keygen {:7} B  encaps {:6} B  decaps {:7} B",
+                <pqdr_mceliece::$ty as Params>::NAME, k, e, d);
+            rows.push((<pqdr_mceliece::$ty as Params>::NAME, k));
+        )*};
+    }
+    row!(
+        Mceliece348864,
+        Mceliece348864f,
+        Mceliece460896,
+        Mceliece460896f,
+        Mceliece6688128,
+        Mceliece6688128f,
+        Mceliece6960119,
+        Mceliece6960119f,
+        Mceliece8192128,
+        Mceliece8192128f
+    );
+    let k348864 = rows.iter().find(|r| r.0 == "mceliece348864").map(|r| r.1);
+    assert!(
+        k348864.is_some_and(|k| k <= 64 * 1024),
+        "348864 keygen stack {k348864:?}"
+    );
+}
+
+#[test]
+fn peak_stack() {
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(run)
+        .expect("thread")
+        .join()
+        .expect("join");
+}
