@@ -3,7 +3,7 @@
 //! `PRF_η` = SHAKE256 with `64η`-byte output, and `XOF` = SHAKE128 (squeezed
 //! a few blocks at a time by the matrix sampler).
 //!
-//! The sponge is written directly over the `keccak` crate's permutation: the
+//! The sponge is written directly over the permutation ([`crate::keccak`]): the
 //! inputs here are short and fixed-shape, so the state's lanes are filled and
 //! read in place. Every sponge state is zeroized on drop (most absorb secrets).
 
@@ -42,7 +42,7 @@ impl<const RATE: usize> Drop for Sponge<RATE> {
 
 #[inline(always)]
 fn permute(state: &mut [u64; 25]) {
-    keccak::Keccak::new().with_f1600(|f| f(state));
+    crate::keccak::f1600(state);
 }
 
 impl<const RATE: usize> Sponge<RATE> {

@@ -7,6 +7,7 @@ mod ct;
 mod encode;
 mod field;
 mod hash;
+mod keccak;
 mod kem;
 mod kpke;
 mod ntt;
