@@ -4,8 +4,8 @@
 
 use core::fmt;
 
+use crate::xof::Shake256;
 use rand_core::CryptoRng;
-use shake::{Shake256, Update};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 

@@ -17,6 +17,7 @@ mod stream;
 #[cfg(feature = "signature")]
 mod traits;
 mod verify;
+mod xof;
 
 pub use key::{Signature, SigningKey, VerifyingKey, generate, generate_deterministic};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};

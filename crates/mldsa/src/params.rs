@@ -26,6 +26,7 @@ pub trait ByteArray:
 }
 
 impl<const M: usize> ByteArray for [u8; M] {
+    #[inline(always)]
     fn zeroed() -> Self {
         [0; M]
     }
@@ -38,6 +39,7 @@ pub trait PolyArray: AsRef<[Poly]> + AsMut<[Poly]> + Zeroize {
 }
 
 impl<const M: usize> PolyArray for [Poly; M] {
+    #[inline(always)]
     fn zeroed() -> Self {
         [Poly::ZERO; M]
     }

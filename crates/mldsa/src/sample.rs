@@ -7,8 +7,8 @@
     reason = "byte and index conversions of values already range-limited"
 )]
 
+use crate::xof::{Shake128, Shake256};
 use pqdr_ct::hook;
-use shake::{ExtendableOutput, Shake128, Shake256, Update, XofReader};
 use zeroize::Zeroize;
 
 use crate::encode::unpack;
@@ -37,7 +37,7 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
     g.update(&[s as u8, r as u8]);
     let mut reader = g.finalize_xof();
     let mut buf = [0u8; 5 * SHAKE128_RATE];
-    reader.read(&mut buf);
+    reader.read_blocks(&mut buf);
     let mut len = buf.len();
     let mut ctr = 0;
     loop {
@@ -52,7 +52,7 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
                 }
             }
         }
-        reader.read(&mut buf[..SHAKE128_RATE]);
+        reader.read_blocks(&mut buf[..SHAKE128_RATE]);
         len = SHAKE128_RATE;
     }
 }
@@ -69,7 +69,7 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
     x.update(&r.to_le_bytes());
     let mut reader = x.finalize_xof();
     let mut buf = [0u8; 2 * SHAKE256_RATE];
-    reader.read(&mut buf);
+    reader.read_blocks(&mut buf);
     let mut len = buf.len();
     let mut ctr = 0;
     let bound: i32 = if eta == 2 { 15 } else { 9 };
@@ -96,7 +96,7 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
                 }
             }
         }
-        reader.read(&mut buf[..SHAKE256_RATE]);
+        reader.read_blocks(&mut buf[..SHAKE256_RATE]);
         len = SHAKE256_RATE;
     }
 }
@@ -104,9 +104,12 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
 /// Algorithm 34, ExpandMask(ρ'', μ): the r-th polynomial, y_r =
 /// BitUnpack(H(ρ''‖IntegerToBytes(κ + r, 2)), γ1 − 1, γ1). No rejection.
 pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
-    let mut buf = [0u8; 32 * 20];
+    let mut buf = [0u8; 5 * SHAKE256_RATE];
     let len = 32 * (gamma1_bits as usize + 1);
-    h(&[rho_pp, &kappa.to_le_bytes()], &mut buf[..len]);
+    let mut x = Shake256::default();
+    x.update(rho_pp);
+    x.update(&kappa.to_le_bytes());
+    x.finalize_xof().read_blocks(&mut buf);
     let gamma1 = 1i32 << gamma1_bits;
     unpack(out, &buf[..len], gamma1_bits + 1, |v| {
         gamma1.wrapping_sub(v)
@@ -125,7 +128,7 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
     x.update(c_tilde);
     let mut reader = x.finalize_xof();
     let mut buf = [0u8; SHAKE256_RATE];
-    reader.read(&mut buf);
+    reader.read_blocks(&mut buf);
     let mut signs = u64::from_le_bytes([
         buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7],
     ]);
@@ -134,7 +137,7 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
     for i in N - tau..N {
         let j = loop {
             if pos == SHAKE256_RATE {
-                reader.read(&mut buf);
+                reader.read_blocks(&mut buf);
                 pos = 0;
             }
             let j = buf[pos];

@@ -13,9 +13,9 @@
     reason = "l ≤ 7 and ω ≤ 80 fit the target types"
 )]
 
+use crate::xof::Shake256;
 use pqdr_ct::hook;
-use shake::{ExtendableOutput, Shake256, Update, XofReader};
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::encode::{hint_pack_row, pack};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
@@ -49,27 +49,27 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
     let skb = sk.as_ref();
     let rho = public_rho(skb);
     // Steps 1–4: ŝ1, ŝ2 (NTT(t0) comes later, per row).
-    let mut s1_hat = Zeroizing::new(P::VecL::zeroed());
+    // Large buffers are plain locals (zeroized explicitly at the end) so that
+    // no wrapper forces a copy of them onto the stack.
+    let mut s1_hat = P::VecL::zeroed();
     for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
         unpack_eta::<P>(s, &skb[s1_range::<P>(j)]);
         s.ntt();
     }
-    let mut s2_hat = Zeroizing::new(P::VecK::zeroed());
+    let mut s2_hat = P::VecK::zeroed();
     for (i, s) in s2_hat.as_mut().iter_mut().enumerate() {
         unpack_eta::<P>(s, &skb[s2_range::<P>(i)]);
         s.ntt();
     }
     // Step 5: Â ← ExpandA(ρ) (public).
     #[cfg(not(feature = "low-memory"))]
-    let a_hat = {
-        let mut m = P::Matrix::zeroed();
-        for (r, row) in m.as_mut().chunks_exact_mut(P::L).enumerate() {
-            for (s, a) in row.iter_mut().enumerate() {
-                rej_ntt_poly(a, &rho, s, r);
-            }
+    let mut a_hat = P::Matrix::zeroed();
+    #[cfg(not(feature = "low-memory"))]
+    for (r, row) in a_hat.as_mut().chunks_exact_mut(P::L).enumerate() {
+        for (s, a) in row.iter_mut().enumerate() {
+            rej_ntt_poly(a, &rho, s, r);
         }
-        m
-    };
+    }
     #[cfg(feature = "low-memory")]
     let mut a_tmp = Poly::ZERO;
     // Step 7: ρ'' ← H(K‖rnd‖μ, 64).
@@ -79,8 +79,8 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         &mut rho_pp[..],
     );
 
-    let mut y_hat = Zeroizing::new(P::VecL::zeroed());
-    let mut w = Zeroizing::new(P::VecK::zeroed());
+    let mut y_hat = P::VecL::zeroed();
+    let mut w = P::VecK::zeroed();
     let mut acc = Zeroizing::new([0i64; N]);
     let mut tmp = Zeroizing::new(Poly::ZERO);
     let mut tmp2 = Zeroizing::new(Poly::ZERO);
@@ -186,6 +186,10 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         }
         break;
     }
+    s1_hat.zeroize();
+    s2_hat.zeroize();
+    y_hat.zeroize();
+    w.zeroize();
     // The signature is the public output.
     hook::declassify(sig.as_mut());
 }

@@ -4,8 +4,8 @@
 
 use core::fmt;
 
+use crate::xof::Shake256;
 use rand_core::CryptoRng;
-use shake::{ExtendableOutput, Shake256, Update, XofReader};
 use zeroize::Zeroizing;
 
 use crate::Error;

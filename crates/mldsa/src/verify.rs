@@ -2,7 +2,7 @@
 //! public; Â is sampled one entry at a time (each entry is used once), so
 //! verification needs no stored matrix.
 
-use shake::{ExtendableOutput, Shake256, Update, XofReader};
+use crate::xof::Shake256;
 
 use crate::encode::{hint_unpack, pack, unpack};
 use crate::keygen::{t1_range, unpack_t1};

@@ -35,8 +35,13 @@ fn keygen_and_sign<P: ParameterSet>() {
         assert!(vk.verify(&msg, b"ctx", &sig).is_ok());
         let mut buf = [0u8; 64];
         let digest = PreHash::Sha2_256.digest(&msg, &mut buf);
-        let sig = sk.sign_prehash_with_rnd(PreHash::Sha2_256, digest, b"", &rnd).expect("sign");
-        assert!(vk.verify_prehash(PreHash::Sha2_256, digest, b"", &sig).is_ok());
+        let sig = sk
+            .sign_prehash_with_rnd(PreHash::Sha2_256, digest, b"", &rnd)
+            .expect("sign");
+        assert!(
+            vk.verify_prehash(PreHash::Sha2_256, digest, b"", &sig)
+                .is_ok()
+        );
     }
     let sig = sk2.sign_deterministic(b"deterministic", b"").expect("sign");
     assert!(vk.verify(b"deterministic", b"", &sig).is_ok());

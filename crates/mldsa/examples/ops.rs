@@ -1,0 +1,42 @@
+//! Runs one ML-DSA operation in a loop, for profilers and instruction counts:
+//! `cargo run --release -p pqdr-mldsa --example ops -- <keygen|sign|verify> <44|65|87> [iterations]`.
+
+use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet};
+
+fn run<P: ParameterSet>(op: &str, n: usize) {
+    let (sk, vk) = pqdr_mldsa::generate_deterministic::<P>(&[7; 32]);
+    let msg = [0x42u8; 32];
+    let sig = sk.sign_deterministic(&msg, b"").expect("sign");
+    for i in 0..n {
+        match op {
+            "keygen" => {
+                let mut xi = [7u8; 32];
+                xi[0] = i as u8;
+                std::hint::black_box(pqdr_mldsa::generate_deterministic::<P>(&xi));
+            }
+            "sign" => {
+                std::hint::black_box(
+                    sk.sign_deterministic(std::hint::black_box(&msg), b"")
+                        .expect("sign"),
+                );
+            }
+            "verify" => {
+                assert!(vk.verify(std::hint::black_box(&msg), b"", &sig).is_ok());
+            }
+            other => panic!("unknown operation {other}"),
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let op = args.get(1).map_or("sign", String::as_str);
+    let set = args.get(2).map_or("65", String::as_str);
+    let n = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    match set {
+        "44" => run::<MlDsa44>(op, n),
+        "65" => run::<MlDsa65>(op, n),
+        "87" => run::<MlDsa87>(op, n),
+        other => panic!("unknown set {other}"),
+    }
+}
