@@ -124,7 +124,7 @@ macro_rules! parameter_set {
             const GAMMA1_BITS: u32 = $g1;
             const GAMMA2: i32 = $g2;
             const OMEGA: usize = $omega;
-            const C_TILDE_SIZE: usize = $lambda / 4;
+            const C_TILDE_SIZE: usize = $lambda >> 2;
             type VkBytes = [u8; $vk];
             type SkBytes = [u8; $sk];
             type SigBytes = [u8; $sig];

@@ -29,6 +29,10 @@ impl Default for Poly {
 }
 
 /// a^e mod q, for building the constant tables.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time tables of public constants"
+)]
 const fn pow_mod(a: u64, mut e: u64) -> u64 {
     let q = Q as u64;
     let mut base = a % q;
@@ -82,6 +86,19 @@ const INV_NTT_F: i32 = {
     let r2 = pow_mod((1u64 << 32) % q, 2);
     let inv256 = pow_mod(256, q - 2);
     (r2 * inv256 % q) as i32
+};
+
+/// f·(−ζ^BitRev8(1))·R^−1 mod q: the last inverse-NTT twiddle with the
+/// final scaling folded in.
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time public constant"
+)]
+const INV_NTT_F_ZETA1: i32 = {
+    let q = Q as u64;
+    let r_inv = pow_mod((1u64 << 32) % q, q - 2);
+    let z = (q as i64 - ZETAS[1] as i64).rem_euclid(q as i64) as u64; // −ζ' (Montgomery form)
+    (INV_NTT_F as u64 * z % q * r_inv % q) as i32
 };
 
 /// Montgomery reduction: a·2^−32 mod q in (−q, q), for |a| < 2^31·q.
@@ -144,12 +161,14 @@ impl Poly {
     }
 
     /// In-place inverse NTT times R (FIPS 204 Algorithm 42, followed by a
-    /// Montgomery scaling). Input |a| < q, output |a| < q.
+    /// Montgomery scaling folded into the last layer). Input |a| < q, output
+    /// |a| < q. Only the upper half of each butterfly is reduced, so the lower
+    /// halves grow to at most 128q before the last layer (256q < 2^31).
     pub(crate) fn invntt_tomont(&mut self) {
         let a = &mut self.0;
         let mut m = N;
         let mut len = 1;
-        while len < N {
+        while len < N >> 1 {
             let mut start = 0;
             while start < N {
                 m -= 1;
@@ -164,9 +183,14 @@ impl Poly {
             }
             len <<= 1;
         }
+        // Last layer (len = 128, ζ index 1) with the scaling by f folded in.
         let f = i64::from(INV_NTT_F);
-        for x in a.iter_mut() {
-            *x = mont(f.wrapping_mul(i64::from(*x)));
+        let fz = i64::from(INV_NTT_F_ZETA1);
+        let (lo, hi) = a.split_at_mut(N >> 1);
+        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+            let t = *x;
+            *x = mont(f.wrapping_mul(i64::from(t.wrapping_add(*y))));
+            *y = mont(fz.wrapping_mul(i64::from(t.wrapping_sub(*y))));
         }
     }
 
@@ -221,10 +245,15 @@ pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::needless_range_loop,
+    clippy::cast_sign_loss,
+    reason = "test oracle on public values"
+)]
 mod tests {
     use super::*;
 
-    #[allow(clippy::integer_division_remainder_used, reason = "test oracle")]
     fn schoolbook(a: &Poly, b: &Poly) -> Poly {
         let q = i64::from(Q);
         let mut r = [0i64; N];

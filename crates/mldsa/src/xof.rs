@@ -41,6 +41,10 @@ impl<const RATE: usize> Shake<RATE> {
     }
 
     #[inline(always)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "extracts one byte of a lane"
+    )]
     fn get_byte(&self, i: usize) -> u8 {
         (self.state[i >> 3] >> ((i & 7) << 3)) as u8
     }
@@ -115,6 +119,7 @@ impl<const RATE: usize> Drop for Shake<RATE> {
 }
 
 #[cfg(test)]
+#[allow(clippy::cast_possible_truncation, reason = "test data")]
 mod tests {
     use super::*;
     use shake::{ExtendableOutput, Update, XofReader};

@@ -14,6 +14,12 @@
 //! each signing attempt and of the secret-seeded samplers, validity of a
 //! decoded key, and the final signature.
 
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    reason = "test code on public values"
+)]
+
 use pqdr_ct::classify;
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, SigningKey};
 

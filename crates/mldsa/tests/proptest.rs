@@ -3,6 +3,12 @@
 //! key fails verification; arbitrary bytes never make decoding or
 //! verification panic.
 
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    reason = "test code on public values"
+)]
+
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, SigningKey, VerifyingKey};
 use proptest::prelude::*;
 

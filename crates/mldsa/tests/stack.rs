@@ -4,6 +4,12 @@
 //! budget: ML-DSA-65 signing under 64 KiB (under 40 KiB with `low-memory`).
 //! Run: `cargo test --release -p pqdr-mldsa --test stack -- --nocapture`.
 
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    reason = "test code on public values"
+)]
+
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, SigningKey};
 
 const DEPTH: usize = 1 << 20;
