@@ -69,7 +69,9 @@ macro_rules! bench_set {
 
         // --- encaps ---
         let mut g = c.benchmark_group(concat!($label, "/encaps"));
-        g.bench_function("pqdr", |b| b.iter(|| ek.encapsulate_deterministic(black_box(&M))));
+        g.bench_function("pqdr", |b| {
+            b.iter(|| ek.encapsulate_deterministic(black_box(&M)))
+        });
         g.bench_function("rustcrypto", |b| {
             b.iter(|| rc_ek.encapsulate_deterministic(black_box(&M.into())))
         });
@@ -79,15 +81,21 @@ macro_rules! bench_set {
         g.bench_function("libcrux-multiplexed", |b| {
             b.iter(|| libcrux_ml_kem::$lx::encapsulate(lx.public_key(), black_box(M)))
         });
-        g.bench_function("pqclean", |b| b.iter(|| pqcrypto_mlkem::$pq::encapsulate(black_box(&pq_pk))));
+        g.bench_function("pqclean", |b| {
+            b.iter(|| pqcrypto_mlkem::$pq::encapsulate(black_box(&pq_pk)))
+        });
         g.finish();
 
         // --- decaps ---
         let mut g = c.benchmark_group(concat!($label, "/decaps"));
         g.bench_function("pqdr", |b| b.iter(|| dk.decapsulate(black_box(&ct))));
-        g.bench_function("rustcrypto", |b| b.iter(|| rc_dk.decapsulate(black_box(&rc_ct))));
+        g.bench_function("rustcrypto", |b| {
+            b.iter(|| rc_dk.decapsulate(black_box(&rc_ct)))
+        });
         g.bench_function("libcrux-portable", |b| {
-            b.iter(|| libcrux_ml_kem::$lx::portable::decapsulate(lx.private_key(), black_box(&lx_ct)))
+            b.iter(|| {
+                libcrux_ml_kem::$lx::portable::decapsulate(lx.private_key(), black_box(&lx_ct))
+            })
         });
         g.bench_function("libcrux-multiplexed", |b| {
             b.iter(|| libcrux_ml_kem::$lx::decapsulate(lx.private_key(), black_box(&lx_ct)))
@@ -102,7 +110,14 @@ macro_rules! bench_set {
 fn mlkem(c: &mut Criterion) {
     bench_set!(c, "ML-KEM-512", ml_kem_512, ml_kem_512, mlkem512, mlkem512);
     bench_set!(c, "ML-KEM-768", ml_kem_768, ml_kem_768, mlkem768, mlkem768);
-    bench_set!(c, "ML-KEM-1024", ml_kem_1024, ml_kem_1024, mlkem1024, mlkem1024);
+    bench_set!(
+        c,
+        "ML-KEM-1024",
+        ml_kem_1024,
+        ml_kem_1024,
+        mlkem1024,
+        mlkem1024
+    );
 }
 
 criterion_group!(benches, mlkem);

@@ -1,8 +1,13 @@
 //! Runs one ML-KEM operation in a loop, for profilers and instruction counts:
 //! `cargo run --release -p pqdr-mlkem --example ops -- <512|768|1024> <keygen|encaps|decaps> [iterations]`
 //! e.g. `valgrind --tool=callgrind target/release/examples/ops 768 decaps 100`.
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    reason = "test code on public values"
+)]
 
-use std::hint::black_box;
+use core::hint::black_box;
 
 use pqdr_mlkem::{DecapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet};
 

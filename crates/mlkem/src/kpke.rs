@@ -76,9 +76,10 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8; 32], ek: &mut [u8], dk_pke: &mut 
         s.ntt_in_place();
     }
 
+    // `a_hat` holds Â[i][j] while the row is summed, then t̂[i] (which is
+    // published in ek) for its encoding.
     let mut a_hat = Poly::ZERO;
     let mut acc = Zeroizing::new(Accumulator::ZERO);
-    let mut t_hat = Zeroizing::new(Poly::ZERO);
     let mut e_hat = Zeroizing::new(Poly::ZERO);
     for (i, out) in ek.chunks_exact_mut(POLY12).take(P::K).enumerate() {
         // t̂[i] = Σ_j Â[i][j] ∘ ŝ[j] + ê[i], with Â[i][j] = SampleNTT(ρ ‖ j ‖ i).
@@ -87,13 +88,14 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8; 32], ek: &mut [u8], dk_pke: &mut 
             sample_ntt(&rho, j as u8, i as u8, &mut a_hat);
             acc.add(&a_hat, s);
         }
-        acc.reduce_into(&mut t_hat);
+        let t_hat = &mut a_hat;
+        acc.reduce_into(t_hat);
         t_hat.scale_mont();
         sample_noise(P::ETA1, &sigma, (P::K + i) as u8, &mut e_hat);
         ntt(&mut e_hat);
         t_hat.add_assign(&e_hat);
         t_hat.canonicalize();
-        encode12(&t_hat, out);
+        encode12(t_hat, out);
     }
     ek[POLY12 * P::K..].copy_from_slice(&rho);
 

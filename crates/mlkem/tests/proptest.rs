@@ -2,6 +2,11 @@
 //! (against an independent computation of `J(z ‖ c)`), the §7.2 modulus
 //! check for every coefficient position, wrong lengths, serialization, and a
 //! small-stack run.
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    reason = "test code on public values"
+)]
 
 use pqdr_mlkem::{
     Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet,
