@@ -362,7 +362,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Drop for KeySchedule<K, WW
 }
 
 /// Jittered rekey age: `rekey_after_ms · (0.9 + 0.2·u)` for a uniform `u`.
-fn jitter(rekey_after_ms: u64, r: u32) -> u64 {
+fn jitter(rekey_after_ms: u64, mut r: u32) -> u64 {
+    // Public by design: the rekey time is observable from the traffic.
+    pqdr_ct::hook::declassify(&mut r);
     #[allow(
         clippy::integer_division_remainder_used,
         reason = "public configuration value"
@@ -852,6 +854,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         rng.fill_bytes(&mut seed[..K::SEED_LEN]);
         let [r0, r1, _, _] = rng.next_u32().to_be_bytes();
         let mut rid = u16::from_be_bytes([r0, r1]);
+        // Public by design: the attempt id travels in KEM_SYMBOL frames.
+        pqdr_ct::hook::declassify(&mut rid);
         if Some(rid) == self.kem.dead_rid || rid == self.kem.rid {
             rid = rid.wrapping_add(1);
         }
@@ -864,6 +868,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let k = &mut self.kem;
         k.seed = *seed;
         K::generate_from_seed(&k.seed[..K::SEED_LEN], &mut k.blob[..K::EK_LEN]);
+        // Public by design: the encapsulation key is sent to the peer (RATCHET.md §1.7 step 1).
+        pqdr_ct::hook::declassify(&mut k.blob[..K::EK_LEN]);
         k.phase = phase::OWNER_EK;
         k.rid = rid;
         k.started = now;
@@ -989,6 +995,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             });
             return;
         }
+        // Public by design: the ciphertext is sent to the owner (RATCHET.md §1.7 step 2).
+        pqdr_ct::hook::declassify(&mut ct[..K::CT_LEN]);
         let next = self.epoch + 1;
         let owner = Role::owner_of(self.epoch).byte();
         let mut th =
