@@ -1,7 +1,8 @@
 //! `no_std` build check: calls every primitive's key generation, encapsulation
-//! and decapsulation (or signing) through the heap-free API.
+//! and decapsulation (or signing and verification) through the heap-free API.
 #![no_std]
 
+use core::convert::Infallible;
 use core::panic::PanicInfo;
 
 #[panic_handler]
@@ -9,18 +10,108 @@ fn panic(_: &PanicInfo<'_>) -> ! {
     loop {}
 }
 
-/// ML-KEM-512/768/1024: keygen, encaps, decaps; returns 1 if all shared secrets agree.
+/// A tiny deterministic generator (xorshift64): enough to drive the APIs here.
+struct Xorshift(u64);
+
+impl rand_core::TryRng for Xorshift {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok(self.try_next_u64()? as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        Ok(self.0)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        for b in dst {
+            *b = self.try_next_u64()? as u8;
+        }
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for Xorshift {}
+
+/// ML-KEM-512/768/1024: keygen, encaps, decaps; 1 if every shared secret agrees.
 #[unsafe(no_mangle)]
-pub extern "C" fn pqdr_nostd_mlkem(seed: &[u8; 64], m: &[u8; 32]) -> u32 {
+pub extern "C" fn pqdr_nostd_mlkem(seed: u64) -> u32 {
+    let mut rng = Xorshift(seed | 1);
     macro_rules! run {
         ($k:ident) => {{
             use pqdr_mlkem::$k as k;
-            let d: [u8; 32] = seed[..32].try_into().unwrap_or([0; 32]);
-            let z: [u8; 32] = seed[32..].try_into().unwrap_or([0; 32]);
-            let (dk, ek) = k::generate_deterministic(&d, &z);
-            let (ct, ss) = ek.encapsulate_deterministic(m);
+            let (dk, ek) = k::generate(&mut rng);
+            let (ct, ss) = ek.encapsulate(&mut rng);
             u32::from(dk.decapsulate(&ct).as_bytes() == ss.as_bytes())
         }};
     }
     run!(ml_kem_512) & run!(ml_kem_768) & run!(ml_kem_1024)
+}
+
+/// ML-DSA-44/65/87: keygen, sign, verify; 1 if every signature verifies.
+#[unsafe(no_mangle)]
+pub extern "C" fn pqdr_nostd_mldsa(seed: u64, msg: &[u8; 32]) -> u32 {
+    let mut rng = Xorshift(seed | 1);
+    macro_rules! run {
+        ($s:ident) => {{
+            use pqdr_mldsa::$s as s;
+            let (sk, vk) = s::generate(&mut rng);
+            match sk.sign(msg, b"ctx", &mut rng) {
+                Ok(sig) => u32::from(vk.verify(msg, b"ctx", &sig).is_ok()),
+                Err(_) => 0,
+            }
+        }};
+    }
+    run!(ml_dsa_44) & run!(ml_dsa_65) & run!(ml_dsa_87)
+}
+
+/// Streamlined NTRU Prime, every set: keygen, encaps, decaps.
+#[unsafe(no_mangle)]
+pub extern "C" fn pqdr_nostd_ntrup(seed: u64) -> u32 {
+    let mut rng = Xorshift(seed | 1);
+    macro_rules! run {
+        ($k:ident) => {{
+            use pqdr_ntrup::$k as k;
+            let (dk, ek) = k::generate(&mut rng);
+            let (ct, ss) = ek.encapsulate(&mut rng);
+            u32::from(dk.decapsulate(&ct).as_bytes() == ss.as_bytes())
+        }};
+    }
+    run!(sntrup653)
+        & run!(sntrup761)
+        & run!(sntrup857)
+        & run!(sntrup953)
+        & run!(sntrup1013)
+        & run!(sntrup1277)
+}
+
+/// Classic McEliece 348864 into caller buffers (keys live wherever the caller keeps them).
+#[unsafe(no_mangle)]
+pub extern "C" fn pqdr_nostd_mceliece348864(
+    seed: u64,
+    pk: &mut [u8; pqdr_mceliece::mceliece348864::ENCAPSULATION_KEY_SIZE],
+    sk: &mut [u8; pqdr_mceliece::mceliece348864::DECAPSULATION_KEY_SIZE],
+    ct: &mut [u8; pqdr_mceliece::mceliece348864::CIPHERTEXT_SIZE],
+) -> u32 {
+    use pqdr_mceliece::mceliece348864 as k;
+    let mut rng = Xorshift(seed | 1);
+    k::generate_into(pk, sk, &mut rng);
+    let ss = k::encapsulate_into(pk, ct, &mut rng);
+    u32::from(k::decapsulate(sk, ct).as_bytes() == ss.as_bytes())
+}
+
+/// Classic McEliece 6960119f into caller buffers.
+#[unsafe(no_mangle)]
+pub extern "C" fn pqdr_nostd_mceliece6960119f(
+    seed: u64,
+    pk: &mut [u8; pqdr_mceliece::mceliece6960119f::ENCAPSULATION_KEY_SIZE],
+    sk: &mut [u8; pqdr_mceliece::mceliece6960119f::DECAPSULATION_KEY_SIZE],
+    ct: &mut [u8; pqdr_mceliece::mceliece6960119f::CIPHERTEXT_SIZE],
+) -> u32 {
+    use pqdr_mceliece::mceliece6960119f as k;
+    let mut rng = Xorshift(seed | 1);
+    k::generate_into(pk, sk, &mut rng);
+    let ss = k::encapsulate_into(pk, ct, &mut rng);
+    u32::from(k::decapsulate(sk, ct).as_bytes() == ss.as_bytes())
 }
