@@ -8,7 +8,8 @@
 //! Signing is deterministic (rnd = 0) everywhere except PQClean, whose API
 //! signs hedged with OS randomness. Keys are objects made beforehand: RustCrypto
 //! keeps the expanded matrix Â inside its key objects, the others (pqdr,
-//! libcrux, PQClean) expand Â from ρ in every sign and verify call.
+//! libcrux, PQClean) expand Â from ρ in every sign and verify call;
+//! `pqdr-expanded` is pqdr's `ExpandedVerifyingKey` (Â cached, like RustCrypto).
 
 use std::hint::black_box;
 
@@ -68,6 +69,8 @@ macro_rules! bench_set {
         assert!(rc_vk.verify_with_context(&short, b"", &rc_sig));
         let mut g = c.benchmark_group(concat!($label, "/verify"));
         g.bench_function("pqdr", |b| b.iter(|| vk.verify(black_box(&short), b"", &sig)));
+        let evk = vk.expand();
+        g.bench_function("pqdr-expanded", |b| b.iter(|| evk.verify(black_box(&short), b"", &sig)));
         g.bench_function("rustcrypto", |b| b.iter(|| rc_vk.verify_with_context(black_box(&short), b"", &rc_sig)));
         g.bench_function("libcrux-portable", |b| {
             b.iter(|| libcrux_ml_dsa::$lx::portable::verify(&lx.verification_key, black_box(&short), b"", &lx_sig))

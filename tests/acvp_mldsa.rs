@@ -109,27 +109,36 @@ fn siggen_case<P: ParameterSet>(g: &Value, t: &Value, expected: &Value) -> Resul
 
 fn sigver_case<P: ParameterSet>(g: &Value, t: &Value) -> Result<(), String> {
     let vk = VerifyingKey::<P>::from_slice(&hex_field(t, "pk")).map_err(|_| "pk rejected")?;
+    let evk = vk.expand();
     let sig = Signature::<P>::from_slice(&hex_field(t, "signature")).map_err(|_| "signature length")?;
-    let got = if str_field(g, "signatureInterface") == "internal" {
+    let want = t["testPassed"].as_bool().expect("testPassed");
+    // Every case runs through the compact key and the expanded (Â cached) key.
+    let (got, got_expanded) = if str_field(g, "signatureInterface") == "internal" {
         if g["externalMu"].as_bool() == Some(true) {
-            vk.verify_mu(&arr(&hex_field(t, "mu")), &sig)
+            let mu = arr(&hex_field(t, "mu"));
+            (vk.verify_mu(&mu, &sig), evk.verify_mu(&mu, &sig))
         } else {
-            vk.verify_internal(&hex_field(t, "message"), &sig)
+            let m = hex_field(t, "message");
+            (vk.verify_internal(&m, &sig), evk.verify_internal(&m, &sig))
         }
     } else if str_field(g, "preHash") == "preHash" {
         let ph = prehash(str_field(t, "hashAlg"));
         let mut buf = [0u8; 64];
         let digest = ph.digest(&hex_field(t, "message"), &mut buf);
-        vk.verify_prehash(ph, digest, &hex_field(t, "context"), &sig)
+        let ctx = hex_field(t, "context");
+        (vk.verify_prehash(ph, digest, &ctx, &sig), evk.verify_prehash(ph, digest, &ctx, &sig))
     } else {
-        vk.verify(&hex_field(t, "message"), &hex_field(t, "context"), &sig)
-    }
-    .is_ok();
-    let want = t["testPassed"].as_bool().expect("testPassed");
-    if got == want {
+        let (m, ctx) = (hex_field(t, "message"), hex_field(t, "context"));
+        (vk.verify(&m, &ctx, &sig), evk.verify(&m, &ctx, &sig))
+    };
+    let (got, got_expanded) = (got.is_ok(), got_expanded.is_ok());
+    if got == want && got_expanded == want {
         Ok(())
     } else {
-        Err(format!("verify = {got}, expected {want} ({})", str_field(t, "reason")))
+        Err(format!(
+            "verify = {got}, expanded-key verify = {got_expanded}, expected {want} ({})",
+            str_field(t, "reason")
+        ))
     }
 }
 

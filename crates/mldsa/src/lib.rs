@@ -19,7 +19,9 @@ mod traits;
 mod verify;
 mod xof;
 
-pub use key::{Signature, SigningKey, VerifyingKey, generate, generate_deterministic};
+pub use key::{
+    ExpandedVerifyingKey, Signature, SigningKey, VerifyingKey, generate, generate_deterministic,
+};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::PreHash;
 pub use rand_core;
@@ -53,6 +55,8 @@ macro_rules! parameter_set_module {
             pub type SigningKey = crate::SigningKey<$P>;
             /// Verifying (public) key of this parameter set.
             pub type VerifyingKey = crate::VerifyingKey<$P>;
+            /// Verifying key with Â precomputed.
+            pub type ExpandedVerifyingKey = crate::ExpandedVerifyingKey<$P>;
             /// Signature of this parameter set.
             pub type Signature = crate::Signature<$P>;
             /// Streaming signer of this parameter set.

@@ -5,7 +5,7 @@
 use signature::rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
 
-use crate::key::{Signature, SigningKey, VerifyingKey};
+use crate::key::{ExpandedVerifyingKey, Signature, SigningKey, VerifyingKey};
 use crate::params::ParameterSet;
 
 impl<P: ParameterSet> signature::Signer<Signature<P>> for SigningKey<P> {
@@ -72,6 +72,12 @@ impl<P: ParameterSet> signature::MultipartVerifier<Signature<P>> for VerifyingKe
             v.update(part);
         }
         v.verify(sig).map_err(|_| signature::Error::new())
+    }
+}
+
+impl<P: ParameterSet> signature::Verifier<Signature<P>> for ExpandedVerifyingKey<P> {
+    fn verify(&self, msg: &[u8], sig: &Signature<P>) -> Result<(), signature::Error> {
+        ExpandedVerifyingKey::verify(self, msg, &[], sig).map_err(|_| signature::Error::new())
     }
 }
 

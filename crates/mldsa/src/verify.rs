@@ -13,19 +13,44 @@ use crate::sample::{rej_ntt_poly, sample_in_ball};
 
 /// Algorithm 8 given μ = H(tr‖M′, 64): true if σ is a valid signature.
 /// Malformed signatures (bad hint encoding, ‖z‖∞ too large) are `false`.
+/// With `pre` = (Â, NTT(t1·2^d)) from an expanded key, nothing is sampled
+/// or transformed for the key.
 pub(crate) fn verify_mu<P: ParameterSet>(
     pk: &P::VkBytes,
+    pre: Option<(&P::Matrix, &P::VecK)>,
     mu: &[u8; 64],
     sig: &P::SigBytes,
 ) -> bool {
     match P::GAMMA2 {
-        95_232 => verify_mu_g::<P, 95_232>(pk, mu, sig),
-        _ => verify_mu_g::<P, 261_888>(pk, mu, sig),
+        95_232 => verify_mu_g::<P, 95_232>(pk, pre, mu, sig),
+        _ => verify_mu_g::<P, 261_888>(pk, pre, mu, sig),
+    }
+}
+
+/// Â and NTT(t1·2^d) of a public key, for [`verify_mu`] with a cached key.
+pub(crate) fn expand_public<P: ParameterSet>(
+    pk: &P::VkBytes,
+    a_hat: &mut P::Matrix,
+    t1_hat: &mut P::VecK,
+) {
+    let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);
+    for (r, row) in a_hat.as_mut().chunks_exact_mut(P::L).enumerate() {
+        for (s, a) in row.iter_mut().enumerate() {
+            rej_ntt_poly(a, rho, s, r);
+        }
+    }
+    for (i, t) in t1_hat.as_mut().iter_mut().enumerate() {
+        unpack_t1(t, &pk.as_ref()[t1_range(i)]);
+        for x in &mut t.0 {
+            *x <<= D;
+        }
+        t.ntt();
     }
 }
 
 fn verify_mu_g<P: ParameterSet, const G2: i32>(
     pk: &P::VkBytes,
+    pre: Option<(&P::Matrix, &P::VecK)>,
     mu: &[u8; 64],
     sig: &P::SigBytes,
 ) -> bool {
@@ -70,16 +95,26 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     for (i, hi) in hints.as_ref().iter().enumerate() {
         // w′_approx = NTT^−1(Â∘ẑ − ĉ∘NTT(t1·2^d)), row i.
         acc.fill(0);
-        for (j, z) in z_hat.as_ref().iter().enumerate() {
-            rej_ntt_poly(&mut a, rho, j, i);
-            mul_acc(&mut acc, &a, z);
+        if let Some((a_hat, t1_hat)) = pre {
+            for (a, z) in a_hat.as_ref()[i * P::L..(i + 1) * P::L]
+                .iter()
+                .zip(z_hat.as_ref())
+            {
+                mul_acc(&mut acc, a, z);
+            }
+            mul_acc(&mut acc, &c_hat, &t1_hat.as_ref()[i]);
+        } else {
+            for (j, z) in z_hat.as_ref().iter().enumerate() {
+                rej_ntt_poly(&mut a, rho, j, i);
+                mul_acc(&mut acc, &a, z);
+            }
+            unpack_t1(&mut t, &pk.as_ref()[t1_range(i)]);
+            for x in &mut t.0 {
+                *x <<= D;
+            }
+            t.ntt();
+            mul_acc(&mut acc, &c_hat, &t);
         }
-        unpack_t1(&mut t, &pk.as_ref()[t1_range(i)]);
-        for x in &mut t.0 {
-            *x <<= D;
-        }
-        t.ntt();
-        mul_acc(&mut acc, &c_hat, &t);
         reduce_acc(&mut t, &acc);
         t.invntt_tomont();
         t.freeze();

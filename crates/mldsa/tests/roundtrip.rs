@@ -32,6 +32,12 @@ fn all_entry_points<P: ParameterSet>() {
     assert_eq!(d1, sk.sign_with_rnd(msg, ctx, &[0; 32]).expect("sign"));
     vk.verify(msg, ctx, &d1).expect("verify");
     assert!(vk.verify(msg, b"other", &d1).is_err());
+    let evk = vk.expand();
+    assert_eq!(evk.verifying_key(), &vk);
+    evk.verify(msg, ctx, &d1).expect("expanded verify");
+    evk.verify(msg, ctx, &s1).expect("expanded verify");
+    assert!(evk.verify(msg, b"other", &d1).is_err());
+    assert!(evk.verify(b"other", ctx, &d1).is_err());
     assert!(vk.verify(b"other", ctx, &d1).is_err());
 
     // Context length: 255 is fine, 256 is an error everywhere.
