@@ -1,10 +1,10 @@
 //! ML-KEM side by side: pqdr-mlkem, RustCrypto `ml-kem` 0.3 (hazmat
-//! deterministic API), `libcrux-ml-kem` (portable, and the multiplexed API
-//! that picks AVX2 at run time when libcrux is built with its `simd256`
-//! feature), and PQClean through `pqcrypto-mlkem`.
+//! deterministic API), `libcrux-ml-kem` (its portable path, and its AVX2
+//! path: libcrux's build script turns on `simd256` on every x86-64 build),
+//! and PQClean through `pqcrypto-mlkem` (which uses its AVX2 code when the
+//! CPU has AVX2).
 //!
 //! `cargo bench --features bench-peers --bench mlkem`
-//! (add `,libcrux-ml-kem/simd256` to the features for libcrux's AVX2 path).
 //!
 //! Every implementation gets the same seeds and messages; PQClean draws its
 //! own randomness from the OS (its API takes no seed), which adds a
@@ -42,8 +42,8 @@ macro_rules! bench_set {
         g.bench_function("libcrux-portable", |b| {
             b.iter(|| libcrux_ml_kem::$lx::portable::generate_key_pair(black_box(seed())))
         });
-        g.bench_function("libcrux-multiplexed", |b| {
-            b.iter(|| libcrux_ml_kem::$lx::generate_key_pair(black_box(seed())))
+        g.bench_function("libcrux-avx2", |b| {
+            b.iter(|| libcrux_ml_kem::$lx::avx2::generate_key_pair(black_box(seed())))
         });
         g.bench_function("pqclean", |b| b.iter(pqcrypto_mlkem::$pq::keypair));
         g.finish();
@@ -78,8 +78,8 @@ macro_rules! bench_set {
         g.bench_function("libcrux-portable", |b| {
             b.iter(|| libcrux_ml_kem::$lx::portable::encapsulate(lx.public_key(), black_box(M)))
         });
-        g.bench_function("libcrux-multiplexed", |b| {
-            b.iter(|| libcrux_ml_kem::$lx::encapsulate(lx.public_key(), black_box(M)))
+        g.bench_function("libcrux-avx2", |b| {
+            b.iter(|| libcrux_ml_kem::$lx::avx2::encapsulate(lx.public_key(), black_box(M)))
         });
         g.bench_function("pqclean", |b| {
             b.iter(|| pqcrypto_mlkem::$pq::encapsulate(black_box(&pq_pk)))
@@ -97,8 +97,8 @@ macro_rules! bench_set {
                 libcrux_ml_kem::$lx::portable::decapsulate(lx.private_key(), black_box(&lx_ct))
             })
         });
-        g.bench_function("libcrux-multiplexed", |b| {
-            b.iter(|| libcrux_ml_kem::$lx::decapsulate(lx.private_key(), black_box(&lx_ct)))
+        g.bench_function("libcrux-avx2", |b| {
+            b.iter(|| libcrux_ml_kem::$lx::avx2::decapsulate(lx.private_key(), black_box(&lx_ct)))
         });
         g.bench_function("pqclean", |b| {
             b.iter(|| pqcrypto_mlkem::$pq::decapsulate(black_box(&pq_ct), &pq_sk))

@@ -102,16 +102,25 @@ impl<const RATE: usize> Sponge<RATE> {
 
     /// Squeezes `out.len()` bytes (any number of calls).
     #[inline(always)]
-    pub(crate) fn squeeze(&mut self, out: &mut [u8]) {
-        for chunk in out.chunks_mut(8) {
-            // Only multiple-of-8 requests are made except for the last piece.
-            for b in chunk {
-                if self.pos == RATE {
-                    permute(&mut self.state);
-                    self.pos = 0;
+    pub(crate) fn squeeze(&mut self, mut out: &mut [u8]) {
+        while !out.is_empty() {
+            if self.pos == RATE {
+                permute(&mut self.state);
+                self.pos = 0;
+            }
+            if self.pos & 7 == 0 && out.len() >= 8 {
+                // Whole lanes, little-endian.
+                let lanes = ((RATE - self.pos) >> 3).min(out.len() >> 3);
+                let (head, rest) = out.split_at_mut(lanes * 8);
+                for (o, lane) in head.chunks_exact_mut(8).zip(&self.state[self.pos >> 3..]) {
+                    o.copy_from_slice(&lane.to_le_bytes());
                 }
-                *b = (self.state[self.pos >> 3] >> ((self.pos & 7) << 3)) as u8;
+                self.pos += lanes * 8;
+                out = rest;
+            } else {
+                out[0] = (self.state[self.pos >> 3] >> ((self.pos & 7) << 3)) as u8;
                 self.pos += 1;
+                out = &mut out[1..];
             }
         }
     }

@@ -2,6 +2,11 @@
 //! of `T_q` from the XOF, `SamplePolyCBD_η` (Algorithm 8) a small polynomial
 //! from PRF output.
 
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "12-bit values are extracted with masks"
+)]
+
 use crate::field::Q;
 use crate::hash::{RATE_128, Shake128};
 use crate::poly::{N, Poly};
@@ -10,37 +15,41 @@ use crate::poly::{N, Poly};
 /// 256 coefficients in the vast majority of cases (acceptance rate q/4096).
 const FIRST_BLOCKS: usize = 3;
 
-/// Appends the candidates of `buf` (3 bytes → two 12-bit values, in
-/// Algorithm 7's order) that are below `q` to `out[n..]`; returns the new
-/// count (at most 256).
+/// Appends the candidates of `buf` that are below `q` to `out[n..]`, in
+/// Algorithm 7's order (each 3 bytes give two 12-bit values, little-endian);
+/// returns the new count (at most 256). `buf.len()` is a multiple of 6.
 ///
 /// Only public data passes through here (XOF output on the public seed ρ).
-/// The main path still avoids data-dependent branches (they would mispredict
+/// The main loop still avoids data-dependent branches (they would mispredict
 /// about one time in five): it always stores and advances the index by the
 /// comparison result; a rejected value is overwritten by the next store.
 #[inline(always)]
 fn rej_uniform(out: &mut [i16; N], mut n: usize, buf: &[u8]) -> usize {
-    for c in buf.chunks_exact(3) {
-        if n == N {
-            break;
+    let mut chunks = buf.chunks_exact(6);
+    // Four candidates per 6 bytes; with n ≤ 252 all four stores are in bounds.
+    while n <= N - 4 {
+        let Some(c) = chunks.next() else {
+            return n;
+        };
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], 0, 0]);
+        for k in 0..4 {
+            let d = ((w >> (12 * k)) & 0xfff) as i16;
+            out[n] = d;
+            n += usize::from(d < Q);
         }
-        let d1 = i16::from(c[0]) | ((i16::from(c[1]) & 0x0f) << 8);
-        let d2 = (i16::from(c[1]) >> 4) | (i16::from(c[2]) << 4);
-        if n + 2 <= N {
-            // Both stores are in bounds: the second index is at most 255.
-            out[n] = d1;
-            n += usize::from(d1 < Q);
-            out[n] = d2;
-            n += usize::from(d2 < Q);
-        } else {
-            // One coefficient left.
-            if d1 < Q {
-                out[n] = d1;
-                n += 1;
-            } else if d2 < Q {
-                out[n] = d2;
+    }
+    // The last few coefficients, one candidate at a time.
+    for c in chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], 0, 0]);
+        for k in 0..4 {
+            let d = ((w >> (12 * k)) & 0xfff) as i16;
+            if d < Q && n < N {
+                out[n] = d;
                 n += 1;
             }
+        }
+        if n == N {
+            break;
         }
     }
     n
