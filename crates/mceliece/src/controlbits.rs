@@ -184,7 +184,7 @@ mod tests {
         let mut v = [0u16; 256];
         v[..n].copy_from_slice(pi);
         let mut chk = [0u16; 256];
-        let bytes = ((2 * w - 1) * n / 2).div_ceil(8);
+        let bytes = (((2 * w - 1) * n) >> 1).div_ceil(8);
         let ok = controlbits(&mut out[..bytes], &mut v[..n], w, &mut s, &mut chk[..n]);
         (out, ok)
     }
@@ -207,6 +207,10 @@ mod tests {
                 s ^= s << 13;
                 s ^= s >> 7;
                 s ^= s << 17;
+                #[allow(
+                    clippy::integer_division_remainder_used,
+                    reason = "test shuffle, public"
+                )]
                 let j = (s % (i as u64 + 1)) as usize;
                 pi.swap(i, j);
             }

@@ -21,7 +21,7 @@ pub(crate) fn nonzero_mask_u64(x: u64) -> u64 {
 /// 0xFFFF if `a == b`, else 0.
 #[inline(always)]
 pub(crate) fn eq_mask_u16(a: u16, b: u16) -> u16 {
-    (!(nonzero_mask_u64(u64::from(a ^ b)) as u16)) & 0xFFFF
+    !(nonzero_mask_u64(u64::from(a ^ b)) as u16)
 }
 
 /// 0xFFFF if `a < b` (both < 2^31), else 0.

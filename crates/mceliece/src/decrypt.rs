@@ -172,7 +172,7 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
         let keep = if 8 * i + 8 <= mt {
             0xFF
         } else {
-            (1u8 << (mt % 8)) - 1
+            (1u8 << (mt & 7)) - 1
         };
         r[i >> 3] |= u64::from(byte & keep) << (8 * (i & 7));
     }
@@ -200,7 +200,7 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
         ew[ch] = z;
         w += z.count_ones();
     }
-    for (i, byte) in e.iter_mut().enumerate().take(n / 8) {
+    for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
         *byte = (ew[i >> 3] >> (8 * (i & 7))) as u8;
     }
     let mut s_cmp = [0u16; 2 * MAX_T];

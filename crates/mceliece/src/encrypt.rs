@@ -55,7 +55,7 @@ pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R)
             break;
         }
     }
-    for (i, byte) in e.iter_mut().enumerate().take(n / 8) {
+    for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
         let mut v = 0u8;
         for &x in &ind[..t] {
             let m = crate::ct::eq_mask_u16(i as u16, x >> 3) as u8;

@@ -84,7 +84,7 @@ pub(crate) fn keypair<P: Params>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) 
         xof.absorb(&delta);
         sk[..32].copy_from_slice(&delta);
         // s
-        xof.squeeze(&mut sk[s_off..s_off + n / 8]);
+        xof.squeeze(&mut sk[s_off..s_off + (n >> 3)]);
         // field-ordering bits, consumed straight into the sort buffer
         let ordering_ok = field_ordering::<P>(pi.as_mut(), &mut xof);
         // Goppa polynomial bits
@@ -129,7 +129,7 @@ pub(crate) fn encapsulate<P: Params, R: CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> [u8; 32] {
     let mut e = [0u8; 1024];
-    let e = &mut e[..P::N / 8];
+    let e = &mut e[..(P::N >> 3)];
     encrypt::gen_e::<P, R>(e, rng);
     let mut tail = [0u8; 1024];
     encrypt::e_tail::<P>(&mut tail, e);
@@ -149,7 +149,7 @@ pub(crate) fn encapsulate<P: Params, R: CryptoRng + ?Sized>(
 /// H(0, s, C) otherwise, chosen without a branch.
 pub(crate) fn decapsulate<P: Params>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
     let mut e = [0u8; 1024];
-    let e = &mut e[..P::N / 8];
+    let e = &mut e[..(P::N >> 3)];
     let mut ok = decrypt::decrypt::<P>(e, &sk[40..], &ct[..P::SYND_BYTES]);
     if P::PC {
         let c1 = h32(2, &[e]);

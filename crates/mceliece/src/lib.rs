@@ -1,6 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 #![forbid(unsafe_code)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "field elements (m <= 13 bits) and indices below 2^16 are packed into u16/u32 words throughout; each narrowing keeps exactly the bits it means to"
+)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

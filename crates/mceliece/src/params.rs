@@ -86,7 +86,7 @@ pub(crate) trait Derived: Params {
     /// Beneš control bits: (2m - 1) 2^(m-1) bits.
     const COND_BYTES: usize = (2 * Self::M - 1) << (Self::M - 4);
     /// Secret key: delta (32) || c (8) || g || alpha (control bits) || s.
-    const SK_BYTES: usize = 40 + Self::IRR_BYTES + Self::COND_BYTES + Self::N / 8;
+    const SK_BYTES: usize = 40 + Self::IRR_BYTES + Self::COND_BYTES + (Self::N >> 3);
     /// Mask of the field.
     const GF_MASK: u16 = ((1u32 << Self::M) - 1) as u16;
 }
@@ -117,7 +117,7 @@ macro_rules! variant {
             type Q64 = [u64; 1 << $m];
             type N16 = [u16; $n];
             type PkBytes = [u8; $m * $t * (($n - $m * $t) as usize).div_ceil(8)];
-            type SkBytes = [u8; 40 + 2 * $t + ((2 * $m - 1) << ($m - 4)) + $n / 8];
+            type SkBytes = [u8; 40 + 2 * $t + ((2 * $m - 1) << ($m - 4)) + ($n >> 3)];
             type CtBytes = [u8; ($m * $t as usize).div_ceil(8) + if $pc { 32 } else { 0 }];
         }
     };

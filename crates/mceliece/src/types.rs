@@ -49,7 +49,7 @@ impl ZeroizeOnDrop for SharedSecret {}
 /// Whether the padding bits of a public key are zero (spec §3.1: each row
 /// of T is n - mt bits in ceil((n - mt)/8) bytes; only 6960119 has padding).
 pub(crate) fn pk_padding_ok<P: Params>(pk: &[u8]) -> bool {
-    let bits = (P::N - P::MT) % 8;
+    let bits = (P::N - P::MT) & 7;
     if bits == 0 {
         return true;
     }
@@ -62,7 +62,7 @@ pub(crate) fn pk_padding_ok<P: Params>(pk: &[u8]) -> bool {
 
 /// Whether the padding bits of C0 are zero (spec §3.2).
 pub(crate) fn ct_padding_ok<P: Params>(ct: &[u8]) -> bool {
-    let bits = P::MT % 8;
+    let bits = P::MT & 7;
     bits == 0 || ct[P::SYND_BYTES - 1] >> bits == 0
 }
 

@@ -12,15 +12,28 @@ pub(crate) const MAX_M: usize = 13;
 pub(crate) type Vec = [u64; MAX_M];
 
 /// out = a b for 64 element pairs at once (schoolbook, then reduction by f(z)).
+/// Each product column is summed in a register (no read-modify-write of a
+/// buffer), which keeps the loop in registers after unrolling.
 #[inline]
 pub(crate) fn mul<P: Params>(out: &mut Vec, a: &Vec, b: &Vec) {
     let m = P::M;
     let mut buf = [0u64; 2 * MAX_M - 1];
-    for i in 0..m {
-        for j in 0..m {
-            buf[i + j] ^= a[i] & b[j];
+    for (k, o) in buf.iter_mut().enumerate().take(2 * m - 1) {
+        let lo = (k + 1).saturating_sub(m);
+        let hi = k.min(m - 1);
+        let mut acc = 0u64;
+        for i in lo..=hi {
+            acc ^= a[i] & b[k - i];
         }
+        *o = acc;
     }
+    reduce::<P>(out, &mut buf);
+}
+
+/// Folds the 2m - 1 product words back below degree m (f(z) low terms).
+#[inline(always)]
+fn reduce<P: Params>(out: &mut Vec, buf: &mut [u64; 2 * MAX_M - 1]) {
+    let m = P::M;
     for i in (m..2 * m - 1).rev() {
         let hi = buf[i];
         for e in 0..m {
@@ -32,7 +45,7 @@ pub(crate) fn mul<P: Params>(out: &mut Vec, a: &Vec, b: &Vec) {
     out[..m].copy_from_slice(&buf[..m]);
 }
 
-/// out = a^2.
+/// out = a^2 (squaring is linear: no cross terms).
 #[inline]
 pub(crate) fn sq<P: Params>(out: &mut Vec, a: &Vec) {
     let m = P::M;
@@ -40,15 +53,7 @@ pub(crate) fn sq<P: Params>(out: &mut Vec, a: &Vec) {
     for i in 0..m {
         buf[2 * i] = a[i];
     }
-    for i in (m..2 * m - 1).rev() {
-        let hi = buf[i];
-        for e in 0..m {
-            if (P::FIELD_POLY >> e) & 1 == 1 {
-                buf[i - m + e] ^= hi;
-            }
-        }
-    }
-    out[..m].copy_from_slice(&buf[..m]);
+    reduce::<P>(out, &mut buf);
 }
 
 /// out = 1/a (0 for a = 0), lane by lane: a^(2^m - 2).
@@ -76,6 +81,33 @@ pub(crate) fn from_elements<P: Params>(out: &mut Vec, v: &[u16; 64]) {
     for (l, &x) in v.iter().enumerate() {
         for (b, o) in out.iter_mut().enumerate().take(P::M) {
             *o |= u64::from((x >> b) & 1) << l;
+        }
+    }
+}
+
+#[cfg(all(test, feature = "mceliece348864"))]
+mod tests {
+    use super::*;
+    use crate::params::Mceliece348864 as P;
+
+    #[test]
+    fn matches_scalar() {
+        let mut a = [0u16; 64];
+        let mut b = [0u16; 64];
+        for i in 0..64 {
+            a[i] = (i as u16).wrapping_mul(1237) & 0xFFF;
+            b[i] = (i as u16).wrapping_mul(3301).wrapping_add(7) & 0xFFF;
+        }
+        let (mut va, mut vb, mut vc) = ([0; MAX_M], [0; MAX_M], [0; MAX_M]);
+        from_elements::<P>(&mut va, &a);
+        from_elements::<P>(&mut vb, &b);
+        mul::<P>(&mut vc, &va, &vb);
+        for l in 0..64 {
+            let mut x = 0u16;
+            for (bit, w) in vc.iter().enumerate().take(12) {
+                x |= (((w >> l) & 1) as u16) << bit;
+            }
+            assert_eq!(x, crate::gf::mul::<P>(a[l], b[l]));
         }
     }
 }
