@@ -1,5 +1,6 @@
 //! Scalar arithmetic in Z/q and Z/3 (NTRU Prime round-3 spec §3.1, reference
-//! functions `Fq_freeze`, `F3_freeze`, `Fq_recip`, `uint32_divmod_uint14`).
+//! functions `Fq_freeze`, `F3_freeze`, `Fq_recip`, `uint32_divmod_uint14`),
+//! plus the 16-bit-lane Barrett and Shoup steps of the fast loops.
 //!
 //! Every reduction is a multiply-and-shift by a precomputed constant: no
 //! division instruction ever sees a secret value.
@@ -58,20 +59,32 @@ impl<const Q: i16> Fq<Q> {
     #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
     const OFFSET: i32 = Self::Q12 + (Q as i32) * ((1 << 26) / Q as i32 + 1);
     const DIV: Divisor = Divisor::new(Q as u32);
-    /// `q^-1 mod 2^16` (Montgomery constant), by Newton iteration.
-    pub(crate) const QINV: i16 = {
-        let q = Q as u16;
-        let mut inv: u16 = q; // correct to 3 bits (q odd)
-        let mut i = 0;
-        while i < 4 {
-            inv = inv.wrapping_mul(2u16.wrapping_sub(q.wrapping_mul(inv)));
-            i += 1;
-        }
-        inv as i16
-    };
-    /// `2^16 mod q`.
+    /// `round(2^27 / q)` for the 16-bit Barrett step (`q > 4096`, so it fits in i16).
     #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
-    pub(crate) const MONT: i32 = (1 << 16) % Q as i32;
+    #[allow(clippy::cast_possible_truncation, reason = "< 2^15 for q > 4096")]
+    const BARRETT16: i16 = (((1i32 << 27) + Q as i32 / 2) / Q as i32) as i16;
+
+    /// Rows of `±a` (|a| <= Q12) a 16-bit accumulator in `(-2q, 2q)` can absorb
+    /// before it must be reduced again.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        clippy::cast_sign_loss,
+        reason = "public constant"
+    )]
+    pub(crate) const ROWS_PER_REDUCTION: usize = ((32767 - 2 * Q as i32) / Self::Q12) as usize;
+
+    /// A representative of `x mod q` in `(-2q, 2q)` (Barrett with a 16-bit
+    /// multiply-high, so it vectorises on 16-bit lanes); any `x`.
+    #[inline(always)]
+    pub(crate) fn reduce16(x: i16) -> i16 {
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "high half of a 32-bit product"
+        )]
+        let t = ((i32::from(x) * i32::from(Self::BARRETT16)) >> 16) as i16;
+        let t = t.wrapping_add(1 << 10) >> 11;
+        x.wrapping_sub(t.wrapping_mul(Q))
+    }
 
     /// `Fq_freeze`: the representative of `x mod q` in `-Q12..=Q12`; `|x| < 2^26`.
     #[inline(always)]
@@ -85,23 +98,34 @@ impl<const Q: i16> Fq<Q> {
         r
     }
 
-    /// Montgomery product `a * b / 2^16 mod q` for `|a * b| < q * 2^15`,
-    /// result `|r| < q/2 + 2^15 q / 2^16`. Written as high-half differences so
-    /// the vectoriser maps it to 16-bit multiply-high lanes.
+    /// Shoup's precomputed companion of a multiplier `c` (`|c| <= Q12`):
+    /// `c' ≈ c 2^16 / q` (within 1), for [`Self::mul_shoup`].
     #[inline(always)]
-    pub(crate) fn montmul(a: i16, b: i16) -> i16 {
+    pub(crate) fn shoup(c: i16) -> i16 {
+        #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
+        const {
+            assert!(Q > 4096)
+        };
+        let m: i64 = (1i64 << 48).div_euclid(i64::from(Q));
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "|c'| <= 2^15 q12 / q < 2^15"
+        )]
+        let r = ((i64::from(c) * m) >> 32) as i16;
+        r
+    }
+
+    /// `c g mod q` as a value in `[-q/2, 3q/2)`, for `|g| < 2^15` and `c' = shoup(c)`:
+    /// `c g - q floor(c' g / 2^16)`, all in 16-bit lanes (multiply-low,
+    /// multiply-high, multiply-low by q, subtract).
+    #[inline(always)]
+    pub(crate) fn mul_shoup(g: i16, c: i16, c_shoup: i16) -> i16 {
         #[allow(
             clippy::cast_possible_truncation,
             reason = "high half of a 32-bit product"
         )]
-        let hi = ((i32::from(a) * i32::from(b)) >> 16) as i16;
-        let t = a.wrapping_mul(b).wrapping_mul(Self::QINV);
-        #[allow(
-            clippy::cast_possible_truncation,
-            reason = "high half of a 32-bit product"
-        )]
-        let tq = ((i32::from(t) * i32::from(Q)) >> 16) as i16;
-        hi.wrapping_sub(tq)
+        let t = ((i32::from(c_shoup) * i32::from(g)) >> 16) as i16;
+        c.wrapping_mul(g).wrapping_sub(t.wrapping_mul(Q))
     }
 
     /// `Fq_recip`: `a^(q-2)` (the inverse of a nonzero `a`), constant time.
@@ -135,14 +159,13 @@ pub(crate) fn f3_freeze(x: i32) -> i8 {
     r
 }
 
-/// `F3_freeze` for `x` in `-2..=2` (sums of two elements), branch-free and
-/// multiplication-free so that it vectorises on bytes: `y = x + 4` lies in
-/// `2..=6`, where `(11 y) >> 5 = floor(y / 3)`.
+/// `F3_freeze` for `x` in `-2..=2` (sums of two elements): subtract 3 where
+/// `x > 1`, add 3 where `x < -1`; compare masks, so it vectorises on bytes.
 #[inline(always)]
 pub(crate) fn f3_freeze_small(x: i8) -> i8 {
-    let y = x.wrapping_add(4);
-    let t = y.wrapping_mul(11) >> 5;
-    y.wrapping_sub(t.wrapping_mul(3)).wrapping_sub(1)
+    let hi = i8::from(x > 1).wrapping_neg() & 3;
+    let lo = i8::from(x < -1).wrapping_neg() & 3;
+    x.wrapping_sub(hi).wrapping_add(lo)
 }
 
 #[cfg(test)]
@@ -174,18 +197,23 @@ mod tests {
             assert!(r.abs() <= Fq::<Q>::Q12);
             assert_eq!((x - r).rem_euclid(q), 0);
         }
-        assert_eq!(
-            i32::from(Fq::<Q>::QINV).wrapping_mul(q) & 0xffff,
-            1,
-            "qinv for {q}"
-        );
-        for a in (-2 * q + 1..2 * q).step_by(7) {
-            for b in [-Fq::<Q>::Q12, -1, 0, 1, 17, Fq::<Q>::Q12] {
-                let m = i32::from(Fq::<Q>::montmul(a as i16, b as i16));
-                assert!(m.abs() < q);
-                assert_eq!((m * 65536 - a * b).rem_euclid(q), 0);
+        for c in [-Fq::<Q>::Q12, -1000, -1, 0, 1, 2, 999, Fq::<Q>::Q12] {
+            let cs = Fq::<Q>::shoup(c as i16);
+            for g in (i32::from(i16::MIN)..=i32::from(i16::MAX)).step_by(3) {
+                let r = i32::from(Fq::<Q>::mul_shoup(g as i16, c as i16, cs));
+                assert!(
+                    (-q / 2 - 1..3 * q / 2 + 1).contains(&r),
+                    "c={c} g={g} r={r}"
+                );
+                assert_eq!((r - c * g).rem_euclid(q), 0);
             }
         }
+        for x in i16::MIN..=i16::MAX {
+            let r = i32::from(Fq::<Q>::reduce16(x));
+            assert!(r.abs() < 2 * q, "reduce16({x}) = {r} for q = {q}");
+            assert_eq!((i32::from(x) - r).rem_euclid(q), 0);
+        }
+        assert!(Fq::<Q>::ROWS_PER_REDUCTION >= 4);
         for a in 1..50 {
             let inv = i32::from(Fq::<Q>::recip(a as i16));
             assert_eq!((inv * a).rem_euclid(q), 1);

@@ -75,7 +75,7 @@ pub(crate) fn keypair<const P: usize, const Q: i16, const W: usize, R: TryCrypto
     let mut g = Zeroizing::new([0i8; P]);
     let mut ginv = Zeroizing::new([0i8; P]);
     {
-        let mut buf = Zeroizing::new([[0i8; P]; 6]);
+        let mut buf = Zeroizing::new([[0i8; P]; 7]);
         loop {
             small_random(&mut g, rng)?;
             let mut ok = r3_recip(&mut ginv, &g, &mut buf).unwrap_u8();
@@ -109,7 +109,7 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
 ) -> Option<()> {
     let sb = small_bytes(P);
     let mut ginv = Zeroizing::new([0i8; P]);
-    let mut buf = Zeroizing::new([[0i8; P]; 6]);
+    let mut buf = Zeroizing::new([[0i8; P]; 7]);
     let mut ok = (r3_recip(&mut ginv, g, &mut buf) & is_short::<P, W>(f)).unwrap_u8();
     // Public: whether the caller's input is a valid key seed.
     pqdr_ct::hook::declassify(&mut ok);
@@ -134,8 +134,8 @@ fn keypair_finish<const P: usize, const Q: i16>(
     let mut h = [0i16; P];
     {
         let mut finv = Zeroizing::new([0i16; P]);
-        let mut buf = Zeroizing::new([[0i16; P]; 6]);
-        let mut acc = Zeroizing::new([[0i32; P]; 2]);
+        let mut buf = Zeroizing::new([[0i16; P]; 7]);
+        let mut acc = Zeroizing::new([[0i16; P]; 2]);
         public_key::<P, Q>(&mut h, f, g, &mut finv, &mut buf, &mut acc);
     }
     let mut tmp = [0u16; P];
@@ -206,7 +206,7 @@ fn hide<const P: usize, const Q: i16>(
     rq_decode::<P, Q>(&mut h, pk, &mut tmp);
     let mut c = Zeroizing::new([0i16; P]);
     {
-        let mut acc = Zeroizing::new([[0i32; P]; 2]);
+        let mut acc = Zeroizing::new([[0i16; P]; 2]);
         encrypt::<P, Q>(&mut c, r, &h, &mut acc);
     }
     let rounded = ct.len() - HASH_BYTES;
@@ -239,7 +239,7 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
         rounded_decode::<P, Q>(&mut c, &ct[..ct.len() - HASH_BYTES], &mut tmp);
         let mut cf = Zeroizing::new([0i16; P]);
         let mut e = Zeroizing::new([0i8; P]);
-        let mut acc = Zeroizing::new([[0i32; P]; 2]);
+        let mut acc = Zeroizing::new([[0i16; P]; 2]);
         let mut t16 = Zeroizing::new([0i16; P]);
         decrypt::<P, Q, W>(&mut r, &c, &f, &v, &mut cf, &mut e, &mut acc, &mut t16);
     }

@@ -2,37 +2,60 @@
 //! `Rq_mult_small`, `R3_mult`, `Rq_mult3`, `R3_fromRq`, `Round`).
 //!
 //! Every product here has one *small* factor (coefficients in {-1, 0, 1}), so
-//! the schoolbook product needs no multiplication at all: row `i` adds
-//! `±a` or nothing, selected by two masks derived from `b[i]`. The exact
-//! integer product (|coefficient| <= p (q-1)/2 < 2^23) is accumulated in
-//! 32-bit lanes, folded with x^p = x + 1, and reduced once per coefficient.
+//! the schoolbook product needs no multiplication at all: row `i` adds `±a`
+//! or nothing to the accumulator, selected by two masks derived from `b[i]`.
+//! The accumulator has 16-bit lanes (eight per SSE2/NEON register); every
+//! `ROWS_PER_REDUCTION` rows (a public schedule) the touched part is brought
+//! back into `(-2q, 2q)` by a 16-bit Barrett step. At the end the top half is
+//! folded with x^p = x + 1 and every coefficient is frozen once.
 
 use crate::arith::{Fq, f3_freeze};
 use crate::ct;
 
-/// `acc[0..2p-1] = a * b` as integers, then folded mod `x^p - x - 1` into `acc[0..p]`.
+/// `acc[0..2p-1] = a * b` (mod q when `REDUCE`, else exactly), row by row.
 #[inline(always)]
-fn mul_fold<const P: usize>(acc: &mut [[i32; P]; 2], a: &[i16; P], b: &[i8; P]) {
+fn mul_acc<const P: usize, const Q: i16, const REDUCE: bool>(
+    acc: &mut [[i16; P]; 2],
+    a: &[i16; P],
+    b: &[i8; P],
+) {
     let acc = acc.as_flattened_mut();
     acc.fill(0);
+    let mut since = 0;
     for (i, &bi) in b.iter().enumerate() {
         #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
         let nonzero = ct::choice_from_bit((bi & 1) as u8);
         #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
         let negative = ct::choice_from_bit(((bi >> 1) & 1) as u8);
-        let m = ct::mask_i32(nonzero);
-        let s = ct::mask_i32(negative);
+        let m = ct::mask_i16(nonzero);
+        let s = ct::mask_i16(negative);
         let row = &mut acc[i..i + P];
         for (c, &aj) in row.iter_mut().zip(a) {
-            *c = c.wrapping_add(((i32::from(aj) & m) ^ s).wrapping_sub(s));
+            *c = c.wrapping_add(((aj & m) ^ s).wrapping_sub(s));
+        }
+        since += 1;
+        if REDUCE && since == Fq::<Q>::ROWS_PER_REDUCTION {
+            // Rows i+1-since ..= i touched acc[i+1-since .. i+P].
+            for c in &mut acc[i + 1 - since..i + P] {
+                *c = Fq::<Q>::reduce16(*c);
+            }
+            since = 0;
         }
     }
-    // x^k = x^(k-p+1) + x^(k-p) for p <= k <= 2p-2; targets stay below p.
-    let (low, high) = acc.split_at_mut(P);
-    for (k, &h) in high[..P - 1].iter().enumerate() {
-        low[k] = low[k].wrapping_add(h);
-        low[k + 1] = low[k + 1].wrapping_add(h);
+}
+
+/// The coefficient `k < p` of the folded product: x^j = x^(j-p+1) + x^(j-p) for j >= p.
+#[inline(always)]
+fn folded<const P: usize>(acc: &[[i16; P]; 2], k: usize) -> i32 {
+    let (lo, hi) = (&acc[0], &acc[1]);
+    let mut x = i32::from(lo[k]);
+    if k + 1 < P {
+        x += i32::from(hi[k]); // x^(p+k) = x^(k+1) + x^k
     }
+    if k >= 1 {
+        x += i32::from(hi[k - 1]); // x^(p+k-1) = x^k + x^(k-1)
+    }
+    x
 }
 
 /// `Rq_mult_small`: `h = a * b` in R/q with `b` small.
@@ -40,28 +63,28 @@ pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     h: &mut [i16; P],
     a: &[i16; P],
     b: &[i8; P],
-    acc: &mut [[i32; P]; 2],
+    acc: &mut [[i16; P]; 2],
 ) {
-    mul_fold(acc, a, b);
-    for (hi, &x) in h.iter_mut().zip(&acc[0]) {
-        *hi = Fq::<Q>::freeze(x);
+    mul_acc::<P, Q, true>(acc, a, b);
+    for (k, hk) in h.iter_mut().enumerate() {
+        *hk = Fq::<Q>::freeze(folded(acc, k));
     }
 }
 
-/// `R3_mult`: `h = a * b` in R/3.
+/// `R3_mult`: `h = a * b` in R/3 (exact integer sums: |sum| <= p).
 pub(crate) fn r3_mult<const P: usize>(
     h: &mut [i8; P],
     a: &[i8; P],
     b: &[i8; P],
-    acc: &mut [[i32; P]; 2],
+    acc: &mut [[i16; P]; 2],
     tmp: &mut [i16; P],
 ) {
     for (t, &x) in tmp.iter_mut().zip(a) {
         *t = i16::from(x);
     }
-    mul_fold(acc, tmp, b);
-    for (hi, &x) in h.iter_mut().zip(&acc[0]) {
-        *hi = f3_freeze(x);
+    mul_acc::<P, 3, false>(acc, tmp, b);
+    for (k, hk) in h.iter_mut().enumerate() {
+        *hk = f3_freeze(folded(acc, k));
     }
 }
 
@@ -125,7 +148,7 @@ pub(crate) mod tests {
             let a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 4591) as i16 - 2295);
             let b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut h = [0i16; P];
-            let mut acc = Box::new([[0i32; P]; 2]);
+            let mut acc = Box::new([[0i16; P]; 2]);
             rq_mult_small::<P, Q>(&mut h, &a, &b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);

@@ -15,22 +15,47 @@
 use crate::arith::{Fq, f3_freeze_small};
 use crate::ct;
 
+/// 16-bit lanes per 128-bit vector register.
+const LANES: usize = 8;
+
+/// 8-bit lanes per 128-bit vector register.
+const LANES3: usize = 16;
+
+/// One 16-lane block of an R/3 division step: conditionally swap `(f, g)`,
+/// then return `g + sign f` (`sign` as the masks `nz`, `neg`), frozen.
+#[inline(always)]
+fn block3(f: &mut [i8; LANES3], g: &[i8; LANES3], sm: i8, nz: i8, neg: i8) -> [i8; LANES3] {
+    let mut fl = *f;
+    let mut o = [0i8; LANES3];
+    for l in 0..LANES3 {
+        let (a, b) = ct::cswap_i8(fl[l], g[l], sm);
+        fl[l] = a;
+        o[l] = f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)));
+    }
+    *f = fl;
+    o
+}
+
 /// `R3_recip`: `out = 1/input` in R/3. Returns a set `Choice` if the
 /// reciprocal exists (`delta == 0` at the end); `out` is garbage otherwise.
 ///
-/// `buf` is scratch (6p entries hold f, g, r, v and the next v, each of p+1 coefficients).
+/// `buf` is scratch: f, g, the next g, r, v and the next v, each of p+1
+/// coefficients (double buffers keep every inner loop on whole 16-lane blocks).
 pub(crate) fn r3_recip<const P: usize>(
     out: &mut [i8; P],
     input: &[i8; P],
-    buf: &mut [[i8; P]; 6],
+    buf: &mut [[i8; P]; 7],
 ) -> ct::Choice {
     let flat = buf.as_flattened_mut();
     flat.fill(0);
     let (f, rest) = flat.split_at_mut(P + 1);
-    let (g, rest) = rest.split_at_mut(P + 1);
+    let (ga, rest) = rest.split_at_mut(P + 1);
+    let (gb, rest) = rest.split_at_mut(P + 1);
     let (r, rest) = rest.split_at_mut(P + 1);
-    let (va, vb) = rest.split_at_mut(P + 1);
-    let (mut v, mut vnew) = (va, &mut vb[..P + 1]);
+    let (va, rest) = rest.split_at_mut(P + 1);
+    let vb = &mut rest[..P + 1];
+    let (mut g, mut gnew) = (ga, gb);
+    let (mut v, mut vnew) = (va, vb);
 
     r[0] = 1;
     f[0] = 1;
@@ -50,26 +75,51 @@ pub(crate) fn r3_recip<const P: usize>(
         // delta = swap ? -delta : delta; then + 1
         let dm = ct::mask_i32(swap);
         delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
-        // sign = -f0 * g0 eliminates the constant term whichever way we swapped.
+        // sign = -f0 * g0 eliminates the constant term whichever way we swapped;
+        // sign * x is computed with masks: (x & nz) ^ neg - neg.
         let sign = f0.wrapping_mul(g0).wrapping_neg();
+        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
+        let nz = ct::mask_i8(ct::choice_from_bit((sign & 1) as u8));
+        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
+        let neg = ct::mask_i8(ct::choice_from_bit(((sign >> 1) & 1) as u8));
+        let step = |f: &mut i8, g: i8| -> i8 {
+            let (a, b) = ct::cswap_i8(*f, g, sm);
+            *f = a;
+            f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
+        };
 
+        // f, g: swap, eliminate, divide g by x (written to gnew).
         let (nf0, _) = ct::cswap_i8(f0, g0, sm);
         f[0] = nf0;
-        for i in 1..n {
-            let (fi, gi) = ct::cswap_i8(f[i], g[i], sm);
-            f[i] = fi;
-            g[i - 1] = f3_freeze_small(gi.wrapping_add(sign.wrapping_mul(fi)));
+        {
+            let (fb, ft) = f[1..n].as_chunks_mut::<LANES3>();
+            let (gbk, gt) = g[1..n].as_chunks::<LANES3>();
+            let (nb, nt) = gnew[..n - 1].as_chunks_mut::<LANES3>();
+            for ((fc, gc), nc) in fb.iter_mut().zip(gbk).zip(nb.iter_mut()) {
+                *nc = block3(fc, gc, sm, nz, neg);
+            }
+            for ((fi, &gi), ni) in ft.iter_mut().zip(gt).zip(nt.iter_mut()) {
+                *ni = step(fi, gi);
+            }
         }
-        g[n - 1] = 0;
+        gnew[n - 1] = 0;
+        core::mem::swap(&mut g, &mut gnew);
 
-        // v <- x v (into vnew), then swap with r, then r <- r + sign v.
-        let (vi, ri) = ct::cswap_i8(0, r[0], sm);
-        vnew[0] = vi;
-        r[0] = f3_freeze_small(ri.wrapping_add(sign.wrapping_mul(vi)));
-        for i in 1..mv {
-            let (vi, ri) = ct::cswap_i8(v[i - 1], r[i], sm);
-            vnew[i] = vi;
-            r[i] = f3_freeze_small(ri.wrapping_add(sign.wrapping_mul(vi)));
+        // v, r: v <- x v (into vnew), swap with r, r <- r + sign v.
+        vnew[0] = 0;
+        r[0] = step(&mut vnew[0], r[0]);
+        {
+            let (vb, vt) = v[..mv - 1].as_chunks::<LANES3>();
+            let (rb, rt) = r[1..mv].as_chunks_mut::<LANES3>();
+            let (nb, nt) = vnew[1..mv].as_chunks_mut::<LANES3>();
+            for ((vc, rc), nc) in vb.iter().zip(rb.iter_mut()).zip(nb.iter_mut()) {
+                *nc = *vc;
+                *rc = block3(nc, rc, sm, nz, neg);
+            }
+            for ((&vi, ri), ni) in vt.iter().zip(rt.iter_mut()).zip(nt.iter_mut()) {
+                *ni = vi;
+                *ri = step(ni, *ri);
+            }
         }
         core::mem::swap(&mut v, &mut vnew);
     }
@@ -81,25 +131,50 @@ pub(crate) fn r3_recip<const P: usize>(
     !ct::nonzero_i32(delta)
 }
 
+/// One 8-lane block of a division step: conditionally swap `(f, g)`, then
+/// return `f0 g - g0 f` (constants `c = [f0, f0', g0, g0']` as lane vectors).
+#[inline(always)]
+fn block<const Q: i16>(
+    f: &mut [i16; LANES],
+    g: &[i16; LANES],
+    sm: i16,
+    c: &[[i16; LANES]; 4],
+) -> [i16; LANES] {
+    let mut fl = *f;
+    let mut o = [0i16; LANES];
+    for l in 0..LANES {
+        let (a, b) = ct::cswap_i16(fl[l], g[l], sm);
+        fl[l] = a;
+        o[l] = Fq::<Q>::mul_shoup(b, c[0][l], c[1][l])
+            .wrapping_sub(Fq::<Q>::mul_shoup(a, c[2][l], c[3][l]));
+    }
+    *f = fl;
+    o
+}
+
 /// `Rq_recip3`: `out = 1/(3 input)` in R/q. Returns a set `Choice` on success
 /// (always, for the short `f` of key generation).
 ///
-/// Coefficients are kept in Montgomery-friendly 16-bit lanes, in
-/// `(-1.24 q, 1.24 q)`: each update is two Montgomery products by the
-/// (pre-scaled) constant terms, so no coefficient is ever fully reduced
-/// inside the loop.
+/// Coefficients are kept in 16-bit lanes in `(-2q, 2q)`: each update
+/// `f0 g - g0 f` is two Shoup products by the (frozen) constant terms, each in
+/// `[-q/2, 3q/2)`, so no coefficient is ever fully reduced inside the loop.
+/// `g` and `v` are double-buffered so that every inner loop reads and writes
+/// whole 8-lane blocks.
 pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
     out: &mut [i16; P],
     input: &[i8; P],
-    buf: &mut [[i16; P]; 6],
+    buf: &mut [[i16; P]; 7],
 ) -> ct::Choice {
     let flat = buf.as_flattened_mut();
     flat.fill(0);
     let (f, rest) = flat.split_at_mut(P + 1);
-    let (g, rest) = rest.split_at_mut(P + 1);
+    let (ga, rest) = rest.split_at_mut(P + 1);
+    let (gb, rest) = rest.split_at_mut(P + 1);
     let (r, rest) = rest.split_at_mut(P + 1);
-    let (va, vb) = rest.split_at_mut(P + 1);
-    let (mut v, mut vnew) = (va, &mut vb[..P + 1]);
+    let (va, rest) = rest.split_at_mut(P + 1);
+    let vb = &mut rest[..P + 1];
+    let (mut g, mut gnew) = (ga, gb);
+    let (mut v, mut vnew) = (va, vb);
 
     r[0] = Fq::<Q>::recip(3);
     f[0] = 1;
@@ -120,26 +195,50 @@ pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
         let dm = ct::mask_i32(swap);
         delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
         let (f0, g0) = ct::cswap_i16(f0, g0, sm);
-        // Montgomery-scaled constants: montmul(x * 2^16, y) = x y mod q.
-        let f0m = Fq::<Q>::freeze(i32::from(f0) * Fq::<Q>::MONT);
-        let g0m = Fq::<Q>::freeze(i32::from(g0) * Fq::<Q>::MONT);
+        let (f0s, g0s) = (Fq::<Q>::shoup(f0), Fq::<Q>::shoup(g0));
+        // The constants as 8-lane vectors. The barrier keeps them 16-bit
+        // vectors, so the products compile to 16-bit multiply-high lanes
+        // instead of widened 32-bit multiplies (values are unchanged).
+        let c = core::hint::black_box([[f0; LANES], [f0s; LANES], [g0; LANES], [g0s; LANES]]);
+        let step = |f: &mut i16, g: i16| -> i16 {
+            let (a, b) = ct::cswap_i16(*f, g, sm);
+            *f = a;
+            Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
+        };
 
+        // f, g: swap, eliminate, divide g by x (written to gnew).
         let (nf0, _) = ct::cswap_i16(f[0], g[0], sm);
         f[0] = nf0;
-        for i in 1..n {
-            let (fi, gi) = ct::cswap_i16(f[i], g[i], sm);
-            f[i] = fi;
-            g[i - 1] = Fq::<Q>::montmul(f0m, gi).wrapping_sub(Fq::<Q>::montmul(g0m, fi));
+        {
+            let (fb, ft) = f[1..n].as_chunks_mut::<LANES>();
+            let (gbk, gt) = g[1..n].as_chunks::<LANES>();
+            let (nb, nt) = gnew[..n - 1].as_chunks_mut::<LANES>();
+            for ((fc, gc), nc) in fb.iter_mut().zip(gbk).zip(nb.iter_mut()) {
+                *nc = block::<Q>(fc, gc, sm, &c);
+            }
+            for ((fi, &gi), ni) in ft.iter_mut().zip(gt).zip(nt.iter_mut()) {
+                *ni = step(fi, gi);
+            }
         }
-        g[n - 1] = 0;
+        gnew[n - 1] = 0;
+        core::mem::swap(&mut g, &mut gnew);
 
+        // v, r: v <- x v (into vnew), swap with r, r <- f0 r - g0 v.
         let (vi, ri) = ct::cswap_i16(0, r[0], sm);
         vnew[0] = vi;
-        r[0] = Fq::<Q>::montmul(f0m, ri).wrapping_sub(Fq::<Q>::montmul(g0m, vi));
-        for i in 1..mv {
-            let (vi, ri) = ct::cswap_i16(v[i - 1], r[i], sm);
-            vnew[i] = vi;
-            r[i] = Fq::<Q>::montmul(f0m, ri).wrapping_sub(Fq::<Q>::montmul(g0m, vi));
+        r[0] = Fq::<Q>::mul_shoup(ri, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(vi, g0, g0s));
+        {
+            let (vb, vt) = v[..mv - 1].as_chunks::<LANES>();
+            let (rb, rt) = r[1..mv].as_chunks_mut::<LANES>();
+            let (nb, nt) = vnew[1..mv].as_chunks_mut::<LANES>();
+            for ((vc, rc), nc) in vb.iter().zip(rb.iter_mut()).zip(nb.iter_mut()) {
+                *nc = *vc;
+                *rc = block::<Q>(nc, rc, sm, &c);
+            }
+            for ((&vi, ri), ni) in vt.iter().zip(rt.iter_mut()).zip(nt.iter_mut()) {
+                *ni = vi;
+                *ri = step(ni, *ri);
+            }
         }
         core::mem::swap(&mut v, &mut vnew);
     }
@@ -171,7 +270,7 @@ mod tests {
         for _ in 0..4 {
             let g: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut inv = [0i8; P];
-            let mut buf = Box::new([[0i8; P]; 6]);
+            let mut buf = Box::new([[0i8; P]; 7]);
             if bool::from(r3_recip(&mut inv, &g, &mut buf)) {
                 ok3 += 1;
                 let prod = naive(&g.map(i32::from), &inv.map(i32::from), 3);
@@ -180,7 +279,7 @@ mod tests {
                 assert_eq!(prod, one);
             }
             let mut invq = [0i16; P];
-            let mut bufq = Box::new([[0i16; P]; 6]);
+            let mut bufq = Box::new([[0i16; P]; 7]);
             assert!(bool::from(rq_recip3::<P, Q>(&mut invq, &g, &mut bufq)));
             let prod = naive(
                 &g.map(|x| 3 * i32::from(x)),
@@ -195,7 +294,7 @@ mod tests {
         // Not invertible mod 3: g = 0 and g = x - 1 + ... (all ones sums to 0 at x = 1? no; use 0).
         let z = [0i8; P];
         let mut inv = [0i8; P];
-        let mut buf = Box::new([[0i8; P]; 6]);
+        let mut buf = Box::new([[0i8; P]; 7]);
         assert!(!bool::from(r3_recip(&mut inv, &z, &mut buf)));
     }
 

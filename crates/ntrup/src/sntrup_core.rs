@@ -12,8 +12,8 @@ pub(crate) fn public_key<const P: usize, const Q: i16>(
     f: &[i8; P],
     g: &[i8; P],
     finv: &mut [i16; P],
-    buf: &mut [[i16; P]; 6],
-    acc: &mut [[i32; P]; 2],
+    buf: &mut [[i16; P]; 7],
+    acc: &mut [[i16; P]; 2],
 ) {
     // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
     // irreducible mod q (spec §3.1), so the result flag carries no information.
@@ -26,7 +26,7 @@ pub(crate) fn encrypt<const P: usize, const Q: i16>(
     c: &mut [i16; P],
     r: &[i8; P],
     h: &[i16; P],
-    acc: &mut [[i32; P]; 2],
+    acc: &mut [[i16; P]; 2],
 ) {
     rq_mult_small::<P, Q>(c, h, r, acc);
     round(c);
@@ -42,7 +42,7 @@ pub(crate) fn decrypt<const P: usize, const Q: i16, const W: usize>(
     v: &[i8; P],
     cf: &mut [i16; P],
     e: &mut [i8; P],
-    acc: &mut [[i32; P]; 2],
+    acc: &mut [[i16; P]; 2],
     tmp: &mut [i16; P],
 ) {
     rq_mult_small::<P, Q>(cf, c, f, acc);

@@ -1,0 +1,39 @@
+//! Runs one operation of one parameter set `n` times (for instruction counts
+//! under `valgrind --tool=callgrind` and for profiling):
+//! `cargo run --release -p pqdr-ntrup --example ops -- sntrup761 keygen 10`.
+
+use pqdr_ntrup::{DecapsulationKey, ParameterSet};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::hint::black_box;
+
+fn run<S: ParameterSet>(op: &str, n: usize) {
+    let mut rng = StdRng::seed_from_u64(1);
+    let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
+    let (ct, _) = ek.encapsulate(&mut rng);
+    for _ in 0..n {
+        match op {
+            "keygen" => drop(black_box(DecapsulationKey::<S>::generate(&mut rng))),
+            "encaps" => drop(black_box(ek.encapsulate(&mut rng))),
+            "decaps" => drop(black_box(dk.decapsulate(&ct))),
+            "none" => {}
+            _ => panic!("op: keygen | encaps | decaps | none"),
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let set = args.get(1).map_or("sntrup761", String::as_str);
+    let op = args.get(2).map_or("keygen", String::as_str);
+    let n: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    match set {
+        "sntrup653" => run::<pqdr_ntrup::Sntrup653>(op, n),
+        "sntrup761" => run::<pqdr_ntrup::Sntrup761>(op, n),
+        "sntrup857" => run::<pqdr_ntrup::Sntrup857>(op, n),
+        "sntrup953" => run::<pqdr_ntrup::Sntrup953>(op, n),
+        "sntrup1013" => run::<pqdr_ntrup::Sntrup1013>(op, n),
+        "sntrup1277" => run::<pqdr_ntrup::Sntrup1277>(op, n),
+        _ => panic!("unknown set {set}"),
+    }
+}
