@@ -11,23 +11,29 @@
 
 use crate::poly::Poly;
 
+/// Coefficients per group and bytes per group for `bits`-bit fields: a group
+/// of 8 (odd widths) or 4 (even widths) fields fills whole bytes, at most 13
+/// of them, so one group fits a `u128`.
+#[inline(always)]
+fn group(bits: u32) -> (usize, usize) {
+    let g = if bits & 1 == 1 { 8 } else { 4 };
+    (g, (g * bits as usize) >> 3)
+}
+
 /// Packs `f(a_i)` (each in [0, 2^bits)) for i = 0..256 little-endian into
 /// `out` (32·bits bytes): SimpleBitPack / BitPack (Algorithms 16, 17).
 #[inline(always)]
 pub(crate) fn pack(out: &mut [u8], p: &Poly, bits: u32, f: impl Fn(i32) -> i32) {
     debug_assert_eq!(out.len(), 32 * bits as usize);
-    let mask = (1u64 << bits) - 1;
-    let mut acc = 0u64;
-    let mut n = 0u32;
-    let mut pos = 0;
-    for &c in &p.0 {
-        acc |= (f(c) as u64 & mask) << n;
-        n += bits;
-        while n >= 8 {
-            out[pos] = acc as u8;
-            pos += 1;
-            acc >>= 8;
-            n -= 8;
+    let mask = (1u128 << bits) - 1;
+    let (g, gbytes) = group(bits);
+    for (chunk, coeffs) in out.chunks_exact_mut(gbytes).zip(p.0.chunks_exact(g)) {
+        let mut v = 0u128;
+        for (k, &c) in coeffs.iter().enumerate() {
+            v |= (f(c) as u128 & mask) << (k as u32 * bits);
+        }
+        for (k, b) in chunk.iter_mut().enumerate() {
+            *b = (v >> (8 * k)) as u8;
         }
     }
 }
@@ -37,18 +43,17 @@ pub(crate) fn pack(out: &mut [u8], p: &Poly, bits: u32, f: impl Fn(i32) -> i32) 
 #[inline(always)]
 pub(crate) fn unpack(p: &mut Poly, bytes: &[u8], bits: u32, f: impl Fn(i32) -> i32) {
     debug_assert_eq!(bytes.len(), 32 * bits as usize);
-    let mask = (1u64 << bits) - 1;
-    let mut acc = 0u64;
-    let mut n = 0u32;
-    let mut it = bytes.iter();
-    for c in &mut p.0 {
-        while n < bits {
-            acc |= u64::from(*it.next().unwrap_or(&0)) << n;
-            n += 8;
+    let mask = (1u128 << bits) - 1;
+    let (g, gbytes) = group(bits);
+    for (chunk, coeffs) in bytes.chunks_exact(gbytes).zip(p.0.chunks_exact_mut(g)) {
+        let mut v = 0u128;
+        for (k, &b) in chunk.iter().enumerate() {
+            v |= u128::from(b) << (8 * k);
         }
-        *c = f((acc & mask) as i32);
-        acc >>= bits;
-        n -= bits;
+        for c in coeffs.iter_mut() {
+            *c = f((v & mask) as i32);
+            v >>= bits;
+        }
     }
 }
 

@@ -134,6 +134,36 @@ pub(crate) fn exceeds(a: i32, bound: i32) -> i32 {
     bound.wrapping_sub(1).wrapping_sub(abs) >> 31
 }
 
+/// One layer of Algorithm 41 with blocks of 2·LEN coefficients.
+#[inline(always)]
+fn ntt_layer<const LEN: usize>(a: &mut [i32; N], m: &mut usize) {
+    for block in a.chunks_exact_mut(2 * LEN) {
+        *m += 1;
+        let z = i64::from(ZETAS[*m]);
+        let (lo, hi) = block.split_at_mut(LEN);
+        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+            let t = mont(z.wrapping_mul(i64::from(*y)));
+            *y = x.wrapping_sub(t);
+            *x = x.wrapping_add(t);
+        }
+    }
+}
+
+/// One layer of Algorithm 42 with blocks of 2·LEN coefficients.
+#[inline(always)]
+fn invntt_layer<const LEN: usize>(a: &mut [i32; N], m: &mut usize) {
+    for block in a.chunks_exact_mut(2 * LEN) {
+        *m -= 1;
+        let z = -i64::from(ZETAS[*m]);
+        let (lo, hi) = block.split_at_mut(LEN);
+        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+            let t = *x;
+            *x = t.wrapping_add(*y);
+            *y = mont(z.wrapping_mul(i64::from(t.wrapping_sub(*y))));
+        }
+    }
+}
+
 impl Poly {
     /// The zero polynomial.
     pub(crate) const ZERO: Self = Self([0; N]);
@@ -142,22 +172,14 @@ impl Poly {
     pub(crate) fn ntt(&mut self) {
         let a = &mut self.0;
         let mut m = 0;
-        let mut len = 128;
-        while len >= 1 {
-            let mut start = 0;
-            while start < N {
-                m += 1;
-                let z = i64::from(ZETAS[m]);
-                let (lo, hi) = a[start..start + 2 * len].split_at_mut(len);
-                for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                    let t = mont(z.wrapping_mul(i64::from(*y)));
-                    *y = x.wrapping_sub(t);
-                    *x = x.wrapping_add(t);
-                }
-                start += 2 * len;
-            }
-            len >>= 1;
-        }
+        ntt_layer::<128>(a, &mut m);
+        ntt_layer::<64>(a, &mut m);
+        ntt_layer::<32>(a, &mut m);
+        ntt_layer::<16>(a, &mut m);
+        ntt_layer::<8>(a, &mut m);
+        ntt_layer::<4>(a, &mut m);
+        ntt_layer::<2>(a, &mut m);
+        ntt_layer::<1>(a, &mut m);
     }
 
     /// In-place inverse NTT times R (FIPS 204 Algorithm 42, followed by a
@@ -167,22 +189,13 @@ impl Poly {
     pub(crate) fn invntt_tomont(&mut self) {
         let a = &mut self.0;
         let mut m = N;
-        let mut len = 1;
-        while len < N >> 1 {
-            let mut start = 0;
-            while start < N {
-                m -= 1;
-                let z = -i64::from(ZETAS[m]);
-                let (lo, hi) = a[start..start + 2 * len].split_at_mut(len);
-                for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-                    let t = *x;
-                    *x = t.wrapping_add(*y);
-                    *y = mont(z.wrapping_mul(i64::from(t.wrapping_sub(*y))));
-                }
-                start += 2 * len;
-            }
-            len <<= 1;
-        }
+        invntt_layer::<1>(a, &mut m);
+        invntt_layer::<2>(a, &mut m);
+        invntt_layer::<4>(a, &mut m);
+        invntt_layer::<8>(a, &mut m);
+        invntt_layer::<16>(a, &mut m);
+        invntt_layer::<32>(a, &mut m);
+        invntt_layer::<64>(a, &mut m);
         // Last layer (len = 128, ζ index 1) with the scaling by f folded in.
         let f = i64::from(INV_NTT_F);
         let fz = i64::from(INV_NTT_F_ZETA1);

@@ -103,6 +103,7 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
 
 /// Algorithm 34, ExpandMask(ρ'', μ): the r-th polynomial, y_r =
 /// BitUnpack(H(ρ''‖IntegerToBytes(κ + r, 2)), γ1 − 1, γ1). No rejection.
+#[inline(always)]
 pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
     let mut buf = [0u8; 5 * SHAKE256_RATE];
     let len = 32 * (gamma1_bits as usize + 1);
@@ -133,7 +134,7 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
         buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7],
     ]);
     let mut pos = 8;
-    *c = Poly::ZERO;
+    let mut cb = [0u8; N];
     for i in N - tau..N {
         let j = loop {
             if pos == SHAKE256_RATE {
@@ -149,10 +150,15 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
                 break j;
             }
         };
-        let sign = 1 - 2 * (signs & 1) as i32;
+        // +1 as 0x01, −1 as 0xff.
+        let sign = 1u8.wrapping_sub(((signs & 1) as u8) << 1);
         signs >>= 1;
-        crate::ct::swap_in_ball(&mut c.0, i, j, sign);
+        crate::ct::swap_in_ball(&mut cb, i, j, sign);
     }
+    for (x, &b) in c.0.iter_mut().zip(cb.iter()) {
+        *x = i32::from(b as i8);
+    }
+    cb.zeroize();
     buf.zeroize();
     signs.zeroize();
 }
