@@ -92,9 +92,14 @@ pub(crate) const fn encoded_len(len: usize, m: u32) -> usize {
     levels(len, m).2
 }
 
-/// `Encode(R, M)` with every `M[i] = m`; `r` is overwritten. `out.len()` must be
-/// [`encoded_len`]`(r.len(), m)`.
-fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
+/// `Encode(R, M)` with every `M[i] = m` (values `0 <= r[i] < m <= 16384`, held
+/// in i16); `r` is overwritten. `out.len()` must be [`encoded_len`]`(r.len(), m)`.
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "values are in 0..16384"
+)]
+fn encode(out: &mut [u8], r: &mut [i16], m: u32) {
     let (lv, n, total) = levels(r.len(), m);
     debug_assert_eq!(out.len(), total);
     let mut pos = 0;
@@ -106,7 +111,7 @@ fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
             } else {
                 level.m
             };
-            let mut x = u32::from(r[2 * k]) + u32::from(r[2 * k + 1]) * level.m;
+            let mut x = u32::from(r[2 * k] as u16) + u32::from(r[2 * k + 1] as u16) * level.m;
             let mut mm = level.m * m1;
             while mm >= 16384 {
                 #[allow(clippy::cast_possible_truncation, reason = "low byte")]
@@ -117,14 +122,14 @@ fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
                 mm = (mm + 255) >> 8;
             }
             #[allow(clippy::cast_possible_truncation, reason = "x < mm < 16384")]
-            let x16 = x as u16;
+            let x16 = x as i16;
             r[k] = x16;
         }
         if len & 1 == 1 {
             r[len >> 1] = r[len - 1];
         }
     }
-    let mut x = r[0];
+    let mut x = r[0] as u16;
     let mut mm = lv[n].m;
     while mm > 1 {
         #[allow(clippy::cast_possible_truncation, reason = "low byte")]
@@ -137,7 +142,12 @@ fn encode(out: &mut [u8], r: &mut [u16], m: u32) {
 }
 
 /// `Decode(S, M)` with every `M[i] = m`: `out[i]` in `0..m` for any input bytes.
-fn decode(out: &mut [u16], s: &[u8], m: u32) {
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "values are in 0..16384"
+)]
+fn decode(out: &mut [i16], s: &[u8], m: u32) {
     let (lv, n, total) = levels(out.len(), m);
     debug_assert_eq!(s.len(), total);
     let top = lv[n];
@@ -150,7 +160,7 @@ fn decode(out: &mut [u16], s: &[u8], m: u32) {
         }
     };
     #[allow(clippy::cast_possible_truncation, reason = "t < m <= 16384")]
-    let t16 = t as u16;
+    let t16 = t as i16;
     out[0] = t16;
     for level in lv[..n].iter().rev() {
         let len = level.len;
@@ -171,14 +181,14 @@ fn decode(out: &mut [u16], s: &[u8], m: u32) {
                 1 => (u32::from(s[at]), 256),
                 _ => (u32::from(s[at]) + (u32::from(s[at + 1]) << 8), 65536),
             };
-            let x = bottom + scale * u32::from(out[k]);
+            let x = bottom + scale * u32::from(out[k] as u16);
             let (x1, x0) = div0.divmod(x);
             // Reducing x1 only matters for invalid encodings.
             let (_, x1) = div1.divmod(x1);
             #[allow(clippy::cast_possible_truncation, reason = "both < 16384")]
             {
-                out[2 * k] = x0 as u16;
-                out[2 * k + 1] = x1 as u16;
+                out[2 * k] = x0 as i16;
+                out[2 * k + 1] = x1 as i16;
             }
         }
     }
@@ -215,36 +225,24 @@ pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
     }
 }
 
-/// `Rq_encode`: the coefficients shifted to `0..q`, mixed-radix encoded.
-pub(crate) fn rq_encode<const P: usize, const Q: i16>(
-    s: &mut [u8],
-    r: &[i16; P],
-    tmp: &mut [u16; P],
-) {
-    for (t, &x) in tmp.iter_mut().zip(r) {
-        #[allow(
-            clippy::cast_sign_loss,
-            clippy::cast_possible_truncation,
-            reason = "0..q"
-        )]
-        let v = (i32::from(x) + Fq::<Q>::Q12) as u16;
-        *t = v;
+/// `Rq_encode`: the coefficients shifted to `0..q`, mixed-radix encoded; `r` is consumed.
+pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
+    for x in r.iter_mut() {
+        #[allow(clippy::cast_possible_truncation, reason = "0..q")]
+        let v = (i32::from(*x) + Fq::<Q>::Q12) as i16;
+        *x = v;
     }
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    encode(s, tmp, Q as u32);
+    encode(s, r, Q as u32);
 }
 
 /// `Rq_decode`.
-pub(crate) fn rq_decode<const P: usize, const Q: i16>(
-    r: &mut [i16; P],
-    s: &[u8],
-    tmp: &mut [u16; P],
-) {
+pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    decode(tmp, s, Q as u32);
-    for (x, &t) in r.iter_mut().zip(tmp.iter()) {
-        #[allow(clippy::cast_possible_truncation, reason = "|t - q12| <= q12")]
-        let v = (i32::from(t) - Fq::<Q>::Q12) as i16;
+    decode(r, s, Q as u32);
+    for x in r.iter_mut() {
+        #[allow(clippy::cast_possible_truncation, reason = "|x - q12| <= q12")]
+        let v = (i32::from(*x) - Fq::<Q>::Q12) as i16;
         *x = v;
     }
 }
@@ -255,36 +253,24 @@ pub(crate) const fn rounded_modulus(q: u32) -> u32 {
     (q + 2) / 3
 }
 
-/// `Rounded_encode`: each multiple of 3 in `-q12..=q12` as `(x + q12) / 3`.
-pub(crate) fn rounded_encode<const P: usize, const Q: i16>(
-    s: &mut [u8],
-    r: &[i16; P],
-    tmp: &mut [u16; P],
-) {
-    for (t, &x) in tmp.iter_mut().zip(r) {
-        #[allow(
-            clippy::cast_sign_loss,
-            clippy::cast_possible_truncation,
-            reason = "0..(q+2)/3"
-        )]
-        let v = (((i32::from(x) + Fq::<Q>::Q12) * 10923) >> 15) as u16;
-        *t = v;
+/// `Rounded_encode`: each multiple of 3 in `-q12..=q12` as `(x + q12) / 3`; `r` is consumed.
+pub(crate) fn rounded_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
+    for x in r.iter_mut() {
+        #[allow(clippy::cast_possible_truncation, reason = "0..(q+2)/3")]
+        let v = (((i32::from(*x) + Fq::<Q>::Q12) * 10923) >> 15) as i16;
+        *x = v;
     }
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    encode(s, tmp, rounded_modulus(Q as u32));
+    encode(s, r, rounded_modulus(Q as u32));
 }
 
 /// `Rounded_decode`.
-pub(crate) fn rounded_decode<const P: usize, const Q: i16>(
-    r: &mut [i16; P],
-    s: &[u8],
-    tmp: &mut [u16; P],
-) {
+pub(crate) fn rounded_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    decode(tmp, s, rounded_modulus(Q as u32));
-    for (x, &t) in r.iter_mut().zip(tmp.iter()) {
-        #[allow(clippy::cast_possible_truncation, reason = "|3 t - q12| < 2^15")]
-        let v = (i32::from(t) * 3 - Fq::<Q>::Q12) as i16;
+    decode(r, s, rounded_modulus(Q as u32));
+    for x in r.iter_mut() {
+        #[allow(clippy::cast_possible_truncation, reason = "|3 x - q12| < 2^15")]
+        let v = (i32::from(*x) * 3 - Fq::<Q>::Q12) as i16;
         *x = v;
     }
 }
@@ -324,16 +310,16 @@ mod tests {
             (1277, 2627),
             (9, 2),
         ] {
-            let vals: Vec<u16> = (0..len)
+            let vals: Vec<i16> = (0..len)
                 .map(|_| {
                     s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
-                    ((s >> 33) % u64::from(m)) as u16
+                    ((s >> 33) % u64::from(m)) as i16
                 })
                 .collect();
             let mut r = vals.clone();
             let mut out = vec![0u8; encoded_len(len, m)];
             encode(&mut out, &mut r, m);
-            let mut back = vec![0u16; len];
+            let mut back = vec![0i16; len];
             decode(&mut back, &out, m);
             assert_eq!(back, vals, "len={len} m={m}");
         }
@@ -345,11 +331,11 @@ mod tests {
         let bytes: Vec<u8> = (0..encoded_len(761, m))
             .map(|i| (i * 37 + 255) as u8)
             .collect();
-        let mut out = vec![0u16; 761];
+        let mut out = vec![0i16; 761];
         decode(&mut out, &bytes, m);
-        assert!(out.iter().all(|&x| u32::from(x) < m));
+        assert!(out.iter().all(|&x| x >= 0 && (x as u32) < m));
         let ff = vec![0xffu8; encoded_len(761, m)];
         decode(&mut out, &ff, m);
-        assert!(out.iter().all(|&x| u32::from(x) < m));
+        assert!(out.iter().all(|&x| x >= 0 && (x as u32) < m));
     }
 }

@@ -13,9 +13,8 @@ use crate::encode::{
     encoded_len, rounded_decode, rounded_encode, rounded_modulus, rq_decode, rq_encode,
     small_bytes, small_decode, small_encode,
 };
-use crate::recip::r3_recip;
 use crate::sample::{short_random, small_random};
-use crate::sntrup_core::{decrypt, encrypt, is_short, public_key};
+use crate::sntrup_core::{decrypt, encrypt, is_short, public_key, recip3};
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha512};
 use zeroize::Zeroizing;
@@ -74,24 +73,18 @@ pub(crate) fn keypair<const P: usize, const Q: i16, const W: usize, R: TryCrypto
     let sb = small_bytes(P);
     let mut g = Zeroizing::new([0i8; P]);
     let mut ginv = Zeroizing::new([0i8; P]);
-    {
-        let mut buf = Zeroizing::new([[0i8; P]; 7]);
-        loop {
-            small_random(&mut g, rng)?;
-            let mut ok = r3_recip(&mut ginv, &g, &mut buf).unwrap_u8();
-            // Public by design: only whether this g is rejected leaks; a rejected
-            // g is discarded (spec §3.3 KeyGen; liboqs lists it as a pass).
-            pqdr_ct::hook::declassify(&mut ok);
-            if ok == 1 {
-                break;
-            }
+    loop {
+        small_random(&mut g, rng)?;
+        let mut ok = recip3(&mut ginv, &g).unwrap_u8();
+        // Public by design: only whether this g is rejected leaks; a rejected
+        // g is discarded (spec §3.3 KeyGen; liboqs lists it as a pass).
+        pqdr_ct::hook::declassify(&mut ok);
+        if ok == 1 {
+            break;
         }
     }
     let mut f = Zeroizing::new([0i8; P]);
-    {
-        let mut list = Zeroizing::new([0u32; P]);
-        short_random::<P, W, R>(&mut f, &mut list, rng)?;
-    }
+    short_random::<P, W, R>(&mut f, rng)?;
     let rho_at = 2 * sb + pk.len();
     rng.try_fill_bytes(&mut sk[rho_at..rho_at + sb])?;
     keypair_finish::<P, Q>(&f, &g, &ginv, pk, sk);
@@ -109,8 +102,7 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
 ) -> Option<()> {
     let sb = small_bytes(P);
     let mut ginv = Zeroizing::new([0i8; P]);
-    let mut buf = Zeroizing::new([[0i8; P]; 7]);
-    let mut ok = (r3_recip(&mut ginv, g, &mut buf) & is_short::<P, W>(f)).unwrap_u8();
+    let mut ok = (recip3(&mut ginv, g) & is_short::<P, W>(f)).unwrap_u8();
     // Public: whether the caller's input is a valid key seed.
     pqdr_ct::hook::declassify(&mut ok);
     if ok != 1 {
@@ -123,6 +115,7 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
 }
 
 /// `ZKeyGen` from the sampled polynomials, plus the rest of the secret key.
+#[inline(never)]
 fn keypair_finish<const P: usize, const Q: i16>(
     f: &[i8; P],
     g: &[i8; P],
@@ -131,16 +124,10 @@ fn keypair_finish<const P: usize, const Q: i16>(
     sk: &mut [u8],
 ) {
     let sb = small_bytes(P);
+    // h is the public key, so it needs no zeroizing.
     let mut h = [0i16; P];
-    {
-        let mut finv = Zeroizing::new([0i16; P]);
-        let mut buf = Zeroizing::new([[0i16; P]; 7]);
-        let mut acc = Zeroizing::new([[0i16; P]; 2]);
-        public_key::<P, Q>(&mut h, f, g, &mut finv, &mut buf, &mut acc);
-    }
-    let mut tmp = [0u16; P];
-    // h is the public key: nothing secret remains in tmp afterwards.
-    rq_encode::<P, Q>(pk, &h, &mut tmp);
+    public_key::<P, Q>(&mut h, f, g);
+    rq_encode::<P, Q>(pk, &mut h);
     small_encode(&mut sk[..sb], f);
     small_encode(&mut sk[sb..2 * sb], ginv);
     let pk_at = 2 * sb;
@@ -157,10 +144,7 @@ pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, R: TryCryptoRn
     ss: &mut [u8; HASH_BYTES],
 ) -> Result<(), R::Error> {
     let mut r = Zeroizing::new([0i8; P]);
-    {
-        let mut list = Zeroizing::new([0u32; P]);
-        short_random::<P, W, R>(&mut r, &mut list, rng)?;
-    }
+    short_random::<P, W, R>(&mut r, rng)?;
     encap_with::<P, Q>(&r, pk, ct, ss);
     Ok(())
 }
@@ -201,17 +185,31 @@ fn hide<const P: usize, const Q: i16>(
     cache: &[u8],
 ) {
     small_encode(r_enc, r);
-    let mut h = Zeroizing::new([0i16; P]);
-    let mut tmp = Zeroizing::new([0u16; P]);
-    rq_decode::<P, Q>(&mut h, pk, &mut tmp);
-    let mut c = Zeroizing::new([0i16; P]);
-    {
-        let mut acc = Zeroizing::new([[0i16; P]; 2]);
-        encrypt::<P, Q>(&mut c, r, &h, &mut acc);
-    }
     let rounded = ct.len() - HASH_BYTES;
-    rounded_encode::<P, Q>(&mut ct[..rounded], &c, &mut tmp);
+    zencrypt::<P, Q>(&mut ct[..rounded], r, pk);
     ct[rounded..].copy_from_slice(&hash_confirm(r_enc, cache));
+}
+
+/// `ZEncrypt`: `Rounded_encode(Encrypt(r, Rq_decode(pk)))`.
+#[inline(never)]
+fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &[i8; P], pk: &[u8]) {
+    let mut c = Zeroizing::new([0i16; P]);
+    rq_decode::<P, Q>(&mut c, pk);
+    encrypt::<P, Q>(&mut c, r);
+    rounded_encode::<P, Q>(out, &mut c);
+}
+
+/// `ZDecrypt`: f and 1/g from the secret key, `Rounded_decode(ct)`, `Decrypt`.
+#[inline(never)]
+fn zdecrypt<const P: usize, const Q: i16, const W: usize>(r: &mut [i8; P], ct: &[u8], sk: &[u8]) {
+    let sb = small_bytes(P);
+    let mut f = Zeroizing::new([0i8; P]);
+    let mut v = Zeroizing::new([0i8; P]);
+    small_decode(&mut f, &sk[..sb]);
+    small_decode(&mut v, &sk[sb..2 * sb]);
+    let mut c = Zeroizing::new([0i16; P]);
+    rounded_decode::<P, Q>(&mut c, ct);
+    decrypt::<P, Q, W>(r, &mut c, &f, &v);
 }
 
 /// `Decap`: decrypt, re-encrypt, compare the whole ciphertext in constant time,
@@ -227,22 +225,8 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
     let rho = &sk[2 * sb + pk_len..3 * sb + pk_len];
     let cache = &sk[3 * sb + pk_len..];
 
-    // ZDecrypt
     let mut r = Zeroizing::new([0i8; P]);
-    {
-        let mut f = Zeroizing::new([0i8; P]);
-        let mut v = Zeroizing::new([0i8; P]);
-        small_decode(&mut f, &sk[..sb]);
-        small_decode(&mut v, &sk[sb..2 * sb]);
-        let mut c = Zeroizing::new([0i16; P]);
-        let mut tmp = Zeroizing::new([0u16; P]);
-        rounded_decode::<P, Q>(&mut c, &ct[..ct.len() - HASH_BYTES], &mut tmp);
-        let mut cf = Zeroizing::new([0i16; P]);
-        let mut e = Zeroizing::new([0i8; P]);
-        let mut acc = Zeroizing::new([[0i16; P]; 2]);
-        let mut t16 = Zeroizing::new([0i16; P]);
-        decrypt::<P, Q, W>(&mut r, &c, &f, &v, &mut cf, &mut e, &mut acc, &mut t16);
-    }
+    zdecrypt::<P, Q, W>(&mut r, &ct[..ct.len() - HASH_BYTES], sk);
 
     let mut cnew = Zeroizing::new([[0u8; P]; 2]);
     let cnew = &mut cnew.as_flattened_mut()[..ct.len()];

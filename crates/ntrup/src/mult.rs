@@ -58,31 +58,27 @@ fn folded<const P: usize>(acc: &[[i16; P]; 2], k: usize) -> i32 {
     x
 }
 
-/// `Rq_mult_small`: `h = a * b` in R/q with `b` small.
+/// `Rq_mult_small`: `a = a * b` in R/q with `b` small.
 pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
-    h: &mut [i16; P],
-    a: &[i16; P],
+    a: &mut [i16; P],
     b: &[i8; P],
     acc: &mut [[i16; P]; 2],
 ) {
     mul_acc::<P, Q, true>(acc, a, b);
-    for (k, hk) in h.iter_mut().enumerate() {
-        *hk = Fq::<Q>::freeze(folded(acc, k));
+    for (k, ak) in a.iter_mut().enumerate() {
+        *ak = Fq::<Q>::freeze(folded(acc, k));
     }
 }
 
-/// `R3_mult`: `h = a * b` in R/3 (exact integer sums: |sum| <= p).
+/// `R3_mult`: `h = a * b` in R/3 for `a` with coefficients in {-1, 0, 1}
+/// held in i16 (exact integer sums: |sum| <= p).
 pub(crate) fn r3_mult<const P: usize>(
     h: &mut [i8; P],
-    a: &[i8; P],
+    a: &[i16; P],
     b: &[i8; P],
     acc: &mut [[i16; P]; 2],
-    tmp: &mut [i16; P],
 ) {
-    for (t, &x) in tmp.iter_mut().zip(a) {
-        *t = i16::from(x);
-    }
-    mul_acc::<P, 3, false>(acc, tmp, b);
+    mul_acc::<P, 3, false>(acc, a, b);
     for (k, hk) in h.iter_mut().enumerate() {
         *hk = f3_freeze(folded(acc, k));
     }
@@ -95,10 +91,11 @@ pub(crate) fn round<const P: usize>(c: &mut [i16; P]) {
     }
 }
 
-/// `R3_fromRq(Rq_mult3(c))`: the coefficients of `3c` in R/q, lifted and reduced mod 3.
-pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(e: &mut [i8; P], c: &[i16; P]) {
-    for (ei, &x) in e.iter_mut().zip(c) {
-        *ei = f3_freeze(i32::from(Fq::<Q>::freeze(3 * i32::from(x))));
+/// `R3_fromRq(Rq_mult3(c))`, in place: the coefficients of `3c` in R/q,
+/// lifted and reduced mod 3.
+pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(c: &mut [i16; P]) {
+    for x in c.iter_mut() {
+        *x = i16::from(f3_freeze(i32::from(Fq::<Q>::freeze(3 * i32::from(*x)))));
     }
 }
 
@@ -147,14 +144,13 @@ pub(crate) mod tests {
         for _ in 0..3 {
             let a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 4591) as i16 - 2295);
             let b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
-            let mut h = [0i16; P];
+            let mut h = a;
             let mut acc = Box::new([[0i16; P]; 2]);
-            rq_mult_small::<P, Q>(&mut h, &a, &b, &mut acc);
+            rq_mult_small::<P, Q>(&mut h, &b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);
             let mut h3 = [0i8; P];
-            let mut tmp = [0i16; P];
-            r3_mult(&mut h3, &b, &b, &mut acc, &mut tmp);
+            r3_mult(&mut h3, &b.map(i16::from), &b, &mut acc);
             let want3 = naive(&b.map(i32::from), &b.map(i32::from), 3);
             assert_eq!(h3.map(i32::from), want3);
         }

@@ -8,6 +8,7 @@
 
 use crate::ct;
 use rand_core::TryCryptoRng;
+use zeroize::Zeroizing;
 
 /// `urandom32`: one 4-byte draw, little endian.
 #[inline]
@@ -41,15 +42,16 @@ pub(crate) fn small_random<const P: usize, R: TryCryptoRng + ?Sized>(
 }
 
 /// `Short_random`: p draws of `urandom32`, then [`short_fromlist`].
+#[inline(never)]
 pub(crate) fn short_random<const P: usize, const W: usize, R: TryCryptoRng + ?Sized>(
     out: &mut [i8; P],
-    list: &mut [u32; P],
     rng: &mut R,
 ) -> Result<(), R::Error> {
+    let mut list = Zeroizing::new([0u32; P]);
     for l in list.iter_mut() {
         *l = urandom32(rng)?;
     }
-    short_fromlist::<P, W>(out, list);
+    short_fromlist::<P, W>(out, &mut list);
     Ok(())
 }
 

@@ -1,53 +1,61 @@
 //! The Streamlined NTRU Prime Core on polynomials (spec §3.3; reference
-//! `KeyGen`, `Encrypt`, `Decrypt`).
+//! `KeyGen`, `Encrypt`, `Decrypt`). Each step that needs a large scratch
+//! buffer is its own non-inlined function, so the buffers of consecutive
+//! steps share stack space.
 
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::mult::{r3_from_3rq, r3_mult, round, rq_mult_small};
-use crate::recip::rq_recip3;
+use crate::recip::{r3_recip, rq_recip3};
+use zeroize::Zeroizing;
 
-/// The second half of `KeyGen`: `h = g / (3 f)` in R/q, given `f` (short) and `g`
-/// (already known to be invertible in R/3). Uses `finv` and `buf` as scratch.
-pub(crate) fn public_key<const P: usize, const Q: i16>(
-    h: &mut [i16; P],
-    f: &[i8; P],
-    g: &[i8; P],
-    finv: &mut [i16; P],
-    buf: &mut [[i16; P]; 7],
-    acc: &mut [[i16; P]; 2],
-) {
-    // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
-    // irreducible mod q (spec §3.1), so the result flag carries no information.
-    let _ = rq_recip3::<P, Q>(finv, f, buf);
-    rq_mult_small::<P, Q>(h, finv, g, acc);
+/// `R3_recip(g)` with its own scratch buffer.
+#[inline(never)]
+pub(crate) fn recip3<const P: usize>(ginv: &mut [i8; P], g: &[i8; P]) -> ct::Choice {
+    let mut buf = Zeroizing::new([[0i8; P]; 7]);
+    r3_recip(ginv, g, &mut buf)
 }
 
-/// `Encrypt`: `c = Round(h r)`.
-pub(crate) fn encrypt<const P: usize, const Q: i16>(
-    c: &mut [i16; P],
-    r: &[i8; P],
-    h: &[i16; P],
-    acc: &mut [[i16; P]; 2],
-) {
-    rq_mult_small::<P, Q>(c, h, r, acc);
+/// `Rq_mult_small(a, b)` in place, with its own scratch buffer.
+#[inline(never)]
+fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &[i8; P]) {
+    let mut acc = Zeroizing::new([[0i16; P]; 2]);
+    rq_mult_small::<P, Q>(a, b, &mut acc);
+}
+
+/// `Rq_recip3(f)` with its own scratch buffer.
+#[inline(never)]
+fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f: &[i8; P]) {
+    let mut buf = Zeroizing::new([[0i16; P]; 7]);
+    // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
+    // irreducible mod q (spec §3.1), so the result flag carries no information.
+    let _ = rq_recip3::<P, Q>(out, f, &mut buf);
+}
+
+/// The second half of `KeyGen`: `h = g / (3 f)` in R/q, given `f` (short) and `g`.
+pub(crate) fn public_key<const P: usize, const Q: i16>(h: &mut [i16; P], f: &[i8; P], g: &[i8; P]) {
+    recipq3::<P, Q>(h, f);
+    mult::<P, Q>(h, g);
+}
+
+/// `Encrypt`: `c = Round(h r)`, in place (`c` holds h on entry).
+pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &[i8; P]) {
+    mult::<P, Q>(c, r);
     round(c);
 }
 
 /// `Decrypt`: `r = (3 f c) * v` in R/3 if it has weight w, else the fixed
-/// weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch.
-#[allow(clippy::too_many_arguments, reason = "scratch buffers are passed in")]
+/// weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch. `c` is consumed.
+#[inline(never)]
 pub(crate) fn decrypt<const P: usize, const Q: i16, const W: usize>(
     r: &mut [i8; P],
-    c: &[i16; P],
+    c: &mut [i16; P],
     f: &[i8; P],
     v: &[i8; P],
-    cf: &mut [i16; P],
-    e: &mut [i8; P],
-    acc: &mut [[i16; P]; 2],
-    tmp: &mut [i16; P],
 ) {
-    rq_mult_small::<P, Q>(cf, c, f, acc);
-    r3_from_3rq::<P, Q>(e, cf);
-    r3_mult(r, e, v, acc, tmp);
+    let mut acc = Zeroizing::new([[0i16; P]; 2]);
+    rq_mult_small::<P, Q>(c, f, &mut acc);
+    r3_from_3rq::<P, Q>(c);
+    r3_mult(r, c, v, &mut acc);
     let weight = r.iter().fold(0u32, |w, &x| {
         #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
         let bit = (x & 1) as u32;
