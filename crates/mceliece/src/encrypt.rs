@@ -3,6 +3,7 @@
 
 use crate::params::{Derived, Params};
 use rand_core::CryptoRng;
+use zeroize::Zeroize;
 
 /// FixedWeight: a uniformly random e of weight t, drawing exactly the bytes
 /// the reference draws: one call of 4t bytes per attempt (2t candidate
@@ -55,14 +56,21 @@ pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R)
             break;
         }
     }
-    for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
-        let mut v = 0u8;
-        for &x in &ind[..t] {
-            let m = crate::ct::eq_mask_u16(i as u16, x >> 3) as u8;
-            v |= (1u8 << (x & 7)) & m;
+    // e as 64-bit words: each index sets one bit of the word it selects.
+    let mut words = [0u64; 128];
+    for &x in &ind[..t] {
+        let bit = 1u64 << (x & 63);
+        let w = x >> 6;
+        for (k, word) in words.iter_mut().enumerate().take(n.div_ceil(64)) {
+            let m = u64::from(crate::ct::eq_mask_u16(k as u16, w) & 1).wrapping_neg();
+            *word |= bit & crate::ct::opaque(m);
         }
-        *byte = v;
     }
+    for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
+        *byte = (words[i >> 3] >> ((i & 7) << 3)) as u8;
+    }
+    words.zeroize();
+    ind.zeroize();
 }
 
 /// The bits of e from position mt on, packed from bit 0 (the part T multiplies).

@@ -136,13 +136,18 @@ pub(crate) fn encapsulate<P: Params, R: CryptoRng + ?Sized>(
     ct.fill(0);
     encrypt::syndrome_rows::<P>(&mut ct[..P::SYND_BYTES], pk, 0, e, &tail);
     tail.zeroize();
+    let k = finish_encapsulation::<P>(e, ct);
+    e.zeroize();
+    k
+}
+
+/// Completes Encap once C0 is in `ct`: C1 for the `pc` sets, then K = H(1, e, C).
+pub(crate) fn finish_encapsulation<P: Params>(e: &[u8], ct: &mut [u8]) -> [u8; 32] {
     if P::PC {
         let c1 = h32(2, &[e]);
         ct[P::SYND_BYTES..].copy_from_slice(&c1);
     }
-    let k = h32(1, &[e, ct]);
-    e.zeroize();
-    k
+    h32(1, &[e, ct])
 }
 
 /// Decap (spec §8.3) with implicit rejection: K = H(1, e, C) on success,

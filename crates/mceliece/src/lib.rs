@@ -26,8 +26,8 @@ mod vec;
 
 pub use params::{Buf, Params};
 pub use types::{
-    Ciphertext, DecapsulationKey, SharedSecret, decapsulate, encapsulate_into,
-    generate_deterministic_into, generate_into,
+    Ciphertext, DecapsulationKey, SharedSecret, StreamingEncapsulation, decapsulate,
+    encapsulate_into, generate_deterministic_into, generate_into,
 };
 #[cfg(feature = "alloc")]
 pub use types::{EncapsulationKey, generate, generate_deterministic};

@@ -330,3 +330,118 @@ pub fn encapsulate_into<P: Params, R: CryptoRng + ?Sized>(
 pub fn decapsulate<P: Params>(sk: &P::SkBytes, ct: &P::CtBytes) -> SharedSecret {
     SharedSecret(kem::decapsulate::<P>(sk.as_ref(), ct.as_ref()))
 }
+
+/// Encap reading the public key in pieces of any size (spec §2.4.5: each bit
+/// of C0 depends on one row of T only), for keys that are streamed from
+/// storage or the network instead of held in memory.
+pub struct StreamingEncapsulation<P: Params> {
+    e: [u8; 1024],
+    tail: [u8; 1024],
+    c0: [u8; 208],
+    row: [u8; 1024],
+    fill: usize,
+    rows: usize,
+    padding: u8,
+    _set: core::marker::PhantomData<P>,
+}
+
+impl<P: Params> fmt::Debug for StreamingEncapsulation<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamingEncapsulation")
+            .field("set", &P::NAME)
+            .field("rows", &self.rows)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: Params> Drop for StreamingEncapsulation<P> {
+    fn drop(&mut self) {
+        self.e.zeroize();
+        self.tail.zeroize();
+    }
+}
+impl<P: Params> ZeroizeOnDrop for StreamingEncapsulation<P> {}
+
+impl<P: Params> StreamingEncapsulation<P> {
+    /// Draws the error vector e (FixedWeight).
+    pub fn new<R: CryptoRng + ?Sized>(rng: &mut R) -> Self {
+        let mut s = Self {
+            e: [0; 1024],
+            tail: [0; 1024],
+            c0: [0; 208],
+            row: [0; 1024],
+            fill: 0,
+            rows: 0,
+            padding: 0,
+            _set: core::marker::PhantomData,
+        };
+        crate::encrypt::gen_e::<P, R>(&mut s.e[..P::N >> 3], rng);
+        crate::encrypt::e_tail::<P>(&mut s.tail, &s.e[..P::N >> 3]);
+        s
+    }
+
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public lengths only"
+    )]
+    fn rows_in(&mut self, rows: &[u8]) {
+        let rb = P::ROW_BYTES;
+        let bits = (P::N - P::MT) & 7;
+        if bits != 0 {
+            for r in rows.chunks_exact(rb) {
+                self.padding |= r[rb - 1] >> bits;
+            }
+        }
+        crate::encrypt::syndrome_rows::<P>(&mut self.c0, rows, self.rows, &self.e, &self.tail);
+        self.rows += rows.len() / rb;
+    }
+
+    /// Feeds the next bytes of the public key.
+    ///
+    /// # Errors
+    /// More bytes than a public key has.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public lengths only"
+    )]
+    pub fn update(&mut self, mut data: &[u8]) -> Result<(), Error> {
+        let rb = P::ROW_BYTES;
+        if self.rows * rb + self.fill + data.len() > P::PK_BYTES {
+            return Err(Error);
+        }
+        if self.fill > 0 {
+            let take = (rb - self.fill).min(data.len());
+            self.row[self.fill..self.fill + take].copy_from_slice(&data[..take]);
+            self.fill += take;
+            data = &data[take..];
+            if self.fill == rb {
+                let row = self.row;
+                self.rows_in(&row[..rb]);
+                self.fill = 0;
+            }
+        }
+        let whole = data.len() / rb * rb;
+        if whole > 0 {
+            self.rows_in(&data[..whole]);
+        }
+        let rest = &data[whole..];
+        self.row[..rest.len()].copy_from_slice(rest);
+        self.fill += rest.len();
+        Ok(())
+    }
+
+    /// The ciphertext and session key.
+    ///
+    /// # Errors
+    /// The public key was incomplete or had nonzero padding bits.
+    pub fn finish(mut self) -> Result<(Ciphertext<P>, SharedSecret), Error> {
+        if self.rows != P::MT || self.fill != 0 || self.padding != 0 {
+            return Err(Error);
+        }
+        let mut ct = P::CtBytes::zeroed();
+        ct.as_mut()[..P::SYND_BYTES].copy_from_slice(&self.c0[..P::SYND_BYTES]);
+        let k = kem::finish_encapsulation::<P>(&self.e[..P::N >> 3], ct.as_mut());
+        self.e.zeroize();
+        Ok((Ciphertext { bytes: ct }, SharedSecret(k)))
+    }
+}

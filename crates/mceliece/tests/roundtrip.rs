@@ -146,3 +146,35 @@ fn array_api_348864() {
     k::generate_deterministic_into(&mut pk2, &mut sk2, &delta);
     assert!(pk == pk2 && sk == sk2);
 }
+
+/// Streaming encapsulation over odd-sized pieces equals the one-shot one.
+fn streaming<P: Params>() {
+    let mut rng = TestRng(21);
+    let (dk, ek) = pqdr_mceliece::generate::<P, _>(&mut rng);
+    let pk = ek.as_bytes().as_ref();
+    let (ct, ss) = ek.encapsulate(&mut TestRng(5));
+    let mut st = pqdr_mceliece::StreamingEncapsulation::<P>::new(&mut TestRng(5));
+    for piece in pk.chunks(1000) {
+        st.update(piece).expect("within the key");
+    }
+    let (ct2, ss2) = st.finish().expect("complete");
+    assert!(ct == ct2 && ss == ss2);
+    assert_eq!(dk.decapsulate(&ct2), ss2);
+    // Too long, too short.
+    let mut st = pqdr_mceliece::StreamingEncapsulation::<P>::new(&mut TestRng(5));
+    st.update(pk).expect("exact");
+    assert_eq!(st.update(&[0]).err(), Some(Error));
+    let mut st = pqdr_mceliece::StreamingEncapsulation::<P>::new(&mut TestRng(5));
+    st.update(&pk[..pk.len() - 1]).expect("prefix");
+    assert_eq!(st.finish().err(), Some(Error));
+}
+
+#[test]
+fn streaming_348864() {
+    streaming::<pqdr_mceliece::Mceliece348864>();
+}
+
+#[test]
+fn streaming_6960119() {
+    streaming::<pqdr_mceliece::Mceliece6960119>();
+}
