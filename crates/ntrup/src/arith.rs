@@ -58,6 +58,7 @@ impl<const Q: i16> Fq<Q> {
     /// A multiple of q (plus `Q12`) that makes every input `|x| < 2^26` non-negative.
     #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
     const OFFSET: i32 = Self::Q12 + (Q as i32) * ((1 << 26) / Q as i32 + 1);
+    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
     const DIV: Divisor = Divisor::new(Q as u32);
     /// `round(2^27 / q)` for the 16-bit Barrett step (`q > 4096`, so it fits in i16).
     #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
@@ -130,7 +131,7 @@ impl<const Q: i16> Fq<Q> {
 
     /// `Fq_recip`: `a^(q-2)` (the inverse of a nonzero `a`), constant time.
     pub(crate) fn recip(a: i16) -> i16 {
-        let mut e = (Q - 2) as u16;
+        let mut e = (Q - 2).cast_unsigned();
         let mut base = a;
         let mut acc: i16 = 1;
         // Square and multiply over the public exponent bits.
@@ -146,6 +147,7 @@ impl<const Q: i16> Fq<Q> {
 }
 
 const DIV3: Divisor = Divisor::new(3);
+#[allow(clippy::integer_division_remainder_used, reason = "public constant")]
 const F3_OFFSET: i32 = 1 + 3 * ((1 << 26) / 3 + 1);
 
 /// `F3_freeze`: the representative of `x mod 3` in `{-1, 0, 1}`; `|x| < 2^26`.
@@ -169,6 +171,13 @@ pub(crate) fn f3_freeze_small(x: i8) -> i8 {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "test code on public values"
+)]
 mod tests {
     use super::*;
 

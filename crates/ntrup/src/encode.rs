@@ -57,15 +57,14 @@ const fn levels(len: usize, m: u32) -> ([Level; MAX_LEVELS], usize, usize) {
             bytes_mm,
         };
         let pairs = len >> 1;
-        let new_last;
-        if len & 1 == 0 {
+        let new_last = if len & 1 == 0 {
             let (bytes_ml, m_ml) = merge(m, m_last);
             offset += (pairs - 1) * bytes_mm + bytes_ml;
-            new_last = m_ml;
+            m_ml
         } else {
             offset += pairs * bytes_mm;
-            new_last = m_last;
-        }
+            m_last
+        };
         len = (len + 1) >> 1;
         m = m_mm;
         m_last = new_last;
@@ -248,9 +247,8 @@ pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]
 }
 
 /// Modulus of the rounded encoding: `(q + 2) / 3`.
-#[allow(clippy::integer_division_remainder_used, reason = "public parameter")]
 pub(crate) const fn rounded_modulus(q: u32) -> u32 {
-    (q + 2) / 3
+    q.div_ceil(3)
 }
 
 /// `Rounded_encode`: each multiple of 3 in `-q12..=q12` as `(x + q12) / 3`; `r` is consumed.
@@ -276,6 +274,13 @@ pub(crate) fn rounded_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: 
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "test code on public values"
+)]
 mod tests {
     use super::*;
     use std::prelude::rust_2024::*;

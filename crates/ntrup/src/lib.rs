@@ -1,6 +1,18 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 #![forbid(unsafe_code)]
+// With every parameter set disabled the generic core is unused.
+#![cfg_attr(
+    not(any(
+        feature = "sntrup653",
+        feature = "sntrup761",
+        feature = "sntrup857",
+        feature = "sntrup953",
+        feature = "sntrup1013",
+        feature = "sntrup1277"
+    )),
+    allow(dead_code, unused_macros, unused_imports, unreachable_pub)
+)]
 #[cfg(test)]
 extern crate alloc;
 #[cfg(test)]

@@ -1,6 +1,13 @@
 //! Untrusted bytes never panic: any byte strings as keys and ciphertexts,
 //! of any length; decapsulating random ciphertexts always yields the
 //! implicit-rejection key (never the real one).
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "test code on public values"
+)]
 
 use pqdr_ntrup::{
     Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet, Sntrup653, Sntrup761, Sntrup1277,

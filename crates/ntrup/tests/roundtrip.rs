@@ -1,5 +1,12 @@
 //! Round trips, implicit rejection, serialization and input validation for
 //! every parameter set (one generic function per property).
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "test code on public values"
+)]
 
 use pqdr_ntrup::{
     ByteArray, Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet, Sntrup653, Sntrup761,

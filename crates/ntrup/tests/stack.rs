@@ -1,6 +1,13 @@
 //! Peak stack per operation (painting, `pqdr_ct::stack::peak`), printed for
 //! every set, and a fixed-budget check: each operation of each set completes
 //! on a thread whose whole stack is 64 KiB.
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "test code on public values"
+)]
 
 use pqdr_ntrup::{
     DecapsulationKey, ParameterSet, Sntrup653, Sntrup761, Sntrup857, Sntrup953, Sntrup1013,
@@ -17,13 +24,13 @@ fn measure<S: ParameterSet>() -> (usize, usize, usize) {
             let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
             let (ct, _) = ek.encapsulate(&mut rng);
             let keygen = pqdr_ct::stack::peak(1 << 20, || {
-                std::hint::black_box(DecapsulationKey::<S>::generate(&mut rng));
+                core::hint::black_box(DecapsulationKey::<S>::generate(&mut rng));
             });
             let encaps = pqdr_ct::stack::peak(1 << 20, || {
-                std::hint::black_box(ek.encapsulate(&mut rng));
+                core::hint::black_box(ek.encapsulate(&mut rng));
             });
             let decaps = pqdr_ct::stack::peak(1 << 20, || {
-                std::hint::black_box(dk.decapsulate(&ct));
+                core::hint::black_box(dk.decapsulate(&ct));
             });
             (keygen, encaps, decaps)
         })
