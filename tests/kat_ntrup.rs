@@ -130,6 +130,73 @@ fn kat_sntrup1277() {
     check::<pqdr_ntrup::Sntrup1277>();
 }
 
+/// The PQClean/liboqs draw pattern (`generate_pqclean` / `encapsulate_pqclean`)
+/// reproduces PQClean's `nistkat-sha256` (first record) for every set.
+fn pqclean_first_record<S: ParameterSet>() {
+    let req = rsp::parse_file(&kem_req(1)).expect("req");
+    let seed: [u8; 48] = req.records[0].hex_array("seed").expect("seed");
+    let mut rng = pqdr_kat::Drbg::new(&seed);
+    let (dk, ek) = DecapsulationKey::<S>::generate_pqclean(&mut rng);
+    let (ct, ss) = ek.encapsulate_pqclean(&mut rng);
+    let text = rsp::header("ignored")
+        + &rsp::kem_record(
+            0,
+            &seed,
+            ek.as_bytes().as_ref(),
+            dk.as_bytes().as_ref(),
+            ct.as_bytes().as_ref(),
+            ss.as_bytes(),
+        );
+    let got = sha256_hex(&digest_input::first_record(&text));
+    let want = checksums()[S::NAME]["pqclean_nistkat_sha256_pqclean_rng"]
+        .as_str()
+        .expect("field")
+        .to_string();
+    println!("{}: PQClean-pattern first record {got}", S::NAME);
+    assert_eq!(got, want, "{}", S::NAME);
+    assert_eq!(dk.decapsulate(&ct), ss);
+}
+
+/// liboqs's `all` checksum for sntrup761 (100 records, PQClean draw pattern).
+#[test]
+fn pqclean_pattern_matches_liboqs_all_sntrup761() {
+    type S = pqdr_ntrup::Sntrup761;
+    let req = rsp::parse_file(&kem_req(100)).expect("req");
+    let mut text = rsp::header("ignored");
+    for (count, rec) in req.records.iter().enumerate() {
+        let seed: [u8; 48] = rec.hex_array("seed").expect("seed");
+        let mut rng = pqdr_kat::Drbg::new(&seed);
+        let (dk, ek) = DecapsulationKey::<S>::generate_pqclean(&mut rng);
+        let (ct, ss) = ek.encapsulate_pqclean(&mut rng);
+        text += &rsp::kem_record(
+            count,
+            &seed,
+            ek.as_bytes().as_ref(),
+            dk.as_bytes().as_ref(),
+            ct.as_bytes().as_ref(),
+            ss.as_bytes(),
+        );
+    }
+    let got = sha256_hex(&digest_input::records(&text, 100));
+    println!("sntrup761: PQClean-pattern 100 records {got}");
+    assert_eq!(
+        got,
+        checksums()["sntrup761"]["liboqs_all"]
+            .as_str()
+            .expect("field")
+    );
+}
+
+#[test]
+fn pqclean_pattern_matches_pqclean_nistkat() {
+    pqclean_first_record::<pqdr_ntrup::Sntrup653>();
+    pqclean_first_record::<pqdr_ntrup::Sntrup761>();
+    pqclean_first_record::<pqdr_ntrup::Sntrup857>();
+    pqclean_first_record::<pqdr_ntrup::Sntrup953>();
+    pqclean_first_record::<pqdr_ntrup::Sntrup1013>();
+    pqclean_first_record::<pqdr_ntrup::Sntrup1277>();
+}
+
 #[test]
 fn kem_check_detects_a_tampered_ciphertext() {
     let alg = find_kem("sntrup761").expect("registered");

@@ -13,7 +13,7 @@ use crate::encode::{
     encoded_len, rounded_decode, rounded_encode, rounded_modulus, rq_decode, rq_encode,
     small_bytes, small_decode, small_encode,
 };
-use crate::sample::{short_random, small_random};
+use crate::sample::{short_random, small_random, small_random_batched};
 use crate::sntrup_core::{decrypt, encrypt, is_short, public_key, recip3};
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha512};
@@ -65,16 +65,25 @@ fn hash_session(b: u8, y: &[u8], z: &[u8]) -> [u8; HASH_BYTES] {
 
 /// `KEM_KeyGen` with randomness from `rng` in the reference order: `Small_random(g)`
 /// until g is invertible in R/3, `Short_random(f)`, then `randombytes(rho)`.
-pub(crate) fn keypair<const P: usize, const Q: i16, const W: usize, R: TryCryptoRng + ?Sized>(
+/// Each random word is its own 4-byte draw, or with `BATCHED` each polynomial's
+/// words are one draw of 4p bytes (PQClean).
+pub(crate) fn keypair<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     rng: &mut R,
     pk: &mut [u8],
     sk: &mut [u8],
-) -> Result<(), R::Error> {
+) -> Result<(), R::Error>
+where
+    R: TryCryptoRng + ?Sized,
+{
     let sb = small_bytes(P);
     let mut g = Zeroizing::new([0i8; P]);
     let mut ginv = Zeroizing::new([0i8; P]);
     loop {
-        small_random(&mut g, rng)?;
+        if BATCHED {
+            small_random_batched(&mut g, rng)?;
+        } else {
+            small_random(&mut g, rng)?;
+        }
         let mut ok = recip3(&mut ginv, &g).unwrap_u8();
         // Public by design: only whether this g is rejected leaks; a rejected
         // g is discarded (spec §3.3 KeyGen; liboqs lists it as a pass).
@@ -84,7 +93,7 @@ pub(crate) fn keypair<const P: usize, const Q: i16, const W: usize, R: TryCrypto
         }
     }
     let mut f = Zeroizing::new([0i8; P]);
-    short_random::<P, W, R>(&mut f, rng)?;
+    short_random::<P, W, BATCHED, R>(&mut f, rng)?;
     let rho_at = 2 * sb + pk.len();
     rng.try_fill_bytes(&mut sk[rho_at..rho_at + sb])?;
     keypair_finish::<P, Q>(&f, &g, &ginv, pk, sk);
@@ -136,15 +145,19 @@ fn keypair_finish<const P: usize, const Q: i16>(
     sk[cache_at..].copy_from_slice(&hash_prefix(4, pk, &[]));
 }
 
-/// `Encap` with randomness from `rng`: `Short_random(r)`, then [`encap_with`].
-pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, R: TryCryptoRng + ?Sized>(
+/// `Encap` with randomness from `rng`: `Short_random(r)` (see [`keypair`] for
+/// `BATCHED`), then [`encap_with`].
+pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     rng: &mut R,
     pk: &[u8],
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
-) -> Result<(), R::Error> {
+) -> Result<(), R::Error>
+where
+    R: TryCryptoRng + ?Sized,
+{
     let mut r = Zeroizing::new([0i8; P]);
-    short_random::<P, W, R>(&mut r, rng)?;
+    short_random::<P, W, BATCHED, R>(&mut r, rng)?;
     encap_with::<P, Q>(&r, pk, ct, ss);
     Ok(())
 }

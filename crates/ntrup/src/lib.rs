@@ -67,7 +67,7 @@ pub trait ParameterSet:
     type InputBytes: ByteArray;
 
     #[doc(hidden)]
-    fn keypair<R: rand_core::TryCryptoRng + ?Sized>(
+    fn keypair<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
         rng: &mut R,
         pk: &mut Self::EncapsulationKeyBytes,
         sk: &mut Self::DecapsulationKeyBytes,
@@ -81,7 +81,7 @@ pub trait ParameterSet:
         sk: &mut Self::DecapsulationKeyBytes,
     ) -> Option<()>;
     #[doc(hidden)]
-    fn encap<R: rand_core::TryCryptoRng + ?Sized>(
+    fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
         rng: &mut R,
         pk: &Self::EncapsulationKeyBytes,
         ct: &mut Self::CiphertextBytes,
@@ -124,12 +124,12 @@ macro_rules! variant {
             type CiphertextBytes = [u8; crate::kem::ct_bytes($p, $q)];
             type InputBytes = [u8; ($p + 3) >> 2];
 
-            fn keypair<R: rand_core::TryCryptoRng + ?Sized>(
+            fn keypair<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
                 rng: &mut R,
                 pk: &mut Self::EncapsulationKeyBytes,
                 sk: &mut Self::DecapsulationKeyBytes,
             ) -> Result<(), R::Error> {
-                crate::kem::keypair::<$p, $q, $w, R>(rng, pk, sk)
+                crate::kem::keypair::<$p, $q, $w, BATCHED, R>(rng, pk, sk)
             }
             fn keypair_deterministic(
                 f: &Self::InputBytes,
@@ -140,13 +140,13 @@ macro_rules! variant {
             ) -> Option<()> {
                 crate::kem::keypair_from_encodings::<$p, $q, $w>(f, g, rho, pk, sk)
             }
-            fn encap<R: rand_core::TryCryptoRng + ?Sized>(
+            fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
                 rng: &mut R,
                 pk: &Self::EncapsulationKeyBytes,
                 ct: &mut Self::CiphertextBytes,
                 ss: &mut [u8; crate::SHARED_SECRET_SIZE],
             ) -> Result<(), R::Error> {
-                crate::kem::encap::<$p, $q, $w, R>(rng, pk, ct, ss)
+                crate::kem::encap::<$p, $q, $w, BATCHED, R>(rng, pk, ct, ss)
             }
             fn encap_deterministic(
                 r_enc: &Self::InputBytes,

@@ -41,16 +41,50 @@ pub(crate) fn small_random<const P: usize, R: TryCryptoRng + ?Sized>(
     Ok(())
 }
 
-/// `Short_random`: p draws of `urandom32`, then [`short_fromlist`].
-#[inline(never)]
-pub(crate) fn short_random<const P: usize, const W: usize, R: TryCryptoRng + ?Sized>(
+/// p random words: p 4-byte draws (`urandom32`, the official pattern), or
+/// with `BATCHED` one draw of 4p bytes (PQClean's and liboqs's pattern).
+fn random_words<const P: usize, const BATCHED: bool, R: TryCryptoRng + ?Sized>(
+    list: &mut [u32; P],
+    rng: &mut R,
+) -> Result<(), R::Error> {
+    if BATCHED {
+        let mut bytes = Zeroizing::new([[0u8; 4]; P]);
+        rng.try_fill_bytes(bytes.as_flattened_mut())?;
+        for (l, b) in list.iter_mut().zip(bytes.iter()) {
+            *l = u32::from_le_bytes(*b);
+        }
+    } else {
+        for l in list.iter_mut() {
+            *l = urandom32(rng)?;
+        }
+    }
+    Ok(())
+}
+
+/// `Small_random` with PQClean's draw pattern (one call of 4p bytes).
+pub(crate) fn small_random_batched<const P: usize, R: TryCryptoRng + ?Sized>(
     out: &mut [i8; P],
     rng: &mut R,
 ) -> Result<(), R::Error> {
     let mut list = Zeroizing::new([0u32; P]);
-    for l in list.iter_mut() {
-        *l = urandom32(rng)?;
+    random_words::<P, true, R>(&mut list, rng)?;
+    for (o, &l) in out.iter_mut().zip(list.iter()) {
+        *o = small_from_u32(l);
     }
+    Ok(())
+}
+
+/// `Short_random`: p random words (see [`random_words`]), then [`short_fromlist`].
+#[inline(never)]
+pub(crate) fn short_random<const P: usize, const W: usize, const BATCHED: bool, R>(
+    out: &mut [i8; P],
+    rng: &mut R,
+) -> Result<(), R::Error>
+where
+    R: TryCryptoRng + ?Sized,
+{
+    let mut list = Zeroizing::new([0u32; P]);
+    random_words::<P, BATCHED, R>(&mut list, rng)?;
     short_fromlist::<P, W>(out, &mut list);
     Ok(())
 }

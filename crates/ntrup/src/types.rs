@@ -116,8 +116,21 @@ impl<S: ParameterSet> EncapsulationKey<S> {
     ) -> Result<(Ciphertext<S>, SharedSecret), R::Error> {
         let mut ct = S::CiphertextBytes::zeroed();
         let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        S::encap(rng, &self.bytes, &mut ct, &mut ss.0)?;
+        S::encap::<R, false>(rng, &self.bytes, &mut ct, &mut ss.0)?;
         Ok((Ciphertext { bytes: ct }, ss))
+    }
+
+    /// [`Self::encapsulate`] drawing r's p random words with **one** 4p-byte
+    /// `fill_bytes` call, as PQClean and liboqs do (their KAT files differ from
+    /// the official ones only by this). Same distribution, same ciphertext format.
+    pub fn encapsulate_pqclean<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> (Ciphertext<S>, SharedSecret) {
+        let mut ct = S::CiphertextBytes::zeroed();
+        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
+        let Ok(()) = S::encap::<R, true>(rng, &self.bytes, &mut ct, &mut ss.0);
+        (Ciphertext { bytes: ct }, ss)
     }
 
     /// `Encap` for a caller-chosen input: `r_enc` is `Small_encode(r)` of a short
@@ -160,7 +173,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     ) -> Result<(Self, EncapsulationKey<S>), R::Error> {
         let mut pk = S::EncapsulationKeyBytes::zeroed();
         let mut sk = S::DecapsulationKeyBytes::zeroed();
-        S::keypair(rng, &mut pk, &mut sk)?;
+        S::keypair::<R, false>(rng, &mut pk, &mut sk)?;
         let ek = EncapsulationKey { bytes: pk };
         Ok((
             DecapsulationKey {
@@ -169,6 +182,23 @@ impl<S: ParameterSet> DecapsulationKey<S> {
             },
             ek,
         ))
+    }
+
+    /// [`Self::generate`] drawing each polynomial's p random words with **one**
+    /// 4p-byte `fill_bytes` call, as PQClean and liboqs do (so a NIST DRBG
+    /// reproduces their KAT files instead of the official ones).
+    pub fn generate_pqclean<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self, EncapsulationKey<S>) {
+        let mut pk = S::EncapsulationKeyBytes::zeroed();
+        let mut sk = S::DecapsulationKeyBytes::zeroed();
+        let Ok(()) = S::keypair::<R, true>(rng, &mut pk, &mut sk);
+        let ek = EncapsulationKey { bytes: pk };
+        (
+            DecapsulationKey {
+                bytes: sk,
+                ek: ek.clone(),
+            },
+            ek,
+        )
     }
 
     /// `KEM_KeyGen` from explicit inputs: `f_enc = Small_encode(f)` for a short
