@@ -12,20 +12,21 @@ pub(crate) const MAX_M: usize = 13;
 pub(crate) type Vec = [u64; MAX_M];
 
 /// out = a b for 64 element pairs at once (schoolbook, then reduction by f(z)).
-/// Each product column is summed in a register (no read-modify-write of a
-/// buffer), which keeps the loop in registers after unrolling.
+/// The loops have constant bounds (MAX_M) so they unroll completely; the
+/// `i < m` tests fold away for each parameter set.
 #[inline]
 pub(crate) fn mul<P: Params>(out: &mut Vec, a: &Vec, b: &Vec) {
     let m = P::M;
     let mut buf = [0u64; 2 * MAX_M - 1];
-    for (k, o) in buf.iter_mut().enumerate().take(2 * m - 1) {
-        let lo = (k + 1).saturating_sub(m);
-        let hi = k.min(m - 1);
-        let mut acc = 0u64;
-        for i in lo..=hi {
-            acc ^= a[i] & b[k - i];
+    for i in 0..MAX_M {
+        if i < m {
+            let ai = a[i];
+            for j in 0..MAX_M {
+                if j < m {
+                    buf[i + j] ^= ai & b[j];
+                }
+            }
         }
-        *o = acc;
     }
     reduce::<P>(out, &mut buf);
 }
@@ -34,11 +35,13 @@ pub(crate) fn mul<P: Params>(out: &mut Vec, a: &Vec, b: &Vec) {
 #[inline(always)]
 fn reduce<P: Params>(out: &mut Vec, buf: &mut [u64; 2 * MAX_M - 1]) {
     let m = P::M;
-    for i in (m..2 * m - 1).rev() {
-        let hi = buf[i];
-        for e in 0..m {
-            if (P::FIELD_POLY >> e) & 1 == 1 {
-                buf[i - m + e] ^= hi;
+    for i in (0..2 * MAX_M - 1).rev() {
+        if i >= m && i < 2 * m - 1 {
+            let hi = buf[i];
+            for e in 0..MAX_M {
+                if e < m && (P::FIELD_POLY >> e) & 1 == 1 {
+                    buf[i - m + e] ^= hi;
+                }
             }
         }
     }
