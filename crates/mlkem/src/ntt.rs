@@ -89,6 +89,72 @@ fn ntt_layer<const LEN: usize>(f: &mut [i16; N], k: usize) {
     }
 }
 
+/// The twiddle factor of each of the 128 butterflies of the layer with
+/// block half-length `len` (a power of two ≤ 4), whose first block uses
+/// `ZETAS[k]`; blocks count up (`NTT`) or down (`NTT⁻¹`) from `k`.
+const fn butterfly_zetas(len: usize, k: usize, up: bool) -> [i16; N / 2] {
+    let shift = len.trailing_zeros();
+    let mut t = [0i16; N / 2];
+    let mut i = 0;
+    while i < N / 2 {
+        let block = i >> shift;
+        t[i] = ZETAS[if up { k + block } else { k - block }];
+        i += 1;
+    }
+    t
+}
+
+static NTT_ZETAS_4: [i16; N / 2] = butterfly_zetas(4, 32, true);
+static NTT_ZETAS_2: [i16; N / 2] = butterfly_zetas(2, 64, true);
+static INV_NTT_ZETAS_2: [i16; N / 2] = butterfly_zetas(2, 127, false);
+static INV_NTT_ZETAS_4: [i16; N / 2] = butterfly_zetas(4, 63, false);
+
+/// Position of butterfly `i` (of 8) of a 16-coefficient chunk in a layer
+/// with block half-length `LEN`: `(lower index, upper index)`.
+#[inline(always)]
+const fn pair<const LEN: usize>(i: usize) -> (usize, usize) {
+    let block = i >> LEN.trailing_zeros();
+    let j = i & (LEN - 1);
+    (2 * LEN * block + j, 2 * LEN * block + LEN + j)
+}
+
+/// A layer of Algorithm 9 with a short block (`LEN` ∈ {2, 4}), eight
+/// butterflies at a time: the operands are gathered into 8-lane arrays so
+/// that the arithmetic runs in SIMD registers (the plain loop would be
+/// scalar, its inner runs being only 2 or 4 long).
+#[inline(always)]
+fn ntt_layer_short<const LEN: usize>(f: &mut [i16; N], zetas: &[i16; N / 2]) {
+    for (chunk, z) in f.chunks_exact_mut(16).zip(zetas.chunks_exact(8)) {
+        let lo: [i16; 8] = core::array::from_fn(|i| chunk[pair::<LEN>(i).0]);
+        let hi: [i16; 8] = core::array::from_fn(|i| chunk[pair::<LEN>(i).1]);
+        let t: [i16; 8] = core::array::from_fn(|i| fqmul(z[i], hi[i]));
+        for i in 0..8 {
+            let (a, b) = pair::<LEN>(i);
+            chunk[a] = lo[i].wrapping_add(t[i]);
+            chunk[b] = lo[i].wrapping_sub(t[i]);
+        }
+    }
+}
+
+/// A layer of Algorithm 10 with a short block (`LEN` ∈ {2, 4}), eight
+/// butterflies at a time (see [`ntt_layer_short`]).
+#[inline(always)]
+fn inv_ntt_layer_short<const LEN: usize, const REDUCE: bool>(
+    f: &mut [i16; N],
+    zetas: &[i16; N / 2],
+) {
+    for (chunk, z) in f.chunks_exact_mut(16).zip(zetas.chunks_exact(8)) {
+        let lo: [i16; 8] = core::array::from_fn(|i| chunk[pair::<LEN>(i).0]);
+        let hi: [i16; 8] = core::array::from_fn(|i| chunk[pair::<LEN>(i).1]);
+        for i in 0..8 {
+            let (a, b) = pair::<LEN>(i);
+            let s = lo[i].wrapping_add(hi[i]);
+            chunk[a] = if REDUCE { barrett_reduce(s) } else { s };
+            chunk[b] = fqmul(z[i], hi[i].wrapping_sub(lo[i]));
+        }
+    }
+}
+
 // Algorithm 9 (FIPS 203): NTT(f).
 /// Forward NTT in place. Input `|f_i| ≤ q`; output `|f̂_i| < 8q` (each of the
 /// seven layers adds less than `q`); callers reduce afterwards.
@@ -98,8 +164,8 @@ pub(crate) fn ntt(f: &mut Poly) {
     ntt_layer::<32>(&mut f.c, 4);
     ntt_layer::<16>(&mut f.c, 8);
     ntt_layer::<8>(&mut f.c, 16);
-    ntt_layer::<4>(&mut f.c, 32);
-    ntt_layer::<2>(&mut f.c, 64);
+    ntt_layer_short::<4>(&mut f.c, &NTT_ZETAS_4);
+    ntt_layer_short::<2>(&mut f.c, &NTT_ZETAS_2);
 }
 
 /// One layer of Algorithm 10 with block half-length `LEN`. Twiddles are used
@@ -130,8 +196,8 @@ const INV_NTT_SCALE: i16 = 1441;
 pub(crate) fn inv_ntt_mont(f: &mut Poly) {
     // Sums at most double per layer; reducing every second layer keeps every
     // value below 4q.
-    inv_ntt_layer::<2, false>(&mut f.c, 127);
-    inv_ntt_layer::<4, true>(&mut f.c, 63);
+    inv_ntt_layer_short::<2, false>(&mut f.c, &INV_NTT_ZETAS_2);
+    inv_ntt_layer_short::<4, true>(&mut f.c, &INV_NTT_ZETAS_4);
     inv_ntt_layer::<8, false>(&mut f.c, 31);
     inv_ntt_layer::<16, true>(&mut f.c, 15);
     inv_ntt_layer::<32, false>(&mut f.c, 7);
