@@ -26,7 +26,9 @@ macro_rules! bench_set {
 
         // --- keygen ---
         let mut g = c.benchmark_group(concat!($label, "/keygen"));
-        g.bench_function("pqdr", |b| b.iter(|| pqdr_mldsa::$ours::generate_deterministic(black_box(&XI))));
+        g.bench_function("pqdr", |b| {
+            b.iter(|| pqdr_mldsa::$ours::generate_deterministic(black_box(&XI)))
+        });
         g.bench_function("rustcrypto", |b| {
             b.iter(|| ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(black_box(&XI.into())))
         });
@@ -48,40 +50,73 @@ macro_rules! bench_set {
         // --- sign, 32-byte and 1 KiB messages ---
         for (name, msg) in [("sign-32B", &short[..]), ("sign-1KiB", &long[..])] {
             let mut g = c.benchmark_group(format!("{}/{name}", $label));
-            g.bench_function("pqdr", |b| b.iter(|| sk.sign_deterministic(black_box(msg), b"")));
-            g.bench_function("rustcrypto", |b| b.iter(|| rc_sk.expanded_key().sign_deterministic(black_box(msg), b"")));
+            g.bench_function("pqdr", |b| {
+                b.iter(|| sk.sign_deterministic(black_box(msg), b""))
+            });
+            g.bench_function("rustcrypto", |b| {
+                b.iter(|| rc_sk.expanded_key().sign_deterministic(black_box(msg), b""))
+            });
             g.bench_function("libcrux-portable", |b| {
-                b.iter(|| libcrux_ml_dsa::$lx::portable::sign(&lx.signing_key, black_box(msg), b"", [0; 32]))
+                b.iter(|| {
+                    libcrux_ml_dsa::$lx::portable::sign(
+                        &lx.signing_key,
+                        black_box(msg),
+                        b"",
+                        [0; 32],
+                    )
+                })
             });
             g.bench_function("libcrux-multiplexed", |b| {
                 b.iter(|| libcrux_ml_dsa::$lx::sign(&lx.signing_key, black_box(msg), b"", [0; 32]))
             });
-            g.bench_function("pqclean", |b| b.iter(|| pqcrypto_mldsa::$pq::detached_sign(black_box(msg), &pq_sk)));
+            g.bench_function("pqclean", |b| {
+                b.iter(|| pqcrypto_mldsa::$pq::detached_sign(black_box(msg), &pq_sk))
+            });
             g.finish();
         }
 
         // --- verify (32-byte message) ---
         let sig = sk.sign_deterministic(&short, b"").expect("sign");
-        let rc_sig = rc_sk.expanded_key().sign_deterministic(&short, b"").expect("sign");
-        let lx_sig = libcrux_ml_dsa::$lx::portable::sign(&lx.signing_key, &short, b"", [0; 32]).expect("sign");
+        let rc_sig = rc_sk
+            .expanded_key()
+            .sign_deterministic(&short, b"")
+            .expect("sign");
+        let lx_sig = libcrux_ml_dsa::$lx::portable::sign(&lx.signing_key, &short, b"", [0; 32])
+            .expect("sign");
         let pq_sig = pqcrypto_mldsa::$pq::detached_sign(&short, &pq_sk);
         assert!(vk.verify(&short, b"", &sig).is_ok());
         assert!(rc_vk.verify_with_context(&short, b"", &rc_sig));
         let mut g = c.benchmark_group(concat!($label, "/verify"));
-        g.bench_function("pqdr", |b| b.iter(|| vk.verify(black_box(&short), b"", &sig)));
+        g.bench_function("pqdr", |b| {
+            b.iter(|| vk.verify(black_box(&short), b"", &sig))
+        });
         let evk = vk.expand();
-        g.bench_function("pqdr-expanded", |b| b.iter(|| evk.verify(black_box(&short), b"", &sig)));
-        g.bench_function("rustcrypto", |b| b.iter(|| rc_vk.verify_with_context(black_box(&short), b"", &rc_sig)));
+        g.bench_function("pqdr-expanded", |b| {
+            b.iter(|| evk.verify(black_box(&short), b"", &sig))
+        });
+        g.bench_function("rustcrypto", |b| {
+            b.iter(|| rc_vk.verify_with_context(black_box(&short), b"", &rc_sig))
+        });
         g.bench_function("libcrux-portable", |b| {
-            b.iter(|| libcrux_ml_dsa::$lx::portable::verify(&lx.verification_key, black_box(&short), b"", &lx_sig))
+            b.iter(|| {
+                libcrux_ml_dsa::$lx::portable::verify(
+                    &lx.verification_key,
+                    black_box(&short),
+                    b"",
+                    &lx_sig,
+                )
+            })
         });
         g.bench_function("libcrux-multiplexed", |b| {
-            b.iter(|| libcrux_ml_dsa::$lx::verify(&lx.verification_key, black_box(&short), b"", &lx_sig))
+            b.iter(|| {
+                libcrux_ml_dsa::$lx::verify(&lx.verification_key, black_box(&short), b"", &lx_sig)
+            })
         });
         g.bench_function("pqclean", |b| {
             b.iter(|| {
                 pqcrypto_mldsa::$pq::verify_detached_signature(
-                    &pqcrypto_mldsa::$pq::DetachedSignature::from_bytes(pq_sig.as_bytes()).expect("sig"),
+                    &pqcrypto_mldsa::$pq::DetachedSignature::from_bytes(pq_sig.as_bytes())
+                        .expect("sig"),
                     black_box(&short),
                     &pq_pk,
                 )

@@ -4,7 +4,9 @@
 #![cfg(feature = "mldsa")]
 
 use pqdr_kat::acvp::{self, Value, groups, hex_field, str_field, tests};
-use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey, VerifyingKey};
+use pqdr_mldsa::{
+    MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey, VerifyingKey,
+};
 
 fn prehash(name: &str) -> PreHash {
     match name {
@@ -75,14 +77,18 @@ fn siggen_case<P: ParameterSet>(g: &Value, t: &Value, expected: &Value) -> Resul
             let mut buf = [0u8; 64];
             let digest = ph.digest(&msg, &mut buf);
             if rnd == [0; 32] && g["deterministic"].as_bool() == Some(true) {
-                sk.sign_prehash_deterministic(ph, digest, &ctx).map_err(|_| "sign failed")?
+                sk.sign_prehash_deterministic(ph, digest, &ctx)
+                    .map_err(|_| "sign failed")?
             } else {
-                sk.sign_prehash_with_rnd(ph, digest, &ctx, &rnd).map_err(|_| "sign failed")?
+                sk.sign_prehash_with_rnd(ph, digest, &ctx, &rnd)
+                    .map_err(|_| "sign failed")?
             }
         } else if g["deterministic"].as_bool() == Some(true) {
-            sk.sign_deterministic(&msg, &ctx).map_err(|_| "sign failed")?
+            sk.sign_deterministic(&msg, &ctx)
+                .map_err(|_| "sign failed")?
         } else {
-            sk.sign_with_rnd(&msg, &ctx, &rnd).map_err(|_| "sign failed")?
+            sk.sign_with_rnd(&msg, &ctx, &rnd)
+                .map_err(|_| "sign failed")?
         }
     };
     if sig.as_bytes().as_ref() != hex_field(expected, "signature").as_slice() {
@@ -110,7 +116,8 @@ fn siggen_case<P: ParameterSet>(g: &Value, t: &Value, expected: &Value) -> Resul
 fn sigver_case<P: ParameterSet>(g: &Value, t: &Value) -> Result<(), String> {
     let vk = VerifyingKey::<P>::from_slice(&hex_field(t, "pk")).map_err(|_| "pk rejected")?;
     let evk = vk.expand();
-    let sig = Signature::<P>::from_slice(&hex_field(t, "signature")).map_err(|_| "signature length")?;
+    let sig =
+        Signature::<P>::from_slice(&hex_field(t, "signature")).map_err(|_| "signature length")?;
     let want = t["testPassed"].as_bool().expect("testPassed");
     // Every case runs through the compact key and the expanded (Â cached) key.
     let (got, got_expanded) = if str_field(g, "signatureInterface") == "internal" {
@@ -126,7 +133,10 @@ fn sigver_case<P: ParameterSet>(g: &Value, t: &Value) -> Result<(), String> {
         let mut buf = [0u8; 64];
         let digest = ph.digest(&hex_field(t, "message"), &mut buf);
         let ctx = hex_field(t, "context");
-        (vk.verify_prehash(ph, digest, &ctx, &sig), evk.verify_prehash(ph, digest, &ctx, &sig))
+        (
+            vk.verify_prehash(ph, digest, &ctx, &sig),
+            evk.verify_prehash(ph, digest, &ctx, &sig),
+        )
     } else {
         let (m, ctx) = (hex_field(t, "message"), hex_field(t, "context"));
         (vk.verify(&m, &ctx, &sig), evk.verify(&m, &ctx, &sig))
@@ -179,7 +189,12 @@ fn run(name: &str, doc: &Value, mut case: impl FnMut(&str, &Value, &Value) -> Re
     }
     println!("{name}: {total} cases in total, {} failed", failures.len());
     assert!(total > 0);
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 macro_rules! by_set {

@@ -39,13 +39,27 @@ fn check(name: &str) {
     println!("{}: first record {first}", alg.header);
     println!("{}: 100 records  {all}", alg.header);
     println!("{}: whole file   {file}", alg.header);
-    assert_eq!(first, want["pqclean_nistkat_sha256"].as_str().expect("field"));
+    assert_eq!(
+        first,
+        want["pqclean_nistkat_sha256"].as_str().expect("field")
+    );
     assert_eq!(all, want["liboqs_all"].as_str().expect("field"));
-    assert_eq!(file, want["stored_file"]["file_sha256"].as_str().expect("field"));
+    assert_eq!(
+        file,
+        want["stored_file"]["file_sha256"].as_str().expect("field")
+    );
     let stored = stored_rsp(alg.header);
-    assert!(ours == stored, "generated .rsp differs from the stored file");
+    assert!(
+        ours == stored,
+        "generated .rsp differs from the stored file"
+    );
     let report = sign_check(alg, &stored).expect("parse");
-    println!("{}: sign_check {} records, {} mismatches", alg.header, report.checked, report.mismatches.len());
+    println!(
+        "{}: sign_check {} records, {} mismatches",
+        alg.header,
+        report.checked,
+        report.mismatches.len()
+    );
     assert_eq!(report.checked, 100);
     assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
 }

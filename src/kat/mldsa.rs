@@ -28,9 +28,13 @@ fn record<P: ParameterSet>(seed: &[u8; 48], msg: &[u8]) -> SignOutput {
 }
 
 fn open<P: ParameterSet>(pk: &[u8], sm: &[u8]) -> Result<Vec<u8>, String> {
-    let vk = VerifyingKey::<P>::from_slice(pk).map_err(|_| format!("pk is not {} bytes", P::VK_SIZE))?;
+    let vk =
+        VerifyingKey::<P>::from_slice(pk).map_err(|_| format!("pk is not {} bytes", P::VK_SIZE))?;
     if sm.len() < P::SIG_SIZE {
-        return Err(format!("sm is shorter than a signature ({} bytes)", P::SIG_SIZE));
+        return Err(format!(
+            "sm is shorter than a signature ({} bytes)",
+            P::SIG_SIZE
+        ));
     }
     let (sig, msg) = sm.split_at(P::SIG_SIZE);
     let sig = Signature::<P>::from_slice(sig).map_err(|_| "bad signature length".to_string())?;

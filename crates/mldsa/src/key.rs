@@ -332,6 +332,7 @@ impl<P: ParameterSet> SigningKey<P> {
     ///
     /// # Errors
     /// `ctx` is longer than 255 bytes.
+    #[inline]
     pub fn sign<R: CryptoRng + ?Sized>(
         &self,
         msg: &[u8],
@@ -347,6 +348,7 @@ impl<P: ParameterSet> SigningKey<P> {
     ///
     /// # Errors
     /// `ctx` is longer than 255 bytes.
+    #[inline]
     pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature<P>, Error> {
         self.sign_with_rnd(msg, ctx, &[0; 32])
     }
@@ -355,6 +357,7 @@ impl<P: ParameterSet> SigningKey<P> {
     ///
     /// # Errors
     /// `ctx` is longer than 255 bytes.
+    #[inline]
     pub fn sign_with_rnd(
         &self,
         msg: &[u8],
@@ -370,6 +373,7 @@ impl<P: ParameterSet> SigningKey<P> {
     ///
     /// # Errors
     /// `ctx` is longer than 255 bytes.
+    #[inline]
     pub fn signer(&self, ctx: &[u8]) -> Result<MessageSigner<'_, P>, Error> {
         Ok(MessageSigner::new(
             self,
@@ -378,6 +382,7 @@ impl<P: ParameterSet> SigningKey<P> {
     }
 
     /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on the formatted message M′.
+    #[inline]
     pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Signature<P> {
         let mut x = Shake256::default();
         x.update(&self.vk.tr);
@@ -386,6 +391,7 @@ impl<P: ParameterSet> SigningKey<P> {
     }
 
     /// Sign_internal with an externally computed μ = H(tr‖M′, 64).
+    #[inline]
     pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
         let mut sig = Signature {
             bytes: P::SigBytes::zeroed(),

@@ -249,6 +249,14 @@ pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
     }
 }
 
+/// a = mont(a ∘ b̂).
+#[inline(always)]
+pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
+    for (x, y) in a.0.iter_mut().zip(b.0.iter()) {
+        *x = mont(i64::from(*x).wrapping_mul(i64::from(*y)));
+    }
+}
+
 /// out = mont(â ∘ b̂).
 #[inline(always)]
 pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {

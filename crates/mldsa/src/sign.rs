@@ -21,7 +21,8 @@ use crate::encode::{hint_pack_row, pack};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
 use crate::params::{N, ParameterSet, PolyArray};
 use crate::poly::{
-    Poly, center, exceeds, freeze, mul_acc, mul_add_mont, mul_mont, reduce_acc, reduce_wide,
+    Poly, center, exceeds, freeze, mul_acc, mul_add_mont, mul_mont, mul_mont_in_place, reduce_acc,
+    reduce_wide,
 };
 use crate::rounding::{decompose, high_bits};
 use crate::sample::{expand_mask_poly, h, rej_ntt_poly, sample_in_ball};
@@ -81,10 +82,9 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
 
     let mut y_hat = P::VecL::zeroed();
     let mut w = P::VecK::zeroed();
-    let mut acc = Zeroizing::new([0i64; N]);
-    let mut tmp = Zeroizing::new(Poly::ZERO);
-    let mut tmp2 = Zeroizing::new(Poly::ZERO);
-    let mut c_hat = Zeroizing::new(Poly::ZERO);
+    let mut acc = [0i64; N];
+    let mut tmp = Poly::ZERO;
+    let mut c_hat = Poly::ZERO;
     let mut w1_bytes = Zeroizing::new([0u8; 192]);
     let (c_tilde, rest) = sig.as_mut().split_at_mut(P::C_TILDE_SIZE);
     let (z_bytes, h_bytes) = rest.split_at_mut(P::L * P::Z_POLY_SIZE);
@@ -157,9 +157,9 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             unpack_t0(&mut tmp, &skb[t0_range::<P>(i)]);
             tmp.ntt();
-            mul_mont(&mut tmp2, &c_hat, &tmp);
-            tmp2.invntt_tomont();
-            for (x, ct0) in wi.0.iter_mut().zip(tmp2.0.iter()) {
+            mul_mont_in_place(&mut tmp, &c_hat);
+            tmp.invntt_tomont();
+            for (x, ct0) in wi.0.iter_mut().zip(tmp.0.iter()) {
                 let ct0 = center(freeze(*ct0));
                 reject |= exceeds(ct0, G2);
                 let d = high_bits::<G2>(reduce_wide(x.wrapping_add(ct0))) ^ high_bits::<G2>(*x);
@@ -188,6 +188,9 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
     }
     s1_hat.zeroize();
     s2_hat.zeroize();
+    acc.zeroize();
+    tmp.zeroize();
+    c_hat.zeroize();
     y_hat.zeroize();
     w.zeroize();
     // The signature is the public output.

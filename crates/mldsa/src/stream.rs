@@ -15,6 +15,7 @@ use crate::prehash::PreHash;
 
 /// A SHAKE256 state that has absorbed tr‖0‖|ctx|‖ctx (pure ML-DSA, FIPS 204
 /// Algorithms 2 and 3: M′ = 0‖|ctx|‖ctx‖M).
+#[inline]
 pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
     let n = ctx_len(ctx)?;
     let mut x = Shake256::default();
@@ -46,6 +47,7 @@ pub(crate) fn prehash_mu(
 }
 
 /// Squeezes the 64 bytes of μ.
+#[inline]
 pub(crate) fn finish_mu(x: Shake256) -> [u8; 64] {
     let mut mu = [0u8; 64];
     x.finalize_xof().read(&mut mu);
@@ -59,23 +61,27 @@ pub struct MessageSigner<'a, P: ParameterSet> {
 }
 
 impl<'a, P: ParameterSet> MessageSigner<'a, P> {
+    #[inline]
     pub(crate) fn new(key: &'a SigningKey<P>, mu: Shake256) -> Self {
         Self { key, mu }
     }
 
     /// Absorbs the next piece of the message.
+    #[inline]
     pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
         self.mu.update(chunk);
         self
     }
 
     /// Signs with explicit randomness `rnd` (all zero = deterministic).
+    #[inline]
     pub fn finalize_with_rnd(self, rnd: &[u8; 32]) -> Signature<P> {
         let mu = finish_mu(self.mu);
         self.key.sign_mu(&mu, rnd)
     }
 
     /// Signs deterministically (rnd = 0^32).
+    #[inline]
     pub fn finalize_deterministic(self) -> Signature<P> {
         self.finalize_with_rnd(&[0; 32])
     }
@@ -95,11 +101,13 @@ pub struct MessageVerifier<'a, P: ParameterSet> {
 }
 
 impl<'a, P: ParameterSet> MessageVerifier<'a, P> {
+    #[inline]
     pub(crate) fn new(key: &'a VerifyingKey<P>, mu: Shake256) -> Self {
         Self { key, mu }
     }
 
     /// Absorbs the next piece of the message.
+    #[inline]
     pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
         self.mu.update(chunk);
         self
