@@ -303,17 +303,23 @@ impl Accumulator {
     /// input bound of [`montgomery_reduce`].
     #[inline(always)]
     pub(crate) fn add_product(&mut self, f: &Poly, g: &Poly, g_cache: &MulCache) {
-        for (((acc, a), b), bg) in self
+        for (((acc, a), b), c) in self
             .c
-            .chunks_exact_mut(2)
-            .zip(f.c.chunks_exact(2))
-            .zip(g.c.chunks_exact(2))
-            .zip(&g_cache.c)
+            .chunks_exact_mut(8)
+            .zip(f.c.chunks_exact(8))
+            .zip(g.c.chunks_exact(8))
+            .zip(g_cache.c.chunks_exact(4))
         {
-            let (a0, a1) = (i32::from(a[0]), i32::from(a[1]));
-            let (b0, b1) = (i32::from(b[0]), i32::from(b[1]));
-            acc[0] = acc[0].wrapping_add(a0 * b0 + a1 * i32::from(*bg));
-            acc[1] = acc[1].wrapping_add(a0 * b1 + a1 * b0);
+            // For each pair: c₀ = a₀b₀ + a₁(b₁γ) and c₁ = a₀b₁ + a₁b₀, i.e. two
+            // pairwise multiply-adds of (a₀, a₁) with (b₀, b₁γ) and (b₁, b₀).
+            let bg: [i16; 8] = core::array::from_fn(|i| if i & 1 == 0 { b[i] } else { c[i >> 1] });
+            let bs: [i16; 8] = core::array::from_fn(|i| b[i ^ 1]);
+            for k in (0..8).step_by(2) {
+                let (a0, a1) = (i32::from(a[k]), i32::from(a[k + 1]));
+                acc[k] = acc[k].wrapping_add(a0 * i32::from(bg[k]) + a1 * i32::from(bg[k + 1]));
+                acc[k + 1] =
+                    acc[k + 1].wrapping_add(a0 * i32::from(bs[k]) + a1 * i32::from(bs[k + 1]));
+            }
         }
     }
 
