@@ -10,6 +10,9 @@
 use crate::field::{Q32, barrett_reduce, fqmul, montgomery_reduce};
 use crate::poly::{N, Poly};
 
+/// `n / 2`: butterflies per layer, and pairs per polynomial in `T_q`.
+const HALF_N: usize = N >> 1;
+
 /// `n / 2`: the number of degree-1 factors `X^2 - γ_i` of `X^256 + 1`.
 const HALF_N: usize = 128;
 
@@ -92,11 +95,11 @@ fn ntt_layer<const LEN: usize>(f: &mut [i16; N], k: usize) {
 /// The twiddle factor of each of the 128 butterflies of the layer with
 /// block half-length `len` (a power of two ≤ 4), whose first block uses
 /// `ZETAS[k]`; blocks count up (`NTT`) or down (`NTT⁻¹`) from `k`.
-const fn butterfly_zetas(len: usize, k: usize, up: bool) -> [i16; N / 2] {
+const fn butterfly_zetas(len: usize, k: usize, up: bool) -> [i16; HALF_N] {
     let shift = len.trailing_zeros();
-    let mut t = [0i16; N / 2];
+    let mut t = [0i16; HALF_N];
     let mut i = 0;
-    while i < N / 2 {
+    while i < HALF_N {
         let block = i >> shift;
         t[i] = ZETAS[if up { k + block } else { k - block }];
         i += 1;
@@ -104,10 +107,10 @@ const fn butterfly_zetas(len: usize, k: usize, up: bool) -> [i16; N / 2] {
     t
 }
 
-static NTT_ZETAS_4: [i16; N / 2] = butterfly_zetas(4, 32, true);
-static NTT_ZETAS_2: [i16; N / 2] = butterfly_zetas(2, 64, true);
-static INV_NTT_ZETAS_2: [i16; N / 2] = butterfly_zetas(2, 127, false);
-static INV_NTT_ZETAS_4: [i16; N / 2] = butterfly_zetas(4, 63, false);
+static NTT_ZETAS_4: [i16; HALF_N] = butterfly_zetas(4, 32, true);
+static NTT_ZETAS_2: [i16; HALF_N] = butterfly_zetas(2, 64, true);
+static INV_NTT_ZETAS_2: [i16; HALF_N] = butterfly_zetas(2, 127, false);
+static INV_NTT_ZETAS_4: [i16; HALF_N] = butterfly_zetas(4, 63, false);
 
 /// Position of butterfly `i` (of 8) of a 16-coefficient chunk in a layer
 /// with block half-length `LEN`: `(lower index, upper index)`.
@@ -123,7 +126,7 @@ const fn pair<const LEN: usize>(i: usize) -> (usize, usize) {
 /// that the arithmetic runs in SIMD registers (the plain loop would be
 /// scalar, its inner runs being only 2 or 4 long).
 #[inline(always)]
-fn ntt_layer_short<const LEN: usize>(f: &mut [i16; N], zetas: &[i16; N / 2]) {
+fn ntt_layer_short<const LEN: usize>(f: &mut [i16; N], zetas: &[i16; HALF_N]) {
     for (chunk, z) in f.chunks_exact_mut(16).zip(zetas.chunks_exact(8)) {
         let lo: [i16; 8] = core::array::from_fn(|i| chunk[pair::<LEN>(i).0]);
         let hi: [i16; 8] = core::array::from_fn(|i| chunk[pair::<LEN>(i).1]);
@@ -141,7 +144,7 @@ fn ntt_layer_short<const LEN: usize>(f: &mut [i16; N], zetas: &[i16; N / 2]) {
 #[inline(always)]
 fn inv_ntt_layer_short<const LEN: usize, const REDUCE: bool>(
     f: &mut [i16; N],
-    zetas: &[i16; N / 2],
+    zetas: &[i16; HALF_N],
 ) {
     for (chunk, z) in f.chunks_exact_mut(16).zip(zetas.chunks_exact(8)) {
         let lo: [i16; 8] = core::array::from_fn(|i| chunk[pair::<LEN>(i).0]);
