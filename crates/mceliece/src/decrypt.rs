@@ -14,6 +14,8 @@ use crate::vec::{self, MAX_M, Vec};
 use zeroize::Zeroize;
 
 const MAX_CHUNKS: usize = 128;
+/// Steps of two 64-lane batches.
+const MAX_STEPS: usize = MAX_CHUNKS >> 1;
 
 const MAX_T: usize = 128;
 
@@ -27,33 +29,40 @@ fn support_gen_full<P: Params>(v: &mut [u16], cond: &[u8]) {
     benes::apply(v, cond, P::M);
 }
 
-/// Lane-parallel syndrome (bitsliced, 64 support elements per step):
-/// out[j] = sum_i r_i alpha_i^j / g(alpha_i)^2 for j < 2t, over `chunks`
-/// blocks of 64 positions, `r` given as one word per block.
+/// Lanes per step: two batches of 64 support elements side by side.
+const L: usize = 2;
+
+/// Lane-parallel syndrome (bitsliced, 128 support elements per step):
+/// out[j] = sum_i r_i alpha_i^j / g(alpha_i)^2 for j < 2t, over `steps`
+/// steps of 128 positions, `r` given as one word per 64 positions.
 // ref: synd.c (same sums; evaluated 64 lanes at a time as in vec/)
-fn synd<P: Params>(out: &mut [u16], alpha: &[Vec], u: &[Vec], r: &[u64], chunks: usize) {
+fn synd<P: Params>(out: &mut [u16], alpha: &[Vec<L>], u: &[Vec<L>], r: &[[u64; L]], steps: usize) {
     let (m, t2) = (P::M, 2 * P::T);
-    let mut acc = [[0u64; MAX_M]; 2 * MAX_T];
-    let mut v = [0u64; MAX_M];
-    let mut tmp = [0u64; MAX_M];
-    for ch in 0..chunks {
+    let mut acc = [[[0u64; L]; MAX_M]; 2 * MAX_T];
+    let mut v = vec::zero::<L>();
+    let mut tmp = vec::zero::<L>();
+    for st in 0..steps {
         for b in 0..m {
-            v[b] = u[ch][b] & r[ch];
+            for l in 0..L {
+                v[b][l] = u[st][b][l] & r[st][l];
+            }
         }
         for (j, a) in acc.iter_mut().enumerate().take(t2) {
             for b in 0..m {
-                a[b] ^= v[b];
+                for l in 0..L {
+                    a[b][l] ^= v[b][l];
+                }
             }
             if j + 1 < t2 {
-                vec::mul::<P>(&mut tmp, &v, &alpha[ch]);
+                vec::mul::<P, L>(&mut tmp, &v, &alpha[st]);
                 v = tmp;
             }
         }
     }
     for (o, a) in out.iter_mut().zip(acc.iter()).take(t2) {
         let mut x = 0u16;
-        for (b, &w) in a.iter().enumerate().take(m) {
-            x |= (parity(w) as u16) << b;
+        for (b, w) in a.iter().enumerate().take(m) {
+            x |= (parity(w[0] ^ w[1]) as u16) << b;
         }
         *o = x;
     }
@@ -71,20 +80,22 @@ fn parity(mut w: u64) -> u64 {
     w & 1
 }
 
-/// Evaluates f (`deg + 1` coefficients) at the 64 lanes of `a` (Horner).
-fn eval_vec<P: Params>(out: &mut Vec, f: &[u16], a: &Vec) {
+/// Evaluates f (`deg + 1` coefficients) at every lane of `a` (Horner).
+fn eval_vec<P: Params>(out: &mut Vec<L>, f: &[u16], a: &Vec<L>) {
     let m = P::M;
-    let mut acc = [0u64; MAX_M];
-    let mut tmp = [0u64; MAX_M];
-    let mut c = [0u64; MAX_M];
+    let mut acc = vec::zero::<L>();
+    let mut tmp = vec::zero::<L>();
+    let mut c = vec::zero::<L>();
     for (k, &fi) in f.iter().rev().enumerate() {
         if k > 0 {
-            vec::mul::<P>(&mut tmp, &acc, a);
+            vec::mul::<P, L>(&mut tmp, &acc, a);
             acc = tmp;
         }
-        vec::splat::<P>(&mut c, fi);
+        vec::splat::<P, L>(&mut c, fi);
         for b in 0..m {
-            acc[b] ^= c[b];
+            for l in 0..L {
+                acc[b][l] ^= c[b][l];
+            }
         }
     }
     *out = acc;
@@ -143,68 +154,76 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
     }
     g[t] = 1;
 
-    // Support, bitsliced 64 at a time, and u_i = 1/g(alpha_i)^2.
-    let mut alpha = [[0u64; MAX_M]; MAX_CHUNKS];
-    let mut u = [[0u64; MAX_M]; MAX_CHUNKS];
+    // Support, bitsliced 2 x 64 at a time, and u_i = 1/g(alpha_i)^2.
+    let steps = chunks.div_ceil(L);
+    let mut alpha = [vec::zero::<L>(); MAX_STEPS];
+    let mut u = [vec::zero::<L>(); MAX_STEPS];
     {
         let mut support = P::Q16::zeroed();
         let support = support.as_mut();
         support_gen_full::<P>(support, &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES]);
         let mut el = [0u16; 64];
-        let mut gv = [0u64; MAX_M];
-        let mut sq = [0u64; MAX_M];
-        for ch in 0..chunks {
+        let mut gv = vec::zero::<L>();
+        let mut sq = vec::zero::<L>();
+        for ch in 0..steps * L {
             for (l, x) in el.iter_mut().enumerate() {
                 let i = 64 * ch + l;
                 *x = if i < n { support[i] } else { 0 };
             }
-            vec::from_elements::<P>(&mut alpha[ch], &el);
-            eval_vec::<P>(&mut gv, &g[..=t], &alpha[ch]);
-            vec::sq::<P>(&mut sq, &gv);
-            vec::inv::<P>(&mut u[ch], &sq);
+            vec::from_elements::<P, L>(&mut alpha[ch >> 1], ch & 1, &el);
+        }
+        for st in 0..steps {
+            eval_vec::<P>(&mut gv, &g[..=t], &alpha[st]);
+            vec::sq::<P, L>(&mut sq, &gv);
+            vec::inv::<P, L>(&mut u[st], &sq);
         }
         support.zeroize();
     }
 
-    // r = (C0, 0, ..., 0) as one word per block; padding bits of C0 ignored.
-    let mut r = [0u64; MAX_CHUNKS];
+    // r = (C0, 0, ..., 0) as one word per 64 positions; padding bits ignored.
+    let mut r = [[0u64; L]; MAX_STEPS];
     for (i, &byte) in c0.iter().enumerate().take(P::SYND_BYTES) {
         let keep = if 8 * i + 8 <= mt {
             0xFF
         } else {
             (1u8 << (mt & 7)) - 1
         };
-        r[i >> 3] |= u64::from(byte & keep) << (8 * (i & 7));
+        r[i >> 4][(i >> 3) & 1] |= u64::from(byte & keep) << (8 * (i & 7));
     }
     let mut s = [0u16; 2 * MAX_T];
-    synd::<P>(&mut s, &alpha, &u, &r, mt.div_ceil(64));
+    synd::<P>(&mut s, &alpha, &u, &r, mt.div_ceil(64 * L));
     let mut locator = [0u16; MAX_T + 1];
     bm::<P>(&mut locator, &s[..2 * t]);
 
     // Roots of the locator among the support: the error positions.
-    let mut ew = [0u64; MAX_CHUNKS];
+    let mut ew = [[0u64; L]; MAX_STEPS];
     let mut w = 0u32;
-    let mut val = [0u64; MAX_M];
-    for ch in 0..chunks {
-        eval_vec::<P>(&mut val, &locator[..=t], &alpha[ch]);
-        let mut nz = 0u64;
-        for &x in &val[..m] {
-            nz |= x;
+    let mut val = vec::zero::<L>();
+    for st in 0..steps {
+        eval_vec::<P>(&mut val, &locator[..=t], &alpha[st]);
+        for l in 0..L {
+            let ch = st * L + l;
+            let mut nz = 0u64;
+            for x in &val[..m] {
+                nz |= x[l];
+            }
+            let valid = if 64 * ch + 64 <= n {
+                !0u64
+            } else if 64 * ch < n {
+                (1u64 << (n - 64 * ch)) - 1
+            } else {
+                0
+            };
+            let z = !nz & valid;
+            ew[st][l] = z;
+            w += z.count_ones();
         }
-        let valid = if 64 * ch + 64 <= n {
-            !0u64
-        } else {
-            (1u64 << (n - 64 * ch)) - 1
-        };
-        let z = !nz & valid;
-        ew[ch] = z;
-        w += z.count_ones();
     }
     for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
-        *byte = (ew[i >> 3] >> (8 * (i & 7))) as u8;
+        *byte = (ew[i >> 4][(i >> 3) & 1] >> (8 * (i & 7))) as u8;
     }
     let mut s_cmp = [0u16; 2 * MAX_T];
-    synd::<P>(&mut s_cmp, &alpha, &u, &ew, chunks);
+    synd::<P>(&mut s_cmp, &alpha, &u, &ew, steps);
 
     let mut check = (w as u16) ^ t as u16;
     for (a, b) in s[..2 * t].iter().zip(&s_cmp[..2 * t]) {

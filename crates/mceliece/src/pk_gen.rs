@@ -14,7 +14,7 @@
 use crate::ct::{bit, opaque};
 use crate::gf;
 use crate::params::{Derived, Params};
-use crate::vec::{self, MAX_M};
+use crate::vec;
 use zeroize::Zeroize;
 
 /// Words per augmented row for the H part (window columns included for `f`).
@@ -40,28 +40,28 @@ fn column_chunk<P: Params>(out: &mut [u64], g: &[u16], support: &[u16], start: u
             valid |= 1 << lane;
         }
     }
-    let mut a = [0u64; MAX_M];
-    vec::from_elements::<P>(&mut a, &el);
+    let mut a = vec::zero::<1>();
+    vec::from_elements::<P, 1>(&mut a, 0, &el);
     // g(alpha) by Horner, g monic.
-    let mut acc = [0u64; MAX_M];
-    acc[0] = !0;
-    let mut tmp = [0u64; MAX_M];
-    let mut gc = [0u64; MAX_M];
+    let mut acc = vec::zero::<1>();
+    acc[0] = [!0];
+    let mut tmp = vec::zero::<1>();
+    let mut gc = vec::zero::<1>();
     for &gi in g[..t].iter().rev() {
-        vec::mul::<P>(&mut tmp, &acc, &a);
-        vec::splat::<P>(&mut gc, gi);
+        vec::mul::<P, 1>(&mut tmp, &acc, &a);
+        vec::splat::<P, 1>(&mut gc, gi);
         for b in 0..m {
-            acc[b] = tmp[b] ^ gc[b];
+            acc[b][0] = tmp[b][0] ^ gc[b][0];
         }
     }
-    let mut v = [0u64; MAX_M];
-    vec::inv::<P>(&mut v, &acc);
+    let mut v = vec::zero::<1>();
+    vec::inv::<P, 1>(&mut v, &acc);
     for r in 0..t {
         for b in 0..m {
-            out[r * m + b] = v[b] & valid;
+            out[r * m + b] = v[b][0] & valid;
         }
         if r + 1 < t {
-            vec::mul::<P>(&mut tmp, &v, &a);
+            vec::mul::<P, 1>(&mut tmp, &v, &a);
             v = tmp;
         }
     }

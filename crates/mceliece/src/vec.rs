@@ -1,6 +1,9 @@
 //! Bitsliced GF(2^m) arithmetic: 64 field elements in m words, word b holding
 //! bit b of every element (the "vec" representation of the submission's
 //! 64-bit implementation, written here from the field definition, spec §7).
+//!
+//! A [`Vec`] carries `L` such words per bit (L batches of 64 elements side by
+//! side), so the compiler can run L = 2 batches in one SSE2 register.
 // ref: vec/vec.c
 
 use crate::params::Params;
@@ -8,39 +11,47 @@ use crate::params::Params;
 /// Most bits per element (m = 13).
 pub(crate) const MAX_M: usize = 13;
 
-/// One bitsliced batch of 64 elements.
-pub(crate) type Vec = [u64; MAX_M];
+/// L bitsliced batches of 64 elements: `v[b][l]` holds bit b of batch l.
+pub(crate) type Vec<const L: usize = 1> = [[u64; L]; MAX_M];
 
-/// out = a b for 64 element pairs at once (schoolbook, then reduction by f(z)).
-/// The loops have constant bounds (MAX_M) so they unroll completely; the
-/// `i < m` tests fold away for each parameter set.
+/// The all-zero vector.
+pub(crate) const fn zero<const L: usize>() -> Vec<L> {
+    [[0; L]; MAX_M]
+}
+
+/// out = a b for 64 L element pairs at once (schoolbook, then reduction by
+/// f(z)). The loops have constant bounds (MAX_M) so they unroll completely;
+/// the `i < m` tests fold away for each parameter set.
 #[inline]
-pub(crate) fn mul<P: Params>(out: &mut Vec, a: &Vec, b: &Vec) {
+pub(crate) fn mul<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
     let m = P::M;
-    let mut buf = [0u64; 2 * MAX_M - 1];
+    let mut buf = [[0u64; L]; 2 * MAX_M - 1];
     for i in 0..MAX_M {
         if i < m {
-            let ai = a[i];
             for j in 0..MAX_M {
                 if j < m {
-                    buf[i + j] ^= ai & b[j];
+                    for l in 0..L {
+                        buf[i + j][l] ^= a[i][l] & b[j][l];
+                    }
                 }
             }
         }
     }
-    reduce::<P>(out, &mut buf);
+    reduce::<P, L>(out, &mut buf);
 }
 
 /// Folds the 2m - 1 product words back below degree m (f(z) low terms).
 #[inline(always)]
-fn reduce<P: Params>(out: &mut Vec, buf: &mut [u64; 2 * MAX_M - 1]) {
+fn reduce<P: Params, const L: usize>(out: &mut Vec<L>, buf: &mut [[u64; L]; 2 * MAX_M - 1]) {
     let m = P::M;
     for i in (0..2 * MAX_M - 1).rev() {
         if i >= m && i < 2 * m - 1 {
             let hi = buf[i];
             for e in 0..MAX_M {
                 if e < m && (P::FIELD_POLY >> e) & 1 == 1 {
-                    buf[i - m + e] ^= hi;
+                    for l in 0..L {
+                        buf[i - m + e][l] ^= hi[l];
+                    }
                 }
             }
         }
@@ -50,41 +61,46 @@ fn reduce<P: Params>(out: &mut Vec, buf: &mut [u64; 2 * MAX_M - 1]) {
 
 /// out = a^2 (squaring is linear: no cross terms).
 #[inline]
-pub(crate) fn sq<P: Params>(out: &mut Vec, a: &Vec) {
+pub(crate) fn sq<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
     let m = P::M;
-    let mut buf = [0u64; 2 * MAX_M - 1];
+    let mut buf = [[0u64; L]; 2 * MAX_M - 1];
     for i in 0..m {
         buf[2 * i] = a[i];
     }
-    reduce::<P>(out, &mut buf);
+    reduce::<P, L>(out, &mut buf);
 }
 
 /// out = 1/a (0 for a = 0), lane by lane: a^(2^m - 2).
-pub(crate) fn inv<P: Params>(out: &mut Vec, a: &Vec) {
+pub(crate) fn inv<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
     let mut x = *a;
-    let mut t = [0u64; MAX_M];
+    let mut t = zero::<L>();
     for _ in 1..P::M - 1 {
-        sq::<P>(&mut t, &x);
-        mul::<P>(&mut x, &t, a);
+        sq::<P, L>(&mut t, &x);
+        mul::<P, L>(&mut x, &t, a);
     }
-    sq::<P>(out, &x);
+    sq::<P, L>(out, &x);
 }
 
-/// The broadcast of one field element to all 64 lanes.
+/// The broadcast of one field element to every lane.
 #[inline(always)]
-pub(crate) fn splat<P: Params>(out: &mut Vec, c: u16) {
+pub(crate) fn splat<P: Params, const L: usize>(out: &mut Vec<L>, c: u16) {
     for (b, o) in out.iter_mut().enumerate().take(P::M) {
-        *o = u64::from((c >> b) & 1).wrapping_neg();
+        *o = [u64::from((c >> b) & 1).wrapping_neg(); L];
     }
 }
 
-/// Bitslices 64 elements (`v[l]` into lane l).
-pub(crate) fn from_elements<P: Params>(out: &mut Vec, v: &[u16; 64]) {
-    *out = [0; MAX_M];
-    for (l, &x) in v.iter().enumerate() {
-        for (b, o) in out.iter_mut().enumerate().take(P::M) {
-            *o |= u64::from((x >> b) & 1) << l;
+/// Bitslices 64 elements into batch `lane` (`v[i]` into bit i).
+pub(crate) fn from_elements<P: Params, const L: usize>(
+    out: &mut Vec<L>,
+    lane: usize,
+    v: &[u16; 64],
+) {
+    for (b, o) in out.iter_mut().enumerate().take(P::M) {
+        let mut w = 0u64;
+        for (i, &x) in v.iter().enumerate() {
+            w |= u64::from((x >> b) & 1) << i;
         }
+        o[lane] = w;
     }
 }
 
@@ -101,14 +117,14 @@ mod tests {
             a[i] = (i as u16).wrapping_mul(1237) & 0xFFF;
             b[i] = (i as u16).wrapping_mul(3301).wrapping_add(7) & 0xFFF;
         }
-        let (mut va, mut vb, mut vc) = ([0; MAX_M], [0; MAX_M], [0; MAX_M]);
-        from_elements::<P>(&mut va, &a);
-        from_elements::<P>(&mut vb, &b);
-        mul::<P>(&mut vc, &va, &vb);
+        let (mut va, mut vb, mut vc) = (zero::<1>(), zero::<1>(), zero::<1>());
+        from_elements::<P, 1>(&mut va, 0, &a);
+        from_elements::<P, 1>(&mut vb, 0, &b);
+        mul::<P, 1>(&mut vc, &va, &vb);
         for l in 0..64 {
             let mut x = 0u16;
             for (bit, w) in vc.iter().enumerate().take(12) {
-                x |= (((w >> l) & 1) as u16) << bit;
+                x |= (((w[0] >> l) & 1) as u16) << bit;
             }
             assert_eq!(x, crate::gf::mul::<P>(a[l], b[l]));
         }
