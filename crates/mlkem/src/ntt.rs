@@ -10,9 +10,6 @@
 use crate::field::{Q32, barrett_reduce, fqmul, montgomery_reduce};
 use crate::poly::{N, Poly};
 
-/// `n / 2`: butterflies per layer, and pairs per polynomial in `T_q`.
-const HALF_N: usize = N >> 1;
-
 /// `n / 2`: the number of degree-1 factors `X^2 - γ_i` of `X^256 + 1`.
 const HALF_N: usize = 128;
 
