@@ -38,7 +38,8 @@ const L: usize = 2;
 // ref: synd.c (same sums; evaluated 64 lanes at a time as in vec/)
 fn synd<P: Params>(out: &mut [u16], alpha: &[Vec<L>], u: &[Vec<L>], r: &[[u64; L]], steps: usize) {
     let (m, t2) = (P::M, 2 * P::T);
-    let mut acc = [[[0u64; L]; MAX_M]; 2 * MAX_T];
+    // Both batches fold into one word per (j, bit): only the parity counts.
+    let mut acc = [[0u64; MAX_M]; 2 * MAX_T];
     let mut v = vec::zero::<L>();
     let mut tmp = vec::zero::<L>();
     for st in 0..steps {
@@ -49,9 +50,7 @@ fn synd<P: Params>(out: &mut [u16], alpha: &[Vec<L>], u: &[Vec<L>], r: &[[u64; L
         }
         for (j, a) in acc.iter_mut().enumerate().take(t2) {
             for b in 0..m {
-                for l in 0..L {
-                    a[b][l] ^= v[b][l];
-                }
+                a[b] ^= v[b][0] ^ v[b][1];
             }
             if j + 1 < t2 {
                 vec::mul::<P, L>(&mut tmp, &v, &alpha[st]);
@@ -62,7 +61,7 @@ fn synd<P: Params>(out: &mut [u16], alpha: &[Vec<L>], u: &[Vec<L>], r: &[[u64; L
     for (o, a) in out.iter_mut().zip(acc.iter()).take(t2) {
         let mut x = 0u16;
         for (b, w) in a.iter().enumerate().take(m) {
-            x |= (parity(w[0] ^ w[1]) as u16) << b;
+            x |= (parity(*w) as u16) << b;
         }
         *o = x;
     }
