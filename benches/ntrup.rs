@@ -3,8 +3,14 @@
 //! the `sntrup761` crate (portable path: no AVX2 at compile time) for sntrup761.
 //!
 //! `cargo bench --features bench-peers --bench ntrup -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Instruction counts (exact, unlike wall time on a shared machine): with
+//! `NTRUP_ICOUNT=<impl>:<set>:<op>:<n>` (impl `pqdr` | `pqclean` | `sntrup761-crate`,
+//! op `keygen` | `encaps` | `decaps` | `none`) the binary runs one key pair and
+//! ciphertext, then `n` operations, and exits; run it under
+//! `valgrind --tool=callgrind` and subtract the `none` run.
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, criterion_group};
 use pqcrypto_traits::kem::{Ciphertext as _, PublicKey as _, SecretKey as _, SharedSecret as _};
 use pqdr_ntrup::{DecapsulationKey, ParameterSet};
 use rand::SeedableRng;
@@ -96,5 +102,79 @@ fn all(c: &mut Criterion) {
     pqclean1277(c);
 }
 
+fn icount_pqdr<S: ParameterSet>(op: &str, n: usize) {
+    let mut rng = StdRng::seed_from_u64(1);
+    let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
+    let (ct, _) = ek.encapsulate(&mut rng);
+    for _ in 0..n {
+        match op {
+            "keygen" => drop(black_box(DecapsulationKey::<S>::generate(&mut rng))),
+            "encaps" => drop(black_box(ek.encapsulate(&mut rng))),
+            "decaps" => drop(black_box(dk.decapsulate(&ct))),
+            _ => {}
+        }
+    }
+}
+
+macro_rules! icount_pqclean {
+    ($module:ident, $op:expr, $n:expr) => {{
+        use pqcrypto_ntruprime::$module as m;
+        let (pk, sk) = m::keypair();
+        let (_, ct) = m::encapsulate(&pk);
+        for _ in 0..$n {
+            match $op {
+                "keygen" => drop(black_box(m::keypair())),
+                "encaps" => drop(black_box(m::encapsulate(&pk))),
+                "decaps" => drop(black_box(m::decapsulate(&ct, &sk))),
+                _ => {}
+            }
+        }
+    }};
+}
+
+fn icount(spec: &str) {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [imp, set, op, n] = parts[..] else {
+        panic!("NTRUP_ICOUNT=<impl>:<set>:<op>:<n>")
+    };
+    let n: usize = n.parse().expect("n");
+    match (imp, set) {
+        ("pqdr", "sntrup653") => icount_pqdr::<pqdr_ntrup::Sntrup653>(op, n),
+        ("pqdr", "sntrup761") => icount_pqdr::<pqdr_ntrup::Sntrup761>(op, n),
+        ("pqdr", "sntrup857") => icount_pqdr::<pqdr_ntrup::Sntrup857>(op, n),
+        ("pqdr", "sntrup953") => icount_pqdr::<pqdr_ntrup::Sntrup953>(op, n),
+        ("pqdr", "sntrup1013") => icount_pqdr::<pqdr_ntrup::Sntrup1013>(op, n),
+        ("pqdr", "sntrup1277") => icount_pqdr::<pqdr_ntrup::Sntrup1277>(op, n),
+        ("pqclean", "sntrup653") => icount_pqclean!(sntrup653, op, n),
+        ("pqclean", "sntrup761") => icount_pqclean!(sntrup761, op, n),
+        ("pqclean", "sntrup857") => icount_pqclean!(sntrup857, op, n),
+        ("pqclean", "sntrup953") => icount_pqclean!(sntrup953, op, n),
+        ("pqclean", "sntrup1013") => icount_pqclean!(sntrup1013, op, n),
+        ("pqclean", "sntrup1277") => icount_pqclean!(sntrup1277, op, n),
+        ("sntrup761-crate", "sntrup761") => {
+            let mut rng = StdRng::seed_from_u64(2);
+            let (ek, dk) = sntrup761::generate_key(&mut rng);
+            let (ct, _) = ek.encapsulate(&mut rng);
+            for _ in 0..n {
+                match op {
+                    "keygen" => drop(black_box(sntrup761::generate_key(&mut rng))),
+                    "encaps" => drop(black_box(ek.encapsulate(&mut rng))),
+                    "decaps" => drop(black_box(dk.decapsulate(&ct))),
+                    _ => {}
+                }
+            }
+        }
+        _ => panic!("unknown impl/set {imp}/{set}"),
+    }
+}
+
 criterion_group!(benches, all);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("NTRUP_ICOUNT") {
+        icount(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
