@@ -69,12 +69,19 @@ pub(crate) fn cswap_i8(a: i8, b: i8, mask: i8) -> (i8, i8) {
     (a ^ t, b ^ t)
 }
 
-/// Sorts two words into ascending order (`crypto_sort_uint32`'s comparator).
+/// `(a[i], b[i]) = (min, max)` for every i (`crypto_sort_uint32`'s comparator).
+/// The minimum is computed arithmetically: the borrow of `b - a` (as 64-bit)
+/// becomes an all-ones mask, `min = b ^ ((a ^ b) & !mask)`... written so that
+/// it vectorises to compare-and-mask lanes; no branch, no secret index.
 #[inline(always)]
-pub(crate) fn minmax_u32(a: &mut u32, b: &mut u32) {
-    #[allow(clippy::cast_possible_truncation, reason = "borrow bit")]
-    let b_less = (u64::from(*b).wrapping_sub(u64::from(*a)) >> 63) as u8;
-    u32::conditional_swap(a, b, choice_from_bit(b_less));
+pub(crate) fn minmax_u32_slices(a: &mut [u32], b: &mut [u32]) {
+    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+        #[allow(clippy::cast_possible_truncation, reason = "borrow mask")]
+        let y_less = (u64::from(*y).wrapping_sub(u64::from(*x)) >> 32) as u32; // all ones iff y < x
+        let t = (*x ^ *y) & y_less;
+        *x ^= t;
+        *y ^= t;
+    }
 }
 
 /// `dst = src` when `c` is set, byte by byte (never a branch or `memcpy`).

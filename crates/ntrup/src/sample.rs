@@ -112,7 +112,9 @@ pub(crate) fn short_fromlist<const P: usize, const W: usize>(
 
 /// Constant-time sort: Batcher's merge exchange (Knuth TAOCP 5.2.2,
 /// Algorithm M), a sorting network for any length. Every index depends only
-/// on `x.len()`; each comparator is a masked swap.
+/// on `x.len()`. In each pass the compared pairs `(i, i + d)` with
+/// `i & p == r` form runs of up to `p` consecutive `i`, and `d >= p`, so each
+/// run is a branch-free element-wise min/max of two disjoint slices.
 pub(crate) fn sort_u32(x: &mut [u32]) {
     let n = x.len();
     if n < 2 {
@@ -125,11 +127,12 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
         let mut r = 0usize;
         let mut d = p;
         loop {
-            for i in 0..n - d {
-                if i & p == r {
-                    let (lo, hi) = x.split_at_mut(i + d);
-                    ct::minmax_u32(&mut lo[i], &mut hi[0]);
-                }
+            let mut start = r;
+            while start < n - d {
+                let len = p.min(n - d - start);
+                let (lo, hi) = x.split_at_mut(start + d);
+                ct::minmax_u32_slices(&mut lo[start..start + len], &mut hi[..len]);
+                start += 2 * p;
             }
             if q == p {
                 break;
