@@ -17,6 +17,8 @@ mod encrypt;
 mod gf;
 mod hash;
 mod kem;
+#[cfg(feature = "kem")]
+pub mod kem_api;
 mod params;
 mod pk_gen;
 mod sk_gen;
@@ -27,7 +29,7 @@ mod vec;
 pub use params::{Buf, Params};
 pub use types::{
     Ciphertext, DecapsulationKey, SharedSecret, StreamingEncapsulation, decapsulate,
-    encapsulate_into, generate_deterministic_into, generate_into,
+    encapsulate_into, generate_deterministic_into, generate_into, validate_encapsulation_key,
 };
 #[cfg(feature = "alloc")]
 pub use types::{EncapsulationKey, generate, generate_deterministic};

@@ -124,12 +124,18 @@ macro_rules! variant {
 }
 
 // f(z) (spec §7): z^12 + z^3 + 1 for m = 12; z^13 + z^4 + z^3 + z + 1 for m = 13.
+#[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const F12: u32 = 0b1001;
+#[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const F13: u32 = 0b1_1011;
 // F(y) (spec §7), the terms below y^t.
+#[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const Y64: &[(usize, u16)] = &[(3, 1), (1, 1), (0, 2)]; // y^64 + y^3 + y + z
+#[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const Y96: &[(usize, u16)] = &[(10, 1), (9, 1), (6, 1), (0, 1)]; // y^96 + y^10 + y^9 + y^6 + 1
+#[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const Y119: &[(usize, u16)] = &[(8, 1), (0, 1)]; // y^119 + y^8 + 1
+#[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const Y128: &[(usize, u16)] = &[(7, 1), (2, 1), (1, 1), (0, 1)]; // y^128 + y^7 + y^2 + y + 1
 
 variant!(/// `mceliece348864` (spec §7: m = 12, n = 3488, t = 64).

@@ -66,8 +66,12 @@ pub(crate) fn ct_padding_ok<P: Params>(ct: &[u8]) -> bool {
     bits == 0 || ct[P::SYND_BYTES - 1] >> bits == 0
 }
 
-/// Public-key format checks beyond the length: zero padding bits.
-fn check_pk<P: Params>(pk: &[u8]) -> Result<(), Error> {
+/// Checks an encoded public key held in a caller buffer: its length and the
+/// spec's format rule (zero padding bits in every row of T, 6960119 sets).
+///
+/// # Errors
+/// Wrong length or nonzero padding bits.
+pub fn validate_encapsulation_key<P: Params>(pk: &[u8]) -> Result<(), Error> {
     if pk.len() != P::PK_BYTES || !pk_padding_ok::<P>(pk) {
         return Err(Error);
     }
@@ -240,7 +244,7 @@ impl<P: Params> EncapsulationKey<P> {
     /// # Errors
     /// Wrong length or nonzero padding bits (6960119 sets).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_pk::<P>(bytes)?;
+        validate_encapsulation_key::<P>(bytes)?;
         let mut b = P::PkBytes::boxed_zeroed();
         b.as_mut().as_mut().copy_from_slice(bytes);
         Ok(Self { bytes: b })
@@ -250,7 +254,7 @@ impl<P: Params> EncapsulationKey<P> {
     /// # Errors
     /// Nonzero padding bits (6960119 sets).
     pub fn from_boxed(bytes: alloc::boxed::Box<P::PkBytes>) -> Result<Self, Error> {
-        check_pk::<P>(bytes.as_ref().as_ref())?;
+        validate_encapsulation_key::<P>(bytes.as_ref().as_ref())?;
         Ok(Self { bytes })
     }
     /// The encoding.

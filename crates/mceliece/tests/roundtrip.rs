@@ -119,6 +119,11 @@ fn padding_6960119() {
     let mut pk = ek.as_bytes().to_vec();
     pk[676] |= 0x80; // last byte of row 0 (677 bytes per row)
     assert_eq!(k::EncapsulationKey::from_bytes(&pk).err(), Some(Error));
+    assert_eq!(
+        pqdr_mceliece::validate_encapsulation_key::<k::Set>(&pk).err(),
+        Some(Error)
+    );
+    assert!(pqdr_mceliece::validate_encapsulation_key::<k::Set>(ek.as_bytes()).is_ok());
     assert_eq!(dk.decapsulate(&ct), ss);
 }
 
