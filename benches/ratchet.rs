@@ -13,6 +13,14 @@
 //!   ≈ 2^20/256 + 258 BLAKE3 steps), from a restored receiver each time.
 //! * `ratchet_cycle`: a full ML-KEM-768 ratchet between two in-memory sessions
 //!   (keygen + encaps + decaps + RS encode/decode + the control records).
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::unwrap_used,
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "demo and benchmark code on public values"
+)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant as StdInstant};

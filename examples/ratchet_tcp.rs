@@ -8,6 +8,14 @@
 //! ```
 //! Defaults: 256 MiB, a ratchet every 2000 ms. The last line is `integrity: ok`
 //! (non-zero exit otherwise). Loopback only; every loop is bounded.
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::unwrap_used,
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "demo and benchmark code on public values"
+)]
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -10,6 +10,14 @@
 //! `--baseline` the static-key transfer runs too and the summary compares them.
 //! Exits non-zero unless the receiver's BLAKE3 equals the sender's; the last
 //! line is `integrity: ok`. Loopback only; every loop is bounded.
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::unwrap_used,
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "demo and benchmark code on public values"
+)]
 
 use std::collections::{HashMap, VecDeque};
 use std::net::UdpSocket;
@@ -237,34 +245,31 @@ fn receiver(
         let now = now_ms(t0);
         match sock.recv(&mut pkt) {
             Ok(n) => {
-                if let Some(len) = ch.open(now, &pkt[..n], &mut out) {
-                    if len >= HDR {
-                        let idx = u64::from_be_bytes(out[..8].try_into().map_err(|_| "hdr")?);
-                        let want = if idx + 1 == total { last_len } else { CHUNK };
-                        if idx == next && len - HDR == want {
-                            // In order: hash straight from the buffer.
-                            hasher.update(&out[HDR..len]);
-                            next += 1;
-                            last_progress = StdInstant::now();
-                        } else if idx > next && idx < total && !pending.contains_key(&idx) {
-                            pending.insert(idx, out[HDR..len].to_vec());
-                        }
-                        highest = highest.max(idx);
-                        while let Some(d) = pending.remove(&next) {
-                            let want = if next + 1 == total { last_len } else { CHUNK };
-                            if d.len() != want {
-                                return Err(format!(
-                                    "chunk {next} has length {} != {want}",
-                                    d.len()
-                                ));
-                            }
-                            hasher.update(&d);
-                            next += 1;
-                            last_progress = StdInstant::now();
-                        }
-                        progress.store(next, Ordering::Relaxed);
-                        since_ack += 1;
+                if let Some(len) = ch.open(now, &pkt[..n], &mut out)
+                    && len >= HDR
+                {
+                    let idx = u64::from_be_bytes(out[..8].try_into().map_err(|_| "hdr")?);
+                    let want = if idx + 1 == total { last_len } else { CHUNK };
+                    if idx == next && len - HDR == want {
+                        // In order: hash straight from the buffer.
+                        hasher.update(&out[HDR..len]);
+                        next += 1;
+                        last_progress = StdInstant::now();
+                    } else if idx > next && idx < total && !pending.contains_key(&idx) {
+                        pending.insert(idx, out[HDR..len].to_vec());
                     }
+                    highest = highest.max(idx);
+                    while let Some(d) = pending.remove(&next) {
+                        let want = if next + 1 == total { last_len } else { CHUNK };
+                        if d.len() != want {
+                            return Err(format!("chunk {next} has length {} != {want}", d.len()));
+                        }
+                        hasher.update(&d);
+                        next += 1;
+                        last_progress = StdInstant::now();
+                    }
+                    progress.store(next, Ordering::Relaxed);
+                    since_ack += 1;
                 }
             }
             Err(e)
@@ -423,11 +428,12 @@ fn transfer(args: &Args, ratchet: bool) -> Result<Outcome, String> {
             }
         }
         // Tail loss: nothing acknowledged for a while.
-        if last_ack_change.elapsed() > Duration::from_millis(50) && acked < next_new {
-            if last_retx.get(&acked).is_none_or(|&t| now >= t + 50) {
-                last_retx.insert(acked, now);
-                retx.push_back(acked);
-            }
+        if last_ack_change.elapsed() > Duration::from_millis(50)
+            && acked < next_new
+            && last_retx.get(&acked).is_none_or(|&t| now >= t + 50)
+        {
+            last_retx.insert(acked, now);
+            retx.push_back(acked);
         }
         while let Some(i) = retx.pop_front() {
             if i >= acked {

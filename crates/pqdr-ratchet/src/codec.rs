@@ -227,6 +227,11 @@ impl Default for Decoder {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    reason = "test code"
+)]
 mod tests {
     use super::*;
 
@@ -247,7 +252,7 @@ mod tests {
             d.reset(blob.len());
             let mut sym = [0u8; 128];
             for i in 0..k {
-                let idx = start + i * 1;
+                let idx = start + i;
                 encode_symbol(&blob, 128, idx, &mut sym);
                 let done = d.add(k, 128, idx, &sym);
                 assert_eq!(done, i + 1 == k);

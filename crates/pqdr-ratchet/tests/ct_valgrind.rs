@@ -20,7 +20,14 @@
 //! ```
 //! Natively (no valgrind) the client requests are no-ops and the tests simply pass.
 #![cfg(feature = "mlkem")]
-#![allow(clippy::unwrap_used, missing_docs)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 use core::convert::Infallible;
 

@@ -14,7 +14,14 @@
 //! * PCS: records in epochs at or after the first ratchet whose fresh KEM
 //!   secret the leaked party produced after the leak (its keygen as owner, its
 //!   encapsulation as peer) are not openable.
-#![allow(clippy::unwrap_used, missing_docs, clippy::cast_possible_truncation)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 mod common;
 
@@ -221,10 +228,12 @@ fn attack(run: &Run, leak_a: bool, leak_t: u64) -> Outcome {
     let mut ev: Vec<(u64, u8, usize)> = Vec::new();
     for (i, w) in run.wire.iter().enumerate() {
         ev.push((w.t.max(leak_t), if w.t < leak_t { 0 } else { 2 }, i));
-        if let Some(d) = w.delivered {
-            if d != u64::MAX && d >= leak_t && w.from_a != leak_a {
-                ev.push((d, 1, i));
-            }
+        if let Some(d) = w.delivered
+            && d != u64::MAX
+            && d >= leak_t
+            && w.from_a != leak_a
+        {
+            ev.push((d, 1, i));
         }
     }
     ev.sort_unstable();

@@ -3,7 +3,16 @@
 //! Two sessions, a virtual clock, per-direction link models and an adversary.
 //! Invariants are checked after every event; a failing run prints its seed and
 //! replays byte-for-byte with `PQDR_NETSIM_SEED=<seed> cargo test --release -p pqdr-ratchet --test netsim`.
-#![allow(clippy::unwrap_used, missing_docs, clippy::cast_possible_truncation)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    clippy::nonminimal_bool,
+    clippy::neg_cmp_op_on_partial_ord,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 mod common;
 
@@ -146,7 +155,7 @@ struct Sim {
 
 macro_rules! check {
     ($sim:expr, $cond:expr, $($msg:tt)*) => {
-        if !$cond {
+        if !($cond) {
             panic!("netsim seed {} scenario {}: {}", $sim.seed, $sim.sc.name, format!($($msg)*));
         }
     };
@@ -214,11 +223,12 @@ impl Sim {
         if self.recorded.len() < 4096 && self.net.f() < 0.05 {
             self.recorded.push((from_a, pkt.to_vec()));
         }
-        if let Some((s, e)) = self.sc.outage {
-            if now >= s && now < e {
-                self.report.dropped_link += 1;
-                return;
-            }
+        if let Some((s, e)) = self.sc.outage
+            && now >= s
+            && now < e
+        {
+            self.report.dropped_link += 1;
+            return;
         }
         if control && self.sc.adversary.drop_control {
             return;
@@ -432,7 +442,7 @@ impl Sim {
                     }
                 }
                 Traffic::Periodic(p) => {
-                    if now % p == 0 {
+                    if now.is_multiple_of(p) {
                         self.send_data(now, true);
                         self.send_data(now, false);
                     }

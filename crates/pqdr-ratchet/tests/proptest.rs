@@ -1,5 +1,12 @@
 //! Property tests (RATCHET.md §3.3).
-#![allow(clippy::unwrap_used, missing_docs, clippy::cast_possible_truncation)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 mod common;
 
@@ -141,9 +148,8 @@ proptest! {
                 recent.push(buf[..n].to_vec());
                 if deliver { let _ = b.open(now, b"", &buf[..n], &mut out, &mut r); }
             }
-            if let Some(n) = b.poll_transmit(now, b"", &mut buf, &mut r) {
-                if deliver { let _ = a.open(now, b"", &buf[..n], &mut out, &mut r); }
-            }
+            if let Some(n) = b.poll_transmit(now, b"", &mut buf, &mut r)
+                && deliver { let _ = a.open(now, b"", &buf[..n], &mut out, &mut r); }
         }
         let now = Instant(prefix.len() as u64);
         let mut candidates = vec![junk.clone()];
@@ -203,7 +209,7 @@ fn sequential_key(root: &[u8; 32], t: u32) -> [u8; 32] {
         }
         ck.copy_from_slice(&out[..32]);
         c += 1;
-        if c % 256 == 0 {
+        if c.is_multiple_of(256) {
             ck = blake3::derive_key(&format!("{P}inner 0"), &seg);
             seg = blake3::derive_key(&format!("{P}segment step"), &seg);
         }

@@ -1,5 +1,12 @@
 //! Basic two-party behaviour of the record layer.
-#![allow(clippy::unwrap_used, missing_docs)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 mod common;
 
@@ -128,7 +135,7 @@ fn mlkem_cycle<K: pqdr_ratchet::RatchetKem>() -> u64 {
         ..Config::default()
     };
     let mut r = rng(7);
-    let (a, b): (Session<K>, Session<K>) = common::pair(&cfg, Instant(0), &mut r);
+    let (a, b): (Session<K>, Session<K>) = pair(&cfg, Instant(0), &mut r);
     let mut p = [a, b];
     let mut pkt = [0u8; 1500];
     let mut out = [0u8; 1500];

@@ -1,7 +1,14 @@
 //! Peak stack per operation, measured by painting (`pqdr_ct::stack::peak`),
 //! and the fixed size of the session value. Run with `--nocapture` to see the figures.
 #![cfg(feature = "mlkem")]
-#![allow(clippy::unwrap_used, missing_docs)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 use pqdr_ct::stack::peak;
 use pqdr_ratchet::{Config, DefaultSession, InitialSecret, Instant, KeySchedule, MlKem768, Role};

@@ -1,5 +1,12 @@
 //! State export/import (RATCHET.md §1.11).
-#![allow(clippy::unwrap_used, missing_docs)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 mod common;
 

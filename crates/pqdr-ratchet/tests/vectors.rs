@@ -2,7 +2,14 @@
 //! `vectors/v1.json`; `scripts/ratchet_vectors.py` recomputes them independently.
 //! Regenerate with `PQDR_WRITE_VECTORS=1 cargo test -p pqdr-ratchet --release --test vectors`.
 #![cfg(feature = "mlkem")]
-#![allow(clippy::unwrap_used, missing_docs)]
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::unwrap_used,
+    missing_docs,
+    reason = "test code: public values, std harness"
+)]
 
 mod common;
 
