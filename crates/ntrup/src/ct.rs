@@ -70,9 +70,9 @@ pub(crate) fn cswap_i8(a: i8, b: i8, mask: i8) -> (i8, i8) {
 }
 
 /// `(a[i], b[i]) = (min, max)` for every i (`crypto_sort_uint32`'s comparator).
-/// The minimum is computed arithmetically: the borrow of `b - a` (as 64-bit)
-/// becomes an all-ones mask, `min = b ^ ((a ^ b) & !mask)`... written so that
-/// it vectorises to compare-and-mask lanes; no branch, no secret index.
+/// The high half of the 64-bit difference `b - a` is an all-ones mask exactly
+/// when `b < a`; the masked xor-swap vectorises to compare-and-mask lanes. No
+/// branch, no secret index.
 #[inline(always)]
 pub(crate) fn minmax_u32_slices(a: &mut [u32], b: &mut [u32]) {
     for (x, y) in a.iter_mut().zip(b.iter_mut()) {

@@ -1,52 +1,75 @@
 //! Multiplication in R/q and R/3, R = Z[x]/(x^p - x - 1) (spec §3.1; reference
 //! `Rq_mult_small`, `R3_mult`, `Rq_mult3`, `R3_fromRq`, `Round`).
 //!
-//! Every product here has one *small* factor (coefficients in {-1, 0, 1}), so
-//! the schoolbook product needs no multiplication at all: row `i` adds `±a`
-//! or nothing to the accumulator, selected by two masks derived from `b[i]`.
-//! The accumulator has 16-bit lanes (eight per SSE2/NEON register); every
-//! `ROWS_PER_REDUCTION` rows (a public schedule) the touched part is brought
-//! back into `(-2q, 2q)` by a 16-bit Barrett step. At the end the top half is
-//! folded with x^p = x + 1 and every coefficient is frozen once.
+//! Every product here has one *small* factor (coefficients in {-1, 0, 1}),
+//! so products fit 16-bit lanes. The schoolbook product is computed output
+//! block by output block (32 coefficients = four 8-lane registers): for each
+//! block, every row `i` adds `a[o - i] * b[i]` (a 16-bit multiply by a value
+//! in {-1, 0, 1}) to accumulators that stay in registers. `a` is read from a
+//! zero-padded copy so that edge rows need no special case. On a public
+//! schedule of `ROWS_PER_REDUCTION` rows the accumulators are brought back into
+//! `(-2q, 2q)` by a 16-bit Barrett step. At the end the top half is folded with
+//! x^p = x + 1 and every coefficient is frozen once.
 
 use crate::arith::{Fq, f3_freeze};
-use crate::ct;
 
-/// `acc[0..2p-1] = a * b` (mod q when `REDUCE`, else exactly), row by row.
+/// Output coefficients per block (four 8-lane vectors).
+const BLOCK: usize = 32;
+
+/// `acc[0][..], acc[1][..]` (2p coefficients) `= a * b` (mod q when `REDUCE`,
+/// else exactly). `acc[2..4]` is scratch for the padded copy of `a`.
 #[inline(always)]
 fn mul_acc<const P: usize, const Q: i16, const REDUCE: bool>(
-    acc: &mut [[i16; P]; 2],
+    acc: &mut [[i16; P]; 4],
     a: &[i16; P],
     b: &[i8; P],
 ) {
-    let acc = acc.as_flattened_mut();
-    acc.fill(0);
-    let mut since = 0;
-    for (i, &bi) in b.iter().enumerate() {
-        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-        let nonzero = ct::choice_from_bit((bi & 1) as u8);
-        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-        let negative = ct::choice_from_bit(((bi >> 1) & 1) as u8);
-        let m = ct::mask_i16(nonzero);
-        let s = ct::mask_i16(negative);
-        let row = &mut acc[i..i + P];
-        for (c, &aj) in row.iter_mut().zip(a) {
-            *c = c.wrapping_add(((aj & m) ^ s).wrapping_sub(s));
-        }
-        since += 1;
-        if REDUCE && since == Fq::<Q>::ROWS_PER_REDUCTION {
-            // Rows i+1-since ..= i touched acc[i+1-since .. i+P].
-            for c in &mut acc[i + 1 - since..i + P] {
-                *c = Fq::<Q>::reduce16(*c);
+    const { assert!(P >= 2 * BLOCK) };
+    let (out, pad) = acc.split_at_mut(2);
+    let out = out.as_flattened_mut();
+    let pad = pad.as_flattened_mut();
+    // pad = BLOCK zeros ‖ a ‖ BLOCK zeros (‖ unused)
+    pad.fill(0);
+    pad[BLOCK..BLOCK + P].copy_from_slice(a);
+    let pad = &pad[..P + 2 * BLOCK];
+    let rows = if REDUCE {
+        Fq::<Q>::ROWS_PER_REDUCTION
+    } else {
+        P
+    };
+
+    let mut ob = 0;
+    while ob < 2 * P - 1 {
+        // Rows contributing to outputs ob..ob+BLOCK: ob - (p-1) <= i <= ob + BLOCK - 1.
+        let i_lo = (ob + 1).saturating_sub(P);
+        let i_hi = (ob + BLOCK).min(P);
+        let mut s = [0i16; BLOCK];
+        let mut since = 0;
+        for (i, &bi) in b.iter().enumerate().take(i_hi).skip(i_lo) {
+            // Window a[ob - i .. ob - i + BLOCK] = pad[ob - i + BLOCK ..].
+            let at = ob + BLOCK - i;
+            let w: &[i16; BLOCK] = pad[at..at + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
+            let m = i16::from(bi);
+            for l in 0..BLOCK {
+                s[l] = s[l].wrapping_add(w[l].wrapping_mul(m));
             }
-            since = 0;
+            since += 1;
+            if since == rows {
+                for x in &mut s {
+                    *x = Fq::<Q>::reduce16(*x);
+                }
+                since = 0;
+            }
         }
+        let n = BLOCK.min(2 * P - ob);
+        out[ob..ob + n].copy_from_slice(&s[..n]);
+        ob += BLOCK;
     }
 }
 
 /// The coefficient `k < p` of the folded product: x^j = x^(j-p+1) + x^(j-p) for j >= p.
 #[inline(always)]
-fn folded<const P: usize>(acc: &[[i16; P]; 2], k: usize) -> i32 {
+fn folded<const P: usize>(acc: &[[i16; P]; 4], k: usize) -> i32 {
     let (lo, hi) = (&acc[0], &acc[1]);
     let mut x = i32::from(lo[k]);
     if k + 1 < P {
@@ -62,7 +85,7 @@ fn folded<const P: usize>(acc: &[[i16; P]; 2], k: usize) -> i32 {
 pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     a: &mut [i16; P],
     b: &[i8; P],
-    acc: &mut [[i16; P]; 2],
+    acc: &mut [[i16; P]; 4],
 ) {
     mul_acc::<P, Q, true>(acc, a, b);
     for (k, ak) in a.iter_mut().enumerate() {
@@ -76,7 +99,7 @@ pub(crate) fn r3_mult<const P: usize>(
     h: &mut [i8; P],
     a: &[i16; P],
     b: &[i8; P],
-    acc: &mut [[i16; P]; 2],
+    acc: &mut [[i16; P]; 4],
 ) {
     mul_acc::<P, 3, false>(acc, a, b);
     for (k, hk) in h.iter_mut().enumerate() {
@@ -152,7 +175,7 @@ pub(crate) mod tests {
             let a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 4591) as i16 - 2295);
             let b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut h = a;
-            let mut acc = Box::new([[0i16; P]; 2]);
+            let mut acc = Box::new([[0i16; P]; 4]);
             rq_mult_small::<P, Q>(&mut h, &b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);
