@@ -249,6 +249,13 @@ pub enum Event {
         /// Epoch being left.
         epoch: u64,
     },
+    /// This side (the peer of the ratchet) installed the keys of `epoch`
+    /// after encapsulating; it still sends in the previous epoch until the
+    /// owner switches. Persist the state now if the session is persisted.
+    NextEpochReady {
+        /// The installed epoch.
+        epoch: u64,
+    },
     /// This side now sends in `epoch`.
     EpochAdvanced {
         /// The new sending epoch.

@@ -1019,6 +1019,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.done_pending = Some((rid, Blob::Ek as u8));
         k.pace_at = now;
         k.pace_ms = self.cfg.pacing_initial_ms;
+        self.events.push(Event::NextEpochReady { epoch: next });
     }
 
     /// Owner step 3: on ct decode, `ss = decaps(dk, ct)`, erase the seed,

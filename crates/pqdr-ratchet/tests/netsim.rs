@@ -151,6 +151,8 @@ struct Sim {
     exported: Option<(Vec<u8>, u64)>,
     /// Ids delivered to A after its export: a restore may deliver them again.
     redeliverable: HashSet<u64>,
+    /// A persists its state (restore scenario) at the next tick.
+    need_export: bool,
 }
 
 macro_rules! check {
@@ -195,6 +197,7 @@ impl Sim {
             report: Report::default(),
             exported: None,
             redeliverable: HashSet::new(),
+            need_export: sc.restore_at.is_some(),
         }
     }
 
@@ -300,7 +303,7 @@ impl Sim {
                 self.report.sent += 1;
                 self.transmit(now, from_a, &pkt[..n], false);
             }
-            Err(Error::ReservationExhausted) => {}
+            Err(Error::ReservationExhausted) => self.need_export = true,
             Err(e) => check!(self, false, "seal failed: {e:?}"),
         }
     }
@@ -396,6 +399,18 @@ impl Sim {
     fn events(&mut self, now: u64) {
         for from_a in [true, false] {
             while let Some(e) = self.side(from_a).poll_event() {
+                // Persistence policy of the restore scenario: A exports whenever its
+                // keys change (and when its send reservation runs out).
+                if from_a
+                    && matches!(
+                        e,
+                        Event::RatchetStarted { .. }
+                            | Event::NextEpochReady { .. }
+                            | Event::EpochAdvanced { .. }
+                    )
+                {
+                    self.need_export = self.sc.restore_at.is_some();
+                }
                 match e {
                     Event::RatchetStarted { epoch } => {
                         let sent = self.report.sent;
@@ -495,15 +510,19 @@ impl Sim {
         self.report
     }
 
-    /// Export A at `t` (reserve 2000) and restore it from that export at `t + 50`.
+    /// A exports (reserve 2000) whenever its persistence policy asks; at `t` it
+    /// crashes and is restored from its latest export.
     fn restore_step(&mut self, now: u64, t: u64) {
-        if now == t {
+        if self.need_export {
+            self.need_export = false;
             let mut blob = vec![0u8; pqdr_ratchet::max_state_len(16, 256)];
             let n = self.a.export_state(2000, Instant(now), &mut blob).unwrap();
             blob.truncate(n);
             self.exported = Some((blob, self.a.generation()));
-        } else if now == t + 50 {
-            let (blob, g) = self.exported.take().unwrap();
+            self.redeliverable.clear();
+        }
+        if now == t {
+            let (blob, g) = self.exported.clone().unwrap();
             let r = S::import_state(&self.sc.cfg, &blob, g, Instant(now));
             check!(self, r.is_ok(), "import failed: {:?}", r.err());
             self.a = r.unwrap();
