@@ -180,7 +180,7 @@ pub fn header(name: &str) -> String {
 
 /// The master DRBG of `PQCgenKAT_*.c`, seeded with the bytes 00 01 .. 2f.
 pub fn master_drbg() -> Drbg {
-    let entropy: [u8; 48] = core::array::from_fn(|i| i as u8);
+    let entropy: [u8; 48] = core::array::from_fn(|i| u8::try_from(i).unwrap_or(0));
     Drbg::new(&entropy)
 }
 
