@@ -246,7 +246,8 @@ pub(crate) fn nonce(dir: Direction, epoch: u64, counter: u32) -> [u8; 12] {
 enum CandidateKind {
     Stored(usize),
     Ahead {
-        base: Chain,
+        /// Chain at the first counter whose key will be stored (none in order).
+        base: Option<Chain>,
         after: Chain,
         expect_next: u64,
     },
@@ -620,9 +621,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                     self.charge(cost, now)?;
                 }
                 let w = &self.slots[slot].recv;
-                let mut base = w.chain.scratch();
-                base.jump_to(p0);
-                let mut after = base.scratch();
+                let mut after = w.chain.scratch();
+                after.jump_to(p0);
+                // In order (`keep == 0`) nothing is stored: no base copy.
+                let base = (keep > 0).then(|| after.scratch());
                 after.jump_to(c);
                 let mut key = [0u8; 32];
                 after.step(&mut key);
@@ -696,7 +698,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 if s.recv.next != *expect_next {
                     return Err(Error::Replay);
                 }
-                s.recv.commit_ahead(u64::from(cand.counter), base, after);
+                s.recv
+                    .commit_ahead(u64::from(cand.counter), base.as_ref(), after);
             }
         }
         s.recv_any = true;

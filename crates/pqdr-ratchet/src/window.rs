@@ -130,10 +130,11 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         self.skipped[self.n_skipped].zeroize();
     }
 
-    /// Commits reception of `c ≥ next`: `base` is the chain at `c − keep`,
-    /// `after` at `c + 1`. Stores the keys of `[c − keep, c)`, evicting the lowest.
-    pub(crate) fn commit_ahead(&mut self, c: u64, base: &Chain, after: &Chain) {
-        let keep = c.wrapping_sub(base.pos);
+    /// Commits reception of `c ≥ next`: `base` is the chain at `c − keep`
+    /// (`None` when nothing is stored), `after` at `c + 1`. Stores the keys of
+    /// `[c − keep, c)`, evicting the lowest.
+    pub(crate) fn commit_ahead(&mut self, c: u64, base: Option<&Chain>, after: &Chain) {
+        let keep = base.map_or(0, |b| c.wrapping_sub(b.pos));
         // Drop stored keys that fall out of the window [c + 1 − W, c].
         let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
         while self.n_skipped > 0 && u64::from(self.skipped[0].counter) < floor {
@@ -156,6 +157,17 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
                 p += 1;
             }
         }
+        if let Some(base) = base {
+            self.store_skipped(base, c);
+        }
+        let (w, m) = Self::bit(c);
+        self.bitmap[w] |= m;
+        self.chain.assign(after);
+        self.next = c.wrapping_add(1);
+    }
+
+    /// Derives and appends the keys of `[base.pos, c)`.
+    fn store_skipped(&mut self, base: &Chain, c: u64) {
         let mut scratch = base.scratch();
         while scratch.pos < c {
             let i = self.n_skipped;
@@ -165,9 +177,5 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             scratch.step(&mut self.skipped[i].key);
             self.n_skipped += 1;
         }
-        let (w, m) = Self::bit(c);
-        self.bitmap[w] |= m;
-        self.chain.assign(after);
-        self.next = c.wrapping_add(1);
     }
 }
