@@ -16,19 +16,20 @@ use crate::arith::{Fq, f3_freeze};
 /// Output coefficients per block (four 8-lane vectors).
 const BLOCK: usize = 32;
 
-/// `acc[0][..], acc[1][..]` (2p coefficients) `= a * b` (mod q when `REDUCE`,
-/// else exactly). `acc[2..4]` is scratch for the padded copy of `a`.
+/// `a * b` (mod q when `REDUCE`, else exactly): the coefficients of
+/// x^0 … x^(p-1) overwrite `a`, those of x^p … x^(2p-2) go to `buf[2]`;
+/// `buf[0..2]` is scratch for the zero-padded copy of `a`.
 #[inline(always)]
 fn mul_acc<const P: usize, const Q: i16, const REDUCE: bool>(
-    acc: &mut [[i16; P]; 4],
-    a: &[i16; P],
+    a: &mut [i16; P],
     b: &[i8; P],
+    buf: &mut [[i16; P]; 3],
 ) {
     const { assert!(P >= 2 * BLOCK) };
-    let (out, pad) = acc.split_at_mut(2);
-    let out = out.as_flattened_mut();
+    let (pad, hi) = buf.split_at_mut(2);
+    let hi = &mut hi[0];
     let pad = pad.as_flattened_mut();
-    // pad = BLOCK zeros ‖ a ‖ BLOCK zeros (‖ unused)
+    // pad = BLOCK zeros ‖ a ‖ BLOCK zeros
     pad.fill(0);
     pad[BLOCK..BLOCK + P].copy_from_slice(a);
     let pad = &pad[..P + 2 * BLOCK];
@@ -61,22 +62,25 @@ fn mul_acc<const P: usize, const Q: i16, const REDUCE: bool>(
                 since = 0;
             }
         }
-        let n = BLOCK.min(2 * P - ob);
-        out[ob..ob + n].copy_from_slice(&s[..n]);
+        for (l, &x) in s.iter().enumerate() {
+            let o = ob + l;
+            if o < P {
+                a[o] = x;
+            } else if o < 2 * P - 1 {
+                hi[o - P] = x;
+            }
+        }
         ob += BLOCK;
     }
+    hi[P - 1] = 0;
 }
 
-/// The coefficient `k < p` of the folded product: x^j = x^(j-p+1) + x^(j-p) for j >= p.
+/// The coefficient `k < p` of the folded product: x^(p+j) = x^(j+1) + x^j.
 #[inline(always)]
-fn folded<const P: usize>(acc: &[[i16; P]; 4], k: usize) -> i32 {
-    let (lo, hi) = (&acc[0], &acc[1]);
-    let mut x = i32::from(lo[k]);
-    if k + 1 < P {
-        x += i32::from(hi[k]); // x^(p+k) = x^(k+1) + x^k
-    }
+fn folded<const P: usize>(lo: &[i16; P], hi: &[i16; P], k: usize) -> i32 {
+    let mut x = i32::from(lo[k]) + i32::from(hi[k]); // hi[p-1] = 0
     if k >= 1 {
-        x += i32::from(hi[k - 1]); // x^(p+k-1) = x^k + x^(k-1)
+        x += i32::from(hi[k - 1]);
     }
     x
 }
@@ -85,25 +89,27 @@ fn folded<const P: usize>(acc: &[[i16; P]; 4], k: usize) -> i32 {
 pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     a: &mut [i16; P],
     b: &[i8; P],
-    acc: &mut [[i16; P]; 4],
+    buf: &mut [[i16; P]; 3],
 ) {
-    mul_acc::<P, Q, true>(acc, a, b);
-    for (k, ak) in a.iter_mut().enumerate() {
-        *ak = Fq::<Q>::freeze(folded(acc, k));
+    mul_acc::<P, Q, true>(a, b, buf);
+    let hi = &buf[2];
+    for k in 0..P {
+        a[k] = Fq::<Q>::freeze(folded(a, hi, k));
     }
 }
 
 /// `R3_mult`: `h = a * b` in R/3 for `a` with coefficients in {-1, 0, 1}
-/// held in i16 (exact integer sums: |sum| <= p).
+/// held in i16 (exact integer sums: |sum| <= p); `a` is consumed.
 pub(crate) fn r3_mult<const P: usize>(
     h: &mut [i8; P],
-    a: &[i16; P],
+    a: &mut [i16; P],
     b: &[i8; P],
-    acc: &mut [[i16; P]; 4],
+    buf: &mut [[i16; P]; 3],
 ) {
-    mul_acc::<P, 3, false>(acc, a, b);
+    mul_acc::<P, 3, false>(a, b, buf);
+    let hi = &buf[2];
     for (k, hk) in h.iter_mut().enumerate() {
-        *hk = f3_freeze(folded(acc, k));
+        *hk = f3_freeze(folded(a, hi, k));
     }
 }
 
@@ -175,12 +181,12 @@ pub(crate) mod tests {
             let a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 4591) as i16 - 2295);
             let b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut h = a;
-            let mut acc = Box::new([[0i16; P]; 4]);
+            let mut acc = Box::new([[0i16; P]; 3]);
             rq_mult_small::<P, Q>(&mut h, &b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);
             let mut h3 = [0i8; P];
-            r3_mult(&mut h3, &b.map(i16::from), &b, &mut acc);
+            r3_mult(&mut h3, &mut b.map(i16::from), &b, &mut acc);
             let want3 = naive(&b.map(i32::from), &b.map(i32::from), 3);
             assert_eq!(h3.map(i32::from), want3);
         }
