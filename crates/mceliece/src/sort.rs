@@ -6,23 +6,32 @@ use crate::ct::{minmax_u32, minmax_u64};
 
 macro_rules! bitonic {
     ($name:ident, $t:ty, $minmax:ident) => {
-        /// Sorts `x` ascending; `x.len()` is a power of two.
+        /// Sorts `x` ascending; `x.len()` is a power of two. Bitonic merge
+        /// sort in its all-ascending form: each merge starts by comparing
+        /// mirrored positions of a block, then runs half-cleaners.
         pub(crate) fn $name(x: &mut [$t]) {
             let n = x.len();
             debug_assert!(n.is_power_of_two());
             let mut k = 2;
             while k <= n {
-                let mut j = k >> 1;
+                for blk in x.chunks_exact_mut(k) {
+                    let (lo, hi) = blk.split_at_mut(k >> 1);
+                    for (a, b) in lo.iter_mut().zip(hi.iter_mut().rev()) {
+                        $minmax(a, b);
+                    }
+                }
+                let mut j = k >> 2;
                 while j > 0 {
-                    for (bi, blk) in x.chunks_exact_mut(2 * j).enumerate() {
-                        let (lo, hi) = blk.split_at_mut(j);
-                        if (bi * 2 * j) & k == 0 {
+                    if j == 1 {
+                        for p in x.chunks_exact_mut(2) {
+                            let (a, b) = p.split_at_mut(1);
+                            $minmax(&mut a[0], &mut b[0]);
+                        }
+                    } else {
+                        for blk in x.chunks_exact_mut(2 * j) {
+                            let (lo, hi) = blk.split_at_mut(j);
                             for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
                                 $minmax(a, b);
-                            }
-                        } else {
-                            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                                $minmax(b, a);
                             }
                         }
                     }
