@@ -71,6 +71,7 @@ pub struct SignAlg {
 
 /// Every enabled KEM parameter set.
 pub fn kem_algorithms() -> Vec<&'static KemAlg> {
+    #[allow(unused_mut, reason = "empty when no KEM family is enabled")]
     let mut v: Vec<&'static KemAlg> = Vec::new();
     #[cfg(feature = "mlkem")]
     v.extend(mlkem::ALGORITHMS);
@@ -83,6 +84,7 @@ pub fn kem_algorithms() -> Vec<&'static KemAlg> {
 
 /// Every enabled signature parameter set.
 pub fn sign_algorithms() -> Vec<&'static SignAlg> {
+    #[allow(unused_mut, reason = "empty when no signature family is enabled")]
     let mut v: Vec<&'static SignAlg> = Vec::new();
     #[cfg(feature = "mldsa")]
     v.extend(mldsa::ALGORITHMS);
