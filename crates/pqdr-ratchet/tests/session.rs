@@ -174,3 +174,104 @@ fn mlkem_512_768_1024_ratchet() {
     println!("ratchets completed in 3 s (ML-KEM-512/768/1024): {n:?}");
     assert!(n.iter().all(|&x| x >= 10), "{n:?}");
 }
+
+/// Drives two sessions; `drop_b_to_a(t)` decides whether B's records reach A.
+fn drive<K: pqdr_ratchet::RatchetKem>(
+    cfg: &Config,
+    ticks: u64,
+    drop_b_to_a: impl Fn(u64) -> bool,
+) -> (Session<K>, Session<K>, Vec<pqdr_ratchet::Event>) {
+    let mut r = rng(21);
+    let (a, b): (Session<K>, Session<K>) = pair(cfg, Instant(0), &mut r);
+    let mut p = [a, b];
+    let (mut pkt, mut out) = ([0u8; 1500], [0u8; 1500]);
+    let mut events = Vec::new();
+    for t in 0..ticks {
+        let now = Instant(t * 10);
+        for first in [true, false] {
+            let (l, rr) = p.split_at_mut(1);
+            let (s, o) = if first {
+                (&mut l[0], &mut rr[0])
+            } else {
+                (&mut rr[0], &mut l[0])
+            };
+            let lost = !first && drop_b_to_a(t * 10);
+            let n = s.seal(now, b"", b"data", &mut pkt, &mut r).unwrap();
+            if !lost {
+                o.open(now, b"", &pkt[..n], &mut out, &mut r).unwrap();
+            }
+            while let Some(n) = s.poll_transmit(now, b"", &mut pkt, &mut r) {
+                if !lost {
+                    o.open(now, b"", &pkt[..n], &mut out, &mut r).unwrap();
+                }
+            }
+            s.handle_timeout(now, &mut r);
+            if first {
+                while let Some(e) = s.poll_event() {
+                    events.push(e);
+                }
+            }
+        }
+    }
+    let [a, b] = p;
+    (a, b, events)
+}
+
+#[test]
+fn invalid_ek_aborts_and_retries() {
+    use pqdr_ratchet::{AbortReason, Event};
+    let cfg = Config {
+        rekey_after_ms: 300,
+        min_ratchet_interval_ms: 50,
+        ..Config::default()
+    };
+    let (a, b, ev) = drive::<common::FlakyKem>(&cfg, 400, |_| false);
+    let aborted = ev
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::RatchetAborted {
+                    reason: AbortReason::Peer
+                }
+            )
+        })
+        .count();
+    let (ea, eb) = (a.status(Instant(4000)).epoch, b.status(Instant(4000)).epoch);
+    println!("initiator saw {aborted} peer aborts; epochs {ea}/{eb}");
+    assert!(aborted >= 1, "an invalid ek must abort the attempt");
+    assert!(
+        ea >= 3 && ea.abs_diff(eb) <= 1,
+        "ratchets continue after aborts: {ea}/{eb}"
+    );
+}
+
+#[test]
+fn ratchet_timeout_aborts_then_recovers() {
+    use pqdr_ratchet::{AbortReason, Event};
+    let cfg = Config {
+        ratchet_timeout_ms: 500,
+        min_ratchet_interval_ms: 100,
+        ..Config::default()
+    };
+    // B's records are lost for the first 1.5 s: the bootstrap ratchet times out.
+    let (a, b, ev) = drive::<ToyKem>(&cfg, 300, |t| t < 1500);
+    let timeouts = ev
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::RatchetAborted {
+                    reason: AbortReason::Timeout
+                }
+            )
+        })
+        .count();
+    let (ea, eb) = (a.status(Instant(3000)).epoch, b.status(Instant(3000)).epoch);
+    println!("{timeouts} timeouts; epochs {ea}/{eb}");
+    assert!(timeouts >= 2);
+    assert!(
+        ea >= 1 && eb >= 1,
+        "the ratchet completes once the link recovers: {ea}/{eb}"
+    );
+}

@@ -89,3 +89,36 @@ pub fn pair<K: RatchetKem, const WW: usize, const MS: usize>(
     let b = Session::new(cfg, Role::Responder, init(), now, r).unwrap();
     (a, b)
 }
+
+/// ToyKem whose key generation yields an invalid ek for even first seed bytes
+/// (exercises RATCHET_ABORT and retry).
+#[derive(Debug)]
+pub struct FlakyKem;
+
+impl RatchetKem for FlakyKem {
+    const ID: u16 = 0xff02;
+    const EK_LEN: usize = ToyKem::EK_LEN;
+    const CT_LEN: usize = ToyKem::CT_LEN;
+    const SEED_LEN: usize = ToyKem::SEED_LEN;
+    const ENCAPS_SEED_LEN: usize = ToyKem::ENCAPS_SEED_LEN;
+
+    fn generate_from_seed(seed: &[u8], ek: &mut [u8]) {
+        ToyKem::generate_from_seed(seed, ek);
+        if seed[0] & 1 == 0 {
+            ek[40] ^= 1;
+        }
+    }
+
+    fn encapsulate_deterministic(
+        ek: &[u8],
+        m: &[u8],
+        ct: &mut [u8],
+        ss: &mut [u8; 32],
+    ) -> Result<(), KemError> {
+        ToyKem::encapsulate_deterministic(ek, m, ct, ss)
+    }
+
+    fn decapsulate(seed: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
+        ToyKem::decapsulate(seed, ct, ss);
+    }
+}
