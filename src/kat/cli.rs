@@ -6,6 +6,7 @@
 //! katkem --list                        list the enabled algorithms
 //! ```
 //! `--records N` sets the number of records of a newly written `.req` (default 100).
+#![allow(clippy::std_instead_of_core, reason = "host-only command-line tool")]
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -32,6 +32,9 @@ pub struct KemOutput {
     pub ss: Vec<u8>,
 }
 
+/// `crypto_kem_dec(ct, sk)` / `crypto_sign_open(sm, pk)`: bytes out, or why not.
+pub type CheckFn = fn(key: &[u8], input: &[u8]) -> Result<Vec<u8>, String>;
+
 /// A KEM parameter set as the KAT tools see it.
 #[derive(Clone, Copy, Debug)]
 pub struct KemAlg {
@@ -42,7 +45,7 @@ pub struct KemAlg {
     /// `crypto_kem_keypair` then `crypto_kem_enc` with a DRBG seeded by `seed`.
     pub record: fn(seed: &[u8; 48]) -> KemOutput,
     /// `crypto_kem_dec(ct, sk)`; `Err` for inputs of the wrong size.
-    pub decapsulate: fn(sk: &[u8], ct: &[u8]) -> Result<Vec<u8>, String>,
+    pub decapsulate: CheckFn,
 }
 
 /// The values of one signature record.
@@ -66,7 +69,7 @@ pub struct SignAlg {
     /// `crypto_sign_keypair` then `crypto_sign(msg)` with a DRBG seeded by `seed`.
     pub record: fn(seed: &[u8; 48], msg: &[u8]) -> SignOutput,
     /// `crypto_sign_open(sm, pk)`: the message, or `Err` if the signature is invalid.
-    pub open: fn(pk: &[u8], sm: &[u8]) -> Result<Vec<u8>, String>,
+    pub open: CheckFn,
 }
 
 /// Every enabled KEM parameter set.
