@@ -4,7 +4,6 @@
 
 use core::fmt;
 
-use crate::xof::Shake256;
 use rand_core::CryptoRng;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
@@ -14,7 +13,7 @@ use crate::keygen::{SkLayout, check_s_range, derive_t, keygen_internal};
 use crate::params::{ByteArray, ParameterSet, PolyArray};
 use crate::prehash::PreHash;
 use crate::sample::h;
-use crate::stream::{MessageSigner, MessageVerifier, finish_mu};
+use crate::stream::{MessageSigner, MessageVerifier, finish_mu, internal_mu};
 
 /// An ML-DSA public key (pkEncode form, FIPS 204 Algorithm 22) with its
 /// hash tr = H(pk, 64) cached for verification.
@@ -38,6 +37,11 @@ pub struct SigningKey<P: ParameterSet> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Signature<P: ParameterSet> {
     pub(crate) bytes: P::SigBytes,
+}
+
+/// `Ok` for a valid signature.
+fn valid(ok: bool) -> Result<(), Error> {
+    if ok { Ok(()) } else { Err(Error) }
 }
 
 /// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
@@ -123,10 +127,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// The signature is invalid.
     pub fn verify_internal(&self, m_prime: &[u8], sig: &Signature<P>) -> Result<(), Error> {
-        let mut x = Shake256::default();
-        x.update(&self.tr);
-        x.update(m_prime);
-        self.verify_mu(&finish_mu(x), sig)
+        self.verify_mu(&internal_mu(&self.tr, m_prime), sig)
     }
 
     /// Verify_internal with an externally computed μ = H(tr‖M′, 64).
@@ -134,11 +135,12 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// The signature is invalid.
     pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
-        if crate::verify::verify_mu::<P>(&self.bytes, None, mu, &sig.bytes) {
-            Ok(())
-        } else {
-            Err(Error)
-        }
+        valid(crate::verify::verify_mu::<P>(
+            &self.bytes,
+            None,
+            mu,
+            &sig.bytes,
+        ))
     }
 
     /// HashML-DSA.Verify (FIPS 204 Algorithm 5) of a pre-computed digest PH(M).
@@ -212,10 +214,7 @@ impl<P: ParameterSet> ExpandedVerifyingKey<P> {
     /// # Errors
     /// The signature is invalid.
     pub fn verify_internal(&self, m_prime: &[u8], sig: &Signature<P>) -> Result<(), Error> {
-        let mut x = Shake256::default();
-        x.update(&self.vk.tr);
-        x.update(m_prime);
-        self.verify_mu(&finish_mu(x), sig)
+        self.verify_mu(&internal_mu(&self.vk.tr, m_prime), sig)
     }
 
     /// Verify_internal with an external μ.
@@ -224,11 +223,12 @@ impl<P: ParameterSet> ExpandedVerifyingKey<P> {
     /// The signature is invalid.
     pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
         let pre = Some((&self.a_hat, &self.t1_hat));
-        if crate::verify::verify_mu::<P>(&self.vk.bytes, pre, mu, &sig.bytes) {
-            Ok(())
-        } else {
-            Err(Error)
-        }
+        valid(crate::verify::verify_mu::<P>(
+            &self.vk.bytes,
+            pre,
+            mu,
+            &sig.bytes,
+        ))
     }
 
     /// HashML-DSA.Verify (FIPS 204 Algorithm 5).
@@ -384,10 +384,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on the formatted message M′.
     #[inline]
     pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Signature<P> {
-        let mut x = Shake256::default();
-        x.update(&self.vk.tr);
-        x.update(m_prime);
-        self.sign_mu(&finish_mu(x), rnd)
+        self.sign_mu(&internal_mu(&self.vk.tr, m_prime), rnd)
     }
 
     /// Sign_internal with an externally computed μ = H(tr‖M′, 64).

@@ -46,6 +46,14 @@ pub(crate) fn prehash_mu(
     Ok(finish_mu(x))
 }
 
+/// μ = H(tr‖M′, 64) for the internal interface (M′ given).
+pub(crate) fn internal_mu(tr: &[u8; 64], m_prime: &[u8]) -> [u8; 64] {
+    let mut x = Shake256::default();
+    x.update(tr);
+    x.update(m_prime);
+    finish_mu(x)
+}
+
 /// Squeezes the 64 bytes of μ.
 #[inline]
 pub(crate) fn finish_mu(x: Shake256) -> [u8; 64] {
