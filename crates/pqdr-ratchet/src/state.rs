@@ -484,6 +484,22 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         self.ks.export(reserve, Some(storage_key), now, out)
     }
 
+    /// [`Session::export_state`] into a new vector (`alloc` convenience).
+    ///
+    /// # Errors
+    /// As [`Session::export_state`].
+    #[cfg(feature = "alloc")]
+    pub fn export_state_to_vec(
+        &mut self,
+        reserve: u32,
+        now: Instant,
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let mut v = alloc::vec![0u8; max_state_len(WW, MS)];
+        let n = self.export_state(reserve, now, &mut v)?;
+        v.truncate(n);
+        Ok(v)
+    }
+
     /// The generation of the last export (store it to refuse rollbacks).
     pub fn generation(&self) -> u64 {
         self.ks.generation

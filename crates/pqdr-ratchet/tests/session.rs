@@ -275,3 +275,44 @@ fn ratchet_timeout_aborts_then_recovers() {
         "the ratchet completes once the link recovers: {ea}/{eb}"
     );
 }
+
+#[test]
+fn hard_stop_when_no_ratchet_completes() {
+    use pqdr_ratchet::HardStop;
+    // B's records never reach A: no ratchet can complete; A hits reject_after.
+    let cfg = Config {
+        reject_after_ms: 1_000,
+        ratchet_timeout_ms: 300,
+        hard_stop: HardStop::HardFail,
+        ..Config::default()
+    };
+    let mut r = rng(30);
+    let (mut a, _b): (S, S) = pair(&cfg, Instant(0), &mut r);
+    let mut pkt = [0u8; 1500];
+    assert!(a.seal(Instant(999), b"", b"x", &mut pkt, &mut r).is_ok());
+    assert_eq!(
+        a.seal(Instant(1_000), b"", b"x", &mut pkt, &mut r),
+        Err(Error::RekeyOverdue)
+    );
+    let warn = Config {
+        hard_stop: HardStop::Warn,
+        ..cfg
+    };
+    let (mut w, _): (S, S) = pair(&warn, Instant(0), &mut r);
+    assert!(w.seal(Instant(5_000), b"", b"x", &mut pkt, &mut r).is_ok());
+    let mut overdue = false;
+    while let Some(e) = w.poll_event() {
+        overdue |= e == pqdr_ratchet::Event::RekeyOverdue;
+    }
+    assert!(overdue);
+}
+
+#[cfg(feature = "alloc")]
+#[test]
+fn export_to_vec_roundtrip() {
+    let cfg = Config::default();
+    let mut r = rng(31);
+    let (mut a, _b): (S, S) = pair(&cfg, Instant(0), &mut r);
+    let v = a.export_state_to_vec(5, Instant(1)).unwrap();
+    assert!(S::import_state(&cfg, &v, 1, Instant(1)).is_ok());
+}
