@@ -748,9 +748,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         } else {
             now.plus(self.cfg.old_epoch_grace_ms)
         });
-        self.epoch += 1;
+        self.epoch = self.epoch.wrapping_add(1);
         self.slots[n].started = now;
-        self.ratchets_completed += 1;
+        self.ratchets_completed = self.ratchets_completed.saturating_add(1);
         self.overdue_reported = false;
         let k = &mut self.kem;
         k.phase = if owner {
@@ -1000,7 +1000,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         }
         // Public by design: the ciphertext is sent to the owner (RATCHET.md §1.7 step 2).
         pqdr_ct::hook::declassify(&mut ct[..K::CT_LEN]);
-        let next = self.epoch + 1;
+        let next = self.epoch.wrapping_add(1);
         let owner = Role::owner_of(self.epoch).byte();
         let mut th =
             kdf::kem_transcript(next, K::ID, owner, rid, &ek[..K::EK_LEN], &ct[..K::CT_LEN]);
@@ -1036,7 +1036,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         K::decapsulate(&self.kem.seed[..K::SEED_LEN], &ct[..K::CT_LEN], &mut ss);
         self.kem.seed.zeroize();
         self.kem.decoding = false;
-        let next = self.epoch + 1;
+        let next = self.epoch.wrapping_add(1);
         let mut th = kdf::kem_transcript(
             next,
             K::ID,

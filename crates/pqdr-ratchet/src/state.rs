@@ -257,6 +257,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return Err(Error::StateCorrupt);
         }
         s.epoch = r.u64()?;
+        // Far beyond any reachable epoch (one ratchet per second for 10^11 years).
+        if s.epoch >= 1 << 62 {
+            return Err(Error::StateCorrupt);
+        }
         let f = r.u8()?;
         s.confirmed = f & 1 != 0;
         s.closed = f & 2 != 0;
