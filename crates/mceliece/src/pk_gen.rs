@@ -22,9 +22,9 @@ const fn a_words(mt: usize, semi: bool) -> usize {
     (mt + if semi { 32 } else { 0 }).div_ceil(64)
 }
 
-/// Bytes of one augmented row: H part then identity part.
+/// Bytes of one augmented row: H part then identity part (a multiple of 16).
 pub(crate) const fn aug_row_bytes(mt: usize, semi: bool) -> usize {
-    (a_words(mt, semi) + mt.div_ceil(64)) * 8
+    ((a_words(mt, semi) + mt.div_ceil(64)) * 8).next_multiple_of(16)
 }
 
 /// Writes columns [start, start + 64) of H (rows r m + b = bit b of
@@ -67,15 +67,16 @@ fn column_chunk<P: Params>(out: &mut [u64], g: &[u16], support: &[u16], start: u
     }
 }
 
-/// dst ^= src & m, a word at a time (m is 0 or all ones; lengths multiple of 8).
+/// dst ^= src & m (m is 0 or all ones; equal lengths, multiples of 16).
 #[inline(always)]
 fn xor_masked(dst: &mut [u8], src: &[u8], m: u64) {
-    for (x, y) in dst.chunks_exact_mut(8).zip(src.chunks_exact(8)) {
-        let mut a = [0u8; 8];
-        let mut b = [0u8; 8];
+    let m = u128::from(m) | (u128::from(m) << 64);
+    for (x, y) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+        let mut a = [0u8; 16];
+        let mut b = [0u8; 16];
         a.copy_from_slice(x);
         b.copy_from_slice(y);
-        let v = u64::from_le_bytes(a) ^ (u64::from_le_bytes(b) & m);
+        let v = u128::from_le_bytes(a) ^ (u128::from_le_bytes(b) & m);
         x.copy_from_slice(&v.to_le_bytes());
     }
 }
@@ -223,8 +224,8 @@ pub(crate) fn pk_gen<P: Params>(
         }
         let (cb, sh) = (r >> 3, r & 7);
         // Columns below r are zero in every row this step adds, so the row
-        // operations can start at the word holding column r.
-        let w0 = (r >> 6) << 3;
+        // operations can start at the 16-byte block holding column r.
+        let w0 = (r >> 7) << 4;
         for k in r + 1..mt {
             let (head, tail) = mat.split_at_mut(k * rb);
             let row_r = &mut head[r * rb..(r + 1) * rb];
