@@ -11,7 +11,7 @@
 //! libcrux, PQClean) expand Â from ρ in every sign and verify call;
 //! `pqdr-expanded` is pqdr's `ExpandedVerifyingKey` (Â cached, like RustCrypto).
 
-use std::hint::black_box;
+use core::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pqcrypto_traits::sign::DetachedSignature as _;

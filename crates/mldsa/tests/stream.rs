@@ -1,7 +1,7 @@
 //! Streaming: a message fed in pieces is signed and verified without being
 //! buffered. The default test streams 64 MiB; the 1 GiB variant is
 //! `#[ignore]`d (it generates the stream twice with SHAKE128 and absorbs it
-//! three times with SHAKE256: about 20 s in release on the 2-core dev box):
+//! three times with SHAKE256: 15–30 s in release on the shared 2-core dev box):
 //! `cargo test --release -p pqdr-mldsa --test stream -- --ignored`.
 
 #![allow(
