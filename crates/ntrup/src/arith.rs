@@ -1,4 +1,4 @@
-//! Scalar arithmetic in Z/q and Z/3 (NTRU Prime round-3 spec §3.1, reference
+//! Scalar arithmetic in Z/q and Z/3 (NTRU Prime round-3 spec, parameter space: Z/q and Z/3; reference
 //! functions `Fq_freeze`, `F3_freeze`, `Fq_recip`, `uint32_divmod_uint14`),
 //! plus the 16-bit-lane Barrett and Shoup steps of the fast loops.
 //!

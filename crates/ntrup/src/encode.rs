@@ -1,4 +1,4 @@
-//! Encodings (spec §3.2 and the reference `Encode`, `Decode`, `Small_encode`,
+//! Encodings (spec, encoding of public keys, secret keys and ciphertexts, and the reference `Encode`, `Decode`, `Small_encode`,
 //! `Small_decode`, `Rq_encode`, `Rq_decode`, `Rounded_encode`, `Rounded_decode`).
 //!
 //! `Encode` is the spec's recursive mixed-radix encoding; here it runs level by

@@ -1,4 +1,4 @@
-//! Streamlined NTRU Prime as a KEM on byte strings (spec §3.4 and the
+//! Streamlined NTRU Prime as a KEM on byte strings (spec, “Streamlined NTRU Prime” KEM: hashing, confirmation, implicit rejection; and the
 //! reference `ZKeyGen`, `ZEncrypt`, `ZDecrypt`, `Hash_prefix`, `HashConfirm`,
 //! `HashSession`, `KEM_KeyGen`, `Hide`, `Encap`, `Decap`).
 //!
@@ -86,7 +86,7 @@ where
         }
         let mut ok = recip3(&mut ginv, &g).unwrap_u8();
         // Public by design: only whether this g is rejected leaks; a rejected
-        // g is discarded (spec §3.3 KeyGen; liboqs lists it as a pass).
+        // g is discarded (spec, Core KeyGen; liboqs lists it as a pass).
         pqdr_ct::hook::declassify(&mut ok);
         if ok == 1 {
             break;

@@ -1,4 +1,4 @@
-//! Multiplication in R/q and R/3, R = Z[x]/(x^p - x - 1) (spec §3.1; reference
+//! Multiplication in R/q and R/3, R = Z[x]/(x^p - x - 1) (spec, parameter space: the rings R/q and R/3; reference
 //! `Rq_mult_small`, `R3_mult`, `Rq_mult3`, `R3_fromRq`, `Round`).
 //!
 //! Every product here has one *small* factor (coefficients in {-1, 0, 1}),

@@ -1,4 +1,4 @@
-//! The six round-3 parameter sets (NTRU Prime round-3 spec §3.5, "Parameter
+//! The six round-3 parameter sets (NTRU Prime round-3 spec, "List of parameter
 //! sets", Streamlined NTRU Prime rows): p prime, q prime, weight w of short
 //! polynomials. Every byte length follows from (p, q).
 

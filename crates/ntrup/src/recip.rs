@@ -1,4 +1,4 @@
-//! Reciprocals in R/3 and R/q by constant-time division steps (spec §3.1 and
+//! Reciprocals in R/3 and R/q by constant-time division steps (spec, “Streamlined NTRU Prime Core”: reciprocals in R/3 and R/q, and
 //! the reference `R3_recip`, `Rq_recip3`; Bernstein–Yang "safegcd" divsteps).
 //!
 //! Both run exactly `2p - 1` division steps on the reversed polynomials

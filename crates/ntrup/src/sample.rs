@@ -1,4 +1,4 @@
-//! Random small and short polynomials (spec §3.1 "Short", §3.3; reference
+//! Random small and short polynomials (spec, parameter space: `Short`; Core `KeyGen` and KEM `Encap`; reference
 //! `urandom32`, `Small_random`, `Short_random`, `Short_fromlist`,
 //! `crypto_sort_uint32`).
 //!

@@ -1,4 +1,4 @@
-//! The Streamlined NTRU Prime Core on polynomials (spec §3.3; reference
+//! The Streamlined NTRU Prime Core on polynomials (spec, “Streamlined NTRU Prime Core”; reference
 //! `KeyGen`, `Encrypt`, `Decrypt`). Each step that needs a large scratch
 //! buffer is its own non-inlined function, so the buffers of consecutive
 //! steps share stack space.
@@ -27,7 +27,7 @@ fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &[i8; P]) {
 fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f: &[i8; P]) {
     let mut buf = Zeroizing::new([[0i16; P]; 7]);
     // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
-    // irreducible mod q (spec §3.1), so the result flag carries no information.
+    // irreducible mod q (spec, parameter space), so the result flag carries no information.
     let _ = rq_recip3::<P, Q>(out, f, &mut buf);
 }
 

@@ -99,7 +99,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
         &self.bytes
     }
 
-    /// `Encap` (spec §3.4): a fresh ciphertext and its shared secret. Draws p
+    /// `Encap` (spec, KEM): a fresh ciphertext and its shared secret. Draws p
     /// 32-bit words, each with its own 4-byte `fill_bytes` call (`Short_random`).
     pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<S>, SharedSecret) {
         let Ok(out) = self.try_encapsulate(rng);
@@ -156,7 +156,7 @@ pub struct DecapsulationKey<S: ParameterSet> {
 }
 
 impl<S: ParameterSet> DecapsulationKey<S> {
-    /// `KEM_KeyGen` (spec §3.4) with randomness in the reference order: p
+    /// `KEM_KeyGen` (spec, KEM) with randomness in the reference order: p
     /// 4-byte draws for `Small_random(g)` (again while g is not invertible in
     /// R/3), p 4-byte draws for `Short_random(f)`, one `Small_bytes` draw for rho.
     pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self, EncapsulationKey<S>) {
@@ -251,7 +251,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         &self.ek
     }
 
-    /// `Decap` (spec §3.4). Never fails: a ciphertext that does not re-encrypt
+    /// `Decap` (spec, KEM). Never fails: a ciphertext that does not re-encrypt
     /// to itself yields the implicit-rejection key `Hash0(Hash3(rho) ‖ ct)`.
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
         let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
