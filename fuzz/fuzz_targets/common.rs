@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use pqdr_ratchet::{Config, InitialSecret, Instant, Mode, MlKem768, Role, Session};
+use pqdr_ratchet::{Config, InitialSecret, Instant, MlKem768, Mode, Role, Session};
 
 pub type S = Session<MlKem768>;
 
@@ -12,7 +12,11 @@ pub fn rng() -> pqdr_kat::Drbg {
 }
 
 pub fn init() -> InitialSecret<'static> {
-    InitialSecret { secret: &[0x42; 32], transcript: b"", context: b"fuzz" }
+    InitialSecret {
+        secret: &[0x42; 32],
+        transcript: b"",
+        context: b"fuzz",
+    }
 }
 
 /// A receiving session and a valid record for it, at a given ratchet state.
@@ -50,22 +54,45 @@ pub fn fixtures() -> &'static [Fixture] {
         let mut v = Vec::new();
         let mut r = rng();
         for mode in [Mode::Datagram, Mode::Stream] {
-            let cfg = Config { mode, ..Config::default() };
+            let cfg = Config {
+                mode,
+                ..Config::default()
+            };
             // Fresh: the initiator's bootstrap ek is in flight.
             let mut a = S::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
             let b = S::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
             let mut pkt = [0u8; 1500];
             let n = a.seal(Instant(0), b"", b"hello", &mut pkt, &mut r).unwrap();
-            v.push(Fixture { mode, name: "fresh", receiver: b.fork(), record: pkt[..n].to_vec() });
+            v.push(Fixture {
+                mode,
+                name: "fresh",
+                receiver: b.fork(),
+                record: pkt[..n].to_vec(),
+            });
             // After the bootstrap ratchet, with traffic.
             let mut b = b;
             let rec = pump(&mut a, &mut b, Instant(1), &mut r, 5);
-            v.push(Fixture { mode, name: "epoch1", receiver: b.fork(), record: rec });
+            v.push(Fixture {
+                mode,
+                name: "epoch1",
+                receiver: b.fork(),
+                record: rec,
+            });
             // Mid-ratchet: the responder owns epoch 1 -> 2.
             b.request_ratchet();
             let rec = pump(&mut a, &mut b, Instant(1500), &mut r, 1);
-            v.push(Fixture { mode, name: "mid-ratchet", receiver: b.fork(), record: rec.clone() });
-            v.push(Fixture { mode, name: "mid-ratchet-owner", receiver: a.fork(), record: rec });
+            v.push(Fixture {
+                mode,
+                name: "mid-ratchet",
+                receiver: b.fork(),
+                record: rec.clone(),
+            });
+            v.push(Fixture {
+                mode,
+                name: "mid-ratchet-owner",
+                receiver: a.fork(),
+                record: rec,
+            });
         }
         v
     })

@@ -25,8 +25,12 @@ fuzz_target!(|data: &[u8]| {
     let mut out = vec![0u8; 4096];
     let _ = d.decode(&mut out);
     // 2. Genuine symbols: any k distinct indices decode.
-    let Some(k) = symbol_count(len, sym_len) else { return };
-    let blob: Vec<u8> = (0..len).map(|j| rest.get(j % rest.len()).copied().unwrap_or(0) ^ j as u8).collect();
+    let Some(k) = symbol_count(len, sym_len) else {
+        return;
+    };
+    let blob: Vec<u8> = (0..len)
+        .map(|j| rest.get(j % rest.len()).copied().unwrap_or(0) ^ j as u8)
+        .collect();
     let mut d = Decoder::new();
     d.reset(len);
     let mut sym = vec![0u8; sym_len];

@@ -18,7 +18,9 @@ fn exported() -> &'static (Vec<u8>, Vec<u8>) {
         let n = s.export_state(100, Instant(9), &mut a).unwrap();
         a.truncate(n);
         let mut b = vec![0u8; pqdr_ratchet::max_state_len(16, 256)];
-        let n = s.export_state_sealed(100, b"k", Instant(9), &mut b).unwrap();
+        let n = s
+            .export_state_sealed(100, b"k", Instant(9), &mut b)
+            .unwrap();
         b.truncate(n);
         (a, b)
     })

@@ -11,7 +11,11 @@ use libfuzzer_sys::fuzz_target;
 use pqdr_ratchet::{Config, Instant, Role};
 
 fuzz_target!(|data: &[u8]| {
-    let cfg = Config { rekey_after_ms: 50, min_ratchet_interval_ms: 10, ..Config::default() };
+    let cfg = Config {
+        rekey_after_ms: 50,
+        min_ratchet_interval_ms: 10,
+        ..Config::default()
+    };
     let mut r = common::rng();
     let mut p = [
         common::S::new(&cfg, Role::Initiator, common::init(), Instant(0), &mut r).unwrap(),

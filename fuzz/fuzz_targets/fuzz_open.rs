@@ -32,8 +32,15 @@ fuzz_target!(|data: &[u8]| {
     let n0 = s.snapshot(Instant(5), &mut before).unwrap();
     let mut out = vec![0u8; 70_000];
     let mut r = common::rng();
-    if s.open(Instant(5), b"", &pkt, &mut out, &mut r).is_err() && f.mode == pqdr_ratchet::Mode::Datagram {
+    if s.open(Instant(5), b"", &pkt, &mut out, &mut r).is_err()
+        && f.mode == pqdr_ratchet::Mode::Datagram
+    {
         let n1 = s.snapshot(Instant(5), &mut after).unwrap();
-        assert_eq!(before[..n0], after[..n1], "state changed on error ({})", f.name);
+        assert_eq!(
+            before[..n0],
+            after[..n1],
+            "state changed on error ({})",
+            f.name
+        );
     }
 });
