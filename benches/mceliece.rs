@@ -25,7 +25,10 @@ fn bench_set<P: Params>(c: &mut Criterion, label: &str, peer: Algorithm) {
         b.iter(|| pqdr_mceliece::generate_deterministic::<P>(black_box(&[7u8; 32])))
     });
     g.bench_function("pq-mceliece", |b| {
-        b.iter(|| peer.generate_keypair_from_seed(black_box([7u8; 32])).expect("seed"))
+        b.iter(|| {
+            peer.generate_keypair_from_seed(black_box([7u8; 32]))
+                .expect("seed")
+        })
     });
     g.finish();
 
@@ -40,14 +43,20 @@ fn bench_set<P: Params>(c: &mut Criterion, label: &str, peer: Algorithm) {
 
     let mut g = c.benchmark_group(format!("{label}/encaps"));
     g.bench_function("pqdr", |b| b.iter(|| ek.encapsulate(&mut rng)));
-    g.bench_function("pq-mceliece", |b| b.iter(|| peer.encapsulate(&p_ek, &mut rng)));
+    g.bench_function("pq-mceliece", |b| {
+        b.iter(|| peer.encapsulate(&p_ek, &mut rng))
+    });
     g.finish();
 
     let mut g = c.benchmark_group(format!("{label}/decaps"));
     g.bench_function("pqdr", |b| b.iter(|| dk.decapsulate(black_box(&ct))));
-    g.bench_function("pq-mceliece", |b| b.iter(|| peer.decapsulate(&p_dk, black_box(&p_ct))));
+    g.bench_function("pq-mceliece", |b| {
+        b.iter(|| peer.decapsulate(&p_dk, black_box(&p_ct)))
+    });
     let prepared = p_dk.prepare();
-    g.bench_function("pq-mceliece-prepared", |b| b.iter(|| prepared.decapsulate(black_box(&p_ct))));
+    g.bench_function("pq-mceliece-prepared", |b| {
+        b.iter(|| prepared.decapsulate(black_box(&p_ct)))
+    });
     g.finish();
 }
 

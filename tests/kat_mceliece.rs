@@ -8,10 +8,10 @@
 //!
 //! Every record is also decapsulated back (`kem_check` on our own output).
 //!
-//! What runs by default (CI time): 10 records for 348864/348864f/460896/460896f
-//! and the first record for the larger sets; the `#[ignore]`d tests run 10
-//! records for every set:
-//! `cargo test --release --test kat_mceliece -- --include-ignored`.
+//! Every set runs its first 10 records by default (about 1.5 minutes in
+//! release on two loaded cores for all ten sets). No round-4 checksum of the
+//! full 100-record files is published (liboqs stops at 10 for McEliece), so
+//! nothing longer can be checked against an upstream value.
 #![cfg(feature = "mceliece")]
 
 use pqdr_kat::rsp::{digest_input, kem_req};
@@ -37,11 +37,19 @@ fn check(name: &str, records: usize) {
     let want = &sums[name];
     let first = sha256_hex(&digest_input::first_record(&ours));
     println!("{name}: first record {first}");
-    assert_eq!(first, want["round4_pqclean_nistkat_sha256"].as_str().expect("field"));
+    assert_eq!(
+        first,
+        want["round4_pqclean_nistkat_sha256"]
+            .as_str()
+            .expect("field")
+    );
     if records >= 10 {
         let ten = sha256_hex(&digest_input::records(&ours, 10));
         println!("{name}: 10 records   {ten}");
-        assert_eq!(ten, want["round4_liboqs_all_first10"].as_str().expect("field"));
+        assert_eq!(
+            ten,
+            want["round4_liboqs_all_first10"].as_str().expect("field")
+        );
     }
     let report = kem_check(alg, &ours).expect("parse");
     assert_eq!(report.checked, records);
@@ -49,28 +57,23 @@ fn check(name: &str, records: usize) {
 }
 
 macro_rules! kat_tests {
-    ($($test:ident, $test10:ident, $name:literal, $default:literal;)*) => {$(
+    ($($test:ident, $name:literal;)*) => {$(
         #[test]
         fn $test() {
-            check($name, $default);
-        }
-        #[test]
-        #[ignore = "slow: 10 records of a large set (run with --include-ignored)"]
-        fn $test10() {
             check($name, 10);
         }
     )*};
 }
 
 kat_tests! {
-    kat_mceliece348864, kat10_mceliece348864, "mceliece348864", 10;
-    kat_mceliece348864f, kat10_mceliece348864f, "mceliece348864f", 10;
-    kat_mceliece460896, kat10_mceliece460896, "mceliece460896", 1;
-    kat_mceliece460896f, kat10_mceliece460896f, "mceliece460896f", 1;
-    kat_mceliece6688128, kat10_mceliece6688128, "mceliece6688128", 1;
-    kat_mceliece6688128f, kat10_mceliece6688128f, "mceliece6688128f", 1;
-    kat_mceliece6960119, kat10_mceliece6960119, "mceliece6960119", 1;
-    kat_mceliece6960119f, kat10_mceliece6960119f, "mceliece6960119f", 1;
-    kat_mceliece8192128, kat10_mceliece8192128, "mceliece8192128", 1;
-    kat_mceliece8192128f, kat10_mceliece8192128f, "mceliece8192128f", 1;
+    kat_mceliece348864, "mceliece348864";
+    kat_mceliece348864f, "mceliece348864f";
+    kat_mceliece460896, "mceliece460896";
+    kat_mceliece460896f, "mceliece460896f";
+    kat_mceliece6688128, "mceliece6688128";
+    kat_mceliece6688128f, "mceliece6688128f";
+    kat_mceliece6960119, "mceliece6960119";
+    kat_mceliece6960119f, "mceliece6960119f";
+    kat_mceliece8192128, "mceliece8192128";
+    kat_mceliece8192128f, "mceliece8192128f";
 }

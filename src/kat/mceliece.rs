@@ -22,7 +22,9 @@ fn record<P: Params>(seed: &[u8; 48]) -> KemOutput {
 
 fn decapsulate<P: Params>(sk: &[u8], ct: &[u8]) -> Result<Vec<u8>, String> {
     let dk = DecapsulationKey::<P>::from_bytes(sk).map_err(|e| format!("secret key: {e}"))?;
-    let ss = dk.decapsulate_bytes(ct).map_err(|e| format!("ciphertext: {e}"))?;
+    let ss = dk
+        .decapsulate_bytes(ct)
+        .map_err(|e| format!("ciphertext: {e}"))?;
     Ok(ss.as_bytes().to_vec())
 }
 

@@ -89,6 +89,20 @@ fn recursion(
         }
         for round in 0..w - 1 {
             invert(q, p, a); // q = P^-1
+            if w <= 10 {
+                // Values fit in 10 bits: one sort gives both c o P and P o P
+                // (an extra c update in the first round only widens the
+                // window inside the same cycle, so the minimum is unchanged).
+                for (x, ax) in a.iter_mut().enumerate() {
+                    *ax = (u32::from(q[x]) << 20) | (u32::from(p[x]) << 10) | u32::from(c[x]);
+                }
+                sort_u32(a);
+                for ((cx, px), &ax) in c.iter_mut().zip(p.iter_mut()).zip(a.iter()) {
+                    *cx = min_u16(*cx, (ax & 0x3FF) as u16);
+                    *px = ((ax >> 10) & 0x3FF) as u16;
+                }
+                continue;
+            }
             if round > 0 {
                 // c <- min(c, c o P)
                 for (ax, (&k, &cx)) in a.iter_mut().zip(q.iter().zip(c.iter())) {
