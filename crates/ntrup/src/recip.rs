@@ -18,6 +18,45 @@ use crate::ct;
 /// 16-bit lanes per 128-bit vector register.
 const LANES: usize = 8;
 
+/// The division-step state, each of p+1 coefficients: f, g (and the next g),
+/// r, v (and the next v), carved out of one zeroed scratch buffer.
+struct State<'a, T> {
+    f: &'a mut [T],
+    g: &'a mut [T],
+    gnew: &'a mut [T],
+    r: &'a mut [T],
+    v: &'a mut [T],
+    vnew: &'a mut [T],
+}
+
+impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
+    /// f = x^p - x - 1 and g = `input`, both reversed; r = `r0`; v = 0.
+    fn init<const P: usize>(flat: &'a mut [T], input: &[i8; P], r0: T) -> Self {
+        flat.fill(T::default());
+        let (f, rest) = flat.split_at_mut(P + 1);
+        let (g, rest) = rest.split_at_mut(P + 1);
+        let (gnew, rest) = rest.split_at_mut(P + 1);
+        let (r, rest) = rest.split_at_mut(P + 1);
+        let (v, rest) = rest.split_at_mut(P + 1);
+        let vnew = &mut rest[..P + 1];
+        r[0] = r0;
+        f[0] = T::from(1);
+        f[P - 1] = T::from(-1);
+        f[P] = T::from(-1);
+        for (i, &x) in input.iter().enumerate() {
+            g[P - 1 - i] = T::from(x);
+        }
+        State {
+            f,
+            g,
+            gnew,
+            r,
+            v,
+            vnew,
+        }
+    }
+}
+
 /// 8-bit lanes per 128-bit vector register.
 const LANES3: usize = 16;
 
@@ -46,24 +85,14 @@ pub(crate) fn r3_recip<const P: usize>(
     input: &[i8; P],
     buf: &mut [[i8; P]; 7],
 ) -> ct::Choice {
-    let flat = buf.as_flattened_mut();
-    flat.fill(0);
-    let (f, rest) = flat.split_at_mut(P + 1);
-    let (ga, rest) = rest.split_at_mut(P + 1);
-    let (gb, rest) = rest.split_at_mut(P + 1);
-    let (r, rest) = rest.split_at_mut(P + 1);
-    let (va, rest) = rest.split_at_mut(P + 1);
-    let vb = &mut rest[..P + 1];
-    let (mut g, mut gnew) = (ga, gb);
-    let (mut v, mut vnew) = (va, vb);
-
-    r[0] = 1;
-    f[0] = 1;
-    f[P - 1] = -1;
-    f[P] = -1;
-    for (i, &x) in input.iter().enumerate() {
-        g[P - 1 - i] = x;
-    }
+    let State {
+        f,
+        mut g,
+        mut gnew,
+        r,
+        mut v,
+        mut vnew,
+    } = State::init(buf.as_flattened_mut(), input, 1);
     let mut delta: i32 = 1;
 
     for k in 0..2 * P - 1 {
@@ -165,24 +194,14 @@ pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
     input: &[i8; P],
     buf: &mut [[i16; P]; 7],
 ) -> ct::Choice {
-    let flat = buf.as_flattened_mut();
-    flat.fill(0);
-    let (f, rest) = flat.split_at_mut(P + 1);
-    let (ga, rest) = rest.split_at_mut(P + 1);
-    let (gb, rest) = rest.split_at_mut(P + 1);
-    let (r, rest) = rest.split_at_mut(P + 1);
-    let (va, rest) = rest.split_at_mut(P + 1);
-    let vb = &mut rest[..P + 1];
-    let (mut g, mut gnew) = (ga, gb);
-    let (mut v, mut vnew) = (va, vb);
-
-    r[0] = Fq::<Q>::recip(3);
-    f[0] = 1;
-    f[P - 1] = -1;
-    f[P] = -1;
-    for (i, &x) in input.iter().enumerate() {
-        g[P - 1 - i] = i16::from(x);
-    }
+    let State {
+        f,
+        mut g,
+        mut gnew,
+        r,
+        mut v,
+        mut vnew,
+    } = State::init(buf.as_flattened_mut(), input, Fq::<Q>::recip(3));
     let mut delta: i32 = 1;
 
     for k in 0..2 * P - 1 {
