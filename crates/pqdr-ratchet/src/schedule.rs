@@ -342,6 +342,8 @@ pub struct KeySchedule<K: RatchetKem, const WW: usize = 16, const MS: usize = 25
     pub(crate) overdue_reported: bool,
     pub(crate) events: Events,
     pub(crate) bucket: Bucket,
+    /// Round-trip time hint from the application (not persisted).
+    pub(crate) rtt_hint_ms: Option<u64>,
     pub(crate) _kem: PhantomData<K>,
 }
 
@@ -436,6 +438,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             overdue_reported: false,
             events: Events::default(),
             bucket: Bucket::default(),
+            rtt_hint_ms: None,
             _kem: PhantomData,
         }
     }
@@ -486,6 +489,19 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// Pops the next pending event.
     pub fn poll_event(&mut self) -> Option<Event> {
         self.events.pop()
+    }
+
+    /// Sets a round-trip-time hint: old-epoch receive state then lives
+    /// `max(3 × RTT, 1 ms)` instead of `old_epoch_grace_ms` (RATCHET.md §1.7
+    /// step 5). `None` restores the configured grace. Not persisted.
+    pub fn set_rtt_hint(&mut self, rtt_ms: Option<u64>) {
+        self.rtt_hint_ms = rtt_ms;
+    }
+
+    /// The grace period of an old epoch's receive state.
+    fn grace_ms(&self) -> u64 {
+        self.rtt_hint_ms
+            .map_or(self.cfg.old_epoch_grace_ms, |r| r.saturating_mul(3).max(1))
     }
 
     /// Asks for a KEM ratchet as soon as the rules allow (app-forced PCS step).
@@ -720,7 +736,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if let Some(p) = self.slot_of(self.epoch.wrapping_sub(1))
             && self.epoch > 0
         {
-            self.slots[p].expires = Some(now.plus(self.cfg.old_epoch_grace_ms));
+            self.slots[p].expires = Some(now.plus(self.grace_ms()));
         }
     }
 
@@ -737,6 +753,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         }
         let owner = self.is_owner();
         let c = self.cur();
+        let grace = self.grace_ms();
         let old = &mut self.slots[c];
         old.send.zeroize();
         old.send_live = false;
@@ -746,7 +763,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         old.expires = Some(if owner {
             now.plus(self.cfg.reject_after_ms)
         } else {
-            now.plus(self.cfg.old_epoch_grace_ms)
+            now.plus(grace)
         });
         self.epoch = self.epoch.wrapping_add(1);
         self.slots[n].started = now;

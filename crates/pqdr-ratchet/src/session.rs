@@ -362,6 +362,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         self.ks.on_time(now, rng);
     }
 
+    /// Round-trip-time hint: old-epoch receive state lives `3 × RTT` instead
+    /// of `old_epoch_grace_ms`; `None` restores the configured grace.
+    pub fn set_rtt_hint(&mut self, rtt_ms: Option<u64>) {
+        self.ks.set_rtt_hint(rtt_ms);
+    }
+
     /// Asks for a KEM ratchet as soon as the rules allow.
     pub fn request_ratchet(&mut self) {
         self.ks.request_ratchet();

@@ -316,3 +316,31 @@ fn export_to_vec_roundtrip() {
     let v = a.export_state_to_vec(5, Instant(1)).unwrap();
     assert!(S::import_state(&cfg, &v, 1, Instant(1)).is_ok());
 }
+
+#[test]
+fn rtt_hint_shortens_old_epoch_grace() {
+    for (hint, late_ok) in [(Some(10), false), (None, true)] {
+        let cfg = Config::default();
+        let mut r = rng(40);
+        let (mut a, mut b): (S, S) = pair(&cfg, Instant(0), &mut r);
+        a.set_rtt_hint(hint);
+        b.set_rtt_hint(hint);
+        let (mut pkt, mut out) = ([0u8; 1500], [0u8; 1500]);
+        // An epoch-0 record from B, held back.
+        let n = b.seal(Instant(0), b"", b"late", &mut pkt, &mut r).unwrap();
+        let held = pkt[..n].to_vec();
+        for t in 0..10u64 {
+            let now = Instant(t);
+            while let Some(n) = a.poll_transmit(now, b"", &mut pkt, &mut r) {
+                b.open(now, b"", &pkt[..n], &mut out, &mut r).unwrap();
+            }
+            while let Some(n) = b.poll_transmit(now, b"", &mut pkt, &mut r) {
+                a.open(now, b"", &pkt[..n], &mut out, &mut r).unwrap();
+            }
+        }
+        assert_eq!(a.status(Instant(10)).epoch, 1);
+        a.handle_timeout(Instant(100), &mut r);
+        let got = a.open(Instant(100), b"", &held, &mut out, &mut r);
+        assert_eq!(got.is_ok(), late_ok, "hint {hint:?}: {got:?}");
+    }
+}
