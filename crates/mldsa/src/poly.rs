@@ -126,12 +126,13 @@ pub(crate) fn center(a: i32) -> i32 {
     a.wrapping_sub((((Q - 1) >> 1).wrapping_sub(a) >> 31) & Q)
 }
 
-/// −1 (all ones) if |a| ≥ bound, else 0; `a` centred, no branch.
+/// Negative exactly when |a| ≥ bound (`a` centred): (bound − 1 − a) or
+/// (a + bound − 1) is negative. Callers OR these values together and test
+/// the sign bit once, so no 0/−1 mask appears that a compiler could turn
+/// into a branch (as LLVM did at opt-level `z` with a mask form).
 #[inline(always)]
 pub(crate) fn exceeds(a: i32, bound: i32) -> i32 {
-    let m = a >> 31;
-    let abs = (a ^ m).wrapping_sub(m);
-    bound.wrapping_sub(1).wrapping_sub(abs) >> 31
+    bound.wrapping_sub(1).wrapping_sub(a) | a.wrapping_add(bound).wrapping_sub(1)
 }
 
 /// One layer of Algorithm 41 with blocks of 2·LEN coefficients.

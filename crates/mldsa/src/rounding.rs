@@ -28,9 +28,11 @@ pub(crate) fn decompose<const GAMMA2: i32>(r: i32) -> (i32, i32) {
         // ⌈r/128⌉ ≤ 65472: a·1025/2^22 ≈ a/4092. 16 (the q − 1 corner) wraps to 0.
         (a.wrapping_mul(1025).wrapping_add(1 << 21) >> 22) & 15
     } else {
-        // a·11275/2^24 ≈ a/1488. 44 (the q − 1 corner) becomes 0 without a branch.
+        // a·11275/2^24 ≈ a/1488. 44 (the q − 1 corner) becomes 0: for t in
+        // [0, 44], ⌊1490t/2^16⌋ is 1 exactly when t = 44 (multiply and shift,
+        // not a compare, which LLVM turned into a branch at opt-level `z`).
         let t = a.wrapping_mul(11275).wrapping_add(1 << 23) >> 24;
-        t ^ ((43_i32.wrapping_sub(t) >> 31) & t)
+        t.wrapping_sub(44 * (t.wrapping_mul(1490) >> 16))
     };
     let mut r0 = r.wrapping_sub(r1.wrapping_mul(2 * GAMMA2));
     // r0 > (q − 1)/2 only in the corner case: then r0 − q = (r − (q − 1)) − 1.

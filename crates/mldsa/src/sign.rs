@@ -123,14 +123,14 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         sample_in_ball(&mut c_hat, c_tilde, P::TAU);
         c_hat.ntt();
         // Steps 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
-        // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β.
-        let mut reject = 0i32;
+        // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β (`bad` < 0 then).
+        let mut bad = 0i32;
         for (j, (y, s1)) in y_hat.as_ref().iter().zip(s1_hat.as_ref()).enumerate() {
             mul_add_mont(&mut tmp, &c_hat, s1, y);
             tmp.invntt_tomont();
             for x in &mut tmp.0 {
                 *x = center(freeze(*x));
-                reject |= exceeds(*x, gamma1 - P::BETA);
+                bad |= exceeds(*x, gamma1 - P::BETA);
             }
             let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
             pack(out, &tmp, P::Z_BITS, |c| gamma1.wrapping_sub(c));
@@ -141,11 +141,12 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
             for (x, cs2) in wi.0.iter_mut().zip(tmp.0.iter()) {
                 // w − cs2 in [0, q), kept for the hint.
                 *x = reduce_wide(x.wrapping_sub(freeze(*cs2)));
-                reject |= exceeds(decompose::<G2>(*x).1, G2 - P::BETA);
+                bad |= exceeds(decompose::<G2>(*x).1, G2 - P::BETA);
             }
         }
         // Public by design: only whether this attempt is rejected leaks; the
         // rejected candidate is discarded (FIPS 204 Algorithm 7, step 23).
+        let mut reject = bad >> 31;
         hook::declassify(&mut reject);
         if reject != 0 {
             continue;
@@ -161,14 +162,15 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
             tmp.invntt_tomont();
             for (x, ct0) in wi.0.iter_mut().zip(tmp.0.iter()) {
                 let ct0 = center(freeze(*ct0));
-                reject |= exceeds(ct0, G2);
+                bad |= exceeds(ct0, G2);
                 let d = high_bits::<G2>(reduce_wide(x.wrapping_add(ct0))) ^ high_bits::<G2>(*x);
                 let hint = (d | d.wrapping_neg()) >> 31 & 1;
                 *x = hint;
                 count = count.wrapping_add(hint);
             }
         }
-        reject |= (P::OMEGA as i32).wrapping_sub(count) >> 31;
+        bad |= (P::OMEGA as i32).wrapping_sub(count);
+        let mut reject = bad >> 31;
         // Public by design, as above (FIPS 204 Algorithm 7, step 28).
         hook::declassify(&mut reject);
         if reject != 0 {

