@@ -22,11 +22,14 @@ const fn merge(m0: u32, m1: u32) -> (usize, u32) {
 }
 
 /// One level of the encoding tree.
-#[derive(Clone, Copy, Debug, Default)]
-struct Level {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Level {
     len: usize,
     m: u32,
     m_last: u32,
+    /// Division by `m` and by `m_last`, precomputed.
+    div: Divisor,
+    div_last: Divisor,
     /// Offset of this level's bytes in the encoding.
     offset: usize,
     /// Bytes per merged pair of moduli `(m, m)`.
@@ -35,12 +38,18 @@ struct Level {
 
 const MAX_LEVELS: usize = 12; // ceil(log2(1277)) = 11
 
-/// The levels of `Encode` for `len` values modulo `m`, and the total length.
-const fn levels(len: usize, m: u32) -> ([Level; MAX_LEVELS], usize, usize) {
+/// The levels of an encoding, the index of the top level, and the total length.
+pub(crate) type Levels = ([Level; MAX_LEVELS], usize, usize);
+
+/// The levels of `Encode` for `len` values modulo `m`, and the total length
+/// (evaluated at compile time for the parameter sets, see [`Codec`]).
+pub(crate) const fn levels(len: usize, m: u32) -> Levels {
     let mut out = [Level {
         len: 0,
-        m: 0,
-        m_last: 0,
+        m: 1,
+        m_last: 1,
+        div: Divisor::new(1),
+        div_last: Divisor::new(1),
         offset: 0,
         bytes_mm: 0,
     }; MAX_LEVELS];
@@ -53,6 +62,8 @@ const fn levels(len: usize, m: u32) -> ([Level; MAX_LEVELS], usize, usize) {
             len,
             m,
             m_last,
+            div: Divisor::new(m),
+            div_last: Divisor::new(m_last),
             offset,
             bytes_mm,
         };
@@ -75,6 +86,8 @@ const fn levels(len: usize, m: u32) -> ([Level; MAX_LEVELS], usize, usize) {
         len: 1,
         m: m_last,
         m_last,
+        div: Divisor::new(m_last),
+        div_last: Divisor::new(m_last),
         offset,
         bytes_mm: 0,
     };
@@ -98,8 +111,8 @@ pub(crate) const fn encoded_len(len: usize, m: u32) -> usize {
     clippy::cast_possible_wrap,
     reason = "values are in 0..16384"
 )]
-fn encode(out: &mut [u8], r: &mut [i16], m: u32) {
-    let (lv, n, total) = levels(r.len(), m);
+fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
+    let &(lv, n, total) = levels;
     debug_assert_eq!(out.len(), total);
     let mut pos = 0;
     for level in &lv[..n] {
@@ -146,16 +159,16 @@ fn encode(out: &mut [u8], r: &mut [i16], m: u32) {
     clippy::cast_possible_wrap,
     reason = "values are in 0..16384"
 )]
-fn decode(out: &mut [i16], s: &[u8], m: u32) {
-    let (lv, n, total) = levels(out.len(), m);
+fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
+    let &(lv, n, total) = levels;
     debug_assert_eq!(s.len(), total);
     let top = lv[n];
     let t = match top.m {
         1 => 0,
-        2..=256 => Divisor::new(top.m).divmod(u32::from(s[top.offset])).1,
+        2..=256 => top.div.divmod(u32::from(s[top.offset])).1,
         _ => {
             let x = u32::from(s[top.offset]) + (u32::from(s[top.offset + 1]) << 8);
-            Divisor::new(top.m).divmod(x).1
+            top.div.divmod(x).1
         }
     };
     #[allow(clippy::cast_possible_truncation, reason = "t < m <= 16384")]
@@ -166,12 +179,10 @@ fn decode(out: &mut [i16], s: &[u8], m: u32) {
         if len & 1 == 1 {
             out[len - 1] = out[len >> 1];
         }
-        let div0 = Divisor::new(level.m);
-        let div_main = div0;
-        let div_last = Divisor::new(level.m_last);
+        let div0 = level.div;
         for k in (0..len >> 1).rev() {
             let last_pair = 2 * k + 2 == len;
-            let div1 = if last_pair { div_last } else { div_main };
+            let div1 = if last_pair { level.div_last } else { level.div };
             let m1 = if last_pair { level.m_last } else { level.m };
             let (bytes, _) = merge(level.m, m1);
             let at = level.offset + k * level.bytes_mm;
@@ -191,6 +202,20 @@ fn decode(out: &mut [i16], s: &[u8], m: u32) {
             }
         }
     }
+}
+
+/// The encoding trees of one parameter set, computed at compile time (so
+/// decoding performs no division at all, not even by public moduli).
+#[derive(Debug)]
+pub(crate) struct Codec<const P: usize, const Q: i16>;
+
+impl<const P: usize, const Q: i16> Codec<P, Q> {
+    /// `Rq_encode` / `Rq_decode`: p values modulo q.
+    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
+    const RQ: Levels = levels(P, Q as u32);
+    /// `Rounded_encode` / `Rounded_decode`: p values modulo (q + 2) / 3.
+    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
+    const ROUNDED: Levels = levels(P, rounded_modulus(Q as u32));
 }
 
 /// Length of `Small_encode` output: `ceil(p / 4)`.
@@ -232,13 +257,13 @@ pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16
         *x = v;
     }
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    encode(s, r, Q as u32);
+    encode(s, r, &Codec::<P, Q>::RQ);
 }
 
 /// `Rq_decode`.
 pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    decode(r, s, Q as u32);
+    decode(r, s, &Codec::<P, Q>::RQ);
     for x in r.iter_mut() {
         #[allow(clippy::cast_possible_truncation, reason = "|x - q12| <= q12")]
         let v = (i32::from(*x) - Fq::<Q>::Q12) as i16;
@@ -259,13 +284,13 @@ pub(crate) fn rounded_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut
         *x = v;
     }
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    encode(s, r, rounded_modulus(Q as u32));
+    encode(s, r, &Codec::<P, Q>::ROUNDED);
 }
 
 /// `Rounded_decode`.
 pub(crate) fn rounded_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    decode(r, s, rounded_modulus(Q as u32));
+    decode(r, s, &Codec::<P, Q>::ROUNDED);
     for x in r.iter_mut() {
         #[allow(clippy::cast_possible_truncation, reason = "|3 x - q12| < 2^15")]
         let v = (i32::from(*x) * 3 - Fq::<Q>::Q12) as i16;
@@ -323,9 +348,9 @@ mod tests {
                 .collect();
             let mut r = vals.clone();
             let mut out = vec![0u8; encoded_len(len, m)];
-            encode(&mut out, &mut r, m);
+            encode(&mut out, &mut r, &levels(len, m));
             let mut back = vec![0i16; len];
-            decode(&mut back, &out, m);
+            decode(&mut back, &out, &levels(len, m));
             assert_eq!(back, vals, "len={len} m={m}");
         }
     }
@@ -337,10 +362,10 @@ mod tests {
             .map(|i| (i * 37 + 255) as u8)
             .collect();
         let mut out = vec![0i16; 761];
-        decode(&mut out, &bytes, m);
+        decode(&mut out, &bytes, &levels(761, m));
         assert!(out.iter().all(|&x| x >= 0 && (x as u32) < m));
         let ff = vec![0xffu8; encoded_len(761, m)];
-        decode(&mut out, &ff, m);
+        decode(&mut out, &ff, &levels(761, m));
         assert!(out.iter().all(|&x| x >= 0 && (x as u32) < m));
     }
 }

@@ -233,7 +233,7 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
     ss: &mut [u8; HASH_BYTES],
 ) {
     let sb = small_bytes(P);
-    let pk_len = pk_bytes(P, Q);
+    let pk_len = const { pk_bytes(P, Q) };
     let pk = &sk[2 * sb..2 * sb + pk_len];
     let rho = &sk[2 * sb + pk_len..3 * sb + pk_len];
     let cache = &sk[3 * sb + pk_len..];
@@ -271,7 +271,7 @@ pub(crate) fn small_valid<const P: usize>(bytes: &[u8]) -> ct::Choice {
 /// `Small_encode` strings and `cache = Hash4(pk)` (`rho` is any bytes).
 pub(crate) fn sk_valid<const P: usize, const Q: i16>(sk: &[u8]) -> bool {
     let sb = small_bytes(P);
-    let pk_len = pk_bytes(P, Q);
+    let pk_len = const { pk_bytes(P, Q) };
     let pk = &sk[2 * sb..2 * sb + pk_len];
     let cache = &sk[3 * sb + pk_len..];
     let enc_ok = small_valid::<P>(&sk[..sb]) & small_valid::<P>(&sk[sb..2 * sb]);
