@@ -70,14 +70,13 @@ fn column_chunk<P: Params>(out: &mut [u64], g: &[u16], support: &[u16], start: u
 /// dst ^= src & m (m is 0 or all ones; equal lengths, multiples of 16).
 #[inline(always)]
 fn xor_masked(dst: &mut [u8], src: &[u8], m: u64) {
-    let m = u128::from(m) | (u128::from(m) << 64);
-    for (x, y) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
-        let mut a = [0u8; 16];
-        let mut b = [0u8; 16];
-        a.copy_from_slice(x);
-        b.copy_from_slice(y);
-        let v = u128::from_le_bytes(a) ^ (u128::from_le_bytes(b) & m);
-        x.copy_from_slice(&v.to_le_bytes());
+    let mb = m as u8;
+    let (d, _) = dst.as_chunks_mut::<16>();
+    let (s, _) = src.as_chunks::<16>();
+    for (x, y) in d.iter_mut().zip(s) {
+        for (a, b) in x.iter_mut().zip(y) {
+            *a ^= b & mb;
+        }
     }
 }
 
