@@ -86,6 +86,37 @@ impl Chain {
         self.seg_next = next;
     }
 
+    /// Like [`Chain::jump_to`] for `target` in a later segment, starting from
+    /// `seg_s` (segment index `s`, with `pos >> 8 < s ≤ target >> 8`) instead
+    /// of walking from `seg_next`; `visit(j, seg_j)` sees every segment key
+    /// walked through (the lookahead cache records checkpoints there).
+    pub(crate) fn jump_from_segment(
+        &mut self,
+        s: u64,
+        seg_s: &Key,
+        target: u64,
+        mut visit: impl FnMut(u64, &Key),
+    ) {
+        let jt = target >> SEGMENT_SHIFT;
+        let mut seg = *seg_s;
+        let mut j = s;
+        while j < jt {
+            let next = kdf::seg_step(&seg);
+            seg = next;
+            j += 1;
+            visit(j, &seg);
+        }
+        self.ck = kdf::inner0(&seg);
+        self.seg_next = kdf::seg_step(&seg);
+        seg.zeroize();
+        self.pos = jt << SEGMENT_SHIFT;
+        let mut mk = [0u8; 32];
+        while self.pos < target {
+            self.step(&mut mk);
+        }
+        mk.zeroize();
+    }
+
     /// Advances to position `target ≥ pos` without producing keys; returns the
     /// number of compressions spent (for the pre-authentication budget).
     pub(crate) fn jump_to(&mut self, target: u64) -> u64 {

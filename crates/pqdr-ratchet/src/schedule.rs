@@ -629,16 +629,17 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 let c = u64::from(counter);
                 let keep = w.keep_for(c);
                 let p0 = c - keep;
-                let cost = ((p0 >> SEGMENT_SHIFT).saturating_sub(w.chain.pos >> SEGMENT_SHIFT))
-                    + (p0 & (SEGMENT - 1))
-                    + keep
-                    + 2;
+                let jt = p0 >> SEGMENT_SHIFT;
+                // Segment walk starts at the best cached checkpoint, if any.
+                let start = w
+                    .best_checkpoint(jt)
+                    .map_or(w.chain.pos >> SEGMENT_SHIFT, |i| w.checkpoints[i].seg);
+                let cost = jt.saturating_sub(start) + (p0 & (SEGMENT - 1)) + keep + 2;
                 if cost > FREE_STEPS {
                     self.charge(cost, now)?;
                 }
-                let w = &self.slots[slot].recv;
-                let mut after = w.chain.scratch();
-                after.jump_to(p0);
+                let w = &mut self.slots[slot].recv;
+                let mut after = w.lookahead(p0);
                 // In order (`keep == 0`) nothing is stored: no base copy.
                 let base = (keep > 0).then(|| after.scratch());
                 after.jump_to(c);

@@ -32,6 +32,18 @@ pub(crate) enum Lookup {
     TooFarAhead,
 }
 
+/// Segments between two lookahead checkpoints.
+pub(crate) const CHECKPOINT_EVERY: u64 = 1024;
+/// Lookahead checkpoints kept per window (covers `max_jump = 2^24`).
+pub(crate) const CHECKPOINTS: usize = 64;
+
+/// A segment key `seg_j` for a future segment `j` (RATCHET.md §1.8 lookahead cache).
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Checkpoint {
+    pub(crate) seg: u64,
+    pub(crate) key: Key,
+}
+
 /// Receive window with `64·WW` bitmap bits and `MS` skipped-key slots.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Window<const WW: usize, const MS: usize> {
@@ -45,6 +57,12 @@ pub(crate) struct Window<const WW: usize, const MS: usize> {
     pub(crate) skipped: [Skipped; MS],
     /// Number of valid stored keys.
     pub(crate) n_skipped: usize,
+    /// Lookahead cache: segment keys of future segments at multiples of
+    /// `CHECKPOINT_EVERY`, filled while deriving far-ahead candidates before
+    /// authentication. Everything here is derivable from `chain` (future keys
+    /// only); entries the chain has passed are erased at commit. Not persisted.
+    pub(crate) checkpoints: [Checkpoint; CHECKPOINTS],
+    pub(crate) n_checkpoints: usize,
 }
 
 impl<const WW: usize, const MS: usize> Window<WW, MS> {
@@ -62,6 +80,11 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
                 key: [0; 32],
             }),
             n_skipped: 0,
+            checkpoints: core::array::from_fn(|_| Checkpoint {
+                seg: 0,
+                key: [0; 32],
+            }),
+            n_checkpoints: 0,
         }
     }
 
@@ -164,6 +187,66 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         self.bitmap[w] |= m;
         self.chain.assign(after);
         self.next = c.wrapping_add(1);
+        self.prune_checkpoints();
+    }
+
+    /// The cached checkpoint with the highest segment index in `(cur, jt]`.
+    pub(crate) fn best_checkpoint(&self, jt: u64) -> Option<usize> {
+        let cur = self.chain.pos >> crate::chain::SEGMENT_SHIFT;
+        let mut best: Option<usize> = None;
+        for (i, c) in self.checkpoints[..self.n_checkpoints].iter().enumerate() {
+            if c.seg > cur && c.seg <= jt && best.is_none_or(|b| self.checkpoints[b].seg < c.seg) {
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// Derives a scratch chain at `target` (≥ the window's position), using
+    /// and filling the lookahead cache.
+    pub(crate) fn lookahead(&mut self, target: u64) -> Chain {
+        let mut out = self.chain.scratch();
+        let j = out.pos >> crate::chain::SEGMENT_SHIFT;
+        let jt = target >> crate::chain::SEGMENT_SHIFT;
+        if jt <= j + 1 {
+            out.jump_to(target);
+            return out;
+        }
+        let (s, seg) = match self.best_checkpoint(jt) {
+            Some(i) => (self.checkpoints[i].seg, self.checkpoints[i].key),
+            None => (j + 1, self.chain.seg_next),
+        };
+        let mut seg = seg;
+        let (cps, n) = (&mut self.checkpoints, &mut self.n_checkpoints);
+        out.jump_from_segment(s, &seg, target, |idx, key| {
+            if idx & (CHECKPOINT_EVERY - 1) == 0
+                && *n < CHECKPOINTS
+                && !cps[..*n].iter().any(|c| c.seg == idx)
+            {
+                cps[*n].seg = idx;
+                cps[*n].key = *key;
+                *n += 1;
+            }
+        });
+        seg.zeroize();
+        out
+    }
+
+    /// Erases checkpoints the chain has reached (forward secrecy).
+    fn prune_checkpoints(&mut self) {
+        let cur = self.chain.pos >> crate::chain::SEGMENT_SHIFT;
+        let mut i = 0;
+        while i < self.n_checkpoints {
+            if self.checkpoints[i].seg <= cur {
+                let last = self.n_checkpoints - 1;
+                self.checkpoints[i].seg = self.checkpoints[last].seg;
+                self.checkpoints[i].key = self.checkpoints[last].key;
+                self.checkpoints[last].zeroize();
+                self.n_checkpoints = last;
+            } else {
+                i += 1;
+            }
+        }
     }
 
     /// Derives and appends the keys of `[base.pos, c)`.
@@ -177,5 +260,42 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             scratch.step(&mut self.skipped[i].key);
             self.n_skipped += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kdf::Direction;
+
+    #[test]
+    fn lookahead_equals_plain_jump_with_warm_cache() {
+        let root = [9u8; 32];
+        let mut w: Window<1, 4> = Window::new(Chain::new(&root, Direction::I2R));
+        // Out of order on purpose: later targets reuse earlier checkpoints.
+        for &t in &[
+            3_000_000u64,
+            300_000,
+            2_621_440,
+            262_144,
+            262_400,
+            5_000,
+            3_100_000,
+        ] {
+            let mut a = w.lookahead(t);
+            let mut b = w.chain.scratch();
+            b.jump_to(t);
+            let (mut ka, mut kb) = ([0u8; 32], [0u8; 32]);
+            a.step(&mut ka);
+            b.step(&mut kb);
+            assert_eq!(ka, kb, "target {t}");
+        }
+        assert!(w.n_checkpoints > 0);
+        // Moving the chain past checkpoints erases them.
+        let mut after = w.chain.scratch();
+        after.jump_to(2_700_000);
+        w.commit_ahead(2_699_999, None, &after);
+        let cur = w.chain.pos >> crate::chain::SEGMENT_SHIFT;
+        assert!(w.checkpoints[..w.n_checkpoints].iter().all(|c| c.seg > cur));
     }
 }

@@ -344,3 +344,49 @@ fn rtt_hint_shortens_old_epoch_grace() {
         assert_eq!(got.is_ok(), late_ok, "hint {hint:?}: {got:?}");
     }
 }
+
+#[test]
+fn lookahead_cache_bounds_repeat_far_jumps() {
+    // Budget 6000 steps/s. A forged record 10^6 ahead costs ~4,160 steps and
+    // warms the checkpoint cache; the genuine record just after it then costs
+    // ~1,100 steps from the cached checkpoint (without the cache: ~4,160,
+    // more than the ~1,840 left in the bucket).
+    let cfg = Config {
+        ratchet_on_start: false,
+        max_jump: 1 << 21,
+        unauth_derivation_budget: 6_000,
+        ..Config::default()
+    };
+    let mut r = rng(50);
+    let (mut a, mut b): (S, S) = pair(&cfg, Instant(0), &mut r);
+    let (mut pkt, mut out) = ([0u8; 1500], [0u8; 1500]);
+    let n = a.seal(Instant(0), b"", b"first", &mut pkt, &mut r).unwrap();
+    b.open(Instant(0), b"", &pkt[..n], &mut out, &mut r)
+        .unwrap();
+    let mut forged = Vec::new();
+    for i in 1..=1_000_010u32 {
+        let n = a.seal(Instant(0), b"", b"far", &mut pkt, &mut r).unwrap();
+        if i == 1_000_000 {
+            forged = pkt[..n].to_vec();
+            forged[10] ^= 1;
+        }
+    }
+    let n = a
+        .seal(Instant(0), b"", b"genuine", &mut pkt, &mut r)
+        .unwrap();
+    assert_eq!(
+        b.open(Instant(0), b"", &forged, &mut out, &mut r),
+        Err(Error::Unauthentic)
+    );
+    let o = b
+        .open(Instant(0), b"", &pkt[..n], &mut out, &mut r)
+        .unwrap();
+    assert_eq!(&out[..o.len], b"genuine");
+    assert_eq!(o.counter, 1_000_011);
+    // A later record in the same epoch still opens (cache pruned, chain moved).
+    let n = a.seal(Instant(0), b"", b"next", &mut pkt, &mut r).unwrap();
+    let o = b
+        .open(Instant(0), b"", &pkt[..n], &mut out, &mut r)
+        .unwrap();
+    assert_eq!(&out[..o.len], b"next");
+}
