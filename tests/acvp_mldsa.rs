@@ -94,6 +94,27 @@ fn siggen_case<P: ParameterSet>(g: &Value, t: &Value, expected: &Value) -> Resul
     if sig.as_bytes().as_ref() != hex_field(expected, "signature").as_slice() {
         return Err("signature differs".into());
     }
+    // The expanded key (Â and the secret NTTs cached) gives the same signature.
+    let esk = sk.expand();
+    let esig = if str_field(g, "signatureInterface") == "internal" {
+        if g["externalMu"].as_bool() == Some(true) {
+            esk.sign_mu(&arr(&hex_field(t, "mu")), &rnd)
+        } else {
+            esk.sign_internal(&hex_field(t, "message"), &rnd)
+        }
+    } else if str_field(g, "preHash") == "preHash" {
+        let ph = prehash(str_field(t, "hashAlg"));
+        let mut buf = [0u8; 64];
+        let digest = ph.digest(&hex_field(t, "message"), &mut buf);
+        esk.sign_prehash_with_rnd(ph, digest, &hex_field(t, "context"), &rnd)
+            .map_err(|_| "sign failed")?
+    } else {
+        esk.sign_with_rnd(&hex_field(t, "message"), &hex_field(t, "context"), &rnd)
+            .map_err(|_| "sign failed")?
+    };
+    if esig != sig {
+        return Err("expanded-key signature differs".into());
+    }
     // Our own signature also verifies through the matching interface.
     let vk = sk.verifying_key();
     let ok = if str_field(g, "signatureInterface") == "internal" {

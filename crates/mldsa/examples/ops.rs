@@ -1,5 +1,5 @@
 //! Runs one ML-DSA operation in a loop, for profilers and instruction counts:
-//! `cargo run --release -p pqdr-mldsa --example ops -- <keygen|sign|verify> <44|65|87> [iterations]`.
+//! `cargo run --release -p pqdr-mldsa --example ops -- <keygen|sign|verify|sign-expanded|verify-expanded> <44|65|87> [iterations]`.
 
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 
@@ -7,6 +7,8 @@ fn run<P: ParameterSet>(op: &str, n: usize) {
     let (sk, vk) = pqdr_mldsa::generate_deterministic::<P>(&[7; 32]);
     let msg = [0x42u8; 32];
     let sig = sk.sign_deterministic(&msg, b"").expect("sign");
+    let esk = sk.expand();
+    let evk = vk.expand();
     for i in 0..n {
         match op {
             "keygen" => {
@@ -19,6 +21,15 @@ fn run<P: ParameterSet>(op: &str, n: usize) {
                     sk.sign_deterministic(core::hint::black_box(&msg), b"")
                         .expect("sign"),
                 );
+            }
+            "sign-expanded" => {
+                core::hint::black_box(
+                    esk.sign_deterministic(core::hint::black_box(&msg), b"")
+                        .expect("sign"),
+                );
+            }
+            "verify-expanded" => {
+                assert!(evk.verify(core::hint::black_box(&msg), b"", &sig).is_ok());
             }
             "verify" => {
                 assert!(vk.verify(core::hint::black_box(&msg), b"", &sig).is_ok());

@@ -20,7 +20,8 @@ mod verify;
 mod xof;
 
 pub use key::{
-    ExpandedVerifyingKey, Signature, SigningKey, VerifyingKey, generate, generate_deterministic,
+    ExpandedSigningKey, ExpandedVerifyingKey, Signature, SigningKey, VerifyingKey, generate,
+    generate_deterministic,
 };
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::PreHash;
@@ -55,6 +56,8 @@ macro_rules! parameter_set_module {
             pub type SigningKey = crate::SigningKey<$P>;
             /// Verifying (public) key of this parameter set.
             pub type VerifyingKey = crate::VerifyingKey<$P>;
+            /// Signing key with Â and the secret NTTs precomputed.
+            pub type ExpandedSigningKey = crate::ExpandedSigningKey<$P>;
             /// Verifying key with Â precomputed.
             pub type ExpandedVerifyingKey = crate::ExpandedVerifyingKey<$P>;
             /// Signature of this parameter set.

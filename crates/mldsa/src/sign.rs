@@ -27,21 +27,104 @@ use crate::poly::{
 use crate::rounding::{decompose, high_bits};
 use crate::sample::{expand_mask_poly, h, rej_ntt_poly, sample_in_ball};
 
-/// Algorithm 7, Sign_internal(sk, M′, rnd) from step 7 on, given μ.
+/// Precomputed values of a signing key: ŝ1, ŝ2, and optionally Â and
+/// NTT(t0) (when absent, Â entries are sampled as needed and NTT(t0) is formed
+/// row by row from the encoded key).
+pub(crate) struct Precomputed<'a, P: ParameterSet> {
+    pub(crate) a_hat: Option<&'a P::Matrix>,
+    pub(crate) s1_hat: &'a P::VecL,
+    pub(crate) s2_hat: &'a P::VecK,
+    pub(crate) t0_hat: Option<&'a P::VecK>,
+}
+
+/// Steps 1–5 of Algorithm 7 for an expanded key: ŝ1, ŝ2, NTT(t0) and Â.
+pub(crate) fn expand_secret<P: ParameterSet>(
+    sk: &P::SkBytes,
+    a_hat: &mut P::Matrix,
+    s1_hat: &mut P::VecL,
+    s2_hat: &mut P::VecK,
+    t0_hat: &mut P::VecK,
+) {
+    let skb = sk.as_ref();
+    let rho = public_rho(skb);
+    expand_s_hat::<P>(skb, s1_hat, s2_hat);
+    for (i, t) in t0_hat.as_mut().iter_mut().enumerate() {
+        unpack_t0(t, &skb[t0_range::<P>(i)]);
+        t.ntt();
+    }
+    expand_a::<P>(&rho, a_hat);
+}
+
+/// ŝ1 = NTT(s1), ŝ2 = NTT(s2) from the encoded key (Algorithm 7, steps 2–3).
+fn expand_s_hat<P: ParameterSet>(skb: &[u8], s1_hat: &mut P::VecL, s2_hat: &mut P::VecK) {
+    for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &skb[s1_range::<P>(j)]);
+        s.ntt();
+    }
+    for (i, s) in s2_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &skb[s2_range::<P>(i)]);
+        s.ntt();
+    }
+}
+
+/// Algorithm 32, ExpandA(ρ) (public).
+fn expand_a<P: ParameterSet>(rho: &[u8; 32], a_hat: &mut P::Matrix) {
+    for (r, row) in a_hat.as_mut().chunks_exact_mut(P::L).enumerate() {
+        for (s, a) in row.iter_mut().enumerate() {
+            rej_ntt_poly(a, rho, s, r);
+        }
+    }
+}
+
+/// Algorithm 7, Sign_internal(sk, M′, rnd) from step 7 on, given μ, for an
+/// encoded key: ŝ1 and ŝ2 are computed here, Â too unless `low-memory`.
 pub(crate) fn sign_mu<P: ParameterSet>(
     sk: &P::SkBytes,
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut P::SigBytes,
 ) {
+    let skb = sk.as_ref();
+    // Large buffers are plain locals (zeroized explicitly at the end) so that
+    // no wrapper forces a copy of them onto the stack.
+    let mut s1_hat = P::VecL::zeroed();
+    let mut s2_hat = P::VecK::zeroed();
+    expand_s_hat::<P>(skb, &mut s1_hat, &mut s2_hat);
+    #[cfg(not(feature = "low-memory"))]
+    let mut a_hat = P::Matrix::zeroed();
+    #[cfg(not(feature = "low-memory"))]
+    expand_a::<P>(&public_rho(skb), &mut a_hat);
+    let pre = Precomputed::<P> {
+        #[cfg(not(feature = "low-memory"))]
+        a_hat: Some(&a_hat),
+        #[cfg(feature = "low-memory")]
+        a_hat: None,
+        s1_hat: &s1_hat,
+        s2_hat: &s2_hat,
+        t0_hat: None,
+    };
+    sign_precomputed::<P>(sk, &pre, mu, rnd, sig);
+    s1_hat.zeroize();
+    s2_hat.zeroize();
+}
+
+/// Algorithm 7 from step 7 on, given μ and the precomputed key values.
+pub(crate) fn sign_precomputed<P: ParameterSet>(
+    sk: &P::SkBytes,
+    pre: &Precomputed<'_, P>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
     match P::GAMMA2 {
-        95_232 => sign_mu_g::<P, 95_232>(sk, mu, rnd, sig),
-        _ => sign_mu_g::<P, 261_888>(sk, mu, rnd, sig),
+        95_232 => sign_core::<P, 95_232>(sk, pre, mu, rnd, sig),
+        _ => sign_core::<P, 261_888>(sk, pre, mu, rnd, sig),
     }
 }
 
-fn sign_mu_g<P: ParameterSet, const G2: i32>(
+fn sign_core<P: ParameterSet, const G2: i32>(
     sk: &P::SkBytes,
+    pre: &Precomputed<'_, P>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut P::SigBytes,
@@ -49,29 +132,6 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
     debug_assert_eq!(P::GAMMA2, G2);
     let skb = sk.as_ref();
     let rho = public_rho(skb);
-    // Steps 1–4: ŝ1, ŝ2 (NTT(t0) comes later, per row).
-    // Large buffers are plain locals (zeroized explicitly at the end) so that
-    // no wrapper forces a copy of them onto the stack.
-    let mut s1_hat = P::VecL::zeroed();
-    for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
-        unpack_eta::<P>(s, &skb[s1_range::<P>(j)]);
-        s.ntt();
-    }
-    let mut s2_hat = P::VecK::zeroed();
-    for (i, s) in s2_hat.as_mut().iter_mut().enumerate() {
-        unpack_eta::<P>(s, &skb[s2_range::<P>(i)]);
-        s.ntt();
-    }
-    // Step 5: Â ← ExpandA(ρ) (public).
-    #[cfg(not(feature = "low-memory"))]
-    let mut a_hat = P::Matrix::zeroed();
-    #[cfg(not(feature = "low-memory"))]
-    for (r, row) in a_hat.as_mut().chunks_exact_mut(P::L).enumerate() {
-        for (s, a) in row.iter_mut().enumerate() {
-            rej_ntt_poly(a, &rho, s, r);
-        }
-    }
-    #[cfg(feature = "low-memory")]
     let mut a_tmp = Poly::ZERO;
     // Step 7: ρ'' ← H(K‖rnd‖μ, 64).
     let mut rho_pp = Zeroizing::new([0u8; 64]);
@@ -103,10 +163,9 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             acc.fill(0);
             for (j, y) in y_hat.as_ref().iter().enumerate() {
-                #[cfg(not(feature = "low-memory"))]
-                mul_acc(&mut acc, &a_hat.as_ref()[i * P::L + j], y);
-                #[cfg(feature = "low-memory")]
-                {
+                if let Some(a_hat) = pre.a_hat {
+                    mul_acc(&mut acc, &a_hat.as_ref()[i * P::L + j], y);
+                } else {
                     rej_ntt_poly(&mut a_tmp, &rho, j, i);
                     mul_acc(&mut acc, &a_tmp, y);
                 }
@@ -125,7 +184,7 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         // Steps 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
         // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β (`bad` < 0 then).
         let mut bad = 0i32;
-        for (j, (y, s1)) in y_hat.as_ref().iter().zip(s1_hat.as_ref()).enumerate() {
+        for (j, (y, s1)) in y_hat.as_ref().iter().zip(pre.s1_hat.as_ref()).enumerate() {
             mul_add_mont(&mut tmp, &c_hat, s1, y);
             tmp.invntt_tomont();
             for x in &mut tmp.0 {
@@ -135,7 +194,7 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
             let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
             pack(out, &tmp, P::Z_BITS, |c| gamma1.wrapping_sub(c));
         }
-        for (wi, s2) in w.as_mut().iter_mut().zip(s2_hat.as_ref()) {
+        for (wi, s2) in w.as_mut().iter_mut().zip(pre.s2_hat.as_ref()) {
             mul_mont(&mut tmp, &c_hat, s2);
             tmp.invntt_tomont();
             for (x, cs2) in wi.0.iter_mut().zip(tmp.0.iter()) {
@@ -156,9 +215,13 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         // or more than ω hints.
         let mut count = 0i32;
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
-            unpack_t0(&mut tmp, &skb[t0_range::<P>(i)]);
-            tmp.ntt();
-            mul_mont_in_place(&mut tmp, &c_hat);
+            if let Some(t0_hat) = pre.t0_hat {
+                mul_mont(&mut tmp, &c_hat, &t0_hat.as_ref()[i]);
+            } else {
+                unpack_t0(&mut tmp, &skb[t0_range::<P>(i)]);
+                tmp.ntt();
+                mul_mont_in_place(&mut tmp, &c_hat);
+            }
             tmp.invntt_tomont();
             for (x, ct0) in wi.0.iter_mut().zip(tmp.0.iter()) {
                 let ct0 = center(freeze(*ct0));
@@ -188,8 +251,6 @@ fn sign_mu_g<P: ParameterSet, const G2: i32>(
         }
         break;
     }
-    s1_hat.zeroize();
-    s2_hat.zeroize();
     acc.zeroize();
     tmp.zeroize();
     c_hat.zeroize();

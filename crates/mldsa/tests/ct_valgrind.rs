@@ -54,6 +54,12 @@ fn keygen_and_sign<P: ParameterSet>() {
                 .is_ok()
         );
     }
+    // The expanded key: the precomputed NTT(s1), NTT(s2), NTT(t0) are secret too.
+    let esk = sk2.expand();
+    let mut rnd = [9u8; 32];
+    classify(&mut rnd);
+    let sig = esk.sign_with_rnd(b"expanded", b"", &rnd).expect("sign");
+    assert!(vk.verify(b"expanded", b"", &sig).is_ok());
     let sig = sk2.sign_deterministic(b"deterministic", b"").expect("sign");
     assert!(vk.verify(b"deterministic", b"", &sig).is_ok());
 }

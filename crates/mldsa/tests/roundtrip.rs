@@ -28,6 +28,14 @@ fn all_entry_points<P: ParameterSet>() {
     vk.verify(msg, ctx, &s1).expect("verify");
     vk.verify(msg, ctx, &s2).expect("verify");
     let d1 = sk.sign_deterministic(msg, ctx).expect("sign");
+    let esk = sk.expand();
+    assert_eq!(esk.verifying_key(), &vk);
+    assert!(esk.signing_key() == &sk);
+    assert_eq!(esk.sign_deterministic(msg, ctx).expect("sign"), d1);
+    let e1 = esk.sign(msg, ctx, &mut rng).expect("sign");
+    vk.verify(msg, ctx, &e1)
+        .expect("expanded-key hedged signature");
+    assert!(esk.sign_deterministic(msg, &[0u8; 256]).is_err());
     assert_eq!(d1, sk.sign_deterministic(msg, ctx).expect("sign"));
     assert_eq!(d1, sk.sign_with_rnd(msg, ctx, &[0; 32]).expect("sign"));
     vk.verify(msg, ctx, &d1).expect("verify");

@@ -18,6 +18,7 @@ const DEPTH: usize = 1 << 20;
 struct Figures {
     keygen: usize,
     sign: usize,
+    sign_expanded: usize,
     verify: usize,
     sk_from_bytes: usize,
 }
@@ -40,6 +41,11 @@ fn measure<P: ParameterSet>() -> Figures {
     let verify = pqdr_ct::stack::peak(DEPTH, || {
         ok = Some(core::hint::black_box(&vk).verify(&msg, b"", &sig));
     });
+    let esk = sk.expand();
+    let mut out_e = None;
+    let sign_expanded = pqdr_ct::stack::peak(DEPTH, || {
+        out_e = Some(core::hint::black_box(&esk).sign_deterministic(&msg, b""));
+    });
     let mut parsed = None;
     let sk_from_bytes = pqdr_ct::stack::peak(DEPTH, || {
         parsed = Some(SigningKey::<P>::from_bytes(core::hint::black_box(
@@ -48,11 +54,13 @@ fn measure<P: ParameterSet>() -> Figures {
     });
     assert!(keys.is_some());
     assert!(out.expect("ran").is_ok());
+    assert!(out_e.expect("ran").is_ok());
     assert!(ok.expect("ran").is_ok());
     assert!(parsed.expect("ran").is_ok());
     Figures {
         keygen,
         sign,
+        sign_expanded,
         verify,
         sk_from_bytes,
     }
@@ -81,8 +89,8 @@ fn peak_stack_per_operation() {
     ] {
         let fig = on_big_stack(f);
         println!(
-            "{name} ({mode}): keygen {} B, sign {} B, verify {} B, SigningKey::from_bytes {} B",
-            fig.keygen, fig.sign, fig.verify, fig.sk_from_bytes
+            "{name} ({mode}): keygen {} B, sign {} B, sign with ExpandedSigningKey {} B, verify {} B, SigningKey::from_bytes {} B",
+            fig.keygen, fig.sign, fig.sign_expanded, fig.verify, fig.sk_from_bytes
         );
         if name == "ML-DSA-65" {
             let budget = if cfg!(feature = "low-memory") {
