@@ -9,7 +9,8 @@
 //! signs hedged with OS randomness. Keys are objects made beforehand: RustCrypto
 //! keeps the expanded matrix Â inside its key objects, the others (pqdr,
 //! libcrux, PQClean) expand Â from ρ in every sign and verify call;
-//! `pqdr-expanded` is pqdr's `ExpandedVerifyingKey` (Â cached, like RustCrypto).
+//! `pqdr-expanded` is pqdr's `ExpandedSigningKey` / `ExpandedVerifyingKey`
+//! (Â and the key's NTTs cached, like RustCrypto's key objects).
 
 use core::hint::black_box;
 
@@ -42,6 +43,7 @@ macro_rules! bench_set {
         g.finish();
 
         let (sk, vk) = pqdr_mldsa::$ours::generate_deterministic(&XI);
+        let esk = sk.expand();
         let rc_sk = ml_dsa::SigningKey::<ml_dsa::$rc>::from_seed(&XI.into());
         let rc_vk = rc_sk.expanded_key().verifying_key();
         let lx = libcrux_ml_dsa::$lx::portable::generate_key_pair(XI);
@@ -52,6 +54,9 @@ macro_rules! bench_set {
             let mut g = c.benchmark_group(format!("{}/{name}", $label));
             g.bench_function("pqdr", |b| {
                 b.iter(|| sk.sign_deterministic(black_box(msg), b""))
+            });
+            g.bench_function("pqdr-expanded", |b| {
+                b.iter(|| esk.sign_deterministic(black_box(msg), b""))
             });
             g.bench_function("rustcrypto", |b| {
                 b.iter(|| rc_sk.expanded_key().sign_deterministic(black_box(msg), b""))
