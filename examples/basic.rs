@@ -42,10 +42,44 @@ fn mlkem_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
     demo!("ML-KEM-1024 (FIPS 203, category 5)", ml_kem_1024);
 }
 
+#[cfg(feature = "ntrup")]
+fn ntrup_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
+    use pqdr_suite::ntrup::sntrup761 as k;
+    println!("== sntrup761 (Streamlined NTRU Prime round 3, as in OpenSSH's sntrup761x25519) ==");
+    // Alice keeps dk and sends ek.
+    let (dk, ek) = k::generate(rng);
+    println!(
+        "Alice  generates a key pair: encapsulation key {} B (sent to Bob)",
+        k::ENCAPSULATION_KEY_SIZE
+    );
+    // Bob parses the key and encapsulates.
+    let ek = k::EncapsulationKey::from_bytes(ek.as_bytes()).expect("right length");
+    let (ct, bob_ss) = ek.encapsulate(rng);
+    println!(
+        "Bob    encapsulates:        ciphertext {} B (sent to Alice), shared secret {}",
+        k::CIPHERTEXT_SIZE,
+        hex_prefix(bob_ss.as_bytes())
+    );
+    // Alice decapsulates (implicit rejection: a bad ciphertext gives a random-looking key).
+    let alice_ss = dk.decapsulate(&k::Ciphertext::from_bytes(ct.as_bytes()).expect("right length"));
+    println!(
+        "Alice  decapsulates:        shared secret {}",
+        hex_prefix(alice_ss.as_bytes())
+    );
+    assert_eq!(
+        alice_ss.as_bytes(),
+        bob_ss.as_bytes(),
+        "shared secrets must agree"
+    );
+    println!();
+}
+
 fn main() {
     let mut rng = UnwrapErr(getrandom::SysRng);
     #[cfg(feature = "mlkem")]
     mlkem_demo(&mut rng);
+    #[cfg(feature = "ntrup")]
+    ntrup_demo(&mut rng);
     let _ = &mut rng;
     println!("all demos agree");
 }

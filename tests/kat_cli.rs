@@ -47,7 +47,9 @@ fn kem_write_then_check_then_detect_tampering() {
 fn kem_error_paths() {
     let o = kem(&["no-such-alg", "x.rsp"]);
     assert_eq!(o.code, 2);
-    assert!(o.stderr.contains("unknown algorithm `no-such-alg`") && o.stderr.contains("ml-kem-768"));
+    assert!(
+        o.stderr.contains("unknown algorithm `no-such-alg`") && o.stderr.contains("ml-kem-768")
+    );
 
     let o = kem(&["ml-kem-768", "/nonexistent/dir/file.rsp"]);
     assert_eq!(o.code, 2);
