@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Extra CI checks beyond the README test command: ACVP case counts, the
+# ratchet's independent Python reference, the ratchet examples over real
+# loopback sockets, the McEliece 10-record KATs, and a fuzz smoke run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { echo; echo "--- $*"; }
+
+step "ACVP case counts per group"
+cargo test --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-threads=1 2>&1 \
+  | grep -vE "^\s*(Compiling|Finished|Running)" 
+
+step "Classic McEliece: first 10 KAT records of every set (liboqs 'all' checksums)"
+cargo test --release --test kat_mceliece -- --include-ignored
+
+step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
+python3 -m pip install --quiet --disable-pip-version-check blake3 cryptography
+python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v1.json
+
+step "ratchet FS/PCS leak table"
+cargo test --release -p pqdr-ratchet --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
+
+step "ratchet examples over loopback"
+cargo run --release --example ratchet_udp -- --bytes 20000000 --ratchet-ms 200 --loss 0.02 --reorder 0.02 --baseline
+cargo run --release --example ratchet_tcp -- --bytes 50000000 --ratchet-ms 200 --baseline
+
+step "fuzz smoke (cargo-fuzz, nightly)"
+if cargo +nightly --version >/dev/null 2>&1; then
+  command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
+  (cd fuzz && for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction; do
+     cargo +nightly fuzz run -O "$t" -- -max_total_time=15 -max_len=2048 2>&1 | tail -3
+   done)
+else
+  echo "no nightly toolchain: fuzz smoke skipped"
+fi
