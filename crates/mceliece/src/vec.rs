@@ -104,29 +104,36 @@ pub(crate) fn from_elements<P: Params, const L: usize>(
     }
 }
 
-#[cfg(all(test, feature = "mceliece348864"))]
+#[cfg(all(test, feature = "mceliece348864", feature = "mceliece460896"))]
 mod tests {
     use super::*;
-    use crate::params::Mceliece348864 as P;
 
-    #[test]
-    fn matches_scalar() {
+    fn check<P: Params>() {
+        let mask = (1u16 << P::M) - 1;
         let mut a = [0u16; 64];
         let mut b = [0u16; 64];
         for i in 0..64 {
-            a[i] = (i as u16).wrapping_mul(1237) & 0xFFF;
-            b[i] = (i as u16).wrapping_mul(3301).wrapping_add(7) & 0xFFF;
+            a[i] = (i as u16).wrapping_mul(1237).wrapping_add(5) & mask;
+            b[i] = (i as u16).wrapping_mul(3301).wrapping_add(7) & mask;
         }
-        let (mut va, mut vb, mut vc) = (zero::<1>(), zero::<1>(), zero::<1>());
-        from_elements::<P, 1>(&mut va, 0, &a);
-        from_elements::<P, 1>(&mut vb, 0, &b);
-        mul::<P, 1>(&mut vc, &va, &vb);
+        a[1] = mask;
+        b[1] = mask;
+        let (mut va, mut vb, mut vc) = (zero::<2>(), zero::<2>(), zero::<2>());
+        from_elements::<P, 2>(&mut va, 1, &a);
+        from_elements::<P, 2>(&mut vb, 1, &b);
+        mul::<P, 2>(&mut vc, &va, &vb);
         for l in 0..64 {
             let mut x = 0u16;
-            for (bit, w) in vc.iter().enumerate().take(12) {
-                x |= (((w[0] >> l) & 1) as u16) << bit;
+            for (bit, w) in vc.iter().enumerate().take(P::M) {
+                x |= (((w[1] >> l) & 1) as u16) << bit;
             }
             assert_eq!(x, crate::gf::mul::<P>(a[l], b[l]));
         }
+    }
+
+    #[test]
+    fn matches_scalar() {
+        check::<crate::params::Mceliece348864>();
+        check::<crate::params::Mceliece460896>();
     }
 }
