@@ -42,6 +42,37 @@ fn mlkem_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
     demo!("ML-KEM-1024 (FIPS 203, category 5)", ml_kem_1024);
 }
 
+#[cfg(feature = "mldsa")]
+fn mldsa_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
+    macro_rules! demo {
+        ($name:literal, $s:ident) => {{
+            use pqdr_suite::mldsa::$s as s;
+            println!("== {} ==", $name);
+            // Alice: key generation (FIPS 204 Algorithm 1); she keeps sk, publishes vk.
+            let (sk, vk) = s::generate(rng);
+            println!(
+                "Alice  generates a key pair: verifying key {} B (published), signing key {} B (kept; 32-byte seed form available)",
+                s::VERIFYING_KEY_SIZE,
+                s::SIGNING_KEY_SIZE
+            );
+            // Alice: hedged signature with a context string (Algorithm 2).
+            let (msg, ctx) = (b"meet at noon", b"pqdr demo");
+            let sig = sk.sign(msg, ctx, rng).expect("context is at most 255 bytes");
+            println!("Alice  signs:               signature {} B {}", s::SIGNATURE_SIZE, hex_prefix(sig.as_bytes()));
+            // Bob: parses Alice's key and the signature bytes, then verifies (Algorithm 3).
+            let vk = s::VerifyingKey::from_bytes(vk.as_bytes()).expect("any key of the right size decodes");
+            let sig = s::Signature::from_bytes(sig.as_bytes());
+            vk.verify(msg, ctx, &sig).expect("Alice's signature verifies");
+            assert!(vk.verify(b"meet at one", ctx, &sig).is_err(), "tampered message must fail");
+            assert!(vk.verify(msg, b"other", &sig).is_err(), "other context must fail");
+            println!("Bob    verifies: ok; a changed message or context is rejected\n");
+        }};
+    }
+    demo!("ML-DSA-44 (FIPS 204, category 2)", ml_dsa_44);
+    demo!("ML-DSA-65 (FIPS 204, category 3)", ml_dsa_65);
+    demo!("ML-DSA-87 (FIPS 204, category 5)", ml_dsa_87);
+}
+
 #[cfg(feature = "ntrup")]
 fn ntrup_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
     use pqdr_suite::ntrup::sntrup761 as k;
@@ -78,6 +109,8 @@ fn main() {
     let mut rng = UnwrapErr(getrandom::SysRng);
     #[cfg(feature = "mlkem")]
     mlkem_demo(&mut rng);
+    #[cfg(feature = "mldsa")]
+    mldsa_demo(&mut rng);
     #[cfg(feature = "ntrup")]
     ntrup_demo(&mut rng);
     let _ = &mut rng;
