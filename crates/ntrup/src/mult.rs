@@ -2,85 +2,225 @@
 //! `Rq_mult_small`, `R3_mult`, `Rq_mult3`, `R3_fromRq`, `Round`).
 //!
 //! Every product here has one *small* factor (coefficients in {-1, 0, 1}),
-//! so products fit 16-bit lanes. The schoolbook product is computed output
-//! block by output block (32 coefficients = four 8-lane registers): for each
-//! block, every row `i` adds `a[o - i] * b[i]` (a 16-bit multiply by a value
-//! in {-1, 0, 1}) to accumulators that stay in registers. `a` is read from a
-//! zero-padded copy so that edge rows need no special case. On a public
-//! schedule of `ROWS_PER_REDUCTION` rows the accumulators are brought back into
-//! `(-2q, 2q)` by a 16-bit Barrett step. At the end the top half is folded with
-//! x^p = x + 1 and every coefficient is frozen once.
+//! so products fit 16-bit lanes. The full product of degree 2p - 2 is
+//! computed by [`LEVELS`] levels of Karatsuba: with `h = ⌈n/2⌉`,
+//! `a = a0 + x^h a1`, `b = b0 + x^h b1`,
+//! `a b = a0 b0 + x^h ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) + x^(2h) a1 b1`.
+//! The split sizes depend only on p. The sums `b0 + b1` stay small
+//! (|coefficient| <= 2 per level), and the sums `a0 + a1` are brought back
+//! to `-Q12..=Q12` with a masked correction, so the base case sees the same
+//! kind of operands as a plain product.
+//!
+//! The base case is a schoolbook product computed output block by output
+//! block (32 coefficients = four 8-lane registers): for each block, every row
+//! `i` adds `a[o - i] * b[i]` (a 16-bit multiply by a small value) to
+//! accumulators that stay in registers. `a` is read from a zero-padded copy so
+//! that edge rows need no special case. On a public schedule (every
+//! `ROWS_PER_REDUCTION >> s` rows for `|b| <= 2^s`) the accumulators are
+//! brought back into `(-2q, 2q)` by a 16-bit Barrett step; every partial
+//! product and every Karatsuba recombination ends in `(-2q, 2q)`. At the end
+//! the top half is folded with x^p = x + 1 and every coefficient is frozen
+//! once. R/3 products use the same code without reduction: the integer sums
+//! stay far below 2^15.
 
 use crate::arith::{Fq, f3_freeze};
+use zeroize::Zeroize;
 
-/// Output coefficients per block (four 8-lane vectors).
+/// Output coefficients per schoolbook block (four 8-lane vectors).
 const BLOCK: usize = 32;
 
-/// `a * b` (mod q when `REDUCE`, else exactly): the coefficients of
-/// x^0 … x^(p-1) overwrite `a`, those of x^p … x^(2p-2) go to `buf[2]`;
-/// `buf[0..2]` is scratch for the zero-padded copy of `a`.
+/// Karatsuba levels above the schoolbook base case.
+const LEVELS: u32 = 2;
+
+/// Scratch space of one product: the full product and the Karatsuba
+/// temporaries (`w`, 16-bit), the sums of the small factor (`b`).
+pub(crate) struct Scratch<const P: usize> {
+    /// Full product (2p coefficients), then the sums `a0 + a1` of every
+    /// level and the zero-padded operand of the base case (the middle
+    /// products overwrite the consumed `a` operands).
+    w: [[i16; P]; 4],
+    /// Sums `b0 + b1` of every level.
+    b: [i8; P],
+}
+
+impl<const P: usize> Scratch<P> {
+    /// All-zero scratch.
+    pub(crate) const fn new() -> Self {
+        Self {
+            w: [[0; P]; 4],
+            b: [0; P],
+        }
+    }
+}
+
+impl<const P: usize> Zeroize for Scratch<P> {
+    fn zeroize(&mut self) {
+        self.w.zeroize();
+        self.b.zeroize();
+    }
+}
+
+/// `x` reduced into `(-2q, 2q)` when `REDUCE`, else unchanged.
 #[inline(always)]
-fn mul_acc<const P: usize, const Q: i16, const REDUCE: bool>(
-    a: &mut [i16; P],
-    b: &[i8; P],
-    buf: &mut [[i16; P]; 3],
+fn red<const Q: i16, const REDUCE: bool>(x: i16) -> i16 {
+    if REDUCE { Fq::<Q>::reduce16(x) } else { x }
+}
+
+/// One schoolbook row: `s += pad[k .. k + BLOCK] * m`.
+#[inline(always)]
+fn row(s: &mut [i16; BLOCK], pad: &[i16], k: usize, m: i8) {
+    let w: &[i16; BLOCK] = pad[k..k + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
+    let m = i16::from(m);
+    for (x, &y) in s.iter_mut().zip(w) {
+        *x = x.wrapping_add(y.wrapping_mul(m));
+    }
+}
+
+/// Schoolbook `out = a * b` (`out.len() = 2n - 1` for `n = a.len() = b.len()`),
+/// `|b| <= 2^bshift`, every output in `(-2q, 2q)` when `REDUCE`. `pad` is
+/// scratch for the zero-padded copy of `a` (`n + 2 BLOCK` entries).
+#[inline(never)]
+fn schoolbook<const Q: i16, const REDUCE: bool>(
+    out: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+    pad: &mut [i16],
+    bshift: u32,
 ) {
-    const { assert!(P >= 2 * BLOCK) };
-    let (pad, hi) = buf.split_at_mut(2);
-    let hi = &mut hi[0];
-    let pad = pad.as_flattened_mut();
+    let n = a.len();
+    let len = 2 * n - 1;
     // pad = BLOCK zeros ‖ a ‖ BLOCK zeros
+    let pad = &mut pad[..n + 2 * BLOCK];
     pad.fill(0);
-    pad[BLOCK..BLOCK + P].copy_from_slice(a);
-    let pad = &pad[..P + 2 * BLOCK];
-    let rows = if REDUCE {
-        Fq::<Q>::ROWS_PER_REDUCTION
-    } else {
-        P
-    };
+    pad[BLOCK..BLOCK + n].copy_from_slice(a);
+    let pad = &*pad;
+    // Rows of |a| <= Q12 times |b| <= 2^bshift between two reductions.
+    let rows = Fq::<Q>::ROWS_PER_REDUCTION >> bshift;
+    debug_assert!(!REDUCE || rows >= 1);
 
     let mut ob = 0;
-    while ob < 2 * P - 1 {
-        // Rows contributing to outputs ob..ob+BLOCK: ob - (p-1) <= i <= ob + BLOCK - 1.
-        let i_lo = (ob + 1).saturating_sub(P);
-        let i_hi = (ob + BLOCK).min(P);
+    while ob < len {
+        // Rows contributing to outputs ob..ob+BLOCK: ob - (n-1) <= i <= ob + BLOCK - 1.
+        let i_lo = (ob + 1).saturating_sub(n);
+        let i_hi = (ob + BLOCK).min(n);
         let mut s = [0i16; BLOCK];
-        let mut since = 0;
-        for (i, &bi) in b.iter().enumerate().take(i_hi).skip(i_lo) {
-            // Window a[ob - i .. ob - i + BLOCK] = pad[ob - i + BLOCK ..].
-            let at = ob + BLOCK - i;
-            let w: &[i16; BLOCK] = pad[at..at + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
-            let m = i16::from(bi);
-            for l in 0..BLOCK {
-                s[l] = s[l].wrapping_add(w[l].wrapping_mul(m));
-            }
-            since += 1;
-            if since == rows {
+        // Row i reads the window a[ob - i .. ob - i + BLOCK] = pad[at - i ..]
+        // with at = ob + BLOCK.
+        let at = ob + BLOCK;
+        if REDUCE {
+            // Rows in chunks of `rows`, each followed by a reduction.
+            let mut i = i_lo;
+            while i < i_hi {
+                let end = (i + rows).min(i_hi);
+                for (j, &bi) in b[i..end].iter().enumerate() {
+                    row(&mut s, pad, at - i - j, bi);
+                }
                 for x in &mut s {
                     *x = Fq::<Q>::reduce16(*x);
                 }
-                since = 0;
+                i = end;
+            }
+        } else {
+            for (i, &bi) in b.iter().enumerate().take(i_hi).skip(i_lo) {
+                row(&mut s, pad, at - i, bi);
             }
         }
-        for (l, &x) in s.iter().enumerate() {
-            let o = ob + l;
-            if o < P {
-                a[o] = x;
-            } else if o < 2 * P - 1 {
-                hi[o - P] = x;
-            }
+        let take = (len - ob).min(BLOCK);
+        for (o, &x) in out[ob..ob + take].iter_mut().zip(&s) {
+            *o = red::<Q, REDUCE>(x);
         }
         ob += BLOCK;
     }
-    hi[P - 1] = 0;
+}
+
+/// `out = a * b` by `levels` levels of Karatsuba over [`schoolbook`]
+/// (`out.len() = 2n - 1`, `n = a.len() = b.len()`, `|a| <= Q12` when
+/// `REDUCE`, `|b| <= 2^bshift`); `a` is consumed (it holds the middle
+/// product once `a0 b0` and `a1 b1` are done); `w` and `wb` are scratch.
+fn karatsuba<const Q: i16, const REDUCE: bool>(
+    out: &mut [i16],
+    a: &mut [i16],
+    b: &[i8],
+    w: &mut [i16],
+    wb: &mut [i8],
+    levels: u32,
+    bshift: u32,
+) {
+    let n = a.len();
+    if levels == 0 || n < 4 * BLOCK {
+        schoolbook::<Q, REDUCE>(out, a, b, w, bshift);
+        return;
+    }
+    let h = n - (n >> 1);
+    let (sa, w) = w.split_at_mut(h);
+    let (sb, wb) = wb.split_at_mut(h);
+    {
+        let (a0, a1) = a.split_at_mut(h);
+        let (b0, b1) = b.split_at(h);
+        // sa = a0 + a1 (back into -Q12..=Q12), sb = b0 + b1.
+        sa.copy_from_slice(a0);
+        sb.copy_from_slice(b0);
+        for (x, &y) in sa.iter_mut().zip(&*a1) {
+            let mut t = x.wrapping_add(y);
+            if REDUCE {
+                #[allow(clippy::cast_possible_truncation, reason = "Q12 < 2^15")]
+                let q12 = Fq::<Q>::Q12 as i16;
+                // t in -2 Q12..=2 Q12: subtract q where t > Q12, add q where t < -Q12.
+                t = t.wrapping_sub(Q & (q12.wrapping_sub(t) >> 15));
+                t = t.wrapping_add(Q & (t.wrapping_add(q12) >> 15));
+            }
+            *x = t;
+        }
+        for (x, &y) in sb.iter_mut().zip(b1) {
+            *x = x.wrapping_add(y);
+        }
+        let (lo, rest) = out.split_at_mut(2 * h - 1);
+        let (gap, hi) = rest.split_at_mut(1);
+        gap[0] = 0;
+        karatsuba::<Q, REDUCE>(lo, a0, b0, w, wb, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(hi, a1, b1, w, wb, levels - 1, bshift);
+    }
+    // a is free: m = (a0 + a1)(b0 + b1) there (2h - 1 <= n entries).
+    let m = &mut a[..2 * h - 1];
+    karatsuba::<Q, REDUCE>(m, sa, sb, w, wb, levels - 1, bshift + 1);
+    {
+        let (lo, rest) = out.split_at(2 * h - 1);
+        let hi = &rest[1..];
+        // m = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1
+        for (x, &y) in m.iter_mut().zip(lo) {
+            *x = red::<Q, REDUCE>(x.wrapping_sub(y));
+        }
+        for (x, &y) in m.iter_mut().zip(hi) {
+            *x = red::<Q, REDUCE>(x.wrapping_sub(y));
+        }
+    }
+    for (o, &x) in out[h..h + 2 * h - 1].iter_mut().zip(&*m) {
+        *o = red::<Q, REDUCE>(o.wrapping_add(x));
+    }
+}
+
+/// The full product `a * b` (mod q when `REDUCE`, else exactly) into the
+/// first `2p` entries of `buf.w` (the last one 0); `a` is consumed.
+#[inline(always)]
+fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
+    a: &mut [i16; P],
+    b: &[i8; P],
+    buf: &mut Scratch<P>,
+) {
+    const { assert!(P >= 4 * BLOCK) };
+    // At least one row between two reductions at the deepest level.
+    const { assert!(Fq::<Q>::ROWS_PER_REDUCTION >> LEVELS >= 1) };
+    let (full, w) = buf.w.as_flattened_mut().split_at_mut(2 * P);
+    full[2 * P - 1] = 0;
+    karatsuba::<Q, REDUCE>(&mut full[..2 * P - 1], a, b, w, &mut buf.b, LEVELS, 0);
 }
 
 /// The coefficient `k < p` of the folded product: x^(p+j) = x^(j+1) + x^j.
 #[inline(always)]
-fn folded<const P: usize>(lo: &[i16; P], hi: &[i16; P], k: usize) -> i32 {
-    let mut x = i32::from(lo[k]) + i32::from(hi[k]); // hi[p-1] = 0
+fn folded<const P: usize>(full: &[i16], k: usize) -> i32 {
+    let mut x = i32::from(full[k]) + i32::from(full[P + k]); // full[2p-1] = 0
     if k >= 1 {
-        x += i32::from(hi[k - 1]);
+        x += i32::from(full[P + k - 1]);
     }
     x
 }
@@ -89,27 +229,27 @@ fn folded<const P: usize>(lo: &[i16; P], hi: &[i16; P], k: usize) -> i32 {
 pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     a: &mut [i16; P],
     b: &[i8; P],
-    buf: &mut [[i16; P]; 3],
+    buf: &mut Scratch<P>,
 ) {
-    mul_acc::<P, Q, true>(a, b, buf);
-    let hi = &buf[2];
-    for k in 0..P {
-        a[k] = Fq::<Q>::freeze(folded(a, hi, k));
+    mul_full::<P, Q, true>(a, b, buf);
+    let full = &buf.w.as_flattened()[..2 * P];
+    for (k, ak) in a.iter_mut().enumerate() {
+        *ak = Fq::<Q>::freeze(folded::<P>(full, k));
     }
 }
 
 /// `R3_mult`: `h = a * b` in R/3 for `a` with coefficients in {-1, 0, 1}
-/// held in i16 (exact integer sums: |sum| <= p); `a` is consumed.
+/// held in i16 (exact integer sums); `a` is consumed.
 pub(crate) fn r3_mult<const P: usize>(
     h: &mut [i8; P],
     a: &mut [i16; P],
     b: &[i8; P],
-    buf: &mut [[i16; P]; 3],
+    buf: &mut Scratch<P>,
 ) {
-    mul_acc::<P, 3, false>(a, b, buf);
-    let hi = &buf[2];
+    mul_full::<P, 3, false>(a, b, buf);
+    let full = &buf.w.as_flattened()[..2 * P];
     for (k, hk) in h.iter_mut().enumerate() {
-        *hk = f3_freeze(folded(a, hi, k));
+        *hk = f3_freeze(folded::<P>(full, k));
     }
 }
 
@@ -172,6 +312,47 @@ pub(crate) mod tests {
         (*s >> 33) as u32
     }
 
+    /// Random `a` (mod q) and small `b`, `Rq_mult_small` and `R3_mult`
+    /// against the naive products, for one (p, q).
+    fn check<const P: usize, const Q: i16>(seed: u64) {
+        let mut s = seed;
+        let q = i32::from(Q);
+        let mut buf = Box::new(Scratch::<P>::new());
+        for round in 0..3 {
+            let mut a: [i16; P] =
+                core::array::from_fn(|_| ((lcg(&mut s) % q as u32) as i32 - (q - 1) / 2) as i16);
+            let mut b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
+            if round == 1 {
+                // Extreme operands: every sum at its bound.
+                a = [((q - 1) / 2) as i16; P];
+                b = [1; P];
+            }
+            if round == 2 {
+                a = [(-(q - 1) / 2) as i16; P];
+                b = [-1; P];
+            }
+            let mut h = a;
+            rq_mult_small::<P, Q>(&mut h, &b, &mut buf);
+            let want = naive(&a.map(i32::from), &b.map(i32::from), q);
+            assert_eq!(h.map(i32::from), want, "Rq_mult_small p = {P}, q = {Q}");
+            let c: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
+            let mut h3 = [0i8; P];
+            r3_mult(&mut h3, &mut c.map(i16::from), &b, &mut buf);
+            let want3 = naive(&c.map(i32::from), &b.map(i32::from), 3);
+            assert_eq!(h3.map(i32::from), want3, "R3_mult p = {P}");
+        }
+    }
+
+    #[test]
+    fn mult_matches_naive_every_set() {
+        check::<653, 4621>(1);
+        check::<761, 4591>(2);
+        check::<857, 5167>(3);
+        check::<953, 6343>(4);
+        check::<1013, 7177>(5);
+        check::<1277, 7879>(6);
+    }
+
     #[test]
     fn rq_mult_matches_naive() {
         const P: usize = 761;
@@ -181,7 +362,7 @@ pub(crate) mod tests {
             let a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 4591) as i16 - 2295);
             let b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut h = a;
-            let mut acc = Box::new([[0i16; P]; 3]);
+            let mut acc = Box::new(Scratch::<P>::new());
             rq_mult_small::<P, Q>(&mut h, &b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);

@@ -4,7 +4,7 @@
 //! steps share stack space.
 
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
-use crate::mult::{r3_from_3rq, r3_mult, round, rq_mult_small};
+use crate::mult::{Scratch, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use zeroize::Zeroizing;
 
@@ -18,7 +18,7 @@ pub(crate) fn recip3<const P: usize>(ginv: &mut [i8; P], g: &[i8; P]) -> ct::Cho
 /// `Rq_mult_small(a, b)` in place, with its own scratch buffer.
 #[inline(never)]
 fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &[i8; P]) {
-    let mut acc = Zeroizing::new([[0i16; P]; 3]);
+    let mut acc = Zeroizing::new(Scratch::<P>::new());
     rq_mult_small::<P, Q>(a, b, &mut acc);
 }
 
@@ -52,7 +52,7 @@ pub(crate) fn decrypt<const P: usize, const Q: i16, const W: usize>(
     f: &[i8; P],
     v: &[i8; P],
 ) {
-    let mut acc = Zeroizing::new([[0i16; P]; 3]);
+    let mut acc = Zeroizing::new(Scratch::<P>::new());
     rq_mult_small::<P, Q>(c, f, &mut acc);
     r3_from_3rq::<P, Q>(c);
     r3_mult(r, c, v, &mut acc);
