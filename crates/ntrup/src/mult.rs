@@ -7,7 +7,7 @@
 //! `a = a0 + x^h a1`, `b = b0 + x^h b1`,
 //! `a b = a0 b0 + x^h ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) + x^(2h) a1 b1`.
 //! The split sizes depend only on p. The sums `b0 + b1` stay small
-//! (|coefficient| <= 2 per level), and the sums `a0 + a1` are brought back
+//! (|coefficient| <= 2^level), and the sums `a0 + a1` are brought back
 //! to `-Q12..=Q12` with a masked correction, so the base case sees the same
 //! kind of operands as a plain product.
 //!
