@@ -8,7 +8,7 @@
 //! does not depend on; its figures in BENCHMARKS.md come from a separate
 //! throw-away crate with the same criterion settings.
 
-use std::hint::black_box;
+use core::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pq_mceliece::Algorithm;
@@ -70,8 +70,8 @@ fn benches(c: &mut Criterion) {
 criterion_group! {
     name = group;
     config = Criterion::default()
-        .warm_up_time(std::time::Duration::from_millis(500))
-        .measurement_time(std::time::Duration::from_secs(3));
+        .warm_up_time(core::time::Duration::from_millis(500))
+        .measurement_time(core::time::Duration::from_secs(3));
     targets = benches
 }
 criterion_main!(group);
