@@ -34,7 +34,7 @@ pub(crate) fn dk_parts<P: ParameterSet>(dk: &[u8]) -> DkParts<'_> {
 // Algorithm 16 (FIPS 203): ML-KEM.KeyGen_internal(d, z).
 /// Writes the expanded decapsulation key `dk_PKE ‖ ek ‖ H(ek) ‖ z` into `dk`
 /// (`768k + 96` bytes). The encapsulation key is the `ek` part.
-pub(crate) fn keygen_internal<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32], dk: &mut [u8]) {
+pub(crate) fn keygen_internal<P: ParameterSet>(d: &[u8], z: &[u8], dk: &mut [u8]) {
     let (dk_pke, rest) = dk.split_at_mut(POLY12 * P::K);
     let (ek, rest) = rest.split_at_mut(POLY12 * P::K + 32);
     let (hash, z_out) = rest.split_at_mut(32);

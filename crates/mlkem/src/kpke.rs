@@ -62,7 +62,8 @@ fn sample_noise(eta: usize, seed: &[u8; 32], n: u8, f: &mut Poly) {
 
 // Algorithm 13 (FIPS 203): K-PKE.KeyGen(d).
 /// Writes `ek_PKE` (`384k + 32` bytes) and `dk_PKE` (`384k` bytes).
-pub(crate) fn keygen<P: ParameterSet>(d: &[u8; 32], ek: &mut [u8], dk_pke: &mut [u8]) {
+#[inline(never)]
+pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]) {
     let mut rho = [0u8; 32];
     let mut sigma = Zeroizing::new([0u8; 32]);
     g(&[d, &[P::K as u8]], &mut rho, &mut sigma);

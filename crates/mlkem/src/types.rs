@@ -216,23 +216,29 @@ pub struct DecapsulationKey<P: ParameterSet> {
 }
 
 impl<P: ParameterSet> DecapsulationKey<P> {
-    /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16).
-    fn from_d_z(d: &[u8; 32], z: &[u8; 32]) -> Self {
-        let mut seed = [0u8; SEED_SIZE];
-        seed[..32].copy_from_slice(d);
-        seed[32..].copy_from_slice(z);
-        let mut dk = Self {
+    /// An all-zero key, filled in place by [`Self::fill_from_d_z`] so that the
+    /// large byte arrays are written straight into the caller's return slot.
+    fn empty() -> Self {
+        Self {
             bytes: P::DecapsulationKeyBytes::zeroed(),
             ek: EncapsulationKey {
                 bytes: P::EncapsulationKeyBytes::zeroed(),
                 h: [0; 32],
             },
-            seed: Some(seed),
-        };
-        seed.zeroize();
-        kem::keygen_internal::<P>(d, z, dk.bytes.as_mut());
-        dk.copy_ek_out();
-        dk
+            seed: None,
+        }
+    }
+
+    /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16) into `self`.
+    /// Not inlined: its temporaries get their own frame, which is gone
+    /// before the caller copies anything out of the key.
+    #[inline(never)]
+    fn fill_from_d_z(&mut self, d: &[u8], z: &[u8]) {
+        let seed = self.seed.insert([0u8; SEED_SIZE]);
+        seed[..32].copy_from_slice(d);
+        seed[32..].copy_from_slice(z);
+        kem::keygen_internal::<P>(d, z, self.bytes.as_mut());
+        self.copy_ek_out();
     }
 
     /// Fills `self.ek` from the `ek ‖ H(ek)` part of the expanded key.
@@ -245,11 +251,10 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// The key generated from the 64-byte seed `d ‖ z` (FIPS 203 Algorithm 16
     /// with `d = seed[0..32]`, `z = seed[32..64]`).
     pub fn from_seed(seed: &[u8; SEED_SIZE]) -> Self {
-        let mut d = Zeroizing::new([0u8; 32]);
-        let mut z = Zeroizing::new([0u8; 32]);
-        d.copy_from_slice(&seed[..32]);
-        z.copy_from_slice(&seed[32..]);
-        Self::from_d_z(&d, &z)
+        let (d, z) = seed.split_at(32);
+        let mut dk = Self::empty();
+        dk.fill_from_d_z(d, z);
+        dk
     }
 
     /// Parses an expanded decapsulation key (`768k + 96` bytes) and runs the
@@ -400,9 +405,28 @@ pub fn try_generate<P: ParameterSet, R: TryCryptoRng + ?Sized>(
 ) -> Result<(DecapsulationKey<P>, EncapsulationKey<P>), R::Error> {
     let mut seed = Zeroizing::new([0u8; SEED_SIZE]);
     rng.try_fill_bytes(seed.as_mut())?;
-    let dk = DecapsulationKey::<P>::from_seed(&seed);
-    let ek = dk.ek.clone();
-    Ok((dk, ek))
+    let (d, z) = seed.split_at(32);
+    Ok(key_pair(d, z))
+}
+
+/// Key generation from `d` and `z`, built in place: both keys start zeroed
+/// in the returned value and are filled there, so no full-size temporary
+/// key is copied into the result.
+fn key_pair<P: ParameterSet>(d: &[u8], z: &[u8]) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+    let mut pair = (
+        DecapsulationKey::<P>::empty(),
+        EncapsulationKey::<P> {
+            bytes: P::EncapsulationKeyBytes::zeroed(),
+            h: [0; 32],
+        },
+    );
+    pair.0.fill_from_d_z(d, z);
+    pair.1
+        .bytes
+        .as_mut()
+        .copy_from_slice(pair.0.ek.bytes.as_ref());
+    pair.1.h = pair.0.ek.h;
+    pair
 }
 
 /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16): deterministic key
@@ -411,7 +435,5 @@ pub fn generate_deterministic<P: ParameterSet>(
     d: &[u8; 32],
     z: &[u8; 32],
 ) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
-    let dk = DecapsulationKey::<P>::from_d_z(d, z);
-    let ek = dk.ek.clone();
-    (dk, ek)
+    key_pair(d, z)
 }

@@ -59,7 +59,7 @@ fn peak_stack() {
     if !cfg!(debug_assertions) {
         let [k, e, d] = results[1].1;
         assert!(
-            k < 12 * 1024 && e < 8 * 1024 && d < 8 * 1024,
+            k < 8 * 1024 && e < 8 * 1024 && d < 8 * 1024,
             "{:?}",
             results[1]
         );
