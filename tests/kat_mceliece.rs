@@ -16,19 +16,8 @@
 
 use pqdr_kat::rsp::{digest_input, kem_req};
 use pqdr_suite::kat::{find_kem, kem_check, kem_rsp};
-use sha2::{Digest, Sha256};
-
-fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn checksums() -> serde_json::Value {
-    let path = pqdr_kat::kat_dir().join("kat-checksums.json");
-    serde_json::from_slice(&std::fs::read(&path).expect("kat-checksums.json")).expect("JSON")
-}
+mod common;
+use common::*;
 
 fn check(name: &str, records: usize) {
     let alg = find_kem(name).expect("registered");

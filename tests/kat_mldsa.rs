@@ -7,26 +7,8 @@
 
 use pqdr_kat::rsp::{digest_input, sign_req};
 use pqdr_suite::kat::{find_sign, sign_check, sign_rsp};
-use sha2::{Digest, Sha256};
-
-fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn checksums() -> serde_json::Value {
-    let path = pqdr_kat::kat_dir().join("kat-checksums.json");
-    serde_json::from_slice(&std::fs::read(&path).expect("kat-checksums.json")).expect("JSON")
-}
-
-fn stored_rsp(header: &str) -> String {
-    let path = pqdr_kat::kat_dir()
-        .join("nist-kat")
-        .join(format!("PQCsignKAT_{header}.rsp"));
-    String::from_utf8(pqdr_kat::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")
-}
+mod common;
+use common::*;
 
 fn check(name: &str) {
     let alg = find_sign(name).expect("registered");
@@ -48,7 +30,7 @@ fn check(name: &str) {
         file,
         want["stored_file"]["file_sha256"].as_str().expect("field")
     );
-    let stored = stored_rsp(alg.header);
+    let stored = stored_rsp(&format!("PQCsignKAT_{}", alg.header));
     assert!(
         ours == stored,
         "generated .rsp differs from the stored file"
@@ -82,7 +64,7 @@ fn kat_ml_dsa_87() {
 #[test]
 fn sign_check_detects_a_tampered_signature() {
     let alg = find_sign("ml-dsa-44").expect("registered");
-    let stored = stored_rsp(alg.header);
+    let stored = stored_rsp(&format!("PQCsignKAT_{}", alg.header));
     // Flip one hex digit inside the first record's sm (past the signature's c̃).
     let pos = stored.find("sm = ").expect("sm") + 5 + 200;
     let mut bytes = stored.into_bytes();

@@ -7,26 +7,8 @@
 
 use pqdr_kat::rsp::{digest_input, kem_req};
 use pqdr_suite::kat::{find_kem, kem_check, kem_rsp};
-use sha2::{Digest, Sha256};
-
-fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn checksums() -> serde_json::Value {
-    let path = pqdr_kat::kat_dir().join("kat-checksums.json");
-    serde_json::from_slice(&std::fs::read(&path).expect("kat-checksums.json")).expect("JSON")
-}
-
-fn stored_rsp(header: &str) -> String {
-    let path = pqdr_kat::kat_dir()
-        .join("nist-kat")
-        .join(format!("PQCkemKAT_{header}.rsp"));
-    String::from_utf8(pqdr_kat::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")
-}
+mod common;
+use common::*;
 
 fn check(name: &str) {
     let alg = find_kem(name).expect("registered");
@@ -48,7 +30,7 @@ fn check(name: &str) {
         file,
         want["stored_file"]["file_sha256"].as_str().expect("field")
     );
-    let stored = stored_rsp(alg.header);
+    let stored = stored_rsp(&format!("PQCkemKAT_{}", alg.header));
     assert!(
         ours == stored,
         "generated .rsp differs from the stored file"
@@ -82,7 +64,7 @@ fn kat_ml_kem_1024() {
 #[test]
 fn kem_check_detects_a_tampered_ciphertext() {
     let alg = find_kem("ml-kem-768").expect("registered");
-    let stored = stored_rsp(alg.header);
+    let stored = stored_rsp(&format!("PQCkemKAT_{}", alg.header));
     // Flip one hex digit inside the first record's ct.
     let pos = stored.find("ct = ").expect("ct") + 5 + 100;
     let mut bytes = stored.into_bytes();

@@ -10,21 +10,8 @@
 use pqdr_kat::rsp::{self, digest_input, kem_req};
 use pqdr_ntrup::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};
 use pqdr_suite::kat::{find_kem, kem_check, kem_rsp};
-use sha2::{Digest, Sha256};
-
-fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn stored_rsp(name: &str) -> String {
-    let path = pqdr_kat::kat_dir()
-        .join("nist-kat")
-        .join(format!("{name}.rsp"));
-    String::from_utf8(pqdr_kat::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")
-}
+mod common;
+use common::*;
 
 fn sha256sums_entry(name: &str) -> String {
     let path = pqdr_kat::kat_dir().join("nist-kat").join("SHA256SUMS");
@@ -36,11 +23,6 @@ fn sha256sums_entry(name: &str) -> String {
             (f == file).then(|| hash.to_string())
         })
         .expect("listed in SHA256SUMS")
-}
-
-fn checksums() -> serde_json::Value {
-    let path = pqdr_kat::kat_dir().join("kat-checksums.json");
-    serde_json::from_slice(&std::fs::read(path).expect("kat-checksums.json")).expect("JSON")
 }
 
 /// Encapsulates to each official pk (with a DRBG of our own) and decapsulates
