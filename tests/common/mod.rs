@@ -24,3 +24,46 @@ pub(crate) fn stored_rsp(stem: &str) -> String {
         .join(format!("{stem}.rsp"));
     String::from_utf8(pqdr_kat::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")
 }
+
+/// SHA-256 of the first record, of the first `records` records (liboqs `all`)
+/// and of the whole text; prints each under `label` and asserts them against
+/// the expected upstream values (`None` skips that digest).
+pub(crate) fn assert_digests(
+    label: &str,
+    rsp: &str,
+    records: usize,
+    first: Option<&str>,
+    all: Option<&str>,
+    file: Option<&str>,
+) {
+    let got_first = sha256_hex(&pqdr_kat::rsp::digest_input::first_record(rsp));
+    let got_all = sha256_hex(&pqdr_kat::rsp::digest_input::records(rsp, records));
+    let got_file = sha256_hex(rsp);
+    println!("{label}: first record {got_first}");
+    println!("{label}: {records} records  {got_all}");
+    println!("{label}: whole file   {got_file}");
+    for (what, got, want) in [
+        ("first record", got_first, first),
+        ("all records", got_all, all),
+        ("whole file", got_file, file),
+    ] {
+        if let Some(want) = want {
+            assert_eq!(got, want, "{label}: SHA-256 of the {what}");
+        }
+    }
+}
+
+/// Asserts that re-checking a stored file covered `records` records with no mismatch.
+pub(crate) fn assert_clean_report(
+    label: &str,
+    report: &pqdr_suite::kat::CheckReport,
+    records: usize,
+) {
+    println!(
+        "{label}: {} records re-checked, {} mismatches",
+        report.checked,
+        report.mismatches.len()
+    );
+    assert_eq!(report.checked, records);
+    assert!(report.mismatches.is_empty(), "{:?}", report.mismatches);
+}
