@@ -243,8 +243,18 @@ pub(crate) fn nonce(dir: Direction, epoch: u64, counter: u32) -> [u8; 12] {
     n
 }
 
+/// Whether the step from `counter` crosses into the next segment.
+fn ends_segment(counter: u32) -> bool {
+    (u64::from(counter) + 1) & (SEGMENT - 1) == 0
+}
+
 enum CandidateKind {
     Stored(usize),
+    /// The next counter in order, not the last of its segment: one packet
+    /// step from the window's chain, whose new chain key is `ck`.
+    Next {
+        ck: Key,
+    },
     Ahead {
         /// Chain at the first counter whose key will be stored (none in order).
         base: Option<Chain>,
@@ -280,6 +290,9 @@ impl Candidate {
 impl Drop for Candidate {
     fn drop(&mut self) {
         self.key.zeroize();
+        if let CandidateKind::Next { ck } = &mut self.kind {
+            ck.zeroize();
+        }
     }
 }
 
@@ -625,6 +638,21 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 key: w.skipped[i].key,
                 kind: CandidateKind::Stored(i),
             }),
+            Lookup::Ahead if u64::from(counter) == w.next && !ends_segment(counter) => {
+                // In order (the common case): one step, no scratch chains.
+                let mut cand = Candidate {
+                    slot,
+                    epoch,
+                    counter,
+                    direction: theirs,
+                    key: [0; 32],
+                    kind: CandidateKind::Next { ck: w.chain.ck },
+                };
+                if let CandidateKind::Next { ck } = &mut cand.kind {
+                    kdf::packet_step(ck, counter, &mut cand.key);
+                }
+                Ok(cand)
+            }
             Lookup::Ahead => {
                 let c = u64::from(counter);
                 let keep = w.keep_for(c);
@@ -706,6 +734,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                     return Err(Error::Replay);
                 }
                 s.recv.commit_stored(*i);
+            }
+            CandidateKind::Next { ck } => {
+                if s.recv.next != u64::from(cand.counter) {
+                    return Err(Error::Replay);
+                }
+                s.recv.commit_next(ck);
             }
             CandidateKind::Ahead {
                 base,

@@ -333,16 +333,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         let (epoch, counter) = (cand.epoch, cand.counter);
         self.ks.commit(cand, now)?;
         let mut data = (0, 0);
-        for f in Frames::new(&out[..n]).flatten() {
-            match f {
-                Frame::Padding => {}
-                Frame::Data { start, len } => data = (start, len),
-                Frame::Symbol(s) => self.ks.handle_symbol(epoch, &s, now, rng),
-                Frame::Done { rid, blob } => self.ks.handle_done(rid, blob),
-                Frame::Request { next_epoch_lo } => self.ks.handle_request(epoch, next_epoch_lo),
-                Frame::Abort { rid, .. } => self.ks.handle_abort(rid, now),
-                Frame::RecvReport { .. } => self.ks.handle_report(),
-            }
+        if out[..n].first() == Some(&ty::DATA) {
+            // Application data only (the common case): nothing else to apply.
+            data = (1, n - 1);
+        } else {
+            self.apply_frames(&out[..n], epoch, now, &mut data, rng);
         }
         out.copy_within(data.0..data.0 + data.1, 0);
         Ok(Opened {
@@ -350,6 +345,29 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             epoch,
             counter,
         })
+    }
+
+    /// Applies the control frames of an authentic, validated plaintext and
+    /// records where its data run is.
+    fn apply_frames<R: CryptoRng + ?Sized>(
+        &mut self,
+        body: &[u8],
+        epoch: u64,
+        now: Instant,
+        data: &mut (usize, usize),
+        rng: &mut R,
+    ) {
+        for f in Frames::new(body).flatten() {
+            match f {
+                Frame::Padding => {}
+                Frame::Data { start, len } => *data = (start, len),
+                Frame::Symbol(s) => self.ks.handle_symbol(epoch, &s, now, rng),
+                Frame::Done { rid, blob } => self.ks.handle_done(rid, blob),
+                Frame::Request { next_epoch_lo } => self.ks.handle_request(epoch, next_epoch_lo),
+                Frame::Abort { rid, .. } => self.ks.handle_abort(rid, now),
+                Frame::RecvReport { .. } => self.ks.handle_report(),
+            }
+        }
     }
 
     /// When [`Session::handle_timeout`] (or `poll_transmit`) should next be called.

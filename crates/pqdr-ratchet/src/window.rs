@@ -190,6 +190,25 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         self.prune_checkpoints();
     }
 
+    /// Commits reception of `c = next` whose step stays inside the current
+    /// segment, given the chain key `ck` after it: [`Window::commit_ahead`]
+    /// with nothing to store and `after = (ck, seg_next, next + 1)`, without
+    /// building the chain. The segment index does not change, so no
+    /// checkpoint is passed.
+    pub(crate) fn commit_next(&mut self, ck: &Key) {
+        let c = self.next;
+        let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
+        while self.n_skipped > 0 && u64::from(self.skipped[0].counter) < floor {
+            self.remove(0);
+        }
+        // The window slides by one: the bit of `c` (last used by `c − W`) now means `c`.
+        let (w, m) = Self::bit(c);
+        self.bitmap[w] |= m;
+        self.chain.ck = *ck;
+        self.chain.pos = c.wrapping_add(1);
+        self.next = c.wrapping_add(1);
+    }
+
     /// The cached checkpoint with the highest segment index in `(cur, jt]`.
     pub(crate) fn best_checkpoint(&self, jt: u64) -> Option<usize> {
         let cur = self.chain.pos >> crate::chain::SEGMENT_SHIFT;

@@ -1,0 +1,245 @@
+//! Instruction-count harness for the per-packet path (BENCHMARKS.md).
+//!
+//! `ratchet_ops <op> <n>` runs `n` operations of one kind on 1200-byte
+//! datagrams (1177 bytes of data) after an untimed setup; run it under
+//! `valgrind --tool=callgrind` for two values of `n` and divide the
+//! difference of the totals by the difference of `n`:
+//!
+//! ```text
+//! cargo build --release -p pqdr-ratchet --example ratchet_ops
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/examples/ratchet_ops seal 1000
+//! ```
+//!
+//! Operations: `seal`, `open` (in order; records sealed beforehand, so the
+//! setup grows with `n` too: subtract `seal-only`), `seal-only` (the setup of
+//! `open` alone), `bare-seal`, `bare-open` (ChaCha20-Poly1305 with one reused
+//! key), `step` (`KeySchedule::next_send`: the send-side chain step) and
+//! `recv-step` (`KeySchedule::candidate` + `commit`, in order).
+//! `ratchet_ops time` prints wall-clock minimums of all of them instead.
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::print_stdout,
+    missing_docs,
+    reason = "measurement harness"
+)]
+
+use std::hint::black_box;
+
+use pqdr_ratchet::chacha20poly1305::aead::{AeadInOut, KeyInit};
+use pqdr_ratchet::chacha20poly1305::{ChaCha20Poly1305, Nonce};
+use pqdr_ratchet::{Config, DefaultSession, InitialSecret, Instant, KeySchedule, MlKem768, Role};
+
+const DATAGRAM: usize = 1200;
+const PAYLOAD: usize = DATAGRAM - 23;
+
+fn cfg() -> Config {
+    Config {
+        ratchet_on_start: false,
+        ..Config::default()
+    }
+}
+
+fn init() -> InitialSecret<'static> {
+    InitialSecret {
+        secret: &[1; 32],
+        transcript: b"",
+        context: b"bench",
+    }
+}
+
+/// `ratchet_ops time`: minimum over 200 batches of 1,000 operations, ns per
+/// operation, for a quick wall-clock look on a shared machine (the minimum
+/// filters out the other processes' interference).
+fn time_all() {
+    let mut r = pqdr_kat::Drbg::new(&[5; 48]);
+    let payload = [0xabu8; PAYLOAD];
+    let hdr = [0x20u8, 0, 0, 0, 0, 0];
+    const N: usize = 1000;
+    let best = |f: &mut dyn FnMut() -> std::time::Duration| {
+        (0..200)
+            .map(|_| f().as_secs_f64() * 1e9 / N as f64)
+            .fold(f64::MAX, f64::min)
+    };
+    let mut a: KeySchedule<MlKem768> =
+        KeySchedule::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let step = best(&mut || {
+        let t = std::time::Instant::now();
+        for _ in 0..N {
+            black_box(a.next_send(Instant(0), PAYLOAD).unwrap());
+        }
+        t.elapsed()
+    });
+    let mut b: KeySchedule<MlKem768> =
+        KeySchedule::new(&cfg(), Role::Responder, init(), Instant(0), &mut r).unwrap();
+    let mut c = 0u32;
+    let recv_step = best(&mut || {
+        let t = std::time::Instant::now();
+        for _ in 0..N {
+            let cand = b.candidate(0, Some(c), Instant(0)).unwrap();
+            black_box(cand.key());
+            b.commit(cand, Instant(0)).unwrap();
+            c += 1;
+        }
+        t.elapsed()
+    });
+    let cipher = ChaCha20Poly1305::new(&[3u8; 32].into());
+    let mut buf = [0xabu8; PAYLOAD + 1];
+    let mut i = 0u64;
+    let bare_seal = best(&mut || {
+        let t = std::time::Instant::now();
+        for _ in 0..N {
+            let mut nonce = [0u8; 12];
+            nonce[4..].copy_from_slice(&i.to_be_bytes());
+            i += 1;
+            black_box(
+                cipher
+                    .encrypt_inout_detached(&Nonce::from(nonce), &hdr, (&mut buf[..]).into())
+                    .unwrap(),
+            );
+        }
+        t.elapsed()
+    });
+    let mut rec = [0xabu8; PAYLOAD + 1];
+    let nonce = Nonce::from([0u8; 12]);
+    let tag = cipher
+        .encrypt_inout_detached(&nonce, &hdr, (&mut rec[..]).into())
+        .unwrap();
+    let bare_open = best(&mut || {
+        let t = std::time::Instant::now();
+        for _ in 0..N {
+            buf.copy_from_slice(&rec);
+            cipher
+                .decrypt_inout_detached(&nonce, &hdr, (&mut buf[..]).into(), &tag)
+                .unwrap();
+            black_box(&buf);
+        }
+        t.elapsed()
+    });
+    let mut sa = DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut sb = DefaultSession::new(&cfg(), Role::Responder, init(), Instant(0), &mut r).unwrap();
+    let mut out = [0u8; DATAGRAM];
+    let seal = best(&mut || {
+        let t = std::time::Instant::now();
+        for _ in 0..N {
+            black_box(
+                sa.seal(Instant(0), b"", black_box(&payload), &mut out, &mut r)
+                    .unwrap(),
+            );
+        }
+        t.elapsed()
+    });
+    let mut sa = DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut recs = vec![[0u8; DATAGRAM]; N];
+    let open = best(&mut || {
+        for rec in &mut recs {
+            sa.seal(Instant(0), b"", &payload, rec, &mut r).unwrap();
+        }
+        let t = std::time::Instant::now();
+        for rec in &recs {
+            black_box(sb.open(Instant(0), b"", rec, &mut out, &mut r).unwrap());
+        }
+        t.elapsed()
+    });
+    println!("step {step:.1} ns, recv-step {recv_step:.1} ns");
+    println!(
+        "seal {seal:.1} ns, bare {bare_seal:.1} ns, overhead {:.1} ns",
+        seal - bare_seal
+    );
+    println!(
+        "open {open:.1} ns, bare {bare_open:.1} ns, overhead {:.1} ns",
+        open - bare_open
+    );
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let op = args.next().expect("op");
+    if op == "time" {
+        time_all();
+        return;
+    }
+    let n: usize = args.next().expect("n").parse().expect("n");
+    let mut r = pqdr_kat::Drbg::new(&[5; 48]);
+    let payload = [0xabu8; PAYLOAD];
+    let hdr = [0x20u8, 0, 0, 0, 0, 0];
+    match op.as_str() {
+        "seal" => {
+            let mut a =
+                DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
+            let mut out = [0u8; DATAGRAM];
+            for _ in 0..n {
+                black_box(
+                    a.seal(Instant(0), b"", black_box(&payload), &mut out, &mut r)
+                        .unwrap(),
+                );
+            }
+        }
+        "open" | "seal-only" => {
+            let mut a =
+                DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
+            let mut b =
+                DefaultSession::new(&cfg(), Role::Responder, init(), Instant(0), &mut r).unwrap();
+            let mut recs = vec![[0u8; DATAGRAM]; n];
+            for rec in &mut recs {
+                a.seal(Instant(0), b"", &payload, rec, &mut r).unwrap();
+            }
+            if op == "open" {
+                let mut out = [0u8; DATAGRAM];
+                for rec in &recs {
+                    black_box(b.open(Instant(0), b"", rec, &mut out, &mut r).unwrap());
+                }
+            }
+        }
+        "bare-seal" => {
+            let cipher = ChaCha20Poly1305::new(&[3u8; 32].into());
+            let mut buf = [0xabu8; PAYLOAD + 1];
+            for i in 0..n as u64 {
+                let mut nonce = [0u8; 12];
+                nonce[4..].copy_from_slice(&i.to_be_bytes());
+                black_box(
+                    cipher
+                        .encrypt_inout_detached(&Nonce::from(nonce), &hdr, (&mut buf[..]).into())
+                        .unwrap(),
+                );
+            }
+        }
+        "bare-open" => {
+            let cipher = ChaCha20Poly1305::new(&[3u8; 32].into());
+            let mut rec = [0xabu8; PAYLOAD + 1];
+            let nonce = Nonce::from([0u8; 12]);
+            let tag = cipher
+                .encrypt_inout_detached(&nonce, &hdr, (&mut rec[..]).into())
+                .unwrap();
+            let mut buf = [0u8; PAYLOAD + 1];
+            for _ in 0..n {
+                buf.copy_from_slice(&rec);
+                cipher
+                    .decrypt_inout_detached(&nonce, &hdr, (&mut buf[..]).into(), &tag)
+                    .unwrap();
+                black_box(&buf);
+            }
+        }
+        "step" => {
+            let mut a: KeySchedule<MlKem768> =
+                KeySchedule::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
+            for _ in 0..n {
+                black_box(a.next_send(Instant(0), PAYLOAD).unwrap());
+            }
+        }
+        "recv-step" => {
+            let mut b: KeySchedule<MlKem768> =
+                KeySchedule::new(&cfg(), Role::Responder, init(), Instant(0), &mut r).unwrap();
+            for c in 0..n as u32 {
+                let cand = b.candidate(0, Some(c), Instant(0)).unwrap();
+                black_box(cand.key());
+                b.commit(cand, Instant(0)).unwrap();
+            }
+        }
+        _ => panic!("unknown op {op}"),
+    }
+}
