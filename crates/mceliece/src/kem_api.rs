@@ -144,8 +144,8 @@ impl<P: KemSizes> KeyExport for DecapsulationKey<P> {
     }
 }
 
-macro_rules! kem_set {
-    ($feat:literal, $ty:ident, $ek:ident, $dk:ident, $ct:ident) => {
+macro_rules! kem_sets {
+    ($($feat:literal, $ty:ident, $ek:ident, $dk:ident, $ct:ident;)*) => {$(
         #[cfg(feature = $feat)]
         impl KemSizes for crate::$ty {
             type EncapsulationKeySize = sizes::$ek;
@@ -174,16 +174,28 @@ macro_rules! kem_set {
                     == <sizes::$ct as hybrid_array::typenum::Unsigned>::USIZE
             );
         };
-    };
+    )*};
 }
 
-kem_set!("mceliece348864", Mceliece348864, U261120, U6492, U96);
-kem_set!("mceliece348864f", Mceliece348864f, U261120, U6492, U96);
-kem_set!("mceliece460896", Mceliece460896, U524160, U13608, U156);
-kem_set!("mceliece460896f", Mceliece460896f, U524160, U13608, U156);
-kem_set!("mceliece6688128", Mceliece6688128, U1044992, U13932, U208);
-kem_set!("mceliece6688128f", Mceliece6688128f, U1044992, U13932, U208);
-kem_set!("mceliece6960119", Mceliece6960119, U1047319, U13948, U194);
-kem_set!("mceliece6960119f", Mceliece6960119f, U1047319, U13948, U194);
-kem_set!("mceliece8192128", Mceliece8192128, U1357824, U14120, U208);
-kem_set!("mceliece8192128f", Mceliece8192128f, U1357824, U14120, U208);
+kem_sets! {
+    "mceliece348864", Mceliece348864, U261120, U6492, U96;
+    "mceliece348864f", Mceliece348864f, U261120, U6492, U96;
+    "mceliece460896", Mceliece460896, U524160, U13608, U156;
+    "mceliece460896f", Mceliece460896f, U524160, U13608, U156;
+    "mceliece6688128", Mceliece6688128, U1044992, U13932, U208;
+    "mceliece6688128f", Mceliece6688128f, U1044992, U13932, U208;
+    "mceliece6960119", Mceliece6960119, U1047319, U13948, U194;
+    "mceliece6960119f", Mceliece6960119f, U1047319, U13948, U194;
+    "mceliece8192128", Mceliece8192128, U1357824, U14120, U208;
+    "mceliece8192128f", Mceliece8192128f, U1357824, U14120, U208;
+    "mceliece348864pc", Mceliece348864pc, U261120, U6492, U128;
+    "mceliece348864pcf", Mceliece348864pcf, U261120, U6492, U128;
+    "mceliece460896pc", Mceliece460896pc, U524160, U13608, U188;
+    "mceliece460896pcf", Mceliece460896pcf, U524160, U13608, U188;
+    "mceliece6688128pc", Mceliece6688128pc, U1044992, U13932, U240;
+    "mceliece6688128pcf", Mceliece6688128pcf, U1044992, U13932, U240;
+    "mceliece6960119pc", Mceliece6960119pc, U1047319, U13948, U226;
+    "mceliece6960119pcf", Mceliece6960119pcf, U1047319, U13948, U226;
+    "mceliece8192128pc", Mceliece8192128pc, U1357824, U14120, U240;
+    "mceliece8192128pcf", Mceliece8192128pcf, U1357824, U14120, U240;
+}

@@ -158,3 +158,26 @@ variant!(/// `mceliece8192128` (spec §7: m = 13, n = 8192, t = 128).
     Mceliece8192128, "mceliece8192128", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = false, pc = false);
 variant!(/// `mceliece8192128f`.
     Mceliece8192128f, "mceliece8192128f", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = true, pc = false);
+
+// The ISO plaintext-confirmation sets: the same (m, n, t) with C1 = H(2, e)
+// appended to the ciphertext (equal to the round-3 submission's KEM).
+variant!(/// `mceliece348864pc`: `mceliece348864` with plaintext confirmation.
+    Mceliece348864pc, "mceliece348864pc", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = false, pc = true);
+variant!(/// `mceliece348864pcf`: `mceliece348864f` with plaintext confirmation.
+    Mceliece348864pcf, "mceliece348864pcf", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = true, pc = true);
+variant!(/// `mceliece460896pc`: `mceliece460896` with plaintext confirmation.
+    Mceliece460896pc, "mceliece460896pc", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = false, pc = true);
+variant!(/// `mceliece460896pcf`: `mceliece460896f` with plaintext confirmation.
+    Mceliece460896pcf, "mceliece460896pcf", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = true, pc = true);
+variant!(/// `mceliece6688128pc`: `mceliece6688128` with plaintext confirmation.
+    Mceliece6688128pc, "mceliece6688128pc", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = false, pc = true);
+variant!(/// `mceliece6688128pcf`: `mceliece6688128f` with plaintext confirmation.
+    Mceliece6688128pcf, "mceliece6688128pcf", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = true, pc = true);
+variant!(/// `mceliece6960119pc`: `mceliece6960119` with plaintext confirmation.
+    Mceliece6960119pc, "mceliece6960119pc", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = false, pc = true);
+variant!(/// `mceliece6960119pcf`: `mceliece6960119f` with plaintext confirmation.
+    Mceliece6960119pcf, "mceliece6960119pcf", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = true, pc = true);
+variant!(/// `mceliece8192128pc`: `mceliece8192128` with plaintext confirmation.
+    Mceliece8192128pc, "mceliece8192128pc", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = false, pc = true);
+variant!(/// `mceliece8192128pcf`: `mceliece8192128f` with plaintext confirmation.
+    Mceliece8192128pcf, "mceliece8192128pcf", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = true, pc = true);

@@ -96,6 +96,9 @@ decaps_tests! {
     decaps_6960119f: Mceliece6960119f;
     decaps_8192128: Mceliece8192128;
     decaps_8192128f: Mceliece8192128f;
+    // The pc sets add the C1 check to Decap; one per field size.
+    decaps_348864pc: Mceliece348864pc;
+    decaps_8192128pcf: Mceliece8192128pcf;
 }
 
 /// Key generation with a secret seed, then encapsulation with a secret error

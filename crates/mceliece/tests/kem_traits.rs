@@ -55,3 +55,8 @@ fn kem_traits_348864() {
 fn kem_traits_6960119f() {
     generic_roundtrip::<pqdr_mceliece::Mceliece6960119f>();
 }
+
+#[test]
+fn kem_traits_348864pc() {
+    generic_roundtrip::<pqdr_mceliece::Mceliece348864pc>();
+}

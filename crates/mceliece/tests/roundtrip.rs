@@ -46,6 +46,21 @@ fn roundtrip<P: Params>(seed: u64) {
         let k1 = dk.decapsulate(&bad);
         assert_ne!(k1, ss);
         assert_eq!(k1, dk.decapsulate(&bad));
+
+        if P::PC {
+            // A wrong confirmation hash C1 (the last 32 bytes) with a correct
+            // C0 is rejected too, implicitly, and gives yet another key.
+            let len = ct.as_bytes().as_ref().len();
+            for pos in [len - 32, len - 1] {
+                let mut bad = ct.as_bytes().clone();
+                bad.as_mut()[pos] ^= 0x80;
+                let bad = Ciphertext::<P>::from_bytes(bad.as_ref()).expect("well formed");
+                let k2 = dk.decapsulate(&bad);
+                assert_ne!(k2, ss, "{}: C1 byte {pos}", P::NAME);
+                assert_ne!(k2, k1);
+                assert_eq!(k2, dk.decapsulate(&bad));
+            }
+        }
     }
 
     // Caller-buffer API on the same keys.
@@ -103,6 +118,65 @@ sets! {
     roundtrip_6960119f: Mceliece6960119f;
     roundtrip_8192128: Mceliece8192128;
     roundtrip_8192128f: Mceliece8192128f;
+    roundtrip_348864pc: Mceliece348864pc;
+    roundtrip_348864pcf: Mceliece348864pcf;
+    roundtrip_460896pc: Mceliece460896pc;
+    roundtrip_460896pcf: Mceliece460896pcf;
+    roundtrip_6688128pc: Mceliece6688128pc;
+    roundtrip_6688128pcf: Mceliece6688128pcf;
+    roundtrip_6960119pc: Mceliece6960119pc;
+    roundtrip_6960119pcf: Mceliece6960119pcf;
+    roundtrip_8192128pc: Mceliece8192128pc;
+    roundtrip_8192128pcf: Mceliece8192128pcf;
+}
+
+/// The `pc` sets: same keys as their base set from the same seed (KeyGen is
+/// unchanged), a ciphertext 32 bytes longer (C1), and C0 equal to the base
+/// set's for the same error vector.
+fn pc_vs_base<B: Params, P: Params>() {
+    assert!(P::PC && !B::PC);
+    let (dk_b, ek_b) = pqdr_mceliece::generate_deterministic::<B>(&[3; 32]);
+    let (dk_p, ek_p) = pqdr_mceliece::generate_deterministic::<P>(&[3; 32]);
+    assert_eq!(ek_b.as_bytes().as_ref(), ek_p.as_bytes().as_ref());
+    assert_eq!(dk_b.as_bytes().as_ref(), dk_p.as_bytes().as_ref());
+    let (ct_b, _) = ek_b.encapsulate(&mut TestRng(11));
+    let (ct_p, ss_p) = ek_p.encapsulate(&mut TestRng(11));
+    let (c_b, c_p) = (ct_b.as_bytes().as_ref(), ct_p.as_bytes().as_ref());
+    assert_eq!(c_p.len(), c_b.len() + 32);
+    assert_eq!(&c_p[..c_b.len()], c_b);
+    assert_eq!(dk_p.decapsulate(&ct_p), ss_p);
+    // A base-set ciphertext is not a pc ciphertext and vice versa.
+    assert_eq!(Ciphertext::<P>::from_bytes(c_b).err(), Some(Error));
+    assert_eq!(Ciphertext::<B>::from_bytes(c_p).err(), Some(Error));
+}
+
+#[test]
+fn pc_vs_base_348864() {
+    pc_vs_base::<pqdr_mceliece::Mceliece348864, pqdr_mceliece::Mceliece348864pc>();
+    pc_vs_base::<pqdr_mceliece::Mceliece348864f, pqdr_mceliece::Mceliece348864pcf>();
+}
+
+#[test]
+fn pc_vs_base_6960119() {
+    pc_vs_base::<pqdr_mceliece::Mceliece6960119, pqdr_mceliece::Mceliece6960119pc>();
+}
+
+#[test]
+fn pc_sizes() {
+    use pqdr_mceliece as m;
+    assert_eq!(m::mceliece348864pc::CIPHERTEXT_SIZE, 128);
+    assert_eq!(m::mceliece348864pcf::CIPHERTEXT_SIZE, 128);
+    assert_eq!(m::mceliece460896pc::CIPHERTEXT_SIZE, 188);
+    assert_eq!(m::mceliece6688128pc::CIPHERTEXT_SIZE, 240);
+    assert_eq!(m::mceliece6960119pc::CIPHERTEXT_SIZE, 226);
+    assert_eq!(m::mceliece8192128pcf::CIPHERTEXT_SIZE, 240);
+    assert_eq!(m::mceliece348864pc::DECAPSULATION_KEY_SIZE, 6492);
+    assert_eq!(m::mceliece8192128pc::ENCAPSULATION_KEY_SIZE, 1_357_824);
+}
+
+#[test]
+fn streaming_6960119pc() {
+    streaming::<pqdr_mceliece::Mceliece6960119pc>();
 }
 
 /// 6960119: mt = 1547 and n - mt = 5413 are not multiples of 8, so the
