@@ -3,10 +3,18 @@
 //!
 //! `cargo bench --features bench-peers --bench ratchet`
 //!
+//! * `chain_step`: the per-packet ratchet work alone, no AEAD: `send` is
+//!   `KeySchedule::next_send` (one packet step: `ck' ‖ mk` from `ck`, plus
+//!   the send bookkeeping), `recv-inorder` is `KeySchedule::candidate` +
+//!   `commit` for the next counter; `blake3-hasher-xof64` is the same
+//!   one-block derivation through the `blake3` crate's `Hasher` (context key
+//!   precomputed, 64-byte XOF), the crate's previous implementation.
 //! * `seal_1200`: one 1200-byte datagram (1177 bytes of application data);
 //!   `bare` seals the same 1178-byte AEAD input under one fixed key.
-//! * `open_1200_inorder`: opening those records in order; `bare` opens the
-//!   same-sized AEAD record.
+//! * `open_1200_inorder`: opening those records in order; `bare` opens
+//!   same-sized AEAD records under one key. Both open batches of 64 distinct
+//!   records sealed untimed (77 KB: read from the L2 cache on both sides),
+//!   decrypting from the record into an output buffer.
 //! * `open_reorder_64`: batches of 64 records opened in reverse order
 //!   (63 stored skipped keys per batch).
 //! * `open_gap_2^20`: one record 2^20 counters ahead (skip chain:
@@ -25,26 +33,28 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant as StdInstant};
 
+use chacha20poly1305::aead::inout::InOutBuf;
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use pqdr_suite::ratchet::{Config, DefaultSession, InitialSecret, Instant, Role};
+use pqdr_suite::ratchet::blake3;
+use pqdr_suite::ratchet::blake3::hazmat::{HasherExt, hash_derive_key_context};
+use pqdr_suite::ratchet::{
+    Config, DefaultSession, InitialSecret, Instant, KeySchedule, MlKem768, Role,
+};
 
 const DATAGRAM: usize = 1200;
 /// Application bytes in a 1200-byte record: 6 header + 1 frame type + 16 tag.
 const PAYLOAD: usize = DATAGRAM - 23;
-const BATCH: u64 = 4096;
+/// Records sealed (untimed) and then opened (timed) per batch: 77 KB, so
+/// both the session and the bare AEAD read their records from the L2 cache.
+const BATCH: u64 = 64;
 
 fn rng() -> pqdr_kat::Drbg {
     pqdr_kat::Drbg::new(&[5; 48])
 }
 
 fn pair(cfg: &Config) -> (DefaultSession, DefaultSession) {
-    let init = || InitialSecret {
-        secret: &[1; 32],
-        transcript: b"",
-        context: b"bench",
-    };
     let mut r = rng();
     let a = DefaultSession::new(cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
     let b = DefaultSession::new(cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
@@ -63,6 +73,51 @@ fn bare_seal(c: &ChaCha20Poly1305, i: u64, buf: &mut [u8]) -> Tag {
     n[4..].copy_from_slice(&i.to_be_bytes());
     c.encrypt_inout_detached(&Nonce::from(n), &[0x20, 0, 0, 0, 0, 0], buf.into())
         .unwrap()
+}
+
+fn init() -> InitialSecret<'static> {
+    InitialSecret {
+        secret: &[1; 32],
+        transcript: b"",
+        context: b"bench",
+    }
+}
+
+/// The per-packet ratchet overhead measured directly (no AEAD).
+fn chain_step(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ratchet/chain_step");
+    g.bench_function("send", |b| {
+        let mut ks: KeySchedule<MlKem768> =
+            KeySchedule::new(&quiet(), Role::Initiator, init(), Instant(0), &mut rng()).unwrap();
+        b.iter(|| black_box(ks.next_send(Instant(0), PAYLOAD).unwrap()))
+    });
+    g.bench_function("recv-inorder", |b| {
+        let mut ks: KeySchedule<MlKem768> =
+            KeySchedule::new(&quiet(), Role::Responder, init(), Instant(0), &mut rng()).unwrap();
+        let mut counter = 0u32;
+        b.iter(|| {
+            let cand = ks.candidate(0, Some(counter), Instant(0)).unwrap();
+            black_box(cand.key());
+            ks.commit(cand, Instant(0)).unwrap();
+            counter += 1;
+        })
+    });
+    g.bench_function("blake3-hasher-xof64", |b| {
+        let context_key = hash_derive_key_context("pqdr-ratchet v1 2026-11-22T02:00Z packet step");
+        let mut ck = [7u8; 32];
+        let mut counter = 0u32;
+        b.iter(|| {
+            let mut h = blake3::Hasher::new_from_context_key(&context_key);
+            h.update(&ck);
+            h.update(&counter.to_be_bytes());
+            let mut out = [0u8; 64];
+            h.finalize_xof().fill(&mut out);
+            ck.copy_from_slice(&out[..32]);
+            counter = counter.wrapping_add(1);
+            black_box(&out[32..]);
+        })
+    });
+    g.finish();
 }
 
 fn per_packet(c: &mut Criterion) {
@@ -94,24 +149,7 @@ fn per_packet(c: &mut Criterion) {
     let mut g = c.benchmark_group("ratchet/open_1200_inorder");
     g.throughput(Throughput::Bytes(DATAGRAM as u64));
     g.bench_function("bare-chacha20poly1305", |b| {
-        let cipher = ChaCha20Poly1305::new(&[3u8; 32].into());
-        let mut rec = [0xabu8; PAYLOAD + 1];
-        let tag = bare_seal(&cipher, 1, &mut rec);
-        let mut buf = [0u8; PAYLOAD + 1];
-        let mut n = [0u8; 12];
-        n[4..].copy_from_slice(&1u64.to_be_bytes());
-        b.iter(|| {
-            buf.copy_from_slice(&rec);
-            cipher
-                .decrypt_inout_detached(
-                    &Nonce::from(n),
-                    &[0x20, 0, 0, 0, 0, 0],
-                    (&mut buf[..]).into(),
-                    &tag,
-                )
-                .unwrap();
-            black_box(&buf);
-        })
+        b.iter_custom(bare_open_batches)
     });
     g.bench_function("pqdr-ratchet", |b| {
         b.iter_custom(|iters| open_batches(iters, &payload, false))
@@ -124,6 +162,37 @@ fn per_packet(c: &mut Criterion) {
         b.iter_custom(|iters| open_batches(iters, &payload, true))
     });
     g.finish();
+}
+
+/// Bare ChaCha20-Poly1305 under one key: opens `iters` distinct records
+/// (sealed untimed in batches) from the record into an output buffer, the
+/// same data movement as `Session::open`.
+fn bare_open_batches(iters: u64) -> Duration {
+    let cipher = ChaCha20Poly1305::new(&[3u8; 32].into());
+    let mut recs = vec![([0xabu8; PAYLOAD + 1], Tag::default()); BATCH as usize];
+    let mut out = [0u8; PAYLOAD + 1];
+    let mut total = Duration::ZERO;
+    let mut done = 0u64;
+    while done < iters {
+        let n = (iters - done).min(BATCH) as usize;
+        for (i, (rec, tag)) in recs.iter_mut().enumerate().take(n) {
+            rec.fill(0xab);
+            *tag = bare_seal(&cipher, done + i as u64, rec);
+        }
+        let t = StdInstant::now();
+        for (i, (rec, tag)) in recs[..n].iter().enumerate() {
+            let mut nonce = [0u8; 12];
+            nonce[4..].copy_from_slice(&(done + i as u64).to_be_bytes());
+            let io = InOutBuf::new(&rec[..], &mut out[..]).unwrap();
+            cipher
+                .decrypt_inout_detached(&Nonce::from(nonce), &[0x20, 0, 0, 0, 0, 0], io, tag)
+                .unwrap();
+            black_box(&out);
+        }
+        total += t.elapsed();
+        done += n as u64;
+    }
+    total
 }
 
 /// Opens `iters` records (sealed untimed in batches); reversed in groups of 64 if `reorder`.
@@ -221,5 +290,5 @@ fn gap_and_cycle(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, per_packet, gap_and_cycle);
+criterion_group!(benches, chain_step, per_packet, gap_and_cycle);
 criterion_main!(benches);

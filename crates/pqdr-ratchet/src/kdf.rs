@@ -179,6 +179,21 @@ fn dk_one_block(cv: &[u32; 8], m: &[u32; 16], block_len: u32) -> [u32; 16] {
     v
 }
 
+/// Overwrites a per-packet secret (a key, or the compression's message or
+/// state words) with zeros.
+///
+/// Ordinary stores (two or four wide stores) made observable by `black_box`,
+/// so they are not removed as dead stores — the same device as [`wipe`]. The
+/// `zeroize` crate's volatile writes go one element at a time (32 single-byte
+/// stores per key), and the per-packet path wipes five such values: measured
+/// as a visible share of the ratchet's per-packet cost (BENCHMARKS.md). Long-lived
+/// state (chains, windows, slots) keeps `Zeroize`/`ZeroizeOnDrop`.
+#[inline(always)]
+pub(crate) fn wipe_key<T: Copy + Default, const N: usize>(x: &mut [T; N]) {
+    *x = [T::default(); N];
+    core::hint::black_box(&*x);
+}
+
 /// The message words of a 32-byte key, zero-padded to a block.
 #[inline(always)]
 fn key_block(key: &Key) -> [u32; 16] {
@@ -200,11 +215,10 @@ fn put_words(out: &mut Key, w: &[u32]) {
 /// `DKf(ctx, key)` for a 32-byte input and output: one compression.
 fn dk_key(cv: &[u32; 8], key: &Key) -> Key {
     let mut m = key_block(key);
-    let mut v = dk_one_block(cv, &m, 32);
+    let v = dk_one_block(cv, &m, 32);
     let mut out = [0u8; KEY_LEN];
     put_words(&mut out, &v[..8]);
-    m.zeroize();
-    v.zeroize();
+    wipe_key(&mut m);
     out
 }
 
@@ -332,11 +346,10 @@ pub(crate) fn inner0(seg: &Key) -> Key {
 pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
     let mut m = key_block(ck);
     m[8] = u32::from_le_bytes(counter.to_be_bytes());
-    let mut v = dk_one_block(&CKW_PACKET, &m, 36);
+    let v = dk_one_block(&CKW_PACKET, &m, 36);
     put_words(ck, &v[..8]);
     put_words(mk, &v[8..]);
-    m.zeroize();
-    v.zeroize();
+    wipe_key(&mut m);
 }
 
 /// `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`: key sealing an exported state.

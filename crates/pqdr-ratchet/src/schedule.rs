@@ -217,7 +217,7 @@ impl SendKey {
 
 impl Drop for SendKey {
     fn drop(&mut self) {
-        self.key.zeroize();
+        kdf::wipe_key(&mut self.key);
     }
 }
 
@@ -289,9 +289,9 @@ impl Candidate {
 
 impl Drop for Candidate {
     fn drop(&mut self) {
-        self.key.zeroize();
+        kdf::wipe_key(&mut self.key);
         if let CandidateKind::Next { ck } = &mut self.kind {
-            ck.zeroize();
+            kdf::wipe_key(ck);
         }
     }
 }
@@ -577,18 +577,17 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         }
         #[allow(clippy::cast_possible_truncation, reason = "pos < 2^32 checked above")]
         let counter = s.send.pos as u32;
-        let mut key = [0u8; 32];
-        s.send.step(&mut key);
         s.sent_packets = s.sent_packets.saturating_add(1);
         s.sent_bytes = s.sent_bytes.saturating_add(len as u64);
         let (dir, _) = directions(self.role);
-        let k = SendKey {
+        // The key is derived straight into the returned value (no stack copy to wipe).
+        let mut k = SendKey {
             epoch: s.epoch,
             counter,
             direction: dir,
-            key,
+            key: [0; 32],
         };
-        key.zeroize();
+        s.send.step(&mut k.key);
         Ok(k)
     }
 
