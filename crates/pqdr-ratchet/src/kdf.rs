@@ -126,26 +126,28 @@ fn g(v: &mut [u32; 16], (a, b, c, d): (usize, usize, usize, usize), x: u32, y: u
 /// BLAKE3 spec §2.2: one round, columns then diagonals, reading the message
 /// words in the order `s`.
 #[inline(always)]
-fn round(v: &mut [u32; 16], m: &[u32; 16], s: &[usize; 16]) {
-    g(v, (0, 4, 8, 12), m[s[0]], m[s[1]]);
-    g(v, (1, 5, 9, 13), m[s[2]], m[s[3]]);
-    g(v, (2, 6, 10, 14), m[s[4]], m[s[5]]);
-    g(v, (3, 7, 11, 15), m[s[6]], m[s[7]]);
-    g(v, (0, 5, 10, 15), m[s[8]], m[s[9]]);
-    g(v, (1, 6, 11, 12), m[s[10]], m[s[11]]);
-    g(v, (2, 7, 8, 13), m[s[12]], m[s[13]]);
-    g(v, (3, 4, 9, 14), m[s[14]], m[s[15]]);
+fn round(v: &mut [u32; 16], m: &impl Fn(usize) -> u32, s: &[usize; 16]) {
+    g(v, (0, 4, 8, 12), m(s[0]), m(s[1]));
+    g(v, (1, 5, 9, 13), m(s[2]), m(s[3]));
+    g(v, (2, 6, 10, 14), m(s[4]), m(s[5]));
+    g(v, (3, 7, 11, 15), m(s[6]), m(s[7]));
+    g(v, (0, 5, 10, 15), m(s[8]), m(s[9]));
+    g(v, (1, 6, 11, 12), m(s[10]), m(s[11]));
+    g(v, (2, 7, 8, 13), m(s[12]), m(s[13]));
+    g(v, (3, 4, 9, 14), m(s[14]), m(s[15]));
 }
 
 /// `derive_key` with the precomputed context key `cv` of a one-block input
-/// (`block_len` ≤ 64 bytes, already zero-padded into the message words `m`):
+/// (`block_len` ≤ 64 bytes; `m(i)` is message word `i`, zero past the input).
+/// The words are read where the input lives (the chain key itself), so no
+/// copy of the secret input is made that would need wiping:
 /// BLAKE3 spec §2.2 compression with counter 0 and [`ONE_BLOCK_DERIVE_KEY`],
 /// returning all 16 output words, i.e. the first 64 bytes of the root output
 /// (§2.6: the first 8 words are the 32-byte `derive_key` result).
 ///
 /// Straight-line 32-bit additions, rotations and XORs: constant time.
 #[inline(always)]
-fn dk_one_block(cv: &[u32; 8], m: &[u32; 16], block_len: u32) -> [u32; 16] {
+fn dk_one_block(cv: &[u32; 8], m: impl Fn(usize) -> u32, block_len: u32) -> [u32; 16] {
     let mut v = [
         cv[0],
         cv[1],
@@ -165,13 +167,13 @@ fn dk_one_block(cv: &[u32; 8], m: &[u32; 16], block_len: u32) -> [u32; 16] {
         ONE_BLOCK_DERIVE_KEY,
     ];
     // Written out (not a loop) so every message index is a constant.
-    round(&mut v, m, &SCHEDULE[0]);
-    round(&mut v, m, &SCHEDULE[1]);
-    round(&mut v, m, &SCHEDULE[2]);
-    round(&mut v, m, &SCHEDULE[3]);
-    round(&mut v, m, &SCHEDULE[4]);
-    round(&mut v, m, &SCHEDULE[5]);
-    round(&mut v, m, &SCHEDULE[6]);
+    round(&mut v, &m, &SCHEDULE[0]);
+    round(&mut v, &m, &SCHEDULE[1]);
+    round(&mut v, &m, &SCHEDULE[2]);
+    round(&mut v, &m, &SCHEDULE[3]);
+    round(&mut v, &m, &SCHEDULE[4]);
+    round(&mut v, &m, &SCHEDULE[5]);
+    round(&mut v, &m, &SCHEDULE[6]);
     for i in 0..8 {
         v[i] ^= v[i + 8];
         v[i + 8] ^= cv[i];
@@ -179,29 +181,30 @@ fn dk_one_block(cv: &[u32; 8], m: &[u32; 16], block_len: u32) -> [u32; 16] {
     v
 }
 
-/// Overwrites a per-packet secret (a key, or the compression's message or
-/// state words) with zeros.
+/// Overwrites a per-packet key (a `SendKey`'s or a `Candidate`'s) with zeros.
 ///
-/// Ordinary stores (two or four wide stores) made observable by `black_box`,
-/// so they are not removed as dead stores — the same device as [`wipe`]. The
-/// `zeroize` crate's volatile writes go one element at a time (32 single-byte
-/// stores per key), and the per-packet path wipes five such values: measured
-/// as a visible share of the ratchet's per-packet cost (BENCHMARKS.md). Long-lived
-/// state (chains, windows, slots) keeps `Zeroize`/`ZeroizeOnDrop`.
+/// Ordinary wide stores made observable by `black_box`, so they are not
+/// removed as dead stores — the same device as [`wipe`]. The `zeroize`
+/// crate's volatile writes go one byte at a time (32 stores per key), a
+/// visible share of the per-packet cost (BENCHMARKS.md). Long-lived state
+/// (chains, windows, slots) keeps `Zeroize`/`ZeroizeOnDrop`.
 #[inline(always)]
 pub(crate) fn wipe_key<T: Copy + Default, const N: usize>(x: &mut [T; N]) {
     *x = [T::default(); N];
     core::hint::black_box(&*x);
 }
 
-/// The message words of a 32-byte key, zero-padded to a block.
+/// Message word `i` of a block holding the 32-byte `key` (words 0–7),
+/// `extra` (word 8) and zero padding.
 #[inline(always)]
-fn key_block(key: &Key) -> [u32; 16] {
-    let mut m = [0u32; 16];
-    for (w, b) in m.iter_mut().zip(key.chunks_exact(4)) {
-        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+fn key_word(key: &Key, extra: u32, i: usize) -> u32 {
+    if i < 8 {
+        u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
+    } else if i == 8 {
+        extra
+    } else {
+        0
     }
-    m
 }
 
 /// Writes words `w` as little-endian bytes to `out`.
@@ -214,11 +217,9 @@ fn put_words(out: &mut Key, w: &[u32]) {
 
 /// `DKf(ctx, key)` for a 32-byte input and output: one compression.
 fn dk_key(cv: &[u32; 8], key: &Key) -> Key {
-    let mut m = key_block(key);
-    let v = dk_one_block(cv, &m, 32);
+    let v = dk_one_block(cv, |i| key_word(key, 0, i), 32);
     let mut out = [0u8; KEY_LEN];
     put_words(&mut out, &v[..8]);
-    wipe_key(&mut m);
     out
 }
 
@@ -344,12 +345,10 @@ pub(crate) fn inner0(seg: &Key) -> Key {
 /// the 64 output bytes are one compression's 16 output words.
 #[inline]
 pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
-    let mut m = key_block(ck);
-    m[8] = u32::from_le_bytes(counter.to_be_bytes());
-    let v = dk_one_block(&CKW_PACKET, &m, 36);
+    let c = u32::from_le_bytes(counter.to_be_bytes());
+    let v = dk_one_block(&CKW_PACKET, |i| key_word(ck, c, i), 36);
     put_words(ck, &v[..8]);
     put_words(mk, &v[8..]);
-    wipe_key(&mut m);
 }
 
 /// `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`: key sealing an exported state.
