@@ -53,114 +53,136 @@ fn init() -> InitialSecret<'static> {
     }
 }
 
-/// `ratchet_ops time`: minimum over many batches (1,000 operations; opening:
-/// 64 records), ns per operation, for a quick wall-clock look on a shared
-/// machine (the minimum filters out the other processes' interference).
+/// Minimum ns per operation of `f` and of `g` over `batches` batches of
+/// `per_batch` operations each, alternating `f` and `g` so both meet the
+/// same machine load; the minimum filters out the other processes'
+/// interference on a shared machine.
+fn pair_min(
+    batches: usize,
+    per_batch: usize,
+    f: &mut dyn FnMut() -> std::time::Duration,
+    g: &mut dyn FnMut() -> std::time::Duration,
+) -> (f64, f64) {
+    let (mut bf, mut bg) = (f64::MAX, f64::MAX);
+    for _ in 0..batches {
+        bf = bf.min(f().as_secs_f64() * 1e9 / per_batch as f64);
+        bg = bg.min(g().as_secs_f64() * 1e9 / per_batch as f64);
+    }
+    (bf, bg)
+}
+
+/// `ratchet_ops time`: wall-clock minimums (see [`pair_min`]) of the send and
+/// receive steps and of seal/open against the bare AEAD, batches of 64.
 fn time_all() {
+    const N: usize = 64;
+    const BATCHES: usize = 3000;
     let mut r = pqdr_kat::Drbg::new(&[5; 48]);
     let payload = [0xabu8; PAYLOAD];
     let hdr = [0x20u8, 0, 0, 0, 0, 0];
-    const N: usize = 1000;
-    let best = |f: &mut dyn FnMut() -> std::time::Duration| {
-        (0..200)
-            .map(|_| f().as_secs_f64() * 1e9 / N as f64)
-            .fold(f64::MAX, f64::min)
-    };
     let mut a: KeySchedule<MlKem768> =
         KeySchedule::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
-    let step = best(&mut || {
-        let t = std::time::Instant::now();
-        for _ in 0..N {
-            black_box(a.next_send(Instant(0), PAYLOAD).unwrap());
-        }
-        t.elapsed()
-    });
     let mut b: KeySchedule<MlKem768> =
         KeySchedule::new(&cfg(), Role::Responder, init(), Instant(0), &mut r).unwrap();
     let mut c = 0u32;
-    let recv_step = best(&mut || {
-        let t = std::time::Instant::now();
-        for _ in 0..N {
-            let cand = b.candidate(0, Some(c), Instant(0)).unwrap();
-            black_box(cand.key());
-            b.commit(cand, Instant(0)).unwrap();
-            c += 1;
-        }
-        t.elapsed()
-    });
+    let (step, recv_step) = pair_min(
+        BATCHES,
+        N,
+        &mut || {
+            let t = std::time::Instant::now();
+            for _ in 0..N {
+                black_box(a.next_send(Instant(0), PAYLOAD).unwrap());
+            }
+            t.elapsed()
+        },
+        &mut || {
+            let t = std::time::Instant::now();
+            for _ in 0..N {
+                let cand = b.candidate(0, Some(c), Instant(0)).unwrap();
+                black_box(cand.key());
+                b.commit(cand, Instant(0)).unwrap();
+                c += 1;
+            }
+            t.elapsed()
+        },
+    );
     let cipher = ChaCha20Poly1305::new(&[3u8; 32].into());
     let mut buf = [0xabu8; PAYLOAD + 1];
     let mut i = 0u64;
-    let bare_seal = best(&mut || {
-        let t = std::time::Instant::now();
-        for _ in 0..N {
-            let mut nonce = [0u8; 12];
-            nonce[4..].copy_from_slice(&i.to_be_bytes());
-            i += 1;
-            black_box(
-                cipher
-                    .encrypt_inout_detached(&Nonce::from(nonce), &hdr, (&mut buf[..]).into())
-                    .unwrap(),
-            );
-        }
-        t.elapsed()
-    });
-    // Opening: batches of `OPEN_BATCH` distinct records (sealed untimed,
-    // small enough to stay in the L2 cache), decrypted from the record into
-    // an output buffer, for both the bare AEAD and the session.
-    const OPEN_BATCH: usize = 64;
-    let best_open = |f: &mut dyn FnMut() -> std::time::Duration| {
-        (0..2000)
-            .map(|_| f().as_secs_f64() * 1e9 / OPEN_BATCH as f64)
-            .fold(f64::MAX, f64::min)
-    };
-    let mut bare_recs = vec![([0xabu8; PAYLOAD + 1], [0u8; 16]); OPEN_BATCH];
-    for (k, (rec, tag)) in bare_recs.iter_mut().enumerate() {
-        let mut nonce = [0u8; 12];
-        nonce[4..].copy_from_slice(&(k as u64).to_be_bytes());
-        *tag = cipher
-            .encrypt_inout_detached(&Nonce::from(nonce), &hdr, (&mut rec[..]).into())
-            .unwrap()
-            .into();
-    }
-    let bare_open = best_open(&mut || {
-        let t = std::time::Instant::now();
-        for (k, (rec, tag)) in bare_recs.iter().enumerate() {
-            let mut nonce = [0u8; 12];
-            nonce[4..].copy_from_slice(&(k as u64).to_be_bytes());
-            let io = InOutBuf::new(&rec[..], &mut buf[..]).unwrap();
-            cipher
-                .decrypt_inout_detached(&Nonce::from(nonce), &hdr, io, &(*tag).into())
-                .unwrap();
-            black_box(&buf);
-        }
-        t.elapsed()
-    });
+    let mut sa = DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
+    let mut out = [0u8; DATAGRAM];
+    let (seal, bare_seal) = pair_min(
+        BATCHES,
+        N,
+        &mut || {
+            let t = std::time::Instant::now();
+            for _ in 0..N {
+                black_box(
+                    sa.seal(Instant(0), b"", black_box(&payload), &mut out, &mut r)
+                        .unwrap(),
+                );
+            }
+            t.elapsed()
+        },
+        &mut || {
+            let t = std::time::Instant::now();
+            for _ in 0..N {
+                let mut nonce = [0u8; 12];
+                nonce[4..].copy_from_slice(&i.to_be_bytes());
+                i += 1;
+                black_box(
+                    cipher
+                        .encrypt_inout_detached(&Nonce::from(nonce), &hdr, (&mut buf[..]).into())
+                        .unwrap(),
+                );
+            }
+            t.elapsed()
+        },
+    );
+    // Opening: each batch opens N distinct records sealed untimed just before
+    // (77 KB, L2-resident), decrypting from the record into an output buffer,
+    // for both the session and the bare AEAD.
+    let mut bare_recs = vec![([0xabu8; PAYLOAD + 1], [0u8; 16]); N];
     let mut sa = DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
     let mut sb = DefaultSession::new(&cfg(), Role::Responder, init(), Instant(0), &mut r).unwrap();
-    let mut out = [0u8; DATAGRAM];
-    let seal = best(&mut || {
-        let t = std::time::Instant::now();
-        for _ in 0..N {
-            black_box(
-                sa.seal(Instant(0), b"", black_box(&payload), &mut out, &mut r)
-                    .unwrap(),
-            );
-        }
-        t.elapsed()
-    });
-    let mut sa = DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
-    let mut recs = vec![[0u8; DATAGRAM]; OPEN_BATCH];
-    let open = best_open(&mut || {
-        for rec in &mut recs {
-            sa.seal(Instant(0), b"", &payload, rec, &mut r).unwrap();
-        }
-        let t = std::time::Instant::now();
-        for rec in &recs {
-            black_box(sb.open(Instant(0), b"", rec, &mut out, &mut r).unwrap());
-        }
-        t.elapsed()
-    });
+    let mut recs = vec![[0u8; DATAGRAM]; N];
+    let mut r2 = pqdr_kat::Drbg::new(&[6; 48]);
+    let (open, bare_open) = pair_min(
+        BATCHES,
+        N,
+        &mut || {
+            for rec in &mut recs {
+                sa.seal(Instant(0), b"", &payload, rec, &mut r).unwrap();
+            }
+            let t = std::time::Instant::now();
+            for rec in &recs {
+                black_box(sb.open(Instant(0), b"", rec, &mut out, &mut r2).unwrap());
+            }
+            t.elapsed()
+        },
+        &mut || {
+            // Re-sealed untimed like the session's records.
+            for (k, (rec, tag)) in bare_recs.iter_mut().enumerate() {
+                let mut nonce = [0u8; 12];
+                nonce[4..].copy_from_slice(&(k as u64).to_be_bytes());
+                rec.fill(0xab);
+                *tag = cipher
+                    .encrypt_inout_detached(&Nonce::from(nonce), &hdr, (&mut rec[..]).into())
+                    .unwrap()
+                    .into();
+            }
+            let t = std::time::Instant::now();
+            for (k, (rec, tag)) in bare_recs.iter().enumerate() {
+                let mut nonce = [0u8; 12];
+                nonce[4..].copy_from_slice(&(k as u64).to_be_bytes());
+                let io = InOutBuf::new(&rec[..], &mut buf[..]).unwrap();
+                cipher
+                    .decrypt_inout_detached(&Nonce::from(nonce), &hdr, io, &(*tag).into())
+                    .unwrap();
+                black_box(&buf);
+            }
+            t.elapsed()
+        },
+    );
     println!("step {step:.1} ns, recv-step {recv_step:.1} ns");
     println!(
         "seal {seal:.1} ns, bare {bare_seal:.1} ns, overhead {:.1} ns",
