@@ -13,7 +13,8 @@
 //!
 //! Operations: `seal`, `open` (in order; records sealed beforehand, so the
 //! setup grows with `n` too: subtract `seal-only`), `seal-only` (the setup of
-//! `open` alone), `bare-seal`, `bare-open` (ChaCha20-Poly1305 with one reused
+//! `open` alone), `open-rev` (like `open`, each group of 64 reversed),
+//! `bare-seal`, `bare-open` (ChaCha20-Poly1305 with one reused
 //! key), `step` (`KeySchedule::next_send`: the send-side chain step) and
 //! `recv-step` (`KeySchedule::candidate` + `commit`, in order).
 //! `ratchet_ops time` prints wall-clock minimums of all of them instead.
@@ -217,7 +218,7 @@ fn main() {
                 );
             }
         }
-        "open" | "seal-only" => {
+        "open" | "open-rev" | "seal-only" => {
             let mut a =
                 DefaultSession::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
             let mut b =
@@ -226,7 +227,12 @@ fn main() {
             for rec in &mut recs {
                 a.seal(Instant(0), b"", &payload, rec, &mut r).unwrap();
             }
-            if op == "open" {
+            if op == "open-rev" {
+                for chunk in recs.chunks_mut(64) {
+                    chunk.reverse();
+                }
+            }
+            if op != "seal-only" {
                 let mut out = [0u8; DATAGRAM];
                 for rec in &recs {
                     black_box(b.open(Instant(0), b"", rec, &mut out, &mut r).unwrap());
