@@ -46,24 +46,6 @@ pub(crate) fn cswap_u16(a: &mut u16, b: &mut u16, bit: u16) {
     *b ^= d;
 }
 
-/// Compare-exchange: afterwards `a <= b` (values below 2^63).
-#[inline(always)]
-pub(crate) fn minmax_u64(a: &mut u64, b: &mut u64) {
-    let m = (b.wrapping_sub(*a) >> 63).wrapping_neg();
-    let d = (*a ^ *b) & m;
-    *a ^= d;
-    *b ^= d;
-}
-
-/// Compare-exchange: afterwards `a <= b` (values below 2^31).
-#[inline(always)]
-pub(crate) fn minmax_u32(a: &mut u32, b: &mut u32) {
-    let m = (b.wrapping_sub(*a) >> 31).wrapping_neg();
-    let d = (*a ^ *b) & m;
-    *a ^= d;
-    *b ^= d;
-}
-
 /// Bit `i` of a little-endian bit string, as 0 or 1.
 #[inline(always)]
 pub(crate) fn bit(bytes: &[u8], i: usize) -> u8 {

@@ -27,50 +27,157 @@ pub(crate) const fn aug_row_bytes(mt: usize, semi: bool) -> usize {
     ((a_words(mt, semi) + mt.div_ceil(64)) * 8).next_multiple_of(16)
 }
 
-/// Writes columns [start, start + 64) of H (rows r m + b = bit b of
-/// alpha_j^r / g(alpha_j)) as mt words, lane l = column start + l; columns
-/// at or past n are zero.
-fn column_chunk<P: Params>(out: &mut [u64], g: &[u16], support: &[u16], start: usize) {
+/// Chunks of 64 columns handled together by one bitsliced operation.
+const LANES: usize = 8;
+
+/// Bitsliced evaluation of 8 chunks of 64 columns from column `start`
+/// (chunk l = columns start + 64 l ..): `alpha` gets the support elements
+/// alpha_j and `v` gets 1/g(alpha_j) (spec §2.4.3: column j of H is
+/// (1, alpha_j, ..., alpha_j^(t-1))^T / g(alpha_j)); columns at or past n
+/// are zero in `v`.
+fn eval_group<P: Params>(
+    alpha: &mut vec::Vec<LANES>,
+    v: &mut vec::Vec<LANES>,
+    g: &[u16],
+    support: &[u16],
+    start: usize,
+) {
     let (m, t, n) = (P::M, P::T, P::N);
-    let mut el = [0u16; 64];
-    let mut valid = 0u64;
-    for (lane, e) in el.iter_mut().enumerate() {
-        if start + lane < n {
-            *e = support[start + lane];
-            valid |= 1 << lane;
+    let mut valid = [0u64; LANES];
+    for (lane, vl) in valid.iter_mut().enumerate() {
+        let mut el = [0u16; 64];
+        for (i, e) in el.iter_mut().enumerate() {
+            let j = start + 64 * lane + i;
+            if j < n {
+                *e = support[j];
+                *vl |= 1 << i;
+            }
         }
+        vec::from_elements::<P, LANES>(alpha, lane, &el);
     }
-    let mut a = vec::zero::<1>();
-    vec::from_elements::<P, 1>(&mut a, 0, &el);
     // g(alpha) by Horner, g monic.
-    let mut acc = vec::zero::<1>();
-    acc[0] = [!0];
-    let mut tmp = vec::zero::<1>();
-    let mut gc = vec::zero::<1>();
+    let mut acc = vec::zero::<LANES>();
+    acc[0] = [!0; LANES];
+    let mut tmp = vec::zero::<LANES>();
+    let mut gc = vec::zero::<LANES>();
     for &gi in g[..t].iter().rev() {
-        vec::mul::<P, 1>(&mut tmp, &acc, &a);
-        vec::splat::<P, 1>(&mut gc, gi);
+        vec::mul::<P, LANES>(&mut tmp, &acc, alpha);
+        vec::splat::<P, LANES>(&mut gc, gi);
         for b in 0..m {
-            acc[b][0] = tmp[b][0] ^ gc[b][0];
+            for l in 0..LANES {
+                acc[b][l] = tmp[b][l] ^ gc[b][l];
+            }
         }
     }
-    let mut v = vec::zero::<1>();
-    vec::inv::<P, 1>(&mut v, &acc);
+    vec::inv::<P, LANES>(v, &acc);
+    for w in v.iter_mut().take(m) {
+        for (x, &vl) in w.iter_mut().zip(&valid) {
+            *x &= vl;
+        }
+    }
+    acc.zeroize();
+    tmp.zeroize();
+}
+
+/// Writes the first `aw` words of every row of H (the columns of H_left,
+/// plus the window for the `f` sets) into the augmented matrix `mat`.
+fn write_h_left<P: Params>(mat: &mut [u8], rb: usize, aw: usize, g: &[u16], support: &[u16]) {
+    let (m, t) = (P::M, P::T);
+    let mut alpha = vec::zero::<LANES>();
+    let mut v = vec::zero::<LANES>();
+    let mut tmp = vec::zero::<LANES>();
+    for grp in 0..aw.div_ceil(LANES) {
+        eval_group::<P>(&mut alpha, &mut v, g, support, 64 * LANES * grp);
+        let lanes = (aw - LANES * grp).min(LANES);
+        for r in 0..t {
+            for b in 0..m {
+                let row = &mut mat[(r * m + b) * rb + 64 * grp..];
+                for (dst, w) in row.chunks_exact_mut(8).zip(&v[b][..lanes]) {
+                    dst.copy_from_slice(&w.to_le_bytes());
+                }
+            }
+            if r + 1 < t {
+                vec::mul::<P, LANES>(&mut tmp, &v, &alpha);
+                v = tmp;
+            }
+        }
+    }
+    v.zeroize();
+    tmp.zeroize();
+}
+
+/// T rows [s0, s1) = A rows times H_right (spec §2.4.3: T is the right part
+/// of the systematic form), with A row i at `a[(i - s0) ab ..]`. H_right is
+/// regenerated one row index r at a time (the m rows r m + b, bitsliced in
+/// G groups of 8 chunks), and each T row gets sum_b A[i][r m + b] H[r m + b].
+fn t_rows<P: Params, const G: usize>(
+    t_out: &mut [u8],
+    a: &[u8],
+    ab: usize,
+    s0: usize,
+    s1: usize,
+    g: &[u16],
+    support: &[u16],
+) {
+    let (m, t, mt) = (P::M, P::T, P::MT);
+    let rbytes = P::ROW_BYTES;
+    let chunks = (P::N - mt).div_ceil(64);
+    debug_assert!(chunks.div_ceil(LANES) <= G);
+    let mut alpha = [vec::zero::<LANES>(); G];
+    let mut v = [vec::zero::<LANES>(); G];
+    let groups = chunks.div_ceil(LANES);
+    for grp in 0..groups {
+        eval_group::<P>(
+            &mut alpha[grp],
+            &mut v[grp],
+            g,
+            support,
+            mt + 64 * LANES * grp,
+        );
+    }
+    t_out[s0 * rbytes..s1 * rbytes].fill(0);
+    let mut tmp = vec::zero::<LANES>();
     for r in 0..t {
-        for b in 0..m {
-            out[r * m + b] = v[b][0] & valid;
+        for i in s0..s1 {
+            let arow = &a[(i - s0) * ab..(i - s0 + 1) * ab];
+            let mut masks = [0u64; vec::MAX_M];
+            for (b, mk) in masks.iter_mut().enumerate().take(m) {
+                *mk = opaque(u64::from(bit(arow, r * m + b)).wrapping_neg());
+            }
+            let row = &mut t_out[i * rbytes..(i + 1) * rbytes];
+            for (grp, vg) in v.iter().enumerate().take(groups) {
+                let lo = 8 * LANES * grp;
+                let hi = (lo + 8 * LANES).min(rbytes);
+                let mut buf = [0u8; 8 * LANES];
+                buf[..hi - lo].copy_from_slice(&row[lo..hi]);
+                let mut x: [u64; LANES] = core::array::from_fn(|l| {
+                    u64::from_le_bytes(buf[8 * l..8 * l + 8].try_into().expect("8"))
+                });
+                for (vb, &mk) in vg.iter().zip(masks.iter()).take(m) {
+                    for l in 0..LANES {
+                        x[l] ^= mk & vb[l];
+                    }
+                }
+                for l in 0..LANES {
+                    buf[8 * l..8 * l + 8].copy_from_slice(&x[l].to_le_bytes());
+                }
+                row[lo..hi].copy_from_slice(&buf[..hi - lo]);
+            }
         }
         if r + 1 < t {
-            vec::mul::<P, 1>(&mut tmp, &v, &a);
-            v = tmp;
+            for grp in 0..groups {
+                vec::mul::<P, LANES>(&mut tmp, &v[grp], &alpha[grp]);
+                v[grp] = tmp;
+            }
         }
     }
+    v.zeroize();
+    tmp.zeroize();
 }
 
 /// dst ^= src & m (m is 0 or all ones; equal lengths, multiples of 16).
 #[inline(always)]
-fn xor_masked(dst: &mut [u8], src: &[u8], m: u64) {
-    let mb = m as u8;
+fn xor_masked(dst: &mut [u8], src: &[u8], mb: u8) {
     let (d, _) = dst.as_chunks_mut::<16>();
     let (s, _) = src.as_chunks::<16>();
     for (x, y) in d.iter_mut().zip(s) {
@@ -172,6 +279,26 @@ fn mov_columns<P: Params>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u
     Some(pivots)
 }
 
+/// Bytes of A rows copied to the stack per pass of the T computation.
+const A_BUF: usize = 24 * 1024;
+
+/// [`t_rows`] with the group count of the set (one instantiation each).
+fn t_stage<P: Params>(
+    t_out: &mut [u8],
+    a: &[u8],
+    ab: usize,
+    s0: usize,
+    s1: usize,
+    g: &[u16],
+    support: &[u16],
+) {
+    if (P::N - P::MT).div_ceil(64 * LANES) <= 6 {
+        t_rows::<P, 6>(t_out, a, ab, s0, s1, g, support);
+    } else {
+        t_rows::<P, 13>(t_out, a, ab, s0, s1, g, support);
+    }
+}
+
 /// Builds the public key into `pk` from the Goppa polynomial `g` (t low
 /// coefficients) and the permutation `pi` (length 2^m; the `f` sets may
 /// change it). `support` is scratch of length n. Returns the pivot word c
@@ -196,16 +323,10 @@ pub(crate) fn pk_gen<P: Params>(
     }
 
     // [H_left | I] in the tail of pk.
-    let mut words = [0u64; 13 * 128];
     {
         let mat = &mut pk[base..];
         mat.fill(0);
-        for c in 0..aw {
-            column_chunk::<P>(&mut words[..mt], g, support, 64 * c);
-            for (r, w) in words[..mt].iter().enumerate() {
-                mat[r * rb + 8 * c..r * rb + 8 * c + 8].copy_from_slice(&w.to_le_bytes());
-            }
-        }
+        write_h_left::<P>(mat, rb, aw, g, support);
         for r in 0..mt {
             mat[r * rb + aw * 8 + (r >> 3)] |= 1 << (r & 7);
         }
@@ -213,86 +334,87 @@ pub(crate) fn pk_gen<P: Params>(
 
     // Gauss–Jordan elimination, pivot in column r for row r.
     let mut pivots = 0xFFFF_FFFFu64;
+    let mut prow = [0u8; 640];
     for r in 0..mt {
         let mat = &mut pk[base..base + mt * rb];
         if P::SEMI && r == mt - 32 {
-            pivots = mov_columns::<P>(mat, rb, pi)?;
+            let Some(c) = mov_columns::<P>(mat, rb, pi) else {
+                prow.zeroize();
+                return None;
+            };
+            pivots = c;
             for i in mt - 32..mt + 32 {
                 support[i] = gf::bitrev::<P>(pi[i]);
             }
         }
-        let (cb, sh) = (r >> 3, r & 7);
         // Columns below r are zero in every row this step adds, so the row
-        // operations can start at the 16-byte block holding column r.
+        // operations start at the 16-byte block holding column r; the pivot
+        // row is worked on in a local copy.
         let w0 = (r >> 7) << 4;
+        let (cb, sh) = ((r >> 3) - w0, r & 7);
+        let width = rb - w0;
+        let p = &mut prow[..width];
+        p.copy_from_slice(&mat[r * rb + w0..(r + 1) * rb]);
+        // Make bit r of row r one: add each later row while it is zero
+        // (spec §2.4.3 / ref pk_gen.c, constant time).
         for k in r + 1..mt {
-            let (head, tail) = mat.split_at_mut(k * rb);
-            let row_r = &mut head[r * rb..(r + 1) * rb];
-            let row_k = &tail[..rb];
-            let m = opaque(u64::from((!row_r[cb] & row_k[cb]) >> sh & 1).wrapping_neg());
-            xor_masked(&mut row_r[w0..], &row_k[w0..], m);
+            let row_k = &mat[k * rb + w0..(k + 1) * rb];
+            let m = opaque(((!p[cb] & row_k[cb]) >> sh & 1).wrapping_neg());
+            xor_masked(p, row_k, m);
         }
-        let mut singular = bit(&mat[r * rb..(r + 1) * rb], r) ^ 1;
+        let mut singular = (p[cb] >> sh & 1) ^ 1;
         // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to reach
         // systematic form rejects this key; the candidate is discarded.
         pqdr_ct::hook::declassify(&mut singular);
         if singular != 0 {
+            prow.zeroize();
             return None;
         }
-        for k in 0..mt {
-            if k == r {
-                continue;
+        mat[r * rb + w0..(r + 1) * rb].copy_from_slice(p);
+        // Clear column r in every other row.
+        for (k, row) in mat.chunks_exact_mut(rb).enumerate() {
+            if k != r {
+                let row_k = &mut row[w0..];
+                let m = opaque((row_k[cb] >> sh & 1).wrapping_neg());
+                xor_masked(row_k, p, m);
             }
-            let (row_k, row_r) = if k < r {
-                let (head, tail) = mat.split_at_mut(r * rb);
-                (&mut head[k * rb..(k + 1) * rb], &tail[..rb])
-            } else {
-                let (head, tail) = mat.split_at_mut(k * rb);
-                (&mut tail[..rb], &head[r * rb..(r + 1) * rb])
-            };
-            let m = opaque(u64::from(row_k[cb] >> sh & 1).wrapping_neg());
-            xor_masked(&mut row_k[w0..], &row_r[w0..], m);
         }
     }
+    prow.zeroize();
 
-    // T = A H_right, 64 rows at a time, written from the front of pk.
-    let tcols = n - mt;
-    let chunks = tcols.div_ceil(64);
-    // A rows of the current block, transposed: ainv_t[w * 64 + i] = word w of row i.
-    let mut ainv_t = [0u64; 26 * 64];
-    let mut r0 = 0;
-    while r0 < mt {
-        let rows = (mt - r0).min(64);
-        ainv_t.fill(0);
-        for i in 0..rows {
-            let off = base + (r0 + i) * rb + aw * 8;
-            for w in 0..iw {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(&pk[off + 8 * w..off + 8 * w + 8]);
-                ainv_t[w * 64 + i] = u64::from_le_bytes(b);
-            }
-        }
-        for c in 0..chunks {
-            column_chunk::<P>(&mut words[..mt], g, support, mt + 64 * c);
-            // acc[i] = sum_k A[r0 + i][k] H_right[k][64c .. 64c + 64]
-            let mut acc = [0u64; 64];
-            for w in 0..iw {
-                let col: &[u64; 64] = ainv_t[w * 64..w * 64 + 64].try_into().expect("64");
-                for (b, &x) in words[64 * w..(64 * w + 64).min(mt)].iter().enumerate() {
-                    for (a, &cw) in acc.iter_mut().zip(col.iter()) {
-                        *a ^= x & ((cw >> b) & 1).wrapping_neg();
-                    }
-                }
-            }
-            let len = (row_bytes - 8 * c).min(8);
-            for (i, a) in acc.iter().enumerate().take(rows) {
-                let dst = (r0 + i) * row_bytes + 8 * c;
-                pk[dst..dst + len].copy_from_slice(&a.to_le_bytes()[..len]);
-            }
-        }
-        r0 += rows;
+    // A to the end of pk, ab bytes per row, last row first (each row moves
+    // up, never over a row still to be moved).
+    let ab = 8 * iw;
+    let a_base = pk.len() - mt * ab;
+    for r in (0..mt).rev() {
+        let src = base + r * rb + aw * 8;
+        pk.copy_within(src..src + ab, a_base + r * ab);
     }
-    ainv_t.zeroize();
-    words.zeroize();
+    // T rows whose bytes end before A are computed in one pass; the others in
+    // passes over a copy of their A rows (T row i never reaches A row i + 1).
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public sizes of the set"
+    )]
+    let split = a_base / row_bytes;
+    {
+        let (t_out, a) = pk.split_at_mut(a_base);
+        t_stage::<P>(t_out, a, ab, 0, split, g, support);
+    }
+    let mut abuf = [0u8; A_BUF];
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public sizes of the set"
+    )]
+    let per = A_BUF / ab;
+    let mut s0 = split;
+    while s0 < mt {
+        let s1 = (s0 + per).min(mt);
+        let len = (s1 - s0) * ab;
+        abuf[..len].copy_from_slice(&pk[a_base + s0 * ab..a_base + s1 * ab]);
+        t_stage::<P>(pk, &abuf[..len], ab, s0, s1, g, support);
+        s0 = s1;
+    }
+    abuf.zeroize();
     Some(pivots)
 }
