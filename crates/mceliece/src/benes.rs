@@ -4,6 +4,13 @@
 //! swaps: layers with stride 2^0, 2^1, ..., 2^(w-1), then 2^(w-2), ..., 2^0.
 //! Within a layer the swaps are numbered in order of their lower position.
 //! Control bit k of the byte string is bit k mod 8 of byte k / 8.
+//!
+//! [`apply_bits`] runs the same network on a vector of 2^w bits packed in
+//! 64-bit words (McBits, Bernstein–Chou–Schwabe CHES 2013, §5: the support
+//! permutation applied to bit vectors instead of field elements): strides of
+//! 64 and more swap whole words under a word of control bits, smaller strides
+//! swap bits inside each word under 32 control bits spread to the lower
+//! position of every pair.
 // ref: controlbits.c (`layer`), benes.c
 
 use crate::ct::cswap_u16;
@@ -34,5 +41,112 @@ pub(crate) fn apply(p: &mut [u16], cb: &[u8], w: usize) {
     for s in (0..w - 1).rev() {
         layer(p, cb, s, off);
         off += step;
+    }
+}
+
+/// Spreads the 32 control bits of one word's pairs at stride 2^s (s < 6) to
+/// the lower position of each pair (positions with bit s clear, in order).
+#[inline(always)]
+fn spread(c: u32, s: usize) -> u64 {
+    const STEPS: [(u32, u64); 5] = [
+        (16, 0x0000_FFFF_0000_FFFF),
+        (8, 0x00FF_00FF_00FF_00FF),
+        (4, 0x0F0F_0F0F_0F0F_0F0F),
+        (2, 0x3333_3333_3333_3333),
+        (1, 0x5555_5555_5555_5555),
+    ];
+    let mut y = u64::from(c);
+    for &(g, mask) in STEPS.iter().take(5 - s) {
+        y = (y | (y << g)) & mask;
+    }
+    y
+}
+
+/// Little-endian word of `cb` at byte offset `at` (`N` bytes).
+#[inline(always)]
+fn le<const N: usize>(cb: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b[..N].copy_from_slice(&cb[at..at + N]);
+    u64::from_le_bytes(b)
+}
+
+/// One layer on packed bits: conditionally swaps bits i and i + 2^s.
+fn layer_bits(x: &mut [u64], cb: &[u8], s: usize, first_bit: usize) {
+    let at = first_bit >> 3;
+    if s >= 6 {
+        let ws = 1 << (s - 6);
+        let mut r = 0;
+        for blk in x.chunks_exact_mut(2 * ws) {
+            let (lo, hi) = blk.split_at_mut(ws);
+            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+                let d = (*a ^ *b) & le::<8>(cb, at + 8 * r);
+                *a ^= d;
+                *b ^= d;
+                r += 1;
+            }
+        }
+    } else {
+        let sh = 1 << s;
+        for (i, w) in x.iter_mut().enumerate() {
+            let mask = spread(le::<4>(cb, at + 4 * i) as u32, s);
+            let d = (*w ^ (*w >> sh)) & mask;
+            *w ^= d ^ (d << sh);
+        }
+    }
+}
+
+/// [`apply`] on a bit vector of 2^w bits (`x` holds 2^(w-6) words, bit i of
+/// the vector is bit i & 63 of word i >> 6): afterwards bit i is the old bit
+/// pi(i). With `inverse`, the layers run in reverse order: bit pi(i)
+/// becomes the old bit i.
+pub(crate) fn apply_bits(x: &mut [u64], cb: &[u8], w: usize, inverse: bool) {
+    let step = 1 << (w - 1);
+    let layers = 2 * w - 1;
+    for j in 0..layers {
+        let j = if inverse { layers - 1 - j } else { j };
+        let s = if j < w { j } else { 2 * w - 2 - j };
+        layer_bits(x, cb, s, j * step);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(w: usize, seed: u64) {
+        let n = 1usize << w;
+        let mut s = seed;
+        let mut cb = [0u8; (25 << 12) >> 3];
+        for b in cb.iter_mut() {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            *b = (s >> 24) as u8;
+        }
+        let mut p = [0u16; 8192];
+        for (i, x) in p.iter_mut().enumerate().take(n) {
+            *x = i as u16;
+        }
+        apply(&mut p[..n], &cb, w);
+        // Every single-bit vector must land where the u16 network sends it.
+        for src in (0..n).step_by(37).chain([0, n - 1]) {
+            let mut x = [0u64; 128];
+            x[src >> 6] |= 1 << (src & 63);
+            apply_bits(&mut x[..n >> 6], &cb, w, false);
+            for (i, &pi) in p.iter().enumerate().take(n) {
+                let bit = (x[i >> 6] >> (i & 63)) & 1;
+                assert_eq!(bit, u64::from(usize::from(pi) == src), "w {w} i {i}");
+            }
+            apply_bits(&mut x[..n >> 6], &cb, w, true);
+            let mut y = [0u64; 128];
+            y[src >> 6] |= 1 << (src & 63);
+            assert_eq!(x, y);
+        }
+    }
+
+    #[test]
+    fn bits_match_u16_network() {
+        check(12, 1);
+        check(13, 2);
     }
 }

@@ -73,6 +73,7 @@ pub(crate) fn inv<P: Params>(a: u16) -> u16 {
 }
 
 /// num / den in GF(2^m) (den != 0 for a meaningful result).
+#[cfg(test)]
 pub(crate) fn frac<P: Params>(den: u16, num: u16) -> u16 {
     mul::<P>(inv::<P>(den), num)
 }

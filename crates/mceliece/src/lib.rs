@@ -10,10 +10,12 @@
 extern crate alloc;
 
 mod benes;
+mod bm;
 mod controlbits;
 mod ct;
 mod decrypt;
 mod encrypt;
+mod fft;
 mod gf;
 mod hash;
 mod kem;

@@ -1,0 +1,610 @@
+//! Additive FFT over GF(2^m) (Gao–Mateer, "Additive fast Fourier transforms
+//! over finite fields", 2010, §3, with the small-polynomial shortcuts of
+//! Bernstein–Chou–Schwabe "McBits", CHES 2013, §3) and its transpose (McBits
+//! §4: the syndrome is the transposed evaluation map).
+//!
+//! [`fft`] evaluates a polynomial of 2^k coefficients at all 2^m field
+//! elements; [`fft_tr`] is the transposed linear map: from 2^m values v(a) to
+//! the 2^k power sums sum_a v(a) a^j.
+//!
+//! Layout. Coefficients are bitsliced in a `Vec<4>` (position i = coefficient
+//! i, up to 256). The 2^m values are bitsliced in `Vec<2>` entries: position
+//! pos = 128 e + 64 l + bit holds the value at the field element
+//! `bitrev_m(pos)` (the basis is beta_j = z^j, and the recursion writes its
+//! output in bit-reversed index order). That is the position of alpha_i =
+//! bitrev(pi(i)) at pi(i), so a Beneš network moves support-ordered bits there.
+//!
+//! Recursion. At depth d the basis B^d (dimension m - d) has last element
+//! tau_d; f(x) -> f(tau_d x) (the twist), then the Taylor expansion at
+//! x^2 + x splits f into f0, f1 (even and odd positions), both evaluated on
+//! B^(d+1)_i = gamma_i^2 + gamma_i with gamma = B^d / tau_d. All 2^d
+//! polynomials of depth d are stored interleaved (coefficient i of polynomial
+//! p at position 2^d i + p), so the radix conversions run in place; after k
+//! levels the polynomials are constants and the butterflies
+//! (U, V) -> (U + a V, U + a V + V) run back up, also in place.
+//! All constants (twists, butterfly multipliers) are public and computed at
+//! compile time from m and f(z).
+// ref: vec/fft.c, vec/fft_tr.c (same algorithm; layout and constants are ours)
+#![allow(
+    clippy::needless_range_loop,
+    reason = "planes and lanes of several bitsliced arrays are walked in step"
+)]
+
+use crate::params::Params;
+use crate::vec::{self, MAX_M, Vec};
+
+/// Most value entries: 2^13 / 128.
+pub(crate) const MAX_ENTRIES: usize = 1 << (MAX_M - 7);
+/// Most recursion depths (2^8 = 256 coefficients).
+const DEPTHS: usize = 8;
+
+/// The 2^m values of an evaluation, bitsliced (see the module doc).
+pub(crate) type Values = [Vec<2>; MAX_ENTRIES];
+
+/// The all-zero value array.
+pub(crate) const fn zero_values() -> Values {
+    [vec::zero::<2>(); MAX_ENTRIES]
+}
+
+/// Public constants of one field (m, f(z)).
+pub(crate) struct Consts {
+    /// Twist of depth d: position pos holds tau_d^(pos >> d).
+    tw: [Vec<4>; DEPTHS],
+    /// Butterfly multiplier of depth d, part from the 6 in-word position bits.
+    inner: [[u64; MAX_M]; DEPTHS],
+    /// Butterfly multiplier of depth d, part from the word index w (pos = 64 w).
+    outer: [[u16; 2 * MAX_ENTRIES]; DEPTHS],
+}
+
+/// Bits of a 256-position word array where ((pos >> e) & 3) == pat.
+const TAYLOR_MASK: [[[u64; 4]; 4]; DEPTHS] = taylor_masks();
+
+const fn taylor_masks() -> [[[u64; 4]; 4]; DEPTHS] {
+    let mut out = [[[0u64; 4]; 4]; DEPTHS];
+    let mut e = 0;
+    while e < DEPTHS {
+        let mut pos = 0;
+        while pos < 256 {
+            let pat = (pos >> e) & 3;
+            out[e][pat][pos >> 6] |= 1 << (pos & 63);
+            pos += 1;
+        }
+        e += 1;
+    }
+    out
+}
+
+/// a b in GF(2)[z]/(z^m + poly), for compile-time tables.
+const fn cmul(a: u16, b: u16, m: usize, poly: u32) -> u16 {
+    let mut r = 0u32;
+    let mut i = 0;
+    while i < m {
+        if (b >> i) & 1 == 1 {
+            r ^= (a as u32) << i;
+        }
+        i += 1;
+    }
+    let mut i = 2 * m - 2;
+    while i >= m {
+        if (r >> i) & 1 == 1 {
+            r ^= ((1 << m) | poly) << (i - m);
+        }
+        i -= 1;
+    }
+    r as u16
+}
+
+/// 1/a (a != 0) for compile-time tables: a^(2^m - 2).
+const fn cinv(a: u16, m: usize, poly: u32) -> u16 {
+    let mut x = a;
+    let mut i = 1;
+    while i < m - 1 {
+        x = cmul(cmul(x, x, m, poly), a, m, poly);
+        i += 1;
+    }
+    cmul(x, x, m, poly)
+}
+
+/// The butterfly multiplier a'(pos) of depth d: sum over i < m - d - 1 of
+/// bit (m - 1 - i) of pos times gamma^d_i (the output index is bit-reversed).
+const fn multiplier(gamma: &[u16; MAX_M], m: usize, d: usize, pos: usize) -> u16 {
+    let mut a = 0u16;
+    let mut i = 0;
+    while i + d + 1 < m {
+        if (pos >> (m - 1 - i)) & 1 == 1 {
+            a ^= gamma[i];
+        }
+        i += 1;
+    }
+    a
+}
+
+/// The tables for GF(2^m) with f(z) = z^m + poly (Gao–Mateer §3, basis
+/// B^0 = (1, z, ..., z^(m-1))).
+pub(crate) const fn consts(m: usize, poly: u32) -> Consts {
+    let mut c = Consts {
+        tw: [vec::zero::<4>(); DEPTHS],
+        inner: [[0; MAX_M]; DEPTHS],
+        outer: [[0; 2 * MAX_ENTRIES]; DEPTHS],
+    };
+    let mut basis = [0u16; MAX_M];
+    let mut i = 0;
+    while i < m {
+        basis[i] = 1 << i;
+        i += 1;
+    }
+    let mut d = 0;
+    while d < DEPTHS {
+        let dim = m - d;
+        let tau = basis[dim - 1];
+        let tinv = cinv(tau, m, poly);
+        let mut gamma = [0u16; MAX_M];
+        let mut i = 0;
+        while i < dim {
+            gamma[i] = cmul(basis[i], tinv, m, poly);
+            i += 1;
+        }
+        // Twist: position pos gets tau^(pos >> d).
+        let mut pw = 1u16;
+        let mut j = 0;
+        while j < (256 >> d) {
+            let mut p = 0;
+            while p < (1 << d) {
+                let pos = (j << d) | p;
+                let mut b = 0;
+                while b < m {
+                    c.tw[d][b][pos >> 6] |= (((pw >> b) & 1) as u64) << (pos & 63);
+                    b += 1;
+                }
+                p += 1;
+            }
+            pw = cmul(pw, tau, m, poly);
+            j += 1;
+        }
+        let mut pos = 0;
+        while pos < 64 {
+            let a = multiplier(&gamma, m, d, pos);
+            let mut b = 0;
+            while b < m {
+                c.inner[d][b] |= (((a >> b) & 1) as u64) << pos;
+                b += 1;
+            }
+            pos += 1;
+        }
+        let mut w = 0;
+        while w < (1 << (m - 6)) {
+            c.outer[d][w] = multiplier(&gamma, m, d, w << 6);
+            w += 1;
+        }
+        // Next basis: gamma_i^2 + gamma_i, i < dim - 1.
+        let mut i = 0;
+        while i + 1 < dim {
+            basis[i] = cmul(gamma[i], gamma[i], m, poly) ^ gamma[i];
+            i += 1;
+        }
+        d += 1;
+    }
+    c
+}
+
+/// The compile-time tables of a parameter set's field.
+pub(crate) trait FftConsts: Params {
+    /// See [`Consts`].
+    const FFT: Consts = consts(Self::M, Self::FIELD_POLY);
+}
+impl<P: Params> FftConsts for P {}
+
+/// x ^= (x & mask) >> s on every plane (256-bit words, public s).
+#[inline(always)]
+fn shr_xor<P: Params>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
+    let (ws, bs) = (s >> 6, s & 63);
+    for plane in x.iter_mut().take(P::M) {
+        let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
+        for i in 0..4 {
+            let lo = if i + ws < 4 { y[i + ws] } else { 0 };
+            let hi = if i + ws + 1 < 4 { y[i + ws + 1] } else { 0 };
+            plane[i] ^= if bs == 0 {
+                lo
+            } else {
+                (lo >> bs) | (hi << (64 - bs))
+            };
+        }
+    }
+}
+
+/// x ^= (x & mask) << s on every plane (256-bit words, public s).
+#[inline(always)]
+fn shl_xor<P: Params>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
+    let (ws, bs) = (s >> 6, s & 63);
+    for plane in x.iter_mut().take(P::M) {
+        let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
+        for i in (0..4).rev() {
+            let lo = if i >= ws { y[i - ws] } else { 0 };
+            let hi = if i > ws { y[i - ws - 1] } else { 0 };
+            plane[i] ^= if bs == 0 {
+                lo
+            } else {
+                (lo << bs) | (hi >> (64 - bs))
+            };
+        }
+    }
+}
+
+/// Bits of a word whose in-word position has bit d set.
+const BIT_SET: [u64; 6] = [
+    0xAAAA_AAAA_AAAA_AAAA,
+    0xCCCC_CCCC_CCCC_CCCC,
+    0xF0F0_F0F0_F0F0_F0F0,
+    0xFF00_FF00_FF00_FF00,
+    0xFFFF_0000_FFFF_0000,
+    0xFFFF_FFFF_0000_0000,
+];
+
+/// All-ones if bit b of x is set.
+#[inline(always)]
+fn bit_mask(x: u16, b: usize) -> u64 {
+    u64::from((x >> b) & 1).wrapping_neg()
+}
+
+/// The butterfly multipliers of depth d < 6 for entries e and e + 1, packed:
+/// entry e's at the positions selected by `sel`, entry e + 1's elsewhere.
+#[inline(always)]
+fn packed_multiplier<P: Params>(a: &mut Vec<2>, c: &Consts, d: usize, e: usize, sel: u64) {
+    let o = &c.outer[d][2 * e..2 * e + 4];
+    for b in 0..P::M {
+        for l in 0..2 {
+            a[b][l] = c.inner[d][b] ^ (bit_mask(o[l], b) & sel) ^ (bit_mask(o[2 + l], b) & !sel);
+        }
+    }
+}
+
+/// The multipliers of depth 6 for entries e (lane 0) and e + 1 (lane 1).
+#[inline(always)]
+fn lane_multiplier<P: Params>(a: &mut Vec<2>, c: &Consts, e: usize) {
+    let (o0, o1) = (c.outer[6][2 * e], c.outer[6][2 * e + 2]);
+    for b in 0..P::M {
+        a[b] = [bit_mask(o0, b), bit_mask(o1, b)];
+    }
+}
+
+/// Evaluates f (2^k coefficients bitsliced in `f`, 6 <= k <= 8, positions
+/// from 2^k on zero) at every element of GF(2^m) into `out` (Gao–Mateer
+/// Algorithm 2 unrolled: radix conversions down, butterflies up).
+pub(crate) fn fft<P: Params>(out: &mut Values, f: &Vec<4>, k: usize) {
+    let c = &<P as FftConsts>::FFT;
+    let entries = 1 << (P::M - 7);
+    let mut x = *f;
+    let mut tmp = vec::zero::<4>();
+    // Twist and Taylor expansion at x^2 + x (Gao–Mateer §3.1) per depth.
+    for d in 0..k {
+        vec::mul::<P, 4>(&mut tmp, &x, &c.tw[d]);
+        x = tmp;
+        for e in (d..k.saturating_sub(1)).rev() {
+            shr_xor::<P>(&mut x, &TAYLOR_MASK[e][3], 1 << e);
+            shr_xor::<P>(&mut x, &TAYLOR_MASK[e][2], 1 << e);
+        }
+    }
+    // Depth k: 2^k constants, each the value on its whole coset.
+    let words = (1usize << k) >> 6;
+    for (e, v) in out.iter_mut().enumerate().take(entries) {
+        for b in 0..P::M {
+            v[b] = [x[b][(2 * e) & (words - 1)], x[b][(2 * e + 1) & (words - 1)]];
+        }
+    }
+    // Butterflies, depth k - 1 up to 0.
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    // In-word levels (d < 6) and the lane level (d = 6) multiply two
+    // entries' V halves packed into one vector.
+    let mut xv = vec::zero::<2>();
+    for d in (0..k).rev() {
+        if d < 6 {
+            let (s, hi) = (1 << d, BIT_SET[d]);
+            for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        xv[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
+                    }
+                }
+                packed_multiplier::<P>(&mut a, c, d, 2 * i, hi);
+                vec::mul::<P, 2>(&mut p, &xv, &a);
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        v0[b][l] ^= (p[b][l] & hi) >> s;
+                        v0[b][l] ^= (v0[b][l] & !hi) << s;
+                        v1[b][l] ^= p[b][l] & !hi;
+                        v1[b][l] ^= (v1[b][l] & !hi) << s;
+                    }
+                }
+            }
+        } else if d == 6 {
+            for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    xv[b] = [v0[b][1], v1[b][1]];
+                }
+                lane_multiplier::<P>(&mut a, c, 2 * i);
+                vec::mul::<P, 2>(&mut p, &xv, &a);
+                for b in 0..P::M {
+                    v0[b][0] ^= p[b][0];
+                    v0[b][1] ^= v0[b][0];
+                    v1[b][0] ^= p[b][1];
+                    v1[b][1] ^= v1[b][0];
+                }
+            }
+        } else {
+            let h = 1 << (d - 7);
+            for e in (0..entries).filter(|e| e & h == 0) {
+                vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
+                vec::mul::<P, 2>(&mut p, &out[e + h], &a);
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        out[e][b][l] ^= p[b][l];
+                        out[e + h][b][l] ^= out[e][b][l];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The transpose of [`fft`] (McBits §4): from values v at every element to
+/// the 2^k sums sum_a v(a) a^j in `out` (the operations of [`fft`] in
+/// reverse order, each transposed). `x` is consumed (used as scratch).
+pub(crate) fn fft_tr<P: Params>(out: &mut Vec<4>, x: &mut Values, k: usize) {
+    let c = &<P as FftConsts>::FFT;
+    let entries = 1 << (P::M - 7);
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
+    let mut xv = vec::zero::<2>();
+    for d in 0..k {
+        if d < 6 {
+            let (s, hi) = (1 << d, BIT_SET[d]);
+            for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        v0[b][l] ^= (v0[b][l] & hi) >> s;
+                        v1[b][l] ^= (v1[b][l] & hi) >> s;
+                        xv[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+                    }
+                }
+                packed_multiplier::<P>(&mut a, c, d, 2 * i, !hi);
+                vec::mul::<P, 2>(&mut p, &xv, &a);
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        v0[b][l] ^= (p[b][l] & !hi) << s;
+                        v1[b][l] ^= p[b][l] & hi;
+                    }
+                }
+            }
+        } else if d == 6 {
+            for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    v0[b][0] ^= v0[b][1];
+                    v1[b][0] ^= v1[b][1];
+                    xv[b] = [v0[b][0], v1[b][0]];
+                }
+                lane_multiplier::<P>(&mut a, c, 2 * i);
+                vec::mul::<P, 2>(&mut p, &xv, &a);
+                for b in 0..P::M {
+                    v0[b][1] ^= p[b][0];
+                    v1[b][1] ^= p[b][1];
+                }
+            }
+        } else {
+            let h = 1 << (d - 7);
+            for e in (0..entries).filter(|e| e & h == 0) {
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        x[e][b][l] ^= x[e + h][b][l];
+                    }
+                }
+                vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
+                vec::mul::<P, 2>(&mut p, &x[e], &a);
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        x[e + h][b][l] ^= p[b][l];
+                    }
+                }
+            }
+        }
+    }
+    // Transposed broadcast: each constant collects its coset.
+    let words = (1usize << k) >> 6;
+    let mut y = vec::zero::<4>();
+    for (e, v) in x.iter().enumerate().take(entries) {
+        for b in 0..P::M {
+            y[b][(2 * e) & (words - 1)] ^= v[b][0];
+            y[b][(2 * e + 1) & (words - 1)] ^= v[b][1];
+        }
+    }
+    // Taylor expansions and twists transposed, depth k - 1 down to 0.
+    let mut tmp = vec::zero::<4>();
+    for d in (0..k).rev() {
+        for e in d..k.saturating_sub(1) {
+            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][1], 1 << e);
+            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][2], 1 << e);
+        }
+        vec::mul::<P, 4>(&mut tmp, &y, &c.tw[d]);
+        y = tmp;
+    }
+    *out = y;
+}
+
+/// The field element of every position, bitsliced: plane b of position pos
+/// is bit (m - 1 - b) of pos.
+#[inline(always)]
+pub(crate) fn points<P: Params>(out: &mut Vec<2>, e: usize) {
+    let m = P::M;
+    for b in 0..m {
+        let j = m - 1 - b;
+        out[b] = if j < 6 {
+            [BIT_SET[j]; 2]
+        } else if j == 6 {
+            [0, !0]
+        } else {
+            [u64::from(((e >> (j - 7)) & 1) as u8).wrapping_neg(); 2]
+        };
+    }
+}
+
+/// Evaluates the monic polynomial x^t + sum_(i<t) low_i x^i (`low` bitsliced,
+/// positions from t on zero) at every element: one FFT of 2^k >= t + 1
+/// coefficients, or for t = 2^k an FFT of the low part plus a^t computed by
+/// k squarings (x^(2^k) is linear over GF(2)).
+pub(crate) fn eval_monic<P: Params>(out: &mut Values, low: &Vec<4>) {
+    let t = P::T;
+    if t.is_power_of_two() {
+        let k = t.trailing_zeros() as usize;
+        fft::<P>(out, low, k);
+        let mut a = vec::zero::<2>();
+        let mut s = vec::zero::<2>();
+        for (e, v) in out.iter_mut().enumerate().take(1 << (P::M - 7)) {
+            points::<P>(&mut a, e);
+            for _ in 0..k {
+                vec::sq::<P, 2>(&mut s, &a);
+                a = s;
+            }
+            for b in 0..P::M {
+                for l in 0..2 {
+                    v[b][l] ^= a[b][l];
+                }
+            }
+        }
+    } else {
+        let mut f = *low;
+        f[0][t >> 6] |= 1 << (t & 63);
+        let k = (t + 1).next_power_of_two().trailing_zeros() as usize;
+        fft::<P>(out, &f, k);
+    }
+}
+
+#[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
+mod tests {
+    use super::*;
+    use crate::gf;
+    use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
+
+    fn rng(s: &mut u64) -> u16 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        (*s >> 20) as u16
+    }
+
+    fn get(v: &Values, pos: usize, m: usize) -> u16 {
+        let mut x = 0;
+        for b in 0..m {
+            x |= (((v[pos >> 7][b][(pos >> 6) & 1] >> (pos & 63)) & 1) as u16) << b;
+        }
+        x
+    }
+
+    fn set4(v: &mut Vec<4>, i: usize, x: u16, m: usize) {
+        for b in 0..m {
+            v[b][i >> 6] |= u64::from((x >> b) & 1) << (i & 63);
+        }
+    }
+
+    fn get4(v: &Vec<4>, i: usize, m: usize) -> u16 {
+        let mut x = 0;
+        for b in 0..m {
+            x |= (((v[b][i >> 6] >> (i & 63)) & 1) as u16) << b;
+        }
+        x
+    }
+
+    fn horner<P: Params>(f: &[u16], a: u16) -> u16 {
+        f.iter().rev().fold(0, |acc, &c| gf::mul::<P>(acc, a) ^ c)
+    }
+
+    fn check_fft<P: Params>(k: usize, seed: u64) {
+        let mut s = seed;
+        let mut f = [0u16; 256];
+        let mut fv = vec::zero::<4>();
+        for (i, c) in f.iter_mut().enumerate().take(1 << k) {
+            *c = rng(&mut s) & P::GF_MASK;
+            set4(&mut fv, i, *c, P::M);
+        }
+        let mut out = zero_values();
+        fft::<P>(&mut out, &fv, k);
+        for pos in 0..1 << P::M {
+            let a = gf::bitrev::<P>(pos as u16);
+            assert_eq!(
+                get(&out, pos, P::M),
+                horner::<P>(&f[..1 << k], a),
+                "pos {pos} k {k}"
+            );
+        }
+    }
+
+    #[test]
+    fn fft_matches_horner() {
+        for k in 6..=8 {
+            check_fft::<Mceliece348864>(k, 5 + k as u64);
+            check_fft::<Mceliece6960119>(k, 9 + k as u64);
+        }
+    }
+
+    fn check_monic<P: Params>(seed: u64) {
+        let mut s = seed;
+        let t = P::T;
+        let mut f = [0u16; 257];
+        let mut fv = vec::zero::<4>();
+        for (i, c) in f.iter_mut().enumerate().take(t) {
+            *c = rng(&mut s) & P::GF_MASK;
+            set4(&mut fv, i, *c, P::M);
+        }
+        f[t] = 1;
+        let mut out = zero_values();
+        eval_monic::<P>(&mut out, &fv);
+        for pos in 0..1 << P::M {
+            let a = gf::bitrev::<P>(pos as u16);
+            assert_eq!(get(&out, pos, P::M), horner::<P>(&f[..=t], a));
+        }
+    }
+
+    #[test]
+    fn monic_matches_horner() {
+        check_monic::<Mceliece348864>(3);
+        check_monic::<Mceliece6960119>(4);
+        check_monic::<Mceliece8192128>(5);
+    }
+
+    fn check_tr<P: Params>(k: usize, seed: u64) {
+        let mut s = seed;
+        let mut x = zero_values();
+        let mut vals = [0u16; 8192];
+        for (pos, v) in vals.iter_mut().enumerate().take(1 << P::M) {
+            *v = rng(&mut s) & P::GF_MASK;
+            for b in 0..P::M {
+                x[pos >> 7][b][(pos >> 6) & 1] |= u64::from((*v >> b) & 1) << (pos & 63);
+            }
+        }
+        let mut out = vec::zero::<4>();
+        fft_tr::<P>(&mut out, &mut x, k);
+        let mut sums = [0u16; 256];
+        for (pos, &v) in vals.iter().enumerate().take(1 << P::M) {
+            let a = gf::bitrev::<P>(pos as u16);
+            let mut pw = 1u16;
+            for s in sums.iter_mut().take(1 << k) {
+                *s ^= gf::mul::<P>(v, pw);
+                pw = gf::mul::<P>(pw, a);
+            }
+        }
+        for (j, &s) in sums.iter().enumerate().take(1 << k) {
+            assert_eq!(get4(&out, j, P::M), s, "j {j} k {k}");
+        }
+    }
+
+    #[test]
+    fn fft_tr_matches_power_sums() {
+        check_tr::<Mceliece348864>(7, 1);
+        check_tr::<Mceliece6960119>(8, 2);
+        check_tr::<Mceliece8192128>(7, 3);
+    }
+}
