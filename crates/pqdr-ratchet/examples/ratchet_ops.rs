@@ -64,12 +64,22 @@ fn pair_min(
     f: &mut dyn FnMut() -> std::time::Duration,
     g: &mut dyn FnMut() -> std::time::Duration,
 ) -> (f64, f64) {
-    let (mut bf, mut bg) = (f64::MAX, f64::MAX);
+    let (mut tf, mut tg) = (Vec::with_capacity(batches), Vec::with_capacity(batches));
     for _ in 0..batches {
-        bf = bf.min(f().as_secs_f64() * 1e9 / per_batch as f64);
-        bg = bg.min(g().as_secs_f64() * 1e9 / per_batch as f64);
+        tf.push(f().as_secs_f64() * 1e9 / per_batch as f64);
+        tg.push(g().as_secs_f64() * 1e9 / per_batch as f64);
     }
-    (bf, bg)
+    tf.sort_by(f64::total_cmp);
+    tg.sort_by(f64::total_cmp);
+    if std::env::var_os("RATCHET_OPS_MEDIAN").is_some() {
+        println!(
+            "  medians {:.1} / {:.1} ns (difference {:.1})",
+            tf[batches / 2],
+            tg[batches / 2],
+            tf[batches / 2] - tg[batches / 2]
+        );
+    }
+    (tf[0], tg[0])
 }
 
 /// `ratchet_ops time`: wall-clock minimums (see [`pair_min`]) of the send and
