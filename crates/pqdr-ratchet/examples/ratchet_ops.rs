@@ -24,6 +24,7 @@
     clippy::expect_used,
     clippy::cast_possible_truncation,
     clippy::cast_precision_loss,
+    clippy::integer_division_remainder_used,
     clippy::print_stdout,
     missing_docs,
     reason = "measurement harness"
