@@ -223,8 +223,14 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         }
         let n = w.pos;
         let h = header(sk.epoch, sk.counter);
-        let mut adbuf = [0u8; HEADER_LEN + MAX_AAD_LEN];
-        let ad = assemble_ad(&mut adbuf, &h, aad);
+        let mut adbuf;
+        let ad: &[u8] = if aad.is_empty() {
+            // The AD is the header alone: no buffer to clear and fill.
+            &h
+        } else {
+            adbuf = [0u8; HEADER_LEN + MAX_AAD_LEN];
+            assemble_ad(&mut adbuf, &h, aad)
+        };
         let cipher = ChaCha20Poly1305::new(sk.key().into());
         let body = &mut out[pre..pre + n];
         let tag = cipher
@@ -289,8 +295,14 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         }
         let cand = self.ks.candidate(epoch_lo, counter, now)?;
         let h = header(cand.epoch, cand.counter);
-        let mut adbuf = [0u8; HEADER_LEN + MAX_AAD_LEN];
-        let ad = assemble_ad(&mut adbuf, &h, aad);
+        let mut adbuf;
+        let ad: &[u8] = if aad.is_empty() {
+            // The AD is the header alone: no buffer to clear and fill.
+            &h
+        } else {
+            adbuf = [0u8; HEADER_LEN + MAX_AAD_LEN];
+            assemble_ad(&mut adbuf, &h, aad)
+        };
         let body = &mut out[..n];
         let tag = Tag::try_from(&packet[pre + n..]).map_err(|_| Error::Malformed)?;
         // Scoping for the valgrind check only (compiled only with
