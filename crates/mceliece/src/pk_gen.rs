@@ -279,6 +279,161 @@ fn mov_columns<P: Params>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u
     Some(pivots)
 }
 
+/// Pivots per block of the elimination.
+const BLOCK: usize = 8;
+
+/// The 64-bit word of `row` at byte offset `off`.
+#[inline(always)]
+fn word(row: &[u8], off: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&row[off..off + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// dst ^= sum_j masks[j] & q[j], 16 bytes at a time (`q[c][j]` = bytes
+/// 16 c .. 16 c + 16 of the j-th pivot row as two words; masks are 0 or all
+/// ones).
+#[inline(always)]
+fn xor_combo(dst: &mut [u8], q: &[[[u64; 2]; BLOCK]], masks: [u64; BLOCK]) {
+    let (d, _) = dst.as_chunks_mut::<16>();
+    for (x, qc) in d.iter_mut().zip(q) {
+        let mut a = [word(x, 0), word(x, 8)];
+        for j in 0..BLOCK {
+            a[0] ^= qc[j][0] & masks[j];
+            a[1] ^= qc[j][1] & masks[j];
+        }
+        x[..8].copy_from_slice(&a[0].to_le_bytes());
+        x[8..].copy_from_slice(&a[1].to_le_bytes());
+    }
+}
+
+/// Gauss–Jordan elimination of the augmented matrix [H_left | I] (mt rows of
+/// `rb` bytes), pivot in column r for row r: when bit r of row r is zero the
+/// later rows are added to it until it is one, then column r is cleared in
+/// every other row (spec §2.4.3 / ref pk_gen.c, constant time). For the `f`
+/// sets the semi-systematic step runs when row mt - 32 is reached. Returns
+/// the pivot word c, or `None` if the key is rejected.
+///
+/// Blocked: for up to 8 pivots inside one 64-bit column word, each pivot row
+/// Q_j is first formed from the rows as they were at the start of the block
+/// (the effect of the block's earlier pivots on a row is recomputed from its
+/// 64-bit panel word and added as a combination of the earlier Q_i); then
+/// every row receives its combination of the Q_j in one pass.
+fn eliminate<P: Params>(
+    mat: &mut [u8],
+    rb: usize,
+    pi: &mut [u16],
+    support: &mut [u16],
+) -> Option<u64> {
+    let mt = P::MT;
+    let mut pivots = 0xFFFF_FFFFu64;
+    let mut q = [[0u8; 640]; BLOCK];
+    let mut qc = [[[0u64; 2]; BLOCK]; 40];
+    let mut r0 = 0;
+    let mut rejected = false;
+    while r0 < mt {
+        if P::SEMI && r0 == mt - 32 {
+            let Some(c) = mov_columns::<P>(mat, rb, pi) else {
+                rejected = true;
+                break;
+            };
+            pivots = c;
+            for i in mt - 32..mt + 32 {
+                support[i] = gf::bitrev::<P>(pi[i]);
+            }
+        }
+        let mut len = BLOCK.min(64 - (r0 & 63)).min(mt - r0);
+        if P::SEMI && r0 < mt - 32 {
+            len = len.min(mt - 32 - r0);
+        }
+        // Columns below r0 are zero in every row added here, so the row
+        // operations start at the 16-byte block holding column r0.
+        let w0 = (r0 >> 7) << 4;
+        let width = rb - w0;
+        let pw = (r0 >> 6) << 3; // byte offset of the panel word
+        let bit0 = r0 & 63;
+        let mut qp = [0u64; BLOCK]; // panel words of the Q_j
+        for j in 0..len {
+            let bp = bit0 + j;
+            let (done, rest) = q.split_at_mut(j);
+            let qj = &mut rest[0][..width];
+            qj.copy_from_slice(&mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb]);
+            // Row r0 + j as the block's earlier pivots left it.
+            let mut accp = word(qj, pw - w0);
+            for (i, qi) in done.iter().enumerate() {
+                let e = opaque(((accp >> (bit0 + i)) & 1).wrapping_neg());
+                accp ^= e & qp[i];
+                xor_masked(qj, &qi[..width], e as u8);
+            }
+            // Fix-up: add the later rows (as the earlier pivots left them)
+            // while bit bp is zero; the earlier-pivot parts are collected in g.
+            let mut g = 0u64;
+            for k in r0 + j + 1..mt {
+                let row_k = &mat[k * rb + w0..(k + 1) * rb];
+                let mut pk_w = word(row_k, pw - w0);
+                let mut es = 0u64;
+                for (i, &qpi) in qp.iter().enumerate().take(j) {
+                    let e = (pk_w >> (bit0 + i)) & 1;
+                    es |= e << i;
+                    pk_w ^= e.wrapping_neg() & qpi;
+                }
+                let f = opaque((((!accp & pk_w) >> bp) & 1).wrapping_neg());
+                accp ^= f & pk_w;
+                g ^= f & es;
+                xor_masked(qj, row_k, f as u8);
+            }
+            for (i, qi) in done.iter().enumerate() {
+                let m = opaque(((g >> i) & 1).wrapping_neg());
+                xor_masked(qj, &qi[..width], m as u8);
+            }
+            let mut singular = ((accp >> bp) & 1) ^ 1;
+            // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to
+            // reach systematic form rejects this key; the candidate is discarded.
+            pqdr_ct::hook::declassify(&mut singular);
+            if singular != 0 {
+                rejected = true;
+                break;
+            }
+            qp[j] = accp;
+        }
+        if rejected {
+            break;
+        }
+        for q_j in q.iter_mut().skip(len) {
+            q_j[..width].fill(0);
+        }
+        let chunks = width >> 4;
+        for (c, qcc) in qc.iter_mut().enumerate().take(chunks) {
+            for (dst, q_j) in qcc.iter_mut().zip(q.iter()) {
+                *dst = [word(q_j, 16 * c), word(q_j, 16 * c + 8)];
+            }
+        }
+        // Every row gets its combination of the block's pivot rows.
+        for (k, row) in mat.chunks_exact_mut(rb).enumerate() {
+            let row = &mut row[w0..];
+            let mut first = 0;
+            if k >= r0 && k < r0 + len {
+                // Pivot row: Q_j, then only the later pivots act on it.
+                let j = k - r0;
+                row.copy_from_slice(&q[j][..width]);
+                first = j + 1;
+            }
+            let mut pk_w = word(row, pw - w0);
+            let mut masks = [0u64; BLOCK];
+            for i in first..len {
+                let e = opaque(((pk_w >> (bit0 + i)) & 1).wrapping_neg());
+                pk_w ^= e & qp[i];
+                masks[i] = e;
+            }
+            xor_combo(row, &qc[..chunks], masks);
+        }
+        r0 += len;
+    }
+    q.zeroize();
+    qc.zeroize();
+    if rejected { None } else { Some(pivots) }
+}
+
 /// Bytes of A rows copied to the stack per pass of the T computation.
 const A_BUF: usize = 24 * 1024;
 
@@ -332,55 +487,7 @@ pub(crate) fn pk_gen<P: Params>(
         }
     }
 
-    // Gauss–Jordan elimination, pivot in column r for row r.
-    let mut pivots = 0xFFFF_FFFFu64;
-    let mut prow = [0u8; 640];
-    for r in 0..mt {
-        let mat = &mut pk[base..base + mt * rb];
-        if P::SEMI && r == mt - 32 {
-            let Some(c) = mov_columns::<P>(mat, rb, pi) else {
-                prow.zeroize();
-                return None;
-            };
-            pivots = c;
-            for i in mt - 32..mt + 32 {
-                support[i] = gf::bitrev::<P>(pi[i]);
-            }
-        }
-        // Columns below r are zero in every row this step adds, so the row
-        // operations start at the 16-byte block holding column r; the pivot
-        // row is worked on in a local copy.
-        let w0 = (r >> 7) << 4;
-        let (cb, sh) = ((r >> 3) - w0, r & 7);
-        let width = rb - w0;
-        let p = &mut prow[..width];
-        p.copy_from_slice(&mat[r * rb + w0..(r + 1) * rb]);
-        // Make bit r of row r one: add each later row while it is zero
-        // (spec §2.4.3 / ref pk_gen.c, constant time).
-        for k in r + 1..mt {
-            let row_k = &mat[k * rb + w0..(k + 1) * rb];
-            let m = opaque(((!p[cb] & row_k[cb]) >> sh & 1).wrapping_neg());
-            xor_masked(p, row_k, m);
-        }
-        let mut singular = (p[cb] >> sh & 1) ^ 1;
-        // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to reach
-        // systematic form rejects this key; the candidate is discarded.
-        pqdr_ct::hook::declassify(&mut singular);
-        if singular != 0 {
-            prow.zeroize();
-            return None;
-        }
-        mat[r * rb + w0..(r + 1) * rb].copy_from_slice(p);
-        // Clear column r in every other row.
-        for (k, row) in mat.chunks_exact_mut(rb).enumerate() {
-            if k != r {
-                let row_k = &mut row[w0..];
-                let m = opaque((row_k[cb] >> sh & 1).wrapping_neg());
-                xor_masked(row_k, p, m);
-            }
-        }
-    }
-    prow.zeroize();
+    let pivots = eliminate::<P>(&mut pk[base..base + mt * rb], rb, pi, support)?;
 
     // A to the end of pk, ab bytes per row, last row first (each row moves
     // up, never over a row still to be moved).
