@@ -70,42 +70,53 @@ fn le<const N: usize>(cb: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// One layer on packed bits: conditionally swaps bits i and i + 2^s.
-fn layer_bits(x: &mut [u64], cb: &[u8], s: usize, first_bit: usize) {
+/// One layer on packed bits: conditionally swaps bits i and i + 2^s of
+/// every vector in `xs` (the control words are loaded once for all).
+fn layer_bits<const N: usize>(xs: &mut [&mut [u64]; N], cb: &[u8], s: usize, first_bit: usize) {
     let at = first_bit >> 3;
+    let words = xs[0].len();
     if s >= 6 {
         let ws = 1 << (s - 6);
         let mut r = 0;
-        for blk in x.chunks_exact_mut(2 * ws) {
-            let (lo, hi) = blk.split_at_mut(ws);
-            for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-                let d = (*a ^ *b) & le::<8>(cb, at + 8 * r);
-                *a ^= d;
-                *b ^= d;
+        for base in (0..words).step_by(2 * ws) {
+            for i in base..base + ws {
+                let c = le::<8>(cb, at + 8 * r);
+                for x in xs.iter_mut() {
+                    let d = (x[i] ^ x[i + ws]) & c;
+                    x[i] ^= d;
+                    x[i + ws] ^= d;
+                }
                 r += 1;
             }
         }
     } else {
         let sh = 1 << s;
-        for (i, w) in x.iter_mut().enumerate() {
+        for i in 0..words {
             let mask = spread(le::<4>(cb, at + 4 * i) as u32, s);
-            let d = (*w ^ (*w >> sh)) & mask;
-            *w ^= d ^ (d << sh);
+            for x in xs.iter_mut() {
+                let d = (x[i] ^ (x[i] >> sh)) & mask;
+                x[i] ^= d ^ (d << sh);
+            }
         }
     }
 }
 
-/// [`apply`] on a bit vector of 2^w bits (`x` holds 2^(w-6) words, bit i of
-/// the vector is bit i & 63 of word i >> 6): afterwards bit i is the old bit
-/// pi(i). With `inverse`, the layers run in reverse order: bit pi(i)
-/// becomes the old bit i.
-pub(crate) fn apply_bits(x: &mut [u64], cb: &[u8], w: usize, inverse: bool) {
+/// [`apply`] on N bit vectors of 2^w bits each (every `xs[j]` holds
+/// 2^(w-6) words, bit i of a vector is bit i & 63 of word i >> 6):
+/// afterwards bit i is the old bit pi(i). With `inverse`, the layers run in
+/// reverse order: bit pi(i) becomes the old bit i.
+pub(crate) fn apply_bits<const N: usize>(
+    mut xs: [&mut [u64]; N],
+    cb: &[u8],
+    w: usize,
+    inverse: bool,
+) {
     let step = 1 << (w - 1);
     let layers = 2 * w - 1;
     for j in 0..layers {
         let j = if inverse { layers - 1 - j } else { j };
         let s = if j < w { j } else { 2 * w - 2 - j };
-        layer_bits(x, cb, s, j * step);
+        layer_bits(&mut xs, cb, s, j * step);
     }
 }
 
@@ -132,12 +143,12 @@ mod tests {
         for src in (0..n).step_by(37).chain([0, n - 1]) {
             let mut x = [0u64; 128];
             x[src >> 6] |= 1 << (src & 63);
-            apply_bits(&mut x[..n >> 6], &cb, w, false);
+            apply_bits([&mut x[..n >> 6]], &cb, w, false);
             for (i, &pi) in p.iter().enumerate().take(n) {
                 let bit = (x[i >> 6] >> (i & 63)) & 1;
                 assert_eq!(bit, u64::from(usize::from(pi) == src), "w {w} i {i}");
             }
-            apply_bits(&mut x[..n >> 6], &cb, w, true);
+            apply_bits([&mut x[..n >> 6]], &cb, w, true);
             let mut y = [0u64; 128];
             y[src >> 6] |= 1 << (src & 63);
             assert_eq!(x, y);

@@ -102,7 +102,22 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
         };
         r[i >> 3] |= u64::from(byte & keep) << (8 * (i & 7));
     }
-    benes::apply_bits(&mut r[..words], cb, m, true);
+    // The n support positions, in element order too (all of them for n = 2^m).
+    let mut in_support = [0u64; MAX_WORDS];
+    for (i, w) in in_support.iter_mut().enumerate().take(words) {
+        *w = if 64 * i + 64 <= n {
+            !0
+        } else if 64 * i < n {
+            (1u64 << (n - 64 * i)) - 1
+        } else {
+            0
+        };
+    }
+    if n < 1 << m {
+        benes::apply_bits([&mut r[..words], &mut in_support[..words]], cb, m, true);
+    } else {
+        benes::apply_bits([&mut r[..words]], cb, m, true);
+    }
 
     // Syndrome of r.
     let mut s = vec::zero::<4>();
@@ -124,21 +139,8 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
         }
     }
     // Only the n support elements count.
-    if n < 1 << m {
-        let mut in_support = [0u64; MAX_WORDS];
-        for (i, w) in in_support.iter_mut().enumerate().take(words) {
-            *w = if 64 * i + 64 <= n {
-                !0
-            } else if 64 * i < n {
-                (1u64 << (n - 64 * i)) - 1
-            } else {
-                0
-            };
-        }
-        benes::apply_bits(&mut in_support[..words], cb, m, true);
-        for (x, y) in ew.iter_mut().zip(in_support.iter()) {
-            *x &= y;
-        }
+    for (x, y) in ew.iter_mut().zip(in_support.iter()) {
+        *x &= y;
     }
     let mut w = 0u32;
     for x in &ew[..words] {
@@ -165,7 +167,7 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
     }
 
     // e in support order.
-    benes::apply_bits(&mut ew[..words], cb, m, false);
+    benes::apply_bits([&mut ew[..words]], cb, m, false);
     for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
         *byte = (ew[i >> 3] >> (8 * (i & 7))) as u8;
     }
@@ -181,5 +183,6 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
     s_cmp.zeroize();
     locator.zeroize();
     ew.zeroize();
+    in_support.zeroize();
     (gf::is_zero_mask(check as u16) & 0xFF) as u8
 }

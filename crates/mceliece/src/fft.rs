@@ -30,6 +30,7 @@
     reason = "planes and lanes of several bitsliced arrays are walked in step"
 )]
 
+use crate::gf;
 use crate::params::Params;
 use crate::vec::{self, MAX_M, Vec};
 
@@ -435,43 +436,44 @@ pub(crate) fn fft_tr<P: Params>(out: &mut Vec<4>, x: &mut Values, k: usize) {
     *out = y;
 }
 
-/// The field element of every position, bitsliced: plane b of position pos
-/// is bit (m - 1 - b) of pos.
-#[inline(always)]
-pub(crate) fn points<P: Params>(out: &mut Vec<2>, e: usize) {
-    let m = P::M;
-    for b in 0..m {
-        let j = m - 1 - b;
-        out[b] = if j < 6 {
-            [BIT_SET[j]; 2]
-        } else if j == 6 {
-            [0, !0]
-        } else {
-            [u64::from(((e >> (j - 7)) & 1) as u8).wrapping_neg(); 2]
-        };
-    }
-}
-
 /// Evaluates the monic polynomial x^t + sum_(i<t) low_i x^i (`low` bitsliced,
 /// positions from t on zero) at every element: one FFT of 2^k >= t + 1
-/// coefficients, or for t = 2^k an FFT of the low part plus a^t computed by
-/// k squarings (x^(2^k) is linear over GF(2)).
+/// coefficients, or for t = 2^k an FFT of the low part plus a^t. The map
+/// a -> a^(2^k) is GF(2)-linear, and the element at position pos is
+/// sum_j pos_j z^(m-1-j), so a^t = sum_j pos_j (z^(m-1-j))^t.
 pub(crate) fn eval_monic<P: Params>(out: &mut Values, low: &Vec<4>) {
-    let t = P::T;
+    let (m, t) = (P::M, P::T);
     if t.is_power_of_two() {
         let k = t.trailing_zeros() as usize;
         fft::<P>(out, low, k);
-        let mut a = vec::zero::<2>();
-        let mut s = vec::zero::<2>();
-        for (e, v) in out.iter_mut().enumerate().take(1 << (P::M - 7)) {
-            points::<P>(&mut a, e);
+        // (z^(m-1-j))^t for every position bit j (public).
+        let mut img = [0u16; MAX_M];
+        for (j, x) in img.iter_mut().enumerate().take(m) {
+            *x = 1 << (m - 1 - j);
             for _ in 0..k {
-                vec::sq::<P, 2>(&mut s, &a);
-                a = s;
+                *x = gf::sq::<P>(*x);
             }
-            for b in 0..P::M {
+        }
+        // Part from the 7 low position bits (in-word bits and the lane).
+        let mut inner = vec::zero::<2>();
+        for b in 0..m {
+            for l in 0..2 {
+                let mut w = 0u64;
+                for (j, &x) in img.iter().enumerate().take(6) {
+                    w ^= BIT_SET[j] & bit_mask(x, b);
+                }
+                inner[b][l] = w ^ (bit_mask(img[6], b) & u64::from(l as u8).wrapping_neg());
+            }
+        }
+        for (e, v) in out.iter_mut().enumerate().take(1 << (m - 7)) {
+            let mut outer = 0u16;
+            for (j, &x) in img.iter().enumerate().take(m).skip(7) {
+                outer ^= x & u16::from(((e >> (j - 7)) & 1) as u8).wrapping_neg();
+            }
+            for b in 0..m {
+                let o = bit_mask(outer, b);
                 for l in 0..2 {
-                    v[b][l] ^= a[b][l];
+                    v[b][l] ^= inner[b][l] ^ o;
                 }
             }
         }
@@ -486,7 +488,6 @@ pub(crate) fn eval_monic<P: Params>(out: &mut Values, low: &Vec<4>) {
 #[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
 mod tests {
     use super::*;
-    use crate::gf;
     use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
 
     fn rng(s: &mut u64) -> u16 {
