@@ -268,6 +268,61 @@ fn lane_multiplier<P: Params>(a: &mut Vec<2>, c: &Consts, e: usize) {
     }
 }
 
+/// Forward butterflies of in-word depth D < 6, two entries per product:
+/// entry 2i's V halves at the bit-D positions, entry 2i + 1's shifted below.
+#[inline(never)]
+fn fwd_word<P: Params, const D: usize>(out: &mut Values, c: &Consts, entries: usize) {
+    let (s, hi) = (1 << D, BIT_SET[D]);
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    let mut xv = vec::zero::<2>();
+    for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
+        let [v0, v1] = pair else { unreachable!() };
+        for b in 0..P::M {
+            for l in 0..2 {
+                xv[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
+            }
+        }
+        packed_multiplier::<P>(&mut a, c, D, 2 * i, hi);
+        vec::mul::<P, 2>(&mut p, &xv, &a);
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (p[b][l] & hi) >> s;
+                v0[b][l] ^= (v0[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l] & !hi;
+                v1[b][l] ^= (v1[b][l] & !hi) << s;
+            }
+        }
+    }
+}
+
+/// Transposed butterflies of in-word depth D < 6, two entries per product.
+#[inline(never)]
+fn tr_word<P: Params, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
+    let (s, hi) = (1 << D, BIT_SET[D]);
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    let mut xv = vec::zero::<2>();
+    for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
+        let [v0, v1] = pair else { unreachable!() };
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (v0[b][l] & hi) >> s;
+                v1[b][l] ^= (v1[b][l] & hi) >> s;
+                xv[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+            }
+        }
+        packed_multiplier::<P>(&mut a, c, D, 2 * i, !hi);
+        vec::mul::<P, 2>(&mut p, &xv, &a);
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (p[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l] & hi;
+            }
+        }
+    }
+}
+
 /// Evaluates f (2^k coefficients bitsliced in `f`, 6 <= k <= 8, positions
 /// from 2^k on zero) at every element of GF(2^m) into `out` (Gao–Mateer
 /// Algorithm 2 unrolled: radix conversions down, butterflies up).
@@ -300,24 +355,13 @@ pub(crate) fn fft<P: Params>(out: &mut Values, f: &Vec<4>, k: usize) {
     let mut xv = vec::zero::<2>();
     for d in (0..k).rev() {
         if d < 6 {
-            let (s, hi) = (1 << d, BIT_SET[d]);
-            for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
-                let [v0, v1] = pair else { unreachable!() };
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        xv[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
-                    }
-                }
-                packed_multiplier::<P>(&mut a, c, d, 2 * i, hi);
-                vec::mul::<P, 2>(&mut p, &xv, &a);
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        v0[b][l] ^= (p[b][l] & hi) >> s;
-                        v0[b][l] ^= (v0[b][l] & !hi) << s;
-                        v1[b][l] ^= p[b][l] & !hi;
-                        v1[b][l] ^= (v1[b][l] & !hi) << s;
-                    }
-                }
+            match d {
+                0 => fwd_word::<P, 0>(out, c, entries),
+                1 => fwd_word::<P, 1>(out, c, entries),
+                2 => fwd_word::<P, 2>(out, c, entries),
+                3 => fwd_word::<P, 3>(out, c, entries),
+                4 => fwd_word::<P, 4>(out, c, entries),
+                _ => fwd_word::<P, 5>(out, c, entries),
             }
         } else if d == 6 {
             for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
@@ -362,24 +406,13 @@ pub(crate) fn fft_tr<P: Params>(out: &mut Vec<4>, x: &mut Values, k: usize) {
     let mut xv = vec::zero::<2>();
     for d in 0..k {
         if d < 6 {
-            let (s, hi) = (1 << d, BIT_SET[d]);
-            for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
-                let [v0, v1] = pair else { unreachable!() };
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        v0[b][l] ^= (v0[b][l] & hi) >> s;
-                        v1[b][l] ^= (v1[b][l] & hi) >> s;
-                        xv[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
-                    }
-                }
-                packed_multiplier::<P>(&mut a, c, d, 2 * i, !hi);
-                vec::mul::<P, 2>(&mut p, &xv, &a);
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        v0[b][l] ^= (p[b][l] & !hi) << s;
-                        v1[b][l] ^= p[b][l] & hi;
-                    }
-                }
+            match d {
+                0 => tr_word::<P, 0>(x, c, entries),
+                1 => tr_word::<P, 1>(x, c, entries),
+                2 => tr_word::<P, 2>(x, c, entries),
+                3 => tr_word::<P, 3>(x, c, entries),
+                4 => tr_word::<P, 4>(x, c, entries),
+                _ => tr_word::<P, 5>(x, c, entries),
             }
         } else if d == 6 {
             for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
