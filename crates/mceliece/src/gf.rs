@@ -5,7 +5,7 @@
 //! bit and reduction by masked shifts, never a table or a branch.
 // ref: gf.c
 
-use crate::params::Params;
+use crate::params::{Derived, Params};
 
 /// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z):
 /// z^(m+k) = z^k (f(z) - z^m), folded twice (the low terms of f have degree
@@ -91,15 +91,58 @@ pub(crate) fn bitrev<P: Params>(a: u16) -> u16 {
     a.reverse_bits() >> (16 - P::M)
 }
 
+/// s z^i for i < m: the rows of multiplication by s.
+#[inline(always)]
+fn scalar_table<P: Params>(s: u16) -> [u16; 16] {
+    let m = P::M;
+    let mut tbl = [0u16; 16];
+    let mut x = s;
+    for e in tbl.iter_mut().take(m) {
+        *e = x;
+        // x <- x z, folding z^m = f(z) - z^m back in.
+        let top = (x >> (m - 1)) & 1;
+        x = ((x << 1) & P::GF_MASK) ^ (top.wrapping_neg() & P::FIELD_POLY as u16);
+    }
+    tbl
+}
+
+/// dst[k] ^= s src[k] for every k: each product is the sum of the entries
+/// of the table of s selected by the bits of src[k] (masks, no branch), so
+/// the loop runs lane-parallel.
+#[inline(always)]
+pub(crate) fn mul_add_scalar<P: Params>(dst: &mut [u16], src: &[u16], s: u16) {
+    let tbl = scalar_table::<P>(s);
+    for (d, &v) in dst.iter_mut().zip(src) {
+        let mut acc = 0u16;
+        for (i, &e) in tbl.iter().enumerate().take(P::M) {
+            acc ^= ((v >> i) & 1).wrapping_neg() & e;
+        }
+        *d ^= acc;
+    }
+}
+
+/// x[k] <- s x[k] for every k (see [`mul_add_scalar`]).
+#[inline(always)]
+pub(crate) fn scale<P: Params>(x: &mut [u16], s: u16) {
+    let tbl = scalar_table::<P>(s);
+    for d in x.iter_mut() {
+        let v = *d;
+        let mut acc = 0u16;
+        for (i, &e) in tbl.iter().enumerate().take(P::M) {
+            acc ^= ((v >> i) & 1).wrapping_neg() & e;
+        }
+        *d = acc;
+    }
+}
+
 /// Multiplication in GF(2^mt) = GF(2^m)[y]/F(y) (ref: `GF_mul` in gf.c), used by
-/// the minimal-polynomial computation of key generation.
+/// the minimal-polynomial computation of key generation: one scaled row
+/// addition per coefficient of a, then the fold by F.
 pub(crate) fn poly_mul<P: Params>(out: &mut [u16], a: &[u16], b: &[u16]) {
     let t = P::T;
     let mut prod = [0u16; 2 * 128 - 1];
-    for i in 0..t {
-        for j in 0..t {
-            prod[i + j] ^= mul::<P>(a[i], b[j]);
-        }
+    for (i, &ai) in a.iter().enumerate().take(t) {
+        mul_add_scalar::<P>(&mut prod[i..i + t], &b[..t], ai);
     }
     for i in (t..2 * t - 1).rev() {
         let hi = prod[i];
@@ -139,6 +182,18 @@ mod tests {
             assert_eq!(sq::<A>(a), mul::<A>(a, a));
             if a != 0 {
                 assert_eq!(mul::<A>(a, inv::<A>(a)), 1);
+            }
+        }
+        let src: [u16; 40] = core::array::from_fn(|i| (i as u16).wrapping_mul(997) & 4095);
+        for s in [0u16, 1, 2, 0x800, 0xFFF, 1234] {
+            let mut d: [u16; 40] = core::array::from_fn(|i| (i as u16).wrapping_mul(31) & 4095);
+            let before = d;
+            mul_add_scalar::<A>(&mut d, &src, s);
+            let mut e = src;
+            scale::<A>(&mut e, s);
+            for i in 0..40 {
+                assert_eq!(d[i], before[i] ^ mul::<A>(s, src[i]));
+                assert_eq!(e[i], mul::<A>(s, src[i]));
             }
         }
         for a in (1u16..8192).step_by(11) {

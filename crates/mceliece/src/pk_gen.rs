@@ -11,7 +11,7 @@
 //! (bitsliced), so the output never overtakes the rows still to be read.
 // ref: pk_gen.c
 
-use crate::ct::{bit, opaque};
+use crate::ct::opaque;
 use crate::gf;
 use crate::params::{Derived, Params};
 use crate::vec;
@@ -141,15 +141,36 @@ fn t_rows<P: Params, const G: usize>(
         for i in s0..s1 {
             let arow = &a[(i - s0) * ab..(i - s0 + 1) * ab];
             let mut masks = [0u64; vec::MAX_M];
+            // Bits r m .. r m + m of the A row (m <= 13 bits within 3 bytes).
+            let k0 = r * m;
+            let mut fb = [0u8; 4];
+            let avail = (arow.len() - (k0 >> 3)).min(4);
+            fb[..avail].copy_from_slice(&arow[k0 >> 3..(k0 >> 3) + avail]);
+            let field = u32::from_le_bytes(fb) >> (k0 & 7);
             for (b, mk) in masks.iter_mut().enumerate().take(m) {
-                *mk = opaque(u64::from(bit(arow, r * m + b)).wrapping_neg());
+                *mk = u64::from((field >> b) & 1).wrapping_neg();
             }
+            let masks = opaque(masks);
             let row = &mut t_out[i * rbytes..(i + 1) * rbytes];
-            for (grp, vg) in v.iter().enumerate().take(groups) {
-                let lo = 8 * LANES * grp;
-                let hi = (lo + 8 * LANES).min(rbytes);
+            let full_groups = rbytes >> 6;
+            let (head, rest) = row.split_at_mut(64 * full_groups);
+            let (head, _) = head.as_chunks_mut::<64>();
+            for (bytes, vg) in head.iter_mut().zip(v.iter()) {
+                let (ws, _) = bytes.as_chunks_mut::<8>();
+                let mut x: [u64; LANES] = core::array::from_fn(|l| u64::from_le_bytes(ws[l]));
+                for (vb, &mk) in vg.iter().zip(masks.iter()).take(m) {
+                    for l in 0..LANES {
+                        x[l] ^= mk & vb[l];
+                    }
+                }
+                for (w, xl) in ws.iter_mut().zip(x) {
+                    *w = xl.to_le_bytes();
+                }
+            }
+            if !rest.is_empty() {
+                let vg = &v[full_groups];
                 let mut buf = [0u8; 8 * LANES];
-                buf[..hi - lo].copy_from_slice(&row[lo..hi]);
+                buf[..rest.len()].copy_from_slice(rest);
                 let mut x: [u64; LANES] = core::array::from_fn(|l| {
                     u64::from_le_bytes(buf[8 * l..8 * l + 8].try_into().expect("8"))
                 });
@@ -161,7 +182,7 @@ fn t_rows<P: Params, const G: usize>(
                 for l in 0..LANES {
                     buf[8 * l..8 * l + 8].copy_from_slice(&x[l].to_le_bytes());
                 }
-                row[lo..hi].copy_from_slice(&buf[..hi - lo]);
+                rest.copy_from_slice(&buf[..rest.len()]);
             }
         }
         if r + 1 < t {
@@ -279,6 +300,10 @@ fn mov_columns<P: Params>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u
     Some(pivots)
 }
 
+/// Fix-up masks of the elimination, one 16-byte lane pair per row (R rows).
+#[repr(align(16))]
+struct Masks<const R: usize>([[u64; 2]; R]);
+
 /// Pivots per block of the elimination.
 const BLOCK: usize = 8;
 
@@ -319,7 +344,8 @@ fn xor_combo(dst: &mut [u8], q: &[[[u64; 2]; BLOCK]], masks: [u64; BLOCK]) {
 /// (the effect of the block's earlier pivots on a row is recomputed from its
 /// 64-bit panel word and added as a combination of the earlier Q_i); then
 /// every row receives its combination of the Q_j in one pass.
-fn eliminate<P: Params>(
+#[inline(never)]
+fn eliminate<P: Params, const R: usize>(
     mat: &mut [u8],
     rb: usize,
     pi: &mut [u16],
@@ -329,6 +355,8 @@ fn eliminate<P: Params>(
     let mut pivots = 0xFFFF_FFFFu64;
     let mut q = [[0u8; 640]; BLOCK];
     let mut qc = [[[0u64; 2]; BLOCK]; 40];
+    let mut fm = Masks([[0u64; 2]; R]);
+    debug_assert!(mt <= R);
     let mut r0 = 0;
     let mut rejected = false;
     while r0 < mt {
@@ -366,11 +394,13 @@ fn eliminate<P: Params>(
                 xor_masked(qj, &qi[..width], e as u8);
             }
             // Fix-up: add the later rows (as the earlier pivots left them)
-            // while bit bp is zero; the earlier-pivot parts are collected in g.
+            // while bit bp is zero; the earlier-pivot parts are collected in
+            // g. The decisions come from the panel words alone; the rows are
+            // then summed chunk by chunk under the recorded masks.
             let mut g = 0u64;
-            for k in r0 + j + 1..mt {
-                let row_k = &mat[k * rb + w0..(k + 1) * rb];
-                let mut pk_w = word(row_k, pw - w0);
+            let first = r0 + j + 1;
+            for (k, fk) in (first..mt).zip(fm.0.iter_mut()) {
+                let mut pk_w = word(&mat[k * rb..(k + 1) * rb], pw);
                 let mut es = 0u64;
                 for (i, &qpi) in qp.iter().enumerate().take(j) {
                     let e = (pk_w >> (bit0 + i)) & 1;
@@ -380,7 +410,20 @@ fn eliminate<P: Params>(
                 let f = opaque((((!accp & pk_w) >> bp) & 1).wrapping_neg());
                 accp ^= f & pk_w;
                 g ^= f & es;
-                xor_masked(qj, row_k, f as u8);
+                *fk = [f; 2];
+            }
+            let rows = &mat[first * rb..];
+            let fms = &fm.0[..mt - first];
+            let (qch, _) = qj.as_chunks_mut::<16>();
+            for (c, qcc) in qch.iter_mut().enumerate() {
+                let off = w0 + 16 * c;
+                let mut acc = [word(qcc, 0), word(qcc, 8)];
+                for (row, f) in rows.chunks_exact(rb).zip(fms) {
+                    acc[0] ^= word(row, off) & f[0];
+                    acc[1] ^= word(row, off + 8) & f[1];
+                }
+                qcc[..8].copy_from_slice(&acc[0].to_le_bytes());
+                qcc[8..].copy_from_slice(&acc[1].to_le_bytes());
             }
             for (i, qi) in done.iter().enumerate() {
                 let m = opaque(((g >> i) & 1).wrapping_neg());
@@ -431,6 +474,7 @@ fn eliminate<P: Params>(
     }
     q.zeroize();
     qc.zeroize();
+    fm.0.zeroize();
     if rejected { None } else { Some(pivots) }
 }
 
@@ -452,6 +496,55 @@ fn t_stage<P: Params>(
     } else {
         t_rows::<P, 13>(t_out, a, ab, s0, s1, g, support);
     }
+}
+
+/// Moves A to the end of pk and computes every row of T (separate frame, so
+/// its stack buffer is not live during the elimination).
+#[inline(never)]
+fn t_all<P: Params>(
+    pk: &mut [u8],
+    base: usize,
+    rb: usize,
+    aw: usize,
+    iw: usize,
+    g: &[u16],
+    support: &[u16],
+) {
+    let (mt, row_bytes) = (P::MT, P::ROW_BYTES);
+    // A to the end of pk, ab bytes per row, last row first (each row moves
+    // up, never over a row still to be moved).
+    let ab = 8 * iw;
+    let a_base = pk.len() - mt * ab;
+    for r in (0..mt).rev() {
+        let src = base + r * rb + aw * 8;
+        pk.copy_within(src..src + ab, a_base + r * ab);
+    }
+    // T rows whose bytes end before A are computed in one pass; the others in
+    // passes over a copy of their A rows (T row i never reaches A row i + 1).
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public sizes of the set"
+    )]
+    let split = a_base / row_bytes;
+    {
+        let (t_out, a) = pk.split_at_mut(a_base);
+        t_stage::<P>(t_out, a, ab, 0, split, g, support);
+    }
+    let mut abuf = [0u8; A_BUF];
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public sizes of the set"
+    )]
+    let per = A_BUF / ab;
+    let mut s0 = split;
+    while s0 < mt {
+        let s1 = (s0 + per).min(mt);
+        let len = (s1 - s0) * ab;
+        abuf[..len].copy_from_slice(&pk[a_base + s0 * ab..a_base + s1 * ab]);
+        t_stage::<P>(pk, &abuf[..len], ab, s0, s1, g, support);
+        s0 = s1;
+    }
+    abuf.zeroize();
 }
 
 /// Builds the public key into `pk` from the Goppa polynomial `g` (t low
@@ -487,41 +580,13 @@ pub(crate) fn pk_gen<P: Params>(
         }
     }
 
-    let pivots = eliminate::<P>(&mut pk[base..base + mt * rb], rb, pi, support)?;
+    // The mask array sized for the set (12 KiB for mt = 768).
+    let pivots = if mt <= 768 {
+        eliminate::<P, 768>(&mut pk[base..base + mt * rb], rb, pi, support)?
+    } else {
+        eliminate::<P, 1664>(&mut pk[base..base + mt * rb], rb, pi, support)?
+    };
 
-    // A to the end of pk, ab bytes per row, last row first (each row moves
-    // up, never over a row still to be moved).
-    let ab = 8 * iw;
-    let a_base = pk.len() - mt * ab;
-    for r in (0..mt).rev() {
-        let src = base + r * rb + aw * 8;
-        pk.copy_within(src..src + ab, a_base + r * ab);
-    }
-    // T rows whose bytes end before A are computed in one pass; the others in
-    // passes over a copy of their A rows (T row i never reaches A row i + 1).
-    #[allow(
-        clippy::integer_division_remainder_used,
-        reason = "public sizes of the set"
-    )]
-    let split = a_base / row_bytes;
-    {
-        let (t_out, a) = pk.split_at_mut(a_base);
-        t_stage::<P>(t_out, a, ab, 0, split, g, support);
-    }
-    let mut abuf = [0u8; A_BUF];
-    #[allow(
-        clippy::integer_division_remainder_used,
-        reason = "public sizes of the set"
-    )]
-    let per = A_BUF / ab;
-    let mut s0 = split;
-    while s0 < mt {
-        let s1 = (s0 + per).min(mt);
-        let len = (s1 - s0) * ab;
-        abuf[..len].copy_from_slice(&pk[a_base + s0 * ab..a_base + s1 * ab]);
-        t_stage::<P>(pk, &abuf[..len], ab, s0, s1, g, support);
-        s0 = s1;
-    }
-    abuf.zeroize();
+    t_all::<P>(pk, base, rb, aw, iw, g, support);
     Some(pivots)
 }

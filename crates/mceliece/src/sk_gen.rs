@@ -4,27 +4,45 @@
 
 use crate::gf;
 use crate::params::Params;
+use zeroize::Zeroize;
+
+/// Columns per row of the linear system (t + 1 <= 129, padded).
+const COLS: usize = 136;
 
 /// Computes the minimal polynomial g (monic, t low coefficients) of the element
 /// f of GF(2^m)[y]/F(y). Returns `false` if its degree is below t (1, f, ...,
 /// f^(t-1) linearly dependent): the caller then draws a new seed.
+///
+/// The system sum_{c<t} g_c f^c = f^t is solved by Gauss–Jordan elimination
+/// on its rows (coefficient index r; column c = power c, column t the right
+/// side), so every step is a scaled addition of contiguous rows.
 pub(crate) fn genpoly_gen<P: Params>(g: &mut [u16], f: &[u16]) -> bool {
     let t = P::T;
-    // mat[c] = f^c (c = 0..=t), each t coefficients; columns of the system
-    // sum_{c<t} g_c f^c = f^t.
-    let mut mat = [[0u16; 128]; 129];
-    mat[0][0] = 1;
-    mat[1][..t].copy_from_slice(&f[..t]);
-    for c in 2..=t {
-        let (lo, hi) = mat.split_at_mut(c);
-        gf::poly_mul::<P>(&mut hi[0], &lo[c - 1], f);
+    let mut mat = [[0u16; COLS]; 128];
+    let mut pow = [0u16; 128];
+    let mut next = [0u16; 128];
+    pow[0] = 1;
+    for c in 0..=t {
+        for (row, &x) in mat.iter_mut().zip(pow.iter()).take(t) {
+            row[c] = x;
+        }
+        if c < t {
+            gf::poly_mul::<P>(&mut next, &pow, f);
+            pow = next;
+        }
     }
-    // Gauss-Jordan on the rows (coefficient index r), column j = power j.
+    pow.zeroize();
+    next.zeroize();
+    let mut ok = true;
+    let mut pivot = [0u16; COLS];
     for j in 0..t {
+        // Make entry (j, j) nonzero by adding the later rows while it is zero.
         for k in j + 1..t {
-            let mask = gf::is_zero_mask(mat[j][j]);
-            for col in mat.iter_mut().take(t + 1).skip(j) {
-                col[j] ^= col[k] & mask;
+            let (lo, hi) = mat.split_at_mut(k);
+            let (rj, rk) = (&mut lo[j][j..=t], &hi[0][j..=t]);
+            let mask = crate::ct::opaque(gf::is_zero_mask(rj[0]));
+            for (a, &b) in rj.iter_mut().zip(rk) {
+                *a ^= b & mask;
             }
         }
         let mut singular = gf::is_zero_mask(mat[j][j]);
@@ -32,21 +50,25 @@ pub(crate) fn genpoly_gen<P: Params>(g: &mut [u16], f: &[u16]) -> bool {
         // only whether this candidate f is rejected leaks; it is then discarded.
         pqdr_ct::hook::declassify(&mut singular);
         if singular != 0 {
-            return false;
+            ok = false;
+            break;
         }
         let inv = gf::inv::<P>(mat[j][j]);
-        for col in mat.iter_mut().take(t + 1).skip(j) {
-            col[j] = gf::mul::<P>(col[j], inv);
-        }
-        for k in 0..t {
+        gf::scale::<P>(&mut mat[j][j..=t], inv);
+        pivot = mat[j];
+        for (k, row) in mat.iter_mut().enumerate().take(t) {
             if k != j {
-                let s = mat[j][k];
-                for col in mat.iter_mut().take(t + 1).skip(j) {
-                    col[k] ^= gf::mul::<P>(col[j], s);
-                }
+                let s = row[j];
+                gf::mul_add_scalar::<P>(&mut row[j..=t], &pivot[j..=t], s);
             }
         }
     }
-    g[..t].copy_from_slice(&mat[t][..t]);
-    true
+    if ok {
+        for (gi, row) in g.iter_mut().zip(mat.iter()).take(t) {
+            *gi = row[t];
+        }
+    }
+    mat.zeroize();
+    pivot.zeroize();
+    ok
 }
