@@ -590,3 +590,118 @@ pub(crate) fn pk_gen<P: Params>(
     t_all::<P>(pk, base, rb, aw, iw, g, support);
     Some(pivots)
 }
+
+#[cfg(all(test, feature = "mceliece348864"))]
+mod tests {
+    use super::*;
+    use crate::params::Mceliece348864 as P;
+
+    /// Straightforward Gauss–Jordan of spec §2.4.3, one pivot at a time.
+    fn naive(mat: &mut [u8], rb: usize, mt: usize) -> bool {
+        for r in 0..mt {
+            for k in r + 1..mt {
+                if (mat[r * rb + (r >> 3)] >> (r & 7)) & 1 == 0 {
+                    for b in 0..rb {
+                        let x = mat[k * rb + b];
+                        mat[r * rb + b] ^= x;
+                    }
+                }
+            }
+            if (mat[r * rb + (r >> 3)] >> (r & 7)) & 1 == 0 {
+                return false;
+            }
+            for k in 0..mt {
+                if k != r && (mat[k * rb + (r >> 3)] >> (r & 7)) & 1 == 1 {
+                    for b in 0..rb {
+                        let x = mat[r * rb + b];
+                        mat[k * rb + b] ^= x;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn naive_sanity() {
+        let (mt, rb) = (768, 192);
+        let mut mat = [0u8; 768 * 192];
+        for r in 0..mt {
+            mat[r * rb + (r >> 3)] |= 1 << (r & 7);
+            mat[r * rb + 96 + (r >> 3)] |= 1 << (r & 7);
+        }
+        let mut a = mat;
+        assert!(naive(&mut a, rb, mt), "identity");
+        // upper triangular with ones on the diagonal
+        let mut s = 99u64;
+        for r in 0..mt {
+            for b in (r >> 3) + 1..96 {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                mat[r * rb + b] = s as u8;
+            }
+        }
+        let mut a = mat;
+        assert!(naive(&mut a, rb, mt), "upper");
+        let mut a = mat;
+        let got = eliminate::<P, 768>(&mut a, rb, &mut [0u16; 4096], &mut [0u16; 3488]);
+        assert!(got.is_some(), "upper, blocked");
+    }
+
+    #[test]
+    fn blocked_elimination_matches_naive() {
+        let mt = P::MT;
+        let aw = a_words(mt, false);
+        let rb = aug_row_bytes(mt, false);
+        let mut s = 0x1234_5678_9abc_def0u64;
+        for case in 0..3 {
+            // Draw until the matrix has the wanted outcome (a random square
+            // matrix is invertible with probability about 0.29).
+            let mut mat = [0u8; 768 * 192];
+            assert_eq!(mt * rb, mat.len());
+            for _ in 0..100 {
+                mat.fill(0);
+                for r in 0..mt {
+                    for b in 0..aw * 8 {
+                        s ^= s << 13;
+                        s ^= s >> 7;
+                        s ^= s << 17;
+                        // xorshift64* (the plain xorshift bits are GF(2)-linear
+                        // in the seed and would give a low-rank matrix).
+                        mat[r * rb + b] = (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8;
+                    }
+                    mat[r * rb + aw * 8 + (r >> 3)] |= 1 << (r & 7);
+                }
+                if case == 1 {
+                    // A dependent row: the elimination must fail.
+                    for b in 0..aw * 8 {
+                        mat[700 * rb + b] = mat[3 * rb + b] ^ mat[650 * rb + b];
+                    }
+                }
+                if case == 2 {
+                    // Sparse leading columns: many fix-ups.
+                    for r in 0..mt {
+                        if r & 3 != 0 {
+                            mat[r * rb] &= 0xF0;
+                        }
+                    }
+                }
+                let mut probe = mat;
+                if naive(&mut probe, rb, mt) == (case != 1) {
+                    break;
+                }
+            }
+            let mut want = mat;
+            let ok = naive(&mut want, rb, mt);
+            assert_eq!(ok, case != 1, "case {case}: the test matrix itself");
+            let mut pi = [0u16; 4096];
+            let mut support = [0u16; 3488];
+            let got = eliminate::<P, 768>(&mut mat, rb, &mut pi, &mut support);
+            assert_eq!(got.is_some(), ok, "case {case}");
+            if ok {
+                assert!(mat == want, "case {case}");
+            }
+        }
+    }
+}
