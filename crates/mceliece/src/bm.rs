@@ -54,83 +54,84 @@ fn shift_in<P: Params, const W: usize>(v: &mut Vec<W>, c: u16) {
     }
 }
 
-/// The error locator sigma(x) = x^t C(1/x) of the 2t syndromes `s`
-/// (positions 0..2t of `s`): `out` gets sigma_0 .. sigma_(t-1) at positions
-/// 0..t (sigma_t = 1). Runs 2t iterations with no branch on secret data.
-pub(crate) fn bm<P: Params>(out: &mut Vec<4>, s: &Vec<4>) {
-    if P::T <= 64 {
-        bm_words::<P, 1>(out, s);
-    } else {
-        bm_words::<P, 2>(out, s);
+/// The state of [`bm`] with the polynomials in W words per plane.
+struct State<const W: usize> {
+    /// C_1..C_t at positions 0..t (C_0 in `c0`).
+    cv: Vec<W>,
+    c0: u16,
+    /// B = x B'': B''_j = B_(j+1) at position j.
+    bv: Vec<W>,
+    /// The discrepancy of the last length change.
+    gamma: u16,
+    /// The register length L.
+    l: u16,
+    /// At position j: S_(N-1-j).
+    rv: Vec<W>,
+}
+
+impl<const W: usize> State<W> {
+    fn zeroize(&mut self) {
+        for v in [&mut self.cv, &mut self.bv, &mut self.rv] {
+            zeroize::Zeroize::zeroize(v.as_flattened_mut());
+        }
+        self.c0 = 0;
+        self.gamma = 0;
+        self.l = 0;
     }
 }
 
-/// [`bm`] with the polynomials in W words per plane (t <= 64 W).
-fn bm_words<P: Params, const W: usize>(out: &mut Vec<4>, s: &Vec<4>) {
-    let t = P::T;
-    let keep: [u64; W] = core::array::from_fn(|i| {
-        let lo = 64 * i;
-        if t >= lo + 64 {
-            !0
-        } else if t > lo {
-            (1u64 << (t - lo)) - 1
-        } else {
-            0
-        }
-    });
-    // C = c0 + x (cv at positions 0..t = C_1..C_t); B = x (bv: B_1..B_t).
-    let mut cv = vec::zero::<W>();
-    let mut c0 = 1u16;
-    let mut bv = vec::zero::<W>();
-    bv[0][0] = 1;
-    let mut gamma = 1u16;
-    let mut l = 0u16;
-    // rv at position j: S_(N-1-j).
-    let mut rv = vec::zero::<W>();
+/// One Berlekamp–Massey iteration (number n, syndrome sn), inversion-free:
+/// d = sum C_i S_(n-i); C <- gamma C + d B; on a length change B <- C,
+/// gamma <- d; then B <- x B. `keep` masks the positions below t.
+#[inline(always)]
+fn iterate<P: Params, const W: usize>(st: &mut State<W>, n: usize, sn: u16, keep: &[u64; W]) {
     let mut p = vec::zero::<W>();
     let mut q = vec::zero::<W>();
     let mut k = vec::zero::<W>();
-    for n in 0..2 * t {
-        let sn = element::<P>(s, n);
-        vec::mul::<P, W>(&mut p, &cv, &rv);
-        let d = gf::mul::<P>(c0, sn) ^ lane_sum::<P, W>(&p);
-        let mne = opaque(!gf::is_zero_mask(d));
-        // n >= 2l  <=>  n - 2l does not go negative
-        // (the difference is hidden, else LLVM turns the sign test into a jump)
-        let diff = opaque((n as u32).wrapping_sub(2 * u32::from(l)));
-        let mle = opaque(((diff >> 31) as u16).wrapping_sub(1) & mne);
-        let wide = opaque(u64::from(mle & 1).wrapping_neg());
-        // C <- gamma C + d B.
-        let (prev, prev0) = (cv, c0);
-        vec::splat::<P, W>(&mut k, gamma);
-        vec::mul::<P, W>(&mut p, &cv, &k);
-        vec::splat::<P, W>(&mut k, d);
-        vec::mul::<P, W>(&mut q, &bv, &k);
-        for b in 0..P::M {
-            for i in 0..W {
-                cv[b][i] = p[b][i] ^ q[b][i];
-            }
+    vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
+    let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
+    let mne = opaque(!gf::is_zero_mask(d));
+    // n >= 2l  <=>  n - 2l does not go negative
+    // (the difference is hidden, else LLVM turns the sign test into a jump)
+    let diff = opaque((n as u32).wrapping_sub(2 * u32::from(st.l)));
+    let mle = opaque(((diff >> 31) as u16).wrapping_sub(1) & mne);
+    let wide = opaque(u64::from(mle & 1).wrapping_neg());
+    // C <- gamma C + d B.
+    let (prev, prev0) = (st.cv, st.c0);
+    vec::splat::<P, W>(&mut k, st.gamma);
+    vec::mul::<P, W>(&mut p, &st.cv, &k);
+    vec::splat::<P, W>(&mut k, d);
+    vec::mul::<P, W>(&mut q, &st.bv, &k);
+    for b in 0..P::M {
+        for i in 0..W {
+            st.cv[b][i] = p[b][i] ^ q[b][i];
         }
-        c0 = gf::mul::<P>(c0, gamma);
-        l = (l & !mle) | ((n as u16 + 1).wrapping_sub(l) & mle);
-        // B <- x (mle ? old C : B).
-        for b in 0..P::M {
-            for i in 0..W {
-                bv[b][i] ^= (bv[b][i] ^ prev[b][i]) & wide;
-            }
-        }
-        shift_in::<P, W>(&mut bv, prev0 & mle);
-        for w in bv.iter_mut().take(P::M) {
-            for i in 0..W {
-                w[i] &= keep[i];
-            }
-        }
-        gamma = (gamma & !mle) | (d & mle);
-        shift_in::<P, W>(&mut rv, sn);
     }
-    // Normalize (C_0 = 1) and reverse: sigma_j = C_(t-j).
-    vec::splat::<P, W>(&mut k, gf::inv::<P>(c0));
-    vec::mul::<P, W>(&mut p, &cv, &k);
+    st.c0 = gf::mul::<P>(st.c0, st.gamma);
+    st.l = (st.l & !mle) | ((n as u16 + 1).wrapping_sub(st.l) & mle);
+    // B <- x (mle ? old C : B).
+    for b in 0..P::M {
+        for i in 0..W {
+            st.bv[b][i] ^= (st.bv[b][i] ^ prev[b][i]) & wide;
+        }
+    }
+    shift_in::<P, W>(&mut st.bv, prev0 & mle);
+    for w in st.bv.iter_mut().take(P::M) {
+        for i in 0..W {
+            w[i] &= keep[i];
+        }
+    }
+    st.gamma = (st.gamma & !mle) | (d & mle);
+    shift_in::<P, W>(&mut st.rv, sn);
+}
+
+/// Normalizes (C_0 = 1) and reverses: out gets sigma_j = C_(t-j), j < t.
+fn finish<P: Params, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
+    let t = P::T;
+    let mut k = vec::zero::<W>();
+    let mut p = vec::zero::<W>();
+    vec::splat::<P, W>(&mut k, gf::inv::<P>(st.c0));
+    vec::mul::<P, W>(&mut p, &st.cv, &k);
     *out = vec::zero::<4>();
     for b in 0..P::M {
         let mut v = 0u128;
@@ -141,9 +142,52 @@ fn bm_words<P: Params, const W: usize>(out: &mut Vec<4>, s: &Vec<4>) {
         out[b][0] = r as u64;
         out[b][1] = (r >> 64) as u64;
     }
-    for w in [&mut cv, &mut bv, &mut rv, &mut p, &mut q, &mut k] {
-        zeroize::Zeroize::zeroize(w.as_flattened_mut());
+    zeroize::Zeroize::zeroize(p.as_flattened_mut());
+}
+
+/// The error locator sigma(x) = x^t C(1/x) of the 2t syndromes `s`
+/// (positions 0..2t of `s`): `out` gets sigma_0 .. sigma_(t-1) at positions
+/// 0..t (sigma_t = 1). Runs 2t iterations with no branch on secret data.
+/// While n < 64 every polynomial fits in one word per plane (deg C <= n + 1,
+/// and the window holds n syndromes), so those iterations run on one word;
+/// for t > 64 the rest run on two.
+pub(crate) fn bm<P: Params>(out: &mut Vec<4>, s: &Vec<4>) {
+    let t = P::T;
+    let mut st = State::<1> {
+        cv: vec::zero::<1>(),
+        c0: 1,
+        bv: vec::zero::<1>(),
+        gamma: 1,
+        l: 0,
+        rv: vec::zero::<1>(),
+    };
+    st.bv[0][0] = 1;
+    let keep1 = [if t >= 64 { !0 } else { (1u64 << t) - 1 }];
+    let first = if t <= 64 { 2 * t } else { 64 };
+    for n in 0..first {
+        iterate::<P, 1>(&mut st, n, element::<P>(s, n), &keep1);
     }
+    if t <= 64 {
+        finish::<P, 1>(out, &st);
+        st.zeroize();
+        return;
+    }
+    let widen = |v: &Vec<1>| -> Vec<2> { core::array::from_fn(|b| [v[b][0], 0]) };
+    let mut wide = State::<2> {
+        cv: widen(&st.cv),
+        c0: st.c0,
+        bv: widen(&st.bv),
+        gamma: st.gamma,
+        l: st.l,
+        rv: widen(&st.rv),
+    };
+    st.zeroize();
+    let keep2 = [!0, if t >= 128 { !0 } else { (1u64 << (t - 64)) - 1 }];
+    for n in first..2 * t {
+        iterate::<P, 2>(&mut wide, n, element::<P>(s, n), &keep2);
+    }
+    finish::<P, 2>(out, &wide);
+    wide.zeroize();
 }
 
 #[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
