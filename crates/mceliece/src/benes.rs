@@ -15,7 +15,7 @@
 
 use crate::ct::cswap_u16;
 
-/// One layer: conditionally swaps p[i] and p[i + 2^s] for each pair.
+/// One layer: conditionally swaps `p[i]` and `p[i + 2^s]` for each pair.
 fn layer(p: &mut [u16], cb: &[u8], s: usize, first_bit: usize) {
     let stride = 1 << s;
     let mut index = first_bit;

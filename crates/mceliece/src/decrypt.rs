@@ -31,8 +31,8 @@ use zeroize::Zeroize;
 /// Most words of a 2^m-bit vector.
 const MAX_WORDS: usize = 128;
 
-/// out[i] = 1/a[i], lane by lane, with one inversion (Montgomery's trick;
-/// every lane of every a[i] must be nonzero).
+/// `out[i] = 1 / a[i]`, lane by lane, with one inversion (Montgomery's trick;
+/// every lane of every `a[i]` must be nonzero).
 fn batch_inv<P: Params>(out: &mut [Vec<2>], a: &[Vec<2>]) {
     let n = a.len();
     out[0] = a[0];

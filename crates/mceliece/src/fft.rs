@@ -75,7 +75,7 @@ const fn taylor_masks() -> [[[u64; 4]; 4]; DEPTHS] {
     out
 }
 
-/// a b in GF(2)[z]/(z^m + poly), for compile-time tables.
+/// a b in GF(2)`[z]`/(z^m + poly), for compile-time tables.
 const fn cmul(a: u16, b: u16, m: usize, poly: u32) -> u16 {
     let mut r = 0u32;
     let mut i = 0;
