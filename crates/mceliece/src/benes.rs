@@ -90,13 +90,26 @@ fn layer_bits<const N: usize>(xs: &mut [&mut [u64]; N], cb: &[u8], s: usize, fir
             }
         }
     } else {
-        let sh = 1 << s;
-        for i in 0..words {
-            let mask = spread(le::<4>(cb, at + 4 * i) as u32, s);
-            for x in xs.iter_mut() {
-                let d = (x[i] ^ (x[i] >> sh)) & mask;
-                x[i] ^= d ^ (d << sh);
-            }
+        match s {
+            0 => in_word::<N, 0>(xs, cb, at),
+            1 => in_word::<N, 1>(xs, cb, at),
+            2 => in_word::<N, 2>(xs, cb, at),
+            3 => in_word::<N, 3>(xs, cb, at),
+            4 => in_word::<N, 4>(xs, cb, at),
+            _ => in_word::<N, 5>(xs, cb, at),
+        }
+    }
+}
+
+/// The in-word layer of stride 2^S (S < 6), control bits from byte `at`.
+#[inline(never)]
+fn in_word<const N: usize, const S: usize>(xs: &mut [&mut [u64]; N], cb: &[u8], at: usize) {
+    let sh = 1 << S;
+    for i in 0..xs[0].len() {
+        let mask = spread(le::<4>(cb, at + 4 * i) as u32, S);
+        for x in xs.iter_mut() {
+            let d = (x[i] ^ (x[i] >> sh)) & mask;
+            x[i] ^= d ^ (d << sh);
         }
     }
 }
