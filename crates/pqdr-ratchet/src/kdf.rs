@@ -3,14 +3,12 @@
 //! `DK(ctx, m)` is BLAKE3 `derive_key`. The per-packet and per-segment steps
 //! (`DKf`) use the context key precomputed once
 //! (`blake3::hazmat::hash_derive_key_context`, hardcoded below and checked by a
-//! unit test). Their input is one block (≤ 64 bytes), so `derive_key` with a
-//! precomputed context key *is* a single BLAKE3 compression, which
-//! [`dk_one_block`] computes directly: the `blake3` crate has no public
-//! single-block entry point, and its `Hasher` path (hasher setup, buffering,
-//! XOF reader, wiping) cost more than the compression itself (BENCHMARKS.md).
+//! unit test) with `Hasher::new_from_context_key`, as RATCHET.md §1.4 says:
+//! their input is one block (≤ 64 bytes), so each step is a single BLAKE3
+//! compression done by the `blake3` crate (no BLAKE3 code of our own).
 
 use blake3::Hasher;
-use blake3::hazmat::ContextKey;
+use blake3::hazmat::{ContextKey, HasherExt};
 use zeroize::Zeroize;
 
 /// Length of roots, chain keys, segment keys and message keys.
@@ -52,135 +50,6 @@ const CK_PACKET: ContextKey = [
     0x4b, 0xe8, 0xa1, 0xee, 0x05, 0x50, 0x96, 0x61, 0xdb, 0x1a, 0xab, 0x64, 0x54, 0xe7, 0xb7, 0x49,
 ];
 
-/// The context keys as the little-endian words the compression function reads.
-const fn words(key: &ContextKey) -> [u32; 8] {
-    let mut w = [0u32; 8];
-    let mut i = 0;
-    while i < 8 {
-        w[i] = u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]]);
-        i += 1;
-    }
-    w
-}
-const CKW_SEG_STEP: [u32; 8] = words(&CK_SEG_STEP);
-const CKW_INNER0: [u32; 8] = words(&CK_INNER0);
-const CKW_PACKET: [u32; 8] = words(&CK_PACKET);
-
-/// BLAKE3 spec Table 1: the IV (SHA-256's).
-const IV: [u32; 8] = [
-    0x6a09_e667,
-    0xbb67_ae85,
-    0x3c6e_f372,
-    0xa54f_f53a,
-    0x510e_527f,
-    0x9b05_688c,
-    0x1f83_d9ab,
-    0x5be0_cd19,
-];
-
-/// BLAKE3 spec Table 2: the message word permutation applied between rounds.
-const PERMUTATION: [usize; 16] = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
-
-/// Which original message word each round reads at each position: round `r`
-/// uses the block permuted `r` times by [`PERMUTATION`]. Precomputed so the
-/// seven rounds index the block directly instead of moving words around.
-const SCHEDULE: [[usize; 16]; 7] = {
-    let mut s = [[0usize; 16]; 7];
-    let mut i = 0;
-    while i < 16 {
-        s[0][i] = i;
-        i += 1;
-    }
-    let mut r = 1;
-    while r < 7 {
-        let mut i = 0;
-        while i < 16 {
-            s[r][i] = s[r - 1][PERMUTATION[i]];
-            i += 1;
-        }
-        r += 1;
-    }
-    s
-};
-
-/// BLAKE3 spec Table 3 flags of a `derive_key` input that fits one block: the
-/// block is the first and last of chunk 0 (`CHUNK_START | CHUNK_END`), the
-/// only node (`ROOT`), in the key-material mode (`DERIVE_KEY_MATERIAL`).
-const ONE_BLOCK_DERIVE_KEY: u32 = 1 | 2 | 8 | 64;
-
-/// BLAKE3 spec §2.2: the mixing function `G` on state words `a, b, c, d` with
-/// message words `x, y`. `a + x` is formed first: `b` arrives last, so this
-/// shortens the dependency chain (the sum is the same).
-#[inline(always)]
-fn g(v: &mut [u32; 16], (a, b, c, d): (usize, usize, usize, usize), x: u32, y: u32) {
-    v[a] = v[a].wrapping_add(x).wrapping_add(v[b]);
-    v[d] = (v[d] ^ v[a]).rotate_right(16);
-    v[c] = v[c].wrapping_add(v[d]);
-    v[b] = (v[b] ^ v[c]).rotate_right(12);
-    v[a] = v[a].wrapping_add(y).wrapping_add(v[b]);
-    v[d] = (v[d] ^ v[a]).rotate_right(8);
-    v[c] = v[c].wrapping_add(v[d]);
-    v[b] = (v[b] ^ v[c]).rotate_right(7);
-}
-
-/// BLAKE3 spec §2.2: one round, columns then diagonals, reading the message
-/// words in the order `s`.
-#[inline(always)]
-fn round(v: &mut [u32; 16], m: &impl Fn(usize) -> u32, s: &[usize; 16]) {
-    g(v, (0, 4, 8, 12), m(s[0]), m(s[1]));
-    g(v, (1, 5, 9, 13), m(s[2]), m(s[3]));
-    g(v, (2, 6, 10, 14), m(s[4]), m(s[5]));
-    g(v, (3, 7, 11, 15), m(s[6]), m(s[7]));
-    g(v, (0, 5, 10, 15), m(s[8]), m(s[9]));
-    g(v, (1, 6, 11, 12), m(s[10]), m(s[11]));
-    g(v, (2, 7, 8, 13), m(s[12]), m(s[13]));
-    g(v, (3, 4, 9, 14), m(s[14]), m(s[15]));
-}
-
-/// `derive_key` with the precomputed context key `cv` of a one-block input
-/// (`block_len` ≤ 64 bytes; `m(i)` is message word `i`, zero past the input).
-/// The words are read where the input lives (the chain key itself), so no
-/// copy of the secret input is made that would need wiping:
-/// BLAKE3 spec §2.2 compression with counter 0 and [`ONE_BLOCK_DERIVE_KEY`],
-/// returning all 16 output words, i.e. the first 64 bytes of the root output
-/// (§2.6: the first 8 words are the 32-byte `derive_key` result).
-///
-/// Straight-line 32-bit additions, rotations and XORs: constant time.
-#[inline(always)]
-fn dk_one_block(cv: &[u32; 8], m: impl Fn(usize) -> u32, block_len: u32) -> [u32; 16] {
-    let mut v = [
-        cv[0],
-        cv[1],
-        cv[2],
-        cv[3],
-        cv[4],
-        cv[5],
-        cv[6],
-        cv[7],
-        IV[0],
-        IV[1],
-        IV[2],
-        IV[3],
-        0, // counter, low word
-        0, // counter, high word
-        block_len,
-        ONE_BLOCK_DERIVE_KEY,
-    ];
-    // Written out (not a loop) so every message index is a constant.
-    round(&mut v, &m, &SCHEDULE[0]);
-    round(&mut v, &m, &SCHEDULE[1]);
-    round(&mut v, &m, &SCHEDULE[2]);
-    round(&mut v, &m, &SCHEDULE[3]);
-    round(&mut v, &m, &SCHEDULE[4]);
-    round(&mut v, &m, &SCHEDULE[5]);
-    round(&mut v, &m, &SCHEDULE[6]);
-    for i in 0..8 {
-        v[i] ^= v[i + 8];
-        v[i + 8] ^= cv[i];
-    }
-    v
-}
-
 /// Overwrites a per-packet key (a `SendKey`'s or a `Candidate`'s) with zeros.
 ///
 /// Ordinary wide stores made observable by `black_box`, so they are not
@@ -194,32 +63,26 @@ pub(crate) fn wipe_key<T: Copy + Default, const N: usize>(x: &mut [T; N]) {
     core::hint::black_box(&*x);
 }
 
-/// Message word `i` of a block holding the 32-byte `key` (words 0–7),
-/// `extra` (word 8) and zero padding.
-#[inline(always)]
-fn key_word(key: &Key, extra: u32, i: usize) -> u32 {
-    if i < 8 {
-        u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
-    } else if i == 8 {
-        extra
-    } else {
-        0
+/// `DKf(ctx, input)`: `derive_key` with the precomputed context key `ck` of an
+/// input of at most one block, filling `out` (32 bytes, or 64 for the XOF
+/// output of the packet step: one compression either way). The hasher and the
+/// XOF reader held the secret input; both are wiped.
+#[inline]
+fn dkf(ck: &ContextKey, input: &[&[u8]], out: &mut [u8]) {
+    let mut h = Hasher::new_from_context_key(ck);
+    for part in input {
+        h.update(part);
     }
+    let mut xof = h.finalize_xof();
+    xof.fill(out);
+    xof.zeroize();
+    wipe(&mut h);
 }
 
-/// Writes words `w` as little-endian bytes to `out`.
-#[inline(always)]
-fn put_words(out: &mut Key, w: &[u32]) {
-    for (b, x) in out.chunks_exact_mut(4).zip(w) {
-        b.copy_from_slice(&x.to_le_bytes());
-    }
-}
-
-/// `DKf(ctx, key)` for a 32-byte input and output: one compression.
-fn dk_key(cv: &[u32; 8], key: &Key) -> Key {
-    let v = dk_one_block(cv, |i| key_word(key, 0, i), 32);
+/// `DKf(ctx, key)` for a 32-byte input and output.
+fn dk_key(ck: &ContextKey, key: &Key) -> Key {
     let mut out = [0u8; KEY_LEN];
-    put_words(&mut out, &v[..8]);
+    dkf(ck, &[key], &mut out);
     out
 }
 
@@ -332,23 +195,24 @@ pub(crate) fn seg0(root: &Key, dir: Direction) -> Key {
 
 /// RATCHET.md §1.4: `seg_{j+1} = DKf(CTX_SEG_STEP, seg_j)`.
 pub(crate) fn seg_step(seg: &Key) -> Key {
-    dk_key(&CKW_SEG_STEP, seg)
+    dk_key(&CK_SEG_STEP, seg)
 }
 
 /// RATCHET.md §1.4: `ck_{j,0} = DKf(CTX_INNER0, seg_j)`.
 pub(crate) fn inner0(seg: &Key) -> Key {
-    dk_key(&CKW_INNER0, seg)
+    dk_key(&CK_INNER0, seg)
 }
 
 /// RATCHET.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`; overwrites `ck`
-/// with `ck'` in place and writes `mk`. The 36-byte input is one block and
-/// the 64 output bytes are one compression's 16 output words.
+/// with `ck'` in place and writes `mk`. One 64-byte XOF fill is one
+/// compression (two 32-byte fills would compress twice).
 #[inline]
 pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
-    let c = u32::from_le_bytes(counter.to_be_bytes());
-    let v = dk_one_block(&CKW_PACKET, |i| key_word(ck, c, i), 36);
-    put_words(ck, &v[..8]);
-    put_words(mk, &v[8..]);
+    let mut out = [0u8; 64];
+    dkf(&CK_PACKET, &[ck, &counter.to_be_bytes()], &mut out);
+    ck.copy_from_slice(&out[..KEY_LEN]);
+    mk.copy_from_slice(&out[KEY_LEN..]);
+    wipe_key(&mut out);
 }
 
 /// `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`: key sealing an exported state.
@@ -389,10 +253,10 @@ mod tests {
         assert_eq!(inner0(&seg), blake3::derive_key(ctx::INNER0, &seg));
     }
 
-    /// The direct one-block compression against the `blake3` crate's
-    /// `derive_key` / XOF, over many keys and counters.
+    /// The context-key steps against plain `derive_key` / XOF (context string
+    /// hashed every call), over many keys and counters.
     #[test]
-    fn one_block_equals_blake3_crate() {
+    fn steps_equal_plain_derive_key() {
         let mut key = [0u8; 32];
         for i in 0..2000u32 {
             // Keys from the chain itself; counters over the whole u32 range.
