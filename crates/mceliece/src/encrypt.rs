@@ -43,10 +43,14 @@ pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R)
                 continue;
             }
         }
+        // Indices are below 2^13, so d = a ^ b < 2^15 and (d - 1) has its
+        // top bit set exactly when a = b: 16-bit lane arithmetic that LLVM
+        // vectorizes (eight pairs per SSE2 operation).
         let mut eq = 0u16;
         for i in 1..t {
-            for j in 0..i {
-                eq |= crate::ct::eq_mask_u16(ind[i], ind[j]);
+            let x = ind[i];
+            for &y in &ind[..i] {
+                eq |= (x ^ y).wrapping_sub(1) >> 15;
             }
         }
         // Public by design (libmceliece `gen_e`): only whether this attempt
@@ -57,13 +61,16 @@ pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R)
         }
     }
     // e as 64-bit words: each index sets one bit of the word it selects.
+    // `d - 1` has its top bit set exactly when d = k ^ w is 0 (d < 2^63):
+    // plain 64-bit lane arithmetic, which LLVM vectorizes, no comparison.
+    let nw = n.div_ceil(64);
     let mut words = [0u64; 128];
     for &x in &ind[..t] {
         let bit = 1u64 << (x & 63);
-        let w = x >> 6;
-        for (k, word) in words.iter_mut().enumerate().take(n.div_ceil(64)) {
-            let m = u64::from(crate::ct::eq_mask_u16(k as u16, w) & 1).wrapping_neg();
-            *word |= bit & crate::ct::opaque(m);
+        let w = u64::from(x >> 6);
+        for (k, word) in words[..nw].iter_mut().enumerate() {
+            let m = (((k as u64) ^ w).wrapping_sub(1) >> 63).wrapping_neg();
+            *word |= bit & m;
         }
     }
     for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
@@ -98,22 +105,58 @@ pub(crate) fn syndrome_rows<P: Params>(
     tail: &[u8],
 ) {
     let rb = P::ROW_BYTES;
-    for (k, row) in rows.chunks_exact(rb).enumerate() {
-        let i = first + k;
-        let mut acc = 0u64;
-        let mut it_r = row.chunks_exact(8);
-        let mut it_t = tail[..rb].chunks_exact(8);
-        for (a, b) in (&mut it_r).zip(&mut it_t) {
-            let mut x = [0u8; 8];
-            let mut y = [0u8; 8];
-            x.copy_from_slice(a);
-            y.copy_from_slice(b);
-            acc ^= u64::from_le_bytes(x) & u64::from_le_bytes(y);
+    let (tw, trem) = tail[..rb].as_chunks::<8>();
+    // The word count through `opaque`: with a constant trip count LLVM
+    // unrolls the loops completely into scalar code; with a runtime one it
+    // vectorizes the XOR reductions (16-byte lanes).
+    let nw = crate::ct::opaque(tw.len());
+    let tw = &tw[..nw];
+    // Four rows per pass share each load of e_tail and the loop overhead.
+    let quads = rows.chunks_exact(4 * rb);
+    let rest = quads.remainder();
+    let mut i = first;
+    for quad in quads {
+        let (r0, r123) = quad.split_at(rb);
+        let (r1, r23) = r123.split_at(rb);
+        let (r2, r3) = r23.split_at(rb);
+        let r = [r0, r1, r2, r3].map(|row| row.as_chunks::<8>());
+        let (w0, w1, w2, w3) = (&r[0].0[..nw], &r[1].0[..nw], &r[2].0[..nw], &r[3].0[..nw]);
+        let mut x = [0u64; 4];
+        for (j, t) in tw.iter().enumerate() {
+            let t = u64::from_le_bytes(*t);
+            x[0] ^= u64::from_le_bytes(w0[j]) & t;
+            x[1] ^= u64::from_le_bytes(w1[j]) & t;
+            x[2] ^= u64::from_le_bytes(w2[j]) & t;
+            x[3] ^= u64::from_le_bytes(w3[j]) & t;
         }
-        for (a, b) in it_r.remainder().iter().zip(it_t.remainder()) {
-            acc ^= u64::from(a & b);
+        for (xr, (_, rrem)) in x.iter_mut().zip(r) {
+            *xr ^= tail_dot(rrem, trem);
         }
-        let bit = (acc.count_ones() as u8 & 1) ^ crate::ct::bit(e, i);
-        c0[i >> 3] |= bit << (i & 7);
+        for xr in x {
+            put_syndrome_bit(c0, e, i, xr);
+            i += 1;
+        }
     }
+    for row in rest.chunks_exact(rb) {
+        let (rw, rrem) = row.as_chunks::<8>();
+        let mut x = tail_dot(rrem, trem);
+        for (a, b) in rw[..nw].iter().zip(tw) {
+            x ^= u64::from_le_bytes(*a) & u64::from_le_bytes(*b);
+        }
+        put_syndrome_bit(c0, e, i, x);
+        i += 1;
+    }
+}
+
+/// The AND of the trailing (< 8) bytes of a row and of e_tail, as a word.
+#[inline(always)]
+fn tail_dot(r: &[u8], t: &[u8]) -> u64 {
+    r.iter().zip(t).fold(0, |x, (a, b)| x ^ u64::from(a & b))
+}
+
+/// C0_i = e_i + parity(x).
+#[inline(always)]
+fn put_syndrome_bit(c0: &mut [u8], e: &[u8], i: usize, x: u64) {
+    let bit = (x.count_ones() as u8 & 1) ^ crate::ct::bit(e, i);
+    c0[i >> 3] |= bit << (i & 7);
 }
