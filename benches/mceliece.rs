@@ -137,6 +137,10 @@ fn bench_set<P: Params>(
 
     let mut g = c.benchmark_group(format!("{label}/decaps"));
     g.bench_function("pqdr", |b| b.iter(|| dk.decapsulate(black_box(&ct))));
+    let dk_prepared = dk.prepare();
+    g.bench_function("pqdr-prepared", |b| {
+        b.iter(|| dk_prepared.decapsulate(black_box(&ct)))
+    });
     g.bench_function("pq-mceliece", |b| {
         b.iter(|| peer.decapsulate(&p_dk, black_box(&p_ct)))
     });

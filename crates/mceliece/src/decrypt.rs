@@ -63,17 +63,37 @@ fn masked<P: Params>(x: &mut Values, w: &Values, bits: &[u64; MAX_WORDS]) {
     }
 }
 
-/// Decodes `c0` (SYND_BYTES) with the secret key part `sk_gc` = g || control
-/// bits into `e` (n/8 bytes). Returns 0xFF if decoding succeeded (weight t,
-/// same syndrome), else 0.
-pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
-    let (m, t, n, mt) = (P::M, P::T, P::N, P::MT);
-    let entries = 1 << (m - 7);
-    let words = 1 << (m - 6);
-    let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
-    // Syndromes: 2t of them, from a transposed FFT of 2^k >= 2t outputs.
-    let k_synd = (2 * t).next_power_of_two().trailing_zeros() as usize;
+/// The key-only part of decoding: 1/g(a)^2 at every field element and the
+/// n support positions in element order. [`prepare`] computes it once for
+/// repeated decapsulation; [`decrypt`] computes it on the fly.
+pub(crate) struct Prepared {
+    pub(crate) weight: Values,
+    pub(crate) in_support: [u64; MAX_WORDS],
+}
 
+impl Prepared {
+    pub(crate) const fn new() -> Self {
+        Self {
+            weight: fft::zero_values(),
+            in_support: [0; MAX_WORDS],
+        }
+    }
+}
+
+impl Zeroize for Prepared {
+    fn zeroize(&mut self) {
+        self.weight
+            .iter_mut()
+            .for_each(|v| v.as_flattened_mut().zeroize());
+        self.in_support.zeroize();
+    }
+}
+
+/// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero), with
+/// `scratch` as working space. `sk_gc` = g || control bits.
+fn weights<P: Params>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
+    let (m, t) = (P::M, P::T);
+    let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
     let mut low = vec::zero::<4>();
     for i in 0..t {
@@ -82,29 +102,19 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
             low[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
         }
     }
-    // 1/g(a)^2 at every element a (g irreducible: no zero).
-    let mut wt = fft::zero_values();
-    let mut sc = fft::zero_values();
-    fft::eval_monic::<P>(&mut sc, &low);
-    for (w, s) in wt.iter_mut().zip(sc.iter()).take(entries) {
+    fft::eval_monic::<P>(weight, &low);
+    for (w, s) in scratch.iter_mut().zip(weight.iter()).take(entries) {
         vec::sq::<P, 2>(w, s);
     }
-    batch_inv::<P>(&mut sc[..entries], &wt[..entries]);
-    let (weight, rest) = (&mut sc, &mut wt);
+    batch_inv::<P>(&mut weight[..entries], &scratch[..entries]);
+    low.zeroize();
+}
 
-    // r = (C0, 0, ..., 0) in support order, then at pi(i) (element order).
-    let mut r = [0u64; MAX_WORDS];
-    for (i, &byte) in c0.iter().enumerate().take(P::SYND_BYTES) {
-        let keep = if 8 * i + 8 <= mt {
-            0xFF
-        } else {
-            (1u8 << (mt & 7)) - 1
-        };
-        r[i >> 3] |= u64::from(byte & keep) << (8 * (i & 7));
-    }
-    // The n support positions, in element order too (all of them for n = 2^m).
-    let mut in_support = [0u64; MAX_WORDS];
-    for (i, w) in in_support.iter_mut().enumerate().take(words) {
+/// The n support positions as a 2^m-bit vector in support order (all of
+/// them for n = 2^m); the caller moves it to element order.
+fn support_mask<P: Params>(in_support: &mut [u64; MAX_WORDS]) {
+    let (m, n) = (P::M, P::N);
+    for (i, w) in in_support.iter_mut().enumerate().take(1 << (m - 6)) {
         *w = if 64 * i + 64 <= n {
             !0
         } else if 64 * i < n {
@@ -113,15 +123,107 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
             0
         };
     }
-    if n < 1 << m {
+}
+
+/// r = (C0, 0, ..., 0) in support order.
+fn received<P: Params>(r: &mut [u64; MAX_WORDS], c0: &[u8]) {
+    let mt = P::MT;
+    for (i, &byte) in c0.iter().enumerate().take(P::SYND_BYTES) {
+        let keep = if 8 * i + 8 <= mt {
+            0xFF
+        } else {
+            (1u8 << (mt & 7)) - 1
+        };
+        r[i >> 3] |= u64::from(byte & keep) << (8 * (i & 7));
+    }
+}
+
+/// Precomputes [`Prepared`] from the secret key part `sk_gc` = g || control bits.
+pub(crate) fn prepare<P: Params>(out: &mut Prepared, sk_gc: &[u8]) {
+    let m = P::M;
+    let words = 1 << (m - 6);
+    let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
+    let mut scratch = fft::zero_values();
+    weights::<P>(&mut out.weight, &mut scratch, sk_gc);
+    scratch
+        .iter_mut()
+        .for_each(|v| v.as_flattened_mut().zeroize());
+    support_mask::<P>(&mut out.in_support);
+    if P::N < 1 << m {
+        benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
+    }
+}
+
+/// [`decrypt`] with the key-only part precomputed by [`prepare`].
+pub(crate) fn decrypt_prepared<P: Params>(
+    e: &mut [u8],
+    sk_gc: &[u8],
+    prep: &Prepared,
+    c0: &[u8],
+) -> u8 {
+    let m = P::M;
+    let words = 1 << (m - 6);
+    let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
+    let mut r = [0u64; MAX_WORDS];
+    received::<P>(&mut r, c0);
+    benes::apply_bits([&mut r[..words]], cb, m, true);
+    let mut rest = fft::zero_values();
+    let ok = decode::<P>(e, cb, &prep.weight, &prep.in_support, &r, &mut rest);
+    rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
+    r.zeroize();
+    ok
+}
+
+/// Decodes `c0` (SYND_BYTES) with the secret key part `sk_gc` = g || control
+/// bits into `e` (n/8 bytes). Returns 0xFF if decoding succeeded (weight t,
+/// same syndrome), else 0.
+pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
+    let m = P::M;
+    let words = 1 << (m - 6);
+    let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
+    let mut weight = fft::zero_values();
+    let mut rest = fft::zero_values();
+    weights::<P>(&mut weight, &mut rest, sk_gc);
+    // r and the support positions at pi(i) (element order), in one pass.
+    let mut r = [0u64; MAX_WORDS];
+    received::<P>(&mut r, c0);
+    let mut in_support = [0u64; MAX_WORDS];
+    support_mask::<P>(&mut in_support);
+    if P::N < 1 << m {
         benes::apply_bits([&mut r[..words], &mut in_support[..words]], cb, m, true);
     } else {
         benes::apply_bits([&mut r[..words]], cb, m, true);
     }
+    let ok = decode::<P>(e, cb, &weight, &in_support, &r, &mut rest);
+    weight
+        .iter_mut()
+        .for_each(|v| v.as_flattened_mut().zeroize());
+    rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
+    r.zeroize();
+    in_support.zeroize();
+    ok
+}
+
+/// The message-dependent part of decoding: syndrome of `r` (element order)
+/// weighted by `weight`, Berlekamp–Massey, roots, the weight and syndrome
+/// checks, and e back in support order. `rest` is working space.
+fn decode<P: Params>(
+    e: &mut [u8],
+    cb: &[u8],
+    weight: &Values,
+    in_support: &[u64; MAX_WORDS],
+    r: &[u64; MAX_WORDS],
+    rest: &mut Values,
+) -> u8 {
+    let (m, t, n) = (P::M, P::T, P::N);
+    let entries = 1 << (m - 7);
+    let words = 1 << (m - 6);
+    // Syndromes: 2t of them, from a transposed FFT of 2^k >= 2t outputs.
+    let k_synd = (2 * t).next_power_of_two().trailing_zeros() as usize;
 
     // Syndrome of r.
     let mut s = vec::zero::<4>();
-    masked::<P>(rest, weight, &r);
+    masked::<P>(rest, weight, r);
     fft::fft_tr::<P>(&mut s, rest, k_synd);
 
     // Error locator and its roots among all elements.
@@ -173,16 +275,9 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
     }
 
     let check = nonzero_mask_u64(diff) | nonzero_mask_u64(u64::from(w ^ t as u32));
-    low.zeroize();
-    weight
-        .iter_mut()
-        .for_each(|v| v.as_flattened_mut().zeroize());
-    rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
-    r.zeroize();
     s.zeroize();
     s_cmp.zeroize();
     locator.zeroize();
     ew.zeroize();
-    in_support.zeroize();
     (gf::is_zero_mask(check as u16) & 0xFF) as u8
 }

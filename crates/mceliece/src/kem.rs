@@ -155,7 +155,25 @@ pub(crate) fn finish_encapsulation<P: Params>(e: &[u8], ct: &mut [u8]) -> [u8; 3
 pub(crate) fn decapsulate<P: Params>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
     let mut e = [0u8; 1024];
     let e = &mut e[..(P::N >> 3)];
-    let mut ok = decrypt::decrypt::<P>(e, &sk[40..], &ct[..P::SYND_BYTES]);
+    let ok = decrypt::decrypt::<P>(e, &sk[40..], &ct[..P::SYND_BYTES]);
+    finish_decapsulation::<P>(e, ok, sk, ct)
+}
+
+/// [`decapsulate`] with the key-only part of decoding precomputed.
+pub(crate) fn decapsulate_prepared<P: Params>(
+    sk: &[u8],
+    prep: &decrypt::Prepared,
+    ct: &[u8],
+) -> [u8; 32] {
+    let mut e = [0u8; 1024];
+    let e = &mut e[..(P::N >> 3)];
+    let ok = decrypt::decrypt_prepared::<P>(e, &sk[40..], prep, &ct[..P::SYND_BYTES]);
+    finish_decapsulation::<P>(e, ok, sk, ct)
+}
+
+/// Decap after decoding: the C1 check of the `pc` sets, then K = H(1, e, C)
+/// if `ok` (0xFF) or H(0, s, C), selected by masks; wipes `e`.
+fn finish_decapsulation<P: Params>(e: &mut [u8], mut ok: u8, sk: &[u8], ct: &[u8]) -> [u8; 32] {
     if P::PC {
         let c1 = h32(2, &[e]);
         let mut diff = 0u8;

@@ -30,8 +30,9 @@ mod vec;
 
 pub use params::{Buf, Params};
 pub use types::{
-    Ciphertext, DecapsulationKey, SharedSecret, StreamingEncapsulation, decapsulate,
-    encapsulate_into, generate_deterministic_into, generate_into, validate_encapsulation_key,
+    Ciphertext, DecapsulationKey, PreparedDecapsulationKey, SharedSecret, StreamingEncapsulation,
+    decapsulate, encapsulate_into, generate_deterministic_into, generate_into,
+    validate_encapsulation_key,
 };
 #[cfg(feature = "alloc")]
 pub use types::{EncapsulationKey, generate, generate_deterministic};
@@ -74,6 +75,8 @@ macro_rules! set_module {
             pub type EncapsulationKey = crate::EncapsulationKey<Set>;
             /// Secret key.
             pub type DecapsulationKey = crate::DecapsulationKey<Set>;
+            /// Secret key with the key-only part of decoding precomputed.
+            pub type PreparedDecapsulationKey = crate::PreparedDecapsulationKey<Set>;
             /// Ciphertext.
             pub type Ciphertext = crate::Ciphertext<Set>;
 

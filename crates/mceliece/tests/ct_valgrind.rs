@@ -76,6 +76,47 @@ fn decaps_random_key<P: Params>(seed: u64) {
     core::hint::black_box(out);
 }
 
+/// [`DecapsulationKey::prepare`] and the prepared decapsulation, with the
+/// key object (after parsing, which checks the public format) and the
+/// ciphertext secret.
+fn prepared_random_key<P: Params>(seed: u64) {
+    let mut rng = TestRng(seed);
+    let mut sk = P::SkBytes::zeroed();
+    let mut ct = P::CtBytes::zeroed();
+    rand_core::Rng::fill_bytes(&mut rng, sk.as_mut());
+    rand_core::Rng::fill_bytes(&mut rng, ct.as_mut());
+    sk.as_mut()[32..40].copy_from_slice(&0xFFFF_FFFFu64.to_le_bytes());
+    // g's coefficients in range (from_bytes rejects set high bits).
+    let high = u8::try_from(((1u32 << P::M) - 1) >> 8).expect("m <= 16");
+    for i in 0..P::T {
+        sk.as_mut()[41 + 2 * i] &= high;
+    }
+    let mut dk = pqdr_mceliece::DecapsulationKey::<P>::from_bytes(sk.as_ref()).expect("format");
+    pqdr_ct::classify(&mut dk);
+    let prepared = dk.prepare();
+    let mut ct = pqdr_mceliece::Ciphertext::<P>::from_bytes(ct.as_ref()).expect("format");
+    pqdr_ct::classify(&mut ct);
+    let ss = prepared.decapsulate(&ct);
+    let mut out = *ss.as_bytes();
+    pqdr_ct::declassify(&mut out);
+    core::hint::black_box(out);
+}
+
+#[test]
+fn prepared_348864() {
+    prepared_random_key::<pqdr_mceliece::Mceliece348864>(11);
+}
+
+#[test]
+fn prepared_6960119() {
+    prepared_random_key::<pqdr_mceliece::Mceliece6960119>(12);
+}
+
+#[test]
+fn prepared_8192128pcf() {
+    prepared_random_key::<pqdr_mceliece::Mceliece8192128pcf>(13);
+}
+
 macro_rules! decaps_tests {
     ($($test:ident: $ty:ident;)*) => {$(
         #[test]

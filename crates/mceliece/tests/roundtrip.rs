@@ -27,9 +27,28 @@ impl rand_core::TryCryptoRng for TestRng {}
 fn roundtrip<P: Params>(seed: u64) {
     let mut rng = TestRng(seed);
     let (dk, ek) = pqdr_mceliece::generate::<P, _>(&mut rng);
+    let prepared = dk.prepare();
+    assert!(prepared.key() == &dk);
     for _ in 0..3 {
         let (ct, ss) = ek.encapsulate(&mut rng);
         assert_eq!(dk.decapsulate(&ct), ss, "{}", P::NAME);
+        assert_eq!(prepared.decapsulate(&ct), ss, "{} prepared", P::NAME);
+        // The prepared path rejects implicitly with the same key too: every
+        // byte position class of C0 (and of C1 for the pc sets) flipped.
+        let len = ct.as_bytes().as_ref().len();
+        for pos in [0, 1, len >> 1, len - 1] {
+            let mut bad = ct.as_bytes().clone();
+            bad.as_mut()[pos] ^= 0x01;
+            if let Ok(bad) = Ciphertext::<P>::from_bytes(bad.as_ref()) {
+                let k = prepared.decapsulate(&bad);
+                assert_ne!(k, ss, "{} prepared, byte {pos}", P::NAME);
+                assert_eq!(k, dk.decapsulate(&bad), "{} prepared, byte {pos}", P::NAME);
+            }
+        }
+        assert_eq!(
+            prepared.decapsulate_bytes(ct.as_bytes().as_ref()).ok(),
+            Some(ss.clone())
+        );
 
         // Serialization round trip.
         let dk2 = DecapsulationKey::<P>::from_bytes(dk.as_bytes().as_ref()).expect("sk");
@@ -86,6 +105,7 @@ fn roundtrip<P: Params>(seed: u64) {
         Some(Error)
     );
     assert_eq!(dk.decapsulate_bytes(&c[1..]).err(), Some(Error));
+    assert_eq!(prepared.decapsulate_bytes(&c[1..]).err(), Some(Error));
 
     // Secret-key format: the pivot word c.
     let mut sk_bad = sk.to_vec();
