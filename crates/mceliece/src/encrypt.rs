@@ -111,23 +111,20 @@ pub(crate) fn syndrome_rows<P: Params>(
     // vectorizes the XOR reductions (16-byte lanes).
     let nw = crate::ct::opaque(tw.len());
     let tw = &tw[..nw];
-    // Four rows per pass share each load of e_tail and the loop overhead.
-    let quads = rows.chunks_exact(4 * rb);
-    let rest = quads.remainder();
+    // Eight rows per pass share each load of e_tail and the loop overhead.
+    let groups = rows.chunks_exact(8 * rb);
+    let rest = groups.remainder();
     let mut i = first;
-    for quad in quads {
-        let (r0, r123) = quad.split_at(rb);
-        let (r1, r23) = r123.split_at(rb);
-        let (r2, r3) = r23.split_at(rb);
-        let r = [r0, r1, r2, r3].map(|row| row.as_chunks::<8>());
-        let (w0, w1, w2, w3) = (&r[0].0[..nw], &r[1].0[..nw], &r[2].0[..nw], &r[3].0[..nw]);
-        let mut x = [0u64; 4];
+    for group in groups {
+        let r: [(&[[u8; 8]], &[u8]); 8] =
+            core::array::from_fn(|q| group[q * rb..(q + 1) * rb].as_chunks::<8>());
+        let w: [&[[u8; 8]]; 8] = core::array::from_fn(|q| &r[q].0[..nw]);
+        let mut x = [0u64; 8];
         for (j, t) in tw.iter().enumerate() {
             let t = u64::from_le_bytes(*t);
-            x[0] ^= u64::from_le_bytes(w0[j]) & t;
-            x[1] ^= u64::from_le_bytes(w1[j]) & t;
-            x[2] ^= u64::from_le_bytes(w2[j]) & t;
-            x[3] ^= u64::from_le_bytes(w3[j]) & t;
+            for q in 0..8 {
+                x[q] ^= u64::from_le_bytes(w[q][j]) & t;
+            }
         }
         for (xr, (_, rrem)) in x.iter_mut().zip(r) {
             *xr ^= tail_dot(rrem, trem);
