@@ -46,13 +46,15 @@ pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R)
         // Indices are below 2^13, so d = a ^ b < 2^15 and (d - 1) has its
         // top bit set exactly when a = b: 16-bit lane arithmetic that LLVM
         // vectorizes (eight pairs per SSE2 operation).
-        let mut eq = 0u16;
+        // One accumulator per lane, reduced once at the end.
+        let mut acc = [0u16; 128];
         for i in 1..t {
             let x = ind[i];
-            for &y in &ind[..i] {
-                eq |= (x ^ y).wrapping_sub(1) >> 15;
+            for (a, &y) in acc[..i].iter_mut().zip(&ind[..i]) {
+                *a |= (x ^ y).wrapping_sub(1) >> 15;
             }
         }
+        let mut eq = acc[..t].iter().fold(0, |e, &a| e | a);
         // Public by design (libmceliece `gen_e`): only whether this attempt
         // repeats an index leaks; the attempt is discarded.
         pqdr_ct::hook::declassify(&mut eq);
@@ -76,8 +78,9 @@ pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R)
     for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
         *byte = (words[i >> 3] >> ((i & 7) << 3)) as u8;
     }
-    words.zeroize();
-    ind.zeroize();
+    words[..nw].zeroize();
+    ind[..t].zeroize();
+    bytes.zeroize();
 }
 
 /// The bits of e from position mt on, packed from bit 0 (the part T multiplies).
