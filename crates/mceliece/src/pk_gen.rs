@@ -300,12 +300,11 @@ fn mov_columns<P: Params>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u
     Some(pivots)
 }
 
-/// Fix-up masks of the elimination, one 16-byte lane pair per row (R rows).
-#[repr(align(16))]
-struct Masks<const R: usize>([[u64; 2]; R]);
-
 /// Pivots per block of the elimination.
 const BLOCK: usize = 8;
+
+/// Bytes of the pivot-row buffers (the longest augmented row is 628 bytes).
+const QB: usize = 640;
 
 /// The 64-bit word of `row` at byte offset `off`.
 #[inline(always)]
@@ -315,21 +314,68 @@ fn word(row: &[u8], off: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// dst ^= sum_j masks[j] & q[j], 16 bytes at a time (`q[c][j]` = bytes
-/// 16 c .. 16 c + 16 of the j-th pivot row as two words; masks are 0 or all
-/// ones).
+/// The eight byte masks (0 or 0xFF) of the bits of `bits`.
 #[inline(always)]
-fn xor_combo(dst: &mut [u8], q: &[[[u64; 2]; BLOCK]], masks: [u64; BLOCK]) {
+fn byte_masks(bits: u8) -> [u8; BLOCK] {
+    opaque(core::array::from_fn(|j| ((bits >> j) & 1).wrapping_neg()))
+}
+
+/// `dst ^= sum_j q[j] & m[j]` over `dst.len()` bytes: one destination row
+/// receives its combination of the block's pivot rows in a single pass.
+#[inline(always)]
+fn fold_sources(dst: &mut [u8], q: &[[u8; QB]; BLOCK], m: [u8; BLOCK]) {
+    let n = dst.len();
     let (d, _) = dst.as_chunks_mut::<16>();
-    for (x, qc) in d.iter_mut().zip(q) {
-        let mut a = [word(x, 0), word(x, 8)];
-        for j in 0..BLOCK {
-            a[0] ^= qc[j][0] & masks[j];
-            a[1] ^= qc[j][1] & masks[j];
+    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_ref().map(|x| x[..n].as_chunks::<16>().0);
+    let lo = q0.iter().zip(q1).zip(q2.iter().zip(q3));
+    let hi = q4.iter().zip(q5).zip(q6.iter().zip(q7));
+    for (x, (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in d.iter_mut().zip(lo.zip(hi)) {
+        for i in 0..16 {
+            x[i] ^= (a0[i] & m[0])
+                ^ (a1[i] & m[1])
+                ^ (a2[i] & m[2])
+                ^ (a3[i] & m[3])
+                ^ (a4[i] & m[4])
+                ^ (a5[i] & m[5])
+                ^ (a6[i] & m[6])
+                ^ (a7[i] & m[7]);
         }
-        x[..8].copy_from_slice(&a[0].to_le_bytes());
-        x[8..].copy_from_slice(&a[1].to_le_bytes());
     }
+}
+
+/// `q[j] ^= src & m[j]` for every j: one source row is added to each pivot
+/// row that takes it, in a single pass.
+#[inline(always)]
+fn spread(q: &mut [[u8; QB]; BLOCK], src: &[u8], m: [u8; BLOCK]) {
+    let n = src.len();
+    let (s, _) = src.as_chunks::<16>();
+    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_mut().map(|x| x[..n].as_chunks_mut::<16>().0);
+    let lo = q0.iter_mut().zip(q1).zip(q2.iter_mut().zip(q3));
+    let hi = q4.iter_mut().zip(q5).zip(q6.iter_mut().zip(q7));
+    for (x, (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in s.iter().zip(lo.zip(hi)) {
+        for i in 0..16 {
+            let v = x[i];
+            a0[i] ^= v & m[0];
+            a1[i] ^= v & m[1];
+            a2[i] ^= v & m[2];
+            a3[i] ^= v & m[3];
+            a4[i] ^= v & m[4];
+            a5[i] ^= v & m[5];
+            a6[i] ^= v & m[6];
+            a7[i] ^= v & m[7];
+        }
+    }
+}
+
+/// Per-row state of one block of the elimination, all of it narrow (one
+/// panel word and two bytes per row).
+struct Narrow<const R: usize> {
+    /// Each row's panel word as the block's earlier pivots leave it.
+    pw: [u64; R],
+    /// Bit j: pivot row j of the block is added to this row.
+    um: [u8; R],
+    /// Bit j: this row is added to pivot row j in its fix-up.
+    fx: [u8; R],
 }
 
 /// Gauss–Jordan elimination of the augmented matrix [H_left | I] (mt rows of
@@ -339,11 +385,14 @@ fn xor_combo(dst: &mut [u8], q: &[[[u64; 2]; BLOCK]], masks: [u64; BLOCK]) {
 /// sets the semi-systematic step runs when row mt - 32 is reached. Returns
 /// the pivot word c, or `None` if the key is rejected.
 ///
-/// Blocked: for up to 8 pivots inside one 64-bit column word, each pivot row
-/// Q_j is first formed from the rows as they were at the start of the block
-/// (the effect of the block's earlier pivots on a row is recomputed from its
-/// 64-bit panel word and added as a combination of the earlier Q_i); then
-/// every row receives its combination of the Q_j in one pass.
+/// Blocked, up to 8 pivots inside one 64-bit column word at a time. Every
+/// decision of a block (which rows fix up which pivot row, which pivot rows
+/// each row receives) depends only on the rows' 64-bit panel words, so it is
+/// made first on those words alone. The wide work is then three passes:
+/// each later row is spread into the pivot rows that take it (the rows as
+/// the block found them; the effect of the block's earlier pivots on them is
+/// a combination of earlier pivot rows, added afterwards), the pivot rows are
+/// completed in order, and every row receives its combination of them.
 #[inline(never)]
 fn eliminate<P: Params, const R: usize>(
     mat: &mut [u8],
@@ -353,9 +402,12 @@ fn eliminate<P: Params, const R: usize>(
 ) -> Option<u64> {
     let mt = P::MT;
     let mut pivots = 0xFFFF_FFFFu64;
-    let mut q = [[0u8; 640]; BLOCK];
-    let mut qc = [[[0u64; 2]; BLOCK]; 40];
-    let mut fm = Masks([[0u64; 2]; R]);
+    let mut q = [[0u8; QB]; BLOCK];
+    let mut nw = Narrow::<R> {
+        pw: [0; R],
+        um: [0; R],
+        fx: [0; R],
+    };
     debug_assert!(mt <= R);
     let mut r0 = 0;
     let mut rejected = false;
@@ -378,60 +430,31 @@ fn eliminate<P: Params, const R: usize>(
         // operations start at the 16-byte block holding column r0.
         let w0 = (r0 >> 7) << 4;
         let width = rb - w0;
-        let pw = (r0 >> 6) << 3; // byte offset of the panel word
+        let pwo = (r0 >> 6) << 3; // byte offset of the panel word
         let bit0 = r0 & 63;
-        let mut qp = [0u64; BLOCK]; // panel words of the Q_j
+
+        // Narrow phase: the decisions, from the panel words.
+        for k in 0..mt {
+            nw.pw[k] = word(&mat[k * rb..(k + 1) * rb], pwo);
+        }
+        nw.um[..mt].fill(0);
+        nw.fx[..mt].fill(0);
+        let mut qp = [0u64; BLOCK]; // panel words of the finished pivot rows
+        let mut cur = [0u64; BLOCK]; // and as the later pivots change them
+        let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
+        let mut late = [0u8; BLOCK]; // later pivot rows added to pivot row j
         for j in 0..len {
+            let p = r0 + j;
             let bp = bit0 + j;
-            let (done, rest) = q.split_at_mut(j);
-            let qj = &mut rest[0][..width];
-            qj.copy_from_slice(&mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb]);
-            // Row r0 + j as the block's earlier pivots left it.
-            let mut accp = word(qj, pw - w0);
-            for (i, qi) in done.iter().enumerate() {
-                let e = opaque(((accp >> (bit0 + i)) & 1).wrapping_neg());
-                accp ^= e & qp[i];
-                xor_masked(qj, &qi[..width], e as u8);
-            }
-            // Fix-up: add the later rows (as the earlier pivots left them)
-            // while bit bp is zero; the earlier-pivot parts are collected in
-            // g. The decisions come from the panel words alone; the rows are
-            // then summed chunk by chunk under the recorded masks.
-            let mut g = 0u64;
-            let first = r0 + j + 1;
-            for (k, fk) in (first..mt).zip(fm.0.iter_mut()) {
-                let mut pk_w = word(&mat[k * rb..(k + 1) * rb], pw);
-                let mut es = 0u64;
-                for (i, &qpi) in qp.iter().enumerate().take(j) {
-                    let e = (pk_w >> (bit0 + i)) & 1;
-                    es |= e << i;
-                    pk_w ^= e.wrapping_neg() & qpi;
-                }
-                let f = opaque((((!accp & pk_w) >> bp) & 1).wrapping_neg());
-                accp ^= f & pk_w;
-                g ^= f & es;
-                *fk = [f; 2];
-            }
-            let rows = &mat[first * rb..];
-            let fms = &fm.0[..mt - first];
-            let (qch, _) = qj.as_chunks_mut::<16>();
-            for (c, qcc) in qch.iter_mut().enumerate() {
-                let off = w0 + 16 * c;
-                let mut acc = [word(qcc, 0), word(qcc, 8)];
-                // Indexed rather than `chunks_exact(rb)`: the chunk count would
-                // be a hardware division by the (public) row length, which the
-                // CI division scan rejects.
-                for (k, f) in fms.iter().enumerate() {
-                    let row = &rows[k * rb..(k + 1) * rb];
-                    acc[0] ^= word(row, off) & f[0];
-                    acc[1] ^= word(row, off + 8) & f[1];
-                }
-                qcc[..8].copy_from_slice(&acc[0].to_le_bytes());
-                qcc[8..].copy_from_slice(&acc[1].to_le_bytes());
-            }
-            for (i, qi) in done.iter().enumerate() {
-                let m = opaque(((g >> i) & 1).wrapping_neg());
-                xor_masked(qj, &qi[..width], m as u8);
+            // Fix-up: while bit bp of the pivot row is zero, add the later
+            // rows (as the earlier pivots left them).
+            let mut accp = nw.pw[p];
+            let mut g = nw.um[p];
+            for k in p + 1..mt {
+                let f = opaque(((!accp & nw.pw[k]) >> bp) & 1);
+                accp ^= f.wrapping_neg() & nw.pw[k];
+                g ^= (f as u8).wrapping_neg() & nw.um[k];
+                nw.fx[k] |= (f as u8) << j;
             }
             let mut singular = ((accp >> bp) & 1) ^ 1;
             // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to
@@ -442,43 +465,64 @@ fn eliminate<P: Params, const R: usize>(
                 break;
             }
             qp[j] = accp;
+            cur[j] = accp;
+            comb[j] = g;
+            // Column bp is cleared in every other row.
+            for k in (0..r0).chain(p + 1..mt) {
+                let e = opaque((nw.pw[k] >> bp) & 1);
+                nw.pw[k] ^= e.wrapping_neg() & accp;
+                nw.um[k] |= (e as u8) << j;
+            }
+            for i in 0..j {
+                let e = opaque((cur[i] >> bp) & 1);
+                cur[i] ^= e.wrapping_neg() & accp;
+                late[i] |= (e as u8) << j;
+            }
         }
         if rejected {
             break;
         }
-        for q_j in q.iter_mut().skip(len) {
-            q_j[..width].fill(0);
+
+        // Wide phase. Pivot rows as the block found them ...
+        for (j, qj) in q.iter_mut().enumerate().take(len) {
+            qj[..width].copy_from_slice(&mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb]);
         }
-        let chunks = width >> 4;
-        for (c, qcc) in qc.iter_mut().enumerate().take(chunks) {
-            for (dst, q_j) in qcc.iter_mut().zip(q.iter()) {
-                *dst = [word(q_j, 16 * c), word(q_j, 16 * c + 8)];
+        // ... plus their fix-up rows (fx is zero for the rows before r0 + 1) ...
+        for k in r0 + 1..mt {
+            let m = byte_masks(nw.fx[k]);
+            spread(&mut q, &mat[k * rb + w0..(k + 1) * rb], m);
+        }
+        // ... plus, in order, their combinations of the earlier pivot rows.
+        for j in 1..len {
+            let (done, rest) = q.split_at_mut(j);
+            let m = byte_masks(comb[j]);
+            let qj = &mut rest[0][..width];
+            for (i, qi) in done.iter().enumerate() {
+                xor_masked(qj, &qi[..width], m[i]);
             }
         }
-        // Every row gets its combination of the block's pivot rows.
-        for (k, row) in mat.chunks_exact_mut(rb).enumerate() {
-            let row = &mut row[w0..];
-            let mut first = 0;
-            if k >= r0 && k < r0 + len {
-                // Pivot row: Q_j, then only the later pivots act on it.
+        for qj in q.iter_mut().skip(len) {
+            qj[..width].fill(0);
+        }
+        // Every row receives its combination of the pivot rows.
+        for k in 0..mt {
+            let row = &mut mat[k * rb + w0..(k + 1) * rb];
+            let bits = if k >= r0 && k < r0 + len {
+                // Pivot row: its finished value, then the later pivots.
                 let j = k - r0;
                 row.copy_from_slice(&q[j][..width]);
-                first = j + 1;
-            }
-            let mut pk_w = word(row, pw - w0);
-            let mut masks = [0u64; BLOCK];
-            for i in first..len {
-                let e = opaque(((pk_w >> (bit0 + i)) & 1).wrapping_neg());
-                pk_w ^= e & qp[i];
-                masks[i] = e;
-            }
-            xor_combo(row, &qc[..chunks], masks);
+                late[j]
+            } else {
+                nw.um[k]
+            };
+            fold_sources(row, &q, byte_masks(bits));
         }
         r0 += len;
     }
     q.zeroize();
-    qc.zeroize();
-    fm.0.zeroize();
+    nw.pw.zeroize();
+    nw.um.zeroize();
+    nw.fx.zeroize();
     if rejected { None } else { Some(pivots) }
 }
 
