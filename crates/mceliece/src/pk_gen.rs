@@ -493,9 +493,9 @@ fn eliminate<P: Params, const R: usize>(
             spread(&mut q, &mat[k * rb + w0..(k + 1) * rb], m);
         }
         // ... plus, in order, their combinations of the earlier pivot rows.
-        for j in 1..len {
+        for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
             let (done, rest) = q.split_at_mut(j);
-            let m = byte_masks(comb[j]);
+            let m = byte_masks(cj);
             let qj = &mut rest[0][..width];
             for (i, qi) in done.iter().enumerate() {
                 xor_masked(qj, &qi[..width], m[i]);
