@@ -367,6 +367,71 @@ fn spread(q: &mut [[u8; QB]; BLOCK], src: &[u8], m: [u8; BLOCK]) {
     }
 }
 
+/// [`fold_sources`] for two destination rows at once (each source chunk is
+/// loaded once for both).
+#[inline(always)]
+fn fold_sources2(
+    da: &mut [u8],
+    db: &mut [u8],
+    q: &[[u8; QB]; BLOCK],
+    ma: [u8; BLOCK],
+    mb: [u8; BLOCK],
+) {
+    let n = da.len();
+    let (xa, _) = da.as_chunks_mut::<16>();
+    let (xb, _) = db[..n].as_chunks_mut::<16>();
+    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_ref().map(|x| x[..n].as_chunks::<16>().0);
+    let lo = q0.iter().zip(q1).zip(q2.iter().zip(q3));
+    let hi = q4.iter().zip(q5).zip(q6.iter().zip(q7));
+    let dst = xa.iter_mut().zip(xb.iter_mut());
+    for ((x, y), (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in dst.zip(lo.zip(hi)) {
+        for i in 0..16 {
+            x[i] ^= (a0[i] & ma[0])
+                ^ (a1[i] & ma[1])
+                ^ (a2[i] & ma[2])
+                ^ (a3[i] & ma[3])
+                ^ (a4[i] & ma[4])
+                ^ (a5[i] & ma[5])
+                ^ (a6[i] & ma[6])
+                ^ (a7[i] & ma[7]);
+            y[i] ^= (a0[i] & mb[0])
+                ^ (a1[i] & mb[1])
+                ^ (a2[i] & mb[2])
+                ^ (a3[i] & mb[3])
+                ^ (a4[i] & mb[4])
+                ^ (a5[i] & mb[5])
+                ^ (a6[i] & mb[6])
+                ^ (a7[i] & mb[7]);
+        }
+    }
+}
+
+/// [`spread`] for two source rows at once (each pivot-row chunk is loaded
+/// and stored once for both).
+#[inline(always)]
+fn spread2(q: &mut [[u8; QB]; BLOCK], sa: &[u8], sb: &[u8], ma: [u8; BLOCK], mb: [u8; BLOCK]) {
+    let n = sa.len();
+    let (xa, _) = sa.as_chunks::<16>();
+    let (xb, _) = sb[..n].as_chunks::<16>();
+    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_mut().map(|x| x[..n].as_chunks_mut::<16>().0);
+    let lo = q0.iter_mut().zip(q1).zip(q2.iter_mut().zip(q3));
+    let hi = q4.iter_mut().zip(q5).zip(q6.iter_mut().zip(q7));
+    let src = xa.iter().zip(xb.iter());
+    for ((x, y), (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in src.zip(lo.zip(hi)) {
+        for i in 0..16 {
+            let (u, v) = (x[i], y[i]);
+            a0[i] ^= (u & ma[0]) ^ (v & mb[0]);
+            a1[i] ^= (u & ma[1]) ^ (v & mb[1]);
+            a2[i] ^= (u & ma[2]) ^ (v & mb[2]);
+            a3[i] ^= (u & ma[3]) ^ (v & mb[3]);
+            a4[i] ^= (u & ma[4]) ^ (v & mb[4]);
+            a5[i] ^= (u & ma[5]) ^ (v & mb[5]);
+            a6[i] ^= (u & ma[6]) ^ (v & mb[6]);
+            a7[i] ^= (u & ma[7]) ^ (v & mb[7]);
+        }
+    }
+}
+
 /// Per-row state of one block of the elimination, all of it narrow (one
 /// panel word and two bytes per row).
 struct Narrow<const R: usize> {
@@ -448,10 +513,15 @@ fn eliminate<P: Params, const R: usize>(
             let bp = bit0 + j;
             // Fix-up: while bit bp of the pivot row is zero, add the later
             // rows (as the earlier pivots left them).
+            // Row k is added iff its bit bp is set and no earlier row (nor
+            // the pivot row itself) had it: `seen` is the running OR.
             let mut accp = nw.pw[p];
             let mut g = nw.um[p];
+            let mut seen = (accp >> bp) & 1;
             for k in p + 1..mt {
-                let f = opaque(((!accp & nw.pw[k]) >> bp) & 1);
+                let b = (nw.pw[k] >> bp) & 1;
+                let f = b & (seen ^ 1);
+                seen |= b;
                 accp ^= f.wrapping_neg() & nw.pw[k];
                 g ^= (f as u8).wrapping_neg() & nw.um[k];
                 nw.fx[k] |= (f as u8) << j;
@@ -469,7 +539,7 @@ fn eliminate<P: Params, const R: usize>(
             comb[j] = g;
             // Column bp is cleared in every other row.
             for k in (0..r0).chain(p + 1..mt) {
-                let e = opaque((nw.pw[k] >> bp) & 1);
+                let e = (nw.pw[k] >> bp) & 1;
                 nw.pw[k] ^= e.wrapping_neg() & accp;
                 nw.um[k] |= (e as u8) << j;
             }
@@ -488,7 +558,14 @@ fn eliminate<P: Params, const R: usize>(
             qj[..width].copy_from_slice(&mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb]);
         }
         // ... plus their fix-up rows (fx is zero for the rows before r0 + 1) ...
-        for k in r0 + 1..mt {
+        let mut k = r0 + 1;
+        while k + 1 < mt {
+            let (ma, mb) = (byte_masks(nw.fx[k]), byte_masks(nw.fx[k + 1]));
+            let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at(rb);
+            spread2(&mut q, &ra[w0..], &rbb[w0..], ma, mb);
+            k += 2;
+        }
+        if k < mt {
             let m = byte_masks(nw.fx[k]);
             spread(&mut q, &mat[k * rb + w0..(k + 1) * rb], m);
         }
@@ -505,17 +582,27 @@ fn eliminate<P: Params, const R: usize>(
             qj[..width].fill(0);
         }
         // Every row receives its combination of the pivot rows.
-        for k in 0..mt {
-            let row = &mut mat[k * rb + w0..(k + 1) * rb];
-            let bits = if k >= r0 && k < r0 + len {
-                // Pivot row: its finished value, then the later pivots.
-                let j = k - r0;
-                row.copy_from_slice(&q[j][..width]);
-                late[j]
+        // Pivot rows first take their finished value (then the later pivots).
+        for (j, qj) in q.iter().enumerate().take(len) {
+            mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb].copy_from_slice(&qj[..width]);
+        }
+        let bits = |k: usize| {
+            if k >= r0 && k < r0 + len {
+                late[k - r0]
             } else {
                 nw.um[k]
-            };
-            fold_sources(row, &q, byte_masks(bits));
+            }
+        };
+        let mut k = 0;
+        while k + 1 < mt {
+            let (ma, mb) = (byte_masks(bits(k)), byte_masks(bits(k + 1)));
+            let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at_mut(rb);
+            fold_sources2(&mut ra[w0..], &mut rbb[w0..], &q, ma, mb);
+            k += 2;
+        }
+        if k < mt {
+            let m = byte_masks(bits(k));
+            fold_sources(&mut mat[k * rb + w0..(k + 1) * rb], &q, m);
         }
         r0 += len;
     }
