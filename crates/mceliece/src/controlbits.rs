@@ -16,7 +16,7 @@
 
 use crate::benes;
 use crate::ct::{cswap_u16, min_u16};
-use crate::sort::sort_u32;
+use crate::sort::{ranked, sort_u32};
 
 /// Scratch space for [`controlbits`]: four arrays of the permutation's length.
 pub(crate) struct Scratch<'a> {
@@ -38,7 +38,7 @@ fn compose_by_inverse(r: &mut [u16], v: &[u16], pinv: &[u16], a: &mut [u32]) {
         *ax = (u32::from(k) << 16) | u32::from(x);
     }
     sort_u32(a);
-    for (rx, &ax) in r.iter_mut().zip(a.iter()) {
+    for (rx, ax) in r.iter_mut().zip(ranked(a)) {
         *rx = ax as u16;
     }
 }
@@ -49,7 +49,7 @@ fn invert(q: &mut [u16], perm: &[u16], a: &mut [u32]) {
         *ax = (u32::from(px) << 16) | x as u32;
     }
     sort_u32(a);
-    for (qx, &ax) in q.iter_mut().zip(a.iter()) {
+    for (qx, ax) in q.iter_mut().zip(ranked(a)) {
         *qx = ax as u16;
     }
 }
@@ -79,7 +79,7 @@ fn recursion(
             *ax = (u32::from(pi[x] ^ 1) << 16) | u32::from(pi[x ^ 1]);
         }
         sort_u32(a);
-        for (px, &ax) in p.iter_mut().zip(a.iter()) {
+        for (px, ax) in p.iter_mut().zip(ranked(a)) {
             *px = ax as u16;
         }
         // c(x) = min over the cycle of p: start with min(x, p(x)), then
@@ -97,7 +97,7 @@ fn recursion(
                     *ax = (u32::from(q[x]) << 20) | (u32::from(p[x]) << 10) | u32::from(c[x]);
                 }
                 sort_u32(a);
-                for ((cx, px), &ax) in c.iter_mut().zip(p.iter_mut()).zip(a.iter()) {
+                for ((cx, px), ax) in c.iter_mut().zip(p.iter_mut()).zip(ranked(a)) {
                     *cx = min_u16(*cx, (ax & 0x3FF) as u16);
                     *px = ((ax >> 10) & 0x3FF) as u16;
                 }
@@ -109,7 +109,7 @@ fn recursion(
                     *ax = (u32::from(k) << 16) | u32::from(cx);
                 }
                 sort_u32(a);
-                for (cx, &ax) in c.iter_mut().zip(a.iter()) {
+                for (cx, ax) in c.iter_mut().zip(ranked(a)) {
                     *cx = min_u16(*cx, ax as u16);
                 }
             }
@@ -119,7 +119,7 @@ fn recursion(
                     *ax = (u32::from(k) << 16) | u32::from(px);
                 }
                 sort_u32(a);
-                for (px, &ax) in p.iter_mut().zip(a.iter()) {
+                for (px, ax) in p.iter_mut().zip(ranked(a)) {
                     *px = ax as u16;
                 }
             }

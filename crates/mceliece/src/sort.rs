@@ -126,14 +126,172 @@ macro_rules! bitonic {
 }
 
 bitonic!(sort_u64, u64);
-bitonic!(sort_u32, u32);
+bitonic!(sort_u32_grouped, u32);
+
+/// Shortest length sorted in the strided layout (below it the six in-group
+/// steps weigh more than the layout saves).
+const STRIDED_MIN: usize = 256;
+
+/// Sorts `x` (a power-of-two length, every value below 2^31: the
+/// control-bit keys) with the bitonic network of [`sort_u32_grouped`], in a
+/// strided layout: read [`ranked`] for the result in ascending order.
+///
+/// For n >= 256 the element of index i (in the network's numbering) is kept
+/// at position 8 (i mod n/8) + i div (n/8): lane l of group g holds index
+/// g + l n/8. A step on index bit b < w - 3 then pairs whole groups, lane by
+/// lane (the vertical shape SIMD units do well), and only the six steps on
+/// the three top bits (in the last three merge stages) pair lanes inside a
+/// group. Where each rank ends up is public (it depends on n only).
+pub(crate) fn sort_u32(x: &mut [u32]) {
+    let n = x.len();
+    debug_assert!(n.is_power_of_two());
+    if n < STRIDED_MIN {
+        sort_u32_grouped(x);
+        return;
+    }
+    let w = n.trailing_zeros();
+    let lb = w - 3; // index bits lb, lb + 1, lb + 2 are the lane bits
+    let (groups, _) = x.as_chunks_mut::<8>();
+    for lk in 1..=w {
+        // Direction of merge stage lk: bit lk of the index, a group bit
+        // below lb, a lane bit from lb to w - 1, and zero for lk = w. A stage
+        // that runs descending in some lanes runs ascending on their
+        // complements instead.
+        let pat: [u32; 8] = if lk >= lb && lk < w {
+            core::array::from_fn(|l| (((l >> (lk - lb)) & 1) as u32).wrapping_neg())
+        } else {
+            [0; 8]
+        };
+        if lk >= lb && lk < w {
+            flip_lanes(groups, pat);
+        }
+        let sh = if lk < lb { lk } else { usize::BITS - 1 };
+        let mut b = lk;
+        while b > lb {
+            b -= 1;
+            lane_step(groups, 1 << (b - lb));
+        }
+        // Group steps on bits b - 1 down to 0, two at a time.
+        while b >= 2 {
+            group_step2(groups, 1 << (b - 2), sh);
+            b -= 2;
+        }
+        if b == 1 {
+            group_step(groups, 1, sh);
+        }
+        if lk >= lb && lk < w {
+            flip_lanes(groups, pat);
+        }
+    }
+}
+
+/// The values of `x` after [`sort_u32`], in ascending order.
+pub(crate) fn ranked(x: &[u32]) -> impl Iterator<Item = u32> + '_ {
+    let n = x.len();
+    let (gmask, lb) = if n < STRIDED_MIN {
+        (usize::MAX, usize::BITS) // natural order
+    } else {
+        ((n >> 3) - 1, n.trailing_zeros() - 3)
+    };
+    (0..n).map(move |i| {
+        if n < STRIDED_MIN {
+            x[i]
+        } else {
+            x[((i & gmask) << 3) | (i >> lb)]
+        }
+    })
+}
+
+/// One half-cleaner step on whole groups: group g against group g + d for
+/// every g with bit d clear, descending where bit `sh` of g is set.
+#[inline(always)]
+fn group_step(groups: &mut [[u32; 8]], d: usize, sh: u32) {
+    let mut s = 0;
+    while s < groups.len() {
+        let (lo, hi) = groups[s..s + 2 * d].split_at_mut(d);
+        for (i, (a, b)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+            let gd = ((((s + i) >> sh) & 1) as u32).wrapping_neg();
+            let (mut av, mut bv) = (*a, *b);
+            cx_groups(&mut av, &mut bv, gd);
+            (*a, *b) = (av, bv);
+        }
+        s += 2 * d;
+    }
+}
+
+/// Compare-exchange of two groups, lane by lane, descending where `gd` is
+/// all-ones.
+#[inline(always)]
+fn cx_groups(av: &mut [u32; 8], bv: &mut [u32; 8], gd: u32) {
+    let t: [u32; 8] = core::array::from_fn(|l| {
+        let lt = (bv[l].wrapping_sub(av[l]).cast_signed() >> 31).cast_unsigned();
+        (av[l] ^ bv[l]) & (lt ^ gd)
+    });
+    *av = core::array::from_fn(|l| av[l] ^ t[l]);
+    *bv = core::array::from_fn(|l| bv[l] ^ t[l]);
+}
+
+/// Two consecutive half-cleaner steps, at group distances 2d and d, on four
+/// groups at a time held in registers (one load and one store per group
+/// for both steps).
+#[inline(always)]
+fn group_step2(groups: &mut [[u32; 8]], d: usize, sh: u32) {
+    let mut s = 0;
+    while s < groups.len() {
+        let (lo, hi) = groups[s..s + 4 * d].split_at_mut(2 * d);
+        let (g0, g1) = lo.split_at_mut(d);
+        let (g2, g3) = hi.split_at_mut(d);
+        let it = g0
+            .iter_mut()
+            .zip(g1.iter_mut())
+            .zip(g2.iter_mut().zip(g3.iter_mut()));
+        for (i, ((p0, p1), (p2, p3))) in it.enumerate() {
+            let gd = ((((s + i) >> sh) & 1) as u32).wrapping_neg();
+            let (mut x0, mut x1, mut x2, mut x3) = (*p0, *p1, *p2, *p3);
+            cx_groups(&mut x0, &mut x2, gd);
+            cx_groups(&mut x1, &mut x3, gd);
+            cx_groups(&mut x0, &mut x1, gd);
+            cx_groups(&mut x2, &mut x3, gd);
+            (*p0, *p1, *p2, *p3) = (x0, x1, x2, x3);
+        }
+        s += 4 * d;
+    }
+}
+
+/// Complements (x -> 2^31 - 1 - x, order-reversing) the lanes set in `pat`.
+#[inline(always)]
+fn flip_lanes(groups: &mut [[u32; 8]], pat: [u32; 8]) {
+    for g in groups.iter_mut() {
+        for l in 0..8 {
+            g[l] ^= pat[l] & 0x7FFF_FFFF;
+        }
+    }
+}
+
+/// One ascending half-cleaner step inside every group: lane l against lane
+/// l + d for every l with bit d clear.
+#[inline(always)]
+fn lane_step(groups: &mut [[u32; 8]], d: usize) {
+    for g in groups.iter_mut() {
+        for l in 0..8 {
+            // Public: the pairing depends on the lane index only.
+            if l & d == 0 {
+                let (a, b) = (g[l], g[l + d]);
+                let lt = (b.wrapping_sub(a).cast_signed() >> 31).cast_unsigned();
+                let t = (a ^ b) & lt;
+                g[l] = a ^ t;
+                g[l + d] = b ^ t;
+            }
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn sorts() {
         let mut s = 12345u64;
-        for n in [1usize, 2, 4, 8, 16, 64, 1024, 4096] {
+        for n in [1usize, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096] {
             let mut v: [u64; 4096] = core::array::from_fn(|_| {
                 s ^= s << 13;
                 s ^= s >> 7;
@@ -157,9 +315,13 @@ mod tests {
             let x = &mut v32[..n];
             let mut w = [0u32; 4096];
             w[..n].copy_from_slice(x);
+            let mut y = [0u32; 4096];
+            y[..n].copy_from_slice(x);
             super::sort_u32(x);
+            super::sort_u32_grouped(&mut y[..n]);
             w[..n].sort_unstable();
-            assert_eq!(x, &w[..n]);
+            assert!(super::ranked(x).eq(w[..n].iter().copied()), "n = {n}");
+            assert_eq!(&y[..n], &w[..n]);
         }
     }
 }
