@@ -317,7 +317,12 @@ fn word(row: &[u8], off: usize) -> u64 {
 /// The eight byte masks (0 or 0xFF) of the bits of `bits`.
 #[inline(always)]
 fn byte_masks(bits: u8) -> [u8; BLOCK] {
-    opaque(core::array::from_fn(|j| ((bits >> j) & 1).wrapping_neg()))
+    // Byte j of `y` is bit j of `bits` in place (0 or 2^j); adding 0x7F to
+    // each byte sets its top bit exactly when it is nonzero (no carry leaves
+    // a byte); the top bits are then widened to whole bytes.
+    let y = (u64::from(bits) * 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+    let t = (((y & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F) | y) & 0x8080_8080_8080_8080;
+    opaque(((t >> 7) * 0xFF).to_le_bytes())
 }
 
 /// `dst ^= sum_j q[j] & m[j]` over `dst.len()` bytes: one destination row
@@ -538,10 +543,13 @@ fn eliminate<P: Params, const R: usize>(
             cur[j] = accp;
             comb[j] = g;
             // Column bp is cleared in every other row.
-            for k in (0..r0).chain(p + 1..mt) {
-                let e = (nw.pw[k] >> bp) & 1;
-                nw.pw[k] ^= e.wrapping_neg() & accp;
-                nw.um[k] |= (e as u8) << j;
+            for range in [0..r0, p + 1..mt] {
+                let (pw, um) = (&mut nw.pw[range.clone()], &mut nw.um[range]);
+                for (w, u) in pw.iter_mut().zip(um.iter_mut()) {
+                    let e = (*w >> bp) & 1;
+                    *w ^= e.wrapping_neg() & accp;
+                    *u |= (e as u8) << j;
+                }
             }
             for i in 0..j {
                 let e = opaque((cur[i] >> bp) & 1);
