@@ -16,13 +16,23 @@
 
 use crate::benes;
 use crate::ct::{cswap_u16, min_u16};
-use crate::sort::{ranked, sort_u32};
+use crate::sort::{rank_pos, ranked, sort_records, sort_u32};
 
-/// Scratch space for [`controlbits`]: four arrays of the permutation's length.
+/// Levels with at least this many bits use the record sorts; the smaller
+/// ones pack three 10-bit fields into one `u32` (one sort per round too, at
+/// a lower cost for short arrays).
+const RECORDS_MIN_W: usize = 10;
+
+/// Longest array of the packed levels.
+pub(crate) const PACKED_MAX: usize = 1 << (RECORDS_MIN_W - 1);
+
+/// Scratch space for [`controlbits`]: `p` and `c` of the permutation's
+/// length n, `rec` of 3 n entries for the record sorts, `a` of
+/// [`PACKED_MAX`] words for the packed ones.
 pub(crate) struct Scratch<'a> {
     pub(crate) p: &'a mut [u16],
     pub(crate) c: &'a mut [u16],
-    pub(crate) q: &'a mut [u16],
+    pub(crate) rec: &'a mut [u16],
     pub(crate) a: &'a mut [u32],
 }
 
@@ -30,6 +40,113 @@ pub(crate) struct Scratch<'a> {
 #[inline(always)]
 fn put(out: &mut [u8], pos: usize, b: u16) {
     out[pos >> 3] ^= ((b & 1) as u8) << (pos & 7);
+}
+
+/// First layer: f_j = c(2j) mod 2 into `out`; F(x) = x ^ f_(x/2) into c.
+fn first_layer(out: &mut [u8], pos: usize, step: usize, c: &mut [u16]) {
+    for j in 0..c.len() >> 1 {
+        let f = c[2 * j] & 1;
+        put(out, pos + j * step, f);
+        c[2 * j] = (2 * j) as u16 ^ f;
+        c[2 * j + 1] = (2 * j + 1) as u16 ^ f;
+    }
+}
+
+/// Fills the 2-field records (key, value) = `f(x)`.
+#[inline(always)]
+fn pack2(r: &mut [[u16; 16]], f: impl Fn(usize) -> (u16, u16)) {
+    for (g, grp) in r.iter_mut().enumerate() {
+        for l in 0..8 {
+            let (k, v) = f(8 * g + l);
+            grp[l] = k;
+            grp[8 + l] = v;
+        }
+    }
+}
+
+/// The values of sorted 2-field records, by rank.
+#[inline(always)]
+fn unpack2(dst: &mut [u16], r: &[[u16; 16]]) {
+    let n = dst.len();
+    for (i, d) in dst.iter_mut().enumerate() {
+        let (g, l) = rank_pos(n, i);
+        *d = r[g][8 + l];
+    }
+}
+
+/// One level down to Fpi (into `p`) with record sorts (n >= 8). Not
+/// inlined: its frame is then live once, not at every recursion depth.
+#[allow(clippy::too_many_arguments, reason = "the level's buffers")]
+#[inline(never)]
+fn level_records(
+    out: &mut [u8],
+    pos: usize,
+    step: usize,
+    pi: &[u16],
+    w: usize,
+    p: &mut [u16],
+    c: &mut [u16],
+    buf: &mut [u16],
+) {
+    let n = pi.len();
+    let ng = n >> 3;
+    // p(k) = pi(pi^-1(k ^ 1) ^ 1): sort the records (pi(x) ^ 1, pi(x ^ 1)).
+    let r = buf[..2 * n].as_chunks_mut::<16>().0;
+    pack2(r, |x| (pi[x] ^ 1, pi[x ^ 1]));
+    sort_records(r);
+    unpack2(p, r);
+    // c(x) = min over the cycle of p: start with min(x, p(x)), then
+    // c <- min(c, c o P) and P <- P o P with P = p, p^2, p^4, ... (cycles
+    // have length <= n/2, so w - 1 rounds cover them; updating c with more
+    // of the same cycle leaves its minimum unchanged).
+    for (x, (cx, &px)) in c.iter_mut().zip(p.iter()).enumerate() {
+        *cx = min_u16(x as u16, px);
+    }
+    for _ in 0..w - 1 {
+        // q = P^-1: sort (P(x), x); rank i then holds q(i).
+        let r = buf[..2 * n].as_chunks_mut::<16>().0;
+        pack2(r, |x| (p[x], x as u16));
+        sort_records(r);
+        // One sort by q carries both P and c: rank y gets x = P(y), so the
+        // values become P(P(y)) and c(P(y)). The 3-field records are built
+        // in place over the 2-field ones, last group first (group g of 24
+        // entries starts at or after group g of 16).
+        for g in (0..ng).rev() {
+            let mut old = [0u16; 16];
+            old.copy_from_slice(&buf[16 * g..16 * g + 16]);
+            let mut new = [0u16; 24];
+            for l in 0..8 {
+                let i = g + ng * l; // the rank held in group g, lane l
+                new[l] = old[8 + l];
+                new[8 + l] = p[i];
+                new[16 + l] = c[i];
+            }
+            buf[24 * g..24 * g + 24].copy_from_slice(&new);
+        }
+        let r3 = buf[..3 * n].as_chunks_mut::<24>().0;
+        sort_records(r3);
+        for (i, (px, cx)) in p.iter_mut().zip(c.iter_mut()).enumerate() {
+            let (g, l) = rank_pos(n, i);
+            *px = r3[g][8 + l];
+            *cx = min_u16(*cx, r3[g][16 + l]);
+        }
+    }
+    first_layer(out, pos, step, c);
+    // Fpi = F o pi, into p: with q = pi^-1 (sort (pi(x), x)), sort the
+    // records (q(i), F(i)): rank y gets i = pi(y), value F(pi(y)). The
+    // second records are written over the first (rank i sits in group
+    // i mod n/8, lane i div n/8).
+    let r = buf[..2 * n].as_chunks_mut::<16>().0;
+    pack2(r, |x| (pi[x], x as u16));
+    sort_records(r);
+    for (g, grp) in r.iter_mut().enumerate() {
+        for l in 0..8 {
+            grp[l] = grp[8 + l];
+            grp[8 + l] = c[g + ng * l];
+        }
+    }
+    sort_records(r);
+    unpack2(p, r);
 }
 
 /// r = v o perm (r[y] = v[perm[y]]) given pinv = perm^-1, via one sort.
@@ -54,6 +171,51 @@ fn invert(q: &mut [u16], perm: &[u16], a: &mut [u32]) {
     }
 }
 
+/// One level down to Fpi (into `p`) with packed `u32` sorts (w <= 10:
+/// three 10-bit fields fit one word). Not inlined, like `level_records`.
+#[allow(clippy::too_many_arguments, reason = "the level's buffers")]
+#[inline(never)]
+fn level_packed(
+    out: &mut [u8],
+    pos: usize,
+    step: usize,
+    pi: &[u16],
+    w: usize,
+    p: &mut [u16],
+    c: &mut [u16],
+    q: &mut [u16],
+    a: &mut [u32],
+) {
+    // p(k) = pi(pi^-1(k ^ 1) ^ 1): sort (pi(x) ^ 1, pi(x ^ 1)) by key.
+    for (x, ax) in a.iter_mut().enumerate() {
+        *ax = (u32::from(pi[x] ^ 1) << 16) | u32::from(pi[x ^ 1]);
+    }
+    sort_u32(a);
+    for (px, ax) in p.iter_mut().zip(ranked(a)) {
+        *px = ax as u16;
+    }
+    // c(x) = min over the cycle of p, as in `level_records`.
+    for (x, (cx, &px)) in c.iter_mut().zip(p.iter()).enumerate() {
+        *cx = min_u16(x as u16, px);
+    }
+    for _ in 0..w - 1 {
+        invert(q, p, a); // q = P^-1
+        // One sort gives both c o P and P o P.
+        for (x, ax) in a.iter_mut().enumerate() {
+            *ax = (u32::from(q[x]) << 20) | (u32::from(p[x]) << 10) | u32::from(c[x]);
+        }
+        sort_u32(a);
+        for ((cx, px), ax) in c.iter_mut().zip(p.iter_mut()).zip(ranked(a)) {
+            *cx = min_u16(*cx, (ax & 0x3FF) as u16);
+            *px = ((ax >> 10) & 0x3FF) as u16;
+        }
+    }
+    first_layer(out, pos, step, c);
+    // Fpi = F o pi, into p.
+    invert(q, pi, a);
+    compose_by_inverse(p, c, q, a);
+}
+
 fn recursion(
     out: &mut [u8],
     pos: usize,
@@ -71,69 +233,12 @@ fn recursion(
     {
         let p = &mut s.p[..n];
         let c = &mut s.c[..n];
-        let q = &mut s.q[..n];
-        let a = &mut s.a[..n];
-
-        // p(k) = pi(pi^-1(k ^ 1) ^ 1): sort (pi(x) ^ 1, pi(x ^ 1)) by key.
-        for (x, ax) in a.iter_mut().enumerate() {
-            *ax = (u32::from(pi[x] ^ 1) << 16) | u32::from(pi[x ^ 1]);
+        if w >= RECORDS_MIN_W {
+            level_records(out, pos, step, pi, w, p, c, &mut s.rec[..3 * n]);
+        } else {
+            let q = &mut s.rec[..n];
+            level_packed(out, pos, step, pi, w, p, c, q, &mut s.a[..n]);
         }
-        sort_u32(a);
-        for (px, ax) in p.iter_mut().zip(ranked(a)) {
-            *px = ax as u16;
-        }
-        // c(x) = min over the cycle of p: start with min(x, p(x)), then
-        // c <- min(c, c o P) with P = p^2, p^4, ... (cycles have length <= n/2).
-        for (x, (cx, &px)) in c.iter_mut().zip(p.iter()).enumerate() {
-            *cx = min_u16(x as u16, px);
-        }
-        for round in 0..w - 1 {
-            invert(q, p, a); // q = P^-1
-            if w <= 10 {
-                // Values fit in 10 bits: one sort gives both c o P and P o P
-                // (an extra c update in the first round only widens the
-                // window inside the same cycle, so the minimum is unchanged).
-                for (x, ax) in a.iter_mut().enumerate() {
-                    *ax = (u32::from(q[x]) << 20) | (u32::from(p[x]) << 10) | u32::from(c[x]);
-                }
-                sort_u32(a);
-                for ((cx, px), ax) in c.iter_mut().zip(p.iter_mut()).zip(ranked(a)) {
-                    *cx = min_u16(*cx, (ax & 0x3FF) as u16);
-                    *px = ((ax >> 10) & 0x3FF) as u16;
-                }
-                continue;
-            }
-            if round > 0 {
-                // c <- min(c, c o P)
-                for (ax, (&k, &cx)) in a.iter_mut().zip(q.iter().zip(c.iter())) {
-                    *ax = (u32::from(k) << 16) | u32::from(cx);
-                }
-                sort_u32(a);
-                for (cx, ax) in c.iter_mut().zip(ranked(a)) {
-                    *cx = min_u16(*cx, ax as u16);
-                }
-            }
-            if round < w - 2 {
-                // P <- P o P
-                for (ax, (&k, &px)) in a.iter_mut().zip(q.iter().zip(p.iter())) {
-                    *ax = (u32::from(k) << 16) | u32::from(px);
-                }
-                sort_u32(a);
-                for (px, ax) in p.iter_mut().zip(ranked(a)) {
-                    *px = ax as u16;
-                }
-            }
-        }
-        // First layer: f_j = c(2j) mod 2; F(x) = x ^ f_(x/2), kept in c.
-        for j in 0..half {
-            let f = c[2 * j] & 1;
-            put(out, pos + j * step, f);
-            c[2 * j] = (2 * j) as u16 ^ f;
-            c[2 * j + 1] = (2 * j + 1) as u16 ^ f;
-        }
-        // Fpi = F o pi, into p.
-        invert(q, pi, a);
-        compose_by_inverse(p, c, q, a);
         // Last layer: l_k = Fpi(2k) mod 2; M = Fpi o L swaps within pairs.
         let last = pos + (2 * w - 2) * half * step;
         for k in 0..half {
@@ -188,11 +293,12 @@ mod tests {
     fn run(pi: &[u16], w: usize) -> ([u8; 256], bool) {
         let n = pi.len();
         let mut out = [0u8; 256];
-        let (mut p, mut c, mut q, mut a) = ([0u16; 256], [0u16; 256], [0u16; 256], [0u32; 256]);
+        let (mut p, mut c, mut rec) = ([0u16; 256], [0u16; 256], [0u16; 768]);
+        let mut a = [0u32; 256];
         let mut s = Scratch {
             p: &mut p,
             c: &mut c,
-            q: &mut q,
+            rec: &mut rec,
             a: &mut a,
         };
         let mut v = [0u16; 256];

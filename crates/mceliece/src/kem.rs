@@ -43,20 +43,20 @@ fn field_ordering<P: Params>(pi: &mut [u16], perm_bytes: &mut Shake256) -> bool 
 fn write_controlbits<P: Params>(cond: &mut [u8], pi: &mut [u16]) -> bool {
     let mut p = P::Q16::zeroed();
     let mut c = P::Q16::zeroed();
-    let mut q = P::Q16::zeroed();
-    let mut a = P::Q32::zeroed();
+    let mut rec = P::R16::zeroed();
+    let mut a = [0u32; controlbits::PACKED_MAX];
     let mut check = P::Q16::zeroed();
     let mut s = Scratch {
         p: p.as_mut(),
         c: c.as_mut(),
-        q: q.as_mut(),
-        a: a.as_mut(),
+        rec: rec.as_mut(),
+        a: &mut a,
     };
     let ok = controlbits::controlbits(cond, pi, P::M, &mut s, check.as_mut());
     p.as_mut().zeroize();
     c.as_mut().zeroize();
-    q.as_mut().zeroize();
-    a.as_mut().zeroize();
+    rec.as_mut().zeroize();
+    a.zeroize();
     check.as_mut().zeroize();
     ok
 }

@@ -49,8 +49,8 @@ pub trait Params: sealed::Sealed + Copy + Default + 'static {
 
     /// `[u16; 2^m]`.
     type Q16: Buf<u16>;
-    /// `[u32; 2^m]`.
-    type Q32: Buf<u32>;
+    /// `[u16; 3 2^m]` (the records of the control-bit sorts).
+    type R16: Buf<u16>;
     /// `[u64; 2^m]`.
     type Q64: Buf<u64>;
     /// `[u16; n]`.
@@ -113,7 +113,7 @@ macro_rules! variant {
             const SEMI: bool = $semi;
             const PC: bool = $pc;
             type Q16 = [u16; 1 << $m];
-            type Q32 = [u32; 1 << $m];
+            type R16 = [u16; 3 << $m];
             type Q64 = [u64; 1 << $m];
             type N16 = [u16; $n];
             type PkBytes = [u8; $m * $t * (($n - $m * $t) as usize).div_ceil(8)];
