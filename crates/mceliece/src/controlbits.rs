@@ -10,8 +10,10 @@
 //! * M = F pi L, and the two halves of the middle network get
 //!   M(2j)/2 and M(2j+1)/2 (recursively, their bits interleaved).
 //!
-//! Every composition with a secret permutation is done by sorting
-//! (key << 16 | value) words with a constant-time network.
+//! Every composition with a secret permutation is done by sorting with a
+//! constant-time network: records whose keys and values sit in separate
+//! 16-bit lanes for the levels with w >= 10, (key << 16 | value) words (or
+//! three 10-bit fields in one word) below.
 // ref: controlbits.c (`cbrecursion`, `controlbitsfrompermutation`)
 
 use crate::benes;
