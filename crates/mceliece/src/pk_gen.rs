@@ -196,18 +196,6 @@ fn t_rows<P: Params, const G: usize>(
     tmp.zeroize();
 }
 
-/// dst ^= src & m (m is 0 or all ones; equal lengths, multiples of 16).
-#[inline(always)]
-fn xor_masked(dst: &mut [u8], src: &[u8], mb: u8) {
-    let (d, _) = dst.as_chunks_mut::<16>();
-    let (s, _) = src.as_chunks::<16>();
-    for (x, y) in d.iter_mut().zip(s) {
-        for (a, b) in x.iter_mut().zip(y) {
-            *a ^= b & mb;
-        }
-    }
-}
-
 fn load_window(row: &[u8], start: usize) -> u64 {
     let (b, sh) = (start >> 3, start & 7);
     let mut w = [0u8; 16];
@@ -325,71 +313,69 @@ fn byte_masks(bits: u8) -> [u8; BLOCK] {
     opaque(((t >> 7) * 0xFF).to_le_bytes())
 }
 
-/// `dst ^= sum_j q[j] & m[j]` over `dst.len()` bytes: one destination row
+/// A 16-byte chunk of a row (one SSE2 register).
+type Chunk = [u8; 16];
+
+/// Chunks of a pivot-row buffer.
+const QC: usize = QB >> 4;
+
+/// The block's pivot rows, chunked: `q[j][c]` is one base register plus a
+/// constant offset per row j and the running chunk offset, so the kernels
+/// keep one pointer for all eight rows (eight slice iterators spilled).
+type Pivots = [[Chunk; QC]; BLOCK];
+
+/// `x ^= sum_j q[j][c] & m[j]` for one chunk (the eight terms written out:
+/// as a loop over j, LLVM vectorized across j instead of the 16 bytes).
+#[inline(always)]
+fn acc_chunk(x: &mut Chunk, q: &Pivots, c: usize, m: &[u8; BLOCK]) {
+    let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_ref().map(|r| &r[c]);
+    for i in 0..16 {
+        x[i] ^= (a0[i] & m[0])
+            ^ (a1[i] & m[1])
+            ^ (a2[i] & m[2])
+            ^ (a3[i] & m[3])
+            ^ (a4[i] & m[4])
+            ^ (a5[i] & m[5])
+            ^ (a6[i] & m[6])
+            ^ (a7[i] & m[7]);
+    }
+}
+
+/// `q[j][c] ^= u & m[j]` for every j.
+#[inline(always)]
+fn spread_chunk(q: &mut Pivots, c: usize, u: &Chunk, m: &[u8; BLOCK]) {
+    let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_mut().map(|r| &mut r[c]);
+    for i in 0..16 {
+        let v = u[i];
+        a0[i] ^= v & m[0];
+        a1[i] ^= v & m[1];
+        a2[i] ^= v & m[2];
+        a3[i] ^= v & m[3];
+        a4[i] ^= v & m[4];
+        a5[i] ^= v & m[5];
+        a6[i] ^= v & m[6];
+        a7[i] ^= v & m[7];
+    }
+}
+
+/// `dst ^= sum_j q[j] & m[j]` over `dst.len()` chunks: one destination row
 /// receives its combination of the block's pivot rows in a single pass.
 #[inline(always)]
-fn fold_sources(dst: &mut [u8], q: &[[u8; QB]; BLOCK], m: [u8; BLOCK]) {
-    let n = dst.len();
-    let (d, _) = dst.as_chunks_mut::<16>();
-    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_ref().map(|x| x[..n].as_chunks::<16>().0);
-    let lo = q0.iter().zip(q1).zip(q2.iter().zip(q3));
-    let hi = q4.iter().zip(q5).zip(q6.iter().zip(q7));
-    for (x, (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in d.iter_mut().zip(lo.zip(hi)) {
-        for i in 0..16 {
-            x[i] ^= (a0[i] & m[0])
-                ^ (a1[i] & m[1])
-                ^ (a2[i] & m[2])
-                ^ (a3[i] & m[3])
-                ^ (a4[i] & m[4])
-                ^ (a5[i] & m[5])
-                ^ (a6[i] & m[6])
-                ^ (a7[i] & m[7]);
-        }
+fn fold_sources(dst: &mut [Chunk], q: &Pivots, m: [u8; BLOCK]) {
+    let n = dst.len().min(QC);
+    for (c, x) in dst[..n].iter_mut().enumerate() {
+        acc_chunk(x, q, c, &m);
     }
 }
 
-/// `q[j] ^= src & m[j]` for every j: one source row is added to each pivot
-/// row that takes it, in a single pass.
+/// [`fold_sources`] for two destination rows at once (each pivot-row chunk
+/// is loaded once for both).
 #[inline(always)]
-fn spread(q: &mut [[u8; QB]; BLOCK], src: &[u8], m: [u8; BLOCK]) {
-    let n = src.len();
-    let (s, _) = src.as_chunks::<16>();
-    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_mut().map(|x| x[..n].as_chunks_mut::<16>().0);
-    let lo = q0.iter_mut().zip(q1).zip(q2.iter_mut().zip(q3));
-    let hi = q4.iter_mut().zip(q5).zip(q6.iter_mut().zip(q7));
-    for (x, (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in s.iter().zip(lo.zip(hi)) {
-        for i in 0..16 {
-            let v = x[i];
-            a0[i] ^= v & m[0];
-            a1[i] ^= v & m[1];
-            a2[i] ^= v & m[2];
-            a3[i] ^= v & m[3];
-            a4[i] ^= v & m[4];
-            a5[i] ^= v & m[5];
-            a6[i] ^= v & m[6];
-            a7[i] ^= v & m[7];
-        }
-    }
-}
-
-/// [`fold_sources`] for two destination rows at once (each source chunk is
-/// loaded once for both).
-#[inline(always)]
-fn fold_sources2(
-    da: &mut [u8],
-    db: &mut [u8],
-    q: &[[u8; QB]; BLOCK],
-    ma: [u8; BLOCK],
-    mb: [u8; BLOCK],
-) {
-    let n = da.len();
-    let (xa, _) = da.as_chunks_mut::<16>();
-    let (xb, _) = db[..n].as_chunks_mut::<16>();
-    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_ref().map(|x| x[..n].as_chunks::<16>().0);
-    let lo = q0.iter().zip(q1).zip(q2.iter().zip(q3));
-    let hi = q4.iter().zip(q5).zip(q6.iter().zip(q7));
-    let dst = xa.iter_mut().zip(xb.iter_mut());
-    for ((x, y), (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in dst.zip(lo.zip(hi)) {
+fn fold_sources2(da: &mut [Chunk], db: &mut [Chunk], q: &Pivots, ma: [u8; BLOCK], mb: [u8; BLOCK]) {
+    let n = da.len().min(db.len()).min(QC);
+    for c in 0..n {
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_ref().map(|r| &r[c]);
+        let (x, y) = (&mut da[c], &mut db[c]);
         for i in 0..16 {
             x[i] ^= (a0[i] & ma[0])
                 ^ (a1[i] & ma[1])
@@ -411,20 +397,26 @@ fn fold_sources2(
     }
 }
 
+/// `q[j] ^= src & m[j]` for every j: one source row is added to each pivot
+/// row that takes it, in a single pass.
+#[inline(always)]
+fn spread(q: &mut Pivots, src: &[Chunk], m: [u8; BLOCK]) {
+    let n = src.len().min(QC);
+    for (c, u) in src[..n].iter().enumerate() {
+        spread_chunk(q, c, u, &m);
+    }
+}
+
 /// [`spread`] for two source rows at once (each pivot-row chunk is loaded
 /// and stored once for both).
 #[inline(always)]
-fn spread2(q: &mut [[u8; QB]; BLOCK], sa: &[u8], sb: &[u8], ma: [u8; BLOCK], mb: [u8; BLOCK]) {
-    let n = sa.len();
-    let (xa, _) = sa.as_chunks::<16>();
-    let (xb, _) = sb[..n].as_chunks::<16>();
-    let [q0, q1, q2, q3, q4, q5, q6, q7] = q.each_mut().map(|x| x[..n].as_chunks_mut::<16>().0);
-    let lo = q0.iter_mut().zip(q1).zip(q2.iter_mut().zip(q3));
-    let hi = q4.iter_mut().zip(q5).zip(q6.iter_mut().zip(q7));
-    let src = xa.iter().zip(xb.iter());
-    for ((x, y), (((a0, a1), (a2, a3)), ((a4, a5), (a6, a7)))) in src.zip(lo.zip(hi)) {
+fn spread2(q: &mut Pivots, sa: &[Chunk], sb: &[Chunk], ma: [u8; BLOCK], mb: [u8; BLOCK]) {
+    let n = sa.len().min(sb.len()).min(QC);
+    for c in 0..n {
+        let (u, v) = (&sa[c], &sb[c]);
+        let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_mut().map(|r| &mut r[c]);
         for i in 0..16 {
-            let (u, v) = (x[i], y[i]);
+            let (u, v) = (u[i], v[i]);
             a0[i] ^= (u & ma[0]) ^ (v & mb[0]);
             a1[i] ^= (u & ma[1]) ^ (v & mb[1]);
             a2[i] ^= (u & ma[2]) ^ (v & mb[2]);
@@ -446,6 +438,98 @@ struct Narrow<const R: usize> {
     um: [u8; R],
     /// Bit j: this row is added to pivot row j in its fix-up.
     fx: [u8; R],
+}
+
+/// The wide phase of one block of [`eliminate`]: pivot rows `r0 .. r0 + len`
+/// are built in `q` from the rows as the block found them, then every row
+/// receives its combination of them. `fx[k]`: the pivot rows that row k
+/// fixes up; `um[k]`: the pivot rows that row k receives; `comb[j]` /
+/// `late[j]`: the earlier / later pivot rows that pivot row j receives.
+///
+/// Not generic and never inlined: compiled once in this crate, so the
+/// kernels' register allocation does not depend on the crate and codegen
+/// unit that instantiates [`eliminate`] (inlined into a large benchmark
+/// crate, the same loops spilled their row pointers and ran 30 % slower).
+#[inline(never)]
+#[allow(clippy::too_many_arguments, reason = "one block's decisions")]
+fn wide_block(
+    mat: &mut [u8],
+    rb: usize,
+    r0: usize,
+    len: usize,
+    q: &mut Pivots,
+    fx: &[u8],
+    um: &[u8],
+    comb: &[u8; BLOCK],
+    late: &[u8; BLOCK],
+) {
+    let mt = fx.len();
+    // Columns below r0 are zero in every row added here, so the row
+    // operations start at the 16-byte block holding column r0.
+    let w0 = (r0 >> 7) << 4;
+    let width = rb - w0;
+    let wc = width >> 4;
+    // Pivot rows as the block found them ...
+    for (j, qj) in q.iter_mut().enumerate().take(len) {
+        let row = &mat[(r0 + j) * rb..(r0 + j + 1) * rb];
+        qj[..wc].copy_from_slice(row[w0..].as_chunks::<16>().0);
+    }
+    // ... plus their fix-up rows (fx is zero for the rows before r0 + 1) ...
+    let mut k = r0 + 1;
+    while k + 1 < mt {
+        let (ma, mb) = (byte_masks(fx[k]), byte_masks(fx[k + 1]));
+        let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at(rb);
+        spread2(q, ra[w0..].as_chunks().0, rbb[w0..].as_chunks().0, ma, mb);
+        k += 2;
+    }
+    if k < mt {
+        let m = byte_masks(fx[k]);
+        spread(q, mat[k * rb + w0..(k + 1) * rb].as_chunks().0, m);
+    }
+    // ... plus, in order, their combinations of the earlier pivot rows.
+    for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
+        let (done, rest) = q.split_at_mut(j);
+        let m = byte_masks(cj);
+        let qj = &mut rest[0][..wc];
+        for (i, qi) in done.iter().enumerate() {
+            for (x, y) in qj.iter_mut().zip(&qi[..wc]) {
+                for (a, &b) in x.iter_mut().zip(y) {
+                    *a ^= b & m[i];
+                }
+            }
+        }
+    }
+    for qj in q.iter_mut().skip(len) {
+        qj[..wc].fill([0; 16]);
+    }
+    // Every row receives its combination of the pivot rows.
+    // Pivot rows first take their finished value (then the later pivots).
+    for (j, qj) in q.iter().enumerate().take(len) {
+        let row = &mut mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb];
+        row.as_chunks_mut::<16>().0.copy_from_slice(&qj[..wc]);
+    }
+    let bits = |k: usize| {
+        if k >= r0 && k < r0 + len {
+            late[k - r0]
+        } else {
+            um[k]
+        }
+    };
+    let mut k = 0;
+    while k + 1 < mt {
+        let (ma, mb) = (byte_masks(bits(k)), byte_masks(bits(k + 1)));
+        let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at_mut(rb);
+        let (da, db) = (
+            ra[w0..].as_chunks_mut::<16>().0,
+            rbb[w0..].as_chunks_mut::<16>().0,
+        );
+        fold_sources2(da, db, q, ma, mb);
+        k += 2;
+    }
+    if k < mt {
+        let m = byte_masks(bits(k));
+        fold_sources(mat[k * rb + w0..(k + 1) * rb].as_chunks_mut::<16>().0, q, m);
+    }
 }
 
 /// Gauss–Jordan elimination of the augmented matrix [H_left | I] (mt rows of
@@ -472,7 +556,7 @@ fn eliminate<P: Params, const R: usize>(
 ) -> Option<u64> {
     let mt = P::MT;
     let mut pivots = 0xFFFF_FFFFu64;
-    let mut q = [[0u8; QB]; BLOCK];
+    let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
     let mut nw = Narrow::<R> {
         pw: [0; R],
         um: [0; R],
@@ -496,10 +580,6 @@ fn eliminate<P: Params, const R: usize>(
         if P::SEMI && r0 < mt - 32 {
             len = len.min(mt - 32 - r0);
         }
-        // Columns below r0 are zero in every row added here, so the row
-        // operations start at the 16-byte block holding column r0.
-        let w0 = (r0 >> 7) << 4;
-        let width = rb - w0;
         let pwo = (r0 >> 6) << 3; // byte offset of the panel word
         let bit0 = r0 & 63;
 
@@ -561,57 +641,17 @@ fn eliminate<P: Params, const R: usize>(
             break;
         }
 
-        // Wide phase. Pivot rows as the block found them ...
-        for (j, qj) in q.iter_mut().enumerate().take(len) {
-            qj[..width].copy_from_slice(&mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb]);
-        }
-        // ... plus their fix-up rows (fx is zero for the rows before r0 + 1) ...
-        let mut k = r0 + 1;
-        while k + 1 < mt {
-            let (ma, mb) = (byte_masks(nw.fx[k]), byte_masks(nw.fx[k + 1]));
-            let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at(rb);
-            spread2(&mut q, &ra[w0..], &rbb[w0..], ma, mb);
-            k += 2;
-        }
-        if k < mt {
-            let m = byte_masks(nw.fx[k]);
-            spread(&mut q, &mat[k * rb + w0..(k + 1) * rb], m);
-        }
-        // ... plus, in order, their combinations of the earlier pivot rows.
-        for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
-            let (done, rest) = q.split_at_mut(j);
-            let m = byte_masks(cj);
-            let qj = &mut rest[0][..width];
-            for (i, qi) in done.iter().enumerate() {
-                xor_masked(qj, &qi[..width], m[i]);
-            }
-        }
-        for qj in q.iter_mut().skip(len) {
-            qj[..width].fill(0);
-        }
-        // Every row receives its combination of the pivot rows.
-        // Pivot rows first take their finished value (then the later pivots).
-        for (j, qj) in q.iter().enumerate().take(len) {
-            mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb].copy_from_slice(&qj[..width]);
-        }
-        let bits = |k: usize| {
-            if k >= r0 && k < r0 + len {
-                late[k - r0]
-            } else {
-                nw.um[k]
-            }
-        };
-        let mut k = 0;
-        while k + 1 < mt {
-            let (ma, mb) = (byte_masks(bits(k)), byte_masks(bits(k + 1)));
-            let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at_mut(rb);
-            fold_sources2(&mut ra[w0..], &mut rbb[w0..], &q, ma, mb);
-            k += 2;
-        }
-        if k < mt {
-            let m = byte_masks(bits(k));
-            fold_sources(&mut mat[k * rb + w0..(k + 1) * rb], &q, m);
-        }
+        wide_block(
+            &mut mat[..mt * rb],
+            rb,
+            r0,
+            len,
+            &mut q,
+            &nw.fx[..mt],
+            &nw.um[..mt],
+            &comb,
+            &late,
+        );
         r0 += len;
     }
     q.zeroize();
