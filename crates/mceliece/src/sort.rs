@@ -224,7 +224,7 @@ fn group_step(groups: &mut [[u32; 8]], d: usize, sh: u32) {
 #[inline(always)]
 fn cx_groups(av: &mut [u32; 8], bv: &mut [u32; 8], gd: u32) {
     let t: [u32; 8] = core::array::from_fn(|l| {
-        let lt = (bv[l].wrapping_sub(av[l]).cast_signed() >> 31).cast_unsigned();
+        let lt = u32::from(bv[l].cast_signed() < av[l].cast_signed()).wrapping_neg();
         (av[l] ^ bv[l]) & (lt ^ gd)
     });
     *av = core::array::from_fn(|l| av[l] ^ t[l]);
@@ -277,7 +277,7 @@ fn lane_step(groups: &mut [[u32; 8]], d: usize) {
             // Public: the pairing depends on the lane index only.
             if l & d == 0 {
                 let (a, b) = (g[l], g[l + d]);
-                let lt = (b.wrapping_sub(a).cast_signed() >> 31).cast_unsigned();
+                let lt = u32::from(b.cast_signed() < a.cast_signed()).wrapping_neg();
                 let t = (a ^ b) & lt;
                 g[l] = a ^ t;
                 g[l + d] = b ^ t;
@@ -353,7 +353,7 @@ pub(crate) fn rank_pos(n: usize, i: usize) -> (usize, usize) {
 fn cx_rec<const W: usize>(a: &mut [u16; W], b: &mut [u16; W], d: u16) {
     let (av, bv) = (*a, *b);
     let m: [u16; 8] = core::array::from_fn(|l| {
-        (bv[l].wrapping_sub(av[l]).cast_signed() >> 15).cast_unsigned() ^ d
+        u16::from(bv[l].cast_signed() < av[l].cast_signed()).wrapping_neg() ^ d
     });
     let t: [u16; W] = core::array::from_fn(|l| (av[l] ^ bv[l]) & m[l & 7]);
     *a = core::array::from_fn(|l| av[l] ^ t[l]);
@@ -408,7 +408,7 @@ fn lane_step_rec<const W: usize, const D: usize>(r: &mut [[u16; W]]) {
         let v = *g;
         let p: [u16; W] = core::array::from_fn(|l| v[l ^ D]);
         let m: [u16; 8] = core::array::from_fn(|l| {
-            (p[l].wrapping_sub(v[l]).cast_signed() >> 15).cast_unsigned() ^ up[l]
+            u16::from(p[l].cast_signed() < v[l].cast_signed()).wrapping_neg() ^ up[l]
         });
         *g = core::array::from_fn(|l| v[l] ^ ((v[l] ^ p[l]) & m[l & 7]));
     }
