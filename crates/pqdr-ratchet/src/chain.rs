@@ -6,7 +6,7 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::kdf::{self, Direction, Key};
+use crate::kdf::{self, Direction, Key, PacketKdf};
 
 /// Segment length `S`.
 pub(crate) const SEGMENT_SHIFT: u32 = 8;
@@ -73,6 +73,20 @@ impl Chain {
     )]
     pub(crate) fn step(&mut self, mk: &mut Key) {
         kdf::packet_step(&mut self.ck, self.pos as u32, mk);
+        self.pos = self.pos.wrapping_add(1);
+        if self.pos & (SEGMENT - 1) == 0 {
+            self.enter_next_segment();
+        }
+    }
+
+    /// [`Chain::step`] with the key schedule's reusable packet-step state.
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "pos < 2^32 is a caller invariant"
+    )]
+    #[inline]
+    pub(crate) fn step_with(&mut self, kdf: &mut PacketKdf, mk: &mut Key) {
+        kdf.step(&mut self.ck, self.pos as u32, mk);
         self.pos = self.pos.wrapping_add(1);
         if self.pos & (SEGMENT - 1) == 0 {
             self.enter_next_segment();

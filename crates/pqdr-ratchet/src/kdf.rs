@@ -7,8 +7,8 @@
 //! their input is one block (≤ 64 bytes), so each step is a single BLAKE3
 //! compression done by the `blake3` crate (no BLAKE3 code of our own).
 
-use blake3::Hasher;
 use blake3::hazmat::{ContextKey, HasherExt};
+use blake3::{Hasher, OutputReader};
 use zeroize::Zeroize;
 
 /// Length of roots, chain keys, segment keys and message keys.
@@ -61,6 +61,79 @@ const CK_PACKET: ContextKey = [
 pub(crate) fn wipe_key<T: Copy + Default, const N: usize>(x: &mut [T; N]) {
     *x = [T::default(); N];
     core::hint::black_box(&*x);
+}
+
+/// The per-packet step `DKf_xof64(CTX_PACKET, ·)` with a reusable `blake3`
+/// state: a [`Hasher`] keyed once with the precomputed context key, reused
+/// with [`Hasher::reset`] instead of constructing (and wiping) a 1.9 KB
+/// hasher per packet, and the XOF reader of the empty input, a public value
+/// used to overwrite the step's reader.
+///
+/// Between steps neither field holds a secret (see [`PacketKdf::step`]), so
+/// the struct needs no wiping of its own; it lives in the key schedule and is
+/// not part of the exported state.
+pub(crate) struct PacketKdf {
+    /// Keyed with `CK_PACKET`, no input buffered.
+    h: Hasher,
+    /// `h.finalize_xof()` of the empty input (public).
+    idle: OutputReader,
+}
+
+impl PacketKdf {
+    pub(crate) fn new() -> Self {
+        let h = Hasher::new_from_context_key(&CK_PACKET);
+        let idle = h.finalize_xof();
+        PacketKdf { h, idle }
+    }
+
+    /// RATCHET.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`;
+    /// overwrites `ck` with `ck'` in place and writes `mk`. The same
+    /// derivation as [`packet_step`] (unit-tested against it and against
+    /// plain `derive_key`): one `update` of the 36-byte block, one 64-byte
+    /// XOF fill, i.e. a single compression by the `blake3` crate.
+    ///
+    /// Wiping, and why it is complete. The secret input `ck ‖ be32(c)` is
+    /// copied into three places: the local `block`, the hasher's state and
+    /// the XOF reader; the output into the local `out`.
+    /// * The hasher: the input is 36 bytes, less than one 64-byte block, so
+    ///   `update` only buffers it (BLAKE3 compresses a block once more input
+    ///   follows, spec §5.1.2; nothing follows here): the chaining value
+    ///   stays the public context key and the CV stack stays empty (it only
+    ///   grows after a whole 1 KiB chunk). The secret bytes are in the
+    ///   hasher's block buffer only. [`Hasher::reset`], documented as
+    ///   "functionally the same as overwriting the `Hasher` with a new one",
+    ///   assigns a fresh chunk state in place, whose block buffer is all
+    ///   zeros (blake3 1.8.7 `ChunkState::new`: `buf: [0; BLOCK_LEN]`, the
+    ///   whole buffer, not just its length). `black_box` on the hasher keeps
+    ///   that overwrite from being removed as a dead store.
+    /// * The reader: `finalize_xof` copies the buffered block into the
+    ///   returned [`OutputReader`]; after the fill the local reader is
+    ///   overwritten, all of its fields, by a copy of `idle` (the reader of
+    ///   the empty input, public) and passed to `black_box`, the device
+    ///   [`wipe_key`] uses (cheaper than `Zeroize for OutputReader`, which
+    ///   writes its 108 bytes one volatile store at a time).
+    /// * `block` and `out` are wiped with [`wipe_key`].
+    ///
+    /// The whole step is free of secret-dependent branches and indices:
+    /// fixed lengths, and the `blake3` crate's compression is constant time.
+    #[inline]
+    pub(crate) fn step(&mut self, ck: &mut Key, counter: u32, mk: &mut Key) {
+        let mut block = [0u8; KEY_LEN + 4];
+        block[..KEY_LEN].copy_from_slice(ck);
+        block[KEY_LEN..].copy_from_slice(&counter.to_be_bytes());
+        self.h.update(&block);
+        wipe_key(&mut block);
+        let mut xof = self.h.finalize_xof();
+        self.h.reset();
+        core::hint::black_box(&self.h);
+        let mut out = [0u8; 64];
+        xof.fill(&mut out);
+        xof = self.idle.clone();
+        core::hint::black_box(&xof);
+        ck.copy_from_slice(&out[..KEY_LEN]);
+        mk.copy_from_slice(&out[KEY_LEN..]);
+        wipe_key(&mut out);
+    }
 }
 
 /// `DKf(ctx, input)`: `derive_key` with the precomputed context key `ck` of an
@@ -263,6 +336,7 @@ mod tests {
     #[test]
     fn steps_equal_plain_derive_key() {
         let mut key = [0u8; 32];
+        let mut kdf = PacketKdf::new();
         for i in 0..2000u32 {
             // Keys from the chain itself; counters over the whole u32 range.
             let counter = i.wrapping_mul(0x9e37_79b9);
@@ -275,6 +349,10 @@ mod tests {
             packet_step(&mut ck, counter, &mut mk);
             assert_eq!(ck[..], want[..32], "ck', counter {counter:#x}");
             assert_eq!(mk[..], want[32..], "mk, counter {counter:#x}");
+            let (mut ck2, mut mk2) = (key, [0u8; 32]);
+            kdf.step(&mut ck2, counter, &mut mk2);
+            assert_eq!((ck2, mk2), (ck, mk), "PacketKdf, counter {counter:#x}");
+            assert_eq!(kdf.h.count(), 0, "hasher reset after the step");
             assert_eq!(seg_step(&key), blake3::derive_key(ctx::SEG_STEP, &key));
             assert_eq!(inner0(&key), blake3::derive_key(ctx::INNER0, &key));
             key = mk;
