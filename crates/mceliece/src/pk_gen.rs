@@ -22,11 +22,6 @@ const fn a_words(mt: usize, semi: bool) -> usize {
     (mt + if semi { 32 } else { 0 }).div_ceil(64)
 }
 
-/// Bytes of one augmented row: H part then identity part (a multiple of 16).
-pub(crate) const fn aug_row_bytes(mt: usize, semi: bool) -> usize {
-    ((a_words(mt, semi) + mt.div_ceil(64)) * 8).next_multiple_of(16)
-}
-
 /// Chunks of 64 columns handled together by one bitsliced operation.
 const LANES: usize = 8;
 
@@ -291,8 +286,9 @@ fn mov_columns<P: Params>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u
 /// Pivots per block of the elimination.
 const BLOCK: usize = 8;
 
-/// Bytes of the pivot-row buffers (the longest augmented row is 628 bytes).
-const QB: usize = 640;
+/// Bytes of the pivot-row buffers (the longest row of H_left, 8192128f: 216
+/// bytes, rounded up to 16).
+const QB: usize = 224;
 
 /// The 64-bit word of `row` at byte offset `off`.
 #[inline(always)]
@@ -429,46 +425,66 @@ fn spread2(q: &mut Pivots, sa: &[Chunk], sb: &[Chunk], ma: [u8; BLOCK], mb: [u8;
     }
 }
 
-/// Per-row state of one block of the elimination, all of it narrow (one
-/// panel word and two bytes per row).
-struct Narrow<const R: usize> {
-    /// Each row's panel word as the block's earlier pivots leave it.
-    pw: [u64; R],
-    /// Bit j: pivot row j of the block is added to this row.
-    um: [u8; R],
-    /// Bit j: this row is added to pivot row j in its fix-up.
-    fx: [u8; R],
+/// Rows of the block starting at pivot `r0` (up to 8 pivots inside one
+/// 64-bit column word; for the `f` sets a block never crosses row mt - 32,
+/// where the semi-systematic step runs).
+fn block_len<P: Params>(r0: usize) -> usize {
+    let mt = P::MT;
+    let mut len = BLOCK.min(64 - (r0 & 63)).min(mt - r0);
+    if P::SEMI && r0 < mt - 32 {
+        len = len.min(mt - 32 - r0);
+    }
+    len
 }
 
-/// The wide phase of one block of [`eliminate`]: pivot rows `r0 .. r0 + len`
-/// are built in `q` from the rows as the block found them, then every row
-/// receives its combination of them. `fx[k]`: the pivot rows that row k
-/// fixes up; `um[k]`: the pivot rows that row k receives; `comb[j]` /
-/// `late[j]`: the earlier / later pivot rows that pivot row j receives.
+/// Bytes one block's decisions take in the record (see [`eliminate`]):
+/// `comb` (8 bytes), one mask byte per row, one fix-up byte per row after r0.
+fn block_record_bytes(mt: usize, r0: usize) -> usize {
+    BLOCK + mt + (mt - r0 - 1)
+}
+
+/// Bytes of the whole decision record of the set.
+pub(crate) fn record_bytes<P: Params>() -> usize {
+    let (mut r0, mut total) = (0, 0);
+    while r0 < P::MT {
+        total += block_record_bytes(P::MT, r0);
+        r0 += block_len::<P>(r0);
+    }
+    total
+}
+
+/// The wide phase of one block of the elimination, on `mat` (mt rows of
+/// `rb` bytes, worked on from byte `w0`): pivot rows `r0 .. r0 + len` are
+/// built in `q` from the rows as the block found them, then every row
+/// receives its combination of them. `fx[k - r0 - 1]`: the pivot rows that
+/// row k fixes up; `bits[k]`: the pivot rows that row k receives (for a
+/// pivot row, the later pivot rows of the block); `comb[j]`: the earlier
+/// pivot rows that pivot row j receives.
+///
+/// The same decisions applied to the identity give A = H_left^-1 (see
+/// [`replay`]).
 ///
 /// Not generic and never inlined: compiled once in this crate, so the
 /// kernels' register allocation does not depend on the crate and codegen
-/// unit that instantiates [`eliminate`] (inlined into a large benchmark
+/// unit that instantiates the callers (inlined into a large benchmark
 /// crate, the same loops spilled their row pointers and ran 30 % slower).
 #[inline(never)]
 #[allow(clippy::too_many_arguments, reason = "one block's decisions")]
 fn wide_block(
     mat: &mut [u8],
     rb: usize,
+    w0: usize,
     r0: usize,
     len: usize,
     q: &mut Pivots,
     fx: &[u8],
-    um: &[u8],
-    comb: &[u8; BLOCK],
-    late: &[u8; BLOCK],
+    bits: &[u8],
+    comb: &[u8],
 ) {
-    let mt = fx.len();
-    // Columns below r0 are zero in every row added here, so the row
-    // operations start at the 16-byte block holding column r0.
-    let w0 = (r0 >> 7) << 4;
+    let mt = bits.len();
     let width = rb - w0;
     let wc = width >> 4;
+    assert!(wc <= QC && fx.len() + r0 + 1 == mt, "row width or record");
     // Pivot rows as the block found them ...
     for (j, qj) in q.iter_mut().enumerate().take(len) {
         let row = &mat[(r0 + j) * rb..(r0 + j + 1) * rb];
@@ -477,13 +493,13 @@ fn wide_block(
     // ... plus their fix-up rows (fx is zero for the rows before r0 + 1) ...
     let mut k = r0 + 1;
     while k + 1 < mt {
-        let (ma, mb) = (byte_masks(fx[k]), byte_masks(fx[k + 1]));
+        let (ma, mb) = (byte_masks(fx[k - r0 - 1]), byte_masks(fx[k - r0]));
         let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at(rb);
         spread2(q, ra[w0..].as_chunks().0, rbb[w0..].as_chunks().0, ma, mb);
         k += 2;
     }
     if k < mt {
-        let m = byte_masks(fx[k]);
+        let m = byte_masks(fx[k - r0 - 1]);
         spread(q, mat[k * rb + w0..(k + 1) * rb].as_chunks().0, m);
     }
     // ... plus, in order, their combinations of the earlier pivot rows.
@@ -508,16 +524,9 @@ fn wide_block(
         let row = &mut mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb];
         row.as_chunks_mut::<16>().0.copy_from_slice(&qj[..wc]);
     }
-    let bits = |k: usize| {
-        if k >= r0 && k < r0 + len {
-            late[k - r0]
-        } else {
-            um[k]
-        }
-    };
     let mut k = 0;
     while k + 1 < mt {
-        let (ma, mb) = (byte_masks(bits(k)), byte_masks(bits(k + 1)));
+        let (ma, mb) = (byte_masks(bits[k]), byte_masks(bits[k + 1]));
         let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at_mut(rb);
         let (da, db) = (
             ra[w0..].as_chunks_mut::<16>().0,
@@ -527,43 +536,51 @@ fn wide_block(
         k += 2;
     }
     if k < mt {
-        let m = byte_masks(bits(k));
+        let m = byte_masks(bits[k]);
         fold_sources(mat[k * rb + w0..(k + 1) * rb].as_chunks_mut::<16>().0, q, m);
     }
 }
 
-/// Gauss–Jordan elimination of the augmented matrix [H_left | I] (mt rows of
-/// `rb` bytes), pivot in column r for row r: when bit r of row r is zero the
-/// later rows are added to it until it is one, then column r is cleared in
-/// every other row (spec §2.4.3 / ref pk_gen.c, constant time). For the `f`
-/// sets the semi-systematic step runs when row mt - 32 is reached. Returns
-/// the pivot word c, or `None` if the key is rejected.
+/// Gauss–Jordan elimination of H_left (mt rows of `rb` bytes: the first mt
+/// columns of H, plus the window for the `f` sets), pivot in column r for
+/// row r: when bit r of row r is zero the later rows are added to it until
+/// it is one, then column r is cleared in every other row (spec §2.4.3 /
+/// ref pk_gen.c, constant time). For the `f` sets the semi-systematic step
+/// runs when row mt - 32 is reached. Returns the pivot word c, or `None` if
+/// the key is rejected.
+///
+/// The identity half of the usual augmented matrix [H_left | I] is not
+/// carried along: every row operation is written to `record` instead
+/// ([`record_bytes`]), and [`replay`] applies them to the identity once
+/// the elimination has succeeded. A rejected candidate (most are rejected
+/// in their last columns: H_left is invertible with probability about
+/// 0.29) so costs the narrow left half only.
 ///
 /// Blocked, up to 8 pivots inside one 64-bit column word at a time. Every
 /// decision of a block (which rows fix up which pivot row, which pivot rows
 /// each row receives) depends only on the rows' 64-bit panel words, so it is
-/// made first on those words alone. The wide work is then three passes:
-/// each later row is spread into the pivot rows that take it (the rows as
-/// the block found them; the effect of the block's earlier pivots on them is
-/// a combination of earlier pivot rows, added afterwards), the pivot rows are
-/// completed in order, and every row receives its combination of them.
+/// made first on those words alone. The wide work is then three passes
+/// ([`wide_block`]): each later row is spread into the pivot rows that take
+/// it (the rows as the block found them; the effect of the block's earlier
+/// pivots on them is a combination of earlier pivot rows, added
+/// afterwards), the pivot rows are completed in order, and every row
+/// receives its combination of them.
 #[inline(never)]
 fn eliminate<P: Params, const R: usize>(
     mat: &mut [u8],
     rb: usize,
+    record: &mut [u8],
     pi: &mut [u16],
     support: &mut [u16],
 ) -> Option<u64> {
     let mt = P::MT;
     let mut pivots = 0xFFFF_FFFFu64;
     let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
-    let mut nw = Narrow::<R> {
-        pw: [0; R],
-        um: [0; R],
-        fx: [0; R],
-    };
+    // Each row's panel word as the block's earlier pivots leave it.
+    let mut pw = [0u64; R];
     debug_assert!(mt <= R);
     let mut r0 = 0;
+    let mut off = 0;
     let mut rejected = false;
     while r0 < mt {
         if P::SEMI && r0 == mt - 32 {
@@ -576,21 +593,21 @@ fn eliminate<P: Params, const R: usize>(
                 support[i] = gf::bitrev::<P>(pi[i]);
             }
         }
-        let mut len = BLOCK.min(64 - (r0 & 63)).min(mt - r0);
-        if P::SEMI && r0 < mt - 32 {
-            len = len.min(mt - 32 - r0);
-        }
+        let len = block_len::<P>(r0);
         let pwo = (r0 >> 6) << 3; // byte offset of the panel word
         let bit0 = r0 & 63;
 
-        // Narrow phase: the decisions, from the panel words.
+        // Narrow phase: the decisions, from the panel words, straight into
+        // this block's part of the record.
+        let rec = &mut record[off..off + block_record_bytes(mt, r0)];
+        let (comb_out, rest) = rec.split_at_mut(BLOCK);
+        let (um, fx) = rest.split_at_mut(mt);
+        um.fill(0);
+        fx.fill(0);
         for k in 0..mt {
-            nw.pw[k] = word(&mat[k * rb..(k + 1) * rb], pwo);
+            pw[k] = word(&mat[k * rb..(k + 1) * rb], pwo);
         }
-        nw.um[..mt].fill(0);
-        nw.fx[..mt].fill(0);
-        let mut qp = [0u64; BLOCK]; // panel words of the finished pivot rows
-        let mut cur = [0u64; BLOCK]; // and as the later pivots change them
+        let mut cur = [0u64; BLOCK]; // pivot rows' panel words as later pivots change them
         let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
         let mut late = [0u8; BLOCK]; // later pivot rows added to pivot row j
         for j in 0..len {
@@ -600,16 +617,16 @@ fn eliminate<P: Params, const R: usize>(
             // rows (as the earlier pivots left them).
             // Row k is added iff its bit bp is set and no earlier row (nor
             // the pivot row itself) had it: `seen` is the running OR.
-            let mut accp = nw.pw[p];
-            let mut g = nw.um[p];
+            let mut accp = pw[p];
+            let mut g = um[p];
             let mut seen = (accp >> bp) & 1;
             for k in p + 1..mt {
-                let b = (nw.pw[k] >> bp) & 1;
+                let b = (pw[k] >> bp) & 1;
                 let f = b & (seen ^ 1);
                 seen |= b;
-                accp ^= f.wrapping_neg() & nw.pw[k];
-                g ^= (f as u8).wrapping_neg() & nw.um[k];
-                nw.fx[k] |= (f as u8) << j;
+                accp ^= f.wrapping_neg() & pw[k];
+                g ^= (f as u8).wrapping_neg() & um[k];
+                fx[k - r0 - 1] |= (f as u8) << j;
             }
             let mut singular = ((accp >> bp) & 1) ^ 1;
             // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to
@@ -619,13 +636,12 @@ fn eliminate<P: Params, const R: usize>(
                 rejected = true;
                 break;
             }
-            qp[j] = accp;
             cur[j] = accp;
             comb[j] = g;
             // Column bp is cleared in every other row.
             for range in [0..r0, p + 1..mt] {
-                let (pw, um) = (&mut nw.pw[range.clone()], &mut nw.um[range]);
-                for (w, u) in pw.iter_mut().zip(um.iter_mut()) {
+                let (pwr, umr) = (&mut pw[range.clone()], &mut um[range]);
+                for (w, u) in pwr.iter_mut().zip(umr.iter_mut()) {
                     let e = (*w >> bp) & 1;
                     *w ^= e.wrapping_neg() & accp;
                     *u |= (e as u8) << j;
@@ -640,25 +656,41 @@ fn eliminate<P: Params, const R: usize>(
         if rejected {
             break;
         }
-
-        wide_block(
-            &mut mat[..mt * rb],
-            rb,
-            r0,
-            len,
-            &mut q,
-            &nw.fx[..mt],
-            &nw.um[..mt],
-            &comb,
-            &late,
-        );
+        // A pivot row receives the later pivot rows of its block.
+        um[r0..r0 + len].copy_from_slice(&late[..len]);
+        comb_out.copy_from_slice(&comb);
+        let w0 = (r0 >> 7) << 4;
+        wide_block(&mut mat[..mt * rb], rb, w0, r0, len, &mut q, fx, um, &comb);
+        off += block_record_bytes(mt, r0);
         r0 += len;
     }
     q.zeroize();
-    nw.pw.zeroize();
-    nw.um.zeroize();
-    nw.fx.zeroize();
+    pw.zeroize();
     if rejected { None } else { Some(pivots) }
+}
+
+/// A = H_left^-1: the identity (mt rows of `rb` bytes) goes through the
+/// row operations that [`eliminate`] recorded, block by block.
+#[inline(never)]
+fn replay<P: Params>(mat: &mut [u8], rb: usize, record: &[u8]) {
+    let mt = P::MT;
+    let mat = &mut mat[..mt * rb];
+    mat.fill(0);
+    for r in 0..mt {
+        mat[r * rb + (r >> 3)] |= 1 << (r & 7);
+    }
+    let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
+    let (mut r0, mut off) = (0, 0);
+    while r0 < mt {
+        let len = block_len::<P>(r0);
+        let rec = &record[off..off + block_record_bytes(mt, r0)];
+        let (comb, rest) = rec.split_at(BLOCK);
+        let (bits, fx) = rest.split_at(mt);
+        wide_block(mat, rb, 0, r0, len, &mut q, fx, bits, comb);
+        off += rec.len();
+        r0 += len;
+    }
+    q.zeroize();
 }
 
 /// Bytes of A rows copied to the stack per pass of the T computation.
@@ -681,26 +713,22 @@ fn t_stage<P: Params>(
     }
 }
 
-/// Moves A to the end of pk and computes every row of T (separate frame, so
-/// its stack buffer is not live during the elimination).
+/// Computes every row of T from A (mt rows of `ab16` bytes at the end of
+/// pk), after packing A's rows to `8 iw` bytes (separate frame, so its stack
+/// buffer is not live during the elimination).
 #[inline(never)]
-fn t_all<P: Params>(
-    pk: &mut [u8],
-    base: usize,
-    rb: usize,
-    aw: usize,
-    iw: usize,
-    g: &[u16],
-    support: &[u16],
-) {
+fn t_all<P: Params>(pk: &mut [u8], ab16: usize, iw: usize, g: &[u16], support: &[u16]) {
     let (mt, row_bytes) = (P::MT, P::ROW_BYTES);
-    // A to the end of pk, ab bytes per row, last row first (each row moves
-    // up, never over a row still to be moved).
+    // A rows packed to ab bytes at the end of pk, last row first (each row
+    // moves up, never over a row still to be moved).
     let ab = 8 * iw;
     let a_base = pk.len() - mt * ab;
-    for r in (0..mt).rev() {
-        let src = base + r * rb + aw * 8;
-        pk.copy_within(src..src + ab, a_base + r * ab);
+    if ab != ab16 {
+        let base = pk.len() - mt * ab16;
+        for r in (0..mt).rev() {
+            let src = base + r * ab16;
+            pk.copy_within(src..src + ab, a_base + r * ab);
+        }
     }
     // T rows whose bytes end before A are computed in one pass; the others in
     // passes over a copy of their A rows (T row i never reaches A row i + 1).
@@ -732,10 +760,40 @@ fn t_all<P: Params>(
     abuf.zeroize();
 }
 
+/// Where key generation keeps its work in the public-key buffer: H_left (or
+/// A after it) at the end, the elimination's record just before.
+pub(crate) struct Layout {
+    /// Bytes per row of H_left (a multiple of 16).
+    pub(crate) lb: usize,
+    /// Bytes per row of A (a multiple of 16).
+    pub(crate) ab16: usize,
+    /// Bytes at the end of pk for H_left, then A.
+    pub(crate) tail: usize,
+    /// Bytes of the record.
+    pub(crate) record: usize,
+}
+
+/// The work layout of the set.
+pub(crate) fn layout<P: Params>() -> Layout {
+    let mt = P::MT;
+    let lb = (8 * a_words(mt, P::SEMI)).next_multiple_of(16);
+    let ab16 = (8 * mt.div_ceil(64)).next_multiple_of(16);
+    Layout {
+        lb,
+        ab16,
+        tail: mt * lb.max(ab16),
+        record: record_bytes::<P>(),
+    }
+}
+
 /// Builds the public key into `pk` from the Goppa polynomial `g` (t low
 /// coefficients) and the permutation `pi` (length 2^m; the `f` sets may
 /// change it). `support` is scratch of length n. Returns the pivot word c
 /// (0xFFFFFFFF for the systematic sets), or `None` if this key is rejected.
+///
+/// Memory: no mt x n matrix is built, nor [H_left | I]: H_left and the
+/// record of the elimination live in the caller's public-key buffer, then A
+/// in place of H_left, then T overwrites all of it.
 pub(crate) fn pk_gen<P: Params>(
     pk: &mut [u8],
     g: &[u16],
@@ -744,35 +802,32 @@ pub(crate) fn pk_gen<P: Params>(
 ) -> Option<u64> {
     let (mt, n) = (P::MT, P::N);
     let aw = a_words(mt, P::SEMI);
-    let iw = mt.div_ceil(64);
-    let rb = aug_row_bytes(mt, P::SEMI);
-    let row_bytes = P::ROW_BYTES;
-    const { assert!(aug_row_bytes(13 * 128, true) <= 628) };
-    debug_assert!(rb <= row_bytes);
-    let base = pk.len() - mt * rb;
+    let lay = layout::<P>();
+    assert!(
+        lay.tail + lay.record <= pk.len() && lay.lb <= QB && lay.ab16 <= QB,
+        "work layout"
+    );
 
     for (l, &p) in support.iter_mut().zip(pi.iter()).take(n) {
         *l = gf::bitrev::<P>(p);
     }
 
-    // [H_left | I] in the tail of pk.
-    {
-        let mat = &mut pk[base..];
-        mat.fill(0);
-        write_h_left::<P>(mat, rb, aw, g, support);
-        for r in 0..mt {
-            mat[r * rb + aw * 8 + (r >> 3)] |= 1 << (r & 7);
-        }
-    }
+    let split = pk.len() - lay.tail;
+    let (head, tail) = pk.split_at_mut(split);
+    let record = &mut head[split - lay.record..];
+    let left = &mut tail[lay.tail - mt * lay.lb..];
+    left.fill(0);
+    write_h_left::<P>(left, lay.lb, aw, g, support);
 
-    // The mask array sized for the set (12 KiB for mt = 768).
+    // The panel-word array sized for the set (6 KiB for mt = 768).
     let pivots = if mt <= 768 {
-        eliminate::<P, 768>(&mut pk[base..base + mt * rb], rb, pi, support)?
+        eliminate::<P, 768>(left, lay.lb, record, pi, support)?
     } else {
-        eliminate::<P, 1664>(&mut pk[base..base + mt * rb], rb, pi, support)?
+        eliminate::<P, 1664>(left, lay.lb, record, pi, support)?
     };
+    replay::<P>(&mut tail[lay.tail - mt * lay.ab16..], lay.ab16, record);
 
-    t_all::<P>(pk, base, rb, aw, iw, g, support);
+    t_all::<P>(pk, lay.ab16, mt.div_ceil(64), g, support);
     Some(pivots)
 }
 
@@ -807,6 +862,29 @@ mod tests {
         true
     }
 
+    /// [`eliminate`] then [`replay`] on the augmented test matrix [H_left | I]
+    /// (rows of 192 bytes, halves of 96): returns [I | A], or `None`.
+    fn invert(aug: &[u8; 768 * 192]) -> Option<[u8; 768 * 192]> {
+        let (mt, rb, half) = (768, 192, 96);
+        let mut left = [0u8; 768 * 96];
+        for r in 0..mt {
+            left[r * half..(r + 1) * half].copy_from_slice(&aug[r * rb..r * rb + half]);
+        }
+        let mut record = [0u8; 112 * 1024];
+        assert!(record_bytes::<P>() <= record.len());
+        let mut pi = [0u16; 4096];
+        let mut support = [0u16; 3488];
+        eliminate::<P, 768>(&mut left, half, &mut record, &mut pi, &mut support)?;
+        let mut a = [0u8; 768 * 96];
+        replay::<P>(&mut a, half, &record);
+        let mut out = [0u8; 768 * 192];
+        for r in 0..mt {
+            out[r * rb..r * rb + half].copy_from_slice(&left[r * half..(r + 1) * half]);
+            out[r * rb + half..(r + 1) * rb].copy_from_slice(&a[r * half..(r + 1) * half]);
+        }
+        Some(out)
+    }
+
     #[test]
     fn naive_sanity() {
         let (mt, rb) = (768, 192);
@@ -829,22 +907,19 @@ mod tests {
         }
         let mut a = mat;
         assert!(naive(&mut a, rb, mt), "upper");
-        let mut a = mat;
-        let got = eliminate::<P, 768>(&mut a, rb, &mut [0u16; 4096], &mut [0u16; 3488]);
-        assert!(got.is_some(), "upper, blocked");
+        assert!(invert(&mat) == Some(a), "upper, blocked");
     }
 
     #[test]
     fn blocked_elimination_matches_naive() {
         let mt = P::MT;
         let aw = a_words(mt, false);
-        let rb = aug_row_bytes(mt, false);
+        let rb = 192;
         let mut s = 0x1234_5678_9abc_def0u64;
         for case in 0..3 {
             // Draw until the matrix has the wanted outcome (a random square
             // matrix is invertible with probability about 0.29).
             let mut mat = [0u8; 768 * 192];
-            assert_eq!(mt * rb, mat.len());
             for _ in 0..100 {
                 mat.fill(0);
                 for r in 0..mt {
@@ -880,12 +955,10 @@ mod tests {
             let mut want = mat;
             let ok = naive(&mut want, rb, mt);
             assert_eq!(ok, case != 1, "case {case}: the test matrix itself");
-            let mut pi = [0u16; 4096];
-            let mut support = [0u16; 3488];
-            let got = eliminate::<P, 768>(&mut mat, rb, &mut pi, &mut support);
+            let got = invert(&mat);
             assert_eq!(got.is_some(), ok, "case {case}");
-            if ok {
-                assert!(mat == want, "case {case}");
+            if let Some(got) = got {
+                assert!(got == want, "case {case}");
             }
         }
     }
