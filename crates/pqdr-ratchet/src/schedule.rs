@@ -259,28 +259,35 @@ fn ends_segment(counter: u32) -> bool {
 enum CandidateKind {
     Stored(usize),
     /// The next counter in order, not the last of its segment: one packet
-    /// step from the window's chain, whose new chain key is `ck`.
-    Next {
-        ck: Key,
-    },
+    /// step from the window's chain, whose new chain key is `Candidate::ck`.
+    Next,
+    /// Any other counter at or after `next`: the chains to commit are in the
+    /// window's `pending` scratch (`Window::prepare_ahead`).
     Ahead {
-        /// Chain at the first counter whose key will be stored (none in order).
-        base: Option<Chain>,
-        after: Chain,
         expect_next: u64,
     },
 }
 
 /// A receive key derived on scratch: nothing changes until it is committed.
+///
+/// `repr(C)` with the two keys first and 16-byte aligned offsets, and small
+/// (the chains of an ahead candidate wait in the window): moving it (returned
+/// by `candidate`, passed to `commit`) is then a few 16-byte copies, each
+/// reading exactly one of the 16-byte stores that wrote the keys, instead of
+/// a `memcpy` call whose 32- and 64-byte loads straddle them and stall
+/// (BENCHMARKS.md).
+#[repr(C)]
 pub struct Candidate {
-    slot: usize,
+    key: Key,
+    /// `CandidateKind::Next`: the chain key after this counter (else zero).
+    ck: Key,
     /// Epoch of the record.
     pub epoch: u64,
+    slot: usize,
+    kind: CandidateKind,
     /// Counter of the record.
     pub counter: u32,
     direction: Direction,
-    key: Key,
-    kind: CandidateKind,
 }
 
 impl Candidate {
@@ -298,9 +305,7 @@ impl Candidate {
 impl Drop for Candidate {
     fn drop(&mut self) {
         kdf::wipe_key(&mut self.key);
-        if let CandidateKind::Next { ck } = &mut self.kind {
-            kdf::wipe_key(ck);
-        }
+        kdf::wipe_key(&mut self.ck);
     }
 }
 
@@ -642,26 +647,26 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             Lookup::Replay => Err(Error::Replay),
             Lookup::TooFarAhead => Err(Error::TooFarAhead),
             Lookup::Stored(i) => Ok(Candidate {
-                slot,
+                key: w.skipped[i].key,
+                ck: [0; 32],
                 epoch,
+                slot,
+                kind: CandidateKind::Stored(i),
                 counter,
                 direction: theirs,
-                key: w.skipped[i].key,
-                kind: CandidateKind::Stored(i),
             }),
             Lookup::Ahead if u64::from(counter) == w.next && !ends_segment(counter) => {
                 // In order (the common case): one step, no scratch chains.
                 let mut cand = Candidate {
-                    slot,
+                    key: [0; 32],
+                    ck: w.chain.ck,
                     epoch,
+                    slot,
+                    kind: CandidateKind::Next,
                     counter,
                     direction: theirs,
-                    key: [0; 32],
-                    kind: CandidateKind::Next { ck: w.chain.ck },
                 };
-                if let CandidateKind::Next { ck } = &mut cand.kind {
-                    self.kdf.step(ck, counter, &mut cand.key);
-                }
+                self.kdf.step(&mut cand.ck, counter, &mut cand.key);
                 Ok(cand)
             }
             Lookup::Ahead => {
@@ -678,25 +683,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                     self.charge(cost, now)?;
                 }
                 let w = &mut self.slots[slot].recv;
-                let mut after = w.lookahead(p0);
-                // In order (`keep == 0`) nothing is stored: no base copy.
-                let base = (keep > 0).then(|| after.scratch());
-                after.jump_to(c);
-                let mut key = [0u8; 32];
-                after.step(&mut key);
-                let cand = Candidate {
-                    slot,
+                let mut cand = Candidate {
+                    key: [0; 32],
+                    ck: [0; 32],
                     epoch,
-                    counter,
-                    direction: theirs,
-                    key,
+                    slot,
                     kind: CandidateKind::Ahead {
-                        base,
-                        after,
                         expect_next: w.next,
                     },
+                    counter,
+                    direction: theirs,
                 };
-                key.zeroize();
+                w.prepare_ahead(c, keep, &mut cand.key);
                 Ok(cand)
             }
         }
@@ -739,29 +737,26 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if !s.live || s.epoch != cand.epoch {
             return Err(Error::Replay);
         }
-        match &cand.kind {
+        match cand.kind {
             CandidateKind::Stored(i) => {
-                if *i >= s.recv.n_skipped || s.recv.skipped[*i].counter != cand.counter {
+                if i >= s.recv.n_skipped || s.recv.skipped[i].counter != cand.counter {
                     return Err(Error::Replay);
                 }
-                s.recv.commit_stored(*i);
+                s.recv.clear_pending();
+                s.recv.commit_stored(i);
             }
-            CandidateKind::Next { ck } => {
+            CandidateKind::Next => {
                 if s.recv.next != u64::from(cand.counter) {
                     return Err(Error::Replay);
                 }
-                s.recv.commit_next(ck);
+                s.recv.clear_pending();
+                s.recv.commit_next(&cand.ck);
             }
-            CandidateKind::Ahead {
-                base,
-                after,
-                expect_next,
-            } => {
-                if s.recv.next != *expect_next {
+            CandidateKind::Ahead { expect_next } => {
+                if s.recv.next != expect_next {
                     return Err(Error::Replay);
                 }
-                s.recv
-                    .commit_ahead(u64::from(cand.counter), base.as_ref(), after);
+                s.recv.commit_pending(u64::from(cand.counter));
             }
         }
         s.recv_any = true;
@@ -1254,5 +1249,63 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         }
         kdf::exporter(&c.root, label, out);
         Ok(())
+    }
+}
+
+#[cfg(all(test, feature = "mlkem"))]
+mod tests {
+    use super::*;
+    use crate::MlKem768;
+
+    fn pair() -> (KeySchedule<MlKem768>, KeySchedule<MlKem768>) {
+        let cfg = Config {
+            ratchet_on_start: false,
+            ..Config::default()
+        };
+        let init = || InitialSecret {
+            secret: &[1; 32],
+            transcript: b"",
+            context: b"pending",
+        };
+        let mut r = pqdr_kat::Drbg::new(&[5; 48]);
+        let tx = KeySchedule::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
+        let rx = KeySchedule::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
+        (tx, rx)
+    }
+
+    /// Two ahead candidates derived before either is committed: the second
+    /// replaces the window's `pending` chains, so committing the first
+    /// derives them again; the stored keys and the chain stay those of the
+    /// sender.
+    #[test]
+    fn interleaved_ahead_candidates() {
+        let (mut tx, mut rx) = pair();
+        let now = Instant(0);
+        let mut keys = [[0u8; 32]; 600];
+        for k in &mut keys {
+            *k = *tx.next_send(now, 1).unwrap().key();
+        }
+        let a = rx.candidate(0, Some(5), now).unwrap();
+        let b = rx.candidate(0, Some(300), now).unwrap();
+        assert_eq!(a.key(), &keys[5]);
+        assert_eq!(b.key(), &keys[300]);
+        rx.commit(a, now).unwrap();
+        // `b` was derived for `next = 0`: stale now.
+        assert_eq!(rx.commit(b, now), Err(Error::Replay));
+        assert!(!rx.slots[0].recv.pending.live, "pending wiped at commit");
+        for c in [0u32, 1, 2, 3, 4, 6, 7, 255, 256, 257, 300, 301, 302] {
+            let k = rx.candidate(0, Some(c), now).unwrap();
+            assert_eq!(k.key(), &keys[c as usize], "counter {c}");
+            rx.commit(k, now).unwrap();
+        }
+        // An uncommitted ahead candidate's chains are wiped by the next commit.
+        let far = rx.candidate(0, Some(500), now).unwrap();
+        assert_eq!(far.key(), &keys[500]);
+        drop(far);
+        assert!(rx.slots[0].recv.pending.live);
+        let k = rx.candidate(0, Some(303), now).unwrap();
+        rx.commit(k, now).unwrap();
+        assert!(!rx.slots[0].recv.pending.live);
+        assert_eq!(rx.slots[0].recv.pending.after.ck, [0; 32]);
     }
 }

@@ -44,6 +44,44 @@ pub(crate) struct Checkpoint {
     pub(crate) key: Key,
 }
 
+/// The chains derived for an ahead candidate (`KeySchedule::candidate` for a
+/// counter that is not simply the next one), kept here until the candidate is
+/// committed instead of inside the `Candidate`: that keeps the `Candidate`
+/// small (112 bytes) so that moving it is a few inline 16-byte copies, not a
+/// `memcpy` call whose wide loads stall on the just-derived keys
+/// (BENCHMARKS.md). Not persisted. Everything here is derivable from `chain`
+/// (positions at or after `next`); it is wiped at every commit of this window
+/// (so it never outlives the chain position it was derived from) and with
+/// the window.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Pending {
+    /// `base`/`after` below belong to the candidate `(c, next)`.
+    pub(crate) live: bool,
+    /// The candidate's counter.
+    pub(crate) c: u64,
+    /// `Window::next` when the candidate was derived.
+    pub(crate) next: u64,
+    /// Whether skipped keys are stored (`base` is meaningful).
+    pub(crate) has_base: bool,
+    /// Chain at the first counter whose key will be stored.
+    pub(crate) base: Chain,
+    /// Chain at `c + 1`.
+    pub(crate) after: Chain,
+}
+
+impl Pending {
+    pub(crate) const fn empty() -> Self {
+        Pending {
+            live: false,
+            c: 0,
+            next: 0,
+            has_base: false,
+            base: Chain::empty(),
+            after: Chain::empty(),
+        }
+    }
+}
+
 /// Receive window with `64·WW` bitmap bits and `MS` skipped-key slots.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Window<const WW: usize, const MS: usize> {
@@ -63,6 +101,8 @@ pub(crate) struct Window<const WW: usize, const MS: usize> {
     /// only); entries the chain has passed are erased at commit. Not persisted.
     pub(crate) checkpoints: [Checkpoint; CHECKPOINTS],
     pub(crate) n_checkpoints: usize,
+    /// Chains of the last ahead candidate, until its commit (not persisted).
+    pub(crate) pending: Pending,
 }
 
 impl<const WW: usize, const MS: usize> Window<WW, MS> {
@@ -85,6 +125,46 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
                 key: [0; 32],
             }),
             n_checkpoints: 0,
+            pending: Pending::empty(),
+        }
+    }
+
+    /// Derives the ahead candidate `c ≥ next` storing `keep` skipped keys:
+    /// writes its message key to `mk` and its chains to `pending`.
+    pub(crate) fn prepare_ahead(&mut self, c: u64, keep: u64, mk: &mut Key) {
+        let mut after = self.lookahead(c - keep);
+        self.pending.has_base = keep > 0;
+        if keep > 0 {
+            self.pending.base.assign(&after);
+        }
+        after.jump_to(c);
+        after.step(mk);
+        self.pending.after.assign(&after);
+        self.pending.c = c;
+        self.pending.next = self.next;
+        self.pending.live = true;
+    }
+
+    /// Commits the ahead candidate `c` derived by [`Window::prepare_ahead`]
+    /// (derived again if another candidate of this window replaced it since),
+    /// then wipes `pending`.
+    pub(crate) fn commit_pending(&mut self, c: u64) {
+        if !(self.pending.live && self.pending.c == c && self.pending.next == self.next) {
+            let mut mk = [0u8; 32];
+            self.prepare_ahead(c, self.keep_for(c), &mut mk);
+            mk.zeroize();
+        }
+        let p = core::mem::replace(&mut self.pending, Pending::empty());
+        self.commit_ahead(c, p.has_base.then_some(&p.base), &p.after);
+        // `p` zeroizes itself on drop.
+    }
+
+    /// Wipes the chains of an uncommitted ahead candidate (called at every
+    /// commit of this window: they must not outlive its chain position).
+    #[inline]
+    pub(crate) fn clear_pending(&mut self) {
+        if self.pending.live {
+            self.pending.zeroize();
         }
     }
 
