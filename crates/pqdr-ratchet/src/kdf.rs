@@ -112,12 +112,33 @@ impl PacketKdf {
     ///   the empty input, public) and passed to `black_box`, the device
     ///   [`wipe_key`] uses (cheaper than `Zeroize for OutputReader`, which
     ///   writes its 108 bytes one volatile store at a time).
-    /// * `block` and `out` are wiped with [`wipe_key`].
+    /// * `block` and `out` are wiped with [`wipe_key`] (`out` by the callers
+    ///   of the private `xof64`).
     ///
     /// The whole step is free of secret-dependent branches and indices:
     /// fixed lengths, and the `blake3` crate's compression is constant time.
     #[inline]
     pub(crate) fn step(&mut self, ck: &mut Key, counter: u32, mk: &mut Key) {
+        let mut out = [0u8; 64];
+        self.xof64(ck, counter, &mut out);
+        ck.copy_from_slice(&out[..KEY_LEN]);
+        mk.copy_from_slice(&out[KEY_LEN..]);
+        wipe_key(&mut out);
+    }
+
+    /// [`PacketKdf::step`] from `ck` into `ck_out` (`ck` unchanged).
+    #[inline]
+    pub(crate) fn step_into(&mut self, ck: &Key, counter: u32, ck_out: &mut Key, mk: &mut Key) {
+        let mut out = [0u8; 64];
+        self.xof64(ck, counter, &mut out);
+        ck_out.copy_from_slice(&out[..KEY_LEN]);
+        mk.copy_from_slice(&out[KEY_LEN..]);
+        wipe_key(&mut out);
+    }
+
+    /// `out = DKf_xof64(CTX_PACKET, ck ‖ be32(counter))`; the caller wipes `out`.
+    #[inline(always)]
+    fn xof64(&mut self, ck: &Key, counter: u32, out: &mut [u8; 64]) {
         let mut block = [0u8; KEY_LEN + 4];
         block[..KEY_LEN].copy_from_slice(ck);
         block[KEY_LEN..].copy_from_slice(&counter.to_be_bytes());
@@ -126,13 +147,9 @@ impl PacketKdf {
         let mut xof = self.h.finalize_xof();
         self.h.reset();
         core::hint::black_box(&self.h);
-        let mut out = [0u8; 64];
-        xof.fill(&mut out);
+        xof.fill(out);
         xof = self.idle.clone();
         core::hint::black_box(&xof);
-        ck.copy_from_slice(&out[..KEY_LEN]);
-        mk.copy_from_slice(&out[KEY_LEN..]);
-        wipe_key(&mut out);
     }
 }
 

@@ -259,7 +259,8 @@ fn ends_segment(counter: u32) -> bool {
 enum CandidateKind {
     Stored(usize),
     /// The next counter in order, not the last of its segment: one packet
-    /// step from the window's chain, whose new chain key is `Candidate::ck`.
+    /// step from the window's chain, whose new chain key waits in the
+    /// window's `next_ck`.
     Next,
     /// Any other counter at or after `next`: the chains to commit are in the
     /// window's `pending` scratch (`Window::prepare_ahead`).
@@ -270,17 +271,14 @@ enum CandidateKind {
 
 /// A receive key derived on scratch: nothing changes until it is committed.
 ///
-/// `repr(C)` with the two keys first and 16-byte aligned offsets, and small
-/// (the chains of an ahead candidate wait in the window): moving it (returned
-/// by `candidate`, passed to `commit`) is then a few 16-byte copies, each
-/// reading exactly one of the 16-byte stores that wrote the keys, instead of
-/// a `memcpy` call whose 32- and 64-byte loads straddle them and stall
-/// (BENCHMARKS.md).
+/// `repr(C)` with the key first, and small (80 bytes: the chains to commit
+/// wait in the window): moving it (returned by `candidate`, passed to
+/// `commit`) is then a few 16-byte copies, each reading exactly one of the
+/// 16-byte stores that wrote the key, instead of a `memcpy` call whose 32-
+/// and 64-byte loads straddle them and stall (BENCHMARKS.md).
 #[repr(C)]
 pub struct Candidate {
     key: Key,
-    /// `CandidateKind::Next`: the chain key after this counter (else zero).
-    ck: Key,
     /// Epoch of the record.
     pub epoch: u64,
     slot: usize,
@@ -305,7 +303,6 @@ impl Candidate {
 impl Drop for Candidate {
     fn drop(&mut self) {
         kdf::wipe_key(&mut self.key);
-        kdf::wipe_key(&mut self.ck);
     }
 }
 
@@ -648,7 +645,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             Lookup::TooFarAhead => Err(Error::TooFarAhead),
             Lookup::Stored(i) => Ok(Candidate {
                 key: w.skipped[i].key,
-                ck: [0; 32],
                 epoch,
                 slot,
                 kind: CandidateKind::Stored(i),
@@ -659,14 +655,16 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 // In order (the common case): one step, no scratch chains.
                 let mut cand = Candidate {
                     key: [0; 32],
-                    ck: w.chain.ck,
                     epoch,
                     slot,
                     kind: CandidateKind::Next,
                     counter,
                     direction: theirs,
                 };
-                self.kdf.step(&mut cand.ck, counter, &mut cand.key);
+                let w = &mut self.slots[slot].recv;
+                self.kdf
+                    .step_into(&w.chain.ck, counter, &mut w.next_ck, &mut cand.key);
+                w.next_ck_for = u64::from(counter);
                 Ok(cand)
             }
             Lookup::Ahead => {
@@ -685,7 +683,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 let w = &mut self.slots[slot].recv;
                 let mut cand = Candidate {
                     key: [0; 32],
-                    ck: [0; 32],
                     epoch,
                     slot,
                     kind: CandidateKind::Ahead {
@@ -746,11 +743,20 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 s.recv.commit_stored(i);
             }
             CandidateKind::Next => {
-                if s.recv.next != u64::from(cand.counter) {
+                let c = u64::from(cand.counter);
+                if s.recv.next != c {
                     return Err(Error::Replay);
                 }
+                if s.recv.next_ck_for != c {
+                    // Another candidate replaced it since: derive it again.
+                    let mut mk = [0u8; 32];
+                    let w = &mut s.recv;
+                    self.kdf
+                        .step_into(&w.chain.ck, cand.counter, &mut w.next_ck, &mut mk);
+                    kdf::wipe_key(&mut mk);
+                }
+                s.recv.commit_next();
                 s.recv.clear_pending();
-                s.recv.commit_next(&cand.ck);
             }
             CandidateKind::Ahead { expect_next } => {
                 if s.recv.next != expect_next {
@@ -1253,6 +1259,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 }
 
 #[cfg(all(test, feature = "mlkem"))]
+#[allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    reason = "test code"
+)]
 mod tests {
     use super::*;
     use crate::MlKem768;
@@ -1307,5 +1318,33 @@ mod tests {
         rx.commit(k, now).unwrap();
         assert!(!rx.slots[0].recv.pending.live);
         assert_eq!(rx.slots[0].recv.pending.after.ck, [0; 32]);
+        // In order: two candidates for 304, an ahead one in between; the
+        // first commits (its chain key still waits in the window), the
+        // second is a replay.
+        let a = rx.candidate(0, Some(304), now).unwrap();
+        let b = rx.candidate(0, Some(304), now).unwrap();
+        let far = rx.candidate(0, Some(400), now).unwrap();
+        assert_eq!((a.key(), far.key()), (&keys[304], &keys[400]));
+        rx.commit(a, now).unwrap();
+        assert_eq!(rx.commit(b, now), Err(Error::Replay));
+        assert_eq!(rx.slots[0].recv.next_ck_for, u64::MAX);
+        assert_eq!(rx.slots[0].recv.next_ck, [0; 32], "consumed and wiped");
+        assert!(!rx.slots[0].recv.pending.live, "ahead scratch wiped");
+        // An in-order candidate replaced by a stored-key commit: derived again.
+        let a = rx.candidate(0, Some(305), now).unwrap();
+        let st = rx.candidate(0, Some(100), now).unwrap();
+        assert_eq!((a.key(), st.key()), (&keys[305], &keys[100]));
+        rx.commit(st, now).unwrap();
+        assert_eq!(rx.slots[0].recv.next_ck, [0; 32], "wiped by the commit");
+        rx.commit(a, now).unwrap();
+        for c in 306..600u32 {
+            let k = rx.candidate(0, Some(c), now).unwrap();
+            assert_eq!(k.key(), &keys[c as usize], "counter {c}");
+            rx.commit(k, now).unwrap();
+        }
+        // A dropped in-order candidate leaves its chain key (position 601,
+        // derivable from the chain) until the next commit wipes it.
+        drop(rx.candidate(0, Some(600), now).unwrap());
+        assert_eq!(rx.slots[0].recv.next_ck_for, 600);
     }
 }

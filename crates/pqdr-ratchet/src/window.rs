@@ -103,6 +103,13 @@ pub(crate) struct Window<const WW: usize, const MS: usize> {
     pub(crate) n_checkpoints: usize,
     /// Chains of the last ahead candidate, until its commit (not persisted).
     pub(crate) pending: Pending,
+    /// The chain key after the step of counter `next_ck_for`, derived by an
+    /// in-order candidate (`u64::MAX`: none). Kept here rather than in the
+    /// `Candidate`, so that the chain key goes from the derivation to the
+    /// commit without passing through the moves of the candidate. Derivable
+    /// from `chain`; consumed or wiped at every commit (not persisted).
+    pub(crate) next_ck: Key,
+    pub(crate) next_ck_for: u64,
 }
 
 impl<const WW: usize, const MS: usize> Window<WW, MS> {
@@ -126,6 +133,8 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             }),
             n_checkpoints: 0,
             pending: Pending::empty(),
+            next_ck: [0; 32],
+            next_ck_for: u64::MAX,
         }
     }
 
@@ -155,6 +164,7 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             mk.zeroize();
         }
         let p = core::mem::replace(&mut self.pending, Pending::empty());
+        self.clear_pending();
         self.commit_ahead(c, p.has_base.then_some(&p.base), &p.after);
         // `p` zeroizes itself on drop.
     }
@@ -165,6 +175,10 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     pub(crate) fn clear_pending(&mut self) {
         if self.pending.live {
             self.pending.zeroize();
+        }
+        if self.next_ck_for != u64::MAX {
+            crate::kdf::wipe_key(&mut self.next_ck);
+            self.next_ck_for = u64::MAX;
         }
     }
 
@@ -271,11 +285,12 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     }
 
     /// Commits reception of `c = next` whose step stays inside the current
-    /// segment, given the chain key `ck` after it: [`Window::commit_ahead`]
-    /// with nothing to store and `after = (ck, seg_next, next + 1)`, without
-    /// building the chain. The segment index does not change, so no
-    /// checkpoint is passed.
-    pub(crate) fn commit_next(&mut self, ck: &Key) {
+    /// segment, with the chain key after it in `next_ck` (for `c`; the caller
+    /// checks `next_ck_for`): [`Window::commit_ahead`] with nothing to store
+    /// and `after = (next_ck, seg_next, next + 1)`, without building the
+    /// chain. The segment index does not change, so no checkpoint is passed.
+    /// Wipes `next_ck`.
+    pub(crate) fn commit_next(&mut self) {
         let c = self.next;
         let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
         while self.n_skipped > 0 && u64::from(self.skipped[0].counter) < floor {
@@ -284,7 +299,9 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         // The window slides by one: the bit of `c` (last used by `c − W`) now means `c`.
         let (w, m) = Self::bit(c);
         self.bitmap[w] |= m;
-        self.chain.ck = *ck;
+        self.chain.ck = self.next_ck;
+        crate::kdf::wipe_key(&mut self.next_ck);
+        self.next_ck_for = u64::MAX;
         self.chain.pos = c.wrapping_add(1);
         self.next = c.wrapping_add(1);
     }
