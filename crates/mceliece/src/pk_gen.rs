@@ -251,13 +251,18 @@ fn mov_columns<P: Params>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u
         }
         let s = ctz(t);
         ctz_list[i] = s;
-        pivots |= 1u64 << s;
+        // Column s as a one-hot word (a register shift) and the masks from
+        // ANDs, each through `opaque`: LLVM turned `(buf[i] >> s) & 1` into a
+        // branch, and into `bt` with a memory operand, whose address depends
+        // on s (both found by the valgrind keygen check of 460896f).
+        let col = opaque(1u64 << s);
+        pivots |= col;
         for j in i + 1..32 {
-            let m = ((buf[i] >> s) & 1).wrapping_sub(1);
+            let m = opaque(!crate::ct::nonzero_mask_u64(buf[i] & col));
             buf[i] ^= buf[j] & m;
         }
         for j in i + 1..32 {
-            let m = ((buf[j] >> s) & 1).wrapping_neg();
+            let m = opaque(crate::ct::nonzero_mask_u64(buf[j] & col));
             buf[j] ^= buf[i] & m;
         }
     }
