@@ -104,33 +104,35 @@ fn level_records(
     for (x, (cx, &px)) in c.iter_mut().zip(p.iter()).enumerate() {
         *cx = min_u16(x as u16, px);
     }
-    for _ in 0..w - 1 {
-        // q = P^-1: sort (P(x), x); rank i then holds q(i).
-        let r = buf[..2 * n].as_chunks_mut::<16>().0;
-        pack2(r, |x| (p[x], x as u16));
-        sort_records(r);
-        // One sort by q carries both P and c: rank y gets x = P(y), so the
-        // values become P(P(y)) and c(P(y)). The 3-field records are built
-        // in place over the 2-field ones, last group first (group g of 24
-        // entries starts at or after group g of 16).
-        for g in (0..ng).rev() {
-            let mut old = [0u16; 16];
-            old.copy_from_slice(&buf[16 * g..16 * g + 16]);
-            let mut new = [0u16; 24];
-            for l in 0..8 {
-                let i = g + ng * l; // the rank held in group g, lane l
-                new[l] = old[8 + l];
-                new[8 + l] = p[i];
-                new[16 + l] = c[i];
+    for round in 0..w - 1 {
+        // The inverse of P = p^j is free: p^-1 = s p s (s = x -> x ^ 1), so
+        // P^-1(x) = P(x ^ 1) ^ 1, a public re-indexing. One sort keyed by
+        // P^-1 then gives, at rank y (which holds x = P(y)), the values
+        // P(P(y)) and c(P(y)); the last round needs c(P(y)) only.
+        if round + 2 < w {
+            let r3 = buf[..3 * n].as_chunks_mut::<24>().0;
+            for (g, grp) in r3.iter_mut().enumerate() {
+                for l in 0..8 {
+                    let x = 8 * g + l;
+                    grp[l] = p[x ^ 1] ^ 1;
+                    grp[8 + l] = p[x];
+                    grp[16 + l] = c[x];
+                }
             }
-            buf[24 * g..24 * g + 24].copy_from_slice(&new);
-        }
-        let r3 = buf[..3 * n].as_chunks_mut::<24>().0;
-        sort_records(r3);
-        for (i, (px, cx)) in p.iter_mut().zip(c.iter_mut()).enumerate() {
-            let (g, l) = rank_pos(n, i);
-            *px = r3[g][8 + l];
-            *cx = min_u16(*cx, r3[g][16 + l]);
+            sort_records(r3);
+            for (i, (px, cx)) in p.iter_mut().zip(c.iter_mut()).enumerate() {
+                let (g, l) = rank_pos(n, i);
+                *px = r3[g][8 + l];
+                *cx = min_u16(*cx, r3[g][16 + l]);
+            }
+        } else {
+            let r = buf[..2 * n].as_chunks_mut::<16>().0;
+            pack2(r, |x| (p[x ^ 1] ^ 1, c[x]));
+            sort_records(r);
+            for (i, cx) in c.iter_mut().enumerate() {
+                let (g, l) = rank_pos(n, i);
+                *cx = min_u16(*cx, r[g][8 + l]);
+            }
         }
     }
     first_layer(out, pos, step, c);
@@ -201,10 +203,11 @@ fn level_packed(
         *cx = min_u16(x as u16, px);
     }
     for _ in 0..w - 1 {
-        invert(q, p, a); // q = P^-1
-        // One sort gives both c o P and P o P.
+        // P^-1(x) = P(x ^ 1) ^ 1 (see `level_records`): one sort keyed by it
+        // gives both c o P and P o P.
         for (x, ax) in a.iter_mut().enumerate() {
-            *ax = (u32::from(q[x]) << 20) | (u32::from(p[x]) << 10) | u32::from(c[x]);
+            let qx = p[x ^ 1] ^ 1;
+            *ax = (u32::from(qx) << 20) | (u32::from(p[x]) << 10) | u32::from(c[x]);
         }
         sort_u32(a);
         for ((cx, px), ax) in c.iter_mut().zip(p.iter_mut()).zip(ranked(a)) {
