@@ -193,7 +193,7 @@ macro_rules! keygen_tests {
     ($($name:ident: $ty:ident;)*) => {$(
         #[test]
         fn $name() {
-            keygen_secret_seed::<pqdr_mceliece::$ty>(line!() as u8);
+            keygen_secret_seed::<pqdr_mceliece::$ty>(line!().to_le_bytes()[0]);
         }
     )*};
 }
