@@ -3,7 +3,11 @@
 //! Epochs, chains, receive windows and the KEM state machine (§1.4, §1.7–1.9).
 //! It hands out `(epoch, counter, key)` for sending and *candidates* for
 //! receiving; a candidate changes nothing until [`KeySchedule::commit`] is
-//! called after the caller's AEAD check succeeded.
+//! called after the caller's AEAD check succeeded. (Deriving a candidate
+//! writes only scratch that is not part of the state: the lookahead cache,
+//! and the chains the candidate will commit — `Window::pending` and
+//! `Window::next_ck` — which are derivable from the window's chain, not
+//! exported, and wiped at the window's next commit.)
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -450,6 +454,16 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     }
 
     pub(crate) fn empty(cfg: &Config, role: Role) -> Self {
+        Self::empty_with(cfg, role, PacketKdf::new())
+    }
+
+    /// `empty` with the `blake3` state built beforehand: built inside the
+    /// literal, the (possibly unwinding) calls into `blake3` sat between the
+    /// construction of the slots and the value, and the compiler assembled
+    /// the slots in temporaries (`import_state` peak stack 137 KB instead of
+    /// 100 KB; BENCHMARKS.md).
+    #[inline(never)]
+    fn empty_with(cfg: &Config, role: Role, kdf: PacketKdf) -> Self {
         KeySchedule {
             cfg: *cfg,
             role,
@@ -465,7 +479,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             events: Events::default(),
             bucket: Bucket::default(),
             rtt_hint_ms: None,
-            kdf: PacketKdf::new(),
+            kdf,
             _kem: PhantomData,
         }
     }
