@@ -317,6 +317,28 @@ fn byte_masks(bits: u8) -> [u8; BLOCK] {
 /// A 16-byte chunk of a row (one SSE2 register).
 type Chunk = [u8; 16];
 
+/// The masks of the eight pivot rows for one row, each a whole chunk of
+/// 0 or 0xFF bytes (the kernels use them as they are, no broadcast).
+type Masks = [Chunk; BLOCK];
+
+/// [`Masks`] of the bits of `bits`: one broadcast, then an AND and a byte
+/// compare per mask (vector code; a per-byte scalar version followed by
+/// sixteen broadcasts cost more than the kernels of a narrow row).
+#[inline(always)]
+fn lane_masks(bits: u8) -> Masks {
+    // The broadcast through `opaque`, so LLVM keeps the per-mask work in
+    // vector form instead of folding it back to scalars.
+    let v = opaque([bits; 16]);
+    let mut m = [[0u8; 16]; BLOCK];
+    for (j, mj) in m.iter_mut().enumerate() {
+        let c = 1u8 << j;
+        for (x, &b) in mj.iter_mut().zip(&v) {
+            *x = u8::from(b & c == c).wrapping_neg();
+        }
+    }
+    opaque(m)
+}
+
 /// Chunks of a pivot-row buffer.
 const QC: usize = QB >> 4;
 
@@ -328,72 +350,72 @@ type Pivots = [[Chunk; QC]; BLOCK];
 /// `x ^= sum_j q[j][c] & m[j]` for one chunk (the eight terms written out:
 /// as a loop over j, LLVM vectorized across j instead of the 16 bytes).
 #[inline(always)]
-fn acc_chunk(x: &mut Chunk, q: &Pivots, c: usize, m: &[u8; BLOCK]) {
+fn acc_chunk(x: &mut Chunk, q: &Pivots, c: usize, m: &Masks) {
     let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_ref().map(|r| &r[c]);
     for i in 0..16 {
-        x[i] ^= (a0[i] & m[0])
-            ^ (a1[i] & m[1])
-            ^ (a2[i] & m[2])
-            ^ (a3[i] & m[3])
-            ^ (a4[i] & m[4])
-            ^ (a5[i] & m[5])
-            ^ (a6[i] & m[6])
-            ^ (a7[i] & m[7]);
+        x[i] ^= (a0[i] & m[0][i])
+            ^ (a1[i] & m[1][i])
+            ^ (a2[i] & m[2][i])
+            ^ (a3[i] & m[3][i])
+            ^ (a4[i] & m[4][i])
+            ^ (a5[i] & m[5][i])
+            ^ (a6[i] & m[6][i])
+            ^ (a7[i] & m[7][i]);
     }
 }
 
 /// `q[j][c] ^= u & m[j]` for every j.
 #[inline(always)]
-fn spread_chunk(q: &mut Pivots, c: usize, u: &Chunk, m: &[u8; BLOCK]) {
+fn spread_chunk(q: &mut Pivots, c: usize, u: &Chunk, m: &Masks) {
     let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_mut().map(|r| &mut r[c]);
     for i in 0..16 {
         let v = u[i];
-        a0[i] ^= v & m[0];
-        a1[i] ^= v & m[1];
-        a2[i] ^= v & m[2];
-        a3[i] ^= v & m[3];
-        a4[i] ^= v & m[4];
-        a5[i] ^= v & m[5];
-        a6[i] ^= v & m[6];
-        a7[i] ^= v & m[7];
+        a0[i] ^= v & m[0][i];
+        a1[i] ^= v & m[1][i];
+        a2[i] ^= v & m[2][i];
+        a3[i] ^= v & m[3][i];
+        a4[i] ^= v & m[4][i];
+        a5[i] ^= v & m[5][i];
+        a6[i] ^= v & m[6][i];
+        a7[i] ^= v & m[7][i];
     }
 }
 
 /// `dst ^= sum_j q[j] & m[j]` over `dst.len()` chunks: one destination row
 /// receives its combination of the block's pivot rows in a single pass.
 #[inline(always)]
-fn fold_sources(dst: &mut [Chunk], q: &Pivots, m: [u8; BLOCK]) {
+fn fold_sources(dst: &mut [Chunk], q: &Pivots, m: &Masks) {
     let n = dst.len().min(QC);
     for (c, x) in dst[..n].iter_mut().enumerate() {
-        acc_chunk(x, q, c, &m);
+        acc_chunk(x, q, c, m);
     }
 }
 
 /// [`fold_sources`] for two destination rows at once (each pivot-row chunk
 /// is loaded once for both).
 #[inline(always)]
-fn fold_sources2(da: &mut [Chunk], db: &mut [Chunk], q: &Pivots, ma: [u8; BLOCK], mb: [u8; BLOCK]) {
+fn fold_sources2(da: &mut [Chunk], db: &mut [Chunk], q: &Pivots, ma: &Masks, mb: &Masks) {
     let n = da.len().min(db.len()).min(QC);
     for c in 0..n {
         let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_ref().map(|r| &r[c]);
         let (x, y) = (&mut da[c], &mut db[c]);
         for i in 0..16 {
-            x[i] ^= (a0[i] & ma[0])
-                ^ (a1[i] & ma[1])
-                ^ (a2[i] & ma[2])
-                ^ (a3[i] & ma[3])
-                ^ (a4[i] & ma[4])
-                ^ (a5[i] & ma[5])
-                ^ (a6[i] & ma[6])
-                ^ (a7[i] & ma[7]);
-            y[i] ^= (a0[i] & mb[0])
-                ^ (a1[i] & mb[1])
-                ^ (a2[i] & mb[2])
-                ^ (a3[i] & mb[3])
-                ^ (a4[i] & mb[4])
-                ^ (a5[i] & mb[5])
-                ^ (a6[i] & mb[6])
-                ^ (a7[i] & mb[7]);
+            x[i] ^= (a0[i] & ma[0][i])
+                ^ (a1[i] & ma[1][i])
+                ^ (a2[i] & ma[2][i])
+                ^ (a3[i] & ma[3][i])
+                ^ (a4[i] & ma[4][i])
+                ^ (a5[i] & ma[5][i])
+                ^ (a6[i] & ma[6][i])
+                ^ (a7[i] & ma[7][i]);
+            y[i] ^= (a0[i] & mb[0][i])
+                ^ (a1[i] & mb[1][i])
+                ^ (a2[i] & mb[2][i])
+                ^ (a3[i] & mb[3][i])
+                ^ (a4[i] & mb[4][i])
+                ^ (a5[i] & mb[5][i])
+                ^ (a6[i] & mb[6][i])
+                ^ (a7[i] & mb[7][i]);
         }
     }
 }
@@ -401,31 +423,31 @@ fn fold_sources2(da: &mut [Chunk], db: &mut [Chunk], q: &Pivots, ma: [u8; BLOCK]
 /// `q[j] ^= src & m[j]` for every j: one source row is added to each pivot
 /// row that takes it, in a single pass.
 #[inline(always)]
-fn spread(q: &mut Pivots, src: &[Chunk], m: [u8; BLOCK]) {
+fn spread(q: &mut Pivots, src: &[Chunk], m: &Masks) {
     let n = src.len().min(QC);
     for (c, u) in src[..n].iter().enumerate() {
-        spread_chunk(q, c, u, &m);
+        spread_chunk(q, c, u, m);
     }
 }
 
 /// [`spread`] for two source rows at once (each pivot-row chunk is loaded
 /// and stored once for both).
 #[inline(always)]
-fn spread2(q: &mut Pivots, sa: &[Chunk], sb: &[Chunk], ma: [u8; BLOCK], mb: [u8; BLOCK]) {
+fn spread2(q: &mut Pivots, sa: &[Chunk], sb: &[Chunk], ma: &Masks, mb: &Masks) {
     let n = sa.len().min(sb.len()).min(QC);
     for c in 0..n {
         let (u, v) = (&sa[c], &sb[c]);
         let [a0, a1, a2, a3, a4, a5, a6, a7] = q.each_mut().map(|r| &mut r[c]);
         for i in 0..16 {
             let (u, v) = (u[i], v[i]);
-            a0[i] ^= (u & ma[0]) ^ (v & mb[0]);
-            a1[i] ^= (u & ma[1]) ^ (v & mb[1]);
-            a2[i] ^= (u & ma[2]) ^ (v & mb[2]);
-            a3[i] ^= (u & ma[3]) ^ (v & mb[3]);
-            a4[i] ^= (u & ma[4]) ^ (v & mb[4]);
-            a5[i] ^= (u & ma[5]) ^ (v & mb[5]);
-            a6[i] ^= (u & ma[6]) ^ (v & mb[6]);
-            a7[i] ^= (u & ma[7]) ^ (v & mb[7]);
+            a0[i] ^= (u & ma[0][i]) ^ (v & mb[0][i]);
+            a1[i] ^= (u & ma[1][i]) ^ (v & mb[1][i]);
+            a2[i] ^= (u & ma[2][i]) ^ (v & mb[2][i]);
+            a3[i] ^= (u & ma[3][i]) ^ (v & mb[3][i]);
+            a4[i] ^= (u & ma[4][i]) ^ (v & mb[4][i]);
+            a5[i] ^= (u & ma[5][i]) ^ (v & mb[5][i]);
+            a6[i] ^= (u & ma[6][i]) ^ (v & mb[6][i]);
+            a7[i] ^= (u & ma[7][i]) ^ (v & mb[7][i]);
         }
     }
 }
@@ -498,14 +520,14 @@ fn wide_block(
     // ... plus their fix-up rows (fx is zero for the rows before r0 + 1) ...
     let mut k = r0 + 1;
     while k + 1 < mt {
-        let (ma, mb) = (byte_masks(fx[k - r0 - 1]), byte_masks(fx[k - r0]));
+        let (ma, mb) = (lane_masks(fx[k - r0 - 1]), lane_masks(fx[k - r0]));
         let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at(rb);
-        spread2(q, ra[w0..].as_chunks().0, rbb[w0..].as_chunks().0, ma, mb);
+        spread2(q, ra[w0..].as_chunks().0, rbb[w0..].as_chunks().0, &ma, &mb);
         k += 2;
     }
     if k < mt {
-        let m = byte_masks(fx[k - r0 - 1]);
-        spread(q, mat[k * rb + w0..(k + 1) * rb].as_chunks().0, m);
+        let m = lane_masks(fx[k - r0 - 1]);
+        spread(q, mat[k * rb + w0..(k + 1) * rb].as_chunks().0, &m);
     }
     // ... plus, in order, their combinations of the earlier pivot rows.
     for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
@@ -531,18 +553,22 @@ fn wide_block(
     }
     let mut k = 0;
     while k + 1 < mt {
-        let (ma, mb) = (byte_masks(bits[k]), byte_masks(bits[k + 1]));
+        let (ma, mb) = (lane_masks(bits[k]), lane_masks(bits[k + 1]));
         let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at_mut(rb);
         let (da, db) = (
             ra[w0..].as_chunks_mut::<16>().0,
             rbb[w0..].as_chunks_mut::<16>().0,
         );
-        fold_sources2(da, db, q, ma, mb);
+        fold_sources2(da, db, q, &ma, &mb);
         k += 2;
     }
     if k < mt {
-        let m = byte_masks(bits[k]);
-        fold_sources(mat[k * rb + w0..(k + 1) * rb].as_chunks_mut::<16>().0, q, m);
+        let m = lane_masks(bits[k]);
+        fold_sources(
+            mat[k * rb + w0..(k + 1) * rb].as_chunks_mut::<16>().0,
+            q,
+            &m,
+        );
     }
 }
 
