@@ -290,6 +290,7 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     /// and `after = (next_ck, seg_next, next + 1)`, without building the
     /// chain. The segment index does not change, so no checkpoint is passed.
     /// Wipes `next_ck`.
+    #[inline]
     pub(crate) fn commit_next(&mut self) {
         let c = self.next;
         let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
