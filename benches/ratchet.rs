@@ -8,7 +8,8 @@
 //!   the send bookkeeping), `recv-inorder` is `KeySchedule::candidate` +
 //!   `commit` for the next counter; `blake3-hasher-xof64` is the same
 //!   one-block derivation through the `blake3` crate's `Hasher` (context key
-//!   precomputed, 64-byte XOF), the crate's previous implementation.
+//!   precomputed, 64-byte XOF) with a new hasher per step and no wiping: the
+//!   bare-`blake3` baseline (the crate reuses one hasher per key schedule).
 //! * `seal_1200`: one 1200-byte datagram (1177 bytes of application data);
 //!   `bare` seals the same 1178-byte AEAD input under one fixed key.
 //! * `open_1200_inorder`: opening those records in order; `bare` opens
