@@ -455,27 +455,37 @@ fn spread2(q: &mut Pivots, sa: &[Chunk], sb: &[Chunk], ma: &Masks, mb: &Masks) {
 /// Rows of the block starting at pivot `r0` (up to 8 pivots inside one
 /// 64-bit column word; for the `f` sets a block never crosses row mt - 32,
 /// where the semi-systematic step runs).
-fn block_len<P: Params>(r0: usize) -> usize {
-    let mt = P::MT;
-    let mut len = BLOCK.min(64 - (r0 & 63)).min(mt - r0);
-    if P::SEMI && r0 < mt - 32 {
-        len = len.min(mt - 32 - r0);
+const fn block_len_of(mt: usize, semi: bool, r0: usize) -> usize {
+    let mut len = 64 - (r0 & 63);
+    if BLOCK < len {
+        len = BLOCK;
+    }
+    if mt - r0 < len {
+        len = mt - r0;
+    }
+    if semi && r0 < mt - 32 && mt - 32 - r0 < len {
+        len = mt - 32 - r0;
     }
     len
 }
 
+/// [`block_len_of`] for the set.
+fn block_len<P: Params>(r0: usize) -> usize {
+    block_len_of(P::MT, P::SEMI, r0)
+}
+
 /// Bytes one block's decisions take in the record (see [`eliminate`]):
 /// `comb` (8 bytes), one mask byte per row, one fix-up byte per row after r0.
-fn block_record_bytes(mt: usize, r0: usize) -> usize {
+const fn block_record_bytes(mt: usize, r0: usize) -> usize {
     BLOCK + mt + (mt - r0 - 1)
 }
 
-/// Bytes of the whole decision record of the set.
-pub(crate) fn record_bytes<P: Params>() -> usize {
+/// Bytes of the whole decision record.
+const fn record_bytes_of(mt: usize, semi: bool) -> usize {
     let (mut r0, mut total) = (0, 0);
-    while r0 < P::MT {
-        total += block_record_bytes(P::MT, r0);
-        r0 += block_len::<P>(r0);
+    while r0 < mt {
+        total += block_record_bytes(mt, r0);
+        r0 += block_len_of(mt, semi, r0);
     }
     total
 }
@@ -580,9 +590,9 @@ fn wide_block(
 /// runs when row mt - 32 is reached. Returns the pivot word c, or `None` if
 /// the key is rejected.
 ///
-/// The identity half of the usual augmented matrix [H_left | I] is not
+/// The identity half of the usual augmented matrix `[H_left | I]` is not
 /// carried along: every row operation is written to `record` instead
-/// ([`record_bytes`]), and [`replay`] applies them to the identity once
+/// ([`record_bytes_of`]), and [`replay`] applies them to the identity once
 /// the elimination has succeeded. A rejected candidate (most are rejected
 /// in their last columns: H_left is invertible with probability about
 /// 0.29) so costs the narrow left half only.
@@ -793,27 +803,34 @@ fn t_all<P: Params>(pk: &mut [u8], ab16: usize, iw: usize, g: &[u16], support: &
 
 /// Where key generation keeps its work in the public-key buffer: H_left (or
 /// A after it) at the end, the elimination's record just before.
-pub(crate) struct Layout {
+struct Layout {
     /// Bytes per row of H_left (a multiple of 16).
-    pub(crate) lb: usize,
+    lb: usize,
     /// Bytes per row of A (a multiple of 16).
-    pub(crate) ab16: usize,
+    ab16: usize,
     /// Bytes at the end of pk for H_left, then A.
-    pub(crate) tail: usize,
+    tail: usize,
     /// Bytes of the record.
-    pub(crate) record: usize,
+    record: usize,
 }
 
-/// The work layout of the set.
-pub(crate) fn layout<P: Params>() -> Layout {
-    let mt = P::MT;
-    let lb = (8 * a_words(mt, P::SEMI)).next_multiple_of(16);
-    let ab16 = (8 * mt.div_ceil(64)).next_multiple_of(16);
-    Layout {
-        lb,
-        ab16,
-        tail: mt * lb.max(ab16),
-        record: record_bytes::<P>(),
+impl Layout {
+    /// The work layout of the set with mt rows (`semi`: an `f` set).
+    const fn of(mt: usize, semi: bool) -> Self {
+        let lb = (8 * a_words(mt, semi)).next_multiple_of(16);
+        let ab16 = (8 * mt.div_ceil(64)).next_multiple_of(16);
+        Layout {
+            lb,
+            ab16,
+            tail: mt * if lb > ab16 { lb } else { ab16 },
+            record: record_bytes_of(mt, semi),
+        }
+    }
+
+    /// Whether it fits a public-key buffer of `pk_bytes` and the pivot-row
+    /// buffers.
+    const fn fits(&self, pk_bytes: usize) -> bool {
+        self.tail + self.record <= pk_bytes && self.lb <= QB && self.ab16 <= QB
     }
 }
 
@@ -833,11 +850,11 @@ pub(crate) fn pk_gen<P: Params>(
 ) -> Option<u64> {
     let (mt, n) = (P::MT, P::N);
     let aw = a_words(mt, P::SEMI);
-    let lay = layout::<P>();
-    assert!(
-        lay.tail + lay.record <= pk.len() && lay.lb <= QB && lay.ab16 <= QB,
-        "work layout"
-    );
+    // Checked at compile time for every set: the record and H_left fit
+    // the key buffer (64–94 % of it), the rows fit the pivot buffers.
+    let lay = const { Layout::of(P::MT, P::SEMI) };
+    const { assert!(Layout::of(P::MT, P::SEMI).fits(P::PK_BYTES)) };
+    debug_assert_eq!(pk.len(), P::PK_BYTES);
 
     for (l, &p) in support.iter_mut().zip(pi.iter()).take(n) {
         *l = gf::bitrev::<P>(p);
@@ -902,7 +919,7 @@ mod tests {
             left[r * half..(r + 1) * half].copy_from_slice(&aug[r * rb..r * rb + half]);
         }
         let mut record = [0u8; 112 * 1024];
-        assert!(record_bytes::<P>() <= record.len());
+        assert!(record_bytes_of(P::MT, P::SEMI) <= record.len());
         let mut pi = [0u16; 4096];
         let mut support = [0u16; 3488];
         eliminate::<P, 768>(&mut left, half, &mut record, &mut pi, &mut support)?;
