@@ -303,17 +303,6 @@ fn word(row: &[u8], off: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// The eight byte masks (0 or 0xFF) of the bits of `bits`.
-#[inline(always)]
-fn byte_masks(bits: u8) -> [u8; BLOCK] {
-    // Byte j of `y` is bit j of `bits` in place (0 or 2^j); adding 0x7F to
-    // each byte sets its top bit exactly when it is nonzero (no carry leaves
-    // a byte); the top bits are then widened to whole bytes.
-    let y = (u64::from(bits) * 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
-    let t = (((y & 0x7F7F_7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F_7F7F) | y) & 0x8080_8080_8080_8080;
-    opaque(((t >> 7) * 0xFF).to_le_bytes())
-}
-
 /// A 16-byte chunk of a row (one SSE2 register).
 type Chunk = [u8; 16];
 
@@ -542,12 +531,12 @@ fn wide_block(
     // ... plus, in order, their combinations of the earlier pivot rows.
     for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
         let (done, rest) = q.split_at_mut(j);
-        let m = byte_masks(cj);
+        let m = lane_masks(cj);
         let qj = &mut rest[0][..wc];
-        for (i, qi) in done.iter().enumerate() {
+        for (qi, mi) in done.iter().zip(&m) {
             for (x, y) in qj.iter_mut().zip(&qi[..wc]) {
-                for (a, &b) in x.iter_mut().zip(y) {
-                    *a ^= b & m[i];
+                for ((a, &b), &mb) in x.iter_mut().zip(y).zip(mi) {
+                    *a ^= b & mb;
                 }
             }
         }
@@ -852,8 +841,11 @@ pub(crate) fn pk_gen<P: Params>(
     let aw = a_words(mt, P::SEMI);
     // Checked at compile time for every set: the record and H_left fit
     // the key buffer (64–94 % of it), the rows fit the pivot buffers.
-    let lay = const { Layout::of(P::MT, P::SEMI) };
-    const { assert!(Layout::of(P::MT, P::SEMI).fits(P::PK_BYTES)) };
+    let lay = const {
+        let lay = Layout::of(P::MT, P::SEMI);
+        assert!(lay.fits(P::PK_BYTES));
+        lay
+    };
     debug_assert_eq!(pk.len(), P::PK_BYTES);
 
     for (l, &p) in support.iter_mut().zip(pi.iter()).take(n) {

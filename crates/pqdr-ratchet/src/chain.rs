@@ -73,10 +73,7 @@ impl Chain {
     )]
     pub(crate) fn step(&mut self, mk: &mut Key) {
         kdf::packet_step(&mut self.ck, self.pos as u32, mk);
-        self.pos = self.pos.wrapping_add(1);
-        if self.pos & (SEGMENT - 1) == 0 {
-            self.enter_next_segment();
-        }
+        self.advance();
     }
 
     /// [`Chain::step`] with the key schedule's reusable packet-step state.
@@ -87,6 +84,12 @@ impl Chain {
     #[inline]
     pub(crate) fn step_with(&mut self, kdf: &mut PacketKdf, mk: &mut Key) {
         kdf.step(&mut self.ck, self.pos as u32, mk);
+        self.advance();
+    }
+
+    /// The position after a packet step, entering the next segment at its end.
+    #[inline(always)]
+    fn advance(&mut self) {
         self.pos = self.pos.wrapping_add(1);
         if self.pos & (SEGMENT - 1) == 0 {
             self.enter_next_segment();
