@@ -463,10 +463,22 @@ fn block_len<P: Params>(r0: usize) -> usize {
     block_len_of(P::MT, P::SEMI, r0)
 }
 
+/// Rows after a block's last pivot row where its fix-up rows are looked
+/// for first (see [`eliminate`]).
+const FIX_WINDOW: usize = 64;
+
+/// End of the rows that fix up the pivot rows of the block at `r0`, unless
+/// the block is marked far.
+const fn fix_limit(mt: usize, r0: usize, len: usize) -> usize {
+    let lim = r0 + len + FIX_WINDOW;
+    if lim < mt { lim } else { mt }
+}
+
 /// Bytes one block's decisions take in the record (see [`eliminate`]):
-/// `comb` (8 bytes), one mask byte per row, one fix-up byte per row after r0.
+/// `comb` (8 bytes), the far flag, one mask byte per row, one fix-up byte
+/// per row after r0.
 const fn block_record_bytes(mt: usize, r0: usize) -> usize {
-    BLOCK + mt + (mt - r0 - 1)
+    BLOCK + 1 + mt + (mt - r0 - 1)
 }
 
 /// Bytes of the whole decision record.
@@ -480,10 +492,11 @@ const fn record_bytes_of(mt: usize, semi: bool) -> usize {
 }
 
 /// The wide phase of one block of the elimination, on `mat` (mt rows of
-/// `rb` bytes, worked on from byte `w0`): pivot rows `r0 .. r0 + len` are
+/// `rb` bytes, worked on in bytes `w0 .. w1`): pivot rows `r0 .. r0 + len` are
 /// built in `q` from the rows as the block found them, then every row
 /// receives its combination of them. `fx[k - r0 - 1]`: the pivot rows that
-/// row k fixes up; `bits[k]`: the pivot rows that row k receives (for a
+/// row k fixes up (zero from row `fix_end` on); `bits[k]`: the pivot rows
+/// that row k receives (for a
 /// pivot row, the later pivot rows of the block); `comb[j]`: the earlier
 /// pivot rows that pivot row j receives.
 ///
@@ -499,34 +512,43 @@ const fn record_bytes_of(mt: usize, semi: bool) -> usize {
 fn wide_block(
     mat: &mut [u8],
     rb: usize,
-    w0: usize,
+    (w0, w1): (usize, usize),
     r0: usize,
     len: usize,
+    fix_end: usize,
     q: &mut Pivots,
     fx: &[u8],
     bits: &[u8],
     comb: &[u8],
 ) {
     let mt = bits.len();
-    let width = rb - w0;
-    let wc = width >> 4;
-    assert!(wc <= QC && fx.len() + r0 + 1 == mt, "row width or record");
+    let wc = (w1 - w0) >> 4;
+    assert!(
+        wc <= QC && w1 <= rb && fx.len() + r0 + 1 == mt && fix_end <= mt,
+        "row width or record"
+    );
     // Pivot rows as the block found them ...
     for (j, qj) in q.iter_mut().enumerate().take(len) {
         let row = &mat[(r0 + j) * rb..(r0 + j + 1) * rb];
-        qj[..wc].copy_from_slice(row[w0..].as_chunks::<16>().0);
+        qj[..wc].copy_from_slice(row[w0..w1].as_chunks::<16>().0);
     }
-    // ... plus their fix-up rows (fx is zero for the rows before r0 + 1) ...
+    // ... plus their fix-up rows (rows r0 + 1 .. fix_end) ...
     let mut k = r0 + 1;
-    while k + 1 < mt {
+    while k + 1 < fix_end {
         let (ma, mb) = (lane_masks(fx[k - r0 - 1]), lane_masks(fx[k - r0]));
         let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at(rb);
-        spread2(q, ra[w0..].as_chunks().0, rbb[w0..].as_chunks().0, &ma, &mb);
+        spread2(
+            q,
+            ra[w0..w1].as_chunks().0,
+            rbb[w0..w1].as_chunks().0,
+            &ma,
+            &mb,
+        );
         k += 2;
     }
-    if k < mt {
+    if k < fix_end {
         let m = lane_masks(fx[k - r0 - 1]);
-        spread(q, mat[k * rb + w0..(k + 1) * rb].as_chunks().0, &m);
+        spread(q, mat[k * rb + w0..k * rb + w1].as_chunks().0, &m);
     }
     // ... plus, in order, their combinations of the earlier pivot rows.
     for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
@@ -547,7 +569,7 @@ fn wide_block(
     // Every row receives its combination of the pivot rows.
     // Pivot rows first take their finished value (then the later pivots).
     for (j, qj) in q.iter().enumerate().take(len) {
-        let row = &mut mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb];
+        let row = &mut mat[(r0 + j) * rb + w0..(r0 + j) * rb + w1];
         row.as_chunks_mut::<16>().0.copy_from_slice(&qj[..wc]);
     }
     let mut k = 0;
@@ -555,19 +577,15 @@ fn wide_block(
         let (ma, mb) = (lane_masks(bits[k]), lane_masks(bits[k + 1]));
         let (ra, rbb) = mat[k * rb..(k + 2) * rb].split_at_mut(rb);
         let (da, db) = (
-            ra[w0..].as_chunks_mut::<16>().0,
-            rbb[w0..].as_chunks_mut::<16>().0,
+            ra[w0..w1].as_chunks_mut::<16>().0,
+            rbb[w0..w1].as_chunks_mut::<16>().0,
         );
         fold_sources2(da, db, q, &ma, &mb);
         k += 2;
     }
     if k < mt {
         let m = lane_masks(bits[k]);
-        fold_sources(
-            mat[k * rb + w0..(k + 1) * rb].as_chunks_mut::<16>().0,
-            q,
-            &m,
-        );
+        fold_sources(mat[k * rb + w0..k * rb + w1].as_chunks_mut::<16>().0, q, &m);
     }
 }
 
@@ -595,6 +613,12 @@ fn wide_block(
 /// pivots on them is a combination of earlier pivot rows, added
 /// afterwards), the pivot rows are completed in order, and every row
 /// receives its combination of them.
+///
+/// Fix-up rows are looked for in the [`FIX_WINDOW`] rows after the block
+/// first, and the spread pass reads only those; a block that needs rows
+/// past the window (negligible probability unless H_left is singular) is
+/// marked far in the record and spreads all later rows. The window also
+/// bounds the columns [`replay`] works on.
 #[inline(never)]
 fn eliminate<P: Params, const R: usize>(
     mat: &mut [u8],
@@ -631,7 +655,10 @@ fn eliminate<P: Params, const R: usize>(
         // this block's part of the record.
         let rec = &mut record[off..off + block_record_bytes(mt, r0)];
         let (comb_out, rest) = rec.split_at_mut(BLOCK);
+        let (far_out, rest) = rest.split_at_mut(1);
         let (um, fx) = rest.split_at_mut(mt);
+        let lim = fix_limit(mt, r0, len);
+        let mut far = false;
         um.fill(0);
         fx.fill(0);
         for k in 0..mt {
@@ -650,13 +677,30 @@ fn eliminate<P: Params, const R: usize>(
             let mut accp = pw[p];
             let mut g = um[p];
             let mut seen = (accp >> bp) & 1;
-            for k in p + 1..mt {
-                let b = (pw[k] >> bp) & 1;
-                let f = b & (seen ^ 1);
-                seen |= b;
-                accp ^= f.wrapping_neg() & pw[k];
-                g ^= (f as u8).wrapping_neg() & um[k];
-                fx[k - r0 - 1] |= (f as u8) << j;
+            let mut fix = |rows: core::ops::Range<usize>, seen: &mut u64| {
+                for k in rows {
+                    let b = (pw[k] >> bp) & 1;
+                    let f = b & (*seen ^ 1);
+                    *seen |= b;
+                    accp ^= f.wrapping_neg() & pw[k];
+                    g ^= (f as u8).wrapping_neg() & um[k];
+                    fx[k - r0 - 1] |= (f as u8) << j;
+                }
+            };
+            // The fix-up row is the first later row with bit bp set: within
+            // the block and the FIX_WINDOW rows after it, except with
+            // probability about 2^-64 for a pivot of a random-looking matrix.
+            fix(p + 1..lim, &mut seen);
+            let mut missing = seen ^ 1;
+            // Declassified: whether the rows past the window are needed. It
+            // is set when H_left is singular here (public: the key is
+            // rejected) and otherwise with negligible probability; it lets
+            // the wide work skip those rows and [`replay`] keep A's columns
+            // past the window untouched.
+            pqdr_ct::hook::declassify(&mut missing);
+            if missing != 0 {
+                far = true;
+                fix(lim..mt, &mut seen);
             }
             let mut singular = ((accp >> bp) & 1) ^ 1;
             // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to
@@ -689,8 +733,11 @@ fn eliminate<P: Params, const R: usize>(
         // A pivot row receives the later pivot rows of its block.
         um[r0..r0 + len].copy_from_slice(&late[..len]);
         comb_out.copy_from_slice(&comb);
+        far_out[0] = u8::from(far);
         let w0 = (r0 >> 7) << 4;
-        wide_block(&mut mat[..mt * rb], rb, w0, r0, len, &mut q, fx, um, &comb);
+        let fix_end = if far { mt } else { lim };
+        let mat = &mut mat[..mt * rb];
+        wide_block(mat, rb, (w0, rb), r0, len, fix_end, &mut q, fx, um, &comb);
         off += block_record_bytes(mt, r0);
         r0 += len;
     }
@@ -711,12 +758,24 @@ fn replay<P: Params>(mat: &mut [u8], rb: usize, record: &[u8]) {
     }
     let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
     let (mut r0, mut off) = (0, 0);
+    // Every row operation so far used rows below `reach` only, so the
+    // columns from `reach` on still hold the identity's: only the diagonal
+    // of rows past `reach`, which no operation reads.
+    let mut reach = 0;
     while r0 < mt {
         let len = block_len::<P>(r0);
         let rec = &record[off..off + block_record_bytes(mt, r0)];
         let (comb, rest) = rec.split_at(BLOCK);
+        let (far, rest) = rest.split_at(1);
         let (bits, fx) = rest.split_at(mt);
-        wide_block(mat, rb, 0, r0, len, &mut q, fx, bits, comb);
+        let fix_end = if far[0] != 0 {
+            mt
+        } else {
+            fix_limit(mt, r0, len)
+        };
+        reach = reach.max(fix_end);
+        let w1 = (reach.div_ceil(128) << 4).min(rb);
+        wide_block(mat, rb, (0, w1), r0, len, fix_end, &mut q, fx, bits, comb);
         off += rec.len();
         r0 += len;
     }
@@ -902,9 +961,26 @@ mod tests {
         true
     }
 
+    /// Blocks of a record whose fix-up rows reach past the window.
+    fn far_blocks(record: &[u8]) -> usize {
+        let mt = P::MT;
+        let (mut r0, mut off, mut far) = (0, 0, 0);
+        while r0 < mt {
+            far += usize::from(record[off + BLOCK]);
+            off += block_record_bytes(mt, r0);
+            r0 += block_len::<P>(r0);
+        }
+        far
+    }
+
     /// [`eliminate`] then [`replay`] on the augmented test matrix [H_left | I]
     /// (rows of 192 bytes, halves of 96): returns [I | A], or `None`.
     fn invert(aug: &[u8; 768 * 192]) -> Option<[u8; 768 * 192]> {
+        invert_far(aug).map(|(out, _)| out)
+    }
+
+    /// [`invert`], also counting the far blocks of the record.
+    fn invert_far(aug: &[u8; 768 * 192]) -> Option<([u8; 768 * 192], usize)> {
         let (mt, rb, half) = (768, 192, 96);
         let mut left = [0u8; 768 * 96];
         for r in 0..mt {
@@ -922,7 +998,7 @@ mod tests {
             out[r * rb..r * rb + half].copy_from_slice(&left[r * half..(r + 1) * half]);
             out[r * rb + half..(r + 1) * rb].copy_from_slice(&a[r * half..(r + 1) * half]);
         }
-        Some(out)
+        Some((out, far_blocks(&record)))
     }
 
     #[test]
@@ -956,7 +1032,7 @@ mod tests {
         let aw = a_words(mt, false);
         let rb = 192;
         let mut s = 0x1234_5678_9abc_def0u64;
-        for case in 0..3 {
+        for case in 0..4 {
             // Draw until the matrix has the wanted outcome (a random square
             // matrix is invertible with probability about 0.29).
             let mut mat = [0u8; 768 * 192];
@@ -987,6 +1063,14 @@ mod tests {
                         }
                     }
                 }
+                if case == 3 {
+                    // Column 100 set in row 700 only: pivot 100 is fixed up
+                    // by a row far past the window.
+                    for r in 0..mt {
+                        mat[r * rb + 12] &= !0x10;
+                    }
+                    mat[700 * rb + 12] |= 0x10;
+                }
                 let mut probe = mat;
                 if naive(&mut probe, rb, mt) == (case != 1) {
                     break;
@@ -995,10 +1079,11 @@ mod tests {
             let mut want = mat;
             let ok = naive(&mut want, rb, mt);
             assert_eq!(ok, case != 1, "case {case}: the test matrix itself");
-            let got = invert(&mat);
+            let got = invert_far(&mat);
             assert_eq!(got.is_some(), ok, "case {case}");
-            if let Some(got) = got {
+            if let Some((got, far)) = got {
                 assert!(got == want, "case {case}");
+                assert_eq!(far > 0, case == 3, "case {case}: far blocks");
             }
         }
     }
