@@ -620,19 +620,24 @@ fn wide_block(
 /// marked far in the record and spreads all later rows. The window also
 /// bounds the columns [`replay`] works on.
 #[inline(never)]
-fn eliminate<P: Params, const R: usize>(
+fn eliminate<P: Params>(
     mat: &mut [u8],
     rb: usize,
     record: &mut [u8],
     pi: &mut [u16],
     support: &mut [u16],
 ) -> Option<u64> {
+    const WIN: usize = BLOCK + FIX_WINDOW;
     let mt = P::MT;
     let mut pivots = 0xFFFF_FFFFu64;
     let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
-    // Each row's panel word as the block's earlier pivots leave it.
-    let mut pw = [0u64; R];
-    debug_assert!(mt <= R);
+    // The window rows' panel words and masks as the block's earlier pivots
+    // leave them (index k - r0).
+    let mut pw = [0u64; WIN];
+    let mut wm = [0u8; WIN];
+    // Each pivot row's panel word at its own step (what the rows after it
+    // receive when their bit is set).
+    let mut piv = [0u64; BLOCK];
     let mut r0 = 0;
     let mut off = 0;
     let mut rejected = false;
@@ -650,6 +655,7 @@ fn eliminate<P: Params, const R: usize>(
         let len = block_len::<P>(r0);
         let pwo = (r0 >> 6) << 3; // byte offset of the panel word
         let bit0 = r0 & 63;
+        let row_word = |k: usize| word(&mat[k * rb..(k + 1) * rb], pwo);
 
         // Narrow phase: the decisions, from the panel words, straight into
         // this block's part of the record.
@@ -659,38 +665,38 @@ fn eliminate<P: Params, const R: usize>(
         let (um, fx) = rest.split_at_mut(mt);
         let lim = fix_limit(mt, r0, len);
         let mut far = false;
-        um.fill(0);
         fx.fill(0);
-        for k in 0..mt {
-            pw[k] = word(&mat[k * rb..(k + 1) * rb], pwo);
+        for (k, (w, u)) in pw.iter_mut().zip(wm.iter_mut()).enumerate() {
+            *w = if r0 + k < lim { row_word(r0 + k) } else { 0 };
+            *u = 0;
         }
+        piv.fill(0);
         let mut cur = [0u64; BLOCK]; // pivot rows' panel words as later pivots change them
         let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
         let mut late = [0u8; BLOCK]; // later pivot rows added to pivot row j
         for j in 0..len {
-            let p = r0 + j;
             let bp = bit0 + j;
             // Fix-up: while bit bp of the pivot row is zero, add the later
             // rows (as the earlier pivots left them).
             // Row k is added iff its bit bp is set and no earlier row (nor
             // the pivot row itself) had it: `seen` is the running OR.
-            let mut accp = pw[p];
-            let mut g = um[p];
+            let mut accp = pw[j];
+            let mut g = wm[j];
             let mut seen = (accp >> bp) & 1;
-            let mut fix = |rows: core::ops::Range<usize>, seen: &mut u64| {
-                for k in rows {
-                    let b = (pw[k] >> bp) & 1;
-                    let f = b & (*seen ^ 1);
-                    *seen |= b;
-                    accp ^= f.wrapping_neg() & pw[k];
-                    g ^= (f as u8).wrapping_neg() & um[k];
-                    fx[k - r0 - 1] |= (f as u8) << j;
-                }
+            let mut fix = |k: usize, w: u64, u: u8, seen: &mut u64| {
+                let b = (w >> bp) & 1;
+                let f = b & (*seen ^ 1);
+                *seen |= b;
+                accp ^= f.wrapping_neg() & w;
+                g ^= (f as u8).wrapping_neg() & u;
+                fx[k - r0 - 1] |= (f as u8) << j;
             };
             // The fix-up row is the first later row with bit bp set: within
             // the block and the FIX_WINDOW rows after it, except with
             // probability about 2^-64 for a pivot of a random-looking matrix.
-            fix(p + 1..lim, &mut seen);
+            for kk in j + 1..lim - r0 {
+                fix(r0 + kk, pw[kk], wm[kk], &mut seen);
+            }
             let mut missing = seen ^ 1;
             // Declassified: whether the rows past the window are needed. It
             // is set when H_left is singular here (public: the key is
@@ -700,7 +706,10 @@ fn eliminate<P: Params, const R: usize>(
             pqdr_ct::hook::declassify(&mut missing);
             if missing != 0 {
                 far = true;
-                fix(lim..mt, &mut seen);
+                for k in lim..mt {
+                    let (w, u) = receive(row_word(k), &piv[..j], bit0);
+                    fix(k, w, u, &mut seen);
+                }
             }
             let mut singular = ((accp >> bp) & 1) ^ 1;
             // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to
@@ -710,16 +719,15 @@ fn eliminate<P: Params, const R: usize>(
                 rejected = true;
                 break;
             }
+            piv[j] = accp;
             cur[j] = accp;
             comb[j] = g;
-            // Column bp is cleared in every other row.
-            for range in [0..r0, p + 1..mt] {
-                let (pwr, umr) = (&mut pw[range.clone()], &mut um[range]);
-                for (w, u) in pwr.iter_mut().zip(umr.iter_mut()) {
-                    let e = (*w >> bp) & 1;
-                    *w ^= e.wrapping_neg() & accp;
-                    *u |= (e as u8) << j;
-                }
+            // Column bp is cleared in the later window rows now (the rows
+            // outside the window after the block).
+            for (w, u) in pw[j + 1..lim - r0].iter_mut().zip(&mut wm[j + 1..lim - r0]) {
+                let e = (*w >> bp) & 1;
+                *w ^= e.wrapping_neg() & accp;
+                *u |= (e as u8) << j;
             }
             for i in 0..j {
                 let e = opaque((cur[i] >> bp) & 1);
@@ -730,6 +738,13 @@ fn eliminate<P: Params, const R: usize>(
         if rejected {
             break;
         }
+        // The rows outside the window receive the pivot rows in order.
+        let sh: [u64; BLOCK] = core::array::from_fn(|j| piv[j] >> bit0);
+        let lanes = ((1u16 << len) - 1) as u8;
+        for k in (0..r0).chain(lim..mt) {
+            um[k] = receive_block(row_word(k) >> bit0, &sh) & lanes;
+        }
+        um[r0 + len..lim].copy_from_slice(&wm[len..lim - r0]);
         // A pivot row receives the later pivot rows of its block.
         um[r0..r0 + len].copy_from_slice(&late[..len]);
         comb_out.copy_from_slice(&comb);
@@ -743,7 +758,35 @@ fn eliminate<P: Params, const R: usize>(
     }
     q.zeroize();
     pw.zeroize();
+    piv.zeroize();
     if rejected { None } else { Some(pivots) }
+}
+
+/// A row's panel word `w` after the block's first pivots `piv` (words at
+/// their own steps, pivot j in bit `bit0 + j`), and the mask of those it
+/// received.
+fn receive(mut w: u64, piv: &[u64], bit0: usize) -> (u64, u8) {
+    let mut u = 0;
+    for (j, &a) in piv.iter().enumerate() {
+        let e = (w >> (bit0 + j)) & 1;
+        w ^= e.wrapping_neg() & a;
+        u |= (e as u8) << j;
+    }
+    (w, u)
+}
+
+/// The mask of the block's pivot rows that a row receives, from its panel
+/// word and the pivot words, all shifted down to the block's first column
+/// (lanes past the block's length are garbage; the caller masks them).
+#[inline(always)]
+fn receive_block(mut s: u64, sh: &[u64; BLOCK]) -> u8 {
+    let mut u = 0;
+    for (j, &a) in sh.iter().enumerate() {
+        let e = (s >> j) & 1;
+        s ^= e.wrapping_neg() & a;
+        u |= (e as u8) << j;
+    }
+    u
 }
 
 /// A = H_left^-1: the identity (mt rows of `rb` bytes) goes through the
@@ -918,12 +961,7 @@ pub(crate) fn pk_gen<P: Params>(
     left.fill(0);
     write_h_left::<P>(left, lay.lb, aw, g, support);
 
-    // The panel-word array sized for the set (6 KiB for mt = 768).
-    let pivots = if mt <= 768 {
-        eliminate::<P, 768>(left, lay.lb, record, pi, support)?
-    } else {
-        eliminate::<P, 1664>(left, lay.lb, record, pi, support)?
-    };
+    let pivots = eliminate::<P>(left, lay.lb, record, pi, support)?;
     replay::<P>(&mut tail[lay.tail - mt * lay.ab16..], lay.ab16, record);
 
     t_all::<P>(pk, lay.ab16, mt.div_ceil(64), g, support);
@@ -990,7 +1028,7 @@ mod tests {
         assert!(record_bytes_of(P::MT, P::SEMI) <= record.len());
         let mut pi = [0u16; 4096];
         let mut support = [0u16; 3488];
-        eliminate::<P, 768>(&mut left, half, &mut record, &mut pi, &mut support)?;
+        eliminate::<P>(&mut left, half, &mut record, &mut pi, &mut support)?;
         let mut a = [0u8; 768 * 96];
         replay::<P>(&mut a, half, &record);
         let mut out = [0u8; 768 * 192];
