@@ -316,7 +316,10 @@ type Masks = [Chunk; BLOCK];
 #[inline(always)]
 fn lane_masks(bits: u8) -> Masks {
     // The broadcast through `opaque`, so LLVM keeps the per-mask work in
-    // vector form instead of folding it back to scalars.
+    // vector form instead of folding it back to scalars. The masks
+    // themselves stay in registers (an `opaque` on them went through the
+    // stack: 3-5 % of key generation); the valgrind keygen check confirms
+    // that the kernels use them as masks, not branches.
     let v = opaque([bits; 16]);
     let mut m = [[0u8; 16]; BLOCK];
     for (j, mj) in m.iter_mut().enumerate() {
@@ -325,7 +328,7 @@ fn lane_masks(bits: u8) -> Masks {
             *x = u8::from(b & c == c).wrapping_neg();
         }
     }
-    opaque(m)
+    m
 }
 
 /// Chunks of a pivot-row buffer.
@@ -825,8 +828,13 @@ fn replay<P: Params>(mat: &mut [u8], rb: usize, record: &[u8]) {
     q.zeroize();
 }
 
-/// Bytes of A rows copied to the stack per pass of the T computation.
-const A_BUF: usize = 24 * 1024;
+/// Bytes of A rows copied to the stack per pass of the T computation, for
+/// sets with m = 12 (the 64 KiB keygen stack target of 348864: two passes
+/// in all) and m = 13 (the largest that keeps the keygen peak at the
+/// control-bit computation's frames, 121 015 B: three or four passes
+/// instead of five or six, each pass regenerating H_right).
+const A_BUF_M12: usize = 24 * 1024;
+const A_BUF_M13: usize = 52 * 1024;
 
 /// [`t_rows`] with the group count of the set (one instantiation each).
 fn t_stage<P: Params>(
@@ -849,7 +857,13 @@ fn t_stage<P: Params>(
 /// pk), after packing A's rows to `8 iw` bytes (separate frame, so its stack
 /// buffer is not live during the elimination).
 #[inline(never)]
-fn t_all<P: Params>(pk: &mut [u8], ab16: usize, iw: usize, g: &[u16], support: &[u16]) {
+fn t_all<P: Params, const A_BUF: usize>(
+    pk: &mut [u8],
+    ab16: usize,
+    iw: usize,
+    g: &[u16],
+    support: &[u16],
+) {
     let (mt, row_bytes) = (P::MT, P::ROW_BYTES);
     // A rows packed to ab bytes at the end of pk, last row first (each row
     // moves up, never over a row still to be moved).
@@ -964,7 +978,11 @@ pub(crate) fn pk_gen<P: Params>(
     let pivots = eliminate::<P>(left, lay.lb, record, pi, support)?;
     replay::<P>(&mut tail[lay.tail - mt * lay.ab16..], lay.ab16, record);
 
-    t_all::<P>(pk, lay.ab16, mt.div_ceil(64), g, support);
+    if P::M == 12 {
+        t_all::<P, A_BUF_M12>(pk, lay.ab16, mt.div_ceil(64), g, support);
+    } else {
+        t_all::<P, A_BUF_M13>(pk, lay.ab16, mt.div_ceil(64), g, support);
+    }
     Some(pivots)
 }
 
