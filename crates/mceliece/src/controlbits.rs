@@ -18,12 +18,16 @@
 
 use crate::benes;
 use crate::ct::{cswap_u16, min_u16};
-use crate::sort::{rank_pos, ranked, sort_records, sort_u32};
+use crate::sort::{rank_pos, ranked, sort_cols, sort_records, sort_u32};
 
 /// Levels with at least this many bits use the record sorts; the smaller
 /// ones pack three 10-bit fields into one `u32` (one sort per round too, at
 /// a lower cost for short arrays).
 const RECORDS_MIN_W: usize = 10;
+
+/// Levels with at least this many subproblems sort them all together
+/// ([`level_cols`]: one comparator row per pair of element rows).
+const COLS_MIN: usize = 8;
 
 /// Longest array of the packed levels.
 pub(crate) const PACKED_MAX: usize = 1 << (RECORDS_MIN_W - 1);
@@ -221,7 +225,21 @@ fn level_packed(
     compose_by_inverse(p, c, q, a);
 }
 
-fn recursion(
+/// Bit `d` bits long `b` reversed: the subproblems of depth d are numbered
+/// by their path (first choice most significant), their control bits are
+/// interleaved by it (first choice least significant).
+fn rev(b: usize, d: usize) -> usize {
+    if d == 0 {
+        0
+    } else {
+        b.reverse_bits() >> (usize::BITS as usize - d)
+    }
+}
+
+/// One subproblem of depth d at position `pos`, `step` = 2^d: its first
+/// and last layers, then its permutation `pi` (length 2^w) is replaced by the
+/// two halves for the middle networks.
+fn one_level(
     out: &mut [u8],
     pos: usize,
     step: usize,
@@ -229,38 +247,140 @@ fn recursion(
     w: usize,
     s: &mut Scratch<'_>,
 ) {
-    if w == 1 {
-        put(out, pos, pi[0]);
-        return;
-    }
     let n = pi.len();
     let half = n >> 1;
-    {
-        let p = &mut s.p[..n];
-        let c = &mut s.c[..n];
-        if w >= RECORDS_MIN_W {
-            level_records(out, pos, step, pi, w, p, c, &mut s.rec[..3 * n]);
-        } else {
-            let q = &mut s.rec[..n];
-            level_packed(out, pos, step, pi, w, p, c, q, &mut s.a[..n]);
-        }
-        // Last layer: l_k = Fpi(2k) mod 2; M = Fpi o L swaps within pairs.
-        let last = pos + (2 * w - 2) * half * step;
-        for k in 0..half {
-            let l = p[2 * k] & 1;
-            put(out, last + k * step, l);
-            let (x, y) = p.split_at_mut(2 * k + 1);
-            cswap_u16(&mut x[2 * k], &mut y[0], l);
-        }
-        // Halves for the two middle networks.
-        for j in 0..half {
-            pi[j] = p[2 * j] >> 1;
-            pi[half + j] = p[2 * j + 1] >> 1;
+    let p = &mut s.p[..n];
+    let c = &mut s.c[..n];
+    if w >= RECORDS_MIN_W {
+        level_records(out, pos, step, pi, w, p, c, &mut s.rec[..3 * n]);
+    } else {
+        let q = &mut s.rec[..n];
+        level_packed(out, pos, step, pi, w, p, c, q, &mut s.a[..n]);
+    }
+    // Last layer: l_k = Fpi(2k) mod 2; M = Fpi o L swaps within pairs.
+    let last = pos + (2 * w - 2) * half * step;
+    for k in 0..half {
+        let l = p[2 * k] & 1;
+        put(out, last + k * step, l);
+        let (x, y) = p.split_at_mut(2 * k + 1);
+        cswap_u16(&mut x[2 * k], &mut y[0], l);
+    }
+    // Halves for the two middle networks.
+    for j in 0..half {
+        pi[j] = p[2 * j] >> 1;
+        pi[half + j] = p[2 * j + 1] >> 1;
+    }
+}
+
+/// Every subproblem of depth d at once (2^d >= 8 of them, each on 2^w
+/// points, subproblem b in `pi[b 2^w ..]`), in the column layout of
+/// [`sort_cols`]: element x of subproblem b at index x 2^d + b, so each
+/// sort handles all of them with whole-row comparators. The steps are those
+/// of [`level_records`] and [`one_level`]; `hw` = 2^(w_top - 1).
+fn level_cols(out: &mut [u8], d: usize, hw: usize, pi: &mut [u16], w: usize, s: &mut Scratch<'_>) {
+    let nb = 1usize << d;
+    let n = 1usize << w;
+    let half = n >> 1;
+    let total = nb * n;
+    let (key, rest) = s.rec[..3 * total].split_at_mut(total);
+    let (v1, v2) = rest.split_at_mut(total);
+    let p = &mut s.p[..total];
+    let c = &mut s.c[..total];
+    // p(k) = pi(pi^-1(k ^ 1) ^ 1): sort the records (pi(x) ^ 1, pi(x ^ 1)).
+    for x in 0..n {
+        for b in 0..nb {
+            key[x * nb + b] = pi[b * n + x] ^ 1;
+            p[x * nb + b] = pi[b * n + (x ^ 1)];
         }
     }
-    let (lo, hi) = pi.split_at_mut(half);
-    recursion(out, pos + half * step, 2 * step, lo, w - 1, s);
-    recursion(out, pos + (half + 1) * step, 2 * step, hi, w - 1, s);
+    sort_cols(key, p, &mut [], nb);
+    // c(x) = min over the cycle of p (see `level_records`).
+    for x in 0..n {
+        for b in 0..nb {
+            let i = x * nb + b;
+            c[i] = min_u16(x as u16, p[i]);
+        }
+    }
+    for round in 0..w - 1 {
+        // Keyed by P^-1(x) = P(x ^ 1) ^ 1: rank y gets P(P(y)) and c(P(y)).
+        for x in 0..n {
+            let (i, i1) = (x * nb, (x ^ 1) * nb);
+            for b in 0..nb {
+                key[i + b] = p[i1 + b] ^ 1;
+            }
+        }
+        v2.copy_from_slice(c);
+        if round + 2 < w {
+            sort_cols(key, p, v2, nb);
+        } else {
+            sort_cols(key, v2, &mut [], nb);
+        }
+        for (cx, &vx) in c.iter_mut().zip(v2.iter()) {
+            *cx = min_u16(*cx, vx);
+        }
+    }
+    // First layer: f_j = c(2j) mod 2; F(x) = x ^ f_(x/2) into c.
+    for b in 0..nb {
+        let pos = d * hw + rev(b, d);
+        for j in 0..half {
+            let (i0, i1) = (2 * j * nb + b, (2 * j + 1) * nb + b);
+            let f = c[i0] & 1;
+            put(out, pos + j * nb, f);
+            c[i0] = (2 * j) as u16 ^ f;
+            c[i1] = (2 * j + 1) as u16 ^ f;
+        }
+    }
+    // Fpi = F o pi: q = pi^-1 from the records (pi(x), x), then the records
+    // (q(i), F(i)) give F(pi(y)) at rank y.
+    for x in 0..n {
+        for b in 0..nb {
+            key[x * nb + b] = pi[b * n + x];
+            v1[x * nb + b] = x as u16;
+        }
+    }
+    sort_cols(key, v1, &mut [], nb);
+    p.copy_from_slice(c);
+    sort_cols(v1, p, &mut [], nb);
+    // Last layer and the halves, as in `one_level`.
+    for b in 0..nb {
+        let pos = d * hw + rev(b, d);
+        let last = pos + (2 * w - 2) * half * nb;
+        for k in 0..half {
+            let (i0, i1) = (2 * k * nb + b, (2 * k + 1) * nb + b);
+            let l = p[i0] & 1;
+            put(out, last + k * nb, l);
+            let (x, y) = p.split_at_mut(i1);
+            cswap_u16(&mut x[i0], &mut y[0], l);
+        }
+        for j in 0..half {
+            pi[b * n + j] = p[2 * j * nb + b] >> 1;
+            pi[b * n + half + j] = p[(2 * j + 1) * nb + b] >> 1;
+        }
+    }
+}
+
+/// The control bits of `pi` (length 2^w), level by level: at depth d the
+/// 2^d subproblems on 2^(w - d) points (contiguous in `pi`), the one of
+/// path b at position d 2^(w-1) + rev(b) with step 2^d.
+fn all_levels(out: &mut [u8], pi: &mut [u16], w: usize, s: &mut Scratch<'_>) {
+    let hw = pi.len() >> 1;
+    for d in 0..w {
+        let wl = w - d;
+        let nb = 1usize << d;
+        let n = 1usize << wl;
+        if wl == 1 {
+            for b in 0..nb {
+                put(out, d * hw + rev(b, d), pi[2 * b]);
+            }
+        } else if nb >= COLS_MIN {
+            level_cols(out, d, hw, pi, wl, s);
+        } else {
+            for b in 0..nb {
+                let sub = &mut pi[b * n..(b + 1) * n];
+                one_level(out, d * hw + rev(b, d), nb, sub, wl, s);
+            }
+        }
+    }
 }
 
 /// Writes the (2w - 1) 2^(w-1) control bits of `pi` (length 2^w) into `out`
@@ -276,7 +396,7 @@ pub(crate) fn controlbits(
 ) -> bool {
     out.fill(0);
     check.copy_from_slice(pi);
-    recursion(out, 0, 1, pi, w, s);
+    all_levels(out, pi, w, s);
     for (x, v) in pi.iter_mut().enumerate() {
         *v = x as u16;
     }
