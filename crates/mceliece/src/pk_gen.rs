@@ -892,9 +892,9 @@ fn replay<P: Params>(mat: &mut [u8], rb: usize, record: &[u8]) {
 
 /// Bytes of A rows copied to the stack per pass of the T computation, for
 /// sets with m = 12 (the 64 KiB keygen stack target of 348864: two passes
-/// in all) and m = 13 (the largest that keeps the keygen peak at the
-/// control-bit computation's frames, 121 015 B: three or four passes
-/// instead of five or six, each pass regenerating H_right).
+/// in all) and m = 13 (three or four passes instead of five or six, each
+/// pass regenerating H_right, with the keygen peak stack below 120 KB:
+/// `tests/stack.rs`).
 const A_BUF_M12: usize = 24 * 1024;
 const A_BUF_M13: usize = 52 * 1024;
 
