@@ -20,9 +20,10 @@ use crate::benes;
 use crate::ct::{cswap_u16, min_u16};
 use crate::sort::{rank_pos, ranked, sort_cols, sort_records, sort_u32};
 
-/// Levels with at least this many bits use the record sorts; the smaller
-/// ones pack three 10-bit fields into one `u32` (one sort per round too, at
-/// a lower cost for short arrays).
+/// Levels done one subproblem at a time (fewer than [`COLS_MIN`] of them)
+/// with at least this many bits use the record sorts; the smaller ones pack
+/// three 10-bit fields into one `u32`. For m = 12 and 13 every such level
+/// has w >= 10: the packed path serves shorter permutations (the tests).
 const RECORDS_MIN_W: usize = 10;
 
 /// Levels with at least this many subproblems sort them all together
@@ -49,12 +50,45 @@ fn put(out: &mut [u8], pos: usize, b: u16) {
 }
 
 /// First layer: f_j = c(2j) mod 2 into `out`; F(x) = x ^ f_(x/2) into c.
-fn first_layer(out: &mut [u8], pos: usize, step: usize, c: &mut [u16]) {
-    for j in 0..c.len() >> 1 {
-        let f = c[2 * j] & 1;
+/// Element x of the subproblem is `c[x nb + b]` (nb = 1, b = 0 for one
+/// subproblem alone; see [`level_cols`] for the column layout).
+fn first_layer(
+    out: &mut [u8],
+    (pos, step): (usize, usize),
+    c: &mut [u16],
+    (nb, b): (usize, usize),
+) {
+    for j in 0..(c.len() >> nb.trailing_zeros()) >> 1 {
+        let (i0, i1) = (2 * j * nb + b, (2 * j + 1) * nb + b);
+        let f = c[i0] & 1;
         put(out, pos + j * step, f);
-        c[2 * j] = (2 * j) as u16 ^ f;
-        c[2 * j + 1] = (2 * j + 1) as u16 ^ f;
+        c[i0] = (2 * j) as u16 ^ f;
+        c[i1] = (2 * j + 1) as u16 ^ f;
+    }
+}
+
+/// Last layer: l_k = Fpi(2k) mod 2 at `last + k step`, M = Fpi o L swaps
+/// within pairs; then the halves of M for the two middle networks into
+/// `pi` (length 2^w). Fpi's element x is `p[x nb + b]`, as in
+/// [`first_layer`].
+fn last_layer(
+    out: &mut [u8],
+    (last, step): (usize, usize),
+    p: &mut [u16],
+    pi: &mut [u16],
+    (nb, b): (usize, usize),
+) {
+    let half = pi.len() >> 1;
+    for k in 0..half {
+        let (i0, i1) = (2 * k * nb + b, (2 * k + 1) * nb + b);
+        let l = p[i0] & 1;
+        put(out, last + k * step, l);
+        let (x, y) = p.split_at_mut(i1);
+        cswap_u16(&mut x[i0], &mut y[0], l);
+    }
+    for j in 0..half {
+        pi[j] = p[2 * j * nb + b] >> 1;
+        pi[half + j] = p[(2 * j + 1) * nb + b] >> 1;
     }
 }
 
@@ -139,7 +173,7 @@ fn level_records(
             }
         }
     }
-    first_layer(out, pos, step, c);
+    first_layer(out, (pos, step), c, (1, 0));
     // Fpi = F o pi, into p: with q = pi^-1 (sort (pi(x), x)), sort the
     // records (q(i), F(i)): rank y gets i = pi(y), value F(pi(y)). The
     // second records are written over the first (rank i sits in group
@@ -219,7 +253,7 @@ fn level_packed(
             *px = ((ax >> 10) & 0x3FF) as u16;
         }
     }
-    first_layer(out, pos, step, c);
+    first_layer(out, (pos, step), c, (1, 0));
     // Fpi = F o pi, into p.
     invert(q, pi, a);
     compose_by_inverse(p, c, q, a);
@@ -257,19 +291,8 @@ fn one_level(
         let q = &mut s.rec[..n];
         level_packed(out, pos, step, pi, w, p, c, q, &mut s.a[..n]);
     }
-    // Last layer: l_k = Fpi(2k) mod 2; M = Fpi o L swaps within pairs.
     let last = pos + (2 * w - 2) * half * step;
-    for k in 0..half {
-        let l = p[2 * k] & 1;
-        put(out, last + k * step, l);
-        let (x, y) = p.split_at_mut(2 * k + 1);
-        cswap_u16(&mut x[2 * k], &mut y[0], l);
-    }
-    // Halves for the two middle networks.
-    for j in 0..half {
-        pi[j] = p[2 * j] >> 1;
-        pi[half + j] = p[2 * j + 1] >> 1;
-    }
+    last_layer(out, (last, step), p, pi, (1, 0));
 }
 
 /// Every subproblem of depth d at once (2^d >= 8 of them, each on 2^w
@@ -319,16 +342,8 @@ fn level_cols(out: &mut [u8], d: usize, hw: usize, pi: &mut [u16], w: usize, s: 
             *cx = min_u16(*cx, vx);
         }
     }
-    // First layer: f_j = c(2j) mod 2; F(x) = x ^ f_(x/2) into c.
     for b in 0..nb {
-        let pos = d * hw + rev(b, d);
-        for j in 0..half {
-            let (i0, i1) = (2 * j * nb + b, (2 * j + 1) * nb + b);
-            let f = c[i0] & 1;
-            put(out, pos + j * nb, f);
-            c[i0] = (2 * j) as u16 ^ f;
-            c[i1] = (2 * j + 1) as u16 ^ f;
-        }
+        first_layer(out, (d * hw + rev(b, d), nb), c, (nb, b));
     }
     // Fpi = F o pi: q = pi^-1 from the records (pi(x), x), then the records
     // (q(i), F(i)) give F(pi(y)) at rank y.
@@ -341,21 +356,9 @@ fn level_cols(out: &mut [u8], d: usize, hw: usize, pi: &mut [u16], w: usize, s: 
     sort_cols(key, v1, &mut [], nb);
     p.copy_from_slice(c);
     sort_cols(v1, p, &mut [], nb);
-    // Last layer and the halves, as in `one_level`.
-    for b in 0..nb {
-        let pos = d * hw + rev(b, d);
-        let last = pos + (2 * w - 2) * half * nb;
-        for k in 0..half {
-            let (i0, i1) = (2 * k * nb + b, (2 * k + 1) * nb + b);
-            let l = p[i0] & 1;
-            put(out, last + k * nb, l);
-            let (x, y) = p.split_at_mut(i1);
-            cswap_u16(&mut x[i0], &mut y[0], l);
-        }
-        for j in 0..half {
-            pi[b * n + j] = p[2 * j * nb + b] >> 1;
-            pi[b * n + half + j] = p[(2 * j + 1) * nb + b] >> 1;
-        }
+    for (b, sub) in pi.chunks_exact_mut(n).enumerate() {
+        let last = d * hw + rev(b, d) + (2 * w - 2) * half * nb;
+        last_layer(out, (last, nb), p, sub, (nb, b));
     }
 }
 

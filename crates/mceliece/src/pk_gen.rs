@@ -460,6 +460,20 @@ const fn block_record_bytes(mt: usize, r0: usize) -> usize {
     BLOCK + 1 + mt + (mt - r0 - 1)
 }
 
+/// The blocks of the set's elimination in order: first pivot r0, length,
+/// and the bytes of its decisions in the record.
+fn blocks<P: Params>() -> impl Iterator<Item = (usize, usize, core::ops::Range<usize>)> {
+    let (mt, mut r0, mut off) = (P::MT, 0, 0);
+    core::iter::from_fn(move || {
+        (r0 < mt).then(|| {
+            let (len, bytes) = (block_len::<P>(r0), block_record_bytes(mt, r0));
+            let item = (r0, len, off..off + bytes);
+            (r0, off) = (r0 + len, off + bytes);
+            item
+        })
+    })
+}
+
 /// Bytes of the whole decision record.
 const fn record_bytes_of(mt: usize, semi: bool) -> usize {
     let (mut r0, mut total) = (0, 0);
@@ -586,38 +600,31 @@ fn upward<P: Params>(mat: &mut [u8], rb: usize, record: &mut [u8]) {
     let mt = P::MT;
     let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
     let mut ub = [0u8; MAX_MT];
-    let (mut r0, mut off) = (0, 0);
-    while r0 < mt {
-        let len = block_len::<P>(r0);
-        let rec = &mut record[off..off + block_record_bytes(mt, r0)];
-        let um = &mut rec[BLOCK + 1..BLOCK + 1 + mt];
-        if r0 > 0 {
-            let (pwo, bit0) = ((r0 >> 6) << 3, r0 & 63);
-            let lanes = ((1u16 << len) - 1) as u8;
-            let late: [u8; BLOCK] = core::array::from_fn(|j| if j < len { um[r0 + j] } else { 0 });
-            for (k, (u, up)) in um.iter_mut().zip(ub.iter_mut()).take(r0).enumerate() {
-                let w = (word(&mat[k * rb..(k + 1) * rb], pwo) >> bit0) as u8 & lanes;
-                *up = w;
-                let mut x = w;
-                for (j, &l) in late.iter().enumerate() {
-                    x ^= ((w >> j) & 1).wrapping_neg() & l;
-                }
-                *u = x;
+    for (r0, len, at) in blocks::<P>().skip(1) {
+        let um = &mut record[at][BLOCK + 1..BLOCK + 1 + mt];
+        let (pwo, bit0) = ((r0 >> 6) << 3, r0 & 63);
+        let lanes = ((1u16 << len) - 1) as u8;
+        let late: [u8; BLOCK] = core::array::from_fn(|j| if j < len { um[r0 + j] } else { 0 });
+        for (k, (u, up)) in um.iter_mut().zip(ub.iter_mut()).take(r0).enumerate() {
+            let w = (word(&mat[k * rb..(k + 1) * rb], pwo) >> bit0) as u8 & lanes;
+            *up = w;
+            let mut x = w;
+            for (j, &l) in late.iter().enumerate() {
+                x ^= ((w >> j) & 1).wrapping_neg() & l;
             }
-            let w0 = (r0 >> 7) << 4;
-            let wc = (rb - w0) >> 4;
-            for (j, qj) in q.iter_mut().enumerate() {
-                if j < len {
-                    let row = &mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb];
-                    qj[..wc].copy_from_slice(row.as_chunks::<16>().0);
-                } else {
-                    qj[..wc].fill([0; 16]);
-                }
-            }
-            fold_rows(mat, rb, (w0, rb), 0..r0, &q, &ub);
+            *u = x;
         }
-        off += rec.len();
-        r0 += len;
+        let w0 = (r0 >> 7) << 4;
+        let wc = (rb - w0) >> 4;
+        for (j, qj) in q.iter_mut().enumerate() {
+            if j < len {
+                let row = &mat[(r0 + j) * rb + w0..(r0 + j + 1) * rb];
+                qj[..wc].copy_from_slice(row.as_chunks::<16>().0);
+            } else {
+                qj[..wc].fill([0; 16]);
+            }
+        }
+        fold_rows(mat, rb, (w0, rb), 0..r0, &q, &ub);
     }
     q.zeroize();
     ub.zeroize();
@@ -674,10 +681,8 @@ fn eliminate<P: Params>(
     // Each pivot row's panel word at its own step (what the rows after it
     // receive when their bit is set).
     let mut piv = [0u64; BLOCK];
-    let mut r0 = 0;
-    let mut off = 0;
     let mut rejected = false;
-    while r0 < mt {
+    for (r0, len, at) in blocks::<P>() {
         if P::SEMI && r0 == mt - 32 {
             let Some(c) = mov_columns::<P>(mat, rb, pi) else {
                 rejected = true;
@@ -688,15 +693,13 @@ fn eliminate<P: Params>(
                 support[i] = gf::bitrev::<P>(pi[i]);
             }
         }
-        let len = block_len::<P>(r0);
         let pwo = (r0 >> 6) << 3; // byte offset of the panel word
         let bit0 = r0 & 63;
         let row_word = |k: usize| word(&mat[k * rb..(k + 1) * rb], pwo);
 
         // Narrow phase: the decisions, from the panel words, straight into
         // this block's part of the record.
-        let rec = &mut record[off..off + block_record_bytes(mt, r0)];
-        let (comb_out, rest) = rec.split_at_mut(BLOCK);
+        let (comb_out, rest) = record[at].split_at_mut(BLOCK);
         let (far_out, rest) = rest.split_at_mut(1);
         let (um, fx) = rest.split_at_mut(mt);
         let lim = fix_limit(mt, r0, len);
@@ -775,11 +778,13 @@ fn eliminate<P: Params>(
             break;
         }
         // The rows after the window receive the pivot rows in order (the
-        // rows above the block: in [`upward`]).
+        // rows above the block: in [`upward`]). Words shifted down to the
+        // block's first column, all eight pivot words (zero past the block's
+        // length; the lanes they give are masked off): a fixed-length loop.
         let sh: [u64; BLOCK] = core::array::from_fn(|j| piv[j] >> bit0);
         let lanes = ((1u16 << len) - 1) as u8;
         for (k, u) in um.iter_mut().enumerate().skip(lim) {
-            *u = receive_block(row_word(k) >> bit0, &sh) & lanes;
+            *u = receive(row_word(k) >> bit0, &sh, 0).1 & lanes;
         }
         um[r0 + len..lim].copy_from_slice(&wm[len..lim - r0]);
         // A pivot row receives the later pivot rows of its block.
@@ -802,8 +807,6 @@ fn eliminate<P: Params>(
             um,
             &comb,
         );
-        off += block_record_bytes(mt, r0);
-        r0 += len;
     }
     q.zeroize();
     pw.zeroize();
@@ -818,6 +821,7 @@ fn eliminate<P: Params>(
 /// A row's panel word `w` after the block's first pivots `piv` (words at
 /// their own steps, pivot j in bit `bit0 + j`), and the mask of those it
 /// received.
+#[inline(always)]
 fn receive(mut w: u64, piv: &[u64], bit0: usize) -> (u64, u8) {
     let mut u = 0;
     for (j, &a) in piv.iter().enumerate() {
@@ -826,20 +830,6 @@ fn receive(mut w: u64, piv: &[u64], bit0: usize) -> (u64, u8) {
         u |= (e as u8) << j;
     }
     (w, u)
-}
-
-/// The mask of the block's pivot rows that a row receives, from its panel
-/// word and the pivot words, all shifted down to the block's first column
-/// (lanes past the block's length are garbage; the caller masks them).
-#[inline(always)]
-fn receive_block(mut s: u64, sh: &[u64; BLOCK]) -> u8 {
-    let mut u = 0;
-    for (j, &a) in sh.iter().enumerate() {
-        let e = (s >> j) & 1;
-        s ^= e.wrapping_neg() & a;
-        u |= (e as u8) << j;
-    }
-    u
 }
 
 /// A = H_left^-1: the identity (mt rows of `rb` bytes) goes through the
@@ -853,15 +843,12 @@ fn replay<P: Params>(mat: &mut [u8], rb: usize, record: &[u8]) {
         mat[r * rb + (r >> 3)] |= 1 << (r & 7);
     }
     let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
-    let (mut r0, mut off) = (0, 0);
     // Every row operation so far used rows below `reach` only, so the
     // columns from `reach` on still hold the identity's: only the diagonal
     // of rows past `reach`, which no operation reads.
     let mut reach = 0;
-    while r0 < mt {
-        let len = block_len::<P>(r0);
-        let rec = &record[off..off + block_record_bytes(mt, r0)];
-        let (comb, rest) = rec.split_at(BLOCK);
+    for (r0, len, at) in blocks::<P>() {
+        let (comb, rest) = record[at].split_at(BLOCK);
         let (far, rest) = rest.split_at(1);
         let (bits, fx) = rest.split_at(mt);
         let fix_end = if far[0] != 0 {
@@ -884,8 +871,6 @@ fn replay<P: Params>(mat: &mut [u8], rb: usize, record: &[u8]) {
             bits,
             comb,
         );
-        off += rec.len();
-        r0 += len;
     }
     q.zeroize();
 }
@@ -1081,14 +1066,9 @@ mod tests {
 
     /// Blocks of a record whose fix-up rows reach past the window.
     fn far_blocks(record: &[u8]) -> usize {
-        let mt = P::MT;
-        let (mut r0, mut off, mut far) = (0, 0, 0);
-        while r0 < mt {
-            far += usize::from(record[off + BLOCK]);
-            off += block_record_bytes(mt, r0);
-            r0 += block_len::<P>(r0);
-        }
-        far
+        blocks::<P>()
+            .map(|(_, _, at)| usize::from(record[at.start + BLOCK]))
+            .sum()
     }
 
     /// [`eliminate`] then [`replay`] on the augmented test matrix [H_left | I]
