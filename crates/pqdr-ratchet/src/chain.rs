@@ -6,7 +6,7 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::kdf::{self, Direction, Key, PacketKdf};
+use crate::kdf::{self, Key, PacketKdf};
 
 /// Segment length `S`.
 pub(crate) const SEGMENT_SHIFT: u32 = 8;
@@ -36,12 +36,11 @@ impl Chain {
         }
     }
 
-    /// Chain of direction `dir` at position 0: `seg_0 = DK(CTX_SEG0_dir, root)`, enter segment 0.
-    pub(crate) fn new(root: &Key, dir: Direction) -> Self {
-        let mut seg = kdf::seg0(root, dir);
-        let ck = kdf::inner0(&seg);
-        let seg_next = kdf::seg_step(&seg);
-        seg.zeroize();
+    /// Chain at position 0 from its `seg_0` (RATCHET.md §1.4): enter segment 0,
+    /// keep `seg_1`.
+    pub(crate) fn from_seg0(seg: &Key) -> Self {
+        let ck = kdf::inner0(seg);
+        let seg_next = kdf::seg_step(seg);
         Chain {
             ck,
             seg_next,
@@ -166,17 +165,18 @@ impl Chain {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kdf::Direction;
 
     #[test]
     fn jump_equals_sequential() {
-        let root = [3u8; 32];
+        let seg0 = kdf::seg0(&[3u8; 32], Direction::I2R);
         for &t in &[0u64, 1, 255, 256, 257, 600, 1024, 5000] {
-            let mut a = Chain::new(&root, Direction::I2R);
+            let mut a = Chain::from_seg0(&seg0);
             let mut mk = [0u8; 32];
             for _ in 0..t {
                 a.step(&mut mk);
             }
-            let mut b = Chain::new(&root, Direction::I2R);
+            let mut b = Chain::from_seg0(&seg0);
             b.jump_to(t);
             let (mut m1, mut m2) = ([0u8; 32], [0u8; 32]);
             a.step(&mut m1);

@@ -116,8 +116,12 @@ pub struct Config {
     pub max_jump: u32,
     /// Pre-authentication derivation steps allowed per second (token bucket).
     pub unauth_derivation_budget: u32,
-    /// Authentication failures after which the session closes.
+    /// Authentication failures per epoch that raise [`Event::AuthFailureAlarm`]
+    /// (the session stays open).
     pub auth_failure_limit: u64,
+    /// How long the owner waits, after switching to a new epoch, for the
+    /// peer's first authentic record in it before reporting [`Event::Wedged`].
+    pub confirm_timeout_ms: u64,
     /// Largest record `seal`/`poll_transmit` produce (control frames never exceed it).
     pub max_record: usize,
     /// KEM symbol length in bytes.
@@ -144,6 +148,7 @@ impl Default for Config {
             max_jump: 1 << 24,
             unauth_derivation_budget: 1 << 20,
             auth_failure_limit: 1 << 20,
+            confirm_timeout_ms: 10_000,
             max_record: 1200,
             sym_len: 128,
             pacing_initial_ms: 20,
@@ -169,7 +174,7 @@ impl Config {
     /// is only imported under the configuration it was made with.
     pub(crate) fn digest(&self) -> [u8; 32] {
         let mut h = blake3::Hasher::new();
-        h.update(b"pqdr-ratchet config v1");
+        h.update(b"pqdr-ratchet config v2");
         h.update(&[self.mode.byte(), u8::from(self.ratchet_on_start)]);
         for v in [
             self.rekey_after_ms,
@@ -182,6 +187,7 @@ impl Config {
             u64::from(self.max_jump),
             u64::from(self.unauth_derivation_budget),
             self.auth_failure_limit,
+            self.confirm_timeout_ms,
             self.max_record as u64,
             u64::from(self.sym_len),
             self.pacing_initial_ms,
@@ -228,6 +234,9 @@ pub enum AbortReason {
     Peer,
     /// Superseded by a newer attempt.
     Superseded,
+    /// The owner was restored from an export taken while the attempt was in
+    /// flight; its secret was not persisted (RATCHET.md §1.11 rule 2).
+    Restored,
 }
 
 impl AbortReason {
@@ -237,6 +246,7 @@ impl AbortReason {
             AbortReason::InvalidKey => 2,
             AbortReason::Peer => 3,
             AbortReason::Superseded => 4,
+            AbortReason::Restored => 5,
         }
     }
 }
@@ -268,8 +278,20 @@ pub enum Event {
     },
     /// The epoch reached `reject_after_ms` without a completed ratchet.
     RekeyOverdue,
-    /// Authentication failures reached `auth_failure_limit`; the session is closed.
-    AuthFailureLimit,
+    /// Authentication failures in `epoch` reached `auth_failure_limit`
+    /// (raised once per epoch). Unauthenticated packets never close the
+    /// session (RATCHET.md §1.8 step 4): anyone who can spoof packets could
+    /// otherwise kill it. Treat it as an attack indicator.
+    AuthFailureAlarm {
+        /// The current epoch when the limit was reached.
+        epoch: u64,
+    },
+    /// This side switched to a new epoch as the ratchet's owner and no
+    /// authentic record of that epoch came from the peer within
+    /// `confirm_timeout_ms`: the roots have diverged or the peer is gone.
+    /// The session cannot recover by itself; re-handshake (RATCHET.md §1.8
+    /// wedge rule).
+    Wedged,
 }
 
 /// A snapshot of public session state.
@@ -285,8 +307,13 @@ pub struct Status {
     pub ratchets_completed: u64,
     /// Failed authentications since creation.
     pub auth_failures: u64,
-    /// At least one authentic packet was received (keys agree in both directions).
+    /// Keys agree in both directions: this side decrypted a record of the
+    /// peer *and* has authentic proof that the peer decrypted this side's
+    /// records (its KEM reply or its epoch switch). Role confusion (both
+    /// sides `Initiator`) never confirms.
     pub confirmed: bool,
+    /// The session cannot recover by itself (see [`Event::Wedged`]).
+    pub wedged: bool,
     /// Next send counter in the current epoch.
     pub send_counter: u64,
     /// The session refuses to send (hard stop, exhaustion or closure).

@@ -9,7 +9,7 @@
 
 use blake3::hazmat::{ContextKey, HasherExt};
 use blake3::{Hasher, OutputReader};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Length of roots, chain keys, segment keys and message keys.
 pub(crate) const KEY_LEN: usize = 32;
@@ -19,35 +19,36 @@ pub(crate) type Key = [u8; KEY_LEN];
 
 /// RATCHET.md §1.4 context strings, frozen at the spec's timestamp.
 pub(crate) mod ctx {
-    pub(crate) const ROOT_INIT: &str = "pqdr-ratchet v1 2026-11-22T02:00Z root init";
-    pub(crate) const KEM_TRANSCRIPT: &str = "pqdr-ratchet v1 2026-11-22T02:00Z kem transcript";
-    pub(crate) const ROOT_STEP: &str = "pqdr-ratchet v1 2026-11-22T02:00Z root step";
-    pub(crate) const SEG0_I2R: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment 0 i2r";
-    pub(crate) const SEG0_R2I: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment 0 r2i";
+    pub(crate) const ROOT_INIT: &str = "pqdr-ratchet v2 2026-11-25T20:00Z root init";
+    pub(crate) const KEM_TRANSCRIPT: &str = "pqdr-ratchet v2 2026-11-25T20:00Z kem transcript";
+    pub(crate) const ROOT_STEP: &str = "pqdr-ratchet v2 2026-11-25T20:00Z root step";
+    pub(crate) const SEG0_I2R: &str = "pqdr-ratchet v2 2026-11-25T20:00Z segment 0 i2r";
+    pub(crate) const SEG0_R2I: &str = "pqdr-ratchet v2 2026-11-25T20:00Z segment 0 r2i";
     #[allow(dead_code, reason = "used through the precomputed context key")]
-    pub(crate) const SEG_STEP: &str = "pqdr-ratchet v1 2026-11-22T02:00Z segment step";
+    pub(crate) const SEG_STEP: &str = "pqdr-ratchet v2 2026-11-25T20:00Z segment step";
     #[allow(dead_code, reason = "used through the precomputed context key")]
-    pub(crate) const INNER0: &str = "pqdr-ratchet v1 2026-11-22T02:00Z inner 0";
+    pub(crate) const INNER0: &str = "pqdr-ratchet v2 2026-11-25T20:00Z inner 0";
     #[allow(dead_code, reason = "used through the precomputed context key")]
-    pub(crate) const PACKET: &str = "pqdr-ratchet v1 2026-11-22T02:00Z packet step";
-    pub(crate) const STATE_SEAL: &str = "pqdr-ratchet v1 2026-11-22T02:00Z state seal";
-    pub(crate) const EXPORTER: &str = "pqdr-ratchet v1 2026-11-22T02:00Z exporter";
+    pub(crate) const PACKET: &str = "pqdr-ratchet v2 2026-11-25T20:00Z packet step";
+    pub(crate) const ROOT_CARRY: &str = "pqdr-ratchet v2 2026-11-25T20:00Z root carry";
+    pub(crate) const STATE_SEAL: &str = "pqdr-ratchet v2 2026-11-25T20:00Z state seal";
+    pub(crate) const EXPORTER: &str = "pqdr-ratchet v2 2026-11-25T20:00Z exporter";
 }
 
 /// `hash_derive_key_context(ctx::SEG_STEP)`.
 const CK_SEG_STEP: ContextKey = [
-    0x8a, 0x70, 0x32, 0x20, 0x1c, 0xe5, 0xe3, 0x32, 0x40, 0x56, 0x16, 0xb9, 0x36, 0xe8, 0x99, 0xab,
-    0x31, 0x91, 0xdc, 0xd3, 0x42, 0xe1, 0xaa, 0x28, 0x7a, 0x75, 0x00, 0x03, 0x9b, 0x91, 0x8d, 0xc9,
+    0x90, 0x89, 0xc2, 0x85, 0xfa, 0x98, 0x50, 0x10, 0x88, 0x83, 0xeb, 0xd7, 0x55, 0xfd, 0xb3, 0xe2,
+    0x10, 0x8d, 0xd2, 0x21, 0xdc, 0x7c, 0x43, 0x57, 0x3d, 0xda, 0xbc, 0x8f, 0xb3, 0x87, 0x9b, 0xea,
 ];
 /// `hash_derive_key_context(ctx::INNER0)`.
 const CK_INNER0: ContextKey = [
-    0x4b, 0x82, 0x89, 0x7e, 0x1a, 0x81, 0xaa, 0x5a, 0x7a, 0x63, 0xb6, 0xdc, 0x56, 0xc5, 0x4c, 0xc9,
-    0x43, 0x17, 0x5d, 0x04, 0x29, 0x66, 0x95, 0x64, 0xad, 0x11, 0xba, 0xce, 0x5a, 0xe2, 0x1d, 0x0d,
+    0xf3, 0xb5, 0x6a, 0x47, 0xac, 0x6d, 0xb7, 0x8b, 0xe2, 0xdd, 0x8c, 0x99, 0x11, 0x3c, 0xe2, 0xff,
+    0xb3, 0x74, 0xf1, 0xf8, 0xfe, 0xef, 0x7c, 0x9e, 0x72, 0xee, 0x64, 0x79, 0x3c, 0x35, 0x59, 0xeb,
 ];
 /// `hash_derive_key_context(ctx::PACKET)`.
 const CK_PACKET: ContextKey = [
-    0x8f, 0xd5, 0x66, 0xfb, 0xa9, 0x04, 0x8e, 0x64, 0xdf, 0x3b, 0xc9, 0x61, 0x8c, 0xe2, 0x7c, 0x3c,
-    0x4b, 0xe8, 0xa1, 0xee, 0x05, 0x50, 0x96, 0x61, 0xdb, 0x1a, 0xab, 0x64, 0x54, 0xe7, 0xb7, 0x49,
+    0xef, 0x44, 0xd1, 0x64, 0x1e, 0x37, 0xc1, 0x48, 0x60, 0x03, 0xbf, 0x81, 0x01, 0x75, 0x51, 0x0c,
+    0x93, 0x65, 0x63, 0xa0, 0xe9, 0xfc, 0x2a, 0x3d, 0xcf, 0x71, 0xe7, 0x91, 0x8b, 0x76, 0xbf, 0x45,
 ];
 
 /// Overwrites a per-packet key (a `SendKey`'s or a `Candidate`'s) with zeros.
@@ -263,10 +264,10 @@ pub(crate) fn kem_transcript(
     finish32(h)
 }
 
-/// RATCHET.md §1.4: `root_{e+1} = DK(CTX_ROOT_STEP, root_e ‖ ss ‖ th_{e+1})`.
-pub(crate) fn root_step(root: &Key, ss: &[u8; 32], th: &Key) -> Key {
+/// RATCHET.md §1.4 (v2): `root_{e+1} = DK(CTX_ROOT_STEP, rk_e ‖ ss ‖ th_{e+1})`.
+pub(crate) fn root_step(rk: &Key, ss: &[u8; 32], th: &Key) -> Key {
     let mut h = Hasher::new_derive_key(ctx::ROOT_STEP);
-    h.update(root);
+    h.update(rk);
     h.update(ss);
     h.update(th);
     finish32(h)
@@ -310,18 +311,64 @@ pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
     wipe_key(&mut out);
 }
 
-/// `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`: key sealing an exported state.
-pub(crate) fn state_seal_key(storage_key: &[u8], salt: &[u8]) -> Key {
+/// RATCHET.md §1.11 rule 3: `DK(CTX_STATE_SEAL, storage_key)`, the
+/// XChaCha20-Poly1305 key sealing an exported state.
+pub(crate) fn state_seal_key(storage_key: &[u8]) -> Key {
     let mut h = Hasher::new_derive_key(ctx::STATE_SEAL);
-    lp(&mut h, storage_key);
-    h.update(salt);
+    h.update(storage_key);
     finish32(h)
 }
 
-/// RATCHET.md §1.4: `DK(CTX_EXPORTER, root_e ‖ lp(label))`, filling `out` (XOF).
-pub(crate) fn exporter(root: &Key, label: &[u8], out: &mut [u8]) {
+/// The children of an epoch root (RATCHET.md §1.4 as revised 2026-11-25),
+/// derived at once so that `root_e` itself can be erased: nothing kept
+/// opens a packet sent before the current chain positions.
+#[derive(Zeroize, ZeroizeOnDrop)]
+pub(crate) struct EpochKeys {
+    /// `rk_e = DK(CTX_ROOT_CARRY, root_e)`: enters only the next root step.
+    pub(crate) rk: Key,
+    /// `xk_e = DK(CTX_EXPORTER, root_e)`: the exporter key of the epoch.
+    pub(crate) xk: Key,
+    /// `seg_0 = DK(CTX_SEG0_I2R, root_e)`.
+    pub(crate) seg0_i2r: Key,
+    /// `seg_0 = DK(CTX_SEG0_R2I, root_e)`.
+    pub(crate) seg0_r2i: Key,
+}
+
+impl EpochKeys {
+    /// Derives the four children of `root` and erases `root`.
+    pub(crate) fn from_root(root: &mut Key) -> Self {
+        let k = EpochKeys {
+            rk: dk_plain(ctx::ROOT_CARRY, root),
+            xk: dk_plain(ctx::EXPORTER, root),
+            seg0_i2r: seg0(root, Direction::I2R),
+            seg0_r2i: seg0(root, Direction::R2I),
+        };
+        root.zeroize();
+        k
+    }
+
+    /// `seg_0` of a direction.
+    pub(crate) fn seg0(&self, dir: Direction) -> &Key {
+        match dir {
+            Direction::I2R => &self.seg0_i2r,
+            Direction::R2I => &self.seg0_r2i,
+        }
+    }
+}
+
+/// `DK(ctx, key)` with the context string hashed in this call (once per epoch).
+fn dk_plain(context: &str, key: &Key) -> Key {
+    let mut h = Hasher::new_derive_key(context);
+    h.update(key);
+    finish32(h)
+}
+
+/// RATCHET.md §1.4: an exporter output `DK(CTX_EXPORTER, xk_e ‖ lp(label))`,
+/// filling `out` (XOF). (`xk_e` itself is `DK(CTX_EXPORTER, root_e)`: a
+/// 32-byte input, while every exporter input is at least 34 bytes.)
+pub(crate) fn exporter(xk: &Key, label: &[u8], out: &mut [u8]) {
     let mut h = Hasher::new_derive_key(ctx::EXPORTER);
-    h.update(root);
+    h.update(xk);
     lp(&mut h, label);
     let mut xof = h.finalize_xof();
     xof.fill(out);

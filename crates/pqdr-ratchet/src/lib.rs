@@ -31,7 +31,7 @@ pub use kem::{MlKem512, MlKem768, MlKem1024};
 pub type DefaultSession = Session<MlKem768>;
 pub use schedule::{AEAD_ID, Candidate, KeySchedule, SendKey, SymbolOut};
 pub use session::{MAX_AAD_LEN, Opened, Session, stream_record_len};
-pub use state::{STATE_FORMAT_VERSION, max_state_len};
+pub use state::{MIN_STORAGE_KEY_LEN, STATE_FORMAT_VERSION, max_state_len};
 
 /// Re-exported so applications (and the examples) use the same AEAD and hash.
 pub use blake3;
@@ -60,10 +60,17 @@ pub enum Error {
     EpochExhausted,
     /// The send reservation of the last export is used up: export again.
     ReservationExhausted,
+    /// The session was restored by `import_state` and has not been exported
+    /// since: export (and persist the blob and its generation) before the
+    /// first `seal` (RATCHET.md §1.11 rule 1).
+    ExportRequired,
+    /// The state blob's generation is older than the caller's last-seen
+    /// generation (a rollback).
+    StaleGeneration,
     /// Unknown state format version.
     StateVersion,
-    /// The state blob is corrupt, sealed under another key, made under another
-    /// configuration, or older than the caller's last-seen generation.
+    /// The state blob is corrupt, tampered with, sealed under another key or
+    /// made under another configuration.
     StateCorrupt,
     /// The session is closed.
     Closed,

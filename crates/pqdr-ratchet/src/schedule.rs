@@ -28,9 +28,6 @@ use crate::wire::{Blob, Symbol};
 pub const AEAD_ID: u16 = 0x0003;
 /// Counter from which a ratchet is forced (RATCHET.md §1.7).
 const FORCE_RATCHET_AT: u64 = 1 << 31;
-/// Pre-authentication derivation steps that never touch the token bucket
-/// (normal reordering: a segment walk plus the stored keys).
-const FREE_STEPS: u64 = 2 * SEGMENT + 2;
 
 /// KEM phases (public values).
 pub(crate) mod phase {
@@ -49,8 +46,16 @@ pub(crate) mod phase {
 pub(crate) struct EpochSlot<const WW: usize, const MS: usize> {
     pub(crate) live: bool,
     pub(crate) epoch: u64,
-    pub(crate) root: Key,
-    pub(crate) root_live: bool,
+    /// `rk_e` (RATCHET.md §1.4): enters only the next root step; erased when
+    /// sending moves to the next epoch. `root_e` itself is never kept.
+    pub(crate) rk: Key,
+    pub(crate) rk_live: bool,
+    /// `xk_e`: the exporter key of the epoch (erased with `rk`).
+    pub(crate) xk: Key,
+    /// Test-only (`testing::V1Leak`): the v1 derivation kept `root_e` for the
+    /// whole epoch; the FS experiment shows what that leaks.
+    #[cfg(feature = "test-utils")]
+    pub(crate) v1_root: Option<Key>,
     pub(crate) send: Chain,
     pub(crate) send_live: bool,
     /// Reservation limit: no send at or beyond this position (`u64::MAX`: none).
@@ -70,8 +75,11 @@ impl<const WW: usize, const MS: usize> EpochSlot<WW, MS> {
         EpochSlot {
             live: false,
             epoch: 0,
-            root: [0; 32],
-            root_live: false,
+            rk: [0; 32],
+            rk_live: false,
+            xk: [0; 32],
+            #[cfg(feature = "test-utils")]
+            v1_root: None,
             send: Chain::empty(),
             send_live: false,
             send_limit: u64::MAX,
@@ -85,18 +93,38 @@ impl<const WW: usize, const MS: usize> EpochSlot<WW, MS> {
         }
     }
 
-    /// Installs epoch `epoch` from its root in place.
-    fn install(&mut self, epoch: u64, root: &Key, role: Role, now: Instant, rekey_at_ms: u64) {
+    /// Installs epoch `epoch` from its root in place (RATCHET.md §1.4 as
+    /// revised: the root's four children at once, then the root is erased).
+    /// `send_limit` is the number of records the send chain may carry before
+    /// the next export (`u64::MAX`: no export reservation is active).
+    #[allow(clippy::too_many_arguments, reason = "one call site per role")]
+    fn install(
+        &mut self,
+        epoch: u64,
+        root: &mut Key,
+        role: Role,
+        now: Instant,
+        rekey_at_ms: u64,
+        send_limit: u64,
+        keep_v1_root: bool,
+    ) {
         self.zeroize();
+        #[cfg(feature = "test-utils")]
+        if keep_v1_root {
+            self.v1_root = Some(*root);
+        }
+        let _ = keep_v1_root;
+        let keys = kdf::EpochKeys::from_root(root);
         let (mine, theirs) = directions(role);
         self.live = true;
         self.epoch = epoch;
-        self.root = *root;
-        self.root_live = true;
-        self.send = Chain::new(root, mine);
+        self.rk = keys.rk;
+        self.rk_live = true;
+        self.xk = keys.xk;
+        self.send = Chain::from_seg0(keys.seg0(mine));
         self.send_live = true;
-        self.send_limit = u64::MAX;
-        self.recv = Window::new(Chain::new(root, theirs));
+        self.send_limit = send_limit;
+        self.recv = Window::new(Chain::from_seg0(keys.seg0(theirs)));
         self.started = now;
         self.rekey_at_ms = rekey_at_ms;
     }
@@ -138,6 +166,10 @@ pub(crate) struct KemMachine {
     pub(crate) owe_reply: bool,
     pub(crate) pace_at: Instant,
     pub(crate) pace_ms: u64,
+    /// Owner: when it switched to the new epoch (`OWNER_CONFIRM` start).
+    pub(crate) confirm_since: Instant,
+    /// `Event::Wedged` was raised for the current confirmation wait.
+    pub(crate) wedge_reported: bool,
 }
 
 impl KemMachine {
@@ -162,6 +194,8 @@ impl KemMachine {
             owe_reply: false,
             pace_at: Instant(0),
             pace_ms: 0,
+            confirm_since: Instant(0),
+            wedge_reported: false,
         }
     }
 }
@@ -337,7 +371,7 @@ pub struct SymbolOut {
 /// Token bucket bounding pre-authentication derivation work (RATCHET.md §1.8).
 #[derive(Debug, Default, Zeroize)]
 pub(crate) struct Bucket {
-    tokens: u64,
+    pub(crate) tokens: u64,
     at: Instant,
 }
 
@@ -361,11 +395,31 @@ pub struct KeySchedule<K: RatchetKem, const WW: usize = 16, const MS: usize = 25
     pub(crate) epoch: u64,
     pub(crate) slots: [EpochSlot<WW, MS>; 3],
     pub(crate) kem: KemMachine,
+    /// Authentication failures since creation or restore (public counter).
     pub(crate) auth_failures: u64,
-    pub(crate) confirmed: bool,
+    /// Authentication failures in the current epoch (alarm threshold).
+    pub(crate) epoch_auth_failures: u64,
+    /// An authentic record of the peer was committed.
+    pub(crate) rx_ok: bool,
+    /// Authentic proof that the peer decrypted this side's records.
+    pub(crate) tx_ok: bool,
+    /// Closed by the stream-mode rule or a broken authentic peer; never by
+    /// unauthenticated input in datagram mode, and never persisted.
     pub(crate) closed: bool,
     pub(crate) ratchets_completed: u64,
     pub(crate) generation: u64,
+    /// RATCHET.md §1.11 rule 1: set by `import_state`; nothing is sent until
+    /// the application has exported again.
+    pub(crate) export_required: bool,
+    /// The reservation of the last export: an epoch installed after it may
+    /// carry at most this many records before the next export (`u64::MAX`:
+    /// never exported).
+    pub(crate) send_reserve: u64,
+    /// Test-only switch (always false outside `testing`): keep `root_e` as v1 did.
+    pub(crate) v1_leak: bool,
+    /// Test-only instrumented AEAD: (key, nonce) of the last sealed record.
+    #[cfg(feature = "test-utils")]
+    pub(crate) last_sealed: Option<([u8; 32], [u8; 12])>,
     pub(crate) overdue_reported: bool,
     pub(crate) events: Events,
     pub(crate) bucket: Bucket,
@@ -424,6 +478,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         now: Instant,
         rng: &mut R,
     ) -> Result<Self, Error> {
+        Self::new_inner(cfg, role, init, now, rng, false)
+    }
+
+    /// [`KeySchedule::new`]; `v1_leak` (tests only) keeps every `root_e` as v1 did.
+    pub(crate) fn new_inner<R: CryptoRng + ?Sized>(
+        cfg: &Config,
+        role: Role,
+        init: InitialSecret<'_>,
+        now: Instant,
+        rng: &mut R,
+        v1_leak: bool,
+    ) -> Result<Self, Error> {
         let () = Self::SIZES_OK;
         if !(32..=64).contains(&init.secret.len())
             || init.transcript.len() > 64
@@ -442,8 +508,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         );
         let mut s = Self::empty(cfg, role);
         let rekey = jitter(cfg.rekey_after_ms, rng.next_u32());
-        s.slots[0].install(0, &root, role, now, rekey);
-        root.zeroize();
+        s.v1_leak = v1_leak;
+        s.slots[0].install(0, &mut root, role, now, rekey, u64::MAX, v1_leak);
         s.bucket.tokens = u64::from(cfg.unauth_derivation_budget);
         s.bucket.at = now;
         if cfg.ratchet_on_start {
@@ -471,10 +537,17 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             slots: [EpochSlot::dead(), EpochSlot::dead(), EpochSlot::dead()],
             kem: KemMachine::new(),
             auth_failures: 0,
-            confirmed: false,
+            epoch_auth_failures: 0,
+            rx_ok: false,
+            tx_ok: false,
             closed: false,
             ratchets_completed: 0,
             generation: 0,
+            export_required: false,
+            send_reserve: u64::MAX,
+            v1_leak: false,
+            #[cfg(feature = "test-utils")]
+            last_sealed: None,
             overdue_reported: false,
             events: Events::default(),
             bucket: Bucket::default(),
@@ -559,10 +632,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             ratchet_in_flight: self.kem.phase != phase::IDLE,
             ratchets_completed: self.ratchets_completed,
             auth_failures: self.auth_failures,
-            confirmed: self.confirmed,
+            confirmed: self.rx_ok && self.tx_ok,
+            wedged: self.wedged(now),
             send_counter: c.send.pos,
             closed: self.closed,
         }
+    }
+
+    /// The owner switched epochs and no authentic record of the new epoch
+    /// came from the peer within `confirm_timeout_ms` (RATCHET.md §1.8).
+    pub(crate) fn wedged(&self, now: Instant) -> bool {
+        self.kem.phase == phase::OWNER_CONFIRM
+            && now.since(self.kem.confirm_since) >= self.cfg.confirm_timeout_ms
     }
 
     /// Raises an error on the stream (stream mode: every failure is fatal).
@@ -582,6 +663,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     pub fn next_send(&mut self, now: Instant, len: usize) -> Result<SendKey, Error> {
         if self.closed {
             return Err(Error::Closed);
+        }
+        if self.export_required {
+            return Err(Error::ExportRequired);
         }
         let i = self.cur();
         let age = now.since(self.slots[i].started);
@@ -683,6 +767,22 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             }
             Lookup::Ahead => {
                 let c = u64::from(counter);
+                if w.pending.live && w.pending.c == c && w.pending.next == w.next {
+                    // The same derivation as the last uncommitted candidate
+                    // (a repeated forgery): no new steps (RATCHET.md §1.8).
+                    let kind = CandidateKind::Ahead {
+                        expect_next: w.next,
+                    };
+                    let key = w.pending.mk;
+                    return Ok(Candidate {
+                        key,
+                        epoch,
+                        slot,
+                        kind,
+                        counter,
+                        direction: theirs,
+                    });
+                }
                 let keep = w.keep_for(c);
                 let p0 = c - keep;
                 let jt = p0 >> SEGMENT_SHIFT;
@@ -691,7 +791,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                     .best_checkpoint(jt)
                     .map_or(w.chain.pos >> SEGMENT_SHIFT, |i| w.checkpoints[i].seg);
                 let cost = jt.saturating_sub(start) + (p0 & (SEGMENT - 1)) + keep + 2;
-                if cost > FREE_STEPS {
+                // Only the in-order record (`c = next`: at most a packet step
+                // and a segment entry) is free; every other derivation is
+                // charged before it is made (RATCHET.md §1.8, revised).
+                if c != w.next {
                     self.charge(cost, now)?;
                 }
                 let w = &mut self.slots[slot].recv;
@@ -729,12 +832,16 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         Ok(())
     }
 
-    /// Counts a failed authentication (the only change an unauthentic record makes).
-    pub fn auth_failed(&mut self) {
+    /// Counts a failed authentication (with the token bucket, the only change
+    /// an unauthentic record makes). At `auth_failure_limit` failures in one
+    /// epoch an [`Event::AuthFailureAlarm`] is raised once; the session is
+    /// never closed by unauthenticated input (RATCHET.md §1.8 step 4).
+    pub(crate) fn auth_failed(&mut self) {
         self.auth_failures = self.auth_failures.saturating_add(1);
-        if self.auth_failures >= self.cfg.auth_failure_limit && !self.closed {
-            self.closed = true;
-            self.events.push(Event::AuthFailureLimit);
+        self.epoch_auth_failures = self.epoch_auth_failures.saturating_add(1);
+        if self.epoch_auth_failures == self.cfg.auth_failure_limit {
+            self.events
+                .push(Event::AuthFailureAlarm { epoch: self.epoch });
         }
     }
 
@@ -780,14 +887,19 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             }
         }
         s.recv_any = true;
-        self.confirmed = true;
+        self.rx_ok = true;
         let epoch = cand.epoch;
         if epoch == self.epoch.wrapping_add(1) {
-            // Peer side, step 4: the owner has switched; follow it.
+            // Peer side, step 4: the owner has switched (it decapsulated the
+            // ct this side sent: proof it decrypts our records); follow it.
+            self.tx_ok = true;
             self.switch_to_next(now);
         } else if epoch == self.epoch && self.kem.phase == phase::OWNER_CONFIRM {
-            // Owner side: the peer has switched; start its grace countdown.
+            // Owner side: the peer has switched (after decrypting our e+1
+            // record); start its grace countdown.
+            self.tx_ok = true;
             self.kem.phase = phase::IDLE;
+            self.kem.wedge_reported = false;
             self.start_grace(now);
         }
         Ok(())
@@ -818,8 +930,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let old = &mut self.slots[c];
         old.send.zeroize();
         old.send_live = false;
-        old.root.zeroize();
-        old.root_live = false;
+        old.rk.zeroize();
+        old.rk_live = false;
+        old.xk.zeroize();
+        #[cfg(feature = "test-utils")]
+        {
+            old.v1_root = None;
+        }
         // Owner: bounded until the peer's first e+1 record shortens it to the grace.
         old.expires = Some(if owner {
             now.plus(self.cfg.reject_after_ms)
@@ -830,6 +947,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         self.slots[n].started = now;
         self.ratchets_completed = self.ratchets_completed.saturating_add(1);
         self.overdue_reported = false;
+        self.epoch_auth_failures = 0;
         let k = &mut self.kem;
         k.phase = if owner {
             phase::OWNER_CONFIRM
@@ -845,6 +963,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.owe_reply = true;
         k.pace_at = now;
         k.pace_ms = self.cfg.pacing_initial_ms;
+        k.confirm_since = now;
+        k.wedge_reported = false;
         self.events.push(Event::EpochAdvanced { epoch: self.epoch });
     }
 
@@ -872,6 +992,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             {
                 self.slots[i].zeroize();
             }
+        }
+        if self.wedged(now) && !self.kem.wedge_reported {
+            self.kem.wedge_reported = true;
+            self.events.push(Event::Wedged);
         }
         if self.kem.phase == phase::OWNER_EK
             && now.since(self.kem.started) >= self.cfg.ratchet_timeout_ms
@@ -907,6 +1031,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let c = &self.slots[self.cur()];
         match self.kem.phase {
             phase::OWNER_EK => min(self.kem.started.plus(self.cfg.ratchet_timeout_ms)),
+            phase::OWNER_CONFIRM if !self.kem.wedge_reported => {
+                min(self.kem.confirm_since.plus(self.cfg.confirm_timeout_ms));
+            }
             phase::IDLE if self.is_owner() => {
                 let due = c.started.plus(c.rekey_at_ms);
                 let due = if self.kem.app_request || self.kem.peer_requested {
@@ -1039,8 +1166,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 if self.kem.phase != phase::OWNER_EK || epoch != self.epoch {
                     return;
                 }
-                // Receiving ct symbols acknowledges the ek implicitly.
+                // Receiving ct symbols acknowledges the ek implicitly (and
+                // proves that the peer decrypts our records).
                 self.kem.blob_done = true;
+                self.tx_ok = true;
                 let sym_len = sym.data.len();
                 if self.kem.decoder.add(sym.k, sym_len, sym.idx, sym.data) {
                     let r = rng.next_u32();
@@ -1083,13 +1212,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let mut th =
             kdf::kem_transcript(next, K::ID, owner, rid, &ek[..K::EK_LEN], &ct[..K::CT_LEN]);
         let c = self.cur();
-        let mut root = kdf::root_step(&self.slots[c].root, &ss, &th);
+        let mut root = kdf::root_step(&self.slots[c].rk, &ss, &th);
         ss.zeroize();
         th.zeroize();
         let n = self.free_slot();
         let rekey = jitter(self.cfg.rekey_after_ms, r);
-        self.slots[n].install(next, &root, self.role, now, rekey);
-        root.zeroize();
+        let (limit, v1) = (self.send_reserve, self.v1_leak);
+        self.slots[n].install(next, &mut root, self.role, now, rekey, limit, v1);
         let k = &mut self.kem;
         k.blob[..K::CT_LEN].copy_from_slice(&ct[..K::CT_LEN]);
         k.phase = phase::PEER_CT;
@@ -1124,13 +1253,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             &ct[..K::CT_LEN],
         );
         let c = self.cur();
-        let mut root = kdf::root_step(&self.slots[c].root, &ss, &th);
+        let mut root = kdf::root_step(&self.slots[c].rk, &ss, &th);
         ss.zeroize();
         th.zeroize();
         let n = self.free_slot();
         let rekey = jitter(self.cfg.rekey_after_ms, r);
-        self.slots[n].install(next, &root, self.role, now, rekey);
-        root.zeroize();
+        let (limit, v1) = (self.send_reserve, self.v1_leak);
+        self.slots[n].install(next, &mut root, self.role, now, rekey, limit, v1);
         self.switch_to_next(now);
     }
 
@@ -1141,7 +1270,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return;
         }
         match (blob, k.phase) {
-            (Blob::Ek, phase::OWNER_EK) | (Blob::Ct, phase::PEER_CT) => k.blob_done = true,
+            (Blob::Ek, phase::OWNER_EK) | (Blob::Ct, phase::PEER_CT) => {
+                k.blob_done = true;
+                self.tx_ok = true;
+            }
             _ => {}
         }
     }
@@ -1264,10 +1396,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// [`Error::Closed`] if the current root was already erased (a ratchet is half done).
     pub fn export_secret(&self, label: &[u8], out: &mut [u8]) -> Result<(), Error> {
         let c = &self.slots[self.cur()];
-        if !c.root_live || label.len() > 255 {
+        if !c.rk_live || label.len() > 255 {
             return Err(Error::Closed);
         }
-        kdf::exporter(&c.root, label, out);
+        kdf::exporter(&c.xk, label, out);
         Ok(())
     }
 }

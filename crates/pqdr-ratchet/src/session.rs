@@ -63,7 +63,7 @@ fn assemble_ad<'a>(
 
 fn header(epoch: u64, counter: u32) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
-    h[0] = wire::FLAGS_V1;
+    h[0] = wire::FLAGS;
     #[allow(clippy::cast_possible_truncation, reason = "epoch_lo = epoch mod 256")]
     {
         h[1] = epoch as u8;
@@ -231,6 +231,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             adbuf = [0u8; HEADER_LEN + MAX_AAD_LEN];
             assemble_ad(&mut adbuf, &h, aad)
         };
+        #[cfg(feature = "test-utils")]
+        {
+            self.ks.last_sealed = Some((*sk.key(), sk.nonce()));
+        }
         let cipher = ChaCha20Poly1305::new(sk.key().into());
         let body = &mut out[pre..pre + n];
         let tag = cipher
@@ -286,7 +290,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             let c = u32::from_be_bytes([packet[2], packet[3], packet[4], packet[5]]);
             (packet[0], packet[1], Some(c))
         };
-        if flags != wire::FLAGS_V1 {
+        if flags != wire::FLAGS {
             return Err(Error::Malformed);
         }
         let n = packet.len() - pre - TAG_LEN;

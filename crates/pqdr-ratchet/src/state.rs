@@ -1,147 +1,105 @@
-//! RATCHET.md §1.11: versioned state export/import.
+//! RATCHET.md §1.11 (revised 2026-11-25): sealed, versioned state export/import.
 //!
-//! Big-endian, fixed-width fields only (never host-endian):
+//! The plaintext state uses big-endian, fixed-width fields only (never
+//! host-endian), with the reader and writer of [`crate::wire`]:
 //!
 //! ```text
 //! "PQDR" ‖ u16 format_version ‖ u16 kem_id ‖ u16 aead_id ‖ u8 role ‖ u8 mode ‖
 //! u16 WW ‖ u16 MS ‖ u64 generation ‖ u64 epoch ‖ u8 flags ‖
 //! u64 ratchets_completed ‖ u8 n_slots ‖ slot* ‖ kem ‖ config_digest[32]
-//! slot = u64 epoch ‖ u8 flags ‖ [root] ‖ [send ck ‖ seg ‖ u64 pos ‖ u64 packets ‖ u64 bytes] ‖
+//! slot = u64 epoch ‖ u8 flags ‖ [rk ‖ xk] ‖ [send ck ‖ seg ‖ u64 pos ‖ u64 packets ‖ u64 bytes] ‖
 //!        recv ck ‖ seg ‖ u64 next ‖ bitmap (WW × u64) ‖ u16 n ‖ (u32 counter ‖ key)* ‖
 //!        i64 started ‖ u64 rekey_at ‖ u8 has_expiry ‖ i64 expiry
-//! kem  = u8 phase ‖ u16 rid ‖ i64 started ‖ [seed] (owner, ek in flight) ‖ [ct] (peer) ‖
+//! kem  = u8 phase ‖ u16 rid ‖ i64 started ‖ [ct] (peer, ct being sent) ‖
 //!        u8 blob_done ‖ u8 next_idx ‖ u8 flags ‖ u16 dead_rid ‖ i64 next_start ‖
-//!        u16 abort_rid ‖ u8 abort_reason ‖ u16 done_rid ‖ u8 done_blob
+//!        u8 has_abort ‖ u16 abort_rid ‖ u8 abort_reason ‖ u8 has_done ‖ u16 done_rid ‖ u8 done_blob
 //! ```
-//! Times are offsets from `now` in milliseconds. The authentication-failure
-//! counter is deliberately not saved (it is the one thing a failed `open`
-//! changes; it restarts at 0). Decoders in progress are not
-//! saved (symbols are resent). The sealed form is
-//! `"PQDS" ‖ u16 version ‖ salt[16] ‖ ChaCha20-Poly1305(plain) ‖ tag` under
-//! `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`; the salt is a keyed hash of
-//! live chain state and the generation, so it never repeats within a lineage.
+//!
+//! Times are offsets from `now` in milliseconds. What is deliberately *not*
+//! saved: `root_e` (no state ever holds it), the owner's key-generation seed
+//! of a ratchet in flight (rule 2: the restored owner aborts that attempt and
+//! starts a new one with fresh randomness), KEM decoders in progress
+//! (symbols are resent), the authentication-failure counters, the
+//! pre-authentication token bucket (restored full) and "closed" (a closed
+//! session cannot be exported).
+//!
+//! The blob is always sealed (rule 3):
+//! `"PQDS" ‖ u16 format_version ‖ nonce[24] ‖ XChaCha20-Poly1305(plain) ‖ tag`
+//! under `DK(CTX_STATE_SEAL, storage_key)`, with a fresh random nonce from
+//! the caller's RNG and the first 30 bytes as associated data.
 
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
+use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
+use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::Error;
 use crate::chain::{Chain, POSITION_END};
-use crate::config::{Config, Instant, Mode, Role};
-use crate::kdf::{self, KEY_LEN};
+use crate::config::{AbortReason, Config, Instant, Mode, Role};
+use crate::kdf;
 use crate::kem::{MAX_BLOB_LEN, RatchetKem};
 use crate::schedule::{AEAD_ID, KeySchedule, phase};
 use crate::session::Session;
 use crate::window::Window;
+use crate::wire::{Reader, Writer};
 
-/// Current state format version.
-pub const STATE_FORMAT_VERSION: u16 = 1;
+/// Current state format version (2: v2 key schedule, always sealed).
+pub const STATE_FORMAT_VERSION: u16 = 2;
+/// Shortest accepted storage key.
+pub const MIN_STORAGE_KEY_LEN: usize = 16;
 
 const MAGIC_PLAIN: &[u8; 4] = b"PQDR";
 const MAGIC_SEALED: &[u8; 4] = b"PQDS";
-/// Diagnostic snapshots: same layout, refused by import (no reservation was made).
+/// Diagnostic snapshots (test-only): same layout, never importable.
+#[cfg(feature = "test-utils")]
 const MAGIC_SNAPSHOT: &[u8; 4] = b"PQDX";
-const SALT_LEN: usize = 16;
-const SEALED_OVERHEAD: usize = 4 + 2 + SALT_LEN + 16;
+const NONCE_LEN: usize = 24;
+/// `"PQDS" ‖ version ‖ nonce`: the associated data of the seal.
+const SEALED_HEADER: usize = 4 + 2 + NONCE_LEN;
+const TAG_LEN: usize = 16;
 
-/// Upper bound on an exported (plain or sealed) state for window sizes `WW`, `MS`.
+/// Upper bound on an exported (sealed) state for window sizes `WW`, `MS`.
 pub const fn max_state_len(ww: usize, ms: usize) -> usize {
-    let slot = 8 + 1 + 32 + (64 + 24) + (64 + 8 + 8 * ww + 2 + 36 * ms) + 8 + 8 + 9;
-    let kem = 1 + 2 + 8 + 64 + MAX_BLOB_LEN + 3 + 2 + 8 + 3 + 3 + 16;
-    64 + 1 + 3 * slot + kem + 32 + SEALED_OVERHEAD
+    let slot = 8 + 1 + 64 + (64 + 24) + (64 + 8 + 8 * ww + 2 + 36 * ms) + 8 + 8 + 9;
+    let kem = 1 + 2 + 8 + MAX_BLOB_LEN + 3 + 2 + 8 + 4 + 4;
+    64 + 3 * slot + kem + 32 + SEALED_HEADER + TAG_LEN
 }
 
-struct W<'a> {
-    buf: &'a mut [u8],
-    pos: usize,
+#[allow(clippy::cast_possible_wrap, reason = "times fit in i64 ms")]
+fn put_time(w: &mut Writer<'_>, t: Instant, now: Instant) -> Result<(), Error> {
+    w.try_put(&(t.0 as i64).wrapping_sub(now.0 as i64).to_be_bytes())
 }
 
-impl W<'_> {
-    fn put(&mut self, b: &[u8]) -> Result<(), Error> {
-        let end = self.pos.checked_add(b.len()).ok_or(Error::BufferTooSmall)?;
-        self.buf
-            .get_mut(self.pos..end)
-            .ok_or(Error::BufferTooSmall)?
-            .copy_from_slice(b);
-        self.pos = end;
-        Ok(())
-    }
-    fn u8(&mut self, v: u8) -> Result<(), Error> {
-        self.put(&[v])
-    }
-    fn u16(&mut self, v: u16) -> Result<(), Error> {
-        self.put(&v.to_be_bytes())
-    }
-    fn u64(&mut self, v: u64) -> Result<(), Error> {
-        self.put(&v.to_be_bytes())
-    }
-    #[allow(clippy::cast_possible_wrap, reason = "times fit in i64 ms")]
-    fn time(&mut self, t: Instant, now: Instant) -> Result<(), Error> {
-        self.put(&(t.0 as i64).wrapping_sub(now.0 as i64).to_be_bytes())
-    }
+#[allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    reason = "offset arithmetic"
+)]
+fn get_time(r: &mut Reader<'_>, now: Instant) -> Result<Instant, Error> {
+    let off = r.u64()? as i64;
+    let t = (now.0 as i64).saturating_add(off);
+    Ok(Instant(t.max(0) as u64))
 }
 
-struct R<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> R<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
-        let end = self.pos.checked_add(n).ok_or(Error::StateCorrupt)?;
-        let s = self.buf.get(self.pos..end).ok_or(Error::StateCorrupt)?;
-        self.pos = end;
-        Ok(s)
-    }
-    fn u8(&mut self) -> Result<u8, Error> {
-        Ok(self.take(1)?[0])
-    }
-    fn u16(&mut self) -> Result<u16, Error> {
-        let b = self.take(2)?;
-        Ok(u16::from_be_bytes([b[0], b[1]]))
-    }
-    fn u32(&mut self) -> Result<u32, Error> {
-        let b = self.take(4)?;
-        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn u64(&mut self) -> Result<u64, Error> {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(self.take(8)?);
-        Ok(u64::from_be_bytes(a))
-    }
-    fn key(&mut self, k: &mut [u8; KEY_LEN]) -> Result<(), Error> {
-        k.copy_from_slice(self.take(KEY_LEN)?);
-        Ok(())
-    }
-    #[allow(
-        clippy::cast_possible_wrap,
-        clippy::cast_sign_loss,
-        reason = "offset arithmetic"
-    )]
-    fn time(&mut self, now: Instant) -> Result<Instant, Error> {
-        let off = self.u64()? as i64;
-        let t = (now.0 as i64).saturating_add(off);
-        Ok(Instant(t.max(0) as u64))
-    }
-    fn chain(&mut self, c: &mut Chain) -> Result<(), Error> {
-        self.key(&mut c.ck)?;
-        self.key(&mut c.seg_next)?;
-        c.pos = self.u64()?;
-        if c.pos > POSITION_END {
-            return Err(Error::StateCorrupt);
-        }
-        Ok(())
-    }
-}
-
-fn put_chain(w: &mut W<'_>, c: &Chain) -> Result<(), Error> {
-    w.put(&c.ck)?;
-    w.put(&c.seg_next)?;
+fn put_chain(w: &mut Writer<'_>, c: &Chain) -> Result<(), Error> {
+    w.try_put(&c.ck)?;
+    w.try_put(&c.seg_next)?;
     w.u64(c.pos)
 }
 
+fn get_chain(r: &mut Reader<'_>, c: &mut Chain) -> Result<(), Error> {
+    r.array(&mut c.ck)?;
+    r.array(&mut c.seg_next)?;
+    c.pos = r.u64()?;
+    if c.pos > POSITION_END {
+        return Err(Error::StateCorrupt);
+    }
+    Ok(())
+}
+
 impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
-    /// Encodes the state; `reserve` advances every exported send chain.
+    /// Encodes the plaintext state; `reserve` advances every exported send
+    /// chain. An owner's ratchet in flight is written as aborted (rule 2).
     #[allow(clippy::cast_possible_truncation, reason = "WW, MS, counts are small")]
     fn encode(
         &self,
@@ -150,8 +108,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         now: Instant,
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        let mut w = W { buf: out, pos: 0 };
-        w.put(magic)?;
+        let mut w = Writer { buf: out, pos: 0 };
+        w.try_put(magic)?;
         w.u16(STATE_FORMAT_VERSION)?;
         w.u16(K::ID)?;
         w.u16(AEAD_ID)?;
@@ -161,17 +119,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         w.u16(MS as u16)?;
         w.u64(self.generation)?;
         w.u64(self.epoch)?;
-        w.u8(u8::from(self.confirmed)
-            | u8::from(self.closed) << 1
+        w.u8(u8::from(self.rx_ok)
+            | u8::from(self.tx_ok) << 1
             | u8::from(self.overdue_reported) << 2)?;
         w.u64(self.ratchets_completed)?;
         let n = self.slots.iter().filter(|s| s.live).count();
         w.u8(n as u8)?;
         for s in self.slots.iter().filter(|s| s.live) {
             w.u64(s.epoch)?;
-            w.u8(u8::from(s.root_live) | u8::from(s.send_live) << 1 | u8::from(s.recv_any) << 2)?;
-            if s.root_live {
-                w.put(&s.root)?;
+            w.u8(u8::from(s.rk_live) | u8::from(s.send_live) << 1 | u8::from(s.recv_any) << 2)?;
+            if s.rk_live {
+                w.try_put(&s.rk)?;
+                w.try_put(&s.xk)?;
             }
             if s.send_live {
                 let mut c = s.send.scratch();
@@ -188,44 +147,50 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             }
             w.u16(s.recv.n_skipped as u16)?;
             for k in &s.recv.skipped[..s.recv.n_skipped] {
-                w.put(&k.counter.to_be_bytes())?;
-                w.put(&k.key)?;
+                w.u32(k.counter)?;
+                w.try_put(&k.key)?;
             }
-            w.time(s.started, now)?;
+            put_time(&mut w, s.started, now)?;
             w.u64(s.rekey_at_ms)?;
             w.u8(u8::from(s.expires.is_some()))?;
-            w.time(s.expires.unwrap_or(now), now)?;
+            put_time(&mut w, s.expires.unwrap_or(now), now)?;
         }
         let k = &self.kem;
-        w.u8(k.phase)?;
+        // Rule 2: the owner's seed is never written; the attempt is recorded
+        // as aborted (the restored owner tells the peer and starts afresh).
+        let in_flight = k.phase == phase::OWNER_EK;
+        let (ph, dead, abort, app_request) = if in_flight {
+            let abort = Some((k.rid, AbortReason::Restored.code()));
+            (phase::IDLE, Some(k.rid), abort, true)
+        } else {
+            (k.phase, k.dead_rid, k.abort_pending, k.app_request)
+        };
+        w.u8(ph)?;
         w.u16(k.rid)?;
-        w.time(k.started, now)?;
-        if k.phase == phase::OWNER_EK {
-            w.put(&k.seed[..K::SEED_LEN])?;
-        }
-        if k.phase == phase::PEER_CT {
-            w.put(&k.blob[..K::CT_LEN])?;
+        put_time(&mut w, k.started, now)?;
+        if ph == phase::PEER_CT {
+            w.try_put(&k.blob[..K::CT_LEN])?;
         }
         w.u8(u8::from(k.blob_done))?;
         w.u8(k.next_idx)?;
-        w.u8(u8::from(k.app_request)
+        w.u8(u8::from(app_request)
             | u8::from(k.peer_requested) << 1
-            | u8::from(k.dead_rid.is_some()) << 2)?;
-        w.u16(k.dead_rid.unwrap_or(0))?;
-        w.time(k.next_start_at, now)?;
-        w.u8(u8::from(k.abort_pending.is_some()))?;
-        let (ar, ae) = k.abort_pending.unwrap_or((0, 0));
+            | u8::from(dead.is_some()) << 2)?;
+        w.u16(dead.unwrap_or(0))?;
+        put_time(&mut w, k.next_start_at, now)?;
+        w.u8(u8::from(abort.is_some()))?;
+        let (ar, ae) = abort.unwrap_or((0, 0));
         w.u16(ar)?;
         w.u8(ae)?;
         w.u8(u8::from(k.done_pending.is_some()))?;
         let (dr, db) = k.done_pending.unwrap_or((0, 0));
         w.u16(dr)?;
         w.u8(db)?;
-        w.put(&self.cfg.digest())?;
+        w.try_put(&self.cfg.digest())?;
         Ok(w.pos)
     }
 
-    /// Decodes a plain state blob (untrusted bytes: no panics, no allocation).
+    /// Decodes a plaintext state (untrusted bytes: no panics, no allocation).
     #[allow(clippy::too_many_lines, reason = "one linear parser, field by field")]
     fn decode(
         cfg: &Config,
@@ -233,7 +198,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         min_generation: u64,
         now: Instant,
     ) -> Result<Self, Error> {
-        let mut r = R { buf: bytes, pos: 0 };
+        let mut r = Reader::new(bytes, Error::StateCorrupt);
         if r.take(4)? != MAGIC_PLAIN {
             return Err(Error::StateCorrupt);
         }
@@ -254,7 +219,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let mut s = Self::empty(cfg, role);
         s.generation = r.u64()?;
         if s.generation < min_generation {
-            return Err(Error::StateCorrupt);
+            return Err(Error::StaleGeneration);
         }
         s.epoch = r.u64()?;
         // Far beyond any reachable epoch (one ratchet per second for 10^11 years).
@@ -262,8 +227,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return Err(Error::StateCorrupt);
         }
         let f = r.u8()?;
-        s.confirmed = f & 1 != 0;
-        s.closed = f & 2 != 0;
+        s.rx_ok = f & 1 != 0;
+        s.tx_ok = f & 2 != 0;
         s.overdue_reported = f & 4 != 0;
         s.ratchets_completed = r.u64()?;
         let n = usize::from(r.u8()?);
@@ -275,20 +240,21 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             slot.live = true;
             slot.epoch = r.u64()?;
             let f = r.u8()?;
-            slot.root_live = f & 1 != 0;
+            slot.rk_live = f & 1 != 0;
             slot.send_live = f & 2 != 0;
             slot.recv_any = f & 4 != 0;
-            if slot.root_live {
-                r.key(&mut slot.root)?;
+            if slot.rk_live {
+                r.array(&mut slot.rk)?;
+                r.array(&mut slot.xk)?;
             }
             if slot.send_live {
-                r.chain(&mut slot.send)?;
+                get_chain(&mut r, &mut slot.send)?;
                 slot.sent_packets = r.u64()?;
                 slot.sent_bytes = r.u64()?;
             }
             slot.send_limit = u64::MAX;
             let win: &mut Window<WW, MS> = &mut slot.recv;
-            r.chain(&mut win.chain)?;
+            get_chain(&mut r, &mut win.chain)?;
             win.next = r.u64()?;
             if win.next != win.chain.pos {
                 return Err(Error::StateCorrupt);
@@ -308,13 +274,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 }
                 last = Some(c);
                 win.skipped[j].counter = c;
-                r.key(&mut win.skipped[j].key)?;
+                r.array(&mut win.skipped[j].key)?;
             }
             win.n_skipped = ns;
-            slot.started = r.time(now)?;
+            slot.started = get_time(&mut r, now)?;
             slot.rekey_at_ms = r.u64()?;
             let has = r.u8()? != 0;
-            let t = r.time(now)?;
+            let t = get_time(&mut r, now)?;
             slot.expires = has.then_some(t);
         }
         // Epochs must be distinct and include the current one.
@@ -329,23 +295,17 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 return Err(Error::StateCorrupt);
             }
         }
-        if !s.slots[cur].send_live {
+        if !s.slots[cur].send_live || !s.slots[cur].rk_live {
             return Err(Error::StateCorrupt);
         }
         let k = &mut s.kem;
         k.phase = r.u8()?;
-        if k.phase > phase::PEER_CT {
+        // An owner's attempt in flight is never exported (rule 2).
+        if k.phase > phase::PEER_CT || k.phase == phase::OWNER_EK {
             return Err(Error::StateCorrupt);
         }
         k.rid = r.u16()?;
-        k.started = r.time(now)?;
-        if k.phase == phase::OWNER_EK {
-            k.seed[..K::SEED_LEN].copy_from_slice(r.take(K::SEED_LEN)?);
-            K::generate_from_seed(&k.seed[..K::SEED_LEN], &mut k.blob[..K::EK_LEN]);
-            k.decoding = true;
-            k.dec_rid = k.rid;
-            k.decoder.reset(K::CT_LEN);
-        }
+        k.started = get_time(&mut r, now)?;
         if k.phase == phase::PEER_CT {
             k.blob[..K::CT_LEN].copy_from_slice(r.take(K::CT_LEN)?);
         }
@@ -359,7 +319,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.peer_requested = f & 2 != 0;
         let dead = r.u16()?;
         k.dead_rid = (f & 4 != 0).then_some(dead);
-        k.next_start_at = r.time(now)?;
+        k.next_start_at = get_time(&mut r, now)?;
         let has_abort = r.u8()? != 0;
         let (ar, ae) = (r.u16()?, r.u8()?);
         k.abort_pending = has_abort.then_some((ar, ae));
@@ -375,54 +335,45 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let owner = Role::owner_of(s.epoch) == s.role;
         let consistent = match s.kem.phase {
             phase::PEER_CT => next_live && !owner,
-            phase::OWNER_EK => !next_live && owner,
             _ => !next_live,
         };
         if !consistent {
             return Err(Error::StateCorrupt);
         }
-        s.bucket_reset(now);
+        if s.kem.phase == phase::OWNER_CONFIRM {
+            s.kem.confirm_since = now;
+        }
+        s.bucket = crate::schedule::Bucket::full(cfg.unauth_derivation_budget, now);
+        // Rule 1: nothing is sent until the application has exported again.
+        s.export_required = true;
         Ok(s)
     }
 
-    fn bucket_reset(&mut self, now: Instant) {
-        self.bucket = crate::schedule::Bucket::full(self.cfg.unauth_derivation_budget, now);
-    }
-
-    /// A per-export salt: keyed hash of live chain state and the generation.
-    fn salt(&self) -> [u8; SALT_LEN] {
-        let c = &self.slots[self.slot_of(self.epoch).unwrap_or(0)];
-        let mut h = blake3::Hasher::new_keyed(&c.recv.chain.ck);
-        h.update(b"pqdr-ratchet state salt");
-        h.update(&self.generation.to_be_bytes());
-        h.update(&c.send.ck);
-        let mut out = [0u8; SALT_LEN];
-        out.copy_from_slice(&h.finalize().as_bytes()[..SALT_LEN]);
-        h.zeroize();
-        out
-    }
-
-    fn export(
+    /// Exports the sealed state (RATCHET.md §1.11).
+    fn export<R: CryptoRng + ?Sized>(
         &mut self,
         reserve: u32,
-        storage_key: Option<&[u8]>,
+        storage_key: &[u8],
         now: Instant,
         out: &mut [u8],
+        rng: &mut R,
     ) -> Result<usize, Error> {
-        let (pre, post) = match storage_key {
-            Some(_) => (4 + 2 + SALT_LEN, 16),
-            None => (0, 0),
-        };
-        if out.len() < pre + post {
+        if self.closed {
+            return Err(Error::Closed);
+        }
+        if storage_key.len() < MIN_STORAGE_KEY_LEN {
+            return Err(Error::Malformed);
+        }
+        if out.len() < SEALED_HEADER + TAG_LEN {
             return Err(Error::BufferTooSmall);
         }
         self.generation = self.generation.wrapping_add(1);
-        let body_end = out.len() - post;
+        let body_end = out.len() - TAG_LEN;
         let n = match self.encode(
             MAGIC_PLAIN,
             u64::from(reserve),
             now,
-            &mut out[pre..body_end],
+            &mut out[SEALED_HEADER..body_end],
         ) {
             Ok(n) => n,
             Err(e) => {
@@ -430,62 +381,68 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 return Err(e);
             }
         };
-        // The live session may send at most `reserve` more records per chain.
-        for s in self.slots.iter_mut().filter(|s| s.live && s.send_live) {
-            s.send_limit = s.send.pos.saturating_add(u64::from(reserve));
-        }
-        let Some(sk) = storage_key else { return Ok(n) };
-        let salt = self.salt();
+        let mut nonce = [0u8; NONCE_LEN];
+        rng.fill_bytes(&mut nonce);
+        // Public by design: the nonce is written next to the ciphertext.
+        pqdr_ct::hook::declassify(&mut nonce);
         out[..4].copy_from_slice(MAGIC_SEALED);
         out[4..6].copy_from_slice(&STATE_FORMAT_VERSION.to_be_bytes());
-        out[6..pre].copy_from_slice(&salt);
-        let mut key = kdf::state_seal_key(sk, &salt);
-        let cipher = ChaCha20Poly1305::new((&key).into());
+        out[6..SEALED_HEADER].copy_from_slice(&nonce);
+        let mut key = kdf::state_seal_key(storage_key);
+        let cipher = XChaCha20Poly1305::new((&key).into());
         key.zeroize();
-        let (head, rest) = out.split_at_mut(pre);
-        let tag = cipher
-            .encrypt_inout_detached(&Nonce::default(), head, (&mut rest[..n]).into())
-            .map_err(|_| Error::BufferTooSmall)?;
-        rest[n..n + 16].copy_from_slice(&tag);
-        Ok(pre + n + 16)
+        let (head, rest) = out.split_at_mut(SEALED_HEADER);
+        let Ok(tag) =
+            cipher.encrypt_inout_detached(&XNonce::from(nonce), head, (&mut rest[..n]).into())
+        else {
+            rest[..n].zeroize();
+            self.generation = self.generation.wrapping_sub(1);
+            return Err(Error::BufferTooSmall);
+        };
+        rest[n..n + TAG_LEN].copy_from_slice(&tag);
+        // The live session may send at most `reserve` more records per
+        // (epoch, direction), including epochs installed from now on, until
+        // the next export (rule 1).
+        let reserve = u64::from(reserve);
+        for s in self.slots.iter_mut().filter(|s| s.live && s.send_live) {
+            s.send_limit = s.send.pos.saturating_add(reserve);
+        }
+        self.send_reserve = reserve;
+        self.export_required = false;
+        Ok(SEALED_HEADER + n + TAG_LEN)
     }
 }
 
 impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
-    /// Exports the state for persistence, reserving `reserve` send positions
-    /// per chain: the exported chains start `reserve` records ahead, and this
-    /// live session refuses to send more than `reserve` further records per
-    /// chain ([`Error::ReservationExhausted`]) until the next export. The
-    /// generation increments on every export. Returns the bytes written
-    /// (at most [`max_state_len`]).
+    /// Exports the state for persistence, sealed with XChaCha20-Poly1305
+    /// under `DK(CTX_STATE_SEAL, storage_key)` with a fresh random nonce
+    /// from `rng` (RATCHET.md §1.11). Returns the bytes written (at most
+    /// [`max_state_len`]).
+    ///
+    /// `reserve` send positions are reserved per (epoch, direction): the
+    /// exported chains start `reserve` records ahead, and this live session
+    /// refuses to send more than `reserve` further records in any epoch —
+    /// including epochs installed after this export — until the next export
+    /// ([`Error::ReservationExhausted`]). A restored session therefore never
+    /// reuses a (key, nonce). The generation increments on every export.
+    ///
+    /// Persist the blob **and** [`Session::generation`] together, and pass
+    /// the last persisted generation as `min_generation` to
+    /// [`Session::import_state`]: that refuses a rollback to an older blob.
     ///
     /// # Errors
-    /// [`Error::BufferTooSmall`].
-    pub fn export_state(
-        &mut self,
-        reserve: u32,
-        now: Instant,
-        out: &mut [u8],
-    ) -> Result<usize, Error> {
-        self.ks.export(reserve, None, now, out)
-    }
-
-    /// Like [`Session::export_state`], sealed with ChaCha20-Poly1305 under
-    /// `DK(CTX_STATE_SEAL, lp(storage_key) ‖ salt)`.
-    ///
-    /// # Errors
-    /// [`Error::BufferTooSmall`], [`Error::Malformed`] if the storage key is longer than 255 bytes.
-    pub fn export_state_sealed(
+    /// [`Error::BufferTooSmall`]; [`Error::Malformed`] if the storage key is
+    /// shorter than [`MIN_STORAGE_KEY_LEN`]; [`Error::Closed`] for a closed
+    /// session. On error nothing changes.
+    pub fn export_state<R: CryptoRng + ?Sized>(
         &mut self,
         reserve: u32,
         storage_key: &[u8],
         now: Instant,
         out: &mut [u8],
+        rng: &mut R,
     ) -> Result<usize, Error> {
-        if storage_key.len() > 255 {
-            return Err(Error::Malformed);
-        }
-        self.ks.export(reserve, Some(storage_key), now, out)
+        self.ks.export(reserve, storage_key, now, out, rng)
     }
 
     /// [`Session::export_state`] into a new vector (`alloc` convenience).
@@ -493,90 +450,90 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// # Errors
     /// As [`Session::export_state`].
     #[cfg(feature = "alloc")]
-    pub fn export_state_to_vec(
+    pub fn export_state_to_vec<R: CryptoRng + ?Sized>(
         &mut self,
         reserve: u32,
+        storage_key: &[u8],
         now: Instant,
+        rng: &mut R,
     ) -> Result<alloc::vec::Vec<u8>, Error> {
         let mut v = alloc::vec![0u8; max_state_len(WW, MS)];
-        let n = self.export_state(reserve, now, &mut v)?;
+        let n = self.export_state(reserve, storage_key, now, &mut v, rng)?;
         v.truncate(n);
         Ok(v)
     }
 
-    /// The generation of the last export (store it to refuse rollbacks).
+    /// The generation of the last export (persist it with the blob).
     pub fn generation(&self) -> u64 {
         self.ks.generation
     }
 
-    /// Serializes the state without exporting it (no generation bump, no
-    /// reservation). The blob cannot be imported; it is for comparisons and
-    /// diagnostics (it contains secrets: handle it like the session).
+    /// Restores a sealed state made by [`Session::export_state`].
     ///
-    /// # Errors
-    /// [`Error::BufferTooSmall`].
-    pub fn snapshot(&self, now: Instant, out: &mut [u8]) -> Result<usize, Error> {
-        self.ks.encode(MAGIC_SNAPSHOT, 0, now, out)
-    }
-
-    /// Restores an exported (plain) state. `min_generation` is the caller's
-    /// last-seen generation: older states are refused (anti-rollback).
+    /// `blob` is decrypted in place (no second buffer: stack-only callers
+    /// need no scratch); on success its plaintext is wiped, on failure it is
+    /// left as it was (sealed) unless the tag verified. `min_generation` is
+    /// the caller's last persisted generation: older blobs are refused.
+    ///
+    /// The restored session opens records at once but **sends nothing until
+    /// it has been exported again** ([`Error::ExportRequired`] from `seal`,
+    /// nothing from `poll_transmit`): export, persist the new blob and
+    /// generation, then send. A ratchet that the owner had in flight at
+    /// export time is aborted and restarted with fresh randomness. Records
+    /// received after the exported one was taken are accepted once more
+    /// (see the crate README, "Persistence").
     ///
     /// # Errors
     /// [`Error::StateVersion`] for an unknown format version,
-    /// [`Error::StateCorrupt`] for anything else wrong (including a rollback
-    /// or another configuration), [`Error::Malformed`] for an invalid `cfg`.
+    /// [`Error::StaleGeneration`] for a rollback, [`Error::StateCorrupt`] for
+    /// anything else wrong (tampering, another storage key or
+    /// configuration), [`Error::Malformed`] for an invalid `cfg` or a short
+    /// storage key.
     pub fn import_state(
         cfg: &Config,
-        bytes: &[u8],
-        min_generation: u64,
-        now: Instant,
-    ) -> Result<Self, Error> {
-        Ok(Session {
-            ks: KeySchedule::decode(cfg, bytes, min_generation, now)?,
-        })
-    }
-
-    /// Restores a sealed state (see [`Session::import_state`]). `scratch`
-    /// must hold the decrypted state (`bytes.len()` bytes suffice).
-    ///
-    /// # Errors
-    /// As [`Session::import_state`]; a wrong storage key is [`Error::StateCorrupt`];
-    /// [`Error::BufferTooSmall`] if `scratch` is too short.
-    pub fn import_state_sealed(
-        cfg: &Config,
-        bytes: &[u8],
         storage_key: &[u8],
+        blob: &mut [u8],
         min_generation: u64,
         now: Instant,
-        scratch: &mut [u8],
     ) -> Result<Self, Error> {
-        let pre = 4 + 2 + SALT_LEN;
-        if bytes.len() < pre + 16 || &bytes[..4] != MAGIC_SEALED {
+        if storage_key.len() < MIN_STORAGE_KEY_LEN {
+            return Err(Error::Malformed);
+        }
+        if blob.len() < SEALED_HEADER + TAG_LEN || &blob[..4] != MAGIC_SEALED {
             return Err(Error::StateCorrupt);
         }
-        if bytes[4..6] != STATE_FORMAT_VERSION.to_be_bytes() {
+        if blob[4..6] != STATE_FORMAT_VERSION.to_be_bytes() {
             return Err(Error::StateVersion);
         }
-        let n = bytes.len() - pre - 16;
-        if scratch.len() < n || storage_key.len() > 255 {
-            return Err(Error::BufferTooSmall);
-        }
-        let mut key = kdf::state_seal_key(storage_key, &bytes[6..pre]);
-        let cipher = ChaCha20Poly1305::new((&key).into());
+        let n = blob.len() - SEALED_HEADER - TAG_LEN;
+        let mut key = kdf::state_seal_key(storage_key);
+        let cipher = XChaCha20Poly1305::new((&key).into());
         key.zeroize();
-        let body = &mut scratch[..n];
-        body.copy_from_slice(&bytes[pre..pre + n]);
-        let tag = Tag::try_from(&bytes[pre + n..]).map_err(|_| Error::StateCorrupt)?;
+        let (head, rest) = blob.split_at_mut(SEALED_HEADER);
+        let (body, tag) = rest.split_at_mut(n);
+        let tag = Tag::try_from(&*tag).map_err(|_| Error::StateCorrupt)?;
+        let mut nonce = [0u8; NONCE_LEN];
+        nonce.copy_from_slice(&head[6..]);
         if cipher
-            .decrypt_inout_detached(&Nonce::default(), &bytes[..pre], body.into(), &tag)
+            .decrypt_inout_detached(&XNonce::from(nonce), head, (&mut *body).into(), &tag)
             .is_err()
         {
-            body.zeroize();
             return Err(Error::StateCorrupt);
         }
-        let r = Self::import_state(cfg, body, min_generation, now);
+        let r = KeySchedule::decode(cfg, body, min_generation, now);
         body.zeroize();
-        r
+        Ok(Session { ks: r? })
+    }
+
+    /// Serializes the plaintext state without exporting it (no generation
+    /// bump, no reservation, never importable). Test-only: the atomicity
+    /// property ("any failed `open` leaves the state bit-identical") compares
+    /// these. It contains secrets.
+    ///
+    /// # Errors
+    /// [`Error::BufferTooSmall`].
+    #[cfg(feature = "test-utils")]
+    pub fn snapshot(&self, now: Instant, out: &mut [u8]) -> Result<usize, Error> {
+        self.ks.encode(MAGIC_SNAPSHOT, 0, now, out)
     }
 }

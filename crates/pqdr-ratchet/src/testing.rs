@@ -1,13 +1,21 @@
 //! Test-only introspection (feature `test-utils`): leaks secrets on purpose
-//! for the test vectors and the FS/PCS experiment (RATCHET.md §3.1, §3.5).
-//! Never enable this feature in production.
+//! for the test vectors, the FS/PCS experiment (RATCHET.md §3.1, §3.5) and
+//! the (key, nonce) uniqueness check. Never enable this feature in production.
 
-use crate::chain::Chain;
-use crate::config::{InitialSecret, Mode};
+use alloc::vec::Vec;
+
+use chacha20poly1305::aead::{AeadInOut, KeyInit};
+use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
+use rand_core::CryptoRng;
+
+use crate::Error;
+use crate::chain::{Chain, SEGMENT_SHIFT};
+use crate::config::{Config, InitialSecret, Instant, Mode, Role};
 use crate::kdf::{self, Direction};
 use crate::kem::{MAX_SEED_LEN, RatchetKem};
-use crate::schedule::{AEAD_ID, directions};
+use crate::schedule::{AEAD_ID, KeySchedule, directions, nonce};
 use crate::session::Session;
+use crate::wire::{FLAGS, HEADER_LEN, TAG_LEN};
 
 /// `root_0` (RATCHET.md §1.3).
 pub fn root0(init: &InitialSecret<'_>, kem_id: u16, mode: Mode) -> [u8; 32] {
@@ -21,7 +29,15 @@ pub fn root0(init: &InitialSecret<'_>, kem_id: u16, mode: Mode) -> [u8; 32] {
     )
 }
 
-/// `seg_0` of a direction.
+/// The children of an epoch root (RATCHET.md §1.4, v2):
+/// `(rk_e, xk_e, seg_0 i2r, seg_0 r2i)`.
+pub fn epoch_keys(root: &[u8; 32]) -> ([u8; 32], [u8; 32], [u8; 32], [u8; 32]) {
+    let mut r = *root;
+    let k = kdf::EpochKeys::from_root(&mut r);
+    (k.rk, k.xk, k.seg0_i2r, k.seg0_r2i)
+}
+
+/// `seg_0 = DK(CTX_SEG0_dir, root)`.
 pub fn seg0(root: &[u8; 32], dir: Direction) -> [u8; 32] {
     kdf::seg0(root, dir)
 }
@@ -31,13 +47,18 @@ pub fn ck00(root: &[u8; 32], dir: Direction) -> [u8; 32] {
     kdf::inner0(&kdf::seg0(root, dir))
 }
 
-/// Message key at `counter` through the skip chain.
-pub fn message_key(root: &[u8; 32], dir: Direction, counter: u32) -> [u8; 32] {
-    let mut c = Chain::new(root, dir);
+/// Message key at `counter` of the chain whose `seg_0` is given.
+pub fn message_key_from_seg0(seg0: &[u8; 32], counter: u32) -> [u8; 32] {
+    let mut c = Chain::from_seg0(seg0);
     c.jump_to(u64::from(counter));
     let mut mk = [0u8; 32];
     c.step(&mut mk);
     mk
+}
+
+/// Message key at `counter` through the skip chain of an epoch root.
+pub fn message_key(root: &[u8; 32], dir: Direction, counter: u32) -> [u8; 32] {
+    message_key_from_seg0(&kdf::seg0(root, dir), counter)
 }
 
 /// `th_{e+1}`.
@@ -52,9 +73,14 @@ pub fn transcript(
     kdf::kem_transcript(next_epoch, kem_id, owner, rid, ek, ct)
 }
 
-/// `root_{e+1}`.
-pub fn root_step(root: &[u8; 32], ss: &[u8; 32], th: &[u8; 32]) -> [u8; 32] {
-    kdf::root_step(root, ss, th)
+/// `root_{e+1} = DK(CTX_ROOT_STEP, rk_e ‖ ss ‖ th_{e+1})`.
+pub fn root_step(rk: &[u8; 32], ss: &[u8; 32], th: &[u8; 32]) -> [u8; 32] {
+    kdf::root_step(rk, ss, th)
+}
+
+/// The record nonce `dir ‖ 0x000000 ‖ be32(epoch) ‖ be32(counter)`.
+pub fn record_nonce(dir: Direction, epoch: u64, counter: u32) -> [u8; 12] {
+    nonce(dir, epoch, counter)
 }
 
 /// Leaked positions of one live epoch.
@@ -81,23 +107,287 @@ pub struct LeakKem {
     pub blob: [u8; crate::kem::MAX_BLOB_LEN],
 }
 
+/// One chain as the state holds it: `(ck_{j,k}, seg_{j+1}, position)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeakChain {
+    /// Chain key at `pos`.
+    pub ck: [u8; 32],
+    /// Next segment key.
+    pub seg_next: [u8; 32],
+    /// Position.
+    pub pos: u64,
+}
+
+impl LeakChain {
+    fn of(c: &Chain) -> Self {
+        LeakChain {
+            ck: c.ck,
+            seg_next: c.seg_next,
+            pos: c.pos,
+        }
+    }
+
+    /// The message key at `counter ≥ pos`, derived from this chain alone.
+    pub fn key_at(&self, counter: u32) -> Option<[u8; 32]> {
+        if u64::from(counter) < self.pos {
+            return None;
+        }
+        let mut c = Chain {
+            ck: self.ck,
+            seg_next: self.seg_next,
+            pos: self.pos,
+        };
+        c.jump_to(u64::from(counter));
+        let mut mk = [0u8; 32];
+        c.step(&mut mk);
+        Some(mk)
+    }
+}
+
+/// Everything one live epoch slot holds.
+#[derive(Clone, Debug)]
+pub struct LeakSlot {
+    /// Epoch.
+    pub epoch: u64,
+    /// `rk_e` (until the epoch is left).
+    pub rk: Option<[u8; 32]>,
+    /// `xk_e` (with `rk`).
+    pub xk: Option<[u8; 32]>,
+    /// `root_e`, only under the test-only v1 switch ([`Session::new_v1_leaky`]).
+    pub v1_root: Option<[u8; 32]>,
+    /// This side's send chain (its direction is the role's).
+    pub send: Option<LeakChain>,
+    /// The peer's chain at the receive position.
+    pub recv: LeakChain,
+    /// Stored skipped keys `(counter, mk)` of the peer's direction.
+    pub skipped: Vec<(u32, [u8; 32])>,
+    /// Lookahead checkpoints `(segment index, seg_j)` of the peer's direction.
+    pub checkpoints: Vec<(u64, [u8; 32])>,
+    /// Scratch chains of an uncommitted candidate (peer's direction).
+    pub scratch: Vec<LeakChain>,
+    /// Scratch keys of an uncommitted candidate (`next_ck`, pending `mk`).
+    pub scratch_keys: Vec<[u8; 32]>,
+}
+
+/// Everything a session's state holds (the whole export content, plus what
+/// only lives in memory: the owner's in-flight seed and scratch), as the
+/// attacker of RATCHET.md §3.5 gets it at a leak.
+#[derive(Clone, Debug)]
+pub struct Leak {
+    /// The leaked party's role.
+    pub role: Role,
+    /// Live epochs.
+    pub slots: Vec<LeakSlot>,
+    /// The owner's key-generation seed while a ratchet is in flight.
+    pub kem_seed: Option<Vec<u8>>,
+    /// KEM phase (0 idle, 1 owner sent ek, 2 owner awaiting confirm, 3 peer sent ct).
+    pub kem_phase: u8,
+}
+
+impl Leak {
+    /// Every 32-byte secret of the leak, for the catch-all attacker.
+    pub fn secrets(&self) -> Vec<[u8; 32]> {
+        let mut v = Vec::new();
+        for s in &self.slots {
+            v.extend(s.rk);
+            v.extend(s.xk);
+            v.extend(s.v1_root);
+            for c in s
+                .send
+                .iter()
+                .chain(core::iter::once(&s.recv))
+                .chain(&s.scratch)
+            {
+                v.push(c.ck);
+                v.push(c.seg_next);
+            }
+            v.extend(s.skipped.iter().map(|k| k.1));
+            v.extend(s.checkpoints.iter().map(|k| k.1));
+            v.extend(s.scratch_keys.iter().copied());
+        }
+        if let Some(seed) = &self.kem_seed {
+            for part in seed.chunks(32) {
+                let mut k = [0u8; 32];
+                k[..part.len()].copy_from_slice(part);
+                v.push(k);
+            }
+        }
+        v
+    }
+
+    /// Every (key, direction, epoch) the attacker tries on a record of
+    /// `(epoch_lo, counter)`: the typed derivations (chains at or after their
+    /// positions, stored keys, checkpoints) and, as a catch-all, every leaked
+    /// secret used as an epoch root, as a `seg_0` and as a message key, in
+    /// both directions. (Deriving the *next* epoch needs a KEM shared secret:
+    /// the FS/PCS harness follows ratchets by replaying deliveries on a fork.)
+    pub fn candidate_keys(&self, epoch_lo: u8, counter: u32) -> Vec<([u8; 32], Direction, u64)> {
+        let (mine, theirs) = directions(self.role);
+        let mut out = Vec::new();
+        let secrets = self.secrets();
+        for s in &self.slots {
+            #[allow(clippy::cast_possible_truncation, reason = "low byte")]
+            if s.epoch as u8 != epoch_lo {
+                continue;
+            }
+            let e = s.epoch;
+            if let Some(k) = s.send.and_then(|c| c.key_at(counter)) {
+                out.push((k, mine, e));
+            }
+            for c in core::iter::once(&s.recv).chain(&s.scratch) {
+                if let Some(k) = c.key_at(counter) {
+                    out.push((k, theirs, e));
+                }
+            }
+            for &(c, k) in &s.skipped {
+                if c == counter {
+                    out.push((k, theirs, e));
+                }
+            }
+            for &(j, seg) in &s.checkpoints {
+                if u64::from(counter) >> SEGMENT_SHIFT >= j {
+                    let c = LeakChain {
+                        ck: kdf::inner0(&seg),
+                        seg_next: kdf::seg_step(&seg),
+                        pos: j << SEGMENT_SHIFT,
+                    };
+                    out.extend(c.key_at(counter).map(|k| (k, theirs, e)));
+                }
+            }
+            for x in &secrets {
+                for d in [Direction::I2R, Direction::R2I] {
+                    out.push((message_key(x, d, counter), d, e));
+                    out.push((message_key_from_seg0(x, counter), d, e));
+                    out.push((*x, d, e));
+                }
+            }
+        }
+        out
+    }
+
+    /// Can the leaked material open this datagram record (by derivation only)?
+    pub fn can_open(&self, aad: &[u8], packet: &[u8]) -> bool {
+        if packet.len() < HEADER_LEN + TAG_LEN || packet[0] != FLAGS {
+            return false;
+        }
+        let lo = packet[1];
+        let c = u32::from_be_bytes([packet[2], packet[3], packet[4], packet[5]]);
+        let n = packet.len() - HEADER_LEN - TAG_LEN;
+        let mut ad = Vec::with_capacity(HEADER_LEN + aad.len());
+        ad.extend_from_slice(&packet[..HEADER_LEN]);
+        ad.extend_from_slice(aad);
+        let Ok(tag) = Tag::try_from(&packet[HEADER_LEN + n..]) else {
+            return false;
+        };
+        let mut buf = alloc::vec![0u8; n];
+        for (mk, dir, epoch) in self.candidate_keys(lo, c) {
+            buf.copy_from_slice(&packet[HEADER_LEN..HEADER_LEN + n]);
+            let cipher = ChaCha20Poly1305::new((&mk).into());
+            let nn = nonce(dir, epoch, c);
+            if cipher
+                .decrypt_inout_detached(&Nonce::from(nn), &ad, (&mut buf[..]).into(), &tag)
+                .is_ok()
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+fn copy_chain(d: &mut Chain, o: &Chain) {
+    d.assign(o);
+}
+
 impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
-    /// A full copy of the session (what an attacker who leaks the state holds).
+    /// [`Session::new`] with the test-only v1 switch: every epoch keeps its
+    /// `root_e` for its whole life, as the v1 key schedule did. The FS
+    /// experiment run on such a session must detect the per-epoch leak.
+    ///
+    /// # Errors
+    /// As [`Session::new`].
+    pub fn new_v1_leaky<R: CryptoRng + ?Sized>(
+        cfg: &Config,
+        role: Role,
+        init: InitialSecret<'_>,
+        now: Instant,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        Ok(Session {
+            ks: KeySchedule::new_inner(cfg, role, init, now, rng, true)?,
+        })
+    }
+
+    /// Everything the state holds, for the attacker.
+    pub fn leak(&self) -> Leak {
+        let ks = &self.ks;
+        let slots = ks
+            .slots
+            .iter()
+            .filter(|s| s.live)
+            .map(|s| {
+                let w = &s.recv;
+                let mut scratch = Vec::new();
+                let mut scratch_keys = Vec::new();
+                if w.pending.live {
+                    scratch.push(LeakChain::of(&w.pending.after));
+                    if w.pending.has_base {
+                        scratch.push(LeakChain::of(&w.pending.base));
+                    }
+                    scratch_keys.push(w.pending.mk);
+                }
+                if w.next_ck_for != u64::MAX {
+                    scratch_keys.push(w.next_ck);
+                }
+                LeakSlot {
+                    epoch: s.epoch,
+                    rk: s.rk_live.then_some(s.rk),
+                    xk: s.rk_live.then_some(s.xk),
+                    v1_root: s.v1_root,
+                    send: s.send_live.then(|| LeakChain::of(&s.send)),
+                    recv: LeakChain::of(&w.chain),
+                    skipped: w.skipped[..w.n_skipped]
+                        .iter()
+                        .map(|k| (k.counter, k.key))
+                        .collect(),
+                    checkpoints: w.checkpoints[..w.n_checkpoints]
+                        .iter()
+                        .map(|c| (c.seg, c.key))
+                        .collect(),
+                    scratch,
+                    scratch_keys,
+                }
+            })
+            .collect();
+        let k = &ks.kem;
+        Leak {
+            role: ks.role,
+            slots,
+            kem_seed: (k.phase == crate::schedule::phase::OWNER_EK)
+                .then(|| k.seed[..K::SEED_LEN].to_vec()),
+            kem_phase: k.phase,
+        }
+    }
+
+    /// A full copy of the session (what an attacker who leaks the state
+    /// holds, able to follow the ratchets whose fresh secret it holds).
     pub fn fork(&self) -> Self {
-        let mut s = crate::schedule::KeySchedule::empty(&self.ks.cfg, self.ks.role);
+        let mut s = KeySchedule::empty(&self.ks.cfg, self.ks.role);
         let ks = &self.ks;
         s.epoch = ks.epoch;
         for (d, o) in s.slots.iter_mut().zip(ks.slots.iter()) {
             d.live = o.live;
             d.epoch = o.epoch;
-            d.root = o.root;
-            d.root_live = o.root_live;
-            d.send.assign(&o.send);
+            d.rk = o.rk;
+            d.rk_live = o.rk_live;
+            d.xk = o.xk;
+            d.v1_root = o.v1_root;
+            copy_chain(&mut d.send, &o.send);
             d.send_live = o.send_live;
             d.send_limit = o.send_limit;
             d.sent_packets = o.sent_packets;
             d.sent_bytes = o.sent_bytes;
-            d.recv.chain.assign(&o.recv.chain);
+            copy_chain(&mut d.recv.chain, &o.recv.chain);
             d.recv.next = o.recv.next;
             d.recv.bitmap = o.recv.bitmap;
             for (a, b) in d.recv.skipped.iter_mut().zip(o.recv.skipped.iter()) {
@@ -126,6 +416,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         a.next_start_at = b.next_start_at;
         a.pace_at = b.pace_at;
         a.pace_ms = b.pace_ms;
+        a.confirm_since = b.confirm_since;
         if a.decoding {
             let len = if a.phase == crate::schedule::phase::OWNER_EK {
                 K::CT_LEN
@@ -134,19 +425,28 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             };
             a.decoder.reset(len);
         }
-        s.confirmed = ks.confirmed;
+        s.rx_ok = ks.rx_ok;
+        s.tx_ok = ks.tx_ok;
         s.closed = ks.closed;
         s.generation = ks.generation;
-        s.bucket = crate::schedule::Bucket::full(u32::MAX, crate::Instant(0));
+        s.v1_leak = ks.v1_leak;
+        s.bucket = crate::schedule::Bucket::full(u32::MAX, Instant(0));
         s.cfg.max_jump = 1 << 30;
         s.cfg.auth_failure_limit = u64::MAX;
         Session { ks: s }
     }
 
-    /// Root of a live epoch, if still held.
-    pub fn leak_root(&self, epoch: u64) -> Option<[u8; 32]> {
+    /// `rk_e` of a live epoch, if still held.
+    pub fn leak_rk(&self, epoch: u64) -> Option<[u8; 32]> {
         let i = self.ks.slot_of(epoch)?;
-        self.ks.slots[i].root_live.then_some(self.ks.slots[i].root)
+        self.ks.slots[i].rk_live.then_some(self.ks.slots[i].rk)
+    }
+
+    /// The send chain of a live epoch (position, chain key, next segment key).
+    pub fn leak_send_chain(&self, epoch: u64) -> Option<LeakChain> {
+        let i = self.ks.slot_of(epoch)?;
+        let s = &self.ks.slots[i];
+        s.send_live.then(|| LeakChain::of(&s.send))
     }
 
     /// KEM state.
@@ -181,70 +481,20 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         })
     }
 
-    /// Attacker check: can the leaked material open this datagram record, in
-    /// either direction, by derivation only (no state change)?
+    /// Attacker check on the full leak of this state ([`Leak::can_open`]).
     pub fn attacker_can_open(&self, aad: &[u8], packet: &[u8]) -> bool {
-        use chacha20poly1305::aead::{AeadInOut, KeyInit};
-        use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
-        if packet.len() < 22 || aad.len() > 256 {
-            return false;
-        }
-        let lo = packet[1];
-        let c = u32::from_be_bytes([packet[2], packet[3], packet[4], packet[5]]);
-        let (mine, theirs) = directions(self.ks.role);
-        let mut buf = [0u8; 65536];
-        let n = packet.len() - 22;
-        if n > buf.len() {
-            return false;
-        }
-        let mut ad = [0u8; 262];
-        ad[..6].copy_from_slice(&packet[..6]);
-        ad[6..6 + aad.len()].copy_from_slice(aad);
-        let Ok(tag) = Tag::try_from(&packet[6 + n..]) else {
-            return false;
-        };
-        for s in self.ks.slots.iter().filter(|s| s.live) {
-            #[allow(clippy::cast_possible_truncation, reason = "low byte")]
-            if s.epoch as u8 != lo {
-                continue;
-            }
-            let mut keys: [Option<([u8; 32], Direction)>; 2] = [None, None];
-            if s.send_live && u64::from(c) >= s.send.pos {
-                let mut ch = s.send.scratch();
-                ch.jump_to(u64::from(c));
-                let mut mk = [0u8; 32];
-                ch.step(&mut mk);
-                keys[0] = Some((mk, mine));
-            }
-            if u64::from(c) >= s.recv.next {
-                let mut ch = s.recv.chain.scratch();
-                ch.jump_to(u64::from(c));
-                let mut mk = [0u8; 32];
-                ch.step(&mut mk);
-                keys[1] = Some((mk, theirs));
-            } else if let Some(k) = s.recv.skipped[..s.recv.n_skipped]
-                .iter()
-                .find(|k| k.counter == c)
-            {
-                keys[1] = Some((k.key, theirs));
-            }
-            for (mk, dir) in keys.iter().flatten() {
-                buf[..n].copy_from_slice(&packet[6..6 + n]);
-                let cipher = ChaCha20Poly1305::new(mk.into());
-                let nonce = crate::schedule::nonce(*dir, s.epoch, c);
-                if cipher
-                    .decrypt_inout_detached(
-                        &Nonce::from(nonce),
-                        &ad[..6 + aad.len()],
-                        (&mut buf[..n]).into(),
-                        &tag,
-                    )
-                    .is_ok()
-                {
-                    return true;
-                }
-            }
-        }
-        false
+        self.leak().can_open(aad, packet)
+    }
+
+    /// The instrumented AEAD: the (key, nonce) of the last record this
+    /// session sealed (`seal` or `poll_transmit`), taken from the very
+    /// values passed to ChaCha20-Poly1305.
+    pub fn last_sealed(&self) -> Option<([u8; 32], [u8; 12])> {
+        self.ks.last_sealed
+    }
+
+    /// Remaining pre-authentication tokens (for the forgery tests).
+    pub fn unauth_tokens(&self) -> u64 {
+        self.ks.bucket.tokens
     }
 }

@@ -67,6 +67,9 @@ pub(crate) struct Pending {
     pub(crate) base: Chain,
     /// Chain at `c + 1`.
     pub(crate) after: Chain,
+    /// The candidate's message key: a repeated candidate for the same
+    /// `(c, next)` (a replayed forgery) reuses it without new steps.
+    pub(crate) mk: Key,
 }
 
 impl Pending {
@@ -78,6 +81,7 @@ impl Pending {
             has_base: false,
             base: Chain::empty(),
             after: Chain::empty(),
+            mk: [0; 32],
         }
     }
 }
@@ -148,6 +152,7 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         }
         after.jump_to(c);
         after.step(mk);
+        self.pending.mk = *mk;
         self.pending.after.assign(&after);
         self.pending.c = c;
         self.pending.next = self.next;
@@ -388,7 +393,8 @@ mod tests {
     #[test]
     fn lookahead_equals_plain_jump_with_warm_cache() {
         let root = [9u8; 32];
-        let mut w: Window<1, 4> = Window::new(Chain::new(&root, Direction::I2R));
+        let mut w: Window<1, 4> =
+            Window::new(Chain::from_seg0(&crate::kdf::seg0(&root, Direction::I2R)));
         // Out of order on purpose: later targets reuse earlier checkpoints.
         for &t in &[
             3_000_000u64,

@@ -14,8 +14,8 @@ pub const TAG_LEN: usize = 16;
 pub const OVERHEAD: usize = HEADER_LEN + TAG_LEN;
 /// Stream-mode record prefix: be16(len) ‖ flags ‖ epoch_lo.
 pub const STREAM_PREFIX_LEN: usize = 4;
-/// Flags byte: version 001, kind 00 (protected), reserved 000.
-pub const FLAGS_V1: u8 = 0b0010_0000;
+/// Flags byte: version 010 (wire version 2), kind 00 (protected), reserved 000.
+pub const FLAGS: u8 = 0b0100_0000;
 
 /// Frame types.
 pub(crate) mod ty {
@@ -113,42 +113,66 @@ pub enum Frame<'a> {
 /// Iterator over the frames of a decrypted plaintext.
 #[derive(Debug)]
 pub struct Frames<'a> {
-    buf: &'a [u8],
-    pos: usize,
+    r: Reader<'a>,
 }
 
 impl<'a> Frames<'a> {
     /// Frames of `plaintext`.
     pub fn new(plaintext: &'a [u8]) -> Self {
         Frames {
-            buf: plaintext,
-            pos: 0,
+            r: Reader::new(plaintext, Error::Malformed),
         }
     }
+}
 
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
-        let end = self.pos.checked_add(n).ok_or(Error::Malformed)?;
-        let s = self.buf.get(self.pos..end).ok_or(Error::Malformed)?;
+/// A big-endian reader over untrusted bytes: every short read is `err`
+/// (frames: [`Error::Malformed`]; state blobs: [`Error::StateCorrupt`]).
+#[derive(Debug)]
+pub(crate) struct Reader<'a> {
+    pub(crate) buf: &'a [u8],
+    pub(crate) pos: usize,
+    err: Error,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(buf: &'a [u8], err: Error) -> Self {
+        Reader { buf, pos: 0, err }
+    }
+
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        let end = self.pos.checked_add(n).ok_or(self.err)?;
+        let s = self.buf.get(self.pos..end).ok_or(self.err)?;
         self.pos = end;
         Ok(s)
     }
 
-    fn u8(&mut self) -> Result<u8, Error> {
+    pub(crate) fn u8(&mut self) -> Result<u8, Error> {
         Ok(self.take(1)?[0])
     }
 
-    fn u16(&mut self) -> Result<u16, Error> {
+    pub(crate) fn u16(&mut self) -> Result<u16, Error> {
         let b = self.take(2)?;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
 
-    fn u32(&mut self) -> Result<u32, Error> {
+    pub(crate) fn u32(&mut self) -> Result<u32, Error> {
         let b = self.take(4)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
     }
 
+    pub(crate) fn u64(&mut self) -> Result<u64, Error> {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(self.take(8)?);
+        Ok(u64::from_be_bytes(a))
+    }
+
+    pub(crate) fn array<const N: usize>(&mut self, out: &mut [u8; N]) -> Result<(), Error> {
+        out.copy_from_slice(self.take(N)?);
+        Ok(())
+    }
+
     /// QUIC-style variable-length integer (RFC 9000 §16).
-    fn varint(&mut self) -> Result<u64, Error> {
+    pub(crate) fn varint(&mut self) -> Result<u64, Error> {
         let first = self.u8()?;
         let extra = (1usize << (first >> 6)) - 1;
         let mut v = u64::from(first & 0x3f);
@@ -158,7 +182,8 @@ impl<'a> Frames<'a> {
         Ok(v)
     }
 
-    fn next_frame(&mut self) -> Result<Frame<'a>, Error> {
+    /// The next frame (RATCHET.md §1.5 frame table).
+    pub(crate) fn frame(&mut self) -> Result<Frame<'a>, Error> {
         let t = self.u8()?;
         match t {
             ty::PADDING => {
@@ -225,12 +250,12 @@ impl<'a> Iterator for Frames<'a> {
     type Item = Result<Frame<'a>, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.pos >= self.buf.len() {
+        if self.r.pos >= self.r.buf.len() {
             return None;
         }
-        let r = self.next_frame();
+        let r = self.r.frame();
         if r.is_err() {
-            self.pos = self.buf.len();
+            self.r.pos = self.r.buf.len();
         }
         Some(r)
     }
@@ -268,6 +293,33 @@ pub(crate) struct Writer<'a> {
 impl Writer<'_> {
     pub(crate) fn room(&self) -> usize {
         self.buf.len() - self.pos
+    }
+
+    /// Appends `b`, or [`Error::BufferTooSmall`] if it does not fit.
+    pub(crate) fn try_put(&mut self, b: &[u8]) -> Result<(), Error> {
+        let end = self.pos.checked_add(b.len()).ok_or(Error::BufferTooSmall)?;
+        self.buf
+            .get_mut(self.pos..end)
+            .ok_or(Error::BufferTooSmall)?
+            .copy_from_slice(b);
+        self.pos = end;
+        Ok(())
+    }
+
+    pub(crate) fn u8(&mut self, v: u8) -> Result<(), Error> {
+        self.try_put(&[v])
+    }
+
+    pub(crate) fn u16(&mut self, v: u16) -> Result<(), Error> {
+        self.try_put(&v.to_be_bytes())
+    }
+
+    pub(crate) fn u32(&mut self, v: u32) -> Result<(), Error> {
+        self.try_put(&v.to_be_bytes())
+    }
+
+    pub(crate) fn u64(&mut self, v: u64) -> Result<(), Error> {
+        self.try_put(&v.to_be_bytes())
     }
 
     pub(crate) fn put(&mut self, b: &[u8]) {
