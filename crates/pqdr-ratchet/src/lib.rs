@@ -8,13 +8,18 @@ extern crate alloc;
 mod chain;
 pub mod codec;
 mod config;
+mod control;
+mod epoch;
+mod exchange;
 mod kdf;
 pub mod kem;
+mod keys;
 mod schedule;
 mod session;
 mod state;
 #[cfg(feature = "test-utils")]
 pub mod testing;
+mod timers;
 mod window;
 pub mod wire;
 
@@ -29,7 +34,9 @@ pub use kem::{MlKem512, MlKem768, MlKem1024};
 /// A session with the default KEM, ML-KEM-768.
 #[cfg(feature = "mlkem")]
 pub type DefaultSession = Session<MlKem768>;
-pub use schedule::{AEAD_ID, Candidate, KeySchedule, SendKey, SymbolOut};
+pub use control::{Authentic, SymbolOut};
+pub use keys::{PacketKey, SendKey};
+pub use schedule::{AEAD_ID, KeySchedule};
 pub use session::{MAX_AAD_LEN, Opened, Session, stream_record_len};
 pub use state::{MIN_STORAGE_KEY_LEN, STATE_FORMAT_VERSION, max_state_len};
 

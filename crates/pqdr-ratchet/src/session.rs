@@ -12,18 +12,10 @@ use crate::Error;
 use crate::config::{Config, Event, InitialSecret, Instant, Mode, Role, Status};
 use crate::kem::RatchetKem;
 use crate::schedule::KeySchedule;
-use crate::wire::{self, Frame, Frames, HEADER_LEN, STREAM_PREFIX_LEN, TAG_LEN, ty};
+use crate::wire::{self, HEADER_LEN, STREAM_PREFIX_LEN, TAG_LEN, ty};
 
 /// Largest caller AAD (it is concatenated with the header on the stack).
 pub const MAX_AAD_LEN: usize = 256;
-/// RATCHET_ABORT frame length.
-const ABORT_LEN: usize = 4;
-/// KEM_DONE frame length.
-const DONE_LEN: usize = 4;
-/// RATCHET_REQUEST frame length.
-const REQUEST_LEN: usize = 2;
-/// RECV_REPORT frame length.
-const REPORT_LEN: usize = 6;
 
 /// What [`Session::open`] delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,8 +96,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// Room for application data in a record of `datagram_size` bytes, leaving
     /// space for the control frames a ratchet in flight adds.
     pub fn max_payload(&self, datagram_size: usize) -> usize {
-        let mut reserve = self.prefix_len() + TAG_LEN + 1 + ABORT_LEN + DONE_LEN + REQUEST_LEN;
-        if self.ks.kem.phase != crate::schedule::phase::IDLE || self.ks.kem.decoding {
+        let mut reserve = self.prefix_len() + TAG_LEN + 1 + crate::control::FIXED_CONTROL_LEN;
+        if self.ks.kem.phase != crate::exchange::Phase::Idle || self.ks.kem.decoding {
             reserve += wire::symbol_frame_len(usize::from(self.ks.cfg.sym_len));
         }
         datagram_size.saturating_sub(reserve)
@@ -171,52 +163,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             buf: &mut out[pre..body_end],
             pos: 0,
         };
-        let room_for_data = data_len;
-        let kem = &mut self.ks.kem;
-        if w.room() >= room_for_data + ABORT_LEN
-            && let Some((rid, reason)) = kem.abort_pending.take()
-        {
-            w.put(&[ty::RATCHET_ABORT]);
-            w.put(&rid.to_be_bytes());
-            w.put(&[reason]);
-        }
-        if w.room() >= room_for_data + DONE_LEN
-            && let Some((rid, blob)) = kem.done_pending.take()
-        {
-            w.put(&[ty::KEM_DONE]);
-            w.put(&rid.to_be_bytes());
-            w.put(&[blob]);
-        }
-        if w.room() >= room_for_data + REQUEST_LEN
-            && let Some(lo) = self.ks.wants_request(now)
-        {
-            w.put(&[ty::RATCHET_REQUEST, lo]);
-        }
-        if data.is_none()
-            && w.room() >= REPORT_LEN
-            && let Some((lo, highest)) = self.ks.wants_probe()
-        {
-            w.put(&[ty::RECV_REPORT, lo]);
-            w.put(&highest.to_be_bytes());
-        }
-        let sym_len = usize::from(self.ks.cfg.sym_len);
-        let max_symbols = if data.is_some() { 1 } else { usize::MAX };
-        let mut sent = 0;
-        while sent < max_symbols && w.room() >= room_for_data + wire::symbol_frame_len(sym_len) {
-            let hdr_at = w.pos;
-            w.pos += 8;
-            let Some(s) = self
-                .ks
-                .poll_symbol(&mut w.buf[hdr_at + 8..hdr_at + 8 + sym_len])
-            else {
-                w.pos = hdr_at;
-                break;
-            };
-            w.pos = hdr_at;
-            w.symbol_header(s.rid, s.blob, s.k, s.sym_len, s.idx);
-            w.pos += sym_len;
-            sent += 1;
-        }
+        self.ks.write_control(&mut w, data_len, data.is_some(), now);
         if let Some(d) = data {
             w.put(&[ty::DATA]);
             w.put(d);
@@ -348,42 +295,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         }
         let (epoch, counter) = (cand.epoch, cand.counter);
         self.ks.commit(cand, now)?;
-        let mut data = (0, 0);
-        if out[..n].first() == Some(&ty::DATA) {
+        let data = if out[..n].first() == Some(&ty::DATA) {
             // Application data only (the common case): nothing else to apply.
-            data = (1, n - 1);
+            (1, n - 1)
         } else {
-            self.apply_frames(&out[..n], epoch, now, &mut data, rng);
-        }
+            self.ks.apply_frames(&out[..n], epoch, now, rng)
+        };
         out.copy_within(data.0..data.0 + data.1, 0);
         Ok(Opened {
             len: data.1,
             epoch,
             counter,
         })
-    }
-
-    /// Applies the control frames of an authentic, validated plaintext and
-    /// records where its data run is.
-    fn apply_frames<R: CryptoRng + ?Sized>(
-        &mut self,
-        body: &[u8],
-        epoch: u64,
-        now: Instant,
-        data: &mut (usize, usize),
-        rng: &mut R,
-    ) {
-        for f in Frames::new(body).flatten() {
-            match f {
-                Frame::Padding => {}
-                Frame::Data { start, len } => *data = (start, len),
-                Frame::Symbol(s) => self.ks.handle_symbol(epoch, &s, now, rng),
-                Frame::Done { rid, blob } => self.ks.handle_done(rid, blob),
-                Frame::Request { next_epoch_lo } => self.ks.handle_request(epoch, next_epoch_lo),
-                Frame::Abort { rid, .. } => self.ks.handle_abort(rid, now),
-                Frame::RecvReport { .. } => self.ks.handle_report(),
-            }
-        }
     }
 
     /// When [`Session::handle_timeout`] (or `poll_transmit`) should next be called.

@@ -36,9 +36,10 @@ use zeroize::Zeroize;
 use crate::Error;
 use crate::chain::{Chain, POSITION_END};
 use crate::config::{AbortReason, Config, Instant, Mode, Role};
+use crate::exchange::Phase;
 use crate::kdf;
 use crate::kem::{MAX_BLOB_LEN, RatchetKem};
-use crate::schedule::{AEAD_ID, KeySchedule, phase};
+use crate::schedule::{AEAD_ID, KeySchedule};
 use crate::session::Session;
 use crate::window::Window;
 use crate::wire::{Reader, Writer};
@@ -158,17 +159,17 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let k = &self.kem;
         // Rule 2: the owner's seed is never written; the attempt is recorded
         // as aborted (the restored owner tells the peer and starts afresh).
-        let in_flight = k.phase == phase::OWNER_EK;
+        let in_flight = k.phase == Phase::OwnerEk;
         let (ph, dead, abort, app_request) = if in_flight {
             let abort = Some((k.rid, AbortReason::Restored.code()));
-            (phase::IDLE, Some(k.rid), abort, true)
+            (Phase::Idle, Some(k.rid), abort, true)
         } else {
             (k.phase, k.dead_rid, k.abort_pending, k.app_request)
         };
-        w.u8(ph)?;
+        w.u8(ph.byte())?;
         w.u16(k.rid)?;
         put_time(&mut w, k.started, now)?;
-        if ph == phase::PEER_CT {
+        if ph == Phase::PeerCt {
             w.try_put(&k.blob[..K::CT_LEN])?;
         }
         w.u8(u8::from(k.blob_done))?;
@@ -299,14 +300,14 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return Err(Error::StateCorrupt);
         }
         let k = &mut s.kem;
-        k.phase = r.u8()?;
+        k.phase = Phase::from_byte(r.u8()?).ok_or(Error::StateCorrupt)?;
         // An owner's attempt in flight is never exported (rule 2).
-        if k.phase > phase::PEER_CT || k.phase == phase::OWNER_EK {
+        if k.phase == Phase::OwnerEk {
             return Err(Error::StateCorrupt);
         }
         k.rid = r.u16()?;
         k.started = get_time(&mut r, now)?;
-        if k.phase == phase::PEER_CT {
+        if k.phase == Phase::PeerCt {
             k.blob[..K::CT_LEN].copy_from_slice(r.take(K::CT_LEN)?);
         }
         k.blob_done = r.u8()? != 0;
@@ -334,13 +335,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let next_live = s.slot_of(s.epoch.wrapping_add(1)).is_some();
         let owner = Role::owner_of(s.epoch) == s.role;
         let consistent = match s.kem.phase {
-            phase::PEER_CT => next_live && !owner,
+            Phase::PeerCt => next_live && !owner,
             _ => !next_live,
         };
         if !consistent {
             return Err(Error::StateCorrupt);
         }
-        if s.kem.phase == phase::OWNER_CONFIRM {
+        if s.kem.phase == Phase::OwnerConfirm {
             s.kem.confirm_since = now;
         }
         s.bucket = crate::schedule::Bucket::full(cfg.unauth_derivation_budget, now);

@@ -11,9 +11,11 @@ use rand_core::CryptoRng;
 use crate::Error;
 use crate::chain::{Chain, SEGMENT_SHIFT};
 use crate::config::{Config, InitialSecret, Instant, Mode, Role};
+use crate::epoch::directions;
 use crate::kdf::{self, Direction};
 use crate::kem::{MAX_SEED_LEN, RatchetKem};
-use crate::schedule::{AEAD_ID, KeySchedule, directions, nonce};
+use crate::keys::nonce;
+use crate::schedule::{AEAD_ID, KeySchedule};
 use crate::session::Session;
 use crate::wire::{FLAGS, HEADER_LEN, TAG_LEN};
 
@@ -363,9 +365,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         Leak {
             role: ks.role,
             slots,
-            kem_seed: (k.phase == crate::schedule::phase::OWNER_EK)
+            kem_seed: (k.phase == crate::exchange::Phase::OwnerEk)
                 .then(|| k.seed[..K::SEED_LEN].to_vec()),
-            kem_phase: k.phase,
+            kem_phase: k.phase.byte(),
         }
     }
 
@@ -418,7 +420,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         a.pace_ms = b.pace_ms;
         a.confirm_since = b.confirm_since;
         if a.decoding {
-            let len = if a.phase == crate::schedule::phase::OWNER_EK {
+            let len = if a.phase == crate::exchange::Phase::OwnerEk {
                 K::CT_LEN
             } else {
                 K::EK_LEN
@@ -452,7 +454,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// KEM state.
     pub fn leak_kem(&self) -> LeakKem {
         LeakKem {
-            phase: self.ks.kem.phase,
+            phase: self.ks.kem.phase.byte(),
             rid: self.ks.kem.rid,
             seed: self.ks.kem.seed,
             blob: self.ks.kem.blob,
