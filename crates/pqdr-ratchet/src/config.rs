@@ -319,3 +319,33 @@ pub struct Status {
     /// The session refuses to send (hard stop, exhaustion or closure).
     pub closed: bool,
 }
+
+/// A bounded queue of public events.
+#[derive(Debug, Default, zeroize::Zeroize)]
+pub(crate) struct Events {
+    #[zeroize(skip)]
+    buf: [Option<Event>; 8],
+    head: usize,
+    len: usize,
+}
+
+impl Events {
+    pub(crate) fn push(&mut self, e: Event) {
+        if self.len == self.buf.len() {
+            self.head = (self.head + 1) & 7;
+            self.len -= 1;
+        }
+        self.buf[(self.head + self.len) & 7] = Some(e);
+        self.len += 1;
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<Event> {
+        if self.len == 0 {
+            return None;
+        }
+        let e = self.buf[self.head].take();
+        self.head = (self.head + 1) & 7;
+        self.len -= 1;
+        e
+    }
+}

@@ -17,7 +17,7 @@ use zeroize::Zeroize;
 
 use crate::Error;
 use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT};
-use crate::config::{Config, Event, HardStop, InitialSecret, Instant, Role, Status};
+use crate::config::{Config, Event, Events, HardStop, InitialSecret, Instant, Role, Status};
 use crate::epoch::{EpochSlot, directions};
 use crate::exchange::{KemMachine, Phase};
 use crate::kdf::{self, PacketKdf};
@@ -31,36 +31,6 @@ pub const AEAD_ID: u16 = 0x0003;
 /// Whether the step from `counter` crosses into the next segment.
 fn ends_segment(counter: u32) -> bool {
     (u64::from(counter) + 1) & (SEGMENT - 1) == 0
-}
-
-/// A bounded queue of public events.
-#[derive(Debug, Default, Zeroize)]
-pub(crate) struct Events {
-    #[zeroize(skip)]
-    buf: [Option<Event>; 8],
-    head: usize,
-    len: usize,
-}
-
-impl Events {
-    pub(crate) fn push(&mut self, e: Event) {
-        if self.len == self.buf.len() {
-            self.head = (self.head + 1) & 7;
-            self.len -= 1;
-        }
-        self.buf[(self.head + self.len) & 7] = Some(e);
-        self.len += 1;
-    }
-
-    fn pop(&mut self) -> Option<Event> {
-        if self.len == 0 {
-            return None;
-        }
-        let e = self.buf[self.head].take();
-        self.head = (self.head + 1) & 7;
-        self.len -= 1;
-        e
-    }
 }
 
 /// Token bucket bounding pre-authentication derivation work (RATCHET.md §1.8).
@@ -658,92 +628,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 }
 
 #[cfg(all(test, feature = "mlkem"))]
+#[path = "schedule_tests.rs"]
 #[allow(
     clippy::unwrap_used,
     clippy::cast_possible_truncation,
     reason = "test code"
 )]
-mod tests {
-    use super::*;
-    use crate::MlKem768;
-
-    fn pair() -> (KeySchedule<MlKem768>, KeySchedule<MlKem768>) {
-        let cfg = Config {
-            ratchet_on_start: false,
-            ..Config::default()
-        };
-        let init = || InitialSecret {
-            secret: &[1; 32],
-            transcript: b"",
-            context: b"pending",
-        };
-        let mut r = pqdr_kat::Drbg::new(&[5; 48]);
-        let tx = KeySchedule::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
-        let rx = KeySchedule::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
-        (tx, rx)
-    }
-
-    /// Two ahead candidates derived before either is committed: the second
-    /// replaces the window's `pending` chains, so committing the first
-    /// derives them again; the stored keys and the chain stay those of the
-    /// sender.
-    #[test]
-    fn interleaved_ahead_candidates() {
-        let (mut tx, mut rx) = pair();
-        let now = Instant(0);
-        let mut keys = [[0u8; 32]; 600];
-        for k in &mut keys {
-            *k = *tx.next_send(now, 1).unwrap().key();
-        }
-        let a = rx.candidate(0, Some(5), now).unwrap();
-        let b = rx.candidate(0, Some(300), now).unwrap();
-        assert_eq!(a.key(), &keys[5]);
-        assert_eq!(b.key(), &keys[300]);
-        rx.commit(a, now).unwrap();
-        // `b` was derived for `next = 0`: stale now.
-        assert_eq!(rx.commit(b, now), Err(Error::Replay));
-        assert!(!rx.slots[0].recv.pending.live, "pending wiped at commit");
-        for c in [0u32, 1, 2, 3, 4, 6, 7, 255, 256, 257, 300, 301, 302] {
-            let k = rx.candidate(0, Some(c), now).unwrap();
-            assert_eq!(k.key(), &keys[c as usize], "counter {c}");
-            rx.commit(k, now).unwrap();
-        }
-        // An uncommitted ahead candidate's chains are wiped by the next commit.
-        let far = rx.candidate(0, Some(500), now).unwrap();
-        assert_eq!(far.key(), &keys[500]);
-        drop(far);
-        assert!(rx.slots[0].recv.pending.live);
-        let k = rx.candidate(0, Some(303), now).unwrap();
-        rx.commit(k, now).unwrap();
-        assert!(!rx.slots[0].recv.pending.live);
-        assert_eq!(rx.slots[0].recv.pending.after.ck, [0; 32]);
-        // In order: two candidates for 304, an ahead one in between; the
-        // first commits (its chain key still waits in the window), the
-        // second is a replay.
-        let a = rx.candidate(0, Some(304), now).unwrap();
-        let b = rx.candidate(0, Some(304), now).unwrap();
-        let far = rx.candidate(0, Some(400), now).unwrap();
-        assert_eq!((a.key(), far.key()), (&keys[304], &keys[400]));
-        rx.commit(a, now).unwrap();
-        assert_eq!(rx.commit(b, now), Err(Error::Replay));
-        assert_eq!(rx.slots[0].recv.next_ck_for, u64::MAX);
-        assert_eq!(rx.slots[0].recv.next_ck, [0; 32], "consumed and wiped");
-        assert!(!rx.slots[0].recv.pending.live, "ahead scratch wiped");
-        // An in-order candidate replaced by a stored-key commit: derived again.
-        let a = rx.candidate(0, Some(305), now).unwrap();
-        let st = rx.candidate(0, Some(100), now).unwrap();
-        assert_eq!((a.key(), st.key()), (&keys[305], &keys[100]));
-        rx.commit(st, now).unwrap();
-        assert_eq!(rx.slots[0].recv.next_ck, [0; 32], "wiped by the commit");
-        rx.commit(a, now).unwrap();
-        for c in 306..600u32 {
-            let k = rx.candidate(0, Some(c), now).unwrap();
-            assert_eq!(k.key(), &keys[c as usize], "counter {c}");
-            rx.commit(k, now).unwrap();
-        }
-        // A dropped in-order candidate leaves its chain key (position 601,
-        // derivable from the chain) until the next commit wipes it.
-        drop(rx.candidate(0, Some(600), now).unwrap());
-        assert_eq!(rx.slots[0].recv.next_ck_for, 600);
-    }
-}
+mod tests;
