@@ -12,7 +12,7 @@ cargo test --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-t
 
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
 python3 -m pip install --quiet --disable-pip-version-check blake3 cryptography
-python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v1.json
+python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v2.json
 
 step "ratchet FS/PCS leak table"
 cargo test --release -p pqdr-ratchet --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
