@@ -8,8 +8,9 @@
 //! u16 WW ‖ u16 MS ‖ u64 generation ‖ u64 epoch ‖ u8 flags ‖
 //! u64 ratchets_completed ‖ u8 n_slots ‖ slot* ‖ kem ‖ config_digest[32]
 //! slot = u64 epoch ‖ u8 flags ‖ [rk ‖ xk] ‖ [send ck ‖ seg ‖ u64 pos ‖ u64 packets ‖ u64 bytes] ‖
-//!        recv ck ‖ seg ‖ u64 next ‖ bitmap (WW × u64) ‖ u16 n ‖ (u32 counter ‖ key)* ‖
-//!        i64 started ‖ u64 rekey_at ‖ u8 has_expiry ‖ i64 expiry
+//!        recv ck ‖ seg ‖ u64 pos ‖ u64 next (= pos) ‖ bitmap (WW × u64) ‖ u16 n ‖
+//!        (u32 counter ‖ key)* ‖ i64 started ‖ u64 rekey_at ‖ u8 has_expiry ‖ i64 expiry
+//! slot flags: bit 0 rk ‖ xk present, bit 1 send chain present, bit 2 a record was received
 //! kem  = u8 phase ‖ u16 rid ‖ i64 started ‖ [ct] (peer, ct being sent) ‖
 //!        u8 blob_done ‖ u8 next_idx ‖ u8 flags ‖ u16 dead_rid ‖ i64 next_start ‖
 //!        u8 has_abort ‖ u16 abort_rid ‖ u8 abort_reason ‖ u8 has_done ‖ u16 done_rid ‖ u8 done_blob

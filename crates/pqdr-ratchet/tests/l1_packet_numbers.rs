@@ -7,6 +7,8 @@
 #![allow(
     clippy::unwrap_used,
     clippy::cast_possible_truncation,
+    clippy::integer_division_remainder_used,
+    clippy::needless_range_loop,
     missing_docs,
     reason = "test code"
 )]
@@ -91,7 +93,7 @@ fn packet_number_stream_with_gaps_and_ratchets() {
         x % m
     };
     // Per side: the next packet number of the current epoch (a QUIC stack's
-    // packet number space restarted at each key phase, see the README).
+    // packet number space restarted at each key phase, see SPEC.md).
     let mut pns = [(0u64, 0u32); 2];
     let (mut delivered, mut skipped_pns, mut ctl) = (0usize, 0usize, [0u8; 1200]);
     let mut seen = HashSet::new();
