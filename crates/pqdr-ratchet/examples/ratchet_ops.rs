@@ -16,7 +16,7 @@
 //! `open` alone), `open-rev` (like `open`, each group of 64 reversed),
 //! `bare-seal`, `bare-open` (ChaCha20-Poly1305 with one reused
 //! key), `step` (`KeySchedule::next_send`: the send-side chain step) and
-//! `recv-step` (`KeySchedule::candidate` + `commit`, in order).
+//! `recv-step` (`KeySchedule::open_with`, in order).
 //! `ratchet_ops time` prints wall-clock minimums of all of them instead.
 #![allow(
     clippy::std_instead_of_core,
@@ -90,7 +90,7 @@ fn time_all() {
     const BATCHES: usize = 3000;
     let mut r = pqdr_kat::Drbg::new(&[5; 48]);
     let payload = [0xabu8; PAYLOAD];
-    let hdr = [0x20u8, 0, 0, 0, 0, 0];
+    let hdr = [pqdr_ratchet::wire::FLAGS, 0, 0, 0, 0, 0];
     let mut a: KeySchedule<MlKem768> =
         KeySchedule::new(&cfg(), Role::Initiator, init(), Instant(0), &mut r).unwrap();
     let mut b: KeySchedule<MlKem768> =
@@ -109,9 +109,8 @@ fn time_all() {
         &mut || {
             let t = std::time::Instant::now();
             for _ in 0..N {
-                let cand = b.candidate(0, Some(c), Instant(0)).unwrap();
-                black_box(cand.key());
-                b.commit(cand, Instant(0)).unwrap();
+                b.open_with(Instant(0), 0, Some(c), |k| Some(black_box(k.key()).len()))
+                    .unwrap();
                 c += 1;
             }
             t.elapsed()
@@ -216,7 +215,7 @@ fn main() {
     let n: usize = args.next().expect("n").parse().expect("n");
     let mut r = pqdr_kat::Drbg::new(&[5; 48]);
     let payload = [0xabu8; PAYLOAD];
-    let hdr = [0x20u8, 0, 0, 0, 0, 0];
+    let hdr = [pqdr_ratchet::wire::FLAGS, 0, 0, 0, 0, 0];
     match op.as_str() {
         "seal" => {
             let mut a =
@@ -290,9 +289,8 @@ fn main() {
             let mut b: KeySchedule<MlKem768> =
                 KeySchedule::new(&cfg(), Role::Responder, init(), Instant(0), &mut r).unwrap();
             for c in 0..n as u32 {
-                let cand = b.candidate(0, Some(c), Instant(0)).unwrap();
-                black_box(cand.key());
-                b.commit(cand, Instant(0)).unwrap();
+                b.open_with(Instant(0), 0, Some(c), |k| Some(black_box(k.key()).len()))
+                    .unwrap();
             }
         }
         _ => panic!("unknown op {op}"),

@@ -313,8 +313,13 @@ fn export_to_vec_roundtrip() {
     let cfg = Config::default();
     let mut r = rng(31);
     let (mut a, _b): (S, S) = pair(&cfg, Instant(0), &mut r);
-    let v = a.export_state_to_vec(5, Instant(1)).unwrap();
-    assert!(S::import_state(&cfg, &v, 1, Instant(1)).is_ok());
+    let mut v = a
+        .export_state_to_vec(5, b"sixteen byte key", Instant(1), &mut r)
+        .unwrap();
+    assert!(v.len() <= pqdr_ratchet::max_state_len(16, 256));
+    let g = a.generation();
+    assert_eq!(g, 1);
+    assert!(S::import_state(&cfg, b"sixteen byte key", &mut v, g, Instant(1)).is_ok());
 }
 
 #[test]

@@ -85,12 +85,23 @@ fn stack_peaks() {
             }
             assert_eq!(a.status(Instant(500)).epoch, 1);
             let mut st = vec![0u8; pqdr_ratchet::max_state_len(16, 256)];
+            let key = [9u8; 32];
+            let mut st_len = 0;
             let export = peak(depth, || {
-                a.export_state(10, Instant(11), &mut st).unwrap();
+                st_len = a
+                    .export_state(10, &key, Instant(11), &mut st, &mut r)
+                    .unwrap();
             });
+            let generation = a.generation();
             let import = peak(depth, || {
-                let s = DefaultSession::import_state(&cfg, &st, 0, Instant(11));
-                assert!(s.is_err() || s.is_ok());
+                let s = DefaultSession::import_state(
+                    &cfg,
+                    &key,
+                    &mut st[..st_len],
+                    generation,
+                    Instant(11),
+                );
+                assert!(s.is_ok());
             });
             println!(
                 "size_of Session<MlKem768> = {} B",
