@@ -1,8 +1,55 @@
-//! Deterministic loss / reorder / duplicate / adversary simulator (RATCHET.md §3.2).
+//! Deterministic loss / reorder / duplicate / adversary / crash simulator
+//! (RATCHET.md §3.2, §1.11).
 //!
-//! Two sessions, a virtual clock, per-direction link models and an adversary.
-//! Invariants are checked after every event; a failing run prints its seed and
-//! replays byte-for-byte with `PQDR_NETSIM_SEED=<seed> cargo test --release -p pqdr-ratchet --test netsim`.
+//! Two sessions, a virtual clock, per-direction link models, an adversary and
+//! (in the crash scenarios) random crashes with restores from persisted state.
+//! Invariants are checked after every event:
+//! * **no (key, nonce) is ever used twice**: after every `seal` and every
+//!   `poll_transmit` the test reads `Session::last_sealed()` (the very key and
+//!   nonce handed to ChaCha20-Poly1305) into one set per run, shared by both
+//!   parties and by every incarnation of a party (RATCHET.md §2, first row);
+//! * every delivered plaintext equals exactly one sent plaintext (a restored
+//!   receiver may accept once more what it received after its persisted
+//!   export: the documented replay window of a restore, §1.11 rule 4);
+//! * epochs advance (and keep advancing after restores), no panics.
+//!
+//! A failing run prints its seed and replays byte-for-byte with
+//! `PQDR_NETSIM_SEED=<seed> cargo test --release -p pqdr-ratchet --test netsim`
+//! (`PQDR_NETSIM_SEEDS=<n>` runs seeds 1..=n).
+//!
+//! # The application's persistence discipline in the crash scenarios
+//!
+//! Each party has a "disk" holding one `(blob, generation)` pair, written
+//! atomically. The application
+//! * exports (with a random reserve) and persists before its first record,
+//!   after every key event (`NextEpochReady`, `EpochAdvanced`,
+//!   `RatchetAborted`), when `seal` says `ReservationExhausted`, after
+//!   `reserve` records, and at random times;
+//! * never seals or polls while an export is owed and not yet persisted;
+//! * on restart imports the persisted blob with `min_generation` = the
+//!   persisted generation, and must export and persist again before its first
+//!   record (`seal` returns `ExportRequired` until then: checked on every
+//!   restore, together with "the send position did not move").
+//!
+//! A crash may hit anywhere between two of these steps: before a delivery,
+//! after a send, between `export_state` and the persist (the previous blob is
+//! then what is on disk), right after a restore (the same blob is then
+//! imported again), right after persisting a blob taken mid-ratchet (owner
+//! with its ek in flight, owner awaiting the peer's confirmation, peer with
+//! its ct in flight and the next epoch installed). After the first persist of
+//! a restored incarnation the test imports the blob it was restored from once
+//! more with the persisted generation and requires `StaleGeneration`.
+//!
+//! Why the test does not also let the application re-import an *older* blob
+//! with an older `min_generation` (a rollback the application failed to
+//! detect): uniqueness cannot hold there, even with export-before-seal. Let
+//! blob g be taken at send position P with reserve R; the lost incarnation
+//! sends up to P + R, exports g + 1 at P' > P (chains at P' + R) and sends up
+//! to P' + R > P + R. The rolled-back incarnation starts at P + R and reuses
+//! `[P + R, P' + R)`. The generation check is what prevents this, so the test
+//! asserts the refusal (`StaleGeneration`) instead; `tests/state.rs`
+//! (`rollback_with_old_min_generation_reuses_keys`) shows the reuse the check
+//! prevents, so the uniqueness check used here is known to be able to fail.
 #![allow(
     clippy::integer_division_remainder_used,
     clippy::std_instead_of_core,
@@ -10,6 +57,7 @@
     clippy::unwrap_used,
     clippy::nonminimal_bool,
     clippy::neg_cmp_op_on_partial_ord,
+    clippy::too_many_lines,
     missing_docs,
     reason = "test code: public values, std harness"
 )]
@@ -20,11 +68,11 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 
 use common::ToyKem;
-use pqdr_ratchet::{Config, Error, Event, InitialSecret, Instant, Role, Session};
+use pqdr_ratchet::{Config, Error, Event, InitialSecret, Instant, Role, Session, wire};
 
 type S = Session<ToyKem>;
 
-/// splitmix64: the simulator's own (network/adversary) randomness.
+/// splitmix64: the simulator's own (network/adversary/crash) randomness.
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -76,6 +124,42 @@ struct Adversary {
     drop_control: bool,
 }
 
+/// Negative controls: an application that breaks the persistence discipline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Misuse {
+    /// The documented discipline.
+    None,
+    /// On restart, imports the blob *before* the last persisted one with that
+    /// older blob's generation as `min_generation` (an undetected rollback).
+    RollbackImport,
+    /// Keeps sending after an export and persists it only 30 ms later.
+    SealBeforePersist,
+}
+
+/// Crash model (both parties crash independently).
+#[derive(Clone, Copy, Debug)]
+struct Crashes {
+    misuse: Misuse,
+    /// Per party and tick.
+    per_tick: f64,
+    /// Before a delivery to the party / after one of its sends.
+    per_event: f64,
+    /// Between `export_state` and the persist.
+    before_persist: f64,
+    /// Right after persisting a blob taken mid-ratchet.
+    after_mid_ratchet_persist: f64,
+    /// Right after a restore, before its export (same blob imported again).
+    after_restore: f64,
+    /// Downtime is uniform in `0..=max_down_ms`.
+    max_down_ms: u64,
+    /// No crashes in the last `quiet_ms` (the progress check runs there).
+    quiet_ms: u64,
+    /// Probability per tick that the application exports for no reason.
+    export_per_tick: f64,
+    /// Restores required per run.
+    min_restores: u64,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Scenario {
     name: &'static str,
@@ -84,7 +168,7 @@ struct Scenario {
     traffic: Traffic,
     adversary: Adversary,
     outage: Option<(u64, u64)>,
-    restore_at: Option<u64>,
+    crashes: Option<Crashes>,
     cfg: Config,
     /// Largest allowed time from a ratchet start to both sides switched.
     heal_budget_ms: u64,
@@ -103,6 +187,52 @@ struct Report {
     heal_ms: Vec<u64>,
     heal_packets: Vec<u64>,
     aborted: u64,
+    /// (key, nonce) pairs recorded by the instrumented AEAD.
+    sealed: u64,
+    exports: u64,
+    crashes: u64,
+    restores: u64,
+    /// Restores by the KEM phase of the live session when the blob was taken
+    /// (0 idle, 1 owner ek in flight, 2 owner awaiting confirm, 3 peer ct in flight).
+    restores_by_phase: [u64; 4],
+    /// The same blob imported again (crash right after a restore).
+    same_blob_reimports: u64,
+    /// Crashes between export and persist.
+    lost_exports: u64,
+    /// Re-imports of a superseded blob refused with `StaleGeneration`.
+    stale_refused: u64,
+    /// Payloads a restored receiver accepted once more (replay window of a restore).
+    redelivered: u64,
+    /// Ratchets completed after the last crash (min over the parties).
+    ratchets_after_crashes: u64,
+}
+
+impl Report {
+    fn add(&mut self, r: Report) {
+        self.sent += r.sent;
+        self.delivered += r.delivered;
+        self.dropped_link += r.dropped_link;
+        self.reordered += r.reordered;
+        self.ratchets += r.ratchets;
+        self.aborted += r.aborted;
+        self.heal_ms.extend(r.heal_ms);
+        self.heal_packets.extend(r.heal_packets);
+        for (k, v) in r.rejected {
+            *self.rejected.entry(k).or_default() += v;
+        }
+        self.sealed += r.sealed;
+        self.exports += r.exports;
+        self.crashes += r.crashes;
+        self.restores += r.restores;
+        for i in 0..4 {
+            self.restores_by_phase[i] += r.restores_by_phase[i];
+        }
+        self.same_blob_reimports += r.same_blob_reimports;
+        self.lost_exports += r.lost_exports;
+        self.stale_refused += r.stale_refused;
+        self.redelivered += r.redelivered;
+        self.ratchets_after_crashes += r.ratchets_after_crashes;
+    }
 }
 
 struct Pkt {
@@ -128,37 +258,95 @@ impl Ord for Pkt {
     }
 }
 
+/// What the "disk" holds: one blob and its generation, written atomically.
+#[derive(Clone)]
+struct Persisted {
+    blob: Vec<u8>,
+    generation: u64,
+    /// Length of the party's delivery log when the blob was taken.
+    mark: usize,
+    /// KEM phase of the live session when the blob was taken.
+    phase: u8,
+}
+
+/// One party: its live session (None while crashed), its disk and the
+/// receive bookkeeping of the payloads addressed to it.
+struct Party {
+    s: Option<S>,
+    disk: Option<Persisted>,
+    /// The blob persisted before `disk` (for `Misuse::RollbackImport`).
+    older: Option<Persisted>,
+    /// An export waiting to be persisted (`Misuse::SealBeforePersist`).
+    deferred: Option<(u64, Persisted)>,
+    /// An export is owed: nothing is sent until it is persisted.
+    need_export: bool,
+    /// Records sent since the last export, and that export's reserve.
+    sent_since_export: u64,
+    reserve: u32,
+    down_until: u64,
+    /// The blob (and generation) this incarnation was restored from, until
+    /// its first persist (then a re-import must be refused).
+    restored_from: Option<(Vec<u8>, u64)>,
+    /// Payload ids whose delivery the current state reflects.
+    delivered: HashSet<u64>,
+    /// Every delivery reflected in the current state, in order.
+    log: Vec<u64>,
+}
+
+impl Party {
+    fn new(s: S) -> Self {
+        Party {
+            s: Some(s),
+            disk: None,
+            older: None,
+            deferred: None,
+            need_export: false,
+            sent_since_export: 0,
+            reserve: u32::MAX,
+            down_until: 0,
+            restored_from: None,
+            delivered: HashSet::new(),
+            log: Vec::new(),
+        }
+    }
+}
+
 struct Sim {
     seed: u64,
     sc: Scenario,
     net: Rng,
     srng: pqdr_kat::Drbg,
-    a: S,
-    b: S,
+    /// `p[0]` = A (Initiator), `p[1]` = B (Responder).
+    p: [Party; 2],
     queue: BinaryHeap<Reverse<Pkt>>,
     seq: u64,
     ge_bad: [bool; 2],
-    /// Payload ids sent / delivered per direction.
+    /// Payload ids sent, by sender.
     sent_ids: [HashSet<u64>; 2],
-    delivered_ids: [HashSet<u64>; 2],
     next_id: [u64; 2],
-    /// (sender, epoch, counter) of every sealed record: no (key, nonce) reuse.
-    nonces: [HashSet<(u64, u32)>; 2],
+    /// Every (key, nonce) any incarnation of either party sealed with.
+    keys: HashSet<([u8; 32], [u8; 12])>,
     recorded: Vec<(bool, Vec<u8>)>,
     highest_delivered: [u64; 2],
     ratchet_start: Option<(u64, u64, u64)>,
     report: Report,
-    exported: Option<(Vec<u8>, u64)>,
-    /// Ids delivered to A after its export: a restore may deliver them again.
-    redeliverable: HashSet<u64>,
-    /// A persists its state (restore scenario) at the next tick.
-    need_export: bool,
+    /// (time, party, epoch) of every restore.
+    restore_points: Vec<(u64, usize, u64)>,
+    /// Minimum epoch of the two parties over time (while both are up).
+    min_epoch_log: Vec<(u64, u64)>,
+    /// Epochs and delivery counts when the quiet period began.
+    quiet_start: Option<([u64; 2], [u64; 2])>,
+    delivered_by: [u64; 2],
+    now: u64,
 }
 
 macro_rules! check {
     ($sim:expr, $cond:expr, $($msg:tt)*) => {
         if !($cond) {
-            panic!("netsim seed {} scenario {}: {}", $sim.seed, $sim.sc.name, format!($($msg)*));
+            panic!(
+                "netsim seed {} scenario {} t={} ms: {}",
+                $sim.seed, $sim.sc.name, $sim.now, format!($($msg)*)
+            );
         }
     };
 }
@@ -166,6 +354,7 @@ macro_rules! check {
 const SECRET: [u8; 32] = [7; 32];
 const PAYLOAD: usize = 1024;
 const MTU: usize = 1200;
+const STORAGE_KEY: &[u8] = b"netsim storage key, 32 bytes....";
 
 impl Sim {
     fn new(sc: Scenario, seed: u64) -> Self {
@@ -177,39 +366,242 @@ impl Sim {
         };
         let a = S::new(&sc.cfg, Role::Initiator, init(), Instant(0), &mut srng).unwrap();
         let b = S::new(&sc.cfg, Role::Responder, init(), Instant(0), &mut srng).unwrap();
-        Sim {
+        let mut sim = Sim {
             seed,
             sc,
             net: Rng(seed.wrapping_mul(0x1234_5678_9abc_def1) ^ 0xfeed),
             srng,
-            a,
-            b,
+            p: [Party::new(a), Party::new(b)],
             queue: BinaryHeap::new(),
             seq: 0,
             ge_bad: [false; 2],
             sent_ids: [HashSet::new(), HashSet::new()],
-            delivered_ids: [HashSet::new(), HashSet::new()],
             next_id: [0, 1 << 40],
-            nonces: [HashSet::new(), HashSet::new()],
+            keys: HashSet::new(),
             recorded: Vec::new(),
             highest_delivered: [0; 2],
             ratchet_start: None,
             report: Report::default(),
-            exported: None,
-            redeliverable: HashSet::new(),
-            need_export: sc.restore_at.is_some(),
+            restore_points: Vec::new(),
+            min_epoch_log: Vec::new(),
+            quiet_start: None,
+            delivered_by: [0; 2],
+            now: 0,
+        };
+        if sc.crashes.is_some() {
+            // A persisted session exports before its first record; there is
+            // nothing to restore from before that, so no crash is drawn here.
+            for i in 0..2 {
+                sim.p[i].need_export = true;
+                sim.export_and_persist(i, false);
+            }
+        }
+        sim
+    }
+
+    fn with_rng<T>(&mut self, f: impl FnOnce(&mut Self, &mut pqdr_kat::Drbg) -> T) -> T {
+        let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
+        let r = f(self, &mut srng);
+        self.srng = srng;
+        r
+    }
+
+    fn up(&self, i: usize) -> bool {
+        self.p[i].s.is_some()
+    }
+
+    fn crashes_allowed(&self) -> Option<Crashes> {
+        let c = self.sc.crashes?;
+        (self.now + c.quiet_ms < self.sc.duration_ms).then_some(c)
+    }
+
+    /// Crashes party `i` with probability `prob` (if crashes are on).
+    fn maybe_crash(&mut self, i: usize, prob: f64) -> bool {
+        let Some(c) = self.crashes_allowed() else {
+            return false;
+        };
+        if !self.up(i) || !(self.net.f() < prob) {
+            return false;
+        }
+        // Everything in memory is lost, including an export not yet persisted.
+        self.p[i].s = None;
+        self.p[i].deferred = None;
+        self.p[i].down_until = self.now + self.net.below(c.max_down_ms + 1);
+        self.report.crashes += 1;
+        true
+    }
+
+    /// Restores party `i` from its disk.
+    fn restore(&mut self, i: usize) {
+        let now = self.now;
+        let mut d = self.p[i].disk.clone().unwrap();
+        if self
+            .sc
+            .crashes
+            .is_some_and(|c| c.misuse == Misuse::RollbackImport)
+            && let Some(o) = self.p[i].older.clone()
+        {
+            d = o;
+        }
+        let mut copy = d.blob.clone();
+        let r = S::import_state(
+            &self.sc.cfg,
+            STORAGE_KEY,
+            &mut copy,
+            d.generation,
+            Instant(now),
+        );
+        check!(self, r.is_ok(), "party {i}: import failed: {:?}", r.err());
+        let mut s = r.unwrap();
+        check!(
+            self,
+            s.generation() == d.generation,
+            "restored generation {} != persisted {}",
+            s.generation(),
+            d.generation
+        );
+        // Rule 1: nothing is sent before the application exported again, and
+        // the refused attempt moves no send position.
+        let before = s.leak_positions();
+        let mut pkt = [0u8; 1500];
+        let (sealed, polled) = self.with_rng(|_, r| {
+            (
+                s.seal(Instant(now), b"cid", b"probe", &mut pkt, r),
+                s.poll_transmit(Instant(now), b"cid", &mut pkt, r),
+            )
+        });
+        check!(
+            self,
+            sealed == Err(Error::ExportRequired),
+            "seal after import: {sealed:?}"
+        );
+        check!(self, polled.is_none(), "poll_transmit sent after import");
+        check!(
+            self,
+            before == s.leak_positions(),
+            "send position moved before export"
+        );
+        let epoch = s.status(Instant(now)).epoch;
+        // The receive state is that of the blob: what was delivered after it
+        // may be delivered once more (RATCHET.md §1.11 rule 4).
+        let p = &mut self.p[i];
+        for id in p.log.drain(d.mark..) {
+            p.delivered.remove(&id);
+        }
+        p.s = Some(s);
+        p.need_export = true;
+        p.sent_since_export = 0;
+        p.restored_from = Some((d.blob.clone(), d.generation));
+        self.report.restores += 1;
+        self.report.restores_by_phase[usize::from(d.phase)] += 1;
+        self.restore_points.push((now, i, epoch));
+        let again = self.sc.crashes.map_or(0.0, |c| c.after_restore);
+        if self.maybe_crash(i, again) {
+            self.report.same_blob_reimports += 1;
         }
     }
 
-    fn side(&mut self, from_a: bool) -> &mut S {
-        if from_a { &mut self.a } else { &mut self.b }
+    /// Exports party `i` if an export is owed and persists it; returns whether
+    /// the party may send (it is up and has nothing owed).
+    fn ensure_persisted(&mut self, i: usize) -> bool {
+        if !self.up(i) {
+            return false;
+        }
+        if self.p[i].need_export {
+            self.export_and_persist(i, true);
+        }
+        self.up(i)
     }
 
-    /// Puts a sealed record on the link (loss, delay, jitter, dup, corruption).
-    fn transmit(&mut self, now: u64, from_a: bool, pkt: &[u8], control: bool) {
-        let d = usize::from(!from_a);
-        // (key, nonce) uniqueness: the sender sends only in its current epoch.
-        let epoch = self.side(from_a).status(Instant(now)).epoch;
+    fn export_and_persist(&mut self, i: usize, may_crash: bool) {
+        let now = self.now;
+        let reserve = [1u32, 16, 64, 300, 2000][self.net.below(5) as usize];
+        let mark = self.p[i].log.len();
+        let (blob, generation, phase) = self.with_rng(|sim, r| {
+            let s = sim.p[i].s.as_mut().unwrap();
+            let phase = s.leak_kem().phase;
+            let g0 = s.generation();
+            let blob = s.export_state_to_vec(reserve, STORAGE_KEY, Instant(now), r);
+            (blob, (g0, s.generation()), phase)
+        });
+        let blob = match blob {
+            Ok(b) => b,
+            Err(e) => {
+                check!(self, false, "party {i}: export failed: {e:?}");
+                unreachable!()
+            }
+        };
+        check!(
+            self,
+            generation.1 == generation.0 + 1,
+            "generation {} -> {}",
+            generation.0,
+            generation.1
+        );
+        self.report.exports += 1;
+        let c = self.sc.crashes.filter(|_| may_crash);
+        if self.maybe_crash(i, c.map_or(0.0, |c| c.before_persist)) {
+            // The previous blob and generation stay on disk.
+            self.report.lost_exports += 1;
+            return;
+        }
+        let persisted = Persisted {
+            blob,
+            generation: generation.1,
+            mark,
+            phase,
+        };
+        let p = &mut self.p[i];
+        p.need_export = false;
+        p.sent_since_export = 0;
+        p.reserve = reserve;
+        if c.is_some_and(|c| c.misuse == Misuse::SealBeforePersist) {
+            p.deferred = Some((now + 30, persisted));
+            return;
+        }
+        self.persist(i, persisted);
+        if phase != 0 {
+            self.maybe_crash(i, c.map_or(0.0, |c| c.after_mid_ratchet_persist));
+        }
+    }
+
+    /// Writes `(blob, generation)` to party `i`'s disk.
+    fn persist(&mut self, i: usize, d: Persisted) {
+        let now = self.now;
+        let generation = d.generation;
+        let p = &mut self.p[i];
+        p.older = p.disk.replace(d);
+        if let Some((old, g)) = p.restored_from.take() {
+            // The blob this incarnation was restored from, imported again
+            // with the persisted generation: refused.
+            let mut old = old;
+            let r = S::import_state(
+                &self.sc.cfg,
+                STORAGE_KEY,
+                &mut old,
+                generation,
+                Instant(now),
+            );
+            check!(
+                self,
+                r.as_ref().err() == Some(&Error::StaleGeneration),
+                "re-import of generation {g} after persisting {generation}: {:?}",
+                r.err()
+            );
+            self.report.stale_refused += 1;
+        }
+    }
+
+    /// Records the (key, nonce) the instrumented AEAD used for the record
+    /// just sealed by party `i` and checks it against the packet header.
+    fn record_key(&mut self, i: usize, pkt: &[u8]) {
+        let now = Instant(self.now);
+        let s = self.p[i].s.as_ref().unwrap();
+        let epoch = s.status(now).epoch;
+        let Some((key, nonce)) = s.last_sealed() else {
+            check!(self, false, "no last_sealed after a seal");
+            return;
+        };
         check!(
             self,
             pkt[1] == epoch as u8,
@@ -217,12 +609,31 @@ impl Sim {
             pkt[1],
             epoch
         );
-        let counter = u32::from_be_bytes(pkt[2..6].try_into().unwrap());
         check!(
             self,
-            self.nonces[d].insert((epoch, counter)),
-            "nonce reuse: dir {d} epoch {epoch} counter {counter}"
+            nonce[8..12] == pkt[2..6]
+                && nonce[7] == pkt[1]
+                && nonce[4..8] == (epoch as u32).to_be_bytes(),
+            "instrumented nonce {nonce:?} does not match header {:?}",
+            &pkt[..6]
         );
+        check!(
+            self,
+            self.keys.insert((key, nonce)),
+            "(key, nonce) reuse: party {i} epoch {epoch} counter {}",
+            u32::from_be_bytes(pkt[2..6].try_into().unwrap())
+        );
+        self.report.sealed += 1;
+        let p = &mut self.p[i];
+        p.sent_since_export += 1;
+        if self.sc.crashes.is_some() && p.sent_since_export >= u64::from(p.reserve) {
+            p.need_export = true;
+        }
+    }
+
+    /// Puts a sealed record on the link (loss, delay, jitter, dup, corruption).
+    fn transmit(&mut self, now: u64, from_a: bool, pkt: &[u8], control: bool) {
+        let d = usize::from(!from_a);
         if self.recorded.len() < 4096 && self.net.f() < 0.05 {
             self.recorded.push((from_a, pkt.to_vec()));
         }
@@ -281,68 +692,90 @@ impl Sim {
         }
     }
 
-    fn send_data(&mut self, now: u64, from_a: bool) {
-        let d = usize::from(!from_a);
-        let id = self.next_id[d];
-        self.next_id[d] += 1;
+    fn send_data(&mut self, now: u64, from: usize) {
+        if !self.ensure_persisted(from) {
+            return;
+        }
+        let id = self.next_id[from];
         let mut payload = [0u8; PAYLOAD];
         payload[..8].copy_from_slice(&id.to_be_bytes());
         for (i, b) in payload[8..].iter_mut().enumerate() {
             *b = (id as usize + i) as u8;
         }
         let mut pkt = [0u8; 1500];
-        let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-        let s = self.side(from_a);
-        let room = s.max_payload(MTU).min(PAYLOAD);
-        let r = s.seal(Instant(now), b"cid", &payload[..room], &mut pkt, &mut srng);
-        self.srng = srng;
+        let r = self.with_rng(|sim, r| {
+            let s = sim.p[from].s.as_mut().unwrap();
+            let room = s.max_payload(MTU).min(PAYLOAD);
+            s.seal(Instant(now), b"cid", &payload[..room], &mut pkt, r)
+        });
         match r {
             Ok(n) => {
                 check!(self, n <= MTU, "record {n} > MTU");
-                self.sent_ids[d].insert(id);
+                self.next_id[from] += 1;
+                self.sent_ids[from].insert(id);
                 self.report.sent += 1;
-                self.transmit(now, from_a, &pkt[..n], false);
+                self.record_key(from, &pkt[..n]);
+                self.transmit(now, from == 0, &pkt[..n], false);
+                let c = self.sc.crashes.map_or(0.0, |c| c.per_event);
+                self.maybe_crash(from, c);
             }
-            Err(Error::ReservationExhausted) => self.need_export = true,
-            Err(e) => check!(self, false, "seal failed: {e:?}"),
+            Err(Error::ReservationExhausted) if self.sc.crashes.is_some() => {
+                self.p[from].need_export = true;
+            }
+            Err(e) => check!(self, false, "party {from}: seal failed: {e:?}"),
         }
     }
 
-    fn poll(&mut self, now: u64, from_a: bool) {
+    fn poll(&mut self, now: u64, from: usize) {
         let mut pkt = [0u8; 1500];
         loop {
-            let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-            let n =
-                self.side(from_a)
-                    .poll_transmit(Instant(now), b"cid", &mut pkt[..MTU], &mut srng);
-            self.srng = srng;
+            if !self.ensure_persisted(from) {
+                return;
+            }
+            let n = self.with_rng(|sim, r| {
+                sim.p[from].s.as_mut().unwrap().poll_transmit(
+                    Instant(now),
+                    b"cid",
+                    &mut pkt[..MTU],
+                    r,
+                )
+            });
             let Some(n) = n else { break };
-            self.transmit(now, from_a, &pkt[..n], true);
+            self.record_key(from, &pkt[..n]);
+            self.transmit(now, from == 0, &pkt[..n], true);
+            let c = self.sc.crashes.map_or(0.0, |c| c.per_event);
+            self.maybe_crash(from, c);
         }
     }
 
     fn deliver(&mut self, now: u64, to_b: bool, bytes: &[u8]) {
+        let to = usize::from(to_b);
+        let from = 1 - to;
+        if !self.up(to) {
+            self.report.dropped_link += 1;
+            return;
+        }
+        let c = self.sc.crashes.map_or(0.0, |c| c.per_event);
+        if self.maybe_crash(to, c) {
+            self.report.dropped_link += 1;
+            return;
+        }
         let mut out = [0u8; 1500];
-        let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-        let r = self
-            .side(!to_b)
-            .open(Instant(now), b"cid", bytes, &mut out, &mut srng);
-        self.srng = srng;
-        let d = usize::from(!to_b);
+        let r = self.with_rng(|sim, r| {
+            sim.p[to]
+                .s
+                .as_mut()
+                .unwrap()
+                .open(Instant(now), b"cid", bytes, &mut out, r)
+        });
         match r {
             Ok(o) if o.len > 0 => {
                 check!(self, o.len >= 8, "short payload");
                 let id = u64::from_be_bytes(out[..8].try_into().unwrap());
                 check!(
                     self,
-                    self.sent_ids[d].contains(&id),
+                    self.sent_ids[from].contains(&id),
                     "delivered a payload never sent (id {id})"
-                );
-                let fresh = self.delivered_ids[d].insert(id);
-                check!(
-                    self,
-                    fresh || (!to_b && self.redeliverable.remove(&id)),
-                    "payload {id} delivered twice"
                 );
                 for (i, b) in out[8..o.len].iter().enumerate() {
                     check!(
@@ -351,14 +784,17 @@ impl Sim {
                         "payload {id} corrupted"
                     );
                 }
-                if id < self.highest_delivered[d] {
+                let p = &mut self.p[to];
+                let fresh = p.delivered.insert(id);
+                check!(self, fresh, "payload {id} delivered twice to party {to}");
+                let p = &mut self.p[to];
+                p.log.push(id);
+                if id < self.highest_delivered[from] {
                     self.report.reordered += 1;
                 }
-                self.highest_delivered[d] = self.highest_delivered[d].max(id);
-                if !to_b && self.exported.is_some() {
-                    self.redeliverable.insert(id);
-                }
+                self.highest_delivered[from] = self.highest_delivered[from].max(id);
                 self.report.delivered += 1;
+                self.delivered_by[to] += 1;
             }
             Ok(_) => {}
             Err(e) => *self.report.rejected.entry(format!("{e:?}")).or_default() += 1,
@@ -367,21 +803,25 @@ impl Sim {
 
     fn adversary(&mut self, now: u64) {
         if self.net.f() < self.sc.adversary.forge {
-            let to_b = self.net.next() & 1 == 0;
-            let epoch = self.side(!to_b).status(Instant(now)).epoch;
-            let mut f = vec![0u8; 22 + self.net.below(200) as usize];
-            for b in &mut f {
-                *b = self.net.next() as u8;
+            let to = (self.net.next() & 1) as usize;
+            if let Some(s) = self.p[to].s.as_ref() {
+                let epoch = s.status(Instant(now)).epoch;
+                let mut f = vec![0u8; 22 + self.net.below(200) as usize];
+                for b in &mut f {
+                    *b = self.net.next() as u8;
+                }
+                f[0] = wire::FLAGS;
+                f[1] = (epoch as u8).wrapping_add(self.net.below(2) as u8);
+                let mut out = [0u8; 1500];
+                let r = self.with_rng(|sim, r| {
+                    sim.p[to]
+                        .s
+                        .as_mut()
+                        .unwrap()
+                        .open(Instant(now), b"cid", &f, &mut out, r)
+                });
+                check!(self, r.is_err(), "forgery accepted");
             }
-            f[0] = 0x20;
-            f[1] = epoch as u8;
-            let mut out = [0u8; 1500];
-            let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-            let r = self
-                .side(!to_b)
-                .open(Instant(now), b"cid", &f, &mut out, &mut srng);
-            self.srng = srng;
-            check!(self, r.is_err(), "forgery accepted");
         }
         if !self.recorded.is_empty() && self.net.f() < self.sc.adversary.replay {
             let i = self.net.below(self.recorded.len() as u64) as usize;
@@ -397,19 +837,25 @@ impl Sim {
     }
 
     fn events(&mut self, now: u64) {
-        for from_a in [true, false] {
-            while let Some(e) = self.side(from_a).poll_event() {
-                // Persistence policy of the restore scenario: A exports whenever its
-                // keys change (and when its send reservation runs out).
-                if from_a
+        for i in 0..2 {
+            let Some(s) = self.p[i].s.as_mut() else {
+                continue;
+            };
+            let mut evs = Vec::new();
+            while let Some(e) = s.poll_event() {
+                evs.push(e);
+            }
+            for e in evs {
+                // Persistence policy: export whenever the keys change.
+                if self.sc.crashes.is_some()
                     && matches!(
                         e,
-                        Event::RatchetStarted { .. }
-                            | Event::NextEpochReady { .. }
+                        Event::NextEpochReady { .. }
                             | Event::EpochAdvanced { .. }
+                            | Event::RatchetAborted { .. }
                     )
                 {
-                    self.need_export = self.sc.restore_at.is_some();
+                    self.p[i].need_export = true;
                 }
                 match e {
                     Event::RatchetStarted { epoch } => {
@@ -417,15 +863,19 @@ impl Sim {
                         self.ratchet_start = Some((now, epoch, sent));
                     }
                     Event::RatchetAborted { .. } => self.report.aborted += 1,
+                    Event::AuthFailureAlarm { .. } | Event::Wedged | Event::RekeyOverdue => {
+                        check!(self, false, "party {i}: unexpected event {e:?}");
+                    }
                     _ => {}
                 }
             }
         }
-        if let Some((t0, e, p0)) = self.ratchet_start {
-            let (ea, eb) = (
-                self.a.status(Instant(now)).epoch,
-                self.b.status(Instant(now)).epoch,
-            );
+        if let (Some((t0, e, p0)), Some(a), Some(b)) = (
+            self.ratchet_start,
+            self.p[0].s.as_ref(),
+            self.p[1].s.as_ref(),
+        ) {
+            let (ea, eb) = (a.status(Instant(now)).epoch, b.status(Instant(now)).epoch);
             if ea > e && eb > e {
                 self.report.heal_ms.push(now - t0);
                 self.report.heal_packets.push(self.report.sent - p0);
@@ -434,10 +884,23 @@ impl Sim {
         }
     }
 
+    fn epochs(&self) -> Option<[u64; 2]> {
+        let now = Instant(self.now);
+        Some([
+            self.p[0].s.as_ref()?.status(now).epoch,
+            self.p[1].s.as_ref()?.status(now).epoch,
+        ])
+    }
+
     fn run(mut self) -> Report {
         let tick = 1u64;
-        let mut now = 0u64;
-        while now < self.sc.duration_ms {
+        while self.now < self.sc.duration_ms {
+            let now = self.now;
+            for i in 0..2 {
+                if !self.up(i) && now >= self.p[i].down_until {
+                    self.restore(i);
+                }
+            }
             // Deliver everything due.
             while self.queue.peek().is_some_and(|p| p.0.at <= now) {
                 let p = self.queue.pop().unwrap().0;
@@ -445,39 +908,72 @@ impl Sim {
                 self.events(now);
             }
             self.adversary(now);
-            let mut srng = std::mem::replace(&mut self.srng, pqdr_kat::Drbg::new(&[0; 48]));
-            self.a.handle_timeout(Instant(now), &mut srng);
-            self.b.handle_timeout(Instant(now), &mut srng);
-            self.srng = srng;
+            for i in 0..2 {
+                if self.up(i) {
+                    self.with_rng(|sim, r| {
+                        sim.p[i].s.as_mut().unwrap().handle_timeout(Instant(now), r);
+                    });
+                }
+            }
+            self.events(now);
+            if let Some(c) = self.sc.crashes {
+                for i in 0..2 {
+                    if self.p[i].deferred.as_ref().is_some_and(|d| d.0 <= now) {
+                        let d = self.p[i].deferred.take().unwrap().1;
+                        self.persist(i, d);
+                    }
+                    if self.net.f() < c.export_per_tick {
+                        self.p[i].need_export = true;
+                    }
+                    self.maybe_crash(i, c.per_tick);
+                }
+            }
             match self.sc.traffic {
                 Traffic::Bulk(r) => {
                     for _ in 0..r {
-                        self.send_data(now, true);
-                        self.send_data(now, false);
+                        self.send_data(now, 0);
+                        self.send_data(now, 1);
                     }
                 }
                 Traffic::Periodic(p) => {
                     if now.is_multiple_of(p) {
-                        self.send_data(now, true);
-                        self.send_data(now, false);
+                        self.send_data(now, 0);
+                        self.send_data(now, 1);
                     }
                 }
                 Traffic::OneSided(r) => {
                     for _ in 0..r {
-                        self.send_data(now, true);
+                        self.send_data(now, 0);
                     }
                 }
             }
-            self.poll(now, true);
-            self.poll(now, false);
+            self.poll(now, 0);
+            self.poll(now, 1);
             self.events(now);
-            if let Some(t) = self.sc.restore_at {
-                self.restore_step(now, t);
+            if let Some(e) = self.epochs() {
+                self.min_epoch_log.push((now, e[0].min(e[1])));
+                if let Some(c) = self.sc.crashes
+                    && self.quiet_start.is_none()
+                    && now + c.quiet_ms >= self.sc.duration_ms
+                {
+                    self.quiet_start = Some((e, self.delivered_by));
+                }
             }
-            now += tick;
+            self.now += tick;
         }
-        let sa = self.a.status(Instant(now));
-        let sb = self.b.status(Instant(now));
+        self.finish()
+    }
+
+    fn finish(mut self) -> Report {
+        let now = Instant(self.now);
+        check!(self, self.up(0) && self.up(1), "a party is down at the end");
+        let sa = self.p[0].s.as_ref().unwrap().status(now);
+        let sb = self.p[1].s.as_ref().unwrap().status(now);
+        check!(
+            self,
+            !sa.closed && !sb.closed && !sa.wedged && !sb.wedged,
+            "{sa:?} {sb:?}"
+        );
         self.report.ratchets = sa.ratchets_completed.min(sb.ratchets_completed);
         check!(
             self,
@@ -499,34 +995,60 @@ impl Sim {
             "delivery ratio {ratio:.3} < {}",
             self.sc.min_delivery
         );
-        for &h in &self.report.heal_ms {
+        if self.sc.crashes.is_none() {
+            for &h in &self.report.heal_ms {
+                check!(
+                    self,
+                    h <= self.sc.heal_budget_ms,
+                    "healing took {h} ms > {}",
+                    self.sc.heal_budget_ms
+                );
+            }
+        }
+        if let Some(c) = self.sc.crashes {
             check!(
                 self,
-                h <= self.sc.heal_budget_ms,
-                "healing took {h} ms > {}",
-                self.sc.heal_budget_ms
+                self.report.restores >= c.min_restores,
+                "only {} restores",
+                self.report.restores
             );
+            // Every restore is followed by a completed ratchet (both parties
+            // past the restored party's epoch) ...
+            let end_min = sa.epoch.min(sb.epoch);
+            for &(t, i, e) in &self.restore_points {
+                check!(
+                    self,
+                    end_min > e,
+                    "no ratchet completed after the restore of party {i} at {t} ms (epoch {e}, end {end_min})"
+                );
+                let later = self.min_epoch_log.iter().any(|&(t2, m)| t2 > t && m > e);
+                check!(self, later, "restore of party {i} at {t} ms never healed");
+            }
+            // ... and the session works after the last crash: ratchets
+            // complete and data flows both ways.
+            let Some((e0, d0)) = self.quiet_start else {
+                check!(self, false, "no quiet period");
+                unreachable!()
+            };
+            let after = (sa.epoch - e0[0]).min(sb.epoch - e0[1]);
+            self.report.ratchets_after_crashes = after;
+            check!(
+                self,
+                after >= 2,
+                "only {after} ratchets after the last crash"
+            );
+            for (i, (n, n0)) in self.delivered_by.into_iter().zip(d0).enumerate() {
+                check!(
+                    self,
+                    n - n0 >= 20,
+                    "party {i}: only {} deliveries after the last crash",
+                    n - n0
+                );
+            }
         }
+        self.report.redelivered =
+            self.report.delivered - (self.p[0].delivered.len() + self.p[1].delivered.len()) as u64;
         self.report
-    }
-
-    /// A exports (reserve 2000) whenever its persistence policy asks; at `t` it
-    /// crashes and is restored from its latest export.
-    fn restore_step(&mut self, now: u64, t: u64) {
-        if self.need_export {
-            self.need_export = false;
-            let mut blob = vec![0u8; pqdr_ratchet::max_state_len(16, 256)];
-            let n = self.a.export_state(2000, Instant(now), &mut blob).unwrap();
-            blob.truncate(n);
-            self.exported = Some((blob, self.a.generation()));
-            self.redeliverable.clear();
-        }
-        if now == t {
-            let (blob, g) = self.exported.clone().unwrap();
-            let r = S::import_state(&self.sc.cfg, &blob, g, Instant(now));
-            check!(self, r.is_ok(), "import failed: {:?}", r.err());
-            self.a = r.unwrap();
-        }
     }
 }
 
@@ -558,6 +1080,19 @@ const NO_ADV: Adversary = Adversary {
     drop_control: false,
 };
 
+const CRASHES: Crashes = Crashes {
+    misuse: Misuse::None,
+    per_tick: 0.0015,
+    per_event: 0.0002,
+    before_persist: 0.05,
+    after_mid_ratchet_persist: 0.04,
+    after_restore: 0.15,
+    max_down_ms: 60,
+    quiet_ms: 2_000,
+    export_per_tick: 0.03,
+    min_restores: 20,
+};
+
 fn scenarios() -> Vec<Scenario> {
     let s =
         |name, duration_ms, link, traffic, heal_budget_ms, min_ratchets, min_delivery| Scenario {
@@ -567,7 +1102,7 @@ fn scenarios() -> Vec<Scenario> {
             traffic,
             adversary: NO_ADV,
             outage: None,
-            restore_at: None,
+            crashes: None,
             cfg: base_cfg(),
             heal_budget_ms,
             min_ratchets,
@@ -655,15 +1190,32 @@ fn scenarios() -> Vec<Scenario> {
             )
         },
         Scenario {
-            restore_at: Some(1_234),
+            crashes: Some(CRASHES),
             ..s(
-                "export-restore",
-                3_000,
+                "crash-restore-bulk",
+                10_000,
                 link(Loss::Bernoulli(0.02)),
-                Traffic::Bulk(2),
-                400,
-                4,
-                0.85,
+                Traffic::Bulk(1),
+                0,
+                8,
+                0.60,
+            )
+        },
+        Scenario {
+            crashes: Some(CRASHES),
+            adversary: Adversary {
+                forge: 0.1,
+                replay: 0.2,
+                drop_control: false,
+            },
+            ..s(
+                "crash-restore-voip-adv",
+                10_000,
+                link(Loss::Bernoulli(0.05)),
+                Traffic::Periodic(5),
+                0,
+                8,
+                0.50,
             )
         },
     ]
@@ -677,38 +1229,35 @@ fn pct(v: &mut [u64], p: usize) -> u64 {
     v[(v.len() - 1) * p / 100]
 }
 
-#[test]
-fn netsim_bounded_seeds() {
-    let seeds: Vec<u64> = match std::env::var("PQDR_NETSIM_SEED") {
+fn seeds(default: u64) -> Vec<u64> {
+    match std::env::var("PQDR_NETSIM_SEED") {
         Ok(s) => vec![s.parse().unwrap()],
         Err(_) => (1..=std::env::var("PQDR_NETSIM_SEEDS")
             .ok()
             .and_then(|s| s.parse().ok())
-            .unwrap_or(3))
+            .unwrap_or(default))
             .collect(),
-    };
-    let mut summary = HashMap::new();
-    for sc in scenarios() {
+    }
+}
+
+fn run_scenarios(filter: impl Fn(&Scenario) -> bool, default_seeds: u64) {
+    let seeds = seeds(default_seeds);
+    let mut summary: HashMap<&str, Report> = HashMap::new();
+    let t0 = std::time::Instant::now();
+    for sc in scenarios().into_iter().filter(&filter) {
         for &seed in &seeds {
             eprintln!("netsim: scenario {} seed {seed}", sc.name);
             let r = Sim::new(sc, seed).run();
-            let e = summary.entry(sc.name).or_insert_with(Report::default);
-            e.sent += r.sent;
-            e.delivered += r.delivered;
-            e.dropped_link += r.dropped_link;
-            e.reordered += r.reordered;
-            e.ratchets += r.ratchets;
-            e.aborted += r.aborted;
-            e.heal_ms.extend(r.heal_ms);
-            e.heal_packets.extend(r.heal_packets);
-            for (k, v) in r.rejected {
-                *e.rejected.entry(k).or_default() += v;
-            }
+            summary.entry(sc.name).or_default().add(r);
         }
     }
-    println!("netsim: {} seeds per scenario", seeds.len());
     println!(
-        "{:<26} {:>8} {:>9} {:>8} {:>8} {:>6} {:>5} {:>16} {:>18}  rejected",
+        "netsim: {} seeds per scenario, {:.1} s",
+        seeds.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:<26} {:>8} {:>9} {:>8} {:>8} {:>6} {:>5} {:>16} {:>18} {:>9}  rejected",
         "scenario",
         "sent",
         "delivered",
@@ -717,16 +1266,17 @@ fn netsim_bounded_seeds() {
         "ratch",
         "abrt",
         "heal ms p50/p90/max",
-        "heal pkts p50/max"
+        "heal pkts p50/max",
+        "keys"
     );
-    for sc in scenarios() {
+    for sc in scenarios().into_iter().filter(&filter) {
         let e = summary.get_mut(sc.name).unwrap();
         let (m50, m90) = (pct(&mut e.heal_ms, 50), pct(&mut e.heal_ms, 90));
         let mmax = e.heal_ms.last().copied().unwrap_or(0);
         let p50 = pct(&mut e.heal_packets, 50);
         let pmax = e.heal_packets.last().copied().unwrap_or(0);
         println!(
-            "{:<26} {:>8} {:>9} {:>8} {:>8} {:>6} {:>5} {:>16} {:>18}  {:?}",
+            "{:<26} {:>8} {:>9} {:>8} {:>8} {:>6} {:>5} {:>16} {:>18} {:>9}  {:?}",
             sc.name,
             e.sent,
             e.delivered,
@@ -736,7 +1286,78 @@ fn netsim_bounded_seeds() {
             e.aborted,
             format!("{m50}/{m90}/{mmax}"),
             format!("{p50}/{pmax}"),
+            e.sealed,
             e.rejected
         );
+        if sc.crashes.is_some() {
+            println!(
+                "    crashes {} restores {} (blob phase idle/owner-ek/owner-confirm/peer-ct {:?}), \
+                 same blob re-imported {}, exports {} (lost before persist {}), \
+                 stale re-imports refused {}, redelivered after restore {}, \
+                 ratchets after the last crash {}",
+                e.crashes,
+                e.restores,
+                e.restores_by_phase,
+                e.same_blob_reimports,
+                e.exports,
+                e.lost_exports,
+                e.stale_refused,
+                e.redelivered,
+                e.ratchets_after_crashes
+            );
+            if std::env::var("PQDR_NETSIM_SEED").is_err() {
+                // Coverage of the interesting restore points over the seeds.
+                assert!(
+                    e.restores_by_phase.iter().all(|&n| n > 0),
+                    "{}: a blob phase was never restored: {:?}",
+                    sc.name,
+                    e.restores_by_phase
+                );
+                assert!(e.same_blob_reimports > 0 && e.lost_exports > 0 && e.redelivered > 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn netsim_bounded_seeds() {
+    run_scenarios(|s| s.crashes.is_none(), 3);
+}
+
+#[test]
+fn netsim_crash_restore_no_key_nonce_reuse() {
+    run_scenarios(|s| s.crashes.is_some(), 4);
+}
+
+/// The uniqueness check can fail: an application that breaks the discipline
+/// (an undetected rollback, or sealing before the export is persisted) is
+/// caught reusing a (key, nonce) within a few seeds.
+#[test]
+fn netsim_detects_reuse_when_the_discipline_is_broken() {
+    let base = scenarios()
+        .into_iter()
+        .find(|s| s.name == "crash-restore-bulk")
+        .unwrap();
+    for misuse in [Misuse::RollbackImport, Misuse::SealBeforePersist] {
+        let sc = Scenario {
+            crashes: Some(Crashes { misuse, ..CRASHES }),
+            ..base
+        };
+        let mut found = None;
+        for seed in 1..=8 {
+            let r =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Sim::new(sc, seed).run()));
+            if let Err(e) = r {
+                let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+                assert!(
+                    msg.contains("(key, nonce) reuse"),
+                    "{misuse:?} seed {seed}: failed for another reason: {msg}"
+                );
+                found = Some((seed, msg));
+                break;
+            }
+        }
+        let (seed, msg) = found.unwrap_or_else(|| panic!("{misuse:?}: no reuse detected"));
+        println!("{misuse:?}: detected at seed {seed}: {msg}");
     }
 }
