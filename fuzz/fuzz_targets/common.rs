@@ -19,12 +19,61 @@ pub fn init() -> InitialSecret<'static> {
     }
 }
 
-/// A receiving session and a valid record for it, at a given ratchet state.
+/// The storage key of every exported fixture (fixed, 32 bytes).
+pub const STORAGE_KEY: &[u8] = b"pqdr-ratchet fuzz storage key 32";
+
+/// A receiving session and a valid record for it, at a given ratchet state,
+/// with a sealed export of that state.
 pub struct Fixture {
     pub name: &'static str,
     pub mode: Mode,
+    /// A `fork` of the session (every field copied, including a KEM exchange
+    /// in flight; `fork` widens `max_jump` and the pre-auth budget).
     pub receiver: S,
     pub record: Vec<u8>,
+    /// The configuration the session runs under (`Config::default()` in
+    /// the fixture's mode).
+    pub cfg: Config,
+    /// The session itself exported (reserve 1000) under [`STORAGE_KEY`].
+    pub blob: Vec<u8>,
+    /// The generation of `blob`.
+    pub generation: u64,
+}
+
+impl Fixture {
+    /// The fixture's session restored from its blob: the real configuration
+    /// and limits (it opens at once; it sends only after an export).
+    pub fn restored(&self, now: Instant) -> S {
+        let mut b = self.blob.clone();
+        S::import_state(&self.cfg, STORAGE_KEY, &mut b, self.generation, now).unwrap()
+    }
+}
+
+fn fixture(
+    name: &'static str,
+    cfg: &Config,
+    s: &mut S,
+    record: Vec<u8>,
+    now: Instant,
+    r: &mut pqdr_kat::Drbg,
+) -> Fixture {
+    let blob = s
+        .export_state_to_vec(1000, STORAGE_KEY, now, r)
+        .unwrap_or_else(|err| {
+            panic!(
+                "fixture {name} ({:?}) cannot be exported: {err:?}",
+                cfg.mode
+            )
+        });
+    Fixture {
+        name,
+        mode: cfg.mode,
+        receiver: s.fork(),
+        record,
+        cfg: *cfg,
+        blob,
+        generation: s.generation(),
+    }
 }
 
 fn pump(a: &mut S, b: &mut S, now: Instant, r: &mut pqdr_kat::Drbg, rounds: usize) -> Vec<u8> {
@@ -60,39 +109,60 @@ pub fn fixtures() -> &'static [Fixture] {
             };
             // Fresh: the initiator's bootstrap ek is in flight.
             let mut a = S::new(&cfg, Role::Initiator, init(), Instant(0), &mut r).unwrap();
-            let b = S::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
+            let mut b = S::new(&cfg, Role::Responder, init(), Instant(0), &mut r).unwrap();
             let mut pkt = [0u8; 1500];
             let n = a.seal(Instant(0), b"", b"hello", &mut pkt, &mut r).unwrap();
-            v.push(Fixture {
-                mode,
-                name: "fresh",
-                receiver: b.fork(),
-                record: pkt[..n].to_vec(),
-            });
-            // After the bootstrap ratchet, with traffic.
-            let mut b = b;
+            let hello = pkt[..n].to_vec();
+            v.push(fixture(
+                "fresh",
+                &cfg,
+                &mut b,
+                hello.clone(),
+                Instant(0),
+                &mut r,
+            ));
+            // The initiator with its bootstrap ek in flight (exported as aborted).
+            v.push(fixture(
+                "fresh-owner",
+                &cfg,
+                &mut a,
+                hello.clone(),
+                Instant(0),
+                &mut r,
+            ));
+            // After the bootstrap ratchet, with traffic (the fresh record is
+            // delivered first: a stream that misses a record closes).
+            let mut out = [0u8; 1500];
+            b.open(Instant(0), b"", &hello, &mut out, &mut r).unwrap();
             let rec = pump(&mut a, &mut b, Instant(1), &mut r, 5);
-            v.push(Fixture {
-                mode,
-                name: "epoch1",
-                receiver: b.fork(),
-                record: rec,
-            });
+            v.push(fixture(
+                "epoch1",
+                &cfg,
+                &mut b,
+                rec.clone(),
+                Instant(1),
+                &mut r,
+            ));
+            b.open(Instant(1), b"", &rec, &mut out, &mut r).unwrap();
             // Mid-ratchet: the responder owns epoch 1 -> 2.
             b.request_ratchet();
             let rec = pump(&mut a, &mut b, Instant(1500), &mut r, 1);
-            v.push(Fixture {
-                mode,
-                name: "mid-ratchet",
-                receiver: b.fork(),
-                record: rec.clone(),
-            });
-            v.push(Fixture {
-                mode,
-                name: "mid-ratchet-owner",
-                receiver: a.fork(),
-                record: rec,
-            });
+            v.push(fixture(
+                "mid-ratchet",
+                &cfg,
+                &mut b,
+                rec.clone(),
+                Instant(1500),
+                &mut r,
+            ));
+            v.push(fixture(
+                "mid-ratchet-owner",
+                &cfg,
+                &mut a,
+                rec,
+                Instant(1500),
+                &mut r,
+            ));
         }
         v
     })
