@@ -193,7 +193,7 @@ proptest! {
 
 fn sequential_key(root: &[u8; 32], t: u32) -> [u8; 32] {
     // Sequential walk, written out from the spec with plain derive_key calls.
-    const P: &str = "pqdr-ratchet v1 2026-11-22T02:00Z ";
+    const P: &str = "pqdr-ratchet v2 2026-11-25T20:00Z ";
     let mut seg = blake3::derive_key(&format!("{P}segment 0 r2i"), root);
     let mut ck = blake3::derive_key(&format!("{P}inner 0"), &seg);
     seg = blake3::derive_key(&format!("{P}segment step"), &seg);
@@ -216,15 +216,14 @@ fn sequential_key(root: &[u8; 32], t: u32) -> [u8; 32] {
     }
 }
 
-/// An authentic record with arbitrary frames (keys via the test-only leak).
+/// An authentic epoch-0 I2R record with arbitrary frames, sealed with the
+/// key of `s`'s send chain (test-only leak; `s` must not have sent `counter` yet).
 fn craft(s: &Session<ToyKem>, counter: u32, frames: &[u8]) -> Vec<u8> {
-    let root = s.leak_root(0).unwrap();
-    let mk = testing::message_key(&root, Direction::I2R, counter);
-    let mut h = vec![0x20, 0];
+    let mk = s.leak_send_chain(0).unwrap().key_at(counter).unwrap();
+    let mut h = vec![pqdr_ratchet::wire::FLAGS, 0];
     h.extend_from_slice(&counter.to_be_bytes());
     let mut body = frames.to_vec();
-    let mut nonce = [0u8; 12];
-    nonce[8..].copy_from_slice(&counter.to_be_bytes());
+    let nonce = testing::record_nonce(Direction::I2R, 0, counter);
     let tag = ChaCha20Poly1305::new((&mk).into())
         .encrypt_inout_detached(&Nonce::from(nonce), &h, (&mut body[..]).into())
         .unwrap();
@@ -330,9 +329,18 @@ fn export_import_continue_matches_twin_with_reservation() {
         b.open(Instant(0), b"", &buf[..n], &mut out, &mut r)
             .unwrap();
     }
-    let mut st = vec![0u8; 40_000];
-    let n = a.export_state(7, Instant(0), &mut st).unwrap();
-    let mut a2: Session<ToyKem> = Session::import_state(&cfg, &st[..n], 1, Instant(0)).unwrap();
+    let key = [0x5au8; 32];
+    let mut st = a.export_state_to_vec(7, &key, Instant(0), &mut r).unwrap();
+    let mut a2: Session<ToyKem> =
+        Session::import_state(&cfg, &key, &mut st, a.generation(), Instant(0)).unwrap();
+    // A restored session sends nothing before it has been exported again.
+    assert_eq!(
+        a2.seal(Instant(0), b"", b"y", &mut buf, &mut r),
+        Err(Error::ExportRequired)
+    );
+    let _ = a2
+        .export_state_to_vec(10, &key, Instant(0), &mut r)
+        .unwrap();
     // The twin skips the 7 reserved positions; then both produce identical records.
     for _ in 0..7 {
         twin.seal(Instant(0), b"", b"skip", &mut buf2, &mut r)
@@ -345,4 +353,9 @@ fn export_import_continue_matches_twin_with_reservation() {
         b.open(Instant(0), b"", &buf[..n], &mut out, &mut r)
             .unwrap();
     }
+    // The second export reserved exactly 10 records.
+    assert_eq!(
+        a2.seal(Instant(0), b"", b"z", &mut buf, &mut r),
+        Err(Error::ReservationExhausted)
+    );
 }
