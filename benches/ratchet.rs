@@ -6,8 +6,9 @@
 //!
 //! * `chain_step`: the per-packet ratchet work alone, no AEAD: `send` is
 //!   `KeySchedule::next_send` (one packet step: `ck' ‖ mk` from `ck`, plus
-//!   the send bookkeeping), `recv-inorder` is `KeySchedule::open_with` (derive, then
-//!   `commit` for the next counter; `blake3-hasher-xof64` is the same
+//!   the send bookkeeping), `recv-inorder` is `KeySchedule::open_with` for
+//!   the next counter (lookup, one packet step, an AEAD closure that only
+//!   reads the key, commit); `blake3-hasher-xof64` is the same
 //!   one-block derivation through the `blake3` crate's `Hasher` (context key
 //!   precomputed, 64-byte XOF) with a new hasher per step and no wiping: the
 //!   bare-`blake3` baseline (the crate reuses one hasher per key schedule).
@@ -37,6 +38,13 @@
 //!   Before the groups run, `check_forgery_accounting` asserts that under a
 //!   small budget repeats keep being tried while distinct forgeries are
 //!   refused (so the cache is what the figure shows).
+//! * `paired` (printed, not a criterion group; skipped when a filter is given
+//!   unless it contains `paired`): the same comparisons as alternating
+//!   batches, session and baseline back to back for 300 rounds, so that both
+//!   sides of each ratio see the same machine load: the minimum per-op time of
+//!   each side, their ratio, and the median of the per-round ratios. On a
+//!   shared machine the criterion medians of two groups measured a minute
+//!   apart can move by more than the 10 % being checked; these cannot.
 //! * `open_gap_2^20`: one record 2^20 counters ahead (skip chain:
 //!   ≈ 2^20/256 + 258 BLAKE3 steps), from a restored receiver each time.
 //! * `ratchet_cycle`: a full ML-KEM-768 ratchet between two in-memory sessions
@@ -434,6 +442,175 @@ fn check_forgery_accounting() {
     );
 }
 
+/// Criterion's positional filter, if any (the arguments after the options).
+fn filter_given() -> Option<String> {
+    // Options of the criterion CLI that take a value.
+    const WITH_VALUE: &[&str] = &[
+        "--warm-up-time",
+        "--measurement-time",
+        "--sample-size",
+        "--save-baseline",
+        "--baseline",
+        "--baseline-lenient",
+        "--load-baseline",
+        "--profile-time",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+        "--nresamples",
+        "--output-format",
+        "--plotting-backend",
+        "--color",
+        "--format",
+    ];
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        if WITH_VALUE.contains(&args[i].as_str()) {
+            i += 2;
+            continue;
+        }
+        if !args[i].starts_with('-') {
+            return Some(args[i].clone());
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Runs `a` and `b` (each: one timed batch of `n` operations) alternately
+/// for `rounds` rounds and prints the minimum per-op time of each, their
+/// ratio, and the median of the per-round ratios.
+fn paired(
+    name: &str,
+    rounds: usize,
+    n: u64,
+    mut a: impl FnMut(u64) -> Duration,
+    mut b: impl FnMut(u64) -> Duration,
+) {
+    let (mut ta, mut tb, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let x = a(n).as_nanos() as f64 / n as f64;
+        let y = b(n).as_nanos() as f64 / n as f64;
+        ta.push(x);
+        tb.push(y);
+        ratios.push(x / y);
+    }
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    ratios.sort_by(f64::total_cmp);
+    let (ma, mb) = (min(&ta), min(&tb));
+    eprintln!(
+        "paired {name}: min {ma:.1} vs {mb:.1} ns/op, ratio of minimums {:.3}, \
+         median of {rounds} per-round ratios {:.3} (quartiles {:.3}-{:.3})",
+        ma / mb,
+        ratios[rounds / 2],
+        ratios[rounds / 4],
+        ratios[rounds * 3 / 4],
+    );
+}
+
+/// The budget comparisons of RATCHET.md §1.13 as alternating batches.
+fn paired_ratios(_: &mut Criterion) {
+    if filter_given().is_some_and(|f| !f.contains("paired")) {
+        return;
+    }
+    const ROUNDS: usize = 300;
+    // Chain steps against the bare `blake3` derivation.
+    let context_key = hash_derive_key_context("pqdr-ratchet v2 2026-11-25T20:00Z packet step");
+    let mut ck = [7u8; 32];
+    let mut ctr = 0u32;
+    let mut bare_step = |n: u64| {
+        let t = StdInstant::now();
+        for _ in 0..n {
+            let mut h = blake3::Hasher::new_from_context_key(&context_key);
+            h.update(&ck);
+            h.update(&ctr.to_be_bytes());
+            let mut out = [0u8; 64];
+            h.finalize_xof().fill(&mut out);
+            ck.copy_from_slice(&out[..32]);
+            ctr = ctr.wrapping_add(1);
+            black_box(&out[32..]);
+        }
+        t.elapsed()
+    };
+    let mut tx: KeySchedule<MlKem768> =
+        KeySchedule::new(&quiet(), Role::Initiator, init(), Instant(0), &mut rng()).unwrap();
+    let send = |n: u64| {
+        let t = StdInstant::now();
+        for _ in 0..n {
+            black_box(tx.next_send(Instant(0), PAYLOAD).unwrap());
+        }
+        t.elapsed()
+    };
+    paired(
+        "chain_step/send vs blake3-hasher-xof64",
+        ROUNDS,
+        4096,
+        send,
+        &mut bare_step,
+    );
+    let mut rx: KeySchedule<MlKem768> =
+        KeySchedule::new(&quiet(), Role::Responder, init(), Instant(0), &mut rng()).unwrap();
+    let mut counter = 0u32;
+    let recv = |n: u64| {
+        let t = StdInstant::now();
+        for _ in 0..n {
+            rx.open_with(Instant(0), 0, Some(counter), |k| {
+                Some(black_box(k.key()).len())
+            })
+            .unwrap();
+            counter += 1;
+        }
+        t.elapsed()
+    };
+    paired(
+        "chain_step/recv-inorder vs blake3-hasher-xof64",
+        ROUNDS,
+        4096,
+        recv,
+        &mut bare_step,
+    );
+
+    for (payload, seal_name, open_name) in [
+        (PAYLOAD, "seal_1200", "open_1200_inorder"),
+        (SMALL, "seal_64", "open_64"),
+    ] {
+        let data = vec![0xabu8; payload];
+        let cipher = ChaCha20Poly1305::new(&[3u8; 32].into());
+        let mut buf = vec![0xabu8; payload + 1];
+        let mut i = 0u64;
+        let bare = |n: u64| {
+            let t = StdInstant::now();
+            for _ in 0..n {
+                i += 1;
+                black_box(bare_seal(&cipher, i, &mut buf));
+            }
+            t.elapsed()
+        };
+        let (mut a, _) = pair(&quiet());
+        let mut r = rng();
+        let mut out = [0u8; DATAGRAM];
+        let session = |n: u64| {
+            let t = StdInstant::now();
+            for _ in 0..n {
+                black_box(
+                    a.seal(Instant(0), b"", black_box(&data), &mut out, &mut r)
+                        .unwrap(),
+                );
+            }
+            t.elapsed()
+        };
+        paired(&format!("{seal_name} vs bare"), ROUNDS, 256, session, bare);
+        paired(
+            &format!("{open_name} vs bare"),
+            ROUNDS,
+            1024,
+            |n| open_batches(n, &data, false),
+            |n| bare_open_batches(n, payload),
+        );
+    }
+}
+
 fn forged(c: &mut Criterion) {
     check_forgery_accounting();
     for (group, len) in [
@@ -559,5 +736,12 @@ fn gap_and_cycle(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, chain_step, per_packet, forged, gap_and_cycle);
+criterion_group!(
+    benches,
+    chain_step,
+    per_packet,
+    paired_ratios,
+    forged,
+    gap_and_cycle
+);
 criterion_main!(benches);
