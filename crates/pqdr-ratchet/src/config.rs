@@ -266,7 +266,9 @@ pub enum Event {
         /// The installed epoch.
         epoch: u64,
     },
-    /// This side now sends in `epoch`.
+    /// This side now sends in `epoch`. Persist the state now if the session
+    /// is persisted: a restore from before this point cannot follow a peer
+    /// that has seen records of the new epoch.
     EpochAdvanced {
         /// The new sending epoch.
         epoch: u64,

@@ -301,7 +301,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// the bytes written (0: nothing due or no room). Paced like
     /// `Session::poll_transmit`.
     pub fn poll_control(&mut self, now: Instant, out: &mut [u8]) -> usize {
-        if self.closed || !self.control_due(now) {
+        if !self.can_send(now) || !self.control_due(now) {
             return 0;
         }
         let mut w = Writer { buf: out, pos: 0 };

@@ -290,6 +290,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 
     // ------------------------------------------------------------------ send
 
+    /// Whether [`KeySchedule::next_send`] would hand out a key now.
+    pub(crate) fn can_send(&self, now: Instant) -> bool {
+        let s = &self.slots[self.cur()];
+        !self.closed
+            && !self.export_required
+            && s.send_live
+            && s.send.pos < s.send_limit
+            && s.send.pos < POSITION_END - u64::from(self.cfg.max_jump)
+            && (now.since(s.started) < self.cfg.reject_after_ms
+                || self.cfg.hard_stop == HardStop::Warn)
+    }
+
     /// Hands out the key of the next record in the current epoch and advances
     /// the send chain. `len` is the record's plaintext length (byte trigger).
     ///
@@ -449,7 +461,16 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 let start = w
                     .best_checkpoint(jt)
                     .map_or(w.chain.pos >> SEGMENT_SHIFT, |i| w.checkpoints[i].seg);
-                let cost = jt.saturating_sub(start) + (p0 & (SEGMENT - 1)) + keep + 2;
+                let here = w.chain.pos >> SEGMENT_SHIFT;
+                let cost = if jt == here {
+                    // Inside the chain's own segment: the walk starts at the
+                    // chain's position (packet steps to `c`, then `c` itself).
+                    p0 - w.chain.pos + keep + 1
+                } else {
+                    // Segment steps from the start point, entering `jt`
+                    // (2), packet steps to `c`, then `c` itself.
+                    jt.saturating_sub(start) + (p0 & (SEGMENT - 1)) + keep + 2
+                };
                 // Only the in-order record (`c = next`: at most a packet step
                 // and a segment entry) is free; every other derivation is
                 // charged before it is made (RATCHET.md §1.8, revised).

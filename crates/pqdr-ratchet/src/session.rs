@@ -130,7 +130,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         rng: &mut R,
     ) -> Option<usize> {
         self.ks.on_time(now, rng);
-        if self.ks.closed || !self.ks.control_due(now) {
+        // Check that a record can be sealed before a pacing slot and an owed
+        // reply are used up (they would be lost if `seal_inner` then failed).
+        if self.ks.closed || !self.ks.can_send(now) || !self.ks.control_due(now) {
             return None;
         }
         self.seal_inner(now, aad, None, out).ok()

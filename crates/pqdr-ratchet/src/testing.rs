@@ -337,6 +337,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
                         scratch.push(LeakChain::of(&w.pending.base));
                     }
                     scratch_keys.push(w.pending.mk);
+                    scratch_keys.extend_from_slice(&w.pending.keys[..w.pending.n_keys]);
                 }
                 if w.next_ck_for != u64::MAX {
                     scratch_keys.push(w.next_ck);

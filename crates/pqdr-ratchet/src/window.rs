@@ -70,7 +70,16 @@ pub(crate) struct Pending {
     /// The candidate's message key: a repeated candidate for the same
     /// `(c, next)` (a replayed forgery) reuses it without new steps.
     pub(crate) mk: Key,
+    /// The message keys of `[base.pos, c)` met on the way to `c`, when there
+    /// are at most [`PENDING_KEYS`] of them: the commit stores these instead
+    /// of deriving them a second time (reordered records cost one step each,
+    /// not two). `keys[..n_keys]` are valid. Future keys, like the rest.
+    pub(crate) keys: [Key; PENDING_KEYS],
+    pub(crate) n_keys: usize,
 }
+
+/// Skipped keys an ahead candidate keeps from its own derivation.
+pub(crate) const PENDING_KEYS: usize = 64;
 
 impl Pending {
     pub(crate) const fn empty() -> Self {
@@ -82,6 +91,8 @@ impl Pending {
             base: Chain::empty(),
             after: Chain::empty(),
             mk: [0; 32],
+            keys: [[0; 32]; PENDING_KEYS],
+            n_keys: 0,
         }
     }
 }
@@ -150,7 +161,18 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         if keep > 0 {
             self.pending.base.assign(&after);
         }
-        after.jump_to(c);
+        self.pending.n_keys = 0;
+        #[allow(clippy::cast_possible_truncation, reason = "keep ≤ PENDING_KEYS")]
+        if keep as usize <= PENDING_KEYS {
+            // Walk to `c` keeping the keys on the way (same steps as `jump_to`).
+            let n = keep as usize;
+            for k in &mut self.pending.keys[..n] {
+                after.step(k);
+            }
+            self.pending.n_keys = n;
+        } else {
+            after.jump_to(c);
+        }
         after.step(mk);
         self.pending.mk = *mk;
         self.pending.after.assign(&after);
@@ -170,7 +192,8 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         }
         let p = core::mem::replace(&mut self.pending, Pending::empty());
         self.clear_pending();
-        self.commit_ahead(c, p.has_base.then_some(&p.base), &p.after);
+        let keys = &p.keys[..p.n_keys];
+        self.commit_ahead(c, p.has_base.then_some((&p.base, keys)), &p.after);
         // `p` zeroizes itself on drop.
     }
 
@@ -255,8 +278,8 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     /// Commits reception of `c ≥ next`: `base` is the chain at `c − keep`
     /// (`None` when nothing is stored), `after` at `c + 1`. Stores the keys of
     /// `[c − keep, c)`, evicting the lowest.
-    pub(crate) fn commit_ahead(&mut self, c: u64, base: Option<&Chain>, after: &Chain) {
-        let keep = base.map_or(0, |b| c.wrapping_sub(b.pos));
+    pub(crate) fn commit_ahead(&mut self, c: u64, base: Option<(&Chain, &[Key])>, after: &Chain) {
+        let keep = base.map_or(0, |b| c.wrapping_sub(b.0.pos));
         // Drop stored keys that fall out of the window [c + 1 − W, c].
         let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
         while self.n_skipped > 0 && u64::from(self.skipped[0].counter) < floor {
@@ -279,8 +302,8 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
                 p += 1;
             }
         }
-        if let Some(base) = base {
-            self.store_skipped(base, c);
+        if let Some((base, keys)) = base {
+            self.store_skipped(base, keys, c);
         }
         let (w, m) = Self::bit(c);
         self.bitmap[w] |= m;
@@ -371,8 +394,22 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         }
     }
 
-    /// Derives and appends the keys of `[base.pos, c)`.
-    fn store_skipped(&mut self, base: &Chain, c: u64) {
+    /// Appends the keys of `[base.pos, c)`: `keys` if the candidate kept
+    /// them all, otherwise derived from `base`.
+    fn store_skipped(&mut self, base: &Chain, keys: &[Key], c: u64) {
+        if keys.len() as u64 == c.wrapping_sub(base.pos) {
+            let mut pos = base.pos;
+            for k in keys {
+                let i = self.n_skipped;
+                #[allow(clippy::cast_possible_truncation, reason = "positions < 2^32")]
+                let pos32 = pos as u32;
+                self.skipped[i].counter = pos32;
+                self.skipped[i].key = *k;
+                self.n_skipped += 1;
+                pos += 1;
+            }
+            return;
+        }
         let mut scratch = base.scratch();
         while scratch.pos < c {
             let i = self.n_skipped;

@@ -372,12 +372,17 @@ fn repeated_forgery_is_free_and_an_empty_bucket_refuses() {
     // caused stays below what was left in it.
     let left = b.unauth_tokens();
     let (mut work, mut derived, mut refused) = (0, 0, 0);
+    let mut last_derived = None;
     for k in 0..2000u32 {
         let c = 11 + (k * 37) % 240;
         other = forge(&mut sm, 0, c, 40);
         match open(&mut b, &other) {
+            // The counter of the last derivation again: served from the
+            // cached pending candidate, free by design.
+            (Some(Error::Unauthentic), 0) => assert_eq!(last_derived, Some(c), "free derivation"),
             (Some(Error::Unauthentic), _) => {
                 derived += 1;
+                last_derived = Some(c);
                 work += work_lower_bound(u64::from(c), 10);
             }
             (Some(Error::TooFarAhead), 0) => refused += 1,
