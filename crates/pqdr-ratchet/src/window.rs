@@ -398,15 +398,13 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     /// them all, otherwise derived from `base`.
     fn store_skipped(&mut self, base: &Chain, keys: &[Key], c: u64) {
         if keys.len() as u64 == c.wrapping_sub(base.pos) {
-            let mut pos = base.pos;
-            for k in keys {
+            for (pos, k) in (base.pos..).zip(keys) {
                 let i = self.n_skipped;
                 #[allow(clippy::cast_possible_truncation, reason = "positions < 2^32")]
                 let pos32 = pos as u32;
                 self.skipped[i].counter = pos32;
                 self.skipped[i].key = *k;
                 self.n_skipped += 1;
-                pos += 1;
             }
             return;
         }
