@@ -406,7 +406,41 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// # Errors
     /// [`Error::Closed`], [`Error::UnknownEpoch`], [`Error::TooOld`],
     /// [`Error::Replay`], [`Error::TooFarAhead`].
+    #[inline]
     pub(crate) fn candidate(
+        &mut self,
+        epoch_lo: u8,
+        counter: Option<u32>,
+        now: Instant,
+    ) -> Result<Candidate, Error> {
+        // Fast path, inlined into the callers: the next record in order of
+        // the current epoch (one packet step, nothing else to decide).
+        let cur = self.cur();
+        let (_, theirs) = directions(self.role);
+        let w = &mut self.slots[cur].recv;
+        #[allow(clippy::cast_possible_truncation, reason = "low byte by definition")]
+        let lo = self.epoch as u8;
+        if !self.closed
+            && epoch_lo == lo
+            && let Some(c) = counter.or_else(|| u32::try_from(w.next).ok())
+            && u64::from(c) == w.next
+            && !ends_segment(c)
+            && u64::from(c) < POSITION_END
+        {
+            let epoch = self.epoch;
+            let mut cand = Candidate::new([0; 32], (epoch, c, theirs), cur, CandidateKind::Next);
+            self.kdf
+                .step_into(&w.chain.ck, c, &mut w.next_ck, &mut cand.pk.key);
+            w.next_ck_for = u64::from(c);
+            return Ok(cand);
+        }
+        self.candidate_slow(epoch_lo, counter, now)
+    }
+
+    /// [`KeySchedule::candidate`] for everything but the in-order record of
+    /// the current epoch.
+    #[inline(never)]
+    fn candidate_slow(
         &mut self,
         epoch_lo: u8,
         counter: Option<u32>,
@@ -524,6 +558,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     ///
     /// # Errors
     /// [`Error::Replay`] if the state changed since the candidate was made.
+    #[inline]
     pub(crate) fn commit(&mut self, cand: Candidate, now: Instant) -> Result<(), Error> {
         let s = &mut self.slots[cand.slot];
         if !s.live || s.epoch != cand.epoch {
@@ -563,6 +598,16 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         s.recv_any = true;
         self.rx_ok = true;
         let epoch = cand.epoch;
+        if epoch != self.epoch || self.kem.phase == Phase::OwnerConfirm {
+            self.after_commit(epoch, now);
+        }
+        Ok(())
+    }
+
+    /// The causal epoch switch after a commit in another epoch than the
+    /// sending one, or while the owner waits for the peer's switch.
+    #[inline(never)]
+    fn after_commit(&mut self, epoch: u64, now: Instant) {
         if epoch == self.epoch.wrapping_add(1) {
             // Peer side, step 4: the owner has switched (it decapsulated the
             // ct this side sent: proof it decrypts our records); follow it.
@@ -576,7 +621,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             self.kem.wedge_reported = false;
             self.start_grace(now);
         }
-        Ok(())
     }
 
     /// Moves sending to `epoch + 1` (owner: after decapsulating; peer: after

@@ -190,11 +190,12 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             self.prepare_ahead(c, self.keep_for(c), &mut mk);
             mk.zeroize();
         }
-        let p = core::mem::replace(&mut self.pending, Pending::empty());
+        // Small copies of the chains (the kept keys are read in place).
+        let base = self.pending.has_base.then(|| self.pending.base.scratch());
+        let after = self.pending.after.scratch();
+        self.commit_ahead(c, base.as_ref(), true, &after);
         self.clear_pending();
-        let keys = &p.keys[..p.n_keys];
-        self.commit_ahead(c, p.has_base.then_some((&p.base, keys)), &p.after);
-        // `p` zeroizes itself on drop.
+        // `base` and `after` zeroize themselves on drop.
     }
 
     /// Wipes the chains of an uncommitted ahead candidate (called at every
@@ -202,7 +203,22 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     #[inline]
     pub(crate) fn clear_pending(&mut self) {
         if self.pending.live {
-            self.pending.zeroize();
+            // Only what was written is wiped (`wipe_key`: plain stores kept
+            // by `black_box`, as on the per-packet path): the 64 kept keys
+            // are 2 KB that a volatile wipe would write byte by byte.
+            let p = &mut self.pending;
+            for k in &mut p.keys[..p.n_keys] {
+                crate::kdf::wipe_key(k);
+            }
+            crate::kdf::wipe_key(&mut p.mk);
+            for ch in [&mut p.base, &mut p.after] {
+                crate::kdf::wipe_key(&mut ch.ck);
+                crate::kdf::wipe_key(&mut ch.seg_next);
+                ch.pos = 0;
+            }
+            p.n_keys = 0;
+            p.has_base = false;
+            p.live = false;
         }
         if self.next_ck_for != u64::MAX {
             crate::kdf::wipe_key(&mut self.next_ck);
@@ -278,8 +294,10 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     /// Commits reception of `c ≥ next`: `base` is the chain at `c − keep`
     /// (`None` when nothing is stored), `after` at `c + 1`. Stores the keys of
     /// `[c − keep, c)`, evicting the lowest.
-    pub(crate) fn commit_ahead(&mut self, c: u64, base: Option<(&Chain, &[Key])>, after: &Chain) {
-        let keep = base.map_or(0, |b| c.wrapping_sub(b.0.pos));
+    /// With `kept`, the keys `pending.keys[..pending.n_keys]` are those of
+    /// `[base.pos, c)` if their number matches (else they are derived).
+    pub(crate) fn commit_ahead(&mut self, c: u64, base: Option<&Chain>, kept: bool, after: &Chain) {
+        let keep = base.map_or(0, |b| c.wrapping_sub(b.pos));
         // Drop stored keys that fall out of the window [c + 1 − W, c].
         let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
         while self.n_skipped > 0 && u64::from(self.skipped[0].counter) < floor {
@@ -302,8 +320,8 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
                 p += 1;
             }
         }
-        if let Some((base, keys)) = base {
-            self.store_skipped(base, keys, c);
+        if let Some(base) = base {
+            self.store_skipped(base, kept, c);
         }
         let (w, m) = Self::bit(c);
         self.bitmap[w] |= m;
@@ -394,16 +412,17 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         }
     }
 
-    /// Appends the keys of `[base.pos, c)`: `keys` if the candidate kept
-    /// them all, otherwise derived from `base`.
-    fn store_skipped(&mut self, base: &Chain, keys: &[Key], c: u64) {
-        if keys.len() as u64 == c.wrapping_sub(base.pos) {
-            for (pos, k) in (base.pos..).zip(keys) {
+    /// Appends the keys of `[base.pos, c)`: the pending candidate's kept
+    /// keys (`kept`) if it kept them all, otherwise derived from `base`.
+    fn store_skipped(&mut self, base: &Chain, kept: bool, c: u64) {
+        let n = self.pending.n_keys;
+        if kept && n as u64 == c.wrapping_sub(base.pos) {
+            for (j, pos) in (base.pos..c).enumerate() {
                 let i = self.n_skipped;
                 #[allow(clippy::cast_possible_truncation, reason = "positions < 2^32")]
                 let pos32 = pos as u32;
                 self.skipped[i].counter = pos32;
-                self.skipped[i].key = *k;
+                self.skipped[i].key = self.pending.keys[j];
                 self.n_skipped += 1;
             }
             return;
@@ -452,7 +471,7 @@ mod tests {
         // Moving the chain past checkpoints erases them.
         let mut after = w.chain.scratch();
         after.jump_to(2_700_000);
-        w.commit_ahead(2_699_999, None, &after);
+        w.commit_ahead(2_699_999, None, false, &after);
         let cur = w.chain.pos >> crate::chain::SEGMENT_SHIFT;
         assert!(w.checkpoints[..w.n_checkpoints].iter().all(|c| c.seg > cur));
     }
