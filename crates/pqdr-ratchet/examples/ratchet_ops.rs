@@ -16,7 +16,8 @@
 //! `open` alone), `open-rev` (like `open`, each group of 64 reversed),
 //! `bare-seal`, `bare-open` (ChaCha20-Poly1305 with one reused
 //! key), `step` (`KeySchedule::next_send`: the send-side chain step) and
-//! `recv-step` (`KeySchedule::open_with`, in order).
+//! `recv-step` (`KeySchedule::open_with`, in order), and `blake3-step`
+//! (the bare-`blake3` one-block derivation the budget compares them with).
 //! `ratchet_ops time` prints wall-clock minimums of all of them instead.
 #![allow(
     clippy::std_instead_of_core,
@@ -32,6 +33,8 @@
 
 use std::hint::black_box;
 
+use pqdr_ratchet::blake3::Hasher;
+use pqdr_ratchet::blake3::hazmat::{HasherExt, hash_derive_key_context};
 use pqdr_ratchet::chacha20poly1305::aead::inout::InOutBuf;
 use pqdr_ratchet::chacha20poly1305::aead::{AeadInOut, KeyInit};
 use pqdr_ratchet::chacha20poly1305::{ChaCha20Poly1305, Nonce};
@@ -291,6 +294,22 @@ fn main() {
             for c in 0..n as u32 {
                 b.open_with(Instant(0), 0, Some(c), |k| Some(black_box(k.key()).len()))
                     .unwrap();
+            }
+        }
+        "blake3-step" => {
+            // The bare-`blake3` baseline of the benches: the same one-block
+            // derivation through a new context-key `Hasher` per step.
+            let context_key =
+                hash_derive_key_context("pqdr-ratchet v2 2026-11-25T20:00Z packet step");
+            let mut ck = [7u8; 32];
+            for c in 0..n as u32 {
+                let mut h = Hasher::new_from_context_key(&context_key);
+                h.update(&ck);
+                h.update(&c.to_be_bytes());
+                let mut out = [0u8; 64];
+                h.finalize_xof().fill(&mut out);
+                ck.copy_from_slice(&out[..32]);
+                black_box(&out[32..]);
             }
         }
         _ => panic!("unknown op {op}"),

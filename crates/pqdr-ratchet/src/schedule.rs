@@ -406,7 +406,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// # Errors
     /// [`Error::Closed`], [`Error::UnknownEpoch`], [`Error::TooOld`],
     /// [`Error::Replay`], [`Error::TooFarAhead`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn candidate(
         &mut self,
         epoch_lo: u8,
@@ -558,7 +558,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     ///
     /// # Errors
     /// [`Error::Replay`] if the state changed since the candidate was made.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn commit(&mut self, cand: Candidate, now: Instant) -> Result<(), Error> {
         let s = &mut self.slots[cand.slot];
         if !s.live || s.epoch != cand.epoch {
