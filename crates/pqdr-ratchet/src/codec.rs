@@ -111,7 +111,8 @@ pub fn encode_symbol(blob: &[u8], sym_len: usize, idx: u8, out: &mut [u8]) {
 }
 
 /// Collects symbols of one blob until any `k` distinct indices are present.
-#[derive(Debug)]
+/// (Public data only: `Clone` copies a partial collection.)
+#[derive(Clone, Debug)]
 pub struct Decoder {
     len: usize,
     sym_len: usize,

@@ -369,7 +369,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if out.len() < SEALED_HEADER + TAG_LEN {
             return Err(Error::BufferTooSmall);
         }
-        self.generation = self.generation.wrapping_add(1);
+        // A generation never wraps (a wrapped one would pass any
+        // `min_generation` check as 0); 2^64 exports are unreachable anyway.
+        self.generation = self.generation.checked_add(1).ok_or(Error::StateCorrupt)?;
         let body_end = out.len() - TAG_LEN;
         let n = match self.encode(
             MAGIC_PLAIN,

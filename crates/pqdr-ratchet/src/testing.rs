@@ -224,9 +224,16 @@ impl Leak {
     /// both directions. (Deriving the *next* epoch needs a KEM shared secret:
     /// the FS/PCS harness follows ratchets by replaying deliveries on a fork.)
     pub fn candidate_keys(&self, epoch_lo: u8, counter: u32) -> Vec<([u8; 32], Direction, u64)> {
+        let mut out = self.typed_keys(epoch_lo, counter);
+        out.extend(self.catch_all_keys(epoch_lo, counter));
+        out
+    }
+
+    /// The typed part of [`Leak::candidate_keys`]: chains at or after their
+    /// positions, stored keys, checkpoints, scratch.
+    pub fn typed_keys(&self, epoch_lo: u8, counter: u32) -> Vec<([u8; 32], Direction, u64)> {
         let (mine, theirs) = directions(self.role);
         let mut out = Vec::new();
-        let secrets = self.secrets();
         for s in &self.slots {
             #[allow(clippy::cast_possible_truncation, reason = "low byte")]
             if s.epoch as u8 != epoch_lo {
@@ -256,6 +263,21 @@ impl Leak {
                     out.extend(c.key_at(counter).map(|k| (k, theirs, e)));
                 }
             }
+        }
+        out
+    }
+
+    /// The catch-all part of [`Leak::candidate_keys`]: every leaked secret
+    /// as an epoch root, as a `seg_0` and as a message key, both directions.
+    pub fn catch_all_keys(&self, epoch_lo: u8, counter: u32) -> Vec<([u8; 32], Direction, u64)> {
+        let mut out = Vec::new();
+        let secrets = self.secrets();
+        for s in &self.slots {
+            #[allow(clippy::cast_possible_truncation, reason = "low byte")]
+            if s.epoch as u8 != epoch_lo {
+                continue;
+            }
+            let e = s.epoch;
             for x in &secrets {
                 for d in [Direction::I2R, Direction::R2I] {
                     out.push((message_key(x, d, counter), d, e));
@@ -282,18 +304,31 @@ impl Leak {
             return false;
         };
         let mut buf = alloc::vec![0u8; n];
-        for (mk, dir, epoch) in self.candidate_keys(lo, c) {
-            buf.copy_from_slice(&packet[HEADER_LEN..HEADER_LEN + n]);
-            let cipher = ChaCha20Poly1305::new((&mk).into());
-            let nn = nonce(dir, epoch, c);
-            if cipher
-                .decrypt_inout_detached(&Nonce::from(nn), &ad, (&mut buf[..]).into(), &tag)
-                .is_ok()
-            {
-                return true;
-            }
-        }
-        false
+        // Typed derivations first (cheap, and they open what is predicted);
+        // the catch-all only when they fail.
+        let body = &packet[HEADER_LEN..HEADER_LEN + n];
+        self.typed_keys(lo, c)
+            .iter()
+            .any(|k| Self::opens(k, c, &ad, body, &tag, &mut buf))
+            || self
+                .catch_all_keys(lo, c)
+                .iter()
+                .any(|k| Self::opens(k, c, &ad, body, &tag, &mut buf))
+    }
+
+    fn opens(
+        &(mk, dir, epoch): &([u8; 32], Direction, u64),
+        c: u32,
+        ad: &[u8],
+        body: &[u8],
+        tag: &Tag,
+        buf: &mut [u8],
+    ) -> bool {
+        buf.copy_from_slice(body);
+        let cipher = ChaCha20Poly1305::new((&mk).into());
+        cipher
+            .decrypt_inout_detached(&Nonce::from(nonce(dir, epoch, c)), ad, buf.into(), tag)
+            .is_ok()
     }
 }
 
@@ -420,14 +455,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         a.pace_at = b.pace_at;
         a.pace_ms = b.pace_ms;
         a.confirm_since = b.confirm_since;
-        if a.decoding {
-            let len = if a.phase == crate::exchange::Phase::OwnerEk {
-                K::CT_LEN
-            } else {
-                K::EK_LEN
-            };
-            a.decoder.reset(len);
-        }
+        // The symbols collected so far (public), so that the fork follows a
+        // ratchet whose blob was half received at the leak.
+        a.decoder = b.decoder.clone();
         s.rx_ok = ks.rx_ok;
         s.tx_ok = ks.tx_ok;
         s.closed = ks.closed;
