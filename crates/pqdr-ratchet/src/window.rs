@@ -47,7 +47,7 @@ pub(crate) struct Checkpoint {
 /// The chains derived for an ahead candidate (`KeySchedule::candidate` for a
 /// counter that is not simply the next one), kept here until the candidate is
 /// committed instead of inside the `Candidate`: that keeps the `Candidate`
-/// small (80 bytes) so that moving it is a few inline 16-byte copies, not a
+/// small so that moving it is a few inline 16-byte copies, not a
 /// `memcpy` call whose wide loads stall on the just-derived keys
 /// (BENCHMARKS.md). Not persisted. Everything here is derivable from `chain`
 /// (positions at or after `next`); it is wiped at every commit of this window
