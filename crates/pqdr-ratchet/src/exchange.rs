@@ -270,14 +270,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let owner = Role::owner_of(self.epoch).byte();
         let mut th =
             kdf::kem_transcript(next, K::ID, owner, rid, &ek[..K::EK_LEN], &ct[..K::CT_LEN]);
-        let c = self.cur();
-        let mut root = kdf::root_step(&self.slots[c].rk, &ss, &th);
-        ss.zeroize();
-        th.zeroize();
-        let n = self.free_slot();
-        let rekey = jitter(self.cfg.rekey_after_ms, r);
-        let (limit, v1) = (self.send_reserve, self.v1_leak);
-        self.slots[n].install(next, &mut root, self.role, now, rekey, limit, v1);
+        self.install_next(&mut ss, &mut th, now, r);
         let k = &mut self.kem;
         k.blob[..K::CT_LEN].copy_from_slice(&ct[..K::CT_LEN]);
         k.phase = Phase::PeerCt;
@@ -289,6 +282,20 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.pace_at = now;
         k.pace_ms = self.cfg.pacing_initial_ms;
         self.events.push(Event::NextEpochReady { epoch: next });
+    }
+
+    /// `root_{e+1} = DK(CTX_ROOT_STEP, rk_e ‖ ss ‖ th_{e+1})` (RATCHET.md §1.4),
+    /// installed as epoch e+1 (its root erased by the install); `ss` and `th`
+    /// are wiped.
+    fn install_next(&mut self, ss: &mut [u8; 32], th: &mut [u8; 32], now: Instant, r: u32) {
+        let next = self.epoch.wrapping_add(1);
+        let mut root = kdf::root_step(&self.slots[self.cur()].rk, ss, th);
+        ss.zeroize();
+        th.zeroize();
+        let n = self.free_slot();
+        let rekey = jitter(self.cfg.rekey_after_ms, r);
+        let (limit, v1) = (self.send_reserve, self.v1_leak);
+        self.slots[n].install(next, &mut root, self.role, now, rekey, limit, v1);
     }
 
     /// Owner step 3: on ct decode, `ss = decaps(dk, ct)`, erase the seed,
@@ -311,14 +318,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             &self.kem.blob[..K::EK_LEN],
             &ct[..K::CT_LEN],
         );
-        let c = self.cur();
-        let mut root = kdf::root_step(&self.slots[c].rk, &ss, &th);
-        ss.zeroize();
-        th.zeroize();
-        let n = self.free_slot();
-        let rekey = jitter(self.cfg.rekey_after_ms, r);
-        let (limit, v1) = (self.send_reserve, self.v1_leak);
-        self.slots[n].install(next, &mut root, self.role, now, rekey, limit, v1);
+        self.install_next(&mut ss, &mut th, now, r);
         self.switch_to_next(now);
     }
 

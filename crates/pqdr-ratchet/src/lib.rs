@@ -14,6 +14,7 @@ mod exchange;
 mod kdf;
 pub mod kem;
 mod keys;
+mod receive;
 mod schedule;
 mod session;
 mod state;

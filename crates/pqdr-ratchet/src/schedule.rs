@@ -1,9 +1,12 @@
 //! RATCHET.md §1.1 layer L1: the key schedule without framing.
 //!
-//! Epochs, chains, receive windows and the KEM state machine (§1.4, §1.7–1.9).
-//! It hands out `(epoch, counter, key)` for sending and *candidates* for
-//! receiving; a candidate changes nothing until [`KeySchedule::commit`] is
-//! called after the caller's AEAD check succeeded. (Deriving a candidate
+//! The state (epochs, chains, receive windows, the KEM exchange, §1.4,
+//! §1.7–1.9) and the send side; the receive path is in `receive.rs`, the KEM
+//! exchange in `exchange.rs`, control frames in `control.rs`, timers in
+//! `timers.rs`. It hands out `(epoch, counter, key)` for sending and
+//! *candidates* for receiving; a candidate changes nothing until it is
+//! committed inside [`KeySchedule::open_with`], after the caller's AEAD
+//! check succeeded. (Deriving a candidate
 //! writes only scratch that is not part of the state: the lookahead cache,
 //! and the chains the candidate will commit — `Window::pending` and
 //! `Window::next_ck` — which are derivable from the window's chain, not
@@ -16,23 +19,17 @@ use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::Error;
-use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT};
+use crate::chain::POSITION_END;
 use crate::config::{Config, Event, Events, HardStop, InitialSecret, Instant, Role, Status};
 use crate::epoch::{EpochSlot, directions};
 use crate::exchange::{KemMachine, Phase};
 use crate::kdf::{self, PacketKdf};
 use crate::kem::{self, RatchetKem};
-use crate::keys::{Candidate, CandidateKind, PacketKey, SendKey};
+use crate::keys::{PacketKey, SendKey};
 use crate::timers::jitter;
-use crate::window::Lookup;
 
 /// HPKE AEAD identifier of ChaCha20-Poly1305, bound into `root_0`.
 pub const AEAD_ID: u16 = 0x0003;
-/// Whether the step from `counter` crosses into the next segment.
-fn ends_segment(counter: u32) -> bool {
-    (u64::from(counter) + 1) & (SEGMENT - 1) == 0
-}
-
 /// Token bucket bounding pre-authentication derivation work (RATCHET.md §1.8).
 #[derive(Debug, Default, Zeroize)]
 pub(crate) struct Bucket {
@@ -47,6 +44,25 @@ impl Bucket {
             tokens: u64::from(rate),
             at: now,
         }
+    }
+
+    /// Refills `rate` tokens per second up to `rate` (one second's worth),
+    /// then takes `cost`, or refuses with [`Error::TooFarAhead`].
+    pub(crate) fn take(&mut self, rate: u32, cost: u64, now: Instant) -> Result<(), Error> {
+        let rate = u64::from(rate);
+        let refill = u128::from(now.since(self.at)) * u128::from(rate);
+        #[allow(
+            clippy::integer_division_remainder_used,
+            reason = "public time arithmetic"
+        )]
+        let refill = u64::try_from(refill / 1000).unwrap_or(u64::MAX);
+        self.tokens = self.tokens.saturating_add(refill).min(rate);
+        self.at = now;
+        if self.tokens < cost {
+            return Err(Error::TooFarAhead);
+        }
+        self.tokens -= cost;
+        Ok(())
     }
 }
 
@@ -387,240 +403,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         };
         s.send.step_with(&mut self.kdf, &mut k.key);
         Ok(k)
-    }
-
-    // ------------------------------------------------------------------ receive
-
-    /// The live slot whose epoch has low byte `lo`.
-    pub(crate) fn slot_by_lo(&self, lo: u8) -> Option<usize> {
-        #[allow(clippy::cast_possible_truncation, reason = "low byte by definition")]
-        self.slots
-            .iter()
-            .position(|s| s.live && s.epoch as u8 == lo)
-    }
-
-    /// Looks up (without changing the key state) the receive key for
-    /// `(epoch_lo, counter)`; `counter = None` means "the next expected one"
-    /// (stream mode). Only the pre-authentication token bucket is charged.
-    ///
-    /// # Errors
-    /// [`Error::Closed`], [`Error::UnknownEpoch`], [`Error::TooOld`],
-    /// [`Error::Replay`], [`Error::TooFarAhead`].
-    #[inline(always)]
-    pub(crate) fn candidate(
-        &mut self,
-        epoch_lo: u8,
-        counter: Option<u32>,
-        now: Instant,
-    ) -> Result<Candidate, Error> {
-        // Fast path, inlined into the callers: the next record in order of
-        // the current epoch (one packet step, nothing else to decide).
-        let cur = self.cur();
-        let (_, theirs) = directions(self.role);
-        let w = &mut self.slots[cur].recv;
-        #[allow(clippy::cast_possible_truncation, reason = "low byte by definition")]
-        let lo = self.epoch as u8;
-        if !self.closed
-            && epoch_lo == lo
-            && let Some(c) = counter.or_else(|| u32::try_from(w.next).ok())
-            && u64::from(c) == w.next
-            && !ends_segment(c)
-            && u64::from(c) < POSITION_END
-        {
-            let epoch = self.epoch;
-            let mut cand = Candidate::new([0; 32], (epoch, c, theirs), cur, CandidateKind::Next);
-            self.kdf
-                .step_into(&w.chain.ck, c, &mut w.next_ck, &mut cand.pk.key);
-            w.next_ck_for = u64::from(c);
-            return Ok(cand);
-        }
-        self.candidate_slow(epoch_lo, counter, now)
-    }
-
-    /// [`KeySchedule::candidate`] for everything but the in-order record of
-    /// the current epoch.
-    #[inline(never)]
-    fn candidate_slow(
-        &mut self,
-        epoch_lo: u8,
-        counter: Option<u32>,
-        now: Instant,
-    ) -> Result<Candidate, Error> {
-        if self.closed {
-            return Err(Error::Closed);
-        }
-        let slot = self.slot_by_lo(epoch_lo).ok_or(Error::UnknownEpoch)?;
-        let (_, theirs) = directions(self.role);
-        let w = &self.slots[slot].recv;
-        let counter = match counter {
-            Some(c) => c,
-            None => u32::try_from(w.next).map_err(|_| Error::TooFarAhead)?,
-        };
-        let epoch = self.slots[slot].epoch;
-        match w.lookup(counter, self.cfg.max_jump) {
-            Lookup::TooOld => Err(Error::TooOld),
-            Lookup::Replay => Err(Error::Replay),
-            Lookup::TooFarAhead => Err(Error::TooFarAhead),
-            Lookup::Stored(i) => Ok(Candidate::new(
-                w.skipped[i].key,
-                (epoch, counter, theirs),
-                slot,
-                CandidateKind::Stored(i),
-            )),
-            Lookup::Ahead if u64::from(counter) == w.next && !ends_segment(counter) => {
-                // In order (the common case): one step, no scratch chains.
-                let mut cand =
-                    Candidate::new([0; 32], (epoch, counter, theirs), slot, CandidateKind::Next);
-                let w = &mut self.slots[slot].recv;
-                self.kdf
-                    .step_into(&w.chain.ck, counter, &mut w.next_ck, &mut cand.pk.key);
-                w.next_ck_for = u64::from(counter);
-                Ok(cand)
-            }
-            Lookup::Ahead => {
-                let c = u64::from(counter);
-                if w.pending.live && w.pending.c == c && w.pending.next == w.next {
-                    // The same derivation as the last uncommitted candidate
-                    // (a repeated forgery): no new steps (RATCHET.md §1.8).
-                    let kind = CandidateKind::Ahead {
-                        expect_next: w.next,
-                    };
-                    let key = w.pending.mk;
-                    return Ok(Candidate::new(key, (epoch, counter, theirs), slot, kind));
-                }
-                let keep = w.keep_for(c);
-                let p0 = c - keep;
-                let jt = p0 >> SEGMENT_SHIFT;
-                // Segment walk starts at the best cached checkpoint, if any.
-                let start = w
-                    .best_checkpoint(jt)
-                    .map_or(w.chain.pos >> SEGMENT_SHIFT, |i| w.checkpoints[i].seg);
-                let here = w.chain.pos >> SEGMENT_SHIFT;
-                let cost = if jt == here {
-                    // Inside the chain's own segment: the walk starts at the
-                    // chain's position (packet steps to `c`, then `c` itself).
-                    p0 - w.chain.pos + keep + 1
-                } else {
-                    // Segment steps from the start point, entering `jt`
-                    // (2), packet steps to `c`, then `c` itself.
-                    jt.saturating_sub(start) + (p0 & (SEGMENT - 1)) + keep + 2
-                };
-                // Only the in-order record (`c = next`: at most a packet step
-                // and a segment entry) is free; every other derivation is
-                // charged before it is made (RATCHET.md §1.8, revised).
-                if c != w.next {
-                    self.charge(cost, now)?;
-                }
-                let w = &mut self.slots[slot].recv;
-                let kind = CandidateKind::Ahead {
-                    expect_next: w.next,
-                };
-                let mut cand = Candidate::new([0; 32], (epoch, counter, theirs), slot, kind);
-                w.prepare_ahead(c, keep, &mut cand.pk.key);
-                Ok(cand)
-            }
-        }
-    }
-
-    pub(crate) fn charge(&mut self, cost: u64, now: Instant) -> Result<(), Error> {
-        let rate = u64::from(self.cfg.unauth_derivation_budget);
-        let elapsed = now.since(self.bucket.at);
-        let refill = u128::from(elapsed) * u128::from(rate);
-        #[allow(
-            clippy::integer_division_remainder_used,
-            reason = "public time arithmetic"
-        )]
-        let refill = u64::try_from(refill / 1000).unwrap_or(u64::MAX);
-        self.bucket.tokens = self.bucket.tokens.saturating_add(refill).min(rate);
-        self.bucket.at = now;
-        if self.bucket.tokens < cost {
-            return Err(Error::TooFarAhead);
-        }
-        self.bucket.tokens -= cost;
-        Ok(())
-    }
-
-    /// Counts a failed authentication (with the token bucket, the only change
-    /// an unauthentic record makes). At `auth_failure_limit` failures in one
-    /// epoch an [`Event::AuthFailureAlarm`] is raised once; the session is
-    /// never closed by unauthenticated input (RATCHET.md §1.8 step 4).
-    pub(crate) fn auth_failed(&mut self) {
-        self.auth_failures = self.auth_failures.saturating_add(1);
-        self.epoch_auth_failures = self.epoch_auth_failures.saturating_add(1);
-        if self.epoch_auth_failures == self.cfg.auth_failure_limit {
-            self.events
-                .push(Event::AuthFailureAlarm { epoch: self.epoch });
-        }
-    }
-
-    /// Commits an authenticated candidate: consumes its key, stores skipped
-    /// keys, sets the replay bit, and performs the causal epoch switch.
-    ///
-    /// # Errors
-    /// [`Error::Replay`] if the state changed since the candidate was made.
-    #[inline(always)]
-    pub(crate) fn commit(&mut self, cand: Candidate, now: Instant) -> Result<(), Error> {
-        let s = &mut self.slots[cand.slot];
-        if !s.live || s.epoch != cand.epoch {
-            return Err(Error::Replay);
-        }
-        match cand.kind {
-            CandidateKind::Stored(i) => {
-                if i >= s.recv.n_skipped || s.recv.skipped[i].counter != cand.counter {
-                    return Err(Error::Replay);
-                }
-                s.recv.clear_pending();
-                s.recv.commit_stored(i);
-            }
-            CandidateKind::Next => {
-                let c = u64::from(cand.counter);
-                if s.recv.next != c {
-                    return Err(Error::Replay);
-                }
-                if s.recv.next_ck_for != c {
-                    // Another candidate replaced it since: derive it again.
-                    let mut mk = [0u8; 32];
-                    let w = &mut s.recv;
-                    self.kdf
-                        .step_into(&w.chain.ck, cand.counter, &mut w.next_ck, &mut mk);
-                    kdf::wipe_key(&mut mk);
-                }
-                s.recv.commit_next();
-                s.recv.clear_pending();
-            }
-            CandidateKind::Ahead { expect_next } => {
-                if s.recv.next != expect_next {
-                    return Err(Error::Replay);
-                }
-                s.recv.commit_pending(u64::from(cand.counter));
-            }
-        }
-        s.recv_any = true;
-        self.rx_ok = true;
-        let epoch = cand.epoch;
-        if epoch != self.epoch || self.kem.phase == Phase::OwnerConfirm {
-            self.after_commit(epoch, now);
-        }
-        Ok(())
-    }
-
-    /// The causal epoch switch after a commit in another epoch than the
-    /// sending one, or while the owner waits for the peer's switch.
-    #[inline(never)]
-    fn after_commit(&mut self, epoch: u64, now: Instant) {
-        if epoch == self.epoch.wrapping_add(1) {
-            // Peer side, step 4: the owner has switched (it decapsulated the
-            // ct this side sent: proof it decrypts our records); follow it.
-            self.tx_ok = true;
-            self.switch_to_next(now);
-        } else if epoch == self.epoch && self.kem.phase == Phase::OwnerConfirm {
-            // Owner side: the peer has switched (after decrypting our e+1
-            // record); start its grace countdown.
-            self.tx_ok = true;
-            self.kem.phase = Phase::Idle;
-            self.kem.wedge_reported = false;
-            self.start_grace(now);
-        }
     }
 
     /// Moves sending to `epoch + 1` (owner: after decapsulating; peer: after

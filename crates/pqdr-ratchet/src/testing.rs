@@ -332,10 +332,6 @@ impl Leak {
     }
 }
 
-fn copy_chain(d: &mut Chain, o: &Chain) {
-    d.assign(o);
-}
-
 impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// [`Session::new`] with the test-only v1 switch: every epoch keeps its
     /// `root_e` for its whole life, as the v1 key schedule did. The FS
@@ -420,12 +416,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             d.rk_live = o.rk_live;
             d.xk = o.xk;
             d.v1_root = o.v1_root;
-            copy_chain(&mut d.send, &o.send);
+            d.send.assign(&o.send);
             d.send_live = o.send_live;
             d.send_limit = o.send_limit;
             d.sent_packets = o.sent_packets;
             d.sent_bytes = o.sent_bytes;
-            copy_chain(&mut d.recv.chain, &o.recv.chain);
+            d.recv.chain.assign(&o.recv.chain);
             d.recv.next = o.recv.next;
             d.recv.bitmap = o.recv.bitmap;
             for (a, b) in d.recv.skipped.iter_mut().zip(o.recv.skipped.iter()) {
