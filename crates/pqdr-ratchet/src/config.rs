@@ -223,6 +223,16 @@ impl fmt::Debug for InitialSecret<'_> {
     }
 }
 
+/// The output of an authenticated key exchange that starts a session:
+/// the initial secret and the role the exchange's state machine assigned
+/// (implemented by `pqdr_handshake::Established`).
+pub trait HandshakeOutput {
+    /// Initiator for the side that sent the first handshake message.
+    fn role(&self) -> Role;
+    /// The secret, transcript and context (RATCHET.md §1.3).
+    fn initial_secret(&self) -> InitialSecret<'_>;
+}
+
 /// Why a ratchet attempt was aborted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AbortReason {

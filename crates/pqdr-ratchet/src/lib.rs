@@ -25,7 +25,8 @@ mod window;
 pub mod wire;
 
 pub use config::{
-    AbortReason, Config, Event, HardStop, InitialSecret, Instant, Mode, Role, Status,
+    AbortReason, Config, Event, HandshakeOutput, HardStop, InitialSecret, Instant, Mode, Role,
+    Status,
 };
 pub use kdf::Direction;
 pub use kem::{KemError, RatchetKem};

@@ -9,7 +9,7 @@ use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::Error;
-use crate::config::{Config, Event, InitialSecret, Instant, Mode, Role, Status};
+use crate::config::{Config, Event, HandshakeOutput, InitialSecret, Instant, Mode, Role, Status};
 use crate::kem::RatchetKem;
 use crate::schedule::KeySchedule;
 use crate::wire::{self, HEADER_LEN, STREAM_PREFIX_LEN, TAG_LEN, ty};
@@ -65,7 +65,28 @@ fn header(epoch: u64, counter: u32) -> [u8; HEADER_LEN] {
 }
 
 impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
-    /// Creates a session from the handshake secret.
+    /// Creates a session from an authenticated key exchange's output, with
+    /// the role that exchange assigned (RATCHET.md §1.3): the side that sent
+    /// the first handshake message is the Initiator. This is the constructor
+    /// to use after `pqdr-handshake` (`Established::into_session` calls it).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] for out-of-range inputs or an invalid configuration.
+    pub fn from_handshake<H: HandshakeOutput + ?Sized, R: CryptoRng + ?Sized>(
+        cfg: &Config,
+        handshake: &H,
+        now: Instant,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        Self::new(cfg, handshake.role(), handshake.initial_secret(), now, rng)
+    }
+
+    /// Creates a session from a secret and an explicit role: the constructor
+    /// for pre-shared-key users. **The caller is responsible for the roles**:
+    /// exactly one side must be [`Role::Initiator`]. If both pick the same
+    /// role they encrypt with identical (key, nonce) pairs, a two-time pad.
+    /// After a handshake use [`Session::from_handshake`], which takes the
+    /// role from the handshake's state machine.
     ///
     /// # Errors
     /// [`Error::Malformed`] for out-of-range inputs or an invalid configuration.

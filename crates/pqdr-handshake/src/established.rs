@@ -1,0 +1,217 @@
+//! The handshake's output (HANDSHAKE.md §4 "Output", §8): the ratchet's
+//! initial secret with the role set by the state machine, and msg3.
+
+use zeroize::Zeroize;
+
+use crate::kdf::Chain;
+use crate::suite::Suite;
+use crate::wire::MSG3_MAX;
+use crate::{Instant, Role};
+
+/// Largest output context: "pqdr-hs1" ‖ suite ‖ hpk_I ‖ hpk_R ‖ lp(label ≤ 128).
+pub const MAX_CONTEXT: usize = 8 + 2 + 32 + 32 + 2 + crate::initiator::MAX_APP_LABEL;
+
+/// A completed handshake. The role is set by the state machine that produced
+/// it (Initiator for the side that sent msg1), so two peers never hold the
+/// same role. Secrets are erased on drop.
+pub struct Established {
+    role: Role,
+    suite: Suite,
+    peer: [u8; 32],
+    local: [u8; 32],
+    secret: [u8; 32],
+    transcript: [u8; 32],
+    context: [u8; MAX_CONTEXT],
+    context_len: usize,
+    msg3: [u8; MSG3_MAX],
+    msg3_len: usize,
+    #[cfg(feature = "test-utils")]
+    pub(crate) trace: alloc::vec::Vec<crate::testing::TraceOp>,
+}
+
+impl Established {
+    pub(crate) fn new(role: Role, suite: Suite, hpk_r: [u8; 32], hpk_i: [u8; 32]) -> Self {
+        let (peer, local) = match role {
+            Role::Initiator => (hpk_r, hpk_i),
+            Role::Responder => (hpk_i, hpk_r),
+        };
+        Established {
+            role,
+            suite,
+            peer,
+            local,
+            secret: [0; 32],
+            transcript: [0; 32],
+            context: [0; MAX_CONTEXT],
+            context_len: 0,
+            msg3: [0; MSG3_MAX],
+            msg3_len: 0,
+            #[cfg(feature = "test-utils")]
+            trace: alloc::vec::Vec::new(),
+        }
+    }
+
+    pub(crate) fn msg3_buf(&mut self) -> &mut [u8; MSG3_MAX] {
+        &mut self.msg3
+    }
+
+    /// Sets secret, transcript and context from the final chain.
+    pub(crate) fn finish(&mut self, chain: &Chain, app_label: &[u8], msg3_len: usize) {
+        self.secret = chain.output();
+        self.transcript = chain.th;
+        self.msg3_len = msg3_len;
+        let (hpk_i, hpk_r) = match self.role {
+            Role::Initiator => (self.local, self.peer),
+            Role::Responder => (self.peer, self.local),
+        };
+        let c = &mut self.context;
+        c[..8].copy_from_slice(b"pqdr-hs1");
+        c[8..10].copy_from_slice(&self.suite.id().to_be_bytes());
+        c[10..42].copy_from_slice(&hpk_i);
+        c[42..74].copy_from_slice(&hpk_r);
+        let n = app_label.len().min(crate::initiator::MAX_APP_LABEL);
+        c[74..76].copy_from_slice(&crate::kdf::lp16(&app_label[..n]));
+        c[76..76 + n].copy_from_slice(&app_label[..n]);
+        self.context_len = 76 + n;
+    }
+
+    /// Our role in the ratchet: Initiator iff we sent msg1.
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// The suite that was used.
+    pub fn suite(&self) -> Suite {
+        self.suite
+    }
+
+    /// The peer's key id.
+    pub fn peer(&self) -> &[u8; 32] {
+        &self.peer
+    }
+
+    /// The final transcript hash (public; binds every message).
+    pub fn transcript(&self) -> &[u8; 32] {
+        &self.transcript
+    }
+
+    /// Simultaneous initiation (HANDSHAKE.md §8, §10): when both attempts
+    /// complete, both peers keep the session with the smaller transcript.
+    /// Returns true if `self` is the one to keep against `other`.
+    pub fn preferred_over(&self, other: &Established) -> bool {
+        self.transcript <= other.transcript
+    }
+
+    /// msg3 (initiator only): send it with the first record, and resend it
+    /// (see [`Msg3Retransmit`]) until a record from the responder opens.
+    pub fn msg3(&self) -> Option<&[u8]> {
+        (self.msg3_len > 0).then(|| &self.msg3[..self.msg3_len])
+    }
+
+    /// A resend schedule for msg3 (1, 2, 4, 8 s after `now`), initiator only.
+    pub fn msg3_retransmit(&self, now: Instant) -> Option<Msg3Retransmit> {
+        let m = self.msg3()?;
+        let mut buf = [0u8; MSG3_MAX];
+        buf[..m.len()].copy_from_slice(m);
+        Some(Msg3Retransmit { msg3: buf, len: m.len(), next: Some(now.plus(1_000)), step: 0 })
+    }
+
+    /// The ratchet's input (RATCHET.md §1.3): secret, transcript, context.
+    pub fn initial_secret(&self) -> pqdr_ratchet::InitialSecret<'_> {
+        pqdr_ratchet::InitialSecret {
+            secret: &self.secret,
+            transcript: &self.transcript,
+            context: &self.context[..self.context_len],
+        }
+    }
+
+    /// Starts the ratchet session with this output and its role
+    /// ([`pqdr_ratchet::Session::from_handshake`]). A `-X` handshake should
+    /// use the X-Wing ratchet KEM once its adapter exists; until then ML-KEM-768.
+    ///
+    /// # Errors
+    /// The ratchet's configuration errors.
+    #[cfg(feature = "ratchet")]
+    pub fn into_session<K: pqdr_ratchet::RatchetKem, R: rand_core::CryptoRng + ?Sized>(
+        self,
+        cfg: &pqdr_ratchet::Config,
+        now: Instant,
+        rng: &mut R,
+    ) -> Result<pqdr_ratchet::Session<K>, pqdr_ratchet::Error> {
+        pqdr_ratchet::Session::from_handshake(cfg, &self, now, rng)
+    }
+
+    /// The key-schedule trace (test builds only).
+    #[cfg(feature = "test-utils")]
+    pub fn trace(&self) -> &[crate::testing::TraceOp] {
+        &self.trace
+    }
+}
+
+impl pqdr_ratchet::HandshakeOutput for Established {
+    fn role(&self) -> Role {
+        self.role
+    }
+    fn initial_secret(&self) -> pqdr_ratchet::InitialSecret<'_> {
+        Established::initial_secret(self)
+    }
+}
+
+impl Drop for Established {
+    fn drop(&mut self) {
+        self.secret.zeroize();
+        self.transcript.zeroize();
+        self.context.zeroize();
+    }
+}
+
+impl zeroize::ZeroizeOnDrop for Established {}
+
+impl core::fmt::Debug for Established {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Established")
+            .field("role", &self.role)
+            .field("suite", &self.suite.name())
+            .field("peer", &self.peer)
+            .finish_non_exhaustive()
+    }
+}
+
+/// msg3's resend timer (HANDSHAKE.md §5: 1, 2, 4, 8 s until R's first record opens).
+#[derive(Clone)]
+pub struct Msg3Retransmit {
+    msg3: [u8; MSG3_MAX],
+    len: usize,
+    next: Option<Instant>,
+    step: u8,
+}
+
+impl Msg3Retransmit {
+    /// msg3 again if a resend is due.
+    pub fn poll_transmit(&mut self, now: Instant, out: &mut [u8]) -> Option<usize> {
+        let due = self.next?;
+        if now < due || out.len() < self.len {
+            return None;
+        }
+        out[..self.len].copy_from_slice(&self.msg3[..self.len]);
+        self.step += 1;
+        self.next = (self.step < 4).then(|| now.plus(1_000 << self.step));
+        Some(self.len)
+    }
+
+    /// The next resend instant.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.next
+    }
+
+    /// A record from the responder opened: stop resending.
+    pub fn confirm(&mut self) {
+        self.next = None;
+    }
+}
+
+impl core::fmt::Debug for Msg3Retransmit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Msg3Retransmit").field("next", &self.next).finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,477 @@
+//! The initiator's state machine (HANDSHAKE.md §4, §5, §8): builds msg1,
+//! resends it, takes a cookie reply, and turns msg2 into an [`Established`]
+//! session plus msg3.
+
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+use crate::established::Established;
+use crate::ids::{Identity, Peer, Tai64N};
+use crate::kdf::{C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, dk, mac_ok, mac16};
+use crate::suite::{Auth, EphKey, Ephemeral, Mode, Suite};
+use crate::wire::{self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG1_MAX, MSG2, MSG3, MSG3_MAX, VK_MAX};
+use crate::{Error, Instant, Role, x25519};
+
+/// Resend schedule of msg1 (HANDSHAKE.md §5): 1, 2, 4 s after the first send.
+const RESEND_MS: [u64; 3] = [1_000, 2_000, 4_000];
+/// A new attempt (ek_E, ts, index) after 8 s.
+pub const RENEW_MS: u64 = 8_000;
+/// The whole handshake gives up after 90 s.
+pub const GIVE_UP_MS: u64 = 90_000;
+/// A cookie is used for 115 s.
+pub const COOKIE_LIFE_MS: u64 = 115_000;
+/// Largest application label (the output context must fit 204 bytes).
+pub const MAX_APP_LABEL: usize = 128;
+
+/// What the initiator needs to reach one responder.
+pub struct InitiatorConfig<'a, A: Auth> {
+    /// The responder: its public key, X25519 key (KEM `-X`), psk, hybrid policy.
+    pub peer: Peer<'a, A>,
+    /// The application label both sides bind into th_0 (≤ 128 bytes).
+    pub app_label: &'a [u8],
+    /// The ephemeral KEM: ML-KEM-768, or ML-KEM-512 for KMc-c.
+    pub ephemeral: Ephemeral,
+}
+
+impl<'a, A: Auth> InitiatorConfig<'a, A> {
+    /// The default suite for this peer (ML-KEM-768 ephemeral).
+    pub fn new(peer: Peer<'a, A>, app_label: &'a [u8]) -> Self {
+        InitiatorConfig { peer, app_label, ephemeral: Ephemeral::MlKem768 }
+    }
+}
+
+impl<A: Auth> core::fmt::Debug for InitiatorConfig<'_, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("InitiatorConfig").field("peer", &self.peer).field("ephemeral", &self.ephemeral).finish()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    AwaitMsg2,
+    Done,
+}
+
+/// One handshake attempt from the side that sends msg1 (fixed size).
+pub struct Initiator<A: Auth> {
+    state: State,
+    suite: Suite,
+    layout: Layout,
+    idx: u32,
+    hpk_r: [u8; 32],
+    hpk_i: [u8; 32],
+    r_vk: [u8; VK_MAX],
+    eph: Option<EphKey>,
+    x_eph: [u8; 32],
+    chain: Chain,
+    k_m: [u8; 32],
+    ts: Tai64N,
+    msg1: [u8; MSG1_MAX],
+    cookie: Option<([u8; 16], Instant)>,
+    started: Instant,
+    created: Instant,
+    next_send: Option<Instant>,
+    sends: u8,
+    jitter: u32,
+    label: [u8; MAX_APP_LABEL],
+    label_len: usize,
+    _a: core::marker::PhantomData<A>,
+}
+
+impl<A: Auth> Initiator<A> {
+    /// Starts an attempt: draws the ephemeral key and builds msg1.
+    ///
+    /// `clock` is the wall clock, `last_sent` the last timestamp this identity
+    /// sent (persisted); the attempt's timestamp is `max(clock, last_sent + 1 ns)`:
+    /// persist [`Initiator::sent_timestamp`] before sending.
+    ///
+    /// # Errors
+    /// [`Error::Config`] for a hybrid mismatch between us and the peer, an
+    /// ephemeral the suite does not allow, or a label over 128 bytes;
+    /// [`Error::LowOrderPoint`] for a peer X25519 key of low order.
+    pub fn start<R: CryptoRng + ?Sized>(
+        cfg: &InitiatorConfig<'_, A>,
+        me: &Identity<A>,
+        clock: Tai64N,
+        last_sent: Tai64N,
+        now: Instant,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
+        let hybrid = cfg.peer.hybrid;
+        if cfg.app_label.len() > MAX_APP_LABEL
+            || (A::MODE == Mode::Kem && (me.x_secret.is_some() != hybrid || cfg.peer.x_public.is_some() != hybrid))
+        {
+            return Err(Error::Config);
+        }
+        let suite = Suite::new::<A>(hybrid, cfg.ephemeral)?;
+        let layout = Layout::new::<A>(suite);
+        let ts = if clock > last_sent { clock } else { last_sent.next() };
+
+        let idx = rng.next_u32();
+        let mut seed = [0u8; 64];
+        Coins::new(&me.sigma, b'e', rng).fill(&mut seed);
+        let eph = EphKey::generate(suite.ephemeral(), &seed);
+        seed.zeroize();
+
+        let mut msg1 = [0u8; MSG1_MAX];
+        wire::write_header(&mut msg1, MSG1, suite.id(), idx, None);
+        msg1[layout.m1_ek()].copy_from_slice(eph.ek());
+        let mut ss = [0u8; 32];
+        if A::MODE == Mode::Kem {
+            let mut coins = Coins::new(&me.sigma, b'r', rng);
+            A::encapsulate(cfg.peer.pk, &mut coins, &mut msg1[layout.m1_ct()], &mut ss);
+        }
+        let mut x_eph = [0u8; 32];
+        if hybrid {
+            x_eph = Coins::new(&me.sigma, b'x', rng).take32();
+            msg1[layout.m1_x()].copy_from_slice(&x25519::public(&x_eph));
+        }
+        let jitter = rng.next_u32();
+
+        let mut chain = Chain::init(suite.id(), &cfg.peer.hpk, cfg.app_label);
+        let k_m;
+        match A::MODE {
+            Mode::Kem => {
+                // HANDSHAKE.md §4 KEM mode, steps 1–3.
+                chain.mix_hash(&[&msg1[..layout.m1_enc_id().start]]);
+                chain.mix(b'R', &ss);
+                ss.zeroize();
+                let xs_r = cfg.peer.x_public.unwrap_or([0; 32]);
+                if hybrid {
+                    let mut es = x25519::dh(&x_eph, &xs_r)?;
+                    chain.mix(b'a', &es);
+                    es.zeroize();
+                }
+                let k1 = chain.key(b'1');
+                let enc_id = &mut msg1[layout.m1_enc_id()];
+                enc_id[..32].copy_from_slice(&me.hpk);
+                k1.seal(enc_id, &chain.th);
+                chain.mix_hash(&[&msg1[layout.m1_enc_id()]]);
+                chain.mix(b'P', cfg.peer.psk.as_ref().unwrap_or(&[0; 32]));
+                if hybrid {
+                    let mut s = x25519::dh(me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_r)?;
+                    chain.mix(b'b', &s);
+                    s.zeroize();
+                }
+                let k2 = chain.key(b'2');
+                let enc_ts = &mut msg1[layout.m1_enc_ts()];
+                enc_ts[..12].copy_from_slice(&ts.to_bytes());
+                k2.seal(enc_ts, &chain.th);
+                chain.mix_hash(&[&msg1[layout.m1_enc_ts()]]);
+            }
+            Mode::Sig => {
+                // SIG mode: th binds hdrA ‖ ek_E [‖ X_I] ‖ pad; k_m is public.
+                chain.mix_hash(&[&msg1[..layout.m1_mac1().start]]);
+            }
+        }
+        k_m = chain.key(b'm');
+        let mac_key = dk(C_MAC1, &[&cfg.peer.hpk]);
+        let m1 = mac16(&mac_key, &msg1[..layout.m1_mac1().start]);
+        msg1[layout.m1_mac1()].copy_from_slice(&m1);
+
+        let mut r_vk = [0u8; VK_MAX];
+        if A::MODE == Mode::Sig {
+            let vk = A::public_bytes(cfg.peer.pk);
+            r_vk[..vk.len()].copy_from_slice(vk);
+        }
+        let mut label = [0u8; MAX_APP_LABEL];
+        label[..cfg.app_label.len()].copy_from_slice(cfg.app_label);
+        Ok(Initiator {
+            state: State::AwaitMsg2,
+            suite,
+            layout,
+            idx,
+            hpk_r: cfg.peer.hpk,
+            hpk_i: me.hpk,
+            r_vk,
+            eph: Some(eph),
+            x_eph,
+            chain,
+            k_m: k_m.0,
+            ts,
+            msg1,
+            cookie: None,
+            started: now,
+            created: now,
+            next_send: Some(now),
+            sends: 0,
+            jitter,
+            label,
+            label_len: cfg.app_label.len(),
+            _a: core::marker::PhantomData,
+        })
+    }
+
+    /// A new attempt (new ek_E, timestamp and index) for the same peer,
+    /// keeping the cookie and the 90-second deadline (HANDSHAKE.md §5: renew at 8 s).
+    ///
+    /// # Errors
+    /// As [`Initiator::start`], and [`Error::Timeout`] after 90 s.
+    pub fn renew<R: CryptoRng + ?Sized>(
+        &mut self,
+        cfg: &InitiatorConfig<'_, A>,
+        me: &Identity<A>,
+        clock: Tai64N,
+        last_sent: Tai64N,
+        now: Instant,
+        rng: &mut R,
+    ) -> Result<(), Error> {
+        if now.0 >= self.started.0.saturating_add(GIVE_UP_MS) {
+            return Err(Error::Timeout);
+        }
+        let mut next = Initiator::start(cfg, me, clock, last_sent, now, rng)?;
+        next.started = self.started;
+        if self.suite == next.suite {
+            next.cookie = self.cookie;
+            next.refresh_mac2(now);
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// The timestamp in msg1: persist it as `last_sent` before sending.
+    pub fn sent_timestamp(&self) -> Tai64N {
+        self.ts
+    }
+
+    /// Our sender index (msg2 and cookie replies carry it).
+    pub fn index(&self) -> u32 {
+        self.idx
+    }
+
+    /// The suite of this attempt.
+    pub fn suite(&self) -> Suite {
+        self.suite
+    }
+
+    /// msg1, if it is due now (first send, then resends at 1, 2, 4 s ±25 %).
+    /// Returns its length in `out`; `None` if nothing is due or `out` is too small.
+    pub fn poll_transmit(&mut self, now: Instant, out: &mut [u8]) -> Option<usize> {
+        let due = self.next_send?;
+        let n = self.layout.msg1_len();
+        if self.state != State::AwaitMsg2 || now < due || out.len() < n || self.expired(now) {
+            return None;
+        }
+        out[..n].copy_from_slice(&self.msg1[..n]);
+        self.next_send = RESEND_MS.get(usize::from(self.sends)).map(|&base| {
+            // ±25 % jitter from the per-attempt draw: factor (768 + 2b) / 1024, b ∈ [0, 255].
+            let b = u64::from((self.jitter >> (8 * u32::from(self.sends))) & 0xFF);
+            now.plus(base * (768 + 2 * b) >> 10)
+        });
+        self.sends = self.sends.saturating_add(1);
+        Some(n)
+    }
+
+    /// The next instant something happens: a resend, the renewal (8 s) or the give-up (90 s).
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        if self.state != State::AwaitMsg2 {
+            return None;
+        }
+        let renew = self.created.plus(RENEW_MS);
+        let give_up = self.started.plus(GIVE_UP_MS);
+        let t = renew.min(give_up);
+        Some(self.next_send.map_or(t, |s| s.min(t)))
+    }
+
+    /// True once 8 s have passed without msg2: call [`Initiator::renew`].
+    pub fn needs_renewal(&self, now: Instant) -> bool {
+        self.state == State::AwaitMsg2 && now >= self.created.plus(RENEW_MS) && !self.expired(now)
+    }
+
+    /// True after 90 s without completion: drop the attempt.
+    pub fn expired(&self, now: Instant) -> bool {
+        now >= self.started.plus(GIVE_UP_MS)
+    }
+
+    fn refresh_mac2(&mut self, now: Instant) {
+        let l = self.layout;
+        let mac2 = match self.cookie {
+            Some((c, until)) if now < until => mac16(&dk(C_MAC2, &[&c]), &self.msg1[..l.m1_mac2().start]),
+            _ => [0; 16],
+        };
+        self.msg1[l.m1_mac2()].copy_from_slice(&mac2);
+    }
+
+    /// Takes a cookie reply (HANDSHAKE.md §3): msg1 gets a mac2 and is resent at once.
+    ///
+    /// # Errors
+    /// A typed error for a malformed or unauthentic reply; the state is unchanged.
+    pub fn handle_cookie_reply(&mut self, msg: &[u8], now: Instant) -> Result<(), Error> {
+        if msg.len() != COOKIE_REPLY_LEN {
+            return Err(Error::Length);
+        }
+        let h = wire::header(msg, COOKIE_REPLY, HDR_A)?;
+        if self.state != State::AwaitMsg2 {
+            return Err(Error::WrongState);
+        }
+        if h.suite != self.suite.id() {
+            return Err(Error::SuiteNotAccepted);
+        }
+        if h.sender != self.idx {
+            return Err(Error::UnknownIndex);
+        }
+        let key = Key(dk(C_COOKIE_KEY, &[&self.hpk_r, &msg[8..24]]));
+        let mut sealed = [0u8; 32];
+        sealed.copy_from_slice(&msg[24..56]);
+        key.open(&mut sealed, &self.msg1[self.layout.m1_mac1()]).map_err(|_| Error::Mac1)?;
+        let mut cookie = [0u8; 16];
+        cookie.copy_from_slice(&sealed[..16]);
+        self.cookie = Some((cookie, now.plus(COOKIE_LIFE_MS)));
+        self.refresh_mac2(now);
+        self.next_send = Some(now);
+        Ok(())
+    }
+
+    /// Takes msg2: authenticates the responder, derives the session and msg3.
+    ///
+    /// # Errors
+    /// A typed error for any malformed or unauthentic msg2; the state is then
+    /// unchanged, so a forged msg2 cannot kill the attempt.
+    pub fn handle_msg2<R: CryptoRng + ?Sized>(
+        &mut self,
+        msg: &[u8],
+        me: &Identity<A>,
+        now: Instant,
+        rng: &mut R,
+    ) -> Result<Established, Error> {
+        let l = self.layout;
+        let h = wire::header(msg, MSG2, HDR_B)?;
+        if self.state != State::AwaitMsg2 {
+            return Err(Error::WrongState);
+        }
+        if self.expired(now) {
+            return Err(Error::Timeout);
+        }
+        if h.suite != self.suite.id() {
+            return Err(Error::SuiteNotAccepted);
+        }
+        if msg.len() != l.msg2_len() {
+            return Err(Error::Length);
+        }
+        if h.receiver != self.idx {
+            return Err(Error::UnknownIndex);
+        }
+        if !mac_ok(&mac16(&self.k_m, &msg[..l.m2_mac1().start]), &msg[l.m2_mac1()]) {
+            return Err(Error::Mac1);
+        }
+        let hybrid = self.suite.hybrid();
+        let mut chain = self.chain.clone();
+        let mut ss = [0u8; 32];
+        let mut est = Established::new(Role::Initiator, self.suite, self.hpk_r, self.hpk_i);
+        let idx_r = h.sender;
+        let mut hdr3 = [0u8; HDR_B];
+        wire::write_header(&mut hdr3, MSG3, self.suite.id(), self.idx, Some(idx_r));
+        match A::MODE {
+            Mode::Kem => {
+                // HANDSHAKE.md §4 KEM mode, steps 4–6.
+                chain.mix_hash(&[&msg[..l.m2_conf().start]]);
+                if let Some(e) = &self.eph {
+                    e.decapsulate(&msg[l.m2_ct_e()], &mut ss);
+                }
+                chain.mix(b'E', &ss);
+                A::decapsulate(&me.sk, &msg[l.m2_ct_i()], &mut ss);
+                chain.mix(b'I', &ss);
+                ss.zeroize();
+                if hybrid {
+                    let x_r = &msg[l.m2_x()];
+                    let mut ee = x25519::dh(&self.x_eph, x_r)?;
+                    chain.mix(b'c', &ee);
+                    let mut se = x25519::dh(me.x_secret.as_ref().unwrap_or(&[0; 32]), x_r)?;
+                    chain.mix(b'd', &se);
+                    ee.zeroize();
+                    se.zeroize();
+                }
+                let k3 = chain.key(b'3');
+                let mut conf = [0u8; 16];
+                conf.copy_from_slice(&msg[l.m2_conf()]);
+                k3.open(&mut conf, &chain.th)?;
+                chain.mix_hash(&[&msg[l.m2_conf()]]);
+                // msg3 = hdrB ‖ biscuit ‖ conf_I ‖ mac1.
+                chain.mix_hash(&[&hdr3]);
+                let k4 = chain.key(b'4');
+                let out = est.msg3_buf();
+                out[..HDR_B].copy_from_slice(&hdr3);
+                out[l.m3_biscuit()].copy_from_slice(&msg[l.m2_biscuit()]);
+                let c = l.m3_conf(32);
+                k4.seal(&mut out[c.clone()], &chain.th);
+                chain.mix_hash(&[&out[c]]);
+            }
+            Mode::Sig => {
+                chain.mix_hash(&[&msg[..l.m2_conf().start]]);
+                if let Some(e) = &self.eph {
+                    e.decapsulate(&msg[l.m2_ct_e()], &mut ss);
+                }
+                chain.mix(b'E', &ss);
+                ss.zeroize();
+                if hybrid {
+                    let mut ee = x25519::dh(&self.x_eph, &msg[l.m2_x()])?;
+                    chain.mix(b'c', &ee);
+                    ee.zeroize();
+                }
+                let k3 = chain.key(b'3');
+                let mut enc_r = [0u8; wire::SIG_MAX + 16];
+                let enc_r = &mut enc_r[..l.m2_conf().len()];
+                enc_r.copy_from_slice(&msg[l.m2_conf()]);
+                k3.open(enc_r, &chain.th)?;
+                let sig_len = enc_r.len() - 16;
+                let vk = &self.r_vk[..A::VK_LEN];
+                if !A::verify(vk, &[&chain.th, &self.hpk_r], SIG_CTX_R, &enc_r[..sig_len]) {
+                    return Err(Error::Signature);
+                }
+                chain.mix_hash(&[&msg[l.m2_conf()]]);
+                // msg3 = hdrB ‖ biscuit ‖ Seal(k4, kind 0 ‖ hpk_I ‖ ts ‖ sig_I) ‖ mac1.
+                chain.mix_hash(&[&hdr3]);
+                let mut rnd = Coins::new(&me.sigma, b't', rng).take32();
+                let ts = self.ts.to_bytes();
+                let out = est.msg3_buf();
+                out[..HDR_B].copy_from_slice(&hdr3);
+                out[l.m3_biscuit()].copy_from_slice(&msg[l.m2_biscuit()]);
+                let c = l.m3_conf(32);
+                let enc = &mut out[c.clone()];
+                enc[0] = 0;
+                enc[1..33].copy_from_slice(&self.hpk_i);
+                enc[33..45].copy_from_slice(&ts);
+                A::sign(&me.sk, &[&chain.th, &self.hpk_i, &ts], SIG_CTX_I, &rnd, &mut enc[45..45 + A::SIG_LEN]);
+                rnd.zeroize();
+                let k4 = chain.key(b'4');
+                k4.seal(enc, &chain.th);
+                chain.mix_hash(&[&out[c]]);
+            }
+        }
+        let n = l.msg3_len(32);
+        let mac = mac16(&dk(C_MAC1, &[&self.hpk_r]), &est.msg3_buf()[..n - 16]);
+        est.msg3_buf()[n - 16..n].copy_from_slice(&mac);
+        est.finish(&chain, &self.label[..self.label_len], n);
+        #[cfg(feature = "test-utils")]
+        {
+            est.trace = core::mem::take(&mut chain.trace);
+        }
+        // Commit: the attempt is over; erase its secrets.
+        self.state = State::Done;
+        self.x_eph.zeroize();
+        self.k_m.zeroize();
+        self.chain.ck.zeroize();
+        self.chain.th.zeroize();
+        self.eph = None;
+        Ok(est)
+    }
+}
+
+impl<A: Auth> Drop for Initiator<A> {
+    fn drop(&mut self) {
+        self.x_eph.zeroize();
+        self.k_m.zeroize();
+    }
+}
+
+impl<A: Auth> core::fmt::Debug for Initiator<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Initiator")
+            .field("state", &self.state)
+            .field("suite", &self.suite.name())
+            .field("index", &self.idx)
+            .finish_non_exhaustive()
+    }
+}
+
+const _: () = assert!(MSG3_MAX >= HDR_B + 148 + 16 + 16);

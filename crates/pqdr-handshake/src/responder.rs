@@ -1,0 +1,495 @@
+//! The responder (HANDSHAKE.md §5): answers msg1 statelessly (the biscuit
+//! carries its state), filters floods with mac1 / cookies / buckets before
+//! any KEM work, and commits replay state only on a valid msg3.
+
+use rand_core::CryptoRng;
+use zeroize::Zeroize;
+
+use crate::established::Established;
+use crate::ids::{Identity, Load, PeerStore, Tai64N};
+use crate::initiator::MAX_APP_LABEL;
+use crate::kdf::{C_BISCUIT, C_COOKIE, C_COOKIE_KEY, C_MAC1, C_MAC2, C_SOURCE, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, dk, lp16, mac_ok, mac16};
+use crate::suite::{Auth, Mode, Suite};
+use crate::wire::{self, BISCUIT_PT, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG2, MSG3};
+use crate::{Error, Instant, Role, x25519};
+
+/// Biscuit keys and cookie secrets rotate every 120 s (the previous one is kept).
+pub const ROTATE_MS: u64 = 120_000;
+/// Per-source bucket under load: 20 msg1/s (one token per 50 ms), burst 5.
+const SOURCE_INTERVAL_MS: u64 = 50;
+const SOURCE_BURST: u64 = 5;
+/// Per-peer authenticated msg1 rate: 50/s (one per 20 ms).
+const PEER_INTERVAL_MS: u64 = 20;
+
+/// What `handle_msg1` wrote into `out`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// msg2, this many bytes.
+    Msg2(usize),
+    /// A cookie reply (56 bytes): the responder is under load.
+    CookieReply(usize),
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    tag: u64,
+    tat: u64,
+}
+
+/// Generic cell rate: allow if the theoretical arrival time is within the burst.
+fn gcra(tat: &mut u64, now: u64, interval: u64, burst: u64) -> bool {
+    let t = (*tat).max(now);
+    if t > now + interval * burst.saturating_sub(1) {
+        return false;
+    }
+    *tat = t + interval;
+    true
+}
+
+/// The responder: our identity, biscuit keys, cookie secrets and source buckets.
+/// `RL` is the number of per-source bucket slots (16 bytes each).
+pub struct Responder<A: Auth, const RL: usize = 256> {
+    me: Identity<A>,
+    mac1_key: [u8; 32],
+    label: [u8; MAX_APP_LABEL],
+    label_len: usize,
+    instance: u64,
+    biscuit_no: u64,
+    bkeys: [[u8; 32]; 2],
+    csecrets: [[u8; 32]; 2],
+    src_key: [u8; 32],
+    rotated: Instant,
+    slots: [Slot; RL],
+}
+
+impl<A: Auth, const RL: usize> Responder<A, RL> {
+    /// A responder for `me`, binding `app_label` (≤ 128 bytes, the same as the initiators').
+    ///
+    /// # Errors
+    /// [`Error::Config`] if the label is over 128 bytes.
+    pub fn new<R: CryptoRng + ?Sized>(me: Identity<A>, app_label: &[u8], now: Instant, rng: &mut R) -> Result<Self, Error> {
+        if app_label.len() > MAX_APP_LABEL {
+            return Err(Error::Config);
+        }
+        let mut label = [0u8; MAX_APP_LABEL];
+        label[..app_label.len()].copy_from_slice(app_label);
+        let mut s = Responder {
+            mac1_key: dk(C_MAC1, &[&me.hpk]),
+            me,
+            label,
+            label_len: app_label.len(),
+            instance: rng.next_u64(),
+            biscuit_no: 0,
+            bkeys: [[0; 32]; 2],
+            csecrets: [[0; 32]; 2],
+            src_key: [0; 32],
+            rotated: now,
+            slots: [Slot::default(); RL],
+        };
+        for k in s.bkeys.iter_mut().chain(s.csecrets.iter_mut()) {
+            rng.fill_bytes(k);
+        }
+        rng.fill_bytes(&mut s.src_key);
+        Ok(s)
+    }
+
+    /// Rotates the biscuit keys and cookie secrets every 120 s (call at
+    /// [`Responder::poll_timeout`]). A biscuit lives at most 240 s.
+    pub fn handle_timeout<R: CryptoRng + ?Sized>(&mut self, now: Instant, rng: &mut R) {
+        if now < self.rotated.plus(ROTATE_MS) {
+            return;
+        }
+        self.bkeys[1] = self.bkeys[0];
+        self.csecrets[1] = self.csecrets[0];
+        rng.fill_bytes(&mut self.bkeys[0]);
+        rng.fill_bytes(&mut self.csecrets[0]);
+        self.rotated = now;
+    }
+
+    /// When [`Responder::handle_timeout`] next has work.
+    pub fn poll_timeout(&self) -> Instant {
+        self.rotated.plus(ROTATE_MS)
+    }
+
+    /// Our identity.
+    pub fn identity(&self) -> &Identity<A> {
+        &self.me
+    }
+
+    fn cookie(&self, which: usize, src: &[u8]) -> [u8; 16] {
+        let full = dk(C_COOKIE, &[&self.csecrets[which], &lp16(src), src]);
+        let mut c = [0u8; 16];
+        c.copy_from_slice(&full[..16]);
+        c
+    }
+
+    fn mac2_valid(&self, src: &[u8], body: &[u8], mac2: &[u8]) -> bool {
+        (0..2).any(|w| mac_ok(&mac16(&dk(C_MAC2, &[&self.cookie(w, src)]), body), mac2))
+    }
+
+    fn cookie_reply<R: CryptoRng + ?Sized>(&self, h: &wire::Header, src: &[u8], mac1: &[u8], rng: &mut R, out: &mut [u8]) -> Result<Reply, Error> {
+        if out.len() < COOKIE_REPLY_LEN {
+            return Err(Error::BufferTooSmall);
+        }
+        let out = &mut out[..COOKIE_REPLY_LEN];
+        wire::write_header(out, COOKIE_REPLY, h.suite, h.sender, None);
+        rng.fill_bytes(&mut out[8..24]);
+        let key = Key(dk(C_COOKIE_KEY, &[&self.me.hpk, &out[8..24]]));
+        out[24..40].copy_from_slice(&self.cookie(0, src));
+        key.seal(&mut out[24..56], mac1);
+        Ok(Reply::CookieReply(COOKIE_REPLY_LEN))
+    }
+
+    fn source_ok(&mut self, src: &[u8], now: Instant) -> bool {
+        let h = dk(C_SOURCE, &[&self.src_key, src]);
+        let mut t = [0u8; 8];
+        t.copy_from_slice(&h[..8]);
+        let tag = u64::from_be_bytes(t);
+        // Multiply-shift maps the tag onto RL slots without division.
+        let i = usize::try_from((u128::from(tag) * RL as u128) >> 64).unwrap_or(0);
+        let Some(slot) = self.slots.get_mut(i) else { return true };
+        if slot.tag != tag {
+            *slot = Slot { tag, tat: 0 };
+        }
+        gcra(&mut slot.tat, now.0, SOURCE_INTERVAL_MS, SOURCE_BURST)
+    }
+
+    /// Answers msg1 (HANDSHAKE.md §5 steps 1–6): msg2 or a cookie reply in `out`.
+    /// Nothing about the attempt is stored: its state travels in the biscuit.
+    ///
+    /// # Errors
+    /// A typed error for every malformed, unauthentic, stale or rate-limited
+    /// msg1; only the rate-limit buckets change on failure.
+    #[allow(clippy::too_many_arguments)]
+    pub fn handle_msg1<R: CryptoRng + ?Sized>(
+        &mut self,
+        peers: &mut impl PeerStore<A>,
+        src: &[u8],
+        msg: &[u8],
+        load: Load,
+        now: Instant,
+        rng: &mut R,
+        out: &mut [u8],
+    ) -> Result<Reply, Error> {
+        // 1. length, type, version, suite against our key.
+        let h = wire::header(msg, MSG1, HDR_A)?;
+        let suite = Suite::parse::<A>(h.suite)?;
+        if A::MODE == Mode::Kem && suite.hybrid() != self.me.x_secret.is_some() {
+            return Err(Error::SuiteNotAccepted);
+        }
+        let l = Layout::new::<A>(suite);
+        if msg.len() != l.msg1_len() {
+            return Err(Error::Length);
+        }
+        // 2. mac1: the sender knows hpk_R.
+        let mac1 = &msg[l.m1_mac1()];
+        if !mac_ok(&mac16(&self.mac1_key, &msg[..l.m1_mac1().start]), mac1) {
+            return Err(Error::Mac1);
+        }
+        // 3. under load: a valid mac2 (else a cookie reply), then the source bucket.
+        let mac2_valid = self.mac2_valid(src, &msg[..l.m1_mac2().start], &msg[l.m1_mac2()]);
+        if load == Load::Under {
+            if !mac2_valid {
+                return self.cookie_reply(&h, src, mac1, rng, out);
+            }
+            if !self.source_ok(src, now) {
+                return Err(Error::RateLimited);
+            }
+        }
+        // 4. SIG: never answer more than 3× the bytes without a cookie.
+        if A::MODE == Mode::Sig && l.msg2_len() > 3 * l.msg1_len() && !mac2_valid {
+            return self.cookie_reply(&h, src, mac1, rng, out);
+        }
+        if out.len() < l.msg2_len() {
+            return Err(Error::BufferTooSmall);
+        }
+        if A::MODE == Mode::Sig && msg[l.m1_pad()].iter().any(|&b| b != 0) {
+            return Err(Error::NonZeroPadding);
+        }
+        let out = &mut out[..l.msg2_len()];
+        let hybrid = suite.hybrid();
+        let label = &self.label[..self.label_len];
+        let mut chain = Chain::init(suite.id(), &self.me.hpk, label);
+        let mut ss = [0u8; 32];
+        let mut hpk_i = [0u8; 32];
+        let mut ts = Tai64N::default();
+        let mut xs_i = [0u8; 32];
+        let x_i = &msg[l.m1_x()];
+        // 5. KEM mode: who is it, is it fresh?
+        if A::MODE == Mode::Kem {
+            chain.mix_hash(&[&msg[..l.m1_enc_id().start]]);
+            A::decapsulate(&self.me.sk, &msg[l.m1_ct()], &mut ss);
+            chain.mix(b'R', &ss);
+            ss.zeroize();
+            if hybrid {
+                let mut es = x25519::dh(self.me.x_secret.as_ref().unwrap_or(&[0; 32]), x_i)?;
+                chain.mix(b'a', &es);
+                es.zeroize();
+            }
+            let k1 = chain.key(b'1');
+            let mut enc_id = [0u8; 48];
+            enc_id.copy_from_slice(&msg[l.m1_enc_id()]);
+            k1.open(&mut enc_id, &chain.th)?;
+            hpk_i.copy_from_slice(&enc_id[..32]);
+            chain.mix_hash(&[&msg[l.m1_enc_id()]]);
+            let (psk, authenticated) = {
+                let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
+                if peer.hybrid != hybrid || (suite.ephemeral() != crate::Ephemeral::MlKem768 && !peer.compact) {
+                    return Err(Error::SuiteNotAccepted);
+                }
+                xs_i = peer.x_public.unwrap_or([0; 32]);
+                (peer.psk.unwrap_or([0; 32]), peer.psk.is_some() || hybrid)
+            };
+            chain.mix(b'P', &psk);
+            if hybrid {
+                let mut s = x25519::dh(self.me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_i)?;
+                chain.mix(b'b', &s);
+                s.zeroize();
+            }
+            let k2 = chain.key(b'2');
+            let mut enc_ts = [0u8; 28];
+            enc_ts.copy_from_slice(&msg[l.m1_enc_ts()]);
+            k2.open(&mut enc_ts, &chain.th)?;
+            let mut tsb = [0u8; 12];
+            tsb.copy_from_slice(&enc_ts[..12]);
+            ts = Tai64N::from_bytes(&tsb);
+            chain.mix_hash(&[&msg[l.m1_enc_ts()]]);
+            let rec = peers.record(&hpk_i).ok_or(Error::UnknownPeer)?;
+            if ts <= rec.last_ts {
+                return Err(Error::StaleTimestamp);
+            }
+            if authenticated && !gcra(&mut rec.flood_tat, now.0, PEER_INTERVAL_MS, 1) {
+                return Err(Error::Flood);
+            }
+        } else {
+            chain.mix_hash(&[&msg[..l.m1_mac1().start]]);
+        }
+        let k_m = chain.key(b'm');
+
+        // 6. encapsulate to ek_E (FIPS 203 §7.2 check) and, in KEM mode, to pk_I.
+        let idx_r = rng.next_u32();
+        wire::write_header(out, MSG2, suite.id(), idx_r, Some(h.sender));
+        let mut m = Coins::new(&self.me.sigma, b'E', rng).take32();
+        let mut ss_e = [0u8; 32];
+        let r = crate::suite::eph_encapsulate(suite.ephemeral(), &msg[l.m1_ek()], &m, &mut out[l.m2_ct_e()], &mut ss_e);
+        m.zeroize();
+        r?;
+        let mut ss_i = [0u8; 32];
+        if A::MODE == Mode::Kem {
+            let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
+            let mut coins = Coins::new(&self.me.sigma, b'I', rng);
+            A::encapsulate(peer.pk, &mut coins, &mut out[l.m2_ct_i()], &mut ss_i);
+        }
+        let mut x_r = [0u8; 32];
+        if hybrid {
+            x_r = Coins::new(&self.me.sigma, b'y', rng).take32();
+            out[l.m2_x()].copy_from_slice(&x25519::public(&x_r));
+        }
+        chain.mix_hash(&[&out[..l.m2_conf().start]]);
+        chain.mix(b'E', &ss_e);
+        ss_e.zeroize();
+        let dh_result = (|| -> Result<(), Error> {
+            if A::MODE == Mode::Kem {
+                chain.mix(b'I', &ss_i);
+                if hybrid {
+                    let mut ee = x25519::dh(&x_r, x_i)?;
+                    chain.mix(b'c', &ee);
+                    let mut se = x25519::dh(&x_r, &xs_i)?;
+                    chain.mix(b'd', &se);
+                    ee.zeroize();
+                    se.zeroize();
+                }
+            } else if hybrid {
+                let mut ee = x25519::dh(&x_r, x_i)?;
+                chain.mix(b'c', &ee);
+                ee.zeroize();
+            }
+            Ok(())
+        })();
+        ss_i.zeroize();
+        x_r.zeroize();
+        dh_result?;
+        let k3 = chain.key(b'3');
+        let conf = &mut out[l.m2_conf()];
+        if A::MODE == Mode::Sig {
+            let mut rnd = Coins::new(&self.me.sigma, b's', rng).take32();
+            let n = conf.len() - 16;
+            A::sign(&self.me.sk, &[&chain.th, &self.me.hpk], SIG_CTX_R, &rnd, &mut conf[..n]);
+            rnd.zeroize();
+        }
+        k3.seal(conf, &chain.th);
+        chain.mix_hash(&[&out[l.m2_conf()]]);
+
+        // The biscuit: our whole state for this attempt, sealed under bkey.
+        self.biscuit_no += 1;
+        let b = &mut out[l.m2_biscuit()];
+        rng.fill_bytes(&mut b[..16]);
+        let pt = &mut b[16..16 + BISCUIT_PT];
+        pt[..8].copy_from_slice(&self.biscuit_no.to_be_bytes());
+        pt[8..40].copy_from_slice(&hpk_i);
+        pt[40..52].copy_from_slice(&ts.to_bytes());
+        pt[52..84].copy_from_slice(&chain.ck);
+        pt[84..116].copy_from_slice(&chain.th);
+        let key = Key(dk(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));
+        let ad = biscuit_ad(suite.id(), h.sender, idx_r, &self.me.hpk);
+        key.seal(&mut b[16..], &ad);
+        let mac = mac16(&k_m.0, &out[..l.m2_mac1().start]);
+        out[l.m2_mac1()].copy_from_slice(&mac);
+        Ok(Reply::Msg2(l.msg2_len()))
+    }
+
+    /// Takes msg3: opens the biscuit, authenticates the initiator, commits
+    /// the replay record and returns the session.
+    ///
+    /// # Errors
+    /// A typed error for every malformed, unauthentic or replayed msg3
+    /// ([`Error::Duplicate`] for the same msg3 again); nothing changes then.
+    pub fn handle_msg3(
+        &mut self,
+        peers: &mut impl PeerStore<A>,
+        src: &[u8],
+        msg: &[u8],
+        load: Load,
+        now: Instant,
+    ) -> Result<Established, Error> {
+        // A valid biscuit proves return routability: no cookie needed here.
+        let _ = (src, load, now);
+        let h = wire::header(msg, MSG3, HDR_B)?;
+        let suite = Suite::parse::<A>(h.suite)?;
+        if A::MODE == Mode::Kem && suite.hybrid() != self.me.x_secret.is_some() {
+            return Err(Error::SuiteNotAccepted);
+        }
+        let l = Layout::new::<A>(suite);
+        let id_len = l.msg3_id_len(msg.len()).ok_or(Error::Length)?;
+        let mac_at = msg.len() - 16;
+        if !mac_ok(&mac16(&self.mac1_key, &msg[..mac_at]), &msg[mac_at..]) {
+            return Err(Error::Mac1);
+        }
+        // The biscuit: current key, then the previous one.
+        let b = &msg[l.m3_biscuit()];
+        let ad = biscuit_ad(suite.id(), h.sender, h.receiver, &self.me.hpk);
+        let mut pt = [0u8; BISCUIT_PT + 16];
+        let opened = self.bkeys.iter().any(|bk| {
+            pt.copy_from_slice(&b[16..]);
+            Key(dk(C_BISCUIT, &[bk, &b[..16]])).open(&mut pt, &ad).is_ok()
+        });
+        if !opened {
+            pt.zeroize();
+            return Err(Error::BiscuitInvalid);
+        }
+        let mut n8 = [0u8; 8];
+        n8.copy_from_slice(&pt[..8]);
+        let no = u64::from_be_bytes(n8);
+        let mut hpk_i = [0u8; 32];
+        hpk_i.copy_from_slice(&pt[8..40]);
+        let mut tsb = [0u8; 12];
+        tsb.copy_from_slice(&pt[40..52]);
+        let mut ts = Tai64N::from_bytes(&tsb);
+        let mut ck = [0u8; 32];
+        let mut th = [0u8; 32];
+        ck.copy_from_slice(&pt[52..84]);
+        th.copy_from_slice(&pt[84..116]);
+        pt.zeroize();
+        let mut chain = Chain::resume(ck, th);
+        ck.zeroize();
+        chain.mix_hash(&[&msg[..HDR_B]]);
+        let k4 = chain.key(b'4');
+        let c = l.m3_conf(id_len);
+        let mut enc = [0u8; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16];
+        let enc = &mut enc[..c.len()];
+        enc.copy_from_slice(&msg[c.clone()]);
+        let mut verdict = k4.open(enc, &chain.th);
+        let mut vk_buf = [0u8; wire::VK_MAX];
+        if A::MODE == Mode::Sig && verdict.is_ok() {
+            // kind ‖ id ‖ ts ‖ sig_I
+            match (enc[0], id_len) {
+                (0, 32) => hpk_i.copy_from_slice(&enc[1..33]),
+                (1, n) if n == A::VK_LEN => {
+                    vk_buf[..n].copy_from_slice(&enc[1..1 + n]);
+                    hpk_i = crate::ids::key_id(A::ALG, &enc[1..1 + n], None);
+                }
+                _ => verdict = Err(Error::Length),
+            }
+            tsb.copy_from_slice(&enc[1 + id_len..13 + id_len]);
+            ts = Tai64N::from_bytes(&tsb);
+        }
+        let (hybrid_ok, compact_ok) = {
+            let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
+            if A::MODE == Mode::Sig && id_len == 32 {
+                let vk = A::public_bytes(peer.pk);
+                vk_buf[..vk.len()].copy_from_slice(vk);
+            }
+            (peer.hybrid == suite.hybrid(), suite.ephemeral() == crate::Ephemeral::MlKem768 || peer.compact)
+        };
+        let rec_view = *peers.record(&hpk_i).ok_or(Error::UnknownPeer)?;
+        if rec_view.instance == self.instance && no < rec_view.last_biscuit_no {
+            return Err(Error::BiscuitReplay);
+        }
+        verdict?;
+        if !hybrid_ok || !compact_ok {
+            return Err(Error::SuiteNotAccepted);
+        }
+        if rec_view.instance == self.instance && no == rec_view.last_biscuit_no {
+            return Err(Error::Duplicate);
+        }
+        if ts <= rec_view.last_ts {
+            return Err(Error::StaleTimestamp);
+        }
+        if A::MODE == Mode::Sig {
+            let sig = &enc[13 + id_len..enc.len() - 16];
+            if !A::verify(&vk_buf[..A::VK_LEN], &[&chain.th, &hpk_i, &tsb], SIG_CTX_I, sig) {
+                return Err(Error::Signature);
+            }
+        }
+        chain.mix_hash(&[&msg[c]]);
+        // Commit.
+        let rec = peers.record(&hpk_i).ok_or(Error::UnknownPeer)?;
+        rec.last_ts = rec.last_ts.max(ts);
+        rec.last_biscuit_no = no;
+        rec.instance = self.instance;
+        let mut est = Established::new(Role::Responder, suite, self.me.hpk, hpk_i);
+        est.finish(&chain, &self.label[..self.label_len], 0);
+        #[cfg(feature = "test-utils")]
+        {
+            est.trace = core::mem::take(&mut chain.trace);
+        }
+        Ok(est)
+    }
+}
+
+fn biscuit_ad(suite: u16, idx_i: u32, idx_r: u32, hpk_r: &[u8; 32]) -> [u8; 42] {
+    let mut ad = [0u8; 42];
+    ad[..2].copy_from_slice(&suite.to_be_bytes());
+    ad[2..6].copy_from_slice(&idx_i.to_be_bytes());
+    ad[6..10].copy_from_slice(&idx_r.to_be_bytes());
+    ad[10..].copy_from_slice(hpk_r);
+    ad
+}
+
+impl<A: Auth, const RL: usize> Drop for Responder<A, RL> {
+    fn drop(&mut self) {
+        self.bkeys.zeroize();
+        self.csecrets.zeroize();
+        self.src_key.zeroize();
+    }
+}
+
+impl<A: Auth, const RL: usize> core::fmt::Debug for Responder<A, RL> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Responder").field("key_id", &self.me.hpk).field("biscuits", &self.biscuit_no).finish_non_exhaustive()
+    }
+}
+
+/// Test-only: fixed biscuit keys and cookie secrets (vectors).
+#[cfg(feature = "test-utils")]
+impl<A: Auth, const RL: usize> Responder<A, RL> {
+    /// Sets the current biscuit key and cookie secret (vectors only).
+    pub fn set_secrets_for_test(&mut self, bkey: [u8; 32], csecret: [u8; 32]) {
+        self.bkeys[0] = bkey;
+        self.csecrets[0] = csecret;
+    }
+    /// The cookie for `src` (current secret).
+    pub fn cookie_for_test(&self, src: &[u8]) -> [u8; 16] {
+        self.cookie(0, src)
+    }
+}

@@ -1,0 +1,33 @@
+//! X25519 (RFC 7748) through `x25519-dalek`, for the `-X` suites.
+
+use crate::Error;
+
+/// `X25519(k, 9)`: the public key of scalar `k`.
+#[cfg(feature = "hybrid")]
+pub(crate) fn public(k: &[u8; 32]) -> [u8; 32] {
+    x25519_dalek::x25519(*k, x25519_dalek::X25519_BASEPOINT_BYTES)
+}
+
+/// `X25519(k, u)`; an all-zero output (a low-order `u`) is refused.
+#[cfg(feature = "hybrid")]
+pub(crate) fn dh(k: &[u8; 32], u: &[u8]) -> Result<[u8; 32], Error> {
+    let mut p = [0u8; 32];
+    if u.len() != 32 {
+        return Err(Error::Length);
+    }
+    p.copy_from_slice(u);
+    let out = x25519_dalek::x25519(*k, p);
+    // Constant-time all-zero test of a secret value; the verdict is public.
+    let zero = subtle::ConstantTimeEq::ct_eq(&out[..], &[0u8; 32][..]);
+    if bool::from(zero) { Err(Error::LowOrderPoint) } else { Ok(out) }
+}
+
+#[cfg(not(feature = "hybrid"))]
+pub(crate) fn public(_: &[u8; 32]) -> [u8; 32] {
+    [0; 32]
+}
+
+#[cfg(not(feature = "hybrid"))]
+pub(crate) fn dh(_: &[u8; 32], _: &[u8]) -> Result<[u8; 32], Error> {
+    Err(Error::SuiteNotAccepted)
+}
