@@ -16,5 +16,7 @@ pub use pqdr_mlkem as mlkem;
 pub use pqdr_ntrup as ntrup;
 #[cfg(feature = "ratchet")]
 pub use pqdr_ratchet as ratchet;
+#[cfg(feature = "handshake")]
+pub use pqdr_handshake as handshake;
 
 pub mod kat;

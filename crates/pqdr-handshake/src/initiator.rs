@@ -457,6 +457,41 @@ impl<A: Auth> Initiator<A> {
     }
 }
 
+#[cfg(feature = "test-utils")]
+impl<A: Auth> Initiator<A> {
+    /// A hash of every field of the state (test-only): equal snapshots mean a
+    /// bit-identical state.
+    pub fn snapshot(&self) -> [u8; 32] {
+        let mut h = blake3::Hasher::new();
+        h.update(&[self.state as u8, u8::from(self.eph.is_some())]);
+        h.update(&self.suite.id().to_be_bytes());
+        h.update(&self.idx.to_be_bytes());
+        h.update(&self.hpk_r);
+        h.update(&self.hpk_i);
+        h.update(&self.r_vk);
+        if let Some(e) = &self.eph {
+            h.update(e.ek());
+        }
+        h.update(&self.x_eph);
+        h.update(&self.chain.ck);
+        h.update(&self.chain.th);
+        h.update(&self.k_m);
+        h.update(&self.ts.to_bytes());
+        h.update(&self.msg1);
+        if let Some((c, t)) = self.cookie {
+            h.update(&c);
+            h.update(&t.0.to_be_bytes());
+        }
+        for t in [self.started.0, self.created.0, self.next_send.map_or(u64::MAX, |t| t.0)] {
+            h.update(&t.to_be_bytes());
+        }
+        h.update(&[self.sends]);
+        h.update(&self.jitter.to_be_bytes());
+        h.update(&self.label[..self.label_len]);
+        *h.finalize().as_bytes()
+    }
+}
+
 impl<A: Auth> Drop for Initiator<A> {
     fn drop(&mut self) {
         self.x_eph.zeroize();

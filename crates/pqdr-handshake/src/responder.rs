@@ -488,6 +488,33 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         self.bkeys[0] = bkey;
         self.csecrets[0] = csecret;
     }
+    /// A hash of every field except the source buckets (test-only): equal
+    /// snapshots mean a bit-identical state apart from rate limiting.
+    pub fn snapshot(&self) -> [u8; 32] {
+        let mut h = blake3::Hasher::new();
+        h.update(&self.me.hpk);
+        h.update(&self.mac1_key);
+        h.update(&self.label[..self.label_len]);
+        h.update(&self.instance.to_be_bytes());
+        h.update(&self.biscuit_no.to_be_bytes());
+        for k in self.bkeys.iter().chain(self.csecrets.iter()) {
+            h.update(k);
+        }
+        h.update(&self.src_key);
+        h.update(&self.rotated.0.to_be_bytes());
+        *h.finalize().as_bytes()
+    }
+
+    /// A hash of the source buckets (test-only).
+    pub fn buckets_snapshot(&self) -> [u8; 32] {
+        let mut h = blake3::Hasher::new();
+        for s in &self.slots {
+            h.update(&s.tag.to_be_bytes());
+            h.update(&s.tat.to_be_bytes());
+        }
+        *h.finalize().as_bytes()
+    }
+
     /// The cookie for `src` (current secret).
     pub fn cookie_for_test(&self, src: &[u8]) -> [u8; 16] {
         self.cookie(0, src)

@@ -1,0 +1,2 @@
+//! Placeholder: replaced by the handshake benchmark.
+fn main() {}
