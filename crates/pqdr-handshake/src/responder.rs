@@ -240,7 +240,9 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
                 xs_i = peer.x_public.unwrap_or([0; 32]);
                 (peer.psk.unwrap_or([0; 32]), peer.psk.is_some() || hybrid)
             };
+            let mut psk = psk;
             chain.mix(b'P', &psk);
+            psk.zeroize();
             if hybrid {
                 let mut s = x25519::dh(self.me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_i)?;
                 chain.mix(b'b', &s);
@@ -412,6 +414,10 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             }
             tsb.copy_from_slice(&enc[1 + id_len..13 + id_len]);
             ts = Tai64N::from_bytes(&tsb);
+        }
+        if A::MODE == Mode::Sig {
+            // SIG mode: the initiator's id is inside enc_I, so it must open first.
+            verdict?;
         }
         let (hybrid_ok, compact_ok) = {
             let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
