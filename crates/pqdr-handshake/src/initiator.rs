@@ -129,7 +129,6 @@ impl<A: Auth> Initiator<A> {
         let jitter = rng.next_u32();
 
         let mut chain = Chain::init(suite.id(), &cfg.peer.hpk, cfg.app_label);
-        let k_m;
         match A::MODE {
             Mode::Kem => {
                 // HANDSHAKE.md §4 KEM mode, steps 1–3.
@@ -164,7 +163,7 @@ impl<A: Auth> Initiator<A> {
                 chain.mix_hash(&[&msg1[..layout.m1_mac1().start]]);
             }
         }
-        k_m = chain.key(b'm');
+        let k_m = chain.key(b'm');
         let mac_key = dk(C_MAC1, &[&cfg.peer.hpk]);
         let m1 = mac16(&mac_key, &msg1[..layout.m1_mac1().start]);
         msg1[layout.m1_mac1()].copy_from_slice(&m1);
@@ -256,7 +255,7 @@ impl<A: Auth> Initiator<A> {
         self.next_send = RESEND_MS.get(usize::from(self.sends)).map(|&base| {
             // ±25 % jitter from the per-attempt draw: factor (768 + 2b) / 1024, b ∈ [0, 255].
             let b = u64::from((self.jitter >> (8 * u32::from(self.sends))) & 0xFF);
-            now.plus(base * (768 + 2 * b) >> 10)
+            now.plus((base * (768 + 2 * b)) >> 10)
         });
         self.sends = self.sends.saturating_add(1);
         Some(n)

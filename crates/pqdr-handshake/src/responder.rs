@@ -329,7 +329,12 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let pt = &mut b[16..16 + BISCUIT_PT];
         pt[..8].copy_from_slice(&self.biscuit_no.to_be_bytes());
         pt[8..40].copy_from_slice(&hpk_i);
-        pt[40..52].copy_from_slice(&ts.to_bytes());
+        // SIG mode: hpk_I and ts are 32 and 12 zero bytes (the id and ts come in enc_I).
+        if A::MODE == Mode::Kem {
+            pt[40..52].copy_from_slice(&ts.to_bytes());
+        } else {
+            pt[40..52].fill(0);
+        }
         pt[52..84].copy_from_slice(&chain.ck);
         pt[84..116].copy_from_slice(&chain.th);
         let key = Key(dk(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));

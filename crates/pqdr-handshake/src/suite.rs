@@ -347,6 +347,8 @@ sig_suite!(
 );
 
 /// The initiator's ephemeral ML-KEM key pair (FIPS 203 Algorithm 16 from hedged coins).
+/// Kept inline (no heap): the state is fixed-size, sized by the larger key.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum EphKey {
     /// ML-KEM-768.
     K768(ml_kem_768::DecapsulationKey),

@@ -77,7 +77,8 @@ impl<A: TestKeys> Side<A> {
     pub fn new(seed: u8, hybrid: bool) -> Self {
         let (sk, pk) = A::keypair(seed);
         let mut id = Identity::new(sk, &*pk, [seed ^ 0xA5; 32]);
-        let x_secret = hybrid.then_some([seed ^ 0x3C; 32]);
+        // SIG-mode `-X` uses ephemeral X25519 only: no static X25519 key.
+        let x_secret = (hybrid && A::MODE == pqdr_handshake::Mode::Kem).then_some([seed ^ 0x3C; 32]);
         if let Some(x) = x_secret {
             id = id.with_x25519(&*pk, x);
         }
