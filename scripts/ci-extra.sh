@@ -11,8 +11,13 @@ cargo test --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-t
   | grep -vE "^\s*(Compiling|Finished|Running)" 
 
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
-python3 -m pip install --quiet --disable-pip-version-check blake3 cryptography
+python3 -m pip install --quiet --disable-pip-version-check blake3==1.0.11 cryptography==48.0.0
 python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v2.json
+
+step "handshake vectors (independent Python reference: blake3, cryptography, kyber-py, dilithium-py)"
+python3 -m pip install --quiet --disable-pip-version-check \
+  blake3==1.0.11 cryptography==48.0.0 kyber-py==1.2.0 dilithium-py==1.5.1
+python3 scripts/handshake_vectors.py crates/pqdr-handshake/vectors/v1.json | tail -3
 
 step "ratchet FS/PCS leak table"
 cargo test --release -p pqdr-ratchet --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
