@@ -156,3 +156,57 @@ pub extern "C" fn pqdr_nostd_ratchet(seed: u64) -> u32 {
     }
     ok
 }
+
+/// pqdr-handshake: a K768-X handshake between two in-memory peers, no heap,
+/// then a ratchet session from its output; returns 1 if both sides agree.
+#[unsafe(no_mangle)]
+pub extern "C" fn pqdr_nostd_handshake(seed: u64) -> u32 {
+    use pqdr_handshake::{
+        Identity, Initiator, InitiatorConfig, Instant, K768, Load, Peer, PeerStore, ReplayRecord, Reply,
+        Responder, Tai64N,
+    };
+    use pqdr_mlkem::ml_kem_768 as k;
+    struct Table<'a> {
+        pk: &'a k::EncapsulationKey,
+        x: [u8; 32],
+        rec: ReplayRecord,
+    }
+    impl PeerStore<K768> for Table<'_> {
+        fn lookup(&self, hpk: &[u8; 32]) -> Option<Peer<'_, K768>> {
+            let p = Peer::new(self.pk).with_x25519(self.x);
+            (p.key_id() == hpk).then_some(p)
+        }
+        fn record(&mut self, _: &[u8; 32]) -> Option<&mut ReplayRecord> {
+            Some(&mut self.rec)
+        }
+    }
+    let mut rng = Xorshift(seed | 1);
+    let (dk_i, ek_i) = k::generate(&mut rng);
+    let (dk_r, ek_r) = k::generate(&mut rng);
+    let alice = Identity::<K768>::new(dk_i, &ek_i, [1; 32]).with_x25519(&ek_i, [3; 32]);
+    let bob = Identity::<K768>::new(dk_r, &ek_r, [2; 32]).with_x25519(&ek_r, [4; 32]);
+    let (Some(xa), Some(xb)) = (alice.x25519_public(), bob.x25519_public()) else {
+        return 0;
+    };
+    let mut table = Table { pk: &ek_i, x: xa, rec: ReplayRecord::new() };
+    let Ok(mut resp) = Responder::<K768, 8>::new(bob, b"nostd", Instant(0), &mut rng) else {
+        return 0;
+    };
+    let cfg = InitiatorConfig::new(Peer::new(&ek_r).with_x25519(xb), b"nostd");
+    let clock = Tai64N { secs: 1, nanos: 0 };
+    let Ok(mut init) = Initiator::start(&cfg, &alice, clock, Tai64N::default(), Instant(0), &mut rng) else {
+        return 0;
+    };
+    let (mut m1, mut m2) = ([0u8; 4096], [0u8; 6144]);
+    let Some(n1) = init.poll_transmit(Instant(0), &mut m1) else { return 0 };
+    let Ok(Reply::Msg2(n2)) = resp.handle_msg1(&mut table, b"src", &m1[..n1], Load::Normal, Instant(0), &mut rng, &mut m2) else {
+        return 0;
+    };
+    let Ok(a) = init.handle_msg2(&m2[..n2], &alice, Instant(0), &mut rng) else { return 0 };
+    let Some(m3) = a.msg3() else { return 0 };
+    let Ok(b) = resp.handle_msg3(&mut table, b"src", m3, Load::Normal, Instant(0)) else { return 0 };
+    let same = a.initial_secret().secret == b.initial_secret().secret;
+    let cfg = pqdr_ratchet::Config::default();
+    let session = a.into_session::<pqdr_ratchet::MlKem768, _>(&cfg, Instant(0), &mut rng);
+    u32::from(same && session.is_ok())
+}
