@@ -1,0 +1,1000 @@
+//! Tamper tests (HANDSHAKE.md §9, issue 15): every field of msg1, msg2, msg3
+//! and the cookie reply, in every suite, flipped, truncated by one byte and
+//! extended by one byte. Each case asserts the typed error the spec's order
+//! of checks gives (tables below) and a bit-identical state afterwards.
+//!
+//! Besides the raw mutation (caught by mac1 or an earlier check), a *deep*
+//! flip re-authenticates the outer MAC test-side (mac1 of msg1/msg3 is keyed
+//! by the public DK(C_MAC1, hpk_R); msg2's k_m is read from an identical
+//! initiator's key-schedule trace), so the check that guards the field
+//! itself is reached. SIG-mode msg2/msg3 are also re-sealed test-side (k3/k4
+//! from the trace) to reach sig_R, kind, id, ts and sig_I.
+//!
+//! Run with `--nocapture` for the per-suite counts.
+#![allow(
+    clippy::unwrap_used,
+    clippy::missing_panics_doc,
+    clippy::too_many_lines
+)]
+
+mod adv;
+mod common;
+
+use adv::*;
+use common::*;
+use pqdr_handshake::Error::{
+    BiscuitInvalid, Decrypt, InvalidEncapsulationKey, Length, LowOrderPoint, Mac1, MessageType,
+    NonZeroPadding, Signature, StaleTimestamp, SuiteNotAccepted, UnknownIndex, UnknownPeer,
+    UnknownSuite, Version,
+};
+use pqdr_handshake::{
+    Ephemeral, Error, Established, Initiator, InitiatorConfig, Instant, K768, KMc, KNt, Load, Mode,
+    Reply, Responder, S44, S65, S87, Tai64N,
+};
+use rand_chacha::ChaCha20Rng;
+
+/// What a mutated message must do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exp {
+    /// This typed error; the receiver's state is bit-identical afterwards.
+    E(Error),
+    /// The spec's prefix checks decide (shifted header bytes, a flipped suite
+    /// id): length, type, version, suite, length again (`adv::*_prefix`).
+    Model,
+    /// Accepted: the mutated bytes are not authenticated by this receiver and
+    /// do not matter (mac2 under `Load::Normal`).
+    Accept,
+    /// Accepted here (nothing here authenticates the field), and the peer's
+    /// next step fails with this error (its state bit-identical).
+    Then(Error),
+    /// SIG msg1 ek_E (deep): `InvalidEncapsulationKey` iff the flipped key
+    /// fails FIPS 203 §7.2 (checked test-side), else `Then(Mac1)`.
+    EkCheck,
+    /// Not applicable.
+    No,
+}
+use Exp::{Accept, E, EkCheck, Model, No, Then};
+
+/// One row: field, bit flip, deep flip (outer MAC recomputed), truncated by one byte, extended by one byte.
+type Row = (&'static str, Exp, Exp, Exp, Exp);
+const L: Exp = E(Length);
+
+/// msg1 at the responder, KEM mode (SPEC.md "Responder checks": length, type,
+/// version, suite, length, mac1, [mac2], decapsulate ct_R, [es], enc_id, peer,
+/// psk, [ss], enc_ts, ts, [flood], ek_E, encapsulations).
+const MSG1_KEM: &[Row] = &[
+    ("type", E(MessageType), No, Model, E(Version)),
+    ("version", E(Version), No, Model, E(UnknownSuite)),
+    ("suite", Model, No, Model, L),
+    ("sender_idx", E(Mac1), E(Decrypt), L, L),
+    ("ek_E", E(Mac1), E(Decrypt), L, L),
+    ("ct_R", E(Mac1), E(Decrypt), L, L),
+    ("X_I", E(Mac1), E(Decrypt), L, L),
+    ("enc_id", E(Mac1), E(Decrypt), L, L),
+    ("enc_ts", E(Mac1), E(Decrypt), L, L),
+    ("mac1", E(Mac1), No, L, L),
+    ("mac2", Accept, No, L, L),
+];
+
+/// msg1 at the responder, SIG mode: nothing in msg1 is sealed; th (and so
+/// k_m, msg2's mac1 key) covers hdrA ‖ ek_E ‖ [X_I] ‖ pad.
+const MSG1_SIG: &[Row] = &[
+    ("type", E(MessageType), No, Model, E(Version)),
+    ("version", E(Version), No, Model, E(UnknownSuite)),
+    ("suite", Model, No, Model, L),
+    ("sender_idx", E(Mac1), Then(UnknownIndex), L, L),
+    ("ek_E", E(Mac1), EkCheck, L, L),
+    ("X_I", E(Mac1), Then(Mac1), L, L),
+    ("pad", E(Mac1), E(NonZeroPadding), L, L),
+    ("mac1", E(Mac1), No, L, L),
+    ("mac2", Accept, No, L, L),
+];
+
+/// msg2 at the initiator (header, state, suite = ours, length, receiver
+/// index, mac1 with k_m, decapsulations, [ee, se], conf_R / enc_R, [sig_R]).
+/// The biscuit is R's to check: the initiator copies it into msg3.
+const MSG2: &[Row] = &[
+    ("type", E(MessageType), No, E(MessageType), E(Version)),
+    ("version", E(Version), No, Model, E(SuiteNotAccepted)),
+    ("suite", E(SuiteNotAccepted), No, Model, L),
+    ("sender_idx", E(Mac1), E(Decrypt), L, L),
+    ("receiver_idx", E(UnknownIndex), E(UnknownIndex), L, L),
+    ("ct_E", E(Mac1), E(Decrypt), L, L),
+    ("ct_I", E(Mac1), E(Decrypt), L, L),
+    ("X_R", E(Mac1), E(Decrypt), L, L),
+    ("conf_R", E(Mac1), E(Decrypt), L, L),
+    ("enc_R", E(Mac1), E(Decrypt), L, L),
+    ("biscuit_salt", E(Mac1), Then(BiscuitInvalid), L, L),
+    ("biscuit_body", E(Mac1), Then(BiscuitInvalid), L, L),
+    ("mac1", E(Mac1), No, L, L),
+];
+
+/// msg3 at the responder (length, type, version, suite, length, mac1,
+/// biscuit under the current then previous key with ad = suite ‖ indices ‖
+/// hpk_R, conf_I / enc_I, peer, biscuit_no, ts, [signature]).
+const MSG3: &[Row] = &[
+    ("type", E(MessageType), No, E(MessageType), E(Version)),
+    ("version", E(Version), No, Model, E(UnknownSuite)),
+    ("suite", Model, No, Model, L),
+    ("sender_idx", E(Mac1), E(BiscuitInvalid), L, L),
+    ("receiver_idx", E(Mac1), E(BiscuitInvalid), L, L),
+    ("biscuit_salt", E(Mac1), E(BiscuitInvalid), L, L),
+    ("biscuit_body", E(Mac1), E(BiscuitInvalid), L, L),
+    ("conf_I", E(Mac1), E(Decrypt), L, L),
+    ("enc_I", E(Mac1), E(Decrypt), L, L),
+    ("mac1", E(Mac1), No, L, L),
+];
+
+/// The cookie reply at the initiator (length, type, version, state, suite,
+/// receiver index, tag with ad = msg1's mac1).
+const COOKIE: &[Row] = &[
+    ("type", E(MessageType), No, L, L),
+    ("version", E(Version), No, L, L),
+    ("suite", E(SuiteNotAccepted), No, L, L),
+    ("receiver_idx", E(UnknownIndex), No, L, L),
+    ("salt", E(Mac1), No, L, L),
+    ("cookie", E(Mac1), No, L, L),
+    ("tag", E(Mac1), No, L, L),
+];
+
+fn row(table: &[Row], field: &str) -> Row {
+    *table
+        .iter()
+        .find(|r| r.0 == field)
+        .unwrap_or_else(|| panic!("no row for {field}"))
+}
+
+/// How many bit positions to try per field.
+#[derive(Clone, Copy)]
+struct Budget {
+    /// Raw flips: every bit of fields up to this many bytes...
+    all: usize,
+    /// ...else edge bytes plus this many bytes across the field.
+    spread: usize,
+    /// Deep flips (cost KEM / signature work): the same two numbers.
+    deep_all: usize,
+    deep_spread: usize,
+}
+
+const FULL: Budget = Budget {
+    all: 64,
+    spread: 8,
+    deep_all: 4,
+    deep_spread: 3,
+};
+/// McEliece: its decapsulation sets the cost; fewer deep cases.
+const LIGHT: Budget = Budget {
+    all: 64,
+    spread: 4,
+    deep_all: 1,
+    deep_spread: 1,
+};
+
+#[derive(Default, Debug, Clone, Copy)]
+struct Counts {
+    m1: usize,
+    m2: usize,
+    m3: usize,
+    cr: usize,
+}
+
+impl Counts {
+    fn total(&self) -> usize {
+        self.m1 + self.m2 + self.m3 + self.cr
+    }
+}
+
+/// One suite's world and the responder side.
+struct Ctx<'w, A: TestKem> {
+    w: &'w World<A>,
+    resp: Responder<A, 16>,
+    table: Table<'w, A>,
+    /// The responder's clock (moves 20 ms per accepted msg1).
+    now: Instant,
+    /// The initiators' clock (fixed: initiators are rebuilt bit-identically).
+    t_i: Instant,
+    rr: ChaCha20Rng,
+    suite: u16,
+    hpk_r: [u8; 32],
+    own_x: bool,
+    c: Counts,
+}
+
+fn resolve(exp: Exp, model: Result<(), Error>, what: &str) -> Exp {
+    match exp {
+        // A prefix that passes (a flipped suite id with the same layout, e.g.
+        // KMc ↔ KMc-c in msg3) goes on to mac1.
+        Model => E(model.err().unwrap_or(Mac1)),
+        E(e) => {
+            // The table and the prefix model agree wherever the model decides.
+            if let Err(m) = model {
+                assert_eq!(m, e, "{what}: table vs prefix model");
+            }
+            E(e)
+        }
+        other => other,
+    }
+}
+
+impl<'w, A: TestKem> Ctx<'w, A> {
+    fn new(w: &'w World<A>) -> Self {
+        let resp = w.responder(3);
+        let hpk_r = *w.r.id.key_id();
+        let own_x = A::MODE == Mode::Kem && w.hybrid;
+        let suite = Initiator::start(
+            &w.cfg(),
+            &w.i.id,
+            clock(),
+            Tai64N::default(),
+            Instant(0),
+            &mut rng(1),
+        )
+        .unwrap()
+        .suite()
+        .id();
+        Ctx {
+            w,
+            resp,
+            table: w.table(),
+            now: Instant(1_000),
+            t_i: Instant(1_000),
+            rr: rng(8),
+            suite,
+            hpk_r,
+            own_x,
+            c: Counts::default(),
+        }
+    }
+
+    /// A fresh initiator (deterministic in `seed`) and its msg1.
+    fn start(&self, seed: u8) -> (Initiator<A>, Vec<u8>) {
+        let mut i = Initiator::start(
+            &self.w.cfg(),
+            &self.w.i.id,
+            clock(),
+            Tai64N::default(),
+            self.t_i,
+            &mut rng(seed),
+        )
+        .unwrap();
+        let mut b = vec![0u8; 4096];
+        let n = i.poll_transmit(self.t_i, &mut b).unwrap();
+        b.truncate(n);
+        (i, b)
+    }
+
+    /// msg1 to the responder: `Err(e)` ⇒ that error and no state change;
+    /// `Ok` ⇒ msg2 (returned), and still no replay-record change.
+    fn r1(&mut self, m: &[u8], load: Load, exp: Result<(), Error>, what: &str) -> Option<Vec<u8>> {
+        let (snap, rec) = (self.resp.snapshot(), self.table.rec.to_bytes());
+        let mut out = vec![0u8; 6144];
+        let got = self.resp.handle_msg1(
+            &mut self.table,
+            SRC,
+            m,
+            load,
+            self.now,
+            &mut self.rr,
+            &mut out,
+        );
+        // last_ts, last_biscuit_no and the instance move only on msg3; the
+        // peer's msg1 rate bucket (bytes 28..36) is a rate limit and moves on
+        // an authenticated msg1 (psk or -X) that passes enc_ts.
+        assert_eq!(
+            self.table.rec.to_bytes()[..28],
+            rec[..28],
+            "{what}: replay record changed"
+        );
+        match exp {
+            Err(e) => {
+                assert_eq!(got, Err(e), "{what}");
+                assert_eq!(
+                    self.resp.snapshot(),
+                    snap,
+                    "{what}: responder state changed"
+                );
+                if e == InvalidEncapsulationKey {
+                    // Checked after the rate bucket: let it refill.
+                    self.now = self.now.plus(20);
+                } else {
+                    assert_eq!(
+                        self.table.rec.to_bytes(),
+                        rec,
+                        "{what}: rate bucket moved before its check"
+                    );
+                }
+                None
+            }
+            Ok(()) => {
+                let Ok(Reply::Msg2(n)) = got else {
+                    panic!("{what}: {got:?}")
+                };
+                out.truncate(n);
+                // The next authenticated msg1 of this peer is ≥ 20 ms later (50/s, `Flood`).
+                self.now = self.now.plus(20);
+                Some(out)
+            }
+        }
+    }
+
+    /// msg3 to the responder.
+    fn r3(&mut self, m: &[u8], exp: Result<(), Error>, what: &str) -> Option<Established> {
+        let (snap, rec) = (self.resp.snapshot(), self.table.rec.to_bytes());
+        let got = self
+            .resp
+            .handle_msg3(&mut self.table, SRC, m, Load::Normal, self.now);
+        assert_eq!(
+            self.resp.snapshot(),
+            snap,
+            "{what}: responder state changed"
+        );
+        match exp {
+            Err(e) => {
+                assert_eq!(got.as_ref().err(), Some(&e), "{what}");
+                assert_eq!(
+                    self.table.rec.to_bytes(),
+                    rec,
+                    "{what}: replay record changed"
+                );
+                None
+            }
+            Ok(()) => Some(got.unwrap_or_else(|e| panic!("{what}: {e:?}"))),
+        }
+    }
+
+    /// msg2 to an initiator.
+    fn i2(
+        &self,
+        init: &mut Initiator<A>,
+        m: &[u8],
+        exp: Result<(), Error>,
+        what: &str,
+    ) -> Option<Established> {
+        let snap = init.snapshot();
+        let got = init.handle_msg2(m, &self.w.i.id, self.t_i, &mut rng(9));
+        match exp {
+            Err(e) => {
+                assert_eq!(got.as_ref().err(), Some(&e), "{what}");
+                assert_eq!(init.snapshot(), snap, "{what}: initiator state changed");
+                None
+            }
+            Ok(()) => Some(got.unwrap_or_else(|e| panic!("{what}: {e:?}"))),
+        }
+    }
+}
+
+fn deep_positions(f: &core::ops::Range<usize>, b: Budget) -> Vec<(usize, u8)> {
+    flip_positions(f, b.deep_all, b.deep_spread)
+}
+
+/// Every tamper case of one suite; returns the counts.
+fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String, Counts) {
+    let w = World::<A>::new(hybrid, eph);
+    let mut cx = Ctx::new(&w);
+    let name = Initiator::start(
+        &w.cfg(),
+        &w.i.id,
+        clock(),
+        Tai64N::default(),
+        Instant(0),
+        &mut rng(1),
+    )
+    .unwrap()
+    .suite()
+    .name();
+    let f = Fields::of::<A>(cx.suite);
+    let kem = A::MODE == Mode::Kem;
+    let hpk_r = cx.hpk_r;
+    let own_x = cx.own_x;
+
+    // ------------------------------------------------------------ msg1
+    let (mut init, msg1) = cx.start(7);
+    let pristine = init.snapshot();
+    assert_eq!(msg1.len(), f.msg1_len(), "{name}: msg1 length");
+    let m1_model = |m: &[u8]| msg1_prefix::<A>(m, own_x);
+    for (field, range) in f.msg1() {
+        let (_, flip_e, deep_e, trunc_e, ext_e) = row(if kem { MSG1_KEM } else { MSG1_SIG }, field);
+        for (byte, bit) in flip_positions(&range, b.all, b.spread) {
+            let m = flip(&msg1, byte, bit);
+            let what = format!("{name} msg1 {field} flip {byte}.{bit}");
+            match resolve(flip_e, m1_model(&m), &what) {
+                E(e) => drop(cx.r1(&m, Load::Normal, Err(e), &what)),
+                Accept => {
+                    let m2 = cx.r1(&m, Load::Normal, Ok(()), &what).unwrap();
+                    if byte == range.start && bit == 0 {
+                        // mac2 is not in th: the msg2 completes an identical initiator.
+                        let (mut twin, _) = cx.start(7);
+                        assert!(cx.i2(&mut twin, &m2, Ok(()), &what).is_some());
+                    }
+                }
+                other => panic!("{what}: {other:?}"),
+            }
+            cx.c.m1 += 1;
+        }
+        if deep_e != No {
+            for (byte, bit) in deep_positions(&range, b) {
+                let mut m = flip(&msg1, byte, bit);
+                remac_msg1(&mut m, &hpk_r);
+                let what = format!("{name} msg1 {field} deep flip {byte}.{bit}");
+                let exp = match deep_e {
+                    EkCheck if ek_valid(&m[f.msg1()[4].1.clone()]) => Then(Mac1),
+                    EkCheck => E(InvalidEncapsulationKey),
+                    e => e,
+                };
+                match exp {
+                    E(e) => drop(cx.r1(&m, Load::Normal, Err(e), &what)),
+                    Then(e) => {
+                        let m2 = cx.r1(&m, Load::Normal, Ok(()), &what).unwrap();
+                        cx.i2(&mut init, &m2, Err(e), &format!("{what} → msg2"));
+                    }
+                    other => panic!("{what}: {other:?}"),
+                }
+                cx.c.m1 += 1;
+            }
+        }
+        for (kind, exp, m) in [
+            ("truncated", trunc_e, truncate(&msg1, &range)),
+            ("extended", ext_e, extend(&msg1, &range)),
+        ] {
+            let what = format!("{name} msg1 {field} {kind}");
+            let E(e) = resolve(exp, m1_model(&m), &what) else {
+                panic!("{what}")
+            };
+            cx.r1(&m, Load::Normal, Err(e), &what);
+            cx.c.m1 += 1;
+        }
+    }
+    // Special msg1 cases: an invalid ek_E (FIPS 203 §7.2), low-order X_I.
+    let ek_r = f.msg1()[4].1.clone();
+    if kem {
+        // ek_E is bound into th before enc_id: build msg1 test-side around a bad key.
+        let x = hybrid.then(|| {
+            (
+                [0x77; 32],
+                w.i.x_secret.unwrap(),
+                w.r.id.x25519_public().unwrap(),
+            )
+        });
+        let eph_dk = ml_kem_768::DecapsulationKey::from_seed(&[0x31; 64]);
+        let eph_dk512 = pqdr_mlkem::ml_kem_512::DecapsulationKey::from_seed(&[0x31; 64]);
+        let mut ek = if eph == Ephemeral::MlKem512 {
+            eph_dk512.encapsulation_key().as_bytes().to_vec()
+        } else {
+            eph_dk.encapsulation_key().as_bytes().to_vec()
+        };
+        for valid in [true, false] {
+            if !valid {
+                break_ek(&mut ek);
+                assert!(!ek_valid(&ek));
+            }
+            let spec = Msg1Spec {
+                suite: cx.suite,
+                sender: 0x0102_0304,
+                ek: &ek,
+                hpk_i: *w.i.id.key_id(),
+                hpk_r,
+                x,
+                psk: None,
+                ts: clock(),
+                label: LABEL,
+            };
+            let (m, k_m) = build_msg1::<A>(&spec, &w.r.pk, &mut rng(33));
+            let what = format!("{name} msg1 test-side ek valid={valid}");
+            if valid {
+                // The control: the test-side schedule matches (msg2's mac1 verifies under our k_m).
+                let m2 = cx.r1(&m, Load::Normal, Ok(()), &what).unwrap();
+                assert_eq!(
+                    mac16(&k_m, &m2[..m2.len() - 16]),
+                    m2[m2.len() - 16..],
+                    "{what}: k_m"
+                );
+            } else {
+                cx.r1(&m, Load::Normal, Err(InvalidEncapsulationKey), &what);
+            }
+            cx.c.m1 += 1;
+        }
+    } else {
+        let mut m = msg1.clone();
+        break_ek(&mut m[ek_r.clone()]);
+        remac_msg1(&mut m, &hpk_r);
+        cx.r1(
+            &m,
+            Load::Normal,
+            Err(InvalidEncapsulationKey),
+            &format!("{name} msg1 ek ≥ q"),
+        );
+        cx.c.m1 += 1;
+    }
+    if hybrid {
+        let xr = f.msg1().iter().find(|x| x.0 == "X_I").unwrap().1.clone();
+        for (k, p) in LOW_ORDER.iter().enumerate() {
+            let mut m = msg1.clone();
+            m[xr.clone()].copy_from_slice(p);
+            remac_msg1(&mut m, &hpk_r);
+            cx.r1(
+                &m,
+                Load::Normal,
+                Err(LowOrderPoint),
+                &format!("{name} msg1 X_I low order #{k}"),
+            );
+            cx.c.m1 += 1;
+        }
+    }
+    assert_eq!(
+        init.snapshot(),
+        pristine,
+        "{name}: initiator after msg1 cases"
+    );
+
+    // ------------------------------------------------------------ msg2
+    let msg2 = cx
+        .r1(&msg1, Load::Normal, Ok(()), &format!("{name} genuine msg1"))
+        .unwrap();
+    assert_eq!(msg2.len(), f.msg2_len(), "{name}: msg2 length");
+    // The oracle: an identical initiator completes the genuine msg2; its trace gives k_m, k3.
+    let (mut oracle, _) = cx.start(7);
+    assert_eq!(
+        oracle.snapshot(),
+        pristine,
+        "{name}: initiators are deterministic"
+    );
+    let est_o = cx.i2(&mut oracle, &msg2, Ok(()), "oracle").unwrap();
+    let (k_m, _) = traced_key(est_o.trace(), b'm');
+    let (k3, th3) = traced_key(est_o.trace(), b'3');
+    let (idx, suite) = (init.index(), cx.suite);
+    let m2_model = |m: &[u8]| msg2_prefix::<A>(m, suite, idx);
+    for (field, range) in f.msg2() {
+        let (_, flip_e, deep_e, trunc_e, ext_e) = row(MSG2, field);
+        for (byte, bit) in flip_positions(&range, b.all, b.spread) {
+            let m = flip(&msg2, byte, bit);
+            let what = format!("{name} msg2 {field} flip {byte}.{bit}");
+            let E(e) = resolve(flip_e, m2_model(&m), &what) else {
+                panic!("{what}")
+            };
+            cx.i2(&mut init, &m, Err(e), &what);
+            cx.c.m2 += 1;
+        }
+        if deep_e != No {
+            for (byte, bit) in deep_positions(&range, b) {
+                let mut m = flip(&msg2, byte, bit);
+                remac_tail(&mut m, &k_m);
+                let what = format!("{name} msg2 {field} deep flip {byte}.{bit}");
+                match resolve(deep_e, m2_model(&m), &what) {
+                    E(e) => drop(cx.i2(&mut init, &m, Err(e), &what)),
+                    Then(e) => {
+                        let est = cx.i2(&mut init, &m, Ok(()), &what).unwrap();
+                        cx.r3(est.msg3().unwrap(), Err(e), &format!("{what} → msg3"));
+                        init = cx.start(7).0;
+                    }
+                    other => panic!("{what}: {other:?}"),
+                }
+                cx.c.m2 += 1;
+            }
+        }
+        for (kind, exp, m) in [
+            ("truncated", trunc_e, truncate(&msg2, &range)),
+            ("extended", ext_e, extend(&msg2, &range)),
+        ] {
+            let what = format!("{name} msg2 {field} {kind}");
+            let E(e) = resolve(exp, m2_model(&m), &what) else {
+                panic!("{what}")
+            };
+            cx.i2(&mut init, &m, Err(e), &what);
+            cx.c.m2 += 1;
+        }
+    }
+    if hybrid {
+        let xr = f.msg2().iter().find(|x| x.0 == "X_R").unwrap().1.clone();
+        for (k, p) in LOW_ORDER.iter().enumerate() {
+            let mut m = msg2.clone();
+            m[xr.clone()].copy_from_slice(p);
+            remac_tail(&mut m, &k_m);
+            cx.i2(
+                &mut init,
+                &m,
+                Err(LowOrderPoint),
+                &format!("{name} msg2 X_R low order #{k}"),
+            );
+            cx.c.m2 += 1;
+        }
+    }
+    if !kem {
+        // sig_R re-sealed under k3: a flipped signature bit must fail ML-DSA.Verify.
+        let er = f.msg2().iter().find(|x| x.0 == "enc_R").unwrap().1.clone();
+        let sig = open(&k3, &msg2[er.clone()], &th3).expect("k3/th3 from the trace open enc_R");
+        for pos in [0, sig.len() >> 1, sig.len() - 1] {
+            let mut bad = sig.clone();
+            bad[pos] ^= 0x10;
+            let mut m = msg2.clone();
+            m[er.clone()].copy_from_slice(&seal(&k3, &bad, &th3));
+            remac_tail(&mut m, &k_m);
+            cx.i2(
+                &mut init,
+                &m,
+                Err(Signature),
+                &format!("{name} msg2 sig_R byte {pos} re-sealed"),
+            );
+            cx.c.m2 += 1;
+        }
+    }
+    assert_eq!(
+        init.snapshot(),
+        pristine,
+        "{name}: initiator after msg2 cases"
+    );
+
+    // ------------------------------------------------------------ msg3
+    let est_i = cx.i2(&mut init, &msg2, Ok(()), "genuine msg2").unwrap();
+    let msg3 = est_i.msg3().unwrap().to_vec();
+    assert_eq!(msg3.len(), f.msg3_len(32), "{name}: msg3 length");
+    let m3_model = |m: &[u8]| msg3_prefix::<A>(m, own_x);
+    let mk = mac1_key(&hpk_r);
+    for (field, range) in f.msg3() {
+        let (_, flip_e, deep_e, trunc_e, ext_e) = row(MSG3, field);
+        for (byte, bit) in flip_positions(&range, b.all, b.spread) {
+            let m = flip(&msg3, byte, bit);
+            let what = format!("{name} msg3 {field} flip {byte}.{bit}");
+            let E(e) = resolve(flip_e, m3_model(&m), &what) else {
+                panic!("{what}")
+            };
+            cx.r3(&m, Err(e), &what);
+            cx.c.m3 += 1;
+        }
+        if deep_e != No {
+            for (byte, bit) in deep_positions(&range, b) {
+                let mut m = flip(&msg3, byte, bit);
+                remac_tail(&mut m, &mk);
+                let what = format!("{name} msg3 {field} deep flip {byte}.{bit}");
+                match resolve(deep_e, m3_model(&m), &what) {
+                    E(e) => drop(cx.r3(&m, Err(e), &what)),
+                    other => panic!("{what}: {other:?}"),
+                }
+                cx.c.m3 += 1;
+            }
+        }
+        for (kind, exp, m) in [
+            ("truncated", trunc_e, truncate(&msg3, &range)),
+            ("extended", ext_e, extend(&msg3, &range)),
+        ] {
+            let what = format!("{name} msg3 {field} {kind}");
+            let E(e) = resolve(exp, m3_model(&m), &what) else {
+                panic!("{what}")
+            };
+            cx.r3(&m, Err(e), &what);
+            cx.c.m3 += 1;
+        }
+    }
+    if !kem {
+        // enc_I re-sealed under k4 (from the initiator's trace): kind, id, ts, sig_I.
+        let (k4, th4) = traced_key(est_i.trace(), b'4');
+        let c = 12 + BISCUIT..msg3.len() - 16;
+        let pt = open(&k4, &msg3[c.clone()], &th4).expect("k4/th4 open enc_I");
+        let reseal = |pt: &[u8]| {
+            let mut m = msg3[..c.start].to_vec();
+            m.extend_from_slice(&seal(&k4, pt, &th4));
+            m.extend_from_slice(&[0; 16]);
+            remac_tail(&mut m, &mk);
+            m
+        };
+        assert_eq!(
+            reseal(&pt),
+            msg3,
+            "{name}: test-side re-seal reproduces msg3"
+        );
+        assert_eq!(
+            (pt[0], &pt[1..33]),
+            (0, &w.i.id.key_id()[..]),
+            "{name}: kind 0, id = hpk_I"
+        );
+        let (ts, sig) = (&pt[33..45], &pt[45..]);
+        let vk = A::public_bytes(&w.i.pk).to_vec();
+        let with = |kind: u8, id: &[u8], ts: &[u8], sig: &[u8]| [&[kind][..], id, ts, sig].concat();
+        let mut bad_sig = sig.to_vec();
+        bad_sig[7] ^= 1;
+        let mut ts_plus = ts.to_vec();
+        ts_plus[11] ^= 1;
+        let zero_ts = Tai64N::default().to_bytes();
+        let cases: [(&str, Vec<u8>, Result<(), Error>); 8] = [
+            ("kind 2", with(2, &pt[1..33], ts, sig), Err(Length)),
+            (
+                "kind 1 with a 32-byte id",
+                with(1, &pt[1..33], ts, sig),
+                Err(Length),
+            ),
+            (
+                "kind 0 with a verifying key",
+                with(0, &vk, ts, sig),
+                Err(Length),
+            ),
+            (
+                "sig_I bit flipped",
+                with(0, &pt[1..33], ts, &bad_sig),
+                Err(Signature),
+            ),
+            (
+                "ts changed under the same sig_I",
+                with(0, &pt[1..33], &ts_plus, sig),
+                Err(Signature),
+            ),
+            (
+                "ts not after last_ts",
+                with(0, &pt[1..33], &zero_ts, sig),
+                Err(StaleTimestamp),
+            ),
+            (
+                "unknown id",
+                with(0, &[0x42; 32], ts, sig),
+                Err(UnknownPeer),
+            ),
+            (
+                "kind 1 with the verifying key",
+                with(1, &vk, ts, sig),
+                Ok(()),
+            ),
+        ];
+        for (what, pt, exp) in cases {
+            let m = reseal(&pt);
+            let what = format!("{name} msg3 enc_I re-sealed: {what}");
+            if exp.is_ok() {
+                // Accepted (this crate takes kind 0 and kind 1): on a copy of the peer table.
+                let mut t2 = w.table();
+                t2.rec = cx.table.rec;
+                let est = cx
+                    .resp
+                    .handle_msg3(&mut t2, SRC, &m, Load::Normal, cx.now)
+                    .unwrap_or_else(|e| panic!("{what}: {e:?}"));
+                assert_eq!(est.peer(), w.i.id.key_id(), "{what}");
+                assert_eq!(t2.rec.last_timestamp(), clock(), "{what}");
+                assert_ne!(
+                    est.transcript(),
+                    est_i.transcript(),
+                    "{what}: enc_I is in th"
+                );
+            } else {
+                cx.r3(&m, exp, &what);
+            }
+            cx.c.m3 += 1;
+        }
+    }
+    // The control: the genuine msg3 still completes, both sides agree.
+    let est_r = cx
+        .r3(&msg3, Ok(()), &format!("{name} genuine msg3"))
+        .unwrap();
+    assert_eq!(
+        est_r.initial_secret().secret,
+        est_i.initial_secret().secret,
+        "{name}"
+    );
+    assert_eq!(cx.table.rec.last_timestamp(), clock());
+
+    // ------------------------------------------------------------ cookie reply
+    let (mut init_c, msg1_c) = cx.start(11);
+    let mut out = vec![0u8; 6144];
+    let snap = cx.resp.snapshot();
+    let got = cx.resp.handle_msg1(
+        &mut cx.table,
+        SRC,
+        &msg1_c,
+        Load::Under,
+        cx.now,
+        &mut cx.rr,
+        &mut out,
+    );
+    assert_eq!(got, Ok(Reply::CookieReply(56)), "{name}");
+    assert_eq!(cx.resp.snapshot(), snap);
+    let reply = out[..56].to_vec();
+    let pristine_c = init_c.snapshot();
+    let idx_c = init_c.index();
+    for (field, range) in cookie_fields() {
+        let (_, flip_e, _, trunc_e, ext_e) = row(COOKIE, field);
+        let mut cases: Vec<(String, Vec<u8>, Exp)> = flip_positions(&range, b.all, b.spread)
+            .into_iter()
+            .map(|(byte, bit)| {
+                (
+                    format!("flip {byte}.{bit}"),
+                    flip(&reply, byte, bit),
+                    flip_e,
+                )
+            })
+            .collect();
+        cases.push(("truncated".into(), truncate(&reply, &range), trunc_e));
+        cases.push(("extended".into(), extend(&reply, &range), ext_e));
+        for (kind, m, exp) in cases {
+            let what = format!("{name} cookie reply {field} {kind}");
+            let E(e) = resolve(exp, cookie_prefix(&m, suite, idx_c), &what) else {
+                panic!("{what}")
+            };
+            assert_eq!(init_c.handle_cookie_reply(&m, cx.t_i), Err(e), "{what}");
+            assert_eq!(
+                init_c.snapshot(),
+                pristine_c,
+                "{what}: initiator state changed"
+            );
+            cx.c.cr += 1;
+        }
+    }
+    // The control: the genuine reply is taken.
+    assert_eq!(init_c.handle_cookie_reply(&reply, cx.t_i), Ok(()), "{name}");
+    assert_ne!(init_c.snapshot(), pristine_c);
+    (name.to_string(), cx.c)
+}
+
+type Job = Box<dyn Fn() -> (String, Counts) + Send + Sync>;
+
+#[test]
+fn tamper_every_field_of_every_suite() {
+    let jobs: Vec<Job> = vec![
+        Box::new(|| tamper_suite::<K768>(false, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<K768>(true, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<KMc>(false, Ephemeral::MlKem768, LIGHT)),
+        Box::new(|| tamper_suite::<KMc>(true, Ephemeral::MlKem768, LIGHT)),
+        Box::new(|| tamper_suite::<KMc>(false, Ephemeral::MlKem512, LIGHT)),
+        Box::new(|| tamper_suite::<KMc>(true, Ephemeral::MlKem512, LIGHT)),
+        Box::new(|| tamper_suite::<KNt>(false, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<KNt>(true, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<S44>(false, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<S44>(true, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<S65>(false, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<S65>(true, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<S87>(false, Ephemeral::MlKem768, FULL)),
+        Box::new(|| tamper_suite::<S87>(true, Ephemeral::MlKem768, FULL)),
+    ];
+    let next = core::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; jobs.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+                    let Some(job) = jobs.get(i) else { break };
+                    let r = job();
+                    results.lock().unwrap()[i] = Some(r);
+                }
+            });
+        }
+    });
+    let results: Vec<(String, Counts)> = results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(Option::unwrap)
+        .collect();
+    let mut total = Counts::default();
+    for (name, c) in &results {
+        println!(
+            "tamper: {name:8} msg1 {:4} msg2 {:4} msg3 {:4} cookie reply {:3} cases = {:5}",
+            c.m1,
+            c.m2,
+            c.m3,
+            c.cr,
+            c.total(),
+        );
+        total.m1 += c.m1;
+        total.m2 += c.m2;
+        total.m3 += c.m3;
+        total.cr += c.cr;
+    }
+    println!(
+        "tamper: total    msg1 {:4} msg2 {:4} msg3 {:4} cookie reply {:3} cases = {:5} ({} suites)",
+        total.m1,
+        total.m2,
+        total.m3,
+        total.cr,
+        total.total(),
+        results.len()
+    );
+    assert_eq!(results.len(), 14);
+    assert!(total.total() > 10_000, "{total:?}");
+}
+
+// ---------------------------------------------------------------- cases outside the tables
+
+/// One handshake attempt of `w`'s initiator with a different app label:
+/// KEM mode fails at the responder (enc_id does not open: th_0 binds the
+/// label); SIG mode at the initiator (k_m differs: msg2's mac1).
+fn wrong_label<A: TestKem>(hybrid: bool) -> usize {
+    let w = World::<A>::new(hybrid, Ephemeral::MlKem768);
+    let mut cx = Ctx::new(&w);
+    let cfg = InitiatorConfig {
+        peer: w.r.peer(hybrid),
+        app_label: b"pqdr other",
+        ephemeral: Ephemeral::MlKem768,
+    };
+    let mut init = Initiator::start(
+        &cfg,
+        &w.i.id,
+        clock(),
+        Tai64N::default(),
+        cx.now,
+        &mut rng(7),
+    )
+    .unwrap();
+    let mut m1 = vec![0u8; 4096];
+    let n1 = init.poll_transmit(cx.now, &mut m1).unwrap();
+    let what = format!("{} wrong app label", init.suite().name());
+    if A::MODE == Mode::Kem {
+        cx.r1(&m1[..n1], Load::Normal, Err(Decrypt), &what);
+    } else {
+        let m2 = cx.r1(&m1[..n1], Load::Normal, Ok(()), &what).unwrap();
+        cx.i2(&mut init, &m2, Err(Mac1), &what);
+    }
+    1
+}
+
+#[test]
+fn wrong_app_label_fails() {
+    let n = wrong_label::<K768>(false)
+        + wrong_label::<K768>(true)
+        + wrong_label::<KNt>(false)
+        + wrong_label::<S44>(false)
+        + wrong_label::<S65>(true);
+    println!("tamper: wrong app label {n} cases");
+}
+
+/// KEM mode: a plain msg1 to a `-X` responder and a `-X` msg1 to a plain one
+/// are refused before mac1 (`SuiteNotAccepted`), state unchanged.
+fn hybrid_mismatch_kem<A: TestKem>() -> usize {
+    let plain = World::<A>::new(false, Ephemeral::MlKem768);
+    let hyb = World::<A>::new(true, Ephemeral::MlKem768);
+    let mut n = 0;
+    for (from, to) in [(&plain, &hyb), (&hyb, &plain)] {
+        let (_, m1) = Ctx::new(from).start(7);
+        let mut cx = Ctx::new(to);
+        cx.r1(
+            &m1,
+            Load::Normal,
+            Err(SuiteNotAccepted),
+            "msg1 to a responder of the other kind",
+        );
+        // Also with mac1 recomputed for the receiving responder: still refused first.
+        let mut m = m1.clone();
+        remac_msg1(&mut m, to.r.id.key_id());
+        cx.r1(&m, Load::Normal, Err(SuiteNotAccepted), "re-MACed");
+        n += 2;
+    }
+    // The responder's own suite with the hybrid bit flipped in an otherwise genuine msg1.
+    let mut cx = Ctx::new(&hyb);
+    let (_, mut m1) = cx.start(7);
+    m1[3] &= 0x7F;
+    remac_msg1(&mut m1, &cx.hpk_r);
+    cx.r1(&m1, Load::Normal, Err(SuiteNotAccepted), "-X bit cleared");
+    n + 1
+}
+
+/// SIG mode: the responder's key is the same for S65 and S65-X; the peer's
+/// policy decides at msg3 (`SuiteNotAccepted`, record unchanged).
+fn hybrid_mismatch_sig<A: TestKem>() -> usize {
+    let mut n = 0;
+    for init_hybrid in [false, true] {
+        let w = World::<A>::new(init_hybrid, Ephemeral::MlKem768);
+        let mut cx = Ctx::new(&w);
+        cx.table.hybrid = !init_hybrid;
+        let (mut init, m1) = cx.start(7);
+        let m2 = cx
+            .r1(&m1, Load::Normal, Ok(()), "sig hybrid mismatch msg1")
+            .unwrap();
+        let est = cx
+            .i2(&mut init, &m2, Ok(()), "sig hybrid mismatch msg2")
+            .unwrap();
+        cx.r3(
+            est.msg3().unwrap(),
+            Err(SuiteNotAccepted),
+            &format!(
+                "{} to a peer entry with hybrid = {}",
+                est.suite().name(),
+                !init_hybrid
+            ),
+        );
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn plain_and_hybrid_mismatch_refused() {
+    let n = hybrid_mismatch_kem::<K768>()
+        + hybrid_mismatch_kem::<KNt>()
+        + hybrid_mismatch_sig::<S65>()
+        + hybrid_mismatch_sig::<S44>();
+    println!("tamper: plain/-X mismatch {n} cases");
+}
