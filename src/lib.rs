@@ -6,6 +6,8 @@
 //! how each one draws its randomness from the NIST DRBG, in the reference
 //! implementation's order, to reproduce the official `.rsp` files.
 
+#[cfg(feature = "handshake")]
+pub use pqdr_handshake as handshake;
 #[cfg(feature = "mceliece")]
 pub use pqdr_mceliece as mceliece;
 #[cfg(feature = "mldsa")]
@@ -16,7 +18,5 @@ pub use pqdr_mlkem as mlkem;
 pub use pqdr_ntrup as ntrup;
 #[cfg(feature = "ratchet")]
 pub use pqdr_ratchet as ratchet;
-#[cfg(feature = "handshake")]
-pub use pqdr_handshake as handshake;
 
 pub mod kat;

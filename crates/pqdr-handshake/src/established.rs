@@ -113,7 +113,12 @@ impl Established {
         let m = self.msg3()?;
         let mut buf = [0u8; MSG3_MAX];
         buf[..m.len()].copy_from_slice(m);
-        Some(Msg3Retransmit { msg3: buf, len: m.len(), next: Some(now.plus(1_000)), step: 0 })
+        Some(Msg3Retransmit {
+            msg3: buf,
+            len: m.len(),
+            next: Some(now.plus(1_000)),
+            step: 0,
+        })
     }
 
     /// The ratchet's input (RATCHET.md §1.3): secret, transcript, context.
@@ -212,6 +217,8 @@ impl Msg3Retransmit {
 
 impl core::fmt::Debug for Msg3Retransmit {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Msg3Retransmit").field("next", &self.next).finish_non_exhaustive()
+        f.debug_struct("Msg3Retransmit")
+            .field("next", &self.next)
+            .finish_non_exhaustive()
     }
 }

@@ -31,15 +31,24 @@ impl Tai64N {
         s.copy_from_slice(&b[..8]);
         let mut n = [0u8; 4];
         n.copy_from_slice(&b[8..]);
-        Tai64N { secs: u64::from_be_bytes(s).wrapping_sub(1 << 62), nanos: u32::from_be_bytes(n) }
+        Tai64N {
+            secs: u64::from_be_bytes(s).wrapping_sub(1 << 62),
+            nanos: u32::from_be_bytes(n),
+        }
     }
 
     /// The next representable instant (one nanosecond later).
     pub fn next(self) -> Self {
         if self.nanos >= 999_999_999 {
-            Tai64N { secs: self.secs.saturating_add(1), nanos: 0 }
+            Tai64N {
+                secs: self.secs.saturating_add(1),
+                nanos: 0,
+            }
         } else {
-            Tai64N { secs: self.secs, nanos: self.nanos + 1 }
+            Tai64N {
+                secs: self.secs,
+                nanos: self.nanos + 1,
+            }
         }
     }
 }
@@ -77,7 +86,13 @@ impl<A: Auth> Identity<A> {
     ///
     /// `pk` must be the public half of `sk`: it names us (key id) to peers.
     pub fn new(sk: A::SecretKey, pk: &A::PublicKey, sigma: [u8; 32]) -> Self {
-        Identity { hpk: key_id(A::ALG, A::public_bytes(pk), None), sk, x_secret: None, x_public: None, sigma }
+        Identity {
+            hpk: key_id(A::ALG, A::public_bytes(pk), None),
+            sk,
+            x_secret: None,
+            x_public: None,
+            sigma,
+        }
     }
 
     /// Adds an X25519 static key (KEM mode, the `-X` suites). The key id
@@ -114,7 +129,9 @@ impl<A: Auth> Drop for Identity<A> {
 
 impl<A: Auth> core::fmt::Debug for Identity<A> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Identity").field("key_id", &self.hpk).finish_non_exhaustive()
+        f.debug_struct("Identity")
+            .field("key_id", &self.hpk)
+            .finish_non_exhaustive()
     }
 }
 
@@ -132,7 +149,14 @@ pub struct Peer<'a, A: Auth> {
 impl<'a, A: Auth> Peer<'a, A> {
     /// A peer known by its static public key (KEM key or ML-DSA verifying key).
     pub fn new(pk: &'a A::PublicKey) -> Self {
-        Peer { hpk: key_id(A::ALG, A::public_bytes(pk), None), pk, x_public: None, hybrid: false, compact: false, psk: None }
+        Peer {
+            hpk: key_id(A::ALG, A::public_bytes(pk), None),
+            pk,
+            x_public: None,
+            hybrid: false,
+            compact: false,
+            psk: None,
+        }
     }
 
     /// KEM mode: the peer's X25519 static key; the peer then speaks only `-X` suites.
@@ -179,7 +203,10 @@ impl<A: Auth> Drop for Peer<'_, A> {
 
 impl<A: Auth> core::fmt::Debug for Peer<'_, A> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Peer").field("key_id", &self.hpk).field("hybrid", &self.hybrid).finish_non_exhaustive()
+        f.debug_struct("Peer")
+            .field("key_id", &self.hpk)
+            .field("hybrid", &self.hybrid)
+            .finish_non_exhaustive()
     }
 }
 
@@ -206,7 +233,12 @@ impl ReplayRecord {
 
     /// A fresh record (no handshake seen).
     pub const fn new() -> Self {
-        ReplayRecord { last_ts: Tai64N { secs: 0, nanos: 0 }, last_biscuit_no: 0, instance: 0, flood_tat: 0 }
+        ReplayRecord {
+            last_ts: Tai64N { secs: 0, nanos: 0 },
+            last_biscuit_no: 0,
+            instance: 0,
+            flood_tat: 0,
+        }
     }
 
     /// The last committed timestamp.
@@ -240,7 +272,12 @@ impl ReplayRecord {
             x.copy_from_slice(&b[r]);
             u64::from_be_bytes(x)
         };
-        ReplayRecord { last_ts: Tai64N::from_bytes(&ts), last_biscuit_no: u(12..20), instance: u(20..28), flood_tat: u(28..36) }
+        ReplayRecord {
+            last_ts: Tai64N::from_bytes(&ts),
+            last_biscuit_no: u(12..20),
+            instance: u(20..28),
+            flood_tat: u(28..36),
+        }
     }
 }
 

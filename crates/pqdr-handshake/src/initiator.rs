@@ -7,9 +7,14 @@ use zeroize::Zeroize;
 
 use crate::established::Established;
 use crate::ids::{Identity, Peer, Tai64N};
-use crate::kdf::{C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, dk, mac_ok, mac16};
+use crate::kdf::{
+    C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, dk, mac_ok, mac16,
+};
 use crate::suite::{Auth, EphKey, Ephemeral, Mode, Suite};
-use crate::wire::{self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG1_MAX, MSG2, MSG3, MSG3_MAX, VK_MAX};
+use crate::wire::{
+    self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG1_MAX, MSG2, MSG3,
+    MSG3_MAX, VK_MAX,
+};
 use crate::{Error, Instant, Role, x25519};
 
 /// Resend schedule of msg1 (HANDSHAKE.md §5): 1, 2, 4 s after the first send.
@@ -36,13 +41,20 @@ pub struct InitiatorConfig<'a, A: Auth> {
 impl<'a, A: Auth> InitiatorConfig<'a, A> {
     /// The default suite for this peer (ML-KEM-768 ephemeral).
     pub fn new(peer: Peer<'a, A>, app_label: &'a [u8]) -> Self {
-        InitiatorConfig { peer, app_label, ephemeral: Ephemeral::MlKem768 }
+        InitiatorConfig {
+            peer,
+            app_label,
+            ephemeral: Ephemeral::MlKem768,
+        }
     }
 }
 
 impl<A: Auth> core::fmt::Debug for InitiatorConfig<'_, A> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("InitiatorConfig").field("peer", &self.peer).field("ephemeral", &self.ephemeral).finish()
+        f.debug_struct("InitiatorConfig")
+            .field("peer", &self.peer)
+            .field("ephemeral", &self.ephemeral)
+            .finish()
     }
 }
 
@@ -99,13 +111,18 @@ impl<A: Auth> Initiator<A> {
     ) -> Result<Self, Error> {
         let hybrid = cfg.peer.hybrid;
         if cfg.app_label.len() > MAX_APP_LABEL
-            || (A::MODE == Mode::Kem && (me.x_secret.is_some() != hybrid || cfg.peer.x_public.is_some() != hybrid))
+            || (A::MODE == Mode::Kem
+                && (me.x_secret.is_some() != hybrid || cfg.peer.x_public.is_some() != hybrid))
         {
             return Err(Error::Config);
         }
         let suite = Suite::new::<A>(hybrid, cfg.ephemeral)?;
         let layout = Layout::new::<A>(suite);
-        let ts = if clock > last_sent { clock } else { last_sent.next() };
+        let ts = if clock > last_sent {
+            clock
+        } else {
+            last_sent.next()
+        };
 
         let idx = rng.next_u32();
         let mut seed = [0u8; 64];
@@ -285,7 +302,9 @@ impl<A: Auth> Initiator<A> {
     fn refresh_mac2(&mut self, now: Instant) {
         let l = self.layout;
         let mac2 = match self.cookie {
-            Some((c, until)) if now < until => mac16(&dk(C_MAC2, &[&c]), &self.msg1[..l.m1_mac2().start]),
+            Some((c, until)) if now < until => {
+                mac16(&dk(C_MAC2, &[&c]), &self.msg1[..l.m1_mac2().start])
+            }
             _ => [0; 16],
         };
         self.msg1[l.m1_mac2()].copy_from_slice(&mac2);
@@ -312,7 +331,8 @@ impl<A: Auth> Initiator<A> {
         let key = Key(dk(C_COOKIE_KEY, &[&self.hpk_r, &msg[8..24]]));
         let mut sealed = [0u8; 32];
         sealed.copy_from_slice(&msg[24..56]);
-        key.open(&mut sealed, &self.msg1[self.layout.m1_mac1()]).map_err(|_| Error::Mac1)?;
+        key.open(&mut sealed, &self.msg1[self.layout.m1_mac1()])
+            .map_err(|_| Error::Mac1)?;
         let mut cookie = [0u8; 16];
         cookie.copy_from_slice(&sealed[..16]);
         self.cookie = Some((cookie, now.plus(COOKIE_LIFE_MS)));
@@ -350,7 +370,10 @@ impl<A: Auth> Initiator<A> {
         if h.receiver != self.idx {
             return Err(Error::UnknownIndex);
         }
-        if !mac_ok(&mac16(&self.k_m, &msg[..l.m2_mac1().start]), &msg[l.m2_mac1()]) {
+        if !mac_ok(
+            &mac16(&self.k_m, &msg[..l.m2_mac1().start]),
+            &msg[l.m2_mac1()],
+        ) {
             return Err(Error::Mac1);
         }
         let hybrid = self.suite.hybrid();
@@ -430,7 +453,13 @@ impl<A: Auth> Initiator<A> {
                 enc[0] = 0;
                 enc[1..33].copy_from_slice(&self.hpk_i);
                 enc[33..45].copy_from_slice(&ts);
-                A::sign(&me.sk, &[&chain.th, &self.hpk_i, &ts], SIG_CTX_I, &rnd, &mut enc[45..45 + A::SIG_LEN]);
+                A::sign(
+                    &me.sk,
+                    &[&chain.th, &self.hpk_i, &ts],
+                    SIG_CTX_I,
+                    &rnd,
+                    &mut enc[45..45 + A::SIG_LEN],
+                );
                 rnd.zeroize();
                 let k4 = chain.key(b'4');
                 k4.seal(enc, &chain.th);
@@ -481,7 +510,11 @@ impl<A: Auth> Initiator<A> {
             h.update(&c);
             h.update(&t.0.to_be_bytes());
         }
-        for t in [self.started.0, self.created.0, self.next_send.map_or(u64::MAX, |t| t.0)] {
+        for t in [
+            self.started.0,
+            self.created.0,
+            self.next_send.map_or(u64::MAX, |t| t.0),
+        ] {
             h.update(&t.to_be_bytes());
         }
         h.update(&[self.sends]);

@@ -80,10 +80,12 @@ mod x25519;
 pub mod testing;
 
 pub use error::Error;
-pub use kdf::Coins;
 pub use established::{Established, MAX_CONTEXT, Msg3Retransmit};
 pub use ids::{Identity, Load, Peer, PeerStore, ReplayRecord, Tai64N, key_id};
-pub use initiator::{COOKIE_LIFE_MS, GIVE_UP_MS, Initiator, InitiatorConfig, MAX_APP_LABEL, RENEW_MS};
+pub use initiator::{
+    COOKIE_LIFE_MS, GIVE_UP_MS, Initiator, InitiatorConfig, MAX_APP_LABEL, RENEW_MS,
+};
+pub use kdf::Coins;
 pub use pqdr_ratchet::{Instant, Role};
 pub use responder::{ROTATE_MS, Reply, Responder};
 #[cfg(feature = "mceliece")]

@@ -8,9 +8,14 @@ use zeroize::Zeroize;
 use crate::established::Established;
 use crate::ids::{Identity, Load, PeerStore, Tai64N};
 use crate::initiator::MAX_APP_LABEL;
-use crate::kdf::{C_BISCUIT, C_COOKIE, C_COOKIE_KEY, C_MAC1, C_MAC2, C_SOURCE, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, dk, lp16, mac_ok, mac16};
+use crate::kdf::{
+    C_BISCUIT, C_COOKIE, C_COOKIE_KEY, C_MAC1, C_MAC2, C_SOURCE, Chain, Coins, Key, SIG_CTX_I,
+    SIG_CTX_R, dk, lp16, mac_ok, mac16,
+};
 use crate::suite::{Auth, Mode, Suite};
-use crate::wire::{self, BISCUIT_PT, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG2, MSG3};
+use crate::wire::{
+    self, BISCUIT_PT, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG2, MSG3,
+};
 use crate::{Error, Instant, Role, x25519};
 
 /// Biscuit keys and cookie secrets rotate every 120 s (the previous one is kept).
@@ -67,7 +72,12 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     ///
     /// # Errors
     /// [`Error::Config`] if the label is over 128 bytes.
-    pub fn new<R: CryptoRng + ?Sized>(me: Identity<A>, app_label: &[u8], now: Instant, rng: &mut R) -> Result<Self, Error> {
+    pub fn new<R: CryptoRng + ?Sized>(
+        me: Identity<A>,
+        app_label: &[u8],
+        now: Instant,
+        rng: &mut R,
+    ) -> Result<Self, Error> {
         if app_label.len() > MAX_APP_LABEL {
             return Err(Error::Config);
         }
@@ -127,7 +137,14 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         (0..2).any(|w| mac_ok(&mac16(&dk(C_MAC2, &[&self.cookie(w, src)]), body), mac2))
     }
 
-    fn cookie_reply<R: CryptoRng + ?Sized>(&self, h: &wire::Header, src: &[u8], mac1: &[u8], rng: &mut R, out: &mut [u8]) -> Result<Reply, Error> {
+    fn cookie_reply<R: CryptoRng + ?Sized>(
+        &self,
+        h: &wire::Header,
+        src: &[u8],
+        mac1: &[u8],
+        rng: &mut R,
+        out: &mut [u8],
+    ) -> Result<Reply, Error> {
         if out.len() < COOKIE_REPLY_LEN {
             return Err(Error::BufferTooSmall);
         }
@@ -147,7 +164,9 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let tag = u64::from_be_bytes(t);
         // Multiply-shift maps the tag onto RL slots without division.
         let i = usize::try_from((u128::from(tag) * RL as u128) >> 64).unwrap_or(0);
-        let Some(slot) = self.slots.get_mut(i) else { return true };
+        let Some(slot) = self.slots.get_mut(i) else {
+            return true;
+        };
         if slot.tag != tag {
             *slot = Slot { tag, tat: 0 };
         }
@@ -234,7 +253,9 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             chain.mix_hash(&[&msg[l.m1_enc_id()]]);
             let (psk, authenticated) = {
                 let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
-                if peer.hybrid != hybrid || (suite.ephemeral() != crate::Ephemeral::MlKem768 && !peer.compact) {
+                if peer.hybrid != hybrid
+                    || (suite.ephemeral() != crate::Ephemeral::MlKem768 && !peer.compact)
+                {
                     return Err(Error::SuiteNotAccepted);
                 }
                 xs_i = peer.x_public.unwrap_or([0; 32]);
@@ -273,7 +294,13 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         wire::write_header(out, MSG2, suite.id(), idx_r, Some(h.sender));
         let mut m = Coins::new(&self.me.sigma, b'E', rng).take32();
         let mut ss_e = [0u8; 32];
-        let r = crate::suite::eph_encapsulate(suite.ephemeral(), &msg[l.m1_ek()], &m, &mut out[l.m2_ct_e()], &mut ss_e);
+        let r = crate::suite::eph_encapsulate(
+            suite.ephemeral(),
+            &msg[l.m1_ek()],
+            &m,
+            &mut out[l.m2_ct_e()],
+            &mut ss_e,
+        );
         m.zeroize();
         r?;
         let mut ss_i = [0u8; 32];
@@ -316,7 +343,13 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         if A::MODE == Mode::Sig {
             let mut rnd = Coins::new(&self.me.sigma, b's', rng).take32();
             let n = conf.len() - 16;
-            A::sign(&self.me.sk, &[&chain.th, &self.me.hpk], SIG_CTX_R, &rnd, &mut conf[..n]);
+            A::sign(
+                &self.me.sk,
+                &[&chain.th, &self.me.hpk],
+                SIG_CTX_R,
+                &rnd,
+                &mut conf[..n],
+            );
             rnd.zeroize();
         }
         k3.seal(conf, &chain.th);
@@ -378,7 +411,9 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let mut pt = [0u8; BISCUIT_PT + 16];
         let opened = self.bkeys.iter().any(|bk| {
             pt.copy_from_slice(&b[16..]);
-            Key(dk(C_BISCUIT, &[bk, &b[..16]])).open(&mut pt, &ad).is_ok()
+            Key(dk(C_BISCUIT, &[bk, &b[..16]]))
+                .open(&mut pt, &ad)
+                .is_ok()
         });
         if !opened {
             pt.zeroize();
@@ -430,7 +465,10 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
                 let vk = A::public_bytes(peer.pk);
                 vk_buf[..vk.len()].copy_from_slice(vk);
             }
-            (peer.hybrid == suite.hybrid(), suite.ephemeral() == crate::Ephemeral::MlKem768 || peer.compact)
+            (
+                peer.hybrid == suite.hybrid(),
+                suite.ephemeral() == crate::Ephemeral::MlKem768 || peer.compact,
+            )
         };
         let rec_view = *peers.record(&hpk_i).ok_or(Error::UnknownPeer)?;
         if rec_view.instance == self.instance && no < rec_view.last_biscuit_no {
@@ -448,7 +486,12 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         if A::MODE == Mode::Sig {
             let sig = &enc[13 + id_len..enc.len() - 16];
-            if !A::verify(&vk_buf[..A::VK_LEN], &[&chain.th, &hpk_i, &tsb], SIG_CTX_I, sig) {
+            if !A::verify(
+                &vk_buf[..A::VK_LEN],
+                &[&chain.th, &hpk_i, &tsb],
+                SIG_CTX_I,
+                sig,
+            ) {
                 return Err(Error::Signature);
             }
         }
@@ -487,7 +530,10 @@ impl<A: Auth, const RL: usize> Drop for Responder<A, RL> {
 
 impl<A: Auth, const RL: usize> core::fmt::Debug for Responder<A, RL> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Responder").field("key_id", &self.me.hpk).field("biscuits", &self.biscuit_no).finish_non_exhaustive()
+        f.debug_struct("Responder")
+            .field("key_id", &self.me.hpk)
+            .field("biscuits", &self.biscuit_no)
+            .finish_non_exhaustive()
     }
 }
 

@@ -99,7 +99,11 @@ impl Suite {
     }
     /// The ephemeral KEM.
     pub const fn ephemeral(self) -> Ephemeral {
-        if self.0 & EPHEMERAL_MASK == 0 { Ephemeral::MlKem768 } else { Ephemeral::MlKem512 }
+        if self.0 & EPHEMERAL_MASK == 0 {
+            Ephemeral::MlKem768
+        } else {
+            Ephemeral::MlKem512
+        }
     }
     /// The suite's name (`K768`, `S65-X`, …).
     pub const fn name(self) -> &'static str {
@@ -387,16 +391,24 @@ impl EphKey {
 }
 
 /// Encapsulates to the peer's ephemeral key (FIPS 203 §7.2 check first).
-pub(crate) fn eph_encapsulate(e: Ephemeral, ek: &[u8], m: &[u8; 32], ct: &mut [u8], ss: &mut [u8; 32]) -> Result<(), Error> {
+pub(crate) fn eph_encapsulate(
+    e: Ephemeral,
+    ek: &[u8],
+    m: &[u8; 32],
+    ct: &mut [u8],
+    ss: &mut [u8; 32],
+) -> Result<(), Error> {
     match e {
         Ephemeral::MlKem768 => {
-            let ek = ml_kem_768::EncapsulationKey::from_bytes(ek).map_err(|_| Error::InvalidEncapsulationKey)?;
+            let ek = ml_kem_768::EncapsulationKey::from_bytes(ek)
+                .map_err(|_| Error::InvalidEncapsulationKey)?;
             let (c, s) = ek.encapsulate_deterministic(m);
             ct.copy_from_slice(c.as_bytes());
             ss.copy_from_slice(s.as_bytes());
         }
         Ephemeral::MlKem512 => {
-            let ek = ml_kem_512::EncapsulationKey::from_bytes(ek).map_err(|_| Error::InvalidEncapsulationKey)?;
+            let ek = ml_kem_512::EncapsulationKey::from_bytes(ek)
+                .map_err(|_| Error::InvalidEncapsulationKey)?;
             let (c, s) = ek.encapsulate_deterministic(m);
             ct.copy_from_slice(c.as_bytes());
             ss.copy_from_slice(s.as_bytes());

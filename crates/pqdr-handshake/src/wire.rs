@@ -101,7 +101,9 @@ impl Layout {
         match self.mode {
             Mode::Kem => HDR_A + self.ek + self.ct_s + self.x + 48 + 28 + 2 * MAC,
             // At least ceil(len(msg2) / 3), so msg2 ≤ 3 · msg1 (anti-amplification).
-            Mode::Sig => (((self.msg2_len() + 2) * 0x5556) >> 16).max(HDR_A + self.ek + self.x + 2 * MAC),
+            Mode::Sig => {
+                (((self.msg2_len() + 2) * 0x5556) >> 16).max(HDR_A + self.ek + self.x + 2 * MAC)
+            }
         }
     }
 

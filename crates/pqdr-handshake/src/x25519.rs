@@ -19,7 +19,11 @@ pub(crate) fn dh(k: &[u8; 32], u: &[u8]) -> Result<[u8; 32], Error> {
     let out = x25519_dalek::x25519(*k, p);
     // Constant-time all-zero test of a secret value; the verdict is public.
     let zero = subtle::ConstantTimeEq::ct_eq(&out[..], &[0u8; 32][..]);
-    if bool::from(zero) { Err(Error::LowOrderPoint) } else { Ok(out) }
+    if bool::from(zero) {
+        Err(Error::LowOrderPoint)
+    } else {
+        Ok(out)
+    }
 }
 
 #[cfg(not(feature = "hybrid"))]

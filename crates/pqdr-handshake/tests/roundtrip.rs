@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
-use pqdr_handshake::{Ephemeral, Initiator, Instant, K768, KMc, KNt, Load, Reply, Role, S44, S65, S87};
+use pqdr_handshake::{
+    Ephemeral, Initiator, Instant, K768, KMc, KNt, Load, Reply, Role, S44, S65, S87,
+};
 
 fn check<A: TestKeys>(hybrid: bool, eph: Ephemeral, sizes: [usize; 3]) {
     let w = World::<A>::new(hybrid, eph);
@@ -13,17 +15,40 @@ fn check<A: TestKeys>(hybrid: bool, eph: Ephemeral, sizes: [usize; 3]) {
     let now = Instant(1_000);
     let mut rng_i = rng(7);
     let mut rng_r = rng(8);
-    let mut init = Initiator::start(&w.cfg(), &w.i.id, clock(), table.rec.last_timestamp(), now, &mut rng_i).unwrap();
+    let mut init = Initiator::start(
+        &w.cfg(),
+        &w.i.id,
+        clock(),
+        table.rec.last_timestamp(),
+        now,
+        &mut rng_i,
+    )
+    .unwrap();
     let suite = init.suite();
     let mut m1 = vec![0u8; 4096];
     let n1 = init.poll_transmit(now, &mut m1).unwrap();
     let mut m2 = vec![0u8; 6144];
-    let Reply::Msg2(n2) = resp.handle_msg1(&mut table, SRC, &m1[..n1], Load::Normal, now, &mut rng_r, &mut m2).unwrap() else {
+    let Reply::Msg2(n2) = resp
+        .handle_msg1(
+            &mut table,
+            SRC,
+            &m1[..n1],
+            Load::Normal,
+            now,
+            &mut rng_r,
+            &mut m2,
+        )
+        .unwrap()
+    else {
         panic!()
     };
-    let a = init.handle_msg2(&m2[..n2], &w.i.id, now, &mut rng_i).unwrap();
+    let a = init
+        .handle_msg2(&m2[..n2], &w.i.id, now, &mut rng_i)
+        .unwrap();
     let n3 = a.msg3().unwrap().len();
-    let b = resp.handle_msg3(&mut table, SRC, a.msg3().unwrap(), Load::Normal, now).unwrap();
+    let b = resp
+        .handle_msg3(&mut table, SRC, a.msg3().unwrap(), Load::Normal, now)
+        .unwrap();
     assert_eq!([n1, n2, n3], sizes, "{}", suite.name());
     assert_eq!(a.role(), Role::Initiator);
     assert_eq!(b.role(), Role::Responder);

@@ -15,7 +15,10 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use common::*;
 use pqdr_handshake::testing::coins;
-use pqdr_handshake::{Auth, Ephemeral, Established, Initiator, Instant, K768, KMc, KNt, Load, Mode, Reply, Responder, S44, S65, S87};
+use pqdr_handshake::{
+    Auth, Ephemeral, Established, Initiator, Instant, K768, KMc, KNt, Load, Mode, Reply, Responder,
+    S44, S65, S87,
+};
 use pqdr_ratchet::RatchetKem;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Infallible, Rng, TryCryptoRng, TryRng};
@@ -34,7 +37,10 @@ struct Recorder {
 
 impl Recorder {
     fn new(seed: u8) -> Self {
-        Recorder { inner: rng(seed), log: Vec::new() }
+        Recorder {
+            inner: rng(seed),
+            log: Vec::new(),
+        }
     }
     fn take(&mut self) -> Vec<Vec<u8>> {
         std::mem::take(&mut self.log)
@@ -180,7 +186,8 @@ fn trace_json(est: &Established) -> (Value, Value) {
 fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Value {
     let w = World::<A>::new(hybrid, eph);
     let now = Instant(5_000);
-    let mut resp: Responder<A, 16> = Responder::new(Side::<A>::new(2, hybrid).id, LABEL, Instant(0), &mut rng(3)).unwrap();
+    let mut resp: Responder<A, 16> =
+        Responder::new(Side::<A>::new(2, hybrid).id, LABEL, Instant(0), &mut rng(3)).unwrap();
     resp.set_secrets_for_test(BKEY, CSECRET);
     let mut table = w.table();
     if psk {
@@ -192,7 +199,8 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     }
     let mut ri = Recorder::new(42);
     let mut rr = Recorder::new(43);
-    let mut init = Initiator::start(&cfg, &w.i.id, clock(), Default::default(), now, &mut ri).unwrap();
+    let mut init =
+        Initiator::start(&cfg, &w.i.id, clock(), Default::default(), now, &mut ri).unwrap();
     let start_log = ri.take();
     let suite = init.suite();
     let mut m1 = vec![0u8; 4096];
@@ -202,7 +210,18 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     // The cookie round: under load, msg1 without mac2 gets a cookie reply.
     let mut rc = Recorder::new(44);
     let mut reply = [0u8; 64];
-    let Reply::CookieReply(nc) = resp.handle_msg1(&mut table, SRC, &msg1, Load::Under, now, &mut rc, &mut reply).unwrap() else {
+    let Reply::CookieReply(nc) = resp
+        .handle_msg1(
+            &mut table,
+            SRC,
+            &msg1,
+            Load::Under,
+            now,
+            &mut rc,
+            &mut reply,
+        )
+        .unwrap()
+    else {
         panic!("expected a cookie reply")
     };
     let reply = reply[..nc].to_vec();
@@ -211,7 +230,18 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     let msg1_mac2 = m1[..n1c].to_vec();
 
     let mut m2 = vec![0u8; 6144];
-    let Reply::Msg2(n2) = resp.handle_msg1(&mut table, SRC, &msg1_mac2, Load::Under, now, &mut rr, &mut m2).unwrap() else {
+    let Reply::Msg2(n2) = resp
+        .handle_msg1(
+            &mut table,
+            SRC,
+            &msg1_mac2,
+            Load::Under,
+            now,
+            &mut rr,
+            &mut m2,
+        )
+        .unwrap()
+    else {
         panic!("expected msg2")
     };
     let msg2 = m2[..n2].to_vec();
@@ -219,9 +249,14 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     let a = init.handle_msg2(&msg2, &w.i.id, now, &mut ri).unwrap();
     let msg2_log = ri.take();
     let msg3 = a.msg3().unwrap().to_vec();
-    let b = resp.handle_msg3(&mut table, SRC, &msg3, Load::Normal, now).unwrap();
+    let b = resp
+        .handle_msg3(&mut table, SRC, &msg3, Load::Normal, now)
+        .unwrap();
     assert_eq!(a.initial_secret().secret, b.initial_secret().secret);
-    assert!(a.trace().ends_with(b.trace()), "the responder's msg3 trace is the initiator's tail");
+    assert!(
+        a.trace().ends_with(b.trace()),
+        "the responder's msg3 trace is the initiator's tail"
+    );
 
     // Coin draws in SPEC.md order.
     let kem = A::MODE == Mode::Kem;
@@ -244,7 +279,12 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
         lr.push(b's');
     }
     draws.extend(label_draws(&resp_log, "R", &lr, &[2 ^ 0xA5; 32]));
-    draws.extend(label_draws(&msg2_log, "I", if kem { &[] } else { &[b't'] }, &[1 ^ 0xA5; 32]));
+    draws.extend(label_draws(
+        &msg2_log,
+        "I",
+        if kem { &[] } else { &[b't'] },
+        &[1 ^ 0xA5; 32],
+    ));
     let idx_i = init.index();
     let idx_r = u32::from_be_bytes(msg2[4..8].try_into().unwrap());
 
@@ -256,17 +296,25 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     let ek_e = &msg1[8..8 + ek_len];
     let ct_e = &msg2[12..12 + cte_len];
     let mut c = [0u8; 64];
-    let r_e: [u8; 32] = start_log.iter().find(|d| d.len() == 32).unwrap().as_slice().try_into().unwrap();
+    let r_e: [u8; 32] = start_log
+        .iter()
+        .find(|d| d.len() == 32)
+        .unwrap()
+        .as_slice()
+        .try_into()
+        .unwrap();
     coins(&[1 ^ 0xA5; 32], &r_e, b'e', &mut c);
     let seed64: [u8; 64] = c;
     let ss_e = match eph {
         Ephemeral::MlKem768 => {
             let dk = ml_kem_768::DecapsulationKey::from_seed(&seed64);
-            *dk.decapsulate(&ml_kem_768::Ciphertext::from_bytes(ct_e).unwrap()).as_bytes()
+            *dk.decapsulate(&ml_kem_768::Ciphertext::from_bytes(ct_e).unwrap())
+                .as_bytes()
         }
         Ephemeral::MlKem512 => {
             let dk = pqdr_mlkem::ml_kem_512::DecapsulationKey::from_seed(&seed64);
-            *dk.decapsulate(&pqdr_mlkem::ml_kem_512::Ciphertext::from_bytes(ct_e).unwrap()).as_bytes()
+            *dk.decapsulate(&pqdr_mlkem::ml_kem_512::Ciphertext::from_bytes(ct_e).unwrap())
+                .as_bytes()
         }
     };
     let static_json = if kem {
@@ -294,10 +342,16 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
 
     let (trace, keys) = trace_json(&a);
     let init_secret = a.initial_secret();
-    let root_0 = pqdr_ratchet::testing::root0(&init_secret, pqdr_ratchet::MlKem768::ID, pqdr_ratchet::Mode::Datagram);
+    let root_0 = pqdr_ratchet::testing::root0(
+        &init_secret,
+        pqdr_ratchet::MlKem768::ID,
+        pqdr_ratchet::Mode::Datagram,
+    );
     let mut cfg_r = pqdr_ratchet::Config::default();
     cfg_r.ratchet_on_start = false;
-    let session = a.into_session::<pqdr_ratchet::MlKem768, _>(&cfg_r, now, &mut rng(9)).unwrap();
+    let session = a
+        .into_session::<pqdr_ratchet::MlKem768, _>(&cfg_r, now, &mut rng(9))
+        .unwrap();
     let rk_0 = session.leak().slots[0].rk.unwrap();
     let fname = if name.starts_with("KMc") { "kmc" } else { "" };
     json!({
@@ -334,7 +388,11 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
 fn static_ss<A: TestKeys>(side: &Side<A>, ct: &[u8]) -> [u8; 32] {
     // Re-derive through a second identity is not possible (keys are owned);
     // use the primitive crates directly on regenerated keys.
-    let seed = if side.id.key_id() == Side::<A>::new(1, side.x_secret.is_some()).id.key_id() { 1 } else { 2 };
+    let seed = if side.id.key_id() == Side::<A>::new(1, side.x_secret.is_some()).id.key_id() {
+        1
+    } else {
+        2
+    };
     let (sk, _) = A::keypair(seed);
     let mut ss = [0u8; 32];
     decap::<A>(&sk, ct, &mut ss);
@@ -369,6 +427,10 @@ fn vectors_v1() {
     if std::env::var_os("PQDR_WRITE_VECTORS").is_some() {
         std::fs::write(&path, &text).unwrap();
     }
-    let committed = std::fs::read_to_string(&path).expect("vectors/v1.json (PQDR_WRITE_VECTORS=1 writes it)");
-    assert!(committed == text, "vectors/v1.json differs from what the library computes now");
+    let committed =
+        std::fs::read_to_string(&path).expect("vectors/v1.json (PQDR_WRITE_VECTORS=1 writes it)");
+    assert!(
+        committed == text,
+        "vectors/v1.json differs from what the library computes now"
+    );
 }

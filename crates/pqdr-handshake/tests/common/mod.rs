@@ -1,10 +1,16 @@
 //! Shared test harness: keys for every suite from fixed seeds, a peer table,
 //! and a driver that runs msg1 → msg2 → msg3.
-#![allow(dead_code, unreachable_pub, missing_docs, clippy::unwrap_used, clippy::missing_panics_doc)]
+#![allow(
+    dead_code,
+    unreachable_pub,
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::missing_panics_doc
+)]
 
 use pqdr_handshake::{
-    Auth, Ephemeral, Established, Identity, Initiator, InitiatorConfig, Instant, K768, KMc, KNt, Load, Peer,
-    PeerStore, ReplayRecord, Reply, Responder, S44, S65, S87, Tai64N,
+    Auth, Ephemeral, Established, Identity, Initiator, InitiatorConfig, Instant, K768, KMc, KNt,
+    Load, Peer, PeerStore, ReplayRecord, Reply, Responder, S44, S65, S87, Tai64N,
 };
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
@@ -19,7 +25,10 @@ pub fn rng(seed: u8) -> ChaCha20Rng {
 pub const LABEL: &[u8] = b"pqdr test";
 pub const SRC: &[u8] = b"192.0.2.1:51820";
 pub fn clock() -> Tai64N {
-    Tai64N { secs: 1_764_000_000, nanos: 5 }
+    Tai64N {
+        secs: 1_764_000_000,
+        nanos: 5,
+    }
 }
 
 /// A static key pair of suite family `A`, as the test builds it.
@@ -78,7 +87,8 @@ impl<A: TestKeys> Side<A> {
         let (sk, pk) = A::keypair(seed);
         let mut id = Identity::new(sk, &*pk, [seed ^ 0xA5; 32]);
         // SIG-mode `-X` uses ephemeral X25519 only: no static X25519 key.
-        let x_secret = (hybrid && A::MODE == pqdr_handshake::Mode::Kem).then_some([seed ^ 0x3C; 32]);
+        let x_secret =
+            (hybrid && A::MODE == pqdr_handshake::Mode::Kem).then_some([seed ^ 0x3C; 32]);
         if let Some(x) = x_secret {
             id = id.with_x25519(&*pk, x);
         }
@@ -129,15 +139,29 @@ pub struct World<A: TestKeys> {
 
 impl<A: TestKeys> World<A> {
     pub fn new(hybrid: bool, ephemeral: Ephemeral) -> Self {
-        World { i: Side::new(1, hybrid), r: Side::new(2, hybrid), hybrid, ephemeral }
+        World {
+            i: Side::new(1, hybrid),
+            r: Side::new(2, hybrid),
+            hybrid,
+            ephemeral,
+        }
     }
 
     pub fn cfg(&self) -> InitiatorConfig<'_, A> {
-        InitiatorConfig { peer: self.r.peer(self.hybrid), app_label: LABEL, ephemeral: self.ephemeral }
+        InitiatorConfig {
+            peer: self.r.peer(self.hybrid),
+            app_label: LABEL,
+            ephemeral: self.ephemeral,
+        }
     }
 
     pub fn table(&self) -> Table<'_, A> {
-        Table { peer: &self.i, hybrid: self.hybrid, psk: None, rec: ReplayRecord::new() }
+        Table {
+            peer: &self.i,
+            hybrid: self.hybrid,
+            psk: None,
+            rec: ReplayRecord::new(),
+        }
     }
 
     /// A responder owning a fresh identity equal to `r` (identities are not Clone).
@@ -148,17 +172,45 @@ impl<A: TestKeys> World<A> {
 }
 
 /// Runs a whole handshake; returns (initiator's, responder's) outputs.
-pub fn run<A: TestKeys>(w: &World<A>, resp: &mut Responder<A, 16>, table: &mut Table<'_, A>, now: Instant) -> (Established, Established) {
+pub fn run<A: TestKeys>(
+    w: &World<A>,
+    resp: &mut Responder<A, 16>,
+    table: &mut Table<'_, A>,
+    now: Instant,
+) -> (Established, Established) {
     let mut rng_i = rng(7);
     let mut rng_r = rng(8);
-    let mut init = Initiator::start(&w.cfg(), &w.i.id, clock(), table.rec.last_timestamp(), now, &mut rng_i).unwrap();
+    let mut init = Initiator::start(
+        &w.cfg(),
+        &w.i.id,
+        clock(),
+        table.rec.last_timestamp(),
+        now,
+        &mut rng_i,
+    )
+    .unwrap();
     let mut m1 = vec![0u8; 4096];
     let n1 = init.poll_transmit(now, &mut m1).unwrap();
     let mut m2 = vec![0u8; 6144];
-    let Reply::Msg2(n2) = resp.handle_msg1(table, SRC, &m1[..n1], Load::Normal, now, &mut rng_r, &mut m2).unwrap() else {
+    let Reply::Msg2(n2) = resp
+        .handle_msg1(
+            table,
+            SRC,
+            &m1[..n1],
+            Load::Normal,
+            now,
+            &mut rng_r,
+            &mut m2,
+        )
+        .unwrap()
+    else {
         panic!("cookie reply")
     };
-    let a = init.handle_msg2(&m2[..n2], &w.i.id, now, &mut rng_i).unwrap();
-    let b = resp.handle_msg3(table, SRC, a.msg3().unwrap(), Load::Normal, now).unwrap();
+    let a = init
+        .handle_msg2(&m2[..n2], &w.i.id, now, &mut rng_i)
+        .unwrap();
+    let b = resp
+        .handle_msg3(table, SRC, a.msg3().unwrap(), Load::Normal, now)
+        .unwrap();
     (a, b)
 }
