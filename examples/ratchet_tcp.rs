@@ -8,6 +8,16 @@
 //! ```
 //! Defaults: 256 MiB, a ratchet every 2000 ms. The last line is `integrity: ok`
 //! (non-zero exit otherwise). Loopback only; every loop is bounded.
+//!
+//! Every transfer starts from a real pqdr-handshake (suite K768) on the same
+//! connection, between two long-term identities that live for the whole run:
+//! each handshake message travels as `be16 len ‖ message` (the same length
+//! prefix as the stream records), and the client writes msg3 and its first
+//! record in one write. The ratchet session takes its secret and its role
+//! from the handshake; the baseline's static key is derived from its own
+//! handshake's secret. A stream loses nothing, so there are no resends and
+//! no cookie round; the transfer times do not include the handshakes (their
+//! sizes and times are printed at the end).
 #![allow(
     clippy::std_instead_of_core,
     clippy::unwrap_used,
@@ -23,12 +33,19 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant as StdInstant};
 
+mod common;
+
+use common::{HsStats, Keys, Listener, PublicKeys, accept_stream, dial_stream, ms};
+use pqdr_suite::handshake::{Established, K768, Tai64N};
 use pqdr_suite::ratchet::chacha20poly1305::aead::{AeadInOut, KeyInit};
 use pqdr_suite::ratchet::chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use pqdr_suite::ratchet::{
-    Config, DefaultSession, InitialSecret, Instant, Mode, Role, blake3, stream_record_len,
+    Config, DefaultSession, Instant, MlKem768, Mode, Role, blake3, stream_record_len,
 };
 use rand_core::UnwrapErr;
+
+/// The handshake's application label.
+const LABEL: &[u8] = b"pqdr tcp demo";
 
 /// Application bytes per record.
 const CHUNK: usize = 16_000;
@@ -203,52 +220,121 @@ struct Outcome {
     ok: bool,
 }
 
-fn transfer(args: &Args, ratchet: bool) -> Result<Outcome, String> {
+/// The record protection a handshake's output starts: the ratchet session
+/// (its role from the handshake), or the baseline's static key derived from
+/// the handshake's secret (direction byte from the role).
+fn channel(
+    est: Established,
+    ratchet: bool,
+    cfg: &Config,
+    now: u64,
+) -> Result<Box<dyn Channel>, String> {
+    let mut rng = UnwrapErr(getrandom::SysRng);
+    if ratchet {
+        let s: DefaultSession = est
+            .into_session::<MlKem768, _>(cfg, Instant(now), &mut rng)
+            .map_err(|e| format!("into_session: {e:?}"))?;
+        Ok(Box::new(Ratchet(s, rng)))
+    } else {
+        let key = blake3::derive_key(
+            "pqdr tcp demo static-key baseline",
+            est.initial_secret().secret,
+        );
+        let dir = match est.role() {
+            Role::Initiator => 0,
+            Role::Responder => 1,
+        };
+        Ok(Box::new(Static(
+            ChaCha20Poly1305::new(&key.into()),
+            dir,
+            0,
+            0,
+        )))
+    }
+}
+
+/// The two long-term identities and their persisted handshake state, kept
+/// across transfers: the client's identity and last timestamp sent, the
+/// server's responder (moved into its thread for a transfer) with its
+/// replay record.
+struct Ends {
+    client: Keys<K768>,
+    server: PublicKeys<K768>,
+    listener: Option<Listener<K768>>,
+    last_sent: Tai64N,
+    /// The clock of every `Instant` (handshake and ratchet).
+    t0: StdInstant,
+    handshakes: Vec<HsStats>,
+}
+
+impl Ends {
+    fn new() -> Result<Self, String> {
+        let mut rng = UnwrapErr(getrandom::SysRng);
+        let client = Keys::<K768>::generate(false, &mut rng);
+        let server = Keys::<K768>::generate(false, &mut rng);
+        let t0 = StdInstant::now();
+        let public = server.public.clone();
+        let listener = Listener::new(server.id, client.public.clone(), LABEL, ms(t0), &mut rng)
+            .map_err(|e| format!("responder: {e:?}"))?;
+        Ok(Ends {
+            client,
+            server: public,
+            listener: Some(listener),
+            last_sent: Tai64N::default(),
+            t0,
+            handshakes: Vec::new(),
+        })
+    }
+}
+
+fn transfer(args: &Args, ratchet: bool, ends: &mut Ends) -> Result<Outcome, String> {
     let l = TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let addr = l.local_addr().map_err(|e| e.to_string())?;
-    let mut secret = [0u8; 32];
-    getrandom::fill(&mut secret).map_err(|e| e.to_string())?;
-    let (mut ch_c, ch_s): (Box<dyn Channel>, Box<dyn Channel>) = if ratchet {
-        let cfg = Config {
-            mode: Mode::Stream,
-            max_record: MAX_RECORD,
-            rekey_after_ms: args.ratchet_ms,
-            min_ratchet_interval_ms: args.ratchet_ms.min(1000) / 2,
-            ..Config::default()
-        };
-        let init = || InitialSecret {
-            secret: &secret,
-            transcript: b"",
-            context: b"pqdr tcp demo",
-        };
-        let mut rng = UnwrapErr(getrandom::SysRng);
-        let c = DefaultSession::new(&cfg, Role::Initiator, init(), Instant(0), &mut rng)
-            .map_err(|e| format!("{e:?}"))?;
-        let s = DefaultSession::new(&cfg, Role::Responder, init(), Instant(0), &mut rng)
-            .map_err(|e| format!("{e:?}"))?;
-        (
-            Box::new(Ratchet(c, UnwrapErr(getrandom::SysRng))),
-            Box::new(Ratchet(s, UnwrapErr(getrandom::SysRng))),
-        )
-    } else {
-        let key = (&secret).into();
-        (
-            Box::new(Static(ChaCha20Poly1305::new(key), 0, 0, 0)),
-            Box::new(Static(ChaCha20Poly1305::new(key), 1, 0, 0)),
-        )
+    let cfg = Config {
+        mode: Mode::Stream,
+        max_record: MAX_RECORD,
+        rekey_after_ms: args.ratchet_ms,
+        min_ratchet_interval_ms: args.ratchet_ms.min(1000) / 2,
+        ..Config::default()
     };
-    let t0 = StdInstant::now();
+    let t0 = ends.t0;
     let total = args.bytes;
-    let srv = std::thread::spawn(move || -> Result<[u8; 32], String> {
-        let (s, _) = l.accept().map_err(|e| e.to_string())?;
-        server(s, ch_s, total, t0)
-    });
-    let sock = TcpStream::connect(addr).map_err(|e| e.to_string())?;
+    let mut listener = ends.listener.take().ok_or("responder lost")?;
+    let srv = std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(move || {
+            let r = (|| -> Result<[u8; 32], String> {
+                let (mut s, _) = l.accept().map_err(|e| e.to_string())?;
+                let mut rng = UnwrapErr(getrandom::SysRng);
+                // msg1 → msg2, then msg3: the session starts on msg3.
+                let est = accept_stream(&mut s, &mut listener, t0, &mut rng)?;
+                let ch = channel(est, ratchet, &cfg, now_ms(t0))?;
+                server(s, ch, total, t0)
+            })();
+            (r, listener)
+        })
+        .map_err(|e| e.to_string())?;
+    let mut sock = TcpStream::connect(addr).map_err(|e| e.to_string())?;
     sock.set_nodelay(true).map_err(|e| e.to_string())?;
+    let mut rng = UnwrapErr(getrandom::SysRng);
+    let (est, msg3, hs) = dial_stream(
+        &mut sock,
+        &ends.client,
+        &ends.server,
+        LABEL,
+        &mut ends.last_sent,
+        t0,
+        &mut rng,
+    )?;
+    ends.handshakes.push(hs);
+    let mut ch_c = channel(est, ratchet, &cfg, now_ms(t0))?;
+    // msg3 goes out in the same write as the first record.
+    let mut first = Some(msg3);
     let (tx, rx) = mpsc::channel();
     let rd = sock.try_clone().map_err(|e| e.to_string())?;
     let _reader = std::thread::spawn(move || reader(rd, tx));
     let mut w = sock;
+    let t_start = StdInstant::now();
     let mut hasher = blake3::Hasher::new();
     let (mut pt, mut rec, mut out) = (vec![0u8; CHUNK], vec![0u8; MAX_RECORD], vec![0u8; 70_000]);
     let (mut sent, mut i, mut records) = (0u64, 0u64, 0u64);
@@ -262,7 +348,12 @@ fn transfer(args: &Args, ratchet: bool) -> Result<Outcome, String> {
         fill_chunk(i, &mut pt[..len]);
         hasher.update(&pt[..len]);
         let n = ch_c.seal(now, &pt[..len], &mut rec)?;
-        w.write_all(&rec[..n]).map_err(|e| e.to_string())?;
+        if let Some(mut m3) = first.take() {
+            m3.extend_from_slice(&rec[..n]);
+            w.write_all(&m3).map_err(|e| e.to_string())?;
+        } else {
+            w.write_all(&rec[..n]).map_err(|e| e.to_string())?;
+        }
         while let Some(k) = ch_c.poll_transmit(now, &mut rec) {
             w.write_all(&rec[..k]).map_err(|e| e.to_string())?;
         }
@@ -278,13 +369,15 @@ fn transfer(args: &Args, ratchet: bool) -> Result<Outcome, String> {
                 "#".repeat(bar),
                 " ".repeat(30 - bar),
                 frac * 100.0,
-                sent as f64 / 1e6 / t0.elapsed().as_secs_f64(),
+                sent as f64 / 1e6 / t_start.elapsed().as_secs_f64(),
                 ch_c.ratchets(now)
             );
         }
     }
-    let h_rx = srv.join().map_err(|_| "server panicked")??;
-    let secs = t0.elapsed().as_secs_f64();
+    let (h_rx, listener) = srv.join().map_err(|_| "server panicked")?;
+    ends.listener = Some(listener);
+    let h_rx = h_rx?;
+    let secs = t_start.elapsed().as_secs_f64();
     eprintln!();
     Ok(Outcome {
         secs,
@@ -306,7 +399,14 @@ fn main() -> ExitCode {
         "ratchet_tcp: {} bytes over 127.0.0.1 TCP (stream mode), ratchet every {} ms",
         args.bytes, args.ratchet_ms
     );
-    let r = match transfer(&args, true) {
+    let mut ends = match Ends::new() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let r = match transfer(&args, true, &mut ends) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("\nratchet transfer failed: {e}");
@@ -320,7 +420,7 @@ fn main() -> ExitCode {
     );
     let mut ok = r.ok;
     if args.baseline {
-        match transfer(&args, false) {
+        match transfer(&args, false, &mut ends) {
             Ok(b) => {
                 let bmbps = args.bytes as f64 / 1e6 / b.secs;
                 println!("static key   : {:.2} s, {bmbps:.1} MB/s", b.secs);
@@ -332,6 +432,22 @@ fn main() -> ExitCode {
                 ok = false;
             }
         }
+    }
+    if let Some(h) = ends.handshakes.first() {
+        let t: Vec<String> = ends
+            .handshakes
+            .iter()
+            .map(|h| format!("{:.2}", h.established.as_secs_f64() * 1e3))
+            .collect();
+        println!(
+            "handshakes   : {} × {} on the connection (msg1 {} B, msg2 {} B, msg3 {} B written with the first record), {} ms to msg2; not in the transfer times",
+            t.len(),
+            h.suite,
+            h.msg1,
+            h.msg2,
+            h.msg3,
+            t.join(" / ")
+        );
     }
     if ok {
         println!("integrity: ok");
