@@ -249,8 +249,9 @@ impl ReplayRecord {
     /// Forgets the committed timestamp (`reset_replay`, HANDSHAKE.md §5): for
     /// an initiator that lost its `last_sent`. Replays of that peer's recorded
     /// msg1s then get msg2s again (but never a session: they need dk_E).
+    /// The biscuit order is kept: a recorded msg3 stays a replay.
     pub fn reset_replay(&mut self) {
-        *self = ReplayRecord::new();
+        self.last_ts = Tai64N::default();
     }
 
     /// Serialises the record for persistence.

@@ -913,13 +913,13 @@ fn replay_every_suite() {
 
 /// `reset_replay` is documented (and HANDSHAKE.md §5 describes it) as
 /// forgetting the committed *timestamp*, for an initiator that lost its
-/// `last_sent`. It also forgets the biscuit order (last_biscuit_no and the
-/// instance), so a recorded msg3 replayed within the biscuit's life (≤ 240 s)
-/// is accepted again and the responder gets a second session with the same
-/// secret as the live one (a fresh ratchet from the same secret re-uses
-/// epoch-0 keys). Expected: `Duplicate`.
+/// `last_sent`. It must keep the biscuit order (last_biscuit_no and the
+/// instance): otherwise a recorded msg3 replayed within the biscuit's life
+/// (≤ 240 s) would be accepted again and the responder would get a second
+/// session with the same secret as the live one (a fresh ratchet from the
+/// same secret re-uses epoch-0 keys). Expected: `Duplicate`. (Found by this
+/// test; fixed in `ReplayRecord::reset_replay`.)
 #[test]
-#[ignore = "library bug (reported): ReplayRecord::reset_replay also clears last_biscuit_no and the instance"]
 fn reset_replay_keeps_the_biscuit_order() {
     let w = World::<K768>::new(false, Ephemeral::MlKem768);
     let mut resp = w.responder(3);
