@@ -1,0 +1,914 @@
+//! Denial of service and timers (HANDSHAKE.md §5, §9; issue 15 "Cookie round
+//! under load"): the cookie round, source-bound cookies, cookie-secret
+//! rotation, the per-source bucket (burst 5, 20/s), the per-peer flood limit
+//! for authenticated msg1 (50/s), floods of bad msg1 that cost no KEM work
+//! (counted, not timed: no RNG draw, no peer-store call, no state change),
+//! the initiator's msg1 timers (resend, renew, give up) and msg3's resends.
+#![allow(
+    clippy::unwrap_used,
+    clippy::missing_panics_doc,
+    clippy::too_many_lines
+)]
+
+mod adv;
+mod common;
+
+use adv::*;
+use common::*;
+use pqdr_handshake::Error::{Duplicate, Flood, Mac1, RateLimited, Timeout, WrongState};
+use pqdr_handshake::{
+    COOKIE_LIFE_MS, Ephemeral, Error, GIVE_UP_MS, Initiator, InitiatorConfig, Instant, K768, KMc,
+    Load, PeerStore, RENEW_MS, ROTATE_MS, Reply, Responder, S44, S65, S87, Tai64N,
+};
+use rand_chacha::ChaCha20Rng;
+
+const SRC2: &[u8] = b"198.51.100.7:40000";
+
+fn begin<A: TestKeys>(
+    w: &World<A>,
+    last_sent: Tai64N,
+    now: Instant,
+    seed: u8,
+) -> (Initiator<A>, Vec<u8>) {
+    let mut i =
+        Initiator::start(&w.cfg(), &w.i.id, clock(), last_sent, now, &mut rng(seed)).unwrap();
+    let mut b = vec![0u8; 4096];
+    let n = i.poll_transmit(now, &mut b).unwrap();
+    b.truncate(n);
+    (i, b)
+}
+
+/// handle_msg1 with a counting RNG; returns the reply (bytes) and the RNG bytes drawn.
+fn msg1_at<A: TestKeys, P: PeerStore<A>>(
+    resp: &mut Responder<A, 16>,
+    peers: &mut P,
+    src: &[u8],
+    msg: &[u8],
+    load: Load,
+    now: Instant,
+) -> (Result<(Reply, Vec<u8>), Error>, usize) {
+    let mut r = CountingRng {
+        inner: rng(now.0.to_le_bytes()[0] ^ 0x33),
+        bytes: 0,
+    };
+    let mut out = vec![0u8; 6144];
+    let got = resp
+        .handle_msg1(peers, src, msg, load, now, &mut r, &mut out)
+        .map(|rep| {
+            let n = match rep {
+                Reply::Msg2(n) | Reply::CookieReply(n) => n,
+            };
+            (rep, out[..n].to_vec())
+        });
+    (got, r.bytes)
+}
+
+/// The responder's state, its buckets, and the peer store's records.
+fn state<A: TestKeys>(
+    resp: &Responder<A, 16>,
+    peers: &Multi<'_, A>,
+) -> ([u8; 32], [u8; 32], Vec<[u8; 40]>) {
+    (
+        resp.snapshot(),
+        resp.buckets_snapshot(),
+        (0..peers.peers.len()).map(|i| peers.rec(i)).collect(),
+    )
+}
+
+/// Load::Under, no mac2 ⇒ a 56-byte cookie reply, no KEM work, no state change;
+/// the initiator takes it and resends at once with mac2; the responder accepts.
+fn cookie_round<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
+    let w = World::<A>::new(hybrid, eph);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, hybrid)]);
+    let t0 = Instant(1_000);
+    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let name = init.suite().name();
+    let hpk_r = *w.r.id.key_id();
+
+    let before = state(&resp, &peers);
+    let (got, drawn) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
+    let (rep, reply) = got.unwrap();
+    assert_eq!(rep, Reply::CookieReply(56), "{name}");
+    assert_eq!(
+        state(&resp, &peers),
+        before,
+        "{name}: no state change (biscuit counter, buckets, records)"
+    );
+    assert_eq!(
+        (drawn, peers.lookups.get(), peers.records),
+        (16, 0, 0),
+        "{name}: only the reply's salt is drawn, no peer lookup"
+    );
+    // The reply, test-side (SPEC.md "Biscuit and cookie").
+    assert_eq!(reply[..4], [4, 1, msg1[2], msg1[3]], "{name}");
+    assert_eq!(
+        reply[4..8],
+        init.index().to_be_bytes(),
+        "{name}: the initiator's index"
+    );
+    let n1 = msg1.len();
+    let key = dk("cookie key", &[&hpk_r, &reply[8..24]]);
+    let cookie = open(&key, &reply[24..], &msg1[n1 - 32..n1 - 16])
+        .expect("the reply opens under DK(C_COOKIE_KEY, hpk_R ‖ salt)");
+    assert_eq!(cookie, resp.cookie_for_test(SRC), "{name}");
+    // The initiator takes it and resends at once, with mac2.
+    let t1 = Instant(1_050);
+    init.handle_cookie_reply(&reply, t1).unwrap();
+    assert_eq!(init.poll_timeout(), Some(t1), "{name}: resend at once");
+    let mut b = vec![0u8; 4096];
+    let n = init.poll_transmit(t1, &mut b).unwrap();
+    let msg1c = b[..n].to_vec();
+    assert_eq!(msg1c[..n - 16], msg1[..n - 16], "{name}: only mac2 changes");
+    let c16: [u8; 16] = cookie.try_into().unwrap();
+    assert_eq!(
+        msg1c[n - 16..],
+        mac16(&dk("mac2", &[&c16]), &msg1c[..n - 16]),
+        "{name}: mac2 = KH(DK(C_MAC2, cookie), …)"
+    );
+    // A cookie reply now (the attempt is not done) is still taken; after msg2 it is WrongState.
+    let (got, drawn) = msg1_at(&mut resp, &mut peers, SRC, &msg1c, Load::Under, t1);
+    let (rep, msg2) = got.unwrap();
+    assert!(matches!(rep, Reply::Msg2(_)), "{name}: accepted under load");
+    assert!(drawn > 16, "{name}: KEM work (coins) only now");
+    assert_ne!(
+        resp.snapshot(),
+        before.0,
+        "{name}: a biscuit number is used only now"
+    );
+
+    // The same cookie from another source address fails mac2 ⇒ another cookie reply.
+    let s2 = state(&resp, &peers);
+    let (got, drawn) = msg1_at(&mut resp, &mut peers, SRC2, &msg1c, Load::Under, t1);
+    let (rep, reply2) = got.unwrap();
+    assert_eq!(
+        (rep, drawn),
+        (Reply::CookieReply(56), 16),
+        "{name}: cookies are bound to the source"
+    );
+    assert_eq!(state(&resp, &peers), s2, "{name}");
+    let cookie2 = open(
+        &dk("cookie key", &[&hpk_r, &reply2[8..24]]),
+        &reply2[24..],
+        &msg1c[n1 - 32..n1 - 16],
+    )
+    .unwrap();
+    assert_eq!(cookie2, resp.cookie_for_test(SRC2));
+    assert_ne!(cookie2, c16);
+
+    // The handshake completes; msg3 needs no cookie under load (the biscuit proves routability).
+    let est = init.handle_msg2(&msg2, &w.i.id, t1, &mut rng(9)).unwrap();
+    assert_eq!(
+        init.handle_cookie_reply(&reply, t1),
+        Err(WrongState),
+        "{name}: a cookie reply after msg2"
+    );
+    let r = resp
+        .handle_msg3(&mut peers, SRC, est.msg3().unwrap(), Load::Under, t1)
+        .unwrap();
+    assert_eq!(
+        r.initial_secret().secret,
+        est.initial_secret().secret,
+        "{name}"
+    );
+    name
+}
+
+#[test]
+fn cookie_round_under_load() {
+    let names = [
+        cookie_round::<K768>(false, Ephemeral::MlKem768),
+        cookie_round::<K768>(true, Ephemeral::MlKem768),
+        cookie_round::<KMc>(false, Ephemeral::MlKem512),
+        cookie_round::<S44>(false, Ephemeral::MlKem768),
+        cookie_round::<S65>(true, Ephemeral::MlKem768),
+        cookie_round::<S87>(false, Ephemeral::MlKem768),
+    ];
+    println!("dos: cookie round under load: {}", names.join(", "));
+}
+
+/// A forged cookie reply (its key is public: DK(C_COOKIE_KEY, hpk_R ‖ salt), and
+/// an on-path attacker sees msg1's mac1) costs one round, never a lock-out.
+#[test]
+fn forged_cookie_reply_costs_one_round() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, false)]);
+    let t = Instant(1_000);
+    let (mut init, msg1) = begin(&w, Tai64N::default(), t, 7);
+    let n = msg1.len();
+    let salt = [0x11u8; 16];
+    let mut forged = vec![4, 1, msg1[2], msg1[3]];
+    forged.extend_from_slice(&init.index().to_be_bytes());
+    forged.extend_from_slice(&salt);
+    forged.extend_from_slice(&seal(
+        &dk("cookie key", &[w.r.id.key_id(), &salt]),
+        &[0xEE; 16],
+        &msg1[n - 32..n - 16],
+    ));
+    init.handle_cookie_reply(&forged, t).unwrap();
+    let mut b = vec![0u8; 4096];
+    let m = init.poll_transmit(t, &mut b).unwrap();
+    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &b[..m], Load::Under, t);
+    let (rep, reply) = got.unwrap();
+    assert_eq!(
+        rep,
+        Reply::CookieReply(56),
+        "a wrong cookie: another (genuine) cookie reply"
+    );
+    init.handle_cookie_reply(&reply, t).unwrap();
+    let m = init.poll_transmit(t, &mut b).unwrap();
+    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &b[..m], Load::Under, t);
+    assert!(matches!(got.unwrap().0, Reply::Msg2(_)));
+}
+
+/// Cookie secrets rotate every 120 s (previous kept): after two rotations an old mac2 fails.
+#[test]
+fn cookie_secrets_rotate() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, false)]);
+    let (_, mut msg1) = begin(&w, Tai64N::default(), Instant(0), 7);
+    remac2_msg1(&mut msg1, &resp.cookie_for_test(SRC));
+    let accepted =
+        |resp: &mut Responder<K768, 16>, peers: &mut Multi<'_, K768>, msg1: &[u8], t: u64| {
+            matches!(
+                msg1_at(resp, peers, SRC, msg1, Load::Under, Instant(t))
+                    .0
+                    .unwrap()
+                    .0,
+                Reply::Msg2(_)
+            )
+        };
+    assert!(accepted(&mut resp, &mut peers, &msg1, 1_000));
+    resp.handle_timeout(Instant(ROTATE_MS), &mut rng(40));
+    assert!(
+        accepted(&mut resp, &mut peers, &msg1, ROTATE_MS + 1_000),
+        "one rotation: the previous secret still counts"
+    );
+    resp.handle_timeout(Instant(2 * ROTATE_MS), &mut rng(41));
+    let before = resp.snapshot();
+    let (got, drawn) = msg1_at(
+        &mut resp,
+        &mut peers,
+        SRC,
+        &msg1,
+        Load::Under,
+        Instant(2 * ROTATE_MS + 1_000),
+    );
+    assert_eq!(
+        (got.unwrap().0, drawn),
+        (Reply::CookieReply(56), 16),
+        "two rotations: the old mac2 fails"
+    );
+    assert_eq!(resp.snapshot(), before);
+    // The new cookie works again.
+    remac2_msg1(&mut msg1, &resp.cookie_for_test(SRC));
+    assert!(accepted(
+        &mut resp,
+        &mut peers,
+        &msg1,
+        2 * ROTATE_MS + 2_000
+    ));
+}
+
+/// The cookie's 115 s life at the initiator. Within one attempt it cannot run
+/// out (the attempt gives up at 90 s and `start` never inherits a cookie), so
+/// the kept cookie is shown through `renew`, and the expiry itself with a
+/// cookie taken at an earlier instant than the attempt's start.
+#[test]
+fn cookie_life_at_the_initiator() {
+    assert_eq!(
+        (COOKIE_LIFE_MS, RENEW_MS, GIVE_UP_MS),
+        (115_000, 8_000, 90_000)
+    );
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, false)]);
+    let t0 = Instant(200_000);
+    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
+    let reply = got.unwrap().1;
+    init.handle_cookie_reply(&reply, t0).unwrap();
+    let mut b = vec![0u8; 4096];
+    // Renewals every 8 s up to the give-up keep the cookie: each new msg1 passes under load.
+    let mut t = t0;
+    let mut last = init.sent_timestamp();
+    let mut renewals = 0;
+    while t.0 + RENEW_MS < t0.0 + GIVE_UP_MS {
+        t = t.plus(RENEW_MS);
+        assert!(init.needs_renewal(t));
+        let idx = init.index();
+        init.renew(&w.cfg(), &w.i.id, clock(), last, t, &mut rng(50 + renewals))
+            .unwrap();
+        assert_ne!(init.index(), idx);
+        assert!(init.sent_timestamp() > last);
+        last = init.sent_timestamp();
+        let m = init.poll_transmit(t, &mut b).unwrap();
+        let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &b[..m], Load::Under, t);
+        assert!(
+            matches!(got.unwrap().0, Reply::Msg2(_)),
+            "renewal {renewals}: the cookie is kept"
+        );
+        renewals += 1;
+    }
+    assert_eq!(renewals, 11);
+    assert_eq!(
+        init.renew(
+            &w.cfg(),
+            &w.i.id,
+            clock(),
+            last,
+            t0.plus(GIVE_UP_MS),
+            &mut rng(70)
+        ),
+        Err(Timeout)
+    );
+
+    // Expiry: a cookie taken (per the caller's clock) 30 s before the attempt
+    // started. A fresh responder (its source bucket has not seen the later instants above).
+    let mut resp = w.responder(4);
+    let (mut init2, msg1b) = begin(&w, last, t0, 8);
+    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1b, Load::Under, t0);
+    init2
+        .handle_cookie_reply(&got.unwrap().1, Instant(t0.0 - 30_000))
+        .unwrap();
+    let expiry = t0.0 - 30_000 + COOKIE_LIFE_MS;
+    for (t, kept) in [(expiry - 1, true), (expiry, false)] {
+        init2
+            .renew(
+                &w.cfg(),
+                &w.i.id,
+                clock(),
+                init2.sent_timestamp(),
+                Instant(t),
+                &mut rng(71),
+            )
+            .unwrap();
+        let m = init2.poll_transmit(Instant(t), &mut b).unwrap();
+        assert_eq!(b[m - 16..m] != [0; 16], kept, "mac2 at {t}");
+        let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &b[..m], Load::Under, Instant(t));
+        assert_eq!(matches!(got.unwrap().0, Reply::Msg2(_)), kept);
+    }
+}
+
+/// Per-source bucket under load: burst 5, then RateLimited; refills at 20/s.
+#[test]
+fn source_bucket_burst_5_then_20_per_second() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, false)]);
+    let (_, mut m) = begin(&w, Tai64N::default(), Instant(0), 7);
+    remac2_msg1(&mut m, &resp.cookie_for_test(SRC));
+    let mut m2 = m.clone();
+    remac2_msg1(&mut m2, &resp.cookie_for_test(SRC2));
+    let send = |resp: &mut Responder<K768, 16>,
+                peers: &mut Multi<'_, K768>,
+                src: &[u8],
+                msg: &[u8],
+                t: u64|
+     -> Result<(), Error> {
+        let before = (resp.snapshot(), resp.buckets_snapshot(), peers.rec(0));
+        let (got, drawn) = msg1_at(resp, peers, src, msg, Load::Under, Instant(t));
+        match got {
+            Ok((Reply::Msg2(_), _)) => Ok(()),
+            Ok((rep, _)) => panic!("{rep:?}"),
+            Err(e) => {
+                assert_eq!(
+                    (
+                        resp.snapshot(),
+                        resp.buckets_snapshot(),
+                        peers.rec(0),
+                        drawn
+                    ),
+                    (before.0, before.1, before.2, 0),
+                    "{e:?}: no change"
+                );
+                Err(e)
+            }
+        }
+    };
+    let t = 10_000;
+    for k in 0..5 {
+        assert_eq!(send(&mut resp, &mut peers, SRC, &m, t), Ok(()), "burst {k}");
+    }
+    assert_eq!(
+        send(&mut resp, &mut peers, SRC, &m, t),
+        Err(RateLimited),
+        "6th in the burst"
+    );
+    // Another source has its own bucket.
+    assert_eq!(send(&mut resp, &mut peers, SRC2, &m2, t), Ok(()));
+    assert_eq!(
+        send(&mut resp, &mut peers, SRC, &m, t + 49),
+        Err(RateLimited),
+        "49 ms: no token yet"
+    );
+    assert_eq!(
+        send(&mut resp, &mut peers, SRC, &m, t + 50),
+        Ok(()),
+        "one token per 50 ms"
+    );
+    assert_eq!(
+        send(&mut resp, &mut peers, SRC, &m, t + 50),
+        Err(RateLimited)
+    );
+    // Full again after the bucket drains: 5, then limited.
+    for k in 0..5 {
+        assert_eq!(
+            send(&mut resp, &mut peers, SRC, &m, t + 300),
+            Ok(()),
+            "refilled burst {k}"
+        );
+    }
+    assert_eq!(
+        send(&mut resp, &mut peers, SRC, &m, t + 300),
+        Err(RateLimited)
+    );
+    // Sustained 20/s passes; 40/s passes about half.
+    let (mut ok, mut limited) = (0, 0);
+    let base = t + 2_000;
+    for k in 0..40 {
+        match send(&mut resp, &mut peers, SRC, &m, base + 50 * k) {
+            Ok(()) => ok += 1,
+            Err(e) => panic!("sustained 20/s, #{k}: {e:?}"),
+        }
+    }
+    let base = base + 3_000;
+    for k in 0..80 {
+        match send(&mut resp, &mut peers, SRC, &m, base + 25 * k) {
+            Ok(()) => ok += 1,
+            Err(RateLimited) => limited += 1,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    // 40/s for 2 s: the burst (5) plus one token per 50 ms, less the one the burst already covers.
+    assert_eq!((ok, limited), (40 + 44, 80 - 44));
+    // Under Load::Normal there is no bucket (and no mac2 needed).
+    let (_, plain) = begin(&w, Tai64N::default(), Instant(0), 8);
+    for _ in 0..10 {
+        assert!(matches!(
+            msg1_at(
+                &mut resp,
+                &mut peers,
+                SRC,
+                &plain,
+                Load::Normal,
+                Instant(base)
+            )
+            .0
+            .unwrap()
+            .0,
+            Reply::Msg2(_)
+        ));
+    }
+    println!("dos: source bucket: {ok} accepted, {limited} rate-limited");
+}
+
+/// Authenticated msg1 (psk or -X): at most one per 20 ms per peer (`Flood`),
+/// checked after enc_ts; per peer; not applied to unauthenticated msg1.
+fn flood<A: TestKem>(hybrid: bool, psk: Option<[u8; 32]>) -> (usize, usize) {
+    let w = World::<A>::new(hybrid, Ephemeral::MlKem768);
+    let other = Side::<A>::new(4, hybrid);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, hybrid), (&other, hybrid)]);
+    for p in &mut peers.peers {
+        p.psk = psk;
+    }
+    let authenticated = hybrid || psk.is_some();
+    let cfg = |side: &Side<A>| {
+        let _ = side;
+        let mut peer = w.r.peer(hybrid);
+        if let Some(k) = psk {
+            peer = peer.with_psk(k);
+        }
+        InitiatorConfig {
+            peer,
+            app_label: LABEL,
+            ephemeral: Ephemeral::MlKem768,
+        }
+    };
+    let mut last = Tai64N::default();
+    let mut msgs = Vec::new();
+    for k in 0..4u8 {
+        let mut i = Initiator::start(
+            &cfg(&w.i),
+            &w.i.id,
+            clock(),
+            last,
+            Instant(0),
+            &mut rng(7 + k),
+        )
+        .unwrap();
+        last = i.sent_timestamp();
+        let mut b = vec![0u8; 4096];
+        let n = i.poll_transmit(Instant(0), &mut b).unwrap();
+        msgs.push(b[..n].to_vec());
+    }
+    let mut ib = Initiator::start(
+        &cfg(&other),
+        &other.id,
+        clock(),
+        Tai64N::default(),
+        Instant(0),
+        &mut rng(30),
+    )
+    .unwrap();
+    let mut b = vec![0u8; 4096];
+    let n = ib.poll_transmit(Instant(0), &mut b).unwrap();
+    let msg_b = b[..n].to_vec();
+
+    let (mut flooded, mut passed) = (0, 0);
+    let mut try1 = |resp: &mut Responder<A, 16>, peers: &mut Multi<'_, A>, m: &[u8], t: u64| {
+        let before = (resp.snapshot(), peers.rec(0)[..28].to_vec(), peers.rec(1));
+        match msg1_at(resp, peers, SRC, m, Load::Normal, Instant(t)).0 {
+            Ok((Reply::Msg2(_), _)) => {
+                passed += 1;
+                true
+            }
+            Err(Flood) => {
+                assert_eq!(
+                    (resp.snapshot(), peers.rec(0)[..28].to_vec(), peers.rec(1)),
+                    before,
+                    "Flood: no change"
+                );
+                flooded += 1;
+                false
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    let t = 5_000;
+    assert!(try1(&mut resp, &mut peers, &msgs[0], t));
+    // A second valid msg1 (a new attempt) within 20 ms.
+    assert_eq!(
+        try1(&mut resp, &mut peers, &msgs[1], t + 10),
+        !authenticated,
+        "10 ms later"
+    );
+    assert_eq!(
+        try1(&mut resp, &mut peers, &msgs[1], t + 19),
+        !authenticated,
+        "19 ms later"
+    );
+    // The other peer is not limited by this one.
+    assert!(try1(&mut resp, &mut peers, &msg_b, t + 19));
+    assert!(try1(&mut resp, &mut peers, &msgs[2], t + 20), "20 ms later");
+    // A replay of the same msg1 counts too.
+    assert_eq!(
+        try1(&mut resp, &mut peers, &msgs[2], t + 21),
+        !authenticated
+    );
+    assert!(try1(&mut resp, &mut peers, &msgs[3], t + 40));
+    let (f, p) = (flooded, passed);
+    if authenticated {
+        assert_eq!((f, p), (3, 4));
+    } else {
+        assert_eq!((f, p), (0, 7));
+    }
+    (f, p)
+}
+
+#[test]
+fn flood_limit_per_peer_for_authenticated_msg1() {
+    let psk = flood::<K768>(false, Some([0x5C; 32]));
+    let x = flood::<K768>(true, None);
+    let both = flood::<K768>(true, Some([0x5D; 32]));
+    let plain = flood::<K768>(false, None);
+    let knt = flood::<pqdr_handshake::KNt>(true, None);
+    println!(
+        "dos: flood limit: psk {psk:?}, -X {x:?}, psk + -X {both:?}, KNt-X {knt:?} (flooded, passed); unauthenticated {plain:?}"
+    );
+}
+
+/// Under load, 10,000 msg1 with a bad mac1 cost no KEM work: each is `Mac1`,
+/// no RNG byte is drawn, the peer store is never called, nothing changes.
+/// Likewise 10,000 with a good mac1 but no mac2 cost one 16-byte salt each.
+fn bad_mac1_flood<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
+    let w = World::<A>::new(hybrid, eph);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, hybrid)]);
+    let (init, msg1) = begin(&w, Tai64N::default(), Instant(0), 7);
+    let name = init.suite().name();
+    let n = msg1.len();
+    let before = state(&resp, &peers);
+    let mut r = CountingRng {
+        inner: rng(77),
+        bytes: 0,
+    };
+    let mut out = vec![0u8; 6144];
+    let mut noise: ChaCha20Rng = rng(78);
+    for k in 0..10_000u32 {
+        let mut m = msg1.clone();
+        // A random mac1, or a flipped byte anywhere before it, or mac1 under another key.
+        match k & 3 {
+            0 => rand_core::Rng::fill_bytes(&mut noise, &mut m[n - 32..n - 16]),
+            1 => m[usize::try_from(k).unwrap().rem_euclid(n - 32)] ^= 0x80,
+            2 => remac_msg1(&mut m, &[u8::try_from(k & 0xFF).unwrap(); 32]),
+            _ => {
+                rand_core::Rng::fill_bytes(&mut noise, &mut m[8..n - 32]);
+            }
+        }
+        if k & 3 == 1 && m[..4] != msg1[..4] {
+            continue; // header bytes: refused even earlier (counted by the tamper tests)
+        }
+        let src = k.to_be_bytes();
+        assert_eq!(
+            resp.handle_msg1(
+                &mut peers,
+                &src,
+                &m,
+                Load::Under,
+                Instant(1_000 + u64::from(k)),
+                &mut r,
+                &mut out
+            ),
+            Err(Mac1)
+        );
+    }
+    assert_eq!(r.bytes, 0, "{name}: no RNG draw (no coins, no salt)");
+    assert_eq!(
+        (peers.lookups.get(), peers.records),
+        (0, 0),
+        "{name}: no peer-store call"
+    );
+    assert_eq!(
+        state(&resp, &peers),
+        before,
+        "{name}: no state, bucket or record change"
+    );
+
+    for k in 0..10_000u32 {
+        let src = k.to_be_bytes();
+        let Ok(Reply::CookieReply(56)) = resp.handle_msg1(
+            &mut peers,
+            &src,
+            &msg1,
+            Load::Under,
+            Instant(20_000 + u64::from(k)),
+            &mut r,
+            &mut out,
+        ) else {
+            panic!()
+        };
+    }
+    assert_eq!(
+        r.bytes,
+        16 * 10_000,
+        "{name}: one 16-byte salt per cookie reply, no KEM coins"
+    );
+    assert_eq!((peers.lookups.get(), peers.records), (0, 0));
+    assert_eq!(state(&resp, &peers), before);
+    name
+}
+
+#[test]
+fn bad_mac1_flood_costs_no_kem_work() {
+    let names = [
+        bad_mac1_flood::<K768>(false, Ephemeral::MlKem768),
+        bad_mac1_flood::<KMc>(true, Ephemeral::MlKem768),
+        bad_mac1_flood::<S65>(false, Ephemeral::MlKem768),
+    ];
+    println!(
+        "dos: 10,000 bad-mac1 msg1 + 10,000 cookie-less msg1 under load, counted: {}",
+        names.join(", ")
+    );
+}
+
+/// msg1 at 0, resends as is at 1, 2, 4 s (each ±25 % after the previous
+/// send), renewal due at 8 s, give-up at 90 s.
+#[test]
+fn initiator_msg1_timers() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let t0 = Instant(10_000);
+    let mut factors = Vec::new();
+    let mut b = vec![0u8; 4096];
+    for seed in 0..32u8 {
+        let mut init = Initiator::start(
+            &w.cfg(),
+            &w.i.id,
+            clock(),
+            Tai64N::default(),
+            t0,
+            &mut rng(seed),
+        )
+        .unwrap();
+        assert_eq!(init.poll_timeout(), Some(t0));
+        assert_eq!(
+            init.poll_transmit(Instant(t0.0 - 1), &mut b),
+            None,
+            "not before its time"
+        );
+        assert_eq!(
+            init.poll_transmit(t0, &mut b[..100]),
+            None,
+            "buffer too small: nothing sent"
+        );
+        let n = init.poll_transmit(t0, &mut b).unwrap();
+        let first = b[..n].to_vec();
+        let mut last = t0;
+        for base in [1_000u64, 2_000, 4_000] {
+            let due = init.poll_timeout().unwrap();
+            if due.0 >= t0.0 + RENEW_MS {
+                // The last resend fell after the renewal point: poll_timeout reports the renewal.
+                assert_eq!((due, base), (t0.plus(RENEW_MS), 4_000));
+                break;
+            }
+            let d = due.0 - last.0;
+            assert!(
+                ((base * 3) >> 2..=(base * 5) >> 2).contains(&d),
+                "seed {seed}: resend after {d} ms, base {base}"
+            );
+            #[allow(clippy::cast_precision_loss)]
+            factors.push(d as f64 / base as f64);
+            assert_eq!(init.poll_transmit(Instant(due.0 - 1), &mut b), None);
+            let n = init.poll_transmit(due, &mut b).unwrap();
+            assert_eq!(b[..n], first[..], "resent as is");
+            last = due;
+        }
+        assert!(!init.needs_renewal(Instant(t0.0 + RENEW_MS - 1)));
+        assert!(init.needs_renewal(t0.plus(RENEW_MS)));
+        assert!(!init.expired(Instant(t0.0 + GIVE_UP_MS - 1)));
+        assert!(init.expired(t0.plus(GIVE_UP_MS)));
+        assert!(
+            !init.needs_renewal(t0.plus(GIVE_UP_MS)),
+            "nothing to renew after the give-up"
+        );
+    }
+    let (lo, hi) = factors
+        .iter()
+        .fold((f64::MAX, 0f64), |(l, h), &f| (l.min(f), h.max(f)));
+    assert!(lo < 0.85 && hi > 1.15, "jitter spread {lo:.3}..{hi:.3}");
+    assert!(lo >= 0.75 && hi <= 1.25);
+    println!(
+        "dos: msg1 resend factors over 32 seeds: {lo:.3}..{hi:.3} ({} resends)",
+        factors.len()
+    );
+}
+
+/// renew at 8 s (new index, ek_E, ts; cookie and deadline kept); after 90 s
+/// renew and handle_msg2 are `Timeout`, nothing is sent.
+#[test]
+fn initiator_renew_and_give_up() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, false)]);
+    let t0 = Instant(0);
+    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let mut b = vec![0u8; 4096];
+    let t8 = t0.plus(RENEW_MS);
+    let old = (init.index(), init.sent_timestamp());
+    init.renew(
+        &w.cfg(),
+        &w.i.id,
+        clock(),
+        init.sent_timestamp(),
+        t8,
+        &mut rng(8),
+    )
+    .unwrap();
+    assert_ne!(init.index(), old.0);
+    assert_eq!(
+        init.sent_timestamp(),
+        old.1.next(),
+        "ts = max(clock, last_sent + 1 ns)"
+    );
+    assert_eq!(init.poll_timeout(), Some(t8), "the new msg1 goes at once");
+    let n = init.poll_transmit(t8, &mut b).unwrap();
+    assert_ne!(b[8..n], msg1[8..], "new ek_E and everything after");
+    let d = init.poll_timeout().unwrap().0 - t8.0;
+    assert!(
+        (750..=1_250).contains(&d),
+        "the resend schedule restarts: {d}"
+    );
+    assert!(
+        !init.needs_renewal(Instant(t8.0 + RENEW_MS - 1)) && init.needs_renewal(t8.plus(RENEW_MS)),
+        "renewal clock restarts"
+    );
+    assert!(
+        init.expired(t0.plus(GIVE_UP_MS)),
+        "the 90 s deadline does not"
+    );
+    // A msg2 for the renewed attempt, delivered too late.
+    let m1 = b[..n].to_vec();
+    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &m1, Load::Normal, t8);
+    let msg2 = got.unwrap().1;
+    let late = t0.plus(GIVE_UP_MS);
+    let snap = init.snapshot();
+    assert_eq!(
+        init.handle_msg2(&msg2, &w.i.id, late, &mut rng(9)).err(),
+        Some(Timeout)
+    );
+    assert_eq!(init.snapshot(), snap);
+    assert_eq!(
+        init.poll_transmit(late, &mut b),
+        None,
+        "nothing sent after the give-up"
+    );
+    assert_eq!(
+        init.renew(
+            &w.cfg(),
+            &w.i.id,
+            clock(),
+            init.sent_timestamp(),
+            late,
+            &mut rng(10)
+        ),
+        Err(Timeout)
+    );
+    assert_eq!(init.snapshot(), snap);
+    // The control: the same msg2 just before the deadline completes.
+    assert!(
+        init.handle_msg2(&msg2, &w.i.id, Instant(late.0 - 1), &mut rng(9))
+            .is_ok()
+    );
+    assert_eq!(
+        init.handle_msg2(&msg2, &w.i.id, Instant(late.0 - 1), &mut rng(9))
+            .err(),
+        Some(WrongState)
+    );
+    assert_eq!(init.poll_timeout(), None, "done: no timer");
+}
+
+/// msg3 resends at 1, 2, 4, 8 s after the previous one until `confirm()`;
+/// the responder answers resends with `Duplicate`.
+#[test]
+fn msg3_retransmit_schedule() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, false)]);
+    let t0 = Instant(1_000);
+    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Normal, t0);
+    let est = init
+        .handle_msg2(&got.unwrap().1, &w.i.id, t0, &mut rng(9))
+        .unwrap();
+    let msg3 = est.msg3().unwrap().to_vec();
+    let r = resp
+        .handle_msg3(&mut peers, SRC, &msg3, Load::Normal, t0)
+        .unwrap();
+    assert!(r.msg3_retransmit(t0).is_none(), "the responder has no msg3");
+
+    let mut rt = est.msg3_retransmit(t0).unwrap();
+    let mut b = vec![0u8; 6000];
+    let mut t = t0;
+    for gap in [1_000u64, 2_000, 4_000, 8_000] {
+        let due = t.plus(gap);
+        assert_eq!(rt.poll_timeout(), Some(due));
+        assert_eq!(rt.poll_transmit(Instant(due.0 - 1), &mut b), None);
+        assert_eq!(
+            rt.poll_transmit(due, &mut b[..10]),
+            None,
+            "buffer too small"
+        );
+        let n = rt.poll_transmit(due, &mut b).unwrap();
+        assert_eq!(b[..n], msg3[..]);
+        let rec = peers.rec(0);
+        assert_eq!(
+            resp.handle_msg3(&mut peers, SRC, &b[..n], Load::Normal, due)
+                .err(),
+            Some(Duplicate)
+        );
+        assert_eq!(peers.rec(0), rec);
+        t = due;
+    }
+    assert_eq!(rt.poll_timeout(), None, "four resends, then none");
+    assert_eq!(rt.poll_transmit(Instant(u64::MAX), &mut b), None);
+    // confirm() stops it early.
+    let mut rt = est.msg3_retransmit(t0).unwrap();
+    assert!(rt.poll_transmit(t0.plus(1_000), &mut b).is_some());
+    rt.confirm();
+    assert_eq!(rt.poll_timeout(), None);
+    assert_eq!(rt.poll_transmit(Instant(u64::MAX), &mut b), None);
+}
+
+/// SIG mode answers at most 3× the bytes of a msg1 without a cookie
+/// (RFC 9000 §8.1): the padding makes every SIG msg1 large enough.
+#[test]
+fn sig_msg2_within_three_times_msg1() {
+    fn check<A: TestKem>(hybrid: bool) -> (usize, usize) {
+        let w = World::<A>::new(hybrid, Ephemeral::MlKem768);
+        let mut resp = w.responder(3);
+        let mut peers = Multi::new(&[(&w.i, hybrid)]);
+        let (_, msg1) = begin(&w, Tai64N::default(), Instant(0), 7);
+        let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Normal, Instant(0));
+        let (rep, msg2) = got.unwrap();
+        assert!(matches!(rep, Reply::Msg2(_)));
+        assert!(
+            msg2.len() <= 3 * msg1.len(),
+            "{} > 3 × {}",
+            msg2.len(),
+            msg1.len()
+        );
+        (msg1.len(), msg2.len())
+    }
+    let sizes = [
+        check::<S44>(false),
+        check::<S44>(true),
+        check::<S65>(false),
+        check::<S65>(true),
+        check::<S87>(false),
+        check::<S87>(true),
+    ];
+    println!("dos: SIG msg1/msg2 sizes {sizes:?}");
+}
