@@ -22,7 +22,11 @@ python3 scripts/handshake_vectors.py crates/pqdr-handshake/vectors/v1.json | tai
 step "ratchet FS/PCS leak table"
 cargo test --release -p pqdr-ratchet --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
 
-step "ratchet examples over loopback"
+step "handshake over UDP (lossy shim, cookie round, session, re-handshake)"
+cargo run --release --example handshake_udp
+cargo run --release --example handshake_udp -- --suite s65-x --loss 0.1
+
+step "ratchet examples over loopback (each starts from a K768 handshake)"
 cargo run --release --example ratchet_udp -- --bytes 20000000 --ratchet-ms 200 --loss 0.02 --reorder 0.02 --baseline
 cargo run --release --example ratchet_tcp -- --bytes 50000000 --ratchet-ms 200 --baseline
 
