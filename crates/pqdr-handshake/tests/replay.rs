@@ -839,10 +839,17 @@ fn persistence<A: TestKem>(w: &World<A>, c: &mut Cases) {
     c.add("record persistence");
     c.add("record persistence");
 
-    // reset_replay: the record is new again; a replayed msg1 gets a msg2
-    // again but no session (the initiator is done, and only it holds dk_E).
+    // reset_replay forgets the committed timestamp only: a replayed msg1 gets
+    // a msg2 again but no session (the initiator is done, and only it holds
+    // dk_E), and the biscuit order is kept (the last msg3 stays a Duplicate).
+    let order = restored.rec.to_bytes()[12..28].to_vec();
     restored.rec.reset_replay();
     assert_eq!(restored.rec.last_timestamp(), Tai64N::default());
+    assert_eq!(
+        restored.rec.to_bytes()[12..28],
+        order[..],
+        "biscuit order kept"
+    );
     let kept = restored.rec.to_bytes();
     let again = answer(&mut resp2, &mut restored, &m1n, Instant(7_000)).unwrap();
     assert_eq!(
@@ -850,6 +857,15 @@ fn persistence<A: TestKem>(w: &World<A>, c: &mut Cases) {
         Some(WrongState)
     );
     assert_eq!(restored.rec.to_bytes()[..28], kept[..28]);
+    c.add("reset_replay");
+    refuse3(
+        &mut resp2,
+        &mut restored,
+        e.msg3().unwrap(),
+        Instant(7_100),
+        Duplicate,
+        "msg3 again after reset_replay",
+    );
     c.add("reset_replay");
 }
 
