@@ -17,6 +17,8 @@ pub const MAX_CONTEXT: usize = 8 + 2 + 32 + 32 + 2 + crate::initiator::MAX_APP_L
 pub struct Established {
     role: Role,
     suite: Suite,
+    local_idx: u32,
+    peer_idx: u32,
     peer: [u8; 32],
     local: [u8; 32],
     secret: [u8; 32],
@@ -30,7 +32,14 @@ pub struct Established {
 }
 
 impl Established {
-    pub(crate) fn new(role: Role, suite: Suite, hpk_r: [u8; 32], hpk_i: [u8; 32]) -> Self {
+    pub(crate) fn new(
+        role: Role,
+        suite: Suite,
+        hpk_r: [u8; 32],
+        hpk_i: [u8; 32],
+        local_idx: u32,
+        peer_idx: u32,
+    ) -> Self {
         let (peer, local) = match role {
             Role::Initiator => (hpk_r, hpk_i),
             Role::Responder => (hpk_i, hpk_r),
@@ -38,6 +47,8 @@ impl Established {
         Established {
             role,
             suite,
+            local_idx,
+            peer_idx,
             peer,
             local,
             secret: [0; 32],
@@ -83,6 +94,17 @@ impl Established {
     /// The suite that was used.
     pub fn suite(&self) -> Suite {
         self.suite
+    }
+
+    /// Our sender index in this handshake (the peer addresses us with it,
+    /// e.g. in the `0x10 ‖ receiver_idx` record frame of HANDSHAKE.md §8).
+    pub fn local_index(&self) -> u32 {
+        self.local_idx
+    }
+
+    /// The peer's sender index (we address the peer with it).
+    pub fn peer_index(&self) -> u32 {
+        self.peer_idx
     }
 
     /// The peer's key id.

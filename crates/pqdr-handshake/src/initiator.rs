@@ -379,7 +379,14 @@ impl<A: Auth> Initiator<A> {
         let hybrid = self.suite.hybrid();
         let mut chain = self.chain.clone();
         let mut ss = [0u8; 32];
-        let mut est = Established::new(Role::Initiator, self.suite, self.hpk_r, self.hpk_i);
+        let mut est = Established::new(
+            Role::Initiator,
+            self.suite,
+            self.hpk_r,
+            self.hpk_i,
+            self.idx,
+            h.sender,
+        );
         let idx_r = h.sender;
         let mut hdr3 = [0u8; HDR_B];
         wire::write_header(&mut hdr3, MSG3, self.suite.id(), self.idx, Some(idx_r));

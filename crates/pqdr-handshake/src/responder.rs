@@ -501,7 +501,14 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         rec.last_ts = rec.last_ts.max(ts);
         rec.last_biscuit_no = no;
         rec.instance = self.instance;
-        let mut est = Established::new(Role::Responder, suite, self.me.hpk, hpk_i);
+        let mut est = Established::new(
+            Role::Responder,
+            suite,
+            self.me.hpk,
+            hpk_i,
+            h.receiver,
+            h.sender,
+        );
         est.finish(&chain, &self.label[..self.label_len], 0);
         #[cfg(feature = "test-utils")]
         {

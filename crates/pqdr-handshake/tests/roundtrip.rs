@@ -89,3 +89,22 @@ fn sig() {
     check::<S65>(true, Ephemeral::MlKem768, [1541, 4621, 3546]);
     check::<S87>(true, Ephemeral::MlKem768, [1980, 5939, 4864]);
 }
+
+#[test]
+fn indices_pair_up() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut table = w.table();
+    let (a, b) = run(&w, &mut resp, &mut table, Instant(0));
+    assert_eq!(a.local_index(), b.peer_index());
+    assert_eq!(a.peer_index(), b.local_index());
+    let m3 = a.msg3().unwrap();
+    assert_eq!(
+        u32::from_be_bytes(m3[4..8].try_into().unwrap()),
+        a.local_index()
+    );
+    assert_eq!(
+        u32::from_be_bytes(m3[8..12].try_into().unwrap()),
+        a.peer_index()
+    );
+}
