@@ -392,6 +392,8 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
     let pristine = init.snapshot();
     assert_eq!(msg1.len(), f.msg1_len(), "{name}: msg1 length");
     let m1_model = |m: &[u8]| msg1_prefix::<A>(m, own_x);
+    // SIG: deep ek_E flips that keep a valid key / that break FIPS 203 §7.2.
+    let mut ek_seen = [0usize; 2];
     for (field, range) in f.msg1() {
         let (_, flip_e, deep_e, trunc_e, ext_e) = row(if kem { MSG1_KEM } else { MSG1_SIG }, field);
         for (byte, bit) in flip_positions(&range, b.all, b.spread) {
@@ -417,8 +419,14 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
                 remac_msg1(&mut m, &hpk_r);
                 let what = format!("{name} msg1 {field} deep flip {byte}.{bit}");
                 let exp = match deep_e {
-                    EkCheck if ek_valid(&m[f.msg1()[4].1.clone()]) => Then(Mac1),
-                    EkCheck => E(InvalidEncapsulationKey),
+                    EkCheck if ek_valid(&m[f.msg1()[4].1.clone()]) => {
+                        ek_seen[0] += 1;
+                        Then(Mac1)
+                    }
+                    EkCheck => {
+                        ek_seen[1] += 1;
+                        E(InvalidEncapsulationKey)
+                    }
                     e => e,
                 };
                 match exp {
@@ -443,6 +451,12 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
             cx.r1(&m, Load::Normal, Err(e), &what);
             cx.c.m1 += 1;
         }
+    }
+    if !kem {
+        assert!(
+            ek_seen[0] > 0 && ek_seen[1] > 0,
+            "{name}: both ek_E outcomes exercised: {ek_seen:?}"
+        );
     }
     // Special msg1 cases: an invalid ek_E (FIPS 203 §7.2), low-order X_I.
     let ek_r = f.msg1()[4].1.clone();
