@@ -28,6 +28,31 @@ pub const COOKIE_LIFE_MS: u64 = 115_000;
 /// Largest application label (the output context must fit 204 bytes).
 pub const MAX_APP_LABEL: usize = 128;
 
+/// A cookie from a responder's cookie reply (HANDSHAKE.md §5), valid for
+/// 115 s. It belongs to the (responder, source address) pair, not to one
+/// attempt: carry it into the next attempt to the same responder with
+/// [`Initiator::set_cookie`] (WireGuard keeps it per peer the same way).
+#[derive(Clone, Copy)]
+pub struct Cookie {
+    value: [u8; 16],
+    expires: Instant,
+}
+
+impl Cookie {
+    /// When the cookie stops being used.
+    pub fn expires(&self) -> Instant {
+        self.expires
+    }
+}
+
+impl core::fmt::Debug for Cookie {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Cookie")
+            .field("expires", &self.expires)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What the initiator needs to reach one responder.
 pub struct InitiatorConfig<'a, A: Auth> {
     /// The responder: its public key, X25519 key (KEM `-X`), psk, hybrid policy.
@@ -79,7 +104,7 @@ pub struct Initiator<A: Auth> {
     k_m: [u8; 32],
     ts: Tai64N,
     msg1: [u8; MSG1_MAX],
-    cookie: Option<([u8; 16], Instant)>,
+    cookie: Option<Cookie>,
     started: Instant,
     created: Instant,
     next_send: Option<Instant>,
@@ -302,12 +327,28 @@ impl<A: Auth> Initiator<A> {
     fn refresh_mac2(&mut self, now: Instant) {
         let l = self.layout;
         let mac2 = match self.cookie {
-            Some((c, until)) if now < until => {
-                mac16(&dk(C_MAC2, &[&c]), &self.msg1[..l.m1_mac2().start])
+            Some(c) if now < c.expires => {
+                mac16(&dk(C_MAC2, &[&c.value]), &self.msg1[..l.m1_mac2().start])
             }
             _ => [0; 16],
         };
         self.msg1[l.m1_mac2()].copy_from_slice(&mac2);
+    }
+
+    /// The cookie this attempt holds, if any (to carry into the next attempt).
+    pub fn cookie(&self) -> Option<Cookie> {
+        self.cookie
+    }
+
+    /// Uses a cookie from an earlier attempt to the same responder: msg1's
+    /// mac2 is recomputed (msg1's body is unchanged) and msg1 is due at once.
+    /// An expired cookie is ignored.
+    pub fn set_cookie(&mut self, cookie: Cookie, now: Instant) {
+        if now < cookie.expires && self.state == State::AwaitMsg2 {
+            self.cookie = Some(cookie);
+            self.refresh_mac2(now);
+            self.next_send = Some(now);
+        }
     }
 
     /// Takes a cookie reply (HANDSHAKE.md §3): msg1 gets a mac2 and is resent at once.
@@ -335,7 +376,10 @@ impl<A: Auth> Initiator<A> {
             .map_err(|_| Error::Mac1)?;
         let mut cookie = [0u8; 16];
         cookie.copy_from_slice(&sealed[..16]);
-        self.cookie = Some((cookie, now.plus(COOKIE_LIFE_MS)));
+        self.cookie = Some(Cookie {
+            value: cookie,
+            expires: now.plus(COOKIE_LIFE_MS),
+        });
         self.refresh_mac2(now);
         self.next_send = Some(now);
         Ok(())
@@ -513,9 +557,9 @@ impl<A: Auth> Initiator<A> {
         h.update(&self.k_m);
         h.update(&self.ts.to_bytes());
         h.update(&self.msg1);
-        if let Some((c, t)) = self.cookie {
-            h.update(&c);
-            h.update(&t.0.to_be_bytes());
+        if let Some(c) = self.cookie {
+            h.update(&c.value);
+            h.update(&c.expires.0.to_be_bytes());
         }
         for t in [
             self.started.0,

@@ -273,9 +273,10 @@ fn cookie_secrets_rotate() {
 }
 
 /// The cookie's 115 s life at the initiator. Within one attempt it cannot run
-/// out (the attempt gives up at 90 s and `start` never inherits a cookie), so
-/// the kept cookie is shown through `renew`, and the expiry itself with a
-/// cookie taken at an earlier instant than the attempt's start.
+/// out (the attempt gives up at 90 s), so the kept cookie is shown through
+/// `renew`, and the expiry itself with a cookie taken at an earlier instant
+/// than the attempt's start (and across attempts in
+/// `cookie_carried_into_the_next_attempt`).
 #[test]
 fn cookie_life_at_the_initiator() {
     assert_eq!(
@@ -911,4 +912,50 @@ fn sig_msg2_within_three_times_msg1() {
         check::<S87>(true),
     ];
     println!("dos: SIG msg1/msg2 sizes {sizes:?}");
+}
+
+/// A cookie outlives the attempt that got it: carried into the next attempt
+/// to the same responder with `set_cookie`, it passes under load until 115 s,
+/// then is ignored (the next msg1 gets a cookie reply again).
+#[test]
+fn cookie_carried_into_the_next_attempt() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut peers = Multi::new(&[(&w.i, false)]);
+    let t0 = Instant(200_000);
+    let (mut first, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
+    first.handle_cookie_reply(&got.unwrap().1, t0).unwrap();
+    let cookie = first.cookie().unwrap();
+    assert_eq!(cookie.expires(), t0.plus(COOKIE_LIFE_MS));
+    let mut b = vec![0u8; 4096];
+    let mut last = first.sent_timestamp();
+    for (dt, kept) in [
+        (100_000, true),
+        (COOKIE_LIFE_MS - 1, true),
+        (COOKIE_LIFE_MS, false),
+    ] {
+        let t = t0.plus(dt);
+        let (mut next, first_send) = begin(&w, last, t, 9);
+        last = next.sent_timestamp();
+        next.set_cookie(cookie, t);
+        assert_eq!(next.cookie().is_some(), kept, "at +{dt} ms");
+        // With a live cookie msg1 is due again at once, now with mac2.
+        let resend = next.poll_transmit(t, &mut b);
+        assert_eq!(resend.is_some(), kept);
+        let m = match resend {
+            Some(m) => m,
+            None => {
+                b[..first_send.len()].copy_from_slice(&first_send);
+                first_send.len()
+            }
+        };
+        let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &b[..m], Load::Under, t);
+        let reply = got.unwrap().0;
+        assert_eq!(
+            matches!(reply, Reply::Msg2(_)),
+            kept,
+            "at +{dt} ms: {reply:?}"
+        );
+    }
 }
