@@ -163,12 +163,22 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         t.copy_from_slice(&h[..8]);
         let tag = u64::from_be_bytes(t);
         // Multiply-shift maps the tag onto RL slots without division.
+        // Not secret from the network: which sources share a slot shows in
+        // their rate limits (colliding sources share a bucket).
+        let mut tag = tag;
+        pqdr_ct::hook::declassify(&mut tag);
         let i = usize::try_from((u128::from(tag) * RL as u128) >> 64).unwrap_or(0);
         let Some(slot) = self.slots.get_mut(i) else {
             return true;
         };
         if slot.tag != tag {
-            *slot = Slot { tag, tat: 0 };
+            // Another source owns the slot. Take it over only once its bucket
+            // is full again (idle); otherwise share the bucket, so that
+            // alternating two colliding sources cannot refill it.
+            if slot.tat <= now.0 {
+                slot.tat = 0;
+            }
+            slot.tag = tag;
         }
         gcra(&mut slot.tat, now.0, SOURCE_INTERVAL_MS, SOURCE_BURST)
     }
@@ -249,6 +259,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             let mut enc_id = [0u8; 48];
             enc_id.copy_from_slice(&msg[l.m1_enc_id()]);
             k1.open(&mut enc_id, &chain.th)?;
+            // Public to us: the key id we look the initiator up by.
+            pqdr_ct::hook::declassify(&mut enc_id[..32]);
             hpk_i.copy_from_slice(&enc_id[..32]);
             chain.mix_hash(&[&msg[l.m1_enc_id()]]);
             let (psk, authenticated) = {
@@ -273,6 +285,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             let mut enc_ts = [0u8; 28];
             enc_ts.copy_from_slice(&msg[l.m1_enc_ts()]);
             k2.open(&mut enc_ts, &chain.th)?;
+            // Public to us: the timestamp compared with the replay record.
+            pqdr_ct::hook::declassify(&mut enc_ts[..12]);
             let mut tsb = [0u8; 12];
             tsb.copy_from_slice(&enc_ts[..12]);
             ts = Tai64N::from_bytes(&tsb);
@@ -314,6 +328,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             x_r = Coins::new(&self.me.sigma, b'y', rng).take32();
             out[l.m2_x()].copy_from_slice(&x25519::public(&x_r));
         }
+        // Public: hdrB, ct_E, ct_I and X_R are sent (th hashes them).
+        pqdr_ct::hook::declassify(&mut out[..l.m2_conf().start]);
         chain.mix_hash(&[&out[..l.m2_conf().start]]);
         chain.mix(b'E', &ss_e);
         ss_e.zeroize();
@@ -419,6 +435,10 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             pt.zeroize();
             return Err(Error::BiscuitInvalid);
         }
+        // Public to us: biscuit_no, hpk_I, ts (checked against the record)
+        // and th (hashes of sent bytes); ck stays secret.
+        pqdr_ct::hook::declassify(&mut pt[..52]);
+        pqdr_ct::hook::declassify(&mut pt[84..116]);
         let mut n8 = [0u8; 8];
         n8.copy_from_slice(&pt[..8]);
         let no = u64::from_be_bytes(n8);
@@ -441,6 +461,10 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let enc = &mut enc[..c.len()];
         enc.copy_from_slice(&msg[c.clone()]);
         let mut verdict = k4.open(enc, &chain.th);
+        if verdict.is_ok() {
+            // Public to us: kind, id and ts are checked, sig_I is verified.
+            pqdr_ct::hook::declassify(&mut *enc);
+        }
         let mut vk_buf = [0u8; wire::VK_MAX];
         if A::MODE == Mode::Sig && verdict.is_ok() {
             // kind ‖ id ‖ ts ‖ sig_I

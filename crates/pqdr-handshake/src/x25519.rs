@@ -5,7 +5,10 @@ use crate::Error;
 /// `X25519(k, 9)`: the public key of scalar `k`.
 #[cfg(feature = "hybrid")]
 pub(crate) fn public(k: &[u8; 32]) -> [u8; 32] {
-    x25519_dalek::x25519(*k, x25519_dalek::X25519_BASEPOINT_BYTES)
+    let mut p = x25519_dalek::x25519(*k, x25519_dalek::X25519_BASEPOINT_BYTES);
+    // A public key (sent, or hashed into the key id).
+    pqdr_ct::hook::declassify(&mut p);
+    p
 }
 
 /// `X25519(k, u)`; an all-zero output (a low-order `u`) is refused.
@@ -18,8 +21,11 @@ pub(crate) fn dh(k: &[u8; 32], u: &[u8]) -> Result<[u8; 32], Error> {
     p.copy_from_slice(u);
     let out = x25519_dalek::x25519(*k, p);
     // Constant-time all-zero test of a secret value; the verdict is public.
-    let zero = subtle::ConstantTimeEq::ct_eq(&out[..], &[0u8; 32][..]);
-    if bool::from(zero) {
+    let mut zero = subtle::ConstantTimeEq::ct_eq(&out[..], &[0u8; 32][..]).unwrap_u8();
+    // Public: for a clamped scalar the output is zero iff `u` has low order,
+    // a property of the public point alone (and the error is returned).
+    pqdr_ct::hook::declassify(&mut zero);
+    if zero == 1 {
         Err(Error::LowOrderPoint)
     } else {
         Ok(out)
