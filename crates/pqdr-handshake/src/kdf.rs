@@ -227,55 +227,6 @@ impl Key {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    extern crate std;
-
-    use super::*;
-
-    /// The valgrind build's `open` equals the production `open` on valid,
-    /// tampered, wrong-key and wrong-ad inputs of several lengths.
-    #[test]
-    fn open_paths_agree() {
-        for len in [16usize, 17, 28, 48, 132, 2436, 4643] {
-            let k = Key([len as u8; 32]);
-            let mut sealed = alloc_buf(len);
-            k.seal(&mut sealed, b"ad");
-            let cases: [(&Key, &[u8], Option<usize>); 4] = [
-                (&k, b"ad", None),
-                (&k, b"ad", Some(len / 2)),
-                (&k, b"ax", None),
-                (&Key([7; 32]), b"ad", None),
-            ];
-            for (key, ad, flip) in cases {
-                let mut a = sealed.clone();
-                if let Some(i) = flip {
-                    a[i] ^= 1;
-                }
-                let mut b = a.clone();
-                let ra = key.open_aead(&mut a, ad);
-                let rb = key.open_by_encrypt(&mut b, ad);
-                assert_eq!(ra, rb, "len {len} flip {flip:?}");
-                if ra.is_ok() {
-                    assert_eq!(a, b);
-                    assert!(
-                        a[..len - 16]
-                            .iter()
-                            .enumerate()
-                            .all(|(i, &x)| x == (i as u8))
-                    );
-                }
-            }
-        }
-    }
-
-    fn alloc_buf(len: usize) -> std::vec::Vec<u8> {
-        (0..len)
-            .map(|i| if i < len - 16 { i as u8 } else { 0 })
-            .collect()
-    }
-}
-
 /// Hedged coins (SPEC.md): an RNG over `DKx(C_COINS, σ ‖ r ‖ label)`, with
 /// `r` 32 fresh bytes from the caller's RNG. Also the RNG the static KEMs
 /// draw their encapsulation randomness from. A bad RNG alone exposes nothing
@@ -340,3 +291,53 @@ impl TryRng for Coins {
 }
 
 impl TryCryptoRng for Coins {}
+
+#[cfg(test)]
+#[allow(clippy::cast_possible_truncation)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+
+    /// The valgrind build's `open` equals the production `open` on valid,
+    /// tampered, wrong-key and wrong-ad inputs of several lengths.
+    #[test]
+    fn open_paths_agree() {
+        for len in [16usize, 17, 28, 48, 132, 2436, 4643] {
+            let k = Key([len as u8; 32]);
+            let mut sealed = alloc_buf(len);
+            k.seal(&mut sealed, b"ad");
+            let cases: [(&Key, &[u8], Option<usize>); 4] = [
+                (&k, b"ad", None),
+                (&k, b"ad", Some(len >> 1)),
+                (&k, b"ax", None),
+                (&Key([7; 32]), b"ad", None),
+            ];
+            for (key, ad, flip) in cases {
+                let mut a = sealed.clone();
+                if let Some(i) = flip {
+                    a[i] ^= 1;
+                }
+                let mut b = a.clone();
+                let ra = key.open_aead(&mut a, ad);
+                let rb = key.open_by_encrypt(&mut b, ad);
+                assert_eq!(ra, rb, "len {len} flip {flip:?}");
+                if ra.is_ok() {
+                    assert_eq!(a, b);
+                    assert!(
+                        a[..len - 16]
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &x)| x == (i as u8))
+                    );
+                }
+            }
+        }
+    }
+
+    fn alloc_buf(len: usize) -> std::vec::Vec<u8> {
+        (0..len)
+            .map(|i| if i < len - 16 { i as u8 } else { 0 })
+            .collect()
+    }
+}

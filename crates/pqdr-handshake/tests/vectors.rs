@@ -9,7 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::missing_panics_doc)]
 mod common;
 
-use std::fmt::Write as _;
+use core::fmt::Write as _;
 
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
@@ -43,7 +43,7 @@ impl Recorder {
         }
     }
     fn take(&mut self) -> Vec<Vec<u8>> {
-        std::mem::take(&mut self.log)
+        core::mem::take(&mut self.log)
     }
 }
 
@@ -282,7 +282,7 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     draws.extend(label_draws(
         &msg2_log,
         "I",
-        if kem { &[] } else { &[b't'] },
+        if kem { b"" } else { b"t" },
         &[1 ^ 0xA5; 32],
     ));
     let idx_i = init.index();
@@ -347,8 +347,10 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
         pqdr_ratchet::MlKem768::ID,
         pqdr_ratchet::Mode::Datagram,
     );
-    let mut cfg_r = pqdr_ratchet::Config::default();
-    cfg_r.ratchet_on_start = false;
+    let cfg_r = pqdr_ratchet::Config {
+        ratchet_on_start: false,
+        ..Default::default()
+    };
     let session = a
         .into_session::<pqdr_ratchet::MlKem768, _>(&cfg_r, now, &mut rng(9))
         .unwrap();
