@@ -55,7 +55,7 @@ impl Tai64N {
 
 /// Key id: `DK(C_PEER_ID, be16(alg) ‖ lp32(pk) ‖ lp(xpk or ε))` (SPEC.md "Key ids").
 pub fn key_id(alg: u16, pk: &[u8], xpk: Option<&[u8; 32]>) -> [u8; 32] {
-    let mut h = blake3::Hasher::new_derive_key(C_PEER_ID);
+    let mut h = C_PEER_ID.hasher();
     h.update(&alg.to_be_bytes());
     h.update(&u32::try_from(pk.len()).unwrap_or(u32::MAX).to_be_bytes());
     h.update(pk);

@@ -216,7 +216,10 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             return Err(Error::Mac1);
         }
         // 3. under load: a valid mac2 (else a cookie reply), then the source bucket.
-        let mac2_valid = self.mac2_valid(src, &msg[..l.m1_mac2().start], &msg[l.m1_mac2()]);
+        // mac2 matters only under load, or for a SIG msg2 over 3× msg1's size.
+        let amplifies = A::MODE == Mode::Sig && l.msg2_len() > 3 * l.msg1_len();
+        let mac2_valid = (load == Load::Under || amplifies)
+            && self.mac2_valid(src, &msg[..l.m1_mac2().start], &msg[l.m1_mac2()]);
         if load == Load::Under {
             if !mac2_valid {
                 return self.cookie_reply(&h, src, mac1, rng, out);
@@ -226,7 +229,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             }
         }
         // 4. SIG: never answer more than 3× the bytes without a cookie.
-        if A::MODE == Mode::Sig && l.msg2_len() > 3 * l.msg1_len() && !mac2_valid {
+        if amplifies && !mac2_valid {
             return self.cookie_reply(&h, src, mac1, rng, out);
         }
         if out.len() < l.msg2_len() {

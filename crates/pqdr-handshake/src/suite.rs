@@ -276,7 +276,9 @@ impl Auth for KNt {
     }
     // Streamlined NTRU Prime Encap (submission §1.10 / KEM), randomness from the coins.
     fn encapsulate(pk: &Self::PublicKey, coins: &mut Coins, ct: &mut [u8], ss: &mut [u8; 32]) {
-        let (c, s) = pk.encapsulate(coins);
+        // One 4p-byte read of the coin stream: the same bytes, in the same
+        // order, as p 4-byte draws (so the same ciphertext), in one XOF call.
+        let (c, s) = pk.encapsulate_pqclean(coins);
         ct.copy_from_slice(c.as_bytes());
         ss.copy_from_slice(s.as_bytes());
     }

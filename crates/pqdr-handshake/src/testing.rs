@@ -14,7 +14,7 @@ pub struct TraceOp {
 
 /// `DKx(C_COINS, σ ‖ r ‖ label, n)` (SPEC.md "Hedged coins").
 pub fn coins(sigma: &[u8; 32], r: &[u8; 32], label: u8, out: &mut [u8]) {
-    let mut h = blake3::Hasher::new_derive_key(crate::kdf::C_COINS);
+    let mut h = crate::kdf::C_COINS.hasher();
     h.update(sigma);
     h.update(r);
     h.update(&[label]);
