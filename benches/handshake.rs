@@ -417,20 +417,22 @@ mod hs {
         rec: ReplayRecord,
     }
 
-    fn peer<A: Auth>(pk: &A::PublicKey, x: Option<[u8; 32]>, hybrid: bool) -> Peer<'_, A> {
-        let mut p = Peer::new(pk);
-        if hybrid {
-            p = match x {
-                Some(x) => p.with_x25519(x),
-                None => p.hybrid(),
-            };
-        }
+    /// A peer from its keys and its cached key id (`Peer::from_parts`: no
+    /// hashing of the public key per lookup, as a peer store should do it).
+    fn peer<A: Auth>(
+        pk: &A::PublicKey,
+        x: Option<[u8; 32]>,
+        hybrid: bool,
+        hpk: [u8; 32],
+    ) -> Peer<'_, A> {
+        let p = Peer::from_parts(pk, x, hpk);
+        let p = if hybrid && x.is_none() { p.hybrid() } else { p };
         p.allow_compact()
     }
 
     impl<A: Auth> PeerStore<A> for Store<A> {
         fn lookup(&self, hpk: &[u8; 32]) -> Option<Peer<'_, A>> {
-            (hpk == &self.hpk).then(|| peer(self.pk, self.x, self.hybrid))
+            (hpk == &self.hpk).then(|| peer(self.pk, self.x, self.hybrid, self.hpk))
         }
         fn record(&mut self, hpk: &[u8; 32]) -> Option<&mut ReplayRecord> {
             (hpk == &self.hpk).then_some(&mut self.rec)
@@ -512,7 +514,7 @@ mod hs {
             let hpk_i = *i_id.key_id();
             let hpk_r = *r_id.key_id();
             let cfg = InitiatorConfig {
-                peer: peer(r_pk, r_id.x25519_public(), hybrid),
+                peer: peer(r_pk, r_id.x25519_public(), hybrid, hpk_r),
                 app_label: LABEL,
                 ephemeral: eph,
             };

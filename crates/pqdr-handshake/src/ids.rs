@@ -71,6 +71,10 @@ pub fn key_id(alg: u16, pk: &[u8], xpk: Option<&[u8; 32]>) -> [u8; 32] {
     *h.finalize().as_bytes()
 }
 
+fn key_id_of<A: Auth>(pk: &A::PublicKey, xpk: Option<&[u8; 32]>) -> [u8; 32] {
+    key_id(A::ALG, A::public_bytes(pk), xpk)
+}
+
 /// Our long-term identity: static key, key id, optional X25519 static key
 /// (KEM-mode `-X`), and σ, the secret that hedges every KEM coin.
 pub struct Identity<A: Auth> {
@@ -137,6 +141,12 @@ impl<A: Auth> core::fmt::Debug for Identity<A> {
 
 /// What we know about a peer: its public key, optional X25519 static key,
 /// optional psk, and which suites it may use.
+///
+/// Its key id hashes the whole public key (524 KB for McEliece), so build
+/// each peer once — when it is added to the peer store — and hand out clones
+/// from [`PeerStore::lookup`] (a responder looks a peer up twice per msg1),
+/// or rebuild it cheaply with [`Peer::from_parts`] and the stored key id.
+#[derive(Clone)]
 pub struct Peer<'a, A: Auth> {
     pub(crate) pk: &'a A::PublicKey,
     pub(crate) x_public: Option<[u8; 32]>,
@@ -155,6 +165,30 @@ impl<'a, A: Auth> Peer<'a, A> {
             x_public: None,
             hybrid: false,
             compact: false,
+            psk: None,
+        }
+    }
+
+    /// A peer from its public key, its X25519 static key (KEM `-X`) and the key
+    /// id computed earlier for exactly these keys ([`Peer::key_id`] or
+    /// [`crate::key_id`]); no hashing. A wrong id only makes handshakes with
+    /// this peer fail (every key binds the real ids), but keep ids with keys.
+    pub fn from_parts(pk: &'a A::PublicKey, x25519: Option<[u8; 32]>, key_id: [u8; 32]) -> Self {
+        debug_assert_eq!(
+            key_id,
+            key_id_of::<A>(pk, x25519.as_ref().filter(|_| A::MODE == Mode::Kem)),
+            "Peer::from_parts: key id of other keys"
+        );
+        let (x_public, hybrid) = match x25519 {
+            Some(x) if A::MODE == Mode::Kem => (Some(x), true),
+            _ => (None, false),
+        };
+        Peer {
+            pk,
+            x_public,
+            hybrid,
+            compact: false,
+            hpk: key_id,
             psk: None,
         }
     }

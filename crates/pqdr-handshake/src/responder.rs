@@ -488,10 +488,6 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         let (hybrid_ok, compact_ok) = {
             let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
-            if A::MODE == Mode::Sig && id_len == 32 {
-                let vk = A::public_bytes(peer.pk);
-                vk_buf[..vk.len()].copy_from_slice(vk);
-            }
             (
                 peer.hybrid == suite.hybrid(),
                 suite.ephemeral() == crate::Ephemeral::MlKem768 || peer.compact,
@@ -513,12 +509,15 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         if A::MODE == Mode::Sig {
             let sig = &enc[13 + id_len..enc.len() - 16];
-            if !A::verify(
-                &vk_buf[..A::VK_LEN],
-                &[&chain.th, &hpk_i, &tsb],
-                SIG_CTX_I,
-                sig,
-            ) {
+            let msg_i: [&[u8]; 3] = [&chain.th, &hpk_i, &tsb];
+            let ok = if id_len == 32 {
+                // kind 0: the peer store's parsed key (no re-parse per handshake).
+                let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
+                A::verify_with(peer.pk, &msg_i, SIG_CTX_I, sig)
+            } else {
+                A::verify(&vk_buf[..A::VK_LEN], &msg_i, SIG_CTX_I, sig)
+            };
+            if !ok {
                 return Err(Error::Signature);
             }
         }

@@ -162,6 +162,8 @@ pub trait Auth: sealed::Sealed + Sized + 'static {
     fn sign(sk: &Self::SecretKey, msg: &[&[u8]], ctx: &[u8], rnd: &[u8; 32], sig: &mut [u8]);
     /// SIG mode: ML-DSA.Verify (FIPS 204 Algorithm 3) of `sig` over `msg` under the encoded key `vk`.
     fn verify(vk: &[u8], msg: &[&[u8]], ctx: &[u8], sig: &[u8]) -> bool;
+    /// SIG mode: [`Auth::verify`] under an already parsed key.
+    fn verify_with(pk: &Self::PublicKey, msg: &[&[u8]], ctx: &[u8], sig: &[u8]) -> bool;
 }
 
 /// Concatenates message parts into a small stack buffer (SIG mode: th ‖ hpk ‖ ts).
@@ -179,6 +181,9 @@ macro_rules! kem_only {
     () => {
         fn sign(_: &Self::SecretKey, _: &[&[u8]], _: &[u8], _: &[u8; 32], _: &mut [u8]) {}
         fn verify(_: &[u8], _: &[&[u8]], _: &[u8], _: &[u8]) -> bool {
+            false
+        }
+        fn verify_with(_: &Self::PublicKey, _: &[&[u8]], _: &[u8], _: &[u8]) -> bool {
             false
         }
     };
@@ -334,6 +339,12 @@ macro_rules! sig_suite {
                     (Ok(vk), Ok(sig)) => vk.verify(m, ctx, &sig).is_ok(),
                     _ => false,
                 }
+            }
+            // FIPS 204 Algorithm 3 under the parsed key.
+            fn verify_with(pk: &Self::PublicKey, msg: &[&[u8]], ctx: &[u8], sig: &[u8]) -> bool {
+                let mut buf = [0u8; 128];
+                let m = join(msg, &mut buf);
+                pqdr_mldsa::$module::Signature::from_slice(sig).is_ok_and(|s| pk.verify(m, ctx, &s).is_ok())
             }
         }
     };

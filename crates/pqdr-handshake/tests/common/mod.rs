@@ -96,7 +96,17 @@ impl<A: TestKeys> Side<A> {
     }
 
     /// How the other side sees us.
+    ///
+    /// When the requested view matches our identity, the identity's key id
+    /// is reused (`Peer::from_parts`, no hashing of the public key): the way
+    /// a peer store should cache it.
     pub fn peer(&self, hybrid: bool) -> Peer<'_, A> {
+        let x = self.id.x25519_public();
+        if hybrid == x.is_some() || (A::MODE == pqdr_handshake::Mode::Sig && !hybrid) {
+            let p = Peer::from_parts(&*self.pk, x, *self.id.key_id());
+            let p = if hybrid && x.is_none() { p.hybrid() } else { p };
+            return p.allow_compact();
+        }
         let mut p = Peer::new(&*self.pk);
         if hybrid {
             p = match self.id.x25519_public() {
