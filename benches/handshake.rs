@@ -336,7 +336,7 @@ mod hs {
                 );
                 (sk, pk)
             });
-            let dk = mc::DecapsulationKey::from_bytes(sk).unwrap();
+            let dk = mc::DecapsulationKey::from_bytes(sk).unwrap().prepare();
             (dk, pk.clone().try_into().unwrap())
         }
         fn s_encaps<R: rand_core::CryptoRng>(

@@ -143,7 +143,8 @@ impl CtKeys for KMc {
         // whole key object is secret, as in crates/mceliece/tests/ct_valgrind.rs.
         let mut dk = m::DecapsulationKey::from_bytes(&sk).unwrap();
         classify(&mut dk);
-        (dk, pk)
+        // The handshake keeps the prepared key (computed from the secret one).
+        (dk.prepare(), pk)
     }
 }
 

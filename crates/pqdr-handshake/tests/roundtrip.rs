@@ -113,11 +113,11 @@ fn indices_pair_up() {
 fn from_parts_equals_new() {
     let s = Side::<K768>::new(5, true);
     let x = s.id.x25519_public().unwrap();
-    let a = pqdr_handshake::Peer::new(&*s.pk).with_x25519(x);
-    let b = pqdr_handshake::Peer::from_parts(&*s.pk, Some(x), *a.key_id());
+    let a = pqdr_handshake::Peer::<K768>::new(&*s.pk).with_x25519(x);
+    let b = pqdr_handshake::Peer::<K768>::from_parts(&*s.pk, Some(x), *a.key_id());
     assert_eq!(a.key_id(), b.key_id());
     assert_eq!(a.key_id(), s.id.key_id());
-    let plain = pqdr_handshake::Peer::new(&*s.pk);
+    let plain = pqdr_handshake::Peer::<K768>::new(&*s.pk);
     assert_ne!(
         plain.key_id(),
         a.key_id(),
