@@ -1455,8 +1455,7 @@ mod hs {
         g.bench_function("x25519", |b| {
             b.iter(|| x25519_dalek::x25519(black_box(X_SCALAR), [9; 32]))
         });
-        let (dk_m, _) = KMc::keypair(2);
-        let prepared = dk_m.prepare();
+        let (prepared, _) = KMc::keypair(2); // the handshake's KMc key is the prepared one
         let (_, pk_m) = KMc::keypair(2);
         let mut c_m = [0u8; mc::CIPHERTEXT_SIZE];
         mc::encapsulate_into(&pk_m, &mut c_m, &mut StdRng::seed_from_u64(6));
