@@ -22,7 +22,8 @@ python3 scripts/handshake_vectors.py crates/pqdr-handshake/vectors/v1.json | tai
 step "ratchet FS/PCS leak table"
 cargo test --release -p pqdr-ratchet --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
 
-step "handshake over UDP (lossy shim, cookie round, session, re-handshake)"
+step "handshake over UDP (README snippet; lossy shim, cookie round, session, re-handshake)"
+cargo run --release --example two_peers
 cargo run --release --example handshake_udp
 cargo run --release --example handshake_udp -- --suite s65-x --loss 0.1
 

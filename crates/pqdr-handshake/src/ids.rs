@@ -146,7 +146,6 @@ impl<A: Auth> core::fmt::Debug for Identity<A> {
 /// each peer once — when it is added to the peer store — and hand out clones
 /// from [`PeerStore::lookup`] (a responder looks a peer up twice per msg1),
 /// or rebuild it cheaply with [`Peer::from_parts`] and the stored key id.
-#[derive(Clone)]
 pub struct Peer<'a, A: Auth> {
     pub(crate) pk: &'a A::PublicKey,
     pub(crate) x_public: Option<[u8; 32]>,
@@ -229,6 +228,19 @@ impl<'a, A: Auth> Peer<'a, A> {
     }
 }
 
+impl<A: Auth> Clone for Peer<'_, A> {
+    fn clone(&self) -> Self {
+        Peer {
+            pk: self.pk,
+            x_public: self.x_public,
+            hybrid: self.hybrid,
+            compact: self.compact,
+            hpk: self.hpk,
+            psk: self.psk,
+        }
+    }
+}
+
 impl<A: Auth> Drop for Peer<'_, A> {
     fn drop(&mut self) {
         self.psk.zeroize();
@@ -250,6 +262,44 @@ pub trait PeerStore<A: Auth> {
     fn lookup(&self, hpk: &[u8; 32]) -> Option<Peer<'_, A>>;
     /// The peer's replay record (persist it when it changes).
     fn record(&mut self, hpk: &[u8; 32]) -> Option<&mut ReplayRecord>;
+}
+
+/// A peer store holding one peer: the point-to-point case (a tunnel, a
+/// device talking to its server). Persist [`OnePeer::replay_record`] when it
+/// changes (after each completed handshake).
+#[derive(Debug)]
+pub struct OnePeer<'a, A: Auth> {
+    peer: Peer<'a, A>,
+    record: ReplayRecord,
+}
+
+impl<'a, A: Auth> OnePeer<'a, A> {
+    /// The store for `peer`, with a fresh replay record.
+    pub fn new(peer: Peer<'a, A>) -> Self {
+        OnePeer {
+            peer,
+            record: ReplayRecord::new(),
+        }
+    }
+
+    /// The store for `peer` with its persisted replay record.
+    pub fn with_record(peer: Peer<'a, A>, record: ReplayRecord) -> Self {
+        OnePeer { peer, record }
+    }
+
+    /// The replay record (persist it after each completed handshake).
+    pub fn replay_record(&self) -> &ReplayRecord {
+        &self.record
+    }
+}
+
+impl<A: Auth> PeerStore<A> for OnePeer<'_, A> {
+    fn lookup(&self, hpk: &[u8; 32]) -> Option<Peer<'_, A>> {
+        (self.peer.hpk == *hpk).then(|| self.peer.clone())
+    }
+    fn record(&mut self, hpk: &[u8; 32]) -> Option<&mut ReplayRecord> {
+        (self.peer.hpk == *hpk).then_some(&mut self.record)
+    }
 }
 
 /// Per-peer replay state kept by the responder (SPEC.md: 40 bytes).

@@ -81,7 +81,7 @@ pub mod testing;
 
 pub use error::Error;
 pub use established::{Established, MAX_CONTEXT, Msg3Retransmit};
-pub use ids::{Identity, Load, Peer, PeerStore, ReplayRecord, Tai64N, key_id};
+pub use ids::{Identity, Load, OnePeer, Peer, PeerStore, ReplayRecord, Tai64N, key_id};
 pub use initiator::{
     COOKIE_LIFE_MS, GIVE_UP_MS, Initiator, InitiatorConfig, MAX_APP_LABEL, RENEW_MS,
 };
