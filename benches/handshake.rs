@@ -23,8 +23,11 @@
 //!   (replayed from the seeded RNGs and the public messages, checked against
 //!   them before anything is timed):
 //!   - KEM mode, initiator: KGe (ML-KEM KeyGen from the 64-byte seed), Es
-//!     (encapsulation to pk_R: ML-KEM deterministic encaps with `m`;
-//!     McEliece / sntrup761 with randomness from the RNG), De, Ds;
+//!     (encapsulation to pk_R, reading its randomness from a copy of the
+//!     handshake's own hedged-coin XOF stream: ML-KEM deterministic encaps
+//!     with `m` = its first 32 bytes, McEliece `encapsulate_into`, sntrup761
+//!     `encapsulate_pqclean`; the bench checks that each gives msg1's ct_R
+//!     and msg2's ct_I), De, Ds (McEliece: the prepared key);
 //!     responder: Ds, Ee (the FIPS 203 §7.2 check of ek_E + deterministic
 //!     encaps), Es.
 //!   - SIG mode, initiator: KGe, De, V (sig_R under the peer's already
@@ -40,9 +43,10 @@
 //!   (target ≤ 1.10: the protocol's own cost under 10 %).
 //! * `handshake/<suite>`: the same pieces as criterion benchmarks.
 //! * `handshake/pieces`: the single primitive operations, the key id of each
-//!   public key (a `PeerStore` hashes it on every `Peer::new`), and the
-//!   sntrup761 encapsulation drawing from a BLAKE3 XOF reader as the
-//!   handshake's hedged coins do.
+//!   public key (`Peer::new` hashes it; the bench's store caches it and uses
+//!   `Peer::from_parts`), sntrup761's per-word-draw encapsulation from a BLAKE3
+//!   XOF reader (the path before `encapsulate_pqclean`), and BLAKE3 `derive_key`
+//!   with the context string hashed per call against a precomputed context key.
 //! * `handshake/flood`: a forged msg1 rejected at mac1, a cookie reply under
 //!   load, a msg1 refused by the per-source bucket under load (valid mac2),
 //!   and a forged msg1 with a valid mac1 (anyone holding pk_R can make one)
@@ -87,6 +91,7 @@ mod hs {
         key_id, wire,
     };
     use pqdr_suite::ratchet::blake3;
+    use pqdr_suite::ratchet::blake3::hazmat::HasherExt;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
     use rand_core::{Infallible, Rng, TryCryptoRng, TryRng};
@@ -127,14 +132,19 @@ mod hs {
         *h.finalize().as_bytes()
     }
 
-    /// `coins(σ, label, N)` for the 32 bytes `r` the RNG gave.
-    fn coins<const N: usize>(sigma: &[u8; 32], r: &[u8; 32], label: u8) -> [u8; N] {
+    /// The stream `coins(σ, label, ·)` for the 32 bytes `r` the RNG gave.
+    fn coin_stream(sigma: &[u8; 32], r: &[u8; 32], label: u8) -> blake3::OutputReader {
         let mut h = blake3::Hasher::new_derive_key(&format!("{PREFIX}hedged coins"));
         h.update(sigma);
         h.update(r);
         h.update(&[label]);
+        h.finalize_xof()
+    }
+
+    /// `coins(σ, label, N)`: the first N bytes of the stream.
+    fn coins<const N: usize>(sigma: &[u8; 32], r: &[u8; 32], label: u8) -> [u8; N] {
         let mut out = [0u8; N];
-        h.finalize_xof().fill(&mut out);
+        coin_stream(sigma, r, label).fill(&mut out);
         out
     }
 
@@ -166,6 +176,11 @@ mod hs {
         fn new(seed: u8) -> Self {
             Xof(blake3::Hasher::new().update(&[seed]).finalize_xof())
         }
+    }
+
+    /// A fresh reader at the start of a coin stream (the handshake's `Coins`).
+    fn xof_at(stream: &blake3::OutputReader) -> Xof {
+        Xof(stream.clone())
     }
 
     impl TryRng for Xof {
@@ -366,7 +381,8 @@ mod hs {
             rng: &mut R,
             ct: &mut [u8],
         ) -> [u8; 32] {
-            let (c, s) = pk.encapsulate(rng);
+            // As the handshake: one 4p-byte read of the coin stream.
+            let (c, s) = pk.encapsulate_pqclean(rng);
             ct[..nt::CIPHERTEXT_SIZE].copy_from_slice(c.as_bytes());
             *s.as_bytes()
         }
@@ -408,7 +424,7 @@ mod hs {
     // ------------------------------------------------------------ the suites
 
     /// The responder's peer table: the one initiator, found by its cached key
-    /// id; `Peer::new` (the only constructor) hashes the key on every lookup.
+    /// id and returned through `Peer::from_parts` (no hashing per lookup).
     struct Store<A: Auth + 'static> {
         pk: &'static A::PublicKey,
         x: Option<[u8; 32]>,
@@ -449,6 +465,10 @@ mod hs {
         ct_e: Vec<u8>,
         ct_r: Vec<u8>,
         ct_i: Vec<u8>,
+        /// The hedged-coin streams of the two static encapsulations (Es):
+        /// the initiator's `coins(σ_I, r, 'r')`, the responder's `coins(σ_R, r, 'I')`.
+        coins_r: blake3::OutputReader,
+        coins_i: blake3::OutputReader,
         msg_r: Vec<u8>,
         rnd_r: [u8; 32],
         sig_r: Vec<u8>,
@@ -628,9 +648,7 @@ mod hs {
             let mut r = StdRng::seed_from_u64(seed_r);
             r.next_u32();
             let r_big_e = draw32(&mut r);
-            if kem {
-                draw32(&mut r);
-            }
+            let r_big_i = if kem { draw32(&mut r) } else { [0; 32] };
             let r_y = if hybrid { draw32(&mut r) } else { [0; 32] };
             let r_s = if kem { [0; 32] } else { draw32(&mut r) };
 
@@ -644,17 +662,17 @@ mod hs {
             assert_eq!(ct, ct_e, "Ee coins");
 
             let (mut ct_r, mut ct_i) = (Vec::new(), Vec::new());
+            let coins_r = coin_stream(&SIGMA_I, &r_r, b'r');
+            let coins_i = coin_stream(&SIGMA_R, &r_big_i, b'I');
             if kem {
                 ct_r = m1[8 + ek_len..8 + ek_len + A::CT_LEN].to_vec();
                 ct_i = m2[12 + cte_len..12 + cte_len + A::CT_LEN].to_vec();
-                if A::ALG == K768::ALG {
-                    // K768's Es uses the first 32 bytes of coins 'r' as m.
-                    let m: [u8; 32] = coins(&SIGMA_I, &r_r, b'r');
-                    let mut c = vec![0u8; A::CT_LEN];
-                    let mut one = FixedRng(m, 0);
-                    A::s_encaps(r_pk, &mut one, &mut c);
-                    assert_eq!(c, ct_r, "Es coins");
-                }
+                // Both Es, as the ops run them, give the handshake's ciphertexts.
+                let mut c = vec![0u8; A::CT_LEN];
+                A::s_encaps(r_pk, &mut xof_at(&coins_r), &mut c);
+                assert_eq!(c, ct_r, "initiator Es coins");
+                A::s_encaps(i_pk, &mut xof_at(&coins_i), &mut c);
+                assert_eq!(c, ct_i, "responder Es coins");
             }
 
             // Transcript: th_0, then MixHash over each public segment.
@@ -675,6 +693,8 @@ mod hs {
                 ct_e,
                 ct_r,
                 ct_i,
+                coins_r,
+                coins_i,
                 msg_r: Vec::new(),
                 rnd_r: [0; 32],
                 sig_r: Vec::new(),
@@ -738,19 +758,14 @@ mod hs {
         }
 
         /// The initiator's primitive operations (outputs returned, dropped untimed).
-        fn ops_initiator(
-            &self,
-            rng: &mut StdRng,
-            ct: &mut [u8],
-            sig: &mut [u8],
-        ) -> (EphDk, [u8; 32]) {
+        fn ops_initiator(&self, ct: &mut [u8], sig: &mut [u8]) -> (EphDk, [u8; 32]) {
             let o = &self.o;
             let mut acc = [0u8; 32];
             let mut fold = |x: [u8; 32]| acc.iter_mut().zip(x).for_each(|(a, b)| *a ^= b);
             let e = EphDk::keygen(self.eph, &o.seed_e); // KGe
             black_box(e.ek());
             if self.kem() {
-                fold(A::s_encaps(self.r_pk, rng, ct)); // Es
+                fold(A::s_encaps(self.r_pk, &mut xof_at(&o.coins_r), ct)); // Es
                 fold(e.decaps(&o.ct_e)); // De
                 fold(A::s_decaps(&o.i_sk, &o.ct_i)); // Ds
             } else {
@@ -765,14 +780,14 @@ mod hs {
         }
 
         /// The responder's primitive operations.
-        fn ops_responder(&self, rng: &mut StdRng, ct: &mut [u8], sig: &mut [u8]) -> [u8; 32] {
+        fn ops_responder(&self, ct: &mut [u8], sig: &mut [u8]) -> [u8; 32] {
             let o = &self.o;
             let mut acc = [0u8; 32];
             let mut fold = |x: [u8; 32]| acc.iter_mut().zip(x).for_each(|(a, b)| *a ^= b);
             if self.kem() {
                 fold(A::s_decaps(&o.r_sk, &o.ct_r)); // Ds
                 fold(eph_encaps(self.eph, &o.ek_e, &o.m_e, ct)); // Ee
-                fold(A::s_encaps(self.i_pk, rng, ct)); // Es
+                fold(A::s_encaps(self.i_pk, &mut xof_at(&o.coins_i), ct)); // Es
             } else {
                 fold(eph_encaps(self.eph, &o.ek_e, &o.m_e, ct)); // Ee
                 A::op_sign(&o.r_sk, &o.msg_r, CTX_R, &o.rnd_r, sig); // S
@@ -842,17 +857,17 @@ mod hs {
             (est, t.elapsed())
         }
 
-        fn ops_i_timed(&self, rng: &mut StdRng, ct: &mut [u8], sig: &mut [u8]) -> Duration {
+        fn ops_i_timed(&self, ct: &mut [u8], sig: &mut [u8]) -> Duration {
             let t = StdInstant::now();
-            let out = self.ops_initiator(rng, ct, sig);
+            let out = self.ops_initiator(ct, sig);
             let d = t.elapsed();
             black_box(out);
             d
         }
 
-        fn ops_r_timed(&self, rng: &mut StdRng, ct: &mut [u8], sig: &mut [u8]) -> Duration {
+        fn ops_r_timed(&self, ct: &mut [u8], sig: &mut [u8]) -> Duration {
             let t = StdInstant::now();
-            let out = self.ops_responder(rng, ct, sig);
+            let out = self.ops_responder(ct, sig);
             let d = t.elapsed();
             black_box(out);
             d
@@ -860,7 +875,6 @@ mod hs {
 
         /// Alternating batches: (initiator, responder).
         fn paired(&mut self) -> (Side, Side) {
-            let mut rng = StdRng::seed_from_u64(3);
             let mut ct = vec![0u8; 2048];
             let mut sig = vec![0u8; 4700];
             let mut out = vec![0u8; wire::MSG2_MAX];
@@ -890,7 +904,7 @@ mod hs {
                         }
                     } else {
                         for _ in 0..n {
-                            op += self.ops_i_timed(&mut rng, &mut ct, &mut sig);
+                            op += self.ops_i_timed(&mut ct, &mut sig);
                         }
                     }
                 }
@@ -912,7 +926,7 @@ mod hs {
                         }
                     } else {
                         for _ in 0..n {
-                            op += self.ops_r_timed(&mut rng, &mut ct, &mut sig);
+                            op += self.ops_r_timed(&mut ct, &mut sig);
                         }
                     }
                 }
@@ -1001,20 +1015,19 @@ mod hs {
                     total
                 })
             });
-            let mut rng = StdRng::seed_from_u64(3);
             let mut ct = vec![0u8; 2048];
             let mut sig = vec![0u8; 4700];
             g.bench_function("ops-initiator", |b| {
                 b.iter_custom(|iters| {
                     (0..iters)
-                        .map(|_| self.ops_i_timed(&mut rng, &mut ct, &mut sig))
+                        .map(|_| self.ops_i_timed(&mut ct, &mut sig))
                         .sum()
                 })
             });
             g.bench_function("ops-responder", |b| {
                 b.iter_custom(|iters| {
                     (0..iters)
-                        .map(|_| self.ops_r_timed(&mut rng, &mut ct, &mut sig))
+                        .map(|_| self.ops_r_timed(&mut ct, &mut sig))
                         .sum()
                 })
             });
@@ -1143,7 +1156,6 @@ mod hs {
 
         /// `n` times one side (`HANDSHAKE_PROFILE`, for callgrind).
         fn profile(&mut self, what: &str, n: u64) {
-            let mut rng = StdRng::seed_from_u64(3);
             let (mut ct, mut sig) = (vec![0u8; 2048], vec![0u8; 4700]);
             let mut out = vec![0u8; wire::MSG2_MAX];
             let mut f: Box<dyn FnMut() + '_> = match what {
@@ -1162,10 +1174,10 @@ mod hs {
                     black_box(self.msg3());
                 }),
                 "ops-initiator" => Box::new(|| {
-                    black_box(self.ops_initiator(&mut rng, &mut ct, &mut sig));
+                    black_box(self.ops_initiator(&mut ct, &mut sig));
                 }),
                 "ops-responder" => Box::new(|| {
-                    black_box(self.ops_responder(&mut rng, &mut ct, &mut sig));
+                    black_box(self.ops_responder(&mut ct, &mut sig));
                 }),
                 _ => panic!(
                     "HANDSHAKE_PROFILE=<suite>:<start|initiator|msg1|responder|ops-initiator|ops-responder>:<n>"
@@ -1217,28 +1229,6 @@ mod hs {
             g.finish();
         }
     }
-
-    /// An RNG that returns 32 fixed bytes once (K768's `m`), then zeros.
-    struct FixedRng([u8; 32], usize);
-
-    impl TryRng for FixedRng {
-        type Error = Infallible;
-        fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-            Ok(0)
-        }
-        fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-            Ok(0)
-        }
-        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-            for d in dst {
-                *d = self.0.get(self.1).copied().unwrap_or(0);
-                self.1 += 1;
-            }
-            Ok(())
-        }
-    }
-
-    impl TryCryptoRng for FixedRng {}
 
     /// The object-safe view of a `Case<A>` the driver iterates over.
     trait AnyCase {
@@ -1465,29 +1455,35 @@ mod hs {
         });
         g.sample_size(100);
         let (_, pk_n) = KNt::keypair(2);
-        // The same XOF stream gives the same ciphertext either way.
+        // The same XOF stream gives the same ciphertext either way; the
+        // handshake (and `encaps-xof-coins/sntrup761`) uses `encapsulate_pqclean`.
         let (c1, _) = pk_n.encapsulate(&mut Xof::new(8));
         let (c2, _) = pk_n.encapsulate_pqclean(&mut Xof::new(8));
         assert_eq!(c1.as_bytes(), c2.as_bytes());
-        g.bench_function("encaps-pqclean-xof-coins/sntrup761", |b| {
+        g.bench_function("encaps-per-word-draws-xof-coins/sntrup761", |b| {
             let mut x = Xof::new(9);
-            b.iter(|| pk_n.encapsulate_pqclean(&mut x))
+            b.iter(|| pk_n.encapsulate(&mut x))
         });
         let msg = vec![0x5au8; 2388];
         g.bench_function("blake3-keyed-hash/2388 B", |b| {
             b.iter(|| blake3::keyed_hash(&[1; 32], black_box(&msg)))
         });
-        // DK as the crate computes it: context hashed each time (3 compressions).
+        // One DK: the context string hashed per call (the crate before
+        // cae8e1b), and from the precomputed context key (the crate now).
         const MIX: &str = "pqdr-handshake v1 2026-11-25T22:00Z mix";
+        let dk97 = |mut h: blake3::Hasher| {
+            h.update(black_box(&[1; 32]));
+            h.update(b"E");
+            h.update(&[2; 32]);
+            h.update(&[3; 32]);
+            *h.finalize().as_bytes()
+        };
         g.bench_function("blake3-derive-key/97 B", |b| {
-            b.iter(|| {
-                let mut h = blake3::Hasher::new_derive_key(MIX);
-                h.update(black_box(&[1; 32]));
-                h.update(b"E");
-                h.update(&[2; 32]);
-                h.update(&[3; 32]);
-                *h.finalize().as_bytes()
-            })
+            b.iter(|| dk97(blake3::Hasher::new_derive_key(black_box(MIX))))
+        });
+        let ctx_key = blake3::hazmat::hash_derive_key_context(MIX);
+        g.bench_function("blake3-derive-key-context-key/97 B", |b| {
+            b.iter(|| dk97(blake3::Hasher::new_from_context_key(black_box(&ctx_key))))
         });
         g.finish();
         for case in &mut cases {
