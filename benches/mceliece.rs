@@ -16,7 +16,7 @@ use core::hint::black_box;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use pq_mceliece::Algorithm;
-use pqdr_mceliece::Params;
+use pqdr_mceliece::ParameterSet;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -90,7 +90,7 @@ impl Classic {
     }
 }
 
-fn bench_set<P: Params>(
+fn bench_set<P: ParameterSet>(
     c: &mut Criterion,
     label: &str,
     peer: Algorithm,

@@ -11,9 +11,9 @@
 
 use super::{KemAlg, KemOutput};
 use pqdr_kat::Drbg;
-use pqdr_mceliece::{DecapsulationKey, Params};
+use pqdr_mceliece::{DecapsulationKey, ParameterSet};
 
-fn record<P: Params>(seed: &[u8; 48]) -> KemOutput {
+fn record<P: ParameterSet>(seed: &[u8; 48]) -> KemOutput {
     let mut drbg = Drbg::new(seed);
     let (dk, ek) = pqdr_mceliece::generate::<P, _>(&mut drbg);
     let (ct, ss) = ek.encapsulate(&mut drbg);
@@ -25,7 +25,7 @@ fn record<P: Params>(seed: &[u8; 48]) -> KemOutput {
     }
 }
 
-fn decapsulate<P: Params>(sk: &[u8], ct: &[u8]) -> Result<Vec<u8>, String> {
+fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> Result<Vec<u8>, String> {
     let dk = DecapsulationKey::<P>::from_bytes(sk).map_err(|e| format!("secret key: {e}"))?;
     let ss = dk
         .decapsulate_bytes(ct)

@@ -15,12 +15,12 @@
 
 use crate::ct::opaque;
 use crate::gf;
-use crate::params::Params;
+use crate::params::ParameterSet;
 use crate::vec::{self, Vec};
 
 /// Bit N of the bitsliced sequence `s`, as a field element.
 #[inline(always)]
-fn element<P: Params>(s: &Vec<4>, n: usize) -> u16 {
+fn element<P: ParameterSet>(s: &Vec<4>, n: usize) -> u16 {
     let mut x = 0u16;
     for (b, w) in s.iter().enumerate().take(P::M) {
         x |= (((w[n >> 6] >> (n & 63)) & 1) as u16) << b;
@@ -30,7 +30,7 @@ fn element<P: Params>(s: &Vec<4>, n: usize) -> u16 {
 
 /// Sum of the 64 W lanes of `v`.
 #[inline(always)]
-fn lane_sum<P: Params, const W: usize>(v: &Vec<W>) -> u16 {
+fn lane_sum<P: ParameterSet, const W: usize>(v: &Vec<W>) -> u16 {
     let mut x = 0u16;
     for (b, w) in v.iter().enumerate().take(P::M) {
         let mut f = w.iter().fold(0, |acc, &y| acc ^ y);
@@ -45,7 +45,7 @@ fn lane_sum<P: Params, const W: usize>(v: &Vec<W>) -> u16 {
 
 /// Shifts the 64 W positions up by one and puts `c` at position 0.
 #[inline(always)]
-fn shift_in<P: Params, const W: usize>(v: &mut Vec<W>, c: u16) {
+fn shift_in<P: ParameterSet, const W: usize>(v: &mut Vec<W>, c: u16) {
     for (b, w) in v.iter_mut().enumerate().take(P::M) {
         for i in (1..W).rev() {
             w[i] = (w[i] << 1) | (w[i - 1] >> 63);
@@ -84,7 +84,7 @@ impl<const W: usize> State<W> {
 /// d = sum C_i S_(n-i); C <- gamma C + d B; on a length change B <- C,
 /// gamma <- d; then B <- x B. `keep` masks the positions below t.
 #[inline(always)]
-fn iterate<P: Params, const W: usize>(st: &mut State<W>, n: usize, sn: u16, keep: &[u64; W]) {
+fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16, keep: &[u64; W]) {
     let mut p = vec::zero::<W>();
     let mut q = vec::zero::<W>();
     let mut k = vec::zero::<W>();
@@ -126,7 +126,7 @@ fn iterate<P: Params, const W: usize>(st: &mut State<W>, n: usize, sn: u16, keep
 }
 
 /// Normalizes (C_0 = 1) and reverses: out gets sigma_j = C_(t-j), j < t.
-fn finish<P: Params, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
+fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
     let t = P::T;
     let mut k = vec::zero::<W>();
     let mut p = vec::zero::<W>();
@@ -151,7 +151,7 @@ fn finish<P: Params, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
 /// While n < 64 every polynomial fits in one word per plane (deg C <= n + 1,
 /// and the window holds n syndromes), so those iterations run on one word;
 /// for t > 64 the rest run on two.
-pub(crate) fn bm<P: Params>(out: &mut Vec<4>, s: &Vec<4>) {
+pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     let t = P::T;
     let mut st = State::<1> {
         cv: vec::zero::<1>(),
@@ -197,7 +197,7 @@ mod tests {
 
     /// Textbook Berlekamp–Massey with a division per step (the reference's
     /// recurrence), returning sigma_0..sigma_t.
-    fn naive<P: Params>(s: &[u16]) -> [u16; 129] {
+    fn naive<P: ParameterSet>(s: &[u16]) -> [u16; 129] {
         let t = P::T;
         let mut c = [0u16; 129];
         let mut b = [0u16; 129];
@@ -231,7 +231,7 @@ mod tests {
         out
     }
 
-    fn check<P: Params>(seed: u64, sparse: bool) {
+    fn check<P: ParameterSet>(seed: u64, sparse: bool) {
         let t = P::T;
         let mut x = seed;
         let mut s = [0u16; 256];

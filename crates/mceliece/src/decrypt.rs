@@ -24,7 +24,7 @@ use crate::bm;
 use crate::ct::nonzero_mask_u64;
 use crate::fft::{self, Values};
 use crate::gf;
-use crate::params::{Derived, Params};
+use crate::params::{Derived, ParameterSet};
 use crate::vec::{self, Vec};
 use zeroize::Zeroize;
 
@@ -33,7 +33,7 @@ const MAX_WORDS: usize = 128;
 
 /// `out[i] = 1 / a[i]`, lane by lane, with one inversion (Montgomery's trick;
 /// every lane of every `a[i]` must be nonzero).
-fn batch_inv<P: Params>(out: &mut [Vec<2>], a: &[Vec<2>]) {
+fn batch_inv<P: ParameterSet>(out: &mut [Vec<2>], a: &[Vec<2>]) {
     let n = a.len();
     out[0] = a[0];
     for i in 1..n {
@@ -55,7 +55,7 @@ fn batch_inv<P: Params>(out: &mut [Vec<2>], a: &[Vec<2>]) {
 }
 
 /// x = w masked by the bit vector `bits` (one word per 64 elements).
-fn masked<P: Params>(x: &mut Values, w: &Values, bits: &[u64; MAX_WORDS]) {
+fn masked<P: ParameterSet>(x: &mut Values, w: &Values, bits: &[u64; MAX_WORDS]) {
     for (e, (xv, wv)) in x.iter_mut().zip(w.iter()).enumerate().take(1 << (P::M - 7)) {
         for b in 0..P::M {
             xv[b] = [wv[b][0] & bits[2 * e], wv[b][1] & bits[2 * e + 1]];
@@ -91,7 +91,7 @@ impl Zeroize for Prepared {
 
 /// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero), with
 /// `scratch` as working space. `sk_gc` = g || control bits.
-fn weights<P: Params>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
+fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
     let (m, t) = (P::M, P::T);
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
@@ -112,7 +112,7 @@ fn weights<P: Params>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
 
 /// The n support positions as a 2^m-bit vector in support order (all of
 /// them for n = 2^m); the caller moves it to element order.
-fn support_mask<P: Params>(in_support: &mut [u64; MAX_WORDS]) {
+fn support_mask<P: ParameterSet>(in_support: &mut [u64; MAX_WORDS]) {
     let (m, n) = (P::M, P::N);
     for (i, w) in in_support.iter_mut().enumerate().take(1 << (m - 6)) {
         *w = if 64 * i + 64 <= n {
@@ -126,7 +126,7 @@ fn support_mask<P: Params>(in_support: &mut [u64; MAX_WORDS]) {
 }
 
 /// r = (C0, 0, ..., 0) in support order.
-fn received<P: Params>(r: &mut [u64; MAX_WORDS], c0: &[u8]) {
+fn received<P: ParameterSet>(r: &mut [u64; MAX_WORDS], c0: &[u8]) {
     let mt = P::MT;
     for (i, &byte) in c0.iter().enumerate().take(P::SYND_BYTES) {
         let keep = if 8 * i + 8 <= mt {
@@ -139,7 +139,7 @@ fn received<P: Params>(r: &mut [u64; MAX_WORDS], c0: &[u8]) {
 }
 
 /// Precomputes [`Prepared`] from the secret key part `sk_gc` = g || control bits.
-pub(crate) fn prepare<P: Params>(out: &mut Prepared, sk_gc: &[u8]) {
+pub(crate) fn prepare<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
@@ -155,7 +155,7 @@ pub(crate) fn prepare<P: Params>(out: &mut Prepared, sk_gc: &[u8]) {
 }
 
 /// [`decrypt`] with the key-only part precomputed by [`prepare`].
-pub(crate) fn decrypt_prepared<P: Params>(
+pub(crate) fn decrypt_prepared<P: ParameterSet>(
     e: &mut [u8],
     sk_gc: &[u8],
     prep: &Prepared,
@@ -177,7 +177,7 @@ pub(crate) fn decrypt_prepared<P: Params>(
 /// Decodes `c0` (SYND_BYTES) with the secret key part `sk_gc` = g || control
 /// bits into `e` (n/8 bytes). Returns 0xFF if decoding succeeded (weight t,
 /// same syndrome), else 0.
-pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
+pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
@@ -207,7 +207,7 @@ pub(crate) fn decrypt<P: Params>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
 /// The message-dependent part of decoding: syndrome of `r` (element order)
 /// weighted by `weight`, Berlekamp–Massey, roots, the weight and syndrome
 /// checks, and e back in support order. `rest` is working space.
-fn decode<P: Params>(
+fn decode<P: ParameterSet>(
     e: &mut [u8],
     cb: &[u8],
     weight: &Values,

@@ -1,7 +1,7 @@
 //! Niederreiter encryption (spec §2.4.5 "FixedWeight" and "Encode": C0 = H e).
 // ref: encrypt.c
 
-use crate::params::{Derived, Params};
+use crate::params::{Derived, ParameterSet};
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
@@ -10,7 +10,7 @@ use zeroize::Zeroize;
 /// indices; the first t below n are used), or 2t bytes (t indices) when
 /// n = 2^m; repeated until the t indices are distinct.
 // ref: encrypt.c (`gen_e`)
-pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R) {
+pub(crate) fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R) {
     let (t, n) = (P::T, P::N);
     let mut ind = [0u16; 128];
     let mut bytes = [0u8; 4 * 128];
@@ -86,7 +86,7 @@ pub(crate) fn gen_e<P: Params, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R)
 }
 
 /// The bits of e from position mt on, packed from bit 0 (the part T multiplies).
-pub(crate) fn e_tail<P: Params>(out: &mut [u8], e: &[u8]) {
+pub(crate) fn e_tail<P: ParameterSet>(out: &mut [u8], e: &[u8]) {
     let (mt, rb) = (P::MT, P::ROW_BYTES);
     let (b, sh) = (mt >> 3, mt & 7);
     for (j, o) in out.iter_mut().enumerate().take(rb) {
@@ -102,7 +102,7 @@ pub(crate) fn e_tail<P: Params>(out: &mut [u8], e: &[u8]) {
 
 /// Syndrome bits of `rows` public-key rows starting at row `first`:
 /// C0_i = e_i + <T_i, e_tail>; ORs them into `c0`.
-pub(crate) fn syndrome_rows<P: Params>(
+pub(crate) fn syndrome_rows<P: ParameterSet>(
     c0: &mut [u8],
     rows: &[u8],
     first: usize,

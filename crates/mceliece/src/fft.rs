@@ -31,7 +31,7 @@
 )]
 
 use crate::gf;
-use crate::params::Params;
+use crate::params::ParameterSet;
 use crate::vec::{self, MAX_M, Vec};
 
 /// Most value entries: 2^13 / 128.
@@ -189,15 +189,15 @@ pub(crate) const fn consts(m: usize, poly: u32) -> Consts {
 }
 
 /// The compile-time tables of a parameter set's field.
-pub(crate) trait FftConsts: Params {
+pub(crate) trait FftConsts: ParameterSet {
     /// See [`Consts`].
     const FFT: Consts = consts(Self::M, Self::FIELD_POLY);
 }
-impl<P: Params> FftConsts for P {}
+impl<P: ParameterSet> FftConsts for P {}
 
 /// x ^= (x & mask) >> s on every plane (256-bit words, public s).
 #[inline(always)]
-fn shr_xor<P: Params>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
+fn shr_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
     let (ws, bs) = (s >> 6, s & 63);
     for plane in x.iter_mut().take(P::M) {
         let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
@@ -215,7 +215,7 @@ fn shr_xor<P: Params>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
 
 /// x ^= (x & mask) << s on every plane (256-bit words, public s).
 #[inline(always)]
-fn shl_xor<P: Params>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
+fn shl_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
     let (ws, bs) = (s >> 6, s & 63);
     for plane in x.iter_mut().take(P::M) {
         let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
@@ -250,7 +250,7 @@ fn bit_mask(x: u16, b: usize) -> u64 {
 /// The butterfly multipliers of depth d < 6 for entries e and e + 1, packed:
 /// entry e's at the positions selected by `sel`, entry e + 1's elsewhere.
 #[inline(always)]
-fn packed_multiplier<P: Params>(a: &mut Vec<2>, c: &Consts, d: usize, e: usize, sel: u64) {
+fn packed_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, d: usize, e: usize, sel: u64) {
     let o = &c.outer[d][2 * e..2 * e + 4];
     for b in 0..P::M {
         for l in 0..2 {
@@ -261,7 +261,7 @@ fn packed_multiplier<P: Params>(a: &mut Vec<2>, c: &Consts, d: usize, e: usize, 
 
 /// The multipliers of depth 6 for entries e (lane 0) and e + 1 (lane 1).
 #[inline(always)]
-fn lane_multiplier<P: Params>(a: &mut Vec<2>, c: &Consts, e: usize) {
+fn lane_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, e: usize) {
     let (o0, o1) = (c.outer[6][2 * e], c.outer[6][2 * e + 2]);
     for b in 0..P::M {
         a[b] = [bit_mask(o0, b), bit_mask(o1, b)];
@@ -271,7 +271,7 @@ fn lane_multiplier<P: Params>(a: &mut Vec<2>, c: &Consts, e: usize) {
 /// Forward butterflies of in-word depth D < 6, two entries per product:
 /// entry 2i's V halves at the bit-D positions, entry 2i + 1's shifted below.
 #[inline(never)]
-fn fwd_word<P: Params, const D: usize>(out: &mut Values, c: &Consts, entries: usize) {
+fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entries: usize) {
     let (s, hi) = (1 << D, BIT_SET[D]);
     let mut a = vec::zero::<2>();
     let mut p = vec::zero::<2>();
@@ -298,7 +298,7 @@ fn fwd_word<P: Params, const D: usize>(out: &mut Values, c: &Consts, entries: us
 
 /// Transposed butterflies of in-word depth D < 6, two entries per product.
 #[inline(never)]
-fn tr_word<P: Params, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
+fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
     let (s, hi) = (1 << D, BIT_SET[D]);
     let mut a = vec::zero::<2>();
     let mut p = vec::zero::<2>();
@@ -326,7 +326,7 @@ fn tr_word<P: Params, const D: usize>(x: &mut Values, c: &Consts, entries: usize
 /// Evaluates f (2^k coefficients bitsliced in `f`, 6 <= k <= 8, positions
 /// from 2^k on zero) at every element of GF(2^m) into `out` (Gao–Mateer
 /// Algorithm 2 unrolled: radix conversions down, butterflies up).
-pub(crate) fn fft<P: Params>(out: &mut Values, f: &Vec<4>, k: usize) {
+pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     let mut x = *f;
@@ -397,7 +397,7 @@ pub(crate) fn fft<P: Params>(out: &mut Values, f: &Vec<4>, k: usize) {
 /// The transpose of [`fft`] (McBits §4): from values v at every element to
 /// the 2^k sums sum_a v(a) a^j in `out` (the operations of [`fft`] in
 /// reverse order, each transposed). `x` is consumed (used as scratch).
-pub(crate) fn fft_tr<P: Params>(out: &mut Vec<4>, x: &mut Values, k: usize) {
+pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     let mut a = vec::zero::<2>();
@@ -474,7 +474,7 @@ pub(crate) fn fft_tr<P: Params>(out: &mut Vec<4>, x: &mut Values, k: usize) {
 /// coefficients, or for t = 2^k an FFT of the low part plus a^t. The map
 /// a -> a^(2^k) is GF(2)-linear, and the element at position pos is
 /// sum_j pos_j z^(m-1-j), so a^t = sum_j pos_j (z^(m-1-j))^t.
-pub(crate) fn eval_monic<P: Params>(out: &mut Values, low: &Vec<4>) {
+pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Vec<4>) {
     let (m, t) = (P::M, P::T);
     if t.is_power_of_two() {
         let k = t.trailing_zeros() as usize;
@@ -552,11 +552,11 @@ mod tests {
         x
     }
 
-    fn horner<P: Params>(f: &[u16], a: u16) -> u16 {
+    fn horner<P: ParameterSet>(f: &[u16], a: u16) -> u16 {
         f.iter().rev().fold(0, |acc, &c| gf::mul::<P>(acc, a) ^ c)
     }
 
-    fn check_fft<P: Params>(k: usize, seed: u64) {
+    fn check_fft<P: ParameterSet>(k: usize, seed: u64) {
         let mut s = seed;
         let mut f = [0u16; 256];
         let mut fv = vec::zero::<4>();
@@ -584,7 +584,7 @@ mod tests {
         }
     }
 
-    fn check_monic<P: Params>(seed: u64) {
+    fn check_monic<P: ParameterSet>(seed: u64) {
         let mut s = seed;
         let t = P::T;
         let mut f = [0u16; 257];
@@ -609,7 +609,7 @@ mod tests {
         check_monic::<Mceliece8192128>(5);
     }
 
-    fn check_tr<P: Params>(k: usize, seed: u64) {
+    fn check_tr<P: ParameterSet>(k: usize, seed: u64) {
         let mut s = seed;
         let mut x = zero_values();
         let mut vals = [0u16; 8192];

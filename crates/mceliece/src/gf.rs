@@ -5,13 +5,13 @@
 //! bit and reduction by masked shifts, never a table or a branch.
 // ref: gf.c
 
-use crate::params::{Derived, Params};
+use crate::params::{Derived, ParameterSet};
 
 /// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z):
 /// z^(m+k) = z^k (f(z) - z^m), folded twice (the low terms of f have degree
 /// at most 4, so two folds bring the degree below m). Shifts and XORs only.
 #[inline(always)]
-fn reduce<P: Params>(mut t: u32) -> u16 {
+fn reduce<P: ParameterSet>(mut t: u32) -> u16 {
     let m = P::M;
     let low = (1u32 << m) - 1;
     for _ in 0..2 {
@@ -45,13 +45,13 @@ fn clmul16(a: u16, b: u16) -> u32 {
 
 /// a b in GF(2^m).
 #[inline(always)]
-pub(crate) fn mul<P: Params>(a: u16, b: u16) -> u16 {
+pub(crate) fn mul<P: ParameterSet>(a: u16, b: u16) -> u16 {
     reduce::<P>(clmul16(a, b))
 }
 
 /// a^2 in GF(2^m).
 #[inline(always)]
-pub(crate) fn sq<P: Params>(a: u16) -> u16 {
+pub(crate) fn sq<P: ParameterSet>(a: u16) -> u16 {
     // Spread the bits: the square of a binary polynomial has no cross terms.
     let mut x = u32::from(a);
     x = (x | (x << 8)) & 0x00FF_00FF;
@@ -62,7 +62,7 @@ pub(crate) fn sq<P: Params>(a: u16) -> u16 {
 }
 
 /// a^(2^m - 2) = 1/a for a != 0 (and 0 for a = 0), by a fixed chain.
-pub(crate) fn inv<P: Params>(a: u16) -> u16 {
+pub(crate) fn inv<P: ParameterSet>(a: u16) -> u16 {
     // a^(2^m - 2) = (a^(2^(m-1) - 1))^2; build a^(2^k - 1) by
     // x_{k+1} = x_k^2 a.
     let mut x = a; // a^(2^1 - 1)
@@ -74,7 +74,7 @@ pub(crate) fn inv<P: Params>(a: u16) -> u16 {
 
 /// num / den in GF(2^m) (den != 0 for a meaningful result).
 #[cfg(test)]
-pub(crate) fn frac<P: Params>(den: u16, num: u16) -> u16 {
+pub(crate) fn frac<P: ParameterSet>(den: u16, num: u16) -> u16 {
     mul::<P>(inv::<P>(den), num)
 }
 
@@ -87,13 +87,13 @@ pub(crate) fn is_zero_mask(a: u16) -> u16 {
 
 /// Reverses the low m bits of a (spec §2.3 / ref `bitrev`: support ordering).
 #[inline(always)]
-pub(crate) fn bitrev<P: Params>(a: u16) -> u16 {
+pub(crate) fn bitrev<P: ParameterSet>(a: u16) -> u16 {
     a.reverse_bits() >> (16 - P::M)
 }
 
 /// s z^i for i < m: the rows of multiplication by s.
 #[inline(always)]
-fn scalar_table<P: Params>(s: u16) -> [u16; 16] {
+fn scalar_table<P: ParameterSet>(s: u16) -> [u16; 16] {
     let m = P::M;
     let mut tbl = [0u16; 16];
     let mut x = s;
@@ -110,7 +110,7 @@ fn scalar_table<P: Params>(s: u16) -> [u16; 16] {
 /// of the table of s selected by the bits of src[k] (masks, no branch), so
 /// the loop runs lane-parallel.
 #[inline(always)]
-pub(crate) fn mul_add_scalar<P: Params>(dst: &mut [u16], src: &[u16], s: u16) {
+pub(crate) fn mul_add_scalar<P: ParameterSet>(dst: &mut [u16], src: &[u16], s: u16) {
     let tbl = scalar_table::<P>(s);
     for (d, &v) in dst.iter_mut().zip(src) {
         let mut acc = 0u16;
@@ -123,7 +123,7 @@ pub(crate) fn mul_add_scalar<P: Params>(dst: &mut [u16], src: &[u16], s: u16) {
 
 /// x[k] <- s x[k] for every k (see [`mul_add_scalar`]).
 #[inline(always)]
-pub(crate) fn scale<P: Params>(x: &mut [u16], s: u16) {
+pub(crate) fn scale<P: ParameterSet>(x: &mut [u16], s: u16) {
     let tbl = scalar_table::<P>(s);
     for d in x.iter_mut() {
         let v = *d;
@@ -138,7 +138,7 @@ pub(crate) fn scale<P: Params>(x: &mut [u16], s: u16) {
 /// Multiplication in GF(2^mt) = GF(2^m)[y]/F(y) (ref: `GF_mul` in gf.c), used by
 /// the minimal-polynomial computation of key generation: one scaled row
 /// addition per coefficient of a, then the fold by F.
-pub(crate) fn poly_mul<P: Params>(out: &mut [u16], a: &[u16], b: &[u16]) {
+pub(crate) fn poly_mul<P: ParameterSet>(out: &mut [u16], a: &[u16], b: &[u16]) {
     let t = P::T;
     let mut prod = [0u16; 2 * 128 - 1];
     for (i, &ai) in a.iter().enumerate().take(t) {

@@ -7,7 +7,7 @@ use crate::controlbits::{self, Scratch};
 use crate::decrypt;
 use crate::encrypt;
 use crate::hash::{Shake256, h32};
-use crate::params::{Buf, Derived, Params};
+use crate::params::{Buf, Derived, ParameterSet};
 use crate::pk_gen;
 use crate::sk_gen;
 use crate::sort::sort_u64;
@@ -17,7 +17,7 @@ use zeroize::Zeroize;
 /// Draws the field ordering: sorts (perm_i << 31 | i) and rejects repeated
 /// perm values (spec §2.4.2 "FieldOrdering"). Fills pi (2^m) or returns false.
 #[inline(never)]
-fn field_ordering<P: Params>(pi: &mut [u16], perm_bytes: &mut Shake256) -> bool {
+fn field_ordering<P: ParameterSet>(pi: &mut [u16], perm_bytes: &mut Shake256) -> bool {
     let mut buf = P::Q64::zeroed();
     let buf = buf.as_mut();
     for (i, x) in buf.iter_mut().enumerate() {
@@ -40,7 +40,7 @@ fn field_ordering<P: Params>(pi: &mut [u16], perm_bytes: &mut Shake256) -> bool 
 }
 
 #[inline(never)]
-fn write_controlbits<P: Params>(cond: &mut [u8], pi: &mut [u16]) -> bool {
+fn write_controlbits<P: ParameterSet>(cond: &mut [u8], pi: &mut [u16]) -> bool {
     let mut p = P::Q16::zeroed();
     let mut c = P::Q16::zeroed();
     let mut rec = P::R16::zeroed();
@@ -62,7 +62,7 @@ fn write_controlbits<P: Params>(cond: &mut [u8], pi: &mut [u16]) -> bool {
 }
 
 #[inline(never)]
-fn pk_gen_step<P: Params>(pk: &mut [u8], g: &[u16], pi: &mut [u16]) -> Option<u64> {
+fn pk_gen_step<P: ParameterSet>(pk: &mut [u8], g: &[u16], pi: &mut [u16]) -> Option<u64> {
     let mut support = P::N16::zeroed();
     let r = pk_gen::pk_gen::<P>(pk, g, pi, support.as_mut());
     support.as_mut().zeroize();
@@ -73,7 +73,7 @@ fn pk_gen_step<P: Params>(pk: &mut [u8], g: &[u16], pi: &mut [u16]) -> Option<u6
 /// E = SHAKE256(64 || delta) gives s, the field-ordering bits, the
 /// Goppa-polynomial bits and the next delta, in that order; on any rejection
 /// the next delta is tried.
-pub(crate) fn keypair<P: Params>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
+pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
     let (t, n) = (P::T, P::N);
     let mut delta = *seed;
     let mut pi = P::Q16::zeroed();
@@ -123,7 +123,7 @@ pub(crate) fn keypair<P: Params>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) 
 }
 
 /// Encap (spec §8.2): e = FixedWeight(), C0 = H e, (C1 = H(2, e)), K = H(1, e, C).
-pub(crate) fn encapsulate<P: Params, R: CryptoRng + ?Sized>(
+pub(crate) fn encapsulate<P: ParameterSet, R: CryptoRng + ?Sized>(
     pk: &[u8],
     ct: &mut [u8],
     rng: &mut R,
@@ -142,7 +142,7 @@ pub(crate) fn encapsulate<P: Params, R: CryptoRng + ?Sized>(
 }
 
 /// Completes Encap once C0 is in `ct`: C1 for the `pc` sets, then K = H(1, e, C).
-pub(crate) fn finish_encapsulation<P: Params>(e: &[u8], ct: &mut [u8]) -> [u8; 32] {
+pub(crate) fn finish_encapsulation<P: ParameterSet>(e: &[u8], ct: &mut [u8]) -> [u8; 32] {
     if P::PC {
         let c1 = h32(2, &[e]);
         ct[P::SYND_BYTES..].copy_from_slice(&c1);
@@ -152,7 +152,7 @@ pub(crate) fn finish_encapsulation<P: Params>(e: &[u8], ct: &mut [u8]) -> [u8; 3
 
 /// Decap (spec §8.3) with implicit rejection: K = H(1, e, C) on success,
 /// H(0, s, C) otherwise, chosen without a branch.
-pub(crate) fn decapsulate<P: Params>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
+pub(crate) fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
     let mut e = [0u8; 1024];
     let e = &mut e[..(P::N >> 3)];
     let ok = decrypt::decrypt::<P>(e, &sk[40..], &ct[..P::SYND_BYTES]);
@@ -160,7 +160,7 @@ pub(crate) fn decapsulate<P: Params>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
 }
 
 /// [`decapsulate`] with the key-only part of decoding precomputed.
-pub(crate) fn decapsulate_prepared<P: Params>(
+pub(crate) fn decapsulate_prepared<P: ParameterSet>(
     sk: &[u8],
     prep: &decrypt::Prepared,
     ct: &[u8],
@@ -173,7 +173,12 @@ pub(crate) fn decapsulate_prepared<P: Params>(
 
 /// Decap after decoding: the C1 check of the `pc` sets, then K = H(1, e, C)
 /// if `ok` (0xFF) or H(0, s, C), selected by masks; wipes `e`.
-fn finish_decapsulation<P: Params>(e: &mut [u8], mut ok: u8, sk: &[u8], ct: &[u8]) -> [u8; 32] {
+fn finish_decapsulation<P: ParameterSet>(
+    e: &mut [u8],
+    mut ok: u8,
+    sk: &[u8],
+    ct: &[u8],
+) -> [u8; 32] {
     if P::PC {
         let c1 = h32(2, &[e]);
         let mut diff = 0u8;

@@ -7,7 +7,7 @@
 //! public key; [`TryKeyInit`] on it re-derives the public key from the seed
 //! delta stored in the secret key.
 
-use crate::params::{Derived, Params};
+use crate::params::{Derived, ParameterSet};
 use crate::{EncapsulationKey, kem as core_kem};
 use core::fmt;
 use hybrid_array::{Array, ArraySize, sizes};
@@ -20,7 +20,7 @@ use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
 /// Sizes of a parameter set as `hybrid-array` types.
-pub trait KemSizes: Params {
+pub trait KemSizes: ParameterSet {
     /// Public-key size.
     type EncapsulationKeySize: ArraySize;
     /// Secret-key size.
@@ -34,12 +34,12 @@ fn to_array<U: ArraySize>(bytes: &[u8]) -> Array<u8, U> {
 }
 
 /// A secret key together with its public key (what `kem::Decapsulator` needs).
-pub struct DecapsulationKey<P: Params> {
+pub struct DecapsulationKey<P: ParameterSet> {
     dk: crate::DecapsulationKey<P>,
     ek: EncapsulationKey<P>,
 }
 
-impl<P: Params> fmt::Debug for DecapsulationKey<P> {
+impl<P: ParameterSet> fmt::Debug for DecapsulationKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DecapsulationKey")
             .field("set", &P::NAME)
@@ -47,7 +47,7 @@ impl<P: Params> fmt::Debug for DecapsulationKey<P> {
     }
 }
 
-impl<P: Params> DecapsulationKey<P> {
+impl<P: ParameterSet> DecapsulationKey<P> {
     /// The secret key.
     pub fn secret(&self) -> &crate::DecapsulationKey<P> {
         &self.dk
@@ -107,7 +107,7 @@ where
     }
 }
 
-impl<P: Params> Generate for DecapsulationKey<P> {
+impl<P: ParameterSet> Generate for DecapsulationKey<P> {
     fn try_generate_from_rng<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, R::Error> {
         let mut seed = [0u8; 32];
         rng.try_fill_bytes(&mut seed)?;

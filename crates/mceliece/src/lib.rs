@@ -28,7 +28,7 @@ mod sort;
 mod types;
 mod vec;
 
-pub use params::{Buf, Params};
+pub use params::{Buf, ParameterSet};
 pub use types::{
     Ciphertext, DecapsulationKey, PreparedDecapsulationKey, SharedSecret, StreamingEncapsulation,
     decapsulate, encapsulate_into, generate_deterministic_into, generate_into,

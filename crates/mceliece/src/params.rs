@@ -1,7 +1,7 @@
 //! Parameter sets: Classic McEliece round-4 specification §7 ("Selected
 //! parameter sets"), and the plaintext-confirmation sets of the ISO draft.
 //!
-//! Everything else in the crate is generic over [`Params`]; one `variant!` line
+//! Everything else in the crate is generic over [`ParameterSet`]; one `variant!` line
 //! per set gives the numbers and the sizes of the few per-set buffers.
 
 /// A `[T; N]` buffer the generic code can create and borrow as a slice.
@@ -29,7 +29,7 @@ impl<T: Copy + Default + zeroize::DefaultIsZeroes, const N: usize> Buf<T> for [T
 }
 
 /// The numbers of one parameter set (sealed: implemented by the marker types).
-pub trait Params: sealed::Sealed + Copy + Default + 'static {
+pub trait ParameterSet: sealed::Sealed + Copy + Default + 'static {
     /// Name as in the specification, e.g. `mceliece6960119f`.
     const NAME: &'static str;
     /// `m`: field GF(2^m).
@@ -68,7 +68,7 @@ pub(crate) mod sealed {
 }
 
 /// Sizes derived from (m, n, t), spec §2.2 / §3 (data formats).
-pub(crate) trait Derived: Params {
+pub(crate) trait Derived: ParameterSet {
     /// 2^m.
     const Q: usize = 1 << Self::M;
     /// m t: rows of the parity-check matrix.
@@ -90,9 +90,9 @@ pub(crate) trait Derived: Params {
     /// Mask of the field.
     const GF_MASK: u16 = ((1u32 << Self::M) - 1) as u16;
 }
-impl<P: Params> Derived for P {}
+impl<P: ParameterSet> Derived for P {}
 
-/// Defines a marker type and its [`Params`] impl in one line.
+/// Defines a marker type and its [`ParameterSet`] impl in one line.
 macro_rules! variant {
     ($(#[$doc:meta])* $ty:ident, $name:literal, m = $m:literal, n = $n:literal, t = $t:literal,
      f = $fp:expr, F = $big_f:expr, semi = $semi:literal, pc = $pc:literal) => {
@@ -103,7 +103,7 @@ macro_rules! variant {
         #[cfg(feature = $name)]
         impl $crate::params::sealed::Sealed for $ty {}
         #[cfg(feature = $name)]
-        impl $crate::params::Params for $ty {
+        impl $crate::params::ParameterSet for $ty {
             const NAME: &'static str = $name;
             const M: usize = $m;
             const N: usize = $n;

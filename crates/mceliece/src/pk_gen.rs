@@ -13,7 +13,7 @@
 
 use crate::ct::opaque;
 use crate::gf;
-use crate::params::{Derived, Params};
+use crate::params::{Derived, ParameterSet};
 use crate::vec;
 use zeroize::Zeroize;
 
@@ -30,7 +30,7 @@ const LANES: usize = 8;
 /// alpha_j and `v` gets 1/g(alpha_j) (spec §2.4.3: column j of H is
 /// (1, alpha_j, ..., alpha_j^(t-1))^T / g(alpha_j)); columns at or past n
 /// are zero in `v`.
-fn eval_group<P: Params>(
+fn eval_group<P: ParameterSet>(
     alpha: &mut vec::Vec<LANES>,
     v: &mut vec::Vec<LANES>,
     g: &[u16],
@@ -76,7 +76,7 @@ fn eval_group<P: Params>(
 
 /// Writes the first `aw` words of every row of H (the columns of H_left,
 /// plus the window for the `f` sets) into the augmented matrix `mat`.
-fn write_h_left<P: Params>(mat: &mut [u8], rb: usize, aw: usize, g: &[u16], support: &[u16]) {
+fn write_h_left<P: ParameterSet>(mat: &mut [u8], rb: usize, aw: usize, g: &[u16], support: &[u16]) {
     let (m, t) = (P::M, P::T);
     let mut alpha = vec::zero::<LANES>();
     let mut v = vec::zero::<LANES>();
@@ -105,7 +105,7 @@ fn write_h_left<P: Params>(mat: &mut [u8], rb: usize, aw: usize, g: &[u16], supp
 /// of the systematic form), with A row i at `a[(i - s0) ab ..]`. H_right is
 /// regenerated one row index r at a time (the m rows r m + b, bitsliced in
 /// G groups of 8 chunks), and each T row gets sum_b A[i][r m + b] H[r m + b].
-fn t_rows<P: Params, const G: usize>(
+fn t_rows<P: ParameterSet, const G: usize>(
     t_out: &mut [u8],
     a: &[u8],
     ab: usize,
@@ -231,7 +231,7 @@ fn ctz(x: u64) -> u64 {
 /// the window, in the matrix and in the permutation pi. Returns `None` if the
 /// window has rank below 32.
 // ref: pk_gen.c (`mov_columns`)
-fn mov_columns<P: Params>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u64> {
+fn mov_columns<P: ParameterSet>(mat: &mut [u8], rb: usize, pi: &mut [u16]) -> Option<u64> {
     let mt = P::MT;
     let row0 = mt - 32;
     let mut buf = [0u64; 32];
@@ -438,7 +438,7 @@ const fn block_len_of(mt: usize, semi: bool, r0: usize) -> usize {
 }
 
 /// [`block_len_of`] for the set.
-fn block_len<P: Params>(r0: usize) -> usize {
+fn block_len<P: ParameterSet>(r0: usize) -> usize {
     block_len_of(P::MT, P::SEMI, r0)
 }
 
@@ -462,7 +462,7 @@ const fn block_record_bytes(mt: usize, r0: usize) -> usize {
 
 /// The blocks of the set's elimination in order: first pivot r0, length,
 /// and the bytes of its decisions in the record.
-fn blocks<P: Params>() -> impl Iterator<Item = (usize, usize, core::ops::Range<usize>)> {
+fn blocks<P: ParameterSet>() -> impl Iterator<Item = (usize, usize, core::ops::Range<usize>)> {
     let (mt, mut r0, mut off) = (P::MT, 0, 0);
     core::iter::from_fn(move || {
         (r0 < mt).then(|| {
@@ -596,7 +596,7 @@ fn fold_rows(
 /// operation in terms of the pivot rows at their own steps (the rows
 /// [`replay`] rebuilds), mask u = u' + sum over j in u' of late[j].
 #[inline(never)]
-fn upward<P: Params>(mat: &mut [u8], rb: usize, record: &mut [u8]) {
+fn upward<P: ParameterSet>(mat: &mut [u8], rb: usize, record: &mut [u8]) {
     let mt = P::MT;
     let mut q: Pivots = [[[0; 16]; QC]; BLOCK];
     let mut ub = [0u8; MAX_MT];
@@ -663,7 +663,7 @@ fn upward<P: Params>(mat: &mut [u8], rb: usize, record: &mut [u8]) {
 /// marked far in the record and spreads all later rows. The window also
 /// bounds the columns [`replay`] works on.
 #[inline(never)]
-fn eliminate<P: Params>(
+fn eliminate<P: ParameterSet>(
     mat: &mut [u8],
     rb: usize,
     record: &mut [u8],
@@ -835,7 +835,7 @@ fn receive(mut w: u64, piv: &[u64], bit0: usize) -> (u64, u8) {
 /// A = H_left^-1: the identity (mt rows of `rb` bytes) goes through the
 /// row operations that [`eliminate`] recorded, block by block.
 #[inline(never)]
-fn replay<P: Params>(mat: &mut [u8], rb: usize, record: &[u8]) {
+fn replay<P: ParameterSet>(mat: &mut [u8], rb: usize, record: &[u8]) {
     let mt = P::MT;
     let mat = &mut mat[..mt * rb];
     mat.fill(0);
@@ -884,7 +884,7 @@ const A_BUF_M12: usize = 24 * 1024;
 const A_BUF_M13: usize = 52 * 1024;
 
 /// [`t_rows`] with the group count of the set (one instantiation each).
-fn t_stage<P: Params>(
+fn t_stage<P: ParameterSet>(
     t_out: &mut [u8],
     a: &[u8],
     ab: usize,
@@ -904,7 +904,7 @@ fn t_stage<P: Params>(
 /// pk), after packing A's rows to `8 iw` bytes (separate frame, so its stack
 /// buffer is not live during the elimination).
 #[inline(never)]
-fn t_all<P: Params, const A_BUF: usize>(
+fn t_all<P: ParameterSet, const A_BUF: usize>(
     pk: &mut [u8],
     ab16: usize,
     iw: usize,
@@ -994,7 +994,7 @@ impl Layout {
 /// Memory: no mt x n matrix is built, nor [H_left | I]: H_left and the
 /// record of the elimination live in the caller's public-key buffer, then A
 /// in place of H_left, then T overwrites all of it.
-pub(crate) fn pk_gen<P: Params>(
+pub(crate) fn pk_gen<P: ParameterSet>(
     pk: &mut [u8],
     g: &[u16],
     pi: &mut [u16],

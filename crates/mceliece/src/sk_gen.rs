@@ -3,7 +3,7 @@
 // ref: sk_gen.c (`genpoly_gen`)
 
 use crate::gf;
-use crate::params::Params;
+use crate::params::ParameterSet;
 use zeroize::Zeroize;
 
 /// Columns per row of the linear system (t + 1 <= 129, padded).
@@ -16,7 +16,7 @@ const COLS: usize = 136;
 /// The system sum_{c<t} g_c f^c = f^t is solved by Gauss–Jordan elimination
 /// on its rows (coefficient index r; column c = power c, column t the right
 /// side), so every step is a scaled addition of contiguous rows.
-pub(crate) fn genpoly_gen<P: Params>(g: &mut [u16], f: &[u16]) -> bool {
+pub(crate) fn genpoly_gen<P: ParameterSet>(g: &mut [u16], f: &[u16]) -> bool {
     let t = P::T;
     let mut mat = [[0u16; COLS]; 128];
     let mut pow = [0u16; 128];

@@ -1,7 +1,7 @@
 //! Public key, secret key, ciphertext and shared-secret types, generic over the
 //! parameter set, with the spec's validity checks on untrusted bytes.
 
-use crate::params::{Buf, Derived, Params};
+use crate::params::{Buf, Derived, ParameterSet};
 use crate::{Error, kem};
 use core::fmt;
 use rand_core::CryptoRng;
@@ -48,7 +48,7 @@ impl ZeroizeOnDrop for SharedSecret {}
 
 /// Whether the padding bits of a public key are zero (spec §3.1: each row
 /// of T is n - mt bits in ceil((n - mt)/8) bytes; only 6960119 has padding).
-pub(crate) fn pk_padding_ok<P: Params>(pk: &[u8]) -> bool {
+pub(crate) fn pk_padding_ok<P: ParameterSet>(pk: &[u8]) -> bool {
     let bits = (P::N - P::MT) & 7;
     if bits == 0 {
         return true;
@@ -61,7 +61,7 @@ pub(crate) fn pk_padding_ok<P: Params>(pk: &[u8]) -> bool {
 }
 
 /// Whether the padding bits of C0 are zero (spec §3.2).
-pub(crate) fn ct_padding_ok<P: Params>(ct: &[u8]) -> bool {
+pub(crate) fn ct_padding_ok<P: ParameterSet>(ct: &[u8]) -> bool {
     let bits = P::MT & 7;
     bits == 0 || ct[P::SYND_BYTES - 1] >> bits == 0
 }
@@ -71,7 +71,7 @@ pub(crate) fn ct_padding_ok<P: Params>(ct: &[u8]) -> bool {
 ///
 /// # Errors
 /// Wrong length or nonzero padding bits.
-pub fn validate_encapsulation_key<P: Params>(pk: &[u8]) -> Result<(), Error> {
+pub fn validate_encapsulation_key<P: ParameterSet>(pk: &[u8]) -> Result<(), Error> {
     if pk.len() != P::PK_BYTES || !pk_padding_ok::<P>(pk) {
         return Err(Error);
     }
@@ -82,7 +82,7 @@ pub fn validate_encapsulation_key<P: Params>(pk: &[u8]) -> Result<(), Error> {
 /// systematic sets and has exactly 32 bits set for the `f` sets; the Goppa
 /// coefficients fit in m bits. Only the format is examined, in constant time
 /// with respect to the secret parts.
-fn check_sk<P: Params>(sk: &[u8]) -> Result<(), Error> {
+fn check_sk<P: ParameterSet>(sk: &[u8]) -> Result<(), Error> {
     if sk.len() != P::SK_BYTES {
         return Err(Error);
     }
@@ -106,18 +106,18 @@ fn check_sk<P: Params>(sk: &[u8]) -> Result<(), Error> {
 
 /// A ciphertext (C0, plus C1 for the `pc` sets).
 #[derive(Clone)]
-pub struct Ciphertext<P: Params> {
+pub struct Ciphertext<P: ParameterSet> {
     bytes: P::CtBytes,
 }
 
-impl<P: Params> PartialEq for Ciphertext<P> {
+impl<P: ParameterSet> PartialEq for Ciphertext<P> {
     fn eq(&self, other: &Self) -> bool {
         self.bytes.as_ref() == other.bytes.as_ref()
     }
 }
-impl<P: Params> Eq for Ciphertext<P> {}
+impl<P: ParameterSet> Eq for Ciphertext<P> {}
 
-impl<P: Params> fmt::Debug for Ciphertext<P> {
+impl<P: ParameterSet> fmt::Debug for Ciphertext<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Ciphertext")
             .field("set", &P::NAME)
@@ -125,7 +125,7 @@ impl<P: Params> fmt::Debug for Ciphertext<P> {
     }
 }
 
-impl<P: Params> Ciphertext<P> {
+impl<P: ParameterSet> Ciphertext<P> {
     /// Parses a ciphertext.
     ///
     /// # Errors
@@ -146,41 +146,41 @@ impl<P: Params> Ciphertext<P> {
 
 /// A secret (decapsulation) key: delta || c || g || control bits || s.
 #[derive(Clone)]
-pub struct DecapsulationKey<P: Params> {
+pub struct DecapsulationKey<P: ParameterSet> {
     bytes: P::SkBytes,
 }
 
-impl<P: Params> fmt::Debug for DecapsulationKey<P> {
+impl<P: ParameterSet> fmt::Debug for DecapsulationKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DecapsulationKey")
             .field("set", &P::NAME)
             .finish_non_exhaustive()
     }
 }
-impl<P: Params> ConstantTimeEq for DecapsulationKey<P> {
+impl<P: ParameterSet> ConstantTimeEq for DecapsulationKey<P> {
     fn ct_eq(&self, other: &Self) -> Choice {
         self.bytes.as_ref().ct_eq(other.bytes.as_ref())
     }
 }
-impl<P: Params> PartialEq for DecapsulationKey<P> {
+impl<P: ParameterSet> PartialEq for DecapsulationKey<P> {
     fn eq(&self, other: &Self) -> bool {
         self.ct_eq(other).into()
     }
 }
-impl<P: Params> Eq for DecapsulationKey<P> {}
-impl<P: Params> Zeroize for DecapsulationKey<P> {
+impl<P: ParameterSet> Eq for DecapsulationKey<P> {}
+impl<P: ParameterSet> Zeroize for DecapsulationKey<P> {
     fn zeroize(&mut self) {
         self.bytes.zeroize();
     }
 }
-impl<P: Params> Drop for DecapsulationKey<P> {
+impl<P: ParameterSet> Drop for DecapsulationKey<P> {
     fn drop(&mut self) {
         self.bytes.zeroize();
     }
 }
-impl<P: Params> ZeroizeOnDrop for DecapsulationKey<P> {}
+impl<P: ParameterSet> ZeroizeOnDrop for DecapsulationKey<P> {}
 
-impl<P: Params> DecapsulationKey<P> {
+impl<P: ParameterSet> DecapsulationKey<P> {
     /// Parses a secret key.
     ///
     /// # Errors
@@ -251,32 +251,32 @@ impl<P: Params> DecapsulationKey<P> {
 
 /// A [`DecapsulationKey`] with the key-only part of decoding precomputed
 /// ([`DecapsulationKey::prepare`]): same results, less work per call.
-pub struct PreparedDecapsulationKey<P: Params> {
+pub struct PreparedDecapsulationKey<P: ParameterSet> {
     key: DecapsulationKey<P>,
     pre: crate::decrypt::Prepared,
 }
 
-impl<P: Params> fmt::Debug for PreparedDecapsulationKey<P> {
+impl<P: ParameterSet> fmt::Debug for PreparedDecapsulationKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PreparedDecapsulationKey")
             .field("set", &P::NAME)
             .finish_non_exhaustive()
     }
 }
-impl<P: Params> Zeroize for PreparedDecapsulationKey<P> {
+impl<P: ParameterSet> Zeroize for PreparedDecapsulationKey<P> {
     fn zeroize(&mut self) {
         self.key.zeroize();
         self.pre.zeroize();
     }
 }
-impl<P: Params> Drop for PreparedDecapsulationKey<P> {
+impl<P: ParameterSet> Drop for PreparedDecapsulationKey<P> {
     fn drop(&mut self) {
         self.pre.zeroize();
     }
 }
-impl<P: Params> ZeroizeOnDrop for PreparedDecapsulationKey<P> {}
+impl<P: ParameterSet> ZeroizeOnDrop for PreparedDecapsulationKey<P> {}
 
-impl<P: Params> PreparedDecapsulationKey<P> {
+impl<P: ParameterSet> PreparedDecapsulationKey<P> {
     /// The key it was prepared from.
     pub fn key(&self) -> &DecapsulationKey<P> {
         &self.key
@@ -303,21 +303,21 @@ impl<P: Params> PreparedDecapsulationKey<P> {
 /// Held on the heap (255 KB to 1.3 MB).
 #[cfg(feature = "alloc")]
 #[derive(Clone)]
-pub struct EncapsulationKey<P: Params> {
+pub struct EncapsulationKey<P: ParameterSet> {
     bytes: alloc::boxed::Box<P::PkBytes>,
 }
 
 #[cfg(feature = "alloc")]
-impl<P: Params> PartialEq for EncapsulationKey<P> {
+impl<P: ParameterSet> PartialEq for EncapsulationKey<P> {
     fn eq(&self, other: &Self) -> bool {
         self.bytes.as_ref().as_ref() == other.bytes.as_ref().as_ref()
     }
 }
 #[cfg(feature = "alloc")]
-impl<P: Params> Eq for EncapsulationKey<P> {}
+impl<P: ParameterSet> Eq for EncapsulationKey<P> {}
 
 #[cfg(feature = "alloc")]
-impl<P: Params> fmt::Debug for EncapsulationKey<P> {
+impl<P: ParameterSet> fmt::Debug for EncapsulationKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EncapsulationKey")
             .field("set", &P::NAME)
@@ -326,7 +326,7 @@ impl<P: Params> fmt::Debug for EncapsulationKey<P> {
 }
 
 #[cfg(feature = "alloc")]
-impl<P: Params> EncapsulationKey<P> {
+impl<P: ParameterSet> EncapsulationKey<P> {
     /// Parses a public key (copied into a fresh heap buffer).
     ///
     /// # Errors
@@ -359,7 +359,7 @@ impl<P: Params> EncapsulationKey<P> {
 
 /// KeyGen into heap buffers from a 32-byte seed (the deterministic twin).
 #[cfg(feature = "alloc")]
-pub fn generate_deterministic<P: Params>(
+pub fn generate_deterministic<P: ParameterSet>(
     seed: &[u8; 32],
 ) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
     let mut pk = P::PkBytes::boxed_zeroed();
@@ -376,7 +376,7 @@ pub fn generate_deterministic<P: Params>(
 
 /// KeyGen into heap buffers (the public key is allocated directly on the heap).
 #[cfg(feature = "alloc")]
-pub fn generate<P: Params, R: CryptoRng + ?Sized>(
+pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
     let mut seed = [0u8; 32];
@@ -387,7 +387,7 @@ pub fn generate<P: Params, R: CryptoRng + ?Sized>(
 }
 
 /// KeyGen into caller buffers from the 32-byte seed delta.
-pub fn generate_deterministic_into<P: Params>(
+pub fn generate_deterministic_into<P: ParameterSet>(
     pk: &mut P::PkBytes,
     sk: &mut P::SkBytes,
     seed: &[u8; 32],
@@ -397,7 +397,7 @@ pub fn generate_deterministic_into<P: Params>(
 
 /// KeyGen into caller buffers: draws delta (one 32-byte `fill_bytes`, as the
 /// reference's single `randombytes(32)`) then runs the deterministic KeyGen.
-pub fn generate_into<P: Params, R: CryptoRng + ?Sized>(
+pub fn generate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     pk: &mut P::PkBytes,
     sk: &mut P::SkBytes,
     rng: &mut R,
@@ -409,7 +409,7 @@ pub fn generate_into<P: Params, R: CryptoRng + ?Sized>(
 }
 
 /// Encap with a public key in a caller buffer (its padding bits are ignored).
-pub fn encapsulate_into<P: Params, R: CryptoRng + ?Sized>(
+pub fn encapsulate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     pk: &P::PkBytes,
     ct: &mut P::CtBytes,
     rng: &mut R,
@@ -419,14 +419,14 @@ pub fn encapsulate_into<P: Params, R: CryptoRng + ?Sized>(
 
 /// Decap with a secret key in a caller buffer (implicit rejection; the padding
 /// bits of C0 are ignored: use [`Ciphertext::from_bytes`] to reject them).
-pub fn decapsulate<P: Params>(sk: &P::SkBytes, ct: &P::CtBytes) -> SharedSecret {
+pub fn decapsulate<P: ParameterSet>(sk: &P::SkBytes, ct: &P::CtBytes) -> SharedSecret {
     SharedSecret(kem::decapsulate::<P>(sk.as_ref(), ct.as_ref()))
 }
 
 /// Encap reading the public key in pieces of any size (spec §2.4.5: each bit
 /// of C0 depends on one row of T only), for keys that are streamed from
 /// storage or the network instead of held in memory.
-pub struct StreamingEncapsulation<P: Params> {
+pub struct StreamingEncapsulation<P: ParameterSet> {
     e: [u8; 1024],
     tail: [u8; 1024],
     c0: [u8; 208],
@@ -437,7 +437,7 @@ pub struct StreamingEncapsulation<P: Params> {
     _set: core::marker::PhantomData<P>,
 }
 
-impl<P: Params> fmt::Debug for StreamingEncapsulation<P> {
+impl<P: ParameterSet> fmt::Debug for StreamingEncapsulation<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("StreamingEncapsulation")
             .field("set", &P::NAME)
@@ -446,15 +446,15 @@ impl<P: Params> fmt::Debug for StreamingEncapsulation<P> {
     }
 }
 
-impl<P: Params> Drop for StreamingEncapsulation<P> {
+impl<P: ParameterSet> Drop for StreamingEncapsulation<P> {
     fn drop(&mut self) {
         self.e.zeroize();
         self.tail.zeroize();
     }
 }
-impl<P: Params> ZeroizeOnDrop for StreamingEncapsulation<P> {}
+impl<P: ParameterSet> ZeroizeOnDrop for StreamingEncapsulation<P> {}
 
-impl<P: Params> StreamingEncapsulation<P> {
+impl<P: ParameterSet> StreamingEncapsulation<P> {
     /// Draws the error vector e (FixedWeight).
     pub fn new<R: CryptoRng + ?Sized>(rng: &mut R) -> Self {
         let mut s = Self {

@@ -6,7 +6,7 @@
 //! side), so the compiler can run L = 2 batches in one SSE2 register.
 // ref: vec/vec.c
 
-use crate::params::Params;
+use crate::params::ParameterSet;
 
 /// Most bits per element (m = 13).
 pub(crate) const MAX_M: usize = 13;
@@ -22,7 +22,7 @@ pub(crate) const fn zero<const L: usize>() -> Vec<L> {
 /// out = a b for 64 L element pairs at once: the unrolled kernel of the
 /// field size (m = 12 or 13; the spec's two fields), else the generic loop.
 #[inline]
-pub(crate) fn mul<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
+pub(crate) fn mul<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
     if L > 2 && L & 1 == 0 {
         // Wider than one SSE2 register per bit: independent 2-batch
         // products, a fraction of the live data each (the wide kernel
@@ -509,7 +509,7 @@ fn mul13<const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
 /// f(z)). The loops have constant bounds (MAX_M) so they unroll completely;
 /// the `i < m` tests fold away for each parameter set.
 #[inline]
-fn mul_generic<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
+fn mul_generic<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
     let m = P::M;
     let mut buf = [[0u64; L]; 2 * MAX_M - 1];
     for i in 0..MAX_M {
@@ -528,7 +528,7 @@ fn mul_generic<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<
 
 /// Folds the 2m - 1 product words back below degree m (f(z) low terms).
 #[inline(always)]
-fn reduce<P: Params, const L: usize>(out: &mut Vec<L>, buf: &mut [[u64; L]; 2 * MAX_M - 1]) {
+fn reduce<P: ParameterSet, const L: usize>(out: &mut Vec<L>, buf: &mut [[u64; L]; 2 * MAX_M - 1]) {
     let m = P::M;
     for i in (0..2 * MAX_M - 1).rev() {
         if i >= m && i < 2 * m - 1 {
@@ -547,7 +547,7 @@ fn reduce<P: Params, const L: usize>(out: &mut Vec<L>, buf: &mut [[u64; L]; 2 * 
 
 /// out = a^2 (squaring is linear: no cross terms).
 #[inline]
-pub(crate) fn sq<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
+pub(crate) fn sq<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
     let m = P::M;
     let mut buf = [[0u64; L]; 2 * MAX_M - 1];
     for i in 0..m {
@@ -557,7 +557,7 @@ pub(crate) fn sq<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
 }
 
 /// out = 1/a (0 for a = 0), lane by lane: a^(2^m - 2).
-pub(crate) fn inv<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
+pub(crate) fn inv<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
     let mut x = *a;
     let mut t = zero::<L>();
     for _ in 1..P::M - 1 {
@@ -569,14 +569,14 @@ pub(crate) fn inv<P: Params, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
 
 /// The broadcast of one field element to every lane.
 #[inline(always)]
-pub(crate) fn splat<P: Params, const L: usize>(out: &mut Vec<L>, c: u16) {
+pub(crate) fn splat<P: ParameterSet, const L: usize>(out: &mut Vec<L>, c: u16) {
     for (b, o) in out.iter_mut().enumerate().take(P::M) {
         *o = [u64::from((c >> b) & 1).wrapping_neg(); L];
     }
 }
 
 /// Bitslices 64 elements into batch `lane` (`v[i]` into bit i).
-pub(crate) fn from_elements<P: Params, const L: usize>(
+pub(crate) fn from_elements<P: ParameterSet, const L: usize>(
     out: &mut Vec<L>,
     lane: usize,
     v: &[u16; 64],
@@ -594,7 +594,7 @@ pub(crate) fn from_elements<P: Params, const L: usize>(
 mod tests {
     use super::*;
 
-    fn check<P: Params>() {
+    fn check<P: ParameterSet>() {
         let mask = (1u16 << P::M) - 1;
         let mut a = [0u16; 64];
         let mut b = [0u16; 64];
@@ -617,7 +617,7 @@ mod tests {
         }
     }
 
-    fn check8<P: Params>() {
+    fn check8<P: ParameterSet>() {
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
         let mut rnd = || {
             s ^= s << 13;

@@ -6,7 +6,7 @@
 //! `CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=1 --track-origins=yes"
 //!  RUSTFLAGS="--cfg pqct_valgrind" cargo test --release -p pqdr-mceliece --test ct_valgrind`
 
-use pqdr_mceliece::{Buf, Params};
+use pqdr_mceliece::{Buf, ParameterSet};
 
 struct TestRng(u64);
 impl TestRng {
@@ -61,7 +61,7 @@ impl rand_core::TryCryptoRng for PoisonRng {}
 /// Decapsulation with the whole secret key and the ciphertext secret. The key
 /// is random bytes in the right format (valid c; every byte of g, the control
 /// bits and s arbitrary): decapsulation runs the same instructions for any key.
-fn decaps_random_key<P: Params>(seed: u64) {
+fn decaps_random_key<P: ParameterSet>(seed: u64) {
     let mut rng = TestRng(seed);
     let mut sk = P::SkBytes::zeroed();
     let mut ct = P::CtBytes::zeroed();
@@ -79,7 +79,7 @@ fn decaps_random_key<P: Params>(seed: u64) {
 /// [`DecapsulationKey::prepare`] and the prepared decapsulation, with the
 /// key object (after parsing, which checks the public format) and the
 /// ciphertext secret.
-fn prepared_random_key<P: Params>(seed: u64) {
+fn prepared_random_key<P: ParameterSet>(seed: u64) {
     let mut rng = TestRng(seed);
     let mut sk = P::SkBytes::zeroed();
     let mut ct = P::CtBytes::zeroed();
@@ -179,7 +179,7 @@ fn keygen_encaps_decaps_348864() {
 /// Key generation from a secret seed: every value it derives is secret; the
 /// only declassifications are the spec's rejections (and the self-check of
 /// the control bits). 348864 runs in `keygen_encaps_decaps_348864`.
-fn keygen_secret_seed<P: Params>(seed: u8) {
+fn keygen_secret_seed<P: ParameterSet>(seed: u8) {
     let mut pk = P::PkBytes::boxed_zeroed();
     let mut sk = P::SkBytes::zeroed();
     let mut delta = [seed; 32];

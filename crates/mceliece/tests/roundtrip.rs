@@ -1,6 +1,6 @@
 //! Round trip, implicit rejection, and input validation for every parameter set.
 
-use pqdr_mceliece::{Ciphertext, DecapsulationKey, EncapsulationKey, Error, Params};
+use pqdr_mceliece::{Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet};
 
 /// Deterministic test RNG (xorshift64*); not for real use.
 struct TestRng(u64);
@@ -24,7 +24,7 @@ impl rand_core::TryRng for TestRng {
 }
 impl rand_core::TryCryptoRng for TestRng {}
 
-fn roundtrip<P: Params>(seed: u64) {
+fn roundtrip<P: ParameterSet>(seed: u64) {
     let mut rng = TestRng(seed);
     let (dk, ek) = pqdr_mceliece::generate::<P, _>(&mut rng);
     let prepared = dk.prepare();
@@ -153,7 +153,7 @@ sets! {
 /// The `pc` sets: same keys as their base set from the same seed (KeyGen is
 /// unchanged), a ciphertext 32 bytes longer (C1), and C0 equal to the base
 /// set's for the same error vector.
-fn pc_vs_base<B: Params, P: Params>() {
+fn pc_vs_base<B: ParameterSet, P: ParameterSet>() {
     assert!(P::PC && !B::PC);
     let (dk_b, ek_b) = pqdr_mceliece::generate_deterministic::<B>(&[3; 32]);
     let (dk_p, ek_p) = pqdr_mceliece::generate_deterministic::<P>(&[3; 32]);
@@ -247,7 +247,7 @@ fn array_api_348864() {
 }
 
 /// Streaming encapsulation over odd-sized pieces equals the one-shot one.
-fn streaming<P: Params>() {
+fn streaming<P: ParameterSet>() {
     let mut rng = TestRng(21);
     let (dk, ek) = pqdr_mceliece::generate::<P, _>(&mut rng);
     let pk = ek.as_bytes().as_ref();

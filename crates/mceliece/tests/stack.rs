@@ -3,7 +3,7 @@
 //! stack; keys live on the heap. Prints a table (`--nocapture`) and checks the
 //! budget of 348864 key generation (64 KiB of extra stack).
 
-use pqdr_mceliece::{Buf, Params};
+use pqdr_mceliece::{Buf, ParameterSet};
 
 struct TestRng(u64);
 impl rand_core::TryRng for TestRng {
@@ -28,7 +28,7 @@ impl rand_core::TryCryptoRng for TestRng {}
 
 const DEPTH: usize = 4 << 20;
 
-fn measure<P: Params>() -> (usize, usize, usize, usize) {
+fn measure<P: ParameterSet>() -> (usize, usize, usize, usize) {
     let mut pk = P::PkBytes::boxed_zeroed();
     let mut sk = Box::new(P::SkBytes::zeroed());
     let mut ct = Box::new(P::CtBytes::zeroed());
@@ -65,8 +65,8 @@ fn run() {
         ($($ty:ident),*) => {$(
             let (k, e, d, p) = measure::<pqdr_mceliece::$ty>();
             println!("{:18} keygen {:7} B  encaps {:6} B  decaps {:7} B  prepared decaps {:7} B",
-                <pqdr_mceliece::$ty as Params>::NAME, k, e, d, p);
-            rows.push((<pqdr_mceliece::$ty as Params>::NAME, k));
+                <pqdr_mceliece::$ty as ParameterSet>::NAME, k, e, d, p);
+            rows.push((<pqdr_mceliece::$ty as ParameterSet>::NAME, k));
         )*};
     }
     row!(

@@ -177,7 +177,7 @@ macro_rules! variant {
             use rand_core::CryptoRng;
 
             /// The marker type of this parameter set.
-            pub type Params = super::$marker;
+            pub type Set = super::$marker;
             /// Encapsulation (public) key.
             pub type EncapsulationKey = crate::EncapsulationKey<super::$marker>;
             /// Decapsulation (secret) key.
