@@ -1,9 +1,22 @@
-#![doc = include_str!("../README.md")]
 #![no_std]
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![allow(
     clippy::cast_possible_truncation,
     reason = "field elements (m <= 13 bits) and indices below 2^16 are packed into u16/u32 words throughout; each narrowing keeps exactly the bits it means to"
+)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::integer_division_remainder_used,
+        clippy::cast_sign_loss,
+        clippy::missing_panics_doc,
+        reason = "tests"
+    )
 )]
 
 #[cfg(feature = "alloc")]
