@@ -87,12 +87,33 @@ impl ZeroizeOnDrop for SharedSecret {}
 /// A fixed-size byte array (`[u8; N]`): the storage of keys, ciphertexts and
 /// signatures. Sealed: only `[u8; N]` implements it.
 pub trait ByteArray:
-    AsRef<[u8]> + AsMut<[u8]> + Clone + Copy + Eq + Hash + Send + Sync + Zeroize + sealed::Sealed
+    AsRef<[u8]>
+    + AsMut<[u8]>
+    + Clone
+    + Copy
+    + fmt::Debug
+    + Eq
+    + Hash
+    + Send
+    + Sync
+    + Zeroize
+    + 'static
+    + sealed::Sealed
 {
     /// The array length in bytes.
     const LEN: usize;
     /// An all-zero array.
     fn zeroed() -> Self;
+    /// A copy of `bytes`, or `None` if its length is not [`Self::LEN`]
+    /// (the caller turns that into its own length error).
+    fn from_slice(bytes: &[u8]) -> Option<Self> {
+        let mut out = Self::zeroed();
+        if bytes.len() != Self::LEN {
+            return None;
+        }
+        out.as_mut().copy_from_slice(bytes);
+        Some(out)
+    }
 }
 
 impl<const N: usize> sealed::Sealed for [u8; N] {}
@@ -126,5 +147,12 @@ mod tests {
         let b = SharedSecret::from([0; SHARED_SECRET_SIZE]);
         assert_ne!(a, b);
         assert_eq!(a, a.clone());
+    }
+
+    #[test]
+    fn from_slice_checks_the_length() {
+        assert_eq!(<[u8; 3]>::from_slice(&[1, 2, 3]), Some([1, 2, 3]));
+        assert_eq!(<[u8; 3]>::from_slice(&[1, 2]), None);
+        assert_eq!(<[u8; 3]>::from_slice(&[1, 2, 3, 4]), None);
     }
 }
