@@ -10,10 +10,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::Error;
 use crate::keygen::{SkLayout, check_s_range, derive_t, keygen_internal};
+use crate::mu::{internal_mu, prehash_mu, pure_mu};
 use crate::params::{ByteArray, ParameterSet, PolyArray};
 use crate::prehash::PreHash;
 use crate::sample::h;
-use crate::stream::{MessageSigner, MessageVerifier, finish_mu, internal_mu};
 
 /// An ML-DSA public key (pkEncode form, FIPS 204 Algorithm 22) with its
 /// hash tr = H(pk, 64) cached for verification.
@@ -42,11 +42,6 @@ pub struct Signature<P: ParameterSet> {
 /// `Ok` for a valid signature.
 fn valid(ok: bool) -> Result<(), Error> {
     if ok { Ok(()) } else { Err(Error) }
-}
-
-/// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
-pub(crate) fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
-    u8::try_from(ctx.len()).map_err(|_| Error)
 }
 
 /// ML-DSA.KeyGen (FIPS 204 Algorithm 1): draws ξ (32 bytes) from `rng`.
@@ -105,21 +100,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// The signature is invalid, or `ctx` is longer than 255 bytes.
     pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> Result<(), Error> {
-        let mut v = self.verifier(ctx)?;
-        v.update(msg);
-        v.verify(sig)
-    }
-
-    /// Starts a streaming verification of a message under context `ctx`
-    /// (the message is absorbed into μ chunk by chunk, never buffered).
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    pub fn verifier(&self, ctx: &[u8]) -> Result<MessageVerifier<'_, P>, Error> {
-        Ok(MessageVerifier::new(
-            self,
-            crate::stream::pure_prefix(&self.tr, ctx)?,
-        ))
+        self.verify_mu(&pure_mu(&self.tr, msg, ctx)?, sig)
     }
 
     /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) on the formatted message M′.
@@ -155,7 +136,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
         ctx: &[u8],
         sig: &Signature<P>,
     ) -> Result<(), Error> {
-        let mu = crate::stream::prehash_mu(&self.tr, ph, digest, ctx)?;
+        let mu = prehash_mu(&self.tr, ph, digest, ctx)?;
         self.verify_mu(&mu, sig)
     }
 
@@ -165,9 +146,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// `ctx` is longer than 255 bytes.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
-        let mut x = crate::stream::pure_prefix(&self.tr, ctx)?;
-        x.update(msg);
-        Ok(finish_mu(x))
+        pure_mu(&self.tr, msg, ctx)
     }
 }
 
@@ -242,7 +221,7 @@ impl<P: ParameterSet> ExpandedVerifyingKey<P> {
         ctx: &[u8],
         sig: &Signature<P>,
     ) -> Result<(), Error> {
-        let mu = crate::stream::prehash_mu(&self.vk.tr, ph, digest, ctx)?;
+        let mu = prehash_mu(&self.vk.tr, ph, digest, ctx)?;
         self.verify_mu(&mu, sig)
     }
 }
@@ -364,21 +343,7 @@ impl<P: ParameterSet> SigningKey<P> {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
-        let mut s = self.signer(ctx)?;
-        s.update(msg);
-        Ok(s.finalize_with_rnd(rnd))
-    }
-
-    /// Starts a streaming signature of a message under context `ctx`.
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    #[inline]
-    pub fn signer(&self, ctx: &[u8]) -> Result<MessageSigner<'_, P>, Error> {
-        Ok(MessageSigner::new(
-            self,
-            crate::stream::pure_prefix(&self.vk.tr, ctx)?,
-        ))
+        Ok(self.sign_mu(&pure_mu(&self.vk.tr, msg, ctx)?, rnd))
     }
 
     /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on the formatted message M′.
@@ -437,7 +402,7 @@ impl<P: ParameterSet> SigningKey<P> {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
-        let mu = crate::stream::prehash_mu(&self.vk.tr, ph, digest, ctx)?;
+        let mu = prehash_mu(&self.vk.tr, ph, digest, ctx)?;
         Ok(self.sign_mu(&mu, rnd))
     }
 }
@@ -556,7 +521,7 @@ impl<P: ParameterSet> ExpandedSigningKey<P> {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Signature<P>, Error> {
-        let mu = crate::stream::prehash_mu(&self.sk.vk.tr, ph, digest, ctx)?;
+        let mu = prehash_mu(&self.sk.vk.tr, ph, digest, ctx)?;
         Ok(self.sign_mu(&mu, rnd))
     }
 }

@@ -9,8 +9,9 @@ use pqdr_ct::hook;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::encode::{pack, unpack};
-use crate::params::{D, N, ParameterSet, PolyArray, Q};
-use crate::poly::{Poly, freeze, mul_acc, reduce_acc};
+use crate::field::{Q, freeze};
+use crate::params::{D, ParameterSet, PolyArray};
+use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::power2round;
 use crate::sample::{h, rej_bounded_poly, rej_ntt_poly};
 

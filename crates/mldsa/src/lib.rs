@@ -5,8 +5,10 @@
 
 mod ct;
 mod encode;
+mod field;
 mod key;
 mod keygen;
+mod mu;
 mod params;
 mod poly;
 mod prehash;

@@ -6,12 +6,8 @@ use zeroize::Zeroize;
 
 use crate::poly::Poly;
 
-/// q = 2^23 − 2^13 + 1 (FIPS 204 §4, Table 1).
-pub(crate) const Q: i32 = 8_380_417;
 /// d: dropped bits of t (FIPS 204 Table 1).
 pub(crate) const D: u32 = 13;
-/// Coefficients per polynomial.
-pub(crate) const N: usize = 256;
 
 mod sealed {
     pub trait Sealed {}

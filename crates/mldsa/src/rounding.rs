@@ -5,7 +5,8 @@
 //! branches: a variable-time division in Decompose was CVE-2026-22705 in
 //! another Rust implementation.
 
-use crate::params::{D, Q};
+use crate::field::Q;
+use crate::params::D;
 
 /// Algorithm 35, Power2Round(r) for r in [0, q): (r1, r0) with
 /// r = r1·2^d + r0 and r0 in (−2^(d−1), 2^(d−1)].

@@ -12,8 +12,8 @@ use pqdr_ct::hook;
 use zeroize::Zeroize;
 
 use crate::encode::unpack;
-use crate::params::{N, Q};
-use crate::poly::Poly;
+use crate::field::Q;
+use crate::poly::{N, Poly};
 
 const SHAKE128_RATE: usize = 168;
 const SHAKE256_RATE: usize = 136;

@@ -18,12 +18,10 @@ use pqdr_ct::hook;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::encode::{hint_pack_row, pack};
+use crate::field::{center, exceeds, freeze, reduce_wide};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
-use crate::params::{N, ParameterSet, PolyArray};
-use crate::poly::{
-    Poly, center, exceeds, freeze, mul_acc, mul_add_mont, mul_mont, mul_mont_in_place, reduce_acc,
-    reduce_wide,
-};
+use crate::params::{ParameterSet, PolyArray};
+use crate::poly::{N, Poly, mul_acc, mul_add_mont, mul_mont, mul_mont_in_place, reduce_acc};
 use crate::rounding::{decompose, high_bits};
 use crate::sample::{expand_mask_poly, h, rej_ntt_poly, sample_in_ball};
 

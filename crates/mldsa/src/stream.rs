@@ -1,6 +1,6 @@
 //! Streaming: μ = H(tr‖M′, 64) is a SHAKE256 absorb, so a message of any size
 //! can be signed or verified chunk by chunk without buffering it
-//! (FIPS 204 Algorithm 7 step 6 and Algorithm 8 step 7).
+//! (FIPS 204 Algorithm 7, line 6 and Algorithm 8, line 7).
 
 use core::fmt;
 
@@ -9,57 +9,36 @@ use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
 use crate::Error;
-use crate::key::{Signature, SigningKey, VerifyingKey, ctx_len};
+use crate::key::{Signature, SigningKey, VerifyingKey};
+use crate::mu::{finish_mu, pure_prefix};
 use crate::params::ParameterSet;
-use crate::prehash::PreHash;
 
-/// A SHAKE256 state that has absorbed tr‖0‖|ctx|‖ctx (pure ML-DSA, FIPS 204
-/// Algorithms 2 and 3: M′ = 0‖|ctx|‖ctx‖M).
-#[inline]
-pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
-    let n = ctx_len(ctx)?;
-    let mut x = Shake256::default();
-    x.update(tr);
-    x.update(&[0, n]);
-    x.update(ctx);
-    Ok(x)
-}
-
-/// μ for HashML-DSA (FIPS 204 Algorithms 4 and 5):
-/// M′ = 1‖|ctx|‖ctx‖OID‖PH(M).
-pub(crate) fn prehash_mu(
-    tr: &[u8; 64],
-    ph: PreHash,
-    digest: &[u8],
-    ctx: &[u8],
-) -> Result<[u8; 64], Error> {
-    let n = ctx_len(ctx)?;
-    if digest.len() != ph.digest_size() {
-        return Err(Error);
+impl<P: ParameterSet> SigningKey<P> {
+    /// Starts a streaming signature of a message under context `ctx`.
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    #[inline]
+    pub fn signer(&self, ctx: &[u8]) -> Result<MessageSigner<'_, P>, Error> {
+        Ok(MessageSigner {
+            key: self,
+            mu: pure_prefix(&self.verifying_key().tr, ctx)?,
+        })
     }
-    let mut x = Shake256::default();
-    x.update(tr);
-    x.update(&[1, n]);
-    x.update(ctx);
-    x.update(&ph.oid());
-    x.update(digest);
-    Ok(finish_mu(x))
 }
 
-/// μ = H(tr‖M′, 64) for the internal interface (M′ given).
-pub(crate) fn internal_mu(tr: &[u8; 64], m_prime: &[u8]) -> [u8; 64] {
-    let mut x = Shake256::default();
-    x.update(tr);
-    x.update(m_prime);
-    finish_mu(x)
-}
-
-/// Squeezes the 64 bytes of μ.
-#[inline]
-pub(crate) fn finish_mu(x: Shake256) -> [u8; 64] {
-    let mut mu = [0u8; 64];
-    x.finalize_xof().read(&mut mu);
-    mu
+impl<P: ParameterSet> VerifyingKey<P> {
+    /// Starts a streaming verification of a message under context `ctx`
+    /// (the message is absorbed into μ chunk by chunk, never buffered).
+    ///
+    /// # Errors
+    /// `ctx` is longer than 255 bytes.
+    pub fn verifier(&self, ctx: &[u8]) -> Result<MessageVerifier<'_, P>, Error> {
+        Ok(MessageVerifier {
+            key: self,
+            mu: pure_prefix(&self.tr, ctx)?,
+        })
+    }
 }
 
 /// Signs a message fed in pieces ([`SigningKey::signer`]).
@@ -68,12 +47,7 @@ pub struct MessageSigner<'a, P: ParameterSet> {
     mu: Shake256,
 }
 
-impl<'a, P: ParameterSet> MessageSigner<'a, P> {
-    #[inline]
-    pub(crate) fn new(key: &'a SigningKey<P>, mu: Shake256) -> Self {
-        Self { key, mu }
-    }
-
+impl<P: ParameterSet> MessageSigner<'_, P> {
     /// Absorbs the next piece of the message.
     #[inline]
     pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
@@ -108,12 +82,7 @@ pub struct MessageVerifier<'a, P: ParameterSet> {
     mu: Shake256,
 }
 
-impl<'a, P: ParameterSet> MessageVerifier<'a, P> {
-    #[inline]
-    pub(crate) fn new(key: &'a VerifyingKey<P>, mu: Shake256) -> Self {
-        Self { key, mu }
-    }
-
+impl<P: ParameterSet> MessageVerifier<'_, P> {
     /// Absorbs the next piece of the message.
     #[inline]
     pub fn update(&mut self, chunk: &[u8]) -> &mut Self {

@@ -5,9 +5,10 @@
 use crate::xof::Shake256;
 
 use crate::encode::{hint_unpack, pack, unpack};
+use crate::field::exceeds;
 use crate::keygen::{t1_range, unpack_t1};
-use crate::params::{D, N, ParameterSet, PolyArray};
-use crate::poly::{Poly, exceeds, mul_acc, reduce_acc};
+use crate::params::{D, ParameterSet, PolyArray};
+use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::{rej_ntt_poly, sample_in_ball};
 

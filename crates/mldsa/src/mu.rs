@@ -1,0 +1,69 @@
+//! μ = H(tr‖M′, 64) (FIPS 204 Algorithm 7, line 6 and Algorithm 8, line 7)
+//! for the three ways of forming M′: pure ML-DSA (Algorithms 2 and 3), the
+//! internal interface (M′ given) and HashML-DSA (Algorithms 4 and 5).
+
+use crate::Error;
+use crate::prehash::PreHash;
+use crate::xof::Shake256;
+
+/// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
+fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
+    u8::try_from(ctx.len()).map_err(|_| Error)
+}
+
+/// A SHAKE256 state that has absorbed tr‖0‖|ctx|‖ctx (pure ML-DSA, FIPS 204
+/// Algorithms 2 and 3: M′ = 0‖|ctx|‖ctx‖M).
+#[inline]
+pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
+    let n = ctx_len(ctx)?;
+    let mut x = Shake256::default();
+    x.update(tr);
+    x.update(&[0, n]);
+    x.update(ctx);
+    Ok(x)
+}
+
+/// μ for HashML-DSA (FIPS 204 Algorithms 4 and 5):
+/// M′ = 1‖|ctx|‖ctx‖OID‖PH(M).
+pub(crate) fn prehash_mu(
+    tr: &[u8; 64],
+    ph: PreHash,
+    digest: &[u8],
+    ctx: &[u8],
+) -> Result<[u8; 64], Error> {
+    let n = ctx_len(ctx)?;
+    if digest.len() != ph.digest_size() {
+        return Err(Error);
+    }
+    let mut x = Shake256::default();
+    x.update(tr);
+    x.update(&[1, n]);
+    x.update(ctx);
+    x.update(&ph.oid());
+    x.update(digest);
+    Ok(finish_mu(x))
+}
+
+/// μ for pure ML-DSA (FIPS 204 Algorithms 2 and 3): M′ = 0‖|ctx|‖ctx‖msg.
+#[inline]
+pub(crate) fn pure_mu(tr: &[u8; 64], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+    let mut x = pure_prefix(tr, ctx)?;
+    x.update(msg);
+    Ok(finish_mu(x))
+}
+
+/// μ = H(tr‖M′, 64) for the internal interface (M′ given).
+pub(crate) fn internal_mu(tr: &[u8; 64], m_prime: &[u8]) -> [u8; 64] {
+    let mut x = Shake256::default();
+    x.update(tr);
+    x.update(m_prime);
+    finish_mu(x)
+}
+
+/// Squeezes the 64 bytes of μ.
+#[inline]
+pub(crate) fn finish_mu(x: Shake256) -> [u8; 64] {
+    let mut mu = [0u8; 64];
+    x.finalize_xof().read(&mut mu);
+    mu
+}
