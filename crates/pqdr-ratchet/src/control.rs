@@ -6,7 +6,7 @@ use rand_core::CryptoRng;
 use crate::Error;
 use crate::codec;
 use crate::config::Instant;
-use crate::exchange::Phase;
+use crate::schedule::Phase;
 use crate::kem::RatchetKem;
 use crate::keys::PacketKey;
 use crate::schedule::KeySchedule;

@@ -10,7 +10,6 @@ pub mod codec;
 mod config;
 mod control;
 mod epoch;
-mod exchange;
 mod kdf;
 pub mod kem;
 mod keys;
@@ -20,7 +19,6 @@ mod session;
 mod state;
 #[cfg(feature = "test-utils")]
 pub mod testing;
-mod timers;
 mod window;
 pub mod wire;
 

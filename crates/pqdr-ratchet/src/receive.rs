@@ -7,7 +7,7 @@ use crate::Error;
 use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT};
 use crate::config::{Event, Instant};
 use crate::epoch::directions;
-use crate::exchange::Phase;
+use crate::schedule::Phase;
 use crate::kdf;
 use crate::kem::RatchetKem;
 use crate::keys::{Candidate, CandidateKind};

@@ -118,7 +118,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// space for the control frames a ratchet in flight adds.
     pub fn max_payload(&self, datagram_size: usize) -> usize {
         let mut reserve = self.prefix_len() + TAG_LEN + 1 + crate::control::FIXED_CONTROL_LEN;
-        if self.ks.kem.phase != crate::exchange::Phase::Idle || self.ks.kem.decoding {
+        if self.ks.kem.phase != crate::schedule::Phase::Idle || self.ks.kem.decoding {
             reserve += wire::symbol_frame_len(usize::from(self.ks.cfg.sym_len));
         }
         datagram_size.saturating_sub(reserve)

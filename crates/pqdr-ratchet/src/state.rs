@@ -37,7 +37,7 @@ use zeroize::Zeroize;
 use crate::Error;
 use crate::chain::{Chain, POSITION_END};
 use crate::config::{AbortReason, Config, Instant, Mode, Role};
-use crate::exchange::Phase;
+use crate::schedule::Phase;
 use crate::kdf;
 use crate::kem::{MAX_BLOB_LEN, RatchetKem};
 use crate::schedule::{AEAD_ID, KeySchedule};

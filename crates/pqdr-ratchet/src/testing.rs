@@ -397,7 +397,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         Leak {
             role: ks.role,
             slots,
-            kem_seed: (k.phase == crate::exchange::Phase::OwnerEk)
+            kem_seed: (k.phase == crate::schedule::Phase::OwnerEk)
                 .then(|| k.seed[..K::SEED_LEN].to_vec()),
             kem_phase: k.phase.byte(),
         }

@@ -6,9 +6,9 @@ use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::config::{AbortReason, Event, Instant};
-use crate::exchange::Phase;
+use super::exchange::Phase;
 use crate::kem::RatchetKem;
-use crate::schedule::KeySchedule;
+use super::KeySchedule;
 
 /// Counter from which a ratchet is forced (RATCHET.md §1.7).
 const FORCE_RATCHET_AT: u64 = 1 << 31;
@@ -34,6 +34,12 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// step 5). `None` restores the configured grace. Not persisted.
     pub fn set_rtt_hint(&mut self, rtt_ms: Option<u64>) {
         self.rtt_hint_ms = rtt_ms;
+    }
+
+    /// The rekey age of a newly installed epoch: [`jitter`] of the configured
+    /// `rekey_after_ms` with the random word `r`.
+    pub(crate) fn jittered_rekey_delay(&self, r: u32) -> u64 {
+        jitter(self.cfg.rekey_after_ms, r)
     }
 
     /// The grace period of an old epoch's receive state.

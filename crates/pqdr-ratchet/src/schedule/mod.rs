@@ -22,11 +22,15 @@ use crate::Error;
 use crate::chain::POSITION_END;
 use crate::config::{Config, Event, Events, HardStop, InitialSecret, Instant, Role, Status};
 use crate::epoch::{EpochSlot, directions};
-use crate::exchange::{KemMachine, Phase};
 use crate::kdf::{self, PacketKdf};
 use crate::kem::{self, RatchetKem};
 use crate::keys::{PacketKey, SendKey};
-use crate::timers::jitter;
+
+mod exchange;
+mod timers;
+
+pub(crate) use exchange::{KemMachine, Phase};
+use timers::jitter;
 
 /// HPKE AEAD identifier of ChaCha20-Poly1305, bound into `root_0`.
 pub const AEAD_ID: u16 = 0x0003;
@@ -475,7 +479,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 }
 
 #[cfg(all(test, feature = "mlkem"))]
-#[path = "schedule_tests.rs"]
 #[allow(
     clippy::unwrap_used,
     clippy::cast_possible_truncation,

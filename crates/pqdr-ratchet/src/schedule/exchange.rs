@@ -12,8 +12,7 @@ use crate::codec::Decoder;
 use crate::config::{AbortReason, Event, Instant, Role};
 use crate::kdf;
 use crate::kem::{MAX_BLOB_LEN, MAX_SEED_LEN, RatchetKem};
-use crate::schedule::KeySchedule;
-use crate::timers::jitter;
+use super::KeySchedule;
 use crate::wire::{Blob, Symbol};
 
 /// Where the KEM exchange of the next epoch stands (public values).
@@ -293,7 +292,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         ss.zeroize();
         th.zeroize();
         let n = self.free_slot();
-        let rekey = jitter(self.cfg.rekey_after_ms, r);
+        let rekey = self.jittered_rekey_delay(r);
         let (limit, v1) = (self.send_reserve, self.v1_leak);
         self.slots[n].install(next, &mut root, self.role, now, rekey, limit, v1);
     }
