@@ -8,8 +8,11 @@ use crate::suite::Suite;
 use crate::wire::MSG3_MAX;
 use crate::{Instant, Role};
 
+/// Largest application label (the output context must fit 204 bytes).
+pub const MAX_APP_LABEL: usize = 128;
+
 /// Largest output context: "pqdr-hs1" ‖ suite ‖ hpk_I ‖ hpk_R ‖ lp(label ≤ 128).
-pub const MAX_CONTEXT: usize = 8 + 2 + 32 + 32 + 2 + crate::initiator::MAX_APP_LABEL;
+pub const MAX_CONTEXT: usize = 8 + 2 + 32 + 32 + 2 + MAX_APP_LABEL;
 
 /// A completed handshake. The role is set by the state machine that produced
 /// it (Initiator for the side that sent msg1), so two peers never hold the
@@ -28,7 +31,7 @@ pub struct Established {
     msg3: [u8; MSG3_MAX],
     msg3_len: usize,
     #[cfg(feature = "test-utils")]
-    pub(crate) trace: alloc::vec::Vec<crate::testing::TraceOp>,
+    pub(crate) trace: alloc::vec::Vec<crate::kdf::TraceOp>,
 }
 
 impl Established {
@@ -80,7 +83,7 @@ impl Established {
         c[8..10].copy_from_slice(&self.suite.id().to_be_bytes());
         c[10..42].copy_from_slice(&hpk_i);
         c[42..74].copy_from_slice(&hpk_r);
-        let n = app_label.len().min(crate::initiator::MAX_APP_LABEL);
+        let n = app_label.len().min(MAX_APP_LABEL);
         c[74..76].copy_from_slice(&crate::kdf::lp16(&app_label[..n]));
         c[76..76 + n].copy_from_slice(&app_label[..n]);
         self.context_len = 76 + n;
@@ -170,7 +173,7 @@ impl Established {
 
     /// The key-schedule trace (test builds only).
     #[cfg(feature = "test-utils")]
-    pub fn trace(&self) -> &[crate::testing::TraceOp] {
+    pub fn trace(&self) -> &[crate::kdf::TraceOp] {
         &self.trace
     }
 }

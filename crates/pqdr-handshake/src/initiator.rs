@@ -5,7 +5,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-use crate::established::Established;
+use crate::established::{Established, MAX_APP_LABEL};
 use crate::ids::{Identity, Peer, Tai64N};
 use crate::kdf::{
     C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, dk, mac_ok, mac16,
@@ -25,8 +25,6 @@ pub const RENEW_MS: u64 = 8_000;
 pub const GIVE_UP_MS: u64 = 90_000;
 /// A cookie is used for 115 s.
 pub const COOKIE_LIFE_MS: u64 = 115_000;
-/// Largest application label (the output context must fit 204 bytes).
-pub const MAX_APP_LABEL: usize = 128;
 
 /// A cookie from a responder's cookie reply (HANDSHAKE.md §5), valid for
 /// 115 s. It belongs to the (responder, source address) pair, not to one

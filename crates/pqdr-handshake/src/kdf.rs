@@ -184,7 +184,20 @@ pub(crate) struct Chain {
     pub(crate) th: [u8; 32],
     #[cfg(feature = "test-utils")]
     #[zeroize(skip)]
-    pub(crate) trace: alloc::vec::Vec<crate::testing::TraceOp>,
+    pub(crate) trace: alloc::vec::Vec<TraceOp>,
+}
+
+/// One key-schedule operation and its output (feature `test-utils`, for the
+/// vectors; re-exported as `testing::TraceOp`).
+#[cfg(feature = "test-utils")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceOp {
+    /// `ck0`, `th0`, `mixhash`, `mix` or `key`.
+    pub op: &'static str,
+    /// The 1-byte label of `mix` / `key`.
+    pub label: Option<u8>,
+    /// The new ck (mix), th (mixhash) or key.
+    pub out: [u8; 32],
 }
 
 impl Chain {
@@ -254,7 +267,7 @@ impl Chain {
 
     #[cfg(feature = "test-utils")]
     fn record(&mut self, op: &'static str, label: Option<u8>, out: [u8; 32]) {
-        self.trace.push(crate::testing::TraceOp { op, label, out });
+        self.trace.push(TraceOp { op, label, out });
     }
 }
 

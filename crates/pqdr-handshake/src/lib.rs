@@ -80,11 +80,9 @@ mod x25519;
 pub mod testing;
 
 pub use error::Error;
-pub use established::{Established, MAX_CONTEXT, Msg3Retransmit};
+pub use established::{Established, MAX_APP_LABEL, MAX_CONTEXT, Msg3Retransmit};
 pub use ids::{Identity, Load, OnePeer, Peer, PeerStore, ReplayRecord, Tai64N, key_id};
-pub use initiator::{
-    COOKIE_LIFE_MS, GIVE_UP_MS, Initiator, InitiatorConfig, MAX_APP_LABEL, RENEW_MS,
-};
+pub use initiator::{COOKIE_LIFE_MS, GIVE_UP_MS, Initiator, InitiatorConfig, RENEW_MS};
 pub use kdf::Coins;
 pub use pqdr_ratchet::{Instant, Role};
 pub use responder::{ROTATE_MS, Reply, Responder};

@@ -6,8 +6,8 @@ use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::established::Established;
+use crate::established::MAX_APP_LABEL;
 use crate::ids::{Identity, Load, PeerStore, Tai64N};
-use crate::initiator::MAX_APP_LABEL;
 use crate::kdf::{
     C_BISCUIT, C_COOKIE, C_COOKIE_KEY, C_MAC1, C_MAC2, C_SOURCE, Chain, Coins, Key, SIG_CTX_I,
     SIG_CTX_R, dk, lp16, mac_ok, mac16,
