@@ -20,7 +20,7 @@ use crate::poly::Poly;
 const COMPRESS_M: u64 = 5_160_670;
 const COMPRESS_S: u32 = 34;
 
-/// `Compress_d(x) = ⌈(2^d / q)·x⌋ mod 2^d` for `x ∈ [0, q)`.
+/// `Compress_d(x) = ⌈(2^d / q)·x⌋ mod 2^d` (FIPS 203 §4.2.1) for `x ∈ [0, q)`.
 ///
 /// `⌈2^d·x / q⌋ = ⌊(2^d·x + (q-1)/2) / q⌋` because `q` is odd; the division
 /// is a multiplication by `⌈2^34/q⌉` and a shift.
@@ -30,7 +30,7 @@ pub(crate) fn compress<const D: u32>(x: i16) -> u16 {
     (((n * COMPRESS_M) >> COMPRESS_S) as u16) & ((1 << D) - 1)
 }
 
-/// `Decompress_d(y) = ⌈(q / 2^d)·y⌋` for `y < 2^d`.
+/// `Decompress_d(y) = ⌈(q / 2^d)·y⌋` (FIPS 203 §4.2.1) for `y < 2^d`.
 #[inline(always)]
 pub(crate) fn decompress<const D: u32>(y: u16) -> i16 {
     ((u32::from(y) * Q as u32 + (1 << (D - 1))) >> D) as i16
@@ -55,7 +55,8 @@ fn unpack8<const D: u32>(bytes: &[u8]) -> [u16; 8] {
     core::array::from_fn(|i| ((acc >> (D as usize * i)) as u16) & ((1 << D) - 1))
 }
 
-// Algorithm 5 (FIPS 203): ByteEncode_d(Compress_d(f)).
+/// `ByteEncode_d(Compress_d(f))` (FIPS 203 Algorithm 5).
+///
 /// Compresses `f` (coefficients in `[0, q)`) to `D` bits and encodes it into
 /// `out` (`32·D` bytes).
 #[inline(always)]
@@ -65,7 +66,8 @@ pub(crate) fn compress_encode<const D: u32>(f: &Poly, out: &mut [u8]) {
     }
 }
 
-// Algorithm 6 (FIPS 203): Decompress_d(ByteDecode_d(b)).
+/// `Decompress_d(ByteDecode_d(b))` (FIPS 203 Algorithm 6).
+///
 /// Decodes `32·D` bytes and decompresses them.
 #[inline(always)]
 pub(crate) fn decode_decompress<const D: u32>(bytes: &[u8], f: &mut Poly) {
@@ -77,7 +79,8 @@ pub(crate) fn decode_decompress<const D: u32>(bytes: &[u8], f: &mut Poly) {
     }
 }
 
-// Algorithm 5 (FIPS 203): ByteEncode_12(f).
+/// `ByteEncode_12(f)` (FIPS 203 Algorithm 5).
+///
 /// Encodes `f` (coefficients in `[0, q)`) into 384 bytes.
 #[inline(always)]
 pub(crate) fn encode12(f: &Poly, out: &mut [u8]) {
@@ -99,7 +102,8 @@ fn decode12_raw(bytes: &[u8], f: &mut Poly) {
     }
 }
 
-// Algorithm 6 (FIPS 203): ByteDecode_12(b), entries reduced mod q.
+/// `ByteDecode_12(b)` (FIPS 203 Algorithm 6).
+///
 /// Decodes 384 bytes to coefficients in `[0, q)`, in constant time (the
 /// input may be secret, e.g. `dk_PKE`).
 #[inline(always)]
@@ -111,7 +115,7 @@ pub(crate) fn decode12(bytes: &[u8], f: &mut Poly) {
     }
 }
 
-/// The modulus check of FIPS 203 §7.2 for one polynomial: decodes 384 public
+/// The modulus check (FIPS 203 §7.2) for one polynomial: decodes 384 public
 /// bytes and reports whether every 12-bit value is below `q` (that is,
 /// whether `ByteEncode_12(ByteDecode_12(b)) = b`).
 pub(crate) fn decode12_checked(bytes: &[u8], f: &mut Poly) -> bool {
@@ -119,13 +123,13 @@ pub(crate) fn decode12_checked(bytes: &[u8], f: &mut Poly) -> bool {
     f.c.iter().fold(true, |ok, x| ok & (*x < Q))
 }
 
-/// `ByteEncode_1(Compress_1(w))`: the message bits of `w` (coefficients in `[0, q)`).
+/// `ByteEncode_1(Compress_1(w))` (FIPS 203 Algorithm 15): the message bits of `w` (coefficients in `[0, q)`).
 #[inline(always)]
 pub(crate) fn encode_message(w: &Poly, m: &mut [u8; 32]) {
     compress_encode::<1>(w, m);
 }
 
-/// `Decompress_1(ByteDecode_1(m))`: coefficient `i` is `⌈q/2⌋` if bit `i` of
+/// `Decompress_1(ByteDecode_1(m))` (FIPS 203 Algorithm 14): coefficient `i` is `⌈q/2⌋` if bit `i` of
 /// `m` is set, else 0, computed with a multiplication (no select on the bit).
 #[inline(always)]
 pub(crate) fn decode_message(m: &[u8; 32], f: &mut Poly) {
@@ -167,13 +171,6 @@ pub(crate) const fn poly_bytes(d: u32) -> usize {
 
 #[cfg(test)]
 mod tests {
-    #![allow(
-        clippy::integer_division_remainder_used,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_possible_wrap,
-        reason = "test oracles use plain integer arithmetic"
-    )]
     use super::*;
 
     fn exact_compress(x: u32, d: u32) -> u32 {

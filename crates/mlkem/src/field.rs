@@ -75,13 +75,6 @@ pub(crate) fn csubq(a: i16) -> i16 {
 
 #[cfg(test)]
 mod tests {
-    #![allow(
-        clippy::integer_division_remainder_used,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_possible_wrap,
-        reason = "test oracles use plain integer arithmetic"
-    )]
     use super::*;
 
     #[test]

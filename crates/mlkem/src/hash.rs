@@ -147,7 +147,7 @@ impl<const RATE: usize> Sponge<RATE> {
 pub(crate) type Shake128 = Sponge<RATE_128>;
 
 impl Shake128 {
-    /// `XOF.Init(); XOF.Absorb(ρ ‖ j ‖ i)` (Algorithm 7 input), ready to squeeze.
+    /// `XOF.Init(); XOF.Absorb(ρ ‖ j ‖ i)` (FIPS 203 §4.1, the input of Algorithm 7), ready to squeeze.
     #[inline(always)]
     pub(crate) fn xof(rho: &[u8; 32], j: u8, i: u8) -> Self {
         let mut s = Self::new();
@@ -158,7 +158,7 @@ impl Shake128 {
     }
 }
 
-/// `G(c) = SHA3-512(c)` over the concatenation of `parts`, split in two 32-byte halves.
+/// `G(c) = SHA3-512(c)` (FIPS 203 §4.1) over the concatenation of `parts`, split in two 32-byte halves.
 #[inline(always)]
 pub(crate) fn g(parts: &[&[u8]], a: &mut [u8; 32], b: &mut [u8; 32]) {
     let mut s = Sponge::<RATE_512>::new();
@@ -170,7 +170,7 @@ pub(crate) fn g(parts: &[&[u8]], a: &mut [u8; 32], b: &mut [u8; 32]) {
     s.squeeze(b);
 }
 
-/// `H(s) = SHA3-256(s)`.
+/// `H(s) = SHA3-256(s)` (FIPS 203 §4.1).
 #[inline(always)]
 pub(crate) fn h(data: &[u8], out: &mut [u8; 32]) {
     let mut s = Sponge::<RATE_256>::new();
@@ -179,7 +179,7 @@ pub(crate) fn h(data: &[u8], out: &mut [u8; 32]) {
     s.squeeze(out);
 }
 
-/// `J(s) = SHAKE256(s, 8·32)` over the concatenation of `parts`.
+/// `J(s) = SHAKE256(s, 8·32)` (FIPS 203 §4.1) over the concatenation of `parts`.
 #[inline(always)]
 pub(crate) fn j(parts: &[&[u8]], out: &mut [u8; 32]) {
     let mut s = Sponge::<RATE_256>::new();
@@ -190,7 +190,7 @@ pub(crate) fn j(parts: &[&[u8]], out: &mut [u8; 32]) {
     s.squeeze(out);
 }
 
-/// `PRF_η(s, b) = SHAKE256(s ‖ b, 8·64η)`; `out.len()` is `64η`.
+/// `PRF_η(s, b) = SHAKE256(s ‖ b, 8·64η)` (FIPS 203 §4.1); `out.len()` is `64η`.
 #[inline(always)]
 pub(crate) fn prf(s: &[u8; 32], b: u8, out: &mut [u8]) {
     let mut sp = Sponge::<RATE_256>::new();
@@ -202,14 +202,8 @@ pub(crate) fn prf(s: &[u8; 32], b: u8, out: &mut [u8]) {
 
 #[cfg(test)]
 mod tests {
-    #![allow(
-        clippy::integer_division_remainder_used,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_possible_wrap,
-        reason = "test oracles use plain integer arithmetic"
-    )]
     use super::*;
+    use crate::params::MAX_ETA;
     use sha3::Digest;
     use shake::{ExtendableOutput, Update, XofReader};
 
@@ -246,9 +240,9 @@ mod tests {
                 let mut shake = shake::Shake256::default();
                 shake.update(&s);
                 shake.update(&[len as u8]);
-                let mut want = [0u8; 192];
+                let mut want = [0u8; 64 * MAX_ETA];
                 shake.finalize_xof().read(&mut want);
-                let mut got = [0u8; 192];
+                let mut got = [0u8; 64 * MAX_ETA];
                 prf(&s, len as u8, &mut got);
                 assert_eq!(got, want);
             }

@@ -143,7 +143,8 @@ fn round(s: &[u64; 25], d: &mut [u64; 25], rc: u64) {
     d[0] ^= rc;
 }
 
-// FIPS 202 Algorithm 7: KECCAK-p[1600, 24] = Keccak-f[1600].
+/// `KECCAK-p[1600, 24]` = Keccak-f\[1600\] (FIPS 202 Algorithm 7).
+///
 /// Applies Keccak-f\[1600\] to the state (24 rounds, two per iteration).
 #[inline(never)]
 pub(crate) fn f1600(state: &mut [u64; 25]) {

@@ -31,7 +31,8 @@ pub(crate) fn dk_parts<P: ParameterSet>(dk: &[u8]) -> DkParts<'_> {
     DkParts { dk_pke, ek, h, z }
 }
 
-// Algorithm 16 (FIPS 203): ML-KEM.KeyGen_internal(d, z).
+/// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16).
+///
 /// Writes the expanded decapsulation key `dk_PKE ‖ ek ‖ H(ek) ‖ z` into `dk`
 /// (`768k + 96` bytes). The encapsulation key is the `ek` part.
 pub(crate) fn keygen_internal<P: ParameterSet>(d: &[u8], z: &[u8], dk: &mut [u8]) {
@@ -45,7 +46,8 @@ pub(crate) fn keygen_internal<P: ParameterSet>(d: &[u8], z: &[u8], dk: &mut [u8]
     z_out.copy_from_slice(z);
 }
 
-// Algorithm 17 (FIPS 203): ML-KEM.Encaps_internal(ek, m).
+/// `ML-KEM.Encaps_internal(ek, m)` (FIPS 203 Algorithm 17).
+///
 /// Writes the ciphertext to `ct` and returns the shared key in `k`;
 /// `h_ek = H(ek)` is cached by the caller.
 pub(crate) fn encaps_internal<P: ParameterSet>(
@@ -60,7 +62,8 @@ pub(crate) fn encaps_internal<P: ParameterSet>(
     kpke::encrypt::<P>(ek, m, &r, &mut Write(ct));
 }
 
-// Algorithm 18 (FIPS 203): ML-KEM.Decaps_internal(dk, c).
+/// `ML-KEM.Decaps_internal(dk, c)` (FIPS 203 Algorithm 18).
+///
 /// Decapsulates `c` with the expanded key `dk` into `k`. Implicit rejection:
 /// a ciphertext that does not re-encrypt to itself yields `J(z ‖ c)`; the
 /// comparison and the choice are constant time.
@@ -82,7 +85,7 @@ pub(crate) fn decaps_internal<P: ParameterSet>(dk: &[u8], c: &[u8], k: &mut [u8;
     select(k, &k_prime, &k_bar, same);
 }
 
-/// FIPS 203 §7.2, encapsulation key check 2 (modulus check): every 12-bit
+/// The modulus check (FIPS 203 §7.2, encapsulation key check 2): every 12-bit
 /// value of `ek[0 : 384k]` is below `q`. (Check 1, the length, is the caller's.)
 pub(crate) fn ek_modulus_check<P: ParameterSet>(ek: &[u8]) -> bool {
     let mut f = Poly::ZERO;
@@ -91,7 +94,7 @@ pub(crate) fn ek_modulus_check<P: ParameterSet>(ek: &[u8]) -> bool {
         .fold(true, |ok, b| ok & decode12_checked(b, &mut f))
 }
 
-/// FIPS 203 §7.3, decapsulation key check 3 (hash check): `H(ek)` stored in
+/// The hash check (FIPS 203 §7.3, decapsulation key check 3): `H(ek)` stored in
 /// `dk` equals the hash of the embedded `ek`. Also applies the §7.2 modulus
 /// check to that embedded `ek`, since encapsulation runs on it.
 pub(crate) fn dk_check<P: ParameterSet>(dk: &[u8]) -> bool {

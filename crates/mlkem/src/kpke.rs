@@ -9,7 +9,7 @@
 
 #![allow(
     clippy::cast_possible_truncation,
-    reason = "indices below k ≤ 4 and counters below 2k + 1 are stored in a byte"
+    reason = "indices below k ≤ MAX_K and counters up to 2k are stored in a byte"
 )]
 
 use zeroize::Zeroizing;
@@ -21,7 +21,7 @@ use crate::encode::{
 };
 use crate::hash::{g, prf};
 use crate::ntt::{Accumulator, MulCache, inv_ntt_mont, ntt};
-use crate::params::{ParameterSet, PolyVec};
+use crate::params::{MAX_D, MAX_ETA, ParameterSet, PolyVec};
 use crate::poly::Poly;
 use crate::sample::{sample_cbd, sample_ntt};
 
@@ -51,16 +51,17 @@ impl CiphertextSink for Compare<'_> {
     }
 }
 
-/// `SamplePolyCBD_η(PRF_η(seed, n))` into `f`.
+/// `SamplePolyCBD_η(PRF_η(seed, n))` (FIPS 203 Algorithm 8 on the §4.1 `PRF_η`) into `f`.
 #[inline(always)]
 fn sample_noise(eta: usize, seed: &[u8; 32], n: u8, f: &mut Poly) {
-    let mut buf = Zeroizing::new([0u8; 64 * 3]);
+    let mut buf = Zeroizing::new([0u8; 64 * MAX_ETA]);
     let b = &mut buf[..64 * eta];
     prf(seed, n, b);
     sample_cbd(eta, b, f);
 }
 
-// Algorithm 13 (FIPS 203): K-PKE.KeyGen(d).
+/// `K-PKE.KeyGen(d)` (FIPS 203 Algorithm 13).
+///
 /// Writes `ek_PKE` (`384k + 32` bytes) and `dk_PKE` (`384k` bytes).
 #[inline(never)]
 pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]) {
@@ -110,7 +111,8 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
     }
 }
 
-// Algorithm 14 (FIPS 203): K-PKE.Encrypt(ek_PKE, m, r).
+/// `K-PKE.Encrypt(ek_PKE, m, r)` (FIPS 203 Algorithm 14).
+///
 /// Encrypts `m` with randomness `r` under `ek` (already checked, §7.2) and
 /// hands the `32(d_u k + d_v)` ciphertext bytes to `out`.
 pub(crate) fn encrypt<P: ParameterSet>(
@@ -136,7 +138,7 @@ pub(crate) fn encrypt<P: ParameterSet>(
     let mut acc = Zeroizing::new(Accumulator::ZERO);
     let mut u = Zeroizing::new(Poly::ZERO);
     let mut e = Zeroizing::new(Poly::ZERO);
-    let mut enc = Zeroizing::new([0u8; 32 * 11]);
+    let mut enc = Zeroizing::new([0u8; poly_bytes(MAX_D)]);
     for i in 0..P::K {
         // u[i] = NTT⁻¹(Σ_j Â[j][i] ∘ ŷ[j]) + e₁[i], with Â[j][i] = SampleNTT(ρ ‖ i ‖ j).
         acc.clear();
@@ -172,7 +174,8 @@ pub(crate) fn encrypt<P: ParameterSet>(
     out.put(P::K * du_bytes, &enc[..dv_bytes]);
 }
 
-// Algorithm 15 (FIPS 203): K-PKE.Decrypt(dk_PKE, c).
+/// `K-PKE.Decrypt(dk_PKE, c)` (FIPS 203 Algorithm 15).
+///
 /// Decrypts `c` with `dk_PKE` into `m`.
 pub(crate) fn decrypt<P: ParameterSet>(dk_pke: &[u8], c: &[u8], m: &mut [u8; 32]) {
     let du_bytes = poly_bytes(P::DU);

@@ -1,10 +1,25 @@
 #![no_std]
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
-#![allow(non_snake_case)]
+#![allow(non_snake_case, reason = "FIPS 203 variable names")]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::integer_division_remainder_used,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "tests: oracles use plain integer arithmetic on public values"
+    )
+)]
 
 mod ct;
 mod encode;
+mod error;
 mod field;
 mod hash;
 mod keccak;
@@ -18,10 +33,11 @@ mod sample;
 mod traits;
 mod types;
 
+pub use error::Error;
 pub use params::{ByteArray, MlKem512, MlKem768, MlKem1024, ParameterSet};
 pub use types::{
-    Ciphertext, DecapsulationKey, EncapsulationKey, Error, SEED_SIZE, SHARED_SECRET_SIZE,
-    SharedSecret, generate, generate_deterministic, try_generate,
+    Ciphertext, DecapsulationKey, EncapsulationKey, SEED_SIZE, SHARED_SECRET_SIZE, SharedSecret,
+    generate, generate_deterministic, try_generate,
 };
 
 /// One module per parameter set: type aliases, sizes and the key-generation
@@ -36,6 +52,9 @@ macro_rules! parameter_set_module {
             use crate::params::{ct_size, dk_size, ek_size, ParameterSet};
             pub use crate::params::$set;
             pub use crate::{Error, SharedSecret, SEED_SIZE, SHARED_SECRET_SIZE};
+
+            /// The parameter set's marker type (the same alias in every pqdr primitive crate).
+            pub type Set = crate::$set;
 
             /// Encapsulation key size in bytes (`384k + 32`).
             pub const ENCAPSULATION_KEY_SIZE: usize = ek_size($set::K);

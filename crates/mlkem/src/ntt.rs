@@ -28,7 +28,7 @@ const fn pow17(e: usize) -> i64 {
     r
 }
 
-/// `BitRev₇(i)`: the 7-bit reversal of `i` (FIPS 203 §2.3).
+/// `BitRev₇(i)` (FIPS 203 §2.3): the 7-bit reversal of `i`.
 const fn bitrev7(i: usize) -> usize {
     let mut r = 0;
     let mut b = 0;
@@ -155,7 +155,8 @@ fn inv_ntt_layer_short<const LEN: usize, const REDUCE: bool>(
     }
 }
 
-// Algorithm 9 (FIPS 203): NTT(f).
+/// `NTT(f)` (FIPS 203 Algorithm 9).
+///
 /// Forward NTT in place. Input `|f_i| ≤ q`; output `|f̂_i| < 8q` (each of the
 /// seven layers adds less than `q`); callers reduce afterwards.
 pub(crate) fn ntt(f: &mut Poly) {
@@ -190,7 +191,8 @@ fn inv_ntt_layer<const LEN: usize, const REDUCE: bool>(f: &mut [i16; N], k: usiz
 /// that produced the input.
 const INV_NTT_SCALE: i16 = 1441;
 
-// Algorithm 10 (FIPS 203): NTT⁻¹(f̂).
+/// `NTT⁻¹(f̂)` (FIPS 203 Algorithm 10).
+///
 /// Inverse NTT in place, times `2^16` (see [`INV_NTT_SCALE`]).
 /// Input `|f̂_i| < q`; output `|f_i| < q`.
 pub(crate) fn inv_ntt_mont(f: &mut Poly) {
@@ -295,7 +297,8 @@ impl Accumulator {
         self.add_product(f, &g.f, &g.cache);
     }
 
-    // Algorithms 11 and 12 (FIPS 203): MultiplyNTTs / BaseCaseMultiply.
+    /// `MultiplyNTTs` / `BaseCaseMultiply` (FIPS 203 Algorithms 11, 12), accumulated.
+    ///
     /// `self += f̂ ×_T ĝ`, where `g_cache = MulCache::new(ĝ)`.
     ///
     /// For `|f̂_j| < q` and `|ĝ_j| ≤ q` each call adds less than `2q²` in
@@ -338,13 +341,6 @@ const ONE_MONT: i16 = crate::field::MONT;
 
 #[cfg(test)]
 mod tests {
-    #![allow(
-        clippy::integer_division_remainder_used,
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_possible_wrap,
-        reason = "test oracles use plain integer arithmetic"
-    )]
     use super::*;
 
     fn modq(x: i64) -> i64 {

@@ -83,6 +83,18 @@ pub trait ParameterSet:
     type PolyVec: PolyVec;
 }
 
+/// The largest module rank `k` of any set (ML-KEM-1024): the PRF and XOF
+/// domain bytes `i`, `j`, `k + i`, `2k` fit in a `u8`.
+pub(crate) const MAX_K: usize = 4;
+/// The largest `η₁` or `η₂` of any set (ML-KEM-512's `η₁`): `PRF_η` output
+/// buffers hold `64·MAX_ETA` bytes.
+pub(crate) const MAX_ETA: usize = 3;
+/// The largest `d_u` or `d_v` of any set (ML-KEM-1024's `d_u`): buffers for
+/// one compressed polynomial hold `32·MAX_D` bytes.
+pub(crate) const MAX_D: u32 = 11;
+
+const _: () = assert!(2 * MAX_K < u8::MAX as usize);
+
 /// Encapsulation key size in bytes: `384k + 32` (FIPS 203 Table 3).
 pub(crate) const fn ek_size(k: usize) -> usize {
     384 * k + 32
@@ -107,6 +119,11 @@ macro_rules! variant {
         pub struct $name;
 
         impl sealed::Sealed for $name {}
+
+        // The set fits the working buffers sized by the maxima above.
+        const _: () = assert!(
+            $k <= MAX_K && $eta1 <= MAX_ETA && $eta2 <= MAX_ETA && $du <= MAX_D && $dv <= MAX_D
+        );
 
         impl ParameterSet for $name {
             const NAME: &'static str = $label;

@@ -55,7 +55,8 @@ fn rej_uniform(out: &mut [i16; N], mut n: usize, buf: &[u8]) -> usize {
     n
 }
 
-// Algorithm 7 (FIPS 203): SampleNTT(ρ ‖ j ‖ i).
+/// `SampleNTT(ρ ‖ j ‖ i)` (FIPS 203 Algorithm 7).
+///
 /// Samples `Â[i][j]` (coefficients in `[0, q)`) from SHAKE128(ρ ‖ j ‖ i).
 /// `ρ` must already be public (declassified).
 pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8, out: &mut Poly) {
@@ -70,7 +71,8 @@ pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8, out: &mut Poly) {
     }
 }
 
-// Algorithm 8 (FIPS 203): SamplePolyCBD_η(B), η ∈ {2, 3}.
+/// `SamplePolyCBD_η(B)` (FIPS 203 Algorithm 8), `η ∈ {2, 3}`.
+///
 /// Samples a polynomial with coefficients in `[-η, η]` from `64η` bytes.
 #[inline(always)]
 pub(crate) fn sample_cbd(eta: usize, b: &[u8], f: &mut Poly) {

@@ -9,6 +9,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::ct::bytes_eq;
+use crate::error::{Error, check_length};
 use crate::kem;
 use crate::params::{ByteArray, ParameterSet};
 
@@ -17,19 +18,6 @@ pub const SHARED_SECRET_SIZE: usize = 32;
 
 /// Size of a decapsulation-key seed `d ‖ z` in bytes.
 pub const SEED_SIZE: usize = 64;
-
-/// Input had the wrong length or failed a FIPS 203 §7 validity check.
-/// Carries no detail on purpose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Error;
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid ML-KEM input (length or FIPS 203 §7 check)")
-    }
-}
-
-impl core::error::Error for Error {}
 
 /// Prints the first bytes of a public value in hex.
 struct HexPrefix<'a>(&'a [u8]);
@@ -111,10 +99,12 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// below `q`).
     ///
     /// # Errors
-    /// [`Error`] if `bytes` has the wrong length or fails the modulus check.
+    /// [`Error::Length`] if `bytes` has the wrong length, [`Error::InvalidKey`]
+    /// if it fails the modulus check.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        if bytes.len() != P::EncapsulationKeyBytes::LEN || !kem::ek_modulus_check::<P>(bytes) {
-            return Err(Error);
+        check_length(P::EncapsulationKeyBytes::LEN, bytes.len())?;
+        if !kem::ek_modulus_check::<P>(bytes) {
+            return Err(Error::InvalidKey);
         }
         let mut key = Self {
             bytes: P::EncapsulationKeyBytes::zeroed(),
@@ -263,10 +253,12 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// the §7.2 modulus check. The seed is not recoverable from this form.
     ///
     /// # Errors
-    /// [`Error`] if `bytes` has the wrong length or fails a check.
+    /// [`Error::Length`] if `bytes` has the wrong length, [`Error::InvalidKey`]
+    /// if it fails the hash check or the embedded `ek` the modulus check.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        if bytes.len() != P::DecapsulationKeyBytes::LEN || !kem::dk_check::<P>(bytes) {
-            return Err(Error);
+        check_length(P::DecapsulationKeyBytes::LEN, bytes.len())?;
+        if !kem::dk_check::<P>(bytes) {
+            return Err(Error::InvalidKey);
         }
         let mut dk = Self {
             bytes: P::DecapsulationKeyBytes::zeroed(),
@@ -355,11 +347,9 @@ impl<P: ParameterSet> Ciphertext<P> {
     /// Wraps ciphertext bytes.
     ///
     /// # Errors
-    /// [`Error`] if `bytes` does not have the ciphertext length.
+    /// [`Error::Length`] if `bytes` does not have the ciphertext length.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        if bytes.len() != P::CiphertextBytes::LEN {
-            return Err(Error);
-        }
+        check_length(P::CiphertextBytes::LEN, bytes.len())?;
         let mut ct = Self {
             bytes: P::CiphertextBytes::zeroed(),
         };

@@ -14,14 +14,12 @@
 //! RUSTFLAGS="--cfg pqct_valgrind" cargo test --release -p pqdr-mlkem --test ct_valgrind
 //! ```
 //! Natively (no valgrind) the client requests are no-ops and the tests simply pass.
-#![allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    reason = "test code on public values"
-)]
 
+mod common;
+
+use common::for_each_set;
 use pqdr_ct::{classify, declassify};
-use pqdr_mlkem::{Ciphertext, DecapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet};
+use pqdr_mlkem::{Ciphertext, DecapsulationKey, ParameterSet};
 
 fn keygen<P: ParameterSet>() {
     let (d0, z0) = ([0x11u8; 32], [0x22u8; 32]);
@@ -85,30 +83,22 @@ fn decaps<P: ParameterSet>(tamper: bool) {
 
 #[test]
 fn keygen_is_constant_time() {
-    keygen::<MlKem512>();
-    keygen::<MlKem768>();
-    keygen::<MlKem1024>();
+    for_each_set!(keygen());
 }
 
 #[test]
 fn encaps_is_constant_time() {
-    encaps::<MlKem512>();
-    encaps::<MlKem768>();
-    encaps::<MlKem1024>();
+    for_each_set!(encaps());
 }
 
 #[test]
 fn decaps_valid_ciphertext_is_constant_time() {
-    decaps::<MlKem512>(false);
-    decaps::<MlKem768>(false);
-    decaps::<MlKem1024>(false);
+    for_each_set!(decaps(false));
 }
 
 #[test]
 fn decaps_modified_ciphertext_is_constant_time() {
-    decaps::<MlKem512>(true);
-    decaps::<MlKem768>(true);
-    decaps::<MlKem1024>(true);
+    for_each_set!(decaps(true));
 }
 
 /// Negative control: must FAIL under valgrind (a branch on a classified

@@ -1,38 +1,12 @@
 //! The RustCrypto `kem` 0.3 traits on `MlKem512/768/1024` (feature `kem`),
 //! used through generic code only.
-#![allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    reason = "test code on public values"
-)]
 #![cfg(feature = "kem")]
 
+mod common;
+
+use common::{TestRng, for_each_set};
 use kem::{Decapsulate, Encapsulate, FromSeed, Kem, KeyExport, TryKeyInit};
-use pqdr_mlkem::{MlKem512, MlKem768, MlKem1024};
-
-/// A deterministic test RNG (xorshift); not for real use.
-struct TestRng(u64);
-
-impl rand_core::TryRng for TestRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.try_next_u64()? as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        Ok(self.0)
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst {
-            *b = self.try_next_u64()? as u8;
-        }
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for TestRng {}
+use pqdr_mlkem::MlKem768;
 
 fn generic<K>()
 where
@@ -66,9 +40,7 @@ where
 
 #[test]
 fn kem_traits_all_sets() {
-    generic::<MlKem512>();
-    generic::<MlKem768>();
-    generic::<MlKem1024>();
+    for_each_set!(generic());
 }
 
 #[test]

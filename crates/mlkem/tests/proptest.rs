@@ -8,9 +8,10 @@
     reason = "test code on public values"
 )]
 
-use pqdr_mlkem::{
-    Ciphertext, DecapsulationKey, EncapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet,
-};
+mod common;
+
+use common::{for_each_set, seed, split_seed};
+use pqdr_mlkem::{Ciphertext, DecapsulationKey, EncapsulationKey, Error, MlKem768, ParameterSet};
 use proptest::prelude::*;
 use shake::{ExtendableOutput, Update, XofReader};
 
@@ -22,14 +23,6 @@ fn j(z: &[u8], c: &[u8]) -> [u8; 32] {
     let mut out = [0u8; 32];
     h.finalize_xof().read(&mut out);
     out
-}
-
-fn split_seed(seed: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
-    let mut d = [0u8; 32];
-    let mut z = [0u8; 32];
-    d.copy_from_slice(&seed[..32]);
-    z.copy_from_slice(&seed[32..]);
-    (d, z)
 }
 
 fn round_trip<P: ParameterSet>(seed: &[u8; 64], m: &[u8; 32]) {
@@ -89,12 +82,16 @@ fn wrong_lengths<P: ParameterSet>(seed: &[u8; 64]) {
         let mut longer = good.clone();
         longer.push(0);
         for bad in [&good[..good.len() - 1], &longer[..], &[][..], &good[..32]] {
-            let ok = match name {
-                "ek" => EncapsulationKey::<P>::from_bytes(bad).is_ok(),
-                "dk" => DecapsulationKey::<P>::from_bytes(bad).is_ok(),
-                _ => Ciphertext::<P>::from_bytes(bad).is_ok(),
+            let err = match name {
+                "ek" => EncapsulationKey::<P>::from_bytes(bad).err(),
+                "dk" => DecapsulationKey::<P>::from_bytes(bad).err(),
+                _ => Ciphertext::<P>::from_bytes(bad).err(),
             };
-            assert!(!ok, "{name} of length {} accepted", bad.len());
+            let want = Error::Length {
+                expected: good.len(),
+                actual: bad.len(),
+            };
+            assert_eq!(err, Some(want), "{name} of length {}", bad.len());
         }
     }
 }
@@ -114,7 +111,7 @@ fn set_coefficient(ek: &mut [u8], index: usize, value: u16) {
 /// Every coefficient position with an out-of-range value (3329..=4095,
 /// several values per position) makes `from_bytes` fail, for the
 /// encapsulation key and for the `ek` embedded in a decapsulation key.
-fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) -> usize {
+fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) {
     let dk = DecapsulationKey::<P>::from_seed(seed);
     let ek = dk.encapsulation_key().as_bytes().as_ref().to_vec();
     let coefficients = 256 * P::K;
@@ -129,8 +126,9 @@ fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) -> usize {
             };
             let mut bad = ek.clone();
             set_coefficient(&mut bad, index, value);
-            assert!(
-                EncapsulationKey::<P>::from_bytes(&bad).is_err(),
+            assert_eq!(
+                EncapsulationKey::<P>::from_bytes(&bad).err(),
+                Some(Error::InvalidKey),
                 "{}: coefficient {index} = {value} accepted",
                 P::NAME
             );
@@ -151,28 +149,27 @@ fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) -> usize {
         dkb[ek_at..ek_at + ek_len].copy_from_slice(&bad);
         let h = <sha3::Sha3_256 as sha3::Digest>::digest(&bad);
         dkb[ek_at + ek_len..ek_at + ek_len + 32].copy_from_slice(&h);
-        assert!(DecapsulationKey::<P>::from_bytes(&dkb).is_err());
+        assert_eq!(
+            DecapsulationKey::<P>::from_bytes(&dkb).err(),
+            Some(Error::InvalidKey)
+        );
         rejected += 1;
     }
-    rejected
+    println!(
+        "{}: modulus check: {rejected} out-of-range keys rejected",
+        P::NAME
+    );
+    assert!(rejected >= 4 * coefficients);
 }
 
 #[test]
 fn modulus_check_rejects_every_position() {
-    let seed = [3u8; 64];
-    let n = modulus_check_every_position::<MlKem512>(&seed)
-        + modulus_check_every_position::<MlKem768>(&seed)
-        + modulus_check_every_position::<MlKem1024>(&seed);
-    println!("modulus check: {n} out-of-range keys rejected");
-    assert!(n >= 4 * 256 * (2 + 3 + 4));
+    for_each_set!(modulus_check_every_position(&[3u8; 64]));
 }
 
 #[test]
 fn wrong_lengths_are_errors() {
-    let seed = [5u8; 64];
-    wrong_lengths::<MlKem512>(&seed);
-    wrong_lengths::<MlKem768>(&seed);
-    wrong_lengths::<MlKem1024>(&seed);
+    for_each_set!(wrong_lengths(&[5u8; 64]));
 }
 
 #[test]
@@ -183,14 +180,15 @@ fn hash_check_rejects_modified_h() {
         let at = 768 * P::K + 32;
         for i in 0..32 {
             b[at + i] ^= 0x80;
-            assert!(DecapsulationKey::<P>::from_bytes(&b).is_err());
+            assert_eq!(
+                DecapsulationKey::<P>::from_bytes(&b).err(),
+                Some(Error::InvalidKey)
+            );
             b[at + i] ^= 0x80;
         }
         assert!(DecapsulationKey::<P>::from_bytes(&b).is_ok());
     }
-    check::<MlKem512>();
-    check::<MlKem768>();
-    check::<MlKem1024>();
+    for_each_set!(check());
 }
 
 /// All operations of every parameter set on a thread with a 32 KiB stack.
@@ -207,9 +205,7 @@ fn small_stack() {
                 let (ct, ss) = ek.encapsulate_deterministic(&[9; 32]);
                 assert_eq!(dk.decapsulate(&ct), ss);
             }
-            run::<MlKem512>();
-            run::<MlKem768>();
-            run::<MlKem1024>();
+            for_each_set!(run());
         })
         .expect("spawn")
         .join()
@@ -220,33 +216,18 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn round_trip_all_sets(seed in prop::array::uniform32(any::<u8>()), z in prop::array::uniform32(any::<u8>()), m in prop::array::uniform32(any::<u8>())) {
-        let mut s = [0u8; 64];
-        s[..32].copy_from_slice(&seed);
-        s[32..].copy_from_slice(&z);
-        round_trip::<MlKem512>(&s, &m);
-        round_trip::<MlKem768>(&s, &m);
-        round_trip::<MlKem1024>(&s, &m);
+    fn round_trip_all_sets(d in prop::array::uniform32(any::<u8>()), z in prop::array::uniform32(any::<u8>()), m in prop::array::uniform32(any::<u8>())) {
+        for_each_set!(round_trip(&seed(&d, &z), &m));
     }
 
     #[test]
-    fn tampered_ciphertext_gives_implicit_rejection_key(seed in prop::array::uniform32(any::<u8>()), m in prop::array::uniform32(any::<u8>()), pos in any::<usize>(), bit in any::<u8>()) {
-        let mut s = [0u8; 64];
-        s[..32].copy_from_slice(&seed);
-        s[32..].copy_from_slice(&m);
-        implicit_rejection::<MlKem512>(&s, &m, pos, bit);
-        implicit_rejection::<MlKem768>(&s, &m, pos, bit);
-        implicit_rejection::<MlKem1024>(&s, &m, pos, bit);
+    fn tampered_ciphertext_gives_implicit_rejection_key(d in prop::array::uniform32(any::<u8>()), m in prop::array::uniform32(any::<u8>()), pos in any::<usize>(), bit in any::<u8>()) {
+        for_each_set!(implicit_rejection(&seed(&d, &m), &m, pos, bit));
     }
 
     #[test]
-    fn serialization_round_trips(seed in prop::array::uniform32(any::<u8>()), m in prop::array::uniform32(any::<u8>())) {
-        let mut s = [0u8; 64];
-        s[..32].copy_from_slice(&seed);
-        s[32..].copy_from_slice(&m);
-        serialization::<MlKem512>(&s, &m);
-        serialization::<MlKem768>(&s, &m);
-        serialization::<MlKem1024>(&s, &m);
+    fn serialization_round_trips(d in prop::array::uniform32(any::<u8>()), m in prop::array::uniform32(any::<u8>())) {
+        for_each_set!(serialization(&seed(&d, &m), &m));
     }
 
     #[test]

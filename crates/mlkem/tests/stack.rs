@@ -6,11 +6,6 @@
 //! encapsulation key and seed, plus the separate encapsulation key).
 //!
 //! `cargo test --release -p pqdr-mlkem --test stack -- --nocapture`
-#![allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    reason = "test code on public values"
-)]
 
 use core::hint::black_box;
 

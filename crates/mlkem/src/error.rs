@@ -1,0 +1,50 @@
+//! The crate's error: why a byte string was rejected as a key or a
+//! ciphertext (FIPS 203 §7.2, §7.3 input checks).
+
+use core::fmt;
+
+/// An input was rejected. Carries only public facts (lengths), never
+/// secret data; decapsulation itself never fails (implicit rejection,
+/// FIPS 203 Algorithm 18).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// A byte slice had the wrong length for the key or ciphertext it was
+    /// parsed as (FIPS 203 §7.2 check 1, §7.3 checks 1 and 2).
+    Length {
+        /// The length the type requires.
+        expected: usize,
+        /// The length of the slice given.
+        actual: usize,
+    },
+    /// A key of the right length failed the FIPS 203 validity check: the
+    /// §7.2 modulus check (every 12-bit coefficient of `ek` is below `q`,
+    /// for an encapsulation key and for the `ek` embedded in a
+    /// decapsulation key) or the §7.3 hash check (the `H(ek)` stored in a
+    /// decapsulation key matches its `ek`).
+    InvalidKey,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length { expected, actual } => {
+                write!(f, "ML-KEM input of {actual} bytes, expected {expected}")
+            }
+            Self::InvalidKey => {
+                f.write_str("ML-KEM key failed the FIPS 203 §7.2 modulus or §7.3 hash check")
+            }
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// `Ok(())` if `actual == expected`, else [`Error::Length`].
+pub(crate) fn check_length(expected: usize, actual: usize) -> Result<(), Error> {
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(Error::Length { expected, actual })
+    }
+}
