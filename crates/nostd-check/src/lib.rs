@@ -34,87 +34,79 @@ impl rand_core::TryRng for Xorshift {
 
 impl rand_core::TryCryptoRng for Xorshift {}
 
+/// One round trip per parameter set, through the set's module
+/// (`$krate::$set`) and the heap-free API. Three forms:
+/// - `each_set!(kem rng, krate::{sets})`: key generation, encapsulation and
+///   decapsulation; 1 if every pair of shared secrets agrees;
+/// - `each_set!(sign rng, msg, krate::{sets})`: key generation, signing and
+///   verification; 1 if every signature verifies;
+/// - `each_set!(kem_into krate::{fn_name => set, ...})`: one exported function
+///   per set running the KEM round trip in caller buffers (keys live
+///   wherever the caller keeps them).
+///
+/// The sets run in the order given, drawing from the same `rng`.
+macro_rules! each_set {
+    (kem $rng:ident, $krate:ident::{$($set:ident),+ $(,)?}) => {
+        1 $(& {
+            let (dk, ek) = $krate::$set::generate(&mut $rng);
+            let (ct, ss) = ek.encapsulate(&mut $rng);
+            u32::from(dk.decapsulate(&ct).as_bytes() == ss.as_bytes())
+        })+
+    };
+    (sign $rng:ident, $msg:expr, $krate:ident::{$($set:ident),+ $(,)?}) => {
+        1 $(& {
+            let (sk, vk) = $krate::$set::generate(&mut $rng);
+            match sk.sign($msg, b"ctx", &mut $rng) {
+                Ok(sig) => u32::from(vk.verify($msg, b"ctx", &sig).is_ok()),
+                Err(_) => 0,
+            }
+        })+
+    };
+    (kem_into $krate:ident::{$($name:ident => $set:ident),+ $(,)?}) => {$(
+        #[doc = concat!("`", stringify!($set), "` into caller buffers: keygen, encaps, decaps; 1 if the shared secrets agree.")]
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(
+            seed: u64,
+            pk: &mut [u8; $krate::$set::ENCAPSULATION_KEY_SIZE],
+            sk: &mut [u8; $krate::$set::DECAPSULATION_KEY_SIZE],
+            ct: &mut [u8; $krate::$set::CIPHERTEXT_SIZE],
+        ) -> u32 {
+            let mut rng = Xorshift(seed | 1);
+            $krate::$set::generate_into(pk, sk, &mut rng);
+            let ss = $krate::$set::encapsulate_into(pk, ct, &mut rng);
+            u32::from($krate::$set::decapsulate(sk, ct).as_bytes() == ss.as_bytes())
+        }
+    )+};
+}
+
 /// ML-KEM-512/768/1024: keygen, encaps, decaps; 1 if every shared secret agrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn pqdr_nostd_mlkem(seed: u64) -> u32 {
     let mut rng = Xorshift(seed | 1);
-    macro_rules! run {
-        ($k:ident) => {{
-            use pqdr_mlkem::$k as k;
-            let (dk, ek) = k::generate(&mut rng);
-            let (ct, ss) = ek.encapsulate(&mut rng);
-            u32::from(dk.decapsulate(&ct).as_bytes() == ss.as_bytes())
-        }};
-    }
-    run!(ml_kem_512) & run!(ml_kem_768) & run!(ml_kem_1024)
+    each_set!(kem rng, pqdr_mlkem::{ml_kem_512, ml_kem_768, ml_kem_1024})
 }
 
 /// ML-DSA-44/65/87: keygen, sign, verify; 1 if every signature verifies.
 #[unsafe(no_mangle)]
 pub extern "C" fn pqdr_nostd_mldsa(seed: u64, msg: &[u8; 32]) -> u32 {
     let mut rng = Xorshift(seed | 1);
-    macro_rules! run {
-        ($s:ident) => {{
-            use pqdr_mldsa::$s as s;
-            let (sk, vk) = s::generate(&mut rng);
-            match sk.sign(msg, b"ctx", &mut rng) {
-                Ok(sig) => u32::from(vk.verify(msg, b"ctx", &sig).is_ok()),
-                Err(_) => 0,
-            }
-        }};
-    }
-    run!(ml_dsa_44) & run!(ml_dsa_65) & run!(ml_dsa_87)
+    each_set!(sign rng, msg, pqdr_mldsa::{ml_dsa_44, ml_dsa_65, ml_dsa_87})
 }
 
 /// Streamlined NTRU Prime, every set: keygen, encaps, decaps.
 #[unsafe(no_mangle)]
 pub extern "C" fn pqdr_nostd_ntrup(seed: u64) -> u32 {
     let mut rng = Xorshift(seed | 1);
-    macro_rules! run {
-        ($k:ident) => {{
-            use pqdr_ntrup::$k as k;
-            let (dk, ek) = k::generate(&mut rng);
-            let (ct, ss) = ek.encapsulate(&mut rng);
-            u32::from(dk.decapsulate(&ct).as_bytes() == ss.as_bytes())
-        }};
-    }
-    run!(sntrup653)
-        & run!(sntrup761)
-        & run!(sntrup857)
-        & run!(sntrup953)
-        & run!(sntrup1013)
-        & run!(sntrup1277)
+    each_set!(kem rng, pqdr_ntrup::{
+        sntrup653, sntrup761, sntrup857, sntrup953, sntrup1013, sntrup1277,
+    })
 }
 
-/// Classic McEliece 348864 into caller buffers (keys live wherever the caller keeps them).
-#[unsafe(no_mangle)]
-pub extern "C" fn pqdr_nostd_mceliece348864(
-    seed: u64,
-    pk: &mut [u8; pqdr_mceliece::mceliece348864::ENCAPSULATION_KEY_SIZE],
-    sk: &mut [u8; pqdr_mceliece::mceliece348864::DECAPSULATION_KEY_SIZE],
-    ct: &mut [u8; pqdr_mceliece::mceliece348864::CIPHERTEXT_SIZE],
-) -> u32 {
-    use pqdr_mceliece::mceliece348864 as k;
-    let mut rng = Xorshift(seed | 1);
-    k::generate_into(pk, sk, &mut rng);
-    let ss = k::encapsulate_into(pk, ct, &mut rng);
-    u32::from(k::decapsulate(sk, ct).as_bytes() == ss.as_bytes())
-}
-
-/// Classic McEliece 6960119f into caller buffers.
-#[unsafe(no_mangle)]
-pub extern "C" fn pqdr_nostd_mceliece6960119f(
-    seed: u64,
-    pk: &mut [u8; pqdr_mceliece::mceliece6960119f::ENCAPSULATION_KEY_SIZE],
-    sk: &mut [u8; pqdr_mceliece::mceliece6960119f::DECAPSULATION_KEY_SIZE],
-    ct: &mut [u8; pqdr_mceliece::mceliece6960119f::CIPHERTEXT_SIZE],
-) -> u32 {
-    use pqdr_mceliece::mceliece6960119f as k;
-    let mut rng = Xorshift(seed | 1);
-    k::generate_into(pk, sk, &mut rng);
-    let ss = k::encapsulate_into(pk, ct, &mut rng);
-    u32::from(k::decapsulate(sk, ct).as_bytes() == ss.as_bytes())
-}
+// Classic McEliece (the feature-enabled sets) into caller buffers.
+each_set!(kem_into pqdr_mceliece::{
+    pqdr_nostd_mceliece348864 => mceliece348864,
+    pqdr_nostd_mceliece6960119f => mceliece6960119f,
+});
 
 /// pqdr-ratchet: two sessions exchange ten records (the bootstrap ML-KEM-768
 /// ratchet runs inside); returns 1 if every record opens to what was sealed.
@@ -162,8 +154,8 @@ pub extern "C" fn pqdr_nostd_ratchet(seed: u64) -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn pqdr_nostd_handshake(seed: u64) -> u32 {
     use pqdr_handshake::{
-        Identity, Initiator, InitiatorConfig, Instant, K768, Load, Peer, PeerStore, ReplayRecord, Reply,
-        Responder, Tai64N,
+        Identity, Initiator, InitiatorConfig, Instant, K768, Load, Peer, PeerStore, ReplayRecord,
+        Reply, Responder, Tai64N,
     };
     use pqdr_mlkem::ml_kem_768 as k;
     struct Table<'a> {
@@ -188,23 +180,43 @@ pub extern "C" fn pqdr_nostd_handshake(seed: u64) -> u32 {
     let (Some(xa), Some(xb)) = (alice.x25519_public(), bob.x25519_public()) else {
         return 0;
     };
-    let mut table = Table { pk: &ek_i, x: xa, rec: ReplayRecord::new() };
+    let mut table = Table {
+        pk: &ek_i,
+        x: xa,
+        rec: ReplayRecord::new(),
+    };
     let Ok(mut resp) = Responder::<K768, 8>::new(bob, b"nostd", Instant(0), &mut rng) else {
         return 0;
     };
     let cfg = InitiatorConfig::new(Peer::new(&ek_r).with_x25519(xb), b"nostd");
     let clock = Tai64N { secs: 1, nanos: 0 };
-    let Ok(mut init) = Initiator::start(&cfg, &alice, clock, Tai64N::default(), Instant(0), &mut rng) else {
+    let Ok(mut init) =
+        Initiator::start(&cfg, &alice, clock, Tai64N::default(), Instant(0), &mut rng)
+    else {
         return 0;
     };
     let (mut m1, mut m2) = ([0u8; 4096], [0u8; 6144]);
-    let Some(n1) = init.poll_transmit(Instant(0), &mut m1) else { return 0 };
-    let Ok(Reply::Msg2(n2)) = resp.handle_msg1(&mut table, b"src", &m1[..n1], Load::Normal, Instant(0), &mut rng, &mut m2) else {
+    let Some(n1) = init.poll_transmit(Instant(0), &mut m1) else {
         return 0;
     };
-    let Ok(a) = init.handle_msg2(&m2[..n2], &alice, Instant(0), &mut rng) else { return 0 };
+    let Ok(Reply::Msg2(n2)) = resp.handle_msg1(
+        &mut table,
+        b"src",
+        &m1[..n1],
+        Load::Normal,
+        Instant(0),
+        &mut rng,
+        &mut m2,
+    ) else {
+        return 0;
+    };
+    let Ok(a) = init.handle_msg2(&m2[..n2], &alice, Instant(0), &mut rng) else {
+        return 0;
+    };
     let Some(m3) = a.msg3() else { return 0 };
-    let Ok(b) = resp.handle_msg3(&mut table, b"src", m3, Load::Normal, Instant(0)) else { return 0 };
+    let Ok(b) = resp.handle_msg3(&mut table, b"src", m3, Load::Normal, Instant(0)) else {
+        return 0;
+    };
     let same = a.initial_secret().secret == b.initial_secret().secret;
     let cfg = pqdr_ratchet::Config::default();
     let session = a.into_session::<pqdr_ratchet::MlKem768, _>(&cfg, Instant(0), &mut rng);
