@@ -24,12 +24,9 @@ use crate::bm;
 use crate::ct::nonzero_mask_u64;
 use crate::fft::{self, Values};
 use crate::gf;
-use crate::params::{Derived, ParameterSet};
+use crate::params::{Derived, MAX_Q_WORDS, ParameterSet};
 use crate::vec::{self, Vec};
 use zeroize::Zeroize;
-
-/// Most words of a 2^m-bit vector.
-const MAX_WORDS: usize = 128;
 
 /// `out[i] = 1 / a[i]`, lane by lane, with one inversion (Montgomery's trick;
 /// every lane of every `a[i]` must be nonzero).
@@ -55,7 +52,7 @@ fn batch_inv<P: ParameterSet>(out: &mut [Vec<2>], a: &[Vec<2>]) {
 }
 
 /// x = w masked by the bit vector `bits` (one word per 64 elements).
-fn masked<P: ParameterSet>(x: &mut Values, w: &Values, bits: &[u64; MAX_WORDS]) {
+fn masked<P: ParameterSet>(x: &mut Values, w: &Values, bits: &[u64; MAX_Q_WORDS]) {
     for (e, (xv, wv)) in x.iter_mut().zip(w.iter()).enumerate().take(1 << (P::M - 7)) {
         for b in 0..P::M {
             xv[b] = [wv[b][0] & bits[2 * e], wv[b][1] & bits[2 * e + 1]];
@@ -68,14 +65,14 @@ fn masked<P: ParameterSet>(x: &mut Values, w: &Values, bits: &[u64; MAX_WORDS]) 
 /// repeated decapsulation; [`decrypt`] computes it on the fly.
 pub(crate) struct Prepared {
     pub(crate) weight: Values,
-    pub(crate) in_support: [u64; MAX_WORDS],
+    pub(crate) in_support: [u64; MAX_Q_WORDS],
 }
 
 impl Prepared {
     pub(crate) const fn new() -> Self {
         Self {
             weight: fft::zero_values(),
-            in_support: [0; MAX_WORDS],
+            in_support: [0; MAX_Q_WORDS],
         }
     }
 }
@@ -112,7 +109,7 @@ fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[
 
 /// The n support positions as a 2^m-bit vector in support order (all of
 /// them for n = 2^m); the caller moves it to element order.
-fn support_mask<P: ParameterSet>(in_support: &mut [u64; MAX_WORDS]) {
+fn support_mask<P: ParameterSet>(in_support: &mut [u64; MAX_Q_WORDS]) {
     let (m, n) = (P::M, P::N);
     for (i, w) in in_support.iter_mut().enumerate().take(1 << (m - 6)) {
         *w = if 64 * i + 64 <= n {
@@ -126,7 +123,7 @@ fn support_mask<P: ParameterSet>(in_support: &mut [u64; MAX_WORDS]) {
 }
 
 /// r = (C0, 0, ..., 0) in support order.
-fn received<P: ParameterSet>(r: &mut [u64; MAX_WORDS], c0: &[u8]) {
+fn received<P: ParameterSet>(r: &mut [u64; MAX_Q_WORDS], c0: &[u8]) {
     let mt = P::MT;
     for (i, &byte) in c0.iter().enumerate().take(P::SYND_BYTES) {
         let keep = if 8 * i + 8 <= mt {
@@ -164,7 +161,7 @@ pub(crate) fn decrypt_prepared<P: ParameterSet>(
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
-    let mut r = [0u64; MAX_WORDS];
+    let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
     benes::apply_bits([&mut r[..words]], cb, m, true);
     let mut rest = fft::zero_values();
@@ -185,9 +182,9 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
     let mut rest = fft::zero_values();
     weights::<P>(&mut weight, &mut rest, sk_gc);
     // r and the support positions at pi(i) (element order), in one pass.
-    let mut r = [0u64; MAX_WORDS];
+    let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
-    let mut in_support = [0u64; MAX_WORDS];
+    let mut in_support = [0u64; MAX_Q_WORDS];
     support_mask::<P>(&mut in_support);
     if P::N < 1 << m {
         benes::apply_bits([&mut r[..words], &mut in_support[..words]], cb, m, true);
@@ -211,8 +208,8 @@ fn decode<P: ParameterSet>(
     e: &mut [u8],
     cb: &[u8],
     weight: &Values,
-    in_support: &[u64; MAX_WORDS],
-    r: &[u64; MAX_WORDS],
+    in_support: &[u64; MAX_Q_WORDS],
+    r: &[u64; MAX_Q_WORDS],
     rest: &mut Values,
 ) -> u8 {
     let (m, t, n) = (P::M, P::T, P::N);
@@ -230,7 +227,7 @@ fn decode<P: ParameterSet>(
     let mut locator = vec::zero::<4>();
     bm::bm::<P>(&mut locator, &s);
     fft::eval_monic::<P>(rest, &locator);
-    let mut ew = [0u64; MAX_WORDS];
+    let mut ew = [0u64; MAX_Q_WORDS];
     for (ei, v) in rest.iter().enumerate().take(entries) {
         for l in 0..2 {
             let mut nz = 0u64;

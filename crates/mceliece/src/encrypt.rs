@@ -1,7 +1,7 @@
 //! Niederreiter encryption (spec §2.4.5 "FixedWeight" and "Encode": C0 = H e).
 // ref: encrypt.c
 
-use crate::params::{Derived, ParameterSet};
+use crate::params::{Derived, MAX_N_BYTES, MAX_T, ParameterSet};
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
@@ -12,10 +12,10 @@ use zeroize::Zeroize;
 // ref: encrypt.c (`gen_e`)
 pub(crate) fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &mut R) {
     let (t, n) = (P::T, P::N);
-    let mut ind = [0u16; 128];
-    let mut bytes = [0u8; 4 * 128];
+    let mut ind = [0u16; MAX_T];
+    let mut bytes = [0u8; 4 * MAX_T];
     let nw = n.div_ceil(16);
-    let mut words = [0u16; 512];
+    let mut words = [0u16; MAX_N_BYTES >> 1];
     loop {
         if n == P::Q {
             let b = &mut bytes[..2 * t];
@@ -49,7 +49,7 @@ pub(crate) fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &
         // bit set exactly when a = b (and only then): the lanes are ORed and
         // the top bit read once at the end. 16-bit lane arithmetic that LLVM
         // vectorizes (eight pairs per SSE2 operation).
-        let mut acc = [0u16; 128];
+        let mut acc = [0u16; MAX_T];
         for i in 1..t {
             let x = ind[i];
             for (a, &y) in acc[..i].iter_mut().zip(&ind[..i]) {

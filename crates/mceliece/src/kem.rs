@@ -7,7 +7,7 @@ use crate::controlbits::{self, Scratch};
 use crate::decrypt;
 use crate::encrypt;
 use crate::hash::{Shake256, h32};
-use crate::params::{Buf, Derived, ParameterSet};
+use crate::params::{Buf, Derived, MAX_N_BYTES, MAX_ROW_BYTES, MAX_T, ParameterSet};
 use crate::pk_gen;
 use crate::sk_gen;
 use crate::sort::sort_u64;
@@ -88,9 +88,9 @@ pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8;
         // field-ordering bits, consumed straight into the sort buffer
         let ordering_ok = field_ordering::<P>(pi.as_mut(), &mut xof);
         // Goppa polynomial bits
-        let mut fb = [0u8; 256];
+        let mut fb = [0u8; 2 * MAX_T];
         xof.squeeze(&mut fb[..2 * t]);
-        let mut f = [0u16; 128];
+        let mut f = [0u16; MAX_T];
         for (i, x) in f.iter_mut().enumerate().take(t) {
             *x = u16::from_le_bytes([fb[2 * i], fb[2 * i + 1]]) & P::GF_MASK;
         }
@@ -98,7 +98,7 @@ pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8;
         xof.squeeze(&mut delta);
         drop(xof);
 
-        let mut g = [0u16; 128];
+        let mut g = [0u16; MAX_T];
         let ok = sk_gen::genpoly_gen::<P>(&mut g, &f[..t]);
         f.zeroize();
         if !ok || !ordering_ok {
@@ -128,10 +128,10 @@ pub(crate) fn encapsulate<P: ParameterSet, R: CryptoRng + ?Sized>(
     ct: &mut [u8],
     rng: &mut R,
 ) -> [u8; 32] {
-    let mut e = [0u8; 1024];
+    let mut e = [0u8; MAX_N_BYTES];
     let e = &mut e[..(P::N >> 3)];
     encrypt::gen_e::<P, R>(e, rng);
-    let mut tail = [0u8; 1024];
+    let mut tail = [0u8; MAX_ROW_BYTES];
     encrypt::e_tail::<P>(&mut tail, e);
     ct.fill(0);
     encrypt::syndrome_rows::<P>(&mut ct[..P::SYND_BYTES], pk, 0, e, &tail);
@@ -153,7 +153,7 @@ pub(crate) fn finish_encapsulation<P: ParameterSet>(e: &[u8], ct: &mut [u8]) -> 
 /// Decap (spec §8.3) with implicit rejection: K = H(1, e, C) on success,
 /// H(0, s, C) otherwise, chosen without a branch.
 pub(crate) fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
-    let mut e = [0u8; 1024];
+    let mut e = [0u8; MAX_N_BYTES];
     let e = &mut e[..(P::N >> 3)];
     let ok = decrypt::decrypt::<P>(e, &sk[40..], &ct[..P::SYND_BYTES]);
     finish_decapsulation::<P>(e, ok, sk, ct)
@@ -165,7 +165,7 @@ pub(crate) fn decapsulate_prepared<P: ParameterSet>(
     prep: &decrypt::Prepared,
     ct: &[u8],
 ) -> [u8; 32] {
-    let mut e = [0u8; 1024];
+    let mut e = [0u8; MAX_N_BYTES];
     let e = &mut e[..(P::N >> 3)];
     let ok = decrypt::decrypt_prepared::<P>(e, &sk[40..], prep, &ct[..P::SYND_BYTES]);
     finish_decapsulation::<P>(e, ok, sk, ct)

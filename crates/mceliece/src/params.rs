@@ -92,6 +92,27 @@ pub(crate) trait Derived: ParameterSet {
 }
 impl<P: ParameterSet> Derived for P {}
 
+// Named size maxima over every parameter set, for the working buffers that
+// are sized once for the largest set. `variant!` asserts at compile time that
+// each set fits.
+
+/// Largest m (the m = 13 sets).
+pub(crate) const MAX_M: usize = 13;
+/// Largest t (6688128, 8192128).
+pub(crate) const MAX_T: usize = 128;
+/// Largest n (8192128).
+pub(crate) const MAX_N: usize = 8192;
+/// Largest n / 8: bytes of an error vector e.
+pub(crate) const MAX_N_BYTES: usize = MAX_N >> 3;
+/// Largest mt (8192128: 13 x 128): rows of the parity-check matrix.
+pub(crate) const MAX_MT: usize = MAX_M * MAX_T;
+/// Largest ceil(mt / 8): bytes of C0.
+pub(crate) const MAX_SYND_BYTES: usize = MAX_MT.div_ceil(8);
+/// Largest ceil((n - mt) / 8): bytes of a public-key row (8192128: 816).
+pub(crate) const MAX_ROW_BYTES: usize = (MAX_N - MAX_MT).div_ceil(8);
+/// 64-bit words of a 2^m-bit vector (one bit per field element), m = 13.
+pub(crate) const MAX_Q_WORDS: usize = (1 << MAX_M) >> 6;
+
 /// Defines a marker type and its [`ParameterSet`] impl in one line.
 macro_rules! variant {
     ($(#[$doc:meta])* $ty:ident, $name:literal, m = $m:literal, n = $n:literal, t = $t:literal,
@@ -120,6 +141,16 @@ macro_rules! variant {
             type SkBytes = [u8; 40 + 2 * $t + ((2 * $m - 1) << ($m - 4)) + ($n >> 3)];
             type CtBytes = [u8; ($m * $t as usize).div_ceil(8) + if $pc { 32 } else { 0 }];
         }
+        // The set fits the buffers sized by the named maxima.
+        #[cfg(feature = $name)]
+        const _: () = {
+            use $crate::params::{Derived, MAX_M, MAX_N, MAX_ROW_BYTES, MAX_SYND_BYTES, MAX_T};
+            assert!(<$ty as ParameterSet>::M <= MAX_M);
+            assert!(<$ty as ParameterSet>::T <= MAX_T);
+            assert!(<$ty as ParameterSet>::N <= MAX_N);
+            assert!(<$ty as Derived>::SYND_BYTES <= MAX_SYND_BYTES);
+            assert!(<$ty as Derived>::ROW_BYTES <= MAX_ROW_BYTES);
+        };
     };
 }
 

@@ -1,50 +1,15 @@
 //! Public key, secret key, ciphertext and shared-secret types, generic over the
 //! parameter set, with the spec's validity checks on untrusted bytes.
 
-use crate::params::{Buf, Derived, ParameterSet};
-use crate::{Error, kem};
+use crate::error::Error;
+use crate::kem;
+use crate::params::{Buf, Derived, MAX_N_BYTES, MAX_ROW_BYTES, MAX_SYND_BYTES, ParameterSet};
 use core::fmt;
 use rand_core::CryptoRng;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// The 32-byte session key.
-#[derive(Clone)]
-pub struct SharedSecret([u8; 32]);
-
-impl SharedSecret {
-    /// The key bytes.
-    pub const fn as_bytes(&self) -> &[u8; 32] {
-        &self.0
-    }
-}
-impl fmt::Debug for SharedSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SharedSecret(...)")
-    }
-}
-impl ConstantTimeEq for SharedSecret {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-impl PartialEq for SharedSecret {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-impl Eq for SharedSecret {}
-impl Zeroize for SharedSecret {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-impl Drop for SharedSecret {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-impl ZeroizeOnDrop for SharedSecret {}
+pub use pqdr_common::SharedSecret;
 
 /// Whether the padding bits of a public key are zero (spec §3.1: each row
 /// of T is n - mt bits in ceil((n - mt)/8) bytes; only 6960119 has padding).
@@ -67,13 +32,27 @@ pub(crate) fn ct_padding_ok<P: ParameterSet>(ct: &[u8]) -> bool {
 }
 
 /// Checks an encoded public key held in a caller buffer: its length and the
-/// spec's format rule (zero padding bits in every row of T, 6960119 sets).
+/// spec's format rule (zero padding bits in every row of T, 6960119 sets;
+/// Classic McEliece spec §3.1).
 ///
 /// # Errors
-/// Wrong length or nonzero padding bits.
+/// [`Error::Length`] for a wrong length, [`Error::InvalidKey`] for nonzero
+/// padding bits.
 pub fn validate_encapsulation_key<P: ParameterSet>(pk: &[u8]) -> Result<(), Error> {
-    if pk.len() != P::PK_BYTES || !pk_padding_ok::<P>(pk) {
-        return Err(Error);
+    check_length(pk, P::PK_BYTES)?;
+    if !pk_padding_ok::<P>(pk) {
+        return Err(Error::InvalidKey);
+    }
+    Ok(())
+}
+
+/// [`Error::Length`] unless `bytes` has `expected` bytes.
+fn check_length(bytes: &[u8], expected: usize) -> Result<(), Error> {
+    if bytes.len() != expected {
+        return Err(Error::Length {
+            expected,
+            actual: bytes.len(),
+        });
     }
     Ok(())
 }
@@ -83,9 +62,7 @@ pub fn validate_encapsulation_key<P: ParameterSet>(pk: &[u8]) -> Result<(), Erro
 /// coefficients fit in m bits. Only the format is examined, in constant time
 /// with respect to the secret parts.
 fn check_sk<P: ParameterSet>(sk: &[u8]) -> Result<(), Error> {
-    if sk.len() != P::SK_BYTES {
-        return Err(Error);
-    }
+    check_length(sk, P::SK_BYTES)?;
     let mut c = [0u8; 8];
     c.copy_from_slice(&sk[32..40]);
     let c = u64::from_le_bytes(c);
@@ -99,7 +76,7 @@ fn check_sk<P: ParameterSet>(sk: &[u8]) -> Result<(), Error> {
         high |= u16::from_le_bytes([sk[40 + 2 * i], sk[41 + 2 * i]]) & !P::GF_MASK;
     }
     if !c_ok || high != 0 {
-        return Err(Error);
+        return Err(Error::InvalidKey);
     }
     Ok(())
 }
@@ -126,13 +103,15 @@ impl<P: ParameterSet> fmt::Debug for Ciphertext<P> {
 }
 
 impl<P: ParameterSet> Ciphertext<P> {
-    /// Parses a ciphertext.
+    /// Parses a ciphertext (Classic McEliece spec §3.2).
     ///
     /// # Errors
-    /// Wrong length, or nonzero padding bits in C0 (6960119 sets).
+    /// [`Error::Length`] for a wrong length, [`Error::InvalidCiphertext`] for
+    /// nonzero padding bits in C0 (6960119 sets).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        if bytes.len() != P::CT_BYTES || !ct_padding_ok::<P>(bytes) {
-            return Err(Error);
+        check_length(bytes, P::CT_BYTES)?;
+        if !ct_padding_ok::<P>(bytes) {
+            return Err(Error::InvalidCiphertext);
         }
         let mut c = P::CtBytes::zeroed();
         c.as_mut().copy_from_slice(bytes);
@@ -181,10 +160,11 @@ impl<P: ParameterSet> Drop for DecapsulationKey<P> {
 impl<P: ParameterSet> ZeroizeOnDrop for DecapsulationKey<P> {}
 
 impl<P: ParameterSet> DecapsulationKey<P> {
-    /// Parses a secret key.
+    /// Parses a secret key (Classic McEliece spec §3.3).
     ///
     /// # Errors
-    /// Wrong length or a malformed key (see the crate docs).
+    /// [`Error::Length`] for a wrong length, [`Error::InvalidKey`] for a
+    /// malformed pivot word c or Goppa coefficient.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         check_sk::<P>(bytes)?;
         let mut b = P::SkBytes::zeroed();
@@ -197,7 +177,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     }
     /// Decap with implicit rejection: never fails.
     pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
-        SharedSecret(kem::decapsulate::<P>(
+        SharedSecret::from(kem::decapsulate::<P>(
             self.bytes.as_ref(),
             ct.bytes.as_ref(),
         ))
@@ -205,7 +185,8 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// Decap of untrusted bytes.
     ///
     /// # Errors
-    /// `ct` has the wrong length or nonzero padding bits.
+    /// As [`Ciphertext::from_bytes`]: `ct` has the wrong length or nonzero
+    /// padding bits.
     pub fn decapsulate_bytes(&self, ct: &[u8]) -> Result<SharedSecret, Error> {
         Ok(self.decapsulate(&Ciphertext::from_bytes(ct)?))
     }
@@ -284,7 +265,7 @@ impl<P: ParameterSet> PreparedDecapsulationKey<P> {
     /// Decap with implicit rejection: never fails; the same shared secret as
     /// [`DecapsulationKey::decapsulate`].
     pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
-        SharedSecret(kem::decapsulate_prepared::<P>(
+        SharedSecret::from(kem::decapsulate_prepared::<P>(
             self.key.bytes.as_ref(),
             &self.pre,
             ct.bytes.as_ref(),
@@ -293,7 +274,8 @@ impl<P: ParameterSet> PreparedDecapsulationKey<P> {
     /// Decap of untrusted bytes.
     ///
     /// # Errors
-    /// `ct` has the wrong length or nonzero padding bits.
+    /// As [`Ciphertext::from_bytes`]: `ct` has the wrong length or nonzero
+    /// padding bits.
     pub fn decapsulate_bytes(&self, ct: &[u8]) -> Result<SharedSecret, Error> {
         Ok(self.decapsulate(&Ciphertext::from_bytes(ct)?))
     }
@@ -327,10 +309,12 @@ impl<P: ParameterSet> fmt::Debug for EncapsulationKey<P> {
 
 #[cfg(feature = "alloc")]
 impl<P: ParameterSet> EncapsulationKey<P> {
-    /// Parses a public key (copied into a fresh heap buffer).
+    /// Parses a public key (copied into a fresh heap buffer; Classic McEliece
+    /// spec §3.1).
     ///
     /// # Errors
-    /// Wrong length or nonzero padding bits (6960119 sets).
+    /// [`Error::Length`] for a wrong length, [`Error::InvalidKey`] for nonzero
+    /// padding bits (6960119 sets).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         validate_encapsulation_key::<P>(bytes)?;
         let mut b = P::PkBytes::boxed_zeroed();
@@ -340,7 +324,7 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// Takes ownership of a boxed encoding after checking it.
     ///
     /// # Errors
-    /// Nonzero padding bits (6960119 sets).
+    /// [`Error::InvalidKey`] for nonzero padding bits (6960119 sets).
     pub fn from_boxed(bytes: alloc::boxed::Box<P::PkBytes>) -> Result<Self, Error> {
         validate_encapsulation_key::<P>(bytes.as_ref().as_ref())?;
         Ok(Self { bytes })
@@ -353,7 +337,7 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<P>, SharedSecret) {
         let mut ct = P::CtBytes::zeroed();
         let k = kem::encapsulate::<P, R>(self.bytes.as_ref().as_ref(), ct.as_mut(), rng);
-        (Ciphertext { bytes: ct }, SharedSecret(k))
+        (Ciphertext { bytes: ct }, SharedSecret::from(k))
     }
 }
 
@@ -414,23 +398,23 @@ pub fn encapsulate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     ct: &mut P::CtBytes,
     rng: &mut R,
 ) -> SharedSecret {
-    SharedSecret(kem::encapsulate::<P, R>(pk.as_ref(), ct.as_mut(), rng))
+    SharedSecret::from(kem::encapsulate::<P, R>(pk.as_ref(), ct.as_mut(), rng))
 }
 
 /// Decap with a secret key in a caller buffer (implicit rejection; the padding
 /// bits of C0 are ignored: use [`Ciphertext::from_bytes`] to reject them).
 pub fn decapsulate<P: ParameterSet>(sk: &P::SkBytes, ct: &P::CtBytes) -> SharedSecret {
-    SharedSecret(kem::decapsulate::<P>(sk.as_ref(), ct.as_ref()))
+    SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), ct.as_ref()))
 }
 
 /// Encap reading the public key in pieces of any size (spec §2.4.5: each bit
 /// of C0 depends on one row of T only), for keys that are streamed from
 /// storage or the network instead of held in memory.
 pub struct StreamingEncapsulation<P: ParameterSet> {
-    e: [u8; 1024],
-    tail: [u8; 1024],
-    c0: [u8; 208],
-    row: [u8; 1024],
+    e: [u8; MAX_N_BYTES],
+    tail: [u8; MAX_ROW_BYTES],
+    c0: [u8; MAX_SYND_BYTES],
+    row: [u8; MAX_ROW_BYTES],
     fill: usize,
     rows: usize,
     padding: u8,
@@ -458,10 +442,10 @@ impl<P: ParameterSet> StreamingEncapsulation<P> {
     /// Draws the error vector e (FixedWeight).
     pub fn new<R: CryptoRng + ?Sized>(rng: &mut R) -> Self {
         let mut s = Self {
-            e: [0; 1024],
-            tail: [0; 1024],
-            c0: [0; 208],
-            row: [0; 1024],
+            e: [0; MAX_N_BYTES],
+            tail: [0; MAX_ROW_BYTES],
+            c0: [0; MAX_SYND_BYTES],
+            row: [0; MAX_ROW_BYTES],
             fill: 0,
             rows: 0,
             padding: 0,
@@ -491,15 +475,20 @@ impl<P: ParameterSet> StreamingEncapsulation<P> {
     /// Feeds the next bytes of the public key.
     ///
     /// # Errors
-    /// More bytes than a public key has.
+    /// [`Error::Length`] if the bytes fed so far would exceed a public key
+    /// (`actual` is that total).
     #[allow(
         clippy::integer_division_remainder_used,
         reason = "public lengths only"
     )]
     pub fn update(&mut self, mut data: &[u8]) -> Result<(), Error> {
         let rb = P::ROW_BYTES;
-        if self.rows * rb + self.fill + data.len() > P::PK_BYTES {
-            return Err(Error);
+        let total = self.rows * rb + self.fill + data.len();
+        if total > P::PK_BYTES {
+            return Err(Error::Length {
+                expected: P::PK_BYTES,
+                actual: total,
+            });
         }
         if self.fill > 0 {
             let take = (rb - self.fill).min(data.len());
@@ -525,15 +514,24 @@ impl<P: ParameterSet> StreamingEncapsulation<P> {
     /// The ciphertext and session key.
     ///
     /// # Errors
-    /// The public key was incomplete or had nonzero padding bits.
+    /// [`Error::Length`] if the public key was incomplete (`actual` is the
+    /// number of bytes fed), [`Error::InvalidKey`] if it had nonzero padding
+    /// bits.
     pub fn finish(mut self) -> Result<(Ciphertext<P>, SharedSecret), Error> {
-        if self.rows != P::MT || self.fill != 0 || self.padding != 0 {
-            return Err(Error);
+        let fed = self.rows * P::ROW_BYTES + self.fill;
+        if fed != P::PK_BYTES {
+            return Err(Error::Length {
+                expected: P::PK_BYTES,
+                actual: fed,
+            });
+        }
+        if self.padding != 0 {
+            return Err(Error::InvalidKey);
         }
         let mut ct = P::CtBytes::zeroed();
         ct.as_mut()[..P::SYND_BYTES].copy_from_slice(&self.c0[..P::SYND_BYTES]);
         let k = kem::finish_encapsulation::<P>(&self.e[..P::N >> 3], ct.as_mut());
         self.e.zeroize();
-        Ok((Ciphertext { bytes: ct }, SharedSecret(k)))
+        Ok((Ciphertext { bytes: ct }, SharedSecret::from(k)))
     }
 }

@@ -6,51 +6,28 @@
 //! `CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=1 --track-origins=yes"
 //!  RUSTFLAGS="--cfg pqct_valgrind" cargo test --release -p pqdr-mceliece --test ct_valgrind`
 
-use pqdr_mceliece::{Buf, ParameterSet};
+mod common;
 
-struct TestRng(u64);
-impl TestRng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-impl rand_core::TryRng for TestRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok((self.next() >> 32) as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        Ok(self.next())
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst {
-            *b = (self.next() >> 56) as u8;
-        }
-        Ok(())
-    }
-}
-impl rand_core::TryCryptoRng for TestRng {}
+use common::{TestRng, boxed_array, random_key_and_ciphertext};
+use pqdr_mceliece::{Buf, ParameterSet};
 
 /// Like `TestRng`, but everything it emits is marked secret (TIMECOP style).
 struct PoisonRng(TestRng);
 impl rand_core::TryRng for PoisonRng {
     type Error = core::convert::Infallible;
     fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        let mut v = (self.0.next() >> 32) as u32;
+        let mut v = (self.0.next_word() >> 32) as u32;
         pqdr_ct::classify(&mut v);
         Ok(v)
     }
     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        let mut v = self.0.next();
+        let mut v = self.0.next_word();
         pqdr_ct::classify(&mut v);
         Ok(v)
     }
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
         for b in dst.iter_mut() {
-            *b = (self.0.next() >> 56) as u8;
+            *b = (self.0.next_word() >> 56) as u8;
         }
         pqdr_ct::classify(dst);
         Ok(())
@@ -62,12 +39,7 @@ impl rand_core::TryCryptoRng for PoisonRng {}
 /// is random bytes in the right format (valid c; every byte of g, the control
 /// bits and s arbitrary): decapsulation runs the same instructions for any key.
 fn decaps_random_key<P: ParameterSet>(seed: u64) {
-    let mut rng = TestRng(seed);
-    let mut sk = P::SkBytes::zeroed();
-    let mut ct = P::CtBytes::zeroed();
-    rand_core::Rng::fill_bytes(&mut rng, sk.as_mut());
-    rand_core::Rng::fill_bytes(&mut rng, ct.as_mut());
-    sk.as_mut()[32..40].copy_from_slice(&0xFFFF_FFFFu64.to_le_bytes());
+    let (mut sk, mut ct) = random_key_and_ciphertext::<P>(seed);
     pqdr_ct::classify(sk.as_mut());
     pqdr_ct::classify(ct.as_mut());
     let ss = pqdr_mceliece::decapsulate::<P>(&sk, &ct);
@@ -80,12 +52,7 @@ fn decaps_random_key<P: ParameterSet>(seed: u64) {
 /// key object (after parsing, which checks the public format) and the
 /// ciphertext secret.
 fn prepared_random_key<P: ParameterSet>(seed: u64) {
-    let mut rng = TestRng(seed);
-    let mut sk = P::SkBytes::zeroed();
-    let mut ct = P::CtBytes::zeroed();
-    rand_core::Rng::fill_bytes(&mut rng, sk.as_mut());
-    rand_core::Rng::fill_bytes(&mut rng, ct.as_mut());
-    sk.as_mut()[32..40].copy_from_slice(&0xFFFF_FFFFu64.to_le_bytes());
+    let (mut sk, ct) = random_key_and_ciphertext::<P>(seed);
     // g's coefficients in range (from_bytes rejects set high bits).
     let high = u8::try_from(((1u32 << P::M) - 1) >> 8).expect("m <= 16");
     for i in 0..P::T {
@@ -149,10 +116,7 @@ decaps_tests! {
 fn keygen_encaps_decaps_348864() {
     use pqdr_mceliece::mceliece348864 as k;
     let mut rng = PoisonRng(TestRng(5));
-    let mut pk: Box<[u8; k::ENCAPSULATION_KEY_SIZE]> = vec![0u8; k::ENCAPSULATION_KEY_SIZE]
-        .into_boxed_slice()
-        .try_into()
-        .expect("len");
+    let mut pk = boxed_array::<{ k::ENCAPSULATION_KEY_SIZE }>();
     let mut sk = [0u8; k::DECAPSULATION_KEY_SIZE];
     k::generate_into(&mut pk, &mut sk, &mut rng);
     // The public key is public.

@@ -1,28 +1,9 @@
 //! Round trip, implicit rejection, and input validation for every parameter set.
 
-use pqdr_mceliece::{Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet};
+mod common;
 
-/// Deterministic test RNG (xorshift64*); not for real use.
-struct TestRng(u64);
-impl rand_core::TryRng for TestRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok((self.try_next_u64()? >> 32) as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        Ok(self.0.wrapping_mul(0x2545_F491_4F6C_DD1D))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst {
-            *b = (self.try_next_u64()? >> 56) as u8;
-        }
-        Ok(())
-    }
-}
-impl rand_core::TryCryptoRng for TestRng {}
+use common::{TestRng, boxed_array};
+use pqdr_mceliece::{Buf, Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet};
 
 fn roundtrip<P: ParameterSet>(seed: u64) {
     let mut rng = TestRng(seed);
@@ -91,32 +72,51 @@ fn roundtrip<P: ParameterSet>(seed: u64) {
     let pk = ek.as_bytes().as_ref();
     let sk = dk.as_bytes().as_ref();
     let c = ct.as_ref();
+    let short = |expected: usize| {
+        Some(Error::Length {
+            expected,
+            actual: expected - 1,
+        })
+    };
+    let (pk_len, sk_len, ct_len) = (pk.len(), sk.len(), c.len());
     assert_eq!(
         EncapsulationKey::<P>::from_bytes(&pk[1..]).err(),
-        Some(Error)
+        short(pk_len)
+    );
+    assert_eq!(
+        pqdr_mceliece::validate_encapsulation_key::<P>(&pk[1..]).err(),
+        short(pk_len)
     );
     assert_eq!(
         DecapsulationKey::<P>::from_bytes(&sk[1..]).err(),
-        Some(Error)
+        short(sk_len)
     );
-    assert_eq!(Ciphertext::<P>::from_bytes(&c[1..]).err(), Some(Error));
+    assert_eq!(Ciphertext::<P>::from_bytes(&c[1..]).err(), short(ct_len));
     assert_eq!(
         Ciphertext::<P>::from_bytes(&[c, &[0]].concat()).err(),
-        Some(Error)
+        Some(Error::Length {
+            expected: ct_len,
+            actual: ct_len + 1
+        })
     );
-    assert_eq!(dk.decapsulate_bytes(&c[1..]).err(), Some(Error));
-    assert_eq!(prepared.decapsulate_bytes(&c[1..]).err(), Some(Error));
+    assert_eq!(dk.decapsulate_bytes(&c[1..]).err(), short(ct_len));
+    assert_eq!(prepared.decapsulate_bytes(&c[1..]).err(), short(ct_len));
 
-    // Secret-key format: the pivot word c.
+    // Secret-key format: the pivot word c, and a Goppa coefficient of more
+    // than m bits.
     let mut sk_bad = sk.to_vec();
     sk_bad[32] ^= 1;
     assert_eq!(
         DecapsulationKey::<P>::from_bytes(&sk_bad).err(),
-        Some(Error)
+        Some(Error::InvalidKey)
+    );
+    let mut sk_bad = sk.to_vec();
+    sk_bad[41] |= 0x80;
+    assert_eq!(
+        DecapsulationKey::<P>::from_bytes(&sk_bad).err(),
+        Some(Error::InvalidKey)
     );
 }
-
-use pqdr_mceliece::Buf;
 
 macro_rules! sets {
     ($($test:ident: $ty:ident;)*) => {$(
@@ -166,8 +166,21 @@ fn pc_vs_base<B: ParameterSet, P: ParameterSet>() {
     assert_eq!(&c_p[..c_b.len()], c_b);
     assert_eq!(dk_p.decapsulate(&ct_p), ss_p);
     // A base-set ciphertext is not a pc ciphertext and vice versa.
-    assert_eq!(Ciphertext::<P>::from_bytes(c_b).err(), Some(Error));
-    assert_eq!(Ciphertext::<B>::from_bytes(c_p).err(), Some(Error));
+    let (len_b, len_p) = (c_b.len(), c_p.len());
+    assert_eq!(
+        Ciphertext::<P>::from_bytes(c_b).err(),
+        Some(Error::Length {
+            expected: len_p,
+            actual: len_b
+        })
+    );
+    assert_eq!(
+        Ciphertext::<B>::from_bytes(c_p).err(),
+        Some(Error::Length {
+            expected: len_b,
+            actual: len_p
+        })
+    );
 }
 
 #[test]
@@ -209,14 +222,23 @@ fn padding_6960119() {
     let (ct, ss) = ek.encapsulate(&mut rng);
     let mut c = ct.as_bytes().to_vec();
     *c.last_mut().expect("nonempty") |= 0x80;
-    assert_eq!(k::Ciphertext::from_bytes(&c).err(), Some(Error));
+    assert_eq!(
+        k::Ciphertext::from_bytes(&c).err(),
+        Some(Error::InvalidCiphertext)
+    );
     let mut pk = ek.as_bytes().to_vec();
     pk[676] |= 0x80; // last byte of row 0 (677 bytes per row)
-    assert_eq!(k::EncapsulationKey::from_bytes(&pk).err(), Some(Error));
+    assert_eq!(
+        k::EncapsulationKey::from_bytes(&pk).err(),
+        Some(Error::InvalidKey)
+    );
     assert_eq!(
         pqdr_mceliece::validate_encapsulation_key::<k::Set>(&pk).err(),
-        Some(Error)
+        Some(Error::InvalidKey)
     );
+    let mut st = k::StreamingEncapsulation::new(&mut rng);
+    st.update(&pk).expect("within the key");
+    assert_eq!(st.finish().err(), Some(Error::InvalidKey));
     assert!(pqdr_mceliece::validate_encapsulation_key::<k::Set>(ek.as_bytes()).is_ok());
     assert_eq!(dk.decapsulate(&ct), ss);
 }
@@ -226,20 +248,14 @@ fn padding_6960119() {
 fn array_api_348864() {
     use pqdr_mceliece::mceliece348864 as k;
     let mut rng = TestRng(9);
-    let mut pk: Box<[u8; k::ENCAPSULATION_KEY_SIZE]> = vec![0u8; k::ENCAPSULATION_KEY_SIZE]
-        .into_boxed_slice()
-        .try_into()
-        .expect("len");
+    let mut pk = boxed_array::<{ k::ENCAPSULATION_KEY_SIZE }>();
     let mut sk = [0u8; k::DECAPSULATION_KEY_SIZE];
     k::generate_into(&mut pk, &mut sk, &mut rng);
     let mut ct = [0u8; k::CIPHERTEXT_SIZE];
     let ss = k::encapsulate_into(&pk, &mut ct, &mut rng);
     assert_eq!(k::decapsulate(&sk, &ct), ss);
     // Deterministic key generation reproduces the same keys from the stored delta.
-    let mut pk2: Box<[u8; k::ENCAPSULATION_KEY_SIZE]> = vec![0u8; k::ENCAPSULATION_KEY_SIZE]
-        .into_boxed_slice()
-        .try_into()
-        .expect("len");
+    let mut pk2 = boxed_array::<{ k::ENCAPSULATION_KEY_SIZE }>();
     let mut sk2 = [0u8; k::DECAPSULATION_KEY_SIZE];
     let delta: [u8; 32] = sk[..32].try_into().expect("32");
     k::generate_deterministic_into(&mut pk2, &mut sk2, &delta);
@@ -262,10 +278,22 @@ fn streaming<P: ParameterSet>() {
     // Too long, too short.
     let mut st = pqdr_mceliece::StreamingEncapsulation::<P>::new(&mut TestRng(5));
     st.update(pk).expect("exact");
-    assert_eq!(st.update(&[0]).err(), Some(Error));
+    assert_eq!(
+        st.update(&[0]).err(),
+        Some(Error::Length {
+            expected: pk.len(),
+            actual: pk.len() + 1
+        })
+    );
     let mut st = pqdr_mceliece::StreamingEncapsulation::<P>::new(&mut TestRng(5));
     st.update(&pk[..pk.len() - 1]).expect("prefix");
-    assert_eq!(st.finish().err(), Some(Error));
+    assert_eq!(
+        st.finish().err(),
+        Some(Error::Length {
+            expected: pk.len(),
+            actual: pk.len() - 1
+        })
+    );
 }
 
 #[test]

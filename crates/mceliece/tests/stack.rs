@@ -3,28 +3,10 @@
 //! stack; keys live on the heap. Prints a table (`--nocapture`) and checks the
 //! budget of 348864 key generation (64 KiB of extra stack).
 
-use pqdr_mceliece::{Buf, ParameterSet};
+mod common;
 
-struct TestRng(u64);
-impl rand_core::TryRng for TestRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok((self.try_next_u64()? >> 32) as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        Ok(self.0)
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst {
-            *b = (self.try_next_u64()? >> 56) as u8;
-        }
-        Ok(())
-    }
-}
-impl rand_core::TryCryptoRng for TestRng {}
+use common::TestRng;
+use pqdr_mceliece::{Buf, ParameterSet};
 
 const DEPTH: usize = 4 << 20;
 

@@ -2,13 +2,17 @@
 //! ([`Mceliece348864`](crate::Mceliece348864), …) implements [`kem::Kem`], so
 //! generic code can take `K: kem::Kem`.
 //!
-//! The trait family wants the decapsulation key to carry its encapsulation
-//! key, so [`DecapsulationKey`] here pairs the secret key with the (boxed)
-//! public key; [`TryKeyInit`] on it re-derives the public key from the seed
-//! delta stored in the secret key.
+//! The trait family wants the decapsulation key to hand out its encapsulation
+//! key ([`Decapsulator::encapsulation_key`]), but a Classic McEliece secret key
+//! does not contain its public key (255 KB to 1.3 MB, spec §3.1; only a full
+//! key generation from delta re-derives it). So the traits' decapsulation key
+//! is [`Keypair`]: the secret key together with the boxed public key.
+//! [`TryKeyInit`] on it re-derives the public key from the seed delta stored
+//! in the secret key.
 
+use crate::kem as core_kem;
 use crate::params::{Derived, ParameterSet};
-use crate::{EncapsulationKey, kem as core_kem};
+use crate::types::{DecapsulationKey, EncapsulationKey, generate_deterministic};
 use core::fmt;
 use hybrid_array::{Array, ArraySize, sizes};
 use kem::{
@@ -33,24 +37,35 @@ fn to_array<U: ArraySize>(bytes: &[u8]) -> Array<u8, U> {
     Array::from_fn(|i| bytes[i])
 }
 
-/// A secret key together with its public key (what `kem::Decapsulator` needs).
-pub struct DecapsulationKey<P: ParameterSet> {
-    dk: crate::DecapsulationKey<P>,
+/// A secret key together with its public key: the decapsulation key of the
+/// `kem` traits (`<Mceliece348864 as kem::Kem>::DecapsulationKey`), which
+/// must hand out its encapsulation key, while a Classic McEliece
+/// [`DecapsulationKey`] does not contain the 255 KB to 1.3 MB public key.
+pub struct Keypair<P: ParameterSet> {
+    dk: DecapsulationKey<P>,
     ek: EncapsulationKey<P>,
 }
 
-impl<P: ParameterSet> fmt::Debug for DecapsulationKey<P> {
+impl<P: ParameterSet> fmt::Debug for Keypair<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DecapsulationKey")
+        f.debug_struct("Keypair")
             .field("set", &P::NAME)
             .finish_non_exhaustive()
     }
 }
 
-impl<P: ParameterSet> DecapsulationKey<P> {
+impl<P: ParameterSet> Keypair<P> {
     /// The secret key.
-    pub fn secret(&self) -> &crate::DecapsulationKey<P> {
+    pub fn decapsulation_key(&self) -> &DecapsulationKey<P> {
         &self.dk
+    }
+    /// The public key.
+    pub fn encapsulation_key(&self) -> &EncapsulationKey<P> {
+        &self.ek
+    }
+    /// The secret key and the public key.
+    pub fn into_parts(self) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+        (self.dk, self.ek)
     }
 }
 
@@ -85,7 +100,7 @@ where
     }
 }
 
-impl<P> Decapsulator for DecapsulationKey<P>
+impl<P> Decapsulator for Keypair<P>
 where
     P: KemSizes + kem::Kem<EncapsulationKey = EncapsulationKey<P>>,
 {
@@ -96,7 +111,7 @@ where
     }
 }
 
-impl<P> Decapsulate for DecapsulationKey<P>
+impl<P> Decapsulate for Keypair<P>
 where
     P: KemSizes + kem::Kem<EncapsulationKey = EncapsulationKey<P>>,
 {
@@ -107,29 +122,28 @@ where
     }
 }
 
-impl<P: ParameterSet> Generate for DecapsulationKey<P> {
+impl<P: ParameterSet> Generate for Keypair<P> {
     fn try_generate_from_rng<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, R::Error> {
         let mut seed = [0u8; 32];
         rng.try_fill_bytes(&mut seed)?;
-        let (dk, ek) = crate::generate_deterministic::<P>(&seed);
+        let (dk, ek) = generate_deterministic::<P>(&seed);
         seed.zeroize();
         Ok(Self { dk, ek })
     }
 }
 
-impl<P: KemSizes> KeySizeUser for DecapsulationKey<P> {
+impl<P: KemSizes> KeySizeUser for Keypair<P> {
     type KeySize = P::DecapsulationKeySize;
 }
 
-impl<P: KemSizes> TryKeyInit for DecapsulationKey<P> {
+impl<P: KemSizes> TryKeyInit for Keypair<P> {
     /// Parses the secret key and re-derives its public key from delta (a full
     /// key generation); fails unless that reproduces the same secret key.
     fn new(key: &Key<Self>) -> Result<Self, InvalidKey> {
-        let given =
-            crate::DecapsulationKey::<P>::from_bytes(key.as_slice()).map_err(|_| InvalidKey)?;
+        let given = DecapsulationKey::<P>::from_bytes(key.as_slice()).map_err(|_| InvalidKey)?;
         let mut delta = [0u8; 32];
         delta.copy_from_slice(&key.as_slice()[..32]);
-        let (dk, ek) = crate::generate_deterministic::<P>(&delta);
+        let (dk, ek) = generate_deterministic::<P>(&delta);
         delta.zeroize();
         if !bool::from(dk.as_bytes().as_ref().ct_eq(given.as_bytes().as_ref())) {
             return Err(InvalidKey);
@@ -138,7 +152,7 @@ impl<P: KemSizes> TryKeyInit for DecapsulationKey<P> {
     }
 }
 
-impl<P: KemSizes> KeyExport for DecapsulationKey<P> {
+impl<P: KemSizes> KeyExport for Keypair<P> {
     fn to_bytes(&self) -> Key<Self> {
         to_array(self.dk.as_bytes().as_ref())
     }
@@ -154,7 +168,7 @@ macro_rules! kem_sets {
         }
         #[cfg(feature = $feat)]
         impl kem::Kem for crate::$ty {
-            type DecapsulationKey = DecapsulationKey<Self>;
+            type DecapsulationKey = Keypair<Self>;
             type EncapsulationKey = EncapsulationKey<Self>;
             type SharedKeySize = sizes::U32;
             type CiphertextSize = sizes::$ct;

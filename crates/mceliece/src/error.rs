@@ -1,0 +1,44 @@
+//! The crate's error: why untrusted bytes were rejected (Classic McEliece
+//! spec §3, data formats). Decapsulation itself never fails (implicit
+//! rejection, spec §8.3).
+
+use core::fmt;
+
+/// Why an input was rejected. Carries lengths and the kind of check only,
+/// never secret data.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// A slice had the wrong length (for streamed public keys: more or fewer
+    /// bytes than a public key has).
+    Length {
+        /// The length the set requires.
+        expected: usize,
+        /// The length given.
+        actual: usize,
+    },
+    /// A key of the right length failed the spec's format check: a public key
+    /// with nonzero padding bits at the end of a row of T (Classic McEliece
+    /// spec §3.1; only the 6960119 sets have padding), or a secret key whose
+    /// pivot word c is not 2^32 - 1 (systematic sets) or of weight 32 (`f`
+    /// sets), or whose Goppa coefficients do not fit in m bits (spec §3.3).
+    InvalidKey,
+    /// A ciphertext of the right length has nonzero padding bits at the end
+    /// of C0 (Classic McEliece spec §3.2; only the 6960119 sets have padding).
+    InvalidCiphertext,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length { expected, actual } => write!(
+                f,
+                "wrong Classic McEliece input length: expected {expected} bytes, got {actual}"
+            ),
+            Self::InvalidKey => f.write_str("malformed Classic McEliece key"),
+            Self::InvalidCiphertext => f.write_str("malformed Classic McEliece ciphertext"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
