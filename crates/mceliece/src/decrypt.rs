@@ -1,5 +1,6 @@
-//! Niederreiter decryption (spec §2.3.3 "Decoding" / §8.3 Decap step 3):
-//! recover the weight-t vector e with H e = C0 or report failure.
+//! Niederreiter decryption (Classic McEliece spec §2.3.3 `Decode`, used by
+//! `Decap`, §8.3 step 3): recover the weight-t vector e with H e = C0 or
+//! report failure.
 //!
 //! The bitsliced decoder of McBits (Bernstein–Chou–Schwabe, CHES 2013) and
 //! McBits revisited (Chou, CHES 2017), over all 2^m field elements at once:
@@ -8,7 +9,7 @@
 //!   element order by the inverse Beneš network on bits;
 //! - the 2t syndromes sum_a r(a) a^j / g(a)^2 by the transposed FFT;
 //! - Berlekamp–Massey for the error locator, its roots by one more FFT;
-//! - the check of spec §2.3.3: weight t and the same syndrome (re-encoded by
+//! - the check of Classic McEliece spec §2.3.3: weight t and the same syndrome (re-encoded by
 //!   the transposed FFT), then the forward network back to support order.
 //!
 //! Everything runs in constant time: no branch or index on g, the control
@@ -135,7 +136,8 @@ fn received<P: ParameterSet>(r: &mut [u64; MAX_Q_WORDS], c0: &[u8]) {
     }
 }
 
-/// Precomputes [`Prepared`] from the secret key part `sk_gc` = g || control bits.
+/// The key-only part of `Decode` (Classic McEliece spec §2.3.3): precomputes
+/// [`Prepared`] from the secret key part `sk_gc` = g || control bits.
 pub(crate) fn prepare<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     let m = P::M;
     let words = 1 << (m - 6);
@@ -151,7 +153,8 @@ pub(crate) fn prepare<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     }
 }
 
-/// [`decrypt`] with the key-only part precomputed by [`prepare`].
+/// `Decode` (Classic McEliece spec §2.3.3) with the key-only part
+/// precomputed by [`prepare`]: the same result as [`decrypt`].
 pub(crate) fn decrypt_prepared<P: ParameterSet>(
     e: &mut [u8],
     sk_gc: &[u8],
@@ -171,6 +174,8 @@ pub(crate) fn decrypt_prepared<P: ParameterSet>(
     ok
 }
 
+/// `Decode` (Classic McEliece spec §2.3.3).
+///
 /// Decodes `c0` (SYND_BYTES) with the secret key part `sk_gc` = g || control
 /// bits into `e` (n/8 bytes). Returns 0xFF if decoding succeeded (weight t,
 /// same syndrome), else 0.

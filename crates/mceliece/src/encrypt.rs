@@ -1,11 +1,14 @@
-//! Niederreiter encryption (spec §2.4.5 "FixedWeight" and "Encode": C0 = H e).
+//! Niederreiter encryption (Classic McEliece spec §2.4.5: `FixedWeight`, and
+//! `Encode`: C0 = H e).
 // ref: encrypt.c
 
 use crate::params::{Derived, MAX_N_BYTES, MAX_T, ParameterSet};
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-/// FixedWeight: a uniformly random e of weight t, drawing exactly the bytes
+/// `FixedWeight` (Classic McEliece spec §2.4.5).
+///
+/// A uniformly random e of weight t, drawing exactly the bytes
 /// the reference draws: one call of 4t bytes per attempt (2t candidate
 /// indices; the first t below n are used), or 2t bytes (t indices) when
 /// n = 2^m; repeated until the t indices are distinct.
@@ -85,7 +88,8 @@ pub(crate) fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &
     bytes.zeroize();
 }
 
-/// The bits of e from position mt on, packed from bit 0 (the part T multiplies).
+/// The bits of e from position mt on, packed from bit 0: the part T
+/// multiplies in `Encode` (Classic McEliece spec §2.4.5).
 pub(crate) fn e_tail<P: ParameterSet>(out: &mut [u8], e: &[u8]) {
     let (mt, rb) = (P::MT, P::ROW_BYTES);
     let (b, sh) = (mt >> 3, mt & 7);
@@ -100,6 +104,8 @@ pub(crate) fn e_tail<P: ParameterSet>(out: &mut [u8], e: &[u8]) {
     }
 }
 
+/// `Encode` (Classic McEliece spec §2.4.5), row by row.
+///
 /// Syndrome bits of `rows` public-key rows starting at row `first`:
 /// C0_i = e_i + <T_i, e_tail>; ORs them into `c0`.
 pub(crate) fn syndrome_rows<P: ParameterSet>(

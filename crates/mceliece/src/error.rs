@@ -1,6 +1,6 @@
 //! The crate's error: why untrusted bytes were rejected (Classic McEliece
 //! spec §3, data formats). Decapsulation itself never fails (implicit
-//! rejection, spec §8.3).
+//! rejection, Classic McEliece spec §8.3).
 
 use core::fmt;
 
@@ -21,7 +21,8 @@ pub enum Error {
     /// with nonzero padding bits at the end of a row of T (Classic McEliece
     /// spec §3.1; only the 6960119 sets have padding), or a secret key whose
     /// pivot word c is not 2^32 - 1 (systematic sets) or of weight 32 (`f`
-    /// sets), or whose Goppa coefficients do not fit in m bits (spec §3.3).
+    /// sets), or whose Goppa coefficients do not fit in m bits (Classic
+    /// McEliece spec §3.3).
     InvalidKey,
     /// A ciphertext of the right length has nonzero padding bits at the end
     /// of C0 (Classic McEliece spec §3.2; only the 6960119 sets have padding).

@@ -1,5 +1,6 @@
-//! SHAKE256 (FIPS 202), the hash H of the specification (§2.5.1 / §8.1: all
-//! seeds and session keys are SHAKE256 outputs), over the `keccak` permutation.
+//! SHAKE256 (FIPS 202), the hash H of the specification (Classic McEliece
+//! spec §2.5.1 and §8.1: all seeds and session keys are SHAKE256 outputs),
+//! over the `keccak` permutation.
 
 use zeroize::Zeroize;
 
@@ -75,7 +76,7 @@ impl Shake256 {
     }
 }
 
-/// H(prefix || parts...) with a 32-byte output.
+/// H(prefix || parts...) with a 32-byte output (Classic McEliece spec §2.5.1).
 pub(crate) fn h32(prefix: u8, parts: &[&[u8]]) -> [u8; 32] {
     let mut s = Shake256::new();
     s.absorb(&[prefix]);

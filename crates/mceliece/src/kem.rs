@@ -1,6 +1,7 @@
-//! The KEM (spec §2.5 / §8: KeyGen, Encap, Decap), on caller-provided byte
-//! buffers. Round-4 KEM without plaintext confirmation; the `pc` sets add
-//! C1 = H(2, e) to the ciphertext and check it in Decap.
+//! The KEM on caller-provided byte buffers (Classic McEliece spec §2.5 and
+//! §8: KeyGen §8.1, Encap §8.2, Decap §8.3). Round-4 KEM without plaintext
+//! confirmation; the `pc` sets add C1 = H(2, e) to the ciphertext and check
+//! it in Decap.
 // ref: operations.c
 
 use crate::controlbits::{self, Scratch};
@@ -14,8 +15,8 @@ use crate::sort::sort_u64;
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-/// Draws the field ordering: sorts (perm_i << 31 | i) and rejects repeated
-/// perm values (spec §2.4.2 "FieldOrdering"). Fills pi (2^m) or returns false.
+/// `FieldOrdering` (Classic McEliece spec §2.4.2): sorts (perm_i << 31 | i)
+/// and rejects repeated perm values. Fills pi (2^m) or returns false.
 #[inline(never)]
 fn field_ordering<P: ParameterSet>(pi: &mut [u16], perm_bytes: &mut Shake256) -> bool {
     let mut buf = P::Q64::zeroed();
@@ -39,6 +40,8 @@ fn field_ordering<P: ParameterSet>(pi: &mut [u16], perm_bytes: &mut Shake256) ->
     dup == 0
 }
 
+/// The field ordering pi as Beneš control bits, the secret key's alpha
+/// (Classic McEliece spec §3.3); false if their self-check fails.
 #[inline(never)]
 fn write_controlbits<P: ParameterSet>(cond: &mut [u8], pi: &mut [u16]) -> bool {
     let mut p = P::Q16::zeroed();
@@ -61,6 +64,8 @@ fn write_controlbits<P: ParameterSet>(cond: &mut [u8], pi: &mut [u16]) -> bool {
     ok
 }
 
+/// `MatGen` (Classic McEliece spec §2.4.3): the public key T from g and pi;
+/// the pivot word c, or `None` if this candidate is rejected.
 #[inline(never)]
 fn pk_gen_step<P: ParameterSet>(pk: &mut [u8], g: &[u16], pi: &mut [u16]) -> Option<u64> {
     let mut support = P::N16::zeroed();
@@ -69,10 +74,11 @@ fn pk_gen_step<P: ParameterSet>(pk: &mut [u8], g: &[u16], pi: &mut [u16]) -> Opt
     r
 }
 
-/// KeyGen from the 32-byte seed delta (spec §8.1 / round-4 `crypto_kem_keypair`):
+/// `KeyGen` from the 32-byte seed delta (Classic McEliece spec §8.1).
+///
 /// E = SHAKE256(64 || delta) gives s, the field-ordering bits, the
 /// Goppa-polynomial bits and the next delta, in that order; on any rejection
-/// the next delta is tried.
+/// the next delta is tried (ref: round-4 `crypto_kem_keypair`).
 pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
     let (t, n) = (P::T, P::N);
     let mut delta = *seed;
@@ -122,7 +128,8 @@ pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8;
     pi.as_mut().zeroize();
 }
 
-/// Encap (spec §8.2): e = FixedWeight(), C0 = H e, (C1 = H(2, e)), K = H(1, e, C).
+/// `Encap` (Classic McEliece spec §8.2): e = FixedWeight(), C0 = H e,
+/// (C1 = H(2, e)), K = H(1, e, C).
 pub(crate) fn encapsulate<P: ParameterSet, R: CryptoRng + ?Sized>(
     pk: &[u8],
     ct: &mut [u8],
@@ -141,7 +148,8 @@ pub(crate) fn encapsulate<P: ParameterSet, R: CryptoRng + ?Sized>(
     k
 }
 
-/// Completes Encap once C0 is in `ct`: C1 for the `pc` sets, then K = H(1, e, C).
+/// The end of `Encap` once C0 is in `ct` (Classic McEliece spec §8.2): C1
+/// for the `pc` sets, then K = H(1, e, C).
 pub(crate) fn finish_encapsulation<P: ParameterSet>(e: &[u8], ct: &mut [u8]) -> [u8; 32] {
     if P::PC {
         let c1 = h32(2, &[e]);
@@ -150,8 +158,8 @@ pub(crate) fn finish_encapsulation<P: ParameterSet>(e: &[u8], ct: &mut [u8]) -> 
     h32(1, &[e, ct])
 }
 
-/// Decap (spec §8.3) with implicit rejection: K = H(1, e, C) on success,
-/// H(0, s, C) otherwise, chosen without a branch.
+/// `Decap` with implicit rejection (Classic McEliece spec §8.3): K = H(1, e,
+/// C) on success, H(0, s, C) otherwise, chosen without a branch.
 pub(crate) fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
     let mut e = [0u8; MAX_N_BYTES];
     let e = &mut e[..(P::N >> 3)];
@@ -159,7 +167,8 @@ pub(crate) fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
     finish_decapsulation::<P>(e, ok, sk, ct)
 }
 
-/// [`decapsulate`] with the key-only part of decoding precomputed.
+/// `Decap` (Classic McEliece spec §8.3) with the key-only part of decoding
+/// precomputed: the same result as [`decapsulate`].
 pub(crate) fn decapsulate_prepared<P: ParameterSet>(
     sk: &[u8],
     prep: &decrypt::Prepared,
@@ -171,8 +180,9 @@ pub(crate) fn decapsulate_prepared<P: ParameterSet>(
     finish_decapsulation::<P>(e, ok, sk, ct)
 }
 
-/// Decap after decoding: the C1 check of the `pc` sets, then K = H(1, e, C)
-/// if `ok` (0xFF) or H(0, s, C), selected by masks; wipes `e`.
+/// The end of `Decap` after decoding (Classic McEliece spec §8.3): the C1
+/// check of the `pc` sets, then K = H(1, e, C) if `ok` (0xFF) or H(0, s, C),
+/// selected by masks; wipes `e`.
 fn finish_decapsulation<P: ParameterSet>(
     e: &mut [u8],
     mut ok: u8,

@@ -40,9 +40,9 @@ pub trait ParameterSet: sealed::Sealed + Copy + Default + 'static {
     const T: usize;
     /// Low terms of the field polynomial f(z) = z^m + ... (bit i = coefficient of z^i).
     const FIELD_POLY: u32;
-    /// Low terms of F(y) = y^t + sum c_i y^i as (i, c_i) pairs (spec §7).
+    /// Low terms of F(y) = y^t + sum c_i y^i as (i, c_i) pairs (Classic McEliece spec §7).
     const F_POLY: &'static [(usize, u16)];
-    /// Semi-systematic form (the `f` sets, spec §2.4.3 with (mu, nu) = (32, 64)).
+    /// Semi-systematic form (the `f` sets; Classic McEliece spec §2.4.3, (mu, nu) = (32, 64)).
     const SEMI: bool;
     /// Plaintext confirmation (the ISO `pc` sets: ciphertext carries C1 = H(2, e)).
     const PC: bool;
@@ -67,7 +67,7 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// Sizes derived from (m, n, t), spec §2.2 / §3 (data formats).
+/// Sizes derived from (m, n, t) (Classic McEliece spec §2.2, §3 data formats).
 pub(crate) trait Derived: ParameterSet {
     /// 2^m.
     const Q: usize = 1 << Self::M;
@@ -154,12 +154,15 @@ macro_rules! variant {
     };
 }
 
-// f(z) (spec §7): z^12 + z^3 + 1 for m = 12; z^13 + z^4 + z^3 + z + 1 for m = 13.
+/// f(z) = z^12 + z^3 + 1, the field polynomial of the m = 12 sets (Classic
+/// McEliece spec §7), as its low terms.
 #[allow(dead_code, reason = "used by the enabled parameter sets only")]
-const F12: u32 = 0b1001;
+pub(crate) const FIELD_POLY_M12: u32 = 0b1001;
+/// f(z) = z^13 + z^4 + z^3 + z + 1, the field polynomial of the m = 13 sets
+/// (Classic McEliece spec §7), as its low terms.
 #[allow(dead_code, reason = "used by the enabled parameter sets only")]
-const F13: u32 = 0b1_1011;
-// F(y) (spec §7), the terms below y^t.
+pub(crate) const FIELD_POLY_M13: u32 = 0b1_1011;
+// F(y) (Classic McEliece spec §7), the terms below y^t.
 #[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const Y64: &[(usize, u16)] = &[(3, 1), (1, 1), (0, 2)]; // y^64 + y^3 + y + z
 #[allow(dead_code, reason = "used by the enabled parameter sets only")]
@@ -169,46 +172,46 @@ const Y119: &[(usize, u16)] = &[(8, 1), (0, 1)]; // y^119 + y^8 + 1
 #[allow(dead_code, reason = "used by the enabled parameter sets only")]
 const Y128: &[(usize, u16)] = &[(7, 1), (2, 1), (1, 1), (0, 1)]; // y^128 + y^7 + y^2 + y + 1
 
-variant!(/// `mceliece348864` (spec §7: m = 12, n = 3488, t = 64).
-    Mceliece348864, "mceliece348864", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = false, pc = false);
+variant!(/// `mceliece348864` (Classic McEliece spec §7: m = 12, n = 3488, t = 64).
+    Mceliece348864, "mceliece348864", m = 12, n = 3488, t = 64, f = FIELD_POLY_M12, F = Y64, semi = false, pc = false);
 variant!(/// `mceliece348864f` (semi-systematic key generation).
-    Mceliece348864f, "mceliece348864f", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = true, pc = false);
-variant!(/// `mceliece460896` (spec §7: m = 13, n = 4608, t = 96).
-    Mceliece460896, "mceliece460896", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = false, pc = false);
+    Mceliece348864f, "mceliece348864f", m = 12, n = 3488, t = 64, f = FIELD_POLY_M12, F = Y64, semi = true, pc = false);
+variant!(/// `mceliece460896` (Classic McEliece spec §7: m = 13, n = 4608, t = 96).
+    Mceliece460896, "mceliece460896", m = 13, n = 4608, t = 96, f = FIELD_POLY_M13, F = Y96, semi = false, pc = false);
 variant!(/// `mceliece460896f`.
-    Mceliece460896f, "mceliece460896f", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = true, pc = false);
-variant!(/// `mceliece6688128` (spec §7: m = 13, n = 6688, t = 128).
-    Mceliece6688128, "mceliece6688128", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = false, pc = false);
+    Mceliece460896f, "mceliece460896f", m = 13, n = 4608, t = 96, f = FIELD_POLY_M13, F = Y96, semi = true, pc = false);
+variant!(/// `mceliece6688128` (Classic McEliece spec §7: m = 13, n = 6688, t = 128).
+    Mceliece6688128, "mceliece6688128", m = 13, n = 6688, t = 128, f = FIELD_POLY_M13, F = Y128, semi = false, pc = false);
 variant!(/// `mceliece6688128f`.
-    Mceliece6688128f, "mceliece6688128f", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = true, pc = false);
-variant!(/// `mceliece6960119` (spec §7: m = 13, n = 6960, t = 119).
-    Mceliece6960119, "mceliece6960119", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = false, pc = false);
+    Mceliece6688128f, "mceliece6688128f", m = 13, n = 6688, t = 128, f = FIELD_POLY_M13, F = Y128, semi = true, pc = false);
+variant!(/// `mceliece6960119` (Classic McEliece spec §7: m = 13, n = 6960, t = 119).
+    Mceliece6960119, "mceliece6960119", m = 13, n = 6960, t = 119, f = FIELD_POLY_M13, F = Y119, semi = false, pc = false);
 variant!(/// `mceliece6960119f`.
-    Mceliece6960119f, "mceliece6960119f", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = true, pc = false);
-variant!(/// `mceliece8192128` (spec §7: m = 13, n = 8192, t = 128).
-    Mceliece8192128, "mceliece8192128", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = false, pc = false);
+    Mceliece6960119f, "mceliece6960119f", m = 13, n = 6960, t = 119, f = FIELD_POLY_M13, F = Y119, semi = true, pc = false);
+variant!(/// `mceliece8192128` (Classic McEliece spec §7: m = 13, n = 8192, t = 128).
+    Mceliece8192128, "mceliece8192128", m = 13, n = 8192, t = 128, f = FIELD_POLY_M13, F = Y128, semi = false, pc = false);
 variant!(/// `mceliece8192128f`.
-    Mceliece8192128f, "mceliece8192128f", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = true, pc = false);
+    Mceliece8192128f, "mceliece8192128f", m = 13, n = 8192, t = 128, f = FIELD_POLY_M13, F = Y128, semi = true, pc = false);
 
 // The ISO plaintext-confirmation sets: the same (m, n, t) with C1 = H(2, e)
 // appended to the ciphertext (equal to the round-3 submission's KEM).
 variant!(/// `mceliece348864pc`: `mceliece348864` with plaintext confirmation.
-    Mceliece348864pc, "mceliece348864pc", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = false, pc = true);
+    Mceliece348864pc, "mceliece348864pc", m = 12, n = 3488, t = 64, f = FIELD_POLY_M12, F = Y64, semi = false, pc = true);
 variant!(/// `mceliece348864pcf`: `mceliece348864f` with plaintext confirmation.
-    Mceliece348864pcf, "mceliece348864pcf", m = 12, n = 3488, t = 64, f = F12, F = Y64, semi = true, pc = true);
+    Mceliece348864pcf, "mceliece348864pcf", m = 12, n = 3488, t = 64, f = FIELD_POLY_M12, F = Y64, semi = true, pc = true);
 variant!(/// `mceliece460896pc`: `mceliece460896` with plaintext confirmation.
-    Mceliece460896pc, "mceliece460896pc", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = false, pc = true);
+    Mceliece460896pc, "mceliece460896pc", m = 13, n = 4608, t = 96, f = FIELD_POLY_M13, F = Y96, semi = false, pc = true);
 variant!(/// `mceliece460896pcf`: `mceliece460896f` with plaintext confirmation.
-    Mceliece460896pcf, "mceliece460896pcf", m = 13, n = 4608, t = 96, f = F13, F = Y96, semi = true, pc = true);
+    Mceliece460896pcf, "mceliece460896pcf", m = 13, n = 4608, t = 96, f = FIELD_POLY_M13, F = Y96, semi = true, pc = true);
 variant!(/// `mceliece6688128pc`: `mceliece6688128` with plaintext confirmation.
-    Mceliece6688128pc, "mceliece6688128pc", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = false, pc = true);
+    Mceliece6688128pc, "mceliece6688128pc", m = 13, n = 6688, t = 128, f = FIELD_POLY_M13, F = Y128, semi = false, pc = true);
 variant!(/// `mceliece6688128pcf`: `mceliece6688128f` with plaintext confirmation.
-    Mceliece6688128pcf, "mceliece6688128pcf", m = 13, n = 6688, t = 128, f = F13, F = Y128, semi = true, pc = true);
+    Mceliece6688128pcf, "mceliece6688128pcf", m = 13, n = 6688, t = 128, f = FIELD_POLY_M13, F = Y128, semi = true, pc = true);
 variant!(/// `mceliece6960119pc`: `mceliece6960119` with plaintext confirmation.
-    Mceliece6960119pc, "mceliece6960119pc", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = false, pc = true);
+    Mceliece6960119pc, "mceliece6960119pc", m = 13, n = 6960, t = 119, f = FIELD_POLY_M13, F = Y119, semi = false, pc = true);
 variant!(/// `mceliece6960119pcf`: `mceliece6960119f` with plaintext confirmation.
-    Mceliece6960119pcf, "mceliece6960119pcf", m = 13, n = 6960, t = 119, f = F13, F = Y119, semi = true, pc = true);
+    Mceliece6960119pcf, "mceliece6960119pcf", m = 13, n = 6960, t = 119, f = FIELD_POLY_M13, F = Y119, semi = true, pc = true);
 variant!(/// `mceliece8192128pc`: `mceliece8192128` with plaintext confirmation.
-    Mceliece8192128pc, "mceliece8192128pc", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = false, pc = true);
+    Mceliece8192128pc, "mceliece8192128pc", m = 13, n = 8192, t = 128, f = FIELD_POLY_M13, F = Y128, semi = false, pc = true);
 variant!(/// `mceliece8192128pcf`: `mceliece8192128f` with plaintext confirmation.
-    Mceliece8192128pcf, "mceliece8192128pcf", m = 13, n = 8192, t = 128, f = F13, F = Y128, semi = true, pc = true);
+    Mceliece8192128pcf, "mceliece8192128pcf", m = 13, n = 8192, t = 128, f = FIELD_POLY_M13, F = Y128, semi = true, pc = true);

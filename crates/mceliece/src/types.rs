@@ -1,5 +1,7 @@
 //! Public key, secret key, ciphertext and shared-secret types, generic over the
-//! parameter set, with the spec's validity checks on untrusted bytes.
+//! parameter set, with the spec's validity checks on untrusted bytes (Classic
+//! McEliece spec §3, data formats), and the public KeyGen / Encap / Decap
+//! entry points (spec §8.1–§8.3) on them and on caller buffers.
 
 use crate::error::Error;
 use crate::kem;
@@ -11,8 +13,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub use pqdr_common::SharedSecret;
 
-/// Whether the padding bits of a public key are zero (spec §3.1: each row
-/// of T is n - mt bits in ceil((n - mt)/8) bytes; only 6960119 has padding).
+/// Whether the padding bits of a public key are zero (Classic McEliece spec
+/// §3.1: each row of T is n - mt bits in ceil((n - mt)/8) bytes; only 6960119
+/// has padding).
 pub(crate) fn pk_padding_ok<P: ParameterSet>(pk: &[u8]) -> bool {
     let bits = (P::N - P::MT) & 7;
     if bits == 0 {
@@ -25,7 +28,7 @@ pub(crate) fn pk_padding_ok<P: ParameterSet>(pk: &[u8]) -> bool {
     acc == 0
 }
 
-/// Whether the padding bits of C0 are zero (spec §3.2).
+/// Whether the padding bits of C0 are zero (Classic McEliece spec §3.2).
 pub(crate) fn ct_padding_ok<P: ParameterSet>(ct: &[u8]) -> bool {
     let bits = P::MT & 7;
     bits == 0 || ct[P::SYND_BYTES - 1] >> bits == 0
@@ -57,9 +60,9 @@ fn check_length(bytes: &[u8], expected: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// Secret-key format checks (spec §3.3): the pivot word c is 2^32 - 1 for the
-/// systematic sets and has exactly 32 bits set for the `f` sets; the Goppa
-/// coefficients fit in m bits. Only the format is examined, in constant time
+/// Secret-key format checks (Classic McEliece spec §3.3): the pivot word c is
+/// 2^32 - 1 for the systematic sets and has exactly 32 bits set for the `f`
+/// sets; the Goppa coefficients fit in m bits. Only the format is examined, in constant time
 /// with respect to the secret parts.
 fn check_sk<P: ParameterSet>(sk: &[u8]) -> Result<(), Error> {
     check_length(sk, P::SK_BYTES)?;
@@ -175,7 +178,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     pub fn as_bytes(&self) -> &P::SkBytes {
         &self.bytes
     }
-    /// Decap with implicit rejection: never fails.
+    /// `Decap` with implicit rejection (Classic McEliece spec §8.3): never fails.
     pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
         SharedSecret::from(kem::decapsulate::<P>(
             self.bytes.as_ref(),
@@ -262,8 +265,8 @@ impl<P: ParameterSet> PreparedDecapsulationKey<P> {
     pub fn key(&self) -> &DecapsulationKey<P> {
         &self.key
     }
-    /// Decap with implicit rejection: never fails; the same shared secret as
-    /// [`DecapsulationKey::decapsulate`].
+    /// `Decap` with implicit rejection (Classic McEliece spec §8.3): never
+    /// fails; the same shared secret as [`DecapsulationKey::decapsulate`].
     pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
         SharedSecret::from(kem::decapsulate_prepared::<P>(
             self.key.bytes.as_ref(),
@@ -333,7 +336,7 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     pub fn as_bytes(&self) -> &P::PkBytes {
         &self.bytes
     }
-    /// Encap: a fresh ciphertext and session key.
+    /// `Encap` (Classic McEliece spec §8.2): a fresh ciphertext and session key.
     pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<P>, SharedSecret) {
         let mut ct = P::CtBytes::zeroed();
         let k = kem::encapsulate::<P, R>(self.bytes.as_ref().as_ref(), ct.as_mut(), rng);
@@ -341,7 +344,8 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     }
 }
 
-/// KeyGen into heap buffers from a 32-byte seed (the deterministic twin).
+/// `KeyGen` into heap buffers from the 32-byte seed delta (Classic McEliece
+/// spec §8.1; the deterministic twin of [`generate`]).
 #[cfg(feature = "alloc")]
 pub fn generate_deterministic<P: ParameterSet>(
     seed: &[u8; 32],
@@ -358,7 +362,8 @@ pub fn generate_deterministic<P: ParameterSet>(
     (sk, EncapsulationKey { bytes: pk })
 }
 
-/// KeyGen into heap buffers (the public key is allocated directly on the heap).
+/// `KeyGen` into heap buffers (Classic McEliece spec §8.1; the public key is
+/// allocated directly on the heap).
 #[cfg(feature = "alloc")]
 pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
@@ -370,7 +375,8 @@ pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     r
 }
 
-/// KeyGen into caller buffers from the 32-byte seed delta.
+/// `KeyGen` into caller buffers from the 32-byte seed delta (Classic McEliece
+/// spec §8.1).
 pub fn generate_deterministic_into<P: ParameterSet>(
     pk: &mut P::PkBytes,
     sk: &mut P::SkBytes,
@@ -379,8 +385,9 @@ pub fn generate_deterministic_into<P: ParameterSet>(
     kem::keypair::<P>(pk.as_mut(), sk.as_mut(), seed);
 }
 
-/// KeyGen into caller buffers: draws delta (one 32-byte `fill_bytes`, as the
-/// reference's single `randombytes(32)`) then runs the deterministic KeyGen.
+/// `KeyGen` into caller buffers (Classic McEliece spec §8.1): draws delta (one
+/// 32-byte `fill_bytes`, as the reference's single `randombytes(32)`) then
+/// runs the deterministic KeyGen.
 pub fn generate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     pk: &mut P::PkBytes,
     sk: &mut P::SkBytes,
@@ -392,7 +399,8 @@ pub fn generate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     seed.zeroize();
 }
 
-/// Encap with a public key in a caller buffer (its padding bits are ignored).
+/// `Encap` with a public key in a caller buffer (Classic McEliece spec §8.2;
+/// its padding bits are ignored).
 pub fn encapsulate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     pk: &P::PkBytes,
     ct: &mut P::CtBytes,
@@ -401,14 +409,15 @@ pub fn encapsulate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     SharedSecret::from(kem::encapsulate::<P, R>(pk.as_ref(), ct.as_mut(), rng))
 }
 
-/// Decap with a secret key in a caller buffer (implicit rejection; the padding
-/// bits of C0 are ignored: use [`Ciphertext::from_bytes`] to reject them).
+/// `Decap` with a secret key in a caller buffer (Classic McEliece spec §8.3,
+/// implicit rejection; the padding bits of C0 are ignored: use
+/// [`Ciphertext::from_bytes`] to reject them).
 pub fn decapsulate<P: ParameterSet>(sk: &P::SkBytes, ct: &P::CtBytes) -> SharedSecret {
     SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), ct.as_ref()))
 }
 
-/// Encap reading the public key in pieces of any size (spec §2.4.5: each bit
-/// of C0 depends on one row of T only), for keys that are streamed from
+/// Encap reading the public key in pieces of any size (Classic McEliece spec
+/// §2.4.5: each bit of C0 depends on one row of T only), for keys that are streamed from
 /// storage or the network instead of held in memory.
 pub struct StreamingEncapsulation<P: ParameterSet> {
     e: [u8; MAX_N_BYTES],
@@ -439,7 +448,7 @@ impl<P: ParameterSet> Drop for StreamingEncapsulation<P> {
 impl<P: ParameterSet> ZeroizeOnDrop for StreamingEncapsulation<P> {}
 
 impl<P: ParameterSet> StreamingEncapsulation<P> {
-    /// Draws the error vector e (FixedWeight).
+    /// Draws the error vector e (`FixedWeight`, Classic McEliece spec §2.4.5).
     pub fn new<R: CryptoRng + ?Sized>(rng: &mut R) -> Self {
         let mut s = Self {
             e: [0; MAX_N_BYTES],
