@@ -179,9 +179,7 @@ impl<A: Auth> Initiator<A> {
                 ss.zeroize();
                 let xs_r = cfg.peer.x_public.unwrap_or([0; 32]);
                 if hybrid {
-                    let mut es = x25519::dh(&x_eph, &xs_r)?;
-                    chain.mix(b'a', &es);
-                    es.zeroize();
+                    chain.mix_dh(b'a', &x_eph, &xs_r)?;
                 }
                 let k1 = chain.key(b'1');
                 let enc_id = &mut msg1[layout.m1_enc_id()];
@@ -190,9 +188,7 @@ impl<A: Auth> Initiator<A> {
                 chain.mix_hash(&[&msg1[layout.m1_enc_id()]]);
                 chain.mix(b'P', cfg.peer.psk.as_ref().unwrap_or(&[0; 32]));
                 if hybrid {
-                    let mut s = x25519::dh(me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_r)?;
-                    chain.mix(b'b', &s);
-                    s.zeroize();
+                    chain.mix_dh(b'b', me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_r)?;
                 }
                 let k2 = chain.key(b'2');
                 let enc_ts = &mut msg1[layout.m1_enc_ts()];
@@ -447,12 +443,8 @@ impl<A: Auth> Initiator<A> {
                 ss.zeroize();
                 if hybrid {
                     let x_r = &msg[l.m2_x()];
-                    let mut ee = x25519::dh(&self.x_eph, x_r)?;
-                    chain.mix(b'c', &ee);
-                    let mut se = x25519::dh(me.x_secret.as_ref().unwrap_or(&[0; 32]), x_r)?;
-                    chain.mix(b'd', &se);
-                    ee.zeroize();
-                    se.zeroize();
+                    chain.mix_dh(b'c', &self.x_eph, x_r)?;
+                    chain.mix_dh(b'd', me.x_secret.as_ref().unwrap_or(&[0; 32]), x_r)?;
                 }
                 let k3 = chain.key(b'3');
                 let mut conf = [0u8; 16];
@@ -477,9 +469,7 @@ impl<A: Auth> Initiator<A> {
                 chain.mix(b'E', &ss);
                 ss.zeroize();
                 if hybrid {
-                    let mut ee = x25519::dh(&self.x_eph, &msg[l.m2_x()])?;
-                    chain.mix(b'c', &ee);
-                    ee.zeroize();
+                    chain.mix_dh(b'c', &self.x_eph, &msg[l.m2_x()])?;
                 }
                 let k3 = chain.key(b'3');
                 let mut enc_r = [0u8; wire::SIG_MAX + 16];

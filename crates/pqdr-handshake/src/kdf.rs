@@ -252,6 +252,18 @@ impl Chain {
         self.record("mix", Some(label), self.ck);
     }
 
+    /// `Mix(l, X25519(k, u))` (the `-X` suites): the DH output is wiped as soon
+    /// as it is mixed in.
+    ///
+    /// # Errors
+    /// [`Error::Length`] or [`Error::LowOrderPoint`] from `x25519::dh`.
+    pub(crate) fn mix_dh(&mut self, label: u8, k: &[u8; 32], u: &[u8]) -> Result<(), Error> {
+        let mut shared = crate::x25519::dh(k, u)?;
+        self.mix(label, &shared);
+        shared.zeroize();
+        Ok(())
+    }
+
     /// `Key(l)` = DK(C_KEY, ck ‖ l ‖ th).
     pub(crate) fn key(&mut self, label: u8) -> Key {
         let k = Key(dk(C_KEY, &[&self.ck, &[label], &self.th]));

@@ -254,9 +254,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             chain.mix(b'R', &ss);
             ss.zeroize();
             if hybrid {
-                let mut es = x25519::dh(self.me.x_secret.as_ref().unwrap_or(&[0; 32]), x_i)?;
-                chain.mix(b'a', &es);
-                es.zeroize();
+                chain.mix_dh(b'a', self.me.x_secret.as_ref().unwrap_or(&[0; 32]), x_i)?;
             }
             let k1 = chain.key(b'1');
             let mut enc_id = [0u8; 48];
@@ -280,9 +278,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             chain.mix(b'P', &psk);
             psk.zeroize();
             if hybrid {
-                let mut s = x25519::dh(self.me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_i)?;
-                chain.mix(b'b', &s);
-                s.zeroize();
+                chain.mix_dh(b'b', self.me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_i)?;
             }
             let k2 = chain.key(b'2');
             let mut enc_ts = [0u8; 28];
@@ -340,17 +336,11 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             if A::MODE == Mode::Kem {
                 chain.mix(b'I', &ss_i);
                 if hybrid {
-                    let mut ee = x25519::dh(&x_r, x_i)?;
-                    chain.mix(b'c', &ee);
-                    let mut se = x25519::dh(&x_r, &xs_i)?;
-                    chain.mix(b'd', &se);
-                    ee.zeroize();
-                    se.zeroize();
+                    chain.mix_dh(b'c', &x_r, x_i)?;
+                    chain.mix_dh(b'd', &x_r, &xs_i)?;
                 }
             } else if hybrid {
-                let mut ee = x25519::dh(&x_r, x_i)?;
-                chain.mix(b'c', &ee);
-                ee.zeroize();
+                chain.mix_dh(b'c', &x_r, x_i)?;
             }
             Ok(())
         })();
