@@ -10,9 +10,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::Error;
 use crate::keygen::{SkLayout, check_s_range, derive_t, keygen_internal};
-use crate::mu::{internal_mu, prehash_mu, pure_mu};
-use crate::params::{ByteArray, ParameterSet, PolyArray};
-use crate::prehash::PreHash;
+use crate::mu::pure_mu;
+use crate::params::{ByteArray, ParameterSet};
 use crate::sample::h;
 
 /// An ML-DSA public key (pkEncode form, FIPS 204 Algorithm 22) with its
@@ -40,7 +39,7 @@ pub struct Signature<P: ParameterSet> {
 }
 
 /// `Ok` for a valid signature.
-fn valid(ok: bool) -> Result<(), Error> {
+pub(crate) fn valid(ok: bool) -> Result<(), Error> {
     if ok { Ok(()) } else { Err(Error) }
 }
 
@@ -48,9 +47,7 @@ fn valid(ok: bool) -> Result<(), Error> {
 pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> (SigningKey<P>, VerifyingKey<P>) {
-    let mut xi = Zeroizing::new([0u8; 32]);
-    rng.fill_bytes(&mut xi[..]);
-    generate_deterministic(&xi)
+    generate_deterministic(&random_32(rng))
 }
 
 /// ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6).
@@ -78,10 +75,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// The slice does not have the public key's length.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         let mut b = P::VkBytes::zeroed();
-        if bytes.len() != b.as_ref().len() {
-            return Err(Error);
-        }
-        b.as_mut().copy_from_slice(bytes);
+        copy_exact(&mut b, bytes)?;
         Self::from_bytes(&b)
     }
 
@@ -93,22 +87,6 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// tr = H(pk, 64), the public-key hash bound into μ.
     pub fn tr(&self) -> &[u8; 64] {
         &self.tr
-    }
-
-    /// ML-DSA.Verify (FIPS 204 Algorithm 3) of `msg` under context `ctx`.
-    ///
-    /// # Errors
-    /// The signature is invalid, or `ctx` is longer than 255 bytes.
-    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> Result<(), Error> {
-        self.verify_mu(&pure_mu(&self.tr, msg, ctx)?, sig)
-    }
-
-    /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) on the formatted message M′.
-    ///
-    /// # Errors
-    /// The signature is invalid.
-    pub fn verify_internal(&self, m_prime: &[u8], sig: &Signature<P>) -> Result<(), Error> {
-        self.verify_mu(&internal_mu(&self.tr, m_prime), sig)
     }
 
     /// Verify_internal with an externally computed μ = H(tr‖M′, 64).
@@ -124,22 +102,6 @@ impl<P: ParameterSet> VerifyingKey<P> {
         ))
     }
 
-    /// HashML-DSA.Verify (FIPS 204 Algorithm 5) of a pre-computed digest PH(M).
-    ///
-    /// # Errors
-    /// The signature is invalid, `ctx` is longer than 255 bytes, or `digest`
-    /// does not have `ph`'s output length.
-    pub fn verify_prehash(
-        &self,
-        ph: PreHash,
-        digest: &[u8],
-        ctx: &[u8],
-        sig: &Signature<P>,
-    ) -> Result<(), Error> {
-        let mu = prehash_mu(&self.tr, ph, digest, ctx)?;
-        self.verify_mu(&mu, sig)
-    }
-
     /// μ = H(tr‖M′, 64) for pure ML-DSA (M′ = 0‖|ctx|‖ctx‖msg), for signing
     /// with an external μ.
     ///
@@ -147,90 +109,6 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// `ctx` is longer than 255 bytes.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
         pure_mu(&self.tr, msg, ctx)
-    }
-}
-
-impl<P: ParameterSet> VerifyingKey<P> {
-    /// Precomputes Â = ExpandA(ρ) and NTT(t1·2^d) for faster repeated
-    /// verification (about 30 KiB more for ML-DSA-65: keep it in a `static`
-    /// or a `Box` on small targets).
-    pub fn expand(&self) -> ExpandedVerifyingKey<P> {
-        let mut e = ExpandedVerifyingKey {
-            vk: self.clone(),
-            a_hat: P::Matrix::zeroed(),
-            t1_hat: P::VecK::zeroed(),
-        };
-        crate::verify::expand_public::<P>(&self.bytes, &mut e.a_hat, &mut e.t1_hat);
-        e
-    }
-}
-
-/// A public key with Â and NTT(t1·2^d) precomputed ([`VerifyingKey::expand`]):
-/// verification skips sampling Â (the larger part of its cost).
-pub struct ExpandedVerifyingKey<P: ParameterSet> {
-    vk: VerifyingKey<P>,
-    a_hat: P::Matrix,
-    t1_hat: P::VecK,
-}
-
-impl<P: ParameterSet> ExpandedVerifyingKey<P> {
-    /// The compact public key.
-    pub fn verifying_key(&self) -> &VerifyingKey<P> {
-        &self.vk
-    }
-
-    /// ML-DSA.Verify (FIPS 204 Algorithm 3), as [`VerifyingKey::verify`].
-    ///
-    /// # Errors
-    /// The signature is invalid, or `ctx` is longer than 255 bytes.
-    pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &Signature<P>) -> Result<(), Error> {
-        let mu = self.vk.compute_mu(msg, ctx)?;
-        self.verify_mu(&mu, sig)
-    }
-
-    /// Verify_internal (FIPS 204 Algorithm 8) on M′.
-    ///
-    /// # Errors
-    /// The signature is invalid.
-    pub fn verify_internal(&self, m_prime: &[u8], sig: &Signature<P>) -> Result<(), Error> {
-        self.verify_mu(&internal_mu(&self.vk.tr, m_prime), sig)
-    }
-
-    /// Verify_internal with an external μ.
-    ///
-    /// # Errors
-    /// The signature is invalid.
-    pub fn verify_mu(&self, mu: &[u8; 64], sig: &Signature<P>) -> Result<(), Error> {
-        let pre = Some((&self.a_hat, &self.t1_hat));
-        valid(crate::verify::verify_mu::<P>(
-            &self.vk.bytes,
-            pre,
-            mu,
-            &sig.bytes,
-        ))
-    }
-
-    /// HashML-DSA.Verify (FIPS 204 Algorithm 5).
-    ///
-    /// # Errors
-    /// As [`VerifyingKey::verify_prehash`].
-    pub fn verify_prehash(
-        &self,
-        ph: PreHash,
-        digest: &[u8],
-        ctx: &[u8],
-        sig: &Signature<P>,
-    ) -> Result<(), Error> {
-        let mu = prehash_mu(&self.vk.tr, ph, digest, ctx)?;
-        self.verify_mu(&mu, sig)
-    }
-}
-
-impl<P: ParameterSet> fmt::Debug for ExpandedVerifyingKey<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ExpandedVerifyingKey")
-            .field("vk", &self.vk)
-            .finish_non_exhaustive()
     }
 }
 
@@ -285,10 +163,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// Wrong length, or as [`from_bytes`](Self::from_bytes).
     pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         let mut b = Zeroizing::new(P::SkBytes::zeroed());
-        if bytes.len() != b.as_ref().len() {
-            return Err(Error);
-        }
-        b.as_mut().copy_from_slice(bytes);
+        copy_exact(&mut *b, bytes)?;
         Self::from_bytes(&b)
     }
 
@@ -307,51 +182,6 @@ impl<P: ParameterSet> SigningKey<P> {
         &self.vk
     }
 
-    /// ML-DSA.Sign (FIPS 204 Algorithm 2), hedged: rnd is drawn from `rng`.
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    #[inline]
-    pub fn sign<R: CryptoRng + ?Sized>(
-        &self,
-        msg: &[u8],
-        ctx: &[u8],
-        rng: &mut R,
-    ) -> Result<Signature<P>, Error> {
-        let mut rnd = Zeroizing::new([0u8; 32]);
-        rng.fill_bytes(&mut rnd[..]);
-        self.sign_with_rnd(msg, ctx, &rnd)
-    }
-
-    /// ML-DSA.Sign, deterministic variant (rnd = 0^32).
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    #[inline]
-    pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature<P>, Error> {
-        self.sign_with_rnd(msg, ctx, &[0; 32])
-    }
-
-    /// ML-DSA.Sign with explicit randomness `rnd`.
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    #[inline]
-    pub fn sign_with_rnd(
-        &self,
-        msg: &[u8],
-        ctx: &[u8],
-        rnd: &[u8; 32],
-    ) -> Result<Signature<P>, Error> {
-        Ok(self.sign_mu(&pure_mu(&self.vk.tr, msg, ctx)?, rnd))
-    }
-
-    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on the formatted message M′.
-    #[inline]
-    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Signature<P> {
-        self.sign_mu(&internal_mu(&self.vk.tr, m_prime), rnd)
-    }
-
     /// Sign_internal with an externally computed μ = H(tr‖M′, 64).
     #[inline]
     pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
@@ -361,194 +191,187 @@ impl<P: ParameterSet> SigningKey<P> {
         crate::sign::sign_mu::<P>(&self.bytes, mu, rnd, &mut sig.bytes);
         sig
     }
-
-    /// HashML-DSA.Sign (FIPS 204 Algorithm 4), hedged, of a digest PH(M).
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes or `digest` has the wrong length for `ph`.
-    pub fn sign_prehash<R: CryptoRng + ?Sized>(
-        &self,
-        ph: PreHash,
-        digest: &[u8],
-        ctx: &[u8],
-        rng: &mut R,
-    ) -> Result<Signature<P>, Error> {
-        let mut rnd = Zeroizing::new([0u8; 32]);
-        rng.fill_bytes(&mut rnd[..]);
-        self.sign_prehash_with_rnd(ph, digest, ctx, &rnd)
-    }
-
-    /// HashML-DSA.Sign, deterministic variant (rnd = 0^32).
-    ///
-    /// # Errors
-    /// As [`sign_prehash`](Self::sign_prehash).
-    pub fn sign_prehash_deterministic(
-        &self,
-        ph: PreHash,
-        digest: &[u8],
-        ctx: &[u8],
-    ) -> Result<Signature<P>, Error> {
-        self.sign_prehash_with_rnd(ph, digest, ctx, &[0; 32])
-    }
-
-    /// HashML-DSA.Sign with explicit randomness `rnd`.
-    ///
-    /// # Errors
-    /// As [`sign_prehash`](Self::sign_prehash).
-    pub fn sign_prehash_with_rnd(
-        &self,
-        ph: PreHash,
-        digest: &[u8],
-        ctx: &[u8],
-        rnd: &[u8; 32],
-    ) -> Result<Signature<P>, Error> {
-        let mu = prehash_mu(&self.vk.tr, ph, digest, ctx)?;
-        Ok(self.sign_mu(&mu, rnd))
-    }
 }
 
-impl<P: ParameterSet> SigningKey<P> {
-    /// Precomputes Â, NTT(s1), NTT(s2) and NTT(t0) for faster repeated
-    /// signing; signing with the result needs about 23 KiB of stack
-    /// (ML-DSA-65), the key itself is about 47 KiB (keep it in a `static` or
-    /// a `Box` on small targets).
-    pub fn expand(&self) -> ExpandedSigningKey<P> {
-        let mut e = ExpandedSigningKey {
-            sk: self.clone(),
-            a_hat: P::Matrix::zeroed(),
-            s1_hat: P::VecL::zeroed(),
-            s2_hat: P::VecK::zeroed(),
-            t0_hat: P::VecK::zeroed(),
-        };
-        crate::sign::expand_secret::<P>(
-            &self.bytes,
-            &mut e.a_hat,
-            &mut e.s1_hat,
-            &mut e.s2_hat,
-            &mut e.t0_hat,
-        );
-        e
-    }
+/// The signing functions of FIPS 204 §5 on top of a key type's `sign_mu`,
+/// written once for `SigningKey` and `ExpandedSigningKey`; `tr` names the
+/// field path of the key's tr = H(pk, 64).
+macro_rules! signing_methods {
+    ($key:ident, tr = $($tr:ident).+) => {
+        impl<P: $crate::params::ParameterSet> $key<P> {
+            /// `ML-DSA.Sign` (FIPS 204 Algorithm 2), hedged: rnd is drawn from `rng`.
+            ///
+            /// # Errors
+            /// `ctx` is longer than 255 bytes.
+            #[inline]
+            pub fn sign<R: $crate::rand_core::CryptoRng + ?Sized>(
+                &self,
+                msg: &[u8],
+                ctx: &[u8],
+                rng: &mut R,
+            ) -> Result<$crate::Signature<P>, $crate::Error> {
+                self.sign_with_rnd(msg, ctx, &$crate::key::random_32(rng))
+            }
+
+            /// `ML-DSA.Sign`, deterministic variant (rnd = 0^32).
+            ///
+            /// # Errors
+            /// `ctx` is longer than 255 bytes.
+            #[inline]
+            pub fn sign_deterministic(
+                &self,
+                msg: &[u8],
+                ctx: &[u8],
+            ) -> Result<$crate::Signature<P>, $crate::Error> {
+                self.sign_with_rnd(msg, ctx, &[0; 32])
+            }
+
+            /// `ML-DSA.Sign` (FIPS 204 Algorithm 2) with explicit randomness `rnd`.
+            ///
+            /// # Errors
+            /// `ctx` is longer than 255 bytes.
+            #[inline]
+            pub fn sign_with_rnd(
+                &self,
+                msg: &[u8],
+                ctx: &[u8],
+                rnd: &[u8; 32],
+            ) -> Result<$crate::Signature<P>, $crate::Error> {
+                Ok(self.sign_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, rnd))
+            }
+
+            /// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) on the formatted message M′.
+            #[inline]
+            pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> $crate::Signature<P> {
+                self.sign_mu(&$crate::mu::internal_mu(&self.$($tr).+, m_prime), rnd)
+            }
+
+            /// `HashML-DSA.Sign` (FIPS 204 Algorithm 4), hedged, of a digest PH(M).
+            ///
+            /// # Errors
+            /// `ctx` is longer than 255 bytes or `digest` has the wrong length for `ph`.
+            pub fn sign_prehash<R: $crate::rand_core::CryptoRng + ?Sized>(
+                &self,
+                ph: $crate::PreHash,
+                digest: &[u8],
+                ctx: &[u8],
+                rng: &mut R,
+            ) -> Result<$crate::Signature<P>, $crate::Error> {
+                self.sign_prehash_with_rnd(ph, digest, ctx, &$crate::key::random_32(rng))
+            }
+
+            /// `HashML-DSA.Sign`, deterministic variant (rnd = 0^32).
+            ///
+            /// # Errors
+            /// As [`sign_prehash`](Self::sign_prehash).
+            pub fn sign_prehash_deterministic(
+                &self,
+                ph: $crate::PreHash,
+                digest: &[u8],
+                ctx: &[u8],
+            ) -> Result<$crate::Signature<P>, $crate::Error> {
+                self.sign_prehash_with_rnd(ph, digest, ctx, &[0; 32])
+            }
+
+            /// `HashML-DSA.Sign` (FIPS 204 Algorithm 4) with explicit randomness `rnd`.
+            ///
+            /// # Errors
+            /// As [`sign_prehash`](Self::sign_prehash).
+            pub fn sign_prehash_with_rnd(
+                &self,
+                ph: $crate::PreHash,
+                digest: &[u8],
+                ctx: &[u8],
+                rnd: &[u8; 32],
+            ) -> Result<$crate::Signature<P>, $crate::Error> {
+                Ok(self.sign_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, rnd))
+            }
+        }
+    };
+}
+pub(crate) use signing_methods;
+
+/// The verification functions of FIPS 204 §5 on top of a key type's
+/// `verify_mu`, written once for `VerifyingKey` and `ExpandedVerifyingKey`.
+macro_rules! verifying_methods {
+    ($key:ident, tr = $($tr:ident).+) => {
+        impl<P: $crate::params::ParameterSet> $key<P> {
+            /// `ML-DSA.Verify` (FIPS 204 Algorithm 3) of `msg` under context `ctx`.
+            ///
+            /// # Errors
+            /// The signature is invalid, or `ctx` is longer than 255 bytes.
+            pub fn verify(
+                &self,
+                msg: &[u8],
+                ctx: &[u8],
+                sig: &$crate::Signature<P>,
+            ) -> Result<(), $crate::Error> {
+                self.verify_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, sig)
+            }
+
+            /// `ML-DSA.Verify_internal` (FIPS 204 Algorithm 8) on the formatted message M′.
+            ///
+            /// # Errors
+            /// The signature is invalid.
+            pub fn verify_internal(
+                &self,
+                m_prime: &[u8],
+                sig: &$crate::Signature<P>,
+            ) -> Result<(), $crate::Error> {
+                self.verify_mu(&$crate::mu::internal_mu(&self.$($tr).+, m_prime), sig)
+            }
+
+            /// `HashML-DSA.Verify` (FIPS 204 Algorithm 5) of a pre-computed digest PH(M).
+            ///
+            /// # Errors
+            /// The signature is invalid, `ctx` is longer than 255 bytes, or
+            /// `digest` does not have `ph`'s output length.
+            pub fn verify_prehash(
+                &self,
+                ph: $crate::PreHash,
+                digest: &[u8],
+                ctx: &[u8],
+                sig: &$crate::Signature<P>,
+            ) -> Result<(), $crate::Error> {
+                self.verify_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, sig)
+            }
+        }
+    };
+}
+pub(crate) use verifying_methods;
+
+verifying_methods!(VerifyingKey, tr = tr);
+signing_methods!(SigningKey, tr = vk.tr);
+
+/// 32 bytes drawn from `rng`: ξ (FIPS 204 Algorithm 1, line 1) or the
+/// hedged rnd (Algorithm 2, line 5).
+#[inline]
+pub(crate) fn random_32<R: CryptoRng + ?Sized>(rng: &mut R) -> Zeroizing<[u8; 32]> {
+    let mut out = Zeroizing::new([0u8; 32]);
+    rng.fill_bytes(&mut out[..]);
+    out
 }
 
-/// A signing key with Â, NTT(s1), NTT(s2) and NTT(t0) precomputed
-/// ([`SigningKey::expand`]): signing skips ExpandA and the key transforms.
-/// The precomputed vectors are zeroized on drop.
-pub struct ExpandedSigningKey<P: ParameterSet> {
-    sk: SigningKey<P>,
-    a_hat: P::Matrix,
-    s1_hat: P::VecL,
-    s2_hat: P::VecK,
-    t0_hat: P::VecK,
+/// Copies `bytes` into `out`, which must have exactly its length.
+fn copy_exact<B: ByteArray>(out: &mut B, bytes: &[u8]) -> Result<(), Error> {
+    if bytes.len() != out.as_ref().len() {
+        return Err(Error);
+    }
+    out.as_mut().copy_from_slice(bytes);
+    Ok(())
 }
 
-impl<P: ParameterSet> ExpandedSigningKey<P> {
-    /// The compact signing key.
-    pub fn signing_key(&self) -> &SigningKey<P> {
-        &self.sk
+/// `Name<ML-DSA-xx>(first 8 bytes in hex…)`, the `Debug` form of public bytes.
+fn debug_prefix<P: ParameterSet>(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    bytes: &[u8],
+) -> fmt::Result {
+    write!(f, "{name}<{}>(", P::NAME)?;
+    for b in &bytes[..8] {
+        write!(f, "{b:02x}")?;
     }
-
-    /// The matching public key.
-    pub fn verifying_key(&self) -> &VerifyingKey<P> {
-        &self.sk.vk
-    }
-
-    /// Sign_internal with an external μ, as [`SigningKey::sign_mu`].
-    pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
-        let pre = crate::sign::Precomputed::<P> {
-            a_hat: Some(&self.a_hat),
-            s1_hat: &self.s1_hat,
-            s2_hat: &self.s2_hat,
-            t0_hat: Some(&self.t0_hat),
-        };
-        let mut sig = Signature {
-            bytes: P::SigBytes::zeroed(),
-        };
-        crate::sign::sign_precomputed::<P>(&self.sk.bytes, &pre, mu, rnd, &mut sig.bytes);
-        sig
-    }
-
-    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on M′.
-    pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Signature<P> {
-        self.sign_mu(&internal_mu(&self.sk.vk.tr, m_prime), rnd)
-    }
-
-    /// ML-DSA.Sign (FIPS 204 Algorithm 2) with explicit randomness `rnd`.
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    pub fn sign_with_rnd(
-        &self,
-        msg: &[u8],
-        ctx: &[u8],
-        rnd: &[u8; 32],
-    ) -> Result<Signature<P>, Error> {
-        let mu = self.sk.vk.compute_mu(msg, ctx)?;
-        Ok(self.sign_mu(&mu, rnd))
-    }
-
-    /// ML-DSA.Sign, deterministic variant (rnd = 0^32).
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    pub fn sign_deterministic(&self, msg: &[u8], ctx: &[u8]) -> Result<Signature<P>, Error> {
-        self.sign_with_rnd(msg, ctx, &[0; 32])
-    }
-
-    /// ML-DSA.Sign, hedged: rnd is drawn from `rng`.
-    ///
-    /// # Errors
-    /// `ctx` is longer than 255 bytes.
-    pub fn sign<R: CryptoRng + ?Sized>(
-        &self,
-        msg: &[u8],
-        ctx: &[u8],
-        rng: &mut R,
-    ) -> Result<Signature<P>, Error> {
-        let mut rnd = Zeroizing::new([0u8; 32]);
-        rng.fill_bytes(&mut rnd[..]);
-        self.sign_with_rnd(msg, ctx, &rnd)
-    }
-
-    /// HashML-DSA.Sign (FIPS 204 Algorithm 4) with explicit randomness `rnd`.
-    ///
-    /// # Errors
-    /// As [`SigningKey::sign_prehash`].
-    pub fn sign_prehash_with_rnd(
-        &self,
-        ph: PreHash,
-        digest: &[u8],
-        ctx: &[u8],
-        rnd: &[u8; 32],
-    ) -> Result<Signature<P>, Error> {
-        let mu = prehash_mu(&self.sk.vk.tr, ph, digest, ctx)?;
-        Ok(self.sign_mu(&mu, rnd))
-    }
-}
-
-impl<P: ParameterSet> Zeroize for ExpandedSigningKey<P> {
-    fn zeroize(&mut self) {
-        self.sk.zeroize();
-        self.s1_hat.zeroize();
-        self.s2_hat.zeroize();
-        self.t0_hat.zeroize();
-    }
-}
-impl<P: ParameterSet> Drop for ExpandedSigningKey<P> {
-    fn drop(&mut self) {
-        self.s1_hat.zeroize();
-        self.s2_hat.zeroize();
-        self.t0_hat.zeroize();
-    }
-}
-impl<P: ParameterSet> ZeroizeOnDrop for ExpandedSigningKey<P> {}
-
-impl<P: ParameterSet> fmt::Debug for ExpandedSigningKey<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ExpandedSigningKey")
-            .field("vk", &self.sk.vk)
-            .finish_non_exhaustive()
-    }
+    f.write_str("…)")
 }
 
 impl<P: ParameterSet> Signature<P> {
@@ -563,10 +386,7 @@ impl<P: ParameterSet> Signature<P> {
     /// Wrong length.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         let mut b = P::SigBytes::zeroed();
-        if bytes.len() != b.as_ref().len() {
-            return Err(Error);
-        }
-        b.as_mut().copy_from_slice(bytes);
+        copy_exact(&mut b, bytes)?;
         Ok(Self { bytes: b })
     }
 
@@ -644,19 +464,11 @@ impl<P: ParameterSet> fmt::Debug for SigningKey<P> {
 }
 impl<P: ParameterSet> fmt::Debug for VerifyingKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "VerifyingKey<{}>(", P::NAME)?;
-        for b in &self.bytes.as_ref()[..8] {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str("…)")
+        debug_prefix::<P>(f, "VerifyingKey", self.bytes.as_ref())
     }
 }
 impl<P: ParameterSet> fmt::Debug for Signature<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Signature<{}>(", P::NAME)?;
-        for b in &self.bytes.as_ref()[..8] {
-            write!(f, "{b:02x}")?;
-        }
-        f.write_str("…)")
+        debug_prefix::<P>(f, "Signature", self.bytes.as_ref())
     }
 }

@@ -5,6 +5,7 @@
 
 mod ct;
 mod encode;
+mod expanded;
 mod field;
 mod key;
 mod keygen;
@@ -21,10 +22,8 @@ mod traits;
 mod verify;
 mod xof;
 
-pub use key::{
-    ExpandedSigningKey, ExpandedVerifyingKey, Signature, SigningKey, VerifyingKey, generate,
-    generate_deterministic,
-};
+pub use expanded::{ExpandedSigningKey, ExpandedVerifyingKey};
+pub use key::{Signature, SigningKey, VerifyingKey, generate, generate_deterministic};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::PreHash;
 pub use rand_core;

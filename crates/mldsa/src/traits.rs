@@ -5,7 +5,8 @@
 use signature::rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
 
-use crate::key::{ExpandedVerifyingKey, Signature, SigningKey, VerifyingKey};
+use crate::expanded::ExpandedVerifyingKey;
+use crate::key::{Signature, SigningKey, VerifyingKey};
 use crate::params::ParameterSet;
 
 impl<P: ParameterSet> signature::Signer<Signature<P>> for SigningKey<P> {
