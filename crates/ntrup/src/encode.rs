@@ -104,6 +104,18 @@ pub(crate) const fn encoded_len(len: usize, m: u32) -> usize {
     levels(len, m).2
 }
 
+/// `Rq_bytes`: length of `Rq_encode` (p values modulo q).
+#[allow(clippy::cast_sign_loss, reason = "q > 0")]
+pub(crate) const fn rq_bytes(p: usize, q: i16) -> usize {
+    encoded_len(p, q as u32)
+}
+
+/// `Rounded_bytes`: length of `Rounded_encode` (p values modulo (q + 2) / 3).
+#[allow(clippy::cast_sign_loss, reason = "q > 0")]
+pub(crate) const fn rounded_bytes(p: usize, q: i16) -> usize {
+    encoded_len(p, rounded_modulus(q as u32))
+}
+
 /// `Encode(R, M)` with every `M[i] = m` (values `0 <= r[i] < m <= 16384`, held
 /// in i16); `r` is overwritten. `out.len()` must be [`encoded_len`]`(r.len(), m)`.
 #[allow(

@@ -10,8 +10,8 @@
 
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{
-    encoded_len, rounded_decode, rounded_encode, rounded_modulus, rq_decode, rq_encode,
-    small_bytes, small_decode, small_encode,
+    rounded_decode, rounded_encode, rq_bytes, rq_decode, rq_encode, small_bytes, small_decode,
+    small_encode,
 };
 use crate::sample::{short_random, small_random, small_random_batched};
 use crate::sntrup_core::{decrypt, encrypt, is_short, public_key, recip3};
@@ -21,23 +21,6 @@ use zeroize::Zeroizing;
 
 /// Hash and confirmation length (bytes).
 pub(crate) const HASH_BYTES: usize = 32;
-
-/// `Rq_bytes`: public-key length.
-#[allow(clippy::cast_sign_loss, reason = "q > 0")]
-pub(crate) const fn pk_bytes(p: usize, q: i16) -> usize {
-    encoded_len(p, q as u32)
-}
-
-/// `Rounded_bytes + Confirm_bytes`: ciphertext length.
-#[allow(clippy::cast_sign_loss, reason = "q > 0")]
-pub(crate) const fn ct_bytes(p: usize, q: i16) -> usize {
-    encoded_len(p, rounded_modulus(q as u32)) + HASH_BYTES
-}
-
-/// Secret-key length: `2 Small_bytes + Rq_bytes + Small_bytes + Hash_bytes`.
-pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
-    3 * small_bytes(p) + pk_bytes(p, q) + HASH_BYTES
-}
 
 /// `Hash_prefix(b, in)`: the first 32 bytes of SHA-512(b ‖ in₁ ‖ in₂).
 fn hash_prefix(b: u8, in1: &[u8], in2: &[u8]) -> [u8; HASH_BYTES] {
@@ -233,7 +216,7 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
     ss: &mut [u8; HASH_BYTES],
 ) {
     let sb = small_bytes(P);
-    let pk_len = const { pk_bytes(P, Q) };
+    let pk_len = const { rq_bytes(P, Q) };
     let pk = &sk[2 * sb..2 * sb + pk_len];
     let rho = &sk[2 * sb + pk_len..3 * sb + pk_len];
     let cache = &sk[3 * sb + pk_len..];
@@ -271,7 +254,7 @@ pub(crate) fn small_valid<const P: usize>(bytes: &[u8]) -> ct::Choice {
 /// `Small_encode` strings and `cache = Hash4(pk)` (`rho` is any bytes).
 pub(crate) fn sk_valid<const P: usize, const Q: i16>(sk: &[u8]) -> bool {
     let sb = small_bytes(P);
-    let pk_len = const { pk_bytes(P, Q) };
+    let pk_len = const { rq_bytes(P, Q) };
     let pk = &sk[2 * sb..2 * sb + pk_len];
     let cache = &sk[3 * sb + pk_len..];
     let enc_ok = small_valid::<P>(&sk[..sb]) & small_valid::<P>(&sk[sb..2 * sb]);

@@ -1,16 +1,182 @@
 //! The six round-3 parameter sets (NTRU Prime round-3 spec, "List of parameter
 //! sets", Streamlined NTRU Prime rows): p prime, q prime, weight w of short
 //! polynomials. Every byte length follows from (p, q).
+//!
+//! Each set is a zero-sized marker type implementing the sealed
+//! [`ParameterSet`]; the arithmetic is written once, const-generic over
+//! (p, q, w), and the trait's hidden methods connect the two.
+
+use core::fmt::Debug;
+
+use crate::encode::{rounded_bytes, rq_bytes, small_bytes};
+use crate::kem;
+use crate::kem::HASH_BYTES;
+
+/// `[u8; N]`: the storage of keys, ciphertexts and encoded inputs (the
+/// family's one byte-array trait).
+pub use pqdr_common::ByteArray;
+
+pub(crate) mod sealed {
+    /// Only this crate's parameter sets implement [`ParameterSet`](super::ParameterSet).
+    pub trait Sealed {}
+}
+
+/// A Streamlined NTRU Prime parameter set (implemented by the marker types
+/// [`Sntrup653`] … [`Sntrup1277`]; sealed).
+///
+/// The `#[doc(hidden)]` methods connect the generic key types to the one
+/// const-generic implementation; use the key types instead.
+pub trait ParameterSet:
+    Copy + Clone + Debug + Default + Eq + Ord + Send + Sync + 'static + sealed::Sealed
+{
+    /// Name, e.g. `"sntrup761"`.
+    const NAME: &'static str;
+    /// Degree p (prime; the ring is Z\[x\]/(x^p - x - 1)).
+    const P: usize;
+    /// Modulus q (prime).
+    const Q: u16;
+    /// Weight w of short polynomials.
+    const W: usize;
+    /// `[u8; ENCAPSULATION_KEY_SIZE]`.
+    type EncapsulationKeyBytes: ByteArray;
+    /// `[u8; DECAPSULATION_KEY_SIZE]`.
+    type DecapsulationKeyBytes: ByteArray;
+    /// `[u8; CIPHERTEXT_SIZE]`.
+    type CiphertextBytes: ByteArray;
+    /// `[u8; INPUTS_SIZE]`: a `Small_encode`d polynomial (`r_enc`, `rho`).
+    type InputBytes: ByteArray;
+
+    #[doc(hidden)]
+    fn keypair<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
+        rng: &mut R,
+        pk: &mut Self::EncapsulationKeyBytes,
+        sk: &mut Self::DecapsulationKeyBytes,
+    ) -> Result<(), R::Error>;
+    #[doc(hidden)]
+    fn keypair_deterministic(
+        f: &Self::InputBytes,
+        g: &Self::InputBytes,
+        rho: &Self::InputBytes,
+        pk: &mut Self::EncapsulationKeyBytes,
+        sk: &mut Self::DecapsulationKeyBytes,
+    ) -> Option<()>;
+    #[doc(hidden)]
+    fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
+        rng: &mut R,
+        pk: &Self::EncapsulationKeyBytes,
+        ct: &mut Self::CiphertextBytes,
+        ss: &mut [u8; HASH_BYTES],
+    ) -> Result<(), R::Error>;
+    #[doc(hidden)]
+    fn encap_deterministic(
+        r_enc: &Self::InputBytes,
+        pk: &Self::EncapsulationKeyBytes,
+        ct: &mut Self::CiphertextBytes,
+        ss: &mut [u8; HASH_BYTES],
+    ) -> Option<()>;
+    #[doc(hidden)]
+    fn decap(
+        ct: &Self::CiphertextBytes,
+        sk: &Self::DecapsulationKeyBytes,
+        ss: &mut [u8; HASH_BYTES],
+    );
+    #[doc(hidden)]
+    fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool;
+}
+
+/// Encapsulation-key length: `Rq_bytes` (`pk = Rq_encode(h)`).
+pub(crate) const fn pk_bytes(p: usize, q: i16) -> usize {
+    rq_bytes(p, q)
+}
+
+/// Ciphertext length: `Rounded_bytes + Confirm_bytes`.
+pub(crate) const fn ct_bytes(p: usize, q: i16) -> usize {
+    rounded_bytes(p, q) + HASH_BYTES
+}
+
+/// Decapsulation-key length: `2 Small_bytes + Rq_bytes + Small_bytes + Hash_bytes`
+/// (`f`, `1/g`, `pk`, `rho`, `Hash4(pk)`).
+pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
+    3 * small_bytes(p) + pk_bytes(p, q) + HASH_BYTES
+}
+
+/// Declares a marker type and its [`ParameterSet`] impl.
+macro_rules! variant {
+    ($marker:ident, $name:literal, p = $p:literal, q = $q:literal, w = $w:literal) => {
+        #[doc = concat!("Marker type for `", $name, "` (p = ", stringify!($p), ", q = ",
+                    stringify!($q), ", w = ", stringify!($w), ").")]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $marker;
+
+        impl sealed::Sealed for $marker {}
+
+        impl ParameterSet for $marker {
+            const NAME: &'static str = $name;
+            const P: usize = $p;
+            const Q: u16 = $q;
+            const W: usize = $w;
+            type EncapsulationKeyBytes = [u8; pk_bytes($p, $q)];
+            type DecapsulationKeyBytes = [u8; sk_bytes($p, $q)];
+            type CiphertextBytes = [u8; ct_bytes($p, $q)];
+            type InputBytes = [u8; small_bytes($p)];
+
+            fn keypair<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
+                rng: &mut R,
+                pk: &mut Self::EncapsulationKeyBytes,
+                sk: &mut Self::DecapsulationKeyBytes,
+            ) -> Result<(), R::Error> {
+                kem::keypair::<$p, $q, $w, BATCHED, R>(rng, pk, sk)
+            }
+            fn keypair_deterministic(
+                f: &Self::InputBytes,
+                g: &Self::InputBytes,
+                rho: &Self::InputBytes,
+                pk: &mut Self::EncapsulationKeyBytes,
+                sk: &mut Self::DecapsulationKeyBytes,
+            ) -> Option<()> {
+                kem::keypair_from_encodings::<$p, $q, $w>(f, g, rho, pk, sk)
+            }
+            fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
+                rng: &mut R,
+                pk: &Self::EncapsulationKeyBytes,
+                ct: &mut Self::CiphertextBytes,
+                ss: &mut [u8; HASH_BYTES],
+            ) -> Result<(), R::Error> {
+                kem::encap::<$p, $q, $w, BATCHED, R>(rng, pk, ct, ss)
+            }
+            fn encap_deterministic(
+                r_enc: &Self::InputBytes,
+                pk: &Self::EncapsulationKeyBytes,
+                ct: &mut Self::CiphertextBytes,
+                ss: &mut [u8; HASH_BYTES],
+            ) -> Option<()> {
+                let r = kem::decode_short::<$p, $w>(r_enc)?;
+                kem::encap_with::<$p, $q>(&r, pk, ct, ss);
+                Some(())
+            }
+            fn decap(
+                ct: &Self::CiphertextBytes,
+                sk: &Self::DecapsulationKeyBytes,
+                ss: &mut [u8; HASH_BYTES],
+            ) {
+                kem::decap::<$p, $q, $w>(ct, sk, ss)
+            }
+            fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool {
+                kem::sk_valid::<$p, $q>(sk)
+            }
+        }
+    };
+}
 
 #[cfg(feature = "sntrup653")]
-variant!(Sntrup653, sntrup653, p = 653, q = 4621, w = 288);
+variant!(Sntrup653, "sntrup653", p = 653, q = 4621, w = 288);
 #[cfg(feature = "sntrup761")]
-variant!(Sntrup761, sntrup761, p = 761, q = 4591, w = 286);
+variant!(Sntrup761, "sntrup761", p = 761, q = 4591, w = 286);
 #[cfg(feature = "sntrup857")]
-variant!(Sntrup857, sntrup857, p = 857, q = 5167, w = 322);
+variant!(Sntrup857, "sntrup857", p = 857, q = 5167, w = 322);
 #[cfg(feature = "sntrup953")]
-variant!(Sntrup953, sntrup953, p = 953, q = 6343, w = 396);
+variant!(Sntrup953, "sntrup953", p = 953, q = 6343, w = 396);
 #[cfg(feature = "sntrup1013")]
-variant!(Sntrup1013, sntrup1013, p = 1013, q = 7177, w = 448);
+variant!(Sntrup1013, "sntrup1013", p = 1013, q = 7177, w = 448);
 #[cfg(feature = "sntrup1277")]
-variant!(Sntrup1277, sntrup1277, p = 1277, q = 7879, w = 492);
+variant!(Sntrup1277, "sntrup1277", p = 1277, q = 7879, w = 492);

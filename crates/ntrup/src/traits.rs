@@ -1,6 +1,6 @@
 //! RustCrypto `kem` 0.3 traits on the marker types (feature `kem`).
 
-use crate::types::ByteArray;
+use crate::params::ByteArray;
 use crate::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};
 use hybrid_array::typenum::Unsigned;
 use hybrid_array::{Array, ArraySize};

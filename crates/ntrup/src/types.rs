@@ -1,6 +1,6 @@
 //! Public key, ciphertext and shared-secret types, generic over the parameter set.
 
-use crate::ParameterSet;
+use crate::params::{ByteArray, ParameterSet};
 use crate::ct::{Choice, ConstantTimeEq};
 use core::fmt;
 use rand_core::{CryptoRng, TryCryptoRng};
@@ -21,35 +21,9 @@ impl core::error::Error for Error {}
 /// Length of the shared secret (bytes).
 pub const SHARED_SECRET_SIZE: usize = 32;
 
-mod sealed {
-    pub trait Sealed {}
-    impl<const N: usize> Sealed for [u8; N] {}
-}
-
-/// A fixed-size byte array `[u8; N]` (the encodings of one parameter set).
-pub trait ByteArray:
-    Copy + AsRef<[u8]> + AsMut<[u8]> + Zeroize + Send + Sync + 'static + sealed::Sealed
-{
-    /// The all-zero array.
-    fn zeroed() -> Self;
-    /// Copies `bytes` if the length is right.
-    ///
-    /// # Errors
-    /// `bytes.len() != N`.
-    fn try_from_slice(bytes: &[u8]) -> Result<Self, Error> {
-        let mut out = Self::zeroed();
-        if bytes.len() != out.as_ref().len() {
-            return Err(Error);
-        }
-        out.as_mut().copy_from_slice(bytes);
-        Ok(out)
-    }
-}
-
-impl<const N: usize> ByteArray for [u8; N] {
-    fn zeroed() -> Self {
-        [0; N]
-    }
+/// Copies `bytes` into an array of the right length.
+fn array_from_slice<A: ByteArray>(bytes: &[u8]) -> Result<A, Error> {
+    A::from_slice(bytes).ok_or(Error)
 }
 
 /// An encapsulation (public) key: `Rq_encode(h)`.
@@ -90,7 +64,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
     /// Wrong length.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(EncapsulationKey {
-            bytes: S::EncapsulationKeyBytes::try_from_slice(bytes)?,
+            bytes: array_from_slice(bytes)?,
         })
     }
 
@@ -231,7 +205,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// Wrong length, an invalid `Small_encode` string for f or 1/g, or a
     /// `Hash4(pk)` field that does not match the embedded public key.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let sk = S::DecapsulationKeyBytes::try_from_slice(bytes)?;
+        let sk = array_from_slice(bytes)?;
         if !S::sk_valid(&sk) {
             return Err(Error);
         }
@@ -318,7 +292,7 @@ impl<S: ParameterSet> Ciphertext<S> {
     /// Wrong length.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(Ciphertext {
-            bytes: S::CiphertextBytes::try_from_slice(bytes)?,
+            bytes: array_from_slice(bytes)?,
         })
     }
 
