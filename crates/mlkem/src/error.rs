@@ -48,3 +48,18 @@ pub(crate) fn check_length(expected: usize, actual: usize) -> Result<(), Error> 
         Err(Error::Length { expected, actual })
     }
 }
+
+/// The input checks of a key (FIPS 203 §7.2, §7.3): the length, then the
+/// validity check `valid` on bytes of the right length.
+pub(crate) fn check_key(
+    expected: usize,
+    bytes: &[u8],
+    valid: impl FnOnce(&[u8]) -> bool,
+) -> Result<(), Error> {
+    check_length(expected, bytes.len())?;
+    if valid(bytes) {
+        Ok(())
+    } else {
+        Err(Error::InvalidKey)
+    }
+}

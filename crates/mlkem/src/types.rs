@@ -9,7 +9,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::ct::bytes_eq;
-use crate::error::{Error, check_length};
+use crate::error::{Error, check_key, check_length};
 use crate::kem;
 use crate::params::{ByteArray, ParameterSet};
 
@@ -102,10 +102,11 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// [`Error::Length`] if `bytes` has the wrong length, [`Error::InvalidKey`]
     /// if it fails the modulus check.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_length(P::EncapsulationKeyBytes::LEN, bytes.len())?;
-        if !kem::ek_modulus_check::<P>(bytes) {
-            return Err(Error::InvalidKey);
-        }
+        check_key(
+            P::EncapsulationKeyBytes::LEN,
+            bytes,
+            kem::ek_modulus_check::<P>,
+        )?;
         let mut key = Self {
             bytes: P::EncapsulationKeyBytes::zeroed(),
             h: [0; 32],
@@ -164,19 +165,26 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     }
 }
 
-impl<P: ParameterSet> ConstantTimeEq for EncapsulationKey<P> {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        bytes_eq(self.bytes.as_ref(), other.bytes.as_ref())
-    }
+/// `ConstantTimeEq` on the encoded key bytes, and `PartialEq` / `Eq` through it.
+macro_rules! ct_eq_on_bytes {
+    ($key:ident) => {
+        impl<P: ParameterSet> ConstantTimeEq for $key<P> {
+            fn ct_eq(&self, other: &Self) -> Choice {
+                bytes_eq(self.bytes.as_ref(), other.bytes.as_ref())
+            }
+        }
+
+        impl<P: ParameterSet> PartialEq for $key<P> {
+            fn eq(&self, other: &Self) -> bool {
+                self.ct_eq(other).into()
+            }
+        }
+
+        impl<P: ParameterSet> Eq for $key<P> {}
+    };
 }
 
-impl<P: ParameterSet> PartialEq for EncapsulationKey<P> {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-
-impl<P: ParameterSet> Eq for EncapsulationKey<P> {}
+ct_eq_on_bytes!(EncapsulationKey);
 
 impl<P: ParameterSet> core::hash::Hash for EncapsulationKey<P> {
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
@@ -206,8 +214,9 @@ pub struct DecapsulationKey<P: ParameterSet> {
 }
 
 impl<P: ParameterSet> DecapsulationKey<P> {
-    /// An all-zero key, filled in place by [`Self::fill_from_d_z`] so that the
-    /// large byte arrays are written straight into the caller's return slot.
+    /// An all-zero key, filled in place (by [`Self::fill_from_d_z`] or
+    /// [`Self::from_bytes`]) so that the large byte arrays are written
+    /// straight into the caller's return slot.
     fn empty() -> Self {
         Self {
             bytes: P::DecapsulationKeyBytes::zeroed(),
@@ -256,18 +265,8 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// [`Error::Length`] if `bytes` has the wrong length, [`Error::InvalidKey`]
     /// if it fails the hash check or the embedded `ek` the modulus check.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_length(P::DecapsulationKeyBytes::LEN, bytes.len())?;
-        if !kem::dk_check::<P>(bytes) {
-            return Err(Error::InvalidKey);
-        }
-        let mut dk = Self {
-            bytes: P::DecapsulationKeyBytes::zeroed(),
-            ek: EncapsulationKey {
-                bytes: P::EncapsulationKeyBytes::zeroed(),
-                h: [0; 32],
-            },
-            seed: None,
-        };
+        check_key(P::DecapsulationKeyBytes::LEN, bytes, kem::dk_check::<P>)?;
+        let mut dk = Self::empty();
         dk.bytes.as_mut().copy_from_slice(bytes);
         dk.copy_ek_out();
         Ok(dk)
@@ -299,19 +298,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     }
 }
 
-impl<P: ParameterSet> ConstantTimeEq for DecapsulationKey<P> {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        bytes_eq(self.bytes.as_ref(), other.bytes.as_ref())
-    }
-}
-
-impl<P: ParameterSet> PartialEq for DecapsulationKey<P> {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-
-impl<P: ParameterSet> Eq for DecapsulationKey<P> {}
+ct_eq_on_bytes!(DecapsulationKey);
 
 impl<P: ParameterSet> fmt::Debug for DecapsulationKey<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
