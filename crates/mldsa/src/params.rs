@@ -4,10 +4,38 @@
 use core::fmt::Debug;
 use zeroize::Zeroize;
 
+use crate::field::Q;
 use crate::poly::Poly;
 
 /// d: dropped bits of t (FIPS 204 Table 1).
 pub(crate) const D: u32 = 13;
+
+/// bitlen(x), the number of bits of x > 0 (FIPS 204 §2.3).
+const fn bitlen(x: u32) -> u32 {
+    u32::BITS - x.leading_zeros()
+}
+
+/// (q − 1)/(2γ2): the number of HighBits values, m in UseHint (FIPS 204
+/// Algorithm 40, line 1).
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "compile-time division of public parameters"
+)]
+pub(crate) const fn high_bits_count(gamma2: i32) -> i32 {
+    (Q - 1) / (2 * gamma2)
+}
+
+/// Bits per w1 coefficient: bitlen((q − 1)/(2γ2) − 1) (FIPS 204 Algorithm 28,
+/// w1Encode).
+pub(crate) const fn w1_bits(gamma2: i32) -> u32 {
+    bitlen((high_bits_count(gamma2) - 1).cast_unsigned())
+}
+
+/// Bits per packed secret coefficient: bitlen(2η) (FIPS 204 Algorithm 24,
+/// skEncode).
+pub(crate) const fn eta_bits(eta: i32) -> u32 {
+    bitlen((2 * eta).cast_unsigned())
+}
 
 mod sealed {
     pub trait Sealed {}
@@ -80,13 +108,14 @@ pub trait ParameterSet:
     type Matrix: PolyArray;
 
     /// Bits per secret coefficient in skEncode: bitlen(2η).
-    const ETA_BITS: u32 = if Self::ETA == 2 { 3 } else { 4 };
+    const ETA_BITS: u32 = eta_bits(Self::ETA);
     /// γ1.
     const GAMMA1: i32 = 1 << Self::GAMMA1_BITS;
     /// Bits per z coefficient: 1 + bitlen(γ1 − 1).
     const Z_BITS: u32 = Self::GAMMA1_BITS + 1;
-    /// Bits per w1 coefficient: bitlen((q − 1)/(2γ2) − 1).
-    const W1_BITS: u32 = if Self::GAMMA2 == 95_232 { 6 } else { 4 };
+    /// Bits per w1 coefficient: bitlen((q − 1)/(2γ2) − 1) (FIPS 204
+    /// Algorithm 28, w1Encode).
+    const W1_BITS: u32 = w1_bits(Self::GAMMA2);
     /// Bytes of one packed secret polynomial.
     const S_POLY_SIZE: usize = 32 * Self::ETA_BITS as usize;
     /// Bytes of one packed z polynomial.
@@ -105,7 +134,8 @@ pub trait ParameterSet:
 macro_rules! parameter_set {
     ($(#[$doc:meta])* $name:ident, $label:literal, k = $k:literal, l = $l:literal, eta = $eta:literal,
      tau = $tau:literal, gamma1_bits = $g1:literal, gamma2 = $g2:expr, omega = $omega:literal,
-     lambda = $lambda:literal, vk = $vk:literal, sk = $sk:literal, sig = $sig:literal) => {
+     lambda = $lambda:literal, vk = $vk:literal, sk = $sk:literal, sig = $sig:literal,
+     w1_bits = $w1:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $name;
@@ -129,6 +159,10 @@ macro_rules! parameter_set {
             type Matrix = [Poly; $k * $l];
         }
         const _: () = {
+            // 2γ2 divides q − 1, so w1 has (q − 1)/(2γ2) values and w1Encode
+            // packs them in bitlen((q − 1)/(2γ2) − 1) bits.
+            assert!(high_bits_count($g2) * 2 * $g2 == Q - 1);
+            assert!(<$name as ParameterSet>::W1_BITS == $w1);
             assert!(<$name as ParameterSet>::VK_SIZE == $vk);
             assert!(<$name as ParameterSet>::SK_SIZE == $sk);
             assert!(<$name as ParameterSet>::SIG_SIZE == $sig);
@@ -140,15 +174,17 @@ parameter_set!(
     /// ML-DSA-44 (FIPS 204 Table 1, security category 2).
     MlDsa44, "ML-DSA-44", k = 4, l = 4, eta = 2, tau = 39, gamma1_bits = 17,
     gamma2 = 95_232, // (q − 1)/88
-    omega = 80, lambda = 128, vk = 1312, sk = 2560, sig = 2420
+    omega = 80, lambda = 128, vk = 1312, sk = 2560, sig = 2420, w1_bits = 6
 );
 parameter_set!(
     /// ML-DSA-65 (FIPS 204 Table 1, security category 3).
     MlDsa65, "ML-DSA-65", k = 6, l = 5, eta = 4, tau = 49, gamma1_bits = 19,
-    gamma2 = 261_888, omega = 55, lambda = 192, vk = 1952, sk = 4032, sig = 3309
+    gamma2 = 261_888, // (q − 1)/32
+    omega = 55, lambda = 192, vk = 1952, sk = 4032, sig = 3309, w1_bits = 4
 );
 parameter_set!(
     /// ML-DSA-87 (FIPS 204 Table 1, security category 5).
     MlDsa87, "ML-DSA-87", k = 8, l = 7, eta = 2, tau = 60, gamma1_bits = 19,
-    gamma2 = 261_888, omega = 75, lambda = 256, vk = 2592, sk = 4896, sig = 4627
+    gamma2 = 261_888, // (q − 1)/32
+    omega = 75, lambda = 256, vk = 2592, sk = 4896, sig = 4627, w1_bits = 4
 );
