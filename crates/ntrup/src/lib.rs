@@ -27,6 +27,7 @@ extern crate std;
 mod arith;
 mod ct;
 mod encode;
+mod error;
 mod kem;
 mod mult;
 mod params;
@@ -37,6 +38,7 @@ mod sntrup_core;
 mod traits;
 mod types;
 
+pub use error::Error;
 #[cfg(feature = "sntrup653")]
 pub use params::Sntrup653;
 #[cfg(feature = "sntrup761")]
@@ -51,9 +53,7 @@ pub use params::Sntrup1013;
 pub use params::Sntrup1277;
 pub use params::{ByteArray, ParameterSet};
 pub use rand_core;
-pub use types::{
-    Ciphertext, DecapsulationKey, EncapsulationKey, Error, SHARED_SECRET_SIZE, SharedSecret,
-};
+pub use types::{Ciphertext, DecapsulationKey, EncapsulationKey, SHARED_SECRET_SIZE, SharedSecret};
 
 /// One module per parameter set: type aliases, sizes and the key-generation
 /// functions, so `sntrup761::generate(&mut rng)` needs no type parameters.
@@ -100,7 +100,8 @@ macro_rules! parameter_set_module {
             /// see [`crate::DecapsulationKey::generate_deterministic`].
             ///
             /// # Errors
-            /// f is not short, or g is not invertible in R/3, or an encoding is invalid.
+            /// [`Error::InvalidInput`] if f is not short, g is not invertible in
+            /// R/3, or an encoding is invalid.
             pub fn generate_deterministic(
                 f_enc: &[u8; INPUTS_SIZE],
                 g_enc: &[u8; INPUTS_SIZE],

@@ -104,7 +104,7 @@ pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
 macro_rules! variant {
     ($marker:ident, $name:literal, p = $p:literal, q = $q:literal, w = $w:literal) => {
         #[doc = concat!("Marker type for `", $name, "` (p = ", stringify!($p), ", q = ",
-                    stringify!($q), ", w = ", stringify!($w), ").")]
+                                    stringify!($q), ", w = ", stringify!($w), ").")]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $marker;
 

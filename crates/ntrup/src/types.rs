@@ -1,29 +1,24 @@
 //! Public key, ciphertext and shared-secret types, generic over the parameter set.
 
-use crate::params::{ByteArray, ParameterSet};
 use crate::ct::{Choice, ConstantTimeEq};
+use crate::error::Error;
+use crate::params::{ByteArray, ParameterSet};
 use core::fmt;
 use rand_core::{CryptoRng, TryCryptoRng};
 use zeroize::{Zeroize, ZeroizeOnDrop};
-
-/// Input had the wrong length or failed a public validity check. Carries no detail on purpose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Error;
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid NTRU Prime input")
-    }
-}
-
-impl core::error::Error for Error {}
 
 /// Length of the shared secret (bytes).
 pub const SHARED_SECRET_SIZE: usize = 32;
 
 /// Copies `bytes` into an array of the right length.
+///
+/// # Errors
+/// [`Error::Length`] if `bytes.len()` is not the array's length.
 fn array_from_slice<A: ByteArray>(bytes: &[u8]) -> Result<A, Error> {
-    A::from_slice(bytes).ok_or(Error)
+    A::from_slice(bytes).ok_or(Error::Length {
+        expected: A::LEN,
+        actual: bytes.len(),
+    })
 }
 
 /// An encapsulation (public) key: `Rq_encode(h)`.
@@ -61,7 +56,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
     /// key (`Rq_decode` reduces each coefficient mod q), as in the reference.
     ///
     /// # Errors
-    /// Wrong length.
+    /// [`Error::Length`] for a wrong length.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(EncapsulationKey {
             bytes: array_from_slice(bytes)?,
@@ -111,14 +106,15 @@ impl<S: ParameterSet> EncapsulationKey<S> {
     /// polynomial r (weight w, coefficients in {-1, 0, 1}).
     ///
     /// # Errors
-    /// `r_enc` is not the encoding of a weight-w polynomial.
+    /// [`Error::InvalidInput`] if `r_enc` is not the encoding of a weight-w polynomial.
     pub fn encapsulate_deterministic(
         &self,
         r_enc: &S::InputBytes,
     ) -> Result<(Ciphertext<S>, SharedSecret), Error> {
         let mut ct = S::CiphertextBytes::zeroed();
         let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        S::encap_deterministic(r_enc, &self.bytes, &mut ct, &mut ss.0).ok_or(Error)?;
+        S::encap_deterministic(r_enc, &self.bytes, &mut ct, &mut ss.0)
+            .ok_or(Error::InvalidInput)?;
         Ok((Ciphertext { bytes: ct }, ss))
     }
 }
@@ -179,8 +175,8 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// f, `g_enc = Small_encode(g)` for a g invertible in R/3, and `rho`.
     ///
     /// # Errors
-    /// `f_enc` or `g_enc` is not a valid small encoding, f does not have
-    /// weight w, or g is not invertible in R/3.
+    /// [`Error::InvalidInput`] if `f_enc` or `g_enc` is not a valid small
+    /// encoding, f does not have weight w, or g is not invertible in R/3.
     pub fn generate_deterministic(
         f_enc: &S::InputBytes,
         g_enc: &S::InputBytes,
@@ -188,7 +184,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     ) -> Result<(Self, EncapsulationKey<S>), Error> {
         let mut pk = S::EncapsulationKeyBytes::zeroed();
         let mut sk = S::DecapsulationKeyBytes::zeroed();
-        S::keypair_deterministic(f_enc, g_enc, rho, &mut pk, &mut sk).ok_or(Error)?;
+        S::keypair_deterministic(f_enc, g_enc, rho, &mut pk, &mut sk).ok_or(Error::InvalidInput)?;
         let ek = EncapsulationKey { bytes: pk };
         Ok((
             DecapsulationKey {
@@ -202,12 +198,13 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// Parses a secret key.
     ///
     /// # Errors
-    /// Wrong length, an invalid `Small_encode` string for f or 1/g, or a
-    /// `Hash4(pk)` field that does not match the embedded public key.
+    /// [`Error::Length`] for a wrong length; [`Error::InvalidKey`] for an
+    /// invalid `Small_encode` string for f or 1/g, or a `Hash4(pk)` field
+    /// that does not match the embedded public key.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         let sk = array_from_slice(bytes)?;
         if !S::sk_valid(&sk) {
-            return Err(Error);
+            return Err(Error::InvalidKey);
         }
         let pk_at = 2 * S::P.div_ceil(4);
         let pk_len = size_of::<S::EncapsulationKeyBytes>();
@@ -289,7 +286,7 @@ impl<S: ParameterSet> Ciphertext<S> {
     /// Parses a ciphertext.
     ///
     /// # Errors
-    /// Wrong length.
+    /// [`Error::Length`] for a wrong length.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
         Ok(Ciphertext {
             bytes: array_from_slice(bytes)?,

@@ -9,8 +9,8 @@
 )]
 
 use pqdr_ntrup::{
-    ByteArray, Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet, Sntrup653, Sntrup761,
-    Sntrup857, Sntrup953, Sntrup1013, Sntrup1277,
+    ByteArray, Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet, Sntrup653,
+    Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277,
 };
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -99,10 +99,14 @@ fn validation<S: ParameterSet>() {
     ] {
         for bad in [0, 1, len - 1, len + 1, 2 * len] {
             let v = vec![0u8; bad];
+            let want = Some(Error::Length {
+                expected: len,
+                actual: bad,
+            });
             match ok_len {
-                "ek" => assert!(EncapsulationKey::<S>::from_bytes(&v).is_err()),
-                "dk" => assert!(DecapsulationKey::<S>::from_bytes(&v).is_err()),
-                _ => assert!(Ciphertext::<S>::from_bytes(&v).is_err()),
+                "ek" => assert_eq!(EncapsulationKey::<S>::from_bytes(&v).err(), want),
+                "dk" => assert_eq!(DecapsulationKey::<S>::from_bytes(&v).err(), want),
+                _ => assert_eq!(Ciphertext::<S>::from_bytes(&v).err(), want),
             }
         }
     }
@@ -111,20 +115,35 @@ fn validation<S: ParameterSet>() {
     let mut sk = dk.as_bytes().as_ref().to_vec();
     let last = sk.len() - 1;
     sk[last] ^= 1;
-    assert!(DecapsulationKey::<S>::from_bytes(&sk).is_err());
+    assert_eq!(
+        DecapsulationKey::<S>::from_bytes(&sk).err(),
+        Some(Error::InvalidKey)
+    );
     let mut sk = dk.as_bytes().as_ref().to_vec();
     sk[0] |= 3;
-    assert!(DecapsulationKey::<S>::from_bytes(&sk).is_err());
+    assert_eq!(
+        DecapsulationKey::<S>::from_bytes(&sk).err(),
+        Some(Error::InvalidKey)
+    );
     let mut sk = dk.as_bytes().as_ref().to_vec();
     sk[sb - 1] |= 0x04; // bits past coefficient p
-    assert!(DecapsulationKey::<S>::from_bytes(&sk).is_err());
+    assert_eq!(
+        DecapsulationKey::<S>::from_bytes(&sk).err(),
+        Some(Error::InvalidKey)
+    );
     // Non-short r is rejected by the deterministic encapsulation.
     let zero = S::InputBytes::zeroed(); // every field 0 = coefficient -1: weight p
-    assert!(ek.encapsulate_deterministic(&zero).is_err());
+    assert_eq!(
+        ek.encapsulate_deterministic(&zero).err(),
+        Some(Error::InvalidInput)
+    );
     let mut ones = S::InputBytes::zeroed();
     ones.as_mut().fill(0x55); // all coefficients 0
     ones.as_mut()[sb - 1] = 1;
-    assert!(ek.encapsulate_deterministic(&ones).is_err());
+    assert_eq!(
+        ek.encapsulate_deterministic(&ones).err(),
+        Some(Error::InvalidInput)
+    );
 }
 
 fn deterministic_keygen<S: ParameterSet>() {
@@ -149,7 +168,10 @@ fn deterministic_keygen<S: ParameterSet>() {
     let mut zero_poly = S::InputBytes::zeroed();
     zero_poly.as_mut().fill(0x55);
     zero_poly.as_mut()[small_bytes::<S>() - 1] = 1;
-    assert!(DecapsulationKey::<S>::generate_deterministic(&f, &zero_poly, &rho).is_err());
+    assert_eq!(
+        DecapsulationKey::<S>::generate_deterministic(&f, &zero_poly, &rho).err(),
+        Some(Error::InvalidInput)
+    );
 }
 
 macro_rules! all_sets {

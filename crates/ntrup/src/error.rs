@@ -1,0 +1,50 @@
+//! The crate's error: why a byte string was rejected as a key or a
+//! ciphertext, or why an explicit input of a deterministic entry point was
+//! rejected.
+
+use core::fmt;
+
+/// An input was rejected. Carries only public facts (lengths), never secret
+/// data; decapsulation itself never fails (implicit rejection, NTRU Prime
+/// spec §2.3.8 `Decap`).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// A byte slice had the wrong length for the key or ciphertext it was
+    /// parsed as.
+    Length {
+        /// The length the type requires.
+        expected: usize,
+        /// The length of the slice given.
+        actual: usize,
+    },
+    /// A decapsulation key of the right length failed key decoding: `f` or
+    /// `1/g` is not a valid `Small_encode` string (the form the secret-key
+    /// encoding of NTRU Prime spec §3.1 produces), or the stored `Hash4(pk)`
+    /// does not match the embedded public key. (Every byte string of the
+    /// right length is an encapsulation key: `Rq_decode` reduces.)
+    InvalidKey,
+    /// An explicit input of a deterministic entry point is not valid:
+    /// `r_enc` or `f_enc` is not `Small_encode` of a weight-w polynomial
+    /// (`Short`), or `g_enc` is not a valid `Small_encode` string of a `g`
+    /// invertible in R/3 (NTRU Prime spec §2.3, Core `KeyGen`).
+    InvalidInput,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length { expected, actual } => {
+                write!(f, "NTRU Prime input of {actual} bytes, expected {expected}")
+            }
+            Self::InvalidKey => f.write_str(
+                "NTRU Prime decapsulation key: invalid Small_encode field or Hash4(pk) mismatch",
+            ),
+            Self::InvalidInput => f.write_str(
+                "NTRU Prime deterministic input: not a weight-w encoding, or g not invertible in R/3",
+            ),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
