@@ -8,7 +8,7 @@ use core::fmt;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::Error;
+use crate::error::Error;
 use crate::key::{Signature, SigningKey, VerifyingKey, signing_methods, valid, verifying_methods};
 use crate::params::{ByteArray, ParameterSet, PolyArray};
 

@@ -8,7 +8,7 @@ use rand_core::CryptoRng;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::Error;
+use crate::error::{Error, check_length};
 use crate::keygen::{SkLayout, check_s_range, derive_t, keygen_internal};
 use crate::mu::pure_mu;
 use crate::params::{ByteArray, ParameterSet};
@@ -40,7 +40,11 @@ pub struct Signature<P: ParameterSet> {
 
 /// `Ok` for a valid signature.
 pub(crate) fn valid(ok: bool) -> Result<(), Error> {
-    if ok { Ok(()) } else { Err(Error) }
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidSignature)
+    }
 }
 
 /// ML-DSA.KeyGen (FIPS 204 Algorithm 1): draws ξ (32 bytes) from `rng`.
@@ -142,7 +146,7 @@ impl<P: ParameterSet> SigningKey<P> {
         pqdr_ct::hook::declassify(&mut bad);
         if bad != 0 {
             sk.zeroize();
-            return Err(Error);
+            return Err(Error::InvalidKey);
         }
         let tr = {
             let mut t = [0u8; 64];
@@ -354,9 +358,7 @@ pub(crate) fn random_32<R: CryptoRng + ?Sized>(rng: &mut R) -> Zeroizing<[u8; 32
 
 /// Copies `bytes` into `out`, which must have exactly its length.
 fn copy_exact<B: ByteArray>(out: &mut B, bytes: &[u8]) -> Result<(), Error> {
-    if bytes.len() != out.as_ref().len() {
-        return Err(Error);
-    }
+    check_length(B::LEN, bytes.len())?;
     out.as_mut().copy_from_slice(bytes);
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 mod ct;
 mod encode;
+mod error;
 mod expanded;
 mod field;
 mod key;
@@ -22,6 +23,7 @@ mod traits;
 mod verify;
 mod xof;
 
+pub use error::Error;
 pub use expanded::{ExpandedSigningKey, ExpandedVerifyingKey};
 pub use key::{Signature, SigningKey, VerifyingKey, generate, generate_deterministic};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
@@ -30,19 +32,6 @@ pub use rand_core;
 #[cfg(feature = "signature")]
 pub use signature;
 pub use stream::{MessageSigner, MessageVerifier};
-
-/// A bad input: wrong length, a malformed key, an invalid signature, or a
-/// context longer than 255 bytes. Carries no detail on purpose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Error;
-
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("ML-DSA: invalid input or signature")
-    }
-}
-
-impl core::error::Error for Error {}
 
 macro_rules! parameter_set_module {
     ($(#[$doc:meta])* $module:ident, $P:ident, $feature:literal) => {

@@ -2,13 +2,13 @@
 //! for the three ways of forming M′: pure ML-DSA (Algorithms 2 and 3), the
 //! internal interface (M′ given) and HashML-DSA (Algorithms 4 and 5).
 
-use crate::Error;
+use crate::error::{Error, check_length};
 use crate::prehash::PreHash;
 use crate::xof::Shake256;
 
 /// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
 fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
-    u8::try_from(ctx.len()).map_err(|_| Error)
+    u8::try_from(ctx.len()).map_err(|_| Error::ContextTooLong)
 }
 
 /// A SHAKE256 state that has absorbed tr‖0‖|ctx|‖ctx (pure ML-DSA, FIPS 204
@@ -32,9 +32,7 @@ pub(crate) fn prehash_mu(
     ctx: &[u8],
 ) -> Result<[u8; 64], Error> {
     let n = ctx_len(ctx)?;
-    if digest.len() != ph.digest_size() {
-        return Err(Error);
-    }
+    check_length(ph.digest_size(), digest.len())?;
     let mut x = Shake256::default();
     x.update(tr);
     x.update(&[1, n]);

@@ -4,6 +4,8 @@
 use core::fmt::Debug;
 use zeroize::Zeroize;
 
+pub use pqdr_common::ByteArray;
+
 use crate::field::Q;
 use crate::poly::Poly;
 
@@ -39,21 +41,6 @@ pub(crate) const fn eta_bits(eta: i32) -> u32 {
 
 mod sealed {
     pub trait Sealed {}
-}
-
-/// A fixed-size byte array (`[u8; N]`) used for encoded keys and signatures.
-pub trait ByteArray:
-    AsRef<[u8]> + AsMut<[u8]> + Clone + Copy + Debug + PartialEq + Eq + Zeroize + Send + Sync + 'static
-{
-    /// All zero bytes.
-    fn zeroed() -> Self;
-}
-
-impl<const M: usize> ByteArray for [u8; M] {
-    #[inline(always)]
-    fn zeroed() -> Self {
-        [0; M]
-    }
 }
 
 /// A fixed-size array of polynomials (a vector or the matrix Â).

@@ -8,7 +8,7 @@ use crate::xof::Shake256;
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
-use crate::Error;
+use crate::error::Error;
 use crate::key::{Signature, SigningKey, VerifyingKey};
 use crate::mu::{finish_mu, pure_prefix};
 use crate::params::ParameterSet;

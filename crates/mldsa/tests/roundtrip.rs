@@ -11,7 +11,7 @@ mod common;
 
 use common::TestRng;
 use pqdr_mldsa::{
-    MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey, VerifyingKey,
+    Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey, VerifyingKey,
     generate, generate_deterministic,
 };
 
@@ -35,16 +35,19 @@ fn all_entry_points<P: ParameterSet>() {
     let e1 = esk.sign(msg, ctx, &mut rng).expect("sign");
     vk.verify(msg, ctx, &e1)
         .expect("expanded-key hedged signature");
-    assert!(esk.sign_deterministic(msg, &[0u8; 256]).is_err());
+    assert_eq!(
+        esk.sign_deterministic(msg, &[0u8; 256]),
+        Err(Error::ContextTooLong)
+    );
     assert_eq!(d1, sk.sign_deterministic(msg, ctx).expect("sign"));
     assert_eq!(d1, sk.sign_with_rnd(msg, ctx, &[0; 32]).expect("sign"));
     vk.verify(msg, ctx, &d1).expect("verify");
-    assert!(vk.verify(msg, b"other", &d1).is_err());
+    assert_eq!(vk.verify(msg, b"other", &d1), Err(Error::InvalidSignature));
     let evk = vk.expand();
     assert_eq!(evk.verifying_key(), &vk);
     evk.verify(msg, ctx, &d1).expect("expanded verify");
     evk.verify(msg, ctx, &s1).expect("expanded verify");
-    assert!(evk.verify(msg, b"other", &d1).is_err());
+    assert_eq!(evk.verify(msg, b"other", &d1), Err(Error::InvalidSignature));
     assert!(evk.verify(b"other", ctx, &d1).is_err());
     assert!(vk.verify(b"other", ctx, &d1).is_err());
 
@@ -53,11 +56,17 @@ fn all_entry_points<P: ParameterSet>() {
     let sig = sk.sign_deterministic(msg, &long).expect("255-byte context");
     vk.verify(msg, &long, &sig).expect("verify");
     let too_long = [7u8; 256];
-    assert!(sk.sign_deterministic(msg, &too_long).is_err());
-    assert!(sk.sign(msg, &too_long, &mut rng).is_err());
-    assert!(vk.verify(msg, &too_long, &sig).is_err());
-    assert!(sk.signer(&too_long).is_err());
-    assert!(vk.verifier(&too_long).is_err());
+    assert_eq!(
+        sk.sign_deterministic(msg, &too_long),
+        Err(Error::ContextTooLong)
+    );
+    assert_eq!(
+        sk.sign(msg, &too_long, &mut rng),
+        Err(Error::ContextTooLong)
+    );
+    assert_eq!(vk.verify(msg, &too_long, &sig), Err(Error::ContextTooLong));
+    assert_eq!(sk.signer(&too_long).err(), Some(Error::ContextTooLong));
+    assert_eq!(vk.verifier(&too_long).err(), Some(Error::ContextTooLong));
 
     // Internal interface = pure interface with M′ = 0‖|ctx|‖ctx‖M.
     let mut m_prime = vec![0u8, ctx.len() as u8];
@@ -91,12 +100,19 @@ fn all_entry_points<P: ParameterSet>() {
             vk.verify(msg, ctx, &det).is_err(),
             "pre-hash and pure are separated"
         );
-        assert!(
-            sk.sign_prehash_deterministic(ph, &digest[1..], ctx)
-                .is_err(),
+        let short = Err(Error::Length {
+            expected: ph.digest_size(),
+            actual: ph.digest_size() - 1,
+        });
+        assert_eq!(
+            sk.sign_prehash_deterministic(ph, &digest[1..], ctx),
+            short,
             "digest length"
         );
-        assert!(vk.verify_prehash(ph, &digest[1..], ctx, &det).is_err());
+        assert_eq!(
+            vk.verify_prehash(ph, &digest[1..], ctx, &det),
+            short.map(|_| ())
+        );
     }
 
     // Streaming in uneven pieces.
@@ -116,15 +132,33 @@ fn all_entry_points<P: ParameterSet>() {
     // Encodings.
     let sig2 = Signature::<P>::from_slice(ss.as_bytes().as_ref()).expect("sig");
     assert_eq!(sig2, ss);
-    assert!(Signature::<P>::from_slice(&ss.as_bytes().as_ref()[1..]).is_err());
+    assert_eq!(
+        Signature::<P>::from_slice(&ss.as_bytes().as_ref()[1..]),
+        Err(Error::Length {
+            expected: P::SIG_SIZE,
+            actual: P::SIG_SIZE - 1
+        })
+    );
     let vk2 = VerifyingKey::<P>::from_bytes(vk.as_bytes()).expect("vk");
     assert_eq!(vk2, vk);
-    assert!(VerifyingKey::<P>::from_slice(&vk.as_bytes().as_ref()[1..]).is_err());
+    assert_eq!(
+        VerifyingKey::<P>::from_slice(&vk.as_bytes().as_ref()[1..]),
+        Err(Error::Length {
+            expected: P::VK_SIZE,
+            actual: P::VK_SIZE - 1
+        })
+    );
     let sk2 = SigningKey::<P>::from_bytes(sk.as_bytes()).expect("sk");
     assert!(sk2 == sk);
     assert_eq!(sk2.verifying_key(), &vk);
     assert!(sk2.seed().is_none());
-    assert!(SigningKey::<P>::from_slice(&sk.as_bytes().as_ref()[1..]).is_err());
+    assert_eq!(
+        SigningKey::<P>::from_slice(&sk.as_bytes().as_ref()[1..]).err(),
+        Some(Error::Length {
+            expected: P::SK_SIZE,
+            actual: P::SK_SIZE - 1
+        })
+    );
 
     // Seed form.
     let xi = [9u8; 32];
@@ -147,7 +181,7 @@ fn sk_validation<P: ParameterSet>() {
     let mut bad = good;
     bad.as_mut()[128] |= if P::ETA == 2 { 0x07 } else { 0x0f };
     assert!(
-        SigningKey::<P>::from_bytes(&bad).is_err(),
+        SigningKey::<P>::from_bytes(&bad).err() == Some(Error::InvalidKey),
         "s1 out of range"
     );
     // Last s2 coefficient out of range.
@@ -155,14 +189,18 @@ fn sk_validation<P: ParameterSet>() {
     let mut bad = good;
     bad.as_mut()[s2_end - 1] |= 0xf0;
     assert!(
-        SigningKey::<P>::from_bytes(&bad).is_err(),
+        SigningKey::<P>::from_bytes(&bad).err() == Some(Error::InvalidKey),
         "s2 out of range"
     );
     // A changed t0 byte, a changed tr byte, a changed ρ.
     for pos in [s2_end + 5, 64 + 3, 1, P::SK_SIZE - 1] {
         let mut bad = good;
         bad.as_mut()[pos] ^= 1;
-        assert!(SigningKey::<P>::from_bytes(&bad).is_err(), "byte {pos}");
+        assert_eq!(
+            SigningKey::<P>::from_bytes(&bad).err(),
+            Some(Error::InvalidKey),
+            "byte {pos}"
+        );
     }
     // K (bytes 32..64) is not checkable: changing it gives another valid key.
     let mut other = good;
