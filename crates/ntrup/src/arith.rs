@@ -1,6 +1,8 @@
-//! Scalar arithmetic in Z/q and Z/3 (NTRU Prime round-3 spec, parameter space: Z/q and Z/3; reference
-//! functions `Fq_freeze`, `F3_freeze`, `Fq_recip`, `uint32_divmod_uint14`),
-//! plus the 16-bit-lane Barrett and Shoup steps of the fast loops.
+//! Scalar arithmetic in Z/q and Z/3, the coefficient rings of R/q and R/3 in
+//! the Streamlined NTRU Prime Core (NTRU Prime spec §2.3); reference functions
+//! `Fq_freeze`, `F3_freeze`, `Fq_recip`, `uint32_divmod_uint14`, plus the
+//! 16-bit-lane Barrett and Shoup steps of the fast loops. No function here is
+//! a spec step of its own.
 //!
 //! Every reduction is a multiply-and-shift by a precomputed constant: no
 //! division instruction ever sees a secret value.

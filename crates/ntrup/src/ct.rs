@@ -1,7 +1,9 @@
 //! The only place with secret-dependent masks and selects: thin wrappers over
 //! `subtle`. A mask is always derived from a [`Choice`] (whose byte passes an
 //! optimisation barrier), so the compiler cannot turn mask arithmetic back
-//! into a branch or a `cmov` + `memcpy`.
+//! into a branch or a `cmov` + `memcpy`. No spec step lives here; the spec
+//! asks for it in general (NTRU Prime spec §2.3.4: no branch on the weight
+//! test; §2.3.8: the choice between the two session keys is secret).
 
 pub(crate) use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 

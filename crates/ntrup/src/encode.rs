@@ -1,5 +1,8 @@
-//! Encodings (spec, encoding of public keys, secret keys and ciphertexts, and the reference `Encode`, `Decode`, `Small_encode`,
-//! `Small_decode`, `Rq_encode`, `Rq_decode`, `Rounded_encode`, `Rounded_decode`).
+//! Encodings (NTRU Prime spec §3.1: the general-purpose `Encode` / `Decode`,
+//! the encodings of field elements and public keys, of rounded elements and
+//! ciphertexts, of small elements and secret keys); reference `Encode`,
+//! `Decode`, `Small_encode`, `Small_decode`, `Rq_encode`, `Rq_decode`,
+//! `Rounded_encode`, `Rounded_decode`.
 //!
 //! `Encode` is the spec's recursive mixed-radix encoding; here it runs level by
 //! level without recursion. At every level all moduli are equal except possibly
@@ -116,7 +119,7 @@ pub(crate) const fn rounded_bytes(p: usize, q: i16) -> usize {
     encoded_len(p, rounded_modulus(q as u32))
 }
 
-/// `Encode(R, M)` with every `M[i] = m` (values `0 <= r[i] < m <= 16384`, held
+/// `Encode(R, M)` (NTRU Prime spec §3.1) with every `M[i] = m` (values `0 <= r[i] < m <= 16384`, held
 /// in i16); `r` is overwritten. `out.len()` must be [`encoded_len`]`(r.len(), m)`.
 #[allow(
     clippy::cast_sign_loss,
@@ -165,7 +168,7 @@ fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
     }
 }
 
-/// `Decode(S, M)` with every `M[i] = m`: `out[i]` in `0..m` for any input bytes.
+/// `Decode(S, M)` (NTRU Prime spec §3.1) with every `M[i] = m`: `out[i]` in `0..m` for any input bytes.
 #[allow(
     clippy::cast_sign_loss,
     clippy::cast_possible_wrap,
@@ -235,7 +238,8 @@ pub(crate) const fn small_bytes(p: usize) -> usize {
     p.div_ceil(4)
 }
 
-/// `Small_encode`: four coefficients (+1, in 0..=2) per byte, little end first.
+/// `Small_encode` (NTRU Prime spec §3.1, encoding of small elements): four
+/// coefficients (+1, in 0..=2) per byte, little end first.
 pub(crate) fn small_encode<const P: usize>(s: &mut [u8], f: &[i8; P]) {
     debug_assert_eq!(s.len(), small_bytes(P));
     for (byte, chunk) in s.iter_mut().zip(f.chunks(4)) {
@@ -249,7 +253,7 @@ pub(crate) fn small_encode<const P: usize>(s: &mut [u8], f: &[i8; P]) {
     }
 }
 
-/// `Small_decode` (the inverse of [`small_encode`] on valid input).
+/// `Small_decode` (NTRU Prime spec §3.1; the inverse of [`small_encode`] on valid input).
 pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
     debug_assert_eq!(s.len(), small_bytes(P));
     for (chunk, &byte) in f.chunks_mut(4).zip(s) {
@@ -261,7 +265,8 @@ pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
     }
 }
 
-/// `Rq_encode`: the coefficients shifted to `0..q`, mixed-radix encoded; `r` is consumed.
+/// `Rq_encode` (NTRU Prime spec §3.1, encoding of field elements): the
+/// coefficients shifted to `0..q`, mixed-radix encoded; `r` is consumed.
 pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
     for x in r.iter_mut() {
         #[allow(clippy::cast_possible_truncation, reason = "0..q")]
@@ -272,7 +277,7 @@ pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16
     encode(s, r, &Codec::<P, Q>::RQ);
 }
 
-/// `Rq_decode`.
+/// `Rq_decode` (NTRU Prime spec §3.1): any bytes of the right length decode.
 pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
     decode(r, s, &Codec::<P, Q>::RQ);
@@ -288,7 +293,8 @@ pub(crate) const fn rounded_modulus(q: u32) -> u32 {
     q.div_ceil(3)
 }
 
-/// `Rounded_encode`: each multiple of 3 in `-q12..=q12` as `(x + q12) / 3`; `r` is consumed.
+/// `Rounded_encode` (NTRU Prime spec §3.1, encoding of rounded elements): each
+/// multiple of 3 in `-q12..=q12` as `(x + q12) / 3`; `r` is consumed.
 pub(crate) fn rounded_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
     for x in r.iter_mut() {
         #[allow(clippy::cast_possible_truncation, reason = "0..(q+2)/3")]
@@ -299,7 +305,7 @@ pub(crate) fn rounded_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut
     encode(s, r, &Codec::<P, Q>::ROUNDED);
 }
 
-/// `Rounded_decode`.
+/// `Rounded_decode` (NTRU Prime spec §3.1).
 pub(crate) fn rounded_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
     #[allow(clippy::cast_sign_loss, reason = "q > 0")]
     decode(r, s, &Codec::<P, Q>::ROUNDED);

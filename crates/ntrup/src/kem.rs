@@ -1,6 +1,8 @@
-//! Streamlined NTRU Prime as a KEM on byte strings (spec, “Streamlined NTRU Prime” KEM: hashing, confirmation, implicit rejection; and the
-//! reference `ZKeyGen`, `ZEncrypt`, `ZDecrypt`, `Hash_prefix`, `HashConfirm`,
-//! `HashSession`, `KEM_KeyGen`, `Hide`, `Encap`, `Decap`).
+//! Streamlined NTRU Prime, the KEM on byte strings (NTRU Prime spec §2.3.5
+//! parameters: the hashes, confirmation and encodings; §2.3 key generation;
+//! §2.3.7 `Encap`; §2.3.8 `Decap` with implicit rejection), in the reference
+//! implementation's steps `KEM_KeyGen`, `ZKeyGen`, `Hide`, `ZEncrypt`,
+//! `ZDecrypt`, `Hash_prefix`, `HashConfirm`, `HashSession`.
 //!
 //! Layouts (round 3): `pk = Rq_encode(h)`; `sk = Small_encode(f) ‖
 //! Small_encode(1/g) ‖ pk ‖ rho ‖ Hash4(pk)`; `ct = Rounded_encode(c) ‖
@@ -22,7 +24,8 @@ use zeroize::Zeroizing;
 /// Hash and confirmation length (bytes).
 pub(crate) const HASH_BYTES: usize = 32;
 
-/// `Hash_prefix(b, in)`: the first 32 bytes of SHA-512(b ‖ in₁ ‖ in₂).
+/// `Hash_prefix(b, in)`: the first 32 bytes of SHA-512(b ‖ in₁ ‖ in₂), the
+/// spec's `Hash_b` (NTRU Prime spec §2.3.5 hash, SHA-512 in every parameter set).
 fn hash_prefix(b: u8, in1: &[u8], in2: &[u8]) -> [u8; HASH_BYTES] {
     let d = Sha512::new()
         .chain_update([b])
@@ -34,19 +37,22 @@ fn hash_prefix(b: u8, in1: &[u8], in2: &[u8]) -> [u8; HASH_BYTES] {
     out
 }
 
-/// `HashConfirm(r_enc, cache) = Hash2(Hash3(r_enc) ‖ cache)`, `cache = Hash4(pk)`.
+/// `HashConfirm(r, K)` (NTRU Prime spec §2.3.7 `Encap`): `Hash2(Hash3(r_enc) ‖ cache)`,
+/// `cache = Hash4(pk)`.
 fn hash_confirm(r_enc: &[u8], cache: &[u8]) -> [u8; HASH_BYTES] {
     let h3 = Zeroizing::new(hash_prefix(3, r_enc, &[]));
     hash_prefix(2, h3.as_ref(), cache)
 }
 
-/// `HashSession(b, y, z) = Hash_b(Hash3(y) ‖ z)`.
+/// `HashSession(b, y, z)` (NTRU Prime spec §2.3.7 `Encap`, §2.3.8 `Decap`):
+/// `Hash_b(Hash3(y) ‖ z)`.
 fn hash_session(b: u8, y: &[u8], z: &[u8]) -> [u8; HASH_BYTES] {
     let h3 = Zeroizing::new(hash_prefix(3, y, &[]));
     hash_prefix(b, h3.as_ref(), z)
 }
 
-/// `KEM_KeyGen` with randomness from `rng` in the reference order: `Small_random(g)`
+/// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) with randomness from
+/// `rng` in the reference order: `Small_random(g)`
 /// until g is invertible in R/3, `Short_random(f)`, then `randombytes(rho)`.
 /// Each random word is its own 4-byte draw, or with `BATCHED` each polynomial's
 /// words are one draw of 4p bytes (PQClean).
@@ -69,7 +75,7 @@ where
         }
         let mut ok = recip3(&mut ginv, &g).unwrap_u8();
         // Public by design: only whether this g is rejected leaks; a rejected
-        // g is discarded (spec, Core KeyGen; liboqs lists it as a pass).
+        // g is discarded (NTRU Prime spec §2.3, Core `KeyGen`; liboqs lists it as a pass).
         pqdr_ct::hook::declassify(&mut ok);
         if ok == 1 {
             break;
@@ -83,7 +89,8 @@ where
     Ok(())
 }
 
-/// `KEM_KeyGen` from explicit `f` (short), `g` and `rho`. `None` if `f` does not
+/// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) from explicit `f`
+/// (short), `g` and `rho`. `None` if `f` does not
 /// have weight w or `g` is not invertible in R/3 (both public facts about the input).
 pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize>(
     f: &[i8; P],
@@ -106,7 +113,8 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
     Some(())
 }
 
-/// `ZKeyGen` from the sampled polynomials, plus the rest of the secret key.
+/// `ZKeyGen` (Core `KeyGen` plus the key encodings, NTRU Prime spec §2.3,
+/// §3.1) from the sampled polynomials, plus the rest of the secret key.
 #[inline(never)]
 fn keypair_finish<const P: usize, const Q: i16>(
     f: &[i8; P],
@@ -128,7 +136,7 @@ fn keypair_finish<const P: usize, const Q: i16>(
     sk[cache_at..].copy_from_slice(&hash_prefix(4, pk, &[]));
 }
 
-/// `Encap` with randomness from `rng`: `Short_random(r)` (see [`keypair`] for
+/// `Encap` (NTRU Prime spec §2.3.7) with randomness from `rng`: `Short_random(r)` (see [`keypair`] for
 /// `BATCHED`), then [`encap_with`].
 pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     rng: &mut R,
@@ -145,7 +153,8 @@ where
     Ok(())
 }
 
-/// `Encap` for a given short `r`: `c = Hide(r, pk)`, `k = HashSession(1, r_enc, c)`.
+/// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
+/// `k = HashSession(1, r_enc, c)`.
 pub(crate) fn encap_with<const P: usize, const Q: i16>(
     r: &[i8; P],
     pk: &[u8],
@@ -159,7 +168,8 @@ pub(crate) fn encap_with<const P: usize, const Q: i16>(
     *ss = hash_session(1, &r_enc[..sb], ct);
 }
 
-/// Decodes `Small_encode`d bytes as an `Inputs` value; `None` unless every
+/// Decodes `Small_encode`d bytes as an `Inputs` value (NTRU Prime spec §2.3.5
+/// `Inputs` = `Short`); `None` unless every
 /// coefficient is in {-1, 0, 1}, unused bits are zero and the weight is w.
 pub(crate) fn decode_short<const P: usize, const W: usize>(
     bytes: &[u8],
@@ -172,7 +182,8 @@ pub(crate) fn decode_short<const P: usize, const W: usize>(
     (ok == 1).then_some(r)
 }
 
-/// `Hide`: `r_enc = Small_encode(r)`, `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`.
+/// `Hide` (NTRU Prime spec §2.3.7 `Encap`, the ciphertext): `r_enc = Small_encode(r)`,
+/// `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`.
 fn hide<const P: usize, const Q: i16>(
     ct: &mut [u8],
     r_enc: &mut [u8],
@@ -186,7 +197,8 @@ fn hide<const P: usize, const Q: i16>(
     ct[rounded..].copy_from_slice(&hash_confirm(r_enc, cache));
 }
 
-/// `ZEncrypt`: `Rounded_encode(Encrypt(r, Rq_decode(pk)))`.
+/// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1):
+/// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`.
 #[inline(never)]
 fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &[i8; P], pk: &[u8]) {
     let mut c = Zeroizing::new([0i16; P]);
@@ -195,7 +207,8 @@ fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &[i8; P], pk: &[u8]
     rounded_encode::<P, Q>(out, &mut c);
 }
 
-/// `ZDecrypt`: f and 1/g from the secret key, `Rounded_decode(ct)`, `Decrypt`.
+/// `ZDecrypt` (Core `Decrypt` plus decodings, NTRU Prime spec §2.3.4, §3.1): f and
+/// 1/g from the secret key, `Rounded_decode(ct)`, `Decrypt`.
 #[inline(never)]
 fn zdecrypt<const P: usize, const Q: i16, const W: usize>(r: &mut [i8; P], ct: &[u8], sk: &[u8]) {
     let sb = small_bytes(P);
@@ -208,7 +221,8 @@ fn zdecrypt<const P: usize, const Q: i16, const W: usize>(r: &mut [i8; P], ct: &
     decrypt::<P, Q, W>(r, &mut c, &f, &v);
 }
 
-/// `Decap`: decrypt, re-encrypt, compare the whole ciphertext in constant time,
+/// `Decap` (NTRU Prime spec §2.3.8): decrypt, re-encrypt, compare the whole
+/// ciphertext in constant time,
 /// and hash either `r_enc` (prefix 1) or `rho` (prefix 0) with the ciphertext.
 pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
     ct: &[u8],
@@ -236,7 +250,7 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
 }
 
 /// 1 if every 2-bit field of a `Small_encode` string is 0..=2 and the bits past
-/// coefficient p are zero (the form `Small_encode` produces).
+/// coefficient p are zero (the form `Small_encode` produces, NTRU Prime spec §3.1).
 pub(crate) fn small_valid<const P: usize>(bytes: &[u8]) -> ct::Choice {
     let mut bad = 0u8;
     for (i, &b) in bytes.iter().enumerate() {
@@ -264,7 +278,8 @@ pub(crate) fn sk_valid<const P: usize, const Q: i16>(sk: &[u8]) -> bool {
     ok == 1 && hash_prefix(4, pk, &[]).as_slice() == cache
 }
 
-/// `KEM_KeyGen` from `Small_encode`d f and g (validated) and rho.
+/// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) from `Small_encode`d f
+/// and g (validated) and rho.
 pub(crate) fn keypair_from_encodings<const P: usize, const Q: i16, const W: usize>(
     f_enc: &[u8],
     g_enc: &[u8],

@@ -89,14 +89,15 @@ macro_rules! parameter_set_module {
             /// [`EncapsulationKey::encapsulate_deterministic`] and of [`generate_deterministic`].
             pub const INPUTS_SIZE: usize = <<Set as ParameterSet>::InputBytes as ByteArray>::LEN;
 
-            /// Key generation (`KEM_KeyGen`); see [`crate::DecapsulationKey::generate`].
+            /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation); see
+            /// [`crate::DecapsulationKey::generate`].
             pub fn generate<R: CryptoRng + ?Sized>(
                 rng: &mut R,
             ) -> (DecapsulationKey, EncapsulationKey) {
                 DecapsulationKey::generate(rng)
             }
 
-            /// Key generation from `Small_encode(f)`, `Small_encode(g)` and rho;
+            /// `KEM_KeyGen` (NTRU Prime spec §2.3) from `Small_encode(f)`, `Small_encode(g)` and rho;
             /// see [`crate::DecapsulationKey::generate_deterministic`].
             ///
             /// # Errors
@@ -114,26 +115,26 @@ macro_rules! parameter_set_module {
 }
 
 parameter_set_module!(
-    /// `sntrup653`: Streamlined NTRU Prime with p = 653, q = 4621, w = 288.
+    /// `sntrup653`: Streamlined NTRU Prime with p = 653, q = 4621, w = 288 (NTRU Prime spec §3).
     sntrup653, "sntrup653", Sntrup653
 );
 parameter_set_module!(
-    /// `sntrup761`: Streamlined NTRU Prime with p = 761, q = 4591, w = 286.
+    /// `sntrup761`: Streamlined NTRU Prime with p = 761, q = 4591, w = 286 (NTRU Prime spec §3.5).
     sntrup761, "sntrup761", Sntrup761
 );
 parameter_set_module!(
-    /// `sntrup857`: Streamlined NTRU Prime with p = 857, q = 5167, w = 322.
+    /// `sntrup857`: Streamlined NTRU Prime with p = 857, q = 5167, w = 322 (NTRU Prime spec §3).
     sntrup857, "sntrup857", Sntrup857
 );
 parameter_set_module!(
-    /// `sntrup953`: Streamlined NTRU Prime with p = 953, q = 6343, w = 396.
+    /// `sntrup953`: Streamlined NTRU Prime with p = 953, q = 6343, w = 396 (NTRU Prime spec §3).
     sntrup953, "sntrup953", Sntrup953
 );
 parameter_set_module!(
-    /// `sntrup1013`: Streamlined NTRU Prime with p = 1013, q = 7177, w = 448.
+    /// `sntrup1013`: Streamlined NTRU Prime with p = 1013, q = 7177, w = 448 (NTRU Prime spec §3).
     sntrup1013, "sntrup1013", Sntrup1013
 );
 parameter_set_module!(
-    /// `sntrup1277`: Streamlined NTRU Prime with p = 1277, q = 7879, w = 492.
+    /// `sntrup1277`: Streamlined NTRU Prime with p = 1277, q = 7879, w = 492 (NTRU Prime spec §3).
     sntrup1277, "sntrup1277", Sntrup1277
 );

@@ -1,5 +1,7 @@
-//! Multiplication in R/q and R/3, R = Z[x]/(x^p - x - 1) (spec, parameter space: the rings R/q and R/3; reference
-//! `Rq_mult_small`, `R3_mult`, `Rq_mult3`, `R3_fromRq`, `Round`).
+//! Multiplication in R/q and R/3, R = Z\[x\]/(x^p - x - 1): the ring
+//! operations of the Streamlined NTRU Prime Core (NTRU Prime spec §2.3:
+//! `KeyGen`, `Encrypt`, and `Decrypt` in §2.3.4) and `Round`; reference
+//! `Rq_mult_small`, `R3_mult`, `Rq_mult3`, `R3_fromRq`, `Round`.
 //!
 //! Every product here has one *small* factor (coefficients in {-1, 0, 1}),
 //! so products fit 16-bit lanes. The full product of degree 2p - 2 is
@@ -225,7 +227,8 @@ fn folded<const P: usize>(full: &[i16], k: usize) -> i32 {
     x
 }
 
-/// `Rq_mult_small`: `a = a * b` in R/q with `b` small.
+/// `Rq_mult_small`: `a = a * b` in R/q with `b` small (the products of Core
+/// `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3).
 pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     a: &mut [i16; P],
     b: &[i8; P],
@@ -238,7 +241,8 @@ pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     }
 }
 
-/// `R3_mult`: `h = a * b` in R/3 for `a` with coefficients in {-1, 0, 1}
+/// `R3_mult` (the product by `v = 1/g` of Core `Decrypt`, NTRU Prime spec §2.3.4):
+/// `h = a * b` in R/3 for `a` with coefficients in {-1, 0, 1}
 /// held in i16 (exact integer sums); `a` is consumed.
 pub(crate) fn r3_mult<const P: usize>(
     h: &mut [i8; P],
@@ -253,15 +257,15 @@ pub(crate) fn r3_mult<const P: usize>(
     }
 }
 
-/// `Round`: each coefficient to the nearest multiple of 3.
+/// `Round` (Core `Encrypt`, NTRU Prime spec §2.3): each coefficient to the nearest multiple of 3.
 pub(crate) fn round<const P: usize>(c: &mut [i16; P]) {
     for x in c.iter_mut() {
         *x = x.wrapping_sub(i16::from(f3_freeze(i32::from(*x))));
     }
 }
 
-/// `R3_fromRq(Rq_mult3(c))`, in place: the coefficients of `3c` in R/q,
-/// lifted and reduced mod 3.
+/// `R3_fromRq(Rq_mult3(c))` (Core `Decrypt`, NTRU Prime spec §2.3.4), in place:
+/// the coefficients of `3c` in R/q, lifted and reduced mod 3.
 pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(c: &mut [i16; P]) {
     for x in c.iter_mut() {
         *x = i16::from(f3_freeze(i32::from(Fq::<Q>::freeze(3 * i32::from(*x)))));

@@ -1,6 +1,8 @@
-//! The six round-3 parameter sets (NTRU Prime round-3 spec, "List of parameter
-//! sets", Streamlined NTRU Prime rows): p prime, q prime, weight w of short
-//! polynomials. Every byte length follows from (p, q).
+//! The six Streamlined NTRU Prime parameter sets of the round-3 submission
+//! (NTRU Prime spec §3, the list of parameter sets; sntrup761 is §3.5): p
+//! prime, q prime, w the weight of short polynomials, in the Core parameter
+//! space of §2.3. Every byte length follows from (p, q) through the encodings
+//! of §3.1.
 //!
 //! Each set is a zero-sized marker type implementing the sealed
 //! [`ParameterSet`]; the arithmetic is written once, const-generic over
@@ -21,8 +23,8 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// A Streamlined NTRU Prime parameter set (implemented by the marker types
-/// [`Sntrup653`] … [`Sntrup1277`]; sealed).
+/// A Streamlined NTRU Prime parameter set (NTRU Prime spec §3; implemented by
+/// the marker types [`Sntrup653`] … [`Sntrup1277`]; sealed).
 ///
 /// The `#[doc(hidden)]` methods connect the generic key types to the one
 /// const-generic implementation; use the key types instead.
@@ -84,7 +86,7 @@ pub trait ParameterSet:
     fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool;
 }
 
-/// Encapsulation-key length: `Rq_bytes` (`pk = Rq_encode(h)`).
+/// Encapsulation-key length: `Rq_bytes` (`pk = Rq_encode(h)`, NTRU Prime spec §3.1).
 pub(crate) const fn pk_bytes(p: usize, q: i16) -> usize {
     rq_bytes(p, q)
 }
@@ -104,7 +106,7 @@ pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
 macro_rules! variant {
     ($marker:ident, $name:literal, p = $p:literal, q = $q:literal, w = $w:literal) => {
         #[doc = concat!("Marker type for `", $name, "` (p = ", stringify!($p), ", q = ",
-                                    stringify!($q), ", w = ", stringify!($w), ").")]
+                                            stringify!($q), ", w = ", stringify!($w), ").")]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $marker;
 

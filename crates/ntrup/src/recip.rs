@@ -1,5 +1,6 @@
-//! Reciprocals in R/3 and R/q by constant-time division steps (spec, “Streamlined NTRU Prime Core”: reciprocals in R/3 and R/q, and
-//! the reference `R3_recip`, `Rq_recip3`; Bernstein–Yang "safegcd" divsteps).
+//! Reciprocals in R/3 and R/q by constant-time division steps: the `1/g` in
+//! R/3 and `1/(3f)` in R/q of Core `KeyGen` (NTRU Prime spec §2.3); reference
+//! `R3_recip`, `Rq_recip3`; Bernstein–Yang "safegcd" divsteps.
 //!
 //! Both run exactly `2p - 1` division steps on the reversed polynomials
 //! `f = x^p - x - 1` and `g = in`. A step conditionally swaps (f, g) and
@@ -75,7 +76,7 @@ fn block3(f: &mut [i8; LANES3], g: &[i8; LANES3], sm: i8, nz: i8, neg: i8) -> [i
     o
 }
 
-/// `R3_recip`: `out = 1/input` in R/3. Returns a set `Choice` if the
+/// `R3_recip` (Core `KeyGen`'s `1/g`, NTRU Prime spec §2.3): `out = 1/input` in R/3. Returns a set `Choice` if the
 /// reciprocal exists (`delta == 0` at the end); `out` is garbage otherwise.
 ///
 /// `buf` is scratch: f, g, the next g, r, v and the next v, each of p+1
@@ -181,7 +182,7 @@ fn block<const Q: i16>(
     o
 }
 
-/// `Rq_recip3`: `out = 1/(3 input)` in R/q. Returns a set `Choice` on success
+/// `Rq_recip3` (Core `KeyGen`'s `1/(3f)`, NTRU Prime spec §2.3): `out = 1/(3 input)` in R/q. Returns a set `Choice` on success
 /// (always, for the short `f` of key generation).
 ///
 /// Coefficients are kept in 16-bit lanes in `(-2q, 2q)`: each update

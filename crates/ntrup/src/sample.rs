@@ -1,6 +1,7 @@
-//! Random small and short polynomials (spec, parameter space: `Short`; Core `KeyGen` and KEM `Encap`; reference
-//! `urandom32`, `Small_random`, `Short_random`, `Short_fromlist`,
-//! `crypto_sort_uint32`).
+//! Random small and short polynomials: the uniform random `g` (small) and
+//! `f ∈ Short` of Core `KeyGen` (NTRU Prime spec §2.3) and the uniform random
+//! `r ∈ Inputs = Short` of `Encap` (§2.3.7); reference `urandom32`,
+//! `Small_random`, `Short_random`, `Short_fromlist`, `crypto_sort_uint32`.
 //!
 //! The official round-3 code draws every 32-bit word with its own
 //! `randombytes(4)` call (`urandom32`), little endian; so does this module,
@@ -30,7 +31,7 @@ pub(crate) fn small_from_u32(x: u32) -> i8 {
     v - 1
 }
 
-/// `Small_random`: p draws of `urandom32`.
+/// `Small_random` (Core `KeyGen`'s random small `g`, NTRU Prime spec §2.3): p draws of `urandom32`.
 pub(crate) fn small_random<const P: usize, R: TryCryptoRng + ?Sized>(
     out: &mut [i8; P],
     rng: &mut R,
@@ -61,7 +62,7 @@ fn random_words<const P: usize, const BATCHED: bool, R: TryCryptoRng + ?Sized>(
     Ok(())
 }
 
-/// `Small_random` with PQClean's draw pattern (one call of 4p bytes).
+/// `Small_random` (NTRU Prime spec §2.3, Core `KeyGen`) with PQClean's draw pattern (one call of 4p bytes).
 pub(crate) fn small_random_batched<const P: usize, R: TryCryptoRng + ?Sized>(
     out: &mut [i8; P],
     rng: &mut R,
@@ -74,7 +75,9 @@ pub(crate) fn small_random_batched<const P: usize, R: TryCryptoRng + ?Sized>(
     Ok(())
 }
 
-/// `Short_random`: p random words (see [`random_words`]), then [`short_fromlist`].
+/// `Short_random` (a uniform random element of `Short`: `f` of Core `KeyGen`,
+/// NTRU Prime spec §2.3; `r` of `Encap`, §2.3.7): p random words (see
+/// [`random_words`]), then [`short_fromlist`].
 #[inline(never)]
 pub(crate) fn short_random<const P: usize, const W: usize, const BATCHED: bool, R>(
     out: &mut [i8; P],

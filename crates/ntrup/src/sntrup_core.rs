@@ -1,5 +1,6 @@
-//! The Streamlined NTRU Prime Core on polynomials (spec, “Streamlined NTRU Prime Core”; reference
-//! `KeyGen`, `Encrypt`, `Decrypt`). Each step that needs a large scratch
+//! The Streamlined NTRU Prime Core on polynomials (NTRU Prime spec §2.3:
+//! Core `KeyGen`, `Encrypt`, and `Decrypt` in §2.3.4; reference `KeyGen`,
+//! `Encrypt`, `Decrypt`). Each step that needs a large scratch
 //! buffer is its own non-inlined function, so the buffers of consecutive
 //! steps share stack space.
 
@@ -8,7 +9,7 @@ use crate::mult::{Scratch, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use zeroize::Zeroizing;
 
-/// `R3_recip(g)` with its own scratch buffer.
+/// `R3_recip(g)`: the `1/g` in R/3 of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch buffer.
 #[inline(never)]
 pub(crate) fn recip3<const P: usize>(ginv: &mut [i8; P], g: &[i8; P]) -> ct::Choice {
     let mut buf = Zeroizing::new([[0i8; P]; 7]);
@@ -22,7 +23,7 @@ fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &[i8; P]) {
     rq_mult_small::<P, Q>(a, b, &mut acc);
 }
 
-/// `Rq_recip3(f)` with its own scratch buffer.
+/// `Rq_recip3(f)`: the `1/(3f)` in R/q of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch buffer.
 #[inline(never)]
 fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f: &[i8; P]) {
     let mut buf = Zeroizing::new([[0i16; P]; 7]);
@@ -31,19 +32,20 @@ fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f: &[i8; P]) {
     let _ = rq_recip3::<P, Q>(out, f, &mut buf);
 }
 
-/// The second half of `KeyGen`: `h = g / (3 f)` in R/q, given `f` (short) and `g`.
+/// The second half of Core `KeyGen` (NTRU Prime spec §2.3): `h = g / (3 f)` in R/q,
+/// given `f` (short) and `g`.
 pub(crate) fn public_key<const P: usize, const Q: i16>(h: &mut [i16; P], f: &[i8; P], g: &[i8; P]) {
     recipq3::<P, Q>(h, f);
     mult::<P, Q>(h, g);
 }
 
-/// `Encrypt`: `c = Round(h r)`, in place (`c` holds h on entry).
+/// Core `Encrypt` (NTRU Prime spec §2.3): `c = Round(h r)`, in place (`c` holds h on entry).
 pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &[i8; P]) {
     mult::<P, Q>(c, r);
     round(c);
 }
 
-/// `Decrypt`: `r = (3 f c) * v` in R/3 if it has weight w, else the fixed
+/// Core `Decrypt` (NTRU Prime spec §2.3.4): `r = (3 f c) * v` in R/3 if it has weight w, else the fixed
 /// weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch. `c` is consumed.
 #[inline(never)]
 pub(crate) fn decrypt<const P: usize, const Q: i16, const W: usize>(
@@ -69,7 +71,7 @@ pub(crate) fn decrypt<const P: usize, const Q: i16, const W: usize>(
     }
 }
 
-/// Weight check for an externally supplied short polynomial (public use only:
+/// Membership in `Short` (weight w; NTRU Prime spec §2.3) for an externally supplied polynomial (public use only:
 /// validating caller input to the deterministic entry points).
 pub(crate) fn is_short<const P: usize, const W: usize>(r: &[i8; P]) -> ct::Choice {
     let weight = r

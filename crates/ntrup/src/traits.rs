@@ -1,4 +1,5 @@
-//! RustCrypto `kem` 0.3 traits on the marker types (feature `kem`).
+//! RustCrypto `kem` 0.3 traits on the marker types (feature `kem`): glue over
+//! [`crate::types`], no spec step of its own.
 
 use crate::params::ByteArray;
 use crate::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};

@@ -1,4 +1,6 @@
-//! Public key, ciphertext and shared-secret types, generic over the parameter set.
+//! Public key, secret key and ciphertext types, generic over the parameter set:
+//! the `PublicKeys`, `SecretKeys` and `Ciphertexts` of the KEM (NTRU Prime spec
+//! §2.3.5) with key generation (§2.3), `Encap` (§2.3.7) and `Decap` (§2.3.8).
 
 use crate::ct::{Choice, ConstantTimeEq};
 use crate::error::Error;
@@ -68,7 +70,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
         &self.bytes
     }
 
-    /// `Encap` (spec, KEM): a fresh ciphertext and its shared secret. Draws p
+    /// `Encap` (NTRU Prime spec §2.3.7): a fresh ciphertext and its shared secret. Draws p
     /// 32-bit words, each with its own 4-byte `fill_bytes` call (`Short_random`).
     pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<S>, SharedSecret) {
         let Ok(out) = self.try_encapsulate(rng);
@@ -102,7 +104,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
         (Ciphertext { bytes: ct }, ss)
     }
 
-    /// `Encap` for a caller-chosen input: `r_enc` is `Small_encode(r)` of a short
+    /// `Encap` (NTRU Prime spec §2.3.7) for a caller-chosen input: `r_enc` is `Small_encode(r)` of a short
     /// polynomial r (weight w, coefficients in {-1, 0, 1}).
     ///
     /// # Errors
@@ -126,7 +128,7 @@ pub struct DecapsulationKey<S: ParameterSet> {
 }
 
 impl<S: ParameterSet> DecapsulationKey<S> {
-    /// `KEM_KeyGen` (spec, KEM) with randomness in the reference order: p
+    /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) with randomness in the reference order: p
     /// 4-byte draws for `Small_random(g)` (again while g is not invertible in
     /// R/3), p 4-byte draws for `Short_random(f)`, one `Small_bytes` draw for rho.
     pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self, EncapsulationKey<S>) {
@@ -171,7 +173,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         )
     }
 
-    /// `KEM_KeyGen` from explicit inputs: `f_enc = Small_encode(f)` for a short
+    /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) from explicit inputs: `f_enc = Small_encode(f)` for a short
     /// f, `g_enc = Small_encode(g)` for a g invertible in R/3, and `rho`.
     ///
     /// # Errors
@@ -222,7 +224,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         &self.ek
     }
 
-    /// `Decap` (spec, KEM). Never fails: a ciphertext that does not re-encrypt
+    /// `Decap` (NTRU Prime spec §2.3.8). Never fails: a ciphertext that does not re-encrypt
     /// to itself yields the implicit-rejection key `Hash0(Hash3(rho) ‖ ct)`.
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
         let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
