@@ -9,8 +9,10 @@ use core::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::error::Error;
-use crate::key::{Signature, SigningKey, VerifyingKey, signing_methods, valid, verifying_methods};
 use crate::params::{ByteArray, ParameterSet, PolyArray};
+use crate::types::{
+    Signature, SigningKey, VerifyingKey, signing_methods, valid, verifying_methods,
+};
 
 impl<P: ParameterSet> VerifyingKey<P> {
     /// Precomputes Â = ExpandA(ρ) and NTT(t1·2^d) for faster repeated

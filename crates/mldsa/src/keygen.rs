@@ -10,7 +10,7 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::encode::{pack, unpack};
 use crate::field::{Q, freeze};
-use crate::params::{D, ParameterSet, PolyArray};
+use crate::params::{D, ParameterSet, PolyArray, T0_POLY_SIZE, T1_BITS, T1_POLY_SIZE};
 use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::power2round;
 use crate::sample::{h, rej_bounded_poly, rej_ntt_poly};
@@ -34,12 +34,12 @@ pub(crate) fn s2_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
     start..start + P::S_POLY_SIZE
 }
 pub(crate) fn t0_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
-    let start = SkLayout::S1 + (P::L + P::K) * P::S_POLY_SIZE + i * 416;
-    start..start + 416
+    let start = SkLayout::S1 + (P::L + P::K) * P::S_POLY_SIZE + i * T0_POLY_SIZE;
+    start..start + T0_POLY_SIZE
 }
 /// Offset of t1_i inside pkEncode(ρ, t1) (Algorithm 22).
 pub(crate) fn t1_range(i: usize) -> core::ops::Range<usize> {
-    32 + 320 * i..32 + 320 * (i + 1)
+    32 + T1_POLY_SIZE * i..32 + T1_POLY_SIZE * (i + 1)
 }
 
 /// Unpacks a secret polynomial (BitUnpack(·, η, η), Algorithms 19 and 25).
@@ -54,7 +54,7 @@ pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
 
 /// Unpacks t1_i (SimpleBitUnpack(·, 2^10 − 1)).
 pub(crate) fn unpack_t1(p: &mut Poly, bytes: &[u8]) {
-    unpack(p, bytes, 10, |v| v);
+    unpack(p, bytes, T1_BITS, |v| v);
 }
 
 /// The public ρ of an encoded signing key, released for valgrind: ρ is part
@@ -137,9 +137,9 @@ pub(crate) fn derive_t<P: ParameterSet>(
             *x = hi;
             *z = lo;
         }
-        pack(&mut pk.as_mut()[t1_range(r)], &t, 10, |c| c);
+        pack(&mut pk.as_mut()[t1_range(r)], &t, T1_BITS, |c| c);
         let range = t0_range::<P>(r);
-        let mut packed = Zeroizing::new([0u8; 416]);
+        let mut packed = Zeroizing::new([0u8; T0_POLY_SIZE]);
         pack(&mut packed[..], &t0, D, |c| {
             (1i32 << (D - 1)).wrapping_sub(c)
         });

@@ -1,14 +1,28 @@
-#![doc = include_str!("../README.md")]
 #![no_std]
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
-#![allow(non_snake_case)]
+#![allow(non_snake_case, reason = "FIPS 204 variable names")]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::integer_division_remainder_used,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        clippy::needless_range_loop,
+        reason = "tests: oracles use plain integer arithmetic on public values"
+    )
+)]
 
 mod ct;
 mod encode;
 mod error;
 mod expanded;
 mod field;
-mod key;
 mod keygen;
 mod mu;
 mod params;
@@ -20,60 +34,64 @@ mod sign;
 mod stream;
 #[cfg(feature = "signature")]
 mod traits;
+mod types;
 mod verify;
 mod xof;
 
 pub use error::Error;
 pub use expanded::{ExpandedSigningKey, ExpandedVerifyingKey};
-pub use key::{Signature, SigningKey, VerifyingKey, generate, generate_deterministic};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::PreHash;
 pub use rand_core;
 #[cfg(feature = "signature")]
 pub use signature;
 pub use stream::{MessageSigner, MessageVerifier};
+pub use types::{SEED_SIZE, Signature, SigningKey, VerifyingKey, generate, generate_deterministic};
 
+/// One module per parameter set: type aliases, sizes and the key-generation
+/// functions, so `ml_dsa_65::generate(&mut rng)` needs no type parameters.
 macro_rules! parameter_set_module {
-    ($(#[$doc:meta])* $module:ident, $P:ident, $feature:literal) => {
+    ($(#[$doc:meta])* $module:ident, $feature:literal, $set:ident) => {
         $(#[$doc])*
         #[cfg(feature = $feature)]
         pub mod $module {
             use crate::params::ParameterSet;
-            pub use crate::params::$P;
-            pub use crate::{Error, PreHash};
+            pub use crate::params::$set;
+            pub use crate::{Error, PreHash, SEED_SIZE};
+
+            /// The parameter set's marker type (the same alias in every pqdr primitive crate).
+            pub type Set = crate::$set;
 
             /// Signing key of this parameter set.
-            pub type SigningKey = crate::SigningKey<$P>;
+            pub type SigningKey = crate::SigningKey<$set>;
             /// Verifying (public) key of this parameter set.
-            pub type VerifyingKey = crate::VerifyingKey<$P>;
+            pub type VerifyingKey = crate::VerifyingKey<$set>;
             /// Signing key with Â and the secret NTTs precomputed.
-            pub type ExpandedSigningKey = crate::ExpandedSigningKey<$P>;
+            pub type ExpandedSigningKey = crate::ExpandedSigningKey<$set>;
             /// Verifying key with Â precomputed.
-            pub type ExpandedVerifyingKey = crate::ExpandedVerifyingKey<$P>;
+            pub type ExpandedVerifyingKey = crate::ExpandedVerifyingKey<$set>;
             /// Signature of this parameter set.
-            pub type Signature = crate::Signature<$P>;
+            pub type Signature = crate::Signature<$set>;
             /// Streaming signer of this parameter set.
-            pub type MessageSigner<'a> = crate::MessageSigner<'a, $P>;
+            pub type MessageSigner<'a> = crate::MessageSigner<'a, $set>;
             /// Streaming verifier of this parameter set.
-            pub type MessageVerifier<'a> = crate::MessageVerifier<'a, $P>;
+            pub type MessageVerifier<'a> = crate::MessageVerifier<'a, $set>;
 
-            /// Bytes of an encoded public key.
-            pub const VERIFYING_KEY_SIZE: usize = <$P as ParameterSet>::VK_SIZE;
-            /// Bytes of an encoded (expanded) signing key.
-            pub const SIGNING_KEY_SIZE: usize = <$P as ParameterSet>::SK_SIZE;
-            /// Bytes of a signature.
-            pub const SIGNATURE_SIZE: usize = <$P as ParameterSet>::SIG_SIZE;
-            /// Bytes of the seed ξ.
-            pub const SEED_SIZE: usize = 32;
+            /// Verifying key size in bytes, pkEncode (`32 + 320k`).
+            pub const VERIFYING_KEY_SIZE: usize = $set::VK_SIZE;
+            /// Signing key size in bytes, skEncode (`128 + 32((k + l)·bitlen(2η) + 13k)`).
+            pub const SIGNING_KEY_SIZE: usize = $set::SK_SIZE;
+            /// Signature size in bytes, sigEncode (`λ/4 + 32l(1 + bitlen(γ1 − 1)) + ω + k`).
+            pub const SIGNATURE_SIZE: usize = $set::SIG_SIZE;
 
-            /// ML-DSA.KeyGen (FIPS 204 Algorithm 1).
+            /// `ML-DSA.KeyGen` (FIPS 204 Algorithm 1): one 32-byte draw ξ.
             pub fn generate<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> (SigningKey, VerifyingKey) {
-                crate::generate::<$P, R>(rng)
+                crate::generate::<$set, R>(rng)
             }
 
-            /// ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6).
-            pub fn generate_deterministic(xi: &[u8; 32]) -> (SigningKey, VerifyingKey) {
-                crate::generate_deterministic::<$P>(xi)
+            /// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6).
+            pub fn generate_deterministic(xi: &[u8; SEED_SIZE]) -> (SigningKey, VerifyingKey) {
+                crate::generate_deterministic::<$set>(xi)
             }
 
             impl From<Signature> for [u8; SIGNATURE_SIZE] {
@@ -81,24 +99,19 @@ macro_rules! parameter_set_module {
                     *sig.as_bytes()
                 }
             }
-
-            #[cfg(feature = "signature")]
-            impl signature::SignatureEncoding for Signature {
-                type Repr = [u8; SIGNATURE_SIZE];
-            }
         }
     };
 }
 
 parameter_set_module!(
-    /// ML-DSA-44 (FIPS 204, security category 2).
-    ml_dsa_44, MlDsa44, "ml_dsa_44"
+    /// ML-DSA-44 (FIPS 204 Table 1: `k = 4`, `l = 4`, `η = 2`, `γ2 = (q − 1)/88`), security category 2.
+    ml_dsa_44, "ml_dsa_44", MlDsa44
 );
 parameter_set_module!(
-    /// ML-DSA-65 (FIPS 204, security category 3).
-    ml_dsa_65, MlDsa65, "ml_dsa_65"
+    /// ML-DSA-65 (FIPS 204 Table 1: `k = 6`, `l = 5`, `η = 4`, `γ2 = (q − 1)/32`), security category 3.
+    ml_dsa_65, "ml_dsa_65", MlDsa65
 );
 parameter_set_module!(
-    /// ML-DSA-87 (FIPS 204, security category 5).
-    ml_dsa_87, MlDsa87, "ml_dsa_87"
+    /// ML-DSA-87 (FIPS 204 Table 1: `k = 8`, `l = 7`, `η = 2`, `γ2 = (q − 1)/32`), security category 5.
+    ml_dsa_87, "ml_dsa_87", MlDsa87
 );

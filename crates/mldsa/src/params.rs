@@ -11,6 +11,20 @@ use crate::poly::Poly;
 
 /// d: dropped bits of t (FIPS 204 Table 1).
 pub(crate) const D: u32 = 13;
+/// Bits per t1 coefficient: bitlen(q − 1) − d (FIPS 204 Algorithm 22, pkEncode).
+pub(crate) const T1_BITS: u32 = bitlen((Q - 1).cast_unsigned()) - D;
+/// Bytes of one packed t1 polynomial (FIPS 204 Algorithm 22, pkEncode).
+pub(crate) const T1_POLY_SIZE: usize = 32 * T1_BITS as usize;
+/// Bytes of one packed t0 polynomial: 32·d (FIPS 204 Algorithm 24, skEncode).
+pub(crate) const T0_POLY_SIZE: usize = 32 * D as usize;
+
+/// The largest c̃ of the sets, λ/4 for λ = 256 (ML-DSA-87): the size of
+/// working buffers that hold any set's c̃.
+pub(crate) const MAX_C_TILDE_SIZE: usize = 64;
+/// The largest packed w1 polynomial, 32·6 bytes (ML-DSA-44).
+pub(crate) const MAX_W1_POLY_SIZE: usize = 192;
+/// The largest packed z polynomial, 32·20 bytes (γ1 = 2^19).
+pub(crate) const MAX_Z_POLY_SIZE: usize = 640;
 
 /// bitlen(x), the number of bits of x > 0 (FIPS 204 §2.3).
 const fn bitlen(x: u32) -> u32 {
@@ -109,11 +123,11 @@ pub trait ParameterSet:
     const Z_POLY_SIZE: usize = 32 * Self::Z_BITS as usize;
     /// Bytes of one packed w1 polynomial.
     const W1_POLY_SIZE: usize = 32 * Self::W1_BITS as usize;
-    /// Public key size: 32 + 320·k.
-    const VK_SIZE: usize = 32 + 320 * Self::K;
-    /// Secret key size: 128 + 32·((k + l)·bitlen(2η) + 13k).
-    const SK_SIZE: usize = 128 + (Self::K + Self::L) * Self::S_POLY_SIZE + 416 * Self::K;
-    /// Signature size: λ/4 + l·32·(1 + bitlen(γ1 − 1)) + ω + k.
+    /// Public key size: 32 + 320·k (FIPS 204 Table 2).
+    const VK_SIZE: usize = 32 + T1_POLY_SIZE * Self::K;
+    /// Secret key size: 128 + 32·((k + l)·bitlen(2η) + 13k) (FIPS 204 Table 2).
+    const SK_SIZE: usize = 128 + (Self::K + Self::L) * Self::S_POLY_SIZE + T0_POLY_SIZE * Self::K;
+    /// Signature size: λ/4 + l·32·(1 + bitlen(γ1 − 1)) + ω + k (FIPS 204 Table 2).
     const SIG_SIZE: usize =
         Self::C_TILDE_SIZE + Self::L * Self::Z_POLY_SIZE + Self::OMEGA + Self::K;
 }
@@ -150,6 +164,9 @@ macro_rules! parameter_set {
             // packs them in bitlen((q − 1)/(2γ2) − 1) bits.
             assert!(high_bits_count($g2) * 2 * $g2 == Q - 1);
             assert!(<$name as ParameterSet>::W1_BITS == $w1);
+            assert!(<$name as ParameterSet>::C_TILDE_SIZE <= MAX_C_TILDE_SIZE);
+            assert!(<$name as ParameterSet>::W1_POLY_SIZE <= MAX_W1_POLY_SIZE);
+            assert!(<$name as ParameterSet>::Z_POLY_SIZE <= MAX_Z_POLY_SIZE);
             assert!(<$name as ParameterSet>::VK_SIZE == $vk);
             assert!(<$name as ParameterSet>::SK_SIZE == $sk);
             assert!(<$name as ParameterSet>::SIG_SIZE == $sig);

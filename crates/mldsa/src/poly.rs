@@ -233,12 +233,6 @@ pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::integer_division_remainder_used,
-    clippy::needless_range_loop,
-    clippy::cast_sign_loss,
-    reason = "test oracle on public values"
-)]
 mod tests {
     use super::*;
 

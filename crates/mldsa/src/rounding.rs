@@ -69,10 +69,6 @@ pub(crate) fn use_hint<const GAMMA2: i32>(h: bool, r: i32) -> i32 {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "test oracle on public values"
-)]
 mod tests {
     use super::*;
 

@@ -13,10 +13,13 @@ use zeroize::Zeroize;
 
 use crate::encode::unpack;
 use crate::field::Q;
+use crate::params::MAX_Z_POLY_SIZE;
 use crate::poly::{N, Poly};
 
 const SHAKE128_RATE: usize = 168;
 const SHAKE256_RATE: usize = 136;
+/// Whole SHAKE256 blocks for one ExpandMask polynomial of any set.
+const MASK_BUF_SIZE: usize = MAX_Z_POLY_SIZE.div_ceil(SHAKE256_RATE) * SHAKE256_RATE;
 
 /// H(parts, out.len()): SHAKE256 of the concatenation (FIPS 204 §3.7).
 pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
@@ -105,7 +108,7 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
 /// BitUnpack(H(ρ''‖IntegerToBytes(κ + r, 2)), γ1 − 1, γ1). No rejection.
 #[inline(always)]
 pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
-    let mut buf = [0u8; 5 * SHAKE256_RATE];
+    let mut buf = [0u8; MASK_BUF_SIZE];
     let len = 32 * (gamma1_bits as usize + 1);
     let mut x = Shake256::default();
     x.update(rho_pp);

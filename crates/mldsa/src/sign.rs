@@ -20,7 +20,7 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::encode::{hint_pack_row, pack};
 use crate::field::{center, exceeds, freeze, reduce_wide};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
-use crate::params::{ParameterSet, PolyArray};
+use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{N, Poly, mul_acc, mul_add_mont, mul_mont, mul_mont_in_place, reduce_acc};
 use crate::rounding::{decompose, high_bits};
 use crate::sample::{expand_mask_poly, h, rej_ntt_poly, sample_in_ball};
@@ -143,7 +143,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     let mut acc = [0i64; N];
     let mut tmp = Poly::ZERO;
     let mut c_hat = Poly::ZERO;
-    let mut w1_bytes = Zeroizing::new([0u8; 192]);
+    let mut w1_bytes = Zeroizing::new([0u8; MAX_W1_POLY_SIZE]);
     let (c_tilde, rest) = sig.as_mut().split_at_mut(P::C_TILDE_SIZE);
     let (z_bytes, h_bytes) = rest.split_at_mut(P::L * P::Z_POLY_SIZE);
     let gamma1 = P::GAMMA1;

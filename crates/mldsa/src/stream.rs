@@ -6,12 +6,11 @@ use core::fmt;
 
 use crate::xof::Shake256;
 use rand_core::CryptoRng;
-use zeroize::Zeroizing;
 
 use crate::error::Error;
-use crate::key::{Signature, SigningKey, VerifyingKey};
 use crate::mu::{finish_mu, pure_prefix};
 use crate::params::ParameterSet;
+use crate::types::{Signature, SigningKey, VerifyingKey, random_32};
 
 impl<P: ParameterSet> SigningKey<P> {
     /// Starts a streaming signature of a message under context `ctx`.
@@ -70,9 +69,7 @@ impl<P: ParameterSet> MessageSigner<'_, P> {
 
     /// Signs hedged, with rnd drawn from `rng`.
     pub fn finalize<R: CryptoRng + ?Sized>(self, rng: &mut R) -> Signature<P> {
-        let mut rnd = Zeroizing::new([0u8; 32]);
-        rng.fill_bytes(&mut rnd[..]);
-        self.finalize_with_rnd(&rnd)
+        self.finalize_with_rnd(&random_32(rng))
     }
 }
 

@@ -6,8 +6,8 @@ use signature::rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
 
 use crate::expanded::ExpandedVerifyingKey;
-use crate::key::{Signature, SigningKey, VerifyingKey};
 use crate::params::ParameterSet;
+use crate::types::{Signature, SigningKey, VerifyingKey};
 
 impl<P: ParameterSet> signature::Signer<Signature<P>> for SigningKey<P> {
     fn try_sign(&self, msg: &[u8]) -> Result<Signature<P>, signature::Error> {
@@ -88,3 +88,16 @@ impl<P: ParameterSet> signature::Keypair for SigningKey<P> {
         self.vk.clone()
     }
 }
+
+/// `SignatureEncoding` needs `Signature<P>: Into<[u8; SIG_SIZE]>`, which only a
+/// concrete set can state, so it is implemented per set.
+macro_rules! signature_encoding {
+    ($($feature:literal => $set:ident),*) => {$(
+        #[cfg(feature = $feature)]
+        impl signature::SignatureEncoding for Signature<crate::$set> {
+            type Repr = [u8; <crate::$set as ParameterSet>::SIG_SIZE];
+        }
+    )*};
+}
+
+signature_encoding!("ml_dsa_44" => MlDsa44, "ml_dsa_65" => MlDsa65, "ml_dsa_87" => MlDsa87);

@@ -14,6 +14,9 @@ use crate::mu::pure_mu;
 use crate::params::{ByteArray, ParameterSet};
 use crate::sample::h;
 
+/// Bytes of the key-generation seed ξ (FIPS 204 Algorithm 1, line 1).
+pub const SEED_SIZE: usize = 32;
+
 /// An ML-DSA public key (pkEncode form, FIPS 204 Algorithm 22) with its
 /// hash tr = H(pk, 64) cached for verification.
 #[derive(Clone)]
@@ -213,8 +216,8 @@ macro_rules! signing_methods {
                 msg: &[u8],
                 ctx: &[u8],
                 rng: &mut R,
-            ) -> Result<$crate::Signature<P>, $crate::Error> {
-                self.sign_with_rnd(msg, ctx, &$crate::key::random_32(rng))
+            ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
+                self.sign_with_rnd(msg, ctx, &$crate::types::random_32(rng))
             }
 
             /// `ML-DSA.Sign`, deterministic variant (rnd = 0^32).
@@ -226,7 +229,7 @@ macro_rules! signing_methods {
                 &self,
                 msg: &[u8],
                 ctx: &[u8],
-            ) -> Result<$crate::Signature<P>, $crate::Error> {
+            ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
                 self.sign_with_rnd(msg, ctx, &[0; 32])
             }
 
@@ -240,13 +243,13 @@ macro_rules! signing_methods {
                 msg: &[u8],
                 ctx: &[u8],
                 rnd: &[u8; 32],
-            ) -> Result<$crate::Signature<P>, $crate::Error> {
+            ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
                 Ok(self.sign_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, rnd))
             }
 
             /// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) on the formatted message M′.
             #[inline]
-            pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> $crate::Signature<P> {
+            pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> $crate::types::Signature<P> {
                 self.sign_mu(&$crate::mu::internal_mu(&self.$($tr).+, m_prime), rnd)
             }
 
@@ -256,12 +259,12 @@ macro_rules! signing_methods {
             /// `ctx` is longer than 255 bytes or `digest` has the wrong length for `ph`.
             pub fn sign_prehash<R: $crate::rand_core::CryptoRng + ?Sized>(
                 &self,
-                ph: $crate::PreHash,
+                ph: $crate::prehash::PreHash,
                 digest: &[u8],
                 ctx: &[u8],
                 rng: &mut R,
-            ) -> Result<$crate::Signature<P>, $crate::Error> {
-                self.sign_prehash_with_rnd(ph, digest, ctx, &$crate::key::random_32(rng))
+            ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
+                self.sign_prehash_with_rnd(ph, digest, ctx, &$crate::types::random_32(rng))
             }
 
             /// `HashML-DSA.Sign`, deterministic variant (rnd = 0^32).
@@ -270,10 +273,10 @@ macro_rules! signing_methods {
             /// As [`sign_prehash`](Self::sign_prehash).
             pub fn sign_prehash_deterministic(
                 &self,
-                ph: $crate::PreHash,
+                ph: $crate::prehash::PreHash,
                 digest: &[u8],
                 ctx: &[u8],
-            ) -> Result<$crate::Signature<P>, $crate::Error> {
+            ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
                 self.sign_prehash_with_rnd(ph, digest, ctx, &[0; 32])
             }
 
@@ -283,11 +286,11 @@ macro_rules! signing_methods {
             /// As [`sign_prehash`](Self::sign_prehash).
             pub fn sign_prehash_with_rnd(
                 &self,
-                ph: $crate::PreHash,
+                ph: $crate::prehash::PreHash,
                 digest: &[u8],
                 ctx: &[u8],
                 rnd: &[u8; 32],
-            ) -> Result<$crate::Signature<P>, $crate::Error> {
+            ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
                 Ok(self.sign_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, rnd))
             }
         }
@@ -308,8 +311,8 @@ macro_rules! verifying_methods {
                 &self,
                 msg: &[u8],
                 ctx: &[u8],
-                sig: &$crate::Signature<P>,
-            ) -> Result<(), $crate::Error> {
+                sig: &$crate::types::Signature<P>,
+            ) -> Result<(), $crate::error::Error> {
                 self.verify_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, sig)
             }
 
@@ -320,8 +323,8 @@ macro_rules! verifying_methods {
             pub fn verify_internal(
                 &self,
                 m_prime: &[u8],
-                sig: &$crate::Signature<P>,
-            ) -> Result<(), $crate::Error> {
+                sig: &$crate::types::Signature<P>,
+            ) -> Result<(), $crate::error::Error> {
                 self.verify_mu(&$crate::mu::internal_mu(&self.$($tr).+, m_prime), sig)
             }
 
@@ -332,11 +335,11 @@ macro_rules! verifying_methods {
             /// `digest` does not have `ph`'s output length.
             pub fn verify_prehash(
                 &self,
-                ph: $crate::PreHash,
+                ph: $crate::prehash::PreHash,
                 digest: &[u8],
                 ctx: &[u8],
-                sig: &$crate::Signature<P>,
-            ) -> Result<(), $crate::Error> {
+                sig: &$crate::types::Signature<P>,
+            ) -> Result<(), $crate::error::Error> {
                 self.verify_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, sig)
             }
         }

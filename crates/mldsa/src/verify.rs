@@ -7,7 +7,7 @@ use crate::xof::Shake256;
 use crate::encode::{hint_unpack, pack, unpack};
 use crate::field::exceeds;
 use crate::keygen::{t1_range, unpack_t1};
-use crate::params::{D, ParameterSet, PolyArray};
+use crate::params::{D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::{rej_ntt_poly, sample_in_ball};
@@ -90,7 +90,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     let mut a = Poly::ZERO;
     let mut t = Poly::ZERO;
     let mut acc = [0i64; N];
-    let mut w1 = [0u8; 192];
+    let mut w1 = [0u8; MAX_W1_POLY_SIZE];
     let mut hasher = Shake256::default();
     hasher.update(mu);
     for (i, hi) in hints.as_ref().iter().enumerate() {
@@ -127,7 +127,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
         pack(out, &t, P::W1_BITS, |c| c);
         hasher.update(out);
     }
-    let mut c_tilde2 = [0u8; 64];
+    let mut c_tilde2 = [0u8; MAX_C_TILDE_SIZE];
     hasher.finalize_xof().read(&mut c_tilde2[..P::C_TILDE_SIZE]);
     c_tilde2[..P::C_TILDE_SIZE] == *c_tilde
 }

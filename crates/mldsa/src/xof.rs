@@ -119,7 +119,6 @@ impl<const RATE: usize> Drop for Shake<RATE> {
 }
 
 #[cfg(test)]
-#[allow(clippy::cast_possible_truncation, reason = "test data")]
 mod tests {
     use super::*;
     use shake::{ExtendableOutput, Update, XofReader};
