@@ -1,13 +1,6 @@
 //! Runs one operation of one parameter set `n` times (for instruction counts
 //! under `valgrind --tool=callgrind` and for profiling):
 //! `cargo run --release -p pqdr-ntrup --example ops -- sntrup761 keygen 10`.
-#![allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "test code on public values"
-)]
 
 use core::hint::black_box;
 use pqdr_ntrup::{DecapsulationKey, ParameterSet};

@@ -173,13 +173,6 @@ pub(crate) fn f3_freeze_small(x: i8) -> i8 {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "test code on public values"
-)]
 mod tests {
     use super::*;
 

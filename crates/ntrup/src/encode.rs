@@ -39,7 +39,13 @@ pub(crate) struct Level {
     bytes_mm: usize,
 }
 
-const MAX_LEVELS: usize = 12; // ceil(log2(1277)) = 11
+/// Entries of a [`Levels`] table: the merge levels of `Encode` for up to
+/// [`MAX_LEN`] values, plus the top level.
+const MAX_LEVELS: usize = 12;
+
+/// The most values one [`Levels`] table encodes, `2^(MAX_LEVELS - 1)` (every
+/// set's p fits: `MAX_P <= MAX_LEN` is checked in `params.rs`).
+pub(crate) const MAX_LEN: usize = 1 << (MAX_LEVELS - 1);
 
 /// The levels of an encoding, the index of the top level, and the total length.
 pub(crate) type Levels = ([Level; MAX_LEVELS], usize, usize);
@@ -317,13 +323,6 @@ pub(crate) fn rounded_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: 
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "test code on public values"
-)]
 mod tests {
     use super::*;
     use std::prelude::rust_2024::*;

@@ -19,6 +19,16 @@
         reason = "no parameter set enabled"
     )
 )]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::integer_division_remainder_used,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "tests: arithmetic on public test values"
+    )
+)]
 #[cfg(test)]
 extern crate alloc;
 #[cfg(test)]

@@ -273,13 +273,6 @@ pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(c: &mut [i16; P]) {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "test code on public values"
-)]
 pub(crate) mod tests {
     use super::*;
     use std::prelude::rust_2024::*;

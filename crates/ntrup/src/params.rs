@@ -10,7 +10,7 @@
 
 use core::fmt::Debug;
 
-use crate::encode::{rounded_bytes, rq_bytes, small_bytes};
+use crate::encode::{MAX_LEN, rounded_bytes, rq_bytes, small_bytes};
 use crate::kem;
 use crate::kem::HASH_BYTES;
 
@@ -86,6 +86,17 @@ pub trait ParameterSet:
     fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool;
 }
 
+/// The largest degree p of any set (sntrup1277): `Encode`'s level tables
+/// (sized for `encode::MAX_LEN` values) hold every polynomial.
+pub(crate) const MAX_P: usize = 1277;
+
+/// The largest modulus q of any set (sntrup1277): `Encode` takes moduli below
+/// 2^14, and the 16-bit lanes of the products and reciprocals hold values in
+/// (-2q, 2q).
+pub(crate) const MAX_Q: i16 = 7879;
+
+const _: () = assert!(MAX_P <= MAX_LEN && MAX_Q < 1 << 14);
+
 /// Encapsulation-key length: `Rq_bytes` (`pk = Rq_encode(h)`, NTRU Prime spec §3.1).
 pub(crate) const fn pk_bytes(p: usize, q: i16) -> usize {
     rq_bytes(p, q)
@@ -106,11 +117,14 @@ pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
 macro_rules! variant {
     ($marker:ident, $name:literal, p = $p:literal, q = $q:literal, w = $w:literal) => {
         #[doc = concat!("Marker type for `", $name, "` (p = ", stringify!($p), ", q = ",
-                                            stringify!($q), ", w = ", stringify!($w), ").")]
+                                                    stringify!($q), ", w = ", stringify!($w), ").")]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $marker;
 
         impl sealed::Sealed for $marker {}
+
+        // The set fits the bounds the working buffers are sized for.
+        const _: () = assert!($p <= MAX_P && $q <= MAX_Q);
 
         impl ParameterSet for $marker {
             const NAME: &'static str = $name;

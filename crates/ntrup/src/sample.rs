@@ -149,13 +149,6 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "test code on public values"
-)]
 mod tests {
     use super::*;
     use std::prelude::rust_2024::*;

@@ -14,50 +14,13 @@
 //! key generation's "g not invertible in R/3" retry decision. Outputs are
 //! declassified by the test before they are compared. Natively the client
 //! requests are no-ops and the test is an ordinary round trip.
-#![allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "test code on public values"
-)]
+mod common;
 
-use pqdr_ntrup::{
-    Ciphertext, DecapsulationKey, ParameterSet, Sntrup653, Sntrup761, Sntrup857, Sntrup953,
-    Sntrup1013, Sntrup1277,
-};
-
-/// xorshift64 RNG whose every output byte is classified as secret.
-struct PoisonRng(u64);
-
-impl rand_core::TryRng for PoisonRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst.iter_mut() {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            *b = self.0 as u8;
-        }
-        pqdr_ct::classify(dst);
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for PoisonRng {}
+use common::{TestRng, for_each_set, small_bytes};
+use pqdr_ntrup::{Ciphertext, DecapsulationKey, ParameterSet, Sntrup761, sntrup761};
 
 fn run<S: ParameterSet>() {
-    let mut rng = PoisonRng(0x1234_5678_9abc_def1 ^ S::P as u64);
+    let mut rng = TestRng::secret(0x1234_5678_9abc_def1 ^ S::P as u64);
     let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
     let (ct, ss) = ek.encapsulate(&mut rng);
 
@@ -69,7 +32,7 @@ fn run<S: ParameterSet>() {
     pqdr_ct::declassify(&mut ct_bytes[..]);
     pqdr_ct::declassify(&mut ss_bytes);
 
-    let sb = S::P.div_ceil(4);
+    let sb = small_bytes::<S>();
     let pk_len = ek.as_bytes().as_ref().len();
     for tamper in [None, Some(0usize), Some(ct_bytes.len() - 1)] {
         let mut c = ct_bytes.clone();
@@ -91,7 +54,7 @@ fn run<S: ParameterSet>() {
 /// The PQClean draw pattern shares everything but the RNG calls.
 #[test]
 fn pqclean_pattern_is_constant_time() {
-    let mut rng = PoisonRng(0x0bad_5eed_1234_5678);
+    let mut rng = TestRng::secret(0x0bad_5eed_1234_5678);
     let (dk, ek) = DecapsulationKey::<Sntrup761>::generate_pqclean(&mut rng);
     let (ct, ss) = ek.encapsulate_pqclean(&mut rng);
     let mut k = *dk.decapsulate(&ct).as_bytes();
@@ -103,12 +66,7 @@ fn pqclean_pattern_is_constant_time() {
 
 #[test]
 fn keygen_encaps_decaps_are_constant_time() {
-    run::<Sntrup653>();
-    run::<Sntrup761>();
-    run::<Sntrup857>();
-    run::<Sntrup953>();
-    run::<Sntrup1013>();
-    run::<Sntrup1277>();
+    for_each_set!(run());
 }
 
 /// Must FAIL under valgrind (proves the harness is live):
@@ -130,11 +88,11 @@ fn canary_branch_is_detected() {
 #[test]
 #[ignore = "negative control; expected to fail under valgrind"]
 fn canary_naive_ciphertext_check_is_detected() {
-    let mut ct = [1u8; 1039];
-    let cnew = [1u8; 1039];
+    let mut ct = [1u8; sntrup761::CIPHERTEXT_SIZE];
+    let cnew = [1u8; sntrup761::CIPHERTEXT_SIZE];
     pqdr_ct::classify(&mut ct);
-    let (r_enc, rho) = ([3u8; 191], [2u8; 191]);
-    let mut chosen = [0u8; 191];
+    let (r_enc, rho) = ([3u8; sntrup761::INPUTS_SIZE], [2u8; sntrup761::INPUTS_SIZE]);
+    let mut chosen = [0u8; sntrup761::INPUTS_SIZE];
     if core::hint::black_box(&ct)[..] == cnew[..] {
         chosen.copy_from_slice(&r_enc);
     } else {

@@ -1,36 +1,16 @@
 //! Round trips, implicit rejection, serialization and input validation for
 //! every parameter set (one generic function per property).
-#![allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "test code on public values"
-)]
 
+mod common;
+
+use common::{TestRng, for_each_set, hash_prefix, short_input, small_bytes};
 use pqdr_ntrup::{
     ByteArray, Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet, Sntrup653,
-    Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277,
+    Sntrup761, Sntrup1277,
 };
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use sha2::{Digest, Sha512};
-
-fn hash_prefix(b: u8, parts: &[&[u8]]) -> [u8; 32] {
-    let mut h = Sha512::new();
-    h.update([b]);
-    for p in parts {
-        h.update(p);
-    }
-    h.finalize()[..32].try_into().expect("32")
-}
-
-fn small_bytes<S: ParameterSet>() -> usize {
-    S::P.div_ceil(4)
-}
 
 fn roundtrip<S: ParameterSet>() {
-    let mut rng = StdRng::seed_from_u64(S::P as u64);
+    let mut rng = TestRng::new(S::P as u64);
     for _ in 0..3 {
         let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
         assert_eq!(dk.encapsulation_key(), &ek);
@@ -50,7 +30,7 @@ fn roundtrip<S: ParameterSet>() {
 /// Flipping any bit gives the implicit-rejection key Hash0(Hash3(rho) ‖ ct'),
 /// never the real key.
 fn implicit_rejection<S: ParameterSet>() {
-    let mut rng = StdRng::seed_from_u64(1000 + S::P as u64);
+    let mut rng = TestRng::new(1000 + S::P as u64);
     let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
     let (ct, ss) = ek.encapsulate(&mut rng);
     let sb = small_bytes::<S>();
@@ -58,7 +38,7 @@ fn implicit_rejection<S: ParameterSet>() {
     let rho = &dk.as_bytes().as_ref()[2 * sb + pk_len..3 * sb + pk_len];
     let n = ct.as_bytes().as_ref().len();
     // First byte, middle of the rounded part, last rounded byte, confirmation hash.
-    for pos in [0, n / 2, n - 33, n - 32, n - 1] {
+    for pos in [0, n >> 1, n - 33, n - 32, n - 1] {
         for bit in [0, 7] {
             let mut bytes = *ct.as_bytes();
             bytes.as_mut()[pos] ^= 1 << bit;
@@ -72,13 +52,9 @@ fn implicit_rejection<S: ParameterSet>() {
             assert_eq!(k.as_bytes(), &want, "{} pos {pos} bit {bit}", S::NAME);
         }
     }
-    // The accepted key is Hash1(Hash3(r_enc) ‖ ct): check through the deterministic API.
-    let mut r_enc = S::InputBytes::zeroed();
-    // r = (1, …, 1, 0, …, 0) with w ones: bytes of 0b10 fields (+1 encoding).
-    for i in 0..S::P {
-        let v: u8 = if i < S::W { 2 } else { 1 };
-        r_enc.as_mut()[i / 4] |= v << (2 * (i % 4));
-    }
+    // The accepted key is Hash1(Hash3(r_enc) ‖ ct): check through the deterministic API,
+    // with r = (1, …, 1, 0, …, 0) (w ones).
+    let r_enc = short_input::<S>();
     let (ct, ss) = ek.encapsulate_deterministic(&r_enc).expect("short r");
     let want = hash_prefix(
         1,
@@ -89,7 +65,7 @@ fn implicit_rejection<S: ParameterSet>() {
 }
 
 fn validation<S: ParameterSet>() {
-    let mut rng = StdRng::seed_from_u64(2000 + S::P as u64);
+    let mut rng = TestRng::new(2000 + S::P as u64);
     let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
     let (ct, _) = ek.encapsulate(&mut rng);
     for (len, ok_len) in [
@@ -147,12 +123,8 @@ fn validation<S: ParameterSet>() {
 }
 
 fn deterministic_keygen<S: ParameterSet>() {
-    // f = g = (1, …, 1, 0, …, 0) with w ones; rho = 0x55….
-    let mut f = S::InputBytes::zeroed();
-    for i in 0..S::P {
-        let v: u8 = if i < S::W { 2 } else { 1 };
-        f.as_mut()[i / 4] |= v << (2 * (i % 4));
-    }
+    // f = g = (1, …, 1, 0, …, 0) with w ones; rho = 0xA5….
+    let f = short_input::<S>();
     let mut rho = S::InputBytes::zeroed();
     rho.as_mut().fill(0xA5);
     let (dk, ek) =
@@ -161,7 +133,7 @@ fn deterministic_keygen<S: ParameterSet>() {
         DecapsulationKey::<S>::generate_deterministic(&f, &f, &rho).expect("valid inputs");
     assert_eq!(ek, ek2);
     assert!(dk == dk2);
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut rng = TestRng::new(3);
     let (ct, ss) = ek.encapsulate(&mut rng);
     assert_eq!(dk.decapsulate(&ct), ss);
     // g = 0 is not invertible in R/3.
@@ -174,22 +146,25 @@ fn deterministic_keygen<S: ParameterSet>() {
     );
 }
 
-macro_rules! all_sets {
-    ($($set:ident),*) => {
-        #[test]
-        fn roundtrip_all_sets() { $(roundtrip::<$set>();)* }
-        #[test]
-        fn implicit_rejection_all_sets() { $(implicit_rejection::<$set>();)* }
-        #[test]
-        fn validation_all_sets() { $(validation::<$set>();)* }
-        #[test]
-        fn deterministic_keygen_all_sets() { $(deterministic_keygen::<$set>();)* }
-    };
+#[test]
+fn roundtrip_all_sets() {
+    for_each_set!(roundtrip());
 }
 
-all_sets!(
-    Sntrup653, Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277
-);
+#[test]
+fn implicit_rejection_all_sets() {
+    for_each_set!(implicit_rejection());
+}
+
+#[test]
+fn validation_all_sets() {
+    for_each_set!(validation());
+}
+
+#[test]
+fn deterministic_keygen_all_sets() {
+    for_each_set!(deterministic_keygen());
+}
 
 #[test]
 fn sizes() {
@@ -245,14 +220,14 @@ fn sizes() {
 fn kem_traits() {
     use kem::{Decapsulate, Encapsulate, Kem, KeyExport, TryDecapsulate, TryKeyInit};
     fn sntrup761_decapsulate() {
-        let mut rng = StdRng::seed_from_u64(10);
+        let mut rng = TestRng::new(10);
         let (dk, ek) = Sntrup761::generate_keypair_from_rng(&mut rng);
         let (ct, ss) = ek.encapsulate_with_rng(&mut rng);
         assert_eq!(Decapsulate::decapsulate(&dk, &ct), ss);
     }
     sntrup761_decapsulate();
     fn generic<K: Kem>() {
-        let mut rng = StdRng::seed_from_u64(9);
+        let mut rng = TestRng::new(9);
         let (dk, ek) = K::generate_keypair_from_rng(&mut rng);
         let (ct, ss) = ek.encapsulate_with_rng(&mut rng);
         assert_eq!(dk.try_decapsulate(&ct).expect("infallible"), ss);
