@@ -31,8 +31,8 @@
 )]
 
 use crate::gf;
-use crate::params::ParameterSet;
-use crate::vec::{self, MAX_M, Vec};
+use crate::params::{MAX_M, ParameterSet};
+use crate::vec::{self, Vec};
 
 /// Most value entries: 2^13 / 128.
 pub(crate) const MAX_ENTRIES: usize = 1 << (MAX_M - 7);

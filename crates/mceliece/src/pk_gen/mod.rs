@@ -31,12 +31,10 @@ mod semi;
 mod t_stage;
 
 use crate::gf;
+// The row count the elimination's fixed buffers are sized for.
+use crate::params::MAX_MT;
 use crate::params::{Derived, ParameterSet};
 use layout::Layout;
-
-/// The largest mt of the sets (8192128: 13 x 128): the row count the
-/// elimination's fixed buffers are sized for.
-const MAX_MT: usize = 1664;
 
 /// Builds the public key into `pk` from the Goppa polynomial `g` (t low
 /// coefficients) and the permutation `pi` (length 2^m; the `f` sets may

@@ -5,7 +5,7 @@
 //! buffer while A is read from its end.
 
 use super::matrix::{LANES, eval_group};
-use crate::params::{Derived, ParameterSet};
+use crate::params::{Derived, MAX_M, ParameterSet};
 use crate::vec;
 use zeroize::Zeroize;
 
@@ -43,7 +43,7 @@ fn t_rows<P: ParameterSet, const G: usize>(
     for r in 0..t {
         for i in s0..s1 {
             let arow = &a[(i - s0) * a_stride..(i - s0 + 1) * a_stride];
-            let mut masks = [0u64; vec::MAX_M];
+            let mut masks = [0u64; MAX_M];
             // Bits r m .. r m + m of the A row (m <= 13 bits within 3 bytes).
             let k0 = r * m;
             let mut fb = [0u8; 4];
