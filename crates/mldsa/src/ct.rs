@@ -8,7 +8,7 @@ fn eq_mask(a: u8, b: u8) -> u8 {
     (u16::from(a ^ b).wrapping_sub(1) >> 8) as u8
 }
 
-/// The update of SampleInBall (FIPS 204 Algorithm 29, steps 7–8):
+/// The update of `SampleInBall` (FIPS 204 Algorithm 29, lines 7–8):
 /// c_i ← c_j; c_j ← sign, for a secret j ≤ i, reading and writing every
 /// position so that the memory access pattern does not depend on j.
 /// Coefficients are bytes (−1 as 0xff) so the loops run 16 or 32 per vector.

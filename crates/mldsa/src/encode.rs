@@ -1,5 +1,6 @@
-//! FIPS 204 §7.1–7.2: bit packing of polynomials (Algorithms 16–19) and the
-//! hint packing of signatures (Algorithms 20–21).
+//! Bit packing (FIPS 204 §7.1–7.2): `SimpleBitPack` / `BitPack` and their
+//! inverses (Algorithms 16–19), and the hint packing of signatures
+//! (Algorithms 20–21).
 //!
 //! Packing is arithmetic only (no branch on coefficient values), so the same
 //! functions serve secret data (s1, s2, t0, z) and public data (t1, w1).
@@ -20,8 +21,8 @@ fn group(bits: u32) -> (usize, usize) {
     (g, (g * bits as usize) >> 3)
 }
 
-/// Packs `f(a_i)` (each in [0, 2^bits)) for i = 0..256 little-endian into
-/// `out` (32·bits bytes): SimpleBitPack / BitPack (Algorithms 16, 17).
+/// `SimpleBitPack` / `BitPack` (FIPS 204 Algorithms 16, 17): packs `f(a_i)`
+/// (each in [0, 2^bits)) for i = 0..256 little-endian into `out` (32·bits bytes).
 #[inline(always)]
 pub(crate) fn pack(out: &mut [u8], p: &Poly, bits: u32, f: impl Fn(i32) -> i32) {
     debug_assert_eq!(out.len(), 32 * bits as usize);
@@ -38,8 +39,8 @@ pub(crate) fn pack(out: &mut [u8], p: &Poly, bits: u32, f: impl Fn(i32) -> i32) 
     }
 }
 
-/// Unpacks 256 fields of `bits` bits and maps each through `f`:
-/// SimpleBitUnpack / BitUnpack (Algorithms 18, 19).
+/// `SimpleBitUnpack` / `BitUnpack` (FIPS 204 Algorithms 18, 19): unpacks 256
+/// fields of `bits` bits and maps each through `f`.
 #[inline(always)]
 pub(crate) fn unpack(p: &mut Poly, bytes: &[u8], bits: u32, f: impl Fn(i32) -> i32) {
     debug_assert_eq!(bytes.len(), 32 * bits as usize);
@@ -57,7 +58,7 @@ pub(crate) fn unpack(p: &mut Poly, bytes: &[u8], bits: u32, f: impl Fn(i32) -> i
     }
 }
 
-/// Algorithm 20, HintBitPack for one row `i` (hint bits 0/1 in `h`), called
+/// `HintBitPack` (FIPS 204 Algorithm 20) for one row `i` (hint bits 0/1 in `h`), called
 /// with public (already released) hints. Returns the new running index.
 pub(crate) fn hint_pack_row(
     out: &mut [u8],
@@ -76,7 +77,7 @@ pub(crate) fn hint_pack_row(
     index
 }
 
-/// Algorithm 21, HintBitUnpack: fills `h` (k polynomials of 0/1) or returns
+/// `HintBitUnpack` (FIPS 204 Algorithm 21): fills `h` (k polynomials of 0/1) or returns
 /// `None` for a malformed encoding (indices out of order, counts decreasing or
 /// above ω, non-zero padding). Public data; never panics.
 pub(crate) fn hint_unpack(y: &[u8], omega: usize, h: &mut [Poly]) -> Option<()> {

@@ -1,8 +1,8 @@
 //! Keys with their FIPS 204 expansions cached: [`ExpandedVerifyingKey`] keeps
-//! Â = ExpandA(ρ) (Algorithm 32) and NTT(t1·2^d) (Algorithm 8, lines 5 and
-//! 9); [`ExpandedSigningKey`] keeps Â, NTT(s1), NTT(s2) and NTT(t0)
-//! (Algorithm 7, lines 1–5). They sign and verify with the same functions as
-//! the compact keys.
+//! Â = `ExpandA(ρ)` (Algorithm 32) and NTT(t1·2^d) of `ML-DSA.Verify_internal`
+//! (Algorithm 8); [`ExpandedSigningKey`] keeps Â, NTT(s1), NTT(s2) and NTT(t0)
+//! (Algorithm 7, lines 1–5). They sign and verify with the same methods as
+//! the compact keys (`signing_methods!` / `verifying_methods!` in `types.rs`).
 
 use core::fmt;
 

@@ -1,5 +1,6 @@
-//! FIPS 204 Algorithm 6 (ML-DSA.KeyGen_internal) with the key encodings of
-//! Algorithms 22–25, and the validity check of an expanded signing key.
+//! Key generation (FIPS 204 §6.1): `ML-DSA.KeyGen_internal` (Algorithm 6)
+//! with the key encodings of §7.2 (Algorithms 22–25), and the validity check
+//! of an expanded signing key.
 #![allow(
     clippy::cast_possible_truncation,
     reason = "k and l are at most 8 and fit a byte"
@@ -15,7 +16,7 @@ use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::power2round;
 use crate::sample::{h, rej_bounded_poly, rej_ntt_poly};
 
-/// Byte offsets inside the encoded signing key (Algorithm 24, skEncode).
+/// Byte offsets inside the encoded signing key (`skEncode`, FIPS 204 Algorithm 24).
 pub(crate) struct SkLayout;
 
 impl SkLayout {
@@ -25,7 +26,8 @@ impl SkLayout {
     pub(crate) const S1: usize = 128;
 }
 
-/// Offsets of s1_i, s2_i and t0_i inside skEncode(ρ, K, tr, s1, s2, t0).
+/// Offsets of s1_i, s2_i and t0_i inside `skEncode(ρ, K, tr, s1, s2, t0)`
+/// (FIPS 204 Algorithm 24).
 pub(crate) fn s1_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
     SkLayout::S1 + i * P::S_POLY_SIZE..SkLayout::S1 + (i + 1) * P::S_POLY_SIZE
 }
@@ -37,22 +39,22 @@ pub(crate) fn t0_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
     let start = SkLayout::S1 + (P::L + P::K) * P::S_POLY_SIZE + i * T0_POLY_SIZE;
     start..start + T0_POLY_SIZE
 }
-/// Offset of t1_i inside pkEncode(ρ, t1) (Algorithm 22).
+/// Offset of t1_i inside `pkEncode(ρ, t1)` (FIPS 204 Algorithm 22).
 pub(crate) fn t1_range(i: usize) -> core::ops::Range<usize> {
     32 + T1_POLY_SIZE * i..32 + T1_POLY_SIZE * (i + 1)
 }
 
-/// Unpacks a secret polynomial (BitUnpack(·, η, η), Algorithms 19 and 25).
+/// `BitUnpack(·, η, η)` of a secret polynomial (FIPS 204 Algorithm 25).
 pub(crate) fn unpack_eta<P: ParameterSet>(p: &mut Poly, bytes: &[u8]) {
     unpack(p, bytes, P::ETA_BITS, |v| P::ETA.wrapping_sub(v));
 }
 
-/// Unpacks t0_i (BitUnpack(·, 2^12 − 1, 2^12)).
+/// `BitUnpack(·, 2^12 − 1, 2^12)` of t0_i (FIPS 204 Algorithm 25).
 pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
     unpack(p, bytes, D, |v| (1i32 << (D - 1)).wrapping_sub(v));
 }
 
-/// Unpacks t1_i (SimpleBitUnpack(·, 2^10 − 1)).
+/// `SimpleBitUnpack(·, 2^10 − 1)` of t1_i (FIPS 204 Algorithm 23).
 pub(crate) fn unpack_t1(p: &mut Poly, bytes: &[u8]) {
     unpack(p, bytes, T1_BITS, |v| v);
 }
@@ -66,7 +68,7 @@ pub(crate) fn public_rho(bytes: &[u8]) -> [u8; 32] {
     rho
 }
 
-/// Algorithm 6, ML-DSA.KeyGen_internal(ξ): writes pkEncode and skEncode.
+/// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6): writes pkEncode and skEncode.
 pub(crate) fn keygen_internal<P: ParameterSet>(
     xi: &[u8; 32],
     pk: &mut P::VkBytes,
@@ -79,7 +81,7 @@ pub(crate) fn keygen_internal<P: ParameterSet>(
     sk_b[SkLayout::KEY..SkLayout::KEY + 32].copy_from_slice(&seeds[96..128]);
     let mut rho_prime = Zeroizing::new([0u8; 64]);
     rho_prime.copy_from_slice(&seeds[32..96]);
-    // Algorithm 33, ExpandS(ρ'): s1 then s2, packed straight into the key.
+    // `ExpandS(ρ')` (FIPS 204 Algorithm 33): s1 then s2, packed straight into the key.
     let mut s = Zeroizing::new(Poly::ZERO);
     for r in 0..P::L + P::K {
         rej_bounded_poly(&mut s, &rho_prime, r as u16, P::ETA);
@@ -98,7 +100,8 @@ pub(crate) fn keygen_internal<P: ParameterSet>(
     hook::declassify(pk.as_mut());
 }
 
-/// From ρ, s1, s2 of an encoded signing key, computes t = NTT^−1(Â∘NTT(s1)) + s2,
+/// The second half of `ML-DSA.KeyGen_internal` (FIPS 204 Algorithm 6): from
+/// ρ, s1, s2 of an encoded signing key, computes t = NTT^−1(Â∘NTT(s1)) + s2,
 /// (t1, t0) = Power2Round(t), writes pk = pkEncode(ρ, t1) and tr = H(pk).
 /// With `write` the t0 and tr fields of `sk` are filled in; without it they
 /// are compared, and the result is 0 if they match (constant time), non-zero
@@ -168,7 +171,7 @@ pub(crate) fn derive_t<P: ParameterSet>(
 }
 
 /// Checks that every packed secret coefficient of s1 and s2 is in [0, 2η]
-/// (skDecode, Algorithm 25, only defines those): 0 if so, non-zero otherwise.
+/// (`skDecode`, FIPS 204 Algorithm 25, only defines those): 0 if so, non-zero otherwise.
 pub(crate) fn check_s_range<P: ParameterSet>(sk: &P::SkBytes) -> u32 {
     let mut p = Zeroizing::new(Poly::ZERO);
     let mut bad = 0i32;

@@ -1,5 +1,5 @@
-//! FIPS 204 §4, Table 1 and Table 2: the ML-DSA parameter sets and the sizes
-//! they imply.
+//! Parameter sets (FIPS 204 §4, Tables 1 and 2): the three ML-DSA sets, the
+//! sizes they imply, and the named maxima of the working buffers.
 
 use core::fmt::Debug;
 use zeroize::Zeroize;

@@ -1,5 +1,6 @@
-//! FIPS 204 §7.5: arithmetic in R_q = Z_q[X]/(X^256 + 1) and the NTT
-//! (Algorithms 41 and 42), with Montgomery multiplication on `i32`.
+//! Arithmetic in R_q = Z_q[X]/(X^256 + 1) and the NTT (FIPS 204 §7.5:
+//! `NTT` and `NTT^−1`, Algorithms 41 and 42), with Montgomery multiplication
+//! on `i32`.
 //!
 //! Representation: coefficients are `i32`, not always reduced. NTT values are
 //! kept in the ordinary (not Montgomery) domain; the twiddle factors carry the
@@ -47,7 +48,7 @@ const fn pow_mod(a: u64, mut e: u64) -> u64 {
     r
 }
 
-/// BitRev8 (FIPS 204 Algorithm 43 uses it to order the ζ powers).
+/// `BitRev8(k)` (FIPS 204 Algorithm 43), which orders the ζ powers.
 const fn bitrev8(k: usize) -> u64 {
     let mut r = 0;
     let mut i = 0;
@@ -101,7 +102,7 @@ const INV_NTT_F_ZETA1: i32 = {
     (INV_NTT_F as u64 * z % q * r_inv % q) as i32
 };
 
-/// One layer of Algorithm 41 with blocks of 2·LEN coefficients.
+/// One layer of `NTT` (FIPS 204 Algorithm 41) with blocks of 2·LEN coefficients.
 #[inline(always)]
 fn ntt_layer<const LEN: usize>(a: &mut [i32; N], m: &mut usize) {
     for block in a.chunks_exact_mut(2 * LEN) {
@@ -116,7 +117,7 @@ fn ntt_layer<const LEN: usize>(a: &mut [i32; N], m: &mut usize) {
     }
 }
 
-/// One layer of Algorithm 42 with blocks of 2·LEN coefficients.
+/// One layer of `NTT^−1` (FIPS 204 Algorithm 42) with blocks of 2·LEN coefficients.
 #[inline(always)]
 fn invntt_layer<const LEN: usize>(a: &mut [i32; N], m: &mut usize) {
     for block in a.chunks_exact_mut(2 * LEN) {
@@ -135,7 +136,7 @@ impl Poly {
     /// The zero polynomial.
     pub(crate) const ZERO: Self = Self([0; N]);
 
-    /// In-place forward NTT (FIPS 204 Algorithm 41). Input |a| < q, output |a| < 9q.
+    /// `NTT(w)` in place (FIPS 204 Algorithm 41). Input |a| < q, output |a| < 9q.
     pub(crate) fn ntt(&mut self) {
         let a = &mut self.0;
         let mut m = 0;
@@ -149,7 +150,7 @@ impl Poly {
         ntt_layer::<1>(a, &mut m);
     }
 
-    /// In-place inverse NTT times R (FIPS 204 Algorithm 42, followed by a
+    /// `NTT^−1(ŵ)` in place, times R (FIPS 204 Algorithm 42, followed by a
     /// Montgomery scaling folded into the last layer). Input |a| < q, output
     /// |a| < q. Only the upper half of each butterfly is reduced, so the lower
     /// halves grow to at most 128q before the last layer (256q < 2^31).

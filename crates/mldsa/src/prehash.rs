@@ -1,5 +1,5 @@
-//! FIPS 204 §5.4: the pre-hash functions HashML-DSA accepts, with their
-//! DER-encoded object identifiers (Algorithms 4 and 5, step "OID").
+//! Pre-hashing (FIPS 204 §5.4): the hash functions HashML-DSA accepts, with
+//! their DER-encoded object identifiers (the OID in M′ of Algorithms 4 and 5).
 
 use sha2::Digest;
 use shake::{ExtendableOutput, Update, XofReader};

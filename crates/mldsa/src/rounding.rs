@@ -1,5 +1,5 @@
-//! FIPS 204 §7.4: Power2Round, Decompose, HighBits, LowBits, MakeHint and
-//! UseHint (Algorithms 35–40).
+//! Rounding (FIPS 204 §7.4): `Power2Round`, `Decompose`, `HighBits`,
+//! `LowBits`, `MakeHint` and `UseHint` (Algorithms 35–40).
 //!
 //! The secret-side functions use multiply-and-shift, never `/` or `%`, and no
 //! branches: a variable-time division in Decompose was CVE-2026-22705 in
@@ -8,7 +8,7 @@
 use crate::field::Q;
 use crate::params::D;
 
-/// Algorithm 35, Power2Round(r) for r in [0, q): (r1, r0) with
+/// `Power2Round(r)` (FIPS 204 Algorithm 35) for r in [0, q): (r1, r0) with
 /// r = r1·2^d + r0 and r0 in (−2^(d−1), 2^(d−1)].
 #[inline(always)]
 pub(crate) fn power2round(r: i32) -> (i32, i32) {
@@ -16,7 +16,7 @@ pub(crate) fn power2round(r: i32) -> (i32, i32) {
     (r1, r.wrapping_sub(r1 << D))
 }
 
-/// Algorithm 36, Decompose(r) for r in [0, q): (r1, r0) with
+/// `Decompose(r)` (FIPS 204 Algorithm 36) for r in [0, q): (r1, r0) with
 /// r ≡ r1·2γ2 + r0, r0 in (−γ2, γ2] (with the q − 1 corner case of the spec).
 ///
 /// r1 = ⌈r/2γ2⌋ is computed as ⌈r/128⌉ times a fixed-point reciprocal of
@@ -41,13 +41,13 @@ pub(crate) fn decompose<const GAMMA2: i32>(r: i32) -> (i32, i32) {
     (r1, r0)
 }
 
-/// Algorithm 37, HighBits(r), r in [0, q).
+/// `HighBits(r)` (FIPS 204 Algorithm 37), r in [0, q).
 #[inline(always)]
 pub(crate) fn high_bits<const GAMMA2: i32>(r: i32) -> i32 {
     decompose::<GAMMA2>(r).0
 }
 
-/// Algorithm 40, UseHint(h, r), r in [0, q). Used by verification only
+/// `UseHint(h, r)` (FIPS 204 Algorithm 40), r in [0, q). Used by verification only
 /// (public inputs), still written without branches.
 #[inline(always)]
 pub(crate) fn use_hint<const GAMMA2: i32>(h: bool, r: i32) -> i32 {

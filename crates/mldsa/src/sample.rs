@@ -1,6 +1,6 @@
-//! FIPS 204 §7.3: pseudorandom sampling — SampleInBall, RejNTTPoly,
-//! RejBoundedPoly, ExpandA, ExpandS, ExpandMask (Algorithms 29–34), and the
-//! hash H = SHAKE256 / G = SHAKE128 wrappers of §3.7.
+//! Pseudorandom sampling (FIPS 204 §7.3): `SampleInBall`, `RejNTTPoly`,
+//! `RejBoundedPoly`, `ExpandA`, `ExpandS`, `ExpandMask` (Algorithms 29–34),
+//! and the hash H = SHAKE256 of §3.7.
 #![allow(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
@@ -21,7 +21,7 @@ const SHAKE256_RATE: usize = 136;
 /// Whole SHAKE256 blocks for one ExpandMask polynomial of any set.
 const MASK_BUF_SIZE: usize = MAX_Z_POLY_SIZE.div_ceil(SHAKE256_RATE) * SHAKE256_RATE;
 
-/// H(parts, out.len()): SHAKE256 of the concatenation (FIPS 204 §3.7).
+/// `H(parts, out.len())` (FIPS 204 §3.7): SHAKE256 of the concatenation.
 pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
     let mut x = Shake256::default();
     for p in parts {
@@ -30,7 +30,7 @@ pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
     x.finalize_xof().read(out);
 }
 
-/// Algorithm 30, RejNTTPoly(ρ‖s‖r): the entry Â[r][s] of ExpandA
+/// `RejNTTPoly(ρ‖s‖r)` (FIPS 204 Algorithm 30): the entry Â[r][s] of ExpandA
 /// (Algorithm 32), sampled straight from SHAKE128 with a five-block first
 /// squeeze (enough for 256 coefficients with overwhelming probability).
 /// ρ is public: the rejection branches depend on public data only.
@@ -45,7 +45,7 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
     let mut ctr = 0;
     loop {
         for b in buf[..len].chunks_exact(3) {
-            // Algorithm 14, CoeffFromThreeBytes: drop the top bit, accept if < q.
+            // `CoeffFromThreeBytes` (FIPS 204 Algorithm 14): drop the top bit, accept if < q.
             let z = i32::from(b[0]) | (i32::from(b[1]) << 8) | (i32::from(b[2] & 0x7f) << 16);
             if z < Q {
                 out.0[ctr] = z;
@@ -60,12 +60,12 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
     }
 }
 
-/// Algorithm 31, RejBoundedPoly(ρ'‖r) for η ∈ {2, 4} (ExpandS, Algorithm 33).
+/// `RejBoundedPoly(ρ'‖r)` (FIPS 204 Algorithm 31) for η ∈ {2, 4} (ExpandS, Algorithm 33).
 ///
 /// ρ' is secret. Whether a half-byte is rejected is released (declassified):
 /// the accepted coefficients are uniform whatever the rejected half-bytes
 /// were, so the positions of rejections say nothing about s1, s2. The kept
-/// value is computed without `%` or a table (Algorithm 15, CoeffFromHalfByte).
+/// value is computed without `%` or a table (`CoeffFromHalfByte`, Algorithm 15).
 pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta: i32) {
     let mut x = Shake256::default();
     x.update(rho_prime);
@@ -104,7 +104,7 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
     }
 }
 
-/// Algorithm 34, ExpandMask(ρ'', μ): the r-th polynomial, y_r =
+/// `ExpandMask(ρ'', μ)` (FIPS 204 Algorithm 34): the r-th polynomial, y_r =
 /// BitUnpack(H(ρ''‖IntegerToBytes(κ + r, 2)), γ1 − 1, γ1). No rejection.
 #[inline(always)]
 pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
@@ -121,7 +121,7 @@ pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, ga
     buf.zeroize();
 }
 
-/// Algorithm 29, SampleInBall(c̃): c with τ coefficients ±1.
+/// `SampleInBall(c̃)` (FIPS 204 Algorithm 29): c with τ coefficients ±1.
 ///
 /// For a rejected signing attempt c̃ must stay secret, so the swap
 /// c_i ← c_j, c_j ← ±1 touches every position with masks instead of indexing

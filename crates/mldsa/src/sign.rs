@@ -1,5 +1,5 @@
-//! FIPS 204 Algorithm 7, ML-DSA.Sign_internal, from μ on (the caller
-//! computes μ = H(tr‖M′, 64), or passes an external μ).
+//! Signing (FIPS 204 §6.2): `ML-DSA.Sign_internal` (Algorithm 7) from μ on
+//! (the caller computes μ = H(tr‖M′, 64), or passes an external μ).
 //!
 //! Memory plan (ML-DSA-65 numbers): Â is kept for the whole signature
 //! (30 KiB; regenerated row by row in every attempt with the `low-memory`
@@ -35,7 +35,8 @@ pub(crate) struct Precomputed<'a, P: ParameterSet> {
     pub(crate) t0_hat: Option<&'a P::VecK>,
 }
 
-/// Steps 1–5 of Algorithm 7 for an expanded key: ŝ1, ŝ2, NTT(t0) and Â.
+/// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7), lines 1–5, for an expanded
+/// key: ŝ1, ŝ2, NTT(t0) and Â.
 pub(crate) fn expand_secret<P: ParameterSet>(
     sk: &P::SkBytes,
     a_hat: &mut P::Matrix,
@@ -53,7 +54,7 @@ pub(crate) fn expand_secret<P: ParameterSet>(
     expand_a::<P>(&rho, a_hat);
 }
 
-/// ŝ1 = NTT(s1), ŝ2 = NTT(s2) from the encoded key (Algorithm 7, steps 2–3).
+/// ŝ1 = NTT(s1), ŝ2 = NTT(s2) from the encoded key (FIPS 204 Algorithm 7, lines 2–3).
 fn expand_s_hat<P: ParameterSet>(skb: &[u8], s1_hat: &mut P::VecL, s2_hat: &mut P::VecK) {
     for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
         unpack_eta::<P>(s, &skb[s1_range::<P>(j)]);
@@ -65,7 +66,7 @@ fn expand_s_hat<P: ParameterSet>(skb: &[u8], s1_hat: &mut P::VecL, s2_hat: &mut 
     }
 }
 
-/// Algorithm 32, ExpandA(ρ) (public).
+/// `ExpandA(ρ)` (FIPS 204 Algorithm 32), public.
 fn expand_a<P: ParameterSet>(rho: &[u8; 32], a_hat: &mut P::Matrix) {
     for (r, row) in a_hat.as_mut().chunks_exact_mut(P::L).enumerate() {
         for (s, a) in row.iter_mut().enumerate() {
@@ -74,7 +75,7 @@ fn expand_a<P: ParameterSet>(rho: &[u8; 32], a_hat: &mut P::Matrix) {
     }
 }
 
-/// Algorithm 7, Sign_internal(sk, M′, rnd) from step 7 on, given μ, for an
+/// `ML-DSA.Sign_internal(sk, M′, rnd)` (FIPS 204 Algorithm 7) from line 7 on, given μ, for an
 /// encoded key: ŝ1 and ŝ2 are computed here, Â too unless `low-memory`.
 pub(crate) fn sign_mu<P: ParameterSet>(
     sk: &P::SkBytes,
@@ -106,7 +107,8 @@ pub(crate) fn sign_mu<P: ParameterSet>(
     s2_hat.zeroize();
 }
 
-/// Algorithm 7 from step 7 on, given μ and the precomputed key values.
+/// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) from line 7 on, given μ and
+/// the precomputed key values.
 pub(crate) fn sign_precomputed<P: ParameterSet>(
     sk: &P::SkBytes,
     pre: &Precomputed<'_, P>,
@@ -120,6 +122,7 @@ pub(crate) fn sign_precomputed<P: ParameterSet>(
     }
 }
 
+/// [`sign_precomputed`] for γ2 = `G2` (FIPS 204 Algorithm 7, from line 7 on).
 fn sign_core<P: ParameterSet, const G2: i32>(
     sk: &P::SkBytes,
     pre: &Precomputed<'_, P>,
@@ -131,7 +134,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     let skb = sk.as_ref();
     let rho = public_rho(skb);
     let mut a_tmp = Poly::ZERO;
-    // Step 7: ρ'' ← H(K‖rnd‖μ, 64).
+    // Line 7: ρ'' ← H(K‖rnd‖μ, 64).
     let mut rho_pp = Zeroizing::new([0u8; 64]);
     h(
         &[&skb[SkLayout::KEY..SkLayout::KEY + 32], rnd, mu],
@@ -149,13 +152,13 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     let gamma1 = P::GAMMA1;
     let mut kappa: u16 = 0;
     loop {
-        // Step 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
+        // Line 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
         for (r, y) in y_hat.as_mut().iter_mut().enumerate() {
             expand_mask_poly(y, &rho_pp, kappa.wrapping_add(r as u16), P::GAMMA1_BITS);
             y.ntt();
         }
         kappa = kappa.wrapping_add(P::L as u16);
-        // Steps 12–15: w ← NTT^−1(Â∘ŷ), w1 ← HighBits(w), c̃ ← H(μ‖w1Encode(w1)).
+        // Lines 12–15: w ← NTT^−1(Â∘ŷ), w1 ← HighBits(w), c̃ ← H(μ‖w1Encode(w1)).
         let mut hasher = Shake256::default();
         hasher.update(mu);
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
@@ -176,10 +179,10 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             hasher.update(w1);
         }
         hasher.finalize_xof().read(c_tilde);
-        // Steps 16–17: c ← SampleInBall(c̃), ĉ ← NTT(c).
+        // Lines 16–17: c ← SampleInBall(c̃), ĉ ← NTT(c).
         sample_in_ball(&mut c_hat, c_tilde, P::TAU);
         c_hat.ntt();
-        // Steps 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
+        // Lines 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
         // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β (`bad` < 0 then).
         let mut bad = 0i32;
         for (j, (y, s1)) in y_hat.as_ref().iter().zip(pre.s1_hat.as_ref()).enumerate() {
@@ -202,13 +205,13 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             }
         }
         // Public by design: only whether this attempt is rejected leaks; the
-        // rejected candidate is discarded (FIPS 204 Algorithm 7, step 23).
+        // rejected candidate is discarded (FIPS 204 Algorithm 7, line 23).
         let mut reject = bad >> 31;
         hook::declassify(&mut reject);
         if reject != 0 {
             continue;
         }
-        // Steps 25–28: ct0, h ← MakeHint(−ct0, w − cs2 + ct0) (Algorithm 39:
+        // Lines 25–28: ct0, h ← MakeHint(−ct0, w − cs2 + ct0) (Algorithm 39:
         // HighBits(w − cs2 + ct0) ≠ HighBits(w − cs2)), reject if ‖ct0‖∞ ≥ γ2
         // or more than ω hints.
         let mut count = 0i32;
@@ -232,7 +235,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         }
         bad |= (P::OMEGA as i32).wrapping_sub(count);
         let mut reject = bad >> 31;
-        // Public by design, as above (FIPS 204 Algorithm 7, step 28).
+        // Public by design, as above (FIPS 204 Algorithm 7, line 28).
         hook::declassify(&mut reject);
         if reject != 0 {
             continue;

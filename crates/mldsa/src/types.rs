@@ -1,6 +1,6 @@
 //! The public key, signing key and signature types and the external
-//! functions of FIPS 204 §5: ML-DSA.KeyGen / Sign / Verify (Algorithms 1–3)
-//! and HashML-DSA.Sign / Verify (Algorithms 4–5).
+//! functions of FIPS 204 §5: `ML-DSA.KeyGen` / `Sign` / `Verify`
+//! (Algorithms 1–3) and `HashML-DSA.Sign` / `Verify` (Algorithms 4–5).
 
 use core::fmt;
 
@@ -50,14 +50,14 @@ pub(crate) fn valid(ok: bool) -> Result<(), Error> {
     }
 }
 
-/// ML-DSA.KeyGen (FIPS 204 Algorithm 1): draws ξ (32 bytes) from `rng`.
+/// `ML-DSA.KeyGen` (FIPS 204 Algorithm 1): draws ξ (32 bytes) from `rng`.
 pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> (SigningKey<P>, VerifyingKey<P>) {
     generate_deterministic(&random_32(rng))
 }
 
-/// ML-DSA.KeyGen_internal(ξ) (FIPS 204 Algorithm 6).
+/// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6).
 pub fn generate_deterministic<P: ParameterSet>(xi: &[u8; 32]) -> (SigningKey<P>, VerifyingKey<P>) {
     let sk = SigningKey::<P>::from_seed(xi);
     let vk = sk.vk.clone();
@@ -65,7 +65,7 @@ pub fn generate_deterministic<P: ParameterSet>(xi: &[u8; 32]) -> (SigningKey<P>,
 }
 
 impl<P: ParameterSet> VerifyingKey<P> {
-    /// Decodes a public key (pkDecode, FIPS 204 Algorithm 23). Every byte
+    /// `pkDecode` (FIPS 204 Algorithm 23): decodes a public key. Every byte
     /// string of the right length is a valid encoding.
     ///
     /// # Errors
@@ -96,7 +96,8 @@ impl<P: ParameterSet> VerifyingKey<P> {
         &self.tr
     }
 
-    /// Verify_internal with an externally computed μ = H(tr‖M′, 64).
+    /// `ML-DSA.Verify_internal` (FIPS 204 Algorithm 8) from line 7 on, with
+    /// an externally computed μ = H(tr‖M′, 64).
     ///
     /// # Errors
     /// The signature is invalid.
@@ -120,7 +121,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
 }
 
 impl<P: ParameterSet> SigningKey<P> {
-    /// KeyGen_internal(ξ) (FIPS 204 Algorithm 6); the key remembers ξ.
+    /// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6); the key remembers ξ.
     pub fn from_seed(xi: &[u8; 32]) -> Self {
         let mut bytes = P::SkBytes::zeroed();
         let mut pk = P::VkBytes::zeroed();
@@ -134,7 +135,7 @@ impl<P: ParameterSet> SigningKey<P> {
         }
     }
 
-    /// Decodes an expanded signing key (skDecode, FIPS 204 Algorithm 25) and
+    /// `skDecode` (FIPS 204 Algorithm 25): decodes an expanded signing key and
     /// validates it: every s1/s2 coefficient must be in [−η, η], and t0 and tr
     /// must be the ones ρ, s1, s2 imply (this recomputes the public key).
     ///
@@ -189,7 +190,8 @@ impl<P: ParameterSet> SigningKey<P> {
         &self.vk
     }
 
-    /// Sign_internal with an externally computed μ = H(tr‖M′, 64).
+    /// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) from line 7 on, with an
+    /// externally computed μ = H(tr‖M′, 64).
     #[inline]
     pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
         let mut sig = Signature {

@@ -1,4 +1,4 @@
-//! FIPS 204 Algorithm 8, ML-DSA.Verify_internal, from μ on. All inputs are
+//! Verification (FIPS 204 §6.3): `ML-DSA.Verify_internal` (Algorithm 8) from μ on. All inputs are
 //! public; Â is sampled one entry at a time (each entry is used once), so
 //! verification needs no stored matrix.
 
@@ -12,7 +12,8 @@ use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::{rej_ntt_poly, sample_in_ball};
 
-/// Algorithm 8 given μ = H(tr‖M′, 64): true if σ is a valid signature.
+/// `ML-DSA.Verify_internal` (FIPS 204 Algorithm 8) given μ = H(tr‖M′, 64):
+/// true if σ is a valid signature.
 /// Malformed signatures (bad hint encoding, ‖z‖∞ too large) are `false`.
 /// With `pre` = (Â, NTT(t1·2^d)) from an expanded key, nothing is sampled
 /// or transformed for the key.
@@ -28,7 +29,8 @@ pub(crate) fn verify_mu<P: ParameterSet>(
     }
 }
 
-/// Â and NTT(t1·2^d) of a public key, for [`verify_mu`] with a cached key.
+/// Â = `ExpandA(ρ)` and NTT(t1·2^d) of a public key (FIPS 204 Algorithm 8),
+/// for [`verify_mu`] with a cached key.
 pub(crate) fn expand_public<P: ParameterSet>(
     pk: &P::VkBytes,
     a_hat: &mut P::Matrix,
@@ -49,6 +51,7 @@ pub(crate) fn expand_public<P: ParameterSet>(
     }
 }
 
+/// [`verify_mu`] for γ2 = `G2` (FIPS 204 Algorithm 8).
 fn verify_mu_g<P: ParameterSet, const G2: i32>(
     pk: &P::VkBytes,
     pre: Option<(&P::Matrix, &P::VecK)>,
@@ -57,7 +60,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
 ) -> bool {
     let (c_tilde, rest) = sig.as_ref().split_at(P::C_TILDE_SIZE);
     let (z_bytes, h_bytes) = rest.split_at(P::L * P::Z_POLY_SIZE);
-    // Algorithm 27, sigDecode, with Algorithm 21's checks on the hint.
+    // `sigDecode` (FIPS 204 Algorithm 27), with Algorithm 21's checks on the hint.
     let mut hints = P::VecK::zeroed();
     if hint_unpack(h_bytes, P::OMEGA, hints.as_mut()).is_none() {
         return false;
@@ -76,7 +79,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
         }
         z.ntt();
     }
-    // Step 13: ‖z‖∞ < γ1 − β (checked first; the outcome is the same).
+    // Line 13: ‖z‖∞ < γ1 − β (checked first; the outcome is the same).
     if too_big < 0 {
         return false;
     }
