@@ -150,36 +150,39 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
         return;
     }
     let w = n.trailing_zeros();
-    let lb = w - 3; // index bits lb, lb + 1, lb + 2 are the lane bits
+    let lane_bit0 = w - 3; // index bits lane_bit0 .. lane_bit0 + 2 are the lane bits
     let (groups, _) = x.as_chunks_mut::<8>();
     for lk in 1..=w {
         // Direction of merge stage lk: bit lk of the index, a group bit
-        // below lb, a lane bit from lb to w - 1, and zero for lk = w. A stage
-        // that runs descending in some lanes runs ascending on their
-        // complements instead.
-        let pat: [u32; 8] = if lk >= lb && lk < w {
-            core::array::from_fn(|l| (((l >> (lk - lb)) & 1) as u32).wrapping_neg())
+        // below lane_bit0, a lane bit from lane_bit0 to w - 1, and zero for
+        // lk = w. A stage that runs descending in some lanes runs ascending
+        // on their complements instead.
+        let pat: [u32; 8] = if lk >= lane_bit0 && lk < w {
+            core::array::from_fn(|l| (((l >> (lk - lane_bit0)) & 1) as u32).wrapping_neg())
         } else {
             [0; 8]
         };
-        if lk >= lb && lk < w {
+        if lk >= lane_bit0 && lk < w {
             flip_lanes(groups, pat);
         }
-        let sh = if lk < lb { lk } else { usize::BITS - 1 };
+        let dir_bit = if lk < lane_bit0 { lk } else { usize::BITS - 1 };
         let mut b = lk;
-        while b > lb {
+        while b > lane_bit0 {
             b -= 1;
-            lane_step(groups, 1 << (b - lb));
+            lane_step(groups, 1 << (b - lane_bit0));
         }
         // Group steps on bits b - 1 down to 0, two at a time.
+        let cx = |x: &mut [u32; 8], y: &mut [u32; 8], desc: usize| {
+            cx_groups(x, y, (desc as u32).wrapping_neg());
+        };
         while b >= 2 {
-            group_step2(groups, 1 << (b - 2), sh);
+            group_step2(groups, 1 << (b - 2), dir_bit, cx);
             b -= 2;
         }
         if b == 1 {
-            group_step(groups, 1, sh);
+            group_step(groups, dir_bit, cx);
         }
-        if lk >= lb && lk < w {
+        if lk >= lane_bit0 && lk < w {
             flip_lanes(groups, pat);
         }
     }
@@ -188,7 +191,7 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
 /// The values of `x` after [`sort_u32`], in ascending order.
 pub(crate) fn ranked(x: &[u32]) -> impl Iterator<Item = u32> + '_ {
     let n = x.len();
-    let (gmask, lb) = if n < STRIDED_MIN {
+    let (group_mask, lane_bit0) = if n < STRIDED_MIN {
         (usize::MAX, usize::BITS) // natural order
     } else {
         ((n >> 3) - 1, n.trailing_zeros() - 3)
@@ -197,26 +200,9 @@ pub(crate) fn ranked(x: &[u32]) -> impl Iterator<Item = u32> + '_ {
         if n < STRIDED_MIN {
             x[i]
         } else {
-            x[((i & gmask) << 3) | (i >> lb)]
+            x[((i & group_mask) << 3) | (i >> lane_bit0)]
         }
     })
-}
-
-/// One half-cleaner step on whole groups: group g against group g + d for
-/// every g with bit d clear, descending where bit `sh` of g is set.
-#[inline(always)]
-fn group_step(groups: &mut [[u32; 8]], d: usize, sh: u32) {
-    let mut s = 0;
-    while s < groups.len() {
-        let (lo, hi) = groups[s..s + 2 * d].split_at_mut(d);
-        for (i, (a, b)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
-            let gd = ((((s + i) >> sh) & 1) as u32).wrapping_neg();
-            let (mut av, mut bv) = (*a, *b);
-            cx_groups(&mut av, &mut bv, gd);
-            (*a, *b) = (av, bv);
-        }
-        s += 2 * d;
-    }
 }
 
 /// Compare-exchange of two groups, lane by lane, descending where `gd` is
@@ -231,11 +217,28 @@ fn cx_groups(av: &mut [u32; 8], bv: &mut [u32; 8], gd: u32) {
     *bv = core::array::from_fn(|l| bv[l] ^ t[l]);
 }
 
+/// One half-cleaner step at group distance 1: group 2i against group
+/// 2i + 1, descending where bit `dir_bit` of the group index is set. `cx`
+/// is the compare-exchange of two groups, lane by lane, given the direction
+/// (0 ascending, 1 descending). Shared by [`sort_u32`] and [`sort_records`].
+#[inline(always)]
+fn group_step<G>(groups: &mut [G], dir_bit: u32, cx: impl Fn(&mut G, &mut G, usize)) {
+    let (pairs, _) = groups.as_chunks_mut::<2>();
+    for (i, [a, b]) in pairs.iter_mut().enumerate() {
+        cx(a, b, ((2 * i) >> dir_bit) & 1);
+    }
+}
+
 /// Two consecutive half-cleaner steps, at group distances 2d and d, on four
 /// groups at a time held in registers (one load and one store per group
-/// for both steps).
+/// for both steps); directions and `cx` as in [`group_step`].
 #[inline(always)]
-fn group_step2(groups: &mut [[u32; 8]], d: usize, sh: u32) {
+fn group_step2<G: Copy>(
+    groups: &mut [G],
+    d: usize,
+    dir_bit: u32,
+    cx: impl Fn(&mut G, &mut G, usize),
+) {
     let mut s = 0;
     while s < groups.len() {
         let (lo, hi) = groups[s..s + 4 * d].split_at_mut(2 * d);
@@ -246,12 +249,12 @@ fn group_step2(groups: &mut [[u32; 8]], d: usize, sh: u32) {
             .zip(g1.iter_mut())
             .zip(g2.iter_mut().zip(g3.iter_mut()));
         for (i, ((p0, p1), (p2, p3))) in it.enumerate() {
-            let gd = ((((s + i) >> sh) & 1) as u32).wrapping_neg();
+            let desc = ((s + i) >> dir_bit) & 1;
             let (mut x0, mut x1, mut x2, mut x3) = (*p0, *p1, *p2, *p3);
-            cx_groups(&mut x0, &mut x2, gd);
-            cx_groups(&mut x1, &mut x3, gd);
-            cx_groups(&mut x0, &mut x1, gd);
-            cx_groups(&mut x2, &mut x3, gd);
+            cx(&mut x0, &mut x2, desc);
+            cx(&mut x1, &mut x3, desc);
+            cx(&mut x0, &mut x1, desc);
+            cx(&mut x2, &mut x3, desc);
             (*p0, *p1, *p2, *p3) = (x0, x1, x2, x3);
         }
         s += 4 * d;
@@ -303,36 +306,40 @@ pub(crate) fn sort_records<const W: usize>(r: &mut [[u16; W]]) {
     let n = 8 * r.len();
     debug_assert!(n.is_power_of_two() && n >= 8);
     let w = n.trailing_zeros();
-    let lb = w - 3; // index bits lb, lb + 1, lb + 2 are the lane bits
+    let lane_bit0 = w - 3; // index bits lane_bit0 .. lane_bit0 + 2 are the lane bits
     for lk in 1..=w {
         // Direction of merge stage lk: bit lk of the index, a group bit
-        // below lb, a lane bit from lb to w - 1, and zero for lk = w. Lanes
-        // that run descending run ascending on complemented keys instead.
-        let flip = lk >= lb && lk < w;
+        // below lane_bit0, a lane bit from lane_bit0 to w - 1, and zero for
+        // lk = w. Lanes that run descending run ascending on complemented
+        // keys instead.
+        let flip = lk >= lane_bit0 && lk < w;
         let pat: [u16; 8] = core::array::from_fn(|l| {
-            let bit = if flip { (l >> (lk - lb)) & 1 } else { 0 };
+            let bit = if flip { (l >> (lk - lane_bit0)) & 1 } else { 0 };
             (bit as u16).wrapping_neg() & 0x7FFF
         });
         if flip {
             flip_keys(r, pat);
         }
-        let sh = if lk < lb { lk } else { usize::BITS - 1 };
+        let dir_bit = if lk < lane_bit0 { lk } else { usize::BITS - 1 };
         let mut b = lk;
-        while b > lb {
+        while b > lane_bit0 {
             b -= 1;
-            match b - lb {
+            match b - lane_bit0 {
                 0 => lane_step_rec::<W, 1>(r),
                 1 => lane_step_rec::<W, 2>(r),
                 _ => lane_step_rec::<W, 4>(r),
             }
         }
         // Group steps on bits b - 1 down to 0, two at a time.
+        let cx = |x: &mut [u16; W], y: &mut [u16; W], desc: usize| {
+            cx_rec(x, y, (desc as u16).wrapping_neg());
+        };
         while b >= 2 {
-            group_step2_rec(r, 1 << (b - 2), sh);
+            group_step2(r, 1 << (b - 2), dir_bit, cx);
             b -= 2;
         }
         if b == 1 {
-            group_step_rec(r, sh);
+            group_step(r, dir_bit, cx);
         }
         if flip {
             flip_keys(r, pat);
@@ -358,43 +365,6 @@ fn cx_rec<const W: usize>(a: &mut [u16; W], b: &mut [u16; W], d: u16) {
     let t: [u16; W] = core::array::from_fn(|l| (av[l] ^ bv[l]) & m[l & 7]);
     *a = core::array::from_fn(|l| av[l] ^ t[l]);
     *b = core::array::from_fn(|l| bv[l] ^ t[l]);
-}
-
-/// One half-cleaner step at group distance 1, descending where bit `sh` of
-/// the group index is set.
-#[inline(always)]
-fn group_step_rec<const W: usize>(r: &mut [[u16; W]], sh: u32) {
-    let (pairs, _) = r.as_chunks_mut::<2>();
-    for (i, [a, b]) in pairs.iter_mut().enumerate() {
-        let gd = ((((2 * i) >> sh) & 1) as u16).wrapping_neg();
-        cx_rec(a, b, gd);
-    }
-}
-
-/// Two consecutive half-cleaner steps, at group distances 2d and d, on four
-/// groups at a time held in registers.
-#[inline(always)]
-fn group_step2_rec<const W: usize>(r: &mut [[u16; W]], d: usize, sh: u32) {
-    let mut s = 0;
-    while s < r.len() {
-        let (lo, hi) = r[s..s + 4 * d].split_at_mut(2 * d);
-        let (g0, g1) = lo.split_at_mut(d);
-        let (g2, g3) = hi.split_at_mut(d);
-        let it = g0
-            .iter_mut()
-            .zip(g1.iter_mut())
-            .zip(g2.iter_mut().zip(g3.iter_mut()));
-        for (i, ((p0, p1), (p2, p3))) in it.enumerate() {
-            let gd = ((((s + i) >> sh) & 1) as u16).wrapping_neg();
-            let (mut x0, mut x1, mut x2, mut x3) = (*p0, *p1, *p2, *p3);
-            cx_rec(&mut x0, &mut x2, gd);
-            cx_rec(&mut x1, &mut x3, gd);
-            cx_rec(&mut x0, &mut x1, gd);
-            cx_rec(&mut x2, &mut x3, gd);
-            (*p0, *p1, *p2, *p3) = (x0, x1, x2, x3);
-        }
-        s += 4 * d;
-    }
 }
 
 /// One ascending half-cleaner step inside every group: lane l against lane
