@@ -25,8 +25,11 @@
     reason = "test code on public values"
 )]
 
+mod common;
+
+use common::for_each_set;
 use pqdr_ct::classify;
-use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, SigningKey};
+use pqdr_mldsa::{ParameterSet, PreHash, SigningKey};
 
 fn keygen_and_sign<P: ParameterSet>() {
     let mut xi = [0x5au8; 32];
@@ -65,18 +68,8 @@ fn keygen_and_sign<P: ParameterSet>() {
 }
 
 #[test]
-fn ml_dsa_44_keygen_and_sign() {
-    keygen_and_sign::<MlDsa44>();
-}
-
-#[test]
-fn ml_dsa_65_keygen_and_sign() {
-    keygen_and_sign::<MlDsa65>();
-}
-
-#[test]
-fn ml_dsa_87_keygen_and_sign() {
-    keygen_and_sign::<MlDsa87>();
+fn keygen_and_sign_every_set() {
+    for_each_set!(keygen_and_sign());
 }
 
 /// Must FAIL under valgrind (proves the harness is live): `-- --ignored canary`.

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::TestRng;
+use common::{TestRng, keys};
 use pqdr_mldsa::{
     Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, PreHash, Signature, SigningKey, VerifyingKey,
     generate, generate_deterministic,
@@ -175,7 +175,7 @@ fn all_entry_points<P: ParameterSet>() {
 /// Signing keys with a coefficient of s1/s2 out of range, or with t0 / tr not
 /// matching, are rejected.
 fn sk_validation<P: ParameterSet>() {
-    let (sk, _) = generate_deterministic::<P>(&[3u8; 32]);
+    let (sk, _) = keys::<P>(3);
     let good = *sk.as_bytes();
     // s1's first coefficient field set to all ones (7 or 15 > 2η).
     let mut bad = good;
@@ -210,7 +210,7 @@ fn sk_validation<P: ParameterSet>() {
 
 /// Malformed hints (FIPS 204 Algorithm 21) fail verification without panicking.
 fn malformed_hints<P: ParameterSet>() {
-    let (sk, vk) = generate_deterministic::<P>(&[5u8; 32]);
+    let (sk, vk) = keys::<P>(5);
     let sig = sk.sign_deterministic(b"m", b"").expect("sign");
     vk.verify(b"m", b"", &sig).expect("valid");
     let n = P::SIG_SIZE;
@@ -263,7 +263,7 @@ where
         Keypair, MultipartSigner, MultipartVerifier, RandomizedMultipartSigner, RandomizedSigner,
         SignatureEncoding, Signer, Verifier,
     };
-    let (sk, vk) = generate_deterministic::<P>(&[1u8; 32]);
+    let (sk, vk) = keys::<P>(1);
     let sig: Signature<P> = Signer::sign(&sk, b"abc");
     Verifier::verify(&vk, b"abc", &sig).expect("verify");
     assert_eq!(sig, sk.sign_deterministic(b"abc", b"").expect("sign"));

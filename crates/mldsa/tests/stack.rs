@@ -10,6 +10,9 @@
     reason = "test code on public values"
 )]
 
+mod common;
+
+use common::keys;
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, SigningKey};
 
 const DEPTH: usize = 1 << 20;
@@ -24,7 +27,7 @@ struct Figures {
 }
 
 fn measure<P: ParameterSet>() -> Figures {
-    let (sk, vk) = pqdr_mldsa::generate_deterministic::<P>(&[1; 32]);
+    let (sk, vk) = keys::<P>(1);
     let msg = [0x42u8; 32];
     let sig = sk.sign_deterministic(&msg, b"").expect("sign");
     let mut keys = None;

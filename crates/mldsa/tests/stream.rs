@@ -11,13 +11,16 @@
 )]
 #![cfg(feature = "ml_dsa_65")]
 
+mod common;
+
+use common::keys;
 use pqdr_mldsa::ml_dsa_65 as s;
 use shake::{ExtendableOutput, Shake128, Update, XofReader};
 
 /// Streams `total` bytes of a SHAKE128-generated message through a signer and
 /// a verifier in 64 KiB chunks; checks that a changed last byte fails.
 fn stream(total: usize) {
-    let (sk, vk) = s::generate_deterministic(&[11u8; 32]);
+    let (sk, vk) = keys::<s::Set>(11);
     let chunk = 64 * 1024;
     let source = || {
         let mut x = Shake128::default();

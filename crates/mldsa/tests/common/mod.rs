@@ -1,7 +1,17 @@
-//! Shared test helpers.
-#![allow(dead_code, reason = "each test binary uses a part")]
+//! Scaffolding shared by the integration tests (`mod common;`): the
+//! deterministic test RNG, the key fixtures, byte arrays filled from
+//! arbitrary input, and [`for_each_set!`], which runs a generic test function
+//! for every parameter set.
+#![allow(
+    dead_code,
+    unused_imports,
+    unused_macros,
+    reason = "each test file uses a part"
+)]
 
 use core::convert::Infallible;
+
+use pqdr_mldsa::{ByteArray, ParameterSet, SigningKey, VerifyingKey};
 
 /// A small deterministic RNG (xorshift64*) for tests only.
 pub(crate) struct TestRng(pub(crate) u64);
@@ -27,3 +37,29 @@ impl rand_core::TryRng for TestRng {
 }
 
 impl rand_core::TryCryptoRng for TestRng {}
+
+/// The key fixture: `ML-DSA.KeyGen_internal(ξ)` with ξ = 32 bytes `seed`.
+pub(crate) fn keys<P: ParameterSet>(seed: u8) -> (SigningKey<P>, VerifyingKey<P>) {
+    pqdr_mldsa::generate_deterministic::<P>(&[seed; 32])
+}
+
+/// An encoded key or signature filled with `bytes` repeated (`bytes` not empty).
+pub(crate) fn cycled<B: ByteArray>(bytes: &[u8]) -> B {
+    let mut out = B::zeroed();
+    for (d, s) in out.as_mut().iter_mut().zip(bytes.iter().cycle()) {
+        *d = *s;
+    }
+    out
+}
+
+/// `for_each_set!(f(args))` calls `f::<P>(args)` for `P` = `MlDsa44`,
+/// `MlDsa65`, `MlDsa87`, in that order (the arguments are evaluated once per
+/// call).
+macro_rules! for_each_set {
+    ($f:ident($($arg:expr),* $(,)?)) => {{
+        $f::<pqdr_mldsa::MlDsa44>($($arg),*);
+        $f::<pqdr_mldsa::MlDsa65>($($arg),*);
+        $f::<pqdr_mldsa::MlDsa87>($($arg),*);
+    }};
+}
+pub(crate) use for_each_set;
