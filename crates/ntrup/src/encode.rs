@@ -144,16 +144,8 @@ fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
             } else {
                 level.m
             };
-            let mut x = u32::from(r[2 * k] as u16) + u32::from(r[2 * k + 1] as u16) * level.m;
-            let mut mm = level.m * m1;
-            while mm >= 16384 {
-                #[allow(clippy::cast_possible_truncation, reason = "low byte")]
-                let byte = x as u8;
-                out[pos] = byte;
-                pos += 1;
-                x >>= 8;
-                mm = (mm + 255) >> 8;
-            }
+            let x = u32::from(r[2 * k] as u16) + u32::from(r[2 * k + 1] as u16) * level.m;
+            let x = emit_bytes(out, &mut pos, x, level.m * m1, 16384);
             #[allow(clippy::cast_possible_truncation, reason = "x < mm < 16384")]
             let x16 = x as i16;
             r[k] = x16;
@@ -162,16 +154,23 @@ fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
             r[len >> 1] = r[len - 1];
         }
     }
-    let mut x = r[0] as u16;
-    let mut mm = lv[n].m;
-    while mm > 1 {
+    emit_bytes(out, &mut pos, u32::from(r[0] as u16), lv[n].m, 2);
+}
+
+/// The byte output of one `Encode` step: while the modulus `mm` of `x` is
+/// at least `limit`, emit the low byte of `x` and divide both by 256 (the
+/// modulus rounding up). Returns what is left of `x`.
+#[inline(always)]
+fn emit_bytes(out: &mut [u8], pos: &mut usize, mut x: u32, mut mm: u32, limit: u32) -> u32 {
+    while mm >= limit {
         #[allow(clippy::cast_possible_truncation, reason = "low byte")]
         let byte = x as u8;
-        out[pos] = byte;
-        pos += 1;
+        out[*pos] = byte;
+        *pos += 1;
         x >>= 8;
         mm = (mm + 255) >> 8;
     }
+    x
 }
 
 /// `Decode(S, M)` (NTRU Prime spec §3.1) with every `M[i] = m`: `out[i]` in `0..m` for any input bytes.
@@ -271,27 +270,49 @@ pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
     }
 }
 
+/// `Encode` of `r` after mapping every coefficient to its digit in `0..m`
+/// with `to_digit`; `r` is consumed.
+#[inline(always)]
+fn encode_digits<const P: usize>(
+    s: &mut [u8],
+    r: &mut [i16; P],
+    levels: &Levels,
+    to_digit: impl Fn(i32) -> i32,
+) {
+    for x in r.iter_mut() {
+        #[allow(clippy::cast_possible_truncation, reason = "digits are in 0..16384")]
+        let v = to_digit(i32::from(*x)) as i16;
+        *x = v;
+    }
+    encode(s, r, levels);
+}
+
+/// `Decode` into digits, then every digit mapped back to its coefficient
+/// with `from_digit`.
+#[inline(always)]
+fn decode_digits<const P: usize>(
+    r: &mut [i16; P],
+    s: &[u8],
+    levels: &Levels,
+    from_digit: impl Fn(i32) -> i32,
+) {
+    decode(r, s, levels);
+    for x in r.iter_mut() {
+        #[allow(clippy::cast_possible_truncation, reason = "|coefficient| < 2^15")]
+        let v = from_digit(i32::from(*x)) as i16;
+        *x = v;
+    }
+}
+
 /// `Rq_encode` (NTRU Prime spec §3.1, encoding of field elements): the
 /// coefficients shifted to `0..q`, mixed-radix encoded; `r` is consumed.
 pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
-    for x in r.iter_mut() {
-        #[allow(clippy::cast_possible_truncation, reason = "0..q")]
-        let v = (i32::from(*x) + Fq::<Q>::Q12) as i16;
-        *x = v;
-    }
-    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    encode(s, r, &Codec::<P, Q>::RQ);
+    encode_digits(s, r, &Codec::<P, Q>::RQ, |x| x + Fq::<Q>::Q12);
 }
 
 /// `Rq_decode` (NTRU Prime spec §3.1): any bytes of the right length decode.
 pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
-    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    decode(r, s, &Codec::<P, Q>::RQ);
-    for x in r.iter_mut() {
-        #[allow(clippy::cast_possible_truncation, reason = "|x - q12| <= q12")]
-        let v = (i32::from(*x) - Fq::<Q>::Q12) as i16;
-        *x = v;
-    }
+    decode_digits(r, s, &Codec::<P, Q>::RQ, |x| x - Fq::<Q>::Q12);
 }
 
 /// Modulus of the rounded encoding: `(q + 2) / 3`.
@@ -302,24 +323,15 @@ pub(crate) const fn rounded_modulus(q: u32) -> u32 {
 /// `Rounded_encode` (NTRU Prime spec §3.1, encoding of rounded elements): each
 /// multiple of 3 in `-q12..=q12` as `(x + q12) / 3`; `r` is consumed.
 pub(crate) fn rounded_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
-    for x in r.iter_mut() {
-        #[allow(clippy::cast_possible_truncation, reason = "0..(q+2)/3")]
-        let v = (((i32::from(*x) + Fq::<Q>::Q12) * 10923) >> 15) as i16;
-        *x = v;
-    }
-    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    encode(s, r, &Codec::<P, Q>::ROUNDED);
+    // (x + q12) / 3 for a multiple of 3 below 2^15: a multiply by 10923 = ceil(2^15 / 3).
+    encode_digits(s, r, &Codec::<P, Q>::ROUNDED, |x| {
+        ((x + Fq::<Q>::Q12) * 10923) >> 15
+    });
 }
 
 /// `Rounded_decode` (NTRU Prime spec §3.1).
 pub(crate) fn rounded_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
-    #[allow(clippy::cast_sign_loss, reason = "q > 0")]
-    decode(r, s, &Codec::<P, Q>::ROUNDED);
-    for x in r.iter_mut() {
-        #[allow(clippy::cast_possible_truncation, reason = "|3 x - q12| < 2^15")]
-        let v = (i32::from(*x) * 3 - Fq::<Q>::Q12) as i16;
-        *x = v;
-    }
+    decode_digits(r, s, &Codec::<P, Q>::ROUNDED, |x| x * 3 - Fq::<Q>::Q12);
 }
 
 #[cfg(test)]

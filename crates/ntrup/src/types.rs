@@ -9,8 +9,8 @@ use core::fmt;
 use rand_core::{CryptoRng, TryCryptoRng};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-/// Length of the shared secret (bytes).
-pub const SHARED_SECRET_SIZE: usize = 32;
+/// The 32-byte shared secret, one type for the pqdr KEM crates.
+pub use pqdr_common::{SHARED_SECRET_SIZE, SharedSecret};
 
 /// Copies `bytes` into an array of the right length.
 ///
@@ -23,24 +23,61 @@ fn array_from_slice<A: ByteArray>(bytes: &[u8]) -> Result<A, Error> {
     })
 }
 
-/// An encapsulation (public) key: `Rq_encode(h)`.
-pub struct EncapsulationKey<S: ParameterSet> {
-    bytes: S::EncapsulationKeyBytes,
+/// A public byte string of one parameter set (an encapsulation key or a
+/// ciphertext): the struct, `Clone`, byte-wise `PartialEq` / `Eq` (the bytes
+/// are public), `from_bytes` and `as_bytes`. Every byte string of the right
+/// length is a value: the decoders reduce, as in the reference and the
+/// spec's `Decode` (NTRU Prime spec §3.1).
+macro_rules! public_bytes_type {
+    ($(#[$doc:meta])* $name:ident, $bytes:ident, $what:literal) => {
+        $(#[$doc])*
+        pub struct $name<S: ParameterSet> {
+            bytes: S::$bytes,
+        }
+
+        impl<S: ParameterSet> Clone for $name<S> {
+            fn clone(&self) -> Self {
+                Self { bytes: self.bytes }
+            }
+        }
+
+        impl<S: ParameterSet> PartialEq for $name<S> {
+            fn eq(&self, other: &Self) -> bool {
+                self.bytes.as_ref() == other.bytes.as_ref()
+            }
+        }
+
+        impl<S: ParameterSet> Eq for $name<S> {}
+
+        impl<S: ParameterSet> $name<S> {
+            #[doc = concat!("Parses ", $what, ". Every byte string of the right length is ",
+                            $what, " (the decoder reduces each coefficient, as in the reference).")]
+            ///
+            /// # Errors
+            /// [`Error::Length`] for a wrong length.
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+                Ok(Self {
+                    bytes: array_from_slice(bytes)?,
+                })
+            }
+
+            /// The encoding.
+            pub fn as_bytes(&self) -> &S::$bytes {
+                &self.bytes
+            }
+        }
+    };
 }
 
-impl<S: ParameterSet> Clone for EncapsulationKey<S> {
-    fn clone(&self) -> Self {
-        EncapsulationKey { bytes: self.bytes }
-    }
-}
+public_bytes_type!(
+    /// An encapsulation (public) key: `Rq_encode(h)`.
+    EncapsulationKey, EncapsulationKeyBytes, "an encapsulation key"
+);
 
-impl<S: ParameterSet> PartialEq for EncapsulationKey<S> {
-    fn eq(&self, other: &Self) -> bool {
-        self.bytes.as_ref() == other.bytes.as_ref()
-    }
-}
-
-impl<S: ParameterSet> Eq for EncapsulationKey<S> {}
+public_bytes_type!(
+    /// A ciphertext: `Rounded_encode(c) ‖ HashConfirm(r, pk)`.
+    Ciphertext, CiphertextBytes, "a ciphertext"
+);
 
 impl<S: ParameterSet> fmt::Debug for EncapsulationKey<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -54,20 +91,19 @@ impl<S: ParameterSet> fmt::Debug for EncapsulationKey<S> {
 }
 
 impl<S: ParameterSet> EncapsulationKey<S> {
-    /// Parses an encapsulation key. Every byte string of the right length is a
-    /// key (`Rq_decode` reduces each coefficient mod q), as in the reference.
-    ///
-    /// # Errors
-    /// [`Error::Length`] for a wrong length.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        Ok(EncapsulationKey {
-            bytes: array_from_slice(bytes)?,
-        })
-    }
-
-    /// The encoding `Rq_encode(h)`.
-    pub fn as_bytes(&self) -> &S::EncapsulationKeyBytes {
-        &self.bytes
+    /// A fresh ciphertext and the shared secret `fill` writes into the
+    /// secret's own storage.
+    fn encapsulate_with<E>(
+        &self,
+        fill: impl FnOnce(
+            &S::EncapsulationKeyBytes,
+            &mut S::CiphertextBytes,
+            &mut [u8; SHARED_SECRET_SIZE],
+        ) -> Result<(), E>,
+    ) -> Result<(Ciphertext<S>, SharedSecret), E> {
+        let mut ct = S::CiphertextBytes::zeroed();
+        let ss = SharedSecret::try_new_with(|ss| fill(&self.bytes, &mut ct, ss))?;
+        Ok((Ciphertext { bytes: ct }, ss))
     }
 
     /// `Encap` (NTRU Prime spec §2.3.7): a fresh ciphertext and its shared secret. Draws p
@@ -85,10 +121,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
         &self,
         rng: &mut R,
     ) -> Result<(Ciphertext<S>, SharedSecret), R::Error> {
-        let mut ct = S::CiphertextBytes::zeroed();
-        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        S::encap::<R, false>(rng, &self.bytes, &mut ct, &mut ss.0)?;
-        Ok((Ciphertext { bytes: ct }, ss))
+        self.encapsulate_with(|pk, ct, ss| S::encap::<R, false>(rng, pk, ct, ss))
     }
 
     /// [`Self::encapsulate`] drawing r's p random words with **one** 4p-byte
@@ -98,10 +131,8 @@ impl<S: ParameterSet> EncapsulationKey<S> {
         &self,
         rng: &mut R,
     ) -> (Ciphertext<S>, SharedSecret) {
-        let mut ct = S::CiphertextBytes::zeroed();
-        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        let Ok(()) = S::encap::<R, true>(rng, &self.bytes, &mut ct, &mut ss.0);
-        (Ciphertext { bytes: ct }, ss)
+        let Ok(out) = self.encapsulate_with(|pk, ct, ss| S::encap::<R, true>(rng, pk, ct, ss));
+        out
     }
 
     /// `Encap` (NTRU Prime spec §2.3.7) for a caller-chosen input: `r_enc` is `Small_encode(r)` of a short
@@ -113,11 +144,9 @@ impl<S: ParameterSet> EncapsulationKey<S> {
         &self,
         r_enc: &S::InputBytes,
     ) -> Result<(Ciphertext<S>, SharedSecret), Error> {
-        let mut ct = S::CiphertextBytes::zeroed();
-        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        S::encap_deterministic(r_enc, &self.bytes, &mut ct, &mut ss.0)
-            .ok_or(Error::InvalidInput)?;
-        Ok((Ciphertext { bytes: ct }, ss))
+        self.encapsulate_with(|pk, ct, ss| {
+            S::encap_deterministic(r_enc, pk, ct, ss).ok_or(Error::InvalidInput)
+        })
     }
 }
 
@@ -128,6 +157,23 @@ pub struct DecapsulationKey<S: ParameterSet> {
 }
 
 impl<S: ParameterSet> DecapsulationKey<S> {
+    /// A key pair from the encodings `fill` writes.
+    fn generate_with<E>(
+        fill: impl FnOnce(&mut S::EncapsulationKeyBytes, &mut S::DecapsulationKeyBytes) -> Result<(), E>,
+    ) -> Result<(Self, EncapsulationKey<S>), E> {
+        let mut pk = S::EncapsulationKeyBytes::zeroed();
+        let mut sk = S::DecapsulationKeyBytes::zeroed();
+        fill(&mut pk, &mut sk)?;
+        let ek = EncapsulationKey { bytes: pk };
+        Ok((
+            DecapsulationKey {
+                bytes: sk,
+                ek: ek.clone(),
+            },
+            ek,
+        ))
+    }
+
     /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) with randomness in the reference order: p
     /// 4-byte draws for `Small_random(g)` (again while g is not invertible in
     /// R/3), p 4-byte draws for `Short_random(f)`, one `Small_bytes` draw for rho.
@@ -143,34 +189,15 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     pub fn try_generate<R: TryCryptoRng + ?Sized>(
         rng: &mut R,
     ) -> Result<(Self, EncapsulationKey<S>), R::Error> {
-        let mut pk = S::EncapsulationKeyBytes::zeroed();
-        let mut sk = S::DecapsulationKeyBytes::zeroed();
-        S::keypair::<R, false>(rng, &mut pk, &mut sk)?;
-        let ek = EncapsulationKey { bytes: pk };
-        Ok((
-            DecapsulationKey {
-                bytes: sk,
-                ek: ek.clone(),
-            },
-            ek,
-        ))
+        Self::generate_with(|pk, sk| S::keypair::<R, false>(rng, pk, sk))
     }
 
     /// [`Self::generate`] drawing each polynomial's p random words with **one**
     /// 4p-byte `fill_bytes` call, as PQClean and liboqs do (so a NIST DRBG
     /// reproduces their KAT files instead of the official ones).
     pub fn generate_pqclean<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self, EncapsulationKey<S>) {
-        let mut pk = S::EncapsulationKeyBytes::zeroed();
-        let mut sk = S::DecapsulationKeyBytes::zeroed();
-        let Ok(()) = S::keypair::<R, true>(rng, &mut pk, &mut sk);
-        let ek = EncapsulationKey { bytes: pk };
-        (
-            DecapsulationKey {
-                bytes: sk,
-                ek: ek.clone(),
-            },
-            ek,
-        )
+        let Ok(out) = Self::generate_with(|pk, sk| S::keypair::<R, true>(rng, pk, sk));
+        out
     }
 
     /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) from explicit inputs: `f_enc = Small_encode(f)` for a short
@@ -184,17 +211,9 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         g_enc: &S::InputBytes,
         rho: &S::InputBytes,
     ) -> Result<(Self, EncapsulationKey<S>), Error> {
-        let mut pk = S::EncapsulationKeyBytes::zeroed();
-        let mut sk = S::DecapsulationKeyBytes::zeroed();
-        S::keypair_deterministic(f_enc, g_enc, rho, &mut pk, &mut sk).ok_or(Error::InvalidInput)?;
-        let ek = EncapsulationKey { bytes: pk };
-        Ok((
-            DecapsulationKey {
-                bytes: sk,
-                ek: ek.clone(),
-            },
-            ek,
-        ))
+        Self::generate_with(|pk, sk| {
+            S::keypair_deterministic(f_enc, g_enc, rho, pk, sk).ok_or(Error::InvalidInput)
+        })
     }
 
     /// Parses a secret key.
@@ -227,9 +246,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// `Decap` (NTRU Prime spec §2.3.8). Never fails: a ciphertext that does not re-encrypt
     /// to itself yields the implicit-rejection key `Hash0(Hash3(rho) ‖ ct)`.
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
-        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        S::decap(&ct.bytes, &self.bytes, &mut ss.0);
-        ss
+        SharedSecret::new_with(|ss| S::decap(&ct.bytes, &self.bytes, ss))
     }
 }
 
@@ -278,47 +295,12 @@ impl<S: ParameterSet> Drop for DecapsulationKey<S> {
 
 impl<S: ParameterSet> ZeroizeOnDrop for DecapsulationKey<S> {}
 
-/// A ciphertext: `Rounded_encode(c) ‖ HashConfirm(r, pk)`. Any bytes of the
-/// right length are a ciphertext.
-pub struct Ciphertext<S: ParameterSet> {
-    bytes: S::CiphertextBytes,
-}
-
 impl<S: ParameterSet> Ciphertext<S> {
-    /// Parses a ciphertext.
-    ///
-    /// # Errors
-    /// [`Error::Length`] for a wrong length.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        Ok(Ciphertext {
-            bytes: array_from_slice(bytes)?,
-        })
-    }
-
     /// Wraps an array of the right size.
     pub fn new(bytes: S::CiphertextBytes) -> Self {
         Ciphertext { bytes }
     }
-
-    /// The encoding.
-    pub fn as_bytes(&self) -> &S::CiphertextBytes {
-        &self.bytes
-    }
 }
-
-impl<S: ParameterSet> Clone for Ciphertext<S> {
-    fn clone(&self) -> Self {
-        Ciphertext { bytes: self.bytes }
-    }
-}
-
-impl<S: ParameterSet> PartialEq for Ciphertext<S> {
-    fn eq(&self, other: &Self) -> bool {
-        self.bytes.as_ref() == other.bytes.as_ref()
-    }
-}
-
-impl<S: ParameterSet> Eq for Ciphertext<S> {}
 
 impl<S: ParameterSet> fmt::Debug for Ciphertext<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -330,48 +312,3 @@ impl<S: ParameterSet> fmt::Debug for Ciphertext<S> {
         )
     }
 }
-
-/// A 32-byte shared secret.
-#[derive(Clone)]
-pub struct SharedSecret([u8; SHARED_SECRET_SIZE]);
-
-impl SharedSecret {
-    /// The secret bytes.
-    pub fn as_bytes(&self) -> &[u8; SHARED_SECRET_SIZE] {
-        &self.0
-    }
-}
-
-impl fmt::Debug for SharedSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SharedSecret(…)")
-    }
-}
-
-impl ConstantTimeEq for SharedSecret {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl PartialEq for SharedSecret {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-
-impl Eq for SharedSecret {}
-
-impl Zeroize for SharedSecret {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl Drop for SharedSecret {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for SharedSecret {}
