@@ -13,8 +13,8 @@ use crate::error::{Error, check_key, check_length};
 use crate::kem;
 use crate::params::{ByteArray, ParameterSet};
 
-/// Size of a shared secret in bytes (FIPS 203: 32).
-pub const SHARED_SECRET_SIZE: usize = 32;
+/// The 32-byte shared secret (FIPS 203: `K`), shared by the pqdr KEM crates.
+pub use pqdr_common::{SHARED_SECRET_SIZE, SharedSecret};
 
 /// Size of a decapsulation-key seed `d ‖ z` in bytes.
 pub const SEED_SIZE: usize = 64;
@@ -33,57 +33,6 @@ impl fmt::Debug for HexPrefix<'_> {
         Ok(())
     }
 }
-
-/// A 32-byte shared secret. Zeroized on drop, compared in constant time.
-#[derive(Clone)]
-pub struct SharedSecret([u8; SHARED_SECRET_SIZE]);
-
-impl SharedSecret {
-    /// The secret bytes.
-    pub fn as_bytes(&self) -> &[u8; SHARED_SECRET_SIZE] {
-        &self.0
-    }
-}
-
-impl From<[u8; SHARED_SECRET_SIZE]> for SharedSecret {
-    fn from(bytes: [u8; SHARED_SECRET_SIZE]) -> Self {
-        Self(bytes)
-    }
-}
-
-impl ConstantTimeEq for SharedSecret {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl PartialEq for SharedSecret {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-
-impl Eq for SharedSecret {}
-
-impl fmt::Debug for SharedSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SharedSecret(...)")
-    }
-}
-
-impl Zeroize for SharedSecret {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl Drop for SharedSecret {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for SharedSecret {}
 
 /// An ML-KEM encapsulation (public) key `ek`, `384k + 32` bytes, checked on
 /// parsing (FIPS 203 §7.2). Caches `H(ek)`.
@@ -153,14 +102,9 @@ impl<P: ParameterSet> EncapsulationKey<P> {
         let mut ct = Ciphertext::<P> {
             bytes: P::CiphertextBytes::zeroed(),
         };
-        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        kem::encaps_internal::<P>(
-            self.bytes.as_ref(),
-            &self.h,
-            m,
-            ct.bytes.as_mut(),
-            &mut ss.0,
-        );
+        let ss = SharedSecret::new_with(|ss| {
+            kem::encaps_internal::<P>(self.bytes.as_ref(), &self.h, m, ct.bytes.as_mut(), ss);
+        });
         (ct, ss)
     }
 }
@@ -292,9 +236,9 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// never fails. A ciphertext that was not produced for this key gives
     /// a pseudorandom "implicit rejection" key `J(z ‖ c)`.
     pub fn decapsulate(&self, ct: &Ciphertext<P>) -> SharedSecret {
-        let mut ss = SharedSecret([0; SHARED_SECRET_SIZE]);
-        kem::decaps_internal::<P>(self.bytes.as_ref(), ct.bytes.as_ref(), &mut ss.0);
-        ss
+        SharedSecret::new_with(|ss| {
+            kem::decaps_internal::<P>(self.bytes.as_ref(), ct.bytes.as_ref(), ss);
+        })
     }
 }
 
