@@ -3,10 +3,11 @@
 //! generic code can take `K: kem::Kem`.
 //!
 //! The trait family wants the decapsulation key to hand out its encapsulation
-//! key ([`Decapsulator::encapsulation_key`]), but a Classic McEliece secret key
-//! does not contain its public key (255 KB to 1.3 MB, Classic McEliece spec §3.1; only a full
-//! key generation from delta re-derives it). So the traits' decapsulation key
-//! is [`Keypair`]: the secret key together with the boxed public key.
+//! key ([`Decapsulator::encapsulation_key`]), but a Classic McEliece secret
+//! key does not contain its public key (255 KB to 1.3 MB, Classic McEliece
+//! spec §3.1; only a full key generation from delta re-derives it). So the
+//! traits' decapsulation key is [`Keypair`]: the secret key together with
+//! the boxed public key.
 //! [`TryKeyInit`] on it re-derives the public key from the seed delta stored
 //! in the secret key.
 
