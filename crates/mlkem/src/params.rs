@@ -12,24 +12,9 @@ use zeroize::Zeroize;
 
 use crate::ntt::Multiplicand;
 
-/// A fixed-size byte array (`[u8; N]`), the storage of keys and ciphertexts.
-pub trait ByteArray:
-    AsRef<[u8]> + AsMut<[u8]> + Clone + Copy + Eq + Hash + Send + Sync + Zeroize + sealed::Sealed
-{
-    /// The array length in bytes.
-    const LEN: usize;
-    /// An all-zero array.
-    fn zeroed() -> Self;
-}
-
-impl<const N: usize> sealed::Sealed for [u8; N] {}
-
-impl<const N: usize> ByteArray for [u8; N] {
-    const LEN: usize = N;
-    fn zeroed() -> Self {
-        [0; N]
-    }
-}
+/// The storage of keys and ciphertexts: `[u8; N]` (the family's one
+/// byte-array trait, from `pqdr-common`).
+pub use pqdr_common::ByteArray;
 
 /// `[Multiplicand; k]`: a vector of `k` polynomials in NTT form (internal
 /// working storage).
