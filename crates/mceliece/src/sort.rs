@@ -172,15 +172,12 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
             lane_step(groups, 1 << (b - lane_bit0));
         }
         // Group steps on bits b - 1 down to 0, two at a time.
-        let cx = |x: &mut [u32; 8], y: &mut [u32; 8], desc: usize| {
-            cx_groups(x, y, (desc as u32).wrapping_neg());
-        };
         while b >= 2 {
-            group_step2(groups, 1 << (b - 2), dir_bit, cx);
+            group_step2(groups, 1 << (b - 2), dir_bit);
             b -= 2;
         }
         if b == 1 {
-            group_step(groups, dir_bit, cx);
+            group_step(groups, dir_bit);
         }
         if lk >= lane_bit0 && lk < w {
             flip_lanes(groups, pat);
@@ -217,28 +214,43 @@ fn cx_groups(av: &mut [u32; 8], bv: &mut [u32; 8], gd: u32) {
     *bv = core::array::from_fn(|l| bv[l] ^ t[l]);
 }
 
+/// A group of lanes that the strided sorts ([`sort_u32`], [`sort_records`])
+/// compare-exchange with another group, lane by lane.
+trait Group: Copy {
+    /// Puts each lane pair of `a` and `b` in ascending order (descending if
+    /// `desc` is 1).
+    fn cx(a: &mut Self, b: &mut Self, desc: usize);
+}
+
+impl Group for [u32; 8] {
+    #[inline(always)]
+    fn cx(a: &mut Self, b: &mut Self, desc: usize) {
+        cx_groups(a, b, (desc as u32).wrapping_neg());
+    }
+}
+
+impl<const W: usize> Group for [u16; W] {
+    #[inline(always)]
+    fn cx(a: &mut Self, b: &mut Self, desc: usize) {
+        cx_rec(a, b, (desc as u16).wrapping_neg());
+    }
+}
+
 /// One half-cleaner step at group distance 1: group 2i against group
-/// 2i + 1, descending where bit `dir_bit` of the group index is set. `cx`
-/// is the compare-exchange of two groups, lane by lane, given the direction
-/// (0 ascending, 1 descending). Shared by [`sort_u32`] and [`sort_records`].
+/// 2i + 1, descending where bit `dir_bit` of the group index is set.
 #[inline(always)]
-fn group_step<G>(groups: &mut [G], dir_bit: u32, cx: impl Fn(&mut G, &mut G, usize)) {
+fn group_step<G: Group>(groups: &mut [G], dir_bit: u32) {
     let (pairs, _) = groups.as_chunks_mut::<2>();
     for (i, [a, b]) in pairs.iter_mut().enumerate() {
-        cx(a, b, ((2 * i) >> dir_bit) & 1);
+        G::cx(a, b, ((2 * i) >> dir_bit) & 1);
     }
 }
 
 /// Two consecutive half-cleaner steps, at group distances 2d and d, on four
 /// groups at a time held in registers (one load and one store per group
-/// for both steps); directions and `cx` as in [`group_step`].
+/// for both steps); directions as in [`group_step`].
 #[inline(always)]
-fn group_step2<G: Copy>(
-    groups: &mut [G],
-    d: usize,
-    dir_bit: u32,
-    cx: impl Fn(&mut G, &mut G, usize),
-) {
+fn group_step2<G: Group>(groups: &mut [G], d: usize, dir_bit: u32) {
     let mut s = 0;
     while s < groups.len() {
         let (lo, hi) = groups[s..s + 4 * d].split_at_mut(2 * d);
@@ -251,10 +263,10 @@ fn group_step2<G: Copy>(
         for (i, ((p0, p1), (p2, p3))) in it.enumerate() {
             let desc = ((s + i) >> dir_bit) & 1;
             let (mut x0, mut x1, mut x2, mut x3) = (*p0, *p1, *p2, *p3);
-            cx(&mut x0, &mut x2, desc);
-            cx(&mut x1, &mut x3, desc);
-            cx(&mut x0, &mut x1, desc);
-            cx(&mut x2, &mut x3, desc);
+            G::cx(&mut x0, &mut x2, desc);
+            G::cx(&mut x1, &mut x3, desc);
+            G::cx(&mut x0, &mut x1, desc);
+            G::cx(&mut x2, &mut x3, desc);
             (*p0, *p1, *p2, *p3) = (x0, x1, x2, x3);
         }
         s += 4 * d;
@@ -331,15 +343,12 @@ pub(crate) fn sort_records<const W: usize>(r: &mut [[u16; W]]) {
             }
         }
         // Group steps on bits b - 1 down to 0, two at a time.
-        let cx = |x: &mut [u16; W], y: &mut [u16; W], desc: usize| {
-            cx_rec(x, y, (desc as u16).wrapping_neg());
-        };
         while b >= 2 {
-            group_step2(r, 1 << (b - 2), dir_bit, cx);
+            group_step2(r, 1 << (b - 2), dir_bit);
             b -= 2;
         }
         if b == 1 {
-            group_step(r, dir_bit, cx);
+            group_step(r, dir_bit);
         }
         if flip {
             flip_keys(r, pat);
