@@ -3,7 +3,10 @@
 //! `cargo run --release -p pqdr-mceliece --example ops -- <348864|460896f|6960119> <keygen|encaps|decaps> [iterations]`
 //! e.g. `valgrind --tool=callgrind target/release/examples/ops 348864 decaps 10`.
 //! Keys live in boxed caller buffers (the public key is 255 KB – 1 MB).
-#![allow(clippy::cast_possible_truncation, reason = "loop counter as a seed byte")]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "loop counter as a seed byte"
+)]
 
 use core::hint::black_box;
 
