@@ -245,14 +245,14 @@ impl Auth for KMc {
     fn public_bytes(pk: &Self::PublicKey) -> &[u8] {
         pk
     }
-    // Classic McEliece Encap (spec §2.4.5), randomness from the hedged coins.
+    // `Encap` (Classic McEliece spec §8.2), randomness from the hedged coins.
     fn encapsulate(pk: &Self::PublicKey, coins: &mut Coins, ct: &mut [u8], ss: &mut [u8; 32]) {
         let mut c = [0u8; pqdr_mceliece::mceliece460896::CIPHERTEXT_SIZE];
         let s = pqdr_mceliece::mceliece460896::encapsulate_into(pk, &mut c, coins);
         ct.copy_from_slice(&c);
         ss.copy_from_slice(s.as_bytes());
     }
-    // Classic McEliece Decap (spec §2.4.6), implicit rejection. mceliece460896
+    // `Decap` (Classic McEliece spec §8.3), implicit rejection. mceliece460896
     // ciphertexts (mt = 1248 bits) have no padding bits and the length is
     // fixed by the layout, so `decapsulate_bytes` cannot fail here.
     fn decapsulate(sk: &Self::SecretKey, ct: &[u8], ss: &mut [u8; 32]) {
