@@ -71,7 +71,7 @@ impl<P: ParameterSet> fmt::Debug for ExpandedVerifyingKey<P> {
 
 impl<P: ParameterSet> SigningKey<P> {
     /// Precomputes Â, NTT(s1), NTT(s2) and NTT(t0) for faster repeated
-    /// signing; signing with the result needs about 23 KiB of stack
+    /// signing; signing with the result needs about 19 KiB of stack
     /// (ML-DSA-65), the key itself is about 47 KiB (keep it in a `static` or
     /// a `Box` on small targets).
     pub fn expand(&self) -> ExpandedSigningKey<P> {
