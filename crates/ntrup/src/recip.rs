@@ -12,6 +12,10 @@
 //! those bounds depend only on the public step counter: after step `k`,
 //! `v` and `r` have degree <= k, and only the first `2p - 1 - k` coefficients
 //! of `f` and `g` influence the remaining steps.
+//!
+//! The steps are written once (`divsteps!`); the two rings differ only in
+//! the elimination inside one step ([`block3`] and [`block`], and their
+//! one-lane forms).
 
 use crate::arith::{Fq, f3_freeze_small};
 use crate::ct;
@@ -76,91 +80,6 @@ fn block3(f: &mut [i8; LANES3], g: &[i8; LANES3], sm: i8, nz: i8, neg: i8) -> [i
     o
 }
 
-/// `R3_recip` (Core `KeyGen`'s `1/g`, NTRU Prime spec §2.3): `out = 1/input` in R/3. Returns a set `Choice` if the
-/// reciprocal exists (`delta == 0` at the end); `out` is garbage otherwise.
-///
-/// `buf` is scratch: f, g, the next g, r, v and the next v, each of p+1
-/// coefficients (double buffers keep every inner loop on whole 16-lane blocks).
-pub(crate) fn r3_recip<const P: usize>(
-    out: &mut [i8; P],
-    input: &[i8; P],
-    buf: &mut [[i8; P]; 7],
-) -> ct::Choice {
-    let State {
-        f,
-        mut g,
-        mut gnew,
-        r,
-        mut v,
-        mut vnew,
-    } = State::init(buf.as_flattened_mut(), input, 1);
-    let mut delta: i32 = 1;
-
-    for k in 0..2 * P - 1 {
-        let n = (2 * P - 1 - k).min(P + 1);
-        let mv = (k + 1).min(P + 1);
-        let (f0, g0) = (f[0], g[0]);
-        let swap = ct::positive_i32(delta) & ct::nonzero_i32(i32::from(g0));
-        let sm = ct::mask_i8(swap);
-        // delta = swap ? -delta : delta; then + 1
-        let dm = ct::mask_i32(swap);
-        delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
-        // sign = -f0 * g0 eliminates the constant term whichever way we swapped;
-        // sign * x is computed with masks: (x & nz) ^ neg - neg.
-        let sign = f0.wrapping_mul(g0).wrapping_neg();
-        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-        let nz = ct::mask_i8(ct::choice_from_bit((sign & 1) as u8));
-        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-        let neg = ct::mask_i8(ct::choice_from_bit(((sign >> 1) & 1) as u8));
-        let step = |f: &mut i8, g: i8| -> i8 {
-            let (a, b) = ct::cswap_i8(*f, g, sm);
-            *f = a;
-            f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
-        };
-
-        // f, g: swap, eliminate, divide g by x (written to gnew).
-        let (nf0, _) = ct::cswap_i8(f0, g0, sm);
-        f[0] = nf0;
-        {
-            let (fb, ft) = f[1..n].as_chunks_mut::<LANES3>();
-            let (gbk, gt) = g[1..n].as_chunks::<LANES3>();
-            let (nb, nt) = gnew[..n - 1].as_chunks_mut::<LANES3>();
-            for ((fc, gc), nc) in fb.iter_mut().zip(gbk).zip(nb.iter_mut()) {
-                *nc = block3(fc, gc, sm, nz, neg);
-            }
-            for ((fi, &gi), ni) in ft.iter_mut().zip(gt).zip(nt.iter_mut()) {
-                *ni = step(fi, gi);
-            }
-        }
-        gnew[n - 1] = 0;
-        core::mem::swap(&mut g, &mut gnew);
-
-        // v, r: v <- x v (into vnew), swap with r, r <- r + sign v.
-        vnew[0] = 0;
-        r[0] = step(&mut vnew[0], r[0]);
-        {
-            let (vb, vt) = v[..mv - 1].as_chunks::<LANES3>();
-            let (rb, rt) = r[1..mv].as_chunks_mut::<LANES3>();
-            let (nb, nt) = vnew[1..mv].as_chunks_mut::<LANES3>();
-            for ((vc, rc), nc) in vb.iter().zip(rb.iter_mut()).zip(nb.iter_mut()) {
-                *nc = *vc;
-                *rc = block3(nc, rc, sm, nz, neg);
-            }
-            for ((&vi, ri), ni) in vt.iter().zip(rt.iter_mut()).zip(nt.iter_mut()) {
-                *ni = vi;
-                *ri = step(ni, *ri);
-            }
-        }
-        core::mem::swap(&mut v, &mut vnew);
-    }
-
-    let sign = f[0];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = sign.wrapping_mul(v[P - 1 - i]);
-    }
-    !ct::nonzero_i32(delta)
-}
-
 /// One 8-lane block of a division step: conditionally swap `(f, g)`, then
 /// return `f0 g - g0 f` (constants `c = [f0, f0', g0, g0']` as lane vectors).
 #[inline(always)]
@@ -182,88 +101,152 @@ fn block<const Q: i16>(
     o
 }
 
-/// `Rq_recip3` (Core `KeyGen`'s `1/(3f)`, NTRU Prime spec §2.3): `out = 1/(3 input)` in R/q. Returns a set `Choice` on success
-/// (always, for the short `f` of key generation).
+/// The `2p - 1` division steps on a [`State`], written once for both rings.
+/// Each step computes the constant terms with `terms`, the swap decision and
+/// `delta`, then runs the ring's per-step statements, which define `swap`
+/// (the conditional swap of two coefficients), `lane` (one coefficient: swap
+/// `(f, g)`, return the eliminated `g`) and `block` (the same on one block of
+/// `L` lanes). `g` and `v` are double-buffered so that every inner loop
+/// reads and writes whole blocks. Evaluates to the final `(f[0], v, delta)`.
+macro_rules! divsteps {
+    (
+        $P:expr, $L:expr, $state:expr, terms: $terms:expr,
+        per_step($f0:ident, $g0:ident, $swap:ident) { $($body:tt)* }
+        swap: $swp:ident, lane: $lane:ident, block: $blk:ident $(,)?
+    ) => {{
+        let State {
+            f,
+            mut g,
+            mut gnew,
+            r,
+            mut v,
+            mut vnew,
+        } = $state;
+        let mut delta: i32 = 1;
+
+        for k in 0..2 * $P - 1 {
+            let n = (2 * $P - 1 - k).min($P + 1);
+            let mv = (k + 1).min($P + 1);
+            let ($f0, $g0) = ($terms)(f[0], g[0]);
+            let $swap = ct::positive_i32(delta) & ct::nonzero_i32(i32::from($g0));
+            // delta = swap ? -delta : delta; then + 1
+            let dm = ct::mask_i32($swap);
+            delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
+            $($body)*
+
+            // f, g: swap, eliminate, divide g by x (written to gnew).
+            f[0] = $swp(f[0], g[0]).0;
+            {
+                let (fb, ft) = f[1..n].as_chunks_mut::<{ $L }>();
+                let (gbk, gt) = g[1..n].as_chunks::<{ $L }>();
+                let (nb, nt) = gnew[..n - 1].as_chunks_mut::<{ $L }>();
+                for ((fc, gc), nc) in fb.iter_mut().zip(gbk).zip(nb.iter_mut()) {
+                    *nc = $blk(fc, gc);
+                }
+                for ((fi, &gi), ni) in ft.iter_mut().zip(gt).zip(nt.iter_mut()) {
+                    *ni = $lane(fi, gi);
+                }
+            }
+            gnew[n - 1] = 0;
+            core::mem::swap(&mut g, &mut gnew);
+
+            // v, r: v <- x v (into vnew), swap with r, eliminate in r.
+            vnew[0] = 0;
+            r[0] = $lane(&mut vnew[0], r[0]);
+            {
+                let (vb, vt) = v[..mv - 1].as_chunks::<{ $L }>();
+                let (rb, rt) = r[1..mv].as_chunks_mut::<{ $L }>();
+                let (nb, nt) = vnew[1..mv].as_chunks_mut::<{ $L }>();
+                for ((vc, rc), nc) in vb.iter().zip(rb.iter_mut()).zip(nb.iter_mut()) {
+                    *nc = *vc;
+                    *rc = $blk(nc, rc);
+                }
+                for ((&vi, ri), ni) in vt.iter().zip(rt.iter_mut()).zip(nt.iter_mut()) {
+                    *ni = vi;
+                    *ri = $lane(ni, *ri);
+                }
+            }
+            core::mem::swap(&mut v, &mut vnew);
+        }
+        (f[0], v, delta)
+    }};
+}
+
+/// `R3_recip` (Core `KeyGen`'s `1/g`, NTRU Prime spec §2.3): `out = 1/input`
+/// in R/3. Returns a set `Choice` if the reciprocal exists (`delta == 0` at
+/// the end); `out` is garbage otherwise.
+///
+/// `buf` is scratch: f, g, the next g, r, v and the next v, each of p+1
+/// coefficients (double buffers keep every inner loop on whole 16-lane blocks).
+pub(crate) fn r3_recip<const P: usize>(
+    out: &mut [i8; P],
+    input: &[i8; P],
+    buf: &mut [[i8; P]; 7],
+) -> ct::Choice {
+    let (sign, v, delta) = divsteps!(
+        P, LANES3, State::init(buf.as_flattened_mut(), input, 1),
+        terms: |f0: i8, g0: i8| (f0, g0),
+        per_step(f0, g0, swap) {
+            let sm = ct::mask_i8(swap);
+            // sign = -f0 * g0 eliminates the constant term whichever way we swapped;
+            // sign * x is computed with masks: (x & nz) ^ neg - neg.
+            let sign = f0.wrapping_mul(g0).wrapping_neg();
+            #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
+            let nz = ct::mask_i8(ct::choice_from_bit((sign & 1) as u8));
+            #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
+            let neg = ct::mask_i8(ct::choice_from_bit(((sign >> 1) & 1) as u8));
+            let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
+            let lane = |f: &mut i8, g: i8| -> i8 {
+                let (a, b) = ct::cswap_i8(*f, g, sm);
+                *f = a;
+                f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
+            };
+            let blk = |f: &mut [i8; LANES3], g: &[i8; LANES3]| block3(f, g, sm, nz, neg);
+        }
+        swap: swp, lane: lane, block: blk,
+    );
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = sign.wrapping_mul(v[P - 1 - i]);
+    }
+    !ct::nonzero_i32(delta)
+}
+
+/// `Rq_recip3` (Core `KeyGen`'s `1/(3f)`, NTRU Prime spec §2.3):
+/// `out = 1/(3 input)` in R/q. Returns a set `Choice` on success (always,
+/// for the short `f` of key generation).
 ///
 /// Coefficients are kept in 16-bit lanes in `(-2q, 2q)`: each update
 /// `f0 g - g0 f` is two Shoup products by the (frozen) constant terms, each in
 /// `[-q/2, 3q/2)`, so no coefficient is ever fully reduced inside the loop.
-/// `g` and `v` are double-buffered so that every inner loop reads and writes
-/// whole 8-lane blocks.
+/// `buf` is scratch as for [`r3_recip`], in 8-lane blocks.
 pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
     out: &mut [i16; P],
     input: &[i8; P],
     buf: &mut [[i16; P]; 7],
 ) -> ct::Choice {
-    let State {
-        f,
-        mut g,
-        mut gnew,
-        r,
-        mut v,
-        mut vnew,
-    } = State::init(buf.as_flattened_mut(), input, Fq::<Q>::recip(3));
-    let mut delta: i32 = 1;
-
-    for k in 0..2 * P - 1 {
-        let n = (2 * P - 1 - k).min(P + 1);
-        let mv = (k + 1).min(P + 1);
-        let f0 = Fq::<Q>::freeze(i32::from(f[0]));
-        let g0 = Fq::<Q>::freeze(i32::from(g[0]));
-        let swap = ct::positive_i32(delta) & ct::nonzero_i32(i32::from(g0));
-        let sm = ct::mask_i16(swap);
-        let dm = ct::mask_i32(swap);
-        delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
-        let (f0, g0) = ct::cswap_i16(f0, g0, sm);
-        let (f0s, g0s) = (Fq::<Q>::shoup(f0), Fq::<Q>::shoup(g0));
-        // The constants as 8-lane vectors. The barrier keeps them 16-bit
-        // vectors, so the products compile to 16-bit multiply-high lanes
-        // instead of widened 32-bit multiplies (values are unchanged).
-        let c = core::hint::black_box([[f0; LANES], [f0s; LANES], [g0; LANES], [g0s; LANES]]);
-        let step = |f: &mut i16, g: i16| -> i16 {
-            let (a, b) = ct::cswap_i16(*f, g, sm);
-            *f = a;
-            Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
-        };
-
-        // f, g: swap, eliminate, divide g by x (written to gnew).
-        let (nf0, _) = ct::cswap_i16(f[0], g[0], sm);
-        f[0] = nf0;
-        {
-            let (fb, ft) = f[1..n].as_chunks_mut::<LANES>();
-            let (gbk, gt) = g[1..n].as_chunks::<LANES>();
-            let (nb, nt) = gnew[..n - 1].as_chunks_mut::<LANES>();
-            for ((fc, gc), nc) in fb.iter_mut().zip(gbk).zip(nb.iter_mut()) {
-                *nc = block::<Q>(fc, gc, sm, &c);
-            }
-            for ((fi, &gi), ni) in ft.iter_mut().zip(gt).zip(nt.iter_mut()) {
-                *ni = step(fi, gi);
-            }
+    let freeze = |x: i16| Fq::<Q>::freeze(i32::from(x));
+    let (f0, v, delta) = divsteps!(
+        P, LANES, State::init(buf.as_flattened_mut(), input, Fq::<Q>::recip(3)),
+        terms: |f0: i16, g0: i16| (freeze(f0), freeze(g0)),
+        per_step(f0, g0, swap) {
+            let sm = ct::mask_i16(swap);
+            let (f0, g0) = ct::cswap_i16(f0, g0, sm);
+            let (f0s, g0s) = (Fq::<Q>::shoup(f0), Fq::<Q>::shoup(g0));
+            // The constants as 8-lane vectors. The barrier keeps them 16-bit
+            // vectors, so the products compile to 16-bit multiply-high lanes
+            // instead of widened 32-bit multiplies (values are unchanged).
+            let c = core::hint::black_box([[f0; LANES], [f0s; LANES], [g0; LANES], [g0s; LANES]]);
+            let swp = |a: i16, b: i16| ct::cswap_i16(a, b, sm);
+            let lane = |f: &mut i16, g: i16| -> i16 {
+                let (a, b) = ct::cswap_i16(*f, g, sm);
+                *f = a;
+                Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
+            };
+            let blk = |f: &mut [i16; LANES], g: &[i16; LANES]| block::<Q>(f, g, sm, &c);
         }
-        gnew[n - 1] = 0;
-        core::mem::swap(&mut g, &mut gnew);
-
-        // v, r: v <- x v (into vnew), swap with r, r <- f0 r - g0 v.
-        let (vi, ri) = ct::cswap_i16(0, r[0], sm);
-        vnew[0] = vi;
-        r[0] = Fq::<Q>::mul_shoup(ri, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(vi, g0, g0s));
-        {
-            let (vb, vt) = v[..mv - 1].as_chunks::<LANES>();
-            let (rb, rt) = r[1..mv].as_chunks_mut::<LANES>();
-            let (nb, nt) = vnew[1..mv].as_chunks_mut::<LANES>();
-            for ((vc, rc), nc) in vb.iter().zip(rb.iter_mut()).zip(nb.iter_mut()) {
-                *nc = *vc;
-                *rc = block::<Q>(nc, rc, sm, &c);
-            }
-            for ((&vi, ri), ni) in vt.iter().zip(rt.iter_mut()).zip(nt.iter_mut()) {
-                *ni = vi;
-                *ri = step(ni, *ri);
-            }
-        }
-        core::mem::swap(&mut v, &mut vnew);
-    }
-
-    let scale = Fq::<Q>::recip(Fq::<Q>::freeze(i32::from(f[0])));
+        swap: swp, lane: lane, block: blk,
+    );
+    let scale = Fq::<Q>::recip(freeze(f0));
     for (i, o) in out.iter_mut().enumerate() {
         *o = Fq::<Q>::freeze(i32::from(scale) * i32::from(v[P - 1 - i]));
     }
