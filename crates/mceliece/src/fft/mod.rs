@@ -23,21 +23,26 @@
 //! levels the polynomials are constants and the butterflies
 //! (U, V) -> (U + a V, U + a V + V) run back up, also in place.
 //! All constants (twists, butterfly multipliers) are public and computed at
-//! compile time from m and f(z).
+//! compile time from m and f(z) (`consts.rs`); the transposed FFT is in
+//! `transposed.rs`. Both serve `Decode` (Classic McEliece spec §2.3.3): g
+//! and the error locator evaluated at every field element, the syndrome.
 // ref: vec/fft.c, vec/fft_tr.c (same algorithm; layout and constants are ours)
 #![allow(
     clippy::needless_range_loop,
     reason = "planes and lanes of several bitsliced arrays are walked in step"
 )]
 
+mod consts;
+mod transposed;
+
 use crate::gf;
 use crate::params::{MAX_M, ParameterSet};
 use crate::vec::{self, Vec};
+use consts::{BIT_SET, Consts, FftConsts, TAYLOR_MASK};
+pub(crate) use transposed::fft_tr;
 
 /// Most value entries: 2^13 / 128.
 pub(crate) const MAX_ENTRIES: usize = 1 << (MAX_M - 7);
-/// Most recursion depths (2^8 = 256 coefficients).
-const DEPTHS: usize = 8;
 
 /// The 2^m values of an evaluation, bitsliced (see the module doc).
 pub(crate) type Values = [Vec<2>; MAX_ENTRIES];
@@ -46,154 +51,6 @@ pub(crate) type Values = [Vec<2>; MAX_ENTRIES];
 pub(crate) const fn zero_values() -> Values {
     [vec::zero::<2>(); MAX_ENTRIES]
 }
-
-/// Public constants of one field (m, f(z)).
-pub(crate) struct Consts {
-    /// Twist of depth d: position pos holds tau_d^(pos >> d).
-    tw: [Vec<4>; DEPTHS],
-    /// Butterfly multiplier of depth d, part from the 6 in-word position bits.
-    inner: [[u64; MAX_M]; DEPTHS],
-    /// Butterfly multiplier of depth d, part from the word index w (pos = 64 w).
-    outer: [[u16; 2 * MAX_ENTRIES]; DEPTHS],
-}
-
-/// Bits of a 256-position word array where ((pos >> e) & 3) == pat.
-const TAYLOR_MASK: [[[u64; 4]; 4]; DEPTHS] = taylor_masks();
-
-const fn taylor_masks() -> [[[u64; 4]; 4]; DEPTHS] {
-    let mut out = [[[0u64; 4]; 4]; DEPTHS];
-    let mut e = 0;
-    while e < DEPTHS {
-        let mut pos = 0;
-        while pos < 256 {
-            let pat = (pos >> e) & 3;
-            out[e][pat][pos >> 6] |= 1 << (pos & 63);
-            pos += 1;
-        }
-        e += 1;
-    }
-    out
-}
-
-/// a b in GF(2)`[z]`/(z^m + poly), for compile-time tables.
-const fn cmul(a: u16, b: u16, m: usize, poly: u32) -> u16 {
-    let mut r = 0u32;
-    let mut i = 0;
-    while i < m {
-        if (b >> i) & 1 == 1 {
-            r ^= (a as u32) << i;
-        }
-        i += 1;
-    }
-    let mut i = 2 * m - 2;
-    while i >= m {
-        if (r >> i) & 1 == 1 {
-            r ^= ((1 << m) | poly) << (i - m);
-        }
-        i -= 1;
-    }
-    r as u16
-}
-
-/// 1/a (a != 0) for compile-time tables: a^(2^m - 2).
-const fn cinv(a: u16, m: usize, poly: u32) -> u16 {
-    let mut x = a;
-    let mut i = 1;
-    while i < m - 1 {
-        x = cmul(cmul(x, x, m, poly), a, m, poly);
-        i += 1;
-    }
-    cmul(x, x, m, poly)
-}
-
-/// The butterfly multiplier a'(pos) of depth d: sum over i < m - d - 1 of
-/// bit (m - 1 - i) of pos times gamma^d_i (the output index is bit-reversed).
-const fn multiplier(gamma: &[u16; MAX_M], m: usize, d: usize, pos: usize) -> u16 {
-    let mut a = 0u16;
-    let mut i = 0;
-    while i + d + 1 < m {
-        if (pos >> (m - 1 - i)) & 1 == 1 {
-            a ^= gamma[i];
-        }
-        i += 1;
-    }
-    a
-}
-
-/// The tables for GF(2^m) with f(z) = z^m + poly (Gao–Mateer §3, basis
-/// B^0 = (1, z, ..., z^(m-1))).
-pub(crate) const fn consts(m: usize, poly: u32) -> Consts {
-    let mut c = Consts {
-        tw: [vec::zero::<4>(); DEPTHS],
-        inner: [[0; MAX_M]; DEPTHS],
-        outer: [[0; 2 * MAX_ENTRIES]; DEPTHS],
-    };
-    let mut basis = [0u16; MAX_M];
-    let mut i = 0;
-    while i < m {
-        basis[i] = 1 << i;
-        i += 1;
-    }
-    let mut d = 0;
-    while d < DEPTHS {
-        let dim = m - d;
-        let tau = basis[dim - 1];
-        let tinv = cinv(tau, m, poly);
-        let mut gamma = [0u16; MAX_M];
-        let mut i = 0;
-        while i < dim {
-            gamma[i] = cmul(basis[i], tinv, m, poly);
-            i += 1;
-        }
-        // Twist: position pos gets tau^(pos >> d).
-        let mut pw = 1u16;
-        let mut j = 0;
-        while j < (256 >> d) {
-            let mut p = 0;
-            while p < (1 << d) {
-                let pos = (j << d) | p;
-                let mut b = 0;
-                while b < m {
-                    c.tw[d][b][pos >> 6] |= (((pw >> b) & 1) as u64) << (pos & 63);
-                    b += 1;
-                }
-                p += 1;
-            }
-            pw = cmul(pw, tau, m, poly);
-            j += 1;
-        }
-        let mut pos = 0;
-        while pos < 64 {
-            let a = multiplier(&gamma, m, d, pos);
-            let mut b = 0;
-            while b < m {
-                c.inner[d][b] |= (((a >> b) & 1) as u64) << pos;
-                b += 1;
-            }
-            pos += 1;
-        }
-        let mut w = 0;
-        while w < (1 << (m - 6)) {
-            c.outer[d][w] = multiplier(&gamma, m, d, w << 6);
-            w += 1;
-        }
-        // Next basis: gamma_i^2 + gamma_i, i < dim - 1.
-        let mut i = 0;
-        while i + 1 < dim {
-            basis[i] = cmul(gamma[i], gamma[i], m, poly) ^ gamma[i];
-            i += 1;
-        }
-        d += 1;
-    }
-    c
-}
-
-/// The compile-time tables of a parameter set's field.
-pub(crate) trait FftConsts: ParameterSet {
-    /// See [`Consts`].
-    const FFT: Consts = consts(Self::M, Self::FIELD_POLY);
-}
-impl<P: ParameterSet> FftConsts for P {}
 
 /// x ^= (x & mask) >> s on every plane (256-bit words, public s).
 #[inline(always)]
@@ -212,34 +69,6 @@ fn shr_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
         }
     }
 }
-
-/// x ^= (x & mask) << s on every plane (256-bit words, public s).
-#[inline(always)]
-fn shl_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
-    let (ws, bs) = (s >> 6, s & 63);
-    for plane in x.iter_mut().take(P::M) {
-        let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
-        for i in (0..4).rev() {
-            let lo = if i >= ws { y[i - ws] } else { 0 };
-            let hi = if i > ws { y[i - ws - 1] } else { 0 };
-            plane[i] ^= if bs == 0 {
-                lo
-            } else {
-                (lo << bs) | (hi >> (64 - bs))
-            };
-        }
-    }
-}
-
-/// Bits of a word whose in-word position has bit d set.
-const BIT_SET: [u64; 6] = [
-    0xAAAA_AAAA_AAAA_AAAA,
-    0xCCCC_CCCC_CCCC_CCCC,
-    0xF0F0_F0F0_F0F0_F0F0,
-    0xFF00_FF00_FF00_FF00,
-    0xFFFF_0000_FFFF_0000,
-    0xFFFF_FFFF_0000_0000,
-];
 
 /// All-ones if bit b of x is set.
 #[inline(always)]
@@ -296,33 +125,6 @@ fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entri
     }
 }
 
-/// Transposed butterflies of in-word depth D < 6, two entries per product.
-#[inline(never)]
-fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
-    let (s, hi) = (1 << D, BIT_SET[D]);
-    let mut a = vec::zero::<2>();
-    let mut p = vec::zero::<2>();
-    let mut xv = vec::zero::<2>();
-    for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
-        let [v0, v1] = pair else { unreachable!() };
-        for b in 0..P::M {
-            for l in 0..2 {
-                v0[b][l] ^= (v0[b][l] & hi) >> s;
-                v1[b][l] ^= (v1[b][l] & hi) >> s;
-                xv[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
-            }
-        }
-        packed_multiplier::<P>(&mut a, c, D, 2 * i, !hi);
-        vec::mul::<P, 2>(&mut p, &xv, &a);
-        for b in 0..P::M {
-            for l in 0..2 {
-                v0[b][l] ^= (p[b][l] & !hi) << s;
-                v1[b][l] ^= p[b][l] & hi;
-            }
-        }
-    }
-}
-
 /// Evaluates f (2^k coefficients bitsliced in `f`, 6 <= k <= 8, positions
 /// from 2^k on zero) at every element of GF(2^m) into `out` (Gao–Mateer
 /// Algorithm 2 unrolled: radix conversions down, butterflies up).
@@ -333,7 +135,7 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
     let mut tmp = vec::zero::<4>();
     // Twist and Taylor expansion at x^2 + x (Gao–Mateer §3.1) per depth.
     for d in 0..k {
-        vec::mul::<P, 4>(&mut tmp, &x, &c.tw[d]);
+        vec::mul::<P, 4>(&mut tmp, &x, &c.twist[d]);
         x = tmp;
         for e in (d..k.saturating_sub(1)).rev() {
             shr_xor::<P>(&mut x, &TAYLOR_MASK[e][3], 1 << e);
@@ -392,81 +194,6 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
             }
         }
     }
-}
-
-/// The transpose of [`fft`] (McBits §4): from values v at every element to
-/// the 2^k sums sum_a v(a) a^j in `out` (the operations of [`fft`] in
-/// reverse order, each transposed). `x` is consumed (used as scratch).
-pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize) {
-    let c = &<P as FftConsts>::FFT;
-    let entries = 1 << (P::M - 7);
-    let mut a = vec::zero::<2>();
-    let mut p = vec::zero::<2>();
-    // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
-    let mut xv = vec::zero::<2>();
-    for d in 0..k {
-        if d < 6 {
-            match d {
-                0 => tr_word::<P, 0>(x, c, entries),
-                1 => tr_word::<P, 1>(x, c, entries),
-                2 => tr_word::<P, 2>(x, c, entries),
-                3 => tr_word::<P, 3>(x, c, entries),
-                4 => tr_word::<P, 4>(x, c, entries),
-                _ => tr_word::<P, 5>(x, c, entries),
-            }
-        } else if d == 6 {
-            for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
-                let [v0, v1] = pair else { unreachable!() };
-                for b in 0..P::M {
-                    v0[b][0] ^= v0[b][1];
-                    v1[b][0] ^= v1[b][1];
-                    xv[b] = [v0[b][0], v1[b][0]];
-                }
-                lane_multiplier::<P>(&mut a, c, 2 * i);
-                vec::mul::<P, 2>(&mut p, &xv, &a);
-                for b in 0..P::M {
-                    v0[b][1] ^= p[b][0];
-                    v1[b][1] ^= p[b][1];
-                }
-            }
-        } else {
-            let h = 1 << (d - 7);
-            for e in (0..entries).filter(|e| e & h == 0) {
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        x[e][b][l] ^= x[e + h][b][l];
-                    }
-                }
-                vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
-                vec::mul::<P, 2>(&mut p, &x[e], &a);
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        x[e + h][b][l] ^= p[b][l];
-                    }
-                }
-            }
-        }
-    }
-    // Transposed broadcast: each constant collects its coset.
-    let words = (1usize << k) >> 6;
-    let mut y = vec::zero::<4>();
-    for (e, v) in x.iter().enumerate().take(entries) {
-        for b in 0..P::M {
-            y[b][(2 * e) & (words - 1)] ^= v[b][0];
-            y[b][(2 * e + 1) & (words - 1)] ^= v[b][1];
-        }
-    }
-    // Taylor expansions and twists transposed, depth k - 1 down to 0.
-    let mut tmp = vec::zero::<4>();
-    for d in (0..k).rev() {
-        for e in d..k.saturating_sub(1) {
-            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][1], 1 << e);
-            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][2], 1 << e);
-        }
-        vec::mul::<P, 4>(&mut tmp, &y, &c.tw[d]);
-        y = tmp;
-    }
-    *out = y;
 }
 
 /// Evaluates the monic polynomial x^t + sum_(i<t) low_i x^i (`low` bitsliced,

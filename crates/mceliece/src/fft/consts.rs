@@ -1,0 +1,169 @@
+//! The public constants of the additive FFT (Gao–Mateer §3 on the basis
+//! B^0 = (1, z, ..., z^(m-1)) of the Classic McEliece field, spec §7),
+//! computed at compile time from m and f(z): the twists, the butterfly
+//! multipliers and the bit masks of the Taylor expansion.
+
+use super::MAX_ENTRIES;
+use crate::params::{MAX_M, ParameterSet};
+use crate::vec::{self, Vec};
+
+/// Most recursion depths (2^8 = 256 coefficients).
+pub(super) const DEPTHS: usize = 8;
+
+/// Public constants of one field (m, f(z)).
+pub(super) struct Consts {
+    /// Twist of depth d: position pos holds tau_d^(pos >> d).
+    pub(super) twist: [Vec<4>; DEPTHS],
+    /// Butterfly multiplier of depth d, part from the 6 in-word position bits.
+    pub(super) inner: [[u64; MAX_M]; DEPTHS],
+    /// Butterfly multiplier of depth d, part from the word index w (pos = 64 w).
+    pub(super) outer: [[u16; 2 * MAX_ENTRIES]; DEPTHS],
+}
+
+/// Bits of a 256-position word array where ((pos >> e) & 3) == pat.
+pub(super) const TAYLOR_MASK: [[[u64; 4]; 4]; DEPTHS] = taylor_masks();
+
+const fn taylor_masks() -> [[[u64; 4]; 4]; DEPTHS] {
+    let mut out = [[[0u64; 4]; 4]; DEPTHS];
+    let mut e = 0;
+    while e < DEPTHS {
+        let mut pos = 0;
+        while pos < 256 {
+            let pat = (pos >> e) & 3;
+            out[e][pat][pos >> 6] |= 1 << (pos & 63);
+            pos += 1;
+        }
+        e += 1;
+    }
+    out
+}
+
+/// a b in GF(2)`[z]`/(z^m + poly), for compile-time tables.
+const fn cmul(a: u16, b: u16, m: usize, poly: u32) -> u16 {
+    let mut r = 0u32;
+    let mut i = 0;
+    while i < m {
+        if (b >> i) & 1 == 1 {
+            r ^= (a as u32) << i;
+        }
+        i += 1;
+    }
+    let mut i = 2 * m - 2;
+    while i >= m {
+        if (r >> i) & 1 == 1 {
+            r ^= ((1 << m) | poly) << (i - m);
+        }
+        i -= 1;
+    }
+    r as u16
+}
+
+/// 1/a (a != 0) for compile-time tables: a^(2^m - 2).
+const fn cinv(a: u16, m: usize, poly: u32) -> u16 {
+    let mut x = a;
+    let mut i = 1;
+    while i < m - 1 {
+        x = cmul(cmul(x, x, m, poly), a, m, poly);
+        i += 1;
+    }
+    cmul(x, x, m, poly)
+}
+
+/// The butterfly multiplier a'(pos) of depth d: sum over i < m - d - 1 of
+/// bit (m - 1 - i) of pos times gamma^d_i (the output index is bit-reversed).
+const fn multiplier(gamma: &[u16; MAX_M], m: usize, d: usize, pos: usize) -> u16 {
+    let mut a = 0u16;
+    let mut i = 0;
+    while i + d + 1 < m {
+        if (pos >> (m - 1 - i)) & 1 == 1 {
+            a ^= gamma[i];
+        }
+        i += 1;
+    }
+    a
+}
+
+/// The tables for GF(2^m) with f(z) = z^m + poly (Gao–Mateer §3, basis
+/// B^0 = (1, z, ..., z^(m-1))).
+const fn consts(m: usize, poly: u32) -> Consts {
+    let mut c = Consts {
+        twist: [vec::zero::<4>(); DEPTHS],
+        inner: [[0; MAX_M]; DEPTHS],
+        outer: [[0; 2 * MAX_ENTRIES]; DEPTHS],
+    };
+    let mut basis = [0u16; MAX_M];
+    let mut i = 0;
+    while i < m {
+        basis[i] = 1 << i;
+        i += 1;
+    }
+    let mut d = 0;
+    while d < DEPTHS {
+        let dim = m - d;
+        let tau = basis[dim - 1];
+        let tinv = cinv(tau, m, poly);
+        let mut gamma = [0u16; MAX_M];
+        let mut i = 0;
+        while i < dim {
+            gamma[i] = cmul(basis[i], tinv, m, poly);
+            i += 1;
+        }
+        // Twist: position pos gets tau^(pos >> d).
+        let mut pw = 1u16;
+        let mut j = 0;
+        while j < (256 >> d) {
+            let mut p = 0;
+            while p < (1 << d) {
+                let pos = (j << d) | p;
+                let mut b = 0;
+                while b < m {
+                    c.twist[d][b][pos >> 6] |= (((pw >> b) & 1) as u64) << (pos & 63);
+                    b += 1;
+                }
+                p += 1;
+            }
+            pw = cmul(pw, tau, m, poly);
+            j += 1;
+        }
+        let mut pos = 0;
+        while pos < 64 {
+            let a = multiplier(&gamma, m, d, pos);
+            let mut b = 0;
+            while b < m {
+                c.inner[d][b] |= (((a >> b) & 1) as u64) << pos;
+                b += 1;
+            }
+            pos += 1;
+        }
+        let mut w = 0;
+        while w < (1 << (m - 6)) {
+            c.outer[d][w] = multiplier(&gamma, m, d, w << 6);
+            w += 1;
+        }
+        // Next basis: gamma_i^2 + gamma_i, i < dim - 1.
+        let mut i = 0;
+        while i + 1 < dim {
+            basis[i] = cmul(gamma[i], gamma[i], m, poly) ^ gamma[i];
+            i += 1;
+        }
+        d += 1;
+    }
+    c
+}
+
+/// The compile-time tables of a parameter set's field.
+pub(super) trait FftConsts: ParameterSet {
+    /// See [`Consts`].
+    const FFT: Consts = consts(Self::M, Self::FIELD_POLY);
+}
+impl<P: ParameterSet> FftConsts for P {}
+
+/// Bits of a word whose in-word position has bit d set.
+pub(super) const BIT_SET: [u64; 6] = [
+    0xAAAA_AAAA_AAAA_AAAA,
+    0xCCCC_CCCC_CCCC_CCCC,
+    0xF0F0_F0F0_F0F0_F0F0,
+    0xFF00_FF00_FF00_FF00,
+    0xFFFF_0000_FFFF_0000,
+    0xFFFF_FFFF_0000_0000,
+];

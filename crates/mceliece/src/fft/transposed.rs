@@ -1,0 +1,137 @@
+//! The transposed additive FFT (McBits, Bernstein–Chou–Schwabe CHES 2013,
+//! §4): the syndrome of `Decode` (Classic McEliece spec §2.3.3), the power
+//! sums sum_a v(a) a^j, is the transpose of the evaluation map of
+//! [`fft`](super::fft), computed by its operations in reverse order, each
+//! transposed.
+// ref: vec/fft_tr.c
+
+#![allow(
+    clippy::needless_range_loop,
+    reason = "planes and lanes of several bitsliced arrays are walked in step"
+)]
+
+use super::consts::{BIT_SET, Consts};
+use super::consts::{FftConsts, TAYLOR_MASK};
+use super::{Values, lane_multiplier, packed_multiplier};
+use crate::params::ParameterSet;
+use crate::vec::{self, Vec};
+
+/// x ^= (x & mask) << s on every plane (256-bit words, public s).
+#[inline(always)]
+fn shl_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
+    let (ws, bs) = (s >> 6, s & 63);
+    for plane in x.iter_mut().take(P::M) {
+        let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
+        for i in (0..4).rev() {
+            let lo = if i >= ws { y[i - ws] } else { 0 };
+            let hi = if i > ws { y[i - ws - 1] } else { 0 };
+            plane[i] ^= if bs == 0 {
+                lo
+            } else {
+                (lo << bs) | (hi >> (64 - bs))
+            };
+        }
+    }
+}
+
+/// Transposed butterflies of in-word depth D < 6, two entries per product.
+#[inline(never)]
+fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
+    let (s, hi) = (1 << D, BIT_SET[D]);
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    let mut xv = vec::zero::<2>();
+    for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
+        let [v0, v1] = pair else { unreachable!() };
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (v0[b][l] & hi) >> s;
+                v1[b][l] ^= (v1[b][l] & hi) >> s;
+                xv[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+            }
+        }
+        packed_multiplier::<P>(&mut a, c, D, 2 * i, !hi);
+        vec::mul::<P, 2>(&mut p, &xv, &a);
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (p[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l] & hi;
+            }
+        }
+    }
+}
+
+/// The transpose of [`fft`](super::fft) (McBits §4): from values v at every element to
+/// the 2^k sums sum_a v(a) a^j in `out` (the operations of [`fft`](super::fft) in
+/// reverse order, each transposed). `x` is consumed (used as scratch).
+pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize) {
+    let c = &<P as FftConsts>::FFT;
+    let entries = 1 << (P::M - 7);
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
+    let mut xv = vec::zero::<2>();
+    for d in 0..k {
+        if d < 6 {
+            match d {
+                0 => tr_word::<P, 0>(x, c, entries),
+                1 => tr_word::<P, 1>(x, c, entries),
+                2 => tr_word::<P, 2>(x, c, entries),
+                3 => tr_word::<P, 3>(x, c, entries),
+                4 => tr_word::<P, 4>(x, c, entries),
+                _ => tr_word::<P, 5>(x, c, entries),
+            }
+        } else if d == 6 {
+            for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    v0[b][0] ^= v0[b][1];
+                    v1[b][0] ^= v1[b][1];
+                    xv[b] = [v0[b][0], v1[b][0]];
+                }
+                lane_multiplier::<P>(&mut a, c, 2 * i);
+                vec::mul::<P, 2>(&mut p, &xv, &a);
+                for b in 0..P::M {
+                    v0[b][1] ^= p[b][0];
+                    v1[b][1] ^= p[b][1];
+                }
+            }
+        } else {
+            let h = 1 << (d - 7);
+            for e in (0..entries).filter(|e| e & h == 0) {
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        x[e][b][l] ^= x[e + h][b][l];
+                    }
+                }
+                vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
+                vec::mul::<P, 2>(&mut p, &x[e], &a);
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        x[e + h][b][l] ^= p[b][l];
+                    }
+                }
+            }
+        }
+    }
+    // Transposed broadcast: each constant collects its coset.
+    let words = (1usize << k) >> 6;
+    let mut y = vec::zero::<4>();
+    for (e, v) in x.iter().enumerate().take(entries) {
+        for b in 0..P::M {
+            y[b][(2 * e) & (words - 1)] ^= v[b][0];
+            y[b][(2 * e + 1) & (words - 1)] ^= v[b][1];
+        }
+    }
+    // Taylor expansions and twists transposed, depth k - 1 down to 0.
+    let mut tmp = vec::zero::<4>();
+    for d in (0..k).rev() {
+        for e in d..k.saturating_sub(1) {
+            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][1], 1 << e);
+            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][2], 1 << e);
+        }
+        vec::mul::<P, 4>(&mut tmp, &y, &c.twist[d]);
+        y = tmp;
+    }
+    *out = y;
+}
