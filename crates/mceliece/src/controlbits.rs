@@ -451,17 +451,7 @@ mod tests {
         for w in 1..=8 {
             let n = 1 << w;
             let mut pi: [u16; 256] = core::array::from_fn(|i| i as u16);
-            for i in (1..n).rev() {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                #[allow(
-                    clippy::integer_division_remainder_used,
-                    reason = "test shuffle, public"
-                )]
-                let j = (s % (i as u64 + 1)) as usize;
-                pi.swap(i, j);
-            }
+            crate::sort::test_shuffle(&mut pi[..n], &mut s);
             let (_, ok) = run(&pi[..n], w);
             assert!(ok, "w = {w}");
         }

@@ -488,6 +488,19 @@ fn swap_lanes(x: &mut [u16; 8], y: &mut [u16; 8], m: &[u16; 8]) {
     *y = core::array::from_fn(|l| yv[l] ^ t[l]);
 }
 
+/// Shuffles `perm` (Fisher–Yates driven by the xorshift64 state `s`): the
+/// random permutations of the tests of the sorts and of the control bits.
+#[cfg(test)]
+pub(crate) fn test_shuffle(perm: &mut [u16], s: &mut u64) {
+    for i in (1..perm.len()).rev() {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        let j = ((*s >> 11) % (i as u64 + 1)) as usize;
+        perm.swap(i, j);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -549,17 +562,7 @@ mod tests {
             let n = 1usize << w;
             // A random permutation as keys, two values per record.
             let mut key: [u16; 4096] = core::array::from_fn(|i| i as u16);
-            for i in (1..n).rev() {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                #[allow(
-                    clippy::integer_division_remainder_used,
-                    reason = "test shuffle, public"
-                )]
-                let j = ((s >> 11) % (i as u64 + 1)) as usize;
-                key.swap(i, j);
-            }
+            super::test_shuffle(&mut key[..n], &mut s);
             let mut r = [[0u16; 24]; 512];
             for (x, &kx) in key.iter().enumerate().take(n) {
                 let (g, l) = (x >> 3, x & 7);
