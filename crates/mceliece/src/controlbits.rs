@@ -114,22 +114,20 @@ fn unpack2(dst: &mut [u16], r: &[[u16; 16]]) {
     }
 }
 
-/// One level down to Fpi (into `p`) with record sorts (n >= 8). Not
-/// inlined: its frame is then live once, not at every recursion depth.
-#[allow(clippy::too_many_arguments, reason = "the level's buffers")]
+/// One level down to Fpi (into `s.p`, with c in `s.c`) with record sorts
+/// (n >= 8), its first-layer bits at `(pos, step)`. Not inlined: its frame
+/// is then live once, not at every recursion depth.
 #[inline(never)]
 fn level_records(
     out: &mut [u8],
-    pos: usize,
-    step: usize,
+    (pos, step): (usize, usize),
     pi: &[u16],
     w: usize,
-    p: &mut [u16],
-    c: &mut [u16],
-    buf: &mut [u16],
+    s: &mut Scratch<'_>,
 ) {
     let n = pi.len();
     let ng = n >> 3;
+    let (p, c, buf) = (&mut s.p[..n], &mut s.c[..n], &mut s.rec[..3 * n]);
     // p(k) = pi(pi^-1(k ^ 1) ^ 1): sort the records (pi(x) ^ 1, pi(x ^ 1)).
     let r = buf[..2 * n].as_chunks_mut::<16>().0;
     pack2(r, |x| (pi[x] ^ 1, pi[x ^ 1]));
@@ -213,21 +211,20 @@ fn invert(q: &mut [u16], perm: &[u16], a: &mut [u32]) {
     }
 }
 
-/// One level down to Fpi (into `p`) with packed `u32` sorts (w <= 10:
-/// three 10-bit fields fit one word). Not inlined, like `level_records`.
-#[allow(clippy::too_many_arguments, reason = "the level's buffers")]
+/// One level down to Fpi (into `s.p`, with c in `s.c`) with packed `u32`
+/// sorts (w <= 10: three 10-bit fields fit one word). Not inlined, like
+/// `level_records`.
 #[inline(never)]
 fn level_packed(
     out: &mut [u8],
-    pos: usize,
-    step: usize,
+    (pos, step): (usize, usize),
     pi: &[u16],
     w: usize,
-    p: &mut [u16],
-    c: &mut [u16],
-    q: &mut [u16],
-    a: &mut [u32],
+    s: &mut Scratch<'_>,
 ) {
+    let n = pi.len();
+    let (p, c) = (&mut s.p[..n], &mut s.c[..n]);
+    let (q, a) = (&mut s.rec[..n], &mut s.a[..n]);
     // p(k) = pi(pi^-1(k ^ 1) ^ 1): sort (pi(x) ^ 1, pi(x ^ 1)) by key.
     for (x, ax) in a.iter_mut().enumerate() {
         *ax = (u32::from(pi[x] ^ 1) << 16) | u32::from(pi[x ^ 1]);
@@ -283,16 +280,13 @@ fn one_level(
 ) {
     let n = pi.len();
     let half = n >> 1;
-    let p = &mut s.p[..n];
-    let c = &mut s.c[..n];
     if w >= RECORDS_MIN_W {
-        level_records(out, pos, step, pi, w, p, c, &mut s.rec[..3 * n]);
+        level_records(out, (pos, step), pi, w, s);
     } else {
-        let q = &mut s.rec[..n];
-        level_packed(out, pos, step, pi, w, p, c, q, &mut s.a[..n]);
+        level_packed(out, (pos, step), pi, w, s);
     }
     let last = pos + (2 * w - 2) * half * step;
-    last_layer(out, (last, step), p, pi, (1, 0));
+    last_layer(out, (last, step), &mut s.p[..n], pi, (1, 0));
 }
 
 /// Every subproblem of depth d at once (2^d >= 8 of them, each on 2^w
