@@ -6,10 +6,10 @@ use rand_core::CryptoRng;
 use crate::Error;
 use crate::codec;
 use crate::config::Instant;
-use crate::schedule::Phase;
 use crate::kem::RatchetKem;
 use crate::keys::PacketKey;
 use crate::schedule::KeySchedule;
+use crate::schedule::Phase;
 use crate::wire::{self, Blob, Frame, Frames, Writer, ty};
 
 /// RATCHET_ABORT frame length.

@@ -7,11 +7,11 @@ use crate::Error;
 use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT};
 use crate::config::{Event, Instant};
 use crate::epoch::directions;
-use crate::schedule::Phase;
 use crate::kdf;
 use crate::kem::RatchetKem;
 use crate::keys::{Candidate, CandidateKind};
 use crate::schedule::KeySchedule;
+use crate::schedule::Phase;
 use crate::window::Lookup;
 
 /// Whether the step from `counter` crosses into the next segment.

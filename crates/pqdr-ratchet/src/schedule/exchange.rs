@@ -8,11 +8,11 @@
 use rand_core::CryptoRng;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use super::KeySchedule;
 use crate::codec::Decoder;
 use crate::config::{AbortReason, Event, Instant, Role};
 use crate::kdf;
 use crate::kem::{MAX_BLOB_LEN, MAX_SEED_LEN, RatchetKem};
-use super::KeySchedule;
 use crate::wire::{Blob, Symbol};
 
 /// Where the KEM exchange of the next epoch stands (public values).

@@ -5,10 +5,10 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-use crate::config::{AbortReason, Event, Instant};
-use super::exchange::Phase;
-use crate::kem::RatchetKem;
 use super::KeySchedule;
+use super::exchange::Phase;
+use crate::config::{AbortReason, Event, Instant};
+use crate::kem::RatchetKem;
 
 /// Counter from which a ratchet is forced (RATCHET.md §1.7).
 const FORCE_RATCHET_AT: u64 = 1 << 31;
