@@ -15,7 +15,7 @@ use pqcrypto_traits::kem::{Ciphertext as _, PublicKey as _, SecretKey as _, Shar
 use pqdr_ntrup::{DecapsulationKey, ParameterSet};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use std::hint::black_box;
+use core::hint::black_box;
 
 fn ours<S: ParameterSet>(c: &mut Criterion) {
     let mut rng = StdRng::seed_from_u64(1);
