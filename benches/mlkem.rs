@@ -10,11 +10,11 @@
 //! own randomness from the OS (its API takes no seed), which adds a
 //! `getrandom` call to its keygen and encaps.
 
-use std::hint::black_box;
+use core::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ml_kem::{Decapsulate, KeyExport};
-use pqcrypto_traits::kem::{Ciphertext as _, PublicKey as _, SecretKey as _};
+use pqcrypto_traits::kem::{PublicKey as _, SecretKey as _};
 
 const D: [u8; 32] = [7; 32];
 const Z: [u8; 32] = [9; 32];

@@ -10,12 +10,12 @@
 //! ciphertext, then `n` operations, and exits; run it under
 //! `valgrind --tool=callgrind` and subtract the `none` run.
 
+use core::hint::black_box;
 use criterion::{BenchmarkId, Criterion, criterion_group};
 use pqcrypto_traits::kem::{Ciphertext as _, PublicKey as _, SecretKey as _, SharedSecret as _};
 use pqdr_ntrup::{DecapsulationKey, ParameterSet};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use core::hint::black_box;
 
 fn ours<S: ParameterSet>(c: &mut Criterion) {
     let mut rng = StdRng::seed_from_u64(1);

@@ -59,7 +59,7 @@
 )]
 
 use std::collections::BTreeMap;
-use std::hint::black_box;
+use core::hint::black_box;
 use std::time::{Duration, Instant as StdInstant};
 
 use chacha20poly1305::aead::inout::InOutBuf;
