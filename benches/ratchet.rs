@@ -58,8 +58,8 @@
     reason = "demo and benchmark code on public values"
 )]
 
-use std::collections::BTreeMap;
 use core::hint::black_box;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant as StdInstant};
 
 use chacha20poly1305::aead::inout::InOutBuf;
