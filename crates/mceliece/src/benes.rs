@@ -1,4 +1,4 @@
-//! Beneš network (spec §2.4.2 / §3.3 "field ordering" encoded as control bits).
+//! Beneš network (Classic McEliece spec §2.4.2 / §3.3 "field ordering" encoded as control bits).
 //!
 //! The network for 2^w positions has 2w - 1 layers of 2^(w-1) conditional
 //! swaps: layers with stride 2^0, 2^1, ..., 2^(w-1), then 2^(w-2), ..., 2^0.
@@ -16,13 +16,13 @@
 use crate::ct::cswap_u16;
 
 /// One layer: conditionally swaps `p[i]` and `p[i + 2^s]` for each pair.
-fn layer(p: &mut [u16], cb: &[u8], s: usize, first_bit: usize) {
+fn layer(p: &mut [u16], control_bits: &[u8], s: usize, first_bit: usize) {
     let stride = 1 << s;
     let mut index = first_bit;
     for blk in p.chunks_exact_mut(2 * stride) {
         let (lo, hi) = blk.split_at_mut(stride);
         for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
-            let bit = u16::from((cb[index >> 3] >> (index & 7)) & 1);
+            let bit = u16::from((control_bits[index >> 3] >> (index & 7)) & 1);
             cswap_u16(a, b, bit);
             index += 1;
         }
@@ -31,15 +31,15 @@ fn layer(p: &mut [u16], cb: &[u8], s: usize, first_bit: usize) {
 
 /// Applies the whole network to `p` (length 2^w): afterwards `p[i]` holds the
 /// old `p[pi(i)]`, where pi is the permutation the control bits encode.
-pub(crate) fn apply(p: &mut [u16], cb: &[u8], w: usize) {
+pub(crate) fn apply(p: &mut [u16], control_bits: &[u8], w: usize) {
     let step = p.len() >> 1; // bits per layer
     let mut off = 0;
     for s in 0..w {
-        layer(p, cb, s, off);
+        layer(p, control_bits, s, off);
         off += step;
     }
     for s in (0..w - 1).rev() {
-        layer(p, cb, s, off);
+        layer(p, control_bits, s, off);
         off += step;
     }
 }
@@ -62,54 +62,63 @@ fn spread(c: u32, s: usize) -> u64 {
     y
 }
 
-/// Little-endian word of `cb` at byte offset `at` (`N` bytes).
+/// Little-endian word of `control_bits` at byte offset `at` (`N` bytes).
 #[inline(always)]
-fn le<const N: usize>(cb: &[u8], at: usize) -> u64 {
+fn load_le<const N: usize>(control_bits: &[u8], at: usize) -> u64 {
     let mut b = [0u8; 8];
-    b[..N].copy_from_slice(&cb[at..at + N]);
+    b[..N].copy_from_slice(&control_bits[at..at + N]);
     u64::from_le_bytes(b)
 }
 
 /// One layer on packed bits: conditionally swaps bits i and i + 2^s of
 /// every vector in `xs` (the control words are loaded once for all).
-fn layer_bits<const N: usize>(xs: &mut [&mut [u64]; N], cb: &[u8], s: usize, first_bit: usize) {
+fn layer_bits<const N: usize>(
+    xs: &mut [&mut [u64]; N],
+    control_bits: &[u8],
+    s: usize,
+    first_bit: usize,
+) {
     let at = first_bit >> 3;
     let words = xs[0].len();
     if s >= 6 {
-        let ws = 1 << (s - 6);
-        let mut r = 0;
-        for base in (0..words).step_by(2 * ws) {
-            for i in base..base + ws {
-                let c = le::<8>(cb, at + 8 * r);
+        let word_stride = 1 << (s - 6);
+        let mut pair = 0; // index of the word pair, and of its control word
+        for base in (0..words).step_by(2 * word_stride) {
+            for i in base..base + word_stride {
+                let c = load_le::<8>(control_bits, at + 8 * pair);
                 for x in xs.iter_mut() {
-                    let d = (x[i] ^ x[i + ws]) & c;
+                    let d = (x[i] ^ x[i + word_stride]) & c;
                     x[i] ^= d;
-                    x[i + ws] ^= d;
+                    x[i + word_stride] ^= d;
                 }
-                r += 1;
+                pair += 1;
             }
         }
     } else {
         match s {
-            0 => in_word::<N, 0>(xs, cb, at),
-            1 => in_word::<N, 1>(xs, cb, at),
-            2 => in_word::<N, 2>(xs, cb, at),
-            3 => in_word::<N, 3>(xs, cb, at),
-            4 => in_word::<N, 4>(xs, cb, at),
-            _ => in_word::<N, 5>(xs, cb, at),
+            0 => in_word::<N, 0>(xs, control_bits, at),
+            1 => in_word::<N, 1>(xs, control_bits, at),
+            2 => in_word::<N, 2>(xs, control_bits, at),
+            3 => in_word::<N, 3>(xs, control_bits, at),
+            4 => in_word::<N, 4>(xs, control_bits, at),
+            _ => in_word::<N, 5>(xs, control_bits, at),
         }
     }
 }
 
 /// The in-word layer of stride 2^S (S < 6), control bits from byte `at`.
 #[inline(never)]
-fn in_word<const N: usize, const S: usize>(xs: &mut [&mut [u64]; N], cb: &[u8], at: usize) {
-    let sh = 1 << S;
+fn in_word<const N: usize, const S: usize>(
+    xs: &mut [&mut [u64]; N],
+    control_bits: &[u8],
+    at: usize,
+) {
+    let stride = 1 << S;
     for i in 0..xs[0].len() {
-        let mask = spread(le::<4>(cb, at + 4 * i) as u32, S);
+        let mask = spread(load_le::<4>(control_bits, at + 4 * i) as u32, S);
         for x in xs.iter_mut() {
-            let d = (x[i] ^ (x[i] >> sh)) & mask;
-            x[i] ^= d ^ (d << sh);
+            let d = (x[i] ^ (x[i] >> stride)) & mask;
+            x[i] ^= d ^ (d << stride);
         }
     }
 }
@@ -120,7 +129,7 @@ fn in_word<const N: usize, const S: usize>(xs: &mut [&mut [u64]; N], cb: &[u8], 
 /// reverse order: bit pi(i) becomes the old bit i.
 pub(crate) fn apply_bits<const N: usize>(
     mut xs: [&mut [u64]; N],
-    cb: &[u8],
+    control_bits: &[u8],
     w: usize,
     inverse: bool,
 ) {
@@ -129,7 +138,7 @@ pub(crate) fn apply_bits<const N: usize>(
     for j in 0..layers {
         let j = if inverse { layers - 1 - j } else { j };
         let s = if j < w { j } else { 2 * w - 2 - j };
-        layer_bits(&mut xs, cb, s, j * step);
+        layer_bits(&mut xs, control_bits, s, j * step);
     }
 }
 
@@ -140,8 +149,8 @@ mod tests {
     fn check(w: usize, seed: u64) {
         let n = 1usize << w;
         let mut s = seed;
-        let mut cb = [0u8; (25 << 12) >> 3];
-        for b in cb.iter_mut() {
+        let mut control_bits = [0u8; (25 << 12) >> 3];
+        for b in control_bits.iter_mut() {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
@@ -151,17 +160,17 @@ mod tests {
         for (i, x) in p.iter_mut().enumerate().take(n) {
             *x = i as u16;
         }
-        apply(&mut p[..n], &cb, w);
+        apply(&mut p[..n], &control_bits, w);
         // Every single-bit vector must land where the u16 network sends it.
         for src in (0..n).step_by(37).chain([0, n - 1]) {
             let mut x = [0u64; 128];
             x[src >> 6] |= 1 << (src & 63);
-            apply_bits([&mut x[..n >> 6]], &cb, w, false);
+            apply_bits([&mut x[..n >> 6]], &control_bits, w, false);
             for (i, &pi) in p.iter().enumerate().take(n) {
                 let bit = (x[i >> 6] >> (i & 63)) & 1;
                 assert_eq!(bit, u64::from(usize::from(pi) == src), "w {w} i {i}");
             }
-            apply_bits([&mut x[..n >> 6]], &cb, w, true);
+            apply_bits([&mut x[..n >> 6]], &control_bits, w, true);
             let mut y = [0u64; 128];
             y[src >> 6] |= 1 << (src & 63);
             assert_eq!(x, y);

@@ -90,12 +90,13 @@ fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16
     let mut k = vec::zero::<W>();
     vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
     let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
-    let mne = opaque(!gf::is_zero_mask(d));
+    // Masks: d != 0; the length changes (d != 0 and n >= 2l), 16 and 64 bits.
+    let d_nonzero = opaque(!gf::is_zero_mask(d));
     // n >= 2l  <=>  n - 2l does not go negative
     // (the difference is hidden, else LLVM turns the sign test into a jump)
     let diff = opaque((n as u32).wrapping_sub(2 * u32::from(st.l)));
-    let mle = opaque(((diff >> 31) as u16).wrapping_sub(1) & mne);
-    let wide = opaque(u64::from(mle & 1).wrapping_neg());
+    let lengthen = opaque(((diff >> 31) as u16).wrapping_sub(1) & d_nonzero);
+    let lengthen64 = opaque(u64::from(lengthen & 1).wrapping_neg());
     // C <- gamma C + d B.
     let (prev, prev0) = (st.cv, st.c0);
     vec::splat::<P, W>(&mut k, st.gamma);
@@ -108,20 +109,20 @@ fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16
         }
     }
     st.c0 = gf::mul::<P>(st.c0, st.gamma);
-    st.l = (st.l & !mle) | ((n as u16 + 1).wrapping_sub(st.l) & mle);
-    // B <- x (mle ? old C : B).
+    st.l = (st.l & !lengthen) | ((n as u16 + 1).wrapping_sub(st.l) & lengthen);
+    // B <- x (old C if the length changes, else B).
     for b in 0..P::M {
         for i in 0..W {
-            st.bv[b][i] ^= (st.bv[b][i] ^ prev[b][i]) & wide;
+            st.bv[b][i] ^= (st.bv[b][i] ^ prev[b][i]) & lengthen64;
         }
     }
-    shift_in::<P, W>(&mut st.bv, prev0 & mle);
+    shift_in::<P, W>(&mut st.bv, prev0 & lengthen);
     for w in st.bv.iter_mut().take(P::M) {
         for i in 0..W {
             w[i] &= keep[i];
         }
     }
-    st.gamma = (st.gamma & !mle) | (d & mle);
+    st.gamma = (st.gamma & !lengthen) | (d & lengthen);
     shift_in::<P, W>(&mut st.rv, sn);
 }
 

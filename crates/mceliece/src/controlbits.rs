@@ -1,4 +1,4 @@
-//! Control bits of a Beneš network from a permutation (spec §2.4.2 / §3.3,
+//! Control bits of a Beneš network from a permutation (Classic McEliece spec §2.4.2 / §3.3,
 //! following the formulas of Bernstein, "Verified fast formulas for control
 //! bits for permutation networks", 2020, which define the bits uniquely).
 //!
@@ -189,7 +189,7 @@ fn level_records(
     unpack2(p, r);
 }
 
-/// r = v o perm (r[y] = v[perm[y]]) given pinv = perm^-1, via one sort.
+/// r = v o perm (`r[y] = v[perm[y]]`) given pinv = perm^-1, via one sort.
 fn compose_by_inverse(r: &mut [u16], v: &[u16], pinv: &[u16], a: &mut [u32]) {
     for ((ax, &k), &x) in a.iter_mut().zip(pinv).zip(v) {
         *ax = (u32::from(k) << 16) | u32::from(x);

@@ -1,11 +1,12 @@
-//! GF(2^m) arithmetic (spec §2.1 / §7: the field F_q = F_2[z]/f(z)).
+//! GF(2^m) arithmetic (Classic McEliece spec §2.1 / §7: the field F_q =
+//! F_2\[z\]/f(z)).
 //!
 //! Elements are `u16` with bit i = coefficient of z^i. Every function runs in
 //! time independent of its inputs: products use multiplication by a masked
 //! bit and reduction by masked shifts, never a table or a branch.
 // ref: gf.c
 
-use crate::params::{Derived, ParameterSet};
+use crate::params::{Derived, MAX_T, ParameterSet};
 
 /// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z):
 /// z^(m+k) = z^k (f(z) - z^m), folded twice (the low terms of f have degree
@@ -85,7 +86,7 @@ pub(crate) fn is_zero_mask(a: u16) -> u16 {
     (t as u16).wrapping_neg()
 }
 
-/// Reverses the low m bits of a (spec §2.3 / ref `bitrev`: support ordering).
+/// Reverses the low m bits of a (Classic McEliece spec §2.3 / ref `bitrev`: support ordering).
 #[inline(always)]
 pub(crate) fn bitrev<P: ParameterSet>(a: u16) -> u16 {
     a.reverse_bits() >> (16 - P::M)
@@ -106,8 +107,8 @@ fn scalar_table<P: ParameterSet>(s: u16) -> [u16; 16] {
     tbl
 }
 
-/// dst[k] ^= s src[k] for every k: each product is the sum of the entries
-/// of the table of s selected by the bits of src[k] (masks, no branch), so
+/// `dst[k] ^= s src[k]` for every k: each product is the sum of the entries
+/// of the table of s selected by the bits of `src[k]` (masks, no branch), so
 /// the loop runs lane-parallel.
 #[inline(always)]
 pub(crate) fn mul_add_scalar<P: ParameterSet>(dst: &mut [u16], src: &[u16], s: u16) {
@@ -121,7 +122,7 @@ pub(crate) fn mul_add_scalar<P: ParameterSet>(dst: &mut [u16], src: &[u16], s: u
     }
 }
 
-/// x[k] <- s x[k] for every k (see [`mul_add_scalar`]).
+/// `x[k] <- s x[k]` for every k (see [`mul_add_scalar`]).
 #[inline(always)]
 pub(crate) fn scale<P: ParameterSet>(x: &mut [u16], s: u16) {
     let tbl = scalar_table::<P>(s);
@@ -135,12 +136,12 @@ pub(crate) fn scale<P: ParameterSet>(x: &mut [u16], s: u16) {
     }
 }
 
-/// Multiplication in GF(2^mt) = GF(2^m)[y]/F(y) (ref: `GF_mul` in gf.c), used by
+/// Multiplication in GF(2^mt) = GF(2^m)\[y\]/F(y) (ref: `GF_mul` in gf.c), used by
 /// the minimal-polynomial computation of key generation: one scaled row
 /// addition per coefficient of a, then the fold by F.
 pub(crate) fn poly_mul<P: ParameterSet>(out: &mut [u16], a: &[u16], b: &[u16]) {
     let t = P::T;
-    let mut prod = [0u16; 2 * 128 - 1];
+    let mut prod = [0u16; 2 * MAX_T - 1];
     for (i, &ai) in a.iter().enumerate().take(t) {
         mul_add_scalar::<P>(&mut prod[i..i + t], &b[..t], ai);
     }

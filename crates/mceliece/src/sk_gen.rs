@@ -1,16 +1,18 @@
-//! Irreducible-polynomial generation (spec §2.4.1 / §8.1 step "Goppa polynomial":
-//! g = minimal polynomial of a random element of GF(2^mt)).
+//! Irreducible-polynomial generation (Classic McEliece spec §2.4.1 / §8.1
+//! step "Goppa polynomial": g = minimal polynomial of a random element of
+//! GF(2^mt)).
 // ref: sk_gen.c (`genpoly_gen`)
 
 use crate::gf;
-use crate::params::ParameterSet;
+use crate::params::{MAX_T, ParameterSet};
 use zeroize::Zeroize;
 
-/// Columns per row of the linear system (t + 1 <= 129, padded).
-const COLS: usize = 136;
+/// Columns per row of the linear system (t + 1 <= 129, padded to 136).
+const COLS: usize = (MAX_T + 1).next_multiple_of(8);
 
-/// Computes the minimal polynomial g (monic, t low coefficients) of the element
-/// f of GF(2^m)[y]/F(y). Returns `false` if its degree is below t (1, f, ...,
+/// Irreducible-polynomial generation (Classic McEliece spec §2.4.1): computes
+/// the minimal polynomial g (monic, t low coefficients) of the element
+/// f of GF(2^m)\[y\]/F(y). Returns `false` if its degree is below t (1, f, ...,
 /// f^(t-1) linearly dependent): the caller then draws a new seed.
 ///
 /// The system sum_{c<t} g_c f^c = f^t is solved by Gauss–Jordan elimination
@@ -18,9 +20,9 @@ const COLS: usize = 136;
 /// side), so every step is a scaled addition of contiguous rows.
 pub(crate) fn genpoly_gen<P: ParameterSet>(g: &mut [u16], f: &[u16]) -> bool {
     let t = P::T;
-    let mut mat = [[0u16; COLS]; 128];
-    let mut pow = [0u16; 128];
-    let mut next = [0u16; 128];
+    let mut mat = [[0u16; COLS]; MAX_T];
+    let mut pow = [0u16; MAX_T];
+    let mut next = [0u16; MAX_T];
     pow[0] = 1;
     for c in 0..=t {
         for (row, &x) in mat.iter_mut().zip(pow.iter()).take(t) {

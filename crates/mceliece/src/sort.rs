@@ -1,5 +1,5 @@
 //! Constant-time sorting (bitonic network; the memory access pattern depends
-//! only on the length), used for the random permutation (spec §2.4.2 / ref
+//! only on the length), used for the random permutation (Classic McEliece spec §2.4.2 / ref
 //! `uint64_sort`) and for the control-bit computation (ref `int32_sort`).
 //!
 //! Batcher's bitonic sorter in its classic form: merge stages of block size

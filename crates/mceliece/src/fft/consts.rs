@@ -1,5 +1,5 @@
 //! The public constants of the additive FFT (Gao–Mateer §3 on the basis
-//! B^0 = (1, z, ..., z^(m-1)) of the Classic McEliece field, spec §7),
+//! B^0 = (1, z, ..., z^(m-1)) of the Classic McEliece field, Classic McEliece spec §7),
 //! computed at compile time from m and f(z): the twists, the butterfly
 //! multipliers and the bit masks of the Taylor expansion.
 

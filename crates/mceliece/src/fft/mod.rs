@@ -55,16 +55,24 @@ pub(crate) const fn zero_values() -> Values {
 /// x ^= (x & mask) >> s on every plane (256-bit words, public s).
 #[inline(always)]
 fn shr_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
-    let (ws, bs) = (s >> 6, s & 63);
+    let (word_shift, bit_shift) = (s >> 6, s & 63);
     for plane in x.iter_mut().take(P::M) {
         let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
         for i in 0..4 {
-            let lo = if i + ws < 4 { y[i + ws] } else { 0 };
-            let hi = if i + ws + 1 < 4 { y[i + ws + 1] } else { 0 };
-            plane[i] ^= if bs == 0 {
+            let lo = if i + word_shift < 4 {
+                y[i + word_shift]
+            } else {
+                0
+            };
+            let hi = if i + word_shift + 1 < 4 {
+                y[i + word_shift + 1]
+            } else {
+                0
+            };
+            plane[i] ^= if bit_shift == 0 {
                 lo
             } else {
-                (lo >> bs) | (hi << (64 - bs))
+                (lo >> bit_shift) | (hi << (64 - bit_shift))
             };
         }
     }
@@ -104,16 +112,16 @@ fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entri
     let (s, hi) = (1 << D, BIT_SET[D]);
     let mut a = vec::zero::<2>();
     let mut p = vec::zero::<2>();
-    let mut xv = vec::zero::<2>();
+    let mut v_halves = vec::zero::<2>();
     for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
         let [v0, v1] = pair else { unreachable!() };
         for b in 0..P::M {
             for l in 0..2 {
-                xv[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
+                v_halves[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
             }
         }
         packed_multiplier::<P>(&mut a, c, D, 2 * i, hi);
-        vec::mul::<P, 2>(&mut p, &xv, &a);
+        vec::mul::<P, 2>(&mut p, &v_halves, &a);
         for b in 0..P::M {
             for l in 0..2 {
                 v0[b][l] ^= (p[b][l] & hi) >> s;
@@ -154,7 +162,7 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
     let mut p = vec::zero::<2>();
     // In-word levels (d < 6) and the lane level (d = 6) multiply two
     // entries' V halves packed into one vector.
-    let mut xv = vec::zero::<2>();
+    let mut v_halves = vec::zero::<2>();
     for d in (0..k).rev() {
         if d < 6 {
             match d {
@@ -169,10 +177,10 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
             for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
                 let [v0, v1] = pair else { unreachable!() };
                 for b in 0..P::M {
-                    xv[b] = [v0[b][1], v1[b][1]];
+                    v_halves[b] = [v0[b][1], v1[b][1]];
                 }
                 lane_multiplier::<P>(&mut a, c, 2 * i);
-                vec::mul::<P, 2>(&mut p, &xv, &a);
+                vec::mul::<P, 2>(&mut p, &v_halves, &a);
                 for b in 0..P::M {
                     v0[b][0] ^= p[b][0];
                     v0[b][1] ^= v0[b][0];

@@ -19,16 +19,24 @@ use crate::vec::{self, Vec};
 /// x ^= (x & mask) << s on every plane (256-bit words, public s).
 #[inline(always)]
 fn shl_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
-    let (ws, bs) = (s >> 6, s & 63);
+    let (word_shift, bit_shift) = (s >> 6, s & 63);
     for plane in x.iter_mut().take(P::M) {
         let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
         for i in (0..4).rev() {
-            let lo = if i >= ws { y[i - ws] } else { 0 };
-            let hi = if i > ws { y[i - ws - 1] } else { 0 };
-            plane[i] ^= if bs == 0 {
+            let lo = if i >= word_shift {
+                y[i - word_shift]
+            } else {
+                0
+            };
+            let hi = if i > word_shift {
+                y[i - word_shift - 1]
+            } else {
+                0
+            };
+            plane[i] ^= if bit_shift == 0 {
                 lo
             } else {
-                (lo << bs) | (hi >> (64 - bs))
+                (lo << bit_shift) | (hi >> (64 - bit_shift))
             };
         }
     }
@@ -40,18 +48,18 @@ fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries:
     let (s, hi) = (1 << D, BIT_SET[D]);
     let mut a = vec::zero::<2>();
     let mut p = vec::zero::<2>();
-    let mut xv = vec::zero::<2>();
+    let mut v_halves = vec::zero::<2>();
     for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
         let [v0, v1] = pair else { unreachable!() };
         for b in 0..P::M {
             for l in 0..2 {
                 v0[b][l] ^= (v0[b][l] & hi) >> s;
                 v1[b][l] ^= (v1[b][l] & hi) >> s;
-                xv[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+                v_halves[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
             }
         }
         packed_multiplier::<P>(&mut a, c, D, 2 * i, !hi);
-        vec::mul::<P, 2>(&mut p, &xv, &a);
+        vec::mul::<P, 2>(&mut p, &v_halves, &a);
         for b in 0..P::M {
             for l in 0..2 {
                 v0[b][l] ^= (p[b][l] & !hi) << s;
@@ -70,7 +78,7 @@ pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize
     let mut a = vec::zero::<2>();
     let mut p = vec::zero::<2>();
     // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
-    let mut xv = vec::zero::<2>();
+    let mut v_halves = vec::zero::<2>();
     for d in 0..k {
         if d < 6 {
             match d {
@@ -87,10 +95,10 @@ pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize
                 for b in 0..P::M {
                     v0[b][0] ^= v0[b][1];
                     v1[b][0] ^= v1[b][1];
-                    xv[b] = [v0[b][0], v1[b][0]];
+                    v_halves[b] = [v0[b][0], v1[b][0]];
                 }
                 lane_multiplier::<P>(&mut a, c, 2 * i);
-                vec::mul::<P, 2>(&mut p, &xv, &a);
+                vec::mul::<P, 2>(&mut p, &v_halves, &a);
                 for b in 0..P::M {
                     v0[b][1] ^= p[b][0];
                     v1[b][1] ^= p[b][1];

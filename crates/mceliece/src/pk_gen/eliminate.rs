@@ -130,7 +130,7 @@ fn upward<P: ParameterSet>(mat: &mut [u8], stride: usize, record: &mut [u8]) {
 /// Gauss–Jordan elimination of H_left (mt rows of `stride` bytes: the first mt
 /// columns of H, plus the window for the `f` sets), pivot in column r for
 /// row r: when bit r of row r is zero the later rows are added to it until
-/// it is one, then column r is cleared in every other row (spec §2.4.3 /
+/// it is one, then column r is cleared in every other row (Classic McEliece spec §2.4.3 /
 /// ref pk_gen.c, constant time). For the `f` sets the semi-systematic step
 /// runs when row mt - 32 is reached. Returns the pivot word c, or `None` if
 /// the key is rejected.
@@ -252,7 +252,7 @@ pub(super) fn eliminate<P: ParameterSet>(
                 }
             }
             let mut singular = ((pivot_acc >> pivot_bit) & 1) ^ 1;
-            // Public by design (spec §2.4.3 / libmceliece `pk_gen`): failure to
+            // Public by design (Classic McEliece spec §2.4.3 / libmceliece `pk_gen`): failure to
             // reach systematic form rejects this key; the candidate is discarded.
             pqdr_ct::hook::declassify(&mut singular);
             if singular != 0 {
@@ -384,7 +384,7 @@ mod tests {
     use super::*;
     use crate::params::Mceliece348864 as P;
 
-    /// Straightforward Gauss–Jordan of spec §2.4.3, one pivot at a time.
+    /// Straightforward Gauss–Jordan of Classic McEliece spec §2.4.3, one pivot at a time.
     fn naive(mat: &mut [u8], stride: usize, mt: usize) -> bool {
         for r in 0..mt {
             for k in r + 1..mt {

@@ -1,5 +1,5 @@
 //! The buffer-layout planner of key generation (MatGen, Classic McEliece
-//! spec §2.4.3): where H_left, then A = H_left^-1, and the elimination's
+//! Classic McEliece spec §2.4.3): where H_left, then A = H_left^-1, and the elimination's
 //! record live inside the caller's public-key buffer, computed at compile
 //! time per set and checked to fit.
 

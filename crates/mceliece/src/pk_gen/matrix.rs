@@ -13,7 +13,7 @@ pub(super) const LANES: usize = 8;
 
 /// Bitsliced evaluation of 8 chunks of 64 columns from column `start`
 /// (chunk l = columns start + 64 l ..): `alpha` gets the support elements
-/// alpha_j and `v` gets 1/g(alpha_j) (spec §2.4.3: column j of H is
+/// alpha_j and `v` gets 1/g(alpha_j) (Classic McEliece spec §2.4.3: column j of H is
 /// (1, alpha_j, ..., alpha_j^(t-1))^T / g(alpha_j)); columns at or past n
 /// are zero in `v`.
 pub(super) fn eval_group<P: ParameterSet>(

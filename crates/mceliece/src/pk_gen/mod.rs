@@ -1,6 +1,6 @@
 //! Public-key generation: the systematic form [I_mt | T] of the parity-check
 //! matrix (Classic McEliece spec §2.4.3, "MatGen"), and the semi-systematic
-//! form with (mu, nu) = (32, 64) of the `f` sets (spec §2.4.3 / §7).
+//! form with (mu, nu) = (32, 64) of the `f` sets (Classic McEliece spec §2.4.3 / §7).
 //!
 //! Memory: no mt x n matrix is built. The caller's public-key buffer holds,
 //! in its last bytes, H_left (the first mt columns of H, plus the 32 window

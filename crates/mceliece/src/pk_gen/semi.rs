@@ -41,7 +41,7 @@ fn ctz(x: u64) -> u64 {
     r
 }
 
-/// Semi-systematic step (spec §2.4.3 with mu = 32, nu = 64): after mt - 32
+/// Semi-systematic step (Classic McEliece spec §2.4.3 with mu = 32, nu = 64): after mt - 32
 /// pivots, find the pivot columns of the remaining 32 rows inside the
 /// 64-column window starting at column mt - 32, then move them to the front of
 /// the window, in the matrix and in the permutation pi. Returns `None` if the

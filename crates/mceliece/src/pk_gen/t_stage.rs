@@ -9,7 +9,7 @@ use crate::params::{Derived, MAX_M, ParameterSet};
 use crate::vec;
 use zeroize::Zeroize;
 
-/// T rows `rows` = A rows times H_right (spec §2.4.3: T is the right part
+/// T rows `rows` = A rows times H_right (Classic McEliece spec §2.4.3: T is the right part
 /// of the systematic form), with A row i at `a[(i - rows.start) a_stride ..]`. H_right is
 /// regenerated one row index r at a time (the m rows r m + b, bitsliced in
 /// G groups of 8 chunks), and each T row gets sum_b A[i][r m + b] H[r m + b].

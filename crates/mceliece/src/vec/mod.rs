@@ -1,6 +1,6 @@
 //! Bitsliced GF(2^m) arithmetic: 64 field elements in m words, word b holding
 //! bit b of every element (the "vec" representation of the submission's
-//! 64-bit implementation, written here from the field definition, spec §7).
+//! 64-bit implementation, written here from the field definition, Classic McEliece spec §7).
 //!
 //! A [`Vec`] carries `L` such words per bit (L batches of 64 elements side by
 //! side), so the compiler can run L = 2 batches in one SSE2 register.
