@@ -9,6 +9,16 @@
 //! groups of eight elements with lane-wise masks (no branch, no index that
 //! depends on the data), a shape the compiler turns into SIMD code; the
 //! distances 1, 2 and 4 are handled inside one group.
+//!
+//! Here: the plain sorts and the strided `u32` sort; `records.rs` sorts
+//! records of 16-bit fields, `columns.rs` many independent columns at once
+//! (both for the control bits, Classic McEliece spec §2.4.2 / §3.3).
+
+mod columns;
+mod records;
+
+pub(crate) use columns::sort_cols;
+pub(crate) use records::{rank_pos, sort_records};
 
 macro_rules! bitonic {
     ($name:ident, $t:ty) => {
@@ -216,7 +226,7 @@ fn cx_groups(av: &mut [u32; 8], bv: &mut [u32; 8], gd: u32) {
 
 /// A group of lanes that the strided sorts ([`sort_u32`], [`sort_records`])
 /// compare-exchange with another group, lane by lane.
-trait Group: Copy {
+pub(super) trait Group: Copy {
     /// Puts each lane pair of `a` and `b` in ascending order (descending if
     /// `desc` is 1).
     fn cx(a: &mut Self, b: &mut Self, desc: usize);
@@ -226,13 +236,6 @@ impl Group for [u32; 8] {
     #[inline(always)]
     fn cx(a: &mut Self, b: &mut Self, desc: usize) {
         cx_groups(a, b, (desc as u32).wrapping_neg());
-    }
-}
-
-impl<const W: usize> Group for [u16; W] {
-    #[inline(always)]
-    fn cx(a: &mut Self, b: &mut Self, desc: usize) {
-        cx_rec(a, b, (desc as u16).wrapping_neg());
     }
 }
 
@@ -301,193 +304,6 @@ fn lane_step(groups: &mut [[u32; 8]], d: usize) {
     }
 }
 
-/// Sorts records by key. A record group is `[u16; W]`: lanes 0..8 are the
-/// keys of eight records, lanes 8 l + j (l >= 1) their l-th values. Keys
-/// are distinct and below 2^15 (the control-bit computation sorts
-/// permutations of 0..n, n <= 2^13); the values ride along with them, no
-/// packing, so a sort can carry any number of 16-bit fields.
-///
-/// The network is the bitonic sorter of [`sort_u64`] over n = 8 groups.len()
-/// records (n a power of two, at least 8), in the strided layout of
-/// [`sort_u32`]: record index i lives in lane i div (n/8) of group
-/// i mod (n/8), so a step on index bit b < w - 3 pairs whole groups, two
-/// steps per pass, and a step on one of the three top bits pairs the lanes
-/// of each group with a fixed lane permutation of itself. The record of
-/// rank i ends in group and lane [`rank_pos`]`(n, i)`.
-pub(crate) fn sort_records<const W: usize>(r: &mut [[u16; W]]) {
-    let n = 8 * r.len();
-    debug_assert!(n.is_power_of_two() && n >= 8);
-    let w = n.trailing_zeros();
-    let lane_bit0 = w - 3; // index bits lane_bit0 .. lane_bit0 + 2 are the lane bits
-    for lk in 1..=w {
-        // Direction of merge stage lk: bit lk of the index, a group bit
-        // below lane_bit0, a lane bit from lane_bit0 to w - 1, and zero for
-        // lk = w. Lanes that run descending run ascending on complemented
-        // keys instead.
-        let flip = lk >= lane_bit0 && lk < w;
-        let pat: [u16; 8] = core::array::from_fn(|l| {
-            let bit = if flip { (l >> (lk - lane_bit0)) & 1 } else { 0 };
-            (bit as u16).wrapping_neg() & 0x7FFF
-        });
-        if flip {
-            flip_keys(r, pat);
-        }
-        let dir_bit = if lk < lane_bit0 { lk } else { usize::BITS - 1 };
-        let mut b = lk;
-        while b > lane_bit0 {
-            b -= 1;
-            match b - lane_bit0 {
-                0 => lane_step_rec::<W, 1>(r),
-                1 => lane_step_rec::<W, 2>(r),
-                _ => lane_step_rec::<W, 4>(r),
-            }
-        }
-        // Group steps on bits b - 1 down to 0, two at a time.
-        while b >= 2 {
-            group_step2(r, 1 << (b - 2), dir_bit);
-            b -= 2;
-        }
-        if b == 1 {
-            group_step(r, dir_bit);
-        }
-        if flip {
-            flip_keys(r, pat);
-        }
-    }
-}
-
-/// Group and lane where [`sort_records`] leaves the record of rank `i` of
-/// `n` (n >= 8, a power of two).
-#[inline(always)]
-pub(crate) fn rank_pos(n: usize, i: usize) -> (usize, usize) {
-    (i & ((n >> 3) - 1), i >> (n.trailing_zeros() - 3))
-}
-
-/// Compare-exchange of two record groups, lane by lane: `a` gets the
-/// smaller key (the larger where `d` is all-ones), values follow their keys.
-#[inline(always)]
-fn cx_rec<const W: usize>(a: &mut [u16; W], b: &mut [u16; W], d: u16) {
-    let (av, bv) = (*a, *b);
-    let m: [u16; 8] = core::array::from_fn(|l| {
-        u16::from(bv[l].cast_signed() < av[l].cast_signed()).wrapping_neg() ^ d
-    });
-    let t: [u16; W] = core::array::from_fn(|l| (av[l] ^ bv[l]) & m[l & 7]);
-    *a = core::array::from_fn(|l| av[l] ^ t[l]);
-    *b = core::array::from_fn(|l| bv[l] ^ t[l]);
-}
-
-/// One ascending half-cleaner step inside every group: lane l against lane
-/// l ^ D. Each lane compares itself with its partner (a fixed lane
-/// permutation); the upper lane of a pair takes the opposite decision
-/// (keys are distinct, so the two decisions agree).
-#[inline(always)]
-fn lane_step_rec<const W: usize, const D: usize>(r: &mut [[u16; W]]) {
-    let up: [u16; 8] = core::array::from_fn(|l| (((l & D) != 0) as u16).wrapping_neg());
-    for g in r.iter_mut() {
-        let v = *g;
-        let p: [u16; W] = core::array::from_fn(|l| v[l ^ D]);
-        let m: [u16; 8] = core::array::from_fn(|l| {
-            u16::from(p[l].cast_signed() < v[l].cast_signed()).wrapping_neg() ^ up[l]
-        });
-        *g = core::array::from_fn(|l| v[l] ^ ((v[l] ^ p[l]) & m[l & 7]));
-    }
-}
-
-/// Complements (x -> 2^15 - 1 - x, order-reversing) the keys in the lanes
-/// set in `pat` (0x7FFF there, 0 elsewhere).
-#[inline(always)]
-fn flip_keys<const W: usize>(r: &mut [[u16; W]], pat: [u16; 8]) {
-    for g in r.iter_mut() {
-        for l in 0..8 {
-            g[l] ^= pat[l];
-        }
-    }
-}
-
-/// Sorts `b` independent columns at once: element i of column l is
-/// `key[i b + l]` (n = `key.len() / b` rows, a power of two; b a multiple
-/// of 8), carried along with `v1` and `v2` (each empty or as long as
-/// `key`; `v2` only with `v1`), ascending by key (keys below 2^15). The
-/// bitonic network of [`sort_u64`] on whole rows: every comparator is the
-/// same for all columns, so the lanes never mix (no shuffle), and one mask
-/// serves the key and the values.
-pub(crate) fn sort_cols(key: &mut [u16], v1: &mut [u16], v2: &mut [u16], b: usize) {
-    debug_assert!(b.is_power_of_two() && b >= 8);
-    debug_assert!(v2.is_empty() || !v1.is_empty());
-    let n = key.len() >> b.trailing_zeros();
-    debug_assert!(n.is_power_of_two());
-    let mut k = 2;
-    while k <= n {
-        let mut j = k >> 1;
-        while j > 0 {
-            // Rows i and i + j for i in a block of 2j rows: the block's first
-            // half against its second half, lane by lane (one direction per
-            // block, as 2j <= k).
-            let mut s0 = 0;
-            while s0 < n {
-                let d = (((s0 & k) != 0) as u16).wrapping_neg();
-                let (lo, len) = (s0 * b, j * b);
-                let (xk, yk) = halves(key, lo, len);
-                if v1.is_empty() {
-                    for (x, y) in xk.iter_mut().zip(yk.iter_mut()) {
-                        cx_keys(x, y, d);
-                    }
-                } else if v2.is_empty() {
-                    let (xa, ya) = halves(v1, lo, len);
-                    let it = xk.iter_mut().zip(yk.iter_mut());
-                    for ((x, y), (a, c)) in it.zip(xa.iter_mut().zip(ya.iter_mut())) {
-                        let m = cx_keys(x, y, d);
-                        swap_lanes(a, c, &m);
-                    }
-                } else {
-                    let (xa, ya) = halves(v1, lo, len);
-                    let (xb, yb) = halves(v2, lo, len);
-                    let it = xk.iter_mut().zip(yk.iter_mut());
-                    let va = xa.iter_mut().zip(ya.iter_mut());
-                    let vb = xb.iter_mut().zip(yb.iter_mut());
-                    for (((x, y), (a, c)), (e, f)) in it.zip(va).zip(vb) {
-                        let m = cx_keys(x, y, d);
-                        swap_lanes(a, c, &m);
-                        swap_lanes(e, f, &m);
-                    }
-                }
-                s0 += 2 * j;
-            }
-            j >>= 1;
-        }
-        k <<= 1;
-    }
-}
-
-/// `a[lo .. lo + len]` and `a[lo + len .. lo + 2 len]`, in chunks of 8.
-#[inline(always)]
-fn halves(a: &mut [u16], lo: usize, len: usize) -> (&mut [[u16; 8]], &mut [[u16; 8]]) {
-    let (x, y) = a[lo..lo + 2 * len].split_at_mut(len);
-    (x.as_chunks_mut::<8>().0, y.as_chunks_mut::<8>().0)
-}
-
-/// Puts 8 key pairs in ascending order (descending if `d` is all-ones);
-/// returns the swap masks.
-#[inline(always)]
-fn cx_keys(x: &mut [u16; 8], y: &mut [u16; 8], d: u16) -> [u16; 8] {
-    let (xv, yv) = (*x, *y);
-    let m: [u16; 8] = core::array::from_fn(|l| {
-        u16::from(yv[l].cast_signed() < xv[l].cast_signed()).wrapping_neg() ^ d
-    });
-    swap_lanes(x, y, &m);
-    m
-}
-
-/// Swaps lane l of `x` and `y` where `m[l]` is all-ones (whole-array
-/// expressions, so the compiler keeps them in vector registers).
-#[inline(always)]
-fn swap_lanes(x: &mut [u16; 8], y: &mut [u16; 8], m: &[u16; 8]) {
-    let (xv, yv) = (*x, *y);
-    let t: [u16; 8] = core::array::from_fn(|l| (xv[l] ^ yv[l]) & m[l]);
-    *x = core::array::from_fn(|l| xv[l] ^ t[l]);
-    *y = core::array::from_fn(|l| yv[l] ^ t[l]);
-}
-
 /// Shuffles `perm` (Fisher–Yates driven by the xorshift64 state `s`): the
 /// random permutations of the tests of the sorts and of the control bits.
 #[cfg(test)]
@@ -503,83 +319,6 @@ pub(crate) fn test_shuffle(perm: &mut [u16], s: &mut u64) {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn columns() {
-        // b columns of n rows: keys with ties (so stability is not assumed:
-        // the values are checked as a multiset per key), two payloads.
-        let mut s = 4242u64;
-        for (rows_log, b) in [(1usize, 8usize), (3, 16), (6, 8), (9, 16), (2, 2048)] {
-            let n = 1usize << rows_log;
-            let len = n * b;
-            let mut next = || {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                s
-            };
-            let mut key = [0u16; 8192];
-            let mut v1 = [0u16; 8192];
-            let mut v2 = [0u16; 8192];
-            for i in 0..len {
-                key[i] = (next() >> 40) as u16 & 0x7FFF & if i & 1 == 0 { 0x3F } else { 0x7FFF };
-                v1[i] = key[i] ^ 0x2AAA;
-                v2[i] = (i & (b - 1)) as u16;
-            }
-            let orig = key;
-            for vals in 0..3 {
-                let (mut k, mut a, mut c) = (orig, v1, v2);
-                let (a_s, c_s): (&mut [u16], &mut [u16]) = match vals {
-                    0 => (&mut [], &mut []),
-                    1 => (&mut a[..len], &mut []),
-                    _ => (&mut a[..len], &mut c[..len]),
-                };
-                super::sort_cols(&mut k[..len], a_s, c_s, b);
-                for col in 0..b {
-                    let mut want: [u16; 512] = [0; 512];
-                    for (i, w) in want.iter_mut().enumerate().take(n) {
-                        *w = orig[i * b + col];
-                    }
-                    want[..n].sort_unstable();
-                    for (i, &wi) in want.iter().enumerate().take(n) {
-                        let at = i * b + col;
-                        assert_eq!(k[at], wi, "n {n} b {b} col {col}");
-                        if vals >= 1 {
-                            assert_eq!(a[at], k[at] ^ 0x2AAA, "n {n} b {b}");
-                        }
-                        if vals == 2 {
-                            assert_eq!(c[at] as usize, col, "lanes never mix");
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn records() {
-        let mut s = 777u64;
-        for w in 3..=12 {
-            let n = 1usize << w;
-            // A random permutation as keys, two values per record.
-            let mut key: [u16; 4096] = core::array::from_fn(|i| i as u16);
-            super::test_shuffle(&mut key[..n], &mut s);
-            let mut r = [[0u16; 24]; 512];
-            for (x, &kx) in key.iter().enumerate().take(n) {
-                let (g, l) = (x >> 3, x & 7);
-                r[g][l] = kx;
-                r[g][8 + l] = kx ^ 0x1555;
-                r[g][16 + l] = x as u16;
-            }
-            super::sort_records(&mut r[..n >> 3]);
-            for i in 0..n {
-                let (g, l) = super::rank_pos(n, i);
-                assert_eq!(r[g][l] as usize, i, "w = {w}");
-                assert_eq!(r[g][8 + l], (i as u16) ^ 0x1555, "w = {w}");
-                assert_eq!(key[r[g][16 + l] as usize] as usize, i, "w = {w}");
-            }
-        }
-    }
-
     #[test]
     fn sorts() {
         let mut s = 12345u64;
