@@ -43,21 +43,60 @@ for t in canary_branch_is_detected canary_index_is_detected; do
   echo "canary $t: detected (as it must be)"
 done
 
-# Division scan of the ct_valgrind binaries (KyberSlash class; memcheck is blind to div).
-found=0
-for b in "$CARGO_TARGET_DIR"/release/deps/ct_valgrind-*; do
-  [ -x "$b" ] && [ -f "$b" ] || continue
-  if ! objdump -d -l --no-show-raw-insn -C "$b" | awk '
+# Division scan of the ct_valgrind binaries (KyberSlash class; memcheck is
+# blind to division timing). It finds hardware divisions (`div`, `idiv`) and
+# calls to the compiler's division routines (`__udivti3`, `__umodti3`,
+# `__divti3`, `__modti3`, `__udivmodti4`, their `di`/`si` forms, ARM's
+# `__aeabi_uidiv`/`__aeabi_ldivmod`/…, and compiler_builtins' `*_div_rem`)
+# whose source line lies in a file matching the regex $1.
+# Usage: scan_divisions SRC_REGEX BINARY... ; prints each hit, exit 1 if any.
+scan_divisions() {
+  local re=$1 hits=0 b tmp
+  shift
+  tmp=$(mktemp -d)
+  for b in "$@"; do
+    [ -x "$b" ] && [ -f "$b" ] || continue
+    # Calls to the builtins usually go through the GOT (`call *…(%rip) # slot`):
+    # resolve slot -> target address (objdump -R) -> symbol (nm).
+    nm "$b" | awk '{ a = $1; sub(/^0+/, "", a); print a, $3 }' >"$tmp/syms"
+    objdump -R "$b" | awk '$2 ~ /^R_X86_64_/ {
+        s = $1; sub(/^0+/, "", s); t = $3
+        if (t ~ /^\*ABS\*\+0x/) { sub(/^\*ABS\*\+0x0*/, "", t); print s, "@" t } else { sub(/@.*/, "", t); print s, t } }' >"$tmp/relocs"
+    objdump -d -l --no-show-raw-insn -C "$b" >"$tmp/asm"
+    awk -v re="$re" '
+      FILENAME == ARGV[1] { sym[$1] = $2; next }
+      FILENAME == ARGV[2] { slot[$1] = $2; next }
       /^[0-9a-f]+ <.*>:$/ { fn = $0; next }
       /^\/.*:[0-9]+/      { src = $1; next }
-      /\t(div|idiv)[a-z]*[ \t]/ {
-        if (src ~ /\/crates\/(mlkem|mldsa|mceliece|ntrup|pqdr-ratchet)\/src\//) { print src "\t" fn; print "\t" $0; n++ }
+      /\t(div|idiv)[a-z]*[ \t]/ { hit = 1 }
+      /\t(call|jmp)[a-z]*[ \t]/ {
+        target = ""
+        if (match($0, /<[^>+]*>$/)) target = substr($0, RSTART + 1, RLENGTH - 2)
+        else if (match($0, /# [0-9a-f]+ /)) {
+          g = substr($0, RSTART + 2, RLENGTH - 3); sub(/^0+/, "", g); t = slot[g]
+          if (t ~ /^@/) { t = substr(t, 2); target = sym[t] } else target = t
+        }
+        if (target ~ /^(__u?(div|mod)[sdt]i3|__udivmod[sdt]i4|__aeabi_u?i?l?div(mod)?)$|_div_rem/) { hit = 1; $0 = $0 "  -> " target }
       }
-      END { if (n) { print n " divide(s) in our sources"; exit 1 } }'; then
-    found=1
-  fi
-done
-[ "$found" = 0 ] || { echo "division scan: FAILED"; exit 1; }
+      hit { hit = 0; if (src ~ re) { print src "\t" fn; print "\t" $0; n++ } }
+      END { if (n) { print n " division(s)"; exit 1 } }' "$tmp/syms" "$tmp/relocs" "$tmp/asm" || hits=1
+  done
+  rm -rf "$tmp"
+  return $hits
+}
+
+# Negative control: the scan must see both kinds of division in the canary.
+canary_bin=$(ls -t "$CARGO_TARGET_DIR"/release/deps/canary-* | grep -v '\.d$' | head -1)
+out=$(scan_divisions '/crates/ct/tests/canary\.rs' "$canary_bin" || true)
+echo "$out" | grep -qE $'\t(div|idiv)' \
+  && echo "$out" | grep -qE -- '-> (__umodti3|.*_div_rem)' \
+  || { echo "$out"; echo "division scan is blind: the canary's divisions were not found"; exit 1; }
+echo "division scan canary: both divisions found (as they must be)"
+
+if ! scan_divisions '/crates/(mlkem|mldsa|mceliece|ntrup|common|pqdr-ratchet)/src/' \
+       "$CARGO_TARGET_DIR"/release/deps/ct_valgrind-*; then
+  echo "division scan: FAILED"; exit 1
+fi
 echo "division scan: clean"
 
 # pqdr-handshake. Its tests/ct_valgrind.rs (whole handshakes of every suite
@@ -78,15 +117,6 @@ for t in canary_initiator_secret canary_responder_secret; do
     || { cat "$log"; echo "handshake canary $t failed for another reason"; exit 1; }
   echo "handshake canary $t: detected (as it must be)"
 done
-for b in "$CARGO_TARGET_DIR"/release/deps/ct_valgrind-*; do
-  [ -x "$b" ] && [ -f "$b" ] || continue
-  objdump -d -l --no-show-raw-insn -C "$b" | awk '
-      /^[0-9a-f]+ <.*>:$/ { fn = $0; next }
-      /^\/.*:[0-9]+/      { src = $1; next }
-      /\t(div|idiv)[a-z]*[ \t]/ {
-        if (src ~ /\/crates\/pqdr-handshake\/src\//) { print src "\t" fn; print "\t" $0; n++ }
-      }
-      END { if (n) { print n " divide(s) in pqdr-handshake sources"; exit 1 } }' \
-    || { echo "handshake division scan: FAILED"; exit 1; }
-done
+scan_divisions '/crates/pqdr-handshake/src/' "$CARGO_TARGET_DIR"/release/deps/ct_valgrind-* \
+  || { echo "handshake division scan: FAILED"; exit 1; }
 echo "handshake division scan: clean"

@@ -20,3 +20,27 @@ fn canary_index_is_detected() {
     pqdr_ct::classify(&mut secret);
     std::hint::black_box(table[usize::from(std::hint::black_box(secret)[0])]);
 }
+
+/// Negative control for the division scan of `scripts/ct-check.sh`: one
+/// hardware division (`div`) and one compiler-builtin 128-bit remainder
+/// (`__umodti3`). The scan must find both in this file, or it is blind.
+#[inline(never)]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "the division scan must find these"
+)]
+fn divide(a: u64, b: u64, c: u128, d: u128) -> (u64, u128) {
+    (a / b, c % d)
+}
+
+#[test]
+fn division_canary_divides() {
+    let (q, r) = divide(
+        std::hint::black_box(100),
+        std::hint::black_box(7),
+        std::hint::black_box(1 << 100),
+        std::hint::black_box(1000),
+    );
+    // 2^100 = 1267650600228229401496703205376.
+    assert_eq!((q, r), (14, 376));
+}
