@@ -7,12 +7,27 @@
 #    (a branch or memory index that depends on a secret) fails the run.
 # 2. Proves the harness is live: the canary tests in crates/ct/tests/canary.rs
 #    branch / index on a secret and MUST be reported.
-# 3. Scans the compiled test binaries for hardware divisions in our sources.
+# 3. Scans the compiled test binaries for divisions in our sources (hardware
+#    div/idiv and calls to the compiler's division routines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind; }
 
-export CARGO_TARGET_DIR="${CT_TARGET_DIR:-$PWD/target/ct}"
+# CT_OPT_LEVELS="3 s z" runs the whole check once per optimisation level
+# (firmware ships s or z); the default is the release profile's 3.
+if [ -z "${CT_OPT_LEVEL:-}" ]; then
+  for level in ${CT_OPT_LEVELS:-3}; do
+    echo "=== constant-time check at opt-level $level"
+    CT_OPT_LEVEL=$level "$0" "$@"
+  done
+  exit 0
+fi
+export CARGO_PROFILE_RELEASE_OPT_LEVEL="$CT_OPT_LEVEL"
+if [ "$CT_OPT_LEVEL" = 3 ]; then
+  export CARGO_TARGET_DIR="${CT_TARGET_DIR:-$PWD/target/ct}"
+else
+  export CARGO_TARGET_DIR="${CT_TARGET_DIR:-$PWD/target/ct}-o$CT_OPT_LEVEL"
+fi
 export RUSTFLAGS="--cfg pqct_valgrind"
 export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only
 VG="valgrind -q --error-exitcode=1 --track-origins=yes --max-stackframe=33554432 --main-stacksize=67108864"
