@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut got = 0;
     for &idx in &order {
-        encode_symbol(&blob, sym_len, idx, &mut sym);
+        encode_symbol(&blob, sym_len, idx, &mut sym).expect("valid arguments");
         got += 1;
         if d.add(k, sym_len, idx, &sym) {
             break;

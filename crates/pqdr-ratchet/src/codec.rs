@@ -10,6 +10,7 @@
 //! All data here is public (ek and ct travel in clear inside the AEAD), so
 //! table lookups and branches are fine.
 
+use crate::Error;
 use crate::kem::MAX_BLOB_LEN;
 
 /// Largest symbol length accepted.
@@ -83,18 +84,23 @@ fn lagrange(xs: &[u8], x: u8, coef: &mut [u8]) {
 }
 
 /// Writes the symbol of index `idx` of `blob` (symbol length `sym_len`) to `out[..sym_len]`.
-/// Parameters must satisfy [`symbol_count`]; `out.len() ≥ sym_len`.
-pub fn encode_symbol(blob: &[u8], sym_len: usize, idx: u8, out: &mut [u8]) {
-    let Some(k) = symbol_count(blob.len(), sym_len) else {
-        return;
-    };
-    let out = &mut out[..sym_len];
+///
+/// # Errors
+/// [`Error::Malformed`] if `blob.len()` and `sym_len` do not satisfy
+/// [`symbol_count`] or `idx > MAX_INDEX`; [`Error::BufferTooSmall`] if
+/// `out.len() < sym_len`. On error `out` is left unchanged.
+pub fn encode_symbol(blob: &[u8], sym_len: usize, idx: u8, out: &mut [u8]) -> Result<(), Error> {
+    let k = symbol_count(blob.len(), sym_len).ok_or(Error::Malformed)?;
+    if idx > MAX_INDEX {
+        return Err(Error::Malformed);
+    }
+    let out = out.get_mut(..sym_len).ok_or(Error::BufferTooSmall)?;
     let row = |i: usize, b: usize| blob.get(i * sym_len + b).copied().unwrap_or(0);
     if idx < k {
         for (b, o) in out.iter_mut().enumerate() {
             *o = row(usize::from(idx), b);
         }
-        return;
+        return Ok(());
     }
     let mut xs = [0u8; 255];
     for (x, i) in xs.iter_mut().zip(0..k) {
@@ -108,6 +114,7 @@ pub fn encode_symbol(blob: &[u8], sym_len: usize, idx: u8, out: &mut [u8]) {
             *o ^= mul(c, row(i, b));
         }
     }
+    Ok(())
 }
 
 /// Collects symbols of one blob until any `k` distinct indices are present.
@@ -254,7 +261,7 @@ mod tests {
             let mut sym = [0u8; 128];
             for i in 0..k {
                 let idx = start + i;
-                encode_symbol(&blob, 128, idx, &mut sym);
+                encode_symbol(&blob, 128, idx, &mut sym).unwrap();
                 let done = d.add(k, 128, idx, &sym);
                 assert_eq!(done, i + 1 == k);
             }
@@ -262,5 +269,39 @@ mod tests {
             assert!(d.decode(&mut out));
             assert_eq!(out, blob);
         }
+    }
+
+    #[test]
+    fn short_buffer_is_an_error() {
+        let blob = [7u8; 100];
+        // Too short by one byte, for a data symbol and a parity symbol.
+        let mut out = [0u8; 15];
+        assert_eq!(
+            encode_symbol(&blob, 16, 0, &mut out),
+            Err(Error::BufferTooSmall)
+        );
+        assert_eq!(
+            encode_symbol(&blob, 16, 200, &mut out),
+            Err(Error::BufferTooSmall)
+        );
+        assert_eq!(
+            encode_symbol(&blob, 16, 0, &mut []),
+            Err(Error::BufferTooSmall)
+        );
+        assert_eq!(out, [0u8; 15], "out untouched on error");
+        // Other bad arguments: out-of-range symbol length, empty blob, index 255.
+        let mut out = [0u8; 2048];
+        assert_eq!(encode_symbol(&blob, 15, 0, &mut out), Err(Error::Malformed));
+        assert_eq!(
+            encode_symbol(&blob, MAX_SYM_LEN + 1, 0, &mut out),
+            Err(Error::Malformed)
+        );
+        assert_eq!(encode_symbol(&[], 16, 0, &mut out), Err(Error::Malformed));
+        assert_eq!(
+            encode_symbol(&blob, 16, 255, &mut out),
+            Err(Error::Malformed)
+        );
+        // The exact length is enough.
+        assert_eq!(encode_symbol(&blob, 16, 200, &mut out[..16]), Ok(()));
     }
 }

@@ -86,12 +86,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let (blob, len) = self.sending_blob()?;
         let sym_len = usize::from(self.cfg.sym_len);
         let k = codec::symbol_count(len, sym_len)?;
-        if out.len() < sym_len {
-            return None;
-        }
         let idx = self.kem.next_idx;
+        // Fails only on a short `out`: then nothing is sent and the index is kept.
+        codec::encode_symbol(&self.kem.blob[..len], sym_len, idx, out).ok()?;
         self.kem.next_idx = if idx >= codec::MAX_INDEX { 0 } else { idx + 1 };
-        codec::encode_symbol(&self.kem.blob[..len], sym_len, idx, out);
         Some(SymbolOut {
             rid: self.kem.rid,
             blob,

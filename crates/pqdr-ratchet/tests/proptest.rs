@@ -120,7 +120,7 @@ proptest! {
         let mut out = vec![0u8; len];
         for (i, &idx) in idxs.iter().take(usize::from(k)).enumerate() {
             prop_assert!(!d.decode(&mut out), "decoded with {} < k symbols", i);
-            encode_symbol(&blob, sym, idx, &mut s);
+            prop_assert_eq!(encode_symbol(&blob, sym, idx, &mut s), Ok(()));
             prop_assert_eq!(d.add(k, sym, idx, &s), i + 1 == usize::from(k));
         }
         prop_assert!(d.decode(&mut out));

@@ -392,7 +392,7 @@ fn generate() -> Value {
         .chain([100, 254])
         .map(|idx| {
             let mut s = [0u8; 128];
-            codec::encode_symbol(&blob, 128, idx, &mut s);
+            codec::encode_symbol(&blob, 128, idx, &mut s).unwrap();
             json!({"idx": idx, "data": hex(&s)})
         })
         .collect();
