@@ -25,30 +25,57 @@ use zeroize::Zeroizing;
 pub(crate) const HASH_BYTES: usize = 32;
 
 /// `Hash_prefix(b, in)`: the first 32 bytes of SHA-512(b ‖ in₁ ‖ in₂), the
-/// spec's `Hash_b` (NTRU Prime spec §2.3.5 hash, SHA-512 in every parameter set).
-fn hash_prefix(b: u8, in1: &[u8], in2: &[u8]) -> [u8; HASH_BYTES] {
-    let d = Sha512::new()
+/// spec's `Hash_b` (NTRU Prime spec §2.3.5 hash, SHA-512 in every parameter set),
+/// written to `out`.
+///
+/// The input may be secret (`r_enc`, `rho`, `Hash3` of either). What is wiped:
+/// the hasher's chaining state and block buffer (which holds input bytes),
+/// when `finalize_into` consumes the hasher (sha2's `zeroize` feature makes
+/// `Sha512` wipe itself on drop), and the whole 64-byte digest (a `Zeroizing`
+/// buffer; its unused second half included). The caller owns `out` and wipes
+/// it when it is secret. Not wiped: what the SHA-512 compression function
+/// leaves in its own stack frames and registers (message schedule, working
+/// variables), which no safe Rust code can reach.
+fn hash_prefix(b: u8, in1: &[u8], in2: &[u8], out: &mut [u8; HASH_BYTES]) {
+    // Compile-time check that the hasher wipes itself (sha2's `zeroize` feature).
+    const _: fn() = || {
+        fn wipes_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+        wipes_on_drop::<Sha512>();
+    };
+    let mut d = Zeroizing::new([0u8; 64]);
+    Sha512::new()
         .chain_update([b])
         .chain_update(in1)
         .chain_update(in2)
-        .finalize();
-    let mut out = [0u8; HASH_BYTES];
+        .finalize_into((&mut *d).into());
     out.copy_from_slice(&d[..HASH_BYTES]);
-    out
 }
 
 /// `HashConfirm(r, K)` (NTRU Prime spec §2.3.7 `Encap`): `Hash2(Hash3(r_enc) ‖ cache)`,
-/// `cache = Hash4(pk)`.
+/// `cache = Hash4(pk)`. The result is public (it is the end of the ciphertext);
+/// the intermediate `Hash3(r_enc)` is wiped.
 fn hash_confirm(r_enc: &[u8], cache: &[u8]) -> [u8; HASH_BYTES] {
-    let h3 = Zeroizing::new(hash_prefix(3, r_enc, &[]));
-    hash_prefix(2, h3.as_ref(), cache)
+    let mut h3 = Zeroizing::new([0u8; HASH_BYTES]);
+    hash_prefix(3, r_enc, &[], &mut h3);
+    let mut out = [0u8; HASH_BYTES];
+    hash_prefix(2, h3.as_ref(), cache, &mut out);
+    out
 }
 
 /// `HashSession(b, y, z)` (NTRU Prime spec §2.3.7 `Encap`, §2.3.8 `Decap`):
-/// `Hash_b(Hash3(y) ‖ z)`.
-fn hash_session(b: u8, y: &[u8], z: &[u8]) -> [u8; HASH_BYTES] {
-    let h3 = Zeroizing::new(hash_prefix(3, y, &[]));
-    hash_prefix(b, h3.as_ref(), z)
+/// `Hash_b(Hash3(y) ‖ z)`, written straight into the caller's secret `out`;
+/// the intermediate `Hash3(y)` is wiped.
+fn hash_session(b: u8, y: &[u8], z: &[u8], out: &mut [u8; HASH_BYTES]) {
+    let mut h3 = Zeroizing::new([0u8; HASH_BYTES]);
+    hash_prefix(3, y, &[], &mut h3);
+    hash_prefix(b, h3.as_ref(), z, out);
+}
+
+/// `Hash4(pk)`, the public `cache` field of the secret key.
+fn hash_cache(pk: &[u8]) -> [u8; HASH_BYTES] {
+    let mut out = [0u8; HASH_BYTES];
+    hash_prefix(4, pk, &[], &mut out);
+    out
 }
 
 /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) with randomness from
@@ -133,7 +160,7 @@ fn keypair_finish<const P: usize, const Q: i16>(
     let pk_at = 2 * sb;
     sk[pk_at..pk_at + pk.len()].copy_from_slice(pk);
     let cache_at = pk_at + pk.len() + sb;
-    sk[cache_at..].copy_from_slice(&hash_prefix(4, pk, &[]));
+    sk[cache_at..].copy_from_slice(&hash_cache(pk));
 }
 
 /// `Encap` (NTRU Prime spec §2.3.7) with randomness from `rng`: `Short_random(r)` (see [`keypair`] for
@@ -162,10 +189,10 @@ pub(crate) fn encap_with<const P: usize, const Q: i16>(
     ss: &mut [u8; HASH_BYTES],
 ) {
     let sb = small_bytes(P);
-    let cache = hash_prefix(4, pk, &[]);
+    let cache = hash_cache(pk);
     let mut r_enc = Zeroizing::new([0u8; P]);
     hide::<P, Q>(ct, &mut r_enc[..sb], r, pk, &cache);
-    *ss = hash_session(1, &r_enc[..sb], ct);
+    hash_session(1, &r_enc[..sb], ct, ss);
 }
 
 /// Decodes `Small_encode`d bytes as an `Inputs` value (NTRU Prime spec §2.3.5
@@ -246,7 +273,7 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
     let same = ct.ct_eq(cnew);
     ct::cmov_bytes(r_enc, rho, !same);
     let b = u8::conditional_select(&0, &1, same);
-    *ss = hash_session(b, r_enc, ct);
+    hash_session(b, r_enc, ct, ss);
 }
 
 /// 1 if every 2-bit field of a `Small_encode` string is 0..=2 and the bits past
@@ -275,7 +302,7 @@ pub(crate) fn sk_valid<const P: usize, const Q: i16>(sk: &[u8]) -> bool {
     let mut ok = enc_ok.unwrap_u8();
     // Public: whether the key is well formed (the caller learns it from the Err anyway).
     pqdr_ct::hook::declassify(&mut ok);
-    ok == 1 && hash_prefix(4, pk, &[]).as_slice() == cache
+    ok == 1 && hash_cache(pk).as_slice() == cache
 }
 
 /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) from `Small_encode`d f

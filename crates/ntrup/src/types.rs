@@ -157,21 +157,29 @@ pub struct DecapsulationKey<S: ParameterSet> {
 }
 
 impl<S: ParameterSet> DecapsulationKey<S> {
+    /// An all-zero key, to be filled in place. The secret bytes are written
+    /// only into this value, which wipes itself on drop, so an early return
+    /// (an RNG error, an invalid key) leaves no unwiped copy behind.
+    fn zeroed() -> Self {
+        DecapsulationKey {
+            bytes: S::DecapsulationKeyBytes::zeroed(),
+            ek: EncapsulationKey {
+                bytes: S::EncapsulationKeyBytes::zeroed(),
+            },
+        }
+    }
+
     /// A key pair from the encodings `fill` writes.
     fn generate_with<E>(
         fill: impl FnOnce(&mut S::EncapsulationKeyBytes, &mut S::DecapsulationKeyBytes) -> Result<(), E>,
     ) -> Result<(Self, EncapsulationKey<S>), E> {
         let mut pk = S::EncapsulationKeyBytes::zeroed();
-        let mut sk = S::DecapsulationKeyBytes::zeroed();
-        fill(&mut pk, &mut sk)?;
-        let ek = EncapsulationKey { bytes: pk };
-        Ok((
-            DecapsulationKey {
-                bytes: sk,
-                ek: ek.clone(),
-            },
-            ek,
-        ))
+        let mut dk = Self::zeroed();
+        // On an error, dropping `dk` wipes the partly written secret key.
+        fill(&mut pk, &mut dk.bytes)?;
+        dk.ek = EncapsulationKey { bytes: pk };
+        let ek = dk.ek.clone();
+        Ok((dk, ek))
     }
 
     /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) with randomness in the reference order: p
@@ -223,14 +231,23 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// invalid `Small_encode` string for f or 1/g, or a `Hash4(pk)` field
     /// that does not match the embedded public key.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let sk = array_from_slice(bytes)?;
-        if !S::sk_valid(&sk) {
+        let expected = <S::DecapsulationKeyBytes as ByteArray>::LEN;
+        if bytes.len() != expected {
+            return Err(Error::Length {
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        // The copy lives only inside `dk`: the early returns below drop (wipe) it.
+        let mut dk = Self::zeroed();
+        dk.bytes.as_mut().copy_from_slice(bytes);
+        if !S::sk_valid(&dk.bytes) {
             return Err(Error::InvalidKey);
         }
         let pk_at = 2 * S::P.div_ceil(4);
         let pk_len = size_of::<S::EncapsulationKeyBytes>();
-        let ek = EncapsulationKey::from_bytes(&sk.as_ref()[pk_at..pk_at + pk_len])?;
-        Ok(DecapsulationKey { bytes: sk, ek })
+        dk.ek = EncapsulationKey::from_bytes(&dk.bytes.as_ref()[pk_at..pk_at + pk_len])?;
+        Ok(dk)
     }
 
     /// The encoding (the reference `sk` format).
