@@ -60,6 +60,9 @@ pub(crate) fn gen_e<P: ParameterSet, R: CryptoRng + ?Sized>(e: &mut [u8], rng: &
             }
         }
         let mut repeated = acc[..t].iter().fold(0, |e, &a| e | a) >> 15;
+        // acc holds the pairwise differences of the secret indices: wiped
+        // before the attempt is accepted or retried.
+        acc.zeroize();
         // Public by design (libmceliece `gen_e`): only whether this attempt
         // repeats an index leaks; the attempt is discarded.
         pqdr_ct::hook::declassify(&mut repeated);

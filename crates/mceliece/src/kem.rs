@@ -108,6 +108,9 @@ pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8;
         let ok = sk_gen::genpoly_gen::<P>(&mut g, &f[..t]);
         f.zeroize();
         if !ok || !ordering_ok {
+            // A rejected candidate g (ordering failed after g was found) is
+            // wiped before the retry.
+            g.zeroize();
             continue;
         }
         for (i, &x) in g.iter().enumerate().take(t) {
