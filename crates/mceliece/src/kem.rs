@@ -201,6 +201,11 @@ fn finish_decapsulation<P: ParameterSet>(
         ok &= crate::ct::eq_mask_u16(u16::from(diff), 0) as u8;
     }
     let s = &sk[40 + P::IRR_BYTES + P::COND_BYTES..];
+    // The mask through `opaque`, the optimisation barrier of this crate's
+    // other masks (ML-KEM and sntrup select through `subtle`'s `Choice`,
+    // which does the same): LLVM cannot prove it is 0 or 0xFF, so the
+    // select between e and s stays arithmetic instead of becoming a branch.
+    let ok = crate::ct::opaque(ok);
     for (x, &y) in e.iter_mut().zip(s) {
         *x = (*x & ok) | (y & !ok);
     }
