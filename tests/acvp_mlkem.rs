@@ -54,7 +54,7 @@ fn keygen_case<P: ParameterSet>(t: &Value) {
         dk.as_bytes().as_ref(),
         "tcId {id}: from_seed"
     );
-    assert_eq!(dk2.to_seed(), Some(s));
+    assert_eq!(dk2.to_seed().as_deref(), Some(&s));
 }
 
 /// Encaps_internal(ek, m) → (c, k); the expanded dk decapsulates c to k.

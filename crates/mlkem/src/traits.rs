@@ -6,7 +6,7 @@
 //! - `DecapsulationKey<P>`: `Decapsulate`, `Decapsulator`, `Generate`, and
 //!   `KeyInit` on the 64-byte seed `d ‖ z` (so `kem::FromSeed` works). The
 //!   seed is the canonical private-key form; read it back with
-//!   [`DecapsulationKey::to_seed`].
+//!   [`DecapsulationKey::to_seed`] (a `Zeroizing` copy, wiped on drop).
 
 use hybrid_array::Array;
 use hybrid_array::sizes::{U32, U64, U768, U800, U1088, U1184, U1568};

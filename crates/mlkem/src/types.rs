@@ -222,9 +222,10 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     }
 
     /// The seed `d ‖ z`, if this key was generated or loaded from one
-    /// (`None` after [`Self::from_bytes`]).
-    pub fn to_seed(&self) -> Option<[u8; SEED_SIZE]> {
-        self.seed
+    /// (`None` after [`Self::from_bytes`]). The copy is [`Zeroizing`]: it is
+    /// wiped when the caller drops it.
+    pub fn to_seed(&self) -> Option<Zeroizing<[u8; SEED_SIZE]>> {
+        self.seed.as_ref().map(|s| Zeroizing::new(*s))
     }
 
     /// The matching encapsulation key.

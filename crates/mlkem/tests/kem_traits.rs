@@ -49,5 +49,5 @@ fn seed_from_trait_matches_inherent_api() {
     let (_, ek) = MlKem768::from_seed(&seed.into());
     let dk = pqdr_mlkem::ml_kem_768::DecapsulationKey::from_seed(&seed);
     assert_eq!(&ek, dk.encapsulation_key());
-    assert_eq!(dk.to_seed(), Some(seed));
+    assert_eq!(dk.to_seed().as_deref(), Some(&seed));
 }
