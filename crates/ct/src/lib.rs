@@ -101,13 +101,21 @@ pub mod hook {
 
 /// Peak-stack measurement by painting (host tests and benchmarks only).
 ///
+/// Behind the non-default feature `stack-paint`, for test and benchmark
+/// builds only: painting writes below the stack pointer, which no library
+/// should ship. Enable the feature in `[dev-dependencies]`, never in a
+/// crate's normal dependency on `pqdr-ct`.
+///
 /// [`stack::peak`] fills `depth` bytes below the current stack frame with a
 /// pattern, runs the closure, and returns how far below the measuring frame the
 /// deepest overwritten byte lies. This counts bytes *written*; an array that is
 /// reserved but never touched is not seen. The top 1 KiB below the frame is not
 /// painted (the painting function's own frame lives there), so results under
 /// 1 KiB read as 1 KiB.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(all(
+    feature = "stack-paint",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 pub mod stack {
     const PATTERN: u8 = 0xA5;
     const SKIP: usize = 1024;
