@@ -1,6 +1,8 @@
 //! Runs one ML-KEM operation in a loop, for profilers and instruction counts:
 //! `cargo run --release -p pqdr-mlkem --example ops -- <512|768|1024> <keygen|encaps|decaps> [iterations]`
 //! e.g. `valgrind --tool=callgrind target/release/examples/ops 768 decaps 100`.
+//! With `--features self-test`, `keygen` includes the pair-wise consistency
+//! test and the operation `selftest` runs the set's `self_test()`.
 #![allow(
     clippy::integer_division_remainder_used,
     clippy::cast_possible_truncation,
@@ -27,6 +29,13 @@ fn run<P: ParameterSet>(op: &str, n: usize) {
             }
             "decaps" => {
                 black_box(dk.decapsulate(black_box(&ct)));
+            }
+            #[cfg(feature = "self-test")]
+            "selftest" => {
+                // Through an opaque pointer, so the call is not hoisted out of the loop.
+                let run: fn() -> Result<(), pqdr_mlkem::Error> =
+                    black_box(pqdr_mlkem::self_test::self_test::<P>);
+                assert_eq!(run(), Ok(()));
             }
             _ => panic!("unknown operation {op}"),
         }

@@ -23,6 +23,15 @@ pub enum Error {
     /// decapsulation key) or the §7.3 hash check (the `H(ek)` stored in a
     /// decapsulation key matches its `ek`).
     InvalidKey,
+    /// The pair-wise consistency test after key generation failed: the new
+    /// key pair did not decapsulate its own encapsulation to the same shared
+    /// secret (feature `self-test`, FIPS 140-3 IG 10.3.A). No input can cause
+    /// it, only a fault in the hardware or memory (or a bug); discard the keys.
+    PairwiseConsistency,
+    /// A known-answer self-test gave a wrong answer (feature `self-test`,
+    /// `self_test()`): the implementation or the hardware is faulty and must
+    /// not be used.
+    SelfTest,
 }
 
 impl fmt::Display for Error {
@@ -34,6 +43,10 @@ impl fmt::Display for Error {
             Self::InvalidKey => {
                 f.write_str("ML-KEM key failed the FIPS 203 §7.2 modulus or §7.3 hash check")
             }
+            Self::PairwiseConsistency => {
+                f.write_str("ML-KEM key pair failed its pair-wise consistency test (fault)")
+            }
+            Self::SelfTest => f.write_str("ML-KEM known-answer self-test failed (fault)"),
         }
     }
 }

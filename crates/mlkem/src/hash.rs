@@ -179,6 +179,18 @@ pub(crate) fn h(data: &[u8], out: &mut [u8; 32]) {
     s.squeeze(out);
 }
 
+/// SHA3-256 over the concatenation of `parts`: the digest the known-answer
+/// self-tests compare outputs through (feature `self-test`).
+#[cfg(feature = "self-test")]
+pub(crate) fn sha3_256(parts: &[&[u8]], out: &mut [u8; 32]) {
+    let mut s = Sponge::<RATE_256>::new();
+    for p in parts {
+        s.absorb(p);
+    }
+    s.finish(PAD_SHA3);
+    s.squeeze(out);
+}
+
 /// `J(s) = SHAKE256(s, 8·32)` (FIPS 203 §4.1) over the concatenation of `parts`.
 #[inline(always)]
 pub(crate) fn j(parts: &[&[u8]], out: &mut [u8; 32]) {

@@ -29,6 +29,8 @@ mod ntt;
 mod params;
 mod poly;
 mod sample;
+#[cfg(feature = "self-test")]
+pub mod self_test;
 #[cfg(feature = "kem")]
 mod traits;
 mod types;
@@ -71,6 +73,10 @@ macro_rules! parameter_set_module {
             pub type Ciphertext = crate::Ciphertext<$set>;
 
             /// `ML-KEM.KeyGen` (FIPS 203 Algorithm 19): one 64-byte draw `d ‖ z`.
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a hardware or memory fault, never an input).
             pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (DecapsulationKey, EncapsulationKey) {
                 crate::generate::<$set, R>(rng)
             }
@@ -79,6 +85,10 @@ macro_rules! parameter_set_module {
             ///
             /// # Errors
             /// The RNG's error, if it fails.
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a fault; the error type is the RNG's).
             pub fn try_generate<R: TryCryptoRng + ?Sized>(
                 rng: &mut R,
             ) -> Result<(DecapsulationKey, EncapsulationKey), R::Error> {
@@ -86,8 +96,24 @@ macro_rules! parameter_set_module {
             }
 
             /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16).
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a hardware or memory fault, never an input).
             pub fn generate_deterministic(d: &[u8; 32], z: &[u8; 32]) -> (DecapsulationKey, EncapsulationKey) {
                 crate::generate_deterministic::<$set>(d, z)
+            }
+
+            /// The known-answer self-tests of this parameter set (feature
+            /// `self-test`; [`crate::self_test`]): key generation,
+            /// encapsulation, decapsulation and implicit rejection.
+            ///
+            /// # Errors
+            /// [`Error::SelfTest`] if an output differs from its known answer
+            /// (a faulty implementation or hardware: do not use the crate).
+            #[cfg(feature = "self-test")]
+            pub fn self_test() -> Result<(), Error> {
+                crate::self_test::self_test::<$set>()
             }
         }
     };

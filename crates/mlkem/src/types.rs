@@ -193,10 +193,17 @@ impl<P: ParameterSet> DecapsulationKey<P> {
 
     /// The key generated from the 64-byte seed `d ‖ z` (FIPS 203 Algorithm 16
     /// with `d = seed[0..32]`, `z = seed[32..64]`).
+    ///
+    /// # Panics
+    /// With the feature `self-test`, if the new key fails its pair-wise
+    /// consistency test (`self_test::pairwise_consistency`). That
+    /// can only be a hardware or memory fault, never an input.
     pub fn from_seed(seed: &[u8; SEED_SIZE]) -> Self {
         let (d, z) = seed.split_at(32);
         let mut dk = Self::empty();
         dk.fill_from_d_z(d, z);
+        #[cfg(feature = "self-test")]
+        crate::self_test::assert_pairwise_consistent(&dk, &dk.ek);
         dk
     }
 
@@ -311,6 +318,11 @@ impl<P: ParameterSet> fmt::Debug for Ciphertext<P> {
 
 /// `ML-KEM.KeyGen` (FIPS 203 Algorithm 19): draws `d ‖ z` from `rng` in one
 /// 64-byte call (`d` first) and generates a key pair.
+///
+/// # Panics
+/// With the feature `self-test`, if the new pair fails its pair-wise
+/// consistency test (`self_test::pairwise_consistency`): only a
+/// hardware or memory fault can cause that, never an input.
 pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
@@ -322,6 +334,11 @@ pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
 ///
 /// # Errors
 /// The RNG's error, if it fails.
+///
+/// # Panics
+/// With the feature `self-test`, if the new pair fails its pair-wise
+/// consistency test: the error type is the RNG's, so this fault (hardware
+/// or memory, never an input) panics as in [`generate`].
 pub fn try_generate<P: ParameterSet, R: TryCryptoRng + ?Sized>(
     rng: &mut R,
 ) -> Result<(DecapsulationKey<P>, EncapsulationKey<P>), R::Error> {
@@ -331,10 +348,22 @@ pub fn try_generate<P: ParameterSet, R: TryCryptoRng + ?Sized>(
     Ok(key_pair(d, z))
 }
 
+/// Key generation from `d` and `z`, then (feature `self-test`) the
+/// pair-wise consistency test, which panics on a fault.
+fn key_pair<P: ParameterSet>(d: &[u8], z: &[u8]) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+    let pair = key_pair_unchecked(d, z);
+    #[cfg(feature = "self-test")]
+    crate::self_test::assert_pairwise_consistent(&pair.0, &pair.1);
+    pair
+}
+
 /// Key generation from `d` and `z`, built in place: both keys start zeroed
 /// in the returned value and are filled there, so no full-size temporary
-/// key is copied into the result.
-fn key_pair<P: ParameterSet>(d: &[u8], z: &[u8]) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
+/// key is copied into the result. No pair-wise consistency test.
+pub(crate) fn key_pair_unchecked<P: ParameterSet>(
+    d: &[u8],
+    z: &[u8],
+) -> (DecapsulationKey<P>, EncapsulationKey<P>) {
     let mut pair = (
         DecapsulationKey::<P>::empty(),
         EncapsulationKey::<P> {
@@ -353,6 +382,10 @@ fn key_pair<P: ParameterSet>(d: &[u8], z: &[u8]) -> (DecapsulationKey<P>, Encaps
 
 /// `ML-KEM.KeyGen_internal(d, z)` (FIPS 203 Algorithm 16): deterministic key
 /// generation from the two 32-byte seeds.
+///
+/// # Panics
+/// With the feature `self-test`, if the new pair fails its pair-wise
+/// consistency test: only a hardware or memory fault can cause that.
 pub fn generate_deterministic<P: ParameterSet>(
     d: &[u8; 32],
     z: &[u8; 32],

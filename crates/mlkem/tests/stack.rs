@@ -51,10 +51,17 @@ fn peak_stack() {
         println!("{name}: peak stack keygen {k} B, encaps {e} B, decaps {d} B (painting)");
     }
     // Budget for ML-KEM-768 in optimized builds (debug builds use far more).
+    // With `self-test`, key generation also runs the pair-wise consistency
+    // test (an encapsulation and a decapsulation next to the new keys).
     if !cfg!(debug_assertions) {
         let [k, e, d] = results[1].1;
+        let keygen_budget = if cfg!(feature = "self-test") {
+            10 * 1024
+        } else {
+            8 * 1024
+        };
         assert!(
-            k < 8 * 1024 && e < 8 * 1024 && d < 8 * 1024,
+            k < keygen_budget && e < 8 * 1024 && d < 8 * 1024,
             "{:?}",
             results[1]
         );
