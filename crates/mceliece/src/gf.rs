@@ -6,6 +6,7 @@
 //! bit and reduction by masked shifts, never a table or a branch.
 // ref: gf.c
 
+use crate::ct;
 use crate::params::{Derived, MAX_T, ParameterSet};
 
 /// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z):
@@ -107,16 +108,28 @@ fn scalar_table<P: ParameterSet>(s: u16) -> [u16; 16] {
     tbl
 }
 
+/// All-ones mask from bit i of v: bit i is moved to the sign and spread by an
+/// arithmetic shift whose amount (15) the caller passed through
+/// [`ct::opaque`]. The compiler cannot prove the result is 0 or all-ones, so
+/// `mask & e` stays an AND: with a visible 0/1 bit, opt-level `s` turned it
+/// into a select and then a branch on the secret bit (found by the valgrind
+/// check at `s`, issue #19). At opt-level 3 this costs nothing.
+#[inline(always)]
+fn bit_mask(v: u16, i: usize, fifteen: u32) -> u16 {
+    (((v << (15 - i)) as i16) >> fifteen) as u16
+}
+
 /// `dst[k] ^= s src[k]` for every k: each product is the sum of the entries
 /// of the table of s selected by the bits of `src[k]` (masks, no branch), so
 /// the loop runs lane-parallel.
 #[inline(always)]
 pub(crate) fn mul_add_scalar<P: ParameterSet>(dst: &mut [u16], src: &[u16], s: u16) {
     let tbl = scalar_table::<P>(s);
+    let fifteen = ct::opaque(15u32);
     for (d, &v) in dst.iter_mut().zip(src) {
         let mut acc = 0u16;
         for (i, &e) in tbl.iter().enumerate().take(P::M) {
-            acc ^= ((v >> i) & 1).wrapping_neg() & e;
+            acc ^= bit_mask(v, i, fifteen) & e;
         }
         *d ^= acc;
     }
@@ -126,11 +139,12 @@ pub(crate) fn mul_add_scalar<P: ParameterSet>(dst: &mut [u16], src: &[u16], s: u
 #[inline(always)]
 pub(crate) fn scale<P: ParameterSet>(x: &mut [u16], s: u16) {
     let tbl = scalar_table::<P>(s);
+    let fifteen = ct::opaque(15u32);
     for d in x.iter_mut() {
         let v = *d;
         let mut acc = 0u16;
         for (i, &e) in tbl.iter().enumerate().take(P::M) {
-            acc ^= ((v >> i) & 1).wrapping_neg() & e;
+            acc ^= bit_mask(v, i, fifteen) & e;
         }
         *d = acc;
     }
