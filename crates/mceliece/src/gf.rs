@@ -116,7 +116,7 @@ fn scalar_table<P: ParameterSet>(s: u16) -> [u16; 16] {
 /// check at `s`, issue #19). At opt-level 3 this costs nothing.
 #[inline(always)]
 fn bit_mask(v: u16, i: usize, fifteen: u32) -> u16 {
-    (((v << (15 - i)) as i16) >> fifteen) as u16
+    ((v << (15 - i)).cast_signed() >> fifteen).cast_unsigned()
 }
 
 /// `dst[k] ^= s src[k]` for every k: each product is the sum of the entries
