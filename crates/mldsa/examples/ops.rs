@@ -1,5 +1,7 @@
 //! Runs one ML-DSA operation in a loop, for profilers and instruction counts:
 //! `cargo run --release -p pqdr-mldsa --example ops -- <keygen|sign|verify|sign-expanded|verify-expanded> <44|65|87> [iterations]`.
+//! With `--features self-test`, `keygen` includes the pair-wise consistency
+//! test and the operation `selftest` runs the set's `self_test()`.
 
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 
@@ -33,6 +35,13 @@ fn run<P: ParameterSet>(op: &str, n: usize) {
             }
             "verify" => {
                 assert!(vk.verify(core::hint::black_box(&msg), b"", &sig).is_ok());
+            }
+            #[cfg(feature = "self-test")]
+            "selftest" => {
+                // Through an opaque pointer, so the call is not hoisted out of the loop.
+                let run: fn() -> Result<(), pqdr_mldsa::Error> =
+                    core::hint::black_box(pqdr_mldsa::self_test::self_test::<P>);
+                assert_eq!(run(), Ok(()));
             }
             other => panic!("unknown operation {other}"),
         }

@@ -26,6 +26,16 @@ pub enum Error {
     /// The signature does not verify (FIPS 204 Algorithm 8), including a
     /// malformed one (hint encoding, Algorithm 21; ‖z‖∞ too large).
     InvalidSignature,
+    /// The pair-wise consistency test after key generation failed: the new
+    /// signing key's signature of a fixed message did not verify under the
+    /// new public key (feature `self-test`, FIPS 140-3 IG 10.3.A). No input
+    /// can cause it, only a fault in the hardware or memory (or a bug);
+    /// discard the keys.
+    PairwiseConsistency,
+    /// A known-answer self-test gave a wrong answer (feature `self-test`,
+    /// `self_test()`): the implementation or the hardware is faulty and must
+    /// not be used.
+    SelfTest,
 }
 
 impl fmt::Display for Error {
@@ -39,6 +49,10 @@ impl fmt::Display for Error {
             }
             Self::ContextTooLong => f.write_str("ML-DSA context longer than 255 bytes"),
             Self::InvalidSignature => f.write_str("ML-DSA signature is invalid"),
+            Self::PairwiseConsistency => {
+                f.write_str("ML-DSA key pair failed its pair-wise consistency test (fault)")
+            }
+            Self::SelfTest => f.write_str("ML-DSA known-answer self-test failed (fault)"),
         }
     }
 }

@@ -30,6 +30,8 @@ mod poly;
 mod prehash;
 mod rounding;
 mod sample;
+#[cfg(feature = "self-test")]
+pub mod self_test;
 mod sign;
 mod stream;
 #[cfg(feature = "signature")]
@@ -85,13 +87,33 @@ macro_rules! parameter_set_module {
             pub const SIGNATURE_SIZE: usize = $set::SIG_SIZE;
 
             /// `ML-DSA.KeyGen` (FIPS 204 Algorithm 1): one 32-byte draw ξ.
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a hardware or memory fault, never an input).
             pub fn generate<R: rand_core::CryptoRng + ?Sized>(rng: &mut R) -> (SigningKey, VerifyingKey) {
                 crate::generate::<$set, R>(rng)
             }
 
             /// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6).
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a hardware or memory fault, never an input).
             pub fn generate_deterministic(xi: &[u8; SEED_SIZE]) -> (SigningKey, VerifyingKey) {
                 crate::generate_deterministic::<$set>(xi)
+            }
+
+            /// The known-answer self-tests of this parameter set (feature
+            /// `self-test`; [`crate::self_test`]): key generation, hedged and
+            /// deterministic signing, verification (accept and reject).
+            ///
+            /// # Errors
+            /// [`Error::SelfTest`] if an output differs from its known answer
+            /// (a faulty implementation or hardware: do not use the crate).
+            #[cfg(feature = "self-test")]
+            pub fn self_test() -> Result<(), Error> {
+                crate::self_test::self_test::<$set>()
             }
 
             impl From<Signature> for [u8; SIGNATURE_SIZE] {

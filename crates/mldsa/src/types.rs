@@ -51,6 +51,11 @@ pub(crate) fn valid(ok: bool) -> Result<(), Error> {
 }
 
 /// `ML-DSA.KeyGen` (FIPS 204 Algorithm 1): draws ξ (32 bytes) from `rng`.
+///
+/// # Panics
+/// With the feature `self-test`, if the new pair fails its pair-wise
+/// consistency test (`self_test::pairwise_consistency`): only a hardware or
+/// memory fault can cause that, never an input.
 pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
 ) -> (SigningKey<P>, VerifyingKey<P>) {
@@ -58,9 +63,15 @@ pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
 }
 
 /// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6).
+///
+/// # Panics
+/// With the feature `self-test`, if the new pair fails its pair-wise
+/// consistency test: only a hardware or memory fault can cause that.
 pub fn generate_deterministic<P: ParameterSet>(xi: &[u8; 32]) -> (SigningKey<P>, VerifyingKey<P>) {
-    let sk = SigningKey::<P>::from_seed(xi);
+    let sk = SigningKey::<P>::from_seed_unchecked(xi);
     let vk = sk.vk.clone();
+    #[cfg(feature = "self-test")]
+    crate::self_test::assert_pairwise_consistent(&sk, &vk);
     (sk, vk)
 }
 
@@ -122,7 +133,20 @@ impl<P: ParameterSet> VerifyingKey<P> {
 
 impl<P: ParameterSet> SigningKey<P> {
     /// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6); the key remembers ξ.
+    ///
+    /// # Panics
+    /// With the feature `self-test`, if the new key fails its pair-wise
+    /// consistency test (`self_test::pairwise_consistency`): only a hardware
+    /// or memory fault can cause that, never an input.
     pub fn from_seed(xi: &[u8; 32]) -> Self {
+        let sk = Self::from_seed_unchecked(xi);
+        #[cfg(feature = "self-test")]
+        crate::self_test::assert_pairwise_consistent(&sk, &sk.vk);
+        sk
+    }
+
+    /// [`Self::from_seed`] without the pair-wise consistency test.
+    pub(crate) fn from_seed_unchecked(xi: &[u8; 32]) -> Self {
         let mut bytes = P::SkBytes::zeroed();
         let mut pk = P::VkBytes::zeroed();
         keygen_internal::<P>(xi, &mut pk, &mut bytes);
