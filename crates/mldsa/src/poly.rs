@@ -289,4 +289,43 @@ mod tests {
         a2.0.iter_mut().for_each(|x| *x = freeze(*x));
         assert_eq!(t.0, a2.0);
     }
+
+    /// FIPS 204 errata (NIST, September 2024): equations (2.1) and (7.1)
+    /// define `NTT(w)_i = w(ζ^(2·BitRev8(i)+1)) mod q`; the published text
+    /// wrongly evaluated w twice. Our NTT (Algorithm 41, which the errata
+    /// leaves unchanged) must match the corrected equation: checked here by
+    /// evaluating w directly at each root.
+    #[test]
+    fn ntt_evaluates_at_the_roots_of_the_corrected_equation() {
+        let q = Q as u64;
+        let mut w = Poly::ZERO;
+        let mut s = 777u32;
+        for c in &mut w.0 {
+            s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            *c = (s >> 9) as i32 % Q;
+        }
+        let mut hat = w;
+        hat.ntt(); // |coefficients| < 9q: reduce fully for the comparison
+        hat.0.iter_mut().for_each(|c| *c = c.rem_euclid(Q));
+        for (i, &got) in hat.0.iter().enumerate() {
+            let root = pow_mod(1753, 2 * bitrev8(i) + 1);
+            // Horner: w(root) mod q.
+            let value =
+                w.0.iter()
+                    .rev()
+                    .fold(0u64, |acc, &c| (acc * root + c as u64) % q);
+            assert_eq!(got as u64, value, "NTT coefficient {i}");
+        }
+        // The errata's wrong reading, w(w(root)), gives other values.
+        let root = pow_mod(1753, 2 * bitrev8(0) + 1);
+        let once =
+            w.0.iter()
+                .rev()
+                .fold(0u64, |acc, &c| (acc * root + c as u64) % q);
+        let twice =
+            w.0.iter()
+                .rev()
+                .fold(0u64, |acc, &c| (acc * once + c as u64) % q);
+        assert_ne!(hat.0[0] as u64, twice);
+    }
 }
