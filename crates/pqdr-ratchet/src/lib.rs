@@ -5,6 +5,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+mod aead;
 mod chain;
 pub mod codec;
 mod config;

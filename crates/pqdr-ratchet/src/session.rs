@@ -2,13 +2,13 @@
 
 use core::fmt;
 
-use chacha20poly1305::aead::inout::InOutBuf;
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
+use chacha20poly1305::{ChaCha20Poly1305, Nonce};
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::Error;
+use crate::aead;
 use crate::config::{Config, Event, HandshakeOutput, InitialSecret, Instant, Mode, Role, Status};
 use crate::kem::RatchetKem;
 use crate::schedule::KeySchedule;
@@ -278,28 +278,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             assemble_ad(&mut adbuf, &h, aad)
         };
         let body = &mut out[..n];
-        let tag = Tag::try_from(&packet[pre + n..]).map_err(|_| Error::Malformed)?;
-        // Scoping for the valgrind check only (compiled only with
-        // `--cfg pqct_valgrind`): the AEAD's tag comparison ends in a branch on
-        // the verification result inside `chacha20poly1305` (public by design:
-        // whether a record is authentic). The key derivation above runs on
-        // classified secrets; this one-time key is handed over unclassified.
-        #[cfg(pqct_valgrind)]
-        let cipher = {
-            let mut mk = *cand.key();
-            pqdr_ct::hook::declassify(&mut mk);
-            let c = ChaCha20Poly1305::new((&mk).into());
-            mk.zeroize();
-            c
-        };
-        #[cfg(not(pqct_valgrind))]
-        let cipher = ChaCha20Poly1305::new(cand.key().into());
-        // Decrypt from the packet straight into `out` (tag checked first).
-        let io = InOutBuf::new(&packet[pre..pre + n], body).map_err(|_| Error::Malformed)?;
-        if cipher
-            .decrypt_inout_detached(&Nonce::from(cand.nonce()), ad, io, &tag)
-            .is_err()
-        {
+        let tag = <&[u8; TAG_LEN]>::try_from(&packet[pre + n..]).map_err(|_| Error::Malformed)?;
+        // Authenticate, then decrypt from the packet straight into `out`. The
+        // one-time key stays secret throughout (see `aead`): only the verdict
+        // and an authentic plaintext are declassified for the valgrind check.
+        if !aead::open(
+            cand.key(),
+            &cand.nonce(),
+            ad,
+            &packet[pre..pre + n],
+            body,
+            tag,
+        ) {
             let body = &mut out[..n];
             body.zeroize();
             self.ks.auth_failed();
