@@ -1,6 +1,8 @@
 //! Runs one operation of one parameter set `n` times (for instruction counts
 //! under `valgrind --tool=callgrind` and for profiling):
 //! `cargo run --release -p pqdr-ntrup --example ops -- sntrup761 keygen 10`.
+//! With `--features self-test`, `keygen` includes the pair-wise consistency
+//! test and the operation `selftest` runs the set's `self_test()`.
 
 use core::hint::black_box;
 use pqdr_ntrup::{DecapsulationKey, ParameterSet};
@@ -17,6 +19,13 @@ fn run<S: ParameterSet>(op: &str, n: usize) {
             "encaps" => drop(black_box(ek.encapsulate(&mut rng))),
             "decaps" => drop(black_box(dk.decapsulate(&ct))),
             "none" => {}
+            #[cfg(feature = "self-test")]
+            "selftest" => {
+                // Through an opaque pointer, so the call is not hoisted out of the loop.
+                let run: fn() -> Result<(), pqdr_ntrup::Error> =
+                    black_box(pqdr_ntrup::self_test::self_test::<S>);
+                assert_eq!(run(), Ok(()));
+            }
             _ => panic!("op: keygen | encaps | decaps | none"),
         }
     }

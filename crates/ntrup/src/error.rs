@@ -29,6 +29,15 @@ pub enum Error {
     /// (`Short`), or `g_enc` is not a valid `Small_encode` string of a `g`
     /// invertible in R/3 (NTRU Prime spec §2.3, Core `KeyGen`).
     InvalidInput,
+    /// The pair-wise consistency test after key generation failed: the new
+    /// key pair did not decapsulate its own encapsulation to the same shared
+    /// secret (feature `self-test`, FIPS 140-3 IG 10.3.A). No input can cause
+    /// it, only a fault in the hardware or memory (or a bug); discard the keys.
+    PairwiseConsistency,
+    /// A known-answer self-test gave a wrong answer (feature `self-test`,
+    /// `self_test()`): the implementation or the hardware is faulty and must
+    /// not be used.
+    SelfTest,
 }
 
 impl fmt::Display for Error {
@@ -43,6 +52,10 @@ impl fmt::Display for Error {
             Self::InvalidInput => f.write_str(
                 "NTRU Prime deterministic input: not a weight-w encoding, or g not invertible in R/3",
             ),
+            Self::PairwiseConsistency => {
+                f.write_str("NTRU Prime key pair failed its pair-wise consistency test (fault)")
+            }
+            Self::SelfTest => f.write_str("NTRU Prime known-answer self-test failed (fault)"),
         }
     }
 }

@@ -43,6 +43,8 @@ mod mult;
 mod params;
 mod recip;
 mod sample;
+#[cfg(feature = "self-test")]
+pub mod self_test;
 mod sntrup_core;
 #[cfg(feature = "kem")]
 mod traits;
@@ -101,6 +103,10 @@ macro_rules! parameter_set_module {
 
             /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation); see
             /// [`crate::DecapsulationKey::generate`].
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a hardware or memory fault, never an input).
             pub fn generate<R: CryptoRng + ?Sized>(
                 rng: &mut R,
             ) -> (DecapsulationKey, EncapsulationKey) {
@@ -112,13 +118,26 @@ macro_rules! parameter_set_module {
             ///
             /// # Errors
             /// [`Error::InvalidInput`] if f is not short, g is not invertible in
-            /// R/3, or an encoding is invalid.
+            /// R/3, or an encoding is invalid; with the feature `self-test`,
+            /// [`Error::PairwiseConsistency`] on a fault.
             pub fn generate_deterministic(
                 f_enc: &[u8; INPUTS_SIZE],
                 g_enc: &[u8; INPUTS_SIZE],
                 rho: &[u8; INPUTS_SIZE],
             ) -> Result<(DecapsulationKey, EncapsulationKey), Error> {
                 DecapsulationKey::generate_deterministic(f_enc, g_enc, rho)
+            }
+
+            /// The known-answer self-tests of this parameter set (feature
+            /// `self-test`; [`crate::self_test`]): key generation,
+            /// encapsulation, decapsulation and implicit rejection.
+            ///
+            /// # Errors
+            /// [`Error::SelfTest`] if an output differs from its known answer
+            /// (a faulty implementation or hardware: do not use the crate).
+            #[cfg(feature = "self-test")]
+            pub fn self_test() -> Result<(), Error> {
+                crate::self_test::self_test::<Set>()
             }
         }
     };

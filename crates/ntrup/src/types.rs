@@ -185,6 +185,11 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) with randomness in the reference order: p
     /// 4-byte draws for `Small_random(g)` (again while g is not invertible in
     /// R/3), p 4-byte draws for `Short_random(f)`, one `Small_bytes` draw for rho.
+    ///
+    /// # Panics
+    /// With the feature `self-test`, if the new pair fails its pair-wise
+    /// consistency test (`self_test::pairwise_consistency`): only a hardware
+    /// or memory fault can cause that, never an input.
     pub fn generate<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self, EncapsulationKey<S>) {
         let Ok(out) = Self::try_generate(rng);
         out
@@ -194,18 +199,31 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     ///
     /// # Errors
     /// The RNG failed.
+    ///
+    /// # Panics
+    /// With the feature `self-test`, if the new pair fails its pair-wise
+    /// consistency test: the error type is the RNG's, so this fault
+    /// (hardware or memory, never an input) panics as in [`Self::generate`].
     pub fn try_generate<R: TryCryptoRng + ?Sized>(
         rng: &mut R,
     ) -> Result<(Self, EncapsulationKey<S>), R::Error> {
-        Self::generate_with(|pk, sk| S::keypair::<R, false>(rng, pk, sk))
+        let pair = Self::generate_with(|pk, sk| S::keypair::<R, false>(rng, pk, sk))?;
+        #[cfg(feature = "self-test")]
+        crate::self_test::assert_pairwise_consistent(&pair.0, &pair.1);
+        Ok(pair)
     }
 
     /// [`Self::generate`] drawing each polynomial's p random words with **one**
     /// 4p-byte `fill_bytes` call, as PQClean and liboqs do (so a NIST DRBG
     /// reproduces their KAT files instead of the official ones).
+    ///
+    /// # Panics
+    /// With the feature `self-test`, as [`Self::generate`].
     pub fn generate_pqclean<R: CryptoRng + ?Sized>(rng: &mut R) -> (Self, EncapsulationKey<S>) {
-        let Ok(out) = Self::generate_with(|pk, sk| S::keypair::<R, true>(rng, pk, sk));
-        out
+        let Ok(pair) = Self::generate_with(|pk, sk| S::keypair::<R, true>(rng, pk, sk));
+        #[cfg(feature = "self-test")]
+        crate::self_test::assert_pairwise_consistent(&pair.0, &pair.1);
+        pair
     }
 
     /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) from explicit inputs: `f_enc = Small_encode(f)` for a short
@@ -214,7 +232,22 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// # Errors
     /// [`Error::InvalidInput`] if `f_enc` or `g_enc` is not a valid small
     /// encoding, f does not have weight w, or g is not invertible in R/3.
+    /// With the feature `self-test`, [`Error::PairwiseConsistency`] if the
+    /// new pair fails its pair-wise consistency test (a hardware or memory
+    /// fault, never an input).
     pub fn generate_deterministic(
+        f_enc: &S::InputBytes,
+        g_enc: &S::InputBytes,
+        rho: &S::InputBytes,
+    ) -> Result<(Self, EncapsulationKey<S>), Error> {
+        let pair = Self::generate_deterministic_unchecked(f_enc, g_enc, rho)?;
+        #[cfg(feature = "self-test")]
+        crate::self_test::pairwise_consistency(&pair.0, &pair.1)?;
+        Ok(pair)
+    }
+
+    /// [`Self::generate_deterministic`] without the pair-wise consistency test.
+    pub(crate) fn generate_deterministic_unchecked(
         f_enc: &S::InputBytes,
         g_enc: &S::InputBytes,
         rho: &S::InputBytes,

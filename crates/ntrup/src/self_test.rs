@@ -1,0 +1,335 @@
+//! Self-tests in the style of FIPS 140-3 (feature `self-test`): the
+//! pair-wise consistency test run after every key generation (IG 10.3.A) and
+//! the known-answer tests an application runs at start-up ([`self_test`]).
+//!
+//! **Known answers.** Per parameter set, one chain from fixed inputs, each
+//! output compared through its digest `SHA-512(x)[0..32]` (the crate's hash,
+//! NTRU Prime spec §2.3.5, without a prefix byte):
+//!
+//! 1. `KEM_KeyGen` from `Small_encode(f)`, `Small_encode(g)` and `rho`
+//!    (§2.3): `digest(pk ‖ sk)`;
+//! 2. `Encap` with `Small_encode(r)` (§2.3.7): `digest(C ‖ K)`;
+//! 3. `Decap` of `C` (§2.3.8): `digest(K)`;
+//! 4. `Decap` of `C'` = `C` with bit 0 of byte 0 flipped, which fails the
+//!    re-encryption check (implicit rejection, §2.3.8):
+//!    `digest(HashSession(0, rho, C'))`, `HashSession(0, rho, C') =
+//!    Hash_0(Hash_3(rho) ‖ C')`.
+//!
+//! The inputs are those of record 0 (`count = 0`) of the official round-3
+//! KAT files `sntrup*.rsp` (the polynomials the reference generator samples
+//! from its AES-256-CTR DRBG, which this crate does not contain, so they are
+//! stored: `4⌈p/4⌉` bytes per set), and the digests are those of that
+//! record's official `pk ‖ sk`, `ct ‖ ss` and `ss`. `tests/self_test.rs`
+//! re-derives every input with the DRBG and checks it against the record
+//! (`f` and `rho` are in `sk`, `g` is the inverse of `sk`'s `1/g` in R/3,
+//! `r` gives the record's confirmation hash), and recomputes the rejection
+//! value from the record's `sk` and `ct`.
+
+use sha2::{Digest, Sha512};
+use subtle::ConstantTimeEq;
+
+use crate::error::Error;
+use crate::params::{ByteArray, ParameterSet};
+use crate::types::{Ciphertext, DecapsulationKey, EncapsulationKey};
+
+mod vectors;
+
+/// The fixed inputs and expected output digests of one parameter set's
+/// known-answer tests (see the [module documentation](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownAnswers<'a> {
+    /// `Small_encode(f)`, a short `f` (weight w).
+    pub f: &'a [u8],
+    /// `Small_encode(g)`, a `g` invertible in R/3.
+    pub g: &'a [u8],
+    /// `rho`, the implicit-rejection secret (`⌈p/4⌉` bytes).
+    pub rho: &'a [u8],
+    /// `Small_encode(r)`, the short encapsulation input.
+    pub r: &'a [u8],
+    /// `digest(pk ‖ sk)` of the generated key pair.
+    pub key_generation: [u8; 32],
+    /// `digest(C ‖ K)` of the encapsulation.
+    pub encapsulation: [u8; 32],
+    /// `digest(K)` of the decapsulation of `C`.
+    pub decapsulation: [u8; 32],
+    /// `digest(K̄)` of the decapsulation of `C'` (`C` with bit 0 of byte 0
+    /// flipped), `K̄ = Hash_0(Hash_3(rho) ‖ C')`.
+    pub implicit_rejection: [u8; 32],
+}
+
+/// Never used (every parameter set has its answers); it fails the runner.
+const NONE: KnownAnswers<'static> = KnownAnswers {
+    f: &[],
+    g: &[],
+    rho: &[],
+    r: &[],
+    key_generation: [0; 32],
+    encapsulation: [0; 32],
+    decapsulation: [0; 32],
+    implicit_rejection: [0; 32],
+};
+
+/// The known answers of the parameter set `S`.
+pub fn known_answers<S: ParameterSet>() -> &'static KnownAnswers<'static> {
+    match S::P {
+        #[cfg(feature = "sntrup653")]
+        653 => &vectors::SNTRUP653,
+        #[cfg(feature = "sntrup761")]
+        761 => &vectors::SNTRUP761,
+        #[cfg(feature = "sntrup857")]
+        857 => &vectors::SNTRUP857,
+        #[cfg(feature = "sntrup953")]
+        953 => &vectors::SNTRUP953,
+        #[cfg(feature = "sntrup1013")]
+        1013 => &vectors::SNTRUP1013,
+        #[cfg(feature = "sntrup1277")]
+        1277 => &vectors::SNTRUP1277,
+        _ => &NONE,
+    }
+}
+
+/// The known-answer tests of the parameter set `S` (see the [module
+/// documentation](self)): key generation, encapsulation, decapsulation and
+/// the decapsulation of an invalid ciphertext (implicit rejection). Cost:
+/// one key generation, one encapsulation, two decapsulations (13.6 million
+/// instructions for sntrup761, about 1.3 key generations; BENCHMARKS.md).
+///
+/// # Errors
+/// [`Error::SelfTest`] if any output differs from its known answer: the
+/// implementation or the hardware is faulty and must not be used.
+pub fn self_test<S: ParameterSet>() -> Result<(), Error> {
+    run::<S>(known_answers::<S>())
+}
+
+/// The known-answer runner on the given expectations (tests corrupt them).
+pub(crate) fn run<S: ParameterSet>(kat: &KnownAnswers<'_>) -> Result<(), Error> {
+    let input = |bytes: &[u8]| S::InputBytes::from_slice(bytes).ok_or(Error::SelfTest);
+    let (f, g, rho, r) = (input(kat.f)?, input(kat.g)?, input(kat.rho)?, input(kat.r)?);
+    // The data is public (fixed test vectors): plain comparisons.
+    let mut ok = true;
+
+    // NTRU Prime spec §2.3, KEM_KeyGen.
+    let (dk, ek) = DecapsulationKey::<S>::generate_deterministic_unchecked(&f, &g, &rho)
+        .map_err(|_| Error::SelfTest)?;
+    ok &= digest(&[ek.as_bytes().as_ref(), dk.as_bytes().as_ref()]) == kat.key_generation;
+
+    // §2.3.7, Encap.
+    let (c, k) = ek
+        .encapsulate_deterministic(&r)
+        .map_err(|_| Error::SelfTest)?;
+    ok &= digest(&[c.as_bytes().as_ref(), k.as_bytes()]) == kat.encapsulation;
+
+    // §2.3.8, Decap of the honest ciphertext.
+    ok &= digest(&[dk.decapsulate(&c).as_bytes()]) == kat.decapsulation;
+
+    // §2.3.8, Decap of a modified ciphertext: HashSession(0, rho, C').
+    let mut bad = *c.as_bytes();
+    if let Some(first) = bad.as_mut().first_mut() {
+        *first ^= 1;
+    }
+    ok &= digest(&[dk.decapsulate(&Ciphertext::new(bad)).as_bytes()]) == kat.implicit_rejection;
+
+    if ok { Ok(()) } else { Err(Error::SelfTest) }
+}
+
+/// `SHA-512(parts…)[0..32]`.
+fn digest(parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sha512::new();
+    for p in parts {
+        h.update(p);
+    }
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&h.finalize()[..32]);
+    out
+}
+
+/// `Small_encode(r)` of the fixed short `r = (1, …, 1, 0, …, 0)` (w ones)
+/// the pair-wise consistency test encapsulates with: any short `r` works
+/// (ciphertext and key are discarded), and a fixed one leaves the RNG draws
+/// of key generation as the spec and the KAT files have them.
+fn pct_input<S: ParameterSet>() -> S::InputBytes {
+    let mut enc = S::InputBytes::zeroed();
+    for (i, byte) in enc.as_mut().iter_mut().enumerate() {
+        for j in 0..4 {
+            let k = 4 * i + j;
+            // Small_encode fields (NTRU Prime spec §3.1): c + 1, so +1 is 2, 0 is 1.
+            let v: u8 = if k < S::W {
+                2
+            } else if k < S::P {
+                1
+            } else {
+                0
+            };
+            *byte |= v << (2 * j);
+        }
+    }
+    enc
+}
+
+/// The pair-wise consistency test (FIPS 140-3 IG 10.3.A, run after every key
+/// generation with the feature `self-test`): encapsulates to `ek` with a
+/// fixed short `r` and decapsulates with `dk`; the two shared secrets must
+/// be equal (compared in constant time; both are wiped on drop). The only
+/// branch on the outcome is the final pass or fail.
+///
+/// # Errors
+/// [`Error::PairwiseConsistency`] if they differ: `dk` and `ek` are not a
+/// pair, which after key generation means a hardware or memory fault.
+pub fn pairwise_consistency<S: ParameterSet>(
+    dk: &DecapsulationKey<S>,
+    ek: &EncapsulationKey<S>,
+) -> Result<(), Error> {
+    let (c, k) = ek
+        .encapsulate_deterministic(&pct_input::<S>())
+        .map_err(|_| Error::PairwiseConsistency)?;
+    let mut same = k.ct_eq(&dk.decapsulate(&c)).unwrap_u8();
+    // Public by design: only pass or fail leaves the test, and a fail means
+    // a fault (the keys are then discarded).
+    pqdr_ct::hook::declassify(&mut same);
+    if same == 1 {
+        Ok(())
+    } else {
+        Err(Error::PairwiseConsistency)
+    }
+}
+
+/// [`pairwise_consistency`] for the infallible key-generation entry points.
+///
+/// # Panics
+/// If the test fails (a fault, never an input).
+pub(crate) fn assert_pairwise_consistent<S: ParameterSet>(
+    dk: &DecapsulationKey<S>,
+    ek: &EncapsulationKey<S>,
+) {
+    if pairwise_consistency(dk, ek).is_err() {
+        panic!("NTRU Prime pair-wise consistency test failed: hardware or memory fault");
+    }
+}
+
+/// Decodes `2N` lowercase hex digits at compile time.
+const fn hex<const N: usize>(s: &[u8]) -> [u8; N] {
+    assert!(s.len() == 2 * N, "wrong number of hex digits");
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = (nibble(s[2 * i]) << 4) | nibble(s[2 * i + 1]);
+        i += 1;
+    }
+    out
+}
+
+/// One lowercase hex digit (a compile error on anything else).
+const fn nibble(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => panic!("not a lowercase hex digit"),
+    }
+}
+
+#[cfg(all(
+    test,
+    feature = "sntrup653",
+    feature = "sntrup761",
+    feature = "sntrup857",
+    feature = "sntrup953",
+    feature = "sntrup1013",
+    feature = "sntrup1277"
+))]
+mod tests {
+    use super::*;
+    use crate::{Sntrup653, Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277};
+    use alloc::vec::Vec;
+
+    fn corrupted_expectations_fail<S: ParameterSet>() {
+        let good = *known_answers::<S>();
+        assert_eq!(run::<S>(&good), Ok(()), "{}", S::NAME);
+        // Every expected digest, and the inputs: one flipped bit fails.
+        let flipped = |x: &[u8]| -> Vec<u8> {
+            let mut v = x.to_vec();
+            v[5] ^= 1;
+            v
+        };
+        let (f, g, rho, r) = (
+            flipped(good.f),
+            flipped(good.g),
+            flipped(good.rho),
+            flipped(good.r),
+        );
+        for field in 0..8 {
+            let mut bad = good;
+            match field {
+                0 => bad.key_generation[0] ^= 1,
+                1 => bad.encapsulation[31] ^= 0x80,
+                2 => bad.decapsulation[7] ^= 4,
+                3 => bad.implicit_rejection[16] ^= 1,
+                4 => bad.f = &f,
+                5 => bad.g = &g,
+                6 => bad.rho = &rho,
+                _ => bad.r = &r,
+            }
+            assert_eq!(
+                run::<S>(&bad),
+                Err(Error::SelfTest),
+                "{} field {field}",
+                S::NAME
+            );
+        }
+        // An input of the wrong length fails too (no panic).
+        let mut bad = good;
+        bad.r = &good.r[1..];
+        assert_eq!(run::<S>(&bad), Err(Error::SelfTest), "{}", S::NAME);
+        assert_eq!(run::<S>(&NONE), Err(Error::SelfTest), "{}", S::NAME);
+    }
+
+    #[test]
+    fn runner_rejects_a_wrong_expectation() {
+        corrupted_expectations_fail::<Sntrup653>();
+        corrupted_expectations_fail::<Sntrup761>();
+        corrupted_expectations_fail::<Sntrup857>();
+        corrupted_expectations_fail::<Sntrup953>();
+        corrupted_expectations_fail::<Sntrup1013>();
+        corrupted_expectations_fail::<Sntrup1277>();
+    }
+
+    fn mismatched_pair_fails<S: ParameterSet>() {
+        let kat = known_answers::<S>();
+        let input = |b: &[u8]| S::InputBytes::from_slice(b).expect("length");
+        let (f, g, rho) = (input(kat.f), input(kat.g), input(kat.rho));
+        let (dk_a, ek_a) =
+            DecapsulationKey::<S>::generate_deterministic_unchecked(&f, &g, &rho).expect("valid");
+        // Key B: another short f with the same g and rho.
+        let short = pct_input::<S>();
+        let (dk_b, ek_b) =
+            DecapsulationKey::<S>::generate_deterministic_unchecked(&short, &g, &rho)
+                .expect("valid");
+        assert_eq!(pairwise_consistency(&dk_a, &ek_a), Ok(()), "{}", S::NAME);
+        assert_eq!(pairwise_consistency(&dk_b, &ek_b), Ok(()), "{}", S::NAME);
+        assert_eq!(
+            pairwise_consistency(&dk_a, &ek_b),
+            Err(Error::PairwiseConsistency),
+            "{}",
+            S::NAME
+        );
+        assert_eq!(
+            pairwise_consistency(&dk_b, &ek_a),
+            Err(Error::PairwiseConsistency),
+            "{}",
+            S::NAME
+        );
+        let caught = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| {
+            assert_pairwise_consistent(&dk_a, &ek_b);
+        }));
+        assert!(caught.is_err(), "{}: the infallible path panics", S::NAME);
+    }
+
+    #[test]
+    fn pairwise_consistency_rejects_a_mismatched_pair() {
+        mismatched_pair_fails::<Sntrup653>();
+        mismatched_pair_fails::<Sntrup761>();
+        mismatched_pair_fails::<Sntrup857>();
+        mismatched_pair_fails::<Sntrup953>();
+        mismatched_pair_fails::<Sntrup1013>();
+        mismatched_pair_fails::<Sntrup1277>();
+    }
+}
