@@ -59,6 +59,12 @@ impl Shake256 {
 
     pub(crate) fn squeeze(&mut self, out: &mut [u8]) {
         if !self.squeezing {
+            // A full last block (the input length a nonzero multiple of the
+            // rate) is permuted before the padding goes into a fresh block.
+            if self.pos == RATE {
+                permute(&mut self.state);
+                self.pos = 0;
+            }
             self.state[self.pos >> 3] ^= 0x1F << ((self.pos & 7) << 3);
             self.state[(RATE - 1) >> 3] ^= 0x80 << (((RATE - 1) & 7) << 3);
             permute(&mut self.state);
@@ -115,6 +121,11 @@ mod tests {
                     st[pos >> 3] ^= u64::from(b) << ((pos & 7) << 3);
                     pos += 1;
                 }
+                // pad10*1 starts a new block after a full one (FIPS 202 §5.1).
+                if pos == super::RATE {
+                    super::permute(&mut st);
+                    pos = 0;
+                }
                 st[pos >> 3] ^= 0x1F << ((pos & 7) << 3);
                 st[(super::RATE - 1) >> 3] ^= 0x80 << (((super::RATE - 1) & 7) << 3);
                 super::permute(&mut st);
@@ -130,6 +141,30 @@ mod tests {
                 }
                 assert_eq!(got, want, "split {split}, len {len}");
             }
+        }
+    }
+
+    /// Against the `shake` crate for every length up to five blocks, split in
+    /// two absorbs: catches a wrong pad placement at the block boundaries
+    /// (lengths 136, 272, … once padded into the capacity, a bug the
+    /// reference above shared).
+    #[test]
+    fn matches_shake_crate() {
+        use shake::{ExtendableOutput, Update, XofReader};
+        let data: [u8; 5 * super::RATE + 1] = core::array::from_fn(|i| (i * 13 + 1) as u8);
+        for len in 0..=data.len() {
+            let d = &data[..len];
+            let mut s = super::Shake256::new();
+            s.absorb(&d[..len / 3]);
+            s.absorb(&d[len / 3..]);
+            let mut got = [0u8; 300];
+            s.squeeze(&mut got[..1]);
+            s.squeeze(&mut got[1..]);
+            let mut h = shake::Shake256::default();
+            h.update(d);
+            let mut want = [0u8; 300];
+            h.finalize_xof().read(&mut want);
+            assert_eq!(got, want, "len {len}");
         }
     }
 
