@@ -1,0 +1,47 @@
+//! memory.x for QEMU's mps2-an386 (4 MB SSRAM1 for code at 0, 4 MB SSRAM2/3 for
+//! data at 0x2000_0000), and the expected KAT digests from kat/kat-checksums.json
+//! (`stored_file.single_sha256`: SHA-256 of the first record of the NIST `.rsp`).
+use std::{env, fs, path::PathBuf};
+
+fn main() {
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
+    fs::write(
+        out.join("memory.x"),
+        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4M\n  RAM : ORIGIN = 0x20000000, LENGTH = 4M\n}\n",
+    )
+    .expect("memory.x");
+    println!("cargo:rustc-link-search={}", out.display());
+    println!("cargo:rerun-if-changed=build.rs");
+
+    let sums = "../kat/kat-checksums.json";
+    println!("cargo:rerun-if-changed={sums}");
+    let text = fs::read_to_string(sums).expect("kat/kat-checksums.json");
+    let mut rs = String::new();
+    for (ident, name) in [
+        ("ML_KEM_512", "ML-KEM-512"),
+        ("ML_KEM_768", "ML-KEM-768"),
+        ("ML_KEM_1024", "ML-KEM-1024"),
+    ] {
+        rs.push_str(&format!(
+            "pub const {ident}: &str = \"{}\";\n",
+            single_sha256(&text, name)
+        ));
+    }
+    fs::write(out.join("kat_sums.rs"), rs).expect("kat_sums.rs");
+}
+
+/// `json[name]["stored_file"]["single_sha256"]`, found textually (the file's
+/// layout is fixed; a missing or malformed entry fails the build).
+fn single_sha256(json: &str, name: &str) -> String {
+    let at = json
+        .find(&format!("\"{name}\": {{"))
+        .unwrap_or_else(|| panic!("{name} missing from kat-checksums.json"));
+    let rest = &json[at..];
+    let sf = rest.find("\"stored_file\"").expect("stored_file");
+    let rest = &rest[sf..];
+    let key = "\"single_sha256\": \"";
+    let k = rest.find(key).expect("single_sha256") + key.len();
+    let hex = &rest[k..k + 64];
+    assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()), "bad digest for {name}");
+    hex.to_ascii_lowercase()
+}
