@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the Cortex-M4F sysroot (scripts/cortex-m-sysroot.sh, if missing), builds
+# embedded/ (the firmware test, opt-level s) and runs it under QEMU mps2-an386
+# with semihosting; prints stack per operation and code size per crate, and
+# fails on any KAT/round-trip mismatch (issue #20).
+#   --tamper   also build with `--features tamper` (first KAT seed altered) and
+#              require that run to FAIL: shows the checks can fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TC=${CORTEX_M_TOOLCHAIN:-+nightly}
+TARGET=thumbv7em-none-eabihf
+OUT=${CARGO_TARGET_DIR:-$ROOT/target}/cortex-m
+SYSROOT=$(scripts/cortex-m-sysroot.sh | tail -n 1)
+LLD=$(rustc $TC --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
+export RUSTFLAGS="--sysroot $SYSROOT -C linker=$LLD -C link-arg=-Tlink.x"
+ELF=$OUT/build/$TARGET/release/pqdr-embedded
+QEMU=(qemu-system-arm -M mps2-an386 -nographic -monitor none
+      -semihosting-config enable=on,target=native -kernel)
+
+build() {
+  # From embedded/ so that its .cargo/config.toml (target, runner) applies.
+  (cd embedded && cargo $TC build --release --target $TARGET --target-dir "$OUT/build" "$@")
+}
+
+if [ "${1:-}" = "--tamper" ]; then
+  build --features tamper
+  if timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/tamper.log" 2>&1; then
+    cat "$OUT/tamper.log"; echo "cortex-m-check: the tampered run passed" >&2; exit 1
+  fi
+  grep -q "kat-first-record-sha256 FAIL" "$OUT/tamper.log" ||
+    { cat "$OUT/tamper.log"; echo "cortex-m-check: tampered run failed without a KAT mismatch" >&2; exit 1; }
+  echo "cortex-m-check: tampered KAT seed detected ($(grep -c 'kat-first-record-sha256 FAIL' "$OUT/tamper.log") sets)"
+fi
+
+build
+rc=0
+timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/run.log" 2>&1 || rc=$?
+arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm.txt"
+python3 scripts/cortex-m-report.py "$OUT/run.log" "$OUT/nm.txt" || rc=1
+if [ "$rc" != 0 ]; then
+  echo "--- firmware output ---"; cat "$OUT/run.log"
+  echo "cortex-m-check: FAILED (exit $rc)" >&2
+  exit 1
+fi
