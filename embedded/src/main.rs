@@ -8,6 +8,9 @@
 #![no_main]
 
 mod drbg;
+mod mldsa;
+mod mlkem;
+mod ntrup;
 mod stack;
 
 mod kat_sums {
@@ -18,12 +21,11 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
 use drbg::Drbg;
-use pqdr_mlkem::{Ciphertext, DecapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet};
 use sha2::{Digest, Sha256};
 
-static FAILURES: AtomicU32 = AtomicU32::new(0);
+pub(crate) static FAILURES: AtomicU32 = AtomicU32::new(0);
 
-fn check(set: &str, what: &str, ok: bool) {
+pub(crate) fn check(set: &str, what: &str, ok: bool) {
     if ok {
         hprintln!("CHECK {} {} ok", set, what);
     } else {
@@ -32,7 +34,7 @@ fn check(set: &str, what: &str, ok: bool) {
     }
 }
 
-fn stack(set: &str, op: &str, used: Option<usize>) {
+pub(crate) fn stack(set: &str, op: &str, used: Option<usize>) {
     match used {
         Some(n) => hprintln!("STACK {} {} {}", set, op, n),
         None => {
@@ -45,29 +47,58 @@ fn stack(set: &str, op: &str, used: Option<usize>) {
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// SHA-256 over the text of an `.rsp` record, fed field by field.
-struct RspHasher(Sha256);
+pub(crate) struct RspHasher(Sha256);
 
 impl RspHasher {
-    fn text(&mut self, s: &str) {
+    pub(crate) fn new() -> Self {
+        RspHasher(Sha256::new())
+    }
+
+    pub(crate) fn text(&mut self, s: &str) {
         self.0.update(s.as_bytes());
     }
 
     /// `name = HEX\n` (upper-case hex, as `fprintBstr`).
-    fn field(&mut self, name: &str, bytes: &[u8]) {
+    pub(crate) fn field(&mut self, name: &str, bytes: &[u8]) {
+        self.fields(name, &[bytes]);
+    }
+
+    /// `name = HEX\n` of the concatenation of `parts`.
+    pub(crate) fn fields(&mut self, name: &str, parts: &[&[u8]]) {
         self.text(name);
         self.text(" = ");
         let mut buf = [0u8; 64];
-        for chunk in bytes.chunks(32) {
-            for (i, b) in chunk.iter().enumerate() {
-                buf[2 * i] = HEX[usize::from(b >> 4)];
-                buf[2 * i + 1] = HEX[usize::from(b & 15)];
+        for bytes in parts {
+            for chunk in bytes.chunks(32) {
+                for (i, b) in chunk.iter().enumerate() {
+                    buf[2 * i] = HEX[usize::from(b >> 4)];
+                    buf[2 * i + 1] = HEX[usize::from(b & 15)];
+                }
+                self.0.update(&buf[..2 * chunk.len()]);
             }
-            self.0.update(&buf[..2 * chunk.len()]);
         }
         self.text("\n");
     }
 
-    fn hex_digest(self) -> [u8; 64] {
+    /// `name = N\n` (decimal).
+    pub(crate) fn number(&mut self, name: &str, mut n: usize) {
+        self.text(name);
+        self.text(" = ");
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.0.update(&buf[i..]);
+        self.text("\n");
+    }
+
+    pub(crate) fn hex_digest(self) -> [u8; 64] {
         let d = self.0.finalize();
         let mut out = [0u8; 64];
         for (i, b) in d.iter().enumerate() {
@@ -78,11 +109,14 @@ impl RspHasher {
     }
 }
 
-/// The first seed of the NIST `.req` files: the master DRBG seeded with 0..47.
-fn first_kat_seed() -> [u8; 48] {
+/// The NIST `.req` generator's DRBG (`randombytes_init` with entropy 0..47).
+fn master_drbg() -> Drbg {
     let entropy: [u8; 48] = core::array::from_fn(|i| i as u8);
-    #[allow(unused_mut)]
-    let mut seed: [u8; 48] = Drbg::new(&entropy).bytes();
+    Drbg::new(&entropy)
+}
+
+#[allow(unused_mut)]
+fn tamper(mut seed: [u8; 48]) -> [u8; 48] {
     #[cfg(feature = "tamper")]
     {
         seed[0] ^= 1;
@@ -90,32 +124,20 @@ fn first_kat_seed() -> [u8; 48] {
     seed
 }
 
-/// ML-KEM: the first NIST KAT record (`PQCgenKAT_kem.c`: one 64-byte draw for
-/// d ‖ z, one 32-byte draw for m), decapsulation of its ciphertext, a
-/// randomized round trip and implicit rejection of a modified ciphertext.
-#[inline(never)]
-fn mlkem<P: ParameterSet>(want: &str) {
-    let set = P::NAME;
-    let seed = first_kat_seed();
-    let mut drbg = Drbg::new(&seed);
-    let d_z: [u8; 64] = drbg.bytes();
-    let m: [u8; 32] = drbg.bytes();
+/// The first seed of the KEM `.req` files.
+pub(crate) fn first_kem_seed() -> [u8; 48] {
+    tamper(master_drbg().bytes())
+}
 
-    let (dk, used) = stack::measure(|| DecapsulationKey::<P>::from_seed(&d_z));
-    stack(set, "keygen", used);
-    let ((ct, ss), used) =
-        stack::measure(|| dk.encapsulation_key().encapsulate_deterministic(&m));
-    stack(set, "encaps", used);
-    let (ss2, used) = stack::measure(|| dk.decapsulate(&ct));
-    stack(set, "decaps", used);
+/// The first seed and 33-byte message of the signature `.req` files.
+pub(crate) fn first_sign_seed() -> ([u8; 48], [u8; 33]) {
+    let mut d = master_drbg();
+    let seed = d.bytes();
+    (tamper(seed), d.bytes())
+}
 
-    let mut h = RspHasher(Sha256::new());
-    h.text("count = 0\n");
-    h.field("seed", &seed);
-    h.field("pk", dk.encapsulation_key().as_bytes().as_ref());
-    h.field("sk", dk.as_bytes().as_ref());
-    h.field("ct", ct.as_bytes().as_ref());
-    h.field("ss", ss.as_bytes());
+/// Compares a record digest with the host's, printing both on a mismatch.
+pub(crate) fn check_digest(set: &str, h: RspHasher, want: &str) {
     let got = h.hex_digest();
     let ok = &got[..] == want.as_bytes();
     if !ok {
@@ -126,34 +148,23 @@ fn mlkem<P: ParameterSet>(want: &str) {
         );
     }
     check(set, "kat-first-record-sha256", ok);
-    check(set, "kat-decaps", ss2.as_bytes() == ss.as_bytes());
-
-    // Round trip through the randomized API (rng = the KAT DRBG, continued).
-    let ((dk2, ek2), used) = stack::measure(|| pqdr_mlkem::generate::<P, _>(&mut drbg));
-    stack(set, "generate(rng)", used);
-    let ((ct2, ss3), used) = stack::measure(|| ek2.encapsulate(&mut drbg));
-    stack(set, "encapsulate(rng)", used);
-    let ss4 = dk2.decapsulate(&ct2);
-    check(set, "round-trip", ss3.as_bytes() == ss4.as_bytes());
-
-    // A one-bit change of the ciphertext must give another (rejection) secret.
-    let mut bad = [0u8; 1568];
-    let n = ct2.as_bytes().as_ref().len();
-    bad[..n].copy_from_slice(ct2.as_bytes().as_ref());
-    bad[n / 2] ^= 0x10;
-    let ok = match Ciphertext::<P>::from_bytes(&bad[..n]) {
-        Ok(ct3) => dk2.decapsulate(&ct3).as_bytes() != ss3.as_bytes(),
-        Err(_) => false,
-    };
-    check(set, "implicit-rejection", ok);
 }
 
 #[entry]
 fn main() -> ! {
     hprintln!("pqdr firmware test: Cortex-M4F (thumbv7em-none-eabihf)");
-    mlkem::<MlKem512>(kat_sums::ML_KEM_512);
-    mlkem::<MlKem768>(kat_sums::ML_KEM_768);
-    mlkem::<MlKem1024>(kat_sums::ML_KEM_1024);
+    mlkem::run::<pqdr_mlkem::MlKem512>(kat_sums::ML_KEM_512);
+    mlkem::run::<pqdr_mlkem::MlKem768>(kat_sums::ML_KEM_768);
+    mlkem::run::<pqdr_mlkem::MlKem1024>(kat_sums::ML_KEM_1024);
+    mldsa::run::<pqdr_mldsa::MlDsa44>(kat_sums::ML_DSA_44);
+    mldsa::run::<pqdr_mldsa::MlDsa65>(kat_sums::ML_DSA_65);
+    mldsa::run::<pqdr_mldsa::MlDsa87>(kat_sums::ML_DSA_87);
+    ntrup::run::<pqdr_ntrup::Sntrup653>(kat_sums::SNTRUP653);
+    ntrup::run::<pqdr_ntrup::Sntrup761>(kat_sums::SNTRUP761);
+    ntrup::run::<pqdr_ntrup::Sntrup857>(kat_sums::SNTRUP857);
+    ntrup::run::<pqdr_ntrup::Sntrup953>(kat_sums::SNTRUP953);
+    ntrup::run::<pqdr_ntrup::Sntrup1013>(kat_sums::SNTRUP1013);
+    ntrup::run::<pqdr_ntrup::Sntrup1277>(kat_sums::SNTRUP1277);
 
     let failures = FAILURES.load(Ordering::Relaxed);
     if failures == 0 {
