@@ -1,0 +1,54 @@
+//! ML-KEM (FIPS 203) on the target.
+use crate::drbg::Drbg;
+use crate::{RspHasher, check, check_digest, first_kem_seed, stack};
+use pqdr_mlkem::{Ciphertext, DecapsulationKey, ParameterSet};
+
+/// ML-KEM: the first NIST KAT record (`PQCgenKAT_kem.c`: one 64-byte draw for
+/// d ‖ z, one 32-byte draw for m), decapsulation of its ciphertext, a
+/// randomized round trip and implicit rejection of a modified ciphertext.
+#[inline(never)]
+pub(crate) fn run<P: ParameterSet>(want: &str) {
+    let set = P::NAME;
+    let seed = first_kem_seed();
+    let mut drbg = Drbg::new(&seed);
+    let d_z: [u8; 64] = drbg.bytes();
+    let m: [u8; 32] = drbg.bytes();
+
+    let (dk, used) = stack::measure(|| DecapsulationKey::<P>::from_seed(&d_z));
+    stack(set, "keygen", used);
+    let ((ct, ss), used) =
+        stack::measure(|| dk.encapsulation_key().encapsulate_deterministic(&m));
+    stack(set, "encaps", used);
+    let (ss2, used) = stack::measure(|| dk.decapsulate(&ct));
+    stack(set, "decaps", used);
+
+    let mut h = RspHasher::new();
+    h.text("count = 0\n");
+    h.field("seed", &seed);
+    h.field("pk", dk.encapsulation_key().as_bytes().as_ref());
+    h.field("sk", dk.as_bytes().as_ref());
+    h.field("ct", ct.as_bytes().as_ref());
+    h.field("ss", ss.as_bytes());
+    check_digest(set, h, want);
+    check(set, "kat-decaps", ss2.as_bytes() == ss.as_bytes());
+
+    // Round trip through the randomized API (rng = the KAT DRBG, continued).
+    let ((dk2, ek2), used) = stack::measure(|| pqdr_mlkem::generate::<P, _>(&mut drbg));
+    stack(set, "generate(rng)", used);
+    let ((ct2, ss3), used) = stack::measure(|| ek2.encapsulate(&mut drbg));
+    stack(set, "encapsulate(rng)", used);
+    let ss4 = dk2.decapsulate(&ct2);
+    check(set, "round-trip", ss3.as_bytes() == ss4.as_bytes());
+
+    // A one-bit change of the ciphertext must give another (rejection) secret.
+    let mut bad = [0u8; 1568];
+    let n = ct2.as_bytes().as_ref().len();
+    bad[..n].copy_from_slice(ct2.as_bytes().as_ref());
+    bad[n / 2] ^= 0x10;
+    let ok = match Ciphertext::<P>::from_bytes(&bad[..n]) {
+        Ok(ct3) => dk2.decapsulate(&ct3).as_bytes() != ss3.as_bytes(),
+        Err(_) => false,
+    };
+    check(set, "implicit-rejection", ok);
+}
+
