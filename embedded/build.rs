@@ -31,6 +31,8 @@ fn main() {
         ("SNTRUP953", "sntrup953", "official_round3_rsp"),
         ("SNTRUP1013", "sntrup1013", "official_round3_rsp"),
         ("SNTRUP1277", "sntrup1277", "official_round3_rsp"),
+        ("MCELIECE348864", "mceliece348864", ""),
+        ("MCELIECE460896", "mceliece460896", ""),
     ] {
         rs.push_str(&format!(
             "pub const {ident}: &str = \"{}\";\n",
@@ -40,18 +42,23 @@ fn main() {
     fs::write(out.join("kat_sums.rs"), rs).expect("kat_sums.rs");
 }
 
-/// `json[name][object]["single_sha256"]`, found textually (the file's
-/// layout is fixed; a missing or malformed entry fails the build).
+/// `json[name][object]["single_sha256"]`, or `json[name]["round4_pqclean_nistkat_sha256"]`
+/// when `object` is empty (McEliece), found textually (the file's layout is
+/// fixed; a missing or malformed entry fails the build).
 fn single_sha256(json: &str, name: &str, object: &str) -> String {
     let at = json
         .find(&format!("\"{name}\": {{"))
         .unwrap_or_else(|| panic!("{name} missing from kat-checksums.json"));
-    let rest = &json[at..];
-    let sf = rest
-        .find(&format!("\"{object}\""))
-        .unwrap_or_else(|| panic!("{name}.{object} missing"));
-    let rest = &rest[sf..];
-    let key = "\"single_sha256\": \"";
+    let mut rest = &json[at..];
+    let key = if object.is_empty() {
+        "\"round4_pqclean_nistkat_sha256\": \""
+    } else {
+        let sf = rest
+            .find(&format!("\"{object}\""))
+            .unwrap_or_else(|| panic!("{name}.{object} missing"));
+        rest = &rest[sf..];
+        "\"single_sha256\": \""
+    };
     let k = rest.find(key).expect("single_sha256") + key.len();
     let hex = &rest[k..k + 64];
     assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()), "bad digest for {name}");

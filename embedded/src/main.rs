@@ -8,6 +8,7 @@
 #![no_main]
 
 mod drbg;
+mod mceliece;
 mod mldsa;
 mod mlkem;
 mod ntrup;
@@ -165,6 +166,8 @@ fn main() -> ! {
     ntrup::run::<pqdr_ntrup::Sntrup953>(kat_sums::SNTRUP953);
     ntrup::run::<pqdr_ntrup::Sntrup1013>(kat_sums::SNTRUP1013);
     ntrup::run::<pqdr_ntrup::Sntrup1277>(kat_sums::SNTRUP1277);
+    mceliece::run::<pqdr_mceliece::Mceliece348864>(kat_sums::MCELIECE348864);
+    mceliece::run::<pqdr_mceliece::Mceliece460896>(kat_sums::MCELIECE460896);
 
     let failures = FAILURES.load(Ordering::Relaxed);
     if failures == 0 {
