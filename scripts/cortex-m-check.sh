@@ -15,7 +15,10 @@ SYSROOT=$(scripts/cortex-m-sysroot.sh | tail -n 1)
 LLD=$(rustc $TC --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
 export RUSTFLAGS="--sysroot $SYSROOT -C linker=$LLD -C link-arg=-Tlink.x"
 ELF=$OUT/build/$TARGET/release/pqdr-embedded
+# -icount shift=0: the virtual clock advances 1 ns per instruction, which
+# SysTick turns into instruction counts (embedded/src/ticks.rs).
 QEMU=(qemu-system-arm -M mps2-an386 -nographic -monitor none
+      -icount shift=0,align=off,sleep=off
       -semihosting-config enable=on,target=native -kernel)
 
 build() {

@@ -13,6 +13,7 @@ mod mldsa;
 mod mlkem;
 mod ntrup;
 mod stack;
+mod ticks;
 
 mod kat_sums {
     include!(concat!(env!("OUT_DIR"), "/kat_sums.rs"));
@@ -35,15 +36,50 @@ pub(crate) fn check(set: &str, what: &str, ok: bool) {
     }
 }
 
-pub(crate) fn stack(set: &str, op: &str, used: Option<usize>) {
-    match used {
-        Some(n) => hprintln!("STACK {} {} {}", set, op, n),
+pub(crate) fn stack(set: &str, op: &str, used: stack::Usage) {
+    match used.stack {
+        Some(n) => hprintln!("STACK {} {} {} {}", set, op, n, used.ticks),
         None => {
             FAILURES.fetch_add(1, Ordering::Relaxed);
-            hprintln!("STACK {} {} overflow", set, op);
+            hprintln!("STACK {} {} overflow {}", set, op, used.ticks);
         }
     }
 }
+
+/// A fast deterministic generator (xorshift64*) for the measured operations,
+/// so that the figures are the algorithm's and not the AES-based KAT DRBG's.
+/// NOT a cryptographic generator: it is marked `CryptoRng` for this test only.
+pub(crate) struct FastRng(u64);
+
+impl FastRng {
+    pub(crate) fn new(seed: u64) -> Self {
+        FastRng(seed | 1)
+    }
+}
+
+impl rand_core::TryRng for FastRng {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.try_next_u64()? >> 32) as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        Ok(x.wrapping_mul(0x2545_F491_4F6C_DD1D))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for chunk in dst.chunks_mut(8) {
+            let v = self.try_next_u64()?.to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for FastRng {}
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -154,6 +190,11 @@ pub(crate) fn check_digest(set: &str, h: RspHasher, want: &str) {
 #[entry]
 fn main() -> ! {
     hprintln!("pqdr firmware test: Cortex-M4F (thumbv7em-none-eabihf)");
+    ticks::init();
+    // Calibration: 2,000,000 instructions (2000 ticks under -icount shift=0).
+    let t0 = ticks::now();
+    ticks::spin(1_000_000);
+    hprintln!("CALIBRATION 2000000 {}", ticks::between(t0, ticks::now()));
     mlkem::run::<pqdr_mlkem::MlKem512>(kat_sums::ML_KEM_512);
     mlkem::run::<pqdr_mlkem::MlKem768>(kat_sums::ML_KEM_768);
     mlkem::run::<pqdr_mlkem::MlKem1024>(kat_sums::ML_KEM_1024);

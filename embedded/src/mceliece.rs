@@ -1,7 +1,7 @@
 //! Classic McEliece on the target, keys in caller buffers: the public and the
 //! secret key live in a static arena (the emulated RAM), not on the stack.
 use crate::drbg::Drbg;
-use crate::{RspHasher, check, check_digest, first_kem_seed, stack};
+use crate::{FastRng, RspHasher, check, check_digest, first_kem_seed, stack};
 use pqdr_mceliece::{Buf, ParameterSet};
 
 /// Room for the largest public key tested (460896: 524,160 bytes) and its
@@ -32,12 +32,14 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     let (pk, sk) = buffers::<P>();
     let mut ct = P::CtBytes::zeroed();
 
-    let ((), used) = stack::measure(|| pqdr_mceliece::generate_into::<P, _>(pk, sk, &mut drbg));
+    // `generate_into` = one 32-byte draw for delta, then the deterministic
+    // KeyGen (measured without the DRBG).
+    let delta: [u8; 32] = drbg.bytes();
+    let ((), used) =
+        stack::measure(|| pqdr_mceliece::generate_deterministic_into::<P>(pk, sk, &delta));
     stack(set, "keygen (keys in caller buffers)", used);
-    let (ss, used) = stack::measure(|| pqdr_mceliece::encapsulate_into::<P, _>(pk, &mut ct, &mut drbg));
-    stack(set, "encaps", used);
-    let (ss2, used) = stack::measure(|| pqdr_mceliece::decapsulate::<P>(sk, &ct));
-    stack(set, "decaps", used);
+    let ss = pqdr_mceliece::encapsulate_into::<P, _>(pk, &mut ct, &mut drbg);
+    let ss2 = pqdr_mceliece::decapsulate::<P>(sk, &ct);
 
     let mut h = RspHasher::new();
     h.text("count = 0\n");
@@ -48,6 +50,15 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     h.field("ss", ss.as_bytes());
     check_digest(set, h, want);
     check(set, "kat-decaps", ss2.as_bytes() == ss.as_bytes());
+
+    let mut rng = FastRng::new(u64::from_le_bytes(drbg.bytes()));
+    let mut ct2 = P::CtBytes::zeroed();
+    let (ss3, used) =
+        stack::measure(|| pqdr_mceliece::encapsulate_into::<P, _>(pk, &mut ct2, &mut rng));
+    stack(set, "encaps", used);
+    let (ss4, used) = stack::measure(|| pqdr_mceliece::decapsulate::<P>(sk, &ct2));
+    stack(set, "decaps", used);
+    check(set, "round-trip", ss3.as_bytes() == ss4.as_bytes());
 
     let mut bad = ct.clone();
     bad.as_mut()[5] ^= 0x04;

@@ -1,6 +1,6 @@
 //! Streamlined NTRU Prime (round 3) on the target.
 use crate::drbg::Drbg;
-use crate::{RspHasher, check, check_digest, first_kem_seed, stack};
+use crate::{FastRng, RspHasher, check, check_digest, first_kem_seed, stack};
 use pqdr_ntrup::{Ciphertext, DecapsulationKey, ParameterSet};
 
 /// sntrup: the first record of the official round-3 KAT file (the reference
@@ -13,12 +13,11 @@ pub(crate) fn run<S: ParameterSet>(want: &str) {
     let seed = first_kem_seed();
     let mut drbg = Drbg::new(&seed);
 
-    let ((dk, ek), used) = stack::measure(|| DecapsulationKey::<S>::generate(&mut drbg));
-    stack(set, "keygen", used);
-    let ((ct, ss), used) = stack::measure(|| ek.encapsulate(&mut drbg));
-    stack(set, "encaps", used);
-    let (ss2, used) = stack::measure(|| dk.decapsulate(&ct));
-    stack(set, "decaps", used);
+    // The KAT draws 4 bytes per `randombytes` call from the AES DRBG (most of
+    // the time here), so it is not measured; the round trip below is.
+    let (dk, ek) = DecapsulationKey::<S>::generate(&mut drbg);
+    let (ct, ss) = ek.encapsulate(&mut drbg);
+    let ss2 = dk.decapsulate(&ct);
 
     let mut h = RspHasher::new();
     h.text("count = 0\n");
@@ -30,9 +29,14 @@ pub(crate) fn run<S: ParameterSet>(want: &str) {
     check_digest(set, h, want);
     check(set, "kat-decaps", ss2.as_bytes() == ss.as_bytes());
 
-    let (dk2, ek2) = DecapsulationKey::<S>::generate(&mut drbg);
-    let (ct2, ss3) = ek2.encapsulate(&mut drbg);
-    check(set, "round-trip", dk2.decapsulate(&ct2).as_bytes() == ss3.as_bytes());
+    let mut rng = FastRng::new(u64::from_le_bytes(drbg.bytes()));
+    let ((dk2, ek2), used) = stack::measure(|| DecapsulationKey::<S>::generate(&mut rng));
+    stack(set, "keygen", used);
+    let ((ct2, ss3), used) = stack::measure(|| ek2.encapsulate(&mut rng));
+    stack(set, "encaps", used);
+    let (ss4, used) = stack::measure(|| dk2.decapsulate(&ct2));
+    stack(set, "decaps", used);
+    check(set, "round-trip", ss4.as_bytes() == ss3.as_bytes());
 
     let mut bad = [0u8; 2048];
     let n = ct2.as_bytes().as_ref().len();

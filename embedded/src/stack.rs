@@ -46,17 +46,27 @@ fn lowest_used(bottom: usize, top: usize) -> usize {
     p
 }
 
-/// Runs `f` and returns its result with its peak stack in bytes (`None` if the
-/// painted region was exhausted, i.e. the figure is a lower bound only).
+/// Peak stack in bytes (`None` if the painted region was exhausted) and
+/// SysTick ticks (see `ticks`) of one operation.
+#[derive(Clone, Copy)]
+pub struct Usage {
+    pub stack: Option<usize>,
+    pub ticks: u32,
+}
+
+/// Runs `f` and returns its result with its peak stack and ticks.
 #[inline(never)]
-pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Option<usize>) {
+pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Usage) {
     let top = (sp() - GAP) & !3;
     let bottom = (floor() + 3) & !3;
     paint(bottom, top);
+    let t0 = crate::ticks::now();
     let r = core::hint::black_box(call(f));
+    let t1 = crate::ticks::now();
     let low = lowest_used(bottom, top);
     let used = top + GAP - low;
-    (r, if low <= bottom { None } else { Some(used) })
+    let stack = if low <= bottom { None } else { Some(used) };
+    (r, Usage { stack, ticks: crate::ticks::between(t0, t1) })
 }
 
 #[inline(never)]
