@@ -61,6 +61,9 @@ fn single_sha256(json: &str, name: &str, object: &str) -> String {
     };
     let k = rest.find(key).expect("single_sha256") + key.len();
     let hex = &rest[k..k + 64];
-    assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()), "bad digest for {name}");
+    assert!(
+        hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        "bad digest for {name}"
+    );
     hex.to_ascii_lowercase()
 }

@@ -3,8 +3,9 @@
 # embedded/ (the firmware test, opt-level s) and runs it under QEMU mps2-an386
 # with semihosting; prints stack per operation and code size per crate, and
 # fails on any KAT/round-trip mismatch (issue #20).
-#   --tamper   also build with `--features tamper` (first KAT seed altered) and
-#              require that run to FAIL: shows the checks can fail.
+#   --tamper      also build with `--features tamper` (first KAT seed altered)
+#                 and require that run to FAIL: shows the checks can fail.
+#   --low-memory  also run ML-DSA built with its `low-memory` feature.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -26,7 +27,16 @@ build() {
   (cd embedded && cargo $TC build --release --target $TARGET --target-dir "$OUT/build" "$@")
 }
 
-if [ "${1:-}" = "--tamper" ]; then
+TAMPER=0 LOWMEM=0
+for a in "$@"; do
+  case $a in
+    --tamper) TAMPER=1 ;;
+    --low-memory) LOWMEM=1 ;;
+    *) echo "usage: $0 [--tamper] [--low-memory]" >&2; exit 2 ;;
+  esac
+done
+
+if [ $TAMPER = 1 ]; then
   build --features tamper
   if timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/tamper.log" 2>&1; then
     cat "$OUT/tamper.log"; echo "cortex-m-check: the tampered run passed" >&2; exit 1
@@ -34,6 +44,17 @@ if [ "${1:-}" = "--tamper" ]; then
   grep -q "kat-first-record-sha256 FAIL" "$OUT/tamper.log" ||
     { cat "$OUT/tamper.log"; echo "cortex-m-check: tampered run failed without a KAT mismatch" >&2; exit 1; }
   echo "cortex-m-check: tampered KAT seed detected ($(grep -c 'kat-first-record-sha256 FAIL' "$OUT/tamper.log") sets)"
+fi
+
+if [ $LOWMEM = 1 ]; then
+  build --features low-memory
+  rc=0
+  timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/low-memory.log" 2>&1 || rc=$?
+  arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm-low-memory.txt"
+  echo "=== ML-DSA with the low-memory feature ==="
+  python3 scripts/cortex-m-report.py "$OUT/low-memory.log" "$OUT/nm-low-memory.txt" || rc=1
+  [ "$rc" = 0 ] || { cat "$OUT/low-memory.log"; echo "cortex-m-check: low-memory run FAILED" >&2; exit 1; }
+  echo "=== default features ==="
 fi
 
 build

@@ -21,7 +21,10 @@ fn increment(v: &mut [u8; 16]) {
 impl Drbg {
     /// `randombytes_init(entropy, NULL, 256)`.
     pub fn new(entropy: &[u8; 48]) -> Self {
-        let mut d = Drbg { key: [0; 32], v: [0; 16] };
+        let mut d = Drbg {
+            key: [0; 32],
+            v: [0; 16],
+        };
         d.update(Some(entropy));
         d
     }

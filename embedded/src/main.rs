@@ -6,6 +6,7 @@
 //! failure.
 #![no_std]
 #![no_main]
+#![cfg_attr(feature = "low-memory", allow(dead_code))]
 
 mod drbg;
 mod mceliece;
@@ -195,20 +196,27 @@ fn main() -> ! {
     let t0 = ticks::now();
     ticks::spin(1_000_000);
     hprintln!("CALIBRATION 2000000 {}", ticks::between(t0, ticks::now()));
-    mlkem::run::<pqdr_mlkem::MlKem512>(kat_sums::ML_KEM_512);
-    mlkem::run::<pqdr_mlkem::MlKem768>(kat_sums::ML_KEM_768);
-    mlkem::run::<pqdr_mlkem::MlKem1024>(kat_sums::ML_KEM_1024);
+    // With `low-memory` (an ML-DSA option) only ML-DSA runs.
+    #[cfg(not(feature = "low-memory"))]
+    {
+        mlkem::run::<pqdr_mlkem::MlKem512>(kat_sums::ML_KEM_512);
+        mlkem::run::<pqdr_mlkem::MlKem768>(kat_sums::ML_KEM_768);
+        mlkem::run::<pqdr_mlkem::MlKem1024>(kat_sums::ML_KEM_1024);
+    }
     mldsa::run::<pqdr_mldsa::MlDsa44>(kat_sums::ML_DSA_44);
     mldsa::run::<pqdr_mldsa::MlDsa65>(kat_sums::ML_DSA_65);
     mldsa::run::<pqdr_mldsa::MlDsa87>(kat_sums::ML_DSA_87);
-    ntrup::run::<pqdr_ntrup::Sntrup653>(kat_sums::SNTRUP653);
-    ntrup::run::<pqdr_ntrup::Sntrup761>(kat_sums::SNTRUP761);
-    ntrup::run::<pqdr_ntrup::Sntrup857>(kat_sums::SNTRUP857);
-    ntrup::run::<pqdr_ntrup::Sntrup953>(kat_sums::SNTRUP953);
-    ntrup::run::<pqdr_ntrup::Sntrup1013>(kat_sums::SNTRUP1013);
-    ntrup::run::<pqdr_ntrup::Sntrup1277>(kat_sums::SNTRUP1277);
-    mceliece::run::<pqdr_mceliece::Mceliece348864>(kat_sums::MCELIECE348864);
-    mceliece::run::<pqdr_mceliece::Mceliece460896>(kat_sums::MCELIECE460896);
+    #[cfg(not(feature = "low-memory"))]
+    {
+        ntrup::run::<pqdr_ntrup::Sntrup653>(kat_sums::SNTRUP653);
+        ntrup::run::<pqdr_ntrup::Sntrup761>(kat_sums::SNTRUP761);
+        ntrup::run::<pqdr_ntrup::Sntrup857>(kat_sums::SNTRUP857);
+        ntrup::run::<pqdr_ntrup::Sntrup953>(kat_sums::SNTRUP953);
+        ntrup::run::<pqdr_ntrup::Sntrup1013>(kat_sums::SNTRUP1013);
+        ntrup::run::<pqdr_ntrup::Sntrup1277>(kat_sums::SNTRUP1277);
+        mceliece::run::<pqdr_mceliece::Mceliece348864>(kat_sums::MCELIECE348864);
+        mceliece::run::<pqdr_mceliece::Mceliece460896>(kat_sums::MCELIECE460896);
+    }
 
     let failures = FAILURES.load(Ordering::Relaxed);
     if failures == 0 {

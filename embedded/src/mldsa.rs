@@ -49,9 +49,21 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
         check(set, "round-trip", false);
         return;
     };
-    check(set, "round-trip", vk2.verify(b"round trip", ctx, &sig2).is_ok());
-    check(set, "reject-message", vk2.verify(b"round trip?", ctx, &sig2).is_err());
-    check(set, "reject-context", vk2.verify(b"round trip", &[], &sig2).is_err());
+    check(
+        set,
+        "round-trip",
+        vk2.verify(b"round trip", ctx, &sig2).is_ok(),
+    );
+    check(
+        set,
+        "reject-message",
+        vk2.verify(b"round trip?", ctx, &sig2).is_err(),
+    );
+    check(
+        set,
+        "reject-context",
+        vk2.verify(b"round trip", &[], &sig2).is_err(),
+    );
     let mut bad = [0u8; 4627];
     let n = sig2.as_bytes().as_ref().len();
     bad[..n].copy_from_slice(sig2.as_bytes().as_ref());

@@ -16,8 +16,7 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
 
     let (dk, used) = stack::measure(|| DecapsulationKey::<P>::from_seed(&d_z));
     stack(set, "keygen", used);
-    let ((ct, ss), used) =
-        stack::measure(|| dk.encapsulation_key().encapsulate_deterministic(&m));
+    let ((ct, ss), used) = stack::measure(|| dk.encapsulation_key().encapsulate_deterministic(&m));
     stack(set, "encaps", used);
     let (ss2, used) = stack::measure(|| dk.decapsulate(&ct));
     stack(set, "decaps", used);
@@ -52,4 +51,3 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     };
     check(set, "implicit-rejection", ok);
 }
-

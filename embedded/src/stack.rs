@@ -66,7 +66,13 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Usage) {
     let low = lowest_used(bottom, top);
     let used = top + GAP - low;
     let stack = if low <= bottom { None } else { Some(used) };
-    (r, Usage { stack, ticks: crate::ticks::between(t0, t1) })
+    (
+        r,
+        Usage {
+            stack,
+            ticks: crate::ticks::between(t0, t1),
+        },
+    )
 }
 
 #[inline(never)]
