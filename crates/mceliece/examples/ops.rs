@@ -3,6 +3,8 @@
 //! `cargo run --release -p pqdr-mceliece --example ops -- <348864|460896f|6960119> <keygen|encaps|decaps> [iterations]`
 //! e.g. `valgrind --tool=callgrind target/release/examples/ops 348864 decaps 10`.
 //! Keys live in boxed caller buffers (the public key is 255 KB – 1 MB).
+//! With `--features self-test`, `keygen` includes the pair-wise consistency
+//! test and the operation `selftest` runs the set's `self_test_into`.
 #![allow(
     clippy::cast_possible_truncation,
     reason = "loop counter as a seed byte"
@@ -56,6 +58,15 @@ macro_rules! run {
                 }
                 "decaps" => {
                     black_box(s::decapsulate(sk, black_box(&ct)));
+                }
+                #[cfg(feature = "self-test")]
+                "selftest" => {
+                    // Through an opaque pointer, so the call is not hoisted out of the loop.
+                    let run: fn(
+                        &mut [u8; s::ENCAPSULATION_KEY_SIZE],
+                        &mut [u8; s::DECAPSULATION_KEY_SIZE],
+                    ) -> Result<(), pqdr_mceliece::Error> = black_box(s::self_test_into);
+                    assert_eq!(run(pk, sk), Ok(()));
                 }
                 other => panic!("unknown operation {other}"),
             }

@@ -27,6 +27,15 @@ pub enum Error {
     /// A ciphertext of the right length has nonzero padding bits at the end
     /// of C0 (Classic McEliece spec §3.2; only the 6960119 sets have padding).
     InvalidCiphertext,
+    /// The pair-wise consistency test after key generation failed: the new
+    /// key pair did not decapsulate its own encapsulation to the same shared
+    /// secret (feature `self-test`, FIPS 140-3 IG 10.3.A). No input can cause
+    /// it, only a fault in the hardware or memory (or a bug); discard the keys.
+    PairwiseConsistency,
+    /// A known-answer self-test gave a wrong answer (feature `self-test`,
+    /// `self_test()`): the implementation or the hardware is faulty and must
+    /// not be used.
+    SelfTest,
 }
 
 impl fmt::Display for Error {
@@ -38,6 +47,10 @@ impl fmt::Display for Error {
             ),
             Self::InvalidKey => f.write_str("malformed Classic McEliece key"),
             Self::InvalidCiphertext => f.write_str("malformed Classic McEliece ciphertext"),
+            Self::PairwiseConsistency => f.write_str(
+                "Classic McEliece key pair failed its pair-wise consistency test (fault)",
+            ),
+            Self::SelfTest => f.write_str("Classic McEliece known-answer self-test failed (fault)"),
         }
     }
 }

@@ -35,6 +35,8 @@ mod hash;
 mod kem;
 mod params;
 mod pk_gen;
+#[cfg(feature = "self-test")]
+pub mod self_test;
 mod sk_gen;
 mod sort;
 #[cfg(feature = "kem")]
@@ -98,6 +100,10 @@ macro_rules! parameter_set_module {
             pub type Keypair = crate::Keypair<Set>;
 
             /// KeyGen on the heap (Classic McEliece spec §8.1).
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a hardware or memory fault, never an input).
             #[cfg(feature = "alloc")]
             pub fn generate<R: CryptoRng + ?Sized>(
                 rng: &mut R,
@@ -105,6 +111,9 @@ macro_rules! parameter_set_module {
                 crate::generate::<Set, R>(rng)
             }
             /// KeyGen on the heap (same as [`generate`]: the public key is boxed directly).
+            ///
+            /// # Panics
+            /// With the feature `self-test`, as [`generate`].
             #[cfg(feature = "alloc")]
             pub fn generate_boxed<R: CryptoRng + ?Sized>(
                 rng: &mut R,
@@ -112,11 +121,18 @@ macro_rules! parameter_set_module {
                 crate::generate::<Set, R>(rng)
             }
             /// KeyGen on the heap from the 32-byte seed delta (Classic McEliece spec §8.1).
+            ///
+            /// # Panics
+            /// With the feature `self-test`, as [`generate`].
             #[cfg(feature = "alloc")]
             pub fn generate_deterministic(seed: &[u8; 32]) -> (DecapsulationKey, EncapsulationKey) {
                 crate::generate_deterministic::<Set>(seed)
             }
             /// KeyGen into caller buffers (Classic McEliece spec §8.1).
+            ///
+            /// # Panics
+            /// With the feature `self-test`, if the pair-wise consistency
+            /// test fails (a hardware or memory fault, never an input).
             pub fn generate_into<R: CryptoRng + ?Sized>(
                 pk: &mut [u8; ENCAPSULATION_KEY_SIZE],
                 sk: &mut [u8; DECAPSULATION_KEY_SIZE],
@@ -125,6 +141,9 @@ macro_rules! parameter_set_module {
                 crate::generate_into::<Set, R>(pk, sk, rng)
             }
             /// KeyGen into caller buffers from the 32-byte seed delta (Classic McEliece spec §8.1).
+            ///
+            /// # Panics
+            /// With the feature `self-test`, as [`generate_into`].
             pub fn generate_deterministic_into(
                 pk: &mut [u8; ENCAPSULATION_KEY_SIZE],
                 sk: &mut [u8; DECAPSULATION_KEY_SIZE],
@@ -146,6 +165,32 @@ macro_rules! parameter_set_module {
                 ct: &[u8; CIPHERTEXT_SIZE],
             ) -> SharedSecret {
                 crate::decapsulate::<Set>(sk, ct)
+            }
+
+            /// The known-answer self-tests of this parameter set (feature
+            /// `self-test`; [`crate::self_test`]): key generation,
+            /// encapsulation, decapsulation and implicit rejection. One key
+            /// generation per call; the public key is held on the heap.
+            ///
+            /// # Errors
+            /// [`Error::SelfTest`] if an output differs from its known answer
+            /// (a faulty implementation or hardware: do not use the crate).
+            #[cfg(all(feature = "self-test", feature = "alloc"))]
+            pub fn self_test() -> Result<(), Error> {
+                crate::self_test::self_test::<Set>()
+            }
+
+            /// [`self_test`](crate::self_test::self_test) in caller buffers
+            /// (overwritten with the known-answer key pair).
+            ///
+            /// # Errors
+            /// [`Error::SelfTest`] if an output differs from its known answer.
+            #[cfg(feature = "self-test")]
+            pub fn self_test_into(
+                pk: &mut [u8; ENCAPSULATION_KEY_SIZE],
+                sk: &mut [u8; DECAPSULATION_KEY_SIZE],
+            ) -> Result<(), Error> {
+                crate::self_test::self_test_into::<Set>(pk, sk)
             }
         }
     };

@@ -346,6 +346,11 @@ impl<P: ParameterSet> EncapsulationKey<P> {
 
 /// `KeyGen` into heap buffers from the 32-byte seed delta (Classic McEliece
 /// spec §8.1; the deterministic twin of [`generate`]).
+///
+/// # Panics
+/// With the feature `self-test`, if the new pair fails its pair-wise
+/// consistency test (`self_test::pairwise_consistency`): only a hardware or
+/// memory fault can cause that, never an input.
 #[cfg(feature = "alloc")]
 pub fn generate_deterministic<P: ParameterSet>(
     seed: &[u8; 32],
@@ -359,11 +364,16 @@ pub fn generate_deterministic<P: ParameterSet>(
         AsMut::<[u8]>::as_mut(&mut sk.bytes),
         seed,
     );
+    #[cfg(feature = "self-test")]
+    crate::self_test::assert_pairwise_consistent::<P>(&pk, &sk.bytes);
     (sk, EncapsulationKey { bytes: pk })
 }
 
 /// `KeyGen` into heap buffers (Classic McEliece spec §8.1; the public key is
 /// allocated directly on the heap).
+///
+/// # Panics
+/// With the feature `self-test`, as [`generate_deterministic`].
 #[cfg(feature = "alloc")]
 pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng: &mut R,
@@ -377,17 +387,27 @@ pub fn generate<P: ParameterSet, R: CryptoRng + ?Sized>(
 
 /// `KeyGen` into caller buffers from the 32-byte seed delta (Classic McEliece
 /// spec §8.1).
+///
+/// # Panics
+/// With the feature `self-test`, if the new pair fails its pair-wise
+/// consistency test (`self_test::pairwise_consistency`): only a hardware or
+/// memory fault can cause that, never an input.
 pub fn generate_deterministic_into<P: ParameterSet>(
     pk: &mut P::PkBytes,
     sk: &mut P::SkBytes,
     seed: &[u8; 32],
 ) {
     kem::keypair::<P>(pk.as_mut(), sk.as_mut(), seed);
+    #[cfg(feature = "self-test")]
+    crate::self_test::assert_pairwise_consistent::<P>(pk, sk);
 }
 
 /// `KeyGen` into caller buffers (Classic McEliece spec §8.1): draws delta (one
 /// 32-byte `fill_bytes`, as the reference's single `randombytes(32)`) then
 /// runs the deterministic KeyGen.
+///
+/// # Panics
+/// With the feature `self-test`, as [`generate_deterministic_into`].
 pub fn generate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     pk: &mut P::PkBytes,
     sk: &mut P::SkBytes,
@@ -397,6 +417,8 @@ pub fn generate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
     rng.fill_bytes(&mut seed);
     kem::keypair::<P>(pk.as_mut(), sk.as_mut(), &seed);
     seed.zeroize();
+    #[cfg(feature = "self-test")]
+    crate::self_test::assert_pairwise_consistent::<P>(pk, sk);
 }
 
 /// `Encap` with a public key in a caller buffer (Classic McEliece spec §8.2;
