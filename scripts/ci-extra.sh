@@ -10,6 +10,15 @@ step "ACVP case counts per group"
 cargo test --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-threads=1 2>&1 \
   | grep -vE "^\s*(Compiling|Finished|Running)" 
 
+step "self-tests (feature self-test): known answers, failing runner, pair-wise consistency; clippy and rustdoc with the feature"
+for c in mlkem mldsa ntrup mceliece; do
+  cargo test --release -p "pqdr-$c" --features self-test --lib --test self_test 2>&1 | grep -E "^test result|FAILED|panicked" 
+done
+cargo clippy -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --all-targets \
+  --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
+  --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test
+
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
 python3 -m pip install --quiet --disable-pip-version-check blake3==1.0.11 cryptography==48.0.0
 python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v2.json
@@ -40,6 +49,12 @@ if cargo +nightly --version >/dev/null 2>&1; then
   (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction; do
      mkdir -p "target/hs-corpus/$t"
      cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time=15 -max_len=8192 2>&1 | tail -3
+   done)
+  # The primitive crates' targets (FUZZING.md): every committed corpus input
+  # is replayed, then 20 s of fuzzing each, into a scratch corpus.
+  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp; do
+     mkdir -p "target/smoke-corpus/$t"
+     cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time=20 2>&1 | tail -3
    done)
 else
   echo "no nightly toolchain: fuzz smoke skipped"
