@@ -7,7 +7,7 @@ use core::arch::asm;
 
 const PATTERN: u32 = 0xA5C3_5A3C;
 /// Unpainted gap below the measuring frame (covers `paint`'s own frame).
-const GAP: usize = 256;
+const GAP: usize = 64;
 
 unsafe extern "C" {
     /// End of .bss/.uninit (cortex-m-rt's link.x): the stack may grow to here.
