@@ -197,7 +197,7 @@ fn main() -> ! {
     ticks::spin(1_000_000);
     hprintln!("CALIBRATION 2000000 {}", ticks::between(t0, ticks::now()));
     // The measuring harness's own share of every stack figure.
-    let ((), used) = stack::measure(|| core::hint::black_box(()));
+    let ((), used) = stack::measure(|()| core::hint::black_box(()), ());
     stack("(harness)", "empty-operation", used);
     // With `low-memory` (an ML-DSA option) only ML-DSA runs.
     #[cfg(not(feature = "low-memory"))]

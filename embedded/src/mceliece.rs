@@ -35,8 +35,10 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     // `generate_into` = one 32-byte draw for delta, then the deterministic
     // KeyGen (measured without the DRBG).
     let delta: [u8; 32] = drbg.bytes();
-    let ((), used) =
-        stack::measure(|| pqdr_mceliece::generate_deterministic_into::<P>(pk, sk, &delta));
+    let ((), used) = stack::measure(
+        |(pk, sk, d)| pqdr_mceliece::generate_deterministic_into::<P>(pk, sk, d),
+        (&mut *pk, &mut *sk, &delta),
+    );
     stack(set, "keygen (keys in caller buffers)", used);
     let ss = pqdr_mceliece::encapsulate_into::<P, _>(pk, &mut ct, &mut drbg);
     let ss2 = pqdr_mceliece::decapsulate::<P>(sk, &ct);
@@ -53,10 +55,15 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
 
     let mut rng = FastRng::new(u64::from_le_bytes(drbg.bytes()));
     let mut ct2 = P::CtBytes::zeroed();
-    let (ss3, used) =
-        stack::measure(|| pqdr_mceliece::encapsulate_into::<P, _>(pk, &mut ct2, &mut rng));
+    let (ss3, used) = stack::measure(
+        |(pk, ct, rng)| pqdr_mceliece::encapsulate_into::<P, FastRng>(pk, ct, rng),
+        (&*pk, &mut ct2, &mut rng),
+    );
     stack(set, "encaps", used);
-    let (ss4, used) = stack::measure(|| pqdr_mceliece::decapsulate::<P>(sk, &ct2));
+    let (ss4, used) = stack::measure(
+        |(sk, ct)| pqdr_mceliece::decapsulate::<P>(sk, ct),
+        (&*sk, &ct2),
+    );
     stack(set, "decaps", used);
     check(set, "round-trip", ss3.as_bytes() == ss4.as_bytes());
 

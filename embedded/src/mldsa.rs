@@ -1,7 +1,7 @@
 //! ML-DSA (FIPS 204) on the target.
 use crate::drbg::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_sign_seed, stack};
-use pqdr_mldsa::{ParameterSet, Signature};
+use pqdr_mldsa::{ParameterSet, Signature, SigningKey, VerifyingKey};
 
 /// ML-DSA: the first NIST KAT record (`PQCgenKAT_sign.c` with FIPS 204: one
 /// 32-byte draw for ξ, one for `rnd`; pure ML-DSA, empty context,
@@ -15,15 +15,21 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     let xi: [u8; 32] = drbg.bytes();
     let rnd: [u8; 32] = drbg.bytes();
 
-    let ((sk, vk), used) = stack::measure(|| pqdr_mldsa::generate_deterministic::<P>(&xi));
+    let ((sk, vk), used) = stack::measure(pqdr_mldsa::generate_deterministic::<P>, &xi);
     stack(set, "keygen", used);
-    let (sig, used) = stack::measure(|| sk.sign_with_rnd(&msg, &[], &rnd));
+    let (sig, used) = stack::measure(
+        |(sk, msg, rnd): (&SigningKey<P>, &[u8], &[u8; 32])| sk.sign_with_rnd(msg, &[], rnd),
+        (&sk, &msg[..], &rnd),
+    );
     stack(set, "sign", used);
     let Ok(sig) = sig else {
         check(set, "sign", false);
         return;
     };
-    let (ok, used) = stack::measure(|| vk.verify(&msg, &[], &sig));
+    let (ok, used) = stack::measure(
+        |(vk, msg, sig): (&VerifyingKey<P>, &[u8], &Signature<P>)| vk.verify(msg, &[], sig),
+        (&vk, &msg[..], &sig),
+    );
     stack(set, "verify", used);
     check(set, "kat-verify", ok.is_ok());
 
@@ -40,10 +46,13 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
 
     // Round trip through the randomized API, with a context string.
     let mut rng = FastRng::new(u64::from_le_bytes(drbg.bytes()));
-    let ((sk2, vk2), used) = stack::measure(|| pqdr_mldsa::generate::<P, _>(&mut rng));
+    let ((sk2, vk2), used) = stack::measure(pqdr_mldsa::generate::<P, FastRng>, &mut rng);
     stack(set, "generate(rng)", used);
     let ctx = b"pqdr firmware";
-    let (sig2, used) = stack::measure(|| sk2.sign(b"round trip", ctx, &mut rng));
+    let (sig2, used) = stack::measure(
+        |(sk, ctx, rng): (&SigningKey<P>, &[u8], &mut FastRng)| sk.sign(b"round trip", ctx, rng),
+        (&sk2, &ctx[..], &mut rng),
+    );
     stack(set, "sign(rng)", used);
     let Ok(sig2) = sig2 else {
         check(set, "round-trip", false);
