@@ -229,12 +229,16 @@ fn main() -> ! {
         hprintln!("FAIL {}", failures);
         debug::exit(debug::EXIT_FAILURE);
     }
-    loop {}
+    loop {
+        cortex_m::asm::wfi();
+    }
 }
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     hprintln!("PANIC {}", info);
     debug::exit(debug::EXIT_FAILURE);
-    loop {}
+    loop {
+        cortex_m::asm::wfi();
+    }
 }
