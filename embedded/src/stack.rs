@@ -51,7 +51,7 @@ fn lowest_used(bottom: usize, top: usize) -> usize {
 #[derive(Clone, Copy)]
 pub struct Usage {
     pub stack: Option<usize>,
-    pub ticks: u32,
+    pub ticks: Option<u32>,
 }
 
 /// Runs `f(args)` and returns its result with its peak stack and ticks.
@@ -68,9 +68,9 @@ pub fn measure<A, R>(f: fn(A) -> R, args: A) -> (R, Usage) {
     paint(bottom, top);
     let mut slot = core::mem::MaybeUninit::<R>::uninit();
     let mut entry = 0usize;
-    let t0 = crate::ticks::now();
+    crate::ticks::start();
     call(f, args, &mut slot, &mut entry);
-    let t1 = crate::ticks::now();
+    let ticks = crate::ticks::elapsed();
     // SAFETY: `call` initialised the slot.
     let r = unsafe { slot.assume_init() };
     let low = lowest_used(bottom, top);
@@ -79,13 +79,7 @@ pub fn measure<A, R>(f: fn(A) -> R, args: A) -> (R, Usage) {
     } else {
         Some(entry.saturating_sub(low))
     };
-    (
-        r,
-        Usage {
-            stack,
-            ticks: crate::ticks::between(t0, t1),
-        },
-    )
+    (r, Usage { stack, ticks })
 }
 
 #[inline(never)]

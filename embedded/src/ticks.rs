@@ -1,9 +1,10 @@
 //! Instruction counts from SysTick under `qemu-system-arm -icount shift=0`:
 //! there the virtual clock advances 1 ns per executed instruction, and
 //! SysTick, run from the 1 MHz reference clock (CLKSOURCE = 0), ticks once
-//! per 1000 instructions; its 24 bits last 16.7 G instructions, so no
-//! interrupt (which would disturb the stack figures) is needed. Without
-//! `-icount` the figures follow the host's clock and mean nothing.
+//! per 1000 instructions. Its 24 bits last 16.7 G instructions; a longer
+//! operation is detected by COUNTFLAG (no interrupt, which would disturb the
+//! stack figures) and reported as `None`. Without `-icount` the figures
+//! follow the host's clock and mean nothing.
 const SYST_CSR: *mut u32 = 0xE000_E010 as *mut u32;
 const SYST_RVR: *mut u32 = 0xE000_E014 as *mut u32;
 const SYST_CVR: *mut u32 = 0xE000_E018 as *mut u32;
@@ -20,15 +21,28 @@ pub fn init() {
     }
 }
 
-/// The down-counter's current value.
-pub fn now() -> u32 {
+/// Restarts the count: the counter is cleared (it reloads 2^24 - 1 at the
+/// next tick) and COUNTFLAG is cleared by reading the control register.
+pub fn start() {
     // SAFETY: as in `init`.
-    unsafe { SYST_CVR.read_volatile() }
+    unsafe {
+        SYST_CVR.write_volatile(0);
+        SYST_CSR.read_volatile();
+    }
 }
 
-/// Ticks from `start` to `end` (the counter counts down and wraps at 2^24).
-pub fn between(start: u32, end: u32) -> u32 {
-    start.wrapping_sub(end) & MAX
+/// Ticks since `start`, or `None` if the counter went through zero again
+/// (2^24 ticks or more).
+pub fn elapsed() -> Option<u32> {
+    // SAFETY: as in `init`.
+    let (cvr, csr) = unsafe { (SYST_CVR.read_volatile(), SYST_CSR.read_volatile()) };
+    if csr & (1 << 16) != 0 {
+        None
+    } else if cvr == 0 {
+        Some(0)
+    } else {
+        Some(MAX - cvr + 1)
+    }
 }
 
 /// A loop of exactly `2 * n` instructions (`subs`, `bne`), for calibration.
