@@ -62,6 +62,8 @@ rc=0
 timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/run.log" 2>&1 || rc=$?
 arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm.txt"
 python3 scripts/cortex-m-report.py "$OUT/run.log" "$OUT/nm.txt" || rc=1
+echo
+arm-none-eabi-objdump -d -C --no-show-raw-insn "$ELF" | python3 scripts/cortex-m-frames.py 4
 if [ "$rc" != 0 ]; then
   echo "--- firmware output ---"; cat "$OUT/run.log"
   echo "cortex-m-check: FAILED (exit $rc)" >&2

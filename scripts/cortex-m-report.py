@@ -67,7 +67,10 @@ def main() -> int:
         if crate in CRATES:
             size[crate] += n
             s = SET_TYPE.search(p[3])
-            per_set[crate][s.group(1) if s else "shared"] += n
+            # sntrup's core is generic over p (and q) only: `recipq3::<761, 4591>`.
+            c = re.search(r"::<(653|761|857|953|1013|1277)[,>]", p[3]) if crate == "pqdr_ntrup" else None
+            key = s.group(1) if s else f"Sntrup{c.group(1)}" if c else "shared"
+            per_set[crate][key] += n
     print()
     print(f"{'code (.text by symbol, opt-level s)':<44} {'bytes':>10}")
     for c in CRATES:
