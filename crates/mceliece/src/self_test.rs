@@ -35,13 +35,13 @@
 
 use core::convert::Infallible;
 
+use pqdr_common::SharedSecret;
 use subtle::ConstantTimeEq;
 
 use crate::error::Error;
 use crate::hash::Shake256;
 use crate::kem;
 use crate::params::{Buf, ParameterSet};
-use crate::types::SharedSecret;
 
 mod vectors;
 

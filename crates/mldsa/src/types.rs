@@ -14,6 +14,9 @@ use crate::mu::pure_mu;
 use crate::params::{ByteArray, ParameterSet};
 use crate::sample::h;
 
+#[cfg(feature = "self-test")]
+pub(crate) mod pct;
+
 /// Bytes of the key-generation seed ξ (FIPS 204 Algorithm 1, line 1).
 pub const SEED_SIZE: usize = 32;
 
@@ -71,7 +74,7 @@ pub fn generate_deterministic<P: ParameterSet>(xi: &[u8; 32]) -> (SigningKey<P>,
     let sk = SigningKey::<P>::from_seed_unchecked(xi);
     let vk = sk.vk.clone();
     #[cfg(feature = "self-test")]
-    crate::self_test::assert_pairwise_consistent(&sk, &vk);
+    pct::assert_pairwise_consistent(&sk, &vk);
     (sk, vk)
 }
 
@@ -141,7 +144,7 @@ impl<P: ParameterSet> SigningKey<P> {
     pub fn from_seed(xi: &[u8; 32]) -> Self {
         let sk = Self::from_seed_unchecked(xi);
         #[cfg(feature = "self-test")]
-        crate::self_test::assert_pairwise_consistent(&sk, &sk.vk);
+        pct::assert_pairwise_consistent(&sk, &sk.vk);
         sk
     }
 
