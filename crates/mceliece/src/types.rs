@@ -500,7 +500,7 @@ impl<P: ParameterSet> StreamingEncapsulation<P> {
             }
         }
         crate::encrypt::syndrome_rows::<P>(&mut self.c0, rows, self.rows, &self.e, &self.tail);
-        self.rows += rows.len() / rb;
+        self.rows += rows.len() / rb; // ct: public division
     }
 
     /// Feeds the next bytes of the public key.
@@ -532,7 +532,7 @@ impl<P: ParameterSet> StreamingEncapsulation<P> {
                 self.fill = 0;
             }
         }
-        let whole = data.len() / rb * rb;
+        let whole = data.len() / rb * rb; // ct: public division
         if whole > 0 {
             self.rows_in(&data[..whole]);
         }

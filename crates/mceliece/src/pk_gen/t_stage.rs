@@ -161,7 +161,7 @@ fn t_all<P: ParameterSet, const A_BUF: usize>(
         clippy::integer_division_remainder_used,
         reason = "public sizes of the set"
     )]
-    let split = a_base / row_bytes;
+    let split = a_base / row_bytes; // ct: public division
     {
         let (t_out, a) = pk.split_at_mut(a_base);
         t_stage(t_out, a, 0..split);

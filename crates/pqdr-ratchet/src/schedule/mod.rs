@@ -54,12 +54,11 @@ impl Bucket {
     /// then takes `cost`, or refuses with [`Error::TooFarAhead`].
     pub(crate) fn take(&mut self, rate: u32, cost: u64, now: Instant) -> Result<(), Error> {
         let rate = u64::from(rate);
-        let refill = u128::from(now.since(self.at)) * u128::from(rate);
-        #[allow(
-            clippy::integer_division_remainder_used,
-            reason = "public time arithmetic"
-        )]
-        let refill = u64::try_from(refill / 1000).unwrap_or(u64::MAX);
+        // One second refills the whole bucket, so the elapsed time counts up
+        // to 1000 ms: then elapsed · rate < 2^42 and floor(· / 1000) is the
+        // exact multiply-shift of `div_1000`.
+        let elapsed = now.since(self.at).min(1000);
+        let refill = div_1000(elapsed * rate);
         self.tokens = self.tokens.saturating_add(refill).min(rate);
         self.at = now;
         if self.tokens < cost {
@@ -68,6 +67,18 @@ impl Bucket {
         self.tokens -= cost;
         Ok(())
     }
+}
+
+/// floor(x / 1000) for x < 2^43, without a division: `x · M` shifted right
+/// by 52, with M = ceil(2^52 / 1000) (the rounding error 504 · x stays below
+/// 2^52). Public values only, but the division scan of
+/// `scripts/ct-check.sh` admits no division at all: at opt-level `s` a u128
+/// `/ 1000` became a call to `__udivti3`.
+fn div_1000(x: u64) -> u64 {
+    const M: u128 = 4_503_599_627_371; // ceil(2^52 / 1000)
+    debug_assert!(x < 1 << 43);
+    // x · M < 2^43 · 2^42.1, so the shifted product is below 2^34: it fits.
+    u64::try_from((u128::from(x) * M) >> 52).unwrap_or(u64::MAX)
 }
 
 /// L1: the PQDR key schedule (epochs, chains, windows, KEM state machine).

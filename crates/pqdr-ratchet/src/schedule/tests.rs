@@ -81,3 +81,26 @@ fn interleaved_ahead_candidates() {
     drop(rx.candidate(0, Some(600), now).unwrap());
     assert_eq!(rx.slots[0].recv.next_ck_for, 600);
 }
+
+/// `div_1000` is floor(x / 1000) on its whole domain's edges (every x next to
+/// a multiple of 1000 up to 10^6, and around the largest elapsed · rate,
+/// 1000 · (2^32 − 1)) and on a spread of values up to 2^43.
+#[test]
+fn div_1000_is_exact() {
+    #[allow(clippy::integer_division_remainder_used, reason = "the reference")]
+    let want = |x: u64| x / 1000;
+    for x in 0..1_000_000u64 {
+        assert_eq!(div_1000(x), want(x), "{x}");
+    }
+    let top = 1000 * u64::from(u32::MAX);
+    for x in top - 5000..=top {
+        assert_eq!(div_1000(x), want(x), "{x}");
+    }
+    let mut x = 1u64;
+    while x < 1 << 43 {
+        for y in [x - 1, x, x + 1, x.wrapping_mul(999) & ((1 << 43) - 1)] {
+            assert_eq!(div_1000(y), want(y), "{y}");
+        }
+        x = x * 3 + 7;
+    }
+}
