@@ -104,8 +104,9 @@ done
 # calls to the compiler's division routines (`__udivti3`, `__umodti3`,
 # `__divti3`, `__modti3`, `__udivmodti4`, their `di`/`si` forms, ARM's
 # `__aeabi_uidiv`/`__aeabi_ldivmod`/…, and compiler_builtins' `*_div_rem`)
-# whose source line lies in a file matching the regex $1, unless that line
-# carries the comment `// ct: public division` (lengths and sizes only).
+# whose source line lies in a file matching the regex $1, unless that line or
+# the one above carries the comment `// ct: public division` (lengths and
+# sizes only).
 # Usage: scan_divisions SRC_REGEX BINARY... ; prints each hit, exit 1 if any.
 scan_divisions() {
   local re=$1 hits=0 b tmp
@@ -121,12 +122,16 @@ scan_divisions() {
         if (t ~ /^\*ABS\*\+0x/) { sub(/^\*ABS\*\+0x0*/, "", t); print s, "@" t } else { sub(/@.*/, "", t); print s, t } }' >"$tmp/relocs"
     objdump -d -l --no-show-raw-insn -C "$b" >"$tmp/asm"
     awk -v re="$re" '
-      # A division on public values is admitted only where its source line
-      # says so: a `// ct: public division` comment (reviewed in the source).
+      # A division on public values is admitted only where the source says
+      # so: a `// ct: public division` comment on its line or the line above
+      # (reviewed in the source).
       function public(loc,   f, want, i, line, ok) {
         f = loc; sub(/:[0-9]+.*$/, "", f); want = loc; sub(/^.*:/, "", want); want += 0
         i = 0; ok = 0
-        while ((getline line < f) > 0) { if (++i == want) { ok = (line ~ /ct: public division/); break } }
+        while ((getline line < f) > 0) {
+          if (++i >= want - 1 && line ~ /ct: public division/) ok = 1
+          if (i == want) break
+        }
         close(f); return ok
       }
       FILENAME == ARGV[1] { sym[$1] = $2; next }

@@ -83,6 +83,8 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
     let mut a_hat = Poly::ZERO;
     let mut acc = Zeroizing::new(Accumulator::ZERO);
     let mut e_hat = Zeroizing::new(Poly::ZERO);
+    // At opt-level z, chunks_exact divides the public length of ek:
+    // ct: public division
     for (i, out) in ek.chunks_exact_mut(POLY12).take(P::K).enumerate() {
         // t̂[i] = Σ_j Â[i][j] ∘ ŝ[j] + ê[i], with Â[i][j] = SampleNTT(ρ ‖ j ‖ i).
         acc.clear();

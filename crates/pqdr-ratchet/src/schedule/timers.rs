@@ -21,7 +21,7 @@ pub(crate) fn jitter(rekey_after_ms: u64, mut r: u32) -> u64 {
         clippy::integer_division_remainder_used,
         reason = "public configuration value"
     )]
-    let tenth = rekey_after_ms / 10;
+    let tenth = rekey_after_ms / 10; // ct: public division
     let span = (u128::from(tenth) * 2 * u128::from(r)) >> 32;
     #[allow(clippy::cast_possible_truncation, reason = "span ≤ 2·tenth")]
     let span = span as u64;
