@@ -8,7 +8,6 @@
 #![no_main]
 #![cfg_attr(feature = "low-memory", allow(dead_code))]
 
-mod drbg;
 mod mceliece;
 mod mldsa;
 mod mlkem;
@@ -23,7 +22,7 @@ mod kat_sums {
 use core::sync::atomic::{AtomicU32, Ordering};
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hprintln};
-use drbg::Drbg;
+use pqdr_kat::Drbg;
 use sha2::{Digest, Sha256};
 
 pub(crate) static FAILURES: AtomicU32 = AtomicU32::new(0);

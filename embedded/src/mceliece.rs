@@ -1,6 +1,6 @@
 //! Classic McEliece on the target, keys in caller buffers: the public and the
 //! secret key live in a static arena (the emulated RAM), not on the stack.
-use crate::drbg::Drbg;
+use pqdr_kat::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_kem_seed, stack};
 use pqdr_mceliece::{Buf, ParameterSet};
 

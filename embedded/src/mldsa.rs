@@ -1,5 +1,5 @@
 //! ML-DSA (FIPS 204) on the target.
-use crate::drbg::Drbg;
+use pqdr_kat::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_sign_seed, stack};
 use pqdr_mldsa::{ParameterSet, Signature, SigningKey, VerifyingKey};
 

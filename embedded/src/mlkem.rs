@@ -1,5 +1,5 @@
 //! ML-KEM (FIPS 203) on the target.
-use crate::drbg::Drbg;
+use pqdr_kat::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_kem_seed, stack};
 use pqdr_mlkem::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};
 

@@ -1,5 +1,5 @@
 //! Streamlined NTRU Prime (round 3) on the target.
-use crate::drbg::Drbg;
+use pqdr_kat::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_kem_seed, stack};
 use pqdr_ntrup::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};
 

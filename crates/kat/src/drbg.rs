@@ -102,7 +102,7 @@ impl rand_core::TryRng for Drbg {
 
 impl rand_core::TryCryptoRng for Drbg {}
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
     use crate::hex;

@@ -7,18 +7,26 @@
 //! - [`acvp`]: loading the NIST ACVP JSON vectors (plain or gzip-compressed).
 //! - [`hex`]: uppercase hex encoding and decoding.
 //!
-//! Host-only test tooling: it uses `std` freely and handles only public data.
+//! Test tooling that handles only public data. Everything but [`Drbg`] needs
+//! the default `std` feature; without it the crate is `#![no_std]`, so that
+//! the Cortex-M firmware test (`embedded/`) draws its KAT randomness from this
+//! same DRBG.
+#![cfg_attr(not(feature = "std"), no_std)]
 #![allow(clippy::std_instead_of_core)]
 
 mod drbg;
 
+#[cfg(feature = "std")]
 pub mod acvp;
+#[cfg(feature = "std")]
 pub mod hex;
+#[cfg(feature = "std")]
 pub mod rsp;
 
 pub use drbg::Drbg;
 
 /// Path of the workspace's `kat/` data folder (resolved at compile time).
+#[cfg(feature = "std")]
 pub fn kat_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../kat")
 }
@@ -27,6 +35,7 @@ pub fn kat_dir() -> std::path::PathBuf {
 ///
 /// # Errors
 /// Any I/O or decompression error.
+#[cfg(feature = "std")]
 pub fn read_maybe_gz(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     if path.exists() {
