@@ -4,7 +4,8 @@
 # loopback sockets, and a fuzz smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { echo; echo "--- $*"; }
+start=$(date +%s)
+step() { echo; echo "--- [+$(( $(date +%s) - start ))s] $*"; }
 
 step "ACVP case counts per group"
 cargo test --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-threads=1 2>&1 \
@@ -59,3 +60,4 @@ if cargo +nightly --version >/dev/null 2>&1; then
 else
   echo "no nightly toolchain: fuzz smoke skipped"
 fi
+step "extra checks done"
