@@ -78,26 +78,27 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
         s.ntt_in_place();
     }
 
-    // `a_hat` holds Â[i][j] while the row is summed, then t̂[i] (which is
-    // published in ek) for its encoding.
-    let mut a_hat = Poly::ZERO;
+    // `a_hat` holds ê[i], then Â[i][j] while the row is summed, then t̂[i]
+    // (which is published in ek) for its encoding.
+    let mut a_hat = Zeroizing::new(Poly::ZERO);
     let mut acc = Zeroizing::new(Accumulator::ZERO);
-    let mut e_hat = Zeroizing::new(Poly::ZERO);
     // At opt-level z, chunks_exact divides the public length of ek:
     // ct: public division
     for (i, out) in ek.chunks_exact_mut(POLY12).take(P::K).enumerate() {
-        // t̂[i] = Σ_j Â[i][j] ∘ ŝ[j] + ê[i], with Â[i][j] = SampleNTT(ρ ‖ j ‖ i).
-        acc.clear();
+        // t̂[i] = ê[i] + Σ_j Â[i][j] ∘ ŝ[j], with ê[i] = NTT(CBD(PRF(σ, k + i)))
+        // and Â[i][j] = SampleNTT(ρ ‖ j ‖ i). The sum starts at ê[i], so no
+        // separate polynomial holds it: reduce_into (×2^-16) and scale_mont
+        // (×2^16) leave it unscaled.
+        sample_noise(P::ETA1, &sigma, (P::K + i) as u8, &mut a_hat);
+        ntt(&mut a_hat);
+        acc.set(&a_hat);
         for (j, s) in s_hat.as_ref().iter().enumerate() {
             sample_ntt(&rho, j as u8, i as u8, &mut a_hat);
             acc.add(&a_hat, s);
         }
-        let t_hat = &mut a_hat;
+        let t_hat = &mut *a_hat;
         acc.reduce_into(t_hat);
         t_hat.scale_mont();
-        sample_noise(P::ETA1, &sigma, (P::K + i) as u8, &mut e_hat);
-        ntt(&mut e_hat);
-        t_hat.add_assign(&e_hat);
         t_hat.canonicalize();
         encode12(t_hat, out);
     }

@@ -291,6 +291,16 @@ impl Accumulator {
         self.c = [0; N];
     }
 
+    /// Starts the sums at `f` (each coefficient as is): after the products
+    /// are added, [`Self::reduce_into`] followed by `scale_mont` yields
+    /// `f + Σ f̂ ×_T ĝ`. Adds at most `2^15` to the bound of the sums.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, f: &Poly) {
+        for (a, b) in self.c.iter_mut().zip(f.c.iter()) {
+            *a = i32::from(*b);
+        }
+    }
+
     /// `self += f̂ ×_T ĝ` for a prepared `ĝ`.
     #[inline(always)]
     pub(crate) fn add(&mut self, f: &Poly, g: &Multiplicand) {
