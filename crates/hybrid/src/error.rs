@@ -1,0 +1,64 @@
+//! The crate's error: why a byte string was rejected as a key, a ciphertext
+//! or a key share. Decapsulation of a well-formed ciphertext never fails
+//! (implicit rejection); only the TLS group refuses an all-zero X25519 output.
+
+use core::fmt;
+
+/// An input was rejected. Carries only public facts (lengths and which
+/// public check failed), never secret data.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// A byte slice had the wrong length for what it was parsed as.
+    Length {
+        /// The length the type requires.
+        expected: usize,
+        /// The length of the slice given.
+        actual: usize,
+    },
+    /// The ML-KEM-768 encapsulation key inside the input failed the FIPS 203
+    /// §7.2 modulus check (a 12-bit coefficient `≥ q`). X-Wing
+    /// (draft-connolly-cfrg-xwing-kem §4) and X25519MLKEM768 (the server must
+    /// abort with `illegal_parameter`) both require the check.
+    InvalidKey,
+    /// The X25519 shared secret was all zeros: the peer sent a low-order
+    /// point. TLS 1.3 requires the check and an abort (RFC 8446 §7.4.2,
+    /// RFC 7748 §6.1); X25519MLKEM768 only, X-Wing does not check it.
+    LowOrderPoint,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Length { expected, actual } => {
+                write!(f, "hybrid KEM input of {actual} bytes, expected {expected}")
+            }
+            Self::InvalidKey => {
+                f.write_str("ML-KEM-768 encapsulation key failed the FIPS 203 §7.2 modulus check")
+            }
+            Self::LowOrderPoint => {
+                f.write_str("X25519 shared secret is all zeros (low-order peer point)")
+            }
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// `Ok(())` if `actual == expected`, else [`Error::Length`].
+pub(crate) fn check_length(expected: usize, actual: usize) -> Result<(), Error> {
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(Error::Length { expected, actual })
+    }
+}
+
+/// Maps a `pqdr-mlkem` error on an encapsulation key to ours: lengths are
+/// checked before, so only the §7.2 modulus check can fail there.
+pub(crate) fn from_mlkem(e: pqdr_mlkem::Error) -> Error {
+    match e {
+        pqdr_mlkem::Error::Length { expected, actual } => Error::Length { expected, actual },
+        _ => Error::InvalidKey,
+    }
+}

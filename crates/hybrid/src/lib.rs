@@ -1,0 +1,22 @@
+#![no_std]
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "tests"
+    )
+)]
+
+mod error;
+#[cfg(feature = "kem")]
+mod traits;
+mod x25519;
+pub mod x25519_mlkem768;
+pub mod xwing;
+
+pub use error::Error;
+pub use xwing::XWing;
