@@ -49,6 +49,7 @@ mod sntrup_core;
 #[cfg(feature = "kem")]
 mod traits;
 mod types;
+mod wipe;
 
 pub use error::Error;
 #[cfg(feature = "sntrup653")]

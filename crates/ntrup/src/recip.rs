@@ -23,41 +23,39 @@ use crate::ct;
 /// 16-bit lanes per 128-bit vector register.
 const LANES: usize = 8;
 
-/// The division-step state, each of p+1 coefficients: f, g (and the next g),
-/// r, v (and the next v), carved out of one zeroed scratch buffer.
+/// The division-step state: f, g, r and v, each of p coefficients, carved
+/// out of one zeroed scratch buffer, updated in place. The top coefficient
+/// `f[p]` of the reversed `f` is the scalar `fp`; `g[p]` is 0 before every
+/// step (each step shifts g down), so it is not stored. Coefficient p of v
+/// and r never reaches the result (v only moves up), so they end at p - 1.
 struct State<'a, T> {
     f: &'a mut [T],
     g: &'a mut [T],
-    gnew: &'a mut [T],
     r: &'a mut [T],
     v: &'a mut [T],
-    vnew: &'a mut [T],
+    fp: T,
 }
 
 impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
     /// f = x^p - x - 1 and g = `input`, both reversed; r = `r0`; v = 0.
     fn init<const P: usize>(flat: &'a mut [T], input: &[i8; P], r0: T) -> Self {
         flat.fill(T::default());
-        let (f, rest) = flat.split_at_mut(P + 1);
-        let (g, rest) = rest.split_at_mut(P + 1);
-        let (gnew, rest) = rest.split_at_mut(P + 1);
-        let (r, rest) = rest.split_at_mut(P + 1);
-        let (v, rest) = rest.split_at_mut(P + 1);
-        let vnew = &mut rest[..P + 1];
+        let (f, rest) = flat.split_at_mut(P);
+        let (g, rest) = rest.split_at_mut(P);
+        let (r, rest) = rest.split_at_mut(P);
+        let v = &mut rest[..P];
         r[0] = r0;
         f[0] = T::from(1);
         f[P - 1] = T::from(-1);
-        f[P] = T::from(-1);
         for (i, &x) in input.iter().enumerate() {
             g[P - 1 - i] = T::from(x);
         }
         State {
             f,
             g,
-            gnew,
             r,
             v,
-            vnew,
+            fp: T::from(-1),
         }
     }
 }
@@ -106,27 +104,26 @@ fn block<const Q: i16>(
 /// `delta`, then runs the ring's per-step statements, which define `swap`
 /// (the conditional swap of two coefficients), `lane` (one coefficient: swap
 /// `(f, g)`, return the eliminated `g`) and `block` (the same on one block of
-/// `L` lanes). `g` and `v` are double-buffered so that every inner loop
-/// reads and writes whole blocks. Evaluates to the final `(f[0], v, delta)`.
+/// `L` lanes). Every array is updated in place: the elimination works
+/// position by position on whole blocks, and the division of g by x (the
+/// multiplication of v by x) is one memory move of the live part, so no
+/// second copy of g or v is kept.
+/// Evaluates to the final `(f[0], v, delta)`.
 macro_rules! divsteps {
     (
         $P:expr, $L:expr, $state:expr, terms: $terms:expr,
         per_step($f0:ident, $g0:ident, $swap:ident) { $($body:tt)* }
-        swap: $swp:ident, lane: $lane:ident, block: $blk:ident $(,)?
+        swap: $swp:ident, lane: $lane:ident, block: $blk:ident, barrier: $bar:expr $(,)?
     ) => {{
-        let State {
-            f,
-            mut g,
-            mut gnew,
-            r,
-            mut v,
-            mut vnew,
-        } = $state;
+        let State { f, g, r, v, mut fp } = $state;
         let mut delta: i32 = 1;
 
         for k in 0..2 * $P - 1 {
+            // Coefficients of f and g that still matter (f[p] included when n = p + 1),
+            // and the length of v and r so far (degree <= k).
             let n = (2 * $P - 1 - k).min($P + 1);
-            let mv = (k + 1).min($P + 1);
+            let m = n.min($P);
+            let mv = (k + 1).min($P);
             let ($f0, $g0) = ($terms)(f[0], g[0]);
             let $swap = ct::positive_i32(delta) & ct::nonzero_i32(i32::from($g0));
             // delta = swap ? -delta : delta; then + 1
@@ -134,39 +131,49 @@ macro_rules! divsteps {
             delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
             $($body)*
 
-            // f, g: swap, eliminate, divide g by x (written to gnew).
+            // f, g: swap, eliminate (in place), then divide g by x (one move down).
             f[0] = $swp(f[0], g[0]).0;
             {
-                let (fb, ft) = f[1..n].as_chunks_mut::<{ $L }>();
-                let (gbk, gt) = g[1..n].as_chunks::<{ $L }>();
-                let (nb, nt) = gnew[..n - 1].as_chunks_mut::<{ $L }>();
-                for ((fc, gc), nc) in fb.iter_mut().zip(gbk).zip(nb.iter_mut()) {
-                    *nc = $blk(fc, gc);
+                let (fb, ft) = f[1..m].as_chunks_mut::<{ $L }>();
+                let (gb, gt) = g[1..m].as_chunks_mut::<{ $L }>();
+                for (fc, gc) in fb.iter_mut().zip(gb.iter_mut()) {
+                    *gc = $blk(fc, gc);
+                    // With `barrier`: keeps the loop vectoriser off this loop
+                    // (for 8-lane blocks it would interleave the lanes of 4
+                    // blocks, three times slower than the blocks as vectors).
+                    if $bar {
+                        core::hint::black_box(&*gc);
+                    }
                 }
-                for ((fi, &gi), ni) in ft.iter_mut().zip(gt).zip(nt.iter_mut()) {
-                    *ni = $lane(fi, gi);
+                for (fi, gi) in ft.iter_mut().zip(gt.iter_mut()) {
+                    *gi = $lane(fi, *gi);
                 }
             }
-            gnew[n - 1] = 0;
-            core::mem::swap(&mut g, &mut gnew);
+            g.copy_within(1..m, 0);
+            if n == $P + 1 {
+                // f[p] against g[p] = 0.
+                g[$P - 1] = $lane(&mut fp, 0);
+            } else {
+                g[n - 1] = 0;
+            }
 
-            // v, r: v <- x v (into vnew), swap with r, eliminate in r.
-            vnew[0] = 0;
-            r[0] = $lane(&mut vnew[0], r[0]);
+            // v, r: v <- x v (one move up), swap with r, eliminate in r (in place).
+            v.copy_within(..mv - 1, 1);
+            v[0] = 0;
+            r[0] = $lane(&mut v[0], r[0]);
             {
-                let (vb, vt) = v[..mv - 1].as_chunks::<{ $L }>();
+                let (vb, vt) = v[1..mv].as_chunks_mut::<{ $L }>();
                 let (rb, rt) = r[1..mv].as_chunks_mut::<{ $L }>();
-                let (nb, nt) = vnew[1..mv].as_chunks_mut::<{ $L }>();
-                for ((vc, rc), nc) in vb.iter().zip(rb.iter_mut()).zip(nb.iter_mut()) {
-                    *nc = *vc;
-                    *rc = $blk(nc, rc);
+                for (vc, rc) in vb.iter_mut().zip(rb.iter_mut()) {
+                    *rc = $blk(vc, rc);
+                    if $bar {
+                        core::hint::black_box(&*rc);
+                    }
                 }
-                for ((&vi, ri), ni) in vt.iter().zip(rt.iter_mut()).zip(nt.iter_mut()) {
-                    *ni = vi;
-                    *ri = $lane(ni, *ri);
+                for (vi, ri) in vt.iter_mut().zip(rt.iter_mut()) {
+                    *ri = $lane(vi, *ri);
                 }
             }
-            core::mem::swap(&mut v, &mut vnew);
         }
         (f[0], v, delta)
     }};
@@ -176,12 +183,11 @@ macro_rules! divsteps {
 /// in R/3. Returns a set `Choice` if the reciprocal exists (`delta == 0` at
 /// the end); `out` is garbage otherwise.
 ///
-/// `buf` is scratch: f, g, the next g, r, v and the next v, each of p+1
-/// coefficients (double buffers keep every inner loop on whole 16-lane blocks).
+/// `buf` is scratch: f, g, r and v, each of p coefficients, updated in place.
 pub(crate) fn r3_recip<const P: usize>(
     out: &mut [i8; P],
     input: &[i8; P],
-    buf: &mut [[i8; P]; 7],
+    buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
     let (sign, v, delta) = divsteps!(
         P, LANES3, State::init(buf.as_flattened_mut(), input, 1),
@@ -203,7 +209,7 @@ pub(crate) fn r3_recip<const P: usize>(
             };
             let blk = |f: &mut [i8; LANES3], g: &[i8; LANES3]| block3(f, g, sm, nz, neg);
         }
-        swap: swp, lane: lane, block: blk,
+        swap: swp, lane: lane, block: blk, barrier: false,
     );
     for (i, o) in out.iter_mut().enumerate() {
         *o = sign.wrapping_mul(v[P - 1 - i]);
@@ -222,7 +228,7 @@ pub(crate) fn r3_recip<const P: usize>(
 pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
     out: &mut [i16; P],
     input: &[i8; P],
-    buf: &mut [[i16; P]; 7],
+    buf: &mut [[i16; P]; 4],
 ) -> ct::Choice {
     let freeze = |x: i16| Fq::<Q>::freeze(i32::from(x));
     let (f0, v, delta) = divsteps!(
@@ -244,7 +250,7 @@ pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
             };
             let blk = |f: &mut [i16; LANES], g: &[i16; LANES]| block::<Q>(f, g, sm, &c);
         }
-        swap: swp, lane: lane, block: blk,
+        swap: swp, lane: lane, block: blk, barrier: true,
     );
     let scale = Fq::<Q>::recip(freeze(f0));
     for (i, o) in out.iter_mut().enumerate() {
@@ -273,7 +279,7 @@ mod tests {
         for _ in 0..4 {
             let g: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut inv = [0i8; P];
-            let mut buf = Box::new([[0i8; P]; 7]);
+            let mut buf = Box::new([[0i8; P]; 4]);
             if bool::from(r3_recip(&mut inv, &g, &mut buf)) {
                 ok3 += 1;
                 let prod = naive(&g.map(i32::from), &inv.map(i32::from), 3);
@@ -282,7 +288,7 @@ mod tests {
                 assert_eq!(prod, one);
             }
             let mut invq = [0i16; P];
-            let mut bufq = Box::new([[0i16; P]; 7]);
+            let mut bufq = Box::new([[0i16; P]; 4]);
             assert!(bool::from(rq_recip3::<P, Q>(&mut invq, &g, &mut bufq)));
             let prod = naive(
                 &g.map(|x| 3 * i32::from(x)),
@@ -297,7 +303,7 @@ mod tests {
         // Not invertible mod 3: g = 0 and g = x - 1 + ... (all ones sums to 0 at x = 1? no; use 0).
         let z = [0i8; P];
         let mut inv = [0i8; P];
-        let mut buf = Box::new([[0i8; P]; 7]);
+        let mut buf = Box::new([[0i8; P]; 4]);
         assert!(!bool::from(r3_recip(&mut inv, &z, &mut buf)));
     }
 

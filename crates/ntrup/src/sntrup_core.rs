@@ -7,13 +7,14 @@
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::mult::{Scratch, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
+use crate::wipe::Wipe;
 use zeroize::Zeroizing;
 
 /// `R3_recip(g)`: the `1/g` in R/3 of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch buffer.
 #[inline(never)]
 pub(crate) fn recip3<const P: usize>(ginv: &mut [i8; P], g: &[i8; P]) -> ct::Choice {
-    let mut buf = Zeroizing::new([[0i8; P]; 7]);
-    r3_recip(ginv, g, &mut buf)
+    let mut buf = [[0i8; P]; 4];
+    r3_recip(ginv, g, &mut Wipe::new(&mut buf))
 }
 
 /// `Rq_mult_small(a, b)` in place, with its own scratch buffer.
@@ -26,7 +27,8 @@ fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &[i8; P]) {
 /// `Rq_recip3(f)`: the `1/(3f)` in R/q of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch buffer.
 #[inline(never)]
 fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f: &[i8; P]) {
-    let mut buf = Zeroizing::new([[0i16; P]; 7]);
+    let mut buf = [[0i16; P]; 4];
+    let mut buf = Wipe::new(&mut buf);
     // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
     // irreducible mod q (spec, parameter space), so the result flag carries no information.
     let _ = rq_recip3::<P, Q>(out, f, &mut buf);
