@@ -6,7 +6,7 @@
 //! failure.
 #![no_std]
 #![no_main]
-#![cfg_attr(feature = "low-memory", allow(dead_code))]
+#![cfg_attr(any(feature = "low-memory", feature = "mlkem-small-stack"), allow(dead_code))]
 
 mod mceliece;
 mod mldsa;
@@ -208,10 +208,14 @@ fn main() -> ! {
         mlkem::run::<pqdr_mlkem::MlKem768>(kat_sums::ML_KEM_768);
         mlkem::run::<pqdr_mlkem::MlKem1024>(kat_sums::ML_KEM_1024);
     }
-    mldsa::run::<pqdr_mldsa::MlDsa44>(kat_sums::ML_DSA_44);
-    mldsa::run::<pqdr_mldsa::MlDsa65>(kat_sums::ML_DSA_65);
-    mldsa::run::<pqdr_mldsa::MlDsa87>(kat_sums::ML_DSA_87);
-    #[cfg(not(feature = "low-memory"))]
+    // With `mlkem-small-stack` (an ML-KEM option) only ML-KEM runs.
+    #[cfg(not(feature = "mlkem-small-stack"))]
+    {
+        mldsa::run::<pqdr_mldsa::MlDsa44>(kat_sums::ML_DSA_44);
+        mldsa::run::<pqdr_mldsa::MlDsa65>(kat_sums::ML_DSA_65);
+        mldsa::run::<pqdr_mldsa::MlDsa87>(kat_sums::ML_DSA_87);
+    }
+    #[cfg(not(any(feature = "low-memory", feature = "mlkem-small-stack")))]
     {
         ntrup::run::<pqdr_ntrup::Sntrup653>(kat_sums::SNTRUP653);
         ntrup::run::<pqdr_ntrup::Sntrup761>(kat_sums::SNTRUP761);

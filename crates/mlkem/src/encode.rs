@@ -61,9 +61,38 @@ fn unpack8<const D: u32>(bytes: &[u8]) -> [u16; 8] {
 /// `out` (`32·D` bytes).
 #[inline(always)]
 pub(crate) fn compress_encode<const D: u32>(f: &Poly, out: &mut [u8]) {
-    for (c, o) in f.c.chunks_exact(8).zip(out.chunks_exact_mut(D as usize)) {
+    compress_encode_coeffs::<D>(&f.c, out);
+}
+
+/// [`compress_encode`] of a run of coefficients (a multiple of 8) into
+/// `D/8` bytes per coefficient.
+#[inline(always)]
+fn compress_encode_coeffs<const D: u32>(f: &[i16], out: &mut [u8]) {
+    for (c, o) in f.chunks_exact(8).zip(out.chunks_exact_mut(D as usize)) {
         pack8::<D>(core::array::from_fn(|i| compress::<D>(c[i])), o);
     }
+}
+
+/// [`compress_encode_coeffs`] for `d ∈ {4, 5, 10, 11}` (the `small-stack`
+/// `K-PKE.Encrypt` hands the ciphertext out 32 coefficients at a time).
+#[cfg(feature = "small-stack")]
+pub(crate) fn compress_encode_coeffs_d(d: u32, f: &[i16], out: &mut [u8]) {
+    match d {
+        4 => compress_encode_coeffs::<4>(f, out),
+        5 => compress_encode_coeffs::<5>(f, out),
+        10 => compress_encode_coeffs::<10>(f, out),
+        _ => compress_encode_coeffs::<11>(f, out),
+    }
+}
+
+/// The raw 12-bit values `(f[2i], f[2i+1])` of a `ByteEncode_12` encoding
+/// (FIPS 203 Algorithm 6 without the reduction mod `q`): bytes `3i..3i+3`.
+#[cfg(feature = "small-stack")]
+#[inline(always)]
+pub(crate) fn pair12(bytes: &[u8], i: usize) -> (i16, i16) {
+    let b = &bytes[3 * i..3 * i + 3];
+    let (b0, b1, b2) = (i16::from(b[0]), i16::from(b[1]), i16::from(b[2]));
+    (b0 | ((b1 & 0xf) << 8), (b1 >> 4) | (b2 << 4))
 }
 
 /// `Decompress_d(ByteDecode_d(b))` (FIPS 203 Algorithm 6).
@@ -107,6 +136,10 @@ fn decode12_raw(bytes: &[u8], f: &mut Poly) {
 /// Decodes 384 bytes to coefficients in `[0, q)`, in constant time (the
 /// input may be secret, e.g. `dk_PKE`).
 #[inline(always)]
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) fn decode12(bytes: &[u8], f: &mut Poly) {
     decode12_raw(bytes, f);
     for x in &mut f.c {
@@ -144,6 +177,10 @@ pub(crate) fn decode_message(m: &[u8; 32], f: &mut Poly) {
 /// [`compress_encode`] for a bit width known only as a (constant) value:
 /// `d ∈ {4, 5, 10, 11}`, the `d_u`/`d_v` of Table 2.
 #[inline(always)]
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) fn compress_encode_d(d: u32, f: &Poly, out: &mut [u8]) {
     match d {
         4 => compress_encode::<4>(f, out),

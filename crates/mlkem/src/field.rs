@@ -68,6 +68,10 @@ pub(crate) fn to_canonical(a: i16) -> i16 {
 
 /// Subtracts `q` from `a ∈ [0, 2q)` when `a ≥ q`, without branches.
 #[inline(always)]
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) fn csubq(a: i16) -> i16 {
     let r = a.wrapping_sub(Q);
     r.wrapping_add((r >> 15) & Q)

@@ -15,15 +15,26 @@
 use zeroize::Zeroizing;
 
 use crate::ct::Compare;
-use crate::encode::{
-    compress_encode_d, decode_decompress_d, decode_message, decode12, encode_message, encode12,
-    poly_bytes,
-};
-use crate::hash::{g, prf};
-use crate::ntt::{Accumulator, MulCache, inv_ntt_mont, ntt};
-use crate::params::{MAX_D, MAX_ETA, ParameterSet, PolyVec};
+use crate::encode::poly_bytes;
+use crate::hash::prf;
+use crate::params::MAX_ETA;
 use crate::poly::Poly;
-use crate::sample::{sample_cbd, sample_ntt};
+use crate::sample::sample_cbd;
+#[cfg(not(feature = "small-stack"))]
+use crate::{
+    encode::{
+        compress_encode_d, decode_decompress_d, decode_message, decode12, encode_message, encode12,
+    },
+    hash::g,
+    ntt::{Accumulator, MulCache, inv_ntt_mont, ntt},
+    params::{MAX_D, ParameterSet, PolyVec},
+    sample::sample_ntt,
+};
+
+#[cfg(feature = "small-stack")]
+mod small;
+#[cfg(feature = "small-stack")]
+pub(crate) use small::{decrypt, encrypt, keygen};
 
 /// Bytes of one polynomial encoded with 12 bits per coefficient.
 const POLY12: usize = poly_bytes(12);
@@ -60,6 +71,7 @@ fn sample_noise(eta: usize, seed: &[u8; 32], n: u8, f: &mut Poly) {
     sample_cbd(eta, b, f);
 }
 
+#[cfg(not(feature = "small-stack"))]
 /// `K-PKE.KeyGen(d)` (FIPS 203 Algorithm 13).
 ///
 /// Writes `ek_PKE` (`384k + 32` bytes) and `dk_PKE` (`384k` bytes).
@@ -114,6 +126,7 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
     }
 }
 
+#[cfg(not(feature = "small-stack"))]
 /// `K-PKE.Encrypt(ek_PKE, m, r)` (FIPS 203 Algorithm 14).
 ///
 /// Encrypts `m` with randomness `r` under `ek` (already checked, §7.2) and
@@ -177,6 +190,7 @@ pub(crate) fn encrypt<P: ParameterSet>(
     out.put(P::K * du_bytes, &enc[..dv_bytes]);
 }
 
+#[cfg(not(feature = "small-stack"))]
 /// `K-PKE.Decrypt(dk_PKE, c)` (FIPS 203 Algorithm 15).
 ///
 /// Decrypts `c` with `dk_PKE` into `m`.

@@ -75,6 +75,35 @@ static GAMMAS: [i16; 128] = {
     t
 };
 
+/// `acc += f̂ ×_T ĝ` with a 16-bit accumulator (`MultiplyNTTs` /
+/// `BaseCaseMultiply`, FIPS 203 Algorithms 11, 12), for the `small-stack`
+/// `K-PKE`: each product is Montgomery-reduced (`·2^{-16}`) before it is
+/// added, so every call adds less than `q` in absolute value per coefficient.
+/// `g(i)` returns the pair `(ĝ[2i], ĝ[2i+1])` (from a polynomial or straight
+/// from 12-bit encoded bytes); `γ_i` multiplies `ĝ[2i+1]` on the fly.
+///
+/// Bounds: `|f̂_j| < q`, `0 ≤ ĝ_j < 2^12` or `|ĝ_j| < q`, so each sum of
+/// two products stays below `2^25 < q·2^15` (the input bound of
+/// [`montgomery_reduce`]).
+#[cfg(feature = "small-stack")]
+#[inline(always)]
+pub(crate) fn basemul_acc(acc: &mut Poly, f: &Poly, g: impl Fn(usize) -> (i16, i16)) {
+    for (i, ((o, a), gamma)) in acc
+        .c
+        .chunks_exact_mut(2)
+        .zip(f.c.chunks_exact(2))
+        .zip(&GAMMAS)
+        .enumerate()
+    {
+        let (b0, b1) = g(i);
+        let b1g = i32::from(fqmul(b1, *gamma));
+        let (a0, a1) = (i32::from(a[0]), i32::from(a[1]));
+        let (b0, b1) = (i32::from(b0), i32::from(b1));
+        o[0] = o[0].wrapping_add(montgomery_reduce(a0 * b0 + a1 * b1g));
+        o[1] = o[1].wrapping_add(montgomery_reduce(a0 * b1 + a1 * b0));
+    }
+}
+
 /// One layer of Algorithm 9 with block half-length `LEN`; `k` is the index of
 /// the first twiddle factor of the layer.
 #[inline(always)]
@@ -223,6 +252,10 @@ impl zeroize::Zeroize for MulCache {
     }
 }
 
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 impl MulCache {
     /// Precomputes `ĝ[2i+1]·γ_i` for `|ĝ_j| < 2^15`; the entries are in `(-q, q)`.
     pub(crate) fn new(g: &Poly) -> Self {
@@ -257,6 +290,10 @@ impl Multiplicand {
 
     /// Transforms `self.f` with [`ntt`], reduces it, and fills the cache.
     #[inline(always)]
+    #[cfg_attr(
+        feature = "small-stack",
+        allow(dead_code, reason = "used by the default K-PKE only")
+    )]
     pub(crate) fn ntt_in_place(&mut self) {
         ntt(&mut self.f);
         self.f.reduce();
@@ -272,6 +309,10 @@ impl zeroize::Zeroize for Multiplicand {
 }
 
 /// Accumulator of sums of products in `T_q`, one `i32` per coefficient.
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) struct Accumulator {
     pub(crate) c: [i32; N],
 }
@@ -282,6 +323,10 @@ impl zeroize::Zeroize for Accumulator {
     }
 }
 
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 impl Accumulator {
     pub(crate) const ZERO: Self = Self { c: [0; N] };
 

@@ -13,7 +13,11 @@ use crate::poly::{N, Poly};
 
 /// XOF blocks squeezed up front: 3 blocks = 336 candidates, enough for the
 /// 256 coefficients in the vast majority of cases (acceptance rate q/4096).
+#[cfg(not(feature = "small-stack"))]
 const FIRST_BLOCKS: usize = 3;
+/// With `small-stack`, one block at a time (a 168-byte buffer instead of 504).
+#[cfg(feature = "small-stack")]
+const FIRST_BLOCKS: usize = 1;
 
 /// Appends the candidates of `buf` that are below `q` to `out[n..]`, in
 /// Algorithm 7's order (each 3 bytes give two 12-bit values, little-endian);
