@@ -16,6 +16,14 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
 
     let (dk, used) = stack::measure(DecapsulationKey::<P>::from_seed, &d_z);
     stack(set, "keygen", used);
+    // The same key written into existing storage (no by-value temporary).
+    let mut dk_in_place = DecapsulationKey::<P>::from_seed(&[0; 64]);
+    let ((), used) = stack::measure(
+        |(dk, d_z): (&mut DecapsulationKey<P>, &[u8; 64])| dk.fill_from_seed(d_z),
+        (&mut dk_in_place, &d_z),
+    );
+    stack(set, "keygen (key in place)", used);
+    check(set, "keygen-in-place", dk_in_place == dk);
     let ((ct, ss), used) = stack::measure(
         |(ek, m): (&EncapsulationKey<P>, &[u8; 32])| ek.encapsulate_deterministic(m),
         (dk.encapsulation_key(), &m),

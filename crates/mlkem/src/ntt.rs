@@ -80,28 +80,30 @@ static GAMMAS: [i16; 128] = {
 /// `K-PKE`: each product is Montgomery-reduced (`·2^{-16}`) before it is
 /// added, so every call adds less than `q` in absolute value per coefficient.
 /// `g(i)` returns the pair `(ĝ[2i], ĝ[2i+1])` (from a polynomial or straight
-/// from 12-bit encoded bytes); `γ_i` multiplies `ĝ[2i+1]` on the fly.
+/// from 12-bit encoded bytes).
+#[cfg(feature = "small-stack")]
+#[inline(always)]
+pub(crate) fn basemul_acc(acc: &mut Poly, f: &Poly, g: impl Fn(usize) -> (i16, i16)) {
+    for (i, a) in f.c.chunks_exact(2).enumerate() {
+        basemul_acc_pair(acc, i, (a[0], a[1]), g(i));
+    }
+}
+
+/// One pair of [`basemul_acc`]: `(acc[2i], acc[2i+1]) += BaseCaseMultiply(a, b, γ_i)·2^{-16}`,
+/// with `γ_i` multiplying `b₁` on the fly.
 ///
-/// Bounds: `|f̂_j| < q`, `0 ≤ ĝ_j < 2^12` or `|ĝ_j| < q`, so each sum of
+/// Bounds: `|a_j| < q`, and `0 ≤ b_j < 2^12` or `|b_j| < q`, so each sum of
 /// two products stays below `2^25 < q·2^15` (the input bound of
 /// [`montgomery_reduce`]).
 #[cfg(feature = "small-stack")]
 #[inline(always)]
-pub(crate) fn basemul_acc(acc: &mut Poly, f: &Poly, g: impl Fn(usize) -> (i16, i16)) {
-    for (i, ((o, a), gamma)) in acc
-        .c
-        .chunks_exact_mut(2)
-        .zip(f.c.chunks_exact(2))
-        .zip(&GAMMAS)
-        .enumerate()
-    {
-        let (b0, b1) = g(i);
-        let b1g = i32::from(fqmul(b1, *gamma));
-        let (a0, a1) = (i32::from(a[0]), i32::from(a[1]));
-        let (b0, b1) = (i32::from(b0), i32::from(b1));
-        o[0] = o[0].wrapping_add(montgomery_reduce(a0 * b0 + a1 * b1g));
-        o[1] = o[1].wrapping_add(montgomery_reduce(a0 * b1 + a1 * b0));
-    }
+pub(crate) fn basemul_acc_pair(acc: &mut Poly, i: usize, a: (i16, i16), b: (i16, i16)) {
+    let b1g = i32::from(fqmul(b.1, GAMMAS[i]));
+    let (a0, a1) = (i32::from(a.0), i32::from(a.1));
+    let (b0, b1) = (i32::from(b.0), i32::from(b.1));
+    let o = &mut acc.c[2 * i..2 * i + 2];
+    o[0] = o[0].wrapping_add(montgomery_reduce(a0 * b0 + a1 * b1g));
+    o[1] = o[1].wrapping_add(montgomery_reduce(a0 * b1 + a1 * b0));
 }
 
 /// One layer of Algorithm 9 with block half-length `LEN`; `k` is the index of

@@ -13,11 +13,11 @@ use crate::poly::{N, Poly};
 
 /// XOF blocks squeezed up front: 3 blocks = 336 candidates, enough for the
 /// 256 coefficients in the vast majority of cases (acceptance rate q/4096).
-#[cfg(not(feature = "small-stack"))]
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 const FIRST_BLOCKS: usize = 3;
-/// With `small-stack`, one block at a time (a 168-byte buffer instead of 504).
-#[cfg(feature = "small-stack")]
-const FIRST_BLOCKS: usize = 1;
 
 /// Appends the candidates of `buf` that are below `q` to `out[n..]`, in
 /// Algorithm 7's order (each 3 bytes give two 12-bit values, little-endian);
@@ -28,6 +28,10 @@ const FIRST_BLOCKS: usize = 1;
 /// about one time in five): it always stores and advances the index by the
 /// comparison result; a rejected value is overwritten by the next store.
 #[inline(always)]
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 fn rej_uniform(out: &mut [i16; N], mut n: usize, buf: &[u8]) -> usize {
     let mut chunks = buf.chunks_exact(6);
     // Four candidates per 6 bytes; with n ≤ 252 all four stores are in bounds.
@@ -63,6 +67,10 @@ fn rej_uniform(out: &mut [i16; N], mut n: usize, buf: &[u8]) -> usize {
 ///
 /// Samples `Â[i][j]` (coefficients in `[0, q)`) from SHAKE128(ρ ‖ j ‖ i).
 /// `ρ` must already be public (declassified).
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8, out: &mut Poly) {
     let mut xof = Shake128::xof(rho, j, i);
     let mut buf = [0u8; FIRST_BLOCKS * RATE_128];
@@ -72,6 +80,39 @@ pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8, out: &mut Poly) {
         let block = &mut buf[..RATE_128];
         xof.squeeze_blocks(block);
         n = rej_uniform(&mut out.c, n, block);
+    }
+}
+
+/// `SampleNTT(ρ ‖ j ‖ i)` (FIPS 203 Algorithm 7) handed out pair by pair,
+/// for the `small-stack` `K-PKE`: `f(p, a₀, a₁)` receives coefficients `2p`
+/// and `2p + 1` of `Â[i][j]` (in `[0, q)`) as soon as both are accepted, so
+/// the polynomial is never stored. One XOF block is buffered at a time.
+///
+/// Only public data passes through here (XOF output on the public seed ρ):
+/// the acceptance test may branch.
+#[cfg(feature = "small-stack")]
+#[inline(always)]
+pub(crate) fn sample_ntt_pairs(rho: &[u8; 32], j: u8, i: u8, mut f: impl FnMut(usize, i16, i16)) {
+    let mut xof = Shake128::xof(rho, j, i);
+    let mut buf = [0u8; RATE_128];
+    let mut n = 0;
+    let mut even = 0;
+    while n < N {
+        xof.squeeze_blocks(&mut buf);
+        for c in buf.chunks_exact(3) {
+            let d1 = i16::from(c[0]) | (i16::from(c[1] & 0xf) << 8);
+            let d2 = (i16::from(c[1]) >> 4) | (i16::from(c[2]) << 4);
+            for d in [d1, d2] {
+                if d < Q && n < N {
+                    if n & 1 == 0 {
+                        even = d;
+                    } else {
+                        f(n >> 1, even, d);
+                    }
+                    n += 1;
+                }
+            }
+        }
     }
 }
 

@@ -210,6 +210,24 @@ impl<P: ParameterSet> DecapsulationKey<P> {
         dk
     }
 
+    /// Replaces this key, in place, with the key generated from the 64-byte
+    /// seed `d ‖ z` (the same key as [`Self::from_seed`]).
+    ///
+    /// For small stacks: [`Self::from_seed`] returns the key by value, and
+    /// the compiler builds it in a temporary (3.7 KB for ML-KEM-768) before
+    /// moving it out; here the key's own storage (e.g. a `static`) is filled
+    /// directly, as pqm4's `crypto_kem_keypair` fills the caller's buffers.
+    ///
+    /// # Panics
+    /// With the feature `self-test`, if the new key fails its pair-wise
+    /// consistency test (a hardware or memory fault, never an input).
+    pub fn fill_from_seed(&mut self, seed: &[u8; SEED_SIZE]) {
+        let (d, z) = seed.split_at(32);
+        self.fill_from_d_z(d, z);
+        #[cfg(feature = "self-test")]
+        pct::assert_pairwise_consistent(self, &self.ek);
+    }
+
     /// Parses an expanded decapsulation key (`768k + 96` bytes) and runs the
     /// checks of FIPS 203 §7.3: the length, and the hash check (the stored
     /// `H(ek)` matches the embedded `ek`). The embedded `ek` must also pass

@@ -3,15 +3,17 @@
 //!
 //! - `K-PKE.KeyGen`: each `ŝ[j]` is encoded (`ByteEncode₁₂`) into `dk_PKE`
 //!   as soon as it is computed; row `i` of `t̂ = Â∘ŝ + ê` is summed into one
-//!   accumulator that starts at `ê[i]`, with `Â[i][j]` sampled pair by pair
-//!   of rows and `ŝ[j]` read back from `dk_PKE` coefficient pair by pair.
+//!   accumulator that starts at `ê[i]`; `Â[i][j]` is never stored: each
+//!   pair of its coefficients is multiplied in as soon as it is sampled, with
+//!   the matching pair of `ŝ[j]` read back from `dk_PKE`.
 //! - `K-PKE.Encrypt`: `ŷ[j]` is regenerated (`NTT(CBD(PRF(r, j)))`) for every
-//!   product instead of being kept; `t̂[j]` is read from `ek` on the fly;
+//!   product instead of being kept; `Â` is consumed pair by pair as it is
+//!   sampled; `t̂[j]` is read from `ek` on the fly;
 //!   each `u[i]` and `v` is compressed and handed out 32 coefficients at a time.
 //! - `K-PKE.Decrypt`: one `u'[i]` at a time, `ŝ[i]` read from `dk_PKE`.
 //!
 //! Products are accumulated in 16 bits ([`basemul_acc`]), so the working
-//! set is two or three polynomials of 512 bytes. The results are the same
+//! set is two polynomials of 512 bytes. The results are the same
 //! polynomials modulo `q` as the default path, and every output is brought
 //! to `[0, q)` before encoding, so all outputs are byte-identical.
 
@@ -29,10 +31,10 @@ use crate::encode::{
 };
 use crate::field::fqmul;
 use crate::hash::g;
-use crate::ntt::{basemul_acc, inv_ntt_mont, ntt};
+use crate::ntt::{basemul_acc, basemul_acc_pair, inv_ntt_mont, ntt};
 use crate::params::{MAX_D, ParameterSet};
 use crate::poly::Poly;
-use crate::sample::sample_ntt;
+use crate::sample::sample_ntt_pairs;
 
 /// Coefficients compressed and handed to the sink at a time.
 const CHUNK: usize = 32;
@@ -77,7 +79,6 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
     }
 
     // t̂[i] = ê[i] + Σ_j Â[i][j] ∘ ŝ[j], with Â[i][j] = SampleNTT(ρ ‖ j ‖ i).
-    let mut a_hat = Poly::ZERO;
     // At opt-level z, chunks_exact divides the public length of ek:
     // ct: public division
     for (i, out) in ek.chunks_exact_mut(POLY12).take(P::K).enumerate() {
@@ -88,8 +89,9 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
             *x = fqmul(*x, 1);
         }
         for (j, s) in dk_pke.chunks_exact(POLY12).enumerate() {
-            sample_ntt(&rho, j as u8, i as u8, &mut a_hat);
-            basemul_acc(&mut acc, &a_hat, |p| pair12(s, p));
+            sample_ntt_pairs(&rho, j as u8, i as u8, |p, a0, a1| {
+                basemul_acc_pair(&mut acc, p, (a0, a1), pair12(s, p));
+            });
         }
         acc.scale_mont();
         acc.canonicalize();
@@ -115,7 +117,6 @@ pub(crate) fn encrypt<P: ParameterSet>(
     pqdr_ct::hook::declassify(&mut rho);
 
     let du_bytes = poly_bytes(P::DU);
-    let mut a_hat = Poly::ZERO;
     let mut y_hat = Zeroizing::new(Poly::ZERO);
     let mut acc = Zeroizing::new(Poly::ZERO);
     for i in 0..P::K {
@@ -123,9 +124,11 @@ pub(crate) fn encrypt<P: ParameterSet>(
         // and ŷ[j] = NTT(SamplePolyCBD(PRF(r, j))) regenerated for each product.
         acc.c = [0; 256];
         for j in 0..P::K {
-            sample_ntt(&rho, i as u8, j as u8, &mut a_hat);
             noise_ntt(P::ETA1, r, j as u8, &mut y_hat);
-            basemul_acc(&mut acc, &a_hat, |p| (y_hat.c[2 * p], y_hat.c[2 * p + 1]));
+            let y = &y_hat.c;
+            sample_ntt_pairs(&rho, i as u8, j as u8, |p, a0, a1| {
+                basemul_acc_pair(&mut acc, p, (a0, a1), (y[2 * p], y[2 * p + 1]));
+            });
         }
         acc.reduce();
         inv_ntt_mont(&mut acc);
