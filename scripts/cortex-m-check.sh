@@ -6,6 +6,7 @@
 #   --tamper      also build with `--features tamper` (first KAT seed altered)
 #                 and require that run to FAIL: shows the checks can fail.
 #   --low-memory  also run ML-DSA built with its `low-memory` feature.
+#   --mlkem-small-stack  also run ML-KEM built with its `small-stack` feature.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,12 +28,13 @@ build() {
   (cd embedded && cargo $TC build --release --target $TARGET --target-dir "$OUT/build" "$@")
 }
 
-TAMPER=0 LOWMEM=0
+TAMPER=0 LOWMEM=0 KEMSMALL=0
 for a in "$@"; do
   case $a in
     --tamper) TAMPER=1 ;;
     --low-memory) LOWMEM=1 ;;
-    *) echo "usage: $0 [--tamper] [--low-memory]" >&2; exit 2 ;;
+    --mlkem-small-stack) KEMSMALL=1 ;;
+    *) echo "usage: $0 [--tamper] [--low-memory] [--mlkem-small-stack]" >&2; exit 2 ;;
   esac
 done
 
@@ -54,6 +56,17 @@ if [ $LOWMEM = 1 ]; then
   echo "=== ML-DSA with the low-memory feature ==="
   python3 scripts/cortex-m-report.py "$OUT/low-memory.log" "$OUT/nm-low-memory.txt" || rc=1
   [ "$rc" = 0 ] || { cat "$OUT/low-memory.log"; echo "cortex-m-check: low-memory run FAILED" >&2; exit 1; }
+  echo "=== default features ==="
+fi
+
+if [ $KEMSMALL = 1 ]; then
+  build --features mlkem-small-stack
+  rc=0
+  timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/mlkem-small-stack.log" 2>&1 || rc=$?
+  arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm-mlkem-small-stack.txt"
+  echo "=== ML-KEM with the small-stack feature ==="
+  python3 scripts/cortex-m-report.py "$OUT/mlkem-small-stack.log" "$OUT/nm-mlkem-small-stack.txt" || rc=1
+  [ "$rc" = 0 ] || { cat "$OUT/mlkem-small-stack.log"; echo "cortex-m-check: mlkem-small-stack run FAILED" >&2; exit 1; }
   echo "=== default features ==="
 fi
 
