@@ -86,6 +86,10 @@ if [ "$CT_OPT_LEVEL" != 3 ]; then
 fi
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
   cargo test --release "${pkgs[@]}" --test ct_valgrind -- --test-threads=1 "${skip[@]}"
+# pqdr-mlkem's `small-stack` K-PKE: another code path on the same secrets.
+# Its test binary is also in the division scan below (ct_valgrind-*).
+CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
+  cargo test --release -p pqdr-mlkem --features self-test,small-stack --test ct_valgrind -- --test-threads=1
 echo "constant-time check at opt-level $CT_OPT_LEVEL: clean"
 
 # Negative control: each canary must make valgrind fail.

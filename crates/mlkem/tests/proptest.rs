@@ -35,6 +35,13 @@ fn round_trip<P: ParameterSet>(seed: &[u8; 64], m: &[u8; 32]) {
     assert_eq!(dk2, dk);
     assert_eq!(dk2.to_seed().as_deref(), Some(seed));
     assert_eq!(dk.encapsulation_key(), &ek);
+    // Filled in place over another key: the same key, seed and `ek`.
+    let mut dk3 = DecapsulationKey::<P>::from_seed(&[0x5a; 64]);
+    dk3.fill_from_seed(seed);
+    assert_eq!(dk3.as_bytes(), dk.as_bytes());
+    assert_eq!(dk3.to_seed().as_deref(), Some(seed));
+    assert_eq!(dk3.encapsulation_key(), &ek);
+    assert_eq!(dk3.encapsulation_key().hash(), ek.hash());
 }
 
 fn implicit_rejection<P: ParameterSet>(seed: &[u8; 64], m: &[u8; 32], pos: usize, bit: u8) {

@@ -51,8 +51,8 @@ fn noise_ntt(eta: usize, seed: &[u8; 32], n: u8, f: &mut Poly) {
 /// to `out` at `offset` in pieces of [`CHUNK`] coefficients.
 #[inline(never)]
 fn put_compressed(d: u32, f: &Poly, offset: usize, out: &mut impl CiphertextSink) {
-    let mut buf = Zeroizing::new([0u8; CHUNK * MAX_D as usize / 8]);
-    let n = CHUNK * d as usize / 8;
+    let mut buf = Zeroizing::new([0u8; (CHUNK * MAX_D as usize) >> 3]);
+    let n = (CHUNK * d as usize) >> 3;
     for (k, c) in f.c.chunks_exact(CHUNK).enumerate() {
         compress_encode_coeffs_d(d, c, &mut buf[..n]);
         out.put(offset + k * n, &buf[..n]);
