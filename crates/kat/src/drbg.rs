@@ -102,8 +102,10 @@ impl rand_core::TryRng for Drbg {
 
 impl rand_core::TryCryptoRng for Drbg {}
 
-#[cfg(all(test, feature = "std"))]
+#[cfg(test)]
 mod tests {
+    #![cfg(feature = "std")]
+
     use super::*;
     use crate::hex;
 
