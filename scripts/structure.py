@@ -18,7 +18,7 @@ from pathlib import Path
 
 PATH_RE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 USE_GROUP_RE = re.compile(r"\buse\s+(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)*)::\{([^;]*)\};", re.S)
-TEST_MOD_RE = re.compile(r"^\s*#\[cfg\(test\)\]\s*\n\s*(pub(\([a-z]+\))?\s+)?mod\s+\w+\s*\{", re.M)
+TEST_MOD_RE = re.compile(r"^\s*#\[cfg\((?:test|all\(test\b[^\]\n]*\))\)\]\s*\n\s*(pub(\([a-z]+\))?\s+)?mod\s+\w+\s*\{", re.M)
 
 
 def module_of(src: Path, f: Path) -> tuple:

@@ -102,10 +102,8 @@ impl rand_core::TryRng for Drbg {
 
 impl rand_core::TryCryptoRng for Drbg {}
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
-    #![cfg(feature = "std")]
-
     use super::*;
     use crate::hex;
 
