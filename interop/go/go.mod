@@ -1,0 +1,3 @@
+module pqdr.invalid/interop/go
+
+go 1.26
