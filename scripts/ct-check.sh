@@ -90,6 +90,12 @@ CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
 # Its test binary is also in the division scan below (ct_valgrind-*).
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
   cargo test --release -p pqdr-mlkem --features self-test,small-stack --test ct_valgrind -- --test-threads=1
+# pqdr-mldsa's other signing memory plans (crates/mldsa/src/sign.rs): row by
+# row (`medium-memory`, the bare-metal default) and streaming (`low-memory`).
+for f in medium-memory low-memory; do
+  CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
+    cargo test --release -p pqdr-mldsa --features "self-test,$f" --test ct_valgrind -- --test-threads=1
+done
 echo "constant-time check at opt-level $CT_OPT_LEVEL: clean"
 
 # Negative control: each canary must make valgrind fail.

@@ -1,7 +1,7 @@
 //! ML-DSA (FIPS 204) on the target.
 use pqdr_kat::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_sign_seed, stack};
-use pqdr_mldsa::{ParameterSet, Signature, SigningKey, VerifyingKey};
+use pqdr_mldsa::{ByteArray, ParameterSet, Signature, SigningKey, VerifyingKey};
 
 /// ML-DSA: the first NIST KAT record (`PQCgenKAT_sign.c` with FIPS 204: one
 /// 32-byte draw for ξ, one for `rnd`; pure ML-DSA, empty context,
@@ -26,6 +26,21 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
         check(set, "sign", false);
         return;
     };
+    // The same signature into a caller's buffer (as pqm4 counts `crypto_sign`:
+    // the output is the caller's): no signature-sized copy in the frame.
+    let mut out = Signature::<P>::from_bytes(&P::SigBytes::zeroed());
+    let (r, used) = stack::measure(
+        |(sk, msg, rnd, out): (&SigningKey<P>, &[u8], &[u8; 32], &mut Signature<P>)| {
+            sk.sign_with_rnd_into(msg, &[], rnd, out)
+        },
+        (&sk, &msg[..], &rnd, &mut out),
+    );
+    stack(set, "sign_into", used);
+    check(
+        set,
+        "sign-into-same-signature",
+        r.is_ok() && out.as_bytes().as_ref() == sig.as_bytes().as_ref(),
+    );
     let (ok, used) = stack::measure(
         |(vk, msg, sig): (&VerifyingKey<P>, &[u8], &Signature<P>)| vk.verify(msg, &[], sig),
         (&vk, &msg[..], &sig),

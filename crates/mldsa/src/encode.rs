@@ -16,7 +16,7 @@ use crate::poly::Poly;
 /// of 8 (odd widths) or 4 (even widths) fields fills whole bytes, at most 13
 /// of them, so one group fits a `u128`.
 #[inline(always)]
-fn group(bits: u32) -> (usize, usize) {
+pub(crate) fn group(bits: u32) -> (usize, usize) {
     let g = if bits & 1 == 1 { 8 } else { 4 };
     (g, (g * bits as usize) >> 3)
 }
@@ -56,6 +56,77 @@ pub(crate) fn unpack(p: &mut Poly, bytes: &[u8], bits: u32, f: impl Fn(i32) -> i
             v >>= bits;
         }
     }
+}
+
+/// Packs 8 values of [0, 2^23) (coefficients of w in [0, q)) into 23 bytes,
+/// little-endian: the low-memory signer keeps w this way between its phases.
+#[cfg_attr(
+    not(feature = "low-memory"),
+    allow(dead_code, reason = "used by the low-memory signer")
+)]
+#[inline(always)]
+pub(crate) fn pack23(out: &mut [u8], v: &[i32; 8]) {
+    let mut acc = 0u64;
+    let mut nbits = 0u32;
+    let mut k = 0;
+    for &c in v {
+        acc |= u64::from(c.cast_unsigned() & 0x7f_ffff) << nbits;
+        nbits += 23;
+        while nbits >= 8 {
+            out[k] = acc as u8;
+            acc >>= 8;
+            nbits -= 8;
+            k += 1;
+        }
+    }
+}
+
+/// Inverse of [`pack23`]: 8 values of [0, 2^23) from 23 bytes.
+#[cfg_attr(
+    not(feature = "low-memory"),
+    allow(dead_code, reason = "used by the low-memory signer")
+)]
+#[inline(always)]
+pub(crate) fn unpack23(bytes: &[u8], v: &mut [i32; 8]) {
+    let mut acc = 0u64;
+    let mut nbits = 0u32;
+    let mut k = 0;
+    for c in v.iter_mut() {
+        while nbits < 23 {
+            acc |= u64::from(bytes[k]) << nbits;
+            nbits += 8;
+            k += 1;
+        }
+        *c = (acc & 0x7f_ffff) as i32;
+        acc >>= 23;
+        nbits -= 23;
+    }
+}
+
+/// `HintBitPack` (FIPS 204 Algorithm 20) for one row `i` given as 256 bits
+/// (bit n of `h[n / 32]`), called with public (already released) hints.
+/// Returns the new running index.
+#[cfg_attr(
+    not(feature = "low-memory"),
+    allow(dead_code, reason = "used by the low-memory signer")
+)]
+pub(crate) fn hint_pack_bits(
+    out: &mut [u8],
+    omega: usize,
+    i: usize,
+    h: &[u32; 8],
+    mut index: usize,
+) -> usize {
+    for (w, &word) in h.iter().enumerate() {
+        for b in 0..32 {
+            if (word >> b) & 1 != 0 && index < omega {
+                out[index] = ((w << 5) | b) as u8;
+                index += 1;
+            }
+        }
+    }
+    out[omega + i] = index as u8;
+    index
 }
 
 /// `HintBitPack` (FIPS 204 Algorithm 20) for one row `i` (hint bits 0/1 in `h`), called
@@ -105,4 +176,41 @@ pub(crate) fn hint_unpack(y: &[u8], omega: usize, h: &mut [Poly]) -> Option<()> 
         return None;
     }
     Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack23_round_trips_and_is_little_endian() {
+        let v = [0, 1, 0x7f_ffff, 8_380_416, 0x40_0000, 12345, 0x55_5555, 7];
+        let mut bytes = [0u8; 23];
+        pack23(&mut bytes, &v);
+        let mut back = [0i32; 8];
+        unpack23(&bytes, &mut back);
+        assert_eq!(back, v);
+        // Bit 23 of the stream is bit 0 of the second value.
+        let mut one = [0i32; 8];
+        one[1] = 1;
+        pack23(&mut bytes, &one);
+        assert_eq!(bytes[2], 0x80);
+        assert!(bytes.iter().enumerate().all(|(k, &b)| k == 2 || b == 0));
+    }
+
+    #[test]
+    fn hint_pack_bits_matches_hint_pack_row() {
+        let mut h = Poly::ZERO;
+        let mut bits = [0u32; 8];
+        for n in [0usize, 5, 31, 32, 100, 255] {
+            h.0[n] = 1;
+            bits[n >> 5] |= 1 << (n & 31);
+        }
+        for omega in [3usize, 80] {
+            let (mut a, mut b) = ([0u8; 84], [0u8; 84]);
+            let ia = hint_pack_row(&mut a[..omega + 4], omega, 2, &h, 1);
+            let ib = hint_pack_bits(&mut b[..omega + 4], omega, 2, &bits, 1);
+            assert_eq!((ia, a), (ib, b));
+        }
+    }
 }

@@ -118,17 +118,22 @@ impl<P: ParameterSet> ExpandedSigningKey<P> {
     /// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) from line 7 on, with an
     /// externally computed μ = H(tr‖M′, 64).
     pub fn sign_mu(&self, mu: &[u8; 64], rnd: &[u8; 32]) -> Signature<P> {
-        let pre = crate::sign::Precomputed::<P> {
-            a_hat: Some(&self.a_hat),
-            s1_hat: &self.s1_hat,
-            s2_hat: &self.s2_hat,
-            t0_hat: Some(&self.t0_hat),
-        };
         let mut sig = Signature {
             bytes: P::SigBytes::zeroed(),
         };
-        crate::sign::sign_precomputed::<P>(&self.sk.bytes, &pre, mu, rnd, &mut sig.bytes);
+        self.sign_mu_into(mu, rnd, &mut sig);
         sig
+    }
+
+    /// [`sign_mu`](Self::sign_mu) into `sig`.
+    pub(crate) fn sign_mu_into(&self, mu: &[u8; 64], rnd: &[u8; 32], sig: &mut Signature<P>) {
+        let pre = crate::sign::Precomputed::<P> {
+            a_hat: Some(&self.a_hat),
+            s1_hat: Some(&self.s1_hat),
+            s2_hat: Some(&self.s2_hat),
+            t0_hat: Some(&self.t0_hat),
+        };
+        crate::sign::sign_precomputed::<P>(&self.sk.bytes, &pre, mu, rnd, &mut sig.bytes);
     }
 }
 

@@ -19,6 +19,14 @@ pub(crate) fn mont(a: i64) -> i32 {
     (a.wrapping_sub(i64::from(t).wrapping_mul(i64::from(Q))) >> 32) as i32
 }
 
+/// A representative of a mod q in (−q, q) for |a| < 2^31 − 2^22: subtracts
+/// ⌊(a + 2^22)/2^23⌋·q (a shift, no division); |result| ≤ 2^22 + 256·(2^13 − 1) < q.
+#[inline(always)]
+pub(crate) fn reduce32(a: i32) -> i32 {
+    let t = a.wrapping_add(1 << 22) >> 23;
+    a.wrapping_sub(t.wrapping_mul(Q))
+}
+
 /// Maps a value of (−q, q) to [0, q).
 #[inline(always)]
 pub(crate) fn freeze(a: i32) -> i32 {

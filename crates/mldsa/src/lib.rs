@@ -33,6 +33,8 @@ mod sample;
 #[cfg(feature = "self-test")]
 pub mod self_test;
 mod sign;
+#[cfg(feature = "low-memory")]
+mod sign_lowmem;
 mod stream;
 #[cfg(feature = "signature")]
 mod traits;

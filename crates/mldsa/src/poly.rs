@@ -14,7 +14,7 @@
 
 use zeroize::Zeroize;
 
-use crate::field::{Q, freeze, mont};
+use crate::field::{Q, freeze, mont, reduce32};
 
 /// Coefficients per polynomial (n = 256, FIPS 204 §2.3).
 pub(crate) const N: usize = 256;
@@ -175,6 +175,14 @@ impl Poly {
         }
     }
 
+    /// Reduces every coefficient of (−2^31 + 2^22, 2^31 − 2^22) to (−q, q)
+    /// (same residue mod q), e.g. a sum of up to 7 Montgomery products.
+    pub(crate) fn reduce(&mut self) {
+        for x in &mut self.0 {
+            *x = reduce32(*x);
+        }
+    }
+
     /// Maps every coefficient of (−q, q) to [0, q).
     pub(crate) fn freeze(&mut self) {
         for x in &mut self.0 {
@@ -210,6 +218,18 @@ pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
         .zip(extra.0.iter())
     {
         *o = mont(
+            i64::from(*x)
+                .wrapping_mul(i64::from(*y))
+                .wrapping_add(i64::from(*e)),
+        );
+    }
+}
+
+/// a = mont(a ∘ b̂ + extra).
+#[inline(always)]
+pub(crate) fn mul_add_mont_in_place(a: &mut Poly, b: &Poly, extra: &Poly) {
+    for ((x, y), e) in a.0.iter_mut().zip(b.0.iter()).zip(extra.0.iter()) {
+        *x = mont(
             i64::from(*x)
                 .wrapping_mul(i64::from(*y))
                 .wrapping_add(i64::from(*e)),

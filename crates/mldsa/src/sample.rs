@@ -11,8 +11,8 @@ use crate::xof::{Shake128, Shake256};
 use pqdr_ct::hook;
 use zeroize::Zeroize;
 
-use crate::encode::unpack;
-use crate::field::Q;
+use crate::encode::{group, unpack};
+use crate::field::{Q, mont};
 use crate::params::MAX_Z_POLY_SIZE;
 use crate::poly::{N, Poly};
 
@@ -57,6 +57,36 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
         }
         reader.read_blocks(&mut buf[..SHAKE128_RATE]);
         len = SHAKE128_RATE;
+    }
+}
+
+/// acc += Â[r][s] ∘ ŷ with Â[r][s] = `RejNTTPoly(ρ‖s‖r)` (FIPS 204
+/// Algorithms 30 and 32) consumed coefficient by coefficient as it is
+/// sampled, so the entry is never stored: one SHAKE128 block at a time, each
+/// accepted coefficient multiplied into `acc` (Montgomery products, |ŷ| < 9q;
+/// the caller reduces `acc` after at most 7 of them). Same byte stream and
+/// acceptance as [`rej_ntt_poly`]; ρ is public, ŷ is never branched on.
+pub(crate) fn rej_ntt_mul_acc(acc: &mut Poly, rho: &[u8; 32], s: usize, r: usize, y: &Poly) {
+    let mut g = Shake128::default();
+    g.update(rho);
+    g.update(&[s as u8, r as u8]);
+    let mut reader = g.finalize_xof();
+    let mut buf = [0u8; SHAKE128_RATE];
+    let mut ctr = 0;
+    loop {
+        reader.read_blocks(&mut buf);
+        for b in buf.chunks_exact(3) {
+            // `CoeffFromThreeBytes` (FIPS 204 Algorithm 14).
+            let z = i32::from(b[0]) | (i32::from(b[1]) << 8) | (i32::from(b[2] & 0x7f) << 16);
+            if z < Q {
+                let p = mont(i64::from(z).wrapping_mul(i64::from(y.0[ctr])));
+                acc.0[ctr] = acc.0[ctr].wrapping_add(p);
+                ctr += 1;
+                if ctr == N {
+                    return;
+                }
+            }
+        }
     }
 }
 
@@ -118,6 +148,35 @@ pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, ga
     unpack(out, &buf[..len], gamma1_bits + 1, |v| {
         gamma1.wrapping_sub(v)
     });
+    buf.zeroize();
+}
+
+/// out += y_r, with y_r the r-th polynomial of `ExpandMask(ρ'', μ)` (FIPS 204
+/// Algorithm 34) as in [`expand_mask_poly`], squeezed one packing group (at
+/// most 10 bytes) at a time instead of into a 680-byte buffer. |out| + γ1 must
+/// fit an `i32` (the caller passes zero or a centred value).
+#[cfg_attr(
+    not(feature = "low-memory"),
+    allow(dead_code, reason = "used by the low-memory signer")
+)]
+pub(crate) fn expand_mask_add(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
+    let mut x = Shake256::default();
+    x.update(rho_pp);
+    x.update(&kappa.to_le_bytes());
+    let mut reader = x.finalize_xof();
+    let bits = gamma1_bits + 1;
+    let gamma1 = 1i32 << gamma1_bits;
+    let mask = (1u128 << bits) - 1;
+    let (g, gbytes) = group(bits);
+    let mut buf = [0u8; 16];
+    for coeffs in out.0.chunks_exact_mut(g) {
+        reader.read(&mut buf[..gbytes]);
+        let mut v = u128::from_le_bytes(buf);
+        for c in coeffs.iter_mut() {
+            *c = c.wrapping_add(gamma1.wrapping_sub((v & mask) as i32));
+            v >>= bits;
+        }
+    }
     buf.zeroize();
 }
 

@@ -1,12 +1,22 @@
 //! Signing (FIPS 204 §6.2): `ML-DSA.Sign_internal` (Algorithm 7) from μ on
 //! (the caller computes μ = H(tr‖M′, 64), or passes an external μ).
 //!
-//! Memory plan (ML-DSA-65 numbers): Â is kept for the whole signature
-//! (30 KiB; regenerated row by row in every attempt with the `low-memory`
-//! feature), NTT(s1) and NTT(s2) once per signature (11 KiB), and per attempt
-//! only ŷ and w (11 KiB). y itself is never stored: z = y + cs1 is computed as
-//! NTT^−1(ĉ∘ŝ1 + ŷ) in one pass. NTT(t0) is computed only for attempts that
-//! pass the first checks, one row at a time.
+//! Three memory plans for a compact [`SigningKey`](crate::SigningKey)
+//! (ML-DSA-65 numbers; README "Stack and speed"), all the same algorithm
+//! with byte-identical output:
+//! - *cached* (hosted targets by default): Â is kept for the whole signature
+//!   (30 KiB), NTT(s1) and NTT(s2) once per signature (11 KiB), and per
+//!   attempt only ŷ and w (11 KiB);
+//! - *row by row* (bare-metal `target_os = "none"` by default, or the
+//!   `medium-memory` feature): each Â entry is sampled straight into the
+//!   accumulator of its row of w in every attempt, and NTT(s1_j), NTT(s2_i)
+//!   are formed from the encoded key when used, one polynomial at a time;
+//! - *streaming* (`low-memory`): `sign_lowmem.rs`.
+//!
+//! y itself is never stored: z = y + cs1 is computed as NTT^−1(ĉ∘ŝ1 + ŷ) in
+//! one pass. NTT(t0) is computed only for attempts that pass the first checks,
+//! one row at a time. [`ExpandedSigningKey`](crate::ExpandedSigningKey) always
+//! uses the cached plan with its precomputed values.
 #![allow(
     clippy::cast_possible_truncation,
     clippy::cast_possible_wrap,
@@ -21,17 +31,20 @@ use crate::encode::{hint_pack_row, pack};
 use crate::field::{center, exceeds, freeze, reduce_wide};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
 use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
-use crate::poly::{N, Poly, mul_acc, mul_add_mont, mul_mont, mul_mont_in_place, reduce_acc};
+use crate::poly::{
+    N, Poly, mul_acc, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place, reduce_acc,
+};
 use crate::rounding::{decompose, high_bits};
-use crate::sample::{expand_mask_poly, h, rej_ntt_poly, sample_in_ball};
+use crate::sample::{expand_mask_poly, h, rej_ntt_mul_acc, rej_ntt_poly, sample_in_ball};
 
-/// Precomputed values of a signing key: ŝ1, ŝ2, and optionally Â and
-/// NTT(t0) (when absent, Â entries are sampled as needed and NTT(t0) is formed
-/// row by row from the encoded key).
+/// Precomputed values of a signing key: Â, ŝ1, ŝ2 and NTT(t0), each
+/// optional. When absent, Â entries are sampled as needed (straight into the
+/// accumulator of their row), ŝ1_j, ŝ2_i and NTT(t0_i) are formed from the
+/// encoded key when used.
 pub(crate) struct Precomputed<'a, P: ParameterSet> {
     pub(crate) a_hat: Option<&'a P::Matrix>,
-    pub(crate) s1_hat: &'a P::VecL,
-    pub(crate) s2_hat: &'a P::VecK,
+    pub(crate) s1_hat: Option<&'a P::VecL>,
+    pub(crate) s2_hat: Option<&'a P::VecK>,
     pub(crate) t0_hat: Option<&'a P::VecK>,
 }
 
@@ -75,9 +88,28 @@ fn expand_a<P: ParameterSet>(rho: &[u8; 32], a_hat: &mut P::Matrix) {
     }
 }
 
-/// `ML-DSA.Sign_internal(sk, M′, rnd)` (FIPS 204 Algorithm 7) from line 7 on, given μ, for an
-/// encoded key: ŝ1 and ŝ2 are computed here, Â too unless `low-memory`.
+/// `ML-DSA.Sign_internal(sk, M′, rnd)` (FIPS 204 Algorithm 7) from line 7 on,
+/// given μ, for an encoded key, with the memory plan of the build (module doc).
 pub(crate) fn sign_mu<P: ParameterSet>(
+    sk: &P::SkBytes,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    #[cfg(feature = "low-memory")]
+    crate::sign_lowmem::sign_mu::<P>(sk, mu, rnd, sig);
+    #[cfg(all(
+        not(feature = "low-memory"),
+        any(target_os = "none", feature = "medium-memory")
+    ))]
+    sign_row_by_row::<P>(sk, mu, rnd, sig);
+    #[cfg(not(any(feature = "low-memory", target_os = "none", feature = "medium-memory")))]
+    sign_cached::<P>(sk, mu, rnd, sig);
+}
+
+/// The cached plan: ŝ1, ŝ2 and Â computed once per signature.
+#[cfg(not(any(feature = "low-memory", target_os = "none", feature = "medium-memory")))]
+fn sign_cached<P: ParameterSet>(
     sk: &P::SkBytes,
     mu: &[u8; 64],
     rnd: &[u8; 32],
@@ -89,22 +121,40 @@ pub(crate) fn sign_mu<P: ParameterSet>(
     let mut s1_hat = P::VecL::zeroed();
     let mut s2_hat = P::VecK::zeroed();
     expand_s_hat::<P>(skb, &mut s1_hat, &mut s2_hat);
-    #[cfg(not(feature = "low-memory"))]
     let mut a_hat = P::Matrix::zeroed();
-    #[cfg(not(feature = "low-memory"))]
     expand_a::<P>(&public_rho(skb), &mut a_hat);
     let pre = Precomputed::<P> {
-        #[cfg(not(feature = "low-memory"))]
         a_hat: Some(&a_hat),
-        #[cfg(feature = "low-memory")]
-        a_hat: None,
-        s1_hat: &s1_hat,
-        s2_hat: &s2_hat,
+        s1_hat: Some(&s1_hat),
+        s2_hat: Some(&s2_hat),
         t0_hat: None,
     };
     sign_precomputed::<P>(sk, &pre, mu, rnd, sig);
     s1_hat.zeroize();
     s2_hat.zeroize();
+}
+
+/// The row-by-row plan: nothing precomputed.
+#[cfg(all(
+    not(feature = "low-memory"),
+    any(target_os = "none", feature = "medium-memory")
+))]
+fn sign_row_by_row<P: ParameterSet>(
+    sk: &P::SkBytes,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    let pre = Precomputed::<P> {
+        a_hat: None,
+        s1_hat: None,
+        s2_hat: None,
+        t0_hat: None,
+    };
+    match P::GAMMA2 {
+        95_232 => sign_core::<P, 95_232>(sk, &pre, None, mu, rnd, sig),
+        _ => sign_core::<P, 261_888>(sk, &pre, None, mu, rnd, sig),
+    }
 }
 
 /// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) from line 7 on, given μ and
@@ -116,16 +166,22 @@ pub(crate) fn sign_precomputed<P: ParameterSet>(
     rnd: &[u8; 32],
     sig: &mut P::SigBytes,
 ) {
+    // Â∘ŷ row accumulator (products in i64, one reduction per row).
+    let mut acc = [0i64; N];
     match P::GAMMA2 {
-        95_232 => sign_core::<P, 95_232>(sk, pre, mu, rnd, sig),
-        _ => sign_core::<P, 261_888>(sk, pre, mu, rnd, sig),
+        95_232 => sign_core::<P, 95_232>(sk, pre, Some(&mut acc), mu, rnd, sig),
+        _ => sign_core::<P, 261_888>(sk, pre, Some(&mut acc), mu, rnd, sig),
     }
+    acc.zeroize();
 }
 
 /// [`sign_precomputed`] for γ2 = `G2` (FIPS 204 Algorithm 7, from line 7 on).
+/// With Â in `pre`, w = Â∘ŷ is summed in the i64 accumulator `acc`; without,
+/// each Â entry is sampled straight into its row of w (no `acc` needed).
 fn sign_core<P: ParameterSet, const G2: i32>(
     sk: &P::SkBytes,
     pre: &Precomputed<'_, P>,
+    mut acc: Option<&mut [i64; N]>,
     mu: &[u8; 64],
     rnd: &[u8; 32],
     sig: &mut P::SigBytes,
@@ -133,7 +189,6 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     debug_assert_eq!(P::GAMMA2, G2);
     let skb = sk.as_ref();
     let rho = public_rho(skb);
-    let mut a_tmp = Poly::ZERO;
     // Line 7: ρ'' ← H(K‖rnd‖μ, 64).
     let mut rho_pp = Zeroizing::new([0u8; 64]);
     h(
@@ -143,7 +198,6 @@ fn sign_core<P: ParameterSet, const G2: i32>(
 
     let mut y_hat = P::VecL::zeroed();
     let mut w = P::VecK::zeroed();
-    let mut acc = [0i64; N];
     let mut tmp = Poly::ZERO;
     let mut c_hat = Poly::ZERO;
     let mut w1_bytes = Zeroizing::new([0u8; MAX_W1_POLY_SIZE]);
@@ -162,16 +216,23 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         let mut hasher = Shake256::default();
         hasher.update(mu);
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
-            acc.fill(0);
-            for (j, y) in y_hat.as_ref().iter().enumerate() {
-                if let Some(a_hat) = pre.a_hat {
-                    mul_acc(&mut acc, &a_hat.as_ref()[i * P::L + j], y);
-                } else {
-                    rej_ntt_poly(&mut a_tmp, &rho, j, i);
-                    mul_acc(&mut acc, &a_tmp, y);
+            match (pre.a_hat, acc.as_deref_mut()) {
+                (Some(a_hat), Some(acc)) => {
+                    acc.fill(0);
+                    for (j, y) in y_hat.as_ref().iter().enumerate() {
+                        mul_acc(acc, &a_hat.as_ref()[i * P::L + j], y);
+                    }
+                    reduce_acc(wi, acc);
+                }
+                _ => {
+                    // Σ_j mont(Â_ij ∘ ŷ_j), |·| < 7q, reduced to (−q, q).
+                    *wi = Poly::ZERO;
+                    for (j, y) in y_hat.as_ref().iter().enumerate() {
+                        rej_ntt_mul_acc(wi, &rho, j, i, y);
+                    }
+                    wi.reduce();
                 }
             }
-            reduce_acc(wi, &acc);
             wi.invntt_tomont();
             wi.freeze();
             let w1 = &mut w1_bytes[..P::W1_POLY_SIZE];
@@ -185,8 +246,14 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         // Lines 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
         // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β (`bad` < 0 then).
         let mut bad = 0i32;
-        for (j, (y, s1)) in y_hat.as_ref().iter().zip(pre.s1_hat.as_ref()).enumerate() {
-            mul_add_mont(&mut tmp, &c_hat, s1, y);
+        for (j, y) in y_hat.as_ref().iter().enumerate() {
+            if let Some(s1_hat) = pre.s1_hat {
+                mul_add_mont(&mut tmp, &c_hat, &s1_hat.as_ref()[j], y);
+            } else {
+                unpack_eta::<P>(&mut tmp, &skb[s1_range::<P>(j)]);
+                tmp.ntt();
+                mul_add_mont_in_place(&mut tmp, &c_hat, y);
+            }
             tmp.invntt_tomont();
             for x in &mut tmp.0 {
                 *x = center(freeze(*x));
@@ -195,8 +262,14 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
             pack(out, &tmp, P::Z_BITS, |c| gamma1.wrapping_sub(c));
         }
-        for (wi, s2) in w.as_mut().iter_mut().zip(pre.s2_hat.as_ref()) {
-            mul_mont(&mut tmp, &c_hat, s2);
+        for (i, wi) in w.as_mut().iter_mut().enumerate() {
+            if let Some(s2_hat) = pre.s2_hat {
+                mul_mont(&mut tmp, &c_hat, &s2_hat.as_ref()[i]);
+            } else {
+                unpack_eta::<P>(&mut tmp, &skb[s2_range::<P>(i)]);
+                tmp.ntt();
+                mul_mont_in_place(&mut tmp, &c_hat);
+            }
             tmp.invntt_tomont();
             for (x, cs2) in wi.0.iter_mut().zip(tmp.0.iter()) {
                 // w − cs2 in [0, q), kept for the hint.
@@ -252,7 +325,6 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         }
         break;
     }
-    acc.zeroize();
     tmp.zeroize();
     c_hat.zeroize();
     y_hat.zeroize();

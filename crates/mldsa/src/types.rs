@@ -224,8 +224,14 @@ impl<P: ParameterSet> SigningKey<P> {
         let mut sig = Signature {
             bytes: P::SigBytes::zeroed(),
         };
-        crate::sign::sign_mu::<P>(&self.bytes, mu, rnd, &mut sig.bytes);
+        self.sign_mu_into(mu, rnd, &mut sig);
         sig
+    }
+
+    /// [`sign_mu`](Self::sign_mu) into `sig` (no copy of the signature).
+    #[inline]
+    pub(crate) fn sign_mu_into(&self, mu: &[u8; 64], rnd: &[u8; 32], sig: &mut Signature<P>) {
+        crate::sign::sign_mu::<P>(&self.bytes, mu, rnd, &mut sig.bytes);
     }
 }
 
@@ -274,6 +280,27 @@ macro_rules! signing_methods {
                 rnd: &[u8; 32],
             ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
                 Ok(self.sign_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, rnd))
+            }
+
+            /// [`sign_with_rnd`](Self::sign_with_rnd) into the caller's `sig`
+            /// (overwritten), for small stacks: a signature returned by value
+            /// is built in this function's frame and then copied out, which
+            /// at opt-level `s` on a Cortex-M4 costs its size (3.3 KB for
+            /// ML-DSA-65) of extra stack. `Signature::from_bytes` of zero
+            /// bytes gives a buffer to start from.
+            ///
+            /// # Errors
+            /// `ctx` is longer than 255 bytes (`sig` is then left unchanged).
+            pub fn sign_with_rnd_into(
+                &self,
+                msg: &[u8],
+                ctx: &[u8],
+                rnd: &[u8; 32],
+                sig: &mut $crate::types::Signature<P>,
+            ) -> Result<(), $crate::error::Error> {
+                let mu = $crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?;
+                self.sign_mu_into(&mu, rnd, sig);
+                Ok(())
             }
 
             /// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) on the formatted message M′.
