@@ -7,6 +7,12 @@
 //! Every reduction is a multiply-and-shift by a precomputed constant: no
 //! division instruction ever sees a secret value.
 
+/// The largest degree p of any set (sntrup1277): `Encode`'s level tables
+/// (sized for `encode::MAX_LEN` values) hold every polynomial, and the
+/// fixed-size scratch buffers (the products' padded base operand, the
+/// `Small_encode` of r) are sized by it.
+pub(crate) const MAX_P: usize = 1277;
+
 /// `floor(y / d)` for `y < 2^28` and `1 < d < 2^14`, without a division.
 ///
 /// With `s = 28 + ceil(log2 d)` and `m = ceil(2^s / d) = (2^s + e) / d`

@@ -10,13 +10,15 @@
 //! a ciphertext that does not re-encrypt to itself, `Hash0(Hash3(rho) ‖ ct)`
 //! (implicit rejection).
 
+use crate::arith::MAX_P;
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{
     rounded_decode, rounded_encode, rq_bytes, rq_decode, rq_encode, small_bytes, small_decode,
     small_encode,
 };
 use crate::sample::{short_random, small_random, small_random_batched};
-use crate::sntrup_core::{decrypt, encrypt, is_short, public_key, recip3};
+use crate::sntrup_core::{decrypt_f, decrypt_v, encrypt, is_short, public_key, recip3};
+use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha512};
 use zeroize::Zeroizing;
@@ -51,24 +53,12 @@ fn hash_prefix(b: u8, in1: &[u8], in2: &[u8], out: &mut [u8; HASH_BYTES]) {
     out.copy_from_slice(&d[..HASH_BYTES]);
 }
 
-/// `HashConfirm(r, K)` (NTRU Prime spec §2.3.7 `Encap`): `Hash2(Hash3(r_enc) ‖ cache)`,
-/// `cache = Hash4(pk)`. The result is public (it is the end of the ciphertext);
-/// the intermediate `Hash3(r_enc)` is wiped.
-fn hash_confirm(r_enc: &[u8], cache: &[u8]) -> [u8; HASH_BYTES] {
-    let mut h3 = Zeroizing::new([0u8; HASH_BYTES]);
-    hash_prefix(3, r_enc, &[], &mut h3);
-    let mut out = [0u8; HASH_BYTES];
-    hash_prefix(2, h3.as_ref(), cache, &mut out);
-    out
-}
-
-/// `HashSession(b, y, z)` (NTRU Prime spec §2.3.7 `Encap`, §2.3.8 `Decap`):
-/// `Hash_b(Hash3(y) ‖ z)`, written straight into the caller's secret `out`;
-/// the intermediate `Hash3(y)` is wiped.
-fn hash_session(b: u8, y: &[u8], z: &[u8], out: &mut [u8; HASH_BYTES]) {
+/// `Hash3(y)` (the inner hash of `HashConfirm` and `HashSession`, NTRU Prime spec
+/// §2.3.7, §2.3.8), a secret, wiped on drop.
+fn hash3(y: &[u8]) -> Zeroizing<[u8; HASH_BYTES]> {
     let mut h3 = Zeroizing::new([0u8; HASH_BYTES]);
     hash_prefix(3, y, &[], &mut h3);
-    hash_prefix(b, h3.as_ref(), z, out);
+    h3
 }
 
 /// `Hash4(pk)`, the public `cache` field of the secret key.
@@ -92,15 +82,16 @@ where
     R: TryCryptoRng + ?Sized,
 {
     let sb = small_bytes(P);
-    let mut g = Zeroizing::new([0i8; P]);
-    let mut ginv = Zeroizing::new([0i8; P]);
+    let mut g = [0i8; P];
+    let mut g = Wipe::new(&mut g);
     loop {
         if BATCHED {
             small_random_batched(&mut g, rng)?;
         } else {
             small_random(&mut g, rng)?;
         }
-        let mut ok = recip3(&mut ginv, &g).unwrap_u8();
+        // Small_encode(1/g) goes straight to its place in the secret key.
+        let mut ok = recip3(&mut sk[sb..2 * sb], &g).unwrap_u8();
         // Public by design: only whether this g is rejected leaks; a rejected
         // g is discarded (NTRU Prime spec §2.3, Core `KeyGen`; liboqs lists it as a pass).
         pqdr_ct::hook::declassify(&mut ok);
@@ -108,11 +99,12 @@ where
             break;
         }
     }
-    let mut f = Zeroizing::new([0i8; P]);
+    let mut f = [0i8; P];
+    let mut f = Wipe::new(&mut f);
     short_random::<P, W, BATCHED, R>(&mut f, rng)?;
     let rho_at = 2 * sb + pk.len();
     rng.try_fill_bytes(&mut sk[rho_at..rho_at + sb])?;
-    keypair_finish::<P, Q>(&f, &g, &ginv, pk, sk);
+    keypair_finish::<P, Q>(&f, &g, pk, sk);
     Ok(())
 }
 
@@ -127,8 +119,7 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
     sk: &mut [u8],
 ) -> Option<()> {
     let sb = small_bytes(P);
-    let mut ginv = Zeroizing::new([0i8; P]);
-    let mut ok = (recip3(&mut ginv, g) & is_short::<P, W>(f)).unwrap_u8();
+    let mut ok = (recip3(&mut sk[sb..2 * sb], g) & is_short::<P, W>(f)).unwrap_u8();
     // Public: whether the caller's input is a valid key seed.
     pqdr_ct::hook::declassify(&mut ok);
     if ok != 1 {
@@ -136,17 +127,17 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
     }
     let rho_at = 2 * sb + pk.len();
     sk[rho_at..rho_at + sb].copy_from_slice(rho);
-    keypair_finish::<P, Q>(f, g, &ginv, pk, sk);
+    keypair_finish::<P, Q>(f, g, pk, sk);
     Some(())
 }
 
 /// `ZKeyGen` (Core `KeyGen` plus the key encodings, NTRU Prime spec §2.3,
-/// §3.1) from the sampled polynomials, plus the rest of the secret key.
+/// §3.1) from the sampled polynomials, plus the rest of the secret key
+/// (`Small_encode(1/g)` is already in place).
 #[inline(never)]
 fn keypair_finish<const P: usize, const Q: i16>(
     f: &[i8; P],
     g: &[i8; P],
-    ginv: &[i8; P],
     pk: &mut [u8],
     sk: &mut [u8],
 ) {
@@ -156,7 +147,6 @@ fn keypair_finish<const P: usize, const Q: i16>(
     public_key::<P, Q>(&mut h, f, g);
     rq_encode::<P, Q>(pk, &mut h);
     small_encode(&mut sk[..sb], f);
-    small_encode(&mut sk[sb..2 * sb], ginv);
     let pk_at = 2 * sb;
     sk[pk_at..pk_at + pk.len()].copy_from_slice(pk);
     let cache_at = pk_at + pk.len() + sb;
@@ -174,7 +164,8 @@ pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, const BATCHED:
 where
     R: TryCryptoRng + ?Sized,
 {
-    let mut r = Zeroizing::new([0i8; P]);
+    let mut r = [0i8; P];
+    let mut r = Wipe::new(&mut r);
     short_random::<P, W, BATCHED, R>(&mut r, rng)?;
     encap_with::<P, Q>(&r, pk, ct, ss);
     Ok(())
@@ -188,11 +179,10 @@ pub(crate) fn encap_with<const P: usize, const Q: i16>(
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    let sb = small_bytes(P);
     let cache = hash_cache(pk);
-    let mut r_enc = Zeroizing::new([0u8; P]);
-    hide::<P, Q>(ct, &mut r_enc[..sb], r, pk, &cache);
-    hash_session(1, &r_enc[..sb], ct, ss);
+    let h3 = hide::<P, Q>(ct, r, pk, &cache);
+    // HashSession(1, r_enc, c) = Hash1(Hash3(r_enc) ‖ c)
+    hash_prefix(1, h3.as_ref(), ct, ss);
 }
 
 /// Decodes `Small_encode`d bytes as an `Inputs` value (NTRU Prime spec §2.3.5
@@ -210,49 +200,86 @@ pub(crate) fn decode_short<const P: usize, const W: usize>(
 }
 
 /// `Hide` (NTRU Prime spec §2.3.7 `Encap`, the ciphertext): `r_enc = Small_encode(r)`,
-/// `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`.
+/// `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`; returns `Hash3(r_enc)`,
+/// all that `HashConfirm` and `HashSession` need of `r_enc`.
 fn hide<const P: usize, const Q: i16>(
     ct: &mut [u8],
-    r_enc: &mut [u8],
     r: &[i8; P],
     pk: &[u8],
     cache: &[u8],
-) {
-    small_encode(r_enc, r);
+) -> Zeroizing<[u8; HASH_BYTES]> {
+    let h3 = hash3_small::<P>(r);
     let rounded = ct.len() - HASH_BYTES;
     zencrypt::<P, Q>(&mut ct[..rounded], r, pk);
-    ct[rounded..].copy_from_slice(&hash_confirm(r_enc, cache));
+    // HashConfirm(r_enc, cache) = Hash2(Hash3(r_enc) ‖ cache)
+    let mut confirm = [0u8; HASH_BYTES];
+    hash_prefix(2, h3.as_ref(), cache, &mut confirm);
+    ct[rounded..].copy_from_slice(&confirm);
+    h3
+}
+
+/// `Hash3(Small_encode(r))`; the encoding lives only in this frame (not
+/// during the product that follows).
+#[inline(never)]
+fn hash3_small<const P: usize>(r: &[i8; P]) -> Zeroizing<[u8; HASH_BYTES]> {
+    let mut r_enc = [0u8; small_bytes(MAX_P)];
+    let mut r_enc = Wipe::new(&mut r_enc);
+    let r_enc = &mut r_enc[..small_bytes(P)];
+    small_encode(r_enc, r);
+    hash3(r_enc)
 }
 
 /// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1):
 /// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`.
 #[inline(never)]
 fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &[i8; P], pk: &[u8]) {
-    let mut c = Zeroizing::new([0i16; P]);
+    let mut c = [0i16; P];
+    let mut c = Wipe::new(&mut c);
     rq_decode::<P, Q>(&mut c, pk);
     encrypt::<P, Q>(&mut c, r);
     rounded_encode::<P, Q>(out, &mut c);
 }
 
 /// `ZDecrypt` (Core `Decrypt` plus decodings, NTRU Prime spec §2.3.4, §3.1): f and
-/// 1/g from the secret key, `Rounded_decode(ct)`, `Decrypt`.
+/// 1/g from the secret key (one after the other, in one buffer),
+/// `Rounded_decode(ct)`, `Decrypt`.
 #[inline(never)]
 fn zdecrypt<const P: usize, const Q: i16, const W: usize>(r: &mut [i8; P], ct: &[u8], sk: &[u8]) {
     let sb = small_bytes(P);
-    let mut f = Zeroizing::new([0i8; P]);
-    let mut v = Zeroizing::new([0i8; P]);
-    small_decode(&mut f, &sk[..sb]);
-    small_decode(&mut v, &sk[sb..2 * sb]);
-    let mut c = Zeroizing::new([0i16; P]);
+    let mut c = [0i16; P];
+    let mut c = Wipe::new(&mut c);
     rounded_decode::<P, Q>(&mut c, ct);
-    decrypt::<P, Q, W>(r, &mut c, &f, &v);
+    let mut small = [0i8; P];
+    let mut small = Wipe::new(&mut small);
+    small_decode(&mut small, &sk[..sb]);
+    decrypt_f::<P, Q>(&mut c, &small);
+    small_decode(&mut small, &sk[sb..2 * sb]);
+    decrypt_v::<P, W>(r, &mut c, &small);
+}
+
+/// Re-encryption for `Decap` (NTRU Prime spec §2.3.8): `Hide(r, pk)` into a
+/// buffer of this frame, compared with `ct` in constant time; returns the
+/// comparison and `Hash3(r_enc)`.
+#[inline(never)]
+fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
+    r: &[i8; P],
+    pk: &[u8],
+    cache: &[u8],
+    ct: &[u8],
+) -> (ct::Choice, Zeroizing<[u8; HASH_BYTES]>) {
+    let mut cnew = [0u8; CT];
+    let mut cnew = Wipe::new(&mut cnew);
+    let h3 = hide::<P, Q>(&mut cnew[..], r, pk, cache);
+    (ct.ct_eq(&cnew[..]), h3)
 }
 
 /// `Decap` (NTRU Prime spec §2.3.8): decrypt, re-encrypt, compare the whole
-/// ciphertext in constant time,
-/// and hash either `r_enc` (prefix 1) or `rho` (prefix 0) with the ciphertext.
-pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
-    ct: &[u8],
+/// ciphertext in constant time, and hash either `r_enc` (prefix 1) or `rho`
+/// (prefix 0) with the ciphertext: `HashSession(b, y, c) = Hash_b(Hash3(y) ‖ c)`,
+/// with `Hash3` of both `r_enc` and `rho` computed and one selected by masks.
+/// `CT` is the ciphertext length.
+pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usize>(
+    ct: &[u8; CT],
     sk: &[u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
@@ -262,18 +289,14 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize>(
     let rho = &sk[2 * sb + pk_len..3 * sb + pk_len];
     let cache = &sk[3 * sb + pk_len..];
 
-    let mut r = Zeroizing::new([0i8; P]);
-    zdecrypt::<P, Q, W>(&mut r, &ct[..ct.len() - HASH_BYTES], sk);
-
-    let mut cnew = Zeroizing::new([[0u8; P]; 2]);
-    let cnew = &mut cnew.as_flattened_mut()[..ct.len()];
-    let mut r_enc = Zeroizing::new([0u8; P]);
-    let r_enc = &mut r_enc[..sb];
-    hide::<P, Q>(cnew, r_enc, &r, pk, cache);
-    let same = ct.ct_eq(cnew);
-    ct::cmov_bytes(r_enc, rho, !same);
+    let mut r = [0i8; P];
+    let mut r = Wipe::new(&mut r);
+    zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk);
+    let (same, mut h3) = reencrypt::<P, Q, CT>(&r, pk, cache, ct);
+    let h3_rho = hash3(rho);
+    ct::cmov_bytes(h3.as_mut(), h3_rho.as_ref(), !same);
     let b = u8::conditional_select(&0, &1, same);
-    hash_session(b, r_enc, ct, ss);
+    hash_prefix(b, h3.as_ref(), ct, ss);
 }
 
 /// 1 if every 2-bit field of a `Small_encode` string is 0..=2 and the bits past
@@ -315,7 +338,8 @@ pub(crate) fn keypair_from_encodings<const P: usize, const Q: i16, const W: usiz
     sk: &mut [u8],
 ) -> Option<()> {
     let f = decode_short::<P, W>(f_enc)?;
-    let mut g = Zeroizing::new([0i8; P]);
+    let mut g = [0i8; P];
+    let mut g = Wipe::new(&mut g);
     small_decode(&mut g, g_enc);
     let mut ok = small_valid::<P>(g_enc).unwrap_u8();
     // Public: whether the caller's input is well formed.

@@ -25,7 +25,7 @@
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
 
-use crate::arith::{Fq, f3_freeze};
+use crate::arith::{Fq, MAX_P, f3_freeze};
 use zeroize::Zeroize;
 
 /// Output coefficients per schoolbook block (four 8-lane vectors).
@@ -34,13 +34,22 @@ const BLOCK: usize = 32;
 /// Karatsuba levels above the schoolbook base case.
 const LEVELS: u32 = 2;
 
-/// Scratch space of one product: the full product and the Karatsuba
-/// temporaries (`w`, 16-bit), the sums of the small factor (`b`).
+/// Entries of the zero-padded base-case operand: the largest base operand
+/// (`⌈⌈p/2⌉/2⌉` coefficients, at most 320 for p <= `MAX_P`) plus a block of
+/// zeros on each side. A fixed size, so that the p-sized buffers hold only
+/// what every set needs.
+const PAD: usize = MAX_P.div_ceil(4) + 2 * BLOCK;
+
+/// Scratch space of one product: the full product and the Karatsuba sums
+/// (`w`, 16-bit), the zero-padded base operand (`pad`) and the sums of the
+/// small factor (`b`).
 pub(crate) struct Scratch<const P: usize> {
-    /// Full product (2p coefficients), then the sums `a0 + a1` of every
-    /// level and the zero-padded operand of the base case (the middle
-    /// products overwrite the consumed `a` operands).
-    w: [[i16; P]; 4],
+    /// Full product (2p coefficients), then the sums `a0 + a1` of both
+    /// levels (`⌈p/2⌉ + ⌈⌈p/2⌉/2⌉ <= p` entries; the middle products
+    /// overwrite the consumed `a` operands).
+    w: [[i16; P]; 3],
+    /// The base case's zero-padded copy of its `a` operand.
+    pad: [i16; PAD],
     /// Sums `b0 + b1` of every level.
     b: [i8; P],
 }
@@ -49,7 +58,8 @@ impl<const P: usize> Scratch<P> {
     /// All-zero scratch.
     pub(crate) const fn new() -> Self {
         Self {
-            w: [[0; P]; 4],
+            w: [[0; P]; 3],
+            pad: [0; PAD],
             b: [0; P],
         }
     }
@@ -58,6 +68,7 @@ impl<const P: usize> Scratch<P> {
 impl<const P: usize> Zeroize for Scratch<P> {
     fn zeroize(&mut self) {
         self.w.zeroize();
+        self.pad.zeroize();
         self.b.zeroize();
     }
 }
@@ -138,19 +149,24 @@ fn schoolbook<const Q: i16, const REDUCE: bool>(
 /// `out = a * b` by `levels` levels of Karatsuba over [`schoolbook`]
 /// (`out.len() = 2n - 1`, `n = a.len() = b.len()`, `|a| <= Q12` when
 /// `REDUCE`, `|b| <= 2^bshift`); `a` is consumed (it holds the middle
-/// product once `a0 b0` and `a1 b1` are done); `w` and `wb` are scratch.
+/// product once `a0 b0` and `a1 b1` are done); `w`, `pad` and `wb` are scratch.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "three scratch slices, split per level"
+)]
 fn karatsuba<const Q: i16, const REDUCE: bool>(
     out: &mut [i16],
     a: &mut [i16],
     b: &[i8],
     w: &mut [i16],
+    pad: &mut [i16],
     wb: &mut [i8],
     levels: u32,
     bshift: u32,
 ) {
     let n = a.len();
     if levels == 0 || n < 4 * BLOCK {
-        schoolbook::<Q, REDUCE>(out, a, b, w, bshift);
+        schoolbook::<Q, REDUCE>(out, a, b, pad, bshift);
         return;
     }
     let h = n - (n >> 1);
@@ -179,12 +195,12 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
         let (lo, rest) = out.split_at_mut(2 * h - 1);
         let (gap, hi) = rest.split_at_mut(1);
         gap[0] = 0;
-        karatsuba::<Q, REDUCE>(lo, a0, b0, w, wb, levels - 1, bshift);
-        karatsuba::<Q, REDUCE>(hi, a1, b1, w, wb, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(lo, a0, b0, w, pad, wb, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(hi, a1, b1, w, pad, wb, levels - 1, bshift);
     }
     // a is free: m = (a0 + a1)(b0 + b1) there (2h - 1 <= n entries).
     let m = &mut a[..2 * h - 1];
-    karatsuba::<Q, REDUCE>(m, sa, sb, w, wb, levels - 1, bshift + 1);
+    karatsuba::<Q, REDUCE>(m, sa, sb, w, pad, wb, levels - 1, bshift + 1);
     {
         let (lo, rest) = out.split_at(2 * h - 1);
         let hi = &rest[1..];
@@ -212,9 +228,21 @@ fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     const { assert!(P >= 4 * BLOCK) };
     // At least one row between two reductions at the deepest level.
     const { assert!(Fq::<Q>::ROWS_PER_REDUCTION >> LEVELS >= 1) };
+    // The base operands (at most ⌈⌈p/2⌉/2⌉ coefficients) fit the pad, and the
+    // sums of both levels fit the p entries after the full product.
+    const { assert!(P <= MAX_P && LEVELS == 2) };
     let (full, w) = buf.w.as_flattened_mut().split_at_mut(2 * P);
     full[2 * P - 1] = 0;
-    karatsuba::<Q, REDUCE>(&mut full[..2 * P - 1], a, b, w, &mut buf.b, LEVELS, 0);
+    karatsuba::<Q, REDUCE>(
+        &mut full[..2 * P - 1],
+        a,
+        b,
+        w,
+        &mut buf.pad,
+        &mut buf.b,
+        LEVELS,
+        0,
+    );
 }
 
 /// The coefficient `k < p` of the folded product: x^(p+j) = x^(j+1) + x^j.

@@ -86,9 +86,7 @@ pub trait ParameterSet:
     fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool;
 }
 
-/// The largest degree p of any set (sntrup1277): `Encode`'s level tables
-/// (sized for `encode::MAX_LEN` values) hold every polynomial.
-pub(crate) const MAX_P: usize = 1277;
+pub(crate) use crate::arith::MAX_P;
 
 /// The largest modulus q of any set (sntrup1277): `Encode` takes moduli below
 /// 2^14, and the 16-bit lanes of the products and reciprocals hold values in
@@ -175,7 +173,7 @@ macro_rules! variant {
                 sk: &Self::DecapsulationKeyBytes,
                 ss: &mut [u8; HASH_BYTES],
             ) {
-                kem::decap::<$p, $q, $w>(ct, sk, ss)
+                kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, ss)
             }
             fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool {
                 kem::sk_valid::<$p, $q>(sk)

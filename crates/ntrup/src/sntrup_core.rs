@@ -5,23 +5,30 @@
 //! steps share stack space.
 
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
+use crate::encode::small_encode;
 use crate::mult::{Scratch, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use crate::wipe::Wipe;
-use zeroize::Zeroizing;
 
-/// `R3_recip(g)`: the `1/g` in R/3 of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch buffer.
+/// `R3_recip(g)`: the `1/g` in R/3 of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch
+/// buffer, written out as `Small_encode(1/g)` (its place in the secret key, §3.1), so
+/// that no caller keeps the p-coefficient reciprocal. The encoding is garbage
+/// when the result is not set.
 #[inline(never)]
-pub(crate) fn recip3<const P: usize>(ginv: &mut [i8; P], g: &[i8; P]) -> ct::Choice {
+pub(crate) fn recip3<const P: usize>(ginv_enc: &mut [u8], g: &[i8; P]) -> ct::Choice {
     let mut buf = [[0i8; P]; 4];
-    r3_recip(ginv, g, &mut Wipe::new(&mut buf))
+    let mut ginv = [0i8; P];
+    let mut ginv = Wipe::new(&mut ginv);
+    let ok = r3_recip(&mut ginv, g, &mut Wipe::new(&mut buf));
+    small_encode(ginv_enc, &ginv);
+    ok
 }
 
 /// `Rq_mult_small(a, b)` in place, with its own scratch buffer.
 #[inline(never)]
 fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &[i8; P]) {
-    let mut acc = Zeroizing::new(Scratch::<P>::new());
-    rq_mult_small::<P, Q>(a, b, &mut acc);
+    let mut acc = Scratch::<P>::new();
+    rq_mult_small::<P, Q>(a, b, &mut Wipe::new(&mut acc));
 }
 
 /// `Rq_recip3(f)`: the `1/(3f)` in R/q of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch buffer.
@@ -47,19 +54,26 @@ pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &[i8; P
     round(c);
 }
 
-/// Core `Decrypt` (NTRU Prime spec §2.3.4): `r = (3 f c) * v` in R/3 if it has weight w, else the fixed
-/// weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch. `c` is consumed.
+/// The first half of Core `Decrypt` (NTRU Prime spec §2.3.4): `e = R3_fromRq(3 f c)`,
+/// in place in `c`.
 #[inline(never)]
-pub(crate) fn decrypt<const P: usize, const Q: i16, const W: usize>(
+pub(crate) fn decrypt_f<const P: usize, const Q: i16>(c: &mut [i16; P], f: &[i8; P]) {
+    let mut acc = Scratch::<P>::new();
+    rq_mult_small::<P, Q>(c, f, &mut Wipe::new(&mut acc));
+    r3_from_3rq::<P, Q>(c);
+}
+
+/// The second half of Core `Decrypt` (NTRU Prime spec §2.3.4): `r = e * v` in R/3 if it has
+/// weight w, else the fixed weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch.
+/// `e` (from [`decrypt_f`]) is consumed.
+#[inline(never)]
+pub(crate) fn decrypt_v<const P: usize, const W: usize>(
     r: &mut [i8; P],
-    c: &mut [i16; P],
-    f: &[i8; P],
+    e: &mut [i16; P],
     v: &[i8; P],
 ) {
-    let mut acc = Zeroizing::new(Scratch::<P>::new());
-    rq_mult_small::<P, Q>(c, f, &mut acc);
-    r3_from_3rq::<P, Q>(c);
-    r3_mult(r, c, v, &mut acc);
+    let mut acc = Scratch::<P>::new();
+    r3_mult(r, e, v, &mut Wipe::new(&mut acc));
     let weight = r.iter().fold(0u32, |w, &x| {
         #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
         let bit = (x & 1) as u32;

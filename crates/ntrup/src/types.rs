@@ -104,9 +104,14 @@ impl<S: ParameterSet> EncapsulationKey<S> {
             &mut [u8; SHARED_SECRET_SIZE],
         ) -> Result<(), E>,
     ) -> Result<(Ciphertext<S>, SharedSecret), E> {
-        let mut ct = S::CiphertextBytes::zeroed();
-        let ss = SharedSecret::try_new_with(|ss| fill(&self.bytes, &mut ct, ss))?;
-        Ok((Ciphertext { bytes: ct }, ss))
+        let mut out = (
+            Ciphertext {
+                bytes: S::CiphertextBytes::zeroed(),
+            },
+            SharedSecret::from([0; SHARED_SECRET_SIZE]),
+        );
+        out.1 = SharedSecret::try_new_with(|ss| fill(&self.bytes, &mut out.0.bytes, ss))?;
+        Ok(out)
     }
 
     /// `Encap` (NTRU Prime spec §2.3.7): a fresh ciphertext and its shared secret. Draws p
@@ -176,13 +181,17 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     fn generate_with<E>(
         fill: impl FnOnce(&mut S::EncapsulationKeyBytes, &mut S::DecapsulationKeyBytes) -> Result<(), E>,
     ) -> Result<(Self, EncapsulationKey<S>), E> {
-        let mut pk = S::EncapsulationKeyBytes::zeroed();
-        let mut dk = Self::zeroed();
-        // On an error, dropping `dk` wipes the partly written secret key.
-        fill(&mut pk, &mut dk.bytes)?;
-        dk.ek = EncapsulationKey { bytes: pk };
-        let ek = dk.ek.clone();
-        Ok((dk, ek))
+        // `fill` writes into the pair itself (no separate key buffer copied in
+        // afterwards). On an error, dropping the pair wipes the partly written secret key.
+        let mut pair = (
+            Self::zeroed(),
+            EncapsulationKey {
+                bytes: S::EncapsulationKeyBytes::zeroed(),
+            },
+        );
+        fill(&mut pair.1.bytes, &mut pair.0.bytes)?;
+        pair.0.ek = pair.1.clone();
+        Ok(pair)
     }
 
     /// `KEM_KeyGen` (NTRU Prime spec §2.3, key generation) with randomness in the reference order: p
