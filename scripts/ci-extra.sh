@@ -20,6 +20,16 @@ cargo clippy -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --all-ta
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
   --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test
 
+step "small-memory configurations: ML-KEM small-stack, ML-DSA medium-memory (the bare-metal default) and low-memory, with the crate tests and the KAT/ACVP suites"
+cargo test --release -p pqdr-mlkem --features small-stack 2>&1 | grep -E "^test result|FAILED|panicked"
+for f in medium-memory low-memory; do
+  cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip 2>&1 | grep -E "^test result|FAILED|panicked"
+done
+cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,pqdr-mlkem/small-stack,pqdr-mldsa/medium-memory \
+  --test kat_mlkem --test acvp_mlkem --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
+cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-mldsa/low-memory \
+  --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
+
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
 python3 -m pip install --quiet --disable-pip-version-check blake3==1.0.11 cryptography==48.0.0
 python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v2.json

@@ -5,8 +5,9 @@
 # fails on any KAT/round-trip mismatch (issue #20).
 #   --tamper      also build with `--features tamper` (first KAT seed altered)
 #                 and require that run to FAIL: shows the checks can fail.
-#   --low-memory  also run ML-DSA built with its `low-memory` feature.
-#   --mlkem-small-stack  also run ML-KEM built with its `small-stack` feature.
+#   --low-memory  also run ML-KEM and ML-DSA with ML-DSA's `low-memory`.
+#   --mlkem-small-stack  also run them with ML-KEM's `small-stack`.
+#   --small       one extra build with both (what CI runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -28,13 +29,15 @@ build() {
   (cd embedded && cargo $TC build --release --target $TARGET --target-dir "$OUT/build" "$@")
 }
 
-TAMPER=0 LOWMEM=0 KEMSMALL=0
+TAMPER=0 VARIANTS=()
 for a in "$@"; do
   case $a in
     --tamper) TAMPER=1 ;;
-    --low-memory) LOWMEM=1 ;;
-    --mlkem-small-stack) KEMSMALL=1 ;;
-    *) echo "usage: $0 [--tamper] [--low-memory] [--mlkem-small-stack]" >&2; exit 2 ;;
+    --low-memory) VARIANTS+=(low-memory) ;;
+    --mlkem-small-stack) VARIANTS+=(mlkem-small-stack) ;;
+    # Both small-memory configurations in one build (what CI runs).
+    --small) VARIANTS+=(low-memory,mlkem-small-stack) ;;
+    *) echo "usage: $0 [--tamper] [--low-memory] [--mlkem-small-stack] [--small]" >&2; exit 2 ;;
   esac
 done
 
@@ -48,27 +51,19 @@ if [ $TAMPER = 1 ]; then
   echo "cortex-m-check: tampered KAT seed detected ($(grep -c 'kat-first-record-sha256 FAIL' "$OUT/tamper.log") sets)"
 fi
 
-if [ $LOWMEM = 1 ]; then
-  build --features low-memory
+# A variant build (features of embedded/Cargo.toml): ML-KEM and ML-DSA run
+# with the variant's small-memory options, with every KAT check.
+for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
+  name=${v//,/+}
+  build --features "$v"
   rc=0
-  timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/low-memory.log" 2>&1 || rc=$?
-  arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm-low-memory.txt"
-  echo "=== ML-DSA with the low-memory feature ==="
-  python3 scripts/cortex-m-report.py "$OUT/low-memory.log" "$OUT/nm-low-memory.txt" || rc=1
-  [ "$rc" = 0 ] || { cat "$OUT/low-memory.log"; echo "cortex-m-check: low-memory run FAILED" >&2; exit 1; }
+  timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/$name.log" 2>&1 || rc=$?
+  arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm-$name.txt"
+  echo "=== features $v (ML-KEM: mlkem-small-stack = its small-stack; ML-DSA: low-memory) ==="
+  python3 scripts/cortex-m-report.py "$OUT/$name.log" "$OUT/nm-$name.txt" || rc=1
+  [ "$rc" = 0 ] || { cat "$OUT/$name.log"; echo "cortex-m-check: run with $v FAILED" >&2; exit 1; }
   echo "=== default features ==="
-fi
-
-if [ $KEMSMALL = 1 ]; then
-  build --features mlkem-small-stack
-  rc=0
-  timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/mlkem-small-stack.log" 2>&1 || rc=$?
-  arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm-mlkem-small-stack.txt"
-  echo "=== ML-KEM with the small-stack feature ==="
-  python3 scripts/cortex-m-report.py "$OUT/mlkem-small-stack.log" "$OUT/nm-mlkem-small-stack.txt" || rc=1
-  [ "$rc" = 0 ] || { cat "$OUT/mlkem-small-stack.log"; echo "cortex-m-check: mlkem-small-stack run FAILED" >&2; exit 1; }
-  echo "=== default features ==="
-fi
+done
 
 build
 rc=0
