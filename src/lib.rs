@@ -8,6 +8,8 @@
 
 #[cfg(feature = "handshake")]
 pub use pqdr_handshake as handshake;
+#[cfg(feature = "hybrid")]
+pub use pqdr_hybrid as hybrid;
 #[cfg(feature = "mceliece")]
 pub use pqdr_mceliece as mceliece;
 #[cfg(feature = "mldsa")]
