@@ -140,3 +140,13 @@ mod mlkem {
 
 #[cfg(feature = "mlkem")]
 pub use mlkem::{MlKem512, MlKem768, MlKem1024};
+
+#[cfg(feature = "sntrup761")]
+mod sntrup;
+#[cfg(feature = "sntrup761")]
+pub use sntrup::Sntrup761;
+
+#[cfg(feature = "xwing")]
+mod xwing;
+#[cfg(feature = "xwing")]
+pub use xwing::XWing;

@@ -28,6 +28,10 @@ pub use config::{
     Status,
 };
 pub use kdf::Direction;
+#[cfg(feature = "sntrup761")]
+pub use kem::Sntrup761;
+#[cfg(feature = "xwing")]
+pub use kem::XWing;
 pub use kem::{KemError, RatchetKem};
 #[cfg(feature = "mlkem")]
 pub use kem::{MlKem512, MlKem768, MlKem1024};

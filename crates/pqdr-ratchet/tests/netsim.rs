@@ -13,6 +13,9 @@
 //!   export: the documented replay window of a restore, §1.11 rule 4);
 //! * epochs advance (and keep advancing after restores), no panics.
 //!
+//! The simulation is generic over the KEM: ToyKem (fast) for the main runs,
+//! X-Wing and sntrup761 in `netsim_xwing_and_sntrup761`.
+//!
 //! A failing run prints its seed and replays byte-for-byte with
 //! `PQDR_NETSIM_SEED=<seed> cargo test --release -p pqdr-ratchet --test netsim`
 //! (`PQDR_NETSIM_SEEDS=<n>` runs seeds 1..=n).
@@ -68,9 +71,12 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 
 use common::ToyKem;
-use pqdr_ratchet::{Config, Error, Event, InitialSecret, Instant, Role, Session, wire};
+use pqdr_ratchet::{
+    Config, Error, Event, InitialSecret, Instant, RatchetKem, Role, Session, Sntrup761, XWing, wire,
+};
 
-type S = Session<ToyKem>;
+/// The session of the simulation with KEM `K` (ToyKem unless a test picks a real KEM).
+type S<K> = Session<K>;
 
 /// splitmix64: the simulator's own (network/adversary/crash) randomness.
 struct Rng(u64);
@@ -271,8 +277,8 @@ struct Persisted {
 
 /// One party: its live session (None while crashed), its disk and the
 /// receive bookkeeping of the payloads addressed to it.
-struct Party {
-    s: Option<S>,
+struct Party<K: RatchetKem> {
+    s: Option<S<K>>,
     disk: Option<Persisted>,
     /// The blob persisted before `disk` (for `Misuse::RollbackImport`).
     older: Option<Persisted>,
@@ -293,8 +299,8 @@ struct Party {
     log: Vec<u64>,
 }
 
-impl Party {
-    fn new(s: S) -> Self {
+impl<K: RatchetKem> Party<K> {
+    fn new(s: S<K>) -> Self {
         Party {
             s: Some(s),
             disk: None,
@@ -311,13 +317,13 @@ impl Party {
     }
 }
 
-struct Sim {
+struct Sim<K: RatchetKem> {
     seed: u64,
     sc: Scenario,
     net: Rng,
     srng: pqdr_kat::Drbg,
     /// `p[0]` = A (Initiator), `p[1]` = B (Responder).
-    p: [Party; 2],
+    p: [Party<K>; 2],
     queue: BinaryHeap<Reverse<Pkt>>,
     seq: u64,
     ge_bad: [bool; 2],
@@ -356,7 +362,7 @@ const PAYLOAD: usize = 1024;
 const MTU: usize = 1200;
 const STORAGE_KEY: &[u8] = b"netsim storage key, 32 bytes....";
 
-impl Sim {
+impl<K: RatchetKem> Sim<K> {
     fn new(sc: Scenario, seed: u64) -> Self {
         let mut srng = pqdr_kat::Drbg::new(&[(seed & 0xff) as u8; 48]);
         let init = || InitialSecret {
@@ -364,8 +370,8 @@ impl Sim {
             transcript: b"",
             context: b"netsim",
         };
-        let a = S::new(&sc.cfg, Role::Initiator, init(), Instant(0), &mut srng).unwrap();
-        let b = S::new(&sc.cfg, Role::Responder, init(), Instant(0), &mut srng).unwrap();
+        let a = S::<K>::new(&sc.cfg, Role::Initiator, init(), Instant(0), &mut srng).unwrap();
+        let b = S::<K>::new(&sc.cfg, Role::Responder, init(), Instant(0), &mut srng).unwrap();
         let mut sim = Sim {
             seed,
             sc,
@@ -444,7 +450,7 @@ impl Sim {
             d = o;
         }
         let mut copy = d.blob.clone();
-        let r = S::import_state(
+        let r = S::<K>::import_state(
             &self.sc.cfg,
             STORAGE_KEY,
             &mut copy,
@@ -575,7 +581,7 @@ impl Sim {
             // The blob this incarnation was restored from, imported again
             // with the persisted generation: refused.
             let mut old = old;
-            let r = S::import_state(
+            let r = S::<K>::import_state(
                 &self.sc.cfg,
                 STORAGE_KEY,
                 &mut old,
@@ -1240,14 +1246,14 @@ fn seeds(default: u64) -> Vec<u64> {
     }
 }
 
-fn run_scenarios(filter: impl Fn(&Scenario) -> bool, default_seeds: u64) {
+fn run_scenarios<K: RatchetKem>(filter: impl Fn(&Scenario) -> bool, default_seeds: u64) {
     let seeds = seeds(default_seeds);
     let mut summary: HashMap<&str, Report> = HashMap::new();
     let t0 = std::time::Instant::now();
     for sc in scenarios().into_iter().filter(&filter) {
         for &seed in &seeds {
             eprintln!("netsim: scenario {} seed {seed}", sc.name);
-            let r = Sim::new(sc, seed).run();
+            let r = Sim::<K>::new(sc, seed).run();
             summary.entry(sc.name).or_default().add(r);
         }
     }
@@ -1321,12 +1327,12 @@ fn run_scenarios(filter: impl Fn(&Scenario) -> bool, default_seeds: u64) {
 
 #[test]
 fn netsim_bounded_seeds() {
-    run_scenarios(|s| s.crashes.is_none(), 3);
+    run_scenarios::<ToyKem>(|s| s.crashes.is_none(), 3);
 }
 
 #[test]
 fn netsim_crash_restore_no_key_nonce_reuse() {
-    run_scenarios(|s| s.crashes.is_some(), 4);
+    run_scenarios::<ToyKem>(|s| s.crashes.is_some(), 4);
 }
 
 /// The uniqueness check can fail: an application that breaks the discipline
@@ -1345,8 +1351,9 @@ fn netsim_detects_reuse_when_the_discipline_is_broken() {
         };
         let mut found = None;
         for seed in 1..=8 {
-            let r =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Sim::new(sc, seed).run()));
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Sim::<ToyKem>::new(sc, seed).run()
+            }));
             if let Err(e) = r {
                 let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
                 assert!(
@@ -1360,4 +1367,15 @@ fn netsim_detects_reuse_when_the_discipline_is_broken() {
         let (seed, msg) = found.unwrap_or_else(|| panic!("{misuse:?}: no reuse detected"));
         println!("{misuse:?}: detected at seed {seed}: {msg}");
     }
+}
+
+/// The loss / reorder / adversary scenarios with the real KEMs of
+/// RATCHET.md §1.2 and §1.12 in place of ToyKem: X-Wing (hybrid) and
+/// sntrup761 (issue #18). Same invariants, one seed each; the crash/restore
+/// scenarios with X-Wing, over the 4 seeds their coverage check needs.
+#[test]
+fn netsim_xwing_and_sntrup761() {
+    run_scenarios::<XWing>(|s| s.crashes.is_none(), 1);
+    run_scenarios::<Sntrup761>(|s| s.crashes.is_none(), 1);
+    run_scenarios::<XWing>(|s| s.crashes.is_some(), 4);
 }
