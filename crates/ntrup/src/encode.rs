@@ -270,6 +270,20 @@ pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
     }
 }
 
+/// The p coefficients `Small_decode(s)` yields, in order, without a
+/// p-coefficient buffer (for the reciprocal's initial state).
+pub(crate) fn small_coeffs(s: &[u8], p: usize) -> impl Iterator<Item = i8> + '_ {
+    s.iter()
+        .flat_map(|&byte| {
+            (0..4).map(move |j| {
+                #[allow(clippy::cast_possible_wrap, reason = "0..=3")]
+                let v = ((byte >> (2 * j)) & 3) as i8;
+                v - 1
+            })
+        })
+        .take(p)
+}
+
 /// `Encode` of `r` after mapping every coefficient to its digit in `0..m`
 /// with `to_digit`; `r` is consumed.
 #[inline(always)]

@@ -73,6 +73,10 @@ fn hash_cache(pk: &[u8]) -> [u8; HASH_BYTES] {
 /// until g is invertible in R/3, `Short_random(f)`, then `randombytes(rho)`.
 /// Each random word is its own 4-byte draw, or with `BATCHED` each polynomial's
 /// words are one draw of 4p bytes (PQClean).
+///
+/// The polynomials are kept as their `Small_encode` strings in the output
+/// buffers (f and 1/g in their places in `sk`; g in `pk`, which `Rq_encode(h)`
+/// overwrites last), so no frame holds them for the rest of key generation.
 pub(crate) fn keypair<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     rng: &mut R,
     pk: &mut [u8],
@@ -82,16 +86,9 @@ where
     R: TryCryptoRng + ?Sized,
 {
     let sb = small_bytes(P);
-    let mut g = [0i8; P];
-    let mut g = Wipe::new(&mut g);
     loop {
-        if BATCHED {
-            small_random_batched(&mut g, rng)?;
-        } else {
-            small_random(&mut g, rng)?;
-        }
-        // Small_encode(1/g) goes straight to its place in the secret key.
-        let mut ok = recip3(&mut sk[sb..2 * sb], &g).unwrap_u8();
+        let ok = sample_g::<P, BATCHED, R>(rng, &mut sk[sb..2 * sb], &mut pk[..sb])?;
+        let mut ok = ok.unwrap_u8();
         // Public by design: only whether this g is rejected leaks; a rejected
         // g is discarded (NTRU Prime spec §2.3, Core `KeyGen`; liboqs lists it as a pass).
         pqdr_ct::hook::declassify(&mut ok);
@@ -99,12 +96,50 @@ where
             break;
         }
     }
+    sample_f::<P, W, BATCHED, R>(rng, &mut sk[..sb])?;
+    let rho_at = 2 * sb + pk.len();
+    rng.try_fill_bytes(&mut sk[rho_at..rho_at + sb])?;
+    keypair_finish::<P, Q>(pk, sk);
+    Ok(())
+}
+
+/// `Small_random(g)` and `R3_recip(g)` (Core `KeyGen`, NTRU Prime spec §2.3):
+/// `Small_encode(1/g)` into `ginv_enc`, `Small_encode(g)` into `g_enc`; the
+/// flag says whether g is invertible in R/3.
+#[inline(never)]
+fn sample_g<const P: usize, const BATCHED: bool, R>(
+    rng: &mut R,
+    ginv_enc: &mut [u8],
+    g_enc: &mut [u8],
+) -> Result<ct::Choice, R::Error>
+where
+    R: TryCryptoRng + ?Sized,
+{
+    let mut g = [0i8; P];
+    let mut g = Wipe::new(&mut g);
+    if BATCHED {
+        small_random_batched(&mut g, rng)?;
+    } else {
+        small_random(&mut g, rng)?;
+    }
+    let ok = recip3(ginv_enc, &g);
+    small_encode(g_enc, &g);
+    Ok(ok)
+}
+
+/// `Short_random(f)` (Core `KeyGen`, NTRU Prime spec §2.3), written out as `Small_encode(f)`.
+#[inline(never)]
+fn sample_f<const P: usize, const W: usize, const BATCHED: bool, R>(
+    rng: &mut R,
+    f_enc: &mut [u8],
+) -> Result<(), R::Error>
+where
+    R: TryCryptoRng + ?Sized,
+{
     let mut f = [0i8; P];
     let mut f = Wipe::new(&mut f);
     short_random::<P, W, BATCHED, R>(&mut f, rng)?;
-    let rho_at = 2 * sb + pk.len();
-    rng.try_fill_bytes(&mut sk[rho_at..rho_at + sb])?;
-    keypair_finish::<P, Q>(&f, &g, pk, sk);
+    small_encode(f_enc, &f);
     Ok(())
 }
 
@@ -125,28 +160,25 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
     if ok != 1 {
         return None;
     }
+    small_encode(&mut sk[..sb], f);
+    small_encode(&mut pk[..sb], g);
     let rho_at = 2 * sb + pk.len();
     sk[rho_at..rho_at + sb].copy_from_slice(rho);
-    keypair_finish::<P, Q>(f, g, pk, sk);
+    keypair_finish::<P, Q>(pk, sk);
     Some(())
 }
 
 /// `ZKeyGen` (Core `KeyGen` plus the key encodings, NTRU Prime spec §2.3,
-/// §3.1) from the sampled polynomials, plus the rest of the secret key
-/// (`Small_encode(1/g)` is already in place).
+/// §3.1) from `Small_encode(f)` (in `sk`) and `Small_encode(g)` (in `pk`),
+/// plus the rest of the secret key (`Small_encode(1/g)` is already in place).
 #[inline(never)]
-fn keypair_finish<const P: usize, const Q: i16>(
-    f: &[i8; P],
-    g: &[i8; P],
-    pk: &mut [u8],
-    sk: &mut [u8],
-) {
+fn keypair_finish<const P: usize, const Q: i16>(pk: &mut [u8], sk: &mut [u8]) {
     let sb = small_bytes(P);
     // h is the public key, so it needs no zeroizing.
     let mut h = [0i16; P];
-    public_key::<P, Q>(&mut h, f, g);
+    public_key::<P, Q>(&mut h, &sk[..sb], &pk[..sb]);
+    // Overwrites Small_encode(g).
     rq_encode::<P, Q>(pk, &mut h);
-    small_encode(&mut sk[..sb], f);
     let pk_at = 2 * sb;
     sk[pk_at..pk_at + pk.len()].copy_from_slice(pk);
     let cache_at = pk_at + pk.len() + sb;
@@ -167,14 +199,14 @@ where
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
     short_random::<P, W, BATCHED, R>(&mut r, rng)?;
-    encap_with::<P, Q>(&r, pk, ct, ss);
+    encap_with::<P, Q>(&mut r, pk, ct, ss);
     Ok(())
 }
 
 /// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
-/// `k = HashSession(1, r_enc, c)`.
+/// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored).
 pub(crate) fn encap_with<const P: usize, const Q: i16>(
-    r: &[i8; P],
+    r: &mut [i8; P],
     pk: &[u8],
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
@@ -204,7 +236,7 @@ pub(crate) fn decode_short<const P: usize, const W: usize>(
 /// all that `HashConfirm` and `HashSession` need of `r_enc`.
 fn hide<const P: usize, const Q: i16>(
     ct: &mut [u8],
-    r: &[i8; P],
+    r: &mut [i8; P],
     pk: &[u8],
     cache: &[u8],
 ) -> Zeroizing<[u8; HASH_BYTES]> {
@@ -232,7 +264,7 @@ fn hash3_small<const P: usize>(r: &[i8; P]) -> Zeroizing<[u8; HASH_BYTES]> {
 /// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1):
 /// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`.
 #[inline(never)]
-fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &[i8; P], pk: &[u8]) {
+fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &mut [i8; P], pk: &[u8]) {
     let mut c = [0i16; P];
     let mut c = Wipe::new(&mut c);
     rq_decode::<P, Q>(&mut c, pk);
@@ -252,9 +284,9 @@ fn zdecrypt<const P: usize, const Q: i16, const W: usize>(r: &mut [i8; P], ct: &
     let mut small = [0i8; P];
     let mut small = Wipe::new(&mut small);
     small_decode(&mut small, &sk[..sb]);
-    decrypt_f::<P, Q>(&mut c, &small);
+    decrypt_f::<P, Q>(&mut c, &mut small);
     small_decode(&mut small, &sk[sb..2 * sb]);
-    decrypt_v::<P, W>(r, &mut c, &small);
+    decrypt_v::<P, W>(r, &mut c, &mut small);
 }
 
 /// Re-encryption for `Decap` (NTRU Prime spec §2.3.8): `Hide(r, pk)` into a
@@ -262,7 +294,7 @@ fn zdecrypt<const P: usize, const Q: i16, const W: usize>(r: &mut [i8; P], ct: &
 /// comparison and `Hash3(r_enc)`.
 #[inline(never)]
 fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
-    r: &[i8; P],
+    r: &mut [i8; P],
     pk: &[u8],
     cache: &[u8],
     ct: &[u8],
@@ -292,7 +324,7 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usiz
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
     zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk);
-    let (same, mut h3) = reencrypt::<P, Q, CT>(&r, pk, cache, ct);
+    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, pk, cache, ct);
     let h3_rho = hash3(rho);
     ct::cmov_bytes(h3.as_mut(), h3_rho.as_ref(), !same);
     let b = u8::conditional_select(&0, &1, same);

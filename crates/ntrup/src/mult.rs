@@ -41,8 +41,8 @@ const LEVELS: u32 = 2;
 const PAD: usize = MAX_P.div_ceil(4) + 2 * BLOCK;
 
 /// Scratch space of one product: the full product and the Karatsuba sums
-/// (`w`, 16-bit), the zero-padded base operand (`pad`) and the sums of the
-/// small factor (`b`).
+/// (`w`, 16-bit) and the zero-padded base operand (`pad`). The sums of the
+/// small factor take the first half of the factor itself, restored after use.
 pub(crate) struct Scratch<const P: usize> {
     /// Full product (2p coefficients), then the sums `a0 + a1` of both
     /// levels (`⌈p/2⌉ + ⌈⌈p/2⌉/2⌉ <= p` entries; the middle products
@@ -50,8 +50,6 @@ pub(crate) struct Scratch<const P: usize> {
     w: [[i16; P]; 3],
     /// The base case's zero-padded copy of its `a` operand.
     pad: [i16; PAD],
-    /// Sums `b0 + b1` of every level.
-    b: [i8; P],
 }
 
 impl<const P: usize> Scratch<P> {
@@ -60,7 +58,6 @@ impl<const P: usize> Scratch<P> {
         Self {
             w: [[0; P]; 3],
             pad: [0; PAD],
-            b: [0; P],
         }
     }
 }
@@ -69,7 +66,6 @@ impl<const P: usize> Zeroize for Scratch<P> {
     fn zeroize(&mut self) {
         self.w.zeroize();
         self.pad.zeroize();
-        self.b.zeroize();
     }
 }
 
@@ -149,18 +145,15 @@ fn schoolbook<const Q: i16, const REDUCE: bool>(
 /// `out = a * b` by `levels` levels of Karatsuba over [`schoolbook`]
 /// (`out.len() = 2n - 1`, `n = a.len() = b.len()`, `|a| <= Q12` when
 /// `REDUCE`, `|b| <= 2^bshift`); `a` is consumed (it holds the middle
-/// product once `a0 b0` and `a1 b1` are done); `w`, `pad` and `wb` are scratch.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "three scratch slices, split per level"
-)]
+/// product once `a0 b0` and `a1 b1` are done); `b` holds the sums `b0 + b1`
+/// in its first half during the middle product and is restored before
+/// returning; `w` and `pad` are scratch.
 fn karatsuba<const Q: i16, const REDUCE: bool>(
     out: &mut [i16],
     a: &mut [i16],
-    b: &[i8],
+    b: &mut [i8],
     w: &mut [i16],
     pad: &mut [i16],
-    wb: &mut [i8],
     levels: u32,
     bshift: u32,
 ) {
@@ -171,13 +164,11 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
     }
     let h = n - (n >> 1);
     let (sa, w) = w.split_at_mut(h);
-    let (sb, wb) = wb.split_at_mut(h);
     {
         let (a0, a1) = a.split_at_mut(h);
-        let (b0, b1) = b.split_at(h);
-        // sa = a0 + a1 (back into -Q12..=Q12), sb = b0 + b1.
+        let (b0, b1) = b.split_at_mut(h);
+        // sa = a0 + a1 (back into -Q12..=Q12).
         sa.copy_from_slice(a0);
-        sb.copy_from_slice(b0);
         for (x, &y) in sa.iter_mut().zip(&*a1) {
             let mut t = x.wrapping_add(y);
             if REDUCE {
@@ -189,18 +180,25 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
             }
             *x = t;
         }
-        for (x, &y) in sb.iter_mut().zip(b1) {
-            *x = x.wrapping_add(y);
-        }
         let (lo, rest) = out.split_at_mut(2 * h - 1);
         let (gap, hi) = rest.split_at_mut(1);
         gap[0] = 0;
-        karatsuba::<Q, REDUCE>(lo, a0, b0, w, pad, wb, levels - 1, bshift);
-        karatsuba::<Q, REDUCE>(hi, a1, b1, w, pad, wb, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(lo, a0, b0, w, pad, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(hi, a1, b1, w, pad, levels - 1, bshift);
+        // b0 <- b0 + b1 (undone below), so b needs no scratch of its own.
+        for (x, &y) in b0.iter_mut().zip(&*b1) {
+            *x = x.wrapping_add(y);
+        }
     }
     // a is free: m = (a0 + a1)(b0 + b1) there (2h - 1 <= n entries).
     let m = &mut a[..2 * h - 1];
-    karatsuba::<Q, REDUCE>(m, sa, sb, w, pad, wb, levels - 1, bshift + 1);
+    {
+        let (sb, b1) = b.split_at_mut(h);
+        karatsuba::<Q, REDUCE>(m, sa, sb, w, pad, levels - 1, bshift + 1);
+        for (x, &y) in sb.iter_mut().zip(&*b1) {
+            *x = x.wrapping_sub(y);
+        }
+    }
     {
         let (lo, rest) = out.split_at(2 * h - 1);
         let hi = &rest[1..];
@@ -222,7 +220,7 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
 #[inline(always)]
 fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &mut [i16; P],
-    b: &[i8; P],
+    b: &mut [i8; P],
     buf: &mut Scratch<P>,
 ) {
     const { assert!(P >= 4 * BLOCK) };
@@ -233,16 +231,7 @@ fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     const { assert!(P <= MAX_P && LEVELS == 2) };
     let (full, w) = buf.w.as_flattened_mut().split_at_mut(2 * P);
     full[2 * P - 1] = 0;
-    karatsuba::<Q, REDUCE>(
-        &mut full[..2 * P - 1],
-        a,
-        b,
-        w,
-        &mut buf.pad,
-        &mut buf.b,
-        LEVELS,
-        0,
-    );
+    karatsuba::<Q, REDUCE>(&mut full[..2 * P - 1], a, b, w, &mut buf.pad, LEVELS, 0);
 }
 
 /// The coefficient `k < p` of the folded product: x^(p+j) = x^(j+1) + x^j.
@@ -259,7 +248,7 @@ fn folded<const P: usize>(full: &[i16], k: usize) -> i32 {
 /// `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3).
 pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     a: &mut [i16; P],
-    b: &[i8; P],
+    b: &mut [i8; P],
     buf: &mut Scratch<P>,
 ) {
     mul_full::<P, Q, true>(a, b, buf);
@@ -275,7 +264,7 @@ pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
 pub(crate) fn r3_mult<const P: usize>(
     h: &mut [i8; P],
     a: &mut [i16; P],
-    b: &[i8; P],
+    b: &mut [i8; P],
     buf: &mut Scratch<P>,
 ) {
     mul_full::<P, 3, false>(a, b, buf);
@@ -357,12 +346,16 @@ pub(crate) mod tests {
                 b = [-1; P];
             }
             let mut h = a;
-            rq_mult_small::<P, Q>(&mut h, &b, &mut buf);
+            let b_in = b;
+            rq_mult_small::<P, Q>(&mut h, &mut b, &mut buf);
+            // b served as scratch for its Karatsuba sums and is restored.
+            assert_eq!(b, b_in, "b restored, p = {P}");
             let want = naive(&a.map(i32::from), &b.map(i32::from), q);
             assert_eq!(h.map(i32::from), want, "Rq_mult_small p = {P}, q = {Q}");
             let c: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut h3 = [0i8; P];
-            r3_mult(&mut h3, &mut c.map(i16::from), &b, &mut buf);
+            r3_mult(&mut h3, &mut c.map(i16::from), &mut b, &mut buf);
+            assert_eq!(b, b_in, "b restored, p = {P}");
             let want3 = naive(&c.map(i32::from), &b.map(i32::from), 3);
             assert_eq!(h3.map(i32::from), want3, "R3_mult p = {P}");
         }
@@ -385,14 +378,14 @@ pub(crate) mod tests {
         let mut s = 1u64;
         for _ in 0..3 {
             let a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 4591) as i16 - 2295);
-            let b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
+            let mut b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut h = a;
             let mut acc = Box::new(Scratch::<P>::new());
-            rq_mult_small::<P, Q>(&mut h, &b, &mut acc);
+            rq_mult_small::<P, Q>(&mut h, &mut b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);
             let mut h3 = [0i8; P];
-            r3_mult(&mut h3, &mut b.map(i16::from), &b, &mut acc);
+            r3_mult(&mut h3, &mut b.map(i16::from), &mut b.clone(), &mut acc);
             let want3 = naive(&b.map(i32::from), &b.map(i32::from), 3);
             assert_eq!(h3.map(i32::from), want3);
         }

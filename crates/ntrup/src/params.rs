@@ -164,8 +164,8 @@ macro_rules! variant {
                 ct: &mut Self::CiphertextBytes,
                 ss: &mut [u8; HASH_BYTES],
             ) -> Option<()> {
-                let r = kem::decode_short::<$p, $w>(r_enc)?;
-                kem::encap_with::<$p, $q>(&r, pk, ct, ss);
+                let mut r = kem::decode_short::<$p, $w>(r_enc)?;
+                kem::encap_with::<$p, $q>(&mut r, pk, ct, ss);
                 Some(())
             }
             fn decap(

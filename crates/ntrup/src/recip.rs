@@ -37,8 +37,8 @@ struct State<'a, T> {
 }
 
 impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
-    /// f = x^p - x - 1 and g = `input`, both reversed; r = `r0`; v = 0.
-    fn init<const P: usize>(flat: &'a mut [T], input: &[i8; P], r0: T) -> Self {
+    /// f = x^p - x - 1 and g = `input` (p coefficients), both reversed; r = `r0`; v = 0.
+    fn init<const P: usize>(flat: &'a mut [T], input: impl IntoIterator<Item = i8>, r0: T) -> Self {
         flat.fill(T::default());
         let (f, rest) = flat.split_at_mut(P);
         let (g, rest) = rest.split_at_mut(P);
@@ -47,8 +47,8 @@ impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
         r[0] = r0;
         f[0] = T::from(1);
         f[P - 1] = T::from(-1);
-        for (i, &x) in input.iter().enumerate() {
-            g[P - 1 - i] = T::from(x);
+        for (gi, x) in g.iter_mut().rev().zip(input) {
+            *gi = T::from(x);
         }
         State {
             f,
@@ -190,7 +190,7 @@ pub(crate) fn r3_recip<const P: usize>(
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
     let (sign, v, delta) = divsteps!(
-        P, LANES3, State::init(buf.as_flattened_mut(), input, 1),
+        P, LANES3, State::init::<P>(buf.as_flattened_mut(), input.iter().copied(), 1),
         terms: |f0: i8, g0: i8| (f0, g0),
         per_step(f0, g0, swap) {
             let sm = ct::mask_i8(swap);
@@ -218,7 +218,7 @@ pub(crate) fn r3_recip<const P: usize>(
 }
 
 /// `Rq_recip3` (Core `KeyGen`'s `1/(3f)`, NTRU Prime spec §2.3):
-/// `out = 1/(3 input)` in R/q. Returns a set `Choice` on success (always,
+/// `out = 1/(3 input)` in R/q (`input` yields the p coefficients in order). Returns a set `Choice` on success (always,
 /// for the short `f` of key generation).
 ///
 /// Coefficients are kept in 16-bit lanes in `(-2q, 2q)`: each update
@@ -227,12 +227,12 @@ pub(crate) fn r3_recip<const P: usize>(
 /// `buf` is scratch as for [`r3_recip`], in 8-lane blocks.
 pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
     out: &mut [i16; P],
-    input: &[i8; P],
+    input: impl IntoIterator<Item = i8>,
     buf: &mut [[i16; P]; 4],
 ) -> ct::Choice {
     let freeze = |x: i16| Fq::<Q>::freeze(i32::from(x));
     let (f0, v, delta) = divsteps!(
-        P, LANES, State::init(buf.as_flattened_mut(), input, Fq::<Q>::recip(3)),
+        P, LANES, State::init::<P>(buf.as_flattened_mut(), input, Fq::<Q>::recip(3)),
         terms: |f0: i16, g0: i16| (freeze(f0), freeze(g0)),
         per_step(f0, g0, swap) {
             let sm = ct::mask_i16(swap);
@@ -289,7 +289,11 @@ mod tests {
             }
             let mut invq = [0i16; P];
             let mut bufq = Box::new([[0i16; P]; 4]);
-            assert!(bool::from(rq_recip3::<P, Q>(&mut invq, &g, &mut bufq)));
+            assert!(bool::from(rq_recip3::<P, Q>(
+                &mut invq,
+                g.iter().copied(),
+                &mut bufq
+            )));
             let prod = naive(
                 &g.map(|x| 3 * i32::from(x)),
                 &invq.map(i32::from),

@@ -5,7 +5,7 @@
 //! steps share stack space.
 
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
-use crate::encode::small_encode;
+use crate::encode::{small_coeffs, small_decode, small_encode};
 use crate::mult::{Scratch, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use crate::wipe::Wipe;
@@ -24,32 +24,49 @@ pub(crate) fn recip3<const P: usize>(ginv_enc: &mut [u8], g: &[i8; P]) -> ct::Ch
     ok
 }
 
-/// `Rq_mult_small(a, b)` in place, with its own scratch buffer.
+/// `Rq_mult_small(a, b)` in place, with its own scratch buffer (`b` is
+/// restored after serving as scratch).
 #[inline(never)]
-fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &[i8; P]) {
+fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &mut [i8; P]) {
     let mut acc = Scratch::<P>::new();
     rq_mult_small::<P, Q>(a, b, &mut Wipe::new(&mut acc));
 }
 
-/// `Rq_recip3(f)`: the `1/(3f)` in R/q of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch buffer.
+/// `Rq_mult_small(a, Small_decode(b_enc))` in place; the decoded factor lives
+/// only in this frame.
 #[inline(never)]
-fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f: &[i8; P]) {
+fn mult_encoded<const P: usize, const Q: i16>(a: &mut [i16; P], b_enc: &[u8]) {
+    let mut b = [0i8; P];
+    let mut b = Wipe::new(&mut b);
+    small_decode(&mut b, b_enc);
+    mult::<P, Q>(a, &mut b);
+}
+
+/// `Rq_recip3(f)`: the `1/(3f)` in R/q of Core `KeyGen` (NTRU Prime spec §2.3), with its own
+/// scratch buffer; f is read from its encoding `Small_encode(f)` (§3.1) straight into the
+/// reciprocal's state.
+#[inline(never)]
+fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f_enc: &[u8]) {
     let mut buf = [[0i16; P]; 4];
     let mut buf = Wipe::new(&mut buf);
     // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
     // irreducible mod q (spec, parameter space), so the result flag carries no information.
-    let _ = rq_recip3::<P, Q>(out, f, &mut buf);
+    let _ = rq_recip3::<P, Q>(out, small_coeffs(f_enc, P), &mut buf);
 }
 
 /// The second half of Core `KeyGen` (NTRU Prime spec §2.3): `h = g / (3 f)` in R/q,
-/// given `f` (short) and `g`.
-pub(crate) fn public_key<const P: usize, const Q: i16>(h: &mut [i16; P], f: &[i8; P], g: &[i8; P]) {
-    recipq3::<P, Q>(h, f);
-    mult::<P, Q>(h, g);
+/// given `Small_encode(f)` (f short) and `Small_encode(g)`.
+pub(crate) fn public_key<const P: usize, const Q: i16>(
+    h: &mut [i16; P],
+    f_enc: &[u8],
+    g_enc: &[u8],
+) {
+    recipq3::<P, Q>(h, f_enc);
+    mult_encoded::<P, Q>(h, g_enc);
 }
 
 /// Core `Encrypt` (NTRU Prime spec §2.3): `c = Round(h r)`, in place (`c` holds h on entry).
-pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &[i8; P]) {
+pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &mut [i8; P]) {
     mult::<P, Q>(c, r);
     round(c);
 }
@@ -57,7 +74,7 @@ pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &[i8; P
 /// The first half of Core `Decrypt` (NTRU Prime spec §2.3.4): `e = R3_fromRq(3 f c)`,
 /// in place in `c`.
 #[inline(never)]
-pub(crate) fn decrypt_f<const P: usize, const Q: i16>(c: &mut [i16; P], f: &[i8; P]) {
+pub(crate) fn decrypt_f<const P: usize, const Q: i16>(c: &mut [i16; P], f: &mut [i8; P]) {
     let mut acc = Scratch::<P>::new();
     rq_mult_small::<P, Q>(c, f, &mut Wipe::new(&mut acc));
     r3_from_3rq::<P, Q>(c);
@@ -70,7 +87,7 @@ pub(crate) fn decrypt_f<const P: usize, const Q: i16>(c: &mut [i16; P], f: &[i8;
 pub(crate) fn decrypt_v<const P: usize, const W: usize>(
     r: &mut [i8; P],
     e: &mut [i16; P],
-    v: &[i8; P],
+    v: &mut [i8; P],
 ) {
     let mut acc = Scratch::<P>::new();
     r3_mult(r, e, v, &mut Wipe::new(&mut acc));
