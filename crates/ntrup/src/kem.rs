@@ -174,11 +174,12 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
 #[inline(never)]
 fn keypair_finish<const P: usize, const Q: i16>(pk: &mut [u8], sk: &mut [u8]) {
     let sb = small_bytes(P);
-    // h is the public key, so it needs no zeroizing.
-    let mut h = [0i16; P];
-    public_key::<P, Q>(&mut h, &sk[..sb], &pk[..sb]);
+    // The reciprocal's state (secret), then h (public) in buf[0].
+    let mut buf = [[0i16; P]; 4];
+    let mut buf = Wipe::new(&mut buf);
+    public_key::<P, Q>(&mut buf, &sk[..sb], &pk[..sb]);
     // Overwrites Small_encode(g).
-    rq_encode::<P, Q>(pk, &mut h);
+    rq_encode::<P, Q>(pk, &mut buf[0]);
     let pk_at = 2 * sb;
     sk[pk_at..pk_at + pk.len()].copy_from_slice(pk);
     let cache_at = pk_at + pk.len() + sb;

@@ -16,8 +16,9 @@
 //! The base case is a schoolbook product computed output block by output
 //! block (32 coefficients = four 8-lane registers): for each block, every row
 //! `i` adds `a[o - i] * b[i]` (a 16-bit multiply by a small value) to
-//! accumulators that stay in registers. `a` is read from a zero-padded copy so
-//! that edge rows need no special case. On a public schedule (every
+//! accumulators that stay in registers. `a` is read in place; the rows whose
+//! window hangs over an end of `a` read from small copies of its ends next to
+//! zeros (no zero-padded copy of `a`). On a public schedule (every
 //! `ROWS_PER_REDUCTION >> s` rows for `|b| <= 2^s`) the accumulators are
 //! brought back into `(-2q, 2q)` by a 16-bit Barrett step; every partial
 //! product and every Karatsuba recombination ends in `(-2q, 2q)`. At the end
@@ -25,8 +26,7 @@
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
 
-use crate::arith::{Fq, MAX_P, f3_freeze};
-use zeroize::Zeroize;
+use crate::arith::{Fq, f3_freeze};
 
 /// Output coefficients per schoolbook block (four 8-lane vectors).
 const BLOCK: usize = 32;
@@ -34,40 +34,13 @@ const BLOCK: usize = 32;
 /// Karatsuba levels above the schoolbook base case.
 const LEVELS: u32 = 2;
 
-/// Entries of the zero-padded base-case operand: the largest base operand
-/// (`⌈⌈p/2⌉/2⌉` coefficients, at most 320 for p <= `MAX_P`) plus a block of
-/// zeros on each side. A fixed size, so that the p-sized buffers hold only
-/// what every set needs.
-const PAD: usize = MAX_P.div_ceil(4) + 2 * BLOCK;
-
-/// Scratch space of one product: the full product and the Karatsuba sums
-/// (`w`, 16-bit) and the zero-padded base operand (`pad`). The sums of the
-/// small factor take the first half of the factor itself, restored after use.
-pub(crate) struct Scratch<const P: usize> {
-    /// Full product (2p coefficients), then the sums `a0 + a1` of both
-    /// levels (`⌈p/2⌉ + ⌈⌈p/2⌉/2⌉ <= p` entries; the middle products
-    /// overwrite the consumed `a` operands).
-    w: [[i16; P]; 3],
-    /// The base case's zero-padded copy of its `a` operand.
-    pad: [i16; PAD],
-}
-
-impl<const P: usize> Scratch<P> {
-    /// All-zero scratch.
-    pub(crate) const fn new() -> Self {
-        Self {
-            w: [[0; P]; 3],
-            pad: [0; PAD],
-        }
-    }
-}
-
-impl<const P: usize> Zeroize for Scratch<P> {
-    fn zeroize(&mut self) {
-        self.w.zeroize();
-        self.pad.zeroize();
-    }
-}
+/// Scratch space of one product: the full product (2p coefficients), then
+/// the Karatsuba sums `a0 + a1` of both levels (`⌈p/2⌉ + ⌈⌈p/2⌉/2⌉ <= p`
+/// entries; the middle products overwrite the consumed `a` operands). The
+/// sums of the small factor take the first half of the factor itself,
+/// restored after use, and the base case reads its operand in place, so
+/// nothing else is needed.
+pub(crate) type Scratch<const P: usize> = [[i16; P]; 3];
 
 /// `x` reduced into `(-2q, 2q)` when `REDUCE`, else unchanged.
 #[inline(always)]
@@ -75,34 +48,63 @@ fn red<const Q: i16, const REDUCE: bool>(x: i16) -> i16 {
     if REDUCE { Fq::<Q>::reduce16(x) } else { x }
 }
 
-/// One schoolbook row: `s += pad[k .. k + BLOCK] * m`.
+/// One schoolbook row: `s += src[k .. k + BLOCK] * m`.
 #[inline(always)]
-fn row(s: &mut [i16; BLOCK], pad: &[i16], k: usize, m: i8) {
-    let w: &[i16; BLOCK] = pad[k..k + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
+fn row(s: &mut [i16; BLOCK], src: &[i16], k: usize, m: i8) {
+    let w: &[i16; BLOCK] = src[k..k + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
     let m = i16::from(m);
     for (x, &y) in s.iter_mut().zip(w) {
         *x = x.wrapping_add(y.wrapping_mul(m));
     }
 }
 
-/// Schoolbook `out = a * b` (`out.len() = 2n - 1` for `n = a.len() = b.len()`),
-/// `|b| <= 2^bshift`, every output in `(-2q, 2q)` when `REDUCE`. `pad` is
-/// scratch for the zero-padded copy of `a` (`n + 2 BLOCK` entries).
-#[inline(never)]
-fn schoolbook<const Q: i16, const REDUCE: bool>(
-    out: &mut [i16],
-    a: &[i16],
+/// Rows `i0..i1` of one output block: row `i` adds `src[base - i ..] * b[i]`;
+/// with `REDUCE`, a reduction after every `rows` rows and after the last.
+#[inline(always)]
+fn rows_into<const Q: i16, const REDUCE: bool>(
+    s: &mut [i16; BLOCK],
+    src: &[i16],
+    base: usize,
     b: &[i8],
-    pad: &mut [i16],
-    bshift: u32,
+    (i0, i1): (usize, usize),
+    rows: usize,
 ) {
+    if REDUCE {
+        let mut i = i0;
+        while i < i1 {
+            let end = (i + rows).min(i1);
+            for (j, &bi) in b[i..end].iter().enumerate() {
+                row(s, src, base - i - j, bi);
+            }
+            for x in s.iter_mut() {
+                *x = Fq::<Q>::reduce16(*x);
+            }
+            i = end;
+        }
+    } else {
+        for (i, &bi) in b.iter().enumerate().take(i1).skip(i0) {
+            row(s, src, base - i, bi);
+        }
+    }
+}
+
+/// Schoolbook `out = a * b` (`out.len() = 2n - 1` for `n = a.len() = b.len()`,
+/// `n >= BLOCK`), `|b| <= 2^bshift`, every output in `(-2q, 2q)` when `REDUCE`.
+///
+/// Output block `ob` takes row `i` from the window `a[ob - i .. ob - i + BLOCK]`.
+/// Windows inside `a` are read in place; the few that hang over either end
+/// (at most `BLOCK - 1` rows on each side of a block) read from two
+/// `2 BLOCK`-entry copies of the ends of `a` next to a block of zeros, so
+/// no zero-padded copy of all of `a` is needed.
+#[inline(never)]
+fn schoolbook<const Q: i16, const REDUCE: bool>(out: &mut [i16], a: &[i16], b: &[i8], bshift: u32) {
     let n = a.len();
     let len = 2 * n - 1;
-    // pad = BLOCK zeros ‖ a ‖ BLOCK zeros
-    let pad = &mut pad[..n + 2 * BLOCK];
-    pad.fill(0);
-    pad[BLOCK..BLOCK + n].copy_from_slice(a);
-    let pad = &*pad;
+    // left = BLOCK zeros ‖ a[..BLOCK]; right = a[n - BLOCK..] ‖ BLOCK zeros.
+    let mut left = [0i16; 2 * BLOCK];
+    left[BLOCK..].copy_from_slice(&a[..BLOCK]);
+    let mut right = [0i16; 2 * BLOCK];
+    right[..BLOCK].copy_from_slice(&a[n - BLOCK..]);
     // Rows of |a| <= Q12 times |b| <= 2^bshift between two reductions.
     let rows = Fq::<Q>::ROWS_PER_REDUCTION >> bshift;
     debug_assert!(!REDUCE || rows >= 1);
@@ -112,28 +114,15 @@ fn schoolbook<const Q: i16, const REDUCE: bool>(
         // Rows contributing to outputs ob..ob+BLOCK: ob - (n-1) <= i <= ob + BLOCK - 1.
         let i_lo = (ob + 1).saturating_sub(n);
         let i_hi = (ob + BLOCK).min(n);
+        // Rows below r_end hang over the top of a (ob - i + BLOCK > n), rows from
+        // l_start on hang below its start (i > ob); the rows between are inside.
+        let r_end = (ob + BLOCK).saturating_sub(n).clamp(i_lo, i_hi);
+        let l_start = (ob + 1).clamp(r_end, i_hi);
         let mut s = [0i16; BLOCK];
-        // Row i reads the window a[ob - i .. ob - i + BLOCK] = pad[at - i ..]
-        // with at = ob + BLOCK.
-        let at = ob + BLOCK;
-        if REDUCE {
-            // Rows in chunks of `rows`, each followed by a reduction.
-            let mut i = i_lo;
-            while i < i_hi {
-                let end = (i + rows).min(i_hi);
-                for (j, &bi) in b[i..end].iter().enumerate() {
-                    row(&mut s, pad, at - i - j, bi);
-                }
-                for x in &mut s {
-                    *x = Fq::<Q>::reduce16(*x);
-                }
-                i = end;
-            }
-        } else {
-            for (i, &bi) in b.iter().enumerate().take(i_hi).skip(i_lo) {
-                row(&mut s, pad, at - i, bi);
-            }
-        }
+        let right_base = (ob + BLOCK).saturating_sub(n);
+        rows_into::<Q, REDUCE>(&mut s, &right, right_base, b, (i_lo, r_end), rows);
+        rows_into::<Q, REDUCE>(&mut s, a, ob, b, (r_end, l_start), rows);
+        rows_into::<Q, REDUCE>(&mut s, &left, ob + BLOCK, b, (l_start, i_hi), rows);
         let take = (len - ob).min(BLOCK);
         for (o, &x) in out[ob..ob + take].iter_mut().zip(&s) {
             *o = red::<Q, REDUCE>(x);
@@ -147,19 +136,18 @@ fn schoolbook<const Q: i16, const REDUCE: bool>(
 /// `REDUCE`, `|b| <= 2^bshift`); `a` is consumed (it holds the middle
 /// product once `a0 b0` and `a1 b1` are done); `b` holds the sums `b0 + b1`
 /// in its first half during the middle product and is restored before
-/// returning; `w` and `pad` are scratch.
+/// returning; `w` is scratch.
 fn karatsuba<const Q: i16, const REDUCE: bool>(
     out: &mut [i16],
     a: &mut [i16],
     b: &mut [i8],
     w: &mut [i16],
-    pad: &mut [i16],
     levels: u32,
     bshift: u32,
 ) {
     let n = a.len();
     if levels == 0 || n < 4 * BLOCK {
-        schoolbook::<Q, REDUCE>(out, a, b, pad, bshift);
+        schoolbook::<Q, REDUCE>(out, a, b, bshift);
         return;
     }
     let h = n - (n >> 1);
@@ -183,8 +171,8 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
         let (lo, rest) = out.split_at_mut(2 * h - 1);
         let (gap, hi) = rest.split_at_mut(1);
         gap[0] = 0;
-        karatsuba::<Q, REDUCE>(lo, a0, b0, w, pad, levels - 1, bshift);
-        karatsuba::<Q, REDUCE>(hi, a1, b1, w, pad, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(lo, a0, b0, w, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(hi, a1, b1, w, levels - 1, bshift);
         // b0 <- b0 + b1 (undone below), so b needs no scratch of its own.
         for (x, &y) in b0.iter_mut().zip(&*b1) {
             *x = x.wrapping_add(y);
@@ -194,7 +182,7 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
     let m = &mut a[..2 * h - 1];
     {
         let (sb, b1) = b.split_at_mut(h);
-        karatsuba::<Q, REDUCE>(m, sa, sb, w, pad, levels - 1, bshift + 1);
+        karatsuba::<Q, REDUCE>(m, sa, sb, w, levels - 1, bshift + 1);
         for (x, &y) in sb.iter_mut().zip(&*b1) {
             *x = x.wrapping_sub(y);
         }
@@ -216,7 +204,7 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
 }
 
 /// The full product `a * b` (mod q when `REDUCE`, else exactly) into the
-/// first `2p` entries of `buf.w` (the last one 0); `a` is consumed.
+/// first `2p` entries of `buf` (the last one 0); `a` is consumed.
 #[inline(always)]
 fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &mut [i16; P],
@@ -226,12 +214,12 @@ fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     const { assert!(P >= 4 * BLOCK) };
     // At least one row between two reductions at the deepest level.
     const { assert!(Fq::<Q>::ROWS_PER_REDUCTION >> LEVELS >= 1) };
-    // The base operands (at most ⌈⌈p/2⌉/2⌉ coefficients) fit the pad, and the
-    // sums of both levels fit the p entries after the full product.
-    const { assert!(P <= MAX_P && LEVELS == 2) };
-    let (full, w) = buf.w.as_flattened_mut().split_at_mut(2 * P);
+    // The sums of both levels (⌈p/2⌉ + ⌈⌈p/2⌉/2⌉ entries) fit the p entries
+    // after the full product.
+    const { assert!(LEVELS == 2) };
+    let (full, w) = buf.as_flattened_mut().split_at_mut(2 * P);
     full[2 * P - 1] = 0;
-    karatsuba::<Q, REDUCE>(&mut full[..2 * P - 1], a, b, w, &mut buf.pad, LEVELS, 0);
+    karatsuba::<Q, REDUCE>(&mut full[..2 * P - 1], a, b, w, LEVELS, 0);
 }
 
 /// The coefficient `k < p` of the folded product: x^(p+j) = x^(j+1) + x^j.
@@ -252,7 +240,7 @@ pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     buf: &mut Scratch<P>,
 ) {
     mul_full::<P, Q, true>(a, b, buf);
-    let full = &buf.w.as_flattened()[..2 * P];
+    let full = &buf.as_flattened()[..2 * P];
     for (k, ak) in a.iter_mut().enumerate() {
         *ak = Fq::<Q>::freeze(folded::<P>(full, k));
     }
@@ -268,7 +256,7 @@ pub(crate) fn r3_mult<const P: usize>(
     buf: &mut Scratch<P>,
 ) {
     mul_full::<P, 3, false>(a, b, buf);
-    let full = &buf.w.as_flattened()[..2 * P];
+    let full = &buf.as_flattened()[..2 * P];
     for (k, hk) in h.iter_mut().enumerate() {
         *hk = f3_freeze(folded::<P>(full, k));
     }
@@ -331,7 +319,7 @@ pub(crate) mod tests {
     fn check<const P: usize, const Q: i16>(seed: u64) {
         let mut s = seed;
         let q = i32::from(Q);
-        let mut buf = Box::new(Scratch::<P>::new());
+        let mut buf = Box::new([[0i16; P]; 3]);
         for round in 0..3 {
             let mut a: [i16; P] =
                 core::array::from_fn(|_| ((lcg(&mut s) % q as u32) as i32 - (q - 1) / 2) as i16);
@@ -380,7 +368,7 @@ pub(crate) mod tests {
             let a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 4591) as i16 - 2295);
             let mut b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut h = a;
-            let mut acc = Box::new(Scratch::<P>::new());
+            let mut acc = Box::new([[0i16; P]; 3]);
             rq_mult_small::<P, Q>(&mut h, &mut b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);

@@ -108,7 +108,7 @@ fn block<const Q: i16>(
 /// position by position on whole blocks, and the division of g by x (the
 /// multiplication of v by x) is one memory move of the live part, so no
 /// second copy of g or v is kept.
-/// Evaluates to the final `(f[0], v, delta)`.
+/// Evaluates to the final `(f, v, delta)`.
 macro_rules! divsteps {
     (
         $P:expr, $L:expr, $state:expr, terms: $terms:expr,
@@ -175,7 +175,7 @@ macro_rules! divsteps {
                 }
             }
         }
-        (f[0], v, delta)
+        (f, v, delta)
     }};
 }
 
@@ -189,7 +189,7 @@ pub(crate) fn r3_recip<const P: usize>(
     input: &[i8; P],
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
-    let (sign, v, delta) = divsteps!(
+    let (f, v, delta) = divsteps!(
         P, LANES3, State::init::<P>(buf.as_flattened_mut(), input.iter().copied(), 1),
         terms: |f0: i8, g0: i8| (f0, g0),
         per_step(f0, g0, swap) {
@@ -211,6 +211,7 @@ pub(crate) fn r3_recip<const P: usize>(
         }
         swap: swp, lane: lane, block: blk, barrier: false,
     );
+    let sign = f[0];
     for (i, o) in out.iter_mut().enumerate() {
         *o = sign.wrapping_mul(v[P - 1 - i]);
     }
@@ -218,20 +219,20 @@ pub(crate) fn r3_recip<const P: usize>(
 }
 
 /// `Rq_recip3` (Core `KeyGen`'s `1/(3f)`, NTRU Prime spec §2.3):
-/// `out = 1/(3 input)` in R/q (`input` yields the p coefficients in order). Returns a set `Choice` on success (always,
+/// `buf[0] = 1/(3 input)` in R/q (`input` yields the p coefficients in order). Returns a set `Choice` on success (always,
 /// for the short `f` of key generation).
 ///
 /// Coefficients are kept in 16-bit lanes in `(-2q, 2q)`: each update
 /// `f0 g - g0 f` is two Shoup products by the (frozen) constant terms, each in
 /// `[-q/2, 3q/2)`, so no coefficient is ever fully reduced inside the loop.
-/// `buf` is scratch as for [`r3_recip`], in 8-lane blocks.
+/// `buf` is the state as for [`r3_recip`], in 8-lane blocks; the result
+/// replaces f (`buf[0]`), so no caller needs a separate output array.
 pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
-    out: &mut [i16; P],
-    input: impl IntoIterator<Item = i8>,
     buf: &mut [[i16; P]; 4],
+    input: impl IntoIterator<Item = i8>,
 ) -> ct::Choice {
     let freeze = |x: i16| Fq::<Q>::freeze(i32::from(x));
-    let (f0, v, delta) = divsteps!(
+    let (f, v, delta) = divsteps!(
         P, LANES, State::init::<P>(buf.as_flattened_mut(), input, Fq::<Q>::recip(3)),
         terms: |f0: i16, g0: i16| (freeze(f0), freeze(g0)),
         per_step(f0, g0, swap) {
@@ -252,8 +253,8 @@ pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
         }
         swap: swp, lane: lane, block: blk, barrier: true,
     );
-    let scale = Fq::<Q>::recip(freeze(f0));
-    for (i, o) in out.iter_mut().enumerate() {
+    let scale = Fq::<Q>::recip(freeze(f[0]));
+    for (i, o) in f.iter_mut().enumerate() {
         *o = Fq::<Q>::freeze(i32::from(scale) * i32::from(v[P - 1 - i]));
     }
     !ct::nonzero_i32(delta)
@@ -287,13 +288,9 @@ mod tests {
                 one[0] = 1;
                 assert_eq!(prod, one);
             }
-            let mut invq = [0i16; P];
             let mut bufq = Box::new([[0i16; P]; 4]);
-            assert!(bool::from(rq_recip3::<P, Q>(
-                &mut invq,
-                g.iter().copied(),
-                &mut bufq
-            )));
+            assert!(bool::from(rq_recip3::<P, Q>(&mut bufq, g.iter().copied())));
+            let invq = bufq[0];
             let prod = naive(
                 &g.map(|x| 3 * i32::from(x)),
                 &invq.map(i32::from),

@@ -28,41 +28,34 @@ pub(crate) fn recip3<const P: usize>(ginv_enc: &mut [u8], g: &[i8; P]) -> ct::Ch
 /// restored after serving as scratch).
 #[inline(never)]
 fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &mut [i8; P]) {
-    let mut acc = Scratch::<P>::new();
+    let mut acc: Scratch<P> = [[0; P]; 3];
     rq_mult_small::<P, Q>(a, b, &mut Wipe::new(&mut acc));
 }
 
-/// `Rq_mult_small(a, Small_decode(b_enc))` in place; the decoded factor lives
-/// only in this frame.
+/// `buf[0] = buf[0] * Small_decode(b_enc)` in R/q (`Rq_mult_small`), with
+/// `buf[1..]` as the product's scratch; the decoded factor lives only in this frame.
 #[inline(never)]
-fn mult_encoded<const P: usize, const Q: i16>(a: &mut [i16; P], b_enc: &[u8]) {
+fn mult_encoded<const P: usize, const Q: i16>(buf: &mut [[i16; P]; 4], b_enc: &[u8]) {
     let mut b = [0i8; P];
     let mut b = Wipe::new(&mut b);
     small_decode(&mut b, b_enc);
-    mult::<P, Q>(a, &mut b);
+    let [a, w @ ..] = buf;
+    rq_mult_small::<P, Q>(a, &mut b, w);
 }
 
-/// `Rq_recip3(f)`: the `1/(3f)` in R/q of Core `KeyGen` (NTRU Prime spec §2.3), with its own
-/// scratch buffer; f is read from its encoding `Small_encode(f)` (§3.1) straight into the
-/// reciprocal's state.
-#[inline(never)]
-fn recipq3<const P: usize, const Q: i16>(out: &mut [i16; P], f_enc: &[u8]) {
-    let mut buf = [[0i16; P]; 4];
-    let mut buf = Wipe::new(&mut buf);
-    // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
-    // irreducible mod q (spec, parameter space), so the result flag carries no information.
-    let _ = rq_recip3::<P, Q>(out, small_coeffs(f_enc, P), &mut buf);
-}
-
-/// The second half of Core `KeyGen` (NTRU Prime spec §2.3): `h = g / (3 f)` in R/q,
-/// given `Small_encode(f)` (f short) and `Small_encode(g)`.
+/// The second half of Core `KeyGen` (NTRU Prime spec §2.3): `h = g / (3 f)` in R/q
+/// into `buf[0]`, given `Small_encode(f)` (f short) and `Small_encode(g)`. One
+/// buffer of 4p coefficients serves as the reciprocal's state (f read from
+/// its encoding straight into it), then holds `1/(3f)` and the product's scratch.
 pub(crate) fn public_key<const P: usize, const Q: i16>(
-    h: &mut [i16; P],
+    buf: &mut [[i16; P]; 4],
     f_enc: &[u8],
     g_enc: &[u8],
 ) {
-    recipq3::<P, Q>(h, f_enc);
-    mult_encoded::<P, Q>(h, g_enc);
+    // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
+    // irreducible mod q (spec, parameter space), so the result flag carries no information.
+    let _ = rq_recip3::<P, Q>(buf, small_coeffs(f_enc, P));
+    mult_encoded::<P, Q>(buf, g_enc);
 }
 
 /// Core `Encrypt` (NTRU Prime spec §2.3): `c = Round(h r)`, in place (`c` holds h on entry).
@@ -75,7 +68,7 @@ pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &mut [i
 /// in place in `c`.
 #[inline(never)]
 pub(crate) fn decrypt_f<const P: usize, const Q: i16>(c: &mut [i16; P], f: &mut [i8; P]) {
-    let mut acc = Scratch::<P>::new();
+    let mut acc: Scratch<P> = [[0; P]; 3];
     rq_mult_small::<P, Q>(c, f, &mut Wipe::new(&mut acc));
     r3_from_3rq::<P, Q>(c);
 }
@@ -89,7 +82,7 @@ pub(crate) fn decrypt_v<const P: usize, const W: usize>(
     e: &mut [i16; P],
     v: &mut [i8; P],
 ) {
-    let mut acc = Scratch::<P>::new();
+    let mut acc: Scratch<P> = [[0; P]; 3];
     r3_mult(r, e, v, &mut Wipe::new(&mut acc));
     let weight = r.iter().fold(0u32, |w, &x| {
         #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
