@@ -1,5 +1,5 @@
 //! pqdr-ratchet over real UDP sockets on 127.0.0.1: a bulk transfer with
-//! periodic ML-KEM-768 ratchets, optional simulated loss and reordering, a
+//! periodic ML-KEM-768 ratchets (or X-Wing or sntrup761 with `--kem`), optional simulated loss and reordering, a
 //! simple NACK-driven retransmission loop, a BLAKE3 integrity check, and the
 //! same transfer with a static-key ChaCha20-Poly1305 baseline.
 //!
@@ -16,7 +16,7 @@
 //! and times are printed at the end.
 //!
 //! ```text
-//! cargo run --release --example ratchet_udp -- [--bytes N] [--ratchet-ms MS] [--loss F] [--reorder F] [--baseline] [--rounds K]
+//! cargo run --release --example ratchet_udp -- [--bytes N] [--ratchet-ms MS] [--loss F] [--reorder F] [--baseline] [--rounds K] [--kem mlkem768|xwing|sntrup761]
 //! ```
 //! Defaults: 1 GiB, a ratchet every 2000 ms, no loss, no reordering. With
 //! `--baseline` the static-key transfer runs too, alternating with the
@@ -49,7 +49,9 @@ use common::{
 use pqdr_suite::handshake::{Established, K768, Tai64N};
 use pqdr_suite::ratchet::chacha20poly1305::aead::{AeadInOut, KeyInit};
 use pqdr_suite::ratchet::chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
-use pqdr_suite::ratchet::{Config, DefaultSession, Instant, MlKem768, Role, blake3};
+use pqdr_suite::ratchet::{
+    Config, Instant, MlKem768, RatchetKem, Role, Session, Sntrup761, XWing, blake3,
+};
 use rand_core::UnwrapErr;
 
 /// Datagram size on the wire (the 5-byte session frame included).
@@ -79,6 +81,15 @@ struct Args {
     reorder: f64,
     baseline: bool,
     rounds: u32,
+    kem: Kem,
+}
+
+/// The ratchet's KEM (`--kem`).
+#[derive(Clone, Copy, Debug)]
+enum Kem {
+    MlKem768,
+    XWing,
+    Sntrup761,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -89,6 +100,7 @@ fn parse_args() -> Result<Args, String> {
         reorder: 0.0,
         baseline: false,
         rounds: 3,
+        kem: Kem::MlKem768,
     };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
@@ -102,6 +114,18 @@ fn parse_args() -> Result<Args, String> {
             "--reorder" => a.reorder = val()?.parse().map_err(|e| format!("--reorder: {e}"))?,
             "--baseline" => a.baseline = true,
             "--rounds" => a.rounds = val()?.parse().map_err(|e| format!("--rounds: {e}"))?,
+            "--kem" => {
+                a.kem = match val()?.as_str() {
+                    "mlkem768" => Kem::MlKem768,
+                    "xwing" => Kem::XWing,
+                    "sntrup761" => Kem::Sntrup761,
+                    other => {
+                        return Err(format!(
+                            "--kem: unknown {other} (mlkem768, xwing, sntrup761)"
+                        ));
+                    }
+                }
+            }
             _ => return Err(format!("unknown argument {k}")),
         }
     }
@@ -135,12 +159,12 @@ trait Channel: Send {
     fn ratchets(&self, now: u64) -> u64;
 }
 
-struct Ratchet {
-    s: DefaultSession,
+struct Ratchet<K: RatchetKem> {
+    s: Session<K>,
     rng: UnwrapErr<getrandom::SysRng>,
 }
 
-impl Channel for Ratchet {
+impl<K: RatchetKem + Send> Channel for Ratchet<K> {
     fn seal(&mut self, now: u64, aad: &[u8], pt: &[u8], out: &mut [u8]) -> Option<usize> {
         self.s.seal(Instant(now), aad, pt, out, &mut self.rng).ok()
     }
@@ -247,16 +271,28 @@ impl Link {
 /// the handshake's secret (direction byte from the role).
 fn channel(
     est: Established,
-    ratchet: bool,
+    ratchet: Option<Kem>,
     cfg: &Config,
     now: u64,
 ) -> Result<Box<dyn Channel>, String> {
-    let mut rng = UnwrapErr(getrandom::SysRng);
-    if ratchet {
-        let s = est
-            .into_session::<MlKem768, _>(cfg, Instant(now), &mut rng)
-            .map_err(|e| format!("into_session: {e:?}"))?;
-        Ok(Box::new(Ratchet { s, rng }))
+    let rng = UnwrapErr(getrandom::SysRng);
+    if let Some(kem) = ratchet {
+        fn start<K: RatchetKem + Send + 'static>(
+            est: Established,
+            cfg: &Config,
+            now: u64,
+            mut rng: UnwrapErr<getrandom::SysRng>,
+        ) -> Result<Box<dyn Channel>, String> {
+            let s = est
+                .into_session::<K, _>(cfg, Instant(now), &mut rng)
+                .map_err(|e| format!("into_session: {e:?}"))?;
+            Ok(Box::new(Ratchet { s, rng }))
+        }
+        match kem {
+            Kem::MlKem768 => start::<MlKem768>(est, cfg, now, rng),
+            Kem::XWing => start::<XWing>(est, cfg, now, rng),
+            Kem::Sntrup761 => start::<Sntrup761>(est, cfg, now, rng),
+        }
     } else {
         let key = blake3::derive_key(
             "pqdr udp demo static-key baseline",
@@ -363,7 +399,7 @@ struct Outcome {
 fn receiver(
     sock: &UdpSocket,
     l: &mut Listener<K768>,
-    ratchet: bool,
+    ratchet: Option<Kem>,
     cfg: &Config,
     total: u64,
     last_len: usize,
@@ -488,7 +524,7 @@ fn receiver(
     }
 }
 
-fn transfer(args: &Args, ratchet: bool, ends: &mut Ends) -> Result<Outcome, String> {
+fn transfer(args: &Args, ratchet: Option<Kem>, ends: &mut Ends) -> Result<Outcome, String> {
     let tx = UdpSocket::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let rx = UdpSocket::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     tx.connect(rx.local_addr().map_err(|e| e.to_string())?)
@@ -696,8 +732,8 @@ fn main() -> ExitCode {
         }
     };
     println!(
-        "ratchet_udp: {} bytes over 127.0.0.1 UDP, {MTU}-byte datagrams, ratchet every {} ms, loss {}, reorder {}",
-        args.bytes, args.ratchet_ms, args.loss, args.reorder
+        "ratchet_udp: {} bytes over 127.0.0.1 UDP, {MTU}-byte datagrams, {:?} ratchet every {} ms, loss {}, reorder {}",
+        args.bytes, args.kem, args.ratchet_ms, args.loss, args.reorder
     );
     let mut ends = match Ends::new() {
         Ok(e) => e,
@@ -711,7 +747,7 @@ fn main() -> ExitCode {
     let (mut best_r, mut best_b) = (f64::INFINITY, f64::INFINITY);
     let mut hash = [0u8; 32];
     for round in 1..=rounds {
-        let r = match transfer(&args, true, &mut ends) {
+        let r = match transfer(&args, Some(args.kem), &mut ends) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("\nratchet transfer failed: {e}");
@@ -729,7 +765,7 @@ fn main() -> ExitCode {
         if !args.baseline {
             break;
         }
-        match transfer(&args, false, &mut ends) {
+        match transfer(&args, None, &mut ends) {
             Ok(b) => {
                 let bmbps = args.bytes as f64 / 1e6 / b.secs;
                 println!(
