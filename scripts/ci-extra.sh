@@ -20,6 +20,13 @@ cargo clippy -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --all-ta
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
   --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test
 
+step "X25519MLKEM768 vectors regenerate from Go's standard library (interop/go), when Go >= 1.24 is installed"
+if command -v go >/dev/null && go version | grep -qE 'go1\.(2[4-9]|[3-9][0-9])'; then
+  (cd interop/go && go run ./x25519mlkem768) | diff - kat/hybrid/x25519mlkem768-go.json && echo "Go vectors: identical"
+else
+  echo "no Go >= 1.24: regeneration check skipped (the committed vectors are still tested)"
+fi
+
 step "small-memory configurations: ML-KEM small-stack, ML-DSA medium-memory (the bare-metal default) and low-memory, with the crate tests and the KAT/ACVP suites"
 cargo test --release -p pqdr-mlkem --features small-stack 2>&1 | grep -E "^test result|FAILED|panicked"
 for f in medium-memory low-memory; do
@@ -49,6 +56,8 @@ cargo run --release --example handshake_udp -- --suite s65-x --loss 0.1
 
 step "ratchet examples over loopback (each starts from a K768 handshake)"
 cargo run --release --example ratchet_udp -- --bytes 20000000 --ratchet-ms 200 --loss 0.02 --reorder 0.02 --baseline
+cargo run --release --example ratchet_udp -- --kem xwing --bytes 5000000 --ratchet-ms 200 --loss 0.02
+cargo run --release --example ratchet_udp -- --kem sntrup761 --bytes 5000000 --ratchet-ms 200 --loss 0.02
 cargo run --release --example ratchet_tcp -- --bytes 50000000 --ratchet-ms 200 --baseline
 
 step "fuzz smoke (cargo-fuzz, nightly)"
@@ -63,8 +72,8 @@ if cargo +nightly --version >/dev/null 2>&1; then
    done)
   # The primitive crates' targets (FUZZING.md): every committed corpus input
   # is replayed, then 12 s of fuzzing each, into a scratch corpus.
-  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp; do
-     mkdir -p "target/smoke-corpus/$t"
+  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid; do
+     mkdir -p "target/smoke-corpus/$t" "corpus/$t"
      cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time=12 2>&1 | tail -3
    done)
 else
