@@ -49,9 +49,14 @@ fn report<S: ParameterSet>() {
     let (k, e, d) = measure::<S>();
     println!("{} {k} {e} {d}", S::NAME);
     // The returned keys and ciphertexts live in the caller's frame; the
-    // figures are the operations' own frames.
-    assert!(k < 64 * 1024 && e < 64 * 1024 && d < 64 * 1024);
-    within_budget::<S>(96 * 1024);
+    // figures are the operations' own frames. Budgets (issue #20): sntrup1277
+    // measures about 20 / 15 / 15 KB on x86-64.
+    assert!(
+        k < 24 * 1024 && e < 18 * 1024 && d < 18 * 1024,
+        "{} {k} {e} {d}",
+        S::NAME
+    );
+    within_budget::<S>(64 * 1024);
 }
 
 #[test]
