@@ -23,6 +23,22 @@ pub enum Error {
     /// decapsulation key) or the §7.3 hash check (the `H(ek)` stored in a
     /// decapsulation key matches its `ek`).
     InvalidKey,
+    /// A PKCS#8 or SubjectPublicKeyInfo input is not valid DER of the
+    /// RFC 9935 structure (feature `pkcs8`): truncated, trailing data, a wrong
+    /// tag or CHOICE alternative, a non-minimal length, or a public key
+    /// BIT STRING with unused bits.
+    Der,
+    /// The AlgorithmIdentifier of a PKCS#8 or SubjectPublicKeyInfo input is
+    /// not this parameter set's OID, or carries parameters (RFC 9935 §3: they
+    /// MUST be absent). Feature `pkcs8`.
+    Algorithm,
+    /// A PKCS#8 private key contradicts itself (feature `pkcs8`): the `both`
+    /// form's expanded key is not the one its seed generates, or the
+    /// OneAsymmetricKey `publicKey` is not the private key's (RFC 9935 §6, §8).
+    InconsistentKey,
+    /// The seed (or `both`) form was asked of a key loaded from the expanded
+    /// form, which does not contain the seed (feature `pkcs8`).
+    NoSeed,
     /// The pair-wise consistency test after key generation failed: the new
     /// key pair did not decapsulate its own encapsulation to the same shared
     /// secret (feature `self-test`, FIPS 140-3 IG 10.3.A). No input can cause
@@ -43,6 +59,16 @@ impl fmt::Display for Error {
             Self::InvalidKey => {
                 f.write_str("ML-KEM key failed the FIPS 203 §7.2 modulus or §7.3 hash check")
             }
+            Self::Der => {
+                f.write_str("ML-KEM PKCS#8/SPKI input is not valid DER of the RFC 9935 structure")
+            }
+            Self::Algorithm => {
+                f.write_str("ML-KEM PKCS#8/SPKI algorithm identifier is not this parameter set's")
+            }
+            Self::InconsistentKey => f.write_str(
+                "ML-KEM PKCS#8 private key is inconsistent (seed, expanded or public key)",
+            ),
+            Self::NoSeed => f.write_str("ML-KEM key has no seed (loaded from the expanded form)"),
             Self::PairwiseConsistency => {
                 f.write_str("ML-KEM key pair failed its pair-wise consistency test (fault)")
             }

@@ -17,6 +17,8 @@
     )
 )]
 
+#[cfg(feature = "pkcs8")]
+mod asn1;
 mod ct;
 mod encode;
 mod error;
@@ -35,12 +37,19 @@ pub mod self_test;
 mod traits;
 mod types;
 
+#[cfg(feature = "pkcs8")]
+pub use asn1::{ML_KEM_512_OID, ML_KEM_768_OID, ML_KEM_1024_OID, PrivateKeyForm, algorithm_oid};
 pub use error::Error;
 pub use params::{ByteArray, MlKem512, MlKem768, MlKem1024, ParameterSet};
 pub use types::{
     Ciphertext, DecapsulationKey, EncapsulationKey, SEED_SIZE, SHARED_SECRET_SIZE, SharedSecret,
     generate, generate_deterministic, try_generate,
 };
+/// The RustCrypto `pkcs8` and `spki` crates (feature `pkcs8`), for their
+/// `DecodePrivateKey` / `EncodePrivateKey` / `DecodePublicKey` /
+/// `EncodePublicKey` traits.
+#[cfg(feature = "pkcs8")]
+pub use {pkcs8, spki};
 
 /// One module per parameter set: type aliases, sizes and the key-generation
 /// functions, so `ml_kem_768::generate(&mut rng)` needs no type parameters.
