@@ -26,6 +26,22 @@ pub enum Error {
     /// The signature does not verify (FIPS 204 Algorithm 8), including a
     /// malformed one (hint encoding, Algorithm 21; ‖z‖∞ too large).
     InvalidSignature,
+    /// A PKCS#8 or SubjectPublicKeyInfo input is not valid DER of the
+    /// RFC 9881 structure (feature `pkcs8`): truncated, trailing data, a wrong
+    /// tag or CHOICE alternative, a non-minimal length, or a public key
+    /// BIT STRING with unused bits.
+    Der,
+    /// The AlgorithmIdentifier of a PKCS#8 or SubjectPublicKeyInfo input is
+    /// not this parameter set's OID, or carries parameters (RFC 9881 §2: they
+    /// MUST be absent). Feature `pkcs8`.
+    Algorithm,
+    /// A PKCS#8 private key contradicts itself (feature `pkcs8`): the `both`
+    /// form's expanded key is not the one its seed generates, or the
+    /// OneAsymmetricKey `publicKey` is not the private key's (RFC 9881 §6, §9).
+    InconsistentKey,
+    /// The seed (or `both`) form was asked of a key loaded from the expanded
+    /// form, which does not contain the seed (feature `pkcs8`).
+    NoSeed,
     /// The pair-wise consistency test after key generation failed: the new
     /// signing key's signature of a fixed message did not verify under the
     /// new public key (feature `self-test`, FIPS 140-3 IG 10.3.A). No input
@@ -49,6 +65,16 @@ impl fmt::Display for Error {
             }
             Self::ContextTooLong => f.write_str("ML-DSA context longer than 255 bytes"),
             Self::InvalidSignature => f.write_str("ML-DSA signature is invalid"),
+            Self::Der => {
+                f.write_str("ML-DSA PKCS#8/SPKI input is not valid DER of the RFC 9881 structure")
+            }
+            Self::Algorithm => {
+                f.write_str("ML-DSA PKCS#8/SPKI algorithm identifier is not this parameter set's")
+            }
+            Self::InconsistentKey => f.write_str(
+                "ML-DSA PKCS#8 private key is inconsistent (seed, expanded or public key)",
+            ),
+            Self::NoSeed => f.write_str("ML-DSA key has no seed (loaded from the expanded form)"),
             Self::PairwiseConsistency => {
                 f.write_str("ML-DSA key pair failed its pair-wise consistency test (fault)")
             }

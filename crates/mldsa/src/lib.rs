@@ -18,6 +18,8 @@
     )
 )]
 
+#[cfg(feature = "pkcs8")]
+mod asn1;
 mod ct;
 mod encode;
 mod error;
@@ -42,6 +44,8 @@ mod types;
 mod verify;
 mod xof;
 
+#[cfg(feature = "pkcs8")]
+pub use asn1::{ML_DSA_44_OID, ML_DSA_65_OID, ML_DSA_87_OID, PrivateKeyForm, algorithm_oid};
 pub use error::Error;
 pub use expanded::{ExpandedSigningKey, ExpandedVerifyingKey};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
@@ -51,6 +55,11 @@ pub use rand_core;
 pub use signature;
 pub use stream::{MessageSigner, MessageVerifier};
 pub use types::{SEED_SIZE, Signature, SigningKey, VerifyingKey, generate, generate_deterministic};
+/// The RustCrypto `pkcs8` and `spki` crates (feature `pkcs8`), for their
+/// `DecodePrivateKey` / `EncodePrivateKey` / `DecodePublicKey` /
+/// `EncodePublicKey` traits.
+#[cfg(feature = "pkcs8")]
+pub use {pkcs8, spki};
 
 /// One module per parameter set: type aliases, sizes and the key-generation
 /// functions, so `ml_dsa_65::generate(&mut rng)` needs no type parameters.

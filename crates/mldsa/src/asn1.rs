@@ -1,0 +1,318 @@
+//! PKCS#8 private keys and SubjectPublicKeyInfo public keys (RFC 9881),
+//! feature `pkcs8`: the DER is read and written by the RustCrypto `der`,
+//! `spki` and `pkcs8` crates, into caller buffers (no heap). With `alloc`,
+//! the `pkcs8` crate's `EncodePrivateKey` / `EncodePublicKey` traits too;
+//! `DecodePrivateKey` / `DecodePublicKey` come from the `TryFrom` impls.
+//!
+//! Secrets: the seed and expanded key are copied only into [`Zeroizing`]
+//! buffers; branches depend on lengths and tags (public), never on key bytes.
+
+use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, OctetStringRef};
+use der::{Decode, Encode, Length, Reader, SliceReader, SliceWriter, Tag, TagNumber};
+use pkcs8::PrivateKeyInfoRef;
+use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
+
+use crate::error::{Error, check_length};
+use crate::params::{ByteArray, MlDsa87, ParameterSet};
+use crate::types::{SEED_SIZE, SigningKey, VerifyingKey};
+
+/// RFC 9881 §2: `id-ml-dsa-44 ::= { sigAlgs 17 }` (`sigAlgs` = 2.16.840.1.101.3.4.3).
+pub const ML_DSA_44_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.3.17");
+/// RFC 9881 §2: `id-ml-dsa-65 ::= { sigAlgs 18 }`.
+pub const ML_DSA_65_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.3.18");
+/// RFC 9881 §2: `id-ml-dsa-87 ::= { sigAlgs 19 }`.
+pub const ML_DSA_87_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.3.19");
+
+/// The RFC 9881 §2 OID of the parameter set `P` (chosen by its `k`).
+pub fn algorithm_oid<P: ParameterSet>() -> ObjectIdentifier {
+    match P::K {
+        4 => ML_DSA_44_OID,
+        6 => ML_DSA_65_OID,
+        _ => ML_DSA_87_OID,
+    }
+}
+
+/// Which alternative of the RFC 9881 §6 `ML-DSA-xx-PrivateKey` CHOICE an
+/// encoding uses. [`PrivateKeyForm::Seed`] is the default (the RFC's
+/// RECOMMENDED form).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PrivateKeyForm {
+    /// `seed [0] OCTET STRING (SIZE (32))`: ξ.
+    #[default]
+    Seed,
+    /// `expandedKey OCTET STRING`: the skEncode signing key (FIPS 204 Algorithm 24).
+    ExpandedKey,
+    /// `both SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING }`.
+    Both,
+}
+
+/// The `seed` alternative's tag: `[0]` IMPLICIT, primitive (RFC 9881 §6, 0x80).
+const SEED_TAG: Tag = Tag::ContextSpecific {
+    constructed: false,
+    number: TagNumber(0),
+};
+
+/// The longest CHOICE encoding (`both` of ML-DSA-87): SEQUENCE header (4),
+/// seed OCTET STRING (2 + 32), expandedKey OCTET STRING (4 + 4896).
+const MAX_CHOICE_LEN: usize = 4 + 2 + SEED_SIZE + 4 + MlDsa87::SK_SIZE;
+
+/// Any `der` failure while reading is a malformed input.
+#[allow(clippy::needless_pass_by_value, reason = "used as map_err(der_err)")]
+fn der_err(_: der::Error) -> Error {
+    Error::Der
+}
+
+/// `usize` of a DER length (lengths here are far below `u32::MAX`).
+fn len_usize(len: Length) -> Result<usize, Error> {
+    usize::try_from(len).map_err(der_err)
+}
+
+/// RFC 9881 §2: the OID must be `P`'s and the parameters absent.
+fn check_algorithm<P: ParameterSet>(alg: &AlgorithmIdentifierRef<'_>) -> Result<(), Error> {
+    if alg.oid == algorithm_oid::<P>() && alg.parameters.is_none() {
+        Ok(())
+    } else {
+        Err(Error::Algorithm)
+    }
+}
+
+/// The RFC 9881 §2 AlgorithmIdentifier of `P` (parameters absent).
+fn algorithm<P: ParameterSet>() -> AlgorithmIdentifierRef<'static> {
+    AlgorithmIdentifierRef {
+        oid: algorithm_oid::<P>(),
+        parameters: None,
+    }
+}
+
+/// Encodes `msg` into `out`, whose length must be at least `msg`'s DER length.
+fn encode_into<'o, T: Encode>(msg: &T, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
+    let needed = len_usize(msg.encoded_len().map_err(der_err)?)?;
+    if out.len() < needed {
+        return Err(Error::Length {
+            expected: needed,
+            actual: out.len(),
+        });
+    }
+    msg.encode_to_slice(out).map_err(der_err)
+}
+
+/// Decodes a SubjectPublicKeyInfo (RFC 9881 §4) into a verifying key.
+fn vk_from_spki<P: ParameterSet>(
+    spki: &SubjectPublicKeyInfoRef<'_>,
+) -> Result<VerifyingKey<P>, Error> {
+    check_algorithm::<P>(&spki.algorithm)?;
+    let bytes = spki.subject_public_key.as_bytes().ok_or(Error::Der)?;
+    VerifyingKey::from_slice(bytes)
+}
+
+/// Decodes the RFC 9881 §6 private-key CHOICE.
+fn sk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<SigningKey<P>, Error> {
+    let mut reader = SliceReader::new(choice).map_err(der_err)?;
+    let any = AnyRef::decode(&mut reader).map_err(der_err)?;
+    reader.finish().map_err(der_err)?;
+    match any.header().tag() {
+        SEED_TAG => sk_from_seed(any.value()),
+        Tag::OctetString => SigningKey::from_slice(any.value()),
+        Tag::Sequence => {
+            let (seed, expanded) = any
+                .sequence(|r| {
+                    let seed = <&OctetStringRef>::decode(r)?;
+                    let expanded = <&OctetStringRef>::decode(r)?;
+                    Ok::<_, der::Error>((seed.as_bytes(), expanded.as_bytes()))
+                })
+                .map_err(der_err)?;
+            check_length(P::SkBytes::LEN, expanded.len())?;
+            let sk = sk_from_seed::<P>(seed)?;
+            // RFC 9881 §9: the expanded key must be the one the seed
+            // generates. Only the verdict is revealed, not where they differ.
+            if bool::from(sk.as_bytes().as_ref().ct_eq(expanded)) {
+                Ok(sk)
+            } else {
+                Err(Error::InconsistentKey)
+            }
+        }
+        _ => Err(Error::Der),
+    }
+}
+
+/// The key generated from a 32-byte seed slice, copied through a
+/// zeroizing buffer.
+fn sk_from_seed<P: ParameterSet>(seed: &[u8]) -> Result<SigningKey<P>, Error> {
+    check_length(SEED_SIZE, seed.len())?;
+    let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
+    buf.copy_from_slice(seed);
+    Ok(SigningKey::from_seed(&buf))
+}
+
+/// Decodes a OneAsymmetricKey / PrivateKeyInfo (RFC 9881 §6, RFC 5958).
+fn sk_from_info<P: ParameterSet>(info: &PrivateKeyInfoRef<'_>) -> Result<SigningKey<P>, Error> {
+    check_algorithm::<P>(&info.algorithm)?;
+    let sk = sk_from_choice::<P>(info.private_key.as_bytes())?;
+    if let Some(public) = &info.public_key {
+        // RFC 9881 §6: an included publicKey must be the key's own.
+        let public = public.as_bytes().ok_or(Error::Der)?;
+        let own = sk.verifying_key().as_bytes().as_ref();
+        if public != own {
+            return Err(Error::InconsistentKey);
+        }
+    }
+    Ok(sk)
+}
+
+/// Writes the RFC 9881 §6 CHOICE of `sk` in `form` into `buf`.
+fn choice_into<'b, P: ParameterSet>(
+    sk: &SigningKey<P>,
+    form: PrivateKeyForm,
+    buf: &'b mut [u8],
+) -> Result<&'b [u8], Error> {
+    let expanded = sk.as_bytes().as_ref();
+    if form == PrivateKeyForm::ExpandedKey {
+        let octets = OctetStringRef::new(expanded).map_err(der_err)?;
+        return octets.encode_to_slice(buf).map_err(der_err);
+    }
+    let seed = Zeroizing::new(*sk.seed().ok_or(Error::NoSeed)?);
+    if form == PrivateKeyForm::Seed {
+        let any = AnyRef::new(SEED_TAG, seed.as_ref()).map_err(der_err)?;
+        return any.encode_to_slice(buf).map_err(der_err);
+    }
+    let seed = OctetStringRef::new(seed.as_ref()).map_err(der_err)?;
+    let expanded = OctetStringRef::new(expanded).map_err(der_err)?;
+    let inner = (seed.encoded_len().map_err(der_err)? + expanded.encoded_len().map_err(der_err)?)
+        .map_err(der_err)?;
+    let mut writer = SliceWriter::new(buf);
+    writer
+        .sequence(inner, |w| {
+            seed.encode(w)?;
+            expanded.encode(w)
+        })
+        .map_err(der_err)?;
+    writer.finish().map_err(der_err)
+}
+
+impl<P: ParameterSet> VerifyingKey<P> {
+    /// Decodes a DER SubjectPublicKeyInfo (RFC 9881 §4): this set's OID,
+    /// no parameters, and the pkEncode key (FIPS 204 Algorithm 22) in the
+    /// BIT STRING.
+    ///
+    /// # Errors
+    /// [`Error::Der`] (malformed or trailing DER), [`Error::Algorithm`]
+    /// (another OID, or parameters), [`Error::Length`] (the key's size).
+    pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
+        let spki = SubjectPublicKeyInfoRef::from_der(der).map_err(der_err)?;
+        vk_from_spki(&spki)
+    }
+
+    /// Encodes the key as a DER SubjectPublicKeyInfo (RFC 9881 §4) into
+    /// `out` and returns the encoding (a prefix of `out`).
+    ///
+    /// # Errors
+    /// [`Error::Length`] if `out` is shorter than the encoding.
+    pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
+        let spki = SubjectPublicKeyInfoRef {
+            algorithm: algorithm::<P>(),
+            subject_public_key: BitStringRef::from_bytes(self.as_bytes().as_ref())
+                .map_err(der_err)?,
+        };
+        encode_into(&spki, out)
+    }
+}
+
+impl<P: ParameterSet> SigningKey<P> {
+    /// Decodes a DER PKCS#8 OneAsymmetricKey (RFC 9881 §6, RFC 5958) with
+    /// any of the three private-key forms. `seed` regenerates the key
+    /// (FIPS 204 Algorithm 6); `expandedKey` passes the skDecode checks
+    /// ([`SigningKey::from_bytes`]); `both` must have the expanded key its
+    /// seed generates; an included `publicKey` must be the key's own.
+    ///
+    /// # Errors
+    /// [`Error::Der`] (malformed, truncated or trailing DER, an unknown
+    /// CHOICE alternative), [`Error::Algorithm`], [`Error::Length`] (a seed
+    /// or key of the wrong size), [`Error::InvalidKey`] (an expanded key
+    /// failing skDecode's checks), [`Error::InconsistentKey`].
+    ///
+    /// # Panics
+    /// With the feature `self-test`, as [`Self::from_seed`] (a fault only).
+    pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
+        let info = PrivateKeyInfoRef::from_der(der).map_err(der_err)?;
+        sk_from_info(&info)
+    }
+
+    /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (RFC 9881 §6, version
+    /// 1, no public key) with the private key in `form` into `out`, and
+    /// returns the encoding (a prefix of `out`, which then holds secrets).
+    ///
+    /// # Errors
+    /// [`Error::NoSeed`] for the `seed` / `both` forms of a key loaded from
+    /// the expanded form; [`Error::Length`] if `out` is too short.
+    pub fn to_private_key_der<'o>(
+        &self,
+        form: PrivateKeyForm,
+        out: &'o mut [u8],
+    ) -> Result<&'o [u8], Error> {
+        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
+        let choice = choice_into(self, form, buf.as_mut())?;
+        let info = PrivateKeyInfoRef::new(
+            algorithm::<P>(),
+            OctetStringRef::new(choice).map_err(der_err)?,
+        );
+        encode_into(&info, out)
+    }
+}
+
+impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for VerifyingKey<P> {
+    type Error = spki::Error;
+
+    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
+        vk_from_spki(&spki).map_err(|e| match e {
+            Error::Algorithm => spki::Error::OidUnknown {
+                oid: spki.algorithm.oid,
+            },
+            _ => spki::Error::KeyMalformed,
+        })
+    }
+}
+
+impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
+    type Error = pkcs8::Error;
+
+    fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
+        sk_from_info(&info).map_err(|e| match e {
+            Error::Algorithm => pkcs8::Error::PublicKey(spki::Error::OidUnknown {
+                oid: info.algorithm.oid,
+            }),
+            _ => pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid),
+        })
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: ParameterSet> spki::EncodePublicKey for VerifyingKey<P> {
+    fn to_public_key_der(&self) -> spki::Result<der::Document> {
+        let spki = SubjectPublicKeyInfoRef {
+            algorithm: algorithm::<P>(),
+            subject_public_key: BitStringRef::from_bytes(self.as_bytes().as_ref())?,
+        };
+        Ok(der::Document::encode_msg(&spki)?)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: ParameterSet> pkcs8::EncodePrivateKey for SigningKey<P> {
+    /// The seed form (RFC 9881 §6, RECOMMENDED), or the expanded form for a
+    /// key loaded without its seed.
+    fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
+        let form = if self.seed().is_some() {
+            PrivateKeyForm::Seed
+        } else {
+            PrivateKeyForm::ExpandedKey
+        };
+        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
+        let choice = choice_into(self, form, buf.as_mut())
+            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
+        let info = PrivateKeyInfoRef::new(algorithm::<P>(), OctetStringRef::new(choice)?);
+        Ok(der::SecretDocument::encode_msg(&info)?)
+    }
+}
