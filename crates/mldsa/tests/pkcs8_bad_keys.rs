@@ -8,7 +8,11 @@
 //! key generation derives from the RFC's seed `00 01 … 1f`, so a copying
 //! error in the file would fail here instead of passing for the wrong reason.
 #![cfg(feature = "pkcs8")]
-#![allow(clippy::unwrap_used, reason = "tests")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    reason = "tests"
+)]
 
 use pqdr_mldsa::{Error, MlDsa44, SigningKey};
 

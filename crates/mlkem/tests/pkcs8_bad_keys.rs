@@ -7,7 +7,11 @@
 //! error in the file would fail here instead of passing for the wrong
 //! reason; then it checks how pqdr treats it.
 #![cfg(feature = "pkcs8")]
-#![allow(clippy::unwrap_used, reason = "tests")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    reason = "tests"
+)]
 
 use pqdr_mlkem::{DecapsulationKey, Error, MlKem512};
 
