@@ -56,7 +56,8 @@ VG="valgrind -q --error-exitcode=1 --expensive-definedness-checks=yes --track-or
 
 # Packages that have a tests/ct_valgrind.rs. Those with a `self-test`
 # feature are checked with it on, so the pair-wise consistency test that then
-# follows every key generation runs under valgrind too.
+# follows every key generation runs under valgrind too; those with a `pkcs8`
+# feature with that on, so their private-key decoders are checked.
 pkgs=()
 feats=()
 for d in crates/*/; do
@@ -64,6 +65,8 @@ for d in crates/*/; do
     name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$d/Cargo.toml" | head -1)
     pkgs+=(-p "$name")
     if grep -q '^self-test *=' "$d/Cargo.toml"; then feats+=("$name/self-test"); fi
+    # PKCS#8 private-key decoding and encoding run under valgrind too.
+    if grep -q '^pkcs8 *=' "$d/Cargo.toml"; then feats+=("$name/pkcs8"); fi
   fi
 done
 if [ ${#feats[@]} -gt 0 ]; then

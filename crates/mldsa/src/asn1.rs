@@ -128,7 +128,10 @@ fn sk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<SigningKey<P>, Error
             let sk = sk_from_seed::<P>(seed)?;
             // RFC 9881 §9: the expanded key must be the one the seed
             // generates. Only the verdict is revealed, not where they differ.
-            if bool::from(sk.as_bytes().as_ref().ct_eq(expanded)) {
+            let mut same = sk.as_bytes().as_ref().ct_eq(expanded).unwrap_u8();
+            // The verdict is public (the key is accepted or refused).
+            pqdr_ct::hook::declassify(&mut same);
+            if same == 1 {
                 Ok(sk)
             } else {
                 Err(Error::InconsistentKey)

@@ -29,6 +29,8 @@ mod common;
 
 use common::for_each_set;
 use pqdr_ct::classify;
+#[cfg(feature = "pkcs8")]
+use pqdr_ct::declassify;
 use pqdr_mldsa::{ParameterSet, PreHash, SigningKey};
 
 fn keygen_and_sign<P: ParameterSet>() {
@@ -65,6 +67,86 @@ fn keygen_and_sign<P: ParameterSet>() {
     assert!(vk.verify(b"expanded", b"", &sig).is_ok());
     let sig = sk2.sign_deterministic(b"deterministic", b"").expect("sign");
     assert!(vk.verify(b"deterministic", b"", &sig).is_ok());
+}
+
+/// The byte range of `needle` inside `hay` (test data, before classifying).
+#[cfg(feature = "pkcs8")]
+fn find(hay: &[u8], needle: &[u8]) -> core::ops::Range<usize> {
+    let at = hay
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("present");
+    at..at + needle.len()
+}
+
+/// PKCS#8 private keys (RFC 9881 §6, feature `pkcs8`): encoding each form
+/// from a classified seed, and decoding each form with the secret bytes in
+/// the DER classified: the seed ξ, and K, s1, s2 and t0 of the expanded key
+/// (ρ and tr are public). Decoding the expanded form regenerates t and checks
+/// t0 and tr (skDecode); a `both` whose expanded key differs in t0 must be
+/// refused with no secret-dependent branch before the verdict.
+#[cfg(feature = "pkcs8")]
+fn pkcs8_private_key<P: ParameterSet>() {
+    use pqdr_mldsa::{Error, PrivateKeyForm};
+    let xi = [0x5cu8; 32];
+    let sk_ref = SigningKey::<P>::from_seed(&xi);
+    let expanded = sk_ref.as_bytes().as_ref().to_vec();
+    let mut buf = [0u8; 8192];
+    for form in [
+        PrivateKeyForm::Seed,
+        PrivateKeyForm::ExpandedKey,
+        PrivateKeyForm::Both,
+    ] {
+        let der = sk_ref
+            .to_private_key_der(form, &mut buf)
+            .expect("fits")
+            .to_vec();
+
+        let mut s = xi;
+        classify(&mut s);
+        let mut out = [0u8; 8192];
+        let mut enc = SigningKey::<P>::from_seed(&s)
+            .to_private_key_der(form, &mut out)
+            .expect("fits")
+            .to_vec();
+        declassify(&mut enc[..]);
+        assert_eq!(enc, der);
+
+        // ρ (32) ‖ K (32) ‖ tr (64) ‖ s1 ‖ s2 ‖ t0: classify K and s1‖s2‖t0.
+        let secret_parts = |d: &mut Vec<u8>| {
+            if form != PrivateKeyForm::ExpandedKey {
+                classify(&mut d[find(&der, &xi)]);
+            }
+            if form != PrivateKeyForm::Seed {
+                let e = find(&der, &expanded);
+                classify(&mut d[e.start + 32..e.start + 64]);
+                classify(&mut d[e.start + 128..e.end]);
+            }
+        };
+        let mut secret = der.clone();
+        secret_parts(&mut secret);
+        let sk = SigningKey::<P>::from_private_key_der(&secret).expect("valid");
+        let mut got = sk.as_bytes().as_ref().to_vec();
+        declassify(&mut got[..]);
+        assert_eq!(got, expanded);
+
+        if form == PrivateKeyForm::Both {
+            let mut bad = der.clone();
+            let e = find(&der, &expanded);
+            bad[e.end - 1] ^= 1;
+            secret_parts(&mut bad);
+            assert_eq!(
+                SigningKey::<P>::from_private_key_der(&bad).err(),
+                Some(Error::InconsistentKey)
+            );
+        }
+    }
+}
+
+#[cfg(feature = "pkcs8")]
+#[test]
+fn pkcs8_private_key_is_constant_time() {
+    for_each_set!(pkcs8_private_key());
 }
 
 #[test]

@@ -129,7 +129,10 @@ fn dk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<DecapsulationKey<P>,
             let dk = dk_from_seed::<P>(seed)?;
             // RFC 9935 §8: the expanded key must be the one the seed
             // generates. Only the verdict is revealed, not where they differ.
-            if bool::from(dk.as_bytes().as_ref().ct_eq(expanded)) {
+            let mut same = dk.as_bytes().as_ref().ct_eq(expanded).unwrap_u8();
+            // The verdict is public (the key is accepted or refused).
+            pqdr_ct::hook::declassify(&mut same);
+            if same == 1 {
                 Ok(dk)
             } else {
                 Err(Error::InconsistentKey)

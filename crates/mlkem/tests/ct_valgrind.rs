@@ -101,6 +101,88 @@ fn decaps_modified_ciphertext_is_constant_time() {
     for_each_set!(decaps(true));
 }
 
+/// The byte range of `needle` inside `hay` (test data, before classifying).
+#[cfg(feature = "pkcs8")]
+fn find(hay: &[u8], needle: &[u8]) -> core::ops::Range<usize> {
+    let at = hay
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .expect("present");
+    at..at + needle.len()
+}
+
+/// PKCS#8 private keys (RFC 9935 §6, feature `pkcs8`): encoding a key in each
+/// form, and decoding each form with the secret bytes in the DER (the seed,
+/// and the `dk_PKE` and `z` parts of the expanded key) classified. The DER
+/// tags and lengths and the public parts stay defined: they are public, and
+/// the parser branches on them. A `both` whose expanded key differs in z must
+/// be refused without a secret-dependent branch before the verdict.
+#[cfg(feature = "pkcs8")]
+fn pkcs8_private_key<P: ParameterSet>() {
+    use pqdr_mlkem::{Error, PrivateKeyForm};
+    let seed = [0x77u8; 64];
+    let dk_ref = DecapsulationKey::<P>::from_seed(&seed);
+    let expanded = dk_ref.as_bytes().as_ref().to_vec();
+    let dk_pke_len = 384 * P::K;
+    let mut buf = [0u8; 8192];
+    for form in [
+        PrivateKeyForm::Seed,
+        PrivateKeyForm::ExpandedKey,
+        PrivateKeyForm::Both,
+    ] {
+        let der = dk_ref
+            .to_private_key_der(form, &mut buf)
+            .expect("fits")
+            .to_vec();
+
+        // Encoding from a classified seed.
+        let mut s = seed;
+        classify(&mut s);
+        let mut out = [0u8; 8192];
+        let mut enc = DecapsulationKey::<P>::from_seed(&s)
+            .to_private_key_der(form, &mut out)
+            .expect("fits")
+            .to_vec();
+        declassify(&mut enc[..]);
+        assert_eq!(enc, der);
+
+        // Decoding with the secret bytes classified.
+        let mut secret = der.clone();
+        if form != PrivateKeyForm::ExpandedKey {
+            classify(&mut secret[find(&der, &seed)]);
+        }
+        if form != PrivateKeyForm::Seed {
+            let e = find(&der, &expanded);
+            classify(&mut secret[e.start..e.start + dk_pke_len]);
+            classify(&mut secret[e.end - 32..e.end]);
+        }
+        let dk = DecapsulationKey::<P>::from_private_key_der(&secret).expect("valid");
+        let mut got = dk.as_bytes().as_ref().to_vec();
+        declassify(&mut got[..]);
+        assert_eq!(got, expanded);
+
+        // An inconsistent `both`: z of the expanded key changed.
+        if form == PrivateKeyForm::Both {
+            let mut bad = der.clone();
+            let e = find(&der, &expanded);
+            bad[e.end - 1] ^= 1;
+            classify(&mut bad[find(&der, &seed)]);
+            classify(&mut bad[e.start..e.start + dk_pke_len]);
+            classify(&mut bad[e.end - 32..e.end]);
+            assert_eq!(
+                DecapsulationKey::<P>::from_private_key_der(&bad).err(),
+                Some(Error::InconsistentKey)
+            );
+        }
+    }
+}
+
+#[cfg(feature = "pkcs8")]
+#[test]
+fn pkcs8_private_key_is_constant_time() {
+    for_each_set!(pkcs8_private_key());
+}
+
 /// Negative control: must FAIL under valgrind (a branch on a classified
 /// byte), proving the harness is live. Run with `-- --ignored canary`.
 #[test]
