@@ -1,6 +1,7 @@
 //! The crate's error: why a byte string was rejected as a key, a ciphertext
 //! or a key share. Decapsulation of a well-formed ciphertext never fails
-//! (implicit rejection); only the TLS group refuses an all-zero X25519 output.
+//! (implicit rejection); only the TLS groups refuse an all-zero X25519 output
+//! or an invalid P-256 point.
 
 use core::fmt;
 
@@ -25,6 +26,11 @@ pub enum Error {
     /// point. TLS 1.3 requires the check and an abort (RFC 8446 §7.4.2,
     /// RFC 7748 §6.1); X25519MLKEM768 only, X-Wing does not check it.
     LowOrderPoint,
+    /// A P-256 public key in a SecP256r1MLKEM768 key share was not a valid
+    /// uncompressed point: a tag other than `0x04`, a coordinate `≥ p`, or a
+    /// point off the curve (SP 800-56A rev. 3 §5.6.2.3.4; the identity has
+    /// no uncompressed encoding). TLS 1.3: abort with `illegal_parameter`.
+    InvalidPoint,
 }
 
 impl fmt::Display for Error {
@@ -39,6 +45,7 @@ impl fmt::Display for Error {
             Self::LowOrderPoint => {
                 f.write_str("X25519 shared secret is all zeros (low-order peer point)")
             }
+            Self::InvalidPoint => f.write_str("P-256 public key is not a valid uncompressed point"),
         }
     }
 }

@@ -12,6 +12,10 @@
 )]
 
 mod error;
+#[cfg(feature = "p256")]
+mod p256_ecdh;
+#[cfg(feature = "p256")]
+pub mod secp256r1_mlkem768;
 #[cfg(feature = "kem")]
 mod traits;
 mod x25519;
