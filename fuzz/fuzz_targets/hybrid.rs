@@ -1,6 +1,6 @@
-//! pqdr-hybrid on fuzzer input: X-Wing and X25519MLKEM768 decoding,
-//! decapsulation and the TLS shares. The first byte picks the operation
-//! (`byte % 6`); reads past the end of the input give zeros, so every
+//! pqdr-hybrid on fuzzer input: X-Wing, X25519MLKEM768 and
+//! SecP256r1MLKEM768 decoding, decapsulation and the TLS shares. The first
+//! byte picks the operation (`byte % 9`); reads past the end of the input give zeros, so every
 //! operation reaches its exact-length paths. Checks (never a panic):
 //!
 //! 0. `xwing::EncapsulationKey::from_bytes`: a wrong length is
@@ -21,10 +21,21 @@
 //!    client key: `Ok` or `LowOrderPoint`, the same result twice.
 //! 5. Both hybrids from fuzz seeds: X-Wing and the TLS exchange agree on the
 //!    secret on both sides.
+//! 6. `secp256r1_mlkem768` server side on a fuzz client share: a wrong length
+//!    is `Error::Length`; at the exact length `InvalidPoint` exactly when the
+//!    RustCrypto `p256` SEC 1 parser refuses the first 65 bytes as a public
+//!    key, else `InvalidKey` exactly when `ek` fails §7.2, else a share and
+//!    secret (the same twice).
+//! 7. `secp256r1_mlkem768` client side on a fuzz server share under a fixed
+//!    client key: `Ok` (the same twice) or `InvalidPoint`, as the `p256`
+//!    parser decides.
+//! 8. SecP256r1MLKEM768 from fuzz seeds (any 40-byte scalar seed): both sides
+//!    agree.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use pqdr_hybrid::Error;
+use pqdr_hybrid::secp256r1_mlkem768 as p256;
 use pqdr_hybrid::x25519_mlkem768::{self as tls, ClientSecret, ClientShare, ServerShare};
 use pqdr_hybrid::xwing::{self, Ciphertext, DecapsulationKey, EncapsulationKey};
 
@@ -196,16 +207,86 @@ fn both(mut inp: Input<'_>) {
     }
 }
 
+/// The reference verdict on a P-256 key share: RustCrypto `p256`'s SEC 1
+/// public-key parser (65 bytes can only be an uncompressed point).
+fn p256_point_ok(bytes: &[u8]) -> bool {
+    ::p256::PublicKey::from_sec1_bytes(&bytes[..65]).is_ok()
+}
+
+fn p256_server(mut inp: Input<'_>) {
+    let seed: [u8; p256::SERVER_SEED_SIZE] = inp.array();
+    let bytes = inp.rest();
+    let share = match p256::ClientShare::from_bytes(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let want = Error::Length {
+                expected: p256::CLIENT_SHARE_SIZE,
+                actual: bytes.len(),
+            };
+            assert_eq!(e, want);
+            let mut exact = [0u8; p256::CLIENT_SHARE_SIZE];
+            Input(bytes).fill(&mut exact);
+            p256::ClientShare::from_array(&exact)
+        }
+    };
+    let point_ok = p256_point_ok(share.as_bytes());
+    let mlkem_ok =
+        pqdr_mlkem::ml_kem_768::EncapsulationKey::from_bytes(&share.as_bytes()[65..]).is_ok();
+    match p256::server_respond_deterministic(&share, &seed) {
+        Ok((reply, ss)) => {
+            assert!(point_ok && mlkem_ok);
+            let again = p256::server_respond_deterministic(&share, &seed).expect("deterministic");
+            assert_eq!(again.0, reply);
+            assert_eq!(again.1, ss);
+        }
+        Err(Error::InvalidPoint) => assert!(!point_ok),
+        Err(Error::InvalidKey) => assert!(point_ok && !mlkem_ok),
+        Err(e) => panic!("unexpected {e:?}"),
+    }
+}
+
+fn p256_client(inp: Input<'_>) {
+    let client = p256::ClientSecret::from_seed(&[0xc2; p256::CLIENT_SEED_SIZE]);
+    let mut exact = [0u8; p256::SERVER_SHARE_SIZE];
+    let bytes = inp.rest();
+    assert_eq!(
+        p256::ServerShare::from_bytes(bytes).is_ok(),
+        bytes.len() == p256::SERVER_SHARE_SIZE
+    );
+    Input(bytes).fill(&mut exact);
+    let share = p256::ServerShare::from_array(&exact);
+    let point_ok = p256_point_ok(&exact);
+    match (client.finish(&share), client.finish(&share)) {
+        (Ok(a), Ok(b)) => assert!(point_ok && a == b),
+        (Err(Error::InvalidPoint), Err(Error::InvalidPoint)) => assert!(!point_ok),
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+fn p256_both(mut inp: Input<'_>) {
+    let cseed: [u8; p256::CLIENT_SEED_SIZE] = inp.array();
+    let sseed: [u8; p256::SERVER_SEED_SIZE] = inp.array();
+    let client = p256::ClientSecret::from_seed(&cseed);
+    assert!(p256_point_ok(client.share().as_bytes()));
+    match p256::server_respond_deterministic(client.share(), &sseed) {
+        Ok((reply, ss)) => assert_eq!(client.finish(&reply).expect("honest share"), ss),
+        Err(e) => panic!("honest exchange failed: {e:?}"),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&sel, rest)) = data.split_first() else {
         return;
     };
-    match sel % 6 {
+    match sel % 9 {
         0 => xwing_ek(rest),
         1 => xwing_dk(rest),
         2 => xwing_decaps(Input(rest)),
         3 => tls_server(Input(rest)),
         4 => tls_client(Input(rest)),
-        _ => both(Input(rest)),
+        5 => both(Input(rest)),
+        6 => p256_server(Input(rest)),
+        7 => p256_client(Input(rest)),
+        _ => p256_both(Input(rest)),
     }
 });

@@ -4,12 +4,14 @@
 //! X-Wing seed (key expansion: SHAKE256, ML-KEM key generation, X25519 base
 //! multiplication), `eseed` (encapsulation), the seed and the ciphertext
 //! (decapsulation of a valid and a modified ciphertext), and for
-//! X25519MLKEM768 the client and server randomness and the server share.
+//! X25519MLKEM768 and SecP256r1MLKEM768 the client and server randomness and
+//! the server share's ML-KEM ciphertext.
 //! Memcheck then reports any branch or memory index that depends on them.
 //! The crates declassify only what the specifications make public: ML-KEM's
-//! `ρ`, X25519 public keys (`pk_X`, `ct_X`, the TLS shares' X25519 keys) and
-//! the verdict of the TLS all-zero X25519 check. Outputs are declassified
-//! before they are compared.
+//! `ρ`, X25519 and P-256 public keys (`pk_X`, `ct_X`, the TLS shares'
+//! X25519 keys and P-256 points) and the verdicts of the TLS all-zero X25519
+//! and P-256 point-at-infinity checks. Outputs are declassified before they
+//! are compared.
 //!
 //! ```sh
 //! CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=1 --expensive-definedness-checks=yes --track-origins=yes" \
@@ -124,6 +126,61 @@ fn tls_exchange_is_constant_time() {
         declassify(&mut ss);
         assert_eq!(ss, expected);
         assert_eq!(&ss == ss_ref.as_bytes(), !tamper);
+    }
+}
+
+/// SecP256r1MLKEM768 (feature `p256`): client key generation (ML-KEM and
+/// the FIPS 186-5 A.2.1 scalar reduction, `d·G`), the server's side and the
+/// client's side with secret randomness, as for X25519MLKEM768. The P-256
+/// points stay public (they are validated with branches, as they may be).
+#[cfg(feature = "p256")]
+#[test]
+fn p256_tls_exchange_is_constant_time() {
+    use pqdr_hybrid::secp256r1_mlkem768::{self as p256, ClientSecret, ServerShare};
+
+    // Two scalar seeds: a random-looking one and c = 2^320 - 1 (the
+    // reduction's largest input).
+    for fill in [0x88u8, 0xff] {
+        let mut client_seed = [fill; p256::CLIENT_SEED_SIZE];
+        let mut server_seed = [fill ^ 0x11; p256::SERVER_SEED_SIZE];
+        let client_ref = ClientSecret::from_seed(&client_seed);
+        let (reply_ref, ss_ref) =
+            p256::server_respond_deterministic(client_ref.share(), &server_seed).expect("valid");
+
+        classify(&mut client_seed);
+        classify(&mut server_seed);
+        let client = ClientSecret::from_seed(&client_seed);
+        let mut share = *client.share().as_bytes();
+        declassify(&mut share);
+        assert_eq!(&share, client_ref.share().as_bytes());
+        let (reply, ss_server) =
+            p256::server_respond_deterministic(client_ref.share(), &server_seed)
+                .expect("valid share");
+        let mut reply_bytes = *reply.as_bytes();
+        let mut ss_bytes = *ss_server.as_bytes();
+        declassify(&mut reply_bytes);
+        declassify(&mut ss_bytes);
+        assert_eq!(&reply_bytes, reply_ref.as_bytes());
+        assert_eq!(&ss_bytes, ss_ref.as_bytes());
+
+        for tamper in [false, true] {
+            let mut server_share = *reply_ref.as_bytes();
+            if tamper {
+                server_share[70] ^= 0x10;
+            }
+            let expected = *client_ref
+                .finish(&ServerShare::from_array(&server_share))
+                .expect("valid")
+                .as_bytes();
+            classify(&mut server_share[65..]);
+            let mut ss = *client
+                .finish(&ServerShare::from_array(&server_share))
+                .expect("valid")
+                .as_bytes();
+            declassify(&mut ss);
+            assert_eq!(ss, expected);
+            assert_eq!(&ss == ss_ref.as_bytes(), !tamper);
+        }
     }
 }
 

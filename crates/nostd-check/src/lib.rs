@@ -86,18 +86,22 @@ pub extern "C" fn pqdr_nostd_mlkem(seed: u64) -> u32 {
     each_set!(kem rng, pqdr_mlkem::{ml_kem_512, ml_kem_768, ml_kem_1024})
 }
 
-/// X-Wing and X25519MLKEM768 (pqdr-hybrid): keygen, encaps, decaps and the
-/// TLS exchange; 1 if both sides agree in both.
+/// X-Wing, X25519MLKEM768 and SecP256r1MLKEM768 (pqdr-hybrid, with its
+/// feature `p256`): keygen, encaps, decaps and the TLS exchanges; 1 if both
+/// sides agree in all three.
 #[unsafe(no_mangle)]
 pub extern "C" fn pqdr_nostd_hybrid(seed: u64) -> u32 {
-    use pqdr_hybrid::{x25519_mlkem768 as tls, xwing};
+    use pqdr_hybrid::{secp256r1_mlkem768 as p256, x25519_mlkem768 as tls, xwing};
     let mut rng = Xorshift(seed | 1);
     let (dk, ek) = xwing::generate(&mut rng);
     let (ct, ss) = ek.encapsulate(&mut rng);
     let client = tls::ClientSecret::generate(&mut rng);
     let tls_ok = tls::server_respond(client.share(), &mut rng)
         .is_ok_and(|(reply, secret)| client.finish(&reply).is_ok_and(|s| s == secret));
-    u32::from(dk.decapsulate(&ct) == ss && tls_ok)
+    let client = p256::ClientSecret::generate(&mut rng);
+    let p256_ok = p256::server_respond(client.share(), &mut rng)
+        .is_ok_and(|(reply, secret)| client.finish(&reply).is_ok_and(|s| s == secret));
+    u32::from(dk.decapsulate(&ct) == ss && tls_ok && p256_ok)
 }
 
 /// ML-DSA-44/65/87: keygen, sign, verify; 1 if every signature verifies.
