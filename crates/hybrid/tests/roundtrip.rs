@@ -1,5 +1,6 @@
 //! Round trips, implicit rejection, typed errors on wrong lengths and
-//! invalid keys, zeroization and `Debug` of both hybrids.
+//! invalid keys, zeroization and `Debug` of the hybrids (SecP256r1MLKEM768
+//! with the feature `p256`).
 
 mod common;
 
@@ -206,4 +207,107 @@ fn error_display_names_the_check() {
     assert_eq!(e.to_string(), "hybrid KEM input of 3 bytes, expected 32");
     assert!(Error::LowOrderPoint.to_string().contains("all zeros"));
     assert!(Error::InvalidKey.to_string().contains("§7.2"));
+}
+
+#[cfg(feature = "p256")]
+mod secp256r1 {
+    use super::common::TestRng;
+    use pqdr_hybrid::Error;
+    use pqdr_hybrid::secp256r1_mlkem768::{self as tls, ClientSecret, ClientShare, ServerShare};
+    use zeroize::Zeroize;
+
+    #[test]
+    fn p256_round_trips() {
+        let mut rng = TestRng(0x256);
+        for _ in 0..4 {
+            let client = ClientSecret::generate(&mut rng);
+            assert_eq!(
+                client.share().as_bytes()[0],
+                0x04,
+                "uncompressed point first"
+            );
+            let share = ClientShare::from_bytes(client.share().as_bytes()).expect("1249 bytes");
+            let (reply, ss_server) = tls::server_respond(&share, &mut rng).expect("valid share");
+            assert_eq!(reply.as_bytes()[0], 0x04);
+            let reply = ServerShare::from_bytes(reply.as_bytes()).expect("1153 bytes");
+            let ss_client = client.finish(&reply).expect("valid share");
+            assert_eq!(ss_client, ss_server);
+            assert_eq!(ss_client.as_bytes().len(), tls::SHARED_SECRET_SIZE);
+        }
+    }
+
+    /// A changed ML-KEM ciphertext changes only the ML-KEM half (the second
+    /// 32 bytes), the same way each time; a changed ECDH point is refused or
+    /// changes the ECDH half.
+    #[test]
+    fn p256_implicit_rejection_changes_the_mlkem_half() {
+        let client = ClientSecret::from_seed(&[3; tls::CLIENT_SEED_SIZE]);
+        let (reply, ss) =
+            tls::server_respond_deterministic(client.share(), &[4; tls::SERVER_SEED_SIZE])
+                .expect("valid");
+        for pos in [65, 500, 1152] {
+            let mut bytes = *reply.as_bytes();
+            bytes[pos] ^= 0x01;
+            let got = client
+                .finish(&ServerShare::from_array(&bytes))
+                .expect("valid point");
+            assert_eq!(got.as_bytes()[..32], ss.as_bytes()[..32]);
+            assert_ne!(got.as_bytes()[32..], ss.as_bytes()[32..]);
+            assert_eq!(client.finish(&ServerShare::from_array(&bytes)), Ok(got));
+        }
+    }
+
+    #[test]
+    fn p256_errors_are_typed() {
+        for len in [0, 65, 1184, 1248, 1250] {
+            assert_eq!(
+                ClientShare::from_bytes(&vec![4; len]),
+                Err(Error::Length {
+                    expected: 1249,
+                    actual: len
+                })
+            );
+        }
+        for len in [0, 1088, 1152, 1154] {
+            assert_eq!(
+                ServerShare::from_bytes(&vec![4; len]),
+                Err(Error::Length {
+                    expected: 1153,
+                    actual: len
+                })
+            );
+        }
+        let client = ClientSecret::from_seed(&[1; tls::CLIENT_SEED_SIZE]);
+        let seed = [2; tls::SERVER_SEED_SIZE];
+        // A valid point with an ek failing the modulus check: InvalidKey.
+        let mut share = *client.share().as_bytes();
+        share[65] = 0xff;
+        share[66] |= 0x0f;
+        assert_eq!(
+            tls::server_respond_deterministic(&ClientShare::from_array(&share), &seed),
+            Err(Error::InvalidKey)
+        );
+        // An invalid point and an invalid ek: the point is checked first.
+        share[1] ^= 1;
+        assert_eq!(
+            tls::server_respond_deterministic(&ClientShare::from_array(&share), &seed),
+            Err(Error::InvalidPoint)
+        );
+    }
+
+    #[test]
+    fn p256_secrets_zeroize_and_do_not_print() {
+        let mut client = ClientSecret::from_seed(&[0xA7; tls::CLIENT_SEED_SIZE]);
+        let (reply, ss) =
+            tls::server_respond_deterministic(client.share(), &[5; tls::SERVER_SEED_SIZE])
+                .expect("valid");
+        let shown = format!("{client:?} {ss:?}");
+        assert!(!shown.contains("a7") && !shown.contains("167"), "{shown}");
+        assert_eq!(format!("{ss:?}"), "secp256r1_mlkem768::SharedSecret(…)");
+        client.zeroize();
+        // The scalar is now 0, so d·Q is the point at infinity: the check
+        // that a validated point can never reach refuses it.
+        assert_eq!(client.finish(&reply), Err(Error::InvalidPoint));
+        assert!(Error::InvalidPoint.to_string().contains("P-256"));
+    }
 }
