@@ -24,9 +24,10 @@ step "PKCS#8 / SPKI without a heap (RFC 9935, RFC 9881; the workspace tests run 
 cargo test --release -p pqdr-mlkem --no-default-features --features ml_kem_768,pkcs8 --test pkcs8 2>&1 | grep -E "^test result|FAILED|panicked"
 cargo test --release -p pqdr-mldsa --no-default-features --features ml_dsa_44,pkcs8 --test pkcs8 2>&1 | grep -E "^test result|FAILED|panicked"
 
-step "X25519MLKEM768 vectors regenerate from Go's standard library (interop/go), when Go >= 1.24 is installed"
+step "X25519MLKEM768 and SecP256r1MLKEM768 vectors regenerate from Go's standard library (interop/go), when Go >= 1.24 is installed"
 if command -v go >/dev/null && go version | grep -qE 'go1\.(2[4-9]|[3-9][0-9])'; then
   (cd interop/go && go run ./x25519mlkem768) | diff - kat/hybrid/x25519mlkem768-go.json && echo "Go vectors: identical"
+  (cd interop/go && go run ./secp256r1mlkem768) | diff - kat/hybrid/secp256r1mlkem768-go.json && echo "Go SecP256r1MLKEM768 vectors: identical"
 else
   echo "no Go >= 1.24: regeneration check skipped (the committed vectors are still tested)"
 fi
