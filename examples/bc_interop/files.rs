@@ -6,7 +6,7 @@ use std::path::Path;
 use shake::{ExtendableOutput, Shake256, Shake256Reader, Update, XofReader};
 
 /// Errors of the example: I/O, a key or DER the crate refused, a length.
-pub(crate) type Error = Box<dyn std::error::Error>;
+pub(crate) type Error = Box<dyn core::error::Error>;
 /// The example's result type.
 pub(crate) type Result<T> = core::result::Result<T, Error>;
 
@@ -63,7 +63,10 @@ impl Report {
         } else {
             self.failed += 1;
         }
-        println!("{} {set} {DIRECTION} {what}{detail}", if ok { "ok" } else { "FAIL" });
+        println!(
+            "{} {set} {DIRECTION} {what}{detail}",
+            if ok { "ok" } else { "FAIL" }
+        );
     }
 }
 

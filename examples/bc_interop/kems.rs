@@ -71,18 +71,30 @@ impl Exchange for Kem {
         r.check(name, "keygen from the same seed: equal pk and sk", || {
             Ok((self.keygen)(&files::read(dir, "seed")?)? == theirs()?)
         });
-        r.check(name, "decaps of their ciphertext: equal shared secret", || {
-            let ct = files::read(dir, "ct")?;
-            Ok((self.decaps)(&theirs()?.1, &ct)? == files::read(dir, "ss")?)
-        });
-        r.check(name, "encaps from the same randomness: equal ciphertext and secret", || {
-            let (ct, ss) = (self.encaps)(&theirs()?.0, &files::read(dir, "eseed")?)?;
-            Ok(ct == files::read(dir, "ct")? && ss == files::read(dir, "ss")?)
-        });
-        r.check(name, "decaps of a modified ciphertext: equal implicit-rejection secret", || {
-            let ct = files::read(dir, "ct.bad")?;
-            Ok((self.decaps)(&theirs()?.1, &ct)? == files::read(dir, "ss.bad")?)
-        });
+        r.check(
+            name,
+            "decaps of their ciphertext: equal shared secret",
+            || {
+                let ct = files::read(dir, "ct")?;
+                Ok((self.decaps)(&theirs()?.1, &ct)? == files::read(dir, "ss")?)
+            },
+        );
+        r.check(
+            name,
+            "encaps from the same randomness: equal ciphertext and secret",
+            || {
+                let (ct, ss) = (self.encaps)(&theirs()?.0, &files::read(dir, "eseed")?)?;
+                Ok(ct == files::read(dir, "ct")? && ss == files::read(dir, "ss")?)
+            },
+        );
+        r.check(
+            name,
+            "decaps of a modified ciphertext: equal implicit-rejection secret",
+            || {
+                let ct = files::read(dir, "ct.bad")?;
+                Ok((self.decaps)(&theirs()?.1, &ct)? == files::read(dir, "ss.bad")?)
+            },
+        );
         if let Some((_, check)) = self.files {
             match theirs() {
                 Ok(keys) => check(name, dir, &keys, r),
@@ -107,50 +119,81 @@ macro_rules! ml_kem {
             eseed_size: 32,
             keygen: |seed| {
                 let dk = k::DecapsulationKey::from_seed(array(seed)?);
-                Ok((dk.encapsulation_key().as_bytes().to_vec(), dk.as_bytes().to_vec()))
+                Ok((
+                    dk.encapsulation_key().as_bytes().to_vec(),
+                    dk.as_bytes().to_vec(),
+                ))
             },
             encaps: |pk, m| {
-                let (ct, ss) = k::EncapsulationKey::from_bytes(pk)?.encapsulate_deterministic(array(m)?);
+                let (ct, ss) =
+                    k::EncapsulationKey::from_bytes(pk)?.encapsulate_deterministic(array(m)?);
                 Ok((ct.as_bytes().to_vec(), ss.as_bytes().to_vec()))
             },
             decaps: |sk, ct| {
                 let dk = k::DecapsulationKey::from_bytes(sk)?;
-                Ok(dk.decapsulate(&k::Ciphertext::from_bytes(ct)?).as_bytes().to_vec())
+                Ok(dk
+                    .decapsulate(&k::Ciphertext::from_bytes(ct)?)
+                    .as_bytes()
+                    .to_vec())
             },
             files: Some((
                 |dir, seed| {
                     use pqdr_suite::mlkem::PrivateKeyForm;
                     let dk = k::DecapsulationKey::from_seed(array(seed)?);
                     let mut out = vec![0u8; 8192];
-                    files::write(dir, "pk.spki.der", dk.encapsulation_key().to_spki_der(&mut out)?)?;
+                    files::write(
+                        dir,
+                        "pk.spki.der",
+                        dk.encapsulation_key().to_spki_der(&mut out)?,
+                    )?;
                     for (form, f) in [
                         ("seed", PrivateKeyForm::Seed),
                         ("expanded", PrivateKeyForm::ExpandedKey),
                         ("both", PrivateKeyForm::Both),
                     ] {
-                        files::write(dir, &format!("sk.{form}.p8.der"), dk.to_private_key_der(f, &mut out)?)?;
+                        files::write(
+                            dir,
+                            &format!("sk.{form}.p8.der"),
+                            dk.to_private_key_der(f, &mut out)?,
+                        )?;
                     }
                     Ok(())
                 },
                 |name, dir, (pk, sk), r| {
-                    r.check(name, "their pk with a coefficient set to 4095 (>= q) rejected (FIPS 203 §7.2)", || {
-                        let mut bad = pk.clone();
-                        bad[0] = 0xff;
-                        bad[1] |= 0x0f;
-                        Ok(k::EncapsulationKey::from_bytes(&bad).is_err())
-                    });
-                    r.check(name, "their expanded sk with a modified H(ek) rejected (FIPS 203 §7.3)", || {
-                        Ok(k::DecapsulationKey::from_bytes(&files::flip(sk, sk.len() - 40)).is_err())
-                    });
+                    r.check(
+                        name,
+                        "their pk with a coefficient set to 4095 (>= q) rejected (FIPS 203 §7.2)",
+                        || {
+                            let mut bad = pk.clone();
+                            bad[0] = 0xff;
+                            bad[1] |= 0x0f;
+                            Ok(k::EncapsulationKey::from_bytes(&bad).is_err())
+                        },
+                    );
+                    r.check(
+                        name,
+                        "their expanded sk with a modified H(ek) rejected (FIPS 203 §7.3)",
+                        || {
+                            Ok(
+                                k::DecapsulationKey::from_bytes(&files::flip(sk, sk.len() - 40))
+                                    .is_err(),
+                            )
+                        },
+                    );
                     r.check(name, "SPKI file decodes to their public key", || {
-                        let ek = k::EncapsulationKey::from_spki_der(&files::read(dir, "pk.spki.der")?)?;
+                        let ek =
+                            k::EncapsulationKey::from_spki_der(&files::read(dir, "pk.spki.der")?)?;
                         Ok(ek.as_bytes()[..] == pk[..])
                     });
                     for form in ["seed", "expanded", "both"] {
-                        let what = format!("PKCS#8 file ({form} form) decodes to their private key");
+                        let what =
+                            format!("PKCS#8 file ({form} form) decodes to their private key");
                         r.check(name, &what, || {
                             let der = files::read(dir, &format!("sk.{form}.p8.der"))?;
-                            Ok(k::DecapsulationKey::from_private_key_der(&der)?.as_bytes()[..] == sk[..])
+                            Ok(
+                                k::DecapsulationKey::from_private_key_der(&der)?.as_bytes()[..]
+                                    == sk[..],
+                            )
                         });
                     }
                 },
@@ -177,7 +220,10 @@ macro_rules! sntrup {
             },
             decaps: |sk, ct| {
                 let dk = k::DecapsulationKey::from_bytes(sk)?;
-                Ok(dk.decapsulate(&k::Ciphertext::from_bytes(ct)?).as_bytes().to_vec())
+                Ok(dk
+                    .decapsulate(&k::Ciphertext::from_bytes(ct)?)
+                    .as_bytes()
+                    .to_vec())
             },
             files: None,
         }
@@ -202,7 +248,10 @@ macro_rules! mceliece {
             },
             decaps: |sk, ct| {
                 let dk = k::DecapsulationKey::from_bytes(sk)?;
-                Ok(dk.decapsulate(&k::Ciphertext::from_bytes(ct)?).as_bytes().to_vec())
+                Ok(dk
+                    .decapsulate(&k::Ciphertext::from_bytes(ct)?)
+                    .as_bytes()
+                    .to_vec())
             },
             files: None,
         }
@@ -226,7 +275,10 @@ fn x_wing() -> Kem {
         },
         decaps: |sk, ct| {
             let dk = xwing::DecapsulationKey::from_bytes(sk)?;
-            Ok(dk.decapsulate(&xwing::Ciphertext::from_bytes(ct)?).as_bytes().to_vec())
+            Ok(dk
+                .decapsulate(&xwing::Ciphertext::from_bytes(ct)?)
+                .as_bytes()
+                .to_vec())
         },
         files: None,
     }

@@ -74,7 +74,9 @@ fn main() -> ExitCode {
                 if d.is_dir() {
                     e.check(&d, &mut report);
                 } else {
-                    report.check(e.name(), "BouncyCastle wrote files for this set", || Ok(false));
+                    report.check(e.name(), "BouncyCastle wrote files for this set", || {
+                        Ok(false)
+                    });
                 }
             }
         }
@@ -84,5 +86,9 @@ fn main() -> ExitCode {
         }
     }
     eprintln!("pqdr: {} passed, {} failed", report.passed, report.failed);
-    if report.failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if report.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
