@@ -10,6 +10,8 @@
 #   scripts/bc-interop.sh --rounds N
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+step() { echo "--- [+$(( $(date +%s) - start ))s] $*" >&2; }
 
 rounds=1
 case "${1:-}" in
@@ -24,6 +26,7 @@ if ! command -v mvn >/dev/null || ! command -v javac >/dev/null; then
   apt-get update -qq && apt-get install -y -qq maven openjdk-17-jdk-headless >/dev/null
 fi
 
+step "build: BouncyCastle classpath (Maven), javac, cargo build --release --example bc_interop"
 bc=interop/bouncycastle
 mkdir -p "$bc/target/classes"
 # The classpath (bcprov, bcpkix, bcutil 1.87): offline from the local repository
@@ -43,10 +46,12 @@ trap 'rm -rf "$tmp"' EXIT
 for round in $(seq 1 "$rounds"); do
   dir="$tmp/$round"
   mkdir -p "$dir"
+  step "round $round: gen (both sides at once)"
   # Both sides write at once (the machine has two cores), then check at once.
   "$pqdr" gen "$dir" & p=$!
   bcrun gen "$dir" || echo "FAIL bouncycastle gen" | tee -a "$tmp/all.log"
   wait "$p" || echo "FAIL pqdr gen" | tee -a "$tmp/all.log"
+  step "round $round: check (both sides at once)"
   "$pqdr" check "$dir" >"$dir/pqdr.log" 2>&1 & p=$!
   bcrun check "$dir" >"$dir/bc.log" 2>&1 || true
   wait "$p" || true
@@ -56,6 +61,7 @@ for round in $(seq 1 "$rounds"); do
     echo "FAIL unexpected output" | tee -a "$tmp/all.log"
   fi
 done
+step "done"
 passed=$(grep -c "^ok " "$tmp/all.log" || true)
 failed=$(grep -c "^FAIL " "$tmp/all.log" || true)
 echo "bc-interop: $passed passed, $failed failed"
