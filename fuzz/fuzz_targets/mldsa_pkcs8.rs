@@ -1,28 +1,16 @@
 //! ML-DSA PKCS#8 / SubjectPublicKeyInfo decoders (pqdr-mldsa feature `pkcs8`,
-//! RFC 9881) on fuzzer input, every parameter set. The first byte picks the
-//! set (`byte % 3`: 44, 65, 87) and the operation (`byte / 3 % 4`).
-//! Checks:
-//!
-//! 0. `SigningKey::from_private_key_der` on arbitrary bytes: no panic,
-//!    only the typed decoding errors (never `NoSeed`, `PairwiseConsistency`,
-//!    `SelfTest`), the same verdict as the `pkcs8::DecodePrivateKey` trait; an
-//!    accepted key re-encodes in every form it has (the seed forms need the
-//!    seed) to DER that decodes to the same key, and when the input is a
-//!    version-1 OneAsymmetricKey without attributes (its `der` re-encoding is
-//!    itself) one of the three encodings is the input, byte for byte.
-//! 1. `VerifyingKey::from_spki_der` on arbitrary bytes: no panic, the same
-//!    verdict as `spki::DecodePublicKey`, an accepted key re-encodes to the
-//!    input.
-//! 2. A key from a fuzz seed, encoded in a fuzz-chosen form, then truncated,
-//!    extended by a byte, or with a byte xor-ed at a fuzz position: a
-//!    truncated or extended encoding is rejected; any accepted one passes the
-//!    checks of 0. The untouched encoding decodes to the key.
-//! 3. The same on the key's SubjectPublicKeyInfo, with the checks of 1.
+//! RFC 9881) on fuzzer input, every parameter set, through the shared
+//! harness of `pkcs8_common.rs` (its operations 0 to 3). The first byte picks
+//! the set (`byte % 3`: 44, 65, 87) and the operation (`byte / 3 % 4`).
+//! Private-key forms: seed, expandedKey, both (a key loaded from the expanded
+//! form has only that one); keys of operations 2 and 3 come from a fuzz seed.
 #![no_main]
 
+mod pkcs8_common;
+
 use libfuzzer_sys::fuzz_target;
-use pqdr_mldsa::pkcs8::der::Encode as _;
-use pqdr_mldsa::pkcs8::{DecodePrivateKey, PrivateKeyInfoRef};
+use pkcs8_common::{Codec, run};
+use pqdr_mldsa::pkcs8::DecodePrivateKey;
 use pqdr_mldsa::spki::DecodePublicKey;
 use pqdr_mldsa::{
     Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, PrivateKeyForm, SigningKey, VerifyingKey,
@@ -34,129 +22,59 @@ const FORMS: [PrivateKeyForm; 3] = [
     PrivateKeyForm::Both,
 ];
 
-/// The errors a decoder may return for a bad input.
-fn decoding_error(e: Error) -> bool {
-    matches!(
-        e,
-        Error::Der
-            | Error::Algorithm
-            | Error::Length { .. }
-            | Error::InvalidKey
-            | Error::InconsistentKey
-    )
-}
+struct MlDsa<P>(P);
 
-/// Whether `der` is a OneAsymmetricKey v1 whose `der` re-encoding is itself
-/// (no attributes, no public key, no extensions).
-fn plain_v1(der: &[u8]) -> bool {
-    let Ok(info) = PrivateKeyInfoRef::try_from(der) else {
-        return false;
-    };
-    let mut buf = vec![0u8; der.len() + 16];
-    info.public_key.is_none()
-        && info
-            .encode_to_slice(&mut buf)
-            .is_ok_and(|enc| enc == der)
-}
+impl<P: ParameterSet> Codec for MlDsa<P> {
+    type Sk = SigningKey<P>;
+    type Pk = VerifyingKey<P>;
+    type Err = Error;
+    const FORMS: usize = 3;
 
-fn check_private<P: ParameterSet>(der: &[u8]) {
-    let ours = SigningKey::<P>::from_private_key_der(der);
-    let theirs = <SigningKey<P> as DecodePrivateKey>::from_pkcs8_der(der);
-    assert_eq!(ours.is_ok(), theirs.is_ok());
-    let dk = match ours {
-        Ok(dk) => dk,
-        Err(e) => {
-            assert!(decoding_error(e), "{e:?}");
-            return;
-        }
-    };
-    let mut buf = vec![0u8; 8192];
-    let mut found = false;
-    for form in FORMS {
-        match dk.to_private_key_der(form, &mut buf) {
-            Ok(enc) => {
-                found |= enc == der;
-                let back = SigningKey::<P>::from_private_key_der(enc).unwrap();
-                assert!(back == dk);
-            }
+    fn decode_sk(der: &[u8]) -> Result<Self::Sk, Error> {
+        SigningKey::from_private_key_der(der)
+    }
+    fn decode_sk_trait(der: &[u8]) -> bool {
+        <SigningKey<P> as DecodePrivateKey>::from_pkcs8_der(der).is_ok()
+    }
+    fn encode_sk(sk: &Self::Sk, form: usize) -> Option<Vec<u8>> {
+        let mut buf = vec![0u8; 16384];
+        match sk.to_private_key_der(FORMS[form], &mut buf) {
+            Ok(enc) => Some(enc.to_vec()),
             Err(Error::NoSeed) => {
-                assert!(dk.seed().is_none() && form != PrivateKeyForm::ExpandedKey);
+                assert!(sk.seed().is_none() && FORMS[form] != PrivateKeyForm::ExpandedKey);
+                None
             }
             Err(e) => panic!("encoding failed: {e:?}"),
         }
     }
-    if plain_v1(der) {
-        assert!(found, "an accepted plain v1 key is one of the three encodings");
+    fn same_sk(a: &Self::Sk, b: &Self::Sk) -> bool {
+        a == b
     }
-}
-
-fn check_public<P: ParameterSet>(der: &[u8]) {
-    let ours = VerifyingKey::<P>::from_spki_der(der);
-    let theirs = <VerifyingKey<P> as DecodePublicKey>::from_public_key_der(der);
-    assert_eq!(ours.is_ok(), theirs.is_ok());
-    match ours {
-        Ok(ek) => {
-            let mut buf = vec![0u8; 4096];
-            assert_eq!(ek.to_spki_der(&mut buf).unwrap(), der);
-        }
-        Err(e) => assert!(decoding_error(e) && e != Error::InconsistentKey, "{e:?}"),
+    fn decode_pk(der: &[u8]) -> Result<Self::Pk, Error> {
+        VerifyingKey::from_spki_der(der)
     }
-}
-
-/// Truncates, extends or patches `der` as `how`, `at` and `x` say; returns
-/// whether the result must be rejected (a changed length).
-fn mutate(der: &mut Vec<u8>, how: u8, at: u16, x: u8) -> bool {
-    let at = usize::from(at) % der.len();
-    match how % 3 {
-        0 => {
-            der.truncate(at);
-            true
-        }
-        1 => {
-            der.push(x);
-            true
-        }
-        _ => {
-            der[at] ^= x.max(1);
-            false
+    fn decode_pk_trait(der: &[u8]) -> bool {
+        <VerifyingKey<P> as DecodePublicKey>::from_public_key_der(der).is_ok()
+    }
+    fn encode_pk(pk: &Self::Pk) -> Vec<u8> {
+        let mut buf = vec![0u8; 4096];
+        pk.to_spki_der(&mut buf).unwrap().to_vec()
+    }
+    fn encode_pk_of(sk: &Self::Sk) -> Vec<u8> {
+        Self::encode_pk(sk.verifying_key())
+    }
+    fn decoding_error(e: &Error, private: bool) -> bool {
+        match e {
+            Error::Der | Error::Algorithm | Error::Length { .. } | Error::InvalidKey => true,
+            Error::InconsistentKey => private,
+            _ => false,
         }
     }
-}
-
-fn run<P: ParameterSet>(op: u8, data: &[u8]) {
-    match op % 4 {
-        0 => check_private::<P>(data),
-        1 => check_public::<P>(data),
-        _ => {
-            let mut seed = [0u8; 32];
-            let n = data.len().min(32);
-            seed[..n].copy_from_slice(&data[..n]);
-            let rest = &data[n..];
-            let get = |i: usize| rest.get(i).copied().unwrap_or(0);
-            let dk = SigningKey::<P>::from_seed(&seed);
-            let mut buf = vec![0u8; 8192];
-            let mut der = if op % 4 == 2 {
-                let form = FORMS[usize::from(get(0)) % 3];
-                let enc = dk.to_private_key_der(form, &mut buf).unwrap().to_vec();
-                assert!(SigningKey::<P>::from_private_key_der(&enc).unwrap() == dk);
-                enc
-            } else {
-                dk.verifying_key().to_spki_der(&mut buf).unwrap().to_vec()
-            };
-            let at = u16::from_le_bytes([get(2), get(3)]);
-            let rejected = mutate(&mut der, get(1), at, get(4));
-            if op % 4 == 2 {
-                if rejected {
-                    assert!(SigningKey::<P>::from_private_key_der(&der).is_err());
-                }
-                check_private::<P>(&der);
-            } else {
-                if rejected {
-                    assert!(VerifyingKey::<P>::from_spki_der(&der).is_err());
-                }
-                check_public::<P>(&der);
-            }
-        }
+    fn key(data: &[u8]) -> (Self::Sk, &[u8]) {
+        let mut seed = [0u8; 32];
+        let n = data.len().min(32);
+        seed[..n].copy_from_slice(&data[..n]);
+        (SigningKey::from_seed(&seed), &data[n..])
     }
 }
 
@@ -166,8 +84,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let op = sel / 3;
     match sel % 3 {
-        0 => run::<MlDsa44>(op, rest),
-        1 => run::<MlDsa65>(op, rest),
-        _ => run::<MlDsa87>(op, rest),
+        0 => run::<MlDsa<MlDsa44>>(op, rest),
+        1 => run::<MlDsa<MlDsa65>>(op, rest),
+        _ => run::<MlDsa<MlDsa87>>(op, rest),
     }
 });

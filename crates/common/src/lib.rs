@@ -2,6 +2,14 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
+#[cfg(any(feature = "alloc", feature = "test-support"))]
+extern crate alloc;
+
+#[cfg(feature = "pkcs8")]
+pub mod asn1;
+#[cfg(feature = "test-support")]
+pub mod test_support;
+
 use core::fmt;
 use core::hash::Hash;
 

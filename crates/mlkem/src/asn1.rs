@@ -1,16 +1,18 @@
 //! PKCS#8 private keys and SubjectPublicKeyInfo public keys (RFC 9935),
-//! feature `pkcs8`: the DER is read and written by the RustCrypto `der`,
-//! `spki` and `pkcs8` crates, into caller buffers (no heap). With `alloc`,
-//! the `pkcs8` crate's `EncodePrivateKey` / `EncodePublicKey` traits too;
-//! `DecodePrivateKey` / `DecodePublicKey` come from the `TryFrom` impls.
+//! feature `pkcs8`: the DER envelopes and the private-key CHOICE come from
+//! `pqdr_common::asn1` (the RustCrypto `der`, `spki` and `pkcs8` crates),
+//! into caller buffers (no heap). With `alloc`, the `pkcs8` crate's
+//! `EncodePrivateKey` / `EncodePublicKey` traits too; `DecodePrivateKey` /
+//! `DecodePublicKey` come from the `TryFrom` impls.
 //!
 //! Secrets: the seed and expanded key are copied only into [`Zeroizing`]
 //! buffers; branches depend on lengths and tags (public), never on key bytes.
 
-use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, OctetStringRef};
-use der::{Decode, Encode, Length, Reader, SliceReader, SliceWriter, Tag, TagNumber};
+use der::asn1::ObjectIdentifier;
 use pkcs8::PrivateKeyInfoRef;
-use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
+pub use pqdr_common::asn1::PrivateKeyForm;
+use pqdr_common::asn1::{self as common, PrivateKeyChoice, PrivateKeyParts};
+use spki::SubjectPublicKeyInfoRef;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
@@ -35,96 +37,23 @@ pub fn algorithm_oid<P: ParameterSet>() -> ObjectIdentifier {
     }
 }
 
-/// Which alternative of the RFC 9935 §6 `ML-KEM-xxx-PrivateKey` CHOICE an
-/// encoding uses. [`PrivateKeyForm::Seed`] is the default (the RFC's
-/// RECOMMENDED form).
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PrivateKeyForm {
-    /// `seed [0] OCTET STRING (SIZE (64))`: `d ‖ z`.
-    #[default]
-    Seed,
-    /// `expandedKey OCTET STRING`: the `768k + 96`-byte decapsulation key.
-    ExpandedKey,
-    /// `both SEQUENCE { seed OCTET STRING, expandedKey OCTET STRING }`.
-    Both,
-}
-
-/// The `seed` alternative's tag: `[0]` IMPLICIT, primitive (RFC 9935 §6, 0x80).
-const SEED_TAG: Tag = Tag::ContextSpecific {
-    constructed: false,
-    number: TagNumber(0),
-};
-
 /// The longest CHOICE encoding (`both` of ML-KEM-1024): SEQUENCE header (4),
 /// seed OCTET STRING (2 + 64), expandedKey OCTET STRING (4 + 3168).
 const MAX_CHOICE_LEN: usize = 4 + 2 + SEED_SIZE + 4 + dk_size(MAX_K);
-
-/// Any `der` failure while reading is a malformed input.
-#[allow(clippy::needless_pass_by_value, reason = "used as map_err(der_err)")]
-fn der_err(_: der::Error) -> Error {
-    Error::Der
-}
-
-/// `usize` of a DER length (lengths here are far below `u32::MAX`).
-fn len_usize(len: Length) -> Result<usize, Error> {
-    usize::try_from(len).map_err(der_err)
-}
-
-/// RFC 9935 §3: the OID must be `P`'s and the parameters absent.
-fn check_algorithm<P: ParameterSet>(alg: &AlgorithmIdentifierRef<'_>) -> Result<(), Error> {
-    if alg.oid == algorithm_oid::<P>() && alg.parameters.is_none() {
-        Ok(())
-    } else {
-        Err(Error::Algorithm)
-    }
-}
-
-/// The RFC 9935 §3 AlgorithmIdentifier of `P` (parameters absent).
-fn algorithm<P: ParameterSet>() -> AlgorithmIdentifierRef<'static> {
-    AlgorithmIdentifierRef {
-        oid: algorithm_oid::<P>(),
-        parameters: None,
-    }
-}
-
-/// Encodes `msg` into `out`, whose length must be at least `msg`'s DER length.
-fn encode_into<'o, T: Encode>(msg: &T, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
-    let needed = len_usize(msg.encoded_len().map_err(der_err)?)?;
-    if out.len() < needed {
-        return Err(Error::Length {
-            expected: needed,
-            actual: out.len(),
-        });
-    }
-    msg.encode_to_slice(out).map_err(der_err)
-}
 
 /// Decodes a SubjectPublicKeyInfo (RFC 9935 §4) into an encapsulation key.
 fn ek_from_spki<P: ParameterSet>(
     spki: &SubjectPublicKeyInfoRef<'_>,
 ) -> Result<EncapsulationKey<P>, Error> {
-    check_algorithm::<P>(&spki.algorithm)?;
-    let bytes = spki.subject_public_key.as_bytes().ok_or(Error::Der)?;
-    EncapsulationKey::from_bytes(bytes)
+    EncapsulationKey::from_bytes(common::spki_key(spki, algorithm_oid::<P>())?)
 }
 
 /// Decodes the RFC 9935 §6 private-key CHOICE.
 fn dk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<DecapsulationKey<P>, Error> {
-    let mut reader = SliceReader::new(choice).map_err(der_err)?;
-    let any = AnyRef::decode(&mut reader).map_err(der_err)?;
-    reader.finish().map_err(der_err)?;
-    match any.header().tag() {
-        SEED_TAG => dk_from_seed(any.value()),
-        Tag::OctetString => DecapsulationKey::from_bytes(any.value()),
-        Tag::Sequence => {
-            let (seed, expanded) = any
-                .sequence(|r| {
-                    let seed = <&OctetStringRef>::decode(r)?;
-                    let expanded = <&OctetStringRef>::decode(r)?;
-                    Ok::<_, der::Error>((seed.as_bytes(), expanded.as_bytes()))
-                })
-                .map_err(der_err)?;
+    match common::decode_choice(choice)? {
+        PrivateKeyChoice::Seed(seed) => dk_from_seed(seed),
+        PrivateKeyChoice::ExpandedKey(expanded) => DecapsulationKey::from_bytes(expanded),
+        PrivateKeyChoice::Both { seed, expanded } => {
             check_length(P::DecapsulationKeyBytes::LEN, expanded.len())?;
             let dk = dk_from_seed::<P>(seed)?;
             // RFC 9935 §8: the expanded key must be the one the seed
@@ -138,7 +67,6 @@ fn dk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<DecapsulationKey<P>,
                 Err(Error::InconsistentKey)
             }
         }
-        _ => Err(Error::Der),
     }
 }
 
@@ -151,20 +79,13 @@ fn dk_from_seed<P: ParameterSet>(seed: &[u8]) -> Result<DecapsulationKey<P>, Err
     Ok(DecapsulationKey::from_seed(&buf))
 }
 
-/// Decodes a OneAsymmetricKey / PrivateKeyInfo (RFC 9935 §6, RFC 5958).
-fn dk_from_info<P: ParameterSet>(
-    info: &PrivateKeyInfoRef<'_>,
+/// The key of a OneAsymmetricKey / PrivateKeyInfo (RFC 9935 §6, RFC 5958).
+fn dk_from_parts<P: ParameterSet>(
+    parts: PrivateKeyParts<'_>,
 ) -> Result<DecapsulationKey<P>, Error> {
-    check_algorithm::<P>(&info.algorithm)?;
-    let dk = dk_from_choice::<P>(info.private_key.as_bytes())?;
-    if let Some(public) = &info.public_key {
-        // RFC 9935 §6: an included publicKey must be the key's own.
-        let public = public.as_bytes().ok_or(Error::Der)?;
-        let own = dk.encapsulation_key().as_bytes().as_ref();
-        if public != own {
-            return Err(Error::InconsistentKey);
-        }
-    }
+    let dk = dk_from_choice::<P>(parts.private_key)?;
+    // RFC 9935 §6: an included publicKey must be the key's own.
+    common::check_public_key(parts.public_key, dk.encapsulation_key().as_bytes().as_ref())?;
     Ok(dk)
 }
 
@@ -176,26 +97,21 @@ fn choice_into<'b, P: ParameterSet>(
 ) -> Result<&'b [u8], Error> {
     let expanded = dk.as_bytes().as_ref();
     if form == PrivateKeyForm::ExpandedKey {
-        let octets = OctetStringRef::new(expanded).map_err(der_err)?;
-        return octets.encode_to_slice(buf).map_err(der_err);
+        return Ok(common::choice_into(
+            PrivateKeyChoice::ExpandedKey(expanded),
+            buf,
+        )?);
     }
     let seed = dk.to_seed().ok_or(Error::NoSeed)?;
-    if form == PrivateKeyForm::Seed {
-        let any = AnyRef::new(SEED_TAG, seed.as_ref()).map_err(der_err)?;
-        return any.encode_to_slice(buf).map_err(der_err);
-    }
-    let seed = OctetStringRef::new(seed.as_ref()).map_err(der_err)?;
-    let expanded = OctetStringRef::new(expanded).map_err(der_err)?;
-    let inner = (seed.encoded_len().map_err(der_err)? + expanded.encoded_len().map_err(der_err)?)
-        .map_err(der_err)?;
-    let mut writer = SliceWriter::new(buf);
-    writer
-        .sequence(inner, |w| {
-            seed.encode(w)?;
-            expanded.encode(w)
-        })
-        .map_err(der_err)?;
-    writer.finish().map_err(der_err)
+    let choice = if form == PrivateKeyForm::Seed {
+        PrivateKeyChoice::Seed(seed.as_ref())
+    } else {
+        PrivateKeyChoice::Both {
+            seed: seed.as_ref(),
+            expanded,
+        }
+    };
+    Ok(common::choice_into(choice, buf)?)
 }
 
 impl<P: ParameterSet> EncapsulationKey<P> {
@@ -208,8 +124,7 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// (another OID, or parameters), [`Error::Length`] / [`Error::InvalidKey`]
     /// (the key itself).
     pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-        let spki = SubjectPublicKeyInfoRef::from_der(der).map_err(der_err)?;
-        ek_from_spki(&spki)
+        Self::from_bytes(common::decode_spki(der, algorithm_oid::<P>())?)
     }
 
     /// Encodes the key as a DER SubjectPublicKeyInfo (RFC 9935 §4) into
@@ -218,12 +133,11 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// # Errors
     /// [`Error::Length`] if `out` is shorter than the encoding.
     pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
-        let spki = SubjectPublicKeyInfoRef {
-            algorithm: algorithm::<P>(),
-            subject_public_key: BitStringRef::from_bytes(self.as_bytes().as_ref())
-                .map_err(der_err)?,
-        };
-        encode_into(&spki, out)
+        Ok(common::spki_into(
+            algorithm_oid::<P>(),
+            self.as_bytes().as_ref(),
+            out,
+        )?)
     }
 }
 
@@ -243,8 +157,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// # Panics
     /// With the feature `self-test`, as [`Self::from_seed`] (a fault only).
     pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
-        let info = PrivateKeyInfoRef::from_der(der).map_err(der_err)?;
-        dk_from_info(&info)
+        dk_from_parts(common::decode_private_key(der, algorithm_oid::<P>())?)
     }
 
     /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (RFC 9935 §6, version
@@ -261,11 +174,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     ) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
         let choice = choice_into(self, form, buf.as_mut())?;
-        let info = PrivateKeyInfoRef::new(
-            algorithm::<P>(),
-            OctetStringRef::new(choice).map_err(der_err)?,
-        );
-        encode_into(&info, out)
+        Ok(common::private_key_into(algorithm_oid::<P>(), choice, out)?)
     }
 }
 
@@ -273,12 +182,8 @@ impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for EncapsulationKey<
     type Error = spki::Error;
 
     fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
-        ek_from_spki(&spki).map_err(|e| match e {
-            Error::Algorithm => spki::Error::OidUnknown {
-                oid: spki.algorithm.oid,
-            },
-            _ => spki::Error::KeyMalformed,
-        })
+        ek_from_spki(&spki)
+            .map_err(|e| common::spki_error(e == Error::Algorithm, spki.algorithm.oid))
     }
 }
 
@@ -286,23 +191,17 @@ impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for DecapsulationKey<P> {
     type Error = pkcs8::Error;
 
     fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
-        dk_from_info(&info).map_err(|e| match e {
-            Error::Algorithm => pkcs8::Error::PublicKey(spki::Error::OidUnknown {
-                oid: info.algorithm.oid,
-            }),
-            _ => pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid),
-        })
+        common::private_key_parts(&info, algorithm_oid::<P>())
+            .map_err(Error::from)
+            .and_then(dk_from_parts)
+            .map_err(|e| common::pkcs8_error(e == Error::Algorithm, info.algorithm.oid))
     }
 }
 
 #[cfg(feature = "alloc")]
 impl<P: ParameterSet> spki::EncodePublicKey for EncapsulationKey<P> {
     fn to_public_key_der(&self) -> spki::Result<der::Document> {
-        let spki = SubjectPublicKeyInfoRef {
-            algorithm: algorithm::<P>(),
-            subject_public_key: BitStringRef::from_bytes(self.as_bytes().as_ref())?,
-        };
-        Ok(der::Document::encode_msg(&spki)?)
+        common::spki_document(algorithm_oid::<P>(), self.as_bytes().as_ref())
     }
 }
 
@@ -319,7 +218,6 @@ impl<P: ParameterSet> pkcs8::EncodePrivateKey for DecapsulationKey<P> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
         let choice = choice_into(self, form, buf.as_mut())
             .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
-        let info = PrivateKeyInfoRef::new(algorithm::<P>(), OctetStringRef::new(choice)?);
-        Ok(der::SecretDocument::encode_msg(&info)?)
+        common::private_key_document(algorithm_oid::<P>(), choice)
     }
 }

@@ -79,6 +79,19 @@ impl fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
+#[cfg(feature = "pkcs8")]
+impl From<pqdr_common::asn1::Error> for Error {
+    fn from(e: pqdr_common::asn1::Error) -> Self {
+        use pqdr_common::asn1::Error as E;
+        match e {
+            E::Algorithm => Self::Algorithm,
+            E::Length { expected, actual } => Self::Length { expected, actual },
+            E::InconsistentKey => Self::InconsistentKey,
+            _ => Self::Der,
+        }
+    }
+}
+
 /// `Ok(())` if `actual == expected`, else [`Error::Length`].
 pub(crate) fn check_length(expected: usize, actual: usize) -> Result<(), Error> {
     if actual == expected {

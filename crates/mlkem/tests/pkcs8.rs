@@ -12,36 +12,14 @@
     reason = "tests"
 )]
 
+use pqdr_common::test_support::{
+    assert_truncations_and_trailing_rejected, pem_der, pkcs8_der, pkcs8_v2_der, spki_der, tlv,
+    with_null_parameters,
+};
 use pqdr_mlkem::{
     DecapsulationKey, EncapsulationKey, Error, MlKem512, MlKem768, MlKem1024, ParameterSet,
     PrivateKeyForm,
 };
-
-/// The DER inside a PEM file (RFC 7468), decoded with `base64ct`.
-fn pem_der(pem: &str) -> Vec<u8> {
-    let body: String = pem
-        .lines()
-        .filter(|l| !l.starts_with("-----"))
-        .map(str::trim)
-        .collect();
-    use base64ct::Encoding as _;
-    base64ct::Base64::decode_vec(&body).unwrap()
-}
-
-/// A DER TLV with a definite length (short or long form).
-fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-    let n = content.len();
-    let mut v = vec![tag];
-    if n < 0x80 {
-        v.push(n as u8);
-    } else if n < 0x100 {
-        v.extend([0x81, n as u8]);
-    } else {
-        v.extend([0x82, (n >> 8) as u8, n as u8]);
-    }
-    v.extend_from_slice(content);
-    v
-}
 
 /// The DER OID 2.16.840.1.101.3.4.4.`arc` (RFC 9935 §3).
 fn oid(arc: u8) -> Vec<u8> {
@@ -57,19 +35,6 @@ fn arc<P: ParameterSet>() -> u8 {
         3 => 2,
         _ => 3,
     }
-}
-
-/// OneAsymmetricKey v1 with AlgorithmIdentifier `alg` (its contents) and
-/// the private-key CHOICE encoding `choice`.
-fn pkcs8_der(alg: &[u8], choice: &[u8]) -> Vec<u8> {
-    let body = [tlv(0x02, &[0]), tlv(0x30, alg), tlv(0x04, choice)].concat();
-    tlv(0x30, &body)
-}
-
-/// SubjectPublicKeyInfo with AlgorithmIdentifier `alg` and key `pk`.
-fn spki_der(alg: &[u8], pk: &[u8]) -> Vec<u8> {
-    let bits = [&[0u8][..], pk].concat();
-    tlv(0x30, &[tlv(0x30, alg), tlv(0x03, &bits)].concat())
 }
 
 /// The three CHOICE encodings of `dk` (RFC 9935 §6), built by hand.
@@ -208,12 +173,12 @@ fn rejections<P: ParameterSet>() {
     // Wrong OID, and parameters present (RFC 9935 §3: absent).
     for choice in [&seed_c, &expanded_c, &both_c] {
         assert_eq!(dec(&pkcs8_der(&other, choice)), Err(Error::Algorithm));
-        let with_null = [own.clone(), vec![0x05, 0x00]].concat();
+        let with_null = with_null_parameters(&own);
         assert_eq!(dec(&pkcs8_der(&with_null, choice)), Err(Error::Algorithm));
     }
     let pk = ek.as_bytes().as_ref();
     assert_eq!(dec_pub(&spki_der(&other, pk)), Err(Error::Algorithm));
-    let with_null = [own.clone(), vec![0x05, 0x00]].concat();
+    let with_null = with_null_parameters(&own);
     assert_eq!(dec_pub(&spki_der(&with_null, pk)), Err(Error::Algorithm));
 
     // Wrong lengths: seed, expanded key, both's parts, public key.
@@ -299,36 +264,21 @@ fn rejections<P: ParameterSet>() {
     );
 
     // OneAsymmetricKey v2 publicKey [1]: the key's own, or another.
-    let v2 = |public: &[u8]| {
-        let bits = [&[0u8][..], public].concat();
-        let body = [
-            tlv(0x02, &[1]),
-            tlv(0x30, &own),
-            tlv(0x04, &seed_c),
-            tlv(0x81, &bits),
-        ]
-        .concat();
-        tlv(0x30, &body)
-    };
+    let v2 = |public: &[u8]| pkcs8_v2_der(&own, &seed_c, public);
     assert_eq!(dec(&v2(pk)), Ok(()));
     let mut wrong = pk.to_vec();
     wrong[0] ^= 1;
     assert_eq!(dec(&v2(&wrong)), Err(Error::InconsistentKey));
 
-    // Truncated DER at every length.
+    // Truncated DER at every length, and a trailing byte.
     for der in [
         pkcs8_der(&own, &seed_c),
         pkcs8_der(&own, &expanded_c),
         pkcs8_der(&own, &both_c),
     ] {
-        for len in 0..der.len() {
-            assert!(dec(&der[..len]).is_err(), "truncated to {len}");
-        }
+        assert_truncations_and_trailing_rejected(&der, dec);
     }
-    let der = spki_der(&own, pk);
-    for len in 0..der.len() {
-        assert!(dec_pub(&der[..len]).is_err(), "truncated to {len}");
-    }
+    assert_truncations_and_trailing_rejected(&spki_der(&own, pk), dec_pub);
 
     // A key loaded without its seed has no seed or `both` form.
     let no_seed = DecapsulationKey::<P>::from_bytes(expanded).unwrap();
