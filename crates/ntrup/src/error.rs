@@ -29,6 +29,17 @@ pub enum Error {
     /// (`Short`), or `g_enc` is not a valid `Small_encode` string of a `g`
     /// invertible in R/3 (NTRU Prime spec §2.3, Core `KeyGen`).
     InvalidInput,
+    /// A PKCS#8 or SubjectPublicKeyInfo input is not valid DER of the
+    /// BouncyCastle structure (feature `pkcs8`): truncated, trailing data, a
+    /// wrong tag, a non-minimal length, a BIT STRING with unused bits, or a
+    /// private-key SEQUENCE without exactly five OCTET STRINGs.
+    Der,
+    /// The AlgorithmIdentifier of a PKCS#8 or SubjectPublicKeyInfo input is
+    /// not this parameter set's OID, or carries parameters (feature `pkcs8`).
+    Algorithm,
+    /// A PKCS#8 OneAsymmetricKey `publicKey` is not the private key's own
+    /// (feature `pkcs8`).
+    InconsistentKey,
     /// The pair-wise consistency test after key generation failed: the new
     /// key pair did not decapsulate its own encapsulation to the same shared
     /// secret (feature `self-test`, FIPS 140-3 IG 10.3.A). No input can cause
@@ -52,6 +63,15 @@ impl fmt::Display for Error {
             Self::InvalidInput => f.write_str(
                 "NTRU Prime deterministic input: not a weight-w encoding, or g not invertible in R/3",
             ),
+            Self::Der => f.write_str(
+                "NTRU Prime PKCS#8/SPKI input is not valid DER of the BouncyCastle structure",
+            ),
+            Self::Algorithm => f.write_str(
+                "NTRU Prime PKCS#8/SPKI algorithm identifier is not this parameter set's",
+            ),
+            Self::InconsistentKey => {
+                f.write_str("NTRU Prime PKCS#8 public key is not the private key's")
+            }
             Self::PairwiseConsistency => {
                 f.write_str("NTRU Prime key pair failed its pair-wise consistency test (fault)")
             }
@@ -61,3 +81,16 @@ impl fmt::Display for Error {
 }
 
 impl core::error::Error for Error {}
+
+#[cfg(feature = "pkcs8")]
+impl From<pqdr_common::asn1::Error> for Error {
+    fn from(e: pqdr_common::asn1::Error) -> Self {
+        use pqdr_common::asn1::Error as E;
+        match e {
+            E::Algorithm => Self::Algorithm,
+            E::Length { expected, actual } => Self::Length { expected, actual },
+            E::InconsistentKey => Self::InconsistentKey,
+            _ => Self::Der,
+        }
+    }
+}

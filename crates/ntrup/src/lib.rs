@@ -35,6 +35,8 @@ extern crate alloc;
 extern crate std;
 
 mod arith;
+#[cfg(feature = "pkcs8")]
+mod asn1;
 mod ct;
 mod encode;
 mod error;
@@ -51,7 +53,17 @@ mod traits;
 mod types;
 mod wipe;
 
+#[cfg(feature = "pkcs8")]
+pub use asn1::{
+    SNTRUP653_OID, SNTRUP761_OID, SNTRUP857_OID, SNTRUP953_OID, SNTRUP1013_OID, SNTRUP1277_OID,
+    algorithm_oid,
+};
 pub use error::Error;
+/// The RustCrypto `pkcs8` and `spki` crates (feature `pkcs8`), for their
+/// `DecodePrivateKey` / `EncodePrivateKey` / `DecodePublicKey` /
+/// `EncodePublicKey` traits.
+#[cfg(feature = "pkcs8")]
+pub use {pkcs8, spki};
 #[cfg(feature = "sntrup653")]
 pub use params::Sntrup653;
 #[cfg(feature = "sntrup761")]

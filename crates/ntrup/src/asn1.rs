@@ -1,0 +1,210 @@
+//! PKCS#8 private keys and SubjectPublicKeyInfo public keys as BouncyCastle
+//! 1.87 writes them for its `SNTRUPrime` keys (feature `pkcs8`; see the
+//! README, "PKCS#8 and SubjectPublicKeyInfo", for the table and sources).
+//! The DER envelopes come from `pqdr_common::asn1` (the RustCrypto `der`,
+//! `spki` and `pkcs8` crates), into caller buffers (no heap).
+//!
+//! - OIDs: `1.3.6.1.4.1.22554.5.7.2.{1..6}` (BouncyCastle
+//!   `BCObjectIdentifiers.sntrup653` … `sntrup1277`).
+//! - SubjectPublicKeyInfo: the BIT STRING holds an OCTET STRING of the
+//!   reference `pk` (`Rq_encode(h)`, NTRU Prime spec §3.1).
+//! - PKCS#8: the `privateKey` OCTET STRING holds
+//!   `SEQUENCE { f, ginv, pk, rho, hash }` of five OCTET STRINGs
+//!   (BouncyCastle `SNTRUPrimePrivateKey`), the five fields of the reference
+//!   `sk` in order: `Small_encode(f)`, `Small_encode(1/g)`, `pk`, `rho`,
+//!   `Hash4(pk)` (NTRU Prime spec §3.1, the secret-key encoding).
+//!
+//! Secrets: the key fields are joined only in a [`Zeroizing`] buffer and
+//! checked by [`DecapsulationKey::from_bytes`]; branches depend on lengths
+//! and tags (public), never on key bytes.
+
+use der::asn1::ObjectIdentifier;
+use pkcs8::PrivateKeyInfoRef;
+use pqdr_common::asn1::{self as common, PrivateKeyParts};
+use spki::SubjectPublicKeyInfoRef;
+use zeroize::Zeroizing;
+
+use crate::encode::small_bytes;
+use crate::error::Error;
+use crate::kem::HASH_BYTES;
+use crate::params::{ByteArray, MAX_P, MAX_Q, ParameterSet, pk_bytes, sk_bytes};
+use crate::types::{DecapsulationKey, EncapsulationKey};
+
+/// `sntrup653`: BouncyCastle `BCObjectIdentifiers.sntrup653`.
+pub const SNTRUP653_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.1");
+/// `sntrup761`: BouncyCastle `BCObjectIdentifiers.sntrup761`.
+pub const SNTRUP761_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.2");
+/// `sntrup857`: BouncyCastle `BCObjectIdentifiers.sntrup857`.
+pub const SNTRUP857_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.3");
+/// `sntrup953`: BouncyCastle `BCObjectIdentifiers.sntrup953`.
+pub const SNTRUP953_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.4");
+/// `sntrup1013`: BouncyCastle `BCObjectIdentifiers.sntrup1013`.
+pub const SNTRUP1013_OID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.5");
+/// `sntrup1277`: BouncyCastle `BCObjectIdentifiers.sntrup1277`.
+pub const SNTRUP1277_OID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.6");
+
+/// The BouncyCastle OID of the parameter set `S` (chosen by its degree p).
+pub fn algorithm_oid<S: ParameterSet>() -> ObjectIdentifier {
+    match S::P {
+        653 => SNTRUP653_OID,
+        761 => SNTRUP761_OID,
+        857 => SNTRUP857_OID,
+        953 => SNTRUP953_OID,
+        1013 => SNTRUP1013_OID,
+        _ => SNTRUP1277_OID,
+    }
+}
+
+/// The public key wrapped in its OCTET STRING (header 4 bytes at most).
+const MAX_WRAPPED_PK: usize = 4 + pk_bytes(MAX_P, MAX_Q);
+/// The private-key SEQUENCE: its header and five OCTET STRING headers.
+const MAX_PRIVATE: usize = 4 + 5 * 4 + sk_bytes(MAX_P, MAX_Q);
+
+/// The lengths of the five private-key fields of `S` (f, 1/g, pk, rho,
+/// Hash4(pk)).
+fn field_lengths<S: ParameterSet>() -> [usize; 5] {
+    let small = small_bytes(S::P);
+    let pk = <S::EncapsulationKeyBytes as ByteArray>::LEN;
+    [small, small, pk, small, HASH_BYTES]
+}
+
+/// `OCTET STRING (pk)`, the contents of the SubjectPublicKeyInfo BIT STRING.
+fn wrapped_pk<'b, S: ParameterSet>(
+    ek: &EncapsulationKey<S>,
+    buf: &'b mut [u8; MAX_WRAPPED_PK],
+) -> Result<&'b [u8], Error> {
+    Ok(common::octet_string_into(ek.as_bytes().as_ref(), buf)?)
+}
+
+/// The encapsulation key in a SubjectPublicKeyInfo BIT STRING's contents.
+fn ek_from_bits<S: ParameterSet>(bits: &[u8]) -> Result<EncapsulationKey<S>, Error> {
+    EncapsulationKey::from_bytes(common::decode_octet_string(bits)?)
+}
+
+/// The key of a OneAsymmetricKey: the five fields joined into the reference
+/// `sk` and checked; an included `publicKey` must be the key's own.
+fn dk_from_parts<S: ParameterSet>(parts: PrivateKeyParts<'_>) -> Result<DecapsulationKey<S>, Error> {
+    let fields = common::decode_octet_strings(parts.private_key, field_lengths::<S>())?;
+    let mut sk = Zeroizing::new(S::DecapsulationKeyBytes::zeroed());
+    let mut at = 0;
+    for field in fields {
+        sk.as_mut()[at..at + field.len()].copy_from_slice(field);
+        at += field.len();
+    }
+    // Checks the Small_encode fields and Hash4(pk) against the embedded pk.
+    let dk = DecapsulationKey::from_bytes(sk.as_ref())?;
+    let mut buf = [0u8; MAX_WRAPPED_PK];
+    common::check_public_key(parts.public_key, wrapped_pk(dk.encapsulation_key(), &mut buf)?)?;
+    Ok(dk)
+}
+
+/// The five fields of `dk` as the private-key SEQUENCE, into `buf`.
+fn private_into<'b, S: ParameterSet>(
+    dk: &DecapsulationKey<S>,
+    buf: &'b mut [u8; MAX_PRIVATE],
+) -> Result<&'b [u8], Error> {
+    let sk = dk.as_bytes().as_ref();
+    let mut fields: [&[u8]; 5] = [&[]; 5];
+    let mut at = 0;
+    for (field, len) in fields.iter_mut().zip(field_lengths::<S>()) {
+        *field = &sk[at..at + len];
+        at += len;
+    }
+    Ok(common::octet_strings_into(&fields, buf)?)
+}
+
+impl<S: ParameterSet> EncapsulationKey<S> {
+    /// Decodes a DER SubjectPublicKeyInfo as BouncyCastle 1.87 writes it:
+    /// this set's OID, no parameters, and an OCTET STRING of the key in the
+    /// BIT STRING.
+    ///
+    /// # Errors
+    /// [`Error::Der`] (malformed or trailing DER, no OCTET STRING),
+    /// [`Error::Algorithm`] (another OID, or parameters), [`Error::Length`]
+    /// (the key's size).
+    pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
+        ek_from_bits(common::decode_spki(der, algorithm_oid::<S>())?)
+    }
+
+    /// Encodes the key as a DER SubjectPublicKeyInfo (BouncyCastle 1.87's
+    /// form) into `out` and returns the encoding (a prefix of `out`).
+    ///
+    /// # Errors
+    /// [`Error::Length`] if `out` is shorter than the encoding.
+    pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
+        let mut buf = [0u8; MAX_WRAPPED_PK];
+        let bits = wrapped_pk(self, &mut buf)?;
+        Ok(common::spki_into(algorithm_oid::<S>(), bits, out)?)
+    }
+}
+
+impl<S: ParameterSet> DecapsulationKey<S> {
+    /// Decodes a DER PKCS#8 OneAsymmetricKey as BouncyCastle 1.87 writes
+    /// it: this set's OID and the five-field `SNTRUPrimePrivateKey`
+    /// SEQUENCE, whose fields must have the set's lengths and form a valid
+    /// secret key ([`Self::from_bytes`]: `Small_encode` fields, `Hash4(pk)`
+    /// of the embedded public key). An included version-2 `publicKey` must
+    /// be the key's own (in its SubjectPublicKeyInfo form).
+    ///
+    /// # Errors
+    /// [`Error::Der`], [`Error::Algorithm`], [`Error::Length`] (a field of
+    /// the wrong size), [`Error::InvalidKey`], [`Error::InconsistentKey`].
+    pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
+        dk_from_parts(common::decode_private_key(der, algorithm_oid::<S>())?)
+    }
+
+    /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (version 1, no
+    /// public key; BouncyCastle 1.87's form) into `out`, and returns the
+    /// encoding (a prefix of `out`, which then holds secrets).
+    ///
+    /// # Errors
+    /// [`Error::Length`] if `out` is too short.
+    pub fn to_private_key_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
+        let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
+        let private = private_into(self, &mut buf)?;
+        Ok(common::private_key_into(algorithm_oid::<S>(), private, out)?)
+    }
+}
+
+impl<S: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for EncapsulationKey<S> {
+    type Error = spki::Error;
+
+    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
+        common::spki_key(&spki, algorithm_oid::<S>())
+            .map_err(Error::from)
+            .and_then(ek_from_bits)
+            .map_err(|e| common::spki_error(e == Error::Algorithm, spki.algorithm.oid))
+    }
+}
+
+impl<S: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for DecapsulationKey<S> {
+    type Error = pkcs8::Error;
+
+    fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
+        common::private_key_parts(&info, algorithm_oid::<S>())
+            .map_err(Error::from)
+            .and_then(dk_from_parts)
+            .map_err(|e| common::pkcs8_error(e == Error::Algorithm, info.algorithm.oid))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<S: ParameterSet> spki::EncodePublicKey for EncapsulationKey<S> {
+    fn to_public_key_der(&self) -> spki::Result<der::Document> {
+        let mut buf = [0u8; MAX_WRAPPED_PK];
+        let bits = wrapped_pk(self, &mut buf).map_err(|_| spki::Error::KeyMalformed)?;
+        common::spki_document(algorithm_oid::<S>(), bits)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<S: ParameterSet> pkcs8::EncodePrivateKey for DecapsulationKey<S> {
+    fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
+        let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
+        let private = private_into(self, &mut buf)
+            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
+        common::private_key_document(algorithm_oid::<S>(), private)
+    }
+}
