@@ -22,6 +22,8 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "pkcs8")]
+mod asn1;
 mod benes;
 mod bm;
 mod controlbits;
@@ -44,6 +46,8 @@ mod traits;
 mod types;
 mod vec;
 
+#[cfg(feature = "pkcs8")]
+pub use asn1::{algorithm_oid, public_key_from_spki_der, public_key_to_spki_der};
 pub use error::Error;
 pub use params::{Buf, ParameterSet};
 #[cfg(feature = "kem")]
@@ -55,6 +59,11 @@ pub use types::{
 };
 #[cfg(feature = "alloc")]
 pub use types::{EncapsulationKey, generate, generate_deterministic};
+/// The RustCrypto `pkcs8` and `spki` crates (feature `pkcs8`), for their
+/// `DecodePrivateKey` / `EncodePrivateKey` / `DecodePublicKey` /
+/// `EncodePublicKey` traits.
+#[cfg(feature = "pkcs8")]
+pub use {pkcs8, spki};
 
 /// Size of the shared secret in bytes.
 pub const SHARED_SECRET_SIZE: usize = 32;
