@@ -31,13 +31,17 @@ use crate::params::{ByteArray, MAX_P, MAX_Q, ParameterSet, pk_bytes, sk_bytes};
 use crate::types::{DecapsulationKey, EncapsulationKey};
 
 /// `sntrup653`: BouncyCastle `BCObjectIdentifiers.sntrup653`.
-pub const SNTRUP653_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.1");
+pub const SNTRUP653_OID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.1");
 /// `sntrup761`: BouncyCastle `BCObjectIdentifiers.sntrup761`.
-pub const SNTRUP761_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.2");
+pub const SNTRUP761_OID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.2");
 /// `sntrup857`: BouncyCastle `BCObjectIdentifiers.sntrup857`.
-pub const SNTRUP857_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.3");
+pub const SNTRUP857_OID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.3");
 /// `sntrup953`: BouncyCastle `BCObjectIdentifiers.sntrup953`.
-pub const SNTRUP953_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.4");
+pub const SNTRUP953_OID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.4");
 /// `sntrup1013`: BouncyCastle `BCObjectIdentifiers.sntrup1013`.
 pub const SNTRUP1013_OID: ObjectIdentifier =
     ObjectIdentifier::new_unwrap("1.3.6.1.4.1.22554.5.7.2.5");
@@ -85,7 +89,9 @@ fn ek_from_bits<S: ParameterSet>(bits: &[u8]) -> Result<EncapsulationKey<S>, Err
 
 /// The key of a OneAsymmetricKey: the five fields joined into the reference
 /// `sk` and checked; an included `publicKey` must be the key's own.
-fn dk_from_parts<S: ParameterSet>(parts: PrivateKeyParts<'_>) -> Result<DecapsulationKey<S>, Error> {
+fn dk_from_parts<S: ParameterSet>(
+    parts: PrivateKeyParts<'_>,
+) -> Result<DecapsulationKey<S>, Error> {
     let fields = common::decode_octet_strings(parts.private_key, field_lengths::<S>())?;
     let mut sk = Zeroizing::new(S::DecapsulationKeyBytes::zeroed());
     let mut at = 0;
@@ -96,7 +102,10 @@ fn dk_from_parts<S: ParameterSet>(parts: PrivateKeyParts<'_>) -> Result<Decapsul
     // Checks the Small_encode fields and Hash4(pk) against the embedded pk.
     let dk = DecapsulationKey::from_bytes(sk.as_ref())?;
     let mut buf = [0u8; MAX_WRAPPED_PK];
-    common::check_public_key(parts.public_key, wrapped_pk(dk.encapsulation_key(), &mut buf)?)?;
+    common::check_public_key(
+        parts.public_key,
+        wrapped_pk(dk.encapsulation_key(), &mut buf)?,
+    )?;
     Ok(dk)
 }
 
@@ -164,7 +173,11 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     pub fn to_private_key_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
         let private = private_into(self, &mut buf)?;
-        Ok(common::private_key_into(algorithm_oid::<S>(), private, out)?)
+        Ok(common::private_key_into(
+            algorithm_oid::<S>(),
+            private,
+            out,
+        )?)
     }
 }
 

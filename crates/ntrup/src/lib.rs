@@ -59,11 +59,6 @@ pub use asn1::{
     algorithm_oid,
 };
 pub use error::Error;
-/// The RustCrypto `pkcs8` and `spki` crates (feature `pkcs8`), for their
-/// `DecodePrivateKey` / `EncodePrivateKey` / `DecodePublicKey` /
-/// `EncodePublicKey` traits.
-#[cfg(feature = "pkcs8")]
-pub use {pkcs8, spki};
 #[cfg(feature = "sntrup653")]
 pub use params::Sntrup653;
 #[cfg(feature = "sntrup761")]
@@ -79,6 +74,11 @@ pub use params::Sntrup1277;
 pub use params::{ByteArray, ParameterSet};
 pub use rand_core;
 pub use types::{Ciphertext, DecapsulationKey, EncapsulationKey, SHARED_SECRET_SIZE, SharedSecret};
+/// The RustCrypto `pkcs8` and `spki` crates (feature `pkcs8`), for their
+/// `DecodePrivateKey` / `EncodePrivateKey` / `DecodePublicKey` /
+/// `EncodePublicKey` traits.
+#[cfg(feature = "pkcs8")]
+pub use {pkcs8, spki};
 
 /// One module per parameter set: type aliases, sizes and the key-generation
 /// functions, so `sntrup761::generate(&mut rng)` needs no type parameters.

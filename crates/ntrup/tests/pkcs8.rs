@@ -106,10 +106,22 @@ macro_rules! bc_file {
 #[test]
 fn bouncycastle_1_87_keys() {
     use pqdr_ntrup::{Sntrup653, Sntrup761, Sntrup857, Sntrup953, Sntrup1013, Sntrup1277};
-    bouncycastle_pair::<Sntrup653>(bc_file!("sntrup653.priv.der"), bc_file!("sntrup653.pub.der"));
-    bouncycastle_pair::<Sntrup761>(bc_file!("sntrup761.priv.der"), bc_file!("sntrup761.pub.der"));
-    bouncycastle_pair::<Sntrup857>(bc_file!("sntrup857.priv.der"), bc_file!("sntrup857.pub.der"));
-    bouncycastle_pair::<Sntrup953>(bc_file!("sntrup953.priv.der"), bc_file!("sntrup953.pub.der"));
+    bouncycastle_pair::<Sntrup653>(
+        bc_file!("sntrup653.priv.der"),
+        bc_file!("sntrup653.pub.der"),
+    );
+    bouncycastle_pair::<Sntrup761>(
+        bc_file!("sntrup761.priv.der"),
+        bc_file!("sntrup761.pub.der"),
+    );
+    bouncycastle_pair::<Sntrup857>(
+        bc_file!("sntrup857.priv.der"),
+        bc_file!("sntrup857.pub.der"),
+    );
+    bouncycastle_pair::<Sntrup953>(
+        bc_file!("sntrup953.priv.der"),
+        bc_file!("sntrup953.pub.der"),
+    );
     bouncycastle_pair::<Sntrup1013>(
         bc_file!("sntrup1013.priv.der"),
         bc_file!("sntrup1013.pub.der"),
@@ -162,8 +174,14 @@ fn rejections<S: ParameterSet>() {
     assert_eq!(dec(&pkcs8_der(&other, &private)), Err(Error::Algorithm));
     let null = with_null_parameters(&own);
     assert_eq!(dec(&pkcs8_der(&null, &private)), Err(Error::Algorithm));
-    assert_eq!(dec_pub(&spki_der(&other, &tlv(0x04, pk))), Err(Error::Algorithm));
-    assert_eq!(dec_pub(&spki_der(&null, &tlv(0x04, pk))), Err(Error::Algorithm));
+    assert_eq!(
+        dec_pub(&spki_der(&other, &tlv(0x04, pk))),
+        Err(Error::Algorithm)
+    );
+    assert_eq!(
+        dec_pub(&spki_der(&null, &tlv(0x04, pk))),
+        Err(Error::Algorithm)
+    );
 
     // A field one byte short or long.
     for i in 0..5 {
@@ -249,7 +267,10 @@ fn rejections<S: ParameterSet>() {
     );
     let len = encode_public(&ek).len();
     let mut short = vec![0u8; len - 1];
-    assert!(matches!(ek.to_spki_der(&mut short), Err(Error::Length { .. })));
+    assert!(matches!(
+        ek.to_spki_der(&mut short),
+        Err(Error::Length { .. })
+    ));
 }
 
 #[test]
