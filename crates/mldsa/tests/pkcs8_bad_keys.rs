@@ -14,14 +14,8 @@
     reason = "tests"
 )]
 
+use pqdr_common::test_support::pem_der;
 use pqdr_mldsa::{Error, MlDsa44, SigningKey};
-
-/// The DER inside a PEM file (RFC 7468).
-fn pem_der(pem: &str) -> Vec<u8> {
-    let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
-    use base64ct::Encoding as _;
-    base64ct::Base64::decode_vec(&body).unwrap()
-}
 
 /// ML-DSA-44's expanded key (FIPS 204 Algorithm 24): ρ (32) ‖ K (32) ‖
 /// tr (64) ‖ s1 (4 × 96) ‖ s2 (4 × 96) ‖ t0 (4 × 416).

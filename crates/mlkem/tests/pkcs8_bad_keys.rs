@@ -13,14 +13,8 @@
     reason = "tests"
 )]
 
+use pqdr_common::test_support::pem_der;
 use pqdr_mlkem::{DecapsulationKey, Error, MlKem512};
-
-/// The DER inside a PEM file (RFC 7468).
-fn pem_der(pem: &str) -> Vec<u8> {
-    let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
-    use base64ct::Encoding as _;
-    base64ct::Base64::decode_vec(&body).unwrap()
-}
 
 /// ML-KEM-512's expanded key: dk_PKE (768) ‖ ek (800) ‖ H(ek) (32) ‖ z (32)
 /// (FIPS 203 Algorithm 16, line 3).
