@@ -20,9 +20,10 @@ cargo clippy -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --all-ta
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
   --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test
 
-step "PKCS#8 / SPKI without a heap (RFC 9935, RFC 9881; the workspace tests run them with alloc)"
+step "PKCS#8 / SPKI without a heap (ML-KEM RFC 9935, ML-DSA RFC 9881, sntrup as BouncyCastle 1.87; the workspace tests run them with alloc)"
 cargo test --release -p pqdr-mlkem --no-default-features --features ml_kem_768,pkcs8 --test pkcs8 2>&1 | grep -E "^test result|FAILED|panicked"
 cargo test --release -p pqdr-mldsa --no-default-features --features ml_dsa_44,pkcs8 --test pkcs8 2>&1 | grep -E "^test result|FAILED|panicked"
+cargo test --release -p pqdr-ntrup --no-default-features --features sntrup653,sntrup761,sntrup857,sntrup953,sntrup1013,sntrup1277,pkcs8 --test pkcs8 2>&1 | grep -E "^test result|FAILED|panicked"
 
 step "X25519MLKEM768 and SecP256r1MLKEM768 vectors regenerate from Go's standard library (interop/go), when Go >= 1.24 is installed"
 if command -v go >/dev/null && go version | grep -qE 'go1\.(2[4-9]|[3-9][0-9])'; then
@@ -77,7 +78,7 @@ if cargo +nightly --version >/dev/null 2>&1; then
    done)
   # The primitive crates' targets (FUZZING.md): every committed corpus input
   # is replayed, then 8 s of fuzzing each, into a scratch corpus.
-  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff; do
+  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff ntrup_pkcs8 mceliece_pkcs8; do
      mkdir -p "target/smoke-corpus/$t" "corpus/$t"
      cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time=8 2>&1 | tail -3
    done)
