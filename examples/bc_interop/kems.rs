@@ -202,6 +202,37 @@ macro_rules! ml_kem {
     }};
 }
 
+/// BouncyCastle's key files for a set of `$k` (sntrup, Classic McEliece):
+/// SubjectPublicKeyInfo and PKCS#8 with its OIDs, one private-key form.
+macro_rules! bc_key_files {
+    ($k:ident) => {
+        Some((
+            |dir, seed| {
+                let (dk, ek) = $k::generate(&mut StreamRng::new(seed));
+                let mut out =
+                    vec![0u8; $k::ENCAPSULATION_KEY_SIZE + $k::DECAPSULATION_KEY_SIZE + 256];
+                files::write(dir, "pk.spki.der", ek.to_spki_der(&mut out)?)?;
+                files::write(dir, "sk.p8.der", dk.to_private_key_der(&mut out)?)?;
+                Ok(())
+            },
+            |name, dir, (pk, sk), r| {
+                r.check(name, "SPKI file decodes to their public key", || {
+                    let ek =
+                        $k::EncapsulationKey::from_spki_der(&files::read(dir, "pk.spki.der")?)?;
+                    Ok(ek.as_bytes()[..] == pk[..])
+                });
+                r.check(name, "PKCS#8 file decodes to their private key", || {
+                    let dk = $k::DecapsulationKey::from_private_key_der(&files::read(
+                        dir,
+                        "sk.p8.der",
+                    )?)?;
+                    Ok(dk.as_bytes()[..] == sk[..])
+                });
+            },
+        ))
+    };
+}
+
 macro_rules! sntrup {
     ($k:ident) => {{
         use pqdr_suite::ntrup::$k as k;
@@ -225,7 +256,7 @@ macro_rules! sntrup {
                     .as_bytes()
                     .to_vec())
             },
-            files: None,
+            files: bc_key_files!(k),
         }
     }};
 }
@@ -253,7 +284,7 @@ macro_rules! mceliece {
                     .as_bytes()
                     .to_vec())
             },
-            files: None,
+            files: bc_key_files!(k),
         }
     }};
 }

@@ -1,5 +1,8 @@
 package pqdr.interop;
 
+import java.nio.file.Path;
+import java.util.Arrays;
+
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.crypto.SecretWithEncapsulation;
 import org.bouncycastle.crypto.generators.CMCEKeyPairGenerator;
@@ -9,6 +12,10 @@ import org.bouncycastle.crypto.params.CMCEKeyGenerationParameters;
 import org.bouncycastle.crypto.params.CMCEParameters;
 import org.bouncycastle.crypto.params.CMCEPrivateKeyParameters;
 import org.bouncycastle.crypto.params.CMCEPublicKeyParameters;
+import org.bouncycastle.crypto.util.PrivateKeyFactory;
+import org.bouncycastle.crypto.util.PrivateKeyInfoFactory;
+import org.bouncycastle.crypto.util.PublicKeyFactory;
+import org.bouncycastle.crypto.util.SubjectPublicKeyInfoFactory;
 
 /**
  * Classic McEliece: every set BouncyCastle's CMCE has. Key generation and encapsulation
@@ -78,5 +85,28 @@ final class Cmce extends Kem {
     @Override
     byte[] decaps(byte[] sk, byte[] ct) {
         return new CMCEKEMExtractor(new CMCEPrivateKeyParameters(params, sk)).extractSecret(ct);
+    }
+
+    /** BouncyCastle's own key files (its CMCE OIDs, BCObjectIdentifiers). */
+    @Override
+    void writeKeyFiles(Path dir, byte[] seed, byte[][] keys) throws Exception {
+        Io.write(dir, "pk.spki.der", SubjectPublicKeyInfoFactory.createSubjectPublicKeyInfo(
+                new CMCEPublicKeyParameters(params, keys[0])).getEncoded());
+        Io.write(dir, "sk.p8.der", PrivateKeyInfoFactory.createPrivateKeyInfo(
+                new CMCEPrivateKeyParameters(params, keys[1])).getEncoded());
+    }
+
+    @Override
+    void checkKeyFiles(Path dir, byte[] pk, byte[] sk) {
+        Io.check(name(), "SPKI file decodes to their public key", () -> {
+            CMCEPublicKeyParameters k = (CMCEPublicKeyParameters)
+                    PublicKeyFactory.createKey(Io.read(dir, "pk.spki.der"));
+            return k.getParameters() == params && Arrays.equals(k.getEncoded(), pk);
+        });
+        Io.check(name(), "PKCS#8 file decodes to their private key", () -> {
+            CMCEPrivateKeyParameters k = (CMCEPrivateKeyParameters)
+                    PrivateKeyFactory.createKey(Io.read(dir, "sk.p8.der"));
+            return k.getParameters() == params && Arrays.equals(k.getEncoded(), sk);
+        });
     }
 }

@@ -1,5 +1,6 @@
 package pqdr.interop;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
@@ -11,6 +12,10 @@ import org.bouncycastle.pqc.crypto.ntruprime.SNTRUPrimeKeyPairGenerator;
 import org.bouncycastle.pqc.crypto.ntruprime.SNTRUPrimeParameters;
 import org.bouncycastle.pqc.crypto.ntruprime.SNTRUPrimePrivateKeyParameters;
 import org.bouncycastle.pqc.crypto.ntruprime.SNTRUPrimePublicKeyParameters;
+import org.bouncycastle.pqc.crypto.util.PrivateKeyFactory;
+import org.bouncycastle.pqc.crypto.util.PrivateKeyInfoFactory;
+import org.bouncycastle.pqc.crypto.util.PublicKeyFactory;
+import org.bouncycastle.pqc.crypto.util.SubjectPublicKeyInfoFactory;
 
 /**
  * Streamlined NTRU Prime: every set BouncyCastle's SNTRUPrime has. Key generation and
@@ -89,5 +94,28 @@ final class Sntrup extends Kem {
     @Override
     byte[] decaps(byte[] sk, byte[] ct) {
         return new SNTRUPrimeKEMExtractor(privateKey(sk)).extractSecret(ct);
+    }
+
+    /** BouncyCastle's own key files (OIDs 1.3.6.1.4.1.22554.5.7.2.1-6). */
+    @Override
+    void writeKeyFiles(Path dir, byte[] seed, byte[][] keys) throws Exception {
+        Io.write(dir, "pk.spki.der", SubjectPublicKeyInfoFactory.createSubjectPublicKeyInfo(
+                new SNTRUPrimePublicKeyParameters(params, keys[0])).getEncoded());
+        Io.write(dir, "sk.p8.der",
+                PrivateKeyInfoFactory.createPrivateKeyInfo(privateKey(keys[1])).getEncoded());
+    }
+
+    @Override
+    void checkKeyFiles(Path dir, byte[] pk, byte[] sk) {
+        Io.check(name(), "SPKI file decodes to their public key", () -> {
+            SNTRUPrimePublicKeyParameters k = (SNTRUPrimePublicKeyParameters)
+                    PublicKeyFactory.createKey(Io.read(dir, "pk.spki.der"));
+            return k.getParameters() == params && Arrays.equals(k.getEncoded(), pk);
+        });
+        Io.check(name(), "PKCS#8 file decodes to their private key", () -> {
+            SNTRUPrimePrivateKeyParameters k = (SNTRUPrimePrivateKeyParameters)
+                    PrivateKeyFactory.createKey(Io.read(dir, "sk.p8.der"));
+            return k.getParameters() == params && Arrays.equals(k.getEncoded(), sk);
+        });
     }
 }
