@@ -33,6 +33,9 @@ else
   echo "no Go >= 1.24: regeneration check skipped (the committed vectors are still tested)"
 fi
 
+step "BouncyCastle 1.87 interop (interop/bouncycastle): keys, ciphertexts, signatures and key files, both directions, every shared set"
+scripts/bc-interop.sh | grep -v "^ok "
+
 step "small-memory configurations: ML-KEM small-stack, ML-DSA medium-memory (the bare-metal default) and low-memory, with the crate tests and the KAT/ACVP suites"
 cargo test --release -p pqdr-mlkem --features small-stack 2>&1 | grep -E "^test result|FAILED|panicked"
 for f in medium-memory low-memory; do
