@@ -73,17 +73,17 @@ step "fuzz smoke (cargo-fuzz, nightly)"
 if cargo +nightly --version >/dev/null 2>&1; then
   command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
   (cd fuzz && for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction; do
-     cargo +nightly fuzz run -O "$t" -- -max_total_time=6 -max_len=2048 2>&1 | tail -3
+     cargo +nightly fuzz run -O "$t" -- -max_total_time=4 -max_len=2048 2>&1 | tail -3
    done)
   (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction; do
      mkdir -p "target/hs-corpus/$t"
-     cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time=6 -max_len=8192 2>&1 | tail -3
+     cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time=4 -max_len=8192 2>&1 | tail -3
    done)
   # The primitive crates' targets (FUZZING.md): every committed corpus input
-  # is replayed, then 8 s of fuzzing each, into a scratch corpus.
+  # is replayed, then 5 s of fuzzing each, into a scratch corpus.
   (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff ntrup_pkcs8 mceliece_pkcs8; do
      mkdir -p "target/smoke-corpus/$t" "corpus/$t"
-     cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time=8 2>&1 | tail -3
+     cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time=5 2>&1 | tail -3
    done)
 else
   echo "no nightly toolchain: fuzz smoke skipped"

@@ -64,6 +64,44 @@ fn pqclean_pattern_is_constant_time() {
     assert_eq!(k, want);
 }
 
+/// PKCS#8 private keys (feature `pkcs8`, BouncyCastle 1.87's five-field
+/// SEQUENCE): encoding, and decoding with the secret fields inside the DER
+/// (f, 1/g, rho) classified; the tags, lengths and public fields stay
+/// defined (the parser branches on them, and they are public).
+#[cfg(feature = "pkcs8")]
+fn pkcs8_private_key<S: ParameterSet>() {
+    let mut rng = TestRng::secret(0x0bad_cafe ^ S::P as u64);
+    let (dk, _) = DecapsulationKey::<S>::generate(&mut rng);
+    let mut buf = vec![0u8; 16384];
+    let mut der = dk.to_private_key_der(&mut buf).expect("fits").to_vec();
+    pqdr_ct::declassify(&mut der[..]);
+    let mut sk = dk.as_bytes().as_ref().to_vec();
+    pqdr_ct::declassify(&mut sk[..]);
+    let sb = small_bytes::<S>();
+    let pk_len = sk.len() - 3 * sb - 32;
+    let find = |needle: &[u8]| {
+        let at = der
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .expect("present");
+        at..at + needle.len()
+    };
+    let mut secret = der.clone();
+    pqdr_ct::classify(&mut secret[find(&sk[..sb])]); // f
+    pqdr_ct::classify(&mut secret[find(&sk[sb..2 * sb])]); // 1/g
+    pqdr_ct::classify(&mut secret[find(&sk[2 * sb + pk_len..3 * sb + pk_len])]); // rho
+    let back = DecapsulationKey::<S>::from_private_key_der(&secret).expect("valid");
+    let mut got = back.as_bytes().as_ref().to_vec();
+    pqdr_ct::declassify(&mut got[..]);
+    assert_eq!(got, sk, "{}", S::NAME);
+}
+
+#[cfg(feature = "pkcs8")]
+#[test]
+fn pkcs8_private_key_is_constant_time() {
+    for_each_set!(pkcs8_private_key());
+}
+
 #[test]
 fn keygen_encaps_decaps_are_constant_time() {
     for_each_set!(run());
