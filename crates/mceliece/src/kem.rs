@@ -7,13 +7,26 @@
 use crate::controlbits::{self, Scratch};
 use crate::decrypt;
 use crate::encrypt;
-use crate::hash::{Shake256, h32};
 use crate::params::{Buf, Derived, MAX_N_BYTES, MAX_ROW_BYTES, MAX_T, ParameterSet};
 use crate::pk_gen;
 use crate::sk_gen;
 use crate::sort::sort_u64;
+use pqdr_keccak::Shake256;
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
+
+/// H(prefix ‖ parts…) with a 32-byte output: SHAKE256 (Classic McEliece
+/// spec §2.5.1; all seeds and session keys are SHAKE256 outputs, §8.1).
+fn h32(prefix: u8, parts: &[&[u8]]) -> [u8; 32] {
+    let mut s = Shake256::new();
+    s.absorb(&[prefix]);
+    for p in parts {
+        s.absorb(p);
+    }
+    let mut out = [0u8; 32];
+    s.squeeze(&mut out);
+    out
+}
 
 /// `FieldOrdering` (Classic McEliece spec §2.4.2): sorts (perm_i << 31 | i)
 /// and rejects repeated perm values. Fills pi (2^m) or returns false.

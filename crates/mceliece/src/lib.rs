@@ -33,7 +33,6 @@ mod encrypt;
 mod error;
 mod fft;
 mod gf;
-mod hash;
 mod kem;
 mod params;
 mod pk_gen;

@@ -39,9 +39,9 @@ use pqdr_common::SharedSecret;
 use subtle::ConstantTimeEq;
 
 use crate::error::Error;
-use crate::hash::Shake256;
 use crate::kem;
 use crate::params::{Buf, ParameterSet};
+use pqdr_keccak::Shake256;
 
 mod vectors;
 

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, check_length};
 use crate::prehash::PreHash;
-use crate::xof::Shake256;
+use pqdr_keccak::Shake256;
 
 /// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
 fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
@@ -17,9 +17,9 @@ fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
 pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
     let n = ctx_len(ctx)?;
     let mut x = Shake256::default();
-    x.update(tr);
-    x.update(&[0, n]);
-    x.update(ctx);
+    x.absorb(tr);
+    x.absorb(&[0, n]);
+    x.absorb(ctx);
     Ok(x)
 }
 
@@ -34,11 +34,11 @@ pub(crate) fn prehash_mu(
     let n = ctx_len(ctx)?;
     check_length(ph.digest_size(), digest.len())?;
     let mut x = Shake256::default();
-    x.update(tr);
-    x.update(&[1, n]);
-    x.update(ctx);
-    x.update(&ph.oid());
-    x.update(digest);
+    x.absorb(tr);
+    x.absorb(&[1, n]);
+    x.absorb(ctx);
+    x.absorb(&ph.oid());
+    x.absorb(digest);
     Ok(finish_mu(x))
 }
 
@@ -46,22 +46,22 @@ pub(crate) fn prehash_mu(
 #[inline]
 pub(crate) fn pure_mu(tr: &[u8; 64], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
     let mut x = pure_prefix(tr, ctx)?;
-    x.update(msg);
+    x.absorb(msg);
     Ok(finish_mu(x))
 }
 
 /// μ = H(tr‖M′, 64) for the internal interface (M′ given).
 pub(crate) fn internal_mu(tr: &[u8; 64], m_prime: &[u8]) -> [u8; 64] {
     let mut x = Shake256::default();
-    x.update(tr);
-    x.update(m_prime);
+    x.absorb(tr);
+    x.absorb(m_prime);
     finish_mu(x)
 }
 
 /// Squeezes the 64 bytes of μ.
 #[inline]
-pub(crate) fn finish_mu(x: Shake256) -> [u8; 64] {
+pub(crate) fn finish_mu(mut x: Shake256) -> [u8; 64] {
     let mut mu = [0u8; 64];
-    x.finalize_xof().read(&mut mu);
+    x.squeeze(&mut mu);
     mu
 }

@@ -7,8 +7,8 @@
     reason = "byte and index conversions of values already range-limited"
 )]
 
-use crate::xof::{Shake128, Shake256};
 use pqdr_ct::hook;
+use pqdr_keccak::{Shake128, Shake256};
 use zeroize::Zeroize;
 
 use crate::encode::{group, unpack};
@@ -25,9 +25,9 @@ const MASK_BUF_SIZE: usize = MAX_Z_POLY_SIZE.div_ceil(SHAKE256_RATE) * SHAKE256_
 pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
     let mut x = Shake256::default();
     for p in parts {
-        x.update(p);
+        x.absorb(p);
     }
-    x.finalize_xof().read(out);
+    x.squeeze(out);
 }
 
 /// `RejNTTPoly(ρ‖s‖r)` (FIPS 204 Algorithm 30): the entry Â[r][s] of ExpandA
@@ -36,11 +36,11 @@ pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
 /// ρ is public: the rejection branches depend on public data only.
 pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
     let mut g = Shake128::default();
-    g.update(rho);
-    g.update(&[s as u8, r as u8]);
-    let mut reader = g.finalize_xof();
+    g.absorb(rho);
+    g.absorb(&[s as u8, r as u8]);
+    let mut reader = g;
     let mut buf = [0u8; 5 * SHAKE128_RATE];
-    reader.read_blocks(&mut buf);
+    reader.squeeze_blocks(&mut buf);
     let mut len = buf.len();
     let mut ctr = 0;
     loop {
@@ -55,7 +55,7 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
                 }
             }
         }
-        reader.read_blocks(&mut buf[..SHAKE128_RATE]);
+        reader.squeeze_blocks(&mut buf[..SHAKE128_RATE]);
         len = SHAKE128_RATE;
     }
 }
@@ -68,13 +68,13 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
 /// acceptance as [`rej_ntt_poly`]; ρ is public, ŷ is never branched on.
 pub(crate) fn rej_ntt_mul_acc(acc: &mut Poly, rho: &[u8; 32], s: usize, r: usize, y: &Poly) {
     let mut g = Shake128::default();
-    g.update(rho);
-    g.update(&[s as u8, r as u8]);
-    let mut reader = g.finalize_xof();
+    g.absorb(rho);
+    g.absorb(&[s as u8, r as u8]);
+    let mut reader = g;
     let mut buf = [0u8; SHAKE128_RATE];
     let mut ctr = 0;
     loop {
-        reader.read_blocks(&mut buf);
+        reader.squeeze_blocks(&mut buf);
         for b in buf.chunks_exact(3) {
             // `CoeffFromThreeBytes` (FIPS 204 Algorithm 14).
             let z = i32::from(b[0]) | (i32::from(b[1]) << 8) | (i32::from(b[2] & 0x7f) << 16);
@@ -98,11 +98,11 @@ pub(crate) fn rej_ntt_mul_acc(acc: &mut Poly, rho: &[u8; 32], s: usize, r: usize
 /// value is computed without `%` or a table (`CoeffFromHalfByte`, Algorithm 15).
 pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta: i32) {
     let mut x = Shake256::default();
-    x.update(rho_prime);
-    x.update(&r.to_le_bytes());
-    let mut reader = x.finalize_xof();
+    x.absorb(rho_prime);
+    x.absorb(&r.to_le_bytes());
+    let mut reader = x;
     let mut buf = [0u8; 2 * SHAKE256_RATE];
-    reader.read_blocks(&mut buf);
+    reader.squeeze_blocks(&mut buf);
     let mut len = buf.len();
     let mut ctr = 0;
     let bound: i32 = if eta == 2 { 15 } else { 9 };
@@ -129,7 +129,7 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
                 }
             }
         }
-        reader.read_blocks(&mut buf[..SHAKE256_RATE]);
+        reader.squeeze_blocks(&mut buf[..SHAKE256_RATE]);
         len = SHAKE256_RATE;
     }
 }
@@ -141,9 +141,9 @@ pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, ga
     let mut buf = [0u8; MASK_BUF_SIZE];
     let len = 32 * (gamma1_bits as usize + 1);
     let mut x = Shake256::default();
-    x.update(rho_pp);
-    x.update(&kappa.to_le_bytes());
-    x.finalize_xof().read_blocks(&mut buf);
+    x.absorb(rho_pp);
+    x.absorb(&kappa.to_le_bytes());
+    x.squeeze_blocks(&mut buf);
     let gamma1 = 1i32 << gamma1_bits;
     unpack(out, &buf[..len], gamma1_bits + 1, |v| {
         gamma1.wrapping_sub(v)
@@ -161,16 +161,16 @@ pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, ga
 )]
 pub(crate) fn expand_mask_add(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
     let mut x = Shake256::default();
-    x.update(rho_pp);
-    x.update(&kappa.to_le_bytes());
-    let mut reader = x.finalize_xof();
+    x.absorb(rho_pp);
+    x.absorb(&kappa.to_le_bytes());
+    let mut reader = x;
     let bits = gamma1_bits + 1;
     let gamma1 = 1i32 << gamma1_bits;
     let mask = (1u128 << bits) - 1;
     let (g, gbytes) = group(bits);
     let mut buf = [0u8; 16];
     for coeffs in out.0.chunks_exact_mut(g) {
-        reader.read(&mut buf[..gbytes]);
+        reader.squeeze(&mut buf[..gbytes]);
         let mut v = u128::from_le_bytes(buf);
         for c in coeffs.iter_mut() {
             *c = c.wrapping_add(gamma1.wrapping_sub((v & mask) as i32));
@@ -188,10 +188,10 @@ pub(crate) fn expand_mask_add(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gam
 /// independent of the accepted ones, so they say nothing about c.
 pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
     let mut x = Shake256::default();
-    x.update(c_tilde);
-    let mut reader = x.finalize_xof();
+    x.absorb(c_tilde);
+    let mut reader = x;
     let mut buf = [0u8; SHAKE256_RATE];
-    reader.read_blocks(&mut buf);
+    reader.squeeze_blocks(&mut buf);
     let mut signs = u64::from_le_bytes([
         buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7],
     ]);
@@ -200,7 +200,7 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
     for i in N - tau..N {
         let j = loop {
             if pos == SHAKE256_RATE {
-                reader.read_blocks(&mut buf);
+                reader.squeeze_blocks(&mut buf);
                 pos = 0;
             }
             let j = buf[pos];

@@ -23,8 +23,8 @@
     reason = "l ≤ 7 and ω ≤ 80 fit the target types"
 )]
 
-use crate::xof::Shake256;
 use pqdr_ct::hook;
+use pqdr_keccak::Shake256;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::encode::{hint_pack_row, pack};
@@ -214,7 +214,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         kappa = kappa.wrapping_add(P::L as u16);
         // Lines 12–15: w ← NTT^−1(Â∘ŷ), w1 ← HighBits(w), c̃ ← H(μ‖w1Encode(w1)).
         let mut hasher = Shake256::default();
-        hasher.update(mu);
+        hasher.absorb(mu);
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             match (pre.a_hat, acc.as_deref_mut()) {
                 (Some(a_hat), Some(acc)) => {
@@ -237,9 +237,9 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             wi.freeze();
             let w1 = &mut w1_bytes[..P::W1_POLY_SIZE];
             pack(w1, wi, P::W1_BITS, high_bits::<G2>);
-            hasher.update(w1);
+            hasher.absorb(w1);
         }
-        hasher.finalize_xof().read(c_tilde);
+        hasher.squeeze(c_tilde);
         // Lines 16–17: c ← SampleInBall(c̃), ĉ ← NTT(c).
         sample_in_ball(&mut c_hat, c_tilde, P::TAU);
         c_hat.ntt();

@@ -39,7 +39,7 @@ use crate::params::{MAX_W1_POLY_SIZE, ParameterSet};
 use crate::poly::{N, Poly, mul_mont_in_place};
 use crate::rounding::{decompose, high_bits};
 use crate::sample::{expand_mask_add, h, rej_ntt_mul_acc, sample_in_ball};
-use crate::xof::Shake256;
+use pqdr_keccak::Shake256;
 
 /// Bytes of one row of w packed at 23 bits per coefficient (w ∈ [0, q), q < 2^23).
 const W_ROW: usize = 32 * 23;
@@ -161,7 +161,7 @@ fn commit<P: ParameterSet, const G2: i32>(
     w: &mut WRows<'_>,
 ) {
     let mut hasher = Shake256::default();
-    hasher.update(mu);
+    hasher.absorb(mu);
     let mut wi = Poly::ZERO;
     let mut y = Poly::ZERO;
     let mut w1 = [0u8; MAX_W1_POLY_SIZE];
@@ -183,13 +183,13 @@ fn commit<P: ParameterSet, const G2: i32>(
         // Lines 13 and 15: w1 = HighBits(w_i) into the hash of c̃.
         let w1 = &mut w1[..P::W1_POLY_SIZE];
         pack(w1, &wi, P::W1_BITS, high_bits::<G2>);
-        hasher.update(w1);
+        hasher.absorb(w1);
         for (chunk, c) in w.row(i).chunks_exact_mut(23).zip(wi.0.chunks_exact(8)) {
             group.copy_from_slice(c);
             pack23(chunk, &group);
         }
     }
-    hasher.finalize_xof().read(c_tilde);
+    hasher.squeeze(c_tilde);
     wi.zeroize();
     y.zeroize();
     w1.zeroize();

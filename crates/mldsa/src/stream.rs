@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use crate::xof::Shake256;
+use pqdr_keccak::Shake256;
 use rand_core::CryptoRng;
 
 use crate::error::Error;
@@ -50,7 +50,7 @@ impl<P: ParameterSet> MessageSigner<'_, P> {
     /// Absorbs the next piece of the message.
     #[inline]
     pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
-        self.mu.update(chunk);
+        self.mu.absorb(chunk);
         self
     }
 
@@ -83,7 +83,7 @@ impl<P: ParameterSet> MessageVerifier<'_, P> {
     /// Absorbs the next piece of the message.
     #[inline]
     pub fn update(&mut self, chunk: &[u8]) -> &mut Self {
-        self.mu.update(chunk);
+        self.mu.absorb(chunk);
         self
     }
 

@@ -2,7 +2,7 @@
 //! public; Â is sampled one entry at a time (each entry is used once), so
 //! verification needs no stored matrix.
 
-use crate::xof::Shake256;
+use pqdr_keccak::Shake256;
 
 use crate::encode::{hint_unpack, pack, unpack};
 use crate::field::exceeds;
@@ -95,7 +95,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     let mut acc = [0i64; N];
     let mut w1 = [0u8; MAX_W1_POLY_SIZE];
     let mut hasher = Shake256::default();
-    hasher.update(mu);
+    hasher.absorb(mu);
     for (i, hi) in hints.as_ref().iter().enumerate() {
         // w′_approx = NTT^−1(Â∘ẑ − ĉ∘NTT(t1·2^d)), row i.
         acc.fill(0);
@@ -128,9 +128,9 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
         }
         let out = &mut w1[..P::W1_POLY_SIZE];
         pack(out, &t, P::W1_BITS, |c| c);
-        hasher.update(out);
+        hasher.absorb(out);
     }
     let mut c_tilde2 = [0u8; MAX_C_TILDE_SIZE];
-    hasher.finalize_xof().read(&mut c_tilde2[..P::C_TILDE_SIZE]);
+    hasher.squeeze(&mut c_tilde2[..P::C_TILDE_SIZE]);
     c_tilde2[..P::C_TILDE_SIZE] == *c_tilde
 }

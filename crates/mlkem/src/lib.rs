@@ -24,7 +24,6 @@ mod encode;
 mod error;
 mod field;
 mod hash;
-mod keccak;
 mod kem;
 mod kpke;
 mod ntt;

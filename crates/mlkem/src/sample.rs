@@ -8,7 +8,7 @@
 )]
 
 use crate::field::Q;
-use crate::hash::{RATE_128, Shake128};
+use crate::hash::RATE_128;
 use crate::poly::{N, Poly};
 
 /// XOF blocks squeezed up front: 3 blocks = 336 candidates, enough for the
@@ -72,7 +72,7 @@ fn rej_uniform(out: &mut [i16; N], mut n: usize, buf: &[u8]) -> usize {
     allow(dead_code, reason = "used by the default K-PKE only")
 )]
 pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8, out: &mut Poly) {
-    let mut xof = Shake128::xof(rho, j, i);
+    let mut xof = crate::hash::xof(rho, j, i);
     let mut buf = [0u8; FIRST_BLOCKS * RATE_128];
     xof.squeeze_blocks(&mut buf);
     let mut n = rej_uniform(&mut out.c, 0, &buf);
@@ -93,7 +93,7 @@ pub(crate) fn sample_ntt(rho: &[u8; 32], j: u8, i: u8, out: &mut Poly) {
 #[cfg(feature = "small-stack")]
 #[inline(always)]
 pub(crate) fn sample_ntt_pairs(rho: &[u8; 32], j: u8, i: u8, mut f: impl FnMut(usize, i16, i16)) {
-    let mut xof = Shake128::xof(rho, j, i);
+    let mut xof = crate::hash::xof(rho, j, i);
     let mut buf = [0u8; RATE_128];
     let mut n = 0;
     let mut even = 0;

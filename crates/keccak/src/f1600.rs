@@ -8,12 +8,12 @@
 //! (the `keccak` crate's portable backend keeps its round as nested loops and
 //! runs about twice the instructions), and six lanes are kept complemented
 //! so that `χ` needs 8 NOTs per round instead of 25. Checked against the `sha3` and
-//! `shake` crates in `hash`.
+//! `shake` crates through the sponges (tests/sha3.rs).
 
 use zeroize::Zeroize;
 
 /// The round constants `RC[i_r]` of ι (FIPS 202 Algorithm 6), `i_r = 0..24`.
-const RC: [u64; 24] = [
+pub(crate) const RC: [u64; 24] = [
     0x0000000000000001,
     0x0000000000008082,
     0x800000000000808a,
@@ -146,8 +146,17 @@ fn round(s: &[u64; 25], d: &mut [u64; 25], rc: u64) {
 /// `KECCAK-p[1600, 24]` = Keccak-f\[1600\] (FIPS 202 Algorithm 7).
 ///
 /// Applies Keccak-f\[1600\] to the state (24 rounds, two per iteration).
+/// Lane `A[x, y]` is `state[x + 5y]`; bytes map to lanes little-endian
+/// (FIPS 202 §3.1.2 with the usual byte order of the sponge).
+///
+/// ```
+/// let mut state = [0u64; 25];
+/// pqdr_keccak::f1600(&mut state);
+/// // First lane of Keccak-f[1600] on the zero state (the Keccak team's test vector).
+/// assert_eq!(state[0], 0xF1258F7940E1DDE7);
+/// ```
 #[inline(never)]
-pub(crate) fn f1600(state: &mut [u64; 25]) {
+pub fn f1600(state: &mut [u64; 25]) {
     complement(state);
     let mut e = [0u64; 25];
     for rc in RC.chunks_exact(2) {
@@ -155,6 +164,6 @@ pub(crate) fn f1600(state: &mut [u64; 25]) {
         round(&e, state, rc[1]);
     }
     complement(state);
-    // `e` holds an intermediate state (secret for G, J and PRF inputs).
+    // `e` holds an intermediate state (secret whenever the input is).
     e.zeroize();
 }

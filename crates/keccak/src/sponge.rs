@@ -1,0 +1,238 @@
+//! The sponge construction (FIPS 202 §4) over Keccak-f\[1600\], with the
+//! SHA-3 and SHAKE domain separation and padding (FIPS 202 §6.1, §6.2, B.2).
+//!
+//! The state's lanes are filled and read in place: bytes `8i..8i+8` of a
+//! block are lane `i`, little-endian. A block is permuted only when the next
+//! one is needed, so a sponge squeezed in whole blocks never permutes once
+//! more than it outputs.
+
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "squeezing reads the state lanes byte by byte"
+)]
+
+use crate::f1600::f1600;
+use zeroize::Zeroize;
+
+/// Domain-separation and first padding bits of SHA3-* (`01`, then pad10*1;
+/// FIPS 202 §6.1 and Table 6 of B.2).
+pub const PAD_SHA3: u8 = 0x06;
+/// Domain-separation and first padding bits of SHAKE* (`1111`, then pad10*1;
+/// FIPS 202 §6.2 and Table 6 of B.2).
+pub const PAD_SHAKE: u8 = 0x1f;
+
+/// SHAKE128 rate in bytes (`r = 1600 − 2·128` bits).
+pub const RATE_SHAKE128: usize = 168;
+/// SHAKE256 and SHA3-256 rate in bytes (`r = 1600 − 2·256` bits).
+pub const RATE_SHAKE256: usize = 136;
+/// SHA3-512 rate in bytes (`r = 1600 − 2·512` bits).
+pub const RATE_SHA3_512: usize = 72;
+
+/// A Keccak\[c\] sponge with `RATE` bytes of rate and the domain/padding byte
+/// `PAD` ([`PAD_SHA3`] or [`PAD_SHAKE`]): absorb any number of times, then
+/// squeeze any number of times. The state is zeroized on drop.
+///
+/// The first [`squeeze`](Self::squeeze) (or an explicit
+/// [`finalize`](Self::finalize)) pads and switches to squeezing; absorbing
+/// after that is a logic error (checked with `debug_assert!`).
+#[derive(Clone)]
+pub struct Sponge<const RATE: usize, const PAD: u8> {
+    state: [u64; 25],
+    /// Absorbing: bytes already absorbed into the current block.
+    /// Squeezing: bytes already read from the current block.
+    pos: usize,
+    squeezing: bool,
+}
+
+/// SHAKE128 (FIPS 202 §6.2).
+pub type Shake128 = Sponge<RATE_SHAKE128, PAD_SHAKE>;
+/// SHAKE256 (FIPS 202 §6.2).
+pub type Shake256 = Sponge<RATE_SHAKE256, PAD_SHAKE>;
+/// SHA3-256 (FIPS 202 §6.1): squeeze 32 bytes.
+pub type Sha3_256 = Sponge<RATE_SHAKE256, PAD_SHA3>;
+/// SHA3-512 (FIPS 202 §6.1): squeeze 64 bytes.
+pub type Sha3_512 = Sponge<RATE_SHA3_512, PAD_SHA3>;
+
+impl<const RATE: usize, const PAD: u8> Drop for Sponge<RATE, PAD> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+impl<const RATE: usize, const PAD: u8> zeroize::ZeroizeOnDrop for Sponge<RATE, PAD> {}
+
+impl<const RATE: usize, const PAD: u8> Default for Sponge<RATE, PAD> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const RATE: usize, const PAD: u8> core::fmt::Debug for Sponge<RATE, PAD> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sponge")
+            .field("rate", &RATE)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
+    /// The rate in bytes (the block size of absorbing and squeezing).
+    pub const RATE: usize = RATE;
+
+    /// An empty sponge (all-zero state), ready to absorb.
+    #[inline(always)]
+    pub const fn new() -> Self {
+        const { assert!(RATE > 0 && RATE < 200 && RATE & 7 == 0) };
+        Self {
+            state: [0; 25],
+            pos: 0,
+            squeezing: false,
+        }
+    }
+
+    /// XORs one byte into the state at byte offset `i`.
+    #[inline(always)]
+    fn xor_byte(&mut self, i: usize, b: u8) {
+        self.state[i >> 3] ^= u64::from(b) << ((i & 7) << 3);
+    }
+
+    /// Absorbs `data` (any length, any number of calls). The branches depend
+    /// only on lengths and positions.
+    #[inline(always)]
+    pub fn absorb(&mut self, mut data: &[u8]) {
+        debug_assert!(!self.squeezing, "absorb after squeezing started");
+        while !data.is_empty() {
+            if self.pos == RATE {
+                f1600(&mut self.state);
+                self.pos = 0;
+            }
+            if self.pos & 7 == 0 && data.len() >= 8 {
+                // Whole lanes, up to the end of the block or of the input.
+                let lanes = ((RATE - self.pos) >> 3).min(data.len() >> 3);
+                let (head, rest) = data.split_at(lanes << 3);
+                let (words, _) = head.as_chunks::<8>();
+                for (lane, w) in self.state[self.pos >> 3..].iter_mut().zip(words) {
+                    *lane ^= u64::from_le_bytes(*w);
+                }
+                self.pos += lanes << 3;
+                data = rest;
+            } else {
+                self.xor_byte(self.pos, data[0]);
+                self.pos += 1;
+                data = &data[1..];
+            }
+        }
+    }
+
+    /// Pads (the domain bits `PAD`, then pad10*1, FIPS 202 §5.1) and
+    /// permutes: the sponge is then squeezing. Does nothing if it already is.
+    #[inline(always)]
+    pub fn finalize(&mut self) {
+        if self.squeezing {
+            return;
+        }
+        // A full last block is permuted before the padding starts a new one.
+        if self.pos == RATE {
+            f1600(&mut self.state);
+            self.pos = 0;
+        }
+        self.xor_byte(self.pos, PAD);
+        self.xor_byte(RATE - 1, 0x80);
+        f1600(&mut self.state);
+        self.pos = 0;
+        self.squeezing = true;
+    }
+
+    /// Squeezes `out.len()` bytes (any number of calls, any lengths);
+    /// finalizes first if needed.
+    #[inline(always)]
+    pub fn squeeze(&mut self, mut out: &mut [u8]) {
+        self.finalize();
+        while !out.is_empty() {
+            if self.pos == RATE {
+                f1600(&mut self.state);
+                self.pos = 0;
+            }
+            if self.pos & 7 == 0 && out.len() >= 8 {
+                // Whole lanes, little-endian.
+                let lanes = ((RATE - self.pos) >> 3).min(out.len() >> 3);
+                let (head, rest) = out.split_at_mut(lanes << 3);
+                let (words, _) = head.as_chunks_mut::<8>();
+                for (o, lane) in words.iter_mut().zip(&self.state[self.pos >> 3..]) {
+                    *o = lane.to_le_bytes();
+                }
+                self.pos += lanes << 3;
+                out = rest;
+            } else {
+                out[0] = (self.state[self.pos >> 3] >> ((self.pos & 7) << 3)) as u8;
+                self.pos += 1;
+                out = &mut out[1..];
+            }
+        }
+    }
+
+    /// Squeezes whole blocks: `out.len()` should be a multiple of `RATE`
+    /// (a shorter tail is left untouched). Faster than
+    /// [`squeeze`](Self::squeeze) for the block-wise samplers; if the sponge
+    /// is not at a block boundary, it falls back to `squeeze` (same output).
+    #[inline(always)]
+    pub fn squeeze_blocks(&mut self, out: &mut [u8]) {
+        self.finalize();
+        if self.pos != 0 && self.pos != RATE {
+            for block in out.chunks_exact_mut(RATE) {
+                self.squeeze(block);
+            }
+            return;
+        }
+        for block in out.chunks_exact_mut(RATE) {
+            if self.pos == RATE {
+                f1600(&mut self.state);
+            }
+            let (words, _) = block.as_chunks_mut::<8>();
+            for (o, lane) in words.iter_mut().zip(&self.state) {
+                *o = lane.to_le_bytes();
+            }
+            self.pos = RATE;
+        }
+    }
+}
+
+/// SHA3-256 of the concatenation of `parts` (FIPS 202 §6.1).
+///
+/// ```
+/// // FIPS 202 example value: SHA3-256("") = a7ffc6f8bf1ed766…
+/// assert_eq!(pqdr_keccak::sha3_256(&[])[..4], [0xa7, 0xff, 0xc6, 0xf8]);
+/// ```
+#[inline(always)]
+pub fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
+    let mut s = Sha3_256::new();
+    for p in parts {
+        s.absorb(p);
+    }
+    let mut out = [0u8; 32];
+    s.squeeze(&mut out);
+    out
+}
+
+/// SHA3-512 of the concatenation of `parts` (FIPS 202 §6.1).
+#[inline(always)]
+pub fn sha3_512(parts: &[&[u8]]) -> [u8; 64] {
+    let mut s = Sha3_512::new();
+    for p in parts {
+        s.absorb(p);
+    }
+    let mut out = [0u8; 64];
+    s.squeeze(&mut out);
+    out
+}
+
+/// SHAKE256 of the concatenation of `parts`, `out.len()` bytes (FIPS 202 §6.2).
+#[inline(always)]
+pub fn shake256(parts: &[&[u8]], out: &mut [u8]) {
+    let mut s = Shake256::new();
+    for p in parts {
+        s.absorb(p);
+    }
+    s.squeeze(out);
+}

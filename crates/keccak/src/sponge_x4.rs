@@ -1,0 +1,184 @@
+//! Four sponges in lockstep (FIPS 202 §4) on Keccak-f\[1600\]×4: four inputs
+//! of the same length absorbed together, then squeezed block by block. What
+//! the samplers of ML-KEM (SampleNTT, PRF for CBD) and ML-DSA (ExpandA,
+//! ExpandMask) need: four independent XOF streams per permutation call.
+
+use crate::sponge::{PAD_SHAKE, RATE_SHAKE128, RATE_SHAKE256};
+use crate::x4::{Backend, StateX4};
+use zeroize::Zeroize;
+
+/// Four Keccak\[c\] sponges with `RATE` bytes of rate and the domain/padding
+/// byte `PAD`, run in lockstep by one [`Backend`]. Instance `k` gives the same
+/// bytes as a [`Sponge`](crate::Sponge) fed the `k`-th inputs. The state is
+/// zeroized on drop.
+///
+/// ```
+/// use pqdr_keccak::{Shake128, Shake128x4};
+///
+/// let seeds: [[u8; 34]; 4] = core::array::from_fn(|k| [k as u8; 34]);
+/// let mut x4 = Shake128x4::new();
+/// x4.absorb([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
+/// let mut out = [[0u8; 2 * Shake128x4::RATE]; 4];
+/// let [o0, o1, o2, o3] = &mut out;
+/// x4.squeeze_blocks([o0, o1, o2, o3]);
+///
+/// let mut one = Shake128::new();
+/// one.absorb(&seeds[3]);
+/// let mut want = [0u8; 2 * Shake128::RATE];
+/// one.squeeze(&mut want);
+/// assert_eq!(out[3], want);
+/// ```
+#[derive(Clone)]
+pub struct SpongeX4<const RATE: usize, const PAD: u8> {
+    state: StateX4,
+    backend: Backend,
+    /// Absorbing: bytes absorbed into the current block; squeezing: `0`
+    /// right after padding, `RATE` once a block has been read.
+    pos: usize,
+    squeezing: bool,
+}
+
+/// Four SHAKE128 instances (FIPS 202 §6.2).
+pub type Shake128x4 = SpongeX4<RATE_SHAKE128, PAD_SHAKE>;
+/// Four SHAKE256 instances (FIPS 202 §6.2).
+pub type Shake256x4 = SpongeX4<RATE_SHAKE256, PAD_SHAKE>;
+
+impl<const RATE: usize, const PAD: u8> Drop for SpongeX4<RATE, PAD> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
+impl<const RATE: usize, const PAD: u8> zeroize::ZeroizeOnDrop for SpongeX4<RATE, PAD> {}
+
+impl<const RATE: usize, const PAD: u8> Default for SpongeX4<RATE, PAD> {
+    #[inline]
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const RATE: usize, const PAD: u8> core::fmt::Debug for SpongeX4<RATE, PAD> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SpongeX4")
+            .field("rate", &RATE)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
+    /// The rate in bytes (the block size of each instance).
+    pub const RATE: usize = RATE;
+
+    /// Four empty sponges on the detected backend ([`Backend::detect`]).
+    #[inline]
+    pub fn new() -> Self {
+        Self::with_backend(Backend::detect())
+    }
+
+    /// Four empty sponges on the given backend ([`Backend::PORTABLE`] forces
+    /// the portable permutation).
+    #[inline]
+    pub const fn with_backend(backend: Backend) -> Self {
+        const { assert!(RATE > 0 && RATE < 200 && RATE & 7 == 0) };
+        Self {
+            state: [[0; 4]; 25],
+            backend,
+            pos: 0,
+            squeezing: false,
+        }
+    }
+
+    /// The backend that runs the permutation.
+    #[inline]
+    pub const fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    #[inline(always)]
+    fn permute(&mut self) {
+        self.backend.f1600_x4(&mut self.state);
+    }
+
+    /// XORs byte `b` of instance `k` at byte offset `i` of the block.
+    #[inline(always)]
+    fn xor_byte(&mut self, i: usize, k: usize, b: u8) {
+        self.state[i >> 3][k] ^= u64::from(b) << ((i & 7) << 3);
+    }
+
+    /// Absorbs one input per instance, all of length `N` (any number of
+    /// calls). Branches depend only on lengths and positions.
+    #[inline]
+    pub fn absorb<const N: usize>(&mut self, inputs: [&[u8; N]; 4]) {
+        debug_assert!(!self.squeezing, "absorb after squeezing started");
+        let mut off = 0;
+        while off < N {
+            if self.pos == RATE {
+                self.permute();
+                self.pos = 0;
+            }
+            if self.pos & 7 == 0 && N - off >= 8 {
+                // Whole lanes, up to the end of the block or of the inputs.
+                let lanes = ((RATE - self.pos) >> 3).min((N - off) >> 3);
+                for (k, input) in inputs.iter().enumerate() {
+                    let (words, _) = input[off..off + (lanes << 3)].as_chunks::<8>();
+                    for (lane, w) in self.state[self.pos >> 3..].iter_mut().zip(words) {
+                        lane[k] ^= u64::from_le_bytes(*w);
+                    }
+                }
+                self.pos += lanes << 3;
+                off += lanes << 3;
+            } else {
+                for (k, input) in inputs.iter().enumerate() {
+                    self.xor_byte(self.pos, k, input[off]);
+                }
+                self.pos += 1;
+                off += 1;
+            }
+        }
+    }
+
+    /// Pads every instance (domain bits `PAD`, then pad10*1, FIPS 202 §5.1)
+    /// and permutes; does nothing if already squeezing.
+    #[inline]
+    pub fn finalize(&mut self) {
+        if self.squeezing {
+            return;
+        }
+        if self.pos == RATE {
+            self.permute();
+            self.pos = 0;
+        }
+        for k in 0..4 {
+            self.xor_byte(self.pos, k, PAD);
+            self.xor_byte(RATE - 1, k, 0x80);
+        }
+        self.permute();
+        self.pos = 0;
+        self.squeezing = true;
+    }
+
+    /// Squeezes `N / RATE` whole blocks into each of the four outputs
+    /// (`N` a multiple of `RATE`, checked at compile time); finalizes first
+    /// if needed. Successive calls continue the four streams.
+    #[inline]
+    pub fn squeeze_blocks<const N: usize>(&mut self, mut out: [&mut [u8; N]; 4]) {
+        const { assert!(N.is_multiple_of(RATE)) };
+        self.finalize();
+        let mut off = 0;
+        while off < N {
+            if self.pos == RATE {
+                self.permute();
+            }
+            for (k, o) in out.iter_mut().enumerate() {
+                let (words, _) = o[off..off + RATE].as_chunks_mut::<8>();
+                for (w, lane) in words.iter_mut().zip(self.state.iter()) {
+                    *w = lane[k].to_le_bytes();
+                }
+            }
+            off += RATE;
+            self.pos = RATE;
+        }
+    }
+}
