@@ -186,7 +186,7 @@ echo "$out" | grep -qE $'\t(div|idiv)' \
   || { echo "$out"; echo "division scan is blind: the canary's divisions were not found"; exit 1; }
 echo "division scan canary: both divisions found (as they must be)"
 
-if ! scan_divisions '/crates/(mlkem|mldsa|mceliece|ntrup|common|hybrid|pqdr-ratchet)/src/' \
+if ! scan_divisions '/crates/(mlkem|mldsa|mceliece|ntrup|common|hybrid|pqdr-ratchet|keccak)/src/' \
        "$CARGO_TARGET_DIR"/release/deps/ct_valgrind-*; then
   echo "division scan: FAILED"; exit 1
 fi

@@ -30,6 +30,7 @@ fn backends() -> Vec<Backend> {
     v
 }
 
+#[cfg(target_arch = "x86_64")]
 #[test]
 fn detection_matches_the_cpu() {
     let avx2 = std::is_x86_feature_detected!("avx2");

@@ -240,3 +240,20 @@ pub extern "C" fn pqdr_nostd_handshake(seed: u64) -> u32 {
     let session = a.into_session::<pqdr_ratchet::MlKem768, _>(&cfg, Instant(0), &mut rng);
     u32::from(same && session.is_ok())
 }
+
+/// The shared Keccak crate with its `simd` backend: four SHAKE128 streams
+/// against one; 1 if they agree.
+#[unsafe(no_mangle)]
+pub extern "C" fn pqdr_nostd_keccak(seed: u64) -> u32 {
+    let input = seed.to_le_bytes();
+    let mut x4 = pqdr_keccak::Shake128x4::new();
+    x4.absorb([&input, &input, &input, &input]);
+    let mut out = [[0u8; 168]; 4];
+    let [a, b, c, d] = &mut out;
+    x4.squeeze_blocks([a, b, c, d]);
+    let mut one = pqdr_keccak::Shake128::new();
+    one.absorb(&input);
+    let mut want = [0u8; 168];
+    one.squeeze(&mut want);
+    u32::from(out.iter().all(|o| *o == want))
+}
