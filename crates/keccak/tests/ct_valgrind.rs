@@ -39,6 +39,12 @@ fn f1600_secret_state() {
 #[test]
 fn f1600_x4_secret_states() {
     let mut backends = vec![Backend::PORTABLE];
+    // On an AVX2 machine (valgrind executes AVX2) the AVX2 path is checked.
+    #[cfg(all(target_arch = "x86_64", feature = "simd"))]
+    assert_eq!(
+        Backend::detect().is_simd(),
+        std::is_x86_feature_detected!("avx2")
+    );
     if Backend::detect().is_simd() {
         backends.push(Backend::detect());
     }
