@@ -99,7 +99,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 
     /// Absorbs `data` (any length, any number of calls). The branches depend
     /// only on lengths and positions.
-    #[inline(always)]
+    #[inline]
     pub fn absorb(&mut self, mut data: &[u8]) {
         debug_assert!(!self.squeezing, "absorb after squeezing started");
         while !data.is_empty() {
@@ -127,7 +127,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 
     /// Pads (the domain bits `PAD`, then pad10*1, FIPS 202 §5.1) and
     /// permutes: the sponge is then squeezing. Does nothing if it already is.
-    #[inline(always)]
+    #[inline]
     pub fn finalize(&mut self) {
         if self.squeezing {
             return;
@@ -146,7 +146,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 
     /// Squeezes `out.len()` bytes (any number of calls, any lengths);
     /// finalizes first if needed.
-    #[inline(always)]
+    #[inline]
     pub fn squeeze(&mut self, mut out: &mut [u8]) {
         self.finalize();
         while !out.is_empty() {
@@ -176,7 +176,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
     /// (a shorter tail is left untouched). Faster than
     /// [`squeeze`](Self::squeeze) for the block-wise samplers; if the sponge
     /// is not at a block boundary, it falls back to `squeeze` (same output).
-    #[inline(always)]
+    #[inline]
     pub fn squeeze_blocks(&mut self, out: &mut [u8]) {
         self.finalize();
         if self.pos != 0 && self.pos != RATE {
@@ -204,7 +204,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 /// // FIPS 202 example value: SHA3-256("") = a7ffc6f8bf1ed766…
 /// assert_eq!(pqdr_keccak::sha3_256(&[])[..4], [0xa7, 0xff, 0xc6, 0xf8]);
 /// ```
-#[inline(always)]
+#[inline]
 pub fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
     let mut s = Sha3_256::new();
     for p in parts {
@@ -216,7 +216,7 @@ pub fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
 }
 
 /// SHA3-512 of the concatenation of `parts` (FIPS 202 §6.1).
-#[inline(always)]
+#[inline]
 pub fn sha3_512(parts: &[&[u8]]) -> [u8; 64] {
     let mut s = Sha3_512::new();
     for p in parts {
@@ -228,7 +228,7 @@ pub fn sha3_512(parts: &[&[u8]]) -> [u8; 64] {
 }
 
 /// SHAKE256 of the concatenation of `parts`, `out.len()` bytes (FIPS 202 §6.2).
-#[inline(always)]
+#[inline]
 pub fn shake256(parts: &[&[u8]], out: &mut [u8]) {
     let mut s = Shake256::new();
     for p in parts {
