@@ -1,10 +1,13 @@
-//! Classic McEliece side by side in one run: pqdr-mceliece, `pq-mceliece` 0.3
-//! and `classic-mceliece-rust` 3.1.
+//! Classic McEliece side by side in one run: pqdr-mceliece, `pq-mceliece` 0.3,
+//! `classic-mceliece-rust` 3.1 and PQClean's C (`pqcrypto-classicmceliece`
+//! 0.2, its AVX2 code when the CPU has AVX2, else the portable C).
 //!
 //! `cargo bench --features bench-peers --bench mceliece` (add `-- --quick`
 //! for a fast smoke run).
 //!
-//! pqdr and pq-mceliece run on 348864, 460896f, 6960119 and 8192128.
+//! pqdr, pq-mceliece and PQClean run on 348864, 460896f, 6960119 and 8192128
+//! (PQClean draws its own keys from the OS, so its keygen does other seeds'
+//! work: compare its keygen with the `keygen-8-seeds` groups' per-seed mean).
 //! classic-mceliece-rust builds one parameter set per build, chosen by a
 //! cargo feature; without one it is mceliece348864, so it is benched on
 //! 348864 only. It takes a rand 0.8 (rand_core 0.6) RNG: [`Rng06`] adapts
@@ -70,6 +73,52 @@ impl rand_core::TryRng for FixedSeed {
 }
 impl rand_core::TryCryptoRng for FixedSeed {}
 
+/// One PQClean parameter set (`pqcrypto-classicmceliece`): its keys and a
+/// ciphertext, behind one interface so `bench_set` stays generic.
+trait PqClean {
+    fn keygen(&self);
+    fn encaps(&self);
+    fn decaps(&self);
+}
+
+macro_rules! pqclean {
+    ($ty:ident, $m:ident) => {
+        struct $ty {
+            pk: pqcrypto_classicmceliece::$m::PublicKey,
+            sk: pqcrypto_classicmceliece::$m::SecretKey,
+            ct: pqcrypto_classicmceliece::$m::Ciphertext,
+        }
+        impl $ty {
+            fn boxed() -> Box<dyn PqClean> {
+                use pqcrypto_classicmceliece::$m as pq;
+                use pqcrypto_traits::kem::SharedSecret as _;
+                let (pk, sk) = pq::keypair();
+                let (ss, ct) = pq::encapsulate(&pk);
+                assert_eq!(pq::decapsulate(&ct, &sk).as_bytes(), ss.as_bytes());
+                Box::new(Self { pk, sk, ct })
+            }
+        }
+        impl PqClean for $ty {
+            fn keygen(&self) {
+                black_box(pqcrypto_classicmceliece::$m::keypair());
+            }
+            fn encaps(&self) {
+                black_box(pqcrypto_classicmceliece::$m::encapsulate(&self.pk));
+            }
+            fn decaps(&self) {
+                black_box(pqcrypto_classicmceliece::$m::decapsulate(
+                    black_box(&self.ct),
+                    &self.sk,
+                ));
+            }
+        }
+    };
+}
+pqclean!(PqClean348864, mceliece348864);
+pqclean!(PqClean460896f, mceliece460896f);
+pqclean!(PqClean6960119, mceliece6960119);
+pqclean!(PqClean8192128, mceliece8192128);
+
 /// classic-mceliece-rust's keys and ciphertext for mceliece348864 (its
 /// default build), and the RNG its encapsulation draws from.
 struct Classic {
@@ -95,6 +144,7 @@ fn bench_set<P: ParameterSet>(
     label: &str,
     peer: Algorithm,
     mut classic: Option<Classic>,
+    pqclean: Box<dyn PqClean>,
 ) {
     use classic_mceliece_rust as cmr;
     let mut rng = StdRng::seed_from_u64(1);
@@ -115,6 +165,7 @@ fn bench_set<P: ParameterSet>(
             b.iter(|| cmr::keypair_boxed(&mut Rng06(FixedSeed(SEED))))
         });
     }
+    g.bench_function("pqclean", |b| b.iter(|| pqclean.keygen()));
     g.finish();
 
     // A fixed seed may need one candidate or several (H_left is invertible
@@ -170,6 +221,7 @@ fn bench_set<P: ParameterSet>(
             b.iter(|| cmr::encapsulate(&cl.pk, &mut buf, &mut cl.rng).0)
         });
     }
+    g.bench_function("pqclean", |b| b.iter(|| pqclean.encaps()));
     g.finish();
 
     let mut g = c.benchmark_group(format!("{label}/decaps"));
@@ -191,16 +243,21 @@ fn bench_set<P: ParameterSet>(
             b.iter(|| *cmr::decapsulate(black_box(&cl.ct), &cl.sk, &mut buf).as_array())
         });
     }
+    g.bench_function("pqclean", |b| b.iter(|| pqclean.decaps()));
     g.finish();
 }
 
 fn benches(c: &mut Criterion) {
     use pqdr_mceliece::{Mceliece348864, Mceliece460896f, Mceliece6960119, Mceliece8192128};
     let classic = Some(Classic::new());
-    bench_set::<Mceliece348864>(c, "mceliece348864", Algorithm::McEliece348864, classic);
-    bench_set::<Mceliece460896f>(c, "mceliece460896f", Algorithm::McEliece460896f, None);
-    bench_set::<Mceliece6960119>(c, "mceliece6960119", Algorithm::McEliece6960119, None);
-    bench_set::<Mceliece8192128>(c, "mceliece8192128", Algorithm::McEliece8192128, None);
+    let (a, pq) = (Algorithm::McEliece348864, PqClean348864::boxed());
+    bench_set::<Mceliece348864>(c, "mceliece348864", a, classic, pq);
+    let (a, pq) = (Algorithm::McEliece460896f, PqClean460896f::boxed());
+    bench_set::<Mceliece460896f>(c, "mceliece460896f", a, None, pq);
+    let (a, pq) = (Algorithm::McEliece6960119, PqClean6960119::boxed());
+    bench_set::<Mceliece6960119>(c, "mceliece6960119", a, None, pq);
+    let (a, pq) = (Algorithm::McEliece8192128, PqClean8192128::boxed());
+    bench_set::<Mceliece8192128>(c, "mceliece8192128", a, None, pq);
 }
 
 criterion_group! {
