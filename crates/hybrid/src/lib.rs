@@ -16,6 +16,7 @@ mod error;
 mod p256_ecdh;
 #[cfg(feature = "p256")]
 pub mod secp256r1_mlkem768;
+mod tls;
 #[cfg(feature = "kem")]
 mod traits;
 mod x25519;

@@ -38,11 +38,10 @@ use core::fmt;
 
 use pqdr_mlkem::ml_kem_768 as mlkem;
 use rand_core::{CryptoRng, TryCryptoRng};
-use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::error::{Error, check_length, from_mlkem};
-use crate::p256_ecdh::{self, POINT_SIZE, SCALAR_SEED_SIZE, SECRET_SIZE, SecretScalar};
+use crate::error::{Error, from_mlkem};
+use crate::p256_ecdh::{self, POINT_SIZE, SCALAR_SEED_SIZE, SecretScalar};
 
 /// The TLS `NamedGroup` code point of SecP256r1MLKEM768.
 pub const NAMED_GROUP: u16 = 0x11EB;
@@ -63,115 +62,40 @@ const CT_M: usize = mlkem::CIPHERTEXT_SIZE;
 const _: () = assert!(CLIENT_SHARE_SIZE == 1249 && SERVER_SHARE_SIZE == 1153);
 const _: () = assert!(CLIENT_SEED_SIZE == 104 && SERVER_SEED_SIZE == 72);
 
-/// The 64-byte shared secret `ss_ECDH ‖ ss_ML-KEM`. Zeroized on drop,
-/// compared in constant time, never printed.
-#[derive(Clone)]
-pub struct SharedSecret([u8; SHARED_SECRET_SIZE]);
-
-impl SharedSecret {
-    /// The secret bytes (the TLS 1.3 `(EC)DHE` input of the key schedule).
-    pub fn as_bytes(&self) -> &[u8; SHARED_SECRET_SIZE] {
-        &self.0
-    }
-
-    /// `ss_ECDH ‖ ss_M`, in the order this group fixes.
-    fn concat(ss_e: &[u8; SECRET_SIZE], ss_m: &pqdr_common::SharedSecret) -> Self {
-        let mut ss = Self([0; SHARED_SECRET_SIZE]);
-        ss.0[..32].copy_from_slice(ss_e);
-        ss.0[32..].copy_from_slice(ss_m.as_bytes());
-        ss
-    }
-}
-
-impl ConstantTimeEq for SharedSecret {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl PartialEq for SharedSecret {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-
-impl Eq for SharedSecret {}
-
-impl fmt::Debug for SharedSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("secp256r1_mlkem768::SharedSecret(…)")
-    }
-}
-
-impl Zeroize for SharedSecret {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl Drop for SharedSecret {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for SharedSecret {}
-
-/// Defines a public key-share type: a fixed-size byte array with `as_bytes`,
-/// `from_bytes` (length-checked) and `from_array`.
-macro_rules! key_share {
-    ($(#[$doc:meta])* $name:ident, $size:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, PartialEq, Eq, Hash)]
-        pub struct $name([u8; $size]);
-
-        impl $name {
-            /// Wraps the `key_exchange` bytes received from the peer. The
-            /// P-256 point is validated when it is used.
-            ///
-            /// # Errors
-            /// [`Error::Length`] if `bytes` has the wrong length.
-            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                check_length($size, bytes.len())?;
-                let mut share = Self([0; $size]);
-                share.0.copy_from_slice(bytes);
-                Ok(share)
-            }
-
-            /// Wraps a `key_exchange` array (infallible).
-            pub fn from_array(bytes: &[u8; $size]) -> Self {
-                Self(*bytes)
-            }
-
-            /// The `key_exchange` bytes.
-            pub fn as_bytes(&self) -> &[u8; $size] {
-                &self.0
-            }
-
-            /// The P-256 point (the first 65 bytes).
-            fn point(&self) -> [u8; POINT_SIZE] {
-                let mut p = [0u8; POINT_SIZE];
-                p.copy_from_slice(&self.0[..POINT_SIZE]);
-                p
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!("secp256r1_mlkem768::", stringify!($name), "({} bytes)"), $size)
-            }
-        }
-    };
-}
+pub use crate::tls::SharedSecret;
+use crate::tls::key_share;
 
 key_share!(
+    "secp256r1_mlkem768",
     /// The client's `key_exchange`: P-256 point ‖ ML-KEM-768 `ek` (1249 bytes).
     ClientShare, CLIENT_SHARE_SIZE
 );
 key_share!(
+    "secp256r1_mlkem768",
     /// The server's `key_exchange`: P-256 point ‖ ML-KEM-768 `ct` (1153 bytes).
     ServerShare, SERVER_SHARE_SIZE
 );
+
+impl ClientShare {
+    /// The P-256 point (the first 65 bytes).
+    fn point(&self) -> [u8; POINT_SIZE] {
+        first_point(&self.0)
+    }
+}
+
+impl ServerShare {
+    /// The P-256 point (the first 65 bytes).
+    fn point(&self) -> [u8; POINT_SIZE] {
+        first_point(&self.0)
+    }
+}
+
+/// The first 65 bytes of a share: its uncompressed P-256 point.
+fn first_point(share: &[u8]) -> [u8; POINT_SIZE] {
+    let mut p = [0u8; POINT_SIZE];
+    p.copy_from_slice(&share[..POINT_SIZE]);
+    p
+}
 
 /// The client's private state between ClientHello and ServerHello: the
 /// ML-KEM-768 decapsulation key and the P-256 scalar, with the key share
@@ -245,7 +169,7 @@ impl ClientSecret {
         let mut ct = [0u8; CT_M];
         ct.copy_from_slice(&server.0[POINT_SIZE..]);
         let ss_m = self.dk.decapsulate(&mlkem::Ciphertext::from_array(&ct));
-        Ok(SharedSecret::concat(&ss_e, &ss_m))
+        Ok(SharedSecret::concat(&ss_e, ss_m.as_bytes()))
     }
 }
 
@@ -311,5 +235,5 @@ pub fn server_respond_deterministic(
     let mut share = ServerShare([0; SERVER_SHARE_SIZE]);
     share.0[..POINT_SIZE].copy_from_slice(&ecdh.public());
     share.0[POINT_SIZE..].copy_from_slice(ct.as_bytes());
-    Ok((share, SharedSecret::concat(&ss_e, &ss_m)))
+    Ok((share, SharedSecret::concat(&ss_e, ss_m.as_bytes())))
 }

@@ -21,10 +21,9 @@ use core::fmt;
 
 use pqdr_mlkem::ml_kem_768 as mlkem;
 use rand_core::{CryptoRng, TryCryptoRng};
-use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::error::{Error, check_length, from_mlkem};
+use crate::error::{Error, from_mlkem};
 use crate::x25519::{self, X25519_SIZE};
 
 /// The TLS `NamedGroup` code point of X25519MLKEM768.
@@ -44,114 +43,40 @@ const EK_M: usize = mlkem::ENCAPSULATION_KEY_SIZE;
 const CT_M: usize = mlkem::CIPHERTEXT_SIZE;
 const _: () = assert!(CLIENT_SHARE_SIZE == 1216 && SERVER_SHARE_SIZE == 1120);
 
-/// The 64-byte shared secret `ss_ML-KEM ‖ ss_X25519`. Zeroized on drop,
-/// compared in constant time, never printed.
-#[derive(Clone)]
-pub struct SharedSecret([u8; SHARED_SECRET_SIZE]);
-
-impl SharedSecret {
-    /// The secret bytes (the TLS 1.3 `(EC)DHE` input of the key schedule).
-    pub fn as_bytes(&self) -> &[u8; SHARED_SECRET_SIZE] {
-        &self.0
-    }
-
-    /// `ss_M ‖ ss_X`, in the order the group fixes.
-    fn concat(ss_m: &pqdr_common::SharedSecret, ss_x: &[u8; X25519_SIZE]) -> Self {
-        let mut ss = Self([0; SHARED_SECRET_SIZE]);
-        ss.0[..32].copy_from_slice(ss_m.as_bytes());
-        ss.0[32..].copy_from_slice(ss_x);
-        ss
-    }
-}
-
-impl ConstantTimeEq for SharedSecret {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl PartialEq for SharedSecret {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-
-impl Eq for SharedSecret {}
-
-impl fmt::Debug for SharedSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("x25519_mlkem768::SharedSecret(…)")
-    }
-}
-
-impl Zeroize for SharedSecret {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl Drop for SharedSecret {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for SharedSecret {}
-
-/// Defines a public key-share type: a fixed-size byte array with `as_bytes`,
-/// `from_bytes` (length-checked) and `from_array`.
-macro_rules! key_share {
-    ($(#[$doc:meta])* $name:ident, $size:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, PartialEq, Eq, Hash)]
-        pub struct $name([u8; $size]);
-
-        impl $name {
-            /// Wraps the `key_exchange` bytes received from the peer.
-            ///
-            /// # Errors
-            /// [`Error::Length`] if `bytes` has the wrong length.
-            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                check_length($size, bytes.len())?;
-                let mut share = Self([0; $size]);
-                share.0.copy_from_slice(bytes);
-                Ok(share)
-            }
-
-            /// Wraps a `key_exchange` array (infallible).
-            pub fn from_array(bytes: &[u8; $size]) -> Self {
-                Self(*bytes)
-            }
-
-            /// The `key_exchange` bytes.
-            pub fn as_bytes(&self) -> &[u8; $size] {
-                &self.0
-            }
-
-            /// The X25519 public key (the last 32 bytes).
-            fn x25519(&self) -> [u8; X25519_SIZE] {
-                let mut p = [0u8; X25519_SIZE];
-                p.copy_from_slice(&self.0[$size - X25519_SIZE..]);
-                p
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!("x25519_mlkem768::", stringify!($name), "({} bytes)"), $size)
-            }
-        }
-    };
-}
+pub use crate::tls::SharedSecret;
+use crate::tls::key_share;
 
 key_share!(
+    "x25519_mlkem768",
     /// The client's `key_exchange`: ML-KEM-768 `ek` ‖ X25519 public key (1216 bytes).
     ClientShare, CLIENT_SHARE_SIZE
 );
 key_share!(
+    "x25519_mlkem768",
     /// The server's `key_exchange`: ML-KEM-768 `ct` ‖ X25519 public key (1120 bytes).
     ServerShare, SERVER_SHARE_SIZE
 );
+
+impl ClientShare {
+    /// The X25519 public key (the last 32 bytes).
+    fn x25519(&self) -> [u8; X25519_SIZE] {
+        last_x25519(&self.0)
+    }
+}
+
+impl ServerShare {
+    /// The X25519 public key (the last 32 bytes).
+    fn x25519(&self) -> [u8; X25519_SIZE] {
+        last_x25519(&self.0)
+    }
+}
+
+/// The last 32 bytes of a share: its X25519 public key.
+fn last_x25519(share: &[u8]) -> [u8; X25519_SIZE] {
+    let mut p = [0u8; X25519_SIZE];
+    p.copy_from_slice(&share[share.len() - X25519_SIZE..]);
+    p
+}
 
 /// The client's private state between ClientHello and ServerHello: the
 /// ML-KEM-768 decapsulation key and the X25519 scalar, with the key share
@@ -226,7 +151,7 @@ impl ClientSecret {
         ct.copy_from_slice(&server.0[..CT_M]);
         let ss_x = x25519::dh_checked(&self.x25519, &server.x25519())?;
         let ss_m = self.dk.decapsulate(&mlkem::Ciphertext::from_array(&ct));
-        Ok(SharedSecret::concat(&ss_m, &ss_x))
+        Ok(SharedSecret::concat(ss_m.as_bytes(), &ss_x))
     }
 }
 
@@ -289,5 +214,5 @@ pub fn server_respond_deterministic(
     let mut share = ServerShare([0; SERVER_SHARE_SIZE]);
     share.0[..CT_M].copy_from_slice(ct.as_bytes());
     share.0[CT_M..].copy_from_slice(&x25519::public(&x));
-    Ok((share, SharedSecret::concat(&ss_m, &ss_x)))
+    Ok((share, SharedSecret::concat(ss_m.as_bytes(), &ss_x)))
 }

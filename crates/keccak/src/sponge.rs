@@ -5,6 +5,10 @@
 //! block are lane `i`, little-endian. A block is permuted only when the next
 //! one is needed, so a sponge squeezed in whole blocks never permutes once
 //! more than it outputs.
+//!
+//! The public methods are forced inline on hosted targets (about 1 % fewer
+//! instructions for ML-KEM) and left to the compiler on bare metal
+//! (`target_os = "none"`), where forcing them costs 22 KB of Cortex-M code.
 
 #![allow(
     clippy::cast_possible_truncation,
@@ -99,7 +103,8 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 
     /// Absorbs `data` (any length, any number of calls). The branches depend
     /// only on lengths and positions.
-    #[inline]
+    #[cfg_attr(target_os = "none", inline)]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn absorb(&mut self, mut data: &[u8]) {
         debug_assert!(!self.squeezing, "absorb after squeezing started");
         while !data.is_empty() {
@@ -127,7 +132,8 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 
     /// Pads (the domain bits `PAD`, then pad10*1, FIPS 202 §5.1) and
     /// permutes: the sponge is then squeezing. Does nothing if it already is.
-    #[inline]
+    #[cfg_attr(target_os = "none", inline)]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn finalize(&mut self) {
         if self.squeezing {
             return;
@@ -146,7 +152,8 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 
     /// Squeezes `out.len()` bytes (any number of calls, any lengths);
     /// finalizes first if needed.
-    #[inline]
+    #[cfg_attr(target_os = "none", inline)]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn squeeze(&mut self, mut out: &mut [u8]) {
         self.finalize();
         while !out.is_empty() {
@@ -176,7 +183,8 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
     /// (a shorter tail is left untouched). Faster than
     /// [`squeeze`](Self::squeeze) for the block-wise samplers; if the sponge
     /// is not at a block boundary, it falls back to `squeeze` (same output).
-    #[inline]
+    #[cfg_attr(target_os = "none", inline)]
+    #[cfg_attr(not(target_os = "none"), inline(always))]
     pub fn squeeze_blocks(&mut self, out: &mut [u8]) {
         self.finalize();
         if self.pos != 0 && self.pos != RATE {
@@ -204,7 +212,8 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
 /// // FIPS 202 example value: SHA3-256("") = a7ffc6f8bf1ed766…
 /// assert_eq!(pqdr_keccak::sha3_256(&[])[..4], [0xa7, 0xff, 0xc6, 0xf8]);
 /// ```
-#[inline]
+#[cfg_attr(target_os = "none", inline)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
 pub fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
     let mut s = Sha3_256::new();
     for p in parts {
@@ -216,7 +225,8 @@ pub fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
 }
 
 /// SHA3-512 of the concatenation of `parts` (FIPS 202 §6.1).
-#[inline]
+#[cfg_attr(target_os = "none", inline)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
 pub fn sha3_512(parts: &[&[u8]]) -> [u8; 64] {
     let mut s = Sha3_512::new();
     for p in parts {
@@ -228,7 +238,8 @@ pub fn sha3_512(parts: &[&[u8]]) -> [u8; 64] {
 }
 
 /// SHAKE256 of the concatenation of `parts`, `out.len()` bytes (FIPS 202 §6.2).
-#[inline]
+#[cfg_attr(target_os = "none", inline)]
+#[cfg_attr(not(target_os = "none"), inline(always))]
 pub fn shake256(parts: &[&[u8]], out: &mut [u8]) {
     let mut s = Shake256::new();
     for p in parts {

@@ -1,0 +1,107 @@
+//! What the TLS 1.3 hybrid groups of draft-ietf-tls-ecdhe-mlkem share: the
+//! 64-byte shared secret and the key-share byte types. Each group module
+//! re-exports [`SharedSecret`] and defines its shares with [`key_share!`].
+
+use core::fmt;
+
+use subtle::{Choice, ConstantTimeEq};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// The 64-byte shared secret of a TLS hybrid group: its two 32-byte secrets
+/// in the order the group fixes (`ss_ML-KEM ‖ ss_X25519` for X25519MLKEM768,
+/// `ss_ECDH ‖ ss_ML-KEM` for SecP256r1MLKEM768), the `(EC)DHE` input of the
+/// TLS 1.3 key schedule. Zeroized on drop, compared in constant time, never
+/// printed.
+#[derive(Clone)]
+pub struct SharedSecret([u8; 64]);
+
+impl SharedSecret {
+    /// The secret bytes (the TLS 1.3 `(EC)DHE` input of the key schedule).
+    pub fn as_bytes(&self) -> &[u8; 64] {
+        &self.0
+    }
+
+    /// `first ‖ second`.
+    pub(crate) fn concat(first: &[u8; 32], second: &[u8; 32]) -> Self {
+        let mut ss = Self([0; 64]);
+        ss.0[..32].copy_from_slice(first);
+        ss.0[32..].copy_from_slice(second);
+        ss
+    }
+}
+
+impl ConstantTimeEq for SharedSecret {
+    fn ct_eq(&self, other: &Self) -> Choice {
+        self.0.ct_eq(&other.0)
+    }
+}
+
+impl PartialEq for SharedSecret {
+    fn eq(&self, other: &Self) -> bool {
+        self.ct_eq(other).into()
+    }
+}
+
+impl Eq for SharedSecret {}
+
+impl fmt::Debug for SharedSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedSecret(…)")
+    }
+}
+
+impl Zeroize for SharedSecret {
+    fn zeroize(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl Drop for SharedSecret {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for SharedSecret {}
+
+/// Defines a public key-share type of a group: a fixed-size byte array with
+/// `as_bytes`, `from_bytes` (length-checked) and `from_array`. The group
+/// module adds the accessor of its own parts.
+macro_rules! key_share {
+    ($group:literal, $(#[$doc:meta])* $name:ident, $size:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, PartialEq, Eq, Hash)]
+        pub struct $name([u8; $size]);
+
+        impl $name {
+            /// Wraps the `key_exchange` bytes received from the peer (the
+            /// parts are validated when they are used).
+            ///
+            /// # Errors
+            /// [`Error::Length`] if `bytes` has the wrong length.
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+                $crate::error::check_length($size, bytes.len())?;
+                let mut share = Self([0; $size]);
+                share.0.copy_from_slice(bytes);
+                Ok(share)
+            }
+
+            /// Wraps a `key_exchange` array (infallible).
+            pub fn from_array(bytes: &[u8; $size]) -> Self {
+                Self(*bytes)
+            }
+
+            /// The `key_exchange` bytes.
+            pub fn as_bytes(&self) -> &[u8; $size] {
+                &self.0
+            }
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, concat!($group, "::", stringify!($name), "({} bytes)"), $size)
+            }
+        }
+    };
+}
+pub(crate) use key_share;
