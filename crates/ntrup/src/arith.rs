@@ -71,7 +71,7 @@ impl<const Q: i16> Fq<Q> {
     /// `round(2^27 / q)` for the 16-bit Barrett step (`q > 4096`, so it fits in i16).
     #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
     #[allow(clippy::cast_possible_truncation, reason = "< 2^15 for q > 4096")]
-    const BARRETT16: i16 = (((1i32 << 27) + Q as i32 / 2) / Q as i32) as i16;
+    pub(crate) const BARRETT16: i16 = (((1i32 << 27) + Q as i32 / 2) / Q as i32) as i16;
 
     /// Rows of `±a` (|a| <= Q12) a 16-bit accumulator in `(-2q, 2q)` can absorb
     /// before it must be reduced again.

@@ -1,6 +1,7 @@
 #![no_std]
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "simd"), forbid(unsafe_code))]
+#![cfg_attr(feature = "simd", deny(unsafe_code))]
 // With every parameter set disabled the generic core is unused.
 #![cfg_attr(
     not(any(
@@ -34,7 +35,10 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod arch;
 mod arith;
+mod backend;
 #[cfg(feature = "pkcs8")]
 mod asn1;
 mod ct;

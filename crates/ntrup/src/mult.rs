@@ -27,9 +27,10 @@
 //! stay far below 2^15.
 
 use crate::arith::{Fq, f3_freeze};
+use crate::backend::Backend;
 
 /// Output coefficients per schoolbook block (four 8-lane vectors).
-const BLOCK: usize = 32;
+pub(crate) const BLOCK: usize = 32;
 
 /// Karatsuba levels above the schoolbook base case.
 const LEVELS: u32 = 2;
@@ -136,18 +137,22 @@ fn schoolbook<const Q: i16, const REDUCE: bool>(out: &mut [i16], a: &[i16], b: &
 /// `REDUCE`, `|b| <= 2^bshift`); `a` is consumed (it holds the middle
 /// product once `a0 b0` and `a1 b1` are done); `b` holds the sums `b0 + b1`
 /// in its first half during the middle product and is restored before
-/// returning; `w` is scratch.
+/// returning; `w` is scratch. `be` runs the base case.
 fn karatsuba<const Q: i16, const REDUCE: bool>(
     out: &mut [i16],
     a: &mut [i16],
     b: &mut [i8],
     w: &mut [i16],
-    levels: u32,
-    bshift: u32,
+    (levels, bshift): (u32, u32),
+    be: Backend,
 ) {
     let n = a.len();
     if levels == 0 || n < 4 * BLOCK {
-        schoolbook::<Q, REDUCE>(out, a, b, bshift);
+        match be {
+            Backend::Portable => schoolbook::<Q, REDUCE>(out, a, b, bshift),
+            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+            Backend::Avx2 => crate::arch::x86_64::schoolbook::<Q, REDUCE>(out, a, b, bshift),
+        }
         return;
     }
     let h = n - (n >> 1);
@@ -171,8 +176,8 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
         let (lo, rest) = out.split_at_mut(2 * h - 1);
         let (gap, hi) = rest.split_at_mut(1);
         gap[0] = 0;
-        karatsuba::<Q, REDUCE>(lo, a0, b0, w, levels - 1, bshift);
-        karatsuba::<Q, REDUCE>(hi, a1, b1, w, levels - 1, bshift);
+        karatsuba::<Q, REDUCE>(lo, a0, b0, w, (levels - 1, bshift), be);
+        karatsuba::<Q, REDUCE>(hi, a1, b1, w, (levels - 1, bshift), be);
         // b0 <- b0 + b1 (undone below), so b needs no scratch of its own.
         for (x, &y) in b0.iter_mut().zip(&*b1) {
             *x = x.wrapping_add(y);
@@ -182,7 +187,7 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
     let m = &mut a[..2 * h - 1];
     {
         let (sb, b1) = b.split_at_mut(h);
-        karatsuba::<Q, REDUCE>(m, sa, sb, w, levels - 1, bshift + 1);
+        karatsuba::<Q, REDUCE>(m, sa, sb, w, (levels - 1, bshift + 1), be);
         for (x, &y) in sb.iter_mut().zip(&*b1) {
             *x = x.wrapping_sub(y);
         }
@@ -210,6 +215,7 @@ fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &mut [i16; P],
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
+    be: Backend,
 ) {
     const { assert!(P >= 4 * BLOCK) };
     // At least one row between two reductions at the deepest level.
@@ -219,7 +225,7 @@ fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     const { assert!(LEVELS == 2) };
     let (full, w) = buf.as_flattened_mut().split_at_mut(2 * P);
     full[2 * P - 1] = 0;
-    karatsuba::<Q, REDUCE>(&mut full[..2 * P - 1], a, b, w, LEVELS, 0);
+    karatsuba::<Q, REDUCE>(&mut full[..2 * P - 1], a, b, w, (LEVELS, 0), be);
 }
 
 /// The coefficient `k < p` of the folded product: x^(p+j) = x^(j+1) + x^j.
@@ -239,7 +245,17 @@ pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
 ) {
-    mul_full::<P, Q, true>(a, b, buf);
+    rq_mult_small_on::<P, Q>(a, b, buf, Backend::detect());
+}
+
+/// [`rq_mult_small`] on the given backend (the tests compare both).
+pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
+    a: &mut [i16; P],
+    b: &mut [i8; P],
+    buf: &mut Scratch<P>,
+    be: Backend,
+) {
+    mul_full::<P, Q, true>(a, b, buf, be);
     let full = &buf.as_flattened()[..2 * P];
     for (k, ak) in a.iter_mut().enumerate() {
         *ak = Fq::<Q>::freeze(folded::<P>(full, k));
@@ -255,7 +271,18 @@ pub(crate) fn r3_mult<const P: usize>(
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
 ) {
-    mul_full::<P, 3, false>(a, b, buf);
+    r3_mult_on::<P>(h, a, b, buf, Backend::detect());
+}
+
+/// [`r3_mult`] on the given backend (the tests compare both).
+pub(crate) fn r3_mult_on<const P: usize>(
+    h: &mut [i8; P],
+    a: &mut [i16; P],
+    b: &mut [i8; P],
+    buf: &mut Scratch<P>,
+    be: Backend,
+) {
+    mul_full::<P, 3, false>(a, b, buf, be);
     let full = &buf.as_flattened()[..2 * P];
     for (k, hk) in h.iter_mut().enumerate() {
         *hk = f3_freeze(folded::<P>(full, k));
@@ -357,6 +384,57 @@ pub(crate) mod tests {
         check::<953, 6343>(4);
         check::<1013, 7177>(5);
         check::<1277, 7879>(6);
+    }
+
+    /// The detected backend; on an AVX2 CPU with `simd` it must be AVX2,
+    /// so the differential tests below cannot compare portable with itself.
+    pub(crate) fn detected() -> Backend {
+        let be = Backend::detect();
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if std::is_x86_feature_detected!("avx2") {
+            assert_eq!(be, Backend::Avx2);
+        }
+        be
+    }
+
+    /// AVX2 against portable products: 1,000 random operand pairs (and the
+    /// extreme ones) for one (p, q), bit-identical outputs.
+    fn differential<const P: usize, const Q: i16>(seed: u64) {
+        let be = detected();
+        let mut s = seed;
+        let q = Q as u32;
+        let mut buf = Box::new([[0i16; P]; 3]);
+        for round in 0..1000 {
+            let mut a: [i16; P] =
+                core::array::from_fn(|_| (lcg(&mut s) % q) as i16 - (Q - 1) / 2);
+            let mut b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
+            if round < 2 {
+                let sign = if round == 0 { 1 } else { -1 };
+                a = [sign * (Q - 1) / 2; P];
+                b = [sign as i8; P];
+            }
+            let c: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
+            let mut outs = [[0i16; P]; 2];
+            let mut outs3 = [[0i8; P]; 2];
+            for (k, on) in [Backend::Portable, be].into_iter().enumerate() {
+                let mut h = a;
+                rq_mult_small_on::<P, Q>(&mut h, &mut b, &mut buf, on);
+                outs[k] = h;
+                r3_mult_on::<P>(&mut outs3[k], &mut c.map(i16::from), &mut b, &mut buf, on);
+            }
+            assert_eq!(outs[0], outs[1], "Rq product, p = {P}, round {round}");
+            assert_eq!(outs3[0], outs3[1], "R3 product, p = {P}, round {round}");
+        }
+    }
+
+    #[test]
+    fn avx2_products_match_portable() {
+        differential::<653, 4621>(11);
+        differential::<761, 4591>(12);
+        differential::<857, 5167>(13);
+        differential::<953, 6343>(14);
+        differential::<1013, 7177>(15);
+        differential::<1277, 7879>(16);
     }
 
     #[test]

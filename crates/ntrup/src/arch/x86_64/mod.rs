@@ -1,0 +1,42 @@
+//! AVX2 kernels of the ring arithmetic (NTRU Prime spec §2.3: the products
+//! of Core `KeyGen`, `Encrypt` and `Decrypt`), each the twin of a portable
+//! function with bit-identical outputs: the same operations on the same
+//! 16-bit lanes, 16 lanes per register instead of the portable code's
+//! compiler-chosen 8.
+//!
+//! The only `unsafe` in the crate: calling a `#[target_feature(enable =
+//! "avx2")]` kernel after run-time detection ([`has_avx2`], reached only
+//! through `Backend::Avx2`), and unaligned 32-byte loads and stores of
+//! lane arrays. The intrinsics in between are safe inside a
+//! `target_feature` function. No secret-dependent branch, index or
+//! division: every loop bound and window position depends on p only.
+
+mod mult;
+
+pub(crate) use mult::schoolbook;
+
+use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
+
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// Whether this CPU (and OS) supports AVX2; the result is cached.
+#[inline]
+pub(crate) fn has_avx2() -> bool {
+    avx2_cpuid::get()
+}
+
+/// The 16 lanes of `x` as one register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load(x: &[i16; 16]) -> __m256i {
+    // SAFETY: `x` is 32 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
+}
+
+/// Stores the 16 lanes of `v` into `x`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store(x: &mut [i16; 16], v: __m256i) {
+    // SAFETY: `x` is 32 writable bytes; `storeu` has no alignment requirement.
+    unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
+}

@@ -1,0 +1,127 @@
+//! The schoolbook base case of the R/q and R/3 products with AVX2: twin of
+//! `mult::schoolbook` (same row order, same reduction points, same Barrett
+//! step), one 32-coefficient output block in two 16-lane registers.
+
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi16, _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_set1_epi16,
+    _mm256_setzero_si256, _mm256_srai_epi16, _mm256_sub_epi16,
+};
+
+use super::{has_avx2, load, store};
+use crate::arith::Fq;
+use crate::mult::BLOCK;
+
+/// One output block: two registers of 16 lanes.
+type Acc = [__m256i; 2];
+
+/// `Fq::reduce16` on 16 lanes: `x - q round(x 2^27 / q / 2^27)` by a 16-bit
+/// multiply-high, an add-and-shift and a multiply-low; result in `(-2q, 2q)`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn reduce16<const Q: i16>(x: __m256i) -> __m256i {
+    let t = _mm256_mulhi_epi16(x, _mm256_set1_epi16(Fq::<Q>::BARRETT16));
+    let t = _mm256_srai_epi16::<11>(_mm256_add_epi16(t, _mm256_set1_epi16(1 << 10)));
+    _mm256_sub_epi16(x, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)))
+}
+
+/// One schoolbook row: `s += src[k .. k + BLOCK] * m`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn row(s: &mut Acc, src: &[i16], k: usize, m: i8) {
+    let w: &[i16; BLOCK] = src[k..k + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
+    let (w, _) = w.as_chunks::<16>();
+    let m = _mm256_set1_epi16(i16::from(m));
+    s[0] = _mm256_add_epi16(s[0], _mm256_mullo_epi16(load(&w[0]), m));
+    s[1] = _mm256_add_epi16(s[1], _mm256_mullo_epi16(load(&w[1]), m));
+}
+
+/// Rows `i0..i1` of one output block (twin of `mult::rows_into`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rows_into<const Q: i16, const REDUCE: bool>(
+    s: &mut Acc,
+    src: &[i16],
+    base: usize,
+    b: &[i8],
+    (i0, i1): (usize, usize),
+    rows: usize,
+) {
+    if REDUCE {
+        let mut i = i0;
+        while i < i1 {
+            let end = (i + rows).min(i1);
+            for (j, &bi) in b[i..end].iter().enumerate() {
+                row(s, src, base - i - j, bi);
+            }
+            s[0] = reduce16::<Q>(s[0]);
+            s[1] = reduce16::<Q>(s[1]);
+            i = end;
+        }
+    } else {
+        for (i, &bi) in b.iter().enumerate().take(i1).skip(i0) {
+            row(s, src, base - i, bi);
+        }
+    }
+}
+
+/// Schoolbook `out = a * b`, the twin of `mult::schoolbook` (same
+/// contract: `out.len() = 2n - 1`, `n = a.len() = b.len() >= BLOCK`,
+/// `|b| <= 2^bshift`, outputs in `(-2q, 2q)` when `REDUCE`).
+#[target_feature(enable = "avx2")]
+fn schoolbook_avx2<const Q: i16, const REDUCE: bool>(
+    out: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+    bshift: u32,
+) {
+    let n = a.len();
+    let len = 2 * n - 1;
+    // left = BLOCK zeros ‖ a[..BLOCK]; right = a[n - BLOCK..] ‖ BLOCK zeros.
+    let mut left = [0i16; 2 * BLOCK];
+    left[BLOCK..].copy_from_slice(&a[..BLOCK]);
+    let mut right = [0i16; 2 * BLOCK];
+    right[..BLOCK].copy_from_slice(&a[n - BLOCK..]);
+    let rows = Fq::<Q>::ROWS_PER_REDUCTION >> bshift;
+
+    let mut ob = 0;
+    while ob < len {
+        let i_lo = (ob + 1).saturating_sub(n);
+        let i_hi = (ob + BLOCK).min(n);
+        let r_end = (ob + BLOCK).saturating_sub(n).clamp(i_lo, i_hi);
+        let l_start = (ob + 1).clamp(r_end, i_hi);
+        let mut s: Acc = [_mm256_setzero_si256(); 2];
+        let right_base = (ob + BLOCK).saturating_sub(n);
+        rows_into::<Q, REDUCE>(&mut s, &right, right_base, b, (i_lo, r_end), rows);
+        rows_into::<Q, REDUCE>(&mut s, a, ob, b, (r_end, l_start), rows);
+        rows_into::<Q, REDUCE>(&mut s, &left, ob + BLOCK, b, (l_start, i_hi), rows);
+        if REDUCE {
+            s[0] = reduce16::<Q>(s[0]);
+            s[1] = reduce16::<Q>(s[1]);
+        }
+        let mut blk = [0i16; BLOCK];
+        {
+            let (c, _) = blk.as_chunks_mut::<16>();
+            store(&mut c[0], s[0]);
+            store(&mut c[1], s[1]);
+        }
+        let take = (len - ob).min(BLOCK);
+        out[ob..ob + take].copy_from_slice(&blk[..take]);
+        ob += BLOCK;
+    }
+}
+
+/// [`schoolbook_avx2`] behind the detection check; only reached through
+/// `Backend::Avx2`.
+#[inline]
+pub(crate) fn schoolbook<const Q: i16, const REDUCE: bool>(
+    out: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+    bshift: u32,
+) {
+    debug_assert!(has_avx2());
+    // SAFETY: `Backend::Avx2` is only constructed by `Backend::detect` after
+    // `has_avx2()` returned true, and this is only called with it: the CPU
+    // executes AVX2.
+    unsafe { schoolbook_avx2::<Q, REDUCE>(out, a, b, bshift) }
+}
