@@ -18,6 +18,7 @@
 //! one-lane forms).
 
 use crate::arith::{Fq, f3_freeze_small};
+use crate::backend::Backend;
 use crate::ct;
 
 /// 16-bit lanes per 128-bit vector register.
@@ -28,17 +29,17 @@ const LANES: usize = 8;
 /// `f[p]` of the reversed `f` is the scalar `fp`; `g[p]` is 0 before every
 /// step (each step shifts g down), so it is not stored. Coefficient p of v
 /// and r never reaches the result (v only moves up), so they end at p - 1.
-struct State<'a, T> {
-    f: &'a mut [T],
-    g: &'a mut [T],
-    r: &'a mut [T],
-    v: &'a mut [T],
-    fp: T,
+pub(crate) struct State<'a, T> {
+    pub(crate) f: &'a mut [T],
+    pub(crate) g: &'a mut [T],
+    pub(crate) r: &'a mut [T],
+    pub(crate) v: &'a mut [T],
+    pub(crate) fp: T,
 }
 
 impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
     /// f = x^p - x - 1 and g = `input` (p coefficients), both reversed; r = `r0`; v = 0.
-    fn init<const P: usize>(flat: &'a mut [T], input: impl IntoIterator<Item = i8>, r0: T) -> Self {
+    pub(crate) fn init<const P: usize>(flat: &'a mut [T], input: impl IntoIterator<Item = i8>, r0: T) -> Self {
         flat.fill(T::default());
         let (f, rest) = flat.split_at_mut(P);
         let (g, rest) = rest.split_at_mut(P);
@@ -178,6 +179,9 @@ macro_rules! divsteps {
         (f, v, delta)
     }};
 }
+// The AVX2 twins (arch/x86_64/recip.rs) run the same steps on wider blocks.
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use divsteps;
 
 /// `R3_recip` (Core `KeyGen`'s `1/g`, NTRU Prime spec §2.3): `out = 1/input`
 /// in R/3. Returns a set `Choice` if the reciprocal exists (`delta == 0` at
@@ -189,6 +193,21 @@ pub(crate) fn r3_recip<const P: usize>(
     input: &[i8; P],
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
+    r3_recip_on(out, input, buf, Backend::detect())
+}
+
+/// [`r3_recip`] on the given backend (the tests compare both).
+pub(crate) fn r3_recip_on<const P: usize>(
+    out: &mut [i8; P],
+    input: &[i8; P],
+    buf: &mut [[i8; P]; 4],
+    be: Backend,
+) -> ct::Choice {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if be == Backend::Avx2 {
+        return crate::arch::x86_64::r3_recip(out, input, buf);
+    }
+    let _ = be;
     let (f, v, delta) = divsteps!(
         P, LANES3, State::init::<P>(buf.as_flattened_mut(), input.iter().copied(), 1),
         terms: |f0: i8, g0: i8| (f0, g0),
@@ -231,6 +250,20 @@ pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
     buf: &mut [[i16; P]; 4],
     input: impl IntoIterator<Item = i8>,
 ) -> ct::Choice {
+    rq_recip3_on::<P, Q>(buf, input, Backend::detect())
+}
+
+/// [`rq_recip3`] on the given backend (the tests compare both).
+pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
+    buf: &mut [[i16; P]; 4],
+    input: impl IntoIterator<Item = i8>,
+    be: Backend,
+) -> ct::Choice {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if be == Backend::Avx2 {
+        return crate::arch::x86_64::rq_recip3::<P, Q>(buf, input);
+    }
+    let _ = be;
     let freeze = |x: i16| Fq::<Q>::freeze(i32::from(x));
     let (f, v, delta) = divsteps!(
         P, LANES, State::init::<P>(buf.as_flattened_mut(), input, Fq::<Q>::recip(3)),
@@ -306,6 +339,44 @@ mod tests {
         let mut inv = [0i8; P];
         let mut buf = Box::new([[0i8; P]; 4]);
         assert!(!bool::from(r3_recip(&mut inv, &z, &mut buf)));
+    }
+
+    /// AVX2 against portable reciprocals: `n` random small inputs (and
+    /// the non-invertible 0) for one (p, q), bit-identical outputs and
+    /// success flags.
+    fn differential<const P: usize, const Q: i16>(n: usize, seed: u64) {
+        let be = crate::mult::tests::detected();
+        let mut s = seed;
+        let mut buf3 = Box::new([[0i8; P]; 4]);
+        let mut bufq = Box::new([[0i16; P]; 4]);
+        for round in 0..n {
+            let g: [i8; P] = if round == 0 {
+                [0; P]
+            } else {
+                core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1)
+            };
+            let mut inv = [[0i8; P]; 2];
+            let mut ok = [false; 2];
+            let mut invq = [[0i16; P]; 2];
+            let mut okq = [false; 2];
+            for (k, on) in [Backend::Portable, be].into_iter().enumerate() {
+                ok[k] = bool::from(r3_recip_on(&mut inv[k], &g, &mut buf3, on));
+                okq[k] = bool::from(rq_recip3_on::<P, Q>(&mut bufq, g.iter().copied(), on));
+                invq[k] = bufq[0];
+            }
+            assert_eq!((ok[0], inv[0]), (ok[1], inv[1]), "R3_recip p = {P}, round {round}");
+            assert_eq!((okq[0], invq[0]), (okq[1], invq[1]), "Rq_recip3 p = {P}, round {round}");
+        }
+    }
+
+    #[test]
+    fn avx2_recips_match_portable() {
+        differential::<653, 4621>(50, 21);
+        differential::<761, 4591>(200, 22);
+        differential::<857, 5167>(50, 23);
+        differential::<953, 6343>(50, 24);
+        differential::<1013, 7177>(50, 25);
+        differential::<1277, 7879>(50, 26);
     }
 
     #[test]

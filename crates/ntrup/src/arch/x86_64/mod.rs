@@ -12,8 +12,10 @@
 //! division: every loop bound and window position depends on p only.
 
 mod mult;
+mod recip;
 
 pub(crate) use mult::schoolbook;
+pub(crate) use recip::{r3_recip, rq_recip3};
 
 use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
 
