@@ -1,11 +1,13 @@
-//! Streamlined NTRU Prime: pqdr-ntrup against PQClean's portable C
-//! (`pqcrypto-ntruprime`, built without AVX2) for all six sets, and against
-//! the `sntrup761` crate (portable path: no AVX2 at compile time) for sntrup761.
+//! Streamlined NTRU Prime: pqdr-ntrup (AVX2 kernels with the default `simd`
+//! feature; portable with `--no-default-features`) against PQClean
+//! (`pqcrypto-ntruprime` with its `avx2` feature: the AVX2 C on an AVX2 CPU)
+//! and the `sntrup` 0.4 crate (run-time AVX2) for all six sets, and the
+//! `sntrup761` 0.4 crate (portable path: no AVX2 at compile time) for sntrup761.
 //!
 //! `cargo bench --features bench-peers --bench ntrup -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Instruction counts (exact, unlike wall time on a shared machine): with
-//! `NTRUP_ICOUNT=<impl>:<set>:<op>:<n>` (impl `pqdr` | `pqclean` | `sntrup761-crate`,
+//! `NTRUP_ICOUNT=<impl>:<set>:<op>:<n>` (impl `pqdr` | `pqclean` | `sntrup-crate` | `sntrup761-crate`,
 //! op `keygen` | `encaps` | `decaps` | `none`) the binary runs one key pair and
 //! ciphertext, then `n` operations, and exits; run it under
 //! `valgrind --tool=callgrind` and subtract the `none` run.
@@ -48,13 +50,13 @@ macro_rules! pqclean {
             assert_eq!(dk.decapsulate(&ct2).as_bytes().as_slice(), ss.as_bytes());
             let _ = pk.as_bytes();
             let mut g = c.benchmark_group($name);
-            g.bench_function(BenchmarkId::new("keygen", "pqclean-clean"), |b| {
+            g.bench_function(BenchmarkId::new("keygen", "pqclean-avx2"), |b| {
                 b.iter(|| black_box(m::keypair()))
             });
-            g.bench_function(BenchmarkId::new("encaps", "pqclean-clean"), |b| {
+            g.bench_function(BenchmarkId::new("encaps", "pqclean-avx2"), |b| {
                 b.iter(|| black_box(m::encapsulate(&pk)))
             });
-            g.bench_function(BenchmarkId::new("decaps", "pqclean-clean"), |b| {
+            g.bench_function(BenchmarkId::new("decaps", "pqclean-avx2"), |b| {
                 b.iter(|| black_box(m::decapsulate(black_box(&ct), &sk)))
             });
             g.finish();
@@ -68,6 +70,36 @@ pqclean!(pqclean857, sntrup857, "sntrup857");
 pqclean!(pqclean953, sntrup953, "sntrup953");
 pqclean!(pqclean1013, sntrup1013, "sntrup1013");
 pqclean!(pqclean1277, sntrup1277, "sntrup1277");
+
+macro_rules! sntrup_crate {
+    ($fn:ident, $module:ident, $name:literal) => {
+        fn $fn(c: &mut Criterion) {
+            use sntrup::$module as m;
+            let mut rng = StdRng::seed_from_u64(3);
+            let (ek, dk) = m::generate_key(&mut rng);
+            let (ct, ss) = ek.encapsulate(&mut rng);
+            assert_eq!(dk.decapsulate(&ct).as_ref(), ss.as_ref());
+            let mut g = c.benchmark_group($name);
+            g.bench_function(BenchmarkId::new("keygen", "sntrup-crate"), |b| {
+                b.iter(|| black_box(m::generate_key(&mut rng)))
+            });
+            g.bench_function(BenchmarkId::new("encaps", "sntrup-crate"), |b| {
+                b.iter(|| black_box(ek.encapsulate(&mut rng)))
+            });
+            g.bench_function(BenchmarkId::new("decaps", "sntrup-crate"), |b| {
+                b.iter(|| black_box(dk.decapsulate(black_box(&ct))))
+            });
+            g.finish();
+        }
+    };
+}
+
+sntrup_crate!(sntrup_crate653, sntrup653, "sntrup653");
+sntrup_crate!(sntrup_crate761, sntrup761, "sntrup761");
+sntrup_crate!(sntrup_crate857, sntrup857, "sntrup857");
+sntrup_crate!(sntrup_crate953, sntrup953, "sntrup953");
+sntrup_crate!(sntrup_crate1013, sntrup1013, "sntrup1013");
+sntrup_crate!(sntrup_crate1277, sntrup1277, "sntrup1277");
 
 fn sntrup761_crate(c: &mut Criterion) {
     let mut rng = StdRng::seed_from_u64(2);
@@ -90,16 +122,22 @@ fn all(c: &mut Criterion) {
     ours::<pqdr_ntrup::Sntrup761>(c);
     sntrup761_crate(c);
     pqclean761(c);
+    sntrup_crate761(c);
     ours::<pqdr_ntrup::Sntrup653>(c);
     pqclean653(c);
+    sntrup_crate653(c);
     ours::<pqdr_ntrup::Sntrup857>(c);
     pqclean857(c);
+    sntrup_crate857(c);
     ours::<pqdr_ntrup::Sntrup953>(c);
     pqclean953(c);
+    sntrup_crate953(c);
     ours::<pqdr_ntrup::Sntrup1013>(c);
     pqclean1013(c);
+    sntrup_crate1013(c);
     ours::<pqdr_ntrup::Sntrup1277>(c);
     pqclean1277(c);
+    sntrup_crate1277(c);
 }
 
 fn icount_pqdr<S: ParameterSet>(op: &str, n: usize) {
@@ -132,6 +170,23 @@ macro_rules! icount_pqclean {
     }};
 }
 
+macro_rules! icount_sntrup {
+    ($module:ident, $op:expr, $n:expr) => {{
+        use sntrup::$module as m;
+        let mut rng = StdRng::seed_from_u64(3);
+        let (ek, dk) = m::generate_key(&mut rng);
+        let (ct, _) = ek.encapsulate(&mut rng);
+        for _ in 0..$n {
+            match $op {
+                "keygen" => drop(black_box(m::generate_key(&mut rng))),
+                "encaps" => drop(black_box(ek.encapsulate(&mut rng))),
+                "decaps" => drop(black_box(dk.decapsulate(&ct))),
+                _ => {}
+            }
+        }
+    }};
+}
+
 fn icount(spec: &str) {
     let parts: Vec<&str> = spec.split(':').collect();
     let [imp, set, op, n] = parts[..] else {
@@ -151,6 +206,12 @@ fn icount(spec: &str) {
         ("pqclean", "sntrup953") => icount_pqclean!(sntrup953, op, n),
         ("pqclean", "sntrup1013") => icount_pqclean!(sntrup1013, op, n),
         ("pqclean", "sntrup1277") => icount_pqclean!(sntrup1277, op, n),
+        ("sntrup-crate", "sntrup653") => icount_sntrup!(sntrup653, op, n),
+        ("sntrup-crate", "sntrup761") => icount_sntrup!(sntrup761, op, n),
+        ("sntrup-crate", "sntrup857") => icount_sntrup!(sntrup857, op, n),
+        ("sntrup-crate", "sntrup953") => icount_sntrup!(sntrup953, op, n),
+        ("sntrup-crate", "sntrup1013") => icount_sntrup!(sntrup1013, op, n),
+        ("sntrup-crate", "sntrup1277") => icount_sntrup!(sntrup1277, op, n),
         ("sntrup761-crate", "sntrup761") => {
             let mut rng = StdRng::seed_from_u64(2);
             let (ek, dk) = sntrup761::generate_key(&mut rng);

@@ -38,9 +38,9 @@ extern crate std;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod arch;
 mod arith;
-mod backend;
 #[cfg(feature = "pkcs8")]
 mod asn1;
+mod backend;
 mod ct;
 mod encode;
 mod error;

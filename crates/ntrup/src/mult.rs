@@ -405,8 +405,7 @@ pub(crate) mod tests {
         let q = Q as u32;
         let mut buf = Box::new([[0i16; P]; 3]);
         for round in 0..1000 {
-            let mut a: [i16; P] =
-                core::array::from_fn(|_| (lcg(&mut s) % q) as i16 - (Q - 1) / 2);
+            let mut a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % q) as i16 - (Q - 1) / 2);
             let mut b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             if round < 2 {
                 let sign = if round == 0 { 1 } else { -1 };

@@ -39,7 +39,11 @@ pub(crate) struct State<'a, T> {
 
 impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
     /// f = x^p - x - 1 and g = `input` (p coefficients), both reversed; r = `r0`; v = 0.
-    pub(crate) fn init<const P: usize>(flat: &'a mut [T], input: impl IntoIterator<Item = i8>, r0: T) -> Self {
+    pub(crate) fn init<const P: usize>(
+        flat: &'a mut [T],
+        input: impl IntoIterator<Item = i8>,
+        r0: T,
+    ) -> Self {
         flat.fill(T::default());
         let (f, rest) = flat.split_at_mut(P);
         let (g, rest) = rest.split_at_mut(P);
@@ -364,8 +368,16 @@ mod tests {
                 okq[k] = bool::from(rq_recip3_on::<P, Q>(&mut bufq, g.iter().copied(), on));
                 invq[k] = bufq[0];
             }
-            assert_eq!((ok[0], inv[0]), (ok[1], inv[1]), "R3_recip p = {P}, round {round}");
-            assert_eq!((okq[0], invq[0]), (okq[1], invq[1]), "Rq_recip3 p = {P}, round {round}");
+            assert_eq!(
+                (ok[0], inv[0]),
+                (ok[1], inv[1]),
+                "R3_recip p = {P}, round {round}"
+            );
+            assert_eq!(
+                (okq[0], invq[0]),
+                (okq[1], invq[1]),
+                "Rq_recip3 p = {P}, round {round}"
+            );
         }
     }
 
