@@ -7,14 +7,15 @@
 )]
 
 use pqdr_ct::hook;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use crate::encode::{pack, unpack};
 use crate::field::{Q, freeze};
 use crate::params::{D, ParameterSet, PolyArray, T0_POLY_SIZE, T1_BITS, T1_POLY_SIZE};
-use crate::poly::{N, Poly, mul_acc, reduce_acc};
+use crate::poly::{N, Poly, reduce_acc};
 use crate::rounding::power2round;
-use crate::sample::{h, rej_bounded_poly, rej_ntt_poly};
+use crate::sample::h;
+use crate::sample_x4::{expand_s, row_mul_acc};
 
 /// Byte offsets inside the encoded signing key (`skEncode`, FIPS 204 Algorithm 24).
 pub(crate) struct SkLayout;
@@ -82,18 +83,14 @@ pub(crate) fn keygen_internal<P: ParameterSet>(
     let mut rho_prime = Zeroizing::new([0u8; 64]);
     rho_prime.copy_from_slice(&seeds[32..96]);
     // `ExpandS(ρ')` (FIPS 204 Algorithm 33): s1 then s2, packed straight into the key.
-    let mut s = Zeroizing::new(Poly::ZERO);
-    for r in 0..P::L + P::K {
-        rej_bounded_poly(&mut s, &rho_prime, r as u16, P::ETA);
+    expand_s(&rho_prime, P::L + P::K, P::ETA, |r, s| {
         let range = if r < P::L {
             s1_range::<P>(r)
         } else {
             s2_range::<P>(r - P::L)
         };
-        pack(&mut sk_b[range], &s, P::ETA_BITS, |c| {
-            P::ETA.wrapping_sub(c)
-        });
-    }
+        pack(&mut sk_b[range], s, P::ETA_BITS, |c| P::ETA.wrapping_sub(c));
+    });
     let ok = derive_t::<P>(sk, pk, true);
     debug_assert_eq!(ok, 0);
     // The public key is a public output.
@@ -118,7 +115,6 @@ pub(crate) fn derive_t<P: ParameterSet>(
         unpack_eta::<P>(s, &sk.as_ref()[s1_range::<P>(j)]);
         s.ntt();
     }
-    let mut a = Poly::ZERO;
     let mut acc = Zeroizing::new([0i64; N]);
     let mut t = Zeroizing::new(Poly::ZERO);
     let mut s2 = Zeroizing::new(Poly::ZERO);
@@ -126,10 +122,7 @@ pub(crate) fn derive_t<P: ParameterSet>(
     let mut diff = 0u32;
     for r in 0..P::K {
         acc.fill(0);
-        for (j, s) in s1_hat.as_ref().iter().enumerate() {
-            rej_ntt_poly(&mut a, &rho, j, r);
-            mul_acc(&mut acc, &a, s);
-        }
+        row_mul_acc(&mut acc, &rho, r, s1_hat.as_ref());
         reduce_acc(&mut t, &acc);
         t.invntt_tomont();
         unpack_eta::<P>(&mut s2, &sk.as_ref()[s2_range::<P>(r)]);
@@ -166,7 +159,6 @@ pub(crate) fn derive_t<P: ParameterSet>(
             diff |= u32::from(x ^ y);
         }
     }
-    a.zeroize();
     diff
 }
 

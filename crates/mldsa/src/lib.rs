@@ -32,6 +32,7 @@ mod poly;
 mod prehash;
 mod rounding;
 mod sample;
+mod sample_x4;
 #[cfg(feature = "self-test")]
 pub mod self_test;
 mod sign;

@@ -16,8 +16,8 @@ use crate::field::{Q, mont};
 use crate::params::MAX_Z_POLY_SIZE;
 use crate::poly::{N, Poly};
 
-const SHAKE128_RATE: usize = 168;
-const SHAKE256_RATE: usize = 136;
+pub(crate) const SHAKE128_RATE: usize = 168;
+pub(crate) const SHAKE256_RATE: usize = 136;
 /// Whole SHAKE256 blocks for one ExpandMask polynomial of any set.
 const MASK_BUF_SIZE: usize = MAX_Z_POLY_SIZE.div_ceil(SHAKE256_RATE) * SHAKE256_RATE;
 
@@ -41,23 +41,35 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
     let mut reader = g;
     let mut buf = [0u8; 5 * SHAKE128_RATE];
     reader.squeeze_blocks(&mut buf);
-    let mut len = buf.len();
-    let mut ctr = 0;
-    loop {
-        for b in buf[..len].chunks_exact(3) {
-            // `CoeffFromThreeBytes` (FIPS 204 Algorithm 14): drop the top bit, accept if < q.
-            let z = i32::from(b[0]) | (i32::from(b[1]) << 8) | (i32::from(b[2] & 0x7f) << 16);
-            if z < Q {
-                out.0[ctr] = z;
-                ctr += 1;
-                if ctr == N {
-                    return;
-                }
-            }
-        }
+    let mut ctr = rej_ntt_consume(&buf, 0, |i, z| out.0[i] = z);
+    while ctr < N {
         reader.squeeze_blocks(&mut buf[..SHAKE128_RATE]);
-        len = SHAKE128_RATE;
+        ctr = rej_ntt_consume(&buf[..SHAKE128_RATE], ctr, |i, z| out.0[i] = z);
     }
+}
+
+/// The rejection loop of `RejNTTPoly` (FIPS 204 Algorithm 30) over `bytes`
+/// (a multiple of 3), starting at coefficient `ctr`: `f(i, z)` for every
+/// accepted coefficient z of index i until 256 are accepted. Returns the new
+/// count. Only public bytes (SHAKE128 of ρ) are branched on.
+#[inline(always)]
+pub(crate) fn rej_ntt_consume(
+    bytes: &[u8],
+    mut ctr: usize,
+    mut f: impl FnMut(usize, i32),
+) -> usize {
+    for b in bytes.chunks_exact(3) {
+        if ctr == N {
+            break;
+        }
+        // `CoeffFromThreeBytes` (FIPS 204 Algorithm 14): drop the top bit, accept if < q.
+        let z = i32::from(b[0]) | (i32::from(b[1]) << 8) | (i32::from(b[2] & 0x7f) << 16);
+        if z < Q {
+            f(ctr, z);
+            ctr += 1;
+        }
+    }
+    ctr
 }
 
 /// acc += Â[r][s] ∘ ŷ with Â[r][s] = `RejNTTPoly(ρ‖s‖r)` (FIPS 204
@@ -73,21 +85,17 @@ pub(crate) fn rej_ntt_mul_acc(acc: &mut Poly, rho: &[u8; 32], s: usize, r: usize
     let mut reader = g;
     let mut buf = [0u8; SHAKE128_RATE];
     let mut ctr = 0;
-    loop {
+    while ctr < N {
         reader.squeeze_blocks(&mut buf);
-        for b in buf.chunks_exact(3) {
-            // `CoeffFromThreeBytes` (FIPS 204 Algorithm 14).
-            let z = i32::from(b[0]) | (i32::from(b[1]) << 8) | (i32::from(b[2] & 0x7f) << 16);
-            if z < Q {
-                let p = mont(i64::from(z).wrapping_mul(i64::from(y.0[ctr])));
-                acc.0[ctr] = acc.0[ctr].wrapping_add(p);
-                ctr += 1;
-                if ctr == N {
-                    return;
-                }
-            }
-        }
+        ctr = rej_ntt_consume(&buf, ctr, |i, z| mul_acc_coeff(acc, y, i, z));
     }
+}
+
+/// acc_i += mont(z·y_i): one accepted Â coefficient multiplied into `acc`.
+#[inline(always)]
+pub(crate) fn mul_acc_coeff(acc: &mut Poly, y: &Poly, i: usize, z: i32) {
+    let p = mont(i64::from(z).wrapping_mul(i64::from(y.0[i])));
+    acc.0[i] = acc.0[i].wrapping_add(p);
 }
 
 /// `RejBoundedPoly(ρ'‖r)` (FIPS 204 Algorithm 31) for η ∈ {2, 4} (ExpandS, Algorithm 33).
@@ -103,35 +111,42 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
     let mut reader = x;
     let mut buf = [0u8; 2 * SHAKE256_RATE];
     reader.squeeze_blocks(&mut buf);
-    let mut len = buf.len();
-    let mut ctr = 0;
+    let mut ctr = rej_bounded_consume(&buf, 0, out, eta);
+    while ctr < N {
+        reader.squeeze_blocks(&mut buf[..SHAKE256_RATE]);
+        ctr = rej_bounded_consume(&buf[..SHAKE256_RATE], ctr, out, eta);
+    }
+    buf.zeroize();
+}
+
+/// The rejection loop of `RejBoundedPoly` (FIPS 204 Algorithm 31) over
+/// `bytes`, starting at coefficient `ctr`; returns the new count (at most
+/// 256). Releases only the accept bits, as [`rej_bounded_poly`] explains.
+#[inline(always)]
+pub(crate) fn rej_bounded_consume(bytes: &[u8], mut ctr: usize, out: &mut Poly, eta: i32) -> usize {
     let bound: i32 = if eta == 2 { 15 } else { 9 };
-    loop {
-        for &byte in &buf[..len] {
-            for b in [i32::from(byte & 15), i32::from(byte >> 4)] {
-                // η = 2: 2 − (b mod 5), with b mod 5 = b − 5·⌊205b/1024⌋ for b < 15.
-                // η = 4: 4 − b.
-                let v = if eta == 2 {
-                    2 - (b - 5 * ((b * 205) >> 10))
-                } else {
-                    4 - b
-                };
-                let mut accept = u8::from(b < bound);
-                // Released on purpose, see the function doc.
-                hook::declassify(&mut accept);
-                if accept != 0 {
-                    out.0[ctr] = v;
-                    ctr += 1;
-                    if ctr == N {
-                        buf.zeroize();
-                        return;
-                    }
-                }
+    for &byte in bytes {
+        for b in [i32::from(byte & 15), i32::from(byte >> 4)] {
+            if ctr == N {
+                return ctr;
+            }
+            // η = 2: 2 − (b mod 5), with b mod 5 = b − 5·⌊205b/1024⌋ for b < 15.
+            // η = 4: 4 − b.
+            let v = if eta == 2 {
+                2 - (b - 5 * ((b * 205) >> 10))
+            } else {
+                4 - b
+            };
+            let mut accept = u8::from(b < bound);
+            // Released on purpose, see the doc of `rej_bounded_poly`.
+            hook::declassify(&mut accept);
+            if accept != 0 {
+                out.0[ctr] = v;
+                ctr += 1;
             }
         }
-        reader.squeeze_blocks(&mut buf[..SHAKE256_RATE]);
-        len = SHAKE256_RATE;
     }
+    ctr
 }
 
 /// `ExpandMask(ρ'', μ)` (FIPS 204 Algorithm 34): the r-th polynomial, y_r =

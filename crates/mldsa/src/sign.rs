@@ -35,7 +35,8 @@ use crate::poly::{
     N, Poly, mul_acc, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place, reduce_acc,
 };
 use crate::rounding::{decompose, high_bits};
-use crate::sample::{expand_mask_poly, h, rej_ntt_mul_acc, rej_ntt_poly, sample_in_ball};
+use crate::sample::{h, sample_in_ball};
+use crate::sample_x4::{expand_mask, row_mul_acc_mont};
 
 /// Precomputed values of a signing key: Â, ŝ1, ŝ2 and NTT(t0), each
 /// optional. When absent, Â entries are sampled as needed (straight into the
@@ -80,12 +81,9 @@ fn expand_s_hat<P: ParameterSet>(skb: &[u8], s1_hat: &mut P::VecL, s2_hat: &mut 
 }
 
 /// `ExpandA(ρ)` (FIPS 204 Algorithm 32), public.
+#[inline(never)]
 fn expand_a<P: ParameterSet>(rho: &[u8; 32], a_hat: &mut P::Matrix) {
-    for (r, row) in a_hat.as_mut().chunks_exact_mut(P::L).enumerate() {
-        for (s, a) in row.iter_mut().enumerate() {
-            rej_ntt_poly(a, rho, s, r);
-        }
-    }
+    crate::sample_x4::expand_a(rho, a_hat.as_mut(), P::L);
 }
 
 /// `ML-DSA.Sign_internal(sk, M′, rnd)` (FIPS 204 Algorithm 7) from line 7 on,
@@ -207,8 +205,8 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     let mut kappa: u16 = 0;
     loop {
         // Line 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
-        for (r, y) in y_hat.as_mut().iter_mut().enumerate() {
-            expand_mask_poly(y, &rho_pp, kappa.wrapping_add(r as u16), P::GAMMA1_BITS);
+        expand_mask(y_hat.as_mut(), &rho_pp, kappa, P::GAMMA1_BITS);
+        for y in y_hat.as_mut() {
             y.ntt();
         }
         kappa = kappa.wrapping_add(P::L as u16);
@@ -227,9 +225,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
                 _ => {
                     // Σ_j mont(Â_ij ∘ ŷ_j), |·| < 7q, reduced to (−q, q).
                     *wi = Poly::ZERO;
-                    for (j, y) in y_hat.as_ref().iter().enumerate() {
-                        rej_ntt_mul_acc(wi, &rho, j, i, y);
-                    }
+                    row_mul_acc_mont(wi, &rho, i, y_hat.as_ref());
                     wi.reduce();
                 }
             }

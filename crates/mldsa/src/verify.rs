@@ -10,7 +10,8 @@ use crate::keygen::{t1_range, unpack_t1};
 use crate::params::{D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::use_hint;
-use crate::sample::{rej_ntt_poly, sample_in_ball};
+use crate::sample::sample_in_ball;
+use crate::sample_x4::{expand_a, row_mul_acc};
 
 /// `ML-DSA.Verify_internal` (FIPS 204 Algorithm 8) given μ = H(tr‖M′, 64):
 /// true if σ is a valid signature.
@@ -37,11 +38,7 @@ pub(crate) fn expand_public<P: ParameterSet>(
     t1_hat: &mut P::VecK,
 ) {
     let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);
-    for (r, row) in a_hat.as_mut().chunks_exact_mut(P::L).enumerate() {
-        for (s, a) in row.iter_mut().enumerate() {
-            rej_ntt_poly(a, rho, s, r);
-        }
-    }
+    expand_a(rho, a_hat.as_mut(), P::L);
     for (i, t) in t1_hat.as_mut().iter_mut().enumerate() {
         unpack_t1(t, &pk.as_ref()[t1_range(i)]);
         for x in &mut t.0 {
@@ -90,7 +87,6 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     for x in &mut c_hat.0 {
         *x = x.wrapping_neg();
     }
-    let mut a = Poly::ZERO;
     let mut t = Poly::ZERO;
     let mut acc = [0i64; N];
     let mut w1 = [0u8; MAX_W1_POLY_SIZE];
@@ -108,10 +104,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
             }
             mul_acc(&mut acc, &c_hat, &t1_hat.as_ref()[i]);
         } else {
-            for (j, z) in z_hat.as_ref().iter().enumerate() {
-                rej_ntt_poly(&mut a, rho, j, i);
-                mul_acc(&mut acc, &a, z);
-            }
+            row_mul_acc(&mut acc, rho, i, z_hat.as_ref());
             unpack_t1(&mut t, &pk.as_ref()[t1_range(i)]);
             for x in &mut t.0 {
                 *x <<= D;

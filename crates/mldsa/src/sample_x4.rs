@@ -1,0 +1,423 @@
+//! Four XOF streams at a time (FIPS 204 §7.3 on `pqdr_keccak`'s 4-way
+//! sponges): `ExpandA`, `ExpandS` and `ExpandMask` (Algorithms 32–34) sample
+//! four polynomials per Keccak-f\[1600\]×4 call. Each lane gives exactly the
+//! polynomial of the one-at-a-time sampler in `sample.rs` (same byte stream,
+//! same acceptance), so the outputs are identical; the differential tests
+//! below check it.
+//!
+//! The 4-way path is taken only when the permutation runs on SIMD
+//! ([`simd_backend`]): the portable 4-way permutation is no faster than four
+//! scalar ones, so without AVX2 (or without the `simd` feature) the callers
+//! keep the one-at-a-time samplers.
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "matrix indices are below 8 and fit a byte"
+)]
+
+use pqdr_keccak::{Backend, Shake128x4, Shake256x4};
+use zeroize::Zeroize;
+
+use crate::poly::{N, Poly, mul_acc};
+use crate::sample::{
+    SHAKE128_RATE, SHAKE256_RATE, expand_mask_poly, mul_acc_coeff, rej_bounded_consume,
+    rej_bounded_poly, rej_ntt_consume, rej_ntt_mul_acc, rej_ntt_poly,
+};
+
+/// The 4-way backend if it runs on SIMD, else `None` (use the scalar samplers).
+#[inline]
+pub(crate) fn simd_backend() -> Option<Backend> {
+    let b = Backend::detect();
+    b.is_simd().then_some(b)
+}
+
+/// One block of each of the four SHAKE128 streams.
+#[inline(always)]
+fn squeeze128(x: &mut Shake128x4, buf: &mut [[u8; SHAKE128_RATE]; 4]) {
+    let [b0, b1, b2, b3] = buf;
+    x.squeeze_blocks([b0, b1, b2, b3]);
+}
+
+/// One block of each of the four SHAKE256 streams.
+#[inline(always)]
+fn squeeze256(x: &mut Shake256x4, buf: &mut [[u8; SHAKE256_RATE]; 4]) {
+    let [b0, b1, b2, b3] = buf;
+    x.squeeze_blocks([b0, b1, b2, b3]);
+}
+
+/// SHAKE128(ρ‖s‖r) for four index pairs `sr` = [s, r] (FIPS 204 Algorithm 32).
+#[inline(always)]
+fn shake128_rho(backend: Backend, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Shake128x4 {
+    let mut g = Shake128x4::with_backend(backend);
+    g.absorb([rho; 4]);
+    g.absorb([&sr[0], &sr[1], &sr[2], &sr[3]]);
+    g
+}
+
+/// Four `RejNTTPoly(ρ‖s‖r)` (FIPS 204 Algorithm 30) with `sr` = [s, r] per
+/// lane: `out[k]` = Â[r_k][s_k]. ρ is public.
+pub(crate) fn rej_ntt_poly_x4(
+    backend: Backend,
+    out: [&mut Poly; 4],
+    rho: &[u8; 32],
+    sr: [[u8; 2]; 4],
+) {
+    let mut g = shake128_rho(backend, rho, &sr);
+    let mut buf = [[0u8; SHAKE128_RATE]; 4];
+    let mut ctr = [0usize; 4];
+    let mut out = out;
+    while ctr.iter().any(|&c| c < N) {
+        squeeze128(&mut g, &mut buf);
+        for ((o, c), b) in out.iter_mut().zip(ctr.iter_mut()).zip(buf.iter()) {
+            *c = rej_ntt_consume(b, *c, |i, z| o.0[i] = z);
+        }
+    }
+}
+
+/// acc += Σ_k mont(Â[r][s_k] ∘ y_k) for the four entries `s` of row `r`,
+/// sampled as they are consumed (the 4-way [`rej_ntt_mul_acc`]).
+fn rej_ntt_mul_acc_x4(
+    backend: Backend,
+    acc: &mut Poly,
+    rho: &[u8; 32],
+    s: [usize; 4],
+    r: usize,
+    y: [&Poly; 4],
+) {
+    let sr = s.map(|s| [s as u8, r as u8]);
+    let mut g = shake128_rho(backend, rho, &sr);
+    let mut buf = [[0u8; SHAKE128_RATE]; 4];
+    let mut ctr = [0usize; 4];
+    while ctr.iter().any(|&c| c < N) {
+        squeeze128(&mut g, &mut buf);
+        for ((y, c), b) in y.iter().zip(ctr.iter_mut()).zip(buf.iter()) {
+            *c = rej_ntt_consume(b, *c, |i, z| mul_acc_coeff(acc, y, i, z));
+        }
+    }
+}
+
+/// `ExpandA(ρ)` (FIPS 204 Algorithm 32) into `a` (row-major, `l` columns):
+/// entry r·l + s is `RejNTTPoly(ρ‖s‖r)`, four entries per 4-way call.
+pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
+    // (s, r) of entry e, by counting (no division).
+    let sr = |e: usize| {
+        let (mut s, mut r) = (e, 0);
+        while s >= l {
+            s -= l;
+            r += 1;
+        }
+        (s, r)
+    };
+    let mut e = 0;
+    if let Some(backend) = simd_backend() {
+        while let Some([a0, a1, a2, a3]) = a.get_mut(e..e + 4) {
+            let idx: [[u8; 2]; 4] = core::array::from_fn(|k| {
+                let (s, r) = sr(e + k);
+                [s as u8, r as u8]
+            });
+            rej_ntt_poly_x4(backend, [a0, a1, a2, a3], rho, idx);
+            e += 4;
+        }
+    }
+    for (k, p) in a.iter_mut().enumerate().skip(e) {
+        let (s, r) = sr(k);
+        rej_ntt_poly(p, rho, s, r);
+    }
+}
+
+/// acc += Σ_s Â[r][s] ∘ v_s (i64 products, FIPS 204 Algorithm 32 row r),
+/// the entries sampled four at a time into a scratch and used once.
+pub(crate) fn row_mul_acc(acc: &mut [i64; N], rho: &[u8; 32], r: usize, v: &[Poly]) {
+    let mut s = 0;
+    if let Some(backend) = simd_backend() {
+        let mut tmp = [Poly::ZERO; 4];
+        while let Some(vs) = v.get(s..s + 4) {
+            let [t0, t1, t2, t3] = &mut tmp;
+            let idx = core::array::from_fn(|k| [(s + k) as u8, r as u8]);
+            rej_ntt_poly_x4(backend, [t0, t1, t2, t3], rho, idx);
+            for (a, x) in tmp.iter().zip(vs) {
+                mul_acc(acc, a, x);
+            }
+            s += 4;
+        }
+    }
+    let mut a = Poly::ZERO;
+    for (j, x) in v.iter().enumerate().skip(s) {
+        rej_ntt_poly(&mut a, rho, j, r);
+        mul_acc(acc, &a, x);
+    }
+}
+
+/// w += Σ_s mont(Â[r][s] ∘ ŷ_s) (Montgomery products, |ŷ| < 9q; the caller
+/// reduces after at most 7), each entry consumed as sampled, four at a time.
+pub(crate) fn row_mul_acc_mont(w: &mut Poly, rho: &[u8; 32], r: usize, y: &[Poly]) {
+    let mut s = 0;
+    if let Some(backend) = simd_backend() {
+        while let Some([y0, y1, y2, y3]) = y.get(s..s + 4) {
+            rej_ntt_mul_acc_x4(
+                backend,
+                w,
+                rho,
+                [s, s + 1, s + 2, s + 3],
+                r,
+                [y0, y1, y2, y3],
+            );
+            s += 4;
+        }
+    }
+    for (j, yj) in y.iter().enumerate().skip(s) {
+        rej_ntt_mul_acc(w, rho, j, r, yj);
+    }
+}
+
+/// Four `RejBoundedPoly(ρ'‖r_k)` (FIPS 204 Algorithm 31, ExpandS). ρ' is
+/// secret; only the accept bits are released, as in [`rej_bounded_poly`].
+pub(crate) fn rej_bounded_poly_x4(
+    backend: Backend,
+    out: [&mut Poly; 4],
+    rho_prime: &[u8; 64],
+    r: [u16; 4],
+    eta: i32,
+) {
+    let mut x = Shake256x4::with_backend(backend);
+    x.absorb([rho_prime; 4]);
+    let idx = r.map(u16::to_le_bytes);
+    x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
+    let mut buf = [[0u8; SHAKE256_RATE]; 4];
+    let mut ctr = [0usize; 4];
+    let mut out = out;
+    while ctr.iter().any(|&c| c < N) {
+        squeeze256(&mut x, &mut buf);
+        for ((o, c), b) in out.iter_mut().zip(ctr.iter_mut()).zip(buf.iter()) {
+            *c = rej_bounded_consume(b, *c, o, eta);
+        }
+    }
+    buf.zeroize();
+}
+
+/// `ExpandS(ρ')` (FIPS 204 Algorithm 33): calls `store(r, s_r)` for r = 0 ..
+/// `count` (s1 then s2), four polynomials per 4-way call.
+pub(crate) fn expand_s(
+    rho_prime: &[u8; 64],
+    count: usize,
+    eta: i32,
+    mut store: impl FnMut(usize, &Poly),
+) {
+    let mut r = 0;
+    if let Some(backend) = simd_backend() {
+        let mut tmp = [Poly::ZERO; 4];
+        while r + 4 <= count {
+            let [t0, t1, t2, t3] = &mut tmp;
+            let idx = core::array::from_fn(|k| (r + k) as u16);
+            rej_bounded_poly_x4(backend, [t0, t1, t2, t3], rho_prime, idx, eta);
+            for (k, t) in tmp.iter().enumerate() {
+                store(r + k, t);
+            }
+            r += 4;
+        }
+        tmp.zeroize();
+    }
+    let mut s = Poly::ZERO;
+    while r < count {
+        rej_bounded_poly(&mut s, rho_prime, r as u16, eta);
+        store(r, &s);
+        r += 1;
+    }
+    s.zeroize();
+}
+
+/// Four polynomials of `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34): lane k
+/// is y = BitUnpack(H(ρ''‖IntegerToBytes(κ_k, 2)), γ1 − 1, γ1), unpacked
+/// block by block (a bit buffer carries a field across block boundaries) so
+/// that only one SHAKE256 block per lane is held. ρ'' is secret: the
+/// branches depend only on bit counts.
+pub(crate) fn expand_mask_poly_x4(
+    backend: Backend,
+    out: [&mut Poly; 4],
+    rho_pp: &[u8; 64],
+    kappa: [u16; 4],
+    gamma1_bits: u32,
+) {
+    let mut x = Shake256x4::with_backend(backend);
+    x.absorb([rho_pp; 4]);
+    let idx = kappa.map(u16::to_le_bytes);
+    x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
+    let bits = gamma1_bits + 1;
+    let gamma1 = 1i32 << gamma1_bits;
+    let mask = (1u64 << bits) - 1;
+    let mut buf = [[0u8; SHAKE256_RATE]; 4];
+    let mut acc = [0u64; 4];
+    let mut nbits = 0u32;
+    let mut ctr = 0usize;
+    let mut out = out;
+    while ctr < N {
+        squeeze256(&mut x, &mut buf);
+        // The four lanes advance in step: same counts, same positions.
+        let mut next = (nbits, ctr);
+        for ((o, a), b) in out.iter_mut().zip(acc.iter_mut()).zip(buf.iter()) {
+            let (mut nb, mut c) = (nbits, ctr);
+            for &byte in b {
+                if c == N {
+                    break;
+                }
+                *a |= u64::from(byte) << nb;
+                nb += 8;
+                // bits ≥ 18 > 8: at most one field completes per byte.
+                if nb >= bits {
+                    o.0[c] = gamma1.wrapping_sub((*a & mask) as i32);
+                    *a >>= bits;
+                    nb -= bits;
+                    c += 1;
+                }
+            }
+            next = (nb, c);
+        }
+        (nbits, ctr) = next;
+    }
+    buf.zeroize();
+    acc.zeroize();
+}
+
+/// `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34) into `y` (y_r with counter
+/// κ + r), four polynomials per 4-way call.
+pub(crate) fn expand_mask(y: &mut [Poly], rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
+    let mut r = 0;
+    if let Some(backend) = simd_backend() {
+        while let Some([y0, y1, y2, y3]) = y.get_mut(r..r + 4) {
+            let k = core::array::from_fn(|i| kappa.wrapping_add((r + i) as u16));
+            expand_mask_poly_x4(backend, [y0, y1, y2, y3], rho_pp, k, gamma1_bits);
+            r += 4;
+        }
+    }
+    for (i, p) in y.iter_mut().enumerate().skip(r) {
+        expand_mask_poly(p, rho_pp, kappa.wrapping_add(i as u16), gamma1_bits);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The backends to compare against the scalar samplers: the portable
+    /// 4-way permutation always, AVX2 too when the CPU has it.
+    fn backends() -> impl Iterator<Item = Backend> {
+        [Backend::PORTABLE, Backend::detect()].into_iter()
+    }
+
+    fn seed<const L: usize>(t: u32) -> [u8; L] {
+        let mut s = t.wrapping_mul(2_654_435_761).wrapping_add(1);
+        core::array::from_fn(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s as u8
+        })
+    }
+
+    #[test]
+    fn rej_ntt_x4_matches_scalar() {
+        for t in 0..300 {
+            let rho = seed::<32>(t);
+            let sr: [[u8; 2]; 4] = core::array::from_fn(|k| [(t as u8 + k as u8) & 7, k as u8]);
+            for backend in backends() {
+                let mut got = [Poly::ZERO; 4];
+                let [g0, g1, g2, g3] = &mut got;
+                rej_ntt_poly_x4(backend, [g0, g1, g2, g3], &rho, sr);
+                for (g, [s, r]) in got.iter().zip(sr) {
+                    let mut want = Poly::ZERO;
+                    rej_ntt_poly(&mut want, &rho, s.into(), r.into());
+                    assert_eq!(g.0, want.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn expand_a_and_rows_match_scalar() {
+        for (k, l) in [(4, 4), (6, 5), (8, 7)] {
+            for t in 0..20 {
+                let rho = seed::<32>(t);
+                let mut a = [Poly::ZERO; 56];
+                expand_a(&rho, &mut a[..k * l], l);
+                let mut y = [Poly::ZERO; 7];
+                for (j, p) in y.iter_mut().enumerate() {
+                    *p = Poly(core::array::from_fn(|i| {
+                        ((i * 7919 + j * 104_729 + t as usize) & 0x3f_ffff) as i32 - (1 << 21)
+                    }));
+                }
+                for r in 0..k {
+                    let mut acc = [0i64; N];
+                    let mut w = Poly::ZERO;
+                    row_mul_acc(&mut acc, &rho, r, &y[..l]);
+                    row_mul_acc_mont(&mut w, &rho, r, &y[..l]);
+                    let mut want_acc = [0i64; N];
+                    let mut want_w = Poly::ZERO;
+                    for s in 0..l {
+                        let mut e = Poly::ZERO;
+                        rej_ntt_poly(&mut e, &rho, s, r);
+                        assert_eq!(a[r * l + s].0, e.0, "entry ({r}, {s})");
+                        mul_acc(&mut want_acc, &e, &y[s]);
+                        rej_ntt_mul_acc(&mut want_w, &rho, s, r, &y[s]);
+                    }
+                    assert_eq!(acc, want_acc);
+                    assert_eq!(w.0, want_w.0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn expand_s_x4_matches_scalar() {
+        for t in 0..300 {
+            let rho_prime = seed::<64>(t);
+            let eta = if t & 1 == 0 { 2 } else { 4 };
+            let r: [u16; 4] =
+                core::array::from_fn(|k| (t as u16).wrapping_mul(3).wrapping_add(k as u16) & 15);
+            for backend in backends() {
+                let mut got = [Poly::ZERO; 4];
+                let [g0, g1, g2, g3] = &mut got;
+                rej_bounded_poly_x4(backend, [g0, g1, g2, g3], &rho_prime, r, eta);
+                for (g, rk) in got.iter().zip(r) {
+                    let mut want = Poly::ZERO;
+                    rej_bounded_poly(&mut want, &rho_prime, rk, eta);
+                    assert_eq!(g.0, want.0);
+                }
+            }
+        }
+        let rho_prime = seed::<64>(9);
+        let mut n = 0;
+        expand_s(&rho_prime, 11, 4, |r, p| {
+            let mut want = Poly::ZERO;
+            rej_bounded_poly(&mut want, &rho_prime, r as u16, 4);
+            assert_eq!(p.0, want.0);
+            n += 1;
+        });
+        assert_eq!(n, 11);
+    }
+
+    #[test]
+    fn expand_mask_x4_matches_scalar() {
+        for t in 0..300 {
+            let rho_pp = seed::<64>(t);
+            let bits = if t & 1 == 0 { 17 } else { 19 };
+            let kappa: [u16; 4] =
+                core::array::from_fn(|k| (t as u16).wrapping_mul(7).wrapping_add(k as u16));
+            for backend in backends() {
+                let mut got = [Poly::ZERO; 4];
+                let [g0, g1, g2, g3] = &mut got;
+                expand_mask_poly_x4(backend, [g0, g1, g2, g3], &rho_pp, kappa, bits);
+                for (g, k) in got.iter().zip(kappa) {
+                    let mut want = Poly::ZERO;
+                    expand_mask_poly(&mut want, &rho_pp, k, bits);
+                    assert_eq!(g.0, want.0);
+                }
+            }
+            let mut y = [Poly::ZERO; 7];
+            expand_mask(&mut y, &rho_pp, kappa[0], bits);
+            for (i, p) in y.iter().enumerate() {
+                let mut want = Poly::ZERO;
+                expand_mask_poly(&mut want, &rho_pp, kappa[0].wrapping_add(i as u16), bits);
+                assert_eq!(p.0, want.0);
+            }
+        }
+    }
+}
