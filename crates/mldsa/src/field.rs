@@ -10,7 +10,7 @@
 pub(crate) const Q: i32 = 8_380_417;
 
 /// q^−1 mod 2^32.
-const QINV: i32 = 58_728_449;
+pub(crate) const QINV: i32 = 58_728_449;
 
 /// Montgomery reduction: a·2^−32 mod q in (−q, q), for |a| < 2^31·q.
 #[inline(always)]

@@ -1,6 +1,7 @@
 #![no_std]
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "simd"), forbid(unsafe_code))]
+#![cfg_attr(feature = "simd", deny(unsafe_code))]
 #![allow(non_snake_case, reason = "FIPS 204 variable names")]
 #![cfg_attr(
     test,
@@ -20,6 +21,8 @@
 
 #[cfg(feature = "pkcs8")]
 mod asn1;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod arch;
 mod ct;
 mod encode;
 mod error;

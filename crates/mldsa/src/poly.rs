@@ -14,6 +14,8 @@
 
 use zeroize::Zeroize;
 
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+use crate::arch::x86_64::Avx2;
 use crate::field::{Q, freeze, mont, reduce32};
 
 /// Coefficients per polynomial (n = 256, FIPS 204 §2.3).
@@ -64,7 +66,7 @@ const fn bitrev8(k: usize) -> u64 {
     clippy::integer_division_remainder_used,
     reason = "compile-time table of public constants"
 )]
-const ZETAS: [i32; N] = {
+pub(crate) const ZETAS: [i32; N] = {
     let q = Q as u64;
     let r_mod_q = (1u64 << 32) % q;
     let mut t = [0i32; N];
@@ -82,7 +84,7 @@ const ZETAS: [i32; N] = {
     clippy::integer_division_remainder_used,
     reason = "compile-time public constant"
 )]
-const INV_NTT_F: i32 = {
+pub(crate) const INV_NTT_F: i32 = {
     let q = Q as u64;
     let r2 = pow_mod((1u64 << 32) % q, 2);
     let inv256 = pow_mod(256, q - 2);
@@ -95,7 +97,7 @@ const INV_NTT_F: i32 = {
     clippy::integer_division_remainder_used,
     reason = "compile-time public constant"
 )]
-const INV_NTT_F_ZETA1: i32 = {
+pub(crate) const INV_NTT_F_ZETA1: i32 = {
     let q = Q as u64;
     let r_inv = pow_mod((1u64 << 32) % q, q - 2);
     let z = (q as i64 - ZETAS[1] as i64).rem_euclid(q as i64) as u64; // −ζ' (Montgomery form)
@@ -137,7 +139,18 @@ impl Poly {
     pub(crate) const ZERO: Self = Self([0; N]);
 
     /// `NTT(w)` in place (FIPS 204 Algorithm 41). Input |a| < q, output |a| < 9q.
+    /// AVX2 when the CPU has it (bit-identical to [`Self::ntt_portable`]).
+    #[inline]
     pub(crate) fn ntt(&mut self) {
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if let Some(avx2) = Avx2::detect() {
+            return avx2.ntt(&mut self.0);
+        }
+        self.ntt_portable();
+    }
+
+    /// The portable `NTT` (the reference twin of the AVX2 code).
+    pub(crate) fn ntt_portable(&mut self) {
         let a = &mut self.0;
         let mut m = 0;
         ntt_layer::<128>(a, &mut m);
@@ -154,7 +167,18 @@ impl Poly {
     /// Montgomery scaling folded into the last layer). Input |a| < q, output
     /// |a| < q. Only the upper half of each butterfly is reduced, so the lower
     /// halves grow to at most 128q before the last layer (256q < 2^31).
+    /// AVX2 when the CPU has it (bit-identical to [`Self::invntt_tomont_portable`]).
+    #[inline]
     pub(crate) fn invntt_tomont(&mut self) {
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if let Some(avx2) = Avx2::detect() {
+            return avx2.invntt_tomont(&mut self.0);
+        }
+        self.invntt_tomont_portable();
+    }
+
+    /// The portable `NTT^−1` times R (the reference twin of the AVX2 code).
+    pub(crate) fn invntt_tomont_portable(&mut self) {
         let a = &mut self.0;
         let mut m = N;
         invntt_layer::<1>(a, &mut m);
@@ -192,8 +216,72 @@ impl Poly {
 }
 
 /// acc += â ∘ b̂ (products accumulated in i64, reduced later by [`reduce_acc`]).
-#[inline(always)]
+#[inline]
 pub(crate) fn mul_acc(acc: &mut [i64; N], a: &Poly, b: &Poly) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if let Some(avx2) = Avx2::detect() {
+        return avx2.mul_acc(acc, &a.0, &b.0);
+    }
+    mul_acc_portable(acc, a, b);
+}
+
+/// out = mont(acc) coefficient-wise: the pointwise product times R^−1.
+#[inline]
+pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if let Some(avx2) = Avx2::detect() {
+        return avx2.reduce_acc(&mut out.0, acc);
+    }
+    reduce_acc_portable(out, acc);
+}
+
+/// out = mont(â ∘ b̂ + extra), with `extra` added in the same reduction.
+#[inline]
+pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if let Some(avx2) = Avx2::detect() {
+        out.0 = a.0;
+        return avx2.mul_mont_in_place(&mut out.0, &b.0, Some(&extra.0));
+    }
+    mul_add_mont_portable(out, a, b, extra);
+}
+
+/// a = mont(a ∘ b̂ + extra).
+#[inline]
+pub(crate) fn mul_add_mont_in_place(a: &mut Poly, b: &Poly, extra: &Poly) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if let Some(avx2) = Avx2::detect() {
+        return avx2.mul_mont_in_place(&mut a.0, &b.0, Some(&extra.0));
+    }
+    mul_add_mont_in_place_portable(a, b, extra);
+}
+
+/// a = mont(a ∘ b̂).
+#[inline]
+pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if let Some(avx2) = Avx2::detect() {
+        return avx2.mul_mont_in_place(&mut a.0, &b.0, None);
+    }
+    mul_mont_in_place_portable(a, b);
+}
+
+/// out = mont(â ∘ b̂).
+#[inline]
+pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if let Some(avx2) = Avx2::detect() {
+        out.0 = a.0;
+        return avx2.mul_mont_in_place(&mut out.0, &b.0, None);
+    }
+    mul_mont_portable(out, a, b);
+}
+
+// The portable twins (the reference for the AVX2 code in `arch`).
+
+/// acc += â ∘ b̂ (products accumulated in i64, reduced later by [`reduce_acc`]).
+#[inline(always)]
+pub(crate) fn mul_acc_portable(acc: &mut [i64; N], a: &Poly, b: &Poly) {
     for ((c, x), y) in acc.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
         *c = c.wrapping_add(i64::from(*x).wrapping_mul(i64::from(*y)));
     }
@@ -201,7 +289,7 @@ pub(crate) fn mul_acc(acc: &mut [i64; N], a: &Poly, b: &Poly) {
 
 /// out = mont(acc) coefficient-wise: the pointwise product times R^−1.
 #[inline(always)]
-pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
+pub(crate) fn reduce_acc_portable(out: &mut Poly, acc: &[i64; N]) {
     for (o, a) in out.0.iter_mut().zip(acc.iter()) {
         *o = mont(*a);
     }
@@ -209,7 +297,7 @@ pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
 
 /// out = mont(â ∘ b̂ + extra), with `extra` added in the same reduction.
 #[inline(always)]
-pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
+pub(crate) fn mul_add_mont_portable(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
     for (((o, x), y), e) in out
         .0
         .iter_mut()
@@ -227,7 +315,7 @@ pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
 
 /// a = mont(a ∘ b̂ + extra).
 #[inline(always)]
-pub(crate) fn mul_add_mont_in_place(a: &mut Poly, b: &Poly, extra: &Poly) {
+pub(crate) fn mul_add_mont_in_place_portable(a: &mut Poly, b: &Poly, extra: &Poly) {
     for ((x, y), e) in a.0.iter_mut().zip(b.0.iter()).zip(extra.0.iter()) {
         *x = mont(
             i64::from(*x)
@@ -239,7 +327,7 @@ pub(crate) fn mul_add_mont_in_place(a: &mut Poly, b: &Poly, extra: &Poly) {
 
 /// a = mont(a ∘ b̂).
 #[inline(always)]
-pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
+pub(crate) fn mul_mont_in_place_portable(a: &mut Poly, b: &Poly) {
     for (x, y) in a.0.iter_mut().zip(b.0.iter()) {
         *x = mont(i64::from(*x).wrapping_mul(i64::from(*y)));
     }
@@ -247,7 +335,7 @@ pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
 
 /// out = mont(â ∘ b̂).
 #[inline(always)]
-pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
+pub(crate) fn mul_mont_portable(out: &mut Poly, a: &Poly, b: &Poly) {
     for ((o, x), y) in out.0.iter_mut().zip(a.0.iter()).zip(b.0.iter()) {
         *o = mont(i64::from(*x).wrapping_mul(i64::from(*y)));
     }
