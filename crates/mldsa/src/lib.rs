@@ -19,10 +19,10 @@
     )
 )]
 
-#[cfg(feature = "pkcs8")]
-mod asn1;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod arch;
+#[cfg(feature = "pkcs8")]
+mod asn1;
 mod ct;
 mod encode;
 mod error;

@@ -23,8 +23,8 @@ use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_add_epi64,
     _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_cvtepi32_epi64, _mm256_loadu_si256,
     _mm256_mul_epi32, _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256,
-    _mm256_sub_epi32, _mm256_sub_epi64, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
+    _mm256_setr_epi32, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_sub_epi64, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
 use crate::field::{Q, QINV};
@@ -74,7 +74,12 @@ impl Avx2 {
     /// out = mont(out ∘ b + extra) (extra = 0 if `None`), as
     /// `poly::mul_mont_in_place` / `poly::mul_add_mont_in_place`.
     #[inline]
-    pub(crate) fn mul_mont_in_place(self, out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
+    pub(crate) fn mul_mont_in_place(
+        self,
+        out: &mut [i32; N],
+        b: &[i32; N],
+        extra: Option<&[i32; N]>,
+    ) {
         // SAFETY: `self` exists only if `detect` saw AVX2 on this CPU.
         unsafe { mul_mont_in_place(out, b, extra) }
     }
