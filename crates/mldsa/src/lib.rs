@@ -46,6 +46,7 @@ mod stream;
 mod traits;
 mod types;
 mod verify;
+mod zetas;
 
 #[cfg(feature = "pkcs8")]
 pub use asn1::{ML_DSA_44_OID, ML_DSA_65_OID, ML_DSA_87_OID, PrivateKeyForm, algorithm_oid};

@@ -16,10 +16,14 @@ use zeroize::Zeroize;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 use crate::arch::x86_64::Avx2;
-use crate::field::{Q, freeze, mont, reduce32};
+#[cfg(test)]
+use crate::field::Q;
+use crate::field::{freeze, mont, reduce32};
 
-/// Coefficients per polynomial (n = 256, FIPS 204 §2.3).
-pub(crate) const N: usize = 256;
+pub(crate) use crate::zetas::N;
+use crate::zetas::{INV_NTT_F, INV_NTT_F_ZETA1, ZETAS};
+#[cfg(test)]
+use crate::zetas::{bitrev8, pow_mod};
 
 /// A polynomial of R_q (256 coefficients).
 #[derive(Clone, Copy, Debug, Zeroize)]
@@ -30,79 +34,6 @@ impl Default for Poly {
         Self::ZERO
     }
 }
-
-/// a^e mod q, for building the constant tables.
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time tables of public constants"
-)]
-const fn pow_mod(a: u64, mut e: u64) -> u64 {
-    let q = Q as u64;
-    let mut base = a % q;
-    let mut r = 1u64;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * base % q;
-        }
-        base = base * base % q;
-        e >>= 1;
-    }
-    r
-}
-
-/// `BitRev8(k)` (FIPS 204 Algorithm 43), which orders the ζ powers.
-const fn bitrev8(k: usize) -> u64 {
-    let mut r = 0;
-    let mut i = 0;
-    while i < 8 {
-        r |= ((k >> i) & 1) << (7 - i);
-        i += 1;
-    }
-    r as u64
-}
-
-/// ζ^BitRev8(k)·2^32 mod q, centred; ζ = 1753 (FIPS 204 §7.5, Appendix B).
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time table of public constants"
-)]
-pub(crate) const ZETAS: [i32; N] = {
-    let q = Q as u64;
-    let r_mod_q = (1u64 << 32) % q;
-    let mut t = [0i32; N];
-    let mut k = 0;
-    while k < N {
-        let z = pow_mod(1753, bitrev8(k)) * r_mod_q % q;
-        t[k] = if z > q / 2 { z as i32 - Q } else { z as i32 };
-        k += 1;
-    }
-    t
-};
-
-/// 2^64/256 mod q: undoes the 256 of the inverse NTT and adds the factor R.
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time public constant"
-)]
-pub(crate) const INV_NTT_F: i32 = {
-    let q = Q as u64;
-    let r2 = pow_mod((1u64 << 32) % q, 2);
-    let inv256 = pow_mod(256, q - 2);
-    (r2 * inv256 % q) as i32
-};
-
-/// f·(−ζ^BitRev8(1))·R^−1 mod q: the last inverse-NTT twiddle with the
-/// final scaling folded in.
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time public constant"
-)]
-pub(crate) const INV_NTT_F_ZETA1: i32 = {
-    let q = Q as u64;
-    let r_inv = pow_mod((1u64 << 32) % q, q - 2);
-    let z = (q as i64 - ZETAS[1] as i64).rem_euclid(q as i64) as u64; // −ζ' (Montgomery form)
-    (INV_NTT_F as u64 * z % q * r_inv % q) as i32
-};
 
 /// One layer of `NTT` (FIPS 204 Algorithm 41) with blocks of 2·LEN coefficients.
 #[inline(always)]

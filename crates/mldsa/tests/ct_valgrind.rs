@@ -13,6 +13,9 @@
 //! and Decompose's corner case for γ2 = (q−1)/88) into branches, so those are
 //! written without masks.
 //!
+//! With the feature `simd` on an AVX2 machine (asserted) this checks the AVX2
+//! code paths: NTTs, pointwise products and the 4-way samplers.
+//!
 //! Secrets classified: ξ (key generation), the encoded signing key and rnd
 //! (signing, hedged). The crate declassifies only at FIPS 204's public
 //! points: ρ (seeds the public Â), the public key, the rejection decision of
@@ -151,6 +154,18 @@ fn pkcs8_private_key_is_constant_time() {
 
 #[test]
 fn keygen_and_sign_every_set() {
+    // With `simd` on x86-64 the AVX2 code (NTTs, pointwise products, 4-way
+    // samplers) must be what is checked: this machine, and valgrind (3.19
+    // executes AVX2 and reports it in CPUID), must have AVX2, else the crate
+    // would silently dispatch to the portable code only.
+    #[cfg(all(target_arch = "x86_64", feature = "simd"))]
+    {
+        assert!(
+            std::is_x86_feature_detected!("avx2"),
+            "no AVX2: the AVX2 paths would not be checked"
+        );
+        assert!(pqdr_keccak::Backend::detect().is_simd());
+    }
     for_each_set!(keygen_and_sign());
 }
 

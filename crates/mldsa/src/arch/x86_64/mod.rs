@@ -28,7 +28,7 @@ use core::arch::x86_64::{
 };
 
 use crate::field::{Q, QINV};
-use crate::poly::{INV_NTT_F, INV_NTT_F_ZETA1, N, ZETAS};
+use crate::zetas::{INV_NTT_F, INV_NTT_F_ZETA1, N, ZETAS};
 
 cpufeatures::new!(avx2_cpuid, "avx2");
 
