@@ -343,24 +343,33 @@ fn reduce_acc(out: &mut [i32; N], acc: &[i64; N]) {
     }
 }
 
-/// out = mont(out ∘ b + extra).
+/// out = mont(out ∘ b + extra), eight coefficients at a time (no copies:
+/// the low-memory signer's stack budget).
 #[target_feature(enable = "avx2")]
 fn mul_mont_in_place(out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
-    let mut v = load(out);
-    let w = load(b);
-    let e = extra.map(|e| load(e));
     let one = _mm256_set1_epi32(1);
-    for (i, (x, y)) in v.iter_mut().zip(w.iter()).enumerate() {
-        let mut pe = _mm256_mul_epi32(*x, *y);
-        let mut po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(*x), _mm256_srli_epi64::<32>(*y));
-        if let Some(e) = &e {
+    let (o8, _) = out.as_chunks_mut::<8>();
+    let (b8, _) = b.as_chunks::<8>();
+    for (i, (o, y)) in o8.iter_mut().zip(b8).enumerate() {
+        // SAFETY: `o` and `y` are 8 `i32` = 32 readable bytes each; unaligned loads.
+        let (x, y) = unsafe {
+            (
+                _mm256_loadu_si256(o.as_ptr().cast()),
+                _mm256_loadu_si256(y.as_ptr().cast()),
+            )
+        };
+        let mut pe = _mm256_mul_epi32(x, y);
+        let mut po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
+        if let Some((e, _)) = extra.map(|e| e.as_chunks::<8>()) {
+            // SAFETY: `e[i]` (i < 32) is 8 `i32` = 32 readable bytes; unaligned load.
+            let e = unsafe { _mm256_loadu_si256(e[i].as_ptr().cast()) };
             // Sign-extend the extra term to 64 bits (×1 with `vpmuldq`) and add.
-            pe = _mm256_add_epi64(pe, _mm256_mul_epi32(e[i], one));
-            po = _mm256_add_epi64(po, _mm256_mul_epi32(_mm256_srli_epi64::<32>(e[i]), one));
+            pe = _mm256_add_epi64(pe, _mm256_mul_epi32(e, one));
+            po = _mm256_add_epi64(po, _mm256_mul_epi32(_mm256_srli_epi64::<32>(e), one));
         }
-        *x = mont_reduce(pe, po);
+        // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(pe, po)) }
     }
-    store(out, &v);
 }
 
 #[cfg(test)]
