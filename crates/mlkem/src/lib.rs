@@ -1,6 +1,7 @@
 #![no_std]
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "simd"), forbid(unsafe_code))]
+#![cfg_attr(feature = "simd", deny(unsafe_code))]
 #![allow(non_snake_case, reason = "FIPS 203 variable names")]
 #![cfg_attr(
     test,
@@ -17,6 +18,8 @@
     )
 )]
 
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod arch;
 #[cfg(feature = "pkcs8")]
 mod asn1;
 mod ct;
@@ -35,6 +38,7 @@ pub mod self_test;
 #[cfg(feature = "kem")]
 mod traits;
 mod types;
+mod zeta;
 
 #[cfg(feature = "pkcs8")]
 pub use asn1::{ML_KEM_512_OID, ML_KEM_768_OID, ML_KEM_1024_OID, PrivateKeyForm, algorithm_oid};

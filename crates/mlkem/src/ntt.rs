@@ -7,73 +7,12 @@
 //! reduced once; the `2^{-16}` that reduction leaves is folded into the
 //! scaling of `NTT⁻¹` (or removed with [`Poly::scale_mont`]).
 
-use crate::field::{Q32, barrett_reduce, fqmul, montgomery_reduce};
+use crate::field::{barrett_reduce, fqmul, montgomery_reduce};
 use crate::poly::{N, Poly};
+use crate::zeta::{GAMMAS, INV_NTT_SCALE, ZETAS};
 
 /// `n / 2`: the number of degree-1 factors `X^2 - γ_i` of `X^256 + 1`.
 const HALF_N: usize = 128;
-
-/// `ζ^e mod q` for `ζ = 17` (compile time only).
-#[allow(
-    clippy::integer_division_remainder_used,
-    reason = "compile-time table of public constants"
-)]
-const fn pow17(e: usize) -> i64 {
-    let mut r = 1i64;
-    let mut i = 0;
-    while i < e {
-        r = (r * 17) % Q32 as i64;
-        i += 1;
-    }
-    r
-}
-
-/// `BitRev₇(i)` (FIPS 203 §2.3): the 7-bit reversal of `i`.
-const fn bitrev7(i: usize) -> usize {
-    let mut r = 0;
-    let mut b = 0;
-    while b < 7 {
-        r |= ((i >> b) & 1) << (6 - b);
-        b += 1;
-    }
-    r
-}
-
-/// `x·2^16 mod q` as a centered `i16`.
-#[allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_possible_truncation,
-    reason = "compile-time table of public constants, |result| < q/2"
-)]
-const fn to_mont_centered(x: i64) -> i16 {
-    let mut r = (x * (1 << 16)) % Q32 as i64;
-    if r > (Q32 as i64) / 2 {
-        r -= Q32 as i64;
-    }
-    r as i16
-}
-
-/// `ZETAS[i] = ζ^BitRev₇(i) · 2^16 mod q` (Algorithms 9 and 10).
-static ZETAS: [i16; 128] = {
-    let mut t = [0i16; 128];
-    let mut i = 0;
-    while i < 128 {
-        t[i] = to_mont_centered(pow17(bitrev7(i)));
-        i += 1;
-    }
-    t
-};
-
-/// `GAMMAS[i] = ζ^(2·BitRev₇(i)+1) · 2^16 mod q` (Algorithm 11).
-static GAMMAS: [i16; 128] = {
-    let mut t = [0i16; 128];
-    let mut i = 0;
-    while i < 128 {
-        t[i] = to_mont_centered(pow17(2 * bitrev7(i) + 1));
-        i += 1;
-    }
-    t
-};
 
 /// `acc += f̂ ×_T ĝ` with a 16-bit accumulator (`MultiplyNTTs` /
 /// `BaseCaseMultiply`, FIPS 203 Algorithms 11, 12), for the `small-stack`
@@ -191,6 +130,19 @@ fn inv_ntt_layer_short<const LEN: usize, const REDUCE: bool>(
 /// Forward NTT in place. Input `|f_i| ≤ q`; output `|f̂_i| < 8q` (each of the
 /// seven layers adds less than `q`); callers reduce afterwards.
 pub(crate) fn ntt(f: &mut Poly) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if crate::arch::x86_64::has_avx2() {
+        // Layers len = 128 … 8 with AVX2, then the same two short layers.
+        crate::arch::x86_64::ntt_long_layers(&mut f.c);
+        ntt_layer_short::<4>(&mut f.c, &NTT_ZETAS_4);
+        ntt_layer_short::<2>(&mut f.c, &NTT_ZETAS_2);
+        return;
+    }
+    ntt_portable(f);
+}
+
+/// [`ntt`] without SIMD: the reference twin of the AVX2 path.
+pub(crate) fn ntt_portable(f: &mut Poly) {
     ntt_layer::<128>(&mut f.c, 1);
     ntt_layer::<64>(&mut f.c, 2);
     ntt_layer::<32>(&mut f.c, 4);
@@ -217,11 +169,6 @@ fn inv_ntt_layer<const LEN: usize, const REDUCE: bool>(f: &mut [i16; N], k: usiz
     }
 }
 
-/// `2^32 / 128 mod q`: the final scaling of `NTT⁻¹` (`128^{-1}`), times
-/// `2^16` to cancel the factor `2^{-16}` left by the Montgomery products
-/// that produced the input.
-const INV_NTT_SCALE: i16 = 1441;
-
 /// `NTT⁻¹(f̂)` (FIPS 203 Algorithm 10).
 ///
 /// Inverse NTT in place, times `2^16` (see [`INV_NTT_SCALE`]).
@@ -231,6 +178,26 @@ pub(crate) fn inv_ntt_mont(f: &mut Poly) {
     // value below 4q.
     inv_ntt_layer_short::<2, false>(&mut f.c, &INV_NTT_ZETAS_2);
     inv_ntt_layer_short::<4, true>(&mut f.c, &INV_NTT_ZETAS_4);
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if crate::arch::x86_64::has_avx2() {
+        // Layers len = 8 … 128 and the scaling with AVX2.
+        crate::arch::x86_64::inv_ntt_long_layers(&mut f.c);
+        return;
+    }
+    inv_ntt_long_layers_portable(f);
+}
+
+/// [`inv_ntt_mont`] without SIMD: the reference twin of the AVX2 path.
+#[cfg(all(test, feature = "simd", target_arch = "x86_64"))]
+pub(crate) fn inv_ntt_mont_portable(f: &mut Poly) {
+    inv_ntt_layer_short::<2, false>(&mut f.c, &INV_NTT_ZETAS_2);
+    inv_ntt_layer_short::<4, true>(&mut f.c, &INV_NTT_ZETAS_4);
+    inv_ntt_long_layers_portable(f);
+}
+
+/// The layers len = 8 … 128 of Algorithm 10 and the final scaling.
+#[inline(always)]
+fn inv_ntt_long_layers_portable(f: &mut Poly) {
     inv_ntt_layer::<8, false>(&mut f.c, 31);
     inv_ntt_layer::<16, true>(&mut f.c, 15);
     inv_ntt_layer::<32, false>(&mut f.c, 7);
@@ -363,6 +330,17 @@ impl Accumulator {
     /// input bound of [`montgomery_reduce`].
     #[inline(always)]
     pub(crate) fn add_product(&mut self, f: &Poly, g: &Poly, g_cache: &MulCache) {
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if crate::arch::x86_64::has_avx2() {
+            crate::arch::x86_64::add_product(&mut self.c, &f.c, &g.c, &g_cache.c);
+            return;
+        }
+        self.add_product_portable(f, g, g_cache);
+    }
+
+    /// [`Self::add_product`] without SIMD: the reference twin of the AVX2 path.
+    #[inline(always)]
+    pub(crate) fn add_product_portable(&mut self, f: &Poly, g: &Poly, g_cache: &MulCache) {
         for (((acc, a), b), c) in self
             .c
             .chunks_exact_mut(8)
@@ -386,6 +364,17 @@ impl Accumulator {
     /// Montgomery-reduces the sums: `out = self · 2^{-16}`, `|out_j| < q`.
     #[inline(always)]
     pub(crate) fn reduce_into(&self, out: &mut Poly) {
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if crate::arch::x86_64::has_avx2() {
+            crate::arch::x86_64::reduce_into(&self.c, &mut out.c);
+            return;
+        }
+        self.reduce_into_portable(out);
+    }
+
+    /// [`Self::reduce_into`] without SIMD: the reference twin of the AVX2 path.
+    #[inline(always)]
+    pub(crate) fn reduce_into_portable(&self, out: &mut Poly) {
         for (o, a) in out.c.iter_mut().zip(&self.c) {
             *o = montgomery_reduce(*a);
         }
@@ -399,6 +388,8 @@ const ONE_MONT: i16 = crate::field::MONT;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::Q32;
+    use crate::zeta::{bitrev7, pow17};
 
     fn modq(x: i64) -> i64 {
         x.rem_euclid(i64::from(Q32))

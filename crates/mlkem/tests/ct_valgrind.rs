@@ -14,6 +14,8 @@
 //! RUSTFLAGS="--cfg pqct_valgrind" cargo test --release -p pqdr-mlkem --test ct_valgrind
 //! ```
 //! Natively (no valgrind) the client requests are no-ops and the tests simply pass.
+//! With the feature `simd` (default) on x86-64 the tests assert that AVX2 is
+//! detected, so the AVX2 arithmetic is the code under check.
 
 mod common;
 
@@ -81,23 +83,39 @@ fn decaps<P: ParameterSet>(tamper: bool) {
     assert_eq!(ss, expected);
 }
 
+/// With the feature `simd` on x86-64 the AVX2 arithmetic (NTT, NTT⁻¹,
+/// base multiplication, reduction) is the code checked here: the CPU, as
+/// valgrind presents it (3.19 reports AVX2), must have AVX2, or this file
+/// would silently check only the portable code.
+fn assert_avx2_is_checked() {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    assert!(
+        std::is_x86_feature_detected!("avx2"),
+        "no AVX2 detected: the AVX2 path would not be checked"
+    );
+}
+
 #[test]
 fn keygen_is_constant_time() {
+    assert_avx2_is_checked();
     for_each_set!(keygen());
 }
 
 #[test]
 fn encaps_is_constant_time() {
+    assert_avx2_is_checked();
     for_each_set!(encaps());
 }
 
 #[test]
 fn decaps_valid_ciphertext_is_constant_time() {
+    assert_avx2_is_checked();
     for_each_set!(decaps(false));
 }
 
 #[test]
 fn decaps_modified_ciphertext_is_constant_time() {
+    assert_avx2_is_checked();
     for_each_set!(decaps(true));
 }
 

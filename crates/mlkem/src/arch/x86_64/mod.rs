@@ -1,0 +1,418 @@
+//! AVX2 arithmetic on 16 × `i16` lanes (FIPS 203 §4.3): the long layers of
+//! `NTT` (Algorithm 9) and `NTT⁻¹` (Algorithm 10), the accumulated base-case
+//! products (`MultiplyNTTs` / `BaseCaseMultiply`, Algorithms 11, 12) and
+//! the Montgomery reduction of the sums.
+//!
+//! Every function computes exactly what its portable twin in `crate::ntt`
+//! computes, lane by lane and in the same order of operations (16-bit
+//! wrapping sums, the same Montgomery and Barrett formulas), so outputs are
+//! bit-identical; the unit tests below compare them on random inputs.
+//! No table lookups on data, no data-dependent branches or addresses.
+//!
+//! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
+//! functions after run-time detection, and unaligned loads and stores. The
+//! intrinsics in between are safe inside `target_feature` functions.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_loadu_si128, _mm_set1_epi16, _mm256_add_epi16, _mm256_add_epi32,
+    _mm256_and_si256, _mm256_blend_epi16, _mm256_cvtepi16_epi32, _mm256_loadu_si256,
+    _mm256_madd_epi16, _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_or_si256, _mm256_packs_epi32,
+    _mm256_packus_epi32, _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_m128i,
+    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srai_epi16, _mm256_srai_epi32,
+    _mm256_srli_epi32, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_unpackhi_epi32,
+    _mm256_unpacklo_epi32,
+};
+
+use crate::field::{Q, QINV};
+use crate::poly::N;
+use crate::zeta::{INV_NTT_SCALE, ZETAS};
+
+cpufeatures::new!(avx2_cpuid, "avx2");
+
+/// Whether this CPU (and OS) supports AVX2; CPUID runs once, then the
+/// result is cached.
+#[inline]
+pub(crate) fn has_avx2() -> bool {
+    avx2_cpuid::get()
+}
+
+/// The long layers (`len` = 128 … 8) of `NTT` (Algorithm 9) in place.
+/// The caller must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn ntt_long_layers(f: &mut [i16; N]) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { ntt_long_layers_avx2(f) }
+}
+
+/// The long layers (`len` = 8 … 128) of `NTT⁻¹` (Algorithm 10) and the final
+/// scaling, in place. The caller must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn inv_ntt_long_layers(f: &mut [i16; N]) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { inv_ntt_long_layers_avx2(f) }
+}
+
+/// `acc += f̂ ×_T ĝ` (Algorithms 11, 12), `g_cache[i] = ĝ[2i+1]·γ_i`.
+/// The caller must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn add_product(acc: &mut [i32; N], f: &[i16; N], g: &[i16; N], g_cache: &[i16; N >> 1]) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { add_product_avx2(acc, f, g, g_cache) }
+}
+
+/// `out = montgomery_reduce(acc)` coefficient-wise. The caller must have
+/// seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn reduce_into(acc: &[i32; N], out: &mut [i16; N]) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { reduce_into_avx2(acc, out) }
+}
+
+/// Loads 16 coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load(c: &[i16; 16]) -> __m256i {
+    // SAFETY: `c` is 32 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(c.as_ptr().cast::<__m256i>()) }
+}
+
+/// Stores 16 coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store(c: &mut [i16; 16], v: __m256i) {
+    // SAFETY: `c` is 32 writable bytes; `storeu` has no alignment requirement.
+    unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast::<__m256i>(), v) }
+}
+
+/// Loads 8 sums.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load32(c: &[i32; 8]) -> __m256i {
+    // SAFETY: `c` is 32 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(c.as_ptr().cast::<__m256i>()) }
+}
+
+/// Stores 8 sums.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store32(c: &mut [i32; 8], v: __m256i) {
+    // SAFETY: `c` is 32 writable bytes; `storeu` has no alignment requirement.
+    unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast::<__m256i>(), v) }
+}
+
+/// `field::fqmul` in each lane: `a·b·2^{-16} mod q` from the low and high
+/// halves of the 16-bit products.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fqmul(a: __m256i, b: __m256i) -> __m256i {
+    let lo = _mm256_mullo_epi16(a, b);
+    let hi = _mm256_mulhi_epi16(a, b);
+    let t = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+    let tq = _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q));
+    _mm256_sub_epi16(hi, tq)
+}
+
+/// `field::barrett_reduce` in each lane: `t = ⌊(20159·a + 2^25) / 2^26⌋`
+/// computed as `⌊(⌊20159·a / 2^16⌋ + 2^9) / 2^10⌋` (the same integer), then
+/// `a − t·q`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn barrett(a: __m256i) -> __m256i {
+    let t = _mm256_mulhi_epi16(a, _mm256_set1_epi16(20159));
+    let t = _mm256_srai_epi16::<10>(_mm256_add_epi16(t, _mm256_set1_epi16(1 << 9)));
+    _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)))
+}
+
+/// Two twiddle factors, one per 128-bit half.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn zeta_pair(lo: i16, hi: i16) -> __m256i {
+    _mm256_set_m128i(_mm_set1_epi16(hi), _mm_set1_epi16(lo))
+}
+
+/// A forward layer with `LEN ≥ 16` (Algorithm 9 lines 4–10): block `b`
+/// uses `ZETAS[k + b]`; `t = ζ·f[j + len]`, `f[j + len] = f[j] − t`,
+/// `f[j] = f[j] + t`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn ntt_layer<const LEN: usize>(f: &mut [[i16; 16]], k: usize) {
+    let vecs = LEN >> 4;
+    for (blk, zeta) in f.chunks_exact_mut(2 * vecs).zip(&ZETAS[k..]) {
+        let z = _mm256_set1_epi16(*zeta);
+        let (lo, hi) = blk.split_at_mut(vecs);
+        for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+            let t = fqmul(z, load(b));
+            let x = load(a);
+            store(b, _mm256_sub_epi16(x, t));
+            store(a, _mm256_add_epi16(x, t));
+        }
+    }
+}
+
+/// The forward layer with `len = 8`: each 16-lane vector is one block; two
+/// blocks are regrouped into their lower and upper halves.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn ntt_layer_8(f: &mut [[i16; 16]]) {
+    for (m, pair) in f.as_chunks_mut::<2>().0.iter_mut().enumerate() {
+        let [a, b] = pair;
+        let (va, vb) = (load(a), load(b));
+        let lo = _mm256_permute2x128_si256::<0x20>(va, vb);
+        let hi = _mm256_permute2x128_si256::<0x31>(va, vb);
+        let z = zeta_pair(ZETAS[16 + 2 * m], ZETAS[17 + 2 * m]);
+        let t = fqmul(z, hi);
+        let (lo, hi) = (_mm256_add_epi16(lo, t), _mm256_sub_epi16(lo, t));
+        store(a, _mm256_permute2x128_si256::<0x20>(lo, hi));
+        store(b, _mm256_permute2x128_si256::<0x31>(lo, hi));
+    }
+}
+
+/// An inverse layer with `LEN ≥ 16` (Algorithm 10 lines 4–10): block `b`
+/// uses `ZETAS[k − b]`; `f[j] = f[j] + f[j + len]` (Barrett-reduced with
+/// `REDUCE`), `f[j + len] = ζ·(f[j + len] − f[j])`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv_ntt_layer<const LEN: usize, const REDUCE: bool>(f: &mut [[i16; 16]], k: usize) {
+    let vecs = LEN >> 4;
+    for (i, blk) in f.chunks_exact_mut(2 * vecs).enumerate() {
+        let z = _mm256_set1_epi16(ZETAS[k - i]);
+        let (lo, hi) = blk.split_at_mut(vecs);
+        for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+            let (x, y) = (load(a), load(b));
+            let s = _mm256_add_epi16(x, y);
+            store(a, if REDUCE { barrett(s) } else { s });
+            store(b, fqmul(z, _mm256_sub_epi16(y, x)));
+        }
+    }
+}
+
+/// The inverse layer with `len = 8` (no reduction), blocks paired as in
+/// [`ntt_layer_8`]; twiddles `ZETAS[31 − b]`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv_ntt_layer_8(f: &mut [[i16; 16]]) {
+    for (m, pair) in f.as_chunks_mut::<2>().0.iter_mut().enumerate() {
+        let [a, b] = pair;
+        let (va, vb) = (load(a), load(b));
+        let lo = _mm256_permute2x128_si256::<0x20>(va, vb);
+        let hi = _mm256_permute2x128_si256::<0x31>(va, vb);
+        let z = zeta_pair(ZETAS[31 - 2 * m], ZETAS[30 - 2 * m]);
+        let s = _mm256_add_epi16(lo, hi);
+        let d = fqmul(z, _mm256_sub_epi16(hi, lo));
+        store(a, _mm256_permute2x128_si256::<0x20>(s, d));
+        store(b, _mm256_permute2x128_si256::<0x31>(s, d));
+    }
+}
+
+/// The polynomial as 16 vectors of 16 coefficients.
+fn as_vectors(f: &mut [i16; N]) -> &mut [[i16; 16]] {
+    f.as_chunks_mut::<16>().0
+}
+
+#[target_feature(enable = "avx2")]
+fn ntt_long_layers_avx2(f: &mut [i16; N]) {
+    let v = as_vectors(f);
+    ntt_layer::<128>(v, 1);
+    ntt_layer::<64>(v, 2);
+    ntt_layer::<32>(v, 4);
+    ntt_layer::<16>(v, 8);
+    ntt_layer_8(v);
+}
+
+#[target_feature(enable = "avx2")]
+fn inv_ntt_long_layers_avx2(f: &mut [i16; N]) {
+    let v = as_vectors(f);
+    inv_ntt_layer_8(v);
+    inv_ntt_layer::<16, true>(v, 15);
+    inv_ntt_layer::<32, false>(v, 7);
+    inv_ntt_layer::<64, true>(v, 3);
+    inv_ntt_layer::<128, false>(v, 1);
+    let scale = _mm256_set1_epi16(INV_NTT_SCALE);
+    for c in v.iter_mut() {
+        store(c, fqmul(load(c), scale));
+    }
+}
+
+/// Per 16 coefficients (eight pairs): `c₀ = a₀b₀ + a₁(b₁γ)` and
+/// `c₁ = a₀b₁ + a₁b₀` as two `vpmaddwd` of `(a₀, a₁)` with `(b₀, b₁γ)` and
+/// `(b₁, b₀)`, interleaved back into coefficient order and added.
+#[target_feature(enable = "avx2")]
+fn add_product_avx2(acc: &mut [i32; N], f: &[i16; N], g: &[i16; N], g_cache: &[i16; N >> 1]) {
+    let (acc, _) = acc.as_chunks_mut::<8>();
+    let (f, _) = f.as_chunks::<16>();
+    let (g, _) = g.as_chunks::<16>();
+    let (c, _) = g_cache.as_chunks::<8>();
+    for (((acc, a), b), c) in acc.as_chunks_mut::<2>().0.iter_mut().zip(f).zip(g).zip(c) {
+        let (a, b) = (load(a), load(b));
+        // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
+        let c = unsafe { _mm_loadu_si128(c.as_ptr().cast::<__m128i>()) };
+        // b₁γ into the odd lanes, next to b₀.
+        let c_odd = _mm256_slli_epi32::<16>(_mm256_cvtepi16_epi32(c));
+        let bg = _mm256_blend_epi16::<0b1010_1010>(b, c_odd);
+        let bs = _mm256_or_si256(_mm256_slli_epi32::<16>(b), _mm256_srli_epi32::<16>(b));
+        let c0 = _mm256_madd_epi16(a, bg);
+        let c1 = _mm256_madd_epi16(a, bs);
+        // Pairs 0,1 | 4,5 and 2,3 | 6,7, as (c₀, c₁) sums.
+        let lo = _mm256_unpacklo_epi32(c0, c1);
+        let hi = _mm256_unpackhi_epi32(c0, c1);
+        let [x, y] = acc;
+        store32(
+            x,
+            _mm256_add_epi32(load32(x), _mm256_permute2x128_si256::<0x20>(lo, hi)),
+        );
+        store32(
+            y,
+            _mm256_add_epi32(load32(y), _mm256_permute2x128_si256::<0x31>(lo, hi)),
+        );
+    }
+}
+
+/// `field::montgomery_reduce` on 16 sums at a time, in 16-bit arithmetic:
+/// the low and high halves of each sum are split into two vectors (exact
+/// packs), then `t = lo·q⁻¹ mod 2^16` and `hi − ⌊t·q / 2^16⌋`.
+#[target_feature(enable = "avx2")]
+fn reduce_into_avx2(acc: &[i32; N], out: &mut [i16; N]) {
+    let (acc, _) = acc.as_chunks::<8>();
+    let (out, _) = out.as_chunks_mut::<16>();
+    let mask = _mm256_set1_epi32(0xffff);
+    for (o, pair) in out.iter_mut().zip(acc.as_chunks::<2>().0) {
+        let [x, y] = pair;
+        let (x, y) = (load32(x), load32(y));
+        // packs/packus interleave the 128-bit halves: [x₀ y₀ x₁ y₁] in
+        // 64-bit units, put back in order by the final permute.
+        let lo = _mm256_packus_epi32(_mm256_and_si256(x, mask), _mm256_and_si256(y, mask));
+        let hi = _mm256_packs_epi32(_mm256_srai_epi32::<16>(x), _mm256_srai_epi32::<16>(y));
+        let t = _mm256_mullo_epi16(lo, _mm256_set1_epi16(QINV));
+        let tq = _mm256_mulhi_epi16(t, _mm256_set1_epi16(Q));
+        store(
+            o,
+            _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_sub_epi16(hi, tq)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ntt::{
+        Accumulator, MulCache, inv_ntt_mont, inv_ntt_mont_portable, ntt, ntt_portable,
+    };
+    use crate::poly::Poly;
+
+    /// xorshift64: reproducible test inputs.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        /// Any `i16`.
+        fn any(&mut self) -> i16 {
+            self.next() as i16
+        }
+        /// In `(-q, q)`.
+        fn below_q(&mut self) -> i16 {
+            (self.next() % 6657) as i16 - 3328
+        }
+        fn poly(&mut self, f: fn(&mut Self) -> i16) -> Poly {
+            let mut p = Poly::ZERO;
+            for c in &mut p.c {
+                *c = f(self);
+            }
+            p
+        }
+    }
+
+    const ITERATIONS: usize = 1000;
+
+    /// The tests compare the dispatching functions (AVX2 here) with the
+    /// portable twins; without AVX2 there is nothing to compare.
+    fn avx2() -> bool {
+        let yes = super::has_avx2();
+        if !yes {
+            std::eprintln!("no AVX2 on this CPU: differential tests skipped");
+        }
+        yes
+    }
+
+    extern crate std;
+
+    #[test]
+    fn ntt_matches_portable() {
+        if !avx2() {
+            return;
+        }
+        let mut rng = Rng(1);
+        for i in 0..ITERATIONS {
+            // Any i16 input: both paths wrap identically.
+            let mut a = rng.poly(Rng::any);
+            let mut b = a;
+            ntt(&mut a);
+            ntt_portable(&mut b);
+            assert_eq!(a.c, b.c, "iteration {i}");
+        }
+    }
+
+    #[test]
+    fn inv_ntt_matches_portable() {
+        if !avx2() {
+            return;
+        }
+        let mut rng = Rng(2);
+        for i in 0..ITERATIONS {
+            let mut a = rng.poly(Rng::any);
+            let mut b = a;
+            inv_ntt_mont(&mut a);
+            inv_ntt_mont_portable(&mut b);
+            assert_eq!(a.c, b.c, "iteration {i}");
+        }
+    }
+
+    #[test]
+    fn add_product_matches_portable() {
+        if !avx2() {
+            return;
+        }
+        let mut rng = Rng(3);
+        for i in 0..ITERATIONS {
+            let mut acc_a = Accumulator::ZERO;
+            for c in &mut acc_a.c {
+                *c = (rng.next() as i32) >> 3;
+            }
+            let mut acc_b = Accumulator { c: acc_a.c };
+            // Four products, as in the widest row sum (k = 4).
+            for _ in 0..4 {
+                let f = rng.poly(Rng::below_q);
+                let g = rng.poly(Rng::below_q);
+                let cache = MulCache::new(&g);
+                acc_a.add_product(&f, &g, &cache);
+                acc_b.add_product_portable(&f, &g, &cache);
+            }
+            assert_eq!(acc_a.c, acc_b.c, "iteration {i}");
+        }
+    }
+
+    #[test]
+    fn reduce_into_matches_portable() {
+        if !avx2() {
+            return;
+        }
+        let mut rng = Rng(4);
+        for i in 0..ITERATIONS {
+            // Any i32 input: both paths truncate and wrap identically.
+            let acc = Accumulator {
+                c: core::array::from_fn(|_| rng.next() as i32),
+            };
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            acc.reduce_into(&mut a);
+            acc.reduce_into_portable(&mut b);
+            assert_eq!(a.c, b.c, "iteration {i}");
+        }
+    }
+}
