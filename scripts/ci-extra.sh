@@ -7,14 +7,17 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 step() { echo; echo "--- [+$(( $(date +%s) - start ))s] $*"; }
 
+# --workspace: the same feature resolution as .ci/run's `cargo test --workspace
+# --release`, so these test binaries are reused, not rebuilt.
 step "ACVP case counts per group"
-cargo test --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-threads=1 2>&1 \
+cargo test --workspace --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-threads=1 2>&1 \
   | grep -vE "^\s*(Compiling|Finished|Running)" 
 
 step "self-tests (feature self-test): known answers, failing runner, pair-wise consistency; clippy and rustdoc with the feature"
-for c in mlkem mldsa ntrup mceliece; do
-  cargo test --release -p "pqdr-$c" --features self-test --lib --test self_test 2>&1 | grep -E "^test result|FAILED|panicked" 
-done
+# One build for the four crates (they compile in parallel), not four.
+cargo test --release -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
+  --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test \
+  --lib --test self_test 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
 cargo clippy -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --all-targets \
   --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
@@ -46,6 +49,10 @@ cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,
 cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-mldsa/low-memory \
   --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
 
+step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup"
+cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,ntrup 2>&1 \
+  | grep -E "^\s*Running|^test result|FAILED|panicked"
+
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
 python3 -m pip install --quiet --disable-pip-version-check blake3==1.0.11 cryptography==48.0.0
 python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v2.json
@@ -69,21 +76,27 @@ cargo run --release --example ratchet_udp -- --kem xwing --bytes 5000000 --ratch
 cargo run --release --example ratchet_udp -- --kem sntrup761 --bytes 5000000 --ratchet-ms 200 --loss 0.02
 cargo run --release --example ratchet_tcp -- --bytes 50000000 --ratchet-ms 200 --baseline
 
-step "fuzz smoke (cargo-fuzz, nightly)"
+step "fuzz smoke (cargo-fuzz, nightly, AddressSanitizer): every target built once, then run"
+# Each `cargo fuzz run` below finds its target already built by the one
+# `cargo fuzz build` (same flags), so the run costs only its fuzzing time.
+# Committed corpora are replayed in full before the time limit applies.
+# FUZZ_SECONDS (default 2; 4-5 before issue #17's CI trim) per target.
+fuzz_s=${FUZZ_SECONDS:-2}
 if cargo +nightly --version >/dev/null 2>&1; then
   command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
+  (cd fuzz && cargo +nightly fuzz build -O 2>&1 | { grep -vE "^\s*(Compiling|Finished)" || true; })
   (cd fuzz && for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction; do
-     cargo +nightly fuzz run -O "$t" -- -max_total_time=4 -max_len=2048 2>&1 | tail -3
+     cargo +nightly fuzz run -O "$t" -- -max_total_time="$fuzz_s" -max_len=2048 2>&1 | tail -3
    done)
   (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction; do
      mkdir -p "target/hs-corpus/$t"
-     cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time=4 -max_len=8192 2>&1 | tail -3
+     cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" -max_len=8192 2>&1 | tail -3
    done)
   # The primitive crates' targets (FUZZING.md): every committed corpus input
-  # is replayed, then 5 s of fuzzing each, into a scratch corpus.
+  # is replayed, then FUZZ_SECONDS of fuzzing each, into a scratch corpus.
   (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff ntrup_pkcs8 mceliece_pkcs8; do
      mkdir -p "target/smoke-corpus/$t" "corpus/$t"
-     cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time=5 2>&1 | tail -3
+     cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" 2>&1 | tail -3
    done)
 else
   echo "no nightly toolchain: fuzz smoke skipped"

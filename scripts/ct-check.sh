@@ -13,6 +13,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind; }
 
+# CT_PORTABLE_LEVELS (default "s z") names the levels at which the PORTABLE
+# code paths are checked: every package is built with --no-default-features
+# and its default features except `simd` (issue #17). At the other levels the
+# default features (with `simd`: the AVX2 paths on an AVX2 CPU; the crates'
+# ct_valgrind tests assert that) are checked. So `CT_OPT_LEVELS="3 s z"`
+# checks AVX2 as servers build it (3) and the portable code as
+# microcontrollers build it (s, z); CT_PORTABLE_LEVELS="" checks AVX2 only.
+#
 # CT_OPT_LEVELS="3 s z" runs the whole check once per optimisation level
 # (firmware ships s or z); the default is the release profile's 3. With
 # CT_PARALLEL=1 the levels run at the same time (valgrind uses one core each),
@@ -54,26 +62,103 @@ export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only
 # branches (the canaries below) are still reported.
 VG="valgrind -q --error-exitcode=1 --expensive-definedness-checks=yes --track-origins=yes --max-stackframe=33554432 --main-stacksize=67108864"
 
+portable=0
+for l in ${CT_PORTABLE_LEVELS-s z}; do [ "$l" = "$CT_OPT_LEVEL" ] && portable=1; done
+# base_feats DIR NAME: the features a package is checked with besides the
+# extra ones: none (its defaults) on the AVX2 levels; on the portable levels
+# its default features except `simd`, as NAME/feature (--no-default-features
+# is then passed).
+base_feats() {
+  [ "$portable" = 1 ] || return 0
+  local line
+  line=$(grep -E '^default *= *\[' "$1/Cargo.toml" || true)
+  [ -z "$line" ] && return 0
+  case "$line" in *]) ;; *) echo "ct-check: $1/Cargo.toml: default = [...] must be on one line" >&2; exit 1 ;; esac
+  echo "$line" | sed 's/^[^[]*\[//; s/\].*$//' | tr ',' '\n' | tr -d ' "' \
+    | grep -vE '^(simd)?$' | sed "s|^|$2/|" || true
+}
+# feature_args DIR NAME EXTRA...: the cargo arguments for NAME with EXTRA features.
+feature_args() {
+  local d=$1 n=$2 f=()
+  shift 2
+  mapfile -t f < <(base_feats "$d" "$n")
+  for x in "$@"; do f+=("$n/$x"); done
+  [ "$portable" = 1 ] && echo --no-default-features
+  [ ${#f[@]} -gt 0 ] && echo --features && (IFS=,; echo "${f[*]}")
+  return 0
+}
+nodef=()
+[ "$portable" = 1 ] && nodef=(--no-default-features)
+
 # Packages that have a tests/ct_valgrind.rs. Those with a `self-test`
 # feature are checked with it on, so the pair-wise consistency test that then
 # follows every key generation runs under valgrind too; those with a `pkcs8`
 # feature with that on, so their private-key decoders are checked.
+# A package whose tests depend on the package itself with its default
+# features (pqdr-handshake: `pqdr-handshake = { path = ".", features = [...] }`
+# in [dev-dependencies]) cannot be test-built without `simd`: at the portable
+# levels it is checked in a second build with its default features (its own
+# code has no SIMD path; the primitives' portable paths are checked by their
+# own tests in the first build).
 pkgs=()
 feats=()
+pkgs_default=()
+feats_default=()
 for d in crates/*/; do
+  d=${d%/}
   if [ -f "$d/tests/ct_valgrind.rs" ]; then
     name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$d/Cargo.toml" | head -1)
-    pkgs+=(-p "$name")
-    if grep -q '^self-test *=' "$d/Cargo.toml"; then feats+=("$name/self-test"); fi
+    f=()
+    own_default=0
+    if [ "$portable" = 1 ] && grep -qE "^$name *= *\{ *path *= *\"\.\"" "$d/Cargo.toml" \
+        && ! grep -E "^$name *= *\{ *path *= *\"\.\"" "$d/Cargo.toml" | grep -q 'default-features *= *false'; then
+      pkgs_default+=(-p "$name")
+      own_default=1
+    else
+      pkgs+=(-p "$name")
+      mapfile -t f < <(base_feats "$d" "$name")
+    fi
+    if grep -q '^self-test *=' "$d/Cargo.toml"; then f+=("$name/self-test"); fi
     # PKCS#8 private-key decoding and encoding run under valgrind too.
-    if grep -q '^pkcs8 *=' "$d/Cargo.toml"; then feats+=("$name/pkcs8"); fi
+    if grep -q '^pkcs8 *=' "$d/Cargo.toml"; then f+=("$name/pkcs8"); fi
+    if [ "$own_default" = 1 ]; then feats_default+=("${f[@]}"); else feats+=("${f[@]}"); fi
   fi
 done
+pkgs+=("${nodef[@]}")
 if [ ${#feats[@]} -gt 0 ]; then
   pkgs+=(--features "$(IFS=,; echo "${feats[*]}")")
 fi
-echo "constant-time check of: ${pkgs[*]}"
-cargo test --release "${pkgs[@]}" --test ct_valgrind --no-run
+if [ ${#feats_default[@]} -gt 0 ]; then
+  pkgs_default+=(--features "$(IFS=,; echo "${feats_default[*]}")")
+fi
+if [ "$portable" = 1 ]; then path="portable paths"; else path="default features (AVX2 paths)"; fi
+echo "constant-time check at opt-level $CT_OPT_LEVEL, $path, of: ${pkgs[*]}"
+[ ${#pkgs_default[@]} -eq 0 ] || echo "  and with default features: ${pkgs_default[*]}"
+# The test executables by package (the canaries of pqdr-handshake and
+# pqdr-ratchet below run from these same builds).
+mkdir -p "$CARGO_TARGET_DIR"
+: >"$CARGO_TARGET_DIR/ct_valgrind-executables.txt"
+for set in pkgs pkgs_default; do
+  declare -n args=$set
+  [ ${#args[@]} -gt 0 ] || continue
+  cargo test --release "${args[@]}" --test ct_valgrind --no-run --message-format=json-render-diagnostics \
+    | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "ct_valgrind":
+        print(m["package_id"], m["executable"], m["manifest_path"])
+' >>"$CARGO_TARGET_DIR/ct_valgrind-executables.txt"
+  unset -n args
+done
+# ct_exe NAME: the ct_valgrind executable of package NAME from those builds.
+ct_exe() {
+  local f
+  f=$(awk -v n="$1" '{ if (index($1, "#" n "@") || index($1, "/" n "#")) print $2 }' \
+      "$CARGO_TARGET_DIR/ct_valgrind-executables.txt" | head -1)
+  [ -n "$f" ] || { echo "ct-check: no ct_valgrind executable for $1" >&2; exit 1; }
+  echo "$f"
+}
 # At s and z, McEliece key generation runs for 348864(f), 460896(f) and
 # 348864 in the keygen-encaps-decaps test (m = 12 and m = 13, every code path
 # of the generic key generation); the larger sets' key generation, the same
@@ -97,15 +182,21 @@ if [ "$CT_OPT_LEVEL" = z ]; then
 fi
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
   cargo test --release "${pkgs[@]}" --test ct_valgrind -- --test-threads=1 "${skip[@]}"
+if [ ${#pkgs_default[@]} -gt 0 ]; then
+  CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
+    cargo test --release "${pkgs_default[@]}" --test ct_valgrind -- --test-threads=1 "${skip[@]}"
+fi
 # pqdr-mlkem's `small-stack` K-PKE: another code path on the same secrets.
 # Its test binary is also in the division scan below (ct_valgrind-*).
+mapfile -t fa < <(feature_args crates/mlkem pqdr-mlkem self-test small-stack)
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
-  cargo test --release -p pqdr-mlkem --features self-test,small-stack --test ct_valgrind -- --test-threads=1
+  cargo test --release -p pqdr-mlkem "${fa[@]}" --test ct_valgrind -- --test-threads=1
 # pqdr-mldsa's other signing memory plans (crates/mldsa/src/sign.rs): row by
 # row (`medium-memory`, the bare-metal default) and streaming (`low-memory`).
 for f in medium-memory low-memory; do
+  mapfile -t fa < <(feature_args crates/mldsa pqdr-mldsa self-test "$f")
   CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
-    cargo test --release -p pqdr-mldsa --features "self-test,$f" --test ct_valgrind -- --test-threads=1
+    cargo test --release -p pqdr-mldsa "${fa[@]}" --test ct_valgrind -- --test-threads=1
 done
 echo "constant-time check at opt-level $CT_OPT_LEVEL: clean"
 
@@ -198,11 +289,10 @@ echo "division scan: clean"
 # Here: its two canaries (a branch on the initiator's and on the responder's
 # output) must be reported at the canary's own line, and no division may be
 # compiled from the handshake's sources.
-cargo test --release -p pqdr-handshake --test ct_valgrind --no-run
+exe=$(ct_exe pqdr-handshake)
 for t in canary_initiator_secret canary_responder_secret; do
   log=$(mktemp)
-  if CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
-       cargo test --release -p pqdr-handshake --test ct_valgrind -- --ignored --exact "$t" >"$log" 2>&1; then
+  if (cd crates/pqdr-handshake && CARGO_MANIFEST_DIR=$PWD $VG "$exe" --ignored --exact "$t") >"$log" 2>&1; then
     cat "$log"; echo "handshake canary $t was NOT detected: the harness is broken"; exit 1
   fi
   grep -qE "Conditional jump or move depends on uninitialised value" "$log" \
@@ -219,11 +309,10 @@ echo "handshake division scan: clean"
 # canary_branchy_aead_open opens a record with such a key through
 # chacha20poly1305's own decrypt, whose tag check branches: the reason
 # Session::open uses src/aead.rs, where the key stays classified.
-cargo test --release -p pqdr-ratchet --test ct_valgrind --no-run
+exe=$(ct_exe pqdr-ratchet)
 for t in canary_branch_on_chain_key canary_branchy_aead_open; do
   log=$(mktemp)
-  if CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
-       cargo test --release -p pqdr-ratchet --test ct_valgrind -- --ignored --exact "$t" >"$log" 2>&1; then
+  if (cd crates/pqdr-ratchet && CARGO_MANIFEST_DIR=$PWD $VG "$exe" --ignored --exact "$t") >"$log" 2>&1; then
     cat "$log"; echo "ratchet canary $t was NOT detected: the harness is broken"; exit 1
   fi
   grep -qE "Conditional jump or move depends on uninitialised value" "$log" \
