@@ -6,6 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 step() { echo; echo "--- [+$(( $(date +%s) - start ))s] $*"; }
+# run_example NAME ARGS...: builds example NAME with the workspace's feature
+# resolution (a no-op after .ci/run's `cargo test --workspace --release`,
+# which built it) and runs it. `cargo run --example` resolves the root
+# package alone (no dev-dependency features of the other members) and so
+# rebuilds every pqdr crate.
+run_example() {
+  local n=$1
+  shift
+  cargo build -q --release --workspace --example "$n"
+  "${CARGO_TARGET_DIR:-target}/release/examples/$n" "$@"
+}
 
 # --workspace: the same feature resolution as .ci/run's `cargo test --workspace
 # --release`, so these test binaries are reused, not rebuilt.
@@ -66,15 +77,15 @@ step "ratchet FS/PCS leak table"
 cargo test --release -p pqdr-ratchet --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
 
 step "handshake over UDP (README snippet; lossy shim, cookie round, session, re-handshake)"
-cargo run --release --example two_peers
-cargo run --release --example handshake_udp
-cargo run --release --example handshake_udp -- --suite s65-x --loss 0.1
+run_example two_peers
+run_example handshake_udp
+run_example handshake_udp --suite s65-x --loss 0.1
 
 step "ratchet examples over loopback (each starts from a K768 handshake)"
-cargo run --release --example ratchet_udp -- --bytes 20000000 --ratchet-ms 200 --loss 0.02 --reorder 0.02 --baseline
-cargo run --release --example ratchet_udp -- --kem xwing --bytes 5000000 --ratchet-ms 200 --loss 0.02
-cargo run --release --example ratchet_udp -- --kem sntrup761 --bytes 5000000 --ratchet-ms 200 --loss 0.02
-cargo run --release --example ratchet_tcp -- --bytes 50000000 --ratchet-ms 200 --baseline
+run_example ratchet_udp --bytes 20000000 --ratchet-ms 200 --loss 0.02 --reorder 0.02 --baseline
+run_example ratchet_udp --kem xwing --bytes 5000000 --ratchet-ms 200 --loss 0.02
+run_example ratchet_udp --kem sntrup761 --bytes 5000000 --ratchet-ms 200 --loss 0.02
+run_example ratchet_tcp --bytes 50000000 --ratchet-ms 200 --baseline
 
 step "fuzz smoke (cargo-fuzz, nightly, AddressSanitizer): every target built once, then run"
 # Each `cargo fuzz run` below finds its target already built by the one
