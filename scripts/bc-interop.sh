@@ -35,7 +35,7 @@ mkdir -p "$bc/target/classes"
                mvn -B -q dependency:build-classpath -Dmdep.outputFile=target/classpath; })
 cp="$(cat "$bc/target/classpath")"
 javac -nowarn -d "$bc/target/classes" -cp "$cp" "$bc"/src/main/java/pqdr/interop/*.java
-cargo build --release --example bc_interop 2>&1 | grep -vE "^\s*(Compiling|Finished)" || true
+cargo build --release --workspace --example bc_interop 2>&1 | grep -vE "^\s*(Compiling|Finished)" || true
 pqdr="${CARGO_TARGET_DIR:-target}/release/examples/bc_interop"
 test -x "$pqdr"
 bcrun() { java -cp "$bc/target/classes:$cp" pqdr.interop.Main "$@"; }
