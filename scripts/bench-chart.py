@@ -36,7 +36,10 @@ def load(root: pathlib.Path, baseline: str) -> dict:
             e = json.loads((meta.parent / "estimates.json").read_text())
         except (OSError, ValueError):
             continue
-        out[(b["group_id"], b["function_id"])] = e["median"]["point_estimate"]
+        group, func = b["group_id"], b["function_id"]
+        if b.get("value_str"):  # BenchmarkId::new(op, implementation)
+            group, func = f"{group}/{func}", b["value_str"]
+        out[(group, func)] = e["median"]["point_estimate"]
     return out
 
 
