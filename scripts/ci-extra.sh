@@ -25,10 +25,11 @@ cargo test --workspace --release --test acvp_mlkem --test acvp_mldsa -- --nocapt
   | grep -vE "^\s*(Compiling|Finished|Running)" 
 
 step "self-tests (feature self-test): known answers, failing runner, pair-wise consistency; clippy and rustdoc with the feature"
-# One build for the four crates (they compile in parallel), not four.
+# One build for the four crates (they compile in parallel), not four; the
+# stack budgets with the pair-wise consistency test in key generation too.
 cargo test --release -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
   --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test \
-  --lib --test self_test 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
+  --lib --test self_test --test stack 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
 cargo clippy -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --all-targets \
   --features pqdr-mlkem/self-test,pqdr-mldsa/self-test,pqdr-ntrup/self-test,pqdr-mceliece/self-test -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece \
