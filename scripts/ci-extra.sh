@@ -64,7 +64,8 @@ cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-m
   --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
 
 step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup"
-cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,ntrup 2>&1 \
+# --tests: the examples need the ratchet and handshake features.
+cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,ntrup --tests 2>&1 \
   | grep -E "^\s*Running|^test result|FAILED|panicked"
 
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
