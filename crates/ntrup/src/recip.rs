@@ -200,6 +200,28 @@ pub(crate) fn r3_recip<const P: usize>(
     r3_recip_on(out, input, buf, Backend::detect())
 }
 
+/// The R/3 division step's multiplier `sign = -f0 * g0` (it eliminates the
+/// constant term whichever way the step swapped) as masks `(nz, neg)`, so
+/// that `sign * x = (x & nz) ^ neg - neg` without a branch.
+#[inline(always)]
+pub(crate) fn r3_sign_masks(f0: i8, g0: i8) -> (i8, i8) {
+    let sign = f0.wrapping_mul(g0).wrapping_neg();
+    #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
+    let nz = ct::mask_i8(ct::choice_from_bit((sign & 1) as u8));
+    #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
+    let neg = ct::mask_i8(ct::choice_from_bit(((sign >> 1) & 1) as u8));
+    (nz, neg)
+}
+
+/// One coefficient of the R/3 division step: swap `(f, g)` under `sm`,
+/// keep the new `f`, return `g + sign * f` in {-1, 0, 1}.
+#[inline(always)]
+pub(crate) fn r3_lane(f: &mut i8, g: i8, sm: i8, nz: i8, neg: i8) -> i8 {
+    let (a, b) = ct::cswap_i8(*f, g, sm);
+    *f = a;
+    f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
+}
+
 /// [`r3_recip`] on the given backend (the tests compare both).
 pub(crate) fn r3_recip_on<const P: usize>(
     out: &mut [i8; P],
@@ -217,19 +239,9 @@ pub(crate) fn r3_recip_on<const P: usize>(
         terms: |f0: i8, g0: i8| (f0, g0),
         per_step(f0, g0, swap) {
             let sm = ct::mask_i8(swap);
-            // sign = -f0 * g0 eliminates the constant term whichever way we swapped;
-            // sign * x is computed with masks: (x & nz) ^ neg - neg.
-            let sign = f0.wrapping_mul(g0).wrapping_neg();
-            #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-            let nz = ct::mask_i8(ct::choice_from_bit((sign & 1) as u8));
-            #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-            let neg = ct::mask_i8(ct::choice_from_bit(((sign >> 1) & 1) as u8));
+            let (nz, neg) = r3_sign_masks(f0, g0);
             let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
-            let lane = |f: &mut i8, g: i8| -> i8 {
-                let (a, b) = ct::cswap_i8(*f, g, sm);
-                *f = a;
-                f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
-            };
+            let lane = |f: &mut i8, g: i8| r3_lane(f, g, sm, nz, neg);
             let blk = |f: &mut [i8; LANES3], g: &[i8; LANES3]| block3(f, g, sm, nz, neg);
         }
         swap: swp, lane: lane, block: blk, barrier: false,

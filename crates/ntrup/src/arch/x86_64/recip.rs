@@ -13,9 +13,9 @@ use core::arch::x86_64::{
 };
 
 use super::{has_avx2, load, store};
-use crate::arith::{Fq, f3_freeze_small};
+use crate::arith::Fq;
 use crate::ct;
-use crate::recip::{State, divsteps};
+use crate::recip::{State, divsteps, r3_lane, r3_sign_masks};
 
 /// 8-bit lanes per AVX2 register (R/3 blocks).
 const L3: usize = 32;
@@ -105,18 +105,10 @@ fn r3_recip_avx2<const P: usize>(
         terms: |f0: i8, g0: i8| (f0, g0),
         per_step(f0, g0, swap) {
             let sm = ct::mask_i8(swap);
-            let sign = f0.wrapping_mul(g0).wrapping_neg();
-            #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-            let nz = ct::mask_i8(ct::choice_from_bit((sign & 1) as u8));
-            #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-            let neg = ct::mask_i8(ct::choice_from_bit(((sign >> 1) & 1) as u8));
+            let (nz, neg) = r3_sign_masks(f0, g0);
             let (smv, nzv, negv) = (_mm256_set1_epi8(sm), _mm256_set1_epi8(nz), _mm256_set1_epi8(neg));
             let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
-            let lane = |f: &mut i8, g: i8| -> i8 {
-                let (a, b) = ct::cswap_i8(*f, g, sm);
-                *f = a;
-                f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
-            };
+            let lane = |f: &mut i8, g: i8| r3_lane(f, g, sm, nz, neg);
             let blk = |f: &mut [i8; L3], g: &[i8; L3]| block3(f, g, smv, nzv, negv);
         }
         swap: swp, lane: lane, block: blk, barrier: false,
