@@ -57,7 +57,7 @@ for f in medium-memory low-memory; do
   cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip 2>&1 | grep -E "^test result|FAILED|panicked"
 done
 # `simd`: the AVX2 paths of these configurations (ML-DSA's 4-way samplers in the medium-memory signer);
-# the portable ones run in ct-check at s and z and on the Cortex-M4.
+# the portable ones run in ct-check at s (z by hand) and on the Cortex-M4.
 cargo test --release -p pqdr-suite --no-default-features --features simd,mlkem,mldsa,pqdr-mlkem/small-stack,pqdr-mldsa/medium-memory \
   --test kat_mlkem --test acvp_mlkem --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
 cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-mldsa/low-memory \
@@ -94,6 +94,8 @@ run_example ratchet_tcp --bytes 50000000 --ratchet-ms 200 --baseline
 step "fuzz smoke (cargo-fuzz, nightly, AddressSanitizer): every target built once, then run"
 # Each `cargo fuzz run` below finds its target already built by the one
 # `cargo fuzz build` (same flags), so the run costs only its fuzzing time.
+# Under .ci/run that build already ran in the background (nice 19) and this
+# one waits for it to finish, then has nothing left to build.
 # Committed corpora are replayed in full before the time limit applies.
 # FUZZ_SECONDS (default 2; 4-5 before issue #17's CI trim) per target.
 fuzz_s=${FUZZ_SECONDS:-2}
