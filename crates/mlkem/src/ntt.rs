@@ -343,24 +343,29 @@ impl Accumulator {
     pub(crate) fn add_product_portable(&mut self, f: &Poly, g: &Poly, g_cache: &MulCache) {
         for (((acc, a), b), c) in self
             .c
-            .chunks_exact_mut(8)
-            .zip(f.c.chunks_exact(8))
-            .zip(g.c.chunks_exact(8))
-            .zip(g_cache.c.chunks_exact(4))
+            .chunks_exact_mut(16)
+            .zip(f.c.chunks_exact(16))
+            .zip(g.c.chunks_exact(16))
+            .zip(g_cache.c.chunks_exact(8))
         {
-            // For each pair: c₀ = a₀b₀ + a₁(b₁γ) and c₁ = a₀b₁ + a₁b₀, i.e. two
-            // pairwise multiply-adds of (a₀, a₁) with (b₀, b₁γ) and (b₁, b₀).
-            let bg: [i16; 8] = core::array::from_fn(|i| if i & 1 == 0 { b[i] } else { c[i >> 1] });
-            let bs: [i16; 8] = core::array::from_fn(|i| b[i ^ 1]);
-            for k in (0..8).step_by(2) {
-                let (a0, a1) = (i32::from(a[k]), i32::from(a[k + 1]));
-                acc[k] = acc[k].wrapping_add(a0 * i32::from(bg[k]) + a1 * i32::from(bg[k + 1]));
-                acc[k + 1] =
-                    acc[k + 1].wrapping_add(a0 * i32::from(bs[k]) + a1 * i32::from(bs[k + 1]));
-            }
+            add_product_chunk(acc, a, b, c);
         }
     }
 
+    /// [`Self::add_product`] on the 16 coefficients `pos..pos + 16` only
+    /// (`pos` a multiple of 16), with `f` holding just those coefficients:
+    /// for products whose `f̂` arrives 16 coefficients at a time (the
+    /// streamed `SampleNTT` of [`crate::sample::sample_ntt_row_x4`]).
+    #[inline(always)]
+    pub(crate) fn add_chunk(&mut self, pos: usize, f: &[i16; 16], g: &Multiplicand) {
+        let half = pos >> 1;
+        add_product_chunk(
+            &mut self.c[pos..pos + 16],
+            f,
+            &g.f.c[pos..pos + 16],
+            &g.cache.c[half..half + 8],
+        );
+    }
     /// Montgomery-reduces the sums: `out = self · 2^{-16}`, `|out_j| < q`.
     #[inline(always)]
     pub(crate) fn reduce_into(&self, out: &mut Poly) {
@@ -377,6 +382,29 @@ impl Accumulator {
     pub(crate) fn reduce_into_portable(&self, out: &mut Poly) {
         for (o, a) in out.c.iter_mut().zip(&self.c) {
             *o = montgomery_reduce(*a);
+        }
+    }
+}
+
+/// The base-case products of 16 coefficients (eight pairs, Algorithm 12),
+/// added to `acc`: `b` and `c` are the matching coefficients of `ĝ` and their
+/// [`MulCache`] entries.
+#[inline(always)]
+fn add_product_chunk(acc: &mut [i32], a: &[i16], b: &[i16], c: &[i16]) {
+    for (((acc, a), b), c) in acc
+        .chunks_exact_mut(8)
+        .zip(a.chunks_exact(8))
+        .zip(b.chunks_exact(8))
+        .zip(c.chunks_exact(4))
+    {
+        // For each pair: c₀ = a₀b₀ + a₁(b₁γ) and c₁ = a₀b₁ + a₁b₀, i.e. two
+        // pairwise multiply-adds of (a₀, a₁) with (b₀, b₁γ) and (b₁, b₀).
+        let bg: [i16; 8] = core::array::from_fn(|i| if i & 1 == 0 { b[i] } else { c[i >> 1] });
+        let bs: [i16; 8] = core::array::from_fn(|i| b[i ^ 1]);
+        for k in (0..8).step_by(2) {
+            let (a0, a1) = (i32::from(a[k]), i32::from(a[k + 1]));
+            acc[k] = acc[k].wrapping_add(a0 * i32::from(bg[k]) + a1 * i32::from(bg[k + 1]));
+            acc[k + 1] = acc[k + 1].wrapping_add(a0 * i32::from(bs[k]) + a1 * i32::from(bs[k + 1]));
         }
     }
 }
