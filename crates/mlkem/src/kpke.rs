@@ -135,15 +135,38 @@ fn noise_at(
     }
 }
 
+/// Whether this build has the 4-way path (`Backend::detect` can return
+/// AVX2): without it the noise-byte buffers below are empty, so the
+/// portable builds (microcontrollers) carry no unused buffer.
+#[cfg(not(feature = "small-stack"))]
+const X4_BUILD: bool = cfg!(all(feature = "simd", target_arch = "x86_64"));
+
+/// The Keccak backend of `K-PKE`: the detected one ([`Backend::detect`],
+/// AVX2 when the CPU has it) in builds with the 4-way path, else the portable
+/// one, even when another crate turns on `pqdr-keccak/simd`.
+#[cfg(not(feature = "small-stack"))]
+#[inline(always)]
+fn keccak_backend() -> Backend {
+    if X4_BUILD {
+        Backend::detect()
+    } else {
+        Backend::PORTABLE
+    }
+}
+
 /// Bytes of `PRF_η1` output kept for `ê` by the 4-way `K-PKE.KeyGen`:
 /// `64 η₁ k` is at most 512 for every parameter set.
 #[cfg(not(feature = "small-stack"))]
-const KEYGEN_NOISE: usize = 512;
+const KEYGEN_NOISE_X4: usize = 512;
+#[cfg(not(feature = "small-stack"))]
+const KEYGEN_NOISE: usize = if X4_BUILD { KEYGEN_NOISE_X4 } else { 0 };
 
 /// Bytes of `PRF_η2` output kept for `e₁` and `e₂` by the 4-way
 /// `K-PKE.Encrypt`: `64 η₂ (k + 1)` with `η₂ = 2`.
 #[cfg(not(feature = "small-stack"))]
-const ENCRYPT_NOISE: usize = 128 * (MAX_K + 1);
+const ENCRYPT_NOISE_X4: usize = 128 * (MAX_K + 1);
+#[cfg(not(feature = "small-stack"))]
+const ENCRYPT_NOISE: usize = if X4_BUILD { ENCRYPT_NOISE_X4 } else { 0 };
 
 #[cfg(not(feature = "small-stack"))]
 /// `K-PKE.KeyGen(d)` (FIPS 203 Algorithm 13).
@@ -155,7 +178,7 @@ const ENCRYPT_NOISE: usize = 128 * (MAX_K + 1);
 /// each row's start and end run in their own frames, which are gone by then.
 #[inline(never)]
 pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]) {
-    const { assert!(64 * P::ETA1 * P::K <= KEYGEN_NOISE) };
+    const { assert!(64 * P::ETA1 * P::K <= KEYGEN_NOISE_X4) };
     let mut rho = [0u8; 32];
     let mut sigma = Zeroizing::new([0u8; 32]);
     g(&[d, &[P::K as u8]], &mut rho, &mut sigma);
@@ -166,7 +189,7 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
     // One CPU detection per operation: with AVX2, the PRF and SampleNTT
     // calls run four at a time on the 4-way Keccak; otherwise one at a time
     // on the scalar permutation. Both give the same bytes.
-    let backend = Backend::detect();
+    let backend = keccak_backend();
     let x4 = backend.is_simd();
 
     let mut s_hat = Zeroizing::new(P::PolyVec::zeroed());
@@ -302,7 +325,7 @@ pub(crate) fn encrypt<P: ParameterSet>(
     r: &[u8; 32],
     out: &mut impl CiphertextSink,
 ) {
-    const { assert!(64 * P::ETA2 * (P::K + 1) <= ENCRYPT_NOISE && P::ETA2 <= 2) };
+    const { assert!(64 * P::ETA2 * (P::K + 1) <= ENCRYPT_NOISE_X4 && P::ETA2 <= 2) };
     let (t_bytes, rho_bytes) = ek.split_at(POLY12 * P::K);
     let mut rho = [0u8; 32];
     rho.copy_from_slice(rho_bytes);
@@ -310,7 +333,7 @@ pub(crate) fn encrypt<P: ParameterSet>(
     pqdr_ct::hook::declassify(&mut rho);
 
     // One CPU detection per operation (see `keygen`).
-    let backend = Backend::detect();
+    let backend = keccak_backend();
     let x4 = backend.is_simd();
 
     let mut y_hat = Zeroizing::new(P::PolyVec::zeroed());

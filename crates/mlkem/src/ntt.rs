@@ -359,6 +359,18 @@ impl Accumulator {
     #[inline(always)]
     pub(crate) fn add_chunk(&mut self, pos: usize, f: &[i16; 16], g: &Multiplicand) {
         let half = pos >> 1;
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if crate::arch::x86_64::has_avx2() {
+            // Block `pos / 16` of the sums, of ĝ and (eight entries) of its cache.
+            let blk = pos >> 4;
+            crate::arch::x86_64::add_product_16(
+                &mut self.c.as_chunks_mut::<8>().0.as_chunks_mut::<2>().0[blk],
+                f,
+                &g.f.c.as_chunks::<16>().0[blk],
+                &g.cache.c.as_chunks::<8>().0[blk],
+            );
+            return;
+        }
         add_product_chunk(
             &mut self.c[pos..pos + 16],
             f,
@@ -366,6 +378,7 @@ impl Accumulator {
             &g.cache.c[half..half + 8],
         );
     }
+
     /// Montgomery-reduces the sums: `out = self · 2^{-16}`, `|out_j| < q`.
     #[inline(always)]
     pub(crate) fn reduce_into(&self, out: &mut Poly) {

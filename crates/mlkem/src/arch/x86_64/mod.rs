@@ -63,6 +63,17 @@ pub(crate) fn add_product(acc: &mut [i32; N], f: &[i16; N], g: &[i16; N], g_cach
     unsafe { add_product_avx2(acc, f, g, g_cache) }
 }
 
+/// [`add_product`] on 16 coefficients (eight pairs): `a`, `b` and `c` are
+/// those coefficients of `f̂`, `ĝ` and the matching `g_cache` entries; for
+/// the streamed 4-way `SampleNTT`, whose `f̂` arrives 16 coefficients at a
+/// time. The caller must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn add_product_16(acc: &mut [[i32; 8]; 2], a: &[i16; 16], b: &[i16; 16], c: &[i16; 8]) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { add_product_16_avx2(acc, a, b, c) }
+}
+
 /// `out = montgomery_reduce(acc)` coefficient-wise. The caller must have
 /// seen [`has_avx2`] return `true`.
 #[inline]
@@ -247,28 +258,35 @@ fn add_product_avx2(acc: &mut [i32; N], f: &[i16; N], g: &[i16; N], g_cache: &[i
     let (g, _) = g.as_chunks::<16>();
     let (c, _) = g_cache.as_chunks::<8>();
     for (((acc, a), b), c) in acc.as_chunks_mut::<2>().0.iter_mut().zip(f).zip(g).zip(c) {
-        let (a, b) = (load(a), load(b));
-        // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
-        let c = unsafe { _mm_loadu_si128(c.as_ptr().cast::<__m128i>()) };
-        // b₁γ into the odd lanes, next to b₀.
-        let c_odd = _mm256_slli_epi32::<16>(_mm256_cvtepi16_epi32(c));
-        let bg = _mm256_blend_epi16::<0b1010_1010>(b, c_odd);
-        let bs = _mm256_or_si256(_mm256_slli_epi32::<16>(b), _mm256_srli_epi32::<16>(b));
-        let c0 = _mm256_madd_epi16(a, bg);
-        let c1 = _mm256_madd_epi16(a, bs);
-        // Pairs 0,1 | 4,5 and 2,3 | 6,7, as (c₀, c₁) sums.
-        let lo = _mm256_unpacklo_epi32(c0, c1);
-        let hi = _mm256_unpackhi_epi32(c0, c1);
-        let [x, y] = acc;
-        store32(
-            x,
-            _mm256_add_epi32(load32(x), _mm256_permute2x128_si256::<0x20>(lo, hi)),
-        );
-        store32(
-            y,
-            _mm256_add_epi32(load32(y), _mm256_permute2x128_si256::<0x31>(lo, hi)),
-        );
+        add_product_16_avx2(acc, a, b, c);
     }
+}
+
+/// One block of [`add_product_avx2`]: 16 coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add_product_16_avx2(acc: &mut [[i32; 8]; 2], a: &[i16; 16], b: &[i16; 16], c: &[i16; 8]) {
+    let (a, b) = (load(a), load(b));
+    // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
+    let c = unsafe { _mm_loadu_si128(c.as_ptr().cast::<__m128i>()) };
+    // b₁γ into the odd lanes, next to b₀.
+    let c_odd = _mm256_slli_epi32::<16>(_mm256_cvtepi16_epi32(c));
+    let bg = _mm256_blend_epi16::<0b1010_1010>(b, c_odd);
+    let bs = _mm256_or_si256(_mm256_slli_epi32::<16>(b), _mm256_srli_epi32::<16>(b));
+    let c0 = _mm256_madd_epi16(a, bg);
+    let c1 = _mm256_madd_epi16(a, bs);
+    // Pairs 0,1 | 4,5 and 2,3 | 6,7, as (c₀, c₁) sums.
+    let lo = _mm256_unpacklo_epi32(c0, c1);
+    let hi = _mm256_unpackhi_epi32(c0, c1);
+    let [x, y] = acc;
+    store32(
+        x,
+        _mm256_add_epi32(load32(x), _mm256_permute2x128_si256::<0x20>(lo, hi)),
+    );
+    store32(
+        y,
+        _mm256_add_epi32(load32(y), _mm256_permute2x128_si256::<0x31>(lo, hi)),
+    );
 }
 
 /// `field::montgomery_reduce` on 16 sums at a time, in 16-bit arithmetic:
