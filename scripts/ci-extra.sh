@@ -67,6 +67,12 @@ step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA
 # --tests: the examples need the ratchet and handshake features.
 cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,ntrup --tests 2>&1 \
   | grep -E "^\s*Running|^test result|FAILED|panicked"
+# ML-KEM portable beside ML-DSA's `simd`, which turns on pqdr-keccak's AVX2:
+# K-PKE must then stay on the scalar Keccak (crates/mlkem, issue #17).
+cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,pqdr-mldsa/simd \
+  --test kat_mlkem --test acvp_mlkem 2>&1 | grep -E "^test result|FAILED|panicked"
+cargo clippy -p pqdr-mlkem --no-default-features --features ml_kem_512,ml_kem_768,ml_kem_1024 \
+  --all-targets -- -D warnings
 
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
 python3 -m pip install --quiet --disable-pip-version-check blake3==1.0.11 cryptography==48.0.0
