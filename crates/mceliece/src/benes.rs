@@ -13,7 +13,6 @@
 //! position of every pair.
 // ref: controlbits.c (`layer`), benes.c
 
-use crate::backend::Backend;
 use crate::ct::cswap_u16;
 
 /// One layer: conditionally swaps `p[i]` and `p[i + 2^s]` for each pair.
@@ -74,7 +73,6 @@ fn load_le<const N: usize>(control_bits: &[u8], at: usize) -> u64 {
 /// One layer on packed bits: conditionally swaps bits i and i + 2^s of
 /// every vector in `xs` (the control words are loaded once for all).
 fn layer_bits<const N: usize>(
-    be: Backend,
     xs: &mut [&mut [u64]; N],
     control_bits: &[u8],
     s: usize,
@@ -98,12 +96,12 @@ fn layer_bits<const N: usize>(
         }
     } else {
         match s {
-            0 => in_word::<N, 0>(be, xs, control_bits, at),
-            1 => in_word::<N, 1>(be, xs, control_bits, at),
-            2 => in_word::<N, 2>(be, xs, control_bits, at),
-            3 => in_word::<N, 3>(be, xs, control_bits, at),
-            4 => in_word::<N, 4>(be, xs, control_bits, at),
-            _ => in_word::<N, 5>(be, xs, control_bits, at),
+            0 => in_word::<N, 0>(xs, control_bits, at),
+            1 => in_word::<N, 1>(xs, control_bits, at),
+            2 => in_word::<N, 2>(xs, control_bits, at),
+            3 => in_word::<N, 3>(xs, control_bits, at),
+            4 => in_word::<N, 4>(xs, control_bits, at),
+            _ => in_word::<N, 5>(xs, control_bits, at),
         }
     }
 }
@@ -111,24 +109,18 @@ fn layer_bits<const N: usize>(
 /// The in-word layer of stride 2^S (S < 6), control bits from byte `at`.
 #[inline(never)]
 fn in_word<const N: usize, const S: usize>(
-    be: Backend,
     xs: &mut [&mut [u64]; N],
     control_bits: &[u8],
     at: usize,
 ) {
-    be.run(
-        #[inline(always)]
-        || {
-            let stride = 1 << S;
-            for i in 0..xs[0].len() {
-                let mask = spread(load_le::<4>(control_bits, at + 4 * i) as u32, S);
-                for x in xs.iter_mut() {
-                    let d = (x[i] ^ (x[i] >> stride)) & mask;
-                    x[i] ^= d ^ (d << stride);
-                }
-            }
-        },
-    )
+    let stride = 1 << S;
+    for i in 0..xs[0].len() {
+        let mask = spread(load_le::<4>(control_bits, at + 4 * i) as u32, S);
+        for x in xs.iter_mut() {
+            let d = (x[i] ^ (x[i] >> stride)) & mask;
+            x[i] ^= d ^ (d << stride);
+        }
+    }
 }
 
 /// [`apply`] on N bit vectors of 2^w bits each (every `xs[j]` holds
@@ -136,21 +128,6 @@ fn in_word<const N: usize, const S: usize>(
 /// afterwards bit i is the old bit pi(i). With `inverse`, the layers run in
 /// reverse order: bit pi(i) becomes the old bit i.
 pub(crate) fn apply_bits<const N: usize>(
-    be: Backend,
-    xs: [&mut [u64]; N],
-    control_bits: &[u8],
-    w: usize,
-    inverse: bool,
-) {
-    be.run(
-        #[inline(always)]
-        || apply_bits_body(be, xs, control_bits, w, inverse),
-    );
-}
-
-#[inline(always)]
-fn apply_bits_body<const N: usize>(
-    be: Backend,
     mut xs: [&mut [u64]; N],
     control_bits: &[u8],
     w: usize,
@@ -161,7 +138,7 @@ fn apply_bits_body<const N: usize>(
     for j in 0..layers {
         let j = if inverse { layers - 1 - j } else { j };
         let s = if j < w { j } else { 2 * w - 2 - j };
-        layer_bits(be, &mut xs, control_bits, s, j * step);
+        layer_bits(&mut xs, control_bits, s, j * step);
     }
 }
 
@@ -188,24 +165,12 @@ mod tests {
         for src in (0..n).step_by(37).chain([0, n - 1]) {
             let mut x = [0u64; 128];
             x[src >> 6] |= 1 << (src & 63);
-            apply_bits(
-                Backend::detect(),
-                [&mut x[..n >> 6]],
-                &control_bits,
-                w,
-                false,
-            );
+            apply_bits([&mut x[..n >> 6]], &control_bits, w, false);
             for (i, &pi) in p.iter().enumerate().take(n) {
                 let bit = (x[i >> 6] >> (i & 63)) & 1;
                 assert_eq!(bit, u64::from(usize::from(pi) == src), "w {w} i {i}");
             }
-            apply_bits(
-                Backend::detect(),
-                [&mut x[..n >> 6]],
-                &control_bits,
-                w,
-                true,
-            );
+            apply_bits([&mut x[..n >> 6]], &control_bits, w, true);
             let mut y = [0u64; 128];
             y[src >> 6] |= 1 << (src & 63);
             assert_eq!(x, y);

@@ -13,7 +13,6 @@
     reason = "planes and lanes of several bitsliced arrays are walked in step"
 )]
 
-use crate::backend::Backend;
 use crate::ct::opaque;
 use crate::gf;
 use crate::params::ParameterSet;
@@ -85,17 +84,11 @@ impl<const W: usize> State<W> {
 /// d = sum C_i S_(n-i); C <- gamma C + d B; on a length change B <- C,
 /// gamma <- d; then B <- x B. `keep` masks the positions below t.
 #[inline(always)]
-fn iterate<P: ParameterSet, const W: usize>(
-    be: Backend,
-    st: &mut State<W>,
-    n: usize,
-    sn: u16,
-    keep: &[u64; W],
-) {
+fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16, keep: &[u64; W]) {
     let mut p = vec::zero::<W>();
     let mut q = vec::zero::<W>();
     let mut k = vec::zero::<W>();
-    vec::mul::<P, W>(be, &mut p, &st.cv, &st.rv);
+    vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
     let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
     // Masks: d != 0; the length changes (d != 0 and n >= 2l), 16 and 64 bits.
     let d_nonzero = opaque(!gf::is_zero_mask(d));
@@ -107,9 +100,9 @@ fn iterate<P: ParameterSet, const W: usize>(
     // C <- gamma C + d B.
     let (prev, prev0) = (st.cv, st.c0);
     vec::splat::<P, W>(&mut k, st.gamma);
-    vec::mul::<P, W>(be, &mut p, &st.cv, &k);
+    vec::mul::<P, W>(&mut p, &st.cv, &k);
     vec::splat::<P, W>(&mut k, d);
-    vec::mul::<P, W>(be, &mut q, &st.bv, &k);
+    vec::mul::<P, W>(&mut q, &st.bv, &k);
     for b in 0..P::M {
         for i in 0..W {
             st.cv[b][i] = p[b][i] ^ q[b][i];
@@ -134,12 +127,12 @@ fn iterate<P: ParameterSet, const W: usize>(
 }
 
 /// Normalizes (C_0 = 1) and reverses: out gets sigma_j = C_(t-j), j < t.
-fn finish<P: ParameterSet, const W: usize>(be: Backend, out: &mut Vec<4>, st: &State<W>) {
+fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
     let t = P::T;
     let mut k = vec::zero::<W>();
     let mut p = vec::zero::<W>();
     vec::splat::<P, W>(&mut k, gf::inv::<P>(st.c0));
-    vec::mul::<P, W>(be, &mut p, &st.cv, &k);
+    vec::mul::<P, W>(&mut p, &st.cv, &k);
     *out = vec::zero::<4>();
     for b in 0..P::M {
         let mut v = 0u128;
@@ -159,15 +152,7 @@ fn finish<P: ParameterSet, const W: usize>(be: Backend, out: &mut Vec<4>, st: &S
 /// While n < 64 every polynomial fits in one word per plane (deg C <= n + 1,
 /// and the window holds n syndromes), so those iterations run on one word;
 /// for t > 64 the rest run on two.
-pub(crate) fn bm<P: ParameterSet>(be: Backend, out: &mut Vec<4>, s: &Vec<4>) {
-    be.run(
-        #[inline(always)]
-        || bm_body::<P>(be, out, s),
-    );
-}
-
-#[inline(always)]
-fn bm_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, s: &Vec<4>) {
+pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     let t = P::T;
     let mut st = State::<1> {
         cv: vec::zero::<1>(),
@@ -181,10 +166,10 @@ fn bm_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, s: &Vec<4>) {
     let keep1 = [if t >= 64 { !0 } else { (1u64 << t) - 1 }];
     let first = if t <= 64 { 2 * t } else { 64 };
     for n in 0..first {
-        iterate::<P, 1>(be, &mut st, n, element::<P>(s, n), &keep1);
+        iterate::<P, 1>(&mut st, n, element::<P>(s, n), &keep1);
     }
     if t <= 64 {
-        finish::<P, 1>(be, out, &st);
+        finish::<P, 1>(out, &st);
         st.zeroize();
         return;
     }
@@ -200,9 +185,9 @@ fn bm_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, s: &Vec<4>) {
     st.zeroize();
     let keep2 = [!0, if t >= 128 { !0 } else { (1u64 << (t - 64)) - 1 }];
     for n in first..2 * t {
-        iterate::<P, 2>(be, &mut wide, n, element::<P>(s, n), &keep2);
+        iterate::<P, 2>(&mut wide, n, element::<P>(s, n), &keep2);
     }
-    finish::<P, 2>(be, out, &wide);
+    finish::<P, 2>(out, &wide);
     wide.zeroize();
 }
 
@@ -266,7 +251,7 @@ mod tests {
         }
         let want = naive::<P>(&s[..2 * t]);
         let mut out = vec::zero::<4>();
-        bm::<P>(Backend::detect(), &mut out, &sv);
+        bm::<P>(&mut out, &sv);
         assert_eq!(want[t], 1);
         for (j, &w) in want.iter().enumerate().take(t) {
             assert_eq!(element::<P>(&out, j), w, "j {j}");

@@ -20,7 +20,6 @@
     reason = "planes and lanes of several bitsliced arrays are walked in step"
 )]
 
-use crate::backend::Backend;
 use crate::benes;
 use crate::bm;
 use crate::ct::nonzero_mask_u64;
@@ -32,28 +31,20 @@ use zeroize::Zeroize;
 
 /// `out[i] = 1 / a[i]`, lane by lane, with one inversion (Montgomery's trick;
 /// every lane of every `a[i]` must be nonzero).
-fn batch_inv<P: ParameterSet>(be: Backend, out: &mut [Vec<2>], a: &[Vec<2>]) {
-    be.run(
-        #[inline(always)]
-        || batch_inv_body::<P>(be, out, a),
-    );
-}
-
-#[inline(always)]
-fn batch_inv_body<P: ParameterSet>(be: Backend, out: &mut [Vec<2>], a: &[Vec<2>]) {
+fn batch_inv<P: ParameterSet>(out: &mut [Vec<2>], a: &[Vec<2>]) {
     let n = a.len();
     out[0] = a[0];
     for i in 1..n {
         let (lo, hi) = out.split_at_mut(i);
-        vec::mul::<P, 2>(be, &mut hi[0], &lo[i - 1], &a[i]);
+        vec::mul::<P, 2>(&mut hi[0], &lo[i - 1], &a[i]);
     }
     let mut acc = vec::zero::<2>();
     let mut tmp = vec::zero::<2>();
-    vec::inv::<P, 2>(be, &mut acc, &out[n - 1]);
+    vec::inv::<P, 2>(&mut acc, &out[n - 1]);
     for i in (1..n).rev() {
         let (lo, hi) = out.split_at_mut(i);
-        vec::mul::<P, 2>(be, &mut hi[0], &acc, &lo[i - 1]);
-        vec::mul::<P, 2>(be, &mut tmp, &acc, &a[i]);
+        vec::mul::<P, 2>(&mut hi[0], &acc, &lo[i - 1]);
+        vec::mul::<P, 2>(&mut tmp, &acc, &a[i]);
         acc = tmp;
     }
     out[0] = acc;
@@ -98,7 +89,7 @@ impl Zeroize for Prepared {
 
 /// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero), with
 /// `scratch` as working space. `sk_gc` = g || control bits.
-fn weights<P: ParameterSet>(be: Backend, weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
+fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
     let (m, t) = (P::M, P::T);
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
@@ -109,11 +100,11 @@ fn weights<P: ParameterSet>(be: Backend, weight: &mut Values, scratch: &mut Valu
             low[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
         }
     }
-    fft::eval_monic::<P>(be, weight, &low);
+    fft::eval_monic::<P>(weight, &low);
     for (w, s) in scratch.iter_mut().zip(weight.iter()).take(entries) {
         vec::sq::<P, 2>(w, s);
     }
-    batch_inv::<P>(be, &mut weight[..entries], &scratch[..entries]);
+    batch_inv::<P>(&mut weight[..entries], &scratch[..entries]);
     low.zeroize();
 }
 
@@ -148,22 +139,17 @@ fn received<P: ParameterSet>(r: &mut [u64; MAX_Q_WORDS], c0: &[u8]) {
 /// The key-only part of `Decode` (Classic McEliece spec §2.3.3): precomputes
 /// [`Prepared`] from the secret key part `sk_gc` = g || control bits.
 pub(crate) fn prepare<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
-    prepare_on::<P>(Backend::detect(), out, sk_gc);
-}
-
-/// [`prepare`] on the given backend (the same result on each).
-pub(crate) fn prepare_on<P: ParameterSet>(be: Backend, out: &mut Prepared, sk_gc: &[u8]) {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
     let mut scratch = fft::zero_values();
-    weights::<P>(be, &mut out.weight, &mut scratch, sk_gc);
+    weights::<P>(&mut out.weight, &mut scratch, sk_gc);
     scratch
         .iter_mut()
         .for_each(|v| v.as_flattened_mut().zeroize());
     support_mask::<P>(&mut out.in_support);
     if P::N < 1 << m {
-        benes::apply_bits(be, [&mut out.in_support[..words]], cb, m, true);
+        benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
     }
 }
 
@@ -175,25 +161,14 @@ pub(crate) fn decrypt_prepared<P: ParameterSet>(
     prep: &Prepared,
     c0: &[u8],
 ) -> u8 {
-    decrypt_prepared_on::<P>(Backend::detect(), e, sk_gc, prep, c0)
-}
-
-/// [`decrypt_prepared`] on the given backend (the same result on each).
-pub(crate) fn decrypt_prepared_on<P: ParameterSet>(
-    be: Backend,
-    e: &mut [u8],
-    sk_gc: &[u8],
-    prep: &Prepared,
-    c0: &[u8],
-) -> u8 {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
     let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
-    benes::apply_bits(be, [&mut r[..words]], cb, m, true);
+    benes::apply_bits([&mut r[..words]], cb, m, true);
     let mut rest = fft::zero_values();
-    let ok = decode::<P>(be, e, cb, &prep.weight, &prep.in_support, &r, &mut rest);
+    let ok = decode::<P>(e, cb, &prep.weight, &prep.in_support, &r, &mut rest);
     rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
     r.zeroize();
     ok
@@ -205,33 +180,23 @@ pub(crate) fn decrypt_prepared_on<P: ParameterSet>(
 /// bits into `e` (n/8 bytes). Returns 0xFF if decoding succeeded (weight t,
 /// same syndrome), else 0.
 pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) -> u8 {
-    decrypt_on::<P>(Backend::detect(), e, sk_gc, c0)
-}
-
-/// [`decrypt`] on the given backend (the same result on each).
-pub(crate) fn decrypt_on<P: ParameterSet>(
-    be: Backend,
-    e: &mut [u8],
-    sk_gc: &[u8],
-    c0: &[u8],
-) -> u8 {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
     let mut weight = fft::zero_values();
     let mut rest = fft::zero_values();
-    weights::<P>(be, &mut weight, &mut rest, sk_gc);
+    weights::<P>(&mut weight, &mut rest, sk_gc);
     // r and the support positions at pi(i) (element order), in one pass.
     let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
     let mut in_support = [0u64; MAX_Q_WORDS];
     support_mask::<P>(&mut in_support);
     if P::N < 1 << m {
-        benes::apply_bits(be, [&mut r[..words], &mut in_support[..words]], cb, m, true);
+        benes::apply_bits([&mut r[..words], &mut in_support[..words]], cb, m, true);
     } else {
-        benes::apply_bits(be, [&mut r[..words]], cb, m, true);
+        benes::apply_bits([&mut r[..words]], cb, m, true);
     }
-    let ok = decode::<P>(be, e, cb, &weight, &in_support, &r, &mut rest);
+    let ok = decode::<P>(e, cb, &weight, &in_support, &r, &mut rest);
     weight
         .iter_mut()
         .for_each(|v| v.as_flattened_mut().zeroize());
@@ -245,7 +210,6 @@ pub(crate) fn decrypt_on<P: ParameterSet>(
 /// weighted by `weight`, Berlekamp–Massey, roots, the weight and syndrome
 /// checks, and e back in support order. `rest` is working space.
 fn decode<P: ParameterSet>(
-    be: Backend,
     e: &mut [u8],
     cb: &[u8],
     weight: &Values,
@@ -262,12 +226,12 @@ fn decode<P: ParameterSet>(
     // Syndrome of r.
     let mut s = vec::zero::<4>();
     masked::<P>(rest, weight, r);
-    fft::fft_tr::<P>(be, &mut s, rest, k_synd);
+    fft::fft_tr::<P>(&mut s, rest, k_synd);
 
     // Error locator and its roots among all elements.
     let mut locator = vec::zero::<4>();
-    bm::bm::<P>(be, &mut locator, &s);
-    fft::eval_monic::<P>(be, rest, &locator);
+    bm::bm::<P>(&mut locator, &s);
+    fft::eval_monic::<P>(rest, &locator);
     let mut ew = [0u64; MAX_Q_WORDS];
     for (ei, v) in rest.iter().enumerate().take(entries) {
         for l in 0..2 {
@@ -290,7 +254,7 @@ fn decode<P: ParameterSet>(
     // Re-encode: the syndrome of e must equal the syndrome of r.
     let mut s_cmp = vec::zero::<4>();
     masked::<P>(rest, weight, &ew);
-    fft::fft_tr::<P>(be, &mut s_cmp, rest, k_synd);
+    fft::fft_tr::<P>(&mut s_cmp, rest, k_synd);
     let mut diff = 0u64;
     for (a, b) in s.iter().zip(s_cmp.iter()).take(m) {
         for i in 0..4 {
@@ -307,7 +271,7 @@ fn decode<P: ParameterSet>(
     }
 
     // e in support order.
-    benes::apply_bits(be, [&mut ew[..words]], cb, m, false);
+    benes::apply_bits([&mut ew[..words]], cb, m, false);
     for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
         *byte = (ew[i >> 3] >> (8 * (i & 7))) as u8;
     }

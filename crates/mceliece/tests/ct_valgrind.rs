@@ -5,12 +5,6 @@
 //!
 //! `CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=1 --track-origins=yes"
 //!  RUSTFLAGS="--cfg pqct_valgrind" cargo test --release -p pqdr-mceliece --test ct_valgrind`
-//!
-//! With the feature `simd` on x86-64, decapsulation (whole and prepared) and
-//! public-key generation run their AVX2 copy when the CPU reports AVX2, as
-//! valgrind's does: every test asserts it ([`avx2_reported`]), so this check
-//! cannot silently cover only the portable code. Without `simd` it checks
-//! the portable code.
 
 mod common;
 
@@ -41,21 +35,10 @@ impl rand_core::TryRng for PoisonRng {
 }
 impl rand_core::TryCryptoRng for PoisonRng {}
 
-/// With `simd` on x86-64: the CPU (valgrind's, under the check) reports
-/// AVX2, so the operations below take their AVX2 copy.
-fn avx2_reported() {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    assert!(
-        std::is_x86_feature_detected!("avx2"),
-        "no AVX2 reported: the AVX2 copy would not be checked"
-    );
-}
-
 /// Decapsulation with the whole secret key and the ciphertext secret. The key
 /// is random bytes in the right format (valid c; every byte of g, the control
 /// bits and s arbitrary): decapsulation runs the same instructions for any key.
 fn decaps_random_key<P: ParameterSet>(seed: u64) {
-    avx2_reported();
     let (mut sk, mut ct) = random_key_and_ciphertext::<P>(seed);
     pqdr_ct::classify(sk.as_mut());
     pqdr_ct::classify(ct.as_mut());
@@ -69,7 +52,6 @@ fn decaps_random_key<P: ParameterSet>(seed: u64) {
 /// key object (after parsing, which checks the public format) and the
 /// ciphertext secret.
 fn prepared_random_key<P: ParameterSet>(seed: u64) {
-    avx2_reported();
     let (mut sk, ct) = random_key_and_ciphertext::<P>(seed);
     // g's coefficients in range (from_bytes rejects set high bits).
     let high = u8::try_from(((1u32 << P::M) - 1) >> 8).expect("m <= 16");
@@ -133,7 +115,6 @@ decaps_tests! {
 #[test]
 fn keygen_encaps_decaps_348864() {
     use pqdr_mceliece::mceliece348864 as k;
-    avx2_reported();
     let mut rng = PoisonRng(TestRng(5));
     let mut pk = boxed_array::<{ k::ENCAPSULATION_KEY_SIZE }>();
     let mut sk = [0u8; k::DECAPSULATION_KEY_SIZE];
@@ -163,7 +144,6 @@ fn keygen_encaps_decaps_348864() {
 /// only declassifications are the spec's rejections (and the self-check of
 /// the control bits). 348864 runs in `keygen_encaps_decaps_348864`.
 fn keygen_secret_seed<P: ParameterSet>(seed: u8) {
-    avx2_reported();
     let mut pk = P::PkBytes::boxed_zeroed();
     let mut sk = P::SkBytes::zeroed();
     let mut delta = [seed; 32];

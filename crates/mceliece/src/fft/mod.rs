@@ -35,7 +35,6 @@
 mod consts;
 mod transposed;
 
-use crate::backend::Backend;
 use crate::gf;
 use crate::params::{MAX_M, ParameterSet};
 use crate::vec::{self, Vec};
@@ -109,52 +108,42 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, e: usize) {
 /// Forward butterflies of in-word depth D < 6, two entries per product:
 /// entry 2i's V halves at the bit-D positions, entry 2i + 1's shifted below.
 #[inline(never)]
-fn fwd_word<P: ParameterSet, const D: usize>(
-    be: Backend,
-    out: &mut Values,
-    c: &Consts,
-    entries: usize,
-) {
-    be.run(
-        #[inline(always)]
-        || {
-            let (s, hi) = (1 << D, BIT_SET[D]);
-            let mut a = vec::zero::<2>();
-            let mut p = vec::zero::<2>();
-            let mut v_halves = vec::zero::<2>();
-            for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
-                let [v0, v1] = pair else { unreachable!() };
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        v_halves[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
-                    }
-                }
-                packed_multiplier::<P>(&mut a, c, D, 2 * i, hi);
-                vec::mul::<P, 2>(be, &mut p, &v_halves, &a);
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        v0[b][l] ^= (p[b][l] & hi) >> s;
-                        v0[b][l] ^= (v0[b][l] & !hi) << s;
-                        v1[b][l] ^= p[b][l] & !hi;
-                        v1[b][l] ^= (v1[b][l] & !hi) << s;
-                    }
-                }
+fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entries: usize) {
+    let (s, hi) = (1 << D, BIT_SET[D]);
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    let mut v_halves = vec::zero::<2>();
+    for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
+        let [v0, v1] = pair else { unreachable!() };
+        for b in 0..P::M {
+            for l in 0..2 {
+                v_halves[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
             }
-        },
-    )
+        }
+        packed_multiplier::<P>(&mut a, c, D, 2 * i, hi);
+        vec::mul::<P, 2>(&mut p, &v_halves, &a);
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (p[b][l] & hi) >> s;
+                v0[b][l] ^= (v0[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l] & !hi;
+                v1[b][l] ^= (v1[b][l] & !hi) << s;
+            }
+        }
+    }
 }
 
 /// Evaluates f (2^k coefficients bitsliced in `f`, 6 <= k <= 8, positions
 /// from 2^k on zero) at every element of GF(2^m) into `out` (Gao–Mateer
 /// Algorithm 2 unrolled: radix conversions down, butterflies up).
-pub(crate) fn fft<P: ParameterSet>(be: Backend, out: &mut Values, f: &Vec<4>, k: usize) {
+pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     let mut x = *f;
     let mut tmp = vec::zero::<4>();
     // Twist and Taylor expansion at x^2 + x (Gao–Mateer §3.1) per depth.
     for d in 0..k {
-        vec::mul::<P, 4>(be, &mut tmp, &x, &c.twist[d]);
+        vec::mul::<P, 4>(&mut tmp, &x, &c.twist[d]);
         x = tmp;
         for e in (d..k.saturating_sub(1)).rev() {
             shr_xor::<P>(&mut x, &TAYLOR_MASK[e][3], 1 << e);
@@ -177,12 +166,12 @@ pub(crate) fn fft<P: ParameterSet>(be: Backend, out: &mut Values, f: &Vec<4>, k:
     for d in (0..k).rev() {
         if d < 6 {
             match d {
-                0 => fwd_word::<P, 0>(be, out, c, entries),
-                1 => fwd_word::<P, 1>(be, out, c, entries),
-                2 => fwd_word::<P, 2>(be, out, c, entries),
-                3 => fwd_word::<P, 3>(be, out, c, entries),
-                4 => fwd_word::<P, 4>(be, out, c, entries),
-                _ => fwd_word::<P, 5>(be, out, c, entries),
+                0 => fwd_word::<P, 0>(out, c, entries),
+                1 => fwd_word::<P, 1>(out, c, entries),
+                2 => fwd_word::<P, 2>(out, c, entries),
+                3 => fwd_word::<P, 3>(out, c, entries),
+                4 => fwd_word::<P, 4>(out, c, entries),
+                _ => fwd_word::<P, 5>(out, c, entries),
             }
         } else if d == 6 {
             for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
@@ -191,7 +180,7 @@ pub(crate) fn fft<P: ParameterSet>(be: Backend, out: &mut Values, f: &Vec<4>, k:
                     v_halves[b] = [v0[b][1], v1[b][1]];
                 }
                 lane_multiplier::<P>(&mut a, c, 2 * i);
-                vec::mul::<P, 2>(be, &mut p, &v_halves, &a);
+                vec::mul::<P, 2>(&mut p, &v_halves, &a);
                 for b in 0..P::M {
                     v0[b][0] ^= p[b][0];
                     v0[b][1] ^= v0[b][0];
@@ -203,7 +192,7 @@ pub(crate) fn fft<P: ParameterSet>(be: Backend, out: &mut Values, f: &Vec<4>, k:
             let h = 1 << (d - 7);
             for e in (0..entries).filter(|e| e & h == 0) {
                 vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
-                vec::mul::<P, 2>(be, &mut p, &out[e + h], &a);
+                vec::mul::<P, 2>(&mut p, &out[e + h], &a);
                 for b in 0..P::M {
                     for l in 0..2 {
                         out[e][b][l] ^= p[b][l];
@@ -220,19 +209,11 @@ pub(crate) fn fft<P: ParameterSet>(be: Backend, out: &mut Values, f: &Vec<4>, k:
 /// coefficients, or for t = 2^k an FFT of the low part plus a^t. The map
 /// a -> a^(2^k) is GF(2)-linear, and the element at position pos is
 /// sum_j pos_j z^(m-1-j), so a^t = sum_j pos_j (z^(m-1-j))^t.
-pub(crate) fn eval_monic<P: ParameterSet>(be: Backend, out: &mut Values, low: &Vec<4>) {
-    be.run(
-        #[inline(always)]
-        || eval_monic_body::<P>(be, out, low),
-    );
-}
-
-#[inline(always)]
-fn eval_monic_body<P: ParameterSet>(be: Backend, out: &mut Values, low: &Vec<4>) {
+pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Vec<4>) {
     let (m, t) = (P::M, P::T);
     if t.is_power_of_two() {
         let k = t.trailing_zeros() as usize;
-        fft::<P>(be, out, low, k);
+        fft::<P>(out, low, k);
         // (z^(m-1-j))^t for every position bit j (public).
         let mut img = [0u16; MAX_M];
         for (j, x) in img.iter_mut().enumerate().take(m) {
@@ -268,7 +249,7 @@ fn eval_monic_body<P: ParameterSet>(be: Backend, out: &mut Values, low: &Vec<4>)
         let mut f = *low;
         f[0][t >> 6] |= 1 << (t & 63);
         let k = (t + 1).next_power_of_two().trailing_zeros() as usize;
-        fft::<P>(be, out, &f, k);
+        fft::<P>(out, &f, k);
     }
 }
 
@@ -319,7 +300,7 @@ mod tests {
             set4(&mut fv, i, *c, P::M);
         }
         let mut out = zero_values();
-        fft::<P>(Backend::detect(), &mut out, &fv, k);
+        fft::<P>(&mut out, &fv, k);
         for pos in 0..1 << P::M {
             let a = gf::bitrev::<P>(pos as u16);
             assert_eq!(
@@ -349,7 +330,7 @@ mod tests {
         }
         f[t] = 1;
         let mut out = zero_values();
-        eval_monic::<P>(Backend::detect(), &mut out, &fv);
+        eval_monic::<P>(&mut out, &fv);
         for pos in 0..1 << P::M {
             let a = gf::bitrev::<P>(pos as u16);
             assert_eq!(get(&out, pos, P::M), horner::<P>(&f[..=t], a));
@@ -374,7 +355,7 @@ mod tests {
             }
         }
         let mut out = vec::zero::<4>();
-        fft_tr::<P>(Backend::detect(), &mut out, &mut x, k);
+        fft_tr::<P>(&mut out, &mut x, k);
         let mut sums = [0u16; 256];
         for (pos, &v) in vals.iter().enumerate().take(1 << P::M) {
             let a = gf::bitrev::<P>(pos as u16);

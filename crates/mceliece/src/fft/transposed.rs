@@ -13,7 +13,6 @@
 use super::consts::{BIT_SET, Consts};
 use super::consts::{FftConsts, TAYLOR_MASK};
 use super::{Values, lane_multiplier, packed_multiplier};
-use crate::backend::Backend;
 use crate::params::ParameterSet;
 use crate::vec::{self, Vec};
 
@@ -45,53 +44,35 @@ fn shl_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
 
 /// Transposed butterflies of in-word depth D < 6, two entries per product.
 #[inline(never)]
-fn tr_word<P: ParameterSet, const D: usize>(
-    be: Backend,
-    x: &mut Values,
-    c: &Consts,
-    entries: usize,
-) {
-    be.run(
-        #[inline(always)]
-        || {
-            let (s, hi) = (1 << D, BIT_SET[D]);
-            let mut a = vec::zero::<2>();
-            let mut p = vec::zero::<2>();
-            let mut v_halves = vec::zero::<2>();
-            for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
-                let [v0, v1] = pair else { unreachable!() };
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        v0[b][l] ^= (v0[b][l] & hi) >> s;
-                        v1[b][l] ^= (v1[b][l] & hi) >> s;
-                        v_halves[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
-                    }
-                }
-                packed_multiplier::<P>(&mut a, c, D, 2 * i, !hi);
-                vec::mul::<P, 2>(be, &mut p, &v_halves, &a);
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        v0[b][l] ^= (p[b][l] & !hi) << s;
-                        v1[b][l] ^= p[b][l] & hi;
-                    }
-                }
+fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
+    let (s, hi) = (1 << D, BIT_SET[D]);
+    let mut a = vec::zero::<2>();
+    let mut p = vec::zero::<2>();
+    let mut v_halves = vec::zero::<2>();
+    for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
+        let [v0, v1] = pair else { unreachable!() };
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (v0[b][l] & hi) >> s;
+                v1[b][l] ^= (v1[b][l] & hi) >> s;
+                v_halves[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
             }
-        },
-    )
+        }
+        packed_multiplier::<P>(&mut a, c, D, 2 * i, !hi);
+        vec::mul::<P, 2>(&mut p, &v_halves, &a);
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= (p[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l] & hi;
+            }
+        }
+    }
 }
 
 /// The transpose of [`fft`](super::fft) (McBits §4): from values v at every element to
 /// the 2^k sums sum_a v(a) a^j in `out` (the operations of [`fft`](super::fft) in
 /// reverse order, each transposed). `x` is consumed (used as scratch).
-pub(crate) fn fft_tr<P: ParameterSet>(be: Backend, out: &mut Vec<4>, x: &mut Values, k: usize) {
-    be.run(
-        #[inline(always)]
-        || fft_tr_body::<P>(be, out, x, k),
-    );
-}
-
-#[inline(always)]
-fn fft_tr_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, x: &mut Values, k: usize) {
+pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     let mut a = vec::zero::<2>();
@@ -101,12 +82,12 @@ fn fft_tr_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, x: &mut Values, k
     for d in 0..k {
         if d < 6 {
             match d {
-                0 => tr_word::<P, 0>(be, x, c, entries),
-                1 => tr_word::<P, 1>(be, x, c, entries),
-                2 => tr_word::<P, 2>(be, x, c, entries),
-                3 => tr_word::<P, 3>(be, x, c, entries),
-                4 => tr_word::<P, 4>(be, x, c, entries),
-                _ => tr_word::<P, 5>(be, x, c, entries),
+                0 => tr_word::<P, 0>(x, c, entries),
+                1 => tr_word::<P, 1>(x, c, entries),
+                2 => tr_word::<P, 2>(x, c, entries),
+                3 => tr_word::<P, 3>(x, c, entries),
+                4 => tr_word::<P, 4>(x, c, entries),
+                _ => tr_word::<P, 5>(x, c, entries),
             }
         } else if d == 6 {
             for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
@@ -117,7 +98,7 @@ fn fft_tr_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, x: &mut Values, k
                     v_halves[b] = [v0[b][0], v1[b][0]];
                 }
                 lane_multiplier::<P>(&mut a, c, 2 * i);
-                vec::mul::<P, 2>(be, &mut p, &v_halves, &a);
+                vec::mul::<P, 2>(&mut p, &v_halves, &a);
                 for b in 0..P::M {
                     v0[b][1] ^= p[b][0];
                     v1[b][1] ^= p[b][1];
@@ -132,7 +113,7 @@ fn fft_tr_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, x: &mut Values, k
                     }
                 }
                 vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
-                vec::mul::<P, 2>(be, &mut p, &x[e], &a);
+                vec::mul::<P, 2>(&mut p, &x[e], &a);
                 for b in 0..P::M {
                     for l in 0..2 {
                         x[e + h][b][l] ^= p[b][l];
@@ -157,7 +138,7 @@ fn fft_tr_body<P: ParameterSet>(be: Backend, out: &mut Vec<4>, x: &mut Values, k
             shl_xor::<P>(&mut y, &TAYLOR_MASK[e][1], 1 << e);
             shl_xor::<P>(&mut y, &TAYLOR_MASK[e][2], 1 << e);
         }
-        vec::mul::<P, 4>(be, &mut tmp, &y, &c.twist[d]);
+        vec::mul::<P, 4>(&mut tmp, &y, &c.twist[d]);
         y = tmp;
     }
     *out = y;

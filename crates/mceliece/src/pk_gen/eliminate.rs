@@ -8,7 +8,6 @@
 use super::MAX_MT;
 use super::rows::{BLOCK, Pivots, ZERO_PIVOTS, fold_rows, wide_block};
 use super::semi::mov_columns;
-use crate::backend::Backend;
 use crate::ct::opaque;
 use crate::gf;
 use crate::params::{Derived, ParameterSet};
@@ -94,45 +93,38 @@ pub(super) const fn record_bytes_of(mt: usize, semi: bool) -> usize {
 /// operation in terms of the pivot rows at their own steps (the rows
 /// [`replay`] rebuilds), mask u = u' + sum over j in u' of `late[j]`.
 #[inline(never)]
-fn upward<P: ParameterSet>(be: Backend, mat: &mut [u8], stride: usize, record: &mut [u8]) {
-    be.run(
-        #[inline(always)]
-        || {
-            let mt = P::MT;
-            let mut q: Pivots = ZERO_PIVOTS;
-            let mut above = [0u8; MAX_MT];
-            for (r0, len, at) in blocks::<P>().skip(1) {
-                let recv = &mut record[at][BLOCK + 1..BLOCK + 1 + mt];
-                let (panel_off, bit0) = ((r0 >> 6) << 3, r0 & 63);
-                let lanes = ((1u16 << len) - 1) as u8;
-                let late: [u8; BLOCK] =
-                    core::array::from_fn(|j| if j < len { recv[r0 + j] } else { 0 });
-                for (k, (u, up)) in recv.iter_mut().zip(above.iter_mut()).take(r0).enumerate() {
-                    let w =
-                        (word(&mat[k * stride..(k + 1) * stride], panel_off) >> bit0) as u8 & lanes;
-                    *up = w;
-                    let mut x = w;
-                    for (j, &l) in late.iter().enumerate() {
-                        x ^= ((w >> j) & 1).wrapping_neg() & l;
-                    }
-                    *u = x;
-                }
-                let w0 = (r0 >> 7) << 4;
-                let wc = (stride - w0) >> 4;
-                for (j, qj) in q.iter_mut().enumerate() {
-                    if j < len {
-                        let row = &mat[(r0 + j) * stride + w0..(r0 + j + 1) * stride];
-                        qj[..wc].copy_from_slice(row.as_chunks::<16>().0);
-                    } else {
-                        qj[..wc].fill([0; 16]);
-                    }
-                }
-                fold_rows(mat, stride, (w0, stride), 0..r0, &q, &above);
+fn upward<P: ParameterSet>(mat: &mut [u8], stride: usize, record: &mut [u8]) {
+    let mt = P::MT;
+    let mut q: Pivots = ZERO_PIVOTS;
+    let mut above = [0u8; MAX_MT];
+    for (r0, len, at) in blocks::<P>().skip(1) {
+        let recv = &mut record[at][BLOCK + 1..BLOCK + 1 + mt];
+        let (panel_off, bit0) = ((r0 >> 6) << 3, r0 & 63);
+        let lanes = ((1u16 << len) - 1) as u8;
+        let late: [u8; BLOCK] = core::array::from_fn(|j| if j < len { recv[r0 + j] } else { 0 });
+        for (k, (u, up)) in recv.iter_mut().zip(above.iter_mut()).take(r0).enumerate() {
+            let w = (word(&mat[k * stride..(k + 1) * stride], panel_off) >> bit0) as u8 & lanes;
+            *up = w;
+            let mut x = w;
+            for (j, &l) in late.iter().enumerate() {
+                x ^= ((w >> j) & 1).wrapping_neg() & l;
             }
-            q.zeroize();
-            above.zeroize();
-        },
-    )
+            *u = x;
+        }
+        let w0 = (r0 >> 7) << 4;
+        let wc = (stride - w0) >> 4;
+        for (j, qj) in q.iter_mut().enumerate() {
+            if j < len {
+                let row = &mat[(r0 + j) * stride + w0..(r0 + j + 1) * stride];
+                qj[..wc].copy_from_slice(row.as_chunks::<16>().0);
+            } else {
+                qj[..wc].fill([0; 16]);
+            }
+        }
+        fold_rows(mat, stride, (w0, stride), 0..r0, &q, &above);
+    }
+    q.zeroize();
+    above.zeroize();
 }
 
 /// Gauss–Jordan elimination of H_left (mt rows of `stride` bytes: the first mt
@@ -169,172 +161,165 @@ fn upward<P: ParameterSet>(be: Backend, mat: &mut [u8], stride: usize, record: &
 /// bounds the columns [`replay`] works on.
 #[inline(never)]
 pub(super) fn eliminate<P: ParameterSet>(
-    be: Backend,
     mat: &mut [u8],
     stride: usize,
     record: &mut [u8],
     pi: &mut [u16],
     support: &mut [u16],
 ) -> Option<u64> {
-    be.run(
-        #[inline(always)]
-        || {
-            const WIN: usize = BLOCK + FIX_WINDOW;
-            let mt = P::MT;
-            let mut pivots = 0xFFFF_FFFFu64;
-            let mut q: Pivots = ZERO_PIVOTS;
-            // The window rows' panel words and masks as the block's earlier pivots
-            // leave them (index k - r0).
-            let mut panel = [0u64; WIN];
-            let mut panel_recv = [0u8; WIN];
-            // Each pivot row's panel word at its own step (what the rows after it
-            // receive when their bit is set).
-            let mut pivot_words = [0u64; BLOCK];
-            let mut rejected = false;
-            for (r0, len, at) in blocks::<P>() {
-                if P::SEMI && r0 == mt - 32 {
-                    let Some(c) = mov_columns::<P>(mat, stride, pi) else {
-                        rejected = true;
-                        break;
-                    };
-                    pivots = c;
-                    for i in mt - 32..mt + 32 {
-                        support[i] = gf::bitrev::<P>(pi[i]);
-                    }
-                }
-                let panel_off = (r0 >> 6) << 3; // byte offset of the panel word
-                let bit0 = r0 & 63;
-                let row_word = |k: usize| word(&mat[k * stride..(k + 1) * stride], panel_off);
+    const WIN: usize = BLOCK + FIX_WINDOW;
+    let mt = P::MT;
+    let mut pivots = 0xFFFF_FFFFu64;
+    let mut q: Pivots = ZERO_PIVOTS;
+    // The window rows' panel words and masks as the block's earlier pivots
+    // leave them (index k - r0).
+    let mut panel = [0u64; WIN];
+    let mut panel_recv = [0u8; WIN];
+    // Each pivot row's panel word at its own step (what the rows after it
+    // receive when their bit is set).
+    let mut pivot_words = [0u64; BLOCK];
+    let mut rejected = false;
+    for (r0, len, at) in blocks::<P>() {
+        if P::SEMI && r0 == mt - 32 {
+            let Some(c) = mov_columns::<P>(mat, stride, pi) else {
+                rejected = true;
+                break;
+            };
+            pivots = c;
+            for i in mt - 32..mt + 32 {
+                support[i] = gf::bitrev::<P>(pi[i]);
+            }
+        }
+        let panel_off = (r0 >> 6) << 3; // byte offset of the panel word
+        let bit0 = r0 & 63;
+        let row_word = |k: usize| word(&mat[k * stride..(k + 1) * stride], panel_off);
 
-                // Narrow phase: the decisions, from the panel words, straight into
-                // this block's part of the record.
-                let (comb_out, rest) = record[at].split_at_mut(BLOCK);
-                let (far_out, rest) = rest.split_at_mut(1);
-                let (recv, fixups) = rest.split_at_mut(mt);
-                let window_end = fix_limit(mt, r0, len);
-                let mut far = false;
-                fixups.fill(0);
-                for (k, (w, u)) in panel.iter_mut().zip(panel_recv.iter_mut()).enumerate() {
-                    *w = if r0 + k < window_end {
-                        row_word(r0 + k)
-                    } else {
-                        0
-                    };
-                    *u = 0;
-                }
-                pivot_words.fill(0);
-                let mut cur = [0u64; BLOCK]; // pivot rows' panel words as later pivots change them
-                let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
-                let mut late = [0u8; BLOCK]; // later pivot rows added to pivot row j
-                for j in 0..len {
-                    let pivot_bit = bit0 + j;
-                    // Fix-up: while bit pivot_bit of the pivot row is zero, add the later
-                    // rows (as the earlier pivots left them).
-                    // Row k is added iff its bit pivot_bit is set and no earlier row (nor
-                    // the pivot row itself) had it: `seen` is the running OR.
-                    let mut pivot_acc = panel[j];
-                    let mut comb_acc = panel_recv[j];
-                    let mut seen = (pivot_acc >> pivot_bit) & 1;
-                    let mut fix = |k: usize, w: u64, u: u8, seen: &mut u64| {
-                        let b = (w >> pivot_bit) & 1;
-                        let f = b & (*seen ^ 1);
-                        *seen |= b;
-                        pivot_acc ^= f.wrapping_neg() & w;
-                        comb_acc ^= (f as u8).wrapping_neg() & u;
-                        fixups[k - r0 - 1] |= (f as u8) << j;
-                    };
-                    // The fix-up row is the first later row with bit pivot_bit set: within
-                    // the block and the FIX_WINDOW rows after it, except with
-                    // probability about 2^-64 for a pivot of a random-looking matrix.
-                    for kk in j + 1..window_end - r0 {
-                        fix(r0 + kk, panel[kk], panel_recv[kk], &mut seen);
-                    }
-                    let mut missing = seen ^ 1;
-                    // Declassified: whether the rows past the window are needed. It
-                    // is set when H_left is singular here (public: the key is
-                    // rejected) and otherwise with negligible probability; it lets
-                    // the wide work skip those rows and [`replay`] keep A's columns
-                    // past the window untouched.
-                    pqdr_ct::hook::declassify(&mut missing);
-                    if missing != 0 {
-                        far = true;
-                        for k in window_end..mt {
-                            let (w, u) = receive(row_word(k), &pivot_words[..j], bit0);
-                            fix(k, w, u, &mut seen);
-                        }
-                    }
-                    let mut singular = ((pivot_acc >> pivot_bit) & 1) ^ 1;
-                    // Public by design (Classic McEliece spec §2.4.3 / libmceliece `pk_gen`): failure to
-                    // reach systematic form rejects this key; the candidate is discarded.
-                    pqdr_ct::hook::declassify(&mut singular);
-                    if singular != 0 {
-                        rejected = true;
-                        break;
-                    }
-                    pivot_words[j] = pivot_acc;
-                    cur[j] = pivot_acc;
-                    comb[j] = comb_acc;
-                    // Column pivot_bit is cleared in the later window rows now (the rows
-                    // outside the window after the block).
-                    for (w, u) in panel[j + 1..window_end - r0]
-                        .iter_mut()
-                        .zip(&mut panel_recv[j + 1..window_end - r0])
-                    {
-                        let e = (*w >> pivot_bit) & 1;
-                        *w ^= e.wrapping_neg() & pivot_acc;
-                        *u |= (e as u8) << j;
-                    }
-                    for i in 0..j {
-                        let e = opaque((cur[i] >> pivot_bit) & 1);
-                        cur[i] ^= e.wrapping_neg() & pivot_acc;
-                        late[i] |= (e as u8) << j;
-                    }
-                }
-                if rejected {
-                    break;
-                }
-                // The rows after the window receive the pivot rows in order (the
-                // rows above the block: in [`upward`]). Words shifted down to the
-                // block's first column, all eight pivot words (zero past the block's
-                // length; the lanes they give are masked off): a fixed-length loop.
-                let shifted: [u64; BLOCK] = core::array::from_fn(|j| pivot_words[j] >> bit0);
-                let lanes = ((1u16 << len) - 1) as u8;
-                for (k, u) in recv.iter_mut().enumerate().skip(window_end) {
-                    *u = receive(row_word(k) >> bit0, &shifted, 0).1 & lanes;
-                }
-                recv[r0 + len..window_end].copy_from_slice(&panel_recv[len..window_end - r0]);
-                // A pivot row receives the later pivot rows of its block.
-                recv[r0..r0 + len].copy_from_slice(&late[..len]);
-                comb_out.copy_from_slice(&comb);
-                far_out[0] = u8::from(far);
-                let w0 = (r0 >> 7) << 4;
-                let fix_end = if far { mt } else { window_end };
-                let mat = &mut mat[..mt * stride];
-                wide_block(
-                    be,
-                    mat,
-                    stride,
-                    (w0, stride),
-                    r0,
-                    len,
-                    fix_end,
-                    r0,
-                    &mut q,
-                    fixups,
-                    recv,
-                    &comb,
-                );
+        // Narrow phase: the decisions, from the panel words, straight into
+        // this block's part of the record.
+        let (comb_out, rest) = record[at].split_at_mut(BLOCK);
+        let (far_out, rest) = rest.split_at_mut(1);
+        let (recv, fixups) = rest.split_at_mut(mt);
+        let window_end = fix_limit(mt, r0, len);
+        let mut far = false;
+        fixups.fill(0);
+        for (k, (w, u)) in panel.iter_mut().zip(panel_recv.iter_mut()).enumerate() {
+            *w = if r0 + k < window_end {
+                row_word(r0 + k)
+            } else {
+                0
+            };
+            *u = 0;
+        }
+        pivot_words.fill(0);
+        let mut cur = [0u64; BLOCK]; // pivot rows' panel words as later pivots change them
+        let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
+        let mut late = [0u8; BLOCK]; // later pivot rows added to pivot row j
+        for j in 0..len {
+            let pivot_bit = bit0 + j;
+            // Fix-up: while bit pivot_bit of the pivot row is zero, add the later
+            // rows (as the earlier pivots left them).
+            // Row k is added iff its bit pivot_bit is set and no earlier row (nor
+            // the pivot row itself) had it: `seen` is the running OR.
+            let mut pivot_acc = panel[j];
+            let mut comb_acc = panel_recv[j];
+            let mut seen = (pivot_acc >> pivot_bit) & 1;
+            let mut fix = |k: usize, w: u64, u: u8, seen: &mut u64| {
+                let b = (w >> pivot_bit) & 1;
+                let f = b & (*seen ^ 1);
+                *seen |= b;
+                pivot_acc ^= f.wrapping_neg() & w;
+                comb_acc ^= (f as u8).wrapping_neg() & u;
+                fixups[k - r0 - 1] |= (f as u8) << j;
+            };
+            // The fix-up row is the first later row with bit pivot_bit set: within
+            // the block and the FIX_WINDOW rows after it, except with
+            // probability about 2^-64 for a pivot of a random-looking matrix.
+            for kk in j + 1..window_end - r0 {
+                fix(r0 + kk, panel[kk], panel_recv[kk], &mut seen);
             }
-            q.zeroize();
-            panel.zeroize();
-            pivot_words.zeroize();
-            if rejected {
-                return None;
+            let mut missing = seen ^ 1;
+            // Declassified: whether the rows past the window are needed. It
+            // is set when H_left is singular here (public: the key is
+            // rejected) and otherwise with negligible probability; it lets
+            // the wide work skip those rows and [`replay`] keep A's columns
+            // past the window untouched.
+            pqdr_ct::hook::declassify(&mut missing);
+            if missing != 0 {
+                far = true;
+                for k in window_end..mt {
+                    let (w, u) = receive(row_word(k), &pivot_words[..j], bit0);
+                    fix(k, w, u, &mut seen);
+                }
             }
-            upward::<P>(be, mat, stride, record);
-            Some(pivots)
-        },
-    )
+            let mut singular = ((pivot_acc >> pivot_bit) & 1) ^ 1;
+            // Public by design (Classic McEliece spec §2.4.3 / libmceliece `pk_gen`): failure to
+            // reach systematic form rejects this key; the candidate is discarded.
+            pqdr_ct::hook::declassify(&mut singular);
+            if singular != 0 {
+                rejected = true;
+                break;
+            }
+            pivot_words[j] = pivot_acc;
+            cur[j] = pivot_acc;
+            comb[j] = comb_acc;
+            // Column pivot_bit is cleared in the later window rows now (the rows
+            // outside the window after the block).
+            for (w, u) in panel[j + 1..window_end - r0]
+                .iter_mut()
+                .zip(&mut panel_recv[j + 1..window_end - r0])
+            {
+                let e = (*w >> pivot_bit) & 1;
+                *w ^= e.wrapping_neg() & pivot_acc;
+                *u |= (e as u8) << j;
+            }
+            for i in 0..j {
+                let e = opaque((cur[i] >> pivot_bit) & 1);
+                cur[i] ^= e.wrapping_neg() & pivot_acc;
+                late[i] |= (e as u8) << j;
+            }
+        }
+        if rejected {
+            break;
+        }
+        // The rows after the window receive the pivot rows in order (the
+        // rows above the block: in [`upward`]). Words shifted down to the
+        // block's first column, all eight pivot words (zero past the block's
+        // length; the lanes they give are masked off): a fixed-length loop.
+        let shifted: [u64; BLOCK] = core::array::from_fn(|j| pivot_words[j] >> bit0);
+        let lanes = ((1u16 << len) - 1) as u8;
+        for (k, u) in recv.iter_mut().enumerate().skip(window_end) {
+            *u = receive(row_word(k) >> bit0, &shifted, 0).1 & lanes;
+        }
+        recv[r0 + len..window_end].copy_from_slice(&panel_recv[len..window_end - r0]);
+        // A pivot row receives the later pivot rows of its block.
+        recv[r0..r0 + len].copy_from_slice(&late[..len]);
+        comb_out.copy_from_slice(&comb);
+        far_out[0] = u8::from(far);
+        let w0 = (r0 >> 7) << 4;
+        let fix_end = if far { mt } else { window_end };
+        let mat = &mut mat[..mt * stride];
+        wide_block(
+            mat,
+            stride,
+            (w0, stride),
+            r0,
+            len,
+            fix_end,
+            r0,
+            &mut q,
+            fixups,
+            recv,
+            &comb,
+        );
+    }
+    q.zeroize();
+    panel.zeroize();
+    pivot_words.zeroize();
+    if rejected {
+        return None;
+    }
+    upward::<P>(mat, stride, record);
+    Some(pivots)
 }
 
 /// A row's panel word `w` after the block's first pivots `pivot_words` (words at
@@ -354,50 +339,44 @@ fn receive(mut w: u64, pivot_words: &[u64], bit0: usize) -> (u64, u8) {
 /// A = H_left^-1: the identity (mt rows of `stride` bytes) goes through the
 /// row operations that [`eliminate`] recorded, block by block.
 #[inline(never)]
-pub(super) fn replay<P: ParameterSet>(be: Backend, mat: &mut [u8], stride: usize, record: &[u8]) {
-    be.run(
-        #[inline(always)]
-        || {
-            let mt = P::MT;
-            let mat = &mut mat[..mt * stride];
-            mat.fill(0);
-            for r in 0..mt {
-                mat[r * stride + (r >> 3)] |= 1 << (r & 7);
-            }
-            let mut q: Pivots = ZERO_PIVOTS;
-            // Every row operation so far used rows below `reach` only, so the
-            // columns from `reach` on still hold the identity's: only the diagonal
-            // of rows past `reach`, which no operation reads.
-            let mut reach = 0;
-            for (r0, len, at) in blocks::<P>() {
-                let (comb, rest) = record[at].split_at(BLOCK);
-                let (far, rest) = rest.split_at(1);
-                let (bits, fixups) = rest.split_at(mt);
-                let fix_end = if far[0] != 0 {
-                    mt
-                } else {
-                    fix_limit(mt, r0, len)
-                };
-                reach = reach.max(fix_end);
-                let w1 = (reach.div_ceil(128) << 4).min(stride);
-                wide_block(
-                    be,
-                    mat,
-                    stride,
-                    (0, w1),
-                    r0,
-                    len,
-                    fix_end,
-                    0,
-                    &mut q,
-                    fixups,
-                    bits,
-                    comb,
-                );
-            }
-            q.zeroize();
-        },
-    )
+pub(super) fn replay<P: ParameterSet>(mat: &mut [u8], stride: usize, record: &[u8]) {
+    let mt = P::MT;
+    let mat = &mut mat[..mt * stride];
+    mat.fill(0);
+    for r in 0..mt {
+        mat[r * stride + (r >> 3)] |= 1 << (r & 7);
+    }
+    let mut q: Pivots = ZERO_PIVOTS;
+    // Every row operation so far used rows below `reach` only, so the
+    // columns from `reach` on still hold the identity's: only the diagonal
+    // of rows past `reach`, which no operation reads.
+    let mut reach = 0;
+    for (r0, len, at) in blocks::<P>() {
+        let (comb, rest) = record[at].split_at(BLOCK);
+        let (far, rest) = rest.split_at(1);
+        let (bits, fixups) = rest.split_at(mt);
+        let fix_end = if far[0] != 0 {
+            mt
+        } else {
+            fix_limit(mt, r0, len)
+        };
+        reach = reach.max(fix_end);
+        let w1 = (reach.div_ceil(128) << 4).min(stride);
+        wide_block(
+            mat,
+            stride,
+            (0, w1),
+            r0,
+            len,
+            fix_end,
+            0,
+            &mut q,
+            fixups,
+            bits,
+            comb,
+        );
+    }
+    q.zeroize();
 }
 
 #[cfg(all(test, feature = "mceliece348864"))]
@@ -455,16 +434,9 @@ mod tests {
         assert!(record_bytes_of(P::MT, P::SEMI) <= record.len());
         let mut pi = [0u16; 4096];
         let mut support = [0u16; 3488];
-        eliminate::<P>(
-            Backend::detect(),
-            &mut left,
-            half,
-            &mut record,
-            &mut pi,
-            &mut support,
-        )?;
+        eliminate::<P>(&mut left, half, &mut record, &mut pi, &mut support)?;
         let mut a = [0u8; 768 * 96];
-        replay::<P>(Backend::detect(), &mut a, half, &record);
+        replay::<P>(&mut a, half, &record);
         let mut out = [0u8; 768 * 192];
         for r in 0..mt {
             out[r * stride..r * stride + half].copy_from_slice(&left[r * half..(r + 1) * half]);

@@ -4,7 +4,6 @@
 //! H_left for the elimination here, H_right again for each pass of the T
 //! stage.
 
-use crate::backend::Backend;
 use crate::params::ParameterSet;
 use crate::vec;
 use zeroize::Zeroize;
@@ -18,7 +17,6 @@ pub(super) const LANES: usize = 8;
 /// (1, alpha_j, ..., alpha_j^(t-1))^T / g(alpha_j)); columns at or past n
 /// are zero in `v`.
 pub(super) fn eval_group<P: ParameterSet>(
-    be: Backend,
     alpha: &mut vec::Vec<LANES>,
     v: &mut vec::Vec<LANES>,
     g: &[u16],
@@ -44,7 +42,7 @@ pub(super) fn eval_group<P: ParameterSet>(
     let mut tmp = vec::zero::<LANES>();
     let mut gc = vec::zero::<LANES>();
     for &gi in g[..t].iter().rev() {
-        vec::mul::<P, LANES>(be, &mut tmp, &acc, alpha);
+        vec::mul::<P, LANES>(&mut tmp, &acc, alpha);
         vec::splat::<P, LANES>(&mut gc, gi);
         for b in 0..m {
             for l in 0..LANES {
@@ -52,7 +50,7 @@ pub(super) fn eval_group<P: ParameterSet>(
             }
         }
     }
-    vec::inv::<P, LANES>(be, v, &acc);
+    vec::inv::<P, LANES>(v, &acc);
     for w in v.iter_mut().take(m) {
         for (x, &vl) in w.iter_mut().zip(&valid) {
             *x &= vl;
@@ -66,7 +64,6 @@ pub(super) fn eval_group<P: ParameterSet>(
 /// H_left, plus the window for the `f` sets) into `mat`, rows `stride` bytes
 /// apart.
 pub(super) fn write_h_left<P: ParameterSet>(
-    be: Backend,
     mat: &mut [u8],
     stride: usize,
     left_words: usize,
@@ -78,7 +75,7 @@ pub(super) fn write_h_left<P: ParameterSet>(
     let mut v = vec::zero::<LANES>();
     let mut tmp = vec::zero::<LANES>();
     for grp in 0..left_words.div_ceil(LANES) {
-        eval_group::<P>(be, &mut alpha, &mut v, g, support, 64 * LANES * grp);
+        eval_group::<P>(&mut alpha, &mut v, g, support, 64 * LANES * grp);
         let lanes = (left_words - LANES * grp).min(LANES);
         for r in 0..t {
             for b in 0..m {
@@ -88,7 +85,7 @@ pub(super) fn write_h_left<P: ParameterSet>(
                 }
             }
             if r + 1 < t {
-                vec::mul::<P, LANES>(be, &mut tmp, &v, &alpha);
+                vec::mul::<P, LANES>(&mut tmp, &v, &alpha);
                 v = tmp;
             }
         }

@@ -30,7 +30,6 @@ mod rows;
 mod semi;
 mod t_stage;
 
-use crate::backend::Backend;
 use crate::gf;
 // The row count the elimination's fixed buffers are sized for.
 use crate::params::MAX_MT;
@@ -47,17 +46,6 @@ use layout::Layout;
 /// record of the elimination live in the caller's public-key buffer, then A
 /// in place of H_left, then T overwrites all of it.
 pub(crate) fn pk_gen<P: ParameterSet>(
-    pk: &mut [u8],
-    g: &[u16],
-    pi: &mut [u16],
-    support: &mut [u16],
-) -> Option<u64> {
-    pk_gen_on::<P>(Backend::detect(), pk, g, pi, support)
-}
-
-/// [`pk_gen`] on the given backend (the same result on each).
-pub(crate) fn pk_gen_on<P: ParameterSet>(
-    be: Backend,
     pk: &mut [u8],
     g: &[u16],
     pi: &mut [u16],
@@ -82,15 +70,12 @@ pub(crate) fn pk_gen_on<P: ParameterSet>(
     let record = &mut head[split - lay.record..];
     let left = &mut tail[lay.tail - mt * lay.left_stride..];
     left.fill(0);
-    be.run(
-        #[inline(always)]
-        || matrix::write_h_left::<P>(be, left, lay.left_stride, lay.left_words, g, support),
-    );
+    matrix::write_h_left::<P>(left, lay.left_stride, lay.left_words, g, support);
 
-    let pivots = eliminate::eliminate::<P>(be, left, lay.left_stride, record, pi, support)?;
+    let pivots = eliminate::eliminate::<P>(left, lay.left_stride, record, pi, support)?;
     let a = &mut tail[lay.tail - mt * lay.a_stride..];
-    eliminate::replay::<P>(be, a, lay.a_stride, record);
+    eliminate::replay::<P>(a, lay.a_stride, record);
 
-    t_stage::t_from_a::<P>(be, pk, lay.a_stride, g, support);
+    t_stage::t_from_a::<P>(pk, lay.a_stride, g, support);
     Some(pivots)
 }

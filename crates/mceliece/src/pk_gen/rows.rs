@@ -6,7 +6,6 @@
 //! kernels run on H_left and, replayed, on the identity.
 
 use super::MAX_MT;
-use crate::backend::Backend;
 use crate::ct::opaque;
 
 /// Pivots per block of the elimination.
@@ -150,7 +149,6 @@ fn spread_pair(q: &mut Pivots, src_a: &[Chunk], src_b: &[Chunk], masks_a: &Masks
 #[inline(never)]
 #[allow(clippy::too_many_arguments, reason = "one block's decisions")]
 pub(super) fn wide_block(
-    be: Backend,
     mat: &mut [u8],
     stride: usize,
     (w0, w1): (usize, usize),
@@ -163,66 +161,58 @@ pub(super) fn wide_block(
     bits: &[u8],
     comb: &[u8],
 ) {
-    be.run(
-        #[inline(always)]
-        || {
-            let mt = bits.len();
-            let chunks = (w1 - w0) >> 4;
-            assert!(
-                chunks <= PIVOT_ROW_CHUNKS
-                    && w1 <= stride
-                    && fixups.len() + r0 + 1 == mt
-                    && fix_end <= mt,
-                "row width or record"
-            );
-            // Pivot rows as the block found them ...
-            for (j, qj) in q.iter_mut().enumerate().take(len) {
-                let row = &mat[(r0 + j) * stride..(r0 + j + 1) * stride];
-                qj[..chunks].copy_from_slice(row[w0..w1].as_chunks::<16>().0);
-            }
-            // ... plus their fix-up rows (rows r0 + 1 .. fix_end) ...
-            let mut k = r0 + 1;
-            while k + 1 < fix_end {
-                let (ma, mb) = (lane_masks(fixups[k - r0 - 1]), lane_masks(fixups[k - r0]));
-                let (row_a, row_b) = mat[k * stride..(k + 2) * stride].split_at(stride);
-                spread_pair(
-                    q,
-                    row_a[w0..w1].as_chunks().0,
-                    row_b[w0..w1].as_chunks().0,
-                    &ma,
-                    &mb,
-                );
-                k += 2;
-            }
-            if k < fix_end {
-                let m = lane_masks(fixups[k - r0 - 1]);
-                spread(q, mat[k * stride + w0..k * stride + w1].as_chunks().0, &m);
-            }
-            // ... plus, in order, their combinations of the earlier pivot rows.
-            for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
-                let (done, rest) = q.split_at_mut(j);
-                let m = lane_masks(cj);
-                let qj = &mut rest[0][..chunks];
-                for (qi, mi) in done.iter().zip(&m) {
-                    for (x, y) in qj.iter_mut().zip(&qi[..chunks]) {
-                        for ((a, &b), &mb) in x.iter_mut().zip(y).zip(mi) {
-                            *a ^= b & mb;
-                        }
-                    }
+    let mt = bits.len();
+    let chunks = (w1 - w0) >> 4;
+    assert!(
+        chunks <= PIVOT_ROW_CHUNKS && w1 <= stride && fixups.len() + r0 + 1 == mt && fix_end <= mt,
+        "row width or record"
+    );
+    // Pivot rows as the block found them ...
+    for (j, qj) in q.iter_mut().enumerate().take(len) {
+        let row = &mat[(r0 + j) * stride..(r0 + j + 1) * stride];
+        qj[..chunks].copy_from_slice(row[w0..w1].as_chunks::<16>().0);
+    }
+    // ... plus their fix-up rows (rows r0 + 1 .. fix_end) ...
+    let mut k = r0 + 1;
+    while k + 1 < fix_end {
+        let (ma, mb) = (lane_masks(fixups[k - r0 - 1]), lane_masks(fixups[k - r0]));
+        let (row_a, row_b) = mat[k * stride..(k + 2) * stride].split_at(stride);
+        spread_pair(
+            q,
+            row_a[w0..w1].as_chunks().0,
+            row_b[w0..w1].as_chunks().0,
+            &ma,
+            &mb,
+        );
+        k += 2;
+    }
+    if k < fix_end {
+        let m = lane_masks(fixups[k - r0 - 1]);
+        spread(q, mat[k * stride + w0..k * stride + w1].as_chunks().0, &m);
+    }
+    // ... plus, in order, their combinations of the earlier pivot rows.
+    for (j, &cj) in comb.iter().enumerate().take(len).skip(1) {
+        let (done, rest) = q.split_at_mut(j);
+        let m = lane_masks(cj);
+        let qj = &mut rest[0][..chunks];
+        for (qi, mi) in done.iter().zip(&m) {
+            for (x, y) in qj.iter_mut().zip(&qi[..chunks]) {
+                for ((a, &b), &mb) in x.iter_mut().zip(y).zip(mi) {
+                    *a ^= b & mb;
                 }
             }
-            for qj in q.iter_mut().skip(len) {
-                qj[..chunks].fill([0; 16]);
-            }
-            // Every row receives its combination of the pivot rows.
-            // Pivot rows first take their finished value (then the later pivots).
-            for (j, qj) in q.iter().enumerate().take(len) {
-                let row = &mut mat[(r0 + j) * stride + w0..(r0 + j) * stride + w1];
-                row.as_chunks_mut::<16>().0.copy_from_slice(&qj[..chunks]);
-            }
-            fold_rows(mat, stride, (w0, w1), f0..mt, q, bits);
-        },
-    )
+        }
+    }
+    for qj in q.iter_mut().skip(len) {
+        qj[..chunks].fill([0; 16]);
+    }
+    // Every row receives its combination of the pivot rows.
+    // Pivot rows first take their finished value (then the later pivots).
+    for (j, qj) in q.iter().enumerate().take(len) {
+        let row = &mut mat[(r0 + j) * stride + w0..(r0 + j) * stride + w1];
+        row.as_chunks_mut::<16>().0.copy_from_slice(&qj[..chunks]);
+    }
+    fold_rows(mat, stride, (w0, w1), f0..mt, q, bits);
 }
 
 /// Rows `rows` of `mat` receive their combinations of the pivot rows `q`

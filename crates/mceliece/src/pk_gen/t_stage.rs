@@ -5,7 +5,6 @@
 //! buffer while A is read from its end.
 
 use super::matrix::{LANES, eval_group};
-use crate::backend::Backend;
 use crate::params::{Derived, MAX_M, ParameterSet};
 use crate::vec;
 use zeroize::Zeroize;
@@ -14,9 +13,7 @@ use zeroize::Zeroize;
 /// of the systematic form), with A row i at `a[(i - rows.start) a_stride ..]`. H_right is
 /// regenerated one row index r at a time (the m rows r m + b, bitsliced in
 /// G groups of 8 chunks), and each T row gets sum_b A[i][r m + b] H[r m + b].
-#[cfg_attr(all(feature = "simd", target_arch = "x86_64"), inline(always))]
 fn t_rows<P: ParameterSet, const G: usize>(
-    be: Backend,
     t_out: &mut [u8],
     a: &[u8],
     a_stride: usize,
@@ -34,7 +31,6 @@ fn t_rows<P: ParameterSet, const G: usize>(
     let groups = chunks.div_ceil(LANES);
     for grp in 0..groups {
         eval_group::<P>(
-            be,
             &mut alpha[grp],
             &mut v[grp],
             g,
@@ -96,7 +92,7 @@ fn t_rows<P: ParameterSet, const G: usize>(
         }
         if r + 1 < t {
             for grp in 0..groups {
-                vec::mul::<P, LANES>(be, &mut tmp, &v[grp], &alpha[grp]);
+                vec::mul::<P, LANES>(&mut tmp, &v[grp], &alpha[grp]);
                 v[grp] = tmp;
             }
         }
@@ -116,16 +112,15 @@ const A_BUF_M13: usize = 52 * 1024;
 /// Computes every row of T into `pk` from A (mt rows of `a_stride` bytes at
 /// the end of pk): the T stage of MatGen (Classic McEliece spec §2.4.3).
 pub(super) fn t_from_a<P: ParameterSet>(
-    be: Backend,
     pk: &mut [u8],
     a_stride: usize,
     g: &[u16],
     support: &[u16],
 ) {
     if P::M == 12 {
-        t_all::<P, A_BUF_M12>(be, pk, a_stride, g, support);
+        t_all::<P, A_BUF_M12>(pk, a_stride, g, support);
     } else {
-        t_all::<P, A_BUF_M13>(be, pk, a_stride, g, support);
+        t_all::<P, A_BUF_M13>(pk, a_stride, g, support);
     }
 }
 
@@ -134,64 +129,58 @@ pub(super) fn t_from_a<P: ParameterSet>(
 /// live during the elimination).
 #[inline(never)]
 fn t_all<P: ParameterSet, const A_BUF: usize>(
-    be: Backend,
     pk: &mut [u8],
     a_stride: usize,
     g: &[u16],
     support: &[u16],
 ) {
-    be.run(
-        #[inline(always)]
-        || {
-            let (mt, row_bytes) = (P::MT, P::ROW_BYTES);
-            // A rows packed to `packed` bytes (mt bits rounded up to 64) at the end
-            // of pk, last row first (each row moves up, never over a row still to
-            // be moved).
-            let packed = 8 * mt.div_ceil(64);
-            let a_base = pk.len() - mt * packed;
-            if packed != a_stride {
-                let base = pk.len() - mt * a_stride;
-                for r in (0..mt).rev() {
-                    let src = base + r * a_stride;
-                    pk.copy_within(src..src + packed, a_base + r * packed);
-                }
-            }
-            // One instantiation of [`t_rows`] per set, with its group count.
-            let t_stage = |t_out: &mut [u8], a: &[u8], rows: core::ops::Range<usize>| {
-                if (P::N - P::MT).div_ceil(64 * LANES) <= 6 {
-                    t_rows::<P, 6>(be, t_out, a, packed, rows, g, support);
-                } else {
-                    t_rows::<P, 13>(be, t_out, a, packed, rows, g, support);
-                }
-            };
-            // T rows whose bytes end before A are computed in one pass; the others in
-            // passes over a copy of their A rows (T row i never reaches A row i + 1).
-            #[allow(
-                clippy::integer_division_remainder_used,
-                reason = "public sizes of the set"
-            )]
-            let split = a_base / row_bytes; // ct: public division
-            {
-                let (t_out, a) = pk.split_at_mut(a_base);
-                t_stage(t_out, a, 0..split);
-            }
-            let mut a_copy = [0u8; A_BUF];
-            // A_BUF / packed by repeated subtraction: packed is a public size but not a
-            // compile-time constant here, and the CI division scan rejects any
-            // hardware division in our sources.
-            let mut rows_per_pass = 0;
-            while (rows_per_pass + 1) * packed <= A_BUF {
-                rows_per_pass += 1;
-            }
-            let mut s0 = split;
-            while s0 < mt {
-                let s1 = (s0 + rows_per_pass).min(mt);
-                let len = (s1 - s0) * packed;
-                a_copy[..len].copy_from_slice(&pk[a_base + s0 * packed..a_base + s1 * packed]);
-                t_stage(pk, &a_copy[..len], s0..s1);
-                s0 = s1;
-            }
-            a_copy.zeroize();
-        },
-    )
+    let (mt, row_bytes) = (P::MT, P::ROW_BYTES);
+    // A rows packed to `packed` bytes (mt bits rounded up to 64) at the end
+    // of pk, last row first (each row moves up, never over a row still to
+    // be moved).
+    let packed = 8 * mt.div_ceil(64);
+    let a_base = pk.len() - mt * packed;
+    if packed != a_stride {
+        let base = pk.len() - mt * a_stride;
+        for r in (0..mt).rev() {
+            let src = base + r * a_stride;
+            pk.copy_within(src..src + packed, a_base + r * packed);
+        }
+    }
+    // One instantiation of [`t_rows`] per set, with its group count.
+    let t_stage = |t_out: &mut [u8], a: &[u8], rows: core::ops::Range<usize>| {
+        if (P::N - P::MT).div_ceil(64 * LANES) <= 6 {
+            t_rows::<P, 6>(t_out, a, packed, rows, g, support);
+        } else {
+            t_rows::<P, 13>(t_out, a, packed, rows, g, support);
+        }
+    };
+    // T rows whose bytes end before A are computed in one pass; the others in
+    // passes over a copy of their A rows (T row i never reaches A row i + 1).
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "public sizes of the set"
+    )]
+    let split = a_base / row_bytes; // ct: public division
+    {
+        let (t_out, a) = pk.split_at_mut(a_base);
+        t_stage(t_out, a, 0..split);
+    }
+    let mut a_copy = [0u8; A_BUF];
+    // A_BUF / packed by repeated subtraction: packed is a public size but not a
+    // compile-time constant here, and the CI division scan rejects any
+    // hardware division in our sources.
+    let mut rows_per_pass = 0;
+    while (rows_per_pass + 1) * packed <= A_BUF {
+        rows_per_pass += 1;
+    }
+    let mut s0 = split;
+    while s0 < mt {
+        let s1 = (s0 + rows_per_pass).min(mt);
+        let len = (s1 - s0) * packed;
+        a_copy[..len].copy_from_slice(&pk[a_base + s0 * packed..a_base + s1 * packed]);
+        t_stage(pk, &a_copy[..len], s0..s1);
+        s0 = s1;
+    }
+    a_copy.zeroize();
 }

@@ -11,7 +11,6 @@
 
 mod mul;
 
-use crate::backend::Backend;
 use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 use mul::{mul12, mul13};
 
@@ -26,21 +25,7 @@ pub(crate) const fn zero<const L: usize>() -> Vec<L> {
 /// out = a b for 64 L element pairs at once: the unrolled kernel of the
 /// field size (m = 12 or 13; the spec's two fields), else the generic loop.
 #[inline]
-pub(crate) fn mul<P: ParameterSet, const L: usize>(
-    be: Backend,
-    out: &mut Vec<L>,
-    a: &Vec<L>,
-    b: &Vec<L>,
-) {
-    be.run(
-        #[inline(always)]
-        || mul_body::<P, L>(out, a, b),
-    );
-}
-
-/// [`mul`] on the current backend.
-#[inline(always)]
-fn mul_body<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
+pub(crate) fn mul<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
     if L > 2 && L & 1 == 0 {
         // Wider than one SSE2 register per bit: independent 2-batch
         // products, a fraction of the live data each (the wide kernel
@@ -49,7 +34,7 @@ fn mul_body<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &V
             let a2: Vec<2> = core::array::from_fn(|k| [a[k][2 * j], a[k][2 * j + 1]]);
             let b2: Vec<2> = core::array::from_fn(|k| [b[k][2 * j], b[k][2 * j + 1]]);
             let mut o2 = zero::<2>();
-            mul_body::<P, 2>(&mut o2, &a2, &b2);
+            mul::<P, 2>(&mut o2, &a2, &b2);
             for (o, w) in out.iter_mut().zip(o2) {
                 o[2 * j] = w[0];
                 o[2 * j + 1] = w[1];
@@ -118,12 +103,12 @@ pub(crate) fn sq<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) 
 }
 
 /// out = 1/a (0 for a = 0), lane by lane: a^(2^m - 2).
-pub(crate) fn inv<P: ParameterSet, const L: usize>(be: Backend, out: &mut Vec<L>, a: &Vec<L>) {
+pub(crate) fn inv<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
     let mut x = *a;
     let mut t = zero::<L>();
     for _ in 1..P::M - 1 {
         sq::<P, L>(&mut t, &x);
-        mul::<P, L>(be, &mut x, &t, a);
+        mul::<P, L>(&mut x, &t, a);
     }
     sq::<P, L>(out, &x);
 }
@@ -168,7 +153,7 @@ mod tests {
         let (mut va, mut vb, mut vc) = (zero::<2>(), zero::<2>(), zero::<2>());
         from_elements::<P, 2>(&mut va, 1, &a);
         from_elements::<P, 2>(&mut vb, 1, &b);
-        mul::<P, 2>(Backend::detect(), &mut vc, &va, &vb);
+        mul::<P, 2>(&mut vc, &va, &vb);
         for l in 0..64 {
             let mut x = 0u16;
             for (bit, w) in vc.iter().enumerate().take(P::M) {
@@ -197,7 +182,7 @@ mod tests {
         // The split 8-batch product against 2-batch products and the
         // generic loop.
         let (mut x, mut y) = (zero::<8>(), zero::<8>());
-        mul::<P, 8>(Backend::detect(), &mut x, &a, &b);
+        mul::<P, 8>(&mut x, &a, &b);
         for j in 0..4 {
             let a2: Vec<2> = core::array::from_fn(|k| [a[k][2 * j], a[k][2 * j + 1]]);
             let b2: Vec<2> = core::array::from_fn(|k| [b[k][2 * j], b[k][2 * j + 1]]);
@@ -209,48 +194,6 @@ mod tests {
             }
         }
         assert_eq!(x, y);
-    }
-
-    /// The AVX2 copy of the product against the portable one, random
-    /// operands, every width the crate uses.
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    fn check_avx2<P: ParameterSet, const L: usize>(seed: u64) {
-        let avx2 = Backend::detect();
-        assert_eq!(avx2, Backend::Avx2, "this test needs an AVX2 CPU");
-        let mut s = seed;
-        let mut rnd = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        for _ in 0..1000 {
-            let (mut a, mut b) = (zero::<L>(), zero::<L>());
-            for k in 0..P::M {
-                for l in 0..L {
-                    a[k][l] = rnd();
-                    b[k][l] = rnd();
-                }
-            }
-            let (mut x, mut y) = (zero::<L>(), zero::<L>());
-            mul::<P, L>(Backend::Portable, &mut x, &a, &b);
-            mul::<P, L>(avx2, &mut y, &a, &b);
-            assert_eq!(x, y);
-            inv::<P, L>(Backend::Portable, &mut x, &a);
-            inv::<P, L>(avx2, &mut y, &a);
-            assert_eq!(x, y);
-        }
-    }
-
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    #[test]
-    fn avx2_mul_matches_portable() {
-        check_avx2::<crate::params::Mceliece348864, 1>(1);
-        check_avx2::<crate::params::Mceliece348864, 2>(2);
-        check_avx2::<crate::params::Mceliece348864, 4>(3);
-        check_avx2::<crate::params::Mceliece460896, 1>(4);
-        check_avx2::<crate::params::Mceliece460896, 2>(5);
-        check_avx2::<crate::params::Mceliece460896, 4>(6);
     }
 
     #[test]
