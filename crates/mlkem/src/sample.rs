@@ -291,7 +291,6 @@ mod tests {
             seed
         };
         let mut v = [Multiplicand::ZERO; 4];
-        let mut a = Poly::ZERO;
         for iter in 0..1000 {
             let rho: [u8; 32] = core::array::from_fn(|_| next() as u8);
             for m in &mut v {
@@ -304,15 +303,7 @@ mod tests {
             let i = (next() % 4) as u8;
             for transpose in [false, true] {
                 let mut want = Accumulator::ZERO;
-                for (j, g) in v[..k].iter().enumerate() {
-                    let (b0, b1) = if transpose {
-                        (i, j as u8)
-                    } else {
-                        (j as u8, i)
-                    };
-                    sample_ntt(&rho, b0, b1, &mut a);
-                    want.add(&a, g);
-                }
+                sample_ntt_row(&rho, i, transpose, &v[..k], &mut want);
                 for backend in [Backend::detect(), Backend::PORTABLE] {
                     let mut got = Accumulator::ZERO;
                     sample_ntt_row_x4(backend, &rho, i, transpose, &v[..k], &mut got);
