@@ -80,37 +80,30 @@ impl<const W: usize> State<W> {
     }
 }
 
-/// One Berlekamp–Massey iteration (number n, syndrome sn), inversion-free:
-/// d = sum C_i S_(n-i); C <- gamma C + d B; on a length change B <- C,
-/// gamma <- d; then B <- x B. `keep` masks the positions below t.
+/// The length-change masks of iteration n with discrepancy d (16 and 64
+/// bits): all-ones if d != 0 and n >= 2l.
 #[inline(always)]
-fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16, keep: &[u64; W]) {
-    let mut p = vec::zero::<W>();
-    let mut q = vec::zero::<W>();
-    let mut k = vec::zero::<W>();
-    vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
-    let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
-    // Masks: d != 0; the length changes (d != 0 and n >= 2l), 16 and 64 bits.
+fn lengthen_masks<const W: usize>(st: &State<W>, n: usize, d: u16) -> (u16, u64) {
     let d_nonzero = opaque(!gf::is_zero_mask(d));
     // n >= 2l  <=>  n - 2l does not go negative
     // (the difference is hidden, else LLVM turns the sign test into a jump)
     let diff = opaque((n as u32).wrapping_sub(2 * u32::from(st.l)));
     let lengthen = opaque(((diff >> 31) as u16).wrapping_sub(1) & d_nonzero);
-    let lengthen64 = opaque(u64::from(lengthen & 1).wrapping_neg());
-    // C <- gamma C + d B.
-    let (prev, prev0) = (st.cv, st.c0);
-    vec::splat::<P, W>(&mut k, st.gamma);
-    vec::mul::<P, W>(&mut p, &st.cv, &k);
-    vec::splat::<P, W>(&mut k, d);
-    vec::mul::<P, W>(&mut q, &st.bv, &k);
-    for b in 0..P::M {
-        for i in 0..W {
-            st.cv[b][i] = p[b][i] ^ q[b][i];
-        }
-    }
-    st.c0 = gf::mul::<P>(st.c0, st.gamma);
+    (lengthen, opaque(u64::from(lengthen & 1).wrapping_neg()))
+}
+
+/// The rest of an iteration once C is updated: l; B <- x (old C `prev`,
+/// `prev0` if the length changes, else B), masked by `keep`; gamma.
+#[inline(always)]
+fn finish_step<P: ParameterSet, const W: usize>(
+    st: &mut State<W>,
+    n: usize,
+    d: u16,
+    (lengthen, lengthen64): (u16, u64),
+    (prev, prev0): (&Vec<W>, u16),
+    keep: &[u64; W],
+) {
     st.l = (st.l & !lengthen) | ((n as u16 + 1).wrapping_sub(st.l) & lengthen);
-    // B <- x (old C if the length changes, else B).
     for b in 0..P::M {
         for i in 0..W {
             st.bv[b][i] ^= (st.bv[b][i] ^ prev[b][i]) & lengthen64;
@@ -123,7 +116,95 @@ fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16
         }
     }
     st.gamma = (st.gamma & !lengthen) | (d & lengthen);
+}
+
+/// One Berlekamp–Massey iteration (number n, syndrome sn), inversion-free:
+/// d = sum C_i S_(n-i); C <- gamma C + d B; on a length change B <- C,
+/// gamma <- d; then B <- x B. `keep` masks the positions below t. `W2`
+/// must be 2W: gamma C and d B are computed as one product of 2W words per
+/// plane (with AVX2 and W = 2, one 256-bit product).
+#[inline(always)]
+fn iterate<P: ParameterSet, const W: usize, const W2: usize>(
+    st: &mut State<W>,
+    n: usize,
+    sn: u16,
+    keep: &[u64; W],
+) {
+    const { assert!(W2 == 2 * W) };
+    let mut p = vec::zero::<W>();
+    vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
+    let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
+    let masks = lengthen_masks(st, n, d);
+    // C <- gamma C + d B: (C | B) times (gamma | d), words 0..W and W..2W.
+    let (prev, prev0) = (st.cv, st.c0);
+    let mut x = vec::zero::<W2>();
+    let mut k = vec::zero::<W2>();
+    let mut q = vec::zero::<W2>();
+    for b in 0..P::M {
+        let (g, dd) = (mask_bit(st.gamma, b), mask_bit(d, b));
+        for i in 0..W {
+            x[b][i] = st.cv[b][i];
+            x[b][W + i] = st.bv[b][i];
+            k[b][i] = g;
+            k[b][W + i] = dd;
+        }
+    }
+    vec::mul::<P, W2>(&mut q, &x, &k);
+    for b in 0..P::M {
+        for i in 0..W {
+            st.cv[b][i] = q[b][i] ^ q[b][W + i];
+        }
+    }
+    st.c0 = gf::mul::<P>(st.c0, st.gamma);
+    finish_step::<P, W>(st, n, d, masks, (&prev, prev0), keep);
     shift_in::<P, W>(&mut st.rv, sn);
+}
+
+/// [`iterate`] on one word per plane with the discrepancy d of iteration n
+/// already known; returns the next one. With R the syndrome window of
+/// iteration n + 1 and C' = gamma C + d B, d' = c0' S_(n+1) + sum C'_i R_i
+/// = c0' S_(n+1) + gamma sum C_i R_i + d sum B_i R_i (the lane sum is
+/// linear), so all four products (C R, B R, gamma C, d B) are independent:
+/// one product of four words per plane (one 256-bit product with AVX2).
+#[inline(always)]
+fn iterate_ahead<P: ParameterSet>(
+    st: &mut State<1>,
+    n: usize,
+    d: u16,
+    (sn, sn1): (u16, u16),
+    keep: &[u64; 1],
+) -> u16 {
+    let masks = lengthen_masks(st, n, d);
+    let (prev, prev0) = (st.cv, st.c0);
+    shift_in::<P, 1>(&mut st.rv, sn);
+    let mut x = vec::zero::<4>();
+    let mut k = vec::zero::<4>();
+    let mut q = vec::zero::<4>();
+    for b in 0..P::M {
+        let (c, bb, r) = (st.cv[b][0], st.bv[b][0], st.rv[b][0]);
+        x[b] = [c, bb, c, bb];
+        k[b] = [r, r, mask_bit(st.gamma, b), mask_bit(d, b)];
+    }
+    vec::mul::<P, 4>(&mut q, &x, &k);
+    let (cr, br): (Vec<1>, Vec<1>) = (
+        core::array::from_fn(|b| [q[b][0]]),
+        core::array::from_fn(|b| [q[b][1]]),
+    );
+    for b in 0..P::M {
+        st.cv[b][0] = q[b][2] ^ q[b][3];
+    }
+    st.c0 = gf::mul::<P>(st.c0, st.gamma);
+    let next = gf::mul::<P>(st.c0, sn1)
+        ^ gf::mul::<P>(st.gamma, lane_sum::<P, 1>(&cr))
+        ^ gf::mul::<P>(d, lane_sum::<P, 1>(&br));
+    finish_step::<P, 1>(st, n, d, masks, (&prev, prev0), keep);
+    next
+}
+
+/// All-ones if bit b of x is set.
+#[inline(always)]
+fn mask_bit(x: u16, b: usize) -> u64 {
+    u64::from((x >> b) & 1).wrapping_neg()
 }
 
 /// Normalizes (C_0 = 1) and reverses: out gets sigma_j = C_(t-j), j < t.
@@ -165,8 +246,15 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     st.bv[0][0] = 1;
     let keep1 = [if t >= 64 { !0 } else { (1u64 << t) - 1 }];
     let first = if t <= 64 { 2 * t } else { 64 };
+    // C = 0 at the start: d_0 = C_0 S_0.
+    let mut d = gf::mul::<P>(st.c0, element::<P>(s, 0));
     for n in 0..first {
-        iterate::<P, 1>(&mut st, n, element::<P>(s, n), &keep1);
+        let next = if n + 1 < 2 * t {
+            element::<P>(s, n + 1)
+        } else {
+            0
+        };
+        d = iterate_ahead::<P>(&mut st, n, d, (element::<P>(s, n), next), &keep1);
     }
     if t <= 64 {
         finish::<P, 1>(out, &st);
@@ -185,7 +273,7 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     st.zeroize();
     let keep2 = [!0, if t >= 128 { !0 } else { (1u64 << (t - 64)) - 1 }];
     for n in first..2 * t {
-        iterate::<P, 2>(&mut wide, n, element::<P>(s, n), &keep2);
+        iterate::<P, 2, 4>(&mut wide, n, element::<P>(s, n), &keep2);
     }
     finish::<P, 2>(out, &wide);
     wide.zeroize();

@@ -30,26 +30,42 @@ use crate::vec::{self, Vec};
 use zeroize::Zeroize;
 
 /// `out[i] = 1 / a[i]`, lane by lane, with one inversion (Montgomery's trick;
-/// every lane of every `a[i]` must be nonzero).
+/// every lane of every `a[i]` must be nonzero; the length must be even).
+/// The two halves run as two chains side by side, so every step is two
+/// independent products ([`vec::mul_pair`]).
 fn batch_inv<P: ParameterSet>(out: &mut [Vec<2>], a: &[Vec<2>]) {
-    let n = a.len();
+    let h = a.len() >> 1;
+    let mut p = [vec::zero::<2>(); 2];
+    // Prefix products of both halves: out[i] = a[0] .. a[i], out[h + i] =
+    // a[h] .. a[h + i].
     out[0] = a[0];
-    for i in 1..n {
-        let (lo, hi) = out.split_at_mut(i);
-        vec::mul::<P, 2>(&mut hi[0], &lo[i - 1], &a[i]);
+    out[h] = a[h];
+    for i in 1..h {
+        let [p0, p1] = &mut p;
+        vec::mul_pair::<P>([p0, p1], [&out[i - 1], &out[h + i - 1]], [&a[i], &a[h + i]]);
+        (out[i], out[h + i]) = (p[0], p[1]);
     }
-    let mut acc = vec::zero::<2>();
-    let mut tmp = vec::zero::<2>();
-    vec::inv::<P, 2>(&mut acc, &out[n - 1]);
-    for i in (1..n).rev() {
-        let (lo, hi) = out.split_at_mut(i);
-        vec::mul::<P, 2>(&mut hi[0], &acc, &lo[i - 1]);
-        vec::mul::<P, 2>(&mut tmp, &acc, &a[i]);
-        acc = tmp;
+    // One inversion of the product of both totals, then each total's inverse.
+    let mut acc = [vec::zero::<2>(); 2];
+    let mut t = vec::zero::<2>();
+    vec::mul::<P, 2>(&mut t, &out[h - 1], &out[2 * h - 1]);
+    let mut inv = vec::zero::<2>();
+    vec::inv::<P, 2>(&mut inv, &t);
+    let [acc0, acc1] = &mut acc;
+    vec::mul_pair::<P>([acc0, acc1], [&inv, &inv], [&out[2 * h - 1], &out[h - 1]]);
+    // Back down each chain: out[i] = acc / (a[i]) .. ; acc <- acc a[i].
+    for (c, acc) in acc.iter_mut().enumerate() {
+        let o = c * h;
+        for i in (o + 1..o + h).rev() {
+            let [p0, p1] = &mut p;
+            vec::mul_pair::<P>([p0, p1], [&*acc, &*acc], [&out[i - 1], &a[i]]);
+            (out[i], *acc) = (p[0], p[1]);
+        }
+        out[o] = *acc;
     }
-    out[0] = acc;
-    acc.zeroize();
-    tmp.zeroize();
+    for v in acc.iter_mut().chain(p.iter_mut()).chain([&mut t, &mut inv]) {
+        v.zeroize();
+    }
 }
 
 /// x = w masked by the bit vector `bits` (one word per 64 elements).

@@ -1,6 +1,7 @@
 #![no_std]
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "simd"), forbid(unsafe_code))]
+#![cfg_attr(feature = "simd", deny(unsafe_code))]
 #![allow(
     clippy::cast_possible_truncation,
     reason = "field elements (m <= 13 bits) and indices below 2^16 are packed into u16/u32 words throughout; each narrowing keeps exactly the bits it means to"
@@ -22,6 +23,8 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+mod arch;
 #[cfg(feature = "pkcs8")]
 mod asn1;
 mod benes;

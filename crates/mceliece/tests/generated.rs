@@ -1,17 +1,28 @@
 //! Generated code is what its generator prints: `src/vec/mul.rs` (the
-//! unrolled GF(2^12) and GF(2^13) bitsliced products) must equal the output
-//! of `scripts/gen_mceliece_vec.py`, byte for byte. Needs `python3` (fails
-//! without it, as it is part of the toolchain CI runs with).
+//! unrolled GF(2^12) and GF(2^13) bitsliced products) and
+//! `src/arch/x86_64/mul.rs` (the same networks on AVX2 registers) must equal
+//! the output of `scripts/gen_mceliece_vec.py` (with `--avx2` for the
+//! second), byte for byte. Needs `python3` (fails without it, as it is part
+//! of the toolchain CI runs with).
 
 use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn vec_mul_matches_its_generator() {
+    check("src/vec/mul.rs", &[]);
+}
+
+#[test]
+fn avx2_mul_matches_its_generator() {
+    check("src/arch/x86_64/mul.rs", &["--avx2"]);
+}
+
+fn check(file: &str, args: &[&str]) {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = crate_dir.join("../../scripts/gen_mceliece_vec.py");
-    let committed = crate_dir.join("src/vec/mul.rs");
-    let output = match Command::new("python3").arg(&script).output() {
+    let committed = crate_dir.join(file);
+    let output = match Command::new("python3").arg(&script).args(args).output() {
         Ok(output) => output,
         Err(e) => panic!("cannot run python3 {}: {e}", script.display()),
     };
@@ -33,9 +44,10 @@ fn vec_mul_matches_its_generator() {
             .position(|(a, b)| a != b)
             .map_or(0, |i| i + 1);
         panic!(
-            "src/vec/mul.rs differs from the output of scripts/gen_mceliece_vec.py \
+            "{file} differs from the output of scripts/gen_mceliece_vec.py {args:?} \
              (first difference at line {line}, or in length); regenerate it with \
-             `python3 scripts/gen_mceliece_vec.py > crates/mceliece/src/vec/mul.rs`"
+             `python3 scripts/gen_mceliece_vec.py {} > crates/mceliece/{file}`",
+            args.join(" ")
         );
     }
 }

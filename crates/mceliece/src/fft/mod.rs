@@ -106,30 +106,99 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, e: usize) {
 }
 
 /// Forward butterflies of in-word depth D < 6, two entries per product:
-/// entry 2i's V halves at the bit-D positions, entry 2i + 1's shifted below.
+/// entry 2i's V halves at the bit-D positions, entry 2i + 1's shifted below
+/// (two such products per [`vec::mul_pair`]).
 #[inline(never)]
 fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entries: usize) {
     let (s, hi) = (1 << D, BIT_SET[D]);
-    let mut a = vec::zero::<2>();
-    let mut p = vec::zero::<2>();
-    let mut v_halves = vec::zero::<2>();
-    for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
-        let [v0, v1] = pair else { unreachable!() };
-        for b in 0..P::M {
-            for l in 0..2 {
-                v_halves[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
+    let mut a = [vec::zero::<2>(); 2];
+    let mut p = [vec::zero::<2>(); 2];
+    let mut v_halves = [vec::zero::<2>(); 2];
+    for (i, quad) in out[..entries].chunks_exact_mut(4).enumerate() {
+        for (j, pair) in quad.chunks_exact(2).enumerate() {
+            let [v0, v1] = pair else { unreachable!() };
+            for b in 0..P::M {
+                for l in 0..2 {
+                    v_halves[j][b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
+                }
+            }
+            packed_multiplier::<P>(&mut a[j], c, D, 4 * i + 2 * j, hi);
+        }
+        let [p0, p1] = &mut p;
+        vec::mul_pair::<P>([p0, p1], [&v_halves[0], &v_halves[1]], [&a[0], &a[1]]);
+        for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
+            let [v0, v1] = pair else { unreachable!() };
+            let p = &p[j];
+            for b in 0..P::M {
+                for l in 0..2 {
+                    v0[b][l] ^= (p[b][l] & hi) >> s;
+                    v0[b][l] ^= (v0[b][l] & !hi) << s;
+                    v1[b][l] ^= p[b][l] & !hi;
+                    v1[b][l] ^= (v1[b][l] & !hi) << s;
+                }
             }
         }
-        packed_multiplier::<P>(&mut a, c, D, 2 * i, hi);
-        vec::mul::<P, 2>(&mut p, &v_halves, &a);
-        for b in 0..P::M {
-            for l in 0..2 {
-                v0[b][l] ^= (p[b][l] & hi) >> s;
-                v0[b][l] ^= (v0[b][l] & !hi) << s;
-                v1[b][l] ^= p[b][l] & !hi;
-                v1[b][l] ^= (v1[b][l] & !hi) << s;
+    }
+}
+
+/// The first entry after e without bit h (public indices).
+#[inline(always)]
+pub(super) const fn next_without(e: usize, h: usize) -> usize {
+    let n = e + 1;
+    // n has bit h only if every bit below it is zero: adding h clears it.
+    if n & h == 0 { n } else { n + h }
+}
+
+/// The forward butterflies of depth d >= 6 (the lane level and the entry
+/// levels), two products per [`vec::mul_pair`].
+#[inline(never)]
+fn fwd_wide<P: ParameterSet>(out: &mut Values, c: &Consts, entries: usize, d: usize) {
+    let mut a = [vec::zero::<2>(); 2];
+    let mut p = [vec::zero::<2>(); 2];
+    if d == 6 {
+        // Lane 1 of entries 2i and 2i + 1 packed into one vector.
+        let mut v_halves = [vec::zero::<2>(); 2];
+        for (i, quad) in out[..entries].chunks_exact_mut(4).enumerate() {
+            for (j, pair) in quad.chunks_exact(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    v_halves[j][b] = [v0[b][1], v1[b][1]];
+                }
+                lane_multiplier::<P>(&mut a[j], c, 4 * i + 2 * j);
+            }
+            let [p0, p1] = &mut p;
+            vec::mul_pair::<P>([p0, p1], [&v_halves[0], &v_halves[1]], [&a[0], &a[1]]);
+            for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    v0[b][0] ^= p[j][b][0];
+                    v0[b][1] ^= v0[b][0];
+                    v1[b][0] ^= p[j][b][1];
+                    v1[b][1] ^= v1[b][0];
+                }
             }
         }
+        return;
+    }
+    // Entry level: (U, V) = (out[e], out[e + h]) for e without bit h, two
+    // such e (e0 < e1, the next one) per product.
+    let h = 1 << (d - 7);
+    let mut e0 = 0;
+    while e0 < entries {
+        let e1 = next_without(e0, h);
+        vec::splat::<P, 2>(&mut a[0], c.outer[d][2 * e0]);
+        vec::splat::<P, 2>(&mut a[1], c.outer[d][2 * e1]);
+        let [p0, p1] = &mut p;
+        vec::mul_pair::<P>([p0, p1], [&out[e0 + h], &out[e1 + h]], [&a[0], &a[1]]);
+        for (e, p) in [(e0, &p[0]), (e1, &p[1])] {
+            for b in 0..P::M {
+                for l in 0..2 {
+                    out[e][b][l] ^= p[b][l];
+                    out[e + h][b][l] ^= out[e][b][l];
+                }
+            }
+        }
+        e0 = next_without(e1, h);
     }
 }
 
@@ -157,49 +226,17 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
             v[b] = [x[b][(2 * e) & (words - 1)], x[b][(2 * e + 1) & (words - 1)]];
         }
     }
-    // Butterflies, depth k - 1 up to 0.
-    let mut a = vec::zero::<2>();
-    let mut p = vec::zero::<2>();
-    // In-word levels (d < 6) and the lane level (d = 6) multiply two
-    // entries' V halves packed into one vector.
-    let mut v_halves = vec::zero::<2>();
+    // Butterflies, depth k - 1 up to 0. In-word levels (d < 6) and the lane
+    // level (d = 6) multiply two entries' V halves packed into one vector.
     for d in (0..k).rev() {
-        if d < 6 {
-            match d {
-                0 => fwd_word::<P, 0>(out, c, entries),
-                1 => fwd_word::<P, 1>(out, c, entries),
-                2 => fwd_word::<P, 2>(out, c, entries),
-                3 => fwd_word::<P, 3>(out, c, entries),
-                4 => fwd_word::<P, 4>(out, c, entries),
-                _ => fwd_word::<P, 5>(out, c, entries),
-            }
-        } else if d == 6 {
-            for (i, pair) in out[..entries].chunks_exact_mut(2).enumerate() {
-                let [v0, v1] = pair else { unreachable!() };
-                for b in 0..P::M {
-                    v_halves[b] = [v0[b][1], v1[b][1]];
-                }
-                lane_multiplier::<P>(&mut a, c, 2 * i);
-                vec::mul::<P, 2>(&mut p, &v_halves, &a);
-                for b in 0..P::M {
-                    v0[b][0] ^= p[b][0];
-                    v0[b][1] ^= v0[b][0];
-                    v1[b][0] ^= p[b][1];
-                    v1[b][1] ^= v1[b][0];
-                }
-            }
-        } else {
-            let h = 1 << (d - 7);
-            for e in (0..entries).filter(|e| e & h == 0) {
-                vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
-                vec::mul::<P, 2>(&mut p, &out[e + h], &a);
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        out[e][b][l] ^= p[b][l];
-                        out[e + h][b][l] ^= out[e][b][l];
-                    }
-                }
-            }
+        match d {
+            0 => fwd_word::<P, 0>(out, c, entries),
+            1 => fwd_word::<P, 1>(out, c, entries),
+            2 => fwd_word::<P, 2>(out, c, entries),
+            3 => fwd_word::<P, 3>(out, c, entries),
+            4 => fwd_word::<P, 4>(out, c, entries),
+            5 => fwd_word::<P, 5>(out, c, entries),
+            _ => fwd_wide::<P>(out, c, entries, d),
         }
     }
 }

@@ -12,7 +12,7 @@
 
 use super::consts::{BIT_SET, Consts};
 use super::consts::{FftConsts, TAYLOR_MASK};
-use super::{Values, lane_multiplier, packed_multiplier};
+use super::{Values, lane_multiplier, next_without, packed_multiplier};
 use crate::params::ParameterSet;
 use crate::vec::{self, Vec};
 
@@ -42,30 +42,93 @@ fn shl_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
     }
 }
 
-/// Transposed butterflies of in-word depth D < 6, two entries per product.
+/// Transposed butterflies of in-word depth D < 6, two entries per product
+/// (two such products per [`vec::mul_pair`]).
 #[inline(never)]
 fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
     let (s, hi) = (1 << D, BIT_SET[D]);
-    let mut a = vec::zero::<2>();
-    let mut p = vec::zero::<2>();
-    let mut v_halves = vec::zero::<2>();
-    for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
-        let [v0, v1] = pair else { unreachable!() };
-        for b in 0..P::M {
-            for l in 0..2 {
-                v0[b][l] ^= (v0[b][l] & hi) >> s;
-                v1[b][l] ^= (v1[b][l] & hi) >> s;
-                v_halves[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+    let mut a = [vec::zero::<2>(); 2];
+    let mut p = [vec::zero::<2>(); 2];
+    let mut v_halves = [vec::zero::<2>(); 2];
+    for (i, quad) in x[..entries].chunks_exact_mut(4).enumerate() {
+        for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
+            let [v0, v1] = pair else { unreachable!() };
+            for b in 0..P::M {
+                for l in 0..2 {
+                    v0[b][l] ^= (v0[b][l] & hi) >> s;
+                    v1[b][l] ^= (v1[b][l] & hi) >> s;
+                    v_halves[j][b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+                }
+            }
+            packed_multiplier::<P>(&mut a[j], c, D, 4 * i + 2 * j, !hi);
+        }
+        let [p0, p1] = &mut p;
+        vec::mul_pair::<P>([p0, p1], [&v_halves[0], &v_halves[1]], [&a[0], &a[1]]);
+        for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
+            let [v0, v1] = pair else { unreachable!() };
+            for b in 0..P::M {
+                for l in 0..2 {
+                    v0[b][l] ^= (p[j][b][l] & !hi) << s;
+                    v1[b][l] ^= p[j][b][l] & hi;
+                }
             }
         }
-        packed_multiplier::<P>(&mut a, c, D, 2 * i, !hi);
-        vec::mul::<P, 2>(&mut p, &v_halves, &a);
-        for b in 0..P::M {
-            for l in 0..2 {
-                v0[b][l] ^= (p[b][l] & !hi) << s;
-                v1[b][l] ^= p[b][l] & hi;
+    }
+}
+
+/// The transposed butterflies of depth d >= 6 (the lane level and the
+/// entry levels), two products per [`vec::mul_pair`].
+#[inline(never)]
+fn tr_wide<P: ParameterSet>(x: &mut Values, c: &Consts, entries: usize, d: usize) {
+    let mut a = [vec::zero::<2>(); 2];
+    let mut p = [vec::zero::<2>(); 2];
+    if d == 6 {
+        let mut v_halves = [vec::zero::<2>(); 2];
+        for (i, quad) in x[..entries].chunks_exact_mut(4).enumerate() {
+            for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    v0[b][0] ^= v0[b][1];
+                    v1[b][0] ^= v1[b][1];
+                    v_halves[j][b] = [v0[b][0], v1[b][0]];
+                }
+                lane_multiplier::<P>(&mut a[j], c, 4 * i + 2 * j);
+            }
+            let [p0, p1] = &mut p;
+            vec::mul_pair::<P>([p0, p1], [&v_halves[0], &v_halves[1]], [&a[0], &a[1]]);
+            for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
+                let [v0, v1] = pair else { unreachable!() };
+                for b in 0..P::M {
+                    v0[b][1] ^= p[j][b][0];
+                    v1[b][1] ^= p[j][b][1];
+                }
             }
         }
+        return;
+    }
+    let h = 1 << (d - 7);
+    let mut e0 = 0;
+    while e0 < entries {
+        let e1 = next_without(e0, h);
+        for e in [e0, e1] {
+            for b in 0..P::M {
+                for l in 0..2 {
+                    x[e][b][l] ^= x[e + h][b][l];
+                }
+            }
+        }
+        vec::splat::<P, 2>(&mut a[0], c.outer[d][2 * e0]);
+        vec::splat::<P, 2>(&mut a[1], c.outer[d][2 * e1]);
+        let [p0, p1] = &mut p;
+        vec::mul_pair::<P>([p0, p1], [&x[e0], &x[e1]], [&a[0], &a[1]]);
+        for (e, p) in [(e0, &p[0]), (e1, &p[1])] {
+            for b in 0..P::M {
+                for l in 0..2 {
+                    x[e + h][b][l] ^= p[b][l];
+                }
+            }
+        }
+        e0 = next_without(e1, h);
     }
 }
 
@@ -75,51 +138,16 @@ fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries:
 pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
-    let mut a = vec::zero::<2>();
-    let mut p = vec::zero::<2>();
     // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
-    let mut v_halves = vec::zero::<2>();
     for d in 0..k {
-        if d < 6 {
-            match d {
-                0 => tr_word::<P, 0>(x, c, entries),
-                1 => tr_word::<P, 1>(x, c, entries),
-                2 => tr_word::<P, 2>(x, c, entries),
-                3 => tr_word::<P, 3>(x, c, entries),
-                4 => tr_word::<P, 4>(x, c, entries),
-                _ => tr_word::<P, 5>(x, c, entries),
-            }
-        } else if d == 6 {
-            for (i, pair) in x[..entries].chunks_exact_mut(2).enumerate() {
-                let [v0, v1] = pair else { unreachable!() };
-                for b in 0..P::M {
-                    v0[b][0] ^= v0[b][1];
-                    v1[b][0] ^= v1[b][1];
-                    v_halves[b] = [v0[b][0], v1[b][0]];
-                }
-                lane_multiplier::<P>(&mut a, c, 2 * i);
-                vec::mul::<P, 2>(&mut p, &v_halves, &a);
-                for b in 0..P::M {
-                    v0[b][1] ^= p[b][0];
-                    v1[b][1] ^= p[b][1];
-                }
-            }
-        } else {
-            let h = 1 << (d - 7);
-            for e in (0..entries).filter(|e| e & h == 0) {
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        x[e][b][l] ^= x[e + h][b][l];
-                    }
-                }
-                vec::splat::<P, 2>(&mut a, c.outer[d][2 * e]);
-                vec::mul::<P, 2>(&mut p, &x[e], &a);
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        x[e + h][b][l] ^= p[b][l];
-                    }
-                }
-            }
+        match d {
+            0 => tr_word::<P, 0>(x, c, entries),
+            1 => tr_word::<P, 1>(x, c, entries),
+            2 => tr_word::<P, 2>(x, c, entries),
+            3 => tr_word::<P, 3>(x, c, entries),
+            4 => tr_word::<P, 4>(x, c, entries),
+            5 => tr_word::<P, 5>(x, c, entries),
+            _ => tr_wide::<P>(x, c, entries, d),
         }
     }
     // Transposed broadcast: each constant collects its coset.

@@ -20,7 +20,7 @@ fn xor<const L: usize>(x: [u64; L], y: [u64; L]) -> [u64; L] {
 /// Product for m = 12, fully unrolled: each column of the schoolbook
 /// product is summed once, then folded by f(z) (generated code).
 #[inline(always)]
-pub(super) fn mul12<const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
+pub(crate) fn mul12<const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
     let mut c = [[0u64; L]; 23];
     let t = and(a[0], b[0]);
     c[0] = t;
@@ -217,7 +217,7 @@ pub(super) fn mul12<const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
 /// Product for m = 13, fully unrolled: each column of the schoolbook
 /// product is summed once, then folded by f(z) (generated code).
 #[inline(always)]
-pub(super) fn mul13<const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
+pub(crate) fn mul13<const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
     let mut c = [[0u64; L]; 25];
     let t = and(a[0], b[0]);
     c[0] = t;
