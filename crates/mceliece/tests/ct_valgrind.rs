@@ -3,6 +3,10 @@
 //! `pqdr_ct::classify`; any branch or memory index depending on them fails the
 //! run. Natively these tests only exercise the code.
 //!
+//! With the feature `simd` (default) on x86-64 the decapsulation tests
+//! assert that AVX2 is detected, so the AVX2 decoder (products, butterflies)
+//! is the code under check.
+//!
 //! `CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=1 --track-origins=yes"
 //!  RUSTFLAGS="--cfg pqct_valgrind" cargo test --release -p pqdr-mceliece --test ct_valgrind`
 
@@ -35,10 +39,22 @@ impl rand_core::TryRng for PoisonRng {
 }
 impl rand_core::TryCryptoRng for PoisonRng {}
 
+/// With the feature `simd` on x86-64 the AVX2 decoder is the code checked
+/// here: the CPU, as valgrind presents it (3.19 reports AVX2), must have
+/// AVX2, or this file would silently check only the portable code.
+fn assert_avx2_is_checked() {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    assert!(
+        std::is_x86_feature_detected!("avx2"),
+        "no AVX2 detected: the AVX2 path would not be checked"
+    );
+}
+
 /// Decapsulation with the whole secret key and the ciphertext secret. The key
 /// is random bytes in the right format (valid c; every byte of g, the control
 /// bits and s arbitrary): decapsulation runs the same instructions for any key.
 fn decaps_random_key<P: ParameterSet>(seed: u64) {
+    assert_avx2_is_checked();
     let (mut sk, mut ct) = random_key_and_ciphertext::<P>(seed);
     pqdr_ct::classify(sk.as_mut());
     pqdr_ct::classify(ct.as_mut());
@@ -52,6 +68,7 @@ fn decaps_random_key<P: ParameterSet>(seed: u64) {
 /// key object (after parsing, which checks the public format) and the
 /// ciphertext secret.
 fn prepared_random_key<P: ParameterSet>(seed: u64) {
+    assert_avx2_is_checked();
     let (mut sk, ct) = random_key_and_ciphertext::<P>(seed);
     // g's coefficients in range (from_bytes rejects set high bits).
     let high = u8::try_from(((1u32 << P::M) - 1) >> 8).expect("m <= 16");

@@ -51,6 +51,16 @@ fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries:
     let mut p = [vec::zero::<2>(); 2];
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in x[..entries].chunks_exact_mut(4).enumerate() {
+        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+        if crate::arch::x86_64::has_avx2() {
+            for (j, a) in a.iter_mut().enumerate() {
+                packed_multiplier::<P>(a, c, D, 4 * i + 2 * j, !hi);
+            }
+            if let Ok(quad) = <&mut [Vec<2>; 4]>::try_from(quad) {
+                crate::arch::x86_64::tr_quad(P::M, D as u32, hi, quad, [&a[0], &a[1]]);
+            }
+            continue;
+        }
         for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
             let [v0, v1] = pair else { unreachable!() };
             for b in 0..P::M {

@@ -15,9 +15,10 @@
 mod mul;
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_set_m128i, _mm256_setzero_si256,
-    _mm256_storeu_si256,
+    __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
+    _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_srl_epi64, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use crate::params::MAX_M;
@@ -51,6 +52,85 @@ pub(crate) fn mul_pair(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<
     debug_assert!(has_avx2());
     // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
     unsafe { mul_pair_avx2(m, o, a, b) }
+}
+
+/// The forward butterflies of in-word depth d < 6 on four entries (two
+/// pairs; see `crate::fft::fwd_word`): per pair (v0, v1), with
+/// s = 2^d and `hi` the bits with bit d of their index set,
+/// V = (v0 & hi) | (v1 & hi) >> s, P = V a, then v0 ^= (P & hi) >> s,
+/// v0 ^= (v0 & !hi) << s, v1 ^= P & !hi, v1 ^= (v1 & !hi) << s; `a[j]`
+/// is pair j's multiplier. Both pairs in one 256-bit register per plane.
+/// The caller must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn fwd_quad(m: usize, d: u32, hi: u64, quad: &mut [Vec<2>; 4], a: [&Vec<2>; 2]) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { quad_avx2::<true>(m, d, hi, quad, a) }
+}
+
+/// The transposed butterflies of in-word depth d < 6 on four entries (see
+/// `crate::fft::transposed::tr_word`): per pair, v0 ^= (v0 & hi) >> s,
+/// v1 ^= (v1 & hi) >> s, V = (v0 & !hi) | (v1 & !hi) << s, P = V a, then
+/// v0 ^= (P & !hi) << s, v1 ^= P & hi. The caller must have seen
+/// [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn tr_quad(m: usize, d: u32, hi: u64, quad: &mut [Vec<2>; 4], a: [&Vec<2>; 2]) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { quad_avx2::<false>(m, d, hi, quad, a) }
+}
+
+#[target_feature(enable = "avx2")]
+fn quad_avx2<const FORWARD: bool>(
+    m: usize,
+    d: u32,
+    hi: u64,
+    quad: &mut [Vec<2>; 4],
+    a: [&Vec<2>; 2],
+) {
+    let count = _mm_cvtsi32_si128((1i32) << d);
+    let h = _mm256_set1_epi64x(hi as i64);
+    let mut v0 = [_mm256_setzero_si256(); MAX_M];
+    let mut v1 = v0;
+    let mut vh = v0;
+    let mut va = v0;
+    for b in 0..MAX_M {
+        let (mut x0, mut x1) = (
+            load2x2(&quad[0][b], &quad[2][b]),
+            load2x2(&quad[1][b], &quad[3][b]),
+        );
+        if FORWARD {
+            vh[b] = _mm256_or_si256(
+                _mm256_and_si256(x0, h),
+                _mm256_srl_epi64(_mm256_and_si256(x1, h), count),
+            );
+        } else {
+            x0 = _mm256_xor_si256(x0, _mm256_srl_epi64(_mm256_and_si256(x0, h), count));
+            x1 = _mm256_xor_si256(x1, _mm256_srl_epi64(_mm256_and_si256(x1, h), count));
+            vh[b] = _mm256_or_si256(
+                _mm256_andnot_si256(h, x0),
+                _mm256_sll_epi64(_mm256_andnot_si256(h, x1), count),
+            );
+        }
+        (v0[b], v1[b]) = (x0, x1);
+        va[b] = load2x2(&a[0][b], &a[1][b]);
+    }
+    let p = mul_planes(m, &vh, &va);
+    for b in 0..m.min(MAX_M) {
+        let (mut x0, mut x1) = (v0[b], v1[b]);
+        if FORWARD {
+            x0 = _mm256_xor_si256(x0, _mm256_srl_epi64(_mm256_and_si256(p[b], h), count));
+            x0 = _mm256_xor_si256(x0, _mm256_sll_epi64(_mm256_andnot_si256(h, x0), count));
+            x1 = _mm256_xor_si256(x1, _mm256_andnot_si256(h, p[b]));
+            x1 = _mm256_xor_si256(x1, _mm256_sll_epi64(_mm256_andnot_si256(h, x1), count));
+        } else {
+            x0 = _mm256_xor_si256(x0, _mm256_sll_epi64(_mm256_andnot_si256(h, p[b]), count));
+            x1 = _mm256_xor_si256(x1, _mm256_and_si256(p[b], h));
+        }
+        let [q0, q1, q2, q3] = &mut *quad;
+        store2x2(&mut q0[b], &mut q2[b], x0);
+        store2x2(&mut q1[b], &mut q3[b], x1);
+    }
 }
 
 /// One plane of four words.
@@ -197,6 +277,96 @@ mod tests {
             for k in 0..P::M {
                 assert_eq!([o0[k][0], o0[k][1], o1[k][0], o1[k][1]], want[k]);
             }
+        }
+    }
+
+    /// The portable butterflies of one pair (the formulas of `fwd_word` /
+    /// `tr_word`), with the portable product.
+    fn pair_portable<P: ParameterSet>(
+        forward: bool,
+        d: u32,
+        hi: u64,
+        v0: &mut Vec<2>,
+        v1: &mut Vec<2>,
+        a: &Vec<2>,
+    ) {
+        let s = 1u32 << d;
+        let mut vh = crate::vec::zero::<2>();
+        for b in 0..P::M {
+            for l in 0..2 {
+                if forward {
+                    vh[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
+                } else {
+                    v0[b][l] ^= (v0[b][l] & hi) >> s;
+                    v1[b][l] ^= (v1[b][l] & hi) >> s;
+                    vh[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+                }
+            }
+        }
+        let mut p = crate::vec::zero::<2>();
+        if P::M == 12 {
+            mul12::<2>(&mut p, &vh, a);
+        } else {
+            mul13::<2>(&mut p, &vh, a);
+        }
+        for b in 0..P::M {
+            for l in 0..2 {
+                if forward {
+                    v0[b][l] ^= (p[b][l] & hi) >> s;
+                    v0[b][l] ^= (v0[b][l] & !hi) << s;
+                    v1[b][l] ^= p[b][l] & !hi;
+                    v1[b][l] ^= (v1[b][l] & !hi) << s;
+                } else {
+                    v0[b][l] ^= (p[b][l] & !hi) << s;
+                    v1[b][l] ^= p[b][l] & hi;
+                }
+            }
+        }
+    }
+
+    fn check_quad<P: ParameterSet>(seed: u64) {
+        // Bits with bit d of their index set (the FFT's BIT_SET[d]).
+        let bit_set = |d: u32| {
+            (0..64u32)
+                .filter(|i| (i >> d) & 1 == 1)
+                .fold(0u64, |m, i| m | 1 << i)
+        };
+        let mut s = seed;
+        for d in 0..6 {
+            for forward in [true, false] {
+                let hi = bit_set(d);
+                let mut quad = [crate::vec::zero::<2>(); 4];
+                let mut a = [crate::vec::zero::<2>(); 2];
+                for v in quad.iter_mut().chain(a.iter_mut()) {
+                    for w in v.iter_mut().take(P::M) {
+                        *w = [rnd(&mut s), rnd(&mut s)];
+                    }
+                }
+                let mut want = quad;
+                for j in 0..2 {
+                    let [x, y] = &mut want[2 * j..2 * j + 2] else {
+                        unreachable!()
+                    };
+                    pair_portable::<P>(forward, d, hi, x, y, &a[j]);
+                }
+                if forward {
+                    fwd_quad(P::M, d, hi, &mut quad, [&a[0], &a[1]]);
+                } else {
+                    tr_quad(P::M, d, hi, &mut quad, [&a[0], &a[1]]);
+                }
+                assert_eq!(quad, want, "d {d} forward {forward}");
+            }
+        }
+    }
+
+    #[test]
+    fn avx2_butterflies_match_portable() {
+        if !has_avx2() {
+            return;
+        }
+        for seed in 1..20 {
+            check_quad::<Mceliece348864>(seed);
+            check_quad::<Mceliece460896>(seed + 100);
         }
     }
 
