@@ -92,12 +92,15 @@ def product_avx2(m, poly):
     cols = 2 * m - 1
     out = [
         "",
-        f"/// Product for m = {m} on 256-bit planes (generated code).",
+        f"/// Product for m = {m} on 256-bit planes (planes from m on: zero in the output,",
+        "/// unused in the operands; generated code).",
         '#[target_feature(enable = "avx2")]',
         "#[inline]",
-        f"pub(super) fn mul{m}(a: &[__m256i; {m}], b: &[__m256i; {m}]) -> [__m256i; {m}] {{",
+        f"pub(super) fn mul{m}(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {{",
         f"    let mut c = [_mm256_setzero_si256(); {cols}];",
     ]
+    if m < 13:
+        out.append("    let zero = _mm256_setzero_si256();")
     for k in range(cols):
         terms = [(i, k - i) for i in range(max(0, k - m + 1), min(k, m - 1) + 1)]
         (i0, j0), rest = terms[0], terms[1:]
@@ -115,7 +118,7 @@ def product_avx2(m, poly):
                 out.append(f"    c[{d}] = _mm256_xor_si256(c[{d}], c[{k}]);")
     # (in rustfmt's layout of a long array)
     out.append("    [")
-    out.append("        " + ", ".join(f"c[{i}]" for i in range(m)) + ",")
+    out.append("        " + ", ".join([f"c[{i}]" for i in range(m)] + ["zero"] * (13 - m)) + ",")
     out.append("    ]")
     out.append("}")
     return "\n".join(out) + "\n"

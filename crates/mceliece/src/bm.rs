@@ -15,8 +15,9 @@
 
 use crate::ct::opaque;
 use crate::gf;
-use crate::params::ParameterSet;
+use crate::params::{MAX_T, ParameterSet};
 use crate::vec::{self, Vec};
+use zeroize::Zeroize;
 
 /// Bit N of the bitsliced sequence `s`, as a field element.
 #[inline(always)]
@@ -55,24 +56,24 @@ fn shift_in<P: ParameterSet, const W: usize>(v: &mut Vec<W>, c: u16) {
 }
 
 /// The state of [`bm`] with the polynomials in W words per plane.
-struct State<const W: usize> {
+pub(crate) struct State<const W: usize> {
     /// C_1..C_t at positions 0..t (C_0 in `c0`).
-    cv: Vec<W>,
-    c0: u16,
+    pub(crate) cv: Vec<W>,
+    pub(crate) c0: u16,
     /// B = x B'': B''_j = B_(j+1) at position j.
-    bv: Vec<W>,
+    pub(crate) bv: Vec<W>,
     /// The discrepancy of the last length change.
-    gamma: u16,
+    pub(crate) gamma: u16,
     /// The register length L.
-    l: u16,
+    pub(crate) l: u16,
     /// At position j: S_(N-1-j).
-    rv: Vec<W>,
+    pub(crate) rv: Vec<W>,
 }
 
 impl<const W: usize> State<W> {
     fn zeroize(&mut self) {
         for v in [&mut self.cv, &mut self.bv, &mut self.rv] {
-            zeroize::Zeroize::zeroize(v.as_flattened_mut());
+            Zeroize::zeroize(v.as_flattened_mut());
         }
         self.c0 = 0;
         self.gamma = 0;
@@ -83,7 +84,7 @@ impl<const W: usize> State<W> {
 /// The length-change masks of iteration n with discrepancy d (16 and 64
 /// bits): all-ones if d != 0 and n >= 2l.
 #[inline(always)]
-fn lengthen_masks<const W: usize>(st: &State<W>, n: usize, d: u16) -> (u16, u64) {
+pub(crate) fn lengthen_masks<const W: usize>(st: &State<W>, n: usize, d: u16) -> (u16, u64) {
     let d_nonzero = opaque(!gf::is_zero_mask(d));
     // n >= 2l  <=>  n - 2l does not go negative
     // (the difference is hidden, else LLVM turns the sign test into a jump)
@@ -207,6 +208,21 @@ fn mask_bit(x: u16, b: usize) -> u64 {
     u64::from((x >> b) & 1).wrapping_neg()
 }
 
+/// Iterations 0..`first` on one word per plane ([`iterate_ahead`]), from
+/// the start state; `syn` holds the syndromes (zero from 2t on).
+fn narrow<P: ParameterSet>(st: &mut State<1>, syn: &[u16; 2 * MAX_T + 1], first: usize, keep: u64) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if crate::arch::x86_64::has_avx2() {
+        crate::arch::x86_64::bm_narrow::<P>(st, syn, first, keep);
+        return;
+    }
+    // C = 0 at the start: d_0 = C_0 S_0.
+    let mut d = gf::mul::<P>(st.c0, syn[0]);
+    for n in 0..first {
+        d = iterate_ahead::<P>(st, n, d, (syn[n], syn[n + 1]), &[keep]);
+    }
+}
+
 /// Normalizes (C_0 = 1) and reverses: out gets sigma_j = C_(t-j), j < t.
 fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
     let t = P::T;
@@ -224,7 +240,7 @@ fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
         out[b][0] = r as u64;
         out[b][1] = (r >> 64) as u64;
     }
-    zeroize::Zeroize::zeroize(p.as_flattened_mut());
+    Zeroize::zeroize(p.as_flattened_mut());
 }
 
 /// The error locator sigma(x) = x^t C(1/x) of the 2t syndromes `s`
@@ -246,19 +262,16 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     st.bv[0][0] = 1;
     let keep1 = [if t >= 64 { !0 } else { (1u64 << t) - 1 }];
     let first = if t <= 64 { 2 * t } else { 64 };
-    // C = 0 at the start: d_0 = C_0 S_0.
-    let mut d = gf::mul::<P>(st.c0, element::<P>(s, 0));
-    for n in 0..first {
-        let next = if n + 1 < 2 * t {
-            element::<P>(s, n + 1)
-        } else {
-            0
-        };
-        d = iterate_ahead::<P>(&mut st, n, d, (element::<P>(s, n), next), &keep1);
+    // The 2t syndromes as field elements (and a zero after them).
+    let mut syn = [0u16; 2 * MAX_T + 1];
+    for (n, x) in syn.iter_mut().enumerate().take(2 * t) {
+        *x = element::<P>(s, n);
     }
+    narrow::<P>(&mut st, &syn, first, keep1[0]);
     if t <= 64 {
         finish::<P, 1>(out, &st);
         st.zeroize();
+        syn.zeroize();
         return;
     }
     let widen = |v: &Vec<1>| -> Vec<2> { core::array::from_fn(|b| [v[b][0], 0]) };
@@ -273,8 +286,9 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     st.zeroize();
     let keep2 = [!0, if t >= 128 { !0 } else { (1u64 << (t - 64)) - 1 }];
     for n in first..2 * t {
-        iterate::<P, 2, 4>(&mut wide, n, element::<P>(s, n), &keep2);
+        iterate::<P, 2, 4>(&mut wide, n, syn[n], &keep2);
     }
+    syn.zeroize();
     finish::<P, 2>(out, &wide);
     wide.zeroize();
 }

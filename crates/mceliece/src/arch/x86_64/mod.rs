@@ -16,12 +16,16 @@ mod mul;
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
-    _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_srl_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm256_andnot_si256, _mm256_blend_epi32, _mm256_castsi256_pd, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
+    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set_m128i, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_slli_epi64,
+    _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
-use crate::params::MAX_M;
+use crate::bm::{State, lengthen_masks};
+use crate::gf;
+use crate::params::{Derived, MAX_M, MAX_T, ParameterSet};
 use crate::vec::Vec;
 
 cpufeatures::new!(avx2_cpuid, "avx2");
@@ -133,6 +137,111 @@ fn quad_avx2<const FORWARD: bool>(
     }
 }
 
+/// The one-word iterations 0..`first` of Berlekamp–Massey
+/// (`crate::bm::iterate_ahead`, the same state updates and the same look-ahead
+/// discrepancy) with each plane's C, B and R in one 256-bit register and the
+/// four products of an iteration in one 256-bit product; `syn` holds the
+/// syndromes (zero from 2t on), `keep` the positions of B kept. The caller
+/// must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn bm_narrow<P: ParameterSet>(
+    st: &mut State<1>,
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    keep: u64,
+) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { bm_narrow_avx2::<P>(st, syn, first, keep) }
+}
+
+#[target_feature(enable = "avx2")]
+fn bm_narrow_avx2<P: ParameterSet>(
+    st: &mut State<1>,
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    keep: u64,
+) {
+    let zero = _mm256_setzero_si256();
+    let one = _mm256_set1_epi64x(1);
+    // Plane b: [C_b, B_b, R_b, 0] (64-bit lanes 0..3).
+    let mut s = [zero; MAX_M];
+    for (b, x) in s.iter_mut().enumerate() {
+        *x = _mm256_set_epi64x(
+            0,
+            st.rv[b][0] as i64,
+            st.bv[b][0] as i64,
+            st.cv[b][0] as i64,
+        );
+    }
+    let keep_v = _mm256_set_epi64x(-1, -1, keep as i64, -1);
+    let mut x = [zero; MAX_M];
+    let mut k = [zero; MAX_M];
+    // C = 0 at the start: d_0 = C_0 S_0.
+    let mut d = gf::mul::<P>(st.c0, syn[0]);
+    for (n, w) in syn.windows(2).enumerate().take(first) {
+        let (sn, sn1) = (w[0], w[1]);
+        let (lengthen, lengthen64) = lengthen_masks(st, n, d);
+        // Per lane, the bit shifted in (B: old C_0 on a length change; R:
+        // S_n) and the multipliers (gamma, d) of the products.
+        let carry = _mm256_set_epi64x(0, i64::from(sn), i64::from(st.c0 & lengthen), 0);
+        let gd = _mm256_set_epi64x(i64::from(d), i64::from(st.gamma), 0, 0);
+        let sel = _mm256_set_epi64x(0, 0, lengthen64 as i64, 0);
+        for (b, ((sb, xb), kb)) in s.iter_mut().zip(&mut x).zip(&mut k).enumerate().take(P::M) {
+            let count = _mm_cvtsi32_si128(b as i32);
+            let bits = _mm256_and_si256(_mm256_srl_epi64(carry, count), one);
+            let v = *sb;
+            // x = [C, B, C, B].
+            *xb = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
+            // B <- (old C on a length change, else B) << 1 | bit; R <- R << 1 | S_n bit.
+            let c_all = _mm256_permute4x64_epi64::<0>(v);
+            let picked = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, c_all), sel));
+            let shifted = _mm256_or_si256(_mm256_slli_epi64::<1>(picked), bits);
+            // k = [R', R', gamma bit mask, d bit mask].
+            let r_all = _mm256_permute4x64_epi64::<0b10_10_10_10>(shifted);
+            let masks = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srl_epi64(gd, count), one));
+            *kb = _mm256_blend_epi32::<0b1111_0000>(r_all, masks);
+            // New [_, B, R, 0] (C below), B masked by `keep`.
+            *sb = _mm256_and_si256(_mm256_blend_epi32::<0b0011_1100>(zero, shifted), keep_v);
+        }
+        let q = mul_planes(P::M, &x, &k);
+        // C <- gamma C + d B (lanes 2 and 3 of the product) into lane 0; the
+        // lane sums of C R' and B R' (lanes 0 and 1), bit b of each.
+        let (mut cr, mut br) = (0u16, 0u16);
+        for (b, (sb, qb)) in s.iter_mut().zip(q).enumerate().take(P::M) {
+            let hi = _mm256_permute4x64_epi64::<0b11_10_11_10>(qb);
+            let c_new = _mm256_xor_si256(hi, _mm256_shuffle_epi32::<0b01_00_11_10>(hi));
+            *sb = _mm256_blend_epi32::<0b0000_0011>(*sb, c_new);
+            let mut f = _mm256_xor_si256(qb, _mm256_srli_epi64::<32>(qb));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
+            let bits = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f))) as u16;
+            cr |= (bits & 1) << b;
+            br |= ((bits >> 1) & 1) << b;
+        }
+        // The scalar part of `iterate_ahead` and `finish_step`.
+        let (c0, gamma) = (st.c0, st.gamma);
+        st.c0 = gf::mul::<P>(c0, gamma);
+        let next = gf::mul::<P>(st.c0, sn1)
+            ^ gf::mul::<P>(gamma, cr & P::GF_MASK)
+            ^ gf::mul::<P>(d, br & P::GF_MASK);
+        st.l = (st.l & !lengthen) | ((n as u16 + 1).wrapping_sub(st.l) & lengthen);
+        st.gamma = (gamma & !lengthen) | (d & lengthen);
+        d = next;
+    }
+    let mut lanes = [[0u64; 4]; MAX_M];
+    for (l, v) in lanes.iter_mut().zip(s) {
+        store4(l, v);
+    }
+    for (b, l) in lanes.iter().enumerate() {
+        (st.cv[b][0], st.bv[b][0], st.rv[b][0]) = (l[0], l[1], l[2]);
+    }
+    zeroize::Zeroize::zeroize(lanes.as_flattened_mut());
+}
+
 /// One plane of four words.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -175,24 +284,16 @@ fn store2x2(lo: &mut [u64; 2], hi: &mut [u64; 2], v: __m256i) {
     }
 }
 
-/// The kernel of field size m on loaded planes (planes from m on unused).
+/// The kernel of field size m on loaded planes (planes from m on: unused
+/// in the operands, zero in the output).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn mul_planes(m: usize, a: &[__m256i; MAX_M], b: &[__m256i; MAX_M]) -> [__m256i; MAX_M] {
-    let mut out = *a;
     if m == 12 {
-        let (a12, b12) = (first::<12>(a), first::<12>(b));
-        out[..12].copy_from_slice(&mul::mul12(&a12, &b12));
+        mul::mul12(a, b)
     } else {
-        out = mul::mul13(a, b);
+        mul::mul13(a, b)
     }
-    out
-}
-
-/// The first N planes.
-#[inline(always)]
-fn first<const N: usize>(v: &[__m256i; MAX_M]) -> [__m256i; N] {
-    core::array::from_fn(|i| v[i])
 }
 
 #[target_feature(enable = "avx2")]
@@ -227,7 +328,7 @@ fn mul_pair_avx2(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]
 #[cfg(all(test, feature = "mceliece348864", feature = "mceliece460896"))]
 mod tests {
     use super::*;
-    use crate::params::{Mceliece348864, Mceliece460896, ParameterSet};
+    use crate::params::{Mceliece348864, Mceliece460896};
     use crate::vec::{mul12, mul13};
 
     fn rnd(s: &mut u64) -> u64 {

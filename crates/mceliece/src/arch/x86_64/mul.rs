@@ -8,11 +8,13 @@
 
 use core::arch::x86_64::{__m256i, _mm256_and_si256, _mm256_setzero_si256, _mm256_xor_si256};
 
-/// Product for m = 12 on 256-bit planes (generated code).
+/// Product for m = 12 on 256-bit planes (planes from m on: zero in the output,
+/// unused in the operands; generated code).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn mul12(a: &[__m256i; 12], b: &[__m256i; 12]) -> [__m256i; 12] {
+pub(super) fn mul12(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
     let mut c = [_mm256_setzero_si256(); 23];
+    let zero = _mm256_setzero_si256();
     let t = _mm256_and_si256(a[0], b[0]);
     c[0] = t;
     let mut t = _mm256_and_si256(a[0], b[1]);
@@ -203,11 +205,12 @@ pub(super) fn mul12(a: &[__m256i; 12], b: &[__m256i; 12]) -> [__m256i; 12] {
     c[0] = _mm256_xor_si256(c[0], c[12]);
     c[3] = _mm256_xor_si256(c[3], c[12]);
     [
-        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11],
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], zero,
     ]
 }
 
-/// Product for m = 13 on 256-bit planes (generated code).
+/// Product for m = 13 on 256-bit planes (planes from m on: zero in the output,
+/// unused in the operands; generated code).
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn mul13(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
