@@ -218,7 +218,9 @@ fn bm_narrow_avx2<P: ParameterSet>(
             f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
             f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
             f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
-            let bits = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f))) as u16;
+            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
+            // The four lane bits (0..=15): lanes 0 and 1 are C R' and B R'.
+            let bits = u16::from(mask.to_le_bytes()[0]);
             cr |= (bits & 1) << b;
             br |= ((bits >> 1) & 1) << b;
         }
