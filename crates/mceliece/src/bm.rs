@@ -223,6 +223,28 @@ fn narrow<P: ParameterSet>(st: &mut State<1>, syn: &[u16; 2 * MAX_T + 1], first:
     }
 }
 
+/// Iterations `first`..2t on two words per plane ([`iterate`]).
+fn wide_iterations<P: ParameterSet>(
+    st: &mut State<2>,
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    keep: &[u64; 2],
+) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    if crate::arch::x86_64::has_avx2() {
+        // The look-ahead form needs the first discrepancy.
+        let mut p = vec::zero::<2>();
+        vec::mul::<P, 2>(&mut p, &st.cv, &st.rv);
+        let d = gf::mul::<P>(st.c0, syn[first]) ^ lane_sum::<P, 2>(&p);
+        p.as_flattened_mut().zeroize();
+        crate::arch::x86_64::bm_wide::<P>(st, syn, first, d, keep);
+        return;
+    }
+    for n in first..2 * P::T {
+        iterate::<P, 2, 4>(st, n, syn[n], keep);
+    }
+}
+
 /// Normalizes (C_0 = 1) and reverses: out gets sigma_j = C_(t-j), j < t.
 fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
     let t = P::T;
@@ -285,9 +307,7 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     };
     st.zeroize();
     let keep2 = [!0, if t >= 128 { !0 } else { (1u64 << (t - 64)) - 1 }];
-    for n in first..2 * t {
-        iterate::<P, 2, 4>(&mut wide, n, syn[n], &keep2);
-    }
+    wide_iterations::<P>(&mut wide, &syn, first, &keep2);
     syn.zeroize();
     finish::<P, 2>(out, &wide);
     wide.zeroize();

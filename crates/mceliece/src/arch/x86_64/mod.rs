@@ -20,7 +20,8 @@ use core::arch::x86_64::{
     _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_pd, _mm256_or_si256,
     _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set_m128i, _mm256_set1_epi64x,
     _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_slli_epi64,
-    _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
+    _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi64,
+    _mm256_xor_si256,
 };
 
 use crate::bm::{State, lengthen_masks};
@@ -240,6 +241,125 @@ fn bm_narrow_avx2<P: ParameterSet>(
     }
     for (b, l) in lanes.iter().enumerate() {
         (st.cv[b][0], st.bv[b][0], st.rv[b][0]) = (l[0], l[1], l[2]);
+    }
+    zeroize::Zeroize::zeroize(lanes.as_flattened_mut());
+}
+
+/// The two-word iterations `first`..2t of Berlekamp–Massey in the
+/// look-ahead form of `crate::bm::iterate_ahead` (the same state as the
+/// portable `crate::bm::iterate` leaves, whose discrepancies it computes
+/// ahead by linearity), with `d` the discrepancy of iteration `first`. Per
+/// plane, [C, B] (two words each) in one register and [R, _] in another;
+/// the products (C | B) R' and (C | B) (gamma | d) are two 256-bit
+/// products. The caller must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn bm_wide<P: ParameterSet>(
+    st: &mut State<2>,
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    d: u16,
+    keep: &[u64; 2],
+) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { bm_wide_avx2::<P>(st, syn, first, d, keep) }
+}
+
+/// Each 128-bit half of `v` (two 64-bit words, low word first) shifted up
+/// by one bit, with bit 0 of the matching half of `bits` shifted in.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn shl1_128(v: __m256i, bits: __m256i) -> __m256i {
+    let carry = _mm256_slli_si256::<8>(_mm256_srli_epi64::<63>(v));
+    _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64::<1>(v), carry), bits)
+}
+
+#[target_feature(enable = "avx2")]
+fn bm_wide_avx2<P: ParameterSet>(
+    st: &mut State<2>,
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    mut d: u16,
+    keep: &[u64; 2],
+) {
+    let zero = _mm256_setzero_si256();
+    let one = _mm256_set1_epi64x(1);
+    // Plane b: cb = [C0, C1, B0, B1], r = [R0, R1, 0, 0].
+    let mut cb = [zero; MAX_M];
+    let mut r = [zero; MAX_M];
+    for b in 0..MAX_M {
+        let (c, bv, rv) = (st.cv[b], st.bv[b], st.rv[b]);
+        cb[b] = _mm256_set_epi64x(bv[1] as i64, bv[0] as i64, c[1] as i64, c[0] as i64);
+        r[b] = _mm256_set_epi64x(0, 0, rv[1] as i64, rv[0] as i64);
+    }
+    let keep_v = _mm256_set_epi64x(keep[1] as i64, keep[0] as i64, -1, -1);
+    let mut k_r = [zero; MAX_M];
+    let mut k_gd = [zero; MAX_M];
+    for (n, w) in syn.windows(2).enumerate().take(2 * P::T).skip(first) {
+        let (sn, sn1) = (w[0], w[1]);
+        let (lengthen, lengthen64) = lengthen_masks(st, n, d);
+        // Bits shifted in: S_n into R (lane 0), old C_0 into B (lane 2).
+        let carry_r = _mm256_set_epi64x(0, 0, 0, i64::from(sn));
+        let carry_b = _mm256_set_epi64x(0, i64::from(st.c0 & lengthen), 0, 0);
+        let gd = _mm256_set_epi64x(
+            i64::from(d),
+            i64::from(d),
+            i64::from(st.gamma),
+            i64::from(st.gamma),
+        );
+        let sel = _mm256_set_epi64x(lengthen64 as i64, lengthen64 as i64, 0, 0);
+        let x = cb;
+        for b in 0..P::M {
+            let count = _mm_cvtsi32_si128(b as i32);
+            let rb = shl1_128(
+                r[b],
+                _mm256_and_si256(_mm256_srl_epi64(carry_r, count), one),
+            );
+            r[b] = rb;
+            k_r[b] = _mm256_permute4x64_epi64::<0b01_00_01_00>(rb);
+            k_gd[b] = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srl_epi64(gd, count), one));
+            // B <- (old C on a length change, else B) << 1 | bit, masked.
+            let v = cb[b];
+            let c_both = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
+            let picked = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, c_both), sel));
+            let bits = _mm256_and_si256(_mm256_srl_epi64(carry_b, count), one);
+            let shifted = _mm256_and_si256(shl1_128(picked, bits), keep_v);
+            cb[b] = _mm256_blend_epi32::<0b1111_0000>(v, shifted);
+        }
+        let q_r = mul_planes(P::M, &x, &k_r);
+        let q_gd = mul_planes(P::M, &x, &k_gd);
+        let (mut cr, mut br) = (0u16, 0u16);
+        for b in 0..P::M {
+            // C <- gamma C + d B into lanes 0 and 1.
+            let swapped = _mm256_permute4x64_epi64::<0b01_00_11_10>(q_gd[b]);
+            cb[b] = _mm256_blend_epi32::<0b0000_1111>(cb[b], _mm256_xor_si256(q_gd[b], swapped));
+            // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3).
+            let qb = q_r[b];
+            let mut f = _mm256_xor_si256(qb, _mm256_shuffle_epi32::<0b01_00_11_10>(qb));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<32>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
+            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
+            let bits = u16::from(mask.to_le_bytes()[0]);
+            cr |= (bits & 1) << b;
+            br |= ((bits >> 2) & 1) << b;
+        }
+        let (c0, gamma) = (st.c0, st.gamma);
+        st.c0 = gf::mul::<P>(c0, gamma);
+        let next = gf::mul::<P>(st.c0, sn1) ^ gf::mul::<P>(gamma, cr) ^ gf::mul::<P>(d, br);
+        st.l = (st.l & !lengthen) | ((n as u16 + 1).wrapping_sub(st.l) & lengthen);
+        st.gamma = (gamma & !lengthen) | (d & lengthen);
+        d = next;
+    }
+    let mut lanes = [[0u64; 4]; MAX_M];
+    for (b, l) in lanes.iter_mut().enumerate() {
+        store4(l, cb[b]);
+        (st.cv[b], st.bv[b]) = ([l[0], l[1]], [l[2], l[3]]);
+        store4(l, r[b]);
+        st.rv[b] = [l[0], l[1]];
     }
     zeroize::Zeroize::zeroize(lanes.as_flattened_mut());
 }
