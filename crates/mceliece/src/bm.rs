@@ -121,39 +121,24 @@ fn finish_step<P: ParameterSet, const W: usize>(
 
 /// One Berlekamp–Massey iteration (number n, syndrome sn), inversion-free:
 /// d = sum C_i S_(n-i); C <- gamma C + d B; on a length change B <- C,
-/// gamma <- d; then B <- x B. `keep` masks the positions below t. `W2`
-/// must be 2W: gamma C and d B are computed as one product of 2W words per
-/// plane (with AVX2 and W = 2, one 256-bit product).
+/// gamma <- d; then B <- x B. `keep` masks the positions below t.
 #[inline(always)]
-fn iterate<P: ParameterSet, const W: usize, const W2: usize>(
-    st: &mut State<W>,
-    n: usize,
-    sn: u16,
-    keep: &[u64; W],
-) {
-    const { assert!(W2 == 2 * W) };
+fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16, keep: &[u64; W]) {
     let mut p = vec::zero::<W>();
+    let mut q = vec::zero::<W>();
+    let mut k = vec::zero::<W>();
     vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
     let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
     let masks = lengthen_masks(st, n, d);
-    // C <- gamma C + d B: (C | B) times (gamma | d), words 0..W and W..2W.
+    // C <- gamma C + d B.
     let (prev, prev0) = (st.cv, st.c0);
-    let mut x = vec::zero::<W2>();
-    let mut k = vec::zero::<W2>();
-    let mut q = vec::zero::<W2>();
-    for b in 0..P::M {
-        let (g, dd) = (mask_bit(st.gamma, b), mask_bit(d, b));
-        for i in 0..W {
-            x[b][i] = st.cv[b][i];
-            x[b][W + i] = st.bv[b][i];
-            k[b][i] = g;
-            k[b][W + i] = dd;
-        }
-    }
-    vec::mul::<P, W2>(&mut q, &x, &k);
+    vec::splat::<P, W>(&mut k, st.gamma);
+    vec::mul::<P, W>(&mut p, &st.cv, &k);
+    vec::splat::<P, W>(&mut k, d);
+    vec::mul::<P, W>(&mut q, &st.bv, &k);
     for b in 0..P::M {
         for i in 0..W {
-            st.cv[b][i] = q[b][i] ^ q[b][W + i];
+            st.cv[b][i] = p[b][i] ^ q[b][i];
         }
     }
     st.c0 = gf::mul::<P>(st.c0, st.gamma);
@@ -161,77 +146,38 @@ fn iterate<P: ParameterSet, const W: usize, const W2: usize>(
     shift_in::<P, W>(&mut st.rv, sn);
 }
 
-/// [`iterate`] on one word per plane with the discrepancy d of iteration n
-/// already known; returns the next one. With R the syndrome window of
-/// iteration n + 1 and C' = gamma C + d B, d' = c0' S_(n+1) + sum C'_i R_i
-/// = c0' S_(n+1) + gamma sum C_i R_i + d sum B_i R_i (the lane sum is
-/// linear), so all four products (C R, B R, gamma C, d B) are independent:
-/// one product of four words per plane (one 256-bit product with AVX2).
-#[inline(always)]
-fn iterate_ahead<P: ParameterSet>(
+/// Iterations 0..`first` on one word per plane ([`iterate`]), from the
+/// start state; `syn` holds the syndromes (zero from 2t on). With `avx2`
+/// (the caller checked the CPU), the AVX2 form.
+fn narrow<P: ParameterSet>(
     st: &mut State<1>,
-    n: usize,
-    d: u16,
-    (sn, sn1): (u16, u16),
-    keep: &[u64; 1],
-) -> u16 {
-    let masks = lengthen_masks(st, n, d);
-    let (prev, prev0) = (st.cv, st.c0);
-    shift_in::<P, 1>(&mut st.rv, sn);
-    let mut x = vec::zero::<4>();
-    let mut k = vec::zero::<4>();
-    let mut q = vec::zero::<4>();
-    for b in 0..P::M {
-        let (c, bb, r) = (st.cv[b][0], st.bv[b][0], st.rv[b][0]);
-        x[b] = [c, bb, c, bb];
-        k[b] = [r, r, mask_bit(st.gamma, b), mask_bit(d, b)];
-    }
-    vec::mul::<P, 4>(&mut q, &x, &k);
-    let (cr, br): (Vec<1>, Vec<1>) = (
-        core::array::from_fn(|b| [q[b][0]]),
-        core::array::from_fn(|b| [q[b][1]]),
-    );
-    for b in 0..P::M {
-        st.cv[b][0] = q[b][2] ^ q[b][3];
-    }
-    st.c0 = gf::mul::<P>(st.c0, st.gamma);
-    let next = gf::mul::<P>(st.c0, sn1)
-        ^ gf::mul::<P>(st.gamma, lane_sum::<P, 1>(&cr))
-        ^ gf::mul::<P>(d, lane_sum::<P, 1>(&br));
-    finish_step::<P, 1>(st, n, d, masks, (&prev, prev0), keep);
-    next
-}
-
-/// All-ones if bit b of x is set.
-#[inline(always)]
-fn mask_bit(x: u16, b: usize) -> u64 {
-    u64::from((x >> b) & 1).wrapping_neg()
-}
-
-/// Iterations 0..`first` on one word per plane ([`iterate_ahead`]), from
-/// the start state; `syn` holds the syndromes (zero from 2t on).
-fn narrow<P: ParameterSet>(st: &mut State<1>, syn: &[u16; 2 * MAX_T + 1], first: usize, keep: u64) {
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    keep: u64,
+    avx2: bool,
+) {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if crate::arch::x86_64::has_avx2() {
+    if avx2 {
         crate::arch::x86_64::bm_narrow::<P>(st, syn, first, keep);
         return;
     }
-    // C = 0 at the start: d_0 = C_0 S_0.
-    let mut d = gf::mul::<P>(st.c0, syn[0]);
-    for n in 0..first {
-        d = iterate_ahead::<P>(st, n, d, (syn[n], syn[n + 1]), &[keep]);
+    let _ = avx2;
+    for (n, &sn) in syn.iter().enumerate().take(first) {
+        iterate::<P, 1>(st, n, sn, &[keep]);
     }
 }
 
-/// Iterations `first`..2t on two words per plane ([`iterate`]).
+/// Iterations `first`..2t on two words per plane ([`iterate`]). With
+/// `avx2` (the caller checked the CPU), the AVX2 form.
 fn wide_iterations<P: ParameterSet>(
     st: &mut State<2>,
     syn: &[u16; 2 * MAX_T + 1],
     first: usize,
     keep: &[u64; 2],
+    avx2: bool,
 ) {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if crate::arch::x86_64::has_avx2() {
+    if avx2 {
         // The look-ahead form needs the first discrepancy.
         let mut p = vec::zero::<2>();
         vec::mul::<P, 2>(&mut p, &st.cv, &st.rv);
@@ -240,8 +186,9 @@ fn wide_iterations<P: ParameterSet>(
         crate::arch::x86_64::bm_wide::<P>(st, syn, first, d, keep);
         return;
     }
-    for n in first..2 * P::T {
-        iterate::<P, 2, 4>(st, n, syn[n], keep);
+    let _ = avx2;
+    for (n, &sn) in syn.iter().enumerate().take(2 * P::T).skip(first) {
+        iterate::<P, 2>(st, n, sn, keep);
     }
 }
 
@@ -272,6 +219,16 @@ fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
 /// and the window holds n syndromes), so those iterations run on one word;
 /// for t > 64 the rest run on two.
 pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    let avx2 = crate::arch::x86_64::has_avx2();
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    let avx2 = false;
+    bm_with::<P>(out, s, avx2);
+}
+
+/// [`bm`] on the AVX2 path if `avx2` (the caller checked the CPU), else on
+/// the portable one.
+fn bm_with<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>, avx2: bool) {
     let t = P::T;
     let mut st = State::<1> {
         cv: vec::zero::<1>(),
@@ -289,7 +246,7 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     for (n, x) in syn.iter_mut().enumerate().take(2 * t) {
         *x = element::<P>(s, n);
     }
-    narrow::<P>(&mut st, &syn, first, keep1[0]);
+    narrow::<P>(&mut st, &syn, first, keep1[0], avx2);
     if t <= 64 {
         finish::<P, 1>(out, &st);
         st.zeroize();
@@ -307,7 +264,7 @@ pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
     };
     st.zeroize();
     let keep2 = [!0, if t >= 128 { !0 } else { (1u64 << (t - 64)) - 1 }];
-    wide_iterations::<P>(&mut wide, &syn, first, &keep2);
+    wide_iterations::<P>(&mut wide, &syn, first, &keep2, avx2);
     syn.zeroize();
     finish::<P, 2>(out, &wide);
     wide.zeroize();
@@ -377,6 +334,39 @@ mod tests {
         assert_eq!(want[t], 1);
         for (j, &w) in want.iter().enumerate().take(t) {
             assert_eq!(element::<P>(&out, j), w, "j {j}");
+        }
+    }
+
+    /// The AVX2 iterations (look-ahead form) against the portable ones.
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    fn check_avx2<P: ParameterSet>(seed: u64) {
+        let mut x = seed;
+        let mut sv = vec::zero::<4>();
+        for j in 0..2 * P::T {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = (x >> 17) as u16 & P::GF_MASK;
+            for b in 0..P::M {
+                sv[b][j >> 6] |= u64::from((v >> b) & 1) << (j & 63);
+            }
+        }
+        let (mut want, mut got) = (vec::zero::<4>(), vec::zero::<4>());
+        bm_with::<P>(&mut want, &sv, false);
+        bm_with::<P>(&mut got, &sv, true);
+        assert_eq!(got, want, "seed {seed}");
+    }
+
+    #[test]
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    fn avx2_matches_portable() {
+        if !crate::arch::x86_64::has_avx2() {
+            return;
+        }
+        for seed in 1..40 {
+            check_avx2::<Mceliece348864>(seed);
+            check_avx2::<Mceliece6960119>(seed);
+            check_avx2::<Mceliece8192128>(seed);
         }
     }
 

@@ -35,35 +35,41 @@ use zeroize::Zeroize;
 /// independent products ([`vec::mul_pair`]).
 fn batch_inv<P: ParameterSet>(out: &mut [Vec<2>], a: &[Vec<2>]) {
     let h = a.len() >> 1;
-    let mut p = [vec::zero::<2>(); 2];
     // Prefix products of both halves: out[i] = a[0] .. a[i], out[h + i] =
     // a[h] .. a[h + i].
     out[0] = a[0];
     out[h] = a[h];
+    let (lo, hi) = out.split_at_mut(h);
     for i in 1..h {
-        let [p0, p1] = &mut p;
-        vec::mul_pair::<P>([p0, p1], [&out[i - 1], &out[h + i - 1]], [&a[i], &a[h + i]]);
-        (out[i], out[h + i]) = (p[0], p[1]);
+        let (lo_done, lo_next) = lo.split_at_mut(i);
+        let (hi_done, hi_next) = hi.split_at_mut(i);
+        vec::mul_pair::<P>(
+            [&mut lo_next[0], &mut hi_next[0]],
+            [&lo_done[i - 1], &hi_done[i - 1]],
+            [&a[i], &a[h + i]],
+        );
     }
     // One inversion of the product of both totals, then each total's inverse.
-    let mut acc = [vec::zero::<2>(); 2];
     let mut t = vec::zero::<2>();
-    vec::mul::<P, 2>(&mut t, &out[h - 1], &out[2 * h - 1]);
+    vec::mul::<P, 2>(&mut t, &lo[h - 1], &hi[h - 1]);
     let mut inv = vec::zero::<2>();
     vec::inv::<P, 2>(&mut inv, &t);
+    let mut acc = [vec::zero::<2>(); 2];
     let [acc0, acc1] = &mut acc;
-    vec::mul_pair::<P>([acc0, acc1], [&inv, &inv], [&out[2 * h - 1], &out[h - 1]]);
-    // Back down each chain: out[i] = acc / (a[i]) .. ; acc <- acc a[i].
-    for (c, acc) in acc.iter_mut().enumerate() {
-        let o = c * h;
-        for i in (o + 1..o + h).rev() {
-            let [p0, p1] = &mut p;
-            vec::mul_pair::<P>([p0, p1], [&*acc, &*acc], [&out[i - 1], &a[i]]);
-            (out[i], *acc) = (p[0], p[1]);
+    vec::mul_pair::<P>([acc0, acc1], [&inv, &inv], [&hi[h - 1], &lo[h - 1]]);
+    // Back down each chain: out[i] = acc (a[0] .. a[i - 1]); acc <- acc a[i].
+    for (half, (acc, a)) in [lo, hi]
+        .into_iter()
+        .zip(acc.iter_mut().zip(a.chunks_exact(h)))
+    {
+        for i in (1..h).rev() {
+            let (done, next) = half.split_at_mut(i);
+            t = *acc;
+            vec::mul_pair::<P>([&mut next[0], acc], [&t, &t], [&done[i - 1], &a[i]]);
         }
-        out[o] = *acc;
+        half[0] = *acc;
     }
-    for v in acc.iter_mut().chain(p.iter_mut()).chain([&mut t, &mut inv]) {
+    for v in acc.iter_mut().chain([&mut t, &mut inv]) {
         v.zeroize();
     }
 }

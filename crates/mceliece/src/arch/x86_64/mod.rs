@@ -138,10 +138,13 @@ fn quad_avx2<const FORWARD: bool>(
     }
 }
 
-/// The one-word iterations 0..`first` of Berlekamp–Massey
-/// (`crate::bm::iterate_ahead`, the same state updates and the same look-ahead
-/// discrepancy) with each plane's C, B and R in one 256-bit register and the
-/// four products of an iteration in one 256-bit product; `syn` holds the
+/// The one-word iterations 0..`first` of Berlekamp–Massey (the state
+/// updates of `crate::bm::iterate`), in a look-ahead form: with R the
+/// syndrome window of iteration n + 1 and C' = gamma C + d B, the next
+/// discrepancy d' = c0' S_(n+1) + sum C'_i R_i = c0' S_(n+1)
+/// + gamma sum C_i R_i + d sum B_i R_i (the lane sum is linear), so the
+/// four products of an iteration (C R, B R, gamma C, d B) are independent:
+/// one 256-bit product, with each plane's C, B and R in one register; `syn` holds the
 /// syndromes (zero from 2t on), `keep` the positions of B kept. The caller
 /// must have seen [`has_avx2`] return `true`.
 #[inline]
@@ -225,7 +228,7 @@ fn bm_narrow_avx2<P: ParameterSet>(
             cr |= (bits & 1) << b;
             br |= ((bits >> 1) & 1) << b;
         }
-        // The scalar part of `iterate_ahead` and `finish_step`.
+        // The scalar updates of `iterate` and `finish_step`.
         let (c0, gamma) = (st.c0, st.gamma);
         st.c0 = gf::mul::<P>(c0, gamma);
         let next = gf::mul::<P>(st.c0, sn1)
@@ -246,7 +249,7 @@ fn bm_narrow_avx2<P: ParameterSet>(
 }
 
 /// The two-word iterations `first`..2t of Berlekamp–Massey in the
-/// look-ahead form of `crate::bm::iterate_ahead` (the same state as the
+/// look-ahead form of [`bm_narrow`] (the same state as the
 /// portable `crate::bm::iterate` leaves, whose discrepancies it computes
 /// ahead by linearity), with `d` the discrepancy of iteration `first`. Per
 /// plane, [C, B] (two words each) in one register and [R, _] in another;
