@@ -141,12 +141,13 @@ fn quad_avx2<const FORWARD: bool>(
 /// The one-word iterations 0..`first` of Berlekamp–Massey (the state
 /// updates of `crate::bm::iterate`), in a look-ahead form: with R the
 /// syndrome window of iteration n + 1 and C' = gamma C + d B, the next
-/// discrepancy d' = c0' S_(n+1) + sum C'_i R_i = c0' S_(n+1)
-/// + gamma sum C_i R_i + d sum B_i R_i (the lane sum is linear), so the
-/// four products of an iteration (C R, B R, gamma C, d B) are independent:
-/// one 256-bit product, with each plane's C, B and R in one register; `syn` holds the
-/// syndromes (zero from 2t on), `keep` the positions of B kept. The caller
-/// must have seen [`has_avx2`] return `true`.
+/// discrepancy is d' = c0' S_(n+1) + sum C'_i R_i, which is
+/// c0' S_(n+1) + gamma (sum C_i R_i) + d (sum B_i R_i) as the lane sum is
+/// linear. So the four products of an iteration (C R, B R, gamma C, d B)
+/// are independent: one 256-bit product, with each plane's C, B and R in
+/// one register. `syn` holds the syndromes (zero from 2t on), `keep` the
+/// positions of B kept. The caller must have seen [`has_avx2`] return
+/// `true`.
 #[inline]
 pub(crate) fn bm_narrow<P: ParameterSet>(
     st: &mut State<1>,
