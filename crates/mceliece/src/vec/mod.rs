@@ -74,7 +74,7 @@ const fn spec_field<P: ParameterSet>() -> bool {
 
 /// Two independent products of 128 element pairs, `o[0] = a[0] b[0]` and
 /// `o[1] = a[1] b[1]`: with AVX2 one 256-bit product per plane, else two
-/// [`mul`] calls. Loops with independent products pair them through this.
+/// [`mul()`] calls. Loops with independent products pair them through this.
 #[inline]
 pub(crate) fn mul_pair<P: ParameterSet>(o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]) {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
