@@ -63,10 +63,16 @@ cargo test --release -p pqdr-suite --no-default-features --features simd,mlkem,m
 cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-mldsa/low-memory \
   --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
 
-step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup"
+step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece"
 # --tests: the examples need the ratchet and handshake features.
-cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,ntrup --tests 2>&1 \
+cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,ntrup,mceliece --tests 2>&1 \
   | grep -E "^\s*Running|^test result|FAILED|panicked"
+# McEliece's decoder unit tests (FFT, transposed FFT and Berlekamp-Massey
+# against independent references) on the portable path; with `simd` they ran
+# on AVX2 in the README command.
+cargo test --release -p pqdr-mceliece --no-default-features \
+  --features alloc,mceliece348864,mceliece460896,mceliece6960119,mceliece8192128 --lib 2>&1 \
+  | grep -E "^test result|FAILED|panicked"
 # ML-KEM portable beside ML-DSA's `simd`, which turns on pqdr-keccak's AVX2:
 # K-PKE must then stay on the scalar Keccak (crates/mlkem, issue #17).
 cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,pqdr-mldsa/simd \
