@@ -115,15 +115,18 @@ fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entri
     let mut p = [vec::zero::<2>(); 2];
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in out[..entries].chunks_exact_mut(4).enumerate() {
-        for (j, a) in a.iter_mut().enumerate() {
-            packed_multiplier::<P>(a, c, D, 4 * i + 2 * j, hi);
-        }
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         if crate::arch::x86_64::has_avx2() {
-            if let Ok(quad) = <&mut [Vec<2>; 4]>::try_from(quad) {
-                crate::arch::x86_64::fwd_quad(P::M, D as u32, hi, quad, [&a[0], &a[1]]);
+            if let (Ok(quad), Ok(outer)) = (
+                <&mut [Vec<2>; 4]>::try_from(quad),
+                <&[u16; 8]>::try_from(&c.outer[D][8 * i..8 * i + 8]),
+            ) {
+                crate::arch::x86_64::fwd_quad(P::M, (D as u32, hi), quad, &c.inner[D], outer);
             }
             continue;
+        }
+        for (j, a) in a.iter_mut().enumerate() {
+            packed_multiplier::<P>(a, c, D, 4 * i + 2 * j, hi);
         }
         for (j, pair) in quad.chunks_exact(2).enumerate() {
             let [v0, v1] = pair else { unreachable!() };

@@ -53,11 +53,11 @@ fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries:
     for (i, quad) in x[..entries].chunks_exact_mut(4).enumerate() {
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         if crate::arch::x86_64::has_avx2() {
-            for (j, a) in a.iter_mut().enumerate() {
-                packed_multiplier::<P>(a, c, D, 4 * i + 2 * j, !hi);
-            }
-            if let Ok(quad) = <&mut [Vec<2>; 4]>::try_from(quad) {
-                crate::arch::x86_64::tr_quad(P::M, D as u32, hi, quad, [&a[0], &a[1]]);
+            if let (Ok(quad), Ok(outer)) = (
+                <&mut [Vec<2>; 4]>::try_from(quad),
+                <&[u16; 8]>::try_from(&c.outer[D][8 * i..8 * i + 8]),
+            ) {
+                crate::arch::x86_64::tr_quad(P::M, (D as u32, hi), quad, &c.inner[D], outer);
             }
             continue;
         }

@@ -63,38 +63,63 @@ pub(crate) fn mul_pair(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<
 /// pairs; see `crate::fft::fwd_word`): per pair (v0, v1), with
 /// s = 2^d and `hi` the bits with bit d of their index set,
 /// V = (v0 & hi) | (v1 & hi) >> s, P = V a, then v0 ^= (P & hi) >> s,
-/// v0 ^= (v0 & !hi) << s, v1 ^= P & !hi, v1 ^= (v1 & !hi) << s; `a[j]`
-/// is pair j's multiplier. Both pairs in one 256-bit register per plane.
-/// The caller must have seen [`has_avx2`] return `true`.
+/// v0 ^= (v0 & !hi) << s, v1 ^= P & !hi, v1 ^= (v1 & !hi) << s. Pair j's
+/// multiplier is `crate::fft`'s packed multiplier of the level (its
+/// constants `inner` and `outer`, the eight outer constants of the four
+/// entries) with `sel` = `hi`. Both pairs in one 256-bit register per
+/// plane. The caller must have seen [`has_avx2`] return `true`.
 #[inline]
-pub(crate) fn fwd_quad(m: usize, d: u32, hi: u64, quad: &mut [Vec<2>; 4], a: [&Vec<2>; 2]) {
+pub(crate) fn fwd_quad(
+    m: usize,
+    (d, hi): (u32, u64),
+    quad: &mut [Vec<2>; 4],
+    inner: &[u64; MAX_M],
+    outer: &[u16; 8],
+) {
     debug_assert!(has_avx2());
     // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
-    unsafe { quad_avx2::<true>(m, d, hi, quad, a) }
+    unsafe { quad_avx2::<true>(m, (d, hi), quad, inner, outer) }
 }
 
 /// The transposed butterflies of in-word depth d < 6 on four entries (see
 /// `crate::fft::transposed::tr_word`): per pair, v0 ^= (v0 & hi) >> s,
 /// v1 ^= (v1 & hi) >> s, V = (v0 & !hi) | (v1 & !hi) << s, P = V a, then
-/// v0 ^= (P & !hi) << s, v1 ^= P & hi. The caller must have seen
-/// [`has_avx2`] return `true`.
+/// v0 ^= (P & !hi) << s, v1 ^= P & hi, with the packed multipliers of
+/// `sel` = `!hi`. The caller must have seen [`has_avx2`] return `true`.
 #[inline]
-pub(crate) fn tr_quad(m: usize, d: u32, hi: u64, quad: &mut [Vec<2>; 4], a: [&Vec<2>; 2]) {
+pub(crate) fn tr_quad(
+    m: usize,
+    (d, hi): (u32, u64),
+    quad: &mut [Vec<2>; 4],
+    inner: &[u64; MAX_M],
+    outer: &[u16; 8],
+) {
     debug_assert!(has_avx2());
     // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
-    unsafe { quad_avx2::<false>(m, d, hi, quad, a) }
+    unsafe { quad_avx2::<false>(m, (d, hi), quad, inner, outer) }
 }
 
 #[target_feature(enable = "avx2")]
 fn quad_avx2<const FORWARD: bool>(
     m: usize,
-    d: u32,
-    hi: u64,
+    (d, hi): (u32, u64),
     quad: &mut [Vec<2>; 4],
-    a: [&Vec<2>; 2],
+    inner: &[u64; MAX_M],
+    o: &[u16; 8],
 ) {
     let count = _mm_cvtsi32_si128((1i32) << d);
     let h = _mm256_set1_epi64x(hi as i64);
+    let one = _mm256_set1_epi64x(1);
+    // The multipliers: lanes (pair 0 word 0, pair 0 word 1, pair 1 word 0,
+    // pair 1 word 1) take the outer constants o[l] at `sel` and o[2 + l]
+    // elsewhere, pair 1's from o[4..].
+    let sel = if FORWARD {
+        h
+    } else {
+        _mm256_xor_si256(h, _mm256_set1_epi64x(-1))
+    };
+    let o_sel = _mm256_set_epi64x(o[5].into(), o[4].into(), o[1].into(), o[0].into());
+    let o_rest = _mm256_set_epi64x(o[7].into(), o[6].into(), o[3].into(), o[2].into());
     let mut v0 = [_mm256_setzero_si256(); MAX_M];
     let mut v1 = v0;
     let mut vh = v0;
@@ -118,7 +143,22 @@ fn quad_avx2<const FORWARD: bool>(
             );
         }
         (v0[b], v1[b]) = (x0, x1);
-        va[b] = load2x2(&a[0][b], &a[1][b]);
+        let bit = _mm_cvtsi32_si128(b as i32);
+        let m_sel = _mm256_sub_epi64(
+            _mm256_setzero_si256(),
+            _mm256_and_si256(_mm256_srl_epi64(o_sel, bit), one),
+        );
+        let m_rest = _mm256_sub_epi64(
+            _mm256_setzero_si256(),
+            _mm256_and_si256(_mm256_srl_epi64(o_rest, bit), one),
+        );
+        va[b] = _mm256_xor_si256(
+            _mm256_set1_epi64x(inner[b] as i64),
+            _mm256_or_si256(
+                _mm256_and_si256(m_sel, sel),
+                _mm256_andnot_si256(sel, m_rest),
+            ),
+        );
     }
     let p = mul_planes(m, &vh, &va);
     for b in 0..m.min(MAX_M) {
@@ -213,7 +253,7 @@ fn bm_narrow_avx2<P: ParameterSet>(
         // C <- gamma C + d B (lanes 2 and 3 of the product) into lane 0; the
         // lane sums of C R' and B R' (lanes 0 and 1), bit b of each.
         let (mut cr, mut br) = (0u16, 0u16);
-        for (b, (sb, qb)) in s.iter_mut().zip(q).enumerate().take(P::M) {
+        for (b, (sb, &qb)) in s.iter_mut().zip(q.iter()).enumerate().take(P::M) {
             let hi = _mm256_permute4x64_epi64::<0b11_10_11_10>(qb);
             let c_new = _mm256_xor_si256(hi, _mm256_shuffle_epi32::<0b01_00_11_10>(hi));
             *sb = _mm256_blend_epi32::<0b0000_0011>(*sb, c_new);
@@ -431,7 +471,7 @@ fn mul_x4_avx2(m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Vec<4>) {
         *y = load4(v);
     }
     let p = mul_planes(m, &va, &vb);
-    for (w, v) in out.iter_mut().zip(p).take(m) {
+    for (w, &v) in out.iter_mut().zip(p.iter()).take(m) {
         store4(w, v);
     }
 }
@@ -446,7 +486,7 @@ fn mul_pair_avx2(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]
     }
     let p = mul_planes(m, &va, &vb);
     let [o0, o1] = o;
-    for ((lo, hi), v) in o0.iter_mut().zip(o1.iter_mut()).zip(p).take(m) {
+    for ((lo, hi), &v) in o0.iter_mut().zip(o1.iter_mut()).zip(p.iter()).take(m) {
         store2x2(lo, hi, v);
     }
 }
@@ -454,7 +494,7 @@ fn mul_pair_avx2(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]
 #[cfg(all(test, feature = "mceliece348864", feature = "mceliece460896"))]
 mod tests {
     use super::*;
-    use crate::params::{Mceliece348864, Mceliece460896};
+    use crate::params::{Derived, Mceliece348864, Mceliece460896};
     use crate::vec::{mul12, mul13};
 
     fn rnd(s: &mut u64) -> u64 {
@@ -563,10 +603,24 @@ mod tests {
             for forward in [true, false] {
                 let hi = bit_set(d);
                 let mut quad = [crate::vec::zero::<2>(); 4];
-                let mut a = [crate::vec::zero::<2>(); 2];
-                for v in quad.iter_mut().chain(a.iter_mut()) {
+                for v in &mut quad {
                     for w in v.iter_mut().take(P::M) {
                         *w = [rnd(&mut s), rnd(&mut s)];
+                    }
+                }
+                // Random level constants, and the packed multipliers of
+                // `crate::fft` from them (entry pair j: outer[4j..4j + 4]).
+                let inner: [u64; MAX_M] = core::array::from_fn(|_| rnd(&mut s));
+                let outer: [u16; 8] = core::array::from_fn(|_| rnd(&mut s) as u16 & P::GF_MASK);
+                let sel = if forward { hi } else { !hi };
+                let bit = |x: u16, b: usize| u64::from((x >> b) & 1).wrapping_neg();
+                let mut a = [crate::vec::zero::<2>(); 2];
+                for (j, a) in a.iter_mut().enumerate() {
+                    let o = &outer[4 * j..4 * j + 4];
+                    for b in 0..P::M {
+                        for l in 0..2 {
+                            a[b][l] = inner[b] ^ (bit(o[l], b) & sel) ^ (bit(o[2 + l], b) & !sel);
+                        }
                     }
                 }
                 let mut want = quad;
@@ -577,9 +631,9 @@ mod tests {
                     pair_portable::<P>(forward, d, hi, x, y, &a[j]);
                 }
                 if forward {
-                    fwd_quad(P::M, d, hi, &mut quad, [&a[0], &a[1]]);
+                    fwd_quad(P::M, (d, hi), &mut quad, &inner, &outer);
                 } else {
-                    tr_quad(P::M, d, hi, &mut quad, [&a[0], &a[1]]);
+                    tr_quad(P::M, (d, hi), &mut quad, &inner, &outer);
                 }
                 assert_eq!(quad, want, "d {d} forward {forward}");
             }
