@@ -81,9 +81,10 @@ def collect(args):
         func, label = rest.split("=", 1)
         extras.append((load(args.criterion, base), func, label))
     panels = []
+    # One colour per peer function across all panels (first seen, first served).
+    peer_colour = {}
     for group in args.group:
         rows = []
-        peer_i = 0
         funcs = sorted(f for (g, f) in main if g == group)
         if args.only:
             funcs = [f for f in funcs if f in args.only]
@@ -92,8 +93,9 @@ def collect(args):
             if func.startswith("pqdr"):
                 colour = PQDR_COLOURS[0]
             else:
-                colour = PEER_COLOURS[peer_i % len(PEER_COLOURS)]
-                peer_i += 1
+                if func not in peer_colour:
+                    peer_colour[func] = PEER_COLOURS[len(peer_colour) % len(PEER_COLOURS)]
+                colour = peer_colour[func]
             rows.append((labels.get(func, func), main[(group, func)], colour, ref))
         for data, func, label in extras:
             if (group, func) in data:
@@ -106,7 +108,7 @@ def collect(args):
 
 
 def svg(title, panels):
-    width, left, right, bar, gap, head = 760, 190, 150, 16, 4, 26
+    width, left, right, bar, gap, head = 860, 190, 210, 16, 4, 26
     y = 40
     parts = []
     for group, rows in panels:
