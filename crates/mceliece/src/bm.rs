@@ -56,18 +56,18 @@ fn shift_in<P: ParameterSet, const W: usize>(v: &mut Vec<W>, c: u16) {
 }
 
 /// The state of [`bm`] with the polynomials in W words per plane.
-pub(crate) struct State<const W: usize> {
+struct State<const W: usize> {
     /// C_1..C_t at positions 0..t (C_0 in `c0`).
-    pub(crate) cv: Vec<W>,
-    pub(crate) c0: u16,
+    cv: Vec<W>,
+    c0: u16,
     /// B = x B'': B''_j = B_(j+1) at position j.
-    pub(crate) bv: Vec<W>,
+    bv: Vec<W>,
     /// The discrepancy of the last length change.
-    pub(crate) gamma: u16,
+    gamma: u16,
     /// The register length L.
-    pub(crate) l: u16,
+    l: u16,
     /// At position j: S_(N-1-j).
-    pub(crate) rv: Vec<W>,
+    rv: Vec<W>,
 }
 
 impl<const W: usize> State<W> {
@@ -84,11 +84,11 @@ impl<const W: usize> State<W> {
 /// The length-change masks of iteration n with discrepancy d (16 and 64
 /// bits): all-ones if d != 0 and n >= 2l.
 #[inline(always)]
-pub(crate) fn lengthen_masks<const W: usize>(st: &State<W>, n: usize, d: u16) -> (u16, u64) {
+fn lengthen_masks(l: u16, n: usize, d: u16) -> (u16, u64) {
     let d_nonzero = opaque(!gf::is_zero_mask(d));
     // n >= 2l  <=>  n - 2l does not go negative
     // (the difference is hidden, else LLVM turns the sign test into a jump)
-    let diff = opaque((n as u32).wrapping_sub(2 * u32::from(st.l)));
+    let diff = opaque((n as u32).wrapping_sub(2 * u32::from(l)));
     let lengthen = opaque(((diff >> 31) as u16).wrapping_sub(1) & d_nonzero);
     (lengthen, opaque(u64::from(lengthen & 1).wrapping_neg()))
 }
@@ -129,7 +129,7 @@ fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16
     let mut k = vec::zero::<W>();
     vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
     let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
-    let masks = lengthen_masks(st, n, d);
+    let masks = lengthen_masks(st.l, n, d);
     // C <- gamma C + d B.
     let (prev, prev0) = (st.cv, st.c0);
     vec::splat::<P, W>(&mut k, st.gamma);
@@ -158,7 +158,19 @@ fn narrow<P: ParameterSet>(
 ) {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     if avx2 {
-        crate::arch::x86_64::bm_narrow::<P>(st, syn, first, keep);
+        let mut sc = crate::arch::x86_64::Scalars {
+            c0: st.c0,
+            gamma: st.gamma,
+            l: st.l,
+        };
+        let parts = crate::arch::x86_64::BmState {
+            cv: &mut st.cv,
+            bv: &mut st.bv,
+            rv: &mut st.rv,
+            sc: &mut sc,
+        };
+        crate::arch::x86_64::bm_narrow::<P, _>(parts, syn, first, keep, lengthen_masks);
+        (st.c0, st.gamma, st.l) = (sc.c0, sc.gamma, sc.l);
         return;
     }
     let _ = avx2;
@@ -183,7 +195,19 @@ fn wide_iterations<P: ParameterSet>(
         vec::mul::<P, 2>(&mut p, &st.cv, &st.rv);
         let d = gf::mul::<P>(st.c0, syn[first]) ^ lane_sum::<P, 2>(&p);
         p.as_flattened_mut().zeroize();
-        crate::arch::x86_64::bm_wide::<P>(st, syn, first, d, keep);
+        let mut sc = crate::arch::x86_64::Scalars {
+            c0: st.c0,
+            gamma: st.gamma,
+            l: st.l,
+        };
+        let parts = crate::arch::x86_64::BmState {
+            cv: &mut st.cv,
+            bv: &mut st.bv,
+            rv: &mut st.rv,
+            sc: &mut sc,
+        };
+        crate::arch::x86_64::bm_wide::<P, _>(parts, syn, (first, d), keep, lengthen_masks);
+        (st.c0, st.gamma, st.l) = (sc.c0, sc.gamma, sc.l);
         return;
     }
     let _ = avx2;

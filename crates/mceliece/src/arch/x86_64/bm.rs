@@ -1,0 +1,263 @@
+//! Berlekamp–Massey's iterations on AVX2 (`crate::bm`): each plane's
+//! polynomials in 256-bit registers and the products of an iteration in
+//! 256-bit products, in a look-ahead form (see [`bm_narrow`]). The state is
+//! the portable one (`crate::bm`'s), passed by its parts; the length-change
+//! masks come from `crate::bm` as `masks_of(l, n, d)`.
+
+use core::arch::x86_64::{
+    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_pd,
+    _mm256_movemask_pd, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
+    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_slli_epi64,
+    _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_sub_epi64, _mm256_xor_si256,
+};
+
+use super::{Vec, has_avx2, mul_planes, store4};
+use crate::gf;
+use crate::params::{Derived, MAX_M, MAX_T, ParameterSet};
+
+/// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
+/// of the last length change) and the register length L.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scalars {
+    pub(crate) c0: u16,
+    pub(crate) gamma: u16,
+    pub(crate) l: u16,
+}
+
+/// The Berlekamp–Massey state by its parts, W words per plane: C_1.. (`cv`),
+/// B (`bv`), the syndrome window (`rv`) and the scalars.
+pub(crate) struct State<'a, const W: usize> {
+    pub(crate) cv: &'a mut Vec<W>,
+    pub(crate) bv: &'a mut Vec<W>,
+    pub(crate) rv: &'a mut Vec<W>,
+    pub(crate) sc: &'a mut Scalars,
+}
+
+/// The one-word iterations 0..`first` of Berlekamp–Massey (the state
+/// updates of `crate::bm::iterate`), in a look-ahead form: with R the
+/// syndrome window of iteration n + 1 and C' = gamma C + d B, the next
+/// discrepancy is d' = c0' S_(n+1) + sum C'_i R_i, which is
+/// c0' S_(n+1) + gamma (sum C_i R_i) + d (sum B_i R_i) as the lane sum is
+/// linear. So the four products of an iteration (C R, B R, gamma C, d B)
+/// are independent: one 256-bit product, with each plane's C, B and R in
+/// one register. `syn` holds the syndromes (zero from 2t on), `keep` the
+/// positions of B kept. The caller must have seen [`has_avx2`] return
+/// `true`.
+#[inline]
+pub(crate) fn bm_narrow<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+    st: State<'_, 1>,
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    keep: u64,
+    masks_of: F,
+) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { bm_narrow_avx2::<P, F>(st, syn, first, keep, masks_of) }
+}
+
+#[target_feature(enable = "avx2")]
+fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+    st: State<'_, 1>,
+    syn: &[u16; 2 * MAX_T + 1],
+    first: usize,
+    keep: u64,
+    masks_of: F,
+) {
+    let State { cv, bv, rv, sc } = st;
+    let zero = _mm256_setzero_si256();
+    let one = _mm256_set1_epi64x(1);
+    // Plane b: [C_b, B_b, R_b, 0] (64-bit lanes 0..3).
+    let mut s = [zero; MAX_M];
+    for (b, x) in s.iter_mut().enumerate() {
+        *x = _mm256_set_epi64x(0, rv[b][0] as i64, bv[b][0] as i64, cv[b][0] as i64);
+    }
+    let keep_v = _mm256_set_epi64x(-1, -1, keep as i64, -1);
+    let mut x = [zero; MAX_M];
+    let mut k = [zero; MAX_M];
+    // C = 0 at the start: d_0 = C_0 S_0.
+    let mut d = gf::mul::<P>(sc.c0, syn[0]);
+    for (n, w) in syn.windows(2).enumerate().take(first) {
+        let (sn, sn1) = (w[0], w[1]);
+        let (lengthen, lengthen64) = masks_of(sc.l, n, d);
+        // Per lane, the bit shifted in (B: old C_0 on a length change; R:
+        // S_n) and the multipliers (gamma, d) of the products.
+        let carry = _mm256_set_epi64x(0, i64::from(sn), i64::from(sc.c0 & lengthen), 0);
+        let gd = _mm256_set_epi64x(i64::from(d), i64::from(sc.gamma), 0, 0);
+        let sel = _mm256_set_epi64x(0, 0, lengthen64 as i64, 0);
+        for (b, ((sb, xb), kb)) in s.iter_mut().zip(&mut x).zip(&mut k).enumerate().take(P::M) {
+            let count = _mm_cvtsi32_si128(b as i32);
+            let bits = _mm256_and_si256(_mm256_srl_epi64(carry, count), one);
+            let v = *sb;
+            // x = [C, B, C, B].
+            *xb = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
+            // B <- (old C on a length change, else B) << 1 | bit; R <- R << 1 | S_n bit.
+            let c_all = _mm256_permute4x64_epi64::<0>(v);
+            let picked = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, c_all), sel));
+            let shifted = _mm256_or_si256(_mm256_slli_epi64::<1>(picked), bits);
+            // k = [R', R', gamma bit mask, d bit mask].
+            let r_all = _mm256_permute4x64_epi64::<0b10_10_10_10>(shifted);
+            let masks = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srl_epi64(gd, count), one));
+            *kb = _mm256_blend_epi32::<0b1111_0000>(r_all, masks);
+            // New [_, B, R, 0] (C below), B masked by `keep`.
+            *sb = _mm256_and_si256(_mm256_blend_epi32::<0b0011_1100>(zero, shifted), keep_v);
+        }
+        let q = mul_planes(P::M, &x, &k);
+        // C <- gamma C + d B (lanes 2 and 3 of the product) into lane 0; the
+        // lane sums of C R' and B R' (lanes 0 and 1), bit b of each.
+        let (mut cr, mut br) = (0u16, 0u16);
+        for (b, (sb, &qb)) in s.iter_mut().zip(q.iter()).enumerate().take(P::M) {
+            let hi = _mm256_permute4x64_epi64::<0b11_10_11_10>(qb);
+            let c_new = _mm256_xor_si256(hi, _mm256_shuffle_epi32::<0b01_00_11_10>(hi));
+            *sb = _mm256_blend_epi32::<0b0000_0011>(*sb, c_new);
+            let mut f = _mm256_xor_si256(qb, _mm256_srli_epi64::<32>(qb));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
+            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
+            // The four lane bits (0..=15): lanes 0 and 1 are C R' and B R'.
+            let bits = u16::from(mask.to_le_bytes()[0]);
+            cr |= (bits & 1) << b;
+            br |= ((bits >> 1) & 1) << b;
+        }
+        // The scalar updates of `iterate` and `finish_step`.
+        let (c0, gamma) = (sc.c0, sc.gamma);
+        sc.c0 = gf::mul::<P>(c0, gamma);
+        let next = gf::mul::<P>(sc.c0, sn1)
+            ^ gf::mul::<P>(gamma, cr & P::GF_MASK)
+            ^ gf::mul::<P>(d, br & P::GF_MASK);
+        sc.l = (sc.l & !lengthen) | ((n as u16 + 1).wrapping_sub(sc.l) & lengthen);
+        sc.gamma = (gamma & !lengthen) | (d & lengthen);
+        d = next;
+    }
+    let mut lanes = [[0u64; 4]; MAX_M];
+    for (l, v) in lanes.iter_mut().zip(s) {
+        store4(l, v);
+    }
+    for (b, l) in lanes.iter().enumerate() {
+        (cv[b][0], bv[b][0], rv[b][0]) = (l[0], l[1], l[2]);
+    }
+    zeroize::Zeroize::zeroize(lanes.as_flattened_mut());
+}
+
+/// The two-word iterations `first`..2t of Berlekamp–Massey in the
+/// look-ahead form of [`bm_narrow`] (the same state as the
+/// portable `crate::bm::iterate` leaves, whose discrepancies it computes
+/// ahead by linearity), with `d` the discrepancy of iteration `first`. Per
+/// plane, [C, B] (two words each) in one register and [R, _] in another;
+/// the products (C | B) R' and (C | B) (gamma | d) are two 256-bit
+/// products. The caller must have seen [`has_avx2`] return `true`.
+#[inline]
+pub(crate) fn bm_wide<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+    st: State<'_, 2>,
+    syn: &[u16; 2 * MAX_T + 1],
+    (first, d): (usize, u16),
+    keep: &[u64; 2],
+    masks_of: F,
+) {
+    debug_assert!(has_avx2());
+    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    unsafe { bm_wide_avx2::<P, F>(st, syn, (first, d), keep, masks_of) }
+}
+
+/// Each 128-bit half of `v` (two 64-bit words, low word first) shifted up
+/// by one bit, with bit 0 of the matching half of `bits` shifted in.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn shl1_128(v: __m256i, bits: __m256i) -> __m256i {
+    let carry = _mm256_slli_si256::<8>(_mm256_srli_epi64::<63>(v));
+    _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64::<1>(v), carry), bits)
+}
+
+#[target_feature(enable = "avx2")]
+fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+    st: State<'_, 2>,
+    syn: &[u16; 2 * MAX_T + 1],
+    (first, mut d): (usize, u16),
+    keep: &[u64; 2],
+    masks_of: F,
+) {
+    let State { cv, bv, rv, sc } = st;
+    let zero = _mm256_setzero_si256();
+    let one = _mm256_set1_epi64x(1);
+    // Plane b: cb = [C0, C1, B0, B1], r = [R0, R1, 0, 0].
+    let mut cb = [zero; MAX_M];
+    let mut r = [zero; MAX_M];
+    for b in 0..MAX_M {
+        let (c, bv, rv) = (cv[b], bv[b], rv[b]);
+        cb[b] = _mm256_set_epi64x(bv[1] as i64, bv[0] as i64, c[1] as i64, c[0] as i64);
+        r[b] = _mm256_set_epi64x(0, 0, rv[1] as i64, rv[0] as i64);
+    }
+    let keep_v = _mm256_set_epi64x(keep[1] as i64, keep[0] as i64, -1, -1);
+    let mut k_r = [zero; MAX_M];
+    let mut k_gd = [zero; MAX_M];
+    for (n, w) in syn.windows(2).enumerate().take(2 * P::T).skip(first) {
+        let (sn, sn1) = (w[0], w[1]);
+        let (lengthen, lengthen64) = masks_of(sc.l, n, d);
+        // Bits shifted in: S_n into R (lane 0), old C_0 into B (lane 2).
+        let carry_r = _mm256_set_epi64x(0, 0, 0, i64::from(sn));
+        let carry_b = _mm256_set_epi64x(0, i64::from(sc.c0 & lengthen), 0, 0);
+        let gd = _mm256_set_epi64x(
+            i64::from(d),
+            i64::from(d),
+            i64::from(sc.gamma),
+            i64::from(sc.gamma),
+        );
+        let sel = _mm256_set_epi64x(lengthen64 as i64, lengthen64 as i64, 0, 0);
+        let x = cb;
+        for b in 0..P::M {
+            let count = _mm_cvtsi32_si128(b as i32);
+            let rb = shl1_128(
+                r[b],
+                _mm256_and_si256(_mm256_srl_epi64(carry_r, count), one),
+            );
+            r[b] = rb;
+            k_r[b] = _mm256_permute4x64_epi64::<0b01_00_01_00>(rb);
+            k_gd[b] = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srl_epi64(gd, count), one));
+            // B <- (old C on a length change, else B) << 1 | bit, masked.
+            let v = cb[b];
+            let c_both = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
+            let picked = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, c_both), sel));
+            let bits = _mm256_and_si256(_mm256_srl_epi64(carry_b, count), one);
+            let shifted = _mm256_and_si256(shl1_128(picked, bits), keep_v);
+            cb[b] = _mm256_blend_epi32::<0b1111_0000>(v, shifted);
+        }
+        let q_r = mul_planes(P::M, &x, &k_r);
+        let q_gd = mul_planes(P::M, &x, &k_gd);
+        let (mut cr, mut br) = (0u16, 0u16);
+        for b in 0..P::M {
+            // C <- gamma C + d B into lanes 0 and 1.
+            let swapped = _mm256_permute4x64_epi64::<0b01_00_11_10>(q_gd[b]);
+            cb[b] = _mm256_blend_epi32::<0b0000_1111>(cb[b], _mm256_xor_si256(q_gd[b], swapped));
+            // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3).
+            let qb = q_r[b];
+            let mut f = _mm256_xor_si256(qb, _mm256_shuffle_epi32::<0b01_00_11_10>(qb));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<32>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
+            f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
+            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
+            let bits = u16::from(mask.to_le_bytes()[0]);
+            cr |= (bits & 1) << b;
+            br |= ((bits >> 2) & 1) << b;
+        }
+        let (c0, gamma) = (sc.c0, sc.gamma);
+        sc.c0 = gf::mul::<P>(c0, gamma);
+        let next = gf::mul::<P>(sc.c0, sn1) ^ gf::mul::<P>(gamma, cr) ^ gf::mul::<P>(d, br);
+        sc.l = (sc.l & !lengthen) | ((n as u16 + 1).wrapping_sub(sc.l) & lengthen);
+        sc.gamma = (gamma & !lengthen) | (d & lengthen);
+        d = next;
+    }
+    let mut lanes = [[0u64; 4]; MAX_M];
+    for (b, l) in lanes.iter_mut().enumerate() {
+        store4(l, cb[b]);
+        (cv[b], bv[b]) = ([l[0], l[1]], [l[2], l[3]]);
+        store4(l, r[b]);
+        rv[b] = [l[0], l[1]];
+    }
+    zeroize::Zeroize::zeroize(lanes.as_flattened_mut());
+}
