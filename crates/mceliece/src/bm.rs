@@ -71,6 +71,23 @@ struct State<const W: usize> {
 }
 
 impl<const W: usize> State<W> {
+    /// Runs `f` on the state by its parts (the AVX2 iterations' form).
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    fn with_parts(&mut self, f: impl FnOnce(crate::arch::x86_64::BmState<'_, W>)) {
+        let mut sc = crate::arch::x86_64::Scalars {
+            c0: self.c0,
+            gamma: self.gamma,
+            l: self.l,
+        };
+        f(crate::arch::x86_64::BmState {
+            cv: &mut self.cv,
+            bv: &mut self.bv,
+            rv: &mut self.rv,
+            sc: &mut sc,
+        });
+        (self.c0, self.gamma, self.l) = (sc.c0, sc.gamma, sc.l);
+    }
+
     fn zeroize(&mut self) {
         for v in [&mut self.cv, &mut self.bv, &mut self.rv] {
             Zeroize::zeroize(v.as_flattened_mut());
@@ -158,19 +175,9 @@ fn narrow<P: ParameterSet>(
 ) {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     if avx2 {
-        let mut sc = crate::arch::x86_64::Scalars {
-            c0: st.c0,
-            gamma: st.gamma,
-            l: st.l,
-        };
-        let parts = crate::arch::x86_64::BmState {
-            cv: &mut st.cv,
-            bv: &mut st.bv,
-            rv: &mut st.rv,
-            sc: &mut sc,
-        };
-        crate::arch::x86_64::bm_narrow::<P, _>(parts, syn, first, keep, lengthen_masks);
-        (st.c0, st.gamma, st.l) = (sc.c0, sc.gamma, sc.l);
+        st.with_parts(|parts| {
+            crate::arch::x86_64::bm_narrow::<P, _>(parts, syn, first, keep, lengthen_masks);
+        });
         return;
     }
     let _ = avx2;
@@ -195,19 +202,9 @@ fn wide_iterations<P: ParameterSet>(
         vec::mul::<P, 2>(&mut p, &st.cv, &st.rv);
         let d = gf::mul::<P>(st.c0, syn[first]) ^ lane_sum::<P, 2>(&p);
         p.as_flattened_mut().zeroize();
-        let mut sc = crate::arch::x86_64::Scalars {
-            c0: st.c0,
-            gamma: st.gamma,
-            l: st.l,
-        };
-        let parts = crate::arch::x86_64::BmState {
-            cv: &mut st.cv,
-            bv: &mut st.bv,
-            rv: &mut st.rv,
-            sc: &mut sc,
-        };
-        crate::arch::x86_64::bm_wide::<P, _>(parts, syn, (first, d), keep, lengthen_masks);
-        (st.c0, st.gamma, st.l) = (sc.c0, sc.gamma, sc.l);
+        st.with_parts(|parts| {
+            crate::arch::x86_64::bm_wide::<P, _>(parts, syn, (first, d), keep, lengthen_masks);
+        });
         return;
     }
     let _ = avx2;

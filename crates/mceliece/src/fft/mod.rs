@@ -105,6 +105,29 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, e: usize) {
     }
 }
 
+/// With AVX2, the forward (or transposed) butterflies of in-word depth D on
+/// the four entries `quad` (number i of the level) in one call; false
+/// without AVX2 (the caller runs the portable ones).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+#[inline(always)]
+fn avx2_quad<P: ParameterSet, const D: usize, const FORWARD: bool>(
+    quad: &mut [Vec<2>],
+    c: &Consts,
+    i: usize,
+) -> bool {
+    use crate::arch::x86_64::{butterfly_quad, has_avx2};
+    if !has_avx2() {
+        return false;
+    }
+    if let (Ok(quad), Ok(outer)) = (
+        <&mut [Vec<2>; 4]>::try_from(quad),
+        <&[u16; 8]>::try_from(&c.outer[D][8 * i..8 * i + 8]),
+    ) {
+        butterfly_quad::<FORWARD>(P::M, (D as u32, BIT_SET[D]), quad, &c.inner[D], outer);
+    }
+    true
+}
+
 /// Forward butterflies of in-word depth D < 6, two entries per product:
 /// entry 2i's V halves at the bit-D positions, entry 2i + 1's shifted below
 /// (two such products per [`vec::mul_pair`]).
@@ -116,13 +139,7 @@ fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entri
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in out[..entries].chunks_exact_mut(4).enumerate() {
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if crate::arch::x86_64::has_avx2() {
-            if let (Ok(quad), Ok(outer)) = (
-                <&mut [Vec<2>; 4]>::try_from(quad),
-                <&[u16; 8]>::try_from(&c.outer[D][8 * i..8 * i + 8]),
-            ) {
-                crate::arch::x86_64::fwd_quad(P::M, (D as u32, hi), quad, &c.inner[D], outer);
-            }
+        if avx2_quad::<P, D, true>(quad, c, i) {
             continue;
         }
         for (j, a) in a.iter_mut().enumerate() {

@@ -52,13 +52,7 @@ fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries:
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in x[..entries].chunks_exact_mut(4).enumerate() {
         #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if crate::arch::x86_64::has_avx2() {
-            if let (Ok(quad), Ok(outer)) = (
-                <&mut [Vec<2>; 4]>::try_from(quad),
-                <&[u16; 8]>::try_from(&c.outer[D][8 * i..8 * i + 8]),
-            ) {
-                crate::arch::x86_64::tr_quad(P::M, (D as u32, hi), quad, &c.inner[D], outer);
-            }
+        if super::avx2_quad::<P, D, false>(quad, c, i) {
             continue;
         }
         for (j, pair) in quad.chunks_exact_mut(2).enumerate() {

@@ -110,15 +110,8 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             let hi = _mm256_permute4x64_epi64::<0b11_10_11_10>(qb);
             let c_new = _mm256_xor_si256(hi, _mm256_shuffle_epi32::<0b01_00_11_10>(hi));
             *sb = _mm256_blend_epi32::<0b0000_0011>(*sb, c_new);
-            let mut f = _mm256_xor_si256(qb, _mm256_srli_epi64::<32>(qb));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
-            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
-            // The four lane bits (0..=15): lanes 0 and 1 are C R' and B R'.
-            let bits = u16::from(mask.to_le_bytes()[0]);
+            // Lanes 0 and 1: C R' and B R'.
+            let bits = lane_parities(qb);
             cr |= (bits & 1) << b;
             br |= ((bits >> 1) & 1) << b;
         }
@@ -160,6 +153,20 @@ pub(crate) fn bm_wide<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
     debug_assert!(has_avx2());
     // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
     unsafe { bm_wide_avx2::<P, F>(st, syn, (first, d), keep, masks_of) }
+}
+
+/// The parity of each 64-bit lane of `v`, lane i at bit i (0..=15).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_parities(v: __m256i) -> u16 {
+    let mut f = _mm256_xor_si256(v, _mm256_srli_epi64::<32>(v));
+    f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
+    f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
+    f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
+    f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
+    f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
+    let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
+    u16::from(mask.to_le_bytes()[0])
 }
 
 /// Each 128-bit half of `v` (two 64-bit words, low word first) shifted up
@@ -233,15 +240,11 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             cb[b] = _mm256_blend_epi32::<0b0000_1111>(cb[b], _mm256_xor_si256(q_gd[b], swapped));
             // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3).
             let qb = q_r[b];
-            let mut f = _mm256_xor_si256(qb, _mm256_shuffle_epi32::<0b01_00_11_10>(qb));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<32>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
-            f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
-            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
-            let bits = u16::from(mask.to_le_bytes()[0]);
+            // Lanes 0 and 2: C R' and B R' (each folded from two words).
+            let bits = lane_parities(_mm256_xor_si256(
+                qb,
+                _mm256_shuffle_epi32::<0b01_00_11_10>(qb),
+            ));
             cr |= (bits & 1) << b;
             br |= ((bits >> 2) & 1) << b;
         }

@@ -59,17 +59,21 @@ pub(crate) fn mul_pair(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<
     unsafe { mul_pair_avx2(m, o, a, b) }
 }
 
-/// The forward butterflies of in-word depth d < 6 on four entries (two
-/// pairs; see `crate::fft::fwd_word`): per pair (v0, v1), with
-/// s = 2^d and `hi` the bits with bit d of their index set,
+/// The butterflies of in-word depth d < 6 on four entries (two pairs),
+/// forward (`crate::fft::fwd_word`) or transposed
+/// (`crate::fft::transposed::tr_word`); s = 2^d and `hi` the bits with bit
+/// d of their index set. Forward, per pair (v0, v1):
 /// V = (v0 & hi) | (v1 & hi) >> s, P = V a, then v0 ^= (P & hi) >> s,
-/// v0 ^= (v0 & !hi) << s, v1 ^= P & !hi, v1 ^= (v1 & !hi) << s. Pair j's
-/// multiplier is `crate::fft`'s packed multiplier of the level (its
-/// constants `inner` and `outer`, the eight outer constants of the four
-/// entries) with `sel` = `hi`. Both pairs in one 256-bit register per
-/// plane. The caller must have seen [`has_avx2`] return `true`.
+/// v0 ^= (v0 & !hi) << s, v1 ^= P & !hi, v1 ^= (v1 & !hi) << s.
+/// Transposed: v0 ^= (v0 & hi) >> s, v1 ^= (v1 & hi) >> s,
+/// V = (v0 & !hi) | (v1 & !hi) << s, P = V a, then v0 ^= (P & !hi) << s,
+/// v1 ^= P & hi. Pair j's multiplier a is `crate::fft`'s packed multiplier
+/// of the level (its constants `inner` and `outer`, the eight outer
+/// constants of the four entries) with `sel` = `hi` forward, `!hi`
+/// transposed. Both pairs in one 256-bit register per plane. The caller
+/// must have seen [`has_avx2`] return `true`.
 #[inline]
-pub(crate) fn fwd_quad(
+pub(crate) fn butterfly_quad<const FORWARD: bool>(
     m: usize,
     (d, hi): (u32, u64),
     quad: &mut [Vec<2>; 4],
@@ -78,25 +82,7 @@ pub(crate) fn fwd_quad(
 ) {
     debug_assert!(has_avx2());
     // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
-    unsafe { quad_avx2::<true>(m, (d, hi), quad, inner, outer) }
-}
-
-/// The transposed butterflies of in-word depth d < 6 on four entries (see
-/// `crate::fft::transposed::tr_word`): per pair, v0 ^= (v0 & hi) >> s,
-/// v1 ^= (v1 & hi) >> s, V = (v0 & !hi) | (v1 & !hi) << s, P = V a, then
-/// v0 ^= (P & !hi) << s, v1 ^= P & hi, with the packed multipliers of
-/// `sel` = `!hi`. The caller must have seen [`has_avx2`] return `true`.
-#[inline]
-pub(crate) fn tr_quad(
-    m: usize,
-    (d, hi): (u32, u64),
-    quad: &mut [Vec<2>; 4],
-    inner: &[u64; MAX_M],
-    outer: &[u16; 8],
-) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
-    unsafe { quad_avx2::<false>(m, (d, hi), quad, inner, outer) }
+    unsafe { quad_avx2::<FORWARD>(m, (d, hi), quad, inner, outer) }
 }
 
 #[target_feature(enable = "avx2")]
@@ -401,9 +387,9 @@ mod tests {
                     pair_portable::<P>(forward, d, hi, x, y, &a[j]);
                 }
                 if forward {
-                    fwd_quad(P::M, (d, hi), &mut quad, &inner, &outer);
+                    butterfly_quad::<true>(P::M, (d, hi), &mut quad, &inner, &outer);
                 } else {
-                    tr_quad(P::M, (d, hi), &mut quad, &inner, &outer);
+                    butterfly_quad::<false>(P::M, (d, hi), &mut quad, &inner, &outer);
                 }
                 assert_eq!(quad, want, "d {d} forward {forward}");
             }
