@@ -58,8 +58,11 @@ fn rows_into<const Q: i16, const REDUCE: bool>(
             i = end;
         }
     } else {
-        for (i, &bi) in b.iter().enumerate().take(i1).skip(i0) {
-            row(s, src, base - i, bi);
+        // (A slice, not `take(i1).skip(i0)`: `Skip::next` stays an
+        // out-of-line call here, outside the AVX2 function.)
+        let rows_b = b.get(i0..i1).unwrap_or(&[]);
+        for (j, &bi) in rows_b.iter().enumerate() {
+            row(s, src, base - i0 - j, bi);
         }
     }
 }
