@@ -43,6 +43,29 @@ fn xor<const L: usize>(x: [u64; L], y: [u64; L]) -> [u64; L] {
 """
 
 
+def network(m, poly, and_, xor_):
+    """The AND/XOR network of the product for GF(2^m), f(z) = z^m + poly, as
+    Rust statements on `a`, `b` and the column array `c`, with `and_` and
+    `xor_` the names of the word operations (both kernels share it)."""
+    out = []
+    for k in range(2 * m - 1):
+        terms = [(i, k - i) for i in range(max(0, k - m + 1), min(k, m - 1) + 1)]
+        (i0, j0), rest = terms[0], terms[1:]
+        if rest:
+            out.append(f"    let mut t = {and_}(a[{i0}], b[{j0}]);")
+            for i, j in rest:
+                out.append(f"    t = {xor_}(t, {and_}(a[{i}], b[{j}]));")
+        else:
+            out.append(f"    let t = {and_}(a[{i0}], b[{j0}]);")
+        out.append(f"    c[{k}] = t;")
+    for k in range(2 * m - 2, m - 1, -1):
+        for e in range(m):
+            if (poly >> e) & 1:
+                d = k - m + e
+                out.append(f"    c[{d}] = {xor_}(c[{d}], c[{k}]);")
+    return out
+
+
 def product(m, poly):
     """The Rust function for GF(2^m) with f(z) = z^m + poly."""
     cols = 2 * m - 1
@@ -54,21 +77,7 @@ def product(m, poly):
         f"pub(crate) fn mul{m}<const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {{",
         f"    let mut c = [[0u64; L]; {cols}];",
     ]
-    for k in range(cols):
-        terms = [(i, k - i) for i in range(max(0, k - m + 1), min(k, m - 1) + 1)]
-        (i0, j0), rest = terms[0], terms[1:]
-        if rest:
-            out.append(f"    let mut t = and(a[{i0}], b[{j0}]);")
-            for i, j in rest:
-                out.append(f"    t = xor(t, and(a[{i}], b[{j}]));")
-        else:
-            out.append(f"    let t = and(a[{i0}], b[{j0}]);")
-        out.append(f"    c[{k}] = t;")
-    for k in range(cols - 1, m - 1, -1):
-        for e in range(m):
-            if (poly >> e) & 1:
-                d = k - m + e
-                out.append(f"    c[{d}] = xor(c[{d}], c[{k}]);")
+    out += network(m, poly, "and", "xor")
     out.append(f"    out[..{m}].copy_from_slice(&c[..{m}]);")
     out.append("}")
     return "\n".join(out) + "\n"
@@ -101,21 +110,7 @@ def product_avx2(m, poly):
     ]
     if m < 13:
         out.append("    let zero = _mm256_setzero_si256();")
-    for k in range(cols):
-        terms = [(i, k - i) for i in range(max(0, k - m + 1), min(k, m - 1) + 1)]
-        (i0, j0), rest = terms[0], terms[1:]
-        if rest:
-            out.append(f"    let mut t = _mm256_and_si256(a[{i0}], b[{j0}]);")
-            for i, j in rest:
-                out.append(f"    t = _mm256_xor_si256(t, _mm256_and_si256(a[{i}], b[{j}]));")
-        else:
-            out.append(f"    let t = _mm256_and_si256(a[{i0}], b[{j0}]);")
-        out.append(f"    c[{k}] = t;")
-    for k in range(cols - 1, m - 1, -1):
-        for e in range(m):
-            if (poly >> e) & 1:
-                d = k - m + e
-                out.append(f"    c[{d}] = _mm256_xor_si256(c[{d}], c[{k}]);")
+    out += network(m, poly, "_mm256_and_si256", "_mm256_xor_si256")
     # (in rustfmt's layout of a long array)
     out.append("    [")
     out.append("        " + ", ".join([f"c[{i}]" for i in range(m)] + ["zero"] * (13 - m)) + ",")

@@ -110,32 +110,6 @@ fn lengthen_masks(l: u16, n: usize, d: u16) -> (u16, u64) {
     (lengthen, opaque(u64::from(lengthen & 1).wrapping_neg()))
 }
 
-/// The rest of an iteration once C is updated: l; B <- x (old C `prev`,
-/// `prev0` if the length changes, else B), masked by `keep`; gamma.
-#[inline(always)]
-fn finish_step<P: ParameterSet, const W: usize>(
-    st: &mut State<W>,
-    n: usize,
-    d: u16,
-    (lengthen, lengthen64): (u16, u64),
-    (prev, prev0): (&Vec<W>, u16),
-    keep: &[u64; W],
-) {
-    st.l = (st.l & !lengthen) | ((n as u16 + 1).wrapping_sub(st.l) & lengthen);
-    for b in 0..P::M {
-        for i in 0..W {
-            st.bv[b][i] ^= (st.bv[b][i] ^ prev[b][i]) & lengthen64;
-        }
-    }
-    shift_in::<P, W>(&mut st.bv, prev0 & lengthen);
-    for w in st.bv.iter_mut().take(P::M) {
-        for i in 0..W {
-            w[i] &= keep[i];
-        }
-    }
-    st.gamma = (st.gamma & !lengthen) | (d & lengthen);
-}
-
 /// One Berlekamp–Massey iteration (number n, syndrome sn), inversion-free:
 /// d = sum C_i S_(n-i); C <- gamma C + d B; on a length change B <- C,
 /// gamma <- d; then B <- x B. `keep` masks the positions below t.
@@ -146,7 +120,7 @@ fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16
     let mut k = vec::zero::<W>();
     vec::mul::<P, W>(&mut p, &st.cv, &st.rv);
     let d = gf::mul::<P>(st.c0, sn) ^ lane_sum::<P, W>(&p);
-    let masks = lengthen_masks(st.l, n, d);
+    let (lengthen, lengthen64) = lengthen_masks(st.l, n, d);
     // C <- gamma C + d B.
     let (prev, prev0) = (st.cv, st.c0);
     vec::splat::<P, W>(&mut k, st.gamma);
@@ -159,7 +133,20 @@ fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16
         }
     }
     st.c0 = gf::mul::<P>(st.c0, st.gamma);
-    finish_step::<P, W>(st, n, d, masks, (&prev, prev0), keep);
+    st.l = (st.l & !lengthen) | ((n as u16 + 1).wrapping_sub(st.l) & lengthen);
+    // B <- x (old C if the length changes, else B).
+    for b in 0..P::M {
+        for i in 0..W {
+            st.bv[b][i] ^= (st.bv[b][i] ^ prev[b][i]) & lengthen64;
+        }
+    }
+    shift_in::<P, W>(&mut st.bv, prev0 & lengthen);
+    for w in st.bv.iter_mut().take(P::M) {
+        for i in 0..W {
+            w[i] &= keep[i];
+        }
+    }
+    st.gamma = (st.gamma & !lengthen) | (d & lengthen);
     shift_in::<P, W>(&mut st.rv, sn);
 }
 

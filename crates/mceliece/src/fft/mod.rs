@@ -172,7 +172,7 @@ fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entri
 
 /// The first entry after e without bit h (public indices).
 #[inline(always)]
-pub(super) const fn next_without(e: usize, h: usize) -> usize {
+const fn next_without(e: usize, h: usize) -> usize {
     let n = e + 1;
     // n has bit h only if every bit below it is zero: adding h clears it.
     if n & h == 0 { n } else { n + h }

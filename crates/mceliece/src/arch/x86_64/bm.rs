@@ -13,7 +13,7 @@ use core::arch::x86_64::{
 
 use super::{Vec, has_avx2, mul_planes, store4};
 use crate::gf;
-use crate::params::{Derived, MAX_M, MAX_T, ParameterSet};
+use crate::params::{MAX_M, MAX_T, ParameterSet};
 
 /// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
 /// of the last length change) and the register length L.
@@ -115,15 +115,7 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             cr |= (bits & 1) << b;
             br |= ((bits >> 1) & 1) << b;
         }
-        // The scalar updates of `iterate` and `finish_step`.
-        let (c0, gamma) = (sc.c0, sc.gamma);
-        sc.c0 = gf::mul::<P>(c0, gamma);
-        let next = gf::mul::<P>(sc.c0, sn1)
-            ^ gf::mul::<P>(gamma, cr & P::GF_MASK)
-            ^ gf::mul::<P>(d, br & P::GF_MASK);
-        sc.l = (sc.l & !lengthen) | ((n as u16 + 1).wrapping_sub(sc.l) & lengthen);
-        sc.gamma = (gamma & !lengthen) | (d & lengthen);
-        d = next;
+        d = scalar_step::<P>(sc, (n, d, lengthen), sn1, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
     for (l, v) in lanes.iter_mut().zip(s) {
@@ -153,6 +145,24 @@ pub(crate) fn bm_wide<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
     debug_assert!(has_avx2());
     // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
     unsafe { bm_wide_avx2::<P, F>(st, syn, (first, d), keep, masks_of) }
+}
+
+/// The scalar end of iteration n (discrepancy d, length-change mask
+/// `lengthen`): C_0 <- gamma C_0, l and gamma as in `crate::bm::iterate`;
+/// returns the next discrepancy c0' S_(n+1) + gamma sum C_i R_i
+/// + d sum B_i R_i from the lane sums `cr`, `br` of the look-ahead products.
+#[inline(always)]
+fn scalar_step<P: ParameterSet>(
+    sc: &mut Scalars,
+    (n, d, lengthen): (usize, u16, u16),
+    sn1: u16,
+    (cr, br): (u16, u16),
+) -> u16 {
+    let gamma = sc.gamma;
+    sc.c0 = gf::mul::<P>(sc.c0, gamma);
+    sc.l = (sc.l & !lengthen) | ((n as u16 + 1).wrapping_sub(sc.l) & lengthen);
+    sc.gamma = (gamma & !lengthen) | (d & lengthen);
+    gf::mul::<P>(sc.c0, sn1) ^ gf::mul::<P>(gamma, cr) ^ gf::mul::<P>(d, br)
 }
 
 /// The parity of each 64-bit lane of `v`, lane i at bit i (0..=15).
@@ -248,12 +258,7 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             cr |= (bits & 1) << b;
             br |= ((bits >> 2) & 1) << b;
         }
-        let (c0, gamma) = (sc.c0, sc.gamma);
-        sc.c0 = gf::mul::<P>(c0, gamma);
-        let next = gf::mul::<P>(sc.c0, sn1) ^ gf::mul::<P>(gamma, cr) ^ gf::mul::<P>(d, br);
-        sc.l = (sc.l & !lengthen) | ((n as u16 + 1).wrapping_sub(sc.l) & lengthen);
-        sc.gamma = (gamma & !lengthen) | (d & lengthen);
-        d = next;
+        d = scalar_step::<P>(sc, (n, d, lengthen), sn1, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
     for (b, l) in lanes.iter_mut().enumerate() {
