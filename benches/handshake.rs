@@ -1,6 +1,6 @@
 //! pqdr-handshake: time per side and per suite against the sum of the
 //! primitive operations that side performs, measured in the same run
-//! (HANDSHAKE.md §7, §9 "Benchmark"); bytes and packets per message; the
+//! (docs/protocol/handshake.md §7, §9 "Benchmark"); bytes and packets per message; the
 //! responder's cost of floods.
 //!
 //! `cargo bench --features bench-peers --bench handshake -- --warm-up-time 1 --measurement-time 3`
@@ -17,8 +17,8 @@
 //!
 //! * The size table (printed first): bytes of msg1/msg2/msg3 and their sum,
 //!   UDP datagrams at a 1,232-byte MTU (⌈len / 1232⌉ each) and the wire bytes
-//!   with 48 B of IPv6 + UDP per packet (HANDSHAKE.md §7's accounting).
-//! * `ops` (sum of the primitive operations, HANDSHAKE.md §7 "Ops"), on the
+//!   with 48 B of IPv6 + UDP per packet (docs/protocol/handshake.md §7's accounting).
+//! * `ops` (sum of the primitive operations, docs/protocol/handshake.md §7 "Ops"), on the
 //!   workspace's crates directly, with exactly the handshake's inputs
 //!   (replayed from the seeded RNGs and the public messages, checked against
 //!   them before anything is timed):

@@ -1,5 +1,5 @@
 //! pqdr-ratchet per-packet cost against bare ChaCha20-Poly1305 with a reused
-//! key, in the same run (RATCHET.md §1.13), and the cost of forged packets
+//! key, in the same run (docs/protocol/ratchet.md §1.13), and the cost of forged packets
 //! under the default pre-authentication budget (§1.8).
 //!
 //! `cargo bench --no-default-features --features bench-peers,ratchet --bench ratchet`
@@ -509,7 +509,7 @@ fn paired(
     );
 }
 
-/// The budget comparisons of RATCHET.md §1.13 as alternating batches.
+/// The budget comparisons of docs/protocol/ratchet.md §1.13 as alternating batches.
 fn paired_ratios(_: &mut Criterion) {
     if filter_given().is_some_and(|f| !f.contains("paired")) {
         return;

@@ -1,5 +1,5 @@
 //! pqdr-handshake end to end over real UDP sockets on 127.0.0.1
-//! (HANDSHAKE.md §9 "End to end"): a handshake through a lossy shim, a
+//! (docs/protocol/handshake.md §9 "End to end"): a handshake through a lossy shim, a
 //! pqdr-ratchet session with records both ways, a forced re-handshake while
 //! the old session keeps serving, records on the new session, and a BLAKE3
 //! check of every application byte in both directions.
@@ -29,7 +29,7 @@
 //! (handshake messages and records alike): msg1 and msg3 resends, repeated
 //! cookie rounds and the application's resends then show up in the log.
 //!
-//! **Datagrams** (HANDSHAKE.md §8 "Over UDP"; see `examples/common/mod.rs`):
+//! **Datagrams** (docs/protocol/handshake.md §8 "Over UDP"; see `examples/common/mod.rs`):
 //! `0x01`–`0x04` a handshake message; `0x10 ‖ receiver_idx be32 ‖ record` a
 //! session record, whose 5-byte frame is the ratchet's `aad`; and, our own
 //! choice for "msg3 with the first record", `0x11 ‖ be16 len(msg3) ‖ msg3 ‖
@@ -286,7 +286,7 @@ fn initiator<A: DemoAuth>(
     let mut rng = UnwrapErr(getrandom::SysRng);
     let cfg = ratchet_config();
     let deadline = StdInstant::now() + GIVE_UP;
-    // The identity's persisted "last timestamp sent" (HANDSHAKE.md §5).
+    // The identity's persisted "last timestamp sent" (docs/protocol/handshake.md §5).
     let mut last_sent = Tai64N::default();
     let start = |last_sent: &mut Tai64N, rng: &mut Rng| {
         Dialer::start(me, bob, LABEL, last_sent, ms(t0), rng).map_err(|e| format!("start: {e:?}"))

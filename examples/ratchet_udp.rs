@@ -8,7 +8,7 @@
 //! the sender initiates (msg1, msg2), then sends msg3 and its first record in
 //! one datagram and resends msg3 until an ACK opens; the receiver starts its
 //! session on msg3. Records travel as `0x10 ‖ receiver_idx ‖ record`, the
-//! 5-byte frame being the record's `aad` (HANDSHAKE.md §8; the framing is in
+//! 5-byte frame being the record's `aad` (docs/protocol/handshake.md §8; the framing is in
 //! `examples/common/mod.rs`). The baseline's static key is derived from its
 //! own handshake's secret and carries the same frame. The handshake's
 //! datagrams bypass the simulated impairments (losing one only costs a resend

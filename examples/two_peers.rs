@@ -1,6 +1,6 @@
 //! Two peers over UDP: a pqdr-handshake, then a ratchet session (the README snippet).
 //! `examples/handshake_udp.rs` adds loss, the cookie round, resends, the
-//! datagram framing of HANDSHAKE.md §8 and a re-handshake.
+//! datagram framing of docs/protocol/handshake.md §8 and a re-handshake.
 #[rustfmt::skip]
 use pqdr_handshake::{Identity, Initiator, InitiatorConfig, Instant, K768, Load, OnePeer, Peer, Reply, Responder, Tai64N};
 use pqdr_mlkem::ml_kem_768 as k;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Constant-time check (CONSTANT-TIME.md recipes A and B).
+# Constant-time check (docs/constant-time.md recipes A and B).
 #
 # 1. Runs every crate's tests/ct_valgrind.rs under valgrind memcheck, with the
 #    secret inputs marked undefined by pqdr-ct's client requests and the

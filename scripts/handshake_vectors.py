@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Independent reference for the pqdr-handshake v1 test vectors.
 
-Written from shared/HANDSHAKE.md (§2-§4, §7, §9) and crates/pqdr-handshake/SPEC.md
-(which overrides HANDSHAKE.md where they differ, e.g. lp32(pk) in the key id), plus
-RATCHET.md §1.3 for root_0, and NOT from the Rust code. For every case of the vector
+Written from docs/protocol/handshake.md (§2-§4, §7, §9) and crates/pqdr-handshake/SPEC.md
+(which overrides docs/protocol/handshake.md where they differ, e.g. lp32(pk) in the key id), plus
+docs/protocol/ratchet.md §1.3 for root_0, and NOT from the Rust code. For every case of the vector
 file it recomputes, from the inputs only (static seeds, sigma, the recorded RNG draws
 `r`, sender indices, ts, psk, app_label, bkey, biscuit and cookie salts, csecret, src,
 and -- for mceliece460896 / sntrup761, which Python cannot run -- the given static
@@ -30,7 +30,7 @@ ct/ss and public keys):
     suite || idx_I || idx_R || hpk_R) and its 116-byte plaintext, and the cookie
     reply seal (ad = msg1.mac1); each also opened from the recorded message bytes;
   * msg1, msg2, msg3 field by field and byte for byte, their lengths against
-    HANDSHAKE.md §3/§7, SIG-mode padding (len(msg1) = ceil(len(msg2)/3), zeros);
+    docs/protocol/handshake.md §3/§7, SIG-mode padding (len(msg1) = ceil(len(msg2)/3), zeros);
   * mac1 (msg1/msg3 keyed by DK(mac1, hpk_R), msg2 by k_m), mac2 (zeros, and keyed by
     DK(mac2, cookie) in msg1_with_mac2), cookie = DK(cookie, csecret || lp(src))[..16];
   * the output secret = DK(ratchet secret, ck || th), transcript = th, context =
@@ -46,7 +46,7 @@ keyGen, encapsulation and decapsulation, ML-DSA-44/65/87 keyGen, hedged external
 sigGen and sigVer from the pinned NIST ACVP files in kat/acvp/, and RFC 7748 §6.1
 X25519.
 
-Cases are named after their suite (HANDSHAKE.md §2), optionally with a "-psk" suffix
+Cases are named after their suite (docs/protocol/handshake.md §2), optionally with a "-psk" suffix
 for a variant of the same suite; every suite must have a case.
 
 Prints every check (a FAIL line shows the value recomputed here first, then the
@@ -69,7 +69,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from dilithium_py.ml_dsa import ML_DSA_44, ML_DSA_65, ML_DSA_87
 from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768
 
-# --- constants (SPEC.md "Notation", HANDSHAKE.md §4) ------------------------
+# --- constants (SPEC.md "Notation", docs/protocol/handshake.md §4) ------------------------
 
 PREFIX = "pqdr-handshake v1 2026-11-25T22:00Z "
 C_PEER_ID = PREFIX + "peer id"
@@ -89,7 +89,7 @@ CTX_SIG_R = b"pqdr-handshake v1 responder"
 CTX_SIG_I = b"pqdr-handshake v1 initiator"
 VERSION = 0x01
 T_MSG1, T_MSG2, T_MSG3, T_COOKIE = 1, 2, 3, 4
-# RATCHET.md §1.3 / §1.4, with the context prefix of scripts/ratchet_vectors.py.
+# docs/protocol/ratchet.md §1.3 / §1.4, with the context prefix of scripts/ratchet_vectors.py.
 CTX_ROOT_INIT = "pqdr-ratchet v2 2026-11-25T20:00Z root init"
 CTX_ROOT_CARRY = "pqdr-ratchet v2 2026-11-25T20:00Z root carry"
 
@@ -102,7 +102,7 @@ KEM_STATIC = {1: ("ML-KEM-768", 1184, 1088), 2: ("mceliece460896", 524160, 156),
 SIG_STATIC = {1: ("ML-DSA-44", ML_DSA_44, 1312, 2420), 2: ("ML-DSA-65", ML_DSA_65, 1952, 3309),
               3: ("ML-DSA-87", ML_DSA_87, 2592, 4627)}
 EPHEMERAL = {0: ("ML-KEM-768", ML_KEM_768, 1184, 1088), 1: ("ML-KEM-512", ML_KEM_512, 800, 768)}
-# HANDSHAKE.md §7 message sizes of the non-hybrid suites (msg1, msg2, msg3).
+# docs/protocol/handshake.md §7 message sizes of the non-hybrid suites (msg1, msg2, msg3).
 SIZES = {0x0101: (2388, 2368, 192), 0x0102: (1456, 1436, 192), 0x0103: (2339, 2319, 192),
          0x0112: (1072, 1116, 192), 0x0201: (1234, 3700, 2657), 0x0202: (1530, 4589, 3546),
          0x0203: (1969, 5907, 4864)}
@@ -552,7 +552,7 @@ class Case:
         mac1_1 = kh(mac1_key, pre1)[:16]
         msg1_fields = body1 + [("mac1", mac1_1), ("mac2", bytes(16))]
         msg1 = self.fields("msg1", msg1_fields, c["msg1"])
-        check("msg1 length per HANDSHAKE.md §3/§7", len(msg1), m1_sizes[0])
+        check("msg1 length per docs/protocol/handshake.md §3/§7", len(msg1), m1_sizes[0])
         if self.kem_mode:
             off = len(hdr_a) + len(ek_e) + len(ct_r) + (32 if f["hybrid"] else 0)
             self.sealed("enc_id = Seal(k1, hpk_I)", k1, hpk_i, enc_id_ad, msg1[off:off + 48])
@@ -616,7 +616,7 @@ class Case:
         pre2 = b"".join(b for _, b in body2) + biscuit
         mac1_2 = kh(k_m, pre2)[:16]
         msg2 = self.fields("msg2", body2 + [("biscuit", biscuit), ("mac1", mac1_2)], c["msg2"])
-        check("msg2 length per HANDSHAKE.md §3/§7", len(msg2), m1_sizes[1])
+        check("msg2 length per docs/protocol/handshake.md §3/§7", len(msg2), m1_sizes[1])
         check("msg2 mac1 is not keyed by DK(mac1, hpk_R) (k_m instead)", kh(mac1_key, pre2)[:16] != mac1_2, True)
         off = sum(len(b) for _, b in body2)
         if self.kem_mode:
@@ -653,7 +653,7 @@ class Case:
         mac1_3 = kh(mac1_key, pre3)[:16]
         msg3 = self.fields("msg3", [("hdrB", hdr_b3), ("biscuit", biscuit),
                                     ("conf_I" if self.kem_mode else "enc_I", last), ("mac1", mac1_3)], c["msg3"])
-        check("msg3 length per HANDSHAKE.md §3/§7", len(msg3), m1_sizes[2])
+        check("msg3 length per docs/protocol/handshake.md §3/§7", len(msg3), m1_sizes[2])
         self.sealed(lname, k4, last_pt, ad4, msg3[160:160 + len(last)])
         check("msg3 biscuit = msg2 biscuit", msg3[12:160], msg2[off:off + 148])
 
@@ -693,9 +693,9 @@ class Case:
         check("ratchet mode is one byte", 0 <= rv["mode"] <= 255, True)
         r0 = dk(CTX_ROOT_INIT, lp(secret) + lp(sch.th) + lp(context) + be(rv["kem_id"], 2)
                 + be(rv["aead_id"], 2) + bytes([rv["mode"]]))
-        check("root_0 (RATCHET.md §1.3)", r0, h(rv["root_0"]))
+        check("root_0 (docs/protocol/ratchet.md §1.3)", r0, h(rv["root_0"]))
         if rv.get("rk_0") is not None:
-            check("rk_0 = DK(root carry, root_0) (RATCHET.md §1.4)", dk(CTX_ROOT_CARRY, r0), h(rv["rk_0"]))
+            check("rk_0 = DK(root carry, root_0) (docs/protocol/ratchet.md §1.4)", dk(CTX_ROOT_CARRY, r0), h(rv["rk_0"]))
 
     def trace(self, ours):
         check = self.check

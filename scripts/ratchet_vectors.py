@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Independent reference for the pqdr-ratchet v2 test vectors (RATCHET.md §3.1).
+"""Independent reference for the pqdr-ratchet v2 test vectors (docs/protocol/ratchet.md §3.1).
 
-Written from RATCHET.md (§1.3, §1.4, §1.5, §1.6, §1.11 as revised 2026-11-25)
+Written from docs/protocol/ratchet.md (§1.3, §1.4, §1.5, §1.6, §1.11 as revised 2026-11-25)
 and the state format comment of crates/pqdr-ratchet/src/state.rs, not from
 the Rust code. It recomputes, from the inputs in the JSON file:
 
@@ -34,7 +34,7 @@ from blake3 import blake3
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-# RATCHET.md §1.4: "[application] [commit timestamp] [purpose]", v2 prefix.
+# docs/protocol/ratchet.md §1.4: "[application] [commit timestamp] [purpose]", v2 prefix.
 P = "pqdr-ratchet v2 2026-11-25T20:00Z "
 CTX_ROOT_INIT = P + "root init"
 CTX_KEM_TRANSCRIPT = P + "kem transcript"

@@ -1,10 +1,10 @@
 //! Handshake glue shared by `handshake_udp`, `ratchet_udp` and `ratchet_tcp`:
 //! long-term keys, a one-peer table, the wall clock for TAI64N, the UDP
-//! framing of HANDSHAKE.md §8, an initiator ([`Dialer`]) and a responder
+//! framing of docs/protocol/handshake.md §8, an initiator ([`Dialer`]) and a responder
 //! ([`Listener`]) that sort datagrams, and blocking drivers over a connected
 //! UDP socket and over a TCP stream.
 //!
-//! **UDP framing** (HANDSHAKE.md §8 "Over UDP"; type `0x11` is our own):
+//! **UDP framing** (docs/protocol/handshake.md §8 "Over UDP"; type `0x11` is our own):
 //!
 //! | first byte | datagram |
 //! |---|---|

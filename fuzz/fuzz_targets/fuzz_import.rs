@@ -1,4 +1,4 @@
-//! State import (sealed blobs, RATCHET.md §1.11) on fuzzer-made bytes.
+//! State import (sealed blobs, docs/protocol/ratchet.md §1.11) on fuzzer-made bytes.
 //!
 //! The input picks a fixture's sealed export (every ratchet state, both
 //! modes, made under a fixed storage key) and one of four ways to build the
@@ -33,7 +33,7 @@ const HEADER: usize = 30;
 const TAG: usize = 16;
 
 fn cipher() -> XChaCha20Poly1305 {
-    // RATCHET.md §1.11 rule 3, recomputed here: DK(state seal, storage_key).
+    // docs/protocol/ratchet.md §1.11 rule 3, recomputed here: DK(state seal, storage_key).
     let key = blake3::derive_key(
         "pqdr-ratchet v2 2026-11-25T20:00Z state seal",
         common::STORAGE_KEY,

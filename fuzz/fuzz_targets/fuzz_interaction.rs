@@ -1,7 +1,7 @@
 //! The input drives a schedule of sends, deliveries (reordered, duplicated,
 //! replayed), drops, tamperings, timeouts, exports, crashes with restores from
 //! the last persisted blob, and rollback attempts between two sessions, with
-//! the netsim invariants as assertions (RATCHET.md §3.2, §3.4):
+//! the netsim invariants as assertions (docs/protocol/ratchet.md §3.2, §3.4):
 //!
 //! * no (key, nonce) is ever sealed twice, across every incarnation of both
 //!   parties (the instrumented AEAD, `Session::last_sealed`);

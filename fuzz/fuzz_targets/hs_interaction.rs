@@ -2,7 +2,7 @@
 //! input: sends and resends, deliveries in or out of order, duplicates,
 //! drops, bit flips, replays, time steps, load on and off (cookie replies),
 //! renewals and restarts of the attempt, biscuit-key rotation, msg3 resends.
-//! Invariants (HANDSHAKE.md §4, §5, §8):
+//! Invariants (docs/protocol/handshake.md §4, §5, §8):
 //!
 //! * a failed `handle_*` changes nothing (responder: all but the source
 //!   buckets; initiator: bit-identical); msg1 never commits the replay record;

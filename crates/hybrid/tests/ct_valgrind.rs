@@ -1,4 +1,4 @@
-//! Constant-time check under valgrind memcheck (see CONSTANT-TIME.md).
+//! Constant-time check under valgrind memcheck (see docs/constant-time.md).
 //!
 //! The secret inputs are marked undefined with `pqdr_ct::classify`: the
 //! X-Wing seed (key expansion: SHAKE256, ML-KEM key generation, X25519 base

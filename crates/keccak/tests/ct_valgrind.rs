@@ -1,4 +1,4 @@
-//! Constant-time check under valgrind memcheck (see CONSTANT-TIME.md):
+//! Constant-time check under valgrind memcheck (see docs/constant-time.md):
 //! the scalar permutation, the 4-way permutation on every backend this CPU
 //! runs (AVX2 and portable) and the sponges, on states and inputs marked
 //! secret with `pqdr_ct::classify`. Memcheck reports any branch or memory

@@ -1,5 +1,5 @@
 //! Constant-time check under valgrind memcheck (see the workspace's
-//! CONSTANT-TIME.md): secret inputs are marked undefined with
+//! docs/constant-time.md): secret inputs are marked undefined with
 //! `pqdr_ct::classify`; any branch or memory index depending on them fails the
 //! run. Natively these tests only exercise the code.
 //!

@@ -1,4 +1,4 @@
-//! Constant-time check under valgrind memcheck (see CONSTANT-TIME.md).
+//! Constant-time check under valgrind memcheck (see docs/constant-time.md).
 //!
 //! The secret inputs are marked undefined with `pqdr_ct::classify`: `d` and
 //! `z` (key generation), `m` (encapsulation), the `dk_PKE` and `z` parts of

@@ -1,4 +1,4 @@
-//! The one error type (HANDSHAKE.md §8): flat, no secret detail.
+//! The one error type (docs/protocol/handshake.md §8): flat, no secret detail.
 
 use core::fmt;
 

@@ -1,4 +1,4 @@
-//! The handshake's output (HANDSHAKE.md §4 "Output", §8): the ratchet's
+//! The handshake's output (docs/protocol/handshake.md §4 "Output", §8): the ratchet's
 //! initial secret with the role set by the state machine, and msg3.
 
 use zeroize::Zeroize;
@@ -100,7 +100,7 @@ impl Established {
     }
 
     /// Our sender index in this handshake (the peer addresses us with it,
-    /// e.g. in the `0x10 ‖ receiver_idx` record frame of HANDSHAKE.md §8).
+    /// e.g. in the `0x10 ‖ receiver_idx` record frame of docs/protocol/handshake.md §8).
     pub fn local_index(&self) -> u32 {
         self.local_idx
     }
@@ -120,7 +120,7 @@ impl Established {
         &self.transcript
     }
 
-    /// Simultaneous initiation (HANDSHAKE.md §8, §10): when both attempts
+    /// Simultaneous initiation (docs/protocol/handshake.md §8, §10): when both attempts
     /// complete, both peers keep the session with the smaller transcript.
     /// Returns true if `self` is the one to keep against `other`.
     pub fn preferred_over(&self, other: &Established) -> bool {
@@ -146,7 +146,7 @@ impl Established {
         })
     }
 
-    /// The ratchet's input (RATCHET.md §1.3): secret, transcript, context.
+    /// The ratchet's input (docs/protocol/ratchet.md §1.3): secret, transcript, context.
     pub fn initial_secret(&self) -> pqdr_ratchet::InitialSecret<'_> {
         pqdr_ratchet::InitialSecret {
             secret: &self.secret,
@@ -207,7 +207,7 @@ impl core::fmt::Debug for Established {
     }
 }
 
-/// msg3's resend timer (HANDSHAKE.md §5: 1, 2, 4, 8 s until R's first record opens).
+/// msg3's resend timer (docs/protocol/handshake.md §5: 1, 2, 4, 8 s until R's first record opens).
 #[derive(Clone)]
 pub struct Msg3Retransmit {
     msg3: [u8; MSG3_MAX],

@@ -1,5 +1,5 @@
 //! Identities, peers, the app-owned peer store and its replay records,
-//! TAI64N timestamps (HANDSHAKE.md §3, §5, §8).
+//! TAI64N timestamps (docs/protocol/handshake.md §3, §5, §8).
 
 use zeroize::Zeroize;
 
@@ -7,7 +7,7 @@ use crate::kdf::{C_PEER_ID, lp16};
 use crate::suite::{Auth, Mode};
 use crate::x25519;
 
-/// A TAI64N timestamp (HANDSHAKE.md §3): seconds since 1970 (TAI) and nanoseconds.
+/// A TAI64N timestamp (docs/protocol/handshake.md §3): seconds since 1970 (TAI) and nanoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Tai64N {
     /// Seconds since the epoch.
@@ -330,7 +330,7 @@ impl ReplayRecord {
         self.last_ts
     }
 
-    /// Forgets the committed timestamp (`reset_replay`, HANDSHAKE.md §5): for
+    /// Forgets the committed timestamp (`reset_replay`, docs/protocol/handshake.md §5): for
     /// an initiator that lost its `last_sent`. Replays of that peer's recorded
     /// msg1s then get msg2s again (but never a session: they need dk_E).
     /// The biscuit order is kept: a recorded msg3 stays a replay.

@@ -1,4 +1,4 @@
-//! The initiator's state machine (HANDSHAKE.md §4, §5, §8): builds msg1,
+//! The initiator's state machine (docs/protocol/handshake.md §4, §5, §8): builds msg1,
 //! resends it, takes a cookie reply, and turns msg2 into an [`Established`]
 //! session plus msg3.
 
@@ -17,7 +17,7 @@ use crate::wire::{
 };
 use crate::{Error, Instant, Role, x25519};
 
-/// Resend schedule of msg1 (HANDSHAKE.md §5): 1, 2, 4 s after the first send.
+/// Resend schedule of msg1 (docs/protocol/handshake.md §5): 1, 2, 4 s after the first send.
 const RESEND_MS: [u64; 3] = [1_000, 2_000, 4_000];
 /// A new attempt (ek_E, ts, index) after 8 s.
 pub const RENEW_MS: u64 = 8_000;
@@ -26,7 +26,7 @@ pub const GIVE_UP_MS: u64 = 90_000;
 /// A cookie is used for 115 s.
 pub const COOKIE_LIFE_MS: u64 = 115_000;
 
-/// A cookie from a responder's cookie reply (HANDSHAKE.md §5), valid for
+/// A cookie from a responder's cookie reply (docs/protocol/handshake.md §5), valid for
 /// 115 s. It belongs to the (responder, source address) pair, not to one
 /// attempt: carry it into the next attempt to the same responder with
 /// [`Initiator::set_cookie`] (WireGuard keeps it per peer the same way).
@@ -173,7 +173,7 @@ impl<A: Auth> Initiator<A> {
         let mut chain = Chain::init(suite.id(), &cfg.peer.hpk, cfg.app_label);
         match A::MODE {
             Mode::Kem => {
-                // HANDSHAKE.md §4 KEM mode, steps 1–3.
+                // docs/protocol/handshake.md §4 KEM mode, steps 1–3.
                 chain.mix_hash(&[&msg1[..layout.m1_enc_id().start]]);
                 chain.mix(b'R', &ss);
                 ss.zeroize();
@@ -240,7 +240,7 @@ impl<A: Auth> Initiator<A> {
     }
 
     /// A new attempt (new ek_E, timestamp and index) for the same peer,
-    /// keeping the cookie and the 90-second deadline (HANDSHAKE.md §5: renew at 8 s).
+    /// keeping the cookie and the 90-second deadline (docs/protocol/handshake.md §5: renew at 8 s).
     ///
     /// # Errors
     /// As [`Initiator::start`], and [`Error::Timeout`] after 90 s.
@@ -347,7 +347,7 @@ impl<A: Auth> Initiator<A> {
         }
     }
 
-    /// Takes a cookie reply (HANDSHAKE.md §3): msg1 gets a mac2 and is resent at once.
+    /// Takes a cookie reply (docs/protocol/handshake.md §3): msg1 gets a mac2 and is resent at once.
     ///
     /// # Errors
     /// A typed error for a malformed or unauthentic reply; the state is unchanged.
@@ -432,7 +432,7 @@ impl<A: Auth> Initiator<A> {
         wire::write_header(&mut hdr3, MSG3, self.suite.id(), self.idx, Some(idx_r));
         match A::MODE {
             Mode::Kem => {
-                // HANDSHAKE.md §4 KEM mode, steps 4–6.
+                // docs/protocol/handshake.md §4 KEM mode, steps 4–6.
                 chain.mix_hash(&[&msg[..l.m2_conf().start]]);
                 if let Some(e) = &self.eph {
                     e.decapsulate(&msg[l.m2_ct_e()], &mut ss);

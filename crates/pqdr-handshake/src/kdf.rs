@@ -1,4 +1,4 @@
-//! The key schedule of HANDSHAKE.md §4 (exact form in SPEC.md): contexts,
+//! The key schedule of docs/protocol/handshake.md §4 (exact form in SPEC.md): contexts,
 //! the chaining state (ck, th), hedged coins, the fixed-nonce AEAD and MACs.
 
 use blake3::Hasher;
@@ -139,7 +139,7 @@ pub(crate) const C_SOURCE: Ctx = Ctx {
     ],
 };
 
-/// `PROTO` of HANDSHAKE.md §4.
+/// `PROTO` of docs/protocol/handshake.md §4.
 pub(crate) const PROTO: &[u8] = b"pqdr-handshake v1";
 /// ML-DSA context strings of the two signatures (SIG mode).
 pub(crate) const SIG_CTX_R: &[u8] = b"pqdr-handshake v1 responder";

@@ -12,7 +12,7 @@
 //! - **SIG mode** (SIGMA-I): ML-DSA identities [`S44`], [`S65`], [`S87`].
 //! - **`-X`** (feature `hybrid`): X25519 mixed in as Noise IK's es/ss/ee/se.
 //!
-//! The protocol is `HANDSHAKE.md`; this crate's exact choices and deviations
+//! The protocol is `docs/protocol/handshake.md`; this crate's exact choices and deviations
 //! are in its `SPEC.md`.
 //!
 //! ```

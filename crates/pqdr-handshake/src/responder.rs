@@ -1,4 +1,4 @@
-//! The responder (HANDSHAKE.md §5): answers msg1 statelessly (the biscuit
+//! The responder (docs/protocol/handshake.md §5): answers msg1 statelessly (the biscuit
 //! carries its state), filters floods with mac1 / cookies / buckets before
 //! any KEM work, and commits replay state only on a valid msg3.
 
@@ -183,7 +183,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         gcra(&mut slot.tat, now.0, SOURCE_INTERVAL_MS, SOURCE_BURST)
     }
 
-    /// Answers msg1 (HANDSHAKE.md §5 steps 1–6): msg2 or a cookie reply in `out`.
+    /// Answers msg1 (docs/protocol/handshake.md §5 steps 1–6): msg2 or a cookie reply in `out`.
     /// Nothing about the attempt is stored: its state travels in the biscuit.
     ///
     /// # Errors

@@ -1,4 +1,4 @@
-//! Suites (HANDSHAKE.md §2) and the static-key algorithms behind them.
+//! Suites (docs/protocol/handshake.md §2) and the static-key algorithms behind them.
 //!
 //! One [`Auth`] type per static algorithm; the suite id adds the hybrid bit
 //! (from the identities) and the ephemeral KEM (ML-KEM-768, or ML-KEM-512 for

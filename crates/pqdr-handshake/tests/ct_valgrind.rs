@@ -1,5 +1,5 @@
 //! Constant-time check of whole handshakes under valgrind memcheck (see
-//! CONSTANT-TIME.md and HANDSHAKE.md §9 "Constant time").
+//! docs/constant-time.md and docs/protocol/handshake.md §9 "Constant time").
 //!
 //! Secrets are marked undefined with `pqdr_ct::classify`:
 //!

@@ -1,4 +1,4 @@
-//! Denial of service and timers (HANDSHAKE.md §5, §9; issue 15 "Cookie round
+//! Denial of service and timers (docs/protocol/handshake.md §5, §9; issue 15 "Cookie round
 //! under load"): the cookie round, source-bound cookies, cookie-secret
 //! rotation, the per-source bucket (burst 5, 20/s), the per-peer flood limit
 //! for authenticated msg1 (50/s), floods of bad msg1 that cost no KEM work

@@ -1,4 +1,4 @@
-//! Replay tests (HANDSHAKE.md §5, §9; issue 15): msg1 replayed before and
+//! Replay tests (docs/protocol/handshake.md §5, §9; issue 15): msg1 replayed before and
 //! after confirmation, msg3 twice, across peers and responders, after two key
 //! rotations, an older biscuit after a newer one, the CVE-2021-46873 clock
 //! case (a clock pushed 30 years ahead and corrected), an unconfirmed future
@@ -927,7 +927,7 @@ fn replay_every_suite() {
     assert!(total > 300, "{total}");
 }
 
-/// `reset_replay` is documented (and HANDSHAKE.md §5 describes it) as
+/// `reset_replay` is documented (and docs/protocol/handshake.md §5 describes it) as
 /// forgetting the committed *timestamp*, for an initiator that lost its
 /// `last_sent`. It must keep the biscuit order (last_biscuit_no and the
 /// instance): otherwise a recorded msg3 replayed within the biscuit's life

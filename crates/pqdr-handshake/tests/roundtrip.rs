@@ -1,5 +1,5 @@
 //! Every suite completes, both sides agree, the roles differ, and the sizes
-//! are those of HANDSHAKE.md §7.
+//! are those of docs/protocol/handshake.md §7.
 #![allow(clippy::unwrap_used, clippy::missing_panics_doc)]
 mod common;
 

@@ -1,4 +1,4 @@
-//! Simultaneous initiation (HANDSHAKE.md §8, §10; issue 15): two peers, each
+//! Simultaneous initiation (docs/protocol/handshake.md §8, §10; issue 15): two peers, each
 //! with an Initiator toward the other and a Responder, send msg1 at once. Both
 //! handshakes complete; each peer holds one Initiator and one Responder
 //! session; the secrets pair up crosswise; `preferred_over` makes both peers

@@ -1,4 +1,4 @@
-//! Tamper tests (HANDSHAKE.md §9, issue 15): every field of msg1, msg2, msg3
+//! Tamper tests (docs/protocol/handshake.md §9, issue 15): every field of msg1, msg2, msg3
 //! and the cookie reply, in every suite, flipped, truncated by one byte and
 //! extended by one byte. Each case asserts the typed error the spec's order
 //! of checks gives (tables below) and a bit-identical state afterwards.

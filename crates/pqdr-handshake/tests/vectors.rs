@@ -1,4 +1,4 @@
-//! Test vectors for every suite (HANDSHAKE.md §9), checked in CI by the
+//! Test vectors for every suite (docs/protocol/handshake.md §9), checked in CI by the
 //! independent Python reference `scripts/handshake_vectors.py`.
 //!
 //! This test regenerates `vectors/v1.json` from fixed seeds and compares it
@@ -29,7 +29,7 @@ const BKEY: [u8; 32] = [0xB1; 32];
 const CSECRET: [u8; 32] = [0xC1; 32];
 const PSK: [u8; 32] = [0x50; 32];
 
-/// The vector RNG: ChaCha20 from 42 × 32 (HANDSHAKE.md §9), recording every draw.
+/// The vector RNG: ChaCha20 from 42 × 32 (docs/protocol/handshake.md §9), recording every draw.
 struct Recorder {
     inner: ChaCha20Rng,
     log: Vec<Vec<u8>>,
@@ -288,7 +288,7 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     let idx_i = init.index();
     let idx_r = u32::from_be_bytes(msg2[4..8].try_into().unwrap());
 
-    // Offsets (HANDSHAKE.md §3) for the recorded ciphertexts.
+    // Offsets (docs/protocol/handshake.md §3) for the recorded ciphertexts.
     let (ek_len, cte_len) = match eph {
         Ephemeral::MlKem768 => (1184, 1088),
         Ephemeral::MlKem512 => (800, 768),

@@ -1,4 +1,4 @@
-//! RATCHET.md §1.4: the two-level "skip chain" of one (epoch, direction).
+//! docs/protocol/ratchet.md §1.4: the two-level "skip chain" of one (epoch, direction).
 //!
 //! Counter `c = j·S + k` with `S = 256`. State is `(ck_{j,k}, seg_{j+1}, c)`:
 //! a leak reveals only keys at positions ≥ `c`. Jumping a gap `g` costs at most
@@ -36,7 +36,7 @@ impl Chain {
         }
     }
 
-    /// Chain at position 0 from its `seg_0` (RATCHET.md §1.4): enter segment 0,
+    /// Chain at position 0 from its `seg_0` (docs/protocol/ratchet.md §1.4): enter segment 0,
     /// keep `seg_1`.
     pub(crate) fn from_seg0(seg: &Key) -> Self {
         let ck = kdf::inner0(seg);

@@ -1,4 +1,4 @@
-//! RATCHET.md §1.6: systematic Reed–Solomon erasure code over GF(2^8) for the
+//! docs/protocol/ratchet.md §1.6: systematic Reed–Solomon erasure code over GF(2^8) for the
 //! KEM blobs (ek, ct).
 //!
 //! A blob of `len` bytes is cut into `k = ⌈len / sym_len⌉` data symbols (last

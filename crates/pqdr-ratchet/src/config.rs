@@ -1,4 +1,4 @@
-//! Public configuration and small value types (RATCHET.md §1.2, §1.7).
+//! Public configuration and small value types (docs/protocol/ratchet.md §1.2, §1.7).
 
 use core::fmt;
 
@@ -44,7 +44,7 @@ impl Role {
     }
 
     /// The role that owns the keypair for the ratchet `epoch → epoch + 1`
-    /// (RATCHET.md §1.7: Initiator if the epoch is even).
+    /// (docs/protocol/ratchet.md §1.7: Initiator if the epoch is even).
     pub fn owner_of(epoch: u64) -> Role {
         if epoch & 1 == 0 {
             Role::Initiator
@@ -89,7 +89,7 @@ pub enum HardStop {
     Warn,
 }
 
-/// Session configuration. `Config::default()` gives the RATCHET.md defaults.
+/// Session configuration. `Config::default()` gives the docs/protocol/ratchet.md defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
     /// Datagram or stream.
@@ -203,7 +203,7 @@ impl Config {
     }
 }
 
-/// The input secret from the handshake (RATCHET.md §1.3).
+/// The input secret from the handshake (docs/protocol/ratchet.md §1.3).
 pub struct InitialSecret<'a> {
     /// 32..=64 bytes: TLS exporter / Noise split output / PSK-derived.
     pub secret: &'a [u8],
@@ -229,7 +229,7 @@ impl fmt::Debug for InitialSecret<'_> {
 pub trait HandshakeOutput {
     /// Initiator for the side that sent the first handshake message.
     fn role(&self) -> Role;
-    /// The secret, transcript and context (RATCHET.md §1.3).
+    /// The secret, transcript and context (docs/protocol/ratchet.md §1.3).
     fn initial_secret(&self) -> InitialSecret<'_>;
 }
 
@@ -245,7 +245,7 @@ pub enum AbortReason {
     /// Superseded by a newer attempt.
     Superseded,
     /// The owner was restored from an export taken while the attempt was in
-    /// flight; its secret was not persisted (RATCHET.md §1.11 rule 2).
+    /// flight; its secret was not persisted (docs/protocol/ratchet.md §1.11 rule 2).
     Restored,
 }
 
@@ -292,7 +292,7 @@ pub enum Event {
     RekeyOverdue,
     /// Authentication failures in `epoch` reached `auth_failure_limit`
     /// (raised once per epoch). Unauthenticated packets never close the
-    /// session (RATCHET.md §1.8 step 4): anyone who can spoof packets could
+    /// session (docs/protocol/ratchet.md §1.8 step 4): anyone who can spoof packets could
     /// otherwise kill it. Treat it as an attack indicator.
     AuthFailureAlarm {
         /// The current epoch when the limit was reached.
@@ -301,7 +301,7 @@ pub enum Event {
     /// This side switched to a new epoch as the ratchet's owner and no
     /// authentic record of that epoch came from the peer within
     /// `confirm_timeout_ms`: the roots have diverged or the peer is gone.
-    /// The session cannot recover by itself; re-handshake (RATCHET.md §1.8
+    /// The session cannot recover by itself; re-handshake (docs/protocol/ratchet.md §1.8
     /// wedge rule).
     Wedged,
 }

@@ -1,4 +1,4 @@
-//! RATCHET.md §1.5–1.6: the control frames a side owes the other (KEM
+//! docs/protocol/ratchet.md §1.5–1.6: the control frames a side owes the other (KEM
 //! symbols, acks, requests, aborts, probes), their pacing, and writing them.
 
 use rand_core::CryptoRng;
@@ -215,7 +215,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         data
     }
 
-    /// The receive path of L1 (RATCHET.md §1.8), with the AEAD supplied by
+    /// The receive path of L1 (docs/protocol/ratchet.md §1.8), with the AEAD supplied by
     /// the caller: derives the key for `(epoch_lo, counter)` on scratch
     /// (`counter = None`: the next expected one, for streams), calls
     /// `aead_open` with it, and commits the key schedule **only** if
@@ -274,7 +274,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         Ok((auth, t))
     }
 
-    /// Applies the ratchet's control frames (RATCHET.md §1.5 frame syntax)
+    /// Applies the ratchet's control frames (docs/protocol/ratchet.md §1.5 frame syntax)
     /// that an L1 integration carried in an authentic record (e.g. a QUIC
     /// extension frame), proven by `auth` from [`KeySchedule::open_with`].
     /// All frames are validated first; on a malformed or unknown frame

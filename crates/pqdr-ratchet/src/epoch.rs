@@ -1,4 +1,4 @@
-//! RATCHET.md §1.4, §1.9: the keys and windows of one live epoch.
+//! docs/protocol/ratchet.md §1.4, §1.9: the keys and windows of one live epoch.
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -12,7 +12,7 @@ use crate::window::Window;
 pub(crate) struct EpochSlot<const WW: usize, const MS: usize> {
     pub(crate) live: bool,
     pub(crate) epoch: u64,
-    /// `rk_e` (RATCHET.md §1.4): enters only the next root step; erased when
+    /// `rk_e` (docs/protocol/ratchet.md §1.4): enters only the next root step; erased when
     /// sending moves to the next epoch. `root_e` itself is never kept.
     pub(crate) rk: Key,
     pub(crate) rk_live: bool,
@@ -59,7 +59,7 @@ impl<const WW: usize, const MS: usize> EpochSlot<WW, MS> {
         }
     }
 
-    /// Installs epoch `epoch` from its root in place (RATCHET.md §1.4 as
+    /// Installs epoch `epoch` from its root in place (docs/protocol/ratchet.md §1.4 as
     /// revised: the root's four children at once, then the root is erased).
     /// `send_limit` is the number of records the send chain may carry before
     /// the next export (`u64::MAX`: no export reservation is active).

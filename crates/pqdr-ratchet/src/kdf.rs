@@ -1,9 +1,9 @@
-//! RATCHET.md §1.3–1.4: the context strings and every BLAKE3 `derive_key` call.
+//! docs/protocol/ratchet.md §1.3–1.4: the context strings and every BLAKE3 `derive_key` call.
 //!
 //! `DK(ctx, m)` is BLAKE3 `derive_key`. The per-packet and per-segment steps
 //! (`DKf`) use the context key precomputed once
 //! (`blake3::hazmat::hash_derive_key_context`, hardcoded below and checked by a
-//! unit test) with `Hasher::new_from_context_key`, as RATCHET.md §1.4 says:
+//! unit test) with `Hasher::new_from_context_key`, as docs/protocol/ratchet.md §1.4 says:
 //! their input is one block (≤ 64 bytes), so each step is a single BLAKE3
 //! compression done by the `blake3` crate (no BLAKE3 code of our own).
 
@@ -17,7 +17,7 @@ pub(crate) const KEY_LEN: usize = 32;
 /// A 32-byte secret (root, chain, segment or message key).
 pub(crate) type Key = [u8; KEY_LEN];
 
-/// RATCHET.md §1.4 context strings, frozen at the spec's timestamp.
+/// docs/protocol/ratchet.md §1.4 context strings, frozen at the spec's timestamp.
 pub(crate) mod ctx {
     pub(crate) const ROOT_INIT: &str = "pqdr-ratchet v2 2026-11-25T20:00Z root init";
     pub(crate) const KEM_TRANSCRIPT: &str = "pqdr-ratchet v2 2026-11-25T20:00Z kem transcript";
@@ -87,7 +87,7 @@ impl PacketKdf {
         PacketKdf { h, idle }
     }
 
-    /// RATCHET.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`;
+    /// docs/protocol/ratchet.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`;
     /// overwrites `ck` with `ck'` in place and writes `mk`. The same
     /// derivation as [`packet_step`] (unit-tested against it and against
     /// plain `derive_key`): one `update` of the 36-byte block, one 64-byte
@@ -207,7 +207,7 @@ fn finish32(mut h: Hasher) -> Key {
     out
 }
 
-/// A direction, named by who sends (never "send"/"recv", RATCHET.md §1.3).
+/// A direction, named by who sends (never "send"/"recv", docs/protocol/ratchet.md §1.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     /// Initiator to responder.
@@ -226,7 +226,7 @@ impl Direction {
     }
 }
 
-/// RATCHET.md §1.3: `root_0 = DK(CTX_ROOT_INIT, lp(secret) ‖ lp(transcript) ‖ lp(context) ‖ be16(kem_id) ‖ be16(aead_id) ‖ mode)`.
+/// docs/protocol/ratchet.md §1.3: `root_0 = DK(CTX_ROOT_INIT, lp(secret) ‖ lp(transcript) ‖ lp(context) ‖ be16(kem_id) ‖ be16(aead_id) ‖ mode)`.
 pub(crate) fn root_init(
     secret: &[u8],
     transcript: &[u8],
@@ -245,7 +245,7 @@ pub(crate) fn root_init(
     finish32(h)
 }
 
-/// RATCHET.md §1.4: `th_{e+1} = DK(CTX_KEM_TRANSCRIPT, be64(e+1) ‖ be16(kem_id) ‖ owner ‖ be16(rid) ‖ lp(ek) ‖ lp(ct))`.
+/// docs/protocol/ratchet.md §1.4: `th_{e+1} = DK(CTX_KEM_TRANSCRIPT, be64(e+1) ‖ be16(kem_id) ‖ owner ‖ be16(rid) ‖ lp(ek) ‖ lp(ct))`.
 pub(crate) fn kem_transcript(
     next_epoch: u64,
     kem_id: u16,
@@ -264,7 +264,7 @@ pub(crate) fn kem_transcript(
     finish32(h)
 }
 
-/// RATCHET.md §1.4 (v2): `root_{e+1} = DK(CTX_ROOT_STEP, rk_e ‖ ss ‖ th_{e+1})`.
+/// docs/protocol/ratchet.md §1.4 (v2): `root_{e+1} = DK(CTX_ROOT_STEP, rk_e ‖ ss ‖ th_{e+1})`.
 pub(crate) fn root_step(rk: &Key, ss: &[u8; 32], th: &Key) -> Key {
     let mut h = Hasher::new_derive_key(ctx::ROOT_STEP);
     h.update(rk);
@@ -273,7 +273,7 @@ pub(crate) fn root_step(rk: &Key, ss: &[u8; 32], th: &Key) -> Key {
     finish32(h)
 }
 
-/// RATCHET.md §1.4: `seg_0 = DK(CTX_SEG0_dir, root_e)`.
+/// docs/protocol/ratchet.md §1.4: `seg_0 = DK(CTX_SEG0_dir, root_e)`.
 pub(crate) fn seg0(root: &Key, dir: Direction) -> Key {
     let c = match dir {
         Direction::I2R => ctx::SEG0_I2R,
@@ -284,17 +284,17 @@ pub(crate) fn seg0(root: &Key, dir: Direction) -> Key {
     finish32(h)
 }
 
-/// RATCHET.md §1.4: `seg_{j+1} = DKf(CTX_SEG_STEP, seg_j)`.
+/// docs/protocol/ratchet.md §1.4: `seg_{j+1} = DKf(CTX_SEG_STEP, seg_j)`.
 pub(crate) fn seg_step(seg: &Key) -> Key {
     dk_key(&CK_SEG_STEP, seg)
 }
 
-/// RATCHET.md §1.4: `ck_{j,0} = DKf(CTX_INNER0, seg_j)`.
+/// docs/protocol/ratchet.md §1.4: `ck_{j,0} = DKf(CTX_INNER0, seg_j)`.
 pub(crate) fn inner0(seg: &Key) -> Key {
     dk_key(&CK_INNER0, seg)
 }
 
-/// RATCHET.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`; overwrites `ck`
+/// docs/protocol/ratchet.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`; overwrites `ck`
 /// with `ck'` in place and writes `mk`. One 64-byte XOF fill is one
 /// compression (two 32-byte fills would compress twice).
 #[inline]
@@ -311,7 +311,7 @@ pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
     wipe_key(&mut out);
 }
 
-/// RATCHET.md §1.11 rule 3: `DK(CTX_STATE_SEAL, storage_key)`, the
+/// docs/protocol/ratchet.md §1.11 rule 3: `DK(CTX_STATE_SEAL, storage_key)`, the
 /// XChaCha20-Poly1305 key sealing an exported state.
 pub(crate) fn state_seal_key(storage_key: &[u8]) -> Key {
     let mut h = Hasher::new_derive_key(ctx::STATE_SEAL);
@@ -319,7 +319,7 @@ pub(crate) fn state_seal_key(storage_key: &[u8]) -> Key {
     finish32(h)
 }
 
-/// The children of an epoch root (RATCHET.md §1.4 as revised 2026-11-25),
+/// The children of an epoch root (docs/protocol/ratchet.md §1.4 as revised 2026-11-25),
 /// derived at once so that `root_e` itself can be erased: nothing kept
 /// opens a packet sent before the current chain positions.
 #[derive(Zeroize, ZeroizeOnDrop)]
@@ -363,7 +363,7 @@ fn dk_plain(context: &str, key: &Key) -> Key {
     finish32(h)
 }
 
-/// RATCHET.md §1.4: an exporter output `DK(CTX_EXPORTER, xk_e ‖ lp(label))`,
+/// docs/protocol/ratchet.md §1.4: an exporter output `DK(CTX_EXPORTER, xk_e ‖ lp(label))`,
 /// filling `out` (XOF). (`xk_e` itself is `DK(CTX_EXPORTER, root_e)`: a
 /// 32-byte input, while every exporter input is at least 34 bytes.)
 pub(crate) fn exporter(xk: &Key, label: &[u8], out: &mut [u8]) {

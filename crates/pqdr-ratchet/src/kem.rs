@@ -1,11 +1,11 @@
-//! RATCHET.md §1.2: the KEM behind the asymmetric ratchet, as a trait.
+//! docs/protocol/ratchet.md §1.2: the KEM behind the asymmetric ratchet, as a trait.
 //!
 //! The ratchet never assumes ML-KEM sizes: blobs (ek, ct) are byte slices of
 //! lengths `EK_LEN` / `CT_LEN` ≤ [`MAX_BLOB_LEN`], the owner's private key is
 //! kept only as its `SEED_LEN`-byte seed (≤ [`MAX_SEED_LEN`]), and encapsulation
 //! is driven by an explicit `ENCAPS_SEED_LEN`-byte randomness (≤ [`MAX_SEED_LEN`]).
 
-/// Largest ek or ct a ratchet KEM may have (rejects Classic McEliece, RATCHET.md §1.2).
+/// Largest ek or ct a ratchet KEM may have (rejects Classic McEliece, docs/protocol/ratchet.md §1.2).
 pub const MAX_BLOB_LEN: usize = 4096;
 /// Largest key-generation or encapsulation seed.
 pub const MAX_SEED_LEN: usize = 64;

@@ -1,5 +1,5 @@
 //! The per-record keys L1 hands out: [`PacketKey`] (key, epoch, counter,
-//! direction; RATCHET.md §1.4 nonce) is the one core of both the key to send
+//! direction; docs/protocol/ratchet.md §1.4 nonce) is the one core of both the key to send
 //! with ([`SendKey`]) and the key to try on a received record ([`Candidate`]).
 
 use core::fmt;
@@ -57,7 +57,7 @@ impl fmt::Debug for PacketKey {
 /// The key and nonce for one record to send.
 pub type SendKey = PacketKey;
 
-/// RATCHET.md §1.4 nonce.
+/// docs/protocol/ratchet.md §1.4 nonce.
 #[allow(
     clippy::cast_possible_truncation,
     reason = "epoch mod 2^32 by definition"

@@ -74,7 +74,7 @@ pub enum Error {
     ReservationExhausted,
     /// The session was restored by `import_state` and has not been exported
     /// since: export (and persist the blob and its generation) before the
-    /// first `seal` (RATCHET.md §1.11 rule 1).
+    /// first `seal` (docs/protocol/ratchet.md §1.11 rule 1).
     ExportRequired,
     /// The state blob's generation is older than the caller's last-seen
     /// generation (a rollback).

@@ -1,4 +1,4 @@
-//! RATCHET.md §1.8: the receive path of L1. A candidate key is derived on
+//! docs/protocol/ratchet.md §1.8: the receive path of L1. A candidate key is derived on
 //! scratch (charging every derivation but the in-order step and stored-key
 //! lookups to the pre-authentication token bucket) and changes nothing until
 //! it is committed after the caller's AEAD check succeeded.
@@ -110,7 +110,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 let c = u64::from(counter);
                 if w.pending.live && w.pending.c == c && w.pending.next == w.next {
                     // The same derivation as the last uncommitted candidate
-                    // (a repeated forgery): no new steps (RATCHET.md §1.8).
+                    // (a repeated forgery): no new steps (docs/protocol/ratchet.md §1.8).
                     let kind = CandidateKind::Ahead {
                         expect_next: w.next,
                     };
@@ -136,7 +136,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 };
                 // Only the in-order record (`c = next`: at most a packet step
                 // and a segment entry) is free; every other derivation is
-                // charged before it is made (RATCHET.md §1.8, revised).
+                // charged before it is made (docs/protocol/ratchet.md §1.8, revised).
                 if c != w.next {
                     self.charge(cost, now)?;
                 }
@@ -160,7 +160,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// Counts a failed authentication (with the token bucket, the only change
     /// an unauthentic record makes). At `auth_failure_limit` failures in one
     /// epoch an [`Event::AuthFailureAlarm`] is raised once; the session is
-    /// never closed by unauthenticated input (RATCHET.md §1.8 step 4).
+    /// never closed by unauthenticated input (docs/protocol/ratchet.md §1.8 step 4).
     pub(crate) fn auth_failed(&mut self) {
         self.auth_failures = self.auth_failures.saturating_add(1);
         self.epoch_auth_failures = self.epoch_auth_failures.saturating_add(1);

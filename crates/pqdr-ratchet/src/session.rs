@@ -1,4 +1,4 @@
-//! RATCHET.md §1.1 layer L2: the record layer (wire format §1.5, receive path §1.8).
+//! docs/protocol/ratchet.md §1.1 layer L2: the record layer (wire format §1.5, receive path §1.8).
 
 use core::fmt;
 
@@ -66,7 +66,7 @@ fn header(epoch: u64, counter: u32) -> [u8; HEADER_LEN] {
 
 impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// Creates a session from an authenticated key exchange's output, with
-    /// the role that exchange assigned (RATCHET.md §1.3): the side that sent
+    /// the role that exchange assigned (docs/protocol/ratchet.md §1.3): the side that sent
     /// the first handshake message is the Initiator. This is the constructor
     /// to use after `pqdr-handshake` (`Established::into_session` calls it).
     ///

@@ -1,4 +1,4 @@
-//! RATCHET.md §1.11 (revised 2026-11-25): sealed, versioned state export/import.
+//! docs/protocol/ratchet.md §1.11 (revised 2026-11-25): sealed, versioned state export/import.
 //!
 //! The plaintext state uses big-endian, fixed-width fields only (never
 //! host-endian), with the reader and writer of [`crate::wire`]:
@@ -351,7 +351,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         Ok(s)
     }
 
-    /// Exports the sealed state (RATCHET.md §1.11).
+    /// Exports the sealed state (docs/protocol/ratchet.md §1.11).
     fn export<R: CryptoRng + ?Sized>(
         &mut self,
         reserve: u32,
@@ -420,7 +420,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// Exports the state for persistence, sealed with XChaCha20-Poly1305
     /// under `DK(CTX_STATE_SEAL, storage_key)` with a fresh random nonce
-    /// from `rng` (RATCHET.md §1.11). Returns the bytes written (at most
+    /// from `rng` (docs/protocol/ratchet.md §1.11). Returns the bytes written (at most
     /// [`max_state_len`]).
     ///
     /// `reserve` send positions are reserved per (epoch, direction): the

@@ -1,5 +1,5 @@
 //! Test-only introspection (feature `test-utils`): leaks secrets on purpose
-//! for the test vectors, the FS/PCS experiment (RATCHET.md §3.1, §3.5) and
+//! for the test vectors, the FS/PCS experiment (docs/protocol/ratchet.md §3.1, §3.5) and
 //! the (key, nonce) uniqueness check. Never enable this feature in production.
 
 use alloc::vec::Vec;
@@ -19,7 +19,7 @@ use crate::schedule::{AEAD_ID, KeySchedule};
 use crate::session::Session;
 use crate::wire::{FLAGS, HEADER_LEN, TAG_LEN};
 
-/// `root_0` (RATCHET.md §1.3).
+/// `root_0` (docs/protocol/ratchet.md §1.3).
 pub fn root0(init: &InitialSecret<'_>, kem_id: u16, mode: Mode) -> [u8; 32] {
     kdf::root_init(
         init.secret,
@@ -31,7 +31,7 @@ pub fn root0(init: &InitialSecret<'_>, kem_id: u16, mode: Mode) -> [u8; 32] {
     )
 }
 
-/// The children of an epoch root (RATCHET.md §1.4, v2):
+/// The children of an epoch root (docs/protocol/ratchet.md §1.4, v2):
 /// `(rk_e, xk_e, seg_0 i2r, seg_0 r2i)`.
 pub fn epoch_keys(root: &[u8; 32]) -> ([u8; 32], [u8; 32], [u8; 32], [u8; 32]) {
     let mut r = *root;
@@ -173,7 +173,7 @@ pub struct LeakSlot {
 
 /// Everything a session's state holds (the whole export content, plus what
 /// only lives in memory: the owner's in-flight seed and scratch), as the
-/// attacker of RATCHET.md §3.5 gets it at a leak.
+/// attacker of docs/protocol/ratchet.md §3.5 gets it at a leak.
 #[derive(Clone, Debug)]
 pub struct Leak {
     /// The leaked party's role.

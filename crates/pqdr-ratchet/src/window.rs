@@ -1,4 +1,4 @@
-//! RATCHET.md §1.8–1.9: the receive window of one (epoch, direction).
+//! docs/protocol/ratchet.md §1.8–1.9: the receive window of one (epoch, direction).
 //!
 //! `next` = highest received counter + 1 (0 before the first packet), a
 //! `W`-bit replay bitmap (RFC 6479 style) over `[next − W, next)`, and up to
@@ -37,7 +37,7 @@ pub(crate) const CHECKPOINT_EVERY: u64 = 1024;
 /// Lookahead checkpoints kept per window (covers `max_jump = 2^24`).
 pub(crate) const CHECKPOINTS: usize = 64;
 
-/// A segment key `seg_j` for a future segment `j` (RATCHET.md §1.8 lookahead cache).
+/// A segment key `seg_j` for a future segment `j` (docs/protocol/ratchet.md §1.8 lookahead cache).
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Checkpoint {
     pub(crate) seg: u64,

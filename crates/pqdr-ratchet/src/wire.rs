@@ -1,4 +1,4 @@
-//! RATCHET.md §1.5: record header and the frames inside the AEAD plaintext.
+//! docs/protocol/ratchet.md §1.5: record header and the frames inside the AEAD plaintext.
 //!
 //! Every parser here takes untrusted bytes and returns `Err(Error::Malformed)`
 //! instead of panicking; unknown frame types are errors (the packet is dropped
@@ -182,7 +182,7 @@ impl<'a> Reader<'a> {
         Ok(v)
     }
 
-    /// The next frame (RATCHET.md §1.5 frame table).
+    /// The next frame (docs/protocol/ratchet.md §1.5 frame table).
     pub(crate) fn frame(&mut self) -> Result<Frame<'a>, Error> {
         let t = self.u8()?;
         match t {

@@ -1,4 +1,4 @@
-//! Constant-time check under valgrind memcheck (see CONSTANT-TIME.md).
+//! Constant-time check under valgrind memcheck (see docs/constant-time.md).
 //!
 //! Secrets are marked undefined with `pqdr_ct::classify`: the handshake
 //! secret (so `root_0`, every root, segment, chain and message key derive from

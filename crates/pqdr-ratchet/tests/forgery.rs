@@ -1,4 +1,4 @@
-//! Unauthenticated input is cheap and harmless (RATCHET.md §1.8, revised
+//! Unauthenticated input is cheap and harmless (docs/protocol/ratchet.md §1.8, revised
 //! 2026-11-25; issue 14 part 3).
 //!
 //! * A flood of 2^21 forged datagrams (random epoch bytes, counters near and
@@ -18,7 +18,7 @@
 //!   empty bucket refuses charged derivations (`TooFarAhead`) while the
 //!   in-order record and stored keys stay free.
 //! * `AuthFailureAlarm` once per epoch at `auth_failure_limit`; never closes.
-//! * Wedge rule and `Status::confirmed` (RATCHET.md §1.8, §2).
+//! * Wedge rule and `Status::confirmed` (docs/protocol/ratchet.md §1.8, §2).
 #![allow(
     clippy::integer_division_remainder_used,
     clippy::std_instead_of_core,
@@ -586,7 +586,7 @@ fn confirmed_only_after_both_directions() {
 }
 
 /// Role confusion (both sides `Initiator`): the two sides seal with the
-/// same (key, nonce) — the two-time pad of RATCHET.md §2 — nothing
+/// same (key, nonce) — the two-time pad of docs/protocol/ratchet.md §2 — nothing
 /// authenticates and neither side ever reports `confirmed`.
 #[test]
 fn role_confusion_never_confirms() {

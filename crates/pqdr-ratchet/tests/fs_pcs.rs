@@ -1,5 +1,5 @@
 //! Forward secrecy and post-compromise security, shown empirically
-//! (RATCHET.md §1.4 "What a leak opens, exactly", §3.5).
+//! (docs/protocol/ratchet.md §1.4 "What a leak opens, exactly", §3.5).
 //!
 //! **Run.** Two sessions (ML-KEM-768) talk over a simulated link for 4 s —
 //! 5 % loss, 4–12 ms delay, so reordering; ratchets every 500 ms — with two
@@ -108,7 +108,7 @@ const TAG: usize = 16;
 const DIRS: [Direction; 2] = [Direction::I2R, Direction::R2I];
 
 // ---------------------------------------------------------------------------
-// The chain derivations of RATCHET.md §1.4, written out from the spec.
+// The chain derivations of docs/protocol/ratchet.md §1.4, written out from the spec.
 
 const CTX: &str = "pqdr-ratchet v2 2026-11-25T20:00Z ";
 
@@ -188,7 +188,7 @@ impl Kdf {
     }
 }
 
-/// `root_0` from the spec (RATCHET.md §1.3), independently of the crate.
+/// `root_0` from the spec (docs/protocol/ratchet.md §1.3), independently of the crate.
 fn root0_from_spec(init: &InitialSecret<'_>) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key(&format!("{CTX}root init"));
     for part in [init.secret, init.transcript, init.context] {
@@ -603,7 +603,7 @@ struct Outcome {
     can_open_calls: usize,
 }
 
-/// What one leak opens, predicted from its positions (RATCHET.md §1.4): the
+/// What one leak opens, predicted from its positions (docs/protocol/ratchet.md §1.4): the
 /// records of a live epoch before healing at or after the position of their
 /// (epoch, direction), and the stored skipped keys.
 fn predicted(
@@ -942,7 +942,7 @@ fn fs_check_detects_v1_epoch_root_leak() {
     }
 }
 
-/// The derivation graph of one epoch (RATCHET.md §1.4): `root_e`'s children
+/// The derivation graph of one epoch (docs/protocol/ratchet.md §1.4): `root_e`'s children
 /// and everything a full v2 leak holds do not open record 0 of the epoch;
 /// `root_e` itself (recomputed here from the initial secret) does, and so
 /// does a v1 leak.

@@ -1,5 +1,5 @@
 //! The X-Wing and sntrup761 adapters (features `xwing`, `sntrup761`;
-//! RATCHET.md §1.2, §1.12): the trait functions against the crates behind
+//! docs/protocol/ratchet.md §1.2, §1.12): the trait functions against the crates behind
 //! them (X-Wing against the draft's known answer), implicit rejection,
 //! invalid keys, and full sessions ratcheting with each KEM.
 #![cfg(all(feature = "xwing", feature = "sntrup761"))]

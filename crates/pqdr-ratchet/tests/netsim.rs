@@ -1,5 +1,5 @@
 //! Deterministic loss / reorder / duplicate / adversary / crash simulator
-//! (RATCHET.md §3.2, §1.11).
+//! (docs/protocol/ratchet.md §3.2, §1.11).
 //!
 //! Two sessions, a virtual clock, per-direction link models, an adversary and
 //! (in the crash scenarios) random crashes with restores from persisted state.
@@ -7,7 +7,7 @@
 //! * **no (key, nonce) is ever used twice**: after every `seal` and every
 //!   `poll_transmit` the test reads `Session::last_sealed()` (the very key and
 //!   nonce handed to ChaCha20-Poly1305) into one set per run, shared by both
-//!   parties and by every incarnation of a party (RATCHET.md §2, first row);
+//!   parties and by every incarnation of a party (docs/protocol/ratchet.md §2, first row);
 //! * every delivered plaintext equals exactly one sent plaintext (a restored
 //!   receiver may accept once more what it received after its persisted
 //!   export: the documented replay window of a restore, §1.11 rule 4);
@@ -489,7 +489,7 @@ impl<K: RatchetKem> Sim<K> {
         );
         let epoch = s.status(Instant(now)).epoch;
         // The receive state is that of the blob: what was delivered after it
-        // may be delivered once more (RATCHET.md §1.11 rule 4).
+        // may be delivered once more (docs/protocol/ratchet.md §1.11 rule 4).
         let p = &mut self.p[i];
         for id in p.log.drain(d.mark..) {
             p.delivered.remove(&id);
@@ -1370,7 +1370,7 @@ fn netsim_detects_reuse_when_the_discipline_is_broken() {
 }
 
 /// The loss / reorder / adversary scenarios with the real KEMs of
-/// RATCHET.md §1.2 and §1.12 in place of ToyKem: X-Wing (hybrid) and
+/// docs/protocol/ratchet.md §1.2 and §1.12 in place of ToyKem: X-Wing (hybrid) and
 /// sntrup761 (issue #18). Same invariants, one seed each; the crash/restore
 /// scenarios with X-Wing, over the 4 seeds their coverage check needs.
 #[test]

@@ -1,4 +1,4 @@
-//! Property tests (RATCHET.md §3.3).
+//! Property tests (docs/protocol/ratchet.md §3.3).
 #![allow(
     clippy::integer_division_remainder_used,
     clippy::std_instead_of_core,
@@ -26,7 +26,7 @@ const W: u64 = 64;
 const MS: usize = 3;
 const MAX_JUMP: u64 = 5;
 
-/// Reference model of the receive window (RATCHET.md §1.8–1.9) on sets.
+/// Reference model of the receive window (docs/protocol/ratchet.md §1.8–1.9) on sets.
 #[derive(Default)]
 struct Model {
     next: u64,

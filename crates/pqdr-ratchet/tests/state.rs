@@ -1,4 +1,4 @@
-//! State export/import (RATCHET.md §1.11, revised 2026-11-25): one test per
+//! State export/import (docs/protocol/ratchet.md §1.11, revised 2026-11-25): one test per
 //! rule, the sealed format, and export → import → continue.
 #![allow(
     clippy::integer_division_remainder_used,

@@ -1,7 +1,7 @@
-//! Deterministic test vectors of protocol v2 (RATCHET.md §3.1, key schedule
+//! Deterministic test vectors of protocol v2 (docs/protocol/ratchet.md §3.1, key schedule
 //! of §1.4 and sealed export of §1.11 as revised 2026-11-25), compared with
 //! `vectors/v2.json`; `scripts/ratchet_vectors.py` recomputes every derivation
-//! in it independently (written from RATCHET.md, not from this code).
+//! in it independently (written from docs/protocol/ratchet.md, not from this code).
 //!
 //! Recorded: `root_0` and its children (`rk_0`, `xk_0`, `seg_0` per
 //! direction); `ck_{0,0}` and the message keys at counters
@@ -49,7 +49,7 @@ const AAD: &[u8] = b"aad";
 const EXPORTER_LABEL: &[u8] = b"pqdr vector exporter";
 /// Send positions reserved by the recorded export.
 const RESERVE: u32 = 64;
-/// v2 context prefix (RATCHET.md §1.4 and the v2 brief).
+/// v2 context prefix (docs/protocol/ratchet.md §1.4 and the v2 brief).
 const V2: &str = "pqdr-ratchet v2 2026-11-25T20:00Z ";
 /// v1 context prefix, which v2 must never produce.
 const V1: &str = "pqdr-ratchet v1 2026-11-22T02:00Z ";
@@ -97,7 +97,7 @@ fn seg0_of(k: &([u8; 32], [u8; 32], [u8; 32], [u8; 32]), d: Direction) -> [u8; 3
 }
 
 /// Opens a datagram record with an explicit message key (the attacker-free
-/// ChaCha20-Poly1305 of RATCHET.md §1.4); returns the frame plaintext.
+/// ChaCha20-Poly1305 of docs/protocol/ratchet.md §1.4); returns the frame plaintext.
 fn open_with(
     mk: &[u8; 32],
     d: Direction,
@@ -343,7 +343,7 @@ fn generate() -> Value {
     assert!(!cap.ct.is_empty(), "peer seen in phase 3");
     let mut ss = [0u8; 32];
     VK::decapsulate(&cap.seed, &cap.ct, &mut ss);
-    let owner = 0u8; // Role::Initiator's byte (RATCHET.md §1.4 transcript)
+    let owner = 0u8; // Role::Initiator's byte (docs/protocol/ratchet.md §1.4 transcript)
     let th1 = testing::transcript(1, VK::ID, owner, rid, &cap.ek, &cap.ct);
     let root1 = testing::root_step(&rk0, &ss, &th1);
     let keys1 = testing::epoch_keys(&root1);

@@ -1,4 +1,4 @@
-//! X-Wing adapter (feature `xwing`, RATCHET.md §1.12 (a)): every epoch's
+//! X-Wing adapter (feature `xwing`, docs/protocol/ratchet.md §1.12 (a)): every epoch's
 //! fresh secret is hybrid, X25519 and ML-KEM-768, through `pqdr-hybrid`
 //! (draft-connolly-cfrg-xwing-kem). The owner keeps the 32-byte X-Wing seed,
 //! which *is* the X-Wing decapsulation key; encapsulation takes the draft's

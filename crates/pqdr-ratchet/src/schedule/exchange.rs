@@ -1,4 +1,4 @@
-//! RATCHET.md §1.6–1.7: the KEM exchange of one ratchet, as a state machine
+//! docs/protocol/ratchet.md §1.6–1.7: the KEM exchange of one ratchet, as a state machine
 //! over [`Phase`] (at most one ratchet in flight), and its transitions:
 //! starting and aborting an attempt, the peer's encapsulation, the owner's
 //! decapsulation, and the control frames that drive them (KEM_SYMBOL,
@@ -50,7 +50,7 @@ impl Phase {
     }
 }
 
-/// The KEM state machine of RATCHET.md §1.7 (at most one ratchet in flight).
+/// The KEM state machine of docs/protocol/ratchet.md §1.7 (at most one ratchet in flight).
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct KemMachine {
     #[zeroize(skip)]
@@ -134,7 +134,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let k = &mut self.kem;
         k.seed = *seed;
         K::generate_from_seed(&k.seed[..K::SEED_LEN], &mut k.blob[..K::EK_LEN]);
-        // Public by design: the encapsulation key is sent to the peer (RATCHET.md §1.7 step 1).
+        // Public by design: the encapsulation key is sent to the peer (docs/protocol/ratchet.md §1.7 step 1).
         pqdr_ct::hook::declassify(&mut k.blob[..K::EK_LEN]);
         k.phase = Phase::OwnerEk;
         k.rid = rid;
@@ -263,7 +263,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             });
             return;
         }
-        // Public by design: the ciphertext is sent to the owner (RATCHET.md §1.7 step 2).
+        // Public by design: the ciphertext is sent to the owner (docs/protocol/ratchet.md §1.7 step 2).
         pqdr_ct::hook::declassify(&mut ct[..K::CT_LEN]);
         let next = self.epoch.wrapping_add(1);
         let owner = Role::owner_of(self.epoch).byte();
@@ -283,7 +283,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         self.events.push(Event::NextEpochReady { epoch: next });
     }
 
-    /// `root_{e+1} = DK(CTX_ROOT_STEP, rk_e ‖ ss ‖ th_{e+1})` (RATCHET.md §1.4),
+    /// `root_{e+1} = DK(CTX_ROOT_STEP, rk_e ‖ ss ‖ th_{e+1})` (docs/protocol/ratchet.md §1.4),
     /// installed as epoch e+1 (its root erased by the install); `ss` and `th`
     /// are wiped.
     fn install_next(&mut self, ss: &mut [u8; 32], th: &mut [u8; 32], now: Instant, r: u32) {

@@ -1,4 +1,4 @@
-//! RATCHET.md §1.1 layer L1: the key schedule without framing.
+//! docs/protocol/ratchet.md §1.1 layer L1: the key schedule without framing.
 //!
 //! The state (epochs, chains, receive windows, the KEM exchange, §1.4,
 //! §1.7–1.9) and the send side; the receive path is in `receive.rs`, the KEM
@@ -34,7 +34,7 @@ use timers::jitter;
 
 /// HPKE AEAD identifier of ChaCha20-Poly1305, bound into `root_0`.
 pub const AEAD_ID: u16 = 0x0003;
-/// Token bucket bounding pre-authentication derivation work (RATCHET.md §1.8).
+/// Token bucket bounding pre-authentication derivation work (docs/protocol/ratchet.md §1.8).
 #[derive(Debug, Default, Zeroize)]
 pub(crate) struct Bucket {
     pub(crate) tokens: u64,
@@ -104,7 +104,7 @@ pub struct KeySchedule<K: RatchetKem, const WW: usize = 16, const MS: usize = 25
     pub(crate) closed: bool,
     pub(crate) ratchets_completed: u64,
     pub(crate) generation: u64,
-    /// RATCHET.md §1.11 rule 1: set by `import_state`; nothing is sent until
+    /// docs/protocol/ratchet.md §1.11 rule 1: set by `import_state`; nothing is sent until
     /// the application has exported again.
     pub(crate) export_required: bool,
     /// The reservation of the last export: an epoch installed after it may
@@ -147,7 +147,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Drop for KeySchedule<K, WW
 impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     const SIZES_OK: () = kem::check_sizes::<K>();
 
-    /// Creates the schedule at epoch 0 from the handshake secret (RATCHET.md §1.3).
+    /// Creates the schedule at epoch 0 from the handshake secret (docs/protocol/ratchet.md §1.3).
     ///
     /// # Errors
     /// [`Error::Malformed`] if the secret, transcript or context length is out of
@@ -308,7 +308,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     }
 
     /// The owner switched epochs and no authentic record of the new epoch
-    /// came from the peer within `confirm_timeout_ms` (RATCHET.md §1.8).
+    /// came from the peer within `confirm_timeout_ms` (docs/protocol/ratchet.md §1.8).
     pub(crate) fn wedged(&self, now: Instant) -> bool {
         self.kem.phase == Phase::OwnerConfirm
             && now.since(self.kem.confirm_since) >= self.cfg.confirm_timeout_ms

@@ -1,4 +1,4 @@
-//! RATCHET.md §1.7: timers — ratchet triggers and jitter, attempt timeouts,
+//! docs/protocol/ratchet.md §1.7: timers — ratchet triggers and jitter, attempt timeouts,
 //! the owner's confirmation wait (wedge rule, §1.8), grace periods of old
 //! epochs — and the next time the application must call back.
 
@@ -10,7 +10,7 @@ use super::exchange::Phase;
 use crate::config::{AbortReason, Event, Instant};
 use crate::kem::RatchetKem;
 
-/// Counter from which a ratchet is forced (RATCHET.md §1.7).
+/// Counter from which a ratchet is forced (docs/protocol/ratchet.md §1.7).
 const FORCE_RATCHET_AT: u64 = 1 << 31;
 
 /// Jittered rekey age: `rekey_after_ms · (0.9 + 0.2·u)` for a uniform `u`.
@@ -30,7 +30,7 @@ pub(crate) fn jitter(rekey_after_ms: u64, mut r: u32) -> u64 {
 
 impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// Sets a round-trip-time hint: old-epoch receive state then lives
-    /// `max(3 × RTT, 1 ms)` instead of `old_epoch_grace_ms` (RATCHET.md §1.7
+    /// `max(3 × RTT, 1 ms)` instead of `old_epoch_grace_ms` (docs/protocol/ratchet.md §1.7
     /// step 5). `None` restores the configured grace. Not persisted.
     pub fn set_rtt_hint(&mut self, rtt_ms: Option<u64>) {
         self.rtt_hint_ms = rtt_ms;
