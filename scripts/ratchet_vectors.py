@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Independent reference for the pqdr-ratchet v2 test vectors (docs/protocol/ratchet.md §3.1).
 
-Written from docs/protocol/ratchet.md (§1.3, §1.4, §1.5, §1.6, §1.11 as revised 2026-11-25)
-and the state format comment of crates/pqdr-ratchet/src/state.rs, not from
-the Rust code. It recomputes, from the inputs in the JSON file:
+Written from docs/protocol/ratchet.md alone (§1.3, §1.4, §1.5, §1.6, and §1.11.1-§1.11.2
+in the state format 2 form of §1.11.7, which the vector file holds; its fields are
+described in §3.1), not from the Rust code. It recomputes, from the inputs in
+the JSON file:
 
   * root_0 and its four children: rk_0 = DK(root carry, root_0),
     xk_0 = DK(exporter, root_0), seg_0 i2r / r2i = DK(segment 0 dir, root_0);
@@ -34,7 +35,7 @@ from blake3 import blake3
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-# docs/protocol/ratchet.md §1.4: "[application] [commit timestamp] [purpose]", v2 prefix.
+# docs/protocol/ratchet.md §1.4.1: "[application] [commit timestamp] [purpose]", v2 prefix.
 P = "pqdr-ratchet v2 2026-11-25T20:00Z "
 CTX_ROOT_INIT = P + "root init"
 CTX_KEM_TRANSCRIPT = P + "kem transcript"
@@ -47,7 +48,7 @@ CTX_PACKET = P + "packet step"
 CTX_STATE_SEAL = P + "state seal"
 CTX_EXPORTER = P + "exporter"
 I2R, R2I = 0, 1
-# §1.5: bits 7..5 version = 010 (v2), kind 00, reserved 000.
+# docs/protocol/ratchet.md §1.5.1: bits 7..5 version = 010 (v2), kind 00, reserved 000.
 FLAGS_V2 = 0b010 << 5
 SEG_SHIFT = 8  # S = 256
 
@@ -65,7 +66,7 @@ def be(n, width):
     return n.to_bytes(width, "big")
 
 
-# --- key schedule (§1.3, §1.4) ---------------------------------------------
+# --- key schedule (docs/protocol/ratchet.md §1.3, §1.4) --------------------
 
 def root0(secret, transcript, context, kem_id, aead_id, mode):
     m = lp(secret) + lp(transcript) + lp(context) + be(kem_id, 2) + be(aead_id, 2) + bytes([mode])
@@ -141,8 +142,9 @@ def _qr(s, a, b, c, d):
 
 
 def hchacha20(key, nonce16):
-    """§2.2: the ChaCha20 state with a 16-byte nonce in words 12..15, 20 rounds,
-    no final addition; output words 0..3 and 12..15 (little endian)."""
+    """draft-irtf-cfrg-xchacha §2.2: the ChaCha20 state with a 16-byte nonce in
+    words 12..15, 20 rounds, no final addition; output words 0..3 and 12..15
+    (little endian)."""
     s = list(struct.unpack("<4I", b"expand 32-byte k")) + list(struct.unpack("<8I", key))
     s += list(struct.unpack("<4I", nonce16))
     for _ in range(10):
@@ -175,7 +177,7 @@ def xchacha_decrypt(key, nonce24, ct, ad):
         return None
 
 
-# --- Reed-Solomon over GF(2^8) (§1.6) ---------------------------------------
+# --- Reed-Solomon over GF(2^8) (docs/protocol/ratchet.md §1.6) --------------
 # Polynomial 0x11d; data symbols at x < k, parity by Lagrange interpolation.
 EXP, LOG = [0] * 512, [0] * 256
 _x = 1
@@ -213,7 +215,7 @@ def rs_symbol(blob, sym_len, idx):
     return bytes(out)
 
 
-# --- state format (state.rs header comment) ---------------------------------
+# --- state format 2 (docs/protocol/ratchet.md §1.11.2, §1.11.7) --------------
 
 class Reader:
     def __init__(self, b):
@@ -275,7 +277,8 @@ def self_test(check):
 
 
 def check_state(check, v, epochs):
-    """The sealed state blob (§1.11 rule 3) and its plaintext (state.rs)."""
+    """The sealed state blob and its plaintext, format 2 (docs/protocol/ratchet.md §1.11.1,
+    §1.11.2 as §1.11.7 adapts them)."""
     h = bytes.fromhex
     st = v["state"]
     blob, sk = h(st["sealed"]), h(st["storage_key"])
@@ -325,7 +328,7 @@ def check_state(check, v, epochs):
         check(f"{tag}: epoch is 0 or 1", e in epochs, True)
         seen.append(e)
         ek = epochs.get(e)
-        # rk_e/xk_e are erased once sending has moved to e+1 (brief; §1.4).
+        # rk_e/xk_e are erased once sending has moved to e+1 (§1.4.3, §1.7.5).
         check(f"{tag}: holds rk/xk iff it is the current epoch", bool(flags & 1), e == epoch)
         if flags & 1:  # rk || xk held
             rk, xk = r.take(32), r.take(32)

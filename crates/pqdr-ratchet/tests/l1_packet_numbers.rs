@@ -93,7 +93,8 @@ fn packet_number_stream_with_gaps_and_ratchets() {
         x % m
     };
     // Per side: the next packet number of the current epoch (a QUIC stack's
-    // packet number space restarted at each key phase, see SPEC.md).
+    // packet number space restarted at each key phase, see
+    // docs/protocol/ratchet.md §1.1.1).
     let mut pns = [(0u64, 0u32); 2];
     let (mut delivered, mut skipped_pns, mut ctl) = (0usize, 0usize, [0u8; 1200]);
     let mut seen = HashSet::new();
