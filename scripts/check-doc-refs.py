@@ -7,8 +7,8 @@ outside the repository must not be cited any more. This script fails (exit 1,
 one `file:line: reason` per finding) when a tracked file (`git ls-files`):
 
   * mentions the parent-directory notes folder (dot-dot slash "shared") or a
-    path into it ("shared/" followed by a note's name, or the absolute
-    /work/shared);
+    path into it ("shared/" followed by a note's name, or the notes folder's
+    absolute path, ABS_SHARED below);
   * names one of the old notes (RATCHET, HANDSHAKE, CONSTANT-TIME, DESIGN,
     STYLE, each with ".md", upper case) other than as part of a path into a
     docs/ directory;
