@@ -110,7 +110,7 @@ mod hs {
     /// IPv6 minimum MTU and the IPv6 + UDP header bytes per packet.
     const MTU: usize = 1232;
     const IP_UDP: usize = 48;
-    /// SPEC.md's context prefix, `PROTO` and the ML-DSA contexts.
+    /// The context prefix, `PROTO` and the ML-DSA contexts (docs/protocol/handshake.md §4.1).
     const PREFIX: &str = "pqdr-handshake v1 2026-11-25T22:00Z ";
     const PROTO: &[u8] = b"pqdr-handshake v1";
     const CTX_R: &[u8] = b"pqdr-handshake v1 responder";
@@ -121,7 +121,7 @@ mod hs {
     const ROUNDS: usize = 120;
     const BATCH_TIME: Duration = Duration::from_millis(2);
 
-    // ---------------------------------------------------------------- SPEC.md
+    // ------------------------------------------- docs/protocol/handshake.md §4
 
     /// `DK(PREFIX ‖ purpose, parts…)`.
     fn dk(purpose: &str, parts: &[&[u8]]) -> [u8; 32] {
@@ -154,7 +154,7 @@ mod hs {
         r
     }
 
-    /// ChaCha20-Poly1305 open with the zero nonce (SPEC.md `Seal`).
+    /// ChaCha20-Poly1305 open with the zero nonce (docs/protocol/handshake.md §4.1 `Seal`).
     fn open(key: &[u8; 32], ad: &[u8], sealed: &[u8]) -> Vec<u8> {
         let (ct, tag) = sealed.split_at(sealed.len() - 16);
         let mut buf = ct.to_vec();
@@ -617,7 +617,7 @@ mod hs {
         }
 
         /// Recomputes the operations' inputs from the seeded RNGs and the
-        /// public messages (SPEC.md), and checks them against the messages:
+        /// public messages (docs/protocol/handshake.md §4), and checks them against the messages:
         /// ek_E, ct_E (and ct_R for K768), the final transcript, and in SIG
         /// mode both signatures (opened with the recomputed k3, k4).
         #[allow(clippy::too_many_arguments)]

@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference for the pqdr-handshake v1 test vectors.
 
-Written from docs/protocol/handshake.md (§2-§4, §7, §9) and crates/pqdr-handshake/SPEC.md
-(which overrides docs/protocol/handshake.md where they differ, e.g. lp32(pk) in the key id), plus
+Written from docs/protocol/handshake.md (§2-§4, §7, §9; lp32(pk) in the key id is §4.2), plus
 docs/protocol/ratchet.md §1.3 for root_0, and NOT from the Rust code. For every case of the vector
 file it recomputes, from the inputs only (static seeds, sigma, the recorded RNG draws
 `r`, sender indices, ts, psk, app_label, bkey, biscuit and cookie salts, csecret, src,
@@ -69,7 +68,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from dilithium_py.ml_dsa import ML_DSA_44, ML_DSA_65, ML_DSA_87
 from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768
 
-# --- constants (SPEC.md "Notation", docs/protocol/handshake.md §4) ------------------------
+# --- constants (docs/protocol/handshake.md §4.1) --------------------------------------------
 
 PREFIX = "pqdr-handshake v1 2026-11-25T22:00Z "
 C_PEER_ID = PREFIX + "peer id"
@@ -196,13 +195,14 @@ def expected_sizes(suite):
         if f["mode"] == 1:
             m1 += 32
         else:
-            # SPEC.md: pad so that len(msg1) = ceil(len(msg2) / 3). For S44-X that is
-            # 1,244 B, below the unpadded 8 + 1184 + 32 + 32 = 1,256 B: no padding then.
+            # docs/protocol/handshake.md §3.2: pad so that len(msg1) = ceil(len(msg2) / 3).
+            # For S44-X that is 1,244 B, below the unpadded 8 + 1184 + 32 + 32 = 1,256 B:
+            # no padding then.
             m1 = max(-(-m2 // 3), 8 + EPHEMERAL[f["eph"]][2] + 32 + 32)
     return m1, m2, m3
 
 
-# --- the chaining state (SPEC.md "Chaining state") ---------------------------
+# --- the chaining state (docs/protocol/handshake.md §4.3) ---------------------
 
 class Schedule:
     def __init__(self, suite, hpk_r, app_label):
@@ -394,7 +394,7 @@ class Case:
             idn["sk"] = sk
         idn["pk"] = pk
         xsk = v.get("x25519_sk")
-        # SPEC.md "Key ids": KEM-mode -X identities have a static X25519 key;
+        # docs/protocol/handshake.md §4.2: KEM-mode -X identities have a static X25519 key;
         # SIG-mode identities never do (SIG -X mixes only the ephemeral ee).
         check(f"{who}: has an X25519 static key iff the suite is KEM-mode hybrid", xsk is not None,
               f["hybrid"] and f["mode"] == 1)

@@ -1,10 +1,10 @@
 //! The biscuit plaintext parser and everything after it in `handle_msg3`.
 //! There is no separate parser: the target seals an arbitrary 116-byte
 //! plaintext (`biscuit_no ‖ hpk_I ‖ ts ‖ ck ‖ th`) under a known biscuit key
-//! (`Responder::set_secrets_for_test`) as SPEC.md says, builds the rest of
+//! (`Responder::set_secrets_for_test`) as docs/protocol/handshake.md §3.4 says, builds the rest of
 //! msg3 from the plaintext's (ck, th) with an independent key schedule
 //! (conf_I, or in SIG mode enc_I with a real or arbitrary signature), and
-//! checks the responder's verdict against SPEC.md's rules:
+//! checks the responder's verdict against the rules of docs/protocol/handshake.md §5.2:
 //!
 //! * a session only if conf_I / enc_I and the signature are genuine, the
 //!   peer is known, the biscuit is not replayed and the timestamp is newer,
@@ -145,7 +145,7 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
     let before = resp.snapshot();
     let res = resp.handle_msg3(&mut table, SRC, &msg, Load::Normal, now);
 
-    // SPEC.md "Responder checks", msg3.
+    // docs/protocol/handshake.md §5.2, msg3.
     let peer_known = if sig { true } else { pt[8..40] == hpk_i };
     let fresh_biscuit = old.to_bytes()[20..28] != ex.instance().to_be_bytes() || no > old_no;
     let accept = genuine_conf

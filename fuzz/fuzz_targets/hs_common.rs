@@ -2,7 +2,7 @@
 //! identities and peer tables, fresh responders and initiators (deterministic:
 //! the same RNG seeds every time, so a recorded message stays valid for a
 //! freshly built party), one valid exchange per suite, and an independent
-//! implementation of the few SPEC.md derivations the targets need (mac1,
+//! implementation of the few derivations of docs/protocol/handshake.md §4 the targets need (mac1,
 //! mac2, biscuit sealing, the msg3 key schedule).
 //!
 //! Suites: K768, K768-X, S65, S65-X (no McEliece: its key generation is slow).
@@ -219,7 +219,7 @@ pub struct Exchange {
 }
 
 impl Exchange {
-    /// The responder's instance id (SPEC.md "Deviation (replay record)").
+    /// The responder's instance id (docs/protocol/handshake.md §5.3).
     pub fn instance(&self) -> u64 {
         u64::from_be_bytes(self.rec_after[20..28].try_into().unwrap())
     }
@@ -303,7 +303,7 @@ pub fn xor_into(base: &[u8], delta: &[u8]) -> Vec<u8> {
     m
 }
 
-// ---- An independent implementation of SPEC.md's derivations ----
+// ---- An independent implementation of docs/protocol/handshake.md §4's derivations ----
 
 macro_rules! ctx {
     ($p:literal) => {

@@ -53,7 +53,8 @@ impl Tai64N {
     }
 }
 
-/// Key id: `DK(C_PEER_ID, be16(alg) ‖ lp32(pk) ‖ lp(xpk or ε))` (SPEC.md "Key ids").
+/// Key id: `DK(C_PEER_ID, be16(alg) ‖ lp32(pk) ‖ lp(xpk or ε))`
+/// (docs/protocol/handshake.md §4.2).
 pub fn key_id(alg: u16, pk: &[u8], xpk: Option<&[u8; 32]>) -> [u8; 32] {
     let mut h = C_PEER_ID.hasher();
     h.update(&alg.to_be_bytes());
@@ -302,7 +303,7 @@ impl<A: Auth> PeerStore<A> for OnePeer<'_, A> {
     }
 }
 
-/// Per-peer replay state kept by the responder (SPEC.md: 40 bytes).
+/// Per-peer replay state kept by the responder (docs/protocol/handshake.md §5.3: 40 bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReplayRecord {
     pub(crate) last_ts: Tai64N,

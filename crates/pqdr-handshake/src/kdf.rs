@@ -1,4 +1,4 @@
-//! The key schedule of docs/protocol/handshake.md §4 (exact form in SPEC.md): contexts,
+//! The key schedule of docs/protocol/handshake.md §4: contexts,
 //! the chaining state (ck, th), hedged coins, the fixed-nonce AEAD and MACs.
 
 use blake3::Hasher;
@@ -201,7 +201,7 @@ pub struct TraceOp {
 }
 
 impl Chain {
-    /// `ck_0`, `th_0` (SPEC.md "Chaining state").
+    /// `ck_0`, `th_0` (docs/protocol/handshake.md §4.3).
     pub(crate) fn init(suite: u16, hpk_r: &[u8; 32], app_label: &[u8]) -> Self {
         let p = lp16(PROTO);
         let s = suite.to_be_bytes();
@@ -362,10 +362,11 @@ impl Key {
     }
 }
 
-/// Hedged coins (SPEC.md): an RNG over `DKx(C_COINS, σ ‖ r ‖ label)`, with
-/// `r` 32 fresh bytes from the caller's RNG. Also the RNG the static KEMs
-/// draw their encapsulation randomness from. A bad RNG alone exposes nothing
-/// while σ stays secret; a leaked σ alone exposes nothing while the RNG works.
+/// Hedged coins (docs/protocol/handshake.md §4.7): an RNG over
+/// `DKx(C_COINS, σ ‖ r ‖ label)`, with `r` 32 fresh bytes from the caller's
+/// RNG. Also the RNG the static KEMs draw their encapsulation randomness from.
+/// A bad RNG alone exposes nothing while σ stays secret; a leaked σ alone
+/// exposes nothing while the RNG works.
 pub struct Coins(blake3::OutputReader);
 
 impl Coins {

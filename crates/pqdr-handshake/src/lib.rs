@@ -12,8 +12,8 @@
 //! - **SIG mode** (SIGMA-I): ML-DSA identities [`S44`], [`S65`], [`S87`].
 //! - **`-X`** (feature `hybrid`): X25519 mixed in as Noise IK's es/ss/ee/se.
 //!
-//! The protocol is `docs/protocol/handshake.md`; this crate's exact choices and deviations
-//! are in its `SPEC.md`.
+//! The protocol, with every byte layout and context string, is the
+//! workspace's `docs/protocol/handshake.md`.
 //!
 //! ```
 //! use pqdr_handshake::{Identity, Initiator, InitiatorConfig, Instant, K768, Load, Peer,

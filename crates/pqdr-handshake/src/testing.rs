@@ -3,7 +3,7 @@
 
 pub use crate::kdf::TraceOp;
 
-/// `DKx(C_COINS, σ ‖ r ‖ label, n)` (SPEC.md "Hedged coins").
+/// `DKx(C_COINS, σ ‖ r ‖ label, n)` (docs/protocol/handshake.md §4.7).
 pub fn coins(sigma: &[u8; 32], r: &[u8; 32], label: u8, out: &mut [u8]) {
     let mut h = crate::kdf::C_COINS.hasher();
     h.update(sigma);
@@ -12,5 +12,5 @@ pub fn coins(sigma: &[u8; 32], r: &[u8; 32], label: u8, out: &mut [u8]) {
     h.finalize_xof().fill(out);
 }
 
-/// The key id function (SPEC.md "Key ids").
+/// The key id function (docs/protocol/handshake.md §4.2).
 pub use crate::ids::key_id;

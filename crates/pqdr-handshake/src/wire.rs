@@ -1,4 +1,4 @@
-//! Message layouts (docs/protocol/handshake.md §3, SPEC.md "Messages"): every length is
+//! Message layouts (docs/protocol/handshake.md §3): every length is
 //! fixed by the suite, so parsing is by offset.
 
 use core::ops::Range;

@@ -15,7 +15,7 @@
 //!   ML-DSA `rnd`), the other biscuit key and cookie secret and the source
 //!   key. The RNG's `next_u32` / `next_u64` (sender indices, resend jitter,
 //!   the responder's instance id) and the salts stay public: they go on the
-//!   wire or into the replay record (SPEC.md "Hedged coins" lists every draw).
+//!   wire or into the replay record (docs/protocol/handshake.md §4.7 lists every draw).
 //!
 //! Hence ss, ck, every handshake key, k_m, cookies and the outputs are
 //! secret-derived. Memcheck reports any branch or memory index that depends

@@ -100,7 +100,7 @@ fn cookie_round<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
         (16, 0, 0),
         "{name}: only the reply's salt is drawn, no peer lookup"
     );
-    // The reply, test-side (SPEC.md "Biscuit and cookie").
+    // The reply, test-side (docs/protocol/handshake.md §3.3).
     assert_eq!(reply[..4], [4, 1, msg1[2], msg1[3]], "{name}");
     assert_eq!(
         reply[4..8],

@@ -59,7 +59,7 @@ use Exp::{Accept, E, EkCheck, Model, No, Then};
 type Row = (&'static str, Exp, Exp, Exp, Exp);
 const L: Exp = E(Length);
 
-/// msg1 at the responder, KEM mode (SPEC.md "Responder checks": length, type,
+/// msg1 at the responder, KEM mode (docs/protocol/handshake.md §5.1: length, type,
 /// version, suite, length, mac1, [mac2], decapsulate ct_R, [es], enc_id, peer,
 /// psk, [ss], enc_ts, ts, [flood], ek_E, encapsulations).
 const MSG1_KEM: &[Row] = &[

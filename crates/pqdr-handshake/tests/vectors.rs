@@ -75,7 +75,8 @@ fn hex(b: &[u8]) -> String {
     s
 }
 
-/// Labels the 32-byte coin draws in the order SPEC.md fixes; checks the count.
+/// Labels the 32-byte coin draws in the order docs/protocol/handshake.md §4.7
+/// fixes; checks the count.
 fn label_draws(log: &[Vec<u8>], who: &str, labels: &[u8], sigma: &[u8; 32]) -> Vec<Value> {
     let r32: Vec<&Vec<u8>> = log.iter().filter(|d| d.len() == 32).collect();
     assert_eq!(r32.len(), labels.len(), "{who}: coin draws {labels:?}");
@@ -258,7 +259,7 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
         "the responder's msg3 trace is the initiator's tail"
     );
 
-    // Coin draws in SPEC.md order.
+    // Coin draws in the order of docs/protocol/handshake.md §4.7.
     let kem = A::MODE == Mode::Kem;
     let mut li = vec![b'e'];
     if kem {
@@ -326,7 +327,7 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
         Value::Null
     };
 
-    // The biscuit, opened here with its key (SPEC.md "Biscuit and cookie").
+    // The biscuit, opened here with its key (docs/protocol/handshake.md §3.4).
     let boff = n2 - 16 - 148;
     let bsalt = &msg2[boff..boff + 16];
     let bk = blake3::derive_key(&format!("{PREFIX}biscuit"), &[&BKEY[..], bsalt].concat());

@@ -1,5 +1,6 @@
 //! Helpers of the adversarial suites (tamper, replay, dos, simultaneous):
-//! an independent test-side copy of SPEC.md's key schedule and layouts (so a
+//! an independent test-side copy of the key schedule and layouts of
+//! docs/protocol/handshake.md §3–§4 (so a
 //! tampered field can be re-authenticated and the check behind it reached),
 //! the spec's order of prefix checks as a model, a counting RNG and a
 //! multi-peer store.
@@ -23,7 +24,7 @@ use rand_core::{Infallible, TryCryptoRng, TryRng};
 
 use crate::common::{Side, TestKeys};
 
-// ---------------------------------------------------------------- SPEC.md contexts
+// ------------------------------------- contexts (docs/protocol/handshake.md §4.1)
 
 pub const PREFIX: &str = "pqdr-handshake v1 2026-11-25T22:00Z ";
 pub const PROTO: &[u8] = b"pqdr-handshake v1";
@@ -76,7 +77,7 @@ pub fn remac_tail(msg: &mut [u8], key: &[u8; 32]) {
 
 // ---------------------------------------------------------------- the chaining state
 
-/// The test-side chaining state (SPEC.md "Chaining state").
+/// The test-side chaining state (docs/protocol/handshake.md §4.3).
 #[derive(Clone)]
 pub struct Ch {
     pub ck: [u8; 32],
@@ -140,7 +141,7 @@ pub fn traced_key(trace: &[TraceOp], label: u8) -> ([u8; 32], [u8; 32]) {
     (trace[i].out, th)
 }
 
-// ---------------------------------------------------------------- layouts (SPEC.md "Messages")
+// -------------------------------------- layouts (docs/protocol/handshake.md §3)
 
 pub const TAG: usize = 16;
 pub const BISCUIT: usize = 148;
@@ -286,7 +287,7 @@ impl Fields {
     }
 }
 
-/// Cookie reply fields (SPEC.md "Biscuit and cookie").
+/// Cookie reply fields (docs/protocol/handshake.md §3.3).
 pub fn cookie_fields() -> Vec<(&'static str, Range<usize>)> {
     vec![
         ("type", r(0, 1)),
@@ -303,7 +304,7 @@ pub fn cookie_fields() -> Vec<(&'static str, Range<usize>)> {
 
 const KNOWN: [u16; 7] = [0x0101, 0x0102, 0x0103, 0x0112, 0x0201, 0x0202, 0x0203];
 
-/// `Suite::parse` plus the hybrid rule, from SPEC.md "Responder checks".
+/// `Suite::parse` plus the hybrid rule, from docs/protocol/handshake.md §2 and §5.1.
 pub fn suite_verdict<A: Auth>(id: u16, own_hybrid_kem: bool) -> Result<(), Error> {
     if !KNOWN.contains(&(id & !0x0080)) {
         return Err(Error::UnknownSuite);
@@ -551,7 +552,7 @@ pub struct Msg1Spec<'a> {
     pub label: &'a [u8],
 }
 
-/// Builds a KEM-mode msg1 test-side (SPEC.md "Key schedule, KEM mode", steps 1–3),
+/// Builds a KEM-mode msg1 test-side (docs/protocol/handshake.md §4.4, steps 1–3),
 /// with whatever `ek` the caller gives. Returns the message and k_m.
 pub fn build_msg1<A: TestKem>(
     s: &Msg1Spec<'_>,
