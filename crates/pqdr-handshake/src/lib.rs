@@ -68,6 +68,7 @@ extern crate alloc;
 
 mod error;
 mod established;
+pub mod frag;
 mod ids;
 mod initiator;
 mod kdf;
