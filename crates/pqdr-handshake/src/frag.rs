@@ -320,6 +320,12 @@ impl<const MAX_LEN: usize> Slot<MAX_LEN> {
     fn live(&self, now: Instant) -> bool {
         self.used && now < self.started.plus(REASSEMBLY_TIMEOUT_MS)
     }
+
+    /// Every fragment is stored (the message was returned; the slot stays
+    /// until it expires or is taken, to recognise repeats and changed fragments).
+    fn done(&self) -> bool {
+        self.count >= 2 && self.have == u32::MAX >> (32 - u32::from(self.count))
+    }
 }
 
 /// A parsed, length-checked fragment header.
@@ -337,7 +343,8 @@ struct Hdr {
 ///
 /// A slot is keyed by (keyed hash of the source address, sender index, message type).
 /// One source holds at most [`PER_SOURCE`] slots (its next reassembly evicts its own
-/// oldest); when every slot is taken, the oldest reassembly is evicted; a slot expires
+/// oldest); when every slot is taken, a completed reassembly, else the oldest, is evicted;
+/// a slot expires
 /// [`REASSEMBLY_TIMEOUT_MS`] after its first fragment. The responder uses one with
 /// `MAX_LEN` = [`MSG3_MAX`] (the default), the initiator one with a single slot of
 /// [`MSG2_MAX`](crate::wire::MSG2_MAX) bytes.
@@ -378,9 +385,12 @@ impl<const SLOTS: usize, const MAX_LEN: usize> Reassembler<SLOTS, MAX_LEN> {
         }
     }
 
-    /// Reassemblies in progress (not expired) at `now`.
+    /// Reassemblies in progress (not complete, not expired) at `now`.
     pub fn pending(&self, now: Instant) -> usize {
-        self.slots.iter().filter(|s| s.live(now)).count()
+        self.slots
+            .iter()
+            .filter(|s| s.live(now) && !s.done())
+            .count()
     }
 
     /// Reads the header after checking the datagram's bounds, type, version
@@ -422,7 +432,8 @@ impl<const SLOTS: usize, const MAX_LEN: usize> Reassembler<SLOTS, MAX_LEN> {
     }
 
     /// The slot a new reassembly from `src` takes: that source's oldest if it
-    /// already holds [`PER_SOURCE`], else a free or expired one, else the oldest.
+    /// already holds [`PER_SOURCE`], else a free or expired one, else the oldest
+    /// completed one, else the oldest.
     fn victim(&self, src: u64, now: Instant) -> usize {
         let oldest = |f: &dyn Fn(&Slot<MAX_LEN>) -> bool| {
             self.slots
@@ -445,13 +456,18 @@ impl<const SLOTS: usize, const MAX_LEN: usize> Reassembler<SLOTS, MAX_LEN> {
         if let Some(i) = self.slots.iter().position(|s| !s.live(now)) {
             return i;
         }
-        oldest(&|_| true).unwrap_or(0)
+        oldest(&|s| s.done())
+            .or_else(|| oldest(&|_| true))
+            .unwrap_or(0)
     }
 
     /// Takes one fragment from `src` (the source address bytes, as for
     /// `handle_msg1`). Its MAC is checked under `keys` before anything is stored.
     /// Returns `Some(n)` when the message is complete: `out[..n]` holds it, ready
-    /// for `handle_msg1` / `handle_msg2` / `handle_msg3`, and its slot is free again.
+    /// for `handle_msg1` / `handle_msg2` / `handle_msg3`. The completed slot then
+    /// refuses the same fragments again ([`Error::FragmentDuplicate`]) and returns the
+    /// message anew if a fragment with other bytes replaces one (a resend of msg1 that
+    /// gained mac2 differs only in its last fragment).
     ///
     /// # Errors
     /// Nothing is stored on any error:
@@ -500,7 +516,15 @@ impl<const SLOTS: usize, const MAX_LEN: usize> Reassembler<SLOTS, MAX_LEN> {
                 if usize::from(s.count) != h.count || s.suite != h.suite {
                     return Err(Error::FragmentMismatch);
                 }
-                if s.have & bit != 0 {
+                // The same bytes again: a duplicate. Other bytes for a stored index
+                // (a resent msg1 that gained mac2 after a cookie reply) replace them.
+                let at = h.index * FRAG_PAYLOAD;
+                let stored = if h.index + 1 == h.count {
+                    s.last_len
+                } else {
+                    FRAG_PAYLOAD
+                };
+                if s.have & bit != 0 && s.data[at..at + stored] == *payload {
                     return Err(Error::FragmentDuplicate);
                 }
                 (s.have, s.last_len)
@@ -545,8 +569,6 @@ impl<const SLOTS: usize, const MAX_LEN: usize> Reassembler<SLOTS, MAX_LEN> {
             return Ok(None);
         }
         out[..total].copy_from_slice(&s.data[..total]);
-        s.used = false;
-        s.have = 0;
         Ok(Some(total))
     }
 }

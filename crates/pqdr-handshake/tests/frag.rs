@@ -225,11 +225,51 @@ fn out_of_order_and_duplicates() {
     assert_eq!(r.pending(now), 1);
     assert_eq!(r.push(&keys, SRC, &ds[1], now, &mut out), Ok(Some(4000)));
     assert_eq!(&out[..4000], &msg[..]);
-    // A late duplicate after completion starts a new reassembly, which never
-    // completes and expires.
-    assert_eq!(r.push(&keys, SRC, &ds[3], now, &mut out), Ok(None));
-    assert_eq!(r.pending(now), 1);
-    assert_eq!(r.pending(Instant(REASSEMBLY_TIMEOUT_MS)), 0);
+    // A late duplicate after completion is still a duplicate (it does not start
+    // a reassembly of its own).
+    for d in &ds {
+        assert_eq!(
+            r.push(&keys, SRC, d, now, &mut out),
+            Err(Error::FragmentDuplicate)
+        );
+    }
+    assert_eq!(r.pending(now), 0);
+}
+
+/// msg1 resent with mac2 after a cookie reply differs in its last fragment
+/// only: the slot holding the first transmission (complete, or missing a
+/// fragment) returns the new message as soon as the changed fragment arrives.
+#[test]
+fn resend_with_changed_last_fragment() {
+    let keys = FragKeys::for_responder(&HPK);
+    let a = message(1, 0x0001, 5, 2388);
+    let mut b = a.clone();
+    b[2388 - 16..].fill(0xCC); // mac2 filled in
+    let da: Vec<_> = fragment(&a, &keys).unwrap().collect();
+    let db: Vec<_> = fragment(&b, &keys).unwrap().collect();
+    assert_eq!(da[0].as_bytes(), db[0].as_bytes());
+    let now = Instant(0);
+    let mut out = vec![0u8; MSG3_MAX];
+    // a completed, then b's fragments.
+    let mut r = RespR::new(&mut rng(1));
+    assert_eq!(r.push(&keys, SRC, &da[0], now, &mut out), Ok(None));
+    assert_eq!(r.push(&keys, SRC, &da[1], now, &mut out), Ok(Some(2388)));
+    assert_eq!(&out[..2388], &a[..]);
+    assert_eq!(
+        r.push(&keys, SRC, &db[0], now, &mut out),
+        Err(Error::FragmentDuplicate)
+    );
+    assert_eq!(r.push(&keys, SRC, &db[1], now, &mut out), Ok(Some(2388)));
+    assert_eq!(&out[..2388], &b[..]);
+    // a's first fragment lost: its last one waits; b's first completes the old
+    // bytes (identical first fragment), b's last then gives b.
+    let mut r = RespR::new(&mut rng(1));
+    assert_eq!(r.push(&keys, SRC, &da[1], now, &mut out), Ok(None));
+    assert_eq!(r.push(&keys, SRC, &db[0], now, &mut out), Ok(Some(2388)));
+    assert_eq!(&out[..2388], &a[..]);
+    assert_eq!(r.push(&keys, SRC, &db[1], now, &mut out), Ok(Some(2388)));
+    assert_eq!(&out[..2388], &b[..]);
+    assert_eq!(r.pending(now), 0);
 }
 
 #[test]
@@ -504,4 +544,50 @@ fn msg2_fragments_only_for_the_last_msg2() {
         ir.push(&init.frag_keys(), SRC, &ds[0], now, &mut out),
         Err(Error::MessageType)
     );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(256))]
+    /// Arbitrary datagrams (half of them re-MACed under a real key, so they reach
+    /// the slot logic): no panic, nothing stored on an error, at most the slots,
+    /// and a completed message starts with the header its fragments named
+    /// (the `hs_frag` fuzz target's checks, here with proptest).
+    #[test]
+    fn arbitrary_datagrams(ops in proptest::collection::vec(
+        (0u8..=255, proptest::collection::vec(0u8..=255, 0..1300)), 1..24)
+    ) {
+        let keys = FragKeys::for_responder(&HPK);
+        let mut r = Reassembler::<4, MSG3_MAX>::new(&mut rng(1));
+        let mut out = vec![0u8; MSG3_MAX];
+        let mut now = 0u64;
+        for (op, mut d) in ops {
+            now += u64::from(op >> 5) * 1000;
+            let t = Instant(now);
+            if op & 4 != 0 && d.len() >= FRAG_HDR + 1 + FRAG_MAC {
+                // A plausible header and a valid MAC for message type 1 or 3.
+                d[0] = FRAGMENT;
+                d[1] = 1;
+                d[8] = if op & 8 == 0 { 1 } else { 3 };
+                d[9] %= 4;
+                d[10] = 2 + d[10] % 3;
+                // Fragment 0 carries the message header it names.
+                let hdr: Vec<u8> = [&[d[8]][..], &d[1..8]].concat();
+                d[FRAG_HDR..FRAG_HDR + 8].copy_from_slice(&hdr);
+                let at = d.len() - FRAG_MAC;
+                let mac = blake3::keyed_hash(&spec_key(d[8], &HPK), &d[..at]);
+                d[at..].copy_from_slice(&mac.as_bytes()[..16]);
+            }
+            let src = [b'a' + (op & 3)];
+            let before = r.pending(t);
+            match r.push(&keys, &src, &d, t, &mut out) {
+                Err(_) => proptest::prop_assert_eq!(r.pending(t), before),
+                Ok(None) => proptest::prop_assert!(r.pending(t) <= 4),
+                Ok(Some(n)) => {
+                    proptest::prop_assert!(n > FRAG_PAYLOAD && n <= MSG3_MAX);
+                    proptest::prop_assert_eq!(out[0], d[8]);
+                    proptest::prop_assert_eq!(&out[1..8], &d[1..8]);
+                }
+            }
+        }
+    }
 }
