@@ -85,6 +85,14 @@ fn median_ns(rounds: usize, batch: usize, mut f: impl FnMut(usize)) -> f64 {
     v[v.len() / 2]
 }
 
+/// The profiled loop (its own symbol for callgrind's `--toggle-collect`).
+#[inline(never)]
+fn profile_loop(n: usize, op: &mut dyn FnMut(usize)) {
+    for i in 0..n {
+        op(i);
+    }
+}
+
 fn main() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (dk_i, ek_i) = ml_kem_768::generate(&mut rng);
@@ -122,13 +130,6 @@ fn main() {
     let mut forged = ds[0].to_vec();
     let n = forged.len();
     forged[n - 1] ^= 1;
-    let t_forged = median_ns(31, 20_000, |_| {
-        let res = r.push(&keys, b"10.0.0.1:1", black_box(&forged), now, &mut msg);
-        debug_assert!(res.is_err());
-        black_box(res.is_err());
-    });
-
-    // Valid-MAC junk: 4,096 distinct first fragments (sender index i), 1,024 sources.
     let junk: Vec<Vec<u8>> = (0..4096u32)
         .map(|i| {
             let mut m = m1.clone();
@@ -143,6 +144,54 @@ fn main() {
     let srcs: Vec<String> = (0..1024)
         .map(|i| format!("10.0.{}.{}:9", i / 256, i % 256))
         .collect();
+
+    // Instruction counts: HS_FRAG_PROFILE=<forged|junk|msg1>:<n> runs that
+    // operation n times in `profile_loop` and exits; run under
+    // `valgrind --tool=callgrind --toggle-collect='*profile_loop*'`.
+    if let Ok(p) = std::env::var("HS_FRAG_PROFILE") {
+        let (what, n) = p.split_once(':').unwrap();
+        let n: usize = n.parse().unwrap();
+        let mut seeded = Rng(7);
+        let mut op = |i: usize| match what {
+            "forged" => {
+                black_box(
+                    r.push(&keys, b"10.0.0.1:1", &forged, now, &mut msg)
+                        .is_err(),
+                );
+            }
+            "junk" => {
+                let res = r.push(
+                    &keys,
+                    srcs[i % 1024].as_bytes(),
+                    &junk[i % 4096],
+                    now,
+                    &mut msg,
+                );
+                black_box(res.is_ok());
+            }
+            _ => {
+                let res = resp.handle_msg1(
+                    &mut table,
+                    b"10.0.0.1:1",
+                    &m1,
+                    Load::Normal,
+                    now,
+                    &mut seeded,
+                    &mut out,
+                );
+                black_box(res.is_ok());
+            }
+        };
+        profile_loop(n, &mut op);
+        return;
+    }
+    let t_forged = median_ns(31, 20_000, |_| {
+        let res = r.push(&keys, b"10.0.0.1:1", black_box(&forged), now, &mut msg);
+        debug_assert!(res.is_err());
+        black_box(res.is_err());
+    });
+
+    // Valid-MAC junk: 4,096 distinct first fragments (sender index i), 1,024 sources.
     let t_junk = median_ns(31, 4096, |i| {
         let res = r.push(
             &keys,
@@ -183,12 +232,11 @@ fn main() {
         debug_assert!(matches!(res, Ok(Reply::Msg2(_))));
         black_box(res.is_ok());
     });
-    let t_both = median_ns(15, 40, |_| {
-        let _ = r.push(&keys, b"10.0.0.1:1", &ds[0], now, &mut msg);
-        let k = r
-            .push(&keys, b"10.0.0.1:1", &ds[1], now, &mut msg)
-            .unwrap()
-            .unwrap();
+    // A new source each time (a completed slot refuses the same fragments again).
+    let t_both = median_ns(15, 40, |i| {
+        let src = srcs[i % 1024].as_bytes();
+        let _ = r.push(&keys, src, &ds[0], now, &mut msg);
+        let k = r.push(&keys, src, &ds[1], now, &mut msg).unwrap().unwrap();
         let res = resp.handle_msg1(
             &mut table,
             b"10.0.0.1:1",
