@@ -253,7 +253,9 @@ fn send_hs(
     keys: &FragKeys,
 ) -> Result<(), String> {
     for d in frag::fragment(msg, keys).map_err(|e| format!("fragment: {e:?}"))? {
-        assert!(d.len() <= frag::MAX_DATAGRAM);
+        if d.len() > frag::MAX_DATAGRAM {
+            return Err(format!("a {}-byte datagram", d.len()));
+        }
         match to {
             Some(a) => sock.send_to(&d, a),
             None => sock.send(&d),
