@@ -11,6 +11,10 @@
 //!   KMc-c (feature `kmc-c`).
 //! - **SIG mode** (SIGMA-I): ML-DSA identities [`S44`], [`S65`], [`S87`].
 //! - **`-X`** (feature `hybrid`): X25519 mixed in as Noise IK's es/ss/ee/se.
+//! - **Fragmentation** ([`frag`], docs/protocol/fragmentation.md): messages over
+//!   1,232 bytes travel as MACed fragments, so every datagram fits the IPv6
+//!   minimum MTU; a fixed-memory [`frag::Reassembler`] checks each fragment's
+//!   MAC before storing it.
 //!
 //! The protocol is `docs/protocol/handshake.md`; this crate's exact choices and deviations
 //! are in its `SPEC.md`.
