@@ -214,8 +214,8 @@ impl core::fmt::Debug for Fragments<'_> {
 }
 
 impl Fragments<'_> {
-    /// How many datagrams the message takes (1 if it is sent whole).
-    pub fn count(&self) -> usize {
+    /// How many datagrams the message takes in all (1 if it is sent whole).
+    pub fn total(&self) -> usize {
         self.count
     }
 }
