@@ -30,13 +30,26 @@
 //! cookie rounds and the application's resends then show up in the log.
 //!
 //! **Datagrams** (docs/protocol/handshake.md §8 "Over UDP"; see `examples/common/mod.rs`):
-//! `0x01`–`0x04` a handshake message; `0x10 ‖ receiver_idx be32 ‖ record` a
+//! `0x01`–`0x04` a handshake message; `0x05` a fragment of one; `0x10 ‖ receiver_idx be32 ‖ record` a
 //! session record, whose 5-byte frame is the ratchet's `aad`; and, our own
 //! choice for "msg3 with the first record", `0x11 ‖ be16 len(msg3) ‖ msg3 ‖
 //! (0x10 ‖ receiver_idx ‖ record)`. The indices are the handshake's (msg3's
 //! sender and receiver). Application records are `kind ‖ be32 seq ‖ data`
 //! (1 request, 2 response; stop-and-wait, resent after 100 ms, a new request
 //! every `--interval-ms`, default 1, so that the ratchet turns a few times).
+//!
+//! **Fragmentation** (docs/protocol/fragmentation.md): every datagram is at most
+//! 1,232 bytes (the IPv6 minimum MTU minus the IPv6 and UDP headers). A longer
+//! handshake message (K768: msg1 2,388 B, msg2 2,368 B) travels as `0x05`
+//! fragments, each MACed under a key from hpk_R (msg1, msg3) or k_m (msg2):
+//! Alice cuts msg1 with `frag::fragment` and reassembles msg2 in a one-slot
+//! `Reassembler`; Bob reassembles msg1 / msg3 in a `Reassembler` (forged
+//! fragments are refused before a byte is stored) and cuts msg2 with
+//! `Responder::msg2_fragments`. The shim drops the first msg1 *fragment*, so Bob
+//! holds half a msg1 until Alice's resend completes it; it also records the
+//! largest datagram each way and the run fails if one is over 1,232 B. A
+//! msg3 + first record that would not fit one datagram goes as msg3's
+//! datagrams followed by the record.
 //!
 //! Prints the shim's log of handshake datagrams, each message's size, the
 //! handshake times and datagram counts, and ends with `integrity: ok` (exit
@@ -64,6 +77,7 @@ use common::{
     DemoAuth, Dgram, Dialer, HS_BUF, Heard, HsStats, Keys, Listener, PublicKeys, classify,
     coalesce, kind_name, ms, msg3_indices, record_header,
 };
+use pqdr_suite::handshake::frag::{self, FragKeys, Reassembler};
 use pqdr_suite::handshake::{Instant, K768, Load, Msg3Retransmit, S65, Tai64N, wire};
 use pqdr_suite::ratchet::{Config, DefaultSession, Event, MlKem768, blake3};
 use rand_core::UnwrapErr;
@@ -229,6 +243,28 @@ impl Sess {
     }
 }
 
+/// Sends a handshake message as datagrams of at most 1,232 bytes
+/// (docs/protocol/fragmentation.md): whole if it fits, else as fragments MACed
+/// under `keys`. `to` is `None` on a connected socket.
+fn send_hs(
+    sock: &UdpSocket,
+    to: Option<SocketAddr>,
+    msg: &[u8],
+    keys: &FragKeys,
+) -> Result<(), String> {
+    for d in frag::fragment(msg, keys).map_err(|e| format!("fragment: {e:?}"))? {
+        if d.len() > frag::MAX_DATAGRAM {
+            return Err(format!("a {}-byte datagram", d.len()));
+        }
+        match to {
+            Some(a) => sock.send_to(&d, a),
+            None => sock.send(&d),
+        }
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 fn is_timeout(e: &std::io::Error) -> bool {
     matches!(
         e.kind(),
@@ -313,6 +349,11 @@ fn initiator<A: DemoAuth>(
         Vec::with_capacity(1024),
         Vec::with_capacity(HS_BUF),
     );
+    // Fragments: msg1 / msg3 out under hpk_R's key, msg2 in under the attempt's k_m
+    // (one slot of msg2 size is enough for one attempt at a time).
+    let to_bob = FragKeys::for_responder(bob.peer().key_id());
+    let mut reasm: Reassembler<1, { wire::MSG2_MAX }> = Reassembler::new(&mut rng);
+    let mut whole = vec![0u8; wire::MSG2_MAX];
     sock.set_nonblocking(true).map_err(|e| e.to_string())?;
     loop {
         let now = ms(t0);
@@ -358,13 +399,13 @@ fn initiator<A: DemoAuth>(
                 .poll_transmit(me, bob, &mut last_sent, now, &mut rng, &mut buf)
                 .map_err(|e| format!("handshake: {e:?}"))?
             {
-                sock.send(&buf[..n]).map_err(|e| e.to_string())?;
+                send_hs(sock, None, &buf[..n], &d.frag_keys())?;
             }
         }
         // msg3 resends.
         for s in &mut sessions {
             if let Some(n) = s.rtx.as_mut().and_then(|r| r.poll_transmit(now, &mut buf)) {
-                sock.send(&buf[..n]).map_err(|e| e.to_string())?;
+                send_hs(sock, None, &buf[..n], &to_bob)?;
                 reports[s.n - 1].msg3_resends += 1;
             }
         }
@@ -398,7 +439,17 @@ fn initiator<A: DemoAuth>(
             continue;
         };
         let now = ms(t0);
-        match classify(&buf[..n]) {
+        // A fragment of msg2: into the reassembler; the whole msg2 goes on as before.
+        let dgram = if frag::is_fragment(&buf[..n]) {
+            let Some(d) = dialer.as_ref() else { continue };
+            match reasm.push(&d.frag_keys(), b"bob", &buf[..n], now, &mut whole) {
+                Ok(Some(k)) => Dgram::Handshake(&whole[..k]),
+                _ => continue,
+            }
+        } else {
+            classify(&buf[..n])
+        };
+        match dgram {
             Dgram::Handshake(m) => {
                 let Some(d) = dialer.as_mut() else { continue };
                 let Ok(Some(est)) = d.handle(m, me, now, &mut rng) else {
@@ -423,22 +474,32 @@ fn initiator<A: DemoAuth>(
                 sessions.push(s);
                 let cur = sessions.last_mut().ok_or("no session")?;
                 // msg3 with the first record (the outstanding or next request).
-                let len = if seq < args.records {
+                let first = if seq < args.records {
                     plaintext(REQ, seq, &mut pt);
                     if pending.is_none() {
                         h_sent.update(&pt[5..]);
                         bytes.0 += (pt.len() - 5) as u64;
                     }
                     pending = Some(StdInstant::now());
-                    let k = cur.seal(now, &pt, &mut out, &mut rng)?;
-                    coalesce(&msg3, &out[..k], &mut co)
+                    Some(cur.seal(now, &pt, &mut out, &mut rng)?)
                 } else {
-                    co.clear();
-                    co.extend_from_slice(&msg3);
-                    co.len()
+                    None
                 };
-                sock.send(&co[..len]).map_err(|e| e.to_string())?;
-                r.first_datagram = len;
+                let len = match first {
+                    Some(k) => coalesce(&msg3, &out[..k], &mut co),
+                    None => 0,
+                };
+                if first.is_some() && len <= frag::MAX_DATAGRAM {
+                    sock.send(&co[..len]).map_err(|e| e.to_string())?;
+                    r.first_datagram = len;
+                } else {
+                    // Too long for one datagram: msg3 (fragmented if needed), then the record.
+                    send_hs(sock, None, &msg3, &to_bob)?;
+                    if let Some(k) = first {
+                        sock.send(&out[..k]).map_err(|e| e.to_string())?;
+                    }
+                    r.first_datagram = msg3.len().min(frag::MAX_DATAGRAM);
+                }
             }
             Dgram::Record { idx, aad, record } => {
                 let Some(s) = sessions.iter_mut().find(|s| s.local == idx && s.alive()) else {
@@ -521,6 +582,10 @@ fn responder<A: DemoAuth>(
         vec![0u8; HS_BUF],
         Vec::with_capacity(1024),
     );
+    // Fragments of msg1 / msg3: checked under hpk_R's key before a byte is stored.
+    let keys = l.responder().frag_keys();
+    let mut reasm: Reassembler = Reassembler::new(&mut rng);
+    let mut whole = vec![0u8; wire::MSG3_MAX];
     sock.set_read_timeout(Some(Duration::from_millis(1)))
         .map_err(|e| e.to_string())?;
     while !stop.load(Ordering::Relaxed) {
@@ -544,7 +609,30 @@ fn responder<A: DemoAuth>(
         };
         let now = ms(t0);
         let src_id = src.to_string();
-        let framed = match l.handle(src_id.as_bytes(), &buf[..n], now, &mut rng, &mut out) {
+        let d = if frag::is_fragment(&buf[..n]) {
+            match reasm.push(&keys, src_id.as_bytes(), &buf[..n], now, &mut whole) {
+                Ok(Some(k)) => &whole[..k],
+                Ok(None) => continue,
+                Err(_) => {
+                    dropped += 1;
+                    continue;
+                }
+            }
+        } else {
+            &buf[..n]
+        };
+        let framed = match l.handle(src_id.as_bytes(), d, now, &mut rng, &mut out) {
+            Heard::Reply(k) if out[0] == wire::MSG2 => {
+                // msg2: fragmented under this handshake's k_m.
+                let ds = l
+                    .responder()
+                    .msg2_fragments(&out[..k])
+                    .map_err(|e| format!("msg2 fragments: {e:?}"))?;
+                for f in ds {
+                    sock.send_to(&f, src).map_err(|e| e.to_string())?;
+                }
+                None
+            }
             Heard::Reply(k) => {
                 sock.send_to(&out[..k], src).map_err(|e| e.to_string())?;
                 None
@@ -655,6 +743,8 @@ struct ShimReport {
     datagrams: [u64; 2],
     bytes: [u64; 2],
     dropped: u64,
+    /// The largest handshake datagram and the largest record datagram.
+    largest: [usize; 2],
 }
 
 /// The lossy shim: forwards between Alice and Bob, dropping the first msg1
@@ -690,7 +780,12 @@ fn shim(
         } else {
             continue;
         };
-        let first = to_r && !msg1_dropped && d.first() == Some(&wire::MSG1);
+        // msg1 itself, or (when it is fragmented) its first fragment to arrive here.
+        let is_msg1 = d.first() == Some(&wire::MSG1)
+            || (frag::is_fragment(d) && d.get(8) == Some(&wire::MSG1));
+        let first = to_r && !msg1_dropped && is_msg1;
+        let l = &mut rep.largest[usize::from(d.first() == Some(&common::RECORD))];
+        *l = (*l).max(n);
         msg1_dropped |= first;
         let drop = first || lose();
         if d.first() != Some(&common::RECORD) {
@@ -823,6 +918,13 @@ fn run<A: DemoAuth>(hybrid: bool, args: &Args) -> Result<bool, String> {
         shim_rep.bytes[1],
         shim_rep.dropped
     );
+    let [hs_max, rec_max] = shim_rep.largest;
+    let fits = hs_max <= frag::MAX_DATAGRAM && rec_max <= frag::MAX_DATAGRAM;
+    println!(
+        "largest datagram: handshake {hs_max} B, record {rec_max} B (limit {} B: {})",
+        frag::MAX_DATAGRAM,
+        if fits { "ok" } else { "EXCEEDED" }
+    );
     println!(
         "application data: {} requests ({} B) and {} responses ({} B) in {:.2} s",
         args.records,
@@ -853,6 +955,7 @@ fn run<A: DemoAuth>(hybrid: bool, args: &Args) -> Result<bool, String> {
         && r.sent == i.received
         && cookie
         && rehandshake
+        && fits
         && shim_rep.dropped >= 1)
 }
 

@@ -117,7 +117,7 @@ if cargo +nightly --version >/dev/null 2>&1; then
   (cd fuzz && for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction; do
      cargo +nightly fuzz run -O "$t" -- -max_total_time="$fuzz_s" -max_len=2048 2>&1 | tail -3
    done)
-  (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction; do
+  (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction hs_frag; do
      mkdir -p "target/hs-corpus/$t"
      cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" -max_len=8192 2>&1 | tail -3
    done)

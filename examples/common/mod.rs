@@ -9,6 +9,7 @@
 //! | first byte | datagram |
 //! |---|---|
 //! | `0x01`–`0x04` | one handshake message: msg1, msg2, msg3, cookie reply |
+//! | `0x05` | a fragment of a handshake message over 1,232 B (docs/protocol/fragmentation.md; `handshake_udp` only) |
 //! | `0x10` | `0x10 ‖ receiver_idx be32 ‖ record`: a ratchet record for the session whose local index is `receiver_idx`; these 5 bytes are the record's `aad` |
 //! | `0x11` | `0x11 ‖ be16 len(msg3) ‖ msg3 ‖ (0x10 ‖ receiver_idx ‖ record)`: msg3 and the initiator's first record in one datagram |
 //!
@@ -27,7 +28,7 @@ use std::time::{Duration, Instant as StdInstant, SystemTime, UNIX_EPOCH};
 
 use pqdr_suite::handshake::{
     Auth, Error, Established, Identity, Initiator, InitiatorConfig, Instant, K768, Load, Peer,
-    PeerStore, ReplayRecord, Reply, Responder, S65, Tai64N, wire,
+    PeerStore, ReplayRecord, Reply, Responder, S65, Tai64N, frag, wire,
 };
 use pqdr_suite::mldsa::ml_dsa_65;
 use pqdr_suite::mlkem::ml_kem_768;
@@ -242,6 +243,13 @@ pub(crate) fn kind_name(d: &[u8]) -> &'static str {
         Some(&wire::MSG3) => "msg3",
         Some(&wire::COOKIE_REPLY) => "cookie reply",
         Some(&MSG3_RECORD) => "msg3 + record",
+        // docs/protocol/fragmentation.md: byte 8 is the fragmented message's type.
+        Some(&frag::FRAGMENT) => match d.get(8) {
+            Some(&wire::MSG1) => "msg1 fragment",
+            Some(&wire::MSG2) => "msg2 fragment",
+            Some(&wire::MSG3) => "msg3 fragment",
+            _ => "fragment",
+        },
         Some(&RECORD) => "record",
         _ => "?",
     }
@@ -347,6 +355,11 @@ impl<A: DemoAuth> Dialer<A> {
         Ok(n)
     }
 
+    /// The attempt's fragment keys (msg1 / msg3 out, msg2 in).
+    pub(crate) fn frag_keys(&self) -> frag::FragKeys {
+        self.init.frag_keys()
+    }
+
     /// When `poll_transmit` next has work.
     pub(crate) fn poll_timeout(&self) -> Option<Instant> {
         self.init.poll_timeout()
@@ -432,6 +445,11 @@ impl<A: DemoAuth> Listener<A> {
             cookies_sent: 0,
             msg2_sent: 0,
         })
+    }
+
+    /// The responder (its fragment keys, the datagrams of its msg2).
+    pub(crate) fn responder(&self) -> &Responder<A> {
+        &self.resp
     }
 
     /// Sorts one datagram from `src` and runs the handshake part of it.

@@ -54,6 +54,16 @@ pub enum Error {
     /// A configuration error: hybrid on one side only, an ephemeral the suite
     /// does not allow, an app label over 64 bytes.
     Config,
+    /// A fragment is truncated, oversized, or has a bad index, count or
+    /// payload length (docs/protocol/fragmentation.md §3).
+    FragmentHeader,
+    /// A fragment's MAC does not verify: nothing was stored.
+    FragmentMac,
+    /// A fragment disagrees with the fragments stored for its message (count,
+    /// suite) or with the message header it carries.
+    FragmentMismatch,
+    /// This fragment of the message is already stored.
+    FragmentDuplicate,
 }
 
 impl fmt::Display for Error {

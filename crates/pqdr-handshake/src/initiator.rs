@@ -281,6 +281,14 @@ impl<A: Auth> Initiator<A> {
         self.suite
     }
 
+    /// hpk_R, and k_m while msg2 is awaited: the fragment keys (frag.rs).
+    pub(crate) fn responder_key_id(&self) -> &[u8; 32] {
+        &self.hpk_r
+    }
+    pub(crate) fn msg2_mac_key(&self) -> Option<&[u8; 32]> {
+        (self.state == State::AwaitMsg2).then_some(&self.k_m)
+    }
+
     /// msg1, if it is due now (first send, then resends at 1, 2, 4 s ±25 %).
     /// Returns its length in `out`; `None` if nothing is due or `out` is too small.
     pub fn poll_transmit(&mut self, now: Instant, out: &mut [u8]) -> Option<usize> {

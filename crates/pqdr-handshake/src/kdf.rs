@@ -138,6 +138,15 @@ pub(crate) const C_SOURCE: Ctx = Ctx {
         0x55, 0xa0,
     ],
 };
+/// The fragment MAC key (docs/protocol/fragmentation.md §2).
+pub(crate) const C_FRAG: Ctx = Ctx {
+    s: ctx!("fragment mac"),
+    key: [
+        0x83, 0x98, 0x4d, 0xa2, 0xcc, 0xaf, 0x8c, 0x23, 0xa6, 0x4c, 0x50, 0xec, 0xcc, 0x54, 0x4f,
+        0x85, 0x17, 0xa5, 0xdc, 0x78, 0xee, 0xea, 0x4c, 0xf9, 0xe0, 0x29, 0x01, 0xab, 0x42, 0xba,
+        0xcf, 0x8c,
+    ],
+};
 
 /// `PROTO` of docs/protocol/handshake.md §4.
 pub(crate) const PROTO: &[u8] = b"pqdr-handshake v1";
@@ -452,6 +461,7 @@ mod tests {
             C_COOKIE_KEY,
             C_BISCUIT,
             C_SOURCE,
+            C_FRAG,
         ] {
             assert_eq!(hash_derive_key_context(c.s), c.key, "{}", c.s);
             assert_eq!(dk(c, &[b"x"]), blake3::derive_key(c.s, b"x"));

@@ -11,6 +11,10 @@
 //!   KMc-c (feature `kmc-c`).
 //! - **SIG mode** (SIGMA-I): ML-DSA identities [`S44`], [`S65`], [`S87`].
 //! - **`-X`** (feature `hybrid`): X25519 mixed in as Noise IK's es/ss/ee/se.
+//! - **Fragmentation** ([`frag`], docs/protocol/fragmentation.md): messages over
+//!   1,232 bytes travel as MACed fragments, so every datagram fits the IPv6
+//!   minimum MTU; a fixed-memory [`frag::Reassembler`] checks each fragment's
+//!   MAC before storing it.
 //!
 //! The protocol, with every byte layout and context string, is the
 //! workspace's `docs/protocol/handshake.md`.
@@ -68,6 +72,7 @@ extern crate alloc;
 
 mod error;
 mod established;
+pub mod frag;
 mod ids;
 mod initiator;
 mod kdf;

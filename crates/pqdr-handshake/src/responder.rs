@@ -65,6 +65,8 @@ pub struct Responder<A: Auth, const RL: usize = 256> {
     src_key: [u8; 32],
     rotated: Instant,
     slots: [Slot; RL],
+    /// k_m of the last msg2 written (its fragment key, frag.rs).
+    pub(crate) last_k_m: [u8; 32],
 }
 
 impl<A: Auth, const RL: usize> Responder<A, RL> {
@@ -95,6 +97,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             src_key: [0; 32],
             rotated: now,
             slots: [Slot::default(); RL],
+            last_k_m: [0; 32],
         };
         for k in s.bkeys.iter_mut().chain(s.csecrets.iter_mut()) {
             rng.fill_bytes(k);
@@ -384,6 +387,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         key.seal(&mut b[16..], &ad);
         let mac = mac16(&k_m.0, &out[..l.m2_mac1().start]);
         out[l.m2_mac1()].copy_from_slice(&mac);
+        self.last_k_m = k_m.0;
         Ok(Reply::Msg2(l.msg2_len()))
     }
 
@@ -548,6 +552,7 @@ impl<A: Auth, const RL: usize> Drop for Responder<A, RL> {
         self.bkeys.zeroize();
         self.csecrets.zeroize();
         self.src_key.zeroize();
+        self.last_k_m.zeroize();
     }
 }
 
