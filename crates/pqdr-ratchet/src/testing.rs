@@ -174,7 +174,9 @@ pub struct LeakSlot {
     pub skipped: Vec<(u32, [u8; 32])>,
     /// Lookahead checkpoints `(segment index, seg_j)` of the peer's direction.
     pub checkpoints: Vec<(u64, [u8; 32])>,
-    /// Scratch chains of an uncommitted candidate (peer's direction).
+    /// Scratch chains of an uncommitted candidate and the near checkpoints
+    /// (chains at future positions ahead of the receive position; peer's
+    /// direction).
     pub scratch: Vec<LeakChain>,
     /// Scratch keys of an uncommitted candidate (`next_ck`, pending `mk`).
     pub scratch_keys: Vec<[u8; 32]>,

@@ -3,7 +3,9 @@
 //! `next` = highest received counter + 1 (0 before the first packet), a
 //! `W`-bit replay bitmap (RFC 6479 style) over `[next − W, next)`, and up to
 //! `MS` stored message keys for skipped counters in that range, lowest evicted
-//! first. All counters are public; only keys are secret.
+//! first. All counters are public; only keys are secret. Candidates with a
+//! small gap (`next < c ≤ next + W`) are derived from the near checkpoints
+//! (`near.rs`, issue #33 M1), larger ones from the lookahead cache.
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -586,5 +588,40 @@ mod tests {
         w.commit_ahead(2_699_999, 0, None, false, &after);
         let cur = w.chain.pos >> crate::chain::SEGMENT_SHIFT;
         assert!(w.checkpoints[..w.n_checkpoints].iter().all(|c| c.seg > cur));
+    }
+
+    /// Near candidates and their commits against plain jumps from `seg_0`,
+    /// over many segments, with a 64-bit window (the checkpoint ring wraps).
+    #[test]
+    fn near_candidates_equal_plain_jumps() {
+        let seg0 = crate::kdf::seg0(&[5u8; 32], Direction::R2I);
+        let key = |c: u64| {
+            let mut ch = Chain::from_seg0(&seg0);
+            ch.jump_to(c);
+            let mut k = [0u8; 32];
+            ch.step(&mut k);
+            k
+        };
+        let mut w: Window<1, 8> = Window::new(Chain::from_seg0(&seg0));
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let c = w.next + 1 + x % Window::<1, 8>::BITS;
+            let mut mk = [0u8; 32];
+            w.prepare_near(c, w.keep_for(c), &mut mk);
+            assert_eq!(mk, key(c), "candidate {c} (next {})", w.next);
+            if i % 3 == 0 {
+                w.commit_pending(c);
+                let mut r = Chain::from_seg0(&seg0);
+                r.jump_to(w.next);
+                assert_eq!((w.chain.ck, w.chain.seg_next), (r.ck, r.seg_next));
+                for k in &w.skipped[..w.n_skipped] {
+                    assert_eq!(k.key, key(u64::from(k.counter)), "stored {}", k.counter);
+                }
+                assert!(w.near.front.pos == 0 || w.near.front.pos > w.next);
+            }
+        }
     }
 }
