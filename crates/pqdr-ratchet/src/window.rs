@@ -608,11 +608,11 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let c = w.next + 1 + x % Window::<1, 8>::BITS;
+            let c = w.next + 1 + (x & (Window::<1, 8>::BITS - 1));
             let mut mk = [0u8; 32];
             w.prepare_near(c, w.keep_for(c), &mut mk);
             assert_eq!(mk, key(c), "candidate {c} (next {})", w.next);
-            if i % 3 == 0 {
+            if i & 3 == 0 {
                 w.commit_pending(c);
                 let mut r = Chain::from_seg0(&seg0);
                 r.jump_to(w.next);
