@@ -284,13 +284,27 @@ pub(crate) fn seg0(root: &Key, dir: Direction) -> Key {
     finish32(h)
 }
 
+/// Test-only (`testing::kdf_steps`): the chain compressions made by
+/// [`seg_step`], [`inner0`] and [`packet_step`], the steps of every scratch
+/// derivation (not the in-order `PacketKdf` step).
+#[cfg(feature = "test-utils")]
+pub(crate) static STEPS: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+#[inline(always)]
+fn count_step() {
+    #[cfg(feature = "test-utils")]
+    STEPS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+}
+
 /// docs/protocol/ratchet.md §1.4: `seg_{j+1} = DKf(CTX_SEG_STEP, seg_j)`.
 pub(crate) fn seg_step(seg: &Key) -> Key {
+    count_step();
     dk_key(&CK_SEG_STEP, seg)
 }
 
 /// docs/protocol/ratchet.md §1.4: `ck_{j,0} = DKf(CTX_INNER0, seg_j)`.
 pub(crate) fn inner0(seg: &Key) -> Key {
+    count_step();
     dk_key(&CK_INNER0, seg)
 }
 
@@ -299,6 +313,7 @@ pub(crate) fn inner0(seg: &Key) -> Key {
 /// compression (two 32-byte fills would compress twice).
 #[inline]
 pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
+    count_step();
     // One `update` of the assembled block is cheaper than two (measured).
     let mut block = [0u8; KEY_LEN + 4];
     block[..KEY_LEN].copy_from_slice(ck);

@@ -14,6 +14,7 @@ mod epoch;
 mod kdf;
 pub mod kem;
 mod keys;
+mod near;
 mod receive;
 mod schedule;
 mod session;

@@ -1,7 +1,13 @@
 //! docs/protocol/ratchet.md §1.8: the receive path of L1. A candidate key is derived on
-//! scratch (charging every derivation but the in-order step and stored-key
-//! lookups to the pre-authentication token bucket) and changes nothing until
-//! it is committed after the caller's AEAD check succeeded.
+//! scratch and changes nothing until it is committed after the caller's AEAD
+//! check succeeded. The in-order step, stored-key lookups and small gaps
+//! (`next < c ≤ next + W`) are never charged to the pre-authentication token
+//! bucket: a small gap walks from the window's near checkpoints (`near.rs`),
+//! at most 16 packet steps and 2 segment steps besides the frontier's walk,
+//! which over a window's life is at most `W` plus the distance `next`
+//! advanced (issue #33 M1: forgeries that empty the bucket must not make
+//! legitimate records after a loss fail). Every larger derivation is charged
+//! before it is made; its tokens are refunded if it authenticates.
 
 use crate::Error;
 use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT};
@@ -118,6 +124,16 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                     return Ok(Candidate::new(key, (epoch, counter, theirs), slot, kind));
                 }
                 let keep = w.keep_for(c);
+                if w.is_near(c) {
+                    // A small gap: bounded work, never charged (M1).
+                    let w = &mut self.slots[slot].recv;
+                    let kind = CandidateKind::Ahead {
+                        expect_next: w.next,
+                    };
+                    let mut cand = Candidate::new([0; 32], (epoch, counter, theirs), slot, kind);
+                    w.prepare_near(c, keep, &mut cand.pk.key);
+                    return Ok(cand);
+                }
                 let p0 = c - keep;
                 let jt = p0 >> SEGMENT_SHIFT;
                 // Segment walk starts at the best cached checkpoint, if any.
@@ -135,10 +151,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                     jt.saturating_sub(start) + (p0 & (SEGMENT - 1)) + keep + 2
                 };
                 // Only the in-order record (`c = next`: at most a packet step
-                // and a segment entry) is free; every other derivation is
-                // charged before it is made (docs/protocol/ratchet.md §1.8, revised).
-                if c != w.next {
-                    self.charge(cost, now)?;
+                // and a segment entry) and small gaps are free; every other
+                // derivation is charged before it is made (docs/protocol/ratchet.md §1.8).
+                let charged = if c == w.next { 0 } else { cost };
+                if charged > 0 {
+                    self.charge(charged, now)?;
                 }
                 let w = &mut self.slots[slot].recv;
                 let kind = CandidateKind::Ahead {
@@ -146,6 +163,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 };
                 let mut cand = Candidate::new([0; 32], (epoch, counter, theirs), slot, kind);
                 w.prepare_ahead(c, keep, &mut cand.pk.key);
+                w.pending.charged = charged;
                 Ok(cand)
             }
         }
@@ -209,7 +227,18 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 if s.recv.next != expect_next {
                     return Err(Error::Replay);
                 }
-                s.recv.commit_pending(u64::from(cand.counter));
+                let c = u64::from(cand.counter);
+                let p = &s.recv.pending;
+                // An authentic record gets back the tokens its derivation
+                // was charged (only unauthenticated work is rate-limited).
+                let refund = if p.live && p.c == c && p.next == expect_next {
+                    p.charged
+                } else {
+                    0
+                };
+                s.recv.commit_pending(c);
+                let rate = u64::from(self.cfg.unauth_derivation_budget);
+                self.bucket.tokens = self.bucket.tokens.saturating_add(refund).min(rate);
             }
         }
         s.recv_any = true;

@@ -19,6 +19,15 @@ use crate::schedule::{AEAD_ID, KeySchedule};
 use crate::session::Session;
 use crate::wire::{FLAGS, HEADER_LEN, TAG_LEN};
 
+/// The chain compressions (segment steps, segment entries, packet steps)
+/// of every scratch derivation made so far by this process (not the
+/// in-order receive step nor the send step, which use the reusable
+/// per-packet state). A process-wide counter: tests that read it must not
+/// run derivations concurrently.
+pub fn kdf_steps() -> usize {
+    kdf::STEPS.load(core::sync::atomic::Ordering::Relaxed)
+}
+
 /// `root_0` (docs/protocol/ratchet.md §1.3).
 pub fn root0(init: &InitialSecret<'_>, kem_id: u16, mode: Mode) -> [u8; 32] {
     kdf::root_init(
@@ -165,7 +174,9 @@ pub struct LeakSlot {
     pub skipped: Vec<(u32, [u8; 32])>,
     /// Lookahead checkpoints `(segment index, seg_j)` of the peer's direction.
     pub checkpoints: Vec<(u64, [u8; 32])>,
-    /// Scratch chains of an uncommitted candidate (peer's direction).
+    /// Scratch chains of an uncommitted candidate and the near checkpoints
+    /// (chains at future positions ahead of the receive position; peer's
+    /// direction).
     pub scratch: Vec<LeakChain>,
     /// Scratch keys of an uncommitted candidate (`next_ck`, pending `mk`).
     pub scratch_keys: Vec<[u8; 32]>,
@@ -372,6 +383,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
                 }
                 if w.next_ck_for != u64::MAX {
                     scratch_keys.push(w.next_ck);
+                }
+                // The near checkpoints (chains at future positions).
+                for p in w.near.positions(w.next) {
+                    scratch.push(LeakChain::of(&w.near.chain_at(&w.chain, w.next, p)));
                 }
                 LeakSlot {
                     epoch: s.epoch,

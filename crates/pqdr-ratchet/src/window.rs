@@ -3,12 +3,15 @@
 //! `next` = highest received counter + 1 (0 before the first packet), a
 //! `W`-bit replay bitmap (RFC 6479 style) over `[next − W, next)`, and up to
 //! `MS` stored message keys for skipped counters in that range, lowest evicted
-//! first. All counters are public; only keys are secret.
+//! first. All counters are public; only keys are secret. Candidates with a
+//! small gap (`next < c ≤ next + W`) are derived from the near checkpoints
+//! (`near.rs`, issue #33 M1), larger ones from the lookahead cache.
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::chain::{Chain, POSITION_END};
 use crate::kdf::Key;
+use crate::near::{NEAR_EVERY, Near};
 
 /// A stored key for a skipped counter.
 #[derive(Zeroize, ZeroizeOnDrop)]
@@ -61,6 +64,11 @@ pub(crate) struct Pending {
     pub(crate) c: u64,
     /// `Window::next` when the candidate was derived.
     pub(crate) next: u64,
+    /// Derived from the near checkpoints (a small gap, never charged):
+    /// `base` is not derived before authentication.
+    pub(crate) near: bool,
+    /// Tokens the candidate was charged (refunded if it authenticates).
+    pub(crate) charged: u64,
     /// Whether skipped keys are stored (`base` is meaningful).
     pub(crate) has_base: bool,
     /// Chain at the first counter whose key will be stored.
@@ -70,8 +78,8 @@ pub(crate) struct Pending {
     /// The candidate's message key: a repeated candidate for the same
     /// `(c, next)` (a replayed forgery) reuses it without new steps.
     pub(crate) mk: Key,
-    /// The message keys of `[base.pos, c)` met on the way to `c`, when there
-    /// are at most [`PENDING_KEYS`] of them: the commit stores these instead
+    /// The message keys of `[c − n_keys, c)` met on the way to `c` (at most
+    /// [`PENDING_KEYS`], all to be stored): the commit stores these instead
     /// of deriving them a second time (reordered records cost one step each,
     /// not two). `keys[..n_keys]` are valid. Future keys, like the rest.
     pub(crate) keys: [Key; PENDING_KEYS],
@@ -87,6 +95,8 @@ impl Pending {
             live: false,
             c: 0,
             next: 0,
+            near: false,
+            charged: 0,
             has_base: false,
             base: Chain::empty(),
             after: Chain::empty(),
@@ -118,6 +128,9 @@ pub(crate) struct Window<const WW: usize, const MS: usize> {
     pub(crate) n_checkpoints: usize,
     /// Chains of the last ahead candidate, until its commit (not persisted).
     pub(crate) pending: Pending,
+    /// Near checkpoints: the chain every 16 positions in `(next, next + W]`
+    /// as far as candidates reached (`near.rs`; not persisted).
+    pub(crate) near: Near<WW>,
     /// The chain key after the step of counter `next_ck_for`, derived by an
     /// in-order candidate (`u64::MAX`: none). Kept here rather than in the
     /// `Candidate`, so that the chain key goes from the derivation to the
@@ -148,6 +161,7 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             }),
             n_checkpoints: 0,
             pending: Pending::empty(),
+            near: Near::new(),
             next_ck: [0; 32],
             next_ck_for: u64::MAX,
         }
@@ -178,22 +192,95 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         self.pending.after.assign(&after);
         self.pending.c = c;
         self.pending.next = self.next;
+        self.pending.near = false;
+        self.pending.charged = 0;
         self.pending.live = true;
+    }
+
+    /// Whether `c` is a small gap ahead: `next < c ≤ next + W` (never
+    /// charged, derived from the near checkpoints).
+    #[inline]
+    pub(crate) fn is_near(&self, c: u64) -> bool {
+        c > self.next && c - self.next <= Self::BITS
+    }
+
+    /// [`Window::prepare_ahead`] for a small gap ([`Window::is_near`]),
+    /// docs/protocol/ratchet.md §1.8 (M1): extends the near frontier to
+    /// `⌊c/16⌋·16` if needed, then walks from the checkpoint there (or from
+    /// `next`): at most 16 packet steps and 2 segment steps besides the
+    /// frontier's walk. Keeps the keys met in `[c − keep, c)` (at most
+    /// [`PENDING_KEYS`]); the rest of the skipped keys are derived at the
+    /// commit, after authentication.
+    pub(crate) fn prepare_near(&mut self, c: u64, keep: u64, mk: &mut Key) {
+        let next = self.next;
+        let target = c & !(NEAR_EVERY - 1);
+        let kfrom = c - keep.min(PENDING_KEYS as u64);
+        let s = target.max(next);
+        let front = self.near.front.pos;
+        let mut kstart = kfrom.max(s);
+        if target > next && (front <= next || front < target) {
+            kstart = kfrom.max(front.max(next));
+            let keys = &mut self.pending.keys;
+            self.near.extend(&self.chain, next, target, |pos, k| {
+                if pos >= kstart {
+                    #[allow(clippy::cast_possible_truncation, reason = "< PENDING_KEYS")]
+                    let i = (pos - kstart) as usize;
+                    keys[i] = *k;
+                }
+            });
+        }
+        let mut after = self.near.chain_at(&self.chain, next, s);
+        let mut skip = [0u8; 32];
+        while after.pos < c {
+            if after.pos >= kstart {
+                #[allow(clippy::cast_possible_truncation, reason = "< PENDING_KEYS")]
+                let i = (after.pos - kstart) as usize;
+                after.step(&mut self.pending.keys[i]);
+            } else {
+                after.step(&mut skip);
+            }
+        }
+        crate::kdf::wipe_key(&mut skip);
+        after.step(mk);
+        #[allow(clippy::cast_possible_truncation, reason = "≤ PENDING_KEYS")]
+        let n = (c - kstart) as usize;
+        let p = &mut self.pending;
+        p.n_keys = n;
+        p.has_base = keep > 0;
+        p.mk = *mk;
+        p.after.assign(&after);
+        p.c = c;
+        p.next = next;
+        p.near = true;
+        p.charged = 0;
+        p.live = true;
     }
 
     /// Commits the ahead candidate `c` derived by [`Window::prepare_ahead`]
     /// (derived again if another candidate of this window replaced it since),
     /// then wipes `pending`.
     pub(crate) fn commit_pending(&mut self, c: u64) {
+        let keep = self.keep_for(c);
         if !(self.pending.live && self.pending.c == c && self.pending.next == self.next) {
             let mut mk = [0u8; 32];
-            self.prepare_ahead(c, self.keep_for(c), &mut mk);
+            if self.is_near(c) {
+                self.prepare_near(c, keep, &mut mk);
+            } else {
+                self.prepare_ahead(c, keep, &mut mk);
+            }
             mk.zeroize();
         }
-        // Small copies of the chains (the kept keys are read in place).
-        let base = self.pending.has_base.then(|| self.pending.base.scratch());
+        // Small copies of the chains (the kept keys are read in place). A
+        // near candidate's base is derived now, after authentication, and
+        // only if the walk did not meet every key to store.
+        let p = &self.pending;
+        let base = if p.near {
+            (keep > p.n_keys as u64).then(|| self.near.chain_at(&self.chain, self.next, c - keep))
+        } else {
+            p.has_base.then(|| p.base.scratch())
+        };
         let after = self.pending.after.scratch();
-        self.commit_ahead(c, base.as_ref(), true, &after);
+        self.commit_ahead(c, keep, base.as_ref(), true, &after);
         self.clear_pending();
         // `base` and `after` zeroize themselves on drop.
     }
@@ -218,6 +305,8 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             }
             p.n_keys = 0;
             p.has_base = false;
+            p.near = false;
+            p.charged = 0;
             p.live = false;
         }
         if self.next_ck_for != u64::MAX {
@@ -291,13 +380,20 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         self.skipped[self.n_skipped].zeroize();
     }
 
-    /// Commits reception of `c ≥ next`: `base` is the chain at `c − keep`
-    /// (`None` when nothing is stored), `after` at `c + 1`. Stores the keys of
-    /// `[c − keep, c)`, evicting the lowest.
-    /// With `kept`, the keys `pending.keys[..pending.n_keys]` are those of
-    /// `[base.pos, c)` if their number matches (else they are derived).
-    pub(crate) fn commit_ahead(&mut self, c: u64, base: Option<&Chain>, kept: bool, after: &Chain) {
-        let keep = base.map_or(0, |b| c.wrapping_sub(b.pos));
+    /// Commits reception of `c ≥ next`: stores the keys of `[c − keep, c)`,
+    /// evicting the lowest; `after` is the chain at `c + 1`. With `kept`,
+    /// the keys `pending.keys[..pending.n_keys]` are those of
+    /// `[c − n_keys, c)`; the others are derived from `base`, the chain at
+    /// `c − keep` (needed only then).
+    pub(crate) fn commit_ahead(
+        &mut self,
+        c: u64,
+        keep: u64,
+        base: Option<&Chain>,
+        kept: bool,
+        after: &Chain,
+    ) {
+        let old_next = self.next;
         // Drop stored keys that fall out of the window [c + 1 − W, c].
         let floor = c.wrapping_add(1).saturating_sub(Self::BITS);
         while self.n_skipped > 0 && u64::from(self.skipped[0].counter) < floor {
@@ -320,14 +416,15 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
                 p += 1;
             }
         }
-        if let Some(base) = base {
-            self.store_skipped(base, kept, c);
+        if keep > 0 {
+            self.store_skipped(keep, base, kept, c);
         }
         let (w, m) = Self::bit(c);
         self.bitmap[w] |= m;
         self.chain.assign(after);
         self.next = c.wrapping_add(1);
         self.prune_checkpoints();
+        self.near.passed(old_next, self.next);
     }
 
     /// Commits reception of `c = next` whose step stays inside the current
@@ -351,6 +448,16 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         self.next_ck_for = u64::MAX;
         self.chain.pos = c.wrapping_add(1);
         self.next = c.wrapping_add(1);
+        if self.near.front.pos > c {
+            self.near_passed_one(c);
+        }
+    }
+
+    /// `next` passed `c`, a position the near checkpoints cover.
+    #[cold]
+    #[inline(never)]
+    fn near_passed_one(&mut self, c: u64) {
+        self.near.passed(c, c + 1);
     }
 
     /// The cached checkpoint with the highest segment index in `(cur, jt]`.
@@ -412,28 +519,35 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         }
     }
 
-    /// Appends the keys of `[base.pos, c)`: the pending candidate's kept
-    /// keys (`kept`) if it kept them all, otherwise derived from `base`.
-    fn store_skipped(&mut self, base: &Chain, kept: bool, c: u64) {
-        let n = self.pending.n_keys;
-        if kept && n as u64 == c.wrapping_sub(base.pos) {
-            for (j, pos) in (base.pos..c).enumerate() {
+    /// Appends the keys of `[c − keep, c)`: the pending candidate's kept
+    /// keys (`kept`) for `[c − n_keys, c)`, the others derived from `base`
+    /// (the chain at `c − keep`).
+    fn store_skipped(&mut self, keep: u64, base: Option<&Chain>, kept: bool, c: u64) {
+        let n = if kept {
+            (self.pending.n_keys as u64).min(keep)
+        } else {
+            0
+        };
+        let from = c - n;
+        if let Some(base) = base.filter(|_| n < keep) {
+            let mut scratch = base.scratch();
+            while scratch.pos < from {
                 let i = self.n_skipped;
                 #[allow(clippy::cast_possible_truncation, reason = "positions < 2^32")]
-                let pos32 = pos as u32;
+                let pos32 = scratch.pos as u32;
                 self.skipped[i].counter = pos32;
-                self.skipped[i].key = self.pending.keys[j];
+                scratch.step(&mut self.skipped[i].key);
                 self.n_skipped += 1;
             }
-            return;
         }
-        let mut scratch = base.scratch();
-        while scratch.pos < c {
+        #[allow(clippy::cast_possible_truncation, reason = "n ≤ n_keys")]
+        let k0 = self.pending.n_keys - n as usize;
+        for (j, pos) in (from..c).enumerate() {
             let i = self.n_skipped;
             #[allow(clippy::cast_possible_truncation, reason = "positions < 2^32")]
-            let pos32 = scratch.pos as u32;
+            let pos32 = pos as u32;
             self.skipped[i].counter = pos32;
-            scratch.step(&mut self.skipped[i].key);
+            self.skipped[i].key = self.pending.keys[k0 + j];
             self.n_skipped += 1;
         }
     }
@@ -471,8 +585,43 @@ mod tests {
         // Moving the chain past checkpoints erases them.
         let mut after = w.chain.scratch();
         after.jump_to(2_700_000);
-        w.commit_ahead(2_699_999, None, false, &after);
+        w.commit_ahead(2_699_999, 0, None, false, &after);
         let cur = w.chain.pos >> crate::chain::SEGMENT_SHIFT;
         assert!(w.checkpoints[..w.n_checkpoints].iter().all(|c| c.seg > cur));
+    }
+
+    /// Near candidates and their commits against plain jumps from `seg_0`,
+    /// over many segments, with a 64-bit window (the checkpoint ring wraps).
+    #[test]
+    fn near_candidates_equal_plain_jumps() {
+        let seg0 = crate::kdf::seg0(&[5u8; 32], Direction::R2I);
+        let key = |c: u64| {
+            let mut ch = Chain::from_seg0(&seg0);
+            ch.jump_to(c);
+            let mut k = [0u8; 32];
+            ch.step(&mut k);
+            k
+        };
+        let mut w: Window<1, 8> = Window::new(Chain::from_seg0(&seg0));
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let c = w.next + 1 + (x & (Window::<1, 8>::BITS - 1));
+            let mut mk = [0u8; 32];
+            w.prepare_near(c, w.keep_for(c), &mut mk);
+            assert_eq!(mk, key(c), "candidate {c} (next {})", w.next);
+            if i & 3 == 0 {
+                w.commit_pending(c);
+                let mut r = Chain::from_seg0(&seg0);
+                r.jump_to(w.next);
+                assert_eq!((w.chain.ck, w.chain.seg_next), (r.ck, r.seg_next));
+                for k in &w.skipped[..w.n_skipped] {
+                    assert_eq!(k.key, key(u64::from(k.counter)), "stored {}", k.counter);
+                }
+                assert!(w.near.front.pos == 0 || w.near.front.pos > w.next);
+            }
+        }
     }
 }
