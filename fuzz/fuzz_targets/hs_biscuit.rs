@@ -167,8 +167,8 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
             );
             assert_eq!(est.role(), Role::Responder);
             assert_eq!(est.peer(), &hpk_i);
-            assert_eq!(est.initial_secret().secret, &secret);
-            assert_eq!(est.initial_secret().transcript, &th_final);
+            assert_eq!(est.initial_secret_for_test().secret, &secret);
+            assert_eq!(est.initial_secret_for_test().transcript, &th_final);
             let rec = table.rec.to_bytes();
             assert_eq!(table.rec.last_timestamp(), old.last_timestamp().max(ts));
             assert_eq!(rec[12..20], no.to_be_bytes());

@@ -86,8 +86,8 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
             assert_eq!(n, ex.msg3.len());
             assert_eq!(msg[..n - 16], ex.msg3[..n - 16], "forged msg3 accepted");
             assert_eq!(est.role(), Role::Responder);
-            assert_eq!(est.initial_secret().secret, &ex.secret);
-            assert_eq!(est.initial_secret().transcript, &ex.transcript);
+            assert_eq!(est.initial_secret_for_test().secret, &ex.secret);
+            assert_eq!(est.initial_secret_for_test().transcript, &ex.transcript);
             assert_eq!(table.rec.last_timestamp(), old.last_timestamp().max(CLOCK));
             assert_eq!(table.rec.to_bytes()[12..28], ex.rec_after[12..28]);
             // The same msg3 again is a duplicate and changes nothing.

@@ -294,8 +294,15 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             if ts <= rec.last_ts {
                 return Err(Error::StaleTimestamp);
             }
-            if authenticated && !gcra(&mut rec.flood_tat, now.0, PEER_INTERVAL_MS, 1) {
-                return Err(Error::Flood);
+            // The per-peer rate counts distinct timestamps (docs/protocol/handshake.md §5,
+            // issue #33 L4): only a msg1 newer than the last charged one is
+            // charged, so a replayed (or resent) authenticated msg1 cannot
+            // keep the bucket empty and lock the initiator's next msg1 out.
+            if authenticated && ts > rec.flood_ts {
+                if !gcra(&mut rec.flood_tat, now.0, PEER_INTERVAL_MS, 1) {
+                    return Err(Error::Flood);
+                }
+                rec.flood_ts = ts;
             }
         } else {
             chain.mix_hash(&[&msg[..l.m1_mac1().start]]);

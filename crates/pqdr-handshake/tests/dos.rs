@@ -67,7 +67,11 @@ fn msg1_at<A: TestKeys, P: PeerStore<A>>(
 fn state<A: TestKeys>(
     resp: &Responder<A, 16>,
     peers: &Multi<'_, A>,
-) -> ([u8; 32], [u8; 32], Vec<[u8; 40]>) {
+) -> (
+    [u8; 32],
+    [u8; 32],
+    Vec<[u8; pqdr_handshake::ReplayRecord::SIZE]>,
+) {
     (
         resp.snapshot(),
         resp.buckets_snapshot(),
@@ -167,8 +171,8 @@ fn cookie_round<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
         .handle_msg3(&mut peers, SRC, est.msg3().unwrap(), Load::Under, t1)
         .unwrap();
     assert_eq!(
-        r.initial_secret().secret,
-        est.initial_secret().secret,
+        r.initial_secret_for_test().secret,
+        est.initial_secret_for_test().secret,
         "{name}"
     );
     name
@@ -555,19 +559,138 @@ fn flood<A: TestKem>(hybrid: bool, psk: Option<[u8; 32]>) -> (usize, usize) {
     // The other peer is not limited by this one.
     assert!(try1(&mut resp, &mut peers, &msg_b, t + 19));
     assert!(try1(&mut resp, &mut peers, &msgs[2], t + 20), "20 ms later");
-    // A replay of the same msg1 counts too.
-    assert_eq!(
-        try1(&mut resp, &mut peers, &msgs[2], t + 21),
-        !authenticated
-    );
+    // A replay (or resend) of a charged msg1 is answered but not charged
+    // again (issue #33 L4): the rate counts distinct timestamps.
+    assert!(try1(&mut resp, &mut peers, &msgs[2], t + 21));
     assert!(try1(&mut resp, &mut peers, &msgs[3], t + 40));
     let (f, p) = (flooded, passed);
     if authenticated {
-        assert_eq!((f, p), (3, 4));
+        assert_eq!((f, p), (2, 5));
     } else {
         assert_eq!((f, p), (0, 7));
     }
     (f, p)
+}
+
+/// Issue #33 L4: an attacker replays a captured authenticated msg1 (psk or
+/// `-X`) every millisecond, before the genuine initiator's datagram in the
+/// same millisecond. The replays are answered but charge the per-peer rate
+/// only once (their timestamp), so the initiator's fresh msg1 still gets
+/// msg2 and the handshake completes. Returns the replays answered.
+fn replay_flood<A: TestKem>(hybrid: bool, psk: Option<[u8; 32]>) -> usize {
+    let w = World::<A>::new(hybrid, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut table = w.table();
+    table.psk = psk;
+    let cfg = || {
+        let mut c = w.cfg();
+        if let Some(k) = psk {
+            c.peer = c.peer.with_psk(k);
+        }
+        c
+    };
+    // The captured msg1 (its handshake never completed: msg2 was lost).
+    let t0 = 5_000u64;
+    let first = Initiator::start(
+        &cfg(),
+        &w.i.id,
+        clock(),
+        Tai64N::default(),
+        Instant(t0),
+        &mut rng(40),
+    )
+    .unwrap();
+    let mut b = vec![0u8; 4096];
+    let n = { first }.poll_transmit(Instant(t0), &mut b).unwrap();
+    let captured = b[..n].to_vec();
+    let last_sent = clock();
+    let mut answered = 0;
+    let mut replay = |resp: &mut Responder<A, 16>, table: &mut Table<'_, A>, t: u64| match msg1_at(
+        resp,
+        table,
+        SRC2,
+        &captured,
+        Load::Normal,
+        Instant(t),
+    )
+    .0
+    {
+        Ok((Reply::Msg2(_), _)) => answered += 1,
+        Err(Flood) => {}
+        other => panic!("replay: {other:?}"),
+    };
+    for t in t0..t0 + 100 {
+        replay(&mut resp, &mut table, t);
+    }
+    // The genuine initiator's next attempt (newer timestamp), right after
+    // the attacker's replay of the same millisecond.
+    let t = t0 + 100;
+    replay(&mut resp, &mut table, t);
+    let mut init = Initiator::start(
+        &cfg(),
+        &w.i.id,
+        clock(),
+        last_sent,
+        Instant(t),
+        &mut rng(41),
+    )
+    .unwrap();
+    let n = init.poll_transmit(Instant(t), &mut b).unwrap();
+    let (got, _) = msg1_at(
+        &mut resp,
+        &mut table,
+        SRC,
+        &b[..n],
+        Load::Normal,
+        Instant(t),
+    );
+    let m2 = match got {
+        Ok((Reply::Msg2(_), m2)) => m2,
+        other => panic!("the genuine msg1 after {answered} answered replays: {other:?}"),
+    };
+    // The replays go on; the session completes.
+    for t in t + 1..t + 50 {
+        replay(&mut resp, &mut table, t);
+    }
+    let est = init
+        .handle_msg2(&m2, &w.i.id, Instant(t + 50), &mut rng(42))
+        .unwrap();
+    let est_r = resp
+        .handle_msg3(
+            &mut table,
+            SRC,
+            est.msg3().unwrap(),
+            Load::Normal,
+            Instant(t + 50),
+        )
+        .unwrap();
+    assert_eq!(est.transcript(), est_r.transcript());
+    // A msg1 replayed after the session committed its timestamp is stale.
+    assert_eq!(
+        msg1_at(
+            &mut resp,
+            &mut table,
+            SRC2,
+            &captured,
+            Load::Normal,
+            Instant(t + 60)
+        )
+        .0
+        .err(),
+        Some(Error::StaleTimestamp)
+    );
+    answered
+}
+
+#[test]
+fn replayed_authenticated_msg1_does_not_lock_the_initiator_out() {
+    let psk = replay_flood::<K768>(false, Some([0x5C; 32]));
+    let x = replay_flood::<K768>(true, None);
+    // Every replay is answered (one charge for its timestamp, at t0).
+    assert_eq!((psk, x), (150, 150));
+    println!(
+        "dos: replayed authenticated msg1: psk {psk}, -X {x} replays answered; the initiator got msg2"
+    );
 }
 
 #[test]
