@@ -51,6 +51,10 @@ pub enum Error {
     WrongState,
     /// The attempt ran out of time (90 s).
     Timeout,
+    /// The responder's biscuit keys and cookie secrets were not rotated for
+    /// 240 s (2 × `ROTATE_MS`) and are wiped: call `Responder::handle_timeout`
+    /// (from a timer, at `poll_timeout`).
+    RotationOverdue,
     /// A configuration error: hybrid on one side only, an ephemeral the suite
     /// does not allow, an app label over 64 bytes.
     Config,

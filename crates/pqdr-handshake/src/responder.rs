@@ -64,6 +64,9 @@ pub struct Responder<A: Auth, const RL: usize = 256> {
     csecrets: [[u8; 32]; 2],
     src_key: [u8; 32],
     rotated: Instant,
+    /// The biscuit keys and cookie secrets were wiped: no rotation for
+    /// 2 × [`ROTATE_MS`] (issue #33 L9). Handshakes fail until the next one.
+    wiped: bool,
     slots: [Slot; RL],
 }
 
@@ -94,6 +97,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             csecrets: [[0; 32]; 2],
             src_key: [0; 32],
             rotated: now,
+            wiped: false,
             slots: [Slot::default(); RL],
         };
         for k in s.bkeys.iter_mut().chain(s.csecrets.iter_mut()) {
@@ -104,16 +108,44 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     }
 
     /// Rotates the biscuit keys and cookie secrets every 120 s (call at
-    /// [`Responder::poll_timeout`]). A biscuit lives at most 240 s.
+    /// [`Responder::poll_timeout`], from a timer). A biscuit lives at most
+    /// 240 s: if no rotation came for 240 s, both keys and both secrets are
+    /// wiped at the next message ([`Error::RotationOverdue`] until this call
+    /// draws new ones).
     pub fn handle_timeout<R: CryptoRng + ?Sized>(&mut self, now: Instant, rng: &mut R) {
         if now < self.rotated.plus(ROTATE_MS) {
             return;
         }
-        self.bkeys[1] = self.bkeys[0];
-        self.csecrets[1] = self.csecrets[0];
-        rng.fill_bytes(&mut self.bkeys[0]);
-        rng.fill_bytes(&mut self.csecrets[0]);
+        if self.wiped || now >= self.rotated.plus(2 * ROTATE_MS) {
+            // The current key is itself over 240 s old: neither is kept.
+            for k in self.bkeys.iter_mut().chain(self.csecrets.iter_mut()) {
+                rng.fill_bytes(k);
+            }
+            self.wiped = false;
+        } else {
+            self.bkeys[1] = self.bkeys[0];
+            self.csecrets[1] = self.csecrets[0];
+            rng.fill_bytes(&mut self.bkeys[0]);
+            rng.fill_bytes(&mut self.csecrets[0]);
+        }
         self.rotated = now;
+    }
+
+    /// docs/protocol/handshake.md §5 (biscuit keys live ≤ 240 s), issue #33 L9: an
+    /// application that stops calling [`Responder::handle_timeout`] must not
+    /// keep its biscuit keys and cookie secrets alive. After 2 × [`ROTATE_MS`]
+    /// without a rotation they are wiped (zeroized, never used as keys) and
+    /// every handshake message is refused until the next rotation.
+    fn check_rotation(&mut self, now: Instant) -> Result<(), Error> {
+        if !self.wiped && now >= self.rotated.plus(2 * ROTATE_MS) {
+            self.bkeys.zeroize();
+            self.csecrets.zeroize();
+            self.wiped = true;
+        }
+        if self.wiped {
+            return Err(Error::RotationOverdue);
+        }
+        Ok(())
     }
 
     /// When [`Responder::handle_timeout`] next has work.
@@ -200,6 +232,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         rng: &mut R,
         out: &mut [u8],
     ) -> Result<Reply, Error> {
+        self.check_rotation(now)?;
         // 1. length, type, version, suite against our key.
         let h = wire::header(msg, MSG1, HDR_A)?;
         let suite = Suite::parse::<A>(h.suite)?;
@@ -409,7 +442,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         now: Instant,
     ) -> Result<Established, Error> {
         // A valid biscuit proves return routability: no cookie needed here.
-        let _ = (src, load, now);
+        let _ = (src, load);
+        self.check_rotation(now)?;
         let h = wire::header(msg, MSG3, HDR_B)?;
         let suite = Suite::parse::<A>(h.suite)?;
         if A::MODE == Mode::Kem && suite.hybrid() != self.me.x_secret.is_some() {
@@ -574,6 +608,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     pub fn set_secrets_for_test(&mut self, bkey: [u8; 32], csecret: [u8; 32]) {
         self.bkeys[0] = bkey;
         self.csecrets[0] = csecret;
+        self.wiped = false;
     }
     /// A hash of every field except the source buckets (test-only): equal
     /// snapshots mean a bit-identical state apart from rate limiting.
@@ -589,6 +624,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         h.update(&self.src_key);
         h.update(&self.rotated.0.to_be_bytes());
+        h.update(&[u8::from(self.wiped)]);
         *h.finalize().as_bytes()
     }
 

@@ -276,6 +276,94 @@ fn cookie_secrets_rotate() {
     ));
 }
 
+/// Issue #33 L9 (virtual clock): an application that never calls
+/// `handle_timeout` does not keep its biscuit keys and cookie secrets alive.
+/// 240 s (2 × ROTATE_MS) after the last rotation they are wiped: a msg3 whose
+/// biscuit is from before fails (`RotationOverdue`), so does msg1 (no RNG
+/// byte drawn), until `handle_timeout` draws new keys; the old biscuit stays
+/// invalid then and a new handshake completes.
+#[test]
+fn biscuit_keys_wiped_without_rotation() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut table = w.table();
+    let t = 200_000;
+    let (mut i, msg1) = begin(&w, Tai64N::default(), Instant(t), 7);
+    let (got, _) = msg1_at(&mut resp, &mut table, SRC, &msg1, Load::Normal, Instant(t));
+    let Ok((Reply::Msg2(_), msg2)) = got else {
+        panic!("{got:?}")
+    };
+    let est = i
+        .handle_msg2(&msg2, &w.i.id, Instant(t), &mut rng(8))
+        .unwrap();
+    let msg3 = est.msg3().unwrap().to_vec();
+    let late = 2 * ROTATE_MS;
+    // Still alive 1 ms before.
+    let fresh = resp.snapshot();
+    assert_eq!(
+        msg1_at(
+            &mut resp,
+            &mut table,
+            SRC,
+            &msg1,
+            Load::Normal,
+            Instant(late - 1)
+        )
+        .0
+        .map(|r| r.0),
+        Ok(Reply::Msg2(msg2.len()))
+    );
+    assert_ne!(resp.snapshot(), fresh, "biscuit counter moved");
+    assert_eq!(
+        resp.handle_msg3(&mut table, SRC, &msg3, Load::Normal, Instant(late))
+            .err(),
+        Some(Error::RotationOverdue)
+    );
+    let wiped = resp.snapshot();
+    let (got, drawn) = msg1_at(
+        &mut resp,
+        &mut table,
+        SRC,
+        &msg1,
+        Load::Under,
+        Instant(late + 1),
+    );
+    assert_eq!((got.err(), drawn), (Some(Error::RotationOverdue), 0));
+    assert_eq!(resp.snapshot(), wiped);
+    // The next rotation draws both keys anew: the old biscuit does not open.
+    resp.handle_timeout(Instant(late + 2), &mut rng(40));
+    assert_eq!(
+        resp.handle_msg3(&mut table, SRC, &msg3, Load::Normal, Instant(late + 3))
+            .err(),
+        Some(Error::BiscuitInvalid)
+    );
+    let (mut i2, m1) = begin(&w, i.sent_timestamp(), Instant(late + 4), 9);
+    let (got, _) = msg1_at(
+        &mut resp,
+        &mut table,
+        SRC,
+        &m1,
+        Load::Normal,
+        Instant(late + 4),
+    );
+    let Ok((Reply::Msg2(_), m2)) = got else {
+        panic!("{got:?}")
+    };
+    let e2 = i2
+        .handle_msg2(&m2, &w.i.id, Instant(late + 5), &mut rng(10))
+        .unwrap();
+    let r2 = resp
+        .handle_msg3(
+            &mut table,
+            SRC,
+            e2.msg3().unwrap(),
+            Load::Normal,
+            Instant(late + 5),
+        )
+        .unwrap();
+    assert_eq!(r2.transcript(), e2.transcript());
+}
+
 /// The cookie's 115 s life at the initiator. Within one attempt it cannot run
 /// out (the attempt gives up at 90 s), so the kept cookie is shown through
 /// `renew`, and the expiry itself with a cookie taken at an earlier instant
@@ -291,6 +379,9 @@ fn cookie_life_at_the_initiator() {
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, false)]);
     let t0 = Instant(200_000);
+    // The application's rotation timer (its first rotation is due at 120 s;
+    // without one the keys are wiped at 240 s, issue #33 L9).
+    resp.handle_timeout(t0, &mut rng(39));
     let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
     let reply = got.unwrap().1;
@@ -333,6 +424,7 @@ fn cookie_life_at_the_initiator() {
     // Expiry: a cookie taken (per the caller's clock) 30 s before the attempt
     // started. A fresh responder (its source bucket has not seen the later instants above).
     let mut resp = w.responder(4);
+    resp.handle_timeout(t0, &mut rng(38));
     let (mut init2, msg1b) = begin(&w, last, t0, 8);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1b, Load::Under, t0);
     init2
@@ -1046,6 +1138,9 @@ fn cookie_carried_into_the_next_attempt() {
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, false)]);
     let t0 = Instant(200_000);
+    // The application's rotation timer (its first rotation is due at 120 s;
+    // without one the keys are wiped at 240 s, issue #33 L9).
+    resp.handle_timeout(t0, &mut rng(39));
     let (mut first, msg1) = begin(&w, Tai64N::default(), t0, 7);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
     first.handle_cookie_reply(&got.unwrap().1, t0).unwrap();
