@@ -210,7 +210,7 @@ impl Established {
     ///
     /// nor reading the raw initial secret:
     ///
-    /// ```compile_fail,E0624
+    /// ```compile_fail,E0599
     /// # fn f(est: pqdr_handshake::Established) {
     /// let secret: &[u8] = est.initial_secret().secret;
     /// # }
