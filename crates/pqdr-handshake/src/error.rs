@@ -3,7 +3,8 @@
 use core::fmt;
 
 /// Why a handshake operation failed. A failed `handle_*` call leaves the
-/// state bit-identical (only rate-limit buckets may move).
+/// state bit-identical (only rate-limit buckets may move), except
+/// [`Error::RotationOverdue`], which comes with the wipe of the keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {

@@ -220,7 +220,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     ///
     /// # Errors
     /// A typed error for every malformed, unauthentic, stale or rate-limited
-    /// msg1; only the rate-limit buckets change on failure.
+    /// msg1; only the rate-limit buckets change on failure (and
+    /// [`Error::RotationOverdue`] wipes the keys of a responder not rotated for 240 s).
     #[allow(clippy::too_many_arguments)]
     pub fn handle_msg1<R: CryptoRng + ?Sized>(
         &mut self,
@@ -432,7 +433,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     ///
     /// # Errors
     /// A typed error for every malformed, unauthentic or replayed msg3
-    /// ([`Error::Duplicate`] for the same msg3 again); nothing changes then.
+    /// ([`Error::Duplicate`] for the same msg3 again); nothing changes then
+    /// but for [`Error::RotationOverdue`], as in [`Responder::handle_msg1`].
     pub fn handle_msg3(
         &mut self,
         peers: &mut impl PeerStore<A>,
