@@ -79,7 +79,7 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
     let mut old = ReplayRecord::new();
     if flags & 64 != 0 {
         let r = take::<20>(&mut rest);
-        let mut b = [0u8; 40];
+        let mut b = [0u8; ReplayRecord::SIZE];
         b[..20].copy_from_slice(&r);
         b[20..28].copy_from_slice(&ex.instance().to_be_bytes());
         old = ReplayRecord::from_bytes(&b);

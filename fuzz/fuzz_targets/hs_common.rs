@@ -215,7 +215,7 @@ pub struct Exchange {
     pub secret: [u8; 32],
     pub transcript: [u8; 32],
     /// The responder's replay record after msg3 (its instance id inside).
-    pub rec_after: [u8; 40],
+    pub rec_after: [u8; pqdr_handshake::ReplayRecord::SIZE],
 }
 
 impl Exchange {
