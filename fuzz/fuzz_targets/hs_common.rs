@@ -266,7 +266,10 @@ fn build<A: Fam>(hybrid: bool) -> Exchange {
     let b = resp2
         .handle_msg3(&mut table, SRC, &msg3, Load::Normal, now)
         .unwrap();
-    assert_eq!(a.initial_secret_for_test().secret, b.initial_secret_for_test().secret);
+    assert_eq!(
+        a.initial_secret_for_test().secret,
+        b.initial_secret_for_test().secret
+    );
     Exchange {
         msg1,
         msg2,

@@ -200,8 +200,14 @@ impl<A: Fam> World<A> {
                 b.initial_secret_for_test().secret,
                 "secrets differ"
             );
-            assert_eq!(a.initial_secret_for_test().transcript, b.initial_secret_for_test().transcript);
-            assert_eq!(a.initial_secret_for_test().context, b.initial_secret_for_test().context);
+            assert_eq!(
+                a.initial_secret_for_test().transcript,
+                b.initial_secret_for_test().transcript
+            );
+            assert_eq!(
+                a.initial_secret_for_test().context,
+                b.initial_secret_for_test().context
+            );
             assert_eq!(a.peer(), &hpk::<A>(Side::R, self.table.hybrid));
             assert_eq!(b.peer(), &hpk::<A>(Side::I, self.table.hybrid));
         }
