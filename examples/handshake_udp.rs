@@ -15,7 +15,7 @@
 //! 1. msg1 is lost; Alice resends it after ~1 s (`poll_timeout` / `poll_transmit`);
 //! 2. Bob, under load, answers with a cookie reply instead of doing KEM work;
 //! 3. Alice's `handle_cookie_reply` adds mac2 and resends msg1 at once; Bob answers msg2;
-//! 4. Alice turns msg2 into a session (`into_session::<MlKem768, _>`) and sends
+//! 4. Alice turns msg2 into a session (`into_session::<K, _>`: ML-KEM-768, X-Wing after `-X`) and sends
 //!    msg3 **with her first record in one datagram**; she resends msg3 alone
 //!    (`msg3_retransmit`) until one of Bob's records opens;
 //! 5. Bob starts his session on msg3 and answers every request with a record.
@@ -79,7 +79,7 @@ use common::{
 };
 use pqdr_suite::handshake::frag::{self, FragKeys, Reassembler};
 use pqdr_suite::handshake::{Instant, K768, Load, Msg3Retransmit, S65, Tai64N, wire};
-use pqdr_suite::ratchet::{Config, DefaultSession, Event, MlKem768, blake3};
+use pqdr_suite::ratchet::{Config, Event, MlKem768, RatchetKem, Session, XWing, blake3};
 use rand_core::UnwrapErr;
 
 type Rng = UnwrapErr<getrandom::SysRng>;
@@ -170,8 +170,8 @@ fn plaintext(kind: u8, seq: u32, out: &mut Vec<u8>) {
 }
 
 /// One ratchet session and its handshake's indices.
-struct Sess {
-    s: DefaultSession,
+struct Sess<K: RatchetKem> {
+    s: Session<K>,
     local: u32,
     peer: u32,
     /// 1-based handshake number.
@@ -185,8 +185,8 @@ struct Sess {
     retired: Option<StdInstant>,
 }
 
-impl Sess {
-    fn new(s: DefaultSession, local: u32, peer: u32, n: usize) -> Self {
+impl<K: RatchetKem> Sess<K> {
+    fn new(s: Session<K>, local: u32, peer: u32, n: usize) -> Self {
         Sess {
             s,
             local,
@@ -311,7 +311,7 @@ struct InitReport {
 }
 
 /// Alice: handshakes, requests, the forced re-handshake.
-fn initiator<A: DemoAuth>(
+fn initiator<A: DemoAuth, K: RatchetKem>(
     sock: &UdpSocket,
     me: &Keys<A>,
     bob: &PublicKeys<A>,
@@ -336,7 +336,7 @@ fn initiator<A: DemoAuth>(
         started: StdInstant::now(),
         msg3_resends: 0,
     }];
-    let mut sessions: Vec<Sess> = Vec::new();
+    let mut sessions: Vec<Sess<K>> = Vec::new();
     let (mut seq, mut pending): (u32, Option<StdInstant>) = (0, None);
     let (mut h_sent, mut h_recv) = (blake3::Hasher::new(), blake3::Hasher::new());
     let mut bytes = (0u64, 0u64);
@@ -464,7 +464,7 @@ fn initiator<A: DemoAuth>(
                 let msg3 = est.msg3().ok_or("no msg3")?.to_vec();
                 let (local, peer) = msg3_indices(&msg3);
                 let s = est
-                    .into_session::<MlKem768, _>(&cfg, now, &mut rng)
+                    .into_session::<K, _>(&cfg, now, &mut rng)
                     .map_err(|e| format!("into_session: {e:?}"))?;
                 for old in &mut sessions {
                     old.retired.get_or_insert_with(StdInstant::now);
@@ -562,7 +562,7 @@ struct RespReport {
 }
 
 /// Bob: answers handshakes (under load until the first completes) and requests.
-fn responder<A: DemoAuth>(
+fn responder<A: DemoAuth, K: RatchetKem>(
     sock: &UdpSocket,
     mut l: Listener<A>,
     t0: StdInstant,
@@ -572,7 +572,7 @@ fn responder<A: DemoAuth>(
     let cfg = ratchet_config();
     let deadline = StdInstant::now() + GIVE_UP;
     l.load = Load::Under;
-    let mut sessions: Vec<Sess> = Vec::new();
+    let mut sessions: Vec<Sess<K>> = Vec::new();
     let (mut expect, mut answered) = (0u32, 0u32);
     let (mut h_recv, mut h_sent) = (blake3::Hasher::new(), blake3::Hasher::new());
     let mut dropped = 0u32;
@@ -593,6 +593,11 @@ fn responder<A: DemoAuth>(
             return Err("responder gave up".into());
         }
         let now = ms(t0);
+        // Biscuit keys and cookie secrets rotate from a timer (every 120 s):
+        // a responder that stops rotating has them wiped after 240 s.
+        if now >= l.poll_timeout() {
+            l.handle_timeout(now, &mut rng);
+        }
         for s in sessions.iter_mut().filter(|s| s.retired.is_none()) {
             while let Some(n) = s.poll_transmit(now, &mut out, &mut rng) {
                 if let Some(a) = s.addr {
@@ -644,7 +649,7 @@ fn responder<A: DemoAuth>(
                 framed,
             } => {
                 let s = (*est)
-                    .into_session::<MlKem768, _>(&cfg, now, &mut rng)
+                    .into_session::<K, _>(&cfg, now, &mut rng)
                     .map_err(|e| format!("into_session: {e:?}"))?;
                 // Confirmed on msg3: older sessions only receive from now on.
                 for old in &mut sessions {
@@ -813,7 +818,8 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-fn run<A: DemoAuth>(hybrid: bool, args: &Args) -> Result<bool, String> {
+/// `K`: the suite's ratchet KEM, X-Wing after a `-X` suite (`Established::ratchet_kem_id`).
+fn run<A: DemoAuth, K: RatchetKem + 'static>(hybrid: bool, args: &Args) -> Result<bool, String> {
     let mut rng = UnwrapErr(getrandom::SysRng);
     let alice = Keys::<A>::generate(hybrid, &mut rng);
     let bob = Keys::<A>::generate(hybrid, &mut rng);
@@ -840,14 +846,14 @@ fn run<A: DemoAuth>(hybrid: bool, args: &Args) -> Result<bool, String> {
     let resp_t = std::thread::Builder::new()
         .stack_size(16 << 20)
         .spawn(move || {
-            let r = responder(&b_sock, listener, t0, &st2);
+            let r = responder::<A, K>(&b_sock, listener, t0, &st2);
             if r.is_err() {
                 st2.store(true, Ordering::Relaxed); // let Alice stop at once
             }
             r
         })
         .map_err(|e| e.to_string())?;
-    let ires = initiator(&a_sock, &alice, &bob_public, args, t0, &stop);
+    let ires = initiator::<A, K>(&a_sock, &alice, &bob_public, args, t0, &stop);
     let total = t0.elapsed();
     // Let the last datagrams land, then stop the threads.
     std::thread::sleep(Duration::from_millis(50));
@@ -983,10 +989,12 @@ fn main() -> ExitCode {
          {} requests, re-handshake after {}, extra random loss {}",
         args.records, args.rehandshake_at, args.loss
     );
-    let res = if suite.starts_with('K') {
-        run::<K768>(hybrid, &args)
-    } else {
-        run::<S65>(hybrid, &args)
+    // A `-X` suite starts an X-Wing ratchet (pqdr-handshake refuses another KEM).
+    let res = match (suite.starts_with('K'), hybrid) {
+        (true, false) => run::<K768, MlKem768>(hybrid, &args),
+        (true, true) => run::<K768, XWing>(hybrid, &args),
+        (false, false) => run::<S65, MlKem768>(hybrid, &args),
+        (false, true) => run::<S65, XWing>(hybrid, &args),
     };
     match res {
         Ok(true) => {

@@ -236,14 +236,12 @@ fn channel(
             .map_err(|e| format!("into_session: {e:?}"))?;
         Ok(Box::new(Ratchet(s, rng)))
     } else {
-        let key = blake3::derive_key(
-            "pqdr tcp demo static-key baseline",
-            est.initial_secret().secret,
-        );
         let dir = match est.role() {
             Role::Initiator => 0,
             Role::Responder => 1,
         };
+        // The handshake output is consumed: it seeds this key and nothing else.
+        let key = *est.into_key("pqdr tcp demo static-key baseline");
         Ok(Box::new(Static(
             ChaCha20Poly1305::new(&key.into()),
             dir,

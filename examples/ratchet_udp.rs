@@ -294,14 +294,12 @@ fn channel(
             Kem::Sntrup761 => start::<Sntrup761>(est, cfg, now, rng),
         }
     } else {
-        let key = blake3::derive_key(
-            "pqdr udp demo static-key baseline",
-            est.initial_secret().secret,
-        );
         let dir = match est.role() {
             Role::Initiator => 0,
             Role::Responder => 1,
         };
+        // The handshake output is consumed: it seeds this key and nothing else.
+        let key = *est.into_key("pqdr udp demo static-key baseline");
         Ok(Box::new(Static {
             aead: ChaCha20Poly1305::new(&key.into()),
             dir,

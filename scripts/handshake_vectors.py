@@ -691,6 +691,9 @@ class Case:
         check("context <= 204 bytes", len(context) <= 204, True)
         rv = c["ratchet"]
         check("ratchet mode is one byte", 0 <= rv["mode"] <= 255, True)
+        # A -X suite starts the ratchet with X-Wing (HPKE KEM 0x647A), the others with
+        # ML-KEM-768 (0x0041) (docs/protocol/handshake.md §4 "Output", issue #33 L8).
+        check("ratchet KEM: X-Wing iff -X", rv["kem_id"], 0x647A if c["suite"] & 0x80 else 0x0041)
         r0 = dk(CTX_ROOT_INIT, lp(secret) + lp(sch.th) + lp(context) + be(rv["kem_id"], 2)
                 + be(rv["aead_id"], 2) + bytes([rv["mode"]]))
         check("root_0 (docs/protocol/ratchet.md §1.3)", r0, h(rv["root_0"]))

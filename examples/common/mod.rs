@@ -452,6 +452,17 @@ impl<A: DemoAuth> Listener<A> {
         &self.resp
     }
 
+    /// When the responder's biscuit keys and cookie secrets rotate next
+    /// (every 120 s; run [`Listener::handle_timeout`] from a timer then).
+    pub(crate) fn poll_timeout(&self) -> Instant {
+        self.resp.poll_timeout()
+    }
+
+    /// Rotates the biscuit keys and cookie secrets if due.
+    pub(crate) fn handle_timeout<R: CryptoRng + ?Sized>(&mut self, now: Instant, rng: &mut R) {
+        self.resp.handle_timeout(now, rng);
+    }
+
     /// Sorts one datagram from `src` and runs the handshake part of it.
     pub(crate) fn handle<'d, R: CryptoRng + ?Sized>(
         &mut self,

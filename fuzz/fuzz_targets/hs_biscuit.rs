@@ -79,7 +79,7 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
     let mut old = ReplayRecord::new();
     if flags & 64 != 0 {
         let r = take::<20>(&mut rest);
-        let mut b = [0u8; 40];
+        let mut b = [0u8; ReplayRecord::SIZE];
         b[..20].copy_from_slice(&r);
         b[20..28].copy_from_slice(&ex.instance().to_be_bytes());
         old = ReplayRecord::from_bytes(&b);
@@ -167,8 +167,8 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
             );
             assert_eq!(est.role(), Role::Responder);
             assert_eq!(est.peer(), &hpk_i);
-            assert_eq!(est.initial_secret().secret, &secret);
-            assert_eq!(est.initial_secret().transcript, &th_final);
+            assert_eq!(est.initial_secret_for_test().secret, &secret);
+            assert_eq!(est.initial_secret_for_test().transcript, &th_final);
             let rec = table.rec.to_bytes();
             assert_eq!(table.rec.last_timestamp(), old.last_timestamp().max(ts));
             assert_eq!(rec[12..20], no.to_be_bytes());

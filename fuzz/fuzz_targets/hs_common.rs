@@ -215,7 +215,7 @@ pub struct Exchange {
     pub secret: [u8; 32],
     pub transcript: [u8; 32],
     /// The responder's replay record after msg3 (its instance id inside).
-    pub rec_after: [u8; 40],
+    pub rec_after: [u8; pqdr_handshake::ReplayRecord::SIZE],
 }
 
 impl Exchange {
@@ -266,7 +266,10 @@ fn build<A: Fam>(hybrid: bool) -> Exchange {
     let b = resp2
         .handle_msg3(&mut table, SRC, &msg3, Load::Normal, now)
         .unwrap();
-    assert_eq!(a.initial_secret().secret, b.initial_secret().secret);
+    assert_eq!(
+        a.initial_secret_for_test().secret,
+        b.initial_secret_for_test().secret
+    );
     Exchange {
         msg1,
         msg2,
@@ -274,8 +277,8 @@ fn build<A: Fam>(hybrid: bool) -> Exchange {
         cookie_reply,
         msg1_cookie,
         k_m,
-        secret: a.initial_secret().secret.try_into().unwrap(),
-        transcript: a.initial_secret().transcript.try_into().unwrap(),
+        secret: a.initial_secret_for_test().secret.try_into().unwrap(),
+        transcript: a.initial_secret_for_test().transcript.try_into().unwrap(),
         rec_after: table.rec.to_bytes(),
     }
 }

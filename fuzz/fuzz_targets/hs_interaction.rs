@@ -25,7 +25,7 @@ use pqdr_handshake::{
     Error, Established, Identity, Initiator, InitiatorConfig, Instant, K768, Load, Msg3Retransmit,
     Reply, Role, S65, Tai64N,
 };
-use pqdr_ratchet::{Config, MlKem768};
+use pqdr_ratchet::{Config, XWing};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&setup, ops)) = data.split_first() else {
@@ -196,12 +196,18 @@ impl<A: Fam> World<A> {
             let a = self.est_i.as_ref().unwrap();
             assert_eq!((a.role(), b.role()), (Role::Initiator, Role::Responder));
             assert_eq!(
-                a.initial_secret().secret,
-                b.initial_secret().secret,
+                a.initial_secret_for_test().secret,
+                b.initial_secret_for_test().secret,
                 "secrets differ"
             );
-            assert_eq!(a.initial_secret().transcript, b.initial_secret().transcript);
-            assert_eq!(a.initial_secret().context, b.initial_secret().context);
+            assert_eq!(
+                a.initial_secret_for_test().transcript,
+                b.initial_secret_for_test().transcript
+            );
+            assert_eq!(
+                a.initial_secret_for_test().context,
+                b.initial_secret_for_test().context
+            );
             assert_eq!(a.peer(), &hpk::<A>(Side::R, self.table.hybrid));
             assert_eq!(b.peer(), &hpk::<A>(Side::I, self.table.hybrid));
         }
@@ -336,12 +342,13 @@ fn run<A: Fam>(hybrid: bool, setup: u8, ops: &[u8]) {
         }
         w.check();
     }
-    // Both established: ratchet sessions from both, one record each way.
+    // Both established: ratchet sessions from both, one record each way
+    // (X-Wing: every suite may start it, a `-X` suite must).
     if let (Some(a), Some(b)) = (w.est_i.take(), w.est_r.take()) {
         let now = Instant(w.now);
         let cfg = Config::default();
-        let mut sa = a.into_session::<MlKem768, _>(&cfg, now, &mut w.ri).unwrap();
-        let mut sb = b.into_session::<MlKem768, _>(&cfg, now, &mut w.rr).unwrap();
+        let mut sa = a.into_session::<XWing, _>(&cfg, now, &mut w.ri).unwrap();
+        let mut sb = b.into_session::<XWing, _>(&cfg, now, &mut w.rr).unwrap();
         let mut pkt = [0u8; 1500];
         let mut out = [0u8; 1500];
         let msg = b"from the initiator";

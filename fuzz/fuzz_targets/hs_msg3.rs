@@ -5,7 +5,7 @@
 //!
 //! Input: `flags ‖ bytes`. flags bits 0–1 suite; 2 XOR into the valid msg3
 //! (else raw); 3 mac1 recomputed; 4–5 the replay record: fresh, after the
-//! valid msg3, or the next 40 input bytes; 6 `Load::Under`; 7 biscuit keys
+//! valid msg3, or the next 48 input bytes; 6 `Load::Under`; 7 biscuit keys
 //! rotated once (the biscuit opens under the previous key) or twice (120 s
 //! apart: it no longer opens) depending on bit 4.
 #![no_main]
@@ -35,7 +35,7 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
         0 => {}
         1 => table.rec = ReplayRecord::from_bytes(&ex.rec_after),
         _ => {
-            let Some((r, tail)) = rest.split_first_chunk::<40>() else {
+            let Some((r, tail)) = rest.split_first_chunk::<{ ReplayRecord::SIZE }>() else {
                 return;
             };
             table.rec = ReplayRecord::from_bytes(r);
@@ -86,8 +86,8 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
             assert_eq!(n, ex.msg3.len());
             assert_eq!(msg[..n - 16], ex.msg3[..n - 16], "forged msg3 accepted");
             assert_eq!(est.role(), Role::Responder);
-            assert_eq!(est.initial_secret().secret, &ex.secret);
-            assert_eq!(est.initial_secret().transcript, &ex.transcript);
+            assert_eq!(est.initial_secret_for_test().secret, &ex.secret);
+            assert_eq!(est.initial_secret_for_test().transcript, &ex.transcript);
             assert_eq!(table.rec.last_timestamp(), old.last_timestamp().max(CLOCK));
             assert_eq!(table.rec.to_bytes()[12..28], ex.rec_after[12..28]);
             // The same msg3 again is a duplicate and changes nothing.

@@ -235,7 +235,7 @@ pub extern "C" fn pqdr_nostd_handshake(seed: u64) -> u32 {
     let Ok(b) = resp.handle_msg3(&mut table, b"src", m3, Load::Normal, Instant(0)) else {
         return 0;
     };
-    let same = a.initial_secret().secret == b.initial_secret().secret;
+    let same = a.transcript() == b.transcript();
     let cfg = pqdr_ratchet::Config::default();
     let session = a.into_session::<pqdr_ratchet::MlKem768, _>(&cfg, Instant(0), &mut rng);
     u32::from(same && session.is_ok())

@@ -3,7 +3,8 @@
 use core::fmt;
 
 /// Why a handshake operation failed. A failed `handle_*` call leaves the
-/// state bit-identical (only rate-limit buckets may move).
+/// state bit-identical (only rate-limit buckets may move), except
+/// [`Error::RotationOverdue`], which comes with the wipe of the keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
@@ -51,6 +52,10 @@ pub enum Error {
     WrongState,
     /// The attempt ran out of time (90 s).
     Timeout,
+    /// The responder's biscuit keys and cookie secrets were not rotated for
+    /// 240 s (2 × `ROTATE_MS`) and are wiped: call `Responder::handle_timeout`
+    /// (from a timer, at `poll_timeout`).
+    RotationOverdue,
     /// A configuration error: hybrid on one side only, an ephemeral the suite
     /// does not allow, an app label over 64 bytes.
     Config,

@@ -147,7 +147,10 @@ impl Established {
     }
 
     /// The ratchet's input (docs/protocol/ratchet.md §1.3): secret, transcript, context.
-    pub fn initial_secret(&self) -> pqdr_ratchet::InitialSecret<'_> {
+    /// Not public: the secret seeds exactly one session, through
+    /// [`Established::into_session`] / [`pqdr_ratchet::Session::from_handshake`],
+    /// which consume the output.
+    fn secret_parts(&self) -> pqdr_ratchet::InitialSecret<'_> {
         pqdr_ratchet::InitialSecret {
             secret: &self.secret,
             transcript: &self.transcript,
@@ -155,12 +158,67 @@ impl Established {
         }
     }
 
-    /// Starts the ratchet session with this output and its role
-    /// ([`pqdr_ratchet::Session::from_handshake`]). A `-X` handshake should
-    /// use the X-Wing ratchet KEM once its adapter exists; until then ML-KEM-768.
+    /// The wire id ([`pqdr_ratchet::RatchetKem::ID`]) of the ratchet KEM this
+    /// handshake starts: X-Wing (0x647A) after a `-X` suite, so the session
+    /// stays hybrid, and ML-KEM-768 (0x0041) otherwise
+    /// (docs/protocol/handshake.md §4 "Output"). Pick the session type by it:
+    /// [`Established::into_session`] refuses a `-X` handshake into any
+    /// ratchet KEM but X-Wing.
+    pub fn ratchet_kem_id(&self) -> u16 {
+        self.suite.ratchet_kem_id()
+    }
+
+    /// Starts the ratchet session with this output and its role, consuming the
+    /// output: one handshake seeds one session
+    /// ([`pqdr_ratchet::Session::from_handshake`] does the same).
+    ///
+    /// `K` must be the suite's ratchet KEM ([`Established::ratchet_kem_id`]) after a
+    /// `-X` suite: `pqdr_ratchet::XWing`. A non-hybrid suite starts any
+    /// ratchet KEM (ML-KEM-768 by default).
+    ///
+    /// ```
+    /// # use pqdr_handshake::Established;
+    /// # use pqdr_ratchet::{Config, Instant, MlKem768, Session};
+    /// # fn f(est: Established, rng: &mut impl rand_core::CryptoRng) -> Result<(), pqdr_ratchet::Error> {
+    /// let cfg = Config::default();
+    /// let s: Session<MlKem768> = est.into_session(&cfg, Instant(0), rng)?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// A second session from the same output does not compile:
+    ///
+    /// ```compile_fail,E0382
+    /// # use pqdr_handshake::Established;
+    /// # use pqdr_ratchet::{Config, Instant, MlKem768, Session};
+    /// # fn f(est: Established, rng: &mut impl rand_core::CryptoRng) -> Result<(), pqdr_ratchet::Error> {
+    /// let cfg = Config::default();
+    /// let a: Session<MlKem768> = Session::from_handshake(&cfg, est, Instant(0), rng)?;
+    /// let b: Session<MlKem768> = est.into_session(&cfg, Instant(0), rng)?; // `est` was moved
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// nor does seeding a session from a borrowed output (the output stays usable),
+    ///
+    /// ```compile_fail,E0277
+    /// # use pqdr_handshake::Established;
+    /// # use pqdr_ratchet::{Config, Instant, MlKem768, Session};
+    /// # fn f(est: Established, rng: &mut impl rand_core::CryptoRng) -> Result<(), pqdr_ratchet::Error> {
+    /// let cfg = Config::default();
+    /// let a: Session<MlKem768> = Session::from_handshake(&cfg, &est, Instant(0), rng)?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// nor reading the raw initial secret:
+    ///
+    /// ```compile_fail,E0599
+    /// # fn f(est: pqdr_handshake::Established) {
+    /// let secret: &[u8] = est.initial_secret().secret;
+    /// # }
+    /// ```
     ///
     /// # Errors
-    /// The ratchet's configuration errors.
+    /// [`pqdr_ratchet::Error::KemMismatch`] for a `-X` handshake into another
+    /// KEM than X-Wing; the ratchet's configuration errors.
     #[cfg(feature = "ratchet")]
     pub fn into_session<K: pqdr_ratchet::RatchetKem, R: rand_core::CryptoRng + ?Sized>(
         self,
@@ -168,7 +226,26 @@ impl Established {
         now: Instant,
         rng: &mut R,
     ) -> Result<pqdr_ratchet::Session<K>, pqdr_ratchet::Error> {
-        pqdr_ratchet::Session::from_handshake(cfg, &self, now, rng)
+        // The checks of `Session::from_handshake`, on `self` in place: it is
+        // erased when it drops at the end of this call (no moved copy).
+        if !pqdr_ratchet::HandshakeOutput::accepts_ratchet_kem(&self, K::ID) {
+            return Err(pqdr_ratchet::Error::KemMismatch);
+        }
+        pqdr_ratchet::Session::new(cfg, self.role, self.secret_parts(), now, rng)
+    }
+
+    /// A 32-byte key for a use other than the ratchet (e.g. a static-key
+    /// baseline), `BLAKE3.derive_key(context, secret)` — never the ratchet's
+    /// input itself. Consumes the output like [`Established::into_session`]:
+    /// one handshake seeds one thing.
+    pub fn into_key(self, context: &str) -> zeroize::Zeroizing<[u8; 32]> {
+        zeroize::Zeroizing::new(blake3::derive_key(context, &self.secret))
+    }
+
+    /// The ratchet's input (test builds only: the vectors compare it).
+    #[cfg(feature = "test-utils")]
+    pub fn initial_secret_for_test(&self) -> pqdr_ratchet::InitialSecret<'_> {
+        self.secret_parts()
     }
 
     /// The key-schedule trace (test builds only).
@@ -182,8 +259,12 @@ impl pqdr_ratchet::HandshakeOutput for Established {
     fn role(&self) -> Role {
         self.role
     }
-    fn initial_secret(&self) -> pqdr_ratchet::InitialSecret<'_> {
-        Established::initial_secret(self)
+    fn initial_secret(&self, _: &pqdr_ratchet::SeedToken) -> pqdr_ratchet::InitialSecret<'_> {
+        self.secret_parts()
+    }
+    /// A `-X` suite starts an X-Wing ratchet (docs/protocol/handshake.md §4 "Output").
+    fn accepts_ratchet_kem(&self, kem_id: u16) -> bool {
+        !self.suite.hybrid() || kem_id == self.suite.ratchet_kem_id()
     }
 }
 

@@ -303,18 +303,22 @@ impl<A: Auth> PeerStore<A> for OnePeer<'_, A> {
     }
 }
 
-/// Per-peer replay state kept by the responder (docs/protocol/handshake.md §5.3: 40 bytes).
+/// Per-peer replay state kept by the responder (docs/protocol/handshake.md §5.3: 48 bytes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReplayRecord {
     pub(crate) last_ts: Tai64N,
     pub(crate) last_biscuit_no: u64,
     pub(crate) instance: u64,
     pub(crate) flood_tat: u64,
+    /// The newest msg1 timestamp charged to the per-peer rate (50/s): a
+    /// timestamp at or below it (a replay, or a resend of the same msg1) is
+    /// not charged again, so replays cannot keep the bucket empty.
+    pub(crate) flood_ts: Tai64N,
 }
 
 impl ReplayRecord {
     /// Size of [`ReplayRecord::to_bytes`].
-    pub const SIZE: usize = 40;
+    pub const SIZE: usize = 48;
 
     /// A fresh record (no handshake seen).
     pub const fn new() -> Self {
@@ -323,6 +327,7 @@ impl ReplayRecord {
             last_biscuit_no: 0,
             instance: 0,
             flood_tat: 0,
+            flood_ts: Tai64N { secs: 0, nanos: 0 },
         }
     }
 
@@ -340,19 +345,22 @@ impl ReplayRecord {
     }
 
     /// Serialises the record for persistence.
-    pub fn to_bytes(&self) -> [u8; 40] {
-        let mut b = [0u8; 40];
+    pub fn to_bytes(&self) -> [u8; Self::SIZE] {
+        let mut b = [0u8; Self::SIZE];
         b[..12].copy_from_slice(&self.last_ts.to_bytes());
         b[12..20].copy_from_slice(&self.last_biscuit_no.to_be_bytes());
         b[20..28].copy_from_slice(&self.instance.to_be_bytes());
         b[28..36].copy_from_slice(&self.flood_tat.to_be_bytes());
+        b[36..48].copy_from_slice(&self.flood_ts.to_bytes());
         b
     }
 
     /// Parses [`ReplayRecord::to_bytes`].
-    pub fn from_bytes(b: &[u8; 40]) -> Self {
+    pub fn from_bytes(b: &[u8; Self::SIZE]) -> Self {
         let mut ts = [0u8; 12];
         ts.copy_from_slice(&b[..12]);
+        let mut fts = [0u8; 12];
+        fts.copy_from_slice(&b[36..48]);
         let u = |r: core::ops::Range<usize>| {
             let mut x = [0u8; 8];
             x.copy_from_slice(&b[r]);
@@ -363,6 +371,7 @@ impl ReplayRecord {
             last_biscuit_no: u(12..20),
             instance: u(20..28),
             flood_tat: u(28..36),
+            flood_ts: Tai64N::from_bytes(&fts),
         }
     }
 }

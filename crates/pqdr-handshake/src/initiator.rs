@@ -150,27 +150,57 @@ impl<A: Auth> Initiator<A> {
         let idx = rng.next_u32();
         let mut seed = [0u8; 64];
         Coins::new(&me.sigma, b'e', rng).fill(&mut seed);
-        let eph = EphKey::generate(suite.ephemeral(), &seed);
+        let mut label = [0u8; MAX_APP_LABEL];
+        label[..cfg.app_label.len()].copy_from_slice(cfg.app_label);
+        // Issue #33 I1: the attempt is built first and its secrets (dk_E, ck,
+        // the X25519 scalar, k_m) are computed in its own fields, not in
+        // locals moved into it at the end (a move leaves the old bytes behind).
+        // On an error it drops, and its Drop erases them.
+        let mut s = Initiator {
+            state: State::AwaitMsg2,
+            suite,
+            layout,
+            idx,
+            hpk_r: cfg.peer.hpk,
+            hpk_i: me.hpk,
+            r_vk: [0u8; VK_MAX],
+            eph: Some(EphKey::generate(suite.ephemeral(), &seed)),
+            x_eph: [0u8; 32],
+            chain: Chain::init(suite.id(), &cfg.peer.hpk, cfg.app_label),
+            k_m: [0u8; 32],
+            ts,
+            msg1: [0u8; MSG1_MAX],
+            cookie: None,
+            started: now,
+            created: now,
+            next_send: Some(now),
+            sends: 0,
+            jitter: 0,
+            label,
+            label_len: cfg.app_label.len(),
+            _a: core::marker::PhantomData,
+        };
         seed.zeroize();
 
-        let mut msg1 = [0u8; MSG1_MAX];
-        wire::write_header(&mut msg1, MSG1, suite.id(), idx, None);
-        msg1[layout.m1_ek()].copy_from_slice(eph.ek());
+        let msg1 = &mut s.msg1;
+        wire::write_header(msg1, MSG1, suite.id(), idx, None);
+        if let Some(eph) = &s.eph {
+            msg1[layout.m1_ek()].copy_from_slice(eph.ek());
+        }
         let mut ss = [0u8; 32];
         if A::MODE == Mode::Kem {
             let mut coins = Coins::new(&me.sigma, b'r', rng);
             A::encapsulate(cfg.peer.pk, &mut coins, &mut msg1[layout.m1_ct()], &mut ss);
         }
-        let mut x_eph = [0u8; 32];
         if hybrid {
-            x_eph = Coins::new(&me.sigma, b'x', rng).take32();
-            msg1[layout.m1_x()].copy_from_slice(&x25519::public(&x_eph));
+            Coins::new(&me.sigma, b'x', rng).fill(&mut s.x_eph);
+            msg1[layout.m1_x()].copy_from_slice(&x25519::public(&s.x_eph));
         }
-        let jitter = rng.next_u32();
+        s.jitter = rng.next_u32();
         // Public: ek_E, ct_R and X_I are sent (th hashes them).
         pqdr_ct::hook::declassify(&mut msg1[HDR_A..layout.m1_x().end]);
 
-        let mut chain = Chain::init(suite.id(), &cfg.peer.hpk, cfg.app_label);
+        let chain = &mut s.chain;
         match A::MODE {
             Mode::Kem => {
                 // docs/protocol/handshake.md §4 KEM mode, steps 1–3.
@@ -179,7 +209,7 @@ impl<A: Auth> Initiator<A> {
                 ss.zeroize();
                 let xs_r = cfg.peer.x_public.unwrap_or([0; 32]);
                 if hybrid {
-                    chain.mix_dh(b'a', &x_eph, &xs_r)?;
+                    chain.mix_dh(b'a', &s.x_eph, &xs_r)?;
                 }
                 let k1 = chain.key(b'1');
                 let enc_id = &mut msg1[layout.m1_enc_id()];
@@ -201,42 +231,16 @@ impl<A: Auth> Initiator<A> {
                 chain.mix_hash(&[&msg1[..layout.m1_mac1().start]]);
             }
         }
-        let k_m = chain.key(b'm');
+        s.k_m = chain.key(b'm').0;
         let mac_key = dk(C_MAC1, &[&cfg.peer.hpk]);
         let m1 = mac16(&mac_key, &msg1[..layout.m1_mac1().start]);
         msg1[layout.m1_mac1()].copy_from_slice(&m1);
 
-        let mut r_vk = [0u8; VK_MAX];
         if A::MODE == Mode::Sig {
             let vk = A::public_bytes(cfg.peer.pk);
-            r_vk[..vk.len()].copy_from_slice(vk);
+            s.r_vk[..vk.len()].copy_from_slice(vk);
         }
-        let mut label = [0u8; MAX_APP_LABEL];
-        label[..cfg.app_label.len()].copy_from_slice(cfg.app_label);
-        Ok(Initiator {
-            state: State::AwaitMsg2,
-            suite,
-            layout,
-            idx,
-            hpk_r: cfg.peer.hpk,
-            hpk_i: me.hpk,
-            r_vk,
-            eph: Some(eph),
-            x_eph,
-            chain,
-            k_m: k_m.0,
-            ts,
-            msg1,
-            cookie: None,
-            started: now,
-            created: now,
-            next_send: Some(now),
-            sends: 0,
-            jitter,
-            label,
-            label_len: cfg.app_label.len(),
-            _a: core::marker::PhantomData,
-        })
+        Ok(s)
     }
 
     /// A new attempt (new ek_E, timestamp and index) for the same peer,
@@ -262,7 +266,11 @@ impl<A: Auth> Initiator<A> {
             next.cookie = self.cookie;
             next.refresh_mac2(now);
         }
-        *self = next;
+        // Issue #33 I1: swap rather than move, so the local that held the new
+        // attempt ends holding the old one, whose Drop erases it (a move
+        // would leave a copy of the new dk_E, ck and k_m in the local).
+        core::mem::swap(self, &mut next);
+        drop(next);
         Ok(())
     }
 

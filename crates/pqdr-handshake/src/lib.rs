@@ -60,7 +60,7 @@
 //! let a = init.handle_msg2(&m2[..n2], &alice, now, &mut rng)?;
 //! let b = responder.handle_msg3(&mut table, b"10.0.0.1:5000", a.msg3().unwrap(), Load::Normal, now)?;
 //! assert_eq!((a.role(), b.role()), (Role::Initiator, Role::Responder));
-//! assert_eq!(a.initial_secret().secret, b.initial_secret().secret);
+//! assert_eq!(a.transcript(), b.transcript());
 //! # Ok::<(), pqdr_handshake::Error>(())
 //! ```
 #![no_std]
@@ -95,6 +95,6 @@ pub use responder::{ROTATE_MS, Reply, Responder};
 pub use suite::KMc;
 #[cfg(feature = "ntrup")]
 pub use suite::KNt;
-pub use suite::{Auth, Ephemeral, HYBRID_BIT, K768, Mode, Suite};
+pub use suite::{Auth, Ephemeral, HYBRID_BIT, K768, MLKEM768_KEM_ID, Mode, Suite, XWING_KEM_ID};
 #[cfg(feature = "mldsa")]
 pub use suite::{S44, S65, S87};

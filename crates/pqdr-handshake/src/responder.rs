@@ -5,8 +5,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-use crate::established::Established;
-use crate::established::MAX_APP_LABEL;
+use crate::established::{Established, MAX_APP_LABEL};
 use crate::ids::{Identity, Load, PeerStore, Tai64N};
 use crate::kdf::{
     C_BISCUIT, C_COOKIE, C_COOKIE_KEY, C_MAC1, C_MAC2, C_SOURCE, Chain, Coins, Key, SIG_CTX_I,
@@ -64,6 +63,8 @@ pub struct Responder<A: Auth, const RL: usize = 256> {
     csecrets: [[u8; 32]; 2],
     src_key: [u8; 32],
     rotated: Instant,
+    /// Biscuit keys and cookie secrets wiped after 2 × [`ROTATE_MS`] without a rotation (L9).
+    wiped: bool,
     slots: [Slot; RL],
     /// k_m of the last msg2 written (its fragment key, frag.rs).
     pub(crate) last_k_m: [u8; 32],
@@ -96,27 +97,55 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             csecrets: [[0; 32]; 2],
             src_key: [0; 32],
             rotated: now,
+            wiped: false,
             slots: [Slot::default(); RL],
             last_k_m: [0; 32],
         };
-        for k in s.bkeys.iter_mut().chain(s.csecrets.iter_mut()) {
+        for k in s.bkeys.iter_mut().chain(&mut s.csecrets).chain([&mut s.src_key]) {
             rng.fill_bytes(k);
         }
-        rng.fill_bytes(&mut s.src_key);
         Ok(s)
     }
 
     /// Rotates the biscuit keys and cookie secrets every 120 s (call at
-    /// [`Responder::poll_timeout`]). A biscuit lives at most 240 s.
+    /// [`Responder::poll_timeout`], from a timer). A biscuit lives at most
+    /// 240 s: if no rotation came for 240 s, both keys and both secrets are
+    /// wiped at the next message ([`Error::RotationOverdue`] until this call
+    /// draws new ones).
     pub fn handle_timeout<R: CryptoRng + ?Sized>(&mut self, now: Instant, rng: &mut R) {
         if now < self.rotated.plus(ROTATE_MS) {
             return;
         }
-        self.bkeys[1] = self.bkeys[0];
-        self.csecrets[1] = self.csecrets[0];
-        rng.fill_bytes(&mut self.bkeys[0]);
-        rng.fill_bytes(&mut self.csecrets[0]);
+        if self.wiped || now >= self.rotated.plus(2 * ROTATE_MS) {
+            // The current key is itself over 240 s old: neither is kept.
+            for k in self.bkeys.iter_mut().chain(self.csecrets.iter_mut()) {
+                rng.fill_bytes(k);
+            }
+            self.wiped = false;
+        } else {
+            self.bkeys[1] = self.bkeys[0];
+            self.csecrets[1] = self.csecrets[0];
+            rng.fill_bytes(&mut self.bkeys[0]);
+            rng.fill_bytes(&mut self.csecrets[0]);
+        }
         self.rotated = now;
+    }
+
+    /// docs/protocol/handshake.md §5 (biscuit keys live ≤ 240 s), issue #33 L9: an
+    /// application that stops calling [`Responder::handle_timeout`] must not
+    /// keep its biscuit keys and cookie secrets alive. After 2 × [`ROTATE_MS`]
+    /// without a rotation they are wiped (zeroized, never used as keys) and
+    /// every handshake message is refused until the next rotation.
+    fn check_rotation(&mut self, now: Instant) -> Result<(), Error> {
+        if !self.wiped && now >= self.rotated.plus(2 * ROTATE_MS) {
+            self.bkeys.zeroize();
+            self.csecrets.zeroize();
+            self.wiped = true;
+        }
+        if self.wiped {
+            return Err(Error::RotationOverdue);
+        }
+        Ok(())
     }
 
     /// When [`Responder::handle_timeout`] next has work.
@@ -191,7 +220,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     ///
     /// # Errors
     /// A typed error for every malformed, unauthentic, stale or rate-limited
-    /// msg1; only the rate-limit buckets change on failure.
+    /// msg1; only the rate-limit buckets change on failure (and
+    /// [`Error::RotationOverdue`] wipes the keys of a responder not rotated for 240 s).
     #[allow(clippy::too_many_arguments)]
     pub fn handle_msg1<R: CryptoRng + ?Sized>(
         &mut self,
@@ -203,6 +233,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         rng: &mut R,
         out: &mut [u8],
     ) -> Result<Reply, Error> {
+        self.check_rotation(now)?;
         // 1. length, type, version, suite against our key.
         let h = wire::header(msg, MSG1, HDR_A)?;
         let suite = Suite::parse::<A>(h.suite)?;
@@ -297,8 +328,15 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             if ts <= rec.last_ts {
                 return Err(Error::StaleTimestamp);
             }
-            if authenticated && !gcra(&mut rec.flood_tat, now.0, PEER_INTERVAL_MS, 1) {
-                return Err(Error::Flood);
+            // The per-peer rate counts distinct timestamps (docs/protocol/handshake.md §5,
+            // issue #33 L4): only a msg1 newer than the last charged one is
+            // charged, so a replayed (or resent) authenticated msg1 cannot
+            // keep the bucket empty and lock the initiator's next msg1 out.
+            if authenticated && ts > rec.flood_ts {
+                if !gcra(&mut rec.flood_tat, now.0, PEER_INTERVAL_MS, 1) {
+                    return Err(Error::Flood);
+                }
+                rec.flood_ts = ts;
             }
         } else {
             chain.mix_hash(&[&msg[..l.m1_mac1().start]]);
@@ -396,7 +434,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     ///
     /// # Errors
     /// A typed error for every malformed, unauthentic or replayed msg3
-    /// ([`Error::Duplicate`] for the same msg3 again); nothing changes then.
+    /// ([`Error::Duplicate`] for the same msg3 again); nothing changes then
+    /// but for [`Error::RotationOverdue`], as in [`Responder::handle_msg1`].
     pub fn handle_msg3(
         &mut self,
         peers: &mut impl PeerStore<A>,
@@ -406,7 +445,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         now: Instant,
     ) -> Result<Established, Error> {
         // A valid biscuit proves return routability: no cookie needed here.
-        let _ = (src, load, now);
+        let _ = (src, load);
+        self.check_rotation(now)?;
         let h = wire::header(msg, MSG3, HDR_B)?;
         let suite = Suite::parse::<A>(h.suite)?;
         if A::MODE == Mode::Kem && suite.hybrid() != self.me.x_secret.is_some() {
@@ -572,6 +612,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     pub fn set_secrets_for_test(&mut self, bkey: [u8; 32], csecret: [u8; 32]) {
         self.bkeys[0] = bkey;
         self.csecrets[0] = csecret;
+        self.wiped = false;
     }
     /// A hash of every field except the source buckets (test-only): equal
     /// snapshots mean a bit-identical state apart from rate limiting.
@@ -587,6 +628,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         h.update(&self.src_key);
         h.update(&self.rotated.0.to_be_bytes());
+        h.update(&[u8::from(self.wiped)]);
         *h.finalize().as_bytes()
     }
 

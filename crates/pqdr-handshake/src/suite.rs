@@ -12,6 +12,11 @@ use crate::kdf::Coins;
 
 /// Bit 7 of the suite id: the `-X` (X25519 hybrid) variant.
 pub const HYBRID_BIT: u16 = 0x0080;
+/// `pqdr_ratchet::XWing::ID` (the HPKE KEM id of X-Wing; tests/ratchet_kem.rs
+/// checks it against the adapter).
+pub const XWING_KEM_ID: u16 = 0x647A;
+/// `pqdr_ratchet::MlKem768::ID` (the HPKE KEM id of ML-KEM-768).
+pub const MLKEM768_KEM_ID: u16 = 0x0041;
 /// Bits 6..4 of the suite id: the ephemeral KEM.
 const EPHEMERAL_MASK: u16 = 0x0070;
 
@@ -96,6 +101,16 @@ impl Suite {
     /// Whether this is a `-X` suite.
     pub const fn hybrid(self) -> bool {
         self.0 & HYBRID_BIT != 0
+    }
+    /// The wire id ([`pqdr_ratchet::RatchetKem::ID`]) of the ratchet KEM the
+    /// suite starts (docs/protocol/handshake.md §4 "Output"): X-Wing for a `-X` suite, so
+    /// the session's epochs stay hybrid, ML-KEM-768 otherwise.
+    pub const fn ratchet_kem_id(self) -> u16 {
+        if self.hybrid() {
+            XWING_KEM_ID
+        } else {
+            MLKEM768_KEM_ID
+        }
     }
     /// The ephemeral KEM.
     pub const fn ephemeral(self) -> Ephemeral {

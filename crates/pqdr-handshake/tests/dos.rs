@@ -67,7 +67,11 @@ fn msg1_at<A: TestKeys, P: PeerStore<A>>(
 fn state<A: TestKeys>(
     resp: &Responder<A, 16>,
     peers: &Multi<'_, A>,
-) -> ([u8; 32], [u8; 32], Vec<[u8; 40]>) {
+) -> (
+    [u8; 32],
+    [u8; 32],
+    Vec<[u8; pqdr_handshake::ReplayRecord::SIZE]>,
+) {
     (
         resp.snapshot(),
         resp.buckets_snapshot(),
@@ -167,8 +171,8 @@ fn cookie_round<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
         .handle_msg3(&mut peers, SRC, est.msg3().unwrap(), Load::Under, t1)
         .unwrap();
     assert_eq!(
-        r.initial_secret().secret,
-        est.initial_secret().secret,
+        r.initial_secret_for_test().secret,
+        est.initial_secret_for_test().secret,
         "{name}"
     );
     name
@@ -272,6 +276,94 @@ fn cookie_secrets_rotate() {
     ));
 }
 
+/// Issue #33 L9 (virtual clock): an application that never calls
+/// `handle_timeout` does not keep its biscuit keys and cookie secrets alive.
+/// 240 s (2 × ROTATE_MS) after the last rotation they are wiped: a msg3 whose
+/// biscuit is from before fails (`RotationOverdue`), so does msg1 (no RNG
+/// byte drawn), until `handle_timeout` draws new keys; the old biscuit stays
+/// invalid then and a new handshake completes.
+#[test]
+fn biscuit_keys_wiped_without_rotation() {
+    let w = World::<K768>::new(false, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut table = w.table();
+    let t = 200_000;
+    let (mut i, msg1) = begin(&w, Tai64N::default(), Instant(t), 7);
+    let (got, _) = msg1_at(&mut resp, &mut table, SRC, &msg1, Load::Normal, Instant(t));
+    let Ok((Reply::Msg2(_), msg2)) = got else {
+        panic!("{got:?}")
+    };
+    let est = i
+        .handle_msg2(&msg2, &w.i.id, Instant(t), &mut rng(8))
+        .unwrap();
+    let msg3 = est.msg3().unwrap().to_vec();
+    let late = 2 * ROTATE_MS;
+    // Still alive 1 ms before.
+    let fresh = resp.snapshot();
+    assert_eq!(
+        msg1_at(
+            &mut resp,
+            &mut table,
+            SRC,
+            &msg1,
+            Load::Normal,
+            Instant(late - 1)
+        )
+        .0
+        .map(|r| r.0),
+        Ok(Reply::Msg2(msg2.len()))
+    );
+    assert_ne!(resp.snapshot(), fresh, "biscuit counter moved");
+    assert_eq!(
+        resp.handle_msg3(&mut table, SRC, &msg3, Load::Normal, Instant(late))
+            .err(),
+        Some(Error::RotationOverdue)
+    );
+    let wiped = resp.snapshot();
+    let (got, drawn) = msg1_at(
+        &mut resp,
+        &mut table,
+        SRC,
+        &msg1,
+        Load::Under,
+        Instant(late + 1),
+    );
+    assert_eq!((got.err(), drawn), (Some(Error::RotationOverdue), 0));
+    assert_eq!(resp.snapshot(), wiped);
+    // The next rotation draws both keys anew: the old biscuit does not open.
+    resp.handle_timeout(Instant(late + 2), &mut rng(40));
+    assert_eq!(
+        resp.handle_msg3(&mut table, SRC, &msg3, Load::Normal, Instant(late + 3))
+            .err(),
+        Some(Error::BiscuitInvalid)
+    );
+    let (mut i2, m1) = begin(&w, i.sent_timestamp(), Instant(late + 4), 9);
+    let (got, _) = msg1_at(
+        &mut resp,
+        &mut table,
+        SRC,
+        &m1,
+        Load::Normal,
+        Instant(late + 4),
+    );
+    let Ok((Reply::Msg2(_), m2)) = got else {
+        panic!("{got:?}")
+    };
+    let e2 = i2
+        .handle_msg2(&m2, &w.i.id, Instant(late + 5), &mut rng(10))
+        .unwrap();
+    let r2 = resp
+        .handle_msg3(
+            &mut table,
+            SRC,
+            e2.msg3().unwrap(),
+            Load::Normal,
+            Instant(late + 5),
+        )
+        .unwrap();
+    assert_eq!(r2.transcript(), e2.transcript());
+}
+
 /// The cookie's 115 s life at the initiator. Within one attempt it cannot run
 /// out (the attempt gives up at 90 s), so the kept cookie is shown through
 /// `renew`, and the expiry itself with a cookie taken at an earlier instant
@@ -287,6 +379,9 @@ fn cookie_life_at_the_initiator() {
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, false)]);
     let t0 = Instant(200_000);
+    // The application's rotation timer (its first rotation is due at 120 s;
+    // without one the keys are wiped at 240 s, issue #33 L9).
+    resp.handle_timeout(t0, &mut rng(39));
     let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
     let reply = got.unwrap().1;
@@ -329,6 +424,7 @@ fn cookie_life_at_the_initiator() {
     // Expiry: a cookie taken (per the caller's clock) 30 s before the attempt
     // started. A fresh responder (its source bucket has not seen the later instants above).
     let mut resp = w.responder(4);
+    resp.handle_timeout(t0, &mut rng(38));
     let (mut init2, msg1b) = begin(&w, last, t0, 8);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1b, Load::Under, t0);
     init2
@@ -555,19 +651,138 @@ fn flood<A: TestKem>(hybrid: bool, psk: Option<[u8; 32]>) -> (usize, usize) {
     // The other peer is not limited by this one.
     assert!(try1(&mut resp, &mut peers, &msg_b, t + 19));
     assert!(try1(&mut resp, &mut peers, &msgs[2], t + 20), "20 ms later");
-    // A replay of the same msg1 counts too.
-    assert_eq!(
-        try1(&mut resp, &mut peers, &msgs[2], t + 21),
-        !authenticated
-    );
+    // A replay (or resend) of a charged msg1 is answered but not charged
+    // again (issue #33 L4): the rate counts distinct timestamps.
+    assert!(try1(&mut resp, &mut peers, &msgs[2], t + 21));
     assert!(try1(&mut resp, &mut peers, &msgs[3], t + 40));
     let (f, p) = (flooded, passed);
     if authenticated {
-        assert_eq!((f, p), (3, 4));
+        assert_eq!((f, p), (2, 5));
     } else {
         assert_eq!((f, p), (0, 7));
     }
     (f, p)
+}
+
+/// Issue #33 L4: an attacker replays a captured authenticated msg1 (psk or
+/// `-X`) every millisecond, before the genuine initiator's datagram in the
+/// same millisecond. The replays are answered but charge the per-peer rate
+/// only once (their timestamp), so the initiator's fresh msg1 still gets
+/// msg2 and the handshake completes. Returns the replays answered.
+fn replay_flood<A: TestKem>(hybrid: bool, psk: Option<[u8; 32]>) -> usize {
+    let w = World::<A>::new(hybrid, Ephemeral::MlKem768);
+    let mut resp = w.responder(3);
+    let mut table = w.table();
+    table.psk = psk;
+    let cfg = || {
+        let mut c = w.cfg();
+        if let Some(k) = psk {
+            c.peer = c.peer.with_psk(k);
+        }
+        c
+    };
+    // The captured msg1 (its handshake never completed: msg2 was lost).
+    let t0 = 5_000u64;
+    let first = Initiator::start(
+        &cfg(),
+        &w.i.id,
+        clock(),
+        Tai64N::default(),
+        Instant(t0),
+        &mut rng(40),
+    )
+    .unwrap();
+    let mut b = vec![0u8; 4096];
+    let n = { first }.poll_transmit(Instant(t0), &mut b).unwrap();
+    let captured = b[..n].to_vec();
+    let last_sent = clock();
+    let mut answered = 0;
+    let mut replay = |resp: &mut Responder<A, 16>, table: &mut Table<'_, A>, t: u64| match msg1_at(
+        resp,
+        table,
+        SRC2,
+        &captured,
+        Load::Normal,
+        Instant(t),
+    )
+    .0
+    {
+        Ok((Reply::Msg2(_), _)) => answered += 1,
+        Err(Flood) => {}
+        other => panic!("replay: {other:?}"),
+    };
+    for t in t0..t0 + 100 {
+        replay(&mut resp, &mut table, t);
+    }
+    // The genuine initiator's next attempt (newer timestamp), right after
+    // the attacker's replay of the same millisecond.
+    let t = t0 + 100;
+    replay(&mut resp, &mut table, t);
+    let mut init = Initiator::start(
+        &cfg(),
+        &w.i.id,
+        clock(),
+        last_sent,
+        Instant(t),
+        &mut rng(41),
+    )
+    .unwrap();
+    let n = init.poll_transmit(Instant(t), &mut b).unwrap();
+    let (got, _) = msg1_at(
+        &mut resp,
+        &mut table,
+        SRC,
+        &b[..n],
+        Load::Normal,
+        Instant(t),
+    );
+    let m2 = match got {
+        Ok((Reply::Msg2(_), m2)) => m2,
+        other => panic!("the genuine msg1 after {answered} answered replays: {other:?}"),
+    };
+    // The replays go on; the session completes.
+    for t in t + 1..t + 50 {
+        replay(&mut resp, &mut table, t);
+    }
+    let est = init
+        .handle_msg2(&m2, &w.i.id, Instant(t + 50), &mut rng(42))
+        .unwrap();
+    let est_r = resp
+        .handle_msg3(
+            &mut table,
+            SRC,
+            est.msg3().unwrap(),
+            Load::Normal,
+            Instant(t + 50),
+        )
+        .unwrap();
+    assert_eq!(est.transcript(), est_r.transcript());
+    // A msg1 replayed after the session committed its timestamp is stale.
+    assert_eq!(
+        msg1_at(
+            &mut resp,
+            &mut table,
+            SRC2,
+            &captured,
+            Load::Normal,
+            Instant(t + 60)
+        )
+        .0
+        .err(),
+        Some(Error::StaleTimestamp)
+    );
+    answered
+}
+
+#[test]
+fn replayed_authenticated_msg1_does_not_lock_the_initiator_out() {
+    let psk = replay_flood::<K768>(false, Some([0x5C; 32]));
+    let x = replay_flood::<K768>(true, None);
+    // Every replay is answered (one charge for its timestamp, at t0).
+    assert_eq!((psk, x), (150, 150));
+    println!(
+        "dos: replayed authenticated msg1: psk {psk}, -X {x} replays answered; the initiator got msg2"
+    );
 }
 
 #[test]
@@ -923,6 +1138,9 @@ fn cookie_carried_into_the_next_attempt() {
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, false)]);
     let t0 = Instant(200_000);
+    // The application's rotation timer (its first rotation is due at 120 s;
+    // without one the keys are wiped at 240 s, issue #33 L9).
+    resp.handle_timeout(t0, &mut rng(39));
     let (mut first, msg1) = begin(&w, Tai64N::default(), t0, 7);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
     first.handle_cookie_reply(&got.unwrap().1, t0).unwrap();

@@ -52,9 +52,18 @@ fn check<A: TestKeys>(hybrid: bool, eph: Ephemeral, sizes: [usize; 3]) {
     assert_eq!([n1, n2, n3], sizes, "{}", suite.name());
     assert_eq!(a.role(), Role::Initiator);
     assert_eq!(b.role(), Role::Responder);
-    assert_eq!(a.initial_secret().secret, b.initial_secret().secret);
-    assert_eq!(a.initial_secret().transcript, b.initial_secret().transcript);
-    assert_eq!(a.initial_secret().context, b.initial_secret().context);
+    assert_eq!(
+        a.initial_secret_for_test().secret,
+        b.initial_secret_for_test().secret
+    );
+    assert_eq!(
+        a.initial_secret_for_test().transcript,
+        b.initial_secret_for_test().transcript
+    );
+    assert_eq!(
+        a.initial_secret_for_test().context,
+        b.initial_secret_for_test().context
+    );
     assert_eq!(a.peer(), w.r.id.key_id());
     assert_eq!(b.peer(), w.i.id.key_id());
     assert_eq!(table.rec.last_timestamp(), clock());

@@ -13,7 +13,7 @@ use pqdr_handshake::{
     Ephemeral, Established, Initiator, InitiatorConfig, Instant, K768, KMc, KNt, Load, Reply,
     Responder, Role, S44, S65, S87, Tai64N,
 };
-use pqdr_ratchet::{Config, MlKem768, Session};
+use pqdr_ratchet::{Config, Session, XWing};
 
 /// One peer: its initiator toward the other, its responder, its peer table.
 struct PeerSide<'a, A: TestKeys> {
@@ -107,7 +107,7 @@ impl<'a, A: TestKeys> PeerSide<'a, A> {
 }
 
 /// Seals `msg` at `a`, opens it at `b`.
-fn carry(a: &mut Session<MlKem768>, b: &mut Session<MlKem768>, msg: &[u8], now: Instant) {
+fn carry(a: &mut Session<XWing>, b: &mut Session<XWing>, msg: &[u8], now: Instant) {
     let mut rec = vec![0u8; 1500];
     let n = a.seal(now, b"", msg, &mut rec, &mut rng(50)).unwrap();
     let mut out = vec![0u8; 1500];
@@ -154,21 +154,21 @@ fn simultaneous<A: TestKeys>(hybrid: bool, eph: Ephemeral) -> &'static str {
         "{name}: only initiators send msg3"
     );
     // The secrets pair up crosswise: P's initiator with Q's responder and vice versa.
-    let s = |e: &Established| e.initial_secret().secret.to_vec();
+    let s = |e: &Established| e.initial_secret_for_test().secret.to_vec();
     assert_eq!(s(&p_i), s(&q_r), "{name}");
     assert_eq!(s(&q_i), s(&p_r), "{name}");
     assert_ne!(s(&p_i), s(&q_i), "{name}: two different handshakes");
     assert_eq!(p_i.transcript(), q_r.transcript(), "{name}");
     assert_eq!(q_i.transcript(), p_r.transcript(), "{name}");
     assert_eq!(
-        p_i.initial_secret().context,
-        q_r.initial_secret().context,
+        p_i.initial_secret_for_test().context,
+        q_r.initial_secret_for_test().context,
         "{name}"
     );
     // The two contexts name the same two keys in opposite order (hpk_I ‖ hpk_R).
     assert_ne!(
-        p_i.initial_secret().context,
-        q_i.initial_secret().context,
+        p_i.initial_secret_for_test().context,
+        q_i.initial_secret_for_test().context,
         "{name}"
     );
 
@@ -208,14 +208,15 @@ fn simultaneous<A: TestKeys>(hybrid: bool, eph: Ephemeral) -> &'static str {
     assert_ne!(p_keep.role(), q_keep.role(), "{name}: complementary roles");
     assert_eq!(s(&p_keep), s(&q_keep), "{name}");
 
-    // Ratchet sessions from the kept pair; one record each way.
+    // Ratchet sessions from the kept pair; one record each way. X-Wing: the
+    // ratchet KEM every suite may start (a `-X` suite must, issue #33 L8).
     let cfg = Config::default();
     let t1 = Instant(2_000);
     let mut sp_keep = p_keep
-        .into_session::<MlKem768, _>(&cfg, t1, &mut rng(60))
+        .into_session::<XWing, _>(&cfg, t1, &mut rng(60))
         .unwrap();
     let mut sq_keep = q_keep
-        .into_session::<MlKem768, _>(&cfg, t1, &mut rng(61))
+        .into_session::<XWing, _>(&cfg, t1, &mut rng(61))
         .unwrap();
     carry(
         &mut sp_keep,
@@ -231,7 +232,7 @@ fn simultaneous<A: TestKeys>(hybrid: bool, eph: Ephemeral) -> &'static str {
     );
     // The dropped pair is a different session: its records do not open in the kept one.
     let mut sp_drop = p_drop
-        .into_session::<MlKem768, _>(&cfg, t1, &mut rng(62))
+        .into_session::<XWing, _>(&cfg, t1, &mut rng(62))
         .unwrap();
     let mut rec = vec![0u8; 1500];
     let n = sp_drop
@@ -286,8 +287,14 @@ fn simultaneous_initiation_any_order() {
     let m2_to_p = q.answer(&m1p, Instant(5));
     let p_i = p.finish(&m2_to_p, Instant(5));
     let q_r = q.confirm(p_i.msg3().unwrap(), Instant(5));
-    assert_eq!(p_i.initial_secret().secret, q_r.initial_secret().secret);
-    assert_eq!(q_i.initial_secret().secret, p_r.initial_secret().secret);
+    assert_eq!(
+        p_i.initial_secret_for_test().secret,
+        q_r.initial_secret_for_test().secret
+    );
+    assert_eq!(
+        q_i.initial_secret_for_test().secret,
+        p_r.initial_secret_for_test().secret
+    );
     assert_eq!(p_i.preferred_over(&p_r), q_r.preferred_over(&q_i));
     // P's responder recorded Q, Q's recorded P: each table moved once.
     assert_eq!(p.table.rec.last_timestamp(), clock());

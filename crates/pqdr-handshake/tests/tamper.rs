@@ -775,8 +775,8 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
         .r3(&msg3, Ok(()), &format!("{name} genuine msg3"))
         .unwrap();
     assert_eq!(
-        est_r.initial_secret().secret,
-        est_i.initial_secret().secret,
+        est_r.initial_secret_for_test().secret,
+        est_i.initial_secret_for_test().secret,
         "{name}"
     );
     assert_eq!(cx.table.rec.last_timestamp(), clock());

@@ -253,7 +253,10 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     let b = resp
         .handle_msg3(&mut table, SRC, &msg3, Load::Normal, now)
         .unwrap();
-    assert_eq!(a.initial_secret().secret, b.initial_secret().secret);
+    assert_eq!(
+        a.initial_secret_for_test().secret,
+        b.initial_secret_for_test().secret
+    );
     assert!(
         a.trace().ends_with(b.trace()),
         "the responder's msg3 trace is the initiator's tail"
@@ -342,20 +345,29 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
         .unwrap();
 
     let (trace, keys) = trace_json(&a);
-    let init_secret = a.initial_secret();
-    let root_0 = pqdr_ratchet::testing::root0(
-        &init_secret,
-        pqdr_ratchet::MlKem768::ID,
-        pqdr_ratchet::Mode::Datagram,
-    );
+    let init_secret = a.initial_secret_for_test();
+    // The suite's ratchet KEM: X-Wing after a `-X` suite (issue #33 L8).
+    let kem_id = a.ratchet_kem_id();
+    let root_0 = pqdr_ratchet::testing::root0(&init_secret, kem_id, pqdr_ratchet::Mode::Datagram);
     let cfg_r = pqdr_ratchet::Config {
         ratchet_on_start: false,
         ..Default::default()
     };
-    let session = a
-        .into_session::<pqdr_ratchet::MlKem768, _>(&cfg_r, now, &mut rng(9))
-        .unwrap();
-    let rk_0 = session.leak().slots[0].rk.unwrap();
+    let rk_0 = if kem_id == pqdr_ratchet::XWing::ID {
+        a.into_session::<pqdr_ratchet::XWing, _>(&cfg_r, now, &mut rng(9))
+            .unwrap()
+            .leak()
+            .slots[0]
+            .rk
+            .unwrap()
+    } else {
+        a.into_session::<pqdr_ratchet::MlKem768, _>(&cfg_r, now, &mut rng(9))
+            .unwrap()
+            .leak()
+            .slots[0]
+            .rk
+            .unwrap()
+    };
     let fname = if name.starts_with("KMc") { "kmc" } else { "" };
     json!({
         "name": name,
@@ -379,11 +391,11 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
             "cookie": hex(&resp.cookie_for_test(SRC)), "reply": hex(&reply), "msg1_with_mac2": hex(&msg1_mac2),
         },
         "output": {
-            "secret": hex(b.initial_secret().secret),
-            "transcript": hex(b.initial_secret().transcript),
-            "context": hex(b.initial_secret().context),
+            "secret": hex(b.initial_secret_for_test().secret),
+            "transcript": hex(b.initial_secret_for_test().transcript),
+            "context": hex(b.initial_secret_for_test().context),
         },
-        "ratchet": {"kem_id": pqdr_ratchet::MlKem768::ID, "aead_id": pqdr_ratchet::AEAD_ID, "mode": 0, "root_0": hex(&root_0), "rk_0": hex(&rk_0)},
+        "ratchet": {"kem_id": kem_id, "aead_id": pqdr_ratchet::AEAD_ID, "mode": 0, "root_0": hex(&root_0), "rk_0": hex(&rk_0)},
     })
 }
 

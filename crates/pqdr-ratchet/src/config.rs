@@ -223,14 +223,39 @@ impl fmt::Debug for InitialSecret<'_> {
     }
 }
 
+/// Only this crate can make one: it lets [`HandshakeOutput::initial_secret`]
+/// be called by [`Session::from_handshake`](crate::Session::from_handshake)
+/// and by nothing else, so a handshake's secret seeds the one session that
+/// consumes the handshake output and is not public API of the output.
+#[derive(Debug)]
+pub struct SeedToken(());
+
+impl SeedToken {
+    pub(crate) const fn new() -> Self {
+        SeedToken(())
+    }
+}
+
 /// The output of an authenticated key exchange that starts a session:
 /// the initial secret and the role the exchange's state machine assigned
 /// (implemented by `pqdr_handshake::Established`).
+///
+/// [`Session::from_handshake`](crate::Session::from_handshake) takes the
+/// output by value: one handshake output seeds one session.
 pub trait HandshakeOutput {
     /// Initiator for the side that sent the first handshake message.
     fn role(&self) -> Role;
     /// The secret, transcript and context (docs/protocol/ratchet.md §1.3).
-    fn initial_secret(&self) -> InitialSecret<'_>;
+    /// Callable only from this crate (a [`SeedToken`] cannot be made elsewhere).
+    fn initial_secret(&self, token: &SeedToken) -> InitialSecret<'_>;
+    /// Whether a session with the ratchet KEM of wire id `kem_id`
+    /// ([`RatchetKem::ID`](crate::RatchetKem::ID)) may start from this
+    /// output: a hybrid handshake asks for a hybrid ratchet KEM
+    /// (docs/protocol/handshake.md §4 "Output"). Any KEM by default.
+    fn accepts_ratchet_kem(&self, kem_id: u16) -> bool {
+        let _ = kem_id;
+        true
+    }
 }
 
 /// Why a ratchet attempt was aborted.

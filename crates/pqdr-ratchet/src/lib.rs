@@ -26,7 +26,7 @@ pub mod wire;
 
 pub use config::{
     AbortReason, Config, Event, HandshakeOutput, HardStop, InitialSecret, Instant, Mode, Role,
-    Status,
+    SeedToken, Status,
 };
 pub use kdf::Direction;
 #[cfg(feature = "sntrup761")]
@@ -57,6 +57,9 @@ pub enum Error {
     BufferTooSmall,
     /// Bad lengths, version, flags, frames or parameters.
     Malformed,
+    /// `Session::from_handshake`: the handshake asks for another ratchet
+    /// KEM (a `-X` handshake starts an X-Wing session).
+    KemMismatch,
     /// The AEAD tag did not verify.
     Unauthentic,
     /// The record was already received.

@@ -9,7 +9,9 @@ use zeroize::Zeroize;
 
 use crate::Error;
 use crate::aead;
-use crate::config::{Config, Event, HandshakeOutput, InitialSecret, Instant, Mode, Role, Status};
+use crate::config::{
+    Config, Event, HandshakeOutput, InitialSecret, Instant, Mode, Role, SeedToken, Status,
+};
 use crate::kem::RatchetKem;
 use crate::schedule::KeySchedule;
 use crate::wire::{self, HEADER_LEN, STREAM_PREFIX_LEN, TAG_LEN, ty};
@@ -70,15 +72,30 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// the first handshake message is the Initiator. This is the constructor
     /// to use after `pqdr-handshake` (`Established::into_session` calls it).
     ///
+    /// It consumes the output (its secrets are erased when it drops here):
+    /// one handshake output seeds one session.
+    ///
     /// # Errors
+    /// [`Error::KemMismatch`] if the handshake asks for another ratchet KEM
+    /// than `K` (a `-X` handshake starts an X-Wing ratchet),
     /// [`Error::Malformed`] for out-of-range inputs or an invalid configuration.
-    pub fn from_handshake<H: HandshakeOutput + ?Sized, R: CryptoRng + ?Sized>(
+    pub fn from_handshake<H: HandshakeOutput, R: CryptoRng + ?Sized>(
         cfg: &Config,
-        handshake: &H,
+        handshake: H,
         now: Instant,
         rng: &mut R,
     ) -> Result<Self, Error> {
-        Self::new(cfg, handshake.role(), handshake.initial_secret(), now, rng)
+        if !handshake.accepts_ratchet_kem(K::ID) {
+            return Err(Error::KemMismatch);
+        }
+        let token = SeedToken::new();
+        Self::new(
+            cfg,
+            handshake.role(),
+            handshake.initial_secret(&token),
+            now,
+            rng,
+        )
     }
 
     /// Creates a session from a secret and an explicit role: the constructor

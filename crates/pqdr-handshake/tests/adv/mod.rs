@@ -650,7 +650,7 @@ impl<'a, A: TestKeys> Multi<'a, A> {
             records: 0,
         }
     }
-    pub fn rec(&self, i: usize) -> [u8; 40] {
+    pub fn rec(&self, i: usize) -> [u8; ReplayRecord::SIZE] {
         self.peers[i].rec.to_bytes()
     }
 }
