@@ -444,7 +444,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         a.next_idx = b.next_idx;
         a.decoding = b.decoding;
         a.dec_rid = b.dec_rid;
-        a.dead_rid = b.dead_rid;
+        a.dead_rids = b.dead_rids;
         a.app_request = b.app_request;
         a.peer_requested = b.peer_requested;
         a.next_start_at = b.next_start_at;

@@ -69,8 +69,10 @@ pub(crate) struct KemMachine {
     pub(crate) dec_rid: u16,
     #[zeroize(skip)]
     pub(crate) decoder: Decoder,
-    /// Attempt aborted by us or the owner; its symbols are ignored.
-    pub(crate) dead_rid: Option<u16>,
+    /// The last [`DEAD_RIDS`] attempts of this epoch that were aborted (by
+    /// us or the owner) or superseded by a newer one, newest first: their
+    /// symbols are ignored, however late they arrive.
+    pub(crate) dead_rids: [Option<u16>; DEAD_RIDS],
     pub(crate) app_request: bool,
     pub(crate) peer_requested: bool,
     pub(crate) next_start_at: Instant,
@@ -85,7 +87,25 @@ pub(crate) struct KemMachine {
     pub(crate) wedge_reported: bool,
 }
 
+/// How many dead attempt ids an epoch remembers (docs/protocol/ratchet.md
+/// §1.7): an owner starts at most one attempt per `min_ratchet_interval_ms`,
+/// so four cover delays of several intervals.
+pub(crate) const DEAD_RIDS: usize = 4;
+
 impl KemMachine {
+    /// Whether `rid` names an attempt of this epoch known to be dead.
+    pub(crate) fn is_dead(&self, rid: u16) -> bool {
+        self.dead_rids.contains(&Some(rid))
+    }
+
+    /// Remembers `rid` as dead (the oldest entry is forgotten).
+    pub(crate) fn mark_dead(&mut self, rid: u16) {
+        if !self.is_dead(rid) {
+            self.dead_rids.rotate_right(1);
+            self.dead_rids[0] = Some(rid);
+        }
+    }
+
     pub(crate) fn new() -> Self {
         KemMachine {
             phase: Phase::Idle,
@@ -98,7 +118,7 @@ impl KemMachine {
             decoding: false,
             dec_rid: 0,
             decoder: Decoder::new(),
-            dead_rid: None,
+            dead_rids: [None; DEAD_RIDS],
             app_request: false,
             peer_requested: false,
             next_start_at: Instant(0),
@@ -122,7 +142,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let mut rid = u16::from_be_bytes([r0, r1]);
         // Public by design: the attempt id travels in KEM_SYMBOL frames.
         pqdr_ct::hook::declassify(&mut rid);
-        if Some(rid) == self.kem.dead_rid || rid == self.kem.rid {
+        // At most DEAD_RIDS + 1 ids are excluded: the loop ends.
+        while self.kem.is_dead(rid) || rid == self.kem.rid {
             rid = rid.wrapping_add(1);
         }
         self.start_ratchet_with(now, &seed, rid);
@@ -157,7 +178,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.seed.zeroize();
         k.phase = Phase::Idle;
         k.decoding = false;
-        k.dead_rid = Some(k.rid);
+        k.mark_dead(k.rid);
         if tell_peer {
             k.abort_pending = Some((k.rid, reason.code()));
         }
@@ -184,17 +205,25 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     ) {
         match sym.blob {
             Blob::Ek => {
-                if epoch != self.epoch || self.is_owner() || Some(sym.rid) == self.kem.dead_rid {
+                if epoch != self.epoch || self.is_owner() || self.kem.is_dead(sym.rid) {
                     return;
                 }
                 if self.kem.phase == Phase::PeerCt {
                     if sym.rid == self.kem.rid {
                         return;
                     }
-                    // The owner started a new attempt: the installed one is void.
+                    // The owner started a new attempt: the installed one is
+                    // void, and its late symbols must not revive it.
+                    let old = self.kem.rid;
+                    self.kem.mark_dead(old);
                     self.drop_next();
                 }
                 if !self.kem.decoding || self.kem.dec_rid != sym.rid {
+                    if self.kem.decoding {
+                        // Superseded: the owner has given that attempt up.
+                        let old = self.kem.dec_rid;
+                        self.kem.mark_dead(old);
+                    }
                     self.kem.decoding = true;
                     self.kem.dec_rid = sym.rid;
                     self.kem.decoder.reset(K::EK_LEN);
@@ -256,7 +285,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         )
         .is_err()
         {
-            self.kem.dead_rid = Some(rid);
+            self.kem.mark_dead(rid);
             self.kem.abort_pending = Some((rid, AbortReason::InvalidKey.code()));
             self.events.push(Event::RatchetAborted {
                 reason: AbortReason::InvalidKey,
@@ -350,14 +379,17 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if self.kem.phase == Phase::OwnerEk && rid == self.kem.rid {
             self.abort_own(AbortReason::Peer, false, now);
         } else if self.kem.phase == Phase::PeerCt && rid == self.kem.rid {
-            self.kem.dead_rid = Some(rid);
+            self.kem.mark_dead(rid);
             self.drop_next();
             self.events.push(Event::RatchetAborted {
                 reason: AbortReason::Peer,
             });
-        } else if self.kem.decoding && self.kem.dec_rid == rid && !self.is_owner() {
-            self.kem.decoding = false;
-            self.kem.dead_rid = Some(rid);
+        } else if !self.is_owner() {
+            if self.kem.decoding && self.kem.dec_rid == rid {
+                self.kem.decoding = false;
+            }
+            // Even an attempt not seen yet: its symbols may still be on the way.
+            self.kem.mark_dead(rid);
         }
     }
 
