@@ -338,15 +338,20 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         {
             return Err(Error::StateCorrupt);
         }
-        let r = KeySchedule::decode(cfg, body, min_generation, now);
+        // Decoded in place (issue #33 I1); on error the partly filled
+        // session is dropped, and its slots wipe themselves.
+        let mut restored = Session {
+            ks: KeySchedule::empty(cfg, crate::config::Role::Initiator),
+        };
+        let r = restored.ks.decode_into(cfg, body, min_generation, now);
         body.zeroize();
-        let ks = r?;
+        r?;
         // The header's id is authenticated as associated data; the state's
         // own copy must agree with it.
-        if ks.session_id != session_id {
+        if restored.ks.session_id != session_id {
             return Err(Error::StateCorrupt);
         }
-        Ok(Session { ks })
+        Ok(restored)
     }
 
     /// Serializes the plaintext state without exporting it (no generation

@@ -213,12 +213,21 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 
     /// Decodes a plaintext state (untrusted bytes: no panics, no allocation).
     #[allow(clippy::too_many_lines, reason = "one linear parser, field by field")]
-    pub(crate) fn decode(
+    ///
+    /// Decodes into `self`, a schedule fresh from [`KeySchedule::empty`] for
+    /// `cfg`: the restored secrets are written where the session will keep
+    /// them, not into a value that is then moved (a move leaves a copy of
+    /// the roots and chain keys in a dead stack frame; issue #33 I1). On
+    /// error `self` holds part of the state: drop it (its slots wipe
+    /// themselves).
+    pub(crate) fn decode_into(
+        &mut self,
         cfg: &Config,
         bytes: &[u8],
         min_generation: u64,
         now: Instant,
-    ) -> Result<Self, Error> {
+    ) -> Result<(), Error> {
+        let s = self;
         let mut r = Reader::new(bytes, Error::StateCorrupt);
         if r.take(4)? != MAGIC_PLAIN {
             return Err(Error::StateCorrupt);
@@ -239,7 +248,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if !cfg.is_valid() {
             return Err(Error::Malformed);
         }
-        let mut s = Self::empty(cfg, role);
+        s.role = role;
         s.session_id = session_id;
         s.generation = r.u64()?;
         if s.generation < min_generation {
@@ -383,6 +392,6 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         // Rule 1: nothing is sent until the application has exported again
         // and confirmed that export as durable.
         s.export_required = true;
-        Ok(s)
+        Ok(())
     }
 }

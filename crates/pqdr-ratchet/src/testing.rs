@@ -458,6 +458,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         s.tx_ok = ks.tx_ok;
         s.closed = ks.closed;
         s.generation = ks.generation;
+        s.session_id = ks.session_id;
         s.v1_leak = ks.v1_leak;
         s.bucket = crate::schedule::Bucket::full(u32::MAX, Instant(0));
         s.cfg.max_jump = 1 << 30;

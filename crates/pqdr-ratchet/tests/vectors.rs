@@ -455,6 +455,7 @@ fn generate() -> Value {
                     "records": epoch1.iter().map(Rec::json).collect::<Vec<_>>()},
         "rs": {"blob": hex(&blob), "sym_len": 128, "k": 8, "symbols": symbols},
         "state": {"sealed": hex(&state), "storage_key": hex(&sk), "role": "initiator",
+                  "session_id": hex(&id), "format_version": pqdr_ratchet::STATE_FORMAT_VERSION,
                   "generation": generation, "reserve": RESERVE, "ww": 16, "ms": 256},
     })
 }
