@@ -369,6 +369,8 @@ def check_state(check, v, epochs):
     phase = r.uint(1)
     check("state: KEM phase is not 'owner sent ek' (never exported)", phase in (0, 2, 3), True)
     r.uint(2)  # rid
+    attempt_at = r.uint(4)
+    check("state: attempt_at is zero unless the peer's ct is in flight", phase == 3 or attempt_at == 0, True)
     r.i64()  # started
     if phase == 3:
         r.take(len(h(v["ratchet"]["ct"])))

@@ -12,11 +12,14 @@
 //!        recv ck ‖ seg ‖ u64 pos ‖ u64 next (= pos) ‖ bitmap (WW × u64) ‖ u16 n ‖
 //!        (u32 counter ‖ key)* ‖ i64 started ‖ u64 rekey_at ‖ u8 has_expiry ‖ i64 expiry
 //! slot flags: bit 0 rk ‖ xk present, bit 1 send chain present, bit 2 a record was received
-//! kem  = u8 phase ‖ u16 rid ‖ i64 started ‖ [ct] (peer, ct being sent) ‖
+//! kem  = u8 phase ‖ u16 rid ‖ u32 attempt_at ‖ i64 started ‖ [ct] (peer, ct being sent) ‖
 //!        u8 blob_done ‖ u8 next_idx ‖ u8 flags ‖ u8 n_dead ‖ u16 dead_rid[4] ‖
 //!        i64 next_start ‖ u8 has_abort ‖ u16 abort_rid ‖ u8 abort_reason ‖
 //!        u8 has_done ‖ u16 done_rid ‖ u8 done_blob
 //! kem flags: bit 0 app_request, bit 1 peer_requested (other bits zero)
+//! attempt_at: peer with ct in flight: the lowest counter of an owner's
+//!        record seen carrying that attempt's ek symbols (orders a late
+//!        symbol of another attempt); zero in every other phase
 //! dead_rid: the n_dead (≤ 4) dead attempt ids of the epoch, newest first,
 //!        then zeros
 //! ```
@@ -75,7 +78,7 @@ pub(crate) const TAG_LEN: usize = 16;
 /// Upper bound on an exported (sealed) state for window sizes `WW`, `MS`.
 pub const fn max_state_len(ww: usize, ms: usize) -> usize {
     let slot = 8 + 1 + 64 + (64 + 24) + (64 + 8 + 8 * ww + 2 + 36 * ms) + 8 + 8 + 9;
-    let kem = 1 + 2 + 8 + MAX_BLOB_LEN + 3 + 1 + 2 * DEAD_RIDS + 8 + 4 + 4;
+    let kem = 1 + 2 + 4 + 8 + MAX_BLOB_LEN + 3 + 1 + 2 * DEAD_RIDS + 8 + 4 + 4;
     64 + SESSION_ID_LEN + 3 * slot + kem + 32 + SEALED_HEADER + TAG_LEN
 }
 
@@ -187,6 +190,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         };
         w.u8(ph.byte())?;
         w.u16(k.rid)?;
+        w.u32(if ph == Phase::PeerCt { k.attempt_at } else { 0 })?;
         put_time(&mut w, k.started, now)?;
         if ph == Phase::PeerCt {
             w.try_put(&k.blob[..K::CT_LEN])?;
@@ -338,6 +342,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return Err(Error::StateCorrupt);
         }
         k.rid = r.u16()?;
+        k.attempt_at = r.u32()?;
+        if k.phase != Phase::PeerCt && k.attempt_at != 0 {
+            return Err(Error::StateCorrupt);
+        }
         k.started = get_time(&mut r, now)?;
         if k.phase == Phase::PeerCt {
             k.blob[..K::CT_LEN].copy_from_slice(r.take(K::CT_LEN)?);

@@ -445,6 +445,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         a.decoding = b.decoding;
         a.dec_rid = b.dec_rid;
         a.dead_rids = b.dead_rids;
+        a.attempt_at = b.attempt_at;
         a.app_request = b.app_request;
         a.peer_requested = b.peer_requested;
         a.next_start_at = b.next_start_at;

@@ -1,8 +1,10 @@
 //! Late symbols of dead ratchet attempts (docs/protocol/ratchet.md §1.7,
 //! issue #33 L3): the peer remembers the last four aborted or superseded
-//! attempt ids of the epoch, so a KEM_SYMBOL of such an attempt that the
-//! network delivers late neither drops the next epoch the peer installed for
-//! the live attempt nor restarts decoding of the dead one.
+//! attempt ids of the epoch, and orders attempts by the counters of the
+//! records carrying their symbols (the owner's attempts occupy increasing
+//! counter ranges of its send chain), so a KEM_SYMBOL of a dead attempt that
+//! the network delivers late neither drops the next epoch the peer installed
+//! for the live attempt nor restarts decoding of the dead one.
 #![allow(
     clippy::unwrap_used,
     missing_docs,
@@ -46,13 +48,23 @@ fn deliver(b: &mut S, t: u64, pkt: &[u8], r: &mut Rng) {
     }
 }
 
-/// `dead` attempts of the owner die (timeout) before one succeeds. The peer
-/// learns of their death by seeing a newer attempt (`superseded`: one symbol
-/// of each reached it, the abort frames were lost) or by the abort frames
-/// (no symbol reached it). A symbol of the first dead attempt, held back by
-/// the network, is delivered once the peer has installed the next epoch
-/// for the live attempt.
-fn late_symbol(superseded: bool, dead: usize, seed: u8) {
+/// How the peer learns that the owner's earlier attempts died.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Learn {
+    /// One symbol of each reached it, the abort frames were lost.
+    Superseded,
+    /// The abort frames reached it, no symbol did.
+    Aborted,
+    /// Nothing of the dead attempts reached it (only the late symbol below).
+    Nothing,
+}
+
+/// `dead` attempts of the owner die (timeout) before one succeeds; the peer
+/// learns of it as `learn` says. A symbol of the first dead attempt, held
+/// back by the network, is delivered once the peer has installed the next
+/// epoch for the live attempt.
+fn late_symbol(learn: Learn, dead: usize, seed: u8) {
+    let superseded = learn == Learn::Superseded;
     let cfg = Config {
         ratchet_on_start: false,
         ..Config::default()
@@ -92,7 +104,7 @@ fn late_symbol(superseded: bool, dead: usize, seed: u8) {
                 Some(_) => {}
                 // Records sent between attempts carry the abort frames.
                 None => {
-                    if !superseded {
+                    if learn == Learn::Aborted {
                         deliver(&mut b, t, &p, &mut r);
                     }
                 }
@@ -120,8 +132,8 @@ fn late_symbol(superseded: bool, dead: usize, seed: u8) {
     assert_eq!(
         (k.phase, k.rid),
         (3, live),
-        "superseded={superseded} dead={dead}: a late symbol of dead attempt {} dropped the \
-         installed epoch of attempt {live}",
+        "{learn:?} dead={dead}: a late symbol of dead attempt {} dropped the installed epoch \
+         of attempt {live}",
         rids[0]
     );
     let events: Vec<Event> = std::iter::from_fn(|| b.poll_event()).collect();
@@ -155,20 +167,27 @@ fn late_symbol(superseded: bool, dead: usize, seed: u8) {
     let now = Instant(t);
     assert_eq!((a.status(now).epoch, b.status(now).epoch), (1, 1));
     assert_eq!(a.leak_kem().rid, live, "no further attempt was needed");
-    println!(
-        "superseded={superseded} dead={dead}: dead rids {rids:?}, live {live}, epoch 1 at {t} ms"
-    );
+    println!("{learn:?} dead={dead}: dead rids {rids:?}, live {live}, epoch 1 at {t} ms");
 }
 
 #[test]
 fn late_symbol_of_a_superseded_attempt_is_ignored() {
-    late_symbol(true, 1, 1);
-    late_symbol(true, 3, 2);
+    late_symbol(Learn::Superseded, 1, 1);
+    late_symbol(Learn::Superseded, 3, 2);
 }
 
 #[test]
 fn late_symbol_of_an_aborted_attempt_is_ignored() {
     // Two aborts: the old peer remembered only the last one.
-    late_symbol(false, 2, 3);
-    late_symbol(false, 4, 4);
+    late_symbol(Learn::Aborted, 2, 3);
+    late_symbol(Learn::Aborted, 4, 4);
+}
+
+/// The peer never heard of the dead attempt: the record carrying the late
+/// symbol precedes (in the owner's send chain) every record of the live
+/// attempt, so it is older and is ignored.
+#[test]
+fn late_symbol_of_an_unknown_older_attempt_is_ignored() {
+    late_symbol(Learn::Nothing, 1, 5);
+    late_symbol(Learn::Nothing, 2, 6);
 }

@@ -73,6 +73,13 @@ pub(crate) struct KemMachine {
     /// us or the owner) or superseded by a newer one, newest first: their
     /// symbols are ignored, however late they arrive.
     pub(crate) dead_rids: [Option<u16>; DEAD_RIDS],
+    /// Peer: the lowest counter of an authentic record of this epoch seen
+    /// carrying an ek symbol of the attempt it decodes or installed. The
+    /// owner's attempts occupy disjoint, increasing counter ranges of its
+    /// send chain, so a symbol of another attempt in a record below this
+    /// counter belongs to an older attempt (given up), one above it to a
+    /// newer attempt (which supersedes).
+    pub(crate) attempt_at: u32,
     pub(crate) app_request: bool,
     pub(crate) peer_requested: bool,
     pub(crate) next_start_at: Instant,
@@ -119,6 +126,7 @@ impl KemMachine {
             dec_rid: 0,
             decoder: Decoder::new(),
             dead_rids: [None; DEAD_RIDS],
+            attempt_at: 0,
             app_request: false,
             peer_requested: false,
             next_start_at: Instant(0),
@@ -195,10 +203,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         self.kem.blob_done = false;
     }
 
-    /// Handles a KEM_SYMBOL frame from an authentic record of `epoch`.
+    /// Handles a KEM_SYMBOL frame from the authentic record `(epoch, counter)`.
     pub(crate) fn handle_symbol<R: CryptoRng + ?Sized>(
         &mut self,
         epoch: u64,
+        counter: u32,
         sym: &Symbol<'_>,
         now: Instant,
         rng: &mut R,
@@ -208,22 +217,38 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 if epoch != self.epoch || self.is_owner() || self.kem.is_dead(sym.rid) {
                     return;
                 }
-                if self.kem.phase == Phase::PeerCt {
-                    if sym.rid == self.kem.rid {
+                let installed = self.kem.phase == Phase::PeerCt;
+                let current = if installed {
+                    Some(self.kem.rid)
+                } else {
+                    self.kem.decoding.then_some(self.kem.dec_rid)
+                };
+                match current {
+                    Some(cur) if cur == sym.rid => {
+                        self.kem.attempt_at = self.kem.attempt_at.min(counter);
+                        if installed {
+                            return;
+                        }
+                    }
+                    // Sent before the current attempt's records: an older
+                    // attempt, which the owner gave up. Remember it.
+                    Some(_) if counter < self.kem.attempt_at => {
+                        self.kem.mark_dead(sym.rid);
                         return;
                     }
-                    // The owner started a new attempt: the installed one is
+                    // The owner started a new attempt: the current one is
                     // void, and its late symbols must not revive it.
-                    let old = self.kem.rid;
-                    self.kem.mark_dead(old);
-                    self.drop_next();
+                    Some(cur) => {
+                        self.kem.mark_dead(cur);
+                        self.kem.decoding = false;
+                        if installed {
+                            self.drop_next();
+                        }
+                    }
+                    None => {}
                 }
                 if !self.kem.decoding || self.kem.dec_rid != sym.rid {
-                    if self.kem.decoding {
-                        // Superseded: the owner has given that attempt up.
-                        let old = self.kem.dec_rid;
-                        self.kem.mark_dead(old);
-                    }
+                    self.kem.attempt_at = counter;
                     self.kem.decoding = true;
                     self.kem.dec_rid = sym.rid;
                     self.kem.decoder.reset(K::EK_LEN);
