@@ -56,7 +56,7 @@ use crate::wire::{Reader, Writer};
 /// Current state format version (3: the session id in the header and the
 /// state, four dead attempt ids; 2: v2 key schedule, always sealed).
 pub const STATE_FORMAT_VERSION: u16 = 3;
-/// Length of a session id ([`Session::session_id`]).
+/// Length of a session id ([`crate::Session::session_id`]).
 pub const SESSION_ID_LEN: usize = 16;
 /// Shortest accepted storage key.
 pub const MIN_STORAGE_KEY_LEN: usize = 16;

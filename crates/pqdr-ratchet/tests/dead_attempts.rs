@@ -136,7 +136,7 @@ fn late_symbol(learn: Learn, dead: usize, seed: u8) {
          of attempt {live}",
         rids[0]
     );
-    let events: Vec<Event> = std::iter::from_fn(|| b.poll_event()).collect();
+    let events: Vec<Event> = core::iter::from_fn(|| b.poll_event()).collect();
     assert!(
         !events
             .iter()

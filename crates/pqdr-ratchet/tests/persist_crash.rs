@@ -257,7 +257,7 @@ fn failed_export_wipes_out() {
         .unwrap()
         .len();
     let g = a.generation();
-    for len in [0, 10, 62, 63, 100, 500, full / 2, full - 17, full - 1] {
+    for len in [0, 10, 62, 63, 100, 500, full >> 1, full - 17, full - 1] {
         let mut out = vec![0xa5u8; len];
         assert_eq!(
             a.export_state(16, KEY, Instant(2), &mut out, &mut r),
