@@ -338,20 +338,30 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         {
             return Err(Error::StateCorrupt);
         }
-        // Decoded in place (issue #33 I1); on error the partly filled
-        // session is dropped, and its slots wipe themselves.
-        let mut restored = Session {
+        // Decoded in place, into the value that is returned (issue #33 I1:
+        // no moved-from copy of the restored roots and chain keys is left in
+        // a dead stack frame). On error the partly filled session is
+        // dropped, and its slots wipe themselves.
+        let mut out: Result<Self, Error> = Ok(Session {
             ks: KeySchedule::empty(cfg, crate::config::Role::Initiator),
-        };
-        let r = restored.ks.decode_into(cfg, body, min_generation, now);
-        body.zeroize();
-        r?;
-        // The header's id is authenticated as associated data; the state's
-        // own copy must agree with it.
-        if restored.ks.session_id != session_id {
-            return Err(Error::StateCorrupt);
+        });
+        if let Ok(restored) = &mut out {
+            let r = restored.ks.decode_into(cfg, body, min_generation, now);
+            body.zeroize();
+            // The header's id is authenticated as associated data; the
+            // state's own copy must agree with it.
+            let r = r.and_then(|()| {
+                if restored.ks.session_id == session_id {
+                    Ok(())
+                } else {
+                    Err(Error::StateCorrupt)
+                }
+            });
+            if let Err(e) = r {
+                out = Err(e);
+            }
         }
-        Ok(restored)
+        out
     }
 
     /// Serializes the plaintext state without exporting it (no generation
