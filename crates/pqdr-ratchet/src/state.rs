@@ -29,8 +29,10 @@
 //! of a ratchet in flight (rule 2: the restored owner aborts that attempt and
 //! starts a new one with fresh randomness), KEM decoders in progress
 //! (symbols are resent), the authentication-failure counters, the
-//! pre-authentication token bucket (restored full) and "closed" (a closed
-//! session cannot be exported).
+//! pre-authentication token bucket (restored full), "closed" (a closed
+//! session cannot be exported), and the live send limits and unconfirmed
+//! export (a restored session sends nothing until an export of its own is
+//! confirmed).
 //!
 //! The blob is always sealed (rule 3):
 //! `"PQDS" ‖ u16 format_version ‖ session_id[16] ‖ nonce[24] ‖
