@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Independent reference for the pqdr-ratchet v2 test vectors (docs/protocol/ratchet.md §3.1).
 
-Written from docs/protocol/ratchet.md alone (§1.3, §1.4, §1.5, §1.6, and §1.11.1-§1.11.2
-in the state format 2 form of §1.11.7, which the vector file holds; its fields are
-described in §3.1), not from the Rust code. It recomputes, from the inputs in
+Written from docs/protocol/ratchet.md alone (§1.3, §1.4, §1.5, §1.6, and the state
+format 3 of §1.11.1-§1.11.2, which the vector file holds; its fields are described in
+§3.1), not from the Rust code. It recomputes, from the inputs in
 the JSON file:
 
   * root_0 and its four children: rk_0 = DK(root carry, root_0),
@@ -18,7 +18,8 @@ the JSON file:
   * the Reed-Solomon symbols of a fixed blob;
   * the sealed state: XChaCha20-Poly1305 (HChaCha20 written here, checked
     against draft-irtf-cfrg-xchacha §2.2.1 and §A.3.1) under
-    DK(state seal, storage_key), nonce = bytes 6..30, AD = bytes 0..30; parses
+    DK(state seal, storage_key), nonce = bytes 22..46, AD = bytes 0..46 (magic,
+    version, session id, nonce); parses
     the plaintext state and checks every rk/xk, chain and stored key in it
     against the derivations above; tampered blobs and a wrong key must fail.
 
@@ -215,7 +216,7 @@ def rs_symbol(blob, sym_len, idx):
     return bytes(out)
 
 
-# --- state format 2 (docs/protocol/ratchet.md §1.11.2, §1.11.7) --------------
+# --- state format 3 (docs/protocol/ratchet.md §1.11.1, §1.11.2) --------------
 
 class Reader:
     def __init__(self, b):
@@ -277,24 +278,28 @@ def self_test(check):
 
 
 def check_state(check, v, epochs):
-    """The sealed state blob and its plaintext, format 2 (docs/protocol/ratchet.md §1.11.1,
-    §1.11.2 as §1.11.7 adapts them)."""
+    """The sealed state blob and its plaintext, format 3 (docs/protocol/ratchet.md §1.11.1,
+    §1.11.2)."""
     h = bytes.fromhex
     st = v["state"]
     blob, sk = h(st["sealed"]), h(st["storage_key"])
     check.section(f"sealed state ({len(blob)} bytes)")
     check("envelope magic 'PQDS'", blob[:4], b"PQDS")
-    check("envelope format version", int.from_bytes(blob[4:6], "big"), 2)
+    check("envelope format version", int.from_bytes(blob[4:6], "big"), 3)
+    sid = blob[6:22]
+    check("envelope session id (in clear)", sid.hex(), st["session_id"])
     key = dk(CTX_STATE_SEAL, sk)
-    nonce24, ad, body = blob[6:30], blob[:30], blob[30:]
+    # "PQDS" || u16 version || session_id[16] || nonce[24]: the associated data.
+    nonce24, ad, body = blob[22:46], blob[:46], blob[46:]
     plain = xchacha_decrypt(key, nonce24, body, ad)
     check("XChaCha20-Poly1305 opens under DK(state seal, storage_key)", plain is not None, True)
-    for what, i in (("magic", 0), ("version", 5), ("nonce", 6), ("nonce end", 29),
-                     ("ciphertext", 30 + (len(blob) - 46) // 2), ("tag", len(blob) - 1)):
+    for what, i in (("magic", 0), ("version", 5), ("session id", 6), ("session id end", 21),
+                     ("nonce", 22), ("nonce end", 45),
+                     ("ciphertext", 46 + (len(blob) - 62) // 2), ("tag", len(blob) - 1)):
         t = bytearray(blob)
         t[i] ^= 0x01
         t = bytes(t)
-        check(f"tampered {what} byte {i} fails", xchacha_decrypt(key, t[6:30], t[30:], t[:30]), None)
+        check(f"tampered {what} byte {i} fails", xchacha_decrypt(key, t[22:46], t[46:], t[:46]), None)
     wrong = bytearray(sk)
     wrong[0] ^= 1
     check("wrong storage key fails", xchacha_decrypt(dk(CTX_STATE_SEAL, bytes(wrong)), nonce24, body, ad), None)
@@ -303,7 +308,8 @@ def check_state(check, v, epochs):
         return
     r = Reader(plain)
     check("state magic 'PQDR'", r.take(4), b"PQDR")
-    check("state format_version", r.uint(2), 2)
+    check("state format_version", r.uint(2), 3)
+    check("state session id = the envelope's", r.take(16), sid)
     check("state kem_id", r.uint(2), v["kem_id"])
     check("state aead_id", r.uint(2), v["aead_id"])
     role = r.uint(1)
@@ -367,10 +373,18 @@ def check_state(check, v, epochs):
     phase = r.uint(1)
     check("state: KEM phase is not 'owner sent ek' (never exported)", phase in (0, 2, 3), True)
     r.uint(2)  # rid
+    attempt_at = r.uint(4)
+    check("state: attempt_at is zero unless the peer's ct is in flight", phase == 3 or attempt_at == 0, True)
     r.i64()  # started
     if phase == 3:
         r.take(len(h(v["ratchet"]["ct"])))
-    r.take(1 + 1 + 1 + 2 + 8 + 1 + 2 + 1 + 1 + 2 + 1)
+    r.take(1 + 1)  # blob_done, next_idx
+    check("state: KEM flags use bits 0-1 only", r.uint(1) & ~3, 0)
+    n_dead = r.uint(1)
+    dead = [r.uint(2) for _ in range(4)]
+    check("state: at most 4 dead attempt ids, unused entries zero",
+          n_dead <= 4 and all(d == 0 for d in dead[n_dead:]), True)
+    r.take(8 + 1 + 2 + 1 + 1 + 2 + 1)
     r.take(32)  # config digest
     check("state: parsed to the end", r.pos, len(plain))
 

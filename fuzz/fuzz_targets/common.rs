@@ -38,6 +38,8 @@ pub struct Fixture {
     pub blob: Vec<u8>,
     /// The generation of `blob`.
     pub generation: u64,
+    /// The session id of the exported session (`import_state` checks it).
+    pub session_id: [u8; 16],
 }
 
 impl Fixture {
@@ -45,7 +47,15 @@ impl Fixture {
     /// and limits (it opens at once; it sends only after an export).
     pub fn restored(&self, now: Instant) -> S {
         let mut b = self.blob.clone();
-        S::import_state(&self.cfg, STORAGE_KEY, &mut b, self.generation, now).unwrap()
+        S::import_state(
+            &self.cfg,
+            STORAGE_KEY,
+            self.session_id,
+            &mut b,
+            self.generation,
+            now,
+        )
+        .unwrap()
     }
 }
 
@@ -73,6 +83,7 @@ fn fixture(
         cfg: *cfg,
         blob,
         generation: s.generation(),
+        session_id: s.session_id(),
     }
 }
 

@@ -29,7 +29,8 @@ use pqdr_ratchet::chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use pqdr_ratchet::{Error, Instant};
 
 /// "PQDS" ‖ be16 version ‖ 24-byte nonce: the AD of the seal.
-const HEADER: usize = 30;
+/// `"PQDS" ‖ version ‖ session_id[16] ‖ nonce[24]`.
+const HEADER: usize = 46;
 const TAG: usize = 16;
 
 fn cipher() -> XChaCha20Poly1305 {
@@ -51,7 +52,7 @@ fn plaintexts() -> &'static [Vec<u8>] {
                 let b = &f.blob;
                 let mut body = b[HEADER..b.len() - TAG].to_vec();
                 let tag = Tag::try_from(&b[b.len() - TAG..]).unwrap();
-                let nonce = XNonce::try_from(&b[6..HEADER]).unwrap();
+                let nonce = XNonce::try_from(&b[22..HEADER]).unwrap();
                 cipher()
                     .decrypt_inout_detached(&nonce, &b[..HEADER], (&mut body[..]).into(), &tag)
                     .expect("the fixture blob opens under the recomputed seal key");
@@ -65,7 +66,7 @@ fn plaintexts() -> &'static [Vec<u8>] {
 fn reseal(head: &[u8], plain: &[u8]) -> Vec<u8> {
     let mut v = head[..HEADER].to_vec();
     let mut body = plain.to_vec();
-    let nonce = XNonce::try_from(&head[6..HEADER]).unwrap();
+    let nonce = XNonce::try_from(&head[22..HEADER]).unwrap();
     let tag = cipher()
         .encrypt_inout_detached(&nonce, &head[..HEADER], (&mut body[..]).into())
         .unwrap();
@@ -133,6 +134,7 @@ fuzz_target!(|data: &[u8]| {
     let res = common::S::import_state(
         &cfg,
         common::STORAGE_KEY,
+        f.session_id,
         &mut blob,
         min_generation,
         Instant(20),
@@ -192,15 +194,31 @@ fuzz_target!(|data: &[u8]| {
     };
     let g2 = s.generation();
     assert_eq!(g2, g1.wrapping_add(1), "{}", f.name);
+    // Two-phase export: the block lifts only once the export is confirmed.
+    assert_eq!(
+        s.seal(Instant(24), b"", b"x", &mut pkt, &mut r),
+        Err(Error::ExportRequired),
+        "{}: an unconfirmed export lifted the send block",
+        f.name
+    );
+    assert_eq!(s.confirm_persisted(g1), Err(Error::UnknownGeneration));
+    s.confirm_persisted(g2).unwrap();
     assert_ne!(
         s.seal(Instant(24), b"", b"x", &mut pkt, &mut r),
         Err(Error::ExportRequired),
-        "{}: export did not lift the send block",
+        "{}: a confirmed export did not lift the send block",
         f.name
     );
     let _ = s.poll_transmit(Instant(25), b"", &mut pkt, &mut r);
     s.handle_timeout(Instant(100_000), &mut r);
-    let back = common::S::import_state(&cfg, common::STORAGE_KEY, &mut again, g2, Instant(26));
+    let back = common::S::import_state(
+        &cfg,
+        common::STORAGE_KEY,
+        f.session_id,
+        &mut again,
+        g2,
+        Instant(26),
+    );
     assert!(
         back.is_ok(),
         "{}: a fresh export of an imported state was refused: {:?}",

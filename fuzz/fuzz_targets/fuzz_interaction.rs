@@ -133,6 +133,8 @@ impl World {
         {
             Ok(blob) => {
                 let g = p.s.generation();
+                // Persisted at once (below), then confirmed.
+                p.s.confirm_persisted(g).unwrap();
                 if let Some(last) = p.persisted.last() {
                     assert!(
                         g > last.1,
@@ -160,7 +162,8 @@ impl World {
             return;
         };
         let mut b = blob.clone();
-        let s = common::S::import_state(&cfg, common::STORAGE_KEY, &mut b, *g, now)
+        let id = p.s.session_id();
+        let s = common::S::import_state(&cfg, common::STORAGE_KEY, id, &mut b, *g, now)
             .unwrap_or_else(|e| panic!("the last persisted blob was refused: {e:?}"));
         assert_eq!(s.generation(), *g);
         p.delivered = delivered.clone();
@@ -181,7 +184,8 @@ impl World {
         } else {
             (last.clone(), g + 1)
         };
-        let res = common::S::import_state(&self.cfg, common::STORAGE_KEY, &mut b, min, now);
+        let id = p.s.session_id();
+        let res = common::S::import_state(&self.cfg, common::STORAGE_KEY, id, &mut b, min, now);
         assert_eq!(res.err(), Some(Error::StaleGeneration), "rollback accepted");
     }
 }

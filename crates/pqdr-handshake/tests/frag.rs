@@ -162,7 +162,10 @@ fn handshake<A: TestKeys>(hybrid: bool, eph: Ephemeral) -> [usize; 3] {
     let b = resp
         .handle_msg3(&mut table, SRC, &got3, Load::Normal, now)
         .unwrap();
-    assert_eq!(a.initial_secret().secret, b.initial_secret().secret);
+    assert_eq!(
+        a.initial_secret_for_test().secret,
+        b.initial_secret_for_test().secret
+    );
     let pk = |n: usize| {
         if n <= MAX_DATAGRAM {
             1

@@ -191,12 +191,14 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         }
     }
 
-    /// Applies the frames of an authentic, validated plaintext of `epoch`;
-    /// returns where its data run is (`(start, len)`, `(0, 0)` if none).
+    /// Applies the frames of an authentic, validated plaintext of the record
+    /// `(epoch, counter)`; returns where its data run is (`(start, len)`,
+    /// `(0, 0)` if none).
     pub(crate) fn apply_frames<R: CryptoRng + ?Sized>(
         &mut self,
         body: &[u8],
         epoch: u64,
+        counter: u32,
         now: Instant,
         rng: &mut R,
     ) -> (usize, usize) {
@@ -205,7 +207,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             match f {
                 Frame::Padding => {}
                 Frame::Data { start, len } => data = (start, len),
-                Frame::Symbol(s) => self.handle_symbol(epoch, &s, now, rng),
+                Frame::Symbol(s) => self.handle_symbol(epoch, counter, &s, now, rng),
                 Frame::Done { rid, blob } => self.handle_done(rid, blob),
                 Frame::Request { next_epoch_lo } => self.handle_request(epoch, next_epoch_lo),
                 Frame::Abort { rid, .. } => self.handle_abort(rid, now),
@@ -290,7 +292,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         rng: &mut R,
     ) -> Result<(), Error> {
         wire::validate(frames)?;
-        self.apply_frames(frames, auth.epoch, now, rng);
+        self.apply_frames(frames, auth.epoch, auth.counter, now, rng);
         Ok(())
     }
 

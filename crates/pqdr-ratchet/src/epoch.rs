@@ -80,7 +80,15 @@ impl<const WW: usize, const MS: usize> EpochSlot<WW, MS> {
             self.v1_root = Some(*root);
         }
         let _ = keep_v1_root;
-        let keys = kdf::EpochKeys::from_root(root);
+        // Built in place and wiped on drop (ZeroizeOnDrop); the children
+        // are then copied field by field into the slot.
+        let mut keys = kdf::EpochKeys {
+            rk: [0; 32],
+            xk: [0; 32],
+            seg0_i2r: [0; 32],
+            seg0_r2i: [0; 32],
+        };
+        keys.fill_from_root(root);
         let (mine, theirs) = directions(role);
         self.live = true;
         self.epoch = epoch;

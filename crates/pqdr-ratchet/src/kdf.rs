@@ -352,14 +352,24 @@ pub(crate) struct EpochKeys {
 impl EpochKeys {
     /// Derives the four children of `root` and erases `root`.
     pub(crate) fn from_root(root: &mut Key) -> Self {
-        let k = EpochKeys {
-            rk: dk_plain(ctx::ROOT_CARRY, root),
-            xk: dk_plain(ctx::EXPORTER, root),
-            seg0_i2r: seg0(root, Direction::I2R),
-            seg0_r2i: seg0(root, Direction::R2I),
+        let mut k = EpochKeys {
+            rk: [0; 32],
+            xk: [0; 32],
+            seg0_i2r: [0; 32],
+            seg0_r2i: [0; 32],
         };
-        root.zeroize();
+        k.fill_from_root(root);
         k
+    }
+
+    /// [`EpochKeys::from_root`] into `self`, in place: no returned copy of
+    /// the children is left behind by a move (issue #33 I1).
+    pub(crate) fn fill_from_root(&mut self, root: &mut Key) {
+        self.rk = dk_plain(ctx::ROOT_CARRY, root);
+        self.xk = dk_plain(ctx::EXPORTER, root);
+        self.seg0_i2r = seg0(root, Direction::I2R);
+        self.seg0_r2i = seg0(root, Direction::R2I);
+        root.zeroize();
     }
 
     /// `seg_0` of a direction.

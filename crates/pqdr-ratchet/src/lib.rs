@@ -15,6 +15,7 @@ mod kdf;
 pub mod kem;
 mod keys;
 mod near;
+mod persist;
 mod receive;
 mod schedule;
 mod session;
@@ -44,7 +45,7 @@ pub use control::{Authentic, SymbolOut};
 pub use keys::{PacketKey, SendKey};
 pub use schedule::{AEAD_ID, KeySchedule};
 pub use session::{MAX_AAD_LEN, Opened, Session, stream_record_len};
-pub use state::{MIN_STORAGE_KEY_LEN, STATE_FORMAT_VERSION, max_state_len};
+pub use state::{MIN_STORAGE_KEY_LEN, SESSION_ID_LEN, STATE_FORMAT_VERSION, max_state_len};
 
 /// Re-exported so applications (and the examples) use the same AEAD and hash.
 pub use blake3;
@@ -76,10 +77,19 @@ pub enum Error {
     EpochExhausted,
     /// The send reservation of the last export is used up: export again.
     ReservationExhausted,
-    /// The session was restored by `import_state` and has not been exported
-    /// since: export (and persist the blob and its generation) before the
-    /// first `seal` (docs/protocol/ratchet.md §1.11 rule 1).
+    /// The session was restored by `import_state` and no export has been
+    /// confirmed since: export, persist the blob and its generation, call
+    /// `confirm_persisted`, then `seal` (docs/protocol/ratchet.md §1.11 rule 1).
     ExportRequired,
+    /// `confirm_persisted` was given a generation other than that of the
+    /// latest export (an older one, one never made, or none since import).
+    UnknownGeneration,
+    /// `export_state` with a `reserve` at or above the configuration's
+    /// `max_jump`: the peer could not follow a sender restored from the blob.
+    ReserveTooLarge,
+    /// `import_state` was given a blob of another session (its session id is
+    /// not the one the caller expects for that slot).
+    WrongSession,
     /// The state blob's generation is older than the caller's last-seen
     /// generation (a rollback).
     StaleGeneration,

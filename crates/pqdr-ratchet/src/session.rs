@@ -329,7 +329,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
             // Application data only (the common case): nothing else to apply.
             (1, n - 1)
         } else {
-            self.ks.apply_frames(&out[..n], epoch, now, rng)
+            self.ks.apply_frames(&out[..n], epoch, counter, now, rng)
         };
         out.copy_within(data.0..data.0 + data.1, 0);
         Ok(Opened {

@@ -1,19 +1,27 @@
 //! docs/protocol/ratchet.md §1.11 (revised 2026-11-25): sealed, versioned state export/import.
 //!
-//! The plaintext state uses big-endian, fixed-width fields only (never
-//! host-endian), with the reader and writer of [`crate::wire`]:
+//! The plaintext state (format version 3) uses big-endian, fixed-width
+//! fields only (never host-endian), with the reader and writer of
+//! [`crate::wire`]:
 //!
 //! ```text
-//! "PQDR" ‖ u16 format_version ‖ u16 kem_id ‖ u16 aead_id ‖ u8 role ‖ u8 mode ‖
+//! "PQDR" ‖ u16 format_version ‖ session_id[16] ‖ u16 kem_id ‖ u16 aead_id ‖ u8 role ‖ u8 mode ‖
 //! u16 WW ‖ u16 MS ‖ u64 generation ‖ u64 epoch ‖ u8 flags ‖
 //! u64 ratchets_completed ‖ u8 n_slots ‖ slot* ‖ kem ‖ config_digest[32]
 //! slot = u64 epoch ‖ u8 flags ‖ [rk ‖ xk] ‖ [send ck ‖ seg ‖ u64 pos ‖ u64 packets ‖ u64 bytes] ‖
 //!        recv ck ‖ seg ‖ u64 pos ‖ u64 next (= pos) ‖ bitmap (WW × u64) ‖ u16 n ‖
 //!        (u32 counter ‖ key)* ‖ i64 started ‖ u64 rekey_at ‖ u8 has_expiry ‖ i64 expiry
 //! slot flags: bit 0 rk ‖ xk present, bit 1 send chain present, bit 2 a record was received
-//! kem  = u8 phase ‖ u16 rid ‖ i64 started ‖ [ct] (peer, ct being sent) ‖
-//!        u8 blob_done ‖ u8 next_idx ‖ u8 flags ‖ u16 dead_rid ‖ i64 next_start ‖
-//!        u8 has_abort ‖ u16 abort_rid ‖ u8 abort_reason ‖ u8 has_done ‖ u16 done_rid ‖ u8 done_blob
+//! kem  = u8 phase ‖ u16 rid ‖ u32 attempt_at ‖ i64 started ‖ [ct] (peer, ct being sent) ‖
+//!        u8 blob_done ‖ u8 next_idx ‖ u8 flags ‖ u8 n_dead ‖ u16 dead_rid[4] ‖
+//!        i64 next_start ‖ u8 has_abort ‖ u16 abort_rid ‖ u8 abort_reason ‖
+//!        u8 has_done ‖ u16 done_rid ‖ u8 done_blob
+//! kem flags: bit 0 app_request, bit 1 peer_requested (other bits zero)
+//! attempt_at: peer with ct in flight: the lowest counter of an owner's
+//!        record seen carrying that attempt's ek symbols (orders a late
+//!        symbol of another attempt); zero in every other phase
+//! dead_rid: the n_dead (≤ 4) dead attempt ids of the epoch, newest first,
+//!        then zeros
 //! ```
 //!
 //! Times are offsets from `now` in milliseconds. What is deliberately *not*
@@ -21,50 +29,59 @@
 //! of a ratchet in flight (rule 2: the restored owner aborts that attempt and
 //! starts a new one with fresh randomness), KEM decoders in progress
 //! (symbols are resent), the authentication-failure counters, the
-//! pre-authentication token bucket (restored full) and "closed" (a closed
-//! session cannot be exported).
+//! pre-authentication token bucket (restored full), "closed" (a closed
+//! session cannot be exported), and the live send limits and unconfirmed
+//! export (a restored session sends nothing until an export of its own is
+//! confirmed).
 //!
 //! The blob is always sealed (rule 3):
-//! `"PQDS" ‖ u16 format_version ‖ nonce[24] ‖ XChaCha20-Poly1305(plain) ‖ tag`
-//! under `DK(CTX_STATE_SEAL, storage_key)`, with a fresh random nonce from
-//! the caller's RNG and the first 30 bytes as associated data.
-
-use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
-use rand_core::CryptoRng;
-use zeroize::Zeroize;
+//! `"PQDS" ‖ u16 format_version ‖ session_id[16] ‖ nonce[24] ‖
+//! XChaCha20-Poly1305(plain) ‖ tag` under `DK(CTX_STATE_SEAL, storage_key)`,
+//! with a fresh random nonce from the caller's RNG and the first 46 bytes as
+//! associated data. The session id is in clear so that `import_state` can
+//! refuse another session's blob ([`Error::WrongSession`]) before decrypting.
+//!
+//! Two-phase export (rule 1 as revised for issue #33): `export_state` seals
+//! the blob but never raises a live send limit (each becomes the minimum of
+//! itself and the exported position); `confirm_persisted(generation)`, called
+//! once the blob and its generation are durable, applies the blob's
+//! positions as the new limits.
 
 use crate::Error;
 use crate::chain::{Chain, POSITION_END};
 use crate::config::{AbortReason, Config, Instant, Mode, Role};
-use crate::kdf;
 use crate::kem::{MAX_BLOB_LEN, RatchetKem};
-use crate::schedule::Phase;
-use crate::schedule::{AEAD_ID, KeySchedule};
-use crate::session::Session;
+use crate::schedule::{AEAD_ID, DEAD_RIDS, KeySchedule, Phase};
 use crate::window::Window;
 use crate::wire::{Reader, Writer};
 
-/// Current state format version (2: v2 key schedule, always sealed).
-pub const STATE_FORMAT_VERSION: u16 = 2;
+/// Current state format version (3: the session id in the header and the
+/// state, four dead attempt ids; 2: v2 key schedule, always sealed).
+pub const STATE_FORMAT_VERSION: u16 = 3;
+/// Length of a session id ([`crate::Session::session_id`]).
+pub const SESSION_ID_LEN: usize = 16;
 /// Shortest accepted storage key.
 pub const MIN_STORAGE_KEY_LEN: usize = 16;
 
-const MAGIC_PLAIN: &[u8; 4] = b"PQDR";
-const MAGIC_SEALED: &[u8; 4] = b"PQDS";
+pub(crate) const MAGIC_PLAIN: &[u8; 4] = b"PQDR";
+pub(crate) const MAGIC_SEALED: &[u8; 4] = b"PQDS";
 /// Diagnostic snapshots (test-only): same layout, never importable.
 #[cfg(feature = "test-utils")]
-const MAGIC_SNAPSHOT: &[u8; 4] = b"PQDX";
-const NONCE_LEN: usize = 24;
-/// `"PQDS" ‖ version ‖ nonce`: the associated data of the seal.
-const SEALED_HEADER: usize = 4 + 2 + NONCE_LEN;
-const TAG_LEN: usize = 16;
+pub(crate) const MAGIC_SNAPSHOT: &[u8; 4] = b"PQDX";
+pub(crate) const NONCE_LEN: usize = 24;
+/// Where the session id starts in the sealed header.
+pub(crate) const SID_AT: usize = 6;
+/// Where the nonce starts in the sealed header.
+pub(crate) const NONCE_AT: usize = SID_AT + SESSION_ID_LEN;
+/// `"PQDS" ‖ version ‖ session_id ‖ nonce`: the associated data of the seal.
+pub(crate) const SEALED_HEADER: usize = NONCE_AT + NONCE_LEN;
+pub(crate) const TAG_LEN: usize = 16;
 
 /// Upper bound on an exported (sealed) state for window sizes `WW`, `MS`.
 pub const fn max_state_len(ww: usize, ms: usize) -> usize {
     let slot = 8 + 1 + 64 + (64 + 24) + (64 + 8 + 8 * ww + 2 + 36 * ms) + 8 + 8 + 9;
-    let kem = 1 + 2 + 8 + MAX_BLOB_LEN + 3 + 2 + 8 + 4 + 4;
-    64 + 3 * slot + kem + 32 + SEALED_HEADER + TAG_LEN
+    let kem = 1 + 2 + 4 + 8 + MAX_BLOB_LEN + 3 + 1 + 2 * DEAD_RIDS + 8 + 4 + 4;
+    64 + SESSION_ID_LEN + 3 * slot + kem + 32 + SEALED_HEADER + TAG_LEN
 }
 
 #[allow(clippy::cast_possible_wrap, reason = "times fit in i64 ms")]
@@ -103,7 +120,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// Encodes the plaintext state; `reserve` advances every exported send
     /// chain. An owner's ratchet in flight is written as aborted (rule 2).
     #[allow(clippy::cast_possible_truncation, reason = "WW, MS, counts are small")]
-    fn encode(
+    pub(crate) fn encode(
         &self,
         magic: &[u8; 4],
         reserve: u64,
@@ -113,6 +130,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let mut w = Writer { buf: out, pos: 0 };
         w.try_put(magic)?;
         w.u16(STATE_FORMAT_VERSION)?;
+        w.try_put(&self.session_id)?;
         w.u16(K::ID)?;
         w.u16(AEAD_ID)?;
         w.u8(self.role.byte())?;
@@ -161,24 +179,31 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         // Rule 2: the owner's seed is never written; the attempt is recorded
         // as aborted (the restored owner tells the peer and starts afresh).
         let in_flight = k.phase == Phase::OwnerEk;
-        let (ph, dead, abort, app_request) = if in_flight {
+        let mut dead = k.dead_rids;
+        let (ph, abort, app_request) = if in_flight {
+            if !dead.contains(&Some(k.rid)) {
+                dead.rotate_right(1);
+                dead[0] = Some(k.rid);
+            }
             let abort = Some((k.rid, AbortReason::Restored.code()));
-            (Phase::Idle, Some(k.rid), abort, true)
+            (Phase::Idle, abort, true)
         } else {
-            (k.phase, k.dead_rid, k.abort_pending, k.app_request)
+            (k.phase, k.abort_pending, k.app_request)
         };
         w.u8(ph.byte())?;
         w.u16(k.rid)?;
+        w.u32(if ph == Phase::PeerCt { k.attempt_at } else { 0 })?;
         put_time(&mut w, k.started, now)?;
         if ph == Phase::PeerCt {
             w.try_put(&k.blob[..K::CT_LEN])?;
         }
         w.u8(u8::from(k.blob_done))?;
         w.u8(k.next_idx)?;
-        w.u8(u8::from(app_request)
-            | u8::from(k.peer_requested) << 1
-            | u8::from(dead.is_some()) << 2)?;
-        w.u16(dead.unwrap_or(0))?;
+        w.u8(u8::from(app_request) | u8::from(k.peer_requested) << 1)?;
+        w.u8(dead.iter().filter(|d| d.is_some()).count() as u8)?;
+        for d in dead {
+            w.u16(d.unwrap_or(0))?;
+        }
         put_time(&mut w, k.next_start_at, now)?;
         w.u8(u8::from(abort.is_some()))?;
         let (ar, ae) = abort.unwrap_or((0, 0));
@@ -194,12 +219,21 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
 
     /// Decodes a plaintext state (untrusted bytes: no panics, no allocation).
     #[allow(clippy::too_many_lines, reason = "one linear parser, field by field")]
-    fn decode(
+    ///
+    /// Decodes into `self`, a schedule fresh from [`KeySchedule::empty`] for
+    /// `cfg`: the restored secrets are written where the session will keep
+    /// them, not into a value that is then moved (a move leaves a copy of
+    /// the roots and chain keys in a dead stack frame; issue #33 I1). On
+    /// error `self` holds part of the state: drop it (its slots wipe
+    /// themselves).
+    pub(crate) fn decode_into(
+        &mut self,
         cfg: &Config,
         bytes: &[u8],
         min_generation: u64,
         now: Instant,
-    ) -> Result<Self, Error> {
+    ) -> Result<(), Error> {
+        let s = self;
         let mut r = Reader::new(bytes, Error::StateCorrupt);
         if r.take(4)? != MAGIC_PLAIN {
             return Err(Error::StateCorrupt);
@@ -207,6 +241,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if r.u16()? != STATE_FORMAT_VERSION {
             return Err(Error::StateVersion);
         }
+        let mut session_id = [0u8; SESSION_ID_LEN];
+        r.array(&mut session_id)?;
         if r.u16()? != K::ID || r.u16()? != AEAD_ID {
             return Err(Error::StateCorrupt);
         }
@@ -218,7 +254,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if !cfg.is_valid() {
             return Err(Error::Malformed);
         }
-        let mut s = Self::empty(cfg, role);
+        s.role = role;
+        s.session_id = session_id;
         s.generation = r.u64()?;
         if s.generation < min_generation {
             return Err(Error::StaleGeneration);
@@ -307,6 +344,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return Err(Error::StateCorrupt);
         }
         k.rid = r.u16()?;
+        k.attempt_at = r.u32()?;
+        if k.phase != Phase::PeerCt && k.attempt_at != 0 {
+            return Err(Error::StateCorrupt);
+        }
         k.started = get_time(&mut r, now)?;
         if k.phase == Phase::PeerCt {
             k.blob[..K::CT_LEN].copy_from_slice(r.take(K::CT_LEN)?);
@@ -317,10 +358,22 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return Err(Error::StateCorrupt);
         }
         let f = r.u8()?;
+        if f & !3 != 0 {
+            return Err(Error::StateCorrupt);
+        }
         k.app_request = f & 1 != 0;
         k.peer_requested = f & 2 != 0;
-        let dead = r.u16()?;
-        k.dead_rid = (f & 4 != 0).then_some(dead);
+        let n_dead = usize::from(r.u8()?);
+        if n_dead > DEAD_RIDS {
+            return Err(Error::StateCorrupt);
+        }
+        for (i, d) in k.dead_rids.iter_mut().enumerate() {
+            let rid = r.u16()?;
+            *d = (i < n_dead).then_some(rid);
+            if i >= n_dead && rid != 0 {
+                return Err(Error::StateCorrupt);
+            }
+        }
         k.next_start_at = get_time(&mut r, now)?;
         let has_abort = r.u8()? != 0;
         let (ar, ae) = (r.u16()?, r.u8()?);
@@ -346,198 +399,9 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             s.kem.confirm_since = now;
         }
         s.bucket = crate::schedule::Bucket::full(cfg.unauth_derivation_budget, now);
-        // Rule 1: nothing is sent until the application has exported again.
+        // Rule 1: nothing is sent until the application has exported again
+        // and confirmed that export as durable.
         s.export_required = true;
-        Ok(s)
-    }
-
-    /// Exports the sealed state (docs/protocol/ratchet.md §1.11).
-    fn export<R: CryptoRng + ?Sized>(
-        &mut self,
-        reserve: u32,
-        storage_key: &[u8],
-        now: Instant,
-        out: &mut [u8],
-        rng: &mut R,
-    ) -> Result<usize, Error> {
-        if self.closed {
-            return Err(Error::Closed);
-        }
-        if storage_key.len() < MIN_STORAGE_KEY_LEN {
-            return Err(Error::Malformed);
-        }
-        if out.len() < SEALED_HEADER + TAG_LEN {
-            return Err(Error::BufferTooSmall);
-        }
-        // A generation never wraps (a wrapped one would pass any
-        // `min_generation` check as 0); 2^64 exports are unreachable anyway.
-        self.generation = self.generation.checked_add(1).ok_or(Error::StateCorrupt)?;
-        let body_end = out.len() - TAG_LEN;
-        let n = match self.encode(
-            MAGIC_PLAIN,
-            u64::from(reserve),
-            now,
-            &mut out[SEALED_HEADER..body_end],
-        ) {
-            Ok(n) => n,
-            Err(e) => {
-                self.generation = self.generation.wrapping_sub(1);
-                return Err(e);
-            }
-        };
-        let mut nonce = [0u8; NONCE_LEN];
-        rng.fill_bytes(&mut nonce);
-        // Public by design: the nonce is written next to the ciphertext.
-        pqdr_ct::hook::declassify(&mut nonce);
-        out[..4].copy_from_slice(MAGIC_SEALED);
-        out[4..6].copy_from_slice(&STATE_FORMAT_VERSION.to_be_bytes());
-        out[6..SEALED_HEADER].copy_from_slice(&nonce);
-        let mut key = kdf::state_seal_key(storage_key);
-        let cipher = XChaCha20Poly1305::new((&key).into());
-        key.zeroize();
-        let (head, rest) = out.split_at_mut(SEALED_HEADER);
-        let Ok(tag) =
-            cipher.encrypt_inout_detached(&XNonce::from(nonce), head, (&mut rest[..n]).into())
-        else {
-            rest[..n].zeroize();
-            self.generation = self.generation.wrapping_sub(1);
-            return Err(Error::BufferTooSmall);
-        };
-        rest[n..n + TAG_LEN].copy_from_slice(&tag);
-        // The live session may send at most `reserve` more records per
-        // (epoch, direction), including epochs installed from now on, until
-        // the next export (rule 1).
-        let reserve = u64::from(reserve);
-        for s in self.slots.iter_mut().filter(|s| s.live && s.send_live) {
-            s.send_limit = s.send.pos.saturating_add(reserve);
-        }
-        self.send_reserve = reserve;
-        self.export_required = false;
-        Ok(SEALED_HEADER + n + TAG_LEN)
-    }
-}
-
-impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
-    /// Exports the state for persistence, sealed with XChaCha20-Poly1305
-    /// under `DK(CTX_STATE_SEAL, storage_key)` with a fresh random nonce
-    /// from `rng` (docs/protocol/ratchet.md §1.11). Returns the bytes written (at most
-    /// [`max_state_len`]).
-    ///
-    /// `reserve` send positions are reserved per (epoch, direction): the
-    /// exported chains start `reserve` records ahead, and this live session
-    /// refuses to send more than `reserve` further records in any epoch —
-    /// including epochs installed after this export — until the next export
-    /// ([`Error::ReservationExhausted`]). A restored session therefore never
-    /// reuses a (key, nonce). The generation increments on every export.
-    ///
-    /// Persist the blob **and** [`Session::generation`] together, and pass
-    /// the last persisted generation as `min_generation` to
-    /// [`Session::import_state`]: that refuses a rollback to an older blob.
-    ///
-    /// # Errors
-    /// [`Error::BufferTooSmall`]; [`Error::Malformed`] if the storage key is
-    /// shorter than [`MIN_STORAGE_KEY_LEN`]; [`Error::Closed`] for a closed
-    /// session. On error nothing changes.
-    pub fn export_state<R: CryptoRng + ?Sized>(
-        &mut self,
-        reserve: u32,
-        storage_key: &[u8],
-        now: Instant,
-        out: &mut [u8],
-        rng: &mut R,
-    ) -> Result<usize, Error> {
-        self.ks.export(reserve, storage_key, now, out, rng)
-    }
-
-    /// [`Session::export_state`] into a new vector (`alloc` convenience).
-    ///
-    /// # Errors
-    /// As [`Session::export_state`].
-    #[cfg(feature = "alloc")]
-    pub fn export_state_to_vec<R: CryptoRng + ?Sized>(
-        &mut self,
-        reserve: u32,
-        storage_key: &[u8],
-        now: Instant,
-        rng: &mut R,
-    ) -> Result<alloc::vec::Vec<u8>, Error> {
-        let mut v = alloc::vec![0u8; max_state_len(WW, MS)];
-        let n = self.export_state(reserve, storage_key, now, &mut v, rng)?;
-        v.truncate(n);
-        Ok(v)
-    }
-
-    /// The generation of the last export (persist it with the blob).
-    pub fn generation(&self) -> u64 {
-        self.ks.generation
-    }
-
-    /// Restores a sealed state made by [`Session::export_state`].
-    ///
-    /// `blob` is decrypted in place (no second buffer: stack-only callers
-    /// need no scratch); on success its plaintext is wiped, on failure it is
-    /// left as it was (sealed) unless the tag verified. `min_generation` is
-    /// the caller's last persisted generation: older blobs are refused.
-    ///
-    /// The restored session opens records at once but **sends nothing until
-    /// it has been exported again** ([`Error::ExportRequired`] from `seal`,
-    /// nothing from `poll_transmit`): export, persist the new blob and
-    /// generation, then send. A ratchet that the owner had in flight at
-    /// export time is aborted and restarted with fresh randomness. Records
-    /// received after the exported one was taken are accepted once more
-    /// (see the crate README, "Persistence").
-    ///
-    /// # Errors
-    /// [`Error::StateVersion`] for an unknown format version,
-    /// [`Error::StaleGeneration`] for a rollback, [`Error::StateCorrupt`] for
-    /// anything else wrong (tampering, another storage key or
-    /// configuration), [`Error::Malformed`] for an invalid `cfg` or a short
-    /// storage key.
-    pub fn import_state(
-        cfg: &Config,
-        storage_key: &[u8],
-        blob: &mut [u8],
-        min_generation: u64,
-        now: Instant,
-    ) -> Result<Self, Error> {
-        if storage_key.len() < MIN_STORAGE_KEY_LEN {
-            return Err(Error::Malformed);
-        }
-        if blob.len() < SEALED_HEADER + TAG_LEN || &blob[..4] != MAGIC_SEALED {
-            return Err(Error::StateCorrupt);
-        }
-        if blob[4..6] != STATE_FORMAT_VERSION.to_be_bytes() {
-            return Err(Error::StateVersion);
-        }
-        let n = blob.len() - SEALED_HEADER - TAG_LEN;
-        let mut key = kdf::state_seal_key(storage_key);
-        let cipher = XChaCha20Poly1305::new((&key).into());
-        key.zeroize();
-        let (head, rest) = blob.split_at_mut(SEALED_HEADER);
-        let (body, tag) = rest.split_at_mut(n);
-        let tag = Tag::try_from(&*tag).map_err(|_| Error::StateCorrupt)?;
-        let mut nonce = [0u8; NONCE_LEN];
-        nonce.copy_from_slice(&head[6..]);
-        if cipher
-            .decrypt_inout_detached(&XNonce::from(nonce), head, (&mut *body).into(), &tag)
-            .is_err()
-        {
-            return Err(Error::StateCorrupt);
-        }
-        let r = KeySchedule::decode(cfg, body, min_generation, now);
-        body.zeroize();
-        Ok(Session { ks: r? })
-    }
-
-    /// Serializes the plaintext state without exporting it (no generation
-    /// bump, no reservation, never importable). Test-only: the atomicity
-    /// property ("any failed `open` leaves the state bit-identical") compares
-    /// these. It contains secrets.
-    ///
-    /// # Errors
-    /// [`Error::BufferTooSmall`].
-    #[cfg(feature = "test-utils")]
-    pub fn snapshot(&self, now: Instant, out: &mut [u8]) -> Result<usize, Error> {
-        self.ks.encode(MAGIC_SNAPSHOT, 0, now, out)
+        Ok(())
     }
 }

@@ -459,7 +459,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         a.next_idx = b.next_idx;
         a.decoding = b.decoding;
         a.dec_rid = b.dec_rid;
-        a.dead_rid = b.dead_rid;
+        a.dead_rids = b.dead_rids;
+        a.attempt_at = b.attempt_at;
         a.app_request = b.app_request;
         a.peer_requested = b.peer_requested;
         a.next_start_at = b.next_start_at;
@@ -473,6 +474,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         s.tx_ok = ks.tx_ok;
         s.closed = ks.closed;
         s.generation = ks.generation;
+        s.session_id = ks.session_id;
         s.v1_leak = ks.v1_leak;
         s.bucket = crate::schedule::Bucket::full(u32::MAX, Instant(0));
         s.cfg.max_jump = 1 << 30;

@@ -928,15 +928,28 @@ fn fs_check_detects_v1_epoch_root_leak() {
                     w.c
                 );
             }
-            // …found through the epoch root, and confirmed by Leak::can_open itself.
+            // …found through the epoch root, and confirmed by Leak::can_open
+            // itself, from the first record of the epoch that the prediction
+            // says is closed (counter 0, unless that record was lost: then
+            // its key is a stored skipped key, openable by design, and the
+            // next one is the first reported).
+            let first = fs
+                .iter()
+                .filter(|x| x.from_a == from_a && x.epoch == e)
+                .map(|x| x.c)
+                .min();
+            assert!(
+                first.is_some_and(|c| c <= 2),
+                "from_a={from_a}: first reported counter {first:?}"
+            );
             assert!(fs.iter().any(|x| x.from_a == from_a
-                && x.c == 0
+                && Some(x.c) == first
                 && x.openable
                 && x.via == Some("secret as epoch root")));
             assert!(v.iter().any(|x| x.kind == Kind::CanOpen
                 && x.from_a == from_a
                 && x.epoch == e
-                && x.c == 0
+                && x.c <= first.unwrap_or(0)
                 && x.openable));
         }
     }

@@ -24,14 +24,17 @@
 //!
 //! Each party has a "disk" holding one `(blob, generation)` pair, written
 //! atomically. The application
-//! * exports (with a random reserve) and persists before its first record,
+//! * exports (with a random reserve), persists, then confirms the export
+//!   (`confirm_persisted`) before its first record,
 //!   after every key event (`NextEpochReady`, `EpochAdvanced`,
 //!   `RatchetAborted`), when `seal` says `ReservationExhausted`, after
 //!   `reserve` records, and at random times;
-//! * never seals or polls while an export is owed and not yet persisted;
+//! * never seals or polls while an export is owed and not yet persisted (an
+//!   export not yet confirmed does not raise the send limit anyway);
 //! * on restart imports the persisted blob with `min_generation` = the
-//!   persisted generation, and must export and persist again before its first
-//!   record (`seal` returns `ExportRequired` until then: checked on every
+//!   persisted generation and the session id it keeps for the party, and must
+//!   export, persist and confirm again before its first record (`seal`
+//!   returns `ExportRequired` until then: checked on every
 //!   restore, together with "the send position did not move").
 //!
 //! A crash may hit anywhere between two of these steps: before a delivery,
@@ -138,8 +141,9 @@ enum Misuse {
     /// On restart, imports the blob *before* the last persisted one with that
     /// older blob's generation as `min_generation` (an undetected rollback).
     RollbackImport,
-    /// Keeps sending after an export and persists it only 30 ms later.
-    SealBeforePersist,
+    /// Confirms an export at once (`confirm_persisted`) and persists it only
+    /// 30 ms later, sending meanwhile.
+    ConfirmBeforePersist,
 }
 
 /// Crash model (both parties crash independently).
@@ -279,10 +283,12 @@ struct Persisted {
 /// receive bookkeeping of the payloads addressed to it.
 struct Party<K: RatchetKem> {
     s: Option<S<K>>,
+    /// The session id, kept in the application's index (import checks it).
+    id: [u8; 16],
     disk: Option<Persisted>,
     /// The blob persisted before `disk` (for `Misuse::RollbackImport`).
     older: Option<Persisted>,
-    /// An export waiting to be persisted (`Misuse::SealBeforePersist`).
+    /// An export waiting to be persisted (`Misuse::ConfirmBeforePersist`).
     deferred: Option<(u64, Persisted)>,
     /// An export is owed: nothing is sent until it is persisted.
     need_export: bool,
@@ -302,6 +308,7 @@ struct Party<K: RatchetKem> {
 impl<K: RatchetKem> Party<K> {
     fn new(s: S<K>) -> Self {
         Party {
+            id: s.session_id(),
             s: Some(s),
             disk: None,
             older: None,
@@ -453,6 +460,7 @@ impl<K: RatchetKem> Sim<K> {
         let r = S::<K>::import_state(
             &self.sc.cfg,
             STORAGE_KEY,
+            self.p[i].id,
             &mut copy,
             d.generation,
             Instant(now),
@@ -561,11 +569,21 @@ impl<K: RatchetKem> Sim<K> {
         p.need_export = false;
         p.sent_since_export = 0;
         p.reserve = reserve;
-        if c.is_some_and(|c| c.misuse == Misuse::SealBeforePersist) {
+        if c.is_some_and(|c| c.misuse == Misuse::ConfirmBeforePersist) {
+            let g = persisted.generation;
             p.deferred = Some((now + 30, persisted));
+            let r = p.s.as_mut().unwrap().confirm_persisted(g);
+            check!(self, r.is_ok(), "party {i}: confirm failed: {r:?}");
             return;
         }
         self.persist(i, persisted);
+        // Phase 2: the blob and its generation are durable.
+        let r = self.p[i]
+            .s
+            .as_mut()
+            .unwrap()
+            .confirm_persisted(generation.1);
+        check!(self, r.is_ok(), "party {i}: confirm failed: {r:?}");
         if phase != 0 {
             self.maybe_crash(i, c.map_or(0.0, |c| c.after_mid_ratchet_persist));
         }
@@ -584,6 +602,7 @@ impl<K: RatchetKem> Sim<K> {
             let r = S::<K>::import_state(
                 &self.sc.cfg,
                 STORAGE_KEY,
+                p.id,
                 &mut old,
                 generation,
                 Instant(now),
@@ -1336,7 +1355,7 @@ fn netsim_crash_restore_no_key_nonce_reuse() {
 }
 
 /// The uniqueness check can fail: an application that breaks the discipline
-/// (an undetected rollback, or sealing before the export is persisted) is
+/// (an undetected rollback, or confirming an export before it is persisted) is
 /// caught reusing a (key, nonce) within a few seeds.
 #[test]
 fn netsim_detects_reuse_when_the_discipline_is_broken() {
@@ -1344,7 +1363,7 @@ fn netsim_detects_reuse_when_the_discipline_is_broken() {
         .into_iter()
         .find(|s| s.name == "crash-restore-bulk")
         .unwrap();
-    for misuse in [Misuse::RollbackImport, Misuse::SealBeforePersist] {
+    for misuse in [Misuse::RollbackImport, Misuse::ConfirmBeforePersist] {
         let sc = Scenario {
             crashes: Some(Crashes { misuse, ..CRASHES }),
             ..base

@@ -331,8 +331,15 @@ fn export_import_continue_matches_twin_with_reservation() {
     }
     let key = [0x5au8; 32];
     let mut st = a.export_state_to_vec(7, &key, Instant(0), &mut r).unwrap();
-    let mut a2: Session<ToyKem> =
-        Session::import_state(&cfg, &key, &mut st, a.generation(), Instant(0)).unwrap();
+    let mut a2: Session<ToyKem> = Session::import_state(
+        &cfg,
+        &key,
+        a.session_id(),
+        &mut st,
+        a.generation(),
+        Instant(0),
+    )
+    .unwrap();
     // A restored session sends nothing before it has been exported again.
     assert_eq!(
         a2.seal(Instant(0), b"", b"y", &mut buf, &mut r),
@@ -341,6 +348,7 @@ fn export_import_continue_matches_twin_with_reservation() {
     let _ = a2
         .export_state_to_vec(10, &key, Instant(0), &mut r)
         .unwrap();
+    a2.confirm_persisted(a2.generation()).unwrap();
     // The twin skips the 7 reserved positions; then both produce identical records.
     for _ in 0..7 {
         twin.seal(Instant(0), b"", b"skip", &mut buf2, &mut r)

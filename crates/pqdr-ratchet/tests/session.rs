@@ -319,7 +319,17 @@ fn export_to_vec_roundtrip() {
     assert!(v.len() <= pqdr_ratchet::max_state_len(16, 256));
     let g = a.generation();
     assert_eq!(g, 1);
-    assert!(S::import_state(&cfg, b"sixteen byte key", &mut v, g, Instant(1)).is_ok());
+    assert!(
+        S::import_state(
+            &cfg,
+            b"sixteen byte key",
+            a.session_id(),
+            &mut v,
+            g,
+            Instant(1)
+        )
+        .is_ok()
+    );
 }
 
 #[test]

@@ -97,6 +97,7 @@ fn stack_peaks() {
                 let s = DefaultSession::import_state(
                     &cfg,
                     &key,
+                    a.session_id(),
                     &mut st[..st_len],
                     generation,
                     Instant(11),

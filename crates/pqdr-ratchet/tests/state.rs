@@ -25,8 +25,8 @@ type Rng = pqdr_kat::Drbg;
 
 const KEY: &[u8] = b"state test storage key, 32 bytes";
 const LEN: usize = max_state_len(16, 256);
-/// `"PQDS" ‖ be16 version ‖ nonce[24]`: the associated data of the seal.
-const HEADER: usize = 30;
+/// `"PQDS" ‖ be16 version ‖ session_id[16] ‖ nonce[24]`: the associated data of the seal.
+const HEADER: usize = 46;
 const TAG: usize = 16;
 
 fn cfg() -> Config {
@@ -95,17 +95,27 @@ fn events(s: &mut S) -> Vec<Event> {
     std::iter::from_fn(|| s.poll_event()).collect()
 }
 
+/// Export, persist (the caller keeps the blob) and confirm.
 fn export(s: &mut S, reserve: u32, now: Instant, r: &mut Rng) -> (Vec<u8>, u64) {
     let g0 = s.generation();
     let v = s.export_state_to_vec(reserve, KEY, now, r).unwrap();
     assert_eq!(s.generation(), g0 + 1, "every export bumps the generation");
+    s.confirm_persisted(s.generation()).unwrap();
     (v, s.generation())
 }
 
-/// Imports a copy of `blob` (import decrypts in place).
+/// The session id in a blob's header.
+fn id_of(blob: &[u8]) -> [u8; 16] {
+    blob.get(6..22)
+        .and_then(|x| x.try_into().ok())
+        .unwrap_or_default()
+}
+
+/// Imports a copy of `blob` (import decrypts in place), expecting the
+/// session the blob names (the application's index would).
 fn import(cfg: &Config, blob: &[u8], min_generation: u64, now: Instant) -> Result<S, Error> {
     let mut copy = blob.to_vec();
-    S::import_state(cfg, KEY, &mut copy, min_generation, now)
+    S::import_state(cfg, KEY, id_of(blob), &mut copy, min_generation, now)
 }
 
 fn send_pos(s: &S, epoch: u64) -> Option<u64> {
@@ -150,9 +160,17 @@ fn seal_after_import_requires_export() {
         .open(Instant(20), b"", &pkt[..n], &mut out, &mut r)
         .unwrap();
     assert_eq!(&out[..o.len], b"to a2");
-    // Export (and persist), then send: the peer sees a gap of `reserve`.
+    // An export alone is not enough: it must be confirmed as durable.
+    a2.export_state_to_vec(50, KEY, Instant(21), &mut r)
+        .unwrap();
+    assert_eq!(
+        a2.seal(Instant(21), b"", b"x", &mut pkt, &mut r),
+        Err(Error::ExportRequired)
+    );
+    assert_eq!(a2.poll_transmit(Instant(21), b"", &mut pkt, &mut r), None);
+    // Export, persist, confirm, then send: the peer sees a gap of `reserve`.
     let (_blob2, g2) = export(&mut a2, 50, Instant(21), &mut r);
-    assert_eq!(g2, g + 1);
+    assert_eq!(g2, g + 2);
     let n = a2
         .seal(Instant(21), b"", b"after", &mut pkt, &mut r)
         .unwrap();
@@ -359,9 +377,11 @@ fn tampered_blob_is_state_corrupt() {
         let mut c = blob.clone();
         c[i] ^= 1 << (j % 8);
         let tampered = c.clone();
-        let got = S::import_state(&cfg, KEY, &mut c, g, Instant(9)).err();
+        let got = S::import_state(&cfg, KEY, id_of(&blob), &mut c, g, Instant(9)).err();
         let want = if (4..6).contains(&i) {
             Error::StateVersion
+        } else if (6..22).contains(&i) {
+            Error::WrongSession
         } else {
             Error::StateCorrupt
         };
@@ -383,6 +403,7 @@ fn storage_key_checks() {
         S::import_state(
             &cfg,
             b"another storage key, 32 bytes..",
+            id_of(&blob),
             &mut c,
             g,
             Instant(9)
@@ -392,7 +413,15 @@ fn storage_key_checks() {
     );
     assert_eq!(c, blob);
     assert_eq!(
-        S::import_state(&cfg, &KEY[..MIN_STORAGE_KEY_LEN - 1], &mut c, g, Instant(9)).err(),
+        S::import_state(
+            &cfg,
+            &KEY[..MIN_STORAGE_KEY_LEN - 1],
+            id_of(&blob),
+            &mut c,
+            g,
+            Instant(9)
+        )
+        .err(),
         Some(Error::Malformed)
     );
     // Export refuses a short key and changes nothing.
@@ -412,10 +441,10 @@ fn storage_key_checks() {
     other[15] ^= 1;
     let mut c = out[..n].to_vec();
     assert_eq!(
-        S::import_state(&cfg, &other, &mut c, 0, Instant(9)).err(),
+        S::import_state(&cfg, &other, a.session_id(), &mut c, 0, Instant(9)).err(),
         Some(Error::StateCorrupt)
     );
-    assert!(S::import_state(&cfg, &key16, &mut out[..n], 0, Instant(9)).is_ok());
+    assert!(S::import_state(&cfg, &key16, a.session_id(), &mut out[..n], 0, Instant(9)).is_ok());
     // Export into a too-small buffer: an error, nothing changes.
     let g = a.generation();
     assert_eq!(
@@ -429,7 +458,7 @@ fn storage_key_checks() {
 fn import_wipes_the_plaintext_and_nonces_are_fresh() {
     let (cfg, mut a, _b, blob, g, mut r) = exported_pair(9);
     let mut c = blob.clone();
-    assert!(S::import_state(&cfg, KEY, &mut c, g, Instant(9)).is_ok());
+    assert!(S::import_state(&cfg, KEY, a.session_id(), &mut c, g, Instant(9)).is_ok());
     let n = c.len();
     assert!(
         c[HEADER..n - TAG].iter().all(|&x| x == 0),
@@ -519,7 +548,7 @@ fn rollback_with_old_min_generation_reuses_keys() {
 #[test]
 fn unknown_version_and_magic() {
     let (cfg, _a, _b, blob, g, _r) = exported_pair(12);
-    for v in [0u16, 1, 3, 0xffff] {
+    for v in [0u16, 1, 2, 4, 0xffff] {
         let mut c = blob.clone();
         c[4..6].copy_from_slice(&v.to_be_bytes());
         assert_eq!(
@@ -554,7 +583,7 @@ fn truncated_and_extended_blobs_are_errors_not_panics() {
     );
     // Arbitrary bytes behind a valid header.
     let mut x = 0x1234_5678u32;
-    for len in [0usize, 29, 30, 46, 47, 100, 1000, n] {
+    for len in [0usize, 29, 30, 45, 46, 62, 63, 100, 1000, n] {
         let mut c = blob[..HEADER.min(len)].to_vec();
         while c.len() < len {
             x ^= x << 13;
@@ -711,9 +740,9 @@ fn restored_session_continues_like_never_exported_twin() {
     let n1 = a1.snapshot(t, &mut s1).unwrap();
     let n2 = a2.snapshot(t, &mut s2).unwrap();
     assert_eq!(n1, n2);
-    // Bytes 16..24 of the snapshot are the generation (2 vs 0).
-    assert_eq!(s1[16..24], 2u64.to_be_bytes());
-    assert_eq!(s2[16..24], 0u64.to_be_bytes());
-    s1[16..24].fill(0);
+    // Bytes 32..40 of the snapshot are the generation (2 vs 0).
+    assert_eq!(s1[32..40], 2u64.to_be_bytes());
+    assert_eq!(s2[32..40], 0u64.to_be_bytes());
+    s1[32..40].fill(0);
     assert_eq!(s1[..n1], s2[..n2]);
 }

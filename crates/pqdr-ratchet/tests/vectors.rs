@@ -404,22 +404,27 @@ fn generate() -> Value {
         .export_state_to_vec(RESERVE, &sk, Instant(60), &mut srng)
         .unwrap();
     let generation = a.generation();
-    assert_eq!(&state[..6], b"PQDS\x00\x02");
+    assert_eq!(&state[..6], b"PQDS\x00\x03");
+    let id = a.session_id();
+    assert_eq!(state[6..22], id, "the session id in clear");
     let mut copy = state.clone();
-    let restored = Session::<VK>::import_state(&cfg, &sk, &mut copy, generation, Instant(60));
+    let restored = Session::<VK>::import_state(&cfg, &sk, id, &mut copy, generation, Instant(60));
     assert_eq!(restored.unwrap().generation(), generation);
-    for i in [0, 5, 6, 29, 30, state.len() / 2, state.len() - 1] {
+    for i in [0, 5, 6, 21, 22, 45, 46, state.len() / 2, state.len() - 1] {
         let mut t = state.clone();
         t[i] ^= 0x01;
-        let r = Session::<VK>::import_state(&cfg, &sk, &mut t, 0, Instant(60));
+        let r = Session::<VK>::import_state(&cfg, &sk, id, &mut t, 0, Instant(60));
         assert!(
-            matches!(r, Err(Error::StateCorrupt | Error::StateVersion)),
+            matches!(
+                r,
+                Err(Error::StateCorrupt | Error::StateVersion | Error::WrongSession)
+            ),
             "tampered byte {i} accepted"
         );
     }
     let mut wrong = sk.clone();
     wrong[0] ^= 1;
-    let r = Session::<VK>::import_state(&cfg, &wrong, &mut state.clone(), 0, Instant(60));
+    let r = Session::<VK>::import_state(&cfg, &wrong, id, &mut state.clone(), 0, Instant(60));
     assert!(matches!(r, Err(Error::StateCorrupt)), "wrong storage key");
 
     let json_dir = |k: &([u8; 32], [u8; 32], [u8; 32], [u8; 32]), d: Direction| {
@@ -450,6 +455,7 @@ fn generate() -> Value {
                     "records": epoch1.iter().map(Rec::json).collect::<Vec<_>>()},
         "rs": {"blob": hex(&blob), "sym_len": 128, "k": 8, "symbols": symbols},
         "state": {"sealed": hex(&state), "storage_key": hex(&sk), "role": "initiator",
+                  "session_id": hex(&id), "format_version": pqdr_ratchet::STATE_FORMAT_VERSION,
                   "generation": generation, "reserve": RESERVE, "ww": 16, "ms": 256},
     })
 }

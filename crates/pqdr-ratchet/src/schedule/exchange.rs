@@ -69,8 +69,17 @@ pub(crate) struct KemMachine {
     pub(crate) dec_rid: u16,
     #[zeroize(skip)]
     pub(crate) decoder: Decoder,
-    /// Attempt aborted by us or the owner; its symbols are ignored.
-    pub(crate) dead_rid: Option<u16>,
+    /// The last [`DEAD_RIDS`] attempts of this epoch that were aborted (by
+    /// us or the owner) or superseded by a newer one, newest first: their
+    /// symbols are ignored, however late they arrive.
+    pub(crate) dead_rids: [Option<u16>; DEAD_RIDS],
+    /// Peer: the lowest counter of an authentic record of this epoch seen
+    /// carrying an ek symbol of the attempt it decodes or installed. The
+    /// owner's attempts occupy disjoint, increasing counter ranges of its
+    /// send chain, so a symbol of another attempt in a record below this
+    /// counter belongs to an older attempt (given up), one above it to a
+    /// newer attempt (which supersedes).
+    pub(crate) attempt_at: u32,
     pub(crate) app_request: bool,
     pub(crate) peer_requested: bool,
     pub(crate) next_start_at: Instant,
@@ -85,7 +94,25 @@ pub(crate) struct KemMachine {
     pub(crate) wedge_reported: bool,
 }
 
+/// How many dead attempt ids an epoch remembers (docs/protocol/ratchet.md
+/// §1.7): an owner starts at most one attempt per `min_ratchet_interval_ms`,
+/// so four cover delays of several intervals.
+pub(crate) const DEAD_RIDS: usize = 4;
+
 impl KemMachine {
+    /// Whether `rid` names an attempt of this epoch known to be dead.
+    pub(crate) fn is_dead(&self, rid: u16) -> bool {
+        self.dead_rids.contains(&Some(rid))
+    }
+
+    /// Remembers `rid` as dead (the oldest entry is forgotten).
+    pub(crate) fn mark_dead(&mut self, rid: u16) {
+        if !self.is_dead(rid) {
+            self.dead_rids.rotate_right(1);
+            self.dead_rids[0] = Some(rid);
+        }
+    }
+
     pub(crate) fn new() -> Self {
         KemMachine {
             phase: Phase::Idle,
@@ -98,7 +125,8 @@ impl KemMachine {
             decoding: false,
             dec_rid: 0,
             decoder: Decoder::new(),
-            dead_rid: None,
+            dead_rids: [None; DEAD_RIDS],
+            attempt_at: 0,
             app_request: false,
             peer_requested: false,
             next_start_at: Instant(0),
@@ -122,7 +150,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let mut rid = u16::from_be_bytes([r0, r1]);
         // Public by design: the attempt id travels in KEM_SYMBOL frames.
         pqdr_ct::hook::declassify(&mut rid);
-        if Some(rid) == self.kem.dead_rid || rid == self.kem.rid {
+        // At most DEAD_RIDS + 1 ids are excluded: the loop ends.
+        while self.kem.is_dead(rid) || rid == self.kem.rid {
             rid = rid.wrapping_add(1);
         }
         self.start_ratchet_with(now, &seed, rid);
@@ -157,7 +186,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.seed.zeroize();
         k.phase = Phase::Idle;
         k.decoding = false;
-        k.dead_rid = Some(k.rid);
+        k.mark_dead(k.rid);
         if tell_peer {
             k.abort_pending = Some((k.rid, reason.code()));
         }
@@ -174,27 +203,52 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         self.kem.blob_done = false;
     }
 
-    /// Handles a KEM_SYMBOL frame from an authentic record of `epoch`.
+    /// Handles a KEM_SYMBOL frame from the authentic record `(epoch, counter)`.
     pub(crate) fn handle_symbol<R: CryptoRng + ?Sized>(
         &mut self,
         epoch: u64,
+        counter: u32,
         sym: &Symbol<'_>,
         now: Instant,
         rng: &mut R,
     ) {
         match sym.blob {
             Blob::Ek => {
-                if epoch != self.epoch || self.is_owner() || Some(sym.rid) == self.kem.dead_rid {
+                if epoch != self.epoch || self.is_owner() || self.kem.is_dead(sym.rid) {
                     return;
                 }
-                if self.kem.phase == Phase::PeerCt {
-                    if sym.rid == self.kem.rid {
+                let installed = self.kem.phase == Phase::PeerCt;
+                let current = if installed {
+                    Some(self.kem.rid)
+                } else {
+                    self.kem.decoding.then_some(self.kem.dec_rid)
+                };
+                match current {
+                    Some(cur) if cur == sym.rid => {
+                        self.kem.attempt_at = self.kem.attempt_at.min(counter);
+                        if installed {
+                            return;
+                        }
+                    }
+                    // Sent before the current attempt's records: an older
+                    // attempt, which the owner gave up. Remember it.
+                    Some(_) if counter < self.kem.attempt_at => {
+                        self.kem.mark_dead(sym.rid);
                         return;
                     }
-                    // The owner started a new attempt: the installed one is void.
-                    self.drop_next();
+                    // The owner started a new attempt: the current one is
+                    // void, and its late symbols must not revive it.
+                    Some(cur) => {
+                        self.kem.mark_dead(cur);
+                        self.kem.decoding = false;
+                        if installed {
+                            self.drop_next();
+                        }
+                    }
+                    None => {}
                 }
                 if !self.kem.decoding || self.kem.dec_rid != sym.rid {
+                    self.kem.attempt_at = counter;
                     self.kem.decoding = true;
                     self.kem.dec_rid = sym.rid;
                     self.kem.decoder.reset(K::EK_LEN);
@@ -256,7 +310,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         )
         .is_err()
         {
-            self.kem.dead_rid = Some(rid);
+            self.kem.mark_dead(rid);
             self.kem.abort_pending = Some((rid, AbortReason::InvalidKey.code()));
             self.events.push(Event::RatchetAborted {
                 reason: AbortReason::InvalidKey,
@@ -350,14 +404,17 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if self.kem.phase == Phase::OwnerEk && rid == self.kem.rid {
             self.abort_own(AbortReason::Peer, false, now);
         } else if self.kem.phase == Phase::PeerCt && rid == self.kem.rid {
-            self.kem.dead_rid = Some(rid);
+            self.kem.mark_dead(rid);
             self.drop_next();
             self.events.push(Event::RatchetAborted {
                 reason: AbortReason::Peer,
             });
-        } else if self.kem.decoding && self.kem.dec_rid == rid && !self.is_owner() {
-            self.kem.decoding = false;
-            self.kem.dead_rid = Some(rid);
+        } else if !self.is_owner() {
+            if self.kem.decoding && self.kem.dec_rid == rid {
+                self.kem.decoding = false;
+            }
+            // Even an attempt not seen yet: its symbols may still be on the way.
+            self.kem.mark_dead(rid);
         }
     }
 

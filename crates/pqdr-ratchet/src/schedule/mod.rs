@@ -29,7 +29,7 @@ use crate::keys::{PacketKey, SendKey};
 mod exchange;
 mod timers;
 
-pub(crate) use exchange::{KemMachine, Phase};
+pub(crate) use exchange::{DEAD_RIDS, KemMachine, Phase};
 use timers::jitter;
 
 /// HPKE AEAD identifier of ChaCha20-Poly1305, bound into `root_0`.
@@ -81,6 +81,17 @@ fn div_1000(x: u64) -> u64 {
     u64::try_from((u128::from(x) * M) >> 52).unwrap_or(u64::MAX)
 }
 
+/// An export whose blob the application has not yet confirmed as durable
+/// (docs/protocol/ratchet.md §1.11): its generation, its reserve and the
+/// send position it wrote for each live send chain.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PendingExport {
+    pub(crate) generation: u64,
+    pub(crate) reserve: u64,
+    /// `(epoch, exported send position)`; `None` for unused entries.
+    pub(crate) limits: [Option<(u64, u64)>; 3],
+}
+
 /// L1: the PQDR key schedule (epochs, chains, windows, KEM state machine).
 ///
 /// `WW` is the replay-window size in 64-bit words (`W = 64·WW`, default 1024
@@ -107,10 +118,18 @@ pub struct KeySchedule<K: RatchetKem, const WW: usize = 16, const MS: usize = 25
     /// docs/protocol/ratchet.md §1.11 rule 1: set by `import_state`; nothing is sent until
     /// the application has exported again.
     pub(crate) export_required: bool,
-    /// The reservation of the last export: an epoch installed after it may
-    /// carry at most this many records before the next export (`u64::MAX`:
-    /// never exported).
+    /// The reservation granted to an epoch installed from now on: it may
+    /// carry at most this many records until the next confirmed export. The
+    /// minimum of the confirmed export's reserve and those of the exports
+    /// made since (`u64::MAX`: never exported).
     pub(crate) send_reserve: u64,
+    /// The latest export, until the application confirms that its blob is
+    /// durable (docs/protocol/ratchet.md §1.11): only then do its positions
+    /// become the send limits.
+    pub(crate) pending_export: Option<PendingExport>,
+    /// 16 random bytes drawn at creation, kept for the session's whole life
+    /// and bound into every exported blob (docs/protocol/ratchet.md §1.11).
+    pub(crate) session_id: [u8; 16],
     /// Test-only switch (always false outside `testing`): keep `root_e` as v1 did.
     pub(crate) v1_leak: bool,
     /// Test-only instrumented AEAD: (key, nonce) of the last sealed record.
@@ -197,6 +216,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             s.kem.app_request = true;
             s.on_time(now, rng);
         }
+        // Drawn last, so that the draws above stay where they were.
+        rng.fill_bytes(&mut s.session_id);
+        // Public by design: written in clear into every exported blob.
+        pqdr_ct::hook::declassify(&mut s.session_id);
         Ok(s)
     }
 
@@ -226,6 +249,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             generation: 0,
             export_required: false,
             send_reserve: u64::MAX,
+            pending_export: None,
+            session_id: [0; 16],
             v1_leak: false,
             #[cfg(feature = "test-utils")]
             last_sealed: None,
@@ -246,6 +271,14 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// This side's role.
     pub fn role(&self) -> Role {
         self.role
+    }
+
+    /// The session id: 16 random bytes drawn when the schedule was created,
+    /// kept for its whole life (across export and import) and bound into
+    /// every exported blob. [`crate::Session::import_state`] takes the id the
+    /// caller expects and refuses a blob of another session.
+    pub fn session_id(&self) -> [u8; 16] {
+        self.session_id
     }
 
     /// Current sending epoch.
@@ -466,6 +499,8 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.decoding = false;
         k.app_request = false;
         k.peer_requested = false;
+        // Attempt ids are per epoch: the next epoch's owner draws its own.
+        k.dead_rids = [None; DEAD_RIDS];
         // Tell the other side at once (owner: epoch confirm; peer: proof of switch).
         k.owe_reply = true;
         k.pace_at = now;
