@@ -18,13 +18,16 @@ use std::time::Instant;
 #[derive(Debug, Clone)]
 pub(crate) struct Config {
     /// Rounds of every ordinary operation.
-    pub rounds: usize,
+    pub(crate) rounds: usize,
     /// Target duration of one batch, in milliseconds.
-    pub batch_ms: f64,
+    pub(crate) batch_ms: f64,
     /// Rounds of a slow operation (McEliece key generation).
-    pub slow_rounds: usize,
+    pub(crate) slow_rounds: usize,
     /// Batch size of a slow operation (fixed: no calibration).
-    pub slow_batch: usize,
+    pub(crate) slow_batch: usize,
+    /// Batches per contestant and round; the fastest counts (a batch the
+    /// scheduler preempted is slower, never faster).
+    pub(crate) reps: usize,
 }
 
 /// One timed call: the argument is the contestant's running call index
@@ -35,48 +38,48 @@ pub(crate) type Run<'a> = Box<dyn FnMut(usize) + 'a>;
 /// One operation (keygen, encaps, ...) and its contestants, pqdr first.
 pub(crate) struct Op<'a> {
     /// Column name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// Batch sizes are a multiple of this (signing: the number of messages,
     /// so every batch signs each message once).
-    pub multiple: usize,
+    pub(crate) multiple: usize,
     /// A slow operation: fixed batch `slow_batch · multiple`, `slow_rounds` rounds.
-    pub slow: bool,
+    pub(crate) slow: bool,
     /// `(row name, call)`, pqdr first.
-    pub contestants: Vec<(&'static str, Run<'a>)>,
+    pub(crate) contestants: Vec<(&'static str, Run<'a>)>,
 }
 
 /// Median and quartiles of one peer's per-round ratios.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Ratio {
     /// Median of peer time / pqdr time over the rounds.
-    pub median: f64,
+    pub(crate) median: f64,
     /// First quartile.
-    pub q1: f64,
+    pub(crate) q1: f64,
     /// Third quartile.
-    pub q3: f64,
+    pub(crate) q3: f64,
 }
 
 /// The outcome of one operation.
 #[derive(Debug, Clone)]
 pub(crate) struct OpResult {
     /// Column name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// pqdr's median time per operation, µs.
-    pub pqdr_us: f64,
+    pub(crate) pqdr_us: f64,
     /// Each contestant's median time per operation, µs (pqdr first).
-    pub median_us: Vec<(&'static str, f64)>,
+    pub(crate) median_us: Vec<(&'static str, f64)>,
     /// Each peer's ratio (pqdr excluded).
-    pub ratios: Vec<(&'static str, Ratio)>,
+    pub(crate) ratios: Vec<(&'static str, Ratio)>,
     /// Rounds run.
-    pub rounds: usize,
+    pub(crate) rounds: usize,
 }
 
 /// Quantile `p` of sorted data, linear interpolation between order statistics.
 fn quantile(sorted: &[f64], p: f64) -> f64 {
     let last = sorted.len() - 1;
     let pos = p * last as f64;
-    let lo = pos.floor() as usize;
-    let hi = pos.ceil() as usize;
+    let lo = to_count(pos.floor());
+    let hi = to_count(pos.ceil());
     let frac = pos - lo as f64;
     sorted[lo] + (sorted[hi] - sorted[lo]) * frac
 }
@@ -109,7 +112,7 @@ fn calibrate(run: &mut Run<'_>, counter: &mut usize, multiple: usize, target: f6
 }
 
 fn batch_for(per_call: f64, multiple: usize, target: f64) -> usize {
-    let calls = (target / per_call.max(1e-9)).ceil().clamp(1.0, 1e6) as usize;
+    let calls = to_count((target / per_call.max(1e-9)).ceil().clamp(1.0, 1e6));
     calls.div_ceil(multiple).max(1) * multiple
 }
 
@@ -134,7 +137,7 @@ pub(crate) fn race(cfg: &Config, mut op: Op<'_>) -> OpResult {
         let mut best = vec![f64::INFINITY; k];
         for rep in 0..reps {
             for j in 0..k {
-                let i = (j + r + rep) % k;
+                let i = (j + r + rep).rem_euclid(k);
                 let (_, run) = &mut op.contestants[i];
                 best[i] = best[i].min(time_batch(run, &mut counters[i], batches[i]));
             }
@@ -234,4 +237,11 @@ pub(crate) fn entry<'a>(
     run: impl FnMut(usize) + 'a,
 ) -> (&'static str, Run<'a>) {
     (name, Box::new(run))
+}
+
+/// A non-negative, integral, bounded `f64` (a batch size, an index, a
+/// command-line count) as a count.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+pub(crate) fn to_count(x: f64) -> usize {
+    x.clamp(0.0, 1e9) as usize
 }

@@ -129,11 +129,11 @@ fn main() {
                 })
         };
         match a.as_str() {
-            "--rounds" => cfg.rounds = num("--rounds") as usize,
+            "--rounds" => cfg.rounds = harness::to_count(num("--rounds")),
             "--batch-ms" => cfg.batch_ms = num("--batch-ms"),
-            "--slow-rounds" => cfg.slow_rounds = num("--slow-rounds") as usize,
-            "--slow-batch" => cfg.slow_batch = num("--slow-batch") as usize,
-            "--reps" => cfg.reps = num("--reps") as usize,
+            "--slow-rounds" => cfg.slow_rounds = harness::to_count(num("--slow-rounds")),
+            "--slow-batch" => cfg.slow_batch = harness::to_count(num("--slow-batch")),
+            "--reps" => cfg.reps = harness::to_count(num("--reps")),
             "-h" | "--help" => usage(),
             group @ ("all" | "all-lattice" | "all-ntrup" | "all-mceliece") => {
                 let prefixes: &[&str] = match group {

@@ -126,7 +126,7 @@ macro_rules! mceliece_set {
             ];
             if $classic {
                 keygen.push(entry("classic-mceliece-rust", |i| {
-                    black_box(cmr::keypair_boxed(&mut FixedSeed(seed32(i, 5))));
+                    let _keys = black_box(cmr::keypair_boxed(&mut FixedSeed(seed32(i, 5))));
                 }));
             }
             out.push(race(cfg, Op { name: "keygen", multiple: 1, slow: true, contestants: keygen }));
@@ -148,7 +148,7 @@ macro_rules! mceliece_set {
             ];
             if let Some((c_pk, _, _)) = &classic {
                 encaps.push(entry("classic-mceliece-rust", move |_| {
-                    black_box(cmr::encapsulate_boxed(c_pk, &mut r_c));
+                    let _out = black_box(cmr::encapsulate_boxed(c_pk, &mut r_c));
                 }));
             }
             out.push(race(cfg, Op { name: "encaps", multiple: 1, slow: false, contestants: encaps }));
@@ -167,7 +167,7 @@ macro_rules! mceliece_set {
             ];
             if let Some((_, c_sk, c_ct)) = &classic {
                 decaps.push(entry("classic-mceliece-rust", move |_| {
-                    black_box(cmr::decapsulate_boxed(black_box(c_ct), c_sk));
+                    let _ss = black_box(cmr::decapsulate_boxed(black_box(c_ct), c_sk));
                 }));
             }
             out.push(race(cfg, Op { name: "decaps", multiple: 1, slow: false, contestants: decaps }));
