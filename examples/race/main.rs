@@ -164,7 +164,7 @@ fn main() {
     #[cfg(not(target_arch = "x86_64"))]
     let avx2 = false;
     println!(
-        "<!-- race: {} (AVX2 {}), {} rounds, {} ms batches; McEliece keygen {} rounds of {} seeds -->",
+        "<!-- race: {} (AVX2 {}), {} rounds, best of {} batches of {} ms; McEliece keygen {} rounds of {} seeds -->",
         cpu_model(),
         if avx2 {
             "yes"
@@ -172,6 +172,7 @@ fn main() {
             "NO: pqdr runs its portable path"
         },
         cfg.rounds,
+        cfg.reps,
         cfg.batch_ms,
         cfg.slow_rounds,
         cfg.slow_batch
