@@ -101,7 +101,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             slots: [Slot::default(); RL],
             last_k_m: [0; 32],
         };
-        for k in s.bkeys.iter_mut().chain(&mut s.csecrets).chain([&mut s.src_key]) {
+        let keys = s.bkeys.iter_mut().chain(&mut s.csecrets);
+        for k in keys.chain([&mut s.src_key]) {
             rng.fill_bytes(k);
         }
         Ok(s)
