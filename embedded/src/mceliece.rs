@@ -1,9 +1,9 @@
 //! Classic McEliece on the target, keys in caller buffers: the public and the
 //! secret key live in a static arena (the emulated RAM), not on the stack.
-use pqdr_kat::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_kem_seed, stack};
 use core::marker::PhantomData;
 use core::sync::atomic::{AtomicBool, Ordering};
+use pqdr_kat::Drbg;
 use pqdr_mceliece::{Buf, ParameterSet};
 
 /// Room for the largest public key tested (460896: 524,160 bytes) and its
