@@ -310,6 +310,15 @@ mod tests {
         [None, Avx2::detect()].into_iter()
     }
 
+    /// The 4-way path follows this crate's own feature `simd` (and the CPU),
+    /// not pqdr-keccak's: with `pqdr-keccak/simd` turned on by another crate
+    /// and this crate's `simd` off, the scalar samplers still run.
+    #[test]
+    fn four_way_path_follows_this_crates_simd_feature() {
+        let want = cfg!(feature = "simd") && Avx2::detect().is_some();
+        assert_eq!(simd_backend().is_some(), want);
+    }
+
     fn seed<const L: usize>(t: u32) -> [u8; L] {
         let mut s = t.wrapping_mul(2_654_435_761).wrapping_add(1);
         core::array::from_fn(|_| {

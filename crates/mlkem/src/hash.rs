@@ -150,6 +150,14 @@ mod tests {
         }
     }
 
+    /// K-PKE's 4-way Keccak path follows this crate's own feature `simd`
+    /// (and the CPU), not pqdr-keccak's, which another crate may turn on.
+    #[test]
+    fn keccak_path_follows_this_crates_simd_feature() {
+        let want = cfg!(feature = "simd") && Avx2::detect().is_some();
+        assert_eq!(crate::arch::keccak_avx2().is_some(), want);
+    }
+
     #[test]
     fn prf_x4_matches_prf() {
         let s: [u8; 32] = core::array::from_fn(|i| (i * 5 + 1) as u8);
