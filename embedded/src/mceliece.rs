@@ -1,7 +1,9 @@
 //! Classic McEliece on the target, keys in caller buffers: the public and the
 //! secret key live in a static arena (the emulated RAM), not on the stack.
-use pqdr_kat::Drbg;
 use crate::{FastRng, RspHasher, check, check_digest, first_kem_seed, stack};
+use core::marker::PhantomData;
+use core::sync::atomic::{AtomicBool, Ordering};
+use pqdr_kat::Drbg;
 use pqdr_mceliece::{Buf, ParameterSet};
 
 /// Room for the largest public key tested (460896: 524,160 bytes) and its
@@ -11,15 +13,42 @@ const SK_MAX: usize = 16_384;
 static mut PK: [u8; PK_MAX] = [0; PK_MAX];
 static mut SK: [u8; SK_MAX] = [0; SK_MAX];
 
-/// The arena as `P`'s key buffers (`[u8; N]`, alignment 1).
-fn buffers<P: ParameterSet>() -> (&'static mut P::PkBytes, &'static mut P::SkBytes) {
-    assert!(core::mem::size_of::<P::PkBytes>() <= PK_MAX);
-    assert!(core::mem::size_of::<P::SkBytes>() <= SK_MAX);
-    assert!(core::mem::align_of::<P::PkBytes>() == 1 && core::mem::align_of::<P::SkBytes>() == 1);
-    // SAFETY: the key types are byte arrays (checked: size, alignment 1) that
-    // fit the arena; every byte pattern is valid for them; `run` calls this
-    // once per set, and the borrows end before the next call.
-    unsafe { (&mut *(&raw mut PK).cast(), &mut *(&raw mut SK).cast()) }
+/// Set while a [`Keys`] holds the arena.
+static TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// Exclusive use of the arena as `P`'s key buffers (`[u8; N]`, alignment
+/// 1), until dropped: at most one exists at a time (the `TAKEN` flag), and
+/// the buffers are borrowed from it, so no two `&mut` to the arena can
+/// coexist however often `run` is called.
+struct Keys<P: ParameterSet>(PhantomData<P>);
+
+impl<P: ParameterSet> Keys<P> {
+    /// The arena, or `None` while another `Keys` holds it.
+    fn take() -> Option<Self> {
+        assert!(core::mem::size_of::<P::PkBytes>() <= PK_MAX);
+        assert!(core::mem::size_of::<P::SkBytes>() <= SK_MAX);
+        assert!(
+            core::mem::align_of::<P::PkBytes>() == 1 && core::mem::align_of::<P::SkBytes>() == 1
+        );
+        (!TAKEN.swap(true, Ordering::Acquire)).then_some(Self(PhantomData))
+    }
+
+    /// The public- and secret-key buffers, borrowed from the guard.
+    fn split(&mut self) -> (&mut P::PkBytes, &mut P::SkBytes) {
+        // SAFETY: the key types are byte arrays (checked in `take`: size,
+        // alignment 1) that fit the arena, and every byte pattern is valid
+        // for them. While `self` exists `TAKEN` is set, so no other `Keys`
+        // exists, and the returned borrows of `self` end before any other
+        // call of `split` or the drop: these are the only references to the
+        // arena.
+        unsafe { (&mut *(&raw mut PK).cast(), &mut *(&raw mut SK).cast()) }
+    }
+}
+
+impl<P: ParameterSet> Drop for Keys<P> {
+    fn drop(&mut self) {
+        TAKEN.store(false, Ordering::Release);
+    }
 }
 
 /// McEliece: the first record of the round-4 KAT (`randombytes(32)` for the
@@ -29,7 +58,11 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     let set = P::NAME;
     let seed = first_kem_seed();
     let mut drbg = Drbg::new(&seed);
-    let (pk, sk) = buffers::<P>();
+    let Some(mut keys) = Keys::<P>::take() else {
+        check(set, "key-arena", false);
+        return;
+    };
+    let (pk, sk) = keys.split();
     let mut ct = P::CtBytes::zeroed();
 
     // `generate_into` = one 32-byte draw for delta, then the deterministic

@@ -1,9 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
-#![cfg_attr(not(feature = "simd"), forbid(unsafe_code))]
-#![cfg_attr(feature = "simd", deny(unsafe_code))]
+#![deny(unsafe_code)]
 
-#[cfg(feature = "simd")]
 mod arch;
 mod f1600;
 mod sponge;
@@ -11,9 +9,10 @@ mod sponge_x4;
 mod x4;
 
 pub use f1600::f1600;
+pub use pqdr_common::simd::Avx2;
 pub use sponge::{
     PAD_SHA3, PAD_SHAKE, RATE_SHA3_512, RATE_SHAKE128, RATE_SHAKE256, Sha3_256, Sha3_512, Shake128,
     Shake256, Sponge, sha3_256, sha3_512, shake256,
 };
 pub use sponge_x4::{Shake128x4, Shake256x4, SpongeX4};
-pub use x4::{Backend, StateX4, f1600_x4};
+pub use x4::{StateX4, f1600_x4, f1600_x4_portable};

@@ -4,11 +4,13 @@
 //! ExpandMask) need: four independent XOF streams per permutation call.
 
 use crate::sponge::{PAD_SHAKE, RATE_SHAKE128, RATE_SHAKE256};
-use crate::x4::{Backend, StateX4};
+use crate::x4::{StateX4, f1600_x4};
+use pqdr_common::simd::Avx2;
 use zeroize::Zeroize;
 
 /// Four Keccak\[c\] sponges with `RATE` bytes of rate and the domain/padding
-/// byte `PAD`, run in lockstep by one [`Backend`]. Instance `k` gives the same
+/// byte `PAD`, run in lockstep by one 4-way permutation (AVX2 or portable, fixed at
+/// construction). Instance `k` gives the same
 /// bytes as a [`Sponge`](crate::Sponge) fed the `k`-th inputs. The state is
 /// zeroized on drop.
 ///
@@ -31,7 +33,8 @@ use zeroize::Zeroize;
 #[derive(Clone)]
 pub struct SpongeX4<const RATE: usize, const PAD: u8> {
     state: StateX4,
-    backend: Backend,
+    /// The AVX2 token, or `None` for the portable permutation.
+    avx2: Option<Avx2>,
     /// Absorbing: bytes absorbed into the current block; squeezing: `0`
     /// right after padding, `RATE` once a block has been read.
     pos: usize,
@@ -62,7 +65,7 @@ impl<const RATE: usize, const PAD: u8> core::fmt::Debug for SpongeX4<RATE, PAD> 
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("SpongeX4")
             .field("rate", &RATE)
-            .field("backend", &self.backend)
+            .field("avx2", &self.avx2.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -71,34 +74,36 @@ impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
     /// The rate in bytes (the block size of each instance).
     pub const RATE: usize = RATE;
 
-    /// Four empty sponges on the detected backend ([`Backend::detect`]).
+    /// Four empty sponges on AVX2 if this crate's feature `simd` is on and
+    /// the CPU has it, else on the portable permutation. Crates that choose
+    /// their own path use [`Self::with_avx2`].
     #[inline]
     pub fn new() -> Self {
-        Self::with_backend(Backend::detect())
+        Self::with_avx2(Avx2::detect_if(cfg!(feature = "simd")))
     }
 
-    /// Four empty sponges on the given backend ([`Backend::PORTABLE`] forces
-    /// the portable permutation).
+    /// Four empty sponges on the AVX2 permutation if `avx2` holds a token,
+    /// else on the portable one (`None` forces it).
     #[inline]
-    pub const fn with_backend(backend: Backend) -> Self {
+    pub const fn with_avx2(avx2: Option<Avx2>) -> Self {
         const { assert!(RATE > 0 && RATE < 200 && RATE & 7 == 0) };
         Self {
             state: [[0; 4]; 25],
-            backend,
+            avx2,
             pos: 0,
             squeezing: false,
         }
     }
 
-    /// The backend that runs the permutation.
+    /// The AVX2 token these sponges run on (`None`: portable).
     #[inline]
-    pub const fn backend(&self) -> Backend {
-        self.backend
+    pub const fn avx2(&self) -> Option<Avx2> {
+        self.avx2
     }
 
     #[inline(always)]
     fn permute(&mut self) {
-        self.backend.f1600_x4(&mut self.state);
+        f1600_x4(self.avx2, &mut self.state);
     }
 
     /// XORs byte `b` of instance `k` at byte offset `i` of the block.

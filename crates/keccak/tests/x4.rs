@@ -9,7 +9,7 @@
     reason = "test code"
 )]
 
-use pqdr_keccak::{Backend, Shake128, Shake128x4, Shake256, Shake256x4, Sponge, SpongeX4, StateX4};
+use pqdr_keccak::{Avx2, Shake128, Shake128x4, Shake256, Shake256x4, Sponge, SpongeX4, StateX4};
 
 /// xorshift64*: deterministic test states.
 struct Rng(u64);
@@ -22,10 +22,11 @@ impl Rng {
     }
 }
 
-fn backends() -> Vec<Backend> {
-    let mut v = vec![Backend::PORTABLE];
-    if Backend::detect().is_simd() {
-        v.push(Backend::detect());
+/// The two paths: `None` (portable) and the AVX2 token if the CPU has AVX2.
+fn backends() -> Vec<Option<Avx2>> {
+    let mut v = vec![None];
+    if Avx2::detect().is_some() {
+        v.push(Avx2::detect());
     }
     v
 }
@@ -34,10 +35,11 @@ fn backends() -> Vec<Backend> {
 #[test]
 fn detection_matches_the_cpu() {
     let avx2 = std::is_x86_feature_detected!("avx2");
+    assert_eq!(Avx2::detect().is_some(), avx2);
+    // `SpongeX4::new` follows this crate's own feature `simd`.
     let expect = avx2 && cfg!(feature = "simd");
-    assert_eq!(Backend::detect().is_simd(), expect);
-    assert!(!Backend::PORTABLE.is_simd());
-    assert_eq!(Backend::default(), Backend::detect());
+    assert_eq!(Shake128x4::new().avx2().is_some(), expect);
+    assert_eq!(Shake128x4::default().avx2(), Shake128x4::new().avx2());
 }
 
 /// Every backend against four scalar permutations, on 2,000 random states
@@ -61,7 +63,7 @@ fn f1600_x4_matches_scalar() {
                     }
                     pqdr_keccak::f1600(w);
                 }
-                backend.f1600_x4(&mut four);
+                pqdr_keccak::f1600_x4(backend, &mut four);
                 for (k, w) in want.iter().enumerate() {
                     for (i, x) in w.iter().enumerate() {
                         assert_eq!(four[i][k], *x, "{backend:?} lane {i} state {k}");
@@ -70,24 +72,24 @@ fn f1600_x4_matches_scalar() {
             }
         }
     }
-    // The free function uses the detected backend.
+    // The portable twin, called directly, agrees with the detected path.
     let mut a: StateX4 = [[7; 4]; 25];
     let mut b = a;
-    pqdr_keccak::f1600_x4(&mut a);
-    Backend::PORTABLE.f1600_x4(&mut b);
+    pqdr_keccak::f1600_x4(Avx2::detect(), &mut a);
+    pqdr_keccak::f1600_x4_portable(&mut b);
     assert_eq!(a, b);
 }
 
 /// `N`-byte inputs per instance, absorbed in one call, squeezed in two
 /// calls of `B1` and `B2` bytes; against four single sponges.
 fn check<const RATE: usize, const N: usize, const B1: usize, const B2: usize>(
-    backend: Backend,
+    backend: Option<Avx2>,
     seed: u64,
 ) {
     let mut rng = Rng(seed);
     let inputs: [[u8; N]; 4] = core::array::from_fn(|_| core::array::from_fn(|_| rng.next() as u8));
-    let mut x4 = SpongeX4::<RATE, 0x1f>::with_backend(backend);
-    assert_eq!(x4.backend(), backend);
+    let mut x4 = SpongeX4::<RATE, 0x1f>::with_avx2(backend);
+    assert_eq!(x4.avx2(), backend);
     x4.absorb([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
     let mut a = [[0u8; B1]; 4];
     let mut b = [[0u8; B2]; 4];
@@ -138,7 +140,7 @@ fn split_absorbs_match() {
             core::array::from_fn(|k| core::array::from_fn(|i| (i * 3 + k) as u8));
         let idx: [[u8; 2]; 4] = core::array::from_fn(|k| [k as u8, 1]);
         let long: [[u8; 150]; 4] = core::array::from_fn(|k| [k as u8 ^ 0x5a; 150]);
-        let mut x4 = Shake256x4::with_backend(backend);
+        let mut x4 = Shake256x4::with_avx2(backend);
         x4.absorb([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
         x4.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
         x4.absorb([&long[0], &long[1], &long[2], &long[3]]);
@@ -147,7 +149,7 @@ fn split_absorbs_match() {
         let mut out = [[0u8; 2 * 136]; 4];
         let [o0, o1, o2, o3] = &mut out;
         x4.squeeze_blocks([o0, o1, o2, o3]);
-        let mut x128 = Shake128x4::with_backend(backend);
+        let mut x128 = Shake128x4::with_avx2(backend);
         x128.absorb([
             seeds[0].first_chunk::<32>().unwrap(),
             seeds[1].first_chunk::<32>().unwrap(),
@@ -178,11 +180,11 @@ fn split_absorbs_match() {
 }
 
 /// Lengths 0..=40, rate ± 9 and 2·rate ± 1.
-fn seq_macro_lengths_128(backend: Backend) {
+fn seq_macro_lengths_128(backend: Option<Avx2>) {
     all_lengths!(backend, 168, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 159 160 161 162 163 164 165 166 167 168 169 170 171 172 173 174 175 176 177 335 336 337);
 }
 
 /// Lengths 0..=40, rate ± 9 and 2·rate ± 1.
-fn seq_macro_lengths_256(backend: Backend) {
+fn seq_macro_lengths_256(backend: Option<Avx2>) {
     all_lengths!(backend, 136, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 127 128 129 130 131 132 133 134 135 136 137 138 139 140 141 142 143 144 145 271 272 273);
 }

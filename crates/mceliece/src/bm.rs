@@ -13,6 +13,7 @@
     reason = "planes and lanes of several bitsliced arrays are walked in step"
 )]
 
+use crate::arch::{self, Avx2};
 use crate::ct::opaque;
 use crate::gf;
 use crate::params::{MAX_T, ParameterSet};
@@ -72,14 +73,13 @@ struct State<const W: usize> {
 
 impl<const W: usize> State<W> {
     /// Runs `f` on the state by its parts (the AVX2 iterations' form).
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    fn with_parts(&mut self, f: impl FnOnce(crate::arch::x86_64::BmState<'_, W>)) {
-        let mut sc = crate::arch::x86_64::Scalars {
+    fn with_parts(&mut self, f: impl FnOnce(arch::BmState<'_, W>)) {
+        let mut sc = arch::Scalars {
             c0: self.c0,
             gamma: self.gamma,
             l: self.l,
         };
-        f(crate::arch::x86_64::BmState {
+        f(arch::BmState {
             cv: &mut self.cv,
             bv: &mut self.bv,
             rv: &mut self.rv,
@@ -151,50 +151,46 @@ fn iterate<P: ParameterSet, const W: usize>(st: &mut State<W>, n: usize, sn: u16
 }
 
 /// Iterations 0..`first` on one word per plane ([`iterate`]), from the
-/// start state; `syn` holds the syndromes (zero from 2t on). With `avx2`
-/// (the caller checked the CPU), the AVX2 form.
+/// start state; `syn` holds the syndromes (zero from 2t on). With an
+/// `avx2` token, the AVX2 form.
 fn narrow<P: ParameterSet>(
     st: &mut State<1>,
     syn: &[u16; 2 * MAX_T + 1],
     first: usize,
     keep: u64,
-    avx2: bool,
+    avx2: Option<Avx2>,
 ) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if avx2 {
+    if let Some(token) = avx2 {
         st.with_parts(|parts| {
-            crate::arch::x86_64::bm_narrow::<P, _>(parts, syn, first, keep, lengthen_masks);
+            arch::bm_narrow::<P, _>(token, parts, syn, first, keep, lengthen_masks);
         });
         return;
     }
-    let _ = avx2;
     for (n, &sn) in syn.iter().enumerate().take(first) {
         iterate::<P, 1>(st, n, sn, &[keep]);
     }
 }
 
-/// Iterations `first`..2t on two words per plane ([`iterate`]). With
-/// `avx2` (the caller checked the CPU), the AVX2 form.
+/// Iterations `first`..2t on two words per plane ([`iterate`]). With an
+/// `avx2` token, the AVX2 form.
 fn wide_iterations<P: ParameterSet>(
     st: &mut State<2>,
     syn: &[u16; 2 * MAX_T + 1],
     first: usize,
     keep: &[u64; 2],
-    avx2: bool,
+    avx2: Option<Avx2>,
 ) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if avx2 {
+    if let Some(token) = avx2 {
         // The look-ahead form needs the first discrepancy.
         let mut p = vec::zero::<2>();
         vec::mul::<P, 2>(&mut p, &st.cv, &st.rv);
         let d = gf::mul::<P>(st.c0, syn[first]) ^ lane_sum::<P, 2>(&p);
         p.as_flattened_mut().zeroize();
         st.with_parts(|parts| {
-            crate::arch::x86_64::bm_wide::<P, _>(parts, syn, (first, d), keep, lengthen_masks);
+            arch::bm_wide::<P, _>(token, parts, syn, (first, d), keep, lengthen_masks);
         });
         return;
     }
-    let _ = avx2;
     for (n, &sn) in syn.iter().enumerate().take(2 * P::T).skip(first) {
         iterate::<P, 2>(st, n, sn, keep);
     }
@@ -227,16 +223,13 @@ fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
 /// and the window holds n syndromes), so those iterations run on one word;
 /// for t > 64 the rest run on two.
 pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    let avx2 = crate::arch::x86_64::has_avx2();
-    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
-    let avx2 = false;
-    bm_with::<P>(out, s, avx2);
+    // One detection per call, passed down.
+    bm_with::<P>(out, s, arch::avx2());
 }
 
-/// [`bm`] on the AVX2 path if `avx2` (the caller checked the CPU), else on
-/// the portable one.
-fn bm_with<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>, avx2: bool) {
+/// [`bm`] on the AVX2 path with an `avx2` token (only detection makes one),
+/// on the portable one with `None`.
+fn bm_with<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>, avx2: Option<Avx2>) {
     let t = P::T;
     let mut st = State::<1> {
         cv: vec::zero::<1>(),
@@ -346,8 +339,7 @@ mod tests {
     }
 
     /// The AVX2 iterations (look-ahead form) against the portable ones.
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    fn check_avx2<P: ParameterSet>(seed: u64) {
+    fn check_avx2<P: ParameterSet>(token: Avx2, seed: u64) {
         let mut x = seed;
         let mut sv = vec::zero::<4>();
         for j in 0..2 * P::T {
@@ -360,21 +352,21 @@ mod tests {
             }
         }
         let (mut want, mut got) = (vec::zero::<4>(), vec::zero::<4>());
-        bm_with::<P>(&mut want, &sv, false);
-        bm_with::<P>(&mut got, &sv, true);
+        bm_with::<P>(&mut want, &sv, None);
+        bm_with::<P>(&mut got, &sv, Some(token));
         assert_eq!(got, want, "seed {seed}");
     }
 
     #[test]
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     fn avx2_matches_portable() {
-        if !crate::arch::x86_64::has_avx2() {
+        // Only a detected token reaches the AVX2 path (none without AVX2).
+        let Some(token) = arch::avx2() else {
             return;
-        }
+        };
         for seed in 1..40 {
-            check_avx2::<Mceliece348864>(seed);
-            check_avx2::<Mceliece6960119>(seed);
-            check_avx2::<Mceliece8192128>(seed);
+            check_avx2::<Mceliece348864>(token, seed);
+            check_avx2::<Mceliece6960119>(token, seed);
+            check_avx2::<Mceliece8192128>(token, seed);
         }
     }
 

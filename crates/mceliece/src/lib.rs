@@ -23,7 +23,6 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod arch;
 #[cfg(feature = "pkcs8")]
 mod asn1;

@@ -19,7 +19,6 @@
     )
 )]
 
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod arch;
 #[cfg(feature = "pkcs8")]
 mod asn1;

@@ -14,8 +14,7 @@
 
 use zeroize::Zeroize;
 
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
-use crate::arch::x86_64::Avx2;
+use crate::arch;
 #[cfg(test)]
 use crate::field::Q;
 use crate::field::{freeze, mont, reduce32};
@@ -73,9 +72,8 @@ impl Poly {
     /// AVX2 when the CPU has it (bit-identical to [`Self::ntt_portable`]).
     #[inline]
     pub(crate) fn ntt(&mut self) {
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if let Some(avx2) = Avx2::detect() {
-            return avx2.ntt(&mut self.0);
+        if let Some(avx2) = arch::avx2() {
+            return arch::ntt(avx2, &mut self.0);
         }
         self.ntt_portable();
     }
@@ -101,9 +99,8 @@ impl Poly {
     /// AVX2 when the CPU has it (bit-identical to [`Self::invntt_tomont_portable`]).
     #[inline]
     pub(crate) fn invntt_tomont(&mut self) {
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if let Some(avx2) = Avx2::detect() {
-            return avx2.invntt_tomont(&mut self.0);
+        if let Some(avx2) = arch::avx2() {
+            return arch::invntt_tomont(avx2, &mut self.0);
         }
         self.invntt_tomont_portable();
     }
@@ -149,9 +146,8 @@ impl Poly {
 /// acc += â ∘ b̂ (products accumulated in i64, reduced later by [`reduce_acc`]).
 #[inline]
 pub(crate) fn mul_acc(acc: &mut [i64; N], a: &Poly, b: &Poly) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if let Some(avx2) = Avx2::detect() {
-        return avx2.mul_acc(acc, &a.0, &b.0);
+    if let Some(avx2) = arch::avx2() {
+        return arch::mul_acc(avx2, acc, &a.0, &b.0);
     }
     mul_acc_portable(acc, a, b);
 }
@@ -159,9 +155,8 @@ pub(crate) fn mul_acc(acc: &mut [i64; N], a: &Poly, b: &Poly) {
 /// out = mont(acc) coefficient-wise: the pointwise product times R^−1.
 #[inline]
 pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if let Some(avx2) = Avx2::detect() {
-        return avx2.reduce_acc(&mut out.0, acc);
+    if let Some(avx2) = arch::avx2() {
+        return arch::reduce_acc(avx2, &mut out.0, acc);
     }
     reduce_acc_portable(out, acc);
 }
@@ -169,10 +164,9 @@ pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
 /// out = mont(â ∘ b̂ + extra), with `extra` added in the same reduction.
 #[inline]
 pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if let Some(avx2) = Avx2::detect() {
+    if let Some(avx2) = arch::avx2() {
         out.0 = a.0;
-        return avx2.mul_mont_in_place(&mut out.0, &b.0, Some(&extra.0));
+        return arch::mul_mont_in_place(avx2, &mut out.0, &b.0, Some(&extra.0));
     }
     mul_add_mont_portable(out, a, b, extra);
 }
@@ -180,9 +174,8 @@ pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
 /// a = mont(a ∘ b̂ + extra).
 #[inline]
 pub(crate) fn mul_add_mont_in_place(a: &mut Poly, b: &Poly, extra: &Poly) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if let Some(avx2) = Avx2::detect() {
-        return avx2.mul_mont_in_place(&mut a.0, &b.0, Some(&extra.0));
+    if let Some(avx2) = arch::avx2() {
+        return arch::mul_mont_in_place(avx2, &mut a.0, &b.0, Some(&extra.0));
     }
     mul_add_mont_in_place_portable(a, b, extra);
 }
@@ -190,9 +183,8 @@ pub(crate) fn mul_add_mont_in_place(a: &mut Poly, b: &Poly, extra: &Poly) {
 /// a = mont(a ∘ b̂).
 #[inline]
 pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if let Some(avx2) = Avx2::detect() {
-        return avx2.mul_mont_in_place(&mut a.0, &b.0, None);
+    if let Some(avx2) = arch::avx2() {
+        return arch::mul_mont_in_place(avx2, &mut a.0, &b.0, None);
     }
     mul_mont_in_place_portable(a, b);
 }
@@ -200,10 +192,9 @@ pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
 /// out = mont(â ∘ b̂).
 #[inline]
 pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if let Some(avx2) = Avx2::detect() {
+    if let Some(avx2) = arch::avx2() {
         out.0 = a.0;
-        return avx2.mul_mont_in_place(&mut out.0, &b.0, None);
+        return arch::mul_mont_in_place(avx2, &mut out.0, &b.0, None);
     }
     mul_mont_portable(out, a, b);
 }

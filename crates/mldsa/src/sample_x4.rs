@@ -14,7 +14,8 @@
     reason = "matrix indices are below 8 and fit a byte"
 )]
 
-use pqdr_keccak::{Backend, Shake128x4, Shake256x4};
+use pqdr_common::simd::Avx2;
+use pqdr_keccak::{Shake128x4, Shake256x4};
 use zeroize::Zeroize;
 
 use crate::poly::{N, Poly, mul_acc};
@@ -23,11 +24,12 @@ use crate::sample::{
     rej_bounded_poly, rej_ntt_consume, rej_ntt_mul_acc, rej_ntt_poly,
 };
 
-/// The 4-way backend if it runs on SIMD, else `None` (use the scalar samplers).
+/// The AVX2 token for the 4-way Keccak if this crate's feature `simd` is on
+/// and the CPU has AVX2, else `None` (use the scalar samplers). This crate's
+/// feature decides, whatever other crates enable in pqdr-keccak.
 #[inline]
-pub(crate) fn simd_backend() -> Option<Backend> {
-    let b = Backend::detect();
-    b.is_simd().then_some(b)
+pub(crate) fn simd_backend() -> Option<Avx2> {
+    Avx2::detect_if(cfg!(feature = "simd"))
 }
 
 /// One block of each of the four SHAKE128 streams.
@@ -46,8 +48,8 @@ fn squeeze256(x: &mut Shake256x4, buf: &mut [[u8; SHAKE256_RATE]; 4]) {
 
 /// SHAKE128(ρ‖s‖r) for four index pairs `sr` = [s, r] (FIPS 204 Algorithm 32).
 #[inline(always)]
-fn shake128_rho(backend: Backend, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Shake128x4 {
-    let mut g = Shake128x4::with_backend(backend);
+fn shake128_rho(backend: Option<Avx2>, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Shake128x4 {
+    let mut g = Shake128x4::with_avx2(backend);
     g.absorb([rho; 4]);
     g.absorb([&sr[0], &sr[1], &sr[2], &sr[3]]);
     g
@@ -56,7 +58,7 @@ fn shake128_rho(backend: Backend, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Shake128
 /// Four `RejNTTPoly(ρ‖s‖r)` (FIPS 204 Algorithm 30) with `sr` = [s, r] per
 /// lane: `out[k]` = Â[r_k][s_k]. ρ is public.
 pub(crate) fn rej_ntt_poly_x4(
-    backend: Backend,
+    backend: Option<Avx2>,
     out: [&mut Poly; 4],
     rho: &[u8; 32],
     sr: [[u8; 2]; 4],
@@ -76,7 +78,7 @@ pub(crate) fn rej_ntt_poly_x4(
 /// acc += Σ_k mont(Â[r][s_k] ∘ y_k) for the four entries `s` of row `r`,
 /// sampled as they are consumed (the 4-way [`rej_ntt_mul_acc`]).
 fn rej_ntt_mul_acc_x4(
-    backend: Backend,
+    backend: Option<Avx2>,
     acc: &mut Poly,
     rho: &[u8; 32],
     s: [usize; 4],
@@ -108,7 +110,8 @@ pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
         (s, r)
     };
     let mut e = 0;
-    if let Some(backend) = simd_backend() {
+    if let Some(token) = simd_backend() {
+        let backend = Some(token);
         while let Some([a0, a1, a2, a3]) = a.get_mut(e..e + 4) {
             let idx: [[u8; 2]; 4] = core::array::from_fn(|k| {
                 let (s, r) = sr(e + k);
@@ -128,7 +131,8 @@ pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
 /// the entries sampled four at a time into a scratch and used once.
 pub(crate) fn row_mul_acc(acc: &mut [i64; N], rho: &[u8; 32], r: usize, v: &[Poly]) {
     let mut s = 0;
-    if let Some(backend) = simd_backend() {
+    if let Some(token) = simd_backend() {
+        let backend = Some(token);
         let mut tmp = [Poly::ZERO; 4];
         while let Some(vs) = v.get(s..s + 4) {
             let [t0, t1, t2, t3] = &mut tmp;
@@ -151,7 +155,8 @@ pub(crate) fn row_mul_acc(acc: &mut [i64; N], rho: &[u8; 32], r: usize, v: &[Pol
 /// reduces after at most 7), each entry consumed as sampled, four at a time.
 pub(crate) fn row_mul_acc_mont(w: &mut Poly, rho: &[u8; 32], r: usize, y: &[Poly]) {
     let mut s = 0;
-    if let Some(backend) = simd_backend() {
+    if let Some(token) = simd_backend() {
+        let backend = Some(token);
         while let Some([y0, y1, y2, y3]) = y.get(s..s + 4) {
             rej_ntt_mul_acc_x4(
                 backend,
@@ -172,13 +177,13 @@ pub(crate) fn row_mul_acc_mont(w: &mut Poly, rho: &[u8; 32], r: usize, y: &[Poly
 /// Four `RejBoundedPoly(ρ'‖r_k)` (FIPS 204 Algorithm 31, ExpandS). ρ' is
 /// secret; only the accept bits are released, as in [`rej_bounded_poly`].
 pub(crate) fn rej_bounded_poly_x4(
-    backend: Backend,
+    backend: Option<Avx2>,
     out: [&mut Poly; 4],
     rho_prime: &[u8; 64],
     r: [u16; 4],
     eta: i32,
 ) {
-    let mut x = Shake256x4::with_backend(backend);
+    let mut x = Shake256x4::with_avx2(backend);
     x.absorb([rho_prime; 4]);
     let idx = r.map(u16::to_le_bytes);
     x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
@@ -203,7 +208,8 @@ pub(crate) fn expand_s(
     mut store: impl FnMut(usize, &Poly),
 ) {
     let mut r = 0;
-    if let Some(backend) = simd_backend() {
+    if let Some(token) = simd_backend() {
+        let backend = Some(token);
         let mut tmp = [Poly::ZERO; 4];
         while r + 4 <= count {
             let [t0, t1, t2, t3] = &mut tmp;
@@ -231,13 +237,13 @@ pub(crate) fn expand_s(
 /// that only one SHAKE256 block per lane is held. ρ'' is secret: the
 /// branches depend only on bit counts.
 pub(crate) fn expand_mask_poly_x4(
-    backend: Backend,
+    backend: Option<Avx2>,
     out: [&mut Poly; 4],
     rho_pp: &[u8; 64],
     kappa: [u16; 4],
     gamma1_bits: u32,
 ) {
-    let mut x = Shake256x4::with_backend(backend);
+    let mut x = Shake256x4::with_avx2(backend);
     x.absorb([rho_pp; 4]);
     let idx = kappa.map(u16::to_le_bytes);
     x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
@@ -281,7 +287,8 @@ pub(crate) fn expand_mask_poly_x4(
 /// κ + r), four polynomials per 4-way call.
 pub(crate) fn expand_mask(y: &mut [Poly], rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
     let mut r = 0;
-    if let Some(backend) = simd_backend() {
+    if let Some(token) = simd_backend() {
+        let backend = Some(token);
         while let Some([y0, y1, y2, y3]) = y.get_mut(r..r + 4) {
             let k = core::array::from_fn(|i| kappa.wrapping_add((r + i) as u16));
             expand_mask_poly_x4(backend, [y0, y1, y2, y3], rho_pp, k, gamma1_bits);
@@ -299,8 +306,17 @@ mod tests {
 
     /// The backends to compare against the scalar samplers: the portable
     /// 4-way permutation always, AVX2 too when the CPU has it.
-    fn backends() -> impl Iterator<Item = Backend> {
-        [Backend::PORTABLE, Backend::detect()].into_iter()
+    fn backends() -> impl Iterator<Item = Option<Avx2>> {
+        [None, Avx2::detect()].into_iter()
+    }
+
+    /// The 4-way path follows this crate's own feature `simd` (and the CPU),
+    /// not pqdr-keccak's: with `pqdr-keccak/simd` turned on by another crate
+    /// and this crate's `simd` off, the scalar samplers still run.
+    #[test]
+    fn four_way_path_follows_this_crates_simd_feature() {
+        let want = cfg!(feature = "simd") && Avx2::detect().is_some();
+        assert_eq!(simd_backend().is_some(), want);
     }
 
     fn seed<const L: usize>(t: u32) -> [u8; L] {

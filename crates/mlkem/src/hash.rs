@@ -4,7 +4,8 @@
 //! a few blocks at a time by the matrix sampler). Every sponge state is
 //! zeroized on drop (most absorb secrets).
 
-use pqdr_keccak::{Backend, Sha3_256, Sha3_512, Shake256, Shake256x4};
+use pqdr_common::simd::Avx2;
+use pqdr_keccak::{Sha3_256, Sha3_512, Shake256, Shake256x4};
 
 /// SHAKE128 rate in bytes (the block the matrix sampler squeezes).
 pub(crate) const RATE_128: usize = pqdr_keccak::RATE_SHAKE128;
@@ -81,7 +82,7 @@ pub(crate) fn prf(s: &[u8; 32], b: u8, out: &mut [u8]) {
 )]
 #[inline(always)]
 pub(crate) fn prf_x4<const B: usize>(
-    backend: Backend,
+    backend: Option<Avx2>,
     s: &[u8; 32],
     nonces: [u8; 4],
     out: &mut [[u8; B]; 4],
@@ -92,7 +93,7 @@ pub(crate) fn prf_x4<const B: usize>(
         b[32] = nonces[l];
         b
     });
-    let mut x4 = Shake256x4::with_backend(backend);
+    let mut x4 = Shake256x4::with_avx2(backend);
     x4.absorb([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
     let [o0, o1, o2, o3] = out;
     x4.squeeze_blocks([o0, o1, o2, o3]);
@@ -149,10 +150,18 @@ mod tests {
         }
     }
 
+    /// K-PKE's 4-way Keccak path follows this crate's own feature `simd`
+    /// (and the CPU), not pqdr-keccak's, which another crate may turn on.
+    #[test]
+    fn keccak_path_follows_this_crates_simd_feature() {
+        let want = cfg!(feature = "simd") && Avx2::detect().is_some();
+        assert_eq!(crate::arch::keccak_avx2().is_some(), want);
+    }
+
     #[test]
     fn prf_x4_matches_prf() {
         let s: [u8; 32] = core::array::from_fn(|i| (i * 5 + 1) as u8);
-        for backend in [Backend::detect(), Backend::PORTABLE] {
+        for backend in [crate::arch::keccak_avx2(), None] {
             let mut out = [[0u8; 2 * 136]; 4];
             prf_x4(backend, &s, [7, 0, 255, 3], &mut out);
             for (l, n) in [7u8, 0, 255, 3].into_iter().enumerate() {

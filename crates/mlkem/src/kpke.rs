@@ -33,7 +33,8 @@ use crate::{
     sample::{sample_ntt_row, sample_ntt_row_x4},
 };
 #[cfg(not(feature = "small-stack"))]
-use pqdr_keccak::{Backend, RATE_SHAKE256};
+use pqdr_common::simd::Avx2;
+use pqdr_keccak::RATE_SHAKE256;
 
 #[cfg(feature = "small-stack")]
 mod small;
@@ -83,7 +84,7 @@ fn sample_noise(eta: usize, seed: &[u8; 32], n: u8, f: &mut Poly) {
 #[cfg(not(feature = "small-stack"))]
 #[inline(always)]
 fn prf_batches(
-    backend: Backend,
+    backend: Option<Avx2>,
     seed: &[u8; 32],
     first: usize,
     count: usize,
@@ -135,22 +136,22 @@ fn noise_at(
     }
 }
 
-/// Whether this build has the 4-way path (`Backend::detect` can return
-/// AVX2): without it the noise-byte buffers below are empty, so the
+/// Whether this build has the 4-way path (`arch::avx2` can return a
+/// token): without it the noise-byte buffers below are empty, so the
 /// portable builds (microcontrollers) carry no unused buffer.
 #[cfg(not(feature = "small-stack"))]
 const X4_BUILD: bool = cfg!(all(feature = "simd", target_arch = "x86_64"));
 
-/// The Keccak backend of `K-PKE`: the detected one ([`Backend::detect`],
-/// AVX2 when the CPU has it) in builds with the 4-way path, else the portable
-/// one, even when another crate turns on `pqdr-keccak/simd`.
+/// The Keccak path of `K-PKE`: the AVX2 token ([`crate::arch::avx2`]: this
+/// crate's `simd` feature and the CPU) in builds with the 4-way path, else
+/// `None` (portable), whatever other crates enable in pqdr-keccak.
 #[cfg(not(feature = "small-stack"))]
 #[inline(always)]
-fn keccak_backend() -> Backend {
+fn keccak_backend() -> Option<Avx2> {
     if X4_BUILD {
-        Backend::detect()
+        crate::arch::keccak_avx2()
     } else {
-        Backend::PORTABLE
+        None
     }
 }
 
@@ -190,7 +191,7 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
     // calls run four at a time on the 4-way Keccak; otherwise one at a time
     // on the scalar permutation. Both give the same bytes.
     let backend = keccak_backend();
-    let x4 = backend.is_simd();
+    let x4 = backend.is_some();
 
     let mut s_hat = Zeroizing::new(P::PolyVec::zeroed());
     // Zeroized below when used (the scalar path leaves it untouched).
@@ -230,12 +231,12 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
 #[cfg(not(feature = "small-stack"))]
 #[inline(never)]
 fn keygen_noise<P: ParameterSet>(
-    backend: Backend,
+    backend: Option<Avx2>,
     sigma: &[u8; 32],
     s_hat: &mut [Multiplicand],
     e_bytes: &mut [u8; KEYGEN_NOISE],
 ) {
-    if backend.is_simd() {
+    if backend.is_some() {
         let len = 64 * P::ETA1;
         prf_batches(
             backend,
@@ -296,14 +297,14 @@ fn keygen_row_end(acc: &Accumulator, out: &mut [u8]) {
 #[cfg(not(feature = "small-stack"))]
 #[inline(always)]
 fn sample_row(
-    backend: Backend,
+    backend: Option<Avx2>,
     rho: &[u8; 32],
     i: u8,
     transpose: bool,
     v: &[Multiplicand],
     acc: &mut Accumulator,
 ) {
-    if backend.is_simd() {
+    if backend.is_some() {
         sample_ntt_row_x4(backend, rho, i, transpose, v, acc);
     } else {
         sample_ntt_row(rho, i, transpose, v, acc);
@@ -334,7 +335,7 @@ pub(crate) fn encrypt<P: ParameterSet>(
 
     // One CPU detection per operation (see `keygen`).
     let backend = keccak_backend();
-    let x4 = backend.is_simd();
+    let x4 = backend.is_some();
 
     let mut y_hat = Zeroizing::new(P::PolyVec::zeroed());
     // Zeroized below when used (the scalar path leaves it untouched).
@@ -361,12 +362,12 @@ pub(crate) fn encrypt<P: ParameterSet>(
 #[cfg(not(feature = "small-stack"))]
 #[inline(never)]
 fn encrypt_noise<P: ParameterSet>(
-    backend: Backend,
+    backend: Option<Avx2>,
     r: &[u8; 32],
     y_hat: &mut [Multiplicand],
     e_bytes: &mut [u8; ENCRYPT_NOISE],
 ) {
-    if backend.is_simd() {
+    if backend.is_some() {
         let eta = |n| if n < P::K { P::ETA1 } else { P::ETA2 };
         let len2 = 64 * P::ETA2;
         prf_batches(backend, r, 0, 2 * P::K + 1, eta, |n, b| {

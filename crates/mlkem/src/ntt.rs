@@ -130,10 +130,9 @@ fn inv_ntt_layer_short<const LEN: usize, const REDUCE: bool>(
 /// Forward NTT in place. Input `|f_i| ≤ q`; output `|f̂_i| < 8q` (each of the
 /// seven layers adds less than `q`); callers reduce afterwards.
 pub(crate) fn ntt(f: &mut Poly) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if crate::arch::x86_64::has_avx2() {
+    if let Some(token) = crate::arch::avx2() {
         // Layers len = 128 … 8 with AVX2, then the same two short layers.
-        crate::arch::x86_64::ntt_long_layers(&mut f.c);
+        crate::arch::ntt_long_layers(token, &mut f.c);
         ntt_layer_short::<4>(&mut f.c, &NTT_ZETAS_4);
         ntt_layer_short::<2>(&mut f.c, &NTT_ZETAS_2);
         return;
@@ -178,17 +177,16 @@ pub(crate) fn inv_ntt_mont(f: &mut Poly) {
     // value below 4q.
     inv_ntt_layer_short::<2, false>(&mut f.c, &INV_NTT_ZETAS_2);
     inv_ntt_layer_short::<4, true>(&mut f.c, &INV_NTT_ZETAS_4);
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if crate::arch::x86_64::has_avx2() {
+    if let Some(token) = crate::arch::avx2() {
         // Layers len = 8 … 128 and the scaling with AVX2.
-        crate::arch::x86_64::inv_ntt_long_layers(&mut f.c);
+        crate::arch::inv_ntt_long_layers(token, &mut f.c);
         return;
     }
     inv_ntt_long_layers_portable(f);
 }
 
 /// [`inv_ntt_mont`] without SIMD: the reference twin of the AVX2 path.
-#[cfg(all(test, feature = "simd", target_arch = "x86_64"))]
+#[cfg(test)]
 pub(crate) fn inv_ntt_mont_portable(f: &mut Poly) {
     inv_ntt_layer_short::<2, false>(&mut f.c, &INV_NTT_ZETAS_2);
     inv_ntt_layer_short::<4, true>(&mut f.c, &INV_NTT_ZETAS_4);
@@ -330,9 +328,8 @@ impl Accumulator {
     /// input bound of [`montgomery_reduce`].
     #[inline(always)]
     pub(crate) fn add_product(&mut self, f: &Poly, g: &Poly, g_cache: &MulCache) {
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if crate::arch::x86_64::has_avx2() {
-            crate::arch::x86_64::add_product(&mut self.c, &f.c, &g.c, &g_cache.c);
+        if let Some(token) = crate::arch::avx2() {
+            crate::arch::add_product(token, &mut self.c, &f.c, &g.c, &g_cache.c);
             return;
         }
         self.add_product_portable(f, g, g_cache);
@@ -352,39 +349,31 @@ impl Accumulator {
         }
     }
 
-    /// [`Self::add_product`] on the 16 coefficients `pos..pos + 16` only
-    /// (`pos` a multiple of 16), with `f` holding just those coefficients:
-    /// for products whose `f̂` arrives 16 coefficients at a time (the
-    /// streamed `SampleNTT` of [`crate::sample::sample_ntt_row_x4`]).
+    /// [`Self::add_product`] on block `blk` only: the 16 coefficients
+    /// `16·blk .. 16·blk + 16` (`blk < 16`, else a bounds-check panic on
+    /// both paths), with `f` holding just those coefficients: for products
+    /// whose `f̂` arrives 16 coefficients at a time (the streamed `SampleNTT`
+    /// of [`crate::sample::sample_ntt_row_x4`]). A block index rather than
+    /// a coefficient offset, so both paths address the same coefficients
+    /// for every argument.
     #[inline(always)]
-    pub(crate) fn add_chunk(&mut self, pos: usize, f: &[i16; 16], g: &Multiplicand) {
-        let half = pos >> 1;
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if crate::arch::x86_64::has_avx2() {
-            // Block `pos / 16` of the sums, of ĝ and (eight entries) of its cache.
-            let blk = pos >> 4;
-            crate::arch::x86_64::add_product_16(
-                &mut self.c.as_chunks_mut::<8>().0.as_chunks_mut::<2>().0[blk],
-                f,
-                &g.f.c.as_chunks::<16>().0[blk],
-                &g.cache.c.as_chunks::<8>().0[blk],
-            );
+    pub(crate) fn add_chunk(&mut self, blk: usize, f: &[i16; 16], g: &Multiplicand) {
+        // Block `blk` of the sums, of ĝ and (eight entries) of its cache.
+        let acc = &mut self.c.as_chunks_mut::<8>().0.as_chunks_mut::<2>().0[blk];
+        let b = &g.f.c.as_chunks::<16>().0[blk];
+        let c = &g.cache.c.as_chunks::<8>().0[blk];
+        if let Some(token) = crate::arch::avx2() {
+            crate::arch::add_product_16(token, acc, f, b, c);
             return;
         }
-        add_product_chunk(
-            &mut self.c[pos..pos + 16],
-            f,
-            &g.f.c[pos..pos + 16],
-            &g.cache.c[half..half + 8],
-        );
+        add_product_chunk(acc.as_flattened_mut(), f, b, c);
     }
 
     /// Montgomery-reduces the sums: `out = self · 2^{-16}`, `|out_j| < q`.
     #[inline(always)]
     pub(crate) fn reduce_into(&self, out: &mut Poly) {
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if crate::arch::x86_64::has_avx2() {
-            crate::arch::x86_64::reduce_into(&self.c, &mut out.c);
+        if let Some(token) = crate::arch::avx2() {
+            crate::arch::reduce_into(token, &self.c, &mut out.c);
             return;
         }
         self.reduce_into_portable(out);
@@ -416,8 +405,12 @@ fn add_product_chunk(acc: &mut [i32], a: &[i16], b: &[i16], c: &[i16]) {
         let bs: [i16; 8] = core::array::from_fn(|i| b[i ^ 1]);
         for k in (0..8).step_by(2) {
             let (a0, a1) = (i32::from(a[k]), i32::from(a[k + 1]));
-            acc[k] = acc[k].wrapping_add(a0 * i32::from(bg[k]) + a1 * i32::from(bg[k + 1]));
-            acc[k + 1] = acc[k + 1].wrapping_add(a0 * i32::from(bs[k]) + a1 * i32::from(bs[k + 1]));
+            // Each i16 × i16 product fits an i32; their sum wraps exactly as
+            // `vpmaddwd` does (only (−2^15)² + (−2^15)² = 2^31 overflows).
+            let p0 = (a0 * i32::from(bg[k])).wrapping_add(a1 * i32::from(bg[k + 1]));
+            let p1 = (a0 * i32::from(bs[k])).wrapping_add(a1 * i32::from(bs[k + 1]));
+            acc[k] = acc[k].wrapping_add(p0);
+            acc[k + 1] = acc[k + 1].wrapping_add(p1);
         }
     }
 }
@@ -509,6 +502,69 @@ mod tests {
         for (x, w) in f.c.iter().zip(&a) {
             // inv_ntt_mont multiplies by 2^16 on top of the inverse.
             assert_eq!(modq(i64::from(*x)), modq(*w * 65536));
+        }
+    }
+
+    /// `add_chunk` block by block (AVX2 when detected, else portable) equals
+    /// the whole portable product on any `i16` input: block `blk` addresses
+    /// coefficients `16·blk..16·blk + 16` on both paths, and the one pair sum
+    /// that overflows an `i32`, (−2^15)·(−2^15) + (−2^15)·(−2^15), wraps on
+    /// both as `vpmaddwd` does (iteration 0).
+    #[test]
+    fn add_chunk_matches_portable() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as i16
+        };
+        for iter in 0..200 {
+            let mut f = Poly::ZERO;
+            let mut m = Multiplicand {
+                f: Poly::ZERO,
+                cache: MulCache { c: [0; HALF_N] },
+            };
+            if iter == 0 {
+                f.c = [i16::MIN; N];
+                m.f.c = [i16::MIN; N];
+                m.cache.c = [i16::MIN; HALF_N];
+            } else {
+                f.c = core::array::from_fn(|_| next());
+                m.f.c = core::array::from_fn(|_| next());
+                m.cache.c = core::array::from_fn(|_| next());
+            }
+            let mut by_chunk = Accumulator::ZERO;
+            for (blk, chunk) in f.c.as_chunks::<16>().0.iter().enumerate() {
+                by_chunk.add_chunk(blk, chunk, &m);
+            }
+            let mut whole = Accumulator::ZERO;
+            whole.add_product_portable(&f, &m.f, &m.cache);
+            assert_eq!(by_chunk.c, whole.c, "iteration {iter}");
+        }
+    }
+
+    /// The dispatching `ntt` / `inv_ntt_mont` (AVX2 when detected) equal
+    /// their portable twins on any `i16` input (both wrap identically).
+    #[test]
+    fn dispatch_matches_portable_twins() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for iter in 0..200 {
+            let mut a = Poly::ZERO;
+            a.c = core::array::from_fn(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed as i16
+            });
+            let (mut x, mut y) = (a, a);
+            ntt(&mut x);
+            ntt_portable(&mut y);
+            assert_eq!(x.c, y.c, "ntt, iteration {iter}");
+            let (mut x, mut y) = (a, a);
+            inv_ntt_mont(&mut x);
+            inv_ntt_mont_portable(&mut y);
+            assert_eq!(x.c, y.c, "inv_ntt_mont, iteration {iter}");
         }
     }
 }

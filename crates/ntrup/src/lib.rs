@@ -35,12 +35,10 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 mod arch;
 mod arith;
 #[cfg(feature = "pkcs8")]
 mod asn1;
-mod backend;
 mod ct;
 mod encode;
 mod error;

@@ -26,8 +26,8 @@
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
 
+use crate::arch::{self, Avx2};
 use crate::arith::{Fq, f3_freeze};
-use crate::backend::Backend;
 
 /// Output coefficients per schoolbook block (four 8-lane vectors).
 pub(crate) const BLOCK: usize = 32;
@@ -144,14 +144,13 @@ fn karatsuba<const Q: i16, const REDUCE: bool>(
     b: &mut [i8],
     w: &mut [i16],
     (levels, bshift): (u32, u32),
-    be: Backend,
+    be: Option<Avx2>,
 ) {
     let n = a.len();
     if levels == 0 || n < 4 * BLOCK {
         match be {
-            Backend::Portable => schoolbook::<Q, REDUCE>(out, a, b, bshift),
-            #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-            Backend::Avx2 => crate::arch::x86_64::schoolbook::<Q, REDUCE>(out, a, b, bshift),
+            None => schoolbook::<Q, REDUCE>(out, a, b, bshift),
+            Some(token) => arch::schoolbook::<Q, REDUCE>(token, out, a, b, bshift),
         }
         return;
     }
@@ -215,7 +214,7 @@ fn mul_full<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &mut [i16; P],
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
-    be: Backend,
+    be: Option<Avx2>,
 ) {
     const { assert!(P >= 4 * BLOCK) };
     // At least one row between two reductions at the deepest level.
@@ -245,7 +244,7 @@ pub(crate) fn rq_mult_small<const P: usize, const Q: i16>(
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
 ) {
-    rq_mult_small_on::<P, Q>(a, b, buf, Backend::detect());
+    rq_mult_small_on::<P, Q>(a, b, buf, arch::avx2());
 }
 
 /// [`rq_mult_small`] on the given backend (the tests compare both).
@@ -253,7 +252,7 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
     a: &mut [i16; P],
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
-    be: Backend,
+    be: Option<Avx2>,
 ) {
     mul_full::<P, Q, true>(a, b, buf, be);
     let full = &buf.as_flattened()[..2 * P];
@@ -271,7 +270,7 @@ pub(crate) fn r3_mult<const P: usize>(
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
 ) {
-    r3_mult_on::<P>(h, a, b, buf, Backend::detect());
+    r3_mult_on::<P>(h, a, b, buf, arch::avx2());
 }
 
 /// [`r3_mult`] on the given backend (the tests compare both).
@@ -280,7 +279,7 @@ pub(crate) fn r3_mult_on<const P: usize>(
     a: &mut [i16; P],
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
-    be: Backend,
+    be: Option<Avx2>,
 ) {
     mul_full::<P, 3, false>(a, b, buf, be);
     let full = &buf.as_flattened()[..2 * P];
@@ -386,13 +385,13 @@ pub(crate) mod tests {
         check::<1277, 7879>(6);
     }
 
-    /// The detected backend; on an AVX2 CPU with `simd` it must be AVX2,
+    /// The detected path; on an AVX2 CPU with `simd` it must be AVX2,
     /// so the differential tests below cannot compare portable with itself.
-    pub(crate) fn detected() -> Backend {
-        let be = Backend::detect();
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-        if std::is_x86_feature_detected!("avx2") {
-            assert_eq!(be, Backend::Avx2);
+    pub(crate) fn detected() -> Option<Avx2> {
+        use pqdr_common::simd::Avx2 as CpuAvx2;
+        let be = arch::avx2();
+        if cfg!(feature = "simd") && CpuAvx2::detect().is_some() {
+            assert!(be.is_some());
         }
         be
     }
@@ -415,7 +414,7 @@ pub(crate) mod tests {
             let c: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut outs = [[0i16; P]; 2];
             let mut outs3 = [[0i8; P]; 2];
-            for (k, on) in [Backend::Portable, be].into_iter().enumerate() {
+            for (k, on) in [None, be].into_iter().enumerate() {
                 let mut h = a;
                 rq_mult_small_on::<P, Q>(&mut h, &mut b, &mut buf, on);
                 outs[k] = h;

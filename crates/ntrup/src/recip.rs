@@ -17,8 +17,8 @@
 //! the elimination inside one step ([`block3`] and [`block`], and their
 //! one-lane forms).
 
+use crate::arch::{self, Avx2};
 use crate::arith::{Fq, f3_freeze_small};
-use crate::backend::Backend;
 use crate::ct;
 
 /// 16-bit lanes per 128-bit vector register.
@@ -184,7 +184,10 @@ macro_rules! divsteps {
     }};
 }
 // The AVX2 twins (arch/x86_64/recip.rs) run the same steps on wider blocks.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+#[allow(
+    unused_imports,
+    reason = "used by arch/x86_64/recip.rs in `simd` builds"
+)]
 pub(crate) use divsteps;
 
 /// `R3_recip` (Core `KeyGen`'s `1/g`, NTRU Prime spec §2.3): `out = 1/input`
@@ -197,7 +200,7 @@ pub(crate) fn r3_recip<const P: usize>(
     input: &[i8; P],
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
-    r3_recip_on(out, input, buf, Backend::detect())
+    r3_recip_on(out, input, buf, arch::avx2())
 }
 
 /// The R/3 division step's multiplier `sign = -f0 * g0` (it eliminates the
@@ -227,13 +230,11 @@ pub(crate) fn r3_recip_on<const P: usize>(
     out: &mut [i8; P],
     input: &[i8; P],
     buf: &mut [[i8; P]; 4],
-    be: Backend,
+    be: Option<Avx2>,
 ) -> ct::Choice {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if be == Backend::Avx2 {
-        return crate::arch::x86_64::r3_recip(out, input, buf);
+    if let Some(token) = be {
+        return arch::r3_recip(token, out, input, buf);
     }
-    let _ = be;
     let (f, v, delta) = divsteps!(
         P, LANES3, State::init::<P>(buf.as_flattened_mut(), input.iter().copied(), 1),
         terms: |f0: i8, g0: i8| (f0, g0),
@@ -266,20 +267,18 @@ pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
     buf: &mut [[i16; P]; 4],
     input: impl IntoIterator<Item = i8>,
 ) -> ct::Choice {
-    rq_recip3_on::<P, Q>(buf, input, Backend::detect())
+    rq_recip3_on::<P, Q>(buf, input, arch::avx2())
 }
 
 /// [`rq_recip3`] on the given backend (the tests compare both).
 pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
     buf: &mut [[i16; P]; 4],
     input: impl IntoIterator<Item = i8>,
-    be: Backend,
+    be: Option<Avx2>,
 ) -> ct::Choice {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if be == Backend::Avx2 {
-        return crate::arch::x86_64::rq_recip3::<P, Q>(buf, input);
+    if let Some(token) = be {
+        return arch::rq_recip3::<P, Q>(token, buf, input);
     }
-    let _ = be;
     let freeze = |x: i16| Fq::<Q>::freeze(i32::from(x));
     let (f, v, delta) = divsteps!(
         P, LANES, State::init::<P>(buf.as_flattened_mut(), input, Fq::<Q>::recip(3)),
@@ -375,7 +374,7 @@ mod tests {
             let mut ok = [false; 2];
             let mut invq = [[0i16; P]; 2];
             let mut okq = [false; 2];
-            for (k, on) in [Backend::Portable, be].into_iter().enumerate() {
+            for (k, on) in [None, be].into_iter().enumerate() {
                 ok[k] = bool::from(r3_recip_on(&mut inv[k], &g, &mut buf3, on));
                 okq[k] = bool::from(rq_recip3_on::<P, Q>(&mut bufq, g.iter().copied(), on));
                 invq[k] = bufq[0];

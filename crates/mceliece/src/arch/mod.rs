@@ -1,8 +1,138 @@
-//! Architecture-specific code (feature `simd`, x86-64): the only place
-//! `unsafe` is allowed, each block with a `// SAFETY:` comment.
+//! Architecture-specific code: the only place `unsafe` is allowed, each
+//! block with a `// SAFETY:` comment.
+//!
+//! Dispatch (the one pattern of the pqdr crates, `pqdr_common::simd`): every
+//! kernel is a safe function taking the [`Avx2`] token, which only detection
+//! makes; [`avx2`] hands one out when this crate's feature `simd` is on and
+//! the CPU has AVX2 (CPUID once per process), else `None`. Berlekamp–Massey
+//! detects once per call and passes the `Option<Avx2>` down. Without `simd`
+//! or off x86-64, `Avx2` is an empty enum: no token can exist, the stubs
+//! below are never reached, and no AVX2 code is built.
+//!
+//! | kernel (`x86_64`, AVX2) | portable twin | differential test |
+//! |---|---|---|
+//! | `mul_x4` (256 products) | `vec::mul::<P, 4>`'s two-batch split (`vec::mul12` / `vec::mul13`) | `arch::x86_64::tests::avx2_products_match_portable` |
+//! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
+//! | `butterfly_quad::<true>` / `::<false>` | `fft::fwd_word` / `fft::transposed::tr_word` loop bodies | `…::avx2_butterflies_match_portable` |
+//! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
+//!
+//! The KAT tests run both paths (default features, and
+//! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
+//! checks the AVX2 path for secret-dependent branches and addresses.
 
+use crate::params::MAX_M;
+
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[allow(
     unsafe_code,
-    reason = "calls into the AVX2 kernels after run-time detection only"
+    reason = "calls into the AVX2 kernels behind the detection token only"
 )]
-pub(crate) mod x86_64;
+mod x86_64;
+
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use pqdr_common::simd::Avx2;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{bm_narrow, bm_wide, butterfly_quad, mul_pair, mul_x4};
+
+/// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
+/// (cached detection), else `None`: the one place that picks the path.
+#[inline(always)]
+pub(crate) fn avx2() -> Option<Avx2> {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        Avx2::detect()
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        None
+    }
+}
+
+/// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
+type Planes<const L: usize> = [[u64; L]; MAX_M];
+
+/// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
+/// of the last length change) and the register length L.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scalars {
+    pub(crate) c0: u16,
+    pub(crate) gamma: u16,
+    pub(crate) l: u16,
+}
+
+/// The Berlekamp–Massey state by its parts, W words per plane: C_1.. (`cv`),
+/// B (`bv`), the syndrome window (`rv`) and the scalars (the form the AVX2
+/// iterations take).
+#[allow(
+    dead_code,
+    reason = "read by the AVX2 iterations only (none without `simd`)"
+)]
+pub(crate) struct BmState<'a, const W: usize> {
+    pub(crate) cv: &'a mut Planes<W>,
+    pub(crate) bv: &'a mut Planes<W>,
+    pub(crate) rv: &'a mut Planes<W>,
+    pub(crate) sc: &'a mut Scalars,
+}
+
+/// No AVX2 path in this build (feature `simd` off, or not x86-64): no value
+/// of this type exists, so `avx2()` is `None` and the stubs are never run.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Avx2 {}
+
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+pub(crate) use stubs::*;
+
+/// The kernels' signatures in builds without the AVX2 path.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+#[allow(
+    clippy::extra_unused_type_parameters,
+    reason = "the AVX2 kernels' signatures"
+)]
+mod stubs {
+    use super::{Avx2, BmState, Planes};
+    use crate::params::{MAX_M, MAX_T, ParameterSet};
+
+    pub(crate) fn mul_x4(token: Avx2, _: usize, _: &mut Planes<4>, _: &Planes<4>, _: &Planes<4>) {
+        match token {}
+    }
+    pub(crate) fn mul_pair(
+        token: Avx2,
+        _: usize,
+        _: [&mut Planes<2>; 2],
+        _: [&Planes<2>; 2],
+        _: [&Planes<2>; 2],
+    ) {
+        match token {}
+    }
+    pub(crate) fn butterfly_quad<const FORWARD: bool>(
+        token: Avx2,
+        _: usize,
+        _: (u32, u64),
+        _: &mut [Planes<2>; 4],
+        _: &[u64; MAX_M],
+        _: &[u16; 8],
+    ) {
+        match token {}
+    }
+    pub(crate) fn bm_narrow<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+        token: Avx2,
+        _: BmState<'_, 1>,
+        _: &[u16; 2 * MAX_T + 1],
+        _: usize,
+        _: u64,
+        _: F,
+    ) {
+        match token {}
+    }
+    pub(crate) fn bm_wide<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+        token: Avx2,
+        _: BmState<'_, 2>,
+        _: &[u16; 2 * MAX_T + 1],
+        _: (usize, u16),
+        _: &[u64; 2],
+        _: F,
+    ) {
+        match token {}
+    }
+}

@@ -106,26 +106,34 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, e: usize) {
 }
 
 /// With AVX2, the forward (or transposed) butterflies of in-word depth D on
-/// the four entries `quad` (number i of the level) in one call; false
-/// without AVX2 (the caller runs the portable ones).
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+/// the four entries `quad` (number i of the level) in one call: true if they
+/// ran, false otherwise (no AVX2, or `quad` not four entries / no eight
+/// outer constants at `i`), and then the caller runs the portable ones.
 #[inline(always)]
 fn avx2_quad<P: ParameterSet, const D: usize, const FORWARD: bool>(
     quad: &mut [Vec<2>],
     c: &Consts,
     i: usize,
 ) -> bool {
-    use crate::arch::x86_64::{butterfly_quad, has_avx2};
-    if !has_avx2() {
+    let Some(token) = crate::arch::avx2() else {
         return false;
-    }
-    if let (Ok(quad), Ok(outer)) = (
+    };
+    let outer = c.outer[D].get(8 * i..8 * i + 8);
+    if let (Ok(quad), Some(Ok(outer))) = (
         <&mut [Vec<2>; 4]>::try_from(quad),
-        <&[u16; 8]>::try_from(&c.outer[D][8 * i..8 * i + 8]),
+        outer.map(<&[u16; 8]>::try_from),
     ) {
-        butterfly_quad::<FORWARD>(P::M, (D as u32, BIT_SET[D]), quad, &c.inner[D], outer);
+        crate::arch::butterfly_quad::<FORWARD>(
+            token,
+            P::M,
+            (D as u32, BIT_SET[D]),
+            quad,
+            &c.inner[D],
+            outer,
+        );
+        return true;
     }
-    true
+    false
 }
 
 /// Forward butterflies of in-word depth D < 6, two entries per product:
@@ -138,7 +146,6 @@ fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entri
     let mut p = [vec::zero::<2>(); 2];
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in out[..entries].chunks_exact_mut(4).enumerate() {
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         if avx2_quad::<P, D, true>(quad, c, i) {
             continue;
         }
@@ -441,5 +448,31 @@ mod tests {
         check_tr::<Mceliece348864>(7, 1);
         check_tr::<Mceliece6960119>(8, 2);
         check_tr::<Mceliece8192128>(7, 3);
+    }
+
+    /// `avx2_quad` reports "done" only when its butterflies ran: a slice
+    /// that is not four entries, or an entry index past the level's outer
+    /// constants, leaves the entries untouched and returns false, so the
+    /// caller's portable butterflies run instead.
+    #[test]
+    fn avx2_quad_is_done_only_when_it_ran() {
+        let c = &<Mceliece348864 as FftConsts>::FFT;
+        let mut three = [vec::zero::<2>(); 3];
+        three[0][0][0] = 1;
+        let before = three;
+        assert!(!avx2_quad::<Mceliece348864, 2, true>(&mut three, c, 0));
+        assert_eq!(three, before);
+        let mut four = [vec::zero::<2>(); 4];
+        four[1][0][0] = 1;
+        let before = four;
+        assert!(!avx2_quad::<Mceliece348864, 2, false>(
+            &mut four,
+            c,
+            usize::MAX >> 4
+        ));
+        assert_eq!(four, before);
+        // In range: it runs exactly when this build and CPU have AVX2.
+        let ran = avx2_quad::<Mceliece348864, 2, true>(&mut four, c, 0);
+        assert_eq!(ran, crate::arch::avx2().is_some());
     }
 }

@@ -51,7 +51,6 @@ fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries:
     let mut p = [vec::zero::<2>(); 2];
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in x[..entries].chunks_exact_mut(4).enumerate() {
-        #[cfg(all(feature = "simd", target_arch = "x86_64"))]
         if super::avx2_quad::<P, D, false>(quad, c, i) {
             continue;
         }

@@ -11,6 +11,7 @@
 
 mod mul;
 
+use crate::arch;
 use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 pub(crate) use mul::{mul12, mul13};
 
@@ -26,17 +27,17 @@ pub(crate) const fn zero<const L: usize>() -> Vec<L> {
 /// field size (m = 12 or 13; the spec's two fields), else the generic loop.
 #[inline]
 pub(crate) fn mul<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if L == 4 && spec_field::<P>() && crate::arch::x86_64::has_avx2() {
+    if L == 4 && spec_field::<P>()
+        && let Some(token) = arch::avx2()
         // One 256-bit product per plane (the same network as below).
-        if let (Ok(o4), Ok(a4), Ok(b4)) = (
+        && let (Ok(o4), Ok(a4), Ok(b4)) = (
             out.as_flattened_mut().as_chunks_mut::<4>().0.try_into(),
             a.as_flattened().as_chunks::<4>().0.try_into(),
             b.as_flattened().as_chunks::<4>().0.try_into(),
-        ) {
-            crate::arch::x86_64::mul_x4(P::M, o4, a4, b4);
-            return;
-        }
+        )
+    {
+        arch::mul_x4(token, P::M, o4, a4, b4);
+        return;
     }
     if L > 2 && L & 1 == 0 {
         // Wider than one SSE2 register per bit: independent 2-batch
@@ -65,7 +66,6 @@ pub(crate) fn mul<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>,
 
 /// Whether P's field is one of the spec's two (m = 12 or 13 with the
 /// spec's f(z)), which have unrolled (and AVX2) kernels.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[inline(always)]
 const fn spec_field<P: ParameterSet>() -> bool {
     (P::M == 12 && P::FIELD_POLY == FIELD_POLY_M12)
@@ -77,9 +77,10 @@ const fn spec_field<P: ParameterSet>() -> bool {
 /// [`mul()`] calls. Loops with independent products pair them through this.
 #[inline]
 pub(crate) fn mul_pair<P: ParameterSet>(o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]) {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    if spec_field::<P>() && crate::arch::x86_64::has_avx2() {
-        crate::arch::x86_64::mul_pair(P::M, o, a, b);
+    if spec_field::<P>()
+        && let Some(token) = arch::avx2()
+    {
+        arch::mul_pair(token, P::M, o, a, b);
         return;
     }
     let [o0, o1] = o;

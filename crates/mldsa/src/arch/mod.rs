@@ -1,9 +1,85 @@
-//! Architecture-specific code (feature `simd`): the only place `unsafe` is
-//! allowed, each block with a `// SAFETY:` comment.
+//! Architecture-specific code: the only place `unsafe` is allowed, each
+//! block with a `// SAFETY:` comment.
+//!
+//! Dispatch (the one pattern of the pqdr crates, `pqdr_common::simd`): every
+//! kernel is a safe function taking the [`Avx2`] token, which only detection
+//! makes; [`avx2`] hands one out when this crate's feature `simd` is on and
+//! the CPU has AVX2 (CPUID once per process), else `None`. Without `simd`
+//! or off x86-64, `Avx2` is an empty enum: no token can exist, the stubs
+//! below are never reached, and no AVX2 code is built.
+//!
+//! | kernel (`x86_64`, AVX2) | portable twin (`poly`) | differential test |
+//! |---|---|---|
+//! | `ntt` | `Poly::ntt_portable` | `arch::x86_64::tests::ntt_and_inverse_match_portable` |
+//! | `invntt_tomont` | `Poly::invntt_tomont_portable` | `…::ntt_and_inverse_match_portable` |
+//! | `mul_acc` | `mul_acc_portable` | `…::pointwise_products_match_portable` |
+//! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
+//! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
+//! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests` (both 4-way paths against the scalar samplers) |
+//!
+//! The KAT/ACVP tests run both paths (default features, and
+//! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
+//! checks the AVX2 path for secret-dependent branches and addresses.
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[allow(
     unsafe_code,
     reason = "AVX2 dispatch and unaligned loads/stores of coefficients only"
 )]
-pub(crate) mod x86_64;
+mod x86_64;
+
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use pqdr_common::simd::Avx2;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+
+/// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
+/// (cached detection), else `None`: the one place that picks the path.
+#[inline(always)]
+pub(crate) fn avx2() -> Option<Avx2> {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        Avx2::detect()
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        None
+    }
+}
+
+/// No AVX2 path in this build (feature `simd` off, or not x86-64): no value
+/// of this type exists, so `avx2()` is `None` and the stubs are never run.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Avx2 {}
+
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+pub(crate) use stubs::*;
+
+/// The kernels' signatures in builds without the AVX2 path.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+mod stubs {
+    use super::Avx2;
+    use crate::zetas::N;
+
+    pub(crate) fn ntt(token: Avx2, _: &mut [i32; N]) {
+        match token {}
+    }
+    pub(crate) fn invntt_tomont(token: Avx2, _: &mut [i32; N]) {
+        match token {}
+    }
+    pub(crate) fn mul_acc(token: Avx2, _: &mut [i64; N], _: &[i32; N], _: &[i32; N]) {
+        match token {}
+    }
+    pub(crate) fn reduce_acc(token: Avx2, _: &mut [i32; N], _: &[i64; N]) {
+        match token {}
+    }
+    pub(crate) fn mul_mont_in_place(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: &[i32; N],
+        _: Option<&[i32; N]>,
+    ) {
+        match token {}
+    }
+}

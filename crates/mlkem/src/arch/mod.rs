@@ -1,8 +1,102 @@
-//! Architecture-specific code (feature `simd`, x86-64): the only place
-//! `unsafe` is allowed, each block with a `// SAFETY:` comment.
+//! Architecture-specific code: the only place `unsafe` is allowed, each
+//! block with a `// SAFETY:` comment.
+//!
+//! Dispatch (the one pattern of the pqdr crates, `pqdr_common::simd`): every
+//! kernel is a safe function taking the [`Avx2`] token, which only detection
+//! makes; [`avx2`] hands one out when this crate's feature `simd` is on and
+//! the CPU has AVX2 (CPUID once per process), else `None`. Without `simd`
+//! or off x86-64, `Avx2` is an empty enum: no token can exist, the stubs
+//! below are never reached, and no AVX2 code is built.
+//!
+//! | kernel (`x86_64`, AVX2) | portable twin | differential test |
+//! |---|---|---|
+//! | `ntt_long_layers` | `ntt::ntt_portable` (layers 128 … 8) | `arch::x86_64::tests::ntt_matches_portable` |
+//! | `inv_ntt_long_layers` | `ntt::inv_ntt_mont_portable` (layers 8 … 128, scaling) | `…::inv_ntt_matches_portable` |
+//! | `add_product` | `Accumulator::add_product_portable` | `…::add_product_matches_portable` |
+//! | `add_product_16` | `Accumulator::add_chunk`'s portable branch | `…::add_chunk_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
+//! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
+//! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
+//!
+//! The KAT/ACVP tests run both paths (default features, and
+//! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
+//! checks the AVX2 path for secret-dependent branches and addresses.
 
+use pqdr_common::simd::Avx2 as KeccakAvx2;
+
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[allow(
     unsafe_code,
     reason = "AVX2 dispatch and unaligned 32-byte loads/stores only"
 )]
-pub(crate) mod x86_64;
+mod x86_64;
+
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use pqdr_common::simd::Avx2;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{
+    add_product, add_product_16, inv_ntt_long_layers, ntt_long_layers, reduce_into,
+};
+
+/// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
+/// (cached detection), else `None`: the one place that picks the path.
+#[inline(always)]
+pub(crate) fn avx2() -> Option<Avx2> {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        Avx2::detect()
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        None
+    }
+}
+
+/// The token for pqdr-keccak's 4-way permutation, chosen by this crate's
+/// feature `simd` (not by whoever else enables `pqdr-keccak/simd`).
+#[inline(always)]
+pub(crate) fn keccak_avx2() -> Option<KeccakAvx2> {
+    KeccakAvx2::detect_if(cfg!(feature = "simd"))
+}
+
+/// No AVX2 path in this build (feature `simd` off, or not x86-64): no value
+/// of this type exists, so `avx2()` is `None` and the stubs are never run.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Avx2 {}
+
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+pub(crate) use stubs::*;
+
+/// The kernels' signatures in builds without the AVX2 path.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+mod stubs {
+    use super::Avx2;
+    use crate::poly::N;
+    pub(crate) fn ntt_long_layers(token: Avx2, _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn inv_ntt_long_layers(token: Avx2, _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn add_product(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: &[i16; N],
+        _: &[i16; N],
+        _: &[i16; N >> 1],
+    ) {
+        match token {}
+    }
+    pub(crate) fn add_product_16(
+        token: Avx2,
+        _: &mut [[i32; 8]; 2],
+        _: &[i16; 16],
+        _: &[i16; 16],
+        _: &[i16; 8],
+    ) {
+        match token {}
+    }
+    pub(crate) fn reduce_into(token: Avx2, _: &[i32; N], _: &mut [i16; N]) {
+        match token {}
+    }
+}

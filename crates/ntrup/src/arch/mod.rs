@@ -1,9 +1,88 @@
-//! Architecture-specific code (feature `simd`): the only place `unsafe` is
-//! allowed, each block with a `// SAFETY:` comment.
+//! Architecture-specific code: the only place `unsafe` is allowed, each
+//! block with a `// SAFETY:` comment.
+//!
+//! Dispatch (the one pattern of the pqdr crates, `pqdr_common::simd`): every
+//! kernel is a safe function taking the [`Avx2`] token, which only detection
+//! makes; [`avx2`] hands one out when this crate's feature `simd` is on and
+//! the CPU has AVX2 (CPUID once per process), else `None`. The products and
+//! reciprocals take the `Option<Avx2>` (`*_on` functions), so tests run both
+//! paths in one process. Without `simd` or off x86-64, `Avx2` is an empty
+//! enum: no token can exist, the stubs below are never reached, and no AVX2
+//! code is built.
+//!
+//! | kernel (`x86_64`, AVX2) | portable twin | differential test |
+//! |---|---|---|
+//! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
+//! | `r3_recip` (`recip.rs`) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
+//! | `rq_recip3` (`recip.rs`) | `recip::rq_recip3_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
+//!
+//! The KAT tests run both paths (default features, and
+//! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
+//! checks the AVX2 path for secret-dependent branches and addresses.
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[allow(
     unsafe_code,
     reason = "AVX2 dispatch and unaligned lane loads/stores only"
 )]
-pub(crate) mod x86_64;
+mod x86_64;
+
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use pqdr_common::simd::Avx2;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{r3_recip, rq_recip3, schoolbook};
+
+/// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
+/// (cached detection), else `None`: the one place that picks the path.
+#[inline(always)]
+pub(crate) fn avx2() -> Option<Avx2> {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        Avx2::detect()
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        None
+    }
+}
+
+/// No AVX2 path in this build (feature `simd` off, or not x86-64): no value
+/// of this type exists, so `avx2()` is `None` and the stubs are never run.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Avx2 {}
+
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+pub(crate) use stubs::*;
+
+/// The kernels' signatures in builds without the AVX2 path.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+mod stubs {
+    use super::Avx2;
+    use crate::ct;
+
+    pub(crate) fn schoolbook<const Q: i16, const REDUCE: bool>(
+        token: Avx2,
+        _: &mut [i16],
+        _: &[i16],
+        _: &[i8],
+        _: u32,
+    ) {
+        match token {}
+    }
+    pub(crate) fn r3_recip<const P: usize>(
+        token: Avx2,
+        _: &mut [i8; P],
+        _: &[i8; P],
+        _: &mut [[i8; P]; 4],
+    ) -> ct::Choice {
+        match token {}
+    }
+    pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
+        token: Avx2,
+        _: &mut [[i16; P]; 4],
+        _: impl IntoIterator<Item = i8>,
+    ) -> ct::Choice {
+        match token {}
+    }
+}

@@ -6,7 +6,7 @@
 //! `vpandn`. No table lookups, no data-dependent branches or addresses.
 //!
 //! The only `unsafe` in the crate: calling the `#[target_feature(enable =
-//! "avx2")]` permutation after run-time detection, and the unaligned 32-byte
+//! "avx2")]` permutation behind an [`Avx2`] token (proof of detection), and the unaligned 32-byte
 //! loads and stores of the lanes. The intrinsics in between are safe inside
 //! a `target_feature` function (Rust ≥ 1.87).
 
@@ -17,24 +17,15 @@ use core::arch::x86_64::{
 use zeroize::Zeroize;
 
 use crate::f1600::RC;
-
-cpufeatures::new!(avx2_cpuid, "avx2");
-
-/// Whether this CPU (and OS) supports AVX2; the result is cached.
-#[inline]
-pub(crate) fn has_avx2() -> bool {
-    avx2_cpuid::get()
-}
+use pqdr_common::simd::Avx2;
 
 /// Keccak-f\[1600\] on four interleaved states: `state[i][k]` is lane `i`
-/// of state `k`. The caller must have seen [`has_avx2`] return `true`
-/// (the `Backend` type holds that proof).
+/// of state `k`. Twin of `x4::f1600_x4_portable`.
 #[inline]
-pub(crate) fn f1600_x4(state: &mut [[u64; 4]; 25]) {
-    debug_assert!(has_avx2());
-    // SAFETY: `Backend::avx2` is only constructed after `has_avx2()` returned
-    // true, and this is only reached through such a `Backend`: the CPU
-    // executes AVX2.
+pub(crate) fn f1600_x4(token: Avx2, state: &mut [[u64; 4]; 25]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { f1600_x4_avx2(state) }
 }
 

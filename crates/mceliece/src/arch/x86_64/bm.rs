@@ -11,27 +11,11 @@ use core::arch::x86_64::{
     _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
-use super::{Vec, has_avx2, mul_planes, store4};
+use super::{mul_planes, store4};
+use crate::arch::{BmState as State, Scalars};
 use crate::gf;
 use crate::params::{MAX_M, MAX_T, ParameterSet};
-
-/// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
-/// of the last length change) and the register length L.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Scalars {
-    pub(crate) c0: u16,
-    pub(crate) gamma: u16,
-    pub(crate) l: u16,
-}
-
-/// The Berlekamp–Massey state by its parts, W words per plane: C_1.. (`cv`),
-/// B (`bv`), the syndrome window (`rv`) and the scalars.
-pub(crate) struct State<'a, const W: usize> {
-    pub(crate) cv: &'a mut Vec<W>,
-    pub(crate) bv: &'a mut Vec<W>,
-    pub(crate) rv: &'a mut Vec<W>,
-    pub(crate) sc: &'a mut Scalars,
-}
+use pqdr_common::simd::Avx2;
 
 /// The one-word iterations 0..`first` of Berlekamp–Massey (the state
 /// updates of `crate::bm::iterate`), in a look-ahead form: with R the
@@ -41,18 +25,19 @@ pub(crate) struct State<'a, const W: usize> {
 /// linear. So the four products of an iteration (C R, B R, gamma C, d B)
 /// are independent: one 256-bit product, with each plane's C, B and R in
 /// one register. `syn` holds the syndromes (zero from 2t on), `keep` the
-/// positions of B kept. The caller must have seen [`has_avx2`] return
-/// `true`.
+/// positions of B kept.
 #[inline]
 pub(crate) fn bm_narrow<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+    token: Avx2,
     st: State<'_, 1>,
     syn: &[u16; 2 * MAX_T + 1],
     first: usize,
     keep: u64,
     masks_of: F,
 ) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { bm_narrow_avx2::<P, F>(st, syn, first, keep, masks_of) }
 }
 
@@ -133,17 +118,18 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
 /// ahead by linearity), with `d` the discrepancy of iteration `first`. Per
 /// plane, [C, B] (two words each) in one register and [R, _] in another;
 /// the products (C | B) R' and (C | B) (gamma | d) are two 256-bit
-/// products. The caller must have seen [`has_avx2`] return `true`.
+/// products.
 #[inline]
 pub(crate) fn bm_wide<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
+    token: Avx2,
     st: State<'_, 2>,
     syn: &[u16; 2 * MAX_T + 1],
     (first, d): (usize, u16),
     keep: &[u64; 2],
     masks_of: F,
 ) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { bm_wide_avx2::<P, F>(st, syn, (first, d), keep, masks_of) }
 }
 

@@ -9,13 +9,13 @@
 //! (the only branch is on the public field size m).
 //!
 //! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
-//! functions after run-time detection, and unaligned loads and stores. The
+//! functions behind an [`Avx2`] token (proof of detection), and unaligned loads and stores. The
 //! intrinsics in between are safe inside `target_feature` functions.
 
 mod bm;
 mod mul;
 
-pub(crate) use bm::{Scalars, State as BmState, bm_narrow, bm_wide};
+pub(crate) use bm::{bm_narrow, bm_wide};
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
@@ -24,38 +24,41 @@ use core::arch::x86_64::{
     _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
+use pqdr_common::simd::Avx2;
+
 use crate::params::MAX_M;
 
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
 pub(crate) type Vec<const L: usize> = [[u64; L]; MAX_M];
 
-cpufeatures::new!(avx2_cpuid, "avx2");
-
-/// Whether this CPU (and OS) supports AVX2; CPUID runs once, then the
-/// result is cached.
-#[inline]
-pub(crate) fn has_avx2() -> bool {
-    avx2_cpuid::get()
-}
+// Every safe function below takes the `Avx2` token: the SAFETY of its
+// `unsafe` call is that the token proves AVX2 was detected (only
+// `pqdr_common::simd::Avx2::detect` makes one).
 
 /// out = a b on 256 element pairs (four 64-bit words per plane), for the
-/// spec field of size m (12 or 13). The caller must have seen
-/// [`has_avx2`] return `true`.
+/// spec field of size m (12 or 13). Every plane of `out` is written (planes
+/// from m on: zero), as the portable 4-batch product does.
 #[inline]
-pub(crate) fn mul_x4(m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Vec<4>) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+pub(crate) fn mul_x4(token: Avx2, m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Vec<4>) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { mul_x4_avx2(m, out, a, b) }
 }
 
 /// Two independent products of 128 element pairs, o0 = a0 b0 and
 /// o1 = a1 b1, as one 256-wide product (pair 0 in the low 128-bit lane,
-/// pair 1 in the high one). The caller must have seen [`has_avx2`] return
-/// `true`.
+/// pair 1 in the high one). Planes from m on are left as they are, as the
+/// portable two-batch products do.
 #[inline]
-pub(crate) fn mul_pair(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+pub(crate) fn mul_pair(
+    token: Avx2,
+    m: usize,
+    o: [&mut Vec<2>; 2],
+    a: [&Vec<2>; 2],
+    b: [&Vec<2>; 2],
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { mul_pair_avx2(m, o, a, b) }
 }
 
@@ -70,18 +73,18 @@ pub(crate) fn mul_pair(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<
 /// v1 ^= P & hi. Pair j's multiplier a is `crate::fft`'s packed multiplier
 /// of the level (its constants `inner` and `outer`, the eight outer
 /// constants of the four entries) with `sel` = `hi` forward, `!hi`
-/// transposed. Both pairs in one 256-bit register per plane. The caller
-/// must have seen [`has_avx2`] return `true`.
+/// transposed. Both pairs in one 256-bit register per plane.
 #[inline]
 pub(crate) fn butterfly_quad<const FORWARD: bool>(
+    token: Avx2,
     m: usize,
     (d, hi): (u32, u64),
     quad: &mut [Vec<2>; 4],
     inner: &[u64; MAX_M],
     outer: &[u16; 8],
 ) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { quad_avx2::<FORWARD>(m, (d, hi), quad, inner, outer) }
 }
 
@@ -227,7 +230,8 @@ fn mul_x4_avx2(m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Vec<4>) {
         *y = load4(v);
     }
     let p = mul_planes(m, &va, &vb);
-    for (w, &v) in out.iter_mut().zip(p.iter()).take(m) {
+    // All MAX_M planes (those from m on are zero), as the portable product.
+    for (w, &v) in out.iter_mut().zip(p.iter()) {
         store4(w, v);
     }
 }
@@ -260,7 +264,7 @@ mod tests {
         *s
     }
 
-    fn check<P: ParameterSet>(seed: u64) {
+    fn check<P: ParameterSet>(token: Avx2, seed: u64) {
         let mut s = seed;
         for _ in 0..200 {
             let mut a = crate::vec::zero::<4>();
@@ -287,8 +291,10 @@ mod tests {
                     want[k][2 * h + 1] = o2[k][1];
                 }
             }
-            let mut got = crate::vec::zero::<4>();
-            mul_x4(P::M, &mut got, &a, &b);
+            // Every plane is written (planes from m on: zero), as by the
+            // portable 4-batch product, whatever `out` held before.
+            let mut got = [[!0u64; 4]; MAX_M];
+            mul_x4(token, P::M, &mut got, &a, &b);
             assert_eq!(got, want);
             // The paired form: halves in, halves out.
             let a2: [Vec<2>; 2] =
@@ -296,7 +302,13 @@ mod tests {
             let b2: [Vec<2>; 2] =
                 core::array::from_fn(|h| core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]));
             let (mut o0, mut o1) = (crate::vec::zero::<2>(), crate::vec::zero::<2>());
-            mul_pair(P::M, [&mut o0, &mut o1], [&a2[0], &a2[1]], [&b2[0], &b2[1]]);
+            mul_pair(
+                token,
+                P::M,
+                [&mut o0, &mut o1],
+                [&a2[0], &a2[1]],
+                [&b2[0], &b2[1]],
+            );
             for k in 0..P::M {
                 assert_eq!([o0[k][0], o0[k][1], o1[k][0], o1[k][1]], want[k]);
             }
@@ -347,7 +359,7 @@ mod tests {
         }
     }
 
-    fn check_quad<P: ParameterSet>(seed: u64) {
+    fn check_quad<P: ParameterSet>(token: Avx2, seed: u64) {
         // Bits with bit d of their index set (the FFT's BIT_SET[d]).
         let bit_set = |d: u32| {
             (0..64u32)
@@ -387,9 +399,9 @@ mod tests {
                     pair_portable::<P>(forward, d, hi, x, y, &a[j]);
                 }
                 if forward {
-                    butterfly_quad::<true>(P::M, (d, hi), &mut quad, &inner, &outer);
+                    butterfly_quad::<true>(token, P::M, (d, hi), &mut quad, &inner, &outer);
                 } else {
-                    butterfly_quad::<false>(P::M, (d, hi), &mut quad, &inner, &outer);
+                    butterfly_quad::<false>(token, P::M, (d, hi), &mut quad, &inner, &outer);
                 }
                 assert_eq!(quad, want, "d {d} forward {forward}");
             }
@@ -398,21 +410,21 @@ mod tests {
 
     #[test]
     fn avx2_butterflies_match_portable() {
-        if !has_avx2() {
+        let Some(token) = Avx2::detect() else {
             return;
-        }
+        };
         for seed in 1..20 {
-            check_quad::<Mceliece348864>(seed);
-            check_quad::<Mceliece460896>(seed + 100);
+            check_quad::<Mceliece348864>(token, seed);
+            check_quad::<Mceliece460896>(token, seed + 100);
         }
     }
 
     #[test]
     fn avx2_products_match_portable() {
-        if !has_avx2() {
+        let Some(token) = Avx2::detect() else {
             return;
-        }
-        check::<Mceliece348864>(1);
-        check::<Mceliece460896>(2);
+        };
+        check::<Mceliece348864>(token, 1);
+        check::<Mceliece460896>(token, 2);
     }
 }

@@ -9,7 +9,7 @@
 //! them on random inputs.
 //!
 //! The only `unsafe`: calling the `#[target_feature(enable = "avx2")]`
-//! functions after run-time detection (an [`Avx2`] value is the proof), and
+//! functions behind an [`Avx2`] token (proof of detection), and
 //! the unaligned loads and stores of coefficients. No table lookup on
 //! secrets, no data-dependent branch or address, no division.
 #![allow(
@@ -28,62 +28,59 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64,
 };
 
+use pqdr_common::simd::Avx2;
+
 use crate::field::{Q, QINV};
 use crate::zetas::{INV_NTT_F, INV_NTT_F_ZETA1, N, ZETAS};
 
-cpufeatures::new!(avx2_cpuid, "avx2");
+// Every safe function below takes the `Avx2` token: the SAFETY of its
+// `unsafe` call is that the token proves AVX2 was detected (only
+// `pqdr_common::simd::Avx2::detect` makes one).
 
-/// Proof that the CPU executes AVX2: only [`Avx2::detect`] makes one.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2(());
+/// `NTT` in place (FIPS 204 Algorithm 41), as `Poly::ntt`.
+#[inline]
+pub(crate) fn ntt(token: Avx2, a: &mut [i32; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { ntt_avx2(a) }
+}
 
-impl Avx2 {
-    /// `Some` if this CPU (and OS) supports AVX2; the CPUID result is cached.
-    #[inline]
-    pub(crate) fn detect() -> Option<Self> {
-        avx2_cpuid::get().then_some(Self(()))
-    }
+/// `NTT^−1` times R in place (FIPS 204 Algorithm 42), as `Poly::invntt_tomont`.
+#[inline]
+pub(crate) fn invntt_tomont(token: Avx2, a: &mut [i32; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { invntt_tomont_avx2(a) }
+}
 
-    /// `NTT` in place (FIPS 204 Algorithm 41), as `Poly::ntt`.
-    #[inline]
-    pub(crate) fn ntt(self, a: &mut [i32; N]) {
-        // SAFETY: `self` exists only if `detect` saw AVX2 on this CPU.
-        unsafe { ntt(a) }
-    }
+/// acc += a ∘ b in i64, as `poly::mul_acc`.
+#[inline]
+pub(crate) fn mul_acc(token: Avx2, acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { mul_acc_avx2(acc, a, b) }
+}
 
-    /// `NTT^−1` times R in place (FIPS 204 Algorithm 42), as `Poly::invntt_tomont`.
-    #[inline]
-    pub(crate) fn invntt_tomont(self, a: &mut [i32; N]) {
-        // SAFETY: `self` exists only if `detect` saw AVX2 on this CPU.
-        unsafe { invntt_tomont(a) }
-    }
+/// out = mont(acc), as `poly::reduce_acc`.
+#[inline]
+pub(crate) fn reduce_acc(token: Avx2, out: &mut [i32; N], acc: &[i64; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { reduce_acc_avx2(out, acc) }
+}
 
-    /// acc += a ∘ b in i64, as `poly::mul_acc`.
-    #[inline]
-    pub(crate) fn mul_acc(self, acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
-        // SAFETY: `self` exists only if `detect` saw AVX2 on this CPU.
-        unsafe { mul_acc(acc, a, b) }
-    }
-
-    /// out = mont(acc), as `poly::reduce_acc`.
-    #[inline]
-    pub(crate) fn reduce_acc(self, out: &mut [i32; N], acc: &[i64; N]) {
-        // SAFETY: `self` exists only if `detect` saw AVX2 on this CPU.
-        unsafe { reduce_acc(out, acc) }
-    }
-
-    /// out = mont(out ∘ b + extra) (extra = 0 if `None`), as
-    /// `poly::mul_mont_in_place` / `poly::mul_add_mont_in_place`.
-    #[inline]
-    pub(crate) fn mul_mont_in_place(
-        self,
-        out: &mut [i32; N],
-        b: &[i32; N],
-        extra: Option<&[i32; N]>,
-    ) {
-        // SAFETY: `self` exists only if `detect` saw AVX2 on this CPU.
-        unsafe { mul_mont_in_place(out, b, extra) }
-    }
+/// out = mont(out ∘ b + extra) (extra = 0 if `None`), as
+/// `poly::mul_mont_in_place` / `poly::mul_add_mont_in_place`.
+#[inline]
+pub(crate) fn mul_mont_in_place(
+    token: Avx2,
+    out: &mut [i32; N],
+    b: &[i32; N],
+    extra: Option<&[i32; N]>,
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { mul_mont_in_place_avx2(out, b, extra) }
 }
 
 /// 32 registers of eight coefficients from a polynomial.
@@ -248,7 +245,7 @@ fn inv_layer<const D: usize>(v: &mut [__m256i; 32], m: &mut usize) {
 
 /// `NTT` (FIPS 204 Algorithm 41), the layers of `Poly::ntt`.
 #[target_feature(enable = "avx2")]
-fn ntt(a: &mut [i32; N]) {
+fn ntt_avx2(a: &mut [i32; N]) {
     let mut v = load(a);
     let mut m = 0;
     fwd_layer::<16>(&mut v, &mut m);
@@ -274,7 +271,7 @@ fn ntt(a: &mut [i32; N]) {
 
 /// `NTT^−1` times R (FIPS 204 Algorithm 42), the layers of `Poly::invntt_tomont`.
 #[target_feature(enable = "avx2")]
-fn invntt_tomont(a: &mut [i32; N]) {
+fn invntt_tomont_avx2(a: &mut [i32; N]) {
     let mut v = load(a);
     for (i, ab) in v.chunks_exact_mut(2).enumerate() {
         let (mut x, mut y) = pairs::<0>(ab[0], ab[1]);
@@ -314,7 +311,7 @@ fn load4(a: &[i32; 4]) -> __m256i {
 
 /// acc += a ∘ b, exact i64 products.
 #[target_feature(enable = "avx2")]
-fn mul_acc(acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
+fn mul_acc_avx2(acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
     let (acc4, _) = acc.as_chunks_mut::<4>();
     let (a4, _) = a.as_chunks::<4>();
     let (b4, _) = b.as_chunks::<4>();
@@ -330,7 +327,7 @@ fn mul_acc(acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
 
 /// out = mont(acc).
 #[target_feature(enable = "avx2")]
-fn reduce_acc(out: &mut [i32; N], acc: &[i64; N]) {
+fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N]) {
     let q = _mm256_set1_epi32(Q);
     let qinv = _mm256_set1_epi32(QINV);
     // High dword of each 64-bit lane into the low 128 bits.
@@ -351,7 +348,7 @@ fn reduce_acc(out: &mut [i32; N], acc: &[i64; N]) {
 /// out = mont(out ∘ b + extra), eight coefficients at a time (no copies:
 /// the low-memory signer's stack budget).
 #[target_feature(enable = "avx2")]
-fn mul_mont_in_place(out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
+fn mul_mont_in_place_avx2(out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
     let one = _mm256_set1_epi32(1);
     let (o8, _) = out.as_chunks_mut::<8>();
     let (b8, _) = b.as_chunks::<8>();
@@ -413,11 +410,11 @@ mod tests {
             let a = rng.poly(bound);
             let (mut p, mut s) = (a, a);
             p.ntt_portable();
-            avx2().ntt(&mut s.0);
+            ntt(avx2(), &mut s.0);
             assert_eq!(p.0, s.0, "NTT, input {it}");
             let (mut p, mut s) = (a, a);
             p.invntt_tomont_portable();
-            avx2().invntt_tomont(&mut s.0);
+            invntt_tomont(avx2(), &mut s.0);
             assert_eq!(p.0, s.0, "NTT^-1, input {it}");
         }
     }
@@ -434,19 +431,19 @@ mod tests {
                 acc_s[k] = acc_p[k];
             }
             poly::mul_acc_portable(&mut acc_p, &a, &b);
-            avx2().mul_acc(&mut acc_s, &a.0, &b.0);
+            mul_acc(avx2(), &mut acc_s, &a.0, &b.0);
             assert_eq!(acc_p, acc_s, "mul_acc, input {it}");
             let (mut rp, mut rs) = (Poly::ZERO, Poly::ZERO);
             poly::reduce_acc_portable(&mut rp, &acc_p);
-            avx2().reduce_acc(&mut rs.0, &acc_s);
+            reduce_acc(avx2(), &mut rs.0, &acc_s);
             assert_eq!(rp.0, rs.0, "reduce_acc, input {it}");
             let (mut p, mut s) = (a, a);
             poly::mul_mont_in_place_portable(&mut p, &b);
-            avx2().mul_mont_in_place(&mut s.0, &b.0, None);
+            mul_mont_in_place(avx2(), &mut s.0, &b.0, None);
             assert_eq!(p.0, s.0, "mul_mont, input {it}");
             let (mut p, mut s) = (a, a);
             poly::mul_add_mont_in_place_portable(&mut p, &b, &e);
-            avx2().mul_mont_in_place(&mut s.0, &b.0, Some(&e.0));
+            mul_mont_in_place(avx2(), &mut s.0, &b.0, Some(&e.0));
             assert_eq!(p.0, s.0, "mul_add_mont, input {it}");
         }
     }

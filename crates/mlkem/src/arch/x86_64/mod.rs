@@ -10,7 +10,7 @@
 //! No table lookups on data, no data-dependent branches or addresses.
 //!
 //! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
-//! functions after run-time detection, and unaligned loads and stores. The
+//! functions behind an [`Avx2`] token (proof of detection), and unaligned loads and stores. The
 //! intrinsics in between are safe inside `target_feature` functions.
 
 use core::arch::x86_64::{
@@ -23,63 +23,69 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi32,
 };
 
+use pqdr_common::simd::Avx2;
+
 use crate::field::{Q, QINV};
 use crate::poly::N;
 use crate::zeta::{INV_NTT_SCALE, ZETAS};
 
-cpufeatures::new!(avx2_cpuid, "avx2");
-
-/// Whether this CPU (and OS) supports AVX2; CPUID runs once, then the
-/// result is cached.
-#[inline]
-pub(crate) fn has_avx2() -> bool {
-    avx2_cpuid::get()
-}
+// Every safe function below takes the `Avx2` token: the
+// SAFETY of its `unsafe` call is that the token proves AVX2 was detected
+// (only `pqdr_common::simd::Avx2::detect` makes one).
 
 /// The long layers (`len` = 128 … 8) of `NTT` (Algorithm 9) in place.
-/// The caller must have seen [`has_avx2`] return `true`.
 #[inline]
-pub(crate) fn ntt_long_layers(f: &mut [i16; N]) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+pub(crate) fn ntt_long_layers(token: Avx2, f: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { ntt_long_layers_avx2(f) }
 }
 
 /// The long layers (`len` = 8 … 128) of `NTT⁻¹` (Algorithm 10) and the final
-/// scaling, in place. The caller must have seen [`has_avx2`] return `true`.
+/// scaling, in place.
 #[inline]
-pub(crate) fn inv_ntt_long_layers(f: &mut [i16; N]) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+pub(crate) fn inv_ntt_long_layers(token: Avx2, f: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { inv_ntt_long_layers_avx2(f) }
 }
 
 /// `acc += f̂ ×_T ĝ` (Algorithms 11, 12), `g_cache[i] = ĝ[2i+1]·γ_i`.
-/// The caller must have seen [`has_avx2`] return `true`.
 #[inline]
-pub(crate) fn add_product(acc: &mut [i32; N], f: &[i16; N], g: &[i16; N], g_cache: &[i16; N >> 1]) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+pub(crate) fn add_product(
+    token: Avx2,
+    acc: &mut [i32; N],
+    f: &[i16; N],
+    g: &[i16; N],
+    g_cache: &[i16; N >> 1],
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { add_product_avx2(acc, f, g, g_cache) }
 }
 
 /// [`add_product`] on 16 coefficients (eight pairs): `a`, `b` and `c` are
 /// those coefficients of `f̂`, `ĝ` and the matching `g_cache` entries; for
 /// the streamed 4-way `SampleNTT`, whose `f̂` arrives 16 coefficients at a
-/// time. The caller must have seen [`has_avx2`] return `true`.
+/// time.
 #[inline]
-pub(crate) fn add_product_16(acc: &mut [[i32; 8]; 2], a: &[i16; 16], b: &[i16; 16], c: &[i16; 8]) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+pub(crate) fn add_product_16(
+    token: Avx2,
+    acc: &mut [[i32; 8]; 2],
+    a: &[i16; 16],
+    b: &[i16; 16],
+    c: &[i16; 8],
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { add_product_16_avx2(acc, a, b, c) }
 }
 
-/// `out = montgomery_reduce(acc)` coefficient-wise. The caller must have
-/// seen [`has_avx2`] return `true`.
+/// `out = montgomery_reduce(acc)` coefficient-wise.
 #[inline]
-pub(crate) fn reduce_into(acc: &[i32; N], out: &mut [i16; N]) {
-    debug_assert!(has_avx2());
-    // SAFETY: the caller checked `has_avx2()`, so the CPU executes AVX2.
+pub(crate) fn reduce_into(token: Avx2, acc: &[i32; N], out: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { reduce_into_avx2(acc, out) }
 }
 
@@ -352,7 +358,7 @@ mod tests {
     /// The tests compare the dispatching functions (AVX2 here) with the
     /// portable twins; without AVX2 there is nothing to compare.
     fn avx2() -> bool {
-        let yes = super::has_avx2();
+        let yes = crate::arch::avx2().is_some();
         if !yes {
             std::eprintln!("no AVX2 on this CPU: differential tests skipped");
         }

@@ -5,8 +5,8 @@
 //! compiler-chosen 8.
 //!
 //! The only `unsafe` in the crate: calling a `#[target_feature(enable =
-//! "avx2")]` kernel after run-time detection ([`has_avx2`], reached only
-//! through `Backend::Avx2`), and unaligned 32-byte loads and stores of
+//! "avx2")]` kernel behind the `Avx2` token (only detection makes one,
+//! `pqdr_common::simd`), and unaligned 32-byte loads and stores of
 //! lane arrays. The intrinsics in between are safe inside a
 //! `target_feature` function. No secret-dependent branch, index or
 //! division: every loop bound and window position depends on p only.
@@ -18,14 +18,6 @@ pub(crate) use mult::schoolbook;
 pub(crate) use recip::{r3_recip, rq_recip3};
 
 use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
-
-cpufeatures::new!(avx2_cpuid, "avx2");
-
-/// Whether this CPU (and OS) supports AVX2; the result is cached.
-#[inline]
-pub(crate) fn has_avx2() -> bool {
-    avx2_cpuid::get()
-}
 
 /// The 16 lanes of `x` as one register.
 #[target_feature(enable = "avx2")]

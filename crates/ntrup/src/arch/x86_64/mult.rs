@@ -7,9 +7,10 @@ use core::arch::x86_64::{
     _mm256_setzero_si256, _mm256_srai_epi16, _mm256_sub_epi16,
 };
 
-use super::{has_avx2, load, store};
+use super::{load, store};
 use crate::arith::Fq;
 use crate::mult::BLOCK;
+use pqdr_common::simd::Avx2;
 
 /// One output block: two registers of 16 lanes.
 type Acc = [__m256i; 2];
@@ -113,18 +114,18 @@ fn schoolbook_avx2<const Q: i16, const REDUCE: bool>(
     }
 }
 
-/// [`schoolbook_avx2`] behind the detection check; only reached through
-/// `Backend::Avx2`.
+/// [`schoolbook_avx2`] behind the [`Avx2`] token (twin of
+/// `mult::schoolbook`).
 #[inline]
 pub(crate) fn schoolbook<const Q: i16, const REDUCE: bool>(
+    token: Avx2,
     out: &mut [i16],
     a: &[i16],
     b: &[i8],
     bshift: u32,
 ) {
-    debug_assert!(has_avx2());
-    // SAFETY: `Backend::Avx2` is only constructed by `Backend::detect` after
-    // `has_avx2()` returned true, and this is only called with it: the CPU
-    // executes AVX2.
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { schoolbook_avx2::<Q, REDUCE>(out, a, b, bshift) }
 }

@@ -12,10 +12,11 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi8, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
-use super::{has_avx2, load, store};
+use super::{load, store};
 use crate::arith::Fq;
 use crate::ct;
 use crate::recip::{State, divsteps, r3_lane, r3_sign_masks};
+use pqdr_common::simd::Avx2;
 
 /// 8-bit lanes per AVX2 register (R/3 blocks).
 const L3: usize = 32;
@@ -157,30 +158,30 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
     !ct::nonzero_i32(delta)
 }
 
-/// `R3_recip` with AVX2 (twin of `recip::r3_recip`, same contract); only
-/// reached through `Backend::Avx2`.
+/// `R3_recip` with AVX2 (twin of `recip::r3_recip`, same contract), behind
+/// the [`Avx2`] token.
 #[inline]
 pub(crate) fn r3_recip<const P: usize>(
+    token: Avx2,
     out: &mut [i8; P],
     input: &[i8; P],
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
-    debug_assert!(has_avx2());
-    // SAFETY: `Backend::Avx2` is only constructed by `Backend::detect` after
-    // `has_avx2()` returned true, and this is only called with it: the CPU
-    // executes AVX2.
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { r3_recip_avx2(out, input, buf) }
 }
 
-/// `Rq_recip3` with AVX2 (twin of `recip::rq_recip3`, same contract); only
-/// reached through `Backend::Avx2`.
+/// `Rq_recip3` with AVX2 (twin of `recip::rq_recip3`, same contract), behind
+/// the [`Avx2`] token.
 #[inline]
 pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
+    token: Avx2,
     buf: &mut [[i16; P]; 4],
     input: impl IntoIterator<Item = i8>,
 ) -> ct::Choice {
-    debug_assert!(has_avx2());
-    // SAFETY: as for `r3_recip`: only called through `Backend::Avx2`, which
-    // exists only on a CPU that executes AVX2.
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
     unsafe { rq_recip3_avx2::<P, Q>(buf, input) }
 }
