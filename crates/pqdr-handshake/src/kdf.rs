@@ -232,6 +232,20 @@ impl Chain {
         c
     }
 
+    /// `ck_0`, `th_0` computed earlier by [`Chain::init`] for the same suite,
+    /// key and label (public values; the responder keeps them per suite).
+    pub(crate) fn from_init(ck: [u8; 32], th: [u8; 32]) -> Self {
+        let c = Chain::resume(ck, th);
+        #[cfg(feature = "test-utils")]
+        let c = {
+            let mut c = c;
+            c.record("ck0", None, c.ck);
+            c.record("th0", None, c.th);
+            c
+        };
+        c
+    }
+
     /// Resumes from a biscuit's (ck, th).
     pub(crate) fn resume(ck: [u8; 32], th: [u8; 32]) -> Self {
         Chain {
@@ -245,9 +259,25 @@ impl Chain {
     /// `MixHash(x…)`: th ← DK(C_TH, th ‖ x).
     pub(crate) fn mix_hash(&mut self, parts: &[&[u8]]) {
         let mut h = C_TH.hasher();
-        h.update(&self.th);
-        for p in parts {
-            h.update(p);
+        match parts {
+            // A whole message (over two chunks with th): the same bytes, with
+            // th and the message's start in one slice, so that BLAKE3 hashes
+            // the first two chunks as one subtree (its SIMD path); th alone
+            // first would send the first chunk block by block. th is public.
+            [m] if 32 + m.len() > 2 * blake3::CHUNK_LEN => {
+                let mut buf = [0u8; 2 * blake3::CHUNK_LEN + blake3::BLOCK_LEN];
+                let n = m.len().min(buf.len() - 32);
+                buf[..32].copy_from_slice(&self.th);
+                buf[32..32 + n].copy_from_slice(&m[..n]);
+                h.update(&buf[..32 + n]);
+                h.update(&m[n..]);
+            }
+            _ => {
+                h.update(&self.th);
+                for p in parts {
+                    h.update(p);
+                }
+            }
         }
         self.th = *h.finalize().as_bytes();
         #[cfg(feature = "test-utils")]
