@@ -505,7 +505,9 @@ mod tests {
     #[test]
     fn mix_hash_is_dk_of_th_and_message() {
         let th = [0x5a; 32];
-        for len in [0usize, 1, 1000, 2015, 2016, 2017, 2079, 2080, 2420, 3072, 4688, 6000] {
+        for len in [
+            0usize, 1, 1000, 2015, 2016, 2017, 2079, 2080, 2420, 3072, 4688, 6000,
+        ] {
             let m: std::vec::Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
             let mut c = Chain::resume([1; 32], th);
             c.mix_hash(&[&m]);
