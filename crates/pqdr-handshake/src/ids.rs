@@ -386,3 +386,14 @@ pub enum Load {
     /// Demand a valid mac2 (cookie) and apply per-source buckets first.
     Under,
 }
+
+/// Generic cell rate: allow if the theoretical arrival time is within the
+/// burst (the responder's source buckets and per-peer rate, docs/protocol/handshake.md §5).
+pub(crate) fn gcra(tat: &mut u64, now: u64, interval: u64, burst: u64) -> bool {
+    let t = (*tat).max(now);
+    if t > now + interval * burst.saturating_sub(1) {
+        return false;
+    }
+    *tat = t + interval;
+    true
+}

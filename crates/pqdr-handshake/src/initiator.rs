@@ -12,7 +12,7 @@ use crate::kdf::{
 };
 use crate::suite::{Auth, EphKey, Ephemeral, Mode, Suite};
 use crate::wire::{
-    self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG1_MAX, MSG2, MSG3,
+    self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG1_BUF, MSG2, MSG3,
     MSG3_MAX, VK_MAX,
 };
 use crate::{Error, Instant, Role, x25519};
@@ -95,13 +95,15 @@ pub struct Initiator<A: Auth> {
     idx: u32,
     hpk_r: [u8; 32],
     hpk_i: [u8; 32],
+    /// `DK(C_MAC1, hpk_R)` (public): the mac1 key of msg1 and msg3.
+    mac1_key: [u8; 32],
     r_vk: [u8; VK_MAX],
     eph: Option<EphKey>,
     x_eph: [u8; 32],
     chain: Chain,
     k_m: [u8; 32],
     ts: Tai64N,
-    msg1: [u8; MSG1_MAX],
+    msg1: [u8; MSG1_BUF],
     cookie: Option<Cookie>,
     started: Instant,
     created: Instant,
@@ -163,13 +165,14 @@ impl<A: Auth> Initiator<A> {
             idx,
             hpk_r: cfg.peer.hpk,
             hpk_i: me.hpk,
+            mac1_key: dk(C_MAC1, &[&cfg.peer.hpk]),
             r_vk: [0u8; VK_MAX],
             eph: Some(EphKey::generate(suite.ephemeral(), &seed)),
             x_eph: [0u8; 32],
             chain: Chain::init(suite.id(), &cfg.peer.hpk, cfg.app_label),
             k_m: [0u8; 32],
             ts,
-            msg1: [0u8; MSG1_MAX],
+            msg1: [0u8; MSG1_BUF],
             cookie: None,
             started: now,
             created: now,
@@ -232,8 +235,7 @@ impl<A: Auth> Initiator<A> {
             }
         }
         s.k_m = chain.key(b'm').0;
-        let mac_key = dk(C_MAC1, &[&cfg.peer.hpk]);
-        let m1 = mac16(&mac_key, &msg1[..layout.m1_mac1().start]);
+        let m1 = mac16(&s.mac1_key, &msg1[..layout.m1_mac1().start]);
         msg1[layout.m1_mac1()].copy_from_slice(&m1);
 
         if A::MODE == Mode::Sig {
@@ -526,7 +528,7 @@ impl<A: Auth> Initiator<A> {
             }
         }
         let n = l.msg3_len(32);
-        let mac = mac16(&dk(C_MAC1, &[&self.hpk_r]), &est.msg3_buf()[..n - 16]);
+        let mac = mac16(&self.mac1_key, &est.msg3_buf()[..n - 16]);
         est.msg3_buf()[n - 16..n].copy_from_slice(&mac);
         est.finish(&chain, &self.label[..self.label_len], n);
         #[cfg(feature = "test-utils")]

@@ -232,6 +232,20 @@ impl Chain {
         c
     }
 
+    /// `ck_0`, `th_0` computed earlier by [`Chain::init`] for the same suite,
+    /// key and label (public values; the responder keeps them per suite).
+    pub(crate) fn from_init(ck: [u8; 32], th: [u8; 32]) -> Self {
+        let c = Chain::resume(ck, th);
+        #[cfg(feature = "test-utils")]
+        let c = {
+            let mut c = c;
+            c.record("ck0", None, c.ck);
+            c.record("th0", None, c.th);
+            c
+        };
+        c
+    }
+
     /// Resumes from a biscuit's (ck, th).
     pub(crate) fn resume(ck: [u8; 32], th: [u8; 32]) -> Self {
         Chain {
@@ -245,9 +259,26 @@ impl Chain {
     /// `MixHash(x…)`: th ← DK(C_TH, th ‖ x).
     pub(crate) fn mix_hash(&mut self, parts: &[&[u8]]) {
         let mut h = C_TH.hasher();
-        h.update(&self.th);
-        for p in parts {
-            h.update(p);
+        match parts {
+            // A whole message (two chunks or more with th): the same bytes,
+            // with th and the message's start in one two-chunk slice, which
+            // BLAKE3 hashes as one subtree (its SIMD path); the rest then
+            // starts on a chunk boundary. th alone first would send the
+            // first chunks block by block. th is public.
+            [m] if 32 + m.len() >= 2 * blake3::CHUNK_LEN => {
+                let mut buf = [0u8; 2 * blake3::CHUNK_LEN];
+                let (head, rest) = m.split_at(buf.len() - 32);
+                buf[..32].copy_from_slice(&self.th);
+                buf[32..].copy_from_slice(head);
+                h.update(&buf);
+                h.update(rest);
+            }
+            _ => {
+                h.update(&self.th);
+                for p in parts {
+                    h.update(p);
+                }
+            }
         }
         self.th = *h.finalize().as_bytes();
         #[cfg(feature = "test-utils")]
@@ -465,6 +496,24 @@ mod tests {
         ] {
             assert_eq!(hash_derive_key_context(c.s), c.key, "{}", c.s);
             assert_eq!(dk(c, &[b"x"]), blake3::derive_key(c.s, b"x"));
+        }
+    }
+
+    /// MixHash over one whole message (th and its start fed as one slice)
+    /// equals DK(C_TH, th ‖ m) of the spec (§4.3), the BLAKE3 reference
+    /// `derive_key` over the concatenation, at and around the two-chunk split.
+    #[test]
+    fn mix_hash_is_dk_of_th_and_message() {
+        let th = [0x5a; 32];
+        for len in [
+            0usize, 1, 1000, 2015, 2016, 2017, 2079, 2080, 2420, 3072, 4688, 6000,
+        ] {
+            let m: std::vec::Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+            let mut c = Chain::resume([1; 32], th);
+            c.mix_hash(&[&m]);
+            let mut all = th.to_vec();
+            all.extend_from_slice(&m);
+            assert_eq!(c.th, blake3::derive_key(C_TH.s, &all), "len {len}");
         }
     }
 

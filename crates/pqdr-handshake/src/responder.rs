@@ -6,7 +6,7 @@ use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::established::{Established, MAX_APP_LABEL};
-use crate::ids::{Identity, Load, PeerStore, Tai64N};
+use crate::ids::{Identity, Load, PeerStore, Tai64N, gcra};
 use crate::kdf::{
     C_BISCUIT, C_COOKIE, C_COOKIE_KEY, C_MAC1, C_MAC2, C_SOURCE, Chain, Coins, Key, SIG_CTX_I,
     SIG_CTX_R, dk, lp16, mac_ok, mac16,
@@ -14,6 +14,7 @@ use crate::kdf::{
 use crate::suite::{Auth, Mode, Suite};
 use crate::wire::{
     self, BISCUIT_PT, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG2, MSG3,
+    biscuit_ad,
 };
 use crate::{Error, Instant, Role, x25519};
 
@@ -40,16 +41,6 @@ struct Slot {
     tat: u64,
 }
 
-/// Generic cell rate: allow if the theoretical arrival time is within the burst.
-fn gcra(tat: &mut u64, now: u64, interval: u64, burst: u64) -> bool {
-    let t = (*tat).max(now);
-    if t > now + interval * burst.saturating_sub(1) {
-        return false;
-    }
-    *tat = t + interval;
-    true
-}
-
 /// The responder: our identity, biscuit keys, cookie secrets and source buckets.
 /// `RL` is the number of per-source bucket slots (16 bytes each).
 pub struct Responder<A: Auth, const RL: usize = 256> {
@@ -68,6 +59,8 @@ pub struct Responder<A: Auth, const RL: usize = 256> {
     slots: [Slot; RL],
     /// k_m of the last msg2 written (its fragment key, frag.rs).
     pub(crate) last_k_m: [u8; 32],
+    /// (suite, ck_0, th_0) of the last msg1: public, fixed per suite (§4.3).
+    init: (u16, [u8; 32], [u8; 32]),
 }
 
 impl<A: Auth, const RL: usize> Responder<A, RL> {
@@ -100,6 +93,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             wiped: false,
             slots: [Slot::default(); RL],
             last_k_m: [0; 32],
+            init: (0, [0; 32], [0; 32]),
         };
         let keys = s.bkeys.iter_mut().chain(&mut s.csecrets);
         for k in keys.chain([&mut s.src_key]) {
@@ -275,8 +269,11 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         let out = &mut out[..l.msg2_len()];
         let hybrid = suite.hybrid();
-        let label = &self.label[..self.label_len];
-        let mut chain = Chain::init(suite.id(), &self.me.hpk, label);
+        if self.init.0 != suite.id() {
+            let c = Chain::init(suite.id(), &self.me.hpk, &self.label[..self.label_len]);
+            self.init = (suite.id(), c.ck, c.th);
+        }
+        let mut chain = Chain::from_init(self.init.1, self.init.2);
         let mut ss = [0u8; 32];
         let mut hpk_i = [0u8; 32];
         let mut ts = Tai64N::default();
@@ -495,8 +492,15 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         chain.mix_hash(&[&msg[..HDR_B]]);
         let k4 = chain.key(b'4');
         let c = l.m3_conf(id_len);
-        let mut enc = [0u8; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16];
-        let enc = &mut enc[..c.len()];
+        // KEM mode: conf_I is a 16-byte tag (no 7 KB buffer to clear).
+        let (mut tag, mut big): ([u8; 16], [u8; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16]);
+        let enc: &mut [u8] = if A::MODE == Mode::Kem && c.len() == 16 {
+            tag = [0; 16];
+            &mut tag
+        } else {
+            big = [0; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16];
+            &mut big[..c.len()]
+        };
         enc.copy_from_slice(&msg[c.clone()]);
         let mut verdict = k4.open(enc, &chain.th);
         if verdict.is_ok() {
@@ -577,15 +581,6 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         Ok(est)
     }
-}
-
-fn biscuit_ad(suite: u16, idx_i: u32, idx_r: u32, hpk_r: &[u8; 32]) -> [u8; 42] {
-    let mut ad = [0u8; 42];
-    ad[..2].copy_from_slice(&suite.to_be_bytes());
-    ad[2..6].copy_from_slice(&idx_i.to_be_bytes());
-    ad[6..10].copy_from_slice(&idx_r.to_be_bytes());
-    ad[10..].copy_from_slice(hpk_r);
-    ad
 }
 
 impl<A: Auth, const RL: usize> Drop for Responder<A, RL> {

@@ -23,6 +23,10 @@ pub const BISCUIT_LEN: usize = 148;
 pub(crate) const BISCUIT_PT: usize = 116;
 /// Largest msg1 of any suite (SIG padding stays under this).
 pub const MSG1_MAX: usize = 4096;
+/// The initiator's msg1 buffer: the largest msg1 of any suite (K768-X,
+/// 2,420 B; SIG msg1 is at most ⌈(msg2 + 2) / 3⌉ ≤ 2,049 B), so the state it
+/// lives in (and every move of it) is 1.6 KB smaller than with [`MSG1_MAX`].
+pub(crate) const MSG1_BUF: usize = 2432;
 /// Largest msg2 of any suite (S87-X: 5,939 B).
 pub const MSG2_MAX: usize = 6144;
 /// Largest msg3 this crate sends (S87, kind 0: 4,864 B).
@@ -191,6 +195,16 @@ pub(crate) fn header(msg: &[u8], ty: u8, hdr_len: usize) -> Result<Header, Error
 }
 
 /// Writes hdrA or hdrB.
+/// The biscuit's associated data (42 bytes): suite ‖ idx_I ‖ idx_R ‖ hpk_R (docs/protocol/handshake.md §3.4).
+pub(crate) fn biscuit_ad(suite: u16, idx_i: u32, idx_r: u32, hpk_r: &[u8; 32]) -> [u8; 42] {
+    let mut ad = [0u8; 42];
+    ad[..2].copy_from_slice(&suite.to_be_bytes());
+    ad[2..6].copy_from_slice(&idx_i.to_be_bytes());
+    ad[6..10].copy_from_slice(&idx_r.to_be_bytes());
+    ad[10..].copy_from_slice(hpk_r);
+    ad
+}
+
 pub(crate) fn write_header(out: &mut [u8], ty: u8, suite: u16, sender: u32, receiver: Option<u32>) {
     out[0] = ty;
     out[1] = VERSION;
@@ -205,6 +219,12 @@ pub(crate) fn write_header(out: &mut [u8], ty: u8, suite: u16, sender: u32, rece
 const _: () = {
     assert!(MSG2_MAX >= HDR_B + 1088 + 32 + SIG_MAX + 16 + BISCUIT_LEN + 16);
     assert!(MSG3_MAX >= HDR_B + BISCUIT_LEN + 1 + 32 + 12 + SIG_MAX + 16 + 16);
-    assert!(MSG1_MAX >= HDR_A + 1184 + 1088 + 32 + 48 + 28 + 32);
+    assert!(MSG1_MAX >= MSG1_BUF);
+    // KEM: hdrA ‖ ek_E (ML-KEM-768) ‖ ct_R (≤ 1088: ML-KEM-768; sntrup761 1039,
+    // McEliece ≤ 208) ‖ X_I ‖ enc_id ‖ enc_ts ‖ mac1 ‖ mac2.
+    assert!(MSG1_BUF >= HDR_A + 1184 + 1088 + 32 + 48 + 28 + 32);
+    // SIG: Layout::msg1_len's anti-amplification floor for the largest msg2, and its minimum.
+    assert!(MSG1_BUF >= ((MSG2_MAX + 2) * 0x5556) >> 16);
+    assert!(MSG1_BUF >= HDR_A + 1184 + 32 + 2 * MAC);
     assert!(BISCUIT_LEN == 16 + BISCUIT_PT + 16);
 };
