@@ -31,7 +31,11 @@
 //!   3/4 of the packets and uniformly random for 1/4; the counter is, in
 //!   thirds, 0–3 ahead of the next expected one, 4–256 ahead, and 257 to
 //!   `max_jump` ahead. The time per packet is the amortised cost of a forgery;
-//!   compare it with the in-order `open` of the same size.
+//!   compare it with the in-order `open` of the same size. The first two
+//!   thirds are small gaps (`c ≤ next + W`, W = 1024): they are never charged
+//!   to the budget and cost at most 16 + 2 chain steps each from the
+//!   checkpoints of docs/protocol/ratchet.md §1.8.2; only the last third
+//!   drains the budget and is then refused before any derivation.
 //! * `open_forged_repeat_1200`: one forged record 100,000 counters ahead,
 //!   opened again and again: the receiver reuses its cached derivation (no
 //!   new steps), so each repeat costs the header checks and the tag check.
