@@ -117,8 +117,6 @@ pub mod hook {
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
 pub mod stack {
-    extern crate std;
-
     const PATTERN: u8 = 0xA5;
     const SKIP: usize = 1024;
 
@@ -127,10 +125,9 @@ pub mod stack {
         let mut a = base - depth;
         while a < base - SKIP {
             // SAFETY: [base - depth, base - SKIP) lies below the live frames of this
-            // thread and above its guard page: `paint` is only called by `measure`
-            // on the thread `peak` spawned with a stack of `depth` + 1 MiB, of
-            // which its entry frames above `base` use far less than 1 MiB; nothing
-            // else reads that memory while we write it.
+            // thread and above its guard page (callers run on a thread whose stack
+            // is larger than `depth` plus what is already in use); nothing else
+            // reads that memory while we write it.
             unsafe { core::ptr::write_volatile(a as *mut u8, PATTERN) };
             a += 1;
         }
@@ -150,37 +147,12 @@ pub mod stack {
         base - SKIP
     }
 
-    /// Room above the painted region on the measuring thread (its entry
-    /// frames and the 1 KiB `SKIP`).
-    const MARGIN: usize = 1 << 20;
-
     /// Runs `f` and returns its peak stack use in bytes (see the module docs).
     ///
-    /// Safe for every `depth`: the painting runs on a thread of its own whose
-    /// stack is at least `depth` + 1 MiB (`std::thread::Builder::stack_size`),
-    /// so the painted bytes lie inside that thread's stack, never below it
-    /// (the caller's thread and its stack size play no part).
-    ///
-    /// # Panics
-    /// If the thread cannot be spawned (`depth` + 1 MiB too large for the
-    /// system) or `f` panics.
+    /// Run it on a thread with a stack comfortably larger than `depth`
+    /// (e.g. `std::thread::Builder::new().stack_size(depth + (1 << 20))`).
     #[inline(never)]
-    pub fn peak<F: FnOnce() + Send>(depth: usize, f: F) -> usize {
-        let size = depth.saturating_add(MARGIN);
-        std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .stack_size(size)
-                .spawn_scoped(scope, move || measure(depth, f))
-                .expect("stack::peak: spawning the measuring thread failed")
-                .join()
-                .expect("stack::peak: the measured closure panicked")
-        })
-    }
-
-    /// [`peak`] on the current thread, whose stack has `depth` + 1 MiB
-    /// bytes (the thread `peak` spawned).
-    #[inline(never)]
-    fn measure<F: FnOnce()>(depth: usize, f: F) -> usize {
+    pub fn peak<F: FnOnce()>(depth: usize, f: F) -> usize {
         let marker = 0u8;
         let base = core::hint::black_box(core::ptr::from_ref(&marker) as usize);
         paint(base, depth);
