@@ -118,7 +118,7 @@ if cargo +nightly --version >/dev/null 2>&1; then
      cargo +nightly fuzz run -O "$t" -- -max_total_time="$fuzz_s" -max_len=2048 2>&1 | tail -3
    done)
   (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction hs_frag; do
-     mkdir -p "target/hs-corpus/$t"
+     mkdir -p "target/hs-corpus/$t" "corpus/$t"
      cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" -max_len=8192 2>&1 | tail -3
    done)
   # The primitive crates' targets (FUZZING.md): every committed corpus input
