@@ -677,3 +677,29 @@ impl<A: TestKeys> PeerStore<A> for Multi<'_, A> {
             .map(|p| &mut p.rec)
     }
 }
+
+/// Handles one msg1 with a counting RNG: the reply and its bytes, and the
+/// RNG bytes drawn (dos, peer_rate).
+pub fn msg1_at<A: TestKeys, P: PeerStore<A>>(
+    resp: &mut pqdr_handshake::Responder<A, 16>,
+    peers: &mut P,
+    src: &[u8],
+    msg: &[u8],
+    load: pqdr_handshake::Load,
+    now: pqdr_handshake::Instant,
+) -> (Result<(pqdr_handshake::Reply, Vec<u8>), Error>, usize) {
+    let mut r = CountingRng {
+        inner: crate::common::rng(now.0.to_le_bytes()[0] ^ 0x33),
+        bytes: 0,
+    };
+    let mut out = vec![0u8; 6144];
+    let got = resp
+        .handle_msg1(peers, src, msg, load, now, &mut r, &mut out)
+        .map(|rep| {
+            let n = match rep {
+                pqdr_handshake::Reply::Msg2(n) | pqdr_handshake::Reply::CookieReply(n) => n,
+            };
+            (rep, out[..n].to_vec())
+        });
+    (got, r.bytes)
+}
