@@ -1,5 +1,5 @@
 //! memory.x for QEMU's mps2-an386 (4 MB SSRAM1 for code at 0, 4 MB SSRAM2/3 for
-//! data at 0x2000_0000), and the expected KAT digests from kat/kat-checksums.json
+//! data at 0x2000_0000), and the expected KAT digests from vectors/kat-checksums.json
 //! (`stored_file.single_sha256` / `official_round3_rsp.single_sha256`: SHA-256
 //! of the first record of the NIST / NTRU Prime round-3 `.rsp`).
 use std::{env, fs, path::PathBuf};
@@ -14,9 +14,9 @@ fn main() {
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rerun-if-changed=build.rs");
 
-    let sums = "../kat/kat-checksums.json";
+    let sums = "../vectors/kat-checksums.json";
     println!("cargo:rerun-if-changed={sums}");
-    let text = fs::read_to_string(sums).expect("kat/kat-checksums.json");
+    let text = fs::read_to_string(sums).expect("vectors/kat-checksums.json");
     let mut rs = String::new();
     for (ident, name, object) in [
         ("ML_KEM_512", "ML-KEM-512", "stored_file"),

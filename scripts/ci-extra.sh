@@ -42,8 +42,8 @@ cargo test --release -p pqdr-ntrup --no-default-features --features sntrup653,sn
 
 step "X25519MLKEM768 and SecP256r1MLKEM768 vectors regenerate from Go's standard library (interop/go), when Go >= 1.24 is installed"
 if command -v go >/dev/null && go version | grep -qE 'go1\.(2[4-9]|[3-9][0-9])'; then
-  (cd interop/go && go run ./x25519mlkem768) | diff - kat/hybrid/x25519mlkem768-go.json && echo "Go vectors: identical"
-  (cd interop/go && go run ./secp256r1mlkem768) | diff - kat/hybrid/secp256r1mlkem768-go.json && echo "Go SecP256r1MLKEM768 vectors: identical"
+  (cd interop/go && go run ./x25519mlkem768) | diff - vectors/hybrid/x25519mlkem768-go.json && echo "Go vectors: identical"
+  (cd interop/go && go run ./secp256r1mlkem768) | diff - vectors/hybrid/secp256r1mlkem768-go.json && echo "Go SecP256r1MLKEM768 vectors: identical"
 else
   echo "no Go >= 1.24: regeneration check skipped (the committed vectors are still tested)"
 fi
@@ -74,7 +74,7 @@ cargo test --release -p pqdr-mceliece --no-default-features \
   --features alloc,mceliece348864,mceliece460896,mceliece6960119,mceliece8192128 --lib 2>&1 \
   | grep -E "^test result|FAILED|panicked"
 # ML-KEM portable beside ML-DSA's `simd`, which turns on pqdr-keccak's AVX2:
-# K-PKE must then stay on the scalar Keccak (crates/mlkem, issue #17).
+# K-PKE must then stay on the scalar Keccak (crates/pqdr-mlkem, issue #17).
 cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,pqdr-mldsa/simd \
   --test kat_mlkem --test acvp_mlkem 2>&1 | grep -E "^test result|FAILED|panicked"
 cargo clippy -p pqdr-mlkem --no-default-features --features ml_kem_512,ml_kem_768,ml_kem_1024 \

@@ -95,7 +95,7 @@ def self_test() -> int:
     import io
     import os
     here = os.path.dirname(os.path.abspath(__file__))
-    kem = os.path.join(os.path.dirname(here), "crates/mlkem/src/kem.rs")
+    kem = os.path.join(os.path.dirname(here), "crates/pqdr-mlkem/src/kem.rs")
     fake = (f"00000100 <f>:\n{kem}:1\n   100:\tumull\tr0, r1, r2, r3\n"
             f"{kem}:2\n   104:\tudiv\tr0, r1, r2\n")
     out = io.StringIO()

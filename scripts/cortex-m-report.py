@@ -14,7 +14,7 @@ import collections
 import re
 import sys
 
-CRATES = ["pqdr_mlkem", "pqdr_mldsa", "pqdr_ntrup", "pqdr_mceliece", "pqdr_keccak", "pqdr_ct", "pqdr_common"]
+CRATES = ["pqdr_mlkem", "pqdr_mldsa", "pqdr_ntrup", "pqdr_mceliece", "pqdr_keccak", "pqdr_ctgrind", "pqdr_common"]
 SET_TYPE = re.compile(r"(MlKem\d+|MlDsa\d+|Sntrup\d+|Mceliece\w+?)\b")
 
 

@@ -2,10 +2,10 @@
 # Constant-time check (docs/constant-time.md recipes A and B).
 #
 # 1. Runs every crate's tests/ct_valgrind.rs under valgrind memcheck, with the
-#    secret inputs marked undefined by pqdr-ct's client requests and the
+#    secret inputs marked undefined by pqdr-ctgrind's client requests and the
 #    in-crate declassification hooks enabled (--cfg pqct_valgrind). Any report
 #    (a branch or memory index that depends on a secret) fails the run.
-# 2. Proves the harness is live: the canary tests in crates/ct/tests/canary.rs
+# 2. Proves the harness is live: the canary tests in crates/pqdr-ctgrind/tests/canary.rs
 #    branch / index on a secret and MUST be reported.
 # 3. Scans the compiled test binaries for divisions in our sources (hardware
 #    div/idiv and calls to the compiler's division routines).
@@ -201,24 +201,24 @@ if [ ${#pkgs_default[@]} -gt 0 ]; then
 fi
 # pqdr-mlkem's `small-stack` K-PKE: another code path on the same secrets.
 # Its test binary is also in the division scan below (ct_valgrind-*).
-mapfile -t fa < <(feature_args crates/mlkem pqdr-mlkem self-test small-stack)
+mapfile -t fa < <(feature_args crates/pqdr-mlkem pqdr-mlkem self-test small-stack)
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
   cargo test --release -p pqdr-mlkem "${fa[@]}" --test ct_valgrind -- --test-threads=1
-# pqdr-mldsa's other signing memory plans (crates/mldsa/src/sign.rs): row by
+# pqdr-mldsa's other signing memory plans (crates/pqdr-mldsa/src/sign.rs): row by
 # row (`medium-memory`, the bare-metal default) and streaming (`low-memory`).
 for f in medium-memory low-memory; do
-  mapfile -t fa < <(feature_args crates/mldsa pqdr-mldsa self-test "$f")
+  mapfile -t fa < <(feature_args crates/pqdr-mldsa pqdr-mldsa self-test "$f")
   CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
     cargo test --release -p pqdr-mldsa "${fa[@]}" --test ct_valgrind -- --test-threads=1
 done
 echo "constant-time check at opt-level $CT_OPT_LEVEL: clean"
 
 # Negative control: each canary must make valgrind fail.
-cargo test --release -p pqdr-ct --test canary --no-run
+cargo test --release -p pqdr-ctgrind --test canary --no-run
 for t in canary_branch_is_detected canary_index_is_detected; do
   log=$(mktemp)
   if CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
-       cargo test --release -p pqdr-ct --test canary -- --ignored --exact "$t" >"$log" 2>&1; then
+       cargo test --release -p pqdr-ctgrind --test canary -- --ignored --exact "$t" >"$log" 2>&1; then
     cat "$log"; echo "canary $t was NOT detected: the harness is broken"; exit 1
   fi
   grep -qE "depends on uninitialised value|Use of uninitialised value" "$log" \
@@ -284,7 +284,7 @@ scan_divisions() {
 
 # Negative control: the scan must see both kinds of division in the canary.
 canary_bin=$(ls -t "$CARGO_TARGET_DIR"/release/deps/canary-* | grep -v '\.d$' | head -1)
-out=$(scan_divisions '/crates/ct/tests/canary\.rs' "$canary_bin" || true)
+out=$(scan_divisions '/crates/pqdr-ctgrind/tests/canary\.rs' "$canary_bin" || true)
 echo "$out" | grep -qE $'\t(div|idiv)' \
   && echo "$out" | grep -qE -- '-> (__umodti3|.*_div_rem)' \
   || { echo "$out"; echo "division scan is blind: the canary's divisions were not found"; exit 1; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints crates/mceliece/src/vec/mul.rs: the fully unrolled bitsliced
+"""Prints crates/pqdr-mceliece/src/vec/mul.rs: the fully unrolled bitsliced
 GF(2^m) products of pqdr-mceliece for the two fields of the Classic McEliece
 specification (§7): m = 12 with f(z) = z^12 + z^3 + 1 and m = 13 with
 f(z) = z^13 + z^4 + z^3 + z + 1.
@@ -8,10 +8,10 @@ Each product sums every column of the schoolbook product once (c[k] = sum of
 a[i] b[k - i]), then folds the high columns back by f(z), from the top down:
 z^(m + j) = z^j (f(z) - z^m).
 
-Usage: python3 scripts/gen_mceliece_vec.py > crates/mceliece/src/vec/mul.rs
+Usage: python3 scripts/gen_mceliece_vec.py > crates/pqdr-mceliece/src/vec/mul.rs
 and python3 scripts/gen_mceliece_vec.py --avx2 >
-crates/mceliece/src/arch/x86_64/mul.rs (the same networks on 256-bit
-registers, AVX2 intrinsics). crates/mceliece/tests/generated.rs checks that
+crates/pqdr-mceliece/src/arch/x86_64/mul.rs (the same networks on 256-bit
+registers, AVX2 intrinsics). crates/pqdr-mceliece/tests/generated.rs checks that
 the committed files are this script's output, byte for byte. Standard
 library only.
 """

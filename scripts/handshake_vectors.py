@@ -42,7 +42,7 @@ ct/ss and public keys):
 
 Before the vectors it checks the library calls on known answers: ML-KEM-512/768
 keyGen, encapsulation and decapsulation, ML-DSA-44/65/87 keyGen, hedged external/pure
-sigGen and sigVer from the pinned NIST ACVP files in kat/acvp/, and RFC 7748 §6.1
+sigGen and sigVer from the pinned NIST ACVP files in vectors/acvp/, and RFC 7748 §6.1
 X25519.
 
 Cases are named after their suite (docs/protocol/handshake.md §2), optionally with a "-psk" suffix

@@ -3,7 +3,7 @@
 //!
 //! The 100-record `.rsp` files are 54–275 MB, so none is stored: the records
 //! are generated from the standard `.req` seeds and hashed as the upstream
-//! checksums in `kat/kat-checksums.json` are (KAT-CHECKSUMS.md):
+//! checksums in `vectors/kat-checksums.json` are (KAT-CHECKSUMS.md):
 //! * first record, SHA-256 = PQClean `nistkat-sha256` = liboqs `single`;
 //! * first 10 records, SHA-256 = liboqs `all` (liboqs stops at 10 for McEliece).
 //!
@@ -21,7 +21,7 @@
 //! and every record's `ct` is decapsulated back with its `sk`. The first-record
 //! column "Round 3 (SUPERCOP-20191221)" of KAT-CHECKSUMS.md is not used: it is
 //! the round-2 code (6452-byte secret key for 348864, AES-256-CTR seed
-//! expansion), see the note in `kat/KAT-CHECKSUMS.md`.
+//! expansion), see the note in `vectors/KAT-CHECKSUMS.md`.
 //! All ten run by default (about 80 s of CPU in release for the ten
 //! 100-record files).
 #![cfg(feature = "mceliece")]

@@ -1,5 +1,5 @@
 //! NIST-format KATs for ML-DSA-44/65/87: 100 records generated from the
-//! standard `.req` seeds, compared by SHA-256 with `kat/kat-checksums.json`
+//! standard `.req` seeds, compared by SHA-256 with `vectors/kat-checksums.json`
 //! (first record = PQClean `nistkat-sha256`, all records = liboqs `all`, whole
 //! file) and byte for byte with the stored `.rsp`; the stored files are also
 //! re-checked record by record (`sign_check`, which opens every `sm`).

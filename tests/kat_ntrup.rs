@@ -1,7 +1,7 @@
 //! Official NTRU Prime round-3 KATs for the six sntrup sets: 100 records
 //! generated from the standard `.req` seeds with the NIST DRBG, compared byte
 //! for byte with the stored official `.rsp` files and by SHA-256 with
-//! `kat/nist-kat/SHA256SUMS` and `kat/kat-checksums.json` (first record, all
+//! `vectors/nist-kat/SHA256SUMS` and `vectors/kat-checksums.json` (first record, all
 //! records, whole file). Interoperability: every official `ct` decapsulates
 //! under its official `sk` to its `ss` (`kem_check`), and a ciphertext we
 //! encapsulate to each official `pk` decapsulates under the official `sk`.
@@ -14,7 +14,7 @@ mod common;
 use common::*;
 
 fn sha256sums_entry(name: &str) -> String {
-    let path = pqdr_kat::kat_dir().join("nist-kat").join("SHA256SUMS");
+    let path = pqdr_kat::vectors_dir().join("nist-kat").join("SHA256SUMS");
     let text = std::fs::read_to_string(path).expect("SHA256SUMS");
     let file = format!("{name}.rsp");
     text.lines()

@@ -4,7 +4,7 @@
 //! `pkcs8_common.rs` (its operations 0 to 3). The first byte picks the set
 //! (`byte % 2`) and the operation (`byte / 2 % 4`). One private-key form;
 //! operations 2 and 3 mutate BouncyCastle's key files from
-//! `kat/pkcs8/bouncycastle/` (a key generation per input would be too slow).
+//! `vectors/pkcs8/bouncycastle/` (a key generation per input would be too slow).
 #![no_main]
 
 mod pkcs8_common;
@@ -25,16 +25,16 @@ trait Files: ParameterSet {
 
 impl Files for Mceliece460896 {
     const PRIV: &'static [u8] =
-        include_bytes!("../../kat/pkcs8/bouncycastle/mceliece460896.priv.der");
+        include_bytes!("../../vectors/pkcs8/bouncycastle/mceliece460896.priv.der");
     const PUB: &'static [u8] =
-        include_bytes!("../../kat/pkcs8/bouncycastle/mceliece460896.pub.der");
+        include_bytes!("../../vectors/pkcs8/bouncycastle/mceliece460896.pub.der");
 }
 
 impl Files for Mceliece460896f {
     const PRIV: &'static [u8] =
-        include_bytes!("../../kat/pkcs8/bouncycastle/mceliece460896f.priv.der");
+        include_bytes!("../../vectors/pkcs8/bouncycastle/mceliece460896f.priv.der");
     const PUB: &'static [u8] =
-        include_bytes!("../../kat/pkcs8/bouncycastle/mceliece460896f.pub.der");
+        include_bytes!("../../vectors/pkcs8/bouncycastle/mceliece460896f.pub.der");
 }
 
 struct Mceliece<P>(P);

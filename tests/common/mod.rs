@@ -1,4 +1,4 @@
-//! Helpers shared by the known-answer tests: digests and the stored data in `kat/`.
+//! Helpers shared by the known-answer tests: digests and the stored data in `vectors/`.
 #![allow(dead_code, reason = "each test file uses a subset")]
 
 use sha2::{Digest, Sha256};
@@ -11,15 +11,15 @@ pub(crate) fn sha256_hex(s: &str) -> String {
         .collect()
 }
 
-/// `kat/kat-checksums.json`: the upstream checksums per variant.
+/// `vectors/kat-checksums.json`: the upstream checksums per variant.
 pub(crate) fn checksums() -> serde_json::Value {
-    let path = pqdr_kat::kat_dir().join("kat-checksums.json");
+    let path = pqdr_kat::vectors_dir().join("kat-checksums.json");
     serde_json::from_slice(&std::fs::read(&path).expect("kat-checksums.json")).expect("JSON")
 }
 
-/// The stored `kat/nist-kat/<stem>.rsp` (or its `.gz`), as text.
+/// The stored `vectors/nist-kat/<stem>.rsp` (or its `.gz`), as text.
 pub(crate) fn stored_rsp(stem: &str) -> String {
-    let path = pqdr_kat::kat_dir()
+    let path = pqdr_kat::vectors_dir()
         .join("nist-kat")
         .join(format!("{stem}.rsp"));
     String::from_utf8(pqdr_kat::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")

@@ -201,7 +201,7 @@ impl<A: Auth> Initiator<A> {
         }
         s.jitter = rng.next_u32();
         // Public: ek_E, ct_R and X_I are sent (th hashes them).
-        pqdr_ct::hook::declassify(&mut msg1[HDR_A..layout.m1_x().end]);
+        pqdr_ctgrind::hook::declassify(&mut msg1[HDR_A..layout.m1_x().end]);
 
         let chain = &mut s.chain;
         match A::MODE {
@@ -495,7 +495,7 @@ impl<A: Auth> Initiator<A> {
                 enc_r.copy_from_slice(&msg[l.m2_conf()]);
                 k3.open(enc_r, &chain.th)?;
                 // Public to us: sig_R is verified under vk_R (ML-DSA.Verify is not constant time).
-                pqdr_ct::hook::declassify(&mut *enc_r);
+                pqdr_ctgrind::hook::declassify(&mut *enc_r);
                 let sig_len = enc_r.len() - 16;
                 let vk = &self.r_vk[..A::VK_LEN];
                 if !A::verify(vk, &[&chain.th, &self.hpk_r], SIG_CTX_R, &enc_r[..sig_len]) {

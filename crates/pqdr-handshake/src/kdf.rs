@@ -177,7 +177,7 @@ pub(crate) fn mac16(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
 pub(crate) fn mac_ok(expected: &[u8; 16], got: &[u8]) -> bool {
     let mut ok = expected.ct_eq(got).unwrap_u8();
     // The MAC verdict is public: the message is accepted or refused.
-    pqdr_ct::hook::declassify(&mut ok);
+    pqdr_ctgrind::hook::declassify(&mut ok);
     got.len() == 16 && ok == 1
 }
 
@@ -339,7 +339,7 @@ impl Key {
             tag.copy_from_slice(&t);
         }
         // Public: every sealed field is sent.
-        pqdr_ct::hook::declassify(buf);
+        pqdr_ctgrind::hook::declassify(buf);
     }
 
     /// Opens `buf` (ciphertext ‖ tag) in place; on failure `buf` is restored.
@@ -393,7 +393,7 @@ impl Key {
         let expected: Tag = enc(body)?;
         let mut ok = expected.as_slice().ct_eq(tag).unwrap_u8();
         // The tag verdict is public: the field is accepted or refused.
-        pqdr_ct::hook::declassify(&mut ok);
+        pqdr_ctgrind::hook::declassify(&mut ok);
         if ok != 1 {
             return Err(Error::Decrypt);
         }

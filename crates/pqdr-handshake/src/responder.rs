@@ -193,7 +193,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         // Not secret from the network: which sources share a slot shows in
         // their rate limits (colliding sources share a bucket).
         let mut tag = tag;
-        pqdr_ct::hook::declassify(&mut tag);
+        pqdr_ctgrind::hook::declassify(&mut tag);
         let i = usize::try_from((u128::from(tag) * RL as u128) >> 64).unwrap_or(0);
         let Some(slot) = self.slots.get_mut(i) else {
             return true;
@@ -293,7 +293,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             enc_id.copy_from_slice(&msg[l.m1_enc_id()]);
             k1.open(&mut enc_id, &chain.th)?;
             // Public to us: the key id we look the initiator up by.
-            pqdr_ct::hook::declassify(&mut enc_id[..32]);
+            pqdr_ctgrind::hook::declassify(&mut enc_id[..32]);
             hpk_i.copy_from_slice(&enc_id[..32]);
             chain.mix_hash(&[&msg[l.m1_enc_id()]]);
             let (psk, authenticated) = {
@@ -317,7 +317,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             enc_ts.copy_from_slice(&msg[l.m1_enc_ts()]);
             k2.open(&mut enc_ts, &chain.th)?;
             // Public to us: the timestamp compared with the replay record.
-            pqdr_ct::hook::declassify(&mut enc_ts[..12]);
+            pqdr_ctgrind::hook::declassify(&mut enc_ts[..12]);
             let mut tsb = [0u8; 12];
             tsb.copy_from_slice(&enc_ts[..12]);
             ts = Tai64N::from_bytes(&tsb);
@@ -367,7 +367,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             out[l.m2_x()].copy_from_slice(&x25519::public(&x_r));
         }
         // Public: hdrB, ct_E, ct_I and X_R are sent (th hashes them).
-        pqdr_ct::hook::declassify(&mut out[..l.m2_conf().start]);
+        pqdr_ctgrind::hook::declassify(&mut out[..l.m2_conf().start]);
         chain.mix_hash(&[&out[..l.m2_conf().start]]);
         chain.mix(b'E', &ss_e);
         ss_e.zeroize();
@@ -472,8 +472,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         // Public to us: biscuit_no, hpk_I, ts (checked against the record)
         // and th (hashes of sent bytes); ck stays secret.
-        pqdr_ct::hook::declassify(&mut pt[..52]);
-        pqdr_ct::hook::declassify(&mut pt[84..116]);
+        pqdr_ctgrind::hook::declassify(&mut pt[..52]);
+        pqdr_ctgrind::hook::declassify(&mut pt[84..116]);
         let mut n8 = [0u8; 8];
         n8.copy_from_slice(&pt[..8]);
         let no = u64::from_be_bytes(n8);
@@ -505,7 +505,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let mut verdict = k4.open(enc, &chain.th);
         if verdict.is_ok() {
             // Public to us: kind, id and ts are checked, sig_I is verified.
-            pqdr_ct::hook::declassify(&mut *enc);
+            pqdr_ctgrind::hook::declassify(&mut *enc);
         }
         let mut vk_buf = [0u8; wire::VK_MAX];
         if A::MODE == Mode::Sig && verdict.is_ok() {

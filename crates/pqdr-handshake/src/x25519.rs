@@ -7,7 +7,7 @@ use crate::Error;
 pub(crate) fn public(k: &[u8; 32]) -> [u8; 32] {
     let mut p = x25519_dalek::x25519(*k, x25519_dalek::X25519_BASEPOINT_BYTES);
     // A public key (sent, or hashed into the key id).
-    pqdr_ct::hook::declassify(&mut p);
+    pqdr_ctgrind::hook::declassify(&mut p);
     p
 }
 
@@ -24,7 +24,7 @@ pub(crate) fn dh(k: &[u8; 32], u: &[u8]) -> Result<[u8; 32], Error> {
     let mut zero = subtle::ConstantTimeEq::ct_eq(&out[..], &[0u8; 32][..]).unwrap_u8();
     // Public: for a clamped scalar the output is zero iff `u` has low order,
     // a property of the public point alone (and the error is returned).
-    pqdr_ct::hook::declassify(&mut zero);
+    pqdr_ctgrind::hook::declassify(&mut zero);
     if zero == 1 {
         Err(Error::LowOrderPoint)
     } else {

@@ -1,7 +1,7 @@
 //! Constant-time check of whole handshakes under valgrind memcheck (see
 //! docs/constant-time.md and docs/protocol/handshake.md §9 "Constant time").
 //!
-//! Secrets are marked undefined with `pqdr_ct::classify`:
+//! Secrets are marked undefined with `pqdr_ctgrind::classify`:
 //!
 //! * σ of both identities;
 //! * the static secret keys: the ML-KEM `dk_PKE` and `z`, the sntrup761 `f`,
@@ -21,7 +21,7 @@
 //! secret-derived. Memcheck reports any branch or memory index that depends
 //! on them. The test declassifies only what goes on the wire (each message
 //! before delivery) and the outputs it compares. The library itself has to
-//! declassify (`pqdr_ct::hook::declassify`) its public verdicts — AEAD tag
+//! declassify (`pqdr_ctgrind::hook::declassify`) its public verdicts — AEAD tag
 //! and MAC verdicts, the X25519 low-order verdict (the ek-validity and
 //! signature verdicts are on public inputs once the rest is) — and the
 //! public values it derives from secrets: what it sends (ek_E, ct_R, X_I,
@@ -55,7 +55,7 @@
 
 use core::convert::Infallible;
 
-use pqdr_ct::{classify, declassify};
+use pqdr_ctgrind::{classify, declassify};
 use pqdr_handshake::{
     Auth, Ephemeral, Error, Established, Identity, Initiator, InitiatorConfig, Instant, K768, KMc,
     KNt, Load, Mode, Peer, PeerStore, ReplayRecord, Reply, Responder, Role, S44, S65, S87, Tai64N,
@@ -140,7 +140,7 @@ impl CtKeys for KMc {
         let mut sk = [0u8; m::DECAPSULATION_KEY_SIZE];
         m::generate_deterministic_into(&mut pk, &mut sk, &[seed; 32]);
         // Parsed first (the format check reads the public parts), then the
-        // whole key object is secret, as in crates/mceliece/tests/ct_valgrind.rs.
+        // whole key object is secret, as in crates/pqdr-mceliece/tests/ct_valgrind.rs.
         let mut dk = m::DecapsulationKey::from_bytes(&sk).unwrap();
         classify(&mut dk);
         // The handshake keeps the prepared key (computed from the secret one).

@@ -77,7 +77,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let mut nonce = [0u8; NONCE_LEN];
         rng.fill_bytes(&mut nonce);
         // Public by design: the nonce is written next to the ciphertext.
-        pqdr_ct::hook::declassify(&mut nonce);
+        pqdr_ctgrind::hook::declassify(&mut nonce);
         out[..4].copy_from_slice(MAGIC_SEALED);
         out[4..SID_AT].copy_from_slice(&STATE_FORMAT_VERSION.to_be_bytes());
         out[SID_AT..NONCE_AT].copy_from_slice(&self.session_id);

@@ -1,12 +1,12 @@
 //! Constant-time check under valgrind memcheck (see docs/constant-time.md).
 //!
-//! Secrets are marked undefined with `pqdr_ct::classify`: the handshake
+//! Secrets are marked undefined with `pqdr_ctgrind::classify`: the handshake
 //! secret (so `root_0`, every root, segment, chain and message key derive from
 //! classified data) and every byte the RNG returns (the owner's ML-KEM seed
 //! `d ‖ z` and the peer's encapsulation randomness `m`, hence `ss`). Memcheck
 //! reports any branch or memory index that depends on them.
 //!
-//! In-crate declassification points (`pqdr_ct::hook::declassify`, active with
+//! In-crate declassification points (`pqdr_ctgrind::hook::declassify`, active with
 //! `--cfg pqct_valgrind`): the attempt id and the rekey jitter drawn from the
 //! RNG (public by design), the encapsulation key after key generation and
 //! the ciphertext after encapsulation (both are sent), and in `open` only the
@@ -34,7 +34,7 @@
 
 use core::convert::Infallible;
 
-use pqdr_ct::{classify, declassify};
+use pqdr_ctgrind::{classify, declassify};
 use pqdr_ratchet::{Config, Direction, InitialSecret, Instant, MlKem768, Role, Session, testing};
 
 /// An RNG whose every output byte is classified (all randomness is secret).

@@ -1,4 +1,4 @@
-//! Peak stack per operation, measured by painting (`pqdr_ct::stack::peak`),
+//! Peak stack per operation, measured by painting (`pqdr_ctgrind::stack::peak`),
 //! and the fixed size of the session value. Run with `--nocapture` to see the figures.
 #![cfg(feature = "mlkem")]
 #![allow(
@@ -10,7 +10,7 @@
     reason = "test code: public values, std harness"
 )]
 
-use pqdr_ct::stack::peak;
+use pqdr_ctgrind::stack::peak;
 use pqdr_ratchet::{Config, DefaultSession, InitialSecret, Instant, KeySchedule, MlKem768, Role};
 
 #[test]

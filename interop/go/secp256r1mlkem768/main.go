@@ -13,7 +13,7 @@
 //
 // Regenerate (from the repository root):
 //
-//	cd interop/go && go run ./secp256r1mlkem768 > ../../kat/hybrid/secp256r1mlkem768-go.json
+//	cd interop/go && go run ./secp256r1mlkem768 > ../../vectors/hybrid/secp256r1mlkem768-go.json
 package main
 
 import (

@@ -8,7 +8,7 @@
 //
 // Regenerate (from the repository root):
 //
-//	cd interop/go && go run ./x25519mlkem768 > ../../kat/hybrid/x25519mlkem768-go.json
+//	cd interop/go && go run ./x25519mlkem768 > ../../vectors/hybrid/x25519mlkem768-go.json
 package main
 
 import (

@@ -149,7 +149,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let [r0, r1, _, _] = rng.next_u32().to_be_bytes();
         let mut rid = u16::from_be_bytes([r0, r1]);
         // Public by design: the attempt id travels in KEM_SYMBOL frames.
-        pqdr_ct::hook::declassify(&mut rid);
+        pqdr_ctgrind::hook::declassify(&mut rid);
         // At most DEAD_RIDS + 1 ids are excluded: the loop ends.
         while self.kem.is_dead(rid) || rid == self.kem.rid {
             rid = rid.wrapping_add(1);
@@ -164,7 +164,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         k.seed = *seed;
         K::generate_from_seed(&k.seed[..K::SEED_LEN], &mut k.blob[..K::EK_LEN]);
         // Public by design: the encapsulation key is sent to the peer (docs/protocol/ratchet.md §1.7 step 1).
-        pqdr_ct::hook::declassify(&mut k.blob[..K::EK_LEN]);
+        pqdr_ctgrind::hook::declassify(&mut k.blob[..K::EK_LEN]);
         k.phase = Phase::OwnerEk;
         k.rid = rid;
         k.started = now;
@@ -318,7 +318,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             return;
         }
         // Public by design: the ciphertext is sent to the owner (docs/protocol/ratchet.md §1.7 step 2).
-        pqdr_ct::hook::declassify(&mut ct[..K::CT_LEN]);
+        pqdr_ctgrind::hook::declassify(&mut ct[..K::CT_LEN]);
         let next = self.epoch.wrapping_add(1);
         let owner = Role::owner_of(self.epoch).byte();
         let mut th =

@@ -16,7 +16,7 @@ const FORCE_RATCHET_AT: u64 = 1 << 31;
 /// Jittered rekey age: `rekey_after_ms · (0.9 + 0.2·u)` for a uniform `u`.
 pub(crate) fn jitter(rekey_after_ms: u64, mut r: u32) -> u64 {
     // Public by design: the rekey time is observable from the traffic.
-    pqdr_ct::hook::declassify(&mut r);
+    pqdr_ctgrind::hook::declassify(&mut r);
     #[allow(
         clippy::integer_division_remainder_used,
         reason = "public configuration value"

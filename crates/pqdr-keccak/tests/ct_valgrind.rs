@@ -1,0 +1,123 @@
+//! Constant-time check under valgrind memcheck (see docs/constant-time.md):
+//! the scalar permutation, the 4-way permutation on every backend this CPU
+//! runs (AVX2 and portable) and the sponges, on states and inputs marked
+//! secret with `pqdr_ctgrind::classify`. Memcheck reports any branch or memory
+//! index that depends on them. Outputs are declassified before comparing.
+//!
+//! ```sh
+//! CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="valgrind -q --error-exitcode=1 --track-origins=yes" \
+//! RUSTFLAGS="--cfg pqct_valgrind" cargo test --release -p pqdr-keccak --test ct_valgrind
+//! ```
+//! Natively (no valgrind) the client requests are no-ops and the tests simply pass.
+
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::needless_range_loop,
+    reason = "test data"
+)]
+
+use pqdr_ctgrind::{classify, declassify};
+use pqdr_keccak::{Avx2, Sha3_256, Sha3_512, Shake128, Shake128x4, Shake256, Shake256x4, StateX4};
+
+fn state(seed: u64) -> [u64; 25] {
+    core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(seed) ^ 0x0123_4567_89ab_cdef)
+}
+
+#[test]
+fn f1600_secret_state() {
+    let mut want = state(3);
+    pqdr_keccak::f1600(&mut want);
+    let mut s = state(3);
+    classify(&mut s);
+    pqdr_keccak::f1600(&mut s);
+    declassify(&mut s);
+    assert_eq!(s, want);
+}
+
+#[test]
+fn f1600_x4_secret_states() {
+    let mut backends = vec![None];
+    // On an AVX2 machine (valgrind executes AVX2) the AVX2 path is checked.
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        Avx2::detect().is_some(),
+        std::is_x86_feature_detected!("avx2")
+    );
+    if Avx2::detect().is_some() {
+        backends.push(Avx2::detect());
+    }
+    for backend in backends {
+        let mut four: StateX4 = [[0; 4]; 25];
+        for k in 0..4 {
+            let s = state(k as u64 + 5);
+            for i in 0..25 {
+                four[i][k] = s[i];
+            }
+        }
+        let mut want = four;
+        pqdr_keccak::f1600_x4_portable(&mut want);
+        classify(&mut four);
+        pqdr_keccak::f1600_x4(backend, &mut four);
+        declassify(&mut four);
+        assert_eq!(four, want, "{backend:?}");
+    }
+}
+
+#[test]
+fn sponges_secret_inputs() {
+    let msg0: [u8; 300] = core::array::from_fn(|i| (i * 7) as u8);
+    let mut msg = msg0;
+    classify(&mut msg);
+    let mut out = [0u8; 400];
+    let mut s = Shake128::new();
+    s.absorb(&msg[..33]);
+    s.absorb(&msg[33..]);
+    s.squeeze_blocks(&mut out[..168]);
+    s.squeeze(&mut out[168..]);
+    let mut h = Shake256::new();
+    h.absorb(&msg);
+    let mut out2 = [0u8; 300];
+    h.squeeze(&mut out2);
+    let mut d32 = [0u8; 32];
+    let mut a = Sha3_256::new();
+    a.absorb(&msg[5..]);
+    a.squeeze(&mut d32);
+    let mut d64 = [0u8; 64];
+    let mut b = Sha3_512::new();
+    b.absorb(&msg[..100]);
+    b.squeeze(&mut d64);
+    declassify(&mut out);
+    declassify(&mut out2);
+    declassify(&mut d32);
+    declassify(&mut d64);
+    assert_eq!(d32, pqdr_keccak::sha3_256(&[&msg0[5..]]));
+    assert_eq!(d64, pqdr_keccak::sha3_512(&[&msg0[..100]]));
+    let mut want = [0u8; 300];
+    pqdr_keccak::shake256(&[&msg0], &mut want);
+    assert_eq!(out2, want);
+}
+
+#[test]
+fn sponges_x4_secret_inputs() {
+    let seeds0: [[u8; 66]; 4] =
+        core::array::from_fn(|k| core::array::from_fn(|i| (i + 31 * k) as u8));
+    let mut seeds = seeds0;
+    classify(&mut seeds);
+    let mut x = Shake256x4::new();
+    x.absorb([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
+    let mut out = [[0u8; 272]; 4];
+    let [a, b, c, d] = &mut out;
+    x.squeeze_blocks([a, b, c, d]);
+    let mut y = Shake128x4::new();
+    y.absorb([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
+    let mut out128 = [[0u8; 168]; 4];
+    let [a, b, c, d] = &mut out128;
+    y.squeeze_blocks([a, b, c, d]);
+    declassify(&mut out);
+    declassify(&mut out128);
+    for k in 0..4 {
+        let mut want = [0u8; 272];
+        pqdr_keccak::shake256(&[&seeds0[k]], &mut want);
+        assert_eq!(out[k], want);
+    }
+}

@@ -1,0 +1,76 @@
+//! Irreducible-polynomial generation (Classic McEliece spec §2.4.1 / §8.1
+//! step "Goppa polynomial": g = minimal polynomial of a random element of
+//! GF(2^mt)).
+// ref: sk_gen.c (`genpoly_gen`)
+
+use crate::gf;
+use crate::params::{MAX_T, ParameterSet};
+use zeroize::Zeroize;
+
+/// Columns per row of the linear system (t + 1 <= 129, padded to 136).
+const COLS: usize = (MAX_T + 1).next_multiple_of(8);
+
+/// Irreducible-polynomial generation (Classic McEliece spec §2.4.1): computes
+/// the minimal polynomial g (monic, t low coefficients) of the element
+/// f of GF(2^m)\[y\]/F(y). Returns `false` if its degree is below t (1, f, ...,
+/// f^(t-1) linearly dependent): the caller then draws a new seed.
+///
+/// The system sum_{c<t} g_c f^c = f^t is solved by Gauss–Jordan elimination
+/// on its rows (coefficient index r; column c = power c, column t the right
+/// side), so every step is a scaled addition of contiguous rows.
+pub(crate) fn genpoly_gen<P: ParameterSet>(g: &mut [u16], f: &[u16]) -> bool {
+    let t = P::T;
+    let mut mat = [[0u16; COLS]; MAX_T];
+    let mut pow = [0u16; MAX_T];
+    let mut next = [0u16; MAX_T];
+    pow[0] = 1;
+    for c in 0..=t {
+        for (row, &x) in mat.iter_mut().zip(pow.iter()).take(t) {
+            row[c] = x;
+        }
+        if c < t {
+            gf::poly_mul::<P>(&mut next, &pow, f);
+            pow = next;
+        }
+    }
+    pow.zeroize();
+    next.zeroize();
+    let mut ok = true;
+    let mut pivot = [0u16; COLS];
+    for j in 0..t {
+        // Make entry (j, j) nonzero by adding the later rows while it is zero.
+        for k in j + 1..t {
+            let (lo, hi) = mat.split_at_mut(k);
+            let (rj, rk) = (&mut lo[j][j..=t], &hi[0][j..=t]);
+            let mask = crate::ct::opaque(gf::is_zero_mask(rj[0]));
+            for (a, &b) in rj.iter_mut().zip(rk) {
+                *a ^= b & mask;
+            }
+        }
+        let mut singular = gf::is_zero_mask(mat[j][j]);
+        // Public by design (ref sk_gen.c, libmceliece `sk_gen` declassification):
+        // only whether this candidate f is rejected leaks; it is then discarded.
+        pqdr_ctgrind::hook::declassify(&mut singular);
+        if singular != 0 {
+            ok = false;
+            break;
+        }
+        let inv = gf::inv::<P>(mat[j][j]);
+        gf::scale::<P>(&mut mat[j][j..=t], inv);
+        pivot = mat[j];
+        for (k, row) in mat.iter_mut().enumerate().take(t) {
+            if k != j {
+                let s = row[j];
+                gf::mul_add_scalar::<P>(&mut row[j..=t], &pivot[j..=t], s);
+            }
+        }
+    }
+    if ok {
+        for (gi, row) in g.iter_mut().zip(mat.iter()).take(t) {
+            *gi = row[t];
+        }
+    }
+    mat.zeroize();
+    pivot.zeroize();
+    ok
+}

@@ -1,0 +1,183 @@
+//! Key generation (FIPS 204 §6.1): `ML-DSA.KeyGen_internal` (Algorithm 6)
+//! with the key encodings of §7.2 (Algorithms 22–25), and the validity check
+//! of an expanded signing key.
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "k and l are at most 8 and fit a byte"
+)]
+
+use pqdr_ctgrind::hook;
+use zeroize::Zeroizing;
+
+use crate::encode::{pack, unpack};
+use crate::field::{Q, freeze};
+use crate::params::{D, ParameterSet, PolyArray, T0_POLY_SIZE, T1_BITS, T1_POLY_SIZE};
+use crate::poly::{N, Poly, reduce_acc};
+use crate::rounding::power2round;
+use crate::sample::h;
+use crate::sample_x4::{expand_s, row_mul_acc};
+
+/// Byte offsets inside the encoded signing key (`skEncode`, FIPS 204 Algorithm 24).
+pub(crate) struct SkLayout;
+
+impl SkLayout {
+    pub(crate) const RHO: usize = 0;
+    pub(crate) const KEY: usize = 32;
+    pub(crate) const TR: usize = 64;
+    pub(crate) const S1: usize = 128;
+}
+
+/// Offsets of s1_i, s2_i and t0_i inside `skEncode(ρ, K, tr, s1, s2, t0)`
+/// (FIPS 204 Algorithm 24).
+pub(crate) fn s1_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
+    SkLayout::S1 + i * P::S_POLY_SIZE..SkLayout::S1 + (i + 1) * P::S_POLY_SIZE
+}
+pub(crate) fn s2_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
+    let start = SkLayout::S1 + (P::L + i) * P::S_POLY_SIZE;
+    start..start + P::S_POLY_SIZE
+}
+pub(crate) fn t0_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
+    let start = SkLayout::S1 + (P::L + P::K) * P::S_POLY_SIZE + i * T0_POLY_SIZE;
+    start..start + T0_POLY_SIZE
+}
+/// Offset of t1_i inside `pkEncode(ρ, t1)` (FIPS 204 Algorithm 22).
+pub(crate) fn t1_range(i: usize) -> core::ops::Range<usize> {
+    32 + T1_POLY_SIZE * i..32 + T1_POLY_SIZE * (i + 1)
+}
+
+/// `BitUnpack(·, η, η)` of a secret polynomial (FIPS 204 Algorithm 25).
+pub(crate) fn unpack_eta<P: ParameterSet>(p: &mut Poly, bytes: &[u8]) {
+    unpack(p, bytes, P::ETA_BITS, |v| P::ETA.wrapping_sub(v));
+}
+
+/// `BitUnpack(·, 2^12 − 1, 2^12)` of t0_i (FIPS 204 Algorithm 25).
+pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
+    unpack(p, bytes, D, |v| (1i32 << (D - 1)).wrapping_sub(v));
+}
+
+/// `SimpleBitUnpack(·, 2^10 − 1)` of t1_i (FIPS 204 Algorithm 23).
+pub(crate) fn unpack_t1(p: &mut Poly, bytes: &[u8]) {
+    unpack(p, bytes, T1_BITS, |v| v);
+}
+
+/// The public ρ of an encoded signing key, released for valgrind: ρ is part
+/// of the public key and only seeds the public matrix Â.
+pub(crate) fn public_rho(bytes: &[u8]) -> [u8; 32] {
+    let mut rho = [0u8; 32];
+    rho.copy_from_slice(&bytes[..32]);
+    hook::declassify(&mut rho);
+    rho
+}
+
+/// `ML-DSA.KeyGen_internal(ξ)` (FIPS 204 Algorithm 6): writes pkEncode and skEncode.
+pub(crate) fn keygen_internal<P: ParameterSet>(
+    xi: &[u8; 32],
+    pk: &mut P::VkBytes,
+    sk: &mut P::SkBytes,
+) {
+    let mut seeds = Zeroizing::new([0u8; 128]);
+    h(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
+    let sk_b = sk.as_mut();
+    sk_b[SkLayout::RHO..SkLayout::RHO + 32].copy_from_slice(&seeds[..32]);
+    sk_b[SkLayout::KEY..SkLayout::KEY + 32].copy_from_slice(&seeds[96..128]);
+    let mut rho_prime = Zeroizing::new([0u8; 64]);
+    rho_prime.copy_from_slice(&seeds[32..96]);
+    // `ExpandS(ρ')` (FIPS 204 Algorithm 33): s1 then s2, packed straight into the key.
+    expand_s(&rho_prime, P::L + P::K, P::ETA, |r, s| {
+        let range = if r < P::L {
+            s1_range::<P>(r)
+        } else {
+            s2_range::<P>(r - P::L)
+        };
+        pack(&mut sk_b[range], s, P::ETA_BITS, |c| P::ETA.wrapping_sub(c));
+    });
+    let ok = derive_t::<P>(sk, pk, true);
+    debug_assert_eq!(ok, 0);
+    // The public key is a public output.
+    hook::declassify(pk.as_mut());
+}
+
+/// The second half of `ML-DSA.KeyGen_internal` (FIPS 204 Algorithm 6): from
+/// ρ, s1, s2 of an encoded signing key, computes t = NTT^−1(Â∘NTT(s1)) + s2,
+/// (t1, t0) = Power2Round(t), writes pk = pkEncode(ρ, t1) and tr = H(pk).
+/// With `write` the t0 and tr fields of `sk` are filled in; without it they
+/// are compared, and the result is 0 if they match (constant time), non-zero
+/// otherwise. Â is sampled one entry at a time (each entry is used once).
+pub(crate) fn derive_t<P: ParameterSet>(
+    sk: &mut P::SkBytes,
+    pk: &mut P::VkBytes,
+    write: bool,
+) -> u32 {
+    let rho = public_rho(sk.as_ref());
+    pk.as_mut()[..32].copy_from_slice(&rho);
+    let mut s1_hat = Zeroizing::new(P::VecL::zeroed());
+    for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &sk.as_ref()[s1_range::<P>(j)]);
+        s.ntt();
+    }
+    let mut acc = Zeroizing::new([0i64; N]);
+    let mut t = Zeroizing::new(Poly::ZERO);
+    let mut s2 = Zeroizing::new(Poly::ZERO);
+    let mut t0 = Zeroizing::new(Poly::ZERO);
+    let mut diff = 0u32;
+    for r in 0..P::K {
+        acc.fill(0);
+        row_mul_acc(&mut acc, &rho, r, s1_hat.as_ref());
+        reduce_acc(&mut t, &acc);
+        t.invntt_tomont();
+        unpack_eta::<P>(&mut s2, &sk.as_ref()[s2_range::<P>(r)]);
+        for ((x, e), z) in t.0.iter_mut().zip(s2.0.iter()).zip(t0.0.iter_mut()) {
+            // (−q, q) + [−η, η] → [0, q)
+            let v = freeze(freeze(freeze(*x).wrapping_add(*e)).wrapping_sub(Q));
+            let (hi, lo) = power2round(v);
+            *x = hi;
+            *z = lo;
+        }
+        pack(&mut pk.as_mut()[t1_range(r)], &t, T1_BITS, |c| c);
+        let range = t0_range::<P>(r);
+        let mut packed = Zeroizing::new([0u8; T0_POLY_SIZE]);
+        pack(&mut packed[..], &t0, D, |c| {
+            (1i32 << (D - 1)).wrapping_sub(c)
+        });
+        if write {
+            sk.as_mut()[range].copy_from_slice(&packed[..]);
+        } else {
+            for (x, y) in packed.iter().zip(&sk.as_ref()[range]) {
+                diff |= u32::from(x ^ y);
+            }
+        }
+    }
+    // t1 is public (it is the public key).
+    hook::declassify(pk.as_mut());
+    let mut tr = [0u8; 64];
+    h(&[pk.as_ref()], &mut tr);
+    let tr_field = &mut sk.as_mut()[SkLayout::TR..SkLayout::TR + 64];
+    if write {
+        tr_field.copy_from_slice(&tr);
+    } else {
+        for (x, y) in tr.iter().zip(tr_field.iter()) {
+            diff |= u32::from(x ^ y);
+        }
+    }
+    diff
+}
+
+/// Checks that every packed secret coefficient of s1 and s2 is in [0, 2η]
+/// (`skDecode`, FIPS 204 Algorithm 25, only defines those): 0 if so, non-zero otherwise.
+pub(crate) fn check_s_range<P: ParameterSet>(sk: &P::SkBytes) -> u32 {
+    let mut p = Zeroizing::new(Poly::ZERO);
+    let mut bad = 0i32;
+    for i in 0..P::L + P::K {
+        let range = if i < P::L {
+            s1_range::<P>(i)
+        } else {
+            s2_range::<P>(i - P::L)
+        };
+        unpack(&mut p, &sk.as_ref()[range], P::ETA_BITS, |v| v);
+        for &v in &p.0 {
+            // negative exactly when v > 2η
+            bad |= (2 * P::ETA).wrapping_sub(v);
+        }
+    }
+    u32::from(bad < 0)
+}

@@ -1,0 +1,330 @@
+//! Signing (FIPS 204 §6.2): `ML-DSA.Sign_internal` (Algorithm 7) from μ on
+//! (the caller computes μ = H(tr‖M′, 64), or passes an external μ).
+//!
+//! Three memory plans for a compact [`SigningKey`](crate::SigningKey)
+//! (ML-DSA-65 numbers; README "Stack and speed"), all the same algorithm
+//! with byte-identical output:
+//! - *cached* (hosted targets by default): Â is kept for the whole signature
+//!   (30 KiB), NTT(s1) and NTT(s2) once per signature (11 KiB), and per
+//!   attempt only ŷ and w (11 KiB);
+//! - *row by row* (bare-metal `target_os = "none"` by default, or the
+//!   `medium-memory` feature): each Â entry is sampled straight into the
+//!   accumulator of its row of w in every attempt, and NTT(s1_j), NTT(s2_i)
+//!   are formed from the encoded key when used, one polynomial at a time;
+//! - *streaming* (`low-memory`): `sign_lowmem.rs`.
+//!
+//! y itself is never stored: z = y + cs1 is computed as NTT^−1(ĉ∘ŝ1 + ŷ) in
+//! one pass. NTT(t0) is computed only for attempts that pass the first checks,
+//! one row at a time. [`ExpandedSigningKey`](crate::ExpandedSigningKey) always
+//! uses the cached plan with its precomputed values.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "l ≤ 7 and ω ≤ 80 fit the target types"
+)]
+
+use pqdr_ctgrind::hook;
+use pqdr_keccak::Shake256;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::encode::{hint_pack_row, pack};
+use crate::field::{center, exceeds, freeze, reduce_wide};
+use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
+use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
+use crate::poly::{
+    N, Poly, mul_acc, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place, reduce_acc,
+};
+use crate::rounding::{decompose, high_bits};
+use crate::sample::{h, sample_in_ball};
+use crate::sample_x4::{expand_mask, row_mul_acc_mont};
+
+/// Precomputed values of a signing key: Â, ŝ1, ŝ2 and NTT(t0), each
+/// optional. When absent, Â entries are sampled as needed (straight into the
+/// accumulator of their row), ŝ1_j, ŝ2_i and NTT(t0_i) are formed from the
+/// encoded key when used.
+pub(crate) struct Precomputed<'a, P: ParameterSet> {
+    pub(crate) a_hat: Option<&'a P::Matrix>,
+    pub(crate) s1_hat: Option<&'a P::VecL>,
+    pub(crate) s2_hat: Option<&'a P::VecK>,
+    pub(crate) t0_hat: Option<&'a P::VecK>,
+}
+
+/// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7), lines 1–5, for an expanded
+/// key: ŝ1, ŝ2, NTT(t0) and Â.
+pub(crate) fn expand_secret<P: ParameterSet>(
+    sk: &P::SkBytes,
+    a_hat: &mut P::Matrix,
+    s1_hat: &mut P::VecL,
+    s2_hat: &mut P::VecK,
+    t0_hat: &mut P::VecK,
+) {
+    let skb = sk.as_ref();
+    let rho = public_rho(skb);
+    expand_s_hat::<P>(skb, s1_hat, s2_hat);
+    for (i, t) in t0_hat.as_mut().iter_mut().enumerate() {
+        unpack_t0(t, &skb[t0_range::<P>(i)]);
+        t.ntt();
+    }
+    expand_a::<P>(&rho, a_hat);
+}
+
+/// ŝ1 = NTT(s1), ŝ2 = NTT(s2) from the encoded key (FIPS 204 Algorithm 7, lines 2–3).
+fn expand_s_hat<P: ParameterSet>(skb: &[u8], s1_hat: &mut P::VecL, s2_hat: &mut P::VecK) {
+    for (j, s) in s1_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &skb[s1_range::<P>(j)]);
+        s.ntt();
+    }
+    for (i, s) in s2_hat.as_mut().iter_mut().enumerate() {
+        unpack_eta::<P>(s, &skb[s2_range::<P>(i)]);
+        s.ntt();
+    }
+}
+
+/// `ExpandA(ρ)` (FIPS 204 Algorithm 32), public.
+#[inline(never)]
+fn expand_a<P: ParameterSet>(rho: &[u8; 32], a_hat: &mut P::Matrix) {
+    crate::sample_x4::expand_a(rho, a_hat.as_mut(), P::L);
+}
+
+/// `ML-DSA.Sign_internal(sk, M′, rnd)` (FIPS 204 Algorithm 7) from line 7 on,
+/// given μ, for an encoded key, with the memory plan of the build (module doc).
+pub(crate) fn sign_mu<P: ParameterSet>(
+    sk: &P::SkBytes,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    #[cfg(feature = "low-memory")]
+    crate::sign_lowmem::sign_mu::<P>(sk, mu, rnd, sig);
+    #[cfg(all(
+        not(feature = "low-memory"),
+        any(target_os = "none", feature = "medium-memory")
+    ))]
+    sign_row_by_row::<P>(sk, mu, rnd, sig);
+    #[cfg(not(any(feature = "low-memory", target_os = "none", feature = "medium-memory")))]
+    sign_cached::<P>(sk, mu, rnd, sig);
+}
+
+/// The cached plan: ŝ1, ŝ2 and Â computed once per signature.
+#[cfg(not(any(feature = "low-memory", target_os = "none", feature = "medium-memory")))]
+fn sign_cached<P: ParameterSet>(
+    sk: &P::SkBytes,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    let skb = sk.as_ref();
+    // Large buffers are plain locals (zeroized explicitly at the end) so that
+    // no wrapper forces a copy of them onto the stack.
+    let mut s1_hat = P::VecL::zeroed();
+    let mut s2_hat = P::VecK::zeroed();
+    expand_s_hat::<P>(skb, &mut s1_hat, &mut s2_hat);
+    let mut a_hat = P::Matrix::zeroed();
+    expand_a::<P>(&public_rho(skb), &mut a_hat);
+    let pre = Precomputed::<P> {
+        a_hat: Some(&a_hat),
+        s1_hat: Some(&s1_hat),
+        s2_hat: Some(&s2_hat),
+        t0_hat: None,
+    };
+    sign_precomputed::<P>(sk, &pre, mu, rnd, sig);
+    s1_hat.zeroize();
+    s2_hat.zeroize();
+}
+
+/// The row-by-row plan: nothing precomputed.
+#[cfg(all(
+    not(feature = "low-memory"),
+    any(target_os = "none", feature = "medium-memory")
+))]
+fn sign_row_by_row<P: ParameterSet>(
+    sk: &P::SkBytes,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    let pre = Precomputed::<P> {
+        a_hat: None,
+        s1_hat: None,
+        s2_hat: None,
+        t0_hat: None,
+    };
+    match P::GAMMA2 {
+        95_232 => sign_core::<P, 95_232>(sk, &pre, None, mu, rnd, sig),
+        _ => sign_core::<P, 261_888>(sk, &pre, None, mu, rnd, sig),
+    }
+}
+
+/// `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) from line 7 on, given μ and
+/// the precomputed key values.
+pub(crate) fn sign_precomputed<P: ParameterSet>(
+    sk: &P::SkBytes,
+    pre: &Precomputed<'_, P>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    // Â∘ŷ row accumulator (products in i64, one reduction per row).
+    let mut acc = [0i64; N];
+    match P::GAMMA2 {
+        95_232 => sign_core::<P, 95_232>(sk, pre, Some(&mut acc), mu, rnd, sig),
+        _ => sign_core::<P, 261_888>(sk, pre, Some(&mut acc), mu, rnd, sig),
+    }
+    acc.zeroize();
+}
+
+/// [`sign_precomputed`] for γ2 = `G2` (FIPS 204 Algorithm 7, from line 7 on).
+/// With Â in `pre`, w = Â∘ŷ is summed in the i64 accumulator `acc`; without,
+/// each Â entry is sampled straight into its row of w (no `acc` needed).
+fn sign_core<P: ParameterSet, const G2: i32>(
+    sk: &P::SkBytes,
+    pre: &Precomputed<'_, P>,
+    mut acc: Option<&mut [i64; N]>,
+    mu: &[u8; 64],
+    rnd: &[u8; 32],
+    sig: &mut P::SigBytes,
+) {
+    debug_assert_eq!(P::GAMMA2, G2);
+    let skb = sk.as_ref();
+    let rho = public_rho(skb);
+    // Line 7: ρ'' ← H(K‖rnd‖μ, 64).
+    let mut rho_pp = Zeroizing::new([0u8; 64]);
+    h(
+        &[&skb[SkLayout::KEY..SkLayout::KEY + 32], rnd, mu],
+        &mut rho_pp[..],
+    );
+
+    let mut y_hat = P::VecL::zeroed();
+    let mut w = P::VecK::zeroed();
+    let mut tmp = Poly::ZERO;
+    let mut c_hat = Poly::ZERO;
+    let mut w1_bytes = Zeroizing::new([0u8; MAX_W1_POLY_SIZE]);
+    let (c_tilde, rest) = sig.as_mut().split_at_mut(P::C_TILDE_SIZE);
+    let (z_bytes, h_bytes) = rest.split_at_mut(P::L * P::Z_POLY_SIZE);
+    let gamma1 = P::GAMMA1;
+    let mut kappa: u16 = 0;
+    loop {
+        // Line 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
+        expand_mask(y_hat.as_mut(), &rho_pp, kappa, P::GAMMA1_BITS);
+        for y in y_hat.as_mut() {
+            y.ntt();
+        }
+        kappa = kappa.wrapping_add(P::L as u16);
+        // Lines 12–15: w ← NTT^−1(Â∘ŷ), w1 ← HighBits(w), c̃ ← H(μ‖w1Encode(w1)).
+        let mut hasher = Shake256::default();
+        hasher.absorb(mu);
+        for (i, wi) in w.as_mut().iter_mut().enumerate() {
+            match (pre.a_hat, acc.as_deref_mut()) {
+                (Some(a_hat), Some(acc)) => {
+                    acc.fill(0);
+                    for (j, y) in y_hat.as_ref().iter().enumerate() {
+                        mul_acc(acc, &a_hat.as_ref()[i * P::L + j], y);
+                    }
+                    reduce_acc(wi, acc);
+                }
+                _ => {
+                    // Σ_j mont(Â_ij ∘ ŷ_j), |·| < 7q, reduced to (−q, q).
+                    *wi = Poly::ZERO;
+                    row_mul_acc_mont(wi, &rho, i, y_hat.as_ref());
+                    wi.reduce();
+                }
+            }
+            wi.invntt_tomont();
+            wi.freeze();
+            let w1 = &mut w1_bytes[..P::W1_POLY_SIZE];
+            pack(w1, wi, P::W1_BITS, high_bits::<G2>);
+            hasher.absorb(w1);
+        }
+        hasher.squeeze(c_tilde);
+        // Lines 16–17: c ← SampleInBall(c̃), ĉ ← NTT(c).
+        sample_in_ball(&mut c_hat, c_tilde, P::TAU);
+        c_hat.ntt();
+        // Lines 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
+        // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β (`bad` < 0 then).
+        let mut bad = 0i32;
+        for (j, y) in y_hat.as_ref().iter().enumerate() {
+            if let Some(s1_hat) = pre.s1_hat {
+                mul_add_mont(&mut tmp, &c_hat, &s1_hat.as_ref()[j], y);
+            } else {
+                unpack_eta::<P>(&mut tmp, &skb[s1_range::<P>(j)]);
+                tmp.ntt();
+                mul_add_mont_in_place(&mut tmp, &c_hat, y);
+            }
+            tmp.invntt_tomont();
+            for x in &mut tmp.0 {
+                *x = center(freeze(*x));
+                bad |= exceeds(*x, gamma1 - P::BETA);
+            }
+            let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
+            pack(out, &tmp, P::Z_BITS, |c| gamma1.wrapping_sub(c));
+        }
+        for (i, wi) in w.as_mut().iter_mut().enumerate() {
+            if let Some(s2_hat) = pre.s2_hat {
+                mul_mont(&mut tmp, &c_hat, &s2_hat.as_ref()[i]);
+            } else {
+                unpack_eta::<P>(&mut tmp, &skb[s2_range::<P>(i)]);
+                tmp.ntt();
+                mul_mont_in_place(&mut tmp, &c_hat);
+            }
+            tmp.invntt_tomont();
+            for (x, cs2) in wi.0.iter_mut().zip(tmp.0.iter()) {
+                // w − cs2 in [0, q), kept for the hint.
+                *x = reduce_wide(x.wrapping_sub(freeze(*cs2)));
+                bad |= exceeds(decompose::<G2>(*x).1, G2 - P::BETA);
+            }
+        }
+        // Public by design: only whether this attempt is rejected leaks; the
+        // rejected candidate is discarded (FIPS 204 Algorithm 7, line 23).
+        let mut reject = bad >> 31;
+        hook::declassify(&mut reject);
+        if reject != 0 {
+            continue;
+        }
+        // Lines 25–28: ct0, h ← MakeHint(−ct0, w − cs2 + ct0) (Algorithm 39:
+        // HighBits(w − cs2 + ct0) ≠ HighBits(w − cs2)), reject if ‖ct0‖∞ ≥ γ2
+        // or more than ω hints.
+        let mut count = 0i32;
+        for (i, wi) in w.as_mut().iter_mut().enumerate() {
+            if let Some(t0_hat) = pre.t0_hat {
+                mul_mont(&mut tmp, &c_hat, &t0_hat.as_ref()[i]);
+            } else {
+                unpack_t0(&mut tmp, &skb[t0_range::<P>(i)]);
+                tmp.ntt();
+                mul_mont_in_place(&mut tmp, &c_hat);
+            }
+            tmp.invntt_tomont();
+            for (x, ct0) in wi.0.iter_mut().zip(tmp.0.iter()) {
+                let ct0 = center(freeze(*ct0));
+                bad |= exceeds(ct0, G2);
+                let d = high_bits::<G2>(reduce_wide(x.wrapping_add(ct0))) ^ high_bits::<G2>(*x);
+                let hint = (d | d.wrapping_neg()) >> 31 & 1;
+                *x = hint;
+                count = count.wrapping_add(hint);
+            }
+        }
+        bad |= (P::OMEGA as i32).wrapping_sub(count);
+        let mut reject = bad >> 31;
+        // Public by design, as above (FIPS 204 Algorithm 7, line 28).
+        hook::declassify(&mut reject);
+        if reject != 0 {
+            continue;
+        }
+        // Accepted: h is part of the signature, which is public from here on.
+        for wi in w.as_mut() {
+            hook::declassify(&mut wi.0);
+        }
+        // Algorithm 26, sigEncode: c̃ and z are already in place; pack h.
+        h_bytes.fill(0);
+        let mut index = 0;
+        for (i, wi) in w.as_ref().iter().enumerate() {
+            index = hint_pack_row(h_bytes, P::OMEGA, i, wi, index);
+        }
+        break;
+    }
+    tmp.zeroize();
+    c_hat.zeroize();
+    y_hat.zeroize();
+    w.zeroize();
+    // The signature is the public output.
+    hook::declassify(sig.as_mut());
+}

@@ -1,0 +1,365 @@
+//! PKCS#8 / SubjectPublicKeyInfo encodings (RFC 9881, feature `pkcs8`).
+//!
+//! Known answers: the RFC 9881 Appendix C examples in `vectors/pkcs8/` (seed-form
+//! private keys and public keys of every set, the `both` form of ML-DSA-44;
+//! see `vectors/pkcs8/README.md`). Every example is decoded, re-encoded and
+//! compared byte for byte; the expected DER of the other forms is built here
+//! independently, byte by byte (`tlv`), not with the `der` crate.
+#![cfg(feature = "pkcs8")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    reason = "tests"
+)]
+
+use pqdr_common::test_support::{
+    assert_truncations_and_trailing_rejected, pem_der, pkcs8_der, pkcs8_v2_der, spki_der, tlv,
+    with_null_parameters,
+};
+use pqdr_mldsa::{
+    Error, MlDsa44, MlDsa65, MlDsa87, ParameterSet, PrivateKeyForm, SigningKey, VerifyingKey,
+};
+
+/// The DER OID 2.16.840.1.101.3.4.3.`arc` (RFC 9881 §2).
+fn oid(arc: u8) -> Vec<u8> {
+    vec![
+        0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, arc,
+    ]
+}
+
+/// The OID arc of `P` (RFC 9881 §2).
+fn arc<P: ParameterSet>() -> u8 {
+    match P::K {
+        4 => 17,
+        6 => 18,
+        _ => 19,
+    }
+}
+
+/// The three CHOICE encodings of `dk` (RFC 9881 §6), built by hand.
+fn choices<P: ParameterSet>(seed: &[u8; 32], dk: &SigningKey<P>) -> [Vec<u8>; 3] {
+    let expanded = dk.as_bytes().as_ref();
+    [
+        tlv(0x80, seed),
+        tlv(0x04, expanded),
+        tlv(0x30, &[tlv(0x04, seed), tlv(0x04, expanded)].concat()),
+    ]
+}
+
+const FORMS: [PrivateKeyForm; 3] = [
+    PrivateKeyForm::Seed,
+    PrivateKeyForm::ExpandedKey,
+    PrivateKeyForm::Both,
+];
+
+/// The seed `00 01 … 1f` of every RFC 9881 example.
+fn rfc_seed() -> [u8; 32] {
+    core::array::from_fn(|i| i as u8)
+}
+
+fn encode_private<P: ParameterSet>(dk: &SigningKey<P>, form: PrivateKeyForm) -> Vec<u8> {
+    let mut buf = vec![0u8; 6000];
+    let n = dk.to_private_key_der(form, &mut buf).unwrap().len();
+    buf.truncate(n);
+    buf
+}
+
+fn encode_public<P: ParameterSet>(ek: &VerifyingKey<P>) -> Vec<u8> {
+    let mut buf = vec![0u8; 3000];
+    let n = ek.to_spki_der(&mut buf).unwrap().len();
+    buf.truncate(n);
+    buf
+}
+
+/// RFC 9881 Appendix C.1 (seed form) and C.2 (public key) of one set.
+fn rfc_example<P: ParameterSet>(seed_pem: &str, pub_pem: &str) {
+    let seed_der = pem_der(seed_pem);
+    let pub_der = pem_der(pub_pem);
+    let dk = SigningKey::<P>::from_private_key_der(&seed_der).unwrap();
+    assert_eq!(*dk.seed().unwrap(), rfc_seed());
+    assert_eq!(encode_private(&dk, PrivateKeyForm::Seed), seed_der);
+    assert_eq!(
+        seed_der,
+        pkcs8_der(&oid(arc::<P>()), &tlv(0x80, &rfc_seed()))
+    );
+    let ek = VerifyingKey::<P>::from_spki_der(&pub_der).unwrap();
+    assert_eq!(&ek, dk.verifying_key());
+    assert_eq!(encode_public(&ek), pub_der);
+    assert_eq!(pub_der, spki_der(&oid(arc::<P>()), ek.as_bytes().as_ref()));
+}
+
+#[test]
+fn rfc9881_ml_dsa_44() {
+    rfc_example::<MlDsa44>(
+        include_str!("../../../vectors/pkcs8/ML-DSA-44-seed.priv"),
+        include_str!("../../../vectors/pkcs8/ML-DSA-44.pub"),
+    );
+}
+
+#[test]
+fn rfc9881_ml_dsa_65() {
+    rfc_example::<MlDsa65>(
+        include_str!("../../../vectors/pkcs8/ML-DSA-65-seed.priv"),
+        include_str!("../../../vectors/pkcs8/ML-DSA-65.pub"),
+    );
+}
+
+#[test]
+fn rfc9881_ml_dsa_87() {
+    rfc_example::<MlDsa87>(
+        include_str!("../../../vectors/pkcs8/ML-DSA-87-seed.priv"),
+        include_str!("../../../vectors/pkcs8/ML-DSA-87.pub"),
+    );
+}
+
+/// RFC 9881 Appendix C.1.1: the `both` form of ML-DSA-44; its expanded key
+/// is also the expanded form's content.
+#[test]
+fn rfc9881_ml_dsa_44_both_and_expanded() {
+    let both = pem_der(include_str!("../../../vectors/pkcs8/ML-DSA-44-both.priv"));
+    let dk = SigningKey::<MlDsa44>::from_private_key_der(&both).unwrap();
+    assert_eq!(*dk.seed().unwrap(), rfc_seed());
+    assert_eq!(encode_private(&dk, PrivateKeyForm::Both), both);
+    let [_, expanded_choice, both_choice] = choices(&rfc_seed(), &dk);
+    assert_eq!(both, pkcs8_der(&oid(17), &both_choice));
+    let expanded = encode_private(&dk, PrivateKeyForm::ExpandedKey);
+    assert_eq!(expanded, pkcs8_der(&oid(17), &expanded_choice));
+    let from_expanded = SigningKey::<MlDsa44>::from_private_key_der(&expanded).unwrap();
+    assert_eq!(from_expanded, dk);
+    assert!(from_expanded.seed().is_none());
+}
+
+/// Every set and form: encode, compare with the hand-built DER, decode.
+fn round_trips<P: ParameterSet>() {
+    for i in 0..4u8 {
+        let seed: [u8; 32] = core::array::from_fn(|j| (j as u8).wrapping_mul(29) ^ i);
+        let dk = SigningKey::<P>::from_seed(&seed);
+        let expected = choices(&seed, &dk);
+        for (form, choice) in FORMS.iter().zip(&expected) {
+            let der = encode_private(&dk, *form);
+            assert_eq!(der, pkcs8_der(&oid(arc::<P>()), choice), "{form:?}");
+            let back = SigningKey::<P>::from_private_key_der(&der).unwrap();
+            assert_eq!(back, dk);
+            assert_eq!(back.seed().is_some(), *form != PrivateKeyForm::ExpandedKey);
+        }
+        let ek = dk.verifying_key();
+        let der = encode_public(ek);
+        assert_eq!(&VerifyingKey::<P>::from_spki_der(&der).unwrap(), ek);
+    }
+}
+
+#[test]
+fn round_trips_every_set_and_form() {
+    round_trips::<MlDsa44>();
+    round_trips::<MlDsa65>();
+    round_trips::<MlDsa87>();
+}
+
+/// Every rejection of one set, each with its typed error.
+fn rejections<P: ParameterSet>() {
+    let seed = rfc_seed();
+    let dk = SigningKey::<P>::from_seed(&seed);
+    let ek = dk.verifying_key();
+    let own = oid(arc::<P>());
+    let other = oid(if arc::<P>() == 19 { 17 } else { arc::<P>() + 1 });
+    let [seed_c, expanded_c, both_c] = choices(&seed, &dk);
+    let dec = |der: &[u8]| SigningKey::<P>::from_private_key_der(der).map(|_| ());
+    let dec_pub = |der: &[u8]| VerifyingKey::<P>::from_spki_der(der).map(|_| ());
+
+    // Wrong OID, and parameters present (RFC 9881 §2: absent).
+    for choice in [&seed_c, &expanded_c, &both_c] {
+        assert_eq!(dec(&pkcs8_der(&other, choice)), Err(Error::Algorithm));
+        let with_null = with_null_parameters(&own);
+        assert_eq!(dec(&pkcs8_der(&with_null, choice)), Err(Error::Algorithm));
+    }
+    let pk = ek.as_bytes().as_ref();
+    assert_eq!(dec_pub(&spki_der(&other, pk)), Err(Error::Algorithm));
+    let with_null = with_null_parameters(&own);
+    assert_eq!(dec_pub(&spki_der(&with_null, pk)), Err(Error::Algorithm));
+
+    // Wrong lengths: seed, expanded key, both's parts, public key.
+    let expanded = dk.as_bytes().as_ref();
+    let short_dk = &expanded[..expanded.len() - 1];
+    let long_dk = [expanded, &[0]].concat();
+    for bad in [
+        tlv(0x80, &seed[..31]),
+        tlv(0x80, &[&seed[..], &[0]].concat()),
+        tlv(0x04, short_dk),
+        tlv(0x04, &long_dk),
+        tlv(
+            0x30,
+            &[tlv(0x04, &seed[..31]), tlv(0x04, expanded)].concat(),
+        ),
+        tlv(0x30, &[tlv(0x04, &seed), tlv(0x04, short_dk)].concat()),
+    ] {
+        assert!(
+            matches!(dec(&pkcs8_der(&own, &bad)), Err(Error::Length { .. })),
+            "{:02x?}",
+            &bad[..4]
+        );
+    }
+    assert!(matches!(
+        dec_pub(&spki_der(&own, &pk[..pk.len() - 1])),
+        Err(Error::Length { .. })
+    ));
+    assert!(matches!(
+        dec_pub(&spki_der(&own, &[pk, &[0]].concat())),
+        Err(Error::Length { .. })
+    ));
+
+    // Other CHOICE tags, constructed [0], a third element in `both`.
+    for bad in [
+        tlv(0x81, &seed),
+        tlv(0xa0, &tlv(0x04, &seed)),
+        tlv(0x02, &[1]),
+        tlv(
+            0x30,
+            &[tlv(0x04, &seed), tlv(0x04, expanded), tlv(0x05, &[])].concat(),
+        ),
+        tlv(0x30, &[tlv(0x04, &seed)].concat()),
+        [seed_c.clone(), vec![0]].concat(),
+    ] {
+        assert_eq!(dec(&pkcs8_der(&own, &bad)), Err(Error::Der));
+    }
+    // A public key BIT STRING with unused bits.
+    let mut unused = spki_der(&own, pk);
+    let at = unused.len() - pk.len() - 1;
+    unused[at] = 1;
+    assert_eq!(dec_pub(&unused), Err(Error::Der));
+
+    // Trailing data after the outer SEQUENCE.
+    for choice in [&seed_c, &expanded_c, &both_c] {
+        let der = [pkcs8_der(&own, choice), vec![0]].concat();
+        assert_eq!(dec(&der), Err(Error::Der));
+    }
+    assert_eq!(
+        dec_pub(&[spki_der(&own, pk), vec![0]].concat()),
+        Err(Error::Der)
+    );
+
+    // Inconsistent `both`: a bit flipped in the seed, in the expanded key's
+    // ρ, its K, its tr and its last byte (t0) (RFC 9881 §9).
+    let n = expanded.len();
+    for (part, index) in [(0, 0), (0, 31), (1, 0), (1, 32), (1, 64), (1, n - 1)] {
+        let mut s = seed;
+        let mut e = expanded.to_vec();
+        if part == 0 {
+            s[index] ^= 1;
+        } else {
+            e[index] ^= 0x80;
+        }
+        let bad = tlv(0x30, &[tlv(0x04, &s), tlv(0x04, &e)].concat());
+        assert_eq!(dec(&pkcs8_der(&own, &bad)), Err(Error::InconsistentKey));
+    }
+    // An expanded key whose tr is wrong fails skDecode's check.
+    let mut e = expanded.to_vec();
+    e[64] ^= 1;
+    assert_eq!(
+        dec(&pkcs8_der(&own, &tlv(0x04, &e))),
+        Err(Error::InvalidKey)
+    );
+
+    // OneAsymmetricKey v2 publicKey [1]: the key's own, or another.
+    let v2 = |public: &[u8]| pkcs8_v2_der(&own, &seed_c, public);
+    assert_eq!(dec(&v2(pk)), Ok(()));
+    let mut wrong = pk.to_vec();
+    wrong[0] ^= 1;
+    assert_eq!(dec(&v2(&wrong)), Err(Error::InconsistentKey));
+
+    // Truncated DER at every length, and a trailing byte.
+    for der in [
+        pkcs8_der(&own, &seed_c),
+        pkcs8_der(&own, &expanded_c),
+        pkcs8_der(&own, &both_c),
+    ] {
+        assert_truncations_and_trailing_rejected(&der, dec);
+    }
+    assert_truncations_and_trailing_rejected(&spki_der(&own, pk), dec_pub);
+
+    // A key loaded without its seed has no seed or `both` form.
+    let no_seed = SigningKey::<P>::from_slice(expanded).unwrap();
+    let mut buf = vec![0u8; 6000];
+    for form in [PrivateKeyForm::Seed, PrivateKeyForm::Both] {
+        assert_eq!(
+            no_seed.to_private_key_der(form, &mut buf).map(|_| ()),
+            Err(Error::NoSeed)
+        );
+    }
+    // An output buffer one byte short.
+    for form in FORMS {
+        let len = encode_private(&dk, form).len();
+        let mut short = vec![0u8; len - 1];
+        assert_eq!(
+            dk.to_private_key_der(form, &mut short).map(|_| ()),
+            Err(Error::Length {
+                expected: len,
+                actual: len - 1
+            })
+        );
+    }
+    let len = encode_public(ek).len();
+    let mut short = vec![0u8; len - 1];
+    assert!(matches!(
+        ek.to_spki_der(&mut short),
+        Err(Error::Length { .. })
+    ));
+}
+
+#[test]
+fn rejections_ml_dsa_44() {
+    rejections::<MlDsa44>();
+}
+
+#[test]
+fn rejections_ml_dsa_65() {
+    rejections::<MlDsa65>();
+}
+
+#[test]
+fn rejections_ml_dsa_87() {
+    rejections::<MlDsa87>();
+}
+
+/// The RustCrypto traits (`alloc`): seed form by default, expanded form
+/// for a key without its seed; decoding through `TryFrom`.
+#[cfg(feature = "alloc")]
+#[test]
+fn rustcrypto_traits() {
+    use pqdr_mldsa::pkcs8::{DecodePrivateKey, EncodePrivateKey};
+    use pqdr_mldsa::spki::{DecodePublicKey, EncodePublicKey};
+
+    let seed_der = pem_der(include_str!("../../../vectors/pkcs8/ML-DSA-44-seed.priv"));
+    let pub_der = pem_der(include_str!("../../../vectors/pkcs8/ML-DSA-44.pub"));
+    let dk = <SigningKey<MlDsa44> as DecodePrivateKey>::from_pkcs8_der(&seed_der).unwrap();
+    assert_eq!(
+        EncodePrivateKey::to_pkcs8_der(&dk).unwrap().as_bytes(),
+        &seed_der[..]
+    );
+    let ek = <VerifyingKey<MlDsa44> as DecodePublicKey>::from_public_key_der(&pub_der).unwrap();
+    assert_eq!(ek.to_public_key_der().unwrap().as_bytes(), &pub_der[..]);
+    let expanded = SigningKey::<MlDsa44>::from_slice(dk.as_bytes().as_ref()).unwrap();
+    let der = EncodePrivateKey::to_pkcs8_der(&expanded).unwrap();
+    assert_eq!(
+        der.as_bytes(),
+        &pkcs8_der(&oid(17), &tlv(0x04, dk.as_bytes().as_ref()))[..]
+    );
+    assert!(<SigningKey<MlDsa65> as DecodePrivateKey>::from_pkcs8_der(&seed_der).is_err());
+    assert!(<VerifyingKey<MlDsa87> as DecodePublicKey>::from_public_key_der(&pub_der).is_err());
+}
+
+/// PEM (feature `pem`): the RFC files as they are.
+#[cfg(feature = "pem")]
+#[test]
+fn pem_files() {
+    use pqdr_mldsa::pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
+    use pqdr_mldsa::spki::DecodePublicKey;
+
+    let pem = include_str!("../../../vectors/pkcs8/ML-DSA-87-seed.priv");
+    let dk = <SigningKey<MlDsa87> as DecodePrivateKey>::from_pkcs8_pem(pem).unwrap();
+    assert_eq!(dk.to_pkcs8_pem(LineEnding::LF).unwrap().as_str(), pem);
+    let ek = <VerifyingKey<MlDsa87> as DecodePublicKey>::from_public_key_pem(include_str!(
+        "../../../vectors/pkcs8/ML-DSA-87.pub"
+    ))
+    .unwrap();
+    assert_eq!(&ek, dk.verifying_key());
+}

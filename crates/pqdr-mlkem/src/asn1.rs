@@ -1,0 +1,223 @@
+//! PKCS#8 private keys and SubjectPublicKeyInfo public keys (RFC 9935),
+//! feature `pkcs8`: the DER envelopes and the private-key CHOICE come from
+//! `pqdr_common::asn1` (the RustCrypto `der`, `spki` and `pkcs8` crates),
+//! into caller buffers (no heap). With `alloc`, the `pkcs8` crate's
+//! `EncodePrivateKey` / `EncodePublicKey` traits too; `DecodePrivateKey` /
+//! `DecodePublicKey` come from the `TryFrom` impls.
+//!
+//! Secrets: the seed and expanded key are copied only into [`Zeroizing`]
+//! buffers; branches depend on lengths and tags (public), never on key bytes.
+
+use der::asn1::ObjectIdentifier;
+use pkcs8::PrivateKeyInfoRef;
+pub use pqdr_common::asn1::PrivateKeyForm;
+use pqdr_common::asn1::{self as common, PrivateKeyChoice, PrivateKeyParts};
+use spki::SubjectPublicKeyInfoRef;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
+
+use crate::error::{Error, check_length};
+use crate::params::{ByteArray, MAX_K, ParameterSet, dk_size};
+use crate::types::{DecapsulationKey, EncapsulationKey, SEED_SIZE};
+
+/// RFC 9935 §3: `id-alg-ml-kem-512 ::= { nistAlgorithms 4 1 }`.
+pub const ML_KEM_512_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.4.1");
+/// RFC 9935 §3: `id-alg-ml-kem-768 ::= { nistAlgorithms 4 2 }`.
+pub const ML_KEM_768_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.4.2");
+/// RFC 9935 §3: `id-alg-ml-kem-1024 ::= { nistAlgorithms 4 3 }`.
+pub const ML_KEM_1024_OID: ObjectIdentifier =
+    ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.4.3");
+
+/// The RFC 9935 §3 OID of the parameter set `P` (chosen by its rank `k`).
+pub fn algorithm_oid<P: ParameterSet>() -> ObjectIdentifier {
+    match P::K {
+        2 => ML_KEM_512_OID,
+        3 => ML_KEM_768_OID,
+        _ => ML_KEM_1024_OID,
+    }
+}
+
+/// The longest CHOICE encoding (`both` of ML-KEM-1024): SEQUENCE header (4),
+/// seed OCTET STRING (2 + 64), expandedKey OCTET STRING (4 + 3168).
+const MAX_CHOICE_LEN: usize = 4 + 2 + SEED_SIZE + 4 + dk_size(MAX_K);
+
+/// Decodes a SubjectPublicKeyInfo (RFC 9935 §4) into an encapsulation key.
+fn ek_from_spki<P: ParameterSet>(
+    spki: &SubjectPublicKeyInfoRef<'_>,
+) -> Result<EncapsulationKey<P>, Error> {
+    EncapsulationKey::from_bytes(common::spki_key(spki, algorithm_oid::<P>())?)
+}
+
+/// Decodes the RFC 9935 §6 private-key CHOICE.
+fn dk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<DecapsulationKey<P>, Error> {
+    match common::decode_choice(choice)? {
+        PrivateKeyChoice::Seed(seed) => dk_from_seed(seed),
+        PrivateKeyChoice::ExpandedKey(expanded) => DecapsulationKey::from_bytes(expanded),
+        PrivateKeyChoice::Both { seed, expanded } => {
+            check_length(P::DecapsulationKeyBytes::LEN, expanded.len())?;
+            let dk = dk_from_seed::<P>(seed)?;
+            // RFC 9935 §8: the expanded key must be the one the seed
+            // generates. Only the verdict is revealed, not where they differ.
+            let mut same = dk.as_bytes().as_ref().ct_eq(expanded).unwrap_u8();
+            // The verdict is public (the key is accepted or refused).
+            pqdr_ctgrind::hook::declassify(&mut same);
+            if same == 1 {
+                Ok(dk)
+            } else {
+                Err(Error::InconsistentKey)
+            }
+        }
+    }
+}
+
+/// The key generated from a 64-byte seed slice, copied through a
+/// zeroizing buffer.
+fn dk_from_seed<P: ParameterSet>(seed: &[u8]) -> Result<DecapsulationKey<P>, Error> {
+    check_length(SEED_SIZE, seed.len())?;
+    let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
+    buf.copy_from_slice(seed);
+    Ok(DecapsulationKey::from_seed(&buf))
+}
+
+/// The key of a OneAsymmetricKey / PrivateKeyInfo (RFC 9935 §6, RFC 5958).
+fn dk_from_parts<P: ParameterSet>(
+    parts: PrivateKeyParts<'_>,
+) -> Result<DecapsulationKey<P>, Error> {
+    let dk = dk_from_choice::<P>(parts.private_key)?;
+    // RFC 9935 §6: an included publicKey must be the key's own.
+    common::check_public_key(parts.public_key, dk.encapsulation_key().as_bytes().as_ref())?;
+    Ok(dk)
+}
+
+/// Writes the RFC 9935 §6 CHOICE of `dk` in `form` into `buf`.
+fn choice_into<'b, P: ParameterSet>(
+    dk: &DecapsulationKey<P>,
+    form: PrivateKeyForm,
+    buf: &'b mut [u8],
+) -> Result<&'b [u8], Error> {
+    let expanded = dk.as_bytes().as_ref();
+    if form == PrivateKeyForm::ExpandedKey {
+        return Ok(common::choice_into(
+            PrivateKeyChoice::ExpandedKey(expanded),
+            buf,
+        )?);
+    }
+    let seed = dk.to_seed().ok_or(Error::NoSeed)?;
+    let choice = if form == PrivateKeyForm::Seed {
+        PrivateKeyChoice::Seed(seed.as_ref())
+    } else {
+        PrivateKeyChoice::Both {
+            seed: seed.as_ref(),
+            expanded,
+        }
+    };
+    Ok(common::choice_into(choice, buf)?)
+}
+
+impl<P: ParameterSet> EncapsulationKey<P> {
+    /// Decodes a DER SubjectPublicKeyInfo (RFC 9935 §4): this set's OID,
+    /// no parameters, and the `384k + 32`-byte key in the BIT STRING, which
+    /// must pass the FIPS 203 §7.2 modulus check.
+    ///
+    /// # Errors
+    /// [`Error::Der`] (malformed or trailing DER), [`Error::Algorithm`]
+    /// (another OID, or parameters), [`Error::Length`] / [`Error::InvalidKey`]
+    /// (the key itself).
+    pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
+        Self::from_bytes(common::decode_spki(der, algorithm_oid::<P>())?)
+    }
+
+    /// Encodes the key as a DER SubjectPublicKeyInfo (RFC 9935 §4) into
+    /// `out` and returns the encoding (a prefix of `out`).
+    ///
+    /// # Errors
+    /// [`Error::Length`] if `out` is shorter than the encoding.
+    pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
+        Ok(common::spki_into(
+            algorithm_oid::<P>(),
+            self.as_bytes().as_ref(),
+            out,
+        )?)
+    }
+}
+
+impl<P: ParameterSet> DecapsulationKey<P> {
+    /// Decodes a DER PKCS#8 OneAsymmetricKey (RFC 9935 §6, RFC 5958) with
+    /// any of the three private-key forms. `seed` regenerates the key;
+    /// `expandedKey` passes the FIPS 203 §7.3 checks; `both` must have the
+    /// expanded key its seed generates; an included `publicKey` must be the
+    /// key's own.
+    ///
+    /// # Errors
+    /// [`Error::Der`] (malformed, truncated or trailing DER, an unknown
+    /// CHOICE alternative), [`Error::Algorithm`], [`Error::Length`] (a seed
+    /// or key of the wrong size), [`Error::InvalidKey`] (an expanded key
+    /// failing FIPS 203 §7.3), [`Error::InconsistentKey`].
+    ///
+    /// # Panics
+    /// With the feature `self-test`, as [`Self::from_seed`] (a fault only).
+    pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
+        dk_from_parts(common::decode_private_key(der, algorithm_oid::<P>())?)
+    }
+
+    /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (RFC 9935 §6, version
+    /// 1, no public key) with the private key in `form` into `out`, and
+    /// returns the encoding (a prefix of `out`, which then holds secrets).
+    ///
+    /// # Errors
+    /// [`Error::NoSeed`] for the `seed` / `both` forms of a key loaded from
+    /// the expanded form; [`Error::Length`] if `out` is too short.
+    pub fn to_private_key_der<'o>(
+        &self,
+        form: PrivateKeyForm,
+        out: &'o mut [u8],
+    ) -> Result<&'o [u8], Error> {
+        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
+        let choice = choice_into(self, form, buf.as_mut())?;
+        Ok(common::private_key_into(algorithm_oid::<P>(), choice, out)?)
+    }
+}
+
+impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for EncapsulationKey<P> {
+    type Error = spki::Error;
+
+    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
+        ek_from_spki(&spki)
+            .map_err(|e| common::spki_error(e == Error::Algorithm, spki.algorithm.oid))
+    }
+}
+
+impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for DecapsulationKey<P> {
+    type Error = pkcs8::Error;
+
+    fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
+        common::private_key_parts(&info, algorithm_oid::<P>())
+            .map_err(Error::from)
+            .and_then(dk_from_parts)
+            .map_err(|e| common::pkcs8_error(e == Error::Algorithm, info.algorithm.oid))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: ParameterSet> spki::EncodePublicKey for EncapsulationKey<P> {
+    fn to_public_key_der(&self) -> spki::Result<der::Document> {
+        common::spki_document(algorithm_oid::<P>(), self.as_bytes().as_ref())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<P: ParameterSet> pkcs8::EncodePrivateKey for DecapsulationKey<P> {
+    /// The seed form (RFC 9935 §6, RECOMMENDED), or the expanded form for a
+    /// key loaded without its seed.
+    fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
+        let form = if self.to_seed().is_some() {
+            PrivateKeyForm::Seed
+        } else {
+            PrivateKeyForm::ExpandedKey
+        };
+        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
+        let choice = choice_into(self, form, buf.as_mut())
+            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
+        common::private_key_document(algorithm_oid::<P>(), choice)
+    }
+}
