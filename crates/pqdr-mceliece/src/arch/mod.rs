@@ -11,7 +11,7 @@
 //!
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
-//! | `mul_x4` (256 products) | `vec::mul::<P, 4>`'s two-batch split (`vec::mul12` / `vec::mul13`) | `arch::x86_64::tests::avx2_products_match_portable` |
+//! | `mul_x4` (256 products) | `vec::mul::<P, 4>`'s two-batch split (`vec::mul12` / `vec::mul13`) | `vec::avx2_tests::avx2_products_match_portable` |
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
 //! | `butterfly_quad::<true>` / `::<false>` | `fft::fwd_word` / `fft::transposed::tr_word` loop bodies | `…::avx2_butterflies_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |

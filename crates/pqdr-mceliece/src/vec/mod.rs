@@ -11,6 +11,16 @@
 
 mod mul;
 
+// The AVX2 kernels' differential tests (here, not in `arch`: see the file).
+#[cfg(all(
+    test,
+    feature = "simd",
+    target_arch = "x86_64",
+    feature = "mceliece348864",
+    feature = "mceliece460896"
+))]
+mod avx2_tests;
+
 use crate::arch;
 use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 pub(crate) use mul::{mul12, mul13};

@@ -1,0 +1,182 @@
+//! Differential tests of the AVX2 kernels of `crate::arch` (feature `simd`,
+//! x86-64) against the portable products of this module and the portable
+//! FFT butterflies: random inputs, outputs compared bit for bit.
+//!
+//! They live here, under `vec`, rather than beside the kernels in
+//! `arch/x86_64/`: `vec` dispatches to `arch`, so tests in `arch` naming
+//! `vec` would close an import cycle (`scripts/structure.py` counts test code).
+
+use super::{Vec, mul12, mul13, zero};
+use crate::arch::{Avx2, butterfly_quad, mul_pair, mul_x4};
+use crate::params::{Derived, MAX_M, Mceliece348864, Mceliece460896, ParameterSet};
+
+fn rnd(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+fn check<P: ParameterSet>(token: Avx2, seed: u64) {
+    let mut s = seed;
+    for _ in 0..200 {
+        let mut a = zero::<4>();
+        let mut b = zero::<4>();
+        for k in 0..P::M {
+            for l in 0..4 {
+                a[k][l] = rnd(&mut s);
+                b[k][l] = rnd(&mut s);
+            }
+        }
+        // The portable product of each 2-word half.
+        let mut want = zero::<4>();
+        for h in 0..2 {
+            let a2: Vec<2> = core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]);
+            let b2: Vec<2> = core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]);
+            let mut o2 = zero::<2>();
+            if P::M == 12 {
+                mul12::<2>(&mut o2, &a2, &b2);
+            } else {
+                mul13::<2>(&mut o2, &a2, &b2);
+            }
+            for k in 0..P::M {
+                want[k][2 * h] = o2[k][0];
+                want[k][2 * h + 1] = o2[k][1];
+            }
+        }
+        // Every plane is written (planes from m on: zero), as by the
+        // portable 4-batch product, whatever `out` held before.
+        let mut got = [[!0u64; 4]; MAX_M];
+        mul_x4(token, P::M, &mut got, &a, &b);
+        assert_eq!(got, want);
+        // The paired form: halves in, halves out.
+        let a2: [Vec<2>; 2] =
+            core::array::from_fn(|h| core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]));
+        let b2: [Vec<2>; 2] =
+            core::array::from_fn(|h| core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]));
+        let (mut o0, mut o1) = (zero::<2>(), zero::<2>());
+        mul_pair(
+            token,
+            P::M,
+            [&mut o0, &mut o1],
+            [&a2[0], &a2[1]],
+            [&b2[0], &b2[1]],
+        );
+        for k in 0..P::M {
+            assert_eq!([o0[k][0], o0[k][1], o1[k][0], o1[k][1]], want[k]);
+        }
+    }
+}
+
+/// The portable butterflies of one pair (the formulas of `fwd_word` /
+/// `tr_word`), with the portable product.
+fn pair_portable<P: ParameterSet>(
+    forward: bool,
+    d: u32,
+    hi: u64,
+    v0: &mut Vec<2>,
+    v1: &mut Vec<2>,
+    a: &Vec<2>,
+) {
+    let s = 1u32 << d;
+    let mut vh = zero::<2>();
+    for b in 0..P::M {
+        for l in 0..2 {
+            if forward {
+                vh[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
+            } else {
+                v0[b][l] ^= (v0[b][l] & hi) >> s;
+                v1[b][l] ^= (v1[b][l] & hi) >> s;
+                vh[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+            }
+        }
+    }
+    let mut p = zero::<2>();
+    if P::M == 12 {
+        mul12::<2>(&mut p, &vh, a);
+    } else {
+        mul13::<2>(&mut p, &vh, a);
+    }
+    for b in 0..P::M {
+        for l in 0..2 {
+            if forward {
+                v0[b][l] ^= (p[b][l] & hi) >> s;
+                v0[b][l] ^= (v0[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l] & !hi;
+                v1[b][l] ^= (v1[b][l] & !hi) << s;
+            } else {
+                v0[b][l] ^= (p[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l] & hi;
+            }
+        }
+    }
+}
+
+fn check_quad<P: ParameterSet>(token: Avx2, seed: u64) {
+    // Bits with bit d of their index set (the FFT's BIT_SET[d]).
+    let bit_set = |d: u32| {
+        (0..64u32)
+            .filter(|i| (i >> d) & 1 == 1)
+            .fold(0u64, |m, i| m | 1 << i)
+    };
+    let mut s = seed;
+    for d in 0..6 {
+        for forward in [true, false] {
+            let hi = bit_set(d);
+            let mut quad = [zero::<2>(); 4];
+            for v in &mut quad {
+                for w in v.iter_mut().take(P::M) {
+                    *w = [rnd(&mut s), rnd(&mut s)];
+                }
+            }
+            // Random level constants, and the packed multipliers of
+            // `crate::fft` from them (entry pair j: outer[4j..4j + 4]).
+            let inner: [u64; MAX_M] = core::array::from_fn(|_| rnd(&mut s));
+            let outer: [u16; 8] = core::array::from_fn(|_| rnd(&mut s) as u16 & P::GF_MASK);
+            let sel = if forward { hi } else { !hi };
+            let bit = |x: u16, b: usize| u64::from((x >> b) & 1).wrapping_neg();
+            let mut a = [zero::<2>(); 2];
+            for (j, a) in a.iter_mut().enumerate() {
+                let o = &outer[4 * j..4 * j + 4];
+                for b in 0..P::M {
+                    for l in 0..2 {
+                        a[b][l] = inner[b] ^ (bit(o[l], b) & sel) ^ (bit(o[2 + l], b) & !sel);
+                    }
+                }
+            }
+            let mut want = quad;
+            for j in 0..2 {
+                let [x, y] = &mut want[2 * j..2 * j + 2] else {
+                    unreachable!()
+                };
+                pair_portable::<P>(forward, d, hi, x, y, &a[j]);
+            }
+            if forward {
+                butterfly_quad::<true>(token, P::M, (d, hi), &mut quad, &inner, &outer);
+            } else {
+                butterfly_quad::<false>(token, P::M, (d, hi), &mut quad, &inner, &outer);
+            }
+            assert_eq!(quad, want, "d {d} forward {forward}");
+        }
+    }
+}
+
+#[test]
+fn avx2_butterflies_match_portable() {
+    let Some(token) = Avx2::detect() else {
+        return;
+    };
+    for seed in 1..20 {
+        check_quad::<Mceliece348864>(token, seed);
+        check_quad::<Mceliece460896>(token, seed + 100);
+    }
+}
+
+#[test]
+fn avx2_products_match_portable() {
+    let Some(token) = Avx2::detect() else {
+        return;
+    };
+    check::<Mceliece348864>(token, 1);
+    check::<Mceliece460896>(token, 2);
+}
