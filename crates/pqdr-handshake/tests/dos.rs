@@ -1,9 +1,10 @@
-//! Denial of service and timers (docs/protocol/handshake.md §5, §9; issue 15 "Cookie round
+//! Denial of service (docs/protocol/handshake.md §5, §9; issue 15 "Cookie round
 //! under load"): the cookie round, source-bound cookies, cookie-secret
 //! rotation, the per-source bucket (burst 5, 20/s) (the per-peer limit on
 //! authenticated msg1 is in peer_rate.rs), floods of bad msg1 that cost no KEM work
-//! (counted, not timed: no RNG draw, no peer-store call, no state change),
-//! the initiator's msg1 timers (resend, renew, give up) and msg3's resends.
+//! (counted, not timed: no RNG draw, no peer-store call, no state change).
+//! The initiator's msg1 timers (resend, renew, give up) and msg3's resends
+//! are in timers.rs.
 #![allow(
     clippy::unwrap_used,
     clippy::missing_panics_doc,
@@ -15,28 +16,14 @@ mod common;
 
 use adv::*;
 use common::*;
-use pqdr_handshake::Error::{Duplicate, Mac1, RateLimited, Timeout, WrongState};
+use pqdr_handshake::Error::{Mac1, RateLimited, Timeout, WrongState};
 use pqdr_handshake::{
-    COOKIE_LIFE_MS, Ephemeral, Error, GIVE_UP_MS, Initiator, Instant, K768, KMc, Load, RENEW_MS,
-    ROTATE_MS, Reply, Responder, S44, S65, S87, Tai64N,
+    COOKIE_LIFE_MS, Ephemeral, Error, GIVE_UP_MS, Instant, K768, KMc, Load, RENEW_MS, ROTATE_MS,
+    Reply, Responder, S44, S65, S87, Tai64N,
 };
 use rand_chacha::ChaCha20Rng;
 
 const SRC2: &[u8] = b"198.51.100.7:40000";
-
-fn begin<A: TestKeys>(
-    w: &World<A>,
-    last_sent: Tai64N,
-    now: Instant,
-    seed: u8,
-) -> (Initiator<A>, Vec<u8>) {
-    let mut i =
-        Initiator::start(&w.cfg(), &w.i.id, clock(), last_sent, now, &mut rng(seed)).unwrap();
-    let mut b = vec![0u8; 4096];
-    let n = i.poll_transmit(now, &mut b).unwrap();
-    b.truncate(n);
-    (i, b)
-}
 
 /// handle_msg1 with a counting RNG; returns the reply (bytes) and the RNG bytes drawn.
 /// The responder's state, its buckets, and the peer store's records.
@@ -62,7 +49,7 @@ fn cookie_round<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, hybrid)]);
     let t0 = Instant(1_000);
-    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let (mut init, msg1) = begin_msg1(&w, Tai64N::default(), t0, 7);
     let name = init.suite().name();
     let hpk_r = *w.r.id.key_id();
 
@@ -175,7 +162,7 @@ fn forged_cookie_reply_costs_one_round() {
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, false)]);
     let t = Instant(1_000);
-    let (mut init, msg1) = begin(&w, Tai64N::default(), t, 7);
+    let (mut init, msg1) = begin_msg1(&w, Tai64N::default(), t, 7);
     let n = msg1.len();
     let salt = [0x11u8; 16];
     let mut forged = vec![4, 1, msg1[2], msg1[3]];
@@ -208,7 +195,7 @@ fn cookie_secrets_rotate() {
     let w = World::<K768>::new(false, Ephemeral::MlKem768);
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, false)]);
-    let (_, mut msg1) = begin(&w, Tai64N::default(), Instant(0), 7);
+    let (_, mut msg1) = begin_msg1(&w, Tai64N::default(), Instant(0), 7);
     remac2_msg1(&mut msg1, &resp.cookie_for_test(SRC));
     let accepted =
         |resp: &mut Responder<K768, 16>, peers: &mut Multi<'_, K768>, msg1: &[u8], t: u64| {
@@ -264,7 +251,7 @@ fn biscuit_keys_wiped_without_rotation() {
     let mut resp = w.responder(3);
     let mut table = w.table();
     let t = 200_000;
-    let (mut i, msg1) = begin(&w, Tai64N::default(), Instant(t), 7);
+    let (mut i, msg1) = begin_msg1(&w, Tai64N::default(), Instant(t), 7);
     let (got, _) = msg1_at(&mut resp, &mut table, SRC, &msg1, Load::Normal, Instant(t));
     let Ok((Reply::Msg2(_), msg2)) = got else {
         panic!("{got:?}")
@@ -313,7 +300,7 @@ fn biscuit_keys_wiped_without_rotation() {
             .err(),
         Some(Error::BiscuitInvalid)
     );
-    let (mut i2, m1) = begin(&w, i.sent_timestamp(), Instant(late + 4), 9);
+    let (mut i2, m1) = begin_msg1(&w, i.sent_timestamp(), Instant(late + 4), 9);
     let (got, _) = msg1_at(
         &mut resp,
         &mut table,
@@ -358,7 +345,7 @@ fn cookie_life_at_the_initiator() {
     // The application's rotation timer (its first rotation is due at 120 s;
     // without one the keys are wiped at 240 s, issue #33 L9).
     resp.handle_timeout(t0, &mut rng(39));
-    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let (mut init, msg1) = begin_msg1(&w, Tai64N::default(), t0, 7);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
     let reply = got.unwrap().1;
     init.handle_cookie_reply(&reply, t0).unwrap();
@@ -401,7 +388,7 @@ fn cookie_life_at_the_initiator() {
     // started. A fresh responder (its source bucket has not seen the later instants above).
     let mut resp = w.responder(4);
     resp.handle_timeout(t0, &mut rng(38));
-    let (mut init2, msg1b) = begin(&w, last, t0, 8);
+    let (mut init2, msg1b) = begin_msg1(&w, last, t0, 8);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1b, Load::Under, t0);
     init2
         .handle_cookie_reply(&got.unwrap().1, Instant(t0.0 - 30_000))
@@ -431,7 +418,7 @@ fn source_bucket_burst_5_then_20_per_second() {
     let w = World::<K768>::new(false, Ephemeral::MlKem768);
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, false)]);
-    let (_, mut m) = begin(&w, Tai64N::default(), Instant(0), 7);
+    let (_, mut m) = begin_msg1(&w, Tai64N::default(), Instant(0), 7);
     remac2_msg1(&mut m, &resp.cookie_for_test(SRC));
     let mut m2 = m.clone();
     remac2_msg1(&mut m2, &resp.cookie_for_test(SRC2));
@@ -518,7 +505,7 @@ fn source_bucket_burst_5_then_20_per_second() {
     // 40/s for 2 s: the burst (5) plus one token per 50 ms, less the one the burst already covers.
     assert_eq!((ok, limited), (40 + 44, 80 - 44));
     // Under Load::Normal there is no bucket (and no mac2 needed).
-    let (_, plain) = begin(&w, Tai64N::default(), Instant(0), 8);
+    let (_, plain) = begin_msg1(&w, Tai64N::default(), Instant(0), 8);
     for _ in 0..10 {
         assert!(matches!(
             msg1_at(
@@ -545,7 +532,7 @@ fn bad_mac1_flood<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
     let w = World::<A>::new(hybrid, eph);
     let mut resp = w.responder(3);
     let mut peers = Multi::new(&[(&w.i, hybrid)]);
-    let (init, msg1) = begin(&w, Tai64N::default(), Instant(0), 7);
+    let (init, msg1) = begin_msg1(&w, Tai64N::default(), Instant(0), 7);
     let name = init.suite().name();
     let n = msg1.len();
     let before = state(&resp, &peers);
@@ -632,213 +619,6 @@ fn bad_mac1_flood_costs_no_kem_work() {
     );
 }
 
-/// msg1 at 0, resends as is at 1, 2, 4 s (each ±25 % after the previous
-/// send), renewal due at 8 s, give-up at 90 s.
-#[test]
-fn initiator_msg1_timers() {
-    let w = World::<K768>::new(false, Ephemeral::MlKem768);
-    let t0 = Instant(10_000);
-    let mut factors = Vec::new();
-    let mut b = vec![0u8; 4096];
-    for seed in 0..32u8 {
-        let mut init = Initiator::start(
-            &w.cfg(),
-            &w.i.id,
-            clock(),
-            Tai64N::default(),
-            t0,
-            &mut rng(seed),
-        )
-        .unwrap();
-        assert_eq!(init.poll_timeout(), Some(t0));
-        assert_eq!(
-            init.poll_transmit(Instant(t0.0 - 1), &mut b),
-            None,
-            "not before its time"
-        );
-        assert_eq!(
-            init.poll_transmit(t0, &mut b[..100]),
-            None,
-            "buffer too small: nothing sent"
-        );
-        let n = init.poll_transmit(t0, &mut b).unwrap();
-        let first = b[..n].to_vec();
-        let mut last = t0;
-        for base in [1_000u64, 2_000, 4_000] {
-            let due = init.poll_timeout().unwrap();
-            if due.0 >= t0.0 + RENEW_MS {
-                // The last resend fell after the renewal point: poll_timeout reports the renewal.
-                assert_eq!((due, base), (t0.plus(RENEW_MS), 4_000));
-                break;
-            }
-            let d = due.0 - last.0;
-            assert!(
-                ((base * 3) >> 2..=(base * 5) >> 2).contains(&d),
-                "seed {seed}: resend after {d} ms, base {base}"
-            );
-            #[allow(clippy::cast_precision_loss)]
-            factors.push(d as f64 / base as f64);
-            assert_eq!(init.poll_transmit(Instant(due.0 - 1), &mut b), None);
-            let n = init.poll_transmit(due, &mut b).unwrap();
-            assert_eq!(b[..n], first[..], "resent as is");
-            last = due;
-        }
-        assert!(!init.needs_renewal(Instant(t0.0 + RENEW_MS - 1)));
-        assert!(init.needs_renewal(t0.plus(RENEW_MS)));
-        assert!(!init.expired(Instant(t0.0 + GIVE_UP_MS - 1)));
-        assert!(init.expired(t0.plus(GIVE_UP_MS)));
-        assert!(
-            !init.needs_renewal(t0.plus(GIVE_UP_MS)),
-            "nothing to renew after the give-up"
-        );
-    }
-    let (lo, hi) = factors
-        .iter()
-        .fold((f64::MAX, 0f64), |(l, h), &f| (l.min(f), h.max(f)));
-    assert!(lo < 0.85 && hi > 1.15, "jitter spread {lo:.3}..{hi:.3}");
-    assert!(lo >= 0.75 && hi <= 1.25);
-    println!(
-        "dos: msg1 resend factors over 32 seeds: {lo:.3}..{hi:.3} ({} resends)",
-        factors.len()
-    );
-}
-
-/// renew at 8 s (new index, ek_E, ts; cookie and deadline kept); after 90 s
-/// renew and handle_msg2 are `Timeout`, nothing is sent.
-#[test]
-fn initiator_renew_and_give_up() {
-    let w = World::<K768>::new(false, Ephemeral::MlKem768);
-    let mut resp = w.responder(3);
-    let mut peers = Multi::new(&[(&w.i, false)]);
-    let t0 = Instant(0);
-    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
-    let mut b = vec![0u8; 4096];
-    let t8 = t0.plus(RENEW_MS);
-    let old = (init.index(), init.sent_timestamp());
-    init.renew(
-        &w.cfg(),
-        &w.i.id,
-        clock(),
-        init.sent_timestamp(),
-        t8,
-        &mut rng(8),
-    )
-    .unwrap();
-    assert_ne!(init.index(), old.0);
-    assert_eq!(
-        init.sent_timestamp(),
-        old.1.next(),
-        "ts = max(clock, last_sent + 1 ns)"
-    );
-    assert_eq!(init.poll_timeout(), Some(t8), "the new msg1 goes at once");
-    let n = init.poll_transmit(t8, &mut b).unwrap();
-    assert_ne!(b[8..n], msg1[8..], "new ek_E and everything after");
-    let d = init.poll_timeout().unwrap().0 - t8.0;
-    assert!(
-        (750..=1_250).contains(&d),
-        "the resend schedule restarts: {d}"
-    );
-    assert!(
-        !init.needs_renewal(Instant(t8.0 + RENEW_MS - 1)) && init.needs_renewal(t8.plus(RENEW_MS)),
-        "renewal clock restarts"
-    );
-    assert!(
-        init.expired(t0.plus(GIVE_UP_MS)),
-        "the 90 s deadline does not"
-    );
-    // A msg2 for the renewed attempt, delivered too late.
-    let m1 = b[..n].to_vec();
-    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &m1, Load::Normal, t8);
-    let msg2 = got.unwrap().1;
-    let late = t0.plus(GIVE_UP_MS);
-    let snap = init.snapshot();
-    assert_eq!(
-        init.handle_msg2(&msg2, &w.i.id, late, &mut rng(9)).err(),
-        Some(Timeout)
-    );
-    assert_eq!(init.snapshot(), snap);
-    assert_eq!(
-        init.poll_transmit(late, &mut b),
-        None,
-        "nothing sent after the give-up"
-    );
-    assert_eq!(
-        init.renew(
-            &w.cfg(),
-            &w.i.id,
-            clock(),
-            init.sent_timestamp(),
-            late,
-            &mut rng(10)
-        ),
-        Err(Timeout)
-    );
-    assert_eq!(init.snapshot(), snap);
-    // The control: the same msg2 just before the deadline completes.
-    assert!(
-        init.handle_msg2(&msg2, &w.i.id, Instant(late.0 - 1), &mut rng(9))
-            .is_ok()
-    );
-    assert_eq!(
-        init.handle_msg2(&msg2, &w.i.id, Instant(late.0 - 1), &mut rng(9))
-            .err(),
-        Some(WrongState)
-    );
-    assert_eq!(init.poll_timeout(), None, "done: no timer");
-}
-
-/// msg3 resends at 1, 2, 4, 8 s after the previous one until `confirm()`;
-/// the responder answers resends with `Duplicate`.
-#[test]
-fn msg3_retransmit_schedule() {
-    let w = World::<K768>::new(false, Ephemeral::MlKem768);
-    let mut resp = w.responder(3);
-    let mut peers = Multi::new(&[(&w.i, false)]);
-    let t0 = Instant(1_000);
-    let (mut init, msg1) = begin(&w, Tai64N::default(), t0, 7);
-    let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Normal, t0);
-    let est = init
-        .handle_msg2(&got.unwrap().1, &w.i.id, t0, &mut rng(9))
-        .unwrap();
-    let msg3 = est.msg3().unwrap().to_vec();
-    let r = resp
-        .handle_msg3(&mut peers, SRC, &msg3, Load::Normal, t0)
-        .unwrap();
-    assert!(r.msg3_retransmit(t0).is_none(), "the responder has no msg3");
-
-    let mut rt = est.msg3_retransmit(t0).unwrap();
-    let mut b = vec![0u8; 6000];
-    let mut t = t0;
-    for gap in [1_000u64, 2_000, 4_000, 8_000] {
-        let due = t.plus(gap);
-        assert_eq!(rt.poll_timeout(), Some(due));
-        assert_eq!(rt.poll_transmit(Instant(due.0 - 1), &mut b), None);
-        assert_eq!(
-            rt.poll_transmit(due, &mut b[..10]),
-            None,
-            "buffer too small"
-        );
-        let n = rt.poll_transmit(due, &mut b).unwrap();
-        assert_eq!(b[..n], msg3[..]);
-        let rec = peers.rec(0);
-        assert_eq!(
-            resp.handle_msg3(&mut peers, SRC, &b[..n], Load::Normal, due)
-                .err(),
-            Some(Duplicate)
-        );
-        assert_eq!(peers.rec(0), rec);
-        t = due;
-    }
-    assert_eq!(rt.poll_timeout(), None, "four resends, then none");
-    assert_eq!(rt.poll_transmit(Instant(u64::MAX), &mut b), None);
-    // confirm() stops it early.
-    let mut rt = est.msg3_retransmit(t0).unwrap();
-    assert!(rt.poll_transmit(t0.plus(1_000), &mut b).is_some());
-    rt.confirm();
-    assert_eq!(rt.poll_timeout(), None);
-    assert_eq!(rt.poll_transmit(Instant(u64::MAX), &mut b), None);
-}
-
 /// SIG mode answers at most 3× the bytes of a msg1 without a cookie
 /// (RFC 9000 §8.1): the padding makes every SIG msg1 large enough.
 #[test]
@@ -847,7 +627,7 @@ fn sig_msg2_within_three_times_msg1() {
         let w = World::<A>::new(hybrid, Ephemeral::MlKem768);
         let mut resp = w.responder(3);
         let mut peers = Multi::new(&[(&w.i, hybrid)]);
-        let (_, msg1) = begin(&w, Tai64N::default(), Instant(0), 7);
+        let (_, msg1) = begin_msg1(&w, Tai64N::default(), Instant(0), 7);
         let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Normal, Instant(0));
         let (rep, msg2) = got.unwrap();
         assert!(matches!(rep, Reply::Msg2(_)));
@@ -882,7 +662,7 @@ fn cookie_carried_into_the_next_attempt() {
     // The application's rotation timer (its first rotation is due at 120 s;
     // without one the keys are wiped at 240 s, issue #33 L9).
     resp.handle_timeout(t0, &mut rng(39));
-    let (mut first, msg1) = begin(&w, Tai64N::default(), t0, 7);
+    let (mut first, msg1) = begin_msg1(&w, Tai64N::default(), t0, 7);
     let (got, _) = msg1_at(&mut resp, &mut peers, SRC, &msg1, Load::Under, t0);
     first.handle_cookie_reply(&got.unwrap().1, t0).unwrap();
     let cookie = first.cookie().unwrap();
@@ -895,7 +675,7 @@ fn cookie_carried_into_the_next_attempt() {
         (COOKIE_LIFE_MS, false),
     ] {
         let t = t0.plus(dt);
-        let (mut next, first_send) = begin(&w, last, t, 9);
+        let (mut next, first_send) = begin_msg1(&w, last, t, 9);
         last = next.sent_timestamp();
         next.set_cookie(cookie, t);
         assert_eq!(next.cookie().is_some(), kept, "at +{dt} ms");

@@ -181,6 +181,21 @@ impl<A: TestKeys> World<A> {
     }
 }
 
+/// An initiator of `w` started at `now`, and its first msg1.
+pub fn begin_msg1<A: TestKeys>(
+    w: &World<A>,
+    last_sent: Tai64N,
+    now: Instant,
+    seed: u8,
+) -> (Initiator<A>, Vec<u8>) {
+    let mut i =
+        Initiator::start(&w.cfg(), &w.i.id, clock(), last_sent, now, &mut rng(seed)).unwrap();
+    let mut b = vec![0u8; 4096];
+    let n = i.poll_transmit(now, &mut b).unwrap();
+    b.truncate(n);
+    (i, b)
+}
+
 /// Runs a whole handshake; returns (initiator's, responder's) outputs.
 pub fn run<A: TestKeys>(
     w: &World<A>,
