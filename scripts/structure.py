@@ -7,11 +7,11 @@
 For every crate under ROOT/crates it builds the graph "module A names module B"
 from the `crate::…`, `super::…` and `self::…` paths in A's code, test code
 included (`#[cfg(test)]` modules, inline or in their own file; paths inside an
-inline test module resolve from that module; paths through a re-export in
-a module's own `pub use child::item` count as naming the module that
-defines the item), and reports every
-cycle: strongly connected modules, where the edges between a module and its
-own submodules do not count (they are one unit).
+inline test module resolve from that module; a module brought in by `use`
+and named through it (`use crate::arch;` then `arch::f`) counts; a path
+through a module's `pub use child::item` names the module that defines the
+item), and reports every cycle: strongly connected modules, where the edges
+between a module and its own submodules do not count (they are one unit).
 
 It also checks
   * file sizes: every library file (`crates/*/src`, `src/`) <= --max-lines
