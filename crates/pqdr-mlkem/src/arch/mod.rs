@@ -10,8 +10,8 @@
 //!
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
-//! | `ntt_long_layers` | `ntt::ntt_portable` (layers 128 … 8) | `arch::x86_64::tests::ntt_matches_portable` |
-//! | `inv_ntt_long_layers` | `ntt::inv_ntt_mont_portable` (layers 8 … 128, scaling) | `…::inv_ntt_matches_portable` |
+//! | `ntt_layers` | `ntt::ntt_portable` (layers 128 … 2) | `arch::x86_64::tests::ntt_matches_portable`, `…::ntt_edge_inputs` |
+//! | `inv_ntt_layers` | `ntt::inv_ntt_mont_portable` (layers 2 … 128, scaling) | `…::inv_ntt_matches_portable`, `…::ntt_edge_inputs` |
 //! | `add_product` | `Accumulator::add_product_portable` | `…::add_product_matches_portable` |
 //! | `add_product_16` | `Accumulator::add_chunk`'s portable branch | `…::add_chunk_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
@@ -33,9 +33,7 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{
-    add_product, add_product_16, inv_ntt_long_layers, ntt_long_layers, reduce_into,
-};
+pub(crate) use x86_64::{add_product, add_product_16, inv_ntt_layers, ntt_layers, reduce_into};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -72,10 +70,10 @@ pub(crate) use stubs::*;
 mod stubs {
     use super::Avx2;
     use crate::poly::N;
-    pub(crate) fn ntt_long_layers(token: Avx2, _: &mut [i16; N]) {
+    pub(crate) fn ntt_layers(token: Avx2, _: &mut [i16; N]) {
         match token {}
     }
-    pub(crate) fn inv_ntt_long_layers(token: Avx2, _: &mut [i16; N]) {
+    pub(crate) fn inv_ntt_layers(token: Avx2, _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn add_product(
