@@ -14,6 +14,7 @@
 //! | `inv_ntt_layers` | `ntt::inv_ntt_mont_portable` (layers 2 … 128, scaling) | `…::inv_ntt_matches_portable`, `…::ntt_edge_inputs` |
 //! | `add_product` | `Accumulator::add_product_portable` | `…::add_product_matches_portable` |
 //! | `add_product_16` | `Accumulator::add_chunk`'s portable branch | `…::add_chunk_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
+//! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_uniform_portable` | `sample::tests::rej_uniform_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //!
@@ -33,7 +34,19 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{add_product, add_product_16, inv_ntt_layers, ntt_layers, reduce_into};
+pub(crate) use x86_64::{
+    add_product, add_product_16, inv_ntt_layers, ntt_layers, reduce_into, rej::rej_uniform,
+};
+
+/// Bytes of the block given to `rej_uniform`: the SHAKE128 rate (168) and
+/// 8 bytes of padding, so that the last 24-byte group can be read with one
+/// 32-byte load.
+pub(crate) const REJ_BLOCK: usize = 176;
+
+/// Room for `rej_uniform`'s output: up to 15 coefficients carried in, the
+/// block's 112 candidates, and the 8 lanes a store may write past the last
+/// accepted one.
+pub(crate) const REJ_OUT: usize = 136;
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -95,6 +108,14 @@ mod stubs {
         match token {}
     }
     pub(crate) fn reduce_into(token: Avx2, _: &[i32; N], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn rej_uniform(
+        token: Avx2,
+        _: &[u8; super::REJ_BLOCK],
+        _: &mut [i16; super::REJ_OUT],
+        _: usize,
+    ) -> usize {
         match token {}
     }
 }

@@ -25,6 +25,8 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
+pub(crate) mod rej;
+
 use crate::field::{Q, QINV};
 use crate::poly::N;
 use crate::zeta::{INV_NTT_SCALE, ZETAS};
