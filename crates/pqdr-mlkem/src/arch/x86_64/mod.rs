@@ -225,7 +225,7 @@ const fn short_zetas(len: usize, k: usize, up: bool, qinv: bool) -> [[i16; 16]; 
     while p < 8 {
         let mut l = 0;
         while l < 16 {
-            let block = short_lane(len, p, l) / (2 * len);
+            let block = short_lane(len, p, l) >> (len.trailing_zeros() + 1);
             let z = ZETAS[if up { k + block } else { k - block }];
             t[p][l] = if qinv { z.wrapping_mul(QINV) } else { z };
             l += 1;

@@ -31,15 +31,31 @@ static COMPACT: [[u8; 16]; 256] = {
     let mut m = 0;
     while m < 256 {
         let mut k = 0;
-        let mut lane = 0;
+        let mut lane: u8 = 0;
         while lane < 8 {
             if (m >> lane) & 1 == 1 {
-                t[m][2 * k] = 2 * lane as u8;
-                t[m][2 * k + 1] = 2 * lane as u8 + 1;
+                t[m][2 * k] = 2 * lane;
+                t[m][2 * k + 1] = 2 * lane + 1;
                 k += 1;
             }
             lane += 1;
         }
+        m += 1;
+    }
+    t
+};
+
+/// The number of set bits of each byte (no `popcnt` without its target
+/// feature; the index is the public acceptance mask).
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "compile-time table: counts up to 8"
+)]
+static COUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        t[m] = (m as u32).count_ones() as u8;
         m += 1;
     }
     t
@@ -113,12 +129,12 @@ fn rej_uniform_avx2(block: &[u8; REJ_BLOCK], out: &mut [i16; REJ_OUT], mut n: us
             )
         };
         let c = _mm256_shuffle_epi8(d, _mm256_set_m128i(ihi, ilo));
-        n = append(out, n, _mm256_castsi256_si128(c), lo.count_ones() as usize);
+        n = append(out, n, _mm256_castsi256_si128(c), usize::from(COUNT[lo]));
         n = append(
             out,
             n,
             _mm256_extracti128_si256::<1>(c),
-            hi.count_ones() as usize,
+            usize::from(COUNT[hi]),
         );
     }
     n
