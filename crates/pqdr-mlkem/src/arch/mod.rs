@@ -15,6 +15,9 @@
 //! | `add_product` | `Accumulator::add_product_portable` | `…::add_product_matches_portable` |
 //! | `add_product_16` | `Accumulator::add_chunk`'s portable branch | `…::add_chunk_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_uniform_portable` | `sample::tests::rej_uniform_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
+//! | `encode::{compress_encode_10, compress_encode_4}` | `encode::compress_encode::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
+//! | `encode::{decode_decompress_10, decode_decompress_4}` | `encode::decode_decompress::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every encoding) |
+//! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //!
@@ -33,6 +36,10 @@ mod x86_64;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::encode::{
+    compress_encode_4, compress_encode_10, decode_decompress_4, decode_decompress_10, decode12,
+};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     add_product, add_product_16, inv_ntt_layers, ntt_layers, reduce_into, rej::rej_uniform,
@@ -108,6 +115,21 @@ mod stubs {
         match token {}
     }
     pub(crate) fn reduce_into(token: Avx2, _: &[i32; N], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn compress_encode_10(token: Avx2, _: &[i16; N], _: &mut [u8]) {
+        match token {}
+    }
+    pub(crate) fn compress_encode_4(token: Avx2, _: &[i16; N], _: &mut [u8]) {
+        match token {}
+    }
+    pub(crate) fn decode_decompress_10(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn decode_decompress_4(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn decode12(token: Avx2, _: &[u8], _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn rej_uniform(
