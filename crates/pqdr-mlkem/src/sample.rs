@@ -285,6 +285,19 @@ pub(crate) fn sample_ntt_pairs(rho: &[u8; 32], j: u8, i: u8, mut f: impl FnMut(u
 /// Samples a polynomial with coefficients in `[-η, η]` from `64η` bytes.
 #[inline(always)]
 pub(crate) fn sample_cbd(eta: usize, b: &[u8], f: &mut Poly) {
+    if eta == 2
+        && let Some(token) = crate::arch::avx2()
+        && let Some(b) = b.first_chunk::<128>()
+    {
+        crate::arch::cbd2(token, b, &mut f.c);
+        return;
+    }
+    sample_cbd_portable(eta, b, f);
+}
+
+/// [`sample_cbd`] without SIMD: the reference twin of the AVX2 path.
+#[inline(always)]
+pub(crate) fn sample_cbd_portable(eta: usize, b: &[u8], f: &mut Poly) {
     if eta == 2 {
         // Each 32-bit word gives 8 coefficients; the masked sums add the bit
         // pairs (x, y) of Algorithm 8 in parallel.
@@ -384,6 +397,35 @@ mod tests {
                 assert_eq!(n, m, "block {k}, carried {n0}");
                 assert_eq!(got[..n], want[..m], "block {k}, carried {n0}");
             }
+        }
+    }
+
+    /// The AVX2 `SamplePolyCBD_2` (when detected) against its portable twin
+    /// on random bytes and on all-zero, all-one and alternating bytes.
+    #[test]
+    fn cbd2_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut seed = 0x0f1e_2d3c_4b5a_6978u64;
+        for iter in 0..2000 {
+            let b: [u8; 128] = core::array::from_fn(|i| match iter {
+                0 => 0,
+                1 => 0xff,
+                2 => 0x0f,
+                3 => 0xf0,
+                4 => [0x03, 0x0c, 0x30, 0xc0][i & 3],
+                _ => {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed as u8
+                }
+            });
+            let (mut got, mut want) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::cbd2(token, &b, &mut got.c);
+            sample_cbd_portable(2, &b, &mut want);
+            assert_eq!(got.c, want.c, "iteration {iter}");
         }
     }
 

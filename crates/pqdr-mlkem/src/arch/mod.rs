@@ -18,6 +18,7 @@
 //! | `encode::{compress_encode_10, compress_encode_4}` | `encode::compress_encode::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
 //! | `encode::{decode_decompress_10, decode_decompress_4}` | `encode::decode_decompress::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every encoding) |
 //! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
+//! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //!
@@ -42,7 +43,8 @@ pub(crate) use x86_64::encode::{
 };
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    add_product, add_product_16, inv_ntt_layers, ntt_layers, reduce_into, rej::rej_uniform,
+    add_product, add_product_16, cbd::cbd2, inv_ntt_layers, ntt_layers, reduce_into,
+    rej::rej_uniform,
 };
 
 /// Bytes of the block given to `rej_uniform`: the SHAKE128 rate (168) and
@@ -130,6 +132,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn decode12(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn cbd2(token: Avx2, _: &[u8; 128], _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn rej_uniform(

@@ -25,6 +25,7 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
+pub(crate) mod cbd;
 pub(crate) mod encode;
 pub(crate) mod rej;
 
