@@ -29,10 +29,7 @@
 use pqdr_common::simd::Avx2 as KeccakAvx2;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-#[allow(
-    unsafe_code,
-    reason = "AVX2 dispatch and unaligned 32-byte loads/stores only"
-)]
+#[allow(unsafe_code, reason = "AVX2 dispatch and unaligned loads/stores only")]
 mod x86_64;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
