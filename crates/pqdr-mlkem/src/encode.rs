@@ -113,6 +113,16 @@ pub(crate) fn decode_decompress<const D: u32>(bytes: &[u8], f: &mut Poly) {
 /// Encodes `f` (coefficients in `[0, q)`) into 384 bytes.
 #[inline(always)]
 pub(crate) fn encode12(f: &Poly, out: &mut [u8]) {
+    if let Some(token) = crate::arch::avx2() {
+        crate::arch::encode12(token, &f.c, out);
+        return;
+    }
+    encode12_portable(f, out);
+}
+
+/// [`encode12`] without SIMD: the reference twin of the AVX2 path.
+#[inline(always)]
+pub(crate) fn encode12_portable(f: &Poly, out: &mut [u8]) {
     for (c, o) in f.c.chunks_exact(2).zip(out.chunks_exact_mut(3)) {
         let (a, b) = (c[0] as u16, c[1] as u16);
         o[0] = a as u8;
@@ -275,7 +285,7 @@ mod tests {
     /// The AVX2 kernels (when detected) against their portable twins:
     /// `Compress_d`/`ByteEncode_d` (d = 4, 10) on every input in `[0, q)`
     /// (in every position, rotated through the polynomial), and
-    /// `ByteDecode_d`/`Decompress_d` and `ByteDecode_12` on random bytes and
+    /// `ByteDecode_d`/`Decompress_d`, `ByteDecode_12` and `ByteEncode_12` on random bytes and
     /// on all-zero / all-one bytes (12-bit values up to 4095, reduced).
     #[test]
     fn avx2_matches_portable() {
@@ -337,6 +347,12 @@ mod tests {
             crate::arch::decode12(token, &bytes, &mut a.c);
             decode12_portable(&bytes, &mut b);
             assert_eq!(a.c, b.c, "decode12, iteration {iter}");
+            // ByteEncode_12 of the decoded values (every 12-bit value
+            // below q, at every position over the iterations).
+            let (mut x, mut y) = ([0u8; 384], [0u8; 384]);
+            crate::arch::encode12(token, &b.c, &mut x);
+            encode12_portable(&b, &mut y);
+            assert_eq!(x, y, "encode12, iteration {iter}");
         }
     }
 

@@ -18,6 +18,7 @@
 //! | `encode::{compress_encode_10, compress_encode_4}` | `encode::compress_encode::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
 //! | `encode::{decode_decompress_10, decode_decompress_4}` | `encode::decode_decompress::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every encoding) |
 //! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
+//! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
 //! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
@@ -37,6 +38,7 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::encode::{
     compress_encode_4, compress_encode_10, decode_decompress_4, decode_decompress_10, decode12,
+    encode12,
 };
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
@@ -129,6 +131,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn decode12(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn encode12(token: Avx2, _: &[i16; N], _: &mut [u8]) {
         match token {}
     }
     pub(crate) fn cbd2(token: Avx2, _: &[u8; 128], _: &mut [i16; N]) {

@@ -1,6 +1,7 @@
 //! AVX2 `Compress_d` / `ByteEncode_d` and `ByteDecode_d` / `Decompress_d`
 //! (FIPS 203 §4.2.1, Algorithms 5 and 6) for `d ∈ {4, 10}` (`d_v`, `d_u` of
-//! ML-KEM-512 and -768), and `ByteDecode_12` (Algorithm 6 with `d = 12`).
+//! ML-KEM-512 and -768), and `ByteEncode_12` / `ByteDecode_12` (Algorithms
+//! 5, 6 with `d = 12`).
 //!
 //! Each kernel computes exactly what its portable twin in `crate::encode`
 //! computes: `Compress_d` with the same multiply-and-shift division by `q`
@@ -78,6 +79,16 @@ pub(crate) fn decode12(token: Avx2, bytes: &[u8], f: &mut [i16; N]) {
     buf[..384].copy_from_slice(bytes);
     // SAFETY: the token proves AVX2 was detected.
     unsafe { decode12_avx2(&buf, f) }
+}
+
+/// `ByteEncode_12(f)` for `f` in `[0, q)` (any 12-bit values) into 384 bytes.
+#[inline]
+pub(crate) fn encode12(token: Avx2, f: &[i16; N], out: &mut [u8]) {
+    let _ = token;
+    let mut buf = [0u8; 384 + 16];
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { encode12_avx2(f, &mut buf) };
+    out.copy_from_slice(&buf[..384]);
 }
 
 /// Loads 16 coefficients.
@@ -270,5 +281,27 @@ fn decode12_avx2(bytes: &[u8; 392], f: &mut [i16; N]) {
             o,
             _mm256_add_epi16(r, _mm256_and_si256(_mm256_srai_epi16::<15>(r), q)),
         );
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn encode12_avx2(f: &[i16; N], out: &mut [u8; 400]) {
+    // (x₀ + 2^12·x₁) per 32-bit element, then its three low bytes.
+    let pair = _mm256_set1_epi32(1 | (1 << 28));
+    #[allow(clippy::cast_possible_wrap, reason = "0x80 zeroes a byte")]
+    let bytes = _mm256_setr_epi8(
+        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128, //
+        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128,
+    );
+    for (i, c) in f.as_chunks::<16>().0.iter().enumerate() {
+        let b = _mm256_shuffle_epi8(_mm256_madd_epi16(load(c), pair), bytes);
+        // 12 bytes per half; each store writes 4 zero bytes past them,
+        // overwritten by the next store (the buffer has 16 spare bytes).
+        if let Some(o) = out.get_mut(24 * i..).and_then(<[u8]>::first_chunk_mut) {
+            store16(o, _mm256_castsi256_si128(b));
+        }
+        if let Some(o) = out.get_mut(24 * i + 12..).and_then(<[u8]>::first_chunk_mut) {
+            store16(o, _mm256_extracti128_si256::<1>(b));
+        }
     }
 }
