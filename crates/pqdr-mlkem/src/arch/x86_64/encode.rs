@@ -85,10 +85,8 @@ pub(crate) fn decode12(token: Avx2, bytes: &[u8], f: &mut [i16; N]) {
 #[inline]
 pub(crate) fn encode12(token: Avx2, f: &[i16; N], out: &mut [u8]) {
     let _ = token;
-    let mut buf = [0u8; 384 + 16];
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { encode12_avx2(f, &mut buf) };
-    out.copy_from_slice(&buf[..384]);
+    unsafe { encode12_avx2(f, out) }
 }
 
 /// Loads 16 coefficients.
@@ -284,8 +282,23 @@ fn decode12_avx2(bytes: &[u8; 392], f: &mut [i16; N]) {
     }
 }
 
+/// Writes the low 12 bytes of `v` to `out[at..at + 12]`: a 16-byte store
+/// where 16 bytes fit (the 4 extra are overwritten by the next call), else
+/// through a copy; nothing outside `out`.
 #[target_feature(enable = "avx2")]
-fn encode12_avx2(f: &[i16; N], out: &mut [u8; 400]) {
+#[inline]
+fn put12(out: &mut [u8], at: usize, v: __m128i) {
+    if let Some(o) = out.get_mut(at..).and_then(<[u8]>::first_chunk_mut) {
+        store16(o, v);
+    } else if let Some(o) = out.get_mut(at..).and_then(<[u8]>::first_chunk_mut::<12>) {
+        let mut t = [0u8; 16];
+        store16(&mut t, v);
+        o.copy_from_slice(&t[..12]);
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn encode12_avx2(f: &[i16; N], out: &mut [u8]) {
     // (x₀ + 2^12·x₁) per 32-bit element, then its three low bytes.
     let pair = _mm256_set1_epi32(1 | (1 << 28));
     #[allow(clippy::cast_possible_wrap, reason = "0x80 zeroes a byte")]
@@ -296,12 +309,8 @@ fn encode12_avx2(f: &[i16; N], out: &mut [u8; 400]) {
     for (i, c) in f.as_chunks::<16>().0.iter().enumerate() {
         let b = _mm256_shuffle_epi8(_mm256_madd_epi16(load(c), pair), bytes);
         // 12 bytes per half; each store writes 4 zero bytes past them,
-        // overwritten by the next store (the buffer has 16 spare bytes).
-        if let Some(o) = out.get_mut(24 * i..).and_then(<[u8]>::first_chunk_mut) {
-            store16(o, _mm256_castsi256_si128(b));
-        }
-        if let Some(o) = out.get_mut(24 * i + 12..).and_then(<[u8]>::first_chunk_mut) {
-            store16(o, _mm256_extracti128_si256::<1>(b));
-        }
+        // overwritten by the next store (the last one goes through a copy).
+        put12(out, 24 * i, _mm256_castsi256_si128(b));
+        put12(out, 24 * i + 12, _mm256_extracti128_si256::<1>(b));
     }
 }
