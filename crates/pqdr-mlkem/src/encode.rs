@@ -113,6 +113,16 @@ pub(crate) fn decode_decompress<const D: u32>(bytes: &[u8], f: &mut Poly) {
 /// Encodes `f` (coefficients in `[0, q)`) into 384 bytes.
 #[inline(always)]
 pub(crate) fn encode12(f: &Poly, out: &mut [u8]) {
+    if let Some(token) = crate::arch::avx2() {
+        crate::arch::encode12(token, &f.c, out);
+        return;
+    }
+    encode12_portable(f, out);
+}
+
+/// [`encode12`] without SIMD: the reference twin of the AVX2 path.
+#[inline(always)]
+pub(crate) fn encode12_portable(f: &Poly, out: &mut [u8]) {
     for (c, o) in f.c.chunks_exact(2).zip(out.chunks_exact_mut(3)) {
         let (a, b) = (c[0] as u16, c[1] as u16);
         o[0] = a as u8;
@@ -141,6 +151,20 @@ fn decode12_raw(bytes: &[u8], f: &mut Poly) {
     allow(dead_code, reason = "used by the default K-PKE only")
 )]
 pub(crate) fn decode12(bytes: &[u8], f: &mut Poly) {
+    if let Some(token) = crate::arch::avx2() {
+        crate::arch::decode12(token, bytes, &mut f.c);
+        return;
+    }
+    decode12_portable(bytes, f);
+}
+
+/// [`decode12`] without SIMD: the reference twin of the AVX2 path.
+#[inline(always)]
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+pub(crate) fn decode12_portable(bytes: &[u8], f: &mut Poly) {
     decode12_raw(bytes, f);
     for x in &mut f.c {
         // 12-bit values are below 2q, so one conditional subtraction reduces them.
@@ -182,6 +206,13 @@ pub(crate) fn decode_message(m: &[u8; 32], f: &mut Poly) {
     allow(dead_code, reason = "used by the default K-PKE only")
 )]
 pub(crate) fn compress_encode_d(d: u32, f: &Poly, out: &mut [u8]) {
+    if let Some(token) = crate::arch::avx2() {
+        match d {
+            4 => return crate::arch::compress_encode_4(token, &f.c, out),
+            10 => return crate::arch::compress_encode_10(token, &f.c, out),
+            _ => {}
+        }
+    }
     match d {
         4 => compress_encode::<4>(f, out),
         5 => compress_encode::<5>(f, out),
@@ -193,6 +224,13 @@ pub(crate) fn compress_encode_d(d: u32, f: &Poly, out: &mut [u8]) {
 /// [`decode_decompress`] for `d ∈ {4, 5, 10, 11}`.
 #[inline(always)]
 pub(crate) fn decode_decompress_d(d: u32, bytes: &[u8], f: &mut Poly) {
+    if let Some(token) = crate::arch::avx2() {
+        match d {
+            4 => return crate::arch::decode_decompress_4(token, bytes, &mut f.c),
+            10 => return crate::arch::decode_decompress_10(token, bytes, &mut f.c),
+            _ => {}
+        }
+    }
     match d {
         4 => decode_decompress::<4>(bytes, f),
         5 => decode_decompress::<5>(bytes, f),
@@ -241,6 +279,80 @@ mod tests {
                 };
                 assert_eq!(got as u32, want, "d={d} y={y}");
             }
+        }
+    }
+
+    /// The AVX2 kernels (when detected) against their portable twins:
+    /// `Compress_d`/`ByteEncode_d` (d = 4, 10) on every input in `[0, q)`
+    /// (in every position, rotated through the polynomial), and
+    /// `ByteDecode_d`/`Decompress_d`, `ByteDecode_12` and `ByteEncode_12` on random bytes and
+    /// on all-zero / all-one bytes (12-bit values up to 4095, reduced).
+    #[test]
+    fn avx2_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for start in (0..Q as usize).step_by(37) {
+            let mut f = Poly::ZERO;
+            for (i, x) in f.c.iter_mut().enumerate() {
+                *x = ((start + 13 * i) % Q as usize) as i16;
+            }
+            f.c[0] = Q - 1;
+            f.c[255] = 0;
+            let (mut a, mut b) = ([0u8; 320], [0u8; 320]);
+            crate::arch::compress_encode_10(token, &f.c, &mut a);
+            compress_encode::<10>(&f, &mut b);
+            assert_eq!(a, b, "compress 10, start {start}");
+            let (mut a, mut b) = ([0u8; 128], [0u8; 128]);
+            crate::arch::compress_encode_4(token, &f.c, &mut a);
+            compress_encode::<4>(&f, &mut b);
+            assert_eq!(a, b, "compress 4, start {start}");
+        }
+        // Every x in [0, q) at every position modulo 16.
+        for x in 0..Q {
+            let f = Poly { c: [x; 256] };
+            let (mut a, mut b) = ([0u8; 320], [0u8; 320]);
+            crate::arch::compress_encode_10(token, &f.c, &mut a);
+            compress_encode::<10>(&f, &mut b);
+            assert_eq!(a, b, "compress 10, x {x}");
+            let (mut a, mut b) = ([0u8; 128], [0u8; 128]);
+            crate::arch::compress_encode_4(token, &f.c, &mut a);
+            compress_encode::<4>(&f, &mut b);
+            assert_eq!(a, b, "compress 4, x {x}");
+        }
+        for iter in 0..500 {
+            let mut bytes = [0u8; 384];
+            let fill = match iter {
+                0 => Some(0),
+                1 => Some(0xff),
+                _ => None,
+            };
+            for x in &mut bytes {
+                *x = fill.unwrap_or_else(|| next() as u8);
+            }
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::decode_decompress_10(token, &bytes[..320], &mut a.c);
+            decode_decompress::<10>(&bytes[..320], &mut b);
+            assert_eq!(a.c, b.c, "decompress 10, iteration {iter}");
+            crate::arch::decode_decompress_4(token, &bytes[..128], &mut a.c);
+            decode_decompress::<4>(&bytes[..128], &mut b);
+            assert_eq!(a.c, b.c, "decompress 4, iteration {iter}");
+            crate::arch::decode12(token, &bytes, &mut a.c);
+            decode12_portable(&bytes, &mut b);
+            assert_eq!(a.c, b.c, "decode12, iteration {iter}");
+            // ByteEncode_12 of the decoded values (every 12-bit value
+            // below q, at every position over the iterations).
+            let (mut x, mut y) = ([0u8; 384], [0u8; 384]);
+            crate::arch::encode12(token, &b.c, &mut x);
+            encode12_portable(&b, &mut y);
+            assert_eq!(x, y, "encode12, iteration {iter}");
         }
     }
 

@@ -131,10 +131,7 @@ fn inv_ntt_layer_short<const LEN: usize, const REDUCE: bool>(
 /// seven layers adds less than `q`); callers reduce afterwards.
 pub(crate) fn ntt(f: &mut Poly) {
     if let Some(token) = crate::arch::avx2() {
-        // Layers len = 128 … 8 with AVX2, then the same two short layers.
-        crate::arch::ntt_long_layers(token, &mut f.c);
-        ntt_layer_short::<4>(&mut f.c, &NTT_ZETAS_4);
-        ntt_layer_short::<2>(&mut f.c, &NTT_ZETAS_2);
+        crate::arch::ntt_layers(token, &mut f.c);
         return;
     }
     ntt_portable(f);
@@ -173,21 +170,18 @@ fn inv_ntt_layer<const LEN: usize, const REDUCE: bool>(f: &mut [i16; N], k: usiz
 /// Inverse NTT in place, times `2^16` (see [`INV_NTT_SCALE`]).
 /// Input `|f̂_i| < q`; output `|f_i| < q`.
 pub(crate) fn inv_ntt_mont(f: &mut Poly) {
-    // Sums at most double per layer; reducing every second layer keeps every
-    // value below 4q.
-    inv_ntt_layer_short::<2, false>(&mut f.c, &INV_NTT_ZETAS_2);
-    inv_ntt_layer_short::<4, true>(&mut f.c, &INV_NTT_ZETAS_4);
     if let Some(token) = crate::arch::avx2() {
-        // Layers len = 8 … 128 and the scaling with AVX2.
-        crate::arch::inv_ntt_long_layers(token, &mut f.c);
+        crate::arch::inv_ntt_layers(token, &mut f.c);
         return;
     }
-    inv_ntt_long_layers_portable(f);
+    inv_ntt_mont_portable(f);
 }
 
 /// [`inv_ntt_mont`] without SIMD: the reference twin of the AVX2 path.
-#[cfg(test)]
+#[inline(always)]
 pub(crate) fn inv_ntt_mont_portable(f: &mut Poly) {
+    // Sums at most double per layer; reducing every second layer keeps every
+    // value below 4q.
     inv_ntt_layer_short::<2, false>(&mut f.c, &INV_NTT_ZETAS_2);
     inv_ntt_layer_short::<4, true>(&mut f.c, &INV_NTT_ZETAS_4);
     inv_ntt_long_layers_portable(f);

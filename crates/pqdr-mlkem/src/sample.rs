@@ -10,6 +10,7 @@
 use pqdr_common::simd::Avx2;
 use pqdr_keccak::StateX4;
 
+use crate::arch::{REJ_BLOCK, REJ_OUT};
 use crate::field::Q;
 use crate::hash::RATE_128;
 use crate::ntt::{Accumulator, Multiplicand};
@@ -136,7 +137,7 @@ const _: () = assert!(8 * RATE_LANES == RATE_128);
 /// rather than in a `Shake128x4` (whose squeeze needs a block buffer per
 /// stream): the 34-byte input and its padding fill one block, and each
 /// stream's output block is read straight from the state. Accepted
-/// coefficients go to the accumulator sixteen at a time; up to 19 wait in a
+/// coefficients go to the accumulator sixteen at a time; up to 15 wait in a
 /// per-stream carry.
 ///
 /// Only public data is sampled (XOF output on the public seed `ρ`): the loop
@@ -170,46 +171,80 @@ pub(crate) fn sample_ntt_row_x4(
     }
     state[RATE_LANES - 1] = [0x80 << 56; 4];
 
-    let mut carry = [[0i16; CHUNK + 4]; 4];
+    // Accepted coefficients not yet multiplied in (fewer than 16 per stream).
+    let mut carry = [[0i16; CHUNK]; 4];
     let mut carried = [0usize; 4];
     // Coefficients of each entry already multiplied in (N: finished or unused).
     let mut done: [usize; 4] = core::array::from_fn(|l| if l < v.len() { 0 } else { N });
-    let mut block = [0u8; RATE_128];
+    let mut block = [0u8; REJ_BLOCK];
+    let mut buf = [0i16; REJ_OUT];
+    let simd = crate::arch::avx2();
     while done.iter().any(|&d| d < N) {
         pqdr_keccak::f1600_x4(backend, &mut state);
         for (l, g) in v.iter().enumerate().take(4) {
             if done[l] == N {
                 continue;
             }
-            for (b, lane) in block.as_chunks_mut::<8>().0.iter_mut().zip(&state) {
+            for (b, lane) in block
+                .as_chunks_mut::<8>()
+                .0
+                .iter_mut()
+                .zip(&state[..RATE_LANES])
+            {
                 *b = lane[l].to_le_bytes();
             }
-            let (carry, n, done) = (&mut carry[l], &mut carried[l], &mut done[l]);
-            // Algorithm 7: two 12-bit candidates per 3 bytes, kept if below q.
-            // Branch-free append (as in `rej_uniform`); n ≤ 15 before each
-            // group of four, so the stores stay in bounds.
-            for c in block.as_chunks::<6>().0 {
-                let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], 0, 0]);
-                for k in 0..4 {
-                    let d = ((w >> (12 * k)) & 0xfff) as i16;
-                    carry[*n] = d;
-                    *n += usize::from(d < Q);
+            // Algorithm 7 on this block: the carried coefficients, then the
+            // accepted candidates, in order.
+            let n0 = carried[l];
+            buf[..n0].copy_from_slice(&carry[l][..n0]);
+            let n = match simd {
+                Some(token) => crate::arch::rej_uniform(token, &block, &mut buf, n0),
+                None => rej_uniform_portable(&block, &mut buf, n0),
+            };
+            let mut start = 0;
+            while n - start >= CHUNK && done[l] < N {
+                if let Some(chunk) = buf[start..].first_chunk::<CHUNK>() {
+                    // Block `done / 16` (`done` counts whole chunks).
+                    acc.add_chunk(done[l] >> 4, chunk, g);
                 }
-                if *n >= CHUNK {
-                    if let Some(chunk) = carry.first_chunk::<CHUNK>() {
-                        // Block `done / 16` (`done` counts whole chunks).
-                        acc.add_chunk(*done >> 4, chunk, g);
-                    }
-                    *done += CHUNK;
-                    carry.copy_within(CHUNK.., 0);
-                    *n -= CHUNK;
-                    if *done == N {
-                        break;
-                    }
+                done[l] += CHUNK;
+                start += CHUNK;
+            }
+            let rest = if done[l] < N { n - start } else { 0 };
+            carry[l][..rest].copy_from_slice(&buf[start..start + rest]);
+            carried[l] = rest;
+        }
+    }
+}
+
+/// `SampleNTT`'s candidate loop (FIPS 203 Algorithm 7, lines 5–15) on one
+/// SHAKE128 block (`block[..168]`): two 12-bit candidates per 3 bytes,
+/// appended to `out[n..]` if below `q`; returns the new count (stops when
+/// `out` is full). The portable twin of the AVX2 `arch::rej_uniform`.
+/// Branches on the candidates: only public data (XOF output on `ρ`) is sampled.
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+pub(crate) fn rej_uniform_portable(
+    block: &[u8; REJ_BLOCK],
+    out: &mut [i16; REJ_OUT],
+    mut n: usize,
+) -> usize {
+    for c in block[..RATE_128].as_chunks::<3>().0 {
+        let d1 = i16::from(c[0]) | (i16::from(c[1] & 0xf) << 8);
+        let d2 = (i16::from(c[1]) >> 4) | (i16::from(c[2]) << 4);
+        for d in [d1, d2] {
+            if d < Q {
+                match out.get_mut(n) {
+                    Some(o) => *o = d,
+                    None => return n,
                 }
+                n += 1;
             }
         }
     }
+    n
 }
 
 /// `SampleNTT(ρ ‖ j ‖ i)` (FIPS 203 Algorithm 7) handed out pair by pair,
@@ -250,6 +285,19 @@ pub(crate) fn sample_ntt_pairs(rho: &[u8; 32], j: u8, i: u8, mut f: impl FnMut(u
 /// Samples a polynomial with coefficients in `[-η, η]` from `64η` bytes.
 #[inline(always)]
 pub(crate) fn sample_cbd(eta: usize, b: &[u8], f: &mut Poly) {
+    if eta == 2
+        && let Some(token) = crate::arch::avx2()
+        && let Some(b) = b.first_chunk::<128>()
+    {
+        crate::arch::cbd2(token, b, &mut f.c);
+        return;
+    }
+    sample_cbd_portable(eta, b, f);
+}
+
+/// [`sample_cbd`] without SIMD: the reference twin of the AVX2 path.
+#[inline(always)]
+pub(crate) fn sample_cbd_portable(eta: usize, b: &[u8], f: &mut Poly) {
     if eta == 2 {
         // Each 32-bit word gives 8 coefficients; the masked sums add the bit
         // pairs (x, y) of Algorithm 8 in parallel.
@@ -279,6 +327,107 @@ pub(crate) fn sample_cbd(eta: usize, b: &[u8], f: &mut Poly) {
 #[cfg(all(test, not(feature = "small-stack")))]
 mod tests {
     use super::*;
+    extern crate std;
+
+    /// The block of 112 candidates `d` (each < 2^12) as `ByteEncode_12` bytes.
+    fn block_of(d: &[i16; 112]) -> [u8; REJ_BLOCK] {
+        let mut b = [0u8; REJ_BLOCK];
+        for (o, p) in b
+            .as_chunks_mut::<3>()
+            .0
+            .iter_mut()
+            .zip(d.as_chunks::<2>().0)
+        {
+            let (x, y) = (p[0] as u16, p[1] as u16);
+            *o = [x as u8, ((x >> 8) | (y << 4)) as u8, (y >> 4) as u8];
+        }
+        b
+    }
+
+    /// The AVX2 rejection step (when detected) against its portable twin:
+    /// random blocks, and blocks of edge candidates (q − 1, q, 0, 4095, all
+    /// accepted, none accepted, alternating), for every carried count
+    /// 0..=15 (with distinct carried values, which must be kept).
+    #[test]
+    fn rej_uniform_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            std::eprintln!("no AVX2 on this CPU: differential test skipped");
+            return;
+        };
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut blocks = std::vec::Vec::new();
+        for v in [
+            [0i16; 2],
+            [4095; 2],
+            [3328; 2],
+            [3329; 2],
+            [3328, 3329],
+            [3329, 3328],
+            [0, 4095],
+        ] {
+            blocks.push(block_of(&core::array::from_fn(|i| v[i & 1])));
+        }
+        for _ in 0..2000 {
+            let mut b = [0u8; REJ_BLOCK];
+            for x in &mut b[..RATE_128] {
+                *x = next() as u8;
+            }
+            blocks.push(b);
+            // Candidates near q.
+            blocks.push(block_of(&core::array::from_fn(|_| {
+                3320 + (next() % 16) as i16
+            })));
+        }
+        for (k, b) in blocks.iter().enumerate() {
+            for n0 in 0..=15 {
+                let mut got = [-1i16; REJ_OUT];
+                let mut want = [-1i16; REJ_OUT];
+                for j in 0..n0 {
+                    got[j] = 5000 + j as i16;
+                    want[j] = 5000 + j as i16;
+                }
+                let n = crate::arch::rej_uniform(token, b, &mut got, n0);
+                let m = rej_uniform_portable(b, &mut want, n0);
+                assert_eq!(n, m, "block {k}, carried {n0}");
+                assert_eq!(got[..n], want[..m], "block {k}, carried {n0}");
+            }
+        }
+    }
+
+    /// The AVX2 `SamplePolyCBD_2` (when detected) against its portable twin
+    /// on random bytes and on all-zero, all-one and alternating bytes.
+    #[test]
+    fn cbd2_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut seed = 0x0f1e_2d3c_4b5a_6978u64;
+        for iter in 0..2000 {
+            let b: [u8; 128] = core::array::from_fn(|i| match iter {
+                0 => 0,
+                1 => 0xff,
+                2 => 0x0f,
+                3 => 0xf0,
+                4 => [0x03, 0x0c, 0x30, 0xc0][i & 3],
+                _ => {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed as u8
+                }
+            });
+            let (mut got, mut want) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::cbd2(token, &b, &mut got.c);
+            sample_cbd_portable(2, &b, &mut want);
+            assert_eq!(got.c, want.c, "iteration {iter}");
+        }
+    }
 
     /// The streamed 4-way row sampler against `SampleNTT` one entry at a
     /// time followed by `Accumulator::add`, on both Keccak backends, for

@@ -10,10 +10,16 @@
 //!
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
-//! | `ntt_long_layers` | `ntt::ntt_portable` (layers 128 … 8) | `arch::x86_64::tests::ntt_matches_portable` |
-//! | `inv_ntt_long_layers` | `ntt::inv_ntt_mont_portable` (layers 8 … 128, scaling) | `…::inv_ntt_matches_portable` |
+//! | `ntt_layers` | `ntt::ntt_portable` (layers 128 … 2) | `arch::x86_64::tests::ntt_matches_portable`, `…::ntt_edge_inputs` |
+//! | `inv_ntt_layers` | `ntt::inv_ntt_mont_portable` (layers 2 … 128, scaling) | `…::inv_ntt_matches_portable`, `…::ntt_edge_inputs` |
 //! | `add_product` | `Accumulator::add_product_portable` | `…::add_product_matches_portable` |
 //! | `add_product_16` | `Accumulator::add_chunk`'s portable branch | `…::add_chunk_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
+//! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_uniform_portable` | `sample::tests::rej_uniform_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
+//! | `encode::{compress_encode_10, compress_encode_4}` | `encode::compress_encode::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
+//! | `encode::{decode_decompress_10, decode_decompress_4}` | `encode::decode_decompress::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every encoding) |
+//! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
+//! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
+//! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //!
@@ -24,18 +30,31 @@
 use pqdr_common::simd::Avx2 as KeccakAvx2;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-#[allow(
-    unsafe_code,
-    reason = "AVX2 dispatch and unaligned 32-byte loads/stores only"
-)]
+#[allow(unsafe_code, reason = "AVX2 dispatch and unaligned loads/stores only")]
 mod x86_64;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{
-    add_product, add_product_16, inv_ntt_long_layers, ntt_long_layers, reduce_into,
+pub(crate) use x86_64::encode::{
+    compress_encode_4, compress_encode_10, decode_decompress_4, decode_decompress_10, decode12,
+    encode12,
 };
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{
+    add_product, add_product_16, cbd::cbd2, inv_ntt_layers, ntt_layers, reduce_into,
+    rej::rej_uniform,
+};
+
+/// Bytes of the block given to `rej_uniform`: the SHAKE128 rate (168) and
+/// 8 bytes of padding, so that the last 24-byte group can be read with one
+/// 32-byte load.
+pub(crate) const REJ_BLOCK: usize = 176;
+
+/// Room for `rej_uniform`'s output: up to 15 coefficients carried in, the
+/// block's 112 candidates, and the 8 lanes a store may write past the last
+/// accepted one.
+pub(crate) const REJ_OUT: usize = 136;
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -72,10 +91,10 @@ pub(crate) use stubs::*;
 mod stubs {
     use super::Avx2;
     use crate::poly::N;
-    pub(crate) fn ntt_long_layers(token: Avx2, _: &mut [i16; N]) {
+    pub(crate) fn ntt_layers(token: Avx2, _: &mut [i16; N]) {
         match token {}
     }
-    pub(crate) fn inv_ntt_long_layers(token: Avx2, _: &mut [i16; N]) {
+    pub(crate) fn inv_ntt_layers(token: Avx2, _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn add_product(
@@ -97,6 +116,35 @@ mod stubs {
         match token {}
     }
     pub(crate) fn reduce_into(token: Avx2, _: &[i32; N], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn compress_encode_10(token: Avx2, _: &[i16; N], _: &mut [u8]) {
+        match token {}
+    }
+    pub(crate) fn compress_encode_4(token: Avx2, _: &[i16; N], _: &mut [u8]) {
+        match token {}
+    }
+    pub(crate) fn decode_decompress_10(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn decode_decompress_4(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn decode12(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn encode12(token: Avx2, _: &[i16; N], _: &mut [u8]) {
+        match token {}
+    }
+    pub(crate) fn cbd2(token: Avx2, _: &[u8; 128], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn rej_uniform(
+        token: Avx2,
+        _: &[u8; super::REJ_BLOCK],
+        _: &mut [i16; super::REJ_OUT],
+        _: usize,
+    ) -> usize {
         match token {}
     }
 }
