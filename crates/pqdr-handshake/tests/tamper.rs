@@ -52,12 +52,16 @@ enum Exp {
     EkCheck,
     /// Not applicable.
     No,
+    /// `Length`, with the sizes the prefix model (`adv::*_prefix`, its own
+    /// layout) computes for the mutated message: the model decides every
+    /// length check.
+    Len,
 }
-use Exp::{Accept, E, EkCheck, Model, No, Then};
+use Exp::{Accept, E, EkCheck, Len, Model, No, Then};
 
 /// One row: field, bit flip, deep flip (outer MAC recomputed), truncated by one byte, extended by one byte.
 type Row = (&'static str, Exp, Exp, Exp, Exp);
-const L: Exp = E(Length);
+const L: Exp = Len;
 
 /// msg1 at the responder, KEM mode (docs/protocol/handshake.md §5.1: length, type,
 /// version, suite, length, mac1, [mac2], decapsulate ct_R, [es], enc_id, peer,
@@ -200,11 +204,20 @@ struct Ctx<'w, A: TestKem> {
     c: Counts,
 }
 
+/// `Error::Length { expected, actual }`.
+fn len(expected: usize, actual: usize) -> Error {
+    Length { expected, actual }
+}
+
 fn resolve(exp: Exp, model: Result<(), Error>, what: &str) -> Exp {
     match exp {
         // A prefix that passes (a flipped suite id with the same layout, e.g.
         // KMc ↔ KMc-c in msg3) goes on to mac1.
         Model => E(model.err().unwrap_or(Mac1)),
+        Len => match model {
+            Err(e @ Length { .. }) => E(e),
+            other => panic!("{what}: a length row, but the prefix model gives {other:?}"),
+        },
         E(e) => {
             // The table and the prefix model agree wherever the model decides.
             if let Err(m) = model {
@@ -709,16 +722,21 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
         ts_plus[11] ^= 1;
         let zero_ts = Tai64N::default().to_bytes();
         let cases: [(&str, Vec<u8>, Result<(), Error>); 8] = [
-            ("kind 2", with(2, &pt[1..33], ts, sig), Err(Length)),
+            // The kind byte names the id length, hence the msg3 length.
+            (
+                "kind 2",
+                with(2, &pt[1..33], ts, sig),
+                Err(len(f.msg3_len(f.vk), f.msg3_len(32))),
+            ),
             (
                 "kind 1 with a 32-byte id",
                 with(1, &pt[1..33], ts, sig),
-                Err(Length),
+                Err(len(f.msg3_len(f.vk), f.msg3_len(32))),
             ),
             (
                 "kind 0 with a verifying key",
                 with(0, &vk, ts, sig),
-                Err(Length),
+                Err(len(f.msg3_len(32), f.msg3_len(f.vk))),
             ),
             (
                 "sig_I bit flipped",
