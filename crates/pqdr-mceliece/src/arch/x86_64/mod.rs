@@ -29,7 +29,7 @@ use pqdr_common::simd::Avx2;
 use crate::params::MAX_M;
 
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
-pub(crate) type Vec<const L: usize> = [[u64; L]; MAX_M];
+pub(crate) type Bitsliced<const L: usize> = [[u64; L]; MAX_M];
 
 // Every safe function below takes the `Avx2` token: the SAFETY of its
 // `unsafe` call is that the token proves AVX2 was detected (only
@@ -39,7 +39,13 @@ pub(crate) type Vec<const L: usize> = [[u64; L]; MAX_M];
 /// spec field of size m (12 or 13). Every plane of `out` is written (planes
 /// from m on: zero), as the portable 4-batch product does.
 #[inline]
-pub(crate) fn mul_x4(token: Avx2, m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Vec<4>) {
+pub(crate) fn mul_x4(
+    token: Avx2,
+    m: usize,
+    out: &mut Bitsliced<4>,
+    a: &Bitsliced<4>,
+    b: &Bitsliced<4>,
+) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe { mul_x4_avx2(m, out, a, b) }
@@ -53,9 +59,9 @@ pub(crate) fn mul_x4(token: Avx2, m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Ve
 pub(crate) fn mul_pair(
     token: Avx2,
     m: usize,
-    o: [&mut Vec<2>; 2],
-    a: [&Vec<2>; 2],
-    b: [&Vec<2>; 2],
+    o: [&mut Bitsliced<2>; 2],
+    a: [&Bitsliced<2>; 2],
+    b: [&Bitsliced<2>; 2],
 ) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
@@ -79,7 +85,7 @@ pub(crate) fn butterfly_quad<const FORWARD: bool>(
     token: Avx2,
     m: usize,
     (d, hi): (u32, u64),
-    quad: &mut [Vec<2>; 4],
+    quad: &mut [Bitsliced<2>; 4],
     inner: &[u64; MAX_M],
     outer: &[u16; 8],
 ) {
@@ -92,7 +98,7 @@ pub(crate) fn butterfly_quad<const FORWARD: bool>(
 fn quad_avx2<const FORWARD: bool>(
     m: usize,
     (d, hi): (u32, u64),
-    quad: &mut [Vec<2>; 4],
+    quad: &mut [Bitsliced<2>; 4],
     inner: &[u64; MAX_M],
     o: &[u16; 8],
 ) {
@@ -222,7 +228,7 @@ fn mul_planes(m: usize, a: &[__m256i; MAX_M], b: &[__m256i; MAX_M]) -> [__m256i;
 }
 
 #[target_feature(enable = "avx2")]
-fn mul_x4_avx2(m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Vec<4>) {
+fn mul_x4_avx2(m: usize, out: &mut Bitsliced<4>, a: &Bitsliced<4>, b: &Bitsliced<4>) {
     let mut va = [_mm256_setzero_si256(); MAX_M];
     let mut vb = va;
     for ((x, y), (u, v)) in va.iter_mut().zip(vb.iter_mut()).zip(a.iter().zip(b)) {
@@ -237,7 +243,12 @@ fn mul_x4_avx2(m: usize, out: &mut Vec<4>, a: &Vec<4>, b: &Vec<4>) {
 }
 
 #[target_feature(enable = "avx2")]
-fn mul_pair_avx2(m: usize, o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]) {
+fn mul_pair_avx2(
+    m: usize,
+    o: [&mut Bitsliced<2>; 2],
+    a: [&Bitsliced<2>; 2],
+    b: [&Bitsliced<2>; 2],
+) {
     let mut va = [_mm256_setzero_si256(); MAX_M];
     let mut vb = va;
     for (i, (x, y)) in va.iter_mut().zip(vb.iter_mut()).enumerate() {
@@ -278,8 +289,8 @@ mod tests {
             // The portable product of each 2-word half.
             let mut want = crate::vec::zero::<4>();
             for h in 0..2 {
-                let a2: Vec<2> = core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]);
-                let b2: Vec<2> = core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]);
+                let a2: Bitsliced<2> = core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]);
+                let b2: Bitsliced<2> = core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]);
                 let mut o2 = crate::vec::zero::<2>();
                 if P::M == 12 {
                     mul12::<2>(&mut o2, &a2, &b2);
@@ -297,9 +308,9 @@ mod tests {
             mul_x4(token, P::M, &mut got, &a, &b);
             assert_eq!(got, want);
             // The paired form: halves in, halves out.
-            let a2: [Vec<2>; 2] =
+            let a2: [Bitsliced<2>; 2] =
                 core::array::from_fn(|h| core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]));
-            let b2: [Vec<2>; 2] =
+            let b2: [Bitsliced<2>; 2] =
                 core::array::from_fn(|h| core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]));
             let (mut o0, mut o1) = (crate::vec::zero::<2>(), crate::vec::zero::<2>());
             mul_pair(
@@ -321,9 +332,9 @@ mod tests {
         forward: bool,
         d: u32,
         hi: u64,
-        v0: &mut Vec<2>,
-        v1: &mut Vec<2>,
-        a: &Vec<2>,
+        v0: &mut Bitsliced<2>,
+        v1: &mut Bitsliced<2>,
+        a: &Bitsliced<2>,
     ) {
         let s = 1u32 << d;
         let mut vh = crate::vec::zero::<2>();
