@@ -351,7 +351,7 @@ pub struct Status {
     /// `Some(t)`: this side owns the next ratchet, a ratchet is wanted (a
     /// request, the peer's request or a rekey trigger) and none is in
     /// flight, but `min_ratchet_interval_ms` since the last attempt holds
-    /// it back until `t` (docs/protocol/ratchet.md §1.7.1). `None`: nothing
+    /// it back until `t` (docs/protocol/ratchet.md §1.7.2). `None`: nothing
     /// is deferred by the interval.
     pub ratchet_deferred_until: Option<Instant>,
     /// Completed ratchets (epoch switches) since creation.

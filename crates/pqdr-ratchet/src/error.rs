@@ -114,9 +114,9 @@ impl fmt::Display for Error {
                 "the restored session may not send before an export of its own is \
                  confirmed: export, persist, confirm_persisted, then seal",
             ),
-            Self::UnknownGeneration => f.write_str(
-                "confirm_persisted was given a generation other than the latest export's",
-            ),
+            Self::UnknownGeneration => {
+                f.write_str("the generation given to confirm_persisted is not the latest export's")
+            }
             Self::ReserveTooLarge => f.write_str(
                 "the export's reserve is at or above the configuration's max_jump \
                  (the peer could not follow a restored sender)",
@@ -132,9 +132,28 @@ impl fmt::Display for Error {
                 "the state blob is corrupt, tampered with, sealed under another key or \
                  made under another configuration",
             ),
-            Self::Closed => f.write_str("the session is closed"),
+            Self::Closed => f.write_str(
+                "the session is closed (after a stream-mode failure), or cannot serve \
+                 this exporter request",
+            ),
         }
     }
 }
 
 impl core::error::Error for Error {}
+
+/// The encapsulation key was rejected (FIPS 203 §7.2 modulus check or similar).
+///
+/// A unit struct that [`RatchetKem`](crate::RatchetKem) implementations
+/// construct, so it is not `#[non_exhaustive]`; the session turns it into a
+/// ratchet abort (`AbortReason`), never into an [`Error`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KemError;
+
+impl fmt::Display for KemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the ratchet KEM rejected the encapsulation key")
+    }
+}
+
+impl core::error::Error for KemError {}
