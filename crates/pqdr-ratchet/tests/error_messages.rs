@@ -1,6 +1,6 @@
 //! Every error's message is a sentence saying what was wrong (issue #37
 //! item 9), and a buffer error names both sizes.
-#![allow(missing_docs, reason = "test code")]
+#![allow(missing_docs, clippy::unwrap_used, reason = "test code")]
 
 use pqdr_ratchet::Error;
 
