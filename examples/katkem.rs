@@ -6,5 +6,5 @@
 //! cargo run --release --example katkem -- --list
 //! ```
 fn main() -> std::process::ExitCode {
-    pqdr_suite::kat::cli::main(pqdr_suite::kat::cli::Family::Kem)
+    pqdr_suite::nist_rsp::cli::main(pqdr_suite::nist_rsp::cli::Family::Kem)
 }

@@ -6,5 +6,5 @@
 //! cargo run --release --example katsign -- --list
 //! ```
 fn main() -> std::process::ExitCode {
-    pqdr_suite::kat::cli::main(pqdr_suite::kat::cli::Family::Sign)
+    pqdr_suite::nist_rsp::cli::main(pqdr_suite::nist_rsp::cli::Family::Sign)
 }

@@ -51,16 +51,16 @@ fi
 step "BouncyCastle 1.87 interop (interop/bouncycastle): keys, ciphertexts, signatures and key files, both directions, every shared set"
 scripts/bc-interop.sh | grep -v "^ok "
 
-step "small-memory configurations: ML-KEM small-stack, ML-DSA medium-memory (the bare-metal default) and low-memory, with the crate tests and the KAT/ACVP suites"
+step "small-memory configurations: ML-KEM small-stack, ML-DSA small-stack (the bare-metal default) and smallest-stack, with the crate tests and the KAT/ACVP suites"
 cargo test --release -p pqdr-mlkem --features small-stack 2>&1 | grep -E "^test result|FAILED|panicked"
-for f in medium-memory low-memory; do
+for f in small-stack smallest-stack; do
   cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip 2>&1 | grep -E "^test result|FAILED|panicked"
 done
-# `simd`: the AVX2 paths of these configurations (ML-DSA's 4-way samplers in the medium-memory signer);
+# `simd`: the AVX2 paths of these configurations (ML-DSA's 4-way samplers in the small-stack signer);
 # the portable ones run in ct-check at s (z by hand) and on the Cortex-M4.
-cargo test --release -p pqdr-suite --no-default-features --features simd,mlkem,mldsa,pqdr-mlkem/small-stack,pqdr-mldsa/medium-memory \
+cargo test --release -p pqdr-suite --no-default-features --features simd,mlkem,mldsa,pqdr-mlkem/small-stack,pqdr-mldsa/small-stack \
   --test kat_mlkem --test acvp_mlkem --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
-cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-mldsa/low-memory \
+cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-mldsa/smallest-stack \
   --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
 
 step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece"

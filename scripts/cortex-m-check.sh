@@ -5,7 +5,7 @@
 # fails on any KAT/round-trip mismatch (issue #20).
 #   --tamper      also build with `--features tamper` (first KAT seed altered)
 #                 and require that run to FAIL: shows the checks can fail.
-#   --low-memory  also run ML-KEM and ML-DSA with ML-DSA's `low-memory`.
+#   --mldsa-smallest-stack  also run ML-KEM and ML-DSA with ML-DSA's `smallest-stack`.
 #   --mlkem-small-stack  also run them with ML-KEM's `small-stack`.
 #   --small       one extra build with both (what CI runs).
 set -euo pipefail
@@ -33,11 +33,11 @@ TAMPER=0 VARIANTS=()
 for a in "$@"; do
   case $a in
     --tamper) TAMPER=1 ;;
-    --low-memory) VARIANTS+=(low-memory) ;;
+    --mldsa-smallest-stack) VARIANTS+=(mldsa-smallest-stack) ;;
     --mlkem-small-stack) VARIANTS+=(mlkem-small-stack) ;;
     # Both small-memory configurations in one build (what CI runs).
-    --small) VARIANTS+=(low-memory,mlkem-small-stack) ;;
-    *) echo "usage: $0 [--tamper] [--low-memory] [--mlkem-small-stack] [--small]" >&2; exit 2 ;;
+    --small) VARIANTS+=(mldsa-smallest-stack,mlkem-small-stack) ;;
+    *) echo "usage: $0 [--tamper] [--mldsa-smallest-stack] [--mlkem-small-stack] [--small]" >&2; exit 2 ;;
   esac
 done
 
@@ -59,7 +59,7 @@ for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
   rc=0
   timeout 600 "${QEMU[@]}" "$ELF" > "$OUT/$name.log" 2>&1 || rc=$?
   arm-none-eabi-nm -C -S "$ELF" > "$OUT/nm-$name.txt"
-  echo "=== features $v (ML-KEM: mlkem-small-stack = its small-stack; ML-DSA: low-memory) ==="
+  echo "=== features $v (mlkem-small-stack = ML-KEM small-stack; mldsa-smallest-stack = ML-DSA smallest-stack) ==="
   python3 scripts/cortex-m-report.py "$OUT/$name.log" "$OUT/nm-$name.txt" || rc=1
   [ "$rc" = 0 ] || { cat "$OUT/$name.log"; echo "cortex-m-check: run with $v FAILED" >&2; exit 1; }
   echo "=== default features ==="

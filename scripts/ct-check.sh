@@ -205,8 +205,8 @@ mapfile -t fa < <(feature_args crates/pqdr-mlkem pqdr-mlkem self-test small-stac
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
   cargo test --release -p pqdr-mlkem "${fa[@]}" --test ct_valgrind -- --test-threads=1
 # pqdr-mldsa's other signing memory plans (crates/pqdr-mldsa/src/sign.rs): row by
-# row (`medium-memory`, the bare-metal default) and streaming (`low-memory`).
-for f in medium-memory low-memory; do
+# row (`small-stack`, the bare-metal default) and streaming (`smallest-stack`).
+for f in small-stack smallest-stack; do
   mapfile -t fa < <(feature_args crates/pqdr-mldsa pqdr-mldsa self-test "$f")
   CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$VG" \
     cargo test --release -p pqdr-mldsa "${fa[@]}" --test ct_valgrind -- --test-threads=1

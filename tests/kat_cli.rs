@@ -1,7 +1,7 @@
 //! The `katkem` / `katsign` command-line behaviour: writing, checking, and the
 //! error paths (missing file, malformed record, unknown algorithm, tampering).
 
-use pqdr_suite::kat::cli::{Family, Outcome, run};
+use pqdr_suite::nist_rsp::cli::{Family, Outcome, run};
 
 fn args(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| (*s).to_string()).collect()

@@ -28,7 +28,7 @@
 
 use md5::Md5;
 use pqdr_kat::rsp::{self, digest_input, kem_req};
-use pqdr_suite::kat::{find_kem, kem_check, kem_rsp};
+use pqdr_suite::nist_rsp::{find_kem, kem_check, kem_rsp};
 use sha2::Digest;
 mod common;
 use common::*;

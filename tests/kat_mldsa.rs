@@ -6,7 +6,7 @@
 #![cfg(feature = "mldsa")]
 
 use pqdr_kat::rsp::sign_req;
-use pqdr_suite::kat::{find_sign, sign_check, sign_rsp};
+use pqdr_suite::nist_rsp::{find_sign, sign_check, sign_rsp};
 mod common;
 use common::*;
 

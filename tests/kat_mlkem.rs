@@ -6,7 +6,7 @@
 #![cfg(feature = "mlkem")]
 
 use pqdr_kat::rsp::kem_req;
-use pqdr_suite::kat::{find_kem, kem_check, kem_rsp};
+use pqdr_suite::nist_rsp::{find_kem, kem_check, kem_rsp};
 mod common;
 use common::*;
 

@@ -9,7 +9,7 @@
 
 use pqdr_kat::rsp::{self, digest_input, kem_req};
 use pqdr_ntrup::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};
-use pqdr_suite::kat::{find_kem, kem_check, kem_rsp};
+use pqdr_suite::nist_rsp::{find_kem, kem_check, kem_rsp};
 mod common;
 use common::*;
 

@@ -6,7 +6,7 @@
 //! failure.
 #![no_std]
 #![no_main]
-#![cfg_attr(any(feature = "low-memory", feature = "mlkem-small-stack"), allow(dead_code))]
+#![cfg_attr(any(feature = "mldsa-smallest-stack", feature = "mlkem-small-stack"), allow(dead_code))]
 
 mod mceliece;
 mod mldsa;
@@ -202,7 +202,7 @@ fn main() -> ! {
     let ((), used) = stack::measure(|()| core::hint::black_box(()), ());
     stack("(harness)", "empty-operation", used);
     // ML-KEM and ML-DSA run in every build; with a small-memory feature
-    // (`mlkem-small-stack`, ML-DSA's `low-memory`) the other crates, which
+    // (`mlkem-small-stack`, `mldsa-smallest-stack`) the other crates, which
     // those features do not change, are left out.
     mlkem::run::<pqdr_mlkem::MlKem512>(kat_sums::ML_KEM_512);
     mlkem::run::<pqdr_mlkem::MlKem768>(kat_sums::ML_KEM_768);
@@ -210,7 +210,7 @@ fn main() -> ! {
     mldsa::run::<pqdr_mldsa::MlDsa44>(kat_sums::ML_DSA_44);
     mldsa::run::<pqdr_mldsa::MlDsa65>(kat_sums::ML_DSA_65);
     mldsa::run::<pqdr_mldsa::MlDsa87>(kat_sums::ML_DSA_87);
-    #[cfg(not(any(feature = "low-memory", feature = "mlkem-small-stack")))]
+    #[cfg(not(any(feature = "mldsa-smallest-stack", feature = "mlkem-small-stack")))]
     {
         ntrup::run::<pqdr_ntrup::Sntrup653>(kat_sums::SNTRUP653);
         ntrup::run::<pqdr_ntrup::Sntrup761>(kat_sums::SNTRUP761);

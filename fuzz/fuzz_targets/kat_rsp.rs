@@ -1,6 +1,6 @@
 //! The NIST `.req` / `.rsp` reader and writers of pqdr-kat (`pqdr_kat::rsp`,
 //! `pqdr_kat::hex`). `cargo run --example katkem` / `katsign` reach them
-//! through the root crate's `pqdr_suite::kat` (not a dependency of this fuzz
+//! through the root crate's `pqdr_suite::nist_rsp` (not a dependency of this fuzz
 //! crate), which only calls `rsp::parse_file` and the `Record` accessors
 //! fuzzed here, then `rsp::kem_record` / `SignRecord::to_rsp` / `rsp::header`
 //! to write. Input: `data[0]` selects the operation, the rest is the input

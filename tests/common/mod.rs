@@ -56,7 +56,7 @@ pub(crate) fn assert_digests(
 /// Asserts that re-checking a stored file covered `records` records with no mismatch.
 pub(crate) fn assert_clean_report(
     label: &str,
-    report: &pqdr_suite::kat::CheckReport,
+    report: &pqdr_suite::nist_rsp::CheckReport,
     records: usize,
 ) {
     println!(

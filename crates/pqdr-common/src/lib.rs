@@ -2,13 +2,13 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
-#[cfg(any(feature = "alloc", feature = "test-support"))]
+#[cfg(any(feature = "alloc", feature = "test-utils"))]
 extern crate alloc;
 
 #[cfg(feature = "pkcs8")]
 pub mod asn1;
 pub mod simd;
-#[cfg(feature = "test-support")]
+#[cfg(feature = "test-utils")]
 pub mod test_support;
 
 use core::fmt;

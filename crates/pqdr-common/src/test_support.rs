@@ -1,5 +1,5 @@
 //! Helpers for the PKCS#8 / SubjectPublicKeyInfo tests of the primitive
-//! crates (feature `test-support`, a dev-dependency only): DER built byte
+//! crates (feature `test-utils`, a dev-dependency only): DER built byte
 //! by byte (independently of the `der` crate the code under test uses),
 //! PEM to DER, and the rejection checks every encoding gets.
 #![allow(

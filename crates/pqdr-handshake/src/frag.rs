@@ -146,11 +146,11 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     ///
     /// # Errors
     /// [`Error::WrongState`] if `msg2` is not that msg2 (its mac1 does not
-    /// verify under the last k_m); [`Error::Length`] for a msg2 under 8 bytes.
+    /// verify under the last k_m); [`Error::Length`] for a msg2 under 24 bytes.
     pub fn msg2_fragments<'a>(&self, msg2: &'a [u8]) -> Result<Fragments<'a>, Error> {
         let n = msg2.len();
         if n < 16 + 8 {
-            return Err(Error::Length);
+            return Err(Error::length(16 + 8, n));
         }
         if msg2[0] != MSG2 || !mac_ok(&mac16(&self.last_k_m, &msg2[..n - 16]), &msg2[n - 16..]) {
             return Err(Error::WrongState);
@@ -230,7 +230,7 @@ impl Fragments<'_> {
 /// key `keys` does not hold (msg2 needs the initiator's or responder's k_m).
 pub fn fragment<'a>(msg: &'a [u8], keys: &FragKeys) -> Result<Fragments<'a>, Error> {
     if msg.len() < 8 {
-        return Err(Error::Length);
+        return Err(Error::length(8, msg.len()));
     }
     if msg.len() <= MAX_DATAGRAM {
         return Ok(Fragments {
@@ -243,7 +243,7 @@ pub fn fragment<'a>(msg: &'a [u8], keys: &FragKeys) -> Result<Fragments<'a>, Err
     let key = keys.key(msg[0]).ok_or(Error::MessageType)?;
     let count = msg.len().div_ceil(FRAG_PAYLOAD);
     if count > MAX_FRAGMENTS {
-        return Err(Error::Length);
+        return Err(Error::length(MAX_FRAGMENTS * FRAG_PAYLOAD, msg.len()));
     }
     Ok(Fragments {
         msg,

@@ -371,7 +371,7 @@ impl<A: Auth> Initiator<A> {
     /// A typed error for a malformed or unauthentic reply; the state is unchanged.
     pub fn handle_cookie_reply(&mut self, msg: &[u8], now: Instant) -> Result<(), Error> {
         if msg.len() != COOKIE_REPLY_LEN {
-            return Err(Error::Length);
+            return Err(Error::length(COOKIE_REPLY_LEN, msg.len()));
         }
         let h = wire::header(msg, COOKIE_REPLY, HDR_A)?;
         if self.state != State::AwaitMsg2 {
@@ -423,7 +423,7 @@ impl<A: Auth> Initiator<A> {
             return Err(Error::SuiteNotAccepted);
         }
         if msg.len() != l.msg2_len() {
-            return Err(Error::Length);
+            return Err(Error::length(l.msg2_len(), msg.len()));
         }
         if h.receiver != self.idx {
             return Err(Error::UnknownIndex);

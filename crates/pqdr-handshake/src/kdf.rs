@@ -359,11 +359,11 @@ impl Key {
     #[cfg_attr(pqct_valgrind, allow(dead_code))]
     fn open_aead(&self, buf: &mut [u8], ad: &[u8]) -> Result<(), Error> {
         if buf.len() < 16 {
-            return Err(Error::Length);
+            return Err(Error::length(16, buf.len()));
         }
         let split = buf.len() - 16;
         let (ct, tag) = buf.split_at_mut(split);
-        let tag = Tag::try_from(&*tag).map_err(|_| Error::Length)?;
+        let tag = Tag::try_from(&*tag).map_err(|_| Error::length(16, tag.len()))?;
         let aead = ChaCha20Poly1305::new(&self.0.into());
         aead.decrypt_inout_detached(&Nonce::default(), ad, ct.into(), &tag)
             .map_err(|_| Error::Decrypt)
@@ -379,15 +379,16 @@ impl Key {
     #[cfg(any(test, pqct_valgrind))]
     fn open_by_encrypt(&self, buf: &mut [u8], ad: &[u8]) -> Result<(), Error> {
         if buf.len() < 16 {
-            return Err(Error::Length);
+            return Err(Error::length(16, buf.len()));
         }
         let split = buf.len() - 16;
         let (body, tag) = buf.split_at_mut(split);
         let aead = ChaCha20Poly1305::new(&self.0.into());
         let n = Nonce::default();
         let enc = |b: &mut [u8]| {
+            // Unreachable: the AEAD refuses only inputs over 256 GiB.
             aead.encrypt_inout_detached(&n, ad, b.into())
-                .map_err(|_| Error::Length)
+                .map_err(|_| Error::Decrypt)
         };
         enc(body)?;
         let expected: Tag = enc(body)?;

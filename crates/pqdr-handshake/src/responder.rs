@@ -237,7 +237,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         let l = Layout::new::<A>(suite);
         if msg.len() != l.msg1_len() {
-            return Err(Error::Length);
+            return Err(Error::length(l.msg1_len(), msg.len()));
         }
         // 2. mac1: the sender knows hpk_R.
         let mac1 = &msg[l.m1_mac1()];
@@ -451,7 +451,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             return Err(Error::SuiteNotAccepted);
         }
         let l = Layout::new::<A>(suite);
-        let id_len = l.msg3_id_len(msg.len()).ok_or(Error::Length)?;
+        let id_len = l.msg3_id_len(msg.len())?;
         let mac_at = msg.len() - 16;
         if !mac_ok(&mac16(&self.mac1_key, &msg[..mac_at]), &msg[mac_at..]) {
             return Err(Error::Mac1);
@@ -516,7 +516,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
                     vk_buf[..n].copy_from_slice(&enc[1..1 + n]);
                     hpk_i = crate::ids::key_id(A::ALG, &enc[1..1 + n], None);
                 }
-                _ => verdict = Err(Error::Length),
+                (k, _) => verdict = Err(Error::length(l.msg3_len_of_kind(k), msg.len())),
             }
             tsb.copy_from_slice(&enc[1 + id_len..13 + id_len]);
             ts = Tai64N::from_bytes(&tsb);

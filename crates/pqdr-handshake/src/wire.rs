@@ -155,15 +155,21 @@ impl Layout {
     pub(crate) fn msg3_len(&self, id_len: usize) -> usize {
         self.m3_conf(id_len).end + MAC
     }
-    /// The id length a msg3 of `len` bytes carries (SIG: kind 0 or 1), if valid.
-    pub(crate) fn msg3_id_len(&self, len: usize) -> Option<usize> {
+    /// The id length a msg3 of `len` bytes carries (SIG: kind 0 or 1), or
+    /// [`Error::Length`] naming the length of a msg3 with a 32-byte id.
+    pub(crate) fn msg3_id_len(&self, len: usize) -> Result<usize, Error> {
         if len == self.msg3_len(32) {
-            Some(32)
+            Ok(32)
         } else if self.mode == Mode::Sig && len == self.msg3_len(self.vk) {
-            Some(self.vk)
+            Ok(self.vk)
         } else {
-            None
+            Err(Error::length(self.msg3_len(32), len))
         }
+    }
+    /// The msg3 length a SIG-mode kind byte calls for (kind 0: a 32-byte id,
+    /// any other: the verifying key).
+    pub(crate) fn msg3_len_of_kind(&self, kind: u8) -> usize {
+        self.msg3_len(if kind == 0 { 32 } else { self.vk })
     }
 }
 
@@ -178,7 +184,7 @@ pub(crate) struct Header {
 /// Parses hdrA / hdrB; checks type and version.
 pub(crate) fn header(msg: &[u8], ty: u8, hdr_len: usize) -> Result<Header, Error> {
     if msg.len() < hdr_len {
-        return Err(Error::Length);
+        return Err(Error::length(hdr_len, msg.len()));
     }
     if msg[0] != ty {
         return Err(Error::MessageType);

@@ -16,7 +16,7 @@ pub(crate) fn public(k: &[u8; 32]) -> [u8; 32] {
 pub(crate) fn dh(k: &[u8; 32], u: &[u8]) -> Result<[u8; 32], Error> {
     let mut p = [0u8; 32];
     if u.len() != 32 {
-        return Err(Error::Length);
+        return Err(Error::length(32, u.len()));
     }
     p.copy_from_slice(u);
     let out = x25519_dalek::x25519(*k, p);

@@ -466,9 +466,21 @@ fn malformed_fragments_have_typed_errors() {
     );
     assert_eq!(&out[..2388], &msg[..]);
     // The sender side: too short, too many fragments, no key for the type.
-    assert_eq!(fragment(&msg[..7], &keys).err(), Some(Error::Length));
+    assert_eq!(
+        fragment(&msg[..7], &keys).err(),
+        Some(Error::Length {
+            expected: 8,
+            actual: 7
+        })
+    );
     let huge = message(1, 1, 5, 33 * FRAG_PAYLOAD);
-    assert_eq!(fragment(&huge, &keys).err(), Some(Error::Length));
+    assert_eq!(
+        fragment(&huge, &keys).err(),
+        Some(Error::Length {
+            expected: 32 * 1205,
+            actual: huge.len()
+        })
+    );
     let m2 = message(2, 1, 5, 2368);
     assert_eq!(fragment(&m2, &keys).err(), Some(Error::MessageType));
 }
@@ -525,7 +537,13 @@ fn msg2_fragments_only_for_the_last_msg2() {
     let mut bad = m2[..n2].to_vec();
     bad[100] ^= 1;
     assert_eq!(resp.msg2_fragments(&bad).err(), Some(Error::WrongState));
-    assert_eq!(resp.msg2_fragments(&m2[..10]).err(), Some(Error::Length));
+    assert_eq!(
+        resp.msg2_fragments(&m2[..10]).err(),
+        Some(Error::Length {
+            expected: 24,
+            actual: 10
+        })
+    );
     let ds: Vec<_> = resp.msg2_fragments(&m2[..n2]).unwrap().collect();
     // The initiator's msg2 key is k_m: a reassembler keyed only from hpk_R refuses.
     let mut ir = InitR::new(&mut rng(2));

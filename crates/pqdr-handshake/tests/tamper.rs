@@ -24,7 +24,7 @@ mod tamper_ctx;
 use adv::*;
 use common::*;
 use pqdr_handshake::Error::{
-    Decrypt, InvalidEncapsulationKey, Length, LowOrderPoint, Mac1, Signature, StaleTimestamp,
+    Decrypt, InvalidEncapsulationKey, LowOrderPoint, Mac1, Signature, StaleTimestamp,
     SuiteNotAccepted, UnknownPeer,
 };
 use pqdr_handshake::{
@@ -375,16 +375,21 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
         ts_plus[11] ^= 1;
         let zero_ts = Tai64N::default().to_bytes();
         let cases: [(&str, Vec<u8>, Result<(), Error>); 8] = [
-            ("kind 2", with(2, &pt[1..33], ts, sig), Err(Length)),
+            // The kind byte names the id length, hence the msg3 length.
+            (
+                "kind 2",
+                with(2, &pt[1..33], ts, sig),
+                Err(len(f.msg3_len(f.vk), f.msg3_len(32))),
+            ),
             (
                 "kind 1 with a 32-byte id",
                 with(1, &pt[1..33], ts, sig),
-                Err(Length),
+                Err(len(f.msg3_len(f.vk), f.msg3_len(32))),
             ),
             (
                 "kind 0 with a verifying key",
                 with(0, &vk, ts, sig),
-                Err(Length),
+                Err(len(f.msg3_len(32), f.msg3_len(f.vk))),
             ),
             (
                 "sig_I bit flipped",

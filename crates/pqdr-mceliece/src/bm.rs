@@ -17,12 +17,12 @@ use crate::arch::{self, Avx2};
 use crate::ct::opaque;
 use crate::gf;
 use crate::params::{MAX_T, ParameterSet};
-use crate::vec::{self, Vec};
+use crate::vec::{self, Bitsliced};
 use zeroize::Zeroize;
 
 /// Bit N of the bitsliced sequence `s`, as a field element.
 #[inline(always)]
-fn element<P: ParameterSet>(s: &Vec<4>, n: usize) -> u16 {
+fn element<P: ParameterSet>(s: &Bitsliced<4>, n: usize) -> u16 {
     let mut x = 0u16;
     for (b, w) in s.iter().enumerate().take(P::M) {
         x |= (((w[n >> 6] >> (n & 63)) & 1) as u16) << b;
@@ -32,7 +32,7 @@ fn element<P: ParameterSet>(s: &Vec<4>, n: usize) -> u16 {
 
 /// Sum of the 64 W lanes of `v`.
 #[inline(always)]
-fn lane_sum<P: ParameterSet, const W: usize>(v: &Vec<W>) -> u16 {
+fn lane_sum<P: ParameterSet, const W: usize>(v: &Bitsliced<W>) -> u16 {
     let mut x = 0u16;
     for (b, w) in v.iter().enumerate().take(P::M) {
         let mut f = w.iter().fold(0, |acc, &y| acc ^ y);
@@ -47,7 +47,7 @@ fn lane_sum<P: ParameterSet, const W: usize>(v: &Vec<W>) -> u16 {
 
 /// Shifts the 64 W positions up by one and puts `c` at position 0.
 #[inline(always)]
-fn shift_in<P: ParameterSet, const W: usize>(v: &mut Vec<W>, c: u16) {
+fn shift_in<P: ParameterSet, const W: usize>(v: &mut Bitsliced<W>, c: u16) {
     for (b, w) in v.iter_mut().enumerate().take(P::M) {
         for i in (1..W).rev() {
             w[i] = (w[i] << 1) | (w[i - 1] >> 63);
@@ -59,16 +59,16 @@ fn shift_in<P: ParameterSet, const W: usize>(v: &mut Vec<W>, c: u16) {
 /// The state of [`bm`] with the polynomials in W words per plane.
 struct State<const W: usize> {
     /// C_1..C_t at positions 0..t (C_0 in `c0`).
-    cv: Vec<W>,
+    cv: Bitsliced<W>,
     c0: u16,
     /// B = x B'': B''_j = B_(j+1) at position j.
-    bv: Vec<W>,
+    bv: Bitsliced<W>,
     /// The discrepancy of the last length change.
     gamma: u16,
     /// The register length L.
     l: u16,
     /// At position j: S_(N-1-j).
-    rv: Vec<W>,
+    rv: Bitsliced<W>,
 }
 
 impl<const W: usize> State<W> {
@@ -197,7 +197,7 @@ fn wide_iterations<P: ParameterSet>(
 }
 
 /// Normalizes (C_0 = 1) and reverses: out gets sigma_j = C_(t-j), j < t.
-fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
+fn finish<P: ParameterSet, const W: usize>(out: &mut Bitsliced<4>, st: &State<W>) {
     let t = P::T;
     let mut k = vec::zero::<W>();
     let mut p = vec::zero::<W>();
@@ -222,14 +222,14 @@ fn finish<P: ParameterSet, const W: usize>(out: &mut Vec<4>, st: &State<W>) {
 /// While n < 64 every polynomial fits in one word per plane (deg C <= n + 1,
 /// and the window holds n syndromes), so those iterations run on one word;
 /// for t > 64 the rest run on two.
-pub(crate) fn bm<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>) {
+pub(crate) fn bm<P: ParameterSet>(out: &mut Bitsliced<4>, s: &Bitsliced<4>) {
     // One detection per call, passed down.
     bm_with::<P>(out, s, arch::avx2());
 }
 
 /// [`bm`] on the AVX2 path with an `avx2` token (only detection makes one),
 /// on the portable one with `None`.
-fn bm_with<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>, avx2: Option<Avx2>) {
+fn bm_with<P: ParameterSet>(out: &mut Bitsliced<4>, s: &Bitsliced<4>, avx2: Option<Avx2>) {
     let t = P::T;
     let mut st = State::<1> {
         cv: vec::zero::<1>(),
@@ -254,7 +254,7 @@ fn bm_with<P: ParameterSet>(out: &mut Vec<4>, s: &Vec<4>, avx2: Option<Avx2>) {
         syn.zeroize();
         return;
     }
-    let widen = |v: &Vec<1>| -> Vec<2> { core::array::from_fn(|b| [v[b][0], 0]) };
+    let widen = |v: &Bitsliced<1>| -> Bitsliced<2> { core::array::from_fn(|b| [v[b][0], 0]) };
     let mut wide = State::<2> {
         cv: widen(&st.cv),
         c0: st.c0,

@@ -26,14 +26,14 @@ use crate::ct::nonzero_mask_u64;
 use crate::fft::{self, Values};
 use crate::gf;
 use crate::params::{Derived, MAX_Q_WORDS, ParameterSet};
-use crate::vec::{self, Vec};
+use crate::vec::{self, Bitsliced};
 use zeroize::Zeroize;
 
 /// `out[i] = 1 / a[i]`, lane by lane, with one inversion (Montgomery's trick;
 /// every lane of every `a[i]` must be nonzero; the length must be even).
 /// The two halves run as two chains side by side, so every step is two
 /// independent products ([`vec::mul_pair`]).
-fn batch_inv<P: ParameterSet>(out: &mut [Vec<2>], a: &[Vec<2>]) {
+fn batch_inv<P: ParameterSet>(out: &mut [Bitsliced<2>], a: &[Bitsliced<2>]) {
     let h = a.len() >> 1;
     // Prefix products of both halves: out[i] = a[0] .. a[i], out[h + i] =
     // a[h] .. a[h + i].

@@ -59,10 +59,10 @@ pub(crate) fn unpack(p: &mut Poly, bytes: &[u8], bits: u32, f: impl Fn(i32) -> i
 }
 
 /// Packs 8 values of [0, 2^23) (coefficients of w in [0, q)) into 23 bytes,
-/// little-endian: the low-memory signer keeps w this way between its phases.
+/// little-endian: the smallest-stack signer keeps w this way between its phases.
 #[cfg_attr(
-    not(feature = "low-memory"),
-    allow(dead_code, reason = "used by the low-memory signer")
+    not(feature = "smallest-stack"),
+    allow(dead_code, reason = "used by the smallest-stack signer")
 )]
 #[inline(always)]
 pub(crate) fn pack23(out: &mut [u8], v: &[i32; 8]) {
@@ -83,8 +83,8 @@ pub(crate) fn pack23(out: &mut [u8], v: &[i32; 8]) {
 
 /// Inverse of [`pack23`]: 8 values of [0, 2^23) from 23 bytes.
 #[cfg_attr(
-    not(feature = "low-memory"),
-    allow(dead_code, reason = "used by the low-memory signer")
+    not(feature = "smallest-stack"),
+    allow(dead_code, reason = "used by the smallest-stack signer")
 )]
 #[inline(always)]
 pub(crate) fn unpack23(bytes: &[u8], v: &mut [i32; 8]) {
@@ -107,8 +107,8 @@ pub(crate) fn unpack23(bytes: &[u8], v: &mut [i32; 8]) {
 /// (bit n of `h[n / 32]`), called with public (already released) hints.
 /// Returns the new running index.
 #[cfg_attr(
-    not(feature = "low-memory"),
-    allow(dead_code, reason = "used by the low-memory signer")
+    not(feature = "smallest-stack"),
+    allow(dead_code, reason = "used by the smallest-stack signer")
 )]
 pub(crate) fn hint_pack_bits(
     out: &mut [u8],

@@ -38,7 +38,7 @@ mod sample_x4;
 #[cfg(feature = "self-test")]
 pub mod self_test;
 mod sign;
-#[cfg(feature = "low-memory")]
+#[cfg(feature = "smallest-stack")]
 mod sign_lowmem;
 mod stream;
 #[cfg(feature = "signature")]

@@ -171,8 +171,8 @@ pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, ga
 /// most 10 bytes) at a time instead of into a 680-byte buffer. |out| + γ1 must
 /// fit an `i32` (the caller passes zero or a centred value).
 #[cfg_attr(
-    not(feature = "low-memory"),
-    allow(dead_code, reason = "used by the low-memory signer")
+    not(feature = "smallest-stack"),
+    allow(dead_code, reason = "used by the smallest-stack signer")
 )]
 pub(crate) fn expand_mask_add(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
     let mut x = Shake256::default();

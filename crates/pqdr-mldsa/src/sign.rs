@@ -8,10 +8,10 @@
 //!   (30 KiB), NTT(s1) and NTT(s2) once per signature (11 KiB), and per
 //!   attempt only ŷ and w (11 KiB);
 //! - *row by row* (bare-metal `target_os = "none"` by default, or the
-//!   `medium-memory` feature): each Â entry is sampled straight into the
+//!   `small-stack` feature): each Â entry is sampled straight into the
 //!   accumulator of its row of w in every attempt, and NTT(s1_j), NTT(s2_i)
 //!   are formed from the encoded key when used, one polynomial at a time;
-//! - *streaming* (`low-memory`): `sign_lowmem.rs`.
+//! - *streaming* (`smallest-stack`): `sign_lowmem.rs`.
 //!
 //! y itself is never stored: z = y + cs1 is computed as NTT^−1(ĉ∘ŝ1 + ŷ) in
 //! one pass. NTT(t0) is computed only for attempts that pass the first checks,
@@ -94,19 +94,27 @@ pub(crate) fn sign_mu<P: ParameterSet>(
     rnd: &[u8; 32],
     sig: &mut P::SigBytes,
 ) {
-    #[cfg(feature = "low-memory")]
+    #[cfg(feature = "smallest-stack")]
     crate::sign_lowmem::sign_mu::<P>(sk, mu, rnd, sig);
     #[cfg(all(
-        not(feature = "low-memory"),
-        any(target_os = "none", feature = "medium-memory")
+        not(feature = "smallest-stack"),
+        any(target_os = "none", feature = "small-stack")
     ))]
     sign_row_by_row::<P>(sk, mu, rnd, sig);
-    #[cfg(not(any(feature = "low-memory", target_os = "none", feature = "medium-memory")))]
+    #[cfg(not(any(
+        feature = "smallest-stack",
+        target_os = "none",
+        feature = "small-stack"
+    )))]
     sign_cached::<P>(sk, mu, rnd, sig);
 }
 
 /// The cached plan: ŝ1, ŝ2 and Â computed once per signature.
-#[cfg(not(any(feature = "low-memory", target_os = "none", feature = "medium-memory")))]
+#[cfg(not(any(
+    feature = "smallest-stack",
+    target_os = "none",
+    feature = "small-stack"
+)))]
 fn sign_cached<P: ParameterSet>(
     sk: &P::SkBytes,
     mu: &[u8; 64],
@@ -134,8 +142,8 @@ fn sign_cached<P: ParameterSet>(
 
 /// The row-by-row plan: nothing precomputed.
 #[cfg(all(
-    not(feature = "low-memory"),
-    any(target_os = "none", feature = "medium-memory")
+    not(feature = "smallest-stack"),
+    any(target_os = "none", feature = "small-stack")
 ))]
 fn sign_row_by_row<P: ParameterSet>(
     sk: &P::SkBytes,

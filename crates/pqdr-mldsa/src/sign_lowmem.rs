@@ -1,4 +1,4 @@
-//! Signing in a few KiB of stack (the `low-memory` feature):
+//! Signing in a few KiB of stack (the `smallest-stack` feature):
 //! `ML-DSA.Sign_internal` (FIPS 204 Algorithm 7) from line 7 on, computed one
 //! polynomial at a time, in the spirit of the compact Cortex-M Dilithium
 //! implementations. Same algorithm, same output as `sign.rs`.

@@ -3,10 +3,10 @@
 //! 8 MiB stack. Prints the figures recorded in BENCHMARKS.md and checks the
 //! budgets of compact-key signing per memory plan (src/sign.rs): ML-DSA-65
 //! under 64 KiB with Â cached (the hosted default), under 20 KiB row by row
-//! (`medium-memory`, the bare-metal default), and every set under 8 KiB
-//! streaming (`low-memory`), each also into a caller's signature.
+//! (`small-stack`, the bare-metal default), and every set under 8 KiB
+//! streaming (`smallest-stack`), each also into a caller's signature.
 //! Run: `cargo test --release -p pqdr-mldsa --test stack -- --nocapture`
-//! (add `--features medium-memory` or `--features low-memory`).
+//! (add `--features small-stack` or `--features smallest-stack`).
 
 #![allow(
     clippy::integer_division_remainder_used,
@@ -102,10 +102,10 @@ fn on_big_stack<T: Send + 'static>(f: fn() -> T) -> T {
 
 #[test]
 fn peak_stack_per_operation() {
-    let mode = if cfg!(feature = "low-memory") {
-        "low-memory"
-    } else if cfg!(feature = "medium-memory") {
-        "medium-memory"
+    let mode = if cfg!(feature = "smallest-stack") {
+        "smallest-stack"
+    } else if cfg!(feature = "small-stack") {
+        "small-stack"
     } else {
         "default"
     };
@@ -119,7 +119,7 @@ fn peak_stack_per_operation() {
             "{name} ({mode}): keygen {} B, sign {} B, sign_with_rnd_into {} B, sign with ExpandedSigningKey {} B, verify {} B, SigningKey::from_bytes {} B",
             fig.keygen, fig.sign, fig.sign_into, fig.sign_expanded, fig.verify, fig.sk_from_bytes
         );
-        if cfg!(feature = "low-memory") {
+        if cfg!(feature = "smallest-stack") {
             // Streaming signer: the same buffers for every set.
             assert!(fig.sign < 8 << 10, "{name} sign uses {} B", fig.sign);
             assert!(
@@ -128,7 +128,7 @@ fn peak_stack_per_operation() {
                 fig.sign_into
             );
         } else if name == "ML-DSA-65" {
-            let budget = if cfg!(feature = "medium-memory") {
+            let budget = if cfg!(feature = "small-stack") {
                 20 << 10
             } else {
                 64 << 10

@@ -94,7 +94,8 @@ pub fn encode_symbol(blob: &[u8], sym_len: usize, idx: u8, out: &mut [u8]) -> Re
     if idx > MAX_INDEX {
         return Err(Error::Malformed);
     }
-    let out = out.get_mut(..sym_len).ok_or(Error::BufferTooSmall)?;
+    let got = out.len();
+    let out = out.get_mut(..sym_len).ok_or(Error::short(sym_len, got))?;
     let row = |i: usize, b: usize| blob.get(i * sym_len + b).copied().unwrap_or(0);
     if idx < k {
         for (b, o) in out.iter_mut().enumerate() {
@@ -278,15 +279,21 @@ mod tests {
         let mut out = [0u8; 15];
         assert_eq!(
             encode_symbol(&blob, 16, 0, &mut out),
-            Err(Error::BufferTooSmall)
+            Err(Error::BufferTooSmall {
+                needed: 16,
+                got: 15
+            })
         );
         assert_eq!(
             encode_symbol(&blob, 16, 200, &mut out),
-            Err(Error::BufferTooSmall)
+            Err(Error::BufferTooSmall {
+                needed: 16,
+                got: 15
+            })
         );
         assert_eq!(
             encode_symbol(&blob, 16, 0, &mut []),
-            Err(Error::BufferTooSmall)
+            Err(Error::BufferTooSmall { needed: 16, got: 0 })
         );
         assert_eq!(out, [0u8; 15], "out untouched on error");
         // Other bad arguments: out-of-range symbol length, empty blob, index 255.

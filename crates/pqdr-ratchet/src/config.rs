@@ -332,7 +332,10 @@ pub enum Event {
 }
 
 /// A snapshot of public session state.
+///
+/// `#[non_exhaustive]`: read the fields; new ones may be added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Status {
     /// Current sending epoch.
     pub epoch: u64,
@@ -340,6 +343,17 @@ pub struct Status {
     pub epoch_age_ms: u64,
     /// A KEM ratchet is in flight.
     pub ratchet_in_flight: bool,
+    /// `request_ratchet` was called and the epoch switch it asks for has
+    /// not happened yet (cleared when the next epoch is installed). The
+    /// request may be waiting: see `ratchet_deferred_until`, and on the side
+    /// that does not own the next epoch, for the peer to start the ratchet.
+    pub ratchet_requested: bool,
+    /// `Some(t)`: this side owns the next ratchet, a ratchet is wanted (a
+    /// request, the peer's request or a rekey trigger) and none is in
+    /// flight, but `min_ratchet_interval_ms` since the last attempt holds
+    /// it back until `t` (docs/protocol/ratchet.md §1.7.2). `None`: nothing
+    /// is deferred by the interval.
+    pub ratchet_deferred_until: Option<Instant>,
     /// Completed ratchets (epoch switches) since creation.
     pub ratchets_completed: u64,
     /// Failed authentications since creation.

@@ -229,7 +229,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     /// ```
     /// # use pqdr_ratchet::{Config, InitialSecret, Instant, KeySchedule, MlKem768, Role};
     /// use pqdr_ratchet::chacha20poly1305::{ChaCha20Poly1305, KeyInit, aead::AeadInOut};
-    /// # let mut rng = pqdr_kat::Drbg::new(&[1; 48]);
+    /// # let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
     /// # let cfg = Config { ratchet_on_start: false, ..Config::default() };
     /// # let init = || InitialSecret { secret: &[7; 32], transcript: b"", context: b"doc" };
     /// let mut a = KeySchedule::<MlKem768>::new(&cfg, Role::Initiator, init(), Instant(0), &mut rng)?;

@@ -10,9 +10,7 @@ pub const MAX_BLOB_LEN: usize = 4096;
 /// Largest key-generation or encapsulation seed.
 pub const MAX_SEED_LEN: usize = 64;
 
-/// The encapsulation key was rejected (FIPS 203 §7.2 modulus check or similar).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KemError;
+pub use crate::error::KemError;
 
 /// A key-encapsulation mechanism usable for the ratchet.
 ///

@@ -58,8 +58,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         if reserve >= self.cfg.max_jump {
             return Err(Error::ReserveTooLarge);
         }
+        // The blob's size depends on the state; the error names the bound.
+        let short = Error::short(max_state_len(WW, MS), out.len());
         if out.len() < SEALED_HEADER + TAG_LEN {
-            return Err(Error::BufferTooSmall);
+            return Err(short);
         }
         // A generation never wraps (a wrapped one would pass any
         // `min_generation` check as 0); 2^64 exports are unreachable anyway.
@@ -73,7 +75,10 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             &mut out[SEALED_HEADER..body_end],
         );
         self.generation = generation - 1;
-        let n = enc?;
+        let n = enc.map_err(|e| match e {
+            Error::BufferTooSmall { .. } => short,
+            e => e,
+        })?;
         let mut nonce = [0u8; NONCE_LEN];
         rng.fill_bytes(&mut nonce);
         // Public by design: the nonce is written next to the ciphertext.
@@ -88,7 +93,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         let (head, rest) = out.split_at_mut(SEALED_HEADER);
         let tag = cipher
             .encrypt_inout_detached(&XNonce::from(nonce), head, (&mut rest[..n]).into())
-            .map_err(|_| Error::BufferTooSmall)?;
+            .map_err(|_| short)?;
         rest[n..n + TAG_LEN].copy_from_slice(&tag);
         // Phase 1 of rule 1: the blob is not durable yet, so no limit is
         // raised. Each live send chain may go on up to the smaller of its
@@ -185,7 +190,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// # #[cfg(feature = "mlkem")] {
     /// use pqdr_ratchet::{Config, DefaultSession, InitialSecret, Instant, Role, max_state_len};
     ///
-    /// let mut rng = pqdr_kat::Drbg::new(&[3; 48]); // the OS RNG in production
+    /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng); // the OS RNG
     /// let cfg = Config::default();
     /// let init = InitialSecret { secret: &[7; 32], transcript: b"", context: b"doc" };
     /// let mut alice = DefaultSession::new(&cfg, Role::Initiator, init, Instant(0), &mut rng)?;

@@ -190,7 +190,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         let data_len = data.map_or(0, |d| d.len() + 1);
         let base = pre + data_len + TAG_LEN;
         if out.len() < base {
-            return Err(Error::BufferTooSmall);
+            return Err(Error::short(base, out.len()));
         }
         if self.ks.cfg.mode == Mode::Stream && base - 2 > usize::from(u16::MAX) {
             return Err(Error::Malformed);
@@ -226,7 +226,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         let body = &mut out[pre..pre + n];
         let tag = cipher
             .encrypt_inout_detached(&Nonce::from(sk.nonce()), ad, body.into())
-            .map_err(|_| Error::BufferTooSmall)?;
+            .map_err(|_| Error::short(pre + n + TAG_LEN, out.len()))?;
         out[pre + n..pre + n + TAG_LEN].copy_from_slice(&tag);
         match self.ks.cfg.mode {
             Mode::Datagram => out[..HEADER_LEN].copy_from_slice(&h),
@@ -282,7 +282,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         }
         let n = packet.len() - pre - TAG_LEN;
         if out.len() < n {
-            return Err(Error::BufferTooSmall);
+            return Err(Error::short(n, out.len()));
         }
         let cand = self.ks.candidate(epoch_lo, counter, now)?;
         let h = header(cand.epoch, cand.counter);
@@ -355,7 +355,31 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
         self.ks.set_rtt_hint(rtt_ms);
     }
 
-    /// Asks for a KEM ratchet as soon as the rules allow.
+    /// Asks for a KEM ratchet as soon as the rules allow (an
+    /// application-forced PCS step).
+    ///
+    /// The request may be deferred, silently: only the owner of the next
+    /// epoch starts a ratchet (on the other side the request travels to the
+    /// peer in the next record), at most one attempt per
+    /// `min_ratchet_interval_ms` (default 1 s; a session's bootstrap ratchet
+    /// counts), and not while one is in flight (docs/protocol/ratchet.md
+    /// §1.7). Watch [`Status::ratchet_requested`] (set until the next epoch
+    /// is installed) and [`Status::ratchet_deferred_until`] (when the
+    /// interval lets the owner start); `Event::RatchetStarted` reports the
+    /// start, `Event::EpochAdvanced` the switch.
+    ///
+    /// ```
+    /// # #[cfg(feature = "mlkem")] {
+    /// use pqdr_ratchet::{Config, DefaultSession, InitialSecret, Instant, Role};
+    /// let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+    /// let init = InitialSecret { secret: &[7; 32], transcript: b"", context: b"doc" };
+    /// // Created at t = 0 with the bootstrap ratchet: the interval runs to t = 1000.
+    /// let mut s = DefaultSession::new(&Config::default(), Role::Initiator, init, Instant(0), &mut rng).unwrap();
+    /// s.request_ratchet();
+    /// let st = s.status(Instant(10));
+    /// assert!(st.ratchet_requested);
+    /// # }
+    /// ```
     pub fn request_ratchet(&mut self) {
         self.ks.request_ratchet();
     }

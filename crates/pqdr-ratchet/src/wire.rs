@@ -297,10 +297,11 @@ impl Writer<'_> {
 
     /// Appends `b`, or [`Error::BufferTooSmall`] if it does not fit.
     pub(crate) fn try_put(&mut self, b: &[u8]) -> Result<(), Error> {
-        let end = self.pos.checked_add(b.len()).ok_or(Error::BufferTooSmall)?;
+        let short = Error::short(self.pos.saturating_add(b.len()), self.buf.len());
+        let end = self.pos.checked_add(b.len()).ok_or(short)?;
         self.buf
             .get_mut(self.pos..end)
-            .ok_or(Error::BufferTooSmall)?
+            .ok_or(short)?
             .copy_from_slice(b);
         self.pos = end;
         Ok(())

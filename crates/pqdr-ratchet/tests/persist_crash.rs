@@ -261,7 +261,10 @@ fn failed_export_wipes_out() {
         let mut out = vec![0xa5u8; len];
         assert_eq!(
             a.export_state(16, KEY, Instant(2), &mut out, &mut r),
-            Err(Error::BufferTooSmall),
+            Err(Error::BufferTooSmall {
+                needed: LEN,
+                got: len
+            }),
             "{len}"
         );
         assert!(out.iter().all(|&x| x == 0), "out not wiped at length {len}");

@@ -449,7 +449,10 @@ fn storage_key_checks() {
     let g = a.generation();
     assert_eq!(
         a.export_state(10, KEY, Instant(9), &mut out[..100], &mut r),
-        Err(Error::BufferTooSmall)
+        Err(Error::BufferTooSmall {
+            needed: LEN,
+            got: 100
+        })
     );
     assert_eq!(a.generation(), g);
 }

@@ -320,7 +320,10 @@ pub fn suite_verdict<A: Auth>(id: u16, own_hybrid_kem: bool) -> Result<(), Error
 
 fn hdr(msg: &[u8], ty: u8, len: usize) -> Result<u16, Error> {
     if msg.len() < len {
-        return Err(Error::Length);
+        return Err(Error::Length {
+            expected: len,
+            actual: msg.len(),
+        });
     }
     if msg[0] != ty {
         return Err(Error::MessageType);
@@ -336,7 +339,10 @@ pub fn msg1_prefix<A: Auth>(msg: &[u8], own_hybrid_kem: bool) -> Result<(), Erro
     let s = hdr(msg, 1, 8)?;
     suite_verdict::<A>(s, own_hybrid_kem)?;
     if msg.len() != Fields::of::<A>(s).msg1_len() {
-        return Err(Error::Length);
+        return Err(Error::Length {
+            expected: Fields::of::<A>(s).msg1_len(),
+            actual: msg.len(),
+        });
     }
     Ok(())
 }
@@ -348,7 +354,10 @@ pub fn msg2_prefix<A: Auth>(msg: &[u8], suite: u16, idx: u32) -> Result<(), Erro
         return Err(Error::SuiteNotAccepted);
     }
     if msg.len() != Fields::of::<A>(suite).msg2_len() {
-        return Err(Error::Length);
+        return Err(Error::Length {
+            expected: Fields::of::<A>(suite).msg2_len(),
+            actual: msg.len(),
+        });
     }
     if u32::from_be_bytes([msg[8], msg[9], msg[10], msg[11]]) != idx {
         return Err(Error::UnknownIndex);
@@ -362,7 +371,10 @@ pub fn msg3_prefix<A: Auth>(msg: &[u8], own_hybrid_kem: bool) -> Result<(), Erro
     suite_verdict::<A>(s, own_hybrid_kem)?;
     let f = Fields::of::<A>(s);
     if msg.len() != f.msg3_len(32) && (f.kem || msg.len() != f.msg3_len(f.vk)) {
-        return Err(Error::Length);
+        return Err(Error::Length {
+            expected: f.msg3_len(32),
+            actual: msg.len(),
+        });
     }
     Ok(())
 }
@@ -370,7 +382,10 @@ pub fn msg3_prefix<A: Auth>(msg: &[u8], own_hybrid_kem: bool) -> Result<(), Erro
 /// The initiator's checks on a cookie reply before its tag.
 pub fn cookie_prefix(msg: &[u8], suite: u16, idx: u32) -> Result<(), Error> {
     if msg.len() != 56 {
-        return Err(Error::Length);
+        return Err(Error::Length {
+            expected: 56,
+            actual: msg.len(),
+        });
     }
     let s = hdr(msg, 4, 8)?;
     if s != suite {

@@ -34,12 +34,16 @@ pub(crate) enum Exp {
     EkCheck,
     /// Not applicable.
     No,
+    /// `Length`, with the sizes the prefix model (`adv::*_prefix`, its own
+    /// layout) computes for the mutated message: the model decides every
+    /// length check.
+    Len,
 }
-pub(crate) use Exp::{Accept, E, EkCheck, Model, No, Then};
+pub(crate) use Exp::{Accept, E, EkCheck, Len, Model, No, Then};
 
 /// One row: field, bit flip, deep flip (outer MAC recomputed), truncated by one byte, extended by one byte.
 pub(crate) type Row = (&'static str, Exp, Exp, Exp, Exp);
-pub(crate) const L: Exp = E(Length);
+pub(crate) const L: Exp = Len;
 
 /// msg1 at the responder, KEM mode (docs/protocol/handshake.md §5.1: length, type,
 /// version, suite, length, mac1, [mac2], decapsulate ct_R, [es], enc_id, peer,
@@ -182,11 +186,20 @@ pub(crate) struct Ctx<'w, A: TestKem> {
     pub(crate) c: Counts,
 }
 
+/// `Error::Length { expected, actual }`.
+pub(crate) fn len(expected: usize, actual: usize) -> Error {
+    Length { expected, actual }
+}
+
 pub(crate) fn resolve(exp: Exp, model: Result<(), Error>, what: &str) -> Exp {
     match exp {
         // A prefix that passes (a flipped suite id with the same layout, e.g.
         // KMc ↔ KMc-c in msg3) goes on to mac1.
         Model => E(model.err().unwrap_or(Mac1)),
+        Len => match model {
+            Err(e @ Length { .. }) => E(e),
+            other => panic!("{what}: a length row, but the prefix model gives {other:?}"),
+        },
         E(e) => {
             // The table and the prefix model agree wherever the model decides.
             if let Err(m) = model {

@@ -5,7 +5,7 @@
 
 use super::MAX_ENTRIES;
 use crate::params::{MAX_M, ParameterSet};
-use crate::vec::{self, Vec};
+use crate::vec::{self, Bitsliced};
 
 /// Most recursion depths (2^8 = 256 coefficients).
 pub(super) const DEPTHS: usize = 8;
@@ -13,7 +13,7 @@ pub(super) const DEPTHS: usize = 8;
 /// Public constants of one field (m, f(z)).
 pub(super) struct Consts {
     /// Twist of depth d: position pos holds tau_d^(pos >> d).
-    pub(super) twist: [Vec<4>; DEPTHS],
+    pub(super) twist: [Bitsliced<4>; DEPTHS],
     /// Butterfly multiplier of depth d, part from the 6 in-word position bits.
     pub(super) inner: [[u64; MAX_M]; DEPTHS],
     /// Butterfly multiplier of depth d, part from the word index w (pos = 64 w).

@@ -7,8 +7,8 @@
 //! elements; [`fft_tr`] is the transposed linear map: from 2^m values v(a) to
 //! the 2^k power sums sum_a v(a) a^j.
 //!
-//! Layout. Coefficients are bitsliced in a `Vec<4>` (position i = coefficient
-//! i, up to 256). The 2^m values are bitsliced in `Vec<2>` entries: position
+//! Layout. Coefficients are bitsliced in a `Bitsliced<4>` (position i = coefficient
+//! i, up to 256). The 2^m values are bitsliced in `Bitsliced<2>` entries: position
 //! pos = 128 e + 64 l + bit holds the value at the field element
 //! `bitrev_m(pos)` (the basis is beta_j = z^j, and the recursion writes its
 //! output in bit-reversed index order). That is the position of alpha_i =
@@ -37,7 +37,7 @@ mod transposed;
 
 use crate::gf;
 use crate::params::{MAX_M, ParameterSet};
-use crate::vec::{self, Vec};
+use crate::vec::{self, Bitsliced};
 use consts::{BIT_SET, Consts, FftConsts, TAYLOR_MASK};
 pub(crate) use transposed::fft_tr;
 
@@ -45,7 +45,7 @@ pub(crate) use transposed::fft_tr;
 pub(crate) const MAX_ENTRIES: usize = 1 << (MAX_M - 7);
 
 /// The 2^m values of an evaluation, bitsliced (see the module doc).
-pub(crate) type Values = [Vec<2>; MAX_ENTRIES];
+pub(crate) type Values = [Bitsliced<2>; MAX_ENTRIES];
 
 /// The all-zero value array.
 pub(crate) const fn zero_values() -> Values {
@@ -54,7 +54,7 @@ pub(crate) const fn zero_values() -> Values {
 
 /// x ^= (x & mask) >> s on every plane (256-bit words, public s).
 #[inline(always)]
-fn shr_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
+fn shr_xor<P: ParameterSet>(x: &mut Bitsliced<4>, mask: &[u64; 4], s: usize) {
     let (word_shift, bit_shift) = (s >> 6, s & 63);
     for plane in x.iter_mut().take(P::M) {
         let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
@@ -87,7 +87,13 @@ fn bit_mask(x: u16, b: usize) -> u64 {
 /// The butterfly multipliers of depth d < 6 for entries e and e + 1, packed:
 /// entry e's at the positions selected by `sel`, entry e + 1's elsewhere.
 #[inline(always)]
-fn packed_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, d: usize, e: usize, sel: u64) {
+fn packed_multiplier<P: ParameterSet>(
+    a: &mut Bitsliced<2>,
+    c: &Consts,
+    d: usize,
+    e: usize,
+    sel: u64,
+) {
     let o = &c.outer[d][2 * e..2 * e + 4];
     for b in 0..P::M {
         for l in 0..2 {
@@ -98,7 +104,7 @@ fn packed_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, d: usize, e: u
 
 /// The multipliers of depth 6 for entries e (lane 0) and e + 1 (lane 1).
 #[inline(always)]
-fn lane_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, e: usize) {
+fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) {
     let (o0, o1) = (c.outer[6][2 * e], c.outer[6][2 * e + 2]);
     for b in 0..P::M {
         a[b] = [bit_mask(o0, b), bit_mask(o1, b)];
@@ -111,7 +117,7 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Vec<2>, c: &Consts, e: usize) {
 /// outer constants at `i`), and then the caller runs the portable ones.
 #[inline(always)]
 fn avx2_quad<P: ParameterSet, const D: usize, const FORWARD: bool>(
-    quad: &mut [Vec<2>],
+    quad: &mut [Bitsliced<2>],
     c: &Consts,
     i: usize,
 ) -> bool {
@@ -120,7 +126,7 @@ fn avx2_quad<P: ParameterSet, const D: usize, const FORWARD: bool>(
     };
     let outer = c.outer[D].get(8 * i..8 * i + 8);
     if let (Ok(quad), Some(Ok(outer))) = (
-        <&mut [Vec<2>; 4]>::try_from(quad),
+        <&mut [Bitsliced<2>; 4]>::try_from(quad),
         outer.map(<&[u16; 8]>::try_from),
     ) {
         crate::arch::butterfly_quad::<FORWARD>(
@@ -241,7 +247,7 @@ fn fwd_wide<P: ParameterSet>(out: &mut Values, c: &Consts, entries: usize, d: us
 /// Evaluates f (2^k coefficients bitsliced in `f`, 6 <= k <= 8, positions
 /// from 2^k on zero) at every element of GF(2^m) into `out` (Gao–Mateer
 /// Algorithm 2 unrolled: radix conversions down, butterflies up).
-pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
+pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     let mut x = *f;
@@ -282,7 +288,7 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Vec<4>, k: usize) {
 /// coefficients, or for t = 2^k an FFT of the low part plus a^t. The map
 /// a -> a^(2^k) is GF(2)-linear, and the element at position pos is
 /// sum_j pos_j z^(m-1-j), so a^t = sum_j pos_j (z^(m-1-j))^t.
-pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Vec<4>) {
+pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Bitsliced<4>) {
     let (m, t) = (P::M, P::T);
     if t.is_power_of_two() {
         let k = t.trailing_zeros() as usize;
@@ -346,13 +352,13 @@ mod tests {
         x
     }
 
-    fn set4(v: &mut Vec<4>, i: usize, x: u16, m: usize) {
+    fn set4(v: &mut Bitsliced<4>, i: usize, x: u16, m: usize) {
         for b in 0..m {
             v[b][i >> 6] |= u64::from((x >> b) & 1) << (i & 63);
         }
     }
 
-    fn get4(v: &Vec<4>, i: usize, m: usize) -> u16 {
+    fn get4(v: &Bitsliced<4>, i: usize, m: usize) -> u16 {
         let mut x = 0;
         for b in 0..m {
             x |= (((v[b][i >> 6] >> (i & 63)) & 1) as u16) << b;

@@ -14,11 +14,11 @@ use super::consts::{BIT_SET, Consts};
 use super::consts::{FftConsts, TAYLOR_MASK};
 use super::{Values, lane_multiplier, next_without, packed_multiplier};
 use crate::params::ParameterSet;
-use crate::vec::{self, Vec};
+use crate::vec::{self, Bitsliced};
 
 /// x ^= (x & mask) << s on every plane (256-bit words, public s).
 #[inline(always)]
-fn shl_xor<P: ParameterSet>(x: &mut Vec<4>, mask: &[u64; 4], s: usize) {
+fn shl_xor<P: ParameterSet>(x: &mut Bitsliced<4>, mask: &[u64; 4], s: usize) {
     let (word_shift, bit_shift) = (s >> 6, s & 63);
     for plane in x.iter_mut().take(P::M) {
         let y: [u64; 4] = core::array::from_fn(|i| plane[i] & mask[i]);
@@ -138,7 +138,7 @@ fn tr_wide<P: ParameterSet>(x: &mut Values, c: &Consts, entries: usize, d: usize
 /// The transpose of [`fft`](super::fft) (McBits §4): from values v at every element to
 /// the 2^k sums sum_a v(a) a^j in `out` (the operations of [`fft`](super::fft) in
 /// reverse order, each transposed). `x` is consumed (used as scratch).
-pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Vec<4>, x: &mut Values, k: usize) {
+pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Bitsliced<4>, x: &mut Values, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).

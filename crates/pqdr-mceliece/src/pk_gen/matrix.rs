@@ -17,8 +17,8 @@ pub(super) const LANES: usize = 8;
 /// (1, alpha_j, ..., alpha_j^(t-1))^T / g(alpha_j)); columns at or past n
 /// are zero in `v`.
 pub(super) fn eval_group<P: ParameterSet>(
-    alpha: &mut vec::Vec<LANES>,
-    v: &mut vec::Vec<LANES>,
+    alpha: &mut vec::Bitsliced<LANES>,
+    v: &mut vec::Bitsliced<LANES>,
     g: &[u16],
     support: &[u16],
     start: usize,

@@ -6,7 +6,7 @@
 //! `arch/x86_64/`: `vec` dispatches to `arch`, so tests in `arch` naming
 //! `vec` would close an import cycle (`scripts/structure.py` counts test code).
 
-use super::{Vec, mul12, mul13, zero};
+use super::{Bitsliced, mul12, mul13, zero};
 use crate::arch::{Avx2, butterfly_quad, mul_pair, mul_x4};
 use crate::params::{Derived, MAX_M, Mceliece348864, Mceliece460896, ParameterSet};
 
@@ -31,8 +31,8 @@ fn check<P: ParameterSet>(token: Avx2, seed: u64) {
         // The portable product of each 2-word half.
         let mut want = zero::<4>();
         for h in 0..2 {
-            let a2: Vec<2> = core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]);
-            let b2: Vec<2> = core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]);
+            let a2: Bitsliced<2> = core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]);
+            let b2: Bitsliced<2> = core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]);
             let mut o2 = zero::<2>();
             if P::M == 12 {
                 mul12::<2>(&mut o2, &a2, &b2);
@@ -50,9 +50,9 @@ fn check<P: ParameterSet>(token: Avx2, seed: u64) {
         mul_x4(token, P::M, &mut got, &a, &b);
         assert_eq!(got, want);
         // The paired form: halves in, halves out.
-        let a2: [Vec<2>; 2] =
+        let a2: [Bitsliced<2>; 2] =
             core::array::from_fn(|h| core::array::from_fn(|k| [a[k][2 * h], a[k][2 * h + 1]]));
-        let b2: [Vec<2>; 2] =
+        let b2: [Bitsliced<2>; 2] =
             core::array::from_fn(|h| core::array::from_fn(|k| [b[k][2 * h], b[k][2 * h + 1]]));
         let (mut o0, mut o1) = (zero::<2>(), zero::<2>());
         mul_pair(
@@ -74,9 +74,9 @@ fn pair_portable<P: ParameterSet>(
     forward: bool,
     d: u32,
     hi: u64,
-    v0: &mut Vec<2>,
-    v1: &mut Vec<2>,
-    a: &Vec<2>,
+    v0: &mut Bitsliced<2>,
+    v1: &mut Bitsliced<2>,
+    a: &Bitsliced<2>,
 ) {
     let s = 1u32 << d;
     let mut vh = zero::<2>();

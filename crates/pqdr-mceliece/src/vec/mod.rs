@@ -2,7 +2,7 @@
 //! bit b of every element (the "vec" representation of the submission's
 //! 64-bit implementation, written here from the field definition, Classic McEliece spec §7).
 //!
-//! A [`Vec`] carries `L` such words per bit (L batches of 64 elements side by
+//! A [`Bitsliced`] carries `L` such words per bit (L batches of 64 elements side by
 //! side), so the compiler can run L = 2 batches in one SSE2 register.
 //!
 //! The unrolled products of the two fields are generated code, in `mul.rs`
@@ -26,17 +26,21 @@ use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 pub(crate) use mul::{mul12, mul13};
 
 /// L bitsliced batches of 64 elements: `v[b][l]` holds bit b of batch l.
-pub(crate) type Vec<const L: usize = 1> = [[u64; L]; MAX_M];
+pub(crate) type Bitsliced<const L: usize = 1> = [[u64; L]; MAX_M];
 
 /// The all-zero vector.
-pub(crate) const fn zero<const L: usize>() -> Vec<L> {
+pub(crate) const fn zero<const L: usize>() -> Bitsliced<L> {
     [[0; L]; MAX_M]
 }
 
 /// out = a b for 64 L element pairs at once: the unrolled kernel of the
 /// field size (m = 12 or 13; the spec's two fields), else the generic loop.
 #[inline]
-pub(crate) fn mul<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
+pub(crate) fn mul<P: ParameterSet, const L: usize>(
+    out: &mut Bitsliced<L>,
+    a: &Bitsliced<L>,
+    b: &Bitsliced<L>,
+) {
     if L == 4 && spec_field::<P>()
         && let Some(token) = arch::avx2()
         // One 256-bit product per plane (the same network as below).
@@ -54,8 +58,8 @@ pub(crate) fn mul<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>,
         // products, a fraction of the live data each (the wide kernel
         // spills most of its operands).
         for j in 0..L >> 1 {
-            let a2: Vec<2> = core::array::from_fn(|k| [a[k][2 * j], a[k][2 * j + 1]]);
-            let b2: Vec<2> = core::array::from_fn(|k| [b[k][2 * j], b[k][2 * j + 1]]);
+            let a2: Bitsliced<2> = core::array::from_fn(|k| [a[k][2 * j], a[k][2 * j + 1]]);
+            let b2: Bitsliced<2> = core::array::from_fn(|k| [b[k][2 * j], b[k][2 * j + 1]]);
             let mut o2 = zero::<2>();
             mul::<P, 2>(&mut o2, &a2, &b2);
             for (o, w) in out.iter_mut().zip(o2) {
@@ -86,7 +90,11 @@ const fn spec_field<P: ParameterSet>() -> bool {
 /// `o[1] = a[1] b[1]`: with AVX2 one 256-bit product per plane, else two
 /// [`mul()`] calls. Loops with independent products pair them through this.
 #[inline]
-pub(crate) fn mul_pair<P: ParameterSet>(o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b: [&Vec<2>; 2]) {
+pub(crate) fn mul_pair<P: ParameterSet>(
+    o: [&mut Bitsliced<2>; 2],
+    a: [&Bitsliced<2>; 2],
+    b: [&Bitsliced<2>; 2],
+) {
     if spec_field::<P>()
         && let Some(token) = arch::avx2()
     {
@@ -102,7 +110,11 @@ pub(crate) fn mul_pair<P: ParameterSet>(o: [&mut Vec<2>; 2], a: [&Vec<2>; 2], b:
 /// f(z)). The loops have constant bounds (MAX_M) so they unroll completely;
 /// the `i < m` tests fold away for each parameter set.
 #[inline]
-fn mul_generic<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b: &Vec<L>) {
+fn mul_generic<P: ParameterSet, const L: usize>(
+    out: &mut Bitsliced<L>,
+    a: &Bitsliced<L>,
+    b: &Bitsliced<L>,
+) {
     let m = P::M;
     let mut buf = [[0u64; L]; 2 * MAX_M - 1];
     for i in 0..MAX_M {
@@ -121,7 +133,10 @@ fn mul_generic<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>, b:
 
 /// Folds the 2m - 1 product words back below degree m (f(z) low terms).
 #[inline(always)]
-fn reduce<P: ParameterSet, const L: usize>(out: &mut Vec<L>, buf: &mut [[u64; L]; 2 * MAX_M - 1]) {
+fn reduce<P: ParameterSet, const L: usize>(
+    out: &mut Bitsliced<L>,
+    buf: &mut [[u64; L]; 2 * MAX_M - 1],
+) {
     let m = P::M;
     for i in (0..2 * MAX_M - 1).rev() {
         if i >= m && i < 2 * m - 1 {
@@ -140,7 +155,7 @@ fn reduce<P: ParameterSet, const L: usize>(out: &mut Vec<L>, buf: &mut [[u64; L]
 
 /// out = a^2 (squaring is linear: no cross terms).
 #[inline]
-pub(crate) fn sq<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
+pub(crate) fn sq<P: ParameterSet, const L: usize>(out: &mut Bitsliced<L>, a: &Bitsliced<L>) {
     let m = P::M;
     let mut buf = [[0u64; L]; 2 * MAX_M - 1];
     for i in 0..m {
@@ -150,7 +165,7 @@ pub(crate) fn sq<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) 
 }
 
 /// out = 1/a (0 for a = 0), lane by lane: a^(2^m - 2).
-pub(crate) fn inv<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>) {
+pub(crate) fn inv<P: ParameterSet, const L: usize>(out: &mut Bitsliced<L>, a: &Bitsliced<L>) {
     let mut x = *a;
     let mut t = zero::<L>();
     for _ in 1..P::M - 1 {
@@ -162,7 +177,7 @@ pub(crate) fn inv<P: ParameterSet, const L: usize>(out: &mut Vec<L>, a: &Vec<L>)
 
 /// The broadcast of one field element to every lane.
 #[inline(always)]
-pub(crate) fn splat<P: ParameterSet, const L: usize>(out: &mut Vec<L>, c: u16) {
+pub(crate) fn splat<P: ParameterSet, const L: usize>(out: &mut Bitsliced<L>, c: u16) {
     for (b, o) in out.iter_mut().enumerate().take(P::M) {
         *o = [u64::from((c >> b) & 1).wrapping_neg(); L];
     }
@@ -170,7 +185,7 @@ pub(crate) fn splat<P: ParameterSet, const L: usize>(out: &mut Vec<L>, c: u16) {
 
 /// Bitslices 64 elements into batch `lane` (`v[i]` into bit i).
 pub(crate) fn from_elements<P: ParameterSet, const L: usize>(
-    out: &mut Vec<L>,
+    out: &mut Bitsliced<L>,
     lane: usize,
     v: &[u16; 64],
 ) {
@@ -231,8 +246,8 @@ mod tests {
         let (mut x, mut y) = (zero::<8>(), zero::<8>());
         mul::<P, 8>(&mut x, &a, &b);
         for j in 0..4 {
-            let a2: Vec<2> = core::array::from_fn(|k| [a[k][2 * j], a[k][2 * j + 1]]);
-            let b2: Vec<2> = core::array::from_fn(|k| [b[k][2 * j], b[k][2 * j + 1]]);
+            let a2: Bitsliced<2> = core::array::from_fn(|k| [a[k][2 * j], a[k][2 * j + 1]]);
+            let b2: Bitsliced<2> = core::array::from_fn(|k| [b[k][2 * j], b[k][2 * j + 1]]);
             let mut o2 = zero::<2>();
             mul_generic::<P, 2>(&mut o2, &a2, &b2);
             for (o, w) in y.iter_mut().zip(o2) {

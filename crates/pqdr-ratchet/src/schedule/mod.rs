@@ -320,6 +320,15 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
     }
 
     /// Asks for a KEM ratchet as soon as the rules allow (app-forced PCS step).
+    ///
+    /// The request may be deferred, silently: only the owner of the next
+    /// epoch starts a ratchet (on the other side the request travels to the
+    /// peer in the next control record), at most one attempt per
+    /// `min_ratchet_interval_ms`, and not while one is in flight
+    /// (docs/protocol/ratchet.md §1.7). [`Status::ratchet_requested`] stays set until
+    /// the next epoch is installed; [`Status::ratchet_deferred_until`] says
+    /// when the interval lets the owner start; `Event::RatchetStarted`
+    /// reports the start.
     pub fn request_ratchet(&mut self) {
         self.kem.app_request = true;
     }
@@ -331,6 +340,13 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             epoch: self.epoch,
             epoch_age_ms: now.since(c.started),
             ratchet_in_flight: self.kem.phase != Phase::Idle,
+            ratchet_requested: self.kem.app_request,
+            ratchet_deferred_until: (self.is_owner()
+                && self.kem.phase == Phase::Idle
+                && !self.closed
+                && self.triggered(now)
+                && self.kem.next_start_at > now)
+                .then_some(self.kem.next_start_at),
             ratchets_completed: self.ratchets_completed,
             auth_failures: self.auth_failures,
             confirmed: self.rx_ok && self.tx_ok,

@@ -346,7 +346,7 @@ fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N]) {
 }
 
 /// out = mont(out ∘ b + extra), eight coefficients at a time (no copies:
-/// the low-memory signer's stack budget).
+/// the smallest-stack signer's stack budget).
 #[target_feature(enable = "avx2")]
 fn mul_mont_in_place_avx2(out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
     let one = _mm256_set1_epi32(1);
