@@ -112,9 +112,9 @@ mod hs {
     const IP_UDP: usize = 48;
     /// The context prefix, `PROTO` and the ML-DSA contexts (docs/protocol/handshake.md §4.1).
     const PREFIX: &str = "pqdr-handshake v1 2026-11-25T22:00Z ";
-    const PROTO: &[u8] = b"pqdr-handshake v1";
-    const CTX_R: &[u8] = b"pqdr-handshake v1 responder";
-    const CTX_I: &[u8] = b"pqdr-handshake v1 initiator";
+    const PROTO: &[u8] = b"pqdr-handshake v2";
+    const CTX_R: &[u8] = b"pqdr-handshake v2 responder";
+    const CTX_I: &[u8] = b"pqdr-handshake v2 initiator";
     /// Scalar and point of the timed X25519 operations (constant time).
     const X_SCALAR: [u8; 32] = [0x44; 32];
     /// Rounds of the alternating measurement and the time of one batch.
@@ -683,6 +683,8 @@ mod hs {
                 &[&lp(PROTO), PROTO, &s, hpk_r, &lp(LABEL), LABEL],
             );
             let mix_hash = |th: &[u8; 32], x: &[u8]| dk("transcript", &[th, x]);
+            // v2 (docs/protocol/handshake.md §3.5): the heads of msg1 and msg2 enter as H(head).
+            let hh = |x: &[u8]| *blake3::hash(x).as_bytes();
             let (n1, n3) = (m1.len(), m3.len());
             let mut o = OpsIn {
                 i_sk: A::keypair(1).0,
@@ -707,7 +709,8 @@ mod hs {
                 let a = 8 + ek_len + A::CT_LEN + xl;
                 let b = 12 + cte_len + A::CT_LEN + xl;
                 let mut th = th0;
-                for seg in [&m1[..a], &m1[a..a + 48], &m1[a + 48..a + 76], &m2[..b]] {
+                let (h1, h2) = (hh(&m1[..a]), hh(&m2[..b]));
+                for seg in [&h1[..], &m1[a..a + 48], &m1[a + 48..a + 76], &h2[..]] {
                     th = mix_hash(&th, seg);
                 }
                 th = mix_hash(&th, &m2[b..b + 16]);
@@ -716,8 +719,8 @@ mod hs {
             } else {
                 let b = 12 + cte_len + xl;
                 let sig_end = b + A::SIG_LEN + 16;
-                let th1 = mix_hash(&th0, &m1[..n1 - 32]);
-                let th2 = mix_hash(&th1, &m2[..b]);
+                let th1 = mix_hash(&th0, &hh(&m1[..n1 - 32]));
+                let th2 = mix_hash(&th1, &hh(&m2[..b]));
                 let th2b = mix_hash(&th2, &m2[b..sig_end]);
                 let th3 = mix_hash(&th2b, &m3[..12]);
                 // k3, k4: ck_0, Mix('E', ss_E) [, Mix('c', ee)].
@@ -964,10 +967,13 @@ mod hs {
             let mut m = self.m1.clone();
             let (ek_len, _) = eph_sizes(self.eph);
             let xl = if self.hybrid { 32 } else { 0 };
-            m[8 + ek_len + A::CT_LEN + xl] ^= 1;
+            let a = 8 + ek_len + A::CT_LEN + xl;
+            m[a] ^= 1;
             let n = m.len();
             let key = dk("mac1", &[&self.hpk_r]);
-            let mac = blake3::keyed_hash(&key, &m[..n - 32]);
+            // mac1 = KH(K, H(msg1[0..a]) ‖ enc_id ‖ enc_ts) (docs/protocol/handshake.md §3.5).
+            let input = [blake3::hash(&m[..a]).as_bytes(), &m[a..n - 32]].concat();
+            let mac = blake3::keyed_hash(&key, &input);
             m[n - 32..n - 16].copy_from_slice(&mac.as_bytes()[..16]);
             m
         }

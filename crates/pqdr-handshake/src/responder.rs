@@ -189,13 +189,13 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             let hpk_i = self.open_id(&m, &mut chain)?;
             self.open_ts(peers, &m, &mut chain, hpk_i, now)?
         } else {
-            chain.mix_hash(&[m.before_mac1()]);
+            chain.mix_hash(&[&m.head]);
             Known::default()
         };
         let k_m = chain.key(b'm');
         // Stage 6: msg2.
-        let idx_r = self.encapsulate(peers, &m, &mut chain, &known, rng, out)?;
-        Ok(self.seal_biscuit(&m, &chain, &known, (idx_r, k_m), rng, out))
+        let (idx_r, head) = self.encapsulate(peers, &m, &mut chain, &known, rng, out)?;
+        Ok(self.seal_biscuit(&m, &chain, &known, (idx_r, head, k_m), rng, out))
     }
 
     /// Takes msg3: opens the biscuit, authenticates the initiator, commits

@@ -9,7 +9,9 @@ use rand_core::CryptoRng;
 use super::{Reply, Responder, SOURCE_BURST, SOURCE_INTERVAL_MS};
 use crate::Error;
 use crate::ids::{Load, gcra};
-use crate::kdf::{C_COOKIE, C_COOKIE_KEY, C_MAC2, C_SOURCE, Key, dk, lp16, mac_ok, mac16};
+use crate::kdf::{
+    C_COOKIE, C_COOKIE_KEY, C_MAC2, C_SOURCE, Key, digest, dk, lp16, mac_ok, mac16, mac16_digest,
+};
 use crate::suite::{Auth, Mode, Suite};
 use crate::wire::{self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, Layout, MSG1};
 
@@ -20,6 +22,8 @@ pub(super) struct Msg1<'a> {
     pub(super) h: wire::Header,
     pub(super) suite: Suite,
     pub(super) l: Layout,
+    /// `H(head)` (§3.5): mac1 and the transcript's first MixHash share it.
+    pub(super) head: [u8; 32],
 }
 
 impl<'a> Msg1<'a> {
@@ -35,12 +39,23 @@ impl<'a> Msg1<'a> {
         if msg.len() != l.msg1_len() {
             return Err(Error::Length);
         }
-        Ok(Msg1 { msg, h, suite, l })
+        let mut m = Msg1 {
+            msg,
+            h,
+            suite,
+            l,
+            head: [0; 32],
+        };
+        m.head = digest(&msg[..m.head_end()]);
+        Ok(m)
     }
 
-    /// The bytes mac1 covers (everything before it).
-    pub(super) fn before_mac1(&self) -> &'a [u8] {
-        &self.msg[..self.l.m1_mac1().start]
+    /// Where the head ends (§3.5): `a` in KEM mode, mac1's offset in SIG mode.
+    fn head_end(&self) -> usize {
+        match self.l.mode {
+            Mode::Kem => self.l.m1_enc_id().start,
+            Mode::Sig => self.l.m1_mac1().start,
+        }
     }
 
     pub(super) fn mac1(&self) -> &'a [u8] {
@@ -60,7 +75,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     ) -> Result<Option<Reply>, Error> {
         let l = &m.l;
         // 2. mac1: the sender knows hpk_R.
-        if !mac_ok(&mac16(&self.mac1_key, m.before_mac1()), m.mac1()) {
+        let rest = &m.msg[m.head_end()..l.m1_mac1().start];
+        if !mac_ok(&mac16_digest(&self.mac1_key, &m.head, rest), m.mac1()) {
             return Err(Error::Mac1);
         }
         // 3. under load: a valid mac2 (else a cookie reply), then the source bucket.

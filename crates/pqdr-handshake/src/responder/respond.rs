@@ -8,7 +8,7 @@ use zeroize::Zeroize;
 use super::admit::Msg1;
 use super::{PEER_INTERVAL_MS, Reply, Responder};
 use crate::ids::{PeerStore, Tai64N, gcra};
-use crate::kdf::{C_BISCUIT, Chain, Coins, Key, SIG_CTX_R, dk, mac16};
+use crate::kdf::{C_BISCUIT, Chain, Coins, Key, SIG_CTX_R, digest, dk, mac16_digest};
 use crate::suite::{Auth, Mode};
 use crate::wire::{self, BISCUIT_PT, MSG2, biscuit_ad};
 use crate::{Error, Instant, x25519};
@@ -28,7 +28,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     /// Returns hpk_I, the key id we look the initiator up by.
     pub(super) fn open_id(&self, m: &Msg1<'_>, chain: &mut Chain) -> Result<[u8; 32], Error> {
         let (msg, l) = (m.msg, &m.l);
-        chain.mix_hash(&[&msg[..l.m1_enc_id().start]]);
+        chain.mix_hash(&[&m.head]);
         let mut ss = [0u8; 32];
         A::decapsulate(&self.me.sk, &msg[l.m1_ct()], &mut ss);
         chain.mix(b'R', &ss);
@@ -108,7 +108,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     }
 
     /// §4.4 steps 4–5 / §4.6: msg2 up to and including conf_R / enc_R in
-    /// `out` (exactly msg2's length). Returns R's sender index.
+    /// `out` (exactly msg2's length). Returns R's sender index and `H(head)`
+    /// of msg2 (§3.5).
     pub(super) fn encapsulate<R: CryptoRng + ?Sized>(
         &self,
         peers: &mut impl PeerStore<A>,
@@ -117,7 +118,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         known: &Known,
         rng: &mut R,
         out: &mut [u8],
-    ) -> Result<u32, Error> {
+    ) -> Result<(u32, [u8; 32]), Error> {
         let (msg, l, hybrid) = (m.msg, &m.l, m.suite.hybrid());
         let idx_r = rng.next_u32();
         wire::write_header(out, MSG2, m.suite.id(), idx_r, Some(m.h.sender));
@@ -147,7 +148,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         // Public: hdrB, ct_E, ct_I and X_R are sent (th hashes them).
         pqdr_ctgrind::hook::declassify(&mut out[..l.m2_conf().start]);
-        chain.mix_hash(&[&out[..l.m2_conf().start]]);
+        let head = digest(&out[..l.m2_conf().start]);
+        chain.mix_hash(&[&head]);
         chain.mix(b'E', &ss_e);
         ss_e.zeroize();
         let x_i = &msg[l.m1_x()];
@@ -182,7 +184,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         k3.seal(conf, &chain.th);
         chain.mix_hash(&[&out[l.m2_conf()]]);
-        Ok(idx_r)
+        Ok((idx_r, head))
     }
 
     /// The biscuit (§3.4: our whole state for this attempt, sealed under
@@ -192,7 +194,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         m: &Msg1<'_>,
         chain: &Chain,
         known: &Known,
-        (idx_r, k_m): (u32, Key),
+        (idx_r, head, k_m): (u32, [u8; 32], Key),
         rng: &mut R,
         out: &mut [u8],
     ) -> Reply {
@@ -214,7 +216,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let key = Key(dk(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));
         let ad = biscuit_ad(m.suite.id(), m.h.sender, idx_r, &self.me.hpk);
         key.seal(&mut b[16..], &ad);
-        let mac = mac16(&k_m.0, &out[..l.m2_mac1().start]);
+        let mac = mac16_digest(&k_m.0, &head, &out[l.m2_conf().start..l.m2_mac1().start]);
         out[l.m2_mac1()].copy_from_slice(&mac);
         self.last_k_m = k_m.0;
         Reply::Msg2(l.msg2_len())
