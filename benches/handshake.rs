@@ -120,9 +120,9 @@ mod hs {
     const IP_UDP: usize = 48;
     /// The context prefix, `PROTO` and the ML-DSA contexts (docs/protocol/handshake.md §4.1).
     const PREFIX: &str = "pqdr-handshake v1 2026-11-25T22:00Z ";
-    const PROTO: &[u8] = b"pqdr-handshake v1";
-    const CTX_R: &[u8] = b"pqdr-handshake v1 responder";
-    const CTX_I: &[u8] = b"pqdr-handshake v1 initiator";
+    const PROTO: &[u8] = b"pqdr-handshake v2";
+    const CTX_R: &[u8] = b"pqdr-handshake v2 responder";
+    const CTX_I: &[u8] = b"pqdr-handshake v2 initiator";
     /// Scalar and point of the timed X25519 operations (constant time).
     const X_SCALAR: [u8; 32] = [0x44; 32];
     /// Rounds of the alternating measurement and the time of one batch.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for the pqdr-handshake v1 test vectors.
+"""Independent reference for the pqdr-handshake v2 test vectors.
 
 Written from docs/protocol/handshake.md (§2-§4, §7, §9; lp32(pk) in the key id is §4.2), plus
 docs/protocol/ratchet.md §1.3 for root_0, and NOT from the Rust code. For every case of the vector
@@ -22,6 +22,8 @@ ct/ss and public keys):
   * ML-DSA: Sign_internal(sk, 0x00 || len(ctx) || ctx || m, rnd = coins s / t) for
     sig_R over th || hpk_R and sig_I over th || hpk_I || ts, verified with the
     library's pure verify (which builds M' itself), and tampered signatures refused;
+  * the message digests H(head) = BLAKE3(msg1[0..a]) and BLAKE3(msg2[0..b]) (§3.5),
+    which both the transcript (MixHash(H(head))) and mac1 take;
   * ck_0, th_0 and every MixHash / Mix / Key value in protocol order, against
     `trace` (ck0/th0 may come in either order) and `keys` (k1..k4, k_m);
   * every ChaCha20-Poly1305 seal (nonce 0^12, ad = th) -- enc_id, enc_ts, conf_R,
@@ -30,7 +32,8 @@ ct/ss and public keys):
     reply seal (ad = msg1.mac1); each also opened from the recorded message bytes;
   * msg1, msg2, msg3 field by field and byte for byte, their lengths against
     docs/protocol/handshake.md §3/§7, SIG-mode padding (len(msg1) = ceil(len(msg2)/3), zeros);
-  * mac1 (msg1/msg3 keyed by DK(mac1, hpk_R), msg2 by k_m), mac2 (zeros, and keyed by
+  * mac1 (msg1/msg3 keyed by DK(mac1, hpk_R), msg2 by k_m; msg1/msg2 over H(head) ||
+    the rest, msg3 over its bytes), mac2 (zeros, and keyed by
     DK(mac2, cookie) in msg1_with_mac2), cookie = DK(cookie, csecret || lp(src))[..16];
   * the output secret = DK(ratchet secret, ck || th), transcript = th, context =
     "pqdr-hs1" || be16(suite) || hpk_I || hpk_R || lp(app_label), and root_0 =
@@ -70,7 +73,7 @@ from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768
 
 # --- constants (docs/protocol/handshake.md §4.1) --------------------------------------------
 
-PREFIX = "pqdr-handshake v1 2026-11-25T22:00Z "
+PREFIX = "pqdr-handshake v1 2026-11-25T22:00Z "  # kept by v2 (docs/protocol/handshake.md §2 "Version")
 C_PEER_ID = PREFIX + "peer id"
 C_CK_INIT = PREFIX + "chaining key init"
 C_TH = PREFIX + "transcript"
@@ -83,10 +86,10 @@ C_MAC2 = PREFIX + "mac2"
 C_COOKIE = PREFIX + "cookie"
 C_COOKIE_KEY = PREFIX + "cookie key"
 C_BISCUIT = PREFIX + "biscuit"
-PROTO = b"pqdr-handshake v1"
-CTX_SIG_R = b"pqdr-handshake v1 responder"
-CTX_SIG_I = b"pqdr-handshake v1 initiator"
-VERSION = 0x01
+PROTO = b"pqdr-handshake v2"
+CTX_SIG_R = b"pqdr-handshake v2 responder"
+CTX_SIG_I = b"pqdr-handshake v2 initiator"
+VERSION = 0x02
 T_MSG1, T_MSG2, T_MSG3, T_COOKIE = 1, 2, 3, 4
 # docs/protocol/ratchet.md §1.3 / §1.4, with the context prefix of scripts/ratchet_vectors.py.
 CTX_ROOT_INIT = "pqdr-ratchet v2 2026-11-25T20:00Z root init"
@@ -112,6 +115,11 @@ ZERO32 = bytes(32)
 def dk(ctx, data, n=32):
     """BLAKE3 derive_key (XOF to n bytes)."""
     return blake3(data, derive_key_context=ctx).digest(length=n)
+
+
+def hd(data):
+    """H(x): the BLAKE3 hash, 32 bytes (the message digest of §3.5)."""
+    return blake3(data).digest()
 
 
 def kh(key, data):
@@ -521,8 +529,8 @@ class Case:
         hdr_a = bytes([T_MSG1, VERSION]) + suite2 + be(I["idx"], 4)
         m1_sizes = expected_sizes(self.suite)
         if self.kem_mode:
-            head = hdr_a + ek_e + ct_r + (X_I if f["hybrid"] else b"")
-            sch.mixhash(head)
+            head1 = hdr_a + ek_e + ct_r + (X_I if f["hybrid"] else b"")
+            sch.mixhash(hd(head1))
             sch.mix("R", ss_r)
             if f["hybrid"]:
                 sch.mix("a", self.dh("es = DH(x_I, XS_R)", x_i, R["xpk"], R["xsk"], X_I))
@@ -544,12 +552,16 @@ class Case:
             k1 = k2 = None
             fixed = len(hdr_a) + len(ek_e) + (32 if f["hybrid"] else 0) + 32
             pad = bytes(m1_sizes[0] - fixed)
-            sch.mixhash(hdr_a + ek_e + (X_I if f["hybrid"] else b"") + pad)
+            head1 = hdr_a + ek_e + (X_I if f["hybrid"] else b"") + pad
+            sch.mixhash(hd(head1))
             k_m = sch.key("m")
             body1 = [("hdrA", hdr_a), ("ek_E", ek_e)] + ([("X_I", X_I)] if f["hybrid"] else []) + [("pad", pad)]
         pre1 = b"".join(b for _, b in body1)
+        check("msg1 head (digested) is the start of msg1", pre1[:len(head1)], head1)
         mac1_key = dk(C_MAC1, hpk_r)
-        mac1_1 = kh(mac1_key, pre1)[:16]
+        # §3.5: mac1 = KH(K, H(head) || the bytes between head and mac1)
+        mac1_1 = kh(mac1_key, hd(head1) + pre1[len(head1):])[:16]
+        check("msg1 mac1 is over H(head) || rest, not the raw bytes (v1)", kh(mac1_key, pre1)[:16] != mac1_1, True)
         msg1_fields = body1 + [("mac1", mac1_1), ("mac2", bytes(16))]
         msg1 = self.fields("msg1", msg1_fields, c["msg1"])
         check("msg1 length per docs/protocol/handshake.md §3/§7", len(msg1), m1_sizes[0])
@@ -570,7 +582,8 @@ class Case:
             X_R = x25519_pub(y_r)
         hdr_b2 = bytes([T_MSG2, VERSION]) + suite2 + be(R["idx"], 4) + be(I["idx"], 4)
         if self.kem_mode:
-            sch.mixhash(hdr_b2 + ct_e + ct_i + (X_R if f["hybrid"] else b""))
+            head2 = hdr_b2 + ct_e + ct_i + (X_R if f["hybrid"] else b"")
+            sch.mixhash(hd(head2))
             sch.mix("E", ss_e)
             sch.mix("I", ss_i)
             if f["hybrid"]:
@@ -584,7 +597,8 @@ class Case:
             body2 += [("conf_R", conf_r)]
             bis_hpk_i, bis_ts = hpk_i, self.ts
         else:
-            sch.mixhash(hdr_b2 + ct_e + (X_R if f["hybrid"] else b""))
+            head2 = hdr_b2 + ct_e + (X_R if f["hybrid"] else b"")
+            sch.mixhash(hd(head2))
             sch.mix("E", ss_e)
             if f["hybrid"]:
                 sch.mix("c", self.dh("ee = DH(x_R, X_I)", y_r, X_I, x_i, X_R))
@@ -614,10 +628,11 @@ class Case:
         bad = suite2 + be(I["idx"], 4) + be(R["idx"], 4) + hpk_r
         biscuit = bsalt + seal(bk, bpt, bad)
         pre2 = b"".join(b for _, b in body2) + biscuit
-        mac1_2 = kh(k_m, pre2)[:16]
+        check("msg2 head (digested) is the start of msg2", pre2[:len(head2)], head2)
+        mac1_2 = kh(k_m, hd(head2) + pre2[len(head2):])[:16]
         msg2 = self.fields("msg2", body2 + [("biscuit", biscuit), ("mac1", mac1_2)], c["msg2"])
         check("msg2 length per docs/protocol/handshake.md §3/§7", len(msg2), m1_sizes[1])
-        check("msg2 mac1 is not keyed by DK(mac1, hpk_R) (k_m instead)", kh(mac1_key, pre2)[:16] != mac1_2, True)
+        check("msg2 mac1 is not keyed by DK(mac1, hpk_R) (k_m instead)", kh(mac1_key, hd(head2) + pre2[len(head2):])[:16] != mac1_2, True)
         off = sum(len(b) for _, b in body2)
         if self.kem_mode:
             self.sealed("conf_R = Seal(k3, e)", k3, b"", ad3, msg2[off - 16:off])
@@ -715,7 +730,7 @@ class Case:
 
 def main(args):
     path = args[0] if args else "crates/pqdr-handshake/vectors/v1.json"
-    kat = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kat", "acvp")
+    kat = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "acvp")
     check = Checker()
     try:
         self_test(check, os.path.normpath(kat))

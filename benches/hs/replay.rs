@@ -169,6 +169,8 @@ impl<A: Fam> Case<A> {
             &[&lp(PROTO), PROTO, &s, hpk_r, &lp(LABEL), LABEL],
         );
         let mix_hash = |th: &[u8; 32], x: &[u8]| dk("transcript", &[th, x]);
+        // v2 (docs/protocol/handshake.md §3.5): the heads of msg1 and msg2 enter as H(head).
+        let hh = |x: &[u8]| *blake3::hash(x).as_bytes();
         let (n1, n3) = (m1.len(), m3.len());
         let mut o = OpsIn {
             i_sk: A::keypair(1).0,
@@ -193,7 +195,8 @@ impl<A: Fam> Case<A> {
             let a = 8 + ek_len + A::CT_LEN + xl;
             let b = 12 + cte_len + A::CT_LEN + xl;
             let mut th = th0;
-            for seg in [&m1[..a], &m1[a..a + 48], &m1[a + 48..a + 76], &m2[..b]] {
+            let (h1, h2) = (hh(&m1[..a]), hh(&m2[..b]));
+            for seg in [&h1[..], &m1[a..a + 48], &m1[a + 48..a + 76], &h2[..]] {
                 th = mix_hash(&th, seg);
             }
             th = mix_hash(&th, &m2[b..b + 16]);
@@ -202,8 +205,8 @@ impl<A: Fam> Case<A> {
         } else {
             let b = 12 + cte_len + xl;
             let sig_end = b + A::SIG_LEN + 16;
-            let th1 = mix_hash(&th0, &m1[..n1 - 32]);
-            let th2 = mix_hash(&th1, &m2[..b]);
+            let th1 = mix_hash(&th0, &hh(&m1[..n1 - 32]));
+            let th2 = mix_hash(&th1, &hh(&m2[..b]));
             let th2b = mix_hash(&th2, &m2[b..sig_end]);
             let th3 = mix_hash(&th2b, &m3[..12]);
             // k3, k4: ck_0, Mix('E', ss_E) [, Mix('c', ee)].

@@ -11,10 +11,13 @@ impl<A: Fam> Case<A> {
         let mut m = self.m1.clone();
         let (ek_len, _) = eph_sizes(self.eph);
         let xl = if self.hybrid { 32 } else { 0 };
-        m[8 + ek_len + A::CT_LEN + xl] ^= 1;
+        let a = 8 + ek_len + A::CT_LEN + xl;
+        m[a] ^= 1;
         let n = m.len();
         let key = dk("mac1", &[&self.hpk_r]);
-        let mac = blake3::keyed_hash(&key, &m[..n - 32]);
+        // mac1 = KH(K, H(msg1[0..a]) ‖ enc_id ‖ enc_ts) (docs/protocol/handshake.md §3.5).
+        let input = [blake3::hash(&m[..a]).as_bytes(), &m[a..n - 32]].concat();
+        let mac = blake3::keyed_hash(&key, &input);
         m[n - 32..n - 16].copy_from_slice(&mac.as_bytes()[..16]);
         m
     }

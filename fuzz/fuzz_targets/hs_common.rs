@@ -319,7 +319,7 @@ pub const C_OUT: &str = ctx!("ratchet secret");
 pub const C_MAC1: &str = ctx!("mac1");
 pub const C_MAC2: &str = ctx!("mac2");
 pub const C_BISCUIT: &str = ctx!("biscuit");
-pub const SIG_CTX_I: &[u8] = b"pqdr-handshake v1 initiator";
+pub const SIG_CTX_I: &[u8] = b"pqdr-handshake v2 initiator";
 
 pub fn dk(ctx: &str, parts: &[&[u8]]) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key(ctx);
@@ -339,6 +339,18 @@ pub fn mac16(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
 pub fn set_mac(msg: &mut [u8], at: usize, key: &[u8; 32]) {
     if msg.len() >= at + 16 {
         let m = mac16(key, &msg[..at]);
+        msg[at..at + 16].copy_from_slice(&m);
+    }
+}
+
+/// Rewrites mac1 at `at` of msg1 / msg2 (type byte 1 / 2), v2's
+/// `KH(key, H(head) ‖ rest)` (docs/protocol/handshake.md §3.5); `head_end` is
+/// where the head ends (`at - 76` for KEM msg1, `at` for SIG msg1, `b` for msg2).
+pub fn set_mac1(msg: &mut [u8], at: usize, head_end: usize, key: &[u8; 32]) {
+    if msg.len() >= at + 16 && head_end <= at {
+        let mut input = blake3::hash(&msg[..head_end]).as_bytes().to_vec();
+        input.extend_from_slice(&msg[head_end..at]);
+        let m = mac16(key, &input);
         msg[at..at + 16].copy_from_slice(&m);
     }
 }
@@ -383,7 +395,7 @@ pub fn biscuit(bkey: &[u8; 32], salt: &[u8; 16], pt: &[u8; 116], ad: &[u8]) -> V
 pub fn header(ty: u8, suite: u16, sender: u32, receiver: u32) -> [u8; 12] {
     let mut h = [0u8; 12];
     h[0] = ty;
-    h[1] = 1;
+    h[1] = pqdr_handshake::wire::VERSION;
     h[2..4].copy_from_slice(&suite.to_be_bytes());
     h[4..8].copy_from_slice(&sender.to_be_bytes());
     h[8..12].copy_from_slice(&receiver.to_be_bytes());

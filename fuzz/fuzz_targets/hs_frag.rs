@@ -57,7 +57,7 @@ fn round_trip(mode: u8, rest: &[u8]) {
         if msg[0] == 2 {
             msg[0] = 3; // no msg2 key on this side
         }
-        msg[1] = 1;
+        msg[1] = pqdr_handshake::wire::VERSION;
     }
     let Ok(frags) = fragment(&msg, &keys) else {
         assert!(msg.len() < 8 || msg.len() > 32 * FRAG_PAYLOAD);

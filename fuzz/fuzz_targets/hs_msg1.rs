@@ -44,7 +44,17 @@ fn run<A: Fam>(hybrid: bool, flags: u8, rest: &[u8]) {
     };
     let n = msg.len();
     if flags & 16 != 0 && n >= 32 {
-        set_mac(&mut msg, n - 32, &mac1_key(&hpk::<A>(Side::R, hybrid)));
+        let head_end = if A::MODE == Mode::Kem {
+            (n - 32).saturating_sub(76)
+        } else {
+            n - 32
+        };
+        set_mac1(
+            &mut msg,
+            n - 32,
+            head_end,
+            &mac1_key(&hpk::<A>(Side::R, hybrid)),
+        );
     }
     if flags & 32 != 0 && n >= 16 {
         set_mac(&mut msg, n - 16, &mac2_key(&resp.cookie_for_test(SRC)));

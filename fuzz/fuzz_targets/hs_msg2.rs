@@ -15,7 +15,7 @@ mod hs_common;
 
 use hs_common::*;
 use libfuzzer_sys::fuzz_target;
-use pqdr_handshake::{Instant, K768, Role, S65};
+use pqdr_handshake::{Instant, K768, Mode, Role, S65};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
@@ -39,7 +39,14 @@ fn run<A: Fam>(hybrid: bool, flags: u8, rest: &[u8]) {
     };
     let n = msg.len();
     if flags & 8 != 0 && n >= 16 {
-        set_mac(&mut msg, n - 16, &ex.k_m);
+        // conf_R (KEM) / enc_R (SIG) and the biscuit follow the head.
+        let rest = 148
+            + if A::MODE == Mode::Kem {
+                16
+            } else {
+                A::SIG_LEN + 16
+            };
+        set_mac1(&mut msg, n - 16, (n - 16).saturating_sub(rest), &ex.k_m);
     }
     if flags & 16 != 0 {
         init.handle_cookie_reply(&ex.cookie_reply, Instant(0))

@@ -30,9 +30,9 @@
 //! #   fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Infallible> { for b in d { *b = self.try_next_u64()? as u8; } Ok(()) } }
 //! # impl TryCryptoRng for Rng {}
 //! # let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-//! // A 2,388-byte "msg1" (K768's size): type 1, version 1, suite, sender index, body.
+//! // A 2,388-byte "msg1" (K768's size): type 1, version 2, suite, sender index, body.
 //! let mut msg1 = vec![0u8; 2388];
-//! msg1[..8].copy_from_slice(&[1, 1, 0, 1, 0, 0, 0, 42]);
+//! msg1[..8].copy_from_slice(&[1, 2, 0, 1, 0, 0, 0, 42]);
 //! let keys = FragKeys::for_responder(&[7; 32]); // the responder's key id hpk_R
 //! let dgrams: Vec<_> = fragment(&msg1, &keys)?.collect();
 //! assert_eq!(dgrams.len(), 2);
@@ -51,10 +51,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::initiator::Initiator;
-use crate::kdf::{C_FRAG, dk, mac_ok, mac16};
+use crate::kdf::{C_FRAG, digest, dk, mac_ok, mac16, mac16_digest};
 use crate::responder::Responder;
-use crate::suite::Auth;
-use crate::wire::{MSG1, MSG2, MSG3, MSG3_MAX, VERSION};
+use crate::suite::{Auth, Suite};
+use crate::wire::{Layout, MSG1, MSG2, MSG3, MSG3_MAX, VERSION};
 use pqdr_ratchet::Instant;
 
 /// Largest handshake datagram: 1,280 (IPv6 minimum MTU) − 40 (IPv6) − 8 (UDP).
@@ -152,7 +152,16 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         if n < 16 + 8 {
             return Err(Error::length(16 + 8, n));
         }
-        if msg2[0] != MSG2 || !mac_ok(&mac16(&self.last_k_m, &msg2[..n - 16]), &msg2[n - 16..]) {
+        // mac1 of msg2 (docs/protocol/handshake.md §3.5) under the last k_m.
+        let l = Suite::parse::<A>(u16::from_be_bytes([msg2[2], msg2[3]]))
+            .map(Layout::new::<A>)
+            .map_err(|_| Error::WrongState)?;
+        if msg2[0] != MSG2 || n != l.msg2_len() {
+            return Err(Error::WrongState);
+        }
+        let head = digest(&msg2[..l.m2_conf().start]);
+        let mac = mac16_digest(&self.last_k_m, &head, &msg2[l.m2_conf().start..n - 16]);
+        if !mac_ok(&mac, &msg2[n - 16..]) {
             return Err(Error::WrongState);
         }
         fragment(

@@ -8,7 +8,8 @@ use zeroize::Zeroize;
 use crate::established::{Established, MAX_APP_LABEL};
 use crate::ids::{Identity, Peer, Tai64N};
 use crate::kdf::{
-    C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, dk, mac_ok, mac16,
+    C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, digest, dk, mac_ok,
+    mac16, mac16_digest,
 };
 use crate::suite::{Auth, EphKey, Ephemeral, Mode, Suite};
 use crate::wire::{
@@ -204,10 +205,16 @@ impl<A: Auth> Initiator<A> {
         pqdr_ctgrind::hook::declassify(&mut msg1[HDR_A..layout.m1_x().end]);
 
         let chain = &mut s.chain;
+        // §3.5: msg1 is hashed once; H(head) feeds the transcript and mac1.
+        let head_end = match A::MODE {
+            Mode::Kem => layout.m1_enc_id().start,
+            Mode::Sig => layout.m1_mac1().start,
+        };
+        let head = digest(&msg1[..head_end]);
         match A::MODE {
             Mode::Kem => {
                 // docs/protocol/handshake.md §4 KEM mode, steps 1–3.
-                chain.mix_hash(&[&msg1[..layout.m1_enc_id().start]]);
+                chain.mix_hash(&[&head]);
                 chain.mix(b'R', &ss);
                 ss.zeroize();
                 let xs_r = cfg.peer.x_public.unwrap_or([0; 32]);
@@ -231,11 +238,11 @@ impl<A: Auth> Initiator<A> {
             }
             Mode::Sig => {
                 // SIG mode: th binds hdrA ‖ ek_E [‖ X_I] ‖ pad; k_m is public.
-                chain.mix_hash(&[&msg1[..layout.m1_mac1().start]]);
+                chain.mix_hash(&[&head]);
             }
         }
         s.k_m = chain.key(b'm').0;
-        let m1 = mac16(&s.mac1_key, &msg1[..layout.m1_mac1().start]);
+        let m1 = mac16_digest(&s.mac1_key, &head, &msg1[head_end..layout.m1_mac1().start]);
         msg1[layout.m1_mac1()].copy_from_slice(&m1);
 
         if A::MODE == Mode::Sig {
@@ -428,10 +435,10 @@ impl<A: Auth> Initiator<A> {
         if h.receiver != self.idx {
             return Err(Error::UnknownIndex);
         }
-        if !mac_ok(
-            &mac16(&self.k_m, &msg[..l.m2_mac1().start]),
-            &msg[l.m2_mac1()],
-        ) {
+        // §3.5: msg2 is hashed once; H(head) serves mac1 and the transcript.
+        let head = digest(&msg[..l.m2_conf().start]);
+        let rest = &msg[l.m2_conf().start..l.m2_mac1().start];
+        if !mac_ok(&mac16_digest(&self.k_m, &head, rest), &msg[l.m2_mac1()]) {
             return Err(Error::Mac1);
         }
         let hybrid = self.suite.hybrid();
@@ -451,7 +458,7 @@ impl<A: Auth> Initiator<A> {
         match A::MODE {
             Mode::Kem => {
                 // docs/protocol/handshake.md §4 KEM mode, steps 4–6.
-                chain.mix_hash(&[&msg[..l.m2_conf().start]]);
+                chain.mix_hash(&[&head]);
                 if let Some(e) = &self.eph {
                     e.decapsulate(&msg[l.m2_ct_e()], &mut ss);
                 }
@@ -480,7 +487,7 @@ impl<A: Auth> Initiator<A> {
                 chain.mix_hash(&[&out[c]]);
             }
             Mode::Sig => {
-                chain.mix_hash(&[&msg[..l.m2_conf().start]]);
+                chain.mix_hash(&[&head]);
                 if let Some(e) = &self.eph {
                     e.decapsulate(&msg[l.m2_ct_e()], &mut ss);
                 }

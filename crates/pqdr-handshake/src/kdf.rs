@@ -148,11 +148,11 @@ pub(crate) const C_FRAG: Ctx = Ctx {
     ],
 };
 
-/// `PROTO` of docs/protocol/handshake.md §4.
-pub(crate) const PROTO: &[u8] = b"pqdr-handshake v1";
+/// `PROTO` of docs/protocol/handshake.md §4 (v2: one hash per message, §3.5).
+pub(crate) const PROTO: &[u8] = b"pqdr-handshake v2";
 /// ML-DSA context strings of the two signatures (SIG mode).
-pub(crate) const SIG_CTX_R: &[u8] = b"pqdr-handshake v1 responder";
-pub(crate) const SIG_CTX_I: &[u8] = b"pqdr-handshake v1 initiator";
+pub(crate) const SIG_CTX_R: &[u8] = b"pqdr-handshake v2 responder";
+pub(crate) const SIG_CTX_I: &[u8] = b"pqdr-handshake v2 initiator";
 
 /// `DK(ctx, parts…)`: BLAKE3 derive_key over the concatenation.
 pub(crate) fn dk(ctx: Ctx, parts: &[&[u8]]) -> [u8; 32] {
@@ -165,7 +165,52 @@ pub(crate) fn dk(ctx: Ctx, parts: &[&[u8]]) -> [u8; 32] {
     out
 }
 
-/// `KH(k, m)[..16]`: the 16-byte MACs (mac1, mac2).
+/// `H(head)`: the message digest of docs/protocol/handshake.md §3.5 (BLAKE3
+/// `hash`), taken once per msg1 / msg2 and used by both mac1 and MixHash.
+pub(crate) fn digest(head: &[u8]) -> [u8; 32] {
+    *blake3::hash(head).as_bytes()
+}
+
+/// mac1 of msg1 / msg2 (§3.5): `KH(k, H(head) ‖ rest)[..16]`.
+pub(crate) fn mac16_digest(key: &[u8; 32], head: &[u8; 32], rest: &[u8]) -> [u8; 16] {
+    // KEM mode: rest is at most 164 bytes; one buffer keeps BLAKE3 on its
+    // one-call path. SIG msg2 (rest = enc_R ‖ biscuit, up to 4.8 KB) streams.
+    let mut buf = [0u8; 32 + 224];
+    let full = if let Some(b) = buf.get_mut(32..32 + rest.len()) {
+        b.copy_from_slice(rest);
+        buf[..32].copy_from_slice(head);
+        blake3::keyed_hash(key, &buf[..32 + rest.len()])
+    } else {
+        let mut h = Hasher::new_keyed(key);
+        update_after(&mut h, head, rest);
+        let out = h.finalize();
+        h.zeroize();
+        out
+    };
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&full.as_bytes()[..16]);
+    out
+}
+
+/// `h.update(prefix ‖ m)` for a 32-byte public `prefix`: when `m` is long,
+/// the prefix and m's start go in as one two-chunk slice, which BLAKE3
+/// hashes as one subtree (its SIMD path); the rest then starts on a chunk
+/// boundary. The prefix alone first would send the first chunks block by block.
+fn update_after(h: &mut Hasher, prefix: &[u8; 32], m: &[u8]) {
+    if 32 + m.len() >= 2 * blake3::CHUNK_LEN {
+        let mut buf = [0u8; 2 * blake3::CHUNK_LEN];
+        let (head, rest) = m.split_at(buf.len() - 32);
+        buf[..32].copy_from_slice(prefix);
+        buf[32..].copy_from_slice(head);
+        h.update(&buf);
+        h.update(rest);
+    } else {
+        h.update(prefix);
+        h.update(m);
+    }
+}
+
+/// `KH(k, m)[..16]`: the 16-byte MACs (msg3's mac1, mac2).
 pub(crate) fn mac16(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     let full = blake3::keyed_hash(key, msg);
     let mut out = [0u8; 16];
@@ -260,19 +305,8 @@ impl Chain {
     pub(crate) fn mix_hash(&mut self, parts: &[&[u8]]) {
         let mut h = C_TH.hasher();
         match parts {
-            // A whole message (two chunks or more with th): the same bytes,
-            // with th and the message's start in one two-chunk slice, which
-            // BLAKE3 hashes as one subtree (its SIMD path); the rest then
-            // starts on a chunk boundary. th alone first would send the
-            // first chunks block by block. th is public.
-            [m] if 32 + m.len() >= 2 * blake3::CHUNK_LEN => {
-                let mut buf = [0u8; 2 * blake3::CHUNK_LEN];
-                let (head, rest) = m.split_at(buf.len() - 32);
-                buf[..32].copy_from_slice(&self.th);
-                buf[32..].copy_from_slice(head);
-                h.update(&buf);
-                h.update(rest);
-            }
+            // One long field (SIG mode's enc_R / enc_I): th is public.
+            [m] => update_after(&mut h, &self.th, m),
             _ => {
                 h.update(&self.th);
                 for p in parts {

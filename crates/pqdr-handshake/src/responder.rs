@@ -6,17 +6,17 @@ use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
 use crate::established::{Established, MAX_APP_LABEL};
-use crate::ids::{Identity, Load, PeerStore, Tai64N, gcra};
-use crate::kdf::{
-    C_BISCUIT, C_COOKIE, C_COOKIE_KEY, C_MAC1, C_MAC2, C_SOURCE, Chain, Coins, Key, SIG_CTX_I,
-    SIG_CTX_R, dk, lp16, mac_ok, mac16,
-};
+use crate::ids::{Identity, Load, PeerStore, Tai64N};
+use crate::kdf::{C_BISCUIT, C_MAC1, Chain, Key, SIG_CTX_I, dk, mac_ok, mac16};
 use crate::suite::{Auth, Mode, Suite};
-use crate::wire::{
-    self, BISCUIT_PT, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG2, MSG3,
-    biscuit_ad,
-};
-use crate::{Error, Instant, Role, x25519};
+use crate::wire::{self, BISCUIT_PT, HDR_B, Layout, MSG3, biscuit_ad};
+use crate::{Error, Instant, Role};
+
+mod admit;
+mod respond;
+
+use admit::Msg1;
+use respond::Known;
 
 /// Biscuit keys and cookie secrets rotate every 120 s (the previous one is kept).
 pub const ROTATE_MS: u64 = 120_000;
@@ -153,63 +153,6 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         &self.me
     }
 
-    fn cookie(&self, which: usize, src: &[u8]) -> [u8; 16] {
-        let full = dk(C_COOKIE, &[&self.csecrets[which], &lp16(src), src]);
-        let mut c = [0u8; 16];
-        c.copy_from_slice(&full[..16]);
-        c
-    }
-
-    fn mac2_valid(&self, src: &[u8], body: &[u8], mac2: &[u8]) -> bool {
-        (0..2).any(|w| mac_ok(&mac16(&dk(C_MAC2, &[&self.cookie(w, src)]), body), mac2))
-    }
-
-    fn cookie_reply<R: CryptoRng + ?Sized>(
-        &self,
-        h: &wire::Header,
-        src: &[u8],
-        mac1: &[u8],
-        rng: &mut R,
-        out: &mut [u8],
-    ) -> Result<Reply, Error> {
-        if out.len() < COOKIE_REPLY_LEN {
-            return Err(Error::BufferTooSmall);
-        }
-        let out = &mut out[..COOKIE_REPLY_LEN];
-        wire::write_header(out, COOKIE_REPLY, h.suite, h.sender, None);
-        rng.fill_bytes(&mut out[8..24]);
-        let key = Key(dk(C_COOKIE_KEY, &[&self.me.hpk, &out[8..24]]));
-        out[24..40].copy_from_slice(&self.cookie(0, src));
-        key.seal(&mut out[24..56], mac1);
-        Ok(Reply::CookieReply(COOKIE_REPLY_LEN))
-    }
-
-    fn source_ok(&mut self, src: &[u8], now: Instant) -> bool {
-        let h = dk(C_SOURCE, &[&self.src_key, src]);
-        let mut t = [0u8; 8];
-        t.copy_from_slice(&h[..8]);
-        let tag = u64::from_be_bytes(t);
-        // Multiply-shift maps the tag onto RL slots without division.
-        // Not secret from the network: which sources share a slot shows in
-        // their rate limits (colliding sources share a bucket).
-        let mut tag = tag;
-        pqdr_ctgrind::hook::declassify(&mut tag);
-        let i = usize::try_from((u128::from(tag) * RL as u128) >> 64).unwrap_or(0);
-        let Some(slot) = self.slots.get_mut(i) else {
-            return true;
-        };
-        if slot.tag != tag {
-            // Another source owns the slot. Take it over only once its bucket
-            // is full again (idle); otherwise share the bucket, so that
-            // alternating two colliding sources cannot refill it.
-            if slot.tat <= now.0 {
-                slot.tat = 0;
-            }
-            slot.tag = tag;
-        }
-        gcra(&mut slot.tat, now.0, SOURCE_INTERVAL_MS, SOURCE_BURST)
-    }
-
     /// Answers msg1 (docs/protocol/handshake.md §5 steps 1–6): msg2 or a cookie reply in `out`.
     /// Nothing about the attempt is stored: its state travels in the biscuit.
     ///
@@ -229,202 +172,30 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         out: &mut [u8],
     ) -> Result<Reply, Error> {
         self.check_rotation(now)?;
-        // 1. length, type, version, suite against our key.
-        let h = wire::header(msg, MSG1, HDR_A)?;
-        let suite = Suite::parse::<A>(h.suite)?;
-        if A::MODE == Mode::Kem && suite.hybrid() != self.me.x_secret.is_some() {
-            return Err(Error::SuiteNotAccepted);
+        // Stages 1–4, cheapest first (§5.1): parse, then mac1, mac2 / cookie,
+        // buckets and the SIG amplification rule (admit.rs).
+        let m = Msg1::parse::<A>(msg, self.me.x_secret.is_some())?;
+        if let Some(reply) = self.admit(&m, (src, load, now), rng, out)? {
+            return Ok(reply);
         }
-        let l = Layout::new::<A>(suite);
-        if msg.len() != l.msg1_len() {
-            return Err(Error::length(l.msg1_len(), msg.len()));
-        }
-        // 2. mac1: the sender knows hpk_R.
-        let mac1 = &msg[l.m1_mac1()];
-        if !mac_ok(&mac16(&self.mac1_key, &msg[..l.m1_mac1().start]), mac1) {
-            return Err(Error::Mac1);
-        }
-        // 3. under load: a valid mac2 (else a cookie reply), then the source bucket.
-        // mac2 matters only under load, or for a SIG msg2 over 3× msg1's size.
-        let amplifies = A::MODE == Mode::Sig && l.msg2_len() > 3 * l.msg1_len();
-        let mac2_valid = (load == Load::Under || amplifies)
-            && self.mac2_valid(src, &msg[..l.m1_mac2().start], &msg[l.m1_mac2()]);
-        if load == Load::Under {
-            if !mac2_valid {
-                return self.cookie_reply(&h, src, mac1, rng, out);
-            }
-            if !self.source_ok(src, now) {
-                return Err(Error::RateLimited);
-            }
-        }
-        // 4. SIG: never answer more than 3× the bytes without a cookie.
-        if amplifies && !mac2_valid {
-            return self.cookie_reply(&h, src, mac1, rng, out);
-        }
-        if out.len() < l.msg2_len() {
-            return Err(Error::BufferTooSmall);
-        }
-        if A::MODE == Mode::Sig && msg[l.m1_pad()].iter().any(|&b| b != 0) {
-            return Err(Error::NonZeroPadding);
-        }
-        let out = &mut out[..l.msg2_len()];
-        let hybrid = suite.hybrid();
-        if self.init.0 != suite.id() {
-            let c = Chain::init(suite.id(), &self.me.hpk, &self.label[..self.label_len]);
-            self.init = (suite.id(), c.ck, c.th);
+        let out = &mut out[..m.l.msg2_len()];
+        if self.init.0 != m.suite.id() {
+            let c = Chain::init(m.suite.id(), &self.me.hpk, &self.label[..self.label_len]);
+            self.init = (m.suite.id(), c.ck, c.th);
         }
         let mut chain = Chain::from_init(self.init.1, self.init.2);
-        let mut ss = [0u8; 32];
-        let mut hpk_i = [0u8; 32];
-        let mut ts = Tai64N::default();
-        let mut xs_i = [0u8; 32];
-        let x_i = &msg[l.m1_x()];
-        // 5. KEM mode: who is it, is it fresh?
-        if A::MODE == Mode::Kem {
-            chain.mix_hash(&[&msg[..l.m1_enc_id().start]]);
-            A::decapsulate(&self.me.sk, &msg[l.m1_ct()], &mut ss);
-            chain.mix(b'R', &ss);
-            ss.zeroize();
-            if hybrid {
-                chain.mix_dh(b'a', self.me.x_secret.as_ref().unwrap_or(&[0; 32]), x_i)?;
-            }
-            let k1 = chain.key(b'1');
-            let mut enc_id = [0u8; 48];
-            enc_id.copy_from_slice(&msg[l.m1_enc_id()]);
-            k1.open(&mut enc_id, &chain.th)?;
-            // Public to us: the key id we look the initiator up by.
-            pqdr_ctgrind::hook::declassify(&mut enc_id[..32]);
-            hpk_i.copy_from_slice(&enc_id[..32]);
-            chain.mix_hash(&[&msg[l.m1_enc_id()]]);
-            let (psk, authenticated) = {
-                let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
-                if peer.hybrid != hybrid
-                    || (suite.ephemeral() != crate::Ephemeral::MlKem768 && !peer.compact)
-                {
-                    return Err(Error::SuiteNotAccepted);
-                }
-                xs_i = peer.x_public.unwrap_or([0; 32]);
-                (peer.psk.unwrap_or([0; 32]), peer.psk.is_some() || hybrid)
-            };
-            let mut psk = psk;
-            chain.mix(b'P', &psk);
-            psk.zeroize();
-            if hybrid {
-                chain.mix_dh(b'b', self.me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_i)?;
-            }
-            let k2 = chain.key(b'2');
-            let mut enc_ts = [0u8; 28];
-            enc_ts.copy_from_slice(&msg[l.m1_enc_ts()]);
-            k2.open(&mut enc_ts, &chain.th)?;
-            // Public to us: the timestamp compared with the replay record.
-            pqdr_ctgrind::hook::declassify(&mut enc_ts[..12]);
-            let mut tsb = [0u8; 12];
-            tsb.copy_from_slice(&enc_ts[..12]);
-            ts = Tai64N::from_bytes(&tsb);
-            chain.mix_hash(&[&msg[l.m1_enc_ts()]]);
-            let rec = peers.record(&hpk_i).ok_or(Error::UnknownPeer)?;
-            if ts <= rec.last_ts {
-                return Err(Error::StaleTimestamp);
-            }
-            // The per-peer rate counts distinct timestamps (docs/protocol/handshake.md §5,
-            // issue #33 L4): only a msg1 newer than the last charged one is
-            // charged, so a replayed (or resent) authenticated msg1 cannot
-            // keep the bucket empty and lock the initiator's next msg1 out.
-            if authenticated && ts > rec.flood_ts {
-                if !gcra(&mut rec.flood_tat, now.0, PEER_INTERVAL_MS, 1) {
-                    return Err(Error::Flood);
-                }
-                rec.flood_ts = ts;
-            }
+        // Stage 5, KEM mode: decapsulate, then who is it, is it fresh? (respond.rs)
+        let known = if A::MODE == Mode::Kem {
+            let hpk_i = self.open_id(&m, &mut chain)?;
+            self.open_ts(peers, &m, &mut chain, hpk_i, now)?
         } else {
-            chain.mix_hash(&[&msg[..l.m1_mac1().start]]);
-        }
+            chain.mix_hash(&[&m.head]);
+            Known::default()
+        };
         let k_m = chain.key(b'm');
-
-        // 6. encapsulate to ek_E (FIPS 203 §7.2 check) and, in KEM mode, to pk_I.
-        let idx_r = rng.next_u32();
-        wire::write_header(out, MSG2, suite.id(), idx_r, Some(h.sender));
-        let mut m = Coins::new(&self.me.sigma, b'E', rng).take32();
-        let mut ss_e = [0u8; 32];
-        let r = crate::suite::eph_encapsulate(
-            suite.ephemeral(),
-            &msg[l.m1_ek()],
-            &m,
-            &mut out[l.m2_ct_e()],
-            &mut ss_e,
-        );
-        m.zeroize();
-        r?;
-        let mut ss_i = [0u8; 32];
-        if A::MODE == Mode::Kem {
-            let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
-            let mut coins = Coins::new(&self.me.sigma, b'I', rng);
-            A::encapsulate(peer.pk, &mut coins, &mut out[l.m2_ct_i()], &mut ss_i);
-        }
-        let mut x_r = [0u8; 32];
-        if hybrid {
-            x_r = Coins::new(&self.me.sigma, b'y', rng).take32();
-            out[l.m2_x()].copy_from_slice(&x25519::public(&x_r));
-        }
-        // Public: hdrB, ct_E, ct_I and X_R are sent (th hashes them).
-        pqdr_ctgrind::hook::declassify(&mut out[..l.m2_conf().start]);
-        chain.mix_hash(&[&out[..l.m2_conf().start]]);
-        chain.mix(b'E', &ss_e);
-        ss_e.zeroize();
-        let dh_result = (|| -> Result<(), Error> {
-            if A::MODE == Mode::Kem {
-                chain.mix(b'I', &ss_i);
-                if hybrid {
-                    chain.mix_dh(b'c', &x_r, x_i)?;
-                    chain.mix_dh(b'd', &x_r, &xs_i)?;
-                }
-            } else if hybrid {
-                chain.mix_dh(b'c', &x_r, x_i)?;
-            }
-            Ok(())
-        })();
-        ss_i.zeroize();
-        x_r.zeroize();
-        dh_result?;
-        let k3 = chain.key(b'3');
-        let conf = &mut out[l.m2_conf()];
-        if A::MODE == Mode::Sig {
-            let mut rnd = Coins::new(&self.me.sigma, b's', rng).take32();
-            let n = conf.len() - 16;
-            A::sign(
-                &self.me.sk,
-                &[&chain.th, &self.me.hpk],
-                SIG_CTX_R,
-                &rnd,
-                &mut conf[..n],
-            );
-            rnd.zeroize();
-        }
-        k3.seal(conf, &chain.th);
-        chain.mix_hash(&[&out[l.m2_conf()]]);
-
-        // The biscuit: our whole state for this attempt, sealed under bkey.
-        self.biscuit_no += 1;
-        let b = &mut out[l.m2_biscuit()];
-        rng.fill_bytes(&mut b[..16]);
-        let pt = &mut b[16..16 + BISCUIT_PT];
-        pt[..8].copy_from_slice(&self.biscuit_no.to_be_bytes());
-        pt[8..40].copy_from_slice(&hpk_i);
-        // SIG mode: hpk_I and ts are 32 and 12 zero bytes (the id and ts come in enc_I).
-        if A::MODE == Mode::Kem {
-            pt[40..52].copy_from_slice(&ts.to_bytes());
-        } else {
-            pt[40..52].fill(0);
-        }
-        pt[52..84].copy_from_slice(&chain.ck);
-        pt[84..116].copy_from_slice(&chain.th);
-        let key = Key(dk(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));
-        let ad = biscuit_ad(suite.id(), h.sender, idx_r, &self.me.hpk);
-        key.seal(&mut b[16..], &ad);
-        let mac = mac16(&k_m.0, &out[..l.m2_mac1().start]);
-        out[l.m2_mac1()].copy_from_slice(&mac);
-        self.last_k_m = k_m.0;
-        Ok(Reply::Msg2(l.msg2_len()))
+        // Stage 6: msg2.
+        let (idx_r, head) = self.encapsulate(peers, &m, &mut chain, &known, rng, out)?;
+        Ok(self.seal_biscuit(&m, &chain, &known, (idx_r, head, k_m), rng, out))
     }
 
     /// Takes msg3: opens the biscuit, authenticates the initiator, commits

@@ -7,7 +7,7 @@ use crate::Error;
 use crate::suite::{Auth, Mode, Suite};
 
 /// Protocol version byte.
-pub const VERSION: u8 = 0x01;
+pub const VERSION: u8 = 0x02;
 /// Message type bytes.
 pub const MSG1: u8 = 0x01;
 /// msg2.

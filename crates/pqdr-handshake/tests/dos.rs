@@ -68,7 +68,11 @@ fn cookie_round<A: TestKem>(hybrid: bool, eph: Ephemeral) -> &'static str {
         "{name}: only the reply's salt is drawn, no peer lookup"
     );
     // The reply, test-side (docs/protocol/handshake.md §3.3).
-    assert_eq!(reply[..4], [4, 1, msg1[2], msg1[3]], "{name}");
+    assert_eq!(
+        reply[..4],
+        [4, pqdr_handshake::wire::VERSION, msg1[2], msg1[3]],
+        "{name}"
+    );
     assert_eq!(
         reply[4..8],
         init.index().to_be_bytes(),
@@ -165,7 +169,7 @@ fn forged_cookie_reply_costs_one_round() {
     let (mut init, msg1) = begin_msg1(&w, Tai64N::default(), t, 7);
     let n = msg1.len();
     let salt = [0x11u8; 16];
-    let mut forged = vec![4, 1, msg1[2], msg1[3]];
+    let mut forged = vec![4, pqdr_handshake::wire::VERSION, msg1[2], msg1[3]];
     forged.extend_from_slice(&init.index().to_be_bytes());
     forged.extend_from_slice(&salt);
     forged.extend_from_slice(&seal(

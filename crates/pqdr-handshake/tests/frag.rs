@@ -17,7 +17,7 @@ use pqdr_handshake::frag::{
     FRAG_HDR, FRAG_MAC, FRAG_PAYLOAD, FRAGMENT, FragKeys, MAX_DATAGRAM, PER_SOURCE,
     REASSEMBLY_TIMEOUT_MS, Reassembler, fragment, is_fragment,
 };
-use pqdr_handshake::wire::{MSG2_MAX, MSG3_MAX};
+use pqdr_handshake::wire::{MSG2_MAX, MSG3_MAX, VERSION};
 use pqdr_handshake::{
     Ephemeral, Error, Initiator, Instant, K768, KMc, KNt, Load, Reply, S44, S65, S87,
 };
@@ -39,7 +39,7 @@ fn spec_key(ty: u8, base: &[u8; 32]) -> [u8; 32] {
 /// A fragment built by hand: header fields, payload, MAC under `key`.
 #[allow(clippy::too_many_arguments)]
 fn raw(key: &[u8; 32], ty: u8, suite: u16, sender: u32, idx: u8, count: u8, p: &[u8]) -> Vec<u8> {
-    let mut d = vec![FRAGMENT, 1];
+    let mut d = vec![FRAGMENT, VERSION];
     d.extend_from_slice(&suite.to_be_bytes());
     d.extend_from_slice(&sender.to_be_bytes());
     d.extend_from_slice(&[ty, idx, count]);
@@ -53,7 +53,7 @@ fn raw(key: &[u8; 32], ty: u8, suite: u16, sender: u32, idx: u8, count: u8, p: &
 fn message(ty: u8, suite: u16, sender: u32, len: usize) -> Vec<u8> {
     let mut m: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
     m[0] = ty;
-    m[1] = 1;
+    m[1] = VERSION;
     m[2..4].copy_from_slice(&suite.to_be_bytes());
     m[4..8].copy_from_slice(&sender.to_be_bytes());
     m
@@ -421,7 +421,7 @@ fn malformed_fragments_have_typed_errors() {
         (
             {
                 let mut d = raw(&k1, 1, 1, 5, 0, 2, full);
-                d[1] = 2;
+                d[1] = 1; // v1's version byte
                 d
             },
             Error::Version,
@@ -587,7 +587,7 @@ proptest::proptest! {
             if op & 4 != 0 && d.len() >= FRAG_HDR + 1 + FRAG_MAC {
                 // A plausible header and a valid MAC for message type 1 or 3.
                 d[0] = FRAGMENT;
-                d[1] = 1;
+                d[1] = VERSION;
                 d[8] = if op & 8 == 0 { 1 } else { 3 };
                 d[9] %= 4;
                 d[10] = 2 + d[10] % 3;

@@ -27,7 +27,7 @@ use crate::common::{Side, TestKeys};
 // ------------------------------------- contexts (docs/protocol/handshake.md §4.1)
 
 pub const PREFIX: &str = "pqdr-handshake v1 2026-11-25T22:00Z ";
-pub const PROTO: &[u8] = b"pqdr-handshake v1";
+pub const PROTO: &[u8] = b"pqdr-handshake v2";
 
 /// `DK(PREFIX ‖ purpose, parts…)`.
 pub fn dk(purpose: &str, parts: &[&[u8]]) -> [u8; 32] {
@@ -54,10 +54,44 @@ pub fn mac1_key(hpk_r: &[u8; 32]) -> [u8; 32] {
     dk("mac1", &[hpk_r])
 }
 
+/// The end of the head of msg1 / msg2 (docs/protocol/handshake.md §3.5), from
+/// the type and suite bytes: msg1 `a` (KEM) or mac1's offset (SIG), msg2 `b`.
+/// `None` for msg3 (its mac1 covers the raw bytes).
+pub fn head_end(msg: &[u8]) -> Option<usize> {
+    let n = msg.len();
+    let sig = msg[2] == 2;
+    match msg[0] {
+        1 => Some(n.saturating_sub(32 + if sig { 0 } else { 48 + 28 })),
+        2 => {
+            let conf = if sig {
+                [0, 2420, 3309, 4627][usize::from(msg[3] & 0x0F).min(3)] + 16
+            } else {
+                16
+            };
+            Some(n.saturating_sub(16 + 148 + conf))
+        }
+        _ => None,
+    }
+}
+
+/// What mac1 is computed over (docs/protocol/handshake.md §3.5, v2): msg1 /
+/// msg2 `H(head) ‖ rest`, msg3 its bytes; `mac_at` = mac1's offset.
+pub fn mac1_input(msg: &[u8], mac_at: usize) -> Vec<u8> {
+    match head_end(msg) {
+        Some(a) => {
+            let a = a.min(mac_at);
+            let mut v = blake3::hash(&msg[..a]).as_bytes().to_vec();
+            v.extend_from_slice(&msg[a..mac_at]);
+            v
+        }
+        None => msg[..mac_at].to_vec(),
+    }
+}
+
 /// Recomputes msg1's mac1 (bytes before mac1 = all but the last 32).
 pub fn remac_msg1(msg: &mut [u8], hpk_r: &[u8; 32]) {
     let n = msg.len();
-    let m = mac16(&mac1_key(hpk_r), &msg[..n - 32]);
+    let m = mac16(&mac1_key(hpk_r), &mac1_input(msg, n - 32));
     msg[n - 32..n - 16].copy_from_slice(&m);
 }
 
@@ -71,7 +105,7 @@ pub fn remac2_msg1(msg: &mut [u8], cookie: &[u8; 16]) {
 /// Recomputes the trailing mac1 of msg2 (`key` = k_m) or msg3 (`key` = DK(C_MAC1, hpk_R)).
 pub fn remac_tail(msg: &mut [u8], key: &[u8; 32]) {
     let n = msg.len();
-    let m = mac16(key, &msg[..n - 16]);
+    let m = mac16(key, &mac1_input(msg, n - 16));
     msg[n - 16..].copy_from_slice(&m);
 }
 
@@ -328,7 +362,7 @@ fn hdr(msg: &[u8], ty: u8, len: usize) -> Result<u16, Error> {
     if msg[0] != ty {
         return Err(Error::MessageType);
     }
-    if msg[1] != 1 {
+    if msg[1] != pqdr_handshake::wire::VERSION {
         return Err(Error::Version);
     }
     Ok(u16::from_be_bytes([msg[2], msg[3]]))
@@ -575,7 +609,7 @@ pub fn build_msg1<A: TestKem>(
     rng: &mut rand_chacha::ChaCha20Rng,
 ) -> (Vec<u8>, [u8; 32]) {
     let (ct, ss) = A::encaps(pk_r, rng).unwrap();
-    let mut m = vec![1, 1];
+    let mut m = vec![1, pqdr_handshake::wire::VERSION];
     m.extend_from_slice(&s.suite.to_be_bytes());
     m.extend_from_slice(&s.sender.to_be_bytes());
     m.extend_from_slice(s.ek);
@@ -587,7 +621,8 @@ pub fn build_msg1<A: TestKem>(
         ));
     }
     let mut ch = Ch::init(s.suite, &s.hpk_r, s.label);
-    ch.mix_hash(&m);
+    // §4.4 step 1: MixHash(H(msg1[0..a])).
+    ch.mix_hash(blake3::hash(&m).as_bytes());
     ch.mix(b'R', &ss);
     if let Some((x, _, xs_r)) = s.x {
         ch.mix(b'a', &x25519_dalek::x25519(x, xs_r));

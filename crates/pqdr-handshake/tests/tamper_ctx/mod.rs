@@ -80,7 +80,9 @@ pub(crate) const MSG1_SIG: &[Row] = &[
 /// index, mac1 with k_m, decapsulations, [ee, se], conf_R / enc_R, [sig_R]).
 /// The biscuit is R's to check: the initiator copies it into msg3.
 pub(crate) const MSG2: &[Row] = &[
-    ("type", E(MessageType), No, E(MessageType), E(Version)),
+    // Truncated: the version byte 0x02 becomes the type (msg2's own), so the
+    // prefix model decides (v2, docs/protocol/handshake.md §2).
+    ("type", E(MessageType), No, Model, E(Version)),
     ("version", E(Version), No, Model, E(SuiteNotAccepted)),
     ("suite", E(SuiteNotAccepted), No, Model, L),
     ("sender_idx", E(Mac1), E(Decrypt), L, L),
