@@ -76,14 +76,47 @@ fn clamp(base: usize, depth: usize, low: usize) -> usize {
     depth.min(base.saturating_sub(low))
 }
 
+extern crate std;
+
+std::thread_local! {
+    /// The lowest paintable address of this thread's stack, as `paint` read
+    /// it (0: not read yet). `lowest_touched` takes it from here: reading the
+    /// bounds again there would itself use stack (glibc parses
+    /// `/proc/self/maps` for the main thread) inside the measured range.
+    static LOW: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// `depth` clamped to the calling thread's stack below `base` (at least
+/// `SKIP`, which paints nothing), with the stack bounds read from the OS
+/// (`fresh`) or as `paint` last read them on this thread.
+///
+/// Both `paint` and `lowest_touched` call this, so that `peak` keeps no value
+/// of its own across the closure: its frame, from which every figure is
+/// measured, is the same as before the clamping.
+///
+/// # Panics
+/// If the stack bounds cannot be read (see [`peak`]).
+fn clamped(base: usize, depth: usize, fresh: bool) -> usize {
+    let mut low = LOW.with(core::cell::Cell::get);
+    if fresh || low == 0 {
+        let Some(l) = lowest_paintable() else {
+            panic!("pqdr_ctgrind::stack::peak: the thread's stack bounds are unknown");
+        };
+        LOW.with(|c| c.set(l));
+        low = l;
+    }
+    clamp(base, depth, low).max(SKIP)
+}
+
 #[inline(never)]
 fn paint(base: usize, depth: usize) {
+    let depth = clamped(base, depth, true);
     let mut a = base - depth;
     while a < base - SKIP {
-        // SAFETY: `peak` clamped `depth` so that [base - depth, base - SKIP)
-        // lies inside this thread's stack range, above its guard area, and
-        // below the live frames (`base` is the address of a local of `peak`;
-        // the SKIP bytes below it hold the frames of `paint` and
+        // SAFETY: `clamped` keeps [base - depth, base - SKIP) inside this
+        // thread's stack range, above its guard area and a margin, and below
+        // the live frames (`base` is the address of a local of `peak`; the
+        // SKIP bytes below it hold the frames of `paint` and
         // `lowest_touched`). Nothing else reads that memory while we write it.
         unsafe { core::ptr::write_volatile(a as *mut u8, PATTERN) };
         a += 1;
@@ -92,11 +125,12 @@ fn paint(base: usize, depth: usize) {
 
 #[inline(never)]
 fn lowest_touched(base: usize, depth: usize) -> usize {
+    let depth = clamped(base, depth, false);
     let mut a = base - depth;
     while a < base - SKIP {
-        // SAFETY: the same region `paint` wrote, inside this thread's stack;
-        // reading it as bytes is valid (every byte is initialized: painted,
-        // or written since by the closure's frames).
+        // SAFETY: the same region `paint` wrote (the same clamping), inside
+        // this thread's stack; reading it as bytes is valid (every byte is
+        // initialized: painted, or written since by the closure's frames).
         let v = unsafe { core::ptr::read_volatile(a as *const u8) };
         if v != PATTERN {
             return a;
@@ -122,10 +156,6 @@ fn lowest_touched(base: usize, depth: usize) -> usize {
 pub fn peak<F: FnOnce()>(depth: usize, f: F) -> usize {
     let marker = 0u8;
     let base = core::hint::black_box(core::ptr::from_ref(&marker) as usize);
-    let Some(low) = lowest_paintable() else {
-        panic!("pqdr_ctgrind::stack::peak: the thread's stack bounds are unknown");
-    };
-    let depth = clamp(base, depth, low).max(SKIP);
     paint(base, depth);
     f();
     base - lowest_touched(base, depth)
