@@ -19,9 +19,10 @@ run_example() {
 }
 
 # --workspace: the same feature resolution as .ci/run's `cargo test --workspace
-# --release`, so these test binaries are reused, not rebuilt.
+# --release`, so these test binaries (crates/pqdr-mlkem and crates/pqdr-mldsa
+# tests/acvp.rs) are reused, not rebuilt.
 step "ACVP case counts per group"
-cargo test --workspace --release --test acvp_mlkem --test acvp_mldsa -- --nocapture --test-threads=1 2>&1 \
+cargo test --workspace --release --test acvp -- --nocapture --test-threads=1 2>&1 \
   | grep -vE "^\s*(Compiling|Finished|Running)" 
 
 step "self-tests (feature self-test): known answers, failing runner, pair-wise consistency; clippy and rustdoc with the feature"
@@ -52,31 +53,34 @@ step "BouncyCastle 1.87 interop (interop/bouncycastle): keys, ciphertexts, signa
 scripts/bc-interop.sh | grep -v "^ok "
 
 step "small-memory configurations: ML-KEM small-stack, ML-DSA small-stack (the bare-metal default) and smallest-stack, with the crate tests and the KAT/ACVP suites"
+# Each crate's tests/kat.rs and tests/acvp.rs run the official vectors, so the
+# crate runs below are the KAT/ACVP runs of each configuration too (AVX2 paths:
+# `simd` is a default feature); no root-package build is needed for them.
 cargo test --release -p pqdr-mlkem --features small-stack 2>&1 | grep -E "^test result|FAILED|panicked"
 for f in small-stack smallest-stack; do
-  cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip 2>&1 | grep -E "^test result|FAILED|panicked"
+  cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip --test kat --test acvp 2>&1 \
+    | grep -E "^test result|FAILED|panicked"
 done
-# `simd`: the AVX2 paths of these configurations (ML-DSA's 4-way samplers in the small-stack signer);
-# the portable ones run in ct-check at s (z by hand) and on the Cortex-M4.
-cargo test --release -p pqdr-suite --no-default-features --features simd,mlkem,mldsa,pqdr-mlkem/small-stack,pqdr-mldsa/small-stack \
-  --test kat_mlkem --test acvp_mlkem --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
-cargo test --release -p pqdr-suite --no-default-features --features mldsa,pqdr-mldsa/smallest-stack \
-  --test kat_mldsa --test acvp_mldsa 2>&1 | grep -E "^test result|FAILED|panicked"
+# smallest-stack on the portable path too (the small-stack portable path runs on
+# the Cortex-M4 and in ct-check at s).
+cargo test --release -p pqdr-mldsa --no-default-features --features alloc,ml_dsa_44,ml_dsa_65,ml_dsa_87,smallest-stack \
+  --test kat --test acvp 2>&1 | grep -E "^test result|FAILED|panicked"
 
-step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece"
-# --tests: the examples need the ratchet and handshake features.
-cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,ntrup,mceliece --tests 2>&1 \
-  | grep -E "^\s*Running|^test result|FAILED|panicked"
+step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece, and the katkem/katsign CLI"
+# One build: the four crates' tests/kat.rs and tests/acvp.rs and the root's
+# tests/kat_cli.rs, with the root's feature sets (every parameter set, alloc,
+# kem, pkcs8) and no `simd`. pqdr-keccak's own `simd` feature is on: ML-KEM
+# must stay on the scalar Keccak beside it (crates/pqdr-mlkem, issue #17;
+# each crate passes its own AVX2 token, or none, to pqdr-keccak).
+cargo test --release -p pqdr-suite -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --no-default-features \
+  --features pqdr-suite/mlkem,pqdr-suite/mldsa,pqdr-suite/ntrup,pqdr-suite/mceliece,pqdr-keccak/simd \
+  --test kat --test acvp --test kat_cli 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
 # McEliece's decoder unit tests (FFT, transposed FFT and Berlekamp-Massey
 # against independent references) on the portable path; with `simd` they ran
 # on AVX2 in the README command.
 cargo test --release -p pqdr-mceliece --no-default-features \
   --features alloc,mceliece348864,mceliece460896,mceliece6960119,mceliece8192128 --lib 2>&1 \
   | grep -E "^test result|FAILED|panicked"
-# ML-KEM portable beside ML-DSA's `simd`, which turns on pqdr-keccak's AVX2:
-# K-PKE must then stay on the scalar Keccak (crates/pqdr-mlkem, issue #17).
-cargo test --release -p pqdr-suite --no-default-features --features mlkem,mldsa,pqdr-mldsa/simd \
-  --test kat_mlkem --test acvp_mlkem 2>&1 | grep -E "^test result|FAILED|panicked"
 cargo clippy -p pqdr-mlkem --no-default-features --features ml_kem_512,ml_kem_768,ml_kem_1024 \
   --all-targets -- -D warnings
 
@@ -90,7 +94,9 @@ python3 -m pip install --quiet --disable-pip-version-check \
 python3 scripts/handshake_vectors.py crates/pqdr-handshake/vectors/v1.json | tail -3
 
 step "ratchet FS/PCS leak table"
-cargo test --release -p pqdr-ratchet --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
+# --workspace: the test binary of the README command (`-p pqdr-ratchet` alone
+# resolves other features and rebuilt the ratchet and its KEM crates).
+cargo test --workspace --release --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
 
 step "handshake over UDP (README snippet; lossy shim, cookie round, session, re-handshake)"
 run_example two_peers

@@ -99,64 +99,9 @@ pub mod hook {
     }
 }
 
-/// Peak-stack measurement by painting (host tests and benchmarks only).
-///
-/// Behind the non-default feature `stack-paint`, for test and benchmark
-/// builds only: painting writes below the stack pointer, which no library
-/// should ship. Enable the feature in `[dev-dependencies]`, never in a
-/// crate's normal dependency on `pqdr-ctgrind`.
-///
-/// [`stack::peak`] fills `depth` bytes below the current stack frame with a
-/// pattern, runs the closure, and returns how far below the measuring frame the
-/// deepest overwritten byte lies. This counts bytes *written*; an array that is
-/// reserved but never touched is not seen. The top 1 KiB below the frame is not
-/// painted (the painting function's own frame lives there), so results under
-/// 1 KiB read as 1 KiB.
+// Peak-stack measurement by painting (tests and benchmarks only): src/stack.rs.
 #[cfg(all(
     feature = "stack-paint",
     any(target_arch = "x86_64", target_arch = "aarch64")
 ))]
-pub mod stack {
-    const PATTERN: u8 = 0xA5;
-    const SKIP: usize = 1024;
-
-    #[inline(never)]
-    fn paint(base: usize, depth: usize) {
-        let mut a = base - depth;
-        while a < base - SKIP {
-            // SAFETY: [base - depth, base - SKIP) lies below the live frames of this
-            // thread and above its guard page (callers run on a thread whose stack
-            // is larger than `depth` plus what is already in use); nothing else
-            // reads that memory while we write it.
-            unsafe { core::ptr::write_volatile(a as *mut u8, PATTERN) };
-            a += 1;
-        }
-    }
-
-    #[inline(never)]
-    fn lowest_touched(base: usize, depth: usize) -> usize {
-        let mut a = base - depth;
-        while a < base - SKIP {
-            // SAFETY: the same region `paint` wrote; reading it as bytes is valid.
-            let v = unsafe { core::ptr::read_volatile(a as *const u8) };
-            if v != PATTERN {
-                return a;
-            }
-            a += 1;
-        }
-        base - SKIP
-    }
-
-    /// Runs `f` and returns its peak stack use in bytes (see the module docs).
-    ///
-    /// Run it on a thread with a stack comfortably larger than `depth`
-    /// (e.g. `std::thread::Builder::new().stack_size(depth + (1 << 20))`).
-    #[inline(never)]
-    pub fn peak<F: FnOnce()>(depth: usize, f: F) -> usize {
-        let marker = 0u8;
-        let base = core::hint::black_box(core::ptr::from_ref(&marker) as usize);
-        paint(base, depth);
-        f();
-        base - lowest_touched(base, depth)
-    }
-}
+pub mod stack;

@@ -6,6 +6,11 @@
 //!   `PQCgenKAT_sign.c`.
 //! - [`acvp`]: loading the NIST ACVP JSON vectors (plain or gzip-compressed).
 //! - [`hex`]: uppercase hex encoding and decoding.
+//! - [`checks`]: the SHA-256 comparisons with `vectors/kat-checksums.json`
+//!   and the stored `.rsp` files the crates' `tests/kat.rs` share.
+//! - [`registry`]: `.req` to `.rsp` and the record-by-record re-check, for
+//!   any parameter set described by a [`registry::KemAlg`] or
+//!   [`registry::SignAlg`] entry.
 //!
 //! Test tooling that handles only public data. Everything but [`Drbg`] needs
 //! the default `std` feature; without it the crate is `#![no_std]`, so that
@@ -19,7 +24,11 @@ mod drbg;
 #[cfg(feature = "std")]
 pub mod acvp;
 #[cfg(feature = "std")]
+pub mod checks;
+#[cfg(feature = "std")]
 pub mod hex;
+#[cfg(feature = "std")]
+pub mod registry;
 #[cfg(feature = "std")]
 pub mod rsp;
 

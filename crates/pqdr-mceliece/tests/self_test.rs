@@ -2,7 +2,7 @@
 //! and its known answers are those of the official NIST KAT record 0.
 //!
 //! The McEliece `.rsp` files (54–275 MB) are not stored, so record 0 is
-//! regenerated (as the workspace's `tests/kat_mceliece.rs` does): pqdr-kat's
+//! regenerated (as `tests/kat.rs` does): pqdr-kat's
 //! NIST AES-256-CTR DRBG seeded with the master DRBG's first seed gives δ (one
 //! 32-byte draw) for `generate_deterministic_into` and the encapsulation
 //! randomness for `encapsulate_into`; the record's text, as `PQCgenKAT_kem.c`

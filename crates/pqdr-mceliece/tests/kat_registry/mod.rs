@@ -8,9 +8,13 @@
 //! Random draws, as the reference `crypto_kem_keypair` / `crypto_kem_enc`:
 //! one `randombytes(32)` for the seed delta, then per `gen_e` attempt one
 //! `randombytes(4t)` (or `randombytes(2t)` for 8192128, where n = 2^m).
+//!
+//! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
+//! module, into the root package's registry (`src/kat/mod.rs`) that the
+//! `katkem` / `katsign` tools use.
 
-use super::{KemAlg, KemOutput};
 use pqdr_kat::Drbg;
+use pqdr_kat::registry::{KemAlg, KemOutput};
 use pqdr_mceliece::{DecapsulationKey, ParameterSet};
 
 fn record<P: ParameterSet>(seed: &[u8; 48]) -> KemOutput {

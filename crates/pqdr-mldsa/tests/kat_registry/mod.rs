@@ -4,11 +4,15 @@
 //! code: `crypto_sign_keypair` draws one 32-byte ξ, `crypto_sign` draws one
 //! 32-byte `rnd` (hedged signing). Pure ML-DSA with an empty context
 //! (M′ = 0x00‖0x00‖msg); `sm = signature ‖ msg`.
+//!
+//! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
+//! module, into the root package's registry (`src/kat/mod.rs`) that the
+//! `katkem` / `katsign` tools use.
 
 use pqdr_kat::Drbg;
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, VerifyingKey};
 
-use super::{SignAlg, SignOutput};
+use pqdr_kat::registry::{SignAlg, SignOutput};
 
 fn record<P: ParameterSet>(seed: &[u8; 48], msg: &[u8]) -> SignOutput {
     let mut drbg = Drbg::new(seed);

@@ -3,12 +3,17 @@
 //! (first record = PQClean `nistkat-sha256`, all records = liboqs `all`, whole
 //! file) and byte for byte with the stored `.rsp`; the stored files are also
 //! re-checked record by record (`sign_check`, which opens every `sm`).
-#![cfg(feature = "mldsa")]
+#![cfg(all(feature = "ml_dsa_44", feature = "ml_dsa_65", feature = "ml_dsa_87"))]
 
+use pqdr_kat::checks::*;
+use pqdr_kat::registry::{SignAlg, sign_by_name, sign_check, sign_rsp};
 use pqdr_kat::rsp::sign_req;
-use pqdr_suite::nist_rsp::{find_sign, sign_check, sign_rsp};
-mod common;
-use common::*;
+mod kat_registry;
+
+/// The registry entry named `name` (as `katsign` names it).
+fn find_sign(name: &str) -> Option<&'static SignAlg> {
+    sign_by_name(kat_registry::ALGORITHMS, name)
+}
 
 fn check(name: &str) {
     let alg = find_sign(name).expect("registered");

@@ -5,13 +5,25 @@
 //! records, whole file). Interoperability: every official `ct` decapsulates
 //! under its official `sk` to its `ss` (`kem_check`), and a ciphertext we
 //! encapsulate to each official `pk` decapsulates under the official `sk`.
-#![cfg(feature = "ntrup")]
+#![cfg(all(
+    feature = "sntrup653",
+    feature = "sntrup761",
+    feature = "sntrup857",
+    feature = "sntrup953",
+    feature = "sntrup1013",
+    feature = "sntrup1277"
+))]
 
+use pqdr_kat::checks::*;
+use pqdr_kat::registry::{KemAlg, kem_by_name, kem_check, kem_rsp};
 use pqdr_kat::rsp::{self, digest_input, kem_req};
 use pqdr_ntrup::{Ciphertext, DecapsulationKey, EncapsulationKey, ParameterSet};
-use pqdr_suite::nist_rsp::{find_kem, kem_check, kem_rsp};
-mod common;
-use common::*;
+mod kat_registry;
+
+/// The registry entry named `name` (as `katkem` names it).
+fn find_kem(name: &str) -> Option<&'static KemAlg> {
+    kem_by_name(kat_registry::ALGORITHMS, name)
+}
 
 fn sha256sums_entry(name: &str) -> String {
     let path = pqdr_kat::vectors_dir().join("nist-kat").join("SHA256SUMS");

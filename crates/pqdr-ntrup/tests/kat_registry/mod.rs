@@ -7,9 +7,13 @@
 //! `randombytes(rho, Small_bytes)` in `crypto_kem_keypair`, and
 //! `Short_random(r)` (p calls) in `crypto_kem_enc`. `generate` and
 //! `encapsulate` draw exactly that way, so the entries just call them.
+//!
+//! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
+//! module, into the root package's registry (`src/kat/mod.rs`) that the
+//! `katkem` / `katsign` tools use.
 
-use super::{KemAlg, KemOutput};
 use pqdr_kat::Drbg;
+use pqdr_kat::registry::{KemAlg, KemOutput};
 use pqdr_ntrup::{self as ntrup, Ciphertext, DecapsulationKey, ParameterSet};
 
 fn record<S: ParameterSet>(seed: &[u8; 48]) -> KemOutput {

@@ -1,10 +1,15 @@
-//! Helpers shared by the known-answer tests: digests and the stored data in `vectors/`.
-#![allow(dead_code, reason = "each test file uses a subset")]
+//! Checks shared by the crates' known-answer tests: SHA-256 digests of
+//! `.rsp` texts compared with the upstream checksums of
+//! `vectors/kat-checksums.json`, and the stored `.rsp` files of
+//! `vectors/nist-kat/`.
 
 use sha2::{Digest, Sha256};
 
+use crate::registry::CheckReport;
+use crate::rsp::digest_input;
+
 /// Lowercase hex SHA-256 of a text (as `sha256sum` prints it).
-pub(crate) fn sha256_hex(s: &str) -> String {
+pub fn sha256_hex(s: &str) -> String {
     Sha256::digest(s.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -12,23 +17,32 @@ pub(crate) fn sha256_hex(s: &str) -> String {
 }
 
 /// `vectors/kat-checksums.json`: the upstream checksums per variant.
-pub(crate) fn checksums() -> serde_json::Value {
-    let path = pqdr_kat::vectors_dir().join("kat-checksums.json");
+///
+/// # Panics
+/// If the file is missing or not JSON.
+pub fn checksums() -> serde_json::Value {
+    let path = crate::vectors_dir().join("kat-checksums.json");
     serde_json::from_slice(&std::fs::read(&path).expect("kat-checksums.json")).expect("JSON")
 }
 
 /// The stored `vectors/nist-kat/<stem>.rsp` (or its `.gz`), as text.
-pub(crate) fn stored_rsp(stem: &str) -> String {
-    let path = pqdr_kat::vectors_dir()
+///
+/// # Panics
+/// If the file is missing or not UTF-8.
+pub fn stored_rsp(stem: &str) -> String {
+    let path = crate::vectors_dir()
         .join("nist-kat")
         .join(format!("{stem}.rsp"));
-    String::from_utf8(pqdr_kat::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")
+    String::from_utf8(crate::read_maybe_gz(&path).expect("stored .rsp")).expect("UTF-8")
 }
 
 /// SHA-256 of the first record, of the first `records` records (liboqs `all`)
 /// and of the whole text; prints each under `label` and asserts them against
 /// the expected upstream values (`None` skips that digest).
-pub(crate) fn assert_digests(
+///
+/// # Panics
+/// If a digest differs from its expected value.
+pub fn assert_digests(
     label: &str,
     rsp: &str,
     records: usize,
@@ -36,8 +50,8 @@ pub(crate) fn assert_digests(
     all: Option<&str>,
     file: Option<&str>,
 ) {
-    let got_first = sha256_hex(&pqdr_kat::rsp::digest_input::first_record(rsp));
-    let got_all = sha256_hex(&pqdr_kat::rsp::digest_input::records(rsp, records));
+    let got_first = sha256_hex(&digest_input::first_record(rsp));
+    let got_all = sha256_hex(&digest_input::records(rsp, records));
     let got_file = sha256_hex(rsp);
     println!("{label}: first record {got_first}");
     println!("{label}: {records} records  {got_all}");
@@ -54,11 +68,10 @@ pub(crate) fn assert_digests(
 }
 
 /// Asserts that re-checking a stored file covered `records` records with no mismatch.
-pub(crate) fn assert_clean_report(
-    label: &str,
-    report: &pqdr_suite::nist_rsp::CheckReport,
-    records: usize,
-) {
+///
+/// # Panics
+/// If another number of records was checked, or any mismatched.
+pub fn assert_clean_report(label: &str, report: &CheckReport, records: usize) {
     println!(
         "{label}: {} records re-checked, {} mismatches",
         report.checked,

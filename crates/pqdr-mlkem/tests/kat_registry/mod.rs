@@ -5,11 +5,15 @@
 //! draws ONE 64-byte block (`d` = first 32 bytes, `z` = last 32 bytes),
 //! `crypto_kem_enc` draws ONE 32-byte `m`. `sk` is the expanded
 //! decapsulation key `dk_PKE ‖ ek ‖ H(ek) ‖ z`.
+//!
+//! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
+//! module, into the root package's registry (`src/kat/mod.rs`) that the
+//! `katkem` / `katsign` tools use.
 
 use pqdr_kat::Drbg;
 use pqdr_mlkem::{Ciphertext, DecapsulationKey, MlKem512, MlKem768, MlKem1024, ParameterSet};
 
-use super::{KemAlg, KemOutput};
+use pqdr_kat::registry::{KemAlg, KemOutput};
 
 fn record<P: ParameterSet>(seed: &[u8; 48]) -> KemOutput {
     let mut drbg = Drbg::new(seed);
