@@ -10,7 +10,7 @@
 //! `randombytes(4t)` (or `randombytes(2t)` for 8192128, where n = 2^m).
 //!
 //! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
-//! module, into the root package's registry (`src/kat/mod.rs`) that the
+//! module, into the root package's registry (`src/nist_rsp/mod.rs`) that the
 //! `katkem` / `katsign` tools use.
 
 use pqdr_kat::Drbg;

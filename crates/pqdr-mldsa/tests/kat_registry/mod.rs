@@ -6,7 +6,7 @@
 //! (M′ = 0x00‖0x00‖msg); `sm = signature ‖ msg`.
 //!
 //! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
-//! module, into the root package's registry (`src/kat/mod.rs`) that the
+//! module, into the root package's registry (`src/nist_rsp/mod.rs`) that the
 //! `katkem` / `katsign` tools use.
 
 use pqdr_kat::Drbg;

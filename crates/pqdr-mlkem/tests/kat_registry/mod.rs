@@ -7,7 +7,7 @@
 //! decapsulation key `dk_PKE ‖ ek ‖ H(ek) ‖ z`.
 //!
 //! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
-//! module, into the root package's registry (`src/kat/mod.rs`) that the
+//! module, into the root package's registry (`src/nist_rsp/mod.rs`) that the
 //! `katkem` / `katsign` tools use.
 
 use pqdr_kat::Drbg;
