@@ -1,0 +1,119 @@
+//! Hexadecimal for known answers and tests: [`decode`] turns the digits of a
+//! self-test constant into bytes at compile time (no heap, usable in
+//! `const` items); with `alloc`, [`encode`] and [`decode_vec`] for test and
+//! bench output and for vector files read at run time.
+
+#[cfg(feature = "alloc")]
+use alloc::{string::String, vec::Vec};
+
+/// Decodes `2N` lowercase hex digits into `N` bytes. In a `const` item a
+/// wrong digit count or a character outside `0-9a-f` is a compile error.
+///
+/// ```
+/// const KEY: [u8; 4] = pqdr_common::hex::decode(b"00ff10a5");
+/// assert_eq!(KEY, [0x00, 0xff, 0x10, 0xa5]);
+/// ```
+///
+/// # Panics
+/// If `s` is not `2N` lowercase hex digits (at compile time in a `const`).
+#[must_use]
+pub const fn decode<const N: usize>(s: &[u8]) -> [u8; N] {
+    assert!(s.len() == 2 * N, "wrong number of hex digits");
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = (nibble(s[2 * i]) << 4) | nibble(s[2 * i + 1]);
+        i += 1;
+    }
+    out
+}
+
+/// One lowercase hex digit.
+const fn nibble(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => panic!("not a lowercase hex digit"),
+    }
+}
+
+/// The lowercase hex digits of `bytes`.
+///
+/// ```
+/// assert_eq!(pqdr_common::hex::encode(&[0x00, 0xff, 0x10]), "00ff10");
+/// ```
+#[cfg(feature = "alloc")]
+#[must_use]
+pub fn encode(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+/// The bytes of an even number of hex digits (either case), or `None`.
+///
+/// ```
+/// assert_eq!(pqdr_common::hex::decode_vec("00FF10"), Some(vec![0x00, 0xff, 0x10]));
+/// assert_eq!(pqdr_common::hex::decode_vec("0"), None);
+/// ```
+#[cfg(feature = "alloc")]
+#[must_use]
+pub fn decode_vec(s: &str) -> Option<Vec<u8>> {
+    let s = s.as_bytes();
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    s.chunks_exact(2)
+        .map(|pair| Some((digit(pair[0])? << 4) | digit(pair[1])?))
+        .collect()
+}
+
+/// One hex digit of either case, or `None`.
+#[cfg(feature = "alloc")]
+const fn digit(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_reads_every_digit() {
+        const ALL: [u8; 8] = decode(b"0123456789abcdef");
+        assert_eq!(ALL, [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef]);
+    }
+
+    #[test]
+    #[should_panic(expected = "wrong number of hex digits")]
+    fn decode_checks_the_length() {
+        let _ = decode::<2>(b"abc");
+    }
+
+    #[test]
+    #[should_panic(expected = "not a lowercase hex digit")]
+    fn decode_rejects_other_characters() {
+        let _ = decode::<1>(b"AB");
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn encode_and_decode_vec_round_trip() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        let s = encode(&bytes);
+        assert_eq!(&s[..6], "000102");
+        assert_eq!(&s[s.len() - 4..], "feff");
+        assert_eq!(decode_vec(&s), Some(bytes));
+        assert_eq!(decode_vec("0g"), None);
+        assert_eq!(decode_vec("abc"), None);
+    }
+}
