@@ -1,10 +1,10 @@
 //! Hexadecimal for known answers and tests: [`decode`] turns the digits of a
 //! self-test constant into bytes at compile time (no heap, usable in
-//! `const` items); with `alloc`, [`encode`] and [`decode_vec`] for test and
-//! bench output and for vector files read at run time.
+//! `const` items); with `alloc` or `test-support`, [`encode`] for test and bench output
+//! (`pqdr-kat`'s `hex` reads vector files).
 
-#[cfg(feature = "alloc")]
-use alloc::{string::String, vec::Vec};
+#[cfg(any(feature = "alloc", feature = "test-support"))]
+use alloc::string::String;
 
 /// Decodes `2N` lowercase hex digits into `N` bytes. In a `const` item a
 /// wrong digit count or a character outside `0-9a-f` is a compile error.
@@ -42,7 +42,7 @@ const fn nibble(c: u8) -> u8 {
 /// ```
 /// assert_eq!(pqdr_common::hex::encode(&[0x00, 0xff, 0x10]), "00ff10");
 /// ```
-#[cfg(feature = "alloc")]
+#[cfg(any(feature = "alloc", feature = "test-support"))]
 #[must_use]
 pub fn encode(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -52,35 +52,6 @@ pub fn encode(bytes: &[u8]) -> String {
         s.push(char::from(DIGITS[usize::from(b & 15)]));
     }
     s
-}
-
-/// The bytes of an even number of hex digits (either case), or `None`.
-///
-/// ```
-/// assert_eq!(pqdr_common::hex::decode_vec("00FF10"), Some(vec![0x00, 0xff, 0x10]));
-/// assert_eq!(pqdr_common::hex::decode_vec("0"), None);
-/// ```
-#[cfg(feature = "alloc")]
-#[must_use]
-pub fn decode_vec(s: &str) -> Option<Vec<u8>> {
-    let s = s.as_bytes();
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    s.chunks_exact(2)
-        .map(|pair| Some((digit(pair[0])? << 4) | digit(pair[1])?))
-        .collect()
-}
-
-/// One hex digit of either case, or `None`.
-#[cfg(feature = "alloc")]
-const fn digit(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -105,15 +76,13 @@ mod tests {
         let _ = decode::<1>(b"AB");
     }
 
-    #[cfg(feature = "alloc")]
+    #[cfg(any(feature = "alloc", feature = "test-support"))]
     #[test]
-    fn encode_and_decode_vec_round_trip() {
-        let bytes: Vec<u8> = (0..=255).collect();
+    fn encode_is_lowercase_and_inverts_decode() {
+        let bytes: [u8; 256] = core::array::from_fn(|i| u8::try_from(i).unwrap_or(0));
         let s = encode(&bytes);
         assert_eq!(&s[..6], "000102");
         assert_eq!(&s[s.len() - 4..], "feff");
-        assert_eq!(decode_vec(&s), Some(bytes));
-        assert_eq!(decode_vec("0g"), None);
-        assert_eq!(decode_vec("abc"), None);
+        assert_eq!(decode::<256>(s.as_bytes()), bytes);
     }
 }
