@@ -454,6 +454,75 @@ pub fn octet_strings_into<'b>(parts: &[&[u8]], buf: &'b mut [u8]) -> Result<&'b 
     writer.finish().map_err(der_err)
 }
 
+/// The PEM label of a SubjectPublicKeyInfo (RFC 7468 §13).
+#[cfg(feature = "pem")]
+pub const PUBLIC_KEY_LABEL: &str = "PUBLIC KEY";
+/// The PEM label of a OneAsymmetricKey / PrivateKeyInfo (RFC 7468 §10).
+#[cfg(feature = "pem")]
+pub const PRIVATE_KEY_LABEL: &str = "PRIVATE KEY";
+
+#[cfg(feature = "pem")]
+pub use der::pem::LineEnding;
+
+/// The DER inside a PEM document (RFC 7468) whose label must be `label`,
+/// in a buffer wiped on drop (it may hold a private key).
+///
+/// # Errors
+/// [`Error::Der`]: not PEM (bad boundaries, bad Base64), another label, or
+/// a body that is not one DER element.
+#[cfg(feature = "pem")]
+pub fn pem_to_der(pem: &str, label: &str) -> Result<der::SecretDocument, Error> {
+    let (found, doc) = der::SecretDocument::from_pem(pem).map_err(der_err)?;
+    if found == label {
+        Ok(doc)
+    } else {
+        Err(Error::Der)
+    }
+}
+
+/// The PEM document (RFC 7468) of the DER `der` with `label`.
+///
+/// # Errors
+/// [`Error::Der`] if the encoder fails (an input too long for DER).
+#[cfg(feature = "pem")]
+pub fn der_to_pem(
+    label: &'static str,
+    der: &[u8],
+    line_ending: LineEnding,
+) -> Result<alloc::string::String, Error> {
+    der::pem::encode_string(label, line_ending, der).map_err(|_| Error::Der)
+}
+
+/// The SubjectPublicKeyInfo `{ oid, key }` as a `PUBLIC KEY` PEM document.
+///
+/// # Errors
+/// [`Error::Der`] if the encoder fails (a key too long for DER).
+#[cfg(feature = "pem")]
+pub fn spki_pem(
+    oid: ObjectIdentifier,
+    key: &[u8],
+    line_ending: LineEnding,
+) -> Result<alloc::string::String, Error> {
+    let doc = spki_document(oid, key).map_err(|_| Error::Der)?;
+    der_to_pem(PUBLIC_KEY_LABEL, doc.as_bytes(), line_ending)
+}
+
+/// The PrivateKeyInfo `{ version 1, oid, privateKey }` as a `PRIVATE KEY`
+/// PEM document, in a string wiped on drop.
+///
+/// # Errors
+/// [`Error::Der`] if the encoder fails (a key too long for DER).
+#[cfg(feature = "pem")]
+pub fn private_key_pem(
+    oid: ObjectIdentifier,
+    private_key: &[u8],
+    line_ending: LineEnding,
+) -> Result<zeroize::Zeroizing<alloc::string::String>, Error> {
+    let doc = private_key_document(oid, private_key).map_err(|_| Error::Der)?;
+    doc.to_pem(PRIVATE_KEY_LABEL, line_ending)
+        .map_err(|_| Error::Der)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, reason = "tests")]
 mod tests {
@@ -533,5 +602,29 @@ mod tests {
             Err(Error::InconsistentKey)
         );
         assert_eq!(check_public_key(None, &[2]), Ok(()));
+    }
+
+    #[cfg(feature = "pem")]
+    #[test]
+    fn pem_checks_the_label_and_round_trips() {
+        let pem = spki_pem(OID, &[7, 7], LineEnding::LF).unwrap();
+        assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----\n"));
+        let der = pem_to_der(&pem, PUBLIC_KEY_LABEL).unwrap();
+        assert_eq!(decode_spki(der.as_bytes(), OID), Ok(&[7, 7][..]));
+        assert_eq!(
+            pem_to_der(&pem, PRIVATE_KEY_LABEL).map(|_| ()),
+            Err(Error::Der)
+        );
+        assert_eq!(
+            pem_to_der("not pem", PUBLIC_KEY_LABEL).map(|_| ()),
+            Err(Error::Der)
+        );
+        let pem = private_key_pem(OID, &[4, 0], LineEnding::CRLF).unwrap();
+        assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----\r\n"));
+        let der = pem_to_der(&pem, PRIVATE_KEY_LABEL).unwrap();
+        assert_eq!(
+            decode_private_key(der.as_bytes(), OID).unwrap().private_key,
+            [4, 0]
+        );
     }
 }

@@ -7,9 +7,11 @@ extern crate alloc;
 
 #[cfg(feature = "pkcs8")]
 pub mod asn1;
+pub mod hex;
 pub mod simd;
 #[cfg(feature = "test-utils")]
 pub mod test_support;
+pub mod xof;
 
 use core::fmt;
 use core::hash::Hash;
@@ -20,16 +22,28 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// Size of a shared secret in bytes (32 for every KEM of the family).
 pub const SHARED_SECRET_SIZE: usize = 32;
 
-/// A 32-byte shared secret. Zeroized on drop, compared in constant time,
-/// never printed.
+/// An `N`-byte shared secret (32 bytes unless said otherwise: every KEM of
+/// the family; the TLS hybrid groups of `pqdr-hybrid` use
+/// `SharedSecret<64>`). Zeroized on drop, compared in constant time, never
+/// printed.
+///
+/// ```
+/// use pqdr_common::SharedSecret;
+///
+/// let a: SharedSecret = SharedSecret::new_with(|b| b[0] = 1);
+/// let b = SharedSecret::<64>::from([1; 64]);
+/// assert_eq!(a.as_bytes()[..2], [1, 0]);
+/// assert_eq!(b.as_bytes().len(), 64);
+/// assert_eq!(format!("{b:?}"), "SharedSecret(…)");
+/// ```
 #[derive(Clone)]
-pub struct SharedSecret([u8; SHARED_SECRET_SIZE]);
+pub struct SharedSecret<const N: usize = SHARED_SECRET_SIZE>([u8; N]);
 
-impl SharedSecret {
+impl<const N: usize> SharedSecret<N> {
     /// Builds a secret in place: `fill` writes the bytes into the secret's own
     /// storage, so the KEM crates need no second stack copy to wipe.
-    pub fn new_with(fill: impl FnOnce(&mut [u8; SHARED_SECRET_SIZE])) -> Self {
-        let mut secret = Self([0; SHARED_SECRET_SIZE]);
+    pub fn new_with(fill: impl FnOnce(&mut [u8; N])) -> Self {
+        let mut secret = Self([0; N]);
         fill(&mut secret.0);
         secret
     }
@@ -39,59 +53,57 @@ impl SharedSecret {
     ///
     /// # Errors
     /// The error of `fill`.
-    pub fn try_new_with<E>(
-        fill: impl FnOnce(&mut [u8; SHARED_SECRET_SIZE]) -> Result<(), E>,
-    ) -> Result<Self, E> {
-        let mut secret = Self([0; SHARED_SECRET_SIZE]);
+    pub fn try_new_with<E>(fill: impl FnOnce(&mut [u8; N]) -> Result<(), E>) -> Result<Self, E> {
+        let mut secret = Self([0; N]);
         fill(&mut secret.0)?;
         Ok(secret)
     }
 
     /// The secret bytes.
-    pub const fn as_bytes(&self) -> &[u8; SHARED_SECRET_SIZE] {
+    pub const fn as_bytes(&self) -> &[u8; N] {
         &self.0
     }
 }
 
-impl From<[u8; SHARED_SECRET_SIZE]> for SharedSecret {
-    fn from(bytes: [u8; SHARED_SECRET_SIZE]) -> Self {
+impl<const N: usize> From<[u8; N]> for SharedSecret<N> {
+    fn from(bytes: [u8; N]) -> Self {
         Self(bytes)
     }
 }
 
-impl ConstantTimeEq for SharedSecret {
+impl<const N: usize> ConstantTimeEq for SharedSecret<N> {
     fn ct_eq(&self, other: &Self) -> Choice {
         self.0.ct_eq(&other.0)
     }
 }
 
-impl PartialEq for SharedSecret {
+impl<const N: usize> PartialEq for SharedSecret<N> {
     fn eq(&self, other: &Self) -> bool {
         self.ct_eq(other).into()
     }
 }
 
-impl Eq for SharedSecret {}
+impl<const N: usize> Eq for SharedSecret<N> {}
 
-impl fmt::Debug for SharedSecret {
+impl<const N: usize> fmt::Debug for SharedSecret<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("SharedSecret(…)")
     }
 }
 
-impl Zeroize for SharedSecret {
+impl<const N: usize> Zeroize for SharedSecret<N> {
     fn zeroize(&mut self) {
         self.0.zeroize();
     }
 }
 
-impl Drop for SharedSecret {
+impl<const N: usize> Drop for SharedSecret<N> {
     fn drop(&mut self) {
         self.0.zeroize();
     }
 }
 
-impl ZeroizeOnDrop for SharedSecret {}
+impl<const N: usize> ZeroizeOnDrop for SharedSecret<N> {}
 
 /// A fixed-size byte array (`[u8; N]`): the storage of keys, ciphertexts and
 /// signatures. Sealed: only `[u8; N]` implements it.
@@ -156,6 +168,9 @@ mod tests {
         let b = SharedSecret::from([0; SHARED_SECRET_SIZE]);
         assert_ne!(a, b);
         assert_eq!(a, a.clone());
+        let c = SharedSecret::<64>::new_with(|b| b[63] = 1);
+        assert_ne!(c, SharedSecret::from([0; 64]));
+        assert_eq!(c, SharedSecret::from(*c.as_bytes()));
     }
 
     #[test]

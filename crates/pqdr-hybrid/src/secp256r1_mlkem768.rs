@@ -169,7 +169,7 @@ impl ClientSecret {
         let mut ct = [0u8; CT_M];
         ct.copy_from_slice(&server.0[POINT_SIZE..]);
         let ss_m = self.dk.decapsulate(&mlkem::Ciphertext::from_array(&ct));
-        Ok(SharedSecret::concat(&ss_e, ss_m.as_bytes()))
+        Ok(crate::tls::concat(&ss_e, ss_m.as_bytes()))
     }
 }
 
@@ -235,5 +235,5 @@ pub fn server_respond_deterministic(
     let mut share = ServerShare([0; SERVER_SHARE_SIZE]);
     share.0[..POINT_SIZE].copy_from_slice(&ecdh.public());
     share.0[POINT_SIZE..].copy_from_slice(ct.as_bytes());
-    Ok((share, SharedSecret::concat(&ss_e, ss_m.as_bytes())))
+    Ok((share, crate::tls::concat(&ss_e, ss_m.as_bytes())))
 }

@@ -2,67 +2,20 @@
 //! 64-byte shared secret and the key-share byte types. Each group module
 //! re-exports [`SharedSecret`] and defines its shares with [`key_share!`].
 
-use core::fmt;
-
-use subtle::{Choice, ConstantTimeEq};
-use zeroize::{Zeroize, ZeroizeOnDrop};
-
 /// The 64-byte shared secret of a TLS hybrid group: its two 32-byte secrets
 /// in the order the group fixes (`ss_ML-KEM ‖ ss_X25519` for X25519MLKEM768,
 /// `ss_ECDH ‖ ss_ML-KEM` for SecP256r1MLKEM768), the `(EC)DHE` input of the
-/// TLS 1.3 key schedule. Zeroized on drop, compared in constant time, never
-/// printed.
-#[derive(Clone)]
-pub struct SharedSecret([u8; 64]);
+/// TLS 1.3 key schedule. The family's [`pqdr_common::SharedSecret`] at 64
+/// bytes: zeroized on drop, compared in constant time, never printed.
+pub type SharedSecret = pqdr_common::SharedSecret<64>;
 
-impl SharedSecret {
-    /// The secret bytes (the TLS 1.3 `(EC)DHE` input of the key schedule).
-    pub fn as_bytes(&self) -> &[u8; 64] {
-        &self.0
-    }
-
-    /// `first ‖ second`.
-    pub(crate) fn concat(first: &[u8; 32], second: &[u8; 32]) -> Self {
-        let mut ss = Self([0; 64]);
-        ss.0[..32].copy_from_slice(first);
-        ss.0[32..].copy_from_slice(second);
-        ss
-    }
+/// `first ‖ second`, written in place.
+pub(crate) fn concat(first: &[u8; 32], second: &[u8; 32]) -> SharedSecret {
+    SharedSecret::new_with(|ss| {
+        ss[..32].copy_from_slice(first);
+        ss[32..].copy_from_slice(second);
+    })
 }
-
-impl ConstantTimeEq for SharedSecret {
-    fn ct_eq(&self, other: &Self) -> Choice {
-        self.0.ct_eq(&other.0)
-    }
-}
-
-impl PartialEq for SharedSecret {
-    fn eq(&self, other: &Self) -> bool {
-        self.ct_eq(other).into()
-    }
-}
-
-impl Eq for SharedSecret {}
-
-impl fmt::Debug for SharedSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SharedSecret(…)")
-    }
-}
-
-impl Zeroize for SharedSecret {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl Drop for SharedSecret {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for SharedSecret {}
 
 /// Defines a public key-share type of a group: a fixed-size byte array with
 /// `as_bytes`, `from_bytes` (length-checked) and `from_array`. The group

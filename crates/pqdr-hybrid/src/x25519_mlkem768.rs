@@ -151,7 +151,7 @@ impl ClientSecret {
         ct.copy_from_slice(&server.0[..CT_M]);
         let ss_x = x25519::dh_checked(&self.x25519, &server.x25519())?;
         let ss_m = self.dk.decapsulate(&mlkem::Ciphertext::from_array(&ct));
-        Ok(SharedSecret::concat(ss_m.as_bytes(), &ss_x))
+        Ok(crate::tls::concat(ss_m.as_bytes(), &ss_x))
     }
 }
 
@@ -214,5 +214,5 @@ pub fn server_respond_deterministic(
     let mut share = ServerShare([0; SERVER_SHARE_SIZE]);
     share.0[..CT_M].copy_from_slice(ct.as_bytes());
     share.0[CT_M..].copy_from_slice(&x25519::public(&x));
-    Ok((share, SharedSecret::concat(ss_m.as_bytes(), &ss_x)))
+    Ok((share, crate::tls::concat(ss_m.as_bytes(), &ss_x)))
 }

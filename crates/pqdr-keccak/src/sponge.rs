@@ -65,6 +65,25 @@ impl<const RATE: usize, const PAD: u8> Drop for Sponge<RATE, PAD> {
 
 impl<const RATE: usize, const PAD: u8> zeroize::ZeroizeOnDrop for Sponge<RATE, PAD> {}
 
+/// Wipes the state and starts over: an empty sponge, ready to absorb.
+impl<const RATE: usize, const PAD: u8> Zeroize for Sponge<RATE, PAD> {
+    fn zeroize(&mut self) {
+        self.state.zeroize();
+        self.pos = 0;
+        self.squeezing = false;
+    }
+}
+
+/// SHAKE128 / SHAKE256 as a [`pqdr_common::xof::Xof`] stream, so
+/// `pqdr_common::xof::XofRng<Shake256>` is a deterministic RNG (FIPS 202
+/// §6.2: the output of an XOF may be read in pieces of any length).
+impl<const RATE: usize> pqdr_common::xof::Xof for Sponge<RATE, PAD_SHAKE> {
+    #[inline]
+    fn squeeze(&mut self, out: &mut [u8]) {
+        Self::squeeze(self, out);
+    }
+}
+
 impl<const RATE: usize, const PAD: u8> Default for Sponge<RATE, PAD> {
     #[inline(always)]
     fn default() -> Self {

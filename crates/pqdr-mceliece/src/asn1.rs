@@ -271,6 +271,8 @@ mod owned {
     use crate::types::{DecapsulationKey, EncapsulationKey};
     use spki::SubjectPublicKeyInfoRef;
     use zeroize::Zeroizing;
+    #[cfg(feature = "pem")]
+    use {alloc::string::String, pkcs8::LineEnding};
 
     impl<P: ParameterSet> EncapsulationKey<P> {
         /// Decodes a DER SubjectPublicKeyInfo as BouncyCastle 1.87 writes it
@@ -290,6 +292,79 @@ mod owned {
         /// if `out` is too short.
         pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
             super::public_key_to_spki_der::<P>(self.as_bytes(), out)
+        }
+    }
+
+    #[cfg(feature = "pem")]
+    impl<P: ParameterSet> EncapsulationKey<P> {
+        /// Decodes a `PUBLIC KEY` PEM document (RFC 7468 §13) holding the
+        /// SubjectPublicKeyInfo of [`Self::from_spki_der`]. Unlike
+        /// `spki::DecodePublicKey::from_public_key_pem`, it keeps this
+        /// crate's typed [`Error`].
+        ///
+        /// ```no_run
+        /// use pqdr_mceliece::{mceliece460896, pkcs8::LineEnding};
+        ///
+        /// let (dk, ek) = mceliece460896::generate_deterministic(&[1; 32]);
+        /// let pem = ek.to_spki_pem(LineEnding::LF)?;
+        /// assert!(mceliece460896::EncapsulationKey::from_spki_pem(&pem)? == ek);
+        /// let pem = dk.to_private_key_pem(LineEnding::LF)?;
+        /// assert!(mceliece460896::DecapsulationKey::from_private_key_pem(&pem)? == dk);
+        /// # Ok::<(), pqdr_mceliece::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        /// [`Error::Der`] (not PEM, a label other than `PUBLIC KEY`), then
+        /// as [`Self::from_spki_der`].
+        pub fn from_spki_pem(pem: &str) -> Result<Self, Error> {
+            Self::from_spki_der(common::pem_to_der(pem, common::PUBLIC_KEY_LABEL)?.as_bytes())
+        }
+
+        /// Encodes the key as a `PUBLIC KEY` PEM document (RFC 7468 §13)
+        /// of the SubjectPublicKeyInfo of [`Self::to_spki_der`].
+        ///
+        /// # Errors
+        /// [`Error::Algorithm`] for a set without an OID.
+        pub fn to_spki_pem(&self, line_ending: LineEnding) -> Result<String, Error> {
+            Ok(common::spki_pem(
+                oid::<P>()?,
+                self.as_bytes().as_ref(),
+                line_ending,
+            )?)
+        }
+    }
+
+    #[cfg(feature = "pem")]
+    impl<P: ParameterSet> DecapsulationKey<P> {
+        /// Decodes a `PRIVATE KEY` PEM document (RFC 7468 §10) holding the
+        /// OneAsymmetricKey of [`Self::from_private_key_der`] (example at
+        /// [`EncapsulationKey::from_spki_pem`]). Unlike
+        /// `pkcs8::DecodePrivateKey::from_pkcs8_pem`, it keeps this crate's
+        /// typed [`Error`]. The decoded DER is wiped on drop.
+        ///
+        /// # Errors
+        /// [`Error::Der`] (not PEM, a label other than `PRIVATE KEY`), then
+        /// as [`Self::from_private_key_der`].
+        pub fn from_private_key_pem(pem: &str) -> Result<Self, Error> {
+            Self::from_private_key_der(
+                common::pem_to_der(pem, common::PRIVATE_KEY_LABEL)?.as_bytes(),
+            )
+        }
+
+        /// Encodes the key as a `PRIVATE KEY` PEM document (RFC 7468 §10)
+        /// of the PrivateKeyInfo of [`Self::to_private_key_der`], in a
+        /// string wiped on drop.
+        ///
+        /// # Errors
+        /// [`Error::Algorithm`] for a set without an OID.
+        pub fn to_private_key_pem(
+            &self,
+            line_ending: LineEnding,
+        ) -> Result<Zeroizing<String>, Error> {
+            let oid = oid::<P>()?;
+            let mut buf = Zeroizing::new([0u8; super::MAX_WRAPPED_SK]);
+            let private = wrapped_sk(self, &mut buf)?;
+            Ok(common::private_key_pem(oid, private, line_ending)?)
         }
     }
 

@@ -34,8 +34,11 @@
 //! caller's buffer ([`self_test_into`]).
 
 use core::convert::Infallible;
+#[allow(unused_imports, reason = "unused when no parameter set is enabled")]
+use pqdr_common::hex::decode as hex;
 
 use pqdr_common::SharedSecret;
+use pqdr_common::xof::XofRng;
 use subtle::ConstantTimeEq;
 
 use crate::error::Error;
@@ -201,35 +204,11 @@ impl rand_core::TryCryptoRng for Replay<'_> {}
 /// of a fixed label. Any weight-t error vector works (ciphertext and key are
 /// discarded), and a fixed stream leaves the RNG draws of key generation as
 /// the spec and the KAT files have them.
-struct PctRng(Shake256);
-
-impl PctRng {
-    fn new() -> Self {
-        let mut s = Shake256::new();
-        s.absorb(b"pqdr-mceliece pair-wise consistency test");
-        Self(s)
-    }
+fn pct_rng() -> XofRng<Shake256> {
+    let mut s = Shake256::new();
+    s.absorb(b"pqdr-mceliece pair-wise consistency test");
+    XofRng::new(s)
 }
-
-impl rand_core::TryRng for PctRng {
-    type Error = Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut b = [0u8; 4];
-        self.0.squeeze(&mut b);
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut b = [0u8; 8];
-        self.0.squeeze(&mut b);
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        self.0.squeeze(dst);
-        Ok(())
-    }
-}
-
-impl rand_core::TryCryptoRng for PctRng {}
 
 /// The pair-wise consistency test (FIPS 140-3 IG 10.3.A, run after every key
 /// generation with the feature `self-test`): encapsulates to `pk` with a
@@ -249,7 +228,7 @@ pub fn pairwise_consistency<P: ParameterSet>(
     let k = SharedSecret::from(kem::encapsulate::<P, _>(
         pk.as_ref(),
         c.as_mut(),
-        &mut PctRng::new(),
+        &mut pct_rng(),
     ));
     let k2 = SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), c.as_ref()));
     let mut same = k.ct_eq(&k2).unwrap_u8();
@@ -270,29 +249,6 @@ pub fn pairwise_consistency<P: ParameterSet>(
 pub(crate) fn assert_pairwise_consistent<P: ParameterSet>(pk: &P::PkBytes, sk: &P::SkBytes) {
     if pairwise_consistency::<P>(pk, sk).is_err() {
         panic!("Classic McEliece pair-wise consistency test failed: hardware or memory fault");
-    }
-}
-
-/// Decodes `2N` lowercase hex digits at compile time.
-#[allow(dead_code, reason = "unused when no parameter set is enabled")]
-const fn hex<const N: usize>(s: &[u8]) -> [u8; N] {
-    assert!(s.len() == 2 * N, "wrong number of hex digits");
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = (nibble(s[2 * i]) << 4) | nibble(s[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-/// One lowercase hex digit (a compile error on anything else).
-#[allow(dead_code, reason = "unused when no parameter set is enabled")]
-const fn nibble(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => c - b'0',
-        b'a'..=b'f' => c - b'a' + 10,
-        _ => panic!("not a lowercase hex digit"),
     }
 }
 

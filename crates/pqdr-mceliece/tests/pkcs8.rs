@@ -345,3 +345,30 @@ fn pem_round_trip() {
         <DecapsulationKey<Mceliece460896> as DecodePrivateKey>::from_pkcs8_pem(&pem).unwrap();
     assert!(back == dk);
 }
+
+/// The inherent PEM methods (feature `pem`, issue #37 item 9): BouncyCastle's
+/// keys through PEM and back, and every rejection as this crate's typed
+/// `Error` (the RustCrypto traits only say `pkcs8::Error` / `spki::Error`).
+#[cfg(feature = "pem")]
+#[test]
+fn inherent_pem_methods() {
+    use pqdr_mceliece::pkcs8::LineEnding;
+    use pqdr_mceliece::{Mceliece460896, Mceliece460896f};
+
+    let dk = DecapsulationKey::<Mceliece460896>::from_private_key_der(BC_460896_PRIV).unwrap();
+    let pem = dk.to_private_key_pem(LineEnding::LF).unwrap();
+    assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----\n"));
+    assert_eq!(pqdr_common::test_support::pem_der(&pem), BC_460896_PRIV);
+    assert!(DecapsulationKey::<Mceliece460896>::from_private_key_pem(&pem).unwrap() == dk);
+
+    let dk_pem = DecapsulationKey::<Mceliece460896>::from_private_key_pem;
+    assert_eq!(dk_pem("no PEM here").err(), Some(Error::Der));
+    assert_eq!(
+        DecapsulationKey::<Mceliece460896f>::from_private_key_pem(&pem).err(),
+        Some(Error::Algorithm)
+    );
+    assert_eq!(
+        EncapsulationKey::<Mceliece460896>::from_spki_pem(&pem).err(),
+        Some(Error::Der)
+    );
+}

@@ -28,6 +28,7 @@
 mod common;
 
 use common::boxed_array;
+use pqdr_common::hex::encode as hex;
 use pqdr_kat::{Drbg, rsp};
 use pqdr_mceliece::self_test::known_answers;
 use pqdr_mceliece::{Buf, ParameterSet};
@@ -51,10 +52,6 @@ fn h(b: u8, parts: &[&[u8]]) -> [u8; 32] {
     let mut all: Vec<&[u8]> = vec![&prefix];
     all.extend_from_slice(parts);
     shake(&all)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The seed of record 0: the master DRBG's first 48 bytes.

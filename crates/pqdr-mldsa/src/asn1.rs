@@ -15,6 +15,12 @@ use pqdr_common::asn1::{self as common, PrivateKeyChoice, PrivateKeyParts};
 use spki::SubjectPublicKeyInfoRef;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
+#[cfg(feature = "pem")]
+extern crate alloc;
+#[cfg(feature = "pem")]
+use alloc::string::String;
+#[cfg(feature = "pem")]
+use pkcs8::LineEnding;
 
 use crate::error::{Error, check_length};
 use crate::params::{ByteArray, MlDsa87, ParameterSet};
@@ -171,6 +177,96 @@ impl<P: ParameterSet> SigningKey<P> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
         let choice = choice_into(self, form, buf.as_mut())?;
         Ok(common::private_key_into(algorithm_oid::<P>(), choice, out)?)
+    }
+}
+
+#[cfg(feature = "pem")]
+impl<P: ParameterSet> VerifyingKey<P> {
+    /// Decodes a `PUBLIC KEY` PEM document (RFC 7468 §13) holding the
+    /// SubjectPublicKeyInfo of [`Self::from_spki_der`]. Unlike
+    /// `spki::DecodePublicKey::from_public_key_pem`, it keeps this crate's
+    /// typed [`Error`].
+    ///
+    /// ```
+    /// use pqdr_mldsa::{pkcs8::LineEnding, ml_dsa_65};
+    ///
+    /// let sk = ml_dsa_65::SigningKey::from_seed(&[1; 32]);
+    /// let vk = sk.verifying_key().clone();
+    /// let pem = vk.to_spki_pem(LineEnding::LF)?;
+    /// assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----"));
+    /// assert!(ml_dsa_65::VerifyingKey::from_spki_pem(&pem)? == vk);
+    /// assert_eq!(
+    ///     ml_dsa_65::VerifyingKey::from_spki_pem("-----BEGIN PRIVATE KEY-----"),
+    ///     Err(pqdr_mldsa::Error::Der)
+    /// );
+    /// # Ok::<(), pqdr_mldsa::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Der`] (not PEM, a label other than `PUBLIC KEY`), then as
+    /// [`Self::from_spki_der`].
+    pub fn from_spki_pem(pem: &str) -> Result<Self, Error> {
+        Self::from_spki_der(common::pem_to_der(pem, common::PUBLIC_KEY_LABEL)?.as_bytes())
+    }
+
+    /// Encodes the key as a `PUBLIC KEY` PEM document (RFC 7468 §13) of
+    /// the SubjectPublicKeyInfo of [`Self::to_spki_der`].
+    ///
+    /// # Errors
+    /// None in practice ([`Error::Der`] if the encoder failed).
+    pub fn to_spki_pem(&self, line_ending: LineEnding) -> Result<String, Error> {
+        Ok(common::spki_pem(
+            algorithm_oid::<P>(),
+            self.as_bytes().as_ref(),
+            line_ending,
+        )?)
+    }
+}
+
+#[cfg(feature = "pem")]
+impl<P: ParameterSet> SigningKey<P> {
+    /// Decodes a `PRIVATE KEY` PEM document (RFC 7468 §10) holding the
+    /// OneAsymmetricKey of [`Self::from_private_key_der`] (any of the three
+    /// forms). Unlike `pkcs8::DecodePrivateKey::from_pkcs8_pem`, it keeps
+    /// this crate's typed [`Error`]. The decoded DER is wiped on drop.
+    ///
+    /// ```
+    /// use pqdr_mldsa::{PrivateKeyForm, pkcs8::LineEnding, ml_dsa_65};
+    ///
+    /// let sk = ml_dsa_65::SigningKey::from_seed(&[1; 32]);
+    /// let vk = sk.verifying_key().clone();
+    /// let pem = sk.to_private_key_pem(PrivateKeyForm::Seed, LineEnding::LF)?;
+    /// assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----"));
+    /// assert!(ml_dsa_65::SigningKey::from_private_key_pem(&pem)? == sk);
+    /// # Ok::<(), pqdr_mldsa::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Der`] (not PEM, a label other than `PRIVATE KEY`), then as
+    /// [`Self::from_private_key_der`].
+    pub fn from_private_key_pem(pem: &str) -> Result<Self, Error> {
+        Self::from_private_key_der(common::pem_to_der(pem, common::PRIVATE_KEY_LABEL)?.as_bytes())
+    }
+
+    /// Encodes the key as a `PRIVATE KEY` PEM document (RFC 7468 §10) of
+    /// the PrivateKeyInfo of [`Self::to_private_key_der`] in `form`, in a
+    /// string wiped on drop.
+    ///
+    /// # Errors
+    /// [`Error::NoSeed`] for the `seed` / `both` forms of a key loaded from
+    /// the expanded form.
+    pub fn to_private_key_pem(
+        &self,
+        form: PrivateKeyForm,
+        line_ending: LineEnding,
+    ) -> Result<Zeroizing<String>, Error> {
+        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
+        let choice = choice_into(self, form, buf.as_mut())?;
+        Ok(common::private_key_pem(
+            algorithm_oid::<P>(),
+            choice,
+            line_ending,
+        )?)
     }
 }
 

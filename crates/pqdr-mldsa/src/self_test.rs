@@ -23,6 +23,7 @@
 //! 326 (ML-DSA-87). `tests/self_test.rs` checks every constant against
 //! `vectors/` (the record's SHA-256 against the PQClean checksum).
 
+use pqdr_common::hex::decode as hex;
 use sha3::{Digest, Sha3_256};
 
 use crate::error::Error;
@@ -165,27 +166,6 @@ fn sha3_256(parts: &[&[u8]]) -> [u8; 32] {
 #[cfg(test)]
 use crate::types::pct::assert_pairwise_consistent;
 pub use crate::types::pct::pairwise_consistency;
-
-/// Decodes `2N` lowercase hex digits at compile time.
-const fn hex<const N: usize>(s: &[u8]) -> [u8; N] {
-    assert!(s.len() == 2 * N, "wrong number of hex digits");
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = (nibble(s[2 * i]) << 4) | nibble(s[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-/// One lowercase hex digit (a compile error on anything else).
-const fn nibble(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => c - b'0',
-        b'a'..=b'f' => c - b'a' + 10,
-        _ => panic!("not a lowercase hex digit"),
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -363,3 +363,61 @@ fn pem_files() {
     .unwrap();
     assert_eq!(&ek, dk.verifying_key());
 }
+
+/// The inherent PEM methods (feature `pem`, issue #37 item 9): the RFC files
+/// as they are, and every rejection as this crate's typed `Error` (the
+/// RustCrypto traits' `from_pkcs8_pem` only says `pkcs8::Error`).
+#[cfg(feature = "pem")]
+#[test]
+fn inherent_pem_methods() {
+    use pqdr_mldsa::pkcs8::LineEnding;
+
+    let seed_pem = include_str!("../../../vectors/pkcs8/ML-DSA-44-seed.priv");
+    let both_pem = include_str!("../../../vectors/pkcs8/ML-DSA-44-both.priv");
+    let pub_pem = include_str!("../../../vectors/pkcs8/ML-DSA-44.pub");
+    let sk = SigningKey::<MlDsa44>::from_private_key_pem(seed_pem).unwrap();
+    let seed_out = sk.to_private_key_pem(PrivateKeyForm::Seed, LineEnding::LF);
+    assert_eq!(seed_out.unwrap().as_str(), seed_pem);
+    let both_out = sk.to_private_key_pem(PrivateKeyForm::Both, LineEnding::LF);
+    assert_eq!(both_out.unwrap().as_str(), both_pem);
+    assert!(SigningKey::<MlDsa44>::from_private_key_pem(both_pem).unwrap() == sk);
+    let vk = VerifyingKey::<MlDsa44>::from_spki_pem(pub_pem).unwrap();
+    assert_eq!(&vk, sk.verifying_key());
+    assert_eq!(vk.to_spki_pem(LineEnding::LF).unwrap(), pub_pem);
+
+    // Not PEM, a corrupted body, the other document's label.
+    let sk_pem = SigningKey::<MlDsa44>::from_private_key_pem;
+    assert_eq!(sk_pem("no PEM here").err(), Some(Error::Der));
+    assert_eq!(
+        sk_pem(&seed_pem.replacen('M', "!", 1)).err(),
+        Some(Error::Der)
+    );
+    assert_eq!(sk_pem(pub_pem).err(), Some(Error::Der));
+    assert_eq!(
+        VerifyingKey::<MlDsa44>::from_spki_pem(seed_pem).err(),
+        Some(Error::Der)
+    );
+    // Another set's OID.
+    assert_eq!(
+        SigningKey::<MlDsa65>::from_private_key_pem(seed_pem).err(),
+        Some(Error::Algorithm)
+    );
+    assert_eq!(
+        VerifyingKey::<MlDsa87>::from_spki_pem(pub_pem).err(),
+        Some(Error::Algorithm)
+    );
+    // An RFC 9881 Appendix C bad key (vectors/pkcs8/README.md).
+    assert_eq!(
+        sk_pem(include_str!("../../../vectors/pkcs8/bad-ML-DSA-44-2.priv")).err(),
+        Some(Error::InvalidKey)
+    );
+    // A key without its seed has no seed form.
+    let expanded = sk.to_private_key_pem(PrivateKeyForm::ExpandedKey, LineEnding::LF);
+    let no_seed = sk_pem(&expanded.unwrap()).unwrap();
+    assert_eq!(
+        no_seed
+            .to_private_key_pem(PrivateKeyForm::Seed, LineEnding::LF)
+            .err(),
+        Some(Error::NoSeed)
+    );
+}

@@ -14,6 +14,7 @@
 //!   `expectedResults.json`.
 #![cfg(feature = "self-test")]
 
+use pqdr_common::hex::encode as hex;
 use pqdr_kat::acvp::{self, Value};
 use pqdr_kat::{Drbg, rsp};
 use pqdr_mldsa::self_test::{KnownAnswers, known_answers, pairwise_consistency};
@@ -27,10 +28,6 @@ fn sha3(parts: &[&[u8]]) -> [u8; 32] {
         h.update(p);
     }
     h.finalize().into()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[test]

@@ -20,6 +20,7 @@
 //! SHA-256 against the PQClean checksum, the rejection formula against the
 //! ACVP modified-ciphertext decapsulation cases).
 
+use pqdr_common::hex::decode as hex;
 use subtle::Choice;
 
 use crate::ct::bytes_eq;
@@ -50,37 +51,37 @@ pub struct KnownAnswers {
 /// Record 0 of the NIST KAT files: the DRBG (seeded with the record's
 /// `seed`) gives `d ‖ z` (one 64-byte draw), then `m` (one 32-byte draw).
 /// The same for the three sets, as their `.rsp` files share the seeds.
-const SEED: [u8; 64] = hex64(
+const SEED: [u8; 64] = hex(
     b"7c9935a0b07694aa0c6d10e4db6b1add2fd81a25ccb148032dcd739936737f2d\
       b505d7cfad1b497499323c8686325e4792f267aafa3f87ca60d01cb54f29202a",
 );
-const M: [u8; 32] = hex32(b"eb4a7c66ef4eba2ddb38c88d8bc706b1d639002198172a7b1942eca8f6c001ba");
+const M: [u8; 32] = hex(b"eb4a7c66ef4eba2ddb38c88d8bc706b1d639002198172a7b1942eca8f6c001ba");
 
 const ML_KEM_512: KnownAnswers = KnownAnswers {
     seed: SEED,
     m: M,
-    key_generation: hex32(b"ee9191f02314c8c13655de4a9b6e43107e523d99bd2302a369fd6ecec438653a"),
-    encapsulation: hex32(b"3366e9f1a7013bb26d7f6d01d4b646efcd63fc6b753cc55ba67760f2a9ba834a"),
-    decapsulation: hex32(b"12ef43ed56fb812ee736e24856c76d1e63e3c627590e2b7d9bbeeb5d91b067a9"),
-    implicit_rejection: hex32(b"149df1548650fec5d0e9dc210135d093373223e7d0651a04d28aa06ba4dee93b"),
+    key_generation: hex(b"ee9191f02314c8c13655de4a9b6e43107e523d99bd2302a369fd6ecec438653a"),
+    encapsulation: hex(b"3366e9f1a7013bb26d7f6d01d4b646efcd63fc6b753cc55ba67760f2a9ba834a"),
+    decapsulation: hex(b"12ef43ed56fb812ee736e24856c76d1e63e3c627590e2b7d9bbeeb5d91b067a9"),
+    implicit_rejection: hex(b"149df1548650fec5d0e9dc210135d093373223e7d0651a04d28aa06ba4dee93b"),
 };
 
 const ML_KEM_768: KnownAnswers = KnownAnswers {
     seed: SEED,
     m: M,
-    key_generation: hex32(b"8084aa522f32f8b5b3ce510d296439f59ded2081ab66fe3f526f7e5cc174085f"),
-    encapsulation: hex32(b"fbcc92f1a3531d9647a5e8c31c888e00f50819ec40ba35baa8b96bafe25e6651"),
-    decapsulation: hex32(b"19934cdb305cbabc08bdd0198d1907ac2c4ab95fa0c36fe4b8c17b753c953705"),
-    implicit_rejection: hex32(b"a83915e88fa1b1bf35525eec54c0ba128c75fac48a6e2ddfab698e682985dcdf"),
+    key_generation: hex(b"8084aa522f32f8b5b3ce510d296439f59ded2081ab66fe3f526f7e5cc174085f"),
+    encapsulation: hex(b"fbcc92f1a3531d9647a5e8c31c888e00f50819ec40ba35baa8b96bafe25e6651"),
+    decapsulation: hex(b"19934cdb305cbabc08bdd0198d1907ac2c4ab95fa0c36fe4b8c17b753c953705"),
+    implicit_rejection: hex(b"a83915e88fa1b1bf35525eec54c0ba128c75fac48a6e2ddfab698e682985dcdf"),
 };
 
 const ML_KEM_1024: KnownAnswers = KnownAnswers {
     seed: SEED,
     m: M,
-    key_generation: hex32(b"cdf38875509a40422a28120bff0d0d7819b7edd0e944a94d3166cfc9395e3305"),
-    encapsulation: hex32(b"676e1b10df0ab1558822dbd66cad89439a6279ff45faffc3779666beb1854981"),
-    decapsulation: hex32(b"5f0576094397f4668fe86cff4a56e58a6a4d7267e6dba299e2aaf4c1a8070fa5"),
-    implicit_rejection: hex32(b"19739b3ce9db7b33b10ce37ffabb62de42b76a9226b47870b7ba7eb66a2672c8"),
+    key_generation: hex(b"cdf38875509a40422a28120bff0d0d7819b7edd0e944a94d3166cfc9395e3305"),
+    encapsulation: hex(b"676e1b10df0ab1558822dbd66cad89439a6279ff45faffc3779666beb1854981"),
+    decapsulation: hex(b"5f0576094397f4668fe86cff4a56e58a6a4d7267e6dba299e2aaf4c1a8070fa5"),
+    implicit_rejection: hex(b"19739b3ce9db7b33b10ce37ffabb62de42b76a9226b47870b7ba7eb66a2672c8"),
 };
 
 /// The known answers of the parameter set `P`.
@@ -149,37 +150,6 @@ fn digest_is(parts: &[&[u8]], want: &[u8; 32]) -> Choice {
 #[cfg(test)]
 use crate::types::pct::assert_pairwise_consistent;
 pub use crate::types::pct::pairwise_consistency;
-
-/// Decodes 64 lowercase hex digits at compile time.
-const fn hex32(s: &[u8; 64]) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    let mut i = 0;
-    while i < 32 {
-        out[i] = (nibble(s[2 * i]) << 4) | nibble(s[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-/// Decodes 128 lowercase hex digits at compile time.
-const fn hex64(s: &[u8; 128]) -> [u8; 64] {
-    let mut out = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        out[i] = (nibble(s[2 * i]) << 4) | nibble(s[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-/// One lowercase hex digit (a compile error on anything else).
-const fn nibble(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => c - b'0',
-        b'a'..=b'f' => c - b'a' + 10,
-        _ => panic!("not a lowercase hex digit"),
-    }
-}
 
 #[cfg(test)]
 mod tests {

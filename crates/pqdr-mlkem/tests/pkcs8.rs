@@ -370,3 +370,68 @@ fn pem_files() {
     .unwrap();
     assert_eq!(&ek, dk.encapsulation_key());
 }
+
+/// The inherent PEM methods (feature `pem`, issue #37 item 9): the RFC files
+/// as they are, and every rejection as this crate's typed `Error` (the
+/// RustCrypto traits' `from_pkcs8_pem` only says `pkcs8::Error`).
+#[cfg(feature = "pem")]
+#[test]
+fn inherent_pem_methods() {
+    use pqdr_mlkem::pkcs8::LineEnding;
+
+    let seed_pem = include_str!("../../../vectors/pkcs8/ML-KEM-768-seed.priv");
+    let both_pem = include_str!("../../../vectors/pkcs8/ML-KEM-768-both.priv");
+    let pub_pem = include_str!("../../../vectors/pkcs8/ML-KEM-768.pub");
+    let dk = DecapsulationKey::<MlKem768>::from_private_key_pem(seed_pem).unwrap();
+    let seed_out = dk.to_private_key_pem(PrivateKeyForm::Seed, LineEnding::LF);
+    assert_eq!(seed_out.unwrap().as_str(), seed_pem);
+    let both_out = dk.to_private_key_pem(PrivateKeyForm::Both, LineEnding::LF);
+    assert_eq!(both_out.unwrap().as_str(), both_pem);
+    assert!(DecapsulationKey::<MlKem768>::from_private_key_pem(both_pem).unwrap() == dk);
+    let ek = EncapsulationKey::<MlKem768>::from_spki_pem(pub_pem).unwrap();
+    assert_eq!(&ek, dk.encapsulation_key());
+    assert_eq!(ek.to_spki_pem(LineEnding::LF).unwrap(), pub_pem);
+    let crlf = ek.to_spki_pem(LineEnding::CRLF).unwrap();
+    assert_eq!(crlf, pub_pem.replace('\n', "\r\n"));
+
+    // Not PEM, a corrupted body, the other document's label.
+    let dk_pem = DecapsulationKey::<MlKem768>::from_private_key_pem;
+    assert_eq!(dk_pem("no PEM here").err(), Some(Error::Der));
+    assert_eq!(
+        dk_pem(&seed_pem.replacen('M', "!", 1)).err(),
+        Some(Error::Der)
+    );
+    assert_eq!(dk_pem(pub_pem).err(), Some(Error::Der));
+    assert_eq!(
+        EncapsulationKey::<MlKem768>::from_spki_pem(seed_pem).err(),
+        Some(Error::Der)
+    );
+    // Another set's OID.
+    assert_eq!(
+        DecapsulationKey::<MlKem512>::from_private_key_pem(seed_pem).err(),
+        Some(Error::Algorithm)
+    );
+    assert_eq!(
+        EncapsulationKey::<MlKem1024>::from_spki_pem(pub_pem).err(),
+        Some(Error::Algorithm)
+    );
+    // The RFC 9935 Appendix C bad keys (vectors/pkcs8/README.md).
+    let bad = DecapsulationKey::<MlKem512>::from_private_key_pem;
+    assert_eq!(
+        bad(include_str!("../../../vectors/pkcs8/bad-ML-KEM-512-1.priv")).err(),
+        Some(Error::InconsistentKey)
+    );
+    assert_eq!(
+        bad(include_str!("../../../vectors/pkcs8/bad-ML-KEM-512-3.priv")).err(),
+        Some(Error::InvalidKey)
+    );
+    // A key without its seed has no seed form.
+    let expanded = dk.to_private_key_pem(PrivateKeyForm::ExpandedKey, LineEnding::LF);
+    let no_seed = dk_pem(&expanded.unwrap()).unwrap();
+    assert_eq!(
+        no_seed
+            .to_private_key_pem(PrivateKeyForm::Seed, LineEnding::LF)
+            .err(),
+        Some(Error::NoSeed)
+    );
+}

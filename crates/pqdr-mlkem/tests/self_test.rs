@@ -16,6 +16,7 @@
 //!   and its `-tr1` revision), with `z` read from the official `dk`.
 #![cfg(feature = "self-test")]
 
+use pqdr_common::hex::encode as hex;
 use pqdr_kat::acvp::{self, Value};
 use pqdr_kat::{Drbg, rsp};
 use pqdr_mlkem::self_test::{KnownAnswers, known_answers, pairwise_consistency};
@@ -40,10 +41,6 @@ fn sha3(parts: &[&[u8]]) -> [u8; 32] {
         Digest::update(&mut h, p);
     }
     h.finalize().into()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[test]

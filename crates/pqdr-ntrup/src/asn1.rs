@@ -23,6 +23,12 @@ use pkcs8::PrivateKeyInfoRef;
 use pqdr_common::asn1::{self as common, PrivateKeyParts};
 use spki::SubjectPublicKeyInfoRef;
 use zeroize::Zeroizing;
+#[cfg(feature = "pem")]
+extern crate alloc;
+#[cfg(feature = "pem")]
+use alloc::string::String;
+#[cfg(feature = "pem")]
+use pkcs8::LineEnding;
 
 use crate::encode::small_bytes;
 use crate::error::Error;
@@ -177,6 +183,92 @@ impl<S: ParameterSet> DecapsulationKey<S> {
             algorithm_oid::<S>(),
             private,
             out,
+        )?)
+    }
+}
+
+#[cfg(feature = "pem")]
+impl<S: ParameterSet> EncapsulationKey<S> {
+    /// Decodes a `PUBLIC KEY` PEM document (RFC 7468 §13) holding the
+    /// SubjectPublicKeyInfo of [`Self::from_spki_der`]. Unlike
+    /// `spki::DecodePublicKey::from_public_key_pem`, it keeps this crate's
+    /// typed [`Error`].
+    ///
+    /// ```
+    /// use pqdr_ntrup::{pkcs8::LineEnding, sntrup761};
+    /// # struct Rng(u64); // a toy generator for the example only
+    /// # impl rand_core::TryRng for Rng {
+    /// #     type Error = core::convert::Infallible;
+    /// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok(self.try_next_u64()? as u32) }
+    /// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+    /// #         self.0 ^= self.0 << 13; self.0 ^= self.0 >> 7; self.0 ^= self.0 << 17; Ok(self.0)
+    /// #     }
+    /// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> {
+    /// #         for b in d { *b = self.try_next_u64()? as u8; } Ok(())
+    /// #     }
+    /// # }
+    /// # impl rand_core::TryCryptoRng for Rng {}
+    ///
+    /// let (dk, ek) = sntrup761::generate(&mut Rng(1));
+    /// let pem = ek.to_spki_pem(LineEnding::LF)?;
+    /// assert!(sntrup761::EncapsulationKey::from_spki_pem(&pem)? == ek);
+    /// let pem = dk.to_private_key_pem(LineEnding::LF)?;
+    /// assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----"));
+    /// assert!(sntrup761::DecapsulationKey::from_private_key_pem(&pem)? == dk);
+    /// assert_eq!(
+    ///     sntrup761::DecapsulationKey::from_private_key_pem("PRIVATE KEY").err(),
+    ///     Some(sntrup761::Error::Der)
+    /// );
+    /// # Ok::<(), sntrup761::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Der`] (not PEM, a label other than `PUBLIC KEY`), then as
+    /// [`Self::from_spki_der`].
+    pub fn from_spki_pem(pem: &str) -> Result<Self, Error> {
+        Self::from_spki_der(common::pem_to_der(pem, common::PUBLIC_KEY_LABEL)?.as_bytes())
+    }
+
+    /// Encodes the key as a `PUBLIC KEY` PEM document (RFC 7468 §13) of
+    /// the SubjectPublicKeyInfo of [`Self::to_spki_der`].
+    ///
+    /// # Errors
+    /// None in practice ([`Error::Der`] if the encoder failed).
+    pub fn to_spki_pem(&self, line_ending: LineEnding) -> Result<String, Error> {
+        let mut buf = [0u8; MAX_WRAPPED_PK];
+        let bits = wrapped_pk(self, &mut buf)?;
+        Ok(common::spki_pem(algorithm_oid::<S>(), bits, line_ending)?)
+    }
+}
+
+#[cfg(feature = "pem")]
+impl<S: ParameterSet> DecapsulationKey<S> {
+    /// Decodes a `PRIVATE KEY` PEM document (RFC 7468 §10) holding the
+    /// OneAsymmetricKey of [`Self::from_private_key_der`] (example at
+    /// [`EncapsulationKey::from_spki_pem`]). Unlike
+    /// `pkcs8::DecodePrivateKey::from_pkcs8_pem`, it keeps this crate's
+    /// typed [`Error`]. The decoded DER is wiped on drop.
+    ///
+    /// # Errors
+    /// [`Error::Der`] (not PEM, a label other than `PRIVATE KEY`), then as
+    /// [`Self::from_private_key_der`].
+    pub fn from_private_key_pem(pem: &str) -> Result<Self, Error> {
+        Self::from_private_key_der(common::pem_to_der(pem, common::PRIVATE_KEY_LABEL)?.as_bytes())
+    }
+
+    /// Encodes the key as a `PRIVATE KEY` PEM document (RFC 7468 §10) of
+    /// the PrivateKeyInfo of [`Self::to_private_key_der`], in a string
+    /// wiped on drop.
+    ///
+    /// # Errors
+    /// None in practice ([`Error::Der`] if the encoder failed).
+    pub fn to_private_key_pem(&self, line_ending: LineEnding) -> Result<Zeroizing<String>, Error> {
+        let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
+        let private = private_into(self, &mut buf)?;
+        Ok(common::private_key_pem(
+            algorithm_oid::<S>(),
+            private,
+            line_ending,
         )?)
     }
 }

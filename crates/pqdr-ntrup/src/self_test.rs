@@ -25,6 +25,7 @@
 //! `r` gives the record's confirmation hash), and recomputes the rejection
 //! value from the record's `sk` and `ct`.
 
+use pqdr_common::hex::decode as hex;
 use sha2::{Digest, Sha512};
 
 use crate::error::Error;
@@ -145,27 +146,6 @@ fn digest(parts: &[&[u8]]) -> [u8; 32] {
 pub use crate::types::pct::pairwise_consistency;
 #[cfg(test)]
 use crate::types::pct::{assert_pairwise_consistent, pct_input};
-
-/// Decodes `2N` lowercase hex digits at compile time.
-const fn hex<const N: usize>(s: &[u8]) -> [u8; N] {
-    assert!(s.len() == 2 * N, "wrong number of hex digits");
-    let mut out = [0u8; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = (nibble(s[2 * i]) << 4) | nibble(s[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-/// One lowercase hex digit (a compile error on anything else).
-const fn nibble(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => c - b'0',
-        b'a'..=b'f' => c - b'a' + 10,
-        _ => panic!("not a lowercase hex digit"),
-    }
-}
 
 #[cfg(all(
     test,

@@ -313,3 +313,45 @@ fn pem_round_trip() {
     let back = <DecapsulationKey<Sntrup653> as DecodePrivateKey>::from_pkcs8_pem(&pem).unwrap();
     assert!(back == dk);
 }
+
+/// The inherent PEM methods (feature `pem`, issue #37 item 9): BouncyCastle's
+/// keys through PEM and back, and every rejection as this crate's typed
+/// `Error` (the RustCrypto traits only say `pkcs8::Error` / `spki::Error`).
+#[cfg(feature = "pem")]
+#[test]
+fn inherent_pem_methods() {
+    use pqdr_common::test_support::pem_der;
+    use pqdr_ntrup::pkcs8::LineEnding;
+    use pqdr_ntrup::{Sntrup653, Sntrup761};
+
+    let dk = DecapsulationKey::<Sntrup653>::from_private_key_der(bc_file!("sntrup653.priv.der"))
+        .unwrap();
+    let pem = dk.to_private_key_pem(LineEnding::LF).unwrap();
+    assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----\n"));
+    // The PEM body is the DER of to_private_key_der.
+    let mut out = vec![0u8; 8192];
+    let der = dk.to_private_key_der(&mut out).unwrap();
+    assert_eq!(pem_der(&pem), der);
+    assert!(DecapsulationKey::<Sntrup653>::from_private_key_pem(&pem).unwrap() == dk);
+    let ek = dk.encapsulation_key();
+    let pub_pem = ek.to_spki_pem(LineEnding::CRLF).unwrap();
+    assert!(pub_pem.starts_with("-----BEGIN PUBLIC KEY-----\r\n"));
+    assert_eq!(pem_der(&pub_pem), bc_file!("sntrup653.pub.der"));
+    assert!(&EncapsulationKey::<Sntrup653>::from_spki_pem(&pub_pem).unwrap() == ek);
+
+    let dk_pem = DecapsulationKey::<Sntrup653>::from_private_key_pem;
+    assert_eq!(dk_pem("no PEM here").err(), Some(Error::Der));
+    assert_eq!(dk_pem(&pub_pem).err(), Some(Error::Der));
+    assert_eq!(
+        EncapsulationKey::<Sntrup653>::from_spki_pem(&pem).err(),
+        Some(Error::Der)
+    );
+    assert_eq!(
+        DecapsulationKey::<Sntrup761>::from_private_key_pem(&pem).err(),
+        Some(Error::Algorithm)
+    );
+    assert_eq!(
+        EncapsulationKey::<Sntrup761>::from_spki_pem(&pub_pem).err(),
+        Some(Error::Algorithm)
+    );
+}

@@ -25,6 +25,7 @@
 mod common;
 
 use common::hash_prefix;
+use pqdr_common::hex::encode as hex;
 use pqdr_kat::{Drbg, rsp};
 use pqdr_ntrup::self_test::{KnownAnswers, known_answers, pairwise_consistency};
 use pqdr_ntrup::{DecapsulationKey, ParameterSet};
@@ -36,10 +37,6 @@ fn digest(parts: &[&[u8]]) -> [u8; 32] {
         h.update(p);
     }
     h.finalize()[..32].try_into().expect("32 bytes")
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[test]

@@ -4,13 +4,11 @@
 //! NTRU Prime's key generation and encapsulation draw from an RNG, not from
 //! fixed-size seeds, so the adapter expands its seeds into a deterministic
 //! stream: BLAKE3 in XOF mode under a `derive_key` context per use
-//! ([`SeedRng`]). The owner keeps only the 32-byte seed and regenerates the
+//! ([`seed_rng`], a `pqdr_common::xof::XofRng`). The owner keeps only the 32-byte seed and regenerates the
 //! key pair to decapsulate (one key generation per decapsulation).
 
-use core::convert::Infallible;
-
+use pqdr_common::xof::XofRng;
 use pqdr_ntrup::sntrup761;
-use rand_core::{TryCryptoRng, TryRng};
 use zeroize::Zeroize;
 
 use super::{KemError, RatchetKem};
@@ -27,46 +25,13 @@ pub struct Sntrup761;
 
 /// A deterministic RNG: the BLAKE3 XOF of `derive_key(context, seed)`.
 /// Wiped on drop.
-struct SeedRng(blake3::OutputReader);
-
-impl SeedRng {
-    fn new(context: &str, seed: &[u8]) -> Self {
-        let mut h = blake3::Hasher::new_derive_key(context);
-        h.update(seed);
-        let reader = h.finalize_xof();
-        h.zeroize();
-        Self(reader)
-    }
+fn seed_rng(context: &str, seed: &[u8]) -> XofRng<blake3::OutputReader> {
+    let mut h = blake3::Hasher::new_derive_key(context);
+    h.update(seed);
+    let reader = h.finalize_xof();
+    h.zeroize();
+    XofRng::new(reader)
 }
-
-impl Drop for SeedRng {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl TryRng for SeedRng {
-    type Error = Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut b = [0u8; 4];
-        self.0.fill(&mut b);
-        Ok(u32::from_le_bytes(b))
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut b = [0u8; 8];
-        self.0.fill(&mut b);
-        Ok(u64::from_le_bytes(b))
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        self.0.fill(dst);
-        Ok(())
-    }
-}
-
-impl TryCryptoRng for SeedRng {}
 
 impl RatchetKem for Sntrup761 {
     const ID: u16 = 0xFE61;
@@ -80,7 +45,7 @@ impl RatchetKem for Sntrup761 {
         if seed.len() != Self::SEED_LEN || ek.len() != Self::EK_LEN {
             return;
         }
-        let (_, pk) = sntrup761::generate(&mut SeedRng::new(CTX_KEYGEN, seed));
+        let (_, pk) = sntrup761::generate(&mut seed_rng(CTX_KEYGEN, seed));
         ek.copy_from_slice(pk.as_bytes().as_ref());
     }
 
@@ -95,7 +60,7 @@ impl RatchetKem for Sntrup761 {
         if m.len() != Self::ENCAPS_SEED_LEN || ct.len() != Self::CT_LEN {
             return Err(KemError);
         }
-        let (c, k) = ek.encapsulate(&mut SeedRng::new(CTX_ENCAPS, m));
+        let (c, k) = ek.encapsulate(&mut seed_rng(CTX_ENCAPS, m));
         ct.copy_from_slice(c.as_bytes().as_ref());
         ss.copy_from_slice(k.as_bytes());
         Ok(())
@@ -109,7 +74,7 @@ impl RatchetKem for Sntrup761 {
         let Ok(c) = sntrup761::Ciphertext::from_bytes(ct) else {
             return;
         };
-        let (dk, _) = sntrup761::generate(&mut SeedRng::new(CTX_KEYGEN, seed));
+        let (dk, _) = sntrup761::generate(&mut seed_rng(CTX_KEYGEN, seed));
         ss.copy_from_slice(dk.decapsulate(&c).as_bytes());
     }
 }
