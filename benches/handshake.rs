@@ -246,10 +246,10 @@ mod hs {
         fn decaps(&self, ct: &[u8]) -> [u8; 32] {
             match self {
                 EphDk::K768(d) => *d
-                    .decapsulate(&ml_kem_768::Ciphertext::from_bytes(ct).unwrap())
+                    .decapsulate(&ml_kem_768::Ciphertext::from_slice(ct).unwrap())
                     .as_bytes(),
                 EphDk::K512(d) => *d
-                    .decapsulate(&ml_kem_512::Ciphertext::from_bytes(ct).unwrap())
+                    .decapsulate(&ml_kem_512::Ciphertext::from_slice(ct).unwrap())
                     .as_bytes(),
             }
         }
@@ -259,13 +259,13 @@ mod hs {
     fn eph_encaps(e: Ephemeral, ek: &[u8], m: &[u8; 32], ct: &mut [u8]) -> [u8; 32] {
         match e {
             Ephemeral::MlKem768 => {
-                let ek = ml_kem_768::EncapsulationKey::from_bytes(ek).unwrap();
+                let ek = ml_kem_768::EncapsulationKey::from_slice(ek).unwrap();
                 let (c, s) = ek.encapsulate_deterministic(m);
                 ct[..ml_kem_768::CIPHERTEXT_SIZE].copy_from_slice(c.as_bytes());
                 *s.as_bytes()
             }
             Ephemeral::MlKem512 => {
-                let ek = ml_kem_512::EncapsulationKey::from_bytes(ek).unwrap();
+                let ek = ml_kem_512::EncapsulationKey::from_slice(ek).unwrap();
                 let (c, s) = ek.encapsulate_deterministic(m);
                 ct[..ml_kem_512::CIPHERTEXT_SIZE].copy_from_slice(c.as_bytes());
                 *s.as_bytes()
@@ -325,7 +325,7 @@ mod hs {
             *s.as_bytes()
         }
         fn s_decaps(sk: &Self::SecretKey, ct: &[u8]) -> [u8; 32] {
-            *sk.decapsulate(&ml_kem_768::Ciphertext::from_bytes(ct).unwrap())
+            *sk.decapsulate(&ml_kem_768::Ciphertext::from_slice(ct).unwrap())
                 .as_bytes()
         }
     }
@@ -351,7 +351,7 @@ mod hs {
                 );
                 (sk, pk)
             });
-            let dk = mc::DecapsulationKey::from_bytes(sk).unwrap().prepare();
+            let dk = mc::DecapsulationKey::from_slice(sk).unwrap().prepare();
             (dk, pk.clone().try_into().unwrap())
         }
         fn s_encaps<R: rand_core::CryptoRng>(
@@ -387,7 +387,7 @@ mod hs {
             *s.as_bytes()
         }
         fn s_decaps(sk: &Self::SecretKey, ct: &[u8]) -> [u8; 32] {
-            *sk.decapsulate(&nt::Ciphertext::from_bytes(ct).unwrap())
+            *sk.decapsulate(&nt::Ciphertext::from_slice(ct).unwrap())
                 .as_bytes()
         }
     }

@@ -7,6 +7,7 @@ extern crate alloc;
 
 #[cfg(feature = "pkcs8")]
 pub mod asn1;
+pub mod error;
 pub mod simd;
 #[cfg(feature = "test-support")]
 pub mod test_support;

@@ -75,10 +75,10 @@ fn prepared_random_key<P: ParameterSet>(seed: u64) {
     for i in 0..P::T {
         sk.as_mut()[41 + 2 * i] &= high;
     }
-    let mut dk = pqdr_mceliece::DecapsulationKey::<P>::from_bytes(sk.as_ref()).expect("format");
+    let mut dk = pqdr_mceliece::DecapsulationKey::<P>::from_slice(sk.as_ref()).expect("format");
     pqdr_ctgrind::classify(&mut dk);
     let prepared = dk.prepare();
-    let mut ct = pqdr_mceliece::Ciphertext::<P>::from_bytes(ct.as_ref()).expect("format");
+    let mut ct = pqdr_mceliece::Ciphertext::<P>::from_slice(ct.as_ref()).expect("format");
     pqdr_ctgrind::classify(&mut ct);
     let ss = prepared.decapsulate(&ct);
     let mut out = *ss.as_bytes();

@@ -49,7 +49,7 @@ mod zetas;
 
 #[cfg(feature = "pkcs8")]
 pub use asn1::{ML_DSA_44_OID, ML_DSA_65_OID, ML_DSA_87_OID, PrivateKeyForm, algorithm_oid};
-pub use error::Error;
+pub use error::{Error, Object};
 pub use expanded::{ExpandedSigningKey, ExpandedVerifyingKey};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::PreHash;

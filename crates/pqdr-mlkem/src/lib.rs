@@ -41,7 +41,7 @@ mod zeta;
 
 #[cfg(feature = "pkcs8")]
 pub use asn1::{ML_KEM_512_OID, ML_KEM_768_OID, ML_KEM_1024_OID, PrivateKeyForm, algorithm_oid};
-pub use error::Error;
+pub use error::{Error, Object};
 pub use params::{ByteArray, MlKem512, MlKem768, MlKem1024, ParameterSet};
 pub use types::{
     Ciphertext, DecapsulationKey, EncapsulationKey, SEED_SIZE, SHARED_SECRET_SIZE, SharedSecret,
