@@ -258,6 +258,9 @@ macro_rules! signing_methods {
         impl<P: $crate::params::ParameterSet> $key<P> {
             /// `ML-DSA.Sign` (FIPS 204 Algorithm 2), hedged: rnd is drawn from `rng`.
             ///
+            /// This inherent method shadows `signature::Signer::sign`: with
+            /// the trait in scope, call it as `Signer::sign(&sk, msg)`.
+            ///
             /// # Errors
             /// `ctx` is longer than 255 bytes.
             #[inline]
@@ -375,6 +378,9 @@ macro_rules! verifying_methods {
     ($key:ident, tr = $($tr:ident).+) => {
         impl<P: $crate::params::ParameterSet> $key<P> {
             /// `ML-DSA.Verify` (FIPS 204 Algorithm 3) of `msg` under context `ctx`.
+            ///
+            /// This inherent method shadows `signature::Verifier::verify`: with
+            /// the trait in scope, call it as `Verifier::verify(&vk, msg, &sig)`.
             ///
             /// # Errors
             /// The signature is invalid, or `ctx` is longer than 255 bytes.
