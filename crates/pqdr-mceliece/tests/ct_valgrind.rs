@@ -70,7 +70,7 @@ fn decaps_random_key<P: ParameterSet>(seed: u64) {
 fn prepared_random_key<P: ParameterSet>(seed: u64) {
     assert_avx2_is_checked();
     let (mut sk, ct) = random_key_and_ciphertext::<P>(seed);
-    // g's coefficients in range (from_bytes rejects set high bits).
+    // g's coefficients in range (from_slice rejects set high bits).
     let high = u8::try_from(((1u32 << P::M) - 1) >> 8).expect("m <= 16");
     for i in 0..P::T {
         sk.as_mut()[41 + 2 * i] &= high;

@@ -122,7 +122,7 @@ fn set_coefficient(ek: &mut [u8], index: usize, value: u16) {
 }
 
 /// Every coefficient position with an out-of-range value (3329..=4095,
-/// several values per position) makes `from_bytes` fail, for the
+/// several values per position) makes `from_slice` fail, for the
 /// encapsulation key and for the `ek` embedded in a decapsulation key.
 fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) {
     let dk = DecapsulationKey::<P>::from_seed(seed);
