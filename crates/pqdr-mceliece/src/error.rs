@@ -12,7 +12,9 @@ pub enum Error {
     /// A slice had the wrong length (for streamed public keys: more or fewer
     /// bytes than a public key has).
     Length {
-        /// What had the wrong length.
+        /// What had the wrong length: the key, ciphertext or other input,
+        /// or [`Object::Output`] for a DER encoder's too-small `out` buffer
+        /// (`expected` is then the encoding's size).
         what: Object,
         /// The length the set requires.
         expected: usize,

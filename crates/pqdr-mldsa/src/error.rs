@@ -12,7 +12,9 @@ pub enum Error {
     /// parsed as, or a HashML-DSA digest did not have its pre-hash function's
     /// output length (FIPS 204 §5.4).
     Length {
-        /// What had the wrong length.
+        /// What had the wrong length: the key, ciphertext or other input,
+        /// or [`Object::Output`] for a DER encoder's too-small `out` buffer
+        /// (`expected` is then the encoding's size).
         what: Object,
         /// The length the input requires.
         expected: usize,

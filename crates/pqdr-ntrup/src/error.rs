@@ -13,7 +13,9 @@ pub enum Error {
     /// A byte slice had the wrong length for the key or ciphertext it was
     /// parsed as.
     Length {
-        /// What had the wrong length.
+        /// What had the wrong length: the key, ciphertext or other input,
+        /// or [`Object::Output`] for a DER encoder's too-small `out` buffer
+        /// (`expected` is then the encoding's size).
         what: Object,
         /// The length the type requires.
         expected: usize,
