@@ -44,9 +44,9 @@ macro_rules! pqclean {
             let (ss, ct) = m::encapsulate(&pk);
             assert_eq!(m::decapsulate(&ct, &sk).as_bytes(), ss.as_bytes());
             // Same key formats: PQClean's keys work with ours.
-            let dk = DecapsulationKey::<pqdr_ntrup::$module::Set>::from_bytes(sk.as_bytes())
+            let dk = DecapsulationKey::<pqdr_ntrup::$module::Set>::from_slice(sk.as_bytes())
                 .expect("PQClean sk");
-            let ct2 = pqdr_ntrup::$module::Ciphertext::from_bytes(ct.as_bytes()).expect("ct");
+            let ct2 = pqdr_ntrup::$module::Ciphertext::from_slice(ct.as_bytes()).expect("ct");
             assert_eq!(dk.decapsulate(&ct2).as_bytes().as_slice(), ss.as_bytes());
             let _ = pk.as_bytes();
             let mut g = c.benchmark_group($name);

@@ -27,7 +27,7 @@ fn mlkem_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
                 k::DECAPSULATION_KEY_SIZE
             );
             // Bob: parses Alice's key (FIPS 203 §7.2 check) and encapsulates to it.
-            let ek = k::EncapsulationKey::from_bytes(ek.as_bytes()).expect("Alice's key passes the modulus check");
+            let ek = k::EncapsulationKey::from_slice(ek.as_bytes()).expect("Alice's key passes the modulus check");
             let (ct, bob_ss) = ek.encapsulate(rng);
             println!("Bob    encapsulates:        ciphertext {} B (sent to Alice), shared secret {}", k::CIPHERTEXT_SIZE, hex_prefix(bob_ss.as_bytes()));
             // Alice: decapsulates the ciphertext.
@@ -60,8 +60,8 @@ fn mldsa_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
             let sig = sk.sign(msg, ctx, rng).expect("context is at most 255 bytes");
             println!("Alice  signs:               signature {} B {}", s::SIGNATURE_SIZE, hex_prefix(sig.as_bytes()));
             // Bob: parses Alice's key and the signature bytes, then verifies (Algorithm 3).
-            let vk = s::VerifyingKey::from_bytes(vk.as_bytes()).expect("any key of the right size decodes");
-            let sig = s::Signature::from_bytes(sig.as_bytes());
+            let vk = s::VerifyingKey::from_array(vk.as_bytes());
+            let sig = s::Signature::from_array(sig.as_bytes());
             vk.verify(msg, ctx, &sig).expect("Alice's signature verifies");
             assert!(vk.verify(b"meet at one", ctx, &sig).is_err(), "tampered message must fail");
             assert!(vk.verify(msg, b"other", &sig).is_err(), "other context must fail");
@@ -84,7 +84,7 @@ fn ntrup_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
         k::ENCAPSULATION_KEY_SIZE
     );
     // Bob parses the key and encapsulates.
-    let ek = k::EncapsulationKey::from_bytes(ek.as_bytes()).expect("right length");
+    let ek = k::EncapsulationKey::from_slice(ek.as_bytes()).expect("right length");
     let (ct, bob_ss) = ek.encapsulate(rng);
     println!(
         "Bob    encapsulates:        ciphertext {} B (sent to Alice), shared secret {}",
@@ -92,7 +92,7 @@ fn ntrup_demo(rng: &mut UnwrapErr<getrandom::SysRng>) {
         hex_prefix(bob_ss.as_bytes())
     );
     // Alice decapsulates (implicit rejection: a bad ciphertext gives a random-looking key).
-    let alice_ss = dk.decapsulate(&k::Ciphertext::from_bytes(ct.as_bytes()).expect("right length"));
+    let alice_ss = dk.decapsulate(&k::Ciphertext::from_slice(ct.as_bytes()).expect("right length"));
     println!(
         "Alice  decapsulates:        shared secret {}",
         hex_prefix(alice_ss.as_bytes())

@@ -47,10 +47,10 @@ impl EphDk {
     pub(crate) fn decaps(&self, ct: &[u8]) -> [u8; 32] {
         match self {
             EphDk::K768(d) => *d
-                .decapsulate(&ml_kem_768::Ciphertext::from_bytes(ct).unwrap())
+                .decapsulate(&ml_kem_768::Ciphertext::from_slice(ct).unwrap())
                 .as_bytes(),
             EphDk::K512(d) => *d
-                .decapsulate(&ml_kem_512::Ciphertext::from_bytes(ct).unwrap())
+                .decapsulate(&ml_kem_512::Ciphertext::from_slice(ct).unwrap())
                 .as_bytes(),
         }
     }
@@ -60,13 +60,13 @@ impl EphDk {
 pub(crate) fn eph_encaps(e: Ephemeral, ek: &[u8], m: &[u8; 32], ct: &mut [u8]) -> [u8; 32] {
     match e {
         Ephemeral::MlKem768 => {
-            let ek = ml_kem_768::EncapsulationKey::from_bytes(ek).unwrap();
+            let ek = ml_kem_768::EncapsulationKey::from_slice(ek).unwrap();
             let (c, s) = ek.encapsulate_deterministic(m);
             ct[..ml_kem_768::CIPHERTEXT_SIZE].copy_from_slice(c.as_bytes());
             *s.as_bytes()
         }
         Ephemeral::MlKem512 => {
-            let ek = ml_kem_512::EncapsulationKey::from_bytes(ek).unwrap();
+            let ek = ml_kem_512::EncapsulationKey::from_slice(ek).unwrap();
             let (c, s) = ek.encapsulate_deterministic(m);
             ct[..ml_kem_512::CIPHERTEXT_SIZE].copy_from_slice(c.as_bytes());
             *s.as_bytes()
@@ -120,7 +120,7 @@ impl Fam for K768 {
         *s.as_bytes()
     }
     fn s_decaps(sk: &Self::SecretKey, ct: &[u8]) -> [u8; 32] {
-        *sk.decapsulate(&ml_kem_768::Ciphertext::from_bytes(ct).unwrap())
+        *sk.decapsulate(&ml_kem_768::Ciphertext::from_slice(ct).unwrap())
             .as_bytes()
     }
 }
@@ -146,7 +146,7 @@ impl Fam for KMc {
             );
             (sk, pk)
         });
-        let dk = mc::DecapsulationKey::from_bytes(sk).unwrap().prepare();
+        let dk = mc::DecapsulationKey::from_slice(sk).unwrap().prepare();
         (dk, pk.clone().try_into().unwrap())
     }
     fn s_encaps<R: rand_core::CryptoRng>(
@@ -182,7 +182,7 @@ impl Fam for KNt {
         *s.as_bytes()
     }
     fn s_decaps(sk: &Self::SecretKey, ct: &[u8]) -> [u8; 32] {
-        *sk.decapsulate(&nt::Ciphertext::from_bytes(ct).unwrap())
+        *sk.decapsulate(&nt::Ciphertext::from_slice(ct).unwrap())
             .as_bytes()
     }
 }

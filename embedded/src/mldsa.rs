@@ -28,7 +28,7 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     };
     // The same signature into a caller's buffer (as pqm4 counts `crypto_sign`:
     // the output is the caller's): no signature-sized copy in the frame.
-    let mut out = Signature::<P>::from_bytes(&P::SigBytes::zeroed());
+    let mut out = Signature::<P>::from_array(&P::SigBytes::zeroed());
     let (r, used) = stack::measure(
         |(sk, msg, rnd, out): (&SigningKey<P>, &[u8], &[u8; 32], &mut Signature<P>)| {
             sk.sign_with_rnd_into(msg, &[], rnd, out)

@@ -62,7 +62,7 @@ pub(crate) fn run<P: ParameterSet>(want: &str) {
     let n = ct2.as_bytes().as_ref().len();
     bad[..n].copy_from_slice(ct2.as_bytes().as_ref());
     bad[n / 2] ^= 0x10;
-    let ok = match Ciphertext::<P>::from_bytes(&bad[..n]) {
+    let ok = match Ciphertext::<P>::from_slice(&bad[..n]) {
         Ok(ct3) => dk2.decapsulate(&ct3).as_bytes() != ss3.as_bytes(),
         Err(_) => false,
     };

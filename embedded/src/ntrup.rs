@@ -48,7 +48,7 @@ pub(crate) fn run<S: ParameterSet>(want: &str) {
     let n = ct2.as_bytes().as_ref().len();
     bad[..n].copy_from_slice(ct2.as_bytes().as_ref());
     bad[3] ^= 0x10;
-    let ok = match Ciphertext::<S>::from_bytes(&bad[..n]) {
+    let ok = match Ciphertext::<S>::from_slice(&bad[..n]) {
         Ok(ct3) => dk2.decapsulate(&ct3).as_bytes() != ss3.as_bytes(),
         Err(_) => false,
     };

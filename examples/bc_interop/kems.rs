@@ -126,13 +126,13 @@ macro_rules! ml_kem {
             },
             encaps: |pk, m| {
                 let (ct, ss) =
-                    k::EncapsulationKey::from_bytes(pk)?.encapsulate_deterministic(array(m)?);
+                    k::EncapsulationKey::from_slice(pk)?.encapsulate_deterministic(array(m)?);
                 Ok((ct.as_bytes().to_vec(), ss.as_bytes().to_vec()))
             },
             decaps: |sk, ct| {
-                let dk = k::DecapsulationKey::from_bytes(sk)?;
+                let dk = k::DecapsulationKey::from_slice(sk)?;
                 Ok(dk
-                    .decapsulate(&k::Ciphertext::from_bytes(ct)?)
+                    .decapsulate(&k::Ciphertext::from_slice(ct)?)
                     .as_bytes()
                     .to_vec())
             },
@@ -167,7 +167,7 @@ macro_rules! ml_kem {
                             let mut bad = pk.clone();
                             bad[0] = 0xff;
                             bad[1] |= 0x0f;
-                            Ok(k::EncapsulationKey::from_bytes(&bad).is_err())
+                            Ok(k::EncapsulationKey::from_slice(&bad).is_err())
                         },
                     );
                     r.check(
@@ -175,7 +175,7 @@ macro_rules! ml_kem {
                         "their expanded sk with a modified H(ek) rejected (FIPS 203 §7.3)",
                         || {
                             Ok(
-                                k::DecapsulationKey::from_bytes(&files::flip(sk, sk.len() - 40))
+                                k::DecapsulationKey::from_slice(&files::flip(sk, sk.len() - 40))
                                     .is_err(),
                             )
                         },
@@ -245,14 +245,14 @@ macro_rules! sntrup {
                 Ok((ek.as_bytes().to_vec(), dk.as_bytes().to_vec()))
             },
             encaps: |pk, eseed| {
-                let ek = k::EncapsulationKey::from_bytes(pk)?;
+                let ek = k::EncapsulationKey::from_slice(pk)?;
                 let (ct, ss) = ek.encapsulate(&mut StreamRng::new(eseed));
                 Ok((ct.as_bytes().to_vec(), ss.as_bytes().to_vec()))
             },
             decaps: |sk, ct| {
-                let dk = k::DecapsulationKey::from_bytes(sk)?;
+                let dk = k::DecapsulationKey::from_slice(sk)?;
                 Ok(dk
-                    .decapsulate(&k::Ciphertext::from_bytes(ct)?)
+                    .decapsulate(&k::Ciphertext::from_slice(ct)?)
                     .as_bytes()
                     .to_vec())
             },
@@ -273,14 +273,14 @@ macro_rules! mceliece {
                 Ok((ek.as_bytes().to_vec(), dk.as_bytes().to_vec()))
             },
             encaps: |pk, eseed| {
-                let ek = k::EncapsulationKey::from_bytes(pk)?;
+                let ek = k::EncapsulationKey::from_slice(pk)?;
                 let (ct, ss) = ek.encapsulate(&mut StreamRng::new(eseed));
                 Ok((ct.as_bytes().to_vec(), ss.as_bytes().to_vec()))
             },
             decaps: |sk, ct| {
-                let dk = k::DecapsulationKey::from_bytes(sk)?;
+                let dk = k::DecapsulationKey::from_slice(sk)?;
                 Ok(dk
-                    .decapsulate(&k::Ciphertext::from_bytes(ct)?)
+                    .decapsulate(&k::Ciphertext::from_slice(ct)?)
                     .as_bytes()
                     .to_vec())
             },
@@ -300,14 +300,14 @@ fn x_wing() -> Kem {
             Ok((ek.as_bytes().to_vec(), dk.as_bytes().to_vec()))
         },
         encaps: |pk, eseed| {
-            let ek = xwing::EncapsulationKey::from_bytes(pk)?;
+            let ek = xwing::EncapsulationKey::from_slice(pk)?;
             let (ct, ss) = ek.encapsulate_deterministic(array(eseed)?);
             Ok((ct.as_bytes().to_vec(), ss.as_bytes().to_vec()))
         },
         decaps: |sk, ct| {
-            let dk = xwing::DecapsulationKey::from_bytes(sk)?;
+            let dk = xwing::DecapsulationKey::from_slice(sk)?;
             Ok(dk
-                .decapsulate(&xwing::Ciphertext::from_bytes(ct)?)
+                .decapsulate(&xwing::Ciphertext::from_slice(ct)?)
                 .as_bytes()
                 .to_vec())
         },

@@ -31,7 +31,7 @@ macro_rules! ml_dsa {
             /// context `ctx`: hedged, or deterministic if `hedged` is false.
             fn sign(sk: &[u8], msg: &[u8], ctx: &[u8], prehash: bool, hedged: bool) -> Result<Vec<u8>> {
                 use pqdr_suite::mldsa::$s as s;
-                let sk = s::SigningKey::from_bytes(sk.try_into()?)?;
+                let sk = s::SigningKey::from_array(sk.try_into()?)?;
                 let mut rng = UnwrapErr(getrandom::SysRng);
                 let digest = Sha512::digest(msg);
                 let sig = match (prehash, hedged) {
@@ -45,8 +45,8 @@ macro_rules! ml_dsa {
 
             fn verify(pk: &[u8], msg: &[u8], ctx: &[u8], prehash: bool, sig: &[u8]) -> Result<bool> {
                 use pqdr_suite::mldsa::$s as s;
-                let vk = s::VerifyingKey::from_bytes(pk.try_into()?)?;
-                let sig = s::Signature::from_bytes(sig.try_into()?);
+                let vk = s::VerifyingKey::from_array(pk.try_into()?);
+                let sig = s::Signature::from_array(sig.try_into()?);
                 Ok(if prehash {
                     vk.verify_prehash(PreHash::Sha2_512, &Sha512::digest(msg), ctx, &sig).is_ok()
                 } else {

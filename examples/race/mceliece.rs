@@ -99,15 +99,15 @@ macro_rules! mceliece_set {
             let (pq_pk, pq_sk) = pq::keypair();
             let our_pk_pq = pq::PublicKey::from_bytes(ek.as_bytes().as_ref()).expect("pk");
             let (q_ss, q_ct) = pq::encapsulate(&our_pk_pq);
-            let q_ct_ours = ours::Ciphertext::from_bytes(q_ct.as_bytes()).expect("ct");
+            let q_ct_ours = ours::Ciphertext::from_slice(q_ct.as_bytes()).expect("ct");
             check("pqdr decaps PQClean ct", dk.decapsulate(&q_ct_ours).as_bytes().as_ref() == q_ss.as_bytes());
-            let pq_ek_ours = ours::EncapsulationKey::from_bytes(pq_pk.as_bytes()).expect("ek");
+            let pq_ek_ours = ours::EncapsulationKey::from_slice(pq_pk.as_bytes()).expect("ek");
             let (o_ct, o_ss) = pq_ek_ours.encapsulate(&mut rng);
             let o_ct_pq = pq::Ciphertext::from_bytes(o_ct.as_bytes().as_ref()).expect("ct");
             check("PQClean decaps pqdr ct", pq::decapsulate(&o_ct_pq, &pq_sk).as_bytes() == o_ss.as_bytes().as_ref());
             let mut bad = ct.as_bytes().as_ref().to_vec();
             bad[0] ^= 1;
-            let bad = ours::Ciphertext::from_bytes(&bad).expect("ct");
+            let bad = ours::Ciphertext::from_slice(&bad).expect("ct");
             check("pqdr rejects a flipped ct", dk.decapsulate(&bad) != ss);
             eprintln!("  cross-checks passed (pq-mceliece{}: same key; PQClean: each other's ciphertexts)",
                 if $classic { ", classic-mceliece-rust" } else { "" });

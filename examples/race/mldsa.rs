@@ -62,14 +62,14 @@ macro_rules! mldsa_set {
             // AWS-LC signs hedged: we verify its signature, it verifies ours.
             let mut aws_sig = vec![0u8; awslc::$aws_s.signature_len()];
             aws_kp.sign(&m0, &mut aws_sig).expect("AWS-LC sign");
-            let parse_sig = |b: &[u8]| ours::Signature::from_bytes(b.try_into().expect("sig len"));
+            let parse_sig = |b: &[u8]| ours::Signature::from_array(b.try_into().expect("sig len"));
             check("pqdr verifies AWS-LC sig", vk.verify(&m0, b"", &parse_sig(&aws_sig)).is_ok());
             let aws_vk = awslc::UnparsedPublicKey::new(&awslc::$aws_v, &vk_bytes);
             check("AWS-LC verifies pqdr sig", aws_vk.verify(&m0, &sig_bytes).is_ok());
             // PQClean: its own random key; each verifies the other's signature.
             let (pq_pk, pq_sk) = pq::keypair();
             let pq_sig = pq::detached_sign(&m0, &pq_sk);
-            let pq_vk_ours = ours::VerifyingKey::from_bytes(pq_pk.as_bytes().try_into().expect("vk len")).expect("vk");
+            let pq_vk_ours = ours::VerifyingKey::from_array(pq_pk.as_bytes().try_into().expect("vk len"));
             check("pqdr verifies PQClean sig", pq_vk_ours.verify(&m0, b"", &parse_sig(pq_sig.as_bytes())).is_ok());
             let our_pk_pq = pq::PublicKey::from_bytes(&vk_bytes).expect("pk");
             let our_sig_pq = pq::DetachedSignature::from_bytes(&sig_bytes).expect("sig");
@@ -159,8 +159,8 @@ macro_rules! mldsa_set {
                 slow: false,
                 contestants: vec![
                     entry("pqdr", |i| {
-                        let k = ours::VerifyingKey::from_bytes(black_box(&vk_bytes[..]).try_into().expect("len")).expect("vk");
-                        let s = ours::Signature::from_bytes(ours_sigs[i.rem_euclid(MSGS)][..].try_into().expect("len"));
+                        let k = ours::VerifyingKey::from_array(black_box(&vk_bytes[..]).try_into().expect("len"));
+                        let s = ours::Signature::from_array(ours_sigs[i.rem_euclid(MSGS)][..].try_into().expect("len"));
                         check("pqdr verify", k.verify(&msg(i), b"", &s).is_ok());
                     }),
                     entry("PQClean AVX2", |i| {

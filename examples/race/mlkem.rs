@@ -56,9 +56,9 @@ macro_rules! mlkem_set {
             let (pq_pk, pq_sk) = pq::keypair();
             let our_pk_pq = pq::PublicKey::from_bytes(ek.as_bytes().as_ref()).expect("pk");
             let (pq_ss, pq_ct) = pq::encapsulate(&our_pk_pq);
-            let pq_ct_ours = ours::Ciphertext::from_bytes(pq_ct.as_bytes()).expect("ct");
+            let pq_ct_ours = ours::Ciphertext::from_slice(pq_ct.as_bytes()).expect("ct");
             check("pqdr decaps PQClean ct", dk.decapsulate(&pq_ct_ours).as_bytes().as_ref() == pq_ss.as_bytes());
-            let pq_ek_ours = ours::EncapsulationKey::from_bytes(pq_pk.as_bytes()).expect("ek");
+            let pq_ek_ours = ours::EncapsulationKey::from_slice(pq_pk.as_bytes()).expect("ek");
             let (o_ct, o_ss) = pq_ek_ours.encapsulate_deterministic(&m);
             let o_ct_pq = pq::Ciphertext::from_bytes(o_ct.as_bytes().as_ref()).expect("ct");
             check("PQClean decaps pqdr ct", pq::decapsulate(&o_ct_pq, &pq_sk).as_bytes() == o_ss.as_bytes().as_ref());
@@ -67,10 +67,10 @@ macro_rules! mlkem_set {
             let aws_ek = aws_dk.encapsulation_key().expect("AWS-LC ek");
             let our_ek_aws = awslc::EncapsulationKey::new(&awslc::$aws, ek.as_bytes().as_ref()).expect("AWS-LC ek parse");
             let (a_ct, a_ss) = our_ek_aws.encapsulate().expect("AWS-LC encaps");
-            let a_ct_ours = ours::Ciphertext::from_bytes(a_ct.as_ref()).expect("ct");
+            let a_ct_ours = ours::Ciphertext::from_slice(a_ct.as_ref()).expect("ct");
             check("pqdr decaps AWS-LC ct", dk.decapsulate(&a_ct_ours).as_bytes().as_ref() == a_ss.as_ref());
             let aws_ek_bytes = aws_ek.key_bytes().expect("AWS-LC ek bytes");
-            let aws_ek_ours = ours::EncapsulationKey::from_bytes(aws_ek_bytes.as_ref()).expect("ek");
+            let aws_ek_ours = ours::EncapsulationKey::from_slice(aws_ek_bytes.as_ref()).expect("ek");
             let (o_ct, o_ss) = aws_ek_ours.encapsulate_deterministic(&m);
             let aws_ss = aws_dk.decapsulate(o_ct.as_bytes().as_ref().into()).expect("AWS-LC decaps");
             check("AWS-LC decaps pqdr ct", aws_ss.as_ref() == o_ss.as_bytes().as_ref());
@@ -78,7 +78,7 @@ macro_rules! mlkem_set {
             // (implicit rejection), so the checks above can fail.
             let mut bad = ct.as_bytes().as_ref().to_vec();
             bad[0] ^= 1;
-            let bad_ours = ours::Ciphertext::from_bytes(&bad).expect("ct");
+            let bad_ours = ours::Ciphertext::from_slice(&bad).expect("ct");
             check("pqdr rejects a flipped ct", dk.decapsulate(&bad_ours).as_bytes() != ss.as_bytes());
             eprintln!("  cross-checks passed (RustCrypto, libcrux: same bytes; PQClean, AWS-LC: each other's ciphertexts)");
 

@@ -36,12 +36,12 @@ macro_rules! ntrup_set {
             // PQClean both ways.
             let (pq_pk, pq_sk) = pq::keypair();
             let (p_ss, p_ct) = pq::encapsulate(&pq::PublicKey::from_bytes(&ek_bytes).expect("pk"));
-            let p_ct_ours = ours::Ciphertext::from_bytes(p_ct.as_bytes()).expect("ct");
+            let p_ct_ours = ours::Ciphertext::from_slice(p_ct.as_bytes()).expect("ct");
             check(
                 "pqdr decaps PQClean ct",
                 dk.decapsulate(&p_ct_ours).as_bytes().as_slice() == p_ss.as_bytes(),
             );
-            let pq_ek_ours = ours::EncapsulationKey::from_bytes(pq_pk.as_bytes()).expect("ek");
+            let pq_ek_ours = ours::EncapsulationKey::from_slice(pq_pk.as_bytes()).expect("ek");
             let (o_ct, o_ss) = pq_ek_ours.encapsulate(&mut rng);
             let o_ct_pq = pq::Ciphertext::from_bytes(o_ct.as_bytes().as_ref()).expect("ct");
             check(
@@ -52,12 +52,12 @@ macro_rules! ntrup_set {
             let (sc_ek, sc_dk) = sc::generate_key(&mut rng);
             let our_ek_sc = sc::EncapsulationKey::try_from(&ek_bytes[..]).expect("sntrup ek");
             let (s_ct, s_ss) = our_ek_sc.encapsulate(&mut rng);
-            let s_ct_ours = ours::Ciphertext::from_bytes(s_ct.as_ref()).expect("ct");
+            let s_ct_ours = ours::Ciphertext::from_slice(s_ct.as_ref()).expect("ct");
             check(
                 "pqdr decaps sntrup-crate ct",
                 dk.decapsulate(&s_ct_ours).as_bytes().as_slice() == s_ss.as_ref(),
             );
-            let sc_ek_ours = ours::EncapsulationKey::from_bytes(sc_ek.as_ref()).expect("ek");
+            let sc_ek_ours = ours::EncapsulationKey::from_slice(sc_ek.as_ref()).expect("ek");
             let (o_ct, o_ss) = sc_ek_ours.encapsulate(&mut rng);
             let o_ct_sc = sc::Ciphertext::try_from(o_ct.as_bytes().as_ref()).expect("ct");
             check(
@@ -67,7 +67,7 @@ macro_rules! ntrup_set {
             // A flipped ciphertext gives another secret (implicit rejection).
             let mut bad = ct.as_bytes().as_ref().to_vec();
             bad[0] ^= 1;
-            let bad = ours::Ciphertext::from_bytes(&bad).expect("ct");
+            let bad = ours::Ciphertext::from_slice(&bad).expect("ct");
             check(
                 "pqdr rejects a flipped ct",
                 dk.decapsulate(&bad).as_bytes() != ss.as_bytes(),

@@ -3,12 +3,12 @@
 //! byte picks the operation (`byte % 9`); reads past the end of the input give zeros, so every
 //! operation reaches its exact-length paths. Checks (never a panic):
 //!
-//! 0. `xwing::EncapsulationKey::from_bytes`: a wrong length is
+//! 0. `xwing::EncapsulationKey::from_slice`: a wrong length is
 //!    `Error::Length { expected: 1216, actual }`; at the exact length the key
 //!    is accepted or `Error::InvalidKey` (the FIPS 203 §7.2 check on `pk_M`,
 //!    the same verdict as `pqdr_mlkem`'s parser on the first 1184 bytes); an
 //!    accepted key re-encodes to its bytes and encapsulates deterministically.
-//! 1. `xwing::DecapsulationKey::from_bytes`: accepted iff 32 bytes, and then
+//! 1. `xwing::DecapsulationKey::from_slice`: accepted iff 32 bytes, and then
 //!    the key of `generate_from_seed` with the seed as its bytes.
 //! 2. `xwing::Ciphertext`: length check; decapsulation under a fixed key of an
 //!    arbitrary ciphertext or an honest one with a fuzz xor patch: the same
@@ -66,16 +66,17 @@ impl<'a> Input<'a> {
 }
 
 fn xwing_ek(bytes: &[u8]) {
-    let ours = EncapsulationKey::from_bytes(bytes);
+    let ours = EncapsulationKey::from_slice(bytes);
     if bytes.len() != xwing::ENCAPSULATION_KEY_SIZE {
         let want = Error::Length {
+            what: pqdr_hybrid::Object::EncapsulationKey,
             expected: xwing::ENCAPSULATION_KEY_SIZE,
             actual: bytes.len(),
         };
         assert_eq!(ours.err(), Some(want));
         return;
     }
-    let mlkem_ok = pqdr_mlkem::ml_kem_768::EncapsulationKey::from_bytes(&bytes[..1184]).is_ok();
+    let mlkem_ok = pqdr_mlkem::ml_kem_768::EncapsulationKey::from_slice(&bytes[..1184]).is_ok();
     match ours {
         Ok(ek) => {
             assert!(mlkem_ok);
@@ -91,7 +92,7 @@ fn xwing_ek(bytes: &[u8]) {
 }
 
 fn xwing_dk(bytes: &[u8]) {
-    match DecapsulationKey::from_bytes(bytes) {
+    match DecapsulationKey::from_slice(bytes) {
         Ok(dk) => {
             assert_eq!(dk.as_bytes().as_slice(), bytes);
             let seed: [u8; 32] = bytes.try_into().expect("32 bytes");
@@ -102,6 +103,7 @@ fn xwing_dk(bytes: &[u8]) {
         Err(e) => assert_eq!(
             e,
             Error::Length {
+                what: pqdr_hybrid::Object::DecapsulationKey,
                 expected: 32,
                 actual: bytes.len()
             }
@@ -114,7 +116,7 @@ fn xwing_decaps(mut inp: Input<'_>) {
     let (dk, ek) = xwing::generate_from_seed(&[0x5a; 32]);
     if mode.is_multiple_of(2) {
         let bytes = inp.rest();
-        let parsed = Ciphertext::from_bytes(bytes);
+        let parsed = Ciphertext::from_slice(bytes);
         assert_eq!(parsed.is_ok(), bytes.len() == xwing::CIPHERTEXT_SIZE);
         let mut exact = [0u8; xwing::CIPHERTEXT_SIZE];
         Input(bytes).fill(&mut exact);
@@ -142,13 +144,14 @@ fn xwing_decaps(mut inp: Input<'_>) {
 fn tls_server(mut inp: Input<'_>) {
     let seed: [u8; 64] = inp.array();
     let bytes = inp.rest();
-    let share = match ClientShare::from_bytes(bytes) {
+    let share = match ClientShare::from_slice(bytes) {
         Ok(s) => s,
         Err(e) => {
             assert_ne!(bytes.len(), tls::CLIENT_SHARE_SIZE);
             assert_eq!(
                 e,
                 Error::Length {
+                    what: pqdr_hybrid::Object::ClientShare,
                     expected: tls::CLIENT_SHARE_SIZE,
                     actual: bytes.len()
                 }
@@ -159,7 +162,7 @@ fn tls_server(mut inp: Input<'_>) {
         }
     };
     let mlkem_ok =
-        pqdr_mlkem::ml_kem_768::EncapsulationKey::from_bytes(&share.as_bytes()[..1184]).is_ok();
+        pqdr_mlkem::ml_kem_768::EncapsulationKey::from_slice(&share.as_bytes()[..1184]).is_ok();
     match tls::server_respond_deterministic(&share, &seed) {
         Ok((reply, ss)) => {
             assert!(mlkem_ok);
@@ -178,7 +181,7 @@ fn tls_client(inp: Input<'_>) {
     let mut exact = [0u8; tls::SERVER_SHARE_SIZE];
     let bytes = inp.rest();
     assert_eq!(
-        ServerShare::from_bytes(bytes).is_ok(),
+        ServerShare::from_slice(bytes).is_ok(),
         bytes.len() == tls::SERVER_SHARE_SIZE
     );
     Input(bytes).fill(&mut exact);
@@ -216,10 +219,11 @@ fn p256_point_ok(bytes: &[u8]) -> bool {
 fn p256_server(mut inp: Input<'_>) {
     let seed: [u8; p256::SERVER_SEED_SIZE] = inp.array();
     let bytes = inp.rest();
-    let share = match p256::ClientShare::from_bytes(bytes) {
+    let share = match p256::ClientShare::from_slice(bytes) {
         Ok(s) => s,
         Err(e) => {
             let want = Error::Length {
+                what: pqdr_hybrid::Object::ClientShare,
                 expected: p256::CLIENT_SHARE_SIZE,
                 actual: bytes.len(),
             };
@@ -231,7 +235,7 @@ fn p256_server(mut inp: Input<'_>) {
     };
     let point_ok = p256_point_ok(share.as_bytes());
     let mlkem_ok =
-        pqdr_mlkem::ml_kem_768::EncapsulationKey::from_bytes(&share.as_bytes()[65..]).is_ok();
+        pqdr_mlkem::ml_kem_768::EncapsulationKey::from_slice(&share.as_bytes()[65..]).is_ok();
     match p256::server_respond_deterministic(&share, &seed) {
         Ok((reply, ss)) => {
             assert!(point_ok && mlkem_ok);
@@ -250,7 +254,7 @@ fn p256_client(inp: Input<'_>) {
     let mut exact = [0u8; p256::SERVER_SHARE_SIZE];
     let bytes = inp.rest();
     assert_eq!(
-        p256::ServerShare::from_bytes(bytes).is_ok(),
+        p256::ServerShare::from_slice(bytes).is_ok(),
         bytes.len() == p256::SERVER_SHARE_SIZE
     );
     Input(bytes).fill(&mut exact);

@@ -309,8 +309,12 @@ fn length(size: usize, flags: u8, delta: u8) -> usize {
     }
 }
 
-fn len_err(expected: usize, actual: usize) -> Error {
-    Error::Length { expected, actual }
+fn len_err(what: pqdr_mceliece::Object, expected: usize, actual: usize) -> Error {
+    Error::Length {
+        what,
+        expected,
+        actual,
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -318,9 +322,9 @@ fn len_err(expected: usize, actual: usize) -> Error {
 
 fn check_ct<P: Set>(bytes: &[u8]) {
     let s = spec::<P>();
-    let r = Ciphertext::<P>::from_bytes(bytes);
+    let r = Ciphertext::<P>::from_slice(bytes);
     if bytes.len() != s.ct {
-        assert_eq!(r.err(), Some(len_err(s.ct, bytes.len())));
+        assert_eq!(r.err(), Some(len_err(pqdr_mceliece::Object::Ciphertext, s.ct, bytes.len())));
         return;
     }
     let ok = s.ct_ok(bytes);
@@ -341,15 +345,15 @@ fn check_ct<P: Set>(bytes: &[u8]) {
 
 fn check_pk<P: Set>(bytes: &[u8]) {
     let s = spec::<P>();
-    let r = EncapsulationKey::<P>::from_bytes(bytes);
+    let r = EncapsulationKey::<P>::from_slice(bytes);
     let v = mc::validate_encapsulation_key::<P>(bytes);
     if <P::Peer as PeerOps>::PRESENT {
         let (pk_len_ok, _, _) = <P::Peer as PeerOps>::lengths_ok(bytes.len(), 0, 0);
         assert_eq!(pk_len_ok, bytes.len() == s.pk);
     }
     if bytes.len() != s.pk {
-        assert_eq!(r.err(), Some(len_err(s.pk, bytes.len())));
-        assert_eq!(v, Err(len_err(s.pk, bytes.len())));
+        assert_eq!(r.err(), Some(len_err(pqdr_mceliece::Object::EncapsulationKey, s.pk, bytes.len())));
+        assert_eq!(v, Err(len_err(pqdr_mceliece::Object::EncapsulationKey, s.pk, bytes.len())));
         return;
     }
     let ok = s.pk_ok(bytes);
@@ -381,13 +385,13 @@ fn check_pk<P: Set>(bytes: &[u8]) {
 /// cleared) the same way everywhere.
 fn check_sk<P: Set>(bytes: &[u8], ct: &[u8]) {
     let s = spec::<P>();
-    let r = DecapsulationKey::<P>::from_bytes(bytes);
+    let r = DecapsulationKey::<P>::from_slice(bytes);
     if <P::Peer as PeerOps>::PRESENT {
         let (_, sk_len_ok, _) = <P::Peer as PeerOps>::lengths_ok(0, bytes.len(), 0);
         assert_eq!(sk_len_ok, bytes.len() == s.sk);
     }
     if bytes.len() != s.sk {
-        assert_eq!(r.err(), Some(len_err(s.sk, bytes.len())));
+        assert_eq!(r.err(), Some(len_err(pqdr_mceliece::Object::DecapsulationKey, s.sk, bytes.len())));
         return;
     }
     let ok = s.sk_ok(bytes);
@@ -405,7 +409,7 @@ fn check_sk<P: Set>(bytes: &[u8], ct: &[u8]) {
     };
     let mut ctb = expand(ct, s.ct);
     s.clear_ct_padding(&mut ctb);
-    let c = Ciphertext::<P>::from_bytes(&ctb).unwrap();
+    let c = Ciphertext::<P>::from_slice(&ctb).unwrap();
     let k = dk.decapsulate(&c);
     assert_eq!(dk.decapsulate(&c), k);
     assert_eq!(dk.decapsulate_bytes(&ctb).unwrap(), k);
@@ -426,7 +430,7 @@ fn check_sk<P: Set>(bytes: &[u8], ct: &[u8]) {
 
 /// Every decapsulation of `ct` under the fixed keys agrees; returns it.
 fn decap_all<P: Set>(keys: &Keys<P>, ct: &[u8]) -> [u8; 32] {
-    let c = Ciphertext::<P>::from_bytes(ct).unwrap();
+    let c = Ciphertext::<P>::from_slice(ct).unwrap();
     let k = keys.dk.decapsulate(&c);
     assert_eq!(keys.dk.decapsulate(&c), k, "{}: not deterministic", P::NAME);
     assert_eq!(keys.dk.prepare().decapsulate(&c), k);
@@ -539,7 +543,7 @@ fn op_encap<P: Set>(flags: u8, payload: &[u8]) {
         0 => {
             feed(&mut st, pk);
             let (ct, ss) = st.finish().unwrap();
-            let ek = EncapsulationKey::<P>::from_bytes(pk).unwrap();
+            let ek = EncapsulationKey::<P>::from_slice(pk).unwrap();
             let (rct, rss) = encap_all(&ek, &rng);
             assert!(
                 ct.as_bytes().as_ref() == rct.as_slice(),
@@ -555,7 +559,7 @@ fn op_encap<P: Set>(flags: u8, payload: &[u8]) {
         1 => {
             let cut = cut_word as usize % s.pk;
             feed(&mut st, &pk[..cut]);
-            assert_eq!(st.finish().err(), Some(len_err(s.pk, cut)));
+            assert_eq!(st.finish().err(), Some(len_err(pqdr_mceliece::Object::EncapsulationKey, s.pk, cut)));
         }
         // A chunk overrunning the end is refused and not absorbed.
         2 => {
@@ -564,9 +568,9 @@ fn op_encap<P: Set>(flags: u8, payload: &[u8]) {
             feed(&mut st, &pk[..cut]);
             let mut over = pk[cut..].to_vec();
             over.extend(std::iter::repeat_n(0u8, extra));
-            assert_eq!(st.update(&over), Err(len_err(s.pk, s.pk + extra)));
+            assert_eq!(st.update(&over), Err(len_err(pqdr_mceliece::Object::EncapsulationKey, s.pk, s.pk + extra)));
             feed(&mut st, &pk[cut..]);
-            assert_eq!(st.update(&[0]), Err(len_err(s.pk, s.pk + 1)));
+            assert_eq!(st.update(&[0]), Err(len_err(pqdr_mceliece::Object::EncapsulationKey, s.pk, s.pk + 1)));
             let (ct, ss) = st.finish().unwrap();
             let mut c = <P::CtBytes as Buf<u8>>::zeroed();
             let mut arr = <P::PkBytes as Buf<u8>>::boxed_zeroed();
@@ -644,7 +648,7 @@ fn op_keygen<P: Set>(payload: &[u8]) {
         "{}: secret key differs from the peer's",
         P::NAME
     );
-    let dk2 = DecapsulationKey::<P>::from_bytes(dk.as_bytes().as_ref()).unwrap();
+    let dk2 = DecapsulationKey::<P>::from_slice(dk.as_bytes().as_ref()).unwrap();
     assert!(dk2 == dk);
     mc::validate_encapsulation_key::<P>(ek.as_bytes().as_ref()).unwrap();
     let keys = Keys { dk, ek };

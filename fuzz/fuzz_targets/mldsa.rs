@@ -230,7 +230,7 @@ macro_rules! dsa_set {
             /// streaming in two pieces) and both peers: one answer.
             fn verify(keys: &Keys, msg: &[u8], ctx: &[u8], sig: &[u8; SIG]) -> bool {
                 let vk = keys.sk.verifying_key();
-                let s = o::Signature::from_bytes(sig);
+                let s = o::Signature::from_array(sig);
                 let ours = vk.verify(msg, ctx, &s);
                 assert_eq!(keys.evk.verify(msg, ctx, &s), ours, "expanded vk differs");
                 let half = msg.len() / 2;
@@ -283,6 +283,7 @@ macro_rules! dsa_set {
                         assert_eq!(
                             e,
                             Error::Length {
+                                what: pqdr_mldsa::Object::VerifyingKey,
                                 expected: VK,
                                 actual: bytes.len()
                             }
@@ -292,7 +293,7 @@ macro_rules! dsa_set {
                 };
                 assert_eq!(vk.as_bytes().as_slice(), bytes);
                 let arr = *vk.as_bytes();
-                assert_eq!(o::VerifyingKey::from_bytes(&arr).expect("pkDecode"), vk);
+                assert_eq!(o::VerifyingKey::from_array(&arr), vk);
                 let rc = ml_dsa::VerifyingKey::<Rc>::decode(&arr.into());
                 assert_eq!(
                     rc.encode().as_slice(),
@@ -358,10 +359,15 @@ macro_rules! dsa_set {
                 match o::SigningKey::from_slice(bytes) {
                     Ok(sk) => {
                         assert_eq!(sk.as_bytes().as_slice(), bytes);
-                        let again = o::SigningKey::from_bytes(sk.as_bytes()).expect("re-decode");
+                        let again = o::SigningKey::from_array(sk.as_bytes()).expect("re-decode");
                         assert_eq!(again.verifying_key(), sk.verifying_key());
                     }
-                    Err(Error::Length { expected, actual }) => {
+                    Err(Error::Length {
+                        what,
+                        expected,
+                        actual,
+                    }) => {
+                        assert_eq!(what, pqdr_mldsa::Object::SigningKey);
                         assert_eq!((expected, actual), (SK, bytes.len()));
                         assert_ne!(actual, SK);
                     }
@@ -380,7 +386,7 @@ macro_rules! dsa_set {
                         assert_eq!(bytes.len(), SIG);
                         assert_eq!(s.as_bytes().as_slice(), bytes);
                         assert_eq!(s.as_ref(), bytes);
-                        assert_eq!(o::Signature::from_bytes(s.as_bytes()), s);
+                        assert_eq!(o::Signature::from_array(s.as_bytes()), s);
                         assert_eq!(tried, Ok(s));
                     }
                     Err(e) => {
@@ -388,6 +394,7 @@ macro_rules! dsa_set {
                         assert_eq!(
                             e,
                             Error::Length {
+                                what: pqdr_mldsa::Object::Signature,
                                 expected: SIG,
                                 actual: bytes.len()
                             }

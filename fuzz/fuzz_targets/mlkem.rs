@@ -5,7 +5,7 @@
 //! operation (`byte / 3 % 5`); reads past the end of the input give zeros, so
 //! every operation reaches its exact-length paths. Checks:
 //!
-//! 0. `EncapsulationKey::from_bytes` (§7.2): a wrong length is
+//! 0. `EncapsulationKey::from_slice` (§7.2): a wrong length is
 //!    `Error::Length { expected, actual }`; at the exact length (raw bytes,
 //!    coefficients reduced below q, or reduced with one planted coefficient in
 //!    q..4095) it accepts exactly when every 12-bit coefficient is below q
@@ -13,7 +13,7 @@
 //!    libcrux's `validate_public_key`; an accepted key re-encodes to its bytes,
 //!    caches `H(ek)` = SHA3-256 (`sha3` crate), and encapsulates a fuzz `m` to
 //!    the same ciphertext and secret in all three.
-//! 1. `DecapsulationKey::from_bytes` (§7.3): a wrong length is `Error::Length`;
+//! 1. `DecapsulationKey::from_slice` (§7.3): a wrong length is `Error::Length`;
 //!    at the exact length (raw, or built from a fuzz `dk_PKE` whose 12-bit
 //!    values may exceed q, a reduced `ek` with an optional bad coefficient, the
 //!    true or a corrupted `H(ek)`, a fuzz `z`) it accepts exactly when the
@@ -23,7 +23,7 @@
 //!    re-encodes to its bytes, its `encapsulation_key()` is the embedded `ek`,
 //!    and an honest and a byte-flipped ciphertext decapsulate to the same
 //!    secret in all three.
-//! 2. `Ciphertext::from_bytes`: a wrong length is `Error::Length`; the exact
+//! 2. `Ciphertext::from_slice`: a wrong length is `Error::Length`; the exact
 //!    length is accepted and re-encodes (also through `from_array`).
 //! 3. Decapsulation under a fixed key per set of an arbitrary ciphertext or an
 //!    honest one with a fuzz xor patch: no panic, the same secret twice and
@@ -198,7 +198,7 @@ macro_rules! kem_set {
                 assert_eq!(dk.to_seed().as_deref(), Some(&seed));
                 let again = o::DecapsulationKey::from_seed(&seed);
                 assert_eq!(again.as_bytes(), dk.as_bytes());
-                let parsed = o::DecapsulationKey::from_bytes(dk.as_bytes()).expect("own dk");
+                let parsed = o::DecapsulationKey::from_slice(dk.as_bytes()).expect("own dk");
                 assert_eq!(parsed.as_bytes(), dk.as_bytes());
                 assert!(parsed.to_seed().is_none());
                 Keys {
@@ -286,10 +286,11 @@ macro_rules! kem_set {
             }
 
             fn check_ek(bytes: &[u8], m: &[u8; 32]) {
-                let ours = o::EncapsulationKey::from_bytes(bytes);
+                let ours = o::EncapsulationKey::from_slice(bytes);
                 let Ok(arr) = <[u8; EK]>::try_from(bytes) else {
                     // §7.2 check 1 (type check).
                     let want = Error::Length {
+                        what: pqdr_mlkem::Object::EncapsulationKey,
                         expected: EK,
                         actual: bytes.len(),
                     };
@@ -359,10 +360,11 @@ macro_rules! kem_set {
             }
 
             fn check_dk(bytes: &[u8], m: &[u8; 32], (cpos, cxor): (u16, u8)) {
-                let ours = o::DecapsulationKey::from_bytes(bytes);
+                let ours = o::DecapsulationKey::from_slice(bytes);
                 let Ok(arr) = <[u8; DK]>::try_from(bytes) else {
                     // §7.3 check 2 (decapsulation key type check).
                     let want = Error::Length {
+                        what: pqdr_mlkem::Object::DecapsulationKey,
                         expected: DK,
                         actual: bytes.len(),
                     };
@@ -412,7 +414,7 @@ macro_rules! kem_set {
 
             /// Operation 2: any length; the exact length is always accepted.
             fn decode_ct(bytes: &[u8]) {
-                match o::Ciphertext::from_bytes(bytes) {
+                match o::Ciphertext::from_slice(bytes) {
                     Ok(ct) => {
                         assert_eq!(bytes.len(), CT);
                         assert_eq!(ct.as_bytes().as_slice(), bytes);
@@ -423,6 +425,7 @@ macro_rules! kem_set {
                         assert_eq!(
                             e,
                             Error::Length {
+                                what: pqdr_mlkem::Object::Ciphertext,
                                 expected: CT,
                                 actual: bytes.len()
                             }
@@ -431,7 +434,7 @@ macro_rules! kem_set {
                 }
                 let mut exact = [0u8; CT];
                 Input(bytes).fill(&mut exact);
-                let ct = o::Ciphertext::from_bytes(&exact).expect("exact length");
+                let ct = o::Ciphertext::from_slice(&exact).expect("exact length");
                 assert_eq!(ct.as_bytes(), &exact);
             }
 

@@ -6,7 +6,7 @@
 //! pseudo-random tail), so the right-length paths are reached.
 //!
 //! Checked properties:
-//! - decode: `EncapsulationKey` / `Ciphertext` / `DecapsulationKey::from_bytes`
+//! - decode: `EncapsulationKey` / `Ciphertext` / `DecapsulationKey::from_slice`
 //!   at the input's own length and at the exact length. A wrong length is
 //!   `Error::Length { expected: LEN, actual: len }`; every exact-length string
 //!   is an encapsulation key and a ciphertext; an exact-length secret key is
@@ -277,8 +277,12 @@ set!(Sntrup1277, sntrup1277, 6);
 
 // ---- Operations ----
 
-fn length_err(expected: usize, actual: usize) -> Error {
-    Error::Length { expected, actual }
+fn length_err(what: pqdr_ntrup::Object, expected: usize, actual: usize) -> Error {
+    Error::Length {
+        what,
+        expected,
+        actual,
+    }
 }
 
 /// Our decapsulation of `ct` under `dk` twice (equal) and PQClean's under the
@@ -304,17 +308,17 @@ fn decap_both<S: Set>(dk: &DecapsulationKey<S>, ct: &Ciphertext<S>) -> [u8; 32] 
 /// Checks `from_bytes` of all three types on `bytes`.
 fn check_decode<S: Set>(bytes: &[u8]) {
     let len = bytes.len();
-    match EncapsulationKey::<S>::from_bytes(bytes) {
+    match EncapsulationKey::<S>::from_slice(bytes) {
         Ok(ek) => {
             assert_eq!(len, ek_len::<S>());
             assert_eq!(ek.as_bytes().as_ref(), bytes);
         }
         Err(e) => {
             assert_ne!(len, ek_len::<S>(), "{}: exact-length ek rejected", S::NAME);
-            assert_eq!(e, length_err(ek_len::<S>(), len));
+            assert_eq!(e, length_err(pqdr_ntrup::Object::EncapsulationKey, ek_len::<S>(), len));
         }
     }
-    match Ciphertext::<S>::from_bytes(bytes) {
+    match Ciphertext::<S>::from_slice(bytes) {
         Ok(ct) => {
             assert_eq!(len, ct_len::<S>());
             assert_eq!(ct.as_bytes().as_ref(), bytes);
@@ -332,7 +336,7 @@ fn check_decode<S: Set>(bytes: &[u8]) {
         }
         Err(e) => {
             assert_ne!(len, ct_len::<S>(), "{}: exact-length ct rejected", S::NAME);
-            assert_eq!(e, length_err(ct_len::<S>(), len));
+            assert_eq!(e, length_err(pqdr_ntrup::Object::Ciphertext, ct_len::<S>(), len));
         }
     }
     let sb = small_bytes::<S>();
@@ -340,14 +344,14 @@ fn check_decode<S: Set>(bytes: &[u8]) {
         && small_valid::<S>(&bytes[..sb])
         && small_valid::<S>(&bytes[sb..2 * sb])
         && hash4(&bytes[2 * sb..2 * sb + ek_len::<S>()])[..] == bytes[len - 32..];
-    match DecapsulationKey::<S>::from_bytes(bytes) {
+    match DecapsulationKey::<S>::from_slice(bytes) {
         Ok(dk) => {
             assert!(expect_ok, "{}: invalid dk accepted", S::NAME);
             assert_eq!(dk.as_bytes().as_ref(), bytes);
             let pk = &bytes[2 * sb..2 * sb + ek_len::<S>()];
             assert_eq!(dk.encapsulation_key().as_bytes().as_ref(), pk);
         }
-        Err(e) if len != dk_len::<S>() => assert_eq!(e, length_err(dk_len::<S>(), len)),
+        Err(e) if len != dk_len::<S>() => assert_eq!(e, length_err(pqdr_ntrup::Object::DecapsulationKey, dk_len::<S>(), len)),
         Err(e) => {
             assert!(!expect_ok, "{}: valid dk rejected", S::NAME);
             assert_eq!(e, Error::InvalidKey);
@@ -374,11 +378,11 @@ fn op_arbitrary_key<S: Set>(input: &[u8]) {
     let cache = hash4(&sk[2 * sb..2 * sb + ek_len::<S>()]);
     let n = sk.len();
     sk[n - 32..].copy_from_slice(&cache);
-    let dk = DecapsulationKey::<S>::from_bytes(&sk)
+    let dk = DecapsulationKey::<S>::from_slice(&sk)
         .unwrap_or_else(|e| panic!("{}: valid dk rejected: {e}", S::NAME));
     assert_eq!(dk.as_bytes().as_ref(), &sk[..]);
     check_decode::<S>(&sk);
-    let ct = Ciphertext::<S>::from_bytes(&s.bytes(ct_len::<S>())).expect("exact length");
+    let ct = Ciphertext::<S>::from_slice(&s.bytes(ct_len::<S>())).expect("exact length");
     decap_both(&dk, &ct);
 }
 
@@ -398,7 +402,7 @@ fn op_flipped<S: Set>(input: &[u8]) {
     let f = S::fixed();
     let mut bytes = f.ct.as_bytes().as_ref().to_vec();
     flip(&mut bytes, input);
-    let ct = Ciphertext::<S>::from_bytes(&bytes).expect("exact length");
+    let ct = Ciphertext::<S>::from_slice(&bytes).expect("exact length");
     let ss = decap_both(&f.dk, &ct);
     if ct == f.ct {
         assert_eq!(ss, f.ss, "{}: genuine ciphertext not decapsulated", S::NAME);
@@ -421,11 +425,11 @@ fn op_encapsulate<S: Set>(input: &[u8]) {
     let (ek, sk): (&EncapsulationKey<S>, Option<&[u8]>) = match mode % 3 {
         0 => (&f.ek, Some(f.dk.as_bytes().as_ref())),
         1 => {
-            pq_dk = DecapsulationKey::<S>::from_bytes(&f.pq_sk).expect("PQClean sk");
+            pq_dk = DecapsulationKey::<S>::from_slice(&f.pq_sk).expect("PQClean sk");
             (pq_dk.encapsulation_key(), Some(&f.pq_sk[..]))
         }
         _ => {
-            arbitrary = EncapsulationKey::<S>::from_bytes(&Stream::new(input).bytes(ek_len::<S>()))
+            arbitrary = EncapsulationKey::<S>::from_slice(&Stream::new(input).bytes(ek_len::<S>()))
                 .expect("exact length");
             (&arbitrary, None)
         }
@@ -449,7 +453,7 @@ fn op_encapsulate<S: Set>(input: &[u8]) {
         S::NAME
     );
     if let Some(sk) = sk {
-        let dk = DecapsulationKey::<S>::from_bytes(sk).expect("valid sk");
+        let dk = DecapsulationKey::<S>::from_slice(sk).expect("valid sk");
         assert_eq!(
             &decap_both(&dk, &ct1),
             ss1.as_bytes(),
@@ -469,7 +473,7 @@ fn op_encapsulate<S: Set>(input: &[u8]) {
                 S::NAME
             );
             if let Some(sk) = sk {
-                let dk = DecapsulationKey::<S>::from_bytes(sk).expect("valid sk");
+                let dk = DecapsulationKey::<S>::from_slice(sk).expect("valid sk");
                 assert_eq!(&decap_both(&dk, &ct), ss.as_bytes());
             }
         }
@@ -487,16 +491,16 @@ fn op_encapsulate<S: Set>(input: &[u8]) {
 /// Op 4: PQClean's keys and encapsulations on our side.
 fn op_pqclean<S: Set>(input: &[u8]) {
     let f = S::fixed();
-    let dk = DecapsulationKey::<S>::from_bytes(&f.pq_sk)
+    let dk = DecapsulationKey::<S>::from_slice(&f.pq_sk)
         .unwrap_or_else(|e| panic!("{}: PQClean sk rejected: {e}", S::NAME));
     assert_eq!(dk.as_bytes().as_ref(), &f.pq_sk[..]);
     assert_eq!(dk.encapsulation_key().as_bytes().as_ref(), &f.pq_pk[..]);
-    let ek = EncapsulationKey::<S>::from_bytes(&f.pq_pk).expect("PQClean pk");
+    let ek = EncapsulationKey::<S>::from_slice(&f.pq_pk).expect("PQClean pk");
     assert_eq!(ek.as_bytes().as_ref(), &f.pq_pk[..]);
     for (dk, pk) in [(&dk, &f.pq_pk[..]), (&f.dk, f.ek.as_bytes().as_ref())] {
         let (mut ct, ss) = S::pq_encapsulate(pk);
         let changed = flip(&mut ct, input);
-        let ours = decap_both(dk, &Ciphertext::<S>::from_bytes(&ct).expect("ct length"));
+        let ours = decap_both(dk, &Ciphertext::<S>::from_slice(&ct).expect("ct length"));
         assert_eq!(
             &ours[..] == &ss[..],
             !changed,
@@ -596,10 +600,10 @@ fn check_key<S: Set>(dk: &DecapsulationKey<S>, ek: &EncapsulationKey<S>, f_enc: 
     assert_eq!(&sk[2 * sb + pk.len()..3 * sb + pk.len()], rho);
     assert_eq!(sk[sk.len() - 32..], hash4(pk)[..]);
     assert_eq!(dk.encapsulation_key(), ek);
-    let again = DecapsulationKey::<S>::from_bytes(sk).expect("generated sk");
+    let again = DecapsulationKey::<S>::from_slice(sk).expect("generated sk");
     assert!(&again == dk);
     let (ct, ss) = S::pq_encapsulate(pk);
-    let ours = decap_both(dk, &Ciphertext::<S>::from_bytes(&ct).expect("ct length"));
+    let ours = decap_both(dk, &Ciphertext::<S>::from_slice(&ct).expect("ct length"));
     assert_eq!(
         &ours[..],
         &ss[..],

@@ -231,7 +231,7 @@ impl Auth for K768 {
     }
     // FIPS 203 Algorithm 18 (Decaps_internal), implicit rejection.
     fn decapsulate(sk: &Self::SecretKey, ct: &[u8], ss: &mut [u8; 32]) {
-        if let Ok(c) = ml_kem_768::Ciphertext::from_bytes(ct) {
+        if let Ok(c) = ml_kem_768::Ciphertext::from_slice(ct) {
             ss.copy_from_slice(sk.decapsulate(&c).as_bytes());
         }
     }
@@ -308,7 +308,7 @@ impl Auth for KNt {
     }
     // Streamlined NTRU Prime Decap, implicit rejection.
     fn decapsulate(sk: &Self::SecretKey, ct: &[u8], ss: &mut [u8; 32]) {
-        if let Ok(c) = pqdr_ntrup::sntrup761::Ciphertext::from_bytes(ct) {
+        if let Ok(c) = pqdr_ntrup::sntrup761::Ciphertext::from_slice(ct) {
             ss.copy_from_slice(sk.decapsulate(&c).as_bytes());
         }
     }
@@ -409,12 +409,12 @@ impl EphKey {
     pub(crate) fn decapsulate(&self, ct: &[u8], ss: &mut [u8; 32]) {
         match self {
             EphKey::K768(dk) => {
-                if let Ok(c) = ml_kem_768::Ciphertext::from_bytes(ct) {
+                if let Ok(c) = ml_kem_768::Ciphertext::from_slice(ct) {
                     ss.copy_from_slice(dk.decapsulate(&c).as_bytes());
                 }
             }
             EphKey::K512(dk) => {
-                if let Ok(c) = ml_kem_512::Ciphertext::from_bytes(ct) {
+                if let Ok(c) = ml_kem_512::Ciphertext::from_slice(ct) {
                     ss.copy_from_slice(dk.decapsulate(&c).as_bytes());
                 }
             }
@@ -432,14 +432,14 @@ pub(crate) fn eph_encapsulate(
 ) -> Result<(), Error> {
     match e {
         Ephemeral::MlKem768 => {
-            let ek = ml_kem_768::EncapsulationKey::from_bytes(ek)
+            let ek = ml_kem_768::EncapsulationKey::from_slice(ek)
                 .map_err(|_| Error::InvalidEncapsulationKey)?;
             let (c, s) = ek.encapsulate_deterministic(m);
             ct.copy_from_slice(c.as_bytes());
             ss.copy_from_slice(s.as_bytes());
         }
         Ephemeral::MlKem512 => {
-            let ek = ml_kem_512::EncapsulationKey::from_bytes(ek)
+            let ek = ml_kem_512::EncapsulationKey::from_slice(ek)
                 .map_err(|_| Error::InvalidEncapsulationKey)?;
             let (c, s) = ek.encapsulate_deterministic(m);
             ct.copy_from_slice(c.as_bytes());

@@ -115,7 +115,7 @@ impl CtKeys for K768 {
         let z_at = b.len() - 32;
         classify(&mut b[..384 * 3]);
         classify(&mut b[z_at..]);
-        (ml_kem_768::DecapsulationKey::from_bytes(&b).unwrap(), ek)
+        (ml_kem_768::DecapsulationKey::from_slice(&b).unwrap(), ek)
     }
 }
 
@@ -129,7 +129,7 @@ impl CtKeys for KNt {
         let mut b = dk.as_bytes().as_ref().to_vec();
         classify(&mut b[..2 * sb]);
         classify(&mut b[2 * sb + pk_len..3 * sb + pk_len]);
-        (nt::DecapsulationKey::from_bytes(&b).unwrap(), ek)
+        (nt::DecapsulationKey::from_slice(&b).unwrap(), ek)
     }
 }
 
@@ -141,7 +141,7 @@ impl CtKeys for KMc {
         m::generate_deterministic_into(&mut pk, &mut sk, &[seed; 32]);
         // Parsed first (the format check reads the public parts), then the
         // whole key object is secret, as in crates/pqdr-mceliece/tests/ct_valgrind.rs.
-        let mut dk = m::DecapsulationKey::from_bytes(&sk).unwrap();
+        let mut dk = m::DecapsulationKey::from_slice(&sk).unwrap();
         classify(&mut dk);
         // The handshake keeps the prepared key (computed from the secret one).
         (dk.prepare(), pk)
@@ -155,7 +155,7 @@ macro_rules! sig_keys {
                 let (sk, vk) = pqdr_mldsa::$m::generate_deterministic(&[seed; 32]);
                 let mut b = *sk.as_bytes();
                 classify(b.as_mut_slice());
-                (pqdr_mldsa::$m::SigningKey::from_bytes(&b).unwrap(), vk)
+                (pqdr_mldsa::$m::SigningKey::from_array(&b).unwrap(), vk)
             }
         }
     };

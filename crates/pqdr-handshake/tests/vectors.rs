@@ -312,12 +312,12 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     let ss_e = match eph {
         Ephemeral::MlKem768 => {
             let dk = ml_kem_768::DecapsulationKey::from_seed(&seed64);
-            *dk.decapsulate(&ml_kem_768::Ciphertext::from_bytes(ct_e).unwrap())
+            *dk.decapsulate(&ml_kem_768::Ciphertext::from_slice(ct_e).unwrap())
                 .as_bytes()
         }
         Ephemeral::MlKem512 => {
             let dk = pqdr_mlkem::ml_kem_512::DecapsulationKey::from_seed(&seed64);
-            *dk.decapsulate(&pqdr_mlkem::ml_kem_512::Ciphertext::from_bytes(ct_e).unwrap())
+            *dk.decapsulate(&pqdr_mlkem::ml_kem_512::Ciphertext::from_slice(ct_e).unwrap())
                 .as_bytes()
         }
     };

@@ -3,7 +3,7 @@
 //! (implicit rejection); only the TLS groups refuse an all-zero X25519 output
 //! or an invalid P-256 point.
 
-use core::fmt;
+pub use pqdr_common::error::Object;
 
 /// An input was rejected. Carries only public facts (lengths and which
 /// public check failed), never secret data.
@@ -12,6 +12,8 @@ use core::fmt;
 pub enum Error {
     /// A byte slice had the wrong length for what it was parsed as.
     Length {
+        /// What had the wrong length.
+        what: Object,
         /// The length the type requires.
         expected: usize,
         /// The length of the slice given.
@@ -33,39 +35,29 @@ pub enum Error {
     InvalidPoint,
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Length { expected, actual } => {
-                write!(f, "hybrid KEM input of {actual} bytes, expected {expected}")
-            }
-            Self::InvalidKey => {
-                f.write_str("ML-KEM-768 encapsulation key failed the FIPS 203 §7.2 modulus check")
-            }
-            Self::LowOrderPoint => {
-                f.write_str("X25519 shared secret is all zeros (low-order peer point)")
-            }
-            Self::InvalidPoint => f.write_str("P-256 public key is not a valid uncompressed point"),
-        }
-    }
-}
-
-impl core::error::Error for Error {}
-
-/// `Ok(())` if `actual == expected`, else [`Error::Length`].
-pub(crate) fn check_length(expected: usize, actual: usize) -> Result<(), Error> {
-    if actual == expected {
-        Ok(())
-    } else {
-        Err(Error::Length { expected, actual })
-    }
+pqdr_common::error_boilerplate! {
+    Error, algorithm = "hybrid KEM",
+    InvalidKey =>
+        "The ML-KEM-768 encapsulation key inside the hybrid input failed the FIPS 203 §7.2 modulus check.",
+    LowOrderPoint =>
+        "The X25519 shared secret is all zeros: the peer sent a low-order point.",
+    InvalidPoint =>
+        "The P-256 public key is not a valid uncompressed point on the curve.",
 }
 
 /// Maps a `pqdr-mlkem` error on an encapsulation key to ours: lengths are
 /// checked before, so only the §7.2 modulus check can fail there.
 pub(crate) fn from_mlkem(e: pqdr_mlkem::Error) -> Error {
     match e {
-        pqdr_mlkem::Error::Length { expected, actual } => Error::Length { expected, actual },
+        pqdr_mlkem::Error::Length {
+            what,
+            expected,
+            actual,
+        } => Error::Length {
+            what,
+            expected,
+            actual,
+        },
         _ => Error::InvalidKey,
     }
 }

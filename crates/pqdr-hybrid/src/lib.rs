@@ -23,5 +23,5 @@ mod x25519;
 pub mod x25519_mlkem768;
 pub mod xwing;
 
-pub use error::Error;
+pub use error::{Error, Object};
 pub use xwing::XWing;

@@ -29,7 +29,7 @@
 //! // and `server_respond(&share, &mut rng)` with a cryptographic RNG.
 //! let client = ClientSecret::from_seed(&[7; 104]);
 //! let (reply, server_ss) = server_respond_deterministic(client.share(), &[9; 72])?;
-//! let client_ss = client.finish(&ServerShare::from_bytes(reply.as_bytes())?)?;
+//! let client_ss = client.finish(&ServerShare::from_slice(reply.as_bytes())?)?;
 //! assert_eq!(client_ss, server_ss);
 //! # Ok::<(), pqdr_hybrid::Error>(())
 //! ```
@@ -224,7 +224,7 @@ pub fn server_respond_deterministic(
     seed: &[u8; SERVER_SEED_SIZE],
 ) -> Result<(ServerShare, SharedSecret), Error> {
     let q = p256_ecdh::parse_point(&client.point())?;
-    let ek = mlkem::EncapsulationKey::from_bytes(&client.0[POINT_SIZE..]).map_err(from_mlkem)?;
+    let ek = mlkem::EncapsulationKey::from_slice(&client.0[POINT_SIZE..]).map_err(from_mlkem)?;
     let mut m = Zeroizing::new([0u8; 32]);
     let mut c = Zeroizing::new([0u8; SCALAR_SEED_SIZE]);
     m.copy_from_slice(&seed[..32]);

@@ -18,7 +18,7 @@ pub(crate) fn concat(first: &[u8; 32], second: &[u8; 32]) -> SharedSecret {
 }
 
 /// Defines a public key-share type of a group: a fixed-size byte array with
-/// `as_bytes`, `from_bytes` (length-checked) and `from_array`. The group
+/// `as_bytes`, `from_slice` (length-checked) and `from_array`. The group
 /// module adds the accessor of its own parts.
 macro_rules! key_share {
     ($group:literal, $(#[$doc:meta])* $name:ident, $size:ident) => {
@@ -27,16 +27,27 @@ macro_rules! key_share {
         pub struct $name([u8; $size]);
 
         impl $name {
-            /// Wraps the `key_exchange` bytes received from the peer (the
-            /// parts are validated when they are used).
+            /// Wraps the `key_exchange` bytes received from the peer. Only
+            /// the length is checked here; the parts are validated when they
+            /// are used (the FIPS 203 §7.2 check of a client's ML-KEM key in
+            /// `server_respond`, the peer's point in `finish`).
             ///
             /// # Errors
             /// [`Error::Length`] if `bytes` has the wrong length.
-            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-                $crate::error::check_length($size, bytes.len())?;
+            pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+                $crate::error::check_length($crate::Object::$name, $size, bytes.len())?;
                 let mut share = Self([0; $size]);
                 share.0.copy_from_slice(bytes);
                 Ok(share)
+            }
+
+            /// Renamed `from_slice`.
+            ///
+            /// # Errors
+            /// As `from_slice`.
+            #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+                Self::from_slice(bytes)
             }
 
             /// Wraps a `key_exchange` array (infallible).

@@ -29,7 +29,7 @@ impl KeySizeUser for EncapsulationKey {
 
 impl TryKeyInit for EncapsulationKey {
     fn new(key: &Key<Self>) -> Result<Self, InvalidKey> {
-        Self::from_bytes(key.as_slice()).map_err(|_| InvalidKey)
+        Self::from_slice(key.as_slice()).map_err(|_| InvalidKey)
     }
 }
 

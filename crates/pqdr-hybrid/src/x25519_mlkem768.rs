@@ -204,7 +204,7 @@ pub fn server_respond_deterministic(
     client: &ClientShare,
     seed: &[u8; SERVER_SEED_SIZE],
 ) -> Result<(ServerShare, SharedSecret), Error> {
-    let ek = mlkem::EncapsulationKey::from_bytes(&client.0[..EK_M]).map_err(from_mlkem)?;
+    let ek = mlkem::EncapsulationKey::from_slice(&client.0[..EK_M]).map_err(from_mlkem)?;
     let mut m = Zeroizing::new([0u8; 32]);
     let mut x = Zeroizing::new([0u8; X25519_SIZE]);
     m.copy_from_slice(&seed[..32]);

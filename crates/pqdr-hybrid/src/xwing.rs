@@ -17,7 +17,7 @@ use shake::{ExtendableOutput, Shake256, Update, XofReader};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::error::{Error, check_length, from_mlkem};
+use crate::error::{Error, Object, check_length, from_mlkem};
 use crate::x25519::{self, X25519_SIZE};
 
 pub use pqdr_common::{SHARED_SECRET_SIZE, SharedSecret};
@@ -77,16 +77,37 @@ impl EncapsulationKey {
     /// # Errors
     /// [`Error::Length`] unless `bytes` has 1216 bytes; [`Error::InvalidKey`]
     /// if `pk_M` fails the modulus check.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_length(ENCAPSULATION_KEY_SIZE, bytes.len())?;
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        check_length(
+            Object::EncapsulationKey,
+            ENCAPSULATION_KEY_SIZE,
+            bytes.len(),
+        )?;
         let (pk_m, _) = bytes.split_at(EK_M);
-        let pk_m = mlkem::EncapsulationKey::from_bytes(pk_m).map_err(from_mlkem)?;
+        let pk_m = mlkem::EncapsulationKey::from_slice(pk_m).map_err(from_mlkem)?;
         let mut key = Self {
             pk_m,
             bytes: [0; ENCAPSULATION_KEY_SIZE],
         };
         key.bytes.copy_from_slice(bytes);
         Ok(key)
+    }
+
+    /// [`Self::from_slice`] of an array (the §7.2 check still runs).
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] if `pk_M` fails the modulus check.
+    pub fn from_array(bytes: &[u8; ENCAPSULATION_KEY_SIZE]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
+    }
+
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
 
     /// The encoded key `pk_M ‖ pk_X` (1216 bytes).
@@ -228,11 +249,25 @@ impl DecapsulationKey {
     ///
     /// # Errors
     /// [`Error::Length`] unless `bytes` has 32 bytes.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_length(SEED_SIZE, bytes.len())?;
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        check_length(Object::DecapsulationKey, SEED_SIZE, bytes.len())?;
         let mut seed = Zeroizing::new([0u8; SEED_SIZE]);
         seed.copy_from_slice(bytes);
         Ok(Self::from_seed(&seed))
+    }
+
+    /// [`Self::from_seed`] under the name every key type has.
+    pub fn from_array(seed: &[u8; SEED_SIZE]) -> Self {
+        Self::from_seed(seed)
+    }
+
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
 
     /// The decapsulation key as sent between implementations: the 32-byte seed.
@@ -308,11 +343,20 @@ impl Ciphertext {
     ///
     /// # Errors
     /// [`Error::Length`] unless `bytes` has 1120 bytes.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_length(CIPHERTEXT_SIZE, bytes.len())?;
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        check_length(Object::Ciphertext, CIPHERTEXT_SIZE, bytes.len())?;
         let mut ct = Self([0; CIPHERTEXT_SIZE]);
         ct.0.copy_from_slice(bytes);
         Ok(ct)
+    }
+
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
 
     /// Wraps a ciphertext array (infallible).

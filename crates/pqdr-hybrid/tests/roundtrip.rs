@@ -18,11 +18,11 @@ fn xwing_round_trips() {
         let (ct, ss) = ek.encapsulate(&mut rng);
         assert_eq!(dk.decapsulate(&ct), ss);
         // Through bytes, as between two implementations.
-        let ek2 = EncapsulationKey::from_bytes(ek.as_bytes()).expect("valid");
+        let ek2 = EncapsulationKey::from_slice(ek.as_bytes()).expect("valid");
         assert_eq!(ek2, ek);
-        let dk2 = DecapsulationKey::from_bytes(dk.as_bytes()).expect("32 bytes");
+        let dk2 = DecapsulationKey::from_slice(dk.as_bytes()).expect("32 bytes");
         assert_eq!(dk2, dk);
-        let ct2 = Ciphertext::from_bytes(ct.as_bytes()).expect("1120 bytes");
+        let ct2 = Ciphertext::from_slice(ct.as_bytes()).expect("1120 bytes");
         assert_eq!(dk2.decapsulate(&ct2), ss);
         let (ct3, ss3) = ek2.encapsulate(&mut rng);
         assert_ne!(ct3, ct, "fresh randomness per encapsulation");
@@ -86,8 +86,9 @@ fn xwing_wrong_lengths_are_typed_errors() {
         let mut v = ek_bytes.clone();
         v.resize(len, 0);
         assert_eq!(
-            EncapsulationKey::from_bytes(&v),
+            EncapsulationKey::from_slice(&v),
             Err(Error::Length {
+                what: pqdr_hybrid::Object::EncapsulationKey,
                 expected: 1216,
                 actual: len
             })
@@ -95,8 +96,9 @@ fn xwing_wrong_lengths_are_typed_errors() {
     }
     for len in [0, 31, 33, 64] {
         assert_eq!(
-            DecapsulationKey::from_bytes(&vec![1; len]).map(|_| ()),
+            DecapsulationKey::from_slice(&vec![1; len]).map(|_| ()),
             Err(Error::Length {
+                what: pqdr_hybrid::Object::DecapsulationKey,
                 expected: 32,
                 actual: len
             })
@@ -104,8 +106,9 @@ fn xwing_wrong_lengths_are_typed_errors() {
     }
     for len in [0, 1088, 1119, 1121] {
         assert_eq!(
-            Ciphertext::from_bytes(&vec![0; len]),
+            Ciphertext::from_slice(&vec![0; len]),
             Err(Error::Length {
+                what: pqdr_hybrid::Object::Ciphertext,
                 expected: 1120,
                 actual: len
             })
@@ -115,11 +118,11 @@ fn xwing_wrong_lengths_are_typed_errors() {
     let mut bad = ek_bytes.clone();
     bad[0] = 0xff;
     bad[1] |= 0x0f;
-    assert_eq!(EncapsulationKey::from_bytes(&bad), Err(Error::InvalidKey));
+    assert_eq!(EncapsulationKey::from_slice(&bad), Err(Error::InvalidKey));
     // pk_X may be any 32 bytes.
     let mut odd = ek_bytes;
     odd[1184..].fill(0xff);
-    assert!(EncapsulationKey::from_bytes(&odd).is_ok());
+    assert!(EncapsulationKey::from_slice(&odd).is_ok());
     drop(dk);
 }
 
@@ -141,9 +144,9 @@ fn tls_round_trips() {
     let mut rng = TestRng(0x7115);
     for _ in 0..4 {
         let client = ClientSecret::generate(&mut rng);
-        let share = ClientShare::from_bytes(client.share().as_bytes()).expect("1216 bytes");
+        let share = ClientShare::from_slice(client.share().as_bytes()).expect("1216 bytes");
         let (reply, ss_server) = tls::server_respond(&share, &mut rng).expect("valid share");
-        let reply = ServerShare::from_bytes(reply.as_bytes()).expect("1120 bytes");
+        let reply = ServerShare::from_slice(reply.as_bytes()).expect("1120 bytes");
         let ss_client = client.finish(&reply).expect("valid share");
         assert_eq!(ss_client, ss_server);
         assert_eq!(ss_client.as_bytes().len(), tls::SHARED_SECRET_SIZE);
@@ -154,8 +157,9 @@ fn tls_round_trips() {
 fn tls_errors_are_typed() {
     for len in [0, 1184, 1215, 1217] {
         assert_eq!(
-            ClientShare::from_bytes(&vec![0; len]),
+            ClientShare::from_slice(&vec![0; len]),
             Err(Error::Length {
+                what: pqdr_hybrid::Object::ClientShare,
                 expected: 1216,
                 actual: len
             })
@@ -163,8 +167,9 @@ fn tls_errors_are_typed() {
     }
     for len in [0, 1088, 1119, 1121] {
         assert_eq!(
-            ServerShare::from_bytes(&vec![0; len]),
+            ServerShare::from_slice(&vec![0; len]),
             Err(Error::Length {
+                what: pqdr_hybrid::Object::ServerShare,
                 expected: 1120,
                 actual: len
             })
@@ -201,10 +206,14 @@ fn tls_errors_are_typed() {
 #[test]
 fn error_display_names_the_check() {
     let e = Error::Length {
+        what: pqdr_hybrid::Object::DecapsulationKey,
         expected: 32,
         actual: 3,
     };
-    assert_eq!(e.to_string(), "hybrid KEM input of 3 bytes, expected 32");
+    assert_eq!(
+        e.to_string(),
+        "A hybrid KEM decapsulation key must be 32 bytes, but 3 bytes were given."
+    );
     assert!(Error::LowOrderPoint.to_string().contains("all zeros"));
     assert!(Error::InvalidKey.to_string().contains("§7.2"));
 }
@@ -226,10 +235,10 @@ mod secp256r1 {
                 0x04,
                 "uncompressed point first"
             );
-            let share = ClientShare::from_bytes(client.share().as_bytes()).expect("1249 bytes");
+            let share = ClientShare::from_slice(client.share().as_bytes()).expect("1249 bytes");
             let (reply, ss_server) = tls::server_respond(&share, &mut rng).expect("valid share");
             assert_eq!(reply.as_bytes()[0], 0x04);
-            let reply = ServerShare::from_bytes(reply.as_bytes()).expect("1153 bytes");
+            let reply = ServerShare::from_slice(reply.as_bytes()).expect("1153 bytes");
             let ss_client = client.finish(&reply).expect("valid share");
             assert_eq!(ss_client, ss_server);
             assert_eq!(ss_client.as_bytes().len(), tls::SHARED_SECRET_SIZE);
@@ -261,8 +270,9 @@ mod secp256r1 {
     fn p256_errors_are_typed() {
         for len in [0, 65, 1184, 1248, 1250] {
             assert_eq!(
-                ClientShare::from_bytes(&vec![4; len]),
+                ClientShare::from_slice(&vec![4; len]),
                 Err(Error::Length {
+                    what: pqdr_hybrid::Object::ClientShare,
                     expected: 1249,
                     actual: len
                 })
@@ -270,8 +280,9 @@ mod secp256r1 {
         }
         for len in [0, 1088, 1152, 1154] {
             assert_eq!(
-                ServerShare::from_bytes(&vec![4; len]),
+                ServerShare::from_slice(&vec![4; len]),
                 Err(Error::Length {
+                    what: pqdr_hybrid::Object::ServerShare,
                     expected: 1153,
                     actual: len
                 })

@@ -95,7 +95,7 @@ fn check(v: &Vector) -> Result<(), String> {
     let client = ClientSecret::from_seed(&v.client_seed);
 
     // The server's side on the client share as received.
-    let served = ClientShare::from_bytes(&v.client_share)
+    let served = ClientShare::from_slice(&v.client_share)
         .and_then(|share| server_respond_deterministic(&share, &v.server_seed));
     if let Some(want) = v.server_error {
         return refused(served, want, "server");
@@ -109,7 +109,7 @@ fn check(v: &Vector) -> Result<(), String> {
     // The client's side on the server share of the vector (which may have
     // been modified after the server made it).
     let finished =
-        ServerShare::from_bytes(want_share).and_then(|received| client.finish(&received));
+        ServerShare::from_slice(want_share).and_then(|received| client.finish(&received));
     if let Some(want) = v.client_error {
         return refused(finished, want, "client");
     }
@@ -197,10 +197,10 @@ fn arbitrary_point_bytes_are_refused_or_accepted_cleanly() {
         share[0] = tag;
         reply[0] = tag;
         let s = server_respond_deterministic(
-            &ClientShare::from_bytes(&share).expect("len"),
+            &ClientShare::from_slice(&share).expect("len"),
             &v.server_seed,
         );
-        let c = client.finish(&ServerShare::from_bytes(&reply).expect("len"));
+        let c = client.finish(&ServerShare::from_slice(&reply).expect("len"));
         if tag == 4 {
             assert!(s.is_ok() && c.is_ok());
         } else {
@@ -212,7 +212,7 @@ fn arbitrary_point_bytes_are_refused_or_accepted_cleanly() {
     for i in 0..64u8 {
         share[1 + usize::from(i)] ^= 0x5a;
         let s = server_respond_deterministic(
-            &ClientShare::from_bytes(&share).expect("len"),
+            &ClientShare::from_slice(&share).expect("len"),
             &v.server_seed,
         );
         assert_eq!(

@@ -64,7 +64,7 @@ fn vectors() -> Vec<Vector> {
 /// Runs every check of one vector; `Err` names the first mismatch.
 fn check(v: &Vector) -> Result<(), String> {
     let client = ClientSecret::from_seed(&v.client_seed);
-    let share = ClientShare::from_bytes(&v.client_share).map_err(|e| format!("share: {e}"))?;
+    let share = ClientShare::from_slice(&v.client_share).map_err(|e| format!("share: {e}"))?;
 
     // The server's side on the client share as received.
     let served = server_respond_deterministic(&share, &v.server_seed);
@@ -83,7 +83,7 @@ fn check(v: &Vector) -> Result<(), String> {
 
     // The client's side on the server share of the vector (which may have
     // been modified after the server made it).
-    let received = ServerShare::from_bytes(want_share).map_err(|e| format!("server share: {e}"))?;
+    let received = ServerShare::from_slice(want_share).map_err(|e| format!("server share: {e}"))?;
     let finished = client.finish(&received);
     if let Some(expected) = v.client_error {
         return match finished {

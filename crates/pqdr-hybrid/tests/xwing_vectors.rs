@@ -107,7 +107,7 @@ fn check(v: &Vector) -> Result<(), &'static str> {
     if dk.as_bytes() != &v.seed {
         return Err("sk");
     }
-    let ek = EncapsulationKey::from_bytes(&v.pk).map_err(|_| "pk parse")?;
+    let ek = EncapsulationKey::from_slice(&v.pk).map_err(|_| "pk parse")?;
     let (ct, ss) = ek.encapsulate_deterministic(&v.eseed);
     if ct.as_bytes()[..] != v.ct[..] {
         return Err("ct");
@@ -115,8 +115,8 @@ fn check(v: &Vector) -> Result<(), &'static str> {
     if ss.as_bytes() != &v.ss {
         return Err("ss (encapsulate)");
     }
-    let dk = DecapsulationKey::from_bytes(&v.seed).map_err(|_| "sk parse")?;
-    let ct = Ciphertext::from_bytes(&v.ct).map_err(|_| "ct parse")?;
+    let dk = DecapsulationKey::from_slice(&v.seed).map_err(|_| "sk parse")?;
+    let ct = Ciphertext::from_slice(&v.ct).map_err(|_| "ct parse")?;
     if dk.decapsulate(&ct).as_bytes() != &v.ss {
         return Err("ss (decapsulate)");
     }

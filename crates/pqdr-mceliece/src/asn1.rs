@@ -152,14 +152,14 @@ pub fn public_key_to_spki_der<'o, P: ParameterSet>(
     pk: &P::PkBytes,
     out: &'o mut [u8],
 ) -> Result<&'o [u8], Error> {
-    Ok(common::spki_into(oid::<P>()?, pk.as_ref(), out)?)
+    common::spki_into(oid::<P>()?, pk.as_ref(), out).map_err(Error::output)
 }
 
 /// The secret key inside a OneAsymmetricKey, format-checked.
 fn dk_from_parts<P: ParameterSet>(
     parts: &PrivateKeyParts<'_>,
 ) -> Result<DecapsulationKey<P>, Error> {
-    DecapsulationKey::from_bytes(common::decode_octet_string(parts.private_key)?)
+    DecapsulationKey::from_slice(common::decode_octet_string(parts.private_key)?)
 }
 
 /// Runs `SeededKeyGen` from the key's stored delta (Classic McEliece spec
@@ -189,7 +189,7 @@ fn check_regenerates<P: ParameterSet>(
 impl<P: ParameterSet> DecapsulationKey<P> {
     /// Decodes a DER PKCS#8 OneAsymmetricKey as BouncyCastle 1.87 writes
     /// it (the set's OID, an OCTET STRING of the raw secret key), with the
-    /// secret key's format checks ([`Self::from_bytes`]). A version-2
+    /// secret key's format checks ([`Self::from_slice`]). A version-2
     /// `publicKey`, which BouncyCastle does not write, is checked as in
     /// [`Self::from_private_key_der_into`] (a key generation; with `alloc`,
     /// in a heap buffer).
@@ -233,7 +233,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     pub fn to_private_key_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_WRAPPED_SK]);
         let private = wrapped_sk(self, &mut buf)?;
-        Ok(common::private_key_into(oid::<P>()?, private, out)?)
+        common::private_key_into(oid::<P>()?, private, out).map_err(Error::output)
     }
 }
 
@@ -281,7 +281,7 @@ mod owned {
         /// # Errors
         /// As [`public_key_from_spki_der`].
         pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-            Self::from_bytes(public_key_from_spki_der::<P>(der)?)
+            Self::from_slice(public_key_from_spki_der::<P>(der)?)
         }
 
         /// Encodes the key as a DER SubjectPublicKeyInfo (BouncyCastle
@@ -374,7 +374,7 @@ mod owned {
         fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
             oid::<P>()
                 .and_then(|oid| Ok(common::spki_key(&spki, oid)?))
-                .and_then(Self::from_bytes)
+                .and_then(Self::from_slice)
                 .map_err(|e| common::spki_error(e == Error::Algorithm, spki.algorithm.oid))
         }
     }

@@ -2,7 +2,7 @@
 //! spec §3, data formats). Decapsulation itself never fails (implicit
 //! rejection, Classic McEliece spec §8.3).
 
-use core::fmt;
+pub use pqdr_common::error::Object;
 
 /// Why an input was rejected. Carries lengths and the kind of check only,
 /// never secret data.
@@ -12,6 +12,10 @@ pub enum Error {
     /// A slice had the wrong length (for streamed public keys: more or fewer
     /// bytes than a public key has).
     Length {
+        /// What had the wrong length: the key, ciphertext or other input,
+        /// or [`Object::Output`] for a DER encoder's too-small `out` buffer
+        /// (`expected` is then the encoding's size).
+        what: Object,
         /// The length the set requires.
         expected: usize,
         /// The length given.
@@ -53,46 +57,23 @@ pub enum Error {
     SelfTest,
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Length { expected, actual } => write!(
-                f,
-                "wrong Classic McEliece input length: expected {expected} bytes, got {actual}"
-            ),
-            Self::InvalidKey => f.write_str("malformed Classic McEliece key"),
-            Self::InvalidCiphertext => f.write_str("malformed Classic McEliece ciphertext"),
-            Self::Der => f.write_str(
-                "Classic McEliece PKCS#8/SPKI input is not valid DER of the BouncyCastle structure",
-            ),
-            Self::Algorithm => f.write_str(
-                "Classic McEliece PKCS#8/SPKI algorithm identifier is not this set's (or it has none)",
-            ),
-            Self::InconsistentKey => f.write_str(
-                "Classic McEliece PKCS#8 key does not regenerate from its delta or public key",
-            ),
-            Self::Unverifiable => f.write_str(
-                "Classic McEliece PKCS#8 public key cannot be checked without alloc",
-            ),
-            Self::PairwiseConsistency => f.write_str(
-                "Classic McEliece key pair failed its pair-wise consistency test (fault)",
-            ),
-            Self::SelfTest => f.write_str("Classic McEliece known-answer self-test failed (fault)"),
-        }
-    }
-}
-
-impl core::error::Error for Error {}
-
-#[cfg(feature = "pkcs8")]
-impl From<pqdr_common::asn1::Error> for Error {
-    fn from(e: pqdr_common::asn1::Error) -> Self {
-        use pqdr_common::asn1::Error as E;
-        match e {
-            E::Algorithm => Self::Algorithm,
-            E::Length { expected, actual } => Self::Length { expected, actual },
-            E::InconsistentKey => Self::InconsistentKey,
-            _ => Self::Der,
-        }
-    }
+pqdr_common::error_boilerplate! {
+    Error, algorithm = "Classic McEliece",
+    [pkcs8: Der, Algorithm, InconsistentKey],
+    InvalidKey =>
+        "The Classic McEliece key failed the format check: nonzero padding bits in a public key, or a secret key with a wrong pivot word or Goppa coefficients wider than m bits.",
+    InvalidCiphertext =>
+        "The Classic McEliece ciphertext has nonzero padding bits at the end of C0.",
+    Der =>
+        "The Classic McEliece PKCS#8 or SubjectPublicKeyInfo input is not valid DER of the BouncyCastle structure.",
+    Algorithm =>
+        "The Classic McEliece PKCS#8 or SubjectPublicKeyInfo algorithm identifier is not this parameter set's OID without parameters, or the set has no OID.",
+    InconsistentKey =>
+        "The Classic McEliece PKCS#8 private key does not regenerate from its delta, or its public key is not the key's own.",
+    Unverifiable =>
+        "The Classic McEliece PKCS#8 public key cannot be checked without alloc; use DecapsulationKey::from_private_key_der_into.",
+    PairwiseConsistency =>
+        "The new Classic McEliece key pair failed its pair-wise consistency test (a hardware or memory fault); discard the keys.",
+    SelfTest =>
+        "The Classic McEliece known-answer self-test gave a wrong answer (a faulty implementation or hardware); do not use it.",
 }

@@ -49,7 +49,7 @@ mod vec;
 
 #[cfg(feature = "pkcs8")]
 pub use asn1::{algorithm_oid, public_key_from_spki_der, public_key_to_spki_der};
-pub use error::Error;
+pub use error::{Error, Object};
 pub use params::{Buf, ParameterSet};
 #[cfg(feature = "kem")]
 pub use traits::{KemSizes, Keypair};

@@ -76,7 +76,7 @@ impl<P: KemSizes> KeySizeUser for EncapsulationKey<P> {
 
 impl<P: KemSizes> TryKeyInit for EncapsulationKey<P> {
     fn new(key: &Key<Self>) -> Result<Self, InvalidKey> {
-        Self::from_bytes(key.as_slice()).map_err(|_| InvalidKey)
+        Self::from_slice(key.as_slice()).map_err(|_| InvalidKey)
     }
 }
 
@@ -141,7 +141,7 @@ impl<P: KemSizes> TryKeyInit for Keypair<P> {
     /// Parses the secret key and re-derives its public key from delta (a full
     /// key generation); fails unless that reproduces the same secret key.
     fn new(key: &Key<Self>) -> Result<Self, InvalidKey> {
-        let given = DecapsulationKey::<P>::from_bytes(key.as_slice()).map_err(|_| InvalidKey)?;
+        let given = DecapsulationKey::<P>::from_slice(key.as_slice()).map_err(|_| InvalidKey)?;
         let mut delta = [0u8; 32];
         delta.copy_from_slice(&key.as_slice()[..32]);
         let (dk, ek) = generate_deterministic::<P>(&delta);

@@ -3,7 +3,7 @@
 //! McEliece spec §3, data formats), and the public KeyGen / Encap / Decap
 //! entry points (spec §8.1–§8.3) on them and on caller buffers.
 
-use crate::error::Error;
+use crate::error::{Error, Object, check_length};
 use crate::kem;
 use crate::params::{Buf, Derived, MAX_N_BYTES, MAX_ROW_BYTES, MAX_SYND_BYTES, ParameterSet};
 use core::fmt;
@@ -42,20 +42,9 @@ pub(crate) fn ct_padding_ok<P: ParameterSet>(ct: &[u8]) -> bool {
 /// [`Error::Length`] for a wrong length, [`Error::InvalidKey`] for nonzero
 /// padding bits.
 pub fn validate_encapsulation_key<P: ParameterSet>(pk: &[u8]) -> Result<(), Error> {
-    check_length(pk, P::PK_BYTES)?;
+    check_length(Object::EncapsulationKey, P::PK_BYTES, pk.len())?;
     if !pk_padding_ok::<P>(pk) {
         return Err(Error::InvalidKey);
-    }
-    Ok(())
-}
-
-/// [`Error::Length`] unless `bytes` has `expected` bytes.
-fn check_length(bytes: &[u8], expected: usize) -> Result<(), Error> {
-    if bytes.len() != expected {
-        return Err(Error::Length {
-            expected,
-            actual: bytes.len(),
-        });
     }
     Ok(())
 }
@@ -65,7 +54,7 @@ fn check_length(bytes: &[u8], expected: usize) -> Result<(), Error> {
 /// sets; the Goppa coefficients fit in m bits. Only the format is examined, in constant time
 /// with respect to the secret parts.
 fn check_sk<P: ParameterSet>(sk: &[u8]) -> Result<(), Error> {
-    check_length(sk, P::SK_BYTES)?;
+    check_length(Object::DecapsulationKey, P::SK_BYTES, sk.len())?;
     let mut c = [0u8; 8];
     c.copy_from_slice(&sk[32..40]);
     let c = u64::from_le_bytes(c);
@@ -111,14 +100,29 @@ impl<P: ParameterSet> Ciphertext<P> {
     /// # Errors
     /// [`Error::Length`] for a wrong length, [`Error::InvalidCiphertext`] for
     /// nonzero padding bits in C0 (6960119 sets).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_length(bytes, P::CT_BYTES)?;
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        check_length(Object::Ciphertext, P::CT_BYTES, bytes.len())?;
         if !ct_padding_ok::<P>(bytes) {
             return Err(Error::InvalidCiphertext);
         }
         let mut c = P::CtBytes::zeroed();
         c.as_mut().copy_from_slice(bytes);
         Ok(Self { bytes: c })
+    }
+    /// [`Self::from_slice`] of an array (the padding check still runs).
+    ///
+    /// # Errors
+    /// [`Error::InvalidCiphertext`] for nonzero padding bits in C0.
+    pub fn from_array(bytes: &P::CtBytes) -> Result<Self, Error> {
+        Self::from_slice(bytes.as_ref())
+    }
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
     /// The encoding.
     pub fn as_bytes(&self) -> &P::CtBytes {
@@ -168,11 +172,26 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// # Errors
     /// [`Error::Length`] for a wrong length, [`Error::InvalidKey`] for a
     /// malformed pivot word c or Goppa coefficient.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         check_sk::<P>(bytes)?;
         let mut b = P::SkBytes::zeroed();
         b.as_mut().copy_from_slice(bytes);
         Ok(Self { bytes: b })
+    }
+    /// [`Self::from_slice`] of an array (the format checks still run).
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] as [`Self::from_slice`].
+    pub fn from_array(bytes: &P::SkBytes) -> Result<Self, Error> {
+        Self::from_slice(bytes.as_ref())
+    }
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
     /// The encoding.
     pub fn as_bytes(&self) -> &P::SkBytes {
@@ -188,10 +207,10 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// Decap of untrusted bytes.
     ///
     /// # Errors
-    /// As [`Ciphertext::from_bytes`]: `ct` has the wrong length or nonzero
+    /// As [`Ciphertext::from_slice`]: `ct` has the wrong length or nonzero
     /// padding bits.
     pub fn decapsulate_bytes(&self, ct: &[u8]) -> Result<SharedSecret, Error> {
-        Ok(self.decapsulate(&Ciphertext::from_bytes(ct)?))
+        Ok(self.decapsulate(&Ciphertext::from_slice(ct)?))
     }
     /// Precomputes the part of decoding that depends on the key alone (the
     /// Goppa polynomial evaluated at every field element and inverted and
@@ -277,10 +296,10 @@ impl<P: ParameterSet> PreparedDecapsulationKey<P> {
     /// Decap of untrusted bytes.
     ///
     /// # Errors
-    /// As [`Ciphertext::from_bytes`]: `ct` has the wrong length or nonzero
+    /// As [`Ciphertext::from_slice`]: `ct` has the wrong length or nonzero
     /// padding bits.
     pub fn decapsulate_bytes(&self, ct: &[u8]) -> Result<SharedSecret, Error> {
-        Ok(self.decapsulate(&Ciphertext::from_bytes(ct)?))
+        Ok(self.decapsulate(&Ciphertext::from_slice(ct)?))
     }
 }
 
@@ -318,11 +337,27 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// # Errors
     /// [`Error::Length`] for a wrong length, [`Error::InvalidKey`] for nonzero
     /// padding bits (6960119 sets).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         validate_encapsulation_key::<P>(bytes)?;
         let mut b = P::PkBytes::boxed_zeroed();
         b.as_mut().as_mut().copy_from_slice(bytes);
         Ok(Self { bytes: b })
+    }
+    /// [`Self::from_slice`] of an array, copied to the heap (the padding
+    /// check still runs; [`Self::from_boxed`] takes a box without copying).
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] for nonzero padding bits (6960119 sets).
+    pub fn from_array(bytes: &P::PkBytes) -> Result<Self, Error> {
+        Self::from_slice(bytes.as_ref())
+    }
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
     /// Takes ownership of a boxed encoding after checking it.
     ///
@@ -433,7 +468,7 @@ pub fn encapsulate_into<P: ParameterSet, R: CryptoRng + ?Sized>(
 
 /// `Decap` with a secret key in a caller buffer (Classic McEliece spec §8.3,
 /// implicit rejection; the padding bits of C0 are ignored: use
-/// [`Ciphertext::from_bytes`] to reject them).
+/// [`Ciphertext::from_slice`] to reject them).
 pub fn decapsulate<P: ParameterSet>(sk: &P::SkBytes, ct: &P::CtBytes) -> SharedSecret {
     SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), ct.as_ref()))
 }
@@ -517,6 +552,7 @@ impl<P: ParameterSet> StreamingEncapsulation<P> {
         let total = self.rows * rb + self.fill + data.len();
         if total > P::PK_BYTES {
             return Err(Error::Length {
+                what: Object::EncapsulationKey,
                 expected: P::PK_BYTES,
                 actual: total,
             });
@@ -552,6 +588,7 @@ impl<P: ParameterSet> StreamingEncapsulation<P> {
         let fed = self.rows * P::ROW_BYTES + self.fill;
         if fed != P::PK_BYTES {
             return Err(Error::Length {
+                what: Object::EncapsulationKey,
                 expected: P::PK_BYTES,
                 actual: fed,
             });

@@ -70,15 +70,15 @@ fn decaps_random_key<P: ParameterSet>(seed: u64) {
 fn prepared_random_key<P: ParameterSet>(seed: u64) {
     assert_avx2_is_checked();
     let (mut sk, ct) = random_key_and_ciphertext::<P>(seed);
-    // g's coefficients in range (from_bytes rejects set high bits).
+    // g's coefficients in range (from_slice rejects set high bits).
     let high = u8::try_from(((1u32 << P::M) - 1) >> 8).expect("m <= 16");
     for i in 0..P::T {
         sk.as_mut()[41 + 2 * i] &= high;
     }
-    let mut dk = pqdr_mceliece::DecapsulationKey::<P>::from_bytes(sk.as_ref()).expect("format");
+    let mut dk = pqdr_mceliece::DecapsulationKey::<P>::from_slice(sk.as_ref()).expect("format");
     pqdr_ctgrind::classify(&mut dk);
     let prepared = dk.prepare();
-    let mut ct = pqdr_mceliece::Ciphertext::<P>::from_bytes(ct.as_ref()).expect("format");
+    let mut ct = pqdr_mceliece::Ciphertext::<P>::from_slice(ct.as_ref()).expect("format");
     pqdr_ctgrind::classify(&mut ct);
     let ss = prepared.decapsulate(&ct);
     let mut out = *ss.as_bytes();

@@ -60,7 +60,7 @@ fn flip(c: &mut [u8], i: usize) {
 /// Decapsulates `bytes` with both the key object and its prepared form and
 /// asserts both give `H(0, s, bytes)`.
 fn assert_rejected<P: ParameterSet>(dk: &DecapsulationKey<P>, s: &[u8], bytes: &[u8], what: &str) {
-    let ct = Ciphertext::<P>::from_bytes(bytes).expect("well formed");
+    let ct = Ciphertext::<P>::from_slice(bytes).expect("well formed");
     let want = h0(s, bytes);
     assert_eq!(dk.decapsulate(&ct).as_bytes(), &want, "{}: {what}", P::NAME);
     assert_eq!(

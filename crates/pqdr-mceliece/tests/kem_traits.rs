@@ -35,7 +35,7 @@ fn kem_traits_348864() {
     assert!(dk2.encapsulation_key() == &ek);
     let (sk, pk) = dk2.into_parts();
     assert!(pk == ek);
-    let c = pqdr_mceliece::mceliece348864::Ciphertext::from_bytes(&ct).expect("ct");
+    let c = pqdr_mceliece::mceliece348864::Ciphertext::from_slice(&ct).expect("ct");
     assert_eq!(sk.decapsulate(&c).as_bytes(), ss.as_slice());
     let mut bad = dk.to_bytes();
     bad[40] ^= 1; // another Goppa polynomial than delta gives

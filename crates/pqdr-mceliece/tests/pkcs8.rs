@@ -295,6 +295,7 @@ fn rejections() {
     assert_eq!(
         dk.to_private_key_der(&mut short).map(|_| ()),
         Err(Error::Length {
+            what: pqdr_mceliece::Object::Output,
             expected: len,
             actual: len - 1
         })

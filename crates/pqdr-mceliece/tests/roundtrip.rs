@@ -20,7 +20,7 @@ fn roundtrip<P: ParameterSet>(seed: u64) {
         for pos in [0, 1, len >> 1, len - 1] {
             let mut bad = ct.as_bytes().clone();
             bad.as_mut()[pos] ^= 0x01;
-            if let Ok(bad) = Ciphertext::<P>::from_bytes(bad.as_ref()) {
+            if let Ok(bad) = Ciphertext::<P>::from_slice(bad.as_ref()) {
                 let k = prepared.decapsulate(&bad);
                 assert_ne!(k, ss, "{} prepared, byte {pos}", P::NAME);
                 assert_eq!(k, dk.decapsulate(&bad), "{} prepared, byte {pos}", P::NAME);
@@ -32,10 +32,10 @@ fn roundtrip<P: ParameterSet>(seed: u64) {
         );
 
         // Serialization round trip.
-        let dk2 = DecapsulationKey::<P>::from_bytes(dk.as_bytes().as_ref()).expect("sk");
-        let ek2 = EncapsulationKey::<P>::from_bytes(ek.as_bytes().as_ref()).expect("pk");
+        let dk2 = DecapsulationKey::<P>::from_slice(dk.as_bytes().as_ref()).expect("sk");
+        let ek2 = EncapsulationKey::<P>::from_slice(ek.as_bytes().as_ref()).expect("pk");
         assert!(ek2 == ek);
-        let ct2 = Ciphertext::<P>::from_bytes(ct.as_bytes().as_ref()).expect("ct");
+        let ct2 = Ciphertext::<P>::from_slice(ct.as_bytes().as_ref()).expect("ct");
         assert_eq!(dk2.decapsulate(&ct2), ss);
 
         // The implicit-rejection key itself (H(0, s, C), and the pc sets'
@@ -51,48 +51,59 @@ fn roundtrip<P: ParameterSet>(seed: u64) {
     let pk = ek.as_bytes().as_ref();
     let sk = dk.as_bytes().as_ref();
     let c = ct.as_ref();
-    let short = |expected: usize| {
+    let short = |what, expected: usize| {
         Some(Error::Length {
+            what,
             expected,
             actual: expected - 1,
         })
     };
     let (pk_len, sk_len, ct_len) = (pk.len(), sk.len(), c.len());
     assert_eq!(
-        EncapsulationKey::<P>::from_bytes(&pk[1..]).err(),
-        short(pk_len)
+        EncapsulationKey::<P>::from_slice(&pk[1..]).err(),
+        short(pqdr_mceliece::Object::EncapsulationKey, pk_len)
     );
     assert_eq!(
         pqdr_mceliece::validate_encapsulation_key::<P>(&pk[1..]).err(),
-        short(pk_len)
+        short(pqdr_mceliece::Object::EncapsulationKey, pk_len)
     );
     assert_eq!(
-        DecapsulationKey::<P>::from_bytes(&sk[1..]).err(),
-        short(sk_len)
+        DecapsulationKey::<P>::from_slice(&sk[1..]).err(),
+        short(pqdr_mceliece::Object::DecapsulationKey, sk_len)
     );
-    assert_eq!(Ciphertext::<P>::from_bytes(&c[1..]).err(), short(ct_len));
     assert_eq!(
-        Ciphertext::<P>::from_bytes(&[c, &[0]].concat()).err(),
+        Ciphertext::<P>::from_slice(&c[1..]).err(),
+        short(pqdr_mceliece::Object::Ciphertext, ct_len)
+    );
+    assert_eq!(
+        Ciphertext::<P>::from_slice(&[c, &[0]].concat()).err(),
         Some(Error::Length {
+            what: pqdr_mceliece::Object::Ciphertext,
             expected: ct_len,
             actual: ct_len + 1
         })
     );
-    assert_eq!(dk.decapsulate_bytes(&c[1..]).err(), short(ct_len));
-    assert_eq!(prepared.decapsulate_bytes(&c[1..]).err(), short(ct_len));
+    assert_eq!(
+        dk.decapsulate_bytes(&c[1..]).err(),
+        short(pqdr_mceliece::Object::Ciphertext, ct_len)
+    );
+    assert_eq!(
+        prepared.decapsulate_bytes(&c[1..]).err(),
+        short(pqdr_mceliece::Object::Ciphertext, ct_len)
+    );
 
     // Secret-key format: the pivot word c, and a Goppa coefficient of more
     // than m bits.
     let mut sk_bad = sk.to_vec();
     sk_bad[32] ^= 1;
     assert_eq!(
-        DecapsulationKey::<P>::from_bytes(&sk_bad).err(),
+        DecapsulationKey::<P>::from_slice(&sk_bad).err(),
         Some(Error::InvalidKey)
     );
     let mut sk_bad = sk.to_vec();
     sk_bad[41] |= 0x80;
     assert_eq!(
-        DecapsulationKey::<P>::from_bytes(&sk_bad).err(),
+        DecapsulationKey::<P>::from_slice(&sk_bad).err(),
         Some(Error::InvalidKey)
     );
 }
@@ -147,15 +158,17 @@ fn pc_vs_base<B: ParameterSet, P: ParameterSet>() {
     // A base-set ciphertext is not a pc ciphertext and vice versa.
     let (len_b, len_p) = (c_b.len(), c_p.len());
     assert_eq!(
-        Ciphertext::<P>::from_bytes(c_b).err(),
+        Ciphertext::<P>::from_slice(c_b).err(),
         Some(Error::Length {
+            what: pqdr_mceliece::Object::Ciphertext,
             expected: len_p,
             actual: len_b
         })
     );
     assert_eq!(
-        Ciphertext::<B>::from_bytes(c_p).err(),
+        Ciphertext::<B>::from_slice(c_p).err(),
         Some(Error::Length {
+            what: pqdr_mceliece::Object::Ciphertext,
             expected: len_b,
             actual: len_p
         })
@@ -202,13 +215,13 @@ fn padding_6960119() {
     let mut c = ct.as_bytes().to_vec();
     *c.last_mut().expect("nonempty") |= 0x80;
     assert_eq!(
-        k::Ciphertext::from_bytes(&c).err(),
+        k::Ciphertext::from_slice(&c).err(),
         Some(Error::InvalidCiphertext)
     );
     let mut pk = ek.as_bytes().to_vec();
     pk[676] |= 0x80; // last byte of row 0 (677 bytes per row)
     assert_eq!(
-        k::EncapsulationKey::from_bytes(&pk).err(),
+        k::EncapsulationKey::from_slice(&pk).err(),
         Some(Error::InvalidKey)
     );
     assert_eq!(
@@ -260,6 +273,7 @@ fn streaming<P: ParameterSet>() {
     assert_eq!(
         st.update(&[0]).err(),
         Some(Error::Length {
+            what: pqdr_mceliece::Object::EncapsulationKey,
             expected: pk.len(),
             actual: pk.len() + 1
         })
@@ -269,6 +283,7 @@ fn streaming<P: ParameterSet>() {
     assert_eq!(
         st.finish().err(),
         Some(Error::Length {
+            what: pqdr_mceliece::Object::EncapsulationKey,
             expected: pk.len(),
             actual: pk.len() - 1
         })

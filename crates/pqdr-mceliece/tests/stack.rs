@@ -36,9 +36,9 @@ where
     });
     assert!(ss == ss2);
     // Prepared decapsulation (the prepared key is built beforehand, on the heap).
-    let dk = pqdr_mceliece::DecapsulationKey::<P>::from_bytes((*sk).as_ref()).expect("sk");
+    let dk = pqdr_mceliece::DecapsulationKey::<P>::from_slice((*sk).as_ref()).expect("sk");
     let prepared = Box::new(dk.prepare());
-    let c = pqdr_mceliece::Ciphertext::<P>::from_bytes((*ct).as_ref()).expect("ct");
+    let c = pqdr_mceliece::Ciphertext::<P>::from_slice((*ct).as_ref()).expect("ct");
     let mut ss3 = None;
     let dp = pqdr_ctgrind::stack::peak(DEPTH, || {
         ss3 = Some(prepared.decapsulate(&c));

@@ -22,7 +22,7 @@ use alloc::string::String;
 #[cfg(feature = "pem")]
 use pkcs8::LineEnding;
 
-use crate::error::{Error, check_length};
+use crate::error::{Error, Object, check_length};
 use crate::params::{ByteArray, MlDsa87, ParameterSet};
 use crate::types::{SEED_SIZE, SigningKey, VerifyingKey};
 
@@ -59,7 +59,7 @@ fn sk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<SigningKey<P>, Error
         PrivateKeyChoice::Seed(seed) => sk_from_seed(seed),
         PrivateKeyChoice::ExpandedKey(expanded) => SigningKey::from_slice(expanded),
         PrivateKeyChoice::Both { seed, expanded } => {
-            check_length(P::SkBytes::LEN, expanded.len())?;
+            check_length(Object::SigningKey, P::SkBytes::LEN, expanded.len())?;
             let sk = sk_from_seed::<P>(seed)?;
             // RFC 9881 §9: the expanded key must be the one the seed
             // generates. Only the verdict is revealed, not where they differ.
@@ -78,7 +78,7 @@ fn sk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<SigningKey<P>, Error
 /// The key generated from a 32-byte seed slice, copied through a
 /// zeroizing buffer.
 fn sk_from_seed<P: ParameterSet>(seed: &[u8]) -> Result<SigningKey<P>, Error> {
-    check_length(SEED_SIZE, seed.len())?;
+    check_length(Object::Seed, SEED_SIZE, seed.len())?;
     let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
     buf.copy_from_slice(seed);
     Ok(SigningKey::from_seed(&buf))
@@ -135,11 +135,8 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// [`Error::Length`] if `out` is shorter than the encoding.
     pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
-        Ok(common::spki_into(
-            algorithm_oid::<P>(),
-            self.as_bytes().as_ref(),
-            out,
-        )?)
+        common::spki_into(algorithm_oid::<P>(), self.as_bytes().as_ref(), out)
+            .map_err(Error::output)
     }
 }
 
@@ -147,7 +144,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// Decodes a DER PKCS#8 OneAsymmetricKey (RFC 9881 §6, RFC 5958) with
     /// any of the three private-key forms. `seed` regenerates the key
     /// (FIPS 204 Algorithm 6); `expandedKey` passes the skDecode checks
-    /// ([`SigningKey::from_bytes`]); `both` must have the expanded key its
+    /// ([`SigningKey::from_array`]); `both` must have the expanded key its
     /// seed generates; an included `publicKey` must be the key's own.
     ///
     /// # Errors
@@ -176,7 +173,7 @@ impl<P: ParameterSet> SigningKey<P> {
     ) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
         let choice = choice_into(self, form, buf.as_mut())?;
-        Ok(common::private_key_into(algorithm_oid::<P>(), choice, out)?)
+        common::private_key_into(algorithm_oid::<P>(), choice, out).map_err(Error::output)
     }
 }
 

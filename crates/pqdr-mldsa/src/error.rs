@@ -1,7 +1,7 @@
 //! The crate's error: why an input was rejected or a signature did not
 //! verify (FIPS 204 §5 context limit, §7.2 key decoding, Algorithm 8).
 
-use core::fmt;
+pub use pqdr_common::error::Object;
 
 /// An input was rejected or a signature is invalid. Carries only public
 /// facts (lengths), never secret data.
@@ -12,6 +12,10 @@ pub enum Error {
     /// parsed as, or a HashML-DSA digest did not have its pre-hash function's
     /// output length (FIPS 204 §5.4).
     Length {
+        /// What had the wrong length: the key, ciphertext or other input,
+        /// or [`Object::Output`] for a DER encoder's too-small `out` buffer
+        /// (`expected` is then the encoding's size).
+        what: Object,
         /// The length the input requires.
         expected: usize,
         /// The length of the input given.
@@ -54,55 +58,25 @@ pub enum Error {
     SelfTest,
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Length { expected, actual } => {
-                write!(f, "ML-DSA input of {actual} bytes, expected {expected}")
-            }
-            Self::InvalidKey => {
-                f.write_str("ML-DSA signing key failed the FIPS 204 skDecode check")
-            }
-            Self::ContextTooLong => f.write_str("ML-DSA context longer than 255 bytes"),
-            Self::InvalidSignature => f.write_str("ML-DSA signature is invalid"),
-            Self::Der => {
-                f.write_str("ML-DSA PKCS#8/SPKI input is not valid DER of the RFC 9881 structure")
-            }
-            Self::Algorithm => {
-                f.write_str("ML-DSA PKCS#8/SPKI algorithm identifier is not this parameter set's")
-            }
-            Self::InconsistentKey => f.write_str(
-                "ML-DSA PKCS#8 private key is inconsistent (seed, expanded or public key)",
-            ),
-            Self::NoSeed => f.write_str("ML-DSA key has no seed (loaded from the expanded form)"),
-            Self::PairwiseConsistency => {
-                f.write_str("ML-DSA key pair failed its pair-wise consistency test (fault)")
-            }
-            Self::SelfTest => f.write_str("ML-DSA known-answer self-test failed (fault)"),
-        }
-    }
-}
-
-impl core::error::Error for Error {}
-
-#[cfg(feature = "pkcs8")]
-impl From<pqdr_common::asn1::Error> for Error {
-    fn from(e: pqdr_common::asn1::Error) -> Self {
-        use pqdr_common::asn1::Error as E;
-        match e {
-            E::Algorithm => Self::Algorithm,
-            E::Length { expected, actual } => Self::Length { expected, actual },
-            E::InconsistentKey => Self::InconsistentKey,
-            _ => Self::Der,
-        }
-    }
-}
-
-/// `Ok(())` if `actual == expected`, else [`Error::Length`].
-pub(crate) fn check_length(expected: usize, actual: usize) -> Result<(), Error> {
-    if actual == expected {
-        Ok(())
-    } else {
-        Err(Error::Length { expected, actual })
-    }
+pqdr_common::error_boilerplate! {
+    Error, algorithm = "ML-DSA",
+    [pkcs8: Der, Algorithm, InconsistentKey],
+    InvalidKey =>
+        "The ML-DSA signing key failed the FIPS 204 skDecode check: an s1 or s2 coefficient is outside [-eta, eta], or t0 and tr are not the ones rho, s1 and s2 imply.",
+    ContextTooLong =>
+        "The ML-DSA context string is longer than 255 bytes (FIPS 204 Algorithms 2-5).",
+    InvalidSignature =>
+        "The ML-DSA signature does not verify (FIPS 204 Algorithm 8).",
+    Der =>
+        "The ML-DSA PKCS#8 or SubjectPublicKeyInfo input is not valid DER of the RFC 9881 structure.",
+    Algorithm =>
+        "The ML-DSA PKCS#8 or SubjectPublicKeyInfo algorithm identifier is not this parameter set's OID without parameters.",
+    InconsistentKey =>
+        "The ML-DSA PKCS#8 private key contradicts itself: its expanded key is not the one its seed generates, or its public key is not the private key's.",
+    NoSeed =>
+        "The ML-DSA signing key has no seed: it was loaded from the expanded form.",
+    PairwiseConsistency =>
+        "The new ML-DSA key pair failed its pair-wise consistency test (a hardware or memory fault); discard the keys.",
+    SelfTest =>
+        "The ML-DSA known-answer self-test gave a wrong answer (a faulty implementation or hardware); do not use it.",
 }

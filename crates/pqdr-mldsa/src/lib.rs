@@ -49,7 +49,7 @@ mod zetas;
 
 #[cfg(feature = "pkcs8")]
 pub use asn1::{ML_DSA_44_OID, ML_DSA_65_OID, ML_DSA_87_OID, PrivateKeyForm, algorithm_oid};
-pub use error::Error;
+pub use error::{Error, Object};
 pub use expanded::{ExpandedSigningKey, ExpandedVerifyingKey};
 pub use params::{ByteArray, MlDsa44, MlDsa65, MlDsa87, ParameterSet};
 pub use prehash::PreHash;
@@ -63,6 +63,37 @@ pub use types::{SEED_SIZE, Signature, SigningKey, VerifyingKey, generate, genera
 /// `EncodePublicKey` traits.
 #[cfg(feature = "pkcs8")]
 pub use {pkcs8, spki};
+
+/// Bytes of a DER TLV whose value has `n` bytes (X.690 §8.1.3: a one-byte
+/// tag, the definite length in short form below 128, else `0x81`–`0x83` and
+/// one to three length bytes).
+const fn der_tlv(n: usize) -> usize {
+    let len = if n < 0x80 {
+        1
+    } else if n < 0x100 {
+        2
+    } else if n < 0x1_0000 {
+        3
+    } else {
+        4
+    };
+    1 + len + n
+}
+
+/// Bytes of a DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7) of a NIST OID
+/// (nine content bytes, no parameters) and a `key`-byte public key: the
+/// algorithm identifier, then the key in a BIT STRING with no unused bits.
+const fn spki_der_size(key: usize) -> usize {
+    der_tlv(der_tlv(der_tlv(9)) + der_tlv(1 + key))
+}
+
+/// Bytes of the largest DER PKCS#8 OneAsymmetricKey (RFC 5958 §2, version 0,
+/// no attributes or public key) of a NIST OID: the `both` private-key
+/// CHOICE `SEQUENCE { OCTET STRING seed, OCTET STRING expandedKey }` in the
+/// privateKey OCTET STRING (RFC 9935 §6 for ML-KEM, RFC 9881 §6 for ML-DSA).
+const fn private_key_der_max_size(seed: usize, expanded: usize) -> usize {
+    der_tlv(3 + der_tlv(der_tlv(9)) + der_tlv(der_tlv(der_tlv(seed) + der_tlv(expanded))))
+}
 
 /// One module per parameter set: type aliases, sizes and the key-generation
 /// functions, so `ml_dsa_65::generate(&mut rng)` needs no type parameters.
@@ -99,6 +130,15 @@ macro_rules! parameter_set_module {
             pub const SIGNING_KEY_SIZE: usize = $set::SK_SIZE;
             /// Signature size in bytes, sigEncode (`λ/4 + 32l(1 + bitlen(γ1 − 1)) + ω + k`).
             pub const SIGNATURE_SIZE: usize = $set::SIG_SIZE;
+            /// Size in bytes of the key's DER SubjectPublicKeyInfo (RFC 9881 §4):
+            /// an `out` of this size fits `VerifyingKey::to_spki_der`
+            /// (feature `pkcs8`); every encoding has exactly this size.
+            pub const PUBLIC_KEY_DER_MAX_SIZE: usize = crate::spki_der_size(VERIFYING_KEY_SIZE);
+            /// Size in bytes of the largest DER PKCS#8 private key (RFC 9881 §6,
+            /// the `both` form): an `out` of this size fits
+            /// `SigningKey::to_private_key_der` in every form (feature `pkcs8`).
+            pub const PRIVATE_KEY_DER_MAX_SIZE: usize =
+                crate::private_key_der_max_size(SEED_SIZE, SIGNING_KEY_SIZE);
 
             /// `ML-DSA.KeyGen` (FIPS 204 Algorithm 1): one 32-byte draw ξ.
             ///

@@ -2,7 +2,7 @@
 //! for the three ways of forming M′: pure ML-DSA (Algorithms 2 and 3), the
 //! internal interface (M′ given) and HashML-DSA (Algorithms 4 and 5).
 
-use crate::error::{Error, check_length};
+use crate::error::{Error, Object, check_length};
 use crate::prehash::PreHash;
 use pqdr_keccak::Shake256;
 
@@ -32,7 +32,7 @@ pub(crate) fn prehash_mu(
     ctx: &[u8],
 ) -> Result<[u8; 64], Error> {
     let n = ctx_len(ctx)?;
-    check_length(ph.digest_size(), digest.len())?;
+    check_length(Object::Digest, ph.digest_size(), digest.len())?;
     let mut x = Shake256::default();
     x.absorb(tr);
     x.absorb(&[1, n]);

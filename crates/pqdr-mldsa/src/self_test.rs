@@ -143,7 +143,7 @@ pub(crate) fn run<P: ParameterSet>(kat: &KnownAnswers) -> Result<(), Error> {
         *first ^= 1;
     }
     ok &= vk
-        .verify(&kat.message, &[], &Signature::from_bytes(&bad))
+        .verify(&kat.message, &[], &Signature::from_array(&bad))
         .is_err();
 
     // FIPS 204 Algorithm 7, deterministic (rnd = 0^32), on M′.

@@ -8,7 +8,7 @@ use rand_core::CryptoRng;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::error::{Error, check_length};
+use crate::error::{Error, Object, check_length};
 use crate::keygen::{SkLayout, check_s_range, derive_t, keygen_internal};
 use crate::mu::pure_mu;
 use crate::params::{ByteArray, ParameterSet};
@@ -80,24 +80,30 @@ pub fn generate_deterministic<P: ParameterSet>(xi: &[u8; 32]) -> (SigningKey<P>,
 
 impl<P: ParameterSet> VerifyingKey<P> {
     /// `pkDecode` (FIPS 204 Algorithm 23): decodes a public key. Every byte
-    /// string of the right length is a valid encoding.
-    ///
-    /// # Errors
-    /// None at present; the `Result` leaves room for future checks.
-    pub fn from_bytes(bytes: &P::VkBytes) -> Result<Self, Error> {
+    /// string of the right length is a valid encoding (infallible).
+    pub fn from_array(bytes: &P::VkBytes) -> Self {
         let mut tr = [0u8; 64];
         h(&[bytes.as_ref()], &mut tr);
-        Ok(Self { bytes: *bytes, tr })
+        Self { bytes: *bytes, tr }
     }
 
-    /// Decodes a public key from a slice.
+    /// Decodes a public key from a slice ([`Self::from_array`]).
     ///
     /// # Errors
-    /// The slice does not have the public key's length.
+    /// [`Error::Length`] if the slice does not have the public key's length.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         let mut b = P::VkBytes::zeroed();
-        copy_exact(&mut b, bytes)?;
-        Self::from_bytes(&b)
+        copy_exact(Object::VerifyingKey, &mut b, bytes)?;
+        Ok(Self::from_array(&b))
+    }
+
+    /// Renamed [`Self::from_array`] (which cannot fail).
+    ///
+    /// # Errors
+    /// None.
+    #[deprecated(since = "0.1.0", note = "renamed `from_array` (infallible)")]
+    pub fn from_bytes(bytes: &P::VkBytes) -> Result<Self, Error> {
+        Ok(Self::from_array(bytes))
     }
 
     /// The encoded public key.
@@ -167,8 +173,8 @@ impl<P: ParameterSet> SigningKey<P> {
     /// must be the ones ρ, s1, s2 imply (this recomputes the public key).
     ///
     /// # Errors
-    /// The key is malformed or inconsistent.
-    pub fn from_bytes(bytes: &P::SkBytes) -> Result<Self, Error> {
+    /// [`Error::InvalidKey`]: the key is malformed or inconsistent.
+    pub fn from_array(bytes: &P::SkBytes) -> Result<Self, Error> {
         let mut sk = *bytes;
         let mut pk = P::VkBytes::zeroed();
         let mut bad = check_s_range::<P>(&sk);
@@ -192,14 +198,23 @@ impl<P: ParameterSet> SigningKey<P> {
         })
     }
 
-    /// Decodes an expanded signing key from a slice.
+    /// Decodes an expanded signing key from a slice ([`Self::from_array`]).
     ///
     /// # Errors
-    /// Wrong length, or as [`from_bytes`](Self::from_bytes).
+    /// [`Error::Length`] for a wrong length, or as [`Self::from_array`].
     pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         let mut b = Zeroizing::new(P::SkBytes::zeroed());
-        copy_exact(&mut *b, bytes)?;
-        Self::from_bytes(&b)
+        copy_exact(Object::SigningKey, &mut *b, bytes)?;
+        Self::from_array(&b)
+    }
+
+    /// Renamed [`Self::from_array`].
+    ///
+    /// # Errors
+    /// As [`Self::from_array`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_array`")]
+    pub fn from_bytes(bytes: &P::SkBytes) -> Result<Self, Error> {
+        Self::from_array(bytes)
     }
 
     /// The expanded encoding (skEncode).
@@ -242,6 +257,9 @@ macro_rules! signing_methods {
     ($key:ident, tr = $($tr:ident).+) => {
         impl<P: $crate::params::ParameterSet> $key<P> {
             /// `ML-DSA.Sign` (FIPS 204 Algorithm 2), hedged: rnd is drawn from `rng`.
+            ///
+            /// This inherent method shadows `signature::Signer::sign`: with
+            /// the trait in scope, call it as `Signer::sign(&sk, msg)`.
             ///
             /// # Errors
             /// `ctx` is longer than 255 bytes.
@@ -286,7 +304,7 @@ macro_rules! signing_methods {
             /// (overwritten), for small stacks: a signature returned by value
             /// is built in this function's frame and then copied out, which
             /// at opt-level `s` on a Cortex-M4 costs its size (3.3 KB for
-            /// ML-DSA-65) of extra stack. `Signature::from_bytes` of zero
+            /// ML-DSA-65) of extra stack. `Signature::from_array` of zero
             /// bytes gives a buffer to start from.
             ///
             /// # Errors
@@ -361,6 +379,9 @@ macro_rules! verifying_methods {
         impl<P: $crate::params::ParameterSet> $key<P> {
             /// `ML-DSA.Verify` (FIPS 204 Algorithm 3) of `msg` under context `ctx`.
             ///
+            /// This inherent method shadows `signature::Verifier::verify`: with
+            /// the trait in scope, call it as `Verifier::verify(&vk, msg, &sig)`.
+            ///
             /// # Errors
             /// The signature is invalid, or `ctx` is longer than 255 bytes.
             pub fn verify(
@@ -415,9 +436,10 @@ pub(crate) fn random_32<R: CryptoRng + ?Sized>(rng: &mut R) -> Zeroizing<[u8; 32
     out
 }
 
-/// Copies `bytes` into `out`, which must have exactly its length.
-fn copy_exact<B: ByteArray>(out: &mut B, bytes: &[u8]) -> Result<(), Error> {
-    check_length(B::LEN, bytes.len())?;
+/// Copies `bytes` into `out`, which must have exactly its length (else a
+/// length error about `what`).
+fn copy_exact<B: ByteArray>(what: Object, out: &mut B, bytes: &[u8]) -> Result<(), Error> {
+    check_length(what, B::LEN, bytes.len())?;
     out.as_mut().copy_from_slice(bytes);
     Ok(())
 }
@@ -437,18 +459,24 @@ fn debug_prefix<P: ParameterSet>(
 
 impl<P: ParameterSet> Signature<P> {
     /// Wraps encoded signature bytes (no check: decoding happens in verification).
-    pub fn from_bytes(bytes: &P::SigBytes) -> Self {
+    pub fn from_array(bytes: &P::SigBytes) -> Self {
         Self { bytes: *bytes }
     }
 
     /// Wraps a slice of the signature's length.
     ///
     /// # Errors
-    /// Wrong length.
+    /// [`Error::Length`] for a wrong length.
     pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         let mut b = P::SigBytes::zeroed();
-        copy_exact(&mut b, bytes)?;
+        copy_exact(Object::Signature, &mut b, bytes)?;
         Ok(Self { bytes: b })
+    }
+
+    /// Renamed [`Self::from_array`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_array`")]
+    pub fn from_bytes(bytes: &P::SigBytes) -> Self {
+        Self::from_array(bytes)
     }
 
     /// The encoded signature.

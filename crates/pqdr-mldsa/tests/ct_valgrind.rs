@@ -44,7 +44,7 @@ fn keygen_and_sign<P: ParameterSet>() {
     // Re-import the expanded key with every byte secret.
     let mut sk_bytes = *sk.as_bytes();
     classify(sk_bytes.as_mut());
-    let sk2 = SigningKey::<P>::from_bytes(&sk_bytes).expect("valid key");
+    let sk2 = SigningKey::<P>::from_array(&sk_bytes).expect("valid key");
 
     for round in 0..3u8 {
         let mut rnd = [round; 32];

@@ -292,6 +292,7 @@ fn rejections<P: ParameterSet>() {
         assert_eq!(
             dk.to_private_key_der(form, &mut short).map(|_| ()),
             Err(Error::Length {
+                what: pqdr_mldsa::Object::Output,
                 expected: len,
                 actual: len - 1
             })

@@ -33,7 +33,7 @@ fn round_trip_and_flips<P: ParameterSet>(
     let i = bit % (P::SIG_SIZE * 8);
     s.as_mut()[i / 8] ^= 1 << (i % 8);
     prop_assert!(
-        vk.verify(msg, ctx, &Signature::<P>::from_bytes(&s))
+        vk.verify(msg, ctx, &Signature::<P>::from_array(&s))
             .is_err(),
         "sig bit {}",
         i
@@ -57,7 +57,7 @@ fn round_trip_and_flips<P: ParameterSet>(
     let mut p = *vk.as_bytes();
     let i = bit % (P::VK_SIZE * 8);
     p.as_mut()[i / 8] ^= 1 << (i % 8);
-    let vk2 = VerifyingKey::<P>::from_bytes(&p).expect("any pk bytes decode");
+    let vk2 = VerifyingKey::<P>::from_array(&p);
     prop_assert!(vk2.verify(msg, ctx, &sig).is_err(), "pk bit {}", i);
     Ok(())
 }
@@ -65,14 +65,14 @@ fn round_trip_and_flips<P: ParameterSet>(
 fn garbage_never_panics<P: ParameterSet>(bytes: &[u8]) {
     let sig: P::SigBytes = cycled(bytes);
     let (_, vk) = keys::<P>(0);
-    let _ = vk.verify(b"x", b"", &Signature::<P>::from_bytes(&sig));
+    let _ = vk.verify(b"x", b"", &Signature::<P>::from_array(&sig));
     let _ = Signature::<P>::from_slice(bytes);
     let _ = VerifyingKey::<P>::from_slice(bytes);
     let _ = SigningKey::<P>::from_slice(bytes);
-    let _ = SigningKey::<P>::from_bytes(&cycled(bytes));
+    let _ = SigningKey::<P>::from_array(&cycled(bytes));
     let pk: P::VkBytes = cycled(bytes);
-    let vk = VerifyingKey::<P>::from_bytes(&pk).expect("any pk decodes");
-    let _ = vk.verify(b"x", b"", &Signature::<P>::from_bytes(&sig));
+    let vk = VerifyingKey::<P>::from_array(&pk);
+    let _ = vk.verify(b"x", b"", &Signature::<P>::from_array(&sig));
 }
 
 proptest! {

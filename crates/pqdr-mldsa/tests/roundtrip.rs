@@ -101,6 +101,7 @@ fn all_entry_points<P: ParameterSet>() {
             "pre-hash and pure are separated"
         );
         let short = Err(Error::Length {
+            what: pqdr_mldsa::Object::Digest,
             expected: ph.digest_size(),
             actual: ph.digest_size() - 1,
         });
@@ -135,26 +136,29 @@ fn all_entry_points<P: ParameterSet>() {
     assert_eq!(
         Signature::<P>::from_slice(&ss.as_bytes().as_ref()[1..]),
         Err(Error::Length {
+            what: pqdr_mldsa::Object::Signature,
             expected: P::SIG_SIZE,
             actual: P::SIG_SIZE - 1
         })
     );
-    let vk2 = VerifyingKey::<P>::from_bytes(vk.as_bytes()).expect("vk");
+    let vk2 = VerifyingKey::<P>::from_array(vk.as_bytes());
     assert_eq!(vk2, vk);
     assert_eq!(
         VerifyingKey::<P>::from_slice(&vk.as_bytes().as_ref()[1..]),
         Err(Error::Length {
+            what: pqdr_mldsa::Object::VerifyingKey,
             expected: P::VK_SIZE,
             actual: P::VK_SIZE - 1
         })
     );
-    let sk2 = SigningKey::<P>::from_bytes(sk.as_bytes()).expect("sk");
+    let sk2 = SigningKey::<P>::from_array(sk.as_bytes()).expect("sk");
     assert!(sk2 == sk);
     assert_eq!(sk2.verifying_key(), &vk);
     assert!(sk2.seed().is_none());
     assert_eq!(
         SigningKey::<P>::from_slice(&sk.as_bytes().as_ref()[1..]).err(),
         Some(Error::Length {
+            what: pqdr_mldsa::Object::SigningKey,
             expected: P::SK_SIZE,
             actual: P::SK_SIZE - 1
         })
@@ -181,7 +185,7 @@ fn sk_validation<P: ParameterSet>() {
     let mut bad = good;
     bad.as_mut()[128] |= if P::ETA == 2 { 0x07 } else { 0x0f };
     assert!(
-        SigningKey::<P>::from_bytes(&bad).err() == Some(Error::InvalidKey),
+        SigningKey::<P>::from_array(&bad).err() == Some(Error::InvalidKey),
         "s1 out of range"
     );
     // Last s2 coefficient out of range.
@@ -189,7 +193,7 @@ fn sk_validation<P: ParameterSet>() {
     let mut bad = good;
     bad.as_mut()[s2_end - 1] |= 0xf0;
     assert!(
-        SigningKey::<P>::from_bytes(&bad).err() == Some(Error::InvalidKey),
+        SigningKey::<P>::from_array(&bad).err() == Some(Error::InvalidKey),
         "s2 out of range"
     );
     // A changed t0 byte, a changed tr byte, a changed ρ.
@@ -197,7 +201,7 @@ fn sk_validation<P: ParameterSet>() {
         let mut bad = good;
         bad.as_mut()[pos] ^= 1;
         assert_eq!(
-            SigningKey::<P>::from_bytes(&bad).err(),
+            SigningKey::<P>::from_array(&bad).err(),
             Some(Error::InvalidKey),
             "byte {pos}"
         );
@@ -205,7 +209,7 @@ fn sk_validation<P: ParameterSet>() {
     // K (bytes 32..64) is not checkable: changing it gives another valid key.
     let mut other = good;
     other.as_mut()[40] ^= 1;
-    assert!(SigningKey::<P>::from_bytes(&other).is_ok());
+    assert!(SigningKey::<P>::from_array(&other).is_ok());
 }
 
 /// Malformed hints (FIPS 204 Algorithm 21) fail verification without panicking.
@@ -248,7 +252,7 @@ fn malformed_hints<P: ParameterSet>() {
     cases.push(b);
     for c in cases {
         assert!(
-            vk.verify(b"m", b"", &Signature::<P>::from_bytes(&c))
+            vk.verify(b"m", b"", &Signature::<P>::from_array(&c))
                 .is_err()
         );
     }

@@ -51,7 +51,7 @@ where
     let sign = pqdr_ctgrind::stack::peak(DEPTH, || {
         out = Some(core::hint::black_box(&sk).sign_deterministic(&msg, b""));
     });
-    let mut into = Signature::<P>::from_bytes(&P::SigBytes::zeroed());
+    let mut into = Signature::<P>::from_array(&P::SigBytes::zeroed());
     let mut done = None;
     let sign_into = pqdr_ctgrind::stack::peak(DEPTH, || {
         done = Some(core::hint::black_box(&sk).sign_with_rnd_into(&msg, b"", &[0; 32], &mut into));
@@ -67,7 +67,7 @@ where
     });
     let mut parsed = None;
     let sk_from_bytes = pqdr_ctgrind::stack::peak(DEPTH, || {
-        parsed = Some(SigningKey::<P>::from_bytes(core::hint::black_box(
+        parsed = Some(SigningKey::<P>::from_array(core::hint::black_box(
             sk.as_bytes(),
         )));
     });
@@ -116,7 +116,7 @@ fn peak_stack_per_operation() {
     ] {
         let fig = on_big_stack(f);
         println!(
-            "{name} ({mode}): keygen {} B, sign {} B, sign_with_rnd_into {} B, sign with ExpandedSigningKey {} B, verify {} B, SigningKey::from_bytes {} B",
+            "{name} ({mode}): keygen {} B, sign {} B, sign_with_rnd_into {} B, sign with ExpandedSigningKey {} B, verify {} B, SigningKey::from_array {} B",
             fig.keygen, fig.sign, fig.sign_into, fig.sign_expanded, fig.verify, fig.sk_from_bytes
         );
         if cfg!(feature = "smallest-stack") {

@@ -22,7 +22,7 @@ use alloc::string::String;
 #[cfg(feature = "pem")]
 use pkcs8::LineEnding;
 
-use crate::error::{Error, check_length};
+use crate::error::{Error, Object, check_length};
 use crate::params::{ByteArray, MAX_K, ParameterSet, dk_size};
 use crate::types::{DecapsulationKey, EncapsulationKey, SEED_SIZE};
 
@@ -51,16 +51,20 @@ const MAX_CHOICE_LEN: usize = 4 + 2 + SEED_SIZE + 4 + dk_size(MAX_K);
 fn ek_from_spki<P: ParameterSet>(
     spki: &SubjectPublicKeyInfoRef<'_>,
 ) -> Result<EncapsulationKey<P>, Error> {
-    EncapsulationKey::from_bytes(common::spki_key(spki, algorithm_oid::<P>())?)
+    EncapsulationKey::from_slice(common::spki_key(spki, algorithm_oid::<P>())?)
 }
 
 /// Decodes the RFC 9935 §6 private-key CHOICE.
 fn dk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<DecapsulationKey<P>, Error> {
     match common::decode_choice(choice)? {
         PrivateKeyChoice::Seed(seed) => dk_from_seed(seed),
-        PrivateKeyChoice::ExpandedKey(expanded) => DecapsulationKey::from_bytes(expanded),
+        PrivateKeyChoice::ExpandedKey(expanded) => DecapsulationKey::from_slice(expanded),
         PrivateKeyChoice::Both { seed, expanded } => {
-            check_length(P::DecapsulationKeyBytes::LEN, expanded.len())?;
+            check_length(
+                Object::DecapsulationKey,
+                P::DecapsulationKeyBytes::LEN,
+                expanded.len(),
+            )?;
             let dk = dk_from_seed::<P>(seed)?;
             // RFC 9935 §8: the expanded key must be the one the seed
             // generates. Only the verdict is revealed, not where they differ.
@@ -79,7 +83,7 @@ fn dk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<DecapsulationKey<P>,
 /// The key generated from a 64-byte seed slice, copied through a
 /// zeroizing buffer.
 fn dk_from_seed<P: ParameterSet>(seed: &[u8]) -> Result<DecapsulationKey<P>, Error> {
-    check_length(SEED_SIZE, seed.len())?;
+    check_length(Object::Seed, SEED_SIZE, seed.len())?;
     let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
     buf.copy_from_slice(seed);
     Ok(DecapsulationKey::from_seed(&buf))
@@ -130,7 +134,7 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// (another OID, or parameters), [`Error::Length`] / [`Error::InvalidKey`]
     /// (the key itself).
     pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-        Self::from_bytes(common::decode_spki(der, algorithm_oid::<P>())?)
+        Self::from_slice(common::decode_spki(der, algorithm_oid::<P>())?)
     }
 
     /// Encodes the key as a DER SubjectPublicKeyInfo (RFC 9935 §4) into
@@ -139,11 +143,8 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// # Errors
     /// [`Error::Length`] if `out` is shorter than the encoding.
     pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
-        Ok(common::spki_into(
-            algorithm_oid::<P>(),
-            self.as_bytes().as_ref(),
-            out,
-        )?)
+        common::spki_into(algorithm_oid::<P>(), self.as_bytes().as_ref(), out)
+            .map_err(Error::output)
     }
 }
 
@@ -180,7 +181,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     ) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
         let choice = choice_into(self, form, buf.as_mut())?;
-        Ok(common::private_key_into(algorithm_oid::<P>(), choice, out)?)
+        common::private_key_into(algorithm_oid::<P>(), choice, out).map_err(Error::output)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The crate's error: why a byte string was rejected as a key or a
 //! ciphertext (FIPS 203 §7.2, §7.3 input checks).
 
-use core::fmt;
+pub use pqdr_common::error::Object;
 
 /// An input was rejected. Carries only public facts (lengths), never
 /// secret data; decapsulation itself never fails (implicit rejection,
@@ -12,6 +12,10 @@ pub enum Error {
     /// A byte slice had the wrong length for the key or ciphertext it was
     /// parsed as (FIPS 203 §7.2 check 1, §7.3 checks 1 and 2).
     Length {
+        /// What had the wrong length: the key, ciphertext or other input,
+        /// or [`Object::Output`] for a DER encoder's too-small `out` buffer
+        /// (`expected` is then the encoding's size).
+        what: Object,
         /// The length the type requires.
         expected: usize,
         /// The length of the slice given.
@@ -50,65 +54,34 @@ pub enum Error {
     SelfTest,
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Length { expected, actual } => {
-                write!(f, "ML-KEM input of {actual} bytes, expected {expected}")
-            }
-            Self::InvalidKey => {
-                f.write_str("ML-KEM key failed the FIPS 203 §7.2 modulus or §7.3 hash check")
-            }
-            Self::Der => {
-                f.write_str("ML-KEM PKCS#8/SPKI input is not valid DER of the RFC 9935 structure")
-            }
-            Self::Algorithm => {
-                f.write_str("ML-KEM PKCS#8/SPKI algorithm identifier is not this parameter set's")
-            }
-            Self::InconsistentKey => f.write_str(
-                "ML-KEM PKCS#8 private key is inconsistent (seed, expanded or public key)",
-            ),
-            Self::NoSeed => f.write_str("ML-KEM key has no seed (loaded from the expanded form)"),
-            Self::PairwiseConsistency => {
-                f.write_str("ML-KEM key pair failed its pair-wise consistency test (fault)")
-            }
-            Self::SelfTest => f.write_str("ML-KEM known-answer self-test failed (fault)"),
-        }
-    }
-}
-
-impl core::error::Error for Error {}
-
-#[cfg(feature = "pkcs8")]
-impl From<pqdr_common::asn1::Error> for Error {
-    fn from(e: pqdr_common::asn1::Error) -> Self {
-        use pqdr_common::asn1::Error as E;
-        match e {
-            E::Algorithm => Self::Algorithm,
-            E::Length { expected, actual } => Self::Length { expected, actual },
-            E::InconsistentKey => Self::InconsistentKey,
-            _ => Self::Der,
-        }
-    }
-}
-
-/// `Ok(())` if `actual == expected`, else [`Error::Length`].
-pub(crate) fn check_length(expected: usize, actual: usize) -> Result<(), Error> {
-    if actual == expected {
-        Ok(())
-    } else {
-        Err(Error::Length { expected, actual })
-    }
+pqdr_common::error_boilerplate! {
+    Error, algorithm = "ML-KEM",
+    [pkcs8: Der, Algorithm, InconsistentKey],
+    InvalidKey =>
+        "The ML-KEM key failed the FIPS 203 input check: a coefficient of the encapsulation key is not below q (§7.2), or the H(ek) stored in the decapsulation key does not match its ek (§7.3).",
+    Der =>
+        "The ML-KEM PKCS#8 or SubjectPublicKeyInfo input is not valid DER of the RFC 9935 structure.",
+    Algorithm =>
+        "The ML-KEM PKCS#8 or SubjectPublicKeyInfo algorithm identifier is not this parameter set's OID without parameters.",
+    InconsistentKey =>
+        "The ML-KEM PKCS#8 private key contradicts itself: its expanded key is not the one its seed generates, or its public key is not the private key's.",
+    NoSeed =>
+        "The ML-KEM decapsulation key has no seed: it was loaded from the expanded form.",
+    PairwiseConsistency =>
+        "The new ML-KEM key pair failed its pair-wise consistency test (a hardware or memory fault); discard the keys.",
+    SelfTest =>
+        "The ML-KEM known-answer self-test gave a wrong answer (a faulty implementation or hardware); do not use it.",
 }
 
 /// The input checks of a key (FIPS 203 §7.2, §7.3): the length, then the
 /// validity check `valid` on bytes of the right length.
 pub(crate) fn check_key(
+    what: Object,
     expected: usize,
     bytes: &[u8],
     valid: impl FnOnce(&[u8]) -> bool,
 ) -> Result<(), Error> {
-    check_length(expected, bytes.len())?;
+    check_length(what, expected, bytes.len())?;
     if valid(bytes) {
         Ok(())
     } else {

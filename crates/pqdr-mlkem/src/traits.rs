@@ -34,7 +34,7 @@ macro_rules! kem_impls {
 
         impl TryKeyInit for EncapsulationKey<$set> {
             fn new(key: &Key<Self>) -> Result<Self, InvalidKey> {
-                Self::from_bytes(key.as_slice()).map_err(|_| InvalidKey)
+                Self::from_slice(key.as_slice()).map_err(|_| InvalidKey)
             }
         }
 

@@ -9,7 +9,7 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::ct::bytes_eq;
-use crate::error::{Error, check_key, check_length};
+use crate::error::{Error, Object, check_key, check_length};
 use crate::kem;
 use crate::params::{ByteArray, ParameterSet};
 
@@ -53,8 +53,9 @@ impl<P: ParameterSet> EncapsulationKey<P> {
     /// # Errors
     /// [`Error::Length`] if `bytes` has the wrong length, [`Error::InvalidKey`]
     /// if it fails the modulus check.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
         check_key(
+            Object::EncapsulationKey,
             P::EncapsulationKeyBytes::LEN,
             bytes,
             kem::ek_modulus_check::<P>,
@@ -66,6 +67,24 @@ impl<P: ParameterSet> EncapsulationKey<P> {
         key.bytes.as_mut().copy_from_slice(bytes);
         crate::hash::h(bytes, &mut key.h);
         Ok(key)
+    }
+
+    /// [`Self::from_slice`] of an array: the length is right by type, the
+    /// FIPS 203 §7.2 modulus check still runs.
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] if `bytes` fails the modulus check.
+    pub fn from_array(bytes: &P::EncapsulationKeyBytes) -> Result<Self, Error> {
+        Self::from_slice(bytes.as_ref())
+    }
+
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
 
     /// The encoded key (`384k + 32` bytes).
@@ -162,7 +181,7 @@ pub struct DecapsulationKey<P: ParameterSet> {
 
 impl<P: ParameterSet> DecapsulationKey<P> {
     /// An all-zero key, filled in place (by [`Self::fill_from_d_z`] or
-    /// [`Self::from_bytes`]) so that the large byte arrays are written
+    /// [`Self::from_slice`]) so that the large byte arrays are written
     /// straight into the caller's return slot.
     fn empty() -> Self {
         Self {
@@ -236,12 +255,35 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// # Errors
     /// [`Error::Length`] if `bytes` has the wrong length, [`Error::InvalidKey`]
     /// if it fails the hash check or the embedded `ek` the modulus check.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_key(P::DecapsulationKeyBytes::LEN, bytes, kem::dk_check::<P>)?;
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        check_key(
+            Object::DecapsulationKey,
+            P::DecapsulationKeyBytes::LEN,
+            bytes,
+            kem::dk_check::<P>,
+        )?;
         let mut dk = Self::empty();
         dk.bytes.as_mut().copy_from_slice(bytes);
         dk.copy_ek_out();
         Ok(dk)
+    }
+
+    /// [`Self::from_slice`] of an array: the length is right by type, the
+    /// FIPS 203 §7.3 hash check and §7.2 modulus check still run.
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] if `bytes` fails either check.
+    pub fn from_array(bytes: &P::DecapsulationKeyBytes) -> Result<Self, Error> {
+        Self::from_slice(bytes.as_ref())
+    }
+
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
 
     /// The expanded key `dk_PKE ‖ ek ‖ H(ek) ‖ z` (`768k + 96` bytes).
@@ -250,7 +292,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     }
 
     /// The seed `d ‖ z`, if this key was generated or loaded from one
-    /// (`None` after [`Self::from_bytes`]). The copy is [`Zeroizing`]: it is
+    /// (`None` after [`Self::from_slice`]). The copy is [`Zeroizing`]: it is
     /// wiped when the caller drops it.
     pub fn to_seed(&self) -> Option<Zeroizing<[u8; SEED_SIZE]>> {
         self.seed.as_ref().map(|s| Zeroizing::new(*s))
@@ -308,8 +350,8 @@ impl<P: ParameterSet> Ciphertext<P> {
     ///
     /// # Errors
     /// [`Error::Length`] if `bytes` does not have the ciphertext length.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        check_length(P::CiphertextBytes::LEN, bytes.len())?;
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        check_length(Object::Ciphertext, P::CiphertextBytes::LEN, bytes.len())?;
         let mut ct = Self {
             bytes: P::CiphertextBytes::zeroed(),
         };
@@ -320,6 +362,15 @@ impl<P: ParameterSet> Ciphertext<P> {
     /// Wraps a ciphertext array (infallible).
     pub fn from_array(bytes: &P::CiphertextBytes) -> Self {
         Self { bytes: *bytes }
+    }
+
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
 
     /// The ciphertext bytes.

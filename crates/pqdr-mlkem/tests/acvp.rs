@@ -64,7 +64,7 @@ fn keygen_case<P: ParameterSet>(t: &Value) {
 /// Encaps_internal(ek, m) → (c, k); the expanded dk decapsulates c to k.
 fn encapsulation_case<P: ParameterSet>(t: &Value) {
     let id = &t["tcId"];
-    let ek = EncapsulationKey::<P>::from_bytes(&acvp::hex_field(t, "ek"))
+    let ek = EncapsulationKey::<P>::from_slice(&acvp::hex_field(t, "ek"))
         .unwrap_or_else(|_| panic!("tcId {id}: ek rejected"));
     let m: [u8; 32] = acvp::hex_array(t, "m");
     let (c, k) = ek.encapsulate_deterministic(&m);
@@ -78,7 +78,7 @@ fn encapsulation_case<P: ParameterSet>(t: &Value) {
         acvp::hex_field(t, "k"),
         "tcId {id}: k"
     );
-    let dk = DecapsulationKey::<P>::from_bytes(&acvp::hex_field(t, "dk"))
+    let dk = DecapsulationKey::<P>::from_slice(&acvp::hex_field(t, "dk"))
         .unwrap_or_else(|_| panic!("tcId {id}: dk rejected"));
     assert_eq!(dk.decapsulate(&c), k, "tcId {id}: decapsulation");
 }
@@ -94,10 +94,10 @@ fn decapsulation_case<P: ParameterSet>(t: &Value, key_format: &str) -> bool {
         assert_eq!(dk.as_bytes().as_ref(), dk_bytes, "tcId {id}: dk from seed");
         dk
     } else {
-        DecapsulationKey::<P>::from_bytes(&dk_bytes)
+        DecapsulationKey::<P>::from_slice(&dk_bytes)
             .unwrap_or_else(|_| panic!("tcId {id}: dk rejected"))
     };
-    let c = Ciphertext::<P>::from_bytes(&acvp::hex_field(t, "c"))
+    let c = Ciphertext::<P>::from_slice(&acvp::hex_field(t, "c"))
         .unwrap_or_else(|_| panic!("tcId {id}: ciphertext length"));
     let k = dk.decapsulate(&c);
     assert_eq!(
@@ -116,7 +116,7 @@ fn decapsulation_case<P: ParameterSet>(t: &Value, key_format: &str) -> bool {
 /// §7.2 modulus check: `from_bytes(ek)` succeeds iff `testPassed`.
 fn ek_check_case<P: ParameterSet>(t: &Value) -> bool {
     let expected = t["testPassed"].as_bool().expect("testPassed");
-    let got = EncapsulationKey::<P>::from_bytes(&acvp::hex_field(t, "ek")).is_ok();
+    let got = EncapsulationKey::<P>::from_slice(&acvp::hex_field(t, "ek")).is_ok();
     assert_eq!(
         got,
         expected,
@@ -127,10 +127,10 @@ fn ek_check_case<P: ParameterSet>(t: &Value) -> bool {
     expected
 }
 
-/// §7.3 hash check: `DecapsulationKey::from_bytes(dk)` succeeds iff `testPassed`.
+/// §7.3 hash check: `DecapsulationKey::from_slice(dk)` succeeds iff `testPassed`.
 fn dk_check_case<P: ParameterSet>(t: &Value) -> bool {
     let expected = t["testPassed"].as_bool().expect("testPassed");
-    let got = DecapsulationKey::<P>::from_bytes(&acvp::hex_field(t, "dk")).is_ok();
+    let got = DecapsulationKey::<P>::from_slice(&acvp::hex_field(t, "dk")).is_ok();
     assert_eq!(
         got,
         expected,

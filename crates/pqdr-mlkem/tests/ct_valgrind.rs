@@ -65,7 +65,7 @@ fn decaps<P: ParameterSet>(tamper: bool) {
         ct_bytes[17] ^= 0x04;
     }
     let expected = *dk_ref
-        .decapsulate(&Ciphertext::<P>::from_bytes(&ct_bytes).expect("length"))
+        .decapsulate(&Ciphertext::<P>::from_slice(&ct_bytes).expect("length"))
         .as_bytes();
     assert_eq!(expected == *ss_ref.as_bytes(), !tamper);
 
@@ -76,8 +76,8 @@ fn decaps<P: ParameterSet>(tamper: bool) {
     classify(&mut dk_bytes[..dk_pke_len]);
     classify(&mut dk_bytes[z_at..]);
     classify(&mut ct_bytes[..]);
-    let dk = DecapsulationKey::<P>::from_bytes(&dk_bytes).expect("valid key");
-    let ct = Ciphertext::<P>::from_bytes(&ct_bytes).expect("length");
+    let dk = DecapsulationKey::<P>::from_slice(&dk_bytes).expect("valid key");
+    let ct = Ciphertext::<P>::from_slice(&ct_bytes).expect("length");
     let mut ss = *dk.decapsulate(&ct).as_bytes();
     declassify(&mut ss);
     assert_eq!(ss, expected);

@@ -43,7 +43,7 @@ fn z_from_dk<P: ParameterSet>(dk: &DecapsulationKey<P>) -> [u8; 32] {
 fn implicit_rejection<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32], m: &[u8; 32]) {
     let (dk, ek) = pqdr_mlkem::generate_deterministic::<P>(d, z);
     // The same key parsed from its expanded encoding (no seed inside).
-    let dk_parsed = DecapsulationKey::<P>::from_bytes(dk.as_bytes().as_ref()).expect("own dk");
+    let dk_parsed = DecapsulationKey::<P>::from_slice(dk.as_bytes().as_ref()).expect("own dk");
     let z_dk = z_from_dk(&dk);
     assert_eq!(&z_dk, z, "{}: z is the key generation's z", P::NAME);
 
@@ -63,7 +63,7 @@ fn implicit_rejection<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32], m: &[u8; 32])
         for bit in [0u8, 3, 7] {
             let mut bytes = honest.to_vec();
             bytes[pos] ^= 1 << bit;
-            let bad = Ciphertext::<P>::from_bytes(&bytes).expect("length");
+            let bad = Ciphertext::<P>::from_slice(&bytes).expect("length");
             let want = j(&z_dk, &bytes);
             let k = dk.decapsulate(&bad);
             assert_ne!(k, ss, "{} pos {pos} bit {bit}", P::NAME);
@@ -82,7 +82,7 @@ fn implicit_rejection<P: ParameterSet>(d: &[u8; 32], z: &[u8; 32], m: &[u8; 32])
     for (i, b) in bytes.iter_mut().enumerate().step_by(37) {
         *b ^= 1 << (i & 7);
     }
-    let bad = Ciphertext::<P>::from_bytes(&bytes).expect("length");
+    let bad = Ciphertext::<P>::from_slice(&bytes).expect("length");
     assert_eq!(
         dk.decapsulate(&bad).as_bytes(),
         &j(&z_dk, &bytes),

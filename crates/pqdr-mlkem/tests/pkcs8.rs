@@ -281,7 +281,7 @@ fn rejections<P: ParameterSet>() {
     assert_truncations_and_trailing_rejected(&spki_der(&own, pk), dec_pub);
 
     // A key loaded without its seed has no seed or `both` form.
-    let no_seed = DecapsulationKey::<P>::from_bytes(expanded).unwrap();
+    let no_seed = DecapsulationKey::<P>::from_slice(expanded).unwrap();
     let mut buf = vec![0u8; 4000];
     for form in [PrivateKeyForm::Seed, PrivateKeyForm::Both] {
         assert_eq!(
@@ -296,6 +296,7 @@ fn rejections<P: ParameterSet>() {
         assert_eq!(
             dk.to_private_key_der(form, &mut short).map(|_| ()),
             Err(Error::Length {
+                what: pqdr_mlkem::Object::Output,
                 expected: len,
                 actual: len - 1
             })
@@ -342,7 +343,7 @@ fn rustcrypto_traits() {
     let ek =
         <EncapsulationKey<MlKem768> as DecodePublicKey>::from_public_key_der(&pub_der).unwrap();
     assert_eq!(ek.to_public_key_der().unwrap().as_bytes(), &pub_der[..]);
-    let expanded = DecapsulationKey::<MlKem768>::from_bytes(dk.as_bytes().as_ref()).unwrap();
+    let expanded = DecapsulationKey::<MlKem768>::from_slice(dk.as_bytes().as_ref()).unwrap();
     let der = EncodePrivateKey::to_pkcs8_der(&expanded).unwrap();
     assert_eq!(
         der.as_bytes(),

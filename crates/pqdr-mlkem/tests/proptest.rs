@@ -50,7 +50,7 @@ fn implicit_rejection<P: ParameterSet>(seed: &[u8; 64], m: &[u8; 32], pos: usize
     let mut bytes = ct.as_bytes().as_ref().to_vec();
     let pos = pos % bytes.len();
     bytes[pos] ^= 1 << (bit % 8);
-    let tampered = Ciphertext::<P>::from_bytes(&bytes).expect("length");
+    let tampered = Ciphertext::<P>::from_slice(&bytes).expect("length");
     let k = dk.decapsulate(&tampered);
     assert_ne!(k, ss, "a modified ciphertext must not give the real key");
     assert_eq!(
@@ -63,9 +63,9 @@ fn implicit_rejection<P: ParameterSet>(seed: &[u8; 64], m: &[u8; 32], pos: usize
 fn serialization<P: ParameterSet>(seed: &[u8; 64], m: &[u8; 32]) {
     let dk = DecapsulationKey::<P>::from_seed(seed);
     let ek = dk.encapsulation_key();
-    let ek2 = EncapsulationKey::<P>::from_bytes(ek.as_bytes().as_ref()).expect("own ek");
+    let ek2 = EncapsulationKey::<P>::from_slice(ek.as_bytes().as_ref()).expect("own ek");
     assert_eq!(&ek2, ek);
-    let dk2 = DecapsulationKey::<P>::from_bytes(dk.as_bytes().as_ref()).expect("own dk");
+    let dk2 = DecapsulationKey::<P>::from_slice(dk.as_bytes().as_ref()).expect("own dk");
     assert_eq!(dk2, dk);
     assert_eq!(
         dk2.to_seed().as_deref(),
@@ -73,7 +73,7 @@ fn serialization<P: ParameterSet>(seed: &[u8; 64], m: &[u8; 32]) {
         "the expanded form does not carry the seed"
     );
     let (ct, ss) = ek2.encapsulate_deterministic(m);
-    let ct2 = Ciphertext::<P>::from_bytes(ct.as_bytes().as_ref()).expect("own ct");
+    let ct2 = Ciphertext::<P>::from_slice(ct.as_bytes().as_ref()).expect("own ct");
     assert_eq!(ct2, ct);
     assert_eq!(Ciphertext::<P>::from_array(ct.as_bytes()), ct);
     assert_eq!(dk2.decapsulate(&ct2), ss);
@@ -90,11 +90,17 @@ fn wrong_lengths<P: ParameterSet>(seed: &[u8; 64]) {
         longer.push(0);
         for bad in [&good[..good.len() - 1], &longer[..], &[][..], &good[..32]] {
             let err = match name {
-                "ek" => EncapsulationKey::<P>::from_bytes(bad).err(),
-                "dk" => DecapsulationKey::<P>::from_bytes(bad).err(),
-                _ => Ciphertext::<P>::from_bytes(bad).err(),
+                "ek" => EncapsulationKey::<P>::from_slice(bad).err(),
+                "dk" => DecapsulationKey::<P>::from_slice(bad).err(),
+                _ => Ciphertext::<P>::from_slice(bad).err(),
+            };
+            let what = match name {
+                "ek" => pqdr_mlkem::Object::EncapsulationKey,
+                "dk" => pqdr_mlkem::Object::DecapsulationKey,
+                _ => pqdr_mlkem::Object::Ciphertext,
             };
             let want = Error::Length {
+                what,
                 expected: good.len(),
                 actual: bad.len(),
             };
@@ -116,7 +122,7 @@ fn set_coefficient(ek: &mut [u8], index: usize, value: u16) {
 }
 
 /// Every coefficient position with an out-of-range value (3329..=4095,
-/// several values per position) makes `from_bytes` fail, for the
+/// several values per position) makes `from_slice` fail, for the
 /// encapsulation key and for the `ek` embedded in a decapsulation key.
 fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) {
     let dk = DecapsulationKey::<P>::from_seed(seed);
@@ -134,7 +140,7 @@ fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) {
             let mut bad = ek.clone();
             set_coefficient(&mut bad, index, value);
             assert_eq!(
-                EncapsulationKey::<P>::from_bytes(&bad).err(),
+                EncapsulationKey::<P>::from_slice(&bad).err(),
                 Some(Error::InvalidKey),
                 "{}: coefficient {index} = {value} accepted",
                 P::NAME
@@ -144,7 +150,7 @@ fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) {
         // The boundary value q - 1 is accepted.
         let mut edge = ek.clone();
         set_coefficient(&mut edge, index, 3328);
-        assert!(EncapsulationKey::<P>::from_bytes(&edge).is_ok());
+        assert!(EncapsulationKey::<P>::from_slice(&edge).is_ok());
     }
     // In a decapsulation key, with H(ek) recomputed so only the modulus check fails.
     let mut dkb = dk.as_bytes().as_ref().to_vec();
@@ -157,7 +163,7 @@ fn modulus_check_every_position<P: ParameterSet>(seed: &[u8; 64]) {
         let h = <sha3::Sha3_256 as sha3::Digest>::digest(&bad);
         dkb[ek_at + ek_len..ek_at + ek_len + 32].copy_from_slice(&h);
         assert_eq!(
-            DecapsulationKey::<P>::from_bytes(&dkb).err(),
+            DecapsulationKey::<P>::from_slice(&dkb).err(),
             Some(Error::InvalidKey)
         );
         rejected += 1;
@@ -188,12 +194,12 @@ fn hash_check_rejects_modified_h() {
         for i in 0..32 {
             b[at + i] ^= 0x80;
             assert_eq!(
-                DecapsulationKey::<P>::from_bytes(&b).err(),
+                DecapsulationKey::<P>::from_slice(&b).err(),
                 Some(Error::InvalidKey)
             );
             b[at + i] ^= 0x80;
         }
-        assert!(DecapsulationKey::<P>::from_bytes(&b).is_ok());
+        assert!(DecapsulationKey::<P>::from_slice(&b).is_ok());
     }
     for_each_set!(check());
 }
@@ -207,7 +213,7 @@ fn small_stack() {
             fn run<P: ParameterSet>() {
                 let dk = DecapsulationKey::<P>::from_seed(&[8; 64]);
                 let ek =
-                    EncapsulationKey::<P>::from_bytes(dk.encapsulation_key().as_bytes().as_ref())
+                    EncapsulationKey::<P>::from_slice(dk.encapsulation_key().as_bytes().as_ref())
                         .expect("ek");
                 let (ct, ss) = ek.encapsulate_deterministic(&[9; 32]);
                 assert_eq!(dk.decapsulate(&ct), ss);
@@ -241,8 +247,8 @@ proptest! {
     fn random_encapsulation_keys_never_panic(bytes in prop::collection::vec(any::<u8>(), 1184)) {
         // Random 12-bit values are out of range with probability 0.19 each,
         // so almost every random key is rejected; none may panic.
-        let _ = EncapsulationKey::<MlKem768>::from_bytes(&bytes);
-        let _ = DecapsulationKey::<MlKem768>::from_bytes(&bytes);
-        let _ = Ciphertext::<MlKem768>::from_bytes(&bytes);
+        let _ = EncapsulationKey::<MlKem768>::from_slice(&bytes);
+        let _ = DecapsulationKey::<MlKem768>::from_slice(&bytes);
+        let _ = Ciphertext::<MlKem768>::from_slice(&bytes);
     }
 }

@@ -15,7 +15,7 @@
 //!   `Hash4(pk)` (NTRU Prime spec §3.1, the secret-key encoding).
 //!
 //! Secrets: the key fields are joined only in a [`Zeroizing`] buffer and
-//! checked by [`DecapsulationKey::from_bytes`]; branches depend on lengths
+//! checked by [`DecapsulationKey::from_slice`]; branches depend on lengths
 //! and tags (public), never on key bytes.
 
 use der::asn1::ObjectIdentifier;
@@ -90,7 +90,7 @@ fn wrapped_pk<'b, S: ParameterSet>(
 
 /// The encapsulation key in a SubjectPublicKeyInfo BIT STRING's contents.
 fn ek_from_bits<S: ParameterSet>(bits: &[u8]) -> Result<EncapsulationKey<S>, Error> {
-    EncapsulationKey::from_bytes(common::decode_octet_string(bits)?)
+    EncapsulationKey::from_slice(common::decode_octet_string(bits)?)
 }
 
 /// The key of a OneAsymmetricKey: the five fields joined into the reference
@@ -106,7 +106,7 @@ fn dk_from_parts<S: ParameterSet>(
         at += field.len();
     }
     // Checks the Small_encode fields and Hash4(pk) against the embedded pk.
-    let dk = DecapsulationKey::from_bytes(sk.as_ref())?;
+    let dk = DecapsulationKey::from_slice(sk.as_ref())?;
     let mut buf = [0u8; MAX_WRAPPED_PK];
     common::check_public_key(
         parts.public_key,
@@ -151,7 +151,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
     pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
         let mut buf = [0u8; MAX_WRAPPED_PK];
         let bits = wrapped_pk(self, &mut buf)?;
-        Ok(common::spki_into(algorithm_oid::<S>(), bits, out)?)
+        common::spki_into(algorithm_oid::<S>(), bits, out).map_err(Error::output)
     }
 }
 
@@ -159,7 +159,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// Decodes a DER PKCS#8 OneAsymmetricKey as BouncyCastle 1.87 writes
     /// it: this set's OID and the five-field `SNTRUPrimePrivateKey`
     /// SEQUENCE, whose fields must have the set's lengths and form a valid
-    /// secret key ([`Self::from_bytes`]: `Small_encode` fields, `Hash4(pk)`
+    /// secret key ([`Self::from_slice`]: `Small_encode` fields, `Hash4(pk)`
     /// of the embedded public key). An included version-2 `publicKey` must
     /// be the key's own (in its SubjectPublicKeyInfo form).
     ///
@@ -179,11 +179,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     pub fn to_private_key_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
         let private = private_into(self, &mut buf)?;
-        Ok(common::private_key_into(
-            algorithm_oid::<S>(),
-            private,
-            out,
-        )?)
+        common::private_key_into(algorithm_oid::<S>(), private, out).map_err(Error::output)
     }
 }
 

@@ -2,7 +2,7 @@
 //! ciphertext, or why an explicit input of a deterministic entry point was
 //! rejected.
 
-use core::fmt;
+pub use pqdr_common::error::Object;
 
 /// An input was rejected. Carries only public facts (lengths), never secret
 /// data; decapsulation itself never fails (implicit rejection, NTRU Prime
@@ -13,6 +13,10 @@ pub enum Error {
     /// A byte slice had the wrong length for the key or ciphertext it was
     /// parsed as.
     Length {
+        /// What had the wrong length: the key, ciphertext or other input,
+        /// or [`Object::Output`] for a DER encoder's too-small `out` buffer
+        /// (`expected` is then the encoding's size).
+        what: Object,
         /// The length the type requires.
         expected: usize,
         /// The length of the slice given.
@@ -51,46 +55,21 @@ pub enum Error {
     SelfTest,
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Length { expected, actual } => {
-                write!(f, "NTRU Prime input of {actual} bytes, expected {expected}")
-            }
-            Self::InvalidKey => f.write_str(
-                "NTRU Prime decapsulation key: invalid Small_encode field or Hash4(pk) mismatch",
-            ),
-            Self::InvalidInput => f.write_str(
-                "NTRU Prime deterministic input: not a weight-w encoding, or g not invertible in R/3",
-            ),
-            Self::Der => f.write_str(
-                "NTRU Prime PKCS#8/SPKI input is not valid DER of the BouncyCastle structure",
-            ),
-            Self::Algorithm => f.write_str(
-                "NTRU Prime PKCS#8/SPKI algorithm identifier is not this parameter set's",
-            ),
-            Self::InconsistentKey => {
-                f.write_str("NTRU Prime PKCS#8 public key is not the private key's")
-            }
-            Self::PairwiseConsistency => {
-                f.write_str("NTRU Prime key pair failed its pair-wise consistency test (fault)")
-            }
-            Self::SelfTest => f.write_str("NTRU Prime known-answer self-test failed (fault)"),
-        }
-    }
-}
-
-impl core::error::Error for Error {}
-
-#[cfg(feature = "pkcs8")]
-impl From<pqdr_common::asn1::Error> for Error {
-    fn from(e: pqdr_common::asn1::Error) -> Self {
-        use pqdr_common::asn1::Error as E;
-        match e {
-            E::Algorithm => Self::Algorithm,
-            E::Length { expected, actual } => Self::Length { expected, actual },
-            E::InconsistentKey => Self::InconsistentKey,
-            _ => Self::Der,
-        }
-    }
+pqdr_common::error_boilerplate! {
+    Error, algorithm = "NTRU Prime",
+    [pkcs8: Der, Algorithm, InconsistentKey],
+    InvalidKey =>
+        "The NTRU Prime decapsulation key failed key decoding: f or 1/g is not a valid Small_encode string, or the stored Hash4(pk) does not match its public key.",
+    InvalidInput =>
+        "The NTRU Prime deterministic input is invalid: r or f is not the encoding of a weight-w polynomial, or g is not invertible in R/3.",
+    Der =>
+        "The NTRU Prime PKCS#8 or SubjectPublicKeyInfo input is not valid DER of the BouncyCastle structure.",
+    Algorithm =>
+        "The NTRU Prime PKCS#8 or SubjectPublicKeyInfo algorithm identifier is not this parameter set's OID without parameters.",
+    InconsistentKey =>
+        "The NTRU Prime PKCS#8 public key is not the private key's own.",
+    PairwiseConsistency =>
+        "The new NTRU Prime key pair failed its pair-wise consistency test (a hardware or memory fault); discard the keys.",
+    SelfTest =>
+        "The NTRU Prime known-answer self-test gave a wrong answer (a faulty implementation or hardware); do not use it.",
 }

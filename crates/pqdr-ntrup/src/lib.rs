@@ -60,7 +60,7 @@ pub use asn1::{
     SNTRUP653_OID, SNTRUP761_OID, SNTRUP857_OID, SNTRUP953_OID, SNTRUP1013_OID, SNTRUP1277_OID,
     algorithm_oid,
 };
-pub use error::Error;
+pub use error::{Error, Object};
 #[cfg(feature = "sntrup653")]
 pub use params::Sntrup653;
 #[cfg(feature = "sntrup761")]

@@ -31,7 +31,7 @@ impl<S: KemSizes> KeySizeUser for EncapsulationKey<S> {
 
 impl<S: KemSizes> TryKeyInit for EncapsulationKey<S> {
     fn new(key: &Array<u8, S::EncapsulationKeySize>) -> Result<Self, InvalidKey> {
-        EncapsulationKey::from_bytes(key.as_slice()).map_err(|_| InvalidKey)
+        EncapsulationKey::from_slice(key.as_slice()).map_err(|_| InvalidKey)
     }
 }
 
@@ -76,7 +76,7 @@ where
     fn decapsulate(&self, ct: &kem::Ciphertext<S>) -> kem::SharedKey<S> {
         let mut bytes = S::CiphertextBytes::zeroed();
         bytes.as_mut().copy_from_slice(ct.as_slice());
-        let ss = DecapsulationKey::decapsulate(self, &Ciphertext::new(bytes));
+        let ss = DecapsulationKey::decapsulate(self, &Ciphertext::from_array(&bytes));
         to_array(ss.as_bytes())
     }
 }

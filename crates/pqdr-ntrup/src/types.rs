@@ -3,7 +3,7 @@
 //! §2.3.5) with key generation (§2.3), `Encap` (§2.3.7) and `Decap` (§2.3.8).
 
 use crate::ct::{Choice, ConstantTimeEq};
-use crate::error::Error;
+use crate::error::{Error, Object, check_length};
 use crate::params::{ByteArray, ParameterSet};
 use core::fmt;
 use rand_core::{CryptoRng, TryCryptoRng};
@@ -18,9 +18,10 @@ pub(crate) mod pct;
 /// Copies `bytes` into an array of the right length.
 ///
 /// # Errors
-/// [`Error::Length`] if `bytes.len()` is not the array's length.
-fn array_from_slice<A: ByteArray>(bytes: &[u8]) -> Result<A, Error> {
+/// [`Error::Length`] about `what` if `bytes.len()` is not the array's length.
+fn array_from_slice<A: ByteArray>(what: Object, bytes: &[u8]) -> Result<A, Error> {
     A::from_slice(bytes).ok_or(Error::Length {
+        what,
         expected: A::LEN,
         actual: bytes.len(),
     })
@@ -28,11 +29,11 @@ fn array_from_slice<A: ByteArray>(bytes: &[u8]) -> Result<A, Error> {
 
 /// A public byte string of one parameter set (an encapsulation key or a
 /// ciphertext): the struct, `Clone`, byte-wise `PartialEq` / `Eq` (the bytes
-/// are public), `from_bytes` and `as_bytes`. Every byte string of the right
+/// are public), `from_slice`, `from_array` and `as_bytes`. Every byte string of the right
 /// length is a value: the decoders reduce, as in the reference and the
 /// spec's `Decode` (NTRU Prime spec §3.1).
 macro_rules! public_bytes_type {
-    ($(#[$doc:meta])* $name:ident, $bytes:ident, $what:literal) => {
+    ($(#[$doc:meta])* $name:ident, $bytes:ident, $object:ident, $what:literal) => {
         $(#[$doc])*
         pub struct $name<S: ParameterSet> {
             bytes: S::$bytes,
@@ -58,10 +59,24 @@ macro_rules! public_bytes_type {
             ///
             /// # Errors
             /// [`Error::Length`] for a wrong length.
-            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+            pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
                 Ok(Self {
-                    bytes: array_from_slice(bytes)?,
+                    bytes: array_from_slice(Object::$object, bytes)?,
                 })
+            }
+
+            #[doc = concat!("Wraps ", $what, " array (infallible).")]
+            pub fn from_array(bytes: &S::$bytes) -> Self {
+                Self { bytes: *bytes }
+            }
+
+            /// Renamed `from_slice`.
+            ///
+            /// # Errors
+            /// As `from_slice`.
+            #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+                Self::from_slice(bytes)
             }
 
             /// The encoding.
@@ -74,12 +89,12 @@ macro_rules! public_bytes_type {
 
 public_bytes_type!(
     /// An encapsulation (public) key: `Rq_encode(h)`.
-    EncapsulationKey, EncapsulationKeyBytes, "an encapsulation key"
+    EncapsulationKey, EncapsulationKeyBytes, EncapsulationKey, "an encapsulation key"
 );
 
 public_bytes_type!(
     /// A ciphertext: `Rounded_encode(c) ‖ HashConfirm(r, pk)`.
-    Ciphertext, CiphertextBytes, "a ciphertext"
+    Ciphertext, CiphertextBytes, Ciphertext, "a ciphertext"
 );
 
 impl<S: ParameterSet> fmt::Debug for EncapsulationKey<S> {
@@ -275,14 +290,12 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// [`Error::Length`] for a wrong length; [`Error::InvalidKey`] for an
     /// invalid `Small_encode` string for f or 1/g, or a `Hash4(pk)` field
     /// that does not match the embedded public key.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        let expected = <S::DecapsulationKeyBytes as ByteArray>::LEN;
-        if bytes.len() != expected {
-            return Err(Error::Length {
-                expected,
-                actual: bytes.len(),
-            });
-        }
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        check_length(
+            Object::DecapsulationKey,
+            <S::DecapsulationKeyBytes as ByteArray>::LEN,
+            bytes.len(),
+        )?;
         // The copy lives only inside `dk`: the early returns below drop (wipe) it.
         let mut dk = Self::zeroed();
         dk.bytes.as_mut().copy_from_slice(bytes);
@@ -291,8 +304,26 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         }
         let pk_at = 2 * S::P.div_ceil(4);
         let pk_len = size_of::<S::EncapsulationKeyBytes>();
-        dk.ek = EncapsulationKey::from_bytes(&dk.bytes.as_ref()[pk_at..pk_at + pk_len])?;
+        dk.ek = EncapsulationKey::from_slice(&dk.bytes.as_ref()[pk_at..pk_at + pk_len])?;
         Ok(dk)
+    }
+
+    /// [`Self::from_slice`] of an array: the length is right by type, the
+    /// key-decoding checks still run.
+    ///
+    /// # Errors
+    /// [`Error::InvalidKey`] as [`Self::from_slice`].
+    pub fn from_array(bytes: &S::DecapsulationKeyBytes) -> Result<Self, Error> {
+        Self::from_slice(bytes.as_ref())
+    }
+
+    /// Renamed [`Self::from_slice`].
+    ///
+    /// # Errors
+    /// As [`Self::from_slice`].
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
     }
 
     /// The encoding (the reference `sk` format).
@@ -358,9 +389,10 @@ impl<S: ParameterSet> Drop for DecapsulationKey<S> {
 impl<S: ParameterSet> ZeroizeOnDrop for DecapsulationKey<S> {}
 
 impl<S: ParameterSet> Ciphertext<S> {
-    /// Wraps an array of the right size.
+    /// Renamed `from_array` (which takes the array by reference).
+    #[deprecated(since = "0.1.0", note = "use `from_array(&bytes)`")]
     pub fn new(bytes: S::CiphertextBytes) -> Self {
-        Ciphertext { bytes }
+        Self::from_array(&bytes)
     }
 }
 

@@ -43,8 +43,8 @@ fn run<S: ParameterSet>() {
         pqdr_ctgrind::classify(&mut key[..2 * sb]); // f, 1/g
         pqdr_ctgrind::classify(&mut key[2 * sb + pk_len..3 * sb + pk_len]); // rho
         pqdr_ctgrind::classify(&mut c[..]);
-        let dk2 = DecapsulationKey::<S>::from_bytes(&key).expect("valid key");
-        let ct2 = Ciphertext::<S>::from_bytes(&c).expect("length");
+        let dk2 = DecapsulationKey::<S>::from_slice(&key).expect("valid key");
+        let ct2 = Ciphertext::<S>::from_slice(&c).expect("length");
         let mut k = *dk2.decapsulate(&ct2).as_bytes();
         pqdr_ctgrind::declassify(&mut k);
         assert_eq!(k == ss_bytes, tamper.is_none(), "{}", S::NAME);

@@ -58,7 +58,7 @@ fn rho_from_sk<S: ParameterSet>(dk: &DecapsulationKey<S>) -> Vec<u8> {
 fn implicit_rejection<S: ParameterSet>(seed: u64) {
     let mut rng = TestRng::new(seed);
     let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
-    let dk_parsed = DecapsulationKey::<S>::from_bytes(dk.as_bytes().as_ref()).expect("own sk");
+    let dk_parsed = DecapsulationKey::<S>::from_slice(dk.as_bytes().as_ref()).expect("own sk");
     let rho = rho_from_sk(&dk);
     let (ct, ss) = ek.encapsulate(&mut rng);
     let honest = ct.as_bytes().as_ref();
@@ -74,7 +74,7 @@ fn implicit_rejection<S: ParameterSet>(seed: u64) {
         for bit in [0u8, 4, 7] {
             let mut bytes = honest.to_vec();
             bytes[pos] ^= 1 << bit;
-            let bad = Ciphertext::<S>::from_bytes(&bytes).expect("length");
+            let bad = Ciphertext::<S>::from_slice(&bytes).expect("length");
             let want = rejection_key(&rho, &bytes);
             let k = dk.decapsulate(&bad);
             assert_ne!(k, ss, "{} pos {pos} bit {bit}", S::NAME);
@@ -92,7 +92,7 @@ fn implicit_rejection<S: ParameterSet>(seed: u64) {
     for (i, b) in bytes.iter_mut().enumerate().step_by(29) {
         *b ^= 1 << (i & 7);
     }
-    let bad = Ciphertext::<S>::from_bytes(&bytes).expect("length");
+    let bad = Ciphertext::<S>::from_slice(&bytes).expect("length");
     assert_eq!(
         dk.decapsulate(&bad).as_bytes(),
         &rejection_key(&rho, &bytes),

@@ -44,12 +44,12 @@ fn encapsulate_to_official_keys<S: ParameterSet>(stored: &str) -> usize {
     let mut rng = pqdr_kat::Drbg::new(&[7u8; 48]);
     let mut n = 0;
     for rec in &file.records {
-        let ek = EncapsulationKey::<S>::from_bytes(&rec.hex("pk").expect("pk")).expect("pk length");
-        let dk = DecapsulationKey::<S>::from_bytes(&rec.hex("sk").expect("sk"))
+        let ek = EncapsulationKey::<S>::from_slice(&rec.hex("pk").expect("pk")).expect("pk length");
+        let dk = DecapsulationKey::<S>::from_slice(&rec.hex("sk").expect("sk"))
             .expect("official sk is valid");
         assert_eq!(dk.encapsulation_key(), &ek);
         let (ct, ss) = ek.encapsulate(&mut rng);
-        let ct = Ciphertext::<S>::from_bytes(ct.as_bytes().as_ref()).expect("length");
+        let ct = Ciphertext::<S>::from_slice(ct.as_bytes().as_ref()).expect("length");
         assert_eq!(dk.decapsulate(&ct).as_bytes(), ss.as_bytes());
         n += 1;
     }

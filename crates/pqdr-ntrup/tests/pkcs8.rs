@@ -261,6 +261,7 @@ fn rejections<S: ParameterSet>() {
     assert_eq!(
         dk.to_private_key_der(&mut short).map(|_| ()),
         Err(Error::Length {
+            what: pqdr_ntrup::Object::Output,
             expected: len,
             actual: len - 1
         })

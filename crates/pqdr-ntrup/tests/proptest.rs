@@ -18,9 +18,9 @@ use pqdr_ntrup::{
 use proptest::prelude::*;
 
 fn parse_anything<S: ParameterSet>(bytes: &[u8]) {
-    let _ = EncapsulationKey::<S>::from_bytes(bytes);
-    let _ = DecapsulationKey::<S>::from_bytes(bytes);
-    let _ = Ciphertext::<S>::from_bytes(bytes);
+    let _ = EncapsulationKey::<S>::from_slice(bytes);
+    let _ = DecapsulationKey::<S>::from_slice(bytes);
+    let _ = Ciphertext::<S>::from_slice(bytes);
 }
 
 fn random_pk_encapsulates<S: ParameterSet>(seed: u64) {
@@ -30,7 +30,7 @@ fn random_pk_encapsulates<S: ParameterSet>(seed: u64) {
     pk.extend(
         (0..len).map(|i| (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (i % 57)) as u8 ^ i as u8),
     );
-    let ek = EncapsulationKey::<S>::from_bytes(&pk).expect("any bytes of the right length");
+    let ek = EncapsulationKey::<S>::from_slice(&pk).expect("any bytes of the right length");
     let _ = ek.encapsulate(&mut rng);
 }
 
@@ -40,7 +40,7 @@ fn random_ct_rejected<S: ParameterSet>(dk: &DecapsulationKey<S>, bytes: &[u8]) {
     for (i, c) in ct.iter_mut().enumerate() {
         *c = bytes[i % bytes.len()] ^ (i as u8);
     }
-    let ct = Ciphertext::<S>::from_bytes(&ct).expect("length");
+    let ct = Ciphertext::<S>::from_slice(&ct).expect("length");
     let k1 = dk.decapsulate(&ct);
     let k2 = dk.decapsulate(&ct);
     assert_eq!(k1, k2);
@@ -83,8 +83,8 @@ proptest! {
         ),
     ) {
         // Random bytes almost never pass the Hash4(pk) check; if they do, decapsulation still works.
-        if let Ok(dk) = DecapsulationKey::<Sntrup761>::from_bytes(&bytes) {
-            let ct = Ciphertext::<Sntrup761>::from_bytes(&[0u8; sntrup761::CIPHERTEXT_SIZE]).expect("length");
+        if let Ok(dk) = DecapsulationKey::<Sntrup761>::from_slice(&bytes) {
+            let ct = Ciphertext::<Sntrup761>::from_slice(&[0u8; sntrup761::CIPHERTEXT_SIZE]).expect("length");
             let _ = dk.decapsulate(&ct);
         }
     }

@@ -17,9 +17,9 @@ fn roundtrip<S: ParameterSet>() {
         let (ct, ss) = ek.encapsulate(&mut rng);
         assert_eq!(dk.decapsulate(&ct), ss);
         // Serialization round trip.
-        let ek2 = EncapsulationKey::<S>::from_bytes(ek.as_bytes().as_ref()).expect("ek");
-        let dk2 = DecapsulationKey::<S>::from_bytes(dk.as_bytes().as_ref()).expect("dk");
-        let ct2 = Ciphertext::<S>::from_bytes(ct.as_bytes().as_ref()).expect("ct");
+        let ek2 = EncapsulationKey::<S>::from_slice(ek.as_bytes().as_ref()).expect("ek");
+        let dk2 = DecapsulationKey::<S>::from_slice(dk.as_bytes().as_ref()).expect("dk");
+        let ct2 = Ciphertext::<S>::from_slice(ct.as_bytes().as_ref()).expect("ct");
         assert_eq!(ek2, ek);
         assert!(dk2 == dk);
         assert_eq!(dk2.decapsulate(&ct2), ss);
@@ -42,7 +42,7 @@ fn implicit_rejection<S: ParameterSet>() {
         for bit in [0, 7] {
             let mut bytes = *ct.as_bytes();
             bytes.as_mut()[pos] ^= 1 << bit;
-            let bad = Ciphertext::<S>::new(bytes);
+            let bad = Ciphertext::<S>::from_array(&bytes);
             let k = dk.decapsulate(&bad);
             assert_ne!(k, ss, "{} pos {pos} bit {bit}", S::NAME);
             let want = hash_prefix(0, &[&hash_prefix(3, &[rho]), bad.as_bytes().as_ref()]);
@@ -75,14 +75,20 @@ fn validation<S: ParameterSet>() {
     ] {
         for bad in [0, 1, len - 1, len + 1, 2 * len] {
             let v = vec![0u8; bad];
+            let what = match ok_len {
+                "ek" => pqdr_ntrup::Object::EncapsulationKey,
+                "dk" => pqdr_ntrup::Object::DecapsulationKey,
+                _ => pqdr_ntrup::Object::Ciphertext,
+            };
             let want = Some(Error::Length {
+                what,
                 expected: len,
                 actual: bad,
             });
             match ok_len {
-                "ek" => assert_eq!(EncapsulationKey::<S>::from_bytes(&v).err(), want),
-                "dk" => assert_eq!(DecapsulationKey::<S>::from_bytes(&v).err(), want),
-                _ => assert_eq!(Ciphertext::<S>::from_bytes(&v).err(), want),
+                "ek" => assert_eq!(EncapsulationKey::<S>::from_slice(&v).err(), want),
+                "dk" => assert_eq!(DecapsulationKey::<S>::from_slice(&v).err(), want),
+                _ => assert_eq!(Ciphertext::<S>::from_slice(&v).err(), want),
             }
         }
     }
@@ -92,19 +98,19 @@ fn validation<S: ParameterSet>() {
     let last = sk.len() - 1;
     sk[last] ^= 1;
     assert_eq!(
-        DecapsulationKey::<S>::from_bytes(&sk).err(),
+        DecapsulationKey::<S>::from_slice(&sk).err(),
         Some(Error::InvalidKey)
     );
     let mut sk = dk.as_bytes().as_ref().to_vec();
     sk[0] |= 3;
     assert_eq!(
-        DecapsulationKey::<S>::from_bytes(&sk).err(),
+        DecapsulationKey::<S>::from_slice(&sk).err(),
         Some(Error::InvalidKey)
     );
     let mut sk = dk.as_bytes().as_ref().to_vec();
     sk[sb - 1] |= 0x04; // bits past coefficient p
     assert_eq!(
-        DecapsulationKey::<S>::from_bytes(&sk).err(),
+        DecapsulationKey::<S>::from_slice(&sk).err(),
         Some(Error::InvalidKey)
     );
     // Non-short r is rejected by the deterministic encapsulation.

@@ -93,7 +93,7 @@ mod mlkem {
                     ct: &mut [u8],
                     ss: &mut [u8; 32],
                 ) -> Result<(), KemError> {
-                    let ek = pqdr_mlkem::$module::EncapsulationKey::from_bytes(ek).map_err(|_| KemError)?;
+                    let ek = pqdr_mlkem::$module::EncapsulationKey::from_slice(ek).map_err(|_| KemError)?;
                     let mut mm = [0u8; 32];
                     if m.len() != 32 || ct.len() != Self::CT_LEN {
                         return Err(KemError);
@@ -112,7 +112,7 @@ mod mlkem {
                     if seed.len() != s.len() {
                         return;
                     }
-                    let Ok(c) = pqdr_mlkem::$module::Ciphertext::from_bytes(ct) else { return };
+                    let Ok(c) = pqdr_mlkem::$module::Ciphertext::from_slice(ct) else { return };
                     s.copy_from_slice(seed);
                     let dk = pqdr_mlkem::$module::DecapsulationKey::from_seed(&s);
                     s.zeroize();

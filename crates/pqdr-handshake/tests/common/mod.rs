@@ -50,7 +50,7 @@ impl TestKeys for KMc {
         let mut sk = [0u8; m::DECAPSULATION_KEY_SIZE];
         let pk_arr: &mut [u8; m::ENCAPSULATION_KEY_SIZE] = (&mut *pk).try_into().unwrap();
         m::generate_deterministic_into(pk_arr, &mut sk, &[seed; 32]);
-        let dk = m::DecapsulationKey::from_bytes(&sk).unwrap().prepare();
+        let dk = m::DecapsulationKey::from_slice(&sk).unwrap().prepare();
         let pk: Box<[u8; m::ENCAPSULATION_KEY_SIZE]> = pk.try_into().unwrap();
         (dk, pk)
     }

@@ -30,7 +30,7 @@ fn record<P: ParameterSet>(seed: &[u8; 48]) -> KemOutput {
 }
 
 fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> Result<Vec<u8>, String> {
-    let dk = DecapsulationKey::<P>::from_bytes(sk).map_err(|e| format!("secret key: {e}"))?;
+    let dk = DecapsulationKey::<P>::from_slice(sk).map_err(|e| format!("secret key: {e}"))?;
     let ss = dk
         .decapsulate_bytes(ct)
         .map_err(|e| format!("ciphertext: {e}"))?;

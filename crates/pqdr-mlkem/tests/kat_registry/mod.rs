@@ -30,9 +30,9 @@ fn record<P: ParameterSet>(seed: &[u8; 48]) -> KemOutput {
 }
 
 fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> Result<Vec<u8>, String> {
-    let dk = DecapsulationKey::<P>::from_bytes(sk)
+    let dk = DecapsulationKey::<P>::from_slice(sk)
         .map_err(|_| format!("sk is not a valid {} decapsulation key", P::NAME))?;
-    let ct = Ciphertext::<P>::from_bytes(ct)
+    let ct = Ciphertext::<P>::from_slice(ct)
         .map_err(|_| format!("ct is not a {} ciphertext", P::NAME))?;
     Ok(dk.decapsulate(&ct).as_bytes().to_vec())
 }

@@ -29,9 +29,9 @@ fn record<S: ParameterSet>(seed: &[u8; 48]) -> KemOutput {
 }
 
 fn decapsulate<S: ParameterSet>(sk: &[u8], ct: &[u8]) -> Result<Vec<u8>, String> {
-    let dk = DecapsulationKey::<S>::from_bytes(sk)
+    let dk = DecapsulationKey::<S>::from_slice(sk)
         .map_err(|_| format!("invalid {} secret key", S::NAME))?;
-    let ct = Ciphertext::<S>::from_bytes(ct)
+    let ct = Ciphertext::<S>::from_slice(ct)
         .map_err(|_| format!("{} ciphertext has the wrong length", S::NAME))?;
     Ok(dk.decapsulate(&ct).as_bytes().to_vec())
 }

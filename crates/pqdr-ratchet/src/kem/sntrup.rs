@@ -56,7 +56,7 @@ impl RatchetKem for Sntrup761 {
         ct: &mut [u8],
         ss: &mut [u8; 32],
     ) -> Result<(), KemError> {
-        let ek = sntrup761::EncapsulationKey::from_bytes(ek).map_err(|_| KemError)?;
+        let ek = sntrup761::EncapsulationKey::from_slice(ek).map_err(|_| KemError)?;
         if m.len() != Self::ENCAPS_SEED_LEN || ct.len() != Self::CT_LEN {
             return Err(KemError);
         }
@@ -71,7 +71,7 @@ impl RatchetKem for Sntrup761 {
         if seed.len() != Self::SEED_LEN {
             return;
         }
-        let Ok(c) = sntrup761::Ciphertext::from_bytes(ct) else {
+        let Ok(c) = sntrup761::Ciphertext::from_slice(ct) else {
             return;
         };
         let (dk, _) = sntrup761::generate(&mut seed_rng(CTX_KEYGEN, seed));

@@ -25,7 +25,7 @@ impl RatchetKem for XWing {
         if ek.len() != Self::EK_LEN {
             return;
         }
-        if let Ok(dk) = xwing::DecapsulationKey::from_bytes(seed) {
+        if let Ok(dk) = xwing::DecapsulationKey::from_slice(seed) {
             ek.copy_from_slice(dk.encapsulation_key().as_bytes());
         }
     }
@@ -37,7 +37,7 @@ impl RatchetKem for XWing {
         ct: &mut [u8],
         ss: &mut [u8; 32],
     ) -> Result<(), KemError> {
-        let ek = xwing::EncapsulationKey::from_bytes(ek).map_err(|_| KemError)?;
+        let ek = xwing::EncapsulationKey::from_slice(ek).map_err(|_| KemError)?;
         let mut eseed = Zeroizing::new([0u8; xwing::ENCAPSULATION_SEED_SIZE]);
         if m.len() != eseed.len() || ct.len() != Self::CT_LEN {
             return Err(KemError);
@@ -52,8 +52,8 @@ impl RatchetKem for XWing {
     // X-Wing Decapsulate (draft §5.5): never fails on a ciphertext of the right length.
     fn decapsulate(seed: &[u8], ct: &[u8], ss: &mut [u8; 32]) {
         let (Ok(dk), Ok(c)) = (
-            xwing::DecapsulationKey::from_bytes(seed),
-            xwing::Ciphertext::from_bytes(ct),
+            xwing::DecapsulationKey::from_slice(seed),
+            xwing::Ciphertext::from_slice(ct),
         ) else {
             return;
         };
