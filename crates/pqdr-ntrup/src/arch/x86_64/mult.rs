@@ -56,8 +56,8 @@ unsafe fn row_at(ptr: *const i16) -> (__m256i, __m256i) {
 ///
 /// The window range is checked once, before the loop; the rows then read
 /// `src` through a pointer that steps down one entry per row, so the
-/// inner loop is the two multiply-adds and the pointer step (the checked
-/// slice per row cost 21 instructions a row, this loop 9).
+/// inner loop is the multiply-adds and the pointer step: 7 instructions a
+/// row (rows in pairs) where a checked slice per row cost 21.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rows_into<const Q: i16, const REDUCE: bool>(

@@ -17,9 +17,10 @@
 //! index, mask and loop bound depends on `n` alone.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_blendv_epi8, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_max_epu32,
-    _mm256_min_epu32, _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
-    _mm256_setzero_si256, _mm256_storeu_si256,
+    __m256i, _mm256_and_si256, _mm256_blendv_epi8, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32,
+    _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epu32, _mm256_permutevar8x32_epi32,
+    _mm256_set1_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_storeu_si256,
+    _mm256_sub_epi32,
 };
 
 use crate::ct;
@@ -58,7 +59,7 @@ fn low_lanes(p: usize, r: usize) -> __m256i {
     )]
     let (p, r) = (p as i32, r as i32);
     let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    let bits = core::arch::x86_64::_mm256_and_si256(lanes, _mm256_set1_epi32(p));
+    let bits = _mm256_and_si256(lanes, _mm256_set1_epi32(p));
     _mm256_cmpeq_epi32(bits, _mm256_set1_epi32(r))
 }
 
@@ -122,11 +123,11 @@ fn pass_near(x: &mut [u32], p: usize, r: usize, d: usize) {
     let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     // Lane j of x[k - d .. k - d + 8]: previous block's lane j - d + 8 for
     // j < d, else this block's lane j - d; one rotation serves both.
-    let rot = core::arch::x86_64::_mm256_and_si256(
-        core::arch::x86_64::_mm256_sub_epi32(lanes, _mm256_set1_epi32(di)),
+    let rot = _mm256_and_si256(
+        _mm256_sub_epi32(lanes, _mm256_set1_epi32(di)),
         _mm256_set1_epi32(7),
     );
-    let from_prev = core::arch::x86_64::_mm256_cmpgt_epi32(_mm256_set1_epi32(di), lanes);
+    let from_prev = _mm256_cmpgt_epi32(_mm256_set1_epi32(di), lanes);
     // Blocks k with x[k + d .. k + d + 8] inside x.
     let k_end = (n - d) & !(L - 1);
     // No element below 0: the maximum with 0 leaves a lane as it is.
