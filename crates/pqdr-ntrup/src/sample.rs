@@ -7,6 +7,7 @@
 //! `randombytes(4)` call (`urandom32`), little endian; so does this module,
 //! which makes the NIST-DRBG known answers byte-identical to the submission's.
 
+use crate::arch::{self, Avx2};
 use crate::ct;
 use rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
@@ -113,14 +114,28 @@ pub(crate) fn short_fromlist<const P: usize, const W: usize>(
     }
 }
 
+/// Constant-time sort (`crypto_sort_uint32`, the sort of `Short_fromlist`):
+/// [`sort_u32_on`] on the detected backend.
+pub(crate) fn sort_u32(x: &mut [u32]) {
+    sort_u32_on(x, arch::avx2());
+}
+
 /// Constant-time sort: Batcher's merge exchange (Knuth TAOCP 5.2.2,
 /// Algorithm M), a sorting network for any length. Every index depends only
 /// on `x.len()`. In each pass the compared pairs `(i, i + d)` with
 /// `i & p == r` form runs of up to `p` consecutive `i`, and `d >= p`, so each
-/// run is a branch-free element-wise min/max of two disjoint slices.
-pub(crate) fn sort_u32(x: &mut [u32]) {
+/// run is a branch-free element-wise min/max of two disjoint slices. With
+/// the AVX2 token (and `x.len() >= 32`) the same network runs on 8-lane
+/// registers (`arch`'s `sort_u32`).
+pub(crate) fn sort_u32_on(x: &mut [u32], be: Option<Avx2>) {
     let n = x.len();
     if n < 2 {
+        return;
+    }
+    if let Some(token) = be
+        && n >= 32
+    {
+        arch::sort_u32(token, x);
         return;
     }
     let t = usize::BITS - (n - 1).leading_zeros(); // ceil(log2 n)
@@ -167,6 +182,44 @@ mod tests {
             want.sort_unstable();
             sort_u32(&mut v);
             assert_eq!(v, want, "n={n}");
+        }
+    }
+
+    /// AVX2 against portable sort: every length 32..300, every set's p
+    /// (random words, few distinct values, sorted, reversed, all equal,
+    /// 0 and `u32::MAX`), identical outputs (and both sorted).
+    #[test]
+    fn avx2_sort_matches_portable() {
+        let be = crate::mult::tests::detected();
+        let mut s = 9u64;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 32) as u32
+        };
+        let lens = (0..300).chain([653, 761, 857, 953, 1013, 1277]);
+        for n in lens {
+            for kind in 0..7 {
+                let v: Vec<u32> = (0..n as u32)
+                    .map(|i| match kind {
+                        0 | 1 => next(),
+                        2 => next() & 3,
+                        3 => i,
+                        4 => u32::MAX - i,
+                        5 => 7,
+                        _ => [0, u32::MAX][(next() & 1) as usize],
+                    })
+                    .collect();
+                let mut want = v.clone();
+                want.sort_unstable();
+                let mut port = v.clone();
+                sort_u32_on(&mut port, None);
+                let mut simd = v.clone();
+                sort_u32_on(&mut simd, be);
+                assert_eq!(port, want, "portable n={n} kind={kind}");
+                assert_eq!(simd, want, "avx2 n={n} kind={kind}");
+            }
         }
     }
 

@@ -105,7 +105,9 @@ fn pkcs8_private_key_is_constant_time() {
 #[test]
 fn keygen_encaps_decaps_are_constant_time() {
     // With `simd` on x86-64 the operations pick the AVX2 kernels (products,
-    // reciprocals) when the CPU reports AVX2, as valgrind's does: assert it,
+    // reciprocals, the sorting network of Short_random, which sorts the
+    // secret RNG words of f and r) when the CPU reports AVX2, as valgrind's
+    // does: assert it,
     // so this check cannot silently cover only the portable code.
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     assert!(

@@ -15,6 +15,7 @@
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
 //! | `r3_recip` (`recip.rs`) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `rq_recip3` (`recip.rs`) | `recip::rq_recip3_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
+//! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -30,7 +31,7 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{r3_recip, rq_recip3, schoolbook};
+pub(crate) use x86_64::{r3_recip, rq_recip3, schoolbook, sort_u32};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -76,6 +77,9 @@ mod stubs {
         _: &[i8; P],
         _: &mut [[i8; P]; 4],
     ) -> ct::Choice {
+        match token {}
+    }
+    pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {
         match token {}
     }
     pub(crate) fn rq_recip3<const P: usize, const Q: i16>(

@@ -13,9 +13,11 @@
 
 mod mult;
 mod recip;
+mod sort;
 
 pub(crate) use mult::schoolbook;
 pub(crate) use recip::{r3_recip, rq_recip3};
+pub(crate) use sort::sort_u32;
 
 use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
 

@@ -3,14 +3,19 @@
 //! step), one 32-coefficient output block in two 16-lane registers.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_set1_epi16,
-    _mm256_setzero_si256, _mm256_srai_epi16, _mm256_sub_epi16,
+    __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_mulhi_epi16, _mm256_mullo_epi16,
+    _mm256_set1_epi16, _mm256_setzero_si256, _mm256_srai_epi16, _mm256_sub_epi16,
 };
 
-use super::{load, store};
-use crate::arith::Fq;
+use super::store;
+use crate::arith::{Fq, MAX_P};
 use crate::mult::BLOCK;
+use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
+
+/// The largest base-case length: `⌈⌈p/2⌉/2⌉` of the largest p (two
+/// Karatsuba levels above the base case).
+const MAX_BASE: usize = MAX_P.div_ceil(4);
 
 /// One output block: two registers of 16 lanes.
 type Acc = [__m256i; 2];
@@ -25,46 +30,80 @@ fn reduce16<const Q: i16>(x: __m256i) -> __m256i {
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)))
 }
 
-/// One schoolbook row: `s += src[k .. k + BLOCK] * m`.
+/// The window `ptr[0..BLOCK]` of one row as two registers.
+///
+/// # Safety
+///
+/// `ptr[0..BLOCK]` must be readable: the callers' windows
+/// `src[base - j .. base - j + BLOCK]` for rows `j` in `i0..i1` lie inside
+/// `src` by the range assert of [`rows_into`], and `ptr` points at
+/// `src[base - j]`. `loadu` has no alignment requirement.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn row(s: &mut Acc, src: &[i16], k: usize, m: i8) {
-    let w: &[i16; BLOCK] = src[k..k + BLOCK].try_into().unwrap_or(&[0; BLOCK]);
-    let (w, _) = w.as_chunks::<16>();
-    let m = _mm256_set1_epi16(i16::from(m));
-    s[0] = _mm256_add_epi16(s[0], _mm256_mullo_epi16(load(&w[0]), m));
-    s[1] = _mm256_add_epi16(s[1], _mm256_mullo_epi16(load(&w[1]), m));
+unsafe fn row_at(ptr: *const i16) -> (__m256i, __m256i) {
+    // SAFETY: the caller guarantees 32 readable `i16` at `ptr`.
+    unsafe {
+        (
+            _mm256_loadu_si256(ptr.cast()),
+            _mm256_loadu_si256(ptr.add(16).cast()),
+        )
+    }
 }
 
-/// Rows `i0..i1` of one output block (twin of `mult::rows_into`).
+/// Rows `i0..i1` of one output block (twin of `mult::rows_into`): row `i`
+/// adds `src[base - i .. base - i + BLOCK] * b[i]`; with `REDUCE`, a
+/// reduction after every `rows` rows and after the last.
+///
+/// The window range is checked once, before the loop; the rows then read
+/// `src` through a pointer that steps down one entry per row, so the
+/// inner loop is the multiply-adds and the pointer step: 7 instructions a
+/// row (rows in pairs) where a checked slice per row cost 21.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rows_into<const Q: i16, const REDUCE: bool>(
     s: &mut Acc,
     src: &[i16],
     base: usize,
-    b: &[i8],
+    b: &[i16],
     (i0, i1): (usize, usize),
     rows: usize,
 ) {
-    if REDUCE {
-        let mut i = i0;
-        while i < i1 {
-            let end = (i + rows).min(i1);
-            for (j, &bi) in b[i..end].iter().enumerate() {
-                row(s, src, base - i - j, bi);
-            }
+    if i0 >= i1 {
+        return;
+    }
+    // Lowest window at row i1 - 1, highest at row i0; all public (p only).
+    assert!(i1 <= b.len() && i1 <= base + 1 && base - i0 + BLOCK <= src.len());
+    let mut i = i0;
+    while i < i1 {
+        let end = if REDUCE { (i + rows).min(i1) } else { i1 };
+        let mut ptr = src[base + 1 - end..].as_ptr().wrapping_add(end - 1 - i);
+        // Rows in pairs (the two products of a pair are independent), then
+        // the odd one.
+        let (pairs, odd) = b[i..end].as_chunks::<2>();
+        for &[b0, b1] in pairs {
+            // SAFETY: as in `row_at`; rows j and j + 1 read src[base - j ..]
+            // and src[base - j - 1 ..], both inside the asserted range, and
+            // `ptr` stays at or above src[base + 1 - end] - 1 (never read).
+            let ((x0, x1), (y0, y1)) = unsafe { (row_at(ptr), row_at(ptr.sub(1))) };
+            let (m0, m1) = (_mm256_set1_epi16(b0), _mm256_set1_epi16(b1));
+            let t0 = _mm256_add_epi16(_mm256_mullo_epi16(x0, m0), _mm256_mullo_epi16(y0, m1));
+            let t1 = _mm256_add_epi16(_mm256_mullo_epi16(x1, m0), _mm256_mullo_epi16(y1, m1));
+            s[0] = _mm256_add_epi16(s[0], t0);
+            s[1] = _mm256_add_epi16(s[1], t1);
+            ptr = ptr.wrapping_sub(2);
+        }
+        for &bi in odd {
+            // SAFETY: as in `row_at`: the last row of the group, in range.
+            let (x0, x1) = unsafe { row_at(ptr) };
+            let m = _mm256_set1_epi16(bi);
+            s[0] = _mm256_add_epi16(s[0], _mm256_mullo_epi16(x0, m));
+            s[1] = _mm256_add_epi16(s[1], _mm256_mullo_epi16(x1, m));
+        }
+        if REDUCE {
             s[0] = reduce16::<Q>(s[0]);
             s[1] = reduce16::<Q>(s[1]);
-            i = end;
         }
-    } else {
-        // (A slice, not `take(i1).skip(i0)`: `Skip::next` stays an
-        // out-of-line call here, outside the AVX2 function.)
-        let rows_b = b.get(i0..i1).unwrap_or(&[]);
-        for (j, &bi) in rows_b.iter().enumerate() {
-            row(s, src, base - i0 - j, bi);
-        }
+        i = end;
     }
 }
 
@@ -75,10 +114,11 @@ fn rows_into<const Q: i16, const REDUCE: bool>(
 fn schoolbook_avx2<const Q: i16, const REDUCE: bool>(
     out: &mut [i16],
     a: &[i16],
-    b: &[i8],
+    b_in: &[i8],
     bshift: u32,
 ) {
     let n = a.len();
+    assert!(n <= MAX_BASE && b_in.len() == n);
     let len = 2 * n - 1;
     // left = BLOCK zeros ‖ a[..BLOCK]; right = a[n - BLOCK..] ‖ BLOCK zeros.
     let mut left = [0i16; 2 * BLOCK];
@@ -86,6 +126,16 @@ fn schoolbook_avx2<const Q: i16, const REDUCE: bool>(
     let mut right = [0i16; 2 * BLOCK];
     right[..BLOCK].copy_from_slice(&a[n - BLOCK..]);
     let rows = Fq::<Q>::ROWS_PER_REDUCTION >> bshift;
+    // b widened to 16 bits once, so each row broadcasts its multiplier
+    // straight from memory (one instruction instead of three); wiped on
+    // return (b is secret: f, 1/g or r).
+    let mut wide = [0i16; MAX_BASE];
+    let mut wide = Wipe::new(&mut wide);
+    let b = &mut wide[..n];
+    for (x, &y) in b.iter_mut().zip(b_in) {
+        *x = i16::from(y);
+    }
+    let b = &*b;
 
     let mut ob = 0;
     while ob < len {
