@@ -173,7 +173,7 @@ fn ops_k768(side: &str, n: u64) {
         }),
         "ops-responder" => Box::new(|| {
             black_box(dk_r.decapsulate(&ct_r)); // Ds
-            let ek = k::EncapsulationKey::from_bytes(black_box(&ek_e)).unwrap(); // Ee (§7.2 check)
+            let ek = k::EncapsulationKey::from_slice(black_box(&ek_e)).unwrap(); // Ee (§7.2 check)
             black_box(ek.encapsulate_deterministic(&[0x33; 32]));
             black_box(ek_i.encapsulate_deterministic(&[0x22; 32])); // Es
         }),

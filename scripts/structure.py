@@ -466,7 +466,7 @@ def self_test():
              lambda: write("planted/x.txt", "x\n"), None),
             ("Layout naming a folder that does not exist", "names ghostdir",
              lambda: (root / "README.md").write_text(
-                 readme.replace("## Layout\n\n```\n", "## Layout\n\n```\nghostdir/                 nothing\n", 1)),
+                 readme.replace("## Layout\n\n```text\n", "## Layout\n\n```text\nghostdir/                 nothing\n", 1)),
              "readme"),
         ]
         # A test file between the two caps must not be reported.
