@@ -263,6 +263,9 @@ pub(crate) fn mul_mont_portable(out: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
+#[cfg(all(test, feature = "simd", target_arch = "x86_64"))]
+mod avx2_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;

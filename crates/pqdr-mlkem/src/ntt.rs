@@ -413,6 +413,9 @@ fn add_product_chunk(acc: &mut [i32], a: &[i16], b: &[i16], c: &[i16]) {
 #[cfg(test)]
 const ONE_MONT: i16 = crate::field::MONT;
 
+#[cfg(all(test, feature = "simd", target_arch = "x86_64"))]
+mod avx2_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;
