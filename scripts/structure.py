@@ -59,8 +59,6 @@ OTHER_DIRS = ["tests", "benches", "examples", "fuzz", "embedded",
 # (crate, the cycle's modules as printed); an entry that no longer matches a
 # cycle is reported as stale so it gets removed.
 OPEN_CYCLES = {
-    ("pqdr-ntrup", "arch::x86_64::mult, mult"): "arch/x86_64/mult.rs uses mult::BLOCK; mult calls arch::schoolbook",
-    ("pqdr-ntrup", "arch::x86_64::recip, recip"): "arch/x86_64/recip.rs uses recip's divsteps! and State; recip calls arch::r3_recip",
 }
 
 

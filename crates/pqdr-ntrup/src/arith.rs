@@ -178,6 +178,10 @@ pub(crate) fn f3_freeze_small(x: i8) -> i8 {
     x.wrapping_sub(hi).wrapping_add(lo)
 }
 
+/// Output coefficients per schoolbook block of the R/q and R/3 products
+/// (four 8-lane vectors): the base case of `mult` and of its AVX2 twin.
+pub(crate) const BLOCK: usize = 32;
+
 #[cfg(test)]
 mod tests {
     use super::*;

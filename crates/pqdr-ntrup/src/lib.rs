@@ -40,6 +40,7 @@ mod arith;
 #[cfg(feature = "pkcs8")]
 mod asn1;
 mod ct;
+mod divsteps;
 mod encode;
 mod error;
 mod kem;

@@ -27,10 +27,7 @@
 //! stay far below 2^15.
 
 use crate::arch::{self, Avx2};
-use crate::arith::{Fq, f3_freeze};
-
-/// Output coefficients per schoolbook block (four 8-lane vectors).
-pub(crate) const BLOCK: usize = 32;
+use crate::arith::{BLOCK, Fq, f3_freeze};
 
 /// Karatsuba levels above the schoolbook base case.
 const LEVELS: u32 = 2;

@@ -20,50 +20,10 @@
 use crate::arch::{self, Avx2};
 use crate::arith::{Fq, f3_freeze_small};
 use crate::ct;
+use crate::divsteps::{State, divsteps, r3_lane, r3_sign_masks};
 
 /// 16-bit lanes per 128-bit vector register.
 const LANES: usize = 8;
-
-/// The division-step state: f, g, r and v, each of p coefficients, carved
-/// out of one zeroed scratch buffer, updated in place. The top coefficient
-/// `f[p]` of the reversed `f` is the scalar `fp`; `g[p]` is 0 before every
-/// step (each step shifts g down), so it is not stored. Coefficient p of v
-/// and r never reaches the result (v only moves up), so they end at p - 1.
-pub(crate) struct State<'a, T> {
-    pub(crate) f: &'a mut [T],
-    pub(crate) g: &'a mut [T],
-    pub(crate) r: &'a mut [T],
-    pub(crate) v: &'a mut [T],
-    pub(crate) fp: T,
-}
-
-impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
-    /// f = x^p - x - 1 and g = `input` (p coefficients), both reversed; r = `r0`; v = 0.
-    pub(crate) fn init<const P: usize>(
-        flat: &'a mut [T],
-        input: impl IntoIterator<Item = i8>,
-        r0: T,
-    ) -> Self {
-        flat.fill(T::default());
-        let (f, rest) = flat.split_at_mut(P);
-        let (g, rest) = rest.split_at_mut(P);
-        let (r, rest) = rest.split_at_mut(P);
-        let v = &mut rest[..P];
-        r[0] = r0;
-        f[0] = T::from(1);
-        f[P - 1] = T::from(-1);
-        for (gi, x) in g.iter_mut().rev().zip(input) {
-            *gi = T::from(x);
-        }
-        State {
-            f,
-            g,
-            r,
-            v,
-            fp: T::from(-1),
-        }
-    }
-}
 
 /// 8-bit lanes per 128-bit vector register.
 const LANES3: usize = 16;
@@ -104,92 +64,6 @@ fn block<const Q: i16>(
     o
 }
 
-/// The `2p - 1` division steps on a [`State`], written once for both rings.
-/// Each step computes the constant terms with `terms`, the swap decision and
-/// `delta`, then runs the ring's per-step statements, which define `swap`
-/// (the conditional swap of two coefficients), `lane` (one coefficient: swap
-/// `(f, g)`, return the eliminated `g`) and `block` (the same on one block of
-/// `L` lanes). Every array is updated in place: the elimination works
-/// position by position on whole blocks, and the division of g by x (the
-/// multiplication of v by x) is one memory move of the live part, so no
-/// second copy of g or v is kept.
-/// Evaluates to the final `(f, v, delta)`.
-macro_rules! divsteps {
-    (
-        $P:expr, $L:expr, $state:expr, terms: $terms:expr,
-        per_step($f0:ident, $g0:ident, $swap:ident) { $($body:tt)* }
-        swap: $swp:ident, lane: $lane:ident, block: $blk:ident, barrier: $bar:expr $(,)?
-    ) => {{
-        let State { f, g, r, v, mut fp } = $state;
-        let mut delta: i32 = 1;
-
-        for k in 0..2 * $P - 1 {
-            // Coefficients of f and g that still matter (f[p] included when n = p + 1),
-            // and the length of v and r so far (degree <= k).
-            let n = (2 * $P - 1 - k).min($P + 1);
-            let m = n.min($P);
-            let mv = (k + 1).min($P);
-            let ($f0, $g0) = ($terms)(f[0], g[0]);
-            let $swap = ct::positive_i32(delta) & ct::nonzero_i32(i32::from($g0));
-            // delta = swap ? -delta : delta; then + 1
-            let dm = ct::mask_i32($swap);
-            delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
-            $($body)*
-
-            // f, g: swap, eliminate (in place), then divide g by x (one move down).
-            f[0] = $swp(f[0], g[0]).0;
-            {
-                let (fb, ft) = f[1..m].as_chunks_mut::<{ $L }>();
-                let (gb, gt) = g[1..m].as_chunks_mut::<{ $L }>();
-                for (fc, gc) in fb.iter_mut().zip(gb.iter_mut()) {
-                    *gc = $blk(fc, gc);
-                    // With `barrier`: keeps the loop vectoriser off this loop
-                    // (for 8-lane blocks it would interleave the lanes of 4
-                    // blocks, three times slower than the blocks as vectors).
-                    if $bar {
-                        core::hint::black_box(&*gc);
-                    }
-                }
-                for (fi, gi) in ft.iter_mut().zip(gt.iter_mut()) {
-                    *gi = $lane(fi, *gi);
-                }
-            }
-            g.copy_within(1..m, 0);
-            if n == $P + 1 {
-                // f[p] against g[p] = 0.
-                g[$P - 1] = $lane(&mut fp, 0);
-            } else {
-                g[n - 1] = 0;
-            }
-
-            // v, r: v <- x v (one move up), swap with r, eliminate in r (in place).
-            v.copy_within(..mv - 1, 1);
-            v[0] = 0;
-            r[0] = $lane(&mut v[0], r[0]);
-            {
-                let (vb, vt) = v[1..mv].as_chunks_mut::<{ $L }>();
-                let (rb, rt) = r[1..mv].as_chunks_mut::<{ $L }>();
-                for (vc, rc) in vb.iter_mut().zip(rb.iter_mut()) {
-                    *rc = $blk(vc, rc);
-                    if $bar {
-                        core::hint::black_box(&*rc);
-                    }
-                }
-                for (vi, ri) in vt.iter_mut().zip(rt.iter_mut()) {
-                    *ri = $lane(vi, *ri);
-                }
-            }
-        }
-        (f, v, delta)
-    }};
-}
-// The AVX2 twins (arch/x86_64/recip.rs) run the same steps on wider blocks.
-#[allow(
-    unused_imports,
-    reason = "used by arch/x86_64/recip.rs in `simd` builds"
-)]
-pub(crate) use divsteps;
-
 /// `R3_recip` (Core `KeyGen`'s `1/g`, NTRU Prime spec §2.3): `out = 1/input`
 /// in R/3. Returns a set `Choice` if the reciprocal exists (`delta == 0` at
 /// the end); `out` is garbage otherwise.
@@ -201,28 +75,6 @@ pub(crate) fn r3_recip<const P: usize>(
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
     r3_recip_on(out, input, buf, arch::avx2())
-}
-
-/// The R/3 division step's multiplier `sign = -f0 * g0` (it eliminates the
-/// constant term whichever way the step swapped) as masks `(nz, neg)`, so
-/// that `sign * x = (x & nz) ^ neg - neg` without a branch.
-#[inline(always)]
-pub(crate) fn r3_sign_masks(f0: i8, g0: i8) -> (i8, i8) {
-    let sign = f0.wrapping_mul(g0).wrapping_neg();
-    #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-    let nz = ct::mask_i8(ct::choice_from_bit((sign & 1) as u8));
-    #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-    let neg = ct::mask_i8(ct::choice_from_bit(((sign >> 1) & 1) as u8));
-    (nz, neg)
-}
-
-/// One coefficient of the R/3 division step: swap `(f, g)` under `sm`,
-/// keep the new `f`, return `g + sign * f` in {-1, 0, 1}.
-#[inline(always)]
-pub(crate) fn r3_lane(f: &mut i8, g: i8, sm: i8, nz: i8, neg: i8) -> i8 {
-    let (a, b) = ct::cswap_i8(*f, g, sm);
-    *f = a;
-    f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
 }
 
 /// [`r3_recip`] on the given backend (the tests compare both).

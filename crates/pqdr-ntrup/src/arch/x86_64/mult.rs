@@ -8,8 +8,7 @@ use core::arch::x86_64::{
 };
 
 use super::store;
-use crate::arith::{Fq, MAX_P};
-use crate::mult::BLOCK;
+use crate::arith::{BLOCK, Fq, MAX_P};
 use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 

@@ -15,7 +15,7 @@ use core::arch::x86_64::{
 use super::{load, store};
 use crate::arith::Fq;
 use crate::ct;
-use crate::recip::{State, divsteps, r3_lane, r3_sign_masks};
+use crate::divsteps::{State, divsteps, r3_lane, r3_sign_masks};
 use pqdr_common::simd::Avx2;
 
 /// 8-bit lanes per AVX2 register (R/3 blocks).
