@@ -16,6 +16,9 @@ use der::{Decode, Encode, Length, Reader, SliceReader, SliceWriter, Tag, TagNumb
 use pkcs8::PrivateKeyInfoRef;
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
 
+pub mod seed_key;
+pub use seed_key::SeedKey;
+
 /// Why a DER input was rejected, or an encoding could not be written. The
 /// primitive crates turn it into their own `Error` (same variant names).
 #[non_exhaustive]

@@ -2,14 +2,14 @@
 //! resends it, takes a cookie reply, and turns msg2 into an [`Established`]
 //! session plus msg3.
 
-use rand_core::CryptoRng;
+use rand_core::{CryptoRng, Rng as _};
 use zeroize::Zeroize;
 
 use crate::established::{Established, MAX_APP_LABEL};
 use crate::ids::{Identity, Peer, Tai64N};
 use crate::kdf::{
-    C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Coins, Key, SIG_CTX_I, SIG_CTX_R, digest, dk, mac_ok,
-    mac16, mac16_digest,
+    C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Key, SIG_CTX_I, SIG_CTX_R, coins, coins32, digest, dk,
+    mac_ok, mac16, mac16_digest,
 };
 use crate::suite::{Auth, EphKey, Ephemeral, Mode, Suite};
 use crate::wire::{
@@ -152,7 +152,7 @@ impl<A: Auth> Initiator<A> {
 
         let idx = rng.next_u32();
         let mut seed = [0u8; 64];
-        Coins::new(&me.sigma, b'e', rng).fill(&mut seed);
+        coins(&me.sigma, b'e', rng).fill_bytes(&mut seed);
         let mut label = [0u8; MAX_APP_LABEL];
         label[..cfg.app_label.len()].copy_from_slice(cfg.app_label);
         // Issue #33 I1: the attempt is built first and its secrets (dk_E, ck,
@@ -193,11 +193,11 @@ impl<A: Auth> Initiator<A> {
         }
         let mut ss = [0u8; 32];
         if A::MODE == Mode::Kem {
-            let mut coins = Coins::new(&me.sigma, b'r', rng);
+            let mut coins = coins(&me.sigma, b'r', rng);
             A::encapsulate(cfg.peer.pk, &mut coins, &mut msg1[layout.m1_ct()], &mut ss);
         }
         if hybrid {
-            Coins::new(&me.sigma, b'x', rng).fill(&mut s.x_eph);
+            coins(&me.sigma, b'x', rng).fill_bytes(&mut s.x_eph);
             msg1[layout.m1_x()].copy_from_slice(&x25519::public(&s.x_eph));
         }
         s.jitter = rng.next_u32();
@@ -511,7 +511,7 @@ impl<A: Auth> Initiator<A> {
                 chain.mix_hash(&[&msg[l.m2_conf()]]);
                 // msg3 = hdrB ‖ biscuit ‖ Seal(k4, kind 0 ‖ hpk_I ‖ ts ‖ sig_I) ‖ mac1.
                 chain.mix_hash(&[&hdr3]);
-                let mut rnd = Coins::new(&me.sigma, b't', rng).take32();
+                let mut rnd = coins32(&me.sigma, b't', rng);
                 let ts = self.ts.to_bytes();
                 let out = est.msg3_buf();
                 out[..HDR_B].copy_from_slice(&hdr3);

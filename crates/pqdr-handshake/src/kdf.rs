@@ -5,7 +5,8 @@ use blake3::Hasher;
 use blake3::hazmat::{ContextKey, HasherExt};
 use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
-use rand_core::{CryptoRng, Infallible, TryCryptoRng, TryRng};
+use pqdr_common::xof::XofRng;
+use rand_core::{CryptoRng, Rng};
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -441,67 +442,32 @@ impl Key {
 /// `DKx(C_COINS, σ ‖ r ‖ label)`, with `r` 32 fresh bytes from the caller's
 /// RNG. Also the RNG the static KEMs draw their encapsulation randomness from.
 /// A bad RNG alone exposes nothing while σ stays secret; a leaked σ alone
-/// exposes nothing while the RNG works.
-pub struct Coins(blake3::OutputReader);
+/// exposes nothing while the RNG works. The BLAKE3 XOF stream as a
+/// `rand_core` RNG (`pqdr_common::xof::XofRng`), wiped on drop.
+pub type Coins = XofRng<blake3::OutputReader>;
 
-impl Coins {
-    pub(crate) fn new<R: CryptoRng + ?Sized>(sigma: &[u8; 32], label: u8, rng: &mut R) -> Self {
-        let mut r = [0u8; 32];
-        rng.fill_bytes(&mut r);
-        let mut h = C_COINS.hasher();
-        h.update(sigma);
-        h.update(&r);
-        h.update(&[label]);
-        r.zeroize();
-        let reader = h.finalize_xof();
-        h.zeroize();
-        Coins(reader)
-    }
-
-    /// Fills `out` from the stream.
-    pub(crate) fn fill(&mut self, out: &mut [u8]) {
-        self.0.fill(out);
-    }
-
-    /// The first 32 bytes (ML-KEM `m`, X25519 scalars, ML-DSA `rnd`).
-    pub(crate) fn take32(&mut self) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        self.0.fill(&mut out);
-        out
-    }
+/// The coins of `label` (§4.7): `r` from `rng`, then the XOF of
+/// `DKx(C_COINS, σ ‖ r ‖ label)`.
+pub(crate) fn coins<R: CryptoRng + ?Sized>(sigma: &[u8; 32], label: u8, rng: &mut R) -> Coins {
+    let mut r = [0u8; 32];
+    rng.fill_bytes(&mut r);
+    let mut h = C_COINS.hasher();
+    h.update(sigma);
+    h.update(&r);
+    h.update(&[label]);
+    r.zeroize();
+    let reader = h.finalize_xof();
+    h.zeroize();
+    XofRng::new(reader)
 }
 
-impl core::fmt::Debug for Coins {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Coins(..)")
-    }
+/// The first 32 bytes of the coins of `label` (ML-KEM `m`, X25519 scalars,
+/// ML-DSA `rnd`).
+pub(crate) fn coins32<R: CryptoRng + ?Sized>(sigma: &[u8; 32], label: u8, rng: &mut R) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    coins(sigma, label, rng).fill_bytes(&mut out);
+    out
 }
-
-impl Drop for Coins {
-    fn drop(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl TryRng for Coins {
-    type Error = Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut b = [0u8; 4];
-        self.0.fill(&mut b);
-        Ok(u32::from_le_bytes(b))
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut b = [0u8; 8];
-        self.0.fill(&mut b);
-        Ok(u64::from_le_bytes(b))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
-        self.0.fill(dst);
-        Ok(())
-    }
-}
-
-impl TryCryptoRng for Coins {}
 
 #[cfg(test)]
 #[allow(clippy::cast_possible_truncation)]

@@ -223,7 +223,8 @@ impl Auth for K768 {
     }
     // FIPS 203 Algorithm 17 (Encaps_internal) with m from the hedged coins.
     fn encapsulate(pk: &Self::PublicKey, coins: &mut Coins, ct: &mut [u8], ss: &mut [u8; 32]) {
-        let mut m = coins.take32();
+        let mut m = [0u8; 32];
+        rand_core::Rng::fill_bytes(coins, &mut m);
         let (c, s) = pk.encapsulate_deterministic(&m);
         m.zeroize();
         ct.copy_from_slice(c.as_bytes());

@@ -11,9 +11,8 @@
 use der::asn1::ObjectIdentifier;
 use pkcs8::PrivateKeyInfoRef;
 pub use pqdr_common::asn1::PrivateKeyForm;
-use pqdr_common::asn1::{self as common, PrivateKeyChoice, PrivateKeyParts};
+use pqdr_common::asn1::{self as common, SeedKey, seed_key};
 use spki::SubjectPublicKeyInfoRef;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 #[cfg(feature = "pem")]
 extern crate alloc;
@@ -53,68 +52,50 @@ fn vk_from_spki<P: ParameterSet>(
     VerifyingKey::from_slice(common::spki_key(spki, algorithm_oid::<P>())?)
 }
 
-/// Decodes the RFC 9881 §6 private-key CHOICE.
-fn sk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<SigningKey<P>, Error> {
-    match common::decode_choice(choice)? {
-        PrivateKeyChoice::Seed(seed) => sk_from_seed(seed),
-        PrivateKeyChoice::ExpandedKey(expanded) => SigningKey::from_slice(expanded),
-        PrivateKeyChoice::Both { seed, expanded } => {
-            check_length(Object::SigningKey, P::SkBytes::LEN, expanded.len())?;
-            let sk = sk_from_seed::<P>(seed)?;
-            // RFC 9881 §9: the expanded key must be the one the seed
-            // generates. Only the verdict is revealed, not where they differ.
-            let mut same = sk.as_bytes().as_ref().ct_eq(expanded).unwrap_u8();
-            // The verdict is public (the key is accepted or refused).
-            pqdr_ctgrind::hook::declassify(&mut same);
-            if same == 1 {
-                Ok(sk)
-            } else {
-                Err(Error::InconsistentKey)
-            }
-        }
+/// RFC 9881 §6: the signing key's private-key CHOICE. The seed is FIPS
+/// 204's 32-byte ξ (Algorithm 6); the expanded key is the skEncode key
+/// (Algorithm 24, checked by [`SigningKey::from_array`]); `both` must match
+/// (RFC 9881 §9).
+impl<P: ParameterSet> SeedKey for SigningKey<P> {
+    type Error = Error;
+    type Seed = [u8; SEED_SIZE];
+
+    fn algorithm_oid() -> ObjectIdentifier {
+        algorithm_oid::<P>()
     }
-}
 
-/// The key generated from a 32-byte seed slice, copied through a
-/// zeroizing buffer.
-fn sk_from_seed<P: ParameterSet>(seed: &[u8]) -> Result<SigningKey<P>, Error> {
-    check_length(Object::Seed, SEED_SIZE, seed.len())?;
-    let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
-    buf.copy_from_slice(seed);
-    Ok(SigningKey::from_seed(&buf))
-}
-
-/// The key of a OneAsymmetricKey / PrivateKeyInfo (RFC 9881 §6, RFC 5958).
-fn sk_from_parts<P: ParameterSet>(parts: PrivateKeyParts<'_>) -> Result<SigningKey<P>, Error> {
-    let sk = sk_from_choice::<P>(parts.private_key)?;
-    // RFC 9881 §6: an included publicKey must be the key's own.
-    common::check_public_key(parts.public_key, sk.verifying_key().as_bytes().as_ref())?;
-    Ok(sk)
-}
-
-/// Writes the RFC 9881 §6 CHOICE of `sk` in `form` into `buf`.
-fn choice_into<'b, P: ParameterSet>(
-    sk: &SigningKey<P>,
-    form: PrivateKeyForm,
-    buf: &'b mut [u8],
-) -> Result<&'b [u8], Error> {
-    let expanded = sk.as_bytes().as_ref();
-    if form == PrivateKeyForm::ExpandedKey {
-        return Ok(common::choice_into(
-            PrivateKeyChoice::ExpandedKey(expanded),
-            buf,
-        )?);
+    /// The key generated from a 32-byte seed slice, copied through a
+    /// zeroizing buffer.
+    fn from_seed_slice(seed: &[u8]) -> Result<Self, Error> {
+        check_length(Object::Seed, SEED_SIZE, seed.len())?;
+        let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
+        buf.copy_from_slice(seed);
+        Ok(Self::from_seed(&buf))
     }
-    let seed = Zeroizing::new(*sk.seed().ok_or(Error::NoSeed)?);
-    let choice = if form == PrivateKeyForm::Seed {
-        PrivateKeyChoice::Seed(seed.as_ref())
-    } else {
-        PrivateKeyChoice::Both {
-            seed: seed.as_ref(),
-            expanded,
-        }
-    };
-    Ok(common::choice_into(choice, buf)?)
+
+    fn from_expanded_slice(expanded: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(expanded)
+    }
+
+    fn check_expanded_len(len: usize) -> Result<(), Error> {
+        check_length(Object::SigningKey, P::SkBytes::LEN, len)
+    }
+
+    fn expanded_bytes(&self) -> &[u8] {
+        self.as_bytes().as_ref()
+    }
+
+    fn public_key_bytes(&self) -> &[u8] {
+        self.verifying_key().as_bytes().as_ref()
+    }
+
+    fn seed(&self) -> Option<Zeroizing<[u8; SEED_SIZE]>> {
+        SigningKey::seed(self).map(|seed| Zeroizing::new(*seed))
+    }
+
+    fn no_seed() -> Error {
+        Error::NoSeed
+    }
 }
 
 impl<P: ParameterSet> VerifyingKey<P> {
@@ -156,7 +137,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// # Panics
     /// With the feature `self-test`, as [`Self::from_seed`] (a fault only).
     pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
-        sk_from_parts(common::decode_private_key(der, algorithm_oid::<P>())?)
+        seed_key::decode(der)
     }
 
     /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (RFC 9881 §6, version
@@ -172,7 +153,7 @@ impl<P: ParameterSet> SigningKey<P> {
         out: &'o mut [u8],
     ) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = choice_into(self, form, buf.as_mut())?;
+        let choice = seed_key::choice_into(self, form, buf.as_mut())?;
         common::private_key_into(algorithm_oid::<P>(), choice, out).map_err(Error::output)
     }
 }
@@ -258,7 +239,7 @@ impl<P: ParameterSet> SigningKey<P> {
         line_ending: LineEnding,
     ) -> Result<Zeroizing<String>, Error> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = choice_into(self, form, buf.as_mut())?;
+        let choice = seed_key::choice_into(self, form, buf.as_mut())?;
         Ok(common::private_key_pem(
             algorithm_oid::<P>(),
             choice,
@@ -280,10 +261,7 @@ impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
     type Error = pkcs8::Error;
 
     fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
-        common::private_key_parts(&info, algorithm_oid::<P>())
-            .map_err(Error::from)
-            .and_then(sk_from_parts)
-            .map_err(|e| common::pkcs8_error(e == Error::Algorithm, info.algorithm.oid))
+        seed_key::try_from_info(&info)
     }
 }
 
@@ -299,14 +277,7 @@ impl<P: ParameterSet> pkcs8::EncodePrivateKey for SigningKey<P> {
     /// The seed form (RFC 9881 §6, RECOMMENDED), or the expanded form for a
     /// key loaded without its seed.
     fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
-        let form = if self.seed().is_some() {
-            PrivateKeyForm::Seed
-        } else {
-            PrivateKeyForm::ExpandedKey
-        };
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = choice_into(self, form, buf.as_mut())
-            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
-        common::private_key_document(algorithm_oid::<P>(), choice)
+        seed_key::document(self, buf.as_mut())
     }
 }

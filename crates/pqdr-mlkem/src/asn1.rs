@@ -11,9 +11,8 @@
 use der::asn1::ObjectIdentifier;
 use pkcs8::PrivateKeyInfoRef;
 pub use pqdr_common::asn1::PrivateKeyForm;
-use pqdr_common::asn1::{self as common, PrivateKeyChoice, PrivateKeyParts};
+use pqdr_common::asn1::{self as common, SeedKey, seed_key};
 use spki::SubjectPublicKeyInfoRef;
-use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 #[cfg(feature = "pem")]
 extern crate alloc;
@@ -54,74 +53,49 @@ fn ek_from_spki<P: ParameterSet>(
     EncapsulationKey::from_slice(common::spki_key(spki, algorithm_oid::<P>())?)
 }
 
-/// Decodes the RFC 9935 §6 private-key CHOICE.
-fn dk_from_choice<P: ParameterSet>(choice: &[u8]) -> Result<DecapsulationKey<P>, Error> {
-    match common::decode_choice(choice)? {
-        PrivateKeyChoice::Seed(seed) => dk_from_seed(seed),
-        PrivateKeyChoice::ExpandedKey(expanded) => DecapsulationKey::from_slice(expanded),
-        PrivateKeyChoice::Both { seed, expanded } => {
-            check_length(
-                Object::DecapsulationKey,
-                P::DecapsulationKeyBytes::LEN,
-                expanded.len(),
-            )?;
-            let dk = dk_from_seed::<P>(seed)?;
-            // RFC 9935 §8: the expanded key must be the one the seed
-            // generates. Only the verdict is revealed, not where they differ.
-            let mut same = dk.as_bytes().as_ref().ct_eq(expanded).unwrap_u8();
-            // The verdict is public (the key is accepted or refused).
-            pqdr_ctgrind::hook::declassify(&mut same);
-            if same == 1 {
-                Ok(dk)
-            } else {
-                Err(Error::InconsistentKey)
-            }
-        }
+/// RFC 9935 §6: the decapsulation key's private-key CHOICE. The seed is
+/// FIPS 203's 64-byte `d ‖ z`; the expanded key is the `768k + 96`-byte
+/// decapsulation key (FIPS 203 §7.3 checks); `both` must match (RFC 9935 §8).
+impl<P: ParameterSet> SeedKey for DecapsulationKey<P> {
+    type Error = Error;
+    type Seed = [u8; SEED_SIZE];
+
+    fn algorithm_oid() -> ObjectIdentifier {
+        algorithm_oid::<P>()
     }
-}
 
-/// The key generated from a 64-byte seed slice, copied through a
-/// zeroizing buffer.
-fn dk_from_seed<P: ParameterSet>(seed: &[u8]) -> Result<DecapsulationKey<P>, Error> {
-    check_length(Object::Seed, SEED_SIZE, seed.len())?;
-    let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
-    buf.copy_from_slice(seed);
-    Ok(DecapsulationKey::from_seed(&buf))
-}
-
-/// The key of a OneAsymmetricKey / PrivateKeyInfo (RFC 9935 §6, RFC 5958).
-fn dk_from_parts<P: ParameterSet>(
-    parts: PrivateKeyParts<'_>,
-) -> Result<DecapsulationKey<P>, Error> {
-    let dk = dk_from_choice::<P>(parts.private_key)?;
-    // RFC 9935 §6: an included publicKey must be the key's own.
-    common::check_public_key(parts.public_key, dk.encapsulation_key().as_bytes().as_ref())?;
-    Ok(dk)
-}
-
-/// Writes the RFC 9935 §6 CHOICE of `dk` in `form` into `buf`.
-fn choice_into<'b, P: ParameterSet>(
-    dk: &DecapsulationKey<P>,
-    form: PrivateKeyForm,
-    buf: &'b mut [u8],
-) -> Result<&'b [u8], Error> {
-    let expanded = dk.as_bytes().as_ref();
-    if form == PrivateKeyForm::ExpandedKey {
-        return Ok(common::choice_into(
-            PrivateKeyChoice::ExpandedKey(expanded),
-            buf,
-        )?);
+    /// The key generated from a 64-byte seed slice, copied through a
+    /// zeroizing buffer.
+    fn from_seed_slice(seed: &[u8]) -> Result<Self, Error> {
+        check_length(Object::Seed, SEED_SIZE, seed.len())?;
+        let mut buf = Zeroizing::new([0u8; SEED_SIZE]);
+        buf.copy_from_slice(seed);
+        Ok(Self::from_seed(&buf))
     }
-    let seed = dk.to_seed().ok_or(Error::NoSeed)?;
-    let choice = if form == PrivateKeyForm::Seed {
-        PrivateKeyChoice::Seed(seed.as_ref())
-    } else {
-        PrivateKeyChoice::Both {
-            seed: seed.as_ref(),
-            expanded,
-        }
-    };
-    Ok(common::choice_into(choice, buf)?)
+
+    fn from_expanded_slice(expanded: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(expanded)
+    }
+
+    fn check_expanded_len(len: usize) -> Result<(), Error> {
+        check_length(Object::DecapsulationKey, P::DecapsulationKeyBytes::LEN, len)
+    }
+
+    fn expanded_bytes(&self) -> &[u8] {
+        self.as_bytes().as_ref()
+    }
+
+    fn public_key_bytes(&self) -> &[u8] {
+        self.encapsulation_key().as_bytes().as_ref()
+    }
+
+    fn seed(&self) -> Option<Zeroizing<[u8; SEED_SIZE]>> {
+        self.to_seed()
+    }
+
+    fn no_seed() -> Error {
+        Error::NoSeed
+    }
 }
 
 impl<P: ParameterSet> EncapsulationKey<P> {
@@ -164,7 +138,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
     /// # Panics
     /// With the feature `self-test`, as [`Self::from_seed`] (a fault only).
     pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
-        dk_from_parts(common::decode_private_key(der, algorithm_oid::<P>())?)
+        seed_key::decode(der)
     }
 
     /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (RFC 9935 §6, version
@@ -180,7 +154,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
         out: &'o mut [u8],
     ) -> Result<&'o [u8], Error> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = choice_into(self, form, buf.as_mut())?;
+        let choice = seed_key::choice_into(self, form, buf.as_mut())?;
         common::private_key_into(algorithm_oid::<P>(), choice, out).map_err(Error::output)
     }
 }
@@ -264,7 +238,7 @@ impl<P: ParameterSet> DecapsulationKey<P> {
         line_ending: LineEnding,
     ) -> Result<Zeroizing<String>, Error> {
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = choice_into(self, form, buf.as_mut())?;
+        let choice = seed_key::choice_into(self, form, buf.as_mut())?;
         Ok(common::private_key_pem(
             algorithm_oid::<P>(),
             choice,
@@ -286,10 +260,7 @@ impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for DecapsulationKey<P> {
     type Error = pkcs8::Error;
 
     fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
-        common::private_key_parts(&info, algorithm_oid::<P>())
-            .map_err(Error::from)
-            .and_then(dk_from_parts)
-            .map_err(|e| common::pkcs8_error(e == Error::Algorithm, info.algorithm.oid))
+        seed_key::try_from_info(&info)
     }
 }
 
@@ -305,14 +276,7 @@ impl<P: ParameterSet> pkcs8::EncodePrivateKey for DecapsulationKey<P> {
     /// The seed form (RFC 9935 §6, RECOMMENDED), or the expanded form for a
     /// key loaded without its seed.
     fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
-        let form = if self.to_seed().is_some() {
-            PrivateKeyForm::Seed
-        } else {
-            PrivateKeyForm::ExpandedKey
-        };
         let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = choice_into(self, form, buf.as_mut())
-            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
-        common::private_key_document(algorithm_oid::<P>(), choice)
+        seed_key::document(self, buf.as_mut())
     }
 }

@@ -8,7 +8,7 @@ use zeroize::Zeroize;
 use super::admit::Msg1;
 use super::{PEER_INTERVAL_MS, Reply, Responder};
 use crate::ids::{PeerStore, Tai64N, gcra};
-use crate::kdf::{C_BISCUIT, Chain, Coins, Key, SIG_CTX_R, digest, dk, mac16_digest};
+use crate::kdf::{C_BISCUIT, Chain, Key, SIG_CTX_R, coins, coins32, digest, dk, mac16_digest};
 use crate::suite::{Auth, Mode};
 use crate::wire::{self, BISCUIT_PT, MSG2, biscuit_ad};
 use crate::{Error, Instant, x25519};
@@ -123,7 +123,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let idx_r = rng.next_u32();
         wire::write_header(out, MSG2, m.suite.id(), idx_r, Some(m.h.sender));
         // ct_E to ek_E (FIPS 203 §7.2 check) and, in KEM mode, ct_I to pk_I.
-        let mut e = Coins::new(&self.me.sigma, b'E', rng).take32();
+        let mut e = coins32(&self.me.sigma, b'E', rng);
         let mut ss_e = [0u8; 32];
         let eph = m.suite.ephemeral();
         let r = crate::suite::eph_encapsulate(
@@ -138,12 +138,12 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let mut ss_i = [0u8; 32];
         if A::MODE == Mode::Kem {
             let peer = peers.lookup(&known.hpk_i).ok_or(Error::UnknownPeer)?;
-            let mut coins = Coins::new(&self.me.sigma, b'I', rng);
+            let mut coins = coins(&self.me.sigma, b'I', rng);
             A::encapsulate(peer.pk, &mut coins, &mut out[l.m2_ct_i()], &mut ss_i);
         }
         let mut x_r = [0u8; 32];
         if hybrid {
-            x_r = Coins::new(&self.me.sigma, b'y', rng).take32();
+            x_r = coins32(&self.me.sigma, b'y', rng);
             out[l.m2_x()].copy_from_slice(&x25519::public(&x_r));
         }
         // Public: hdrB, ct_E, ct_I and X_R are sent (th hashes them).
@@ -171,7 +171,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let k3 = chain.key(b'3');
         let conf = &mut out[l.m2_conf()];
         if A::MODE == Mode::Sig {
-            let mut rnd = Coins::new(&self.me.sigma, b's', rng).take32();
+            let mut rnd = coins32(&self.me.sigma, b's', rng);
             let n = conf.len() - 16;
             A::sign(
                 &self.me.sk,
