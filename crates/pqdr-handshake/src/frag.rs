@@ -51,7 +51,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
 use crate::initiator::Initiator;
-use crate::kdf::{C_FRAG, digest, dk, mac_ok, mac16, mac16_digest};
+use crate::kdf::{C_FRAG, derive_key, digest, mac_ok, mac16, mac16_digest};
 use crate::responder::Responder;
 use crate::suite::{Auth, Suite};
 use crate::wire::{Layout, MSG1, MSG2, MSG3, MSG3_MAX, VERSION};
@@ -84,7 +84,7 @@ pub struct FragKeys {
 
 /// `K_frag = DK(C_FRAG, msg_type ‖ base)` (docs/protocol/fragmentation.md §2).
 fn frag_key(ty: u8, base: &[u8; 32]) -> [u8; 32] {
-    dk(C_FRAG, &[&[ty], base])
+    derive_key(C_FRAG, &[&[ty], base])
 }
 
 impl FragKeys {

@@ -8,8 +8,8 @@ use zeroize::Zeroize;
 use crate::established::{Established, MAX_APP_LABEL};
 use crate::ids::{Identity, Peer, Tai64N};
 use crate::kdf::{
-    C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Key, SIG_CTX_I, SIG_CTX_R, coins, coins32, digest, dk,
-    mac_ok, mac16, mac16_digest,
+    C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Key, SIG_CTX_I, SIG_CTX_R, coins, coins32, derive_key,
+    digest, mac_ok, mac16, mac16_digest,
 };
 use crate::suite::{Auth, EphKey, Ephemeral, Mode, Suite};
 use crate::wire::{
@@ -166,7 +166,7 @@ impl<A: Auth> Initiator<A> {
             idx,
             hpk_r: cfg.peer.hpk,
             hpk_i: me.hpk,
-            mac1_key: dk(C_MAC1, &[&cfg.peer.hpk]),
+            mac1_key: derive_key(C_MAC1, &[&cfg.peer.hpk]),
             r_vk: [0u8; VK_MAX],
             eph: Some(EphKey::generate(suite.ephemeral(), &seed)),
             x_eph: [0u8; 32],
@@ -348,9 +348,10 @@ impl<A: Auth> Initiator<A> {
     fn refresh_mac2(&mut self, now: Instant) {
         let l = self.layout;
         let mac2 = match self.cookie {
-            Some(c) if now < c.expires => {
-                mac16(&dk(C_MAC2, &[&c.value]), &self.msg1[..l.m1_mac2().start])
-            }
+            Some(c) if now < c.expires => mac16(
+                &derive_key(C_MAC2, &[&c.value]),
+                &self.msg1[..l.m1_mac2().start],
+            ),
             _ => [0; 16],
         };
         self.msg1[l.m1_mac2()].copy_from_slice(&mac2);
@@ -390,7 +391,7 @@ impl<A: Auth> Initiator<A> {
         if h.sender != self.idx {
             return Err(Error::UnknownIndex);
         }
-        let key = Key(dk(C_COOKIE_KEY, &[&self.hpk_r, &msg[8..24]]));
+        let key = Key(derive_key(C_COOKIE_KEY, &[&self.hpk_r, &msg[8..24]]));
         let mut sealed = [0u8; 32];
         sealed.copy_from_slice(&msg[24..56]);
         key.open(&mut sealed, &self.msg1[self.layout.m1_mac1()])

@@ -156,7 +156,7 @@ pub(crate) const SIG_CTX_R: &[u8] = b"pqdr-handshake v2 responder";
 pub(crate) const SIG_CTX_I: &[u8] = b"pqdr-handshake v2 initiator";
 
 /// `DK(ctx, parts…)`: BLAKE3 derive_key over the concatenation.
-pub(crate) fn dk(ctx: Ctx, parts: &[&[u8]]) -> [u8; 32] {
+pub(crate) fn derive_key(ctx: Ctx, parts: &[&[u8]]) -> [u8; 32] {
     let mut h = ctx.hasher();
     for p in parts {
         h.update(p);
@@ -260,8 +260,8 @@ impl Chain {
     pub(crate) fn init(suite: u16, hpk_r: &[u8; 32], app_label: &[u8]) -> Self {
         let p = lp16(PROTO);
         let s = suite.to_be_bytes();
-        let ck = dk(C_CK_INIT, &[&p, PROTO, &s, hpk_r]);
-        let th = dk(C_TH, &[&p, PROTO, &s, hpk_r, &lp16(app_label), app_label]);
+        let ck = derive_key(C_CK_INIT, &[&p, PROTO, &s, hpk_r]);
+        let th = derive_key(C_TH, &[&p, PROTO, &s, hpk_r, &lp16(app_label), app_label]);
         let c = Chain {
             ck,
             th,
@@ -322,7 +322,7 @@ impl Chain {
 
     /// `Mix(l, s)`: ck ← DK(C_MIX, ck ‖ l ‖ th ‖ s).
     pub(crate) fn mix(&mut self, label: u8, secret: &[u8]) {
-        self.ck = dk(C_MIX, &[&self.ck, &[label], &self.th, secret]);
+        self.ck = derive_key(C_MIX, &[&self.ck, &[label], &self.th, secret]);
         #[cfg(feature = "test-utils")]
         self.record("mix", Some(label), self.ck);
     }
@@ -341,7 +341,7 @@ impl Chain {
 
     /// `Key(l)` = DK(C_KEY, ck ‖ l ‖ th).
     pub(crate) fn key(&mut self, label: u8) -> Key {
-        let k = Key(dk(C_KEY, &[&self.ck, &[label], &self.th]));
+        let k = Key(derive_key(C_KEY, &[&self.ck, &[label], &self.th]));
         #[cfg(feature = "test-utils")]
         self.record("key", Some(label), k.0);
         k
@@ -349,7 +349,7 @@ impl Chain {
 
     /// `secret = DK(C_OUT, ck ‖ th)`.
     pub(crate) fn output(&self) -> [u8; 32] {
-        dk(C_OUT, &[&self.ck, &self.th])
+        derive_key(C_OUT, &[&self.ck, &self.th])
     }
 
     #[cfg(feature = "test-utils")]
@@ -496,7 +496,7 @@ mod tests {
             C_FRAG,
         ] {
             assert_eq!(hash_derive_key_context(c.s), c.key, "{}", c.s);
-            assert_eq!(dk(c, &[b"x"]), blake3::derive_key(c.s, b"x"));
+            assert_eq!(derive_key(c, &[b"x"]), blake3::derive_key(c.s, b"x"));
         }
     }
 

@@ -7,7 +7,7 @@ use zeroize::Zeroize;
 
 use crate::established::{Established, MAX_APP_LABEL};
 use crate::ids::{Identity, Load, PeerStore, Tai64N};
-use crate::kdf::{C_BISCUIT, C_MAC1, Chain, Key, SIG_CTX_I, dk, mac_ok, mac16};
+use crate::kdf::{C_BISCUIT, C_MAC1, Chain, Key, SIG_CTX_I, derive_key, mac_ok, mac16};
 use crate::suite::{Auth, Mode, Suite};
 use crate::wire::{self, BISCUIT_PT, HDR_B, Layout, MSG3, biscuit_ad};
 use crate::{Error, Instant, Role};
@@ -80,7 +80,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let mut label = [0u8; MAX_APP_LABEL];
         label[..app_label.len()].copy_from_slice(app_label);
         let mut s = Responder {
-            mac1_key: dk(C_MAC1, &[&me.hpk]),
+            mac1_key: derive_key(C_MAC1, &[&me.hpk]),
             me,
             label,
             label_len: app_label.len(),
@@ -233,7 +233,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let mut pt = [0u8; BISCUIT_PT + 16];
         let opened = self.bkeys.iter().any(|bk| {
             pt.copy_from_slice(&b[16..]);
-            Key(dk(C_BISCUIT, &[bk, &b[..16]]))
+            Key(derive_key(C_BISCUIT, &[bk, &b[..16]]))
                 .open(&mut pt, &ad)
                 .is_ok()
         });

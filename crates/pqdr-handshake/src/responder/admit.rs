@@ -10,7 +10,8 @@ use super::{Reply, Responder, SOURCE_BURST, SOURCE_INTERVAL_MS};
 use crate::Error;
 use crate::ids::{Load, gcra};
 use crate::kdf::{
-    C_COOKIE, C_COOKIE_KEY, C_MAC2, C_SOURCE, Key, digest, dk, lp16, mac_ok, mac16, mac16_digest,
+    C_COOKIE, C_COOKIE_KEY, C_MAC2, C_SOURCE, Key, derive_key, digest, lp16, mac_ok, mac16,
+    mac16_digest,
 };
 use crate::suite::{Auth, Mode, Suite};
 use crate::wire::{self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, Layout, MSG1};
@@ -106,14 +107,19 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
     }
 
     pub(super) fn cookie(&self, which: usize, src: &[u8]) -> [u8; 16] {
-        let full = dk(C_COOKIE, &[&self.csecrets[which], &lp16(src), src]);
+        let full = derive_key(C_COOKIE, &[&self.csecrets[which], &lp16(src), src]);
         let mut c = [0u8; 16];
         c.copy_from_slice(&full[..16]);
         c
     }
 
     fn mac2_valid(&self, src: &[u8], body: &[u8], mac2: &[u8]) -> bool {
-        (0..2).any(|w| mac_ok(&mac16(&dk(C_MAC2, &[&self.cookie(w, src)]), body), mac2))
+        (0..2).any(|w| {
+            mac_ok(
+                &mac16(&derive_key(C_MAC2, &[&self.cookie(w, src)]), body),
+                mac2,
+            )
+        })
     }
 
     fn cookie_reply<R: CryptoRng + ?Sized>(
@@ -130,14 +136,14 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let out = &mut out[..COOKIE_REPLY_LEN];
         wire::write_header(out, COOKIE_REPLY, h.suite, h.sender, None);
         rng.fill_bytes(&mut out[8..24]);
-        let key = Key(dk(C_COOKIE_KEY, &[&self.me.hpk, &out[8..24]]));
+        let key = Key(derive_key(C_COOKIE_KEY, &[&self.me.hpk, &out[8..24]]));
         out[24..40].copy_from_slice(&self.cookie(0, src));
         key.seal(&mut out[24..56], mac1);
         Ok(Reply::CookieReply(COOKIE_REPLY_LEN))
     }
 
     fn source_ok(&mut self, src: &[u8], now: crate::Instant) -> bool {
-        let h = dk(C_SOURCE, &[&self.src_key, src]);
+        let h = derive_key(C_SOURCE, &[&self.src_key, src]);
         let mut t = [0u8; 8];
         t.copy_from_slice(&h[..8]);
         let tag = u64::from_be_bytes(t);

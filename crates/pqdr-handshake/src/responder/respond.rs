@@ -8,7 +8,9 @@ use zeroize::Zeroize;
 use super::admit::Msg1;
 use super::{PEER_INTERVAL_MS, Reply, Responder};
 use crate::ids::{PeerStore, Tai64N, gcra};
-use crate::kdf::{C_BISCUIT, Chain, Key, SIG_CTX_R, coins, coins32, digest, dk, mac16_digest};
+use crate::kdf::{
+    C_BISCUIT, Chain, Key, SIG_CTX_R, coins, coins32, derive_key, digest, mac16_digest,
+};
 use crate::suite::{Auth, Mode};
 use crate::wire::{self, BISCUIT_PT, MSG2, biscuit_ad};
 use crate::{Error, Instant, x25519};
@@ -213,7 +215,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         pt[52..84].copy_from_slice(&chain.ck);
         pt[84..116].copy_from_slice(&chain.th);
-        let key = Key(dk(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));
+        let key = Key(derive_key(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));
         let ad = biscuit_ad(m.suite.id(), m.h.sender, idx_r, &self.me.hpk);
         key.seal(&mut b[16..], &ad);
         let mac = mac16_digest(&k_m.0, &head, &out[l.m2_conf().start..l.m2_mac1().start]);
