@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Instructions per operation (valgrind callgrind, exact and repeatable) of the
-# main operations of the four primitive crates, from their `ops` examples:
+# main operations of the four primitive crates, from their `<crate>_ops` examples (`mlkem_ops`, `mldsa_ops`, `ntrup_ops`, `mceliece_ops`):
 # (count at N2 iterations - count at N1) / (N2 - N1), so set-up is excluded.
 #   scripts/instr-counts.sh            # prints "crate set op instructions" lines
 # Used to show a refactor changed no speed (run before and after, compare).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build -q --release -p pqdr-mlkem --example ops
-cp "${CARGO_TARGET_DIR:-target}"/release/examples/ops /tmp/ops-mlkem.$$
-cargo build -q --release -p pqdr-mldsa --example ops
-cp "${CARGO_TARGET_DIR:-target}"/release/examples/ops /tmp/ops-mldsa.$$
-cargo build -q --release -p pqdr-ntrup --example ops
-cp "${CARGO_TARGET_DIR:-target}"/release/examples/ops /tmp/ops-ntrup.$$
-cargo build -q --release -p pqdr-mceliece --example ops
-cp "${CARGO_TARGET_DIR:-target}"/release/examples/ops /tmp/ops-mceliece.$$
+cargo build -q --release -p pqdr-mlkem --example mlkem_ops
+cp "${CARGO_TARGET_DIR:-target}"/release/examples/mlkem_ops /tmp/ops-mlkem.$$
+cargo build -q --release -p pqdr-mldsa --example mldsa_ops
+cp "${CARGO_TARGET_DIR:-target}"/release/examples/mldsa_ops /tmp/ops-mldsa.$$
+cargo build -q --release -p pqdr-ntrup --example ntrup_ops
+cp "${CARGO_TARGET_DIR:-target}"/release/examples/ntrup_ops /tmp/ops-ntrup.$$
+cargo build -q --release -p pqdr-mceliece --example mceliece_ops
+cp "${CARGO_TARGET_DIR:-target}"/release/examples/mceliece_ops /tmp/ops-mceliece.$$
 trap 'rm -f /tmp/ops-*.$$' EXIT
 
 count() { # binary args... -> instructions

@@ -1,6 +1,6 @@
 //! Runs one operation of one parameter set `n` times (for instruction counts
 //! under `valgrind --tool=callgrind` and for profiling):
-//! `cargo run --release -p pqdr-ntrup --example ops -- sntrup761 keygen 10`.
+//! `cargo run --release -p pqdr-ntrup --example ntrup_ops -- sntrup761 keygen 10`.
 //! With `--features self-test`, `keygen` includes the pair-wise consistency
 //! test and the operation `selftest` runs the set's `self_test()`.
 

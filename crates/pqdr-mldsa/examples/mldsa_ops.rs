@@ -1,5 +1,5 @@
 //! Runs one ML-DSA operation in a loop, for profilers and instruction counts:
-//! `cargo run --release -p pqdr-mldsa --example ops -- <keygen|sign|verify|sign-expanded|verify-expanded> <44|65|87> [iterations]`.
+//! `cargo run --release -p pqdr-mldsa --example mldsa_ops -- <keygen|sign|verify|sign-expanded|verify-expanded> <44|65|87> [iterations]`.
 //! With `--features self-test`, `keygen` includes the pair-wise consistency
 //! test and the operation `selftest` runs the set's `self_test()`.
 

@@ -1,6 +1,6 @@
 //! Runs one ML-KEM operation in a loop, for profilers and instruction counts:
-//! `cargo run --release -p pqdr-mlkem --example ops -- <512|768|1024> <keygen|encaps|decaps> [iterations]`
-//! e.g. `valgrind --tool=callgrind target/release/examples/ops 768 decaps 100`.
+//! `cargo run --release -p pqdr-mlkem --example mlkem_ops -- <512|768|1024> <keygen|encaps|decaps> [iterations]`
+//! e.g. `valgrind --tool=callgrind target/release/examples/mlkem_ops 768 decaps 100`.
 //! With `--features self-test`, `keygen` includes the pair-wise consistency
 //! test and the operation `selftest` runs the set's `self_test()`.
 #![allow(

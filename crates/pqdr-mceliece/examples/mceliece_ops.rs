@@ -1,7 +1,7 @@
 //! Runs one Classic McEliece operation in a loop, for profilers and
 //! instruction counts:
-//! `cargo run --release -p pqdr-mceliece --example ops -- <348864|460896f|6960119> <keygen|encaps|decaps> [iterations]`
-//! e.g. `valgrind --tool=callgrind target/release/examples/ops 348864 decaps 10`.
+//! `cargo run --release -p pqdr-mceliece --example mceliece_ops -- <348864|460896f|6960119> <keygen|encaps|decaps> [iterations]`
+//! e.g. `valgrind --tool=callgrind target/release/examples/mceliece_ops 348864 decaps 10`.
 //! Keys live in boxed caller buffers (the public key is 255 KB – 1 MB).
 //! With `--features self-test`, `keygen` includes the pair-wise consistency
 //! test and the operation `selftest` runs the set's `self_test_into`.
