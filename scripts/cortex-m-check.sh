@@ -17,6 +17,11 @@ OUT=${CARGO_TARGET_DIR:-$ROOT/target}/cortex-m
 SYSROOT=$(scripts/cortex-m-sysroot.sh | tail -n 1)
 LLD=$(rustc $TC --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
 export RUSTFLAGS="--sysroot $SYSROOT -C linker=$LLD -C link-arg=-Tlink.x"
+# The firmware profile's `debug = true` (embedded/Cargo.toml): the multiply /
+# division gate (cortex-m-mull.py) maps every instruction to its source line.
+# .ci/run exports CARGO_PROFILE_RELEASE_DEBUG=false for its own builds, which
+# would override the profile and leave every site at "?:0", unreviewable.
+export CARGO_PROFILE_RELEASE_DEBUG=true
 ELF=$OUT/build/$TARGET/release/pqdr-embedded
 # -icount shift=0: the virtual clock advances 1 ns per instruction, which
 # SysTick turns into instruction counts (embedded/src/ticks.rs).
