@@ -32,15 +32,15 @@ LOC = re.compile(r"^(?:inlined by )?(/\S+):(\d+)")
 # Reviewed: (file under crates/, regex on the source line's text, operands).
 # Keyed by text, not line number, so that edits elsewhere do not matter.
 KNOWN = [
-    ("mlkem/src/.*", r"COMPRESS_M|compress",
+    ("pqdr-mlkem/src/.*", r"COMPRESS_M|compress",
      "SECRET: Compress_d (FIPS 203 (4.7)) as a multiply-shift, on u, v and m'"),
-    ("mldsa/src/.*", r"wrapping_mul|mont\(|i64::from",
+    ("pqdr-mldsa/src/.*", r"wrapping_mul|mont\(|i64::from",
      "SECRET: Montgomery products (FIPS 204 Algorithm 49: NTT, pointwise products)"),
-    ("ntrup/src/.*", r"self\.m\)|\* m\)|quotient|divmod",
+    ("pqdr-ntrup/src/.*", r"self\.m\)|\* m\)|quotient|divmod",
      "SECRET: reduction mod q / division by a constant as a multiply-shift"),
-    ("mceliece/src/pk_gen/t_stage.rs", r"ct: public division", "public: row sizes"),
-    ("mceliece/src/controlbits.rs", r"sort_records", "public: record index arithmetic"),
-    (r"\w+/src/.*", r"chunks_exact|\.zip\(|enumerate\(\)",
+    ("pqdr-mceliece/src/pk_gen/t_stage.rs", r"ct: public division", "public: row sizes"),
+    ("pqdr-mceliece/src/controlbits.rs", r"sort_records", "public: record index arithmetic"),
+    (r"[\w-]+/src/.*", r"chunks_exact|\.zip\(|enumerate\(\)",
      "public: slice length arithmetic (inlined from core)"),
 ]
 
