@@ -14,8 +14,12 @@
 mod error;
 #[cfg(feature = "p256")]
 mod p256_ecdh;
+#[cfg(feature = "p384")]
+mod p384_ecdh;
 #[cfg(feature = "p256")]
 pub mod secp256r1_mlkem768;
+#[cfg(feature = "p384")]
+pub mod secp384r1_mlkem1024;
 mod tls;
 #[cfg(feature = "kem")]
 mod traits;

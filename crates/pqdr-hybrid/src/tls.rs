@@ -4,7 +4,8 @@
 
 /// The 64-byte shared secret of a TLS hybrid group: its two 32-byte secrets
 /// in the order the group fixes (`ss_ML-KEM ‖ ss_X25519` for X25519MLKEM768,
-/// `ss_ECDH ‖ ss_ML-KEM` for SecP256r1MLKEM768), the `(EC)DHE` input of the
+/// `ss_ECDH ‖ ss_ML-KEM` for SecP256r1MLKEM768; SecP384r1MLKEM1024 has its
+/// own 80-byte secret), the `(EC)DHE` input of the
 /// TLS 1.3 key schedule. The family's [`pqdr_common::SharedSecret`] at 64
 /// bytes: zeroized on drop, compared in constant time, never printed.
 pub type SharedSecret = pqdr_common::SharedSecret<64>;

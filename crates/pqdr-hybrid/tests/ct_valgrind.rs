@@ -4,13 +4,13 @@
 //! X-Wing seed (key expansion: SHAKE256, ML-KEM key generation, X25519 base
 //! multiplication), `eseed` (encapsulation), the seed and the ciphertext
 //! (decapsulation of a valid and a modified ciphertext), and for
-//! X25519MLKEM768 and SecP256r1MLKEM768 the client and server randomness and
+//! X25519MLKEM768, SecP256r1MLKEM768 and SecP384r1MLKEM1024 the client and server randomness and
 //! the server share's ML-KEM ciphertext.
 //! Memcheck then reports any branch or memory index that depends on them.
 //! The crates declassify only what the specifications make public: ML-KEM's
-//! `ρ`, X25519 and P-256 public keys (`pk_X`, `ct_X`, the TLS shares'
-//! X25519 keys and P-256 points) and the verdicts of the TLS all-zero X25519
-//! and P-256 point-at-infinity checks. Outputs are declassified before they
+//! `ρ`, X25519, P-256 and P-384 public keys (`pk_X`, `ct_X`, the TLS shares'
+//! X25519 keys and P-256 / P-384 points) and the verdicts of the TLS all-zero X25519
+//! and P-256 / P-384 point-at-infinity checks. Outputs are declassified before they
 //! are compared.
 //!
 //! ```sh
@@ -173,6 +173,61 @@ fn p256_tls_exchange_is_constant_time() {
                 .expect("valid")
                 .as_bytes();
             classify(&mut server_share[65..]);
+            let mut ss = *client
+                .finish(&ServerShare::from_array(&server_share))
+                .expect("valid")
+                .as_bytes();
+            declassify(&mut ss);
+            assert_eq!(ss, expected);
+            assert_eq!(&ss == ss_ref.as_bytes(), !tamper);
+        }
+    }
+}
+
+/// SecP384r1MLKEM1024 (feature `p384`): client key generation (ML-KEM and
+/// the FIPS 186-5 A.2.1 scalar reduction, `d·G`), the server's side and the
+/// client's side with secret randomness, as for SecP256r1MLKEM768. The P-384
+/// points stay public (they are validated with branches, as they may be).
+#[cfg(feature = "p384")]
+#[test]
+fn p384_tls_exchange_is_constant_time() {
+    use pqdr_hybrid::secp384r1_mlkem1024::{self as p384, ClientSecret, ServerShare};
+
+    // Two scalar seeds: a random-looking one and c = 2^448 - 1 (the
+    // reduction's largest input).
+    for fill in [0x88u8, 0xff] {
+        let mut client_seed = [fill; p384::CLIENT_SEED_SIZE];
+        let mut server_seed = [fill ^ 0x11; p384::SERVER_SEED_SIZE];
+        let client_ref = ClientSecret::from_seed(&client_seed);
+        let (reply_ref, ss_ref) =
+            p384::server_respond_deterministic(client_ref.share(), &server_seed).expect("valid");
+
+        classify(&mut client_seed);
+        classify(&mut server_seed);
+        let client = ClientSecret::from_seed(&client_seed);
+        let mut share = *client.share().as_bytes();
+        declassify(&mut share);
+        assert_eq!(&share, client_ref.share().as_bytes());
+        let (reply, ss_server) =
+            p384::server_respond_deterministic(client_ref.share(), &server_seed)
+                .expect("valid share");
+        let mut reply_bytes = *reply.as_bytes();
+        let mut ss_bytes = *ss_server.as_bytes();
+        declassify(&mut reply_bytes);
+        declassify(&mut ss_bytes);
+        assert_eq!(&reply_bytes, reply_ref.as_bytes());
+        assert_eq!(&ss_bytes, ss_ref.as_bytes());
+
+        for tamper in [false, true] {
+            let mut server_share = *reply_ref.as_bytes();
+            if tamper {
+                server_share[110] ^= 0x10;
+            }
+            let expected = *client_ref
+                .finish(&ServerShare::from_array(&server_share))
+                .expect("valid")
+                .as_bytes();
+            classify(&mut server_share[97..]);
             let mut ss = *client
                 .finish(&ServerShare::from_array(&server_share))
                 .expect("valid")

@@ -52,6 +52,14 @@ fn length_errors_name_the_object_and_both_sizes() {
         let e = p256::ServerShare::from_slice(&[4; 1154]).unwrap_err();
         assert_length(e, "server key share", 1153, 1154);
     }
+    #[cfg(feature = "p384")]
+    {
+        use pqdr_hybrid::secp384r1_mlkem1024 as p384;
+        let e = p384::ClientShare::from_slice(&[4; 1664]).unwrap_err();
+        assert_length(e, "client key share", 1665, 1664);
+        let e = p384::ServerShare::from_slice(&[4; 1666]).unwrap_err();
+        assert_length(e, "server key share", 1665, 1666);
+    }
 }
 
 #[test]

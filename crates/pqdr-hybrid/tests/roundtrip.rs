@@ -1,6 +1,6 @@
 //! Round trips, implicit rejection, typed errors on wrong lengths and
 //! invalid keys, zeroization and `Debug` of the hybrids (SecP256r1MLKEM768
-//! with the feature `p256`).
+//! with the feature `p256`, SecP384r1MLKEM1024 with `p384`).
 
 mod common;
 
@@ -320,5 +320,110 @@ mod secp256r1 {
         // that a validated point can never reach refuses it.
         assert_eq!(client.finish(&reply), Err(Error::InvalidPoint));
         assert!(Error::InvalidPoint.to_string().contains("P-256"));
+    }
+}
+
+#[cfg(feature = "p384")]
+mod secp384r1 {
+    use super::common::TestRng;
+    use pqdr_hybrid::Error;
+    use pqdr_hybrid::secp384r1_mlkem1024::{self as tls, ClientSecret, ClientShare, ServerShare};
+    use zeroize::Zeroize;
+
+    #[test]
+    fn p384_round_trips() {
+        let mut rng = TestRng(0x384);
+        for _ in 0..4 {
+            let client = ClientSecret::generate(&mut rng);
+            assert_eq!(
+                client.share().as_bytes()[0],
+                0x04,
+                "uncompressed point first"
+            );
+            let share = ClientShare::from_slice(client.share().as_bytes()).expect("1665 bytes");
+            let (reply, ss_server) = tls::server_respond(&share, &mut rng).expect("valid share");
+            assert_eq!(reply.as_bytes()[0], 0x04);
+            let reply = ServerShare::from_slice(reply.as_bytes()).expect("1665 bytes");
+            let ss_client = client.finish(&reply).expect("valid share");
+            assert_eq!(ss_client, ss_server);
+            assert_eq!(ss_client.as_bytes().len(), tls::SHARED_SECRET_SIZE);
+        }
+    }
+
+    /// A changed ML-KEM ciphertext changes only the ML-KEM half (the last
+    /// 32 bytes), the same way each time; a changed ECDH point is refused or
+    /// changes the ECDH half.
+    #[test]
+    fn p384_implicit_rejection_changes_the_mlkem_half() {
+        let client = ClientSecret::from_seed(&[3; tls::CLIENT_SEED_SIZE]);
+        let (reply, ss) =
+            tls::server_respond_deterministic(client.share(), &[4; tls::SERVER_SEED_SIZE])
+                .expect("valid");
+        for pos in [97, 500, 1664] {
+            let mut bytes = *reply.as_bytes();
+            bytes[pos] ^= 0x01;
+            let got = client
+                .finish(&ServerShare::from_array(&bytes))
+                .expect("valid point");
+            assert_eq!(got.as_bytes()[..48], ss.as_bytes()[..48]);
+            assert_ne!(got.as_bytes()[48..], ss.as_bytes()[48..]);
+            assert_eq!(client.finish(&ServerShare::from_array(&bytes)), Ok(got));
+        }
+    }
+
+    #[test]
+    fn p384_errors_are_typed() {
+        for len in [0, 97, 1568, 1664, 1666] {
+            assert_eq!(
+                ClientShare::from_slice(&vec![4; len]),
+                Err(Error::Length {
+                    what: pqdr_hybrid::Object::ClientShare,
+                    expected: 1665,
+                    actual: len
+                })
+            );
+        }
+        for len in [0, 1568, 1664, 1666] {
+            assert_eq!(
+                ServerShare::from_slice(&vec![4; len]),
+                Err(Error::Length {
+                    what: pqdr_hybrid::Object::ServerShare,
+                    expected: 1665,
+                    actual: len
+                })
+            );
+        }
+        let client = ClientSecret::from_seed(&[1; tls::CLIENT_SEED_SIZE]);
+        let seed = [2; tls::SERVER_SEED_SIZE];
+        // A valid point with an ek failing the modulus check: InvalidKey.
+        let mut share = *client.share().as_bytes();
+        share[97] = 0xff;
+        share[98] |= 0x0f;
+        assert_eq!(
+            tls::server_respond_deterministic(&ClientShare::from_array(&share), &seed),
+            Err(Error::InvalidKey)
+        );
+        // An invalid point and an invalid ek: the point is checked first.
+        share[1] ^= 1;
+        assert_eq!(
+            tls::server_respond_deterministic(&ClientShare::from_array(&share), &seed),
+            Err(Error::InvalidPoint)
+        );
+    }
+
+    #[test]
+    fn p384_secrets_zeroize_and_do_not_print() {
+        let mut client = ClientSecret::from_seed(&[0xA7; tls::CLIENT_SEED_SIZE]);
+        let (reply, ss) =
+            tls::server_respond_deterministic(client.share(), &[5; tls::SERVER_SEED_SIZE])
+                .expect("valid");
+        let shown = format!("{client:?} {ss:?}");
+        assert!(!shown.contains("a7") && !shown.contains("167"), "{shown}");
+        assert_eq!(format!("{ss:?}"), "SharedSecret(…)");
+        client.zeroize();
+        // The scalar is now 0, so d·Q is the point at infinity: the check
+        // that a validated point can never reach refuses it.
+        assert_eq!(client.finish(&reply), Err(Error::InvalidPoint));
+        assert!(Error::InvalidPoint.to_string().contains("P-384"));
     }
 }
