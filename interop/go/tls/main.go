@@ -1,5 +1,5 @@
 // Command tls is the Go side of pqdr-rustls' live interop tests
-// (crates/pqdr-rustls/tests/go_interop.rs): a crypto/tls server or client
+// (crates/pqdr-rustls/tests/tls/go_interop.rs): a crypto/tls server or client
 // on loopback, TLS 1.3 only, restricted to the key-exchange groups given on
 // the command line. Standard library only; one binary serves every group.
 //

@@ -11,10 +11,6 @@
 //! Needs `go` on `PATH` (or at /usr/local/go/bin/go); the test fails, not
 //! skips, without it.
 
-#![allow(clippy::panic_in_result_fn, reason = "test code")]
-
-mod common;
-
 use core::time::Duration;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -22,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::{Arc, OnceLock};
 
-use common::{
+use crate::common::{
     CA_PEM, CERT_PEM, GROUPS, KEY_PEM, Tampered, client_config, provider_with, refused_tamper,
     ring_x25519, server_config, server_name,
 };

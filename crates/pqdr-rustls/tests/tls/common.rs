@@ -1,13 +1,6 @@
 //! Shared by the tests: rustls configurations with chosen groups, the test
 //! certificates, an in-memory handshake, and a group wrapper that tampers
 //! with the key share it sends.
-#![allow(
-    dead_code,
-    unreachable_pub,
-    missing_docs,
-    clippy::panic_in_result_fn,
-    reason = "test helpers"
-)]
 
 use std::io::{Read, Write};
 use std::sync::Arc;

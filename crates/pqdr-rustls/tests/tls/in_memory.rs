@@ -3,9 +3,7 @@
 //! (the client's first share is classical X25519, the server insists on a
 //! pqdr group), and tampered key shares refused with rustls' typed error.
 
-mod common;
-
-use common::{
+use crate::common::{
     GROUPS, Side, Tampered, client_config, handshake, provider_with, refused_tamper, ring_x25519,
     server_config,
 };
