@@ -47,14 +47,22 @@ fn go_binary() -> &'static Path {
             .find(|go| Command::new(go).arg("version").output().is_ok())
             .expect("Go ≥ 1.26 (`go` on PATH or /usr/local/go/bin/go) is needed for this test");
         let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("pqdr-go-tls");
-        let status = Command::new(go)
+        let mut build = Command::new(go);
+        build
             .args(["build", "-o"])
             .arg(&out)
             .arg("./tls")
             .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../interop/go"))
-            .env("GOTOOLCHAIN", "local")
-            .status()
-            .expect("go build");
+            // The installed Go, never a downloaded toolchain.
+            .env("GOTOOLCHAIN", "local");
+        if std::env::var_os("GOCACHE").is_none() && std::env::var_os("HOME").is_none() {
+            // Go needs a build cache; without $HOME it has no default one.
+            build.env(
+                "GOCACHE",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-cache"),
+            );
+        }
+        let status = build.status().expect("go build");
         assert!(status.success(), "go build ./tls failed");
         out
     })
