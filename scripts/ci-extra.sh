@@ -56,7 +56,11 @@ step "small-memory configurations: ML-KEM small-stack, ML-DSA small-stack (the b
 # Each crate's tests/kat.rs and tests/acvp.rs run the official vectors, so the
 # crate runs below are the KAT/ACVP runs of each configuration too (AVX2 paths:
 # `simd` is a default feature); no root-package build is needed for them.
-cargo test --release -p pqdr-mlkem --features small-stack 2>&1 | grep -E "^test result|FAILED|panicked"
+# The targets small-stack changes: the library's unit tests (the on-the-fly
+# matrix and its twins), the vectors, the stack budgets and the property and
+# implicit-rejection tests; the encoding and error tests do not depend on it.
+cargo test --release -p pqdr-mlkem --features small-stack --lib --test kat --test acvp --test stack \
+  --test implicit_rejection --test proptest 2>&1 | grep -E "^test result|FAILED|panicked"
 for f in small-stack smallest-stack; do
   cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip --test kat --test acvp 2>&1 \
     | grep -E "^test result|FAILED|panicked"
@@ -66,21 +70,21 @@ done
 cargo test --release -p pqdr-mldsa --no-default-features --features alloc,ml_dsa_44,ml_dsa_65,ml_dsa_87,smallest-stack \
   --test kat --test acvp 2>&1 | grep -E "^test result|FAILED|panicked"
 
-step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece, and the katkem/katsign CLI"
-# One build: the four crates' tests/kat.rs and tests/acvp.rs and the root's
-# tests/kat_cli.rs, with the root's feature sets (every parameter set, alloc,
-# kem, pkcs8) and no `simd`. pqdr-keccak's own `simd` feature is on: ML-KEM
+step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece, every parameter set"
+# One build: the four crates' tests/kat.rs and tests/acvp.rs with every
+# parameter set and no `simd`. pqdr-keccak's own `simd` feature is on: ML-KEM
 # must stay on the scalar Keccak beside it (crates/pqdr-mlkem, issue #17;
-# each crate passes its own AVX2 token, or none, to pqdr-keccak).
-cargo test --release -p pqdr-suite -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --no-default-features \
-  --features pqdr-suite/mlkem,pqdr-suite/mldsa,pqdr-suite/ntrup,pqdr-suite/mceliece,pqdr-keccak/simd \
-  --test kat --test acvp --test kat_cli 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
-# McEliece's decoder unit tests (FFT, transposed FFT and Berlekamp-Massey
-# against independent references) on the portable path; with `simd` they ran
-# on AVX2 in the README command.
-cargo test --release -p pqdr-mceliece --no-default-features \
-  --features alloc,mceliece348864,mceliece460896,mceliece6960119,mceliece8192128 --lib 2>&1 \
-  | grep -E "^test result|FAILED|panicked"
+# each crate passes its own AVX2 token, or none, to pqdr-keccak). The
+# katkem/katsign CLI (root tests/kat_cli.rs) runs in the README command only:
+# it calls the same library functions these suites call, and building the
+# root package again without `simd` (its registry instantiates every set)
+# was this step's largest compilation (issue #37 item 7).
+cargo test --release -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --no-default-features \
+  --features pqdr-mlkem/alloc,pqdr-mlkem/ml_kem_512,pqdr-mlkem/ml_kem_768,pqdr-mlkem/ml_kem_1024,pqdr-mldsa/alloc,pqdr-mldsa/ml_dsa_44,pqdr-mldsa/ml_dsa_65,pqdr-mldsa/ml_dsa_87,pqdr-ntrup/alloc,pqdr-ntrup/sntrup653,pqdr-ntrup/sntrup761,pqdr-ntrup/sntrup857,pqdr-ntrup/sntrup953,pqdr-ntrup/sntrup1013,pqdr-ntrup/sntrup1277,pqdr-mceliece/alloc,pqdr-mceliece/mceliece348864,pqdr-mceliece/mceliece348864f,pqdr-mceliece/mceliece460896,pqdr-mceliece/mceliece460896f,pqdr-mceliece/mceliece6688128,pqdr-mceliece/mceliece6688128f,pqdr-mceliece/mceliece6960119,pqdr-mceliece/mceliece6960119f,pqdr-mceliece/mceliece8192128,pqdr-mceliece/mceliece8192128f,pqdr-mceliece/mceliece348864pc,pqdr-mceliece/mceliece348864pcf,pqdr-mceliece/mceliece460896pc,pqdr-mceliece/mceliece460896pcf,pqdr-mceliece/mceliece6688128pc,pqdr-mceliece/mceliece6688128pcf,pqdr-mceliece/mceliece6960119pc,pqdr-mceliece/mceliece6960119pcf,pqdr-mceliece/mceliece8192128pc,pqdr-mceliece/mceliece8192128pcf,pqdr-keccak/simd \
+  --test kat --test acvp --lib 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
+# (--lib above: the four crates' unit tests on the portable path too, e.g.
+# McEliece's decoder — FFT, transposed FFT, Berlekamp-Massey — against
+# independent references; with `simd` they ran on AVX2 in the README command.)
 cargo clippy -p pqdr-mlkem --no-default-features --features ml_kem_512,ml_kem_768,ml_kem_1024 \
   --all-targets -- -D warnings
 
