@@ -251,7 +251,12 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
     buf: &mut Scratch<P>,
     be: Option<Avx2>,
 ) {
-    mul_full::<P, Q, true>(a, b, buf, be);
+    match be {
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
+        }
+        _ => mul_full::<P, Q, true>(a, b, buf, be),
+    }
     let full = &buf.as_flattened()[..2 * P];
     for (k, ak) in a.iter_mut().enumerate() {
         *ak = Fq::<Q>::freeze(folded::<P>(full, k));
@@ -278,7 +283,12 @@ pub(crate) fn r3_mult_on<const P: usize>(
     buf: &mut Scratch<P>,
     be: Option<Avx2>,
 ) {
-    mul_full::<P, 3, false>(a, b, buf, be);
+    match be {
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
+        }
+        _ => mul_full::<P, 3, false>(a, b, buf, be),
+    }
     let full = &buf.as_flattened()[..2 * P];
     for (k, hk) in h.iter_mut().enumerate() {
         *hk = f3_freeze(folded::<P>(full, k));
