@@ -1,4 +1,5 @@
-//! The R/q and R/3 products of the middle sets (683 <= p <= 1024) by a
+//! The R/q and R/3 products of the sets with p <= 1024 (all but
+//! sntrup1277, whose product of degree 2552 does not fit) by a
 //! number-theoretic transform, AVX2 (the products of Core `KeyGen`,
 //! `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the portable
 //! Karatsuba product `mult::mul_full` (same full product, compared in
@@ -477,30 +478,54 @@ fn half(x: &mut Poly, y: &mut Poly, (a, b): (&[i16], &[i8]), s: usize, t: &Prime
     }
 }
 
-/// Whether the transform product serves degree p: `2p - 1 <= 2048` and the
-/// scratch (3p entries) holds the 2048 coefficients of `U` and `V`.
+/// Whether the transform product serves degree p: `2p - 1 <= 2048`.
 pub(crate) const fn ntt_fits(p: usize) -> bool {
-    3 * p >= 2 * N && 2 * p - 1 <= 2 * N
+    2 * p - 1 <= 2 * N
 }
 
-/// The full product `a b` into `full[..2048]` (`full[k]` for `k >= 2p - 1`
-/// is 0 modulo q): with `REDUCE` congruent to the product modulo q with
-/// `|full[k]| < 3q`, else the exact integer product (`|a|, |b| <= 1`).
-/// `|a| <= (q - 1) / 2`, `b` small. Requires [`ntt_fits`]`(P)`.
+/// The full product `a b` into `full[..2p]` (`full[2p - 1]` is 0 modulo q;
+/// `full` is the product's scratch, at least `max(2p, 1024)` entries): with
+/// `REDUCE` congruent to the product modulo q with `|full[k]| < 3q`, else
+/// the exact integer product (`|a|, |b| <= 1`). `|a| <= (q - 1) / 2`, `b`
+/// small. Requires [`ntt_fits`]`(P)`.
 pub(crate) fn ntt_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: &[i16; P],
     b: &[i8; P],
 ) {
-    assert!(ntt_fits(P), "ntt_mul: p outside 683..=1024");
+    assert!(ntt_fits(P), "ntt_mul: p > 1024");
     let _ = token;
-    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-    unsafe { ntt_mul_avx2::<Q, REDUCE>(&mut full[..2 * N], a, b) }
+    if full.len() >= 2 * N {
+        let (lo, hi) = full[..2 * N].split_at_mut(N);
+        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+        unsafe { ntt_mul_avx2::<Q, REDUCE>(lo, hi, a, b) }
+    } else {
+        // SAFETY: as above.
+        unsafe { ntt_mul_short_avx2::<Q, REDUCE>(&mut full[..2 * P], a, b) }
+    }
 }
 
+/// [`ntt_mul_avx2`] for a scratch shorter than 2048 entries (p = 653):
+/// the top half on the stack, its first `2p - 1024` entries copied out.
 #[target_feature(enable = "avx2")]
-fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], a: &[i16], b: &[i8]) {
+#[inline(never)]
+fn ntt_mul_short_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], a: &[i16], b: &[i8]) {
+    let mut z0 = [0i16; N];
+    let mut zg = Wipe::new(&mut z0);
+    let (lo, hi) = full.split_at_mut(N);
+    ntt_mul_avx2::<Q, REDUCE>(lo, &mut zg[..], a, b);
+    hi.copy_from_slice(&zg[..hi.len()]);
+}
+
+/// The product: `lo = c[..1024]`, `hi = c[1024..2048]` (1024 entries each).
+#[target_feature(enable = "avx2")]
+fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(
+    lo: &mut [i16],
+    hi: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+) {
     let (mut x0, mut y0): (Poly, Poly) = ([[0; 16]; REGS], [[0; 16]; REGS]);
     let (mut xg, mut yg) = (Wipe::new(&mut x0), Wipe::new(&mut y0));
     let (x, y): (&mut Poly, &mut Poly) = (&mut xg, &mut yg);
@@ -518,7 +543,7 @@ fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], a: &[i16], b
     let m1 = (_mm256_set1_epi16(m1[0]), _mm256_set1_epi16(m1[1]));
     let m2 = (_mm256_set1_epi16(m2[0]), _mm256_set1_epi16(m2[1]));
     for s in 0..2 {
-        let out = &mut full[s * N..(s + 1) * N];
+        let out = if s == 0 { &mut *lo } else { &mut *hi };
         half(x, y, (a, b), s, uv1);
         if REDUCE {
             let (c1s, _) = out.as_chunks_mut::<16>();
@@ -543,7 +568,6 @@ fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], a: &[i16], b
     }
     // c_j = (U_j + V_j) / 2, c_(j+1024) = (U_j - V_j) / 2 (the halves are
     // already in the mod-q values; exact shifts for the integer product).
-    let (lo, hi) = full.split_at_mut(N);
     let (lo, _) = lo.as_chunks_mut::<16>();
     let (hi, _) = hi.as_chunks_mut::<16>();
     for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
