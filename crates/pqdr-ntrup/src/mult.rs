@@ -25,6 +25,11 @@
 //! the top half is folded with x^p = x + 1 and every coefficient is frozen
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
+//!
+//! On the AVX2 path the full product of every set with p <= 1024 comes
+//! instead from a number-theoretic transform (`arch::ntt_mul`: the integer
+//! product modulo 12289 and 18433, CRT, then mod q); the fold and freeze
+//! below are shared, so both paths give the same reduced product.
 
 use crate::arch::{self, Avx2};
 use crate::arith::{BLOCK, Fq, f3_freeze};
