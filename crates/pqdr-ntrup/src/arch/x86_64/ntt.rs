@@ -27,9 +27,11 @@
 //! 1/1024 and the Montgomery factor of the pointwise product).
 //!
 //! Arithmetic: signed 16-bit Montgomery products (R = 2^16) by constants
-//! stored with their `w p^-1 mod 2^16` companion, and a rounding Barrett
-//! step after every addition. Every value entering a butterfly is below
-//! 3p/4 in magnitude, so sums stay below 1.5 p < 2^15. Every loop bound,
+//! stored with their `w p^-1 mod 2^16` companion (|result| < 3p/4 for any
+//! i16 input), and a rounding Barrett step (|result| <= p/2 + p/2^9): in
+//! the forward transform after every sum (every value entering a butterfly
+//! is below 3p/4, so sums stay below 1.5 p < 2^15), in the inverse on each
+//! butterfly's first input (outputs below 1.25 p + p/2^9 < 2^15). Every loop bound,
 //! index and table position depends on p only: no secret-dependent branch
 //! or address (checked by tests/ct_valgrind.rs through the operations).
 
@@ -318,6 +320,8 @@ fn dif(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
 /// The inverse of [`dif`] up to the factor n (`tw` the inverse roots):
 /// butterflies `(s, t) -> (s + t root^-e, s - t root^-e)` at distance
 /// d = 1, ..., n/2.
+/// Any i16 inputs; every output below 1.25 p + p/2^9 in magnitude (the
+/// Barrett step reduces each butterfly's first input only).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn dit_inv(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
@@ -329,10 +333,12 @@ fn dit_inv(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
             let (w, wq) = (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
             for grp in x.chunks_exact_mut(2 * d) {
                 let (lo, hi) = grp.split_at_mut(d);
-                let a = load(&lo[i]);
+                // |a| <= p/2 + p/2^9 after the Barrett step, |t| < 3p/4:
+                // both outputs below 1.25 p + p/2^9 < 2^15.
+                let a = barrett(load(&lo[i]), k);
                 let t = montmul(load(&hi[i]), w, wq, k.p);
-                store(&mut lo[i], barrett(_mm256_add_epi16(a, t), k));
-                store(&mut hi[i], barrett(_mm256_sub_epi16(a, t), k));
+                store(&mut lo[i], _mm256_add_epi16(a, t));
+                store(&mut hi[i], _mm256_sub_epi16(a, t));
             }
         }
         d *= 2;
