@@ -300,21 +300,37 @@ fn barrett(x: __m256i, k: K) -> __m256i {
 #[inline]
 fn dif(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
     let n = x.len();
+    // Two layers (d, d/2) per pass over the registers (n is a power of 4):
+    // for i < d/2, registers i, i + d/2, i + d, i + 3d/2 of each group of 2d.
     let mut d = n >> 1;
-    while d >= 1 {
+    while d >= 2 {
         let step = (n >> 1) >> d.trailing_zeros();
-        // One twiddle for the i-th butterfly of every group of 2d registers.
-        for (i, &[w, wq]) in tw.iter().step_by(step).take(d).enumerate() {
-            let (w, wq) = (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+        let h = d >> 1;
+        for i in 0..h {
+            let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+            let (w0, w1, v) = (
+                bc(tw[i * step]),
+                bc(tw[(i + h) * step]),
+                bc(tw[2 * i * step]),
+            );
             for grp in x.chunks_exact_mut(2 * d) {
-                let (lo, hi) = grp.split_at_mut(d);
-                let (a, b) = (load(&lo[i]), load(&hi[i]));
-                store(&mut lo[i], barrett(_mm256_add_epi16(a, b), k));
-                store(&mut hi[i], montmul(_mm256_sub_epi16(a, b), w, wq, k.p));
+                let (q01, q23) = grp.split_at_mut(d);
+                let (q0, q1) = q01.split_at_mut(h);
+                let (q2, q3) = q23.split_at_mut(h);
+                let (a0, a1, a2, a3) = (load(&q0[i]), load(&q1[i]), load(&q2[i]), load(&q3[i]));
+                let b0 = barrett(_mm256_add_epi16(a0, a2), k);
+                let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
+                let b1 = barrett(_mm256_add_epi16(a1, a3), k);
+                let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
+                store(&mut q0[i], barrett(_mm256_add_epi16(b0, b1), k));
+                store(&mut q1[i], montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p));
+                store(&mut q2[i], barrett(_mm256_add_epi16(b2, b3), k));
+                store(&mut q3[i], montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p));
             }
         }
-        d /= 2;
+        d >>= 2;
     }
+    debug_assert_eq!(d, 0, "n must be a power of 4");
 }
 
 /// The inverse of [`dif`] up to the factor n (`tw` the inverse roots):
@@ -326,23 +342,41 @@ fn dif(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
 #[inline]
 fn dit_inv(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
     let n = x.len();
+    // Two layers (d, 2d) per pass: for i < d, registers i, i + d, i + 2d,
+    // i + 3d of each group of 4d. |a| <= p/2 + p/2^9 after the Barrett
+    // step, |t| < 3p/4: every output below 1.25 p + p/2^9 < 2^15.
+    let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+        let a = barrett(x, k);
+        let t = montmul(y, w, wq, k.p);
+        (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+    };
     let mut d = 1;
-    while d < n {
+    while 2 * d < n {
         let step = (n >> 1) >> d.trailing_zeros();
-        for (i, &[w, wq]) in tw.iter().step_by(step).take(d).enumerate() {
-            let (w, wq) = (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
-            for grp in x.chunks_exact_mut(2 * d) {
-                let (lo, hi) = grp.split_at_mut(d);
-                // |a| <= p/2 + p/2^9 after the Barrett step, |t| < 3p/4:
-                // both outputs below 1.25 p + p/2^9 < 2^15.
-                let a = barrett(load(&lo[i]), k);
-                let t = montmul(load(&hi[i]), w, wq, k.p);
-                store(&mut lo[i], _mm256_add_epi16(a, t));
-                store(&mut hi[i], _mm256_sub_epi16(a, t));
+        for i in 0..d {
+            let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+            let (v, w0, w1) = (
+                bc(tw[i * step]),
+                bc(tw[i * (step >> 1)]),
+                bc(tw[(i + d) * (step >> 1)]),
+            );
+            for grp in x.chunks_exact_mut(4 * d) {
+                let (q01, q23) = grp.split_at_mut(2 * d);
+                let (q0, q1) = q01.split_at_mut(d);
+                let (q2, q3) = q23.split_at_mut(d);
+                let (b0, b1) = bf(load(&q0[i]), load(&q1[i]), v);
+                let (b2, b3) = bf(load(&q2[i]), load(&q3[i]), v);
+                let (c0, c2) = bf(b0, b2, w0);
+                let (c1, c3) = bf(b1, b3, w1);
+                store(&mut q0[i], c0);
+                store(&mut q1[i], c1);
+                store(&mut q2[i], c2);
+                store(&mut q3[i], c3);
             }
         }
-        d *= 2;
+        d <<= 2;
     }
+    debug_assert_eq!(d, n, "n must be a power of 4");
 }
 
 /// Multiplies register j, lane l of `x` by the multiplier `m[.][j][l]`.
