@@ -199,28 +199,66 @@ fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
         if len & 1 == 1 {
             out[len - 1] = out[len >> 1];
         }
-        let div0 = level.div;
-        for k in (0..len >> 1).rev() {
-            let last_pair = 2 * k + 2 == len;
-            let div1 = if last_pair { level.div_last } else { level.div };
-            let m1 = if last_pair { level.m_last } else { level.m };
-            let (bytes, _) = merge(level.m, m1);
-            let at = level.offset + k * level.bytes_mm;
-            let (bottom, scale) = match bytes {
-                0 => (0, 1),
-                1 => (u32::from(s[at]), 256),
-                _ => (u32::from(s[at]) + (u32::from(s[at + 1]) << 8), 65536),
-            };
-            let x = bottom + scale * u32::from(out[k] as u16);
-            let (x1, x0) = div0.divmod(x);
-            // Reducing x1 only matters for invalid encodings.
-            let (_, x1) = div1.divmod(x1);
-            #[allow(clippy::cast_possible_truncation, reason = "both < 16384")]
-            {
-                out[2 * k] = x0 as i16;
-                out[2 * k + 1] = x1 as i16;
-            }
+        let pairs = len >> 1;
+        // When len is even the last pair's second modulus is m_last; that
+        // pair comes first (the pairs run from the top down, since pair k
+        // reads out[k] and writes out[2k] and out[2k + 1]).
+        let mut uniform = pairs;
+        if len & 1 == 0 {
+            uniform -= 1;
+            let (bytes, _) = merge(level.m, level.m_last);
+            let at = level.offset + uniform * level.bytes_mm;
+            split_pair(out, uniform, bytes_at(s, at, bytes), level, &level.div_last);
         }
+        // The other pairs all take `bytes_mm` bytes: one loop per byte count.
+        let s = &s[level.offset..level.offset + uniform * level.bytes_mm];
+        match level.bytes_mm {
+            0 => split_pairs::<0>(out, s, uniform, level),
+            1 => split_pairs::<1>(out, s, uniform, level),
+            _ => split_pairs::<2>(out, s, uniform, level),
+        }
+    }
+}
+
+/// The bytes a pair merged at `at` emitted, as `(bottom, 256^bytes)`.
+#[inline(always)]
+fn bytes_at(s: &[u8], at: usize, bytes: usize) -> (u32, u32) {
+    match bytes {
+        0 => (0, 1),
+        1 => (u32::from(s[at]), 256),
+        _ => (u32::from(s[at]) + (u32::from(s[at + 1]) << 8), 65536),
+    }
+}
+
+/// One `Decode` step of pair `k`: `x = bottom + scale * out[k]` split into
+/// `out[2k] = x mod m` and `out[2k + 1] = (x div m) mod m1` (the second
+/// reduction only matters for invalid encodings).
+#[allow(clippy::cast_sign_loss, reason = "values are in 0..16384")]
+#[inline(always)]
+fn split_pair(
+    out: &mut [i16],
+    k: usize,
+    (bottom, scale): (u32, u32),
+    level: &Level,
+    div1: &Divisor,
+) {
+    let x = bottom + scale * u32::from(out[k] as u16);
+    let (x1, x0) = level.div.divmod(x);
+    let (_, x1) = div1.divmod(x1);
+    #[allow(clippy::cast_possible_truncation, reason = "both < 16384")]
+    {
+        out[2 * k] = x0 as i16;
+        out[2 * k + 1] = x1 as i16;
+    }
+}
+
+/// Pairs `pairs - 1` down to 0 of one level, each with `BYTES` bytes of
+/// `s` (this level's bytes) and both moduli `m`.
+#[inline(always)]
+fn split_pairs<const BYTES: usize>(out: &mut [i16], s: &[u8], pairs: usize, level: &Level) {
+    debug_assert_eq!(s.len(), pairs * BYTES);
+    for k in (0..pairs).rev() {
+        split_pair(out, k, bytes_at(s, k * BYTES, BYTES), level, &level.div);
     }
 }
 

@@ -25,6 +25,11 @@
 //! the top half is folded with x^p = x + 1 and every coefficient is frozen
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
+//!
+//! On the AVX2 path the full product of every set with p <= 1024 comes
+//! instead from a number-theoretic transform (`arch::ntt_mul`: the integer
+//! product modulo 12289 and 18433, CRT, then mod q); the fold and freeze
+//! below are shared, so both paths give the same reduced product.
 
 use crate::arch::{self, Avx2};
 use crate::arith::{BLOCK, Fq, f3_freeze};
@@ -251,7 +256,12 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
     buf: &mut Scratch<P>,
     be: Option<Avx2>,
 ) {
-    mul_full::<P, Q, true>(a, b, buf, be);
+    match be {
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
+        }
+        _ => mul_full::<P, Q, true>(a, b, buf, be),
+    }
     let full = &buf.as_flattened()[..2 * P];
     for (k, ak) in a.iter_mut().enumerate() {
         *ak = Fq::<Q>::freeze(folded::<P>(full, k));
@@ -278,7 +288,12 @@ pub(crate) fn r3_mult_on<const P: usize>(
     buf: &mut Scratch<P>,
     be: Option<Avx2>,
 ) {
-    mul_full::<P, 3, false>(a, b, buf, be);
+    match be {
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
+        }
+        _ => mul_full::<P, 3, false>(a, b, buf, be),
+    }
     let full = &buf.as_flattened()[..2 * P];
     for (k, hk) in h.iter_mut().enumerate() {
         *hk = f3_freeze(folded::<P>(full, k));

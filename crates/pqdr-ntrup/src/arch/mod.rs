@@ -13,6 +13,7 @@
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
+//! | `ntt_mul` (`ntt.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
 //! | `r3_recip` (`recip.rs`) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `rq_recip3` (`recip.rs`) | `recip::rq_recip3_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
@@ -31,7 +32,7 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{r3_recip, rq_recip3, schoolbook, sort_u32};
+pub(crate) use x86_64::{ntt_fits, ntt_mul, r3_recip, rq_recip3, schoolbook, sort_u32};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -77,6 +78,17 @@ mod stubs {
         _: &[i8; P],
         _: &mut [[i8; P]; 4],
     ) -> ct::Choice {
+        match token {}
+    }
+    pub(crate) const fn ntt_fits(_: usize) -> bool {
+        false
+    }
+    pub(crate) fn ntt_mul<const P: usize, const Q: i16, const REDUCE: bool>(
+        token: Avx2,
+        _: &mut [i16],
+        _: &[i16; P],
+        _: &[i8; P],
+    ) {
         match token {}
     }
     pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {

@@ -12,10 +12,12 @@
 //! division: every loop bound and window position depends on p only.
 
 mod mult;
+mod ntt;
 mod recip;
 mod sort;
 
 pub(crate) use mult::schoolbook;
+pub(crate) use ntt::{ntt_fits, ntt_mul};
 pub(crate) use recip::{r3_recip, rq_recip3};
 pub(crate) use sort::sort_u32;
 

@@ -1,0 +1,648 @@
+//! The R/q and R/3 products of the sets with p <= 1024 (all but
+//! sntrup1277, whose product of degree 2552 does not fit) by a
+//! number-theoretic transform, AVX2 (the products of Core `KeyGen`,
+//! `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the portable
+//! Karatsuba product `mult::mul_full` (same full product, compared in
+//! `mult::tests::avx2_products_match_portable`).
+//!
+//! q is not NTT-friendly, so the integer product `c = a b` (degree
+//! <= 2p - 2 < 2048, `|c_k| <= p (q - 1) / 2 < 2^22`) is computed modulo
+//! the primes 12289 and 18433 (the two primes below 2^15 with a 2048-th
+//! root of unity ψ) and recombined by the Chinese remainder theorem
+//! (Garner), then taken mod q. R/3 products (`|c_k| <= p`) need 12289 only.
+//!
+//! Modulo `x^2048 - 1`, the factors have no coefficient at or above 1024,
+//! so the first layer of a 2048-point transform splits it into two
+//! independent 1024-point cyclic products: `U = c mod (x^1024 - 1)` of `a`
+//! and `b`, and `V = c mod (x^1024 + 1)` of `a_j ψ^j` and `b_j ψ^j`
+//! (ψ^1024 = -1), untwisted by ψ^-j; then `c_j = (U_j + V_j) / 2` and
+//! `c_(j+1024) = (U_j - V_j) / 2`. Each 1024-point transform is the
+//! four-step decomposition 1024 = 64 x 16 on 64 registers of 16 lanes:
+//! a 64-point decimation-in-frequency transform across registers (every
+//! lane at once, broadcast twiddles), the twist by ω^(n2 k1), a 16 x 16
+//! transpose of each block of 16 registers, and a 16-point transform
+//! across the registers of each block. The transform-domain order is never
+//! undone: the inverse runs the same steps backwards (decimation-in-time
+//! butterflies with inverse roots, transpose, untwist, which also carries
+//! 1/1024 and the Montgomery factor of the pointwise product).
+//!
+//! Arithmetic: signed 16-bit Montgomery products (R = 2^16) by constants
+//! stored with their `w p^-1 mod 2^16` companion (|result| < 3p/4 for any
+//! i16 input), and a rounding Barrett step (|result| <= p/2 + p/2^9): in
+//! the forward transform after every sum (every value entering a butterfly
+//! is below 3p/4, so sums stay below 1.5 p < 2^15), in the inverse on each
+//! butterfly's first input (outputs below 1.25 p + p/2^9 < 2^15). Every loop bound,
+//! index and table position depends on p only: no secret-dependent branch
+//! or address (checked by tests/ct_valgrind.rs through the operations).
+
+use core::arch::x86_64::{
+    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_mulhi_epi16,
+    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16,
+    _mm256_srai_epi16, _mm256_sub_epi16, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+};
+
+use super::{load, store};
+use crate::wipe::Wipe;
+use pqdr_common::simd::Avx2;
+
+/// Registers of one 1024-point transform.
+const REGS: usize = 64;
+/// Coefficients of one 1024-point transform.
+const N: usize = REGS * 16;
+
+/// One polynomial of the transform: 64 registers of 16 lanes.
+type Poly = [[i16; 16]; REGS];
+
+/// A constant multiplier in Montgomery form: `w = c 2^16 mod p` (centred)
+/// and `w p^-1 mod 2^16`.
+type Mul = [i16; 2];
+
+/// Per-lane constant multipliers of the 64 registers: values and companions.
+type LaneMuls = [[[i16; 16]; REGS]; 2];
+
+/// The constants of one prime.
+#[derive(Debug)]
+pub(crate) struct Prime {
+    p: i16,
+    /// `p^-1 mod 2^16`.
+    pinv: i16,
+    /// `round(2^26 / p)` for the Barrett step.
+    barrett: i16,
+    /// ζ^k, ζ^-k for the 64-point transform (ζ = ω^16), k < 32.
+    reg_fwd: [Mul; 32],
+    reg_inv: [Mul; 32],
+    /// η^k, η^-k for the 16-point transforms (η = ω^64), k < 8.
+    lane_fwd: [Mul; 8],
+    lane_inv: [Mul; 8],
+    /// ω^(n2 k1) at register j (holding k1 = bitrev6(j)), lane n2.
+    twist: LaneMuls,
+    /// ω^(-n2 k1) 2^16 / 1024 (undoes the twist, the transform's scale
+    /// and the Montgomery factor 2^-16 of the pointwise product).
+    untwist: LaneMuls,
+    /// ψ^j and ψ^-j at coefficient j = 16 register + lane.
+    psi: LaneMuls,
+    psi_inv: LaneMuls,
+}
+
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn pow_mod(b: i64, mut e: u64, m: i64) -> i64 {
+    let mut r = 1;
+    let mut x = b.rem_euclid(m);
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r * x % m;
+        }
+        x = x * x % m;
+        e >>= 1;
+    }
+    r
+}
+
+/// `x mod m` in `-(m-1)/2..=(m-1)/2` as i16 (`m < 2^15`).
+#[allow(clippy::cast_possible_truncation, reason = "|result| < m/2 < 2^15")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn centre(x: i64, m: i64) -> i16 {
+    let r = x.rem_euclid(m);
+    (if r > m / 2 { r - m } else { r }) as i16
+}
+
+/// `m^-1 mod 2^16` for odd `m` (Newton's iteration).
+#[allow(clippy::cast_possible_truncation, reason = "low 16 bits")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+pub(crate) const fn inv16(m: i64) -> i16 {
+    let m = m as u32;
+    let mut x = m; // correct to 3 bits for odd m
+    let mut i = 0;
+    while i < 4 {
+        x = x.wrapping_mul(2u32.wrapping_sub(m.wrapping_mul(x)));
+        i += 1;
+    }
+    x as u16 as i16
+}
+
+/// The Montgomery form of the multiplier `c` modulo `m`.
+#[allow(clippy::cast_possible_truncation, reason = "low 16 bits")]
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+pub(crate) const fn mont(c: i64, m: i64) -> Mul {
+    let w = centre(c.rem_euclid(m) * 65536, m);
+    [w, (w as i32).wrapping_mul(inv16(m) as i32) as i16]
+}
+
+const fn bitrev6(j: usize) -> usize {
+    let mut r = 0;
+    let mut i = 0;
+    while i < 6 {
+        r |= ((j >> i) & 1) << (5 - i);
+        i += 1;
+    }
+    r
+}
+
+/// `c^k` in Montgomery form for `k < K`.
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn powers<const K: usize>(c: i64, m: i64) -> [Mul; K] {
+    let mut out = [[0; 2]; K];
+    let mut x = 1;
+    let mut k = 0;
+    while k < K {
+        out[k] = mont(x, m);
+        x = x * c % m;
+        k += 1;
+    }
+    out
+}
+
+impl Prime {
+    /// The tables for the prime `p` (`2^11 | p - 1`, `p < 2^15`).
+    #[allow(clippy::cast_sign_loss, reason = "p > 0")]
+    #[allow(
+        clippy::integer_division_remainder_used,
+        clippy::cast_sign_loss,
+        reason = "compile-time tables of the public primes"
+    )]
+    const fn new(p: i16) -> Self {
+        let m = p as i64;
+        // ψ: a 2048-th root of unity with ψ^1024 = -1.
+        let mut g = 2;
+        let psi = loop {
+            let psi = pow_mod(g, (m as u64 - 1) / 2048, m);
+            if pow_mod(psi, 1024, m) == m - 1 {
+                break psi;
+            }
+            g += 1;
+        };
+        let psi_i = pow_mod(psi, m as u64 - 2, m);
+        let omega = psi * psi % m;
+        let omega_i = psi_i * psi_i % m;
+        let zeta = pow_mod(omega, 16, m);
+        let zeta_i = pow_mod(omega_i, 16, m);
+        let eta = pow_mod(omega, 64, m);
+        let eta_i = pow_mod(omega_i, 64, m);
+        // 2^16 / 1024 = 64.
+        let scale = 64 % m;
+        let mut twist = [[[0; 16]; REGS]; 2];
+        let mut untwist = [[[0; 16]; REGS]; 2];
+        let mut psis = [[[0; 16]; REGS]; 2];
+        let mut psis_i = [[[0; 16]; REGS]; 2];
+        let mut j = 0;
+        while j < REGS {
+            let k1 = bitrev6(j) as u64;
+            let step = pow_mod(omega, k1, m);
+            let step_i = pow_mod(omega_i, k1, m);
+            let (mut t, mut u) = (1, scale);
+            let mut n2 = 0;
+            while n2 < 16 {
+                let e = (16 * j + n2) as u64;
+                let v = [
+                    mont(t, m),
+                    mont(u, m),
+                    mont(pow_mod(psi, e, m), m),
+                    mont(pow_mod(psi_i, e, m), m),
+                ];
+                twist[0][j][n2] = v[0][0];
+                twist[1][j][n2] = v[0][1];
+                untwist[0][j][n2] = v[1][0];
+                untwist[1][j][n2] = v[1][1];
+                psis[0][j][n2] = v[2][0];
+                psis[1][j][n2] = v[2][1];
+                psis_i[0][j][n2] = v[3][0];
+                psis_i[1][j][n2] = v[3][1];
+                t = t * step % m;
+                u = u * step_i % m;
+                n2 += 1;
+            }
+            j += 1;
+        }
+        Prime {
+            p,
+            pinv: inv16(m),
+            #[allow(clippy::cast_possible_truncation, reason = "2^26 / p < 2^15")]
+            barrett: (((1i64 << 26) + m / 2) / m) as i16,
+            reg_fwd: powers(zeta, m),
+            reg_inv: powers(zeta_i, m),
+            lane_fwd: powers(eta, m),
+            lane_inv: powers(eta_i, m),
+            twist,
+            untwist,
+            psi: psis,
+            psi_inv: psis_i,
+        }
+    }
+}
+
+/// The first prime, 12289 = 3 * 2^12 + 1.
+pub(crate) static P1: Prime = Prime::new(12289);
+/// The second prime, 18433 = 9 * 2^11 + 1.
+pub(crate) static P2: Prime = Prime::new(18433);
+
+/// The broadcast constants of one prime.
+#[derive(Clone, Copy)]
+struct K {
+    p: __m256i,
+    pinv: __m256i,
+    barrett: __m256i,
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn consts(t: &Prime) -> K {
+    K {
+        p: _mm256_set1_epi16(t.p),
+        pinv: _mm256_set1_epi16(t.pinv),
+        barrett: _mm256_set1_epi16(t.barrett),
+    }
+}
+
+/// Signed Montgomery product `a w 2^-16 mod p` (|result| < 3p/4 for any
+/// i16 `a` and centred `w`), `wq = w p^-1 mod 2^16`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn montmul(a: __m256i, w: __m256i, wq: __m256i, p: __m256i) -> __m256i {
+    let lo = _mm256_mullo_epi16(a, wq);
+    let hi = _mm256_mulhi_epi16(a, w);
+    _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, p))
+}
+
+/// `x - p round(x / p)`: `|result| <= p/2 + p/2^9` for any i16 `x`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn barrett(x: __m256i, k: K) -> __m256i {
+    let t = _mm256_mulhi_epi16(x, k.barrett);
+    let t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(1 << 5));
+    _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
+}
+
+/// Decimation-in-frequency transform across the registers of `x`
+/// (`x.len()` = 2 `tw.len()`), `tw[k]` = root^k: butterflies
+/// `(x, y) -> (x + y, (x - y) root^(i n / 2d))` at distance d = n/2, ..., 1.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dif(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
+    let n = x.len();
+    // Two layers (d, d/2) per pass over the registers (n is a power of 4):
+    // for i < d/2, registers i, i + d/2, i + d, i + 3d/2 of each group of 2d.
+    let mut d = n >> 1;
+    while d >= 2 {
+        let step = (n >> 1) >> d.trailing_zeros();
+        let h = d >> 1;
+        for i in 0..h {
+            let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+            let (w0, w1, v) = (
+                bc(tw[i * step]),
+                bc(tw[(i + h) * step]),
+                bc(tw[2 * i * step]),
+            );
+            for grp in x.chunks_exact_mut(2 * d) {
+                let (q01, q23) = grp.split_at_mut(d);
+                let (q0, q1) = q01.split_at_mut(h);
+                let (q2, q3) = q23.split_at_mut(h);
+                let (a0, a1, a2, a3) = (load(&q0[i]), load(&q1[i]), load(&q2[i]), load(&q3[i]));
+                let b0 = barrett(_mm256_add_epi16(a0, a2), k);
+                let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
+                let b1 = barrett(_mm256_add_epi16(a1, a3), k);
+                let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
+                store(&mut q0[i], barrett(_mm256_add_epi16(b0, b1), k));
+                store(&mut q1[i], montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p));
+                store(&mut q2[i], barrett(_mm256_add_epi16(b2, b3), k));
+                store(&mut q3[i], montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p));
+            }
+        }
+        d >>= 2;
+    }
+    debug_assert_eq!(d, 0, "n must be a power of 4");
+}
+
+/// The inverse of [`dif`] up to the factor n (`tw` the inverse roots):
+/// butterflies `(s, t) -> (s + t root^-e, s - t root^-e)` at distance
+/// d = 1, ..., n/2.
+/// Any i16 inputs; every output below 1.25 p + p/2^9 in magnitude (the
+/// Barrett step reduces each butterfly's first input only).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dit_inv(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
+    let n = x.len();
+    // Two layers (d, 2d) per pass: for i < d, registers i, i + d, i + 2d,
+    // i + 3d of each group of 4d. |a| <= p/2 + p/2^9 after the Barrett
+    // step, |t| < 3p/4: every output below 1.25 p + p/2^9 < 2^15.
+    let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+        let a = barrett(x, k);
+        let t = montmul(y, w, wq, k.p);
+        (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+    };
+    let mut d = 1;
+    while 2 * d < n {
+        let step = (n >> 1) >> d.trailing_zeros();
+        for i in 0..d {
+            let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+            let (v, w0, w1) = (
+                bc(tw[i * step]),
+                bc(tw[i * (step >> 1)]),
+                bc(tw[(i + d) * (step >> 1)]),
+            );
+            for grp in x.chunks_exact_mut(4 * d) {
+                let (q01, q23) = grp.split_at_mut(2 * d);
+                let (q0, q1) = q01.split_at_mut(d);
+                let (q2, q3) = q23.split_at_mut(d);
+                let (b0, b1) = bf(load(&q0[i]), load(&q1[i]), v);
+                let (b2, b3) = bf(load(&q2[i]), load(&q3[i]), v);
+                let (c0, c2) = bf(b0, b2, w0);
+                let (c1, c3) = bf(b1, b3, w1);
+                store(&mut q0[i], c0);
+                store(&mut q1[i], c1);
+                store(&mut q2[i], c2);
+                store(&mut q3[i], c3);
+            }
+        }
+        d <<= 2;
+    }
+    debug_assert_eq!(d, n, "n must be a power of 4");
+}
+
+/// Multiplies register j, lane l of `x` by the multiplier `m[.][j][l]`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mul_lanes(x: &mut Poly, m: &LaneMuls, k: K) {
+    for (j, r) in x.iter_mut().enumerate() {
+        store(r, montmul(load(r), load(&m[0][j]), load(&m[1][j]), k.p));
+    }
+}
+
+/// Transposes the 16 x 16 matrix of i16 held in 16 registers.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn transpose(x: &mut [[i16; 16]]) {
+    // Per 128-bit half, an 8 x 8 transpose of rows 0..8 and of rows 8..16.
+    let mut v = [[load(&x[0]); 8]; 2];
+    for (h, vh) in v.iter_mut().enumerate() {
+        let r: [__m256i; 8] = core::array::from_fn(|i| load(&x[8 * h + i]));
+        let s: [__m256i; 8] = core::array::from_fn(|i| {
+            if i & 1 == 0 {
+                _mm256_unpacklo_epi16(r[i], r[i + 1])
+            } else {
+                _mm256_unpackhi_epi16(r[i - 1], r[i])
+            }
+        });
+        // u[0..4]: rows 0-3 columns (0,1), (2,3), (4,5), (6,7); u[4..8] rows 4-7.
+        let u = [
+            _mm256_unpacklo_epi32(s[0], s[2]),
+            _mm256_unpackhi_epi32(s[0], s[2]),
+            _mm256_unpacklo_epi32(s[1], s[3]),
+            _mm256_unpackhi_epi32(s[1], s[3]),
+            _mm256_unpacklo_epi32(s[4], s[6]),
+            _mm256_unpackhi_epi32(s[4], s[6]),
+            _mm256_unpacklo_epi32(s[5], s[7]),
+            _mm256_unpackhi_epi32(s[5], s[7]),
+        ];
+        for c in 0..4 {
+            vh[2 * c] = _mm256_unpacklo_epi64(u[c], u[c + 4]);
+            vh[2 * c + 1] = _mm256_unpackhi_epi64(u[c], u[c + 4]);
+        }
+    }
+    // v[0][c]: column c of rows 0..8 (low half), column c + 8 (high half).
+    for c in 0..8 {
+        store(
+            &mut x[c],
+            _mm256_permute2x128_si256::<0x20>(v[0][c], v[1][c]),
+        );
+        store(
+            &mut x[c + 8],
+            _mm256_permute2x128_si256::<0x31>(v[0][c], v[1][c]),
+        );
+    }
+}
+
+/// The forward transform of one 1024-coefficient polynomial, in place.
+#[target_feature(enable = "avx2")]
+fn forward(x: &mut Poly, t: &Prime, k: K) {
+    dif(x, &t.reg_fwd, k);
+    mul_lanes(x, &t.twist, k);
+    for block in x.chunks_exact_mut(16) {
+        transpose(block);
+        dif(block, &t.lane_fwd, k);
+    }
+}
+
+/// The inverse of [`forward`] (with the untwist's scale 2^16 / 1024).
+#[target_feature(enable = "avx2")]
+fn inverse(x: &mut Poly, t: &Prime, k: K) {
+    for block in x.chunks_exact_mut(16) {
+        dit_inv(block, &t.lane_inv, k);
+        transpose(block);
+    }
+    mul_lanes(x, &t.untwist, k);
+    dit_inv(x, &t.reg_inv, k);
+}
+
+/// `x = a` (zero-padded); the ψ twist when `twisted`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_a(x: &mut Poly, a: &[i16], twisted: bool, t: &Prime, k: K) {
+    let flat = x.as_flattened_mut();
+    flat[..a.len()].copy_from_slice(a);
+    flat[a.len()..].fill(0);
+    if twisted {
+        mul_lanes(x, &t.psi, k);
+    }
+}
+
+/// `x = b` sign-extended (zero-padded); the ψ twist when `twisted`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_b(x: &mut Poly, b: &[i8], twisted: bool, t: &Prime, k: K) {
+    let (chunks, rest) = b.as_chunks::<16>();
+    for (r, c) in x.iter_mut().zip(chunks) {
+        // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
+        let v = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
+        store(r, _mm256_cvtepi8_epi16(v));
+    }
+    let flat = x.as_flattened_mut();
+    let start = chunks.len() * 16;
+    for (d, &s) in flat[start..].iter_mut().zip(rest) {
+        *d = i16::from(s);
+    }
+    flat[start + rest.len()..].fill(0);
+    if twisted {
+        mul_lanes(x, &t.psi, k);
+    }
+}
+
+/// Pointwise `x = x y 2^-16` (|inputs| < 3p/4).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pointwise(x: &mut Poly, y: &Poly, k: K) {
+    for (r, s) in x.iter_mut().zip(y) {
+        let (a, b) = (load(r), load(s));
+        let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), k.pinv);
+        let hi = _mm256_mulhi_epi16(a, b);
+        store(r, _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, k.p)));
+    }
+}
+
+/// Half `s` of the product modulo one prime: `U` (s = 0) or `V` (s = 1)
+/// into `x`, every value reduced by [`barrett`] (centred, |.| <= p/2 + p/2^9).
+#[target_feature(enable = "avx2")]
+fn half(x: &mut Poly, y: &mut Poly, (a, b): (&[i16], &[i8]), s: usize, t: &Prime) {
+    let k = consts(t);
+    load_a(x, a, s == 1, t, k);
+    forward(x, t, k);
+    load_b(y, b, s == 1, t, k);
+    forward(y, t, k);
+    pointwise(x, y, k);
+    inverse(x, t, k);
+    if s == 1 {
+        mul_lanes(x, &t.psi_inv, k);
+    }
+    for r in x.iter_mut() {
+        store(r, barrett(load(r), k));
+    }
+}
+
+/// Whether the transform product serves degree p: `2p - 1 <= 2048`.
+pub(crate) const fn ntt_fits(p: usize) -> bool {
+    2 * p - 1 <= 2 * N
+}
+
+/// The full product `a b` into `full[..2p]` (`full[2p - 1]` is 0 modulo q;
+/// `full` is the product's scratch, at least `max(2p, 1024)` entries): with
+/// `REDUCE` congruent to the product modulo q with `|full[k]| < 3q`, else
+/// the exact integer product (`|a|, |b| <= 1`). `|a| <= (q - 1) / 2`, `b`
+/// small. Requires [`ntt_fits`]`(P)`.
+pub(crate) fn ntt_mul<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: &[i16; P],
+    b: &[i8; P],
+) {
+    assert!(ntt_fits(P), "ntt_mul: p > 1024");
+    let _ = token;
+    if full.len() >= 2 * N {
+        let (lo, hi) = full[..2 * N].split_at_mut(N);
+        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+        unsafe { ntt_mul_avx2::<Q, REDUCE>(lo, hi, a, b) }
+    } else {
+        // SAFETY: as above.
+        unsafe { ntt_mul_short_avx2::<Q, REDUCE>(&mut full[..2 * P], a, b) }
+    }
+}
+
+/// [`ntt_mul_avx2`] for a scratch shorter than 2048 entries (p = 653):
+/// the top half on the stack, its first `2p - 1024` entries copied out.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn ntt_mul_short_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], a: &[i16], b: &[i8]) {
+    let mut z0 = [0i16; N];
+    let mut zg = Wipe::new(&mut z0);
+    let (lo, hi) = full.split_at_mut(N);
+    ntt_mul_avx2::<Q, REDUCE>(lo, &mut zg[..], a, b);
+    hi.copy_from_slice(&zg[..hi.len()]);
+}
+
+/// The product: `lo = c[..1024]`, `hi = c[1024..2048]` (1024 entries each).
+#[target_feature(enable = "avx2")]
+fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(
+    lo: &mut [i16],
+    hi: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+) {
+    let (mut x0, mut y0): (Poly, Poly) = ([[0; 16]; REGS], [[0; 16]; REGS]);
+    let (mut xg, mut yg) = (Wipe::new(&mut x0), Wipe::new(&mut y0));
+    let (x, y): (&mut Poly, &mut Poly) = (&mut xg, &mut yg);
+    let (uv1, k2) = (&P1, consts(&P2));
+    // Garner: u = (c2 - c1) p1^-1 mod p2 (exact: |u| < 600), then
+    // (c1 + p1 u) / 2 mod q as c1 (1/2) + u (p1 / 2), both mod q.
+    let pinv_p1 = {
+        let [w, wq] = const { mont(pow_mod(12289, 18433 - 2, 18433), 18433) };
+        (_mm256_set1_epi16(w), _mm256_set1_epi16(wq))
+    };
+    let kq = _mm256_set1_epi16(Q);
+    // 1/2 and 12289/2 mod q (q odd).
+    let m1 = const { mont((Q as i64 + 1) >> 1, Q as i64) };
+    let m2 = const { mont(12289 * ((Q as i64 + 1) >> 1), Q as i64) };
+    let m1 = (_mm256_set1_epi16(m1[0]), _mm256_set1_epi16(m1[1]));
+    let m2 = (_mm256_set1_epi16(m2[0]), _mm256_set1_epi16(m2[1]));
+    for s in 0..2 {
+        let out = if s == 0 { &mut *lo } else { &mut *hi };
+        half(x, y, (a, b), s, uv1);
+        if REDUCE {
+            let (c1s, _) = out.as_chunks_mut::<16>();
+            for (o, r) in c1s.iter_mut().zip(x.iter()) {
+                *o = *r;
+            }
+            half(x, y, (a, b), s, &P2);
+            for (o, r) in c1s.iter_mut().zip(x.iter()) {
+                let c1 = load(o);
+                let d = _mm256_sub_epi16(load(r), c1);
+                let u = barrett(montmul(d, pinv_p1.0, pinv_p1.1, k2.p), k2);
+                let lo = montmul(c1, m1.0, m1.1, kq);
+                let hi = montmul(u, m2.0, m2.1, kq);
+                store(o, _mm256_add_epi16(lo, hi));
+            }
+        } else {
+            let (cs, _) = out.as_chunks_mut::<16>();
+            for (o, r) in cs.iter_mut().zip(x.iter()) {
+                *o = *r;
+            }
+        }
+    }
+    // c_j = (U_j + V_j) / 2, c_(j+1024) = (U_j - V_j) / 2 (the halves are
+    // already in the mod-q values; exact shifts for the integer product).
+    let (lo, _) = lo.as_chunks_mut::<16>();
+    let (hi, _) = hi.as_chunks_mut::<16>();
+    for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+        let (u, v) = (load(l), load(h));
+        let (s, d) = (_mm256_add_epi16(u, v), _mm256_sub_epi16(u, v));
+        if REDUCE {
+            store(l, s);
+            store(h, d);
+        } else {
+            store(l, _mm256_srai_epi16::<1>(s));
+            store(h, _mm256_srai_epi16::<1>(d));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_transposes() {
+        let Some(_token) = Avx2::detect() else { return };
+        let mut x: [[i16; 16]; 16] =
+            core::array::from_fn(|i| core::array::from_fn(|j| (16 * i + j) as i16));
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe { transpose_avx2(&mut x) };
+        for (i, row) in x.iter().enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                assert_eq!(v, (16 * j + i) as i16);
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn transpose_avx2(x: &mut [[i16; 16]; 16]) {
+        transpose(x);
+    }
+}
