@@ -291,12 +291,27 @@ pub(crate) fn expand_s(
     s.zeroize();
 }
 
+/// Room before each lane's block in [`expand_mask_poly_x4`] for the bytes
+/// of a group of eight fields cut by the previous block (< 20).
+const MASK_CARRY: usize = 20;
+/// A lane of [`expand_mask_poly_x4`]: the carried bytes, one SHAKE256 block,
+/// and the 16 bytes `mask_unpack` may read past the last group.
+const MASK_LANE: usize = MASK_CARRY + SHAKE256_RATE + 16;
+
+/// The block of a lane buffer.
+#[inline(always)]
+fn mask_block(b: &mut [u8; MASK_LANE]) -> &mut [u8; SHAKE256_RATE] {
+    let (blocks, _) = b[MASK_CARRY..].as_chunks_mut::<SHAKE256_RATE>();
+    &mut blocks[0]
+}
+
 /// Four polynomials of `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34): lane k
-/// is y = BitUnpack(H(ρ''‖IntegerToBytes(κ_k, 2)), γ1 − 1, γ1), unpacked
-/// block by block (a bit buffer carries a field across block boundaries) so
-/// that only one SHAKE256 block per lane is held. ρ'' is secret: the
-/// branches depend only on bit counts. A `None` lane is squeezed along but
-/// not unpacked.
+/// is y = BitUnpack(H(ρ''‖IntegerToBytes(κ_k, 2)), γ1 − 1, γ1) (Algorithm
+/// 19), unpacked block by block, eight fields at a time (`encode::mask_unpack`,
+/// AVX2 when available): the bytes of a group cut by a block boundary are
+/// moved in front of the next block, so only one block per lane is held.
+/// ρ'' is secret: the counts and offsets depend only on γ1. A `None` lane
+/// is squeezed along but not unpacked.
 pub(crate) fn expand_mask_poly_x4(
     backend: Option<Avx2>,
     out: [Option<&mut Poly>; 4],
@@ -309,40 +324,42 @@ pub(crate) fn expand_mask_poly_x4(
     let idx = kappa.map(u16::to_le_bytes);
     x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
     let bits = gamma1_bits + 1;
-    let gamma1 = 1i32 << gamma1_bits;
-    let mask = (1u64 << bits) - 1;
-    let mut buf = [[0u8; SHAKE256_RATE]; 4];
-    let mut acc = [0u64; 4];
-    let mut nbits = 0u32;
-    let mut ctr = 0usize;
+    // Eight fields of `bits` bits are `bits` bytes.
+    let gbytes = bits as usize;
+    let mut buf = [[0u8; MASK_LANE]; 4];
+    let mut carry = 0usize;
+    let mut done = 0usize;
     let mut out = out;
-    while ctr < N {
-        squeeze256(&mut x, &mut buf);
-        // The four lanes advance in step: same counts, same positions.
-        let mut next = (nbits, ctr);
-        for ((o, a), b) in out.iter_mut().zip(acc.iter_mut()).zip(buf.iter()) {
-            let Some(o) = o else { continue };
-            let (mut nb, mut c) = (nbits, ctr);
-            for &byte in b {
-                if c == N {
-                    break;
-                }
-                *a |= u64::from(byte) << nb;
-                nb += 8;
-                // bits ≥ 18 > 8: at most one field completes per byte.
-                if nb >= bits {
-                    o.0[c] = gamma1.wrapping_sub((*a & mask) as i32);
-                    *a >>= bits;
-                    nb -= bits;
-                    c += 1;
-                }
-            }
-            next = (nb, c);
+    while done < N {
+        let [b0, b1, b2, b3] = &mut buf;
+        x.squeeze_blocks([
+            mask_block(b0),
+            mask_block(b1),
+            mask_block(b2),
+            mask_block(b3),
+        ]);
+        // Whole groups in carry + block, at most the rest of the polynomial.
+        let avail = carry + SHAKE256_RATE;
+        let mut groups = 0;
+        while (groups + 1) * gbytes <= avail && done + 8 * groups < N {
+            groups += 1;
         }
-        (nbits, ctr) = next;
+        done += 8 * groups;
+        // The bytes of a cut group (fewer than `gbytes`), unless finished.
+        let left = if done < N { avail - groups * gbytes } else { 0 };
+        for (o, b) in out.iter_mut().zip(buf.iter_mut()) {
+            let Some(o) = o else { continue };
+            let src = &b[MASK_CARRY - carry..];
+            crate::encode::mask_unpack(&mut o.0[done - 8 * groups..done], src, bits);
+            // The cut group's bytes go in front of the next block.
+            b.copy_within(
+                MASK_CARRY + SHAKE256_RATE - left..MASK_CARRY + SHAKE256_RATE,
+                MASK_CARRY - left,
+            );
+        }
+        carry = left;
     }
     buf.zeroize();
-    acc.zeroize();
 }
 
 /// `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34) into `y` (y_r with counter

@@ -155,7 +155,8 @@ fn pkcs8_private_key_is_constant_time() {
 #[test]
 fn keygen_and_sign_every_set() {
     // With `simd` on x86-64 the AVX2 code (NTTs, pointwise products, 4-way
-    // samplers) must be what is checked: this machine, and valgrind (3.19
+    // samplers with idle lanes, ExpandMask's `mask_unpack` on the secret
+    // SHAKE256(ρ''‖κ) bytes of every set's γ1) must be what is checked: this machine, and valgrind (3.19
     // executes AVX2 and reports it in CPUID), must have AVX2, else the crate
     // would silently dispatch to the portable code only.
     #[cfg(all(target_arch = "x86_64", feature = "simd"))]
