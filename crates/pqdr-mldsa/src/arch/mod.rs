@@ -16,6 +16,9 @@
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
+//! | `z_pack` (`x86_64/sign.rs`) | `sign_poly::z_pack_portable` | `sign_poly::tests::kernels_match_portable` |
+//! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
+//! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests` (both 4-way paths against the scalar samplers) |
 //!
 //! The KAT/ACVP tests run both paths (default features, and
@@ -32,7 +35,10 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{invntt_tomont, mask_unpack, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+pub(crate) use x86_64::{
+    invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt, reduce_acc,
+    w1_pack, z_pack,
+};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -76,6 +82,21 @@ mod stubs {
         match token {}
     }
     pub(crate) fn mask_unpack(token: Avx2, _: &mut [i32], _: &[u8], _: u32) {
+        match token {}
+    }
+    pub(crate) fn z_pack(token: Avx2, _: &[i32; N], _: &mut [u8], _: u32, _: i32) -> i32 {
+        match token {}
+    }
+    pub(crate) fn w1_pack(token: Avx2, _: &mut [i32; N], _: &mut [u8], _: i32) {
+        match token {}
+    }
+    pub(crate) fn low_bits_check(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: &[i32; N],
+        _: i32,
+        _: i32,
+    ) -> i32 {
         match token {}
     }
     pub(crate) fn mul_mont_in_place(

@@ -2,7 +2,9 @@
 //! twins and differential tests is in the parent module's doc):
 //! - `ntt`: `NTT`, `NTT^−1` (FIPS 204 Algorithms 41, 42) and the pointwise
 //!   Montgomery products;
-//! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34).
+//! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34);
+//! - `sign`: the per-polynomial steps of signing (Algorithm 7: z and its
+//!   norm check and packing, w1Encode(HighBits(w)), the LowBits check).
 //!
 //! The only `unsafe`: calling `#[target_feature(enable = "avx2")]` functions
 //! behind an [`Avx2`](pqdr_common::simd::Avx2) token (proof of detection),
@@ -10,6 +12,8 @@
 
 mod mask;
 mod ntt;
+mod sign;
 
 pub(crate) use mask::mask_unpack;
 pub(crate) use ntt::{invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+pub(crate) use sign::{low_bits_check, w1_pack, z_pack};
