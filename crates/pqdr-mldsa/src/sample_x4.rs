@@ -21,7 +21,7 @@ use zeroize::Zeroize;
 use crate::poly::{N, Poly, mul_acc};
 use crate::sample::{
     SHAKE128_RATE, SHAKE256_RATE, expand_mask_poly, mul_acc_coeff, rej_bounded_consume,
-    rej_bounded_poly, rej_ntt_consume, rej_ntt_mul_acc, rej_ntt_poly,
+    rej_bounded_poly, rej_ntt_consume, rej_ntt_fill, rej_ntt_mul_acc, rej_ntt_poly,
 };
 
 /// The AVX2 token for the 4-way Keccak if this crate's feature `simd` is on
@@ -72,7 +72,7 @@ pub(crate) fn rej_ntt_poly_x4(
         squeeze128(&mut g, &mut buf);
         for ((o, c), b) in out.iter_mut().zip(ctr.iter_mut()).zip(buf.iter()) {
             if let Some(o) = o {
-                *c = rej_ntt_consume(b, *c, |i, z| o.0[i] = z);
+                *c = rej_ntt_fill(&mut o.0, *c, b);
             }
         }
     }

@@ -3,6 +3,7 @@
 //! - `ntt`: `NTT`, `NTT^−1` (FIPS 204 Algorithms 41, 42) and the pointwise
 //!   Montgomery products;
 //! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34);
+//! - `rej`: the rejection sampling of `RejNTTPoly` (Algorithms 14, 30);
 //! - `sign`: the per-polynomial steps of signing (Algorithm 7: z and its
 //!   norm check and packing, w1Encode(HighBits(w)), the LowBits check).
 //!
@@ -12,8 +13,10 @@
 
 mod mask;
 mod ntt;
+mod rej;
 mod sign;
 
 pub(crate) use mask::mask_unpack;
 pub(crate) use ntt::{invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+pub(crate) use rej::rej_uniform;
 pub(crate) use sign::{low_bits_check, w1_pack, z_pack};
