@@ -260,7 +260,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             }
             tmp.invntt_tomont();
             let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
-            bad |= z_pack(&tmp, out, P::GAMMA1_BITS, gamma1 - P::BETA);
+            bad |= z_pack(&mut tmp, out, P::GAMMA1_BITS, gamma1 - P::BETA);
         }
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             if let Some(s2_hat) = pre.s2_hat {

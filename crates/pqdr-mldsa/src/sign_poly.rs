@@ -13,33 +13,35 @@ use crate::field::{center, exceeds, freeze, reduce_wide};
 use crate::poly::Poly;
 use crate::rounding::{decompose, high_bits};
 
-/// Lines 18–21 for one z_j: z ← centre(z mod q) (z in (−q, q)), packed as
+/// Lines 18–21 for one z_j: centre(z mod q) (z in (−q, q)), packed as
 /// `BitPack(z, γ1 − 1, γ1)` (FIPS 204 Algorithm 17) into `out`; negative iff
-/// ‖z‖∞ ≥ `bound` (γ1 − β).
-#[inline]
-pub(crate) fn z_pack(z: &Poly, out: &mut [u8], gamma1_bits: u32, bound: i32) -> i32 {
+/// ‖z‖∞ ≥ `bound` (γ1 − β). `z` is scratch afterwards (the portable twin
+/// centres it in place, the AVX2 kernel leaves it).
+#[inline(always)]
+pub(crate) fn z_pack(z: &mut Poly, out: &mut [u8], gamma1_bits: u32, bound: i32) -> i32 {
     match crate::arch::avx2() {
         Some(token) => crate::arch::z_pack(token, &z.0, out, gamma1_bits, bound),
         None => z_pack_portable(z, out, gamma1_bits, bound),
     }
 }
 
-/// The portable twin of [`z_pack`].
-pub(crate) fn z_pack_portable(z: &Poly, out: &mut [u8], gamma1_bits: u32, bound: i32) -> i32 {
+/// The portable twin of [`z_pack`] (inlined: the widths are constants at
+/// the call site, as `pack` needs for its fast form).
+#[inline(always)]
+pub(crate) fn z_pack_portable(z: &mut Poly, out: &mut [u8], gamma1_bits: u32, bound: i32) -> i32 {
     let gamma1 = 1i32 << gamma1_bits;
     let mut bad = 0;
-    for &x in &z.0 {
-        bad |= exceeds(center(freeze(x)), bound);
+    for x in &mut z.0 {
+        *x = center(freeze(*x));
+        bad |= exceeds(*x, bound);
     }
-    pack(out, z, gamma1_bits + 1, |x| {
-        gamma1.wrapping_sub(center(freeze(x)))
-    });
+    pack(out, z, gamma1_bits + 1, |c| gamma1.wrapping_sub(c));
     bad
 }
 
 /// Lines 12–15 for one w_i: w ← w mod q in [0, q) (w in (−q, q)), and
 /// `w1Encode(HighBits(w))` (FIPS 204 Algorithms 28, 37) into `out`.
-#[inline]
+#[inline(always)]
 pub(crate) fn w1_pack<const G2: i32>(w: &mut Poly, out: &mut [u8], w1_bits: u32) {
     match crate::arch::avx2() {
         Some(token) => crate::arch::w1_pack(token, &mut w.0, out, G2),
@@ -47,7 +49,9 @@ pub(crate) fn w1_pack<const G2: i32>(w: &mut Poly, out: &mut [u8], w1_bits: u32)
     }
 }
 
-/// The portable twin of [`w1_pack`].
+/// The portable twin of [`w1_pack`] (inlined: the widths are constants at
+/// the call site, as `pack` needs for its fast form).
+#[inline(always)]
 pub(crate) fn w1_pack_portable<const G2: i32>(w: &mut Poly, out: &mut [u8], w1_bits: u32) {
     w.freeze();
     pack(out, w, w1_bits, high_bits::<G2>);
@@ -56,7 +60,7 @@ pub(crate) fn w1_pack_portable<const G2: i32>(w: &mut Poly, out: &mut [u8], w1_b
 /// Lines 20–21 for one row: w ← (w − cs2) mod q (w in [0, q), cs2 in
 /// (−q, q)); negative iff ‖LowBits(w − cs2)‖∞ ≥ `bound` (γ2 − β;
 /// Algorithm 36).
-#[inline]
+#[inline(always)]
 pub(crate) fn low_bits_check<const G2: i32>(w: &mut Poly, cs2: &Poly, bound: i32) -> i32 {
     match crate::arch::avx2() {
         Some(token) => crate::arch::low_bits_check(token, &mut w.0, &cs2.0, G2, bound),
@@ -64,7 +68,9 @@ pub(crate) fn low_bits_check<const G2: i32>(w: &mut Poly, cs2: &Poly, bound: i32
     }
 }
 
-/// The portable twin of [`low_bits_check`].
+/// The portable twin of [`low_bits_check`] (inlined: the widths are constants at
+/// the call site, as `pack` needs for its fast form).
+#[inline(always)]
 pub(crate) fn low_bits_check_portable<const G2: i32>(w: &mut Poly, cs2: &Poly, bound: i32) -> i32 {
     let mut bad = 0;
     for (x, &c) in w.0.iter_mut().zip(cs2.0.iter()) {
@@ -134,7 +140,7 @@ mod tests {
                 let (mut a, mut b) = ([0u8; 640], [0u8; 640]);
                 let len = 32 * (g1 as usize + 1);
                 let ra = crate::arch::z_pack(token, &z.0, &mut a[..len], g1, bound);
-                let rb = z_pack_portable(&z, &mut b[..len], g1, bound);
+                let rb = z_pack_portable(&mut { z }, &mut b[..len], g1, bound);
                 assert_eq!(a, b, "z_pack bytes, t {t}, γ1 bits {g1}");
                 assert_eq!(ra < 0, rb < 0, "z_pack check, t {t}");
             }
