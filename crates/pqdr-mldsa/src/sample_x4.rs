@@ -120,11 +120,7 @@ impl<'a> MatrixRows<'a> {
         let start = r * self.l;
         let end = start + self.l;
         let Some(token) = self.backend else {
-            let mut a = Poly::ZERO;
-            for (j, x) in v.iter().enumerate() {
-                rej_ntt_poly(&mut a, self.rho, j, r);
-                mul_acc(acc, &a, x);
-            }
+            scalar_row(acc, self.rho, r, v);
             return;
         };
         // Entries start .. next came with the previous row's last batch, in
@@ -175,6 +171,17 @@ fn rej_ntt_mul_acc_x4(
         for ((y, c), b) in y.iter().zip(ctr.iter_mut()).zip(buf.iter()) {
             *c = rej_ntt_consume(b, *c, |i, z| mul_acc_coeff(acc, y, i, z));
         }
+    }
+}
+
+/// acc += Σ_s Â[r][s] ∘ v_s one entry at a time (no 4-way Keccak). Out of
+/// line, so that its entry buffer is not part of the caller's frame.
+#[inline(never)]
+fn scalar_row(acc: &mut [i64; N], rho: &[u8; 32], r: usize, v: &[Poly]) {
+    let mut a = Poly::ZERO;
+    for (j, x) in v.iter().enumerate() {
+        rej_ntt_poly(&mut a, rho, j, r);
+        mul_acc(acc, &a, x);
     }
 }
 
