@@ -178,9 +178,90 @@ pub(crate) fn hint_unpack(y: &[u8], omega: usize, h: &mut [Poly]) -> Option<()> 
     Some(())
 }
 
+/// `BitUnpack(·, γ1 − 1, γ1)` (FIPS 204 Algorithm 19) of ExpandMask
+/// (Algorithm 34) for `out.len()` (a multiple of 8) fields of `bits` ∈
+/// {18, 20} bits: `out[i]` = γ1 − field i, γ1 = 2^(bits − 1). `src` must
+/// hold `bits/2 + 16` bytes from the start of the last group of eight
+/// fields (the AVX2 kernel's loads read past the group). Secret data,
+/// no branch on it.
+#[inline]
+pub(crate) fn mask_unpack(out: &mut [i32], src: &[u8], bits: u32) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::mask_unpack(token, out, src, bits),
+        None => mask_unpack_portable(out, src, bits),
+    }
+}
+
+/// The portable twin of `arch::mask_unpack`: [`mask_unpack`] one group of
+/// eight fields (`bits` bytes) at a time.
+pub(crate) fn mask_unpack_portable(out: &mut [i32], src: &[u8], bits: u32) {
+    let gbytes = bits as usize;
+    let mask = (1u128 << bits) - 1;
+    let gamma1 = 1i32 << (bits - 1);
+    for (g, o) in out.chunks_exact_mut(8).enumerate() {
+        let Some(chunk) = src.get(g * gbytes..(g + 1) * gbytes) else {
+            break;
+        };
+        // Four fields (bits/2 ≤ 10 bytes) per u128.
+        for (half, o4) in chunk.chunks_exact(gbytes >> 1).zip(o.chunks_exact_mut(4)) {
+            let mut v = 0u128;
+            for (k, &b) in half.iter().enumerate() {
+                v |= u128::from(b) << (8 * k);
+            }
+            for c in o4 {
+                *c = gamma1.wrapping_sub((v & mask) as i32);
+                v >>= bits;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The AVX2 kernel against its portable twin and against `unpack`
+    /// (the BitUnpack of every other caller), on random bytes and on all-0 /
+    /// all-1 bytes (fields 0 and 2^bits − 1: y = γ1 and y = −γ1 + 1).
+    #[test]
+    fn mask_unpack_matches_portable() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for t in 0..200 {
+            for bits in [18u32, 20] {
+                let mut src = [0u8; 32 * 20 + 16];
+                for b in &mut src {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    *b = match t {
+                        0 => 0,
+                        1 => 0xff,
+                        _ => s as u8,
+                    };
+                }
+                let len = 32 * bits as usize;
+                let mut want = Poly::ZERO;
+                let gamma1 = 1i32 << (bits - 1);
+                unpack(&mut want, &src[..len], bits, |v| gamma1.wrapping_sub(v));
+                let mut portable = [0i32; 256];
+                mask_unpack_portable(&mut portable, &src[..len], bits);
+                assert_eq!(portable, want.0);
+                if let Some(token) = crate::arch::avx2() {
+                    let mut got = [0i32; 256];
+                    crate::arch::mask_unpack(token, &mut got, &src[..len + 16], bits);
+                    assert_eq!(got, want.0, "bits {bits}, t {t}");
+                    // A run starting mid-stream, as ExpandMask calls it per block.
+                    let mut part = [0i32; 48];
+                    crate::arch::mask_unpack(token, &mut part, &src[3 * gbytes(bits)..], bits);
+                    assert_eq!(part, want.0[24..72]);
+                }
+            }
+        }
+    }
+
+    fn gbytes(bits: u32) -> usize {
+        bits as usize
+    }
 
     #[test]
     fn pack23_round_trips_and_is_little_endian() {

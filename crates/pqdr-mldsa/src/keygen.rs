@@ -15,7 +15,7 @@ use crate::params::{D, ParameterSet, PolyArray, T0_POLY_SIZE, T1_BITS, T1_POLY_S
 use crate::poly::{N, Poly, reduce_acc};
 use crate::rounding::power2round;
 use crate::sample::h;
-use crate::sample_x4::{expand_s, row_mul_acc};
+use crate::sample_x4::{MatrixRows, expand_s};
 
 /// Byte offsets inside the encoded signing key (`skEncode`, FIPS 204 Algorithm 24).
 pub(crate) struct SkLayout;
@@ -120,9 +120,10 @@ pub(crate) fn derive_t<P: ParameterSet>(
     let mut s2 = Zeroizing::new(Poly::ZERO);
     let mut t0 = Zeroizing::new(Poly::ZERO);
     let mut diff = 0u32;
+    let mut rows = MatrixRows::new(&rho, P::K, P::L);
     for r in 0..P::K {
         acc.fill(0);
-        row_mul_acc(&mut acc, &rho, r, s1_hat.as_ref());
+        rows.mul_acc_row(&mut acc, r, s1_hat.as_ref());
         reduce_acc(&mut t, &acc);
         t.invntt_tomont();
         unpack_eta::<P>(&mut s2, &sk.as_ref()[s2_range::<P>(r)]);

@@ -40,6 +40,7 @@ pub mod self_test;
 mod sign;
 #[cfg(feature = "smallest-stack")]
 mod sign_lowmem;
+mod sign_poly;
 mod stream;
 #[cfg(feature = "signature")]
 mod traits;

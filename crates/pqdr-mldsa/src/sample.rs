@@ -41,10 +41,21 @@ pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
     let mut reader = g;
     let mut buf = [0u8; 5 * SHAKE128_RATE];
     reader.squeeze_blocks(&mut buf);
-    let mut ctr = rej_ntt_consume(&buf, 0, |i, z| out.0[i] = z);
+    let mut ctr = rej_ntt_fill(&mut out.0, 0, &buf);
     while ctr < N {
         reader.squeeze_blocks(&mut buf[..SHAKE128_RATE]);
-        ctr = rej_ntt_consume(&buf[..SHAKE128_RATE], ctr, |i, z| out.0[i] = z);
+        ctr = rej_ntt_fill(&mut out.0, ctr, &buf[..SHAKE128_RATE]);
+    }
+}
+
+/// [`rej_ntt_consume`] storing into `out`: the AVX2 kernel
+/// (`arch::rej_uniform`, eight candidates per step) when available, else
+/// the portable loop (its twin). Same count, same coefficients.
+#[inline]
+pub(crate) fn rej_ntt_fill(out: &mut [i32; N], ctr: usize, bytes: &[u8]) -> usize {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::rej_uniform(token, out, ctr, bytes),
+        None => rej_ntt_consume(bytes, ctr, |i, z| out[i] = z),
     }
 }
 
@@ -238,4 +249,56 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
     cb.zeroize();
     buf.zeroize();
     signs.zeroize();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AVX2 `RejNTTPoly` loop against the portable one: random bytes
+    /// (about half the candidates rejected when the top bits are forced), edge
+    /// candidates (q − 1 accepted; q, 2^23 − 1 rejected; the ignored top bit
+    /// set), every start count from 0 and near 256, block lengths of one and
+    /// five SHAKE128 blocks and a short one.
+    #[test]
+    fn rej_uniform_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 0x0123_4567_89ab_cdefu64;
+        let edges: [[u8; 3]; 6] = [
+            [0x00, 0xe0, 0x7f], // q − 1 = 0x7fe000
+            [0x01, 0xe0, 0x7f], // q
+            [0xff, 0xff, 0x7f], // 2^23 − 1
+            [0x00, 0xe0, 0xff], // q − 1 with the top bit set
+            [0x00, 0x00, 0x80], // 0 with the top bit set
+            [0x01, 0xe0, 0xff], // q with the top bit set
+        ];
+        for t in 0..600usize {
+            let mut bytes = [0u8; 5 * SHAKE128_RATE];
+            for (k, b) in bytes.chunks_exact_mut(3).enumerate() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let r = s.to_le_bytes();
+                let forced = [r[0], r[1], r[2] | 0x60];
+                b.copy_from_slice(match t % 3 {
+                    0 => &r[..3],
+                    1 => &edges[(k + t) % edges.len()],
+                    // Top bits forced: candidates in [0x600000, 2^23), about
+                    // 60 % of them below q.
+                    _ => &forced,
+                });
+            }
+            let len = [SHAKE128_RATE, 5 * SHAKE128_RATE, 21][t % 3];
+            let start = [0, 1, 100, 247, 248, 249, 255, 256][t % 8];
+            let init: [i32; N] = core::array::from_fn(|i| -(i as i32));
+            let (mut a, mut b) = (init, init);
+            let ca = crate::arch::rej_uniform(token, &mut a, start, &bytes[..len]);
+            let cb = rej_ntt_consume(&bytes[..len], start, |i, z| b[i] = z);
+            assert_eq!(ca, cb, "count, t {t}");
+            assert_eq!(a[..ca], b[..cb], "coefficients, t {t}");
+            assert_eq!(a[..start], init[..start], "untouched before start, t {t}");
+        }
+    }
 }

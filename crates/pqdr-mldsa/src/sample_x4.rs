@@ -21,7 +21,7 @@ use zeroize::Zeroize;
 use crate::poly::{N, Poly, mul_acc};
 use crate::sample::{
     SHAKE128_RATE, SHAKE256_RATE, expand_mask_poly, mul_acc_coeff, rej_bounded_consume,
-    rej_bounded_poly, rej_ntt_consume, rej_ntt_mul_acc, rej_ntt_poly,
+    rej_bounded_poly, rej_ntt_consume, rej_ntt_fill, rej_ntt_mul_acc, rej_ntt_poly,
 };
 
 /// The AVX2 token for the 4-way Keccak if this crate's feature `simd` is on
@@ -56,21 +56,98 @@ fn shake128_rho(backend: Option<Avx2>, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Sha
 }
 
 /// Four `RejNTTPoly(ρ‖s‖r)` (FIPS 204 Algorithm 30) with `sr` = [s, r] per
-/// lane: `out[k]` = Â[r_k][s_k]. ρ is public.
+/// lane: `out[k]` = Â[r_k][s_k]. A `None` lane is squeezed along (the
+/// permutation is 4-way anyway) but neither parsed nor waited for. ρ is public.
 pub(crate) fn rej_ntt_poly_x4(
     backend: Option<Avx2>,
-    out: [&mut Poly; 4],
+    out: [Option<&mut Poly>; 4],
     rho: &[u8; 32],
     sr: [[u8; 2]; 4],
 ) {
     let mut g = shake128_rho(backend, rho, &sr);
     let mut buf = [[0u8; SHAKE128_RATE]; 4];
-    let mut ctr = [0usize; 4];
+    let mut ctr = out.each_ref().map(|o| if o.is_some() { 0 } else { N });
     let mut out = out;
     while ctr.iter().any(|&c| c < N) {
         squeeze128(&mut g, &mut buf);
         for ((o, c), b) in out.iter_mut().zip(ctr.iter_mut()).zip(buf.iter()) {
-            *c = rej_ntt_consume(b, *c, |i, z| o.0[i] = z);
+            if let Some(o) = o {
+                *c = rej_ntt_fill(&mut o.0, *c, b);
+            }
+        }
+    }
+}
+
+/// Up to four polynomials of `it` as the lanes of a 4-way call (`None` for
+/// the missing ones).
+fn lanes<'a, T>(it: impl IntoIterator<Item = &'a mut T>) -> [Option<&'a mut T>; 4] {
+    let mut it = it.into_iter();
+    core::array::from_fn(|_| it.next())
+}
+
+/// The rows of Â = `ExpandA(ρ)` (FIPS 204 Algorithm 32) one after the
+/// other, each entry sampled once and used once, four entries per 4-way
+/// call in row-major order across row boundaries (a batch that runs into the
+/// next row keeps those entries for it), so only the very last batch of the
+/// matrix can have idle lanes. ρ is public.
+pub(crate) struct MatrixRows<'a> {
+    rho: &'a [u8; 32],
+    l: usize,
+    entries: usize,
+    backend: Option<Avx2>,
+    /// The last 4-way batch; its lanes from `first` on belong to later rows.
+    buf: [Poly; 4],
+    /// Row-major index of the next entry not yet sampled.
+    next: usize,
+}
+
+impl<'a> MatrixRows<'a> {
+    /// The rows of the k × l matrix Â of ρ.
+    pub(crate) fn new(rho: &'a [u8; 32], k: usize, l: usize) -> Self {
+        Self {
+            rho,
+            l,
+            entries: k * l,
+            backend: simd_backend(),
+            buf: [Poly::ZERO; 4],
+            next: 0,
+        }
+    }
+
+    /// acc += Σ_s Â[r][s] ∘ v_s (i64 products) for the next row r (rows
+    /// must be asked for in order 0, 1, …).
+    pub(crate) fn mul_acc_row(&mut self, acc: &mut [i64; N], r: usize, v: &[Poly]) {
+        let start = r * self.l;
+        let end = start + self.l;
+        let Some(token) = self.backend else {
+            scalar_row(acc, self.rho, r, v);
+            return;
+        };
+        // Entries start .. next came with the previous row's last batch, in
+        // the lanes ending at 4 (a batch is always four entries but the last).
+        let carried = self.next - start;
+        for (a, x) in self.buf[4 - carried..].iter().zip(v) {
+            mul_acc(acc, a, x);
+        }
+        while self.next < end {
+            let e0 = self.next;
+            let n = (self.entries - e0).min(4);
+            // (s, r) of entry e0 + k: entries run past `end` into row r + 1.
+            let sr = core::array::from_fn(|k| {
+                let e = e0 + k.min(n - 1);
+                if e < end {
+                    [(e - start) as u8, r as u8]
+                } else {
+                    [(e - end) as u8, (r + 1) as u8]
+                }
+            });
+            rej_ntt_poly_x4(Some(token), lanes(&mut self.buf[..n]), self.rho, sr);
+            self.next += n;
+            for (k, a) in self.buf[..n].iter().enumerate() {
+                if e0 + k < end {
+                    mul_acc(acc, a, &v[e0 + k - start]);
+                }
+            }
         }
     }
 }
@@ -97,8 +174,20 @@ fn rej_ntt_mul_acc_x4(
     }
 }
 
+/// acc += Σ_s Â[r][s] ∘ v_s one entry at a time (no 4-way Keccak). Out of
+/// line, so that its entry buffer is not part of the caller's frame.
+#[inline(never)]
+fn scalar_row(acc: &mut [i64; N], rho: &[u8; 32], r: usize, v: &[Poly]) {
+    let mut a = Poly::ZERO;
+    for (j, x) in v.iter().enumerate() {
+        rej_ntt_poly(&mut a, rho, j, r);
+        mul_acc(acc, &a, x);
+    }
+}
+
 /// `ExpandA(ρ)` (FIPS 204 Algorithm 32) into `a` (row-major, `l` columns):
-/// entry r·l + s is `RejNTTPoly(ρ‖s‖r)`, four entries per 4-way call.
+/// entry r·l + s is `RejNTTPoly(ρ‖s‖r)`, four entries per 4-way call (the
+/// last call with idle lanes if k·l is not a multiple of 4).
 pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
     // (s, r) of entry e, by counting (no division).
     let sr = |e: usize| {
@@ -109,45 +198,20 @@ pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
         }
         (s, r)
     };
-    let mut e = 0;
     if let Some(token) = simd_backend() {
-        let backend = Some(token);
-        while let Some([a0, a1, a2, a3]) = a.get_mut(e..e + 4) {
+        for (b, batch) in a.chunks_mut(4).enumerate() {
+            let n = batch.len();
             let idx: [[u8; 2]; 4] = core::array::from_fn(|k| {
-                let (s, r) = sr(e + k);
+                let (s, r) = sr(4 * b + k.min(n - 1));
                 [s as u8, r as u8]
             });
-            rej_ntt_poly_x4(backend, [a0, a1, a2, a3], rho, idx);
-            e += 4;
+            rej_ntt_poly_x4(Some(token), lanes(batch), rho, idx);
         }
+        return;
     }
-    for (k, p) in a.iter_mut().enumerate().skip(e) {
+    for (k, p) in a.iter_mut().enumerate() {
         let (s, r) = sr(k);
         rej_ntt_poly(p, rho, s, r);
-    }
-}
-
-/// acc += Σ_s Â[r][s] ∘ v_s (i64 products, FIPS 204 Algorithm 32 row r),
-/// the entries sampled four at a time into a scratch and used once.
-pub(crate) fn row_mul_acc(acc: &mut [i64; N], rho: &[u8; 32], r: usize, v: &[Poly]) {
-    let mut s = 0;
-    if let Some(token) = simd_backend() {
-        let backend = Some(token);
-        let mut tmp = [Poly::ZERO; 4];
-        while let Some(vs) = v.get(s..s + 4) {
-            let [t0, t1, t2, t3] = &mut tmp;
-            let idx = core::array::from_fn(|k| [(s + k) as u8, r as u8]);
-            rej_ntt_poly_x4(backend, [t0, t1, t2, t3], rho, idx);
-            for (a, x) in tmp.iter().zip(vs) {
-                mul_acc(acc, a, x);
-            }
-            s += 4;
-        }
-    }
-    let mut a = Poly::ZERO;
-    for (j, x) in v.iter().enumerate().skip(s) {
-        rej_ntt_poly(&mut a, rho, j, r);
-        mul_acc(acc, &a, x);
     }
 }
 
@@ -176,9 +240,10 @@ pub(crate) fn row_mul_acc_mont(w: &mut Poly, rho: &[u8; 32], r: usize, y: &[Poly
 
 /// Four `RejBoundedPoly(ρ'‖r_k)` (FIPS 204 Algorithm 31, ExpandS). ρ' is
 /// secret; only the accept bits are released, as in [`rej_bounded_poly`].
+/// A `None` lane is squeezed along but never parsed.
 pub(crate) fn rej_bounded_poly_x4(
     backend: Option<Avx2>,
-    out: [&mut Poly; 4],
+    out: [Option<&mut Poly>; 4],
     rho_prime: &[u8; 64],
     r: [u16; 4],
     eta: i32,
@@ -188,57 +253,75 @@ pub(crate) fn rej_bounded_poly_x4(
     let idx = r.map(u16::to_le_bytes);
     x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
     let mut buf = [[0u8; SHAKE256_RATE]; 4];
-    let mut ctr = [0usize; 4];
+    let mut ctr = out.each_ref().map(|o| if o.is_some() { 0 } else { N });
     let mut out = out;
     while ctr.iter().any(|&c| c < N) {
         squeeze256(&mut x, &mut buf);
         for ((o, c), b) in out.iter_mut().zip(ctr.iter_mut()).zip(buf.iter()) {
-            *c = rej_bounded_consume(b, *c, o, eta);
+            if let Some(o) = o {
+                *c = rej_bounded_consume(b, *c, o, eta);
+            }
         }
     }
     buf.zeroize();
 }
 
 /// `ExpandS(ρ')` (FIPS 204 Algorithm 33): calls `store(r, s_r)` for r = 0 ..
-/// `count` (s1 then s2), four polynomials per 4-way call.
+/// `count` (s1 then s2), four polynomials per 4-way call (the last one with
+/// idle lanes if `count` is not a multiple of 4).
 pub(crate) fn expand_s(
     rho_prime: &[u8; 64],
     count: usize,
     eta: i32,
     mut store: impl FnMut(usize, &Poly),
 ) {
-    let mut r = 0;
     if let Some(token) = simd_backend() {
-        let backend = Some(token);
         let mut tmp = [Poly::ZERO; 4];
-        while r + 4 <= count {
-            let [t0, t1, t2, t3] = &mut tmp;
-            let idx = core::array::from_fn(|k| (r + k) as u16);
-            rej_bounded_poly_x4(backend, [t0, t1, t2, t3], rho_prime, idx, eta);
-            for (k, t) in tmp.iter().enumerate() {
+        let mut r = 0;
+        while r < count {
+            let n = (count - r).min(4);
+            let idx = core::array::from_fn(|k| (r + k.min(n - 1)) as u16);
+            rej_bounded_poly_x4(Some(token), lanes(&mut tmp[..n]), rho_prime, idx, eta);
+            for (k, t) in tmp[..n].iter().enumerate() {
                 store(r + k, t);
             }
-            r += 4;
+            r += n;
         }
         tmp.zeroize();
+        return;
     }
     let mut s = Poly::ZERO;
-    while r < count {
+    for r in 0..count {
         rej_bounded_poly(&mut s, rho_prime, r as u16, eta);
         store(r, &s);
-        r += 1;
     }
     s.zeroize();
 }
 
+/// Room before each lane's block in [`expand_mask_poly_x4`] for the bytes
+/// of a group of eight fields cut by the previous block (< 20).
+const MASK_CARRY: usize = 20;
+/// A lane of [`expand_mask_poly_x4`]: the carried bytes, one SHAKE256 block,
+/// and the 16 bytes `mask_unpack` may read past the last group.
+const MASK_LANE: usize = MASK_CARRY + SHAKE256_RATE + 16;
+
+/// The block of a lane buffer.
+#[inline(always)]
+fn mask_block(b: &mut [u8; MASK_LANE]) -> &mut [u8; SHAKE256_RATE] {
+    let (blocks, _) = b[MASK_CARRY..].as_chunks_mut::<SHAKE256_RATE>();
+    &mut blocks[0]
+}
+
 /// Four polynomials of `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34): lane k
-/// is y = BitUnpack(H(ρ''‖IntegerToBytes(κ_k, 2)), γ1 − 1, γ1), unpacked
-/// block by block (a bit buffer carries a field across block boundaries) so
-/// that only one SHAKE256 block per lane is held. ρ'' is secret: the
-/// branches depend only on bit counts.
+/// is y = BitUnpack(H(ρ''‖IntegerToBytes(κ_k, 2)), γ1 − 1, γ1) (Algorithm
+/// 19), unpacked block by block, eight fields at a time (`encode::mask_unpack`,
+/// AVX2 when available): the bytes of a group cut by a block boundary are
+/// moved in front of the next block, so only one block per lane is held.
+/// ρ'' is secret: the counts and offsets depend only on γ1. A `None` lane
+/// is squeezed along but not unpacked.
 pub(crate) fn expand_mask_poly_x4(
     backend: Option<Avx2>,
-    out: [&mut Poly; 4],
+    out: [Option<&mut Poly>; 4],
     rho_pp: &[u8; 64],
     kappa: [u16; 4],
     gamma1_bits: u32,
@@ -248,54 +331,57 @@ pub(crate) fn expand_mask_poly_x4(
     let idx = kappa.map(u16::to_le_bytes);
     x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
     let bits = gamma1_bits + 1;
-    let gamma1 = 1i32 << gamma1_bits;
-    let mask = (1u64 << bits) - 1;
-    let mut buf = [[0u8; SHAKE256_RATE]; 4];
-    let mut acc = [0u64; 4];
-    let mut nbits = 0u32;
-    let mut ctr = 0usize;
+    // Eight fields of `bits` bits are `bits` bytes.
+    let gbytes = bits as usize;
+    let mut buf = [[0u8; MASK_LANE]; 4];
+    let mut carry = 0usize;
+    let mut done = 0usize;
     let mut out = out;
-    while ctr < N {
-        squeeze256(&mut x, &mut buf);
-        // The four lanes advance in step: same counts, same positions.
-        let mut next = (nbits, ctr);
-        for ((o, a), b) in out.iter_mut().zip(acc.iter_mut()).zip(buf.iter()) {
-            let (mut nb, mut c) = (nbits, ctr);
-            for &byte in b {
-                if c == N {
-                    break;
-                }
-                *a |= u64::from(byte) << nb;
-                nb += 8;
-                // bits ≥ 18 > 8: at most one field completes per byte.
-                if nb >= bits {
-                    o.0[c] = gamma1.wrapping_sub((*a & mask) as i32);
-                    *a >>= bits;
-                    nb -= bits;
-                    c += 1;
-                }
-            }
-            next = (nb, c);
+    while done < N {
+        let [b0, b1, b2, b3] = &mut buf;
+        x.squeeze_blocks([
+            mask_block(b0),
+            mask_block(b1),
+            mask_block(b2),
+            mask_block(b3),
+        ]);
+        // Whole groups in carry + block, at most the rest of the polynomial.
+        let avail = carry + SHAKE256_RATE;
+        let mut groups = 0;
+        while (groups + 1) * gbytes <= avail && done + 8 * groups < N {
+            groups += 1;
         }
-        (nbits, ctr) = next;
+        done += 8 * groups;
+        // The bytes of a cut group (fewer than `gbytes`), unless finished.
+        let left = if done < N { avail - groups * gbytes } else { 0 };
+        for (o, b) in out.iter_mut().zip(buf.iter_mut()) {
+            let Some(o) = o else { continue };
+            let src = &b[MASK_CARRY - carry..];
+            crate::encode::mask_unpack(&mut o.0[done - 8 * groups..done], src, bits);
+            // The cut group's bytes go in front of the next block.
+            b.copy_within(
+                MASK_CARRY + SHAKE256_RATE - left..MASK_CARRY + SHAKE256_RATE,
+                MASK_CARRY - left,
+            );
+        }
+        carry = left;
     }
     buf.zeroize();
-    acc.zeroize();
 }
 
 /// `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34) into `y` (y_r with counter
-/// κ + r), four polynomials per 4-way call.
+/// κ + r), four polynomials per 4-way call (the last one with idle lanes if
+/// ℓ is not a multiple of 4).
 pub(crate) fn expand_mask(y: &mut [Poly], rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
-    let mut r = 0;
     if let Some(token) = simd_backend() {
-        let backend = Some(token);
-        while let Some([y0, y1, y2, y3]) = y.get_mut(r..r + 4) {
-            let k = core::array::from_fn(|i| kappa.wrapping_add((r + i) as u16));
-            expand_mask_poly_x4(backend, [y0, y1, y2, y3], rho_pp, k, gamma1_bits);
-            r += 4;
+        for (b, batch) in y.chunks_mut(4).enumerate() {
+            let n = batch.len();
+            let k = core::array::from_fn(|i| kappa.wrapping_add((4 * b + i.min(n - 1)) as u16));
+            expand_mask_poly_x4(Some(token), lanes(batch), rho_pp, k, gamma1_bits);
         }
+        return;
     }
-    for (i, p) in y.iter_mut().enumerate().skip(r) {
+    for (i, p) in y.iter_mut().enumerate() {
         expand_mask_poly(p, rho_pp, kappa.wrapping_add(i as u16), gamma1_bits);
     }
 }
@@ -337,11 +423,33 @@ mod tests {
             for backend in backends() {
                 let mut got = [Poly::ZERO; 4];
                 let [g0, g1, g2, g3] = &mut got;
-                rej_ntt_poly_x4(backend, [g0, g1, g2, g3], &rho, sr);
+                rej_ntt_poly_x4(backend, [Some(g0), Some(g1), Some(g2), Some(g3)], &rho, sr);
                 for (g, [s, r]) in got.iter().zip(sr) {
                     let mut want = Poly::ZERO;
                     rej_ntt_poly(&mut want, &rho, s.into(), r.into());
                     assert_eq!(g.0, want.0);
+                }
+            }
+        }
+    }
+
+    /// Idle (`None`) lanes: the others are still the scalar samplers' output.
+    #[test]
+    fn partial_batches_match_scalar() {
+        for t in 0..50 {
+            let rho = seed::<32>(t);
+            let sr: [[u8; 2]; 4] = core::array::from_fn(|k| [k as u8, (t & 7) as u8]);
+            for backend in backends() {
+                for n in 1..4 {
+                    let mut got = [Poly::ZERO; 4];
+                    rej_ntt_poly_x4(backend, lanes(&mut got[..n]), &rho, sr);
+                    for (k, g) in got.iter().enumerate() {
+                        let mut want = Poly::ZERO;
+                        if k < n {
+                            rej_ntt_poly(&mut want, &rho, sr[k][0].into(), sr[k][1].into());
+                        }
+                        assert_eq!(g.0, want.0, "lanes {n}, lane {k}");
+                    }
                 }
             }
         }
@@ -360,10 +468,11 @@ mod tests {
                         ((i * 7919 + j * 104_729 + t as usize) & 0x3f_ffff) as i32 - (1 << 21)
                     }));
                 }
+                let mut rows = MatrixRows::new(&rho, k, l);
                 for r in 0..k {
                     let mut acc = [0i64; N];
                     let mut w = Poly::ZERO;
-                    row_mul_acc(&mut acc, &rho, r, &y[..l]);
+                    rows.mul_acc_row(&mut acc, r, &y[..l]);
                     row_mul_acc_mont(&mut w, &rho, r, &y[..l]);
                     let mut want_acc = [0i64; N];
                     let mut want_w = Poly::ZERO;
@@ -391,7 +500,13 @@ mod tests {
             for backend in backends() {
                 let mut got = [Poly::ZERO; 4];
                 let [g0, g1, g2, g3] = &mut got;
-                rej_bounded_poly_x4(backend, [g0, g1, g2, g3], &rho_prime, r, eta);
+                rej_bounded_poly_x4(
+                    backend,
+                    [Some(g0), Some(g1), Some(g2), Some(g3)],
+                    &rho_prime,
+                    r,
+                    eta,
+                );
                 for (g, rk) in got.iter().zip(r) {
                     let mut want = Poly::ZERO;
                     rej_bounded_poly(&mut want, &rho_prime, rk, eta);
@@ -399,15 +514,20 @@ mod tests {
                 }
             }
         }
-        let rho_prime = seed::<64>(9);
-        let mut n = 0;
-        expand_s(&rho_prime, 11, 4, |r, p| {
-            let mut want = Poly::ZERO;
-            rej_bounded_poly(&mut want, &rho_prime, r as u16, 4);
-            assert_eq!(p.0, want.0);
-            n += 1;
-        });
-        assert_eq!(n, 11);
+        // Every count mod 4 (idle lanes in the last call), both η.
+        for (t, count) in [8usize, 9, 10, 11, 15].into_iter().enumerate() {
+            let rho_prime = seed::<64>(9 + t as u32);
+            let eta = if t & 1 == 0 { 2 } else { 4 };
+            let mut n = 0;
+            expand_s(&rho_prime, count, eta, |r, p| {
+                let mut want = Poly::ZERO;
+                rej_bounded_poly(&mut want, &rho_prime, r as u16, eta);
+                assert_eq!(p.0, want.0, "count {count}, r {r}");
+                assert_eq!(r, n);
+                n += 1;
+            });
+            assert_eq!(n, count);
+        }
     }
 
     #[test]
@@ -420,19 +540,30 @@ mod tests {
             for backend in backends() {
                 let mut got = [Poly::ZERO; 4];
                 let [g0, g1, g2, g3] = &mut got;
-                expand_mask_poly_x4(backend, [g0, g1, g2, g3], &rho_pp, kappa, bits);
+                expand_mask_poly_x4(
+                    backend,
+                    [Some(g0), Some(g1), Some(g2), Some(g3)],
+                    &rho_pp,
+                    kappa,
+                    bits,
+                );
                 for (g, k) in got.iter().zip(kappa) {
                     let mut want = Poly::ZERO;
                     expand_mask_poly(&mut want, &rho_pp, k, bits);
                     assert_eq!(g.0, want.0);
                 }
             }
-            let mut y = [Poly::ZERO; 7];
-            expand_mask(&mut y, &rho_pp, kappa[0], bits);
-            for (i, p) in y.iter().enumerate() {
-                let mut want = Poly::ZERO;
-                expand_mask_poly(&mut want, &rho_pp, kappa[0].wrapping_add(i as u16), bits);
-                assert_eq!(p.0, want.0);
+            // ℓ = 4, 5, 7 (idle lanes in the last call).
+            for l in [4, 5, 7] {
+                let mut y = [Poly::ZERO; 7];
+                expand_mask(&mut y[..l], &rho_pp, kappa[0], bits);
+                for (i, p) in y.iter().enumerate() {
+                    let mut want = Poly::ZERO;
+                    if i < l {
+                        expand_mask_poly(&mut want, &rho_pp, kappa[0].wrapping_add(i as u16), bits);
+                    }
+                    assert_eq!(p.0, want.0, "l {l}, poly {i}");
+                }
             }
         }
     }

@@ -27,16 +27,17 @@ use pqdr_ctgrind::hook;
 use pqdr_keccak::Shake256;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::encode::{hint_pack_row, pack};
+use crate::encode::hint_pack_row;
 use crate::field::{center, exceeds, freeze, reduce_wide};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
 use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{
     N, Poly, mul_acc, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place, reduce_acc,
 };
-use crate::rounding::{decompose, high_bits};
+use crate::rounding::high_bits;
 use crate::sample::{h, sample_in_ball};
 use crate::sample_x4::{expand_mask, row_mul_acc_mont};
+use crate::sign_poly::{low_bits_check, w1_pack, z_pack};
 
 /// Precomputed values of a signing key: Â, ŝ1, ŝ2 and NTT(t0), each
 /// optional. When absent, Â entries are sampled as needed (straight into the
@@ -238,9 +239,8 @@ fn sign_core<P: ParameterSet, const G2: i32>(
                 }
             }
             wi.invntt_tomont();
-            wi.freeze();
             let w1 = &mut w1_bytes[..P::W1_POLY_SIZE];
-            pack(w1, wi, P::W1_BITS, high_bits::<G2>);
+            w1_pack::<G2>(wi, w1, P::W1_BITS);
             hasher.absorb(w1);
         }
         hasher.squeeze(c_tilde);
@@ -259,12 +259,8 @@ fn sign_core<P: ParameterSet, const G2: i32>(
                 mul_add_mont_in_place(&mut tmp, &c_hat, y);
             }
             tmp.invntt_tomont();
-            for x in &mut tmp.0 {
-                *x = center(freeze(*x));
-                bad |= exceeds(*x, gamma1 - P::BETA);
-            }
             let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
-            pack(out, &tmp, P::Z_BITS, |c| gamma1.wrapping_sub(c));
+            bad |= z_pack(&mut tmp, out, P::GAMMA1_BITS, gamma1 - P::BETA);
         }
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             if let Some(s2_hat) = pre.s2_hat {
@@ -275,11 +271,8 @@ fn sign_core<P: ParameterSet, const G2: i32>(
                 mul_mont_in_place(&mut tmp, &c_hat);
             }
             tmp.invntt_tomont();
-            for (x, cs2) in wi.0.iter_mut().zip(tmp.0.iter()) {
-                // w − cs2 in [0, q), kept for the hint.
-                *x = reduce_wide(x.wrapping_sub(freeze(*cs2)));
-                bad |= exceeds(decompose::<G2>(*x).1, G2 - P::BETA);
-            }
+            // w − cs2 in [0, q), kept for the hint.
+            bad |= low_bits_check::<G2>(wi, &tmp, G2 - P::BETA);
         }
         // Public by design: only whether this attempt is rejected leaks; the
         // rejected candidate is discarded (FIPS 204 Algorithm 7, line 23).

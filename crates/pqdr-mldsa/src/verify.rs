@@ -11,7 +11,7 @@ use crate::params::{D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArr
 use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::sample_in_ball;
-use crate::sample_x4::{expand_a, row_mul_acc};
+use crate::sample_x4::{MatrixRows, expand_a};
 
 /// `ML-DSA.Verify_internal` (FIPS 204 Algorithm 8) given μ = H(tr‖M′, 64):
 /// true if σ is a valid signature.
@@ -92,6 +92,8 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     let mut w1 = [0u8; MAX_W1_POLY_SIZE];
     let mut hasher = Shake256::default();
     hasher.absorb(mu);
+    // Only for a compact key (its 4 KiB entry buffer is not even zeroed otherwise).
+    let mut rows = pre.is_none().then(|| MatrixRows::new(rho, P::K, P::L));
     for (i, hi) in hints.as_ref().iter().enumerate() {
         // w′_approx = NTT^−1(Â∘ẑ − ĉ∘NTT(t1·2^d)), row i.
         acc.fill(0);
@@ -104,7 +106,9 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
             }
             mul_acc(&mut acc, &c_hat, &t1_hat.as_ref()[i]);
         } else {
-            row_mul_acc(&mut acc, rho, i, z_hat.as_ref());
+            if let Some(rows) = rows.as_mut() {
+                rows.mul_acc_row(&mut acc, i, z_hat.as_ref());
+            }
             unpack_t1(&mut t, &pk.as_ref()[t1_range(i)]);
             for x in &mut t.0 {
                 *x <<= D;

@@ -154,10 +154,13 @@ fn pkcs8_private_key_is_constant_time() {
 
 #[test]
 fn keygen_and_sign_every_set() {
-    // With `simd` on x86-64 the AVX2 code (NTTs, pointwise products, 4-way
-    // samplers) must be what is checked: this machine, and valgrind (3.19
-    // executes AVX2 and reports it in CPUID), must have AVX2, else the crate
-    // would silently dispatch to the portable code only.
+    // With `simd` on x86-64 the AVX2 code must be what is checked: NTTs,
+    // pointwise products, 4-way samplers (with idle lanes), ExpandMask's
+    // `mask_unpack` on the secret SHAKE256(ρ''‖κ) bytes, and signing's
+    // `z_pack`, `w1_pack`, `low_bits_check` on the secret z, w, cs2 of
+    // every attempt, for every set's γ1 and γ2. This machine, and valgrind
+    // (3.19 executes AVX2 and reports it in CPUID), must have AVX2, else the
+    // crate would silently dispatch to the portable code only.
     #[cfg(all(target_arch = "x86_64", feature = "simd"))]
     {
         assert!(

@@ -10,11 +10,16 @@
 //!
 //! | kernel (`x86_64`, AVX2) | portable twin (`poly`) | differential test |
 //! |---|---|---|
-//! | `ntt` | `Poly::ntt_portable` | `arch::x86_64::tests::ntt_and_inverse_match_portable` |
+//! | `ntt` (`x86_64/ntt.rs`) | `Poly::ntt_portable` | `arch::x86_64::tests::ntt_and_inverse_match_portable` |
 //! | `invntt_tomont` | `Poly::invntt_tomont_portable` | `…::ntt_and_inverse_match_portable` |
 //! | `mul_acc` | `mul_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
+//! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
+//! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
+//! | `z_pack` (`x86_64/sign.rs`) | `sign_poly::z_pack_portable` | `sign_poly::tests::kernels_match_portable` |
+//! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
+//! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests` (both 4-way paths against the scalar samplers) |
 //!
 //! The KAT/ACVP tests run both paths (default features, and
@@ -31,7 +36,10 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+pub(crate) use x86_64::{
+    invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt, reduce_acc,
+    rej_uniform, w1_pack, z_pack,
+};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -72,6 +80,27 @@ mod stubs {
         match token {}
     }
     pub(crate) fn reduce_acc(token: Avx2, _: &mut [i32; N], _: &[i64; N]) {
+        match token {}
+    }
+    pub(crate) fn mask_unpack(token: Avx2, _: &mut [i32], _: &[u8], _: u32) {
+        match token {}
+    }
+    pub(crate) fn rej_uniform(token: Avx2, _: &mut [i32; N], _: usize, _: &[u8]) -> usize {
+        match token {}
+    }
+    pub(crate) fn z_pack(token: Avx2, _: &[i32; N], _: &mut [u8], _: u32, _: i32) -> i32 {
+        match token {}
+    }
+    pub(crate) fn w1_pack(token: Avx2, _: &mut [i32; N], _: &mut [u8], _: i32) {
+        match token {}
+    }
+    pub(crate) fn low_bits_check(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: &[i32; N],
+        _: i32,
+        _: i32,
+    ) -> i32 {
         match token {}
     }
     pub(crate) fn mul_mont_in_place(

@@ -1,0 +1,375 @@
+//! AVX2 arithmetic in R_q (FIPS 204 §7.5): `NTT`, `NTT^−1` (Algorithms 41
+//! and 42) and the pointwise Montgomery products, on eight `i32`
+//! coefficients per 256-bit register.
+//!
+//! Every function computes exactly what its portable twin in `poly.rs`
+//! computes, coefficient by coefficient (same butterflies in the same order,
+//! the same Montgomery reduction on the exact 64-bit products from
+//! `vpmuldq`), so the outputs are bit-identical; the tests below compare
+//! them on random inputs.
+//!
+//! The only `unsafe`: calling the `#[target_feature(enable = "avx2")]`
+//! functions behind an [`Avx2`] token (proof of detection), and
+//! the unaligned loads and stores of coefficients. No table lookup on
+//! secrets, no data-dependent branch or address, no division.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "constant tables of public indices"
+)]
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_add_epi64,
+    _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_cvtepi32_epi64, _mm256_loadu_si256,
+    _mm256_mul_epi32, _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi64,
+};
+
+use pqdr_common::simd::Avx2;
+
+use crate::field::{Q, QINV};
+use crate::zetas::{INV_NTT_F, INV_NTT_F_ZETA1, N, ZETAS};
+
+// Every safe function below takes the `Avx2` token: the SAFETY of its
+// `unsafe` call is that the token proves AVX2 was detected (only
+// `pqdr_common::simd::Avx2::detect` makes one).
+
+/// `NTT` in place (FIPS 204 Algorithm 41), as `Poly::ntt`.
+#[inline]
+pub(crate) fn ntt(token: Avx2, a: &mut [i32; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { ntt_avx2(a) }
+}
+
+/// `NTT^−1` times R in place (FIPS 204 Algorithm 42), as `Poly::invntt_tomont`.
+#[inline]
+pub(crate) fn invntt_tomont(token: Avx2, a: &mut [i32; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { invntt_tomont_avx2(a) }
+}
+
+/// acc += a ∘ b in i64, as `poly::mul_acc`.
+#[inline]
+pub(crate) fn mul_acc(token: Avx2, acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { mul_acc_avx2(acc, a, b) }
+}
+
+/// out = mont(acc), as `poly::reduce_acc`.
+#[inline]
+pub(crate) fn reduce_acc(token: Avx2, out: &mut [i32; N], acc: &[i64; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { reduce_acc_avx2(out, acc) }
+}
+
+/// out = mont(out ∘ b + extra) (extra = 0 if `None`), as
+/// `poly::mul_mont_in_place` / `poly::mul_add_mont_in_place`.
+#[inline]
+pub(crate) fn mul_mont_in_place(
+    token: Avx2,
+    out: &mut [i32; N],
+    b: &[i32; N],
+    extra: Option<&[i32; N]>,
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { mul_mont_in_place_avx2(out, b, extra) }
+}
+
+/// 32 registers of eight coefficients from a polynomial.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load(a: &[i32; N]) -> [__m256i; 32] {
+    let (chunks, _) = a.as_chunks::<8>();
+    // A loop, not `core::array::from_fn`: its closure stayed an out-of-line
+    // call per register from this AVX2 function (3 % of signing).
+    let mut v = [_mm256_setzero_si256(); 32];
+    for (x, c) in v.iter_mut().zip(chunks) {
+        // SAFETY: `c` is 8 `i32` = 32 readable bytes; unaligned load.
+        *x = unsafe { _mm256_loadu_si256(c.as_ptr().cast()) };
+    }
+    v
+}
+
+/// Stores 32 registers back into a polynomial.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store(a: &mut [i32; N], v: &[__m256i; 32]) {
+    let (chunks, _) = a.as_chunks_mut::<8>();
+    for (c, x) in chunks.iter_mut().zip(v) {
+        // SAFETY: `c` is 8 `i32` = 32 writable bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), *x) }
+    }
+}
+
+/// Montgomery reduction of the 64-bit values `pe` (even lanes) and `po`
+/// (odd lanes): lane i gets (p − (p·q^−1 mod 2^32)·q)/2^32, as `field::mont`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mont_reduce(pe: __m256i, po: __m256i) -> __m256i {
+    let q = _mm256_set1_epi32(Q);
+    let qinv = _mm256_set1_epi32(QINV);
+    // `vpmuldq` reads the low 32 bits of each 64-bit lane as signed: t = (p mod 2^32)·q^−1, then t·q.
+    let te = _mm256_mul_epi32(_mm256_mul_epi32(pe, qinv), q);
+    let to = _mm256_mul_epi32(_mm256_mul_epi32(po, qinv), q);
+    let re = _mm256_sub_epi64(pe, te);
+    let ro = _mm256_sub_epi64(po, to);
+    // The high halves: even lanes shifted down, odd lanes already in place.
+    _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
+}
+
+/// mont(a·b) in each of the eight lanes (exact 64-bit products).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn montmul(a: __m256i, b: __m256i) -> __m256i {
+    let pe = _mm256_mul_epi32(a, b);
+    let po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(a), _mm256_srli_epi64::<32>(b));
+    mont_reduce(pe, po)
+}
+
+/// The Cooley–Tukey butterfly of Algorithm 41: t = ζ·y, (x, y) ← (x + t, x − t).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fwd(x: &mut __m256i, y: &mut __m256i, z: __m256i) {
+    let t = montmul(z, *y);
+    *y = _mm256_sub_epi32(*x, t);
+    *x = _mm256_add_epi32(*x, t);
+}
+
+/// The Gentleman–Sande butterfly of Algorithm 42: (x, y) ← (x + y, z·(x − y)).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv(x: &mut __m256i, y: &mut __m256i, z: __m256i) {
+    let t = *x;
+    *x = _mm256_add_epi32(t, *y);
+    *y = montmul(z, _mm256_sub_epi32(t, *y));
+}
+
+/// Twiddles of the layers whose butterflies stay inside 8 coefficients
+/// (len = 2^log_len ∈ {4, 2, 1}), for the pair of registers (2v, 2v + 1):
+/// lane p pairs coefficient 16v + `pos[p]` with its partner len further on.
+/// Forward: ζ_(128/len + block); inverse: −ζ_(256/len − 1 − block).
+const fn lane_zetas(log_len: u32, pos: [usize; 8], inverse: bool) -> [[i32; 8]; 16] {
+    let mut t = [[0i32; 8]; 16];
+    let mut v = 0;
+    while v < 16 {
+        let mut p = 0;
+        while p < 8 {
+            let block = (16 * v + pos[p]) >> (log_len + 1);
+            t[v][p] = if inverse {
+                -ZETAS[(256 >> log_len) - 1 - block]
+            } else {
+                ZETAS[(128 >> log_len) + block]
+            };
+            p += 1;
+        }
+        v += 1;
+    }
+    t
+}
+
+/// Lane positions of the first operands after each layer's shuffle (see [`pairs`]).
+const POS4: [usize; 8] = [0, 1, 2, 3, 8, 9, 10, 11];
+const POS2: [usize; 8] = [0, 1, 8, 9, 4, 5, 12, 13];
+const POS1: [usize; 8] = [0, 8, 2, 10, 4, 12, 6, 14];
+const FWD4: [[i32; 8]; 16] = lane_zetas(2, POS4, false);
+const FWD2: [[i32; 8]; 16] = lane_zetas(1, POS2, false);
+const FWD1: [[i32; 8]; 16] = lane_zetas(0, POS1, false);
+const INV4: [[i32; 8]; 16] = lane_zetas(2, POS4, true);
+const INV2: [[i32; 8]; 16] = lane_zetas(1, POS2, true);
+const INV1: [[i32; 8]; 16] = lane_zetas(0, POS1, true);
+
+/// Rearranges registers a, b (16 consecutive coefficients) into (x, y) with
+/// every butterfly partner of layer len = 2^LOG at the same lane of x and y,
+/// and back (each shuffle is its own inverse with the roles of x, y swapped).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pairs<const LOG: u32>(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+    match LOG {
+        // 128-bit halves: x = (a.lo, b.lo), y = (a.hi, b.hi).
+        2 => (
+            _mm256_permute2x128_si256::<0x20>(a, b),
+            _mm256_permute2x128_si256::<0x31>(a, b),
+        ),
+        // 64-bit pairs.
+        1 => (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b)),
+        // 32-bit even/odd lanes.
+        _ => (
+            _mm256_blend_epi32::<0xAA>(a, _mm256_slli_epi64::<32>(b)),
+            _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(a), b),
+        ),
+    }
+}
+
+/// Loads eight twiddles.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn zvec(z: &[i32; 8]) -> __m256i {
+    _mm256_setr_epi32(z[0], z[1], z[2], z[3], z[4], z[5], z[6], z[7])
+}
+
+/// One forward layer with butterflies D registers apart (len = 8·D).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fwd_layer<const D: usize>(v: &mut [__m256i; 32], m: &mut usize) {
+    for block in v.chunks_exact_mut(2 * D) {
+        *m += 1;
+        let z = _mm256_set1_epi32(ZETAS[*m]);
+        let (lo, hi) = block.split_at_mut(D);
+        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+            fwd(x, y, z);
+        }
+    }
+}
+
+/// One inverse layer with butterflies D registers apart (len = 8·D).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv_layer<const D: usize>(v: &mut [__m256i; 32], m: &mut usize) {
+    for block in v.chunks_exact_mut(2 * D) {
+        *m -= 1;
+        let z = _mm256_set1_epi32(-ZETAS[*m]);
+        let (lo, hi) = block.split_at_mut(D);
+        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+            inv(x, y, z);
+        }
+    }
+}
+
+/// `NTT` (FIPS 204 Algorithm 41), the layers of `Poly::ntt`.
+#[target_feature(enable = "avx2")]
+fn ntt_avx2(a: &mut [i32; N]) {
+    let mut v = load(a);
+    let mut m = 0;
+    fwd_layer::<16>(&mut v, &mut m);
+    fwd_layer::<8>(&mut v, &mut m);
+    fwd_layer::<4>(&mut v, &mut m);
+    fwd_layer::<2>(&mut v, &mut m);
+    fwd_layer::<1>(&mut v, &mut m);
+    // len = 4, 2, 1 inside each pair of registers.
+    for (i, ab) in v.chunks_exact_mut(2).enumerate() {
+        let (mut a, mut b) = (ab[0], ab[1]);
+        let (mut x, mut y) = pairs::<2>(a, b);
+        fwd(&mut x, &mut y, zvec(&FWD4[i]));
+        (a, b) = pairs::<2>(x, y);
+        (x, y) = pairs::<1>(a, b);
+        fwd(&mut x, &mut y, zvec(&FWD2[i]));
+        (a, b) = pairs::<1>(x, y);
+        (x, y) = pairs::<0>(a, b);
+        fwd(&mut x, &mut y, zvec(&FWD1[i]));
+        (ab[0], ab[1]) = pairs::<0>(x, y);
+    }
+    store(a, &v);
+}
+
+/// `NTT^−1` times R (FIPS 204 Algorithm 42), the layers of `Poly::invntt_tomont`.
+#[target_feature(enable = "avx2")]
+fn invntt_tomont_avx2(a: &mut [i32; N]) {
+    let mut v = load(a);
+    for (i, ab) in v.chunks_exact_mut(2).enumerate() {
+        let (mut x, mut y) = pairs::<0>(ab[0], ab[1]);
+        inv(&mut x, &mut y, zvec(&INV1[i]));
+        let (mut a, mut b) = pairs::<0>(x, y);
+        (x, y) = pairs::<1>(a, b);
+        inv(&mut x, &mut y, zvec(&INV2[i]));
+        (a, b) = pairs::<1>(x, y);
+        (x, y) = pairs::<2>(a, b);
+        inv(&mut x, &mut y, zvec(&INV4[i]));
+        (ab[0], ab[1]) = pairs::<2>(x, y);
+    }
+    let mut m = 32;
+    inv_layer::<1>(&mut v, &mut m);
+    inv_layer::<2>(&mut v, &mut m);
+    inv_layer::<4>(&mut v, &mut m);
+    inv_layer::<8>(&mut v, &mut m);
+    // Last layer (len = 128, ζ index 1) with the scaling by f folded in.
+    let f = _mm256_set1_epi32(INV_NTT_F);
+    let fz = _mm256_set1_epi32(INV_NTT_F_ZETA1);
+    let (lo, hi) = v.split_at_mut(16);
+    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+        let t = *x;
+        *x = montmul(f, _mm256_add_epi32(t, *y));
+        *y = montmul(fz, _mm256_sub_epi32(t, *y));
+    }
+    store(a, &v);
+}
+
+/// Four coefficients sign-extended to i64.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load4(a: &[i32; 4]) -> __m256i {
+    // SAFETY: `a` is 4 `i32` = 16 readable bytes; unaligned load.
+    _mm256_cvtepi32_epi64(unsafe { _mm_loadu_si128(a.as_ptr().cast()) })
+}
+
+/// acc += a ∘ b, exact i64 products.
+#[target_feature(enable = "avx2")]
+fn mul_acc_avx2(acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
+    let (acc4, _) = acc.as_chunks_mut::<4>();
+    let (a4, _) = a.as_chunks::<4>();
+    let (b4, _) = b.as_chunks::<4>();
+    for ((c, x), y) in acc4.iter_mut().zip(a4).zip(b4) {
+        let p = _mm256_mul_epi32(load4(x), load4(y));
+        // SAFETY: `c` is 4 `i64` = 32 readable and writable bytes; unaligned load and store.
+        unsafe {
+            let s = _mm256_add_epi64(_mm256_loadu_si256(c.as_ptr().cast()), p);
+            _mm256_storeu_si256(c.as_mut_ptr().cast(), s);
+        }
+    }
+}
+
+/// out = mont(acc).
+#[target_feature(enable = "avx2")]
+fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N]) {
+    let q = _mm256_set1_epi32(Q);
+    let qinv = _mm256_set1_epi32(QINV);
+    // High dword of each 64-bit lane into the low 128 bits.
+    let high = _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6);
+    let (o4, _) = out.as_chunks_mut::<4>();
+    let (acc4, _) = acc.as_chunks::<4>();
+    for (o, c) in o4.iter_mut().zip(acc4) {
+        // SAFETY: `c` is 4 `i64` = 32 readable bytes; unaligned load.
+        let p = unsafe { _mm256_loadu_si256(c.as_ptr().cast()) };
+        let t = _mm256_mul_epi32(_mm256_mul_epi32(p, qinv), q);
+        let r = _mm256_permutevar8x32_epi32(_mm256_sub_epi64(p, t), high);
+        let r: __m128i = _mm256_castsi256_si128(r);
+        // SAFETY: `o` is 4 `i32` = 16 writable bytes; unaligned store.
+        unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), r) }
+    }
+}
+
+/// out = mont(out ∘ b + extra), eight coefficients at a time (no copies:
+/// the smallest-stack signer's stack budget).
+#[target_feature(enable = "avx2")]
+fn mul_mont_in_place_avx2(out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
+    let one = _mm256_set1_epi32(1);
+    let (o8, _) = out.as_chunks_mut::<8>();
+    let (b8, _) = b.as_chunks::<8>();
+    for (i, (o, y)) in o8.iter_mut().zip(b8).enumerate() {
+        // SAFETY: `o` and `y` are 8 `i32` = 32 readable bytes each; unaligned loads.
+        let (x, y) = unsafe {
+            (
+                _mm256_loadu_si256(o.as_ptr().cast()),
+                _mm256_loadu_si256(y.as_ptr().cast()),
+            )
+        };
+        let mut pe = _mm256_mul_epi32(x, y);
+        let mut po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
+        if let Some((e, _)) = extra.map(|e| e.as_chunks::<8>()) {
+            // SAFETY: `e[i]` (i < 32) is 8 `i32` = 32 readable bytes; unaligned load.
+            let e = unsafe { _mm256_loadu_si256(e[i].as_ptr().cast()) };
+            // Sign-extend the extra term to 64 bits (×1 with `vpmuldq`) and add.
+            pe = _mm256_add_epi64(pe, _mm256_mul_epi32(e, one));
+            po = _mm256_add_epi64(po, _mm256_mul_epi32(_mm256_srli_epi64::<32>(e), one));
+        }
+        // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(pe, po)) }
+    }
+}

@@ -1,0 +1,243 @@
+//! AVX2 per-polynomial steps of `ML-DSA.Sign_internal` (FIPS 204 Algorithm
+//! 7, lines 12–23), eight coefficients per register, each the twin of a
+//! function of `sign_poly.rs` (same formulas lane by lane, so the outputs
+//! are bit-identical):
+//! - [`z_pack`]: z → centred, ‖z‖∞ check, `BitPack(z, γ1 − 1, γ1)`
+//!   (Algorithm 17);
+//! - [`w1_pack`]: w → [0, q), `w1Encode(HighBits(w))` (Algorithms 28, 37, 16);
+//! - [`low_bits_check`]: w − cs2 and its ‖LowBits‖∞ check (Algorithm 36).
+//!
+//! z, w and cs2 are secret for a rejected attempt: only arithmetic, shifts,
+//! constant shuffles and public offsets; the norm checks are OR-ed sign bits.
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "shift counts and field widths below 64"
+)]
+
+use core::arch::x86_64::{
+    __m256i, _mm_cvtsi32_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_and_si256,
+    _mm256_blend_epi32, _mm256_bsrli_epi128, _mm256_castsi256_ps, _mm256_castsi256_si128,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mullo_epi32,
+    _mm256_or_si256, _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
+};
+
+use pqdr_common::simd::Avx2;
+
+use crate::field::Q;
+use crate::zetas::N;
+
+/// γ2 = (q − 1)/32 (ML-DSA-65, -87); the other value is (q − 1)/88.
+const GAMMA2_32: i32 = 261_888;
+
+/// z ← γ1 − centre(z mod q) packed in `gamma1_bits + 1` bits into `out`
+/// (32·(γ1 bits + 1) bytes); returns a negative value iff some |centre(z)| ≥
+/// `bound`. As `sign_poly::z_pack_portable`. z in (−q, q).
+#[inline]
+pub(crate) fn z_pack(
+    token: Avx2,
+    z: &[i32; N],
+    out: &mut [u8],
+    gamma1_bits: u32,
+    bound: i32,
+) -> i32 {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { z_pack_avx2(z, out, gamma1_bits, bound) }
+}
+
+/// w ← w mod q in [0, q) (w in (−q, q)), and `w1Encode(HighBits(w))` into
+/// `out` (32·bits bytes, 4 bits for γ2 = (q − 1)/32, 6 for (q − 1)/88). As
+/// `sign_poly::w1_pack_portable`.
+#[inline]
+pub(crate) fn w1_pack(token: Avx2, w: &mut [i32; N], out: &mut [u8], gamma2: i32) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { w1_pack_avx2(w, out, gamma2) }
+}
+
+/// w ← (w − (cs2 mod q)) mod q (w in [0, q), cs2 in (−q, q)); returns a
+/// negative value iff some |LowBits(w)| ≥ `bound`. As
+/// `sign_poly::low_bits_check_portable`.
+#[inline]
+pub(crate) fn low_bits_check(
+    token: Avx2,
+    w: &mut [i32; N],
+    cs2: &[i32; N],
+    gamma2: i32,
+    bound: i32,
+) -> i32 {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { low_bits_check_avx2(w, cs2, gamma2, bound) }
+}
+
+/// Eight coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load8(a: &[i32; 8]) -> __m256i {
+    // SAFETY: `a` is 8 `i32` = 32 readable bytes; unaligned load.
+    unsafe { _mm256_loadu_si256(a.as_ptr().cast()) }
+}
+
+/// Stores eight coefficients.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store8(a: &mut [i32; 8], v: __m256i) {
+    // SAFETY: `a` is 8 `i32` = 32 writable bytes; unaligned store.
+    unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), v) }
+}
+
+/// a mod q in [0, q) for a in (−q, q) (`field::freeze`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn freeze(a: __m256i) -> __m256i {
+    _mm256_add_epi32(
+        a,
+        _mm256_and_si256(_mm256_srai_epi32::<31>(a), _mm256_set1_epi32(Q)),
+    )
+}
+
+/// The centred representative of a in [0, q) (`field::center`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn center(a: __m256i) -> __m256i {
+    let d = _mm256_sub_epi32(_mm256_set1_epi32((Q - 1) >> 1), a);
+    _mm256_sub_epi32(
+        a,
+        _mm256_and_si256(_mm256_srai_epi32::<31>(d), _mm256_set1_epi32(Q)),
+    )
+}
+
+/// Negative lanes exactly where |a| ≥ bound (`field::exceeds`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn exceeds(a: __m256i, bound: i32) -> __m256i {
+    let b1 = _mm256_set1_epi32(bound - 1);
+    _mm256_or_si256(_mm256_sub_epi32(b1, a), _mm256_add_epi32(a, b1))
+}
+
+/// Negative iff a lane of `acc` is negative: the eight sign bits, negated.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn any_negative(acc: __m256i) -> i32 {
+    _mm256_movemask_ps(_mm256_castsi256_ps(acc)).wrapping_neg()
+}
+
+/// (HighBits, LowBits) of r in [0, q) (`rounding::decompose`, FIPS 204
+/// Algorithm 36): ⌈r/128⌉ times a fixed-point reciprocal of 2γ2/128.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn decompose(r: __m256i, gamma2: i32) -> (__m256i, __m256i) {
+    let a = _mm256_srai_epi32::<7>(_mm256_add_epi32(r, _mm256_set1_epi32(127)));
+    let r1 = if gamma2 == GAMMA2_32 {
+        let t = _mm256_add_epi32(
+            _mm256_mullo_epi32(a, _mm256_set1_epi32(1025)),
+            _mm256_set1_epi32(1 << 21),
+        );
+        _mm256_and_si256(_mm256_srai_epi32::<22>(t), _mm256_set1_epi32(15))
+    } else {
+        let t = _mm256_add_epi32(
+            _mm256_mullo_epi32(a, _mm256_set1_epi32(11275)),
+            _mm256_set1_epi32(1 << 23),
+        );
+        let t = _mm256_srai_epi32::<24>(t);
+        let c = _mm256_srai_epi32::<16>(_mm256_mullo_epi32(t, _mm256_set1_epi32(1490)));
+        _mm256_sub_epi32(t, _mm256_mullo_epi32(c, _mm256_set1_epi32(44)))
+    };
+    let r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2)));
+    // The q − 1 corner: r0 > (q − 1)/2 becomes r0 − q.
+    (r1, center(r0))
+}
+
+/// Packs eight fields of `bits` (even, ≤ 20) bits per register of `v`
+/// (each value masked to its low `bits` bits, as `encode::pack` does),
+/// little-endian, into `out` (`bits` bytes per register; `BitPack`, FIPS 204
+/// Algorithms 16, 17).
+#[target_feature(enable = "avx2")]
+fn pack_regs(out: &mut [u8], v: &[__m256i; 32], bits: u32) {
+    let half = (bits >> 1) as usize;
+    let low32 = _mm256_set1_epi64x(0xffff_ffff);
+    let s1 = _mm_cvtsi32_si128(bits as i32);
+    let s2 = _mm_cvtsi32_si128(2 * bits as i32);
+    let s3 = _mm_cvtsi32_si128(64 - 2 * bits as i32);
+    let len = out.len();
+    let mut tail = [0u8; 32];
+    let field = _mm256_set1_epi32((1 << bits) - 1);
+    for (g, &x) in v.iter().enumerate() {
+        let x = _mm256_and_si256(x, field);
+        // Pairs: each 64-bit lane = a | b << bits (2·bits ≤ 40 bits).
+        let p = _mm256_or_si256(
+            _mm256_and_si256(x, low32),
+            _mm256_sll_epi64(_mm256_srli_epi64::<32>(x), s1),
+        );
+        // Quads: each 128-bit lane = p0 | p1 << 2·bits (4·bits bits, bits/2 bytes).
+        let lo = _mm256_or_si256(p, _mm256_bsrli_epi128::<8>(_mm256_sll_epi64(p, s2)));
+        let q = _mm256_blend_epi32::<0b1100_1100>(lo, _mm256_srl_epi64(p, s3));
+        let (a, b) = (_mm256_castsi256_si128(q), _mm256_extracti128_si256::<1>(q));
+        let off = g * bits as usize;
+        // Each 16-byte store writes past its bits/2 bytes; the next one (or
+        // the next group) overwrites them. Near the end, through `tail`.
+        if off + half + 16 <= len {
+            // SAFETY: out[off..off + 16] and out[off + half..off + half + 16]
+            // are in bounds (checked above); unaligned stores, in order.
+            unsafe {
+                _mm_storeu_si128(out[off..].as_mut_ptr().cast(), a);
+                _mm_storeu_si128(out[off + half..].as_mut_ptr().cast(), b);
+            }
+        } else {
+            // SAFETY: `tail` is 32 writable bytes, half + 16 ≤ 26; unaligned stores.
+            unsafe {
+                _mm_storeu_si128(tail.as_mut_ptr().cast(), a);
+                _mm_storeu_si128(tail[half..].as_mut_ptr().cast(), b);
+            }
+            if let Some(o) = out.get_mut(off..off + bits as usize) {
+                o.copy_from_slice(&tail[..bits as usize]);
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn z_pack_avx2(z: &[i32; N], out: &mut [u8], gamma1_bits: u32, bound: i32) -> i32 {
+    let gamma1 = _mm256_set1_epi32(1 << gamma1_bits);
+    let mut bad = _mm256_setzero_si256();
+    let mut v = [_mm256_setzero_si256(); 32];
+    let (z8, _) = z.as_chunks::<8>();
+    for (x, c) in v.iter_mut().zip(z8) {
+        let c = center(freeze(load8(c)));
+        bad = _mm256_or_si256(bad, exceeds(c, bound));
+        *x = _mm256_sub_epi32(gamma1, c);
+    }
+    pack_regs(out, &v, gamma1_bits + 1);
+    any_negative(bad)
+}
+
+#[target_feature(enable = "avx2")]
+fn w1_pack_avx2(w: &mut [i32; N], out: &mut [u8], gamma2: i32) {
+    let mut v = [_mm256_setzero_si256(); 32];
+    let (w8, _) = w.as_chunks_mut::<8>();
+    for (x, c) in v.iter_mut().zip(w8) {
+        let f = freeze(load8(c));
+        store8(c, f);
+        *x = decompose(f, gamma2).0;
+    }
+    pack_regs(out, &v, if gamma2 == GAMMA2_32 { 4 } else { 6 });
+}
+
+#[target_feature(enable = "avx2")]
+fn low_bits_check_avx2(w: &mut [i32; N], cs2: &[i32; N], gamma2: i32, bound: i32) -> i32 {
+    let q = _mm256_set1_epi32(Q);
+    let mut bad = _mm256_setzero_si256();
+    let (w8, _) = w.as_chunks_mut::<8>();
+    let (c8, _) = cs2.as_chunks::<8>();
+    for (x, c) in w8.iter_mut().zip(c8) {
+        // (−q, 2q) → [0, q): `field::reduce_wide`.
+        let d = _mm256_sub_epi32(load8(x), freeze(load8(c)));
+        let r = freeze(_mm256_sub_epi32(freeze(d), q));
+        store8(x, r);
+        bad = _mm256_or_si256(bad, exceeds(decompose(r, gamma2).1, bound));
+    }
+    any_negative(bad)
+}
