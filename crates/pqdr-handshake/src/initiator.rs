@@ -472,10 +472,11 @@ impl<A: Auth> Initiator<A> {
                     chain.mix_dh(b'c', &self.x_eph, x_r)?;
                     chain.mix_dh(b'd', me.x_secret.as_ref().unwrap_or(&[0; 32]), x_r)?;
                 }
+                // conf_R = KH(k3, th)[0..16] (§4.4 step 5); a mismatch is `Decrypt`.
                 let k3 = chain.key(b'3');
-                let mut conf = [0u8; 16];
-                conf.copy_from_slice(&msg[l.m2_conf()]);
-                k3.open(&mut conf, &chain.th)?;
+                if !mac_ok(&k3.confirm(&chain.th), &msg[l.m2_conf()]) {
+                    return Err(Error::Decrypt);
+                }
                 chain.mix_hash(&[&msg[l.m2_conf()]]);
                 // msg3 = hdrB ‖ biscuit ‖ conf_I ‖ mac1.
                 chain.mix_hash(&[&hdr3]);
@@ -483,8 +484,9 @@ impl<A: Auth> Initiator<A> {
                 let out = est.msg3_buf();
                 out[..HDR_B].copy_from_slice(&hdr3);
                 out[l.m3_biscuit()].copy_from_slice(&msg[l.m2_biscuit()]);
+                // conf_I = KH(k4, th)[0..16] (§4.4 step 6).
                 let c = l.m3_conf(32);
-                k4.seal(&mut out[c.clone()], &chain.th);
+                out[c.clone()].copy_from_slice(&k4.confirm(&chain.th));
                 chain.mix_hash(&[&out[c]]);
             }
             Mode::Sig => {

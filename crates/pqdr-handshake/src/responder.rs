@@ -263,21 +263,23 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         chain.mix_hash(&[&msg[..HDR_B]]);
         let k4 = chain.key(b'4');
         let c = l.m3_conf(id_len);
-        // KEM mode: conf_I is a 16-byte tag (no 7 KB buffer to clear).
-        let (mut tag, mut big): ([u8; 16], [u8; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16]);
-        let enc: &mut [u8] = if A::MODE == Mode::Kem && c.len() == 16 {
-            tag = [0; 16];
-            &mut tag
+        // KEM mode: conf_I = KH(k4, th)[0..16] (§4.4 step 6), no buffer to
+        // open into; SIG mode: enc_I opens into a scratch buffer.
+        let mut big: [u8; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16];
+        let (enc, mut verdict): (&mut [u8], _) = if A::MODE == Mode::Kem {
+            let ok = mac_ok(&k4.confirm(&chain.th), &msg[c.clone()]);
+            (&mut [], if ok { Ok(()) } else { Err(Error::Decrypt) })
         } else {
             big = [0; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16];
-            &mut big[..c.len()]
+            let enc = &mut big[..c.len()];
+            enc.copy_from_slice(&msg[c.clone()]);
+            let verdict = k4.open(enc, &chain.th);
+            if verdict.is_ok() {
+                // Public to us: kind, id and ts are checked, sig_I is verified.
+                pqdr_ctgrind::hook::declassify(&mut *enc);
+            }
+            (enc, verdict)
         };
-        enc.copy_from_slice(&msg[c.clone()]);
-        let mut verdict = k4.open(enc, &chain.th);
-        if verdict.is_ok() {
-            // Public to us: kind, id and ts are checked, sig_I is verified.
-            pqdr_ctgrind::hook::declassify(&mut *enc);
-        }
         let mut vk_buf = [0u8; wire::VK_MAX];
         if A::MODE == Mode::Sig && verdict.is_ok() {
             // kind ‖ id ‖ ts ‖ sig_I
