@@ -280,13 +280,14 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             }
             (enc, verdict)
         };
-        let mut vk_buf = [0u8; wire::VK_MAX];
+        // kind 1's verifying key (SIG mode; empty, nothing to clear, in KEM mode).
+        let mut vk_buf = A::VK_BUF;
         if A::MODE == Mode::Sig && verdict.is_ok() {
             // kind ‖ id ‖ ts ‖ sig_I
             match (enc[0], id_len) {
                 (0, 32) => hpk_i.copy_from_slice(&enc[1..33]),
                 (1, n) if n == A::VK_LEN => {
-                    vk_buf[..n].copy_from_slice(&enc[1..1 + n]);
+                    AsMut::<[u8]>::as_mut(&mut vk_buf).copy_from_slice(&enc[1..1 + n]);
                     hpk_i = crate::ids::key_id(A::ALG, &enc[1..1 + n], None);
                 }
                 (k, _) => verdict = Err(Error::length(l.msg3_len_of_kind(k), msg.len())),
@@ -327,7 +328,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
                 let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
                 A::verify_with(peer.pk, &msg_i, SIG_CTX_I, sig)
             } else {
-                A::verify(&vk_buf[..A::VK_LEN], &msg_i, SIG_CTX_I, sig)
+                A::verify(AsRef::<[u8]>::as_ref(&vk_buf), &msg_i, SIG_CTX_I, sig)
             };
             if !ok {
                 return Err(Error::Signature);
