@@ -26,8 +26,11 @@ ct/ss and public keys):
     which both the transcript (MixHash(H(head))) and mac1 take;
   * ck_0, th_0 and every MixHash / Mix / Key value in protocol order, against
     `trace` (ck0/th0 may come in either order) and `keys` (k1..k4, k_m);
-  * every ChaCha20-Poly1305 seal (nonce 0^12, ad = th) -- enc_id, enc_ts, conf_R,
-    enc_R, conf_I, enc_I -- plus the biscuit (key DK(biscuit, bkey || salt), ad =
+  * the KEM-mode key confirmations conf_R = KH(k3, th)[..16] and conf_I =
+    KH(k4, th)[..16] (a PRF MAC, §4.4 steps 5-6), and that a flipped th or key
+    changes them;
+  * every ChaCha20-Poly1305 seal (nonce 0^12, ad = th) -- enc_id, enc_ts,
+    enc_R, enc_I -- plus the biscuit (key DK(biscuit, bkey || salt), ad =
     suite || idx_I || idx_R || hpk_R) and its 116-byte plaintext, and the cookie
     reply seal (ad = msg1.mac1); each also opened from the recorded message bytes;
   * msg1, msg2, msg3 field by field and byte for byte, their lengths against
@@ -453,6 +456,16 @@ class Case:
         check(f"{name}: wrong key refused", aead_open(flip(k, 0), ours, ad), None)
         return ours
 
+    def confirmed(self, name, k, th, wire):
+        """A key confirmation KH(k, th)[..16]: recomputed, and bound to k and th."""
+        check = self.check
+        ours = kh(k, th)[:16]
+        check(f"{name}: KH", ours, wire)
+        check(f"{name}: differs under a flipped th", kh(k, flip(th, 0))[:16] != wire, True)
+        check(f"{name}: differs under a flipped key", kh(flip(k, 0), th)[:16] != wire, True)
+        check(f"{name}: is not Seal(k, e, ad = th) (v2 before issue #33 section 4)", seal(k, b"", th) != wire, True)
+        return ours
+
     def fields(self, name, fields, wire_hex):
         """Compare a message field by field at our offsets, then as a whole."""
         check = self.check
@@ -591,7 +604,7 @@ class Case:
                 sch.mix("d", self.dh("se = DH(x_R, XS_I)", y_r, I["xpk"], I["xsk"], X_R))
             k3 = sch.key("3")
             ad3 = sch.th
-            conf_r = seal(k3, b"", ad3)
+            conf_r = kh(k3, ad3)[:16]
             sch.mixhash(conf_r)
             body2 = [("hdrB", hdr_b2), ("ct_E", ct_e), ("ct_I", ct_i)] + ([("X_R", X_R)] if f["hybrid"] else [])
             body2 += [("conf_R", conf_r)]
@@ -635,7 +648,7 @@ class Case:
         check("msg2 mac1 is not keyed by DK(mac1, hpk_R) (k_m instead)", kh(mac1_key, hd(head2) + pre2[len(head2):])[:16] != mac1_2, True)
         off = sum(len(b) for _, b in body2)
         if self.kem_mode:
-            self.sealed("conf_R = Seal(k3, e)", k3, b"", ad3, msg2[off - 16:off])
+            self.confirmed("conf_R = KH(k3, th)[..16]", k3, ad3, msg2[off - 16:off])
         else:
             self.sealed("enc_R = Seal(k3, sig_R)", k3, sig_r, ad3, msg2[off - len(enc_r):off])
         self.sealed("biscuit Seal(DK(biscuit, bkey || salt), pt, ad = suite || idx_I || idx_R || hpk_R)",
@@ -647,10 +660,10 @@ class Case:
         if self.kem_mode:
             k4 = sch.key("4")
             ad4 = sch.th
-            last = seal(k4, b"", ad4)
-            last_pt = b""
+            last = kh(k4, ad4)[:16]
+            last_pt = None
             sch.mixhash(last)
-            lname = "conf_I = Seal(k4, e)"
+            lname = "conf_I = KH(k4, th)[..16]"
         else:
             sig_i_msg = sch.th + hpk_i + self.ts
             sig_i = mldsa_sign(dsa, I["sk"], sig_i_msg, CTX_SIG_I, cn["t"][:32])
@@ -669,7 +682,10 @@ class Case:
         msg3 = self.fields("msg3", [("hdrB", hdr_b3), ("biscuit", biscuit),
                                     ("conf_I" if self.kem_mode else "enc_I", last), ("mac1", mac1_3)], c["msg3"])
         check("msg3 length per docs/protocol/handshake.md §3/§7", len(msg3), m1_sizes[2])
-        self.sealed(lname, k4, last_pt, ad4, msg3[160:160 + len(last)])
+        if self.kem_mode:
+            self.confirmed(lname, k4, ad4, msg3[160:160 + len(last)])
+        else:
+            self.sealed(lname, k4, last_pt, ad4, msg3[160:160 + len(last)])
         check("msg3 biscuit = msg2 biscuit", msg3[12:160], msg2[off:off + 148])
 
         # ---- trace and keys ----

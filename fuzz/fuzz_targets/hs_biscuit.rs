@@ -120,8 +120,11 @@ fn run<A: Fam>(hybrid: bool, flags: u8, mut rest: &[u8]) {
     } else {
         msg.extend_from_slice(&[0; 16]);
     }
-    if genuine_conf {
+    if genuine_conf && sig {
         seal(&k4, &mut msg[conf_at..], &th3);
+    } else if genuine_conf {
+        // KEM mode: conf_I = KH(k4, th)[0..16] (docs/protocol/handshake.md §4.4 step 6).
+        msg[conf_at..].copy_from_slice(&mac16(&k4, &th3));
     } else {
         let tail = msg.len() - 16;
         let raw = take::<16>(&mut rest);

@@ -14,7 +14,7 @@ use crate::kdf::{
 use crate::suite::{Auth, EphKey, Ephemeral, Mode, Suite};
 use crate::wire::{
     self, COOKIE_REPLY, COOKIE_REPLY_LEN, HDR_A, HDR_B, Layout, MSG1, MSG1_BUF, MSG2, MSG3,
-    MSG3_MAX, VK_MAX,
+    MSG3_MAX,
 };
 use crate::{Error, Instant, Role, x25519};
 
@@ -98,7 +98,8 @@ pub struct Initiator<A: Auth> {
     hpk_i: [u8; 32],
     /// `DK(C_MAC1, hpk_R)` (public): the mac1 key of msg1 and msg3.
     mac1_key: [u8; 32],
-    r_vk: [u8; VK_MAX],
+    /// vk_R (SIG mode; empty in KEM mode).
+    r_vk: A::VkBuf,
     eph: Option<EphKey>,
     x_eph: [u8; 32],
     chain: Chain,
@@ -167,7 +168,7 @@ impl<A: Auth> Initiator<A> {
             hpk_r: cfg.peer.hpk,
             hpk_i: me.hpk,
             mac1_key: derive_key(C_MAC1, &[&cfg.peer.hpk]),
-            r_vk: [0u8; VK_MAX],
+            r_vk: A::VK_BUF,
             eph: Some(EphKey::generate(suite.ephemeral(), &seed)),
             x_eph: [0u8; 32],
             chain: Chain::init(suite.id(), &cfg.peer.hpk, cfg.app_label),
@@ -247,7 +248,7 @@ impl<A: Auth> Initiator<A> {
 
         if A::MODE == Mode::Sig {
             let vk = A::public_bytes(cfg.peer.pk);
-            s.r_vk[..vk.len()].copy_from_slice(vk);
+            AsMut::<[u8]>::as_mut(&mut s.r_vk).copy_from_slice(vk);
         }
         Ok(s)
     }
@@ -472,10 +473,11 @@ impl<A: Auth> Initiator<A> {
                     chain.mix_dh(b'c', &self.x_eph, x_r)?;
                     chain.mix_dh(b'd', me.x_secret.as_ref().unwrap_or(&[0; 32]), x_r)?;
                 }
+                // conf_R = KH(k3, th)[0..16] (§4.4 step 5); a mismatch is `Decrypt`.
                 let k3 = chain.key(b'3');
-                let mut conf = [0u8; 16];
-                conf.copy_from_slice(&msg[l.m2_conf()]);
-                k3.open(&mut conf, &chain.th)?;
+                if !mac_ok(&k3.confirm(&chain.th), &msg[l.m2_conf()]) {
+                    return Err(Error::Decrypt);
+                }
                 chain.mix_hash(&[&msg[l.m2_conf()]]);
                 // msg3 = hdrB ‖ biscuit ‖ conf_I ‖ mac1.
                 chain.mix_hash(&[&hdr3]);
@@ -483,8 +485,11 @@ impl<A: Auth> Initiator<A> {
                 let out = est.msg3_buf();
                 out[..HDR_B].copy_from_slice(&hdr3);
                 out[l.m3_biscuit()].copy_from_slice(&msg[l.m2_biscuit()]);
+                // conf_I = KH(k4, th)[0..16] (§4.4 step 6).
                 let c = l.m3_conf(32);
-                k4.seal(&mut out[c.clone()], &chain.th);
+                out[c.clone()].copy_from_slice(&k4.confirm(&chain.th));
+                // Public: conf_I is sent.
+                pqdr_ctgrind::hook::declassify(&mut out[c.clone()]);
                 chain.mix_hash(&[&out[c]]);
             }
             Mode::Sig => {
@@ -505,7 +510,7 @@ impl<A: Auth> Initiator<A> {
                 // Public to us: sig_R is verified under vk_R (ML-DSA.Verify is not constant time).
                 pqdr_ctgrind::hook::declassify(&mut *enc_r);
                 let sig_len = enc_r.len() - 16;
-                let vk = &self.r_vk[..A::VK_LEN];
+                let vk = AsRef::<[u8]>::as_ref(&self.r_vk);
                 if !A::verify(vk, &[&chain.th, &self.hpk_r], SIG_CTX_R, &enc_r[..sig_len]) {
                     return Err(Error::Signature);
                 }
@@ -565,7 +570,7 @@ impl<A: Auth> Initiator<A> {
         h.update(&self.idx.to_be_bytes());
         h.update(&self.hpk_r);
         h.update(&self.hpk_i);
-        h.update(&self.r_vk);
+        h.update(AsRef::<[u8]>::as_ref(&self.r_vk));
         if let Some(e) = &self.eph {
             h.update(e.ek());
         }

@@ -358,11 +358,21 @@ impl Chain {
     }
 }
 
-/// A one-use AEAD key (`Key(l)`, biscuit key, cookie key).
+/// A one-use key (`Key(l)`, biscuit key, cookie key): it seals one AEAD
+/// field or makes one key confirmation.
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Key(pub(crate) [u8; 32]);
 
 impl Key {
+    /// The key confirmations conf_R / conf_I of docs/protocol/handshake.md
+    /// §4.4 steps 5–6: `KH(k, th)[0..16]`, BLAKE3 keyed_hash as a PRF MAC
+    /// over the transcript under the one-use key k3 / k4. The sender
+    /// declassifies it once written into its message; the receiver compares
+    /// it with [`mac_ok`] (constant time, only the verdict is public).
+    pub(crate) fn confirm(&self, th: &[u8; 32]) -> [u8; 16] {
+        mac16(&self.0, th)
+    }
+
     /// `Seal(k, p, ad)` in place: `buf[..len-16]` is the plaintext, the tag
     /// goes into the last 16 bytes. Nonce 0^12 (each key seals once, §4).
     pub(crate) fn seal(&self, buf: &mut [u8], ad: &[u8]) {

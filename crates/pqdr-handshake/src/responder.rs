@@ -263,28 +263,31 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         chain.mix_hash(&[&msg[..HDR_B]]);
         let k4 = chain.key(b'4');
         let c = l.m3_conf(id_len);
-        // KEM mode: conf_I is a 16-byte tag (no 7 KB buffer to clear).
-        let (mut tag, mut big): ([u8; 16], [u8; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16]);
-        let enc: &mut [u8] = if A::MODE == Mode::Kem && c.len() == 16 {
-            tag = [0; 16];
-            &mut tag
+        // KEM mode: conf_I = KH(k4, th)[0..16] (§4.4 step 6), no buffer to
+        // open into; SIG mode: enc_I opens into a scratch buffer.
+        let mut big: [u8; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16];
+        let (enc, mut verdict): (&mut [u8], _) = if A::MODE == Mode::Kem {
+            let ok = mac_ok(&k4.confirm(&chain.th), &msg[c.clone()]);
+            (&mut [], if ok { Ok(()) } else { Err(Error::Decrypt) })
         } else {
             big = [0; 1 + wire::VK_MAX + 12 + wire::SIG_MAX + 16];
-            &mut big[..c.len()]
+            let enc = &mut big[..c.len()];
+            enc.copy_from_slice(&msg[c.clone()]);
+            let verdict = k4.open(enc, &chain.th);
+            if verdict.is_ok() {
+                // Public to us: kind, id and ts are checked, sig_I is verified.
+                pqdr_ctgrind::hook::declassify(&mut *enc);
+            }
+            (enc, verdict)
         };
-        enc.copy_from_slice(&msg[c.clone()]);
-        let mut verdict = k4.open(enc, &chain.th);
-        if verdict.is_ok() {
-            // Public to us: kind, id and ts are checked, sig_I is verified.
-            pqdr_ctgrind::hook::declassify(&mut *enc);
-        }
-        let mut vk_buf = [0u8; wire::VK_MAX];
+        // kind 1's verifying key (SIG mode; empty, nothing to clear, in KEM mode).
+        let mut vk_buf = A::VK_BUF;
         if A::MODE == Mode::Sig && verdict.is_ok() {
             // kind ‖ id ‖ ts ‖ sig_I
             match (enc[0], id_len) {
                 (0, 32) => hpk_i.copy_from_slice(&enc[1..33]),
                 (1, n) if n == A::VK_LEN => {
-                    vk_buf[..n].copy_from_slice(&enc[1..1 + n]);
+                    AsMut::<[u8]>::as_mut(&mut vk_buf).copy_from_slice(&enc[1..1 + n]);
                     hpk_i = crate::ids::key_id(A::ALG, &enc[1..1 + n], None);
                 }
                 (k, _) => verdict = Err(Error::length(l.msg3_len_of_kind(k), msg.len())),
@@ -325,7 +328,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
                 let peer = peers.lookup(&hpk_i).ok_or(Error::UnknownPeer)?;
                 A::verify_with(peer.pk, &msg_i, SIG_CTX_I, sig)
             } else {
-                A::verify(&vk_buf[..A::VK_LEN], &msg_i, SIG_CTX_I, sig)
+                A::verify(AsRef::<[u8]>::as_ref(&vk_buf), &msg_i, SIG_CTX_I, sig)
             };
             if !ok {
                 return Err(Error::Signature);

@@ -166,6 +166,14 @@ pub trait Auth: sealed::Sealed + Sized + 'static {
     type SecretKey;
     /// The public key (encapsulation or verifying key).
     type PublicKey: ?Sized;
+    /// The initiator's copy of the responder's encoded verifying key (SIG
+    /// mode: `[u8; VK_LEN]`, verified against sig_R at msg2). Empty in KEM
+    /// mode, so a KEM-mode `Initiator` has no 2.6 KB buffer to clear and move.
+    #[doc(hidden)]
+    type VkBuf: Copy + AsRef<[u8]> + AsMut<[u8]>;
+    /// An all-zero [`Auth::VkBuf`].
+    #[doc(hidden)]
+    const VK_BUF: Self::VkBuf;
 
     /// The encoded public key (hashed into the key id).
     fn public_bytes(pk: &Self::PublicKey) -> &[u8];
@@ -215,6 +223,8 @@ impl Auth for K768 {
     const CT_LEN: usize = ml_kem_768::CIPHERTEXT_SIZE;
     const SIG_LEN: usize = 0;
     const VK_LEN: usize = 0;
+    type VkBuf = [u8; 0];
+    const VK_BUF: [u8; 0] = [];
     type SecretKey = ml_kem_768::DecapsulationKey;
     type PublicKey = ml_kem_768::EncapsulationKey;
 
@@ -253,6 +263,8 @@ impl Auth for KMc {
     const CT_LEN: usize = pqdr_mceliece::mceliece460896::CIPHERTEXT_SIZE;
     const SIG_LEN: usize = 0;
     const VK_LEN: usize = 0;
+    type VkBuf = [u8; 0];
+    const VK_BUF: [u8; 0] = [];
     /// The prepared key (`DecapsulationKey::prepare`): a third less work per
     /// decapsulation, which is the responder's cost of every msg1.
     type SecretKey = pqdr_mceliece::mceliece460896::PreparedDecapsulationKey;
@@ -293,6 +305,8 @@ impl Auth for KNt {
     const CT_LEN: usize = pqdr_ntrup::sntrup761::CIPHERTEXT_SIZE;
     const SIG_LEN: usize = 0;
     const VK_LEN: usize = 0;
+    type VkBuf = [u8; 0];
+    const VK_BUF: [u8; 0] = [];
     type SecretKey = pqdr_ntrup::sntrup761::DecapsulationKey;
     type PublicKey = pqdr_ntrup::sntrup761::EncapsulationKey;
 
@@ -332,6 +346,8 @@ macro_rules! sig_suite {
             const CT_LEN: usize = 0;
             const SIG_LEN: usize = pqdr_mldsa::$module::SIGNATURE_SIZE;
             const VK_LEN: usize = pqdr_mldsa::$module::VERIFYING_KEY_SIZE;
+            type VkBuf = [u8; pqdr_mldsa::$module::VERIFYING_KEY_SIZE];
+            const VK_BUF: Self::VkBuf = [0; pqdr_mldsa::$module::VERIFYING_KEY_SIZE];
             type SecretKey = pqdr_mldsa::$module::SigningKey;
             type PublicKey = pqdr_mldsa::$module::VerifyingKey;
 

@@ -341,7 +341,7 @@ fn handshake<A: CtKeys>(
     let b = resp
         .handle_msg3(&mut table, SRC, &msg3, Load::Normal, now)
         .unwrap();
-    // The same msg3 again: the biscuit and conf_I open, then Duplicate.
+    // The same msg3 again: the biscuit opens and conf_I matches, then Duplicate.
     assert_eq!(
         resp.handle_msg3(&mut table, SRC, &msg3, Load::Normal, now)
             .err(),

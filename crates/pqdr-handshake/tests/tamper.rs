@@ -278,6 +278,26 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
             cx.c.m2 += 1;
         }
     }
+    if kem {
+        // conf_R = KH(k3, th)[0..16] (§4.4 step 5): the field is that MAC, and
+        // the v2-before-#33 construction Seal(k3, ε, ad = th) is refused.
+        let cr = f.msg2().iter().find(|x| x.0 == "conf_R").unwrap().1.clone();
+        assert_eq!(
+            &msg2[cr.clone()],
+            &mac16(&k3, &th3)[..],
+            "{name}: conf_R = KH(k3, th)[..16]"
+        );
+        let mut m = msg2.clone();
+        m[cr].copy_from_slice(&seal(&k3, &[], &th3));
+        remac_tail(&mut m, &k_m);
+        cx.i2(
+            &mut init,
+            &m,
+            Err(Decrypt),
+            &format!("{name} msg2 conf_R as Seal(k3, ε)"),
+        );
+        cx.c.m2 += 1;
+    }
     if !kem {
         // sig_R re-sealed under k3: a flipped signature bit must fail ML-DSA.Verify.
         let er = f.msg2().iter().find(|x| x.0 == "enc_R").unwrap().1.clone();
@@ -343,6 +363,25 @@ fn tamper_suite<A: TestKem>(hybrid: bool, eph: Ephemeral, b: Budget) -> (String,
             cx.r3(&m, Err(e), &what);
             cx.c.m3 += 1;
         }
+    }
+    if kem {
+        // conf_I = KH(k4, th)[0..16] (§4.4 step 6); Seal(k4, ε, ad = th) is refused.
+        let (k4, th4) = traced_key(est_i.trace(), b'4');
+        let c = 12 + BISCUIT..msg3.len() - 16;
+        assert_eq!(
+            &msg3[c.clone()],
+            &mac16(&k4, &th4)[..],
+            "{name}: conf_I = KH(k4, th)[..16]"
+        );
+        let mut m = msg3.clone();
+        m[c].copy_from_slice(&seal(&k4, &[], &th4));
+        remac_tail(&mut m, &mk);
+        cx.r3(
+            &m,
+            Err(Decrypt),
+            &format!("{name} msg3 conf_I as Seal(k4, ε)"),
+        );
+        cx.c.m3 += 1;
     }
     if !kem {
         // enc_I re-sealed under k4 (from the initiator's trace): kind, id, ts, sig_I.

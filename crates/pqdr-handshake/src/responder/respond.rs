@@ -184,7 +184,14 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             );
             rnd.zeroize();
         }
-        k3.seal(conf, &chain.th);
+        if A::MODE == Mode::Kem {
+            // conf_R = KH(k3, th)[0..16] (§4.4 step 5).
+            conf.copy_from_slice(&k3.confirm(&chain.th));
+            // Public: conf_R is sent.
+            pqdr_ctgrind::hook::declassify(conf);
+        } else {
+            k3.seal(conf, &chain.th);
+        }
         chain.mix_hash(&[&out[l.m2_conf()]]);
         Ok((idx_r, head))
     }
