@@ -158,3 +158,60 @@ fn hpke_pq_go_vectors() {
     }
     assert!(ran.iter().any(|r| r.1 == 0x0010) && ran.iter().any(|r| r.1 == 0x0011));
 }
+
+/// RFC 9180 Appendix A.1.2, A.2.2, A.7.2: the psk mode of
+/// DHKEM(X25519, HKDF-SHA256), HKDF-SHA256 with AES-128-GCM,
+/// ChaCha20Poly1305 and export-only (`vectors/hpke/rfc9180-psk-x25519.json`,
+/// per-message ciphertexts at sequence numbers 0, 1, 2, 4, 255, 256).
+#[test]
+fn rfc9180_psk_mode_x25519_vectors() {
+    let vs: Vec<Value> = serde_json::from_str(include_str!(
+        "../../../vectors/hpke/rfc9180-psk-x25519.json"
+    ))
+    .expect("json");
+    assert_eq!(vs.len(), 3);
+    for v in &vs {
+        let id = |k: &str| u16::try_from(v[k].as_u64().expect("id")).expect("u16");
+        let suite = Suite::from_ids(id("kem_id"), id("kdf_id"), id("aead_id")).expect("suite");
+        assert_eq!(v["mode"].as_u64(), Some(1));
+        let (psk, psk_id) = (hex(field(v, "psk")), hex(field(v, "psk_id")));
+        let psk = pqdr_hpke::Psk::new(&psk, &psk_id).expect("psk");
+        let info = hex(field(v, "info"));
+        let pk = PublicKey::from_bytes(suite.kem, &hex(field(v, "pkRm"))).expect("pkRm");
+        let sk = PrivateKey::derive(suite.kem, &hex(field(v, "ikmR"))).expect("skRm");
+        assert_eq!(sk.as_bytes(), &hex(field(v, "skRm"))[..]);
+        let (enc, mut s) =
+            Sender::new_deterministic(&suite, &pk, &info, Some(&psk), &hex(field(v, "ikmE")))
+                .expect("encap");
+        assert_eq!(enc.as_bytes(), &hex(field(v, "enc"))[..]);
+        let mut r = Recipient::new(&suite, &sk, enc.as_bytes(), &info, Some(&psk)).expect("decap");
+        // The base mode gives other secrets: the psk is really used.
+        let base = Recipient::new(&suite, &sk, enc.as_bytes(), &info, None).expect("decap");
+        let encs = v["encryptions"].as_array().expect("encryptions");
+        assert_eq!(encs.is_empty(), suite.aead == Aead::ExportOnly);
+        for e in encs {
+            let seq = e["seq"].as_u64().expect("seq");
+            while s.sequence_number() < seq {
+                let ct = s.seal_to_vec(b"", b"").expect("seal");
+                r.open_to_vec(b"", &ct).expect("open");
+            }
+            let (aad, pt) = (hex(field(e, "aad")), hex(field(e, "pt")));
+            let ct = s.seal_to_vec(&aad, &pt).expect("seal");
+            assert_eq!(ct, hex(field(e, "ct")), "{suite:?} seq {seq}");
+            assert_eq!(r.open_to_vec(&aad, &ct).expect("open"), pt);
+        }
+        let exps = v["exports"].as_array().expect("exports");
+        assert_eq!(exps.len(), 3);
+        for x in exps {
+            let l = usize::try_from(x["L"].as_u64().expect("L")).expect("L");
+            let ctx = hex(field(x, "exporter_context"));
+            let (mut a, mut b, mut c) = (vec![0u8; l], vec![0u8; l], vec![0u8; l]);
+            s.export(&ctx, &mut a).expect("export");
+            r.export(&ctx, &mut b).expect("export");
+            base.export(&ctx, &mut c).expect("export");
+            assert_eq!(a, hex(field(x, "exported_value")), "{suite:?}");
+            assert_eq!(a, b);
+            assert_ne!(a, c);
+        }
+    }
+}
