@@ -1,4 +1,6 @@
-//! HPKE (RFC 9180) with the post-quantum KEMs of draft-ietf-hpke-pq.
+//! HPKE (RFC 9180) with the post-quantum KEMs of draft-ietf-hpke-pq
+//! (see the [README](https://docs.rs/crate/pqdr-hpke) for the examples, the
+//! known answers and the interoperability checks).
 //!
 //! KEMs: DHKEM(X25519, HKDF-SHA256), ML-KEM-768, ML-KEM-1024,
 //! MLKEM768-X25519 (X-Wing), MLKEM768-P256, MLKEM1024-P384. KDFs:
@@ -44,3 +46,8 @@ pub use kem::{Enc, PrivateKey, PublicKey};
 pub use suite::{
     Aead, Kdf, Kem, MAX_ENC_SIZE, MAX_PRIVATE_KEY_SIZE, MAX_PUBLIC_KEY_SIZE, Suite, TAG_SIZE,
 };
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
