@@ -66,7 +66,9 @@ pub enum Error {
     /// X25519 key of low order (all-zero Diffie-Hellman output, RFC 9180 §7.1.4).
     Decap,
     /// Encapsulation failed: the recipient's X25519 key is of low order
-    /// (all-zero Diffie-Hellman output, RFC 9180 §7.1.4) or the RNG failed.
+    /// (all-zero Diffie-Hellman output, RFC 9180 §7.1.4), or a P-256 / P-384
+    /// ephemeral scalar was out of range (a derandomized encapsulation's
+    /// given randomness; with an RNG, 256 rejections in a row, never in practice).
     Encap,
     /// The AEAD tag did not verify (wrong key, `aad`, sequence number or a
     /// modified ciphertext), RFC 9180 §5.2 `OpenError`.
@@ -113,7 +115,7 @@ impl fmt::Display for Error {
             }
             Self::Decap => f.write_str("HPKE encapsulated key is malformed or of low order"),
             Self::Encap => {
-                f.write_str("HPKE encapsulation failed (low-order recipient key or RNG failure)")
+                f.write_str("HPKE encapsulation failed (low-order recipient key or out-of-range ephemeral scalar)")
             }
             Self::Open => f.write_str("HPKE ciphertext did not authenticate"),
             Self::MessageLimit => f.write_str("HPKE context sequence number is exhausted"),
