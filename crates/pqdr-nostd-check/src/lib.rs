@@ -4,6 +4,8 @@
 
 use core::convert::Infallible;
 use core::panic::PanicInfo;
+// pqdr-hpke: linked, so any use of `std` in it or its dependencies fails this build.
+use pqdr_hpke as _;
 
 #[panic_handler]
 fn panic(_: &PanicInfo<'_>) -> ! {
