@@ -7,6 +7,7 @@ extern crate alloc;
 
 #[cfg(feature = "pkcs8")]
 pub mod asn1;
+pub mod ct;
 pub mod error;
 pub mod hex;
 pub mod simd;

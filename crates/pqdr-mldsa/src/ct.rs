@@ -1,12 +1,8 @@
 //! The only place with masks on secret data (besides the arithmetic masks of
-//! `poly` and `rounding`): constant-time selection helpers.
+//! `poly` and `rounding`): the constant-time update of `SampleInBall`, on
+//! the shared helpers of `pqdr_common::ct`.
 
-/// 0xff if `a == b`, else 0; no branch.
-#[inline(always)]
-fn eq_mask(a: u8, b: u8) -> u8 {
-    // (a ^ b) − 1 borrows into the high byte exactly when a ^ b == 0.
-    (u16::from(a ^ b).wrapping_sub(1) >> 8) as u8
-}
+use pqdr_common::ct::{eq_mask_u8, opaque};
 
 /// The update of `SampleInBall` (FIPS 204 Algorithm 29, lines 7–8):
 /// c_i ← c_j; c_j ← sign, for a secret j ≤ i, reading and writing every
@@ -16,14 +12,14 @@ fn eq_mask(a: u8, b: u8) -> u8 {
 pub(crate) fn swap_in_ball(c: &mut [u8; 256], i: usize, j: u8, sign: u8) {
     // The index goes through an optimisation barrier so the compiler cannot
     // specialise the loops on its value.
-    let j = core::hint::black_box(j);
+    let j = opaque(j);
     let mut cj = 0u8;
     for (k, &v) in c.iter().enumerate() {
-        cj |= v & eq_mask(k as u8, j);
+        cj |= v & eq_mask_u8(k as u8, j);
     }
     // Position i is public; when j == i the second loop overwrites it.
     c[i] = cj;
     for (k, v) in c.iter_mut().enumerate() {
-        *v ^= (*v ^ sign) & eq_mask(k as u8, j);
+        *v ^= (*v ^ sign) & eq_mask_u8(k as u8, j);
     }
 }

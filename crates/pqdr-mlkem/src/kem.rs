@@ -5,12 +5,12 @@
 
 use zeroize::Zeroizing;
 
-use crate::ct::{Compare, bytes_eq, select};
 use crate::encode::{decode12_checked, poly_bytes};
 use crate::hash::{g, h, j};
 use crate::kpke::{self, Write};
 use crate::params::ParameterSet;
 use crate::poly::Poly;
+use pqdr_common::ct::{Compare, bytes_eq, select};
 
 /// Bytes of one 12-bit-encoded polynomial.
 const POLY12: usize = poly_bytes(12);

@@ -16,7 +16,6 @@
 use zeroize::Zeroize;
 use zeroize::Zeroizing;
 
-use crate::ct::Compare;
 use crate::encode::poly_bytes;
 use crate::hash::prf;
 use crate::params::MAX_ETA;
@@ -32,6 +31,7 @@ use crate::{
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
     sample::{sample_ntt_row, sample_ntt_row_x4},
 };
+use pqdr_common::ct::Compare;
 #[cfg(not(feature = "small-stack"))]
 use pqdr_common::simd::Avx2;
 use pqdr_keccak::RATE_SHAKE256;

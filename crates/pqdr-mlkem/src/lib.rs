@@ -21,7 +21,6 @@
 mod arch;
 #[cfg(feature = "pkcs8")]
 mod asn1;
-mod ct;
 mod encode;
 mod error;
 mod field;

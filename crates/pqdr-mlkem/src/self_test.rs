@@ -23,11 +23,11 @@
 use pqdr_common::hex::decode as hex;
 use subtle::Choice;
 
-use crate::ct::bytes_eq;
 use crate::error::Error;
 use crate::hash::sha3_256;
 use crate::params::ParameterSet;
 use crate::types::{Ciphertext, key_pair_unchecked};
+use pqdr_common::ct::bytes_eq;
 
 /// The fixed inputs and expected output digests of one parameter set's
 /// known-answer tests (see the [module documentation](self)).

@@ -8,10 +8,10 @@ use rand_core::{CryptoRng, TryCryptoRng};
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
-use crate::ct::bytes_eq;
 use crate::error::{Error, Object, check_key, check_length};
 use crate::kem;
 use crate::params::{ByteArray, ParameterSet};
+use pqdr_common::ct::bytes_eq;
 
 /// The 32-byte shared secret (FIPS 203: `K`), shared by the pqdr KEM crates.
 pub use pqdr_common::{SHARED_SECRET_SIZE, SharedSecret};

@@ -192,7 +192,10 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         }
     }
 
-    /// A key pair from the encodings `fill` writes.
+    /// A key pair from the encodings `fill` writes. Never inlined, so that
+    /// key generation's working buffers leave the stack before the pair-wise
+    /// consistency test runs (BENCHMARKS.md, peak stack with `self-test`).
+    #[inline(never)]
     fn generate_with<E>(
         fill: impl FnOnce(&mut S::EncapsulationKeyBytes, &mut S::DecapsulationKeyBytes) -> Result<(), E>,
     ) -> Result<(Self, EncapsulationKey<S>), E> {

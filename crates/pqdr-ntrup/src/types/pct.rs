@@ -41,6 +41,7 @@ pub(crate) fn pct_input<S: ParameterSet>() -> S::InputBytes {
 /// # Errors
 /// [`Error::PairwiseConsistency`] if they differ: `dk` and `ek` are not a
 /// pair, which after key generation means a hardware or memory fault.
+#[inline(never)]
 pub fn pairwise_consistency<S: ParameterSet>(
     dk: &DecapsulationKey<S>,
     ek: &EncapsulationKey<S>,
@@ -63,6 +64,7 @@ pub fn pairwise_consistency<S: ParameterSet>(
 ///
 /// # Panics
 /// If the test fails (a fault, never an input).
+#[inline(never)]
 pub(crate) fn assert_pairwise_consistent<S: ParameterSet>(
     dk: &DecapsulationKey<S>,
     ek: &EncapsulationKey<S>,
