@@ -34,6 +34,7 @@ use crate::{
 };
 #[cfg(not(feature = "small-stack"))]
 use pqdr_common::simd::Avx2;
+#[cfg(not(feature = "small-stack"))]
 use pqdr_keccak::RATE_SHAKE256;
 
 #[cfg(feature = "small-stack")]
