@@ -95,7 +95,10 @@ fn xor_block(state: &mut [u64; 25], block: &[u8; RATE_SHAKE256]) {
 
 impl Drop for JRider<'_> {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.state);
+        // Untouched (nothing absorbed) it is still all zero.
+        if self.off != 0 || self.padded {
+            zeroize::Zeroize::zeroize(&mut self.state);
+        }
     }
 }
 
@@ -163,8 +166,17 @@ impl<'a> JRider<'a> {
     }
 
     /// Runs the permutations still due on the scalar Keccak-f\[1600\] and
-    /// squeezes the 32 output bytes (the first four lanes, little-endian).
+    /// squeezes the 32 output bytes (the first four lanes, little-endian);
+    /// if none ran yet, hashes `z ‖ c` with the `Shake256` sponge instead.
     pub(crate) fn finish(mut self, out: &mut [u8; 32]) {
+        if self.off == 0 {
+            // Nothing rode (portable path, or k = 4): the plain sponge.
+            let mut s = Shake256::new();
+            s.absorb(self.z);
+            s.absorb(self.c);
+            s.squeeze(out);
+            return;
+        }
         while self.pending() {
             self.load_next();
             pqdr_keccak::f1600(&mut self.state);
@@ -249,9 +261,16 @@ mod tests {
             shake.finalize_xof().read(&mut want);
             j(&[&data[..split], &data[split..]], &mut out);
             assert_eq!(out[..], want[..32]);
-            // J block by block, every permutation scalar.
+            // J by the rider: untouched (the plain sponge), and block by
+            // block after one permutation done by hand.
             let mut rode = [0u8; 32];
             JRider::new(&data[..split], &data[split..]).finish(&mut rode);
+            assert_eq!(rode[..], want[..32]);
+            let mut rider = JRider::new(&data[..split], &data[split..]);
+            rider.load_next();
+            pqdr_keccak::f1600(rider.state_mut());
+            rider.permuted();
+            rider.finish(&mut rode);
             assert_eq!(rode[..], want[..32]);
             if len >= 32 {
                 let s: [u8; 32] = data[..32].try_into().unwrap_or([0; 32]);
