@@ -5,7 +5,7 @@
 //! zeroized on drop (most absorb secrets).
 
 use pqdr_common::simd::Avx2;
-use pqdr_keccak::{Sha3_256, Sha3_512, Shake256, Shake256x4};
+use pqdr_keccak::{RATE_SHAKE256, Sha3_256, Sha3_512, Shake256, Shake256x4};
 
 /// SHAKE128 rate in bytes (the block the matrix sampler squeezes).
 pub(crate) const RATE_128: usize = pqdr_keccak::RATE_SHAKE128;
@@ -53,14 +53,139 @@ pub(crate) fn sha3_256(parts: &[&[u8]], out: &mut [u8; 32]) {
     s.squeeze(out);
 }
 
-/// `J(s) = SHAKE256(s, 8·32)` (FIPS 203 §4.1) over the concatenation of `parts`.
-#[inline(always)]
+/// `J(s) = SHAKE256(s, 8·32)` (FIPS 203 §4.1) over the concatenation of
+/// `parts`, in one go: the reference the block-by-block [`JRider`] (what
+/// decapsulation runs) is tested against.
+#[cfg(test)]
 pub(crate) fn j(parts: &[&[u8]], out: &mut [u8; 32]) {
     let mut s = Shake256::new();
     for p in parts {
         s.absorb(p);
     }
     s.squeeze(out);
+}
+
+/// `J(z ‖ c) = SHAKE256(z ‖ c, 8·32)` (FIPS 203 §4.1; FIPS 202 §4, §6.2)
+/// computed one block per permutation, so that its permutations can ride in
+/// the spare lane of the 4-way Keccak-f\[1600\] while `K-PKE.Encrypt`
+/// samples a column of `Â` (`ML-KEM.Decaps`, Algorithm 18 line 8, needs
+/// `J` only at the end). [`Self::finish`] runs whatever permutations are
+/// left on the scalar Keccak-f\[1600\]; the output is that of `J` either
+/// way (tested against a one-go SHAKE256). The state and each block are zeroized (`z` is secret).
+pub(crate) struct JRider<'a> {
+    /// The SHAKE256 state, lane `A[x, y]` at `x + 5y`.
+    state: [u64; 25],
+    z: &'a [u8],
+    c: &'a [u8],
+    /// Message bytes XORed into the state so far.
+    off: usize,
+    /// The last (padded) block is in the state.
+    padded: bool,
+    /// ... and has been permuted: the output can be read.
+    finished: bool,
+}
+
+/// XORs a SHAKE256 block into the first 17 lanes (little-endian).
+#[inline(always)]
+fn xor_block(state: &mut [u64; 25], block: &[u8; RATE_SHAKE256]) {
+    for (lane, w) in state.iter_mut().zip(block.as_chunks::<8>().0) {
+        *lane ^= u64::from_le_bytes(*w);
+    }
+}
+
+impl Drop for JRider<'_> {
+    fn drop(&mut self) {
+        // Untouched (nothing absorbed) it is still all zero.
+        if self.off != 0 || self.padded {
+            zeroize::Zeroize::zeroize(&mut self.state);
+        }
+    }
+}
+
+impl<'a> JRider<'a> {
+    /// The sponge of `J(z ‖ c)`, nothing absorbed yet.
+    pub(crate) fn new(z: &'a [u8], c: &'a [u8]) -> Self {
+        Self {
+            state: [0; 25],
+            z,
+            c,
+            off: 0,
+            padded: false,
+            finished: false,
+        }
+    }
+
+    /// Whether a permutation is still due before the output can be read.
+    #[inline(always)]
+    pub(crate) fn pending(&self) -> bool {
+        !self.finished
+    }
+
+    /// XORs the next block of `z ‖ c` into the state; the last one (fewer
+    /// than 136 bytes, possibly none) gets SHAKE's domain bits `1111` and
+    /// pad10*1 (FIPS 202 §5.1, §6.2). The caller permutes the state next
+    /// (in a lane of the 4-way permutation or by [`pqdr_keccak::f1600`]) and
+    /// then calls [`Self::permuted`]. Branches on lengths only.
+    pub(crate) fn load_next(&mut self) {
+        debug_assert!(!self.finished);
+        let total = self.z.len() + self.c.len();
+        let n = (total - self.off).min(RATE_SHAKE256);
+        let from_z = self.z.get(self.off..).unwrap_or(&[]);
+        let nz = from_z.len().min(n);
+        let c_off = (self.off + nz).saturating_sub(self.z.len());
+        self.off += n;
+        if nz == 0 && n == RATE_SHAKE256 {
+            // A whole block of c (public): straight into the lanes.
+            if let Some(b) = self.c[c_off..].first_chunk::<RATE_SHAKE256>() {
+                xor_block(&mut self.state, b);
+            }
+            return;
+        }
+        // The block is z[off..] ‖ c[..], cut at n bytes.
+        let mut block = zeroize::Zeroizing::new([0u8; RATE_SHAKE256]);
+        block[..nz].copy_from_slice(&from_z[..nz]);
+        block[nz..n].copy_from_slice(&self.c[c_off..c_off + n - nz]);
+        if n < RATE_SHAKE256 {
+            block[n] ^= pqdr_keccak::PAD_SHAKE;
+            block[RATE_SHAKE256 - 1] ^= 0x80;
+            self.padded = true;
+        }
+        xor_block(&mut self.state, &block);
+    }
+
+    /// The state, to be permuted (after [`Self::load_next`]).
+    #[inline(always)]
+    pub(crate) fn state_mut(&mut self) -> &mut [u64; 25] {
+        &mut self.state
+    }
+
+    /// Records that the state was permuted after the last [`Self::load_next`].
+    #[inline(always)]
+    pub(crate) fn permuted(&mut self) {
+        self.finished = self.padded;
+    }
+
+    /// Runs the permutations still due on the scalar Keccak-f\[1600\] and
+    /// squeezes the 32 output bytes (the first four lanes, little-endian);
+    /// if none ran yet, hashes `z ‖ c` with the `Shake256` sponge instead.
+    pub(crate) fn finish(mut self, out: &mut [u8; 32]) {
+        if self.off == 0 {
+            // Nothing rode (portable path, or k = 4): the plain sponge.
+            let mut s = Shake256::new();
+            s.absorb(self.z);
+            s.absorb(self.c);
+            s.squeeze(out);
+            return;
+        }
+        while self.pending() {
+            self.load_next();
+            pqdr_keccak::f1600(&mut self.state);
+            self.permuted();
+        }
+        for (o, lane) in out.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
+            *o = lane.to_le_bytes();
+        }
+    }
 }
 
 /// `PRF_η(s, b) = SHAKE256(s ‖ b, 8·64η)` (FIPS 203 §4.1); `out.len()` is `64η`.
@@ -136,6 +261,17 @@ mod tests {
             shake.finalize_xof().read(&mut want);
             j(&[&data[..split], &data[split..]], &mut out);
             assert_eq!(out[..], want[..32]);
+            // J by the rider: untouched (the plain sponge), and block by
+            // block after one permutation done by hand.
+            let mut rode = [0u8; 32];
+            JRider::new(&data[..split], &data[split..]).finish(&mut rode);
+            assert_eq!(rode[..], want[..32]);
+            let mut rider = JRider::new(&data[..split], &data[split..]);
+            rider.load_next();
+            pqdr_keccak::f1600(rider.state_mut());
+            rider.permuted();
+            rider.finish(&mut rode);
+            assert_eq!(rode[..], want[..32]);
             if len >= 32 {
                 let s: [u8; 32] = data[..32].try_into().unwrap_or([0; 32]);
                 let mut shake = shake::Shake256::default();

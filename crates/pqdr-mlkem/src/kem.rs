@@ -6,7 +6,7 @@
 use zeroize::Zeroizing;
 
 use crate::encode::{decode12_checked, poly_bytes};
-use crate::hash::{g, h, j};
+use crate::hash::{JRider, g, h};
 use crate::kpke::{self, Write};
 use crate::params::ParameterSet;
 use crate::poly::Poly;
@@ -76,11 +76,13 @@ pub(crate) fn decaps_internal<P: ParameterSet>(dk: &[u8], c: &[u8], k: &mut [u8;
     let mut r_prime = Zeroizing::new([0u8; 32]);
     g(&[&m[..], parts.h], &mut k_prime, &mut r_prime);
     let mut k_bar = Zeroizing::new([0u8; 32]);
-    j(&[parts.z, c], &mut k_bar);
+    // J(z ‖ c): its permutations ride along the re-encryption's 4-way Keccak.
+    let mut j = JRider::new(parts.z, c);
 
     // Re-encrypt and compare with c without storing c'.
     let mut cmp = Compare::new(c);
-    kpke::encrypt::<P>(parts.ek, &m, &r_prime, &mut cmp);
+    kpke::encrypt_with_j::<P>(parts.ek, &m, &r_prime, &mut cmp, Some(&mut j));
+    j.finish(&mut k_bar);
     let same = cmp.finish();
     select(k, &k_prime, &k_bar, same);
 }

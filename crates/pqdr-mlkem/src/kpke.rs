@@ -26,7 +26,7 @@ use crate::{
     encode::{
         compress_encode_d, decode_decompress_d, decode_message, decode12, encode_message, encode12,
     },
-    hash::{g, prf_x4},
+    hash::{JRider, g, prf_x4},
     ntt::{Accumulator, MulCache, Multiplicand, inv_ntt_mont, ntt},
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
     sample::{sample_ntt_row, sample_ntt_row_x4},
@@ -34,12 +34,13 @@ use crate::{
 use pqdr_common::ct::Compare;
 #[cfg(not(feature = "small-stack"))]
 use pqdr_common::simd::Avx2;
+#[cfg(not(feature = "small-stack"))]
 use pqdr_keccak::RATE_SHAKE256;
 
 #[cfg(feature = "small-stack")]
 mod small;
 #[cfg(feature = "small-stack")]
-pub(crate) use small::{decrypt, encrypt, keygen};
+pub(crate) use small::{decrypt, encrypt, encrypt_with_j, keygen};
 
 /// Bytes of one polynomial encoded with 12 bits per coefficient.
 const POLY12: usize = poly_bytes(12);
@@ -207,7 +208,15 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
         // separate polynomial holds it: reduce_into (×2^-16) and scale_mont
         // (×2^16) leave it unscaled.
         keygen_row_start::<P>(x4, &sigma, i, &e_bytes, &mut acc);
-        sample_row(backend, &rho, i as u8, false, s_hat.as_ref(), &mut acc);
+        sample_row(
+            backend,
+            &rho,
+            i as u8,
+            false,
+            s_hat.as_ref(),
+            &mut acc,
+            None,
+        );
         keygen_row_end(&acc, out);
     }
     if x4 {
@@ -303,9 +312,10 @@ fn sample_row(
     transpose: bool,
     v: &[Multiplicand],
     acc: &mut Accumulator,
+    rider: Option<&mut JRider<'_>>,
 ) {
     if backend.is_some() {
-        sample_ntt_row_x4(backend, rho, i, transpose, v, acc);
+        sample_ntt_row_x4(backend, rho, i, transpose, v, acc, rider);
     } else {
         sample_ntt_row(rho, i, transpose, v, acc);
     }
@@ -325,6 +335,21 @@ pub(crate) fn encrypt<P: ParameterSet>(
     m: &[u8; 32],
     r: &[u8; 32],
     out: &mut impl CiphertextSink,
+) {
+    encrypt_with_j::<P>(ek, m, r, out, None);
+}
+
+#[cfg(not(feature = "small-stack"))]
+/// [`encrypt`], with the permutations of `J(z ‖ c)` (`ML-KEM.Decaps`,
+/// Algorithm 18 line 8) riding in the spare lane of the 4-way Keccak while
+/// the columns of `Â` are sampled (`k < 4` on AVX2); the caller finishes
+/// `rider` (whatever is left runs on the scalar permutation).
+pub(crate) fn encrypt_with_j<P: ParameterSet>(
+    ek: &[u8],
+    m: &[u8; 32],
+    r: &[u8; 32],
+    out: &mut impl CiphertextSink,
+    mut rider: Option<&mut JRider<'_>>,
 ) {
     const { assert!(64 * P::ETA2 * (P::K + 1) <= ENCRYPT_NOISE_X4 && P::ETA2 <= 2) };
     let (t_bytes, rho_bytes) = ek.split_at(POLY12 * P::K);
@@ -346,7 +371,15 @@ pub(crate) fn encrypt<P: ParameterSet>(
     for i in 0..P::K {
         // u[i] = NTT⁻¹(Σ_j Â[j][i] ∘ ŷ[j]) + e₁[i], with Â[j][i] = SampleNTT(ρ ‖ i ‖ j).
         acc.clear();
-        sample_row(backend, &rho, i as u8, true, y_hat.as_ref(), &mut acc);
+        sample_row(
+            backend,
+            &rho,
+            i as u8,
+            true,
+            y_hat.as_ref(),
+            &mut acc,
+            rider.as_deref_mut(),
+        );
         encrypt_u::<P>(x4, &acc, r, i, &e_bytes, out);
     }
     encrypt_v::<P>(x4, t_bytes, y_hat.as_ref(), &mut acc, m, r, &e_bytes, out);

@@ -12,7 +12,7 @@ use pqdr_keccak::StateX4;
 
 use crate::arch::{REJ_BLOCK, REJ_OUT};
 use crate::field::Q;
-use crate::hash::RATE_128;
+use crate::hash::{JRider, RATE_128};
 use crate::ntt::{Accumulator, Multiplicand};
 use crate::poly::{N, Poly};
 
@@ -142,6 +142,12 @@ const _: () = assert!(8 * RATE_LANES == RATE_128);
 ///
 /// Only public data is sampled (XOF output on the public seed `ρ`): the loop
 /// may branch on how many coefficients each stream has accepted.
+///
+/// `rider`: with fewer than four entries, lane 3 of the 4-way permutation
+/// is spare; each permutation call then also permutes the next block of
+/// the `J(z ‖ c)` sponge (secret `z`) in that lane, until it has absorbed
+/// everything. No branch or index depends on that lane, and the state is
+/// zeroized afterwards.
 #[cfg_attr(
     feature = "small-stack",
     allow(dead_code, reason = "used by the default K-PKE only")
@@ -154,8 +160,11 @@ pub(crate) fn sample_ntt_row_x4(
     transpose: bool,
     v: &[Multiplicand],
     acc: &mut Accumulator,
+    rider: Option<&mut JRider<'_>>,
 ) {
     debug_assert!(v.len() <= 4);
+    let mut rider = if v.len() < 4 { rider } else { None };
+    let rode = rider.is_some();
     // SHAKE128(ρ ‖ b₀ ‖ b₁) absorbed (FIPS 202 §4, §6.2): ρ in lanes 0–3,
     // b₀, b₁ and the SHAKE domain/padding byte 0x1F in lane 4, the final
     // padding bit in the last byte of the rate. Lanes beyond k absorb
@@ -180,7 +189,23 @@ pub(crate) fn sample_ntt_row_x4(
     let mut buf = [0i16; REJ_OUT];
     let simd = crate::arch::avx2();
     while done.iter().any(|&d| d < N) {
+        let riding = match rider.as_deref_mut() {
+            Some(r) if r.pending() => {
+                r.load_next();
+                for (lane, w) in state.iter_mut().zip(r.state_mut().iter()) {
+                    lane[3] = *w;
+                }
+                true
+            }
+            _ => false,
+        };
         pqdr_keccak::f1600_x4(backend, &mut state);
+        if let Some(r) = rider.as_deref_mut().filter(|_| riding) {
+            for (w, lane) in r.state_mut().iter_mut().zip(state.iter()) {
+                *w = lane[3];
+            }
+            r.permuted();
+        }
         for (l, g) in v.iter().enumerate().take(4) {
             if done[l] == N {
                 continue;
@@ -214,6 +239,10 @@ pub(crate) fn sample_ntt_row_x4(
             carry[l][..rest].copy_from_slice(&buf[start..start + rest]);
             carried[l] = rest;
         }
+    }
+    if rode {
+        // Lane 3 held the secret `J` state.
+        zeroize::Zeroize::zeroize(&mut state);
     }
 }
 
@@ -432,7 +461,8 @@ mod tests {
     /// The streamed 4-way row sampler against `SampleNTT` one entry at a
     /// time followed by `Accumulator::add`, on both Keccak backends, for
     /// k = 1..=4, rows and columns, 1,000 random seeds each (some streams
-    /// need a fourth block: about 1 % of entries).
+    /// need a fourth block: about 1 % of entries), with a `J` sponge riding
+    /// in the spare lane against `hash::j`.
     #[test]
     fn row_x4_matches_sample_ntt() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -458,8 +488,27 @@ mod tests {
                 sample_ntt_row(&rho, i, transpose, &v[..k], &mut want);
                 for backend in [crate::arch::keccak_avx2(), None] {
                     let mut got = Accumulator::ZERO;
-                    sample_ntt_row_x4(backend, &rho, i, transpose, &v[..k], &mut got);
+                    // A `J(z ‖ c)` sponge rides along (k < 4) for a
+                    // message of 0..=1,120 bytes (up to 9 blocks: more
+                    // than a row's permutations, so `finish` has work).
+                    let msg: [u8; 1120] = core::array::from_fn(|_| next() as u8);
+                    let len = (iter * 37) % 1121;
+                    let (z, c) = msg[..len].split_at(((iter % 3) * 16).min(len));
+                    let mut rider = JRider::new(z, c);
+                    sample_ntt_row_x4(
+                        backend,
+                        &rho,
+                        i,
+                        transpose,
+                        &v[..k],
+                        &mut got,
+                        Some(&mut rider),
+                    );
                     assert_eq!(got.c, want.c, "iteration {iter}, k {k}, {backend:?}");
+                    let (mut rode, mut j) = ([0u8; 32], [0u8; 32]);
+                    rider.finish(&mut rode);
+                    crate::hash::j(&[z, c], &mut j);
+                    assert_eq!(rode, j, "iteration {iter}, k {k}, {backend:?}");
                 }
             }
         }

@@ -73,6 +73,10 @@ pub(crate) fn avx2() -> Option<Avx2> {
 /// The token for pqdr-keccak's 4-way permutation, chosen by this crate's
 /// feature `simd` (not by whoever else enables `pqdr-keccak/simd`).
 #[inline(always)]
+#[cfg_attr(
+    all(feature = "small-stack", not(test)),
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) fn keccak_avx2() -> Option<KeccakAvx2> {
     KeccakAvx2::detect_if(cfg!(feature = "simd"))
 }

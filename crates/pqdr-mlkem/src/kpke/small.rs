@@ -100,6 +100,18 @@ pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]
     ek[POLY12 * P::K..].copy_from_slice(&rho);
 }
 
+/// [`encrypt`]; `J`'s sponge is left to the caller's `finish` (no 4-way
+/// Keccak here).
+pub(crate) fn encrypt_with_j<P: ParameterSet>(
+    ek: &[u8],
+    m: &[u8; 32],
+    r: &[u8; 32],
+    out: &mut impl CiphertextSink,
+    _rider: Option<&mut crate::hash::JRider<'_>>,
+) {
+    encrypt::<P>(ek, m, r, out);
+}
+
 /// `K-PKE.Encrypt(ek_PKE, m, r)` (FIPS 203 Algorithm 14), streamed.
 ///
 /// Encrypts `m` with randomness `r` under `ek` (already checked, §7.2) and
