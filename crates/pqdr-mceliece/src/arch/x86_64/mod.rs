@@ -9,8 +9,10 @@
 //! (the only branch is on the public field size m).
 //!
 //! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
-//! functions behind an [`Avx2`] token (proof of detection), and unaligned loads and stores. The
-//! intrinsics in between are safe inside `target_feature` functions.
+//! functions behind an [`Avx2`] token (proof of detection), unaligned loads and stores, and
+//! reading a 32-byte aligned multiplier table (`QuadMultiplier`) as 256-bit
+//! registers in place. The intrinsics in between are safe inside
+//! `target_feature` functions.
 
 mod bm;
 mod mul;
