@@ -13,7 +13,7 @@
 //! |---|---|---|
 //! | `mul_x4` (256 products) | `vec::mul::<P, 4>`'s two-batch split (`vec::mul12` / `vec::mul13`) | `vec::avx2_tests::avx2_products_match_portable` |
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
-//! | `butterfly_quad::<true>` / `::<false>` | `fft::fwd_word` / `fft::transposed::tr_word` loop bodies | `…::avx2_butterflies_match_portable` |
+//! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries) | `fft::fwd_word` / `fft::transposed::tr_word`, depth 5..0 / 0..5 | `…::avx2_butterflies_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
@@ -32,7 +32,7 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{bm_narrow, bm_wide, butterfly_quad, mul_pair, mul_x4};
+pub(crate) use x86_64::{bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -50,6 +50,18 @@ pub(crate) fn avx2() -> Option<Avx2> {
 
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
 type Planes<const L: usize> = [[u64; L]; MAX_M];
+
+/// One in-word butterfly level's multipliers for four value entries, packed
+/// (`crate::fft::consts`): per plane, the four 64-bit lanes of a 256-bit
+/// register. 32-byte aligned, so the AVX2 kernel reads them in place.
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct QuadMultiplier(pub(crate) [[u64; 4]; MAX_M]);
+
+/// The six in-word levels' (depth 0..6) multipliers of four entries.
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) type QuadMultipliers = [QuadMultiplier; 6];
 
 /// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
 /// of the last length change) and the register length L.
@@ -91,7 +103,7 @@ pub(crate) use stubs::*;
 )]
 mod stubs {
     use super::{Avx2, BmState, Planes};
-    use crate::params::{MAX_M, MAX_T, ParameterSet};
+    use crate::params::{MAX_T, ParameterSet};
 
     pub(crate) fn mul_x4(token: Avx2, _: usize, _: &mut Planes<4>, _: &Planes<4>, _: &Planes<4>) {
         match token {}
@@ -102,16 +114,6 @@ mod stubs {
         _: [&mut Planes<2>; 2],
         _: [&Planes<2>; 2],
         _: [&Planes<2>; 2],
-    ) {
-        match token {}
-    }
-    pub(crate) fn butterfly_quad<const FORWARD: bool>(
-        token: Avx2,
-        _: usize,
-        _: (u32, u64),
-        _: &mut [Planes<2>; 4],
-        _: &[u64; MAX_M],
-        _: &[u16; 8],
     ) {
         match token {}
     }

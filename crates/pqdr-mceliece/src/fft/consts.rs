@@ -4,6 +4,10 @@
 //! multipliers and the bit masks of the Taylor expansion.
 
 use super::MAX_ENTRIES;
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+use crate::arch::{QuadMultiplier, QuadMultipliers};
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13};
 use crate::params::{MAX_M, ParameterSet};
 use crate::vec::{self, Bitsliced};
 
@@ -157,6 +161,52 @@ pub(super) trait FftConsts: ParameterSet {
     const FFT: Consts = consts(Self::M, Self::FIELD_POLY);
 }
 impl<P: ParameterSet> FftConsts for P {}
+
+/// The packed butterfly multipliers of the in-word levels for the AVX2
+/// kernel (`crate::arch::butterflies_inword`), per quad of entries (4i ..
+/// 4i + 3) and depth d < 6: plane b, lane (2j + w) for entry pair j (entries
+/// 4i + 2j, 4i + 2j + 1) and word w holds the multiplier of entry 4i + 2j at
+/// the positions with bit d set and that of entry 4i + 2j + 1 elsewhere
+/// (the multiplier of position pos does not depend on bit d of pos, so each
+/// half serves its entry's pairs). Gao–Mateer §3 butterflies, the
+/// constants of [`Consts`] packed as `fwd_word` packs them.
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+const fn quad_multipliers(c: &Consts, m: usize) -> [QuadMultipliers; MAX_ENTRIES >> 2] {
+    let mut t = [[QuadMultiplier([[0; 4]; MAX_M]); 6]; MAX_ENTRIES >> 2];
+    let mut i = 0;
+    while i < (1 << (m - 9)) {
+        let mut d = 0;
+        while d < 6 {
+            let hi = BIT_SET[d];
+            let mut b = 0;
+            while b < m {
+                let mut lane = 0;
+                while lane < 4 {
+                    let (e, w) = (4 * i + 2 * (lane >> 1), lane & 1);
+                    let own = ((c.outer[d][2 * e + w] >> b) & 1) as u64;
+                    let next = ((c.outer[d][2 * e + 2 + w] >> b) & 1) as u64;
+                    t[i][d].0[b][lane] =
+                        c.inner[d][b] ^ (own.wrapping_neg() & hi) ^ (next.wrapping_neg() & !hi);
+                    lane += 1;
+                }
+                b += 1;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// [`quad_multipliers`] of the m = 12 field of the spec (§7).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(super) static QUAD_M12: [QuadMultipliers; MAX_ENTRIES >> 2] =
+    quad_multipliers(&consts(12, FIELD_POLY_M12), 12);
+
+/// [`quad_multipliers`] of the m = 13 field of the spec (§7).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(super) static QUAD_M13: [QuadMultipliers; MAX_ENTRIES >> 2] =
+    quad_multipliers(&consts(13, FIELD_POLY_M13), 13);
 
 /// Bits of a word whose in-word position has bit d set.
 pub(super) const BIT_SET: [u64; 6] = [

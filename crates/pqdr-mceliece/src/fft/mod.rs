@@ -111,35 +111,39 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) 
     }
 }
 
-/// With AVX2, the forward (or transposed) butterflies of in-word depth D on
-/// the four entries `quad` (number i of the level) in one call: true if they
-/// ran, false otherwise (no AVX2, or `quad` not four entries / no eight
-/// outer constants at `i`), and then the caller runs the portable ones.
+/// With AVX2 and a spec field (§7), all six in-word butterfly levels of
+/// every quad of entries in one kernel call per quad
+/// (`crate::arch::butterflies_inword`; forward: depth 5 down to 0,
+/// transposed: 0 up to 5), with the packed multipliers of
+/// `consts::QUAD_M12` / `QUAD_M13`: true if they ran, false otherwise, and
+/// then the caller runs the portable levels ([`fwd_word`],
+/// `transposed::tr_word`).
 #[inline(always)]
-fn avx2_quad<P: ParameterSet, const D: usize, const FORWARD: bool>(
-    quad: &mut [Bitsliced<2>],
-    c: &Consts,
-    i: usize,
-) -> bool {
-    let Some(token) = crate::arch::avx2() else {
-        return false;
-    };
-    let outer = c.outer[D].get(8 * i..8 * i + 8);
-    if let (Ok(quad), Some(Ok(outer))) = (
-        <&mut [Bitsliced<2>; 4]>::try_from(quad),
-        outer.map(<&[u16; 8]>::try_from),
-    ) {
-        crate::arch::butterfly_quad::<FORWARD>(
-            token,
-            P::M,
-            (D as u32, BIT_SET[D]),
-            quad,
-            &c.inner[D],
-            outer,
-        );
-        return true;
+fn avx2_inword<P: ParameterSet, const FORWARD: bool>(x: &mut Values, entries: usize) -> bool {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13};
+        let Some(token) = crate::arch::avx2() else {
+            return false;
+        };
+        let table = match (P::M, P::FIELD_POLY) {
+            (12, FIELD_POLY_M12) => &consts::QUAD_M12,
+            (13, FIELD_POLY_M13) => &consts::QUAD_M13,
+            _ => return false,
+        };
+        let Some(x) = x.get_mut(..entries) else {
+            return false;
+        };
+        for (quad, mult) in x.as_chunks_mut::<4>().0.iter_mut().zip(table.iter()) {
+            crate::arch::butterflies_inword::<FORWARD>(token, P::M, quad, mult);
+        }
+        true
     }
-    false
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        let _ = (x, entries);
+        false
+    }
 }
 
 /// Forward butterflies of in-word depth D < 6, two entries per product:
@@ -152,9 +156,6 @@ fn fwd_word<P: ParameterSet, const D: usize>(out: &mut Values, c: &Consts, entri
     let mut p = [vec::zero::<2>(); 2];
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in out[..entries].chunks_exact_mut(4).enumerate() {
-        if avx2_quad::<P, D, true>(quad, c, i) {
-            continue;
-        }
         for (j, a) in a.iter_mut().enumerate() {
             packed_multiplier::<P>(a, c, D, 4 * i + 2 * j, hi);
         }
@@ -270,16 +271,17 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize)
     }
     // Butterflies, depth k - 1 up to 0. In-word levels (d < 6) and the lane
     // level (d = 6) multiply two entries' V halves packed into one vector.
-    for d in (0..k).rev() {
-        match d {
-            0 => fwd_word::<P, 0>(out, c, entries),
-            1 => fwd_word::<P, 1>(out, c, entries),
-            2 => fwd_word::<P, 2>(out, c, entries),
-            3 => fwd_word::<P, 3>(out, c, entries),
-            4 => fwd_word::<P, 4>(out, c, entries),
-            5 => fwd_word::<P, 5>(out, c, entries),
-            _ => fwd_wide::<P>(out, c, entries, d),
-        }
+    // (k >= 6: every in-word level runs.)
+    for d in (6..k).rev() {
+        fwd_wide::<P>(out, c, entries, d);
+    }
+    if !avx2_inword::<P, true>(out, entries) {
+        fwd_word::<P, 5>(out, c, entries);
+        fwd_word::<P, 4>(out, c, entries);
+        fwd_word::<P, 3>(out, c, entries);
+        fwd_word::<P, 2>(out, c, entries);
+        fwd_word::<P, 1>(out, c, entries);
+        fwd_word::<P, 0>(out, c, entries);
     }
 }
 
@@ -456,29 +458,60 @@ mod tests {
         check_tr::<Mceliece8192128>(7, 3);
     }
 
-    /// `avx2_quad` reports "done" only when its butterflies ran: a slice
-    /// that is not four entries, or an entry index past the level's outer
-    /// constants, leaves the entries untouched and returns false, so the
-    /// caller's portable butterflies run instead.
+    /// The AVX2 in-word levels (`avx2_inword`: one kernel call per quad,
+    /// the packed tables of `consts`) give the portable levels' result
+    /// ([`fwd_word`] depth 5..0, `tr_word` depth 0..5, each with the
+    /// multipliers packed per level), forward and transposed, both fields,
+    /// random and all-ones values; they run exactly when the CPU has AVX2
+    /// (else the values are untouched).
+    fn check_inword<P: ParameterSet>(seed: u64) {
+        let c = &<P as FftConsts>::FFT;
+        let entries = 1 << (P::M - 7);
+        let mut s = seed;
+        for edge in [false, true] {
+            let mut x = zero_values();
+            for v in x.iter_mut().take(entries) {
+                for w in v.iter_mut().take(P::M) {
+                    *w = if edge {
+                        [!0; 2]
+                    } else {
+                        [0, 1].map(|_| {
+                            (u64::from(rng(&mut s)) << 40)
+                                ^ u64::from(rng(&mut s))
+                                ^ (u64::from(rng(&mut s)) << 20)
+                        })
+                    };
+                }
+            }
+            let mut want = x;
+            fwd_word::<P, 5>(&mut want, c, entries);
+            fwd_word::<P, 4>(&mut want, c, entries);
+            fwd_word::<P, 3>(&mut want, c, entries);
+            fwd_word::<P, 2>(&mut want, c, entries);
+            fwd_word::<P, 1>(&mut want, c, entries);
+            fwd_word::<P, 0>(&mut want, c, entries);
+            let mut got = x;
+            let ran = avx2_inword::<P, true>(&mut got, entries);
+            assert_eq!(ran, crate::arch::avx2().is_some());
+            assert_eq!(got, if ran { want } else { x });
+            let mut want = x;
+            transposed::tr_word::<P, 0>(&mut want, c, entries);
+            transposed::tr_word::<P, 1>(&mut want, c, entries);
+            transposed::tr_word::<P, 2>(&mut want, c, entries);
+            transposed::tr_word::<P, 3>(&mut want, c, entries);
+            transposed::tr_word::<P, 4>(&mut want, c, entries);
+            transposed::tr_word::<P, 5>(&mut want, c, entries);
+            let mut got = x;
+            let ran = avx2_inword::<P, false>(&mut got, entries);
+            assert_eq!(ran, crate::arch::avx2().is_some());
+            assert_eq!(got, if ran { want } else { x });
+        }
+    }
+
     #[test]
-    fn avx2_quad_is_done_only_when_it_ran() {
-        let c = &<Mceliece348864 as FftConsts>::FFT;
-        let mut three = [vec::zero::<2>(); 3];
-        three[0][0][0] = 1;
-        let before = three;
-        assert!(!avx2_quad::<Mceliece348864, 2, true>(&mut three, c, 0));
-        assert_eq!(three, before);
-        let mut four = [vec::zero::<2>(); 4];
-        four[1][0][0] = 1;
-        let before = four;
-        assert!(!avx2_quad::<Mceliece348864, 2, false>(
-            &mut four,
-            c,
-            usize::MAX >> 4
-        ));
-        assert_eq!(four, before);
-        // In range: it runs exactly when this build and CPU have AVX2.
-        let ran = avx2_quad::<Mceliece348864, 2, true>(&mut four, c, 0);
-        assert_eq!(ran, crate::arch::avx2().is_some());
+    fn avx2_inword_matches_portable_levels() {
+        check_inword::<Mceliece348864>(11);
+        check_inword::<Mceliece6960119>(12);
+        check_inword::<Mceliece8192128>(13);
     }
 }

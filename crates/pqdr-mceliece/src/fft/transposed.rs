@@ -45,15 +45,12 @@ fn shl_xor<P: ParameterSet>(x: &mut Bitsliced<4>, mask: &[u64; 4], s: usize) {
 /// Transposed butterflies of in-word depth D < 6, two entries per product
 /// (two such products per [`vec::mul_pair`]).
 #[inline(never)]
-fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
+pub(super) fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Consts, entries: usize) {
     let (s, hi) = (1 << D, BIT_SET[D]);
     let mut a = [vec::zero::<2>(); 2];
     let mut p = [vec::zero::<2>(); 2];
     let mut v_halves = [vec::zero::<2>(); 2];
     for (i, quad) in x[..entries].chunks_exact_mut(4).enumerate() {
-        if super::avx2_quad::<P, D, false>(quad, c, i) {
-            continue;
-        }
         for (j, pair) in quad.chunks_exact_mut(2).enumerate() {
             let [v0, v1] = pair else { unreachable!() };
             for b in 0..P::M {
@@ -137,21 +134,22 @@ fn tr_wide<P: ParameterSet>(x: &mut Values, c: &Consts, entries: usize, d: usize
 
 /// The transpose of [`fft`](super::fft) (McBits §4): from values v at every element to
 /// the 2^k sums sum_a v(a) a^j in `out` (the operations of [`fft`](super::fft) in
-/// reverse order, each transposed). `x` is consumed (used as scratch).
+/// reverse order, each transposed; 6 <= k <= 8). `x` is consumed (used as scratch).
 pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Bitsliced<4>, x: &mut Values, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
-    for d in 0..k {
-        match d {
-            0 => tr_word::<P, 0>(x, c, entries),
-            1 => tr_word::<P, 1>(x, c, entries),
-            2 => tr_word::<P, 2>(x, c, entries),
-            3 => tr_word::<P, 3>(x, c, entries),
-            4 => tr_word::<P, 4>(x, c, entries),
-            5 => tr_word::<P, 5>(x, c, entries),
-            _ => tr_wide::<P>(x, c, entries, d),
-        }
+    // (k >= 6: every in-word level runs.)
+    if !super::avx2_inword::<P, false>(x, entries) {
+        tr_word::<P, 0>(x, c, entries);
+        tr_word::<P, 1>(x, c, entries);
+        tr_word::<P, 2>(x, c, entries);
+        tr_word::<P, 3>(x, c, entries);
+        tr_word::<P, 4>(x, c, entries);
+        tr_word::<P, 5>(x, c, entries);
+    }
+    for d in 6..k {
+        tr_wide::<P>(x, c, entries, d);
     }
     // Transposed broadcast: each constant collects its coset.
     let words = (1usize << k) >> 6;

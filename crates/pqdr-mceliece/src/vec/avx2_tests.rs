@@ -7,8 +7,8 @@
 //! `vec` would close an import cycle (`scripts/structure.py` counts test code).
 
 use super::{Bitsliced, mul12, mul13, zero};
-use crate::arch::{Avx2, butterfly_quad, mul_pair, mul_x4};
-use crate::params::{Derived, MAX_M, Mceliece348864, Mceliece460896, ParameterSet};
+use crate::arch::{Avx2, QuadMultiplier, QuadMultipliers, butterflies_inword, mul_pair, mul_x4};
+use crate::params::{MAX_M, Mceliece348864, Mceliece460896, ParameterSet};
 
 fn rnd(s: &mut u64) -> u64 {
     *s ^= *s << 13;
@@ -68,8 +68,9 @@ fn check<P: ParameterSet>(token: Avx2, seed: u64) {
     }
 }
 
-/// The portable butterflies of one pair (the formulas of `fwd_word` /
-/// `tr_word`), with the portable product.
+/// The portable butterflies of one pair at depth d (the formulas of
+/// `butterflies_inword`: `fwd_word`'s forward; transposed with v0's half at
+/// the positions of bit d), with the portable product.
 fn pair_portable<P: ParameterSet>(
     forward: bool,
     d: u32,
@@ -87,7 +88,7 @@ fn pair_portable<P: ParameterSet>(
             } else {
                 v0[b][l] ^= (v0[b][l] & hi) >> s;
                 v1[b][l] ^= (v1[b][l] & hi) >> s;
-                vh[b][l] = (v0[b][l] & !hi) | ((v1[b][l] & !hi) << s);
+                vh[b][l] = ((v0[b][l] & !hi) << s) | (v1[b][l] & !hi);
             }
         }
     }
@@ -105,14 +106,17 @@ fn pair_portable<P: ParameterSet>(
                 v1[b][l] ^= p[b][l] & !hi;
                 v1[b][l] ^= (v1[b][l] & !hi) << s;
             } else {
-                v0[b][l] ^= (p[b][l] & !hi) << s;
-                v1[b][l] ^= p[b][l] & hi;
+                v0[b][l] ^= p[b][l] & hi;
+                v1[b][l] ^= (p[b][l] & !hi) << s;
             }
         }
     }
 }
 
-fn check_quad<P: ParameterSet>(token: Avx2, seed: u64) {
+/// The six in-word levels of `butterflies_inword` against six rounds of
+/// [`pair_portable`] on both entry pairs, with random multiplier tables
+/// (`edge`: every input bit set).
+fn check_quad<P: ParameterSet>(token: Avx2, seed: u64, edge: bool) {
     // Bits with bit d of their index set (the FFT's BIT_SET[d]).
     let bit_set = |d: u32| {
         (0..64u32)
@@ -120,44 +124,39 @@ fn check_quad<P: ParameterSet>(token: Avx2, seed: u64) {
             .fold(0u64, |m, i| m | 1 << i)
     };
     let mut s = seed;
-    for d in 0..6 {
-        for forward in [true, false] {
-            let hi = bit_set(d);
-            let mut quad = [zero::<2>(); 4];
-            for v in &mut quad {
-                for w in v.iter_mut().take(P::M) {
-                    *w = [rnd(&mut s), rnd(&mut s)];
-                }
+    let r = |s: &mut u64| if edge { !0 } else { rnd(s) };
+    for forward in [true, false] {
+        let mut quad = [zero::<2>(); 4];
+        for v in &mut quad {
+            for w in v.iter_mut().take(P::M) {
+                *w = [r(&mut s), r(&mut s)];
             }
-            // Random level constants, and the packed multipliers of
-            // `crate::fft` from them (entry pair j: outer[4j..4j + 4]).
-            let inner: [u64; MAX_M] = core::array::from_fn(|_| rnd(&mut s));
-            let outer: [u16; 8] = core::array::from_fn(|_| rnd(&mut s) as u16 & P::GF_MASK);
-            let sel = if forward { hi } else { !hi };
-            let bit = |x: u16, b: usize| u64::from((x >> b) & 1).wrapping_neg();
-            let mut a = [zero::<2>(); 2];
-            for (j, a) in a.iter_mut().enumerate() {
-                let o = &outer[4 * j..4 * j + 4];
-                for b in 0..P::M {
-                    for l in 0..2 {
-                        a[b][l] = inner[b] ^ (bit(o[l], b) & sel) ^ (bit(o[2 + l], b) & !sel);
-                    }
-                }
+        }
+        let mut mult: QuadMultipliers = [QuadMultiplier([[0; 4]; MAX_M]); 6];
+        for level in &mut mult {
+            for w in level.0.iter_mut().take(P::M) {
+                *w = core::array::from_fn(|_| r(&mut s));
             }
-            let mut want = quad;
+        }
+        let mut want = quad;
+        for step in 0..6u32 {
+            let d = if forward { 5 - step } else { step };
+            let lanes = &mult[d as usize].0;
             for j in 0..2 {
+                let a: Bitsliced<2> =
+                    core::array::from_fn(|b| [lanes[b][2 * j], lanes[b][2 * j + 1]]);
                 let [x, y] = &mut want[2 * j..2 * j + 2] else {
                     unreachable!()
                 };
-                pair_portable::<P>(forward, d, hi, x, y, &a[j]);
+                pair_portable::<P>(forward, d, bit_set(d), x, y, &a);
             }
-            if forward {
-                butterfly_quad::<true>(token, P::M, (d, hi), &mut quad, &inner, &outer);
-            } else {
-                butterfly_quad::<false>(token, P::M, (d, hi), &mut quad, &inner, &outer);
-            }
-            assert_eq!(quad, want, "d {d} forward {forward}");
         }
+        if forward {
+            butterflies_inword::<true>(token, P::M, &mut quad, &mult);
+        } else {
+            butterflies_inword::<false>(token, P::M, &mut quad, &mult);
+        }
+        assert_eq!(quad, want, "forward {forward} seed {seed}");
     }
 }
 
@@ -167,9 +166,11 @@ fn avx2_butterflies_match_portable() {
         return;
     };
     for seed in 1..20 {
-        check_quad::<Mceliece348864>(token, seed);
-        check_quad::<Mceliece460896>(token, seed + 100);
+        check_quad::<Mceliece348864>(token, seed, false);
+        check_quad::<Mceliece460896>(token, seed + 100, false);
     }
+    check_quad::<Mceliece348864>(token, 0, true);
+    check_quad::<Mceliece460896>(token, 0, true);
 }
 
 #[test]

@@ -9,8 +9,10 @@
 //! (the only branch is on the public field size m).
 //!
 //! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
-//! functions behind an [`Avx2`] token (proof of detection), and unaligned loads and stores. The
-//! intrinsics in between are safe inside `target_feature` functions.
+//! functions behind an [`Avx2`] token (proof of detection), unaligned loads and stores, and
+//! reading a 32-byte aligned multiplier table (`QuadMultiplier`) as 256-bit
+//! registers in place. The intrinsics in between are safe inside
+//! `target_feature` functions.
 
 mod bm;
 mod mul;
@@ -20,12 +22,13 @@ pub(crate) use bm::{bm_narrow, bm_wide};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
     _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_or_si256, _mm256_set_epi64x, _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256,
-    _mm256_sll_epi64, _mm256_srl_epi64, _mm256_storeu_si256, _mm256_sub_epi64, _mm256_xor_si256,
+    _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_srl_epi64, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
 
+use crate::arch::QuadMultipliers;
 use crate::params::MAX_M;
 
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
@@ -68,108 +71,103 @@ pub(crate) fn mul_pair(
     unsafe { mul_pair_avx2(m, o, a, b) }
 }
 
-/// The butterflies of in-word depth d < 6 on four entries (two pairs),
-/// forward (`crate::fft::fwd_word`) or transposed
-/// (`crate::fft::transposed::tr_word`); s = 2^d and `hi` the bits with bit
-/// d of their index set. Forward, per pair (v0, v1):
-/// V = (v0 & hi) | (v1 & hi) >> s, P = V a, then v0 ^= (P & hi) >> s,
-/// v0 ^= (v0 & !hi) << s, v1 ^= P & !hi, v1 ^= (v1 & !hi) << s.
-/// Transposed: v0 ^= (v0 & hi) >> s, v1 ^= (v1 & hi) >> s,
-/// V = (v0 & !hi) | (v1 & !hi) << s, P = V a, then v0 ^= (P & !hi) << s,
-/// v1 ^= P & hi. Pair j's multiplier a is `crate::fft`'s packed multiplier
-/// of the level (its constants `inner` and `outer`, the eight outer
-/// constants of the four entries) with `sel` = `hi` forward, `!hi`
-/// transposed. Both pairs in one 256-bit register per plane.
+/// Bits of a 64-bit word whose position has bit d set (d < 6).
+const BIT_SET: [u64; 6] = [
+    0xAAAA_AAAA_AAAA_AAAA,
+    0xCCCC_CCCC_CCCC_CCCC,
+    0xF0F0_F0F0_F0F0_F0F0,
+    0xFF00_FF00_FF00_FF00,
+    0xFFFF_0000_FFFF_0000,
+    0xFFFF_FFFF_0000_0000,
+];
+
+/// All six in-word butterfly levels (Gao–Mateer §3; the additive FFT of
+/// `Decode`, Classic McEliece spec §2.3.3) on the four value entries
+/// `quad`, forward (`crate::fft::fwd_word`, depth 5 down to 0) or
+/// transposed (McBits §4, `crate::fft::transposed::tr_word`, depth 0 up to
+/// 5), the entries loaded once and kept in 256-bit registers across the
+/// levels: entries 0 and 2 in one register per plane, 1 and 3 in another.
+/// With s = 2^d and `hi` the positions with bit d set, per entry pair
+/// (v0, v1) and level, forward: V = (v0 & hi) | (v1 & hi) >> s, P = V a,
+/// v0 ^= (P & hi) >> s, v0 ^= (v0 & !hi) << s, v1 ^= P & !hi,
+/// v1 ^= (v1 & !hi) << s. Transposed: v0 ^= (v0 & hi) >> s,
+/// v1 ^= (v1 & hi) >> s, V = (v0 & !hi) << s | (v1 & !hi), P = V a,
+/// v0 ^= P & hi, v1 ^= (P & !hi) << s. Both take the level's multiplier a
+/// from `mult[d]` (entry v0's constants at `hi`, v1's elsewhere; a position
+/// and its partner at distance s have the same multiplier).
 #[inline]
-pub(crate) fn butterfly_quad<const FORWARD: bool>(
+pub(crate) fn butterflies_inword<const FORWARD: bool>(
     token: Avx2,
     m: usize,
-    (d, hi): (u32, u64),
     quad: &mut [Bitsliced<2>; 4],
-    inner: &[u64; MAX_M],
-    outer: &[u16; 8],
+    mult: &QuadMultipliers,
 ) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { quad_avx2::<FORWARD>(m, (d, hi), quad, inner, outer) }
+    unsafe { inword_avx2::<FORWARD>(m, quad, mult) }
 }
 
 #[target_feature(enable = "avx2")]
-fn quad_avx2<const FORWARD: bool>(
+fn inword_avx2<const FORWARD: bool>(
     m: usize,
-    (d, hi): (u32, u64),
     quad: &mut [Bitsliced<2>; 4],
-    inner: &[u64; MAX_M],
-    o: &[u16; 8],
+    mult: &QuadMultipliers,
 ) {
-    let count = _mm_cvtsi32_si128((1i32) << d);
-    let h = _mm256_set1_epi64x(hi as i64);
-    let one = _mm256_set1_epi64x(1);
-    // The multipliers: lanes (pair 0 word 0, pair 0 word 1, pair 1 word 0,
-    // pair 1 word 1) take the outer constants o[l] at `sel` and o[2 + l]
-    // elsewhere, pair 1's from o[4..].
-    let sel = if FORWARD {
-        h
-    } else {
-        _mm256_xor_si256(h, _mm256_set1_epi64x(-1))
-    };
-    let o_sel = _mm256_set_epi64x(o[5].into(), o[4].into(), o[1].into(), o[0].into());
-    let o_rest = _mm256_set_epi64x(o[7].into(), o[6].into(), o[3].into(), o[2].into());
-    let mut v0 = [_mm256_setzero_si256(); MAX_M];
-    let mut v1 = v0;
-    let mut vh = v0;
-    let mut va = v0;
-    for b in 0..MAX_M {
-        let (mut x0, mut x1) = (
-            load2x2(&quad[0][b], &quad[2][b]),
-            load2x2(&quad[1][b], &quad[3][b]),
-        );
-        if FORWARD {
-            vh[b] = _mm256_or_si256(
-                _mm256_and_si256(x0, h),
-                _mm256_srl_epi64(_mm256_and_si256(x1, h), count),
-            );
-        } else {
-            x0 = _mm256_xor_si256(x0, _mm256_srl_epi64(_mm256_and_si256(x0, h), count));
-            x1 = _mm256_xor_si256(x1, _mm256_srl_epi64(_mm256_and_si256(x1, h), count));
-            vh[b] = _mm256_or_si256(
-                _mm256_andnot_si256(h, x0),
-                _mm256_sll_epi64(_mm256_andnot_si256(h, x1), count),
-            );
-        }
-        (v0[b], v1[b]) = (x0, x1);
-        let bit = _mm_cvtsi32_si128(b as i32);
-        let m_sel = _mm256_sub_epi64(
-            _mm256_setzero_si256(),
-            _mm256_and_si256(_mm256_srl_epi64(o_sel, bit), one),
-        );
-        let m_rest = _mm256_sub_epi64(
-            _mm256_setzero_si256(),
-            _mm256_and_si256(_mm256_srl_epi64(o_rest, bit), one),
-        );
-        va[b] = _mm256_xor_si256(
-            _mm256_set1_epi64x(inner[b] as i64),
-            _mm256_or_si256(
-                _mm256_and_si256(m_sel, sel),
-                _mm256_andnot_si256(sel, m_rest),
-            ),
-        );
+    let m = m.min(MAX_M);
+    let zero = _mm256_setzero_si256();
+    let mut x0 = [zero; MAX_M];
+    let mut x1 = [zero; MAX_M];
+    for b in 0..m {
+        x0[b] = load2x2(&quad[0][b], &quad[2][b]);
+        x1[b] = load2x2(&quad[1][b], &quad[3][b]);
     }
-    let p = mul_planes(m, &vh, &va);
-    for b in 0..m.min(MAX_M) {
-        let (mut x0, mut x1) = (v0[b], v1[b]);
-        if FORWARD {
-            x0 = _mm256_xor_si256(x0, _mm256_srl_epi64(_mm256_and_si256(p[b], h), count));
-            x0 = _mm256_xor_si256(x0, _mm256_sll_epi64(_mm256_andnot_si256(h, x0), count));
-            x1 = _mm256_xor_si256(x1, _mm256_andnot_si256(h, p[b]));
-            x1 = _mm256_xor_si256(x1, _mm256_sll_epi64(_mm256_andnot_si256(h, x1), count));
-        } else {
-            x0 = _mm256_xor_si256(x0, _mm256_sll_epi64(_mm256_andnot_si256(h, p[b]), count));
-            x1 = _mm256_xor_si256(x1, _mm256_and_si256(p[b], h));
+    let mut vh = [zero; MAX_M];
+    for step in 0..6 {
+        let d = if FORWARD { 5 - step } else { step };
+        let count = _mm_cvtsi32_si128(1 << d);
+        let h = _mm256_set1_epi64x(BIT_SET[d] as i64);
+        for b in 0..m {
+            if FORWARD {
+                vh[b] = _mm256_or_si256(
+                    _mm256_and_si256(x0[b], h),
+                    _mm256_srl_epi64(_mm256_and_si256(x1[b], h), count),
+                );
+            } else {
+                let y0 =
+                    _mm256_xor_si256(x0[b], _mm256_srl_epi64(_mm256_and_si256(x0[b], h), count));
+                let y1 =
+                    _mm256_xor_si256(x1[b], _mm256_srl_epi64(_mm256_and_si256(x1[b], h), count));
+                (x0[b], x1[b]) = (y0, y1);
+                vh[b] = _mm256_or_si256(
+                    _mm256_sll_epi64(_mm256_andnot_si256(h, y0), count),
+                    _mm256_andnot_si256(h, y1),
+                );
+            }
         }
-        let [q0, q1, q2, q3] = &mut *quad;
-        store2x2(&mut q0[b], &mut q2[b], x0);
-        store2x2(&mut q1[b], &mut q3[b], x1);
+        // SAFETY: `QuadMultiplier` is `repr(C, align(32))` around
+        // MAX_M x 4 u64: the size and alignment of `[__m256i; MAX_M]`, and
+        // every bit pattern is a valid `__m256i`; the borrow is shared.
+        let a = unsafe { &*(&raw const mult[d]).cast::<[__m256i; MAX_M]>() };
+        let p = mul_planes(m, &vh, a);
+        for b in 0..m {
+            if FORWARD {
+                let mut y0 =
+                    _mm256_xor_si256(x0[b], _mm256_srl_epi64(_mm256_and_si256(p[b], h), count));
+                y0 = _mm256_xor_si256(y0, _mm256_sll_epi64(_mm256_andnot_si256(h, y0), count));
+                let mut y1 = _mm256_xor_si256(x1[b], _mm256_andnot_si256(h, p[b]));
+                y1 = _mm256_xor_si256(y1, _mm256_sll_epi64(_mm256_andnot_si256(h, y1), count));
+                (x0[b], x1[b]) = (y0, y1);
+            } else {
+                x0[b] = _mm256_xor_si256(x0[b], _mm256_and_si256(p[b], h));
+                x1[b] =
+                    _mm256_xor_si256(x1[b], _mm256_sll_epi64(_mm256_andnot_si256(h, p[b]), count));
+            }
+        }
+    }
+    let [q0, q1, q2, q3] = quad;
+    for b in 0..m {
+        store2x2(&mut q0[b], &mut q2[b], x0[b]);
+        store2x2(&mut q1[b], &mut q3[b], x1[b]);
     }
 }
 
