@@ -26,7 +26,10 @@
 ///   `default_fn(&key)` the one `EncodePrivateKey` uses.
 ///
 /// The caller's crate must have the `der`, `spki`, `pkcs8` and `zeroize`
-/// dependencies, and `extern crate alloc` under `pem`.
+/// dependencies, features `alloc` and `pem` (the generated `#[cfg]`s are
+/// evaluated there), and `extern crate alloc` under `pem` in the invoking
+/// module. Classic McEliece does not use it: its OID is fallible (sets
+/// without one) and its owned public key exists only with `alloc`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! key_asn1_glue {
