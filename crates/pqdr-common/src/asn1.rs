@@ -10,12 +10,18 @@
 //! `der` / `spki` / `pkcs8` crates, into caller buffers (no heap; with
 //! `alloc`, the `der::Document` / `der::SecretDocument` helpers too).
 //! Branches depend on tags and lengths (public), never on key bytes.
+//!
+//! The per-key-type glue built on these helpers (the `from_spki_der` …
+//! `to_private_key_pem` methods and the `spki` / `pkcs8` trait impls) is
+//! generated in each primitive crate by the hidden macro
+//! `pqdr_common::key_asn1_glue!`, documented in `asn1/glue.rs`.
 
 use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Encode, Length, Reader, SliceReader, SliceWriter, Tag, TagNumber};
 use pkcs8::PrivateKeyInfoRef;
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
 
+mod glue;
 pub mod seed_key;
 pub use seed_key::SeedKey;
 

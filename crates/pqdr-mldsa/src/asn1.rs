@@ -9,17 +9,11 @@
 //! buffers; branches depend on lengths and tags (public), never on key bytes.
 
 use der::asn1::ObjectIdentifier;
-use pkcs8::PrivateKeyInfoRef;
 pub use pqdr_common::asn1::PrivateKeyForm;
-use pqdr_common::asn1::{self as common, SeedKey, seed_key};
-use spki::SubjectPublicKeyInfoRef;
+use pqdr_common::asn1::{SeedKey, seed_key};
 use zeroize::Zeroizing;
 #[cfg(feature = "pem")]
 extern crate alloc;
-#[cfg(feature = "pem")]
-use alloc::string::String;
-#[cfg(feature = "pem")]
-use pkcs8::LineEnding;
 
 use crate::error::{Error, Object, check_length};
 use crate::params::{ByteArray, MlDsa87, ParameterSet};
@@ -45,11 +39,13 @@ pub fn algorithm_oid<P: ParameterSet>() -> ObjectIdentifier {
 /// seed OCTET STRING (2 + 32), expandedKey OCTET STRING (4 + 4896).
 const MAX_CHOICE_LEN: usize = 4 + 2 + SEED_SIZE + 4 + MlDsa87::SK_SIZE;
 
-/// Decodes a SubjectPublicKeyInfo (RFC 9881 §4) into a verifying key.
-fn vk_from_spki<P: ParameterSet>(
-    spki: &SubjectPublicKeyInfoRef<'_>,
-) -> Result<VerifyingKey<P>, Error> {
-    VerifyingKey::from_slice(common::spki_key(spki, algorithm_oid::<P>())?)
+/// The BIT STRING contents of a verifying key's SubjectPublicKeyInfo
+/// (RFC 9881 §4): the key itself (no buffer needed).
+fn vk_bits<'a, P: ParameterSet>(
+    vk: &'a VerifyingKey<P>,
+    _buf: &'a mut [u8; 0],
+) -> Result<&'a [u8], Error> {
+    Ok(vk.as_bytes().as_ref())
 }
 
 /// RFC 9881 §6: the signing key's private-key CHOICE. The seed is FIPS
@@ -98,186 +94,115 @@ impl<P: ParameterSet> SeedKey for SigningKey<P> {
     }
 }
 
-impl<P: ParameterSet> VerifyingKey<P> {
-    /// Decodes a DER SubjectPublicKeyInfo (RFC 9881 §4): this set's OID,
-    /// no parameters, and the pkEncode key (FIPS 204 Algorithm 22) in the
-    /// BIT STRING.
-    ///
-    /// # Errors
-    /// [`Error::Der`] (malformed or trailing DER), [`Error::Algorithm`]
-    /// (another OID, or parameters), [`Error::Length`] (the key's size).
-    pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-        Self::from_slice(common::decode_spki(der, algorithm_oid::<P>())?)
+pqdr_common::key_asn1_glue! {
+    impl<P: ParameterSet>;
+    oid: algorithm_oid::<P>();
+    error: Error;
+    public VerifyingKey {
+        spki_bits: vk_bits, [u8; 0];
+        from_spki_bits: VerifyingKey::from_slice;
+        /// Decodes a DER SubjectPublicKeyInfo (RFC 9881 §4): this set's OID,
+        /// no parameters, and the pkEncode key (FIPS 204 Algorithm 22) in the
+        /// BIT STRING.
+        ///
+        /// # Errors
+        /// [`Error::Der`] (malformed or trailing DER), [`Error::Algorithm`]
+        /// (another OID, or parameters), [`Error::Length`] (the key's size).
+        from_spki_der;
+        /// Encodes the key as a DER SubjectPublicKeyInfo (RFC 9881 §4) into
+        /// `out` and returns the encoding (a prefix of `out`).
+        ///
+        /// # Errors
+        /// [`Error::Length`] if `out` is shorter than the encoding.
+        to_spki_der;
+        /// Decodes a `PUBLIC KEY` PEM document (RFC 7468 §13) holding the
+        /// SubjectPublicKeyInfo of [`Self::from_spki_der`]. Unlike
+        /// `spki::DecodePublicKey::from_public_key_pem`, it keeps this crate's
+        /// typed [`Error`].
+        ///
+        /// ```
+        /// use pqdr_mldsa::{pkcs8::LineEnding, ml_dsa_65};
+        ///
+        /// let sk = ml_dsa_65::SigningKey::from_seed(&[1; 32]);
+        /// let vk = sk.verifying_key().clone();
+        /// let pem = vk.to_spki_pem(LineEnding::LF)?;
+        /// assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----"));
+        /// assert!(ml_dsa_65::VerifyingKey::from_spki_pem(&pem)? == vk);
+        /// assert_eq!(
+        ///     ml_dsa_65::VerifyingKey::from_spki_pem("-----BEGIN PRIVATE KEY-----"),
+        ///     Err(pqdr_mldsa::Error::Der)
+        /// );
+        /// # Ok::<(), pqdr_mldsa::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        /// [`Error::Der`] (not PEM, a label other than `PUBLIC KEY`), then as
+        /// [`Self::from_spki_der`].
+        from_spki_pem;
+        /// Encodes the key as a `PUBLIC KEY` PEM document (RFC 7468 §13) of
+        /// the SubjectPublicKeyInfo of [`Self::to_spki_der`].
+        ///
+        /// # Errors
+        /// None in practice ([`Error::Der`] if the encoder failed).
+        to_spki_pem;
     }
-
-    /// Encodes the key as a DER SubjectPublicKeyInfo (RFC 9881 §4) into
-    /// `out` and returns the encoding (a prefix of `out`).
-    ///
-    /// # Errors
-    /// [`Error::Length`] if `out` is shorter than the encoding.
-    pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
-        common::spki_into(algorithm_oid::<P>(), self.as_bytes().as_ref(), out)
-            .map_err(Error::output)
-    }
-}
-
-impl<P: ParameterSet> SigningKey<P> {
-    /// Decodes a DER PKCS#8 OneAsymmetricKey (RFC 9881 §6, RFC 5958) with
-    /// any of the three private-key forms. `seed` regenerates the key
-    /// (FIPS 204 Algorithm 6); `expandedKey` passes the skDecode checks
-    /// ([`SigningKey::from_array`]); `both` must have the expanded key its
-    /// seed generates; an included `publicKey` must be the key's own.
-    ///
-    /// # Errors
-    /// [`Error::Der`] (malformed, truncated or trailing DER, an unknown
-    /// CHOICE alternative), [`Error::Algorithm`], [`Error::Length`] (a seed
-    /// or key of the wrong size), [`Error::InvalidKey`] (an expanded key
-    /// failing skDecode's checks), [`Error::InconsistentKey`].
-    ///
-    /// # Panics
-    /// With the feature `self-test`, as [`Self::from_seed`] (a fault only).
-    pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
-        seed_key::decode(der)
-    }
-
-    /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (RFC 9881 §6, version
-    /// 1, no public key) with the private key in `form` into `out`, and
-    /// returns the encoding (a prefix of `out`, which then holds secrets).
-    ///
-    /// # Errors
-    /// [`Error::NoSeed`] for the `seed` / `both` forms of a key loaded from
-    /// the expanded form; [`Error::Length`] if `out` is too short.
-    pub fn to_private_key_der<'o>(
-        &self,
-        form: PrivateKeyForm,
-        out: &'o mut [u8],
-    ) -> Result<&'o [u8], Error> {
-        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = seed_key::choice_into(self, form, buf.as_mut())?;
-        common::private_key_into(algorithm_oid::<P>(), choice, out).map_err(Error::output)
-    }
-}
-
-#[cfg(feature = "pem")]
-impl<P: ParameterSet> VerifyingKey<P> {
-    /// Decodes a `PUBLIC KEY` PEM document (RFC 7468 §13) holding the
-    /// SubjectPublicKeyInfo of [`Self::from_spki_der`]. Unlike
-    /// `spki::DecodePublicKey::from_public_key_pem`, it keeps this crate's
-    /// typed [`Error`].
-    ///
-    /// ```
-    /// use pqdr_mldsa::{pkcs8::LineEnding, ml_dsa_65};
-    ///
-    /// let sk = ml_dsa_65::SigningKey::from_seed(&[1; 32]);
-    /// let vk = sk.verifying_key().clone();
-    /// let pem = vk.to_spki_pem(LineEnding::LF)?;
-    /// assert!(pem.starts_with("-----BEGIN PUBLIC KEY-----"));
-    /// assert!(ml_dsa_65::VerifyingKey::from_spki_pem(&pem)? == vk);
-    /// assert_eq!(
-    ///     ml_dsa_65::VerifyingKey::from_spki_pem("-----BEGIN PRIVATE KEY-----"),
-    ///     Err(pqdr_mldsa::Error::Der)
-    /// );
-    /// # Ok::<(), pqdr_mldsa::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::Der`] (not PEM, a label other than `PUBLIC KEY`), then as
-    /// [`Self::from_spki_der`].
-    pub fn from_spki_pem(pem: &str) -> Result<Self, Error> {
-        Self::from_spki_der(common::pem_to_der(pem, common::PUBLIC_KEY_LABEL)?.as_bytes())
-    }
-
-    /// Encodes the key as a `PUBLIC KEY` PEM document (RFC 7468 §13) of
-    /// the SubjectPublicKeyInfo of [`Self::to_spki_der`].
-    ///
-    /// # Errors
-    /// None in practice ([`Error::Der`] if the encoder failed).
-    pub fn to_spki_pem(&self, line_ending: LineEnding) -> Result<String, Error> {
-        Ok(common::spki_pem(
-            algorithm_oid::<P>(),
-            self.as_bytes().as_ref(),
-            line_ending,
-        )?)
-    }
-}
-
-#[cfg(feature = "pem")]
-impl<P: ParameterSet> SigningKey<P> {
-    /// Decodes a `PRIVATE KEY` PEM document (RFC 7468 §10) holding the
-    /// OneAsymmetricKey of [`Self::from_private_key_der`] (any of the three
-    /// forms). Unlike `pkcs8::DecodePrivateKey::from_pkcs8_pem`, it keeps
-    /// this crate's typed [`Error`]. The decoded DER is wiped on drop.
-    ///
-    /// ```
-    /// use pqdr_mldsa::{PrivateKeyForm, pkcs8::LineEnding, ml_dsa_65};
-    ///
-    /// let sk = ml_dsa_65::SigningKey::from_seed(&[1; 32]);
-    /// let vk = sk.verifying_key().clone();
-    /// let pem = sk.to_private_key_pem(PrivateKeyForm::Seed, LineEnding::LF)?;
-    /// assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----"));
-    /// assert!(ml_dsa_65::SigningKey::from_private_key_pem(&pem)? == sk);
-    /// # Ok::<(), pqdr_mldsa::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::Der`] (not PEM, a label other than `PRIVATE KEY`), then as
-    /// [`Self::from_private_key_der`].
-    pub fn from_private_key_pem(pem: &str) -> Result<Self, Error> {
-        Self::from_private_key_der(common::pem_to_der(pem, common::PRIVATE_KEY_LABEL)?.as_bytes())
-    }
-
-    /// Encodes the key as a `PRIVATE KEY` PEM document (RFC 7468 §10) of
-    /// the PrivateKeyInfo of [`Self::to_private_key_der`] in `form`, in a
-    /// string wiped on drop.
-    ///
-    /// # Errors
-    /// [`Error::NoSeed`] for the `seed` / `both` forms of a key loaded from
-    /// the expanded form.
-    pub fn to_private_key_pem(
-        &self,
-        form: PrivateKeyForm,
-        line_ending: LineEnding,
-    ) -> Result<Zeroizing<String>, Error> {
-        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        let choice = seed_key::choice_into(self, form, buf.as_mut())?;
-        Ok(common::private_key_pem(
-            algorithm_oid::<P>(),
-            choice,
-            line_ending,
-        )?)
-    }
-}
-
-impl<P: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for VerifyingKey<P> {
-    type Error = spki::Error;
-
-    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
-        vk_from_spki(&spki)
-            .map_err(|e| common::spki_error(e == Error::Algorithm, spki.algorithm.oid))
-    }
-}
-
-impl<P: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for SigningKey<P> {
-    type Error = pkcs8::Error;
-
-    fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
-        seed_key::try_from_info(&info)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<P: ParameterSet> spki::EncodePublicKey for VerifyingKey<P> {
-    fn to_public_key_der(&self) -> spki::Result<der::Document> {
-        common::spki_document(algorithm_oid::<P>(), self.as_bytes().as_ref())
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<P: ParameterSet> pkcs8::EncodePrivateKey for SigningKey<P> {
-    /// The seed form (RFC 9881 §6, RECOMMENDED), or the expanded form for a
-    /// key loaded without its seed.
-    fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
-        let mut buf = Zeroizing::new([0u8; MAX_CHOICE_LEN]);
-        seed_key::document(self, buf.as_mut())
+    private SigningKey {
+        private_bits: seed_key::choice_into, MAX_CHOICE_LEN;
+        from_parts: seed_key::from_parts;
+        form: form: PrivateKeyForm = seed_key::default_form;
+        /// Decodes a DER PKCS#8 OneAsymmetricKey (RFC 9881 §6, RFC 5958) with
+        /// any of the three private-key forms. `seed` regenerates the key
+        /// (FIPS 204 Algorithm 6); `expandedKey` passes the skDecode checks
+        /// ([`SigningKey::from_array`]); `both` must have the expanded key its
+        /// seed generates; an included `publicKey` must be the key's own.
+        ///
+        /// # Errors
+        /// [`Error::Der`] (malformed, truncated or trailing DER, an unknown
+        /// CHOICE alternative), [`Error::Algorithm`], [`Error::Length`] (a seed
+        /// or key of the wrong size), [`Error::InvalidKey`] (an expanded key
+        /// failing skDecode's checks), [`Error::InconsistentKey`].
+        ///
+        /// # Panics
+        /// With the feature `self-test`, as [`Self::from_seed`] (a fault only).
+        from_private_key_der;
+        /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (RFC 9881 §6, version
+        /// 1, no public key) with the private key in `form` into `out`, and
+        /// returns the encoding (a prefix of `out`, which then holds secrets).
+        ///
+        /// # Errors
+        /// [`Error::NoSeed`] for the `seed` / `both` forms of a key loaded from
+        /// the expanded form; [`Error::Length`] if `out` is too short.
+        to_private_key_der;
+        /// Decodes a `PRIVATE KEY` PEM document (RFC 7468 §10) holding the
+        /// OneAsymmetricKey of [`Self::from_private_key_der`] (any of the three
+        /// forms). Unlike `pkcs8::DecodePrivateKey::from_pkcs8_pem`, it keeps
+        /// this crate's typed [`Error`]. The decoded DER is wiped on drop.
+        ///
+        /// ```
+        /// use pqdr_mldsa::{PrivateKeyForm, pkcs8::LineEnding, ml_dsa_65};
+        ///
+        /// let sk = ml_dsa_65::SigningKey::from_seed(&[1; 32]);
+        /// let vk = sk.verifying_key().clone();
+        /// let pem = sk.to_private_key_pem(PrivateKeyForm::Seed, LineEnding::LF)?;
+        /// assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----"));
+        /// assert!(ml_dsa_65::SigningKey::from_private_key_pem(&pem)? == sk);
+        /// # Ok::<(), pqdr_mldsa::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        /// [`Error::Der`] (not PEM, a label other than `PRIVATE KEY`), then as
+        /// [`Self::from_private_key_der`].
+        from_private_key_pem;
+        /// Encodes the key as a `PRIVATE KEY` PEM document (RFC 7468 §10) of
+        /// the PrivateKeyInfo of [`Self::to_private_key_der`] in `form`, in a
+        /// string wiped on drop.
+        ///
+        /// # Errors
+        /// [`Error::NoSeed`] for the `seed` / `both` forms of a key loaded from
+        /// the expanded form.
+        to_private_key_pem;
+        /// The seed form (RFC 9881 §6, RECOMMENDED), or the expanded form for a
+        /// key loaded without its seed.
+        to_pkcs8_der;
     }
 }

@@ -19,16 +19,10 @@
 //! and tags (public), never on key bytes.
 
 use der::asn1::ObjectIdentifier;
-use pkcs8::PrivateKeyInfoRef;
 use pqdr_common::asn1::{self as common, PrivateKeyParts};
-use spki::SubjectPublicKeyInfoRef;
 use zeroize::Zeroizing;
 #[cfg(feature = "pem")]
 extern crate alloc;
-#[cfg(feature = "pem")]
-use alloc::string::String;
-#[cfg(feature = "pem")]
-use pkcs8::LineEnding;
 
 use crate::encode::small_bytes;
 use crate::error::Error;
@@ -130,182 +124,110 @@ fn private_into<'b, S: ParameterSet>(
     Ok(common::octet_strings_into(&fields, buf)?)
 }
 
-impl<S: ParameterSet> EncapsulationKey<S> {
-    /// Decodes a DER SubjectPublicKeyInfo as BouncyCastle 1.87 writes it:
-    /// this set's OID, no parameters, and an OCTET STRING of the key in the
-    /// BIT STRING.
-    ///
-    /// # Errors
-    /// [`Error::Der`] (malformed or trailing DER, no OCTET STRING),
-    /// [`Error::Algorithm`] (another OID, or parameters), [`Error::Length`]
-    /// (the key's size).
-    pub fn from_spki_der(der: &[u8]) -> Result<Self, Error> {
-        ek_from_bits(common::decode_spki(der, algorithm_oid::<S>())?)
+pqdr_common::key_asn1_glue! {
+    impl<S: ParameterSet>;
+    oid: algorithm_oid::<S>();
+    error: Error;
+    public EncapsulationKey {
+        spki_bits: wrapped_pk, [u8; MAX_WRAPPED_PK];
+        from_spki_bits: ek_from_bits;
+        /// Decodes a DER SubjectPublicKeyInfo as BouncyCastle 1.87 writes it:
+        /// this set's OID, no parameters, and an OCTET STRING of the key in the
+        /// BIT STRING.
+        ///
+        /// # Errors
+        /// [`Error::Der`] (malformed or trailing DER, no OCTET STRING),
+        /// [`Error::Algorithm`] (another OID, or parameters), [`Error::Length`]
+        /// (the key's size).
+        from_spki_der;
+        /// Encodes the key as a DER SubjectPublicKeyInfo (BouncyCastle 1.87's
+        /// form) into `out` and returns the encoding (a prefix of `out`).
+        ///
+        /// # Errors
+        /// [`Error::Length`] if `out` is shorter than the encoding.
+        to_spki_der;
+        /// Decodes a `PUBLIC KEY` PEM document (RFC 7468 §13) holding the
+        /// SubjectPublicKeyInfo of [`Self::from_spki_der`]. Unlike
+        /// `spki::DecodePublicKey::from_public_key_pem`, it keeps this crate's
+        /// typed [`Error`].
+        ///
+        /// ```
+        /// use pqdr_ntrup::{pkcs8::LineEnding, sntrup761};
+        /// # struct Rng(u64); // a toy generator for the example only
+        /// # impl rand_core::TryRng for Rng {
+        /// #     type Error = core::convert::Infallible;
+        /// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok(self.try_next_u64()? as u32) }
+        /// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        /// #         self.0 ^= self.0 << 13; self.0 ^= self.0 >> 7; self.0 ^= self.0 << 17; Ok(self.0)
+        /// #     }
+        /// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> {
+        /// #         for b in d { *b = self.try_next_u64()? as u8; } Ok(())
+        /// #     }
+        /// # }
+        /// # impl rand_core::TryCryptoRng for Rng {}
+        ///
+        /// let (dk, ek) = sntrup761::generate(&mut Rng(1));
+        /// let pem = ek.to_spki_pem(LineEnding::LF)?;
+        /// assert!(sntrup761::EncapsulationKey::from_spki_pem(&pem)? == ek);
+        /// let pem = dk.to_private_key_pem(LineEnding::LF)?;
+        /// assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----"));
+        /// assert!(sntrup761::DecapsulationKey::from_private_key_pem(&pem)? == dk);
+        /// assert_eq!(
+        ///     sntrup761::DecapsulationKey::from_private_key_pem("PRIVATE KEY").err(),
+        ///     Some(sntrup761::Error::Der)
+        /// );
+        /// # Ok::<(), sntrup761::Error>(())
+        /// ```
+        ///
+        /// # Errors
+        /// [`Error::Der`] (not PEM, a label other than `PUBLIC KEY`), then as
+        /// [`Self::from_spki_der`].
+        from_spki_pem;
+        /// Encodes the key as a `PUBLIC KEY` PEM document (RFC 7468 §13) of
+        /// the SubjectPublicKeyInfo of [`Self::to_spki_der`].
+        ///
+        /// # Errors
+        /// None in practice ([`Error::Der`] if the encoder failed).
+        to_spki_pem;
     }
-
-    /// Encodes the key as a DER SubjectPublicKeyInfo (BouncyCastle 1.87's
-    /// form) into `out` and returns the encoding (a prefix of `out`).
-    ///
-    /// # Errors
-    /// [`Error::Length`] if `out` is shorter than the encoding.
-    pub fn to_spki_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
-        let mut buf = [0u8; MAX_WRAPPED_PK];
-        let bits = wrapped_pk(self, &mut buf)?;
-        common::spki_into(algorithm_oid::<S>(), bits, out).map_err(Error::output)
-    }
-}
-
-impl<S: ParameterSet> DecapsulationKey<S> {
-    /// Decodes a DER PKCS#8 OneAsymmetricKey as BouncyCastle 1.87 writes
-    /// it: this set's OID and the five-field `SNTRUPrimePrivateKey`
-    /// SEQUENCE, whose fields must have the set's lengths and form a valid
-    /// secret key ([`Self::from_slice`]: `Small_encode` fields, `Hash4(pk)`
-    /// of the embedded public key). An included version-2 `publicKey` must
-    /// be the key's own (in its SubjectPublicKeyInfo form).
-    ///
-    /// # Errors
-    /// [`Error::Der`], [`Error::Algorithm`], [`Error::Length`] (a field of
-    /// the wrong size), [`Error::InvalidKey`], [`Error::InconsistentKey`].
-    pub fn from_private_key_der(der: &[u8]) -> Result<Self, Error> {
-        dk_from_parts(common::decode_private_key(der, algorithm_oid::<S>())?)
-    }
-
-    /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (version 1, no
-    /// public key; BouncyCastle 1.87's form) into `out`, and returns the
-    /// encoding (a prefix of `out`, which then holds secrets).
-    ///
-    /// # Errors
-    /// [`Error::Length`] if `out` is too short.
-    pub fn to_private_key_der<'o>(&self, out: &'o mut [u8]) -> Result<&'o [u8], Error> {
-        let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
-        let private = private_into(self, &mut buf)?;
-        common::private_key_into(algorithm_oid::<S>(), private, out).map_err(Error::output)
-    }
-}
-
-#[cfg(feature = "pem")]
-impl<S: ParameterSet> EncapsulationKey<S> {
-    /// Decodes a `PUBLIC KEY` PEM document (RFC 7468 §13) holding the
-    /// SubjectPublicKeyInfo of [`Self::from_spki_der`]. Unlike
-    /// `spki::DecodePublicKey::from_public_key_pem`, it keeps this crate's
-    /// typed [`Error`].
-    ///
-    /// ```
-    /// use pqdr_ntrup::{pkcs8::LineEnding, sntrup761};
-    /// # struct Rng(u64); // a toy generator for the example only
-    /// # impl rand_core::TryRng for Rng {
-    /// #     type Error = core::convert::Infallible;
-    /// #     fn try_next_u32(&mut self) -> Result<u32, Self::Error> { Ok(self.try_next_u64()? as u32) }
-    /// #     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-    /// #         self.0 ^= self.0 << 13; self.0 ^= self.0 >> 7; self.0 ^= self.0 << 17; Ok(self.0)
-    /// #     }
-    /// #     fn try_fill_bytes(&mut self, d: &mut [u8]) -> Result<(), Self::Error> {
-    /// #         for b in d { *b = self.try_next_u64()? as u8; } Ok(())
-    /// #     }
-    /// # }
-    /// # impl rand_core::TryCryptoRng for Rng {}
-    ///
-    /// let (dk, ek) = sntrup761::generate(&mut Rng(1));
-    /// let pem = ek.to_spki_pem(LineEnding::LF)?;
-    /// assert!(sntrup761::EncapsulationKey::from_spki_pem(&pem)? == ek);
-    /// let pem = dk.to_private_key_pem(LineEnding::LF)?;
-    /// assert!(pem.starts_with("-----BEGIN PRIVATE KEY-----"));
-    /// assert!(sntrup761::DecapsulationKey::from_private_key_pem(&pem)? == dk);
-    /// assert_eq!(
-    ///     sntrup761::DecapsulationKey::from_private_key_pem("PRIVATE KEY").err(),
-    ///     Some(sntrup761::Error::Der)
-    /// );
-    /// # Ok::<(), sntrup761::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::Der`] (not PEM, a label other than `PUBLIC KEY`), then as
-    /// [`Self::from_spki_der`].
-    pub fn from_spki_pem(pem: &str) -> Result<Self, Error> {
-        Self::from_spki_der(common::pem_to_der(pem, common::PUBLIC_KEY_LABEL)?.as_bytes())
-    }
-
-    /// Encodes the key as a `PUBLIC KEY` PEM document (RFC 7468 §13) of
-    /// the SubjectPublicKeyInfo of [`Self::to_spki_der`].
-    ///
-    /// # Errors
-    /// None in practice ([`Error::Der`] if the encoder failed).
-    pub fn to_spki_pem(&self, line_ending: LineEnding) -> Result<String, Error> {
-        let mut buf = [0u8; MAX_WRAPPED_PK];
-        let bits = wrapped_pk(self, &mut buf)?;
-        Ok(common::spki_pem(algorithm_oid::<S>(), bits, line_ending)?)
-    }
-}
-
-#[cfg(feature = "pem")]
-impl<S: ParameterSet> DecapsulationKey<S> {
-    /// Decodes a `PRIVATE KEY` PEM document (RFC 7468 §10) holding the
-    /// OneAsymmetricKey of [`Self::from_private_key_der`] (example at
-    /// [`EncapsulationKey::from_spki_pem`]). Unlike
-    /// `pkcs8::DecodePrivateKey::from_pkcs8_pem`, it keeps this crate's
-    /// typed [`Error`]. The decoded DER is wiped on drop.
-    ///
-    /// # Errors
-    /// [`Error::Der`] (not PEM, a label other than `PRIVATE KEY`), then as
-    /// [`Self::from_private_key_der`].
-    pub fn from_private_key_pem(pem: &str) -> Result<Self, Error> {
-        Self::from_private_key_der(common::pem_to_der(pem, common::PRIVATE_KEY_LABEL)?.as_bytes())
-    }
-
-    /// Encodes the key as a `PRIVATE KEY` PEM document (RFC 7468 §10) of
-    /// the PrivateKeyInfo of [`Self::to_private_key_der`], in a string
-    /// wiped on drop.
-    ///
-    /// # Errors
-    /// None in practice ([`Error::Der`] if the encoder failed).
-    pub fn to_private_key_pem(&self, line_ending: LineEnding) -> Result<Zeroizing<String>, Error> {
-        let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
-        let private = private_into(self, &mut buf)?;
-        Ok(common::private_key_pem(
-            algorithm_oid::<S>(),
-            private,
-            line_ending,
-        )?)
-    }
-}
-
-impl<S: ParameterSet> TryFrom<SubjectPublicKeyInfoRef<'_>> for EncapsulationKey<S> {
-    type Error = spki::Error;
-
-    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> Result<Self, spki::Error> {
-        common::spki_key(&spki, algorithm_oid::<S>())
-            .map_err(Error::from)
-            .and_then(ek_from_bits)
-            .map_err(|e| common::spki_error(e == Error::Algorithm, spki.algorithm.oid))
-    }
-}
-
-impl<S: ParameterSet> TryFrom<PrivateKeyInfoRef<'_>> for DecapsulationKey<S> {
-    type Error = pkcs8::Error;
-
-    fn try_from(info: PrivateKeyInfoRef<'_>) -> Result<Self, pkcs8::Error> {
-        common::private_key_parts(&info, algorithm_oid::<S>())
-            .map_err(Error::from)
-            .and_then(dk_from_parts)
-            .map_err(|e| common::pkcs8_error(e == Error::Algorithm, info.algorithm.oid))
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<S: ParameterSet> spki::EncodePublicKey for EncapsulationKey<S> {
-    fn to_public_key_der(&self) -> spki::Result<der::Document> {
-        let mut buf = [0u8; MAX_WRAPPED_PK];
-        let bits = wrapped_pk(self, &mut buf).map_err(|_| spki::Error::KeyMalformed)?;
-        common::spki_document(algorithm_oid::<S>(), bits)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl<S: ParameterSet> pkcs8::EncodePrivateKey for DecapsulationKey<S> {
-    fn to_pkcs8_der(&self) -> pkcs8::Result<der::SecretDocument> {
-        let mut buf = Zeroizing::new([0u8; MAX_PRIVATE]);
-        let private = private_into(self, &mut buf)
-            .map_err(|_| pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
-        common::private_key_document(algorithm_oid::<S>(), private)
+    private DecapsulationKey {
+        private_bits: private_into, MAX_PRIVATE;
+        from_parts: dk_from_parts;
+        /// Decodes a DER PKCS#8 OneAsymmetricKey as BouncyCastle 1.87 writes
+        /// it: this set's OID and the five-field `SNTRUPrimePrivateKey`
+        /// SEQUENCE, whose fields must have the set's lengths and form a valid
+        /// secret key ([`Self::from_slice`]: `Small_encode` fields, `Hash4(pk)`
+        /// of the embedded public key). An included version-2 `publicKey` must
+        /// be the key's own (in its SubjectPublicKeyInfo form).
+        ///
+        /// # Errors
+        /// [`Error::Der`], [`Error::Algorithm`], [`Error::Length`] (a field of
+        /// the wrong size), [`Error::InvalidKey`], [`Error::InconsistentKey`].
+        from_private_key_der;
+        /// Encodes the key as a DER PKCS#8 PrivateKeyInfo (version 1, no
+        /// public key; BouncyCastle 1.87's form) into `out`, and returns the
+        /// encoding (a prefix of `out`, which then holds secrets).
+        ///
+        /// # Errors
+        /// [`Error::Length`] if `out` is too short.
+        to_private_key_der;
+        /// Decodes a `PRIVATE KEY` PEM document (RFC 7468 §10) holding the
+        /// OneAsymmetricKey of [`Self::from_private_key_der`] (example at
+        /// [`EncapsulationKey::from_spki_pem`]). Unlike
+        /// `pkcs8::DecodePrivateKey::from_pkcs8_pem`, it keeps this crate's
+        /// typed [`Error`]. The decoded DER is wiped on drop.
+        ///
+        /// # Errors
+        /// [`Error::Der`] (not PEM, a label other than `PRIVATE KEY`), then as
+        /// [`Self::from_private_key_der`].
+        from_private_key_pem;
+        /// Encodes the key as a `PRIVATE KEY` PEM document (RFC 7468 §10) of
+        /// the PrivateKeyInfo of [`Self::to_private_key_der`], in a string
+        /// wiped on drop.
+        ///
+        /// # Errors
+        /// None in practice ([`Error::Der`] if the encoder failed).
+        to_private_key_pem;
+        to_pkcs8_der;
     }
 }
