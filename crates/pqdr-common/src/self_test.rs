@@ -23,7 +23,7 @@
 //! fn digest(parts: &[&[u8]]) -> [u8; 32] {
 //!     let mut d = [0u8; 32];
 //!     for (i, b) in parts.iter().flat_map(|p| p.iter()).enumerate() {
-//!         d[i % 32] ^= b;
+//!         d[i & 31] ^= b;
 //!     }
 //!     d
 //! }
@@ -150,7 +150,7 @@ mod tests {
     fn toy_digest(parts: &[&[u8]]) -> [u8; 32] {
         let mut d = [0u8; 32];
         for (i, b) in parts.iter().flat_map(|p| p.iter()).enumerate() {
-            d[i % 32] = d[i % 32].wrapping_mul(31).wrapping_add(*b);
+            d[i & 31] = d[i & 31].wrapping_mul(31).wrapping_add(*b);
         }
         d
     }
