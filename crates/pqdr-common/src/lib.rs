@@ -10,6 +10,8 @@ pub mod asn1;
 pub mod ct;
 pub mod error;
 pub mod hex;
+#[cfg(feature = "self-test")]
+pub mod self_test;
 pub mod simd;
 #[cfg(feature = "test-utils")]
 pub mod test_support;

@@ -38,8 +38,8 @@ use core::convert::Infallible;
 use pqdr_common::hex::decode as hex;
 
 use pqdr_common::SharedSecret;
+use pqdr_common::self_test::{Digests, KnownAnswerKem, pairwise_consistent, run_known_answers};
 use pqdr_common::xof::XofRng;
-use subtle::ConstantTimeEq;
 
 use crate::error::Error;
 use crate::kem;
@@ -111,55 +111,76 @@ pub fn self_test_into<P: ParameterSet>(
     run::<P>(known_answers::<P>(), pk, sk)
 }
 
-/// The known-answer runner on the given expectations (tests corrupt them).
+/// The known-answer runner on the given expectations (tests corrupt them):
+/// the chain of [`pqdr_common::self_test`] on this crate's steps.
 pub(crate) fn run<P: ParameterSet>(
     kat: &KnownAnswers<'_>,
     pk: &mut P::PkBytes,
     sk: &mut P::SkBytes,
 ) -> Result<(), Error> {
-    if kat.encapsulation_randomness.is_empty() {
-        return Err(Error::SelfTest);
-    }
-    // The data is public (fixed test vectors): plain comparisons.
-    let mut ok = true;
-
-    // Classic McEliece spec §8.1, KeyGen.
-    kem::keypair::<P>(pk.as_mut(), sk.as_mut(), &kat.seed);
-    ok &= digest(&[pk.as_ref(), sk.as_ref()]) == kat.key_generation;
-
-    // §8.2, Encap, FixedWeight drawing the stored bytes (all of them, once).
-    let mut rng = Replay {
-        bytes: kat.encapsulation_randomness,
-        overrun: false,
+    let want = Digests {
+        key_generation: kat.key_generation,
+        encapsulation: kat.encapsulation,
+        decapsulation: kat.decapsulation,
+        implicit_rejection: kat.implicit_rejection,
     };
-    let mut c = P::CtBytes::zeroed();
-    let k = SharedSecret::from(kem::encapsulate::<P, _>(pk.as_ref(), c.as_mut(), &mut rng));
-    ok &= rng.bytes.is_empty() && !rng.overrun;
-    ok &= digest(&[c.as_ref(), k.as_bytes()]) == kat.encapsulation;
-
-    // §8.3, Decap of the honest ciphertext.
-    let k = SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), c.as_ref()));
-    ok &= digest(&[k.as_bytes()]) == kat.decapsulation;
-
-    // §8.3, Decap of a modified ciphertext: H(0, s, C').
-    if let Some(first) = c.as_mut().first_mut() {
-        *first ^= 1;
+    if run_known_answers(&mut Chain::<P> { kat, pk, sk }, &want) {
+        Ok(())
+    } else {
+        Err(Error::SelfTest)
     }
-    let k = SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), c.as_ref()));
-    ok &= digest(&[k.as_bytes()]) == kat.implicit_rejection;
-
-    if ok { Ok(()) } else { Err(Error::SelfTest) }
 }
 
-/// `SHAKE256(parts…)`, 32 bytes.
-fn digest(parts: &[&[u8]]) -> [u8; 32] {
-    let mut s = Shake256::new();
-    for p in parts {
-        s.absorb(p);
+/// The Classic McEliece steps of the known-answer chain, on `kat`'s inputs,
+/// with the key pair in the caller's buffers.
+struct Chain<'a, P: ParameterSet> {
+    kat: &'a KnownAnswers<'a>,
+    pk: &'a mut P::PkBytes,
+    sk: &'a mut P::SkBytes,
+}
+
+impl<P: ParameterSet> KnownAnswerKem for Chain<'_, P> {
+    type Ciphertext = P::CtBytes;
+
+    /// `SHAKE256(parts…)`, 32 bytes.
+    fn digest(parts: &[&[u8]]) -> [u8; 32] {
+        let mut s = Shake256::new();
+        for p in parts {
+            s.absorb(p);
+        }
+        let mut out = [0u8; 32];
+        s.squeeze(&mut out);
+        out
     }
-    let mut out = [0u8; 32];
-    s.squeeze(&mut out);
-    out
+
+    /// Classic McEliece spec §8.1, KeyGen from δ.
+    fn generate(&mut self) -> Option<[&[u8]; 2]> {
+        if self.kat.encapsulation_randomness.is_empty() {
+            return None;
+        }
+        kem::keypair::<P>(self.pk.as_mut(), self.sk.as_mut(), &self.kat.seed);
+        Some([self.pk.as_ref(), self.sk.as_ref()])
+    }
+
+    /// §8.2, Encap, `FixedWeight` drawing the stored bytes (all of them, once).
+    fn encapsulate(&mut self) -> Option<(P::CtBytes, SharedSecret)> {
+        let mut rng = Replay {
+            bytes: self.kat.encapsulation_randomness,
+            overrun: false,
+        };
+        let mut c = P::CtBytes::zeroed();
+        let k = SharedSecret::from(kem::encapsulate::<P, _>(
+            self.pk.as_ref(),
+            c.as_mut(),
+            &mut rng,
+        ));
+        (rng.bytes.is_empty() && !rng.overrun).then_some((c, k))
+    }
+
+    /// §8.3, Decap (a modified ciphertext gives `H(0, s, C')`).
+    fn decapsulate(&self, c: &P::CtBytes) -> SharedSecret {
+        SharedSecret::from(kem::decapsulate::<P>(self.sk.as_ref(), c.as_ref()))
+    }
 }
 
 /// Hands out stored bytes, for `FixedWeight` in the known-answer test. Past
@@ -213,8 +234,9 @@ fn pct_rng() -> XofRng<Shake256> {
 /// The pair-wise consistency test (FIPS 140-3 IG 10.3.A, run after every key
 /// generation with the feature `self-test`): encapsulates to `pk` with a
 /// fixed error vector and decapsulates with `sk`; the two session keys must
-/// be equal (compared in constant time; both are wiped on drop). The only
-/// branch on the outcome is the final pass or fail. Costs one encapsulation
+/// be equal ([`pqdr_common::self_test::pairwise_consistent`]: compared in
+/// constant time, both wiped on drop). The only branch on the outcome is
+/// the final pass or fail. Costs one encapsulation
 /// and one decapsulation (under 1 % of a key generation).
 ///
 /// # Errors
@@ -224,18 +246,15 @@ pub fn pairwise_consistency<P: ParameterSet>(
     pk: &P::PkBytes,
     sk: &P::SkBytes,
 ) -> Result<(), Error> {
-    let mut c = P::CtBytes::zeroed();
-    let k = SharedSecret::from(kem::encapsulate::<P, _>(
-        pk.as_ref(),
-        c.as_mut(),
-        &mut pct_rng(),
-    ));
-    let k2 = SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), c.as_ref()));
-    let mut same = k.ct_eq(&k2).unwrap_u8();
-    // Public by design: only pass or fail leaves the test, and a fail means
-    // a fault (the keys are then discarded).
-    pqdr_ctgrind::hook::declassify(&mut same);
-    if same == 1 {
+    let consistent = pairwise_consistent(
+        || {
+            let mut c = P::CtBytes::zeroed();
+            let k = kem::encapsulate::<P, _>(pk.as_ref(), c.as_mut(), &mut pct_rng());
+            Some((c, SharedSecret::from(k)))
+        },
+        |c| SharedSecret::from(kem::decapsulate::<P>(sk.as_ref(), c.as_ref())),
+    );
+    if consistent {
         Ok(())
     } else {
         Err(Error::PairwiseConsistency)

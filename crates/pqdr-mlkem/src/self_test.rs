@@ -20,14 +20,14 @@
 //! SHA-256 against the PQClean checksum, the rejection formula against the
 //! ACVP modified-ciphertext decapsulation cases).
 
+use pqdr_common::SharedSecret;
 use pqdr_common::hex::decode as hex;
-use subtle::Choice;
+use pqdr_common::self_test::{Digests, KnownAnswerKem, run_known_answers};
 
 use crate::error::Error;
 use crate::hash::sha3_256;
 use crate::params::ParameterSet;
-use crate::types::{Ciphertext, key_pair_unchecked};
-use pqdr_common::ct::bytes_eq;
+use crate::types::{Ciphertext, DecapsulationKey, EncapsulationKey, key_pair_unchecked};
 
 /// The fixed inputs and expected output digests of one parameter set's
 /// known-answer tests (see the [module documentation](self)).
@@ -106,45 +106,60 @@ pub fn self_test<P: ParameterSet>() -> Result<(), Error> {
     run::<P>(known_answers::<P>())
 }
 
-/// The known-answer runner on the given expectations (tests corrupt them).
+/// The known-answer runner on the given expectations (tests corrupt them):
+/// the chain of [`pqdr_common::self_test`] on this crate's steps.
 pub(crate) fn run<P: ParameterSet>(kat: &KnownAnswers) -> Result<(), Error> {
-    let (d, z) = kat.seed.split_at(32);
-    let mut ok = Choice::from(1);
-
-    // FIPS 203 Algorithm 16.
-    let (dk, ek) = key_pair_unchecked::<P>(d, z);
-    ok &= digest_is(
-        &[ek.as_bytes().as_ref(), dk.as_bytes().as_ref()],
-        &kat.key_generation,
-    );
-
-    // FIPS 203 Algorithm 17.
-    let (c, k) = ek.encapsulate_deterministic(&kat.m);
-    ok &= digest_is(&[c.as_bytes().as_ref(), k.as_bytes()], &kat.encapsulation);
-
-    // FIPS 203 Algorithm 18, accepted ciphertext.
-    ok &= digest_is(&[dk.decapsulate(&c).as_bytes()], &kat.decapsulation);
-
-    // FIPS 203 Algorithm 18, rejected ciphertext: K̄ = J(z ‖ c').
-    let mut bad = *c.as_bytes();
-    if let Some(first) = bad.as_mut().first_mut() {
-        *first ^= 1;
-    }
-    let bad = Ciphertext::<P>::from_array(&bad);
-    ok &= digest_is(&[dk.decapsulate(&bad).as_bytes()], &kat.implicit_rejection);
-
-    if bool::from(ok) {
+    let want = Digests {
+        key_generation: kat.key_generation,
+        encapsulation: kat.encapsulation,
+        decapsulation: kat.decapsulation,
+        implicit_rejection: kat.implicit_rejection,
+    };
+    if run_known_answers(&mut Chain::<P> { kat, keys: None }, &want) {
         Ok(())
     } else {
         Err(Error::SelfTest)
     }
 }
 
-/// `Choice(1)` iff `SHA3-256(parts) == want`.
-fn digest_is(parts: &[&[u8]], want: &[u8; 32]) -> Choice {
-    let mut got = [0u8; 32];
-    sha3_256(parts, &mut got);
-    bytes_eq(&got, want)
+/// The FIPS 203 steps of the known-answer chain, on `kat`'s inputs.
+struct Chain<'a, P: ParameterSet> {
+    kat: &'a KnownAnswers,
+    keys: Option<(DecapsulationKey<P>, EncapsulationKey<P>)>,
+}
+
+impl<P: ParameterSet> KnownAnswerKem for Chain<'_, P> {
+    type Ciphertext = P::CiphertextBytes;
+
+    /// SHA3-256 (FIPS 202).
+    fn digest(parts: &[&[u8]]) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        sha3_256(parts, &mut out);
+        out
+    }
+
+    /// FIPS 203 Algorithm 16 on `d ‖ z`.
+    fn generate(&mut self) -> Option<[&[u8]; 2]> {
+        let (d, z) = self.kat.seed.split_at(32);
+        let (dk, ek) = self.keys.insert(key_pair_unchecked::<P>(d, z));
+        Some([ek.as_bytes().as_ref(), dk.as_bytes().as_ref()])
+    }
+
+    /// FIPS 203 Algorithm 17 with `m`.
+    fn encapsulate(&mut self) -> Option<(P::CiphertextBytes, SharedSecret)> {
+        let (_, ek) = self.keys.as_ref()?;
+        let (c, k) = ek.encapsulate_deterministic(&self.kat.m);
+        Some((*c.as_bytes(), k))
+    }
+
+    /// FIPS 203 Algorithm 18 (implicit rejection: `K̄ = J(z ‖ c)`).
+    fn decapsulate(&self, c: &P::CiphertextBytes) -> SharedSecret {
+        match &self.keys {
+            Some((dk, _)) => dk.decapsulate(&Ciphertext::<P>::from_array(c)),
+            // Unreachable (the runner generates first); fails the chain.
+            None => SharedSecret::from([0; 32]),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -25,12 +25,14 @@
 //! `r` gives the record's confirmation hash), and recomputes the rejection
 //! value from the record's `sk` and `ct`.
 
+use pqdr_common::SharedSecret;
 use pqdr_common::hex::decode as hex;
+use pqdr_common::self_test::{Digests, KnownAnswerKem, run_known_answers};
 use sha2::{Digest, Sha512};
 
 use crate::error::Error;
 use crate::params::{ByteArray, ParameterSet};
-use crate::types::{Ciphertext, DecapsulationKey};
+use crate::types::{Ciphertext, DecapsulationKey, EncapsulationKey};
 
 mod vectors;
 
@@ -101,47 +103,78 @@ pub fn self_test<S: ParameterSet>() -> Result<(), Error> {
     run::<S>(known_answers::<S>())
 }
 
-/// The known-answer runner on the given expectations (tests corrupt them).
+/// The known-answer runner on the given expectations (tests corrupt them):
+/// the chain of [`pqdr_common::self_test`] on this crate's steps.
 pub(crate) fn run<S: ParameterSet>(kat: &KnownAnswers<'_>) -> Result<(), Error> {
     let input = |bytes: &[u8]| S::InputBytes::from_slice(bytes).ok_or(Error::SelfTest);
     let (f, g, rho, r) = (input(kat.f)?, input(kat.g)?, input(kat.rho)?, input(kat.r)?);
-    // The data is public (fixed test vectors): plain comparisons.
-    let mut ok = true;
-
-    // NTRU Prime spec §2.3, KEM_KeyGen.
-    let (dk, ek) = DecapsulationKey::<S>::generate_deterministic_unchecked(&f, &g, &rho)
-        .map_err(|_| Error::SelfTest)?;
-    ok &= digest(&[ek.as_bytes().as_ref(), dk.as_bytes().as_ref()]) == kat.key_generation;
-
-    // §2.3.7, Encap.
-    let (c, k) = ek
-        .encapsulate_deterministic(&r)
-        .map_err(|_| Error::SelfTest)?;
-    ok &= digest(&[c.as_bytes().as_ref(), k.as_bytes()]) == kat.encapsulation;
-
-    // §2.3.8, Decap of the honest ciphertext.
-    ok &= digest(&[dk.decapsulate(&c).as_bytes()]) == kat.decapsulation;
-
-    // §2.3.8, Decap of a modified ciphertext: HashSession(0, rho, C').
-    let mut bad = *c.as_bytes();
-    if let Some(first) = bad.as_mut().first_mut() {
-        *first ^= 1;
+    let want = Digests {
+        key_generation: kat.key_generation,
+        encapsulation: kat.encapsulation,
+        decapsulation: kat.decapsulation,
+        implicit_rejection: kat.implicit_rejection,
+    };
+    let mut chain = Chain::<S> {
+        f,
+        g,
+        rho,
+        r,
+        keys: None,
+    };
+    if run_known_answers(&mut chain, &want) {
+        Ok(())
+    } else {
+        Err(Error::SelfTest)
     }
-    ok &= digest(&[dk.decapsulate(&Ciphertext::from_array(&bad)).as_bytes()])
-        == kat.implicit_rejection;
-
-    if ok { Ok(()) } else { Err(Error::SelfTest) }
 }
 
-/// `SHA-512(parts…)[0..32]`.
-fn digest(parts: &[&[u8]]) -> [u8; 32] {
-    let mut h = Sha512::new();
-    for p in parts {
-        h.update(p);
+/// The NTRU Prime steps of the known-answer chain, on the decoded inputs.
+struct Chain<S: ParameterSet> {
+    f: S::InputBytes,
+    g: S::InputBytes,
+    rho: S::InputBytes,
+    r: S::InputBytes,
+    keys: Option<(DecapsulationKey<S>, EncapsulationKey<S>)>,
+}
+
+impl<S: ParameterSet> KnownAnswerKem for Chain<S> {
+    type Ciphertext = S::CiphertextBytes;
+
+    /// `SHA-512(parts…)[0..32]`.
+    fn digest(parts: &[&[u8]]) -> [u8; 32] {
+        let mut h = Sha512::new();
+        for p in parts {
+            h.update(p);
+        }
+        let mut out = [0u8; 32];
+        out.copy_from_slice(&h.finalize()[..32]);
+        out
     }
-    let mut out = [0u8; 32];
-    out.copy_from_slice(&h.finalize()[..32]);
-    out
+
+    /// NTRU Prime spec §2.3, KEM_KeyGen.
+    fn generate(&mut self) -> Option<[&[u8]; 2]> {
+        let pair =
+            DecapsulationKey::<S>::generate_deterministic_unchecked(&self.f, &self.g, &self.rho)
+                .ok()?;
+        let (dk, ek) = self.keys.insert(pair);
+        Some([ek.as_bytes().as_ref(), dk.as_bytes().as_ref()])
+    }
+
+    /// §2.3.7, Encap with `r`.
+    fn encapsulate(&mut self) -> Option<(S::CiphertextBytes, SharedSecret)> {
+        let (_, ek) = self.keys.as_ref()?;
+        let (c, k) = ek.encapsulate_deterministic(&self.r).ok()?;
+        Some((*c.as_bytes(), k))
+    }
+
+    /// §2.3.8, Decap (a modified ciphertext gives `HashSession(0, rho, C')`).
+    fn decapsulate(&self, c: &S::CiphertextBytes) -> SharedSecret {
+        match &self.keys {
+            Some((dk, _)) => dk.decapsulate(&Ciphertext::from_array(c)),
+            // Unreachable (the runner generates first); fails the chain.
+            None => SharedSecret::from([0; 32]),
+        }
+    }
 }
 
 pub use crate::types::pct::pairwise_consistency;

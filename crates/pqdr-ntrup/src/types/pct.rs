@@ -3,7 +3,7 @@
 //! points of [`super`] call it, and `crate::self_test` re-exports
 //! [`pairwise_consistency`] beside the known-answer tests.
 
-use subtle::ConstantTimeEq;
+use pqdr_common::self_test::pairwise_consistent;
 
 use super::{DecapsulationKey, EncapsulationKey};
 use crate::error::Error;
@@ -35,8 +35,9 @@ pub(crate) fn pct_input<S: ParameterSet>() -> S::InputBytes {
 /// The pair-wise consistency test (FIPS 140-3 IG 10.3.A, run after every key
 /// generation with the feature `self-test`): encapsulates to `ek` with a
 /// fixed short `r` and decapsulates with `dk`; the two shared secrets must
-/// be equal (compared in constant time; both are wiped on drop). The only
-/// branch on the outcome is the final pass or fail.
+/// be equal ([`pqdr_common::self_test::pairwise_consistent`]: compared in
+/// constant time, both wiped on drop). The only branch on the outcome is
+/// the final pass or fail.
 ///
 /// # Errors
 /// [`Error::PairwiseConsistency`] if they differ: `dk` and `ek` are not a
@@ -46,14 +47,11 @@ pub fn pairwise_consistency<S: ParameterSet>(
     dk: &DecapsulationKey<S>,
     ek: &EncapsulationKey<S>,
 ) -> Result<(), Error> {
-    let (c, k) = ek
-        .encapsulate_deterministic(&pct_input::<S>())
-        .map_err(|_| Error::PairwiseConsistency)?;
-    let mut same = k.ct_eq(&dk.decapsulate(&c)).unwrap_u8();
-    // Public by design: only pass or fail leaves the test, and a fail means
-    // a fault (the keys are then discarded).
-    pqdr_ctgrind::hook::declassify(&mut same);
-    if same == 1 {
+    let consistent = pairwise_consistent(
+        || ek.encapsulate_deterministic(&pct_input::<S>()).ok(),
+        |c| dk.decapsulate(c),
+    );
+    if consistent {
         Ok(())
     } else {
         Err(Error::PairwiseConsistency)
