@@ -98,35 +98,65 @@ pub enum Error {
 }
 
 impl fmt::Display for Error {
+    /// One full sentence per error, naming the object and, for lengths, both
+    /// sizes (the convention of every pqdr crate's `Error`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            Self::Length {
+                what: what @ (Object::Ciphertext | Object::Output),
+                expected,
+                actual,
+            } => write!(
+                f,
+                "The HPKE {} of {actual} bytes is too short: at least {expected} bytes are needed.",
+                what.name()
+            ),
+            Self::Length {
+                what: what @ (Object::ExportLength | Object::KeyScheduleInput),
+                expected,
+                actual,
+            } => write!(
+                f,
+                "The HPKE {} of {actual} bytes is too long: at most {expected} bytes are allowed.",
+                what.name()
+            ),
             Self::Length {
                 what,
                 expected,
                 actual,
             } => write!(
                 f,
-                "HPKE {} has length {actual}, expected {expected}",
+                "An HPKE {} for this suite must be {expected} bytes, but {actual} bytes were given.",
                 what.name()
             ),
-            Self::InvalidPublicKey => f.write_str("HPKE public key is not a valid key of its KEM"),
+            Self::InvalidPublicKey => {
+                f.write_str("The HPKE public key is not a valid key of its KEM.")
+            }
             Self::InvalidPrivateKey => {
-                f.write_str("HPKE private key is not a valid key of its KEM")
+                f.write_str("The HPKE private key is not a valid key of its KEM.")
             }
-            Self::Decap => f.write_str("HPKE encapsulated key is malformed or of low order"),
-            Self::Encap => {
-                f.write_str("HPKE encapsulation failed (low-order recipient key or out-of-range ephemeral scalar)")
+            Self::Decap => f.write_str(
+                "The HPKE encapsulated key is malformed (an invalid point) or of low order.",
+            ),
+            Self::Encap => f.write_str(
+                "HPKE encapsulation failed: the recipient's key is of low order or the ephemeral scalar is out of range.",
+            ),
+            Self::Open => f.write_str("The HPKE ciphertext did not authenticate."),
+            Self::MessageLimit => {
+                f.write_str("The HPKE context's sequence number is exhausted; no further message can be sealed or opened.")
             }
-            Self::Open => f.write_str("HPKE ciphertext did not authenticate"),
-            Self::MessageLimit => f.write_str("HPKE context sequence number is exhausted"),
-            Self::ExportOnly => f.write_str("HPKE context is export-only: no seal or open"),
-            Self::InvalidPsk => f.write_str("HPKE pre-shared key or its identifier is empty"),
+            Self::ExportOnly => {
+                f.write_str("The HPKE context is export-only: it cannot seal or open.")
+            }
+            Self::InvalidPsk => {
+                f.write_str("The HPKE pre-shared key or its identifier is empty; the psk mode needs both.")
+            }
             Self::KemMismatch { suite, key } => write!(
                 f,
-                "HPKE key is for KEM 0x{key:04x} but the suite's KEM is 0x{suite:04x}"
+                "The HPKE key is for KEM 0x{key:04x}, but the suite's KEM is 0x{suite:04x}."
             ),
             Self::Unsupported { registry, id } => {
-                write!(f, "HPKE {registry} identifier 0x{id:04x} is not supported")
+                write!(f, "The HPKE {registry} identifier 0x{id:04x} is not supported.")
             }
         }
     }

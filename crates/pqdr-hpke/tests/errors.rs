@@ -381,3 +381,73 @@ fn roundtrip_every_suite_both_modes() {
         }
     }
 }
+
+/// Every error's message is one full sentence that names the object and,
+/// for lengths, both sizes (the convention of every pqdr crate).
+#[test]
+fn messages_are_sentences_with_sizes() {
+    let cases = [
+        (
+            Error::Length {
+                what: Object::Enc,
+                expected: 1120,
+                actual: 7,
+            },
+            &["encapsulated key", "1120", "7"][..],
+        ),
+        (
+            Error::Length {
+                what: Object::Ciphertext,
+                expected: 16,
+                actual: 3,
+            },
+            &["ciphertext", "16", "3", "at least"][..],
+        ),
+        (
+            Error::Length {
+                what: Object::Output,
+                expected: 48,
+                actual: 40,
+            },
+            &["output buffer", "48", "40", "at least"][..],
+        ),
+        (
+            Error::Length {
+                what: Object::ExportLength,
+                expected: 8160,
+                actual: 9000,
+            },
+            &["exporter length", "8160", "9000", "at most"][..],
+        ),
+        (
+            Error::KemMismatch {
+                suite: 0x41,
+                key: 0x20,
+            },
+            &["0x0020", "0x0041"][..],
+        ),
+        (
+            Error::Unsupported {
+                registry: "KDF",
+                id: 7,
+            },
+            &["KDF", "0x0007"][..],
+        ),
+        (Error::InvalidPublicKey, &["public key"][..]),
+        (Error::InvalidPrivateKey, &["private key"][..]),
+        (Error::Decap, &["encapsulated key"][..]),
+        (Error::Encap, &["encapsulation"][..]),
+        (Error::Open, &["ciphertext"][..]),
+        (Error::MessageLimit, &["sequence number"][..]),
+        (Error::ExportOnly, &["export-only"][..]),
+        (Error::InvalidPsk, &["pre-shared key"][..]),
+    ];
+    for (e, words) in cases {
+        let m = e.to_string();
+        assert!(m.starts_with(|c: char| c.is_ascii_uppercase()), "{m:?}");
+        assert!(m.ends_with('.'), "{m:?}");
+        for w in words {
+            assert!(m.contains(w), "{m:?} lacks {w:?}");
+        }
+    }
+}
