@@ -12,6 +12,9 @@
 )]
 
 mod error;
+#[cfg(any(feature = "p256", feature = "p384"))]
+#[macro_use]
+mod nist_ecdh;
 #[cfg(feature = "p256")]
 mod p256_ecdh;
 #[cfg(feature = "p384")]

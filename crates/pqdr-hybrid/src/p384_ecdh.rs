@@ -1,129 +1,15 @@
-//! ECDH on P-384 (secp384r1) through RustCrypto `p384`: no curve arithmetic
-//! here, only the key derivation, the point encoding and the checks the TLS
-//! hybrid group SecP384r1MLKEM1024 needs. The same construction as
-//! `p256_ecdh` at P-384's sizes.
-//!
-//! The private scalar is made without a rejection loop, so nothing branches
-//! on it: FIPS 186-5 Appendix A.2.1 ("key pair generation using extra random
-//! bits"), `d = (c mod (n − 1)) + 1` from a 56-byte (`len(n) + 64` bits)
-//! string `c`. The reduction is crypto-bigint's constant-time remainder (no
-//! branch or index on `c`, checked under valgrind by `tests/ct_valgrind.rs`).
-//! `p384`'s own random scalar (`Scalar::try_random`) rejects out-of-range
-//! candidates in a loop that branches on them; it is not used.
+//! ECDH on P-384 (secp384r1) for SecP384r1MLKEM1024, through RustCrypto
+//! `p384`: the items of `nist_ecdh.rs` at P-384's sizes (a 56-byte scalar
+//! seed, 97-byte points, 48-byte secrets).
 
-use p384::elliptic_curve::bigint::{NonZero, U384, U448};
-use p384::elliptic_curve::group::Group;
-use p384::elliptic_curve::ops::Reduce;
-use p384::elliptic_curve::point::AffineCoordinates;
-use p384::{AffinePoint, FieldBytes, ProjectivePoint, Scalar};
-use subtle::ConstantTimeEq;
-use zeroize::{Zeroize, Zeroizing};
-
-use crate::error::Error;
-
-/// Size of an uncompressed SEC 1 point: `0x04 ‖ x ‖ y`.
-pub(crate) const POINT_SIZE: usize = 97;
-/// Size of the ECDH shared secret: the x-coordinate of the shared point.
-pub(crate) const SECRET_SIZE: usize = 48;
-/// Size of the randomness `c` a private scalar is derived from (FIPS 186-5
-/// A.2.1: `len(n) + 64` bits = 448 bits).
-pub(crate) const SCALAR_SEED_SIZE: usize = 56;
-
-/// The SEC 1 tag of an uncompressed point (SEC 1 v2 §2.3.3).
-const UNCOMPRESSED: u8 = 0x04;
-
-/// `n − 1`, the group order of P-384 (SP 800-186 §3.2.1.4) minus one.
-const ORDER_MINUS_ONE: NonZero<U384> = NonZero::<U384>::from_be_hex(concat!(
-    "ffffffffffffffffffffffffffffffffffffffffffffffff",
-    "c7634d81f4372ddf581a0db248b0a77aecec196accc52972",
-));
-
-/// A private P-384 scalar in `[1, n − 1]`; wiped on drop.
-#[derive(Clone)]
-pub(crate) struct SecretScalar(Scalar);
-
-impl SecretScalar {
-    /// FIPS 186-5 A.2.1 steps 5–6: `d = (c mod (n − 1)) + 1`, `c` read as a
-    /// big-endian integer. Constant time; never zero.
-    pub(crate) fn from_seed(c: &[u8; SCALAR_SEED_SIZE]) -> Self {
-        let mut wide = U448::from_be_slice(c);
-        let mut d = wide.rem(&ORDER_MINUS_ONE).wrapping_add(&U384::ONE);
-        // `d < n`, so the (constant-time) reduction leaves it unchanged.
-        let s = Self(<Scalar as Reduce<U384>>::reduce(&d));
-        wide.zeroize();
-        d.zeroize();
-        s
-    }
-
-    /// `d·G`, uncompressed. Public by design (the key share sent to the peer).
-    pub(crate) fn public(&self) -> [u8; POINT_SIZE] {
-        let mut p = encode(&(ProjectivePoint::GENERATOR * self.0).to_affine());
-        pqdr_ctgrind::hook::declassify(&mut p);
-        p
-    }
-
-    /// ECDH (SP 800-56A rev. 3 §5.7.1.2): the x-coordinate of `d·Q`, in a
-    /// buffer wiped on drop. `Q` was validated by [`parse_point`].
-    ///
-    /// # Errors
-    /// [`Error::InvalidPoint`] if `d·Q` is the point at infinity (SP 800-56A
-    /// §5.7.1.2 step 2). `Q` is a validated point of the prime-order group
-    /// and `d ≠ 0`, so this cannot happen; it is checked all the same.
-    pub(crate) fn dh(&self, q: &AffinePoint) -> Result<Zeroizing<[u8; SECRET_SIZE]>, Error> {
-        let shared = ProjectivePoint::from(*q) * self.0;
-        let mut infinity = shared.is_identity().unwrap_u8();
-        // Public by design: `d·Q = O` iff `Q = O` for `d ∈ [1, n − 1]` on a
-        // prime-order curve, a property of the public point; the handshake
-        // aborts on it.
-        pqdr_ctgrind::hook::declassify(&mut infinity);
-        if infinity == 1 {
-            return Err(Error::InvalidPoint);
-        }
-        let mut x: FieldBytes = shared.to_affine().x();
-        let mut out = Zeroizing::new([0u8; SECRET_SIZE]);
-        out.copy_from_slice(&x);
-        x.zeroize();
-        Ok(out)
-    }
-}
-
-impl Zeroize for SecretScalar {
-    fn zeroize(&mut self) {
-        self.0.zeroize();
-    }
-}
-
-impl Drop for SecretScalar {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-/// The uncompressed encoding `0x04 ‖ x ‖ y` of a point that is not the
-/// identity (SEC 1 v2 §2.3.3).
-fn encode(p: &AffinePoint) -> [u8; POINT_SIZE] {
-    let mut out = [0u8; POINT_SIZE];
-    out[0] = UNCOMPRESSED;
-    out[1..49].copy_from_slice(&p.x());
-    out[49..].copy_from_slice(&p.y());
-    out
-}
-
-/// Parses a peer's uncompressed point and validates it (SP 800-56A rev. 3
-/// §5.6.2.3.4, ECC partial public-key validation, which suffices on a
-/// prime-order curve): the tag is `0x04` (TLS 1.3 allows only the
-/// uncompressed form, RFC 8446 §4.2.8.2), `x, y < p`, and `(x, y)` is on the
-/// curve. The identity has no uncompressed encoding, so it is refused too.
-///
-/// # Errors
-/// [`Error::InvalidPoint`] if any check fails. All inputs are public.
-pub(crate) fn parse_point(bytes: &[u8; POINT_SIZE]) -> Result<AffinePoint, Error> {
-    if bytes[0].ct_eq(&UNCOMPRESSED).unwrap_u8() == 0 {
-        return Err(Error::InvalidPoint);
-    }
-    let mut x = FieldBytes::default();
-    let mut y = FieldBytes::default();
-    x.copy_from_slice(&bytes[1..49]);
-    y.copy_from_slice(&bytes[49..]);
-    Option::from(AffinePoint::from_coordinates(&x, &y)).ok_or(Error::InvalidPoint)
+nist_ecdh! {
+    curve = p384,
+    narrow = U384,
+    wide = U448,
+    field_bytes = 48,
+    // n − 1 of P-384 (FIPS 186-5 / SP 800-186 §3.2.1.4).
+    order_minus_one = concat!(
+        "ffffffffffffffffffffffffffffffffffffffffffffffff",
+        "c7634d81f4372ddf581a0db248b0a77aecec196accc52972",
+    ),
 }
