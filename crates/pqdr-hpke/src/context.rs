@@ -7,7 +7,7 @@ use rand_core::CryptoRng;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::aead;
-use crate::error::{Error, Object};
+use crate::error::Error;
 use crate::kdf::{self, MAX_NH};
 use crate::kem::{self, Enc, PrivateKey, PublicKey, SECRET_SIZE};
 use crate::suite::{Aead, Suite};
@@ -371,7 +371,7 @@ impl Recipient {
     #[cfg(feature = "alloc")]
     pub fn open_to_vec(&mut self, aad: &[u8], ct: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
         let n = ct.len().checked_sub(crate::TAG_SIZE).ok_or(Error::Length {
-            what: Object::Ciphertext,
+            what: crate::error::Object::Ciphertext,
             expected: crate::TAG_SIZE,
             actual: ct.len(),
         })?;

@@ -141,7 +141,7 @@ fn noise_at(
 /// token): without it the noise-byte buffers below are empty, so the
 /// portable builds (microcontrollers) carry no unused buffer.
 #[cfg(not(feature = "small-stack"))]
-const X4_BUILD: bool = cfg!(all(feature = "simd", target_arch = "x86_64"));
+const X4_BUILD: bool = crate::arch::SIMD_BUILD;
 
 /// The Keccak path of `K-PKE`: the AVX2 token ([`crate::arch::avx2`]: this
 /// crate's `simd` feature and the CPU) in builds with the 4-way path, else

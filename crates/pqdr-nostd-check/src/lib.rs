@@ -2,6 +2,10 @@
 //! and decapsulation (or signing and verification) through the heap-free API.
 #![no_std]
 
+// `scripts/nostd-check.sh --self-test`: std in the graph must fail the check.
+#[cfg(feature = "plant-std")]
+extern crate std;
+
 use core::convert::Infallible;
 use core::panic::PanicInfo;
 // pqdr-hpke: linked, so any use of `std` in it or its dependencies fails this build.

@@ -350,7 +350,9 @@ pub(crate) struct EpochKeys {
 }
 
 impl EpochKeys {
-    /// Derives the four children of `root` and erases `root`.
+    /// Derives the four children of `root` and erases `root` (by value: for
+    /// `testing`; the library fills an epoch's keys in place).
+    #[cfg(feature = "test-utils")]
     pub(crate) fn from_root(root: &mut Key) -> Self {
         let mut k = EpochKeys {
             rk: [0; 32],
@@ -362,7 +364,7 @@ impl EpochKeys {
         k
     }
 
-    /// [`EpochKeys::from_root`] into `self`, in place: no returned copy of
+    /// `EpochKeys::from_root` into `self`, in place: no returned copy of
     /// the children is left behind by a move (issue #33 I1).
     pub(crate) fn fill_from_root(&mut self, root: &mut Key) {
         self.rk = dk_plain(ctx::ROOT_CARRY, root);

@@ -70,6 +70,12 @@ pub(crate) fn avx2() -> Option<Avx2> {
     }
 }
 
+/// Whether this build has an AVX2 path at all (feature `simd` on x86-64):
+/// [`avx2`] can return a token only in such a build. For sizes fixed at
+/// compile time (K-PKE's 4-way noise buffers are empty without it).
+#[cfg(not(feature = "small-stack"))]
+pub(crate) const SIMD_BUILD: bool = cfg!(all(feature = "simd", target_arch = "x86_64"));
+
 /// The token for pqdr-keccak's 4-way permutation, chosen by this crate's
 /// feature `simd` (not by whoever else enables `pqdr-keccak/simd`).
 #[inline(always)]
