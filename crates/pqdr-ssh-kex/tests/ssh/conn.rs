@@ -24,7 +24,7 @@ pub fn rng() -> Rng {
 #[derive(Debug)]
 pub enum ConnError {
     Ssh(Error),
-    Io(std::io::Error),
+    Io(#[allow(dead_code, reason = "read through Debug")] std::io::Error),
 }
 
 impl From<Error> for ConnError {
