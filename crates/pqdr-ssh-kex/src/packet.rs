@@ -38,7 +38,8 @@ pub const fn sealed_len(payload_len: usize, keyed: bool) -> usize {
     } else {
         (5 + payload_len, 0)
     };
-    let mut padding = BLOCK - aligned % BLOCK;
+    // BLOCK is a power of two: the mask is `aligned mod BLOCK` (public lengths).
+    let mut padding = BLOCK - (aligned & (BLOCK - 1));
     if padding < MIN_PADDING {
         padding += BLOCK;
     }
@@ -170,6 +171,9 @@ impl Opener {
         let (aligned_extra, tag) = match &self.cipher {
             Some(c) => {
                 c.crypt_length(self.seq, &mut len);
+                // Public by design: the receiver must frame the stream by
+                // it, and how many bytes it then reads is observable.
+                pqdr_ctgrind::hook::declassify(&mut len);
                 (0, TAG_LEN)
             }
             None => (4, 0),
@@ -212,6 +216,9 @@ impl Opener {
             packet[..4].copy_from_slice(&len);
         }
         let packet_length = u32::from_be_bytes(first4);
+        // Public by design: the padding length fixes the payload length,
+        // which the caller acts on (only after the tag verified).
+        pqdr_ctgrind::hook::declassify(&mut packet[4]);
         let padding = usize::from(packet[4]);
         let n = packet.len() - 4;
         if padding < MIN_PADDING || padding + 1 > n {

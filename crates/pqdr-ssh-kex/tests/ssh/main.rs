@@ -9,7 +9,11 @@
     missing_docs,
     clippy::panic_in_result_fn,
     clippy::unwrap_used,
-    reason = "test code"
+    clippy::std_instead_of_core,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::integer_division_remainder_used,
+    reason = "test code: arithmetic on public test values, std I/O"
 )]
 
 mod conn;
