@@ -205,6 +205,17 @@ impl Conn {
     /// request, USERAUTH_SUCCESS for its first USERAUTH_REQUEST; then
     /// waits (briefly) for the client to close.
     pub fn server(stream: TcpStream, kexes: &[Kex], host_key: &HostKey) -> Result<Done> {
+        Self::server_with(stream, kexes, host_key, false)
+    }
+
+    /// [`server`](Self::server); with `tamper_signature`, one bit of the
+    /// host key signature over H is flipped (the peer must refuse it).
+    pub fn server_with(
+        stream: TcpStream,
+        kexes: &[Kex],
+        host_key: &HostKey,
+        tamper_signature: bool,
+    ) -> Result<Done> {
         let mut c = Self::new(stream);
         let v_c = c.exchange_versions(false)?;
         let i_s = c.send_kexinit(kexes)?;
@@ -224,6 +235,11 @@ impl Conn {
         let mut reply = Vec::new();
         let outcome =
             kex::server_respond(chosen.kex, host_key, &hello, &init, &mut c.rng, &mut reply)?;
+        if tamper_signature {
+            // The signature blob ends the reply: its last byte is in s.
+            let last = reply.len() - 1;
+            reply[last] ^= 1;
+        }
         c.send(&reply)?;
         c.newkeys(
             &outcome.keys.server_to_client.clone(),

@@ -192,3 +192,26 @@ fn no_common_method_with_go() {
         other => panic!("expected no common method, got {other:?}"),
     }
 }
+
+/// Our server with one bit of its signature over H flipped: Go refuses it
+/// before its host key callback.
+#[test]
+fn go_client_refuses_a_bad_signature() {
+    let Some(bin) = go_binary() else { return };
+    let host = HostKey::generate(&mut rng());
+    let blob = base64(&host.public_blob(), true);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || {
+        let (s, _) = listener.accept().unwrap();
+        Conn::server_with(s, &[Kex::MlKem768X25519Sha256], &host, true)
+    });
+    let kex = Kex::MlKem768X25519Sha256.name();
+    let mut go = Go::start(
+        bin,
+        &["client", "-kex", kex, "-addr", &addr, "-hostkey", &blob],
+    );
+    let said = go.expect("error");
+    assert!(said.contains("signature"), "Go said {said:?}");
+    assert!(server.join().unwrap().is_err(), "Go must hang up");
+}
