@@ -55,7 +55,7 @@ impl rand_core::TryCryptoRng for Rng {}
 
 fn ours() -> Vec<u8> {
     let mut v = Vec::new();
-    kexinit::write_kexinit(&mut v, &[0; 16], &Kex::ALL).unwrap();
+    kexinit::write_kexinit(&mut v, &[0; 16], &Kex::ALL, kexinit::Role::Server).unwrap();
     v
 }
 

@@ -78,6 +78,20 @@ pub const CIPHER: &str = "chacha20-poly1305@openssh.com";
 pub const MAC: &str = "hmac-sha2-256";
 /// The only compression: `none` (RFC 4253 §6.2).
 pub const COMPRESSION: &str = "none";
+/// The client's strict key exchange marker (OpenSSH PROTOCOL "strict key exchange extension", the
+/// Terrapin countermeasure), sent in `kex_algorithms` of the first KEXINIT.
+pub const STRICT_KEX_CLIENT: &str = "kex-strict-c-v00@openssh.com";
+/// The server's strict key exchange marker.
+pub const STRICT_KEX_SERVER: &str = "kex-strict-s-v00@openssh.com";
+
+/// Which side writes a KEXINIT: it names its strict-kex marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The client (`kex-strict-c-v00@openssh.com`).
+    Client,
+    /// The server (`kex-strict-s-v00@openssh.com`).
+    Server,
+}
 
 /// A parsed SSH_MSG_KEXINIT payload, borrowing its name-lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,7 +136,8 @@ impl<'a> KexInit<'a> {
     }
 }
 
-/// Writes our KEXINIT payload offering `kex` (in that order of preference),
+/// Writes our KEXINIT payload offering `kex` (in that order of preference,
+/// at most [`Kex::ALL`]`.len()` of them), the `role`'s strict-kex marker,
 /// `ssh-ed25519`, `chacha20-poly1305@openssh.com` and no compression.
 ///
 /// # Errors
@@ -131,15 +146,20 @@ pub fn write_kexinit<S: Sink + ?Sized>(
     sink: &mut S,
     cookie: &[u8; 16],
     kex: &[Kex],
+    role: Role,
 ) -> Result<(), Error> {
     sink.put_byte(msg::KEXINIT)?;
     sink.put(cookie)?;
-    let mut names = [""; Kex::ALL.len()];
-    let n = kex.len().min(names.len());
-    for (dst, k) in names.iter_mut().zip(kex) {
+    let mut names = [""; Kex::ALL.len() + 1];
+    let n = kex.len().min(Kex::ALL.len());
+    for (dst, k) in names.iter_mut().zip(&kex[..n]) {
         *dst = k.name();
     }
-    sink.put_name_list(&names[..n])?;
+    names[n] = match role {
+        Role::Client => STRICT_KEX_CLIENT,
+        Role::Server => STRICT_KEX_SERVER,
+    };
+    sink.put_name_list(&names[..=n])?;
     sink.put_name_list(&[HOST_KEY_ALGORITHM])?;
     sink.put_name_list(&[CIPHER])?;
     sink.put_name_list(&[CIPHER])?;
@@ -174,6 +194,15 @@ pub struct Negotiated {
     /// §7.1: `first_kex_packet_follows` set and its guess of the method or
     /// host key algorithm wrong).
     pub ignore_guessed_packet: bool,
+    /// Strict key exchange (OpenSSH PROTOCOL, "strict key exchange extension"): the client listed
+    /// `kex-strict-c-v00@openssh.com` and the server
+    /// `kex-strict-s-v00@openssh.com`. Then each side resets its sequence
+    /// number to 0 after NEWKEYS ([`Sealer::reset_sequence_number`]) and
+    /// refuses any message but the key exchange's until NEWKEYS (IGNORE and
+    /// DEBUG included), and KEXINIT must have been the first packet.
+    ///
+    /// [`Sealer::reset_sequence_number`]: crate::packet::Sealer::reset_sequence_number
+    pub strict: bool,
 }
 
 /// Negotiates between the client's and the server's KEXINIT (RFC 4253
@@ -210,8 +239,12 @@ pub fn negotiate(client: &KexInit<'_>, server: &KexInit<'_>) -> Result<Negotiate
         .iter()
         .all(|k| first_name(k.lists[0]) == Some(kex_name) && first_name(k.lists[1]) == Some(host));
     let follows = client.first_kex_packet_follows || server.first_kex_packet_follows;
+    let lists = |l: &[u8], name: &str| l.split(|&b| b == b',').any(|n| n == name.as_bytes());
+    let strict =
+        lists(client.lists[0], STRICT_KEX_CLIENT) && lists(server.lists[0], STRICT_KEX_SERVER);
     Ok(Negotiated {
         kex,
         ignore_guessed_packet: follows && !guess_ok,
+        strict,
     })
 }

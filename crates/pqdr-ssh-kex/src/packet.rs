@@ -68,6 +68,12 @@ impl Sealer {
         self.cipher = Some(ChaChaPoly::new(key));
     }
 
+    /// Sets the sequence number to 0: after sending NEWKEYS under strict
+    /// key exchange (OpenSSH PROTOCOL, "strict key exchange extension"), never otherwise.
+    pub fn reset_sequence_number(&mut self) {
+        self.seq = 0;
+    }
+
     /// The next packet's sequence number.
     #[must_use]
     pub const fn sequence_number(&self) -> u32 {
@@ -86,14 +92,14 @@ impl Sealer {
         rng: &mut R,
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        let keyed = self.cipher.is_some();
-        let total = sealed_len(payload.len(), keyed);
         if payload.len() > MAX_PAYLOAD_LEN {
             return Err(Error::BufferTooSmall {
                 needed: payload.len(),
                 got: MAX_PAYLOAD_LEN,
             });
         }
+        let keyed = self.cipher.is_some();
+        let total = sealed_len(payload.len(), keyed);
         let got = out.len();
         let out = out
             .get_mut(..total)
@@ -124,6 +130,12 @@ impl Sealer {
         payload: &[u8],
         rng: &mut R,
     ) -> Result<alloc::vec::Vec<u8>, Error> {
+        if payload.len() > MAX_PAYLOAD_LEN {
+            return Err(Error::BufferTooSmall {
+                needed: payload.len(),
+                got: MAX_PAYLOAD_LEN,
+            });
+        }
         let mut out = alloc::vec![0u8; sealed_len(payload.len(), self.cipher.is_some())];
         let n = self.seal(payload, rng, &mut out)?;
         out.truncate(n);
@@ -151,6 +163,12 @@ impl Opener {
     /// Switches to the new key (after receiving SSH_MSG_NEWKEYS, RFC 4253 §7.3).
     pub fn set_key(&mut self, key: &[u8; 64]) {
         self.cipher = Some(ChaChaPoly::new(key));
+    }
+
+    /// Sets the sequence number to 0: after receiving NEWKEYS under strict
+    /// key exchange (OpenSSH PROTOCOL, "strict key exchange extension"), never otherwise.
+    pub fn reset_sequence_number(&mut self) {
+        self.seq = 0;
     }
 
     /// The next packet's sequence number.

@@ -66,7 +66,7 @@ impl rand_core::TryCryptoRng for Rng {}
 
 fn kexinit_payload(kex: Kex) -> Vec<u8> {
     let mut v = Vec::new();
-    kexinit::write_kexinit(&mut v, &[1; 16], &[kex]).unwrap();
+    kexinit::write_kexinit(&mut v, &[1; 16], &[kex], kexinit::Role::Client).unwrap();
     v
 }
 

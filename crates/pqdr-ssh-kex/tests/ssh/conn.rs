@@ -8,7 +8,7 @@ use std::time::Duration;
 use pqdr_ssh_kex::hostkey::HostKey;
 use pqdr_ssh_kex::hybrid::ClientShare;
 use pqdr_ssh_kex::kex::{self, Hello, Outcome};
-use pqdr_ssh_kex::kexinit::{self, KexInit};
+use pqdr_ssh_kex::kexinit::{self, KexInit, Role};
 use pqdr_ssh_kex::packet::Transport;
 use pqdr_ssh_kex::version::{self, Line};
 use pqdr_ssh_kex::wire::{Reader, Sink};
@@ -45,6 +45,8 @@ pub struct Conn {
     pub stream: TcpStream,
     pub transport: Transport,
     pub rng: Rng,
+    /// Inside a strict initial key exchange (until NEWKEYS).
+    pub strict_kex: bool,
 }
 
 /// What a finished handshake tells the test.
@@ -52,6 +54,8 @@ pub struct Conn {
 pub struct Done {
     pub peer_version: Vec<u8>,
     pub kex: Kex,
+    /// Strict key exchange was negotiated (and the sequence numbers reset).
+    pub strict: bool,
     pub outcome: Outcome,
     /// Server: the service the client asked for; client: the one accepted.
     pub service: Vec<u8>,
@@ -71,6 +75,7 @@ impl Conn {
             stream,
             transport: Transport::new(),
             rng: rng(),
+            strict_kex: false,
         }
     }
 
@@ -108,12 +113,20 @@ impl Conn {
         Ok(())
     }
 
-    /// The next payload that is not IGNORE / DEBUG / UNIMPLEMENTED.
+    /// The next payload that is not IGNORE / DEBUG / UNIMPLEMENTED (those
+    /// are refused during a strict initial key exchange).
     pub fn recv(&mut self) -> Result<Vec<u8>> {
         let mut buf = [0u8; 4096];
         loop {
             while let Some(p) = self.transport.next_payload()? {
                 if p.first().is_some_and(|&n| msg::is_skippable(n)) {
+                    if let Some(&actual) = p.first().filter(|_| self.strict_kex) {
+                        return Err(Error::UnexpectedMessage {
+                            expected: msg::KEX_ECDH_INIT,
+                            actual,
+                        }
+                        .into());
+                    }
                     continue;
                 }
                 return Ok(p);
@@ -126,21 +139,43 @@ impl Conn {
         }
     }
 
-    fn send_kexinit(&mut self, kexes: &[Kex]) -> Result<Vec<u8>> {
+    fn send_kexinit(&mut self, kexes: &[Kex], role: Role) -> Result<Vec<u8>> {
         let mut cookie = [0u8; 16];
         rand_core::Rng::fill_bytes(&mut self.rng, &mut cookie);
         let mut i = Vec::new();
-        kexinit::write_kexinit(&mut i, &cookie, kexes)?;
+        kexinit::write_kexinit(&mut i, &cookie, kexes, role)?;
         self.send(&i)?;
         Ok(i)
     }
 
-    /// NEWKEYS both ways (RFC 4253 §7.3), then the new keys.
+    /// NEWKEYS both ways (RFC 4253 §7.3), then the new keys; under strict
+    /// key exchange the sequence numbers restart at 0.
     fn newkeys(&mut self, send_key: &[u8; 64], recv_key: &[u8; 64]) -> Result<()> {
         self.send(&[msg::NEWKEYS])?;
         self.transport.sealer.set_key(send_key);
+        if self.strict_kex {
+            self.transport.sealer.reset_sequence_number();
+        }
         kex::parse_newkeys(&self.recv()?)?;
         self.transport.opener.set_key(recv_key);
+        if self.strict_kex {
+            self.transport.opener.reset_sequence_number();
+        }
+        self.strict_kex = false;
+        Ok(())
+    }
+
+    /// After both KEXINITs: strict mode requires the peer's KEXINIT to have
+    /// been its first packet.
+    fn start_strict(&mut self, strict: bool) -> Result<()> {
+        if strict && self.transport.opener.sequence_number() != 1 {
+            return Err(Error::UnexpectedMessage {
+                expected: msg::KEXINIT,
+                actual: msg::IGNORE,
+            }
+            .into());
+        }
+        self.strict_kex = strict;
         Ok(())
     }
 
@@ -149,9 +184,10 @@ impl Conn {
     pub fn client(stream: TcpStream, kexes: &[Kex], userauth: bool) -> Result<Done> {
         let mut c = Self::new(stream);
         let v_s = c.exchange_versions(true)?;
-        let i_c = c.send_kexinit(kexes)?;
+        let i_c = c.send_kexinit(kexes, Role::Client)?;
         let i_s = c.recv()?;
         let chosen = kexinit::negotiate(&KexInit::parse(&i_c)?, &KexInit::parse(&i_s)?)?;
+        c.start_strict(chosen.strict)?;
         if chosen.ignore_guessed_packet {
             c.recv()?;
         }
@@ -194,6 +230,7 @@ impl Conn {
         Ok(Done {
             peer_version: v_s,
             kex: chosen.kex,
+            strict: chosen.strict,
             outcome,
             service,
             userauth: None,
@@ -218,9 +255,10 @@ impl Conn {
     ) -> Result<Done> {
         let mut c = Self::new(stream);
         let v_c = c.exchange_versions(false)?;
-        let i_s = c.send_kexinit(kexes)?;
+        let i_s = c.send_kexinit(kexes, Role::Server)?;
         let i_c = c.recv()?;
         let chosen = kexinit::negotiate(&KexInit::parse(&i_c)?, &KexInit::parse(&i_s)?)?;
+        c.start_strict(chosen.strict)?;
         if chosen.ignore_guessed_packet {
             c.recv()?;
         }
@@ -261,6 +299,7 @@ impl Conn {
         Ok(Done {
             peer_version: v_c,
             kex: chosen.kex,
+            strict: chosen.strict,
             outcome,
             service,
             userauth: Some((user, method)),

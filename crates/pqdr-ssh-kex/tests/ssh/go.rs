@@ -107,6 +107,7 @@ fn both_directions() {
         let session = go.expect("session");
         assert_eq!(go.expect("done"), "");
         assert_eq!(done.kex, kex);
+        assert!(done.strict, "x/crypto/ssh offers strict kex");
         assert!(done.peer_version.starts_with(b"SSH-2.0-Go"));
         assert_eq!(
             session,
@@ -151,6 +152,7 @@ fn both_directions() {
         assert_eq!(go.expect("done"), "");
         let done = server.join().unwrap().unwrap();
         assert_eq!(done.kex, kex);
+        assert!(done.strict, "x/crypto/ssh offers strict kex");
         assert!(done.peer_version.starts_with(b"SSH-2.0-Go"));
         assert_eq!(
             session,

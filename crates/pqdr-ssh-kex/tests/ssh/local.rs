@@ -21,6 +21,7 @@ fn every_method_client_to_server() {
         let client = Conn::client(TcpStream::connect(addr).unwrap(), &Kex::ALL, true).unwrap();
         let server = server.join().unwrap();
         assert_eq!(client.kex, kex);
+        assert!(client.strict && server.strict);
         assert_eq!(client.outcome.exchange_hash, server.outcome.exchange_hash);
         assert_eq!(
             client.outcome.exchange_hash.as_bytes().len(),

@@ -13,7 +13,7 @@ use crate::conn::rng;
 
 fn kexinit_payload(kexes: &[Kex]) -> Vec<u8> {
     let mut v = Vec::new();
-    kexinit::write_kexinit(&mut v, &[7; 16], kexes).unwrap();
+    kexinit::write_kexinit(&mut v, &[7; 16], kexes, kexinit::Role::Server).unwrap();
     v
 }
 
@@ -77,6 +77,29 @@ fn kexinit_negotiation_and_refusals() {
         assert_eq!(
             kexinit::negotiate(&ours, &client),
             Err(Error::NoCommonAlgorithm(category))
+        );
+    }
+    // Strict kex only when the client lists the client marker and the
+    // server the server marker.
+    let client = custom_kexinit(GOOD);
+    assert!(
+        !kexinit::negotiate(&KexInit::parse(&client).unwrap(), &ours)
+            .unwrap()
+            .strict
+    );
+    for (marker, strict) in [
+        ("kex-strict-c-v00@openssh.com", true),
+        ("kex-strict-s-v00@openssh.com", false),
+    ] {
+        let mut lists = GOOD;
+        let kex = format!("{},{marker}", GOOD[0]);
+        lists[0] = &kex;
+        let client = custom_kexinit(lists);
+        let n = kexinit::negotiate(&KexInit::parse(&client).unwrap(), &ours).unwrap();
+        assert_eq!(
+            (n.kex, n.strict),
+            (Kex::MlKem768X25519Sha256, strict),
+            "{marker}"
         );
     }
     // The client's order wins (RFC 4253 §7.1).

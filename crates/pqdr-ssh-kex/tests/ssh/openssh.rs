@@ -177,6 +177,7 @@ fn our_client_to_sshd() {
             done.peer_version
         );
         assert_eq!(done.kex, Kex::Sntrup761X25519Sha512OpenSsh);
+        assert!(done.strict, "sshd 9.2 (Debian) offers strict kex");
         assert_eq!(
             done.service, b"ssh-userauth",
             "sshd's SERVICE_ACCEPT, decrypted"
@@ -282,6 +283,7 @@ fn ssh_client_to_our_server() {
         assert!(log.contains(line), "ssh -vv did not log {line:?}:\n{log}");
     }
     assert_eq!(done.kex, Kex::Sntrup761X25519Sha512OpenSsh);
+    assert!(done.strict, "ssh 9.2 (Debian) offers strict kex");
     assert!(done.peer_version.starts_with(b"SSH-2.0-OpenSSH_9"));
     assert_eq!(
         done.service, b"ssh-userauth",
