@@ -1,7 +1,7 @@
 //! The exchange hash `H` and the key derivation.
 //!
-//! `H` (RFC 5656 §4 for the ECDH shape, with `K` as a `string` by RFC 9941
-//! §2 and draft-ietf-sshm-mlkem-hybrid-kex-09 §2.2) is the method's hash of
+//! `H` (RFC 5656 §4 for the ECDH shape, with `K` as a `string` as RFC 9941
+//! and draft-ietf-sshm-mlkem-hybrid-kex-09 specify) is the method's hash of
 //!
 //! ```text
 //! string V_C, string V_S, string I_C, string I_S, string K_S,

@@ -1,18 +1,18 @@
 //! The two hybrid KEM key exchange methods, their `C_INIT` / `S_REPLY`
 //! values and the shared secret `K`.
 //!
-//! - `sntrup761x25519-sha512` (RFC 9941 §2; OpenSSH's
+//! - `sntrup761x25519-sha512` (RFC 9941; OpenSSH's
 //!   `sntrup761x25519-sha512@openssh.com`): `C_INIT` = sntrup761 public key
 //!   (1158) ‖ X25519 public key (32); `S_REPLY` = sntrup761 ciphertext
 //!   (1039) ‖ X25519 public key (32); `K` = SHA-512(sntrup761 secret ‖
 //!   X25519 secret).
-//! - `mlkem768x25519-sha256` (draft-ietf-sshm-mlkem-hybrid-kex-09 §2.1–2.2):
+//! - `mlkem768x25519-sha256` (draft-ietf-sshm-mlkem-hybrid-kex-09):
 //!   `C_INIT` = ML-KEM-768 encapsulation key (1184) ‖ X25519 public key;
 //!   `S_REPLY` = ML-KEM-768 ciphertext (1088) ‖ X25519 public key; `K` =
 //!   SHA-256(ML-KEM secret ‖ X25519 secret).
 //!
 //! In both, `K` enters the exchange hash and the key derivation as a
-//! `string`, not an `mpint` (RFC 9941 §2, draft §2.2). An all-zero X25519
+//! `string`, not an `mpint` (RFC 9941 and the draft: each says K travels as a string). An all-zero X25519
 //! output (a low-order peer key) is refused, as OpenSSH and Go do.
 
 use pqdr_mlkem::MlKem768;

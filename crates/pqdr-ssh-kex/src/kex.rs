@@ -1,6 +1,6 @@
 //! The key exchange messages and both sides' steps (RFC 4253 §7–8 with the
-//! ECDH message shape of RFC 5656 §4, which RFC 9941 §2 and
-//! draft-ietf-sshm-mlkem-hybrid-kex-09 §2.1 reuse):
+//! ECDH message shape of RFC 5656 §4, which RFC 9941 and
+//! draft-ietf-sshm-mlkem-hybrid-kex-09 reuse):
 //!
 //! ```text
 //! client → server   byte SSH_MSG_KEX_ECDH_INIT (30), string C_INIT

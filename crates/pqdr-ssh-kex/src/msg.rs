@@ -24,7 +24,7 @@ pub const KEXINIT: u8 = 20;
 /// SSH_MSG_NEWKEYS.
 pub const NEWKEYS: u8 = 21;
 /// SSH_MSG_KEX_ECDH_INIT (RFC 5656 §7.1), the number the hybrid methods
-/// reuse for their `C_INIT` message (RFC 9941 §2, draft-ietf-sshm-mlkem-hybrid-kex §2.1).
+/// reuse for their `C_INIT` message (RFC 9941 and draft-ietf-sshm-mlkem-hybrid-kex-09, whose messages carry C_INIT / S_REPLY as `string`s in the ECDH message slots).
 pub const KEX_ECDH_INIT: u8 = 30;
 /// SSH_MSG_KEX_ECDH_REPLY (RFC 5656 §7.1), reused for `S_REPLY`.
 pub const KEX_ECDH_REPLY: u8 = 31;
