@@ -122,7 +122,7 @@ if cargo +nightly --version >/dev/null 2>&1; then
    done)
   # The primitive crates' targets (FUZZING.md): every committed corpus input
   # is replayed, then FUZZ_SECONDS of fuzzing each, into a scratch corpus.
-  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff ntrup_pkcs8 mceliece_pkcs8; do
+  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff ntrup_pkcs8 mceliece_pkcs8 ssh_kex; do
      mkdir -p "target/smoke-corpus/$t" "corpus/$t"
      cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" 2>&1 | tail -3
    done)

@@ -263,3 +263,69 @@ pub extern "C" fn pqdr_nostd_keccak(seed: u64) -> u32 {
     one.squeeze(&mut want);
     u32::from(out.iter().all(|o| *o == want))
 }
+
+/// pqdr-ssh-kex without a heap: both KEXINITs, the negotiation, the
+/// mlkem768x25519-sha256 exchange and one sealed and opened packet, all in
+/// stack buffers; 1 if both sides derive the same keys and the packet opens.
+#[unsafe(no_mangle)]
+pub extern "C" fn pqdr_nostd_ssh_kex(seed: u64) -> u32 {
+    use pqdr_ssh_kex::wire::SliceSink;
+    use pqdr_ssh_kex::{Kex, hostkey::HostKey, hybrid::ClientShare, kex, kexinit, packet};
+    let mut rng = Xorshift(seed | 1);
+    let (mut ic, mut is) = ([0u8; 512], [0u8; 512]);
+    let (mut ic, mut is) = (SliceSink::new(&mut ic), SliceSink::new(&mut is));
+    let both = [Kex::MlKem768X25519Sha256];
+    if kexinit::write_kexinit(&mut ic, &[1; 16], &both, kexinit::Role::Client).is_err()
+        || kexinit::write_kexinit(&mut is, &[2; 16], &both, kexinit::Role::Server).is_err()
+    {
+        return 0;
+    }
+    let (Ok(c), Ok(s)) = (
+        kexinit::KexInit::parse(ic.written()),
+        kexinit::KexInit::parse(is.written()),
+    ) else {
+        return 0;
+    };
+    let Ok(chosen) = kexinit::negotiate(&c, &s) else {
+        return 0;
+    };
+    let hello = kex::Hello {
+        v_c: b"SSH-2.0-c",
+        v_s: b"SSH-2.0-s",
+        i_c: ic.written(),
+        i_s: is.written(),
+    };
+    let share = ClientShare::generate(chosen.kex, &mut rng);
+    let (mut init, mut reply) = ([0u8; 1300], [0u8; 1300]);
+    let mut init = SliceSink::new(&mut init);
+    let mut reply = SliceSink::new(&mut reply);
+    let host = HostKey::generate(&mut rng);
+    if kex::write_init(&mut init, &share).is_err() {
+        return 0;
+    }
+    let Ok(server) = kex::server_respond(
+        chosen.kex,
+        &host,
+        &hello,
+        init.written(),
+        &mut rng,
+        &mut reply,
+    ) else {
+        return 0;
+    };
+    let Ok(client) = kex::client_finish(share, &hello, reply.written()) else {
+        return 0;
+    };
+    let mut sealer = packet::Sealer::new();
+    sealer.set_key(&client.keys.client_to_server);
+    let mut wire = [0u8; 64];
+    let Ok(n) = sealer.seal(b"\x05\0\0\0\x0cssh-userauth", &mut rng, &mut wire) else {
+        return 0;
+    };
+    let mut opener = packet::Opener::new();
+    opener.set_key(&server.keys.client_to_server);
+    let opened = opener
+        .open(&mut wire[..n])
+        .is_ok_and(|p| p == b"\x05\0\0\0\x0cssh-userauth");
+    u32::from(client.exchange_hash == server.exchange_hash && opened)
+}
