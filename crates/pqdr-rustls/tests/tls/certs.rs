@@ -5,10 +5,11 @@
 //! configurations for server and mutual authentication with them.
 //!
 //! Shared with `examples/tls_bench.rs` (`#[path]`): no test-only imports.
+#![allow(dead_code, reason = "the tests and the benchmark each use a part")]
 
-use std::str::FromStr;
+use core::str::FromStr;
+use core::time::Duration;
 use std::sync::Arc;
-use std::time::Duration;
 
 use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, PrivateKeyForm};
 use ring::rand::SystemRandom;
@@ -95,8 +96,11 @@ pub struct Key {
     pub alg: Alg,
     pub pkcs8: Vec<u8>,
     pub spki: Vec<u8>,
-    sign: Box<dyn Fn(&[u8]) -> Vec<u8> + Send + Sync>,
+    sign: SignFn,
 }
+
+/// Signs a TBSCertificate.
+type SignFn = Box<dyn Fn(&[u8]) -> Vec<u8> + Send + Sync>;
 
 /// An ML-DSA key pair of set `P` from the 32-byte seed `seed` (FIPS 204
 /// Algorithm 1 with ξ = seed), its PKCS#8 the RFC 9881 seed form.

@@ -11,6 +11,8 @@
     reason = "test code"
 )]
 
+#[cfg(feature = "aws-lc")]
+mod aws_lc;
 mod certs;
 mod common;
 mod go_interop;
