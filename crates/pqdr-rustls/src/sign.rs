@@ -23,7 +23,9 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use pqdr_mldsa::{MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, VerifyingKey};
+use pqdr_mldsa::{
+    ExpandedSigningKey, MlDsa44, MlDsa65, MlDsa87, ParameterSet, Signature, VerifyingKey,
+};
 use rustls::crypto::{KeyProvider, WebPkiSupportedAlgorithms};
 use rustls::pki_types::{
     AlgorithmIdentifier, InvalidSignature, PrivateKeyDer, SignatureVerificationAlgorithm,
@@ -36,7 +38,9 @@ use webpki::ring as ring_algs;
 /// One ML-DSA parameter set in TLS: its `SignatureScheme` and its RFC 9881
 /// AlgorithmIdentifier (the same for the key and the signature); its name
 /// is `ParameterSet::NAME`.
-trait Level: ParameterSet + Send + Sync + 'static {
+trait Level:
+    ParameterSet<Matrix: Send + Sync, VecL: Send + Sync, VecK: Send + Sync> + Send + Sync + 'static
+{
     const SCHEME: SignatureScheme;
     const ALG_ID: AlgorithmIdentifier;
 }
@@ -57,9 +61,11 @@ impl Level for MlDsa87 {
 }
 
 /// An ML-DSA private key as a rustls [`SigningKey`]: one scheme, the
-/// key's own. The key (`pqdr_mldsa::SigningKey`) wipes itself on drop.
+/// key's own. The key is kept expanded (`pqdr_mldsa::ExpandedSigningKey`:
+/// Â, NTT(s1), NTT(s2), NTT(t0) computed once, FIPS 204 Algorithm 7 lines
+/// 1–5), since a TLS key signs every handshake; it wipes itself on drop.
 struct MlDsaKey<P: Level> {
-    key: Arc<pqdr_mldsa::SigningKey<P>>,
+    key: Arc<ExpandedSigningKey<P>>,
     /// The key's SubjectPublicKeyInfo (RFC 9881 §4), for rustls' check that
     /// the certificate holds this key.
     spki: Vec<u8>,
@@ -87,7 +93,7 @@ impl<P: Level> MlDsaKey<P> {
             .map_err(|e| Error::General(alloc::format!("{e}")))?
             .to_vec();
         Ok(Some(Self {
-            key: Arc::new(key),
+            key: Arc::new(key.expand()),
             spki,
         }))
     }
@@ -120,7 +126,7 @@ impl<P: Level> fmt::Debug for MlDsaKey<P> {
 
 /// One signature with an [`MlDsaKey`].
 struct MlDsaSigner<P: Level> {
-    key: Arc<pqdr_mldsa::SigningKey<P>>,
+    key: Arc<ExpandedSigningKey<P>>,
 }
 
 impl<P: Level> Signer for MlDsaSigner<P> {
