@@ -73,11 +73,13 @@ struct MlDsaKey<P: Level> {
 
 impl<P: Level> MlDsaKey<P> {
     /// The key from an RFC 9881 PKCS#8 encoding (any of its three private
-    /// key forms), or `None` when the OID is another parameter set's.
+    /// key forms), or `None` when the OID is another parameter set's or the
+    /// input is not DER.
     fn from_pkcs8(der: &[u8]) -> Result<Option<Self>, Error> {
         let key = match pqdr_mldsa::SigningKey::<P>::from_private_key_der(der) {
             Ok(key) => key,
-            Err(pqdr_mldsa::Error::Algorithm) => return Ok(None),
+            // Another algorithm's key, or not DER at all: not ours to judge.
+            Err(pqdr_mldsa::Error::Algorithm | pqdr_mldsa::Error::Der) => return Ok(None),
             Err(e) => {
                 return Err(Error::General(alloc::format!(
                     "the {} private key is not a valid RFC 9881 PKCS#8 key: {e}",
@@ -158,9 +160,9 @@ impl<P: Level> fmt::Debug for MlDsaSigner<P> {
 /// signature scheme (`0x0904`–`0x0906`).
 ///
 /// # Errors
-/// `Error::General` naming the problem: not PKCS#8, not an ML-DSA OID, or a
-/// key pqdr-mldsa refuses (malformed DER, wrong length, a `both` key whose
-/// halves disagree, RFC 9881 §9).
+/// `Error::General` naming the problem: not a PKCS#8 key with an ML-DSA
+/// OID, or a key pqdr-mldsa refuses (malformed DER, wrong length, a `both`
+/// key whose halves disagree, RFC 9881 §9).
 ///
 /// ```
 /// use rustls::SignatureScheme;
@@ -176,24 +178,32 @@ impl<P: Level> fmt::Debug for MlDsaSigner<P> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn any_mldsa_key(der: &PrivateKeyDer<'_>) -> Result<Arc<dyn SigningKey>, Error> {
+    load(der)?.ok_or_else(|| {
+        Error::General(
+            "the key is not a well-formed PKCS#8 ML-DSA-44, -65 or -87 key (RFC 9881 §2, §6)"
+                .into(),
+        )
+    })
+}
+
+/// The ML-DSA key in `der`, `None` when `der` is not an ML-DSA key (not
+/// PKCS#8, or another algorithm's OID), an error when it has an ML-DSA OID
+/// and pqdr-mldsa refuses it.
+fn load(der: &PrivateKeyDer<'_>) -> Result<Option<Arc<dyn SigningKey>>, Error> {
     let PrivateKeyDer::Pkcs8(pkcs8) = der else {
-        return Err(Error::General(
-            "an ML-DSA private key must be PKCS#8 (RFC 9881 §6)".into(),
-        ));
+        return Ok(None);
     };
     let der = pkcs8.secret_pkcs8_der();
     if let Some(k) = MlDsaKey::<MlDsa44>::from_pkcs8(der)? {
-        return Ok(Arc::new(k));
+        return Ok(Some(Arc::new(k)));
     }
     if let Some(k) = MlDsaKey::<MlDsa65>::from_pkcs8(der)? {
-        return Ok(Arc::new(k));
+        return Ok(Some(Arc::new(k)));
     }
     if let Some(k) = MlDsaKey::<MlDsa87>::from_pkcs8(der)? {
-        return Ok(Arc::new(k));
+        return Ok(Some(Arc::new(k)));
     }
-    Err(Error::General(
-        "the PKCS#8 key's algorithm is not ML-DSA-44, -65 or -87 (RFC 9881 §2)".into(),
-    ))
+    Ok(None)
 }
 
 /// webpki's [`SignatureVerificationAlgorithm`] for one parameter set:
@@ -311,28 +321,13 @@ impl KeyProvider for Keys {
         &self,
         key_der: PrivateKeyDer<'static>,
     ) -> Result<Arc<dyn SigningKey>, Error> {
-        match any_mldsa_key(&key_der) {
-            Ok(key) => Ok(key),
-            Err(mldsa) => rustls::crypto::ring::default_provider()
+        match load(&key_der)? {
+            Some(key) => Ok(key),
+            None => rustls::crypto::ring::default_provider()
                 .key_provider
-                .load_private_key(key_der)
-                // A key neither loads: report it as ML-DSA's refusal when the
-                // key had an ML-DSA OID, else ring's.
-                .map_err(|ring| {
-                    if is_mldsa_refusal(&mldsa) {
-                        mldsa
-                    } else {
-                        ring
-                    }
-                }),
+                .load_private_key(key_der),
         }
     }
-}
-
-/// Whether `any_mldsa_key`'s error says the key had an ML-DSA OID (and was
-/// refused) rather than another algorithm's.
-fn is_mldsa_refusal(e: &Error) -> bool {
-    matches!(e, Error::General(m) if m.contains("RFC 9881 PKCS#8 key"))
 }
 
 /// The key provider of [`provider`](crate::provider): RFC 9881 ML-DSA

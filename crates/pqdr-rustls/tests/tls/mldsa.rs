@@ -421,6 +421,29 @@ fn keys_load_and_bad_keys_are_refused() {
         }
         let pkcs1 = PrivateKeyDer::Pkcs1(key.pkcs8.clone().into());
         assert!(pqdr_rustls::any_mldsa_key(&pkcs1).is_err());
+
+        // The seed form with a 31-byte seed: well-formed DER with this
+        // level's OID, refused by pqdr-mldsa (a length error), and so by
+        // the key provider too (not handed to ring).
+        let mut short = key.pkcs8.clone();
+        short.pop();
+        for i in [1, 19, 21] {
+            short[i] -= 1; // the three enclosing DER lengths
+        }
+        let short = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(short));
+        let e = pqdr_rustls::any_mldsa_key(&short).err().expect("refused");
+        assert!(
+            matches!(&e, Error::General(m) if m.contains(alg.name())),
+            "{e:?}"
+        );
+        let e = pqdr_rustls::KEY_PROVIDER
+            .load_private_key(short)
+            .err()
+            .expect("refused");
+        assert!(
+            matches!(&e, Error::General(m) if m.contains(alg.name())),
+            "{e:?}"
+        );
     }
     let ecdsa = Key::new(Alg::EcdsaP256, 0);
     assert!(pqdr_rustls::any_mldsa_key(&ecdsa.private_key()).is_err());
