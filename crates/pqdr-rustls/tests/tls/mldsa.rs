@@ -431,15 +431,14 @@ fn keys_load_and_bad_keys_are_refused() {
             short[i] -= 1; // the three enclosing DER lengths
         }
         let short = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(short));
-        let e = pqdr_rustls::any_mldsa_key(&short).err().expect("refused");
+        let e = pqdr_rustls::any_mldsa_key(&short).expect_err("refused");
         assert!(
             matches!(&e, Error::General(m) if m.contains(alg.name())),
             "{e:?}"
         );
         let e = pqdr_rustls::KEY_PROVIDER
             .load_private_key(short)
-            .err()
-            .expect("refused");
+            .expect_err("refused");
         assert!(
             matches!(&e, Error::General(m) if m.contains(alg.name())),
             "{e:?}"
