@@ -11,11 +11,15 @@
 //! cargo run --release -p pqdr-rustls --features aws-lc --example tls_bench [-- ROUNDS BATCH]
 //! ```
 //!
-//! Every case runs on the same base provider, rustls' aws-lc-rs one (AEAD,
-//! HKDF, X25519, ECDSA P-256 signing and verification), so a row differs
-//! from the baseline only in its key-exchange group and, for ML-DSA rows,
-//! in the certificates' and CertificateVerify's signature scheme. Session
-//! resumption is off (no tickets): every handshake is a full one, checked.
+//! The main table's cases run on one base provider, rustls' aws-lc-rs one
+//! (AEAD, HKDF, X25519, ECDSA P-256 signing and verification), so a row
+//! differs from the baseline only in its key-exchange group and, for ML-DSA
+//! rows, in the certificates' and CertificateVerify's signature scheme
+//! (pqdr's, or aws-lc-rs' own in the rows saying so). A second table runs a
+//! few cases on `pqdr_rustls::provider()` (ring base) against ring's X25519
+//! with ECDSA-P256. Session resumption is off (no tickets): every handshake is
+//! a full one, checked. Certificates: a CA (the trust anchor, not sent) and
+//! one leaf per side, all of the row's signature algorithm.
 
 #![allow(
     missing_docs,
@@ -80,29 +84,38 @@ static PQDR_MLDSA_VERIFY: WebPkiSupportedAlgorithms = WebPkiSupportedAlgorithms 
     ],
 };
 
-/// Whose ML-DSA a case uses (ECDSA is always aws-lc-rs').
+/// A case's providers: the aws-lc-rs base with ML-DSA from pqdr
+/// (`AwsLcPqdr`) or from aws-lc-rs (`AwsLc`), or `pqdr_rustls::provider()`
+/// (`Ring`: ring's AEAD, HKDF, X25519 and ECDSA, pqdr's groups and ML-DSA).
 #[derive(Clone, Copy, PartialEq)]
-enum Signer {
-    Pqdr,
+enum Base {
+    AwsLcPqdr,
     AwsLc,
+    Ring,
 }
 
-/// The aws-lc-rs provider with one group; ML-DSA from pqdr or aws-lc-rs.
-fn provider(group: &'static dyn SupportedKxGroup, signer: Signer) -> Arc<CryptoProvider> {
-    let mut p = awslc::default_provider();
+/// The base provider with one group.
+fn provider(group: &'static dyn SupportedKxGroup, base: Base) -> Arc<CryptoProvider> {
+    let mut p = match base {
+        Base::Ring => pqdr_rustls::provider(),
+        Base::AwsLcPqdr => CryptoProvider {
+            signature_verification_algorithms: PQDR_MLDSA_VERIFY,
+            key_provider: &PqdrMlDsaKeys,
+            ..awslc::default_provider()
+        },
+        Base::AwsLc => awslc::default_provider(),
+    };
     p.kx_groups = vec![group];
-    if signer == Signer::Pqdr {
-        p.signature_verification_algorithms = PQDR_MLDSA_VERIFY;
-        p.key_provider = &PqdrMlDsaKeys;
-    }
     Arc::new(p)
 }
 
 struct Case {
-    alg: Alg,
-    signer: Signer,
-    group: &'static dyn SupportedKxGroup,
-    group_name: &'static str,
+    /// The table it belongs to (0: aws-lc-rs base, 1: ring base) and the
+    /// index of its baseline (X25519 + ECDSA-P256 on the same base).
+    table: usize,
+    baseline: usize,
+    signature: String,
+    group: String,
     client: Arc<ClientConfig>,
     server: Arc<ServerConfig>,
     server_cert: usize,
@@ -160,14 +173,16 @@ fn main() {
     let rounds = args.first().copied().unwrap_or(30);
     let batch = args.get(1).copied().unwrap_or(8);
 
+    use pqdr_rustls as pq;
+    let x25519 = awslc::kx_group::X25519;
     let pqdr_groups: [(&'static dyn SupportedKxGroup, &str); 7] = [
-        (awslc::kx_group::X25519, "X25519"),
-        (pqdr_rustls::MLKEM512, "MLKEM512"),
-        (pqdr_rustls::MLKEM768, "MLKEM768"),
-        (pqdr_rustls::MLKEM1024, "MLKEM1024"),
-        (pqdr_rustls::X25519MLKEM768, "X25519MLKEM768"),
-        (pqdr_rustls::SECP256R1MLKEM768, "SecP256r1MLKEM768"),
-        (pqdr_rustls::SECP384R1MLKEM1024, "SecP384r1MLKEM1024"),
+        (x25519, "X25519 (aws-lc-rs)"),
+        (pq::MLKEM512, "MLKEM512 (pqdr)"),
+        (pq::MLKEM768, "MLKEM768 (pqdr)"),
+        (pq::MLKEM1024, "MLKEM1024 (pqdr)"),
+        (pq::X25519MLKEM768, "X25519MLKEM768 (pqdr)"),
+        (pq::SECP256R1MLKEM768, "SecP256r1MLKEM768 (pqdr)"),
+        (pq::SECP384R1MLKEM1024, "SecP384r1MLKEM1024 (pqdr)"),
     ];
     let awslc_groups: [(&'static dyn SupportedKxGroup, &str); 4] = [
         (awslc::kx_group::MLKEM768, "MLKEM768 (aws-lc-rs)"),
@@ -181,35 +196,58 @@ fn main() {
             "SecP256r1MLKEM768 (aws-lc-rs)",
         ),
     ];
+    let ring_x25519 = rustls::crypto::ring::kx_group::X25519;
+    // `pqdr_rustls::provider()` as a user gets it (ring base).
+    let ring_cases: [(Alg, &'static dyn SupportedKxGroup, &str); 6] = [
+        (Alg::EcdsaP256, ring_x25519, "X25519 (ring)"),
+        (Alg::EcdsaP256, pq::X25519MLKEM768, "X25519MLKEM768 (pqdr)"),
+        (Alg::EcdsaP256, pq::MLKEM768, "MLKEM768 (pqdr)"),
+        (Alg::MlDsa65, pq::MLKEM768, "MLKEM768 (pqdr)"),
+        (Alg::MlDsa65, pq::X25519MLKEM768, "X25519MLKEM768 (pqdr)"),
+        (Alg::MlDsa87, pq::MLKEM1024, "MLKEM1024 (pqdr)"),
+    ];
 
+    let pkis = Alg::ALL.map(Pki::new);
+    let pki = |alg: Alg| &pkis[Alg::ALL.iter().position(|a| *a == alg).expect("alg")];
     let mut cases = Vec::new();
-    for alg in Alg::ALL {
-        let pki = Pki::new(alg);
-        let mut add = |group, group_name, signer| {
-            let (client, server) = pki.mutual(provider(group, signer));
-            let (client, server) = (no_resumption(client), no_tickets(server));
-            let bytes = handshake(&client, &server);
-            cases.push(Case {
-                alg,
-                signer,
-                group,
-                group_name,
-                client,
-                server,
-                server_cert: pki.server.len(),
-                client_cert: pki.client.len(),
-                bytes,
-                times: Vec::new(),
-            });
+    let mut add = |table, baseline, alg: Alg, base, group, group_name: &str| {
+        let pki = pki(alg);
+        let (client, server) = pki.mutual(provider(group, base));
+        let (client, server) = (no_resumption(client), no_tickets(server));
+        let bytes = handshake(&client, &server);
+        let signature = match (alg, base) {
+            (Alg::EcdsaP256, Base::Ring) => "ECDSA-P256 (ring)".to_string(),
+            (Alg::EcdsaP256, _) => "ECDSA-P256 (aws-lc-rs)".to_string(),
+            (alg, Base::AwsLc) => format!("{} (aws-lc-rs)", alg.name()),
+            (alg, _) => format!("{} (pqdr)", alg.name()),
         };
+        cases.push(Case {
+            table,
+            baseline,
+            signature,
+            group: group_name.to_string(),
+            client,
+            server,
+            server_cert: pki.server.len(),
+            client_cert: pki.client.len(),
+            bytes,
+            times: Vec::new(),
+        });
+    };
+    for alg in Alg::ALL {
         for (group, name) in pqdr_groups.iter().chain(&awslc_groups) {
-            add(*group, *name, Signer::Pqdr);
+            add(0, 0, alg, Base::AwsLcPqdr, *group, name);
         }
         if alg != Alg::EcdsaP256 {
             // aws-lc-rs' own ML-DSA (signing and verification), X25519.
-            add(awslc::kx_group::X25519, "X25519", Signer::AwsLc);
+            add(0, 0, alg, Base::AwsLc, x25519, "X25519 (aws-lc-rs)");
         }
     }
+    let ring_baseline = 4 * 11 + 3;
+    for (alg, group, name) in ring_cases {
+        add(1, ring_baseline, alg, Base::Ring, group, name);
+    }
+    assert_eq!(cases[ring_baseline].group, "X25519 (ring)");
 
     let start = Instant::now();
     for _ in 0..rounds {
@@ -223,40 +261,41 @@ fn main() {
     }
     let elapsed = start.elapsed().as_secs_f64();
 
-    let base = cases[0].times.clone();
     println!(
         "rustls 0.23 mutual TLS 1.3, full handshakes in memory; {rounds} rounds x {batch} \
          handshakes per case, {} cases alternating; {elapsed:.0} s",
         cases.len()
     );
-    println!();
-    println!(
-        "| Signature | Group | µs / handshake (median) | ratio to X25519 + ECDSA-P256 (median of per-round ratios) | server / client cert (B) | handshake bytes c→s / s→c |"
-    );
-    println!("|---|---|---:|---:|---:|---:|");
-    for case in &mut cases {
-        let mut ratios: Vec<f64> = case.times.iter().zip(&base).map(|(t, b)| t / b).collect();
-        let sig = match (case.alg, case.signer) {
-            (Alg::EcdsaP256, _) => "ECDSA-P256 (aws-lc-rs)".to_string(),
-            (alg, Signer::Pqdr) => format!("{} (pqdr)", alg.name()),
-            (alg, Signer::AwsLc) => format!("{} (aws-lc-rs)", alg.name()),
-        };
-        let group = if case.group.name() == awslc::kx_group::X25519.name() {
-            "X25519 (aws-lc-rs)".to_string()
-        } else if case.group_name.contains("aws-lc-rs") {
-            case.group_name.to_string()
-        } else {
-            format!("{} (pqdr)", case.group_name)
-        };
+    let times: Vec<Vec<f64>> = cases.iter().map(|c| c.times.clone()).collect();
+    for (table, title) in [
+        (0, "aws-lc-rs base (AEAD, HKDF, ECDSA: aws-lc-rs)"),
+        (
+            1,
+            "pqdr_rustls::provider() (AEAD, HKDF, X25519, ECDSA: ring)",
+        ),
+    ] {
+        println!();
+        println!("{title}");
+        println!();
         println!(
-            "| {sig} | {group} | {:.0} | {:.2} | {} / {} | {} / {} |",
-            median(&mut case.times) * 1e6,
-            median(&mut ratios),
-            case.server_cert,
-            case.client_cert,
-            case.bytes.0,
-            case.bytes.1,
+            "| Signature | Group | µs / handshake (median) | ratio to X25519 + ECDSA-P256 (median of per-round ratios) | server / client cert (B) | handshake bytes c→s / s→c |"
         );
+        println!("|---|---|---:|---:|---:|---:|");
+        for case in cases.iter_mut().filter(|c| c.table == table) {
+            let base = &times[case.baseline];
+            let mut ratios: Vec<f64> = case.times.iter().zip(base).map(|(t, b)| t / b).collect();
+            println!(
+                "| {} | {} | {:.0} | {:.2} | {} / {} | {} / {} |",
+                case.signature,
+                case.group,
+                median(&mut case.times) * 1e6,
+                median(&mut ratios),
+                case.server_cert,
+                case.client_cert,
+                case.bytes.0,
+                case.bytes.1,
+            );
+        }
     }
 }
 
