@@ -9,6 +9,8 @@
 //!
 //! ```sh
 //! cargo run --release -p pqdr-rustls --features aws-lc --example tls_bench [-- ROUNDS BATCH]
+//! # instructions of N handshakes of case CASE (0-based, in table order):
+//! valgrind --tool=callgrind --toggle-collect='*count_loop*' target/release/examples/tls_bench count CASE N
 //! ```
 //!
 //! The main table's cases run on one base provider, rustls' aws-lc-rs one
@@ -166,12 +168,19 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("ROUNDS BATCH"))
-        .collect();
-    let rounds = args.first().copied().unwrap_or(30);
-    let batch = args.get(1).copied().unwrap_or(8);
+    // `ROUNDS BATCH`, or `count CASE N`: N handshakes of case CASE (its
+    // index in the table order, both tables), no timing, for callgrind.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, default: usize| {
+        args.get(i)
+            .map_or(default, |a| a.parse().expect("ROUNDS BATCH | count CASE N"))
+    };
+    let count = args.first().is_some_and(|a| a == "count");
+    let (rounds, batch) = if count {
+        (0, 0)
+    } else {
+        (num(0, 30), num(1, 8))
+    };
 
     use pqdr_rustls as pq;
     let x25519 = awslc::kx_group::X25519;
@@ -248,6 +257,16 @@ fn main() {
         add(1, ring_baseline, alg, Base::Ring, group, name);
     }
     assert_eq!(cases[ring_baseline].group, "X25519 (ring)");
+    if count {
+        let (i, n) = (num(1, 0), num(2, 10));
+        let case = &cases[i];
+        count_loop(case, n);
+        println!(
+            "case {i}: {} | {}: {n} handshakes",
+            case.signature, case.group
+        );
+        return;
+    }
 
     let start = Instant::now();
     for _ in 0..rounds {
@@ -296,6 +315,15 @@ fn main() {
                 case.bytes.1,
             );
         }
+    }
+}
+
+/// `n` handshakes of `case`: the function callgrind counts
+/// (`--toggle-collect='*count_loop*'`), so the set-up is left out.
+#[inline(never)]
+fn count_loop(case: &Case, n: usize) {
+    for _ in 0..n {
+        handshake(&case.client, &case.server);
     }
 }
 
