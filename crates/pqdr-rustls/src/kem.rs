@@ -33,7 +33,7 @@ pub(crate) trait Kem: Send + Sync + 'static {
 }
 
 /// `N` bytes from the operating system's generator, wiped on drop.
-fn random<const N: usize>() -> Result<Zeroizing<[u8; N]>, Error> {
+pub(crate) fn random<const N: usize>() -> Result<Zeroizing<[u8; N]>, Error> {
     let mut seed = Zeroizing::new([0u8; N]);
     getrandom::fill(seed.as_mut()).map_err(|_| Error::FailedToGetRandomBytes)?;
     Ok(seed)

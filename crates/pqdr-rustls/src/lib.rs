@@ -5,6 +5,9 @@
 extern crate alloc;
 
 mod kem;
+mod sign;
+
+pub use sign::{KEY_PROVIDER, ML_DSA_44, ML_DSA_65, ML_DSA_87, SUPPORTED_SIG_ALGS, any_mldsa_key};
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -112,22 +115,32 @@ pub static ALL_KX_GROUPS: &[&dyn SupportedKxGroup] = &[
 
 /// rustls' `ring` provider ([`rustls::crypto::ring::default_provider`]) with
 /// this crate's groups ([`ALL_KX_GROUPS`]) in front of its classical ones
-/// (X25519, P-256, P-384). Everything else — cipher suites (AEAD), HKDF,
-/// signature verification, key loading, randomness — is `ring`'s, unchanged.
+/// (X25519, P-256, P-384), and ML-DSA authentication added: certificate and
+/// CertificateVerify verification through [`SUPPORTED_SIG_ALGS`] (ring's
+/// algorithms and [`ML_DSA_44`], [`ML_DSA_65`], [`ML_DSA_87`]) and RFC 9881
+/// private keys through [`KEY_PROVIDER`]. Everything else — cipher suites
+/// (AEAD), HKDF, the classical signatures, randomness — is `ring`'s,
+/// unchanged.
 ///
 /// A client sends a key share for the first group only (X25519MLKEM768);
 /// a server that supports none of the hybrids answers with a
 /// HelloRetryRequest for a group the client listed (rustls' own behaviour).
 ///
 /// ```
+/// use rustls::SignatureScheme;
+///
 /// let provider = pqdr_rustls::provider();
 /// assert_eq!(u16::from(provider.kx_groups[0].name()), 0x11EC);
 /// assert_eq!(provider.kx_groups.len(), 6 + 3);
+/// let schemes = provider.signature_verification_algorithms.supported_schemes();
+/// assert!(schemes.contains(&SignatureScheme::ML_DSA_65));
 /// ```
 pub fn provider() -> CryptoProvider {
     let mut provider = rustls::crypto::ring::default_provider();
     let mut groups = ALL_KX_GROUPS.to_vec();
     groups.extend(provider.kx_groups);
     provider.kx_groups = groups;
+    provider.signature_verification_algorithms = SUPPORTED_SIG_ALGS;
+    provider.key_provider = KEY_PROVIDER;
     provider
 }

@@ -1,7 +1,9 @@
 //! The crate's tests, one test binary (one link of rustls and the groups):
-//! rustls ↔ rustls in memory (`in_memory`) and live against Go's crypto/tls
-//! (`go_interop`); `common` holds the configurations, certificates and the
-//! tampering group wrapper both use.
+//! rustls ↔ rustls in memory (`in_memory`, and `mldsa` for ML-DSA
+//! authentication) and live against Go's crypto/tls (`go_interop`);
+//! `common` holds the configurations, the PEM test certificates and the
+//! tampering group wrapper, `certs` builds the X.509 test PKIs (ECDSA and
+//! ML-DSA) with x509-cert.
 #![allow(
     unreachable_pub,
     missing_docs,
@@ -9,6 +11,10 @@
     reason = "test code"
 )]
 
+#[cfg(feature = "aws-lc")]
+mod aws_lc;
+mod certs;
 mod common;
 mod go_interop;
 mod in_memory;
+mod mldsa;
