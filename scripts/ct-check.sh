@@ -264,7 +264,11 @@ scan_divisions() {
       FILENAME == ARGV[1] { sym[$1] = $2; next }
       FILENAME == ARGV[2] { slot[$1] = $2; next }
       /^[0-9a-f]+ <.*>:$/ { fn = $0; next }
-      /^\/.*:[0-9]+/      { src = $1; next }
+      /^\/.*:[0-9]+/      {
+        src = $1
+        if (src ~ re && match(src, /\/crates\/[^\/]+\/src\//)) seen[substr(src, RSTART, RLENGTH)] = 1
+        next
+      }
       /\t(div|idiv)[a-z]*[ \t]/ { hit = 1 }
       /\t(call|jmp)[a-z]*[ \t]/ {
         target = ""
@@ -276,7 +280,8 @@ scan_divisions() {
         if (target ~ /^(__u?(div|mod)[sdt]i3|__udivmod[sdt]i4|__aeabi_u?i?l?div(mod)?)$|_div_rem/) { hit = 1; $0 = $0 "  -> " target }
       }
       hit { hit = 0; if (src ~ re && !public(src)) { print src "\t" fn; print "\t" $0; n++ } }
-      END { if (n) { print n " division(s)"; exit 1 } }' "$tmp/syms" "$tmp/relocs" "$tmp/asm" || hits=1
+      END { for (d in seen) print d >> seenfile; if (n) { print n " division(s)"; exit 1 } }' \
+      seenfile="${SCAN_SEEN:-/dev/null}" "$tmp/syms" "$tmp/relocs" "$tmp/asm" || hits=1
   done
   rm -rf "$tmp"
   return $hits
@@ -290,11 +295,22 @@ echo "$out" | grep -qE $'\t(div|idiv)' \
   || { echo "$out"; echo "division scan is blind: the canary's divisions were not found"; exit 1; }
 echo "division scan canary: both divisions found (as they must be)"
 
-if ! scan_divisions '/crates/(mlkem|mldsa|mceliece|ntrup|common|hybrid|pqdr-ratchet|keccak)/src/' \
+# The crates whose sources are scanned; each must appear in the binaries'
+# line tables (a folder rename once left this regex matching one crate only:
+# the check below fails if any listed crate is not seen).
+scanned="mlkem mldsa mceliece ntrup common hybrid ratchet keccak hpke ssh-kex"
+export SCAN_SEEN="$CARGO_TARGET_DIR/division-scan-seen.txt"
+: >"$SCAN_SEEN"
+if ! scan_divisions "/crates/pqdr-($(echo $scanned | tr ' ' '|'))/src/" \
        "$CARGO_TARGET_DIR"/release/deps/ct_valgrind-*; then
   echo "division scan: FAILED"; exit 1
 fi
-echo "division scan: clean"
+for c in $scanned; do
+  grep -qx "/crates/pqdr-$c/src/" "$SCAN_SEEN" \
+    || { echo "division scan: no source line of crates/pqdr-$c in the binaries (stale crate list?)"; exit 1; }
+done
+unset SCAN_SEEN
+echo "division scan: clean ($(echo $scanned | wc -w) crates' sources seen in the line tables)"
 
 # pqdr-handshake. Its tests/ct_valgrind.rs (whole handshakes of every suite
 # with sigma, static keys, X25519 scalars, psk, biscuit/cookie secrets and the
