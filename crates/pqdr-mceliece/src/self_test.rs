@@ -22,7 +22,7 @@
 //! earlier, rejected attempts are left out: `FixedWeight` depends only on the
 //! attempt it accepts), one string per (n, t). The digests are those of that
 //! record's `pk ‖ sk`, `ct ‖ ss` and `ss` (round 4; the `.rsp` files are not
-//! stored, so `tests/self_test.rs` regenerates record 0 and checks its SHA-256
+//! stored, so `tests/mceliece/self_test.rs` regenerates record 0 and checks its SHA-256
 //! against PQClean's `nistkat-sha256` in `vectors/kat-checksums.json`). The `pc`
 //! sets share their base set's key generation; their `C1 = H(2, e)` and
 //! `K = H(1, e, C)` are recomputed in the test from the official `e` and

@@ -1,5 +1,5 @@
 //! The known-answer data of every parameter set (record 0 of the NIST KAT
-//! files; `tests/self_test.rs` re-derives and checks every value): δ, the
+//! files; `tests/mceliece/self_test.rs` re-derives and checks every value): δ, the
 //! bytes `FixedWeight` draws for each (n, t), and the digests
 //! `SHAKE256(x)` (32 bytes) of the official outputs.
 

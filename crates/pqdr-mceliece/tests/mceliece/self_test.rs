@@ -25,9 +25,7 @@
 //! About 10 key generations for the records plus 20 for `self_test()`.
 #![cfg(all(feature = "self-test", feature = "alloc"))]
 
-mod common;
-
-use common::boxed_array;
+use crate::common::boxed_array;
 use pqdr_common::hex::encode as hex;
 use pqdr_kat::{Drbg, rsp};
 use pqdr_mceliece::self_test::known_answers;
@@ -305,7 +303,7 @@ fn pairwise_consistency_through_the_public_api() {
     let (dk_a, ek_a) = k::generate_deterministic(&[1; 32]);
     let mut pk_b = boxed_array::<{ k::ENCAPSULATION_KEY_SIZE }>();
     let mut sk_b = boxed_array::<{ k::DECAPSULATION_KEY_SIZE }>();
-    k::generate_into(&mut pk_b, &mut sk_b, &mut common::TestRng(5));
+    k::generate_into(&mut pk_b, &mut sk_b, &mut crate::common::TestRng(5));
     assert_eq!(
         pairwise_consistency::<k::Set>(ek_a.as_bytes(), dk_a.as_bytes()),
         Ok(())

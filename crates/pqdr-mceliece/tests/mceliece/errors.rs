@@ -4,9 +4,7 @@
 //! submission's (spec §7 parameter sets; pc: C1 adds 32 bytes).
 #![allow(clippy::unwrap_used, reason = "tests")]
 
-mod common;
-
-use common::TestRng;
+use crate::common::TestRng;
 use pqdr_mceliece::{Error, mceliece348864, mceliece348864pc, mceliece460896, mceliece6960119};
 
 /// A sentence: a capital first letter, one final full stop, no line break.

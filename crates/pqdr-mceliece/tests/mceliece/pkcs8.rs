@@ -15,9 +15,7 @@
 #![cfg(all(feature = "pkcs8", feature = "alloc"))]
 #![allow(clippy::unwrap_used, reason = "tests")]
 
-mod common;
-
-use common::TestRng;
+use crate::common::TestRng;
 use pqdr_common::test_support::{
     assert_truncations_and_trailing_rejected, pkcs8_der, pkcs8_v2_der, spki_der, tlv,
     with_null_parameters,
@@ -91,7 +89,7 @@ fn bouncycastle_pair<P: ParameterSet>(priv_der: &[u8], pub_der: &[u8]) {
 
 macro_rules! bc_file {
     ($name:literal) => {
-        include_bytes!(concat!("../../../vectors/pkcs8/bouncycastle/", $name))
+        include_bytes!(concat!("../../../../vectors/pkcs8/bouncycastle/", $name))
     };
 }
 

@@ -1,9 +1,7 @@
 //! The RustCrypto `kem` 0.3 traits, used generically.
 #![cfg(feature = "kem")]
 
-mod common;
-
-use common::TestRng;
+use crate::common::TestRng;
 use kem::{Decapsulate, Decapsulator, Encapsulate, Kem, KeyExport, TryDecapsulate, TryKeyInit};
 
 fn generic_roundtrip<K: Kem>() {

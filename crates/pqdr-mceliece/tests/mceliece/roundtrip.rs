@@ -1,8 +1,6 @@
 //! Round trip, implicit rejection, and input validation for every parameter set.
 
-mod common;
-
-use common::{TestRng, boxed_array};
+use crate::common::{TestRng, boxed_array};
 use pqdr_mceliece::{Buf, Ciphertext, DecapsulationKey, EncapsulationKey, Error, ParameterSet};
 
 fn roundtrip<P: ParameterSet>(seed: u64) {

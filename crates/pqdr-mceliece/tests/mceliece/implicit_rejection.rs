@@ -15,9 +15,7 @@
 //! This replaces the weaker check in `roundtrip.rs` that a rejected
 //! ciphertext's key only differs from the real one and repeats.
 
-mod common;
-
-use common::{TestRng, random_key_and_ciphertext};
+use crate::common::{TestRng, random_key_and_ciphertext};
 use pqdr_mceliece::{Buf, Ciphertext, DecapsulationKey, ParameterSet};
 use shake::{ExtendableOutput, Update, XofReader};
 
