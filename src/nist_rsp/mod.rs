@@ -52,6 +52,8 @@ pub fn sign_algorithms() -> Vec<&'static SignAlg> {
     let mut v: Vec<&'static SignAlg> = Vec::new();
     #[cfg(feature = "mldsa")]
     v.extend(mldsa::ALGORITHMS);
+    #[cfg(feature = "dilithium-r3")]
+    v.extend(mldsa::DILITHIUM_R3);
     v
 }
 

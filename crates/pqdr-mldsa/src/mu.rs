@@ -3,8 +3,22 @@
 //! internal interface (M′ given) and HashML-DSA (Algorithms 4 and 5).
 
 use crate::error::{Error, Object, check_length};
+use crate::params::ParameterSet;
 use crate::prehash::PreHash;
 use pqdr_keccak::Shake256;
+
+/// A compile-time refusal of the FIPS 204 message formats (context,
+/// HashML-DSA) on a legacy round-3.1 Dilithium set, whose μ is H(tr‖M):
+/// `pqdr_mldsa::dilithium_r3` signs and verifies those.
+#[inline(always)]
+fn not_round3<P: ParameterSet>() {
+    const {
+        assert!(
+            !P::ROUND3,
+            "round-3.1 Dilithium has no context or pre-hash: use pqdr_mldsa::dilithium_r3"
+        );
+    }
+}
 
 /// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
 fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
@@ -14,7 +28,8 @@ fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
 /// A SHAKE256 state that has absorbed tr‖0‖|ctx|‖ctx (pure ML-DSA, FIPS 204
 /// Algorithms 2 and 3: M′ = 0‖|ctx|‖ctx‖M).
 #[inline]
-pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
+pub(crate) fn pure_prefix<P: ParameterSet>(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
+    not_round3::<P>();
     let n = ctx_len(ctx)?;
     let mut x = Shake256::default();
     x.absorb(tr);
@@ -25,12 +40,13 @@ pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> 
 
 /// μ for HashML-DSA (FIPS 204 Algorithms 4 and 5):
 /// M′ = 1‖|ctx|‖ctx‖OID‖PH(M).
-pub(crate) fn prehash_mu(
+pub(crate) fn prehash_mu<P: ParameterSet>(
     tr: &[u8; 64],
     ph: PreHash,
     digest: &[u8],
     ctx: &[u8],
 ) -> Result<[u8; 64], Error> {
+    not_round3::<P>();
     let n = ctx_len(ctx)?;
     check_length(Object::Digest, ph.digest_size(), digest.len())?;
     let mut x = Shake256::default();
@@ -44,8 +60,12 @@ pub(crate) fn prehash_mu(
 
 /// μ for pure ML-DSA (FIPS 204 Algorithms 2 and 3): M′ = 0‖|ctx|‖ctx‖msg.
 #[inline]
-pub(crate) fn pure_mu(tr: &[u8; 64], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
-    let mut x = pure_prefix(tr, ctx)?;
+pub(crate) fn pure_mu<P: ParameterSet>(
+    tr: &[u8; 64],
+    msg: &[u8],
+    ctx: &[u8],
+) -> Result<[u8; 64], Error> {
+    let mut x = pure_prefix::<P>(tr, ctx)?;
     x.absorb(msg);
     Ok(finish_mu(x))
 }

@@ -21,7 +21,7 @@ impl<P: ParameterSet> SigningKey<P> {
     pub fn signer(&self, ctx: &[u8]) -> Result<MessageSigner<'_, P>, Error> {
         Ok(MessageSigner {
             key: self,
-            mu: pure_prefix(&self.verifying_key().tr, ctx)?,
+            mu: pure_prefix::<P>(&self.verifying_key().tr, ctx)?,
         })
     }
 }
@@ -35,7 +35,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     pub fn verifier(&self, ctx: &[u8]) -> Result<MessageVerifier<'_, P>, Error> {
         Ok(MessageVerifier {
             key: self,
-            mu: pure_prefix(&self.tr, ctx)?,
+            mu: pure_prefix::<P>(&self.tr, ctx)?,
         })
     }
 }
