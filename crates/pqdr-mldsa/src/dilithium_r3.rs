@@ -18,7 +18,13 @@
 //!   default; FIPS 204 mixes in 32 random bytes).
 //!
 //! The FIPS 204 message formats (`sign(msg, ctx)`, `sign_prehash`, …) do not
-//! compile on these sets; use the functions here.
+//! compile on these sets; use the functions here:
+//!
+//! ```compile_fail
+//! use pqdr_mldsa::dilithium_r3::{self, Dilithium2};
+//! let (sk, _) = dilithium_r3::generate_deterministic::<Dilithium2>(&[0; 32]);
+//! let _ = sk.sign_deterministic(b"FIPS 204 context form", b"");
+//! ```
 //!
 //! ```
 //! use pqdr_mldsa::dilithium_r3::{self, Dilithium3};
