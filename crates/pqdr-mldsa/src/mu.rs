@@ -9,9 +9,11 @@ use pqdr_keccak::Shake256;
 
 /// A compile-time refusal of the FIPS 204 message formats (context,
 /// HashML-DSA) on a legacy round-3.1 Dilithium set, whose μ is H(tr‖M):
-/// `pqdr_mldsa::dilithium_r3` signs and verifies those.
+/// `pqdr_mldsa::dilithium_r3` signs and verifies those. Called before
+/// [`pure_mu`], [`pure_prefix`] and [`prehash_mu`] by the generic callers; it
+/// generates no code.
 #[inline(always)]
-fn not_round3<P: ParameterSet>() {
+pub(crate) fn not_round3<P: ParameterSet>() {
     const {
         assert!(
             !P::ROUND3,
@@ -28,8 +30,7 @@ fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
 /// A SHAKE256 state that has absorbed tr‖0‖|ctx|‖ctx (pure ML-DSA, FIPS 204
 /// Algorithms 2 and 3: M′ = 0‖|ctx|‖ctx‖M).
 #[inline]
-pub(crate) fn pure_prefix<P: ParameterSet>(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
-    not_round3::<P>();
+pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
     let n = ctx_len(ctx)?;
     let mut x = Shake256::default();
     x.absorb(tr);
@@ -40,13 +41,12 @@ pub(crate) fn pure_prefix<P: ParameterSet>(tr: &[u8; 64], ctx: &[u8]) -> Result<
 
 /// μ for HashML-DSA (FIPS 204 Algorithms 4 and 5):
 /// M′ = 1‖|ctx|‖ctx‖OID‖PH(M).
-pub(crate) fn prehash_mu<P: ParameterSet>(
+pub(crate) fn prehash_mu(
     tr: &[u8; 64],
     ph: PreHash,
     digest: &[u8],
     ctx: &[u8],
 ) -> Result<[u8; 64], Error> {
-    not_round3::<P>();
     let n = ctx_len(ctx)?;
     check_length(Object::Digest, ph.digest_size(), digest.len())?;
     let mut x = Shake256::default();
@@ -60,12 +60,8 @@ pub(crate) fn prehash_mu<P: ParameterSet>(
 
 /// μ for pure ML-DSA (FIPS 204 Algorithms 2 and 3): M′ = 0‖|ctx|‖ctx‖msg.
 #[inline]
-pub(crate) fn pure_mu<P: ParameterSet>(
-    tr: &[u8; 64],
-    msg: &[u8],
-    ctx: &[u8],
-) -> Result<[u8; 64], Error> {
-    let mut x = pure_prefix::<P>(tr, ctx)?;
+pub(crate) fn pure_mu(tr: &[u8; 64], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+    let mut x = pure_prefix(tr, ctx)?;
     x.absorb(msg);
     Ok(finish_mu(x))
 }

@@ -149,7 +149,8 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// `ctx` is longer than 255 bytes.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
-        pure_mu::<P>(&self.tr, msg, ctx)
+        crate::mu::not_round3::<P>();
+        pure_mu(&self.tr, msg, ctx)
     }
 }
 
@@ -305,7 +306,8 @@ macro_rules! signing_methods {
                 ctx: &[u8],
                 rnd: &[u8; 32],
             ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
-                Ok(self.sign_mu(&$crate::mu::pure_mu::<P>(&self.$($tr).+, msg, ctx)?, rnd))
+                $crate::mu::not_round3::<P>();
+                Ok(self.sign_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, rnd))
             }
 
             /// [`sign_with_rnd`](Self::sign_with_rnd) into the caller's `sig`
@@ -324,7 +326,8 @@ macro_rules! signing_methods {
                 rnd: &[u8; 32],
                 sig: &mut $crate::types::Signature<P>,
             ) -> Result<(), $crate::error::Error> {
-                let mu = $crate::mu::pure_mu::<P>(&self.$($tr).+, msg, ctx)?;
+                $crate::mu::not_round3::<P>();
+                let mu = $crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?;
                 self.sign_mu_into(&mu, rnd, sig);
                 Ok(())
             }
@@ -373,7 +376,8 @@ macro_rules! signing_methods {
                 ctx: &[u8],
                 rnd: &[u8; 32],
             ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
-                Ok(self.sign_mu(&$crate::mu::prehash_mu::<P>(&self.$($tr).+, ph, digest, ctx)?, rnd))
+                $crate::mu::not_round3::<P>();
+                Ok(self.sign_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, rnd))
             }
         }
     };
@@ -398,7 +402,8 @@ macro_rules! verifying_methods {
                 ctx: &[u8],
                 sig: &$crate::types::Signature<P>,
             ) -> Result<(), $crate::error::Error> {
-                self.verify_mu(&$crate::mu::pure_mu::<P>(&self.$($tr).+, msg, ctx)?, sig)
+                $crate::mu::not_round3::<P>();
+                self.verify_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, sig)
             }
 
             /// `ML-DSA.Verify_internal` (FIPS 204 Algorithm 8) on the formatted message M′.
@@ -425,7 +430,8 @@ macro_rules! verifying_methods {
                 ctx: &[u8],
                 sig: &$crate::types::Signature<P>,
             ) -> Result<(), $crate::error::Error> {
-                self.verify_mu(&$crate::mu::prehash_mu::<P>(&self.$($tr).+, ph, digest, ctx)?, sig)
+                $crate::mu::not_round3::<P>();
+                self.verify_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, sig)
             }
         }
     };
