@@ -38,6 +38,14 @@ else
   echo "no Go >= 1.24: regeneration check skipped (the committed vectors are still tested)"
 fi
 
+step "X25519Kyber768Draft00 (legacy, TLS 0x6399) vectors regenerate from Cloudflare CIRCL (interop/go-circl), when Go >= 1.24 and the Go module proxy are reachable"
+if command -v go >/dev/null && go version | grep -qE 'go1\.(2[4-9]|[3-9][0-9])' \
+    && (cd interop/go-circl && go mod download) >/dev/null 2>&1; then
+  (cd interop/go-circl && go run ./x25519kyber768draft00) | diff - vectors/hybrid/x25519kyber768draft00-circl.json && echo "CIRCL vectors: identical"
+else
+  echo "no Go >= 1.24 or no CIRCL module: regeneration check skipped (the committed vectors are still tested)"
+fi
+
 step "BouncyCastle 1.87 interop (interop/bouncycastle): keys, ciphertexts, signatures and key files, both directions, every shared set"
 scripts/bc-interop.sh | grep -v "^ok "
 

@@ -127,6 +127,10 @@ for d in crates/*/; do
     if grep -q '^self-test *=' "$d/Cargo.toml"; then f+=("$name/self-test"); fi
     # PKCS#8 private-key decoding and encoding run under valgrind too.
     if grep -q '^pkcs8 *=' "$d/Cargo.toml"; then f+=("$name/pkcs8"); fi
+    # The legacy round-3 schemes (issue #32) share the checked cores.
+    for lf in kyber-r3 dilithium-r3 x25519-kyber768-draft00; do
+      if grep -q "^$lf *=" "$d/Cargo.toml"; then f+=("$name/$lf"); fi
+    done
     if [ "$own_default" = 1 ]; then feats_default+=("${f[@]}"); else feats+=("${f[@]}"); fi
   fi
 done

@@ -37,6 +37,8 @@ pub fn kem_algorithms() -> Vec<&'static KemAlg> {
     let mut v: Vec<&'static KemAlg> = Vec::new();
     #[cfg(feature = "mlkem")]
     v.extend(mlkem::ALGORITHMS);
+    #[cfg(feature = "kyber-r3")]
+    v.extend(mlkem::KYBER_R3);
     #[cfg(feature = "ntrup")]
     v.extend(ntrup::ALGORITHMS);
     #[cfg(feature = "mceliece")]
@@ -50,6 +52,8 @@ pub fn sign_algorithms() -> Vec<&'static SignAlg> {
     let mut v: Vec<&'static SignAlg> = Vec::new();
     #[cfg(feature = "mldsa")]
     v.extend(mldsa::ALGORITHMS);
+    #[cfg(feature = "dilithium-r3")]
+    v.extend(mldsa::DILITHIUM_R3);
     v
 }
 

@@ -27,6 +27,8 @@ mod tls;
 #[cfg(feature = "kem")]
 mod traits;
 mod x25519;
+#[cfg(feature = "x25519-kyber768-draft00")]
+pub mod x25519_kyber768_draft00;
 pub mod x25519_mlkem768;
 pub mod xwing;
 

@@ -129,6 +129,53 @@ fn tls_exchange_is_constant_time() {
     }
 }
 
+/// LEGACY X25519Kyber768Draft00 (feature `x25519-kyber768-draft00`): the
+/// same three sides as X25519MLKEM768, X25519 first, round-3 Kyber768.
+#[cfg(feature = "x25519-kyber768-draft00")]
+#[test]
+fn x25519_kyber768_draft00_exchange_is_constant_time() {
+    use pqdr_hybrid::x25519_kyber768_draft00::{self as xk, ClientSecret, ServerShare};
+    let client_ref = ClientSecret::from_seed(&[0x66; xk::CLIENT_SEED_SIZE]);
+    let (reply_ref, ss_ref) =
+        xk::server_respond_deterministic(client_ref.share(), &[0x77; xk::SERVER_SEED_SIZE])
+            .expect("valid");
+    let mut client_seed = [0x66u8; xk::CLIENT_SEED_SIZE];
+    let mut server_seed = [0x77u8; xk::SERVER_SEED_SIZE];
+    classify(&mut client_seed);
+    classify(&mut server_seed);
+    let client = ClientSecret::from_seed(&client_seed);
+    let mut share = *client.share().as_bytes();
+    declassify(&mut share);
+    assert_eq!(&share, client_ref.share().as_bytes());
+    let (reply, ss_server) =
+        xk::server_respond_deterministic(client_ref.share(), &server_seed).expect("valid share");
+    let mut reply_bytes = *reply.as_bytes();
+    let mut ss_bytes = *ss_server.as_bytes();
+    declassify(&mut reply_bytes);
+    declassify(&mut ss_bytes);
+    assert_eq!(&reply_bytes, reply_ref.as_bytes());
+    assert_eq!(&ss_bytes, ss_ref.as_bytes());
+    for tamper in [false, true] {
+        let mut server_share = *reply_ref.as_bytes();
+        if tamper {
+            server_share[40] ^= 0x10;
+        }
+        let expected = *client_ref
+            .finish(&ServerShare::from_array(&server_share))
+            .expect("valid")
+            .as_bytes();
+        // The Kyber ciphertext (after the 32-byte X25519 key) marked secret.
+        classify(&mut server_share[32..]);
+        let mut ss = *client
+            .finish(&ServerShare::from_array(&server_share))
+            .expect("valid")
+            .as_bytes();
+        declassify(&mut ss);
+        assert_eq!(ss, expected);
+        assert_eq!(&ss == ss_ref.as_bytes(), !tamper);
+    }
+}
+
 /// SecP256r1MLKEM768 (feature `p256`): client key generation (ML-KEM and
 /// the FIPS 186-5 A.2.1 scalar reduction, `d·G`), the server's side and the
 /// client's side with secret randomness, as for X25519MLKEM768. The P-256

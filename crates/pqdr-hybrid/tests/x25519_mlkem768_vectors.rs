@@ -154,3 +154,81 @@ fn flipped_vector_byte_is_detected() {
     v.server_error = Some(Error::LowOrderPoint); // it is the ek check that fails
     assert!(check(&v).is_err());
 }
+
+/// LEGACY X25519Kyber768Draft00 (TLS 0x6399, feature
+/// `x25519-kyber768-draft00`) against Cloudflare's CIRCL v1.6.5:
+/// `vectors/hybrid/x25519kyber768draft00-circl.json`, written by
+/// `interop/go-circl/x25519kyber768draft00` (round-3 Kyber768 and X25519 of
+/// CIRCL for the parts, its `hybrid.Kyber768X25519` scheme checking the
+/// layout and every secret). 3 valid exchanges and 1 modified Kyber
+/// ciphertext (the client's implicit-rejection secret).
+#[cfg(feature = "x25519-kyber768-draft00")]
+mod x25519_kyber768_draft00 {
+    use super::common::{hex, hex_array};
+    use pqdr_hybrid::Error;
+    use pqdr_hybrid::x25519_kyber768_draft00::{
+        self as xk, ClientSecret, ClientShare, ServerShare, server_respond_deterministic,
+    };
+
+    const CIRCL: &str = include_str!("../../../vectors/hybrid/x25519kyber768draft00-circl.json");
+
+    #[test]
+    fn circl_vectors() {
+        let v: serde_json::Value = serde_json::from_str(CIRCL).expect("json");
+        let mut n = 0;
+        for e in v["vectors"].as_array().expect("array") {
+            let s = |k: &str| e[k].as_str().expect(k);
+            let client = ClientSecret::from_seed(&hex_array(s("client_seed")));
+            assert_eq!(client.share().as_bytes()[..], hex(s("client_share"))[..]);
+            let share = ClientShare::from_slice(&hex(s("client_share"))).expect("length");
+            let (server, ss) =
+                server_respond_deterministic(&share, &hex_array(s("server_seed"))).expect("valid");
+            let want_server = hex(s("server_share"));
+            let want_ss = hex(s("shared_secret"));
+            if s("comment") == "valid exchange" {
+                assert_eq!(server.as_bytes()[..], want_server[..]);
+                assert_eq!(ss.as_bytes()[..], want_ss[..]);
+            }
+            let got = client
+                .finish(&ServerShare::from_slice(&want_server).expect("length"))
+                .expect("not low order");
+            assert_eq!(got.as_bytes()[..], want_ss[..], "{}", s("comment"));
+            n += 1;
+        }
+        assert_eq!(n, 4);
+    }
+
+    #[test]
+    fn refusals_are_typed_errors() {
+        let client = ClientSecret::from_seed(&[9; xk::CLIENT_SEED_SIZE]);
+        assert!(matches!(
+            ClientShare::from_slice(&[0; 1215]),
+            Err(Error::Length {
+                expected: 1216,
+                actual: 1215,
+                ..
+            })
+        ));
+        // A low-order X25519 point (u = 0) from either side.
+        let mut bad = *client.share().as_bytes();
+        bad[..32].fill(0);
+        assert_eq!(
+            server_respond_deterministic(&ClientShare::from_array(&bad), &[1; 64]).err(),
+            Some(Error::LowOrderPoint)
+        );
+        let (server, _) = server_respond_deterministic(client.share(), &[1; 64]).expect("valid");
+        let mut bad = *server.as_bytes();
+        bad[..32].fill(0);
+        assert_eq!(
+            client.finish(&ServerShare::from_array(&bad)).err(),
+            Some(Error::LowOrderPoint)
+        );
+        // A Kyber coefficient ≥ q.
+        let mut bad = *client.share().as_bytes();
+        bad[32..34].fill(0xff);
+        assert_eq!(
+            server_respond_deterministic(&ClientShare::from_array(&bad), &[1; 64]).err(),
+            Some(Error::InvalidKey)
+        );
+    }
+}

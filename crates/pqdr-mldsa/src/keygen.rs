@@ -24,20 +24,25 @@ impl SkLayout {
     pub(crate) const RHO: usize = 0;
     pub(crate) const KEY: usize = 32;
     pub(crate) const TR: usize = 64;
-    pub(crate) const S1: usize = 128;
+}
+
+/// Offset of s1 in the secret key, after ρ, K and tr (FIPS 204 Algorithm 24:
+/// 128, with a 64-byte tr; round-3.1 Dilithium: 96, with a 32-byte tr).
+const fn s1_start<P: ParameterSet>() -> usize {
+    SkLayout::TR + P::TR_SIZE
 }
 
 /// Offsets of s1_i, s2_i and t0_i inside `skEncode(ρ, K, tr, s1, s2, t0)`
 /// (FIPS 204 Algorithm 24).
 pub(crate) fn s1_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
-    SkLayout::S1 + i * P::S_POLY_SIZE..SkLayout::S1 + (i + 1) * P::S_POLY_SIZE
+    s1_start::<P>() + i * P::S_POLY_SIZE..s1_start::<P>() + (i + 1) * P::S_POLY_SIZE
 }
 pub(crate) fn s2_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
-    let start = SkLayout::S1 + (P::L + i) * P::S_POLY_SIZE;
+    let start = s1_start::<P>() + (P::L + i) * P::S_POLY_SIZE;
     start..start + P::S_POLY_SIZE
 }
 pub(crate) fn t0_range<P: ParameterSet>(i: usize) -> core::ops::Range<usize> {
-    let start = SkLayout::S1 + (P::L + P::K) * P::S_POLY_SIZE + i * T0_POLY_SIZE;
+    let start = s1_start::<P>() + (P::L + P::K) * P::S_POLY_SIZE + i * T0_POLY_SIZE;
     start..start + T0_POLY_SIZE
 }
 /// Offset of t1_i inside `pkEncode(ρ, t1)` (FIPS 204 Algorithm 22).
@@ -76,7 +81,12 @@ pub(crate) fn keygen_internal<P: ParameterSet>(
     sk: &mut P::SkBytes,
 ) {
     let mut seeds = Zeroizing::new([0u8; 128]);
-    h(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
+    if P::ROUND3 {
+        // Round-3.1 Dilithium (v3.1 Fig. 4, line 2): (ρ, ρ', K) ← H(ζ).
+        h(&[xi], &mut seeds[..]);
+    } else {
+        h(&[xi, &[P::K as u8, P::L as u8]], &mut seeds[..]);
+    }
     let sk_b = sk.as_mut();
     sk_b[SkLayout::RHO..SkLayout::RHO + 32].copy_from_slice(&seeds[..32]);
     sk_b[SkLayout::KEY..SkLayout::KEY + 32].copy_from_slice(&seeds[96..128]);
@@ -151,10 +161,10 @@ pub(crate) fn derive_t<P: ParameterSet>(
     // t1 is public (it is the public key).
     hook::declassify(pk.as_mut());
     let mut tr = [0u8; 64];
-    h(&[pk.as_ref()], &mut tr);
-    let tr_field = &mut sk.as_mut()[SkLayout::TR..SkLayout::TR + 64];
+    h(&[pk.as_ref()], &mut tr[..P::TR_SIZE]);
+    let tr_field = &mut sk.as_mut()[SkLayout::TR..SkLayout::TR + P::TR_SIZE];
     if write {
-        tr_field.copy_from_slice(&tr);
+        tr_field.copy_from_slice(&tr[..P::TR_SIZE]);
     } else {
         for (x, y) in tr.iter().zip(tr_field.iter()) {
             diff |= u32::from(x ^ y);

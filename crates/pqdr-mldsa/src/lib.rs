@@ -23,6 +23,8 @@ mod arch;
 #[cfg(feature = "pkcs8")]
 mod asn1;
 mod ct;
+#[cfg(feature = "dilithium-r3")]
+pub mod dilithium_r3;
 mod encode;
 mod error;
 mod expanded;

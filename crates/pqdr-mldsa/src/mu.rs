@@ -3,8 +3,24 @@
 //! internal interface (M′ given) and HashML-DSA (Algorithms 4 and 5).
 
 use crate::error::{Error, Object, check_length};
+use crate::params::ParameterSet;
 use crate::prehash::PreHash;
 use pqdr_keccak::Shake256;
+
+/// A compile-time refusal of the FIPS 204 message formats (context,
+/// HashML-DSA) on a legacy round-3.1 Dilithium set, whose μ is H(tr‖M):
+/// `pqdr_mldsa::dilithium_r3` signs and verifies those. Called before
+/// [`pure_mu`], [`pure_prefix`] and [`prehash_mu`] by the generic callers; it
+/// generates no code.
+#[inline(always)]
+pub(crate) fn not_round3<P: ParameterSet>() {
+    const {
+        assert!(
+            !P::ROUND3,
+            "round-3.1 Dilithium has no context or pre-hash: use pqdr_mldsa::dilithium_r3"
+        );
+    }
+}
 
 /// Checks the context length (FIPS 204 Algorithms 2–5: at most 255 bytes).
 fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {

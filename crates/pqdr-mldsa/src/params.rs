@@ -95,6 +95,14 @@ pub trait ParameterSet:
     const OMEGA: usize;
     /// λ/4: bytes of the commitment hash c̃.
     const C_TILDE_SIZE: usize;
+    /// Bytes of tr = H(pk) in the secret key: 64 (FIPS 204); 32 for the
+    /// legacy round-3.1 Dilithium sets (feature `dilithium-r3`).
+    #[doc(hidden)]
+    const TR_SIZE: usize = 64;
+    /// The legacy round-3.1 Dilithium sets (feature `dilithium-r3`): key
+    /// generation hashes ξ alone, signing derives ρ'' = H(K‖μ) (no rnd).
+    #[doc(hidden)]
+    const ROUND3: bool = false;
     /// Encoded public key (FIPS 204 Algorithm 22).
     type VkBytes: ByteArray;
     /// Encoded secret key (FIPS 204 Algorithm 24).
@@ -125,8 +133,10 @@ pub trait ParameterSet:
     const W1_POLY_SIZE: usize = 32 * Self::W1_BITS as usize;
     /// Public key size: 32 + 320·k (FIPS 204 Table 2).
     const VK_SIZE: usize = 32 + T1_POLY_SIZE * Self::K;
-    /// Secret key size: 128 + 32·((k + l)·bitlen(2η) + 13k) (FIPS 204 Table 2).
-    const SK_SIZE: usize = 128 + (Self::K + Self::L) * Self::S_POLY_SIZE + T0_POLY_SIZE * Self::K;
+    /// Secret key size: 128 + 32·((k + l)·bitlen(2η) + 13k) (FIPS 204 Table 2;
+    /// 96 + … with the 32-byte tr of round-3.1 Dilithium).
+    const SK_SIZE: usize =
+        64 + Self::TR_SIZE + (Self::K + Self::L) * Self::S_POLY_SIZE + T0_POLY_SIZE * Self::K;
     /// Signature size: λ/4 + l·32·(1 + bitlen(γ1 − 1)) + ω + k (FIPS 204 Table 2).
     const SIG_SIZE: usize =
         Self::C_TILDE_SIZE + Self::L * Self::Z_POLY_SIZE + Self::OMEGA + Self::K;
@@ -136,7 +146,7 @@ macro_rules! parameter_set {
     ($(#[$doc:meta])* $name:ident, $label:literal, k = $k:literal, l = $l:literal, eta = $eta:literal,
      tau = $tau:literal, gamma1_bits = $g1:literal, gamma2 = $g2:expr, omega = $omega:literal,
      lambda = $lambda:literal, vk = $vk:literal, sk = $sk:literal, sig = $sig:literal,
-     w1_bits = $w1:literal) => {
+     w1_bits = $w1:literal $(, round3 = $r3:literal, tr = $tr:literal)?) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $name;
@@ -152,6 +162,10 @@ macro_rules! parameter_set {
             const GAMMA2: i32 = $g2;
             const OMEGA: usize = $omega;
             const C_TILDE_SIZE: usize = $lambda >> 2;
+            $(
+                const ROUND3: bool = $r3;
+                const TR_SIZE: usize = $tr;
+            )?
             type VkBytes = [u8; $vk];
             type SkBytes = [u8; $sk];
             type SigBytes = [u8; $sig];
@@ -191,4 +205,36 @@ parameter_set!(
     MlDsa87, "ML-DSA-87", k = 8, l = 7, eta = 2, tau = 60, gamma1_bits = 19,
     gamma2 = 261_888, // (q − 1)/32
     omega = 75, lambda = 256, vk = 2592, sk = 4896, sig = 4627, w1_bits = 4
+);
+
+// LEGACY round-3.1 Dilithium (specification v3.1, 2021-02-08; feature
+// `dilithium-r3`): the ML-DSA matrices, η, τ, γ1, γ2, ω of the same level,
+// a 32-byte c̃ at every level (v3.1 Table 2: "c̃" is SEEDBYTES = 32 bytes)
+// and a 32-byte tr (v3.1 Fig. 4, tr ∈ {0,1}^256).
+#[cfg(feature = "dilithium-r3")]
+parameter_set!(
+    /// LEGACY Dilithium2 (round 3.1, NIST security level 2): for reading
+    /// and migrating deployed keys and signatures; new systems use ML-DSA-44.
+    Dilithium2, "Dilithium2", k = 4, l = 4, eta = 2, tau = 39, gamma1_bits = 17,
+    gamma2 = 95_232,
+    omega = 80, lambda = 128, vk = 1312, sk = 2528, sig = 2420, w1_bits = 6,
+    round3 = true, tr = 32
+);
+#[cfg(feature = "dilithium-r3")]
+parameter_set!(
+    /// LEGACY Dilithium3 (round 3.1, NIST security level 3): for reading
+    /// and migrating deployed keys and signatures; new systems use ML-DSA-65.
+    Dilithium3, "Dilithium3", k = 6, l = 5, eta = 4, tau = 49, gamma1_bits = 19,
+    gamma2 = 261_888,
+    omega = 55, lambda = 128, vk = 1952, sk = 4000, sig = 3293, w1_bits = 4,
+    round3 = true, tr = 32
+);
+#[cfg(feature = "dilithium-r3")]
+parameter_set!(
+    /// LEGACY Dilithium5 (round 3.1, NIST security level 5): for reading
+    /// and migrating deployed keys and signatures; new systems use ML-DSA-87.
+    Dilithium5, "Dilithium5", k = 8, l = 7, eta = 2, tau = 60, gamma1_bits = 19,
+    gamma2 = 261_888,
+    omega = 75, lambda = 128, vk = 2592, sk = 4864, sig = 4595, w1_bits = 4,
+    round3 = true, tr = 32
 );

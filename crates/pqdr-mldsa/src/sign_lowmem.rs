@@ -108,10 +108,18 @@ fn sign_streaming<P: ParameterSet, const G2: i32>(
     let rho = public_rho(skb);
     // Line 7: ρ'' ← H(K‖rnd‖μ, 64).
     let mut rho_pp = Zeroizing::new([0u8; 64]);
-    h(
-        &[&skb[SkLayout::KEY..SkLayout::KEY + 32], rnd, mu],
-        &mut rho_pp[..],
-    );
+    if P::ROUND3 {
+        // Round-3.1 Dilithium, deterministic (v3.1 Fig. 4, line 12): ρ' ← H(K‖μ).
+        h(
+            &[&skb[SkLayout::KEY..SkLayout::KEY + 32], mu],
+            &mut rho_pp[..],
+        );
+    } else {
+        h(
+            &[&skb[SkLayout::KEY..SkLayout::KEY + 32], rnd, mu],
+            &mut rho_pp[..],
+        );
+    }
     let mut spill = [0u8; SPILL_ROWS * W_ROW];
     let mut hints = [[0u32; N >> 5]; MAX_K];
     let (c_tilde, rest) = sig.as_mut().split_at_mut(P::C_TILDE_SIZE);

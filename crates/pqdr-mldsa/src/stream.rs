@@ -19,6 +19,7 @@ impl<P: ParameterSet> SigningKey<P> {
     /// `ctx` is longer than 255 bytes.
     #[inline]
     pub fn signer(&self, ctx: &[u8]) -> Result<MessageSigner<'_, P>, Error> {
+        crate::mu::not_round3::<P>();
         Ok(MessageSigner {
             key: self,
             mu: pure_prefix(&self.verifying_key().tr, ctx)?,
@@ -33,6 +34,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// `ctx` is longer than 255 bytes.
     pub fn verifier(&self, ctx: &[u8]) -> Result<MessageVerifier<'_, P>, Error> {
+        crate::mu::not_round3::<P>();
         Ok(MessageVerifier {
             key: self,
             mu: pure_prefix(&self.tr, ctx)?,

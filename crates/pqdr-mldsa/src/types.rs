@@ -44,6 +44,19 @@ pub struct Signature<P: ParameterSet> {
     pub(crate) bytes: P::SigBytes,
 }
 
+/// The 64-byte H(pk, 64) a [`VerifyingKey`] caches: the key's tr field
+/// (FIPS 204), or, for round-3.1 Dilithium whose tr field has only 32 bytes
+/// (`P::ROUND3`), hashed anew (its first 32 bytes are that field).
+fn vk_tr<P: ParameterSet>(sk: &[u8], pk: &P::VkBytes) -> [u8; 64] {
+    let mut tr = [0u8; 64];
+    if P::ROUND3 {
+        h(&[pk.as_ref()], &mut tr);
+    } else {
+        tr.copy_from_slice(&sk[SkLayout::TR..SkLayout::TR + 64]);
+    }
+    tr
+}
+
 /// `Ok` for a valid signature.
 pub(crate) fn valid(ok: bool) -> Result<(), Error> {
     if ok {
@@ -136,6 +149,7 @@ impl<P: ParameterSet> VerifyingKey<P> {
     /// # Errors
     /// `ctx` is longer than 255 bytes.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; 64], Error> {
+        crate::mu::not_round3::<P>();
         pure_mu(&self.tr, msg, ctx)
     }
 }
@@ -159,8 +173,7 @@ impl<P: ParameterSet> SigningKey<P> {
         let mut bytes = P::SkBytes::zeroed();
         let mut pk = P::VkBytes::zeroed();
         keygen_internal::<P>(xi, &mut pk, &mut bytes);
-        let mut tr = [0u8; 64];
-        tr.copy_from_slice(&bytes.as_ref()[SkLayout::TR..SkLayout::TR + 64]);
+        let tr = vk_tr::<P>(bytes.as_ref(), &pk);
         Self {
             bytes,
             seed: Some(*xi),
@@ -185,12 +198,8 @@ impl<P: ParameterSet> SigningKey<P> {
             sk.zeroize();
             return Err(Error::InvalidKey);
         }
-        let tr = {
-            let mut t = [0u8; 64];
-            t.copy_from_slice(&sk.as_ref()[SkLayout::TR..SkLayout::TR + 64]);
-            pqdr_ctgrind::hook::declassify(&mut t);
-            t
-        };
+        let mut tr = vk_tr::<P>(sk.as_ref(), &pk);
+        pqdr_ctgrind::hook::declassify(&mut tr);
         Ok(Self {
             bytes: sk,
             seed: None,
@@ -297,6 +306,7 @@ macro_rules! signing_methods {
                 ctx: &[u8],
                 rnd: &[u8; 32],
             ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
+                $crate::mu::not_round3::<P>();
                 Ok(self.sign_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, rnd))
             }
 
@@ -316,6 +326,7 @@ macro_rules! signing_methods {
                 rnd: &[u8; 32],
                 sig: &mut $crate::types::Signature<P>,
             ) -> Result<(), $crate::error::Error> {
+                $crate::mu::not_round3::<P>();
                 let mu = $crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?;
                 self.sign_mu_into(&mu, rnd, sig);
                 Ok(())
@@ -365,6 +376,7 @@ macro_rules! signing_methods {
                 ctx: &[u8],
                 rnd: &[u8; 32],
             ) -> Result<$crate::types::Signature<P>, $crate::error::Error> {
+                $crate::mu::not_round3::<P>();
                 Ok(self.sign_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, rnd))
             }
         }
@@ -390,6 +402,7 @@ macro_rules! verifying_methods {
                 ctx: &[u8],
                 sig: &$crate::types::Signature<P>,
             ) -> Result<(), $crate::error::Error> {
+                $crate::mu::not_round3::<P>();
                 self.verify_mu(&$crate::mu::pure_mu(&self.$($tr).+, msg, ctx)?, sig)
             }
 
@@ -417,6 +430,7 @@ macro_rules! verifying_methods {
                 ctx: &[u8],
                 sig: &$crate::types::Signature<P>,
             ) -> Result<(), $crate::error::Error> {
+                $crate::mu::not_round3::<P>();
                 self.verify_mu(&$crate::mu::prehash_mu(&self.$($tr).+, ph, digest, ctx)?, sig)
             }
         }

@@ -72,6 +72,34 @@ fn keygen_and_sign<P: ParameterSet>() {
     assert!(vk.verify(b"deterministic", b"", &sig).is_ok());
 }
 
+/// LEGACY round-3.1 Dilithium (feature `dilithium-r3`): key generation from
+/// a classified ζ, a secret key re-imported with every byte classified, and
+/// deterministic signing (ρ' = H(K ‖ μ)) with it.
+#[cfg(feature = "dilithium-r3")]
+fn dilithium_r3<P: pqdr_mldsa::dilithium_r3::Round3Set>() {
+    use pqdr_mldsa::dilithium_r3;
+    let mut zeta = [0x3cu8; 32];
+    classify(&mut zeta);
+    let (sk, vk) = dilithium_r3::generate_deterministic::<P>(&zeta);
+    let mut sk_bytes = *sk.as_bytes();
+    classify(sk_bytes.as_mut());
+    let sk2 = SigningKey::<P>::from_array(&sk_bytes).expect("valid key");
+    for round in 0..3u8 {
+        let msg = [round; 100];
+        let sig = dilithium_r3::sign(&sk2, &msg);
+        assert!(dilithium_r3::verify(&vk, &msg, &sig).is_ok());
+    }
+}
+
+#[cfg(feature = "dilithium-r3")]
+#[test]
+fn dilithium_r3_is_constant_time() {
+    use pqdr_mldsa::dilithium_r3::{Dilithium2, Dilithium3, Dilithium5};
+    dilithium_r3::<Dilithium2>();
+    dilithium_r3::<Dilithium3>();
+    dilithium_r3::<Dilithium5>();
+}
+
 /// The byte range of `needle` inside `hay` (test data, before classifying).
 #[cfg(feature = "pkcs8")]
 fn find(hay: &[u8], needle: &[u8]) -> core::ops::Range<usize> {

@@ -36,10 +36,22 @@ pub(crate) fn dk_parts<P: ParameterSet>(dk: &[u8]) -> DkParts<'_> {
 /// Writes the expanded decapsulation key `dk_PKE ‖ ek ‖ H(ek) ‖ z` into `dk`
 /// (`768k + 96` bytes). The encapsulation key is the `ek` part.
 pub(crate) fn keygen_internal<P: ParameterSet>(d: &[u8], z: &[u8], dk: &mut [u8]) {
+    keygen_variant::<P, false>(d, z, dk);
+}
+
+/// The key generation of both FO variants: `K-PKE.KeyGen(d)`, with
+/// `G(d ‖ k)` (ML-KEM) or, with `ROUND3`, `G(d)` (round-3 Kyber, v3.02
+/// Algorithms 4 and 7), then the expanded key `dk_PKE ‖ ek ‖ H(ek) ‖ z` (the
+/// same layout in both).
+pub(crate) fn keygen_variant<P: ParameterSet, const ROUND3: bool>(
+    d: &[u8],
+    z: &[u8],
+    dk: &mut [u8],
+) {
     let (dk_pke, rest) = dk.split_at_mut(POLY12 * P::K);
     let (ek, rest) = rest.split_at_mut(POLY12 * P::K + 32);
     let (hash, z_out) = rest.split_at_mut(32);
-    kpke::keygen::<P>(d, ek, dk_pke);
+    kpke::keygen::<P, ROUND3>(d, ek, dk_pke);
     let mut hash_ek = [0u8; 32];
     h(ek, &mut hash_ek);
     hash.copy_from_slice(&hash_ek);

@@ -179,11 +179,21 @@ const ENCRYPT_NOISE: usize = if X4_BUILD { ENCRYPT_NOISE_X4 } else { 0 };
 /// live in this frame while a row of `Â` is sampled; the noise sampling and
 /// each row's start and end run in their own frames, which are gone by then.
 #[inline(never)]
-pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]) {
+pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
+    d: &[u8],
+    ek: &mut [u8],
+    dk_pke: &mut [u8],
+) {
     const { assert!(64 * P::ETA1 * P::K <= KEYGEN_NOISE_X4) };
     let mut rho = [0u8; 32];
     let mut sigma = Zeroizing::new([0u8; 32]);
-    g(&[d, &[P::K as u8]], &mut rho, &mut sigma);
+    // Line 1: (ρ, σ) ← G(d ‖ k); round-3 Kyber (`ROUND3`, v3.02 Algorithm 4
+    // line 2) hashes d alone.
+    if ROUND3 {
+        g(&[d], &mut rho, &mut sigma);
+    } else {
+        g(&[d, &[P::K as u8]], &mut rho, &mut sigma);
+    }
     // ρ is published as the last 32 bytes of ek, so sampling Â from it is
     // public computation (its rejection loop may branch on the XOF output).
     pqdr_ctgrind::hook::declassify(&mut rho);

@@ -27,6 +27,8 @@ mod field;
 mod hash;
 mod kem;
 mod kpke;
+#[cfg(feature = "kyber-r3")]
+pub mod kyber_r3;
 mod ntt;
 mod params;
 mod poly;

@@ -342,7 +342,7 @@ impl<P: ParameterSet> ZeroizeOnDrop for DecapsulationKey<P> {}
 /// right length is a valid ciphertext (FIPS 203 §7.3 check 1 is the length).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Ciphertext<P: ParameterSet> {
-    bytes: P::CiphertextBytes,
+    pub(crate) bytes: P::CiphertextBytes,
 }
 
 impl<P: ParameterSet> Ciphertext<P> {

@@ -119,6 +119,63 @@ fn decaps_modified_ciphertext_is_constant_time() {
     for_each_set!(decaps(true));
 }
 
+/// LEGACY round-3 Kyber (feature `kyber-r3`): the same secrets classified
+/// (`d`, `z`; the coins; `s`, `z` and the ciphertext), through its own FO
+/// transform (`m = H(coins)`, `KDF(K̄ or z ‖ H(c))`).
+#[cfg(feature = "kyber-r3")]
+fn kyber_r3<P: ParameterSet>(tamper: bool) {
+    use pqdr_mlkem::kyber_r3::DecapsulationKey as Dk;
+    let dk_ref = Dk::<P>::generate_deterministic(&[0x11; 32], &[0x22; 32]);
+    let (mut d, mut z) = ([0x11u8; 32], [0x22u8; 32]);
+    classify(&mut d);
+    classify(&mut z);
+    let mut dk_bytes = Dk::<P>::generate_deterministic(&d, &z)
+        .as_bytes()
+        .as_ref()
+        .to_vec();
+    declassify(&mut dk_bytes[..]);
+    assert_eq!(dk_bytes, dk_ref.as_bytes().as_ref());
+
+    let ek = dk_ref.encapsulation_key();
+    let (ct_ref, ss_ref) = ek.encapsulate_deterministic(&[0x44; 32]);
+    let mut coins = [0x44u8; 32];
+    classify(&mut coins);
+    let (ct, ss) = ek.encapsulate_deterministic(&coins);
+    let mut got = ct.as_bytes().as_ref().to_vec();
+    got.extend_from_slice(ss.as_bytes());
+    declassify(&mut got[..]);
+    assert_eq!(got[..got.len() - 32], *ct_ref.as_bytes().as_ref());
+    assert_eq!(got[got.len() - 32..], *ss_ref.as_bytes());
+
+    let mut ct_bytes = ct_ref.as_bytes().as_ref().to_vec();
+    if tamper {
+        ct_bytes[17] ^= 0x04;
+    }
+    let expected = *dk_ref
+        .decapsulate(&Ciphertext::<P>::from_slice(&ct_bytes).expect("length"))
+        .as_bytes();
+    assert_eq!(expected == *ss_ref.as_bytes(), !tamper);
+    let dk_pke_len = 384 * P::K;
+    let z_at = dk_bytes.len() - 32;
+    classify(&mut dk_bytes[..dk_pke_len]);
+    classify(&mut dk_bytes[z_at..]);
+    classify(&mut ct_bytes[..]);
+    let dk = Dk::<P>::from_slice(&dk_bytes).expect("valid key");
+    let mut ss = *dk
+        .decapsulate(&Ciphertext::<P>::from_slice(&ct_bytes).expect("length"))
+        .as_bytes();
+    declassify(&mut ss);
+    assert_eq!(ss, expected);
+}
+
+#[cfg(feature = "kyber-r3")]
+#[test]
+fn kyber_r3_is_constant_time() {
+    assert_avx2_is_checked();
+    for_each_set!(kyber_r3(false));
+    for_each_set!(kyber_r3(true));
+}
+
 /// The byte range of `needle` inside `hay` (test data, before classifying).
 #[cfg(feature = "pkcs8")]
 fn find(hay: &[u8], needle: &[u8]) -> core::ops::Range<usize> {

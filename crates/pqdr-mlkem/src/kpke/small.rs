@@ -63,10 +63,20 @@ fn put_compressed(d: u32, f: &Poly, offset: usize, out: &mut impl CiphertextSink
 ///
 /// Writes `ek_PKE` (`384k + 32` bytes) and `dk_PKE` (`384k` bytes).
 #[inline(never)]
-pub(crate) fn keygen<P: ParameterSet>(d: &[u8], ek: &mut [u8], dk_pke: &mut [u8]) {
+pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
+    d: &[u8],
+    ek: &mut [u8],
+    dk_pke: &mut [u8],
+) {
     let mut rho = [0u8; 32];
     let mut sigma = Zeroizing::new([0u8; 32]);
-    g(&[d, &[P::K as u8]], &mut rho, &mut sigma);
+    // Line 1: (ρ, σ) ← G(d ‖ k); round-3 Kyber (`ROUND3`, v3.02 Algorithm 4
+    // line 2) hashes d alone.
+    if ROUND3 {
+        g(&[d], &mut rho, &mut sigma);
+    } else {
+        g(&[d, &[P::K as u8]], &mut rho, &mut sigma);
+    }
     // ρ is published as the last 32 bytes of ek.
     pqdr_ctgrind::hook::declassify(&mut rho);
 
