@@ -38,6 +38,10 @@ pub struct Established {
 /// §8: it resends msg3). Only the variant built is written, so the
 /// responder's output clears no msg3 bytes and a KEM-mode initiator clears
 /// 192 (its msg3's length), not the 4,864 a SIG-mode msg3 may need.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "fixed-size state, no heap: the point is to write only the variant in use"
+)]
 pub(crate) enum Msg3 {
     /// The responder's output: no msg3.
     None,
