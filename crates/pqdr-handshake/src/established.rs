@@ -5,7 +5,7 @@ use zeroize::Zeroize;
 
 use crate::kdf::Chain;
 use crate::suite::Suite;
-use crate::wire::MSG3_MAX;
+use crate::wire::{MSG3_KEM, MSG3_MAX};
 use crate::{Instant, Role};
 
 /// Largest application label (the output context must fit 204 bytes).
@@ -28,10 +28,27 @@ pub struct Established {
     transcript: [u8; 32],
     context: [u8; MAX_CONTEXT],
     context_len: usize,
-    msg3: [u8; MSG3_MAX],
+    msg3: Msg3,
     msg3_len: usize,
     #[cfg(feature = "test-utils")]
     pub(crate) trace: alloc::vec::Vec<crate::kdf::TraceOp>,
+}
+
+/// The buffer for msg3, which only the initiator keeps (docs/protocol/handshake.md
+/// §8: it resends msg3). Only the variant built is written, so the
+/// responder's output clears no msg3 bytes and a KEM-mode initiator clears
+/// 192 (its msg3's length), not the 4,864 a SIG-mode msg3 may need.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "fixed-size state, no heap: the point is to write only the variant in use"
+)]
+pub(crate) enum Msg3 {
+    /// The responder's output: no msg3.
+    None,
+    /// KEM mode: hdrB ‖ biscuit ‖ conf_I ‖ mac1.
+    Kem([u8; MSG3_KEM]),
+    /// SIG mode: hdrB ‖ biscuit ‖ enc_I ‖ mac1.
+    Sig([u8; MSG3_MAX]),
 }
 
 impl Established {
@@ -42,6 +59,7 @@ impl Established {
         hpk_i: [u8; 32],
         local_idx: u32,
         peer_idx: u32,
+        msg3: Msg3,
     ) -> Self {
         let (peer, local) = match role {
             Role::Initiator => (hpk_r, hpk_i),
@@ -58,15 +76,20 @@ impl Established {
             transcript: [0; 32],
             context: [0; MAX_CONTEXT],
             context_len: 0,
-            msg3: [0; MSG3_MAX],
+            msg3,
             msg3_len: 0,
             #[cfg(feature = "test-utils")]
             trace: alloc::vec::Vec::new(),
         }
     }
 
-    pub(crate) fn msg3_buf(&mut self) -> &mut [u8; MSG3_MAX] {
-        &mut self.msg3
+    /// The msg3 buffer the output was built with (empty for [`Msg3::None`]).
+    pub(crate) fn msg3_buf(&mut self) -> &mut [u8] {
+        match &mut self.msg3 {
+            Msg3::None => &mut [],
+            Msg3::Kem(b) => b,
+            Msg3::Sig(b) => b,
+        }
     }
 
     /// Sets secret, transcript and context from the final chain.
@@ -130,7 +153,12 @@ impl Established {
     /// msg3 (initiator only): send it with the first record, and resend it
     /// (see [`Msg3Retransmit`]) until a record from the responder opens.
     pub fn msg3(&self) -> Option<&[u8]> {
-        (self.msg3_len > 0).then(|| &self.msg3[..self.msg3_len])
+        let buf: &[u8] = match &self.msg3 {
+            Msg3::None => &[],
+            Msg3::Kem(b) => b,
+            Msg3::Sig(b) => b,
+        };
+        buf.get(..self.msg3_len).filter(|m| !m.is_empty())
     }
 
     /// A resend schedule for msg3 (1, 2, 4, 8 s after `now`), initiator only.

@@ -5,7 +5,7 @@
 use rand_core::{CryptoRng, Rng as _};
 use zeroize::Zeroize;
 
-use crate::established::{Established, MAX_APP_LABEL};
+use crate::established::{Established, MAX_APP_LABEL, Msg3};
 use crate::ids::{Identity, Peer, Tai64N};
 use crate::kdf::{
     C_COOKIE_KEY, C_MAC1, C_MAC2, Chain, Key, SIG_CTX_I, SIG_CTX_R, coins, coins32, derive_key,
@@ -453,6 +453,11 @@ impl<A: Auth> Initiator<A> {
             self.hpk_i,
             self.idx,
             h.sender,
+            // Only the buffer this mode's msg3 needs is cleared.
+            match A::MODE {
+                Mode::Kem => Msg3::Kem([0; wire::MSG3_KEM]),
+                Mode::Sig => Msg3::Sig([0; MSG3_MAX]),
+            },
         );
         let idx_r = h.sender;
         let mut hdr3 = [0u8; HDR_B];

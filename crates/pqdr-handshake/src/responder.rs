@@ -5,7 +5,7 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
-use crate::established::{Established, MAX_APP_LABEL};
+use crate::established::{Established, MAX_APP_LABEL, Msg3};
 use crate::ids::{Identity, Load, PeerStore, Tai64N};
 use crate::kdf::{C_BISCUIT, C_MAC1, Chain, Key, SIG_CTX_I, derive_key, mac_ok, mac16};
 use crate::suite::{Auth, Mode, Suite};
@@ -347,6 +347,8 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             hpk_i,
             h.receiver,
             h.sender,
+            // The responder sends no msg3: no buffer to clear.
+            Msg3::None,
         );
         est.finish(&chain, &self.label[..self.label_len], 0);
         #[cfg(feature = "test-utils")]

@@ -31,6 +31,8 @@ pub(crate) const MSG1_BUF: usize = 2432;
 pub const MSG2_MAX: usize = 6144;
 /// Largest msg3 this crate sends (S87, kind 0: 4,864 B).
 pub const MSG3_MAX: usize = 4864;
+/// A KEM-mode msg3: hdrB ‖ biscuit ‖ conf_I ‖ mac1.
+pub(crate) const MSG3_KEM: usize = HDR_B + BISCUIT_LEN + TAG + MAC;
 /// Largest verifying key (ML-DSA-87).
 pub(crate) const VK_MAX: usize = 2592;
 /// Largest signature (ML-DSA-87).
