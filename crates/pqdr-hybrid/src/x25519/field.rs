@@ -6,6 +6,8 @@
 //! reduction uses 2^256 ≡ 38 (mod p). No operation branches on or indexes by
 //! limb values: carries and borrows are folded back as `carry * 38`.
 
+use pqdr_common::ct::opaque;
+
 /// A field element mod 2^255 − 19, loosely reduced (see the module docs).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fe(pub(crate) [u64; 4]);
@@ -33,15 +35,17 @@ impl Fe {
     /// representative in `[0, p)`, little endian.
     pub(crate) fn to_bytes(self) -> [u8; 32] {
         let mut l = self.0;
-        // Fold bit 255: 2^255 ≡ 19. The result is below 2^255 + 19·2.
+        // Fold bit 255: 2^255 ≡ 19. The result is below 2^255 + 19.
+        // `opaque` (black_box) keeps LLVM from seeing that the addend is 0 or
+        // 19 and turning the carry chain into branches (it did: valgrind).
         let top = l[3] >> 63;
         l[3] &= (1 << 63) - 1;
-        add_small(&mut l, top * 19);
-        // Now l < 2^255 + 38 < 2p. Subtract p iff l ≥ p, i.e. iff l + 19
+        add_small(&mut l, opaque(top * 19));
+        // Now l < 2^255 + 19 < 2p. Subtract p iff l ≥ p, i.e. iff l + 19
         // reaches 2^255; done with masks.
         let mut t = l;
-        add_small(&mut t, 19);
-        let ge = (t[3] >> 63).wrapping_neg(); // all ones iff l ≥ p
+        add_small(&mut t, opaque(19));
+        let ge = opaque((t[3] >> 63).wrapping_neg()); // all ones iff l ≥ p
         t[3] &= (1 << 63) - 1; // t − 2^255 = l − p
         let mut out = [0u8; 32];
         for i in 0..4 {
@@ -201,15 +205,15 @@ impl Fe {
     }
 }
 
-/// Adds a value below 2^64 − 2^63 to a limb vector that cannot overflow
-/// 2^256 by it (callers ensure it).
+/// Adds `v` to a limb vector that cannot overflow 2^256 by it (callers
+/// ensure it), as a full carry chain.
 #[inline(always)]
 fn add_small(l: &mut [u64; 4], v: u64) {
     let mut c = v;
     for li in l.iter_mut() {
-        let (s, o) = li.overflowing_add(c);
-        *li = s;
-        c = u64::from(o);
+        let s = u128::from(*li) + u128::from(c);
+        *li = lo(s);
+        c = hi(s);
     }
 }
 

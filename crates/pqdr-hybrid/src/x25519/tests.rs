@@ -66,6 +66,8 @@ fn rfc7748_6_1_diffie_hellman() {
     let k = h("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
     assert_eq!(public(&a), pa);
     assert_eq!(public(&b), pb);
+    assert_eq!(scalarmult(&a, &super::BASE_U), pa);
+    assert_eq!(scalarmult(&b, &super::BASE_U), pb);
     assert_eq!(*dh(&a, &pb), k);
     assert_eq!(*dh(&b, &pa), k);
 }
@@ -140,6 +142,7 @@ fn differential_against_x25519_dalek() {
         );
         let base = x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES);
         assert_eq!(public(&k), base);
+        assert_eq!(scalarmult(&k, &super::BASE_U), base);
     }
     for u in edge_points() {
         for _ in 0..8 {
