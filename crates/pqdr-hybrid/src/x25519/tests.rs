@@ -176,3 +176,55 @@ fn low_order_points_give_zero() {
     let k = rng.bytes();
     assert!(super::dh_checked(&k, &super::BASE_U).is_ok());
 }
+
+/// `encodeUCoordinate` (RFC 7748 §5) of loosely reduced values: the
+/// canonical residue mod p = 2^255 − 19, computed by hand.
+#[test]
+fn encoding_reduces_fully() {
+    use super::field::Fe;
+    const M: u64 = u64::MAX;
+    let p = [M - 18, M, M, M >> 1];
+    let le = |v: u64| {
+        let mut b = [0u8; X25519_SIZE];
+        b[..8].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    let mut p_minus_1 = [0u8; X25519_SIZE];
+    for (i, l) in [M - 19, M, M, M >> 1].iter().enumerate() {
+        p_minus_1[8 * i..8 * i + 8].copy_from_slice(&l.to_le_bytes());
+    }
+    assert_eq!(Fe(p).to_bytes(), [0u8; X25519_SIZE]); // p ≡ 0
+    assert_eq!(Fe([M - 17, M, M, M >> 1]).to_bytes(), le(1)); // p + 1
+    assert_eq!(Fe([M - 19, M, M, M >> 1]).to_bytes(), p_minus_1); // p − 1
+    assert_eq!(Fe([M, M, M, M >> 1]).to_bytes(), le(18)); // 2^255 − 1
+    assert_eq!(Fe([0, 0, 0, 1 << 63]).to_bytes(), le(19)); // 2^255
+    assert_eq!(Fe([M; 4]).to_bytes(), le(37)); // 2^256 − 1 = 2p + 37
+    assert_eq!(Fe([M - 37, M, M, M]).to_bytes(), [0u8; X25519_SIZE]); // 2p
+}
+
+/// Field operations on the extreme loose values, whose residues follow by
+/// hand from 2^256 − 1 = 2p + 37: they reach the double borrow of `sub` and
+/// the double carry folds that random inputs practically never reach.
+#[test]
+fn field_extremes() {
+    use super::field::Fe;
+    const M: u64 = u64::MAX;
+    let le = |v: u64| {
+        let mut b = [0u8; X25519_SIZE];
+        b[..8].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    let max = Fe([M; 4]); // ≡ 37
+    let mut p_minus_37 = [0u8; X25519_SIZE];
+    for (i, l) in [M - 18 - 37, M, M, M >> 1].iter().enumerate() {
+        p_minus_37[8 * i..8 * i + 8].copy_from_slice(&l.to_le_bytes());
+    }
+    assert_eq!(Fe::ZERO.sub(&max).to_bytes(), p_minus_37); // −37
+    assert_eq!(max.sub(&Fe::ZERO).to_bytes(), le(37));
+    assert_eq!(max.add(&max).to_bytes(), le(74));
+    assert_eq!(max.mul(&max).to_bytes(), le(37 * 37));
+    assert_eq!(max.square().to_bytes(), le(37 * 37));
+    assert_eq!(max.mul_a24().to_bytes(), le(37 * 121_665));
+    assert_eq!(max.invert().mul(&max).to_bytes(), le(1));
+    assert_eq!(Fe::ZERO.invert().to_bytes(), [0u8; X25519_SIZE]);
+}
