@@ -83,34 +83,37 @@ impl Fe {
         // A borrow left r = a − b + 2^256 ≡ a − b + 38: take 38 away. If that
         // borrows again, r was below 38 and wraps to ≥ 2^256 − 38, so one
         // more − 38 cannot borrow.
-        for _ in 0..2 {
-            let mut bw = borrow * 38;
-            for ri in r.iter_mut() {
-                let (d, b1) = ri.overflowing_sub(bw);
-                *ri = d;
-                bw = u64::from(b1);
-            }
-            borrow = bw;
+        let mut bw = borrow * 38;
+        for ri in r.iter_mut() {
+            let (d, b1) = ri.overflowing_sub(bw);
+            *ri = d;
+            bw = u64::from(b1);
         }
+        r[0] = r[0].wrapping_sub(bw * 38);
         Fe(r)
     }
 
-    /// `a · b`: schoolbook 4×4 limb product, then the 512-bit result folded
-    /// with 2^256 ≡ 38.
+    /// `a · b`: the 4×4 limb product column by column (product scanning,
+    /// a 192-bit accumulator), then the 512-bit result folded with
+    /// 2^256 ≡ 38.
     #[inline(always)]
     pub(crate) fn mul(&self, b: &Fe) -> Fe {
         let a = &self.0;
         let b = &b.0;
         let mut t = [0u64; 8];
-        for i in 0..4 {
-            let mut c = 0u64;
-            for j in 0..4 {
-                let uv = u128::from(a[i]) * u128::from(b[j]) + u128::from(t[i + j]) + u128::from(c);
-                t[i + j] = lo(uv);
-                c = hi(uv);
+        let mut acc = 0u128;
+        let mut top = 0u64;
+        for (k, tk) in t.iter_mut().enumerate().take(7) {
+            for i in k.saturating_sub(3)..=k.min(3) {
+                let (s, o) = acc.overflowing_add(u128::from(a[i]) * u128::from(b[k - i]));
+                acc = s;
+                top += u64::from(o);
             }
-            t[i + 4] = c;
+            *tk = lo(acc);
+            acc = (acc >> 64) | (u128::from(top) << 64);
+            top = 0;
         }
+        t[7] = lo(acc);
         reduce512(&t)
     }
 
