@@ -1,0 +1,264 @@
+//! Arithmetic modulo p = 2^255 − 19 (RFC 7748 §4.1, §5) on four 64-bit
+//! saturated limbs, little-endian, with `u128` products.
+//!
+//! Elements are kept *loosely reduced*: any value in `[0, 2^256)` that is
+//! congruent to the element; only [`Fe::to_bytes`] reduces fully. Every
+//! reduction uses 2^256 ≡ 38 (mod p). No operation branches on or indexes by
+//! limb values: carries and borrows are folded back as `carry * 38`.
+
+use pqdr_common::ct::opaque;
+
+/// A field element mod 2^255 − 19, loosely reduced (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fe(pub(crate) [u64; 4]);
+
+impl Fe {
+    pub(crate) const ZERO: Fe = Fe([0; 4]);
+    pub(crate) const ONE: Fe = Fe([1, 0, 0, 0]);
+
+    /// Decodes a u-coordinate (RFC 7748 §5 `decodeUCoordinate`): little
+    /// endian, the most significant bit masked. Non-canonical values
+    /// `p ≤ u < 2^255` are accepted as they are (they are reduced by the
+    /// arithmetic), as §5 requires.
+    pub(crate) fn from_bytes(b: &[u8; 32]) -> Fe {
+        let mut l = [0u64; 4];
+        for (i, limb) in l.iter_mut().enumerate() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[8 * i..8 * i + 8]);
+            *limb = u64::from_le_bytes(w);
+        }
+        l[3] &= (1 << 63) - 1;
+        Fe(l)
+    }
+
+    /// The canonical encoding (RFC 7748 §5 `encodeUCoordinate`): the unique
+    /// representative in `[0, p)`, little endian.
+    pub(crate) fn to_bytes(self) -> [u8; 32] {
+        let mut l = self.0;
+        // Fold bit 255: 2^255 ≡ 19. The result is below 2^255 + 19.
+        // `opaque` (black_box) keeps LLVM from seeing that the addend is 0 or
+        // 19 and turning the carry chain into branches (it did: valgrind).
+        let top = l[3] >> 63;
+        l[3] &= (1 << 63) - 1;
+        add_small(&mut l, opaque(top * 19));
+        // Now l < 2^255 + 19 < 2p. Subtract p iff l ≥ p, i.e. iff l + 19
+        // reaches 2^255; done with masks.
+        let mut t = l;
+        add_small(&mut t, opaque(19));
+        let ge = opaque((t[3] >> 63).wrapping_neg()); // all ones iff l ≥ p
+        t[3] &= (1 << 63) - 1; // t − 2^255 = l − p
+        let mut out = [0u8; 32];
+        for i in 0..4 {
+            let v = (t[i] & ge) | (l[i] & !ge);
+            out[8 * i..8 * i + 8].copy_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// `a + b`.
+    #[inline(always)]
+    pub(crate) fn add(&self, b: &Fe) -> Fe {
+        let mut r = [0u64; 4];
+        let mut c = 0u64;
+        for (i, ri) in r.iter_mut().enumerate() {
+            let s = u128::from(self.0[i]) + u128::from(b.0[i]) + u128::from(c);
+            *ri = lo(s);
+            c = hi(s);
+        }
+        fold_carry(&mut r, c);
+        Fe(r)
+    }
+
+    /// `a − b`.
+    #[inline(always)]
+    pub(crate) fn sub(&self, b: &Fe) -> Fe {
+        let mut r = [0u64; 4];
+        let mut borrow = 0u64;
+        for (i, ri) in r.iter_mut().enumerate() {
+            let (d1, b1) = self.0[i].overflowing_sub(b.0[i]);
+            let (d2, b2) = d1.overflowing_sub(borrow);
+            *ri = d2;
+            borrow = u64::from(b1 | b2);
+        }
+        // A borrow left r = a − b + 2^256 ≡ a − b + 38: take 38 away. If that
+        // borrows again, r was below 38 and wraps to ≥ 2^256 − 38, so one
+        // more − 38 cannot borrow.
+        let mut bw = borrow * 38;
+        for ri in r.iter_mut() {
+            let (d, b1) = ri.overflowing_sub(bw);
+            *ri = d;
+            bw = u64::from(b1);
+        }
+        r[0] = r[0].wrapping_sub(bw * 38);
+        Fe(r)
+    }
+
+    /// `a · b`: the 4×4 limb product column by column (product scanning,
+    /// a 192-bit accumulator), then the 512-bit result folded with
+    /// 2^256 ≡ 38.
+    #[inline(always)]
+    pub(crate) fn mul(&self, b: &Fe) -> Fe {
+        let a = &self.0;
+        let b = &b.0;
+        let mut t = [0u64; 8];
+        let mut acc = 0u128;
+        let mut top = 0u64;
+        for (k, tk) in t.iter_mut().enumerate().take(7) {
+            for i in k.saturating_sub(3)..=k.min(3) {
+                let (s, o) = acc.overflowing_add(u128::from(a[i]) * u128::from(b[k - i]));
+                acc = s;
+                top += u64::from(o);
+            }
+            *tk = lo(acc);
+            acc = (acc >> 64) | (u128::from(top) << 64);
+            top = 0;
+        }
+        t[7] = lo(acc);
+        reduce512(&t)
+    }
+
+    /// `a²`: the six cross products once, doubled, plus the four squares.
+    #[inline(always)]
+    pub(crate) fn square(&self) -> Fe {
+        let a = &self.0;
+        let mut t = [0u64; 8];
+        // Cross products a_i·a_j, i < j.
+        for i in 0..3 {
+            let mut c = 0u64;
+            for j in i + 1..4 {
+                let uv = u128::from(a[i]) * u128::from(a[j]) + u128::from(t[i + j]) + u128::from(c);
+                t[i + j] = lo(uv);
+                c = hi(uv);
+            }
+            t[i + 4] = c;
+        }
+        // Double them (the sum of cross products is below 2^511).
+        let mut top = 0u64;
+        for ti in t.iter_mut() {
+            let v = *ti;
+            *ti = (v << 1) | top;
+            top = v >> 63;
+        }
+        // Add the squares a_i² at positions 2i.
+        let mut c = 0u128;
+        for i in 0..4 {
+            let sq = u128::from(a[i]) * u128::from(a[i]);
+            let s0 = u128::from(t[2 * i]) + u128::from(lo(sq)) + c;
+            t[2 * i] = lo(s0);
+            let s1 = u128::from(t[2 * i + 1]) + (sq >> 64) + (s0 >> 64);
+            t[2 * i + 1] = lo(s1);
+            c = s1 >> 64;
+        }
+        reduce512(&t)
+    }
+
+    /// `a · 121665` (the ladder constant a24 of RFC 7748 §5).
+    #[inline(always)]
+    pub(crate) fn mul_a24(&self) -> Fe {
+        const A24: u128 = 121_665;
+        let mut r = [0u64; 4];
+        let mut c = 0u64;
+        for (i, ri) in r.iter_mut().enumerate() {
+            let uv = u128::from(self.0[i]) * A24 + u128::from(c);
+            *ri = lo(uv);
+            c = hi(uv);
+        }
+        fold_carry(&mut r, c);
+        Fe(r)
+    }
+
+    /// `a^(2^n)`.
+    fn square_n(&self, n: u32) -> Fe {
+        let mut r = *self;
+        for _ in 0..n {
+            r = r.square();
+        }
+        r
+    }
+
+    /// `a^(p−2)`, the inverse of `a` (0 for 0), as RFC 7748 §5 computes the
+    /// final `x_2 · z_2^(p−2)`: a fixed chain of 254 squarings and 11
+    /// multiplications (exponent p − 2 = 2^255 − 21), independent of `a`.
+    pub(crate) fn invert(&self) -> Fe {
+        let z = *self;
+        let z2 = z.square(); // 2
+        let z9 = z2.square_n(2).mul(&z); // 9
+        let z11 = z9.mul(&z2); // 11
+        let z_5_0 = z11.square().mul(&z9); // 2^5 − 1
+        let z_10_0 = z_5_0.square_n(5).mul(&z_5_0); // 2^10 − 1
+        let z_20_0 = z_10_0.square_n(10).mul(&z_10_0); // 2^20 − 1
+        let z_40_0 = z_20_0.square_n(20).mul(&z_20_0); // 2^40 − 1
+        let z_50_0 = z_40_0.square_n(10).mul(&z_10_0); // 2^50 − 1
+        let z_100_0 = z_50_0.square_n(50).mul(&z_50_0); // 2^100 − 1
+        let z_200_0 = z_100_0.square_n(100).mul(&z_100_0); // 2^200 − 1
+        let z_250_0 = z_200_0.square_n(50).mul(&z_50_0); // 2^250 − 1
+        z_250_0.square_n(5).mul(&z11) // 2^255 − 32 + 11 = p − 2
+    }
+
+    /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
+    /// (RFC 7748 §5 `cswap`): no branch, no index depends on `swap`.
+    #[inline(always)]
+    pub(crate) fn cswap(swap: u64, a: &mut Fe, b: &mut Fe) {
+        let mask = swap.wrapping_neg();
+        for i in 0..4 {
+            let d = mask & (a.0[i] ^ b.0[i]);
+            a.0[i] ^= d;
+            b.0[i] ^= d;
+        }
+    }
+}
+
+/// Adds `v` to a limb vector that cannot overflow 2^256 by it (callers
+/// ensure it), as a full carry chain.
+#[inline(always)]
+fn add_small(l: &mut [u64; 4], v: u64) {
+    let mut c = v;
+    for li in l.iter_mut() {
+        let s = u128::from(*li) + u128::from(c);
+        *li = lo(s);
+        c = hi(s);
+    }
+}
+
+/// Folds a carry `c` out of bit 256 (`c` ≤ 2^58) back in as `c · 38`. The
+/// addition can carry once more only if `r` wraps to a value below 2^64,
+/// so the second fold (of 38 at most) cannot carry.
+#[inline(always)]
+fn fold_carry(r: &mut [u64; 4], c: u64) {
+    let mut c = c * 38;
+    for ri in r.iter_mut() {
+        let (s, o) = ri.overflowing_add(c);
+        *ri = s;
+        c = u64::from(o);
+    }
+    r[0] = r[0].wrapping_add(c * 38);
+}
+
+/// Reduces a 512-bit product `t` to four limbs: `t_lo + 38 · t_hi`, then the
+/// carry folded with [`fold_carry`].
+#[inline(always)]
+fn reduce512(t: &[u64; 8]) -> Fe {
+    let mut r = [0u64; 4];
+    let mut c = 0u64;
+    for (i, ri) in r.iter_mut().enumerate() {
+        let uv = u128::from(t[i + 4]) * 38 + u128::from(t[i]) + u128::from(c);
+        *ri = lo(uv);
+        c = hi(uv);
+    }
+    fold_carry(&mut r, c);
+    Fe(r)
+}
+
+/// The low 64 bits of a 128-bit value.
+#[inline(always)]
+#[allow(clippy::cast_possible_truncation, reason = "the low limb, by design")]
+fn lo(x: u128) -> u64 {
+    x as u64
+}
+
+/// The high 64 bits of a 128-bit value.
+#[inline(always)]
+#[allow(clippy::cast_possible_truncation, reason = "x >> 64 fits")]
+fn hi(x: u128) -> u64 {
+    (x >> 64) as u64
+}

@@ -1,0 +1,124 @@
+//! X25519 (RFC 7748 §5): scalar clamping, the Montgomery ladder with
+//! constant-time conditional swaps and the final inversion, on the field
+//! arithmetic of [`field`] (four 64-bit limbs); plus the all-zero test of
+//! TLS 1.3.
+
+mod field;
+
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::error::Error;
+use field::Fe;
+
+/// Size of an X25519 scalar, point and shared secret in bytes.
+pub(crate) const X25519_SIZE: usize = 32;
+
+/// The base point's u-coordinate, 9 (RFC 7748 §4.1).
+#[cfg(any(test, not(feature = "precomputed-tables")))]
+const BASE_U: [u8; X25519_SIZE] = {
+    let mut b = [0u8; X25519_SIZE];
+    b[0] = 9;
+    b
+};
+
+/// `decodeScalar25519` (RFC 7748 §5): clear the three low bits and the top
+/// bit, set bit 254.
+fn clamp(k: &[u8; X25519_SIZE]) -> Zeroizing<[u8; X25519_SIZE]> {
+    let mut s = Zeroizing::new(*k);
+    s[0] &= 248;
+    s[31] &= 127;
+    s[31] |= 64;
+    s
+}
+
+/// The scalar multiplication `X25519(k, u)` of RFC 7748 §5: the Montgomery
+/// ladder over bits 254 … 0 of the clamped scalar, `cswap` by masks, then
+/// `x_2 · z_2^(p−2)`. Every step runs the same field operations whatever the
+/// bits of `k`; the working values are wiped before returning.
+fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+    let k = clamp(k);
+    let x1 = Fe::from_bytes(u);
+    let (mut x2, mut z2, mut x3, mut z3) = (Fe::ONE, Fe::ZERO, x1, Fe::ONE);
+    let mut swap = 0u64;
+    for t in (0..255).rev() {
+        let k_t = u64::from((k[t >> 3] >> (t & 7)) & 1);
+        swap ^= k_t;
+        Fe::cswap(swap, &mut x2, &mut x3);
+        Fe::cswap(swap, &mut z2, &mut z3);
+        swap = k_t;
+        // One ladder step, in the order and names of RFC 7748 §5.
+        let a = x2.add(&z2);
+        let aa = a.square();
+        let b = x2.sub(&z2);
+        let bb = b.square();
+        let e = aa.sub(&bb);
+        let c = x3.add(&z3);
+        let d = x3.sub(&z3);
+        let da = d.mul(&a);
+        let cb = c.mul(&b);
+        x3 = da.add(&cb).square();
+        z3 = x1.mul(&da.sub(&cb).square());
+        x2 = aa.mul(&bb);
+        z2 = e.mul(&aa.add(&e.mul_a24()));
+    }
+    Fe::cswap(swap, &mut x2, &mut x3);
+    Fe::cswap(swap, &mut z2, &mut z3);
+    let out = x2.mul(&z2.invert()).to_bytes();
+    // Wipe the ladder state (the secret-dependent intermediates).
+    for f in [&mut x2, &mut z2, &mut x3, &mut z3] {
+        f.0.zeroize();
+    }
+    out
+}
+
+/// `X25519(k, 9)`: the public key (or the ephemeral "ciphertext") of the
+/// secret scalar `k` (RFC 7748 §6.1; the base point `u = 9`).
+///
+/// With the feature `precomputed-tables`, through x25519-dalek's fixed-base
+/// multiplication (clamped scalar times the Ed25519 base point with its
+/// precomputed tables, mapped to Montgomery u): the same value, about half
+/// the instructions of the ladder. Without it, our ladder on `u = 9`.
+pub(crate) fn public(k: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+    #[cfg(feature = "precomputed-tables")]
+    let mut p = {
+        let secret = x25519_dalek::StaticSecret::from(*k);
+        x25519_dalek::PublicKey::from(&secret).to_bytes()
+    };
+    #[cfg(not(feature = "precomputed-tables"))]
+    let mut p = scalarmult(k, &BASE_U);
+    // Public by design: the result is sent (a public key or ct_X), or hashed
+    // with the other public inputs of the combiner.
+    pqdr_ctgrind::hook::declassify(&mut p);
+    p
+}
+
+/// `X25519(k, u)`, the shared secret, in a buffer wiped on drop.
+pub(crate) fn dh(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> Zeroizing<[u8; X25519_SIZE]> {
+    Zeroizing::new(scalarmult(k, u))
+}
+
+/// [`dh`] that refuses an all-zero output (RFC 8446 §7.4.2, RFC 7748 §6.1),
+/// as the TLS 1.3 hybrid groups require.
+///
+/// The output is compared with zero in constant time; only the verdict is
+/// made public.
+pub(crate) fn dh_checked(
+    k: &[u8; X25519_SIZE],
+    u: &[u8; X25519_SIZE],
+) -> Result<Zeroizing<[u8; X25519_SIZE]>, Error> {
+    let out = dh(k, u);
+    let mut zero = out.ct_eq(&[0u8; X25519_SIZE]).unwrap_u8();
+    // Public by design: for a clamped scalar the output is zero iff `u` has
+    // low order, a property of the public point alone, and the handshake
+    // aborts on it (the error is returned to the peer's side as an alert).
+    pqdr_ctgrind::hook::declassify(&mut zero);
+    if zero == 1 {
+        Err(Error::LowOrderPoint)
+    } else {
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests;

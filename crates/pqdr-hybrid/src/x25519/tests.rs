@@ -1,0 +1,230 @@
+//! Known answers of RFC 7748 (§5.2, §6.1) and a differential test against
+//! x25519-dalek (an independent implementation, a dev-dependency only).
+
+use super::{X25519_SIZE, dh, public, scalarmult};
+
+fn h(s: &str) -> [u8; X25519_SIZE] {
+    assert_eq!(s.len(), 2 * X25519_SIZE);
+    let mut out = [0u8; X25519_SIZE];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap();
+    }
+    out
+}
+
+/// RFC 7748 §5.2, the two test vectors (the second has a u with its top bit
+/// set, which must be masked).
+#[test]
+fn rfc7748_5_2_vectors() {
+    let cases = [
+        (
+            "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
+            "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c",
+            "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552",
+        ),
+        (
+            "4b66e9d4d1b4673c5ad22691957d6af5c11b6421e0ea01d42ca4169e7918ba0d",
+            "e5210f12786811d3f4b7959d0538ae2c31dbe7106fc03c3efc4cd549c715a493",
+            "95cbde9476e8907d7aade45cb4b873f88b595a68799fa152e6f8f7647aac7957",
+        ),
+    ];
+    for (k, u, out) in cases {
+        assert_eq!(*dh(&h(k), &h(u)), h(out));
+    }
+}
+
+/// RFC 7748 §5.2, the iterated vectors after 1 and 1,000 iterations:
+/// `k, u ← X25519(k, u), k`, starting from `k = u = 9`.
+#[test]
+fn rfc7748_5_2_iterations() {
+    let mut k = super::BASE_U;
+    let mut u = super::BASE_U;
+    for i in 1..=1000 {
+        let r = scalarmult(&k, &u);
+        u = k;
+        k = r;
+        if i == 1 {
+            assert_eq!(
+                k,
+                h("422c8e7a6227d7bca1350b3e2bb7279f7897b87bb6854b783c60e80311ae3079")
+            );
+        }
+    }
+    assert_eq!(
+        k,
+        h("684cf59ba83309552800ef566f2f4d3c1c3887c49360e3875f2eb94d99532c51")
+    );
+}
+
+/// RFC 7748 §6.1: both public keys and the shared secret.
+#[test]
+fn rfc7748_6_1_diffie_hellman() {
+    let a = h("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a");
+    let b = h("5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb");
+    let pa = h("8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a");
+    let pb = h("de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f");
+    let k = h("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
+    assert_eq!(public(&a), pa);
+    assert_eq!(public(&b), pb);
+    assert_eq!(scalarmult(&a, &super::BASE_U), pa);
+    assert_eq!(scalarmult(&b, &super::BASE_U), pb);
+    assert_eq!(*dh(&a, &pb), k);
+    assert_eq!(*dh(&b, &pa), k);
+}
+
+/// A small deterministic generator for the differential test (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn bytes(&mut self) -> [u8; X25519_SIZE] {
+        let mut out = [0u8; X25519_SIZE];
+        for c in out.chunks_mut(8) {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            c.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+        }
+        out
+    }
+}
+
+/// Edge u-coordinates: 0, 1, p − 1, p, p + 1, 2^255 − 1 (≥ p, non-canonical),
+/// the same with the top bit set, all ones, and the low-order points of
+/// curve25519 (orders 1, 2, 4, 8).
+fn edge_points() -> [[u8; X25519_SIZE]; 14] {
+    let mut p = [0xffu8; X25519_SIZE];
+    p[0] = 0xed;
+    p[31] = 0x7f;
+    let mut p_minus_1 = p;
+    p_minus_1[0] = 0xec;
+    let mut p_plus_1 = p;
+    p_plus_1[0] = 0xee;
+    let mut max255 = [0xffu8; X25519_SIZE];
+    max255[31] = 0x7f;
+    let mut one = [0u8; X25519_SIZE];
+    one[0] = 1;
+    let mut p_high = p;
+    p_high[31] |= 0x80;
+    let mut one_high = one;
+    one_high[31] |= 0x80;
+    [
+        [0u8; X25519_SIZE],
+        one,
+        p_minus_1,
+        p,
+        p_plus_1,
+        max255,
+        p_high,
+        one_high,
+        [0xffu8; X25519_SIZE],
+        // The points of order 8 (and their non-canonical twins + p).
+        h("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800"),
+        h("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157"),
+        h("cdeb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b880"),
+        h("4c9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f11d7"),
+        h("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+    ]
+}
+
+/// Ours against x25519-dalek on random scalars and points, on the edge
+/// points, and (through `public`) on the base point.
+#[test]
+fn differential_against_x25519_dalek() {
+    let mut rng = Rng(0x5eed);
+    for _ in 0..300 {
+        let k = rng.bytes();
+        let u = rng.bytes();
+        assert_eq!(
+            *dh(&k, &u),
+            x25519_dalek::x25519(k, u),
+            "k={k:02x?} u={u:02x?}"
+        );
+        let base = x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES);
+        assert_eq!(public(&k), base);
+        assert_eq!(scalarmult(&k, &super::BASE_U), base);
+    }
+    for u in edge_points() {
+        for _ in 0..8 {
+            let k = rng.bytes();
+            assert_eq!(
+                *dh(&k, &u),
+                x25519_dalek::x25519(k, u),
+                "k={k:02x?} u={u:02x?}"
+            );
+        }
+    }
+}
+
+/// Low-order points give the all-zero output for every scalar (the case
+/// `dh_checked` refuses, RFC 7748 §6.1), and `dh_checked` refuses them.
+#[test]
+fn low_order_points_give_zero() {
+    let mut rng = Rng(7);
+    let low: [&str; 5] = [
+        "0000000000000000000000000000000000000000000000000000000000000000",
+        "0100000000000000000000000000000000000000000000000000000000000000",
+        "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
+        "5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157",
+        "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+    ];
+    for u in low {
+        let k = rng.bytes();
+        assert_eq!(*dh(&k, &h(u)), [0u8; X25519_SIZE]);
+        assert!(super::dh_checked(&k, &h(u)).is_err());
+    }
+    let k = rng.bytes();
+    assert!(super::dh_checked(&k, &super::BASE_U).is_ok());
+}
+
+/// `encodeUCoordinate` (RFC 7748 §5) of loosely reduced values: the
+/// canonical residue mod p = 2^255 − 19, computed by hand.
+#[test]
+fn encoding_reduces_fully() {
+    use super::field::Fe;
+    const M: u64 = u64::MAX;
+    let p = [M - 18, M, M, M >> 1];
+    let le = |v: u64| {
+        let mut b = [0u8; X25519_SIZE];
+        b[..8].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    let mut p_minus_1 = [0u8; X25519_SIZE];
+    for (i, l) in [M - 19, M, M, M >> 1].iter().enumerate() {
+        p_minus_1[8 * i..8 * i + 8].copy_from_slice(&l.to_le_bytes());
+    }
+    assert_eq!(Fe(p).to_bytes(), [0u8; X25519_SIZE]); // p ≡ 0
+    assert_eq!(Fe([M - 17, M, M, M >> 1]).to_bytes(), le(1)); // p + 1
+    assert_eq!(Fe([M - 19, M, M, M >> 1]).to_bytes(), p_minus_1); // p − 1
+    assert_eq!(Fe([M, M, M, M >> 1]).to_bytes(), le(18)); // 2^255 − 1
+    assert_eq!(Fe([0, 0, 0, 1 << 63]).to_bytes(), le(19)); // 2^255
+    assert_eq!(Fe([M; 4]).to_bytes(), le(37)); // 2^256 − 1 = 2p + 37
+    assert_eq!(Fe([M - 37, M, M, M]).to_bytes(), [0u8; X25519_SIZE]); // 2p
+}
+
+/// Field operations on the extreme loose values, whose residues follow by
+/// hand from 2^256 − 1 = 2p + 37: they reach the double borrow of `sub` and
+/// the double carry folds that random inputs practically never reach.
+#[test]
+fn field_extremes() {
+    use super::field::Fe;
+    const M: u64 = u64::MAX;
+    let le = |v: u64| {
+        let mut b = [0u8; X25519_SIZE];
+        b[..8].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    let max = Fe([M; 4]); // ≡ 37
+    let mut p_minus_37 = [0u8; X25519_SIZE];
+    for (i, l) in [M - 18 - 37, M, M, M >> 1].iter().enumerate() {
+        p_minus_37[8 * i..8 * i + 8].copy_from_slice(&l.to_le_bytes());
+    }
+    assert_eq!(Fe::ZERO.sub(&max).to_bytes(), p_minus_37); // −37
+    assert_eq!(max.sub(&Fe::ZERO).to_bytes(), le(37));
+    assert_eq!(max.add(&max).to_bytes(), le(74));
+    assert_eq!(max.mul(&max).to_bytes(), le(37 * 37));
+    assert_eq!(max.square().to_bytes(), le(37 * 37));
+    assert_eq!(max.mul_a24().to_bytes(), le(37 * 121_665));
+    assert_eq!(max.invert().mul(&max).to_bytes(), le(1));
+    assert_eq!(Fe::ZERO.invert().to_bytes(), [0u8; X25519_SIZE]);
+}
