@@ -162,6 +162,8 @@ pub struct Shim {
     server: Arc<Mutex<Option<SocketAddr>>>,
     stop: Arc<AtomicBool>,
     pub injected: Arc<AtomicU64>,
+    /// Server → client short-header datagrams forwarded as they came (not injected).
+    pub originals: Arc<AtomicU64>,
     pub captured: Arc<Mutex<Vec<Vec<u8>>>>,
 }
 
@@ -199,6 +201,7 @@ impl Shim {
             server: Arc::new(Mutex::new(None)),
             stop: Arc::new(AtomicBool::new(false)),
             injected: Arc::new(AtomicU64::new(0)),
+            originals: Arc::new(AtomicU64::new(0)),
             captured: Arc::new(Mutex::new(Vec::new())),
         };
         let client: Arc<Mutex<Option<SocketAddr>>> = Arc::new(Mutex::new(None));
@@ -210,6 +213,7 @@ impl Shim {
             };
             let (server, client, stop) = (shim.server.clone(), client.clone(), shim.stop.clone());
             let (injected, captured) = (shim.injected.clone(), shim.captured.clone());
+            let originals = shim.originals.clone();
             std::thread::spawn(move || {
                 let mut rng = Lcg(seed ^ (dir as u64 + 1) * 0x1234_5678);
                 let mut held: Vec<(u64, Vec<u8>)> = Vec::new();
@@ -273,6 +277,13 @@ impl Shim {
                     }
                     if rng.chance(imp.loss) {
                         // dropped
+                    } else if dir == 1 && short {
+                        originals.fetch_add(1, Ordering::Relaxed);
+                        if imp.reorder > 1 && rng.chance(imp.hold) {
+                            held.push((seq + 1 + rng.next() % (imp.reorder - 1), pkt));
+                        } else {
+                            send(&pkt);
+                        }
                     } else if imp.reorder > 1 && rng.chance(imp.hold) {
                         held.push((seq + 1 + rng.next() % (imp.reorder - 1), pkt));
                     } else {

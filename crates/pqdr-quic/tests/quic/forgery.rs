@@ -27,11 +27,19 @@ async fn forged_and_replayed_packets_rejected_connection_survives() {
     let injected = shim.injected.load(Ordering::Relaxed);
     let st = out.client.stats();
     println!("injected {injected}, client {st:?}");
+    let originals = shim.originals.load(Ordering::Relaxed);
     assert!(injected > 1000);
-    // Each injected datagram is refused (a few may have been coalesced away
-    // by the kernel or arrive after the close).
+    // No injected packet opened: at most the genuine ones did.
     assert!(
-        st.packets_refused * 10 >= injected * 9,
+        st.packets_opened <= originals,
+        "opened {} > {originals} genuine",
+        st.packets_opened
+    );
+    // The injected datagrams that reached the packet key were refused (some
+    // are dropped before it: a forged header that names no connection, or
+    // the socket buffer overflowing under the burst).
+    assert!(
+        st.packets_refused * 4 >= injected,
         "refused {} of {injected}",
         st.packets_refused
     );

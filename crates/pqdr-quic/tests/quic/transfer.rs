@@ -36,7 +36,9 @@ async fn transfer_with_integrity_and_bootstrap_ratchet() {
     assert_eq!(c.epoch, s.epoch);
     // Every 1-RTT packet went through the ratchet.
     assert!(out.client.stats().packets_opened > (16 << 20) / 1500);
-    assert_eq!(out.server.stats().packets_unsealable, 0);
+    // At most the server's 0.5-RTT packets before the client's Finished
+    // (docs/protocol/quic.md §2.1).
+    assert!(out.server.stats().packets_unsealable <= 4);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
