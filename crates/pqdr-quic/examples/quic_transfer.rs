@@ -12,6 +12,12 @@
 //!
 //! `--compare R` runs R alternating rounds of baseline then PQDR in one
 //! process and prints the median throughput ratio (docs/protocol/quic.md §6).
+#![allow(
+    clippy::std_instead_of_core,
+    clippy::integer_division_remainder_used,
+    clippy::cast_precision_loss,
+    reason = "demo and benchmark code on public values"
+)]
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -192,8 +198,10 @@ async fn run(a: &Args, pqdr: bool, base: Arc<Vec<u8>>, want: blake3::Hash) -> Re
     } else {
         None
     };
-    if std::env::var_os("PQDR_QUIC_DEBUG").is_some() {
-        if let Some(c) = &pq {
+    if std::env::var_os("PQDR_QUIC_DEBUG").is_some()
+        && let Some(c) = &pq
+    {
+        {
             let (c, q) = (c.clone_handle(), conn.clone());
             tokio::spawn(async move {
                 loop {
@@ -293,6 +301,7 @@ fn main() -> Res<()> {
             }
             Some(rounds) => {
                 let mut ratios = Vec::new();
+                let mut cpu_ratios = Vec::new();
                 for r in 0..rounds {
                     println!("round {}", r + 1);
                     let b = run(&a, false, base.clone(), want).await?;
@@ -301,6 +310,7 @@ fn main() -> Res<()> {
                     let pm = report("pqdr", &a, &p);
                     all_ok &= b.ok && p.ok;
                     ratios.push(pm / bm);
+                    cpu_ratios.push(p.cpu / b.cpu);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
                 println!(

@@ -74,7 +74,8 @@ pub use session::{ALPN, HandshakeData, client_config, server_config};
 pub struct Config {
     /// The ratchet's configuration (docs/protocol/ratchet.md §1.2). The default
     /// is the ratchet's, with a KEM ratchet at least every 10 s
-    /// (`rekey_after_ms`) and `max_jump` 2^28 (docs/protocol/quic.md §2.2).
+    /// (`rekey_after_ms` 9,090 ms, jittered by ±10 %) and `max_jump` 2^28
+    /// (docs/protocol/quic.md §2.2).
     pub ratchet: pqdr_ratchet::Config,
     /// Accept a peer that negotiates plain QUIC (no PQDR-QUIC ALPN): such a
     /// connection is ordinary quinn + rustls. Default `false`: refused.
@@ -85,7 +86,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             ratchet: pqdr_ratchet::Config {
-                rekey_after_ms: 10_000,
+                rekey_after_ms: 9_090,
                 max_jump: 1 << 28,
                 ..pqdr_ratchet::Config::default()
             },
@@ -95,10 +96,16 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The default with a KEM ratchet every `ms` milliseconds at least.
+    /// The default with a KEM ratchet at least every `ms` milliseconds: the
+    /// ratchet's trigger is jittered by ±10 % (docs/protocol/ratchet.md §1.7), so
+    /// `rekey_after_ms` is set to `ms · 10 / 11`.
+    #[allow(
+        clippy::integer_division_remainder_used,
+        reason = "a public configuration value"
+    )]
     pub fn with_rekey_after_ms(ms: u64) -> Self {
         let mut c = Config::default();
-        c.ratchet.rekey_after_ms = ms;
+        c.ratchet.rekey_after_ms = (ms.saturating_mul(10) / 11).max(1);
         c.ratchet.min_ratchet_interval_ms = c.ratchet.min_ratchet_interval_ms.min(ms);
         c
     }

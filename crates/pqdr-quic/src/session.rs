@@ -2,7 +2,7 @@
 //! TLS 1.3 handshake is quinn's rustls session, unchanged; once 1-RTT keys
 //! are due, the ratchet takes over the 1-RTT packet and header protection.
 
-use std::any::Any;
+use core::any::Any;
 use std::sync::Arc;
 
 use pqdr_ratchet::Role;

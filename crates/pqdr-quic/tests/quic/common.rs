@@ -205,7 +205,7 @@ impl Shim {
             captured: Arc::new(Mutex::new(Vec::new())),
         };
         let client: Arc<Mutex<Option<SocketAddr>>> = Arc::new(Mutex::new(None));
-        for dir in 0..2 {
+        for dir in 0..2u64 {
             let (rx, tx) = if dir == 0 {
                 (front.try_clone().unwrap(), back.try_clone().unwrap())
             } else {
@@ -215,7 +215,7 @@ impl Shim {
             let (injected, captured) = (shim.injected.clone(), shim.captured.clone());
             let originals = shim.originals.clone();
             std::thread::spawn(move || {
-                let mut rng = Lcg(seed ^ (dir as u64 + 1) * 0x1234_5678);
+                let mut rng = Lcg(seed ^ ((dir + 1) * 0x1234_5678));
                 let mut held: Vec<(u64, Vec<u8>)> = Vec::new();
                 let mut seq = 0u64;
                 let mut recent: Vec<Vec<u8>> = Vec::new();
@@ -258,18 +258,20 @@ impl Shim {
                         if imp.capture {
                             captured.lock().unwrap().push(pkt.clone());
                         }
-                        if short && imp.forge_every > 0 && seq % imp.forge_every == 0 {
+                        if short && imp.forge_every > 0 && seq.is_multiple_of(imp.forge_every) {
                             let mut f = pkt.clone();
                             let i = f.len() - 1 - (seq as usize % 16);
                             f[i] ^= 0x01;
                             send(&f);
                             injected.fetch_add(1, Ordering::Relaxed);
                         }
-                        if short && imp.replay_every > 0 && seq % imp.replay_every == 0 {
-                            if let Some(old) = recent.first() {
-                                send(old);
-                                injected.fetch_add(1, Ordering::Relaxed);
-                            }
+                        if short
+                            && imp.replay_every > 0
+                            && seq.is_multiple_of(imp.replay_every)
+                            && let Some(old) = recent.first()
+                        {
+                            send(old);
+                            injected.fetch_add(1, Ordering::Relaxed);
                         }
                         if short && recent.len() < 64 {
                             recent.push(pkt.clone());

@@ -16,7 +16,7 @@ const CID_LEN: usize = 8;
 
 /// A captured short-header packet with its protection removed: (header, body, pn, phase).
 fn unprotect(
-    hp: &ring::aead::quic::HeaderProtectionKey,
+    hp: &aead::quic::HeaderProtectionKey,
     pkt: &[u8],
     largest: &mut u64,
 ) -> Option<(Vec<u8>, Vec<u8>, u64, bool)> {
@@ -114,7 +114,7 @@ async fn leaked_state_does_not_open_earlier_packets() {
     assert!(out.ok);
     let ((leak, hp), mark_b) = leaked.unwrap();
     let mark_a = mark_a.unwrap();
-    let hp = ring::aead::quic::HeaderProtectionKey::new(&ring::aead::quic::CHACHA20, &hp).unwrap();
+    let hp = aead::quic::HeaderProtectionKey::new(&aead::quic::CHACHA20, &hp).unwrap();
     let packets = cap.lock().unwrap().clone();
     let mut largest = 0u64;
     // The first datagrams are the handshake's, and the server may have sent

@@ -5,6 +5,10 @@
     clippy::unwrap_used,
     clippy::missing_panics_doc,
     clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::std_instead_of_core,
+    clippy::integer_division_remainder_used,
+    clippy::cast_precision_loss,
     missing_docs,
     unreachable_pub,
     reason = "test code"
