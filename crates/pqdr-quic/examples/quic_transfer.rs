@@ -313,14 +313,21 @@ fn main() -> Res<()> {
                     cpu_ratios.push(p.cpu / b.cpu);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
-                println!(
-                    "ratio pqdr / baseline (median of {rounds}): {:.3} (rounds: {})",
-                    median(&mut ratios.clone()),
-                    ratios
-                        .iter()
+                let list = |v: &[f64]| {
+                    v.iter()
                         .map(|r| format!("{r:.3}"))
                         .collect::<Vec<_>>()
                         .join(", ")
+                };
+                println!(
+                    "throughput ratio pqdr / baseline (median of {rounds}): {:.3} (rounds: {})",
+                    median(&mut ratios.clone()),
+                    list(&ratios)
+                );
+                println!(
+                    "CPU per byte ratio pqdr / baseline (median of {rounds}): {:.3} (rounds: {})",
+                    median(&mut cpu_ratios.clone()),
+                    list(&cpu_ratios)
                 );
             }
         }

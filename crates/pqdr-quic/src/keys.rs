@@ -330,19 +330,19 @@ impl RatchetHeaderKey {
         // The packet number length is read from the unprotected first byte.
         let pn_len = if unmask_first {
             packet[0] ^= mask[0] & bits;
-            usize::from(packet[0] & 0x03) + 1
+            (packet[0] & 0x03) + 1
         } else {
-            let n = usize::from(packet[0] & 0x03) + 1;
+            let n = (packet[0] & 0x03) + 1;
             packet[0] ^= mask[0] & bits;
             n
         };
-        for (b, m) in packet
-            .iter_mut()
-            .skip(pn_offset)
-            .take(pn_len)
-            .zip(&mask[1..])
-        {
-            *b ^= m;
+        // All four possible packet number bytes are touched, the mask zeroed
+        // beyond the length without a branch (RFC 9001 §9.5: no timing that
+        // depends on the unprotected length). The sample starts 4 bytes after
+        // `pn_offset`, so the 4 bytes exist.
+        for (i, m) in (0u8..4).zip(&mask[1..]) {
+            let keep = 0u8.wrapping_sub(i.wrapping_sub(pn_len) >> 7);
+            packet[pn_offset + usize::from(i)] ^= m & keep;
         }
     }
 }
