@@ -64,3 +64,55 @@ async fn plain_peer_refused_unless_allowed() {
         "a plain client must not connect to a PQDR-only server"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abrupt_close_then_new_connection() {
+    let (stls, ctls) = crate::common::tls();
+    let cfg = Config::default();
+    let sc = pqdr_quic::server_config(stls, cfg).unwrap();
+    let server = pqdr_quic::Endpoint::server(sc, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = server.quinn().local_addr().unwrap();
+    let cc = pqdr_quic::client_config(ctls, cfg).unwrap();
+    let srv = server.clone();
+    let serve = tokio::spawn(async move {
+        let mut conns = Vec::new();
+        for _ in 0..2 {
+            let conn = srv.accept().await.unwrap().unwrap();
+            conns.push(conn.clone_handle());
+            tokio::spawn(async move {
+                if let Ok(mut s) = conn.open_uni().await {
+                    let _ = s.write_all(&[7u8; 1 << 20]).await;
+                    let _ = s.finish();
+                    conn.closed().await;
+                }
+            });
+        }
+        conns
+    });
+    // First client: reads a little, then its endpoint vanishes without a CLOSE.
+    {
+        let client =
+            pqdr_quic::Endpoint::client(cc.clone(), "127.0.0.1:0".parse().unwrap()).unwrap();
+        let conn = client.connect(addr, "localhost").await.unwrap();
+        let mut s = conn.accept_uni().await.unwrap();
+        let mut buf = [0u8; 4096];
+        s.read_exact(&mut buf).await.unwrap();
+        drop(s);
+        drop(conn);
+        drop(client);
+    }
+    // A new connection from a new socket: a fresh handshake and ratchet.
+    let client = pqdr_quic::Endpoint::client(cc, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let conn = client.connect(addr, "localhost").await.unwrap();
+    let mut s = conn.accept_uni().await.unwrap();
+    let got = s.read_to_end(2 << 20).await.unwrap();
+    assert_eq!(got, vec![7u8; 1 << 20]);
+    let conns = serve.await.unwrap();
+    // The second connection has its own ratchet (a state shared across
+    // connections could not open the second one's packets).
+    let st = conn.ratchet_status().unwrap();
+    assert!(st.ratchets_completed >= 1 || st.ratchet_in_flight);
+    assert_eq!(conns.len(), 2);
+    assert!(conns[1].ratchet_status().is_some());
+    conn.close(0u32.into(), b"done");
+}
