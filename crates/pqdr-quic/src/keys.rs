@@ -174,6 +174,7 @@ impl PacketKey for RatchetPacketKey {
         };
         let (header, rest) = buf.split_at_mut(header_len);
         let (payload, tag) = rest.split_at_mut(payload_len);
+        let refused = key.as_ref().err().copied();
         let sealed = key.ok().and_then(|k| {
             header[0] =
                 (header[0] & !KEY_PHASE_BIT) | if k.epoch & 1 == 1 { KEY_PHASE_BIT } else { 0 };
@@ -190,14 +191,15 @@ impl PacketKey for RatchetPacketKey {
         match sealed {
             Some(()) => st.stats.packets_sealed += 1,
             None => {
-                // No key: the packet cannot be protected. An all-zero tag never
-                // verifies (the peer drops it); quinn sees a loss, and the driver
-                // closes the connection if the ratchet refuses for good.
+                // No key: the packet cannot be protected. An all-zero tag does
+                // not verify (but with probability 2^-128): the peer drops it,
+                // quinn sees a loss. A refusal of the ratchet itself is final
+                // (closed, overdue, exhausted): the driver closes the connection.
                 tag.fill(0);
                 payload.fill(0);
                 st.stats.packets_unsealable += 1;
                 if st.ks.is_some() {
-                    st.send_error = Some(pqdr_ratchet::Error::EpochExhausted);
+                    st.send_error = refused.or(Some(pqdr_ratchet::Error::Malformed));
                     shared.notify.notify_one();
                 }
             }
