@@ -110,6 +110,10 @@ run_example ratchet_udp --kem xwing --bytes 5000000 --ratchet-ms 200 --loss 0.02
 run_example ratchet_udp --kem sntrup761 --bytes 5000000 --ratchet-ms 200 --loss 0.02
 run_example ratchet_tcp --bytes 50000000 --ratchet-ms 200 --baseline
 
+step "PQDR-QUIC over loopback (quinn 0.11; 64 MiB, a KEM ratchet at least every second; docs/protocol/quic.md)"
+# About 1 s here (2-core machine, loaded); prints "integrity: ok" or fails.
+run_example quic_transfer --bytes 67108864 --rekey-secs 1
+
 step "fuzz smoke (cargo-fuzz, nightly, AddressSanitizer): every target built once, then run"
 # Each `cargo fuzz run` below finds its target already built by the one
 # `cargo fuzz build` (same flags), so the run costs only its fuzzing time.
@@ -121,7 +125,7 @@ fuzz_s=${FUZZ_SECONDS:-2}
 if cargo +nightly --version >/dev/null 2>&1; then
   command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
   (cd fuzz && cargo +nightly fuzz build -O 2>&1 | { grep -vE "^\s*(Compiling|Finished)" || true; })
-  (cd fuzz && for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction; do
+  (cd fuzz && for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction quic_control; do
      cargo +nightly fuzz run -O "$t" -- -max_total_time="$fuzz_s" -max_len=2048 2>&1 | tail -3
    done)
   (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction hs_frag; do

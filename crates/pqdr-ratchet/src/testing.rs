@@ -364,58 +364,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
 
     /// Everything the state holds, for the attacker.
     pub fn leak(&self) -> Leak {
-        let ks = &self.ks;
-        let slots = ks
-            .slots
-            .iter()
-            .filter(|s| s.live)
-            .map(|s| {
-                let w = &s.recv;
-                let mut scratch = Vec::new();
-                let mut scratch_keys = Vec::new();
-                if w.pending.live {
-                    scratch.push(LeakChain::of(&w.pending.after));
-                    if w.pending.has_base {
-                        scratch.push(LeakChain::of(&w.pending.base));
-                    }
-                    scratch_keys.push(w.pending.mk);
-                    scratch_keys.extend_from_slice(&w.pending.keys[..w.pending.n_keys]);
-                }
-                if w.next_ck_for != u64::MAX {
-                    scratch_keys.push(w.next_ck);
-                }
-                // The near checkpoints (chains at future positions).
-                for p in w.near.positions(w.next) {
-                    scratch.push(LeakChain::of(&w.near.chain_at(&w.chain, w.next, p)));
-                }
-                LeakSlot {
-                    epoch: s.epoch,
-                    rk: s.rk_live.then_some(s.rk),
-                    xk: s.rk_live.then_some(s.xk),
-                    v1_root: s.v1_root,
-                    send: s.send_live.then(|| LeakChain::of(&s.send)),
-                    recv: LeakChain::of(&w.chain),
-                    skipped: w.skipped[..w.n_skipped]
-                        .iter()
-                        .map(|k| (k.counter, k.key))
-                        .collect(),
-                    checkpoints: w.checkpoints[..w.n_checkpoints]
-                        .iter()
-                        .map(|c| (c.seg, c.key))
-                        .collect(),
-                    scratch,
-                    scratch_keys,
-                }
-            })
-            .collect();
-        let k = &ks.kem;
-        Leak {
-            role: ks.role,
-            slots,
-            kem_seed: (k.phase == crate::schedule::Phase::OwnerEk)
-                .then(|| k.seed[..K::SEED_LEN].to_vec()),
-            kem_phase: k.phase.byte(),
-        }
+        self.ks.leak()
     }
 
     /// A full copy of the session (what an attacker who leaks the state
@@ -542,5 +491,64 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> Session<K, WW, MS> {
     /// Remaining pre-authentication tokens (for the forgery tests).
     pub fn unauth_tokens(&self) -> u64 {
         self.ks.bucket.tokens
+    }
+}
+
+impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
+    /// Everything the state holds, for the attacker (the L1 twin of
+    /// `Session::leak`, for integrations such as pqdr-quic).
+    pub fn leak(&self) -> Leak {
+        let ks = self;
+        let slots = ks
+            .slots
+            .iter()
+            .filter(|s| s.live)
+            .map(|s| {
+                let w = &s.recv;
+                let mut scratch = Vec::new();
+                let mut scratch_keys = Vec::new();
+                if w.pending.live {
+                    scratch.push(LeakChain::of(&w.pending.after));
+                    if w.pending.has_base {
+                        scratch.push(LeakChain::of(&w.pending.base));
+                    }
+                    scratch_keys.push(w.pending.mk);
+                    scratch_keys.extend_from_slice(&w.pending.keys[..w.pending.n_keys]);
+                }
+                if w.next_ck_for != u64::MAX {
+                    scratch_keys.push(w.next_ck);
+                }
+                // The near checkpoints (chains at future positions).
+                for p in w.near.positions(w.next) {
+                    scratch.push(LeakChain::of(&w.near.chain_at(&w.chain, w.next, p)));
+                }
+                LeakSlot {
+                    epoch: s.epoch,
+                    rk: s.rk_live.then_some(s.rk),
+                    xk: s.rk_live.then_some(s.xk),
+                    v1_root: s.v1_root,
+                    send: s.send_live.then(|| LeakChain::of(&s.send)),
+                    recv: LeakChain::of(&w.chain),
+                    skipped: w.skipped[..w.n_skipped]
+                        .iter()
+                        .map(|k| (k.counter, k.key))
+                        .collect(),
+                    checkpoints: w.checkpoints[..w.n_checkpoints]
+                        .iter()
+                        .map(|c| (c.seg, c.key))
+                        .collect(),
+                    scratch,
+                    scratch_keys,
+                }
+            })
+            .collect();
+        let k = &ks.kem;
+        Leak {
+            role: ks.role,
+            slots,
+            kem_seed: (k.phase == crate::schedule::Phase::OwnerEk)
+                .then(|| k.seed[..K::SEED_LEN].to_vec()),
+            kem_phase: k.phase.byte(),
+        }
     }
 }
