@@ -53,14 +53,14 @@ type Planes<const L: usize> = [[u64; L]; MAX_M];
 
 /// One in-word butterfly level's multipliers for four value entries, packed
 /// (`crate::fft::consts`): per plane, the four 64-bit lanes of a 256-bit
-/// register. 32-byte aligned, so the AVX2 kernel reads them in place.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+/// register. 32-byte aligned, so the AVX2 kernel reads them in place. (The
+/// type exists in every build, so the tables in `crate::fft` need no `cfg`;
+/// only the AVX2 path reads them.)
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 pub(crate) struct QuadMultiplier(pub(crate) [[u64; 4]; MAX_M]);
 
 /// The six in-word levels' (depth 0..6) multipliers of four entries.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) type QuadMultipliers = [QuadMultiplier; 6];
 
 /// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
@@ -102,7 +102,7 @@ pub(crate) use stubs::*;
     reason = "the AVX2 kernels' signatures"
 )]
 mod stubs {
-    use super::{Avx2, BmState, Planes};
+    use super::{Avx2, BmState, Planes, QuadMultipliers};
     use crate::params::{MAX_T, ParameterSet};
 
     pub(crate) fn mul_x4(token: Avx2, _: usize, _: &mut Planes<4>, _: &Planes<4>, _: &Planes<4>) {
@@ -114,6 +114,14 @@ mod stubs {
         _: [&mut Planes<2>; 2],
         _: [&Planes<2>; 2],
         _: [&Planes<2>; 2],
+    ) {
+        match token {}
+    }
+    pub(crate) fn butterflies_inword<const FORWARD: bool>(
+        token: Avx2,
+        _: usize,
+        _: &mut [Planes<2>; 4],
+        _: &QuadMultipliers,
     ) {
         match token {}
     }
