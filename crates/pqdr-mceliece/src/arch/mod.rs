@@ -15,6 +15,7 @@
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
 //! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries) | `fft::fwd_word` / `fft::transposed::tr_word`, depth 5..0 / 0..5 | `…::avx2_butterflies_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
+//! | `benes_bits` (the Beneš network on bit vectors, four words per register) | `benes::apply_bits` (`benes::apply_bits_with(.., None)`) | `benes::tests::avx2_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -32,7 +33,7 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4};
+pub(crate) use x86_64::{benes_bits, bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -114,6 +115,15 @@ mod stubs {
         _: [&mut Planes<2>; 2],
         _: [&Planes<2>; 2],
         _: [&Planes<2>; 2],
+    ) {
+        match token {}
+    }
+    pub(crate) fn benes_bits<const N: usize>(
+        token: Avx2,
+        _: &mut [&mut [u64]; N],
+        _: &[u8],
+        _: usize,
+        _: bool,
     ) {
         match token {}
     }

@@ -14,9 +14,11 @@
 //! registers in place. The intrinsics in between are safe inside
 //! `target_feature` functions.
 
+mod benes;
 mod bm;
 mod mul;
 
+pub(crate) use benes::benes_bits;
 pub(crate) use bm::{bm_narrow, bm_wide};
 
 use core::arch::x86_64::{
