@@ -13,6 +13,7 @@
 //! position of every pair.
 // ref: controlbits.c (`layer`), benes.c
 
+use crate::arch::{self, Avx2};
 use crate::ct::cswap_u16;
 
 /// One layer: conditionally swaps `p[i]` and `p[i + 2^s]` for each pair.
@@ -126,15 +127,39 @@ fn in_word<const N: usize, const S: usize>(
 /// [`apply`] on N bit vectors of 2^w bits each (every `xs[j]` holds
 /// 2^(w-6) words, bit i of a vector is bit i & 63 of word i >> 6):
 /// afterwards bit i is the old bit pi(i). With `inverse`, the layers run in
-/// reverse order: bit pi(i) becomes the old bit i.
+/// reverse order: bit pi(i) becomes the old bit i. On AVX2 CPUs (feature
+/// `simd`), `crate::arch::benes_bits` runs the same layers.
 pub(crate) fn apply_bits<const N: usize>(
-    mut xs: [&mut [u64]; N],
+    xs: [&mut [u64]; N],
     control_bits: &[u8],
     w: usize,
     inverse: bool,
 ) {
+    apply_bits_with(xs, control_bits, w, inverse, arch::avx2());
+}
+
+/// [`apply_bits`] on the AVX2 path with an `avx2` token (only detection
+/// makes one) where the sizes fit it (w >= 8, 2^(w-6) words per vector, all
+/// control bits present), else on the portable one.
+fn apply_bits_with<const N: usize>(
+    mut xs: [&mut [u64]; N],
+    control_bits: &[u8],
+    w: usize,
+    inverse: bool,
+    avx2: Option<Avx2>,
+) {
     let step = 1 << (w - 1);
     let layers = 2 * w - 1;
+    if let Some(token) = avx2 {
+        let words = 1 << (w - 6);
+        if w >= 8
+            && xs.iter().all(|x| x.len() == words)
+            && control_bits.len() >= (layers * step) >> 3
+        {
+            arch::benes_bits(token, &mut xs, control_bits, w, inverse);
+            return;
+        }
+    }
     for j in 0..layers {
         let j = if inverse { layers - 1 - j } else { j };
         let s = if j < w { j } else { 2 * w - 2 - j };
@@ -174,6 +199,61 @@ mod tests {
             let mut y = [0u64; 128];
             y[src >> 6] |= 1 << (src & 63);
             assert_eq!(x, y);
+        }
+    }
+
+    /// The AVX2 network (`crate::arch::benes_bits`) against the portable
+    /// layers: random control bits and vectors, one and two vectors, both
+    /// directions, w = 12 and 13.
+    #[test]
+    fn avx2_matches_portable() {
+        // Only a detected token reaches the AVX2 path (none without AVX2).
+        let Some(token) = arch::avx2() else {
+            return;
+        };
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut control_bits = [0u8; (25 << 12) >> 3];
+        for w in [12, 13] {
+            let words = 1 << (w - 6);
+            for round in 0..6 {
+                for b in control_bits.iter_mut() {
+                    *b = next() as u8;
+                }
+                if round == 0 {
+                    control_bits.fill(0xFF);
+                }
+                let mut x = [[0u64; 128]; 2];
+                for v in x.iter_mut().flatten() {
+                    *v = next();
+                }
+                for inverse in [false, true] {
+                    for two in [false, true] {
+                        let (mut want, mut got) = (x, x);
+                        for (v, avx2) in [(&mut want, None), (&mut got, Some(token))] {
+                            let [v0, v1] = v;
+                            if two {
+                                let xs = [&mut v0[..words], &mut v1[..words]];
+                                apply_bits_with(xs, &control_bits, w, inverse, avx2);
+                            } else {
+                                apply_bits_with(
+                                    [&mut v0[..words]],
+                                    &control_bits,
+                                    w,
+                                    inverse,
+                                    avx2,
+                                );
+                            }
+                        }
+                        assert_eq!(got, want, "w {w} round {round} inverse {inverse} two {two}");
+                    }
+                }
+            }
         }
     }
 

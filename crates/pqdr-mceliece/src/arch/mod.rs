@@ -15,6 +15,7 @@
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
 //! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries) | `fft::fwd_word` / `fft::transposed::tr_word`, depth 5..0 / 0..5 | `…::avx2_butterflies_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
+//! | `benes_bits` (the Beneš network on bit vectors, four words per register) | `benes::apply_bits` (`benes::apply_bits_with(.., None)`) | `benes::tests::avx2_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -32,7 +33,7 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4};
+pub(crate) use x86_64::{benes_bits, bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -53,14 +54,14 @@ type Planes<const L: usize> = [[u64; L]; MAX_M];
 
 /// One in-word butterfly level's multipliers for four value entries, packed
 /// (`crate::fft::consts`): per plane, the four 64-bit lanes of a 256-bit
-/// register. 32-byte aligned, so the AVX2 kernel reads them in place.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+/// register. 32-byte aligned, so the AVX2 kernel reads them in place. (The
+/// type exists in every build, so the tables in `crate::fft` need no `cfg`;
+/// only the AVX2 path reads them.)
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 pub(crate) struct QuadMultiplier(pub(crate) [[u64; 4]; MAX_M]);
 
 /// The six in-word levels' (depth 0..6) multipliers of four entries.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) type QuadMultipliers = [QuadMultiplier; 6];
 
 /// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
@@ -102,7 +103,7 @@ pub(crate) use stubs::*;
     reason = "the AVX2 kernels' signatures"
 )]
 mod stubs {
-    use super::{Avx2, BmState, Planes};
+    use super::{Avx2, BmState, Planes, QuadMultipliers};
     use crate::params::{MAX_T, ParameterSet};
 
     pub(crate) fn mul_x4(token: Avx2, _: usize, _: &mut Planes<4>, _: &Planes<4>, _: &Planes<4>) {
@@ -114,6 +115,23 @@ mod stubs {
         _: [&mut Planes<2>; 2],
         _: [&Planes<2>; 2],
         _: [&Planes<2>; 2],
+    ) {
+        match token {}
+    }
+    pub(crate) fn benes_bits<const N: usize>(
+        token: Avx2,
+        _: &mut [&mut [u64]; N],
+        _: &[u8],
+        _: usize,
+        _: bool,
+    ) {
+        match token {}
+    }
+    pub(crate) fn butterflies_inword<const FORWARD: bool>(
+        token: Avx2,
+        _: usize,
+        _: &mut [Planes<2>; 4],
+        _: &QuadMultipliers,
     ) {
         match token {}
     }

@@ -4,11 +4,8 @@
 //! multipliers and the bit masks of the Taylor expansion.
 
 use super::MAX_ENTRIES;
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 use crate::arch::{QuadMultiplier, QuadMultipliers};
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
-use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13};
-use crate::params::{MAX_M, ParameterSet};
+use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 use crate::vec::{self, Bitsliced};
 
 /// Most recursion depths (2^8 = 256 coefficients).
@@ -170,7 +167,6 @@ impl<P: ParameterSet> FftConsts for P {}
 /// (the multiplier of position pos does not depend on bit d of pos, so each
 /// half serves its entry's pairs). Gao–Mateer §3 butterflies, the
 /// constants of [`Consts`] packed as `fwd_word` packs them.
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 const fn quad_multipliers(c: &Consts, m: usize) -> [QuadMultipliers; MAX_ENTRIES >> 2] {
     let mut t = [[QuadMultiplier([[0; 4]; MAX_M]); 6]; MAX_ENTRIES >> 2];
     let mut i = 0;
@@ -198,13 +194,14 @@ const fn quad_multipliers(c: &Consts, m: usize) -> [QuadMultipliers; MAX_ENTRIES
     t
 }
 
-/// [`quad_multipliers`] of the m = 12 field of the spec (§7).
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+/// [`quad_multipliers`] of the m = 12 field of the spec (§7). Read only on
+/// the AVX2 path (after `crate::arch::avx2()` hands out a token): builds
+/// without it never reference the table, so the linker drops it.
 pub(super) static QUAD_M12: [QuadMultipliers; MAX_ENTRIES >> 2] =
     quad_multipliers(&consts(12, FIELD_POLY_M12), 12);
 
-/// [`quad_multipliers`] of the m = 13 field of the spec (§7).
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+/// [`quad_multipliers`] of the m = 13 field of the spec (§7) (as
+/// [`QUAD_M12`]).
 pub(super) static QUAD_M13: [QuadMultipliers; MAX_ENTRIES >> 2] =
     quad_multipliers(&consts(13, FIELD_POLY_M13), 13);
 

@@ -36,7 +36,7 @@ mod consts;
 mod transposed;
 
 use crate::gf;
-use crate::params::{MAX_M, ParameterSet};
+use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use consts::{BIT_SET, Consts, FftConsts, TAYLOR_MASK};
 pub(crate) use transposed::fft_tr;
@@ -120,30 +120,23 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) 
 /// `transposed::tr_word`).
 #[inline(always)]
 fn avx2_inword<P: ParameterSet, const FORWARD: bool>(x: &mut Values, entries: usize) -> bool {
-    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-    {
-        use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13};
-        let Some(token) = crate::arch::avx2() else {
-            return false;
-        };
-        let table = match (P::M, P::FIELD_POLY) {
-            (12, FIELD_POLY_M12) => &consts::QUAD_M12,
-            (13, FIELD_POLY_M13) => &consts::QUAD_M13,
-            _ => return false,
-        };
-        let Some(x) = x.get_mut(..entries) else {
-            return false;
-        };
-        for (quad, mult) in x.as_chunks_mut::<4>().0.iter_mut().zip(table.iter()) {
-            crate::arch::butterflies_inword::<FORWARD>(token, P::M, quad, mult);
-        }
-        true
+    // Without the AVX2 path `avx2()` is `None` (no token type has a value),
+    // so everything below is dead code there.
+    let Some(token) = crate::arch::avx2() else {
+        return false;
+    };
+    let table = match (P::M, P::FIELD_POLY) {
+        (12, FIELD_POLY_M12) => &consts::QUAD_M12,
+        (13, FIELD_POLY_M13) => &consts::QUAD_M13,
+        _ => return false,
+    };
+    let Some(x) = x.get_mut(..entries) else {
+        return false;
+    };
+    for (quad, mult) in x.as_chunks_mut::<4>().0.iter_mut().zip(table.iter()) {
+        crate::arch::butterflies_inword::<FORWARD>(token, P::M, quad, mult);
     }
-    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
-    {
-        let _ = (x, entries);
-        false
-    }
+    true
 }
 
 /// Forward butterflies of in-word depth D < 6, two entries per product:

@@ -1,6 +1,6 @@
 //! Generated code is what its generator prints: `src/vec/mul.rs` (the
 //! unrolled GF(2^12) and GF(2^13) bitsliced products) and
-//! `src/arch/x86_64/mul.rs` (the same networks on AVX2 registers) must equal
+//! `src/arch/x86_64/mul.rs` (the same products on AVX2 registers) must equal
 //! the output of `scripts/gen_mceliece_vec.py` (with `--avx2` for the
 //! second), byte for byte. Needs `python3` (fails without it, as it is part
 //! of the toolchain CI runs with).

@@ -5,10 +5,12 @@
 //! masks come from `crate::bm` as `masks_of(l, n, d)`.
 
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_blend_epi32, _mm256_castsi256_pd,
-    _mm256_movemask_pd, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
-    _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_slli_epi64,
-    _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_sub_epi64, _mm256_xor_si256,
+    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi16,
+    _mm256_blend_epi32, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute4x64_epi64,
+    _mm256_set_epi64x, _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setzero_si256,
+    _mm256_shuffle_epi32, _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64,
+    _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi16, _mm256_srli_epi32, _mm256_srli_epi64,
+    _mm256_sub_epi64, _mm256_xor_si256,
 };
 
 use super::{mul_planes, store4};
@@ -90,16 +92,13 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
         let q = mul_planes(P::M, &x, &k);
         // C <- gamma C + d B (lanes 2 and 3 of the product) into lane 0; the
         // lane sums of C R' and B R' (lanes 0 and 1), bit b of each.
-        let (mut cr, mut br) = (0u16, 0u16);
-        for (b, (sb, &qb)) in s.iter_mut().zip(q.iter()).enumerate().take(P::M) {
+        for (sb, &qb) in s.iter_mut().zip(q.iter()).take(P::M) {
             let hi = _mm256_permute4x64_epi64::<0b11_10_11_10>(qb);
             let c_new = _mm256_xor_si256(hi, _mm256_shuffle_epi32::<0b01_00_11_10>(hi));
             *sb = _mm256_blend_epi32::<0b0000_0011>(*sb, c_new);
-            // Lanes 0 and 1: C R' and B R'.
-            let bits = lane_parities(qb);
-            cr |= (bits & 1) << b;
-            br |= ((bits >> 1) & 1) << b;
         }
+        // Lanes 0 and 1: C R' and B R' (planes from m on are zero).
+        let [cr, br, _, _] = lane_parities(&q);
         d = scalar_step::<P>(sc, (n, d, lengthen), sn1, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
@@ -151,18 +150,52 @@ fn scalar_step<P: ParameterSet>(
     gf::mul::<P>(sc.c0, sn1) ^ gf::mul::<P>(gamma, cr) ^ gf::mul::<P>(d, br)
 }
 
-/// The parity of each 64-bit lane of `v`, lane i at bit i (0..=15).
+/// The parity of every 64-bit lane of every plane: element i of the result
+/// has at bit k the parity of lane i of plane k (k < MAX_M). The planes are
+/// folded and packed together, eight per register: 64 -> 32 bits (planes k
+/// and k + 4 in the two halves of each lane), 32 -> 16 (k and k + 2), 16 -> 8
+/// (k and k + 1), so byte k of a lane belongs to plane k; then the bytes are
+/// folded to their bit 0 and one `movemask` collects them.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn lane_parities(v: __m256i) -> u16 {
-    let mut f = _mm256_xor_si256(v, _mm256_srli_epi64::<32>(v));
-    f = _mm256_xor_si256(f, _mm256_srli_epi64::<16>(f));
-    f = _mm256_xor_si256(f, _mm256_srli_epi64::<8>(f));
-    f = _mm256_xor_si256(f, _mm256_srli_epi64::<4>(f));
-    f = _mm256_xor_si256(f, _mm256_srli_epi64::<2>(f));
-    f = _mm256_xor_si256(f, _mm256_srli_epi64::<1>(f));
-    let mask = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(f)));
-    u16::from(mask.to_le_bytes()[0])
+fn lane_parities(q: &[__m256i; MAX_M]) -> [u16; 4] {
+    let zero = _mm256_setzero_si256();
+    let plane = |k: usize| if k < MAX_M { q[k] } else { zero };
+    let low_bytes = _mm256_set1_epi16(0x00FF);
+    let mut masks = [0u32; 2];
+    for (g, mask) in masks.iter_mut().enumerate() {
+        let base = 8 * g;
+        let mut h32 = [zero; 4];
+        for (k, h) in h32.iter_mut().enumerate() {
+            let (lo, hi) = (plane(base + k), plane(base + k + 4));
+            let lo = _mm256_xor_si256(lo, _mm256_srli_epi64::<32>(lo));
+            let hi = _mm256_xor_si256(hi, _mm256_slli_epi64::<32>(hi));
+            *h = _mm256_blend_epi32::<0b1010_1010>(lo, hi);
+        }
+        let mut h16 = [zero; 2];
+        for (k, h) in h16.iter_mut().enumerate() {
+            let (lo, hi) = (h32[k], h32[k + 2]);
+            let lo = _mm256_xor_si256(lo, _mm256_srli_epi32::<16>(lo));
+            let hi = _mm256_xor_si256(hi, _mm256_slli_epi32::<16>(hi));
+            *h = _mm256_blend_epi16::<0b1010_1010>(lo, hi);
+        }
+        let lo = _mm256_xor_si256(h16[0], _mm256_srli_epi16::<8>(h16[0]));
+        let hi = _mm256_xor_si256(h16[1], _mm256_slli_epi16::<8>(h16[1]));
+        let mut x = _mm256_or_si256(
+            _mm256_and_si256(lo, low_bytes),
+            _mm256_andnot_si256(low_bytes, hi),
+        );
+        // Bit 0 of each byte: the parity of the byte (the 16-bit shifts only
+        // carry bits into a byte's bits 4..7, which never reach bit 0).
+        x = _mm256_xor_si256(x, _mm256_srli_epi16::<4>(x));
+        x = _mm256_xor_si256(x, _mm256_srli_epi16::<2>(x));
+        x = _mm256_xor_si256(x, _mm256_srli_epi16::<1>(x));
+        *mask = _mm256_movemask_epi8(_mm256_slli_epi16::<7>(x)).cast_unsigned();
+    }
+    core::array::from_fn(|i| {
+        let [lo, hi] = masks.map(|m| ((m >> (8 * i)) & 0xFF) as u16);
+        lo | (hi << 8)
+    })
 }
 
 /// Each 128-bit half of `v` (two 64-bit words, low word first) shifted up
@@ -229,21 +262,17 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
         }
         let q_r = mul_planes(P::M, &x, &k_r);
         let q_gd = mul_planes(P::M, &x, &k_gd);
-        let (mut cr, mut br) = (0u16, 0u16);
+        let mut folded = [zero; MAX_M];
         for b in 0..P::M {
             // C <- gamma C + d B into lanes 0 and 1.
             let swapped = _mm256_permute4x64_epi64::<0b01_00_11_10>(q_gd[b]);
             cb[b] = _mm256_blend_epi32::<0b0000_1111>(cb[b], _mm256_xor_si256(q_gd[b], swapped));
-            // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3).
+            // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3): each
+            // pair of words folded into lanes 0 and 2.
             let qb = q_r[b];
-            // Lanes 0 and 2: C R' and B R' (each folded from two words).
-            let bits = lane_parities(_mm256_xor_si256(
-                qb,
-                _mm256_shuffle_epi32::<0b01_00_11_10>(qb),
-            ));
-            cr |= (bits & 1) << b;
-            br |= ((bits >> 2) & 1) << b;
+            folded[b] = _mm256_xor_si256(qb, _mm256_shuffle_epi32::<0b01_00_11_10>(qb));
         }
+        let [cr, _, br, _] = lane_parities(&folded);
         d = scalar_step::<P>(sc, (n, d, lengthen), sn1, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
