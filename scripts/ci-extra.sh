@@ -124,6 +124,10 @@ step "fuzz smoke (cargo-fuzz, nightly, AddressSanitizer): every target built onc
 # Committed corpora are replayed in full before the time limit applies.
 # FUZZ_SECONDS (default 2; 4-5 before issue #17's CI trim) per target.
 fuzz_s=${FUZZ_SECONDS:-2}
+# FUZZ_OPT_LEVEL (default 1): the smoke's build, the same as .ci/run's
+# background build (which this one then finds done); the time goes to the
+# build, not the few seconds of fuzzing. Campaigns by hand: opt-level 3 (-O).
+export CARGO_PROFILE_RELEASE_OPT_LEVEL="${FUZZ_OPT_LEVEL:-1}"
 if cargo +nightly --version >/dev/null 2>&1; then
   command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
   (cd fuzz && cargo +nightly fuzz build -O 2>&1 | { grep -vE "^\s*(Compiling|Finished)" || true; })

@@ -252,7 +252,7 @@ scan_divisions() {
         s = $1; sub(/^0+/, "", s); t = $3
         if (t ~ /^\*ABS\*\+0x/) { sub(/^\*ABS\*\+0x0*/, "", t); print s, "@" t } else { sub(/@.*/, "", t); print s, t } }' >"$tmp/relocs"
     objdump -d -l --no-show-raw-insn -C "$b" >"$tmp/asm"
-    awk -v re="$re" '
+    awk -v re="$re" -v seenfile="${SCAN_SEEN:-/dev/null}" '
       # A division on public values is admitted only where the source says
       # so: a `// ct: public division` comment on its line or the line above
       # (reviewed in the source).
@@ -284,8 +284,7 @@ scan_divisions() {
         if (target ~ /^(__u?(div|mod)[sdt]i3|__udivmod[sdt]i4|__aeabi_u?i?l?div(mod)?)$|_div_rem/) { hit = 1; $0 = $0 "  -> " target }
       }
       hit { hit = 0; if (src ~ re && !public(src)) { print src "\t" fn; print "\t" $0; n++ } }
-      END { for (d in seen) print d >> seenfile; if (n) { print n " division(s)"; exit 1 } }' \
-      seenfile="${SCAN_SEEN:-/dev/null}" "$tmp/syms" "$tmp/relocs" "$tmp/asm" || hits=1
+      END { for (d in seen) print d >> seenfile; if (n) { print n " division(s)"; exit 1 } }' "$tmp/syms" "$tmp/relocs" "$tmp/asm" || hits=1
   done
   rm -rf "$tmp"
   return $hits
