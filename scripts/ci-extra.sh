@@ -99,7 +99,7 @@ python3 scripts/handshake_vectors.py crates/pqdr-handshake/vectors/v1.json | tai
 step "ratchet FS/PCS leak table"
 # --workspace: the test binary of the README command (`-p pqdr-ratchet` alone
 # resolves other features and rebuilt the ratchet and its KEM crates).
-cargo test --workspace --release --test fs_pcs -- --nocapture 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
+cargo test --workspace --release --test ratchet -- --nocapture fs_pcs:: 2>&1 | grep -vE "^\s*(Compiling|Finished|Running)"
 
 step "handshake over UDP (README snippet; lossy shim, cookie round, session, re-handshake)"
 run_example two_peers

@@ -12,7 +12,7 @@ use crate::kdf::Coins;
 
 /// Bit 7 of the suite id: the `-X` (X25519 hybrid) variant.
 pub const HYBRID_BIT: u16 = 0x0080;
-/// `pqdr_ratchet::XWing::ID` (the HPKE KEM id of X-Wing; tests/ratchet_kem.rs
+/// `pqdr_ratchet::XWing::ID` (the HPKE KEM id of X-Wing; tests/handshake/ratchet_kem.rs
 /// checks it against the adapter).
 pub const XWING_KEM_ID: u16 = 0x647A;
 /// `pqdr_ratchet::MlKem768::ID` (the HPKE KEM id of ML-KEM-768).

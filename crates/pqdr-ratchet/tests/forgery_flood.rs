@@ -36,8 +36,8 @@
     reason = "test code: public values, std harness"
 )]
 
+#[path = "ratchet/common/mod.rs"]
 mod common;
-
 use std::sync::Mutex;
 
 use common::{ToyKem, pair, rng};
