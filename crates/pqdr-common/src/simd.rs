@@ -129,7 +129,10 @@ mod tests {
             assert_eq!(Avx2::detect_if(true), None);
         } else {
             #[cfg(target_arch = "x86_64")]
-            assert_eq!(Avx2::detect().is_some(), std::is_x86_feature_detected!("avx2"));
+            assert_eq!(
+                Avx2::detect().is_some(),
+                std::is_x86_feature_detected!("avx2")
+            );
         }
     }
 }
