@@ -58,16 +58,17 @@ step "small-memory configurations: ML-KEM small-stack, ML-DSA small-stack (the b
 # The targets small-stack changes: the library's unit tests (the on-the-fly
 # matrix and its twins), the vectors, the stack budgets and the property and
 # implicit-rejection tests; the encoding and error tests do not depend on it.
-cargo test --release -p pqdr-mlkem --features small-stack --lib --test kat --test acvp --test stack \
-  --test implicit_rejection --test proptest 2>&1 | grep -E "^test result|FAILED|panicked"
-for f in small-stack smallest-stack; do
-  cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip --test kat --test acvp 2>&1 \
-    | grep -E "^test result|FAILED|panicked"
-done
-# smallest-stack on the portable path too (the small-stack portable path runs on
-# the Cortex-M4 and in ct-check at s).
-cargo test --release -p pqdr-mldsa --no-default-features --features alloc,ml_dsa_44,ml_dsa_65,ml_dsa_87,smallest-stack \
-  --test kat --test acvp 2>&1 | grep -E "^test result|FAILED|panicked"
+# ML-KEM small-stack and ML-DSA small-stack in one build (the two crates do
+# not depend on each other); ML-DSA smallest-stack in a second, whose test
+# binaries then run again with PQDR_FORCE_PORTABLE=1 for its portable path
+# (the Cortex-M4 and ct-check at s run the small-stack portable path).
+cargo test --release -p pqdr-mlkem -p pqdr-mldsa --features pqdr-mlkem/small-stack,pqdr-mldsa/small-stack \
+  --lib --test kat --test acvp --test stack --test implicit_rejection --test proptest --test roundtrip 2>&1 \
+  | grep -E "^\s*Running|^test result|FAILED|panicked"
+cargo test --release -p pqdr-mldsa --features smallest-stack --test stack --test roundtrip --test kat --test acvp 2>&1 \
+  | grep -E "^test result|FAILED|panicked"
+PQDR_FORCE_PORTABLE=1 cargo test --release -p pqdr-mldsa --features smallest-stack --test kat --test acvp 2>&1 \
+  | grep -E "^test result|FAILED|panicked"
 
 step "KAT/ACVP suites on the portable paths (no AVX2; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece, every parameter set"
 # The README command's own test binaries again, with PQDR_FORCE_PORTABLE=1:
