@@ -58,32 +58,32 @@ step "small-memory configurations: ML-KEM small-stack, ML-DSA small-stack (the b
 # The targets small-stack changes: the library's unit tests (the on-the-fly
 # matrix and its twins), the vectors, the stack budgets and the property and
 # implicit-rejection tests; the encoding and error tests do not depend on it.
-cargo test --release -p pqdr-mlkem --features small-stack --lib --test kat --test acvp --test stack \
-  --test implicit_rejection --test proptest 2>&1 | grep -E "^test result|FAILED|panicked"
-for f in small-stack smallest-stack; do
-  cargo test --release -p pqdr-mldsa --features "$f" --test stack --test roundtrip --test kat --test acvp 2>&1 \
-    | grep -E "^test result|FAILED|panicked"
-done
-# smallest-stack on the portable path too (the small-stack portable path runs on
-# the Cortex-M4 and in ct-check at s).
-cargo test --release -p pqdr-mldsa --no-default-features --features alloc,ml_dsa_44,ml_dsa_65,ml_dsa_87,smallest-stack \
-  --test kat --test acvp 2>&1 | grep -E "^test result|FAILED|panicked"
+# ML-KEM small-stack and ML-DSA small-stack in one build (the two crates do
+# not depend on each other); ML-DSA smallest-stack in a second, whose test
+# binaries then run again with PQDR_FORCE_PORTABLE=1 for its portable path
+# (the Cortex-M4 and ct-check at s run the small-stack portable path).
+cargo test --release -p pqdr-mlkem -p pqdr-mldsa --features pqdr-mlkem/small-stack,pqdr-mldsa/small-stack \
+  --lib --test kat --test acvp --test stack --test implicit_rejection --test proptest --test roundtrip 2>&1 \
+  | grep -E "^\s*Running|^test result|FAILED|panicked"
+cargo test --release -p pqdr-mldsa --features smallest-stack --test stack --test roundtrip --test kat --test acvp 2>&1 \
+  | grep -E "^test result|FAILED|panicked"
+PQDR_FORCE_PORTABLE=1 cargo test --release -p pqdr-mldsa --features smallest-stack --test kat --test acvp 2>&1 \
+  | grep -E "^test result|FAILED|panicked"
 
-step "KAT/ACVP suites on the portable paths (no simd; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece, every parameter set"
-# One build: the four crates' tests/kat.rs and tests/acvp.rs with every
-# parameter set and no `simd`. pqdr-keccak's own `simd` feature is on: ML-KEM
-# must stay on the scalar Keccak beside it (crates/pqdr-mlkem, issue #17;
-# each crate passes its own AVX2 token, or none, to pqdr-keccak). The
-# katkem/katsign CLI (root tests/kat_cli.rs) runs in the README command only:
-# it calls the same library functions these suites call, and building the
-# root package again without `simd` (its registry instantiates every set)
-# was this step's largest compilation (issue #37 item 7).
-cargo test --release -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup -p pqdr-mceliece --no-default-features \
-  --features pqdr-mlkem/alloc,pqdr-mlkem/ml_kem_512,pqdr-mlkem/ml_kem_768,pqdr-mlkem/ml_kem_1024,pqdr-mldsa/alloc,pqdr-mldsa/ml_dsa_44,pqdr-mldsa/ml_dsa_65,pqdr-mldsa/ml_dsa_87,pqdr-ntrup/alloc,pqdr-ntrup/sntrup653,pqdr-ntrup/sntrup761,pqdr-ntrup/sntrup857,pqdr-ntrup/sntrup953,pqdr-ntrup/sntrup1013,pqdr-ntrup/sntrup1277,pqdr-mceliece/alloc,pqdr-mceliece/mceliece348864,pqdr-mceliece/mceliece348864f,pqdr-mceliece/mceliece460896,pqdr-mceliece/mceliece460896f,pqdr-mceliece/mceliece6688128,pqdr-mceliece/mceliece6688128f,pqdr-mceliece/mceliece6960119,pqdr-mceliece/mceliece6960119f,pqdr-mceliece/mceliece8192128,pqdr-mceliece/mceliece8192128f,pqdr-mceliece/mceliece348864pc,pqdr-mceliece/mceliece348864pcf,pqdr-mceliece/mceliece460896pc,pqdr-mceliece/mceliece460896pcf,pqdr-mceliece/mceliece6688128pc,pqdr-mceliece/mceliece6688128pcf,pqdr-mceliece/mceliece6960119pc,pqdr-mceliece/mceliece6960119pcf,pqdr-mceliece/mceliece8192128pc,pqdr-mceliece/mceliece8192128pcf,pqdr-keccak/simd \
-  --test kat --test acvp --lib 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
-# (--lib above: the four crates' unit tests on the portable path too, e.g.
-# McEliece's decoder — FFT, transposed FFT, Berlekamp-Massey — against
-# independent references; with `simd` they ran on AVX2 in the README command.)
+step "KAT/ACVP suites on the portable paths (no AVX2; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece, every parameter set"
+# The README command's own test binaries again, with PQDR_FORCE_PORTABLE=1:
+# in that build (`test-utils` of pqdr-common, a dev-dependency feature) the
+# variable makes `Avx2::detect` answer `None` for the whole process, so every
+# dispatch takes the portable path; pqdr-common's unit test
+# `force_portable_env_turns_avx2_off` fails if it did not. Nothing is compiled
+# (--workspace: the same feature resolution), where a second build of the four
+# crates without `simd` cost about 150 s (issue #37 item 7). The crates'
+# unit tests run too (McEliece's decoder against independent references,
+# ...); the AVX2-against-twin tests that need an AVX2 CPU are skipped. The
+# builds without `simd` are compiled by the no_std check, the Cortex-M
+# firmware and ct-check's portable level, and linted just below.
+PQDR_FORCE_PORTABLE=1 cargo test --workspace --release --lib --test kat --test acvp -- --skip avx2_tests 2>&1 \
+  | grep -E "^\s*Running|^test result|FAILED|panicked"
 cargo clippy -p pqdr-mlkem --no-default-features --features ml_kem_512,ml_kem_768,ml_kem_1024 \
   --all-targets -- -D warnings
 

@@ -48,7 +48,7 @@ impl Avx2 {
     pub fn detect() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         {
-            avx2_cpuid::get().then_some(Self(()))
+            (avx2_cpuid::get() && !forced_portable()).then_some(Self(()))
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -66,6 +66,42 @@ impl Avx2 {
     }
 }
 
+/// The name of the environment variable that turns AVX2 off in test builds.
+///
+/// Test builds only (feature `test-utils`, enabled from `[dev-dependencies]`,
+/// never in production): with `PQDR_FORCE_PORTABLE=1` in the environment,
+/// [`Avx2::detect`] answers `None` for the whole process, so a test binary
+/// built once (with `simd`) also runs its known-answer suites on the portable
+/// paths: CI re-runs the workspace's KAT/ACVP binaries that way instead of
+/// compiling the crates a second time without `simd` (issue #37 item 7).
+/// Without `test-utils` the variable is never read.
+pub const FORCE_PORTABLE_ENV: &str = "PQDR_FORCE_PORTABLE";
+
+/// `true` if [`FORCE_PORTABLE_ENV`] is `1` (read once per process).
+#[cfg(all(target_arch = "x86_64", feature = "test-utils"))]
+fn forced_portable() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not read yet, 1: AVX2 allowed, 2: portable forced.
+    static STATE: AtomicU8 = AtomicU8::new(0);
+    match STATE.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => {
+            extern crate std;
+            let forced = std::env::var_os(FORCE_PORTABLE_ENV).is_some_and(|v| v == "1");
+            STATE.store(if forced { 2 } else { 1 }, Ordering::Relaxed);
+            forced
+        }
+    }
+}
+
+/// Production builds: the environment is never consulted.
+#[cfg(all(target_arch = "x86_64", not(feature = "test-utils")))]
+#[inline(always)]
+const fn forced_portable() -> bool {
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::Avx2;
@@ -78,5 +114,25 @@ mod tests {
         }
         assert_eq!(Avx2::detect_if(true), first);
         assert_eq!(Avx2::detect_if(false), None);
+    }
+
+    /// CI's portable re-run (`PQDR_FORCE_PORTABLE=1`, scripts/ci-extra.sh)
+    /// runs this test too: it fails if the variable did not take effect, so
+    /// the KAT suites of that run cannot silently stay on AVX2.
+    #[cfg(feature = "test-utils")]
+    #[test]
+    fn force_portable_env_turns_avx2_off() {
+        extern crate std;
+        let forced = std::env::var_os(super::FORCE_PORTABLE_ENV).is_some_and(|v| v == "1");
+        if forced {
+            assert_eq!(Avx2::detect(), None);
+            assert_eq!(Avx2::detect_if(true), None);
+        } else {
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(
+                Avx2::detect().is_some(),
+                std::is_x86_feature_detected!("avx2")
+            );
+        }
     }
 }
