@@ -219,6 +219,11 @@ fn main() -> ! {
         ntrup::run::<pqdr_ntrup::Sntrup1013>(kat_sums::SNTRUP1013);
         ntrup::run::<pqdr_ntrup::Sntrup1277>(kat_sums::SNTRUP1277);
         mceliece::run::<pqdr_mceliece::Mceliece348864>(kat_sums::MCELIECE348864);
+        // The tampered build (`cortex-m-check.sh --tamper`, which must fail)
+        // leaves out the largest set: its key generation (12.8 G
+        // instructions) is about 70 % of a run under QEMU, and the same
+        // comparison already fails for the thirteen other sets.
+        #[cfg(not(feature = "tamper"))]
         mceliece::run::<pqdr_mceliece::Mceliece460896>(kat_sums::MCELIECE460896);
     }
 
