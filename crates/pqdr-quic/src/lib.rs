@@ -111,6 +111,24 @@ impl Config {
     }
 }
 
+/// Test-only (feature `test-utils`): reads the packet path's cached clock
+/// (docs/protocol/quic.md §2.2) at `start + offset` for each offset in
+/// `offsets_us` (microseconds, non-decreasing) and returns, for each, the
+/// cached value and the milliseconds computed directly (they must be equal).
+#[cfg(feature = "test-utils")]
+#[doc(hidden)]
+pub fn clock_trace(offsets_us: &[u64]) -> Vec<(u64, u64)> {
+    let start = std::time::Instant::now();
+    let mut clock = keys::Clock::new(start);
+    offsets_us
+        .iter()
+        .map(|&us| {
+            let t = start + core::time::Duration::from_micros(us);
+            (clock.read(start, t).0, keys::ms_since(start, t).0)
+        })
+        .collect()
+}
+
 /// The operating system's generator, as the ratchet's `CryptoRng`.
 pub(crate) fn rng() -> rand_core::UnwrapErr<getrandom::SysRng> {
     rand_core::UnwrapErr(getrandom::SysRng)
