@@ -111,6 +111,57 @@ impl Config {
     }
 }
 
+/// Test-only (feature `test-utils`): reads the packet path's cached clock
+/// (docs/protocol/quic.md §2.2) at `start + offset` for each offset in
+/// `offsets_us` (microseconds, non-decreasing) and returns, for each, the
+/// cached value and the milliseconds computed directly (they must be equal).
+#[cfg(feature = "test-utils")]
+#[doc(hidden)]
+pub fn clock_trace(offsets_us: &[u64]) -> Vec<(u64, u64)> {
+    let start = std::time::Instant::now();
+    let mut clock = keys::Clock::new(start);
+    offsets_us
+        .iter()
+        .map(|&us| {
+            let t = start + core::time::Duration::from_micros(us);
+            (clock.read(start, t).0, keys::ms_since(start, t).0)
+        })
+        .collect()
+}
+
+/// Test-only (feature `test-utils`): the 1-RTT packet key and header key of
+/// one side of a PQDR-QUIC connection whose TLS exporter value is `secret`
+/// (docs/protocol/quic.md §2.1; `client` picks the QUIC role), without quinn:
+/// for `tests/ct_valgrind.rs`.
+///
+/// # Errors
+/// As the ratchet's `KeySchedule::new`.
+#[cfg(feature = "test-utils")]
+#[doc(hidden)]
+#[allow(clippy::type_complexity, reason = "test-only")]
+pub fn test_keys(
+    secret: &[u8; 32],
+    client: bool,
+) -> Result<
+    (
+        Box<dyn quinn::crypto::PacketKey>,
+        Box<dyn quinn::crypto::HeaderKey>,
+    ),
+    pqdr_ratchet::Error,
+> {
+    let role = if client {
+        pqdr_ratchet::Role::Initiator
+    } else {
+        pqdr_ratchet::Role::Responder
+    };
+    let shared = keys::Shared::new(Config::default().ratchet, role);
+    shared.install(secret)?;
+    Ok((
+        Box::new(keys::RatchetPacketKey(shared.clone())),
+        Box::new(keys::RatchetHeaderKey(shared)),
+    ))
+}
+
 /// The operating system's generator, as the ratchet's `CryptoRng`.
 pub(crate) fn rng() -> rand_core::UnwrapErr<getrandom::SysRng> {
     rand_core::UnwrapErr(getrandom::SysRng)

@@ -3,12 +3,15 @@
 //! `DK(ctx, m)` is BLAKE3 `derive_key`. The per-packet and per-segment steps
 //! (`DKf`) use the context key precomputed once
 //! (`blake3::hazmat::hash_derive_key_context`, hardcoded below and checked by a
-//! unit test) with `Hasher::new_from_context_key`, as docs/protocol/ratchet.md §1.4 says:
-//! their input is one block (≤ 64 bytes), so each step is a single BLAKE3
-//! compression done by the `blake3` crate (no BLAKE3 code of our own).
+//! unit test), as docs/protocol/ratchet.md §1.4 says: their input is one block
+//! (≤ 64 bytes), so each step is a single BLAKE3 compression, done by the
+//! `blake3` crate's compression function (`blake3::platform`, its SSE4.1 /
+//! AVX-512 / portable kernels; no BLAKE3 code of our own) without its
+//! incremental `Hasher` / `OutputReader` around it ([`one_block`]).
 
-use blake3::hazmat::{ContextKey, HasherExt};
-use blake3::{Hasher, OutputReader};
+use blake3::Hasher;
+use blake3::hazmat::ContextKey;
+use blake3::platform::Platform;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// Length of roots, chain keys, segment keys and message keys.
@@ -51,6 +54,47 @@ const CK_PACKET: ContextKey = [
     0x93, 0x65, 0x63, 0xa0, 0xe9, 0xfc, 0x2a, 0x3d, 0xcf, 0x71, 0xe7, 0x91, 0x8b, 0x76, 0xbf, 0x45,
 ];
 
+/// A context key as the compression function's chaining value: eight
+/// little-endian words (BLAKE3 spec §2.4: the key words of `derive_key`'s
+/// second stage).
+const fn cv_words(k: &ContextKey) -> [u32; 8] {
+    let mut w = [0u32; 8];
+    let mut i = 0;
+    while i < 8 {
+        w[i] = u32::from_le_bytes([k[4 * i], k[4 * i + 1], k[4 * i + 2], k[4 * i + 3]]);
+        i += 1;
+    }
+    w
+}
+
+const CV_SEG_STEP: [u32; 8] = cv_words(&CK_SEG_STEP);
+const CV_INNER0: [u32; 8] = cv_words(&CK_INNER0);
+const CV_PACKET: [u32; 8] = cv_words(&CK_PACKET);
+
+/// The flags of the only block of a `derive_key` input of at most 64 bytes
+/// (BLAKE3 spec §2.1 Table 3, §2.6): first and last block of chunk 0, the
+/// root, and the key-material mode of `derive_key`'s second stage.
+const ONE_BLOCK_KEY_MATERIAL: u8 = {
+    const CHUNK_START: u8 = 1 << 0;
+    const CHUNK_END: u8 = 1 << 1;
+    const ROOT: u8 = 1 << 3;
+    const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
+    CHUNK_START | CHUNK_END | ROOT | DERIVE_KEY_MATERIAL
+};
+
+/// `DKf` of an input of at most one block: the first 64 bytes of BLAKE3's
+/// root output (BLAKE3 spec §2.6: output block 0 is the compression of the
+/// only block, zero-padded, with its length, counter 0 and the root flag),
+/// i.e. `derive_key` output by the `blake3` crate's compression function
+/// without the `Hasher` (its 1.9 KB state, reset and `OutputReader` were as
+/// many instructions per packet step as the compression itself, callgrind,
+/// BENCHMARKS.md). `block` holds the input and zeros; `len` is the input
+/// length. The output is secret: the callers wipe it and `block`.
+#[inline(always)]
+fn one_block(platform: Platform, cv: &[u32; 8], block: &[u8; 64], len: u8) -> [u8; 64] {
+    platform.compress_xof(cv, block, len, 0, ONE_BLOCK_KEY_MATERIAL)
+}
+
 /// Overwrites a per-packet key (a `SendKey`'s or a `Candidate`'s) with zeros.
 ///
 /// Ordinary wide stores made observable by `black_box`, so they are not
@@ -64,64 +108,36 @@ pub(crate) fn wipe_key<T: Copy + Default, const N: usize>(x: &mut [T; N]) {
     core::hint::black_box(&*x);
 }
 
-/// The per-packet step `DKf_xof64(CTX_PACKET, ·)` with a reusable `blake3`
-/// state: a [`Hasher`] keyed once with the precomputed context key, reused
-/// with [`Hasher::reset`] instead of constructing (and wiping) a 1.9 KB
-/// hasher per packet, and the XOF reader of the empty input, a public value
-/// used to overwrite the step's reader.
-///
-/// Between steps neither field holds a secret (see [`PacketKdf::step`]), so
-/// the struct needs no wiping of its own; it lives in the key schedule and is
-/// not part of the exported state.
+/// The per-packet step `DKf_xof64(CTX_PACKET, ·)` with the compression
+/// kernel chosen once (`Platform::detect`, a CPU feature check) when the key
+/// schedule is made. Holds no secret; not part of the exported state.
 pub(crate) struct PacketKdf {
-    /// Keyed with `CK_PACKET`, no input buffered.
-    h: Hasher,
-    /// `h.finalize_xof()` of the empty input (public).
-    idle: OutputReader,
+    platform: Platform,
 }
 
 impl PacketKdf {
     pub(crate) fn new() -> Self {
-        let h = Hasher::new_from_context_key(&CK_PACKET);
-        let idle = h.finalize_xof();
-        PacketKdf { h, idle }
+        PacketKdf {
+            platform: Platform::detect(),
+        }
     }
 
     /// docs/protocol/ratchet.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`;
     /// overwrites `ck` with `ck'` in place and writes `mk`. The same
     /// derivation as [`packet_step`] (unit-tested against it and against
-    /// plain `derive_key`): one `update` of the 36-byte block, one 64-byte
-    /// XOF fill, i.e. a single compression by the `blake3` crate.
+    /// plain `derive_key`): one BLAKE3 compression of the 36-byte block.
     ///
-    /// Wiping, and why it is complete. The secret input `ck ‖ be32(c)` is
-    /// copied into three places: the local `block`, the hasher's state and
-    /// the XOF reader; the output into the local `out`.
-    /// * The hasher: the input is 36 bytes, less than one 64-byte block, so
-    ///   `update` only buffers it (BLAKE3 compresses a block once more input
-    ///   follows, spec §5.1.2; nothing follows here): the chaining value
-    ///   stays the public context key and the CV stack stays empty (it only
-    ///   grows after a whole 1 KiB chunk). The secret bytes are in the
-    ///   hasher's block buffer only. [`Hasher::reset`], documented as
-    ///   "functionally the same as overwriting the `Hasher` with a new one",
-    ///   assigns a fresh chunk state in place, whose block buffer is all
-    ///   zeros (blake3 1.8.7 `ChunkState::new`: `buf: [0; BLOCK_LEN]`, the
-    ///   whole buffer, not just its length). `black_box` on the hasher keeps
-    ///   that overwrite from being removed as a dead store.
-    /// * The reader: `finalize_xof` copies the buffered block into the
-    ///   returned [`OutputReader`]; after the fill the local reader is
-    ///   overwritten, all of its fields, by a copy of `idle` (the reader of
-    ///   the empty input, public) and passed to `black_box`, the device
-    ///   [`wipe_key`] uses (cheaper than `Zeroize for OutputReader`, which
-    ///   writes its 108 bytes one volatile store at a time).
-    /// * `block` and `out` are wiped with [`wipe_key`] (`out` by the callers
-    ///   of the private `xof64`).
+    /// Wiping: the secret input `ck ‖ be32(c)` is in the local `block`, the
+    /// output in the local `out`; both are wiped with [`wipe_key`] (plain
+    /// stores kept by `black_box`). What the `blake3` crate's kernel leaves
+    /// in its own frame (registers spilled, its output before the return
+    /// copy) is the same as under its `Hasher`, which this replaces.
     ///
     /// The whole step is free of secret-dependent branches and indices:
     /// fixed lengths, and the `blake3` crate's compression is constant time.
     #[inline]
     pub(crate) fn step(&mut self, ck: &mut Key, counter: u32, mk: &mut Key) {
-        let mut out = [0u8; 64];
-        self.xof64(ck, counter, &mut out);
+        let mut out = self.xof64(ck, counter);
         ck.copy_from_slice(&out[..KEY_LEN]);
         mk.copy_from_slice(&out[KEY_LEN..]);
         wipe_key(&mut out);
@@ -130,51 +146,34 @@ impl PacketKdf {
     /// [`PacketKdf::step`] from `ck` into `ck_out` (`ck` unchanged).
     #[inline]
     pub(crate) fn step_into(&mut self, ck: &Key, counter: u32, ck_out: &mut Key, mk: &mut Key) {
-        let mut out = [0u8; 64];
-        self.xof64(ck, counter, &mut out);
+        let mut out = self.xof64(ck, counter);
         ck_out.copy_from_slice(&out[..KEY_LEN]);
         mk.copy_from_slice(&out[KEY_LEN..]);
         wipe_key(&mut out);
     }
 
-    /// `out = DKf_xof64(CTX_PACKET, ck ‖ be32(counter))`; the caller wipes `out`.
+    /// `DKf_xof64(CTX_PACKET, ck ‖ be32(counter))`; the caller wipes the result.
     #[inline(always)]
-    fn xof64(&mut self, ck: &Key, counter: u32, out: &mut [u8; 64]) {
-        let mut block = [0u8; KEY_LEN + 4];
+    fn xof64(&self, ck: &Key, counter: u32) -> [u8; 64] {
+        let mut block = [0u8; 64];
         block[..KEY_LEN].copy_from_slice(ck);
-        block[KEY_LEN..].copy_from_slice(&counter.to_be_bytes());
-        self.h.update(&block);
+        block[KEY_LEN..KEY_LEN + 4].copy_from_slice(&counter.to_be_bytes());
+        let out = one_block(self.platform, &CV_PACKET, &block, 36);
         wipe_key(&mut block);
-        let mut xof = self.h.finalize_xof();
-        self.h.reset();
-        core::hint::black_box(&self.h);
-        xof.fill(out);
-        xof = self.idle.clone();
-        core::hint::black_box(&xof);
+        out
     }
 }
 
-/// `DKf(ctx, input)`: `derive_key` with the precomputed context key `ck` of an
-/// input of at most one block, filling `out` (32 bytes, or 64 for the XOF
-/// output of the packet step: one compression either way). The hasher and the
-/// XOF reader held the secret input; both are wiped.
-#[inline]
-fn dkf(ck: &ContextKey, input: &[&[u8]], out: &mut [u8]) {
-    let mut h = Hasher::new_from_context_key(ck);
-    for part in input {
-        h.update(part);
-    }
-    let mut xof = h.finalize_xof();
-    xof.fill(out);
-    xof.zeroize();
-    wipe(&mut h);
-}
-
-/// `DKf(ctx, key)` for a 32-byte input and output.
-fn dk_key(ck: &ContextKey, key: &Key) -> Key {
-    let mut out = [0u8; KEY_LEN];
-    dkf(ck, &[key], &mut out);
-    out
+/// `DKf(ctx, key)` for a 32-byte input and output ([`one_block`]).
+fn dk_key(cv: &[u32; 8], key: &Key) -> Key {
+    let mut block = [0u8; 64];
+    block[..KEY_LEN].copy_from_slice(key);
+    let mut out = one_block(Platform::detect(), cv, &block, 32);
+    wipe_key(&mut block);
+    let mut k = [0u8; KEY_LEN];
+    k.copy_from_slice(&out[..KEY_LEN]);
+    wipe_key(&mut out);
+    k
 }
 
 /// Two-byte big-endian length prefix `lp(x)` (inputs here are ≤ 4 KiB).
@@ -189,9 +188,9 @@ fn lp(h: &mut Hasher, x: &[u8]) {
 
 /// Wipes a hasher that buffered secret input.
 ///
-/// Every input here is at most a few chunks and, in the per-packet path, a
-/// single block: the secret bytes sit in the chunk buffer, which `reset`
-/// overwrites (the chaining values are the public context key). This avoids
+/// Every input here is at most a few chunks (the one-block steps do not use
+/// a `Hasher`): the secret bytes sit in the chunk buffer, which `reset`
+/// overwrites. This avoids
 /// `Zeroize for Hasher`, which volatile-writes the whole 1.7 KB CV stack per
 /// call (measured: more than the rest of a packet step). `black_box` keeps the
 /// overwrite from being elided as a dead store.
@@ -299,31 +298,22 @@ fn count_step() {
 /// docs/protocol/ratchet.md §1.4: `seg_{j+1} = DKf(CTX_SEG_STEP, seg_j)`.
 pub(crate) fn seg_step(seg: &Key) -> Key {
     count_step();
-    dk_key(&CK_SEG_STEP, seg)
+    dk_key(&CV_SEG_STEP, seg)
 }
 
 /// docs/protocol/ratchet.md §1.4: `ck_{j,0} = DKf(CTX_INNER0, seg_j)`.
 pub(crate) fn inner0(seg: &Key) -> Key {
     count_step();
-    dk_key(&CK_INNER0, seg)
+    dk_key(&CV_INNER0, seg)
 }
 
 /// docs/protocol/ratchet.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`; overwrites `ck`
-/// with `ck'` in place and writes `mk`. One 64-byte XOF fill is one
-/// compression (two 32-byte fills would compress twice).
+/// with `ck'` in place and writes `mk`: one compression for the 64 output
+/// bytes ([`PacketKdf::step`], with the kernel detected here).
 #[inline]
 pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
     count_step();
-    // One `update` of the assembled block is cheaper than two (measured).
-    let mut block = [0u8; KEY_LEN + 4];
-    block[..KEY_LEN].copy_from_slice(ck);
-    block[KEY_LEN..].copy_from_slice(&counter.to_be_bytes());
-    let mut out = [0u8; 64];
-    dkf(&CK_PACKET, &[&block], &mut out);
-    wipe_key(&mut block);
-    ck.copy_from_slice(&out[..KEY_LEN]);
-    mk.copy_from_slice(&out[KEY_LEN..]);
-    wipe_key(&mut out);
+    PacketKdf::new().step(ck, counter, mk);
 }
 
 /// docs/protocol/ratchet.md §1.11 rule 3: `DK(CTX_STATE_SEAL, storage_key)`, the
@@ -443,7 +433,6 @@ mod tests {
             let (mut ck2, mut mk2) = (key, [0u8; 32]);
             kdf.step(&mut ck2, counter, &mut mk2);
             assert_eq!((ck2, mk2), (ck, mk), "PacketKdf, counter {counter:#x}");
-            assert_eq!(kdf.h.count(), 0, "hasher reset after the step");
             assert_eq!(seg_step(&key), blake3::derive_key(ctx::SEG_STEP, &key));
             assert_eq!(inner0(&key), blake3::derive_key(ctx::INNER0, &key));
             key = mk;

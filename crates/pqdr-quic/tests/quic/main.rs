@@ -14,6 +14,7 @@
     reason = "test code"
 )]
 
+mod clock;
 mod common;
 mod forgery;
 mod key_phase;
