@@ -110,10 +110,20 @@ pkgs=()
 feats=()
 pkgs_default=()
 feats_default=()
+# Checked at the AVX2 levels only (CT_HOSTED_ONLY): pqdr-quic runs on quinn,
+# tokio and ring, i.e. on hosted x86-64/ARM servers, never at the firmware's
+# opt-levels, and has no portable/SIMD split of its own; its build (quinn,
+# tokio, rustls, ring again with --cfg pqct_valgrind) is the largest of the
+# check, so CI does it once.
+hosted_only=" ${CT_HOSTED_ONLY-pqdr-quic} "
 for d in crates/*/; do
   d=${d%/}
   if [ -f "$d/tests/ct_valgrind.rs" ]; then
     name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$d/Cargo.toml" | head -1)
+    if [ "$portable" = 1 ] && [[ "$hosted_only" == *" $name "* ]]; then
+      echo "ct-check: $name is checked at the AVX2 levels only (CT_HOSTED_ONLY)"
+      continue
+    fi
     f=()
     own_default=0
     if [ "$portable" = 1 ] && grep -qE "^$name *= *\{ *path *= *\"\.\"" "$d/Cargo.toml" \
