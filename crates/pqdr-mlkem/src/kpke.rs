@@ -26,7 +26,7 @@ use crate::{
     encode::{
         compress_encode_d, decode_decompress_d, decode_message, decode12, encode_message, encode12,
     },
-    hash::{JRider, g, prf_x4},
+    hash::{HState, JRider, LaneRider, g, prf_x4},
     ntt::{Accumulator, MulCache, Multiplicand, inv_ntt_mont, ntt},
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
     sample::{sample_ntt_row, sample_ntt_row_x4},
@@ -173,7 +173,10 @@ const ENCRYPT_NOISE: usize = if X4_BUILD { ENCRYPT_NOISE_X4 } else { 0 };
 #[cfg(not(feature = "small-stack"))]
 /// `K-PKE.KeyGen(d)` (FIPS 203 Algorithm 13).
 ///
-/// Writes `ek_PKE` (`384k + 32` bytes) and `dk_PKE` (`384k` bytes).
+/// Writes `ek_PKE` (`384k + 32` bytes), `dk_PKE` (`384k` bytes) and
+/// `H(ek_PKE)` (FIPS 203 Algorithm 16, line 3's `H(ek)`): on the 4-way path
+/// its permutations ride in the spare lane while the rows of `Â` are sampled
+/// (`k < 4`), over the rows of `ek` already written.
 ///
 /// Stack: only `ŝ`, the accumulator and (4-way path) the PRF bytes of `ê`
 /// live in this frame while a row of `Â` is sampled; the noise sampling and
@@ -183,6 +186,7 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
     d: &[u8],
     ek: &mut [u8],
     dk_pke: &mut [u8],
+    h_ek: &mut [u8; 32],
 ) {
     const { assert!(64 * P::ETA1 * P::K <= KEYGEN_NOISE_X4) };
     let mut rho = [0u8; 32];
@@ -210,14 +214,16 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
     keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), &mut e_bytes);
 
     let mut acc = Zeroizing::new(Accumulator::ZERO);
-    // At opt-level z, chunks_exact divides the public length of ek:
-    // ct: public division
-    for (i, out) in ek.chunks_exact_mut(POLY12).take(P::K).enumerate() {
+    let mut h = HState::new();
+    for i in 0..P::K {
         // t̂[i] = ê[i] + Σ_j Â[i][j] ∘ ŝ[j], with ê[i] = NTT(CBD(PRF(σ, k + i)))
         // and Â[i][j] = SampleNTT(ρ ‖ j ‖ i). The sum starts at ê[i], so no
         // separate polynomial holds it: reduce_into (×2^-16) and scale_mont
         // (×2^16) leave it unscaled.
         keygen_row_start::<P>(x4, &sigma, i, &e_bytes, &mut acc);
+        let (written, rest) = ek.split_at_mut(POLY12 * i);
+        // H(ek) absorbs the rows t̂[0..i] in the spare lane (4-way path, k < 4).
+        let mut rider = h.rider(written);
         sample_row(
             backend,
             &rho,
@@ -225,14 +231,15 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
             false,
             s_hat.as_ref(),
             &mut acc,
-            None,
+            Some(&mut rider),
         );
-        keygen_row_end(&acc, out);
+        keygen_row_end(&acc, &mut rest[..POLY12]);
     }
     if x4 {
         e_bytes.zeroize();
     }
     ek[POLY12 * P::K..].copy_from_slice(&rho);
+    h.finish(ek, h_ek);
 
     for (s, out) in s_hat
         .as_mut()
@@ -322,7 +329,7 @@ fn sample_row(
     transpose: bool,
     v: &[Multiplicand],
     acc: &mut Accumulator,
-    rider: Option<&mut JRider<'_>>,
+    rider: Option<&mut dyn LaneRider>,
 ) {
     if backend.is_some() {
         sample_ntt_row_x4(backend, rho, i, transpose, v, acc, rider);
@@ -388,7 +395,7 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
             true,
             y_hat.as_ref(),
             &mut acc,
-            rider.as_deref_mut(),
+            rider.as_deref_mut().map(|r| r as &mut dyn LaneRider),
         );
         encrypt_u::<P>(x4, &acc, r, i, &e_bytes, out);
     }

@@ -12,7 +12,7 @@ use pqdr_keccak::StateX4;
 
 use crate::arch::{REJ_BLOCK, REJ_OUT};
 use crate::field::Q;
-use crate::hash::{JRider, RATE_128};
+use crate::hash::{LaneRider, RATE_128};
 use crate::ntt::{Accumulator, Multiplicand};
 use crate::poly::{N, Poly};
 
@@ -145,9 +145,10 @@ const _: () = assert!(8 * RATE_LANES == RATE_128);
 ///
 /// `rider`: with fewer than four entries, lane 3 of the 4-way permutation
 /// is spare; each permutation call then also permutes the next block of
-/// the `J(z ‖ c)` sponge (secret `z`) in that lane, until it has absorbed
-/// everything. No branch or index depends on that lane, and the state is
-/// zeroized afterwards.
+/// another sponge in that lane while it has one ready: `J(z ‖ c)` (secret
+/// `z`) in decapsulation, until it has absorbed everything, or `H(ek)` in
+/// key generation, over the part of `ek` already written. No branch or
+/// index depends on that lane, and the state is zeroized afterwards.
 #[cfg_attr(
     feature = "small-stack",
     allow(dead_code, reason = "used by the default K-PKE only")
@@ -160,7 +161,7 @@ pub(crate) fn sample_ntt_row_x4(
     transpose: bool,
     v: &[Multiplicand],
     acc: &mut Accumulator,
-    rider: Option<&mut JRider<'_>>,
+    rider: Option<&mut dyn LaneRider>,
 ) {
     debug_assert!(v.len() <= 4);
     let mut rider = if v.len() < 4 { rider } else { None };
@@ -494,21 +495,40 @@ mod tests {
                     let msg: [u8; 1120] = core::array::from_fn(|_| next() as u8);
                     let len = (iter * 37) % 1121;
                     let (z, c) = msg[..len].split_at(((iter % 3) * 16).min(len));
-                    let mut rider = JRider::new(z, c);
-                    sample_ntt_row_x4(
-                        backend,
-                        &rho,
-                        i,
-                        transpose,
-                        &v[..k],
-                        &mut got,
-                        Some(&mut rider),
-                    );
+                    let (mut rode, mut want_hash) = ([0u8; 32], [0u8; 32]);
+                    if iter % 2 == 0 {
+                        let mut rider = crate::hash::JRider::new(z, c);
+                        sample_ntt_row_x4(
+                            backend,
+                            &rho,
+                            i,
+                            transpose,
+                            &v[..k],
+                            &mut got,
+                            Some(&mut rider),
+                        );
+                        rider.finish(&mut rode);
+                        crate::hash::j(&[z, c], &mut want_hash);
+                    } else {
+                        // An `H` sponge over the prefix msg[..len] of a
+                        // longer message (key generation's `ek`), finished
+                        // over all of it.
+                        let mut h = crate::hash::HState::new();
+                        let mut rider = h.rider(&msg[..len]);
+                        sample_ntt_row_x4(
+                            backend,
+                            &rho,
+                            i,
+                            transpose,
+                            &v[..k],
+                            &mut got,
+                            Some(&mut rider),
+                        );
+                        h.finish(&msg, &mut rode);
+                        crate::hash::h(&msg, &mut want_hash);
+                    }
                     assert_eq!(got.c, want.c, "iteration {iter}, k {k}, {backend:?}");
-                    let (mut rode, mut j) = ([0u8; 32], [0u8; 32]);
-                    rider.finish(&mut rode);
-                    crate::hash::j(&[z, c], &mut j);
-                    assert_eq!(rode, j, "iteration {iter}, k {k}, {backend:?}");
+                    assert_eq!(rode, want_hash, "iteration {iter}, k {k}, {backend:?}");
                 }
             }
         }
