@@ -315,12 +315,19 @@ pub(crate) fn sample_ntt_pairs(rho: &[u8; 32], j: u8, i: u8, mut f: impl FnMut(u
 /// Samples a polynomial with coefficients in `[-η, η]` from `64η` bytes.
 #[inline(always)]
 pub(crate) fn sample_cbd(eta: usize, b: &[u8], f: &mut Poly) {
-    if eta == 2
-        && let Some(token) = crate::arch::avx2()
-        && let Some(b) = b.first_chunk::<128>()
-    {
-        crate::arch::cbd2(token, b, &mut f.c);
-        return;
+    if let Some(token) = crate::arch::avx2() {
+        if eta == 2
+            && let Some(b) = b.first_chunk::<128>()
+        {
+            crate::arch::cbd2(token, b, &mut f.c);
+            return;
+        }
+        if eta == 3
+            && let Some(b) = b.first_chunk::<192>()
+        {
+            crate::arch::cbd3(token, b, &mut f.c);
+            return;
+        }
     }
     sample_cbd_portable(eta, b, f);
 }
@@ -455,6 +462,34 @@ mod tests {
             let (mut got, mut want) = (Poly::ZERO, Poly::ZERO);
             crate::arch::cbd2(token, &b, &mut got.c);
             sample_cbd_portable(2, &b, &mut want);
+            assert_eq!(got.c, want.c, "iteration {iter}");
+        }
+    }
+
+    #[test]
+    fn cbd3_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut seed = 0x1f2e_3d4c_5b6a_7988u64;
+        for iter in 0..2000 {
+            let b: [u8; 192] = core::array::from_fn(|i| match iter {
+                0 => 0,
+                1 => 0xff,
+                2 => [0x07, 0x00, 0x00][i % 3],
+                3 => [0x38, 0x00, 0x00][i % 3],
+                4 => [0x00, 0x00, 0xfc][i % 3],
+                5 => [0xc0, 0x01, 0x00][i % 3],
+                _ => {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed as u8
+                }
+            });
+            let (mut got, mut want) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::cbd3(token, &b, &mut got.c);
+            sample_cbd_portable(3, &b, &mut want);
             assert_eq!(got.c, want.c, "iteration {iter}");
         }
     }

@@ -20,6 +20,7 @@
 //! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
 //! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
 //! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
+//! | `cbd::cbd3` | `sample::sample_cbd_portable` (`η = 3`) | `sample::tests::cbd3_matches_portable` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //!
@@ -42,7 +43,7 @@ pub(crate) use x86_64::encode::{
 };
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    add_product, add_product_16, cbd::cbd2, inv_ntt_layers, ntt_layers, reduce_into,
+    add_product, add_product_16, cbd::cbd2, cbd::cbd3, inv_ntt_layers, ntt_layers, reduce_into,
     rej::rej_uniform,
 };
 
@@ -147,6 +148,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn cbd2(token: Avx2, _: &[u8; 128], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn cbd3(token: Avx2, _: &[u8; 192], _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn rej_uniform(
