@@ -29,7 +29,7 @@ use crate::{
     hash::{HState, JRider, LaneRider, g, prf_x4},
     ntt::{Accumulator, MulCache, Multiplicand, inv_ntt_mont, ntt},
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
-    sample::{sample_ntt_row, sample_ntt_row_x4},
+    sample::{sample_ntt_row, sample_ntt_row_pair_x4, sample_ntt_row_x4},
 };
 use pqdr_common::ct::Compare;
 #[cfg(not(feature = "small-stack"))]
@@ -215,7 +215,22 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
 
     let mut acc = Zeroizing::new(Accumulator::ZERO);
     let mut h = HState::new();
+    if P::K == 2 && x4 {
+        // k = 2: both rows in one 4-way run (no spare lane for H).
+        keygen_row_pair::<P>(
+            backend,
+            &rho,
+            &sigma,
+            s_hat.as_ref(),
+            &e_bytes,
+            &mut acc,
+            ek,
+        );
+    }
     for i in 0..P::K {
+        if P::K == 2 && x4 {
+            break;
+        }
         // t̂[i] = ê[i] + Σ_j Â[i][j] ∘ ŝ[j], with ê[i] = NTT(CBD(PRF(σ, k + i)))
         // and Â[i][j] = SampleNTT(ρ ‖ j ‖ i). The sum starts at ê[i], so no
         // separate polynomial holds it: reduce_into (×2^-16) and scale_mont
@@ -287,6 +302,30 @@ fn keygen_noise<P: ParameterSet>(
     for s in s_hat {
         s.ntt_in_place();
     }
+}
+
+/// Rows 0 and 1 of `K-PKE.KeyGen` for `k = 2` (Algorithm 13, lines 18–20):
+/// the four entries of `Â` in one 4-way run ([`sample_ntt_row_pair_x4`]),
+/// row 0 in `acc`, row 1 in a second accumulator in this frame; `t̂[0]`,
+/// `t̂[1]` encoded into `ek`.
+#[cfg(not(feature = "small-stack"))]
+#[inline(never)]
+fn keygen_row_pair<P: ParameterSet>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    s_hat: &[Multiplicand],
+    e_bytes: &[u8; KEYGEN_NOISE],
+    acc: &mut Accumulator,
+    ek: &mut [u8],
+) {
+    let mut acc1 = Zeroizing::new(Accumulator::ZERO);
+    keygen_row_start::<P>(true, sigma, 0, e_bytes, acc);
+    keygen_row_start::<P>(true, sigma, 1, e_bytes, &mut acc1);
+    sample_ntt_row_pair_x4(backend, rho, 0, false, s_hat, acc, &mut acc1);
+    let (t0, t1) = ek.split_at_mut(POLY12);
+    keygen_row_end(acc, t0);
+    keygen_row_end(&acc1, &mut t1[..POLY12]);
 }
 
 /// Starts row `i` of `K-PKE.KeyGen`'s sums at `ê[i] = NTT(CBD_η1(PRF(σ, k + i)))`.
@@ -385,7 +424,14 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
     encrypt_noise::<P>(backend, r, y_hat.as_mut(), &mut e_bytes);
 
     let mut acc = Zeroizing::new(Accumulator::ZERO);
+    if P::K == 2 && x4 && rider.is_none() {
+        // k = 2 without a rider: both columns in one 4-way run.
+        encrypt_u_pair::<P>(backend, &rho, y_hat.as_ref(), &mut acc, r, &e_bytes, out);
+    }
     for i in 0..P::K {
+        if P::K == 2 && x4 && rider.is_none() {
+            break;
+        }
         // u[i] = NTT⁻¹(Σ_j Â[j][i] ∘ ŷ[j]) + e₁[i], with Â[j][i] = SampleNTT(ρ ‖ i ‖ j).
         acc.clear();
         sample_row(
@@ -403,6 +449,28 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
     if x4 {
         e_bytes.zeroize();
     }
+}
+
+/// `u[0]` and `u[1]` of `K-PKE.Encrypt` for `k = 2` (Algorithm 14, lines
+/// 19, 22): the four entries of `Â` in one 4-way run
+/// ([`sample_ntt_row_pair_x4`]), column 0 into `acc`, column 1 into a second
+/// accumulator in this frame.
+#[cfg(not(feature = "small-stack"))]
+#[inline(never)]
+fn encrypt_u_pair<P: ParameterSet>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    y_hat: &[Multiplicand],
+    acc: &mut Accumulator,
+    r: &[u8; 32],
+    e_bytes: &[u8; ENCRYPT_NOISE],
+    out: &mut impl CiphertextSink,
+) {
+    let mut acc1 = Zeroizing::new(Accumulator::ZERO);
+    acc.clear();
+    sample_ntt_row_pair_x4(backend, rho, 0, true, y_hat, acc, &mut acc1);
+    encrypt_u::<P>(true, acc, r, 0, e_bytes, out);
+    encrypt_u::<P>(true, &acc1, r, 1, e_bytes, out);
 }
 
 /// `K-PKE.Encrypt` lines 9–17: `ŷ[i] = NTT(CBD_η1(PRF(r, i)))` and, on the

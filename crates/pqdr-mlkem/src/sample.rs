@@ -163,20 +163,76 @@ pub(crate) fn sample_ntt_row_x4(
     acc: &mut Accumulator,
     rider: Option<&mut dyn LaneRider>,
 ) {
-    debug_assert!(v.len() <= 4);
-    let mut rider = if v.len() < 4 { rider } else { None };
+    sample_ntt_rows_x4(backend, rho, i, transpose, v, &mut [acc], rider);
+}
+
+/// [`sample_ntt_row_x4`] for rows (or columns) `i` and `i + 1` at once,
+/// `acc0` receiving row `i` and `acc1` row `i + 1`: with `k = 2` the four
+/// entries fill the four lanes, so every 4-way permutation call serves
+/// four entries of `Â`. No rider (no spare lane).
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+#[inline(never)]
+pub(crate) fn sample_ntt_row_pair_x4(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    i: u8,
+    transpose: bool,
+    v: &[Multiplicand],
+    acc0: &mut Accumulator,
+    acc1: &mut Accumulator,
+) {
+    debug_assert!(v.len() <= 2);
+    sample_ntt_rows_x4(backend, rho, i, transpose, v, &mut [acc0, acc1], None);
+}
+
+/// The sampler of [`sample_ntt_row_x4`] and [`sample_ntt_row_pair_x4`]:
+/// `accs.len()` consecutive rows (or columns) `i, i + 1, …`, `accs[r]`
+/// receiving row `i + r`, lane `l = r·k + j` sampling entry `j` of row
+/// `i + r` (`accs.len() · k ≤ 4`).
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+#[inline(always)]
+fn sample_ntt_rows_x4<const R: usize>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    i: u8,
+    transpose: bool,
+    v: &[Multiplicand],
+    accs: &mut [&mut Accumulator; R],
+    rider: Option<&mut dyn LaneRider>,
+) {
+    let lanes = accs.len() * v.len();
+    debug_assert!(lanes <= 4);
+    // Lane l samples entry j of row r, l = r·k + j (built by counting: no
+    // division).
+    let mut map = [(0usize, 0u8); 4];
+    let mut l = 0;
+    for r in 0..accs.len() {
+        for j in 0..v.len() {
+            if let Some(m) = map.get_mut(l) {
+                *m = (r, j as u8);
+            }
+            l += 1;
+        }
+    }
+    let mut rider = if lanes < 4 { rider } else { None };
     let rode = rider.is_some();
     // SHAKE128(ρ ‖ b₀ ‖ b₁) absorbed (FIPS 202 §4, §6.2): ρ in lanes 0–3,
     // b₀, b₁ and the SHAKE domain/padding byte 0x1F in lane 4, the final
-    // padding bit in the last byte of the rate. Lanes beyond k absorb
-    // entry 0's input; their output is unused.
+    // padding bit in the last byte of the rate. Lanes beyond the entries
+    // absorb entry 0's input; their output is unused.
     let mut state: StateX4 = [[0; 4]; 25];
     for (lane, w) in state.iter_mut().zip(rho.as_chunks::<8>().0) {
         *lane = [u64::from_le_bytes(*w); 4];
     }
-    for (l, w) in state[4].iter_mut().enumerate() {
-        let j = if l < v.len() { l as u8 } else { 0 };
-        let (b0, b1) = if transpose { (i, j) } else { (j, i) };
+    for (&(r, j), w) in map.iter().zip(state[4].iter_mut()) {
+        let row = i + r as u8;
+        let (b0, b1) = if transpose { (row, j) } else { (j, row) };
         *w = u64::from(b0) | (u64::from(b1) << 8) | (0x1f << 16);
     }
     state[RATE_LANES - 1] = [0x80 << 56; 4];
@@ -185,7 +241,7 @@ pub(crate) fn sample_ntt_row_x4(
     let mut carry = [[0i16; CHUNK]; 4];
     let mut carried = [0usize; 4];
     // Coefficients of each entry already multiplied in (N: finished or unused).
-    let mut done: [usize; 4] = core::array::from_fn(|l| if l < v.len() { 0 } else { N });
+    let mut done: [usize; 4] = core::array::from_fn(|l| if l < lanes { 0 } else { N });
     let mut block = [0u8; REJ_BLOCK];
     let mut buf = [0i16; REJ_OUT];
     let simd = crate::arch::avx2();
@@ -207,10 +263,13 @@ pub(crate) fn sample_ntt_row_x4(
             }
             r.permuted();
         }
-        for (l, g) in v.iter().enumerate().take(4) {
+        for (l, &(r, j)) in map.iter().enumerate().take(lanes) {
             if done[l] == N {
                 continue;
             }
+            let (Some(acc), Some(g)) = (accs.get_mut(r), v.get(usize::from(j))) else {
+                continue;
+            };
             for (b, lane) in block
                 .as_chunks_mut::<8>()
                 .0
@@ -491,6 +550,57 @@ mod tests {
             crate::arch::cbd3(token, &b, &mut got.c);
             sample_cbd_portable(3, &b, &mut want);
             assert_eq!(got.c, want.c, "iteration {iter}");
+        }
+    }
+
+    /// The 4-way sampler of two rows (or columns) at once against
+    /// `SampleNTT` one entry at a time, on both Keccak backends, k = 1, 2,
+    /// 500 random seeds each; the accumulators start non-zero.
+    #[test]
+    fn row_pair_x4_matches_sample_ntt() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut v = [Multiplicand::ZERO; 2];
+        let mut start = Poly::ZERO;
+        for iter in 0..500 {
+            let rho: [u8; 32] = core::array::from_fn(|_| next() as u8);
+            for m in &mut v {
+                for c in &mut m.f.c {
+                    *c = (next() % 3329) as i16 - 1664;
+                }
+                m.cache = crate::ntt::MulCache::new(&m.f);
+            }
+            for c in &mut start.c {
+                *c = (next() % 3329) as i16 - 1664;
+            }
+            let k = 1 + iter % 2;
+            let i = (next() % 3) as u8;
+            for transpose in [false, true] {
+                let (mut want0, mut want1) = (Accumulator::ZERO, Accumulator::ZERO);
+                want0.set(&start);
+                sample_ntt_row(&rho, i, transpose, &v[..k], &mut want0);
+                sample_ntt_row(&rho, i + 1, transpose, &v[..k], &mut want1);
+                for backend in [crate::arch::keccak_avx2(), None] {
+                    let (mut got0, mut got1) = (Accumulator::ZERO, Accumulator::ZERO);
+                    got0.set(&start);
+                    sample_ntt_row_pair_x4(
+                        backend,
+                        &rho,
+                        i,
+                        transpose,
+                        &v[..k],
+                        &mut got0,
+                        &mut got1,
+                    );
+                    assert_eq!(got0.c, want0.c, "iteration {iter}, k {k}, {backend:?}");
+                    assert_eq!(got1.c, want1.c, "iteration {iter}, k {k}, {backend:?}");
+                }
+            }
         }
     }
 
