@@ -97,6 +97,10 @@ fn xor_block(state: &mut [u64; 25], block: &[u8; RATE_SHAKE256]) {
 /// Keccak-f\[1600\] while `K-PKE` samples a row or column of `Â`
 /// (`sample::sample_ntt_row_x4`): [`JRider`] (`J(z ‖ c)` in decapsulation)
 /// and [`HRider`] (`H(ek)` in key generation).
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) trait LaneRider {
     /// Whether a block is ready to be loaded and permuted now.
     fn pending(&self) -> bool;
@@ -135,11 +139,19 @@ impl LaneRider for JRider<'_> {
 /// its whole 136-byte blocks, one per permutation, in the spare lane;
 /// [`HState::finish`] absorbs the rest of the complete `ek` on the scalar
 /// permutation, pads and squeezes. `ek` is public: nothing to zeroize.
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) struct HState {
     state: [u64; 25],
     off: usize,
 }
 
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 impl HState {
     /// Nothing absorbed yet.
     pub(crate) const fn new() -> Self {
@@ -177,6 +189,10 @@ impl HState {
 
 /// [`HState`] riding over the prefix of `ek` written so far: a block is
 /// pending while a whole unabsorbed block of the prefix is left.
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
 pub(crate) struct HRider<'a> {
     h: &'a mut HState,
     prefix: &'a [u8],
