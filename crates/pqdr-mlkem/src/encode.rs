@@ -209,7 +209,9 @@ pub(crate) fn compress_encode_d(d: u32, f: &Poly, out: &mut [u8]) {
     if let Some(token) = crate::arch::avx2() {
         match d {
             4 => return crate::arch::compress_encode_4(token, &f.c, out),
+            5 => return crate::arch::compress_encode_odd::<5>(token, &f.c, out),
             10 => return crate::arch::compress_encode_10(token, &f.c, out),
+            11 => return crate::arch::compress_encode_odd::<11>(token, &f.c, out),
             _ => {}
         }
     }
@@ -227,7 +229,9 @@ pub(crate) fn decode_decompress_d(d: u32, bytes: &[u8], f: &mut Poly) {
     if let Some(token) = crate::arch::avx2() {
         match d {
             4 => return crate::arch::decode_decompress_4(token, bytes, &mut f.c),
+            5 => return crate::arch::decode_decompress_odd::<5>(token, bytes, &mut f.c),
             10 => return crate::arch::decode_decompress_10(token, bytes, &mut f.c),
+            11 => return crate::arch::decode_decompress_odd::<11>(token, bytes, &mut f.c),
             _ => {}
         }
     }
@@ -314,6 +318,14 @@ mod tests {
             crate::arch::compress_encode_4(token, &f.c, &mut a);
             compress_encode::<4>(&f, &mut b);
             assert_eq!(a, b, "compress 4, start {start}");
+            let (mut a, mut b) = ([0u8; 352], [0u8; 352]);
+            crate::arch::compress_encode_odd::<11>(token, &f.c, &mut a);
+            compress_encode::<11>(&f, &mut b);
+            assert_eq!(a, b, "compress 11, start {start}");
+            let (mut a, mut b) = ([0u8; 160], [0u8; 160]);
+            crate::arch::compress_encode_odd::<5>(token, &f.c, &mut a);
+            compress_encode::<5>(&f, &mut b);
+            assert_eq!(a, b, "compress 5, start {start}");
         }
         // Every x in [0, q) at every position modulo 16.
         for x in 0..Q {
@@ -326,6 +338,14 @@ mod tests {
             crate::arch::compress_encode_4(token, &f.c, &mut a);
             compress_encode::<4>(&f, &mut b);
             assert_eq!(a, b, "compress 4, x {x}");
+            let (mut a, mut b) = ([0u8; 352], [0u8; 352]);
+            crate::arch::compress_encode_odd::<11>(token, &f.c, &mut a);
+            compress_encode::<11>(&f, &mut b);
+            assert_eq!(a, b, "compress 11, x {x}");
+            let (mut a, mut b) = ([0u8; 160], [0u8; 160]);
+            crate::arch::compress_encode_odd::<5>(token, &f.c, &mut a);
+            compress_encode::<5>(&f, &mut b);
+            assert_eq!(a, b, "compress 5, x {x}");
         }
         for iter in 0..500 {
             let mut bytes = [0u8; 384];
@@ -344,6 +364,12 @@ mod tests {
             crate::arch::decode_decompress_4(token, &bytes[..128], &mut a.c);
             decode_decompress::<4>(&bytes[..128], &mut b);
             assert_eq!(a.c, b.c, "decompress 4, iteration {iter}");
+            crate::arch::decode_decompress_odd::<11>(token, &bytes[..352], &mut a.c);
+            decode_decompress::<11>(&bytes[..352], &mut b);
+            assert_eq!(a.c, b.c, "decompress 11, iteration {iter}");
+            crate::arch::decode_decompress_odd::<5>(token, &bytes[..160], &mut a.c);
+            decode_decompress::<5>(&bytes[..160], &mut b);
+            assert_eq!(a.c, b.c, "decompress 5, iteration {iter}");
             crate::arch::decode12(token, &bytes, &mut a.c);
             decode12_portable(&bytes, &mut b);
             assert_eq!(a.c, b.c, "decode12, iteration {iter}");

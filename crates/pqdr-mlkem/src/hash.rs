@@ -5,7 +5,7 @@
 //! zeroized on drop (most absorb secrets).
 
 use pqdr_common::simd::Avx2;
-use pqdr_keccak::{RATE_SHAKE256, Sha3_256, Sha3_512, Shake256, Shake256x4};
+use pqdr_keccak::{PAD_SHA3, RATE_SHAKE256, Sha3_256, Sha3_512, Shake256, Shake256x4};
 
 /// SHAKE128 rate in bytes (the block the matrix sampler squeezes).
 pub(crate) const RATE_128: usize = pqdr_keccak::RATE_SHAKE128;
@@ -91,6 +91,131 @@ fn xor_block(state: &mut [u64; 25], block: &[u8; RATE_SHAKE256]) {
     for (lane, w) in state.iter_mut().zip(block.as_chunks::<8>().0) {
         *lane ^= u64::from_le_bytes(*w);
     }
+}
+
+/// A sponge whose permutations can ride in the spare lane of the 4-way
+/// Keccak-f\[1600\] while `K-PKE` samples a row or column of `Â`
+/// (`sample::sample_ntt_row_x4`): [`JRider`] (`J(z ‖ c)` in decapsulation)
+/// and [`HRider`] (`H(ek)` in key generation).
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+pub(crate) trait LaneRider {
+    /// Whether a block is ready to be loaded and permuted now.
+    fn pending(&self) -> bool;
+    /// XORs the next block into the state; the caller permutes the state
+    /// next and then calls [`LaneRider::permuted`].
+    fn load_next(&mut self);
+    /// The state, to be permuted (after [`LaneRider::load_next`]).
+    fn state_mut(&mut self) -> &mut [u64; 25];
+    /// Records that the state was permuted after the last `load_next`.
+    fn permuted(&mut self);
+}
+
+impl LaneRider for JRider<'_> {
+    #[inline(always)]
+    fn pending(&self) -> bool {
+        JRider::pending(self)
+    }
+    #[inline(always)]
+    fn load_next(&mut self) {
+        JRider::load_next(self);
+    }
+    #[inline(always)]
+    fn state_mut(&mut self) -> &mut [u64; 25] {
+        JRider::state_mut(self)
+    }
+    #[inline(always)]
+    fn permuted(&mut self) {
+        JRider::permuted(self);
+    }
+}
+
+/// The SHA3-256 sponge of `H(ek)` (FIPS 203 §4.1; FIPS 202 §4, §6.1) while
+/// `K-PKE.KeyGen` is still writing `ek`: the state and the count of bytes
+/// absorbed live in the caller's frame ([`HState`]); each row's sampling
+/// gets an [`HRider`] over the prefix of `ek` written so far and absorbs
+/// its whole 136-byte blocks, one per permutation, in the spare lane;
+/// [`HState::finish`] absorbs the rest of the complete `ek` on the scalar
+/// permutation, pads and squeezes. `ek` is public: nothing to zeroize.
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+pub(crate) struct HState {
+    state: [u64; 25],
+    off: usize,
+}
+
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+impl HState {
+    /// Nothing absorbed yet.
+    pub(crate) const fn new() -> Self {
+        Self {
+            state: [0; 25],
+            off: 0,
+        }
+    }
+
+    /// A rider over `prefix`, the part of `ek` written so far.
+    pub(crate) fn rider<'a>(&'a mut self, prefix: &'a [u8]) -> HRider<'a> {
+        HRider { h: self, prefix }
+    }
+
+    /// `H(ek)`: absorbs `ek[off..]` (the whole key now), pads (SHA3's
+    /// domain bits `01` and pad10*1) and squeezes 32 bytes.
+    pub(crate) fn finish(mut self, ek: &[u8], out: &mut [u8; 32]) {
+        while let Some(b) = ek[self.off..].first_chunk::<RATE_SHAKE256>() {
+            xor_block(&mut self.state, b);
+            pqdr_keccak::f1600(&mut self.state);
+            self.off += RATE_SHAKE256;
+        }
+        let rest = &ek[self.off..];
+        let mut block = [0u8; RATE_SHAKE256];
+        block[..rest.len()].copy_from_slice(rest);
+        block[rest.len()] ^= PAD_SHA3;
+        block[RATE_SHAKE256 - 1] ^= 0x80;
+        xor_block(&mut self.state, &block);
+        pqdr_keccak::f1600(&mut self.state);
+        for (o, lane) in out.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
+            *o = lane.to_le_bytes();
+        }
+    }
+}
+
+/// [`HState`] riding over the prefix of `ek` written so far: a block is
+/// pending while a whole unabsorbed block of the prefix is left.
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+pub(crate) struct HRider<'a> {
+    h: &'a mut HState,
+    prefix: &'a [u8],
+}
+
+impl LaneRider for HRider<'_> {
+    #[inline(always)]
+    fn pending(&self) -> bool {
+        self.prefix.len() >= self.h.off + RATE_SHAKE256
+    }
+    #[inline(always)]
+    fn load_next(&mut self) {
+        if let Some(b) = self.prefix[self.h.off..].first_chunk::<RATE_SHAKE256>() {
+            xor_block(&mut self.h.state, b);
+            self.h.off += RATE_SHAKE256;
+        }
+    }
+    #[inline(always)]
+    fn state_mut(&mut self) -> &mut [u64; 25] {
+        &mut self.h.state
+    }
+    #[inline(always)]
+    fn permuted(&mut self) {}
 }
 
 impl Drop for JRider<'_> {
@@ -292,6 +417,31 @@ mod tests {
     fn keccak_path_follows_this_crates_simd_feature() {
         let want = cfg!(feature = "simd") && Avx2::detect().is_some();
         assert_eq!(crate::arch::keccak_avx2().is_some(), want);
+    }
+
+    /// `H` by [`HState`]: any number of whole blocks absorbed by riders
+    /// (permuted by hand here) over growing prefixes, the rest by `finish`,
+    /// against the `sha3` crate.
+    #[test]
+    fn h_rider_matches_sha3() {
+        let data: [u8; 1600] = core::array::from_fn(|i| (i * 13 + 5) as u8);
+        for len in [0, 1, 135, 136, 137, 271, 272, 273, 800, 1184, 1568] {
+            let want = sha3::Sha3_256::digest(&data[..len]);
+            for cut in [0, 100, 136, 384, 768, 1152, 1600] {
+                let mut hs = HState::new();
+                for prefix in [cut / 2, cut.min(len)] {
+                    let mut r = hs.rider(&data[..prefix.min(len)]);
+                    while r.pending() {
+                        r.load_next();
+                        pqdr_keccak::f1600(r.state_mut());
+                        r.permuted();
+                    }
+                }
+                let mut got = [0u8; 32];
+                hs.finish(&data[..len], &mut got);
+                assert_eq!(got[..], want[..], "len {len} cut {cut}");
+            }
+        }
     }
 
     #[test]

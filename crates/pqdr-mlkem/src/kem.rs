@@ -51,9 +51,9 @@ pub(crate) fn keygen_variant<P: ParameterSet, const ROUND3: bool>(
     let (dk_pke, rest) = dk.split_at_mut(POLY12 * P::K);
     let (ek, rest) = rest.split_at_mut(POLY12 * P::K + 32);
     let (hash, z_out) = rest.split_at_mut(32);
-    kpke::keygen::<P, ROUND3>(d, ek, dk_pke);
     let mut hash_ek = [0u8; 32];
-    h(ek, &mut hash_ek);
+    // K-PKE.KeyGen also computes H(ek) (its permutations ride along).
+    kpke::keygen::<P, ROUND3>(d, ek, dk_pke, &mut hash_ek);
     hash.copy_from_slice(&hash_ek);
     z_out.copy_from_slice(z);
 }

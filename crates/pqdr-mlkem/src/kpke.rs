@@ -26,10 +26,10 @@ use crate::{
     encode::{
         compress_encode_d, decode_decompress_d, decode_message, decode12, encode_message, encode12,
     },
-    hash::{JRider, g, prf_x4},
+    hash::{HState, JRider, LaneRider, g, prf_x4},
     ntt::{Accumulator, MulCache, Multiplicand, inv_ntt_mont, ntt},
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
-    sample::{sample_ntt_row, sample_ntt_row_x4},
+    sample::{sample_ntt_row, sample_ntt_row_pair_x4, sample_ntt_row_x4},
 };
 use pqdr_common::ct::Compare;
 #[cfg(not(feature = "small-stack"))]
@@ -173,7 +173,10 @@ const ENCRYPT_NOISE: usize = if X4_BUILD { ENCRYPT_NOISE_X4 } else { 0 };
 #[cfg(not(feature = "small-stack"))]
 /// `K-PKE.KeyGen(d)` (FIPS 203 Algorithm 13).
 ///
-/// Writes `ek_PKE` (`384k + 32` bytes) and `dk_PKE` (`384k` bytes).
+/// Writes `ek_PKE` (`384k + 32` bytes), `dk_PKE` (`384k` bytes) and
+/// `H(ek_PKE)` (FIPS 203 Algorithm 16, line 3's `H(ek)`): on the 4-way path
+/// its permutations ride in the spare lane while the rows of `Â` are sampled
+/// (`k < 4`), over the rows of `ek` already written.
 ///
 /// Stack: only `ŝ`, the accumulator and (4-way path) the PRF bytes of `ê`
 /// live in this frame while a row of `Â` is sampled; the noise sampling and
@@ -183,6 +186,7 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
     d: &[u8],
     ek: &mut [u8],
     dk_pke: &mut [u8],
+    h_ek: &mut [u8; 32],
 ) {
     const { assert!(64 * P::ETA1 * P::K <= KEYGEN_NOISE_X4) };
     let mut rho = [0u8; 32];
@@ -210,14 +214,31 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
     keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), &mut e_bytes);
 
     let mut acc = Zeroizing::new(Accumulator::ZERO);
-    // At opt-level z, chunks_exact divides the public length of ek:
-    // ct: public division
-    for (i, out) in ek.chunks_exact_mut(POLY12).take(P::K).enumerate() {
+    let mut h = HState::new();
+    if P::K == 2 && x4 {
+        // k = 2: both rows in one 4-way run (no spare lane for H).
+        keygen_row_pair::<P>(
+            backend,
+            &rho,
+            &sigma,
+            s_hat.as_ref(),
+            &e_bytes,
+            &mut acc,
+            ek,
+        );
+    }
+    for i in 0..P::K {
+        if P::K == 2 && x4 {
+            break;
+        }
         // t̂[i] = ê[i] + Σ_j Â[i][j] ∘ ŝ[j], with ê[i] = NTT(CBD(PRF(σ, k + i)))
         // and Â[i][j] = SampleNTT(ρ ‖ j ‖ i). The sum starts at ê[i], so no
         // separate polynomial holds it: reduce_into (×2^-16) and scale_mont
         // (×2^16) leave it unscaled.
         keygen_row_start::<P>(x4, &sigma, i, &e_bytes, &mut acc);
+        let (written, rest) = ek.split_at_mut(POLY12 * i);
+        // H(ek) absorbs the rows t̂[0..i] in the spare lane (4-way path, k < 4).
+        let mut rider = h.rider(written);
         sample_row(
             backend,
             &rho,
@@ -225,14 +246,15 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
             false,
             s_hat.as_ref(),
             &mut acc,
-            None,
+            Some(&mut rider),
         );
-        keygen_row_end(&acc, out);
+        keygen_row_end(&acc, &mut rest[..POLY12]);
     }
     if x4 {
         e_bytes.zeroize();
     }
     ek[POLY12 * P::K..].copy_from_slice(&rho);
+    h.finish(ek, h_ek);
 
     for (s, out) in s_hat
         .as_mut()
@@ -282,6 +304,30 @@ fn keygen_noise<P: ParameterSet>(
     }
 }
 
+/// Rows 0 and 1 of `K-PKE.KeyGen` for `k = 2` (Algorithm 13, lines 18–20):
+/// the four entries of `Â` in one 4-way run ([`sample_ntt_row_pair_x4`]),
+/// row 0 in `acc`, row 1 in a second accumulator in this frame; `t̂[0]`,
+/// `t̂[1]` encoded into `ek`.
+#[cfg(not(feature = "small-stack"))]
+#[inline(never)]
+fn keygen_row_pair<P: ParameterSet>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    s_hat: &[Multiplicand],
+    e_bytes: &[u8; KEYGEN_NOISE],
+    acc: &mut Accumulator,
+    ek: &mut [u8],
+) {
+    let mut acc1 = Zeroizing::new(Accumulator::ZERO);
+    keygen_row_start::<P>(true, sigma, 0, e_bytes, acc);
+    keygen_row_start::<P>(true, sigma, 1, e_bytes, &mut acc1);
+    sample_ntt_row_pair_x4(backend, rho, 0, false, s_hat, acc, &mut acc1);
+    let (t0, t1) = ek.split_at_mut(POLY12);
+    keygen_row_end(acc, t0);
+    keygen_row_end(&acc1, &mut t1[..POLY12]);
+}
+
 /// Starts row `i` of `K-PKE.KeyGen`'s sums at `ê[i] = NTT(CBD_η1(PRF(σ, k + i)))`.
 #[cfg(not(feature = "small-stack"))]
 #[inline(never)]
@@ -322,7 +368,7 @@ fn sample_row(
     transpose: bool,
     v: &[Multiplicand],
     acc: &mut Accumulator,
-    rider: Option<&mut JRider<'_>>,
+    rider: Option<&mut dyn LaneRider>,
 ) {
     if backend.is_some() {
         sample_ntt_row_x4(backend, rho, i, transpose, v, acc, rider);
@@ -378,7 +424,14 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
     encrypt_noise::<P>(backend, r, y_hat.as_mut(), &mut e_bytes);
 
     let mut acc = Zeroizing::new(Accumulator::ZERO);
+    if P::K == 2 && x4 && rider.is_none() {
+        // k = 2 without a rider: both columns in one 4-way run.
+        encrypt_u_pair::<P>(backend, &rho, y_hat.as_ref(), &mut acc, r, &e_bytes, out);
+    }
     for i in 0..P::K {
+        if P::K == 2 && x4 && rider.is_none() {
+            break;
+        }
         // u[i] = NTT⁻¹(Σ_j Â[j][i] ∘ ŷ[j]) + e₁[i], with Â[j][i] = SampleNTT(ρ ‖ i ‖ j).
         acc.clear();
         sample_row(
@@ -388,7 +441,7 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
             true,
             y_hat.as_ref(),
             &mut acc,
-            rider.as_deref_mut(),
+            rider.as_deref_mut().map(|r| r as &mut dyn LaneRider),
         );
         encrypt_u::<P>(x4, &acc, r, i, &e_bytes, out);
     }
@@ -396,6 +449,28 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
     if x4 {
         e_bytes.zeroize();
     }
+}
+
+/// `u[0]` and `u[1]` of `K-PKE.Encrypt` for `k = 2` (Algorithm 14, lines
+/// 19, 22): the four entries of `Â` in one 4-way run
+/// ([`sample_ntt_row_pair_x4`]), column 0 into `acc`, column 1 into a second
+/// accumulator in this frame.
+#[cfg(not(feature = "small-stack"))]
+#[inline(never)]
+fn encrypt_u_pair<P: ParameterSet>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    y_hat: &[Multiplicand],
+    acc: &mut Accumulator,
+    r: &[u8; 32],
+    e_bytes: &[u8; ENCRYPT_NOISE],
+    out: &mut impl CiphertextSink,
+) {
+    let mut acc1 = Zeroizing::new(Accumulator::ZERO);
+    acc.clear();
+    sample_ntt_row_pair_x4(backend, rho, 0, true, y_hat, acc, &mut acc1);
+    encrypt_u::<P>(true, acc, r, 0, e_bytes, out);
+    encrypt_u::<P>(true, &acc1, r, 1, e_bytes, out);
 }
 
 /// `K-PKE.Encrypt` lines 9–17: `ŷ[i] = NTT(CBD_η1(PRF(r, i)))` and, on the

@@ -12,7 +12,7 @@ use pqdr_keccak::StateX4;
 
 use crate::arch::{REJ_BLOCK, REJ_OUT};
 use crate::field::Q;
-use crate::hash::{JRider, RATE_128};
+use crate::hash::{LaneRider, RATE_128};
 use crate::ntt::{Accumulator, Multiplicand};
 use crate::poly::{N, Poly};
 
@@ -145,9 +145,10 @@ const _: () = assert!(8 * RATE_LANES == RATE_128);
 ///
 /// `rider`: with fewer than four entries, lane 3 of the 4-way permutation
 /// is spare; each permutation call then also permutes the next block of
-/// the `J(z ‖ c)` sponge (secret `z`) in that lane, until it has absorbed
-/// everything. No branch or index depends on that lane, and the state is
-/// zeroized afterwards.
+/// another sponge in that lane while it has one ready: `J(z ‖ c)` (secret
+/// `z`) in decapsulation, until it has absorbed everything, or `H(ek)` in
+/// key generation, over the part of `ek` already written. No branch or
+/// index depends on that lane, and the state is zeroized afterwards.
 #[cfg_attr(
     feature = "small-stack",
     allow(dead_code, reason = "used by the default K-PKE only")
@@ -160,22 +161,78 @@ pub(crate) fn sample_ntt_row_x4(
     transpose: bool,
     v: &[Multiplicand],
     acc: &mut Accumulator,
-    rider: Option<&mut JRider<'_>>,
+    rider: Option<&mut dyn LaneRider>,
 ) {
-    debug_assert!(v.len() <= 4);
-    let mut rider = if v.len() < 4 { rider } else { None };
+    sample_ntt_rows_x4(backend, rho, i, transpose, v, &mut [acc], rider);
+}
+
+/// [`sample_ntt_row_x4`] for rows (or columns) `i` and `i + 1` at once,
+/// `acc0` receiving row `i` and `acc1` row `i + 1`: with `k = 2` the four
+/// entries fill the four lanes, so every 4-way permutation call serves
+/// four entries of `Â`. No rider (no spare lane).
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+#[inline(never)]
+pub(crate) fn sample_ntt_row_pair_x4(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    i: u8,
+    transpose: bool,
+    v: &[Multiplicand],
+    acc0: &mut Accumulator,
+    acc1: &mut Accumulator,
+) {
+    debug_assert!(v.len() <= 2);
+    sample_ntt_rows_x4(backend, rho, i, transpose, v, &mut [acc0, acc1], None);
+}
+
+/// The sampler of [`sample_ntt_row_x4`] and [`sample_ntt_row_pair_x4`]:
+/// `accs.len()` consecutive rows (or columns) `i, i + 1, …`, `accs[r]`
+/// receiving row `i + r`, lane `l = r·k + j` sampling entry `j` of row
+/// `i + r` (`accs.len() · k ≤ 4`).
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+#[inline(always)]
+fn sample_ntt_rows_x4<const R: usize>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    i: u8,
+    transpose: bool,
+    v: &[Multiplicand],
+    accs: &mut [&mut Accumulator; R],
+    rider: Option<&mut dyn LaneRider>,
+) {
+    let lanes = accs.len() * v.len();
+    debug_assert!(lanes <= 4);
+    // Lane l samples entry j of row r, l = r·k + j (built by counting: no
+    // division).
+    let mut map = [(0usize, 0u8); 4];
+    let mut l = 0;
+    for r in 0..accs.len() {
+        for j in 0..v.len() {
+            if let Some(m) = map.get_mut(l) {
+                *m = (r, j as u8);
+            }
+            l += 1;
+        }
+    }
+    let mut rider = if lanes < 4 { rider } else { None };
     let rode = rider.is_some();
     // SHAKE128(ρ ‖ b₀ ‖ b₁) absorbed (FIPS 202 §4, §6.2): ρ in lanes 0–3,
     // b₀, b₁ and the SHAKE domain/padding byte 0x1F in lane 4, the final
-    // padding bit in the last byte of the rate. Lanes beyond k absorb
-    // entry 0's input; their output is unused.
+    // padding bit in the last byte of the rate. Lanes beyond the entries
+    // absorb entry 0's input; their output is unused.
     let mut state: StateX4 = [[0; 4]; 25];
     for (lane, w) in state.iter_mut().zip(rho.as_chunks::<8>().0) {
         *lane = [u64::from_le_bytes(*w); 4];
     }
-    for (l, w) in state[4].iter_mut().enumerate() {
-        let j = if l < v.len() { l as u8 } else { 0 };
-        let (b0, b1) = if transpose { (i, j) } else { (j, i) };
+    for (&(r, j), w) in map.iter().zip(state[4].iter_mut()) {
+        let row = i + r as u8;
+        let (b0, b1) = if transpose { (row, j) } else { (j, row) };
         *w = u64::from(b0) | (u64::from(b1) << 8) | (0x1f << 16);
     }
     state[RATE_LANES - 1] = [0x80 << 56; 4];
@@ -184,7 +241,7 @@ pub(crate) fn sample_ntt_row_x4(
     let mut carry = [[0i16; CHUNK]; 4];
     let mut carried = [0usize; 4];
     // Coefficients of each entry already multiplied in (N: finished or unused).
-    let mut done: [usize; 4] = core::array::from_fn(|l| if l < v.len() { 0 } else { N });
+    let mut done: [usize; 4] = core::array::from_fn(|l| if l < lanes { 0 } else { N });
     let mut block = [0u8; REJ_BLOCK];
     let mut buf = [0i16; REJ_OUT];
     let simd = crate::arch::avx2();
@@ -206,10 +263,13 @@ pub(crate) fn sample_ntt_row_x4(
             }
             r.permuted();
         }
-        for (l, g) in v.iter().enumerate().take(4) {
+        for (l, &(r, j)) in map.iter().enumerate().take(lanes) {
             if done[l] == N {
                 continue;
             }
+            let (Some(acc), Some(g)) = (accs.get_mut(r), v.get(usize::from(j))) else {
+                continue;
+            };
             for (b, lane) in block
                 .as_chunks_mut::<8>()
                 .0
@@ -314,12 +374,19 @@ pub(crate) fn sample_ntt_pairs(rho: &[u8; 32], j: u8, i: u8, mut f: impl FnMut(u
 /// Samples a polynomial with coefficients in `[-η, η]` from `64η` bytes.
 #[inline(always)]
 pub(crate) fn sample_cbd(eta: usize, b: &[u8], f: &mut Poly) {
-    if eta == 2
-        && let Some(token) = crate::arch::avx2()
-        && let Some(b) = b.first_chunk::<128>()
-    {
-        crate::arch::cbd2(token, b, &mut f.c);
-        return;
+    if let Some(token) = crate::arch::avx2() {
+        if eta == 2
+            && let Some(b) = b.first_chunk::<128>()
+        {
+            crate::arch::cbd2(token, b, &mut f.c);
+            return;
+        }
+        if eta == 3
+            && let Some(b) = b.first_chunk::<192>()
+        {
+            crate::arch::cbd3(token, b, &mut f.c);
+            return;
+        }
     }
     sample_cbd_portable(eta, b, f);
 }
@@ -354,163 +421,4 @@ pub(crate) fn sample_cbd_portable(eta: usize, b: &[u8], f: &mut Poly) {
 }
 
 #[cfg(all(test, not(feature = "small-stack")))]
-mod tests {
-    use super::*;
-    extern crate std;
-
-    /// The block of 112 candidates `d` (each < 2^12) as `ByteEncode_12` bytes.
-    fn block_of(d: &[i16; 112]) -> [u8; REJ_BLOCK] {
-        let mut b = [0u8; REJ_BLOCK];
-        for (o, p) in b
-            .as_chunks_mut::<3>()
-            .0
-            .iter_mut()
-            .zip(d.as_chunks::<2>().0)
-        {
-            let (x, y) = (p[0] as u16, p[1] as u16);
-            *o = [x as u8, ((x >> 8) | (y << 4)) as u8, (y >> 4) as u8];
-        }
-        b
-    }
-
-    /// The AVX2 rejection step (when detected) against its portable twin:
-    /// random blocks, and blocks of edge candidates (q − 1, q, 0, 4095, all
-    /// accepted, none accepted, alternating), for every carried count
-    /// 0..=15 (with distinct carried values, which must be kept).
-    #[test]
-    fn rej_uniform_matches_portable() {
-        let Some(token) = crate::arch::avx2() else {
-            std::eprintln!("no AVX2 on this CPU: differential test skipped");
-            return;
-        };
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut blocks = std::vec::Vec::new();
-        for v in [
-            [0i16; 2],
-            [4095; 2],
-            [3328; 2],
-            [3329; 2],
-            [3328, 3329],
-            [3329, 3328],
-            [0, 4095],
-        ] {
-            blocks.push(block_of(&core::array::from_fn(|i| v[i & 1])));
-        }
-        for _ in 0..2000 {
-            let mut b = [0u8; REJ_BLOCK];
-            for x in &mut b[..RATE_128] {
-                *x = next() as u8;
-            }
-            blocks.push(b);
-            // Candidates near q.
-            blocks.push(block_of(&core::array::from_fn(|_| {
-                3320 + (next() % 16) as i16
-            })));
-        }
-        for (k, b) in blocks.iter().enumerate() {
-            for n0 in 0..=15 {
-                let mut got = [-1i16; REJ_OUT];
-                let mut want = [-1i16; REJ_OUT];
-                for j in 0..n0 {
-                    got[j] = 5000 + j as i16;
-                    want[j] = 5000 + j as i16;
-                }
-                let n = crate::arch::rej_uniform(token, b, &mut got, n0);
-                let m = rej_uniform_portable(b, &mut want, n0);
-                assert_eq!(n, m, "block {k}, carried {n0}");
-                assert_eq!(got[..n], want[..m], "block {k}, carried {n0}");
-            }
-        }
-    }
-
-    /// The AVX2 `SamplePolyCBD_2` (when detected) against its portable twin
-    /// on random bytes and on all-zero, all-one and alternating bytes.
-    #[test]
-    fn cbd2_matches_portable() {
-        let Some(token) = crate::arch::avx2() else {
-            return;
-        };
-        let mut seed = 0x0f1e_2d3c_4b5a_6978u64;
-        for iter in 0..2000 {
-            let b: [u8; 128] = core::array::from_fn(|i| match iter {
-                0 => 0,
-                1 => 0xff,
-                2 => 0x0f,
-                3 => 0xf0,
-                4 => [0x03, 0x0c, 0x30, 0xc0][i & 3],
-                _ => {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                }
-            });
-            let (mut got, mut want) = (Poly::ZERO, Poly::ZERO);
-            crate::arch::cbd2(token, &b, &mut got.c);
-            sample_cbd_portable(2, &b, &mut want);
-            assert_eq!(got.c, want.c, "iteration {iter}");
-        }
-    }
-
-    /// The streamed 4-way row sampler against `SampleNTT` one entry at a
-    /// time followed by `Accumulator::add`, on both Keccak backends, for
-    /// k = 1..=4, rows and columns, 1,000 random seeds each (some streams
-    /// need a fourth block: about 1 % of entries), with a `J` sponge riding
-    /// in the spare lane against `hash::j`.
-    #[test]
-    fn row_x4_matches_sample_ntt() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let mut v = [Multiplicand::ZERO; 4];
-        for iter in 0..1000 {
-            let rho: [u8; 32] = core::array::from_fn(|_| next() as u8);
-            for m in &mut v {
-                for c in &mut m.f.c {
-                    *c = (next() % 3329) as i16 - 1664;
-                }
-                m.cache = crate::ntt::MulCache::new(&m.f);
-            }
-            let k = 1 + iter % 4;
-            let i = (next() % 4) as u8;
-            for transpose in [false, true] {
-                let mut want = Accumulator::ZERO;
-                sample_ntt_row(&rho, i, transpose, &v[..k], &mut want);
-                for backend in [crate::arch::keccak_avx2(), None] {
-                    let mut got = Accumulator::ZERO;
-                    // A `J(z ‖ c)` sponge rides along (k < 4) for a
-                    // message of 0..=1,120 bytes (up to 9 blocks: more
-                    // than a row's permutations, so `finish` has work).
-                    let msg: [u8; 1120] = core::array::from_fn(|_| next() as u8);
-                    let len = (iter * 37) % 1121;
-                    let (z, c) = msg[..len].split_at(((iter % 3) * 16).min(len));
-                    let mut rider = JRider::new(z, c);
-                    sample_ntt_row_x4(
-                        backend,
-                        &rho,
-                        i,
-                        transpose,
-                        &v[..k],
-                        &mut got,
-                        Some(&mut rider),
-                    );
-                    assert_eq!(got.c, want.c, "iteration {iter}, k {k}, {backend:?}");
-                    let (mut rode, mut j) = ([0u8; 32], [0u8; 32]);
-                    rider.finish(&mut rode);
-                    crate::hash::j(&[z, c], &mut j);
-                    assert_eq!(rode, j, "iteration {iter}, k {k}, {backend:?}");
-                }
-            }
-        }
-    }
-}
+mod tests;

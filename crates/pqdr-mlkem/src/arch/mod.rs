@@ -17,9 +17,12 @@
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_uniform_portable` | `sample::tests::rej_uniform_matches_portable`, `sample::tests::row_x4_matches_sample_ntt` |
 //! | `encode::{compress_encode_10, compress_encode_4}` | `encode::compress_encode::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
 //! | `encode::{decode_decompress_10, decode_decompress_4}` | `encode::decode_decompress::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every encoding) |
+//! | `encode::{compress_encode_odd::<5>, ::<11>}` | `encode::compress_encode::<5>`, `::<11>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
+//! | `encode::{decode_decompress_odd::<5>, ::<11>}` | `encode::decode_decompress::<5>`, `::<11>` | `encode::tests::avx2_matches_portable` |
 //! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
 //! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
 //! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
+//! | `cbd::cbd3` | `sample::sample_cbd_portable` (`η = 3`) | `sample::tests::cbd3_matches_portable` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //!
@@ -37,12 +40,12 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::encode::{
-    compress_encode_4, compress_encode_10, decode_decompress_4, decode_decompress_10, decode12,
-    encode12,
+    compress_encode_4, compress_encode_10, compress_encode_odd, decode_decompress_4,
+    decode_decompress_10, decode_decompress_odd, decode12, encode12,
 };
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    add_product, add_product_16, cbd::cbd2, inv_ntt_layers, ntt_layers, reduce_into,
+    add_product, add_product_16, cbd::cbd2, cbd::cbd3, inv_ntt_layers, ntt_layers, reduce_into,
     rej::rej_uniform,
 };
 
@@ -140,6 +143,12 @@ mod stubs {
     pub(crate) fn decode_decompress_4(token: Avx2, _: &[u8], _: &mut [i16; N]) {
         match token {}
     }
+    pub(crate) fn compress_encode_odd<const D: usize>(token: Avx2, _: &[i16; N], _: &mut [u8]) {
+        match token {}
+    }
+    pub(crate) fn decode_decompress_odd<const D: usize>(token: Avx2, _: &[u8], _: &mut [i16; N]) {
+        match token {}
+    }
     pub(crate) fn decode12(token: Avx2, _: &[u8], _: &mut [i16; N]) {
         match token {}
     }
@@ -147,6 +156,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn cbd2(token: Avx2, _: &[u8; 128], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn cbd3(token: Avx2, _: &[u8; 192], _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn rej_uniform(

@@ -61,12 +61,13 @@ fn put_compressed(d: u32, f: &Poly, offset: usize, out: &mut impl CiphertextSink
 
 /// `K-PKE.KeyGen(d)` (FIPS 203 Algorithm 13), streamed.
 ///
-/// Writes `ek_PKE` (`384k + 32` bytes) and `dk_PKE` (`384k` bytes).
+/// Writes `ek_PKE` (`384k + 32` bytes), `dk_PKE` (`384k` bytes) and `H(ek_PKE)`.
 #[inline(never)]
 pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
     d: &[u8],
     ek: &mut [u8],
     dk_pke: &mut [u8],
+    h_ek: &mut [u8; 32],
 ) {
     let mut rho = [0u8; 32];
     let mut sigma = Zeroizing::new([0u8; 32]);
@@ -108,6 +109,7 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
         encode12(&acc, out);
     }
     ek[POLY12 * P::K..].copy_from_slice(&rho);
+    crate::hash::h(ek, h_ek);
 }
 
 /// [`encrypt`]; `J`'s sponge is left to the caller's `finish` (no 4-way

@@ -1,7 +1,7 @@
 //! AVX2 `Compress_d` / `ByteEncode_d` and `ByteDecode_d` / `Decompress_d`
 //! (FIPS 203 §4.2.1, Algorithms 5 and 6) for `d ∈ {4, 10}` (`d_v`, `d_u` of
-//! ML-KEM-512 and -768), and `ByteEncode_12` / `ByteDecode_12` (Algorithms
-//! 5, 6 with `d = 12`).
+//! ML-KEM-512 and -768) and `d ∈ {5, 11}` (ML-KEM-1024), and
+//! `ByteEncode_12` / `ByteDecode_12` (Algorithms 5, 6 with `d = 12`).
 //!
 //! Each kernel computes exactly what its portable twin in `crate::encode`
 //! computes: `Compress_d` with the same multiply-and-shift division by `q`
@@ -12,15 +12,16 @@
 //! secret in `K-PKE.Decrypt` and in the re-encryption of decapsulation).
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadl_epi64, _mm_storeu_si128, _mm_unpacklo_epi8, _mm256_add_epi16,
-    _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16, _mm256_blend_epi32,
+    __m128i, __m256i, _mm_loadl_epi64, _mm_loadu_si128, _mm_storeu_si128, _mm_unpacklo_epi8,
+    _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16, _mm256_blend_epi32,
     _mm256_castsi256_si128, _mm256_cvtepi16_epi32, _mm256_cvtepu8_epi16, _mm256_extracti128_si256,
     _mm256_loadu_si256, _mm256_madd_epi16, _mm256_mul_epu32, _mm256_mulhrs_epi16,
     _mm256_mullo_epi16, _mm256_or_si256, _mm256_packus_epi16, _mm256_packus_epi32,
-    _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi16, _mm256_set1_epi32,
-    _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setr_epi16, _mm256_setr_epi32,
+    _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set_m128i, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setr_epi16, _mm256_setr_epi32,
     _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64,
-    _mm256_srai_epi16, _mm256_srli_epi16, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi16,
+    _mm256_sllv_epi64, _mm256_srai_epi16, _mm256_srli_epi16, _mm256_srli_epi64, _mm256_srlv_epi32,
+    _mm256_storeu_si256, _mm256_sub_epi16,
 };
 
 use pqdr_common::simd::Avx2;
@@ -87,6 +88,29 @@ pub(crate) fn encode12(token: Avx2, f: &[i16; N], out: &mut [u8]) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe { encode12_avx2(f, out) }
+}
+
+/// `ByteEncode_d(Compress_d(f))` for `d ∈ {5, 11}` (`D`) and `f` in `[0, q)`
+/// into `32·D` bytes (`out.len()`).
+#[inline]
+pub(crate) fn compress_encode_odd<const D: usize>(token: Avx2, f: &[i16; N], out: &mut [u8]) {
+    const { assert!(D == 5 || D == 11) };
+    let _ = token;
+    let mut buf = [0u8; 32 * 11 + 16];
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { compress_encode_odd_avx2::<D>(f, &mut buf) };
+    out.copy_from_slice(&buf[..32 * D]);
+}
+
+/// `Decompress_d(ByteDecode_d(b))` for `d ∈ {5, 11}` (`D`) of `32·D` bytes.
+#[inline]
+pub(crate) fn decode_decompress_odd<const D: usize>(token: Avx2, bytes: &[u8], f: &mut [i16; N]) {
+    const { assert!(D == 5 || D == 11) };
+    let _ = token;
+    let mut buf = [0u8; 32 * 11 + 16];
+    buf[..32 * D].copy_from_slice(bytes);
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { decode_decompress_odd_avx2::<D>(&buf, f) }
 }
 
 /// Loads 16 coefficients.
@@ -313,4 +337,143 @@ fn encode12_avx2(f: &[i16; N], out: &mut [u8]) {
         put12(out, 24 * i, _mm256_castsi256_si128(b));
         put12(out, 24 * i + 12, _mm256_extracti128_si256::<1>(b));
     }
+}
+
+/// The byte shuffles of [`compress_encode_odd_avx2`] for `D`: per 128-bit
+/// half, the 64-bit element 0 holds coefficients 0..4 (4D bits from bit 0)
+/// and element 1 coefficients 4..8 shifted up by 4 bits; the half's `D`
+/// output bytes are bytes `0..=h` of element 0 (`h = (D − 1) / 2`, the last
+/// one holding 4 bits) ORed with bytes `8..` of element 1 from position `h`.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "byte indices < 16"
+)]
+const fn odd_shuffles(d: usize) -> ([i8; 32], [i8; 32]) {
+    let h = (d - 1) >> 1;
+    let (mut a, mut b) = ([-128i8; 32], [-128i8; 32]);
+    let mut k = 0;
+    while k < 16 {
+        if k <= h {
+            a[k] = k as i8;
+            a[k + 16] = k as i8;
+        }
+        if k >= h && k < d {
+            b[k] = (8 + k - h) as i8;
+            b[k + 16] = (8 + k - h) as i8;
+        }
+        k += 1;
+    }
+    (a, b)
+}
+
+/// Loads a 32-byte shuffle control.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_ctrl(c: &[i8; 32]) -> __m256i {
+    // SAFETY: `c` is 32 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm256_loadu_si256(c.as_ptr().cast::<__m256i>()) }
+}
+
+#[target_feature(enable = "avx2")]
+fn compress_encode_odd_avx2<const D: usize>(f: &[i16; N], out: &mut [u8; 32 * 11 + 16]) {
+    // Pairs (x₀ + 2^D·x₁) in 32 bits (2D bits), then pairs of those in 64
+    // bits (4D bits), then element 1 of each half up by 4 bits (4D ≡ 4 mod
+    // 8) and the two elements' bytes merged: D bytes per half.
+    #[allow(clippy::cast_possible_truncation, reason = "D ≤ 11")]
+    let pair = _mm256_set1_epi32(1 | (1 << (16 + D as i32)));
+    let low32 = _mm256_set1_epi64x(0xffff_ffff);
+    let up4 = _mm256_setr_epi32(0, 0, 4, 0, 0, 0, 4, 0);
+    let (sa, sb) = const { odd_shuffles(D) };
+    let (sa, sb) = (load_ctrl(&sa), load_ctrl(&sb));
+    for (i, c) in f.as_chunks::<16>().0.iter().enumerate() {
+        let y = if D == 5 {
+            compress::<5>(load(c))
+        } else {
+            compress::<11>(load(c))
+        };
+        let p = _mm256_madd_epi16(y, pair);
+        let hi = _mm256_and_si256(p, _mm256_slli_epi64::<32>(low32));
+        // (p₁ << 32) >> (32 − 2D) = p₁ << 2D.
+        let hi = if D == 5 {
+            _mm256_srli_epi64::<22>(hi)
+        } else {
+            _mm256_srli_epi64::<10>(hi)
+        };
+        let w = _mm256_sllv_epi64(_mm256_or_si256(_mm256_and_si256(p, low32), hi), up4);
+        let b = _mm256_or_si256(_mm256_shuffle_epi8(w, sa), _mm256_shuffle_epi8(w, sb));
+        // D bytes per half; each store writes zero bytes past them,
+        // overwritten by the next store (the buffer has 16 spare bytes).
+        if let Some(o) = out.get_mut(2 * D * i..).and_then(<[u8]>::first_chunk_mut) {
+            store16(o, _mm256_castsi256_si128(b));
+        }
+        if let Some(o) = out
+            .get_mut(2 * D * i + D..)
+            .and_then(<[u8]>::first_chunk_mut)
+        {
+            store16(o, _mm256_extracti128_si256::<1>(b));
+        }
+    }
+}
+
+/// The byte shuffle and bit shifts of [`decode_decompress_odd_avx2`] for
+/// `D`: 32-bit lane `j` (coefficient `j` of 8, `D` bytes loaded into both
+/// halves) takes bytes `⌊Dj/8⌋ .. + 4` and shifts right by `Dj mod 8`.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "byte indices < 16, shifts < 8"
+)]
+const fn odd_spread(d: usize) -> ([i8; 32], [i32; 8]) {
+    let (mut spread, mut shift) = ([0i8; 32], [0i32; 8]);
+    let mut j = 0;
+    while j < 8 {
+        let (byte, bit) = ((d * j) >> 3, (d * j) & 7);
+        let mut t = 0;
+        while t < 4 {
+            spread[4 * j + t] = (byte + t) as i8;
+            t += 1;
+        }
+        shift[j] = bit as i32;
+        j += 1;
+    }
+    (spread, shift)
+}
+
+#[target_feature(enable = "avx2")]
+fn decode_decompress_odd_avx2<const D: usize>(bytes: &[u8; 32 * 11 + 16], f: &mut [i16; N]) {
+    let (spread, shift) = const { odd_spread(D) };
+    let spread = load_ctrl(&spread);
+    // SAFETY: `shift` is 32 readable bytes; `loadu` has no alignment requirement.
+    let shift = unsafe { _mm256_loadu_si256(shift.as_ptr().cast::<__m256i>()) };
+    #[allow(clippy::cast_possible_truncation, reason = "D ≤ 11")]
+    let mask = _mm256_set1_epi32((1 << D as i32) - 1);
+    let q = _mm256_set1_epi16(Q);
+    for (i, o) in f.as_chunks_mut::<16>().0.iter_mut().enumerate() {
+        let a = eight(bytes, 2 * D * i, spread, shift, mask);
+        let b = eight(bytes, 2 * D * i + D, spread, shift, mask);
+        // packus interleaves the halves: [a₀ b₀ a₁ b₁] in 64-bit units.
+        let y = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+        // ⌊(2^(15−D)·y·q + 2^14) / 2^15⌋ = ⌊(y·q + 2^(D−1)) / 2^D⌋.
+        let y = if D == 5 {
+            _mm256_slli_epi16::<10>(y)
+        } else {
+            _mm256_slli_epi16::<4>(y)
+        };
+        store(o, _mm256_mulhrs_epi16(y, q));
+    }
+}
+
+/// Eight `D`-bit fields from `bytes[at..at + D]` to eight 32-bit lanes
+/// (`spread`, `shift`, `mask` from [`decode_decompress_odd_avx2`]).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn eight(bytes: &[u8], at: usize, spread: __m256i, shift: __m256i, mask: __m256i) -> __m256i {
+    let Some(b) = bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) else {
+        return _mm256_set1_epi32(0);
+    };
+    // SAFETY: `b` is 16 readable bytes; `loadu` has no alignment requirement.
+    let x = unsafe { _mm_loadu_si128(b.as_ptr().cast::<__m128i>()) };
+    let v = _mm256_shuffle_epi8(_mm256_set_m128i(x, x), spread);
+    _mm256_and_si256(_mm256_srlv_epi32(v, shift), mask)
 }
