@@ -17,6 +17,7 @@
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
+//! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
 //! | `z_pack` (`x86_64/sign.rs`) | `sign_poly::z_pack_portable` | `sign_poly::tests::kernels_match_portable` |
 //! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
@@ -38,7 +39,7 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt, reduce_acc,
-    rej_uniform, w1_pack, z_pack,
+    rej_eta, rej_uniform, w1_pack, z_pack,
 };
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
@@ -86,6 +87,15 @@ mod stubs {
         match token {}
     }
     pub(crate) fn rej_uniform(token: Avx2, _: &mut [i32; N], _: usize, _: &[u8]) -> usize {
+        match token {}
+    }
+    pub(crate) fn rej_eta(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: usize,
+        _: &[u8],
+        _: i32,
+    ) -> (usize, usize) {
         match token {}
     }
     pub(crate) fn z_pack(token: Avx2, _: &[i32; N], _: &mut [u8], _: u32, _: i32) -> i32 {

@@ -4,6 +4,7 @@
 //!   Montgomery products;
 //! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34);
 //! - `rej`: the rejection sampling of `RejNTTPoly` (Algorithms 14, 30);
+//! - `eta`: the rejection sampling of `RejBoundedPoly` (Algorithms 15, 31);
 //! - `sign`: the per-polynomial steps of signing (Algorithm 7: z and its
 //!   norm check and packing, w1Encode(HighBits(w)), the LowBits check).
 //!
@@ -11,11 +12,13 @@
 //! behind an [`Avx2`](pqdr_common::simd::Avx2) token (proof of detection),
 //! and unaligned loads and stores of in-bounds slices.
 
+mod eta;
 mod mask;
 mod ntt;
 mod rej;
 mod sign;
 
+pub(crate) use eta::rej_eta;
 pub(crate) use mask::mask_unpack;
 pub(crate) use ntt::{invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
 pub(crate) use rej::rej_uniform;
