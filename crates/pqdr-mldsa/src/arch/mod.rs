@@ -18,6 +18,7 @@
 //! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
 //! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
+//! | `power2round_pack` (`x86_64/keygen.rs`) | `keygen::power2round_pack_portable` | `keygen::tests::power2round_pack_matches_portable` |
 //! | `z_pack` (`x86_64/sign.rs`) | `sign_poly::z_pack_portable` | `sign_poly::tests::kernels_match_portable` |
 //! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
@@ -38,8 +39,8 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt, reduce_acc,
-    rej_eta, rej_uniform, w1_pack, z_pack,
+    invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt, power2round_pack,
+    reduce_acc, rej_eta, rej_uniform, w1_pack, z_pack,
 };
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
@@ -96,6 +97,15 @@ mod stubs {
         _: &[u8],
         _: i32,
     ) -> (usize, usize) {
+        match token {}
+    }
+    pub(crate) fn power2round_pack(
+        token: Avx2,
+        _: &[i32; N],
+        _: &[i32; N],
+        _: &mut [u8],
+        _: &mut [u8],
+    ) {
         match token {}
     }
     pub(crate) fn z_pack(token: Avx2, _: &[i32; N], _: &mut [u8], _: u32, _: i32) -> i32 {
