@@ -13,6 +13,7 @@
 //! | `ntt` (`x86_64/ntt.rs`) | `Poly::ntt_portable` | `arch::x86_64::tests::ntt_and_inverse_match_portable` |
 //! | `invntt_tomont` | `Poly::invntt_tomont_portable` | `…::ntt_and_inverse_match_portable` |
 //! | `mul_acc` | `mul_acc_portable` | `…::pointwise_products_match_portable` |
+//! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
@@ -39,8 +40,8 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt, power2round_pack,
-    reduce_acc, rej_eta, rej_uniform, w1_pack, z_pack,
+    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt,
+    power2round_pack, reduce_acc, rej_eta, rej_uniform, w1_pack, z_pack,
 };
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
@@ -79,6 +80,14 @@ mod stubs {
         match token {}
     }
     pub(crate) fn mul_acc(token: Avx2, _: &mut [i64; N], _: &[i32; N], _: &[i32; N]) {
+        match token {}
+    }
+    pub(crate) fn dot_mont<'a>(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: usize,
+        _: impl Fn(usize) -> (&'a [i32; N], &'a [i32; N]),
+    ) {
         match token {}
     }
     pub(crate) fn reduce_acc(token: Avx2, _: &mut [i32; N], _: &[i64; N]) {
