@@ -137,19 +137,10 @@ pub(crate) fn derive_t<P: ParameterSet>(
         reduce_acc(&mut t, &acc);
         t.invntt_tomont();
         unpack_eta::<P>(&mut s2, &sk.as_ref()[s2_range::<P>(r)]);
-        for ((x, e), z) in t.0.iter_mut().zip(s2.0.iter()).zip(t0.0.iter_mut()) {
-            // (−q, q) + [−η, η] → [0, q)
-            let v = freeze(freeze(freeze(*x).wrapping_add(*e)).wrapping_sub(Q));
-            let (hi, lo) = power2round(v);
-            *x = hi;
-            *z = lo;
-        }
-        pack(&mut pk.as_mut()[t1_range(r)], &t, T1_BITS, |c| c);
         let range = t0_range::<P>(r);
         let mut packed = Zeroizing::new([0u8; T0_POLY_SIZE]);
-        pack(&mut packed[..], &t0, D, |c| {
-            (1i32 << (D - 1)).wrapping_sub(c)
-        });
+        let t1_out = &mut pk.as_mut()[t1_range(r)];
+        power2round_pack(&mut t, &s2, &mut t0, t1_out, &mut packed[..]);
         if write {
             sk.as_mut()[range].copy_from_slice(&packed[..]);
         } else {
@@ -173,6 +164,40 @@ pub(crate) fn derive_t<P: ParameterSet>(
     diff
 }
 
+/// t = t' + s2 (t' in (−q, q), s2 in [−η, η]) to [0, q), then `Power2Round`
+/// (FIPS 204 Algorithm 35, line 8 of Algorithm 6): t1 = `SimpleBitPack`(t1,
+/// 2^10 − 1) into `t1_out` (320 bytes; Algorithm 16, as in pkEncode), t0 =
+/// `BitPack`(t0, 2^12 − 1, 2^12) into `t0_out` (416 bytes; Algorithm 17, as
+/// in skEncode). The AVX2 kernel (`arch::power2round_pack`) when available,
+/// else the portable twin, which uses `t` and `t0` as scratch.
+#[inline]
+fn power2round_pack(t: &mut Poly, s2: &Poly, t0: &mut Poly, t1_out: &mut [u8], t0_out: &mut [u8]) {
+    if let Some(token) = crate::arch::avx2() {
+        return crate::arch::power2round_pack(token, &t.0, &s2.0, t1_out, t0_out);
+    }
+    power2round_pack_portable(t, s2, t0, t1_out, t0_out);
+}
+
+/// The portable twin of `arch::power2round_pack` (see [`power2round_pack`]).
+#[inline(always)]
+fn power2round_pack_portable(
+    t: &mut Poly,
+    s2: &Poly,
+    t0: &mut Poly,
+    t1_out: &mut [u8],
+    t0_out: &mut [u8],
+) {
+    for ((x, e), z) in t.0.iter_mut().zip(s2.0.iter()).zip(t0.0.iter_mut()) {
+        // (−q, q) + [−η, η] → [0, q)
+        let v = freeze(freeze(freeze(*x).wrapping_add(*e)).wrapping_sub(Q));
+        let (hi, lo) = power2round(v);
+        *x = hi;
+        *z = lo;
+    }
+    pack(t1_out, t, T1_BITS, |c| c);
+    pack(t0_out, t0, D, |c| (1i32 << (D - 1)).wrapping_sub(c));
+}
+
 /// Checks that every packed secret coefficient of s1 and s2 is in [0, 2η]
 /// (`skDecode`, FIPS 204 Algorithm 25, only defines those): 0 if so, non-zero otherwise.
 pub(crate) fn check_s_range<P: ParameterSet>(sk: &P::SkBytes) -> u32 {
@@ -191,4 +216,64 @@ pub(crate) fn check_s_range<P: ParameterSet>(sk: &P::SkBytes) -> u32 {
         }
     }
     u32::from(bad < 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AVX2 kernel against its portable twin: random t in (−q, q) and
+    /// s2 in [−η, η] for η = 2 and 4, and the edges (t = ±(q − 1), 0, s2 =
+    /// ±η, sums at 0, q − 1, and at the rounding boundaries 2^12 and
+    /// 2^12 + 1 where Power2Round turns over).
+    #[test]
+    fn power2round_pack_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let edges = [
+            -(Q - 1),
+            Q - 1,
+            0,
+            1,
+            -1,
+            4096,
+            4097,
+            -4096,
+            8191,
+            8192,
+            Q - 4096,
+        ];
+        for trial in 0..400 {
+            let eta = if trial & 1 == 0 { 2 } else { 4 };
+            let mut t = Poly::ZERO;
+            let mut s2 = Poly::ZERO;
+            for (i, (x, e)) in t.0.iter_mut().zip(s2.0.iter_mut()).enumerate() {
+                let r = next();
+                *x = if trial % 4 == 3 {
+                    edges[(i + trial) % edges.len()]
+                } else {
+                    (r % (2 * Q as u64 - 1)) as i32 - (Q - 1)
+                };
+                *e = ((r >> 40) % (2 * eta as u64 + 1)) as i32 - eta;
+                if trial % 4 == 2 {
+                    *e = if i & 1 == 0 { eta } else { -eta };
+                }
+            }
+            let (mut a1, mut a0) = ([0u8; T1_POLY_SIZE], [0u8; T0_POLY_SIZE]);
+            crate::arch::power2round_pack(token, &t.0, &s2.0, &mut a1[..], &mut a0[..]);
+            let (mut b1, mut b0) = ([0u8; T1_POLY_SIZE], [0u8; T0_POLY_SIZE]);
+            let (mut tt, mut t0) = (t, Poly::ZERO);
+            power2round_pack_portable(&mut tt, &s2, &mut t0, &mut b1[..], &mut b0[..]);
+            assert_eq!(a1, b1, "t1, trial {trial}");
+            assert_eq!(a0, b0, "t0, trial {trial}");
+        }
+    }
 }

@@ -161,6 +161,22 @@ pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
     reduce_acc_portable(out, acc);
 }
 
+/// out = mont(Σ_j â_j ∘ b̂_j) over the pairs of `a` and `b` (exact i64
+/// sums): on AVX2 the sums stay in registers (`arch::dot_mont`), else
+/// [`mul_acc`] into `acc` (zeroed first) and [`reduce_acc`].
+#[inline]
+pub(crate) fn dot_mont(out: &mut Poly, a: &[Poly], b: &[Poly], acc: &mut [i64; N]) {
+    if let Some(avx2) = arch::avx2() {
+        let n = a.len().min(b.len());
+        return arch::dot_mont(avx2, &mut out.0, n, |j| (&a[j].0, &b[j].0));
+    }
+    acc.fill(0);
+    for (x, y) in a.iter().zip(b) {
+        mul_acc_portable(acc, x, y);
+    }
+    reduce_acc_portable(out, acc);
+}
+
 /// out = mont(â ∘ b̂ + extra), with `extra` added in the same reduction.
 #[inline]
 pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {

@@ -122,12 +122,27 @@ pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta
     let mut reader = x;
     let mut buf = [0u8; 2 * SHAKE256_RATE];
     reader.squeeze_blocks(&mut buf);
-    let mut ctr = rej_bounded_consume(&buf, 0, out, eta);
+    let mut ctr = rej_bounded_fill(&buf, 0, out, eta);
     while ctr < N {
         reader.squeeze_blocks(&mut buf[..SHAKE256_RATE]);
-        ctr = rej_bounded_consume(&buf[..SHAKE256_RATE], ctr, out, eta);
+        ctr = rej_bounded_fill(&buf[..SHAKE256_RATE], ctr, out, eta);
     }
     buf.zeroize();
+}
+
+/// [`rej_bounded_consume`] with the AVX2 kernel (`arch::rej_eta`, sixteen
+/// half-bytes per step) over the bytes it takes, when available, and the
+/// portable loop (its twin) over the rest. Same count, same coefficients,
+/// same released accept bits.
+#[inline]
+pub(crate) fn rej_bounded_fill(bytes: &[u8], ctr: usize, out: &mut Poly, eta: i32) -> usize {
+    match crate::arch::avx2() {
+        Some(token) => {
+            let (ctr, used) = crate::arch::rej_eta(token, &mut out.0, ctr, bytes, eta);
+            rej_bounded_consume(bytes.get(used..).unwrap_or_default(), ctr, out, eta)
+        }
+        None => rej_bounded_consume(bytes, ctr, out, eta),
+    }
 }
 
 /// The rejection loop of `RejBoundedPoly` (FIPS 204 Algorithm 31) over
@@ -254,6 +269,58 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The AVX2 `RejBoundedPoly` loop (then the portable one over the bytes
+    /// it leaves) against the portable loop alone, for η = 2 and 4: random
+    /// bytes, bytes of only rejected half-bytes (0xff; 0x9f / 0xf9 for η = 4
+    /// mix accepted and rejected), the edge half-bytes 14 / 15 and 8 / 9,
+    /// every start count near 0 and 256, lengths of one and two SHAKE256
+    /// blocks and short ones (not a multiple of 8).
+    #[test]
+    fn rej_eta_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let patterns = [0xffu8, 0x9f, 0xf9, 0xef, 0xfe, 0x89, 0x98, 0x00];
+        for t in 0..800usize {
+            let mut bytes = [0u8; 2 * SHAKE256_RATE];
+            for (k, b) in bytes.iter_mut().enumerate() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *b = match t % 4 {
+                    0 | 1 => s as u8,
+                    2 => patterns[(k + t) % patterns.len()],
+                    _ => patterns[(s as usize) % patterns.len()],
+                };
+            }
+            let eta = if t & 1 == 0 { 2 } else { 4 };
+            let len = [SHAKE256_RATE, 2 * SHAKE256_RATE, 13, 7, 100][t % 5];
+            let start = [0, 1, 100, 239, 240, 241, 250, 255, 256][t % 9];
+            let init = Poly(core::array::from_fn(|i| -(i as i32)));
+            let (mut a, mut b) = (init, init);
+            let ca = rej_bounded_fill(&bytes[..len], start, &mut a, eta);
+            let cb = rej_bounded_consume(&bytes[..len], start, &mut b, eta);
+            assert_eq!(ca, cb, "count, t {t}");
+            assert_eq!(a.0[..ca], b.0[..cb], "coefficients, t {t}");
+            assert_eq!(
+                a.0[..start],
+                init.0[..start],
+                "untouched before start, t {t}"
+            );
+            // The kernel alone stops at a whole group of 8 bytes with room
+            // for 16 more coefficients, and agrees with the portable loop there.
+            let mut c = init;
+            let (cc, used) = crate::arch::rej_eta(token, &mut c.0, start, &bytes[..len], eta);
+            assert_eq!(used % 8, 0);
+            assert!(used <= len && (cc + 16 > N || used + 8 > len), "t {t}");
+            let mut d = init;
+            let cd = rej_bounded_consume(&bytes[..used], start, &mut d, eta);
+            assert_eq!(cc, cd, "t {t}");
+            assert_eq!(c.0[..cc], d.0[..cd], "t {t}");
+        }
+    }
 
     /// The AVX2 `RejNTTPoly` loop against the portable one: random bytes
     /// (about half the candidates rejected when the top bits are forced), edge

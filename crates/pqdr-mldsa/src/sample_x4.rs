@@ -20,7 +20,7 @@ use zeroize::Zeroize;
 
 use crate::poly::{N, Poly, mul_acc};
 use crate::sample::{
-    SHAKE128_RATE, SHAKE256_RATE, expand_mask_poly, mul_acc_coeff, rej_bounded_consume,
+    SHAKE128_RATE, SHAKE256_RATE, expand_mask_poly, mul_acc_coeff, rej_bounded_fill,
     rej_bounded_poly, rej_ntt_consume, rej_ntt_fill, rej_ntt_mul_acc, rej_ntt_poly,
 };
 
@@ -259,7 +259,7 @@ pub(crate) fn rej_bounded_poly_x4(
         squeeze256(&mut x, &mut buf);
         for ((o, c), b) in out.iter_mut().zip(ctr.iter_mut()).zip(buf.iter()) {
             if let Some(o) = o {
-                *c = rej_bounded_consume(b, *c, o, eta);
+                *c = rej_bounded_fill(b, *c, o, eta);
             }
         }
     }

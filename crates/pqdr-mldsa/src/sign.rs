@@ -32,7 +32,7 @@ use crate::field::{center, exceeds, freeze, reduce_wide};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
 use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{
-    N, Poly, mul_acc, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place, reduce_acc,
+    N, Poly, dot_mont, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place,
 };
 use crate::rounding::high_bits;
 use crate::sample::{h, sample_in_ball};
@@ -233,11 +233,8 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             match (pre.a_hat, acc.as_deref_mut()) {
                 (Some(a_hat), Some(acc)) => {
-                    acc.fill(0);
-                    for (j, y) in y_hat.as_ref().iter().enumerate() {
-                        mul_acc(acc, &a_hat.as_ref()[i * P::L + j], y);
-                    }
-                    reduce_acc(wi, acc);
+                    let row = &a_hat.as_ref()[i * P::L..(i + 1) * P::L];
+                    dot_mont(wi, row, y_hat.as_ref(), acc);
                 }
                 _ => {
                     // Σ_j mont(Â_ij ∘ ŷ_j), |·| < 7q, reduced to (−q, q).

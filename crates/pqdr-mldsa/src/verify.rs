@@ -118,16 +118,92 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
         }
         reduce_acc(&mut t, &acc);
         t.invntt_tomont();
-        t.freeze();
         // w1′ = UseHint(h, w′_approx), hashed row by row.
-        for (x, &hint) in t.0.iter_mut().zip(hi.0.iter()) {
-            *x = use_hint::<G2>(hint != 0, *x);
-        }
         let out = &mut w1[..P::W1_POLY_SIZE];
-        pack(out, &t, P::W1_BITS, |c| c);
+        use_hint_pack::<G2>(&mut t, hi, out, P::W1_BITS);
         hasher.absorb(out);
     }
     let mut c_tilde2 = [0u8; MAX_C_TILDE_SIZE];
     hasher.squeeze(&mut c_tilde2[..P::C_TILDE_SIZE]);
     c_tilde2[..P::C_TILDE_SIZE] == *c_tilde
+}
+
+/// `w1Encode(UseHint(h, w mod q))` for w in (−q, q) (FIPS 204 Algorithms
+/// 28, 40, 16; Algorithm 8, lines 9–10) into `out` (32·`w1_bits` bytes):
+/// the AVX2 kernel (`arch::use_hint_pack`) when available, else the
+/// portable twin, which uses `w` as scratch.
+#[inline]
+fn use_hint_pack<const G2: i32>(w: &mut Poly, h: &Poly, out: &mut [u8], w1_bits: u32) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::use_hint_pack(token, &w.0, &h.0, out, G2),
+        None => use_hint_pack_portable::<G2>(w, h, out, w1_bits),
+    }
+}
+
+/// The portable twin of [`use_hint_pack`].
+#[inline(always)]
+fn use_hint_pack_portable<const G2: i32>(w: &mut Poly, h: &Poly, out: &mut [u8], w1_bits: u32) {
+    w.freeze();
+    for (x, &hint) in w.0.iter_mut().zip(h.0.iter()) {
+        *x = use_hint::<G2>(hint != 0, *x);
+    }
+    pack(out, w, w1_bits, |c| c);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::Q;
+
+    /// The AVX2 kernel against its portable twin, both γ2: random w in
+    /// (−q, q) and random hints, and the edges of Decompose and UseHint
+    /// (w at 0, q − 1, ±1, the multiples of 2γ2 and their neighbours,
+    /// every one with and without a hint: r1 = 0 − 1 and m − 1 + 1 wrap).
+    #[test]
+    fn use_hint_pack_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        fn check<const G2: i32>(token: crate::arch::Avx2, w: &Poly, h: &Poly, t: usize) {
+            let bits = if G2 == 261_888 { 4 } else { 6 };
+            let mut b = *w;
+            let (mut oa, mut ob) = ([0u8; 192], [0u8; 192]);
+            crate::arch::use_hint_pack(token, &w.0, &h.0, &mut oa[..32 * bits], G2);
+            use_hint_pack_portable::<G2>(&mut b, h, &mut ob[..32 * bits], bits as u32);
+            assert_eq!(oa, ob, "w1, gamma2 {G2}, t {t}");
+        }
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for t in 0..400usize {
+            let mut w = Poly::ZERO;
+            let mut h = Poly::ZERO;
+            for (i, (x, y)) in w.0.iter_mut().zip(h.0.iter_mut()).enumerate() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let g2 = if t & 1 == 0 { 261_888 } else { 95_232 };
+                let k = (s >> 32) as i32 & 63;
+                *x = match t % 3 {
+                    0 => (s % (2 * Q as u64 - 1)) as i32 - (Q - 1),
+                    1 => [
+                        0,
+                        Q - 1,
+                        1,
+                        -1,
+                        -(Q - 1),
+                        2 * g2 * k,
+                        2 * g2 * k + 1,
+                        2 * g2 * k - 1,
+                    ][i & 7]
+                        .clamp(-(Q - 1), Q - 1),
+                    _ => (g2 * (k + 1)).min(Q - 1) - (i as i32 & 1),
+                };
+                *y = i32::from((s >> 8) & 1 == 1 || t % 3 == 1 && i & 8 == 0);
+            }
+            if t & 1 == 0 {
+                check::<261_888>(token, &w, &h, t);
+            } else {
+                check::<95_232>(token, &w, &h, t);
+            }
+        }
+    }
 }

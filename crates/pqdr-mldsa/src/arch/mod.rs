@@ -13,13 +13,17 @@
 //! | `ntt` (`x86_64/ntt.rs`) | `Poly::ntt_portable` | `arch::x86_64::tests::ntt_and_inverse_match_portable` |
 //! | `invntt_tomont` | `Poly::invntt_tomont_portable` | `…::ntt_and_inverse_match_portable` |
 //! | `mul_acc` | `mul_acc_portable` | `…::pointwise_products_match_portable` |
+//! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
+//! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
+//! | `power2round_pack` (`x86_64/keygen.rs`) | `keygen::power2round_pack_portable` | `keygen::tests::power2round_pack_matches_portable` |
 //! | `z_pack` (`x86_64/sign.rs`) | `sign_poly::z_pack_portable` | `sign_poly::tests::kernels_match_portable` |
 //! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
+//! | `use_hint_pack` (`x86_64/sign.rs`) | `verify::use_hint_pack_portable` | `verify::tests::use_hint_pack_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests` (both 4-way paths against the scalar samplers) |
 //!
 //! The KAT/ACVP tests run both paths (default features, and
@@ -37,8 +41,8 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt, reduce_acc,
-    rej_uniform, w1_pack, z_pack,
+    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt,
+    power2round_pack, reduce_acc, rej_eta, rej_uniform, use_hint_pack, w1_pack, z_pack,
 };
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
@@ -79,6 +83,14 @@ mod stubs {
     pub(crate) fn mul_acc(token: Avx2, _: &mut [i64; N], _: &[i32; N], _: &[i32; N]) {
         match token {}
     }
+    pub(crate) fn dot_mont<'a>(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: usize,
+        _: impl Fn(usize) -> (&'a [i32; N], &'a [i32; N]),
+    ) {
+        match token {}
+    }
     pub(crate) fn reduce_acc(token: Avx2, _: &mut [i32; N], _: &[i64; N]) {
         match token {}
     }
@@ -86,6 +98,27 @@ mod stubs {
         match token {}
     }
     pub(crate) fn rej_uniform(token: Avx2, _: &mut [i32; N], _: usize, _: &[u8]) -> usize {
+        match token {}
+    }
+    pub(crate) fn rej_eta(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: usize,
+        _: &[u8],
+        _: i32,
+    ) -> (usize, usize) {
+        match token {}
+    }
+    pub(crate) fn power2round_pack(
+        token: Avx2,
+        _: &[i32; N],
+        _: &[i32; N],
+        _: &mut [u8],
+        _: &mut [u8],
+    ) {
+        match token {}
+    }
+    pub(crate) fn use_hint_pack(token: Avx2, _: &[i32; N], _: &[i32; N], _: &mut [u8], _: i32) {
         match token {}
     }
     pub(crate) fn z_pack(token: Avx2, _: &[i32; N], _: &mut [u8], _: u32, _: i32) -> i32 {

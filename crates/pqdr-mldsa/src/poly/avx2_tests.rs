@@ -1,6 +1,6 @@
 //! The AVX2 NTT and product kernels against their portable twins. Here, on
 //! the `poly` side, so that `arch` names nothing of `poly`.
-use crate::arch::{Avx2, invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+use crate::arch::{Avx2, dot_mont, invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
 use crate::field::Q;
 use crate::poly::{self, Poly};
 use crate::zetas::N;
@@ -71,5 +71,42 @@ fn pointwise_products_match_portable() {
         poly::mul_add_mont_in_place_portable(&mut p, &b, &e);
         mul_mont_in_place(avx2(), &mut s.0, &b.0, Some(&e.0));
         assert_eq!(p.0, s.0, "mul_add_mont, input {it}");
+    }
+}
+
+/// The in-register dot product against `mul_acc` over j then `reduce_acc`
+/// (portable): 1 to 8 pairs (ℓ up to 7, plus verification's ĉ∘t̂1), inputs
+/// below 9q (NTT outputs) and, every 8th input, at ±(9q − 1).
+#[test]
+fn dot_product_matches_portable() {
+    let mut rng = Rng(0x5151_7a7a_0f0f_9999);
+    for it in 0..400 {
+        let n = 1 + it % 8;
+        let mut a = [Poly::ZERO; 8];
+        let mut b = [Poly::ZERO; 8];
+        for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+            *x = rng.poly(9 * Q);
+            *y = rng.poly(9 * Q);
+            if it % 8 == 7 {
+                x.0.iter_mut().for_each(|c| *c = 9 * Q - 1);
+                y.0.iter_mut()
+                    .enumerate()
+                    .for_each(|(i, c)| *c = if i & 1 == 0 { 9 * Q - 1 } else { -(9 * Q - 1) });
+            }
+        }
+        let mut acc = [0i64; N];
+        for (x, y) in a[..n].iter().zip(&b[..n]) {
+            poly::mul_acc_portable(&mut acc, x, y);
+        }
+        let mut want = Poly::ZERO;
+        poly::reduce_acc_portable(&mut want, &acc);
+        let mut got = Poly::ZERO;
+        dot_mont(avx2(), &mut got.0, n, |j| (&a[j].0, &b[j].0));
+        assert_eq!(got.0, want.0, "dot product of {n}, input {it}");
+        // Through `poly::dot_mont` (which picks AVX2 here).
+        let mut via = Poly::ZERO;
+        let mut scratch = [7i64; N];
+        poly::dot_mont(&mut via, &a[..n], &b[..n], &mut scratch);
+        assert_eq!(via.0, want.0, "poly::dot_mont of {n}, input {it}");
     }
 }

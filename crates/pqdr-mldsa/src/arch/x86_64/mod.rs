@@ -2,8 +2,11 @@
 //! twins and differential tests is in the parent module's doc):
 //! - `ntt`: `NTT`, `NTT^−1` (FIPS 204 Algorithms 41, 42) and the pointwise
 //!   Montgomery products;
+//! - `keygen`: t + s2, `Power2Round` and the t1 / t0 packing of key
+//!   generation (Algorithms 6, 16, 17, 35);
 //! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34);
 //! - `rej`: the rejection sampling of `RejNTTPoly` (Algorithms 14, 30);
+//! - `eta`: the rejection sampling of `RejBoundedPoly` (Algorithms 15, 31);
 //! - `sign`: the per-polynomial steps of signing (Algorithm 7: z and its
 //!   norm check and packing, w1Encode(HighBits(w)), the LowBits check).
 //!
@@ -11,12 +14,16 @@
 //! behind an [`Avx2`](pqdr_common::simd::Avx2) token (proof of detection),
 //! and unaligned loads and stores of in-bounds slices.
 
+mod eta;
+mod keygen;
 mod mask;
 mod ntt;
 mod rej;
 mod sign;
 
+pub(crate) use eta::rej_eta;
+pub(crate) use keygen::power2round_pack;
 pub(crate) use mask::mask_unpack;
-pub(crate) use ntt::{invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+pub(crate) use ntt::{dot_mont, invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
 pub(crate) use rej::rej_uniform;
-pub(crate) use sign::{low_bits_check, w1_pack, z_pack};
+pub(crate) use sign::{low_bits_check, use_hint_pack, w1_pack, z_pack};

@@ -69,6 +69,21 @@ pub(crate) fn reduce_acc(token: Avx2, out: &mut [i32; N], acc: &[i64; N]) {
     unsafe { reduce_acc_avx2(out, acc) }
 }
 
+/// out = mont(Σ_{j < n} a_j ∘ b_j) with (a_j, b_j) = `pair(j)`, the sum
+/// exact in i64 and kept in registers, as `poly::mul_acc` over j into a
+/// zeroed accumulator followed by `poly::reduce_acc`.
+#[inline]
+pub(crate) fn dot_mont<'a>(
+    token: Avx2,
+    out: &mut [i32; N],
+    n: usize,
+    pair: impl Fn(usize) -> (&'a [i32; N], &'a [i32; N]),
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { dot_mont_avx2(out, n, pair) }
+}
+
 /// out = mont(out ∘ b + extra) (extra = 0 if `None`), as
 /// `poly::mul_mont_in_place` / `poly::mul_add_mont_in_place`.
 #[inline]
@@ -342,6 +357,41 @@ fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N]) {
         let r: __m128i = _mm256_castsi256_si128(r);
         // SAFETY: `o` is 4 `i32` = 16 writable bytes; unaligned store.
         unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), r) }
+    }
+}
+
+/// out = mont(Σ_j a_j ∘ b_j), eight coefficients at a time: for each block
+/// of eight, the i64 sums of the even and odd lanes stay in two registers
+/// over j and are reduced once.
+#[target_feature(enable = "avx2")]
+fn dot_mont_avx2<'a>(
+    out: &mut [i32; N],
+    n: usize,
+    pair: impl Fn(usize) -> (&'a [i32; N], &'a [i32; N]),
+) {
+    let (o8, _) = out.as_chunks_mut::<8>();
+    for (i, o) in o8.iter_mut().enumerate() {
+        let mut se = _mm256_setzero_si256();
+        let mut so = _mm256_setzero_si256();
+        for j in 0..n {
+            let (a, b) = pair(j);
+            let (a8, _) = a.as_chunks::<8>();
+            let (b8, _) = b.as_chunks::<8>();
+            // SAFETY: `a8[i]` and `b8[i]` (i < 32) are 8 `i32` = 32 readable bytes each; unaligned loads.
+            let (x, y) = unsafe {
+                (
+                    _mm256_loadu_si256(a8[i].as_ptr().cast()),
+                    _mm256_loadu_si256(b8[i].as_ptr().cast()),
+                )
+            };
+            se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
+            so = _mm256_add_epi64(
+                so,
+                _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
+            );
+        }
+        // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(se, so)) }
     }
 }
 

@@ -27,7 +27,7 @@ use crate::zetas::N;
 
 /// For each 8-bit accept mask, the lanes of the accepted candidates in
 /// order (then zeros): the `vpermd` control that packs them to the front.
-const COMPRESS: [[u8; 8]; 256] = {
+pub(super) const COMPRESS: [[u8; 8]; 256] = {
     let mut t = [[0u8; 8]; 256];
     let mut m = 0;
     while m < 256 {

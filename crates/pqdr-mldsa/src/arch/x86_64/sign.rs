@@ -5,7 +5,9 @@
 //! - [`z_pack`]: z → centred, ‖z‖∞ check, `BitPack(z, γ1 − 1, γ1)`
 //!   (Algorithm 17);
 //! - [`w1_pack`]: w → [0, q), `w1Encode(HighBits(w))` (Algorithms 28, 37, 16);
-//! - [`low_bits_check`]: w − cs2 and its ‖LowBits‖∞ check (Algorithm 36).
+//! - [`low_bits_check`]: w − cs2 and its ‖LowBits‖∞ check (Algorithm 36);
+//! - [`use_hint_pack`] (verification, Algorithm 8): w → [0, q),
+//!   `w1Encode(UseHint(h, w))` (Algorithms 28, 40, 16).
 //!
 //! z, w and cs2 are secret for a rejected attempt: only arithmetic, shifts,
 //! constant shuffles and public offsets; the norm checks are OR-ed sign bits.
@@ -18,9 +20,10 @@
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_and_si256,
     _mm256_blend_epi32, _mm256_bsrli_epi128, _mm256_castsi256_ps, _mm256_castsi256_si128,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mullo_epi32,
-    _mm256_or_si256, _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
+    _mm256_mullo_epi32, _mm256_or_si256, _mm256_set1_epi32, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi32,
 };
 
 use pqdr_common::simd::Avx2;
@@ -71,6 +74,17 @@ pub(crate) fn low_bits_check(
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe { low_bits_check_avx2(w, cs2, gamma2, bound) }
+}
+
+/// Verification (FIPS 204 Algorithm 8, lines 9–10): `w1Encode(UseHint(h,
+/// w mod q))` (Algorithms 28, 40, 16) for w in (−q, q) into `out` (32·bits
+/// bytes), h of 0/1 values. As
+/// `verify::use_hint_pack_portable`. Public data.
+#[inline]
+pub(crate) fn use_hint_pack(token: Avx2, w: &[i32; N], h: &[i32; N], out: &mut [u8], gamma2: i32) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { use_hint_pack_avx2(w, h, out, gamma2) }
 }
 
 /// Eight coefficients.
@@ -240,4 +254,35 @@ fn low_bits_check_avx2(w: &mut [i32; N], cs2: &[i32; N], gamma2: i32, bound: i32
         bad = _mm256_or_si256(bad, exceeds(decompose(r, gamma2).1, bound));
     }
     any_negative(bad)
+}
+
+#[target_feature(enable = "avx2")]
+fn use_hint_pack_avx2(w: &[i32; N], h: &[i32; N], out: &mut [u8], gamma2: i32) {
+    let zero = _mm256_setzero_si256();
+    let two = _mm256_set1_epi32(2);
+    let one = _mm256_set1_epi32(1);
+    let mut v = [_mm256_setzero_si256(); 32];
+    let (w8, _) = w.as_chunks::<8>();
+    let (h8, _) = h.as_chunks::<8>();
+    for ((x, c), hc) in v.iter_mut().zip(w8).zip(h8) {
+        let f = freeze(load8(c));
+        let (r1, r0) = decompose(f, gamma2);
+        // Algorithm 40: with a hint, r1 + 1 if r0 > 0, else r1 − 1 (mod m).
+        let step = _mm256_sub_epi32(_mm256_and_si256(_mm256_cmpgt_epi32(r0, zero), two), one);
+        let hint = _mm256_sub_epi32(zero, load8(hc));
+        let r = _mm256_add_epi32(r1, _mm256_and_si256(step, hint));
+        *x = if gamma2 == GAMMA2_32 {
+            // m = 16.
+            _mm256_and_si256(r, _mm256_set1_epi32(15))
+        } else {
+            // m = 44: −1 → 43, 44 → 0.
+            let m = _mm256_set1_epi32(44);
+            let r = _mm256_add_epi32(r, _mm256_and_si256(_mm256_srai_epi32::<31>(r), m));
+            _mm256_sub_epi32(
+                r,
+                _mm256_and_si256(_mm256_cmpgt_epi32(r, _mm256_set1_epi32(43)), m),
+            )
+        };
+    }
+    pack_regs(out, &v, if gamma2 == GAMMA2_32 { 4 } else { 6 });
 }
