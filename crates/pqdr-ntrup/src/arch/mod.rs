@@ -13,7 +13,7 @@
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
-//! | `ntt_mul` (`ntt.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
+//! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
 //! | `r3_recip` (`recip.rs`) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `rq_recip3` (`recip.rs`) | `recip::rq_recip3_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
@@ -25,7 +25,7 @@
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[allow(
     unsafe_code,
-    reason = "AVX2 dispatch and unaligned lane loads/stores only"
+    reason = "AVX2 dispatch, unaligned lane loads/stores and one register-only `vpmulhw` (asm)"
 )]
 mod x86_64;
 

@@ -6,8 +6,9 @@
 //!
 //! The only `unsafe` in the crate: calling a `#[target_feature(enable =
 //! "avx2")]` kernel behind the `Avx2` token (only detection makes one,
-//! `pqdr_common::simd`), and unaligned 32-byte loads and stores of
-//! lane arrays. The intrinsics in between are safe inside a
+//! `pqdr_common::simd`), unaligned 32-byte loads and stores of
+//! lane arrays, and one `vpmulhw` as inline assembly on registers
+//! (`ntt::mulhi`, where LLVM's lowering of the intrinsic falls apart). The intrinsics in between are safe inside a
 //! `target_feature` function. No secret-dependent branch, index or
 //! division: every loop bound and window position depends on p only.
 
