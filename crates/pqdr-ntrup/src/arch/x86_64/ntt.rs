@@ -42,7 +42,7 @@ use core::arch::x86_64::{
     _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_srai_epi16, _mm256_sub_epi16,
 };
 
-use super::{load, store};
+use super::{load, mulhi, store};
 
 mod regs;
 use crate::wipe::Wipe;
@@ -277,29 +277,6 @@ fn consts(t: &Prime) -> K {
         pinv: _mm256_set1_epi16(t.pinv),
         barrett: _mm256_set1_epi16(t.barrett),
     }
-}
-
-/// `_mm256_mulhi_epi16` as one `vpmulhw` that LLVM cannot take apart. The
-/// intrinsic becomes generic IR (sign extensions, a 32-bit multiply, a
-/// shift); when a loop-invariant operand's extension is hoisted out of a
-/// loop, the instruction selector no longer sees the pattern and emits it as
-/// two `vpmulld` with extensions, shifts and a pack (8 instructions).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn mulhi(a: __m256i, b: __m256i) -> __m256i {
-    let r: __m256i;
-    // SAFETY: one `vpmulhw` on registers (no memory, stack or flags); AVX2 is
-    // enabled for this function, whose callers hold the `Avx2` token.
-    unsafe {
-        core::arch::asm!(
-            "vpmulhw {r}, {a}, {b}",
-            r = lateout(ymm_reg) r,
-            a = in(ymm_reg) a,
-            b = in(ymm_reg) b,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
-    r
 }
 
 /// Signed Montgomery product `a w 2^-16 mod p` (|result| < 3p/4 for any
