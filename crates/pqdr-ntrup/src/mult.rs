@@ -323,16 +323,36 @@ fn fold_3_on<const P: usize>(h: &mut [i8; P], full: &[i16], be: Option<Avx2>) {
 
 /// `Round` (Core `Encrypt`, NTRU Prime spec §2.3): each coefficient to the nearest multiple of 3.
 pub(crate) fn round<const P: usize>(c: &mut [i16; P]) {
-    for x in c.iter_mut() {
-        *x = x.wrapping_sub(i16::from(f3_freeze(i32::from(*x))));
+    round_on(c, arch::avx2());
+}
+
+/// [`round`] on the given backend (`|c_k| <= (q - 1)/2`; the tests compare both).
+pub(crate) fn round_on<const P: usize>(c: &mut [i16; P], be: Option<Avx2>) {
+    match be {
+        Some(token) => arch::round::<P>(token, c),
+        None => {
+            for x in c.iter_mut() {
+                *x = x.wrapping_sub(i16::from(f3_freeze(i32::from(*x))));
+            }
+        }
     }
 }
 
 /// `R3_fromRq(Rq_mult3(c))` (Core `Decrypt`, NTRU Prime spec §2.3.4), in place:
 /// the coefficients of `3c` in R/q, lifted and reduced mod 3.
 pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(c: &mut [i16; P]) {
-    for x in c.iter_mut() {
-        *x = i16::from(f3_freeze(i32::from(Fq::<Q>::freeze(3 * i32::from(*x)))));
+    r3_from_3rq_on::<P, Q>(c, arch::avx2());
+}
+
+/// [`r3_from_3rq`] on the given backend (`|c_k| <= (q - 1)/2`; the tests compare both).
+pub(crate) fn r3_from_3rq_on<const P: usize, const Q: i16>(c: &mut [i16; P], be: Option<Avx2>) {
+    match be {
+        Some(token) => arch::r3_from_3rq::<P, Q>(token, c),
+        None => {
+            for x in c.iter_mut() {
+                *x = i16::from(f3_freeze(i32::from(Fq::<Q>::freeze(3 * i32::from(*x)))));
+            }
+        }
     }
 }
 
@@ -524,6 +544,37 @@ pub(crate) mod tests {
                 x0 += P as i32;
             }
         }
+    }
+
+    /// `Round` and `R3_fromRq(Rq_mult3(.))`, AVX2 against portable, over
+    /// every centred value mod q (p consecutive values per call).
+    fn maps_differential<const P: usize, const Q: i16>() {
+        let Some(be) = detected() else { return };
+        let q12 = (i32::from(Q) - 1) / 2;
+        let mut x0 = -q12;
+        while x0 <= q12 {
+            let c: [i16; P] = core::array::from_fn(|k| (x0 + k as i32).min(q12) as i16);
+            for (name, f) in [
+                ("round", round_on::<P> as fn(&mut [i16; P], Option<Avx2>)),
+                ("r3_from_3rq", r3_from_3rq_on::<P, Q>),
+            ] {
+                let mut out = [c, c];
+                f(&mut out[0], None);
+                f(&mut out[1], Some(be));
+                assert_eq!(out[0], out[1], "{name} p = {P}, from {x0}");
+            }
+            x0 += P as i32 - 7;
+        }
+    }
+
+    #[test]
+    fn avx2_coefficient_maps_match_portable() {
+        maps_differential::<653, 4621>();
+        maps_differential::<761, 4591>();
+        maps_differential::<857, 5167>();
+        maps_differential::<953, 6343>();
+        maps_differential::<1013, 7177>();
+        maps_differential::<1277, 7879>();
     }
 
     #[test]

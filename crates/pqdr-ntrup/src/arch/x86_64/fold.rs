@@ -16,11 +16,18 @@
 //! and `s - 3 round(s / 3)` with `round(s / 3)` as `mulhrs(s, 10923)` (off by
 //! at most `|s| / 98304 < 1/6` from `s / 3`, never across a rounding
 //! boundary) is exact. Every index depends on p only.
+//!
+//! Also coefficient-wise on centred values (`|x| <= (q - 1)/2`), 16 per
+//! register: `Round` (Core `Encrypt`) and `R3_fromRq(Rq_mult3(c))` (Core
+//! `Decrypt`, NTRU Prime spec §2.3.4), twins of `mult::round` and
+//! `mult::r3_from_3rq`, compared over every centred value in
+//! `mult::tests::avx2_coefficient_maps_match_portable`.
 
 use core::arch::x86_64::{
-    __m256i, _mm_storeu_si128, _mm256_add_epi16, _mm256_and_si256, _mm256_castsi256_si128,
-    _mm256_cmpgt_epi16, _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_packs_epi16,
-    _mm256_permute4x64_epi64, _mm256_set1_epi16, _mm256_setr_epi16, _mm256_sub_epi16,
+    __m256i, _mm_storeu_si128, _mm256_add_epi16, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_castsi256_si128, _mm256_cmpgt_epi16, _mm256_mulhrs_epi16, _mm256_mullo_epi16,
+    _mm256_or_si256, _mm256_packs_epi16, _mm256_permute4x64_epi64, _mm256_set1_epi16,
+    _mm256_setr_epi16, _mm256_sub_epi16,
 };
 
 use super::{load, mulhi, store};
@@ -69,24 +76,18 @@ fn fold_q_avx2<const P: usize, const Q: i16>(a: &mut [i16; P], full: &[i16]) {
         clippy::cast_possible_truncation,
         reason = "compile-time constants of the public q"
     )]
-    let (q, v, q12) = (
+    let (q, v) = (
         _mm256_set1_epi16(Q),
         _mm256_set1_epi16(const { (((1i32 << 26) + Q as i32 / 2) / Q as i32) as i16 }),
-        _mm256_set1_epi16((Q - 1) >> 1),
     );
-    let neg_q12 = _mm256_sub_epi16(_mm256_set1_epi16(0), q12);
     for k in starts::<P>() {
         let [x0, x1, x2] = terms::<P>(full, k);
         let s = _mm256_add_epi16(
             _mm256_add_epi16(barrett(x0, q, v), barrett(x1, q, v)),
             barrett(x2, q, v),
         );
-        let r = barrett(s, q, v);
-        // Exact centring: r - q where r > (q-1)/2, r + q where r < -(q-1)/2.
-        let r = _mm256_sub_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(r, q12), q));
-        let r = _mm256_add_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(neg_q12, r), q));
         if let Ok(o) = <&mut [i16; 16]>::try_from(&mut a[k..k + 16]) {
-            store(o, r);
+            store(o, freeze_q::<Q>(s));
         }
     }
 }
@@ -104,6 +105,91 @@ fn fold_3_avx2<const P: usize>(h: &mut [i8; P], full: &[i16]) {
         // SAFETY: `o` is 16 writable bytes; `storeu` has no alignment requirement.
         unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), _mm256_castsi256_si128(b)) }
     }
+}
+
+/// `x - 3 round(x / 3)` (`F3_freeze`, exact for `|x| < 16384`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn f3(x: __m256i) -> __m256i {
+    let t = _mm256_mulhrs_epi16(x, _mm256_set1_epi16(10923));
+    _mm256_sub_epi16(x, _mm256_mullo_epi16(t, _mm256_set1_epi16(3)))
+}
+
+/// The exact centred representative of `x mod q` for `|x| < 2^15`: a
+/// rounding Barrett step, then one conditional subtraction and addition.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn freeze_q<const Q: i16>(x: __m256i) -> __m256i {
+    #[allow(
+        clippy::integer_division_remainder_used,
+        clippy::cast_possible_truncation,
+        reason = "compile-time constants of the public q"
+    )]
+    let (q, v, q12) = (
+        _mm256_set1_epi16(Q),
+        _mm256_set1_epi16(const { (((1i32 << 26) + Q as i32 / 2) / Q as i32) as i16 }),
+        _mm256_set1_epi16((Q - 1) >> 1),
+    );
+    let r = barrett(x, q, v);
+    let r = _mm256_sub_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(r, q12), q));
+    let neg_q12 = _mm256_sub_epi16(_mm256_set1_epi16(0), q12);
+    _mm256_add_epi16(r, _mm256_and_si256(_mm256_cmpgt_epi16(neg_q12, r), q))
+}
+
+/// Applies the coefficient-wise map `f` to every coefficient of `c`, 16 at
+/// a time; the last `p mod 16` through the block at p - 16, whose other
+/// lanes (mapped already) are kept by a blend.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn map_blocks<const P: usize>(c: &mut [i16; P], f: impl Fn(__m256i) -> __m256i) {
+    let (blocks, _) = c.as_chunks_mut::<16>();
+    for b in blocks.iter_mut() {
+        store(b, f(load(b)));
+    }
+    let tail = P & 15;
+    if tail > 0 {
+        // The last 16 coefficients, of which the first 16 - tail are mapped
+        // already: map only the tail lanes (blend by a lane mask).
+        if let Ok(b) = <&mut [i16; 16]>::try_from(&mut c[P - 16..]) {
+            let x = load(b);
+            let lane: [i16; 16] = core::array::from_fn(|i| if i >= 16 - tail { -1 } else { 0 });
+            let m = load(&lane);
+            let y = f(x);
+            store(
+                b,
+                _mm256_or_si256(_mm256_and_si256(m, y), _mm256_andnot_si256(m, x)),
+            );
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn round_avx2<const P: usize>(c: &mut [i16; P]) {
+    map_blocks(c, |x| _mm256_sub_epi16(x, f3(x)));
+}
+
+#[target_feature(enable = "avx2")]
+fn r3_from_3rq_avx2<const P: usize, const Q: i16>(c: &mut [i16; P]) {
+    map_blocks(c, |x| {
+        let three_x = _mm256_add_epi16(_mm256_add_epi16(x, x), x);
+        f3(freeze_q::<Q>(three_x))
+    });
+}
+
+/// `Round` on centred coefficients (`|c_k| <= (q - 1)/2`): each to the
+/// nearest multiple of 3. Twin of `mult::round`.
+pub(crate) fn round<const P: usize>(token: Avx2, c: &mut [i16; P]) {
+    let _ = token;
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { round_avx2::<P>(c) }
+}
+
+/// `R3_fromRq(Rq_mult3(c))` on centred coefficients: `F3_freeze(freeze_q(3 c_k))`.
+/// Twin of `mult::r3_from_3rq`.
+pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(token: Avx2, c: &mut [i16; P]) {
+    let _ = token;
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { r3_from_3rq_avx2::<P, Q>(c) }
 }
 
 /// `a_k = freeze(c_k + c_(p+k) + c_(p+k-1))` mod q from the full product

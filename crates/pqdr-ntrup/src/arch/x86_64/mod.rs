@@ -18,7 +18,7 @@ mod ntt;
 mod recip;
 mod sort;
 
-pub(crate) use fold::{fold_3, fold_q};
+pub(crate) use fold::{fold_3, fold_q, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
 pub(crate) use ntt::{ntt_fits, ntt_mul};
 pub(crate) use recip::{r3_recip, rq_recip3};
