@@ -273,12 +273,15 @@ impl<S: ParameterSet> DecapsulationKey<S> {
             },
         );
         fill(&mut pair.1.bytes, &mut pair.0.bytes)?;
-        // Hash4(pk) is the secret key's last field.
-        let sk = pair.0.bytes.as_ref();
-        pair.1
-            .cache
+        // Hash4(pk) is the secret key's last field. Field by field, in place
+        // (`pair.0.ek = pair.1.clone()` kept a temporary copy of the key in this frame).
+        let (dk, ek) = (&mut pair.0, &mut pair.1);
+        let sk = dk.bytes.as_ref();
+        ek.cache
             .copy_from_slice(&sk[sk.len() - crate::kem::HASH_BYTES..]);
-        pair.0.ek = pair.1.clone();
+        dk.ek.cache = ek.cache;
+        let src = AsRef::<[u8]>::as_ref(&ek.bytes);
+        AsMut::<[u8]>::as_mut(&mut dk.ek.bytes).copy_from_slice(src);
         Ok(pair)
     }
 

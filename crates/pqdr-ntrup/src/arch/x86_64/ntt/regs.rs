@@ -146,7 +146,7 @@ fn dit16_inv(x: &mut Regs, t: &[Mul; 8], k: K) {
 /// registers), transpose, 16-point transform; one load and one store per
 /// register.
 #[target_feature(enable = "avx2")]
-#[inline]
+#[inline(never)]
 pub(super) fn block_forward(
     block: &mut [[i16; 16]; 16],
     j: usize,
@@ -172,7 +172,7 @@ pub(super) fn block_forward(
 /// Inverse steps of block `j`: 16-point inverse transform, transpose,
 /// untwist by `m`; one load and one store per register.
 #[target_feature(enable = "avx2")]
-#[inline]
+#[inline(never)]
 pub(super) fn block_inverse(
     block: &mut [[i16; 16]; 16],
     j: usize,
