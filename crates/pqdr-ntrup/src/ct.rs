@@ -7,8 +7,8 @@
 //! between the two session keys is secret).
 
 pub(crate) use pqdr_common::ct::{
-    Choice, ConditionallySelectable, ConstantTimeEq, choice_from_bit, cmov_bytes, cswap_i8,
-    cswap_i16, mask_i8, mask_i16, mask_i32, nonzero_i32, positive_i32,
+    Choice, ConditionallySelectable, ConstantTimeEq, bytes_eq, choice_from_bit, cmov_bytes,
+    cswap_i8, cswap_i16, mask_i8, mask_i16, mask_i32, nonzero_i32, positive_i32,
 };
 
 /// `(a[i], b[i]) = (min, max)` for every i (`crypto_sort_uint32`'s comparator).

@@ -61,8 +61,9 @@ fn hash3(y: &[u8]) -> Zeroizing<[u8; HASH_BYTES]> {
     h3
 }
 
-/// `Hash4(pk)`, the public `cache` field of the secret key.
-fn hash_cache(pk: &[u8]) -> [u8; HASH_BYTES] {
+/// `Hash4(pk)`, the public `cache` field of the secret key (kept beside the
+/// public key in `EncapsulationKey`, so that `Encap` does not hash pk again).
+pub(crate) fn hash_cache(pk: &[u8]) -> [u8; HASH_BYTES] {
     let mut out = [0u8; HASH_BYTES];
     hash_prefix(4, pk, &[], &mut out);
     out
@@ -190,7 +191,7 @@ fn keypair_finish<const P: usize, const Q: i16>(pk: &mut [u8], sk: &mut [u8]) {
 /// `BATCHED`), then [`encap_with`].
 pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     rng: &mut R,
-    pk: &[u8],
+    (pk, cache): (&[u8], &[u8; HASH_BYTES]),
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) -> Result<(), R::Error>
@@ -200,20 +201,20 @@ where
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
     short_random::<P, W, BATCHED, R>(&mut r, rng)?;
-    encap_with::<P, Q>(&mut r, pk, ct, ss);
+    encap_with::<P, Q>(&mut r, (pk, cache), ct, ss);
     Ok(())
 }
 
 /// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
-/// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored).
+/// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored);
+/// `cache` is `Hash4(pk)`.
 pub(crate) fn encap_with<const P: usize, const Q: i16>(
     r: &mut [i8; P],
-    pk: &[u8],
+    (pk, cache): (&[u8], &[u8; HASH_BYTES]),
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    let cache = hash_cache(pk);
-    let h3 = hide::<P, Q>(ct, r, pk, &cache);
+    let h3 = hide::<P, Q>(ct, r, pk, cache);
     // HashSession(1, r_enc, c) = Hash1(Hash3(r_enc) ‖ c)
     hash_prefix(1, h3.as_ref(), ct, ss);
 }
@@ -303,7 +304,9 @@ fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
     let mut cnew = [0u8; CT];
     let mut cnew = Wipe::new(&mut cnew);
     let h3 = hide::<P, Q>(&mut cnew[..], r, pk, cache);
-    (ct.ct_eq(&cnew[..]), h3)
+    // A branch-free OR of the byte differences, tested once (subtle's
+    // slice `ct_eq` passes every byte through a barrier: 10 instructions a byte).
+    (ct::bytes_eq(ct, &cnew[..]), h3)
 }
 
 /// `Decap` (NTRU Prime spec §2.3.8): decrypt, re-encrypt, compare the whole

@@ -262,9 +262,19 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
         }
         _ => mul_full::<P, Q, true>(a, b, buf, be),
     }
-    let full = &buf.as_flattened()[..2 * P];
-    for (k, ak) in a.iter_mut().enumerate() {
-        *ak = Fq::<Q>::freeze(folded::<P>(full, k));
+    fold_q_on::<P, Q>(a, &buf.as_flattened()[..2 * P], be);
+}
+
+/// `a = freeze(full mod x^p - x - 1)`: the end of [`rq_mult_small_on`], on
+/// the given backend (`full[2p - 1] = 0`).
+fn fold_q_on<const P: usize, const Q: i16>(a: &mut [i16; P], full: &[i16], be: Option<Avx2>) {
+    match be {
+        Some(token) => arch::fold_q::<P, Q>(token, a, full),
+        None => {
+            for (k, ak) in a.iter_mut().enumerate() {
+                *ak = Fq::<Q>::freeze(folded::<P>(full, k));
+            }
+        }
     }
 }
 
@@ -294,24 +304,55 @@ pub(crate) fn r3_mult_on<const P: usize>(
         }
         _ => mul_full::<P, 3, false>(a, b, buf, be),
     }
-    let full = &buf.as_flattened()[..2 * P];
-    for (k, hk) in h.iter_mut().enumerate() {
-        *hk = f3_freeze(folded::<P>(full, k));
+    fold_3_on::<P>(h, &buf.as_flattened()[..2 * P], be);
+}
+
+/// `h = F3_freeze(full mod x^p - x - 1)` for an exact integer product
+/// (`|full[k]| <= p`, `full[2p - 1] = 0`): the end of [`r3_mult_on`], on the
+/// given backend.
+fn fold_3_on<const P: usize>(h: &mut [i8; P], full: &[i16], be: Option<Avx2>) {
+    match be {
+        Some(token) => arch::fold_3::<P>(token, h, full),
+        None => {
+            for (k, hk) in h.iter_mut().enumerate() {
+                *hk = f3_freeze(folded::<P>(full, k));
+            }
+        }
     }
 }
 
 /// `Round` (Core `Encrypt`, NTRU Prime spec §2.3): each coefficient to the nearest multiple of 3.
 pub(crate) fn round<const P: usize>(c: &mut [i16; P]) {
-    for x in c.iter_mut() {
-        *x = x.wrapping_sub(i16::from(f3_freeze(i32::from(*x))));
+    round_on(c, arch::avx2());
+}
+
+/// [`round`] on the given backend (`|c_k| <= (q - 1)/2`; the tests compare both).
+pub(crate) fn round_on<const P: usize>(c: &mut [i16; P], be: Option<Avx2>) {
+    match be {
+        Some(token) => arch::round::<P>(token, c),
+        None => {
+            for x in c.iter_mut() {
+                *x = x.wrapping_sub(i16::from(f3_freeze(i32::from(*x))));
+            }
+        }
     }
 }
 
 /// `R3_fromRq(Rq_mult3(c))` (Core `Decrypt`, NTRU Prime spec §2.3.4), in place:
 /// the coefficients of `3c` in R/q, lifted and reduced mod 3.
 pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(c: &mut [i16; P]) {
-    for x in c.iter_mut() {
-        *x = i16::from(f3_freeze(i32::from(Fq::<Q>::freeze(3 * i32::from(*x)))));
+    r3_from_3rq_on::<P, Q>(c, arch::avx2());
+}
+
+/// [`r3_from_3rq`] on the given backend (`|c_k| <= (q - 1)/2`; the tests compare both).
+pub(crate) fn r3_from_3rq_on<const P: usize, const Q: i16>(c: &mut [i16; P], be: Option<Avx2>) {
+    match be {
+        Some(token) => arch::r3_from_3rq::<P, Q>(token, c),
+        None => {
+            for x in c.iter_mut() {
+                *x = i16::from(f3_freeze(i32::from(Fq::<Q>::freeze(3 * i32::from(*x)))));
+            }
+        }
     }
 }
 
@@ -435,6 +476,115 @@ pub(crate) mod tests {
             assert_eq!(outs[0], outs[1], "Rq product, p = {P}, round {round}");
             assert_eq!(outs3[0], outs3[1], "R3 product, p = {P}, round {round}");
         }
+    }
+
+    /// The fold and freeze alone, AVX2 against portable, on products
+    /// outside what a product makes: term 0 over every i16 value (R/3:
+    /// every value in `-p..=p`) beside fixed and random other terms, so
+    /// the sums reach both ends of every rounding step.
+    fn fold_differential<const P: usize, const Q: i16>(seed: u64) {
+        let Some(be) = detected() else { return };
+        let mut s = seed;
+        let q = i32::from(Q);
+        let consts = [
+            0,
+            1,
+            -1,
+            q / 2,
+            -q / 2,
+            (q + 1) / 2,
+            -(q + 1) / 2,
+            3 * q,
+            -3 * q,
+            32767,
+            -32768,
+        ];
+        let p = P as i32;
+        let mut full = vec![0i16; 2 * P];
+        // The top half (terms 1 and 2 of neighbouring outputs): `c` or random.
+        for _ in 0..4 {
+            for &c in &consts {
+                let mut x0 = -32768i32;
+                while x0 <= 32767 {
+                    for k in 0..P {
+                        full[k] = (x0 + k as i32).min(32767) as i16;
+                        full[P + k] = if lcg(&mut s) & 1 == 0 {
+                            c as i16
+                        } else {
+                            lcg(&mut s) as i16
+                        };
+                    }
+                    full[2 * P - 1] = 0;
+                    let mut out = [[0i16; P]; 2];
+                    fold_q_on::<P, Q>(&mut out[0], &full, None);
+                    fold_q_on::<P, Q>(&mut out[1], &full, Some(be));
+                    assert_eq!(out[0], out[1], "fold_q p = {P}, x0 = {x0}, c = {c}");
+                    x0 += P as i32;
+                }
+            }
+        }
+        // R/3: |terms| <= p.
+        for _ in 0..200 {
+            let mut x0 = -p;
+            while x0 <= p {
+                for k in 0..P {
+                    full[k] = (x0 + k as i32).min(p) as i16;
+                    let r = (lcg(&mut s) % (2 * p as u32 + 1)) as i32 - p;
+                    full[P + k] = if lcg(&mut s) & 3 == 0 {
+                        p as i16
+                    } else {
+                        r as i16
+                    };
+                }
+                full[2 * P - 1] = 0;
+                let mut out = [[0i8; P]; 2];
+                fold_3_on::<P>(&mut out[0], &full, None);
+                fold_3_on::<P>(&mut out[1], &full, Some(be));
+                assert_eq!(out[0], out[1], "fold_3 p = {P}, x0 = {x0}");
+                x0 += P as i32;
+            }
+        }
+    }
+
+    /// `Round` and `R3_fromRq(Rq_mult3(.))`, AVX2 against portable, over
+    /// every centred value mod q (p consecutive values per call).
+    fn maps_differential<const P: usize, const Q: i16>() {
+        let Some(be) = detected() else { return };
+        let q12 = (i32::from(Q) - 1) / 2;
+        let mut x0 = -q12;
+        while x0 <= q12 {
+            let c: [i16; P] = core::array::from_fn(|k| (x0 + k as i32).min(q12) as i16);
+            for (name, f) in [
+                ("round", round_on::<P> as fn(&mut [i16; P], Option<Avx2>)),
+                ("r3_from_3rq", r3_from_3rq_on::<P, Q>),
+            ] {
+                let mut out = [c, c];
+                f(&mut out[0], None);
+                f(&mut out[1], Some(be));
+                assert_eq!(out[0], out[1], "{name} p = {P}, from {x0}");
+            }
+            x0 += P as i32 - 7;
+        }
+    }
+
+    #[test]
+    fn avx2_coefficient_maps_match_portable() {
+        maps_differential::<653, 4621>();
+        maps_differential::<761, 4591>();
+        maps_differential::<857, 5167>();
+        maps_differential::<953, 6343>();
+        maps_differential::<1013, 7177>();
+        maps_differential::<1277, 7879>();
+    }
+
+    #[test]
+    fn avx2_fold_matches_portable() {
+        fold_differential::<653, 4621>(21);
+        fold_differential::<761, 4591>(22);
+        fold_differential::<857, 5167>(23);
+        fold_differential::<953, 6343>(24);
+        fold_differential::<1013, 7177>(25);
+        fold_differential::<1277, 7879>(26);
     }
 
     #[test]

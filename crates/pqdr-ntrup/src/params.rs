@@ -65,14 +65,14 @@ pub trait ParameterSet:
     #[doc(hidden)]
     fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
         rng: &mut R,
-        pk: &Self::EncapsulationKeyBytes,
+        pk: (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
         ct: &mut Self::CiphertextBytes,
         ss: &mut [u8; HASH_BYTES],
     ) -> Result<(), R::Error>;
     #[doc(hidden)]
     fn encap_deterministic(
         r_enc: &Self::InputBytes,
-        pk: &Self::EncapsulationKeyBytes,
+        pk: (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
         ct: &mut Self::CiphertextBytes,
         ss: &mut [u8; HASH_BYTES],
     ) -> Option<()>;
@@ -152,20 +152,20 @@ macro_rules! variant {
             }
             fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
                 rng: &mut R,
-                pk: &Self::EncapsulationKeyBytes,
+                (pk, cache): (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
                 ct: &mut Self::CiphertextBytes,
                 ss: &mut [u8; HASH_BYTES],
             ) -> Result<(), R::Error> {
-                kem::encap::<$p, $q, $w, BATCHED, R>(rng, pk, ct, ss)
+                kem::encap::<$p, $q, $w, BATCHED, R>(rng, (pk, cache), ct, ss)
             }
             fn encap_deterministic(
                 r_enc: &Self::InputBytes,
-                pk: &Self::EncapsulationKeyBytes,
+                (pk, cache): (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
                 ct: &mut Self::CiphertextBytes,
                 ss: &mut [u8; HASH_BYTES],
             ) -> Option<()> {
                 let mut r = kem::decode_short::<$p, $w>(r_enc)?;
-                kem::encap_with::<$p, $q>(&mut r, pk, ct, ss);
+                kem::encap_with::<$p, $q>(&mut r, (pk, cache), ct, ss);
                 Some(())
             }
             fn decap(

@@ -87,10 +87,72 @@ macro_rules! public_bytes_type {
     };
 }
 
-public_bytes_type!(
-    /// An encapsulation (public) key: `Rq_encode(h)`.
-    EncapsulationKey, EncapsulationKeyBytes, EncapsulationKey, "an encapsulation key"
-);
+/// An encapsulation (public) key: `Rq_encode(h)`. It also keeps
+/// `Hash4(pk)` (the `cache` of the secret key format, NTRU Prime spec
+/// §2.3.5 `HashConfirm`), computed once when the key is made or parsed, so
+/// that encapsulation does not hash the key again.
+pub struct EncapsulationKey<S: ParameterSet> {
+    bytes: S::EncapsulationKeyBytes,
+    /// `Hash4(bytes)`.
+    cache: [u8; crate::kem::HASH_BYTES],
+}
+
+impl<S: ParameterSet> Clone for EncapsulationKey<S> {
+    fn clone(&self) -> Self {
+        Self {
+            bytes: self.bytes,
+            cache: self.cache,
+        }
+    }
+}
+
+/// Byte-wise (the bytes are public; the cache follows from them).
+impl<S: ParameterSet> PartialEq for EncapsulationKey<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes.as_ref() == other.bytes.as_ref()
+    }
+}
+
+impl<S: ParameterSet> Eq for EncapsulationKey<S> {}
+
+impl<S: ParameterSet> EncapsulationKey<S> {
+    /// The key with these bytes and its `Hash4`.
+    fn with_bytes(bytes: S::EncapsulationKeyBytes) -> Self {
+        let cache = crate::kem::hash_cache(bytes.as_ref());
+        Self { bytes, cache }
+    }
+
+    /// Parses an encapsulation key. Every byte string of the right length is
+    /// an encapsulation key (the decoder reduces each coefficient, as in the reference).
+    ///
+    /// # Errors
+    /// [`Error::Length`] for a wrong length.
+    pub fn from_slice(bytes: &[u8]) -> Result<Self, Error> {
+        Ok(Self::with_bytes(array_from_slice(
+            Object::EncapsulationKey,
+            bytes,
+        )?))
+    }
+
+    /// Wraps an encapsulation key array (infallible).
+    pub fn from_array(bytes: &S::EncapsulationKeyBytes) -> Self {
+        Self::with_bytes(*bytes)
+    }
+
+    /// Renamed `from_slice`.
+    ///
+    /// # Errors
+    /// As `from_slice`.
+    #[deprecated(since = "0.1.0", note = "renamed `from_slice`")]
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_slice(bytes)
+    }
+
+    /// The encoding.
+    pub fn as_bytes(&self) -> &S::EncapsulationKeyBytes {
+        &self.bytes
+    }
+}
 
 public_bytes_type!(
     /// A ciphertext: `Rounded_encode(c) ‖ HashConfirm(r, pk)`.
@@ -114,7 +176,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
     fn encapsulate_with<E>(
         &self,
         fill: impl FnOnce(
-            &S::EncapsulationKeyBytes,
+            (&S::EncapsulationKeyBytes, &[u8; crate::kem::HASH_BYTES]),
             &mut S::CiphertextBytes,
             &mut [u8; SHARED_SECRET_SIZE],
         ) -> Result<(), E>,
@@ -125,7 +187,8 @@ impl<S: ParameterSet> EncapsulationKey<S> {
             },
             SharedSecret::from([0; SHARED_SECRET_SIZE]),
         );
-        out.1 = SharedSecret::try_new_with(|ss| fill(&self.bytes, &mut out.0.bytes, ss))?;
+        let pk = (&self.bytes, &self.cache);
+        out.1 = SharedSecret::try_new_with(|ss| fill(pk, &mut out.0.bytes, ss))?;
         Ok(out)
     }
 
@@ -188,6 +251,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
             bytes: S::DecapsulationKeyBytes::zeroed(),
             ek: EncapsulationKey {
                 bytes: S::EncapsulationKeyBytes::zeroed(),
+                cache: [0; crate::kem::HASH_BYTES],
             },
         }
     }
@@ -205,10 +269,19 @@ impl<S: ParameterSet> DecapsulationKey<S> {
             Self::zeroed(),
             EncapsulationKey {
                 bytes: S::EncapsulationKeyBytes::zeroed(),
+                cache: [0; crate::kem::HASH_BYTES],
             },
         );
         fill(&mut pair.1.bytes, &mut pair.0.bytes)?;
-        pair.0.ek = pair.1.clone();
+        // Hash4(pk) is the secret key's last field. Field by field, in place
+        // (`pair.0.ek = pair.1.clone()` kept a temporary copy of the key in this frame).
+        let (dk, ek) = (&mut pair.0, &mut pair.1);
+        let sk = dk.bytes.as_ref();
+        ek.cache
+            .copy_from_slice(&sk[sk.len() - crate::kem::HASH_BYTES..]);
+        dk.ek.cache = ek.cache;
+        let src = AsRef::<[u8]>::as_ref(&ek.bytes);
+        AsMut::<[u8]>::as_mut(&mut dk.ek.bytes).copy_from_slice(src);
         Ok(pair)
     }
 
@@ -307,7 +380,12 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         }
         let pk_at = 2 * S::P.div_ceil(4);
         let pk_len = size_of::<S::EncapsulationKeyBytes>();
-        dk.ek = EncapsulationKey::from_slice(&dk.bytes.as_ref()[pk_at..pk_at + pk_len])?;
+        let sk = dk.bytes.as_ref();
+        // sk_valid checked that the secret key's cache is Hash4(pk).
+        let mut cache = [0; crate::kem::HASH_BYTES];
+        cache.copy_from_slice(&sk[sk.len() - crate::kem::HASH_BYTES..]);
+        let bytes = array_from_slice(Object::EncapsulationKey, &sk[pk_at..pk_at + pk_len])?;
+        dk.ek = EncapsulationKey { bytes, cache };
         Ok(dk)
     }
 

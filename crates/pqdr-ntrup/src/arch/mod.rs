@@ -13,7 +13,9 @@
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
-//! | `ntt_mul` (`ntt.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
+//! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
+//! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
+//! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
 //! | `r3_recip` (`recip.rs`) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `rq_recip3` (`recip.rs`) | `recip::rq_recip3_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
@@ -25,14 +27,17 @@
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[allow(
     unsafe_code,
-    reason = "AVX2 dispatch and unaligned lane loads/stores only"
+    reason = "AVX2 dispatch, unaligned lane loads/stores and one register-only `vpmulhw` (asm)"
 )]
 mod x86_64;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{ntt_fits, ntt_mul, r3_recip, rq_recip3, schoolbook, sort_u32};
+pub(crate) use x86_64::{
+    fold_3, fold_q, ntt_fits, ntt_mul, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook,
+    sort_u32,
+};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -89,6 +94,18 @@ mod stubs {
         _: &[i16; P],
         _: &[i8; P],
     ) {
+        match token {}
+    }
+    pub(crate) fn fold_q<const P: usize, const Q: i16>(token: Avx2, _: &mut [i16; P], _: &[i16]) {
+        match token {}
+    }
+    pub(crate) fn fold_3<const P: usize>(token: Avx2, _: &mut [i8; P], _: &[i16]) {
+        match token {}
+    }
+    pub(crate) fn round<const P: usize>(token: Avx2, _: &mut [i16; P]) {
+        match token {}
+    }
+    pub(crate) fn r3_from_3rq<const P: usize, const Q: i16>(token: Avx2, _: &mut [i16; P]) {
         match token {}
     }
     pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {

@@ -6,16 +6,19 @@
 //!
 //! The only `unsafe` in the crate: calling a `#[target_feature(enable =
 //! "avx2")]` kernel behind the `Avx2` token (only detection makes one,
-//! `pqdr_common::simd`), and unaligned 32-byte loads and stores of
-//! lane arrays. The intrinsics in between are safe inside a
+//! `pqdr_common::simd`), unaligned 32-byte loads and stores of
+//! lane arrays, and one `vpmulhw` as inline assembly on registers
+//! (`mulhi`, where LLVM's lowering of the intrinsic falls apart). The intrinsics in between are safe inside a
 //! `target_feature` function. No secret-dependent branch, index or
 //! division: every loop bound and window position depends on p only.
 
+mod fold;
 mod mult;
 mod ntt;
 mod recip;
 mod sort;
 
+pub(crate) use fold::{fold_3, fold_q, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
 pub(crate) use ntt::{ntt_fits, ntt_mul};
 pub(crate) use recip::{r3_recip, rq_recip3};
@@ -37,4 +40,27 @@ fn load(x: &[i16; 16]) -> __m256i {
 fn store(x: &mut [i16; 16], v: __m256i) {
     // SAFETY: `x` is 32 writable bytes; `storeu` has no alignment requirement.
     unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
+}
+
+/// `_mm256_mulhi_epi16` as one `vpmulhw` that LLVM cannot take apart. The
+/// intrinsic becomes generic IR (sign extensions, a 32-bit multiply, a
+/// shift); when a loop-invariant operand's extension is hoisted out of a
+/// loop, the instruction selector no longer sees the pattern and emits it as
+/// two `vpmulld` with extensions, shifts and a pack (8 instructions).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mulhi(a: __m256i, b: __m256i) -> __m256i {
+    let r: __m256i;
+    // SAFETY: one `vpmulhw` on registers (no memory, stack or flags); AVX2 is
+    // enabled for this function, whose callers hold the `Avx2` token.
+    unsafe {
+        core::arch::asm!(
+            "vpmulhw {r}, {a}, {b}",
+            r = lateout(ymm_reg) r,
+            a = in(ymm_reg) a,
+            b = in(ymm_reg) b,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    r
 }

@@ -24,7 +24,9 @@
 //! across the registers of each block. The transform-domain order is never
 //! undone: the inverse runs the same steps backwards (decimation-in-time
 //! butterflies with inverse roots, transpose, untwist, which also carries
-//! 1/1024 and the Montgomery factor of the pointwise product).
+//! 1/1024 and the Montgomery factor of the pointwise product). The
+//! per-block steps (twist, transpose and 16-point transform, and back) run
+//! on one block held in registers (`regs.rs`).
 //!
 //! Arithmetic: signed 16-bit Montgomery products (R = 2^16) by constants
 //! stored with their `w p^-1 mod 2^16` companion (|result| < 3p/4 for any
@@ -36,13 +38,13 @@
 //! or address (checked by tests/ct_valgrind.rs through the operations).
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_mulhi_epi16,
-    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16,
-    _mm256_srai_epi16, _mm256_sub_epi16, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32,
-    _mm256_unpackhi_epi64, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_mulhrs_epi16,
+    _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_srai_epi16, _mm256_sub_epi16,
 };
 
-use super::{load, store};
+use super::{load, mulhi, store};
+
+mod regs;
 use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 
@@ -268,7 +270,10 @@ struct K {
 #[inline]
 fn consts(t: &Prime) -> K {
     K {
-        p: _mm256_set1_epi16(t.p),
+        // Opaque: with the prime a known constant, LLVM lowers `mulhi(x, p)`
+        // to 32-bit multiplies (sign extensions, `vpmulld`, shifts, packs:
+        // 8 instructions instead of one `vpmulhw`).
+        p: core::hint::black_box(_mm256_set1_epi16(t.p)),
         pinv: _mm256_set1_epi16(t.pinv),
         barrett: _mm256_set1_epi16(t.barrett),
     }
@@ -280,15 +285,15 @@ fn consts(t: &Prime) -> K {
 #[inline]
 fn montmul(a: __m256i, w: __m256i, wq: __m256i, p: __m256i) -> __m256i {
     let lo = _mm256_mullo_epi16(a, wq);
-    let hi = _mm256_mulhi_epi16(a, w);
-    _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, p))
+    let hi = mulhi(a, w);
+    _mm256_sub_epi16(hi, mulhi(lo, p))
 }
 
 /// `x - p round(x / p)`: `|result| <= p/2 + p/2^9` for any i16 `x`.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn barrett(x: __m256i, k: K) -> __m256i {
-    let t = _mm256_mulhi_epi16(x, k.barrett);
+    let t = mulhi(x, k.barrett);
     let t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(1 << 5));
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
 }
@@ -313,19 +318,29 @@ fn dif(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
                 bc(tw[(i + h) * step]),
                 bc(tw[2 * i * step]),
             );
-            for grp in x.chunks_exact_mut(2 * d) {
-                let (q01, q23) = grp.split_at_mut(d);
-                let (q0, q1) = q01.split_at_mut(h);
-                let (q2, q3) = q23.split_at_mut(h);
-                let (a0, a1, a2, a3) = (load(&q0[i]), load(&q1[i]), load(&q2[i]), load(&q3[i]));
+            let mut g = i;
+            while g + d + h < n {
+                let (a0, a1, a2, a3) = (
+                    load(&x[g]),
+                    load(&x[g + h]),
+                    load(&x[g + d]),
+                    load(&x[g + d + h]),
+                );
                 let b0 = barrett(_mm256_add_epi16(a0, a2), k);
                 let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
                 let b1 = barrett(_mm256_add_epi16(a1, a3), k);
                 let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
-                store(&mut q0[i], barrett(_mm256_add_epi16(b0, b1), k));
-                store(&mut q1[i], montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p));
-                store(&mut q2[i], barrett(_mm256_add_epi16(b2, b3), k));
-                store(&mut q3[i], montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p));
+                store(&mut x[g], barrett(_mm256_add_epi16(b0, b1), k));
+                store(
+                    &mut x[g + h],
+                    montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p),
+                );
+                store(&mut x[g + d], barrett(_mm256_add_epi16(b2, b3), k));
+                store(
+                    &mut x[g + d + h],
+                    montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p),
+                );
+                g += 2 * d;
             }
         }
         d >>= 2;
@@ -360,18 +375,17 @@ fn dit_inv(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
                 bc(tw[i * (step >> 1)]),
                 bc(tw[(i + d) * (step >> 1)]),
             );
-            for grp in x.chunks_exact_mut(4 * d) {
-                let (q01, q23) = grp.split_at_mut(2 * d);
-                let (q0, q1) = q01.split_at_mut(d);
-                let (q2, q3) = q23.split_at_mut(d);
-                let (b0, b1) = bf(load(&q0[i]), load(&q1[i]), v);
-                let (b2, b3) = bf(load(&q2[i]), load(&q3[i]), v);
+            let mut g = i;
+            while g + 3 * d < n {
+                let (b0, b1) = bf(load(&x[g]), load(&x[g + d]), v);
+                let (b2, b3) = bf(load(&x[g + 2 * d]), load(&x[g + 3 * d]), v);
                 let (c0, c2) = bf(b0, b2, w0);
                 let (c1, c3) = bf(b1, b3, w1);
-                store(&mut q0[i], c0);
-                store(&mut q1[i], c1);
-                store(&mut q2[i], c2);
-                store(&mut q3[i], c3);
+                store(&mut x[g], c0);
+                store(&mut x[g + d], c1);
+                store(&mut x[g + 2 * d], c2);
+                store(&mut x[g + 3 * d], c3);
+                g += 4 * d;
             }
         }
         d <<= 2;
@@ -388,69 +402,23 @@ fn mul_lanes(x: &mut Poly, m: &LaneMuls, k: K) {
     }
 }
 
-/// Transposes the 16 x 16 matrix of i16 held in 16 registers.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn transpose(x: &mut [[i16; 16]]) {
-    // Per 128-bit half, an 8 x 8 transpose of rows 0..8 and of rows 8..16.
-    let mut v = [[load(&x[0]); 8]; 2];
-    for (h, vh) in v.iter_mut().enumerate() {
-        let r: [__m256i; 8] = core::array::from_fn(|i| load(&x[8 * h + i]));
-        let s: [__m256i; 8] = core::array::from_fn(|i| {
-            if i & 1 == 0 {
-                _mm256_unpacklo_epi16(r[i], r[i + 1])
-            } else {
-                _mm256_unpackhi_epi16(r[i - 1], r[i])
-            }
-        });
-        // u[0..4]: rows 0-3 columns (0,1), (2,3), (4,5), (6,7); u[4..8] rows 4-7.
-        let u = [
-            _mm256_unpacklo_epi32(s[0], s[2]),
-            _mm256_unpackhi_epi32(s[0], s[2]),
-            _mm256_unpacklo_epi32(s[1], s[3]),
-            _mm256_unpackhi_epi32(s[1], s[3]),
-            _mm256_unpacklo_epi32(s[4], s[6]),
-            _mm256_unpackhi_epi32(s[4], s[6]),
-            _mm256_unpacklo_epi32(s[5], s[7]),
-            _mm256_unpackhi_epi32(s[5], s[7]),
-        ];
-        for c in 0..4 {
-            vh[2 * c] = _mm256_unpacklo_epi64(u[c], u[c + 4]);
-            vh[2 * c + 1] = _mm256_unpackhi_epi64(u[c], u[c + 4]);
-        }
-    }
-    // v[0][c]: column c of rows 0..8 (low half), column c + 8 (high half).
-    for c in 0..8 {
-        store(
-            &mut x[c],
-            _mm256_permute2x128_si256::<0x20>(v[0][c], v[1][c]),
-        );
-        store(
-            &mut x[c + 8],
-            _mm256_permute2x128_si256::<0x31>(v[0][c], v[1][c]),
-        );
-    }
-}
-
 /// The forward transform of one 1024-coefficient polynomial, in place.
 #[target_feature(enable = "avx2")]
 fn forward(x: &mut Poly, t: &Prime, k: K) {
     dif(x, &t.reg_fwd, k);
-    mul_lanes(x, &t.twist, k);
-    for block in x.chunks_exact_mut(16) {
-        transpose(block);
-        dif(block, &t.lane_fwd, k);
+    let (blocks, _) = x.as_chunks_mut::<16>();
+    for (j, block) in blocks.iter_mut().enumerate() {
+        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
 /// The inverse of [`forward`] (with the untwist's scale 2^16 / 1024).
 #[target_feature(enable = "avx2")]
 fn inverse(x: &mut Poly, t: &Prime, k: K) {
-    for block in x.chunks_exact_mut(16) {
-        dit_inv(block, &t.lane_inv, k);
-        transpose(block);
+    let (blocks, _) = x.as_chunks_mut::<16>();
+    for (j, block) in blocks.iter_mut().enumerate() {
+        regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
     }
-    mul_lanes(x, &t.untwist, k);
     dit_inv(x, &t.reg_inv, k);
 }
 
@@ -494,8 +462,8 @@ fn pointwise(x: &mut Poly, y: &Poly, k: K) {
     for (r, s) in x.iter_mut().zip(y) {
         let (a, b) = (load(r), load(s));
         let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), k.pinv);
-        let hi = _mm256_mulhi_epi16(a, b);
-        store(r, _mm256_sub_epi16(hi, _mm256_mulhi_epi16(lo, k.p)));
+        let hi = mulhi(a, b);
+        store(r, _mm256_sub_epi16(hi, mulhi(lo, k.p)));
     }
 }
 
@@ -576,7 +544,8 @@ fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(
         let [w, wq] = const { mont(pow_mod(12289, 18433 - 2, 18433), 18433) };
         (_mm256_set1_epi16(w), _mm256_set1_epi16(wq))
     };
-    let kq = _mm256_set1_epi16(Q);
+    // Opaque, as the primes in `consts`.
+    let kq = core::hint::black_box(_mm256_set1_epi16(Q));
     // 1/2 and 12289/2 mod q (q odd).
     let m1 = const { mont((Q as i64 + 1) >> 1, Q as i64) };
     let m2 = const { mont(12289 * ((Q as i64 + 1) >> 1), Q as i64) };
@@ -643,6 +612,10 @@ mod tests {
 
     #[target_feature(enable = "avx2")]
     fn transpose_avx2(x: &mut [[i16; 16]; 16]) {
-        transpose(x);
+        let mut r: regs::Regs = core::array::from_fn(|i| load(&x[i]));
+        regs::transpose(&mut r);
+        for (o, v) in x.iter_mut().zip(r) {
+            store(o, v);
+        }
     }
 }

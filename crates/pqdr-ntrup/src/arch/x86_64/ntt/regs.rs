@@ -1,0 +1,192 @@
+//! The per-block steps of the 1024-point transforms (the parent module's
+//! four-step decomposition 1024 = 64 x 16) on one block of 16 registers
+//! held in registers: forward, the twist by ω^(n2 k1), the 16 x 16
+//! transpose and the 16-point decimation-in-frequency transform in one
+//! pass over the block; inverse, the 16-point decimation-in-time transform,
+//! the transpose and the untwist. Same operations, in the same order and
+//! with the same reductions, as the parent's register-generic `dif` /
+//! `dit_inv` on a block, with the trip counts fixed at 16 so that every
+//! index is a constant (no loop bookkeeping) and without the memory round
+//! trips between the steps.
+//!
+//! Every index depends on the block position only: no secret-dependent
+//! branch or address.
+
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_sub_epi16,
+    _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi16,
+    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+};
+
+use super::{K, LaneMuls, Mul, barrett, load, montmul, store};
+
+/// One block: 16 registers of 16 lanes.
+pub(super) type Regs = [__m256i; 16];
+
+/// A broadcast multiplier and its companion.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn bc([w, wq]: Mul) -> (__m256i, __m256i) {
+    (_mm256_set1_epi16(w), _mm256_set1_epi16(wq))
+}
+
+/// Transposes the 16 x 16 matrix of i16 held in 16 registers.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn transpose(x: &mut Regs) {
+    // Per 128-bit half, an 8 x 8 transpose of rows 0..8 and of rows 8..16.
+    let mut v = [[x[0]; 8]; 2];
+    for (h, vh) in v.iter_mut().enumerate() {
+        let r: [__m256i; 8] = core::array::from_fn(|i| x[8 * h + i]);
+        let s: [__m256i; 8] = core::array::from_fn(|i| {
+            if i & 1 == 0 {
+                _mm256_unpacklo_epi16(r[i], r[i + 1])
+            } else {
+                _mm256_unpackhi_epi16(r[i - 1], r[i])
+            }
+        });
+        // u[0..4]: rows 0-3 columns (0,1), (2,3), (4,5), (6,7); u[4..8] rows 4-7.
+        let u = [
+            _mm256_unpacklo_epi32(s[0], s[2]),
+            _mm256_unpackhi_epi32(s[0], s[2]),
+            _mm256_unpacklo_epi32(s[1], s[3]),
+            _mm256_unpackhi_epi32(s[1], s[3]),
+            _mm256_unpacklo_epi32(s[4], s[6]),
+            _mm256_unpackhi_epi32(s[4], s[6]),
+            _mm256_unpacklo_epi32(s[5], s[7]),
+            _mm256_unpackhi_epi32(s[5], s[7]),
+        ];
+        for c in 0..4 {
+            vh[2 * c] = _mm256_unpacklo_epi64(u[c], u[c + 4]);
+            vh[2 * c + 1] = _mm256_unpackhi_epi64(u[c], u[c + 4]);
+        }
+    }
+    // v[0][c]: column c of rows 0..8 (low half), column c + 8 (high half).
+    for c in 0..8 {
+        x[c] = _mm256_permute2x128_si256::<0x20>(v[0][c], v[1][c]);
+        x[c + 8] = _mm256_permute2x128_si256::<0x31>(v[0][c], v[1][c]);
+    }
+}
+
+/// One radix-4 decimation-in-frequency butterfly of the parent's `dif` on
+/// registers `i0..i3` of `x` (distances d and d/2), roots `w0`, `w1`, `v`
+/// (a macro, so that every register index is a constant where it is used).
+macro_rules! dif4 {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {{
+        let (w0, w1, v) = (bc($w0), bc($w1), bc($v));
+        let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
+        let b0 = barrett(_mm256_add_epi16(a0, a2), $k);
+        let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, $k.p);
+        let b1 = barrett(_mm256_add_epi16(a1, a3), $k);
+        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
+        $x[$i0] = barrett(_mm256_add_epi16(b0, b1), $k);
+        $x[$i1] = montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, $k.p);
+        $x[$i2] = barrett(_mm256_add_epi16(b2, b3), $k);
+        $x[$i3] = montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, $k.p);
+    }};
+}
+
+/// One radix-4 decimation-in-time butterfly of the parent's `dit_inv` on
+/// registers `i0..i3` of `x` (distances d and 2d), roots `v`, `w0`, `w1`;
+/// `bf` is the two-point butterfly.
+macro_rules! dit4 {
+    ($x:ident, $bf:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$v:expr, $w0:expr, $w1:expr]) => {{
+        let (v, w0, w1) = (bc($v), bc($w0), bc($w1));
+        let (b0, b1) = $bf($x[$i0], $x[$i1], v);
+        let (b2, b3) = $bf($x[$i2], $x[$i3], v);
+        let (c0, c2) = $bf(b0, b2, w0);
+        let (c1, c3) = $bf(b1, b3, w1);
+        ($x[$i0], $x[$i1], $x[$i2], $x[$i3]) = (c0, c1, c2, c3);
+    }};
+}
+
+/// The parent's `dif` on 16 registers (`t[k]` = η^k, k < 8): the radix-4
+/// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
+/// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
+/// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a Barrett step after
+/// every sum.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dif16(x: &mut Regs, t: &[Mul; 8], k: K) {
+    dif4!(x, [0, 4, 8, 12], [t[0], t[4], t[0]], k);
+    dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k);
+    dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k);
+    dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k);
+    dif4!(x, [0, 1, 2, 3], [t[0], t[4], t[0]], k);
+    dif4!(x, [4, 5, 6, 7], [t[0], t[4], t[0]], k);
+    dif4!(x, [8, 9, 10, 11], [t[0], t[4], t[0]], k);
+    dif4!(x, [12, 13, 14, 15], [t[0], t[4], t[0]], k);
+}
+
+/// The parent's `dit_inv` on 16 registers (`t` the inverse roots): the
+/// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
+/// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
+/// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a Barrett step on
+/// each butterfly's first input.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dit16_inv(x: &mut Regs, t: &[Mul; 8], k: K) {
+    let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+        let a = barrett(x, k);
+        let t = montmul(y, w, wq, k.p);
+        (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+    };
+    dit4!(x, bf, [0, 1, 2, 3], [t[0], t[0], t[4]]);
+    dit4!(x, bf, [4, 5, 6, 7], [t[0], t[0], t[4]]);
+    dit4!(x, bf, [8, 9, 10, 11], [t[0], t[0], t[4]]);
+    dit4!(x, bf, [12, 13, 14, 15], [t[0], t[0], t[4]]);
+    dit4!(x, bf, [0, 4, 8, 12], [t[0], t[0], t[4]]);
+    dit4!(x, bf, [1, 5, 9, 13], [t[2], t[1], t[5]]);
+    dit4!(x, bf, [2, 6, 10, 14], [t[4], t[2], t[6]]);
+    dit4!(x, bf, [3, 7, 11, 15], [t[6], t[3], t[7]]);
+}
+
+/// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
+/// polynomial, `block`): twist by `m` (the parent's `mul_lanes` on these
+/// registers), transpose, 16-point transform; one load and one store per
+/// register.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(super) fn block_forward(
+    block: &mut [[i16; 16]; 16],
+    j: usize,
+    m: &LaneMuls,
+    tw: &[Mul; 8],
+    k: K,
+) {
+    let mut x: Regs = core::array::from_fn(|i| {
+        montmul(
+            load(&block[i]),
+            load(&m[0][16 * j + i]),
+            load(&m[1][16 * j + i]),
+            k.p,
+        )
+    });
+    transpose(&mut x);
+    dif16(&mut x, tw, k);
+    for (r, v) in block.iter_mut().zip(x) {
+        store(r, v);
+    }
+}
+
+/// Inverse steps of block `j`: 16-point inverse transform, transpose,
+/// untwist by `m`; one load and one store per register.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(super) fn block_inverse(
+    block: &mut [[i16; 16]; 16],
+    j: usize,
+    m: &LaneMuls,
+    tw: &[Mul; 8],
+    k: K,
+) {
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    dit16_inv(&mut x, tw, k);
+    transpose(&mut x);
+    for (i, (r, v)) in block.iter_mut().zip(x).enumerate() {
+        store(
+            r,
+            montmul(v, load(&m[0][16 * j + i]), load(&m[1][16 * j + i]), k.p),
+        );
+    }
+}
