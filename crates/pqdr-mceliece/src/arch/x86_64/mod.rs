@@ -18,9 +18,11 @@
 mod benes;
 mod bm;
 mod mul;
+mod radix;
 
 pub(crate) use benes::benes_bits;
 pub(crate) use bm::{bm_narrow, bm_wide};
+pub(crate) use radix::radix_conversions;
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
