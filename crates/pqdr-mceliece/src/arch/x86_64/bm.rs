@@ -134,8 +134,8 @@ pub(crate) fn bm_wide<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
 
 /// The scalar end of iteration n (discrepancy d, length-change mask
 /// `lengthen`): C_0 <- gamma C_0, l and gamma as in `crate::bm::iterate`;
-/// returns the next discrepancy c0' S_(n+1) + gamma sum C_i R_i
-/// + d sum B_i R_i from the lane sums `cr`, `br` of the look-ahead products.
+/// returns the next discrepancy, c0' S_(n+1) plus gamma sum C_i R_i plus
+/// d sum B_i R_i, from the lane sums `cr`, `br` of the look-ahead products.
 /// The three independent field products (gamma C_0, gamma cr, d br) are one
 /// 4-lane product ([`gf_mul4`]); c0' S_(n+1) follows with `gf::mul`.
 #[target_feature(enable = "avx2")]
@@ -174,8 +174,8 @@ fn gf_mul4<P: ParameterSet>(a: [u64; 4], b: [u64; 4]) -> [u16; 4] {
     for i in 0..4 {
         // Column residue i: a_k b_l with k + l = i mod 4.
         let mut z = _mm256_setzero_si256();
-        for k in 0..4 {
-            z = _mm256_xor_si256(z, _mm256_mul_epu32(ak[k], bk[(i + 4 - k) & 3]));
+        for (k, &a) in ak.iter().enumerate() {
+            z = _mm256_xor_si256(z, _mm256_mul_epu32(a, bk[(i + 4 - k) & 3]));
         }
         let keep = _mm256_set1_epi64x(0x1111_1111i64 << i);
         t = _mm256_or_si256(t, _mm256_and_si256(z, keep));
@@ -364,12 +364,8 @@ mod tests {
             };
             // SAFETY: AVX2 was detected above (the test returns without it).
             let got = unsafe { gf_mul4::<P>(a, b) };
-            for l in 0..4 {
-                assert_eq!(
-                    got[l],
-                    gf::mul::<P>(a[l] as u16, b[l] as u16),
-                    "{a:?} {b:?}"
-                );
+            for (l, &g) in got.iter().enumerate() {
+                assert_eq!(g, gf::mul::<P>(a[l] as u16, b[l] as u16), "{a:?} {b:?}");
             }
         }
     }

@@ -4,6 +4,10 @@
 //! §4), with each plane of the 256 coefficients in one 256-bit register from
 //! the first twist to the last: the shifts of the Taylor steps cross the
 //! 64-bit words by a word permute, and the twists are 256-bit products.
+#![allow(
+    clippy::needless_range_loop,
+    reason = "the depth and Taylor step indices pick constants and bound the inner loops"
+)]
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_or_si256, _mm256_permute4x64_epi64,
