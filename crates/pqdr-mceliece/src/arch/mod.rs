@@ -13,8 +13,10 @@
 //! |---|---|---|
 //! | `mul_x4` (256 products) | `vec::mul::<P, 4>`'s two-batch split (`vec::mul12` / `vec::mul13`) | `vec::avx2_tests::avx2_products_match_portable` |
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
-//! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries) | `fft::fwd_word` / `fft::transposed::tr_word`, depth 5..0 / 0..5 | `…::avx2_butterflies_match_portable` |
+//! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries, per field size) | `fft::fwd_word` / `fft::transposed::tr_word`, depth 5..0 / 0..5 | `…::avx2_butterflies_match_portable` |
+//! | `radix_conversions::<true>` / `::<false>` (twists and Taylor expansions of every depth, in registers) | `fft::radix_fwd` / `fft::transposed::radix_tr` (`…_with(.., None)`) | `fft::tests::avx2_radix_matches_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
+//! | their `x86_64::bm::gf_mul4` (four scalar field products per call) | `gf::mul` | `x86_64::bm::tests::gf_mul4_matches_scalar` |
 //! | `benes_bits` (the Beneš network on bit vectors, four words per register) | `benes::apply_bits` (`benes::apply_bits_with(.., None)`) | `benes::tests::avx2_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
@@ -33,7 +35,9 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{benes_bits, bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4};
+pub(crate) use x86_64::{
+    benes_bits, bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4, radix_conversions,
+};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -124,6 +128,16 @@ mod stubs {
         _: &[u8],
         _: usize,
         _: bool,
+    ) {
+        match token {}
+    }
+    pub(crate) fn radix_conversions<const FORWARD: bool>(
+        token: Avx2,
+        _: usize,
+        _: &mut Planes<4>,
+        _: &[Planes<4>; 8],
+        _: &[[[u64; 4]; 4]; 8],
+        _: usize,
     ) {
         match token {}
     }

@@ -102,6 +102,43 @@ fn packed_multiplier<P: ParameterSet>(
     }
 }
 
+/// Twist and Taylor expansion at x^2 + x (Gao–Mateer §3.1) of every depth
+/// 0..k, in place on the 2^k coefficients `x`: with an `avx2` token and a
+/// spec field (§7) the AVX2 kernel (`crate::arch::radix_conversions`, the
+/// planes in registers throughout), else the portable loop.
+fn radix_fwd_with<P: ParameterSet>(
+    x: &mut Bitsliced<4>,
+    c: &Consts,
+    k: usize,
+    avx2: Option<crate::arch::Avx2>,
+) {
+    if let Some(token) = avx2
+        && spec_field::<P>()
+    {
+        crate::arch::radix_conversions::<true>(token, P::M, x, &c.twist, &TAYLOR_MASK, k);
+        return;
+    }
+    let mut tmp = vec::zero::<4>();
+    for d in 0..k {
+        vec::mul::<P, 4>(&mut tmp, x, &c.twist[d]);
+        *x = tmp;
+        for e in (d..k.saturating_sub(1)).rev() {
+            shr_xor::<P>(x, &TAYLOR_MASK[e][3], 1 << e);
+            shr_xor::<P>(x, &TAYLOR_MASK[e][2], 1 << e);
+        }
+    }
+}
+
+/// Whether P's field is one of the spec's two (m = 12 or 13 with the
+/// spec's f(z)), for which the AVX2 kernels exist.
+#[inline(always)]
+const fn spec_field<P: ParameterSet>() -> bool {
+    matches!(
+        (P::M, P::FIELD_POLY),
+        (12, FIELD_POLY_M12) | (13, FIELD_POLY_M13)
+    )
+}
+
 /// The multipliers of depth 6 for entries e (lane 0) and e + 1 (lane 1).
 #[inline(always)]
 fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) {
@@ -245,16 +282,7 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize)
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
     let mut x = *f;
-    let mut tmp = vec::zero::<4>();
-    // Twist and Taylor expansion at x^2 + x (Gao–Mateer §3.1) per depth.
-    for d in 0..k {
-        vec::mul::<P, 4>(&mut tmp, &x, &c.twist[d]);
-        x = tmp;
-        for e in (d..k.saturating_sub(1)).rev() {
-            shr_xor::<P>(&mut x, &TAYLOR_MASK[e][3], 1 << e);
-            shr_xor::<P>(&mut x, &TAYLOR_MASK[e][2], 1 << e);
-        }
-    }
+    radix_fwd_with::<P>(&mut x, c, k, crate::arch::avx2());
     // Depth k: 2^k constants, each the value on its whole coset.
     let words = (1usize << k) >> 6;
     for (e, v) in out.iter_mut().enumerate().take(entries) {
@@ -499,6 +527,46 @@ mod tests {
             assert_eq!(ran, crate::arch::avx2().is_some());
             assert_eq!(got, if ran { want } else { x });
         }
+    }
+
+    /// The AVX2 radix conversions (`crate::arch::radix_conversions`, both
+    /// directions) give the portable loops' result for every k from 0 to 8,
+    /// both fields, on random coefficients (all 256 positions, all planes
+    /// below m) and on all-ones; without AVX2 the test checks nothing more
+    /// than the portable path against itself.
+    fn check_radix<P: ParameterSet>(seed: u64) {
+        let c = &<P as FftConsts>::FFT;
+        let mut s = seed;
+        for k in 0..=8 {
+            for edge in [false, true] {
+                let mut x = vec::zero::<4>();
+                for w in x.iter_mut().take(P::M) {
+                    *w = if edge {
+                        [!0; 4]
+                    } else {
+                        [0; 4].map(|_: u64| {
+                            (u64::from(rng(&mut s)) << 40)
+                                ^ u64::from(rng(&mut s))
+                                ^ (u64::from(rng(&mut s)) << 20)
+                        })
+                    };
+                }
+                let (mut want, mut got) = (x, x);
+                radix_fwd_with::<P>(&mut want, c, k, None);
+                radix_fwd_with::<P>(&mut got, c, k, crate::arch::avx2());
+                assert_eq!(got, want, "forward k {k}");
+                let (mut want, mut got) = (x, x);
+                transposed::radix_tr_with::<P>(&mut want, c, k, None);
+                transposed::radix_tr_with::<P>(&mut got, c, k, crate::arch::avx2());
+                assert_eq!(got, want, "transposed k {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn avx2_radix_matches_portable() {
+        check_radix::<Mceliece348864>(21);
+        check_radix::<Mceliece6960119>(22);
     }
 
     #[test]

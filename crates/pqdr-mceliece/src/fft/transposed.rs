@@ -160,15 +160,32 @@ pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Bitsliced<4>, x: &mut Values, k:
             y[b][(2 * e + 1) & (words - 1)] ^= v[b][1];
         }
     }
-    // Taylor expansions and twists transposed, depth k - 1 down to 0.
+    radix_tr_with::<P>(&mut y, c, k, crate::arch::avx2());
+    *out = y;
+}
+
+/// Taylor expansions and twists transposed, depth k - 1 down to 0, in place
+/// on the 2^k sums `y`: with an `avx2` token and a spec field (§7) the AVX2
+/// kernel (`crate::arch::radix_conversions`), else the portable loop.
+pub(super) fn radix_tr_with<P: ParameterSet>(
+    y: &mut Bitsliced<4>,
+    c: &Consts,
+    k: usize,
+    avx2: Option<crate::arch::Avx2>,
+) {
+    if let Some(token) = avx2
+        && super::spec_field::<P>()
+    {
+        crate::arch::radix_conversions::<false>(token, P::M, y, &c.twist, &TAYLOR_MASK, k);
+        return;
+    }
     let mut tmp = vec::zero::<4>();
     for d in (0..k).rev() {
         for e in d..k.saturating_sub(1) {
-            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][1], 1 << e);
-            shl_xor::<P>(&mut y, &TAYLOR_MASK[e][2], 1 << e);
+            shl_xor::<P>(y, &TAYLOR_MASK[e][1], 1 << e);
+            shl_xor::<P>(y, &TAYLOR_MASK[e][2], 1 << e);
         }
-        vec::mul::<P, 4>(&mut tmp, &y, &c.twist[d]);
-        y = tmp;
+        vec::mul::<P, 4>(&mut tmp, y, &c.twist[d]);
+        *y = tmp;
     }
-    *out = y;
 }

@@ -18,9 +18,11 @@
 mod benes;
 mod bm;
 mod mul;
+mod radix;
 
 pub(crate) use benes::benes_bits;
 pub(crate) use bm::{bm_narrow, bm_wide};
+pub(crate) use radix::radix_conversions;
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
@@ -107,16 +109,23 @@ pub(crate) fn butterflies_inword<const FORWARD: bool>(
 ) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { inword_avx2::<FORWARD>(m, quad, mult) }
+    unsafe {
+        if m == 12 {
+            inword_avx2::<FORWARD, 12>(quad, mult);
+        } else {
+            inword_avx2::<FORWARD, 13>(quad, mult);
+        }
+    }
 }
 
+/// [`butterflies_inword`] for the field size M (a constant: the plane
+/// loops unroll).
 #[target_feature(enable = "avx2")]
-fn inword_avx2<const FORWARD: bool>(
-    m: usize,
+fn inword_avx2<const FORWARD: bool, const M: usize>(
     quad: &mut [Bitsliced<2>; 4],
     mult: &QuadMultipliers,
 ) {
-    let m = m.min(MAX_M);
+    let m = M.min(MAX_M);
     let zero = _mm256_setzero_si256();
     let mut x0 = [zero; MAX_M];
     let mut x1 = [zero; MAX_M];
