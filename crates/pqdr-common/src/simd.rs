@@ -66,11 +66,65 @@ impl Avx2 {
     }
 }
 
-/// The name of the environment variable that turns AVX2 off in test builds.
+/// Proof that this CPU executes BMI2 and ADX (made only by
+/// [`Bmi2Adx::detect`]): `MULX` (BMI2, CPUID leaf 7 EBX bit 8) and
+/// `ADCX` / `ADOX` (ADX, leaf 7 EBX bit 19), Intel SDM Vol. 1 §5.1 and
+/// Vol. 2 (the instruction pages). The same pattern as [`Avx2`]: a private
+/// field, no constructor but cached detection; an empty enum off x86-64.
+/// For multi-precision arithmetic with two independent carry chains
+/// (pqdr-hybrid's X25519 field multiplication).
+///
+/// ```
+/// use pqdr_common::simd::Bmi2Adx;
+/// match Bmi2Adx::detect() {
+///     Some(token) => println!("MULX/ADCX/ADOX: {token:?}"),
+///     None => println!("portable code only"),
+/// }
+/// assert!(Bmi2Adx::detect_if(false).is_none());
+/// ```
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bmi2Adx(());
+
+/// Proof that this CPU executes BMI2 and ADX: on this target no value exists.
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bmi2Adx {}
+
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(bmi2_adx_cpuid, "bmi2", "adx");
+
+impl Bmi2Adx {
+    /// `Some` if this CPU supports both BMI2 and ADX. CPUID runs once per
+    /// process; later calls read the cached answer (one atomic load).
+    #[inline]
+    #[must_use]
+    pub fn detect() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            (bmi2_adx_cpuid::get() && !forced_portable()).then_some(Self(()))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    }
+
+    /// [`Bmi2Adx::detect`] if `enabled`, else `None` (a crate passes its
+    /// own feature, as with [`Avx2::detect_if`]).
+    #[inline]
+    #[must_use]
+    pub fn detect_if(enabled: bool) -> Option<Self> {
+        if enabled { Self::detect() } else { None }
+    }
+}
+
+/// The name of the environment variable that turns AVX2 (and BMI2/ADX) off
+/// in test builds.
 ///
 /// Test builds only (feature `test-utils`, enabled from `[dev-dependencies]`,
 /// never in production): with `PQDR_FORCE_PORTABLE=1` in the environment,
-/// [`Avx2::detect`] answers `None` for the whole process, so a test binary
+/// [`Avx2::detect`] (and [`Bmi2Adx::detect`]) answers `None` for the whole process, so a test binary
 /// built once (with `simd`) also runs its known-answer suites on the portable
 /// paths: CI re-runs the workspace's KAT/ACVP binaries that way instead of
 /// compiling the crates a second time without `simd` (issue #37 item 7).
@@ -104,7 +158,7 @@ const fn forced_portable() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::Avx2;
+    use super::{Avx2, Bmi2Adx};
 
     #[test]
     fn detection_is_cached_and_stable() {
@@ -114,6 +168,12 @@ mod tests {
         }
         assert_eq!(Avx2::detect_if(true), first);
         assert_eq!(Avx2::detect_if(false), None);
+        let first = Bmi2Adx::detect();
+        for _ in 0..3 {
+            assert_eq!(Bmi2Adx::detect(), first);
+        }
+        assert_eq!(Bmi2Adx::detect_if(true), first);
+        assert_eq!(Bmi2Adx::detect_if(false), None);
     }
 
     /// CI's portable re-run (`PQDR_FORCE_PORTABLE=1`, scripts/ci-extra.sh)
@@ -127,6 +187,7 @@ mod tests {
         if forced {
             assert_eq!(Avx2::detect(), None);
             assert_eq!(Avx2::detect_if(true), None);
+            assert_eq!(super::Bmi2Adx::detect(), None);
         } else {
             #[cfg(target_arch = "x86_64")]
             assert_eq!(

@@ -1,6 +1,7 @@
 #![no_std]
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "simd"), forbid(unsafe_code))]
+#![cfg_attr(feature = "simd", deny(unsafe_code))]
 #![cfg_attr(
     test,
     allow(
@@ -11,6 +12,7 @@
     )
 )]
 
+mod arch;
 mod error;
 #[cfg(any(feature = "p256", feature = "p384"))]
 #[macro_use]

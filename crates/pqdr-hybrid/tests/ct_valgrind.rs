@@ -7,6 +7,14 @@
 //! X25519MLKEM768, SecP256r1MLKEM768 and SecP384r1MLKEM1024 the client and server randomness and
 //! the server share's ML-KEM ciphertext.
 //! Memcheck then reports any branch or memory index that depends on them.
+//! The X25519 parts run on the path the crate picks: at opt-level 3 with
+//! `simd` on an x86-64 AVX2 host, the MULX/ADCX/ADOX field kernels (valgrind
+//! hides ADX from CPUID, so `--cfg pqct_valgrind` builds take them whenever
+//! they run under valgrind, `src/arch/mod.rs`), at the portable levels the
+//! portable field code; both for the ladder (`dh`, `dh_checked`) and the
+//! fixed-base product with its masked table lookups (`public`: key
+//! generation, X-Wing's `ct_X`, the TLS shares). A secret branch planted in
+//! the table lookup (`if |e| == m { copy }`) is reported here.
 //! The crates declassify only what the specifications make public: ML-KEM's
 //! `ρ`, X25519, P-256 and P-384 public keys (`pk_X`, `ct_X`, the TLS shares'
 //! X25519 keys and P-256 / P-384 points) and the verdicts of the TLS all-zero X25519

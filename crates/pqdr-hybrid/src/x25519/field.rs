@@ -8,6 +8,8 @@
 
 use pqdr_common::ct::opaque;
 
+use crate::arch::{self, Bmi2Adx};
+
 /// A field element mod 2^255 − 19, loosely reduced (see the module docs).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fe(pub(crate) [u64; 4]);
@@ -167,32 +169,10 @@ impl Fe {
         Fe(r)
     }
 
-    /// `a^(2^n)`.
-    fn square_n(&self, n: u32) -> Fe {
-        let mut r = *self;
-        for _ in 0..n {
-            r = r.square();
-        }
-        r
-    }
-
-    /// `a^(p−2)`, the inverse of `a` (0 for 0), as RFC 7748 §5 computes the
-    /// final `x_2 · z_2^(p−2)`: a fixed chain of 254 squarings and 11
-    /// multiplications (exponent p − 2 = 2^255 − 21), independent of `a`.
+    /// `a^(p−2)` with the portable arithmetic ([`Arith::invert`]).
+    #[cfg(test)]
     pub(crate) fn invert(&self) -> Fe {
-        let z = *self;
-        let z2 = z.square(); // 2
-        let z9 = z2.square_n(2).mul(&z); // 9
-        let z11 = z9.mul(&z2); // 11
-        let z_5_0 = z11.square().mul(&z9); // 2^5 − 1
-        let z_10_0 = z_5_0.square_n(5).mul(&z_5_0); // 2^10 − 1
-        let z_20_0 = z_10_0.square_n(10).mul(&z_10_0); // 2^20 − 1
-        let z_40_0 = z_20_0.square_n(20).mul(&z_20_0); // 2^40 − 1
-        let z_50_0 = z_40_0.square_n(10).mul(&z_10_0); // 2^50 − 1
-        let z_100_0 = z_50_0.square_n(50).mul(&z_50_0); // 2^100 − 1
-        let z_200_0 = z_100_0.square_n(100).mul(&z_100_0); // 2^200 − 1
-        let z_250_0 = z_200_0.square_n(50).mul(&z_50_0); // 2^250 − 1
-        z_250_0.square_n(5).mul(&z11) // 2^255 − 32 + 11 = p − 2
+        Portable.invert(self)
     }
 
     /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
@@ -205,6 +185,115 @@ impl Fe {
             a.0[i] ^= d;
             b.0[i] ^= d;
         }
+    }
+}
+
+/// The field operations of the ladder, the inversion and the fixed-base
+/// multiplication: the portable [`Fe`] methods ([`Portable`]) or the x86-64
+/// MULX/ADCX/ADOX kernels of `crate::arch` (the [`Bmi2Adx`] token), which
+/// give bit-identical limbs. The ladder is generic over it, so each path is
+/// one monomorphized loop with its field products inlined.
+pub(crate) trait Arith: Copy {
+    /// `a + b`.
+    fn add(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a − b`.
+    fn sub(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a · 121665`.
+    fn mul_a24(self, a: &Fe) -> Fe;
+
+    /// `a · b`.
+    fn mul(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a²`.
+    fn square(self, a: &Fe) -> Fe;
+
+    /// `a^(2^n)`.
+    #[inline(always)]
+    fn square_n(self, a: &Fe, n: u32) -> Fe {
+        let mut r = *a;
+        for _ in 0..n {
+            r = self.square(&r);
+        }
+        r
+    }
+
+    /// `a^(p−2)`, the inverse of `a` (0 for 0), as RFC 7748 §5 computes the
+    /// final `x_2 · z_2^(p−2)`: a fixed chain of 254 squarings and 11
+    /// multiplications (exponent p − 2 = 2^255 − 21), independent of `a`.
+    fn invert(self, z: &Fe) -> Fe {
+        let z = *z;
+        let z2 = self.square(&z); // 2
+        let z9 = self.mul(&self.square_n(&z2, 2), &z); // 9
+        let z11 = self.mul(&z9, &z2); // 11
+        let z_5_0 = self.mul(&self.square(&z11), &z9); // 2^5 − 1
+        let z_10_0 = self.mul(&self.square_n(&z_5_0, 5), &z_5_0); // 2^10 − 1
+        let z_20_0 = self.mul(&self.square_n(&z_10_0, 10), &z_10_0); // 2^20 − 1
+        let z_40_0 = self.mul(&self.square_n(&z_20_0, 20), &z_20_0); // 2^40 − 1
+        let z_50_0 = self.mul(&self.square_n(&z_40_0, 10), &z_10_0); // 2^50 − 1
+        let z_100_0 = self.mul(&self.square_n(&z_50_0, 50), &z_50_0); // 2^100 − 1
+        let z_200_0 = self.mul(&self.square_n(&z_100_0, 100), &z_100_0); // 2^200 − 1
+        let z_250_0 = self.mul(&self.square_n(&z_200_0, 50), &z_50_0); // 2^250 − 1
+        self.mul(&self.square_n(&z_250_0, 5), &z11) // 2^255 − 32 + 11 = p − 2
+    }
+}
+
+/// The portable arithmetic (`u128` products), on every target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl Arith for Portable {
+    #[inline(always)]
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        a.add(b)
+    }
+
+    #[inline(always)]
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        a.sub(b)
+    }
+
+    #[inline(always)]
+    fn mul_a24(self, a: &Fe) -> Fe {
+        a.mul_a24()
+    }
+
+    #[inline(always)]
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        a.mul(b)
+    }
+
+    #[inline(always)]
+    fn square(self, a: &Fe) -> Fe {
+        a.square()
+    }
+}
+
+impl Arith for Bmi2Adx {
+    #[inline(always)]
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::fe_add(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::fe_sub(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn mul_a24(self, a: &Fe) -> Fe {
+        Fe(arch::fe_mul_a24(self, &a.0))
+    }
+
+    #[inline(always)]
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::fe_mul(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn square(self, a: &Fe) -> Fe {
+        Fe(arch::fe_square(self, &a.0))
     }
 }
 

@@ -3,13 +3,16 @@
 //! arithmetic of [`field`] (four 64-bit limbs); plus the all-zero test of
 //! TLS 1.3.
 
+#[cfg(feature = "precomputed-tables")]
+mod base;
 mod field;
 
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
+use crate::arch;
 use crate::error::Error;
-use field::Fe;
+use field::{Arith, Fe, Portable};
 
 /// Size of an X25519 scalar, point and shared secret in bytes.
 pub(crate) const X25519_SIZE: usize = 32;
@@ -36,7 +39,19 @@ fn clamp(k: &[u8; X25519_SIZE]) -> Zeroizing<[u8; X25519_SIZE]> {
 /// ladder over bits 254 … 0 of the clamped scalar, `cswap` by masks, then
 /// `x_2 · z_2^(p−2)`. Every step runs the same field operations whatever the
 /// bits of `k`; the working values are wiped before returning.
+///
+/// On x86-64 with BMI2 and ADX (and the feature `simd`) the field products
+/// are the MULX/ADCX/ADOX kernels of `crate::arch`, else the portable ones;
+/// both give the same limbs.
 fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+    match arch::bmi2_adx() {
+        Some(token) => ladder(token, k, u),
+        None => ladder(Portable, k, u),
+    }
+}
+
+/// [`scalarmult`] with the field products of `ar`.
+fn ladder<A: Arith>(ar: A, k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
     let k = clamp(k);
     let x1 = Fe::from_bytes(u);
     let (mut x2, mut z2, mut x3, mut z3) = (Fe::ONE, Fe::ZERO, x1, Fe::ONE);
@@ -48,23 +63,23 @@ fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE]
         Fe::cswap(swap, &mut z2, &mut z3);
         swap = k_t;
         // One ladder step, in the order and names of RFC 7748 §5.
-        let a = x2.add(&z2);
-        let aa = a.square();
-        let b = x2.sub(&z2);
-        let bb = b.square();
-        let e = aa.sub(&bb);
-        let c = x3.add(&z3);
-        let d = x3.sub(&z3);
-        let da = d.mul(&a);
-        let cb = c.mul(&b);
-        x3 = da.add(&cb).square();
-        z3 = x1.mul(&da.sub(&cb).square());
-        x2 = aa.mul(&bb);
-        z2 = e.mul(&aa.add(&e.mul_a24()));
+        let a = ar.add(&x2, &z2);
+        let aa = ar.square(&a);
+        let b = ar.sub(&x2, &z2);
+        let bb = ar.square(&b);
+        let e = ar.sub(&aa, &bb);
+        let c = ar.add(&x3, &z3);
+        let d = ar.sub(&x3, &z3);
+        let da = ar.mul(&d, &a);
+        let cb = ar.mul(&c, &b);
+        x3 = ar.square(&ar.add(&da, &cb));
+        z3 = ar.mul(&x1, &ar.square(&ar.sub(&da, &cb)));
+        x2 = ar.mul(&aa, &bb);
+        z2 = ar.mul(&e, &ar.add(&aa, &ar.mul_a24(&e)));
     }
     Fe::cswap(swap, &mut x2, &mut x3);
     Fe::cswap(swap, &mut z2, &mut z3);
-    let out = x2.mul(&z2.invert()).to_bytes();
+    let out = ar.mul(&x2, &ar.invert(&z2)).to_bytes();
     // Wipe the ladder state (the secret-dependent intermediates).
     for f in [&mut x2, &mut z2, &mut x3, &mut z3] {
         f.0.zeroize();
@@ -75,22 +90,34 @@ fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE]
 /// `X25519(k, 9)`: the public key (or the ephemeral "ciphertext") of the
 /// secret scalar `k` (RFC 7748 §6.1; the base point `u = 9`).
 ///
-/// With the feature `precomputed-tables`, through x25519-dalek's fixed-base
-/// multiplication (clamped scalar times the Ed25519 base point with its
-/// precomputed tables, mapped to Montgomery u): the same value, about half
-/// the instructions of the ladder. Without it, our ladder on `u = 9`.
+/// With the feature `precomputed-tables` (default), through the fixed-base
+/// multiplication of [`base`] (the clamped scalar times the edwards25519
+/// base point with a 24 KiB table of its multiples, mapped to Montgomery
+/// u): the same value for fewer instructions. Without it, the ladder on
+/// `u = 9`.
 pub(crate) fn public(k: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
-    #[cfg(feature = "precomputed-tables")]
-    let mut p = {
-        let secret = x25519_dalek::StaticSecret::from(*k);
-        x25519_dalek::PublicKey::from(&secret).to_bytes()
-    };
-    #[cfg(not(feature = "precomputed-tables"))]
-    let mut p = scalarmult(k, &BASE_U);
+    let mut p = public_with(arch::bmi2_adx(), k);
     // Public by design: the result is sent (a public key or ct_X), or hashed
     // with the other public inputs of the combiner.
     pqdr_ctgrind::hook::declassify(&mut p);
     p
+}
+
+/// [`public`] on the given path (`None`: portable), for the tests.
+fn public_with(token: Option<arch::Bmi2Adx>, k: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+    #[cfg(feature = "precomputed-tables")]
+    {
+        let k = clamp(k);
+        match token {
+            Some(token) => base::base_mul(token, &k),
+            None => base::base_mul(Portable, &k),
+        }
+    }
+    #[cfg(not(feature = "precomputed-tables"))]
+    match token {
+        Some(token) => ladder(token, k, &BASE_U),
+        None => ladder(Portable, k, &BASE_U),
+    }
 }
 
 /// `X25519(k, u)`, the shared secret, in a buffer wiped on drop.

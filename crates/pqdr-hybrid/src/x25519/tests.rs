@@ -1,7 +1,9 @@
 //! Known answers of RFC 7748 (§5.2, §6.1) and a differential test against
 //! x25519-dalek (an independent implementation, a dev-dependency only).
 
-use super::{X25519_SIZE, dh, public, scalarmult};
+use super::field::{Arith, Fe, Portable};
+use super::{X25519_SIZE, dh, ladder, public, public_with, scalarmult};
+use crate::arch;
 
 fn h(s: &str) -> [u8; X25519_SIZE] {
     assert_eq!(s.len(), 2 * X25519_SIZE);
@@ -37,10 +39,20 @@ fn rfc7748_5_2_vectors() {
 /// `k, u ← X25519(k, u), k`, starting from `k = u = 9`.
 #[test]
 fn rfc7748_5_2_iterations() {
+    iterations(scalarmult);
+}
+
+/// The same on the portable ladder, whatever the CPU.
+#[test]
+fn rfc7748_5_2_iterations_portable() {
+    iterations(|k, u| ladder(Portable, k, u));
+}
+
+fn iterations(f: impl Fn(&[u8; X25519_SIZE], &[u8; X25519_SIZE]) -> [u8; X25519_SIZE]) {
     let mut k = super::BASE_U;
     let mut u = super::BASE_U;
     for i in 1..=1000 {
-        let r = scalarmult(&k, &u);
+        let r = f(&k, &u);
         u = k;
         k = r;
         if i == 1 {
@@ -66,6 +78,8 @@ fn rfc7748_6_1_diffie_hellman() {
     let k = h("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742");
     assert_eq!(public(&a), pa);
     assert_eq!(public(&b), pb);
+    assert_eq!(public_with(None, &a), pa);
+    assert_eq!(public_with(None, &b), pb);
     assert_eq!(scalarmult(&a, &super::BASE_U), pa);
     assert_eq!(scalarmult(&b, &super::BASE_U), pb);
     assert_eq!(*dh(&a, &pb), k);
@@ -140,8 +154,10 @@ fn differential_against_x25519_dalek() {
             x25519_dalek::x25519(k, u),
             "k={k:02x?} u={u:02x?}"
         );
+        assert_eq!(ladder(Portable, &k, &u), x25519_dalek::x25519(k, u));
         let base = x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES);
         assert_eq!(public(&k), base);
+        assert_eq!(public_with(None, &k), base);
         assert_eq!(scalarmult(&k, &super::BASE_U), base);
     }
     for u in edge_points() {
@@ -152,6 +168,7 @@ fn differential_against_x25519_dalek() {
                 x25519_dalek::x25519(k, u),
                 "k={k:02x?} u={u:02x?}"
             );
+            assert_eq!(ladder(Portable, &k, &u), x25519_dalek::x25519(k, u));
         }
     }
 }
@@ -227,4 +244,98 @@ fn field_extremes() {
     assert_eq!(max.mul_a24().to_bytes(), le(37 * 121_665));
     assert_eq!(max.invert().mul(&max).to_bytes(), le(1));
     assert_eq!(Fe::ZERO.invert().to_bytes(), [0u8; X25519_SIZE]);
+}
+
+/// Field inputs for the kernel test: loosely reduced values at the edges
+/// (0, 1, p − 1, p, p + 1, 2^255 − 1, 2^255, 2^256 − 1 = all-ones limbs,
+/// 2p, limbs with only the top or only the low halves set) and random ones.
+fn field_inputs() -> [[u64; 4]; 40] {
+    const M: u64 = u64::MAX;
+    let mut v = [[0u64; 4]; 40];
+    let edges = [
+        [0, 0, 0, 0],
+        [1, 0, 0, 0],
+        [M - 19, M, M, M >> 1],
+        [M - 18, M, M, M >> 1],
+        [M - 17, M, M, M >> 1],
+        [M, M, M, M >> 1],
+        [0, 0, 0, 1 << 63],
+        [M, M, M, M],
+        [M - 37, M, M, M],
+        [M << 32, M << 32, M << 32, M << 32],
+        [M >> 32, M >> 32, M >> 32, M >> 32],
+        [M, 0, M, 0],
+        [0, M, 0, M],
+        [37, 0, 0, 1 << 63],
+    ];
+    v[..edges.len()].copy_from_slice(&edges);
+    let mut rng = Rng(0xf1e1d);
+    for x in v[edges.len()..].iter_mut() {
+        let b = rng.bytes();
+        for (i, l) in x.iter_mut().enumerate() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[8 * i..8 * i + 8]);
+            *l = u64::from_le_bytes(w);
+        }
+    }
+    v
+}
+
+/// The MULX/ADCX/ADOX kernels against their portable twins: the same limbs
+/// (not only the same residues) for every pair of [`field_inputs`] (`mul`,
+/// `add`, `sub`), every input (`square` against both `square` and `mul`,
+/// `mul_a24`), and a chain of 2,000 products fed back. Nothing to compare (it passes) on a CPU without BMI2+ADX or
+/// with the feature `simd` off.
+#[test]
+fn bmi2_adx_matches_portable() {
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    let inputs = field_inputs();
+    for a in &inputs {
+        let fa = Fe(*a);
+        for b in &inputs {
+            let fb = Fe(*b);
+            assert_eq!(
+                token.mul(&fa, &fb).0,
+                Portable.mul(&fa, &fb).0,
+                "{a:x?} * {b:x?}"
+            );
+            let sum = (token.add(&fa, &fb).0, Portable.add(&fa, &fb).0);
+            assert_eq!(sum.0, sum.1, "{a:x?} + {b:x?}");
+            let diff = (token.sub(&fa, &fb).0, Portable.sub(&fa, &fb).0);
+            assert_eq!(diff.0, diff.1, "{a:x?} - {b:x?}");
+        }
+        let a24 = (token.mul_a24(&fa).0, Portable.mul_a24(&fa).0);
+        assert_eq!(a24.0, a24.1, "{a:x?} * a24");
+        assert_eq!(token.square(&fa).0, Portable.square(&fa).0, "{a:x?}^2");
+        assert_eq!(token.square(&fa).0, Portable.mul(&fa, &fa).0, "{a:x?}^2");
+    }
+    // Chained products (outputs of the kernels as inputs), as in the ladder.
+    let mut x = Fe(inputs[7]);
+    let mut y = Fe(inputs[7]);
+    for (i, c) in inputs.iter().cycle().take(2000).enumerate() {
+        let c = Fe(*c);
+        x = token.mul(&token.square(&x), &c);
+        y = Portable.mul(&Portable.square(&y), &c);
+        assert_eq!(x.0, y.0, "step {i}");
+    }
+}
+
+/// The base-point product on scalars whose signed radix-16 digits hit the
+/// edges (every digit −8, 8 after the carries, 7, 0; the all-zero and
+/// all-ones scalars, clamped) against x25519-dalek, on both paths.
+#[test]
+fn public_edge_scalars() {
+    let mut ks = [[0u8; X25519_SIZE]; 8];
+    let fills = [0x00, 0xff, 0x88, 0x77, 0x80, 0x08, 0xf8, 0x8f];
+    for (k, f) in ks.iter_mut().zip(fills) {
+        *k = [f; X25519_SIZE];
+    }
+    for k in ks {
+        let want = x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES);
+        assert_eq!(public(&k), want, "k={k:02x?}");
+        assert_eq!(public_with(None, &k), want, "k={k:02x?}");
+        assert_eq!(scalarmult(&k, &super::BASE_U), want, "k={k:02x?}");
+    }
 }
