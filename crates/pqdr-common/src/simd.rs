@@ -187,7 +187,7 @@ mod tests {
         if forced {
             assert_eq!(Avx2::detect(), None);
             assert_eq!(Avx2::detect_if(true), None);
-            assert_eq!(super::Bmi2Adx::detect(), None);
+            assert_eq!(Bmi2Adx::detect(), None);
         } else {
             #[cfg(target_arch = "x86_64")]
             assert_eq!(
