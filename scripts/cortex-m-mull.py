@@ -40,6 +40,9 @@ KNOWN = [
      "SECRET: reduction mod q / division by a constant as a multiply-shift"),
     ("pqdr-mceliece/src/pk_gen/t_stage.rs", r"ct: public division", "public: row sizes"),
     ("pqdr-mceliece/src/controlbits.rs", r"sort_records", "public: record index arithmetic"),
+    # UMULL by 0xAAAAAAAB then a shift: a public length divided by 384 (the
+    # bytes of one row of ek) for the k-row loop of key generation.
+    ("pqdr-mlkem/src/kpke.rs", r"for i in 0\.\.P::K \{", "public: rows of ek (a length / 384)"),
     (r"[\w-]+/src/.*", r"chunks_exact|\.zip\(|enumerate\(\)",
      "public: slice length arithmetic (inlined from core)"),
 ]
