@@ -15,8 +15,10 @@ pub enum Error {
     /// peer negotiated plain QUIC while `Config::allow_plain` is false.
     NotPqdr,
     /// The QUIC connection failed.
+    #[cfg(feature = "quinn")]
     Connection(quinn::ConnectionError),
     /// Connecting failed before the handshake started.
+    #[cfg(feature = "quinn")]
     Connect(quinn::ConnectError),
     /// A socket error.
     Io(std::io::Error),
@@ -36,7 +38,9 @@ impl fmt::Display for Error {
             Error::NotPqdr => f.write_str(
                 "the connection is not protected by the pqdr ratchet (plain QUIC negotiated or a foreign configuration)",
             ),
+            #[cfg(feature = "quinn")]
             Error::Connection(e) => write!(f, "the QUIC connection failed: {e}"),
+            #[cfg(feature = "quinn")]
             Error::Connect(e) => write!(f, "the QUIC connection could not start: {e}"),
             Error::Io(e) => write!(f, "a socket operation failed: {e}"),
             Error::MalformedPayload { offset } => {
@@ -54,12 +58,14 @@ impl From<pqdr_ratchet::Error> for Error {
     }
 }
 
+#[cfg(feature = "quinn")]
 impl From<quinn::ConnectionError> for Error {
     fn from(e: quinn::ConnectionError) -> Self {
         Error::Connection(e)
     }
 }
 
+#[cfg(feature = "quinn")]
 impl From<quinn::ConnectError> for Error {
     fn from(e: quinn::ConnectError) -> Self {
         Error::Connect(e)

@@ -6,6 +6,10 @@
 //! in RFC 9221 DATAGRAM frames), and the key phase bit is the epoch's parity.
 //! The protocol is specified in `docs/protocol/quic.md`.
 //!
+//! Feature `quinn` (default) is the QUIC stack; without it the crate is only
+//! the control-frame walk of [`frames`] (docs/protocol/quic.md §3), built
+//! without quinn, rustls, ring or tokio.
+//!
 //! A quinn user changes the configuration builders and wraps the connection:
 //!
 //! ```
@@ -55,17 +59,24 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "quinn")]
 mod connection;
 mod error;
 pub mod frames;
+#[cfg(feature = "quinn")]
 mod keys;
+#[cfg(feature = "quinn")]
 mod session;
 
+#[cfg(feature = "quinn")]
 pub use connection::{Connection, Endpoint};
 pub use error::Error;
+#[cfg(feature = "quinn")]
 pub use keys::{EXPORTER_CONTEXT, EXPORTER_LABEL, HP_LABEL, Stats};
 pub use pqdr_ratchet;
+#[cfg(feature = "quinn")]
 pub use quinn;
+#[cfg(feature = "quinn")]
 pub use session::{ALPN, HandshakeData, client_config, server_config};
 
 /// Configuration of a PQDR-QUIC endpoint.
@@ -163,6 +174,7 @@ pub fn test_keys(
 }
 
 /// The operating system's generator, as the ratchet's `CryptoRng`.
+#[cfg(feature = "quinn")]
 pub(crate) fn rng() -> rand_core::UnwrapErr<getrandom::SysRng> {
     rand_core::UnwrapErr(getrandom::SysRng)
 }
