@@ -173,9 +173,32 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
     let mut s_hat = Zeroizing::new(P::PolyVec::zeroed());
     // Zeroized below when used (the scalar path leaves it untouched).
     let mut e_bytes = [0u8; KEYGEN_NOISE];
-    keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), &mut e_bytes);
-
     let mut acc = Zeroizing::new(Accumulator::ZERO);
+    // k = 3: ê[0] rides in the spare lane of ŝ's PRF batch, ê[1], ê[2] in
+    // that of row 0 (H has nothing to absorb yet): one 4-way batch fewer.
+    let ride_e = P::K == 3 && x4 && P::ETA1 == 2;
+    if ride_e {
+        let len = 64 * P::ETA1;
+        let mut e0 = PrfRider::new(&sigma, P::K as u8, 1, len, &mut e_bytes);
+        keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), None, Some(&mut e0));
+        e0.finish();
+        keygen_row_start::<P>(x4, &sigma, 0, &e_bytes, &mut acc);
+        let rest = e_bytes.get_mut(len..).unwrap_or_default();
+        let mut e12 = PrfRider::new(&sigma, P::K as u8 + 1, P::K as u8 - 1, len, rest);
+        sample_row(
+            backend,
+            &rho,
+            0,
+            false,
+            s_hat.as_ref(),
+            &mut acc,
+            Some(&mut e12),
+        );
+        e12.finish();
+        keygen_row_end(&acc, &mut ek[..POLY12]);
+    } else {
+        keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), Some(&mut e_bytes), None);
+    }
     let mut h = HState::new();
     if P::K == 2 && x4 {
         // k = 2: both rows in one 4-way run (no spare lane for H).
@@ -189,7 +212,7 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
             ek,
         );
     }
-    for i in 0..P::K {
+    for i in usize::from(ride_e)..P::K {
         if P::K == 2 && x4 {
             break;
         }
@@ -230,33 +253,29 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
 
 /// `K-PKE.KeyGen` lines 8–16: `ŝ[i] = NTT(CBD_η1(PRF(σ, i)))` and, on the
 /// 4-way path, the PRF bytes of `ê[i]` (nonce `k + i`) into `e_bytes`
-/// (nonces `0..2k` four at a time); on the scalar path `ê` is sampled per row.
+/// (nonces `0..2k` four at a time; without `e_bytes` only `ŝ`, with
+/// `rider` in the spare lane); on the scalar path `ê` is sampled per row.
 #[cfg(not(feature = "small-stack"))]
 #[inline(never)]
 fn keygen_noise<P: ParameterSet>(
     backend: Option<Avx2>,
     sigma: &[u8; 32],
     s_hat: &mut [Multiplicand],
-    e_bytes: &mut [u8; KEYGEN_NOISE],
+    mut e_bytes: Option<&mut [u8; KEYGEN_NOISE]>,
+    rider: Option<&mut dyn LaneRider>,
 ) {
     if backend.is_some() {
         let len = 64 * P::ETA1;
-        prf_batches(
-            backend,
-            sigma,
-            0,
-            2 * P::K,
-            |_| P::ETA1,
-            |n, b| {
-                if let Some(s) = s_hat.get_mut(n) {
-                    sample_cbd(P::ETA1, &b[..len], &mut s.f);
-                } else {
-                    let o = (n - P::K) * len;
-                    e_bytes[o..o + len].copy_from_slice(&b[..len]);
-                }
-            },
-            None,
-        );
+        let count = if e_bytes.is_some() { 2 * P::K } else { P::K };
+        let f = |n: usize, b: &[u8]| {
+            if let Some(s) = s_hat.get_mut(n) {
+                sample_cbd(P::ETA1, &b[..len], &mut s.f);
+            } else if let Some(e) = e_bytes.as_deref_mut() {
+                let o = (n - P::K) * len;
+                e[o..o + len].copy_from_slice(&b[..len]);
+            }
+        };
+        prf_batches(backend, sigma, 0, count, |_| P::ETA1, f, rider);
     } else {
         for (i, s) in s_hat.iter_mut().enumerate() {
             sample_noise(P::ETA1, sigma, i as u8, &mut s.f);
