@@ -4,8 +4,12 @@
 //! a few blocks at a time by the matrix sampler). Every sponge state is
 //! zeroized on drop (most absorb secrets).
 
-use pqdr_common::simd::Avx2;
-use pqdr_keccak::{PAD_SHA3, RATE_SHAKE256, Sha3_256, Sha3_512, Shake256, Shake256x4};
+use pqdr_keccak::{PAD_SHA3, RATE_SHAKE256, Sha3_256, Sha3_512, Shake256};
+use zeroize::Zeroize;
+
+mod lanes;
+#[cfg(not(feature = "small-stack"))]
+pub(crate) use lanes::{PrfRider, prf_batches, prf_x4_encrypt_k2};
 
 /// SHAKE128 rate in bytes (the block the matrix sampler squeezes).
 pub(crate) const RATE_128: usize = pqdr_keccak::RATE_SHAKE128;
@@ -222,7 +226,7 @@ impl Drop for JRider<'_> {
     fn drop(&mut self) {
         // Untouched (nothing absorbed) it is still all zero.
         if self.off != 0 || self.padded {
-            zeroize::Zeroize::zeroize(&mut self.state);
+            self.state.zeroize();
         }
     }
 }
@@ -322,35 +326,6 @@ pub(crate) fn prf(s: &[u8; 32], b: u8, out: &mut [u8]) {
     sp.squeeze(out);
 }
 
-/// `PRF_η(s, b)` (FIPS 203 §4.1) for four nonces `b` at once on the 4-way
-/// SHAKE256 (`backend`): instance `l` writes `out[l]`, whose first `64η`
-/// bytes are `PRF_η(s, nonces[l])` (`B`, a multiple of the SHAKE256 rate,
-/// is at least `64η`).
-#[cfg_attr(
-    feature = "small-stack",
-    allow(dead_code, reason = "used by the default K-PKE only")
-)]
-#[inline(always)]
-pub(crate) fn prf_x4<const B: usize>(
-    backend: Option<Avx2>,
-    s: &[u8; 32],
-    nonces: [u8; 4],
-    out: &mut [[u8; B]; 4],
-) {
-    let mut inputs: [[u8; 33]; 4] = core::array::from_fn(|l| {
-        let mut b = [0u8; 33];
-        b[..32].copy_from_slice(s);
-        b[32] = nonces[l];
-        b
-    });
-    let mut x4 = Shake256x4::with_avx2(backend);
-    x4.absorb([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
-    let [o0, o1, o2, o3] = out;
-    x4.squeeze_blocks([o0, o1, o2, o3]);
-    // The inputs hold the secret seed.
-    zeroize::Zeroize::zeroize(&mut inputs);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,7 +390,7 @@ mod tests {
     /// (and the CPU), not pqdr-keccak's, which another crate may turn on.
     #[test]
     fn keccak_path_follows_this_crates_simd_feature() {
-        let want = cfg!(feature = "simd") && Avx2::detect().is_some();
+        let want = cfg!(feature = "simd") && pqdr_common::simd::Avx2::detect().is_some();
         assert_eq!(crate::arch::keccak_avx2().is_some(), want);
     }
 
@@ -440,20 +415,6 @@ mod tests {
                 let mut got = [0u8; 32];
                 hs.finish(&data[..len], &mut got);
                 assert_eq!(got[..], want[..], "len {len} cut {cut}");
-            }
-        }
-    }
-
-    #[test]
-    fn prf_x4_matches_prf() {
-        let s: [u8; 32] = core::array::from_fn(|i| (i * 5 + 1) as u8);
-        for backend in [crate::arch::keccak_avx2(), None] {
-            let mut out = [[0u8; 2 * 136]; 4];
-            prf_x4(backend, &s, [7, 0, 255, 3], &mut out);
-            for (l, n) in [7u8, 0, 255, 3].into_iter().enumerate() {
-                let mut want = [0u8; 64 * MAX_ETA];
-                prf(&s, n, &mut want);
-                assert_eq!(out[l][..64 * MAX_ETA], want);
             }
         }
     }

@@ -26,7 +26,7 @@ use crate::{
     encode::{
         compress_encode_d, decode_decompress_d, decode_message, decode12, encode_message, encode12,
     },
-    hash::{HState, JRider, LaneRider, g, prf_x4},
+    hash::{HState, JRider, LaneRider, PrfRider, g, prf_batches, prf_x4_encrypt_k2},
     ntt::{Accumulator, MulCache, Multiplicand, inv_ntt_mont, ntt},
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
     sample::{sample_ntt_row, sample_ntt_row_pair_x4, sample_ntt_row_x4},
@@ -75,44 +75,6 @@ fn sample_noise(eta: usize, seed: &[u8; 32], n: u8, f: &mut Poly) {
     let b = &mut buf[..64 * eta];
     prf(seed, n, b);
     sample_cbd(eta, b, f);
-}
-
-/// `PRF_η(seed, first + n)` (FIPS 203 §4.1) for the `count` nonces
-/// `n < count`, four at a time on the 4-way SHAKE256 (`backend`):
-/// `f(n, bytes)` receives at least `64 · eta(n)` bytes of output, a prefix of
-/// which is `PRF_η` for any smaller `η` (SHAKE256 output is a stream). Spare
-/// lanes of the last batch run on unused nonces. The buffers are zeroized.
-#[cfg(not(feature = "small-stack"))]
-#[inline(always)]
-fn prf_batches(
-    backend: Option<Avx2>,
-    seed: &[u8; 32],
-    first: usize,
-    count: usize,
-    eta: impl Fn(usize) -> usize,
-    mut f: impl FnMut(usize, &[u8]),
-) {
-    const { assert!(64 * 2 <= RATE_SHAKE256 && 64 * MAX_ETA <= 2 * RATE_SHAKE256) };
-    let mut start = 0;
-    while start < count {
-        let nonces = core::array::from_fn(|l| (first + start + l) as u8);
-        // One SHAKE256 block covers η = 2, two blocks η = 3.
-        let eta_max = (start..count.min(start + 4)).map(&eta).max().unwrap_or(2);
-        if eta_max <= 2 {
-            let mut out = Zeroizing::new([[0u8; RATE_SHAKE256]; 4]);
-            prf_x4(backend, seed, nonces, &mut out);
-            for (l, o) in out.iter().enumerate().take(count - start) {
-                f(start + l, o);
-            }
-        } else {
-            let mut out = Zeroizing::new([[0u8; 2 * RATE_SHAKE256]; 4]);
-            prf_x4(backend, seed, nonces, &mut out);
-            for (l, o) in out.iter().enumerate().take(count - start) {
-                f(start + l, o);
-            }
-        }
-        start += 4;
-    }
 }
 
 /// `SamplePolyCBD_η` (Algorithm 8) of noise polynomial `idx` into `f`: from
@@ -211,9 +173,32 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
     let mut s_hat = Zeroizing::new(P::PolyVec::zeroed());
     // Zeroized below when used (the scalar path leaves it untouched).
     let mut e_bytes = [0u8; KEYGEN_NOISE];
-    keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), &mut e_bytes);
-
     let mut acc = Zeroizing::new(Accumulator::ZERO);
+    // k = 3: ê[0] rides in the spare lane of ŝ's PRF batch, ê[1], ê[2] in
+    // that of row 0 (H has nothing to absorb yet): one 4-way batch fewer.
+    let ride_e = P::K == 3 && x4 && P::ETA1 == 2;
+    if ride_e {
+        let len = 64 * P::ETA1;
+        let mut e0 = PrfRider::new(&sigma, P::K as u8, 1, len, &mut e_bytes);
+        keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), None, Some(&mut e0));
+        e0.finish();
+        keygen_row_start::<P>(x4, &sigma, 0, &e_bytes, &mut acc);
+        let rest = e_bytes.get_mut(len..).unwrap_or_default();
+        let mut e12 = PrfRider::new(&sigma, P::K as u8 + 1, P::K as u8 - 1, len, rest);
+        sample_row(
+            backend,
+            &rho,
+            0,
+            false,
+            s_hat.as_ref(),
+            &mut acc,
+            Some(&mut e12),
+        );
+        e12.finish();
+        keygen_row_end(&acc, &mut ek[..POLY12]);
+    } else {
+        keygen_noise::<P>(backend, &sigma, s_hat.as_mut(), Some(&mut e_bytes), None);
+    }
     let mut h = HState::new();
     if P::K == 2 && x4 {
         // k = 2: both rows in one 4-way run (no spare lane for H).
@@ -227,7 +212,7 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
             ek,
         );
     }
-    for i in 0..P::K {
+    for i in usize::from(ride_e)..P::K {
         if P::K == 2 && x4 {
             break;
         }
@@ -268,32 +253,29 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
 
 /// `K-PKE.KeyGen` lines 8–16: `ŝ[i] = NTT(CBD_η1(PRF(σ, i)))` and, on the
 /// 4-way path, the PRF bytes of `ê[i]` (nonce `k + i`) into `e_bytes`
-/// (nonces `0..2k` four at a time); on the scalar path `ê` is sampled per row.
+/// (nonces `0..2k` four at a time; without `e_bytes` only `ŝ`, with
+/// `rider` in the spare lane); on the scalar path `ê` is sampled per row.
 #[cfg(not(feature = "small-stack"))]
 #[inline(never)]
 fn keygen_noise<P: ParameterSet>(
     backend: Option<Avx2>,
     sigma: &[u8; 32],
     s_hat: &mut [Multiplicand],
-    e_bytes: &mut [u8; KEYGEN_NOISE],
+    mut e_bytes: Option<&mut [u8; KEYGEN_NOISE]>,
+    rider: Option<&mut dyn LaneRider>,
 ) {
     if backend.is_some() {
         let len = 64 * P::ETA1;
-        prf_batches(
-            backend,
-            sigma,
-            0,
-            2 * P::K,
-            |_| P::ETA1,
-            |n, b| {
-                if let Some(s) = s_hat.get_mut(n) {
-                    sample_cbd(P::ETA1, &b[..len], &mut s.f);
-                } else {
-                    let o = (n - P::K) * len;
-                    e_bytes[o..o + len].copy_from_slice(&b[..len]);
-                }
-            },
-        );
+        let count = if e_bytes.is_some() { 2 * P::K } else { P::K };
+        let f = |n: usize, b: &[u8]| {
+            if let Some(s) = s_hat.get_mut(n) {
+                sample_cbd(P::ETA1, &b[..len], &mut s.f);
+            } else if let Some(e) = e_bytes.as_deref_mut() {
+                let o = (n - P::K) * len;
+                e[o..o + len].copy_from_slice(&b[..len]);
+            }
+        };
+        prf_batches(backend, sigma, 0, count, |_| P::ETA1, f, rider);
     } else {
         for (i, s) in s_hat.iter_mut().enumerate() {
             sample_noise(P::ETA1, sigma, i as u8, &mut s.f);
@@ -421,14 +403,39 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
     let mut y_hat = Zeroizing::new(P::PolyVec::zeroed());
     // Zeroized below when used (the scalar path leaves it untouched).
     let mut e_bytes = [0u8; ENCRYPT_NOISE];
-    encrypt_noise::<P>(backend, r, y_hat.as_mut(), &mut e_bytes);
-
     let mut acc = Zeroizing::new(Accumulator::ZERO);
+    // k = 3 without a rider: e₁, e₂ ride in the spare lanes of ŷ's and
+    // column 0's 4-way permutations (one 4-way batch fewer).
+    let ride_e = P::K == 3 && x4 && rider.is_none();
+    if ride_e {
+        let len2 = 64 * P::ETA2;
+        let mut prf = PrfRider::new(r, P::K as u8, P::K as u8 + 1, len2, &mut e_bytes);
+        encrypt_noise::<P>(backend, r, y_hat.as_mut(), None, Some(&mut prf));
+        sample_row(
+            backend,
+            &rho,
+            0,
+            true,
+            y_hat.as_ref(),
+            &mut acc,
+            Some(&mut prf),
+        );
+        prf.finish();
+        encrypt_u::<P>(x4, &acc, r, 0, &e_bytes, out);
+    } else {
+        encrypt_noise::<P>(
+            backend,
+            r,
+            y_hat.as_mut(),
+            Some(&mut e_bytes),
+            rider.as_deref_mut().map(|r| r as &mut dyn LaneRider),
+        );
+    }
     if P::K == 2 && x4 && rider.is_none() {
         // k = 2 without a rider: both columns in one 4-way run.
         encrypt_u_pair::<P>(backend, &rho, y_hat.as_ref(), &mut acc, r, &e_bytes, out);
     }
-    for i in 0..P::K {
+    for i in usize::from(ride_e)..P::K {
         if P::K == 2 && x4 && rider.is_none() {
             break;
         }
@@ -475,27 +482,51 @@ fn encrypt_u_pair<P: ParameterSet>(
 
 /// `K-PKE.Encrypt` lines 9–17: `ŷ[i] = NTT(CBD_η1(PRF(r, i)))` and, on the
 /// 4-way path, the PRF bytes of `e₁[i]` (nonce `k + i`) and `e₂` (nonce
-/// `2k`) into `e_bytes` (nonces `0..=2k` four at a time); on the scalar path
-/// `e₁`, `e₂` are sampled where they are added.
+/// `2k`) into `e_bytes` (nonces `0..=2k` four at a time, for `k = 2` in
+/// two permutations by [`prf_x4_encrypt_k2`]); on the scalar path `e₁`,
+/// `e₂` are sampled where they are added. `rider` (`J` in decapsulation)
+/// rides in a spare lane of the last 4-way permutation.
 #[cfg(not(feature = "small-stack"))]
 #[inline(never)]
 fn encrypt_noise<P: ParameterSet>(
     backend: Option<Avx2>,
     r: &[u8; 32],
     y_hat: &mut [Multiplicand],
-    e_bytes: &mut [u8; ENCRYPT_NOISE],
+    e_bytes: Option<&mut [u8; ENCRYPT_NOISE]>,
+    rider: Option<&mut dyn LaneRider>,
 ) {
-    if backend.is_some() {
+    let len2 = 64 * P::ETA2;
+    // Without `e_bytes`, only ŷ (a `PrfRider` produces e₁, e₂).
+    let count = if e_bytes.is_some() {
+        2 * P::K + 1
+    } else {
+        P::K
+    };
+    let mut e_bytes = e_bytes;
+    if let (Some(e_bytes), true) = (
+        e_bytes.as_deref_mut(),
+        backend.is_some() && P::K == 2 && P::ETA1 == 3 && P::ETA2 == 2,
+    ) {
+        let mut yb = Zeroizing::new([[0u8; 2 * RATE_SHAKE256]; 2]);
+        let mut eb = Zeroizing::new([[0u8; RATE_SHAKE256]; 3]);
+        prf_x4_encrypt_k2(backend, r, &mut yb, &mut eb, rider);
+        for (y, b) in y_hat.iter_mut().zip(yb.iter()) {
+            sample_cbd(P::ETA1, &b[..64 * P::ETA1], &mut y.f);
+        }
+        for (o, b) in e_bytes.chunks_exact_mut(len2).zip(eb.iter()) {
+            o.copy_from_slice(&b[..len2]);
+        }
+    } else if backend.is_some() {
         let eta = |n| if n < P::K { P::ETA1 } else { P::ETA2 };
-        let len2 = 64 * P::ETA2;
-        prf_batches(backend, r, 0, 2 * P::K + 1, eta, |n, b| {
+        let f = |n: usize, b: &[u8]| {
             if let Some(y) = y_hat.get_mut(n) {
                 sample_cbd(P::ETA1, &b[..64 * P::ETA1], &mut y.f);
-            } else {
+            } else if let Some(e) = e_bytes.as_deref_mut() {
                 let o = (n - P::K) * len2;
-                e_bytes[o..o + len2].copy_from_slice(&b[..len2]);
+                e[o..o + len2].copy_from_slice(&b[..len2]);
             }
-        });
+        };
+        prf_batches(backend, r, 0, count, eta, f, rider);
     } else {
         for (i, y) in y_hat.iter_mut().enumerate() {
             sample_noise(P::ETA1, r, i as u8, &mut y.f);
