@@ -319,7 +319,10 @@ fn ntt_avx2(a: &mut [i32; N]) {
     }
     for g in 0..4 {
         let mut v = load8(a, 8 * g, 1);
-        let (z16, z8) = (&ZETAS[8 + 2 * g..10 + 2 * g], &ZETAS[16 + 4 * g..20 + 4 * g]);
+        let (z16, z8) = (
+            &ZETAS[8 + 2 * g..10 + 2 * g],
+            &ZETAS[16 + 4 * g..20 + 4 * g],
+        );
         fwd8(&mut v, 0, 2, z16[0]);
         fwd8(&mut v, 1, 3, z16[0]);
         fwd8(&mut v, 4, 6, z16[1]);
