@@ -326,7 +326,8 @@ fn swap_in_ball_avx2(c: &mut [u8; N], i: usize, j: u8, sign: u8) {
     let s = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
     let cj = _mm_cvtsi128_si64(s).wrapping_add(_mm_extract_epi64::<1>(s));
     // Position i is public; when j = i the second pass overwrites it.
-    c[i] = cj as u8;
+    // The low byte: the sum is the one surviving byte (0..=255).
+    c[i] = cj.to_le_bytes()[0];
     let sv = _mm256_set1_epi8(sign as i8);
     let mut idx = first;
     let (chunks, _) = c.as_chunks_mut::<32>();
