@@ -8,8 +8,25 @@ use pqdr_common::ct::{eq_mask_u8, opaque};
 /// c_i ← c_j; c_j ← sign, for a secret j ≤ i, reading and writing every
 /// position so that the memory access pattern does not depend on j.
 /// Coefficients are bytes (−1 as 0xff) so the loops run 16 or 32 per vector.
+/// AVX2 with the token (`arch::swap_in_ball`, same bytes), else
+/// [`swap_in_ball_portable`].
+#[inline]
+pub(crate) fn swap_in_ball(
+    avx2: Option<crate::arch::Avx2>,
+    c: &mut [u8; 256],
+    i: usize,
+    j: u8,
+    sign: u8,
+) {
+    if let Some(token) = avx2 {
+        return crate::arch::swap_in_ball(token, c, i, j, sign);
+    }
+    swap_in_ball_portable(c, i, j, sign);
+}
+
+/// The portable update of `SampleInBall` (the twin of the AVX2 kernel).
 #[allow(clippy::cast_possible_truncation, reason = "k < 256")]
-pub(crate) fn swap_in_ball(c: &mut [u8; 256], i: usize, j: u8, sign: u8) {
+pub(crate) fn swap_in_ball_portable(c: &mut [u8; 256], i: usize, j: u8, sign: u8) {
     // The index goes through an optimisation barrier so the compiler cannot
     // specialise the loops on its value.
     let j = opaque(j);

@@ -11,7 +11,7 @@ use pqdr_ctgrind::hook;
 use pqdr_keccak::{Shake128, Shake256};
 use zeroize::Zeroize;
 
-use crate::encode::{group, unpack};
+use crate::encode::group;
 use crate::field::{Q, mont};
 use crate::params::MAX_Z_POLY_SIZE;
 use crate::poly::{N, Poly};
@@ -185,10 +185,11 @@ pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, ga
     x.absorb(rho_pp);
     x.absorb(&kappa.to_le_bytes());
     x.squeeze_blocks(&mut buf);
-    let gamma1 = 1i32 << gamma1_bits;
-    unpack(out, &buf[..len], gamma1_bits + 1, |v| {
-        gamma1.wrapping_sub(v)
-    });
+    // γ1 − field, eight fields at a time (AVX2 when available); the buffer
+    // holds the kernel's read past the last group (at most 26 bytes after
+    // byte 620 of 680).
+    debug_assert!(len + 16 <= MASK_BUF_SIZE);
+    crate::encode::mask_unpack(&mut out.0, &buf, gamma1_bits + 1);
     buf.zeroize();
 }
 
@@ -238,6 +239,7 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
     ]);
     let mut pos = 8;
     let mut cb = [0u8; N];
+    let avx2 = crate::arch::avx2();
     for i in N - tau..N {
         let j = loop {
             if pos == SHAKE256_RATE {
@@ -256,7 +258,7 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
         // +1 as 0x01, −1 as 0xff.
         let sign = 1u8.wrapping_sub(((signs & 1) as u8) << 1);
         signs >>= 1;
-        crate::ct::swap_in_ball(&mut cb, i, j, sign);
+        crate::ct::swap_in_ball(avx2, &mut cb, i, j, sign);
     }
     for (x, &b) in c.0.iter_mut().zip(cb.iter()) {
         *x = i32::from(b as i8);
@@ -269,6 +271,42 @@ pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The AVX2 update of `SampleInBall` against the portable one: random
+    /// bytes (any value, not only 0 / ±1), every i with j = 0, i, 255 and
+    /// random j (also j > i, which callers never pass), both signs.
+    #[test]
+    fn swap_in_ball_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for i in 0..N {
+            for t in 0..8 {
+                let mut c = [0u8; N];
+                for b in &mut c {
+                    *b = next() as u8;
+                }
+                let j = match t {
+                    0 => 0,
+                    1 => i as u8,
+                    2 => 255,
+                    _ => next() as u8,
+                };
+                let sign = if t & 1 == 0 { 1 } else { 0xff };
+                let (mut p, mut a) = (c, c);
+                crate::ct::swap_in_ball_portable(&mut p, i, j, sign);
+                crate::ct::swap_in_ball(Some(token), &mut a, i, j, sign);
+                assert_eq!(p, a, "i {i}, j {j}, sign {sign}");
+            }
+        }
+    }
 
     /// The AVX2 `RejBoundedPoly` loop (then the portable one over the bytes
     /// it leaves) against the portable loop alone, for η = 2 and 4: random

@@ -376,6 +376,12 @@ pub(crate) fn expand_mask(y: &mut [Poly], rho_pp: &[u8; 64], kappa: u16, gamma1_
     if let Some(token) = simd_backend() {
         for (b, batch) in y.chunks_mut(4).enumerate() {
             let n = batch.len();
+            if let [one] = batch {
+                // A lone polynomial (ℓ = 5): one scalar sponge instead of a
+                // 4-way one with three idle lanes.
+                expand_mask_poly(one, rho_pp, kappa.wrapping_add(4 * b as u16), gamma1_bits);
+                continue;
+            }
             let k = core::array::from_fn(|i| kappa.wrapping_add((4 * b + i.min(n - 1)) as u16));
             expand_mask_poly_x4(Some(token), lanes(batch), rho_pp, k, gamma1_bits);
         }

@@ -252,21 +252,13 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         // Lines 16–17: c ← SampleInBall(c̃), ĉ ← NTT(c).
         sample_in_ball(&mut c_hat, c_tilde, P::TAU);
         c_hat.ntt();
-        // Lines 18–23: z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ), r0 = LowBits(w − cs2),
-        // reject if ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β (`bad` < 0 then).
+        // Lines 18–23: r0 = LowBits(w − cs2), z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ),
+        // reject if ‖r0‖∞ ≥ γ2 − β or ‖z‖∞ ≥ γ1 − β (`bad` < 0 then). The r0
+        // check (the likelier rejection) comes first, and a rejection is
+        // released as soon as it is known: as in the reference Dilithium
+        // (which checks z first), which of the checks failed leaks, nothing
+        // about the values; the candidate is discarded.
         let mut bad = 0i32;
-        for (j, y) in y_hat.as_ref().iter().enumerate() {
-            if let Some(s1_hat) = pre.s1_hat {
-                mul_add_mont(&mut tmp, &c_hat, &s1_hat.as_ref()[j], y);
-            } else {
-                unpack_eta::<P>(&mut tmp, &skb[s1_range::<P>(j)]);
-                tmp.ntt();
-                mul_add_mont_in_place(&mut tmp, &c_hat, y);
-            }
-            tmp.invntt_tomont();
-            let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
-            bad |= z_pack(&mut tmp, out, P::GAMMA1_BITS, gamma1 - P::BETA);
-        }
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             if let Some(s2_hat) = pre.s2_hat {
                 mul_mont(&mut tmp, &c_hat, &s2_hat.as_ref()[i]);
@@ -279,8 +271,27 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             // w − cs2 in [0, q), kept for the hint.
             bad |= low_bits_check::<G2>(wi, &tmp, G2 - P::BETA);
         }
-        // Public by design: only whether this attempt is rejected leaks; the
-        // rejected candidate is discarded (FIPS 204 Algorithm 7, line 23).
+        // Public by design: only whether this attempt is rejected (and by
+        // which check) leaks; the rejected candidate is discarded (FIPS 204
+        // Algorithm 7, line 23).
+        let mut reject = bad >> 31;
+        hook::declassify(&mut reject);
+        if reject != 0 {
+            continue;
+        }
+        for (j, y) in y_hat.as_ref().iter().enumerate() {
+            if let Some(s1_hat) = pre.s1_hat {
+                mul_add_mont(&mut tmp, &c_hat, &s1_hat.as_ref()[j], y);
+            } else {
+                unpack_eta::<P>(&mut tmp, &skb[s1_range::<P>(j)]);
+                tmp.ntt();
+                mul_add_mont_in_place(&mut tmp, &c_hat, y);
+            }
+            tmp.invntt_tomont();
+            let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
+            bad |= z_pack(&mut tmp, out, P::GAMMA1_BITS, gamma1 - P::BETA);
+        }
+        // Public by design, as above (FIPS 204 Algorithm 7, line 23).
         let mut reject = bad >> 31;
         hook::declassify(&mut reject);
         if reject != 0 {

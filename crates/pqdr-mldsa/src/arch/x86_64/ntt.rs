@@ -98,29 +98,30 @@ pub(crate) fn mul_mont_in_place(
     unsafe { mul_mont_in_place_avx2(out, b, extra) }
 }
 
-/// 32 registers of eight coefficients from a polynomial.
+/// Eight registers of eight coefficients from a polynomial: chunks
+/// `first`, `first + step`, ..., `first + 7·step` (32 chunks of 8).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn load(a: &[i32; N]) -> [__m256i; 32] {
+fn load8(a: &[i32; N], first: usize, step: usize) -> [__m256i; 8] {
     let (chunks, _) = a.as_chunks::<8>();
-    // A loop, not `core::array::from_fn`: its closure stayed an out-of-line
-    // call per register from this AVX2 function (3 % of signing).
-    let mut v = [_mm256_setzero_si256(); 32];
-    for (x, c) in v.iter_mut().zip(chunks) {
-        // SAFETY: `c` is 8 `i32` = 32 readable bytes; unaligned load.
-        *x = unsafe { _mm256_loadu_si256(c.as_ptr().cast()) };
+    let mut v = [_mm256_setzero_si256(); 8];
+    for (k, x) in v.iter_mut().enumerate() {
+        // SAFETY: `chunks[first + k·step]` (< 32, bounds-checked) is 8 `i32`
+        // = 32 readable bytes; unaligned load.
+        *x = unsafe { _mm256_loadu_si256(chunks[first + k * step].as_ptr().cast()) };
     }
     v
 }
 
-/// Stores 32 registers back into a polynomial.
+/// Stores eight registers back where [`load8`] read them.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn store(a: &mut [i32; N], v: &[__m256i; 32]) {
+fn store8(a: &mut [i32; N], first: usize, step: usize, v: &[__m256i; 8]) {
     let (chunks, _) = a.as_chunks_mut::<8>();
-    for (c, x) in chunks.iter_mut().zip(v) {
-        // SAFETY: `c` is 8 `i32` = 32 writable bytes; unaligned store.
-        unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), *x) }
+    for (k, x) in v.iter().enumerate() {
+        // SAFETY: `chunks[first + k·step]` (< 32, bounds-checked) is 8 `i32`
+        // = 32 writable bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(chunks[first + k * step].as_mut_ptr().cast(), *x) }
     }
 }
 
@@ -230,90 +231,175 @@ fn zvec(z: &[i32; 8]) -> __m256i {
     _mm256_setr_epi32(z[0], z[1], z[2], z[3], z[4], z[5], z[6], z[7])
 }
 
-/// One forward layer with butterflies D registers apart (len = 8·D).
+/// A twiddle ζ broadcast to every lane, with ζ·q^−1 mod 2^32: the low
+/// 32 bits of a·(ζ·q^−1) equal those of (a·ζ)·q^−1, so the Montgomery
+/// correction does not wait for the product a·ζ (same result as [`montmul`]).
+#[derive(Clone, Copy)]
+struct Tw {
+    z: __m256i,
+    zq: __m256i,
+}
+
+/// The [`Tw`] of ζ.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fwd_layer<const D: usize>(v: &mut [__m256i; 32], m: &mut usize) {
-    for block in v.chunks_exact_mut(2 * D) {
-        *m += 1;
-        let z = _mm256_set1_epi32(ZETAS[*m]);
-        let (lo, hi) = block.split_at_mut(D);
-        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-            fwd(x, y, z);
-        }
+fn tw(z: i32) -> Tw {
+    Tw {
+        z: _mm256_set1_epi32(z),
+        zq: _mm256_set1_epi32(z.wrapping_mul(QINV)),
     }
 }
 
-/// One inverse layer with butterflies D registers apart (len = 8·D).
+/// mont(a·ζ) in each lane, as `montmul(ζ, a)` with ζ broadcast.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn inv_layer<const D: usize>(v: &mut [__m256i; 32], m: &mut usize) {
-    for block in v.chunks_exact_mut(2 * D) {
-        *m -= 1;
-        let z = _mm256_set1_epi32(-ZETAS[*m]);
-        let (lo, hi) = block.split_at_mut(D);
-        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-            inv(x, y, z);
-        }
-    }
+fn montmul_tw(a: __m256i, t: Tw) -> __m256i {
+    let q = _mm256_set1_epi32(Q);
+    let ao = _mm256_srli_epi64::<32>(a);
+    let pe = _mm256_mul_epi32(a, t.z);
+    let po = _mm256_mul_epi32(ao, t.z);
+    let te = _mm256_mul_epi32(_mm256_mul_epi32(a, t.zq), q);
+    let to = _mm256_mul_epi32(_mm256_mul_epi32(ao, t.zq), q);
+    let re = _mm256_sub_epi64(pe, te);
+    let ro = _mm256_sub_epi64(po, to);
+    _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
 }
 
-/// `NTT` (FIPS 204 Algorithm 41), the layers of `Poly::ntt`.
+/// The butterfly of Algorithm 41 on registers x, y of `v` (see [`fwd`]).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fwd8(v: &mut [__m256i; 8], x: usize, y: usize, z: i32) {
+    let t = montmul_tw(v[y], tw(z));
+    v[y] = _mm256_sub_epi32(v[x], t);
+    v[x] = _mm256_add_epi32(v[x], t);
+}
+
+/// The butterfly of Algorithm 42 on registers x, y of `v`, twiddle −ζ_m (see [`inv`]).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv8(v: &mut [__m256i; 8], x: usize, y: usize, m: usize) {
+    let t = v[x];
+    v[x] = _mm256_add_epi32(t, v[y]);
+    v[y] = montmul_tw(_mm256_sub_epi32(t, v[y]), tw(-ZETAS[m]));
+}
+
+/// The last butterfly of Algorithm 42 (len = 128) on registers k, k + 4 of
+/// `v`, with the scaling by f folded in: (f·(x + y), f·ζ_1·(x − y)).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn last8(v: &mut [__m256i; 8], k: usize, f: Tw, fz: Tw) {
+    let t = v[k];
+    v[k] = montmul_tw(_mm256_add_epi32(t, v[k + 4]), f);
+    v[k + 4] = montmul_tw(_mm256_sub_epi32(t, v[k + 4]), fz);
+}
+
+/// `NTT` (FIPS 204 Algorithm 41), the layers of `Poly::ntt` in two passes
+/// over eight registers each (two loads and stores per coefficient):
+/// len = 128, 64, 32 on the registers i, i + 4, ..., i + 28 (i < 4), then
+/// len = 16, 8, 4, 2, 1 on the registers 8g, ..., 8g + 7 (g < 4). Every
+/// butterfly computes what it computes in `Poly::ntt_portable`.
 #[target_feature(enable = "avx2")]
 fn ntt_avx2(a: &mut [i32; N]) {
-    let mut v = load(a);
-    let mut m = 0;
-    fwd_layer::<16>(&mut v, &mut m);
-    fwd_layer::<8>(&mut v, &mut m);
-    fwd_layer::<4>(&mut v, &mut m);
-    fwd_layer::<2>(&mut v, &mut m);
-    fwd_layer::<1>(&mut v, &mut m);
-    // len = 4, 2, 1 inside each pair of registers.
-    for (i, ab) in v.chunks_exact_mut(2).enumerate() {
-        let (mut a, mut b) = (ab[0], ab[1]);
-        let (mut x, mut y) = pairs::<2>(a, b);
-        fwd(&mut x, &mut y, zvec(&FWD4[i]));
-        (a, b) = pairs::<2>(x, y);
-        (x, y) = pairs::<1>(a, b);
-        fwd(&mut x, &mut y, zvec(&FWD2[i]));
-        (a, b) = pairs::<1>(x, y);
-        (x, y) = pairs::<0>(a, b);
-        fwd(&mut x, &mut y, zvec(&FWD1[i]));
-        (ab[0], ab[1]) = pairs::<0>(x, y);
+    for i in 0..4 {
+        let mut v = load8(a, i, 4);
+        // Register k holds coefficients 32k + 8i + (0..8).
+        fwd8(&mut v, 0, 4, ZETAS[1]);
+        fwd8(&mut v, 1, 5, ZETAS[1]);
+        fwd8(&mut v, 2, 6, ZETAS[1]);
+        fwd8(&mut v, 3, 7, ZETAS[1]);
+        fwd8(&mut v, 0, 2, ZETAS[2]);
+        fwd8(&mut v, 1, 3, ZETAS[2]);
+        fwd8(&mut v, 4, 6, ZETAS[3]);
+        fwd8(&mut v, 5, 7, ZETAS[3]);
+        fwd8(&mut v, 0, 1, ZETAS[4]);
+        fwd8(&mut v, 2, 3, ZETAS[5]);
+        fwd8(&mut v, 4, 5, ZETAS[6]);
+        fwd8(&mut v, 6, 7, ZETAS[7]);
+        store8(a, i, 4, &v);
     }
-    store(a, &v);
+    for g in 0..4 {
+        let mut v = load8(a, 8 * g, 1);
+        let (z16, z8) = (
+            &ZETAS[8 + 2 * g..10 + 2 * g],
+            &ZETAS[16 + 4 * g..20 + 4 * g],
+        );
+        fwd8(&mut v, 0, 2, z16[0]);
+        fwd8(&mut v, 1, 3, z16[0]);
+        fwd8(&mut v, 4, 6, z16[1]);
+        fwd8(&mut v, 5, 7, z16[1]);
+        fwd8(&mut v, 0, 1, z8[0]);
+        fwd8(&mut v, 2, 3, z8[1]);
+        fwd8(&mut v, 4, 5, z8[2]);
+        fwd8(&mut v, 6, 7, z8[3]);
+        // len = 4, 2, 1 inside each pair of registers.
+        for p in 0..4 {
+            let i = 4 * g + p;
+            let (mut x, mut y) = pairs::<2>(v[2 * p], v[2 * p + 1]);
+            fwd(&mut x, &mut y, zvec(&FWD4[i]));
+            let (mut c, mut d) = pairs::<2>(x, y);
+            (x, y) = pairs::<1>(c, d);
+            fwd(&mut x, &mut y, zvec(&FWD2[i]));
+            (c, d) = pairs::<1>(x, y);
+            (x, y) = pairs::<0>(c, d);
+            fwd(&mut x, &mut y, zvec(&FWD1[i]));
+            (v[2 * p], v[2 * p + 1]) = pairs::<0>(x, y);
+        }
+        store8(a, 8 * g, 1, &v);
+    }
 }
 
-/// `NTT^−1` times R (FIPS 204 Algorithm 42), the layers of `Poly::invntt_tomont`.
+/// `NTT^−1` times R (FIPS 204 Algorithm 42), the layers of
+/// `Poly::invntt_tomont` in two passes (the reverse of [`ntt_avx2`]'s):
+/// len = 1, 2, 4, 8, 16, 32 on the registers 8g, ..., 8g + 7, then len = 64
+/// and 128 (with the scaling) on the registers i, i + 4, ..., i + 28.
 #[target_feature(enable = "avx2")]
 fn invntt_tomont_avx2(a: &mut [i32; N]) {
-    let mut v = load(a);
-    for (i, ab) in v.chunks_exact_mut(2).enumerate() {
-        let (mut x, mut y) = pairs::<0>(ab[0], ab[1]);
-        inv(&mut x, &mut y, zvec(&INV1[i]));
-        let (mut a, mut b) = pairs::<0>(x, y);
-        (x, y) = pairs::<1>(a, b);
-        inv(&mut x, &mut y, zvec(&INV2[i]));
-        (a, b) = pairs::<1>(x, y);
-        (x, y) = pairs::<2>(a, b);
-        inv(&mut x, &mut y, zvec(&INV4[i]));
-        (ab[0], ab[1]) = pairs::<2>(x, y);
+    for g in 0..4 {
+        let mut v = load8(a, 8 * g, 1);
+        for p in 0..4 {
+            let i = 4 * g + p;
+            let (mut x, mut y) = pairs::<0>(v[2 * p], v[2 * p + 1]);
+            inv(&mut x, &mut y, zvec(&INV1[i]));
+            let (mut c, mut d) = pairs::<0>(x, y);
+            (x, y) = pairs::<1>(c, d);
+            inv(&mut x, &mut y, zvec(&INV2[i]));
+            (c, d) = pairs::<1>(x, y);
+            (x, y) = pairs::<2>(c, d);
+            inv(&mut x, &mut y, zvec(&INV4[i]));
+            (v[2 * p], v[2 * p + 1]) = pairs::<2>(x, y);
+        }
+        // len = 8, 16, 32: ζ indices 31 − b, 15 − b, 7 − b for block b.
+        let (m8, m16, m32) = (31 - 4 * g, 15 - 2 * g, 7 - g);
+        inv8(&mut v, 0, 1, m8);
+        inv8(&mut v, 2, 3, m8 - 1);
+        inv8(&mut v, 4, 5, m8 - 2);
+        inv8(&mut v, 6, 7, m8 - 3);
+        inv8(&mut v, 0, 2, m16);
+        inv8(&mut v, 1, 3, m16);
+        inv8(&mut v, 4, 6, m16 - 1);
+        inv8(&mut v, 5, 7, m16 - 1);
+        inv8(&mut v, 0, 4, m32);
+        inv8(&mut v, 1, 5, m32);
+        inv8(&mut v, 2, 6, m32);
+        inv8(&mut v, 3, 7, m32);
+        store8(a, 8 * g, 1, &v);
     }
-    let mut m = 32;
-    inv_layer::<1>(&mut v, &mut m);
-    inv_layer::<2>(&mut v, &mut m);
-    inv_layer::<4>(&mut v, &mut m);
-    inv_layer::<8>(&mut v, &mut m);
-    // Last layer (len = 128, ζ index 1) with the scaling by f folded in.
-    let f = _mm256_set1_epi32(INV_NTT_F);
-    let fz = _mm256_set1_epi32(INV_NTT_F_ZETA1);
-    let (lo, hi) = v.split_at_mut(16);
-    for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-        let t = *x;
-        *x = montmul(f, _mm256_add_epi32(t, *y));
-        *y = montmul(fz, _mm256_sub_epi32(t, *y));
+    let f = tw(INV_NTT_F);
+    let fz = tw(INV_NTT_F_ZETA1);
+    for i in 0..4 {
+        let mut v = load8(a, i, 4);
+        // len = 64: ζ indices 3, 2.
+        inv8(&mut v, 0, 2, 3);
+        inv8(&mut v, 1, 3, 3);
+        inv8(&mut v, 4, 6, 2);
+        inv8(&mut v, 5, 7, 2);
+        // Last layer (len = 128, ζ index 1) with the scaling by f folded in.
+        last8(&mut v, 0, f, fz);
+        last8(&mut v, 1, f, fz);
+        last8(&mut v, 2, f, fz);
+        last8(&mut v, 3, f, fz);
+        store8(a, i, 4, &v);
     }
-    store(a, &v);
 }
 
 /// Four coefficients sign-extended to i64.

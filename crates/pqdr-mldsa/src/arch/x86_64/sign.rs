@@ -7,7 +7,10 @@
 //! - [`w1_pack`]: w → [0, q), `w1Encode(HighBits(w))` (Algorithms 28, 37, 16);
 //! - [`low_bits_check`]: w − cs2 and its ‖LowBits‖∞ check (Algorithm 36);
 //! - [`use_hint_pack`] (verification, Algorithm 8): w → [0, q),
-//!   `w1Encode(UseHint(h, w))` (Algorithms 28, 40, 16).
+//!   `w1Encode(UseHint(h, w))` (Algorithms 28, 40, 16);
+//! - [`swap_in_ball`]: the masked update of `SampleInBall` (Algorithm 29,
+//!   lines 7–8), 32 byte coefficients per register, twin of
+//!   `ct::swap_in_ball_portable`.
 //!
 //! z, w and cs2 are secret for a rejected attempt: only arithmetic, shifts,
 //! constant shuffles and public offsets; the norm checks are OR-ed sign bits.
@@ -18,12 +21,14 @@
 )]
 
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi32_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_and_si256,
-    _mm256_blend_epi32, _mm256_bsrli_epi128, _mm256_castsi256_ps, _mm256_castsi256_si128,
+    __m256i, _mm_add_epi64, _mm_cvtsi32_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
+    _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
+    _mm256_bsrli_epi128, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi8,
     _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
-    _mm256_mullo_epi32, _mm256_or_si256, _mm256_set1_epi32, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_mullo_epi32, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi32,
+    _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -285,4 +290,55 @@ fn use_hint_pack_avx2(w: &[i32; N], h: &[i32; N], out: &mut [u8], gamma2: i32) {
         };
     }
     pack_regs(out, &v, if gamma2 == GAMMA2_32 { 4 } else { 6 });
+}
+
+/// `SampleInBall` (FIPS 204 Algorithm 29), lines 7–8: c_i ← c_j, c_j ←
+/// `sign` for a secret j, as `ct::swap_in_ball_portable`: every byte is read
+/// and written under an equality mask, 32 positions per register.
+#[inline]
+pub(crate) fn swap_in_ball(token: Avx2, c: &mut [u8; N], i: usize, j: u8, sign: u8) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { swap_in_ball_avx2(c, i, j, sign) }
+}
+
+#[target_feature(enable = "avx2")]
+fn swap_in_ball_avx2(c: &mut [u8; N], i: usize, j: u8, sign: u8) {
+    let jv = _mm256_set1_epi8(j as i8);
+    let step = _mm256_set1_epi8(32);
+    let first = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+        25, 26, 27, 28, 29, 30, 31,
+    );
+    // c_j: the OR of every byte under its mask (one byte at most survives).
+    let mut acc = _mm256_setzero_si256();
+    let mut idx = first;
+    let (chunks, _) = c.as_chunks::<32>();
+    for ch in chunks {
+        // SAFETY: `ch` is 32 readable bytes; unaligned load.
+        let v = unsafe { _mm256_loadu_si256(ch.as_ptr().cast()) };
+        acc = _mm256_or_si256(acc, _mm256_and_si256(v, _mm256_cmpeq_epi8(idx, jv)));
+        idx = _mm256_add_epi8(idx, step);
+    }
+    // The sums of absolute differences from 0 of each 8 bytes: the surviving
+    // byte's value in one of the four 64-bit lanes, 0 in the others.
+    let s = _mm256_sad_epu8(acc, _mm256_setzero_si256());
+    let s = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
+    let cj = _mm_cvtsi128_si64(s).wrapping_add(_mm_extract_epi64::<1>(s));
+    // Position i is public; when j = i the second pass overwrites it.
+    // The low byte: the sum is the one surviving byte (0..=255).
+    c[i] = cj.to_le_bytes()[0];
+    let sv = _mm256_set1_epi8(sign as i8);
+    let mut idx = first;
+    let (chunks, _) = c.as_chunks_mut::<32>();
+    for ch in chunks {
+        // SAFETY: `ch` is 32 readable and writable bytes; unaligned load and store.
+        unsafe {
+            let v = _mm256_loadu_si256(ch.as_ptr().cast());
+            let m = _mm256_cmpeq_epi8(idx, jv);
+            let v = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, sv), m));
+            _mm256_storeu_si256(ch.as_mut_ptr().cast(), v);
+        }
+        idx = _mm256_add_epi8(idx, step);
+    }
 }
