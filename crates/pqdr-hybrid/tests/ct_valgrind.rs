@@ -10,7 +10,7 @@
 //! The X25519 parts run on the path the crate picks: at opt-level 3 with
 //! `simd` on an x86-64 AVX2 host, the MULX/ADCX/ADOX field kernels (valgrind
 //! hides ADX from CPUID, so `--cfg pqct_valgrind` builds take them whenever
-//! they run under valgrind, `src/arch/mod.rs`), at the portable levels the
+//! they run under valgrind, `pqdr_common::simd::Bmi2Adx::detect`), at the portable levels the
 //! portable field code; both for the ladder (`dh`, `dh_checked`) and the
 //! fixed-base product with its masked table lookups (`public`: key
 //! generation, X-Wing's `ct_X`, the TLS shares). A secret branch planted in

@@ -5,7 +5,7 @@
 
 #[cfg(feature = "precomputed-tables")]
 mod base;
-mod field;
+pub(crate) mod field;
 
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};

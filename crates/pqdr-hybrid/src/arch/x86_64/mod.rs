@@ -134,7 +134,7 @@ macro_rules! row {
 pub(crate) fn fe_mul(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let _ = token;
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: the token (made only by `arch::bmi2_adx`) proves that MULX
+    // SAFETY: the token (made only by `pqdr_common::simd::Bmi2Adx::detect`) proves that MULX
     // (BMI2), ADCX and ADOX (ADX) execute here; the assembly reads only a[0..4] and b[0..4] (valid shared
     // references), writes only its declared registers and the flags, and
     // touches no stack.
