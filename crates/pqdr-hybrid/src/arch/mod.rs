@@ -14,6 +14,7 @@
 //! | `fe_square` | `x25519::field::Fe::square` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_add`, `fe_sub` | `Fe::add`, `Fe::sub` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_mul_a24` | `Fe::mul_a24` | `x25519::tests::bmi2_adx_matches_portable` |
+//! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 1, p, all-ones limbs; bit-identical limbs) |
 //!
 //! `fe_add`, `fe_sub` and `fe_mul_a24` are in assembly not for speed but for
 //! constant time: in the MULX ladder LLVM turned the Rust carry folds of
@@ -29,6 +30,8 @@
 #[allow(unsafe_code, reason = "inline assembly (MULX/ADCX/ADOX) only")]
 mod x86_64;
 
+#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
+pub(crate) use x86_64::p256_mont_mul;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 
@@ -70,5 +73,9 @@ mod stubs {
     }
     pub(crate) fn fe_mul_a24(_: Bmi2Adx, a: &[u64; 4]) -> [u64; 4] {
         Fe(*a).mul_a24().0
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_mont_mul(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        crate::nistp256::field::mont_mul(a, b)
     }
 }

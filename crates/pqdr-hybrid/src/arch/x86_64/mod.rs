@@ -19,6 +19,11 @@
 
 use core::arch::asm;
 
+#[cfg(feature = "p256")]
+mod p256;
+#[cfg(feature = "p256")]
+pub(crate) use p256::p256_mont_mul;
+
 use super::Bmi2Adx;
 
 /// The reduction of `t0 … t7` to four limbs in `t0 … t3` (see the module
