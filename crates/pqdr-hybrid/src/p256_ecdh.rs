@@ -119,7 +119,9 @@ impl SecretScalar {
     }
 }
 
-/// [`SecretScalar::public`] on the given path (`None`: portable).
+/// [`SecretScalar::public`] on the given path (`None`: portable). Not
+/// inlined: one call per key, and callgrind can count it by name.
+#[inline(never)]
 pub(crate) fn public_with(token: Option<Bmi2Adx>, d: &[u64; 4]) -> [u8; POINT_SIZE] {
     fn go<A: Arith>(ar: A, d: &[u64; 4]) -> [u8; POINT_SIZE] {
         let mut p = nistp256::mul_base(ar, d);
@@ -134,7 +136,9 @@ pub(crate) fn public_with(token: Option<Bmi2Adx>, d: &[u64; 4]) -> [u8; POINT_SI
     }
 }
 
-/// [`SecretScalar::dh`] on the given path (`None`: portable).
+/// [`SecretScalar::dh`] on the given path (`None`: portable). Not inlined
+/// (as [`public_with`]).
+#[inline(never)]
 pub(crate) fn dh_with(
     token: Option<Bmi2Adx>,
     d: &[u64; 4],
