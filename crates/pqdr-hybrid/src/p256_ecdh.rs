@@ -10,6 +10,7 @@
 //! bit by bit with masked subtractions (checked under valgrind by
 //! `tests/ct_valgrind.rs`).
 
+use pqdr_common::ct::opaque;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -55,7 +56,9 @@ fn reduce_once(r: &mut [u64; 5], m: &[u64; 4]) {
         borrow = u64::from(b1 | b2);
     }
     // r ≥ m iff the top limb covers the borrow: keep r iff r_4 < borrow.
-    let keep = pqdr_common::ct::opaque((borrow & !r[4] & 1).wrapping_neg());
+    // `opaque` on the inputs: LLVM knew r_4 ∈ {0, 1} and branched on it
+    // (valgrind, tests/ct_valgrind.rs).
+    let keep = opaque((opaque(borrow) & !opaque(r[4]) & 1).wrapping_neg());
     for i in 0..4 {
         r[i] = (r[i] & keep) | (d[i] & !keep);
     }

@@ -15,6 +15,7 @@
 //! | `fe_add`, `fe_sub` | `Fe::add`, `Fe::sub` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_mul_a24` | `Fe::mul_a24` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 1, p, all-ones limbs; bit-identical limbs) |
+//! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
 //!
 //! `fe_add`, `fe_sub` and `fe_mul_a24` are in assembly not for speed but for
 //! constant time: in the MULX ladder LLVM turned the Rust carry folds of
@@ -30,10 +31,10 @@
 #[allow(unsafe_code, reason = "inline assembly (MULX/ADCX/ADOX) only")]
 mod x86_64;
 
-#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
-pub(crate) use x86_64::p256_mont_mul;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
+#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
+pub(crate) use x86_64::{p256_add, p256_mont_mul, p256_sub};
 
 pub(crate) use pqdr_common::simd::Bmi2Adx;
 
@@ -77,5 +78,17 @@ mod stubs {
     #[cfg(feature = "p256")]
     pub(crate) fn p256_mont_mul(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
         crate::nistp256::field::mont_mul(a, b)
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_add(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        crate::nistp256::field::Fe(*a)
+            .add(&crate::nistp256::field::Fe(*b))
+            .0
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_sub(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        crate::nistp256::field::Fe(*a)
+            .sub(&crate::nistp256::field::Fe(*b))
+            .0
     }
 }

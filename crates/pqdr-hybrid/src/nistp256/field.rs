@@ -78,7 +78,7 @@ impl Fe {
         }
         let (d, borrow) = sub_limbs(&s, &P);
         // Keep `s` iff s < p: the subtraction borrowed and there was no carry.
-        let keep = opaque((borrow & !c & 1).wrapping_neg());
+        let keep = opaque((opaque(borrow) & !opaque(c) & 1).wrapping_neg());
         Fe(select(keep, &s, &d))
     }
 
@@ -86,7 +86,7 @@ impl Fe {
     #[inline(always)]
     pub(crate) fn sub(&self, b: &Fe) -> Fe {
         let (d, borrow) = sub_limbs(&self.0, &b.0);
-        let mask = opaque(borrow.wrapping_neg());
+        let mask = opaque(opaque(borrow).wrapping_neg());
         let mut r = [0u64; 4];
         let mut c = 0u64;
         for (i, ri) in r.iter_mut().enumerate() {
@@ -174,17 +174,24 @@ pub(crate) fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let lo4 = [t[0], t[1], t[2], t[3]];
     let (d, borrow) = sub_limbs(&lo4, &P);
     // t < p iff the five-limb subtraction borrows: t_4 < borrow.
-    let keep = opaque((borrow & !t[4] & 1).wrapping_neg());
+    let keep = opaque((opaque(borrow) & !opaque(t[4]) & 1).wrapping_neg());
     select(keep, &lo4, &d)
 }
 
-/// The field products of the group operations: the portable
-/// [`mont_mul`] ([`Portable`]) or the x86-64 MULX/ADCX/ADOX kernel
-/// `arch::p256_mont_mul` ([`Bmi2Adx`]), bit-identical. The point formulas
+/// The field operations of the group formulas: the portable
+/// [`mont_mul`], [`Fe::add`], [`Fe::sub`] ([`Portable`]) or the x86-64
+/// kernels `arch::p256_mont_mul` (MULX/ADCX/ADOX), `p256_add`, `p256_sub`
+/// ([`Bmi2Adx`]), bit-identical. The point formulas
 /// are generic over it, so each path is one monomorphized loop.
 pub(crate) trait Arith: Copy {
     /// `a·b` (Montgomery).
     fn mul(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a + b`.
+    fn add(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a − b`.
+    fn sub(self, a: &Fe, b: &Fe) -> Fe;
 
     /// `a²` (Montgomery).
     #[inline(always)]
@@ -231,12 +238,32 @@ impl Arith for Portable {
     fn mul(self, a: &Fe, b: &Fe) -> Fe {
         Fe(mont_mul(&a.0, &b.0))
     }
+
+    #[inline(always)]
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        a.add(b)
+    }
+
+    #[inline(always)]
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        a.sub(b)
+    }
 }
 
 impl Arith for Bmi2Adx {
     #[inline(always)]
     fn mul(self, a: &Fe, b: &Fe) -> Fe {
         Fe(arch::p256_mont_mul(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::p256_add(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::p256_sub(self, &a.0, &b.0))
     }
 }
 

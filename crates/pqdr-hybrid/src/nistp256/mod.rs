@@ -96,15 +96,15 @@ pub(crate) fn add<A: Arith>(ar: A, p: &Point, q: &Point) -> Point {
     let t0 = ar.mul(x1, x2);
     let t1 = ar.mul(y1, y2);
     let t2 = ar.mul(z1, z2);
-    let t3 = ar.mul(&x1.add(y1), &x2.add(y2));
-    let t4 = t0.add(&t1);
-    let t3 = t3.sub(&t4);
-    let t4 = ar.mul(&y1.add(z1), &y2.add(z2));
-    let x3 = t1.add(&t2);
-    let t4 = t4.sub(&x3);
-    let x3 = ar.mul(&x1.add(z1), &x2.add(z2));
-    let y3 = t0.add(&t2);
-    let y3 = x3.sub(&y3);
+    let t3 = ar.mul(&ar.add(x1, y1), &ar.add(x2, y2));
+    let t4 = ar.add(&t0, &t1);
+    let t3 = ar.sub(&t3, &t4);
+    let t4 = ar.mul(&ar.add(y1, z1), &ar.add(y2, z2));
+    let x3 = ar.add(&t1, &t2);
+    let t4 = ar.sub(&t4, &x3);
+    let x3 = ar.mul(&ar.add(x1, z1), &ar.add(x2, z2));
+    let y3 = ar.add(&t0, &t2);
+    let y3 = ar.sub(&x3, &y3);
     finish(ar, t0, t1, t2, t3, t4, y3)
 }
 
@@ -116,11 +116,11 @@ pub(crate) fn add_affine<A: Arith>(ar: A, p: &Point, q: &Affine) -> Point {
     let (x1, y1, z1, x2, y2) = (&p.x, &p.y, &p.z, &q.x, &q.y);
     let t0 = ar.mul(x1, x2);
     let t1 = ar.mul(y1, y2);
-    let t3 = ar.mul(&x2.add(y2), &x1.add(y1));
-    let t4 = t0.add(&t1);
-    let t3 = t3.sub(&t4);
-    let t4 = ar.mul(y2, z1).add(y1);
-    let y3 = ar.mul(x2, z1).add(x1);
+    let t3 = ar.mul(&ar.add(x2, y2), &ar.add(x1, y1));
+    let t4 = ar.add(&t0, &t1);
+    let t3 = ar.sub(&t3, &t4);
+    let t4 = ar.add(&ar.mul(y2, z1), y1);
+    let y3 = ar.add(&ar.mul(x2, z1), x1);
     finish(ar, t0, t1, *z1, t3, t4, y3)
 }
 
@@ -130,30 +130,30 @@ pub(crate) fn add_affine<A: Arith>(ar: A, p: &Point, q: &Affine) -> Point {
 #[inline(always)]
 fn finish<A: Arith>(ar: A, t0: Fe, t1: Fe, t2: Fe, t3: Fe, t4: Fe, y3: Fe) -> Point {
     let z3 = ar.mul(&Fe::B, &t2);
-    let x3 = y3.sub(&z3);
-    let z3 = x3.add(&x3);
-    let x3 = x3.add(&z3);
-    let z3 = t1.sub(&x3);
-    let x3 = t1.add(&x3);
+    let x3 = ar.sub(&y3, &z3);
+    let z3 = ar.add(&x3, &x3);
+    let x3 = ar.add(&x3, &z3);
+    let z3 = ar.sub(&t1, &x3);
+    let x3 = ar.add(&t1, &x3);
     let y3 = ar.mul(&Fe::B, &y3);
-    let t1 = t2.add(&t2);
-    let t2 = t1.add(&t2);
-    let y3 = y3.sub(&t2);
-    let y3 = y3.sub(&t0);
-    let t1 = y3.add(&y3);
-    let y3 = t1.add(&y3);
-    let t1 = t0.add(&t0);
-    let t0 = t1.add(&t0);
-    let t0 = t0.sub(&t2);
+    let t1 = ar.add(&t2, &t2);
+    let t2 = ar.add(&t1, &t2);
+    let y3 = ar.sub(&y3, &t2);
+    let y3 = ar.sub(&y3, &t0);
+    let t1 = ar.add(&y3, &y3);
+    let y3 = ar.add(&t1, &y3);
+    let t1 = ar.add(&t0, &t0);
+    let t0 = ar.add(&t1, &t0);
+    let t0 = ar.sub(&t0, &t2);
     let t1 = ar.mul(&t4, &y3);
     let t2 = ar.mul(&t0, &y3);
     let y3 = ar.mul(&x3, &z3);
-    let y3 = y3.add(&t2);
+    let y3 = ar.add(&y3, &t2);
     let x3 = ar.mul(&t3, &x3);
-    let x3 = x3.sub(&t1);
+    let x3 = ar.sub(&x3, &t1);
     let z3 = ar.mul(&t4, &z3);
     let t1 = ar.mul(&t3, &t0);
-    let z3 = z3.add(&t1);
+    let z3 = ar.add(&z3, &t1);
     Point {
         x: x3,
         y: y3,
@@ -169,36 +169,36 @@ pub(crate) fn double<A: Arith>(ar: A, p: &Point) -> Point {
     let t1 = ar.square(y);
     let t2 = ar.square(z);
     let t3 = ar.mul(x, y);
-    let t3 = t3.add(&t3);
+    let t3 = ar.add(&t3, &t3);
     let z3 = ar.mul(x, z);
-    let z3 = z3.add(&z3);
+    let z3 = ar.add(&z3, &z3);
     let y3 = ar.mul(&Fe::B, &t2);
-    let y3 = y3.sub(&z3);
-    let x3 = y3.add(&y3);
-    let y3 = x3.add(&y3);
-    let x3 = t1.sub(&y3);
-    let y3 = t1.add(&y3);
+    let y3 = ar.sub(&y3, &z3);
+    let x3 = ar.add(&y3, &y3);
+    let y3 = ar.add(&x3, &y3);
+    let x3 = ar.sub(&t1, &y3);
+    let y3 = ar.add(&t1, &y3);
     let y3 = ar.mul(&x3, &y3);
     let x3 = ar.mul(&x3, &t3);
-    let t3 = t2.add(&t2);
-    let t2 = t2.add(&t3);
+    let t3 = ar.add(&t2, &t2);
+    let t2 = ar.add(&t2, &t3);
     let z3 = ar.mul(&Fe::B, &z3);
-    let z3 = z3.sub(&t2);
-    let z3 = z3.sub(&t0);
-    let t3 = z3.add(&z3);
-    let z3 = z3.add(&t3);
-    let t3 = t0.add(&t0);
-    let t0 = t3.add(&t0);
-    let t0 = t0.sub(&t2);
+    let z3 = ar.sub(&z3, &t2);
+    let z3 = ar.sub(&z3, &t0);
+    let t3 = ar.add(&z3, &z3);
+    let z3 = ar.add(&z3, &t3);
+    let t3 = ar.add(&t0, &t0);
+    let t0 = ar.add(&t3, &t0);
+    let t0 = ar.sub(&t0, &t2);
     let t0 = ar.mul(&t0, &z3);
-    let y3 = y3.add(&t0);
+    let y3 = ar.add(&y3, &t0);
     let t0 = ar.mul(y, z);
-    let t0 = t0.add(&t0);
+    let t0 = ar.add(&t0, &t0);
     let z3 = ar.mul(&t0, &z3);
-    let x3 = x3.sub(&z3);
+    let x3 = ar.sub(&x3, &z3);
     let z3 = ar.mul(&t0, &t1);
-    let z3 = z3.add(&z3);
-    let z3 = z3.add(&z3);
+    let z3 = ar.add(&z3, &z3);
+    let z3 = ar.add(&z3, &z3);
     Point {
         x: x3,
         y: y3,

@@ -162,3 +162,101 @@ pub(crate) fn p256_mont_mul(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64;
     }
     [r0, r1, r2, r3]
 }
+
+/// `a + b mod p` (in assembly for speed, and so that no compiler turns the
+/// final selection into a branch), bit-identical to the portable `nistp256::field::Fe::add`
+/// on every input: the 257-bit sum `s`, then `s − p` unless that borrows
+/// out of the 257 bits (`CMOVC` keeps `s`).
+#[inline(always)]
+pub(crate) fn p256_add(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let _ = token;
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: plain x86-64 instructions reading a[0..4] and b[0..4] (valid
+    // shared references), writing only the declared registers and the
+    // flags; no stack.
+    unsafe {
+        asm!(
+            "xor {c:e}, {c:e}",
+            "mov {s0}, [{a}]",
+            "mov {s1}, [{a} + 8]",
+            "mov {s2}, [{a} + 16]",
+            "mov {s3}, [{a} + 24]",
+            "add {s0}, [{b}]",
+            "adc {s1}, [{b} + 8]",
+            "adc {s2}, [{b} + 16]",
+            "adc {s3}, [{b} + 24]",
+            "adc {c}, 0",
+            "mov {a:e}, 0xffffffff",
+            "mov {b}, 0xffffffff00000001",
+            "mov {d0}, {s0}",
+            "mov {d1}, {s1}",
+            "mov {d2}, {s2}",
+            "mov {d3}, {s3}",
+            "sub {d0}, -1",
+            "sbb {d1}, {a}",
+            "sbb {d2}, 0",
+            "sbb {d3}, {b}",
+            "sbb {c}, 0",
+            "cmovc {d0}, {s0}",
+            "cmovc {d1}, {s1}",
+            "cmovc {d2}, {s2}",
+            "cmovc {d3}, {s3}",
+            a = inout(reg) a.as_ptr() => _,
+            b = inout(reg) b.as_ptr() => _,
+            c = out(reg) _,
+            s0 = out(reg) _,
+            s1 = out(reg) _,
+            s2 = out(reg) _,
+            s3 = out(reg) _,
+            d0 = out(reg) r0,
+            d1 = out(reg) r1,
+            d2 = out(reg) r2,
+            d3 = out(reg) r3,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a − b mod p`, bit-identical to the portable `nistp256::field::Fe::sub`
+/// on every input: the difference, then `p` added under the mask of the
+/// borrow (`SBB` makes it, no branch).
+#[inline(always)]
+pub(crate) fn p256_sub(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let _ = token;
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: as in `p256_add`: reads a[0..4] and b[0..4], writes only the
+    // declared registers and the flags; no stack.
+    unsafe {
+        asm!(
+            "mov {r0}, [{a}]",
+            "mov {r1}, [{a} + 8]",
+            "mov {r2}, [{a} + 16]",
+            "mov {r3}, [{a} + 24]",
+            "sub {r0}, [{b}]",
+            "sbb {r1}, [{b} + 8]",
+            "sbb {r2}, [{b} + 16]",
+            "sbb {r3}, [{b} + 24]",
+            "sbb {m}, {m}",
+            "mov {p1:e}, 0xffffffff",
+            "mov {p3}, 0xffffffff00000001",
+            "and {p1}, {m}",
+            "and {p3}, {m}",
+            "add {r0}, {m}",
+            "adc {r1}, {p1}",
+            "adc {r2}, 0",
+            "adc {r3}, {p3}",
+            a = in(reg) a.as_ptr(),
+            b = in(reg) b.as_ptr(),
+            m = out(reg) _,
+            p1 = out(reg) _,
+            p3 = out(reg) _,
+            r0 = out(reg) r0,
+            r1 = out(reg) r1,
+            r2 = out(reg) r2,
+            r3 = out(reg) r3,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
