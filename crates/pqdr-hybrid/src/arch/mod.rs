@@ -5,8 +5,8 @@
 //! function taking the `pqdr_common::simd::Bmi2Adx` token, which only
 //! detection makes; [`bmi2_adx`] hands one out when this crate's feature
 //! `simd` is on and the CPU has BMI2 and ADX (CPUID once per process), else
-//! `None`. Off x86-64, or without `simd`, no token is ever made: the stubs
-//! below are never reached and no assembly is built.
+//! `None`. Off x86-64, or without `simd`, `Bmi2Adx` is an empty enum: no
+//! token exists, the stubs below are never reached and no assembly is built.
 //!
 //! | kernel (`x86_64`, MULX/ADCX/ADOX) | portable twin | differential test |
 //! |---|---|---|
@@ -36,6 +36,7 @@ pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{p256_add, p256_mont_mul, p256_sub};
 
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Bmi2Adx;
 
 /// The BMI2+ADX token if this crate's feature `simd` is on (and the target
@@ -46,49 +47,55 @@ pub(crate) use pqdr_common::simd::Bmi2Adx;
 /// makes it `None`.
 #[inline(always)]
 pub(crate) fn bmi2_adx() -> Option<Bmi2Adx> {
-    Bmi2Adx::detect_if(cfg!(all(feature = "simd", target_arch = "x86_64")))
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        Bmi2Adx::detect()
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        None
+    }
 }
+
+/// No MULX/ADX path in this build (feature `simd` off, or not x86-64): no
+/// value of this type exists, so [`bmi2_adx`] is `None` and the stubs are
+/// never run (pqdr-mlkem's pattern for its AVX2 token).
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Bmi2Adx {}
 
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 pub(crate) use stubs::*;
 
-/// The kernels' signatures in builds without the MULX/ADX path (feature
-/// `simd` off, or not x86-64): [`bmi2_adx`] is then always `None`, so they
-/// are never reached; should one be, it answers as its portable twin (the
-/// twins agree on every input), so no assembly is built and nothing panics.
+/// The kernels' signatures in builds without the MULX/ADX path.
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 mod stubs {
     use super::Bmi2Adx;
-    use crate::x25519::field::Fe;
-    pub(crate) fn fe_mul(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        Fe(*a).mul(&Fe(*b)).0
+    pub(crate) fn fe_mul(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
     }
-    pub(crate) fn fe_square(_: Bmi2Adx, a: &[u64; 4]) -> [u64; 4] {
-        Fe(*a).square().0
+    pub(crate) fn fe_square(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
     }
-    pub(crate) fn fe_add(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        Fe(*a).add(&Fe(*b)).0
+    pub(crate) fn fe_add(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
     }
-    pub(crate) fn fe_sub(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        Fe(*a).sub(&Fe(*b)).0
+    pub(crate) fn fe_sub(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
     }
-    pub(crate) fn fe_mul_a24(_: Bmi2Adx, a: &[u64; 4]) -> [u64; 4] {
-        Fe(*a).mul_a24().0
-    }
-    #[cfg(feature = "p256")]
-    pub(crate) fn p256_mont_mul(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        crate::nistp256::field::mont_mul(a, b)
+    pub(crate) fn fe_mul_a24(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
     }
     #[cfg(feature = "p256")]
-    pub(crate) fn p256_add(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        crate::nistp256::field::Fe(*a)
-            .add(&crate::nistp256::field::Fe(*b))
-            .0
+    pub(crate) fn p256_mont_mul(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
     }
     #[cfg(feature = "p256")]
-    pub(crate) fn p256_sub(_: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-        crate::nistp256::field::Fe(*a)
-            .sub(&crate::nistp256::field::Fe(*b))
-            .0
+    pub(crate) fn p256_add(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_sub(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
     }
 }

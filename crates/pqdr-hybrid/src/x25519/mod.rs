@@ -5,7 +5,7 @@
 
 #[cfg(feature = "precomputed-tables")]
 mod base;
-pub(crate) mod field;
+mod field;
 
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};

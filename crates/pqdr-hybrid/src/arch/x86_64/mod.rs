@@ -1,6 +1,8 @@
 //! Multiplication and squaring modulo p = 2^255 − 19 (RFC 7748 §4.1) on
 //! four 64-bit limbs with `MULX` (BMI2) and the two independent carry
-//! chains of `ADCX` (carry flag) and `ADOX` (overflow flag), ADX.
+//! chains of `ADCX` (carry flag) and `ADOX` (overflow flag), ADX. The
+//! P-256 kernels (Montgomery multiplication, add, sub) are in the
+//! submodule `p256` (feature `p256`).
 //!
 //! Each function computes the full 512-bit product `t` by rows (operand
 //! scanning): a row's low product halves go into the OF chain, its high
