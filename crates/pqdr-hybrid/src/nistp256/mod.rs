@@ -72,7 +72,7 @@ impl Point {
     /// The affine x- and y-coordinates, `None` for the identity (`Z = 0`).
     /// The verdict is computed in constant time and returned as a mask
     /// (all ones iff the identity); the caller makes it public.
-    pub(crate) fn to_affine<A: Arith>(&self, ar: A) -> (Affine, u64) {
+    pub(crate) fn to_affine<A: Arith>(self, ar: A) -> (Affine, u64) {
         let zi = ar.invert(&self.z);
         let a = Affine {
             x: ar.mul(&self.x, &zi),
