@@ -56,7 +56,7 @@ def table():
 
 
 def main():
-    path = pathlib.Path(__file__).resolve().parent.parent / "src" / "p256" / "base_table.bin"
+    path = pathlib.Path(__file__).resolve().parent.parent / "src" / "nistp256" / "base_table.bin"
     data = table()
     assert len(data) == 33 * 8 * 64
     if "--check" in sys.argv[1:]:
