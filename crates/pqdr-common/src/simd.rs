@@ -97,12 +97,20 @@ cpufeatures::new!(bmi2_adx_cpuid, "bmi2", "adx");
 impl Bmi2Adx {
     /// `Some` if this CPU supports both BMI2 and ADX. CPUID runs once per
     /// process; later calls read the cached answer (one atomic load).
+    ///
+    /// Under valgrind (3.19+, x86-64) the virtual CPUID clears the ADX bit
+    /// although VEX executes ADCX and ADOX (and MULX on an AVX2 host), so
+    /// detection alone would keep the MULX kernels out of the constant-time
+    /// check and the instruction counts. Builds with `--cfg pqct_valgrind`
+    /// (made only for those runs, scripts/ct-check.sh) therefore also answer
+    /// `Some` when running on valgrind with AVX2 detected (valgrind's AVX2
+    /// CPU model). `PQDR_FORCE_PORTABLE=1` still answers `None`.
     #[inline]
     #[must_use]
     pub fn detect() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         {
-            (bmi2_adx_cpuid::get() && !forced_portable()).then_some(Self(()))
+            (!forced_portable() && (bmi2_adx_cpuid::get() || valgrind_adx())).then_some(Self(()))
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -117,6 +125,21 @@ impl Bmi2Adx {
     pub fn detect_if(enabled: bool) -> Option<Self> {
         if enabled { Self::detect() } else { None }
     }
+}
+
+/// `true` in a `--cfg pqct_valgrind` build running on valgrind with AVX2
+/// detected: valgrind executes MULX, ADCX and ADOX but hides ADX in CPUID
+/// (see [`Bmi2Adx::detect`]).
+#[cfg(all(target_arch = "x86_64", pqct_valgrind))]
+fn valgrind_adx() -> bool {
+    pqdr_ctgrind::running_on_valgrind() > 0 && avx2_cpuid::get()
+}
+
+/// Builds other than the constant-time check's: CPUID alone decides.
+#[cfg(all(target_arch = "x86_64", not(pqct_valgrind)))]
+#[inline(always)]
+const fn valgrind_adx() -> bool {
+    false
 }
 
 /// The name of the environment variable that turns AVX2 (and BMI2/ADX) off
@@ -174,6 +197,26 @@ mod tests {
         }
         assert_eq!(Bmi2Adx::detect_if(true), first);
         assert_eq!(Bmi2Adx::detect_if(false), None);
+    }
+
+    /// Natively, `Bmi2Adx` is exactly CPUID's BMI2 and ADX (unless
+    /// `PQDR_FORCE_PORTABLE=1`); in a `--cfg pqct_valgrind` build running on
+    /// valgrind with AVX2, it is made although valgrind hides ADX.
+    #[cfg(all(target_arch = "x86_64", feature = "test-utils"))]
+    #[test]
+    fn bmi2_adx_detection_matches_cpuid_or_valgrind() {
+        extern crate std;
+        let forced = std::env::var_os(super::FORCE_PORTABLE_ENV).is_some_and(|v| v == "1");
+        let cpuid = std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx");
+        #[cfg(pqct_valgrind)]
+        let on_valgrind =
+            pqdr_ctgrind::running_on_valgrind() > 0 && std::is_x86_feature_detected!("avx2");
+        #[cfg(not(pqct_valgrind))]
+        let on_valgrind = false;
+        assert_eq!(
+            Bmi2Adx::detect().is_some(),
+            !forced && (cpuid || on_valgrind)
+        );
     }
 
     /// CI's portable re-run (`PQDR_FORCE_PORTABLE=1`, scripts/ci-extra.sh)

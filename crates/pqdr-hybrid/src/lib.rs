@@ -14,9 +14,11 @@
 
 mod arch;
 mod error;
-#[cfg(any(feature = "p256", feature = "p384"))]
+#[cfg(feature = "p384")]
 #[macro_use]
 mod nist_ecdh;
+#[cfg(feature = "p256")]
+mod nistp256;
 #[cfg(feature = "p256")]
 mod p256_ecdh;
 #[cfg(feature = "p384")]

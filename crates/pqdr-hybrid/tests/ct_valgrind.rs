@@ -10,7 +10,7 @@
 //! The X25519 parts run on the path the crate picks: at opt-level 3 with
 //! `simd` on an x86-64 AVX2 host, the MULX/ADCX/ADOX field kernels (valgrind
 //! hides ADX from CPUID, so `--cfg pqct_valgrind` builds take them whenever
-//! they run under valgrind, `src/arch/mod.rs`), at the portable levels the
+//! they run under valgrind, `pqdr_common::simd::Bmi2Adx::detect`), at the portable levels the
 //! portable field code; both for the ladder (`dh`, `dh_checked`) and the
 //! fixed-base product with its masked table lookups (`public`: key
 //! generation, X-Wing's `ct_X`, the TLS shares). A secret branch planted in
@@ -185,9 +185,17 @@ fn x25519_kyber768_draft00_exchange_is_constant_time() {
 }
 
 /// SecP256r1MLKEM768 (feature `p256`): client key generation (ML-KEM and
-/// the FIPS 186-5 A.2.1 scalar reduction, `d·G`), the server's side and the
-/// client's side with secret randomness, as for X25519MLKEM768. The P-256
-/// points stay public (they are validated with branches, as they may be).
+/// the FIPS 186-5 A.2.1 scalar reduction, `d·G` with its masked table
+/// lookups), the server's side and the client's side with secret
+/// randomness (`x(d·Q)`: digit recoding, masked scans of `1·Q … 16·Q`,
+/// complete additions and doublings, the Fermat inversion), as for
+/// X25519MLKEM768. Our own P-256 (`src/nistp256/`) runs on the path the
+/// crate picks: the MULX/ADCX/ADOX and add/sub kernels at opt-level 3 with
+/// `simd` on a BMI2+ADX (or, under valgrind, AVX2) host, the portable field
+/// code at the portable levels (s, z). A branch on `r_4` that LLVM made of
+/// the reduction's masked selection was reported here (fixed with
+/// `opaque`). The P-256 points stay public (they are validated with
+/// branches, as they may be).
 #[cfg(feature = "p256")]
 #[test]
 fn p256_tls_exchange_is_constant_time() {

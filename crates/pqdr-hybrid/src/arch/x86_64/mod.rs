@@ -1,6 +1,8 @@
 //! Multiplication and squaring modulo p = 2^255 − 19 (RFC 7748 §4.1) on
 //! four 64-bit limbs with `MULX` (BMI2) and the two independent carry
-//! chains of `ADCX` (carry flag) and `ADOX` (overflow flag), ADX.
+//! chains of `ADCX` (carry flag) and `ADOX` (overflow flag), ADX. The
+//! P-256 kernels (Montgomery multiplication, add, sub) are in the
+//! submodule `p256` (feature `p256`).
 //!
 //! Each function computes the full 512-bit product `t` by rows (operand
 //! scanning): a row's low product halves go into the OF chain, its high
@@ -18,6 +20,11 @@
 //! execute here. No branch, no address depends on the limb values.
 
 use core::arch::asm;
+
+#[cfg(feature = "p256")]
+mod p256;
+#[cfg(feature = "p256")]
+pub(crate) use p256::{p256_add, p256_mont_mul, p256_sub};
 
 use super::Bmi2Adx;
 
@@ -134,7 +141,7 @@ macro_rules! row {
 pub(crate) fn fe_mul(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     let _ = token;
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
-    // SAFETY: the token (made only by `arch::bmi2_adx`) proves that MULX
+    // SAFETY: the token (made only by `pqdr_common::simd::Bmi2Adx::detect`) proves that MULX
     // (BMI2), ADCX and ADOX (ADX) execute here; the assembly reads only a[0..4] and b[0..4] (valid shared
     // references), writes only its declared registers and the flags, and
     // touches no stack.

@@ -1,0 +1,282 @@
+//! Arithmetic modulo p = 2^256 − 2^224 + 2^192 + 2^96 − 1, the P-256 field
+//! prime (SP 800-186 §3.2.1.3), on four 64-bit limbs, little-endian, in
+//! Montgomery form (`x·R mod p`, `R = 2^256`) with `u128` products.
+//!
+//! Elements are kept fully reduced, in `[0, p)`. Montgomery multiplication
+//! (operand scanning, the reduction interleaved) uses the special form of
+//! p: `p ≡ −1 (mod 2^64)`, so the per-limb multiplier `m = −t·p⁻¹ mod 2^64`
+//! is the low limb `t_0` itself, and `m·p` is shifts of `m` plus one
+//! product by the top limb `0xffffffff00000001`. No operation branches on
+//! or indexes by limb values; selections are masks.
+
+use pqdr_common::ct::opaque;
+
+use crate::arch::{self, Bmi2Adx};
+
+/// p, little-endian limbs.
+pub(crate) const P: [u64; 4] = [u64::MAX, 0xffff_ffff, 0, 0xffff_ffff_0000_0001];
+
+/// `R² mod p`, the factor that brings an integer into Montgomery form.
+const R2: [u64; 4] = [
+    3,
+    0xffff_fffb_ffff_ffff,
+    0xffff_ffff_ffff_fffe,
+    0x0000_0004_ffff_fffd,
+];
+
+/// A field element in Montgomery form, fully reduced (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fe(pub(crate) [u64; 4]);
+
+impl Fe {
+    pub(crate) const ZERO: Fe = Fe([0; 4]);
+    /// 1 in Montgomery form, `R mod p`.
+    pub(crate) const ONE: Fe = Fe([1, 0xffff_ffff_0000_0000, u64::MAX, 0x0000_0000_ffff_fffe]);
+    /// The curve coefficient b (SP 800-186 §3.2.1.3) in Montgomery form.
+    pub(crate) const B: Fe = Fe([
+        0xd89c_df62_29c4_bddf,
+        0xacf0_05cd_7884_3090,
+        0xe5a2_20ab_f721_2ed6,
+        0xdc30_061d_0487_4834,
+    ]);
+
+    /// Decodes a big-endian coordinate (SEC 1 v2 §2.3.6) into Montgomery
+    /// form; `None` if it is not below p. Public inputs only (the answer is
+    /// a branch).
+    pub(crate) fn from_be_bytes(b: &[u8; 32]) -> Option<Fe> {
+        let mut l = [0u64; 4];
+        for (i, limb) in l.iter_mut().enumerate() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[24 - 8 * i..32 - 8 * i]);
+            *limb = u64::from_be_bytes(w);
+        }
+        let (_, borrow) = sub_limbs(&l, &P);
+        // l < p iff l − p borrows.
+        (borrow == 1).then(|| Fe(mont_mul(&l, &R2)))
+    }
+
+    /// The canonical big-endian encoding (SEC 1 v2 §2.3.5) of the element.
+    pub(crate) fn to_be_bytes(self) -> [u8; 32] {
+        let l = mont_mul(&self.0, &[1, 0, 0, 0]);
+        let mut out = [0u8; 32];
+        for (i, limb) in l.iter().enumerate() {
+            out[24 - 8 * i..32 - 8 * i].copy_from_slice(&limb.to_be_bytes());
+        }
+        out
+    }
+
+    /// `a + b mod p`: the 257-bit sum, then `p` subtracted unless that
+    /// borrows, by a mask.
+    #[inline(always)]
+    pub(crate) fn add(&self, b: &Fe) -> Fe {
+        let mut s = [0u64; 4];
+        let mut c = 0u64;
+        for (i, si) in s.iter_mut().enumerate() {
+            let v = u128::from(self.0[i]) + u128::from(b.0[i]) + u128::from(c);
+            *si = lo(v);
+            c = hi(v);
+        }
+        let (d, borrow) = sub_limbs(&s, &P);
+        // Keep `s` iff s < p: the subtraction borrowed and there was no carry.
+        let keep = opaque((opaque(borrow) & !opaque(c) & 1).wrapping_neg());
+        Fe(select(keep, &s, &d))
+    }
+
+    /// `a − b mod p`: the difference, `p` added back by a mask on a borrow.
+    #[inline(always)]
+    pub(crate) fn sub(&self, b: &Fe) -> Fe {
+        let (d, borrow) = sub_limbs(&self.0, &b.0);
+        let mask = opaque(opaque(borrow).wrapping_neg());
+        let mut r = [0u64; 4];
+        let mut c = 0u64;
+        for (i, ri) in r.iter_mut().enumerate() {
+            let v = u128::from(d[i]) + u128::from(P[i] & mask) + u128::from(c);
+            *ri = lo(v);
+            c = hi(v);
+        }
+        Fe(r)
+    }
+
+    /// `−a mod p`.
+    #[inline(always)]
+    pub(crate) fn neg(&self) -> Fe {
+        Fe::ZERO.sub(self)
+    }
+
+    /// `a` if `mask` is all ones, else `b` (`mask` ∈ {0, all ones}).
+    #[inline(always)]
+    pub(crate) fn select(mask: u64, a: &Fe, b: &Fe) -> Fe {
+        Fe(select(mask, &a.0, &b.0))
+    }
+
+    /// All ones iff the element is 0 (constant time).
+    #[inline(always)]
+    pub(crate) fn is_zero_mask(&self) -> u64 {
+        let or = self.0[0] | self.0[1] | self.0[2] | self.0[3];
+        // (or | −or) has its top bit set iff or ≠ 0.
+        ((or | or.wrapping_neg()) >> 63).wrapping_sub(1)
+    }
+}
+
+/// `a − b` over four limbs and the borrow out (0 or 1).
+#[inline(always)]
+fn sub_limbs(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], u64) {
+    let mut d = [0u64; 4];
+    let mut borrow = 0u64;
+    for (i, di) in d.iter_mut().enumerate() {
+        let (d1, b1) = a[i].overflowing_sub(b[i]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        *di = d2;
+        borrow = u64::from(b1 | b2);
+    }
+    (d, borrow)
+}
+
+/// `a` where `mask` is all ones, `b` where it is 0.
+#[inline(always)]
+fn select(mask: u64, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let mut r = [0u64; 4];
+    for (i, ri) in r.iter_mut().enumerate() {
+        *ri = (a[i] & mask) | (b[i] & !mask);
+    }
+    r
+}
+
+/// Montgomery multiplication `a·b·2^−256 mod p` (the portable twin of the
+/// MULX kernel `arch::p256_mont_mul`): four rounds of `t += a_i·b`, then
+/// `t = (t + m·p) / 2^64` with `m = t_0`; `t` stays below `b + p < 2^257`
+/// between rounds, so it is exact on five limbs (six within a round).
+/// Then `p` is subtracted once unless that borrows. For inputs below p the
+/// result is canonical; for any inputs it is the same integer as the
+/// kernel's (both compute the one `t` and the same final step).
+#[inline(always)]
+pub(crate) fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let mut t = [0u64; 5];
+    for &ai in a {
+        let mut c = 0u64;
+        for j in 0..4 {
+            let v = u128::from(ai) * u128::from(b[j]) + u128::from(t[j]) + u128::from(c);
+            t[j] = lo(v);
+            c = hi(v);
+        }
+        let s4 = u128::from(t[4]) + u128::from(c);
+        let (t4, t5) = (lo(s4), hi(s4));
+        // t + m·p with m = t_0: t_0 + m·(2^64 − 1) = m·2^64, and with
+        // p_1 = 2^32 − 1 limb 1 gains m·2^32; p_2 = 0; p_3·m at limb 3.
+        let m = t[0];
+        let mp3 = u128::from(m) * u128::from(P[3]);
+        let s1 = u128::from(t[1]) + u128::from(m << 32);
+        let s2 = u128::from(t[2]) + u128::from(m >> 32) + (s1 >> 64);
+        let s3 = u128::from(t[3]) + u128::from(lo(mp3)) + (s2 >> 64);
+        let s4 = u128::from(t4) + (mp3 >> 64) + (s3 >> 64);
+        t = [lo(s1), lo(s2), lo(s3), lo(s4), t5 + hi(s4)];
+    }
+    let lo4 = [t[0], t[1], t[2], t[3]];
+    let (d, borrow) = sub_limbs(&lo4, &P);
+    // t < p iff the five-limb subtraction borrows: t_4 < borrow.
+    let keep = opaque((opaque(borrow) & !opaque(t[4]) & 1).wrapping_neg());
+    select(keep, &lo4, &d)
+}
+
+/// The field operations of the group formulas: the portable
+/// [`mont_mul`], [`Fe::add`], [`Fe::sub`] ([`Portable`]) or the x86-64
+/// kernels `arch::p256_mont_mul` (MULX/ADCX/ADOX), `p256_add`, `p256_sub`
+/// ([`Bmi2Adx`]), bit-identical. The point formulas
+/// are generic over it, so each path is one monomorphized loop.
+pub(crate) trait Arith: Copy {
+    /// `a·b` (Montgomery).
+    fn mul(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a + b`.
+    fn add(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a − b`.
+    fn sub(self, a: &Fe, b: &Fe) -> Fe;
+
+    /// `a²` (Montgomery).
+    #[inline(always)]
+    fn square(self, a: &Fe) -> Fe {
+        self.mul(a, a)
+    }
+
+    /// `a^(2^n)`.
+    #[inline(always)]
+    fn square_n(self, a: &Fe, n: u32) -> Fe {
+        let mut r = *a;
+        for _ in 0..n {
+            r = self.square(&r);
+        }
+        r
+    }
+
+    /// `a^(p−2)`, the inverse of `a` (0 for 0), by Fermat's little theorem
+    /// with a fixed chain independent of `a`: p − 2 is, from the top, 32
+    /// ones, 31 zeros and a one, 96 zeros, 94 ones, a zero and a one.
+    fn invert(self, a: &Fe) -> Fe {
+        let x2 = self.mul(&self.square(a), a); // 2^2 − 1
+        let x3 = self.mul(&self.square(&x2), a); // 2^3 − 1
+        let x6 = self.mul(&self.square_n(&x3, 3), &x3);
+        let x12 = self.mul(&self.square_n(&x6, 6), &x6);
+        let x15 = self.mul(&self.square_n(&x12, 3), &x3);
+        let x30 = self.mul(&self.square_n(&x15, 15), &x15);
+        let x32 = self.mul(&self.square_n(&x30, 2), &x2);
+        let t = self.mul(&self.square_n(&x32, 32), a); // 32 ones, 31 zeros, 1
+        let t = self.square_n(&t, 96);
+        let t = self.mul(&self.square_n(&t, 32), &x32);
+        let t = self.mul(&self.square_n(&t, 32), &x32);
+        let t = self.mul(&self.square_n(&t, 30), &x30); // 94 ones
+        self.mul(&self.square_n(&t, 2), a) // then 0, 1
+    }
+}
+
+/// The portable arithmetic (`u128` products), on every target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl Arith for Portable {
+    #[inline(always)]
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(mont_mul(&a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        a.add(b)
+    }
+
+    #[inline(always)]
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        a.sub(b)
+    }
+}
+
+impl Arith for Bmi2Adx {
+    #[inline(always)]
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::p256_mont_mul(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::p256_add(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::p256_sub(self, &a.0, &b.0))
+    }
+}
+
+/// The low 64 bits of a 128-bit value.
+#[inline(always)]
+#[allow(clippy::cast_possible_truncation, reason = "the low limb, by design")]
+fn lo(x: u128) -> u64 {
+    x as u64
+}
+
+/// The high 64 bits of a 128-bit value.
+#[inline(always)]
+#[allow(clippy::cast_possible_truncation, reason = "x >> 64 fits")]
+fn hi(x: u128) -> u64 {
+    (x >> 64) as u64
+}

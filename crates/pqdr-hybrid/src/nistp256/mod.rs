@@ -1,0 +1,286 @@
+//! The P-256 group (SP 800-186 §3.2.1.3, SEC 2 v2 §2.4.2: short Weierstrass
+//! `y² = x³ − 3x + b` over GF(p), prime order n) for ECDH: projective
+//! coordinates `(X : Y : Z)`, `x = X/Z`, `y = Y/Z`, with the complete
+//! formulas of Renes–Costello–Batina 2016 ("Complete addition formulas for
+//! prime order elliptic curves", Algorithms 4, 5 and 6 for a = −3), so no
+//! input, the identity `(0 : 1 : 0)` and doubling included, needs a case
+//! split. The field is [`field`] (Montgomery form; portable or MULX).
+//!
+//! - [`mul`]: variable-base `d·Q` with signed radix-32 digits (w = 5) and a
+//!   table of `1·Q … 16·Q` read by a full masked scan;
+//! - `base::mul_base`: fixed-base `d·G` with a precomputed table of
+//!   multiples of G (`tools/gen_p256_table.py`).
+//!
+//! Constant time: the digits are computed without branches, every table
+//! lookup reads every entry and keeps one by masks, negation is a masked
+//! select; only public values (the peer's point, the result's verdicts)
+//! take branches.
+
+mod base;
+pub(crate) mod field;
+#[cfg(test)]
+mod tests;
+
+use pqdr_common::ct::opaque;
+use zeroize::Zeroize;
+
+pub(crate) use base::mul_base;
+use field::{Arith, Fe};
+
+/// A point in projective coordinates (the identity is `(0 : 1 : 0)`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Point {
+    pub(crate) x: Fe,
+    pub(crate) y: Fe,
+    pub(crate) z: Fe,
+}
+
+/// An affine point `(x, y)` (never the identity), Montgomery form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Affine {
+    pub(crate) x: Fe,
+    pub(crate) y: Fe,
+}
+
+impl Point {
+    /// The identity `(0 : 1 : 0)`.
+    pub(crate) const IDENTITY: Point = Point {
+        x: Fe::ZERO,
+        y: Fe::ONE,
+        z: Fe::ZERO,
+    };
+
+    /// The affine point as a projective one (`Z = 1`).
+    pub(crate) fn from_affine(p: &Affine) -> Point {
+        Point {
+            x: p.x,
+            y: p.y,
+            z: Fe::ONE,
+        }
+    }
+
+    /// `a` if `mask` is all ones, else `b`.
+    #[inline(always)]
+    fn select(mask: u64, a: &Point, b: &Point) -> Point {
+        Point {
+            x: Fe::select(mask, &a.x, &b.x),
+            y: Fe::select(mask, &a.y, &b.y),
+            z: Fe::select(mask, &a.z, &b.z),
+        }
+    }
+
+    /// The affine x- and y-coordinates, `None` for the identity (`Z = 0`).
+    /// The verdict is computed in constant time and returned as a mask
+    /// (all ones iff the identity); the caller makes it public.
+    pub(crate) fn to_affine<A: Arith>(self, ar: A) -> (Affine, u64) {
+        let zi = ar.invert(&self.z);
+        let a = Affine {
+            x: ar.mul(&self.x, &zi),
+            y: ar.mul(&self.y, &zi),
+        };
+        (a, self.z.is_zero_mask())
+    }
+
+    /// Wipes the coordinates.
+    pub(crate) fn wipe(&mut self) {
+        for f in [&mut self.x, &mut self.y, &mut self.z] {
+            f.0.zeroize();
+        }
+    }
+}
+
+/// `p + q`, RCB 2016 Algorithm 4 (complete, a = −3), step for step.
+#[inline(always)]
+pub(crate) fn add<A: Arith>(ar: A, p: &Point, q: &Point) -> Point {
+    let (x1, y1, z1, x2, y2, z2) = (&p.x, &p.y, &p.z, &q.x, &q.y, &q.z);
+    let t0 = ar.mul(x1, x2);
+    let t1 = ar.mul(y1, y2);
+    let t2 = ar.mul(z1, z2);
+    let t3 = ar.mul(&ar.add(x1, y1), &ar.add(x2, y2));
+    let t4 = ar.add(&t0, &t1);
+    let t3 = ar.sub(&t3, &t4);
+    let t4 = ar.mul(&ar.add(y1, z1), &ar.add(y2, z2));
+    let x3 = ar.add(&t1, &t2);
+    let t4 = ar.sub(&t4, &x3);
+    let x3 = ar.mul(&ar.add(x1, z1), &ar.add(x2, z2));
+    let y3 = ar.add(&t0, &t2);
+    let y3 = ar.sub(&x3, &y3);
+    finish(ar, t0, t1, t2, t3, t4, y3)
+}
+
+/// `p + q` for an affine `q` (`Z2 = 1`), RCB 2016 Algorithm 5 (a = −3).
+/// Complete for every `p`; `q` cannot be the identity (callers that need
+/// that select `p` afterwards).
+#[inline(always)]
+pub(crate) fn add_affine<A: Arith>(ar: A, p: &Point, q: &Affine) -> Point {
+    let (x1, y1, z1, x2, y2) = (&p.x, &p.y, &p.z, &q.x, &q.y);
+    let t0 = ar.mul(x1, x2);
+    let t1 = ar.mul(y1, y2);
+    let t3 = ar.mul(&ar.add(x2, y2), &ar.add(x1, y1));
+    let t4 = ar.add(&t0, &t1);
+    let t3 = ar.sub(&t3, &t4);
+    let t4 = ar.add(&ar.mul(y2, z1), y1);
+    let y3 = ar.add(&ar.mul(x2, z1), x1);
+    finish(ar, t0, t1, *z1, t3, t4, y3)
+}
+
+/// The common tail of Algorithms 4 and 5 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
+/// which is `Z1` in Algorithm 5, and `y3` the `(X1 + Z1)(X2 + Z2) − t0 −
+/// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5).
+#[inline(always)]
+fn finish<A: Arith>(ar: A, t0: Fe, t1: Fe, t2: Fe, t3: Fe, t4: Fe, y3: Fe) -> Point {
+    let z3 = ar.mul(&Fe::B, &t2);
+    let x3 = ar.sub(&y3, &z3);
+    let z3 = ar.add(&x3, &x3);
+    let x3 = ar.add(&x3, &z3);
+    let z3 = ar.sub(&t1, &x3);
+    let x3 = ar.add(&t1, &x3);
+    let y3 = ar.mul(&Fe::B, &y3);
+    let t1 = ar.add(&t2, &t2);
+    let t2 = ar.add(&t1, &t2);
+    let y3 = ar.sub(&y3, &t2);
+    let y3 = ar.sub(&y3, &t0);
+    let t1 = ar.add(&y3, &y3);
+    let y3 = ar.add(&t1, &y3);
+    let t1 = ar.add(&t0, &t0);
+    let t0 = ar.add(&t1, &t0);
+    let t0 = ar.sub(&t0, &t2);
+    let t1 = ar.mul(&t4, &y3);
+    let t2 = ar.mul(&t0, &y3);
+    let y3 = ar.mul(&x3, &z3);
+    let y3 = ar.add(&y3, &t2);
+    let x3 = ar.mul(&t3, &x3);
+    let x3 = ar.sub(&x3, &t1);
+    let z3 = ar.mul(&t4, &z3);
+    let t1 = ar.mul(&t3, &t0);
+    let z3 = ar.add(&z3, &t1);
+    Point {
+        x: x3,
+        y: y3,
+        z: z3,
+    }
+}
+
+/// `2·p`, RCB 2016 Algorithm 6 (complete, a = −3), step for step.
+#[inline(always)]
+pub(crate) fn double<A: Arith>(ar: A, p: &Point) -> Point {
+    let (x, y, z) = (&p.x, &p.y, &p.z);
+    let t0 = ar.square(x);
+    let t1 = ar.square(y);
+    let t2 = ar.square(z);
+    let t3 = ar.mul(x, y);
+    let t3 = ar.add(&t3, &t3);
+    let z3 = ar.mul(x, z);
+    let z3 = ar.add(&z3, &z3);
+    let y3 = ar.mul(&Fe::B, &t2);
+    let y3 = ar.sub(&y3, &z3);
+    let x3 = ar.add(&y3, &y3);
+    let y3 = ar.add(&x3, &y3);
+    let x3 = ar.sub(&t1, &y3);
+    let y3 = ar.add(&t1, &y3);
+    let y3 = ar.mul(&x3, &y3);
+    let x3 = ar.mul(&x3, &t3);
+    let t3 = ar.add(&t2, &t2);
+    let t2 = ar.add(&t2, &t3);
+    let z3 = ar.mul(&Fe::B, &z3);
+    let z3 = ar.sub(&z3, &t2);
+    let z3 = ar.sub(&z3, &t0);
+    let t3 = ar.add(&z3, &z3);
+    let z3 = ar.add(&z3, &t3);
+    let t3 = ar.add(&t0, &t0);
+    let t0 = ar.add(&t3, &t0);
+    let t0 = ar.sub(&t0, &t2);
+    let t0 = ar.mul(&t0, &z3);
+    let y3 = ar.add(&y3, &t0);
+    let t0 = ar.mul(y, z);
+    let t0 = ar.add(&t0, &t0);
+    let z3 = ar.mul(&t0, &z3);
+    let x3 = ar.sub(&x3, &z3);
+    let z3 = ar.mul(&t0, &t1);
+    let z3 = ar.add(&z3, &z3);
+    let z3 = ar.add(&z3, &z3);
+    Point {
+        x: x3,
+        y: y3,
+        z: z3,
+    }
+}
+
+/// The scalar `d < 2^256` (little-endian limbs) in 52 signed radix-32
+/// digits `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i`: 5-bit windows, each above
+/// 16 carried into the next (`e − 32`, carry 1), without branches. The top
+/// window holds bit 255 alone, so it ends at most 2 and carries nothing.
+fn digits_w5(d: &[u64; 4]) -> [i8; 52] {
+    let mut e = [0i8; 52];
+    let mut carry = 0u64;
+    for (i, ei) in e.iter_mut().enumerate() {
+        let bit = 5 * i;
+        let (limb, off) = (bit >> 6, bit & 63);
+        let mut w = d[limb] >> off;
+        if off > 59 && limb < 3 {
+            // Public: the window position, not the scalar, decides this.
+            w |= d[limb + 1] << (64 - off);
+        }
+        let w = (w & 31) + carry;
+        carry = (w + 15) >> 5;
+        let v = w.wrapping_sub(carry << 5);
+        *ei = i8::from_ne_bytes([v.to_ne_bytes()[0]]);
+    }
+    e
+}
+
+/// `|e|` and the sign mask (all ones iff `e < 0`) of a digit, without
+/// branches.
+#[inline(always)]
+fn abs_sign(e: i8) -> (u64, u64) {
+    let sign = e >> 7; // −1 iff e < 0
+    let abs = u64::from(u8::from_ne_bytes(
+        (e ^ sign).wrapping_sub(sign).to_ne_bytes(),
+    ));
+    let neg = u64::from(u8::from_ne_bytes(sign.to_ne_bytes()) & 1).wrapping_neg();
+    (abs, opaque(neg))
+}
+
+/// All ones iff `a == b` (`a, b < 2^63`): `(a ^ b) − 1` borrows only from 0.
+#[inline(always)]
+pub(crate) fn eq_mask(a: u64, b: u64) -> u64 {
+    opaque(((a ^ b).wrapping_sub(1) >> 63).wrapping_neg())
+}
+
+/// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q`: every entry read
+/// and masked in, the identity if `e = 0`, `Y` negated by a mask if `e < 0`.
+fn select_w5(table: &[Point; 16], e: i8) -> Point {
+    let (abs, neg) = abs_sign(e);
+    let mut r = Point::IDENTITY;
+    for (m, entry) in (1u64..).zip(table) {
+        r = Point::select(eq_mask(abs, m), entry, &r);
+    }
+    let ny = r.y.neg();
+    r.y = Fe::select(neg, &ny, &r.y);
+    r
+}
+
+/// `d·Q` (SEC 1 v2 §3.3.1's ECDH primitive needs its x-coordinate): the
+/// fixed-window method, w = 5, over the digits of [`digits_w5`]: 255
+/// doublings and 51 additions of a scanned table entry, the same sequence
+/// for every `d`. `Q` is public; `d` secret. The working values are wiped.
+pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4]) -> Point {
+    let mut table = [Point::IDENTITY; 16];
+    table[0] = Point::from_affine(q);
+    table[1] = double(ar, &table[0]);
+    for k in 2..16 {
+        table[k] = add(ar, &table[k - 1], &table[0]);
+    }
+    let mut e = digits_w5(d);
+    let mut r = select_w5(&table, e[51]);
+    for &ei in e[..51].iter().rev() {
+        for _ in 0..5 {
+            r = double(ar, &r);
+        }
+        let mut t = select_w5(&table, ei);
+        r = add(ar, &r, &t);
+        t.wipe();
+    }
+    e.zeroize();
+    r
+}
