@@ -87,6 +87,10 @@ PQDR_FORCE_PORTABLE=1 cargo test --workspace --release --lib --test kat --test a
 cargo clippy -p pqdr-mlkem --no-default-features --features ml_kem_512,ml_kem_768,ml_kem_1024 \
   --all-targets -- -D warnings
 
+step "fixed-base tables of pqdr-hybrid regenerate from plain Python integers (X25519 / edwards25519, P-256)"
+python3 crates/pqdr-hybrid/tools/gen_base_table.py --check
+python3 crates/pqdr-hybrid/tools/gen_p256_table.py --check
+
 step "ratchet vectors (independent Python reference: PyPI blake3 + cryptography)"
 python3 -m pip install --quiet --disable-pip-version-check blake3==1.0.11 cryptography==48.0.0
 python3 scripts/ratchet_vectors.py crates/pqdr-ratchet/vectors/v2.json
