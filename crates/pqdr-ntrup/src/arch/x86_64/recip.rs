@@ -8,7 +8,10 @@
 //! (`rows_fg`, `rows_vr`) differ from the portable ones in where they
 //! store: each new g register one position down and each new v register
 //! one position up, which is the step's division of g by x (and
-//! multiplication of v by x) without the portable code's `memcpy`.
+//! multiplication of v by x) without the portable code's `memcpy`; and
+//! (`extend: true`) a last partial block runs as a whole register when it
+//! fits in the arrays, on lanes that cannot change the result (dead f and g
+//! coefficients, zeros of v and r), where the portable code runs lanes.
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256,
@@ -155,7 +158,7 @@ fn r3_recip_avx2<const P: usize>(
             let rfg = |f: &mut [i8], g: &mut [i8], nb| rows_fg::<i8, L3>(f, g, nb, st);
             let rvr = |v: &mut [i8], r: &mut [i8], nb| rows_vr::<i8, L3>(v, r, nb, st);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
     );
     let sign = f[0];
     for (i, o) in out.iter_mut().enumerate() {
@@ -194,7 +197,7 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
             let rfg = |f: &mut [i16], g: &mut [i16], nb| rows_fg::<i16, LQ>(f, g, nb, st);
             let rvr = |v: &mut [i16], r: &mut [i16], nb| rows_vr::<i16, LQ>(v, r, nb, st);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
     );
     let scale = Fq::<Q>::recip(freeze(f[0]));
     for (i, o) in f.iter_mut().enumerate() {
