@@ -140,6 +140,32 @@ macro_rules! ntrup_set {
                     ],
                 },
             ));
+            // The opt-in prepared key (transforms of f, 1/g, h kept: 20 KB
+            // more; `DecapsulationKey::prepare`), against the same peers.
+            let pdk = dk.prepare();
+            check(
+                "pqdr prepared",
+                pdk.decapsulate(&ct).as_bytes() == dk.decapsulate(&ct).as_bytes(),
+            );
+            out.push(race(
+                cfg,
+                Op {
+                    name: "decaps prepared",
+                    multiple: 1,
+                    slow: false,
+                    contestants: vec![
+                        entry("pqdr", |_| {
+                            black_box(pdk.decapsulate(black_box(&ct)));
+                        }),
+                        entry("PQClean AVX2", |_| {
+                            black_box(pq::decapsulate(black_box(&pq_ct), &pq_sk));
+                        }),
+                        entry("sntrup 0.4 crate", |_| {
+                            black_box(sc_dk.decapsulate(black_box(&sc_ct)));
+                        }),
+                    ],
+                },
+            ));
             out
         }
     };

@@ -13,11 +13,18 @@ fn run<S: ParameterSet>(op: &str, n: usize) {
     let mut rng = StdRng::seed_from_u64(1);
     let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
     let (ct, _) = ek.encapsulate(&mut rng);
+    let pdk = (op == "decaps-prepared").then(|| dk.prepare());
     for _ in 0..n {
         match op {
             "keygen" => drop(black_box(DecapsulationKey::<S>::generate(&mut rng))),
             "encaps" => drop(black_box(ek.encapsulate(&mut rng))),
             "decaps" => drop(black_box(dk.decapsulate(&ct))),
+            // With the transforms kept (`DecapsulationKey::prepare`, made once above).
+            "decaps-prepared" => {
+                if let Some(pdk) = &pdk {
+                    drop(black_box(pdk.decapsulate(&ct)));
+                }
+            }
             "none" => {}
             #[cfg(feature = "self-test")]
             "selftest" => {
@@ -26,7 +33,7 @@ fn run<S: ParameterSet>(op: &str, n: usize) {
                     black_box(pqdr_ntrup::self_test::self_test::<S>);
                 assert_eq!(run(), Ok(()));
             }
-            _ => panic!("op: keygen | encaps | decaps | none"),
+            _ => panic!("op: keygen | encaps | decaps | decaps-prepared | none"),
         }
     }
 }

@@ -54,20 +54,32 @@ impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
 /// Each step computes the constant terms with `terms`, the swap decision and
 /// `delta`, then runs the ring's per-step statements, which define `swap`
 /// (the conditional swap of two coefficients), `lane` (one coefficient: swap
-/// `(f, g)`, return the eliminated `g`) and `block` (the same on one block of
-/// `L` lanes). Every array is updated in place: the elimination works
-/// position by position on whole blocks, and the division of g by x (the
-/// multiplication of v by x) is one memory move of the live part, so no
-/// second copy of g or v is kept.
+/// `(f, g)`, return the eliminated `g`), `rows_fg` and `rows_vr` (the whole
+/// blocks of `L` lanes of one step, contracts below). Every array is updated
+/// in place, position by position: no second copy of g or v is kept.
+///
+/// `rows_fg(f, g, nb)`: for the `nb` blocks at positions `1..1 + nb L`,
+/// swap `(f[i], g[i])` and eliminate, storing the new `g[i]` at `i - 1` (g
+/// divided by x); the lanes above follow one by one. `rows_vr(v, r, nb)`,
+/// called after the lanes above `1 + nb L` are done: for `i` in
+/// `1..1 + nb L`, the old `v[i - 1]` and `r[i]` swap and eliminate, and the
+/// new v goes to `v[i]` (v multiplied by x). The portable passes
+/// (`rows_fg_moved`, `rows_vr_moved`) work in place and move the block
+/// part once; the AVX2 passes store each register one position over.
+/// `extend` (the AVX2 passes): a last partial block runs as a whole one
+/// when it fits in the arrays, on lanes that do not change the result (see
+/// the comments in the loop); the portable code does those lanes one by one.
 /// Evaluates to the final `(f, v, delta)`.
 macro_rules! divsteps {
     (
         $P:expr, $L:expr, $state:expr, terms: $terms:expr,
         per_step($f0:ident, $g0:ident, $swap:ident) { $($body:tt)* }
-        swap: $swp:ident, lane: $lane:ident, block: $blk:ident, barrier: $bar:expr $(,)?
+        swap: $swp:ident, lane: $lane:ident, rows_fg: $rfg:ident, rows_vr: $rvr:ident,
+        extend: $ext:expr $(,)?
     ) => {{
         let State { f, g, r, v, mut fp } = $state;
         let mut delta: i32 = 1;
+        const { assert!($L.is_power_of_two()) };
 
         for k in 0..2 * $P - 1 {
             // Coefficients of f and g that still matter (f[p] included when n = p + 1),
@@ -82,25 +94,30 @@ macro_rules! divsteps {
             delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
             $($body)*
 
-            // f, g: swap, eliminate (in place), then divide g by x (one move down).
+            // f, g: swap, eliminate, divide g by x: the blocks, then the
+            // lanes above them (each reads g[i] before g[i] is stored over).
             f[0] = $swp(f[0], g[0]).0;
+            // Whole blocks (L a power of two: a shift, no division). With
+            // `extend`, a last partial block runs as a whole one when it fits
+            // in the arrays: its lanes at m and above are dead (no later step
+            // reads f or g there; m never grows).
+            let mut nb = (m - 1) >> const { $L.trailing_zeros() };
+            if $ext && m - 1 > nb * $L && (nb + 1) * $L < $P {
+                nb += 1;
+            }
+            $rfg(&mut *f, &mut *g, nb);
             {
-                let (fb, ft) = f[1..m].as_chunks_mut::<{ $L }>();
-                let (gb, gt) = g[1..m].as_chunks_mut::<{ $L }>();
-                for (fc, gc) in fb.iter_mut().zip(gb.iter_mut()) {
-                    *gc = $blk(fc, gc);
-                    // With `barrier`: keeps the loop vectoriser off this loop
-                    // (for 8-lane blocks it would interleave the lanes of 4
-                    // blocks, three times slower than the blocks as vectors).
-                    if $bar {
-                        core::hint::black_box(&*gc);
-                    }
-                }
-                for (fi, gi) in ft.iter_mut().zip(gt.iter_mut()) {
+                // The lanes above the blocks through a copy, so the loop
+                // has no overlapping slices (and vectorises).
+                let lo = (1 + nb * $L).min(m);
+                let t = m - lo;
+                let mut tmp = [0; $L];
+                tmp[..t].copy_from_slice(&g[lo..m]);
+                for (fi, gi) in f[lo..m].iter_mut().zip(tmp[..t].iter_mut()) {
                     *gi = $lane(fi, *gi);
                 }
+                g[lo - 1..m - 1].copy_from_slice(&tmp[..t]);
             }
-            g.copy_within(1..m, 0);
             if n == $P + 1 {
                 // f[p] against g[p] = 0.
                 g[$P - 1] = $lane(&mut fp, 0);
@@ -108,23 +125,30 @@ macro_rules! divsteps {
                 g[n - 1] = 0;
             }
 
-            // v, r: v <- x v (one move up), swap with r, eliminate in r (in place).
-            v.copy_within(..mv - 1, 1);
-            v[0] = 0;
-            r[0] = $lane(&mut v[0], r[0]);
+            // v, r: v <- x v, swap with r, eliminate in r: the lanes above
+            // the blocks first (the old v[lo - 1] is read before the top
+            // block is stored over it), then the blocks, then v[0] = 0.
+            // With `extend`, a last partial block runs as a whole one when it
+            // fits: v and r are zero at mv and above (degree < k before step
+            // k), and a step keeps zeros zero.
+            let mut nbv = (mv - 1) >> const { $L.trailing_zeros() };
+            if $ext && mv - 1 > nbv * $L && (nbv + 1) * $L < $P {
+                nbv += 1;
+            }
             {
-                let (vb, vt) = v[1..mv].as_chunks_mut::<{ $L }>();
-                let (rb, rt) = r[1..mv].as_chunks_mut::<{ $L }>();
-                for (vc, rc) in vb.iter_mut().zip(rb.iter_mut()) {
-                    *rc = $blk(vc, rc);
-                    if $bar {
-                        core::hint::black_box(&*rc);
-                    }
-                }
-                for (vi, ri) in vt.iter_mut().zip(rt.iter_mut()) {
+                let lo = (1 + nbv * $L).min(mv);
+                let t = mv - lo;
+                let mut tmp = [0; $L];
+                tmp[..t].copy_from_slice(&v[lo - 1..mv - 1]);
+                for (vi, ri) in tmp[..t].iter_mut().zip(r[lo..mv].iter_mut()) {
                     *ri = $lane(vi, *ri);
                 }
+                v[lo..mv].copy_from_slice(&tmp[..t]);
             }
+            $rvr(&mut *v, &mut *r, nbv);
+            let mut v0 = 0;
+            r[0] = $lane(&mut v0, r[0]);
+            v[0] = v0;
         }
         (f, v, delta)
     }};
@@ -151,4 +175,53 @@ pub(crate) fn r3_lane(f: &mut i8, g: i8, sm: i8, nz: i8, neg: i8) -> i8 {
     let (a, b) = ct::cswap_i8(*f, g, sm);
     *f = a;
     f3_freeze_small(b.wrapping_add(((a & nz) ^ neg).wrapping_sub(neg)))
+}
+
+/// The portable `rows_fg` of `divsteps!`: the `nb` blocks of `L` lanes at
+/// `1..1 + nb L` in place with `blk` (swap `(f, g)`, return the eliminated
+/// g), then one move of that part of g down by one. With `barrier`, each
+/// block's result goes through `black_box`, which keeps the loop vectoriser
+/// off the loop (for 8-lane i16 blocks it would interleave the lanes of 4
+/// blocks, three times slower than the blocks as vectors).
+#[inline(always)]
+pub(crate) fn rows_fg_moved<T: Copy, const L: usize>(
+    f: &mut [T],
+    g: &mut [T],
+    nb: usize,
+    mut blk: impl FnMut(&mut [T; L], &[T; L]) -> [T; L],
+    barrier: bool,
+) {
+    let end = 1 + nb * L;
+    let (fb, _) = f[1..end].as_chunks_mut::<L>();
+    let (gb, _) = g[1..end].as_chunks_mut::<L>();
+    for (fc, gc) in fb.iter_mut().zip(gb.iter_mut()) {
+        *gc = blk(fc, gc);
+        if barrier {
+            core::hint::black_box(&*gc);
+        }
+    }
+    g.copy_within(1..end, 0);
+}
+
+/// The portable `rows_vr` of `divsteps!`: one move of `v[..nb L]` up by
+/// one, then the `nb` blocks at `1..1 + nb L` in place with `blk` (swap
+/// `(v, r)`, return the eliminated r); `barrier` as in `rows_fg_moved`.
+#[inline(always)]
+pub(crate) fn rows_vr_moved<T: Copy, const L: usize>(
+    v: &mut [T],
+    r: &mut [T],
+    nb: usize,
+    mut blk: impl FnMut(&mut [T; L], &[T; L]) -> [T; L],
+    barrier: bool,
+) {
+    let end = 1 + nb * L;
+    v.copy_within(..end - 1, 1);
+    let (vb, _) = v[1..end].as_chunks_mut::<L>();
+    let (rb, _) = r[1..end].as_chunks_mut::<L>();
+    for (vc, rc) in vb.iter_mut().zip(rb.iter_mut()) {
+        *rc = blk(vc, rc);
+        if barrier {
+            core::hint::black_box(&*rc);
+        }
+    }
 }

@@ -10,6 +10,7 @@
 //! a ciphertext that does not re-encrypt to itself, `Hash0(Hash3(rho) ‖ ct)`
 //! (implicit rejection).
 
+use crate::arch::{self, Avx2};
 use crate::arith::MAX_P;
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{
@@ -17,7 +18,10 @@ use crate::encode::{
     small_encode,
 };
 use crate::sample::{short_random, small_random, small_random_batched};
-use crate::sntrup_core::{decrypt_f, decrypt_v, encrypt, is_short, public_key, recip3};
+use crate::sntrup_core::{
+    Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
+    public_key, recip3,
+};
 use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha512};
@@ -214,7 +218,7 @@ pub(crate) fn encap_with<const P: usize, const Q: i16>(
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    let h3 = hide::<P, Q>(ct, r, pk, cache);
+    let h3 = hide::<P, Q>(ct, r, pk, cache, None);
     // HashSession(1, r_enc, c) = Hash1(Hash3(r_enc) ‖ c)
     hash_prefix(1, h3.as_ref(), ct, ss);
 }
@@ -235,16 +239,18 @@ pub(crate) fn decode_short<const P: usize, const W: usize>(
 
 /// `Hide` (NTRU Prime spec §2.3.7 `Encap`, the ciphertext): `r_enc = Small_encode(r)`,
 /// `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`; returns `Hash3(r_enc)`,
-/// all that `HashConfirm` and `HashSession` need of `r_enc`.
+/// all that `HashConfirm` and `HashSession` need of `r_enc`. With `hats`
+/// (a prepared key's, see [`decap_prepared`]) the product uses h's transforms.
 fn hide<const P: usize, const Q: i16>(
     ct: &mut [u8],
     r: &mut [i8; P],
     pk: &[u8],
     cache: &[u8],
+    hats: Option<(Avx2, &Hats)>,
 ) -> Zeroizing<[u8; HASH_BYTES]> {
     let h3 = hash3_small::<P>(r);
     let rounded = ct.len() - HASH_BYTES;
-    zencrypt::<P, Q>(&mut ct[..rounded], r, pk);
+    zencrypt::<P, Q>(&mut ct[..rounded], r, pk, hats);
     // HashConfirm(r_enc, cache) = Hash2(Hash3(r_enc) ‖ cache)
     let mut confirm = [0u8; HASH_BYTES];
     hash_prefix(2, h3.as_ref(), cache, &mut confirm);
@@ -266,11 +272,20 @@ fn hash3_small<const P: usize>(r: &[i8; P]) -> Zeroizing<[u8; HASH_BYTES]> {
 /// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1):
 /// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`.
 #[inline(never)]
-fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &mut [i8; P], pk: &[u8]) {
+fn zencrypt<const P: usize, const Q: i16>(
+    out: &mut [u8],
+    r: &mut [i8; P],
+    pk: &[u8],
+    hats: Option<(Avx2, &Hats)>,
+) {
     let mut c = [0i16; P];
     let mut c = Wipe::new(&mut c);
-    rq_decode::<P, Q>(&mut c, pk);
-    encrypt::<P, Q>(&mut c, r);
+    if let Some((token, hats)) = hats {
+        encrypt_hat::<P, Q>(token, &mut c, r, hats);
+    } else {
+        rq_decode::<P, Q>(&mut c, pk);
+        encrypt::<P, Q>(&mut c, r);
+    }
     rounded_encode::<P, Q>(out, &mut c);
 }
 
@@ -278,11 +293,21 @@ fn zencrypt<const P: usize, const Q: i16>(out: &mut [u8], r: &mut [i8; P], pk: &
 /// 1/g from the secret key (one after the other, in one buffer),
 /// `Rounded_decode(ct)`, `Decrypt`.
 #[inline(never)]
-fn zdecrypt<const P: usize, const Q: i16, const W: usize>(r: &mut [i8; P], ct: &[u8], sk: &[u8]) {
+fn zdecrypt<const P: usize, const Q: i16, const W: usize>(
+    r: &mut [i8; P],
+    ct: &[u8],
+    sk: &[u8],
+    hats: Option<(Avx2, &Hats)>,
+) {
     let sb = small_bytes(P);
     let mut c = [0i16; P];
     let mut c = Wipe::new(&mut c);
     rounded_decode::<P, Q>(&mut c, ct);
+    if let Some((token, hats)) = hats {
+        decrypt_f_hat::<P, Q>(token, &mut c, hats);
+        decrypt_v_hat::<P, W>(token, r, &c, hats);
+        return;
+    }
     let mut small = [0i8; P];
     let mut small = Wipe::new(&mut small);
     small_decode(&mut small, &sk[..sb]);
@@ -300,10 +325,11 @@ fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
     pk: &[u8],
     cache: &[u8],
     ct: &[u8],
+    hats: Option<(Avx2, &Hats)>,
 ) -> (ct::Choice, Zeroizing<[u8; HASH_BYTES]>) {
     let mut cnew = [0u8; CT];
     let mut cnew = Wipe::new(&mut cnew);
-    let h3 = hide::<P, Q>(&mut cnew[..], r, pk, cache);
+    let h3 = hide::<P, Q>(&mut cnew[..], r, pk, cache, hats);
     // A branch-free OR of the byte differences, tested once (subtle's
     // slice `ct_eq` passes every byte through a barrier: 10 instructions a byte).
     (ct::bytes_eq(ct, &cnew[..]), h3)
@@ -319,6 +345,46 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usiz
     sk: &[u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
+    decap_with::<P, Q, W, CT>(ct, sk, ss, None);
+}
+
+/// The transforms of a prepared decapsulation key (`PreparedDecapsulationKey`):
+/// f, 1/g and h of `sk` into `hats` (`sntrup_core::Hats`). Returns false,
+/// leaving `hats` unused, without AVX2 or for p > 1024 (public facts).
+pub(crate) fn prepare<const P: usize, const Q: i16>(sk: &[u8], hats: &mut Hats) -> bool {
+    let Some(token) = arch::avx2().filter(|_| arch::ntt_fits(P)) else {
+        return false;
+    };
+    let sb = small_bytes(P);
+    let (mut f, mut v, mut h) = ([0i8; P], [0i8; P], [0i16; P]);
+    let (mut f, mut v, mut h) = (Wipe::new(&mut f), Wipe::new(&mut v), Wipe::new(&mut h));
+    small_decode(&mut f, &sk[..sb]);
+    small_decode(&mut v, &sk[sb..2 * sb]);
+    rq_decode::<P, Q>(&mut h, &sk[2 * sb..2 * sb + rq_bytes(P, Q)]);
+    crate::sntrup_core::prepare::<P>(token, hats, &f, &v, &h);
+    true
+}
+
+/// [`decap`] with the transforms [`prepare`] made from the same `sk`: the
+/// same shared secret, without the forward transforms of f, 1/g and h and
+/// the `Decode` of pk. Falls back to [`decap`] without AVX2 or for p > 1024.
+pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const CT: usize>(
+    ct: &[u8; CT],
+    sk: &[u8],
+    hats: &Hats,
+    ss: &mut [u8; HASH_BYTES],
+) {
+    let token = arch::avx2().filter(|_| arch::ntt_fits(P));
+    decap_with::<P, Q, W, CT>(ct, sk, ss, token.map(|t| (t, hats)));
+}
+
+/// [`decap`], the product factors' transforms taken from `hats` when given.
+fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
+    ct: &[u8; CT],
+    sk: &[u8],
+    ss: &mut [u8; HASH_BYTES],
+    hats: Option<(Avx2, &Hats)>,
+) {
     let sb = small_bytes(P);
     let pk_len = const { rq_bytes(P, Q) };
     let pk = &sk[2 * sb..2 * sb + pk_len];
@@ -327,8 +393,8 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usiz
 
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
-    zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk);
-    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, pk, cache, ct);
+    zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk, hats);
+    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, pk, cache, ct, hats);
     let h3_rho = hash3(rho);
     ct::cmov_bytes(h3.as_mut(), h3_rho.as_ref(), !same);
     let b = u8::conditional_select(&0, &1, same);

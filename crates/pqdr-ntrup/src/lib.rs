@@ -76,7 +76,10 @@ pub use params::Sntrup1013;
 pub use params::Sntrup1277;
 pub use params::{ByteArray, ParameterSet};
 pub use rand_core;
-pub use types::{Ciphertext, DecapsulationKey, EncapsulationKey, SHARED_SECRET_SIZE, SharedSecret};
+pub use types::{
+    Ciphertext, DecapsulationKey, EncapsulationKey, PreparedDecapsulationKey, SHARED_SECRET_SIZE,
+    SharedSecret,
+};
 /// The RustCrypto `pkcs8` and `spki` crates (feature `pkcs8`), for their
 /// `DecodePrivateKey` / `EncodePrivateKey` / `DecodePublicKey` /
 /// `EncodePublicKey` traits.

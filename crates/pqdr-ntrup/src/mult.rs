@@ -267,7 +267,11 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
 
 /// `a = freeze(full mod x^p - x - 1)`: the end of [`rq_mult_small_on`], on
 /// the given backend (`full[2p - 1] = 0`).
-fn fold_q_on<const P: usize, const Q: i16>(a: &mut [i16; P], full: &[i16], be: Option<Avx2>) {
+pub(crate) fn fold_q_on<const P: usize, const Q: i16>(
+    a: &mut [i16; P],
+    full: &[i16],
+    be: Option<Avx2>,
+) {
     match be {
         Some(token) => arch::fold_q::<P, Q>(token, a, full),
         None => {
@@ -310,7 +314,7 @@ pub(crate) fn r3_mult_on<const P: usize>(
 /// `h = F3_freeze(full mod x^p - x - 1)` for an exact integer product
 /// (`|full[k]| <= p`, `full[2p - 1] = 0`): the end of [`r3_mult_on`], on the
 /// given backend.
-fn fold_3_on<const P: usize>(h: &mut [i8; P], full: &[i16], be: Option<Avx2>) {
+pub(crate) fn fold_3_on<const P: usize>(h: &mut [i8; P], full: &[i16], be: Option<Avx2>) {
     match be {
         Some(token) => arch::fold_3::<P>(token, h, full),
         None => {

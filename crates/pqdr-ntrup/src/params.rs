@@ -83,6 +83,15 @@ pub trait ParameterSet:
         ss: &mut [u8; HASH_BYTES],
     );
     #[doc(hidden)]
+    fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool;
+    #[doc(hidden)]
+    fn decap_prepared(
+        ct: &Self::CiphertextBytes,
+        sk: &Self::DecapsulationKeyBytes,
+        hats: &[[[i16; 16]; 64]; 10],
+        ss: &mut [u8; HASH_BYTES],
+    );
+    #[doc(hidden)]
     fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool;
 }
 
@@ -174,6 +183,17 @@ macro_rules! variant {
                 ss: &mut [u8; HASH_BYTES],
             ) {
                 kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, ss)
+            }
+            fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool {
+                kem::prepare::<$p, $q>(sk, hats)
+            }
+            fn decap_prepared(
+                ct: &Self::CiphertextBytes,
+                sk: &Self::DecapsulationKeyBytes,
+                hats: &[[[i16; 16]; 64]; 10],
+                ss: &mut [u8; HASH_BYTES],
+            ) {
+                kem::decap_prepared::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, hats, ss)
             }
             fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool {
                 kem::sk_valid::<$p, $q>(sk)

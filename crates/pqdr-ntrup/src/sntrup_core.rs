@@ -4,9 +4,10 @@
 //! buffer is its own non-inlined function, so the buffers of consecutive
 //! steps share stack space.
 
+use crate::arch::{self, Avx2, Hat, Side};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
-use crate::mult::{Scratch, r3_from_3rq, r3_mult, round, rq_mult_small};
+use crate::mult::{Scratch, fold_3_on, fold_q_on, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use crate::wipe::Wipe;
 
@@ -84,6 +85,78 @@ pub(crate) fn decrypt_v<const P: usize, const W: usize>(
 ) {
     let mut acc: Scratch<P> = [[0; P]; 3];
     r3_mult(r, e, v, &mut Wipe::new(&mut acc));
+    weight_w::<P, W>(r);
+}
+
+/// The transforms a prepared decapsulation key keeps (`PreparedDecapsulationKey`,
+/// AVX2 products, p <= 1024): f (`[..4]`, both primes), v = 1/g (`[4..6]`,
+/// 12289 only: the R/3 product is exact below it), h (`[6..]`).
+pub(crate) type Hats = [Hat; 10];
+
+/// Fills `hats` from f, v = 1/g and h (see [`Hats`]).
+pub(crate) fn prepare<const P: usize>(
+    token: Avx2,
+    hats: &mut Hats,
+    f: &[i8; P],
+    v: &[i8; P],
+    h: &[i16; P],
+) {
+    let (hf, rest) = hats.split_at_mut(4);
+    let (hv, hh) = rest.split_at_mut(2);
+    arch::ntt_prepare_b(token, hf, f);
+    arch::ntt_prepare_b(token, hv, v);
+    arch::ntt_prepare_a(token, hh, h);
+}
+
+/// [`decrypt_f`] with f's transforms (`hats[..4]`): the same `e`.
+#[inline(never)]
+pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
+    token: Avx2,
+    c: &mut [i16; P],
+    hats: &Hats,
+) {
+    let mut acc: Scratch<P> = [[0; P]; 3];
+    let mut acc = Wipe::new(&mut acc);
+    let full = acc.as_flattened_mut();
+    arch::ntt_mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..4]));
+    fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
+    r3_from_3rq::<P, Q>(c);
+}
+
+/// [`decrypt_v`] with v's transforms (`hats[4..6]`): the same `r`.
+#[inline(never)]
+pub(crate) fn decrypt_v_hat<const P: usize, const W: usize>(
+    token: Avx2,
+    r: &mut [i8; P],
+    e: &[i16; P],
+    hats: &Hats,
+) {
+    let mut acc: Scratch<P> = [[0; P]; 3];
+    let mut acc = Wipe::new(&mut acc);
+    let full = acc.as_flattened_mut();
+    arch::ntt_mul_sides::<P, 3, false>(token, full, Side::Coeffs(e), Side::Hat(&hats[4..6]));
+    fold_3_on::<P>(r, &full[..2 * P], Some(token));
+    weight_w::<P, W>(r);
+}
+
+/// [`encrypt`] with h's transforms (`hats[6..]`): `c = Round(h r)`.
+#[inline(never)]
+pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
+    token: Avx2,
+    c: &mut [i16; P],
+    r: &[i8; P],
+    hats: &Hats,
+) {
+    let mut acc: Scratch<P> = [[0; P]; 3];
+    let mut acc = Wipe::new(&mut acc);
+    let full = acc.as_flattened_mut();
+    arch::ntt_mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[6..]), Side::Coeffs(r));
+    fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
+    round(c);
+}
+
+/// `r` if it has weight w, else `(1, …, 1, 0, …, 0)`, without a branch.
+fn weight_w<const P: usize, const W: usize>(r: &mut [i8; P]) {
     let weight = r.iter().fold(0u32, |w, &x| {
         #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
         let bit = (x & 1) as u32;

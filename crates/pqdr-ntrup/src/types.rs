@@ -422,7 +422,71 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
         SharedSecret::new_with(|ss| S::decap(&ct.bytes, &self.bytes, ss))
     }
+
+    /// A copy of this key with the transforms of f, 1/g and h computed once
+    /// and kept, for faster decapsulation (opt-in; see
+    /// [`PreparedDecapsulationKey`]: about 20 KB larger).
+    pub fn prepare(&self) -> PreparedDecapsulationKey<S> {
+        let mut hats = [[[0i16; 16]; 64]; 10];
+        let ready = S::prepare(&self.bytes, &mut hats);
+        PreparedDecapsulationKey {
+            key: self.clone(),
+            hats,
+            ready,
+        }
+    }
 }
+
+/// A decapsulation key with the transforms of its polynomials kept
+/// ([`DecapsulationKey::prepare`]): with AVX2 and p <= 1024 (every set but
+/// sntrup1277), each decapsulation skips the forward transforms of f, 1/g
+/// and h and the `Decode` of the public key (sntrup761: about −24 %
+/// instructions, BENCHMARKS.md). The price is size: 10 transforms of 1024
+/// i16 values, 20,480 bytes beside the key, so the type is opt-in and the
+/// default key stays small. Elsewhere (no AVX2, sntrup1277) it holds the key
+/// only and decapsulates as [`DecapsulationKey::decapsulate`]. The shared
+/// secret is always the same as the plain key's. The transforms are secret
+/// (they determine f and 1/g): they are wiped on drop and never printed.
+pub struct PreparedDecapsulationKey<S: ParameterSet> {
+    key: DecapsulationKey<S>,
+    hats: [[[i16; 16]; 64]; 10],
+    ready: bool,
+}
+
+impl<S: ParameterSet> PreparedDecapsulationKey<S> {
+    /// `Decap` (NTRU Prime spec §2.3.8) with the kept transforms; the same
+    /// result as [`DecapsulationKey::decapsulate`].
+    pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
+        if self.ready {
+            SharedSecret::new_with(|ss| {
+                S::decap_prepared(&ct.bytes, &self.key.bytes, &self.hats, ss)
+            })
+        } else {
+            self.key.decapsulate(ct)
+        }
+    }
+
+    /// The decapsulation key this was prepared from.
+    pub fn key(&self) -> &DecapsulationKey<S> {
+        &self.key
+    }
+}
+
+impl<S: ParameterSet> fmt::Debug for PreparedDecapsulationKey<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PreparedDecapsulationKey")
+            .field("ek", &self.key.ek)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: ParameterSet> Drop for PreparedDecapsulationKey<S> {
+    fn drop(&mut self) {
+        self.hats.as_flattened_mut().as_flattened_mut().zeroize();
+    }
+}
+
+impl<S: ParameterSet> ZeroizeOnDrop for PreparedDecapsulationKey<S> {}
 
 impl<S: ParameterSet> Clone for DecapsulationKey<S> {
     fn clone(&self) -> Self {

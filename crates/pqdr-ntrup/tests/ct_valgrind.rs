@@ -10,7 +10,8 @@
 //! key generation and r in encapsulation), the secret parts of the
 //! decapsulation key (f, 1/g, rho), and the whole ciphertext given to
 //! decapsulation (valid and tampered: the re-encryption comparison and the
-//! implicit-rejection select must not branch). The only declassification is
+//! implicit-rejection select must not branch), also through a prepared key
+//! (`DecapsulationKey::prepare`, the transforms of f and 1/g). The only declassification is
 //! key generation's "g not invertible in R/3" retry decision. Outputs are
 //! declassified by the test before they are compared. Natively the client
 //! requests are no-ops and the test is an ordinary round trip.
@@ -48,6 +49,11 @@ fn run<S: ParameterSet>() {
         let mut k = *dk2.decapsulate(&ct2).as_bytes();
         pqdr_ctgrind::declassify(&mut k);
         assert_eq!(k == ss_bytes, tamper.is_none(), "{}", S::NAME);
+        // The prepared key: the transforms of the secret f and 1/g (and h),
+        // made and used.
+        let mut kp = *dk2.prepare().decapsulate(&ct2).as_bytes();
+        pqdr_ctgrind::declassify(&mut kp);
+        assert_eq!(kp, k, "{} prepared", S::NAME);
     }
 }
 

@@ -152,6 +152,38 @@ fn deterministic_keygen<S: ParameterSet>() {
     );
 }
 
+/// A prepared key (`DecapsulationKey::prepare`) decapsulates exactly as
+/// the plain key: valid ciphertexts, each with one bit flipped at several
+/// places (implicit rejection), and random byte strings.
+fn prepared<S: ParameterSet>() {
+    let mut rng = TestRng::new(2000 + S::P as u64);
+    for _ in 0..3 {
+        let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
+        let pdk = dk.prepare();
+        assert!(pdk.key() == &dk);
+        for _ in 0..4 {
+            let (ct, ss) = ek.encapsulate(&mut rng);
+            assert_eq!(pdk.decapsulate(&ct), ss);
+            let n = ct.as_bytes().as_ref().len();
+            for pos in [0, n >> 1, n - 33, n - 1] {
+                let mut bytes = *ct.as_bytes();
+                bytes.as_mut()[pos] ^= 1;
+                let bad = Ciphertext::<S>::from_array(&bytes);
+                assert_eq!(pdk.decapsulate(&bad), dk.decapsulate(&bad), "{}", S::NAME);
+            }
+            let mut bytes = *ct.as_bytes();
+            rand_core::Rng::fill_bytes(&mut rng, bytes.as_mut());
+            let junk = Ciphertext::<S>::from_array(&bytes);
+            assert_eq!(pdk.decapsulate(&junk), dk.decapsulate(&junk), "{}", S::NAME);
+        }
+    }
+}
+
+#[test]
+fn prepared_all_sets() {
+    for_each_set!(prepared());
+}
+
 #[test]
 fn roundtrip_all_sets() {
     for_each_set!(roundtrip());

@@ -14,10 +14,11 @@
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
 //! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
+//! | `ntt_prepare_a` / `ntt_prepare_b` (`ntt/hat.rs`) and `ntt_mul_sides` (`ntt.rs`): a factor's transforms kept (`PreparedDecapsulationKey`) | the same product from the coefficients (`ntt_mul`, whose twin is `mult::mul_full`) | `ntt::hat::tests::prepared_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
-//! | `r3_recip` (`recip.rs`) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
-//! | `rq_recip3` (`recip.rs`) | `recip::rq_recip3_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
+//! | `r3_recip` (`recip.rs`; its passes `rows_fg` / `rows_vr` store g / x and x v one position over) | `recip::r3_recip_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
+//! | `rq_recip3` (`recip.rs`, the same passes) | `recip::rq_recip3_on(.., None)` | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
@@ -35,9 +36,43 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    fold_3, fold_q, ntt_fits, ntt_mul, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook,
-    sort_u32,
+    fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, r3_from_3rq,
+    r3_recip, round, rq_recip3, schoolbook, sort_u32,
 };
+
+/// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
+/// 64 registers of 16 lanes, in the transform's own order. A factor's
+/// transforms are kept as `[Hat]`, index `2 i + s` for prime i (12289,
+/// 18433) and half s (`x^1024 - 1`, `x^1024 + 1`).
+pub(crate) type Hat = [[i16; 16]; 64];
+
+/// A factor of [`ntt_mul_sides`]: its coefficients, or its transforms made
+/// earlier by [`ntt_prepare_a`] / [`ntt_prepare_b`].
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(
+    not(all(feature = "simd", target_arch = "x86_64")),
+    allow(dead_code, reason = "read by the AVX2 product only")
+)]
+pub(crate) enum Side<'a, T> {
+    /// The coefficients (transformed on the way).
+    Coeffs(&'a [T]),
+    /// The transforms, one [`Hat`] per prime and half.
+    Hat(&'a [Hat]),
+}
+
+#[cfg_attr(
+    not(all(feature = "simd", target_arch = "x86_64")),
+    allow(dead_code, reason = "read by the AVX2 product only")
+)]
+impl<T> Side<'_, T> {
+    /// Coefficients, or at least `n` transforms.
+    pub(crate) fn covers(&self, n: usize) -> bool {
+        match self {
+            Side::Coeffs(_) => true,
+            Side::Hat(h) => h.len() >= n,
+        }
+    }
+}
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -94,6 +129,20 @@ mod stubs {
         _: &[i16; P],
         _: &[i8; P],
     ) {
+        match token {}
+    }
+    pub(crate) fn ntt_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+        token: Avx2,
+        _: &mut [i16],
+        _: super::Side<'_, i16>,
+        _: super::Side<'_, i8>,
+    ) {
+        match token {}
+    }
+    pub(crate) fn ntt_prepare_a<const P: usize>(token: Avx2, _: &mut [super::Hat], _: &[i16; P]) {
+        match token {}
+    }
+    pub(crate) fn ntt_prepare_b<const P: usize>(token: Avx2, _: &mut [super::Hat], _: &[i8; P]) {
         match token {}
     }
     pub(crate) fn fold_q<const P: usize, const Q: i16>(token: Avx2, _: &mut [i16; P], _: &[i16]) {

@@ -7,7 +7,9 @@
 //! The only `unsafe` in the crate: calling a `#[target_feature(enable =
 //! "avx2")]` kernel behind the `Avx2` token (only detection makes one,
 //! `pqdr_common::simd`), unaligned 32-byte loads and stores of
-//! lane arrays, and one `vpmulhw` as inline assembly on registers
+//! lane arrays (in the division steps' passes through pointers over a
+//! range asserted once per pass, storing each register one position over),
+//! and one `vpmulhw` as inline assembly on registers
 //! (`mulhi`, where LLVM's lowering of the intrinsic falls apart). The intrinsics in between are safe inside a
 //! `target_feature` function. No secret-dependent branch, index or
 //! division: every loop bound and window position depends on p only.
@@ -20,7 +22,7 @@ mod sort;
 
 pub(crate) use fold::{fold_3, fold_q, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
-pub(crate) use ntt::{ntt_fits, ntt_mul};
+pub(crate) use ntt::{ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b};
 pub(crate) use recip::{r3_recip, rq_recip3};
 pub(crate) use sort::sort_u32;
 

@@ -44,17 +44,18 @@ use core::arch::x86_64::{
 
 use super::{load, mulhi, store};
 
+mod hat;
 mod regs;
+use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
+pub(crate) use hat::{ntt_prepare_a, ntt_prepare_b};
 use pqdr_common::simd::Avx2;
 
-/// Registers of one 1024-point transform.
+/// Registers of one 1024-point transform, and its coefficients.
 const REGS: usize = 64;
-/// Coefficients of one 1024-point transform.
 const N: usize = REGS * 16;
-
 /// One polynomial of the transform: 64 registers of 16 lanes.
-type Poly = [[i16; 16]; REGS];
+type Poly = Hat;
 
 /// A constant multiplier in Montgomery form: `w = c 2^16 mod p` (centred)
 /// and `w p^-1 mod 2^16`.
@@ -467,15 +468,27 @@ fn pointwise(x: &mut Poly, y: &Poly, k: K) {
     }
 }
 
-/// Half `s` of the product modulo one prime: `U` (s = 0) or `V` (s = 1)
+/// Half `s` of the product modulo prime `i` (`t`): `U` (s = 0) or `V` (s = 1)
 /// into `x`, every value reduced by [`barrett`] (centred, |.| <= p/2 + p/2^9).
+/// A factor given as transforms skips its load and forward transform.
 #[target_feature(enable = "avx2")]
-fn half(x: &mut Poly, y: &mut Poly, (a, b): (&[i16], &[i8]), s: usize, t: &Prime) {
+fn half(x: &mut Poly, y: &mut Poly, (a, b): Sides<'_>, (i, s): (usize, usize), t: &Prime) {
     let k = consts(t);
-    load_a(x, a, s == 1, t, k);
-    forward(x, t, k);
-    load_b(y, b, s == 1, t, k);
-    forward(y, t, k);
+    match a {
+        Side::Coeffs(a) => {
+            load_a(x, a, s == 1, t, k);
+            forward(x, t, k);
+        }
+        Side::Hat(h) => *x = h[2 * i + s],
+    }
+    let y: &Poly = match b {
+        Side::Coeffs(b) => {
+            load_b(y, b, s == 1, t, k);
+            forward(y, t, k);
+            y
+        }
+        Side::Hat(h) => &h[2 * i + s],
+    };
     pointwise(x, y, k);
     inverse(x, t, k);
     if s == 1 {
@@ -502,38 +515,53 @@ pub(crate) fn ntt_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &[i16; P],
     b: &[i8; P],
 ) {
+    ntt_mul_sides::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
+}
+
+/// [`ntt_mul`] with either factor (or both) given as its transforms
+/// (`hat::ntt_prepare_a` / `ntt_prepare_b` of the same P; for `REDUCE`
+/// both primes, 4 [`Hat`]s, else 12289 only, 2): the same output.
+pub(crate) fn ntt_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: Side<'_, i16>,
+    b: Side<'_, i8>,
+) {
     assert!(ntt_fits(P), "ntt_mul: p > 1024");
+    let need = if REDUCE { 4 } else { 2 };
+    assert!(
+        a.covers(need) && b.covers(need),
+        "ntt_mul: too few transforms"
+    );
     let _ = token;
     if full.len() >= 2 * N {
         let (lo, hi) = full[..2 * N].split_at_mut(N);
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { ntt_mul_avx2::<Q, REDUCE>(lo, hi, a, b) }
+        unsafe { ntt_mul_avx2::<Q, REDUCE>(lo, hi, (a, b)) }
     } else {
         // SAFETY: as above.
-        unsafe { ntt_mul_short_avx2::<Q, REDUCE>(&mut full[..2 * P], a, b) }
+        unsafe { ntt_mul_short_avx2::<Q, REDUCE>(&mut full[..2 * P], (a, b)) }
     }
 }
+
+/// The two factors of a product.
+type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
 
 /// [`ntt_mul_avx2`] for a scratch shorter than 2048 entries (p = 653):
 /// the top half on the stack, its first `2p - 1024` entries copied out.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn ntt_mul_short_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], a: &[i16], b: &[i8]) {
+fn ntt_mul_short_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], ab: Sides<'_>) {
     let mut z0 = [0i16; N];
     let mut zg = Wipe::new(&mut z0);
     let (lo, hi) = full.split_at_mut(N);
-    ntt_mul_avx2::<Q, REDUCE>(lo, &mut zg[..], a, b);
+    ntt_mul_avx2::<Q, REDUCE>(lo, &mut zg[..], ab);
     hi.copy_from_slice(&zg[..hi.len()]);
 }
 
 /// The product: `lo = c[..1024]`, `hi = c[1024..2048]` (1024 entries each).
 #[target_feature(enable = "avx2")]
-fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(
-    lo: &mut [i16],
-    hi: &mut [i16],
-    a: &[i16],
-    b: &[i8],
-) {
+fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(lo: &mut [i16], hi: &mut [i16], ab: Sides<'_>) {
     let (mut x0, mut y0): (Poly, Poly) = ([[0; 16]; REGS], [[0; 16]; REGS]);
     let (mut xg, mut yg) = (Wipe::new(&mut x0), Wipe::new(&mut y0));
     let (x, y): (&mut Poly, &mut Poly) = (&mut xg, &mut yg);
@@ -553,13 +581,13 @@ fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(
     let m2 = (_mm256_set1_epi16(m2[0]), _mm256_set1_epi16(m2[1]));
     for s in 0..2 {
         let out = if s == 0 { &mut *lo } else { &mut *hi };
-        half(x, y, (a, b), s, uv1);
+        half(x, y, ab, (0, s), uv1);
         if REDUCE {
             let (c1s, _) = out.as_chunks_mut::<16>();
             for (o, r) in c1s.iter_mut().zip(x.iter()) {
                 *o = *r;
             }
-            half(x, y, (a, b), s, &P2);
+            half(x, y, ab, (1, s), &P2);
             for (o, r) in c1s.iter_mut().zip(x.iter()) {
                 let c1 = load(o);
                 let d = _mm256_sub_epi16(load(r), c1);

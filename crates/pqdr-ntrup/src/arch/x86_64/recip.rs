@@ -4,7 +4,14 @@
 //! (R/3, i8) and 16-lane (R/q, i16) blocks instead of 16 and 8. Every
 //! coefficient goes through the same operations as in the portable code,
 //! so the results are bit-identical. The swap decision stays a mask
-//! broadcast into every lane; nothing branches on it.
+//! broadcast into every lane; nothing branches on it. The block passes
+//! (`rows_fg`, `rows_vr`) differ from the portable ones in where they
+//! store: each new g register one position down and each new v register
+//! one position up, which is the step's division of g by x (and
+//! multiplication of v by x) without the portable code's `memcpy`; and
+//! (`extend: true`) a last partial block runs as a whole register when it
+//! fits in the arrays, on lanes that cannot change the result (dead f and g
+//! coefficients, zeros of v and r), where the portable code runs lanes.
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256,
@@ -12,7 +19,6 @@ use core::arch::x86_64::{
     _mm256_storeu_si256, _mm256_sub_epi8, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
-use super::{load, store};
 use crate::arith::Fq;
 use crate::ct;
 use crate::divsteps::{State, divsteps, r3_lane, r3_sign_masks};
@@ -23,32 +29,14 @@ const L3: usize = 32;
 /// 16-bit lanes per AVX2 register (R/q blocks).
 const LQ: usize = 16;
 
-/// The 32 lanes of `x` as one register.
+/// Twin of `recip::block3` on 32 lanes, on registers: conditionally swap
+/// `(f, g)` (mask `sm`), then `g + sign f` frozen into -1..=1 (`sign` as
+/// the masks `nz`, `neg`: `(f & nz) ^ neg - neg`). Returns `(f, g)`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn load8(x: &[i8; L3]) -> __m256i {
-    // SAFETY: `x` is 32 readable bytes; `loadu` has no alignment requirement.
-    unsafe { _mm256_loadu_si256(x.as_ptr().cast()) }
-}
-
-/// Stores the 32 lanes of `v` into `x`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn store8(x: &mut [i8; L3], v: __m256i) {
-    // SAFETY: `x` is 32 writable bytes; `storeu` has no alignment requirement.
-    unsafe { _mm256_storeu_si256(x.as_mut_ptr().cast(), v) }
-}
-
-/// Twin of `recip::block3` on 32 lanes: conditionally swap `(f, g)` (mask
-/// `sm`), then return `g + sign f` frozen into -1..=1 (`sign` as the masks
-/// `nz`, `neg`: `(f & nz) ^ neg - neg`).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn block3(f: &mut [i8; L3], g: &[i8; L3], sm: __m256i, nz: __m256i, neg: __m256i) -> [i8; L3] {
-    let (fv, gv) = (load8(f), load8(g));
+fn step3(fv: __m256i, gv: __m256i, sm: __m256i, nz: __m256i, neg: __m256i) -> (__m256i, __m256i) {
     let t = _mm256_and_si256(sm, _mm256_xor_si256(fv, gv));
     let (a, b) = (_mm256_xor_si256(fv, t), _mm256_xor_si256(gv, t));
-    store8(f, a);
     let x = _mm256_add_epi8(
         b,
         _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(a, nz), neg), neg),
@@ -57,9 +45,7 @@ fn block3(f: &mut [i8; L3], g: &[i8; L3], sm: __m256i, nz: __m256i, neg: __m256i
     let three = _mm256_set1_epi8(3);
     let hi = _mm256_and_si256(_mm256_cmpgt_epi8(x, _mm256_set1_epi8(1)), three);
     let lo = _mm256_and_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(-1), x), three);
-    let mut o = [0i8; L3];
-    store8(&mut o, _mm256_add_epi8(_mm256_sub_epi8(x, hi), lo));
-    o
+    (a, _mm256_add_epi8(_mm256_sub_epi8(x, hi), lo))
 }
 
 /// `Fq::mul_shoup` on 16 lanes: `c g - q ((c' g) >> 16)`.
@@ -73,26 +59,84 @@ fn mul_shoup<const Q: i16>(g: __m256i, c: __m256i, cs: __m256i) -> __m256i {
     )
 }
 
-/// Twin of `recip::block` on 16 lanes: conditionally swap `(f, g)`, then
-/// return `f0 g - g0 f` (constants `c = [f0, f0', g0, g0']` broadcast).
+/// Twin of `recip::block` on 16 lanes, on registers: conditionally swap
+/// `(f, g)`, then `f0 g - g0 f` (constants `c = [f0, f0', g0, g0']`
+/// broadcast). Returns `(f, g)`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn block<const Q: i16>(
-    f: &mut [i16; LQ],
-    g: &[i16; LQ],
+fn step_q<const Q: i16>(
+    fv: __m256i,
+    gv: __m256i,
     sm: __m256i,
     c: &[__m256i; 4],
-) -> [i16; LQ] {
-    let (fv, gv) = (load(f), load(g));
+) -> (__m256i, __m256i) {
     let t = _mm256_and_si256(sm, _mm256_xor_si256(fv, gv));
     let (a, b) = (_mm256_xor_si256(fv, t), _mm256_xor_si256(gv, t));
-    store(f, a);
-    let mut o = [0i16; LQ];
-    store(
-        &mut o,
+    (
+        a,
         _mm256_sub_epi16(mul_shoup::<Q>(b, c[0], c[1]), mul_shoup::<Q>(a, c[2], c[3])),
-    );
-    o
+    )
+}
+
+/// The AVX2 `rows_fg` of `divsteps!` (contract there), for lanes of type
+/// `T` (`W` = 32 / size of `T` per register): register `j` of f and g at
+/// position `i = 1 + j W` goes through `step`, f is stored back at `i`, the
+/// new g at `i - 1` (g divided by x without a memory move; ascending, so
+/// each g register is loaded before the store below it reaches it).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rows_fg<T, const W: usize>(
+    f: &mut [T],
+    g: &mut [T],
+    nb: usize,
+    mut step: impl FnMut(__m256i, __m256i) -> (__m256i, __m256i),
+) {
+    let end = 1 + nb * W;
+    assert!(end <= f.len() && end <= g.len());
+    let (fp, gp) = (f.as_mut_ptr(), g.as_mut_ptr());
+    for j in 0..nb {
+        let i = 1 + j * W;
+        // SAFETY: `i + W <= end <= len` of both slices (asserted above) and
+        // `i >= 1`, so the 32-byte windows at `f + i`, `g + i` and `g + i - 1`
+        // are in bounds; `loadu`/`storeu` have no alignment requirement; `T`
+        // is a plain integer (i8 or i16) with W T = 32 bytes.
+        unsafe {
+            let fv = _mm256_loadu_si256(fp.add(i).cast());
+            let gv = _mm256_loadu_si256(gp.add(i).cast());
+            let (a, o) = step(fv, gv);
+            _mm256_storeu_si256(fp.add(i).cast(), a);
+            _mm256_storeu_si256(gp.add(i - 1).cast(), o);
+        }
+    }
+}
+
+/// The AVX2 `rows_vr` of `divsteps!` (contract there): register `j` of the
+/// old v at `i - 1` and of r at `i = 1 + j W` go through `step`; r is stored
+/// back at `i`, v at `i` (v multiplied by x without a memory move;
+/// descending, so each v register is loaded before the store above it
+/// reaches it).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rows_vr<T, const W: usize>(
+    v: &mut [T],
+    r: &mut [T],
+    nb: usize,
+    mut step: impl FnMut(__m256i, __m256i) -> (__m256i, __m256i),
+) {
+    let end = 1 + nb * W;
+    assert!(end <= v.len() && end <= r.len());
+    let (vp, rp) = (v.as_mut_ptr(), r.as_mut_ptr());
+    for j in (0..nb).rev() {
+        let i = 1 + j * W;
+        // SAFETY: as in `rows_fg`: `i + W <= end <= len`, `i >= 1`.
+        unsafe {
+            let vv = _mm256_loadu_si256(vp.add(i - 1).cast());
+            let rv = _mm256_loadu_si256(rp.add(i).cast());
+            let (a, o) = step(vv, rv);
+            _mm256_storeu_si256(rp.add(i).cast(), o);
+            _mm256_storeu_si256(vp.add(i).cast(), a);
+        }
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -110,9 +154,11 @@ fn r3_recip_avx2<const P: usize>(
             let (smv, nzv, negv) = (_mm256_set1_epi8(sm), _mm256_set1_epi8(nz), _mm256_set1_epi8(neg));
             let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
             let lane = |f: &mut i8, g: i8| r3_lane(f, g, sm, nz, neg);
-            let blk = |f: &mut [i8; L3], g: &[i8; L3]| block3(f, g, smv, nzv, negv);
+            let st = |f, g| step3(f, g, smv, nzv, negv);
+            let rfg = |f: &mut [i8], g: &mut [i8], nb| rows_fg::<i8, L3>(f, g, nb, st);
+            let rvr = |v: &mut [i8], r: &mut [i8], nb| rows_vr::<i8, L3>(v, r, nb, st);
         }
-        swap: swp, lane: lane, block: blk, barrier: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
     );
     let sign = f[0];
     for (i, o) in out.iter_mut().enumerate() {
@@ -147,9 +193,11 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
                 *f = a;
                 Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
             };
-            let blk = |f: &mut [i16; LQ], g: &[i16; LQ]| block::<Q>(f, g, smv, &c);
+            let st = |f, g| step_q::<Q>(f, g, smv, &c);
+            let rfg = |f: &mut [i16], g: &mut [i16], nb| rows_fg::<i16, LQ>(f, g, nb, st);
+            let rvr = |v: &mut [i16], r: &mut [i16], nb| rows_vr::<i16, LQ>(v, r, nb, st);
         }
-        swap: swp, lane: lane, block: blk, barrier: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
     );
     let scale = Fq::<Q>::recip(freeze(f[0]));
     for (i, o) in f.iter_mut().enumerate() {
