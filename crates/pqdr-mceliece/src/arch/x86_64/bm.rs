@@ -6,11 +6,11 @@
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi16,
-    _mm256_blend_epi32, _mm256_movemask_epi8, _mm256_mul_epu32, _mm256_or_si256,
-    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi16, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_slli_epi16,
-    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi16,
-    _mm256_srli_epi32, _mm256_srli_epi64, _mm256_sub_epi64, _mm256_xor_si256,
+    _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cmpeq_epi64, _mm256_movemask_epi8,
+    _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
+    _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_sll_epi64, _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_slli_si256,
+    _mm256_srl_epi64, _mm256_srli_epi16, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_xor_si256,
 };
 
 use super::{load4, mul_planes, store4};
@@ -43,6 +43,39 @@ pub(crate) fn bm_narrow<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
     unsafe { bm_narrow_avx2::<P, F>(st, syn, first, keep, masks_of) }
 }
 
+/// Runs `$body` with `$b` bound to each plane index below `$m` (at most
+/// `MAX_M` = 13), unrolled: `$b` is a constant in each copy, so per-plane
+/// shift counts and masks fold into immediates.
+macro_rules! for_planes {
+    ($m:expr, |$b:ident| $body:block) => {
+        for_planes!(@ $m, $b, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12)
+    };
+    (@ $m:expr, $b:ident, $body:block, $($i:literal)*) => {
+        $({
+            let $b: usize = $i;
+            if $b < $m $body
+        })*
+    };
+}
+
+/// Bit b of the 64-bit lanes of `v` as all-ones / all-zero lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_bit_masks(v: __m256i, b: usize) -> __m256i {
+    let bit = _mm256_set1_epi64x(1i64 << b);
+    _mm256_cmpeq_epi64(_mm256_and_si256(v, bit), bit)
+}
+
+/// Bit b of the 64-bit lanes of `v`, at bit 0 of each lane.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_bits(v: __m256i, b: usize) -> __m256i {
+    _mm256_and_si256(
+        _mm256_srl_epi64(v, _mm_cvtsi32_si128(b as i32)),
+        _mm256_set1_epi64x(1),
+    )
+}
+
 #[target_feature(enable = "avx2")]
 fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
     st: State<'_, 1>,
@@ -53,42 +86,41 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
 ) {
     let State { cv, bv, rv, sc } = st;
     let zero = _mm256_setzero_si256();
-    let one = _mm256_set1_epi64x(1);
     // Plane b: [C_b, B_b, R_b, 0] (64-bit lanes 0..3).
     let mut s = [zero; MAX_M];
     for (b, x) in s.iter_mut().enumerate() {
         *x = _mm256_set_epi64x(0, rv[b][0] as i64, bv[b][0] as i64, cv[b][0] as i64);
     }
-    let keep_v = _mm256_set_epi64x(-1, -1, keep as i64, -1);
+    // The new [_, B, R, _] keeps B's positions below t and clears lanes 0
+    // (C, replaced by the product) and 3.
+    let keep_v = _mm256_set_epi64x(0, -1, keep as i64, 0);
     let mut x = [zero; MAX_M];
     let mut k = [zero; MAX_M];
     // C = 0 at the start: d_0 = C_0 S_0.
     let mut d = gf::mul::<P>(sc.c0, syn[0]);
-    for (n, w) in syn.windows(2).enumerate().take(first) {
-        let (sn, sn1) = (w[0], w[1]);
+    for n in 0..first.min(2 * MAX_T) {
+        let (sn, sn1) = (syn[n], syn[n + 1]);
+        // c0 S_(n+1), off the discrepancy's dependency chain.
+        let c0s = gf::mul::<P>(sc.c0, sn1);
         let (lengthen, lengthen64) = masks_of(sc.l, n, d);
         // Per lane, the bit shifted in (B: old C_0 on a length change; R:
         // S_n) and the multipliers (gamma, d) of the products.
         let carry = _mm256_set_epi64x(0, i64::from(sn), i64::from(sc.c0 & lengthen), 0);
         let gd = _mm256_set_epi64x(i64::from(d), i64::from(sc.gamma), 0, 0);
         let sel = _mm256_set_epi64x(0, 0, lengthen64 as i64, 0);
-        for (b, ((sb, xb), kb)) in s.iter_mut().zip(&mut x).zip(&mut k).enumerate().take(P::M) {
-            let count = _mm_cvtsi32_si128(b as i32);
-            let bits = _mm256_and_si256(_mm256_srl_epi64(carry, count), one);
-            let v = *sb;
+        for_planes!(P::M, |b| {
+            let v = s[b];
             // x = [C, B, C, B].
-            *xb = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
+            x[b] = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
             // B <- (old C on a length change, else B) << 1 | bit; R <- R << 1 | S_n bit.
-            let c_all = _mm256_permute4x64_epi64::<0>(v);
-            let picked = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, c_all), sel));
-            let shifted = _mm256_or_si256(_mm256_slli_epi64::<1>(picked), bits);
+            let picked = _mm256_blendv_epi8(v, _mm256_permute4x64_epi64::<0>(v), sel);
+            let shifted = _mm256_or_si256(_mm256_slli_epi64::<1>(picked), lane_bits(carry, b));
             // k = [R', R', gamma bit mask, d bit mask].
             let r_all = _mm256_permute4x64_epi64::<0b10_10_10_10>(shifted);
-            let masks = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srl_epi64(gd, count), one));
-            *kb = _mm256_blend_epi32::<0b1111_0000>(r_all, masks);
-            // New [_, B, R, 0] (C below), B masked by `keep`.
-            *sb = _mm256_and_si256(_mm256_blend_epi32::<0b0011_1100>(zero, shifted), keep_v);
-        }
+            k[b] = _mm256_blend_epi32::<0b1111_0000>(r_all, lane_bit_masks(gd, b));
+            // New [0, B, R, 0] (C below), B masked by `keep`.
+            s[b] = _mm256_and_si256(shifted, keep_v);
+        });
         let q = mul_planes(P::M, &x, &k);
         // C <- gamma C + d B (lanes 2 and 3 of the product) into lane 0; the
         // lane sums of C R' and B R' (lanes 0 and 1), bit b of each.
@@ -99,7 +131,7 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
         }
         // Lanes 0 and 1: C R' and B R' (planes from m on are zero).
         let [cr, br, _, _] = lane_parities(&q);
-        d = scalar_step::<P>(sc, (n, d, lengthen), sn1, (cr, br));
+        d = scalar_step::<P>(sc, (n, d, lengthen), c0s, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
     for (l, v) in lanes.iter_mut().zip(s) {
@@ -135,26 +167,27 @@ pub(crate) fn bm_wide<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
 /// The scalar end of iteration n (discrepancy d, length-change mask
 /// `lengthen`): C_0 <- gamma C_0, l and gamma as in `crate::bm::iterate`;
 /// returns the next discrepancy, c0' S_(n+1) plus gamma sum C_i R_i plus
-/// d sum B_i R_i, from the lane sums `cr`, `br` of the look-ahead products.
-/// The three independent field products (gamma C_0, gamma cr, d br) are one
-/// 4-lane product ([`gf_mul4`]); c0' S_(n+1) follows with `gf::mul`.
+/// d sum B_i R_i, from the lane sums `cr`, `br` of the look-ahead products
+/// and `c0s` = c0 S_(n+1) (the old c0: c0' S_(n+1) = gamma c0s). The three
+/// field products (gamma C_0, gamma (c0s + cr), d br) are one 4-lane
+/// product ([`gf_mul4`]).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn scalar_step<P: ParameterSet>(
     sc: &mut Scalars,
     (n, d, lengthen): (usize, u16, u16),
-    sn1: u16,
+    c0s: u16,
     (cr, br): (u16, u16),
 ) -> u16 {
     let gamma = sc.gamma;
     let p = gf_mul4::<P>(
         [sc.c0, gamma, d, 0].map(u64::from),
-        [gamma, cr, br, 0].map(u64::from),
+        [gamma, c0s ^ cr, br, 0].map(u64::from),
     );
     sc.c0 = p[0];
     sc.l = (sc.l & !lengthen) | ((n as u16 + 1).wrapping_sub(sc.l) & lengthen);
     sc.gamma = (gamma & !lengthen) | (d & lengthen);
-    gf::mul::<P>(sc.c0, sn1) ^ p[1] ^ p[2]
+    p[1] ^ p[2]
 }
 
 /// Four products in GF(2^m) (Classic McEliece spec §7 field of P: m <= 13,
@@ -266,23 +299,27 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
 ) {
     let State { cv, bv, rv, sc } = st;
     let zero = _mm256_setzero_si256();
-    let one = _mm256_set1_epi64x(1);
-    // Plane b: cb = [C0, C1, B0, B1], r = [R0, R1, 0, 0].
+    // Plane b: cb = [C0, C1, B0, B1], r = [R0, R1, R0, R1] (R twice: the
+    // multiplier of C and of B in the look-ahead product).
     let mut cb = [zero; MAX_M];
     let mut r = [zero; MAX_M];
     for b in 0..MAX_M {
         let (c, bv, rv) = (cv[b], bv[b], rv[b]);
         cb[b] = _mm256_set_epi64x(bv[1] as i64, bv[0] as i64, c[1] as i64, c[0] as i64);
-        r[b] = _mm256_set_epi64x(0, 0, rv[1] as i64, rv[0] as i64);
+        r[b] = _mm256_set_epi64x(rv[1] as i64, rv[0] as i64, rv[1] as i64, rv[0] as i64);
     }
-    let keep_v = _mm256_set_epi64x(keep[1] as i64, keep[0] as i64, -1, -1);
-    let mut k_r = [zero; MAX_M];
+    // The new B (lanes 2, 3) keeps its positions below t; lanes 0 and 1
+    // are cleared (C, replaced by the product).
+    let keep_v = _mm256_set_epi64x(keep[1] as i64, keep[0] as i64, 0, 0);
     let mut k_gd = [zero; MAX_M];
-    for (n, w) in syn.windows(2).enumerate().take(2 * P::T).skip(first) {
-        let (sn, sn1) = (w[0], w[1]);
+    let mut nb = [zero; MAX_M];
+    for n in first..(2 * P::T).min(2 * MAX_T) {
+        let (sn, sn1) = (syn[n], syn[n + 1]);
+        // c0 S_(n+1), off the discrepancy's dependency chain.
+        let c0s = gf::mul::<P>(sc.c0, sn1);
         let (lengthen, lengthen64) = masks_of(sc.l, n, d);
-        // Bits shifted in: S_n into R (lane 0), old C_0 into B (lane 2).
-        let carry_r = _mm256_set_epi64x(0, 0, 0, i64::from(sn));
+        // Bits shifted in: S_n into R (lanes 0 and 2), old C_0 into B (lane 2).
+        let carry_r = _mm256_set_epi64x(0, i64::from(sn), 0, i64::from(sn));
         let carry_b = _mm256_set_epi64x(0, i64::from(sc.c0 & lengthen), 0, 0);
         let gd = _mm256_set_epi64x(
             i64::from(d),
@@ -291,38 +328,29 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             i64::from(sc.gamma),
         );
         let sel = _mm256_set_epi64x(lengthen64 as i64, lengthen64 as i64, 0, 0);
-        let x = cb;
-        for b in 0..P::M {
-            let count = _mm_cvtsi32_si128(b as i32);
-            let rb = shl1_128(
-                r[b],
-                _mm256_and_si256(_mm256_srl_epi64(carry_r, count), one),
-            );
-            r[b] = rb;
-            k_r[b] = _mm256_permute4x64_epi64::<0b01_00_01_00>(rb);
-            k_gd[b] = _mm256_sub_epi64(zero, _mm256_and_si256(_mm256_srl_epi64(gd, count), one));
+        for_planes!(P::M, |b| {
+            r[b] = shl1_128(r[b], lane_bits(carry_r, b));
+            k_gd[b] = lane_bit_masks(gd, b);
             // B <- (old C on a length change, else B) << 1 | bit, masked.
             let v = cb[b];
             let c_both = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
-            let picked = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, c_both), sel));
-            let bits = _mm256_and_si256(_mm256_srl_epi64(carry_b, count), one);
-            let shifted = _mm256_and_si256(shl1_128(picked, bits), keep_v);
-            cb[b] = _mm256_blend_epi32::<0b1111_0000>(v, shifted);
-        }
-        let q_r = mul_planes(P::M, &x, &k_r);
-        let q_gd = mul_planes(P::M, &x, &k_gd);
+            let picked = _mm256_blendv_epi8(v, c_both, sel);
+            nb[b] = _mm256_and_si256(shl1_128(picked, lane_bits(carry_b, b)), keep_v);
+        });
+        let q_r = mul_planes(P::M, &cb, &r);
+        let q_gd = mul_planes(P::M, &cb, &k_gd);
         let mut folded = [zero; MAX_M];
         for b in 0..P::M {
-            // C <- gamma C + d B into lanes 0 and 1.
+            // C <- gamma C + d B into lanes 0 and 1, the new B above.
             let swapped = _mm256_permute4x64_epi64::<0b01_00_11_10>(q_gd[b]);
-            cb[b] = _mm256_blend_epi32::<0b0000_1111>(cb[b], _mm256_xor_si256(q_gd[b], swapped));
+            cb[b] = _mm256_blend_epi32::<0b0000_1111>(nb[b], _mm256_xor_si256(q_gd[b], swapped));
             // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3): each
             // pair of words folded into lanes 0 and 2.
             let qb = q_r[b];
             folded[b] = _mm256_xor_si256(qb, _mm256_shuffle_epi32::<0b01_00_11_10>(qb));
         }
         let [cr, _, br, _] = lane_parities(&folded);
-        d = scalar_step::<P>(sc, (n, d, lengthen), sn1, (cr, br));
+        d = scalar_step::<P>(sc, (n, d, lengthen), c0s, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
     for (b, l) in lanes.iter_mut().enumerate() {
