@@ -52,11 +52,15 @@ fn peak_stack() {
     }
     // Budget for ML-KEM-768 in optimized builds (debug builds use far more).
     // With `self-test`, key generation also runs the pair-wise consistency
-    // test (an encapsulation and a decapsulation next to the new keys).
+    // test (an encapsulation and a decapsulation next to the new keys and
+    // the test's ciphertext): 11 KiB since decapsulation carries J(z ‖ c)
+    // in a spare Keccak lane (issue #34: decapsulation 7,519 → 8,103 B,
+    // still under its own 8 KiB; key generation with the test 9,991 →
+    // 10,463 B).
     if !cfg!(debug_assertions) {
         let [k, e, d] = results[1].1;
         let keygen_budget = if cfg!(feature = "self-test") {
-            10 * 1024
+            11 * 1024
         } else {
             8 * 1024
         };
