@@ -5,7 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
-step() { echo; echo "--- [+$(( $(date +%s) - start ))s] $*"; }
+# Each step's start: wall seconds since the start, and the CPU seconds (user +
+# system) of this script's finished child processes so far (`times`).
+cpu_tmp=$(mktemp)
+step() {
+  times >"$cpu_tmp"
+  echo
+  echo "--- [+$(( $(date +%s) - start ))s, $(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$cpu_tmp") CPU s] $*"
+}
 # run_example NAME ARGS...: builds example NAME with the workspace's feature
 # resolution (a no-op after .ci/run's `cargo test --workspace --release`,
 # which built it) and runs it. `cargo run --example` resolves the root
