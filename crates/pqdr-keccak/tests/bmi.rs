@@ -59,7 +59,9 @@ fn bmi_matches_portable_random() {
 fn bmi_matches_portable_edges() {
     check([0; 25]);
     check([u64::MAX; 25]);
-    check(core::array::from_fn(|i| if i % 2 == 0 { u64::MAX } else { 0 }));
+    check(core::array::from_fn(
+        |i| if i % 2 == 0 { u64::MAX } else { 0 },
+    ));
     for i in 0..25 {
         for bit in [0, 1, 31, 32, 63] {
             let mut s = [0u64; 25];
