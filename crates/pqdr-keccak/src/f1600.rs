@@ -10,7 +10,6 @@
 //! so that `χ` needs 8 NOTs per round instead of 25. Checked against the `sha3` and
 //! `shake` crates through the sponges (tests/sha3.rs).
 
-use pqdr_common::simd::Bmi1Bmi2;
 use zeroize::Zeroize;
 
 /// The round constants `RC[i_r]` of ι (FIPS 202 Algorithm 6), `i_r = 0..24`.
@@ -146,7 +145,7 @@ fn round(s: &[u64; 25], d: &mut [u64; 25], rc: u64) {
 
 /// `KECCAK-p[1600, 24]` = Keccak-f\[1600\] (FIPS 202 Algorithm 7), on the
 /// portable code: the same as [`f1600_portable`] (callers that may run the
-/// BMI1/BMI2 permutation use [`f1600_with`]).
+/// BMI1/BMI2 permutation use [`f1600_with`](crate::f1600_with)).
 ///
 /// Lane `A[x, y]` is `state[x + 5y]`; bytes map to lanes little-endian
 /// (FIPS 202 §3.1.2 with the usual byte order of the sponge).
@@ -160,27 +159,6 @@ fn round(s: &[u64; 25], d: &mut [u64; 25], rc: u64) {
 #[inline(always)]
 pub fn f1600(state: &mut [u64; 25]) {
     f1600_portable(state);
-}
-
-/// Keccak-f\[1600\] with ANDN and RORX if `bmi` holds a token (x86-64 with
-/// BMI1 and BMI2; only detection makes one), else [`f1600_portable`]. Both
-/// give the same output. The caller picks, from its own `simd` feature:
-/// `Bmi1Bmi2::detect_if(cfg!(feature = "simd"))`.
-///
-/// ```
-/// use pqdr_common::simd::Bmi1Bmi2;
-/// let mut a = [7u64; 25];
-/// let mut b = a;
-/// pqdr_keccak::f1600_with(Bmi1Bmi2::detect(), &mut a);
-/// pqdr_keccak::f1600_portable(&mut b);
-/// assert_eq!(a, b);
-/// ```
-#[inline(always)]
-pub fn f1600_with(bmi: Option<Bmi1Bmi2>, state: &mut [u64; 25]) {
-    match bmi {
-        Some(token) => crate::arch::f1600_bmi(token, state),
-        None => f1600_portable(state),
-    }
 }
 
 /// Keccak-f\[1600\] on every target (24 rounds, two per iteration, six

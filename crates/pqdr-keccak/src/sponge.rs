@@ -15,7 +15,7 @@
     reason = "squeezing reads the state lanes byte by byte"
 )]
 
-use crate::f1600::f1600_with;
+use crate::scalar::f1600_with;
 use pqdr_common::simd::Bmi1Bmi2;
 use zeroize::Zeroize;
 

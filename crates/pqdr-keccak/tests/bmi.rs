@@ -4,6 +4,12 @@
 //! BMI1/BMI2 (or off x86-64, or with `PQDR_FORCE_PORTABLE=1`) no token
 //! exists and the tests compare the portable code with itself.
 
+#![allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_possible_truncation,
+    reason = "test data and split points on public lengths"
+)]
+
 use pqdr_keccak::{
     Bmi1Bmi2, Sha3_256, Sha3_512, Shake128, Shake256, Sponge, f1600_portable, f1600_with,
 };
