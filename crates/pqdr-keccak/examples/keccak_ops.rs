@@ -1,11 +1,11 @@
 //! Runs one Keccak operation in a loop, for instruction counts:
-//! `cargo run --release -p pqdr-keccak --example keccak_ops -- <f1600|f1600x4|sha3-256-1184> [iterations]`
+//! `cargo run --release -p pqdr-keccak --example keccak_ops -- <f1600|f1600-bmi|f1600x4|sha3-256-1184|sha3-256-1184-bmi> [iterations]`
 //! e.g. `valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/keccak_ops f1600 1000`;
 //! the difference of two counts over the difference of the iterations is the cost of one.
 
 use core::hint::black_box;
 
-use pqdr_keccak::{Avx2, StateX4, f1600, f1600_x4, sha3_256};
+use pqdr_keccak::{Avx2, Bmi1Bmi2, Sha3_256, StateX4, f1600, f1600_with, f1600_x4, sha3_256};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -16,6 +16,15 @@ fn main() {
             let mut s = [0u64; 25];
             for _ in 0..n {
                 f1600(black_box(&mut s));
+            }
+            black_box(s);
+        }
+        "f1600-bmi" => {
+            let bmi = Bmi1Bmi2::detect();
+            assert!(bmi.is_some(), "this CPU has no BMI1/BMI2");
+            let mut s = [0u64; 25];
+            for _ in 0..n {
+                f1600_with(bmi, black_box(&mut s));
             }
             black_box(s);
         }
@@ -32,6 +41,17 @@ fn main() {
             let ek = [7u8; 1184];
             for _ in 0..n {
                 black_box(sha3_256(&[black_box(&ek)]));
+            }
+        }
+        "sha3-256-1184-bmi" => {
+            let ek = [7u8; 1184];
+            let bmi = Bmi1Bmi2::detect();
+            for _ in 0..n {
+                let mut h = Sha3_256::with_bmi(bmi);
+                h.absorb(black_box(&ek));
+                let mut out = [0u8; 32];
+                h.squeeze(&mut out);
+                black_box(out);
             }
         }
         _ => panic!("unknown operation {op}"),

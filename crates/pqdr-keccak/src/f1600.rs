@@ -143,9 +143,10 @@ fn round(s: &[u64; 25], d: &mut [u64; 25], rc: u64) {
     d[0] ^= rc;
 }
 
-/// `KECCAK-p[1600, 24]` = Keccak-f\[1600\] (FIPS 202 Algorithm 7).
+/// `KECCAK-p[1600, 24]` = Keccak-f\[1600\] (FIPS 202 Algorithm 7), on the
+/// portable code: the same as [`f1600_portable`] (callers that may run the
+/// BMI1/BMI2 permutation use [`f1600_with`](crate::f1600_with)).
 ///
-/// Applies Keccak-f\[1600\] to the state (24 rounds, two per iteration).
 /// Lane `A[x, y]` is `state[x + 5y]`; bytes map to lanes little-endian
 /// (FIPS 202 §3.1.2 with the usual byte order of the sponge).
 ///
@@ -155,8 +156,15 @@ fn round(s: &[u64; 25], d: &mut [u64; 25], rc: u64) {
 /// // First lane of Keccak-f[1600] on the zero state (the Keccak team's test vector).
 /// assert_eq!(state[0], 0xF1258F7940E1DDE7);
 /// ```
-#[inline(never)]
+#[inline(always)]
 pub fn f1600(state: &mut [u64; 25]) {
+    f1600_portable(state);
+}
+
+/// Keccak-f\[1600\] on every target (24 rounds, two per iteration, six
+/// lanes complemented): the portable twin of the BMI1/BMI2 permutation.
+#[inline(never)]
+pub fn f1600_portable(state: &mut [u64; 25]) {
     complement(state);
     let mut e = [0u64; 25];
     for rc in RC.chunks_exact(2) {

@@ -4,12 +4,14 @@
 
 mod arch;
 mod f1600;
+mod scalar;
 mod sponge;
 mod sponge_x4;
 mod x4;
 
-pub use f1600::f1600;
-pub use pqdr_common::simd::Avx2;
+pub use f1600::{f1600, f1600_portable};
+pub use pqdr_common::simd::{Avx2, Bmi1Bmi2};
+pub use scalar::f1600_with;
 pub use sponge::{
     PAD_SHA3, PAD_SHAKE, RATE_SHA3_512, RATE_SHAKE128, RATE_SHAKE256, Sha3_256, Sha3_512, Shake128,
     Shake256, Sponge, sha3_256, sha3_512, shake256,

@@ -15,7 +15,8 @@
     reason = "squeezing reads the state lanes byte by byte"
 )]
 
-use crate::f1600::f1600;
+use crate::scalar::f1600_with;
+use pqdr_common::simd::Bmi1Bmi2;
 use zeroize::Zeroize;
 
 /// Domain-separation and first padding bits of SHA3-* (`01`, then pad10*1;
@@ -36,6 +37,10 @@ pub const RATE_SHA3_512: usize = 72;
 /// `PAD` ([`PAD_SHA3`] or [`PAD_SHAKE`]): absorb any number of times, then
 /// squeeze any number of times. The state is zeroized on drop.
 ///
+/// [`new`](Self::new) runs the portable permutation;
+/// [`with_bmi`](Self::with_bmi) takes the caller's [`Bmi1Bmi2`] token (or
+/// `None`) and runs the BMI1/BMI2 one when it holds one. Same output.
+///
 /// The first [`squeeze`](Self::squeeze) (or an explicit
 /// [`finalize`](Self::finalize)) pads and switches to squeezing; absorbing
 /// after that is a logic error (checked with `debug_assert!`).
@@ -46,6 +51,8 @@ pub struct Sponge<const RATE: usize, const PAD: u8> {
     /// Squeezing: bytes already read from the current block.
     pos: usize,
     squeezing: bool,
+    /// The BMI1/BMI2 token, or `None` for the portable permutation.
+    bmi: Option<Bmi1Bmi2>,
 }
 
 /// SHAKE128 (FIPS 202 §6.2).
@@ -103,15 +110,50 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
     /// The rate in bytes (the block size of absorbing and squeezing).
     pub const RATE: usize = RATE;
 
-    /// An empty sponge (all-zero state), ready to absorb.
+    /// An empty sponge (all-zero state), ready to absorb, on the portable
+    /// permutation.
     #[inline(always)]
     pub const fn new() -> Self {
+        Self::with_bmi(None)
+    }
+
+    /// An empty sponge whose permutations run with ANDN and RORX if `bmi`
+    /// holds a token (see [`crate::f1600_with`]), else on the portable code.
+    /// A crate passes `Bmi1Bmi2::detect_if(cfg!(feature = "simd"))`.
+    ///
+    /// ```
+    /// use pqdr_keccak::{Bmi1Bmi2, Shake256};
+    /// let mut a = Shake256::with_bmi(Bmi1Bmi2::detect());
+    /// let mut b = Shake256::new();
+    /// a.absorb(b"abc");
+    /// b.absorb(b"abc");
+    /// let (mut x, mut y) = ([0u8; 300], [0u8; 300]);
+    /// a.squeeze(&mut x);
+    /// b.squeeze(&mut y);
+    /// assert_eq!(x, y);
+    /// ```
+    #[inline(always)]
+    pub const fn with_bmi(bmi: Option<Bmi1Bmi2>) -> Self {
         const { assert!(RATE > 0 && RATE < 200 && RATE & 7 == 0) };
         Self {
             state: [0; 25],
             pos: 0,
             squeezing: false,
+            bmi,
         }
+    }
+
+    /// The token this sponge permutes with (`None`: portable).
+    #[inline]
+    #[must_use]
+    pub const fn bmi(&self) -> Option<Bmi1Bmi2> {
+        self.bmi
+    }
+
+    /// Keccak-f\[1600\] on the state, with the sponge's permutation.
+    #[inline(always)]
+    fn permute(&mut self) {
+        f1600_with(self.bmi, &mut self.state);
     }
 
     /// XORs one byte into the state at byte offset `i`.
@@ -128,7 +170,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
         debug_assert!(!self.squeezing, "absorb after squeezing started");
         while !data.is_empty() {
             if self.pos == RATE {
-                f1600(&mut self.state);
+                self.permute();
                 self.pos = 0;
             }
             if self.pos & 7 == 0 && data.len() >= 8 {
@@ -159,12 +201,12 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
         }
         // A full last block is permuted before the padding starts a new one.
         if self.pos == RATE {
-            f1600(&mut self.state);
+            self.permute();
             self.pos = 0;
         }
         self.xor_byte(self.pos, PAD);
         self.xor_byte(RATE - 1, 0x80);
-        f1600(&mut self.state);
+        self.permute();
         self.pos = 0;
         self.squeezing = true;
     }
@@ -177,7 +219,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
         self.finalize();
         while !out.is_empty() {
             if self.pos == RATE {
-                f1600(&mut self.state);
+                self.permute();
                 self.pos = 0;
             }
             if self.pos & 7 == 0 && out.len() >= 8 {
@@ -214,7 +256,7 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
         }
         for block in out.chunks_exact_mut(RATE) {
             if self.pos == RATE {
-                f1600(&mut self.state);
+                self.permute();
             }
             let (words, _) = block.as_chunks_mut::<8>();
             for (o, lane) in words.iter_mut().zip(&self.state) {

@@ -1,5 +1,5 @@
 //! Constant-time check under valgrind memcheck (see docs/constant-time.md):
-//! the scalar permutation, the 4-way permutation on every backend this CPU
+//! the scalar permutation (BMI1/BMI2 and portable), the 4-way permutation on every backend this CPU
 //! runs (AVX2 and portable) and the sponges, on states and inputs marked
 //! secret with `pqdr_ctgrind::classify`. Memcheck reports any branch or memory
 //! index that depends on them. Outputs are declassified before comparing.
@@ -17,7 +17,9 @@
 )]
 
 use pqdr_ctgrind::{classify, declassify};
-use pqdr_keccak::{Avx2, Sha3_256, Sha3_512, Shake128, Shake128x4, Shake256, Shake256x4, StateX4};
+use pqdr_keccak::{
+    Avx2, Bmi1Bmi2, Sha3_256, Sha3_512, Shake128, Shake128x4, Shake256, Shake256x4, StateX4,
+};
 
 fn state(seed: u64) -> [u64; 25] {
     core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(seed) ^ 0x0123_4567_89ab_cdef)
@@ -32,6 +34,26 @@ fn f1600_secret_state() {
     pqdr_keccak::f1600(&mut s);
     declassify(&mut s);
     assert_eq!(s, want);
+}
+
+/// The BMI1/BMI2 permutation (when this CPU, or valgrind's model of it,
+/// has BMI1 and BMI2) and its portable twin, on a secret state.
+#[test]
+fn f1600_bmi_secret_state() {
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        Bmi1Bmi2::detect().is_some(),
+        std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2")
+    );
+    let mut want = state(11);
+    pqdr_keccak::f1600_portable(&mut want);
+    for bmi in [Bmi1Bmi2::detect(), None] {
+        let mut s = state(11);
+        classify(&mut s);
+        pqdr_keccak::f1600_with(bmi, &mut s);
+        declassify(&mut s);
+        assert_eq!(s, want, "{bmi:?}");
+    }
 }
 
 #[test]
@@ -95,6 +117,47 @@ fn sponges_secret_inputs() {
     let mut want = [0u8; 300];
     pqdr_keccak::shake256(&[&msg0], &mut want);
     assert_eq!(out2, want);
+}
+
+/// The sponges on the BMI1/BMI2 permutation, on secret inputs.
+#[test]
+fn sponges_bmi_secret_inputs() {
+    let bmi = Bmi1Bmi2::detect();
+    let msg0: [u8; 300] = core::array::from_fn(|i| (i * 5 + 1) as u8);
+    let mut msg = msg0;
+    classify(&mut msg);
+    let mut out = [0u8; 400];
+    let mut s = Shake128::with_bmi(bmi);
+    s.absorb(&msg[..33]);
+    s.absorb(&msg[33..]);
+    s.squeeze_blocks(&mut out[..168]);
+    s.squeeze(&mut out[168..]);
+    let mut out2 = [0u8; 300];
+    let mut h = Shake256::with_bmi(bmi);
+    h.absorb(&msg);
+    h.squeeze(&mut out2);
+    let mut d32 = [0u8; 32];
+    let mut a = Sha3_256::with_bmi(bmi);
+    a.absorb(&msg[5..]);
+    a.squeeze(&mut d32);
+    let mut d64 = [0u8; 64];
+    let mut b = Sha3_512::with_bmi(bmi);
+    b.absorb(&msg[..100]);
+    b.squeeze(&mut d64);
+    declassify(&mut out);
+    declassify(&mut out2);
+    declassify(&mut d32);
+    declassify(&mut d64);
+    assert_eq!(d32, pqdr_keccak::sha3_256(&[&msg0[5..]]));
+    assert_eq!(d64, pqdr_keccak::sha3_512(&[&msg0[..100]]));
+    let mut want = [0u8; 300];
+    pqdr_keccak::shake256(&[&msg0], &mut want);
+    assert_eq!(out2, want);
+    let mut want = [0u8; 400];
+    let mut s = Shake128::new();
+    s.absorb(&msg0);
+    s.squeeze(&mut want);
+    assert_eq!(out, want);
 }
 
 #[test]

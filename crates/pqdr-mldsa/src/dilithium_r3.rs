@@ -77,7 +77,7 @@ pub fn generate<P: Round3Set, R: CryptoRng + ?Sized>(
 /// μ = H(tr ‖ M, 64) with the 32-byte tr = H(pk, 32) (v3.1 Figure 4, `Sign`
 /// line 10 and `Verify` line 25).
 pub fn mu<P: Round3Set>(vk: &VerifyingKey<P>, msg: &[u8]) -> [u8; 64] {
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     // H(pk, 32) is the first 32 bytes of the cached H(pk, 64) (SHAKE256).
     x.absorb(&vk.tr[..P::TR_SIZE]);
     x.absorb(msg);

@@ -32,7 +32,7 @@ fn ctx_len(ctx: &[u8]) -> Result<u8, Error> {
 #[inline]
 pub(crate) fn pure_prefix(tr: &[u8; 64], ctx: &[u8]) -> Result<Shake256, Error> {
     let n = ctx_len(ctx)?;
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     x.absorb(tr);
     x.absorb(&[0, n]);
     x.absorb(ctx);
@@ -49,7 +49,7 @@ pub(crate) fn prehash_mu(
 ) -> Result<[u8; 64], Error> {
     let n = ctx_len(ctx)?;
     check_length(Object::Digest, ph.digest_size(), digest.len())?;
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     x.absorb(tr);
     x.absorb(&[1, n]);
     x.absorb(ctx);
@@ -68,7 +68,7 @@ pub(crate) fn pure_mu(tr: &[u8; 64], msg: &[u8], ctx: &[u8]) -> Result<[u8; 64],
 
 /// μ = H(tr‖M′, 64) for the internal interface (M′ given).
 pub(crate) fn internal_mu(tr: &[u8; 64], m_prime: &[u8]) -> [u8; 64] {
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     x.absorb(tr);
     x.absorb(m_prime);
     finish_mu(x)

@@ -23,7 +23,7 @@ const MASK_BUF_SIZE: usize = MAX_Z_POLY_SIZE.div_ceil(SHAKE256_RATE) * SHAKE256_
 
 /// `H(parts, out.len())` (FIPS 204 §3.7): SHAKE256 of the concatenation.
 pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     for p in parts {
         x.absorb(p);
     }
@@ -35,7 +35,7 @@ pub(crate) fn h(parts: &[&[u8]], out: &mut [u8]) {
 /// squeeze (enough for 256 coefficients with overwhelming probability).
 /// ρ is public: the rejection branches depend on public data only.
 pub(crate) fn rej_ntt_poly(out: &mut Poly, rho: &[u8; 32], s: usize, r: usize) {
-    let mut g = Shake128::default();
+    let mut g = Shake128::with_bmi(crate::arch::keccak_bmi());
     g.absorb(rho);
     g.absorb(&[s as u8, r as u8]);
     let mut reader = g;
@@ -90,7 +90,7 @@ pub(crate) fn rej_ntt_consume(
 /// the caller reduces `acc` after at most 7 of them). Same byte stream and
 /// acceptance as [`rej_ntt_poly`]; ρ is public, ŷ is never branched on.
 pub(crate) fn rej_ntt_mul_acc(acc: &mut Poly, rho: &[u8; 32], s: usize, r: usize, y: &Poly) {
-    let mut g = Shake128::default();
+    let mut g = Shake128::with_bmi(crate::arch::keccak_bmi());
     g.absorb(rho);
     g.absorb(&[s as u8, r as u8]);
     let mut reader = g;
@@ -116,7 +116,7 @@ pub(crate) fn mul_acc_coeff(acc: &mut Poly, y: &Poly, i: usize, z: i32) {
 /// were, so the positions of rejections say nothing about s1, s2. The kept
 /// value is computed without `%` or a table (`CoeffFromHalfByte`, Algorithm 15).
 pub(crate) fn rej_bounded_poly(out: &mut Poly, rho_prime: &[u8; 64], r: u16, eta: i32) {
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     x.absorb(rho_prime);
     x.absorb(&r.to_le_bytes());
     let mut reader = x;
@@ -181,7 +181,7 @@ pub(crate) fn rej_bounded_consume(bytes: &[u8], mut ctr: usize, out: &mut Poly, 
 pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
     let mut buf = [0u8; MASK_BUF_SIZE];
     let len = 32 * (gamma1_bits as usize + 1);
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     x.absorb(rho_pp);
     x.absorb(&kappa.to_le_bytes());
     x.squeeze_blocks(&mut buf);
@@ -202,7 +202,7 @@ pub(crate) fn expand_mask_poly(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, ga
     allow(dead_code, reason = "used by the smallest-stack signer")
 )]
 pub(crate) fn expand_mask_add(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     x.absorb(rho_pp);
     x.absorb(&kappa.to_le_bytes());
     let mut reader = x;
@@ -229,7 +229,7 @@ pub(crate) fn expand_mask_add(out: &mut Poly, rho_pp: &[u8; 64], kappa: u16, gam
 /// by j. Only the rejection of sample bytes j > i is released: those bytes are
 /// independent of the accepted ones, so they say nothing about c.
 pub(crate) fn sample_in_ball(c: &mut Poly, c_tilde: &[u8], tau: usize) {
-    let mut x = Shake256::default();
+    let mut x = Shake256::with_bmi(crate::arch::keccak_bmi());
     x.absorb(c_tilde);
     let mut reader = x;
     let mut buf = [0u8; SHAKE256_RATE];

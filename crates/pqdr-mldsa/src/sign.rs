@@ -228,7 +228,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         }
         kappa = kappa.wrapping_add(P::L as u16);
         // Lines 12–15: w ← NTT^−1(Â∘ŷ), w1 ← HighBits(w), c̃ ← H(μ‖w1Encode(w1)).
-        let mut hasher = Shake256::default();
+        let mut hasher = Shake256::with_bmi(crate::arch::keccak_bmi());
         hasher.absorb(mu);
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             match (pre.a_hat, acc.as_deref_mut()) {

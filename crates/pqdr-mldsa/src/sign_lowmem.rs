@@ -168,7 +168,7 @@ fn commit<P: ParameterSet, const G2: i32>(
     c_tilde: &mut [u8],
     w: &mut WRows<'_>,
 ) {
-    let mut hasher = Shake256::default();
+    let mut hasher = Shake256::with_bmi(crate::arch::keccak_bmi());
     hasher.absorb(mu);
     let mut wi = Poly::ZERO;
     let mut y = Poly::ZERO;

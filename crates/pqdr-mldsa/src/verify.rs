@@ -90,7 +90,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     let mut t = Poly::ZERO;
     let mut acc = [0i64; N];
     let mut w1 = [0u8; MAX_W1_POLY_SIZE];
-    let mut hasher = Shake256::default();
+    let mut hasher = Shake256::with_bmi(crate::arch::keccak_bmi());
     hasher.absorb(mu);
     // Only for a compact key (its 4 KiB entry buffer is not even zeroed otherwise).
     let mut rows = pre.is_none().then(|| MatrixRows::new(rho, P::K, P::L));

@@ -20,7 +20,7 @@ pub(crate) type Shake128 = pqdr_keccak::Shake128;
 /// `XOF.Init(); XOF.Absorb(ρ ‖ j ‖ i)` (FIPS 203 §4.1, the input of Algorithm 7), ready to squeeze.
 #[inline(always)]
 pub(crate) fn xof(rho: &[u8; 32], j: u8, i: u8) -> Shake128 {
-    let mut s = Shake128::new();
+    let mut s = Shake128::with_bmi(crate::arch::keccak_bmi());
     s.absorb(rho);
     s.absorb(&[j, i]);
     s.finalize();
@@ -30,7 +30,7 @@ pub(crate) fn xof(rho: &[u8; 32], j: u8, i: u8) -> Shake128 {
 /// `G(c) = SHA3-512(c)` (FIPS 203 §4.1) over the concatenation of `parts`, split in two 32-byte halves.
 #[inline(always)]
 pub(crate) fn g(parts: &[&[u8]], a: &mut [u8; 32], b: &mut [u8; 32]) {
-    let mut s = Sha3_512::new();
+    let mut s = Sha3_512::with_bmi(crate::arch::keccak_bmi());
     for p in parts {
         s.absorb(p);
     }
@@ -41,7 +41,7 @@ pub(crate) fn g(parts: &[&[u8]], a: &mut [u8; 32], b: &mut [u8; 32]) {
 /// `H(s) = SHA3-256(s)` (FIPS 203 §4.1).
 #[inline(always)]
 pub(crate) fn h(data: &[u8], out: &mut [u8; 32]) {
-    let mut s = Sha3_256::new();
+    let mut s = Sha3_256::with_bmi(crate::arch::keccak_bmi());
     s.absorb(data);
     s.squeeze(out);
 }
@@ -50,7 +50,7 @@ pub(crate) fn h(data: &[u8], out: &mut [u8; 32]) {
 /// self-tests compare outputs through (feature `self-test`).
 #[cfg(feature = "self-test")]
 pub(crate) fn sha3_256(parts: &[&[u8]], out: &mut [u8; 32]) {
-    let mut s = Sha3_256::new();
+    let mut s = Sha3_256::with_bmi(crate::arch::keccak_bmi());
     for p in parts {
         s.absorb(p);
     }
@@ -62,7 +62,7 @@ pub(crate) fn sha3_256(parts: &[&[u8]], out: &mut [u8; 32]) {
 /// decapsulation runs) is tested against.
 #[cfg(test)]
 pub(crate) fn j(parts: &[&[u8]], out: &mut [u8; 32]) {
-    let mut s = Shake256::new();
+    let mut s = Shake256::with_bmi(crate::arch::keccak_bmi());
     for p in parts {
         s.absorb(p);
     }
@@ -175,7 +175,7 @@ impl HState {
     pub(crate) fn finish(mut self, ek: &[u8], out: &mut [u8; 32]) {
         while let Some(b) = ek[self.off..].first_chunk::<RATE_SHAKE256>() {
             xor_block(&mut self.state, b);
-            pqdr_keccak::f1600(&mut self.state);
+            pqdr_keccak::f1600_with(crate::arch::keccak_bmi(), &mut self.state);
             self.off += RATE_SHAKE256;
         }
         let rest = &ek[self.off..];
@@ -184,7 +184,7 @@ impl HState {
         block[rest.len()] ^= PAD_SHA3;
         block[RATE_SHAKE256 - 1] ^= 0x80;
         xor_block(&mut self.state, &block);
-        pqdr_keccak::f1600(&mut self.state);
+        pqdr_keccak::f1600_with(crate::arch::keccak_bmi(), &mut self.state);
         for (o, lane) in out.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
             *o = lane.to_le_bytes();
         }
@@ -300,7 +300,7 @@ impl<'a> JRider<'a> {
     pub(crate) fn finish(mut self, out: &mut [u8; 32]) {
         if self.off == 0 {
             // Nothing rode (portable path, or k = 4): the plain sponge.
-            let mut s = Shake256::new();
+            let mut s = Shake256::with_bmi(crate::arch::keccak_bmi());
             s.absorb(self.z);
             s.absorb(self.c);
             s.squeeze(out);
@@ -308,7 +308,7 @@ impl<'a> JRider<'a> {
         }
         while self.pending() {
             self.load_next();
-            pqdr_keccak::f1600(&mut self.state);
+            pqdr_keccak::f1600_with(crate::arch::keccak_bmi(), &mut self.state);
             self.permuted();
         }
         for (o, lane) in out.as_chunks_mut::<8>().0.iter_mut().zip(&self.state) {
@@ -320,7 +320,7 @@ impl<'a> JRider<'a> {
 /// `PRF_η(s, b) = SHAKE256(s ‖ b, 8·64η)` (FIPS 203 §4.1); `out.len()` is `64η`.
 #[inline(always)]
 pub(crate) fn prf(s: &[u8; 32], b: u8, out: &mut [u8]) {
-    let mut sp = Shake256::new();
+    let mut sp = Shake256::with_bmi(crate::arch::keccak_bmi());
     sp.absorb(s);
     sp.absorb(&[b]);
     sp.squeeze(out);

@@ -56,7 +56,7 @@ pub type Kyber1024 = crate::MlKem1024;
 /// `KDF(a ‖ b)` = SHAKE-256 with 32 bytes of output (v3.02 §1.4, "Symmetric
 /// primitives").
 fn kdf(a: &[u8; 32], b: &[u8; 32], out: &mut [u8; 32]) {
-    let mut s = Shake256::new();
+    let mut s = Shake256::with_bmi(crate::arch::keccak_bmi());
     s.absorb(a);
     s.absorb(b);
     s.squeeze(out);

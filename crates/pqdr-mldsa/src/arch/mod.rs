@@ -61,6 +61,17 @@ pub(crate) fn avx2() -> Option<Avx2> {
     }
 }
 
+/// The token for pqdr-keccak's scalar permutation with ANDN and RORX
+/// (`pqdr_keccak::Sponge::with_bmi`), chosen by this crate's feature
+/// `simd`: every scalar SHAKE128 / SHAKE256 sponge (FIPS 204 §3.7: `H`,
+/// `G`, the samplers' one-at-a-time streams) runs on it when the CPU has
+/// BMI1 and BMI2; twin `pqdr_keccak::f1600_portable`, differential test
+/// pqdr-keccak `tests/bmi.rs`.
+#[inline(always)]
+pub(crate) fn keccak_bmi() -> Option<pqdr_common::simd::Bmi1Bmi2> {
+    pqdr_common::simd::Bmi1Bmi2::detect_if(cfg!(feature = "simd"))
+}
+
 /// No AVX2 path in this build (feature `simd` off, or not x86-64): no value
 /// of this type exists, so `avx2()` is `None` and the stubs are never run.
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]

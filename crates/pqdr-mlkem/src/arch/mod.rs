@@ -25,12 +25,14 @@
 //! | `cbd::cbd3` | `sample::sample_cbd_portable` (`η = 3`) | `sample::tests::cbd3_matches_portable` |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
+//! | scalar Keccak with BMI1/BMI2 (pqdr-keccak, token `Bmi1Bmi2`: G, H, J, PRF, XOF and the riders' scalar permutations) | `pqdr_keccak::f1600_portable` | pqdr-keccak `tests/bmi.rs`; here every KAT/ACVP test over both paths |
 //!
 //! The KAT/ACVP tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
 //! checks the AVX2 path for secret-dependent branches and addresses.
 
 use pqdr_common::simd::Avx2 as KeccakAvx2;
+use pqdr_common::simd::Bmi1Bmi2;
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 #[allow(unsafe_code, reason = "AVX2 dispatch and unaligned loads/stores only")]
@@ -88,6 +90,15 @@ pub(crate) const SIMD_BUILD: bool = cfg!(all(feature = "simd", target_arch = "x8
 )]
 pub(crate) fn keccak_avx2() -> Option<KeccakAvx2> {
     KeccakAvx2::detect_if(cfg!(feature = "simd"))
+}
+
+/// The token for pqdr-keccak's scalar permutation with ANDN and RORX
+/// (`pqdr_keccak::f1600_with`, `Sponge::with_bmi`), chosen by this crate's
+/// feature `simd`: every scalar sponge of §4.1 (G, H, J, PRF, XOF) and the
+/// riders' scalar permutations run on it when the CPU has BMI1 and BMI2.
+#[inline(always)]
+pub(crate) fn keccak_bmi() -> Option<Bmi1Bmi2> {
+    Bmi1Bmi2::detect_if(cfg!(feature = "simd"))
 }
 
 /// No AVX2 path in this build (feature `simd` off, or not x86-64): no value

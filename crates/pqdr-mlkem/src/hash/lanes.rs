@@ -125,7 +125,7 @@ impl<'a> PrfRider<'a> {
     pub(crate) fn finish(mut self) {
         while self.pending() {
             self.load_next();
-            pqdr_keccak::f1600(&mut self.state);
+            pqdr_keccak::f1600_with(crate::arch::keccak_bmi(), &mut self.state);
             self.permuted();
         }
     }

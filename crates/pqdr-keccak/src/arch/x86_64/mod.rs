@@ -19,6 +19,9 @@ use zeroize::Zeroize;
 use crate::f1600::RC;
 use pqdr_common::simd::Avx2;
 
+mod scalar;
+pub(crate) use scalar::f1600_bmi;
+
 /// Keccak-f\[1600\] on four interleaved states: `state[i][k]` is lane `i`
 /// of state `k`. Twin of `x4::f1600_x4_portable`.
 #[inline]
