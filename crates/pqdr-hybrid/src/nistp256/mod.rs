@@ -7,7 +7,8 @@
 //! split. The field is [`field`] (Montgomery form; portable or MULX).
 //!
 //! - [`mul`]: variable-base `d·Q` with signed radix-32 digits (w = 5) and a
-//!   table of `1·Q … 16·Q` read by a full masked scan;
+//!   table of `1·Q … 16·Q` read by a full masked scan; the doublings in
+//!   Jacobian coordinates (EFD "dbl-2001-b", a = −3), the additions complete;
 //! - `base::mul_base`: fixed-base `d·G` with a precomputed table of
 //!   multiples of G (`tools/gen_p256_table.py`).
 //!
@@ -248,22 +249,119 @@ pub(crate) fn eq_mask(a: u64, b: u64) -> u64 {
 }
 
 /// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q`: every entry read
-/// and masked in, the identity if `e = 0`, `Y` negated by a mask if `e < 0`.
+/// whole and ANDed with its mask (all ones only at `k + 1 = |e|`), the
+/// results ORed; `Y = 1` ORed in if `e = 0` (the identity `(0 : 1 : 0)`),
+/// `Y` negated by a mask if `e < 0`.
 fn select_w5(table: &[Point; 16], e: i8) -> Point {
     let (abs, neg) = abs_sign(e);
-    let mut r = Point::IDENTITY;
+    let mut r = [0u64; 12];
     for (m, entry) in (1u64..).zip(table) {
-        r = Point::select(eq_mask(abs, m), entry, &r);
+        let eq = eq_mask(abs, m);
+        let limbs = entry.x.0.iter().chain(&entry.y.0).chain(&entry.z.0);
+        for (ri, li) in r.iter_mut().zip(limbs) {
+            *ri |= li & eq;
+        }
     }
-    let ny = r.y.neg();
-    r.y = Fe::select(neg, &ny, &r.y);
-    r
+    let zero = eq_mask(abs, 0);
+    let mut p = Point {
+        x: Fe([r[0], r[1], r[2], r[3]]),
+        y: Fe([r[4], r[5], r[6], r[7]]),
+        z: Fe([r[8], r[9], r[10], r[11]]),
+    };
+    r.zeroize();
+    for (y, one) in p.y.0.iter_mut().zip(Fe::ONE.0) {
+        *y |= one & zero;
+    }
+    let ny = p.y.neg();
+    p.y = Fe::select(neg, &ny, &p.y);
+    p
+}
+
+/// A point in Jacobian coordinates `(X : Y : Z)`, `x = X/Z²`, `y = Y/Z³`;
+/// the identity is any `(t² : t³ : 0)`, `t ≠ 0` (used only for the
+/// doublings of [`mul`]).
+#[derive(Clone, Copy, Debug)]
+struct Jacobian {
+    x: Fe,
+    y: Fe,
+    z: Fe,
+}
+
+impl Jacobian {
+    /// The projective `(X : Y : Z)` as `(X·Z : Y·Z² : Z)`. The identity
+    /// `(0 : Y : 0)` would become `(0 : 0 : 0)`, which is no point: `Y` is
+    /// set to 1 by a mask when `Z = 0` (on the curve `Z = 0` forces
+    /// `X = 0`; [`jacobian_double`] keeps `(0 : Y : 0)`, `Y ≠ 0`, the identity).
+    #[inline(always)]
+    fn from_projective<A: Arith>(ar: A, p: &Point) -> Jacobian {
+        let zz = ar.square(&p.z);
+        let y = ar.mul(&p.y, &zz);
+        let inf = opaque(p.z.is_zero_mask());
+        Jacobian {
+            x: ar.mul(&p.x, &p.z),
+            y: Fe::select(inf, &Fe::ONE, &y),
+            z: p.z,
+        }
+    }
+
+    /// The projective `(X·Z : Y : Z³)` (`x = X·Z/Z³ = X/Z²`, `y = Y/Z³`);
+    /// the identity `(X : Y : 0)` becomes `(0 : Y : 0)` with `Y ≠ 0`.
+    #[inline(always)]
+    fn to_projective<A: Arith>(&self, ar: A) -> Point {
+        let zz = ar.square(&self.z);
+        Point {
+            x: ar.mul(&self.x, &self.z),
+            y: self.y,
+            z: ar.mul(&zz, &self.z),
+        }
+    }
+
+    /// Wipes the coordinates.
+    fn wipe(&mut self) {
+        for f in [&mut self.x, &mut self.y, &mut self.z] {
+            f.0.zeroize();
+        }
+    }
+}
+
+/// `2·p` in Jacobian coordinates for a = −3: "dbl-2001-b" of the
+/// Explicit-Formulas Database (Bernstein 2001): `δ = Z²`, `γ = Y²`,
+/// `β = X·γ`, `α = 3(X − δ)(X + δ)`, `X3 = α² − 8β`, `Z3 = 2·Y·Z` (the
+/// database's `(Y + Z)² − γ − δ`, the same value), `Y3 = α(4β − X3) − 8γ²`;
+/// here with `g = 2γ`: `4β = 2·X·g`, `8γ² = 2·g²`. 4M + 4S. Never divides,
+/// so no case split: the identity as [`Jacobian::from_projective`] makes it,
+/// `(0 : Y : 0)` with `Y ≠ 0`, stays one (`δ = α = 0`, so `X3 = Z3 = 0` and
+/// `Y3 = −8Y⁴ ≠ 0`), and a prime-order curve has no point with `Y = 0`.
+#[inline(always)]
+fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
+    let delta = ar.square(&p.z);
+    let gamma = ar.square(&p.y);
+    let g = ar.add(&gamma, &gamma);
+    let beta2 = ar.mul(&p.x, &g);
+    let beta4 = ar.add(&beta2, &beta2);
+    let alpha = ar.mul(&ar.sub(&p.x, &delta), &ar.add(&p.x, &delta));
+    let alpha = ar.add(&ar.add(&alpha, &alpha), &alpha);
+    let x3 = ar.sub(&ar.sub(&ar.square(&alpha), &beta4), &beta4);
+    let yz = ar.mul(&p.y, &p.z);
+    let z3 = ar.add(&yz, &yz);
+    let g2 = ar.square(&g);
+    let y3 = ar.mul(&alpha, &ar.sub(&beta4, &x3));
+    let y3 = ar.sub(&ar.sub(&y3, &g2), &g2);
+    Jacobian {
+        x: x3,
+        y: y3,
+        z: z3,
+    }
 }
 
 /// `d·Q` (SEC 1 v2 §3.3.1's ECDH primitive needs its x-coordinate): the
 /// fixed-window method, w = 5, over the digits of [`digits_w5`]: 255
 /// doublings and 51 additions of a scanned table entry, the same sequence
-/// for every `d`. `Q` is public; `d` secret. The working values are wiped.
+/// for every `d`. The five doublings of a window are Jacobian
+/// ([`jacobian_double`], 4M + 4S instead of the complete formula's
+/// 10M + 3S), the addition is the complete one of RCB 2016 (Algorithm 4,
+/// projective), with the conversions in between. `Q` is public; `d`
+/// secret. The working values are wiped.
 pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4]) -> Point {
     let mut table = [Point::IDENTITY; 16];
     table[0] = Point::from_affine(q);
@@ -274,9 +372,12 @@ pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4]) -> Point {
     let mut e = digits_w5(d);
     let mut r = select_w5(&table, e[51]);
     for &ei in e[..51].iter().rev() {
+        let mut j = Jacobian::from_projective(ar, &r);
         for _ in 0..5 {
-            r = double(ar, &r);
+            j = jacobian_double(ar, &j);
         }
+        r = j.to_projective(ar);
+        j.wipe();
         let mut t = select_w5(&table, ei);
         r = add(ar, &r, &t);
         t.wipe();
