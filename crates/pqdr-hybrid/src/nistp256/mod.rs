@@ -211,7 +211,7 @@ pub(crate) fn double<A: Arith>(ar: A, p: &Point) -> Point {
 /// digits `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i`: 5-bit windows, each above
 /// 16 carried into the next (`e − 32`, carry 1), without branches. The top
 /// window holds bit 255 alone, so it ends at most 2 and carries nothing.
-fn digits_w5(d: &[u64; 4]) -> [i8; 52] {
+pub(super) fn digits_w5(d: &[u64; 4]) -> [i8; 52] {
     let mut e = [0i8; 52];
     let mut carry = 0u64;
     for (i, ei) in e.iter_mut().enumerate() {
@@ -281,7 +281,7 @@ fn select_w5(table: &[Point; 16], e: i8) -> Point {
 /// the identity is any `(t² : t³ : 0)`, `t ≠ 0` (used only for the
 /// doublings of [`mul`]).
 #[derive(Clone, Copy, Debug)]
-struct Jacobian {
+pub(super) struct Jacobian {
     x: Fe,
     y: Fe,
     z: Fe,
@@ -293,7 +293,7 @@ impl Jacobian {
     /// set to 1 by a mask when `Z = 0` (on the curve `Z = 0` forces
     /// `X = 0`; [`jacobian_double`] keeps `(0 : Y : 0)`, `Y ≠ 0`, the identity).
     #[inline(always)]
-    fn from_projective<A: Arith>(ar: A, p: &Point) -> Jacobian {
+    pub(super) fn from_projective<A: Arith>(ar: A, p: &Point) -> Jacobian {
         let zz = ar.square(&p.z);
         let y = ar.mul(&p.y, &zz);
         let inf = opaque(p.z.is_zero_mask());
@@ -307,7 +307,7 @@ impl Jacobian {
     /// The projective `(X·Z : Y : Z³)` (`x = X·Z/Z³ = X/Z²`, `y = Y/Z³`);
     /// the identity `(X : Y : 0)` becomes `(0 : Y : 0)` with `Y ≠ 0`.
     #[inline(always)]
-    fn to_projective<A: Arith>(&self, ar: A) -> Point {
+    pub(super) fn to_projective<A: Arith>(&self, ar: A) -> Point {
         let zz = ar.square(&self.z);
         Point {
             x: ar.mul(&self.x, &self.z),
@@ -317,7 +317,7 @@ impl Jacobian {
     }
 
     /// Wipes the coordinates.
-    fn wipe(&mut self) {
+    pub(super) fn wipe(&mut self) {
         for f in [&mut self.x, &mut self.y, &mut self.z] {
             f.0.zeroize();
         }
@@ -333,7 +333,7 @@ impl Jacobian {
 /// `(0 : Y : 0)` with `Y ≠ 0`, stays one (`δ = α = 0`, so `X3 = Z3 = 0` and
 /// `Y3 = −8Y⁴ ≠ 0`), and a prime-order curve has no point with `Y = 0`.
 #[inline(always)]
-fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
+pub(super) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
     let delta = ar.square(&p.z);
     let gamma = ar.square(&p.y);
     let g = ar.add(&gamma, &gamma);
