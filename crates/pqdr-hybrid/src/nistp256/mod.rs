@@ -360,14 +360,16 @@ pub(super) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
 /// for every `d`. The five doublings of a window are Jacobian
 /// ([`jacobian_double`], 4M + 4S instead of the complete formula's
 /// 10M + 3S), the addition is the complete one of RCB 2016 (Algorithm 4,
-/// projective), with the conversions in between. `Q` is public; `d`
+/// projective), with the conversions in between; the table `1·Q … 16·Q`
+/// is built with mixed additions of the affine `Q`. `Q` is public; `d`
 /// secret. The working values are wiped.
 pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4]) -> Point {
     let mut table = [Point::IDENTITY; 16];
     table[0] = Point::from_affine(q);
     table[1] = double(ar, &table[0]);
     for k in 2..16 {
-        table[k] = add(ar, &table[k - 1], &table[0]);
+        // Q is affine: the mixed formula (Algorithm 5) suffices.
+        table[k] = add_affine(ar, &table[k - 1], q);
     }
     let mut e = digits_w5(d);
     let mut r = select_w5(&table, e[51]);
