@@ -307,7 +307,7 @@ impl Jacobian {
     /// The projective `(X·Z : Y : Z³)` (`x = X·Z/Z³ = X/Z²`, `y = Y/Z³`);
     /// the identity `(X : Y : 0)` becomes `(0 : Y : 0)` with `Y ≠ 0`.
     #[inline(always)]
-    pub(super) fn to_projective<A: Arith>(&self, ar: A) -> Point {
+    pub(super) fn to_projective<A: Arith>(self, ar: A) -> Point {
         let zz = ar.square(&self.z);
         Point {
             x: ar.mul(&self.x, &self.z),

@@ -100,21 +100,43 @@ macro_rules! reduce {
 macro_rules! row {
     ($t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal) => {
         concat!(
-            "xor {", $t4, ":e}, {", $t4, ":e}\n", // limb i + 4 = 0, CF = OF = 0
+            "xor {",
+            $t4,
+            ":e}, {",
+            $t4,
+            ":e}\n", // limb i + 4 = 0, CF = OF = 0
             "mulx {hi}, {lo}, [{b}]\n",
-            "adox {", $t0, "}, {lo}\n",
-            "adcx {", $t1, "}, {hi}\n",
+            "adox {",
+            $t0,
+            "}, {lo}\n",
+            "adcx {",
+            $t1,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, [{b} + 8]\n",
-            "adox {", $t1, "}, {lo}\n",
-            "adcx {", $t2, "}, {hi}\n",
+            "adox {",
+            $t1,
+            "}, {lo}\n",
+            "adcx {",
+            $t2,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, [{b} + 16]\n",
-            "adox {", $t2, "}, {lo}\n",
-            "adcx {", $t3, "}, {hi}\n",
+            "adox {",
+            $t2,
+            "}, {lo}\n",
+            "adcx {",
+            $t3,
+            "}, {hi}\n",
             "mulx {hi}, {lo}, [{b} + 24]\n",
-            "adox {", $t3, "}, {lo}\n",
-            "adcx {", $t4, "}, {hi}\n",
+            "adox {",
+            $t3,
+            "}, {lo}\n",
+            "adcx {",
+            $t4,
+            "}, {hi}\n",
             "mov {lo:e}, 0\n", // MOV leaves the flags alone
-            "adox {", $t4, "}, {lo}\n",
+            "adox {",
+            $t4,
+            "}, {lo}\n",
         )
     };
 }
