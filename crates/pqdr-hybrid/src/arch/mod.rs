@@ -17,6 +17,7 @@
 //! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 2, p − 1, p, p + 1, 2^256 − 1, all-ones limbs; bit-identical limbs) |
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
+//! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nistp256::field::Arith::triple`, `Arith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //!
 //! `fe_add`, `fe_sub` and `fe_mul_a24` are in assembly not for speed but for
 //! constant time: in the MULX ladder LLVM turned the Rust carry folds of
@@ -35,7 +36,7 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
-pub(crate) use x86_64::{p256_add, p256_mont_mul, p256_mont_sqr, p256_sub};
+pub(crate) use x86_64::{p256_add, p256_mont_mul, p256_mont_sqr, p256_sub, p256_sub2, p256_triple};
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::Bmi2Adx;
@@ -93,6 +94,14 @@ mod stubs {
     }
     #[cfg(feature = "p256")]
     pub(crate) fn p256_mont_sqr(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_triple(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_sub2(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
         match token {}
     }
     #[cfg(feature = "p256")]

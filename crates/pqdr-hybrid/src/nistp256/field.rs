@@ -267,6 +267,18 @@ pub(crate) trait Arith: Copy {
     /// `a²` (Montgomery).
     fn square(self, a: &Fe) -> Fe;
 
+    /// `3a`: `(a + a) + a` (the portable twin of `arch::p256_triple`).
+    #[inline(always)]
+    fn triple(self, a: &Fe) -> Fe {
+        self.add(&self.add(a, a), a)
+    }
+
+    /// `a − 2b`: `(a − b) − b` (the portable twin of `arch::p256_sub2`).
+    #[inline(always)]
+    fn sub2(self, a: &Fe, b: &Fe) -> Fe {
+        self.sub(&self.sub(a, b), b)
+    }
+
     /// `a^(2^n)`.
     #[inline(always)]
     fn square_n(self, a: &Fe, n: u32) -> Fe {
@@ -342,6 +354,16 @@ impl Arith for Bmi2Adx {
     #[inline(always)]
     fn sub(self, a: &Fe, b: &Fe) -> Fe {
         Fe(arch::p256_sub(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn triple(self, a: &Fe) -> Fe {
+        Fe(arch::p256_triple(self, &a.0))
+    }
+
+    #[inline(always)]
+    fn sub2(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::p256_sub2(self, &a.0, &b.0))
     }
 }
 

@@ -127,25 +127,19 @@ pub(crate) fn add_affine<A: Arith>(ar: A, p: &Point, q: &Affine) -> Point {
 
 /// The common tail of Algorithms 4 and 5 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
 /// which is `Z1` in Algorithm 5, and `y3` the `(X1 + Z1)(X2 + Z2) − t0 −
-/// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5).
+/// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5). Each "`t ← u + u;
+/// u ← t + u`" of the paper (`u ← 3u`) is one [`Arith::triple`].
 #[inline(always)]
 fn finish<A: Arith>(ar: A, t0: Fe, t1: Fe, t2: Fe, t3: Fe, t4: Fe, y3: Fe) -> Point {
     let z3 = ar.mul(&Fe::B, &t2);
-    let x3 = ar.sub(&y3, &z3);
-    let z3 = ar.add(&x3, &x3);
-    let x3 = ar.add(&x3, &z3);
+    let x3 = ar.triple(&ar.sub(&y3, &z3));
     let z3 = ar.sub(&t1, &x3);
     let x3 = ar.add(&t1, &x3);
     let y3 = ar.mul(&Fe::B, &y3);
-    let t1 = ar.add(&t2, &t2);
-    let t2 = ar.add(&t1, &t2);
+    let t2 = ar.triple(&t2);
     let y3 = ar.sub(&y3, &t2);
-    let y3 = ar.sub(&y3, &t0);
-    let t1 = ar.add(&y3, &y3);
-    let y3 = ar.add(&t1, &y3);
-    let t1 = ar.add(&t0, &t0);
-    let t0 = ar.add(&t1, &t0);
-    let t0 = ar.sub(&t0, &t2);
+    let y3 = ar.triple(&ar.sub(&y3, &t0));
+    let t0 = ar.sub(&ar.triple(&t0), &t2);
     let t1 = ar.mul(&t4, &y3);
     let t2 = ar.mul(&t0, &y3);
     let y3 = ar.mul(&x3, &z3);
@@ -340,13 +334,13 @@ pub(super) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
     let beta2 = ar.mul(&p.x, &g);
     let beta4 = ar.add(&beta2, &beta2);
     let alpha = ar.mul(&ar.sub(&p.x, &delta), &ar.add(&p.x, &delta));
-    let alpha = ar.add(&ar.add(&alpha, &alpha), &alpha);
-    let x3 = ar.sub(&ar.sub(&ar.square(&alpha), &beta4), &beta4);
+    let alpha = ar.triple(&alpha);
+    let x3 = ar.sub2(&ar.square(&alpha), &beta4);
     let yz = ar.mul(&p.y, &p.z);
     let z3 = ar.add(&yz, &yz);
     let g2 = ar.square(&g);
     let y3 = ar.mul(&alpha, &ar.sub(&beta4, &x3));
-    let y3 = ar.sub(&ar.sub(&y3, &g2), &g2);
+    let y3 = ar.sub2(&y3, &g2);
     Jacobian {
         x: x3,
         y: y3,

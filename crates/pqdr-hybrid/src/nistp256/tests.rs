@@ -313,6 +313,8 @@ fn bmi2_adx_matches_portable() {
                 "{a:x?} * {b:x?}"
             );
             if a == b {
+                let fa = Fe(*a);
+                assert_eq!(token.triple(&fa), Portable.triple(&fa), "3 * {a:x?}");
                 assert_eq!(arch::p256_mont_sqr(token, a), mont_sqr(a), "{a:x?}^2");
             }
             let (fa, fb) = (Fe(*a), Fe(*b));
@@ -325,6 +327,11 @@ fn bmi2_adx_matches_portable() {
                 token.sub(&fa, &fb),
                 Portable.sub(&fa, &fb),
                 "{a:x?} - {b:x?}"
+            );
+            assert_eq!(
+                token.sub2(&fa, &fb),
+                Portable.sub2(&fa, &fb),
+                "{a:x?} - 2 * {b:x?}"
             );
         }
     }

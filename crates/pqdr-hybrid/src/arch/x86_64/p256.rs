@@ -364,3 +364,137 @@ pub(crate) fn p256_sub(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     }
     [r0, r1, r2, r3]
 }
+
+/// `3a mod p`, bit-identical to the portable `(a + a) + a` of
+/// `nistp256::field::Fe::add` on every input (the two additions of
+/// [`p256_add`] in registers, without storing `2a`): each the 257-bit sum,
+/// then `p` subtracted unless that borrows (`CMOVC`).
+#[inline(always)]
+pub(crate) fn p256_triple(token: Bmi2Adx, a: &[u64; 4]) -> [u64; 4] {
+    let _ = token;
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: plain x86-64 instructions reading a[0..4] (a valid shared
+    // reference), writing only the declared registers and the flags; no
+    // stack.
+    unsafe {
+        asm!(
+            "xor {c:e}, {c:e}",
+            "mov {s0}, [{a}]",
+            "mov {s1}, [{a} + 8]",
+            "mov {s2}, [{a} + 16]",
+            "mov {s3}, [{a} + 24]",
+            "add {s0}, {s0}",
+            "adc {s1}, {s1}",
+            "adc {s2}, {s2}",
+            "adc {s3}, {s3}",
+            "adc {c}, 0",
+            "mov {p1:e}, 0xffffffff",
+            "mov {p3}, 0xffffffff00000001",
+            "mov {d0}, {s0}",
+            "mov {d1}, {s1}",
+            "mov {d2}, {s2}",
+            "mov {d3}, {s3}",
+            "sub {d0}, -1",
+            "sbb {d1}, {p1}",
+            "sbb {d2}, 0",
+            "sbb {d3}, {p3}",
+            "sbb {c}, 0",
+            "cmovc {d0}, {s0}",
+            "cmovc {d1}, {s1}",
+            "cmovc {d2}, {s2}",
+            "cmovc {d3}, {s3}",
+            // d = 2a mod p; now d + a.
+            "xor {c:e}, {c:e}",
+            "add {d0}, [{a}]",
+            "adc {d1}, [{a} + 8]",
+            "adc {d2}, [{a} + 16]",
+            "adc {d3}, [{a} + 24]",
+            "adc {c}, 0",
+            "mov {s0}, {d0}",
+            "mov {s1}, {d1}",
+            "mov {s2}, {d2}",
+            "mov {s3}, {d3}",
+            "sub {s0}, -1",
+            "sbb {s1}, {p1}",
+            "sbb {s2}, 0",
+            "sbb {s3}, {p3}",
+            "sbb {c}, 0",
+            "cmovc {s0}, {d0}",
+            "cmovc {s1}, {d1}",
+            "cmovc {s2}, {d2}",
+            "cmovc {s3}, {d3}",
+            a = in(reg) a.as_ptr(),
+            c = out(reg) _,
+            p1 = out(reg) _,
+            p3 = out(reg) _,
+            d0 = out(reg) _,
+            d1 = out(reg) _,
+            d2 = out(reg) _,
+            d3 = out(reg) _,
+            s0 = out(reg) r0,
+            s1 = out(reg) r1,
+            s2 = out(reg) r2,
+            s3 = out(reg) r3,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a − 2b mod p`, bit-identical to the portable `(a − b) − b` of
+/// `nistp256::field::Fe::sub` on every input (the two subtractions of
+/// [`p256_sub`] in registers): each the difference, then `p` added under
+/// the mask of the borrow.
+#[inline(always)]
+pub(crate) fn p256_sub2(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let _ = token;
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: as in `p256_sub`: reads a[0..4] and b[0..4], writes only the
+    // declared registers and the flags; no stack.
+    unsafe {
+        asm!(
+            "mov {r0}, [{a}]",
+            "mov {r1}, [{a} + 8]",
+            "mov {r2}, [{a} + 16]",
+            "mov {r3}, [{a} + 24]",
+            "sub {r0}, [{b}]",
+            "sbb {r1}, [{b} + 8]",
+            "sbb {r2}, [{b} + 16]",
+            "sbb {r3}, [{b} + 24]",
+            "sbb {m}, {m}",
+            "mov {p1:e}, 0xffffffff",
+            "mov {p3}, 0xffffffff00000001",
+            "and {p1}, {m}",
+            "and {p3}, {m}",
+            "add {r0}, {m}",
+            "adc {r1}, {p1}",
+            "adc {r2}, 0",
+            "adc {r3}, {p3}",
+            // r = (a − b) mod p; now r − b.
+            "sub {r0}, [{b}]",
+            "sbb {r1}, [{b} + 8]",
+            "sbb {r2}, [{b} + 16]",
+            "sbb {r3}, [{b} + 24]",
+            "sbb {m}, {m}",
+            "mov {p1:e}, 0xffffffff",
+            "mov {p3}, 0xffffffff00000001",
+            "and {p1}, {m}",
+            "and {p3}, {m}",
+            "add {r0}, {m}",
+            "adc {r1}, {p1}",
+            "adc {r2}, 0",
+            "adc {r3}, {p3}",
+            a = in(reg) a.as_ptr(),
+            b = in(reg) b.as_ptr(),
+            m = out(reg) _,
+            p1 = out(reg) _,
+            p3 = out(reg) _,
+            r0 = out(reg) r0,
+            r1 = out(reg) r1,
+            r2 = out(reg) r2,
+            r3 = out(reg) r3,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
