@@ -12,14 +12,18 @@
 //!
 //! Constant time: the digits are computed without branches; each addition
 //! reads all sixteen entries of its (public) row whole, ANDs each with the
-//! mask "index = `|e_i|`" and ORs them together, negates `y` by a mask if
+//! mask "index = `|e_i|`" and ORs them together (`super::scan`, or its AVX2
+//! kernel), negates `y` by a mask if
 //! `e_i < 0`, and for `e_i = 0` (no affine identity) adds whatever was
 //! selected and keeps the previous sum by a mask.
 
 use zeroize::Zeroize;
 
 use super::field::{Arith, Fe};
-use super::{Affine, Jacobian, Point, abs_sign, add_affine, digits_w5, eq_mask, jacobian_double};
+use super::{
+    Affine, Jacobian, Point, abs_sign, add_affine, digits_w5, eq_mask, jacobian_double, scan_with,
+};
+use crate::arch::Avx2;
 
 /// Rows of the table: `1024^j·G` for `j = 0 … 25`.
 const ROWS: usize = 26;
@@ -69,15 +73,9 @@ const fn decode(b: &[u8; ROWS * COLS * ENTRY * 8]) -> [[[u64; ENTRY]; COLS]; ROW
 /// "e = 0" (all ones), in which case the point returned is not on the curve
 /// and must not be kept.
 #[inline(always)]
-fn select(row: &[[u64; ENTRY]; COLS], e: i8) -> (Affine, u64) {
+fn select(row: &[[u64; ENTRY]; COLS], e: i8, avx: Option<Avx2>) -> (Affine, u64) {
     let (abs, neg) = abs_sign(e);
-    let mut r = [0u64; ENTRY];
-    for (m, entry) in (1u64..).zip(row) {
-        let eq = eq_mask(abs, m);
-        for (ri, ei) in r.iter_mut().zip(entry) {
-            *ri |= ei & eq;
-        }
-    }
+    let mut r = scan_with(avx, row, abs);
     let x = Fe([r[0], r[1], r[2], r[3]]);
     let y = Fe([r[4], r[5], r[6], r[7]]);
     r.zeroize();
@@ -91,22 +89,28 @@ fn select(row: &[[u64; ENTRY]; COLS], e: i8) -> (Affine, u64) {
 
 /// `r + e·1024^j·G`, keeping `r` if `e = 0`.
 #[inline(always)]
-fn add_digit<A: Arith>(ar: A, r: &Point, row: &[[u64; ENTRY]; COLS], e: i8) -> Point {
-    let (mut q, zero) = select(row, e);
+fn add_digit<A: Arith>(
+    ar: A,
+    r: &Point,
+    row: &[[u64; ENTRY]; COLS],
+    e: i8,
+    avx: Option<Avx2>,
+) -> Point {
+    let (mut q, zero) = select(row, e, avx);
     let s = add_affine(ar, r, &q);
     q.x.0.zeroize();
     q.y.0.zeroize();
     Point::select(zero, r, &s)
 }
 
-/// `d·G` for `d < 2^256` (little-endian limbs), projective. The working
-/// values are wiped.
-pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 4]) -> Point {
+/// `d·G` for `d < 2^256` (little-endian limbs), projective; the rows are
+/// scanned with AVX2 if `avx` holds the token. The working values are wiped.
+pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 4], avx: Option<Avx2>) -> Point {
     let mut e = digits_w5(d);
     let mut r = Point::IDENTITY;
     // Odd digits: e_{2j+1} with j = 0 … 25.
     for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {
-        r = add_digit(ar, &r, row, pair[1]);
+        r = add_digit(ar, &r, row, pair[1], avx);
     }
     let mut j = Jacobian::from_projective(ar, &r);
     for _ in 0..5 {
@@ -116,7 +120,7 @@ pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 4]) -> Point {
     j.wipe();
     // Even digits: e_{2j}.
     for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {
-        r = add_digit(ar, &r, row, pair[0]);
+        r = add_digit(ar, &r, row, pair[0], avx);
     }
     e.zeroize();
     r

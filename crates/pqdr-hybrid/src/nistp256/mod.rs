@@ -28,6 +28,8 @@ use zeroize::Zeroize;
 pub(crate) use base::mul_base;
 use field::{Arith, Fe};
 
+use crate::arch::{self, Avx2};
+
 /// A point in projective coordinates (the identity is `(0 : 1 : 0)`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Point {
@@ -242,20 +244,41 @@ pub(crate) fn eq_mask(a: u64, b: u64) -> u64 {
     opaque(((a ^ b).wrapping_sub(1) >> 63).wrapping_neg())
 }
 
-/// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q`: every entry read
-/// whole and ANDed with its mask (all ones only at `k + 1 = |e|`), the
-/// results ORed; `Y = 1` ORed in if `e = 0` (the identity `(0 : 1 : 0)`),
-/// `Y` negated by a mask if `e < 0`.
-fn select_w5(table: &[Point; 16], e: i8) -> Point {
-    let (abs, neg) = abs_sign(e);
-    let mut r = [0u64; 12];
+/// The masked scan of a 16-entry table: `Σ_k table[k] AND m_k` (OR),
+/// `m_k` all ones iff `k + 1 = idx` ([`eq_mask`]), so every entry is read
+/// whole and `idx = 0` gives all zeros (the portable twin of the AVX2
+/// kernel `arch::p256_scan`).
+#[inline(always)]
+pub(crate) fn scan<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
+    let mut r = [0u64; N];
     for (m, entry) in (1u64..).zip(table) {
-        let eq = eq_mask(abs, m);
-        let limbs = entry.x.0.iter().chain(&entry.y.0).chain(&entry.z.0);
-        for (ri, li) in r.iter_mut().zip(limbs) {
+        let eq = eq_mask(idx, m);
+        for (ri, li) in r.iter_mut().zip(entry) {
             *ri |= li & eq;
         }
     }
+    r
+}
+
+/// [`scan`] with the AVX2 kernel if `avx` holds the token.
+#[inline(always)]
+pub(crate) fn scan_with<const N: usize>(
+    avx: Option<Avx2>,
+    table: &[[u64; N]; 16],
+    idx: u64,
+) -> [u64; N] {
+    match avx {
+        Some(t) => arch::p256_scan(t, table, idx),
+        None => scan(table, idx),
+    }
+}
+
+/// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q` (limbs `X ‖ Y ‖
+/// Z`): [`scan_with`] at `|e|`; `Y = 1` ORed in if `e = 0` (the identity
+/// `(0 : 1 : 0)`), `Y` negated by a mask if `e < 0`.
+fn select_w5(table: &[[u64; 12]; 16], e: i8, avx: Option<Avx2>) -> Point {
+    let (abs, neg) = abs_sign(e);
+    let mut r = scan_with(avx, table, abs);
     let zero = eq_mask(abs, 0);
     let mut p = Point {
         x: Fe([r[0], r[1], r[2], r[3]]),
@@ -355,18 +378,26 @@ pub(super) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
 /// ([`jacobian_double`], 4M + 4S instead of the complete formula's
 /// 10M + 3S), the addition is the complete one of RCB 2016 (Algorithm 4,
 /// projective), with the conversions in between; the table `1·Q … 16·Q`
-/// is built with mixed additions of the affine `Q`. `Q` is public; `d`
+/// is built with mixed additions of the affine `Q` and scanned with AVX2 if
+/// `avx` holds the token. `Q` is public; `d`
 /// secret. The working values are wiped.
-pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4]) -> Point {
-    let mut table = [Point::IDENTITY; 16];
-    table[0] = Point::from_affine(q);
-    table[1] = double(ar, &table[0]);
-    for k in 2..16 {
-        // Q is affine: the mixed formula (Algorithm 5) suffices.
-        table[k] = add_affine(ar, &table[k - 1], q);
+pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4], avx: Option<Avx2>) -> Point {
+    let mut t = Point::from_affine(q);
+    let mut table = [[0u64; 12]; 16];
+    for k in 0..16 {
+        if k == 1 {
+            t = double(ar, &t);
+        } else if k > 1 {
+            // Q is affine: the mixed formula (Algorithm 5) suffices.
+            t = add_affine(ar, &t, q);
+        }
+        let limbs = t.x.0.iter().chain(&t.y.0).chain(&t.z.0);
+        for (l, v) in table[k].iter_mut().zip(limbs) {
+            *l = *v;
+        }
     }
     let mut e = digits_w5(d);
-    let mut r = select_w5(&table, e[51]);
+    let mut r = select_w5(&table, e[51], avx);
     for &ei in e[..51].iter().rev() {
         let mut j = Jacobian::from_projective(ar, &r);
         for _ in 0..5 {
@@ -374,7 +405,7 @@ pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4]) -> Point {
         }
         r = j.to_projective(ar);
         j.wipe();
-        let mut t = select_w5(&table, ei);
+        let mut t = select_w5(&table, ei, avx);
         r = add(ar, &r, &t);
         t.wipe();
     }

@@ -14,12 +14,16 @@
 //! borrowed. Exact for every input, so bit-identical to the twins (the
 //! differential test compares limbs).
 //!
-//! `unsafe` here is only the inline assembly: it reads the 32 bytes behind
+//! `unsafe` here is the inline assembly: it reads the 32 bytes behind
 //! each reference, writes only its register operands (no stack, no memory),
 //! and uses `MULX`, `ADCX` and `ADOX`, which the [`Bmi2Adx`] token proves
-//! execute here. No branch, no address depends on the limb values.
+//! execute here; and the AVX2 table scan `p256_scan` (the [`Avx2`] token,
+//! unaligned loads and stores inside its arrays). No branch, no address
+//! depends on the limb values or the secret index.
 
 use core::arch::asm;
+
+use pqdr_common::simd::Avx2;
 
 use super::Bmi2Adx;
 
@@ -497,4 +501,48 @@ pub(crate) fn p256_sub2(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] 
         );
     }
     [r0, r1, r2, r3]
+}
+
+/// The masked table scan of `nistp256` with AVX2: `Σ_k table[k] AND m_k`
+/// (OR), `m_k` all ones iff `k + 1 = idx`, four limbs per `VPAND` / `VPOR`;
+/// bit-identical to the portable `nistp256::scan` for every `idx` (0 gives
+/// all zeros). `N` is 8 (affine entries) or 12 (projective), a multiple of 4.
+/// Every entry is read whole; the mask comes from `VPCMPEQQ` (no branch, no
+/// address depends on `idx`).
+#[inline(always)]
+pub(crate) fn p256_scan<const N: usize>(token: Avx2, table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
+    let _ = token;
+    // SAFETY: the token (made only by `pqdr_common::simd::Avx2::detect`)
+    // proves that AVX2 executes here.
+    unsafe { scan_avx2(table, idx) }
+}
+
+/// [`p256_scan`]'s body, compiled for AVX2.
+#[target_feature(enable = "avx2")]
+fn scan_avx2<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
+    use core::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256, _mm256_or_si256,
+        _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+    };
+    const { assert!(N % 4 == 0 && N <= 12) };
+    let mut acc = [_mm256_setzero_si256(); 3];
+    let target = _mm256_set1_epi64x(i64::from_ne_bytes(idx.to_ne_bytes()));
+    let mut k = _mm256_setzero_si256();
+    let one = _mm256_set1_epi64x(1);
+    for entry in table {
+        k = core::arch::x86_64::_mm256_add_epi64(k, one);
+        let mask = _mm256_cmpeq_epi64(k, target);
+        for (j, a) in acc.iter_mut().take(N / 4).enumerate() {
+            // SAFETY: `4 * j + 4 ≤ N`: the 32 bytes read lie inside `entry`
+            // (an unaligned load).
+            let v = unsafe { _mm256_loadu_si256(entry.as_ptr().add(4 * j).cast::<__m256i>()) };
+            *a = _mm256_or_si256(*a, _mm256_and_si256(v, mask));
+        }
+    }
+    let mut out = [0u64; N];
+    for (j, a) in acc.iter().take(N / 4).enumerate() {
+        // SAFETY: `4 * j + 4 ≤ N`: the 32 bytes written lie inside `out`.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * j).cast::<__m256i>(), *a) };
+    }
+    out
 }
