@@ -384,7 +384,7 @@ pub(super) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
 pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4], avx: Option<Avx2>) -> Point {
     let mut t = Point::from_affine(q);
     let mut table = [[0u64; 12]; 16];
-    for k in 0..16 {
+    for (k, entry) in table.iter_mut().enumerate() {
         if k == 1 {
             t = double(ar, &t);
         } else if k > 1 {
@@ -392,7 +392,7 @@ pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4], avx: Option<Avx2>) 
             t = add_affine(ar, &t, q);
         }
         let limbs = t.x.0.iter().chain(&t.y.0).chain(&t.z.0);
-        for (l, v) in table[k].iter_mut().zip(limbs) {
+        for (l, v) in entry.iter_mut().zip(limbs) {
             *l = *v;
         }
     }

@@ -524,7 +524,7 @@ fn scan_avx2<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
         __m256i, _mm256_and_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256, _mm256_or_si256,
         _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
     };
-    const { assert!(N % 4 == 0 && N <= 12) };
+    const { assert!(N & 3 == 0 && N <= 12) };
     let mut acc = [_mm256_setzero_si256(); 3];
     let target = _mm256_set1_epi64x(i64::from_ne_bytes(idx.to_ne_bytes()));
     let mut k = _mm256_setzero_si256();
@@ -532,7 +532,7 @@ fn scan_avx2<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
     for entry in table {
         k = core::arch::x86_64::_mm256_add_epi64(k, one);
         let mask = _mm256_cmpeq_epi64(k, target);
-        for (j, a) in acc.iter_mut().take(N / 4).enumerate() {
+        for (j, a) in acc.iter_mut().take(N >> 2).enumerate() {
             // SAFETY: `4 * j + 4 ≤ N`: the 32 bytes read lie inside `entry`
             // (an unaligned load).
             let v = unsafe { _mm256_loadu_si256(entry.as_ptr().add(4 * j).cast::<__m256i>()) };
@@ -540,7 +540,7 @@ fn scan_avx2<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
         }
     }
     let mut out = [0u64; N];
-    for (j, a) in acc.iter().take(N / 4).enumerate() {
+    for (j, a) in acc.iter().take(N >> 2).enumerate() {
         // SAFETY: `4 * j + 4 ≤ N`: the 32 bytes written lie inside `out`.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * j).cast::<__m256i>(), *a) };
     }
