@@ -14,7 +14,7 @@ use pqdr_common::ct::opaque;
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::arch::{self, Bmi2Adx};
+use crate::arch::{self, Avx2, Bmi2Adx};
 use crate::error::Error;
 use crate::nistp256::field::{Arith, Fe, Portable};
 use crate::nistp256::{self, Affine};
@@ -122,20 +122,21 @@ impl SecretScalar {
     }
 }
 
-/// [`SecretScalar::public`] on the given path (`None`: portable). Not
+/// [`SecretScalar::public`] on the given path (`None`: portable; with the
+/// kernels, the table scans take AVX2 if the CPU has it). Not
 /// inlined: one call per key, and callgrind can count it by name.
 #[inline(never)]
 pub(crate) fn public_with(token: Option<Bmi2Adx>, d: &[u64; 4]) -> [u8; POINT_SIZE] {
-    fn go<A: Arith>(ar: A, d: &[u64; 4]) -> [u8; POINT_SIZE] {
-        let mut p = nistp256::mul_base(ar, d);
+    fn go<A: Arith>(ar: A, d: &[u64; 4], avx: Option<Avx2>) -> [u8; POINT_SIZE] {
+        let mut p = nistp256::mul_base(ar, d, avx);
         // `d ∈ [1, n − 1]`, so `d·G` is never the identity.
         let (a, _) = p.to_affine(ar);
         p.wipe();
         encode(&a)
     }
     match token {
-        Some(t) => go(t, d),
-        None => go(Portable, d),
+        Some(t) => go(t, d, arch::avx2()),
+        None => go(Portable, d, None),
     }
 }
 
@@ -147,8 +148,13 @@ pub(crate) fn dh_with(
     d: &[u64; 4],
     q: &Affine,
 ) -> Result<Zeroizing<[u8; SECRET_SIZE]>, Error> {
-    fn go<A: Arith>(ar: A, d: &[u64; 4], q: &Affine) -> (Zeroizing<[u8; SECRET_SIZE]>, u64) {
-        let mut p = nistp256::mul(ar, q, d);
+    fn go<A: Arith>(
+        ar: A,
+        d: &[u64; 4],
+        q: &Affine,
+        avx: Option<Avx2>,
+    ) -> (Zeroizing<[u8; SECRET_SIZE]>, u64) {
+        let mut p = nistp256::mul(ar, q, d, avx);
         let (mut a, infinity) = p.to_affine(ar);
         p.wipe();
         let out = Zeroizing::new(a.x.to_be_bytes());
@@ -157,8 +163,8 @@ pub(crate) fn dh_with(
         (out, infinity)
     }
     let (out, infinity) = match token {
-        Some(t) => go(t, d, q),
-        None => go(Portable, d, q),
+        Some(t) => go(t, d, q, arch::avx2()),
+        None => go(Portable, d, q, None),
     };
     let mut infinity = u8::from(infinity != 0);
     // Public by design: `d·Q = O` iff `Q = O` for `d ∈ [1, n − 1]` on a

@@ -188,11 +188,14 @@ fn x25519_kyber768_draft00_exchange_is_constant_time() {
 /// the FIPS 186-5 A.2.1 scalar reduction, `d·G` with its masked table
 /// lookups), the server's side and the client's side with secret
 /// randomness (`x(d·Q)`: digit recoding, masked scans of `1·Q … 16·Q`,
-/// complete additions and doublings, the Fermat inversion), as for
-/// X25519MLKEM768. Our own P-256 (`src/nistp256/`) runs on the path the
-/// crate picks: the MULX/ADCX/ADOX and add/sub kernels at opt-level 3 with
-/// `simd` on a BMI2+ADX (or, under valgrind, AVX2) host, the portable field
-/// code at the portable levels (s, z). A branch on `r_4` that LLVM made of
+/// Jacobian doublings with the identity's masked conversion, complete
+/// additions, the Fermat inversion), as for X25519MLKEM768. Our own P-256
+/// (`src/nistp256/`) runs on the path the crate picks: the MULX/ADCX/ADOX
+/// multiplication, squaring and add/sub kernels and the AVX2 table scans at
+/// opt-level 3 with `simd` on a BMI2+ADX (or, under valgrind, AVX2) host,
+/// the portable field code at the portable levels (s, z). A planted branch
+/// on the accumulator's `Z = 0` in the Jacobian conversion was reported here
+/// (issue #36). A branch on `r_4` that LLVM made of
 /// the reduction's masked selection was reported here (fixed with
 /// `opaque`). The P-256 points stay public (they are validated with
 /// branches, as they may be).

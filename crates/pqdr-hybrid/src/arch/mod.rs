@@ -14,8 +14,11 @@
 //! | `fe_square` | `x25519::field::Fe::square` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_add`, `fe_sub` | `Fe::add`, `Fe::sub` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_mul_a24` | `Fe::mul_a24` | `x25519::tests::bmi2_adx_matches_portable` |
-//! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 1, p, all-ones limbs; bit-identical limbs) |
+//! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 2, p − 1, p, p + 1, 2^256 − 1, all-ones limbs; bit-identical limbs) |
+//! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
+//! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token) | `nistp256::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8- and 12-limb entries) |
+//! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nistp256::field::Arith::triple`, `Arith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //!
 //! `fe_add`, `fe_sub` and `fe_mul_a24` are in assembly not for speed but for
 //! constant time: in the MULX ladder LLVM turned the Rust carry folds of
@@ -34,10 +37,29 @@ mod x86_64;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
-pub(crate) use x86_64::{p256_add, p256_mont_mul, p256_sub};
+pub(crate) use x86_64::{
+    p256_add, p256_mont_mul, p256_mont_sqr, p256_scan, p256_sub, p256_sub2, p256_triple,
+};
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use pqdr_common::simd::Bmi2Adx;
+pub(crate) use pqdr_common::simd::{Avx2, Bmi2Adx};
+
+/// The AVX2 token (the P-256 table scans) if this crate's feature `simd` is
+/// on (and the target is x86-64) and `pqdr_common::simd::Avx2::detect`
+/// hands one out, else `None`. `PQDR_FORCE_PORTABLE=1` (test builds) makes
+/// it `None`.
+#[inline(always)]
+#[cfg_attr(not(feature = "p256"), allow(dead_code, reason = "P-256 only"))]
+pub(crate) fn avx2() -> Option<Avx2> {
+    #[cfg(all(feature = "simd", target_arch = "x86_64"))]
+    {
+        Avx2::detect()
+    }
+    #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+    {
+        None
+    }
+}
 
 /// The BMI2+ADX token if this crate's feature `simd` is on (and the target
 /// is x86-64) and `pqdr_common::simd::Bmi2Adx::detect` hands one out (the
@@ -64,13 +86,18 @@ pub(crate) fn bmi2_adx() -> Option<Bmi2Adx> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Bmi2Adx {}
 
+/// No AVX2 path in this build (as [`Bmi2Adx`]): [`avx2`] is `None`.
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Avx2 {}
+
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 pub(crate) use stubs::*;
 
 /// The kernels' signatures in builds without the MULX/ADX path.
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 mod stubs {
-    use super::Bmi2Adx;
+    use super::{Avx2, Bmi2Adx};
     pub(crate) fn fe_mul(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
         match token {}
     }
@@ -88,6 +115,22 @@ mod stubs {
     }
     #[cfg(feature = "p256")]
     pub(crate) fn p256_mont_mul(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_mont_sqr(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_scan<const N: usize>(token: Avx2, _: &[[u64; N]; 16], _: u64) -> [u64; N] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_triple(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_sub2(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
         match token {}
     }
     #[cfg(feature = "p256")]

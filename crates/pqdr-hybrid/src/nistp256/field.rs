@@ -3,8 +3,9 @@
 //! Montgomery form (`x·R mod p`, `R = 2^256`) with `u128` products.
 //!
 //! Elements are kept fully reduced, in `[0, p)`. Montgomery multiplication
-//! (operand scanning, the reduction interleaved) uses the special form of
-//! p: `p ≡ −1 (mod 2^64)`, so the per-limb multiplier `m = −t·p⁻¹ mod 2^64`
+//! (the 512-bit product, or the square with its cross products once, then
+//! the reduction: Handbook of Applied Cryptography Algorithm 14.32) uses
+//! the special form of p: `p ≡ −1 (mod 2^64)`, so the per-limb multiplier `m = −t·p⁻¹ mod 2^64`
 //! is the low limb `t_0` itself, and `m·p` is shifts of `m` plus one
 //! product by the top limb `0xffffffff00000001`. No operation branches on
 //! or indexes by limb values; selections are masks.
@@ -142,45 +143,115 @@ fn select(mask: u64, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
     r
 }
 
-/// Montgomery multiplication `a·b·2^−256 mod p` (the portable twin of the
-/// MULX kernel `arch::p256_mont_mul`): four rounds of `t += a_i·b`, then
-/// `t = (t + m·p) / 2^64` with `m = t_0`; `t` stays below `b + p < 2^257`
-/// between rounds, so it is exact on five limbs (six within a round).
-/// Then `p` is subtracted once unless that borrows. For inputs below p the
-/// result is canonical; for any inputs it is the same integer as the
-/// kernel's (both compute the one `t` and the same final step).
+/// The 512-bit product `a·b` (schoolbook, row by row), little-endian
+/// limbs: the first half of the portable twin of the MULX kernel
+/// `arch::p256_mont_mul`.
 #[inline(always)]
-pub(crate) fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    let mut t = [0u64; 5];
-    for &ai in a {
+pub(crate) fn mul_wide(a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
+    let mut t = [0u64; 8];
+    for (i, &ai) in a.iter().enumerate() {
         let mut c = 0u64;
-        for j in 0..4 {
-            let v = u128::from(ai) * u128::from(b[j]) + u128::from(t[j]) + u128::from(c);
-            t[j] = lo(v);
+        for (j, &bj) in b.iter().enumerate() {
+            let v = u128::from(ai) * u128::from(bj) + u128::from(t[i + j]) + u128::from(c);
+            t[i + j] = lo(v);
             c = hi(v);
         }
-        let s4 = u128::from(t[4]) + u128::from(c);
-        let (t4, t5) = (lo(s4), hi(s4));
-        // t + m·p with m = t_0: t_0 + m·(2^64 − 1) = m·2^64, and with
-        // p_1 = 2^32 − 1 limb 1 gains m·2^32; p_2 = 0; p_3·m at limb 3.
-        let m = t[0];
-        let mp3 = u128::from(m) * u128::from(P[3]);
-        let s1 = u128::from(t[1]) + u128::from(m << 32);
-        let s2 = u128::from(t[2]) + u128::from(m >> 32) + (s1 >> 64);
-        let s3 = u128::from(t[3]) + u128::from(lo(mp3)) + (s2 >> 64);
-        let s4 = u128::from(t4) + (mp3 >> 64) + (s3 >> 64);
-        t = [lo(s1), lo(s2), lo(s3), lo(s4), t5 + hi(s4)];
+        t[i + 4] = c;
     }
-    let lo4 = [t[0], t[1], t[2], t[3]];
-    let (d, borrow) = sub_limbs(&lo4, &P);
-    // t < p iff the five-limb subtraction borrows: t_4 < borrow.
-    let keep = opaque((opaque(borrow) & !opaque(t[4]) & 1).wrapping_neg());
-    select(keep, &lo4, &d)
+    t
+}
+
+/// The 512-bit square `a²`: the six products `a_i·a_j` (`i < j`) once,
+/// doubled, plus the four squares `a_i²` (the portable twin of the first
+/// half of the MULX kernel `arch::p256_mont_sqr`).
+#[inline(always)]
+pub(crate) fn sqr_wide(a: &[u64; 4]) -> [u64; 8] {
+    let mut t = [0u64; 8];
+    for i in 0..3 {
+        let mut c = 0u64;
+        for j in i + 1..4 {
+            let v = u128::from(a[i]) * u128::from(a[j]) + u128::from(t[i + j]) + u128::from(c);
+            t[i + j] = lo(v);
+            c = hi(v);
+        }
+        t[i + 4] = c;
+    }
+    // 2·t (t < 2^448, so the top bit shifted out of limb 6 lands in limb 7).
+    t[7] = t[6] >> 63;
+    for k in (1..7).rev() {
+        t[k] = (t[k] << 1) | (t[k - 1] >> 63);
+    }
+    let mut c = 0u64;
+    for (i, &ai) in a.iter().enumerate() {
+        let sq = u128::from(ai) * u128::from(ai);
+        let v = u128::from(t[2 * i]) + u128::from(lo(sq)) + u128::from(c);
+        t[2 * i] = lo(v);
+        let w = u128::from(t[2 * i + 1]) + u128::from(hi(sq)) + u128::from(hi(v));
+        t[2 * i + 1] = lo(w);
+        c = hi(w);
+    }
+    t
+}
+
+/// Montgomery reduction `t·2^−256 mod p` of a 512-bit `t` (the second half
+/// of the portable twin of the MULX kernels): four rounds on the low half,
+/// `u = (u + m·p·2^(64i))` with `m = u_i` (p ≡ −1 mod 2^64, so `−p⁻¹ ≡ 1`):
+/// `t_i + m·(2^64 − 1)` is `m·2^64`, with `p_1 = 2^32 − 1` limb `i + 1`
+/// gains `m·2^32`, `p_2 = 0`, and `m·p_3` lands at limbs `i + 3`, `i + 4`
+/// (a fresh limb). The low half reduced is `u = (t_lo + M·p) / 2^256 ≤ p`;
+/// then `u + t_hi < 2^256 + p` on five limbs and `p` is subtracted once
+/// unless that borrows. `M` is the one value below 2^256 with
+/// `t + M·p ≡ 0 (mod 2^256)`, so this is the same integer as an interleaved
+/// (operand-scanning) Montgomery product: canonical for inputs below p,
+/// and bit-identical to the kernels for any inputs.
+#[inline(always)]
+pub(crate) fn mont_reduce(t: &[u64; 8]) -> [u64; 4] {
+    let mut u = [t[0], t[1], t[2], t[3], 0, 0, 0, 0];
+    for i in 0..4 {
+        let m = u[i];
+        let mp3 = u128::from(m) * u128::from(P[3]);
+        let s1 = u128::from(u[i + 1]) + u128::from(m << 32);
+        let s2 = u128::from(u[i + 2]) + u128::from(m >> 32) + (s1 >> 64);
+        let s3 = u128::from(u[i + 3]) + u128::from(lo(mp3)) + (s2 >> 64);
+        u[i + 1] = lo(s1);
+        u[i + 2] = lo(s2);
+        u[i + 3] = lo(s3);
+        // hi(m·p_3) ≤ p_3 − 1, so the carry cannot overflow the fresh limb.
+        u[i + 4] = hi(mp3) + hi(s3);
+    }
+    let mut s = [0u64; 4];
+    let mut c = 0u64;
+    for (i, si) in s.iter_mut().enumerate() {
+        let v = u128::from(u[i + 4]) + u128::from(t[i + 4]) + u128::from(c);
+        *si = lo(v);
+        c = hi(v);
+    }
+    let (d, borrow) = sub_limbs(&s, &P);
+    // s < p iff the five-limb subtraction borrows: c < borrow.
+    let keep = opaque((opaque(borrow) & !opaque(c) & 1).wrapping_neg());
+    select(keep, &s, &d)
+}
+
+/// Montgomery multiplication `a·b·2^−256 mod p`: [`mul_wide`] then
+/// [`mont_reduce`] (the portable twin of the MULX kernel
+/// `arch::p256_mont_mul`, bit-identical on every input; canonical for
+/// inputs below p).
+#[inline(always)]
+pub(crate) fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    mont_reduce(&mul_wide(a, b))
+}
+
+/// Montgomery squaring `a²·2^−256 mod p`: [`sqr_wide`] then
+/// [`mont_reduce`] (the portable twin of `arch::p256_mont_sqr`).
+#[inline(always)]
+pub(crate) fn mont_sqr(a: &[u64; 4]) -> [u64; 4] {
+    mont_reduce(&sqr_wide(a))
 }
 
 /// The field operations of the group formulas: the portable
-/// [`mont_mul`], [`Fe::add`], [`Fe::sub`] ([`Portable`]) or the x86-64
-/// kernels `arch::p256_mont_mul` (MULX/ADCX/ADOX), `p256_add`, `p256_sub`
+/// [`mont_mul`], [`mont_sqr`], [`Fe::add`], [`Fe::sub`] ([`Portable`]) or the
+/// x86-64 kernels `arch::p256_mont_mul`, `p256_mont_sqr` (MULX/ADCX/ADOX),
+/// `p256_add`, `p256_sub`
 /// ([`Bmi2Adx`]), bit-identical. The point formulas
 /// are generic over it, so each path is one monomorphized loop.
 pub(crate) trait Arith: Copy {
@@ -194,9 +265,18 @@ pub(crate) trait Arith: Copy {
     fn sub(self, a: &Fe, b: &Fe) -> Fe;
 
     /// `a²` (Montgomery).
+    fn square(self, a: &Fe) -> Fe;
+
+    /// `3a`: `(a + a) + a` (the portable twin of `arch::p256_triple`).
     #[inline(always)]
-    fn square(self, a: &Fe) -> Fe {
-        self.mul(a, a)
+    fn triple(self, a: &Fe) -> Fe {
+        self.add(&self.add(a, a), a)
+    }
+
+    /// `a − 2b`: `(a − b) − b` (the portable twin of `arch::p256_sub2`).
+    #[inline(always)]
+    fn sub2(self, a: &Fe, b: &Fe) -> Fe {
+        self.sub(&self.sub(a, b), b)
     }
 
     /// `a^(2^n)`.
@@ -240,6 +320,11 @@ impl Arith for Portable {
     }
 
     #[inline(always)]
+    fn square(self, a: &Fe) -> Fe {
+        Fe(mont_sqr(&a.0))
+    }
+
+    #[inline(always)]
     fn add(self, a: &Fe, b: &Fe) -> Fe {
         a.add(b)
     }
@@ -257,6 +342,11 @@ impl Arith for Bmi2Adx {
     }
 
     #[inline(always)]
+    fn square(self, a: &Fe) -> Fe {
+        Fe(arch::p256_mont_sqr(self, &a.0))
+    }
+
+    #[inline(always)]
     fn add(self, a: &Fe, b: &Fe) -> Fe {
         Fe(arch::p256_add(self, &a.0, &b.0))
     }
@@ -264,6 +354,16 @@ impl Arith for Bmi2Adx {
     #[inline(always)]
     fn sub(self, a: &Fe, b: &Fe) -> Fe {
         Fe(arch::p256_sub(self, &a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn triple(self, a: &Fe) -> Fe {
+        Fe(arch::p256_triple(self, &a.0))
+    }
+
+    #[inline(always)]
+    fn sub2(self, a: &Fe, b: &Fe) -> Fe {
+        Fe(arch::p256_sub2(self, &a.0, &b.0))
     }
 }
 

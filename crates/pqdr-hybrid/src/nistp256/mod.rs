@@ -7,7 +7,8 @@
 //! split. The field is [`field`] (Montgomery form; portable or MULX).
 //!
 //! - [`mul`]: variable-base `d·Q` with signed radix-32 digits (w = 5) and a
-//!   table of `1·Q … 16·Q` read by a full masked scan;
+//!   table of `1·Q … 16·Q` read by a full masked scan; the doublings in
+//!   Jacobian coordinates (EFD "dbl-2001-b", a = −3), the additions complete;
 //! - `base::mul_base`: fixed-base `d·G` with a precomputed table of
 //!   multiples of G (`tools/gen_p256_table.py`).
 //!
@@ -26,6 +27,8 @@ use zeroize::Zeroize;
 
 pub(crate) use base::mul_base;
 use field::{Arith, Fe};
+
+use crate::arch::{self, Avx2};
 
 /// A point in projective coordinates (the identity is `(0 : 1 : 0)`).
 #[derive(Clone, Copy, Debug)]
@@ -126,25 +129,19 @@ pub(crate) fn add_affine<A: Arith>(ar: A, p: &Point, q: &Affine) -> Point {
 
 /// The common tail of Algorithms 4 and 5 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
 /// which is `Z1` in Algorithm 5, and `y3` the `(X1 + Z1)(X2 + Z2) − t0 −
-/// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5).
+/// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5). Each "`t ← u + u;
+/// u ← t + u`" of the paper (`u ← 3u`) is one [`Arith::triple`].
 #[inline(always)]
 fn finish<A: Arith>(ar: A, t0: Fe, t1: Fe, t2: Fe, t3: Fe, t4: Fe, y3: Fe) -> Point {
     let z3 = ar.mul(&Fe::B, &t2);
-    let x3 = ar.sub(&y3, &z3);
-    let z3 = ar.add(&x3, &x3);
-    let x3 = ar.add(&x3, &z3);
+    let x3 = ar.triple(&ar.sub(&y3, &z3));
     let z3 = ar.sub(&t1, &x3);
     let x3 = ar.add(&t1, &x3);
     let y3 = ar.mul(&Fe::B, &y3);
-    let t1 = ar.add(&t2, &t2);
-    let t2 = ar.add(&t1, &t2);
+    let t2 = ar.triple(&t2);
     let y3 = ar.sub(&y3, &t2);
-    let y3 = ar.sub(&y3, &t0);
-    let t1 = ar.add(&y3, &y3);
-    let y3 = ar.add(&t1, &y3);
-    let t1 = ar.add(&t0, &t0);
-    let t0 = ar.add(&t1, &t0);
-    let t0 = ar.sub(&t0, &t2);
+    let y3 = ar.triple(&ar.sub(&y3, &t0));
+    let t0 = ar.sub(&ar.triple(&t0), &t2);
     let t1 = ar.mul(&t4, &y3);
     let t2 = ar.mul(&t0, &y3);
     let y3 = ar.mul(&x3, &z3);
@@ -210,7 +207,7 @@ pub(crate) fn double<A: Arith>(ar: A, p: &Point) -> Point {
 /// digits `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i`: 5-bit windows, each above
 /// 16 carried into the next (`e − 32`, carry 1), without branches. The top
 /// window holds bit 255 alone, so it ends at most 2 and carries nothing.
-fn digits_w5(d: &[u64; 4]) -> [i8; 52] {
+pub(super) fn digits_w5(d: &[u64; 4]) -> [i8; 52] {
     let mut e = [0i8; 52];
     let mut carry = 0u64;
     for (i, ei) in e.iter_mut().enumerate() {
@@ -247,37 +244,168 @@ pub(crate) fn eq_mask(a: u64, b: u64) -> u64 {
     opaque(((a ^ b).wrapping_sub(1) >> 63).wrapping_neg())
 }
 
-/// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q`: every entry read
-/// and masked in, the identity if `e = 0`, `Y` negated by a mask if `e < 0`.
-fn select_w5(table: &[Point; 16], e: i8) -> Point {
-    let (abs, neg) = abs_sign(e);
-    let mut r = Point::IDENTITY;
+/// The masked scan of a 16-entry table: `Σ_k table[k] AND m_k` (OR),
+/// `m_k` all ones iff `k + 1 = idx` ([`eq_mask`]), so every entry is read
+/// whole and `idx = 0` gives all zeros (the portable twin of the AVX2
+/// kernel `arch::p256_scan`).
+#[inline(always)]
+pub(crate) fn scan<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
+    let mut r = [0u64; N];
     for (m, entry) in (1u64..).zip(table) {
-        r = Point::select(eq_mask(abs, m), entry, &r);
+        let eq = eq_mask(idx, m);
+        for (ri, li) in r.iter_mut().zip(entry) {
+            *ri |= li & eq;
+        }
     }
-    let ny = r.y.neg();
-    r.y = Fe::select(neg, &ny, &r.y);
     r
+}
+
+/// [`scan`] with the AVX2 kernel if `avx` holds the token.
+#[inline(always)]
+pub(crate) fn scan_with<const N: usize>(
+    avx: Option<Avx2>,
+    table: &[[u64; N]; 16],
+    idx: u64,
+) -> [u64; N] {
+    match avx {
+        Some(t) => arch::p256_scan(t, table, idx),
+        None => scan(table, idx),
+    }
+}
+
+/// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q` (limbs `X ‖ Y ‖
+/// Z`): [`scan_with`] at `|e|`; `Y = 1` ORed in if `e = 0` (the identity
+/// `(0 : 1 : 0)`), `Y` negated by a mask if `e < 0`.
+fn select_w5(table: &[[u64; 12]; 16], e: i8, avx: Option<Avx2>) -> Point {
+    let (abs, neg) = abs_sign(e);
+    let mut r = scan_with(avx, table, abs);
+    let zero = eq_mask(abs, 0);
+    let mut p = Point {
+        x: Fe([r[0], r[1], r[2], r[3]]),
+        y: Fe([r[4], r[5], r[6], r[7]]),
+        z: Fe([r[8], r[9], r[10], r[11]]),
+    };
+    r.zeroize();
+    for (y, one) in p.y.0.iter_mut().zip(Fe::ONE.0) {
+        *y |= one & zero;
+    }
+    let ny = p.y.neg();
+    p.y = Fe::select(neg, &ny, &p.y);
+    p
+}
+
+/// A point in Jacobian coordinates `(X : Y : Z)`, `x = X/Z²`, `y = Y/Z³`;
+/// the identity is any `(t² : t³ : 0)`, `t ≠ 0` (used only for the
+/// doublings of [`mul`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Jacobian {
+    x: Fe,
+    y: Fe,
+    z: Fe,
+}
+
+impl Jacobian {
+    /// The projective `(X : Y : Z)` as `(X·Z : Y·Z² : Z)`. The identity
+    /// `(0 : Y : 0)` would become `(0 : 0 : 0)`, which is no point: `Y` is
+    /// set to 1 by a mask when `Z = 0` (on the curve `Z = 0` forces
+    /// `X = 0`; [`jacobian_double`] keeps `(0 : Y : 0)`, `Y ≠ 0`, the identity).
+    #[inline(always)]
+    pub(super) fn from_projective<A: Arith>(ar: A, p: &Point) -> Jacobian {
+        let zz = ar.square(&p.z);
+        let y = ar.mul(&p.y, &zz);
+        let inf = opaque(p.z.is_zero_mask());
+        Jacobian {
+            x: ar.mul(&p.x, &p.z),
+            y: Fe::select(inf, &Fe::ONE, &y),
+            z: p.z,
+        }
+    }
+
+    /// The projective `(X·Z : Y : Z³)` (`x = X·Z/Z³ = X/Z²`, `y = Y/Z³`);
+    /// the identity `(X : Y : 0)` becomes `(0 : Y : 0)` with `Y ≠ 0`.
+    #[inline(always)]
+    pub(super) fn to_projective<A: Arith>(self, ar: A) -> Point {
+        let zz = ar.square(&self.z);
+        Point {
+            x: ar.mul(&self.x, &self.z),
+            y: self.y,
+            z: ar.mul(&zz, &self.z),
+        }
+    }
+
+    /// Wipes the coordinates.
+    pub(super) fn wipe(&mut self) {
+        for f in [&mut self.x, &mut self.y, &mut self.z] {
+            f.0.zeroize();
+        }
+    }
+}
+
+/// `2·p` in Jacobian coordinates for a = −3: "dbl-2001-b" of the
+/// Explicit-Formulas Database (Bernstein 2001): `δ = Z²`, `γ = Y²`,
+/// `β = X·γ`, `α = 3(X − δ)(X + δ)`, `X3 = α² − 8β`, `Z3 = 2·Y·Z` (the
+/// database's `(Y + Z)² − γ − δ`, the same value), `Y3 = α(4β − X3) − 8γ²`;
+/// here with `g = 2γ`: `4β = 2·X·g`, `8γ² = 2·g²`. 4M + 4S. Never divides,
+/// so no case split: the identity as [`Jacobian::from_projective`] makes it,
+/// `(0 : Y : 0)` with `Y ≠ 0`, stays one (`δ = α = 0`, so `X3 = Z3 = 0` and
+/// `Y3 = −8Y⁴ ≠ 0`), and a prime-order curve has no point with `Y = 0`.
+#[inline(always)]
+pub(super) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
+    let delta = ar.square(&p.z);
+    let gamma = ar.square(&p.y);
+    let g = ar.add(&gamma, &gamma);
+    let beta2 = ar.mul(&p.x, &g);
+    let beta4 = ar.add(&beta2, &beta2);
+    let alpha = ar.mul(&ar.sub(&p.x, &delta), &ar.add(&p.x, &delta));
+    let alpha = ar.triple(&alpha);
+    let x3 = ar.sub2(&ar.square(&alpha), &beta4);
+    let yz = ar.mul(&p.y, &p.z);
+    let z3 = ar.add(&yz, &yz);
+    let g2 = ar.square(&g);
+    let y3 = ar.mul(&alpha, &ar.sub(&beta4, &x3));
+    let y3 = ar.sub2(&y3, &g2);
+    Jacobian {
+        x: x3,
+        y: y3,
+        z: z3,
+    }
 }
 
 /// `d·Q` (SEC 1 v2 §3.3.1's ECDH primitive needs its x-coordinate): the
 /// fixed-window method, w = 5, over the digits of [`digits_w5`]: 255
 /// doublings and 51 additions of a scanned table entry, the same sequence
-/// for every `d`. `Q` is public; `d` secret. The working values are wiped.
-pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4]) -> Point {
-    let mut table = [Point::IDENTITY; 16];
-    table[0] = Point::from_affine(q);
-    table[1] = double(ar, &table[0]);
-    for k in 2..16 {
-        table[k] = add(ar, &table[k - 1], &table[0]);
+/// for every `d`. The five doublings of a window are Jacobian
+/// ([`jacobian_double`], 4M + 4S instead of the complete formula's
+/// 10M + 3S), the addition is the complete one of RCB 2016 (Algorithm 4,
+/// projective), with the conversions in between; the table `1·Q … 16·Q`
+/// is built with mixed additions of the affine `Q` and scanned with AVX2 if
+/// `avx` holds the token. `Q` is public; `d`
+/// secret. The working values are wiped.
+pub(crate) fn mul<A: Arith>(ar: A, q: &Affine, d: &[u64; 4], avx: Option<Avx2>) -> Point {
+    let mut t = Point::from_affine(q);
+    let mut table = [[0u64; 12]; 16];
+    for (k, entry) in table.iter_mut().enumerate() {
+        if k == 1 {
+            t = double(ar, &t);
+        } else if k > 1 {
+            // Q is affine: the mixed formula (Algorithm 5) suffices.
+            t = add_affine(ar, &t, q);
+        }
+        let limbs = t.x.0.iter().chain(&t.y.0).chain(&t.z.0);
+        for (l, v) in entry.iter_mut().zip(limbs) {
+            *l = *v;
+        }
     }
     let mut e = digits_w5(d);
-    let mut r = select_w5(&table, e[51]);
+    let mut r = select_w5(&table, e[51], avx);
     for &ei in e[..51].iter().rev() {
+        let mut j = Jacobian::from_projective(ar, &r);
         for _ in 0..5 {
-            r = double(ar, &r);
+            j = jacobian_double(ar, &j);
         }
-        let mut t = select_w5(&table, ei);
+        r = j.to_projective(ar);
+        j.wipe();
+        let mut t = select_w5(&table, ei, avx);
         r = add(ar, &r, &t);
         t.wipe();
     }

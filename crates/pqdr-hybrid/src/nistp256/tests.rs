@@ -12,7 +12,7 @@ use ::p256::elliptic_curve::PrimeField;
 use ::p256::elliptic_curve::point::AffineCoordinates;
 use ::p256::{AffinePoint, ProjectivePoint, Scalar};
 
-use super::field::{Arith, Fe, P, Portable, mont_mul};
+use super::field::{Arith, Fe, P, Portable, mont_mul, mont_sqr, mul_wide, sqr_wide};
 use crate::arch;
 use crate::p256_ecdh::{POINT_SIZE, SecretScalar, dh_with, parse_point, public_with};
 
@@ -125,7 +125,9 @@ fn p256_public(k: &Scalar) -> [u8; POINT_SIZE] {
 }
 
 /// Random scalars (and the edges 1, 2, n − 1, n − 2, scalars with long runs
-/// of equal digits): our `d·G` equals `p256`'s, and `d·Q` for `Q = k·G`
+/// of equal digits, small scalars and powers of two, for which the
+/// accumulator of `d·Q` is the identity through many windows, and digits
+/// ±16 at the top): our `d·G` equals `p256`'s, and `d·Q` for `Q = k·G`
 /// equals `p256`'s `x(d·k·G)`, on both paths.
 #[test]
 fn differential_against_p256() {
@@ -139,6 +141,16 @@ fn differential_against_p256() {
     scalars[1][31] = 2;
     for f in [0x88u8, 0x77, 0x80, 0x08, 0xf8, 0x8f, 0x10, 0x0f] {
         scalars.push([f; 32]);
+    }
+    for v in [3u8, 15, 16, 17, 31, 32, 33, 0xf0] {
+        let mut b = [0u8; 32];
+        b[31] = v;
+        scalars.push(b);
+    }
+    for bit in [5usize, 64, 128, 200, 250, 254, 255] {
+        let mut b = [0u8; 32];
+        b[31 - (bit >> 3)] = 1 << (bit & 7);
+        scalars.push(b);
     }
     let s = stream(b"pqdr p256 differential", 32 * 48);
     for c in s.chunks_exact(32) {
@@ -243,7 +255,11 @@ fn field_inputs() -> Vec<[u64; 4]> {
     let mut v = vec![
         [0, 0, 0, 0],
         [1, 0, 0, 0],
+        [P[0] - 2, P[1], P[2], P[3]],
         [P[0] - 1, P[1], P[2], P[3]],
+        [1, P[1], P[2], P[3]],
+        [0, 0, 0, 1 << 63],
+        [M, M, M, P[3] - 1],
         P,
         [0, P[1] + 1, P[2], P[3]],
         [M, M, M, M],
@@ -266,7 +282,20 @@ fn field_inputs() -> Vec<[u64; 4]> {
     v
 }
 
-/// The MULX/ADCX/ADOX Montgomery multiplication and the add / sub kernels
+/// The portable twins among themselves: the square's shortcut (cross
+/// products once, doubled) equals the schoolbook product `a·a` on every
+/// input, and the Montgomery square equals the Montgomery product.
+#[test]
+fn square_matches_product() {
+    for a in field_inputs() {
+        assert_eq!(sqr_wide(&a), mul_wide(&a, &a), "{a:x?}");
+        assert_eq!(mont_sqr(&a), mont_mul(&a, &a), "{a:x?}");
+        let f = Fe(a);
+        assert_eq!(Portable.square(&f), Portable.mul(&f, &f), "{a:x?}");
+    }
+}
+
+/// The MULX/ADCX/ADOX Montgomery multiplication, squaring and the add / sub kernels
 /// against their portable twins: the same limbs for every pair of
 /// [`field_inputs`] (values ≥ p too) and a chain of 2,000 steps fed back. Nothing to compare (it passes) on a
 /// CPU without BMI2+ADX or with the feature `simd` off.
@@ -283,6 +312,11 @@ fn bmi2_adx_matches_portable() {
                 mont_mul(a, b),
                 "{a:x?} * {b:x?}"
             );
+            if a == b {
+                let fa = Fe(*a);
+                assert_eq!(token.triple(&fa), Portable.triple(&fa), "3 * {a:x?}");
+                assert_eq!(arch::p256_mont_sqr(token, a), mont_sqr(a), "{a:x?}^2");
+            }
             let (fa, fb) = (Fe(*a), Fe(*b));
             assert_eq!(
                 token.add(&fa, &fb),
@@ -294,12 +328,18 @@ fn bmi2_adx_matches_portable() {
                 Portable.sub(&fa, &fb),
                 "{a:x?} - {b:x?}"
             );
+            assert_eq!(
+                token.sub2(&fa, &fb),
+                Portable.sub2(&fa, &fb),
+                "{a:x?} - 2 * {b:x?}"
+            );
         }
     }
     let mut x = Fe(inputs[20]);
     let mut y = x;
     for (i, c) in inputs.iter().cycle().take(2000).enumerate() {
         let c = Fe(*c);
+        assert_eq!(arch::p256_mont_sqr(token, &c.0), mont_sqr(&c.0), "{c:x?}^2");
         x = token.sub(&token.mul(&token.square(&x), &c), &token.add(&x, &c));
         y = Portable.sub(
             &Portable.mul(&Portable.square(&y), &c),
@@ -307,4 +347,44 @@ fn bmi2_adx_matches_portable() {
         );
         assert_eq!(x, y, "step {i}");
     }
+}
+
+/// The AVX2 table scan against its portable twin [`super::scan`]: every
+/// index 0 … 17 (0 and 17 select nothing) on random 8- and 12-limb tables
+/// and on an all-ones table. Nothing to compare (it passes) without AVX2 or
+/// with the feature `simd` off.
+#[test]
+fn avx2_scan_matches_portable() {
+    let Some(token) = arch::avx2() else {
+        return;
+    };
+    let s = stream(b"pqdr p256 scan", 8 * (16 * 12 + 16 * 8));
+    let mut words = s
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()));
+    let mut t12 = [[0u64; 12]; 16];
+    let mut t8 = [[0u64; 8]; 16];
+    for l in t12.iter_mut().flatten().chain(t8.iter_mut().flatten()) {
+        *l = words.next().unwrap();
+    }
+    for idx in 0..18u64 {
+        assert_eq!(
+            arch::p256_scan(token, &t12, idx),
+            super::scan(&t12, idx),
+            "{idx}"
+        );
+        assert_eq!(
+            arch::p256_scan(token, &t8, idx),
+            super::scan(&t8, idx),
+            "{idx}"
+        );
+        let ones = [[u64::MAX; 8]; 16];
+        assert_eq!(
+            arch::p256_scan(token, &ones, idx),
+            super::scan(&ones, idx),
+            "{idx}"
+        );
+    }
+    assert_eq!(super::scan(&t12, 5), t12[4]);
+    assert_eq!(super::scan(&t8, 0), [0; 8]);
 }
