@@ -29,7 +29,7 @@ use crate::{
     hash::{HState, JRider, LaneRider, PrfRider, g, prf_batches, prf_x4_encrypt_k2},
     ntt::{Accumulator, MulCache, Multiplicand, inv_ntt_mont, ntt},
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
-    sample::{sample_ntt_row, sample_ntt_row_pair_x4, sample_ntt_row_x4},
+    sample::{sample_ntt_row, sample_ntt_row_pair_x4, sample_ntt_row_x4, sample_ntt_rows_part_x4},
 };
 use pqdr_common::ct::Compare;
 #[cfg(not(feature = "small-stack"))]
@@ -435,8 +435,13 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
         // k = 2 without a rider: both columns in one 4-way run.
         encrypt_u_pair::<P>(backend, &rho, y_hat.as_ref(), &mut acc, r, &e_bytes, out);
     }
+    let ride4 = P::K == 4 && x4;
+    if let (Some(j), true) = (rider.as_deref_mut(), ride4) {
+        // k = 4 with J: J's permutations in lane 3 of five runs.
+        encrypt_u_ride4::<P>(backend, &rho, y_hat.as_ref(), &mut acc, r, &e_bytes, out, j);
+    }
     for i in usize::from(ride_e)..P::K {
-        if P::K == 2 && x4 && rider.is_none() {
+        if (P::K == 2 && x4 && rider.is_none()) || (ride4 && rider.is_some()) {
             break;
         }
         // u[i] = NTT⁻¹(Σ_j Â[j][i] ∘ ŷ[j]) + e₁[i], with Â[j][i] = SampleNTT(ρ ‖ i ‖ j).
@@ -478,6 +483,53 @@ fn encrypt_u_pair<P: ParameterSet>(
     sample_ntt_row_pair_x4(backend, rho, 0, true, y_hat, acc, &mut acc1);
     encrypt_u::<P>(true, acc, r, 0, e_bytes, out);
     encrypt_u::<P>(true, &acc1, r, 1, e_bytes, out);
+}
+
+/// `u[0..4]` of `K-PKE.Encrypt` for `k = 4` in decapsulation (Algorithm
+/// 14, lines 19, 22) with the permutations of `J(z ‖ c)` (Algorithm 18,
+/// line 8) riding in lane 3: entries 0–2 of each column in one 4-way run
+/// with `J` in the spare lane, then entry 3 of all four columns in one run
+/// ([`sample_ntt_rows_part_x4`]). Five runs (about 15.4 4-way permutations)
+/// instead of four runs plus `J`'s twelve scalar permutations; columns
+/// 1–3 accumulate in this frame (3 KiB).
+#[cfg(not(feature = "small-stack"))]
+#[inline(never)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the state of Algorithm 14 at line 19 plus the rider"
+)]
+fn encrypt_u_ride4<P: ParameterSet>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    y_hat: &[Multiplicand],
+    acc: &mut Accumulator,
+    r: &[u8; 32],
+    e_bytes: &[u8; ENCRYPT_NOISE],
+    out: &mut impl CiphertextSink,
+    rider: &mut dyn LaneRider,
+) {
+    let mut more = Zeroizing::new([Accumulator::ZERO; 3]);
+    let [a1, a2, a3] = &mut *more;
+    acc.clear();
+    let mut accs = [acc, a1, a2, a3];
+    for (i, a) in accs.iter_mut().enumerate() {
+        let one: &mut [&mut Accumulator; 1] = &mut [&mut **a];
+        sample_ntt_rows_part_x4(
+            backend,
+            rho,
+            i as u8,
+            true,
+            y_hat,
+            0,
+            3,
+            one,
+            Some(&mut *rider),
+        );
+    }
+    sample_ntt_rows_part_x4(backend, rho, 0, true, y_hat, 3, 1, &mut accs, None);
+    for (i, a) in accs.iter().enumerate() {
+        encrypt_u::<P>(true, a, r, i, e_bytes, out);
+    }
 }
 
 /// `K-PKE.Encrypt` lines 9–17: `ŷ[i] = NTT(CBD_η1(PRF(r, i)))` and, on the
