@@ -138,7 +138,8 @@ const ENCRYPT_NOISE: usize = if X4_BUILD { ENCRYPT_NOISE_X4 } else { 0 };
 /// Writes `ek_PKE` (`384k + 32` bytes), `dk_PKE` (`384k` bytes) and
 /// `H(ek_PKE)` (FIPS 203 Algorithm 16, line 3's `H(ek)`): on the 4-way path
 /// its permutations ride in the spare lane while the rows of `Â` are sampled
-/// (`k < 4`), over the rows of `ek` already written.
+/// (`k = 4`: while entries 0–2 of each row are), over the rows of `ek`
+/// already written.
 ///
 /// Stack: only `ŝ`, the accumulator and (4-way path) the PRF bytes of `ê`
 /// live in this frame while a row of `Â` is sampled; the noise sampling and
@@ -212,8 +213,22 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
             ek,
         );
     }
+    if P::K == 4 && x4 {
+        // k = 4: entry 3 of every row first, then entries 0–2 of each row
+        // with H(ek) in the spare lane.
+        keygen_rows_ride4::<P>(
+            backend,
+            &rho,
+            &sigma,
+            s_hat.as_ref(),
+            &e_bytes,
+            &mut acc,
+            ek,
+            &mut h,
+        );
+    }
     for i in usize::from(ride_e)..P::K {
-        if P::K == 2 && x4 {
+        if (P::K == 2 || P::K == 4) && x4 {
             break;
         }
         // t̂[i] = ê[i] + Σ_j Â[i][j] ∘ ŝ[j], with ê[i] = NTT(CBD(PRF(σ, k + i)))
@@ -308,6 +323,54 @@ fn keygen_row_pair<P: ParameterSet>(
     let (t0, t1) = ek.split_at_mut(POLY12);
     keygen_row_end(acc, t0);
     keygen_row_end(&acc1, &mut t1[..POLY12]);
+}
+
+/// Rows 0–3 of `K-PKE.KeyGen` for `k = 4` (Algorithm 13, lines 18–20) with
+/// the permutations of `H(ek)` (Algorithm 16, line 3) riding in lane 3:
+/// entry 3 of all four rows in one 4-way run, then entries 0–2 of each row
+/// in one run with `H` absorbing the rows of `ek` already written in the
+/// spare lane (8 of its 12 permutations; [`sample_ntt_rows_part_x4`]); rows
+/// 1–3 accumulate in this frame (3 KiB).
+#[cfg(not(feature = "small-stack"))]
+#[inline(never)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the state of Algorithm 13 at line 18 plus H's sponge"
+)]
+fn keygen_rows_ride4<P: ParameterSet>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    sigma: &[u8; 32],
+    s_hat: &[Multiplicand],
+    e_bytes: &[u8; KEYGEN_NOISE],
+    acc: &mut Accumulator,
+    ek: &mut [u8],
+    h: &mut HState,
+) {
+    let mut more = Zeroizing::new([Accumulator::ZERO; 3]);
+    let [a1, a2, a3] = &mut *more;
+    let mut accs = [acc, a1, a2, a3];
+    for (i, a) in accs.iter_mut().enumerate() {
+        keygen_row_start::<P>(true, sigma, i, e_bytes, a);
+    }
+    sample_ntt_rows_part_x4(backend, rho, 0, false, s_hat, 3, 1, &mut accs, None);
+    for (i, a) in accs.iter_mut().enumerate() {
+        let (written, rest) = ek.split_at_mut(POLY12 * i);
+        let mut rider = h.rider(written);
+        let one: &mut [&mut Accumulator; 1] = &mut [&mut **a];
+        sample_ntt_rows_part_x4(
+            backend,
+            rho,
+            i as u8,
+            false,
+            s_hat,
+            0,
+            3,
+            one,
+            Some(&mut rider),
+        );
+        keygen_row_end(a, &mut rest[..POLY12]);
+    }
 }
 
 /// Starts row `i` of `K-PKE.KeyGen`'s sums at `ê[i] = NTT(CBD_η1(PRF(σ, k + i)))`.
