@@ -375,7 +375,8 @@ pub(crate) fn encrypt<P: ParameterSet>(
 #[cfg(not(feature = "small-stack"))]
 /// [`encrypt`], with the permutations of `J(z ‖ c)` (`ML-KEM.Decaps`,
 /// Algorithm 18 line 8) riding in the spare lane of the 4-way Keccak while
-/// the columns of `Â` are sampled (`k < 4` on AVX2); the caller finishes
+/// the columns of `Â` are sampled (on AVX2; `k = 4`: while entries 0–2 of
+/// each column are, `groups::encrypt_u_ride4`); the caller finishes
 /// `rider` (whatever is left runs on the scalar permutation).
 pub(crate) fn encrypt_with_j<P: ParameterSet>(
     ek: &[u8],
