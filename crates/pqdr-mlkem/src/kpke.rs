@@ -29,7 +29,7 @@ use crate::{
     hash::{HState, JRider, LaneRider, PrfRider, g, prf_batches, prf_x4_encrypt_k2},
     ntt::{Accumulator, MulCache, Multiplicand, inv_ntt_mont, ntt},
     params::{MAX_D, MAX_K, ParameterSet, PolyVec},
-    sample::{sample_ntt_row, sample_ntt_row_pair_x4, sample_ntt_row_x4},
+    sample::{sample_ntt_row, sample_ntt_row_x4},
 };
 use pqdr_common::ct::Compare;
 #[cfg(not(feature = "small-stack"))]
@@ -37,8 +37,12 @@ use pqdr_common::simd::Avx2;
 #[cfg(not(feature = "small-stack"))]
 use pqdr_keccak::RATE_SHAKE256;
 
+#[cfg(not(feature = "small-stack"))]
+mod groups;
 #[cfg(feature = "small-stack")]
 mod small;
+#[cfg(not(feature = "small-stack"))]
+use groups::{encrypt_u_pair, encrypt_u_ride4, keygen_row_pair, keygen_rows_ride4};
 #[cfg(feature = "small-stack")]
 pub(crate) use small::{decrypt, encrypt, encrypt_with_j, keygen};
 
@@ -138,7 +142,8 @@ const ENCRYPT_NOISE: usize = if X4_BUILD { ENCRYPT_NOISE_X4 } else { 0 };
 /// Writes `ek_PKE` (`384k + 32` bytes), `dk_PKE` (`384k` bytes) and
 /// `H(ek_PKE)` (FIPS 203 Algorithm 16, line 3's `H(ek)`): on the 4-way path
 /// its permutations ride in the spare lane while the rows of `Â` are sampled
-/// (`k < 4`), over the rows of `ek` already written.
+/// (`k = 4`: while entries 0–2 of each row are), over the rows of `ek`
+/// already written.
 ///
 /// Stack: only `ŝ`, the accumulator and (4-way path) the PRF bytes of `ê`
 /// live in this frame while a row of `Â` is sampled; the noise sampling and
@@ -212,8 +217,22 @@ pub(crate) fn keygen<P: ParameterSet, const ROUND3: bool>(
             ek,
         );
     }
+    if P::K == 4 && x4 {
+        // k = 4: entry 3 of every row first, then entries 0–2 of each row
+        // with H(ek) in the spare lane.
+        keygen_rows_ride4::<P>(
+            backend,
+            &rho,
+            &sigma,
+            s_hat.as_ref(),
+            &e_bytes,
+            &mut acc,
+            ek,
+            &mut h,
+        );
+    }
     for i in usize::from(ride_e)..P::K {
-        if P::K == 2 && x4 {
+        if (P::K == 2 || P::K == 4) && x4 {
             break;
         }
         // t̂[i] = ê[i] + Σ_j Â[i][j] ∘ ŝ[j], with ê[i] = NTT(CBD(PRF(σ, k + i)))
@@ -286,30 +305,6 @@ fn keygen_noise<P: ParameterSet>(
     }
 }
 
-/// Rows 0 and 1 of `K-PKE.KeyGen` for `k = 2` (Algorithm 13, lines 18–20):
-/// the four entries of `Â` in one 4-way run ([`sample_ntt_row_pair_x4`]),
-/// row 0 in `acc`, row 1 in a second accumulator in this frame; `t̂[0]`,
-/// `t̂[1]` encoded into `ek`.
-#[cfg(not(feature = "small-stack"))]
-#[inline(never)]
-fn keygen_row_pair<P: ParameterSet>(
-    backend: Option<Avx2>,
-    rho: &[u8; 32],
-    sigma: &[u8; 32],
-    s_hat: &[Multiplicand],
-    e_bytes: &[u8; KEYGEN_NOISE],
-    acc: &mut Accumulator,
-    ek: &mut [u8],
-) {
-    let mut acc1 = Zeroizing::new(Accumulator::ZERO);
-    keygen_row_start::<P>(true, sigma, 0, e_bytes, acc);
-    keygen_row_start::<P>(true, sigma, 1, e_bytes, &mut acc1);
-    sample_ntt_row_pair_x4(backend, rho, 0, false, s_hat, acc, &mut acc1);
-    let (t0, t1) = ek.split_at_mut(POLY12);
-    keygen_row_end(acc, t0);
-    keygen_row_end(&acc1, &mut t1[..POLY12]);
-}
-
 /// Starts row `i` of `K-PKE.KeyGen`'s sums at `ê[i] = NTT(CBD_η1(PRF(σ, k + i)))`.
 #[cfg(not(feature = "small-stack"))]
 #[inline(never)]
@@ -380,7 +375,8 @@ pub(crate) fn encrypt<P: ParameterSet>(
 #[cfg(not(feature = "small-stack"))]
 /// [`encrypt`], with the permutations of `J(z ‖ c)` (`ML-KEM.Decaps`,
 /// Algorithm 18 line 8) riding in the spare lane of the 4-way Keccak while
-/// the columns of `Â` are sampled (`k < 4` on AVX2); the caller finishes
+/// the columns of `Â` are sampled (on AVX2; `k = 4`: while entries 0–2 of
+/// each column are, `groups::encrypt_u_ride4`); the caller finishes
 /// `rider` (whatever is left runs on the scalar permutation).
 pub(crate) fn encrypt_with_j<P: ParameterSet>(
     ek: &[u8],
@@ -435,8 +431,13 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
         // k = 2 without a rider: both columns in one 4-way run.
         encrypt_u_pair::<P>(backend, &rho, y_hat.as_ref(), &mut acc, r, &e_bytes, out);
     }
+    let ride4 = P::K == 4 && x4;
+    if let (Some(j), true) = (rider.as_deref_mut(), ride4) {
+        // k = 4 with J: J's permutations in lane 3 of five runs.
+        encrypt_u_ride4::<P>(backend, &rho, y_hat.as_ref(), &mut acc, r, &e_bytes, out, j);
+    }
     for i in usize::from(ride_e)..P::K {
-        if P::K == 2 && x4 && rider.is_none() {
+        if (P::K == 2 && x4 && rider.is_none()) || (ride4 && rider.is_some()) {
             break;
         }
         // u[i] = NTT⁻¹(Σ_j Â[j][i] ∘ ŷ[j]) + e₁[i], with Â[j][i] = SampleNTT(ρ ‖ i ‖ j).
@@ -456,28 +457,6 @@ pub(crate) fn encrypt_with_j<P: ParameterSet>(
     if x4 {
         e_bytes.zeroize();
     }
-}
-
-/// `u[0]` and `u[1]` of `K-PKE.Encrypt` for `k = 2` (Algorithm 14, lines
-/// 19, 22): the four entries of `Â` in one 4-way run
-/// ([`sample_ntt_row_pair_x4`]), column 0 into `acc`, column 1 into a second
-/// accumulator in this frame.
-#[cfg(not(feature = "small-stack"))]
-#[inline(never)]
-fn encrypt_u_pair<P: ParameterSet>(
-    backend: Option<Avx2>,
-    rho: &[u8; 32],
-    y_hat: &[Multiplicand],
-    acc: &mut Accumulator,
-    r: &[u8; 32],
-    e_bytes: &[u8; ENCRYPT_NOISE],
-    out: &mut impl CiphertextSink,
-) {
-    let mut acc1 = Zeroizing::new(Accumulator::ZERO);
-    acc.clear();
-    sample_ntt_row_pair_x4(backend, rho, 0, true, y_hat, acc, &mut acc1);
-    encrypt_u::<P>(true, acc, r, 0, e_bytes, out);
-    encrypt_u::<P>(true, &acc1, r, 1, e_bytes, out);
 }
 
 /// `K-PKE.Encrypt` lines 9–17: `ŷ[i] = NTT(CBD_η1(PRF(r, i)))` and, on the

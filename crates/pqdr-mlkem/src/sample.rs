@@ -163,7 +163,7 @@ pub(crate) fn sample_ntt_row_x4(
     acc: &mut Accumulator,
     rider: Option<&mut dyn LaneRider>,
 ) {
-    sample_ntt_rows_x4(backend, rho, i, transpose, v, &mut [acc], rider);
+    sample_ntt_rows_x4(backend, rho, i, transpose, v, 0, v.len(), &mut [acc], rider);
 }
 
 /// [`sample_ntt_row_x4`] for rows (or columns) `i` and `i + 1` at once,
@@ -185,35 +185,81 @@ pub(crate) fn sample_ntt_row_pair_x4(
     acc1: &mut Accumulator,
 ) {
     debug_assert!(v.len() <= 2);
-    sample_ntt_rows_x4(backend, rho, i, transpose, v, &mut [acc0, acc1], None);
+    sample_ntt_rows_x4(
+        backend,
+        rho,
+        i,
+        transpose,
+        v,
+        0,
+        v.len(),
+        &mut [acc0, acc1],
+        None,
+    );
 }
 
-/// The sampler of [`sample_ntt_row_x4`] and [`sample_ntt_row_pair_x4`]:
-/// `accs.len()` consecutive rows (or columns) `i, i + 1, …`, `accs[r]`
-/// receiving row `i + r`, lane `l = r·k + j` sampling entry `j` of row
-/// `i + r` (`accs.len() · k ≤ 4`).
+/// [`sample_ntt_row_x4`] for entries `j0..j0 + nj` only (`Σ_{j0 ≤ j <
+/// j0 + nj} Â_j ∘ v[j]`) of the `R` rows (or columns) `i..i + R`, `accs[r]`
+/// receiving row `i + r` (`R · nj ≤ 4`; `rider` in lane 3 when fewer than
+/// four lanes are used). For `k = 4` in decapsulation: entries 0–2 of each
+/// column with `J(z ‖ c)` in the spare lane, then entry 3 of the four
+/// columns in one run.
+#[cfg_attr(
+    feature = "small-stack",
+    allow(dead_code, reason = "used by the default K-PKE only")
+)]
+#[inline(never)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the sampler's arguments plus the entry range"
+)]
+pub(crate) fn sample_ntt_rows_part_x4<const R: usize>(
+    backend: Option<Avx2>,
+    rho: &[u8; 32],
+    i: u8,
+    transpose: bool,
+    v: &[Multiplicand],
+    j0: usize,
+    nj: usize,
+    accs: &mut [&mut Accumulator; R],
+    rider: Option<&mut dyn LaneRider>,
+) {
+    sample_ntt_rows_x4(backend, rho, i, transpose, v, j0, nj, accs, rider);
+}
+
+/// The sampler of [`sample_ntt_row_x4`], [`sample_ntt_row_pair_x4`] and
+/// [`sample_ntt_rows_part_x4`]: `accs.len()` consecutive rows (or columns)
+/// `i, i + 1, …`, `accs[r]` receiving row `i + r`, lane `l = r·nj + (j −
+/// j0)` sampling entry `j ∈ j0..j0 + nj` of row `i + r`
+/// (`accs.len() · nj ≤ 4`).
 #[cfg_attr(
     feature = "small-stack",
     allow(dead_code, reason = "used by the default K-PKE only")
 )]
 #[inline(always)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the rows, the entry range, the rider"
+)]
 fn sample_ntt_rows_x4<const R: usize>(
     backend: Option<Avx2>,
     rho: &[u8; 32],
     i: u8,
     transpose: bool,
     v: &[Multiplicand],
+    j0: usize,
+    nj: usize,
     accs: &mut [&mut Accumulator; R],
     rider: Option<&mut dyn LaneRider>,
 ) {
-    let lanes = accs.len() * v.len();
-    debug_assert!(lanes <= 4);
-    // Lane l samples entry j of row r, l = r·k + j (built by counting: no
-    // division).
+    let lanes = accs.len() * nj;
+    debug_assert!(lanes <= 4 && j0 + nj <= v.len());
+    // Lane l samples entry j of row r, l = r·nj + (j − j0) (built by
+    // counting: no division).
     let mut map = [(0usize, 0u8); 4];
     let mut l = 0;
     for r in 0..accs.len() {
-        for j in 0..v.len() {
+        for j in j0..j0 + nj {
             if let Some(m) = map.get_mut(l) {
                 *m = (r, j as u8);
             }
