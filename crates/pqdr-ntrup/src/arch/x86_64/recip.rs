@@ -14,39 +14,17 @@
 //! coefficients, zeros of v and r), where the portable code runs lanes.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-    _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_set1_epi8, _mm256_set1_epi16,
-    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_sub_epi16, _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_mulhi_epi16, _mm256_mullo_epi16,
+    _mm256_set1_epi16, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use crate::arith::Fq;
 use crate::ct;
-use crate::divsteps::{State, divsteps, r3_lane, r3_sign_masks};
+use crate::divsteps::{State, divsteps};
 use pqdr_common::simd::Avx2;
 
-/// 8-bit lanes per AVX2 register (R/3 blocks).
-const L3: usize = 32;
 /// 16-bit lanes per AVX2 register (R/q blocks).
 const LQ: usize = 16;
-
-/// Twin of `recip::block3` on 32 lanes, on registers: conditionally swap
-/// `(f, g)` (mask `sm`), then `g + sign f` frozen into -1..=1 (`sign` as
-/// the masks `nz`, `neg`: `(f & nz) ^ neg - neg`). Returns `(f, g)`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn step3(fv: __m256i, gv: __m256i, sm: __m256i, nz: __m256i, neg: __m256i) -> (__m256i, __m256i) {
-    let t = _mm256_and_si256(sm, _mm256_xor_si256(fv, gv));
-    let (a, b) = (_mm256_xor_si256(fv, t), _mm256_xor_si256(gv, t));
-    let x = _mm256_add_epi8(
-        b,
-        _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(a, nz), neg), neg),
-    );
-    // f3_freeze_small: x - 3 [x > 1] + 3 [x < -1].
-    let three = _mm256_set1_epi8(3);
-    let hi = _mm256_and_si256(_mm256_cmpgt_epi8(x, _mm256_set1_epi8(1)), three);
-    let lo = _mm256_and_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(-1), x), three);
-    (a, _mm256_add_epi8(_mm256_sub_epi8(x, hi), lo))
-}
 
 /// `Fq::mul_shoup` on 16 lanes: `c g - q ((c' g) >> 16)`.
 #[target_feature(enable = "avx2")]
@@ -140,34 +118,6 @@ fn rows_vr<T, const W: usize>(
 }
 
 #[target_feature(enable = "avx2")]
-fn r3_recip_avx2<const P: usize>(
-    out: &mut [i8; P],
-    input: &[i8; P],
-    buf: &mut [[i8; P]; 4],
-) -> ct::Choice {
-    let (f, v, delta) = divsteps!(
-        P, L3, State::init::<P>(buf.as_flattened_mut(), input.iter().copied(), 1),
-        terms: |f0: i8, g0: i8| (f0, g0),
-        per_step(f0, g0, swap) {
-            let sm = ct::mask_i8(swap);
-            let (nz, neg) = r3_sign_masks(f0, g0);
-            let (smv, nzv, negv) = (_mm256_set1_epi8(sm), _mm256_set1_epi8(nz), _mm256_set1_epi8(neg));
-            let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
-            let lane = |f: &mut i8, g: i8| r3_lane(f, g, sm, nz, neg);
-            let st = |f, g| step3(f, g, smv, nzv, negv);
-            let rfg = |f: &mut [i8], g: &mut [i8], nb| rows_fg::<i8, L3>(f, g, nb, st);
-            let rvr = |v: &mut [i8], r: &mut [i8], nb| rows_vr::<i8, L3>(v, r, nb, st);
-        }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
-    );
-    let sign = f[0];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = sign.wrapping_mul(v[P - 1 - i]);
-    }
-    !ct::nonzero_i32(delta)
-}
-
-#[target_feature(enable = "avx2")]
 fn rq_recip3_avx2<const P: usize, const Q: i16>(
     buf: &mut [[i16; P]; 4],
     input: impl IntoIterator<Item = i8>,
@@ -216,9 +166,12 @@ pub(crate) fn r3_recip<const P: usize>(
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
     let _ = token;
+    // The bitsliced kernel keeps its state in registers; `buf` (the
+    // portable code's scratch) is not used.
+    let _ = buf;
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
-    unsafe { r3_recip_avx2(out, input, buf) }
+    unsafe { super::recip3::r3_recip_bitsliced(out, input) }
 }
 
 /// `Rq_recip3` with AVX2 (twin of `recip::rq_recip3`, same contract), behind
