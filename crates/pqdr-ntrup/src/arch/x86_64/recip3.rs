@@ -20,9 +20,10 @@
 //! coefficients at step k, v and r have degree <= k + 1).
 
 use core::arch::x86_64::{
-    __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256, _mm256_extract_epi64,
+    __m256i, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_broadcastq_epi64, _mm256_castsi256_si128, _mm256_cmpgt_epi64, _mm256_extract_epi64,
     _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi64x, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_xor_si256,
+    _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_sub_epi64, _mm256_xor_si256,
 };
 
 use crate::ct;
@@ -180,27 +181,31 @@ pub(super) fn r3_recip_bitsliced<const P: usize>(out: &mut [i8; P], input: &[i8;
     let mut r = load(&w);
     w = [[0; 4 * MAXR]; 2];
     let mut v = load(&w);
-    let mut delta: i32 = 1;
+    let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi64x(1));
+    let mut delta = one;
 
     for k in 0..2 * P - 1 {
         // Registers that can still matter (public bounds, see the module doc).
-        let nfg = ((2 * P - 1 - k).min(P + 1) + 255) >> 8;
-        let nvr = ((k + 2).min(P + 1) + 255) >> 8;
+        let _ = k;
+        let nfg = const { (P + 256) >> 8 };
+        let nvr = nfg;
         shl1(&mut v[0], nvr);
         shl1(&mut v[1], nvr);
-        let (f0, g0) = (lanes(f[0][0])[0], lanes(g[0][0])[0]);
-        let (f0s, g0s) = (lanes(f[1][0])[0], lanes(g[1][0])[0]);
-        #[allow(clippy::cast_possible_truncation, reason = "bit extraction")]
-        let g0nz = ct::choice_from_bit((g0 & f0 & 1) as u8);
-        let swap = ct::positive_i32(delta) & g0nz;
-        let dm = ct::mask_i32(swap);
-        delta = ((delta ^ dm).wrapping_sub(dm)).wrapping_add(1);
-        // c = -f0 g0: nonzero iff g0 is (f0 never is), -1 iff the signs agree.
-        #[allow(clippy::cast_possible_truncation, reason = "bit extraction")]
-        let neg = ct::choice_from_bit((!(f0s ^ g0s) & 1) as u8);
-        let sm = _mm256_set1_epi64x(i64::from(dm));
-        let cnz = _mm256_set1_epi64x(i64::from(ct::mask_i32(g0nz)));
-        let cneg = _mm256_set1_epi64x(i64::from(ct::mask_i32(neg)));
+        // The step's scalars as broadcast 64-bit lanes, computed on
+        // registers (no call, no branch, no spill of the state): masks
+        // from bit 0 of the constant terms.
+        let mask0 = |x: __m256i| {
+            _mm256_sub_epi64(
+                zero,
+                _mm256_and_si256(_mm256_broadcastq_epi64(_mm256_castsi256_si128(x)), one),
+            )
+        };
+        // g0 != 0 (f0 never is), and c = -f0 g0 is -1 iff the signs agree.
+        let cnz = mask0(_mm256_and_si256(f[0][0], g[0][0]));
+        let cneg = mask0(_mm256_xor_si256(_mm256_xor_si256(f[1][0], g[1][0]), one));
+        // swap = delta > 0 && g0 != 0; delta = (swap ? -delta : delta) + 1.
+        let sm = _mm256_and_si256(_mm256_cmpgt_epi64(delta, zero), cnz);
+        delta = _mm256_add_epi64(_mm256_sub_epi64(_mm256_xor_si256(delta, sm), sm), one);
         swap_axpy(&mut f, &mut g, nfg, sm, cnz, cneg);
         swap_axpy(&mut v, &mut r, nvr, sm, cnz, cneg);
         shr1(&mut g[0], nfg);
@@ -230,5 +235,7 @@ pub(super) fn r3_recip_bitsliced<const P: usize>(out: &mut [i8; P], input: &[i8;
     }
     w.zeroize();
     vw.zeroize();
+    #[allow(clippy::cast_possible_truncation, reason = "|delta| <= 2p")]
+    let delta = lanes(delta)[0] as i32;
     !ct::nonzero_i32(delta)
 }
