@@ -96,10 +96,10 @@ pub(crate) fn r3_recip_on<const P: usize>(
             let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
             let lane = |f: &mut i8, g: i8| r3_lane(f, g, sm, nz, neg);
             let blk = |f: &mut [i8; LANES3], g: &[i8; LANES3]| block3(f, g, sm, nz, neg);
-            let rfg = |f: &mut [i8], g: &mut [i8], nb| rows_fg_moved(f, g, nb, blk, false);
-            let rvr = |v: &mut [i8], r: &mut [i8], nb| rows_vr_moved(v, r, nb, blk, false);
+            let rfg = |f: &mut [i8], g: &mut [i8], nb, _| rows_fg_moved(f, g, nb, blk, false);
+            let rvr = |v: &mut [i8], r: &mut [i8], nb, _| rows_vr_moved(v, r, nb, blk, false);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: false,
     );
     let sign = f[0];
     for (i, o) in out.iter_mut().enumerate() {
@@ -152,10 +152,10 @@ pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
                 Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
             };
             let blk = |f: &mut [i16; LANES], g: &[i16; LANES]| block::<Q>(f, g, sm, &c);
-            let rfg = |f: &mut [i16], g: &mut [i16], nb| rows_fg_moved(f, g, nb, blk, true);
-            let rvr = |v: &mut [i16], r: &mut [i16], nb| rows_vr_moved(v, r, nb, blk, true);
+            let rfg = |f: &mut [i16], g: &mut [i16], nb, _| rows_fg_moved(f, g, nb, blk, true);
+            let rvr = |v: &mut [i16], r: &mut [i16], nb, _| rows_vr_moved(v, r, nb, blk, true);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: false,
     );
     let scale = Fq::<Q>::recip(freeze(f[0]));
     for (i, o) in f.iter_mut().enumerate() {

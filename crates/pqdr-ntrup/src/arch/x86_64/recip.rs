@@ -56,22 +56,37 @@ fn step_q<const Q: i16>(
     )
 }
 
-/// The AVX2 `rows_fg` of `divsteps!` (contract there), for lanes of type
-/// `T` (`W` = 32 / size of `T` per register): register `j` of f and g at
-/// position `i = 1 + j W` goes through `step`, f is stored back at `i`, the
-/// new g at `i - 1` (g divided by x without a memory move; ascending, so
-/// each g register is loaded before the store below it reaches it).
+/// The AVX2 `rows_fg` of `divsteps!` (contract there, with `overlap`), for
+/// lanes of type `T` (`W` = 32 / size of `T` per register): register `j` of
+/// f and g at position `i = 1 + j W` goes through `step`, f is stored back
+/// at `i`, the new g at `i - 1` (g divided by x without a memory move;
+/// ascending, so each g register is loaded before the store below it
+/// reaches it). Lanes from `1 + nb W` to the end `m` (fewer than W) run as
+/// the register at `m - W`, loaded before the blocks and stored after them:
+/// the lanes it shares with the last block get the same values twice.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rows_fg<T, const W: usize>(
     f: &mut [T],
     g: &mut [T],
     nb: usize,
+    m: usize,
     mut step: impl FnMut(__m256i, __m256i) -> (__m256i, __m256i),
 ) {
     let end = 1 + nb * W;
-    assert!(end <= f.len() && end <= g.len());
+    assert!(end <= m && m <= f.len() && m <= g.len());
     let (fp, gp) = (f.as_mut_ptr(), g.as_mut_ptr());
+    let top = m > end && m > W;
+    let it = m.saturating_sub(W);
+    let mut last = None;
+    if top {
+        // SAFETY: `1 <= it` and `it + W = m <= len` of both slices.
+        unsafe {
+            let fv = _mm256_loadu_si256(fp.add(it).cast());
+            let gv = _mm256_loadu_si256(gp.add(it).cast());
+            last = Some(step(fv, gv));
+        }
+    }
     for j in 0..nb {
         let i = 1 + j * W;
         // SAFETY: `i + W <= end <= len` of both slices (asserted above) and
@@ -86,24 +101,44 @@ fn rows_fg<T, const W: usize>(
             _mm256_storeu_si256(gp.add(i - 1).cast(), o);
         }
     }
+    if let Some((a, o)) = last {
+        // SAFETY: as for the load above (`it >= 1`, `it + W <= len`).
+        unsafe {
+            _mm256_storeu_si256(fp.add(it).cast(), a);
+            _mm256_storeu_si256(gp.add(it - 1).cast(), o);
+        }
+    }
 }
 
-/// The AVX2 `rows_vr` of `divsteps!` (contract there): register `j` of the
-/// old v at `i - 1` and of r at `i = 1 + j W` go through `step`; r is stored
-/// back at `i`, v at `i` (v multiplied by x without a memory move;
-/// descending, so each v register is loaded before the store above it
-/// reaches it).
+/// The AVX2 `rows_vr` of `divsteps!` (contract there, with `overlap`):
+/// register `j` of the old v at `i - 1` and of r at `i = 1 + j W` go
+/// through `step`; r is stored back at `i`, v at `i` (v multiplied by x
+/// without a memory move; descending, so each v register is loaded before
+/// the store above it reaches it). Lanes from `1 + nb W` to the end `mv`
+/// run as the register at `mv - W`, as in `rows_fg`.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rows_vr<T, const W: usize>(
     v: &mut [T],
     r: &mut [T],
     nb: usize,
+    mv: usize,
     mut step: impl FnMut(__m256i, __m256i) -> (__m256i, __m256i),
 ) {
     let end = 1 + nb * W;
-    assert!(end <= v.len() && end <= r.len());
+    assert!(end <= mv && mv <= v.len() && mv <= r.len());
     let (vp, rp) = (v.as_mut_ptr(), r.as_mut_ptr());
+    let top = mv > end && mv > W;
+    let it = mv.saturating_sub(W);
+    let mut last = None;
+    if top {
+        // SAFETY: `1 <= it` and `it + W = mv <= len` of both slices.
+        unsafe {
+            let vv = _mm256_loadu_si256(vp.add(it - 1).cast());
+            let rv = _mm256_loadu_si256(rp.add(it).cast());
+            last = Some(step(vv, rv));
+        }
+    }
     for j in (0..nb).rev() {
         let i = 1 + j * W;
         // SAFETY: as in `rows_fg`: `i + W <= end <= len`, `i >= 1`.
@@ -113,6 +148,13 @@ fn rows_vr<T, const W: usize>(
             let (a, o) = step(vv, rv);
             _mm256_storeu_si256(rp.add(i).cast(), o);
             _mm256_storeu_si256(vp.add(i).cast(), a);
+        }
+    }
+    if let Some((a, o)) = last {
+        // SAFETY: as for the load above.
+        unsafe {
+            _mm256_storeu_si256(rp.add(it).cast(), o);
+            _mm256_storeu_si256(vp.add(it).cast(), a);
         }
     }
 }
@@ -144,10 +186,10 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
                 Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
             };
             let st = |f, g| step_q::<Q>(f, g, smv, &c);
-            let rfg = |f: &mut [i16], g: &mut [i16], nb| rows_fg::<i16, LQ>(f, g, nb, st);
-            let rvr = |v: &mut [i16], r: &mut [i16], nb| rows_vr::<i16, LQ>(v, r, nb, st);
+            let rfg = |f: &mut [i16], g: &mut [i16], nb, m| rows_fg::<i16, LQ>(f, g, nb, m, st);
+            let rvr = |v: &mut [i16], r: &mut [i16], nb, m| rows_vr::<i16, LQ>(v, r, nb, m, st);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: true,
     );
     let scale = Fq::<Q>::recip(freeze(f[0]));
     for (i, o) in f.iter_mut().enumerate() {
