@@ -109,13 +109,15 @@ macro_rules! divsteps {
                 // The lanes above the blocks through a copy, so the loop
                 // has no overlapping slices (and vectorises).
                 let lo = if $ov && m > $L { m } else { 1 + nb * $L };
-                let t = m - lo;
-                let mut tmp = [0; $L];
-                tmp[..t].copy_from_slice(&g[lo..m]);
-                for (fi, gi) in f[lo..m].iter_mut().zip(tmp[..t].iter_mut()) {
-                    *gi = $lane(fi, *gi);
+                if lo < m {
+                    let t = m - lo;
+                    let mut tmp = [0; $L];
+                    tmp[..t].copy_from_slice(&g[lo..m]);
+                    for (fi, gi) in f[lo..m].iter_mut().zip(tmp[..t].iter_mut()) {
+                        *gi = $lane(fi, *gi);
+                    }
+                    g[lo - 1..m - 1].copy_from_slice(&tmp[..t]);
                 }
-                g[lo - 1..m - 1].copy_from_slice(&tmp[..t]);
             }
             if n == $P + 1 {
                 // f[p] against g[p] = 0.
@@ -130,13 +132,15 @@ macro_rules! divsteps {
             let nbv = (mv - 1) >> const { $L.trailing_zeros() };
             {
                 let lo = if $ov && mv > $L { mv } else { 1 + nbv * $L };
-                let t = mv - lo;
-                let mut tmp = [0; $L];
-                tmp[..t].copy_from_slice(&v[lo - 1..mv - 1]);
-                for (vi, ri) in tmp[..t].iter_mut().zip(r[lo..mv].iter_mut()) {
-                    *ri = $lane(vi, *ri);
+                if lo < mv {
+                    let t = mv - lo;
+                    let mut tmp = [0; $L];
+                    tmp[..t].copy_from_slice(&v[lo - 1..mv - 1]);
+                    for (vi, ri) in tmp[..t].iter_mut().zip(r[lo..mv].iter_mut()) {
+                        *ri = $lane(vi, *ri);
+                    }
+                    v[lo..mv].copy_from_slice(&tmp[..t]);
                 }
-                v[lo..mv].copy_from_slice(&tmp[..t]);
             }
             $rvr(&mut *v, &mut *r, nbv, mv);
             let mut v0 = 0;

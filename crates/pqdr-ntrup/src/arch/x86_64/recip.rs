@@ -26,17 +26,6 @@ use pqdr_common::simd::Avx2;
 /// 16-bit lanes per AVX2 register (R/q blocks).
 const LQ: usize = 16;
 
-/// `Fq::mul_shoup` on 16 lanes: `c g - q ((c' g) >> 16)`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn mul_shoup<const Q: i16>(g: __m256i, c: __m256i, cs: __m256i) -> __m256i {
-    let t = _mm256_mulhi_epi16(cs, g);
-    _mm256_sub_epi16(
-        _mm256_mullo_epi16(c, g),
-        _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)),
-    )
-}
-
 /// Twin of `recip::block` on 16 lanes, on registers: conditionally swap
 /// `(f, g)`, then `f0 g - g0 f` (constants `c = [f0, f0', g0, g0']`
 /// broadcast). Returns `(f, g)`.
@@ -50,9 +39,14 @@ fn step_q<const Q: i16>(
 ) -> (__m256i, __m256i) {
     let t = _mm256_and_si256(sm, _mm256_xor_si256(fv, gv));
     let (a, b) = (_mm256_xor_si256(fv, t), _mm256_xor_si256(gv, t));
+    // f0 g - g0 f as the two Shoup products with one multiply by q:
+    // (f0 g - q t1) - (g0 f - q t2) = f0 g - g0 f - q (t1 - t2), the same
+    // 16-bit value (wrapping arithmetic).
+    let t = _mm256_sub_epi16(_mm256_mulhi_epi16(c[1], b), _mm256_mulhi_epi16(c[3], a));
+    let d = _mm256_sub_epi16(_mm256_mullo_epi16(c[0], b), _mm256_mullo_epi16(c[2], a));
     (
         a,
-        _mm256_sub_epi16(mul_shoup::<Q>(b, c[0], c[1]), mul_shoup::<Q>(a, c[2], c[3])),
+        _mm256_sub_epi16(d, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q))),
     )
 }
 
