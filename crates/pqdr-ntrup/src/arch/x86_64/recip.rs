@@ -1,7 +1,6 @@
-//! The division-step reciprocals with AVX2 (Core `KeyGen`'s `1/g` in R/3
-//! and `1/(3f)` in R/q, NTRU Prime spec §2.3): twins of `recip::r3_recip`
-//! and `recip::rq_recip3`, the same `divsteps!` schedule with 32-lane
-//! (R/3, i8) and 16-lane (R/q, i16) blocks instead of 16 and 8. Every
+//! The division-step reciprocal in R/q with AVX2 (Core `KeyGen`'s
+//! `1/(3f)`, NTRU Prime spec §2.3): twin of `recip::rq_recip3`, the same
+//! `divsteps!` schedule with 16-lane i16 blocks instead of 8. Every
 //! coefficient goes through the same operations as in the portable code,
 //! so the results are bit-identical. The swap decision stays a mask
 //! broadcast into every lane; nothing branches on it. The block passes
@@ -9,9 +8,11 @@
 //! store: each new g register one position down and each new v register
 //! one position up, which is the step's division of g by x (and
 //! multiplication of v by x) without the portable code's `memcpy`; and
-//! (`extend: true`) a last partial block runs as a whole register when it
-//! fits in the arrays, on lanes that cannot change the result (dead f and g
-//! coefficients, zeros of v and r), where the portable code runs lanes.
+//! (`overlap: true`) the last partial block runs as the register that ends
+//! at the end of the coefficients that matter, overlapping the block below
+//! (loaded before the blocks, stored after them), where the portable code
+//! runs lanes. The R/3 reciprocal's AVX2 twin is bitsliced (`recip3.rs`);
+//! [`r3_recip`] here is its entry point.
 
 use core::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_mulhi_epi16, _mm256_mullo_epi16,
