@@ -163,7 +163,7 @@ fn load(w: &[[u64; 4 * MAXR]; 2]) -> Planes {
 /// R/3 and a set `Choice` if the reciprocal exists.
 #[target_feature(enable = "avx2")]
 pub(super) fn r3_recip_bitsliced<const P: usize>(out: &mut [i8; P], input: &[i8; P]) -> ct::Choice {
-    const { assert!(P + 1 <= 256 * (MAXR - 1)) };
+    const { assert!(P < 256 * (MAXR - 1)) };
     // The reference's start: f = x^p - x - 1 reversed (f[0] = 1,
     // f[p - 1] = f[p] = -1), g = input reversed, r = 1, v = 0, delta = 1.
     let mut w = [[0u64; 4 * MAXR]; 2];
