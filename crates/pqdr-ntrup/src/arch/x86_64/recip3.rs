@@ -36,7 +36,7 @@ const MAXR: usize = 6;
 /// One polynomial: the `nz` and `sg` bit planes.
 type Planes = [[__m256i; MAXR]; 2];
 
-/// `x / 64` bit lanes: the four 64-bit lanes of a register as integers.
+/// The four 64-bit lanes of a register as integers.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn lanes(x: __m256i) -> [u64; 4] {
@@ -57,8 +57,8 @@ fn from_lanes(w: [u64; 4]) -> __m256i {
     _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64)
 }
 
-/// `x = x / x` (coefficient i + 1 moves to i) on registers `0..n` of one
-/// plane, ascending and in place: register j takes the low bit of lane 0 of
+/// Division by the variable (coefficient i + 1 moves to i) on registers
+/// `0..n` of one plane, ascending and in place: register j takes the low bit of lane 0 of
 /// register j + 1 (not yet shifted) into its top bit.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -71,8 +71,8 @@ fn shr1(x: &mut [__m256i; MAXR], n: usize) {
     }
 }
 
-/// `x = x * x` (coefficient i moves to i + 1) on registers `0..n` of one
-/// plane, descending and in place: register j takes the top bit of lane 3
+/// Multiplication by the variable (coefficient i moves to i + 1) on
+/// registers `0..n` of one plane, descending and in place: register j takes the top bit of lane 3
 /// of register j - 1 (not yet shifted) into its bit 0; register 0 takes 0.
 #[target_feature(enable = "avx2")]
 #[inline]
