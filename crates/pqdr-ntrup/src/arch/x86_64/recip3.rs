@@ -14,10 +14,12 @@
 //! `g += c f` and `r += c v` are a handful of AND/XOR/OR on whole registers
 //! ([`axpy`]); `g = g / x` is a one-bit shift across registers ([`shr1`]).
 //! `delta`, the swap and `c` are secret: masks broadcast into every lane,
-//! nothing branches on them. Per step only the registers that can still
-//! matter are touched, a bound that depends on the public step counter only
-//! (as in the portable code: f and g need their first `2p - 1 - k`
-//! coefficients at step k, v and r have degree <= k + 1).
+//! nothing branches on them. Every step works on all `(p + 256) / 256`
+//! registers of each plane (a count fixed by p, so the loops unroll): the
+//! first version touched only the registers that can still matter (f and g
+//! need their first `2p - 1 - k` coefficients at step k, v and r have
+//! degree <= k + 1), and its loops with run-time bounds kept the state in
+//! memory and cost more than the registers they skipped.
 
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
@@ -184,13 +186,11 @@ pub(super) fn r3_recip_bitsliced<const P: usize>(out: &mut [i8; P], input: &[i8;
     let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi64x(1));
     let mut delta = one;
 
-    for k in 0..2 * P - 1 {
-        // Registers that can still matter (public bounds, see the module doc).
-        let _ = k;
-        let nfg = const { (P + 256) >> 8 };
-        let nvr = nfg;
-        shl1(&mut v[0], nvr);
-        shl1(&mut v[1], nvr);
+    // Registers per plane (see the module doc): p + 1 coefficients.
+    let n = const { (P + 256) >> 8 };
+    for _ in 0..2 * P - 1 {
+        shl1(&mut v[0], n);
+        shl1(&mut v[1], n);
         // The step's scalars as broadcast 64-bit lanes, computed on
         // registers (no call, no branch, no spill of the state): masks
         // from bit 0 of the constant terms.
@@ -206,10 +206,10 @@ pub(super) fn r3_recip_bitsliced<const P: usize>(out: &mut [i8; P], input: &[i8;
         // swap = delta > 0 && g0 != 0; delta = (swap ? -delta : delta) + 1.
         let sm = _mm256_and_si256(_mm256_cmpgt_epi64(delta, zero), cnz);
         delta = _mm256_add_epi64(_mm256_sub_epi64(_mm256_xor_si256(delta, sm), sm), one);
-        swap_axpy(&mut f, &mut g, nfg, sm, cnz, cneg);
-        swap_axpy(&mut v, &mut r, nvr, sm, cnz, cneg);
-        shr1(&mut g[0], nfg);
-        shr1(&mut g[1], nfg);
+        swap_axpy(&mut f, &mut g, n, sm, cnz, cneg);
+        swap_axpy(&mut v, &mut r, n, sm, cnz, cneg);
+        shr1(&mut g[0], n);
+        shr1(&mut g[1], n);
     }
 
     // out = f0 * reverse(v[0..p]) (f0 = ±1).
