@@ -66,16 +66,20 @@ impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
 /// new v goes to `v[i]` (v multiplied by x). The portable passes
 /// (`rows_fg_moved`, `rows_vr_moved`) work in place and move the block
 /// part once; the AVX2 passes store each register one position over.
-/// `extend` (the AVX2 passes): a last partial block runs as a whole one
-/// when it fits in the arrays, on lanes that do not change the result (see
-/// the comments in the loop); the portable code does those lanes one by one.
+/// Both passes also get the end (`m`, `mv`) of the coefficients that matter.
+/// `overlap` (the AVX2 passes): when at least one whole block fits below the
+/// end, the passes also run the last partial block as the whole block that
+/// ends at the end (overlapping the block below it; its inputs are loaded
+/// before the blocks run, so the lanes computed twice get the same values
+/// twice), and no lane is left to the one-by-one loop; the portable code
+/// does those lanes one by one.
 /// Evaluates to the final `(f, v, delta)`.
 macro_rules! divsteps {
     (
         $P:expr, $L:expr, $state:expr, terms: $terms:expr,
         per_step($f0:ident, $g0:ident, $swap:ident) { $($body:tt)* }
         swap: $swp:ident, lane: $lane:ident, rows_fg: $rfg:ident, rows_vr: $rvr:ident,
-        extend: $ext:expr $(,)?
+        overlap: $ov:expr $(,)?
     ) => {{
         let State { f, g, r, v, mut fp } = $state;
         let mut delta: i32 = 1;
@@ -97,26 +101,23 @@ macro_rules! divsteps {
             // f, g: swap, eliminate, divide g by x: the blocks, then the
             // lanes above them (each reads g[i] before g[i] is stored over).
             f[0] = $swp(f[0], g[0]).0;
-            // Whole blocks (L a power of two: a shift, no division). With
-            // `extend`, a last partial block runs as a whole one when it fits
-            // in the arrays: its lanes at m and above are dead (no later step
-            // reads f or g there; m never grows).
-            let mut nb = (m - 1) >> const { $L.trailing_zeros() };
-            if $ext && m - 1 > nb * $L && (nb + 1) * $L < $P {
-                nb += 1;
-            }
-            $rfg(&mut *f, &mut *g, nb);
+            // Whole blocks (L a power of two: a shift, no division); with
+            // `overlap`, the passes cover every lane below m when m > L.
+            let nb = (m - 1) >> const { $L.trailing_zeros() };
+            $rfg(&mut *f, &mut *g, nb, m);
             {
                 // The lanes above the blocks through a copy, so the loop
                 // has no overlapping slices (and vectorises).
-                let lo = (1 + nb * $L).min(m);
-                let t = m - lo;
-                let mut tmp = [0; $L];
-                tmp[..t].copy_from_slice(&g[lo..m]);
-                for (fi, gi) in f[lo..m].iter_mut().zip(tmp[..t].iter_mut()) {
-                    *gi = $lane(fi, *gi);
+                let lo = if $ov && m > $L { m } else { 1 + nb * $L };
+                if lo < m {
+                    let t = m - lo;
+                    let mut tmp = [0; $L];
+                    tmp[..t].copy_from_slice(&g[lo..m]);
+                    for (fi, gi) in f[lo..m].iter_mut().zip(tmp[..t].iter_mut()) {
+                        *gi = $lane(fi, *gi);
+                    }
+                    g[lo - 1..m - 1].copy_from_slice(&tmp[..t]);
                 }
-                g[lo - 1..m - 1].copy_from_slice(&tmp[..t]);
             }
             if n == $P + 1 {
                 // f[p] against g[p] = 0.
@@ -128,24 +129,20 @@ macro_rules! divsteps {
             // v, r: v <- x v, swap with r, eliminate in r: the lanes above
             // the blocks first (the old v[lo - 1] is read before the top
             // block is stored over it), then the blocks, then v[0] = 0.
-            // With `extend`, a last partial block runs as a whole one when it
-            // fits: v and r are zero at mv and above (degree < k before step
-            // k), and a step keeps zeros zero.
-            let mut nbv = (mv - 1) >> const { $L.trailing_zeros() };
-            if $ext && mv - 1 > nbv * $L && (nbv + 1) * $L < $P {
-                nbv += 1;
-            }
+            let nbv = (mv - 1) >> const { $L.trailing_zeros() };
             {
-                let lo = (1 + nbv * $L).min(mv);
-                let t = mv - lo;
-                let mut tmp = [0; $L];
-                tmp[..t].copy_from_slice(&v[lo - 1..mv - 1]);
-                for (vi, ri) in tmp[..t].iter_mut().zip(r[lo..mv].iter_mut()) {
-                    *ri = $lane(vi, *ri);
+                let lo = if $ov && mv > $L { mv } else { 1 + nbv * $L };
+                if lo < mv {
+                    let t = mv - lo;
+                    let mut tmp = [0; $L];
+                    tmp[..t].copy_from_slice(&v[lo - 1..mv - 1]);
+                    for (vi, ri) in tmp[..t].iter_mut().zip(r[lo..mv].iter_mut()) {
+                        *ri = $lane(vi, *ri);
+                    }
+                    v[lo..mv].copy_from_slice(&tmp[..t]);
                 }
-                v[lo..mv].copy_from_slice(&tmp[..t]);
             }
-            $rvr(&mut *v, &mut *r, nbv);
+            $rvr(&mut *v, &mut *r, nbv, mv);
             let mut v0 = 0;
             r[0] = $lane(&mut v0, r[0]);
             v[0] = v0;

@@ -96,10 +96,10 @@ pub(crate) fn r3_recip_on<const P: usize>(
             let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
             let lane = |f: &mut i8, g: i8| r3_lane(f, g, sm, nz, neg);
             let blk = |f: &mut [i8; LANES3], g: &[i8; LANES3]| block3(f, g, sm, nz, neg);
-            let rfg = |f: &mut [i8], g: &mut [i8], nb| rows_fg_moved(f, g, nb, blk, false);
-            let rvr = |v: &mut [i8], r: &mut [i8], nb| rows_vr_moved(v, r, nb, blk, false);
+            let rfg = |f: &mut [i8], g: &mut [i8], nb, _| rows_fg_moved(f, g, nb, blk, false);
+            let rvr = |v: &mut [i8], r: &mut [i8], nb, _| rows_vr_moved(v, r, nb, blk, false);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: false,
     );
     let sign = f[0];
     for (i, o) in out.iter_mut().enumerate() {
@@ -152,10 +152,10 @@ pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
                 Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
             };
             let blk = |f: &mut [i16; LANES], g: &[i16; LANES]| block::<Q>(f, g, sm, &c);
-            let rfg = |f: &mut [i16], g: &mut [i16], nb| rows_fg_moved(f, g, nb, blk, true);
-            let rvr = |v: &mut [i16], r: &mut [i16], nb| rows_vr_moved(v, r, nb, blk, true);
+            let rfg = |f: &mut [i16], g: &mut [i16], nb, _| rows_fg_moved(f, g, nb, blk, true);
+            let rvr = |v: &mut [i16], r: &mut [i16], nb, _| rows_vr_moved(v, r, nb, blk, true);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: false,
     );
     let scale = Fq::<Q>::recip(freeze(f[0]));
     for (i, o) in f.iter_mut().enumerate() {
@@ -212,19 +212,45 @@ mod tests {
         assert!(!bool::from(r3_recip(&mut inv, &z, &mut buf)));
     }
 
-    /// AVX2 against portable reciprocals: `n` random small inputs (and
-    /// the non-invertible 0) for one (p, q), bit-identical outputs and
-    /// success flags.
+    /// Edge inputs of the reciprocal tests: 0 (not invertible), the
+    /// constants ±1, the monomials at both ends, all ones / all minus ones,
+    /// alternating signs, the densest and a single top coefficient.
+    fn edge_inputs<const P: usize>() -> Vec<[i8; P]> {
+        let mut v = vec![[0i8; P]];
+        for c in [1i8, -1] {
+            let mut g = [0i8; P];
+            g[0] = c;
+            v.push(g);
+            let mut g = [0i8; P];
+            g[P - 1] = c;
+            v.push(g);
+            v.push([c; P]);
+            v.push(core::array::from_fn(|i| if i % 2 == 0 { c } else { -c }));
+            let mut g = [0i8; P];
+            g[0] = c;
+            g[1] = -c; // c (1 - x)
+            v.push(g);
+            let mut g = [c; P];
+            g[P - 1] = 0;
+            v.push(g);
+        }
+        v
+    }
+
+    /// AVX2 against portable reciprocals: the edge inputs, then `n` random
+    /// small inputs for one (p, q), bit-identical outputs and success
+    /// flags; both outcomes (invertible in R/3 or not) must occur.
     fn differential<const P: usize, const Q: i16>(n: usize, seed: u64) {
         let be = crate::mult::tests::detected();
         let mut s = seed;
         let mut buf3 = Box::new([[0i8; P]; 4]);
         let mut bufq = Box::new([[0i16; P]; 4]);
-        for round in 0..n {
-            let g: [i8; P] = if round == 0 {
-                [0; P]
-            } else {
-                core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1)
+        let edges = edge_inputs::<P>();
+        let mut seen = [0usize; 2];
+        for round in 0..edges.len() + n {
+            let g: [i8; P] = match edges.get(round) {
+                Some(g) => *g,
+                None => core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1),
             };
             let mut inv = [[0i8; P]; 2];
             let mut ok = [false; 2];
@@ -235,6 +261,7 @@ mod tests {
                 okq[k] = bool::from(rq_recip3_on::<P, Q>(&mut bufq, g.iter().copied(), on));
                 invq[k] = bufq[0];
             }
+            seen[usize::from(ok[0])] += 1;
             assert_eq!(
                 (ok[0], inv[0]),
                 (ok[1], inv[1]),
@@ -246,6 +273,7 @@ mod tests {
                 "Rq_recip3 p = {P}, round {round}"
             );
         }
+        assert!(seen[0] > 0 && seen[1] > 0, "p = {P}: outcomes {seen:?}");
     }
 
     #[test]

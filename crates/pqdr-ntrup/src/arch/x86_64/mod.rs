@@ -18,6 +18,7 @@ mod fold;
 mod mult;
 mod ntt;
 mod recip;
+mod recip3;
 mod sort;
 
 pub(crate) use fold::{fold_3, fold_q, r3_from_3rq, round};

@@ -1,7 +1,6 @@
-//! The division-step reciprocals with AVX2 (Core `KeyGen`'s `1/g` in R/3
-//! and `1/(3f)` in R/q, NTRU Prime spec §2.3): twins of `recip::r3_recip`
-//! and `recip::rq_recip3`, the same `divsteps!` schedule with 32-lane
-//! (R/3, i8) and 16-lane (R/q, i16) blocks instead of 16 and 8. Every
+//! The division-step reciprocal in R/q with AVX2 (Core `KeyGen`'s
+//! `1/(3f)`, NTRU Prime spec §2.3): twin of `recip::rq_recip3`, the same
+//! `divsteps!` schedule with 16-lane i16 blocks instead of 8. Every
 //! coefficient goes through the same operations as in the portable code,
 //! so the results are bit-identical. The swap decision stays a mask
 //! broadcast into every lane; nothing branches on it. The block passes
@@ -9,55 +8,24 @@
 //! store: each new g register one position down and each new v register
 //! one position up, which is the step's division of g by x (and
 //! multiplication of v by x) without the portable code's `memcpy`; and
-//! (`extend: true`) a last partial block runs as a whole register when it
-//! fits in the arrays, on lanes that cannot change the result (dead f and g
-//! coefficients, zeros of v and r), where the portable code runs lanes.
+//! (`overlap: true`) the last partial block runs as the register that ends
+//! at the end of the coefficients that matter, overlapping the block below
+//! (loaded before the blocks, stored after them), where the portable code
+//! runs lanes. The R/3 reciprocal's AVX2 twin is bitsliced (`recip3.rs`);
+//! [`r3_recip`] here is its entry point.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-    _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_set1_epi8, _mm256_set1_epi16,
-    _mm256_storeu_si256, _mm256_sub_epi8, _mm256_sub_epi16, _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_loadu_si256, _mm256_mulhi_epi16, _mm256_mullo_epi16,
+    _mm256_set1_epi16, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use crate::arith::Fq;
 use crate::ct;
-use crate::divsteps::{State, divsteps, r3_lane, r3_sign_masks};
+use crate::divsteps::{State, divsteps};
 use pqdr_common::simd::Avx2;
 
-/// 8-bit lanes per AVX2 register (R/3 blocks).
-const L3: usize = 32;
 /// 16-bit lanes per AVX2 register (R/q blocks).
 const LQ: usize = 16;
-
-/// Twin of `recip::block3` on 32 lanes, on registers: conditionally swap
-/// `(f, g)` (mask `sm`), then `g + sign f` frozen into -1..=1 (`sign` as
-/// the masks `nz`, `neg`: `(f & nz) ^ neg - neg`). Returns `(f, g)`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn step3(fv: __m256i, gv: __m256i, sm: __m256i, nz: __m256i, neg: __m256i) -> (__m256i, __m256i) {
-    let t = _mm256_and_si256(sm, _mm256_xor_si256(fv, gv));
-    let (a, b) = (_mm256_xor_si256(fv, t), _mm256_xor_si256(gv, t));
-    let x = _mm256_add_epi8(
-        b,
-        _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(a, nz), neg), neg),
-    );
-    // f3_freeze_small: x - 3 [x > 1] + 3 [x < -1].
-    let three = _mm256_set1_epi8(3);
-    let hi = _mm256_and_si256(_mm256_cmpgt_epi8(x, _mm256_set1_epi8(1)), three);
-    let lo = _mm256_and_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(-1), x), three);
-    (a, _mm256_add_epi8(_mm256_sub_epi8(x, hi), lo))
-}
-
-/// `Fq::mul_shoup` on 16 lanes: `c g - q ((c' g) >> 16)`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn mul_shoup<const Q: i16>(g: __m256i, c: __m256i, cs: __m256i) -> __m256i {
-    let t = _mm256_mulhi_epi16(cs, g);
-    _mm256_sub_epi16(
-        _mm256_mullo_epi16(c, g),
-        _mm256_mullo_epi16(t, _mm256_set1_epi16(Q)),
-    )
-}
 
 /// Twin of `recip::block` on 16 lanes, on registers: conditionally swap
 /// `(f, g)`, then `f0 g - g0 f` (constants `c = [f0, f0', g0, g0']`
@@ -72,28 +40,48 @@ fn step_q<const Q: i16>(
 ) -> (__m256i, __m256i) {
     let t = _mm256_and_si256(sm, _mm256_xor_si256(fv, gv));
     let (a, b) = (_mm256_xor_si256(fv, t), _mm256_xor_si256(gv, t));
+    // f0 g - g0 f as the two Shoup products with one multiply by q:
+    // (f0 g - q t1) - (g0 f - q t2) = f0 g - g0 f - q (t1 - t2), the same
+    // 16-bit value (wrapping arithmetic).
+    let t = _mm256_sub_epi16(_mm256_mulhi_epi16(c[1], b), _mm256_mulhi_epi16(c[3], a));
+    let d = _mm256_sub_epi16(_mm256_mullo_epi16(c[0], b), _mm256_mullo_epi16(c[2], a));
     (
         a,
-        _mm256_sub_epi16(mul_shoup::<Q>(b, c[0], c[1]), mul_shoup::<Q>(a, c[2], c[3])),
+        _mm256_sub_epi16(d, _mm256_mullo_epi16(t, _mm256_set1_epi16(Q))),
     )
 }
 
-/// The AVX2 `rows_fg` of `divsteps!` (contract there), for lanes of type
-/// `T` (`W` = 32 / size of `T` per register): register `j` of f and g at
-/// position `i = 1 + j W` goes through `step`, f is stored back at `i`, the
-/// new g at `i - 1` (g divided by x without a memory move; ascending, so
-/// each g register is loaded before the store below it reaches it).
+/// The AVX2 `rows_fg` of `divsteps!` (contract there, with `overlap`), for
+/// lanes of type `T` (`W` = 32 / size of `T` per register): register `j` of
+/// f and g at position `i = 1 + j W` goes through `step`, f is stored back
+/// at `i`, the new g at `i - 1` (g divided by x without a memory move;
+/// ascending, so each g register is loaded before the store below it
+/// reaches it). Lanes from `1 + nb W` to the end `m` (fewer than W) run as
+/// the register at `m - W`, loaded before the blocks and stored after them:
+/// the lanes it shares with the last block get the same values twice.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rows_fg<T, const W: usize>(
     f: &mut [T],
     g: &mut [T],
     nb: usize,
+    m: usize,
     mut step: impl FnMut(__m256i, __m256i) -> (__m256i, __m256i),
 ) {
     let end = 1 + nb * W;
-    assert!(end <= f.len() && end <= g.len());
+    assert!(end <= m && m <= f.len() && m <= g.len());
     let (fp, gp) = (f.as_mut_ptr(), g.as_mut_ptr());
+    let top = m > end && m > W;
+    let it = m.saturating_sub(W);
+    let mut last = None;
+    if top {
+        // SAFETY: `1 <= it` and `it + W = m <= len` of both slices.
+        unsafe {
+            let fv = _mm256_loadu_si256(fp.add(it).cast());
+            let gv = _mm256_loadu_si256(gp.add(it).cast());
+            last = Some(step(fv, gv));
+        }
+    }
     for j in 0..nb {
         let i = 1 + j * W;
         // SAFETY: `i + W <= end <= len` of both slices (asserted above) and
@@ -108,24 +96,44 @@ fn rows_fg<T, const W: usize>(
             _mm256_storeu_si256(gp.add(i - 1).cast(), o);
         }
     }
+    if let Some((a, o)) = last {
+        // SAFETY: as for the load above (`it >= 1`, `it + W <= len`).
+        unsafe {
+            _mm256_storeu_si256(fp.add(it).cast(), a);
+            _mm256_storeu_si256(gp.add(it - 1).cast(), o);
+        }
+    }
 }
 
-/// The AVX2 `rows_vr` of `divsteps!` (contract there): register `j` of the
-/// old v at `i - 1` and of r at `i = 1 + j W` go through `step`; r is stored
-/// back at `i`, v at `i` (v multiplied by x without a memory move;
-/// descending, so each v register is loaded before the store above it
-/// reaches it).
+/// The AVX2 `rows_vr` of `divsteps!` (contract there, with `overlap`):
+/// register `j` of the old v at `i - 1` and of r at `i = 1 + j W` go
+/// through `step`; r is stored back at `i`, v at `i` (v multiplied by x
+/// without a memory move; descending, so each v register is loaded before
+/// the store above it reaches it). Lanes from `1 + nb W` to the end `mv`
+/// run as the register at `mv - W`, as in `rows_fg`.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn rows_vr<T, const W: usize>(
     v: &mut [T],
     r: &mut [T],
     nb: usize,
+    mv: usize,
     mut step: impl FnMut(__m256i, __m256i) -> (__m256i, __m256i),
 ) {
     let end = 1 + nb * W;
-    assert!(end <= v.len() && end <= r.len());
+    assert!(end <= mv && mv <= v.len() && mv <= r.len());
     let (vp, rp) = (v.as_mut_ptr(), r.as_mut_ptr());
+    let top = mv > end && mv > W;
+    let it = mv.saturating_sub(W);
+    let mut last = None;
+    if top {
+        // SAFETY: `1 <= it` and `it + W = mv <= len` of both slices.
+        unsafe {
+            let vv = _mm256_loadu_si256(vp.add(it - 1).cast());
+            let rv = _mm256_loadu_si256(rp.add(it).cast());
+            last = Some(step(vv, rv));
+        }
+    }
     for j in (0..nb).rev() {
         let i = 1 + j * W;
         // SAFETY: as in `rows_fg`: `i + W <= end <= len`, `i >= 1`.
@@ -137,34 +145,13 @@ fn rows_vr<T, const W: usize>(
             _mm256_storeu_si256(vp.add(i).cast(), a);
         }
     }
-}
-
-#[target_feature(enable = "avx2")]
-fn r3_recip_avx2<const P: usize>(
-    out: &mut [i8; P],
-    input: &[i8; P],
-    buf: &mut [[i8; P]; 4],
-) -> ct::Choice {
-    let (f, v, delta) = divsteps!(
-        P, L3, State::init::<P>(buf.as_flattened_mut(), input.iter().copied(), 1),
-        terms: |f0: i8, g0: i8| (f0, g0),
-        per_step(f0, g0, swap) {
-            let sm = ct::mask_i8(swap);
-            let (nz, neg) = r3_sign_masks(f0, g0);
-            let (smv, nzv, negv) = (_mm256_set1_epi8(sm), _mm256_set1_epi8(nz), _mm256_set1_epi8(neg));
-            let swp = |a: i8, b: i8| ct::cswap_i8(a, b, sm);
-            let lane = |f: &mut i8, g: i8| r3_lane(f, g, sm, nz, neg);
-            let st = |f, g| step3(f, g, smv, nzv, negv);
-            let rfg = |f: &mut [i8], g: &mut [i8], nb| rows_fg::<i8, L3>(f, g, nb, st);
-            let rvr = |v: &mut [i8], r: &mut [i8], nb| rows_vr::<i8, L3>(v, r, nb, st);
+    if let Some((a, o)) = last {
+        // SAFETY: as for the load above.
+        unsafe {
+            _mm256_storeu_si256(rp.add(it).cast(), o);
+            _mm256_storeu_si256(vp.add(it).cast(), a);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
-    );
-    let sign = f[0];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = sign.wrapping_mul(v[P - 1 - i]);
     }
-    !ct::nonzero_i32(delta)
 }
 
 #[target_feature(enable = "avx2")]
@@ -194,10 +181,10 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
                 Fq::<Q>::mul_shoup(b, f0, f0s).wrapping_sub(Fq::<Q>::mul_shoup(a, g0, g0s))
             };
             let st = |f, g| step_q::<Q>(f, g, smv, &c);
-            let rfg = |f: &mut [i16], g: &mut [i16], nb| rows_fg::<i16, LQ>(f, g, nb, st);
-            let rvr = |v: &mut [i16], r: &mut [i16], nb| rows_vr::<i16, LQ>(v, r, nb, st);
+            let rfg = |f: &mut [i16], g: &mut [i16], nb, m| rows_fg::<i16, LQ>(f, g, nb, m, st);
+            let rvr = |v: &mut [i16], r: &mut [i16], nb, m| rows_vr::<i16, LQ>(v, r, nb, m, st);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, extend: true,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: true,
     );
     let scale = Fq::<Q>::recip(freeze(f[0]));
     for (i, o) in f.iter_mut().enumerate() {
@@ -216,9 +203,12 @@ pub(crate) fn r3_recip<const P: usize>(
     buf: &mut [[i8; P]; 4],
 ) -> ct::Choice {
     let _ = token;
+    // The bitsliced kernel keeps its state in registers; `buf` (the
+    // portable code's scratch) is not used.
+    let _ = buf;
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
-    unsafe { r3_recip_avx2(out, input, buf) }
+    unsafe { super::recip3::r3_recip_bitsliced(out, input) }
 }
 
 /// `Rq_recip3` with AVX2 (twin of `recip::rq_recip3`, same contract), behind
