@@ -60,11 +60,6 @@ pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
     unpack(p, bytes, D, |v| (1i32 << (D - 1)).wrapping_sub(v));
 }
 
-/// `SimpleBitUnpack(·, 2^10 − 1)` of t1_i (FIPS 204 Algorithm 23).
-pub(crate) fn unpack_t1(p: &mut Poly, bytes: &[u8]) {
-    unpack(p, bytes, T1_BITS, |v| v);
-}
-
 /// The public ρ of an encoded signing key, released for valgrind: ρ is part
 /// of the public key and only seeds the public matrix Â.
 pub(crate) fn public_rho(bytes: &[u8]) -> [u8; 32] {

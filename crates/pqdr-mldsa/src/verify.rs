@@ -6,8 +6,10 @@ use pqdr_keccak::Shake256;
 
 use crate::encode::{hint_unpack, pack, unpack};
 use crate::field::exceeds;
-use crate::keygen::{t1_range, unpack_t1};
-use crate::params::{D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
+use crate::keygen::t1_range;
+use crate::params::{
+    D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray, T1_BITS, T1_POLY_SIZE,
+};
 use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::sample_in_ball;
@@ -40,12 +42,33 @@ pub(crate) fn expand_public<P: ParameterSet>(
     let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);
     expand_a(rho, a_hat.as_mut(), P::L);
     for (i, t) in t1_hat.as_mut().iter_mut().enumerate() {
-        unpack_t1(t, &pk.as_ref()[t1_range(i)]);
-        for x in &mut t.0 {
-            *x <<= D;
-        }
+        unpack_t1_shifted(t, pk.as_ref(), i);
         t.ntt();
     }
+}
+
+/// t1_i·2^d from `pkDecode` (FIPS 204 Algorithms 23 and 18, `SimpleBitUnpack`
+/// of 10 bits; Algorithm 8, line 9): the AVX2 kernel
+/// (`arch::t1_unpack_shift`) when available, else the portable twin.
+#[inline]
+fn unpack_t1_shifted(t: &mut Poly, pk: &[u8], i: usize) {
+    let Some(bytes) = pk
+        .get(t1_range(i))
+        .and_then(|b| b.first_chunk::<T1_POLY_SIZE>())
+    else {
+        debug_assert!(false, "t1 row out of range");
+        return;
+    };
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::t1_unpack_shift(token, &mut t.0, bytes),
+        None => unpack_t1_shifted_portable(t, bytes),
+    }
+}
+
+/// The portable twin of `arch::t1_unpack_shift`.
+#[inline(always)]
+fn unpack_t1_shifted_portable(t: &mut Poly, bytes: &[u8; T1_POLY_SIZE]) {
+    unpack(t, bytes, T1_BITS, |v| v << D);
 }
 
 /// [`verify_mu`] for γ2 = `G2` (FIPS 204 Algorithm 8).
@@ -109,10 +132,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
             if let Some(rows) = rows.as_mut() {
                 rows.mul_acc_row(&mut acc, i, z_hat.as_ref());
             }
-            unpack_t1(&mut t, &pk.as_ref()[t1_range(i)]);
-            for x in &mut t.0 {
-                *x <<= D;
-            }
+            unpack_t1_shifted(&mut t, pk.as_ref(), i);
             t.ntt();
             mul_acc(&mut acc, &c_hat, &t);
         }
@@ -154,6 +174,35 @@ fn use_hint_pack_portable<const G2: i32>(w: &mut Poly, h: &Poly, out: &mut [u8],
 mod tests {
     use super::*;
     use crate::field::Q;
+
+    /// The AVX2 t1 kernel against its portable twin: random bytes, all-0 and
+    /// all-1 bytes (fields 0 and 2^10 − 1), and one bit set at a time (every
+    /// field boundary, including the last groups read from the padded copy).
+    #[test]
+    fn t1_unpack_shift_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for t in 0..(200 + 8 * T1_POLY_SIZE) {
+            let mut src = [0u8; T1_POLY_SIZE];
+            for (k, b) in src.iter_mut().enumerate() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *b = match t {
+                    0 => 0,
+                    1 => 0xff,
+                    2..200 => s as u8,
+                    _ => u8::from(k == (t - 200) / 8) << ((t - 200) % 8),
+                };
+            }
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::t1_unpack_shift(token, &mut a.0, &src);
+            unpack_t1_shifted_portable(&mut b, &src);
+            assert_eq!(a.0, b.0, "t {t}");
+        }
+    }
 
     /// The AVX2 kernel against its portable twin, both γ2: random w in
     /// (−q, q) and random hints, and the edges of Decompose and UseHint

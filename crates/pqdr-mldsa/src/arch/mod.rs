@@ -24,6 +24,7 @@
 //! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
 //! | `use_hint_pack` (`x86_64/sign.rs`) | `verify::use_hint_pack_portable` | `verify::tests::use_hint_pack_matches_portable` |
+//! | `t1_unpack_shift` (`x86_64/t1.rs`) | `verify::unpack_t1_shifted_portable` | `verify::tests::t1_unpack_shift_matches_portable` |
 //! | `swap_in_ball` (`x86_64/sign.rs`) | `ct::swap_in_ball_portable` | `sample::tests::swap_in_ball_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests` (both 4-way paths against the scalar samplers) |
 //!
@@ -43,8 +44,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt,
-    power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball, use_hint_pack, w1_pack,
-    z_pack,
+    power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball, t1_unpack_shift,
+    use_hint_pack, w1_pack, z_pack,
 };
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
@@ -136,6 +137,13 @@ mod stubs {
         _: i32,
         _: i32,
     ) -> i32 {
+        match token {}
+    }
+    pub(crate) fn t1_unpack_shift(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: &[u8; crate::params::T1_POLY_SIZE],
+    ) {
         match token {}
     }
     pub(crate) fn swap_in_ball(token: Avx2, _: &mut [u8; N], _: usize, _: u8, _: u8) {
