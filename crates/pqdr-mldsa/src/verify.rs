@@ -4,7 +4,7 @@
 
 use pqdr_keccak::Shake256;
 
-use crate::encode::{hint_unpack, pack, unpack};
+use crate::encode::{hint_unpack, mask_unpack, pack, unpack};
 use crate::field::exceeds;
 use crate::keygen::t1_range;
 use crate::params::{
@@ -71,6 +71,22 @@ fn unpack_t1_shifted_portable(t: &mut Poly, bytes: &[u8; T1_POLY_SIZE]) {
     unpack(t, bytes, T1_BITS, |v| v << D);
 }
 
+/// The z part of `sigDecode` (FIPS 204 Algorithm 27): z_j = BitUnpack(·,
+/// γ1 − 1, γ1) (Algorithm 19) of the signature after c̃ (`rest`: z then the
+/// hint bytes), with ExpandMask's kernel (`encode::mask_unpack`, which reads
+/// up to 16 bytes past z_j: the ω + k ≥ 84 hint bytes provide them after the
+/// last one). True if ‖z‖∞ < γ1 − β (Algorithm 8, line 13).
+fn decode_z<P: ParameterSet>(rest: &[u8], z: &mut [Poly]) -> bool {
+    let mut too_big = 0;
+    for (j, z) in z.iter_mut().enumerate() {
+        mask_unpack(&mut z.0, &rest[j * P::Z_POLY_SIZE..], P::Z_BITS);
+        for &c in &z.0 {
+            too_big |= exceeds(c, P::GAMMA1 - P::BETA);
+        }
+    }
+    too_big >= 0
+}
+
 /// [`verify_mu`] for γ2 = `G2` (FIPS 204 Algorithm 8).
 fn verify_mu_g<P: ParameterSet, const G2: i32>(
     pk: &P::VkBytes,
@@ -79,29 +95,19 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     sig: &P::SigBytes,
 ) -> bool {
     let (c_tilde, rest) = sig.as_ref().split_at(P::C_TILDE_SIZE);
-    let (z_bytes, h_bytes) = rest.split_at(P::L * P::Z_POLY_SIZE);
+    let h_bytes = &rest[P::L * P::Z_POLY_SIZE..];
     // `sigDecode` (FIPS 204 Algorithm 27), with Algorithm 21's checks on the hint.
     let mut hints = P::VecK::zeroed();
     if hint_unpack(h_bytes, P::OMEGA, hints.as_mut()).is_none() {
         return false;
     }
-    let gamma1 = P::GAMMA1;
     let mut z_hat = P::VecL::zeroed();
-    let mut too_big = 0;
-    for (z, bytes) in z_hat
-        .as_mut()
-        .iter_mut()
-        .zip(z_bytes.chunks_exact(P::Z_POLY_SIZE))
-    {
-        unpack(z, bytes, P::Z_BITS, |v| gamma1.wrapping_sub(v));
-        for &c in &z.0 {
-            too_big |= exceeds(c, gamma1 - P::BETA);
-        }
-        z.ntt();
-    }
     // Line 13: ‖z‖∞ < γ1 − β (checked first; the outcome is the same).
-    if too_big < 0 {
+    if !decode_z::<P>(rest, z_hat.as_mut()) {
         return false;
+    }
+    for z in z_hat.as_mut() {
+        z.ntt();
     }
     let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);
     let mut c_hat = Poly::ZERO;
@@ -174,6 +180,46 @@ fn use_hint_pack_portable<const G2: i32>(w: &mut Poly, h: &Poly, out: &mut [u8],
 mod tests {
     use super::*;
     use crate::field::Q;
+
+    /// z decoding keeps the range check of line 13 at its exact bounds:
+    /// ±(γ1 − β − 1) pass, ±(γ1 − β) and the extremes γ1, −γ1 + 1 fail, in
+    /// each z_j (the last one read next to the hint bytes), every set's γ1.
+    #[test]
+    fn decode_z_checks_the_norm_bound() {
+        fn check<P: ParameterSet>() {
+            let lim = P::GAMMA1 - P::BETA;
+            let mut sig = [0u8; 4627];
+            for j in 0..P::L {
+                for (v, ok) in [
+                    (lim - 1, true),
+                    (-(lim - 1), true),
+                    (0, true),
+                    (lim, false),
+                    (-lim, false),
+                    (P::GAMMA1, false),
+                    (-P::GAMMA1 + 1, false),
+                ] {
+                    let rest = &mut sig[..P::L * P::Z_POLY_SIZE + P::OMEGA + P::K];
+                    rest.fill(0);
+                    // Every coefficient 0 (field γ1), coefficient 7 + 9j = v.
+                    let mut z = Poly::ZERO;
+                    z.0[7 + 9 * j] = v;
+                    let g1 = P::GAMMA1;
+                    for i in 0..P::L {
+                        let out = &mut rest[i * P::Z_POLY_SIZE..(i + 1) * P::Z_POLY_SIZE];
+                        let p = if i == j { z } else { Poly::ZERO };
+                        pack(out, &p, P::Z_BITS, |c| g1 - c);
+                    }
+                    let mut got = [Poly::ZERO; 7];
+                    assert_eq!(decode_z::<P>(rest, &mut got[..P::L]), ok, "j {j}, v {v}");
+                    assert_eq!(got[j].0, z.0);
+                }
+            }
+        }
+        check::<crate::MlDsa44>();
+        check::<crate::MlDsa65>();
+        check::<crate::MlDsa87>();
+    }
 
     /// The AVX2 t1 kernel against its portable twin: random bytes, all-0 and
     /// all-1 bytes (fields 0 and 2^10 − 1), and one bit set at a time (every

@@ -16,7 +16,7 @@
 //! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
-//! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
+//! | `mask_unpack` (`x86_64/mask.rs`; ExpandMask, and z in verification) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable`, `verify::tests::decode_z_checks_the_norm_bound` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
 //! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
 //! | `power2round_pack` (`x86_64/keygen.rs`) | `keygen::power2round_pack_portable` | `keygen::tests::power2round_pack_matches_portable` |
