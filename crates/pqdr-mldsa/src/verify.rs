@@ -65,6 +65,9 @@ fn unpack_t1_shifted(t: &mut Poly, pk: &[u8], i: usize) {
     }
 }
 
+// The stub of `arch::t1_unpack_shift` spells the size out.
+const _: () = assert!(T1_POLY_SIZE == 320);
+
 /// The portable twin of `arch::t1_unpack_shift`.
 #[inline(always)]
 fn unpack_t1_shifted_portable(t: &mut Poly, bytes: &[u8; T1_POLY_SIZE]) {

@@ -139,11 +139,8 @@ mod stubs {
     ) -> i32 {
         match token {}
     }
-    pub(crate) fn t1_unpack_shift(
-        token: Avx2,
-        _: &mut [i32; N],
-        _: &[u8; crate::params::T1_POLY_SIZE],
-    ) {
+    /// `[u8; 320]`: `params::T1_POLY_SIZE` (checked in `verify`).
+    pub(crate) fn t1_unpack_shift(token: Avx2, _: &mut [i32; N], _: &[u8; 320]) {
         match token {}
     }
     pub(crate) fn swap_in_ball(token: Avx2, _: &mut [u8; N], _: usize, _: u8, _: u8) {
