@@ -4,7 +4,7 @@
 
 use pqdr_keccak::Shake256;
 
-use crate::encode::{hint_unpack, mask_unpack, pack, unpack};
+use crate::encode::{hint_unpack, pack, unpack};
 use crate::field::exceeds;
 use crate::keygen::t1_range;
 use crate::params::{
@@ -76,13 +76,21 @@ fn unpack_t1_shifted_portable(t: &mut Poly, bytes: &[u8; T1_POLY_SIZE]) {
 
 /// The z part of `sigDecode` (FIPS 204 Algorithm 27): z_j = BitUnpack(·,
 /// γ1 − 1, γ1) (Algorithm 19) of the signature after c̃ (`rest`: z then the
-/// hint bytes), with ExpandMask's kernel (`encode::mask_unpack`, which reads
-/// up to 16 bytes past z_j: the ω + k ≥ 84 hint bytes provide them after the
-/// last one). True if ‖z‖∞ < γ1 − β (Algorithm 8, line 13).
+/// hint bytes), with ExpandMask's AVX2 kernel (`arch::mask_unpack`, which
+/// reads up to 16 bytes past z_j: the ω + k ≥ 84 hint bytes provide them
+/// after the last one). True if ‖z‖∞ < γ1 − β (Algorithm 8, line 13).
 fn decode_z<P: ParameterSet>(rest: &[u8], z: &mut [Poly]) -> bool {
     let mut too_big = 0;
     for (j, z) in z.iter_mut().enumerate() {
-        mask_unpack(&mut z.0, &rest[j * P::Z_POLY_SIZE..], P::Z_BITS);
+        let bytes = &rest[j * P::Z_POLY_SIZE..];
+        match crate::arch::avx2() {
+            Some(token) => crate::arch::mask_unpack(token, &mut z.0, bytes, P::Z_BITS),
+            // The generic BitUnpack with the width known at compile time
+            // (`encode::mask_unpack_portable` takes it at run time).
+            None => unpack(z, &bytes[..P::Z_POLY_SIZE], P::Z_BITS, |v| {
+                P::GAMMA1.wrapping_sub(v)
+            }),
+        }
         for &c in &z.0 {
             too_big |= exceeds(c, P::GAMMA1 - P::BETA);
         }
