@@ -1,8 +1,8 @@
 //! `ExpandMask` (FIPS 204 Algorithm 34) on the 4-way sponge: four mask
 //! polynomials per Keccak-f\[1600\]×4 call, each lane the polynomial of the
-//! one-at-a-time `sample::expand_mask_poly` (same byte stream), and for ℓ = 5
-//! (ML-DSA-65) the lone fifth polynomial of two signing attempts sampled in
-//! one call, the second one carried to the next attempt ([`MaskCarry`]).
+//! one-at-a-time `sample::expand_mask_poly` (same byte stream); when ℓ is
+//! not a multiple of 4 (ML-DSA-65, -87) the idle lanes of an attempt's last
+//! call sample the next attempt's first polynomials ([`MaskCarry`]).
 //! ρ'' is secret: every count, offset and branch depends only on γ1, ℓ and
 //! the attempt counter κ.
 #![allow(
@@ -14,9 +14,10 @@ use pqdr_common::simd::Avx2;
 use pqdr_keccak::Shake256x4;
 use zeroize::Zeroize;
 
+use crate::params::MAX_Z_POLY_SIZE;
 use crate::poly::{N, Poly};
 use crate::sample::{SHAKE256_RATE, expand_mask_poly};
-use crate::sample_x4::{lanes, simd_backend};
+use crate::sample_x4::simd_backend;
 
 /// Room before each lane's block in [`expand_mask_poly_x4`] for the bytes
 /// of a group of eight fields cut by the previous block (< 20).
@@ -32,16 +33,27 @@ fn mask_block(b: &mut [u8; MASK_LANE]) -> &mut [u8; SHAKE256_RATE] {
     &mut blocks[0]
 }
 
+/// The packed bytes of one mask polynomial (32·(log2 γ1 + 1) ≤ 640) and
+/// the 16 bytes `encode::mask_unpack` may read past its last group.
+const PACKED: usize = MAX_Z_POLY_SIZE + 16;
+
+/// Where a lane of [`expand_mask_poly_x4`] goes: unpacked into a
+/// polynomial, or kept as its packed bytes (unpacked when used).
+pub(crate) enum MaskLane<'a> {
+    Poly(&'a mut Poly),
+    Packed(&'a mut [u8; PACKED]),
+}
+
 /// Four polynomials of `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34): lane k
 /// is y = BitUnpack(H(ρ''‖IntegerToBytes(κ_k, 2)), γ1 − 1, γ1) (Algorithm
 /// 19), unpacked block by block, eight fields at a time (`encode::mask_unpack`,
 /// AVX2 when available): the bytes of a group cut by a block boundary are
 /// moved in front of the next block, so only one block per lane is held.
-/// ρ'' is secret: the counts and offsets depend only on γ1. A `None` lane
-/// is squeezed along but not unpacked.
+/// A `Packed` lane gets the bytes themselves. ρ'' is secret: the counts and
+/// offsets depend only on γ1. A `None` lane is squeezed along but not used.
 pub(crate) fn expand_mask_poly_x4(
     backend: Option<Avx2>,
-    out: [Option<&mut Poly>; 4],
+    out: [Option<MaskLane<'_>>; 4],
     rho_pp: &[u8; 64],
     kappa: [u16; 4],
     gamma1_bits: u32,
@@ -56,6 +68,9 @@ pub(crate) fn expand_mask_poly_x4(
     let mut buf = [[0u8; MASK_LANE]; 4];
     let mut carry = 0usize;
     let mut done = 0usize;
+    // Bytes squeezed per lane before this block.
+    let mut pos = 0usize;
+    let packed_len = 32 * gbytes;
     let mut out = out;
     while done < N {
         let [b0, b1, b2, b3] = &mut buf;
@@ -75,45 +90,60 @@ pub(crate) fn expand_mask_poly_x4(
         // The bytes of a cut group (fewer than `gbytes`), unless finished.
         let left = if done < N { avail - groups * gbytes } else { 0 };
         for (o, b) in out.iter_mut().zip(buf.iter_mut()) {
-            let Some(o) = o else { continue };
-            let src = &b[MASK_CARRY - carry..];
-            crate::encode::mask_unpack(&mut o.0[done - 8 * groups..done], src, bits);
-            // The cut group's bytes go in front of the next block.
-            b.copy_within(
-                MASK_CARRY + SHAKE256_RATE - left..MASK_CARRY + SHAKE256_RATE,
-                MASK_CARRY - left,
-            );
+            match o {
+                None => {}
+                Some(MaskLane::Poly(o)) => {
+                    let src = &b[MASK_CARRY - carry..];
+                    crate::encode::mask_unpack(&mut o.0[done - 8 * groups..done], src, bits);
+                    // The cut group's bytes go in front of the next block.
+                    b.copy_within(
+                        MASK_CARRY + SHAKE256_RATE - left..MASK_CARRY + SHAKE256_RATE,
+                        MASK_CARRY - left,
+                    );
+                }
+                Some(MaskLane::Packed(p)) => {
+                    let n = SHAKE256_RATE.min(packed_len.saturating_sub(pos));
+                    p[pos..pos + n].copy_from_slice(&b[MASK_CARRY..MASK_CARRY + n]);
+                }
+            }
         }
         carry = left;
+        pos += SHAKE256_RATE;
     }
     buf.zeroize();
 }
 
-/// The fifth mask polynomial of the next signing attempt (ℓ = 5), sampled
-/// in the same 4-way call as this attempt's fifth (FIPS 204 Algorithm 34 with
-/// counter κ + 4 + ℓ): the call has idle lanes anyway, so the next attempt
-/// needs one 4-way call instead of a 4-way and a scalar sponge. Secret (it is
-/// part of y): zeroized when used, by [`MaskCarry::clear`] when signing ends,
-/// and on drop.
+/// The first mask polynomials of the next signing attempt, sampled in the
+/// idle lanes of this attempt's last 4-way call: the counters run on from
+/// attempt to attempt (κ + ℓ is the next attempt's first, FIPS 204
+/// Algorithm 7 line 11 and Algorithm 34), so ExpandMask is one stream of
+/// polynomials sampled four at a time, ⌈ℓ/4⌉ calls per attempt become ℓ/4
+/// on average (ML-DSA-65: 1.25 instead of 1.5 or 2, ML-DSA-87: 1.75 instead
+/// of 2). Secret (part of y): zeroized when used, by [`MaskCarry::clear`]
+/// when signing ends, and on drop.
 pub(crate) struct MaskCarry {
-    y: Poly,
-    /// The ExpandMask counter of `y`, if it holds one.
-    kappa: Option<u16>,
+    /// Packed (the bytes of Algorithm 34's H), a third of the stack of
+    /// unpacked polynomials.
+    y: [[u8; PACKED]; 3],
+    /// The counter of `y[0]`; `y[..n]` hold counters kappa, kappa + 1, ….
+    kappa: u16,
+    n: usize,
 }
 
 impl MaskCarry {
     /// An empty carry.
     pub(crate) const fn new() -> Self {
         Self {
-            y: Poly::ZERO,
-            kappa: None,
+            y: [[0; PACKED]; 3],
+            kappa: 0,
+            n: 0,
         }
     }
 
-    /// Forgets and zeroizes the carried polynomial.
+    /// Forgets and zeroizes the carried polynomials.
     pub(crate) fn clear(&mut self) {
         self.y.zeroize();
-        self.kappa = None;
+        self.n = 0;
     }
 }
 
@@ -124,11 +154,11 @@ impl Drop for MaskCarry {
 }
 
 /// `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34) into `y` (y_r with counter
-/// κ + r), four polynomials per 4-way call (the last one with idle lanes if
-/// ℓ is not a multiple of 4). A lone last polynomial (ℓ = 5) comes from
-/// `carry` if it holds counter κ + 4; otherwise it is sampled together with
-/// the next attempt's (κ + 4 + ℓ), which `carry` then keeps. The attempt
-/// counter only is branched on.
+/// κ + r). With the 4-way sponge: the polynomials `carry` holds for κ, κ +
+/// 1, … first, then the rest four per call, the last call's idle lanes
+/// sampling counters κ + ℓ, … for the next attempt into `carry`. A carry for
+/// other counters (another signature) is dropped. Only the public counters
+/// are branched on.
 pub(crate) fn expand_mask(
     y: &mut [Poly],
     rho_pp: &[u8; 64],
@@ -136,26 +166,29 @@ pub(crate) fn expand_mask(
     gamma1_bits: u32,
     carry: &mut MaskCarry,
 ) {
-    let l = y.len();
     if let Some(token) = simd_backend() {
-        for (b, batch) in y.chunks_mut(4).enumerate() {
-            let n = batch.len();
-            let k0 = kappa.wrapping_add(4 * b as u16);
-            if let [one] = batch {
-                if carry.kappa == Some(k0) {
-                    *one = carry.y;
-                    carry.clear();
-                } else {
-                    let next = k0.wrapping_add(l as u16);
-                    let k = [k0, next, next, next];
-                    let out = [Some(one), Some(&mut carry.y), None, None];
-                    expand_mask_poly_x4(Some(token), out, rho_pp, k, gamma1_bits);
-                    carry.kappa = Some(next);
-                }
-                continue;
+        let mut i = 0;
+        if carry.kappa == kappa {
+            for (dst, src) in y.iter_mut().zip(&mut carry.y[..carry.n]) {
+                crate::encode::mask_unpack(&mut dst.0, &src[..], gamma1_bits + 1);
+                src.zeroize();
+                i += 1;
             }
-            let k = core::array::from_fn(|i| k0.wrapping_add(i.min(n - 1) as u16));
-            expand_mask_poly_x4(Some(token), lanes(batch), rho_pp, k, gamma1_bits);
+        }
+        carry.n = 0;
+        while i < y.len() {
+            let n = (y.len() - i).min(4);
+            let k0 = kappa.wrapping_add(i as u16);
+            let k = core::array::from_fn(|j| k0.wrapping_add(j as u16));
+            let mut it = (y[i..i + n].iter_mut().map(MaskLane::Poly))
+                .chain(carry.y.iter_mut().map(MaskLane::Packed));
+            let out = core::array::from_fn(|_| it.next());
+            expand_mask_poly_x4(Some(token), out, rho_pp, k, gamma1_bits);
+            i += n;
+            if n < 4 {
+                carry.kappa = k0.wrapping_add(n as u16);
+                carry.n = 4 - n;
+            }
         }
         return;
     }
@@ -190,7 +223,7 @@ mod tests {
                 let [g0, g1, g2, g3] = &mut got;
                 expand_mask_poly_x4(
                     backend,
-                    [Some(g0), Some(g1), Some(g2), Some(g3)],
+                    [g0, g1, g2, g3].map(|g| Some(MaskLane::Poly(g))),
                     &rho_pp,
                     kappa,
                     bits,
@@ -218,8 +251,9 @@ mod tests {
 
     /// Consecutive signing attempts through one carry (counters κ, κ + ℓ,
     /// …, wrapping at 2^16) give the scalar sampler's polynomials for ℓ = 4,
-    /// 5, 7; a carry for another counter (a new signature, or attempts not in
-    /// sequence) is not used; `clear` empties it.
+    /// 5, 7 (every carry size 0..=3 occurs); a carry for other counters (a
+    /// new signature, or attempts not in sequence) is not used; `clear`
+    /// empties it.
     #[test]
     fn expand_mask_carry_matches_scalar() {
         for t in 0..40u32 {
@@ -227,11 +261,10 @@ mod tests {
             let bits = if t & 1 == 0 { 17 } else { 19 };
             for l in [4usize, 5, 7] {
                 let mut carry = MaskCarry::new();
-                let mut want = None;
                 let start = if t % 4 == 3 { 65_530u16 } else { 0 };
-                // Attempts 0, 1, 2, then a jump (stale carry), then 0 again.
-                let skip = [0u16, 1, 2, 5, 0].map(|a| start.wrapping_add(a * l as u16));
-                for (a, kappa) in skip.into_iter().enumerate() {
+                // Attempts 0..5 in sequence, a jump (stale carry), 0 again.
+                let seq = [0u16, 1, 2, 3, 4, 5, 9, 0].map(|a| start.wrapping_add(a * l as u16));
+                for (a, kappa) in seq.into_iter().enumerate() {
                     let mut y = [Poly::ZERO; 7];
                     expand_mask(&mut y[..l], &rho_pp, kappa, bits, &mut carry);
                     for (i, p) in y[..l].iter().enumerate() {
@@ -239,19 +272,27 @@ mod tests {
                         expand_mask_poly(&mut want, &rho_pp, kappa.wrapping_add(i as u16), bits);
                         assert_eq!(p.0, want.0, "l {l}, attempt {a}, poly {i}");
                     }
-                    // A carry is used by the next attempt in sequence (then
-                    // empty), else made for it.
-                    if l == 5 && simd_backend().is_some() {
-                        want = if want == Some(kappa.wrapping_add(4)) {
-                            None
-                        } else {
-                            Some(kappa.wrapping_add(4 + l as u16))
-                        };
+                    // The carry holds the next counters' polynomials.
+                    for (i, c) in carry.y[..carry.n].iter().enumerate() {
+                        assert_eq!(carry.kappa, kappa.wrapping_add(l as u16));
+                        let mut want = Poly::ZERO;
+                        expand_mask_poly(
+                            &mut want,
+                            &rho_pp,
+                            carry.kappa.wrapping_add(i as u16),
+                            bits,
+                        );
+                        let mut got = Poly::ZERO;
+                        crate::encode::mask_unpack_portable(&mut got.0, c, bits + 1);
+                        assert_eq!(got.0, want.0, "l {l}, attempt {a}, carried {i}");
                     }
-                    assert_eq!(carry.kappa, want, "l {l}, attempt {a}");
+                    if simd_backend().is_none() || l == 4 {
+                        assert_eq!(carry.n, 0);
+                    }
                 }
                 carry.clear();
-                assert_eq!((carry.kappa, carry.y.0), (None, [0; N]));
+                assert_eq!(carry.n, 0);
+                assert!(carry.y.iter().all(|p| p.iter().all(|&b| b == 0)));
             }
         }
     }

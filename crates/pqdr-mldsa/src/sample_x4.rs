@@ -81,7 +81,7 @@ pub(crate) fn rej_ntt_poly_x4(
 
 /// Up to four polynomials of `it` as the lanes of a 4-way call (`None` for
 /// the missing ones).
-pub(crate) fn lanes<'a, T>(it: impl IntoIterator<Item = &'a mut T>) -> [Option<&'a mut T>; 4] {
+fn lanes<'a, T>(it: impl IntoIterator<Item = &'a mut T>) -> [Option<&'a mut T>; 4] {
     let mut it = it.into_iter();
     core::array::from_fn(|_| it.next())
 }

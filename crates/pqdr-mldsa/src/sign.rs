@@ -221,7 +221,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     let (z_bytes, h_bytes) = rest.split_at_mut(P::L * P::Z_POLY_SIZE);
     let gamma1 = P::GAMMA1;
     let mut kappa: u16 = 0;
-    // ℓ = 5: the next attempt's fifth mask polynomial, sampled with this one's.
+    // ℓ = 5, 7: the next attempt's first mask polynomials, from this one's idle lanes.
     let mut carry = MaskCarry::new();
     loop {
         // Line 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
