@@ -121,10 +121,20 @@ pub(crate) fn expand_mask_poly_x4(
 /// on average (ML-DSA-65: 1.25 instead of 1.5 or 2, ML-DSA-87: 1.75 instead
 /// of 2). Secret (part of y): zeroized when used, by [`MaskCarry::clear`]
 /// when signing ends, and on drop.
+/// Lanes [`MaskCarry`] can hold: 3 (an attempt's last 4-way call has at
+/// least one lane of its own), none where no 4-way call runs on AVX2 (e.g.
+/// firmware) and in the `small-stack` / `smallest-stack` plans (stack first).
+const CARRY_LANES: usize =
+    if crate::arch::AVX2_BUILT && !cfg!(any(feature = "small-stack", feature = "smallest-stack")) {
+        3
+    } else {
+        0
+    };
+
 pub(crate) struct MaskCarry {
     /// Packed (the bytes of Algorithm 34's H), a third of the stack of
     /// unpacked polynomials.
-    y: [[u8; PACKED]; 3],
+    y: [[u8; PACKED]; CARRY_LANES],
     /// The counter of `y[0]`; `y[..n]` hold counters kappa, kappa + 1, ….
     kappa: u16,
     n: usize,
@@ -134,7 +144,7 @@ impl MaskCarry {
     /// An empty carry.
     pub(crate) const fn new() -> Self {
         Self {
-            y: [[0; PACKED]; 3],
+            y: [[0; PACKED]; CARRY_LANES],
             kappa: 0,
             n: 0,
         }
@@ -187,7 +197,7 @@ pub(crate) fn expand_mask(
             i += n;
             if n < 4 {
                 carry.kappa = k0.wrapping_add(n as u16);
-                carry.n = 4 - n;
+                carry.n = carry.y.len().min(4 - n);
             }
         }
         return;

@@ -48,6 +48,10 @@ pub(crate) use x86_64::{
     use_hint_pack, w1_pack, z_pack,
 };
 
+/// Whether this build has the AVX2 paths at all (feature `simd` on x86-64),
+/// for sizing buffers only they use.
+pub(crate) const AVX2_BUILT: bool = cfg!(all(feature = "simd", target_arch = "x86_64"));
+
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
 #[inline(always)]
