@@ -152,7 +152,10 @@ impl MaskCarry {
 
     /// Forgets and zeroizes the carried polynomials.
     pub(crate) fn clear(&mut self) {
-        self.y.zeroize();
+        // Only y[..n] can hold secrets: used lanes are zeroized when used.
+        for p in &mut self.y[..self.n] {
+            p.zeroize();
+        }
         self.n = 0;
     }
 }
@@ -184,8 +187,10 @@ pub(crate) fn expand_mask(
                 src.zeroize();
                 i += 1;
             }
+            carry.n = 0;
         }
-        carry.n = 0;
+        // A carry for other counters is dropped.
+        carry.clear();
         while i < y.len() {
             let n = (y.len() - i).min(4);
             let k0 = kappa.wrapping_add(i as u16);
