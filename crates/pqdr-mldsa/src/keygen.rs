@@ -60,11 +60,6 @@ pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
     unpack(p, bytes, D, |v| (1i32 << (D - 1)).wrapping_sub(v));
 }
 
-/// `SimpleBitUnpack(·, 2^10 − 1)` of t1_i (FIPS 204 Algorithm 23).
-pub(crate) fn unpack_t1(p: &mut Poly, bytes: &[u8]) {
-    unpack(p, bytes, T1_BITS, |v| v);
-}
-
 /// The public ρ of an encoded signing key, released for valgrind: ρ is part
 /// of the public key and only seeds the public matrix Â.
 pub(crate) fn public_rho(bytes: &[u8]) -> [u8; 32] {
@@ -138,12 +133,13 @@ pub(crate) fn derive_t<P: ParameterSet>(
         t.invntt_tomont();
         unpack_eta::<P>(&mut s2, &sk.as_ref()[s2_range::<P>(r)]);
         let range = t0_range::<P>(r);
-        let mut packed = Zeroizing::new([0u8; T0_POLY_SIZE]);
         let t1_out = &mut pk.as_mut()[t1_range(r)];
-        power2round_pack(&mut t, &s2, &mut t0, t1_out, &mut packed[..]);
         if write {
-            sk.as_mut()[range].copy_from_slice(&packed[..]);
+            // t0 packed in place in skEncode (Algorithm 24), no copy.
+            power2round_pack(&mut t, &s2, &mut t0, t1_out, &mut sk.as_mut()[range]);
         } else {
+            let mut packed = Zeroizing::new([0u8; T0_POLY_SIZE]);
+            power2round_pack(&mut t, &s2, &mut t0, t1_out, &mut packed[..]);
             for (x, y) in packed.iter().zip(&sk.as_ref()[range]) {
                 diff |= u32::from(x ^ y);
             }

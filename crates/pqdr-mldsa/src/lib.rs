@@ -30,6 +30,7 @@ mod error;
 mod expanded;
 mod field;
 mod keygen;
+mod mask_x4;
 mod mu;
 mod params;
 mod poly;

@@ -1,5 +1,6 @@
 //! Four XOF streams at a time (FIPS 204 §7.3 on `pqdr_keccak`'s 4-way
-//! sponges): `ExpandA`, `ExpandS` and `ExpandMask` (Algorithms 32–34) sample
+//! sponges): `ExpandA` and `ExpandS` (Algorithms 32, 33; `ExpandMask`,
+//! Algorithm 34, is in `mask_x4`) sample
 //! four polynomials per Keccak-f\[1600\]×4 call. Each lane gives exactly the
 //! polynomial of the one-at-a-time sampler in `sample.rs` (same byte stream,
 //! same acceptance), so the outputs are identical; the differential tests
@@ -20,8 +21,8 @@ use zeroize::Zeroize;
 
 use crate::poly::{N, Poly, mul_acc};
 use crate::sample::{
-    SHAKE128_RATE, SHAKE256_RATE, expand_mask_poly, mul_acc_coeff, rej_bounded_fill,
-    rej_bounded_poly, rej_ntt_consume, rej_ntt_fill, rej_ntt_mul_acc, rej_ntt_poly,
+    SHAKE128_RATE, SHAKE256_RATE, mul_acc_coeff, rej_bounded_fill, rej_bounded_poly,
+    rej_ntt_consume, rej_ntt_fill, rej_ntt_mul_acc, rej_ntt_poly,
 };
 
 /// The AVX2 token for the 4-way Keccak if this crate's feature `simd` is on
@@ -298,100 +299,6 @@ pub(crate) fn expand_s(
     s.zeroize();
 }
 
-/// Room before each lane's block in [`expand_mask_poly_x4`] for the bytes
-/// of a group of eight fields cut by the previous block (< 20).
-const MASK_CARRY: usize = 20;
-/// A lane of [`expand_mask_poly_x4`]: the carried bytes, one SHAKE256 block,
-/// and the 16 bytes `mask_unpack` may read past the last group.
-const MASK_LANE: usize = MASK_CARRY + SHAKE256_RATE + 16;
-
-/// The block of a lane buffer.
-#[inline(always)]
-fn mask_block(b: &mut [u8; MASK_LANE]) -> &mut [u8; SHAKE256_RATE] {
-    let (blocks, _) = b[MASK_CARRY..].as_chunks_mut::<SHAKE256_RATE>();
-    &mut blocks[0]
-}
-
-/// Four polynomials of `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34): lane k
-/// is y = BitUnpack(H(ρ''‖IntegerToBytes(κ_k, 2)), γ1 − 1, γ1) (Algorithm
-/// 19), unpacked block by block, eight fields at a time (`encode::mask_unpack`,
-/// AVX2 when available): the bytes of a group cut by a block boundary are
-/// moved in front of the next block, so only one block per lane is held.
-/// ρ'' is secret: the counts and offsets depend only on γ1. A `None` lane
-/// is squeezed along but not unpacked.
-pub(crate) fn expand_mask_poly_x4(
-    backend: Option<Avx2>,
-    out: [Option<&mut Poly>; 4],
-    rho_pp: &[u8; 64],
-    kappa: [u16; 4],
-    gamma1_bits: u32,
-) {
-    let mut x = Shake256x4::with_avx2(backend);
-    x.absorb([rho_pp; 4]);
-    let idx = kappa.map(u16::to_le_bytes);
-    x.absorb([&idx[0], &idx[1], &idx[2], &idx[3]]);
-    let bits = gamma1_bits + 1;
-    // Eight fields of `bits` bits are `bits` bytes.
-    let gbytes = bits as usize;
-    let mut buf = [[0u8; MASK_LANE]; 4];
-    let mut carry = 0usize;
-    let mut done = 0usize;
-    let mut out = out;
-    while done < N {
-        let [b0, b1, b2, b3] = &mut buf;
-        x.squeeze_blocks([
-            mask_block(b0),
-            mask_block(b1),
-            mask_block(b2),
-            mask_block(b3),
-        ]);
-        // Whole groups in carry + block, at most the rest of the polynomial.
-        let avail = carry + SHAKE256_RATE;
-        let mut groups = 0;
-        while (groups + 1) * gbytes <= avail && done + 8 * groups < N {
-            groups += 1;
-        }
-        done += 8 * groups;
-        // The bytes of a cut group (fewer than `gbytes`), unless finished.
-        let left = if done < N { avail - groups * gbytes } else { 0 };
-        for (o, b) in out.iter_mut().zip(buf.iter_mut()) {
-            let Some(o) = o else { continue };
-            let src = &b[MASK_CARRY - carry..];
-            crate::encode::mask_unpack(&mut o.0[done - 8 * groups..done], src, bits);
-            // The cut group's bytes go in front of the next block.
-            b.copy_within(
-                MASK_CARRY + SHAKE256_RATE - left..MASK_CARRY + SHAKE256_RATE,
-                MASK_CARRY - left,
-            );
-        }
-        carry = left;
-    }
-    buf.zeroize();
-}
-
-/// `ExpandMask(ρ'', κ)` (FIPS 204 Algorithm 34) into `y` (y_r with counter
-/// κ + r), four polynomials per 4-way call (the last one with idle lanes if
-/// ℓ is not a multiple of 4).
-pub(crate) fn expand_mask(y: &mut [Poly], rho_pp: &[u8; 64], kappa: u16, gamma1_bits: u32) {
-    if let Some(token) = simd_backend() {
-        for (b, batch) in y.chunks_mut(4).enumerate() {
-            let n = batch.len();
-            if let [one] = batch {
-                // A lone polynomial (ℓ = 5): one scalar sponge instead of a
-                // 4-way one with three idle lanes.
-                expand_mask_poly(one, rho_pp, kappa.wrapping_add(4 * b as u16), gamma1_bits);
-                continue;
-            }
-            let k = core::array::from_fn(|i| kappa.wrapping_add((4 * b + i.min(n - 1)) as u16));
-            expand_mask_poly_x4(Some(token), lanes(batch), rho_pp, k, gamma1_bits);
-        }
-        return;
-    }
-    for (i, p) in y.iter_mut().enumerate() {
-        expand_mask_poly(p, rho_pp, kappa.wrapping_add(i as u16), gamma1_bits);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,44 +440,6 @@ mod tests {
                 n += 1;
             });
             assert_eq!(n, count);
-        }
-    }
-
-    #[test]
-    fn expand_mask_x4_matches_scalar() {
-        for t in 0..300 {
-            let rho_pp = seed::<64>(t);
-            let bits = if t & 1 == 0 { 17 } else { 19 };
-            let kappa: [u16; 4] =
-                core::array::from_fn(|k| (t as u16).wrapping_mul(7).wrapping_add(k as u16));
-            for backend in backends() {
-                let mut got = [Poly::ZERO; 4];
-                let [g0, g1, g2, g3] = &mut got;
-                expand_mask_poly_x4(
-                    backend,
-                    [Some(g0), Some(g1), Some(g2), Some(g3)],
-                    &rho_pp,
-                    kappa,
-                    bits,
-                );
-                for (g, k) in got.iter().zip(kappa) {
-                    let mut want = Poly::ZERO;
-                    expand_mask_poly(&mut want, &rho_pp, k, bits);
-                    assert_eq!(g.0, want.0);
-                }
-            }
-            // ℓ = 4, 5, 7 (idle lanes in the last call).
-            for l in [4, 5, 7] {
-                let mut y = [Poly::ZERO; 7];
-                expand_mask(&mut y[..l], &rho_pp, kappa[0], bits);
-                for (i, p) in y.iter().enumerate() {
-                    let mut want = Poly::ZERO;
-                    if i < l {
-                        expand_mask_poly(&mut want, &rho_pp, kappa[0].wrapping_add(i as u16), bits);
-                    }
-                    assert_eq!(p.0, want.0, "l {l}, poly {i}");
-                }
-            }
         }
     }
 }

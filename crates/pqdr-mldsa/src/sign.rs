@@ -30,13 +30,14 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::encode::hint_pack_row;
 use crate::field::{center, exceeds, freeze, reduce_wide};
 use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
+use crate::mask_x4::{MaskCarry, expand_mask};
 use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{
     N, Poly, dot_mont, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place,
 };
 use crate::rounding::high_bits;
 use crate::sample::{h, sample_in_ball};
-use crate::sample_x4::{expand_mask, row_mul_acc_mont};
+use crate::sample_x4::row_mul_acc_mont;
 use crate::sign_poly::{low_bits_check, w1_pack, z_pack};
 
 /// Precomputed values of a signing key: Â, ŝ1, ŝ2 and NTT(t0), each
@@ -220,9 +221,11 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     let (z_bytes, h_bytes) = rest.split_at_mut(P::L * P::Z_POLY_SIZE);
     let gamma1 = P::GAMMA1;
     let mut kappa: u16 = 0;
+    // ℓ = 5, 7: the next attempt's first mask polynomials, from this one's idle lanes.
+    let mut carry = MaskCarry::new();
     loop {
         // Line 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
-        expand_mask(y_hat.as_mut(), &rho_pp, kappa, P::GAMMA1_BITS);
+        expand_mask(y_hat.as_mut(), &rho_pp, kappa, P::GAMMA1_BITS, &mut carry);
         for y in y_hat.as_mut() {
             y.ntt();
         }
@@ -338,6 +341,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         }
         break;
     }
+    carry.clear();
     tmp.zeroize();
     c_hat.zeroize();
     y_hat.zeroize();

@@ -6,8 +6,10 @@ use pqdr_keccak::Shake256;
 
 use crate::encode::{hint_unpack, pack, unpack};
 use crate::field::exceeds;
-use crate::keygen::{t1_range, unpack_t1};
-use crate::params::{D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
+use crate::keygen::t1_range;
+use crate::params::{
+    D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray, T1_BITS, T1_POLY_SIZE,
+};
 use crate::poly::{N, Poly, mul_acc, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::sample_in_ball;
@@ -40,12 +42,60 @@ pub(crate) fn expand_public<P: ParameterSet>(
     let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);
     expand_a(rho, a_hat.as_mut(), P::L);
     for (i, t) in t1_hat.as_mut().iter_mut().enumerate() {
-        unpack_t1(t, &pk.as_ref()[t1_range(i)]);
-        for x in &mut t.0 {
-            *x <<= D;
-        }
+        unpack_t1_shifted(t, pk.as_ref(), i);
         t.ntt();
     }
+}
+
+/// t1_i·2^d from `pkDecode` (FIPS 204 Algorithms 23 and 18, `SimpleBitUnpack`
+/// of 10 bits; Algorithm 8, line 9): the AVX2 kernel
+/// (`arch::t1_unpack_shift`) when available, else the portable twin.
+#[inline]
+fn unpack_t1_shifted(t: &mut Poly, pk: &[u8], i: usize) {
+    let Some(bytes) = pk
+        .get(t1_range(i))
+        .and_then(|b| b.first_chunk::<T1_POLY_SIZE>())
+    else {
+        debug_assert!(false, "t1 row out of range");
+        return;
+    };
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::t1_unpack_shift(token, &mut t.0, bytes),
+        None => unpack_t1_shifted_portable(t, bytes),
+    }
+}
+
+// The stub of `arch::t1_unpack_shift` spells the size out.
+const _: () = assert!(T1_POLY_SIZE == 320);
+
+/// The portable twin of `arch::t1_unpack_shift`.
+#[inline(always)]
+fn unpack_t1_shifted_portable(t: &mut Poly, bytes: &[u8; T1_POLY_SIZE]) {
+    unpack(t, bytes, T1_BITS, |v| v << D);
+}
+
+/// The z part of `sigDecode` (FIPS 204 Algorithm 27): z_j = BitUnpack(·,
+/// γ1 − 1, γ1) (Algorithm 19) of the signature after c̃ (`rest`: z then the
+/// hint bytes), with ExpandMask's AVX2 kernel (`arch::mask_unpack`, which
+/// reads up to 16 bytes past z_j: the ω + k ≥ 84 hint bytes provide them
+/// after the last one). True if ‖z‖∞ < γ1 − β (Algorithm 8, line 13).
+fn decode_z<P: ParameterSet>(rest: &[u8], z: &mut [Poly]) -> bool {
+    let mut too_big = 0;
+    for (j, z) in z.iter_mut().enumerate() {
+        let bytes = &rest[j * P::Z_POLY_SIZE..];
+        match crate::arch::avx2() {
+            Some(token) => crate::arch::mask_unpack(token, &mut z.0, bytes, P::Z_BITS),
+            // The generic BitUnpack with the width known at compile time
+            // (`encode::mask_unpack_portable` takes it at run time).
+            None => unpack(z, &bytes[..P::Z_POLY_SIZE], P::Z_BITS, |v| {
+                P::GAMMA1.wrapping_sub(v)
+            }),
+        }
+        for &c in &z.0 {
+            too_big |= exceeds(c, P::GAMMA1 - P::BETA);
+        }
+    }
+    too_big >= 0
 }
 
 /// [`verify_mu`] for γ2 = `G2` (FIPS 204 Algorithm 8).
@@ -56,29 +106,19 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
     sig: &P::SigBytes,
 ) -> bool {
     let (c_tilde, rest) = sig.as_ref().split_at(P::C_TILDE_SIZE);
-    let (z_bytes, h_bytes) = rest.split_at(P::L * P::Z_POLY_SIZE);
+    let h_bytes = &rest[P::L * P::Z_POLY_SIZE..];
     // `sigDecode` (FIPS 204 Algorithm 27), with Algorithm 21's checks on the hint.
     let mut hints = P::VecK::zeroed();
     if hint_unpack(h_bytes, P::OMEGA, hints.as_mut()).is_none() {
         return false;
     }
-    let gamma1 = P::GAMMA1;
     let mut z_hat = P::VecL::zeroed();
-    let mut too_big = 0;
-    for (z, bytes) in z_hat
-        .as_mut()
-        .iter_mut()
-        .zip(z_bytes.chunks_exact(P::Z_POLY_SIZE))
-    {
-        unpack(z, bytes, P::Z_BITS, |v| gamma1.wrapping_sub(v));
-        for &c in &z.0 {
-            too_big |= exceeds(c, gamma1 - P::BETA);
-        }
-        z.ntt();
-    }
     // Line 13: ‖z‖∞ < γ1 − β (checked first; the outcome is the same).
-    if too_big < 0 {
+    if !decode_z::<P>(rest, z_hat.as_mut()) {
         return false;
+    }
+    for z in z_hat.as_mut() {
+        z.ntt();
     }
     let rho: &[u8; 32] = pk.as_ref()[..32].try_into().unwrap_or(&[0; 32]);
     let mut c_hat = Poly::ZERO;
@@ -109,10 +149,7 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
             if let Some(rows) = rows.as_mut() {
                 rows.mul_acc_row(&mut acc, i, z_hat.as_ref());
             }
-            unpack_t1(&mut t, &pk.as_ref()[t1_range(i)]);
-            for x in &mut t.0 {
-                *x <<= D;
-            }
+            unpack_t1_shifted(&mut t, pk.as_ref(), i);
             t.ntt();
             mul_acc(&mut acc, &c_hat, &t);
         }
@@ -154,6 +191,75 @@ fn use_hint_pack_portable<const G2: i32>(w: &mut Poly, h: &Poly, out: &mut [u8],
 mod tests {
     use super::*;
     use crate::field::Q;
+
+    /// z decoding keeps the range check of line 13 at its exact bounds:
+    /// ±(γ1 − β − 1) pass, ±(γ1 − β) and the extremes γ1, −γ1 + 1 fail, in
+    /// each z_j (the last one read next to the hint bytes), every set's γ1.
+    #[test]
+    fn decode_z_checks_the_norm_bound() {
+        fn check<P: ParameterSet>() {
+            let lim = P::GAMMA1 - P::BETA;
+            let mut sig = [0u8; 4627];
+            for j in 0..P::L {
+                for (v, ok) in [
+                    (lim - 1, true),
+                    (-(lim - 1), true),
+                    (0, true),
+                    (lim, false),
+                    (-lim, false),
+                    (P::GAMMA1, false),
+                    (-P::GAMMA1 + 1, false),
+                ] {
+                    let rest = &mut sig[..P::L * P::Z_POLY_SIZE + P::OMEGA + P::K];
+                    rest.fill(0);
+                    // Every coefficient 0 (field γ1), coefficient 7 + 9j = v.
+                    let mut z = Poly::ZERO;
+                    z.0[7 + 9 * j] = v;
+                    let g1 = P::GAMMA1;
+                    for i in 0..P::L {
+                        let out = &mut rest[i * P::Z_POLY_SIZE..(i + 1) * P::Z_POLY_SIZE];
+                        let p = if i == j { z } else { Poly::ZERO };
+                        pack(out, &p, P::Z_BITS, |c| g1 - c);
+                    }
+                    let mut got = [Poly::ZERO; 7];
+                    assert_eq!(decode_z::<P>(rest, &mut got[..P::L]), ok, "j {j}, v {v}");
+                    assert_eq!(got[j].0, z.0);
+                }
+            }
+        }
+        check::<crate::MlDsa44>();
+        check::<crate::MlDsa65>();
+        check::<crate::MlDsa87>();
+    }
+
+    /// The AVX2 t1 kernel against its portable twin: random bytes, all-0 and
+    /// all-1 bytes (fields 0 and 2^10 − 1), and one bit set at a time (every
+    /// field boundary, including the last groups read from the padded copy).
+    #[test]
+    fn t1_unpack_shift_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for t in 0..(200 + 8 * T1_POLY_SIZE) {
+            let mut src = [0u8; T1_POLY_SIZE];
+            for (k, b) in src.iter_mut().enumerate() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *b = match t {
+                    0 => 0,
+                    1 => 0xff,
+                    2..200 => s as u8,
+                    _ => u8::from(k == (t - 200) / 8) << ((t - 200) % 8),
+                };
+            }
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::t1_unpack_shift(token, &mut a.0, &src);
+            unpack_t1_shifted_portable(&mut b, &src);
+            assert_eq!(a.0, b.0, "t {t}");
+        }
+    }
 
     /// The AVX2 kernel against its portable twin, both γ2: random w in
     /// (−q, q) and random hints, and the edges of Decompose and UseHint

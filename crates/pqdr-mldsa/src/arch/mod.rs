@@ -16,7 +16,7 @@
 //! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
-//! | `mask_unpack` (`x86_64/mask.rs`) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable` |
+//! | `mask_unpack` (`x86_64/mask.rs`; ExpandMask, and z in verification) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable`, `verify::tests::decode_z_checks_the_norm_bound` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
 //! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
 //! | `power2round_pack` (`x86_64/keygen.rs`) | `keygen::power2round_pack_portable` | `keygen::tests::power2round_pack_matches_portable` |
@@ -24,8 +24,9 @@
 //! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
 //! | `use_hint_pack` (`x86_64/sign.rs`) | `verify::use_hint_pack_portable` | `verify::tests::use_hint_pack_matches_portable` |
+//! | `t1_unpack_shift` (`x86_64/t1.rs`) | `verify::unpack_t1_shifted_portable` | `verify::tests::t1_unpack_shift_matches_portable` |
 //! | `swap_in_ball` (`x86_64/sign.rs`) | `ct::swap_in_ball_portable` | `sample::tests::swap_in_ball_matches_portable` |
-//! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests` (both 4-way paths against the scalar samplers) |
+//! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests`, `mask_x4::tests` (both 4-way paths against the scalar samplers) |
 //!
 //! The KAT/ACVP tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -43,9 +44,13 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt,
-    power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball, use_hint_pack, w1_pack,
-    z_pack,
+    power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball, t1_unpack_shift,
+    use_hint_pack, w1_pack, z_pack,
 };
+
+/// Whether this build has the AVX2 paths at all (feature `simd` on x86-64),
+/// for sizing buffers only they use.
+pub(crate) const AVX2_BUILT: bool = cfg!(all(feature = "simd", target_arch = "x86_64"));
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -147,6 +152,10 @@ mod stubs {
         _: i32,
         _: i32,
     ) -> i32 {
+        match token {}
+    }
+    /// `[u8; 320]`: `params::T1_POLY_SIZE` (checked in `verify`).
+    pub(crate) fn t1_unpack_shift(token: Avx2, _: &mut [i32; N], _: &[u8; 320]) {
         match token {}
     }
     pub(crate) fn swap_in_ball(token: Avx2, _: &mut [u8; N], _: usize, _: u8, _: u8) {

@@ -7,6 +7,8 @@
 //! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34);
 //! - `rej`: the rejection sampling of `RejNTTPoly` (Algorithms 14, 30);
 //! - `eta`: the rejection sampling of `RejBoundedPoly` (Algorithms 15, 31);
+//! - `t1`: `SimpleBitUnpack` of t1 times 2^d in verification (Algorithms
+//!   18, 23, 8);
 //! - `sign`: the per-polynomial steps of signing (Algorithm 7: z and its
 //!   norm check and packing, w1Encode(HighBits(w)), the LowBits check).
 //!
@@ -20,6 +22,7 @@ mod mask;
 mod ntt;
 mod rej;
 mod sign;
+mod t1;
 
 pub(crate) use eta::rej_eta;
 pub(crate) use keygen::power2round_pack;
@@ -27,3 +30,4 @@ pub(crate) use mask::mask_unpack;
 pub(crate) use ntt::{dot_mont, invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
 pub(crate) use rej::rej_uniform;
 pub(crate) use sign::{low_bits_check, swap_in_ball, use_hint_pack, w1_pack, z_pack};
+pub(crate) use t1::t1_unpack_shift;

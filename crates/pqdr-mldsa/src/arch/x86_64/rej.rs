@@ -83,6 +83,18 @@ fn rej_uniform_avx2(out: &mut [i32; N], mut ctr: usize, bytes: &[u8]) -> usize {
         // Drop the top bit of the third byte; accept if < q.
         let c = _mm256_and_si256(_mm256_shuffle_epi8(v, shuf), low23);
         let m = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, c))) as usize;
+        // Fast path: all eight accepted (probability (q/2^23)^8 ≈ 0.992),
+        // stored as they are, no compaction. Branching on the accept mask is
+        // allowed: the candidates are SHAKE128 of the public ρ (Â is public).
+        if m == 0xff {
+            if let Some(o) = out.get_mut(ctr..).and_then(|o| o.first_chunk_mut::<8>()) {
+                // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
+                unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), c) }
+            }
+            ctr += 8;
+            pos += 24;
+            continue;
+        }
         let perm = &COMPRESS[m & 0xff];
         // SAFETY: `perm` is 8 readable bytes; unaligned load.
         let idx = _mm256_cvtepu8_epi32(unsafe { _mm_loadl_epi64(perm.as_ptr().cast()) });
