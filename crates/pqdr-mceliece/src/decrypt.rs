@@ -160,7 +160,7 @@ fn received<P: ParameterSet>(r: &mut [u64; MAX_Q_WORDS], c0: &[u8]) {
 
 /// The key-only part of `Decode` (Classic McEliece spec §2.3.3): precomputes
 /// [`Prepared`] from the secret key part `sk_gc` = g || control bits.
-pub(crate) fn prepare<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
+pub(crate) fn prepare_impl<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
@@ -173,6 +173,13 @@ pub(crate) fn prepare<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     if P::N < 1 << m {
         benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
     }
+}
+
+/// [`prepare_impl`] through the set's entry point, compiled once in this
+/// crate (`params::sealed::Sealed`).
+#[inline(always)]
+pub(crate) fn prepare<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
+    P::prepare_entry(out, sk_gc);
 }
 
 /// `Decode` (Classic McEliece spec §2.3.3) with the key-only part

@@ -92,7 +92,7 @@ fn pk_gen_step<P: ParameterSet>(pk: &mut [u8], g: &[u16], pi: &mut [u16]) -> Opt
 /// E = SHAKE256(64 || delta) gives s, the field-ordering bits, the
 /// Goppa-polynomial bits and the next delta, in that order; on any rejection
 /// the next delta is tried (ref: round-4 `crypto_kem_keypair`).
-pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
+pub(crate) fn keypair_impl<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
     let (t, n) = (P::T, P::N);
     let mut delta = *seed;
     let mut pi = P::Q16::zeroed();
@@ -154,15 +154,100 @@ pub(crate) fn encapsulate<P: ParameterSet, R: CryptoRng + ?Sized>(
     let mut e = [0u8; MAX_N_BYTES];
     let e = &mut e[..(P::N >> 3)];
     encrypt::gen_e::<P, R>(e, rng);
+    let k = P::encode_entry(pk, ct, e);
+    e.zeroize();
+    k
+}
+
+/// `Encap` after `FixedWeight` (Classic McEliece spec §8.2): C0 = H e, then
+/// [`finish_encapsulation`]. Instantiated once per set in this crate
+/// (`params::sealed::Sealed::encode_entry`).
+pub(crate) fn encode_impl<P: ParameterSet>(pk: &[u8], ct: &mut [u8], e: &[u8]) -> [u8; 32] {
     let mut tail = [0u8; MAX_ROW_BYTES];
     encrypt::e_tail::<P>(&mut tail, e);
     ct.fill(0);
     encrypt::syndrome_rows::<P>(&mut ct[..P::SYND_BYTES], pk, 0, e, &tail);
     tail.zeroize();
-    let k = finish_encapsulation::<P>(e, ct);
-    e.zeroize();
-    k
+    finish_encapsulation::<P>(e, ct)
 }
+
+/// `KeyGen` ([`keypair_impl`]) through the set's entry point, compiled once
+/// in this crate (`params::sealed::Sealed`).
+#[inline(always)]
+pub(crate) fn keypair<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
+    P::keypair_entry(pk, sk, seed);
+}
+
+/// `Decap` ([`decapsulate_impl`]) through the set's entry point.
+#[inline(always)]
+pub(crate) fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
+    P::decapsulate_entry(sk, ct)
+}
+
+/// `Decap` with a prepared key ([`decapsulate_prepared_impl`]) through the
+/// set's entry point.
+#[inline(always)]
+pub(crate) fn decapsulate_prepared<P: ParameterSet>(
+    sk: &[u8],
+    prep: &decrypt::Prepared,
+    ct: &[u8],
+) -> [u8; 32] {
+    P::decapsulate_prepared_entry(sk, prep, ct)
+}
+
+/// Implements `params::sealed::Sealed` (the entry points) for each set:
+/// non-generic, never inlined, so their generic bodies are compiled here
+/// once per set instead of in every caller's crate.
+macro_rules! entry_points {
+    ($($ty:ident $feature:literal),* $(,)?) => {$(
+        #[cfg(feature = $feature)]
+        impl crate::params::sealed::Sealed for crate::params::$ty {
+            #[inline(never)]
+            fn keypair_entry(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]) {
+                keypair_impl::<Self>(pk, sk, seed);
+            }
+            #[inline(never)]
+            fn encode_entry(pk: &[u8], ct: &mut [u8], e: &[u8]) -> [u8; 32] {
+                encode_impl::<Self>(pk, ct, e)
+            }
+            #[inline(never)]
+            fn decapsulate_entry(sk: &[u8], ct: &[u8]) -> [u8; 32] {
+                decapsulate_impl::<Self>(sk, ct)
+            }
+            #[inline(never)]
+            fn prepare_entry(out: &mut dyn core::any::Any, sk_gc: &[u8]) {
+                // The type test is on public type identities, not on data.
+                match out.downcast_mut::<decrypt::Prepared>() {
+                    Some(out) => decrypt::prepare_impl::<Self>(out, sk_gc),
+                    None => unreachable!("decrypt::prepare passes a Prepared"),
+                }
+            }
+            #[inline(never)]
+            fn decapsulate_prepared_entry(
+                sk: &[u8],
+                prep: &dyn core::any::Any,
+                ct: &[u8],
+            ) -> [u8; 32] {
+                match prep.downcast_ref::<decrypt::Prepared>() {
+                    Some(prep) => decapsulate_prepared_impl::<Self>(sk, prep, ct),
+                    None => unreachable!("decapsulate_prepared passes a Prepared"),
+                }
+            }
+        }
+    )*};
+}
+entry_points!(
+    Mceliece348864 "mceliece348864", Mceliece348864f "mceliece348864f",
+    Mceliece460896 "mceliece460896", Mceliece460896f "mceliece460896f",
+    Mceliece6688128 "mceliece6688128", Mceliece6688128f "mceliece6688128f",
+    Mceliece6960119 "mceliece6960119", Mceliece6960119f "mceliece6960119f",
+    Mceliece8192128 "mceliece8192128", Mceliece8192128f "mceliece8192128f",
+    Mceliece348864pc "mceliece348864pc", Mceliece348864pcf "mceliece348864pcf",
+    Mceliece460896pc "mceliece460896pc", Mceliece460896pcf "mceliece460896pcf",
+    Mceliece6688128pc "mceliece6688128pc", Mceliece6688128pcf "mceliece6688128pcf",
+    Mceliece6960119pc "mceliece6960119pc", Mceliece6960119pcf "mceliece6960119pcf",
+    Mceliece8192128pc "mceliece8192128pc", Mceliece8192128pcf "mceliece8192128pcf",
+);
 
 /// The end of `Encap` once C0 is in `ct` (Classic McEliece spec §8.2): C1
 /// for the `pc` sets, then K = H(1, e, C).
@@ -176,7 +261,7 @@ pub(crate) fn finish_encapsulation<P: ParameterSet>(e: &[u8], ct: &mut [u8]) -> 
 
 /// `Decap` with implicit rejection (Classic McEliece spec §8.3): K = H(1, e,
 /// C) on success, H(0, s, C) otherwise, chosen without a branch.
-pub(crate) fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
+pub(crate) fn decapsulate_impl<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
     let mut e = [0u8; MAX_N_BYTES];
     let e = &mut e[..(P::N >> 3)];
     let ok = decrypt::decrypt::<P>(e, &sk[40..], &ct[..P::SYND_BYTES]);
@@ -185,7 +270,7 @@ pub(crate) fn decapsulate<P: ParameterSet>(sk: &[u8], ct: &[u8]) -> [u8; 32] {
 
 /// `Decap` (Classic McEliece spec §8.3) with the key-only part of decoding
 /// precomputed: the same result as [`decapsulate`].
-pub(crate) fn decapsulate_prepared<P: ParameterSet>(
+pub(crate) fn decapsulate_prepared_impl<P: ParameterSet>(
     sk: &[u8],
     prep: &decrypt::Prepared,
     ct: &[u8],

@@ -64,7 +64,29 @@ pub trait ParameterSet: sealed::Sealed + Copy + Default + 'static {
 }
 
 pub(crate) mod sealed {
-    pub trait Sealed {}
+    /// Seals [`super::ParameterSet`] and holds each set's entry points into
+    /// the KEM, implemented in `crate::kem` (`#[inline(never)]`): the generic
+    /// code behind them (key generation, `Encode`, decoding) is instantiated
+    /// there, once per set, in this crate, and the generic public API
+    /// (`DecapsulationKey<P>`, `generate::<P, _>`, ...) only calls them.
+    /// Without them every crate and test binary that uses a set compiled the
+    /// whole key generation and decoder of every set it named again (issue
+    /// #37 item 7: about a quarter of the workspace's test build).
+    pub trait Sealed {
+        /// `crate::kem::keypair_impl` of this set.
+        fn keypair_entry(pk: &mut [u8], sk: &mut [u8], seed: &[u8; 32]);
+        /// `crate::kem::encode_impl` of this set.
+        fn encode_entry(pk: &[u8], ct: &mut [u8], e: &[u8]) -> [u8; 32];
+        /// `crate::kem::decapsulate_impl` of this set.
+        fn decapsulate_entry(sk: &[u8], ct: &[u8]) -> [u8; 32];
+        /// `crate::decrypt::prepare_impl` of this set. `out` is a
+        /// `crate::decrypt::Prepared`, passed as `Any` because that type is
+        /// built on the modules that use this one (no import cycle).
+        fn prepare_entry(out: &mut dyn core::any::Any, sk_gc: &[u8]);
+        /// `crate::kem::decapsulate_prepared_impl` of this set; `prep` as in
+        /// [`Sealed::prepare_entry`].
+        fn decapsulate_prepared_entry(sk: &[u8], prep: &dyn core::any::Any, ct: &[u8]) -> [u8; 32];
+    }
 }
 
 /// Sizes derived from (m, n, t) (Classic McEliece spec §2.2, §3 data formats).
@@ -121,8 +143,7 @@ macro_rules! variant {
         #[cfg(feature = $name)]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $ty;
-        #[cfg(feature = $name)]
-        impl $crate::params::sealed::Sealed for $ty {}
+        // `sealed::Sealed` (the set's entry points) is implemented in `crate::kem`.
         #[cfg(feature = $name)]
         impl $crate::params::ParameterSet for $ty {
             const NAME: &'static str = $name;
