@@ -38,7 +38,8 @@ mod x86_64;
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
-    p256_add, p256_mont_mul, p256_mont_sqr, p256_scan, p256_sub, p256_sub2, p256_triple,
+    p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_scan, p256_sub, p256_sub2,
+    p256_triple,
 };
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -119,6 +120,10 @@ mod stubs {
     }
     #[cfg(feature = "p256")]
     pub(crate) fn p256_mont_sqr(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_mont_sqr_n(token: Bmi2Adx, _: &[u64; 4], _: u32) -> [u64; 4] {
         match token {}
     }
     #[cfg(feature = "p256")]
