@@ -16,6 +16,7 @@
 //! | `fe_mul_a24` | `Fe::mul_a24` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 2, p − 1, p, p + 1, 2^256 − 1, all-ones limbs; bit-identical limbs) |
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
+//! | `p256_mont_sqr_n` (`x86_64/p256_sqr_n.rs`, the inversion's runs of squarings) | `nistp256::field::mont_sqr_n` (lazy reduction, then one conditional subtraction) | `nistp256::tests::sqr_n_matches_square_loop` (every `field_inputs` value, ≥ p and all-ones too, `n` = 0 … 255; planted bug seen failing), `invert_matches_previous` |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token) | `nistp256::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8- and 12-limb entries) |
 //! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nistp256::field::Arith::triple`, `Arith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
@@ -38,7 +39,8 @@ mod x86_64;
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
-    p256_add, p256_mont_mul, p256_mont_sqr, p256_scan, p256_sub, p256_sub2, p256_triple,
+    p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_scan, p256_sub, p256_sub2,
+    p256_triple,
 };
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -119,6 +121,10 @@ mod stubs {
     }
     #[cfg(feature = "p256")]
     pub(crate) fn p256_mont_sqr(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_mont_sqr_n(token: Bmi2Adx, _: &[u64; 4], _: u32) -> [u64; 4] {
         match token {}
     }
     #[cfg(feature = "p256")]

@@ -206,6 +206,24 @@ pub(crate) fn sqr_wide(a: &[u64; 4]) -> [u64; 8] {
 /// and bit-identical to the kernels for any inputs.
 #[inline(always)]
 pub(crate) fn mont_reduce(t: &[u64; 8]) -> [u64; 4] {
+    let u = reduce_rounds(t);
+    let mut s = [0u64; 4];
+    let mut c = 0u64;
+    for (i, si) in s.iter_mut().enumerate() {
+        let v = u128::from(u[i]) + u128::from(t[i + 4]) + u128::from(c);
+        *si = lo(v);
+        c = hi(v);
+    }
+    let (d, borrow) = sub_limbs(&s, &P);
+    // s < p iff the five-limb subtraction borrows: c < borrow.
+    let keep = opaque((opaque(borrow) & !opaque(c) & 1).wrapping_neg());
+    select(keep, &s, &d)
+}
+
+/// The four reduction rounds of [`mont_reduce`] on the low half of `t`:
+/// the limbs `u_4 … u_7` of `(t_lo + M·p) / 2^256 ≤ p`.
+#[inline(always)]
+fn reduce_rounds(t: &[u64; 8]) -> [u64; 4] {
     let mut u = [t[0], t[1], t[2], t[3], 0, 0, 0, 0];
     for i in 0..4 {
         let m = u[i];
@@ -219,17 +237,36 @@ pub(crate) fn mont_reduce(t: &[u64; 8]) -> [u64; 4] {
         // hi(m·p_3) ≤ p_3 − 1, so the carry cannot overflow the fresh limb.
         u[i + 4] = hi(mp3) + hi(s3);
     }
-    let mut s = [0u64; 4];
-    let mut c = 0u64;
-    for (i, si) in s.iter_mut().enumerate() {
-        let v = u128::from(u[i + 4]) + u128::from(t[i + 4]) + u128::from(c);
-        *si = lo(v);
-        c = hi(v);
+    [u[4], u[5], u[6], u[7]]
+}
+
+/// `n` Montgomery squarings of `a` (any value below 2^256), fully reduced
+/// (`a` reduced if `n = 0`): the portable twin of the MULX kernel
+/// `arch::p256_mont_sqr_n`, bit-identical on every input. Between rounds
+/// the reduction is lazy: `s = u + t_hi < 2^256 + p` ([`mont_reduce`])
+/// loses `p` only if it carries out of 256 bits (a mask), so it stays below
+/// 2^256; one conditional subtraction of `p` after the last round (HAC
+/// Algorithm 14.32 step 3, deferred).
+#[inline(always)]
+pub(crate) fn mont_sqr_n(a: &[u64; 4], n: u32) -> [u64; 4] {
+    let mut x = *a;
+    for _ in 0..n {
+        let t = sqr_wide(&x);
+        let u = reduce_rounds(&t);
+        let mut s = [0u64; 4];
+        let mut c = 0u64;
+        for (i, si) in s.iter_mut().enumerate() {
+            let v = u128::from(u[i]) + u128::from(t[i + 4]) + u128::from(c);
+            *si = lo(v);
+            c = hi(v);
+        }
+        let mask = opaque(opaque(c).wrapping_neg());
+        let pm = [P[0] & mask, P[1] & mask, 0, P[3] & mask];
+        x = sub_limbs(&s, &pm).0;
     }
-    let (d, borrow) = sub_limbs(&s, &P);
-    // s < p iff the five-limb subtraction borrows: c < borrow.
-    let keep = opaque((opaque(borrow) & !opaque(c) & 1).wrapping_neg());
-    select(keep, &s, &d)
+    let (d, borrow) = sub_limbs(&x, &P);
+    // x < 2^256 < 2p: keep x iff x − p borrows.
+    select(opaque(opaque(borrow).wrapping_neg()), &x, &d)
 }
 
 /// Montgomery multiplication `a·b·2^−256 mod p`: [`mul_wide`] then
@@ -279,7 +316,9 @@ pub(crate) trait Arith: Copy {
         self.sub(&self.sub(a, b), b)
     }
 
-    /// `a^(2^n)`.
+    /// `a^(2^n)` (Montgomery), `n` squarings of [`Arith::square`]; the
+    /// paths override it with [`mont_sqr_n`] / `arch::p256_mont_sqr_n`
+    /// (bit-identical: both canonical).
     #[inline(always)]
     fn square_n(self, a: &Fe, n: u32) -> Fe {
         let mut r = *a;
@@ -325,6 +364,11 @@ impl Arith for Portable {
     }
 
     #[inline(always)]
+    fn square_n(self, a: &Fe, n: u32) -> Fe {
+        Fe(mont_sqr_n(&a.0, n))
+    }
+
+    #[inline(always)]
     fn add(self, a: &Fe, b: &Fe) -> Fe {
         a.add(b)
     }
@@ -344,6 +388,11 @@ impl Arith for Bmi2Adx {
     #[inline(always)]
     fn square(self, a: &Fe) -> Fe {
         Fe(arch::p256_mont_sqr(self, &a.0))
+    }
+
+    #[inline(always)]
+    fn square_n(self, a: &Fe, n: u32) -> Fe {
+        Fe(arch::p256_mont_sqr_n(self, &a.0, n))
     }
 
     #[inline(always)]

@@ -12,7 +12,7 @@ use ::p256::elliptic_curve::PrimeField;
 use ::p256::elliptic_curve::point::AffineCoordinates;
 use ::p256::{AffinePoint, ProjectivePoint, Scalar};
 
-use super::field::{Arith, Fe, P, Portable, mont_mul, mont_sqr, mul_wide, sqr_wide};
+use super::field::{Arith, Fe, P, Portable, mont_mul, mont_sqr, mont_sqr_n, mul_wide, sqr_wide};
 use crate::arch;
 use crate::p256_ecdh::{POINT_SIZE, SecretScalar, dh_with, parse_point, public_with};
 
@@ -346,6 +346,79 @@ fn bmi2_adx_matches_portable() {
             &Portable.add(&y, &c),
         );
         assert_eq!(x, y, "step {i}");
+    }
+}
+
+/// The squaring counts of the inversion chain, and a few more.
+const SQR_NS: [u32; 12] = [0, 1, 2, 3, 4, 6, 15, 30, 32, 33, 96, 255];
+
+/// `a < p` (limbs, most significant first).
+fn below_p(a: &[u64; 4]) -> bool {
+    a.iter().rev().cmp(P.iter().rev()) == core::cmp::Ordering::Less
+}
+
+/// The lazy `n`-fold squaring: the portable twin against `n` canonical
+/// squarings (inputs below p), and the MULX kernel `p256_mont_sqr_n`
+/// against the twin, limb for limb, on every [`field_inputs`] value (≥ p
+/// and all-ones too, where the lazy step's carry is taken).
+#[test]
+fn sqr_n_matches_square_loop() {
+    let token = arch::bmi2_adx();
+    for a in field_inputs() {
+        for n in SQR_NS {
+            let r = mont_sqr_n(&a, n);
+            assert!(below_p(&r), "{a:x?}^(2^{n}) not reduced");
+            if below_p(&a) {
+                let mut x = a;
+                for _ in 0..n {
+                    x = mont_sqr(&x);
+                }
+                assert_eq!(r, x, "{a:x?}^(2^{n})");
+            }
+            if let Some(t) = token {
+                assert_eq!(arch::p256_mont_sqr_n(t, &a, n), r, "{a:x?}^(2^{n}) kernel");
+            }
+        }
+    }
+}
+
+/// The previous inversion: the same chain with `square_n` as a loop of
+/// single squarings (the trait's default), on the portable arithmetic.
+#[derive(Clone, Copy)]
+struct SquareLoop;
+
+impl Arith for SquareLoop {
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        Portable.mul(a, b)
+    }
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        Portable.add(a, b)
+    }
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        Portable.sub(a, b)
+    }
+    fn square(self, a: &Fe) -> Fe {
+        Portable.square(a)
+    }
+}
+
+/// The inversion with `sqr_n` (both paths) against [`SquareLoop`]'s on
+/// every canonical [`field_inputs`] value (0 → 0, 1, p − 1, random), and
+/// `a·a⁻¹ = 1` for `a ≠ 0`.
+#[test]
+fn invert_matches_previous() {
+    for a in field_inputs().into_iter().filter(below_p) {
+        let a = Fe(a);
+        let want = SquareLoop.invert(&a);
+        assert_eq!(Portable.invert(&a), want, "1 / {a:x?}");
+        if let Some(t) = arch::bmi2_adx() {
+            assert_eq!(t.invert(&a), want, "1 / {a:x?} kernel");
+        }
+        if a == Fe::ZERO {
+            assert_eq!(want, Fe::ZERO);
+        } else {
+            assert_eq!(Portable.mul(&want, &a), Fe::ONE, "{a:x?}");
+        }
     }
 }
 

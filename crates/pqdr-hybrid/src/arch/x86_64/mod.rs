@@ -24,9 +24,13 @@ use core::arch::asm;
 #[cfg(feature = "p256")]
 mod p256;
 #[cfg(feature = "p256")]
+mod p256_sqr_n;
+#[cfg(feature = "p256")]
 pub(crate) use p256::{
     p256_add, p256_mont_mul, p256_mont_sqr, p256_scan, p256_sub, p256_sub2, p256_triple,
 };
+#[cfg(feature = "p256")]
+pub(crate) use p256_sqr_n::p256_mont_sqr_n;
 
 use super::Bmi2Adx;
 
