@@ -139,22 +139,51 @@ fuzz_s=${FUZZ_SECONDS:-2}
 # background build (which this one then finds done); the time goes to the
 # build, not the few seconds of fuzzing. Campaigns by hand: opt-level 3 (-O).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL="${FUZZ_OPT_LEVEL:-1}"
+# The targets then run in two lanes side by side (each libFuzzer run is one
+# process on one core; the constant-time check has finished by now, so the
+# second core was idle), each into its own log, printed in order; a failing
+# target fails its lane and the step.
+fuzz_protocol() {
+  local t fail=0
+  for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction quic_control; do
+    cargo +nightly fuzz run -O "$t" -- -max_total_time="$fuzz_s" -max_len=2048 2>&1 | tail -3 || fail=1
+  done
+  return $fail
+}
+fuzz_handshake() {
+  local t fail=0
+  for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction hs_frag; do
+    mkdir -p "target/hs-corpus/$t" "corpus/$t"
+    cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" -max_len=8192 2>&1 | tail -3 || fail=1
+  done
+  return $fail
+}
+# The primitive crates' targets (FUZZING.md): every committed corpus input
+# is replayed, then FUZZ_SECONDS of fuzzing each, into a scratch corpus.
+fuzz_primitives() {
+  local t fail=0
+  for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff ntrup_pkcs8 mceliece_pkcs8 ssh_kex; do
+    mkdir -p "target/smoke-corpus/$t" "corpus/$t"
+    cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" 2>&1 | tail -3 || fail=1
+  done
+  return $fail
+}
 if cargo +nightly --version >/dev/null 2>&1; then
   command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
   (cd fuzz && cargo +nightly fuzz build -O 2>&1 | { grep -vE "^\s*(Compiling|Finished)" || true; })
-  (cd fuzz && for t in fuzz_open fuzz_frames fuzz_codec fuzz_import fuzz_interaction quic_control; do
-     cargo +nightly fuzz run -O "$t" -- -max_total_time="$fuzz_s" -max_len=2048 2>&1 | tail -3
-   done)
-  (cd fuzz && for t in hs_msg1 hs_msg2 hs_msg3 hs_cookie_reply hs_biscuit hs_interaction hs_frag; do
-     mkdir -p "target/hs-corpus/$t" "corpus/$t"
-     cargo +nightly fuzz run -O "$t" "target/hs-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" -max_len=8192 2>&1 | tail -3
-   done)
-  # The primitive crates' targets (FUZZING.md): every committed corpus input
-  # is replayed, then FUZZ_SECONDS of fuzzing each, into a scratch corpus.
-  (cd fuzz && for t in mlkem mldsa ntrup mceliece kat_rsp hybrid mlkem_pkcs8 mldsa_pkcs8 pkcs8_diff ntrup_pkcs8 mceliece_pkcs8 ssh_kex; do
-     mkdir -p "target/smoke-corpus/$t" "corpus/$t"
-     cargo +nightly fuzz run -O "$t" "target/smoke-corpus/$t" "corpus/$t" -- -max_total_time="$fuzz_s" 2>&1 | tail -3
-   done)
+  logs=target/fuzz-smoke
+  mkdir -p "$logs"
+  # Two lanes of about the same length (70 s each on a quiet 2-core
+  # machine, 140 s one after the other): the ratchet, QUIC and handshake
+  # targets, and the primitives' targets.
+  (cd fuzz && r=0 && { fuzz_protocol || r=1; } && { fuzz_handshake || r=1; } && exit $r) \
+    >"$logs/protocol.log" 2>&1 &
+  p1=$!
+  rc=0
+  (cd fuzz && fuzz_primitives) >"$logs/primitives.log" 2>&1 || rc=1
+  wait "$p1" || rc=1
+  cat "$logs/protocol.log" "$logs/primitives.log"
+  [ "$rc" = 0 ] || { echo "fuzz smoke: a target FAILED (logs above)"; exit 1; }
 else
   echo "no nightly toolchain: fuzz smoke skipped"
 fi
