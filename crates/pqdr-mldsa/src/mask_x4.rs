@@ -215,21 +215,12 @@ pub(crate) fn expand_mask(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seed(t: u32) -> [u8; 64] {
-        let mut s = t.wrapping_mul(2_654_435_761).wrapping_add(1);
-        core::array::from_fn(|_| {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            s as u8
-        })
-    }
+    use crate::sample_x4::tests::seed;
 
     #[test]
     fn expand_mask_x4_matches_scalar() {
         for t in 0..300 {
-            let rho_pp = seed(t);
+            let rho_pp = seed::<64>(t);
             let bits = if t & 1 == 0 { 17 } else { 19 };
             let kappa: [u16; 4] =
                 core::array::from_fn(|k| (t as u16).wrapping_mul(7).wrapping_add(k as u16));
@@ -272,7 +263,7 @@ mod tests {
     #[test]
     fn expand_mask_carry_matches_scalar() {
         for t in 0..40u32 {
-            let rho_pp = seed(1000 + t);
+            let rho_pp = seed::<64>(1000 + t);
             let bits = if t & 1 == 0 { 17 } else { 19 };
             for l in [4usize, 5, 7] {
                 let mut carry = MaskCarry::new();

@@ -300,7 +300,7 @@ pub(crate) fn expand_s(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The backends to compare against the scalar samplers: the portable
@@ -318,7 +318,8 @@ mod tests {
         assert_eq!(simd_backend().is_some(), want);
     }
 
-    fn seed<const L: usize>(t: u32) -> [u8; L] {
+    /// Deterministic test bytes (xorshift) for seed `t`; also used by `mask_x4`'s tests.
+    pub(crate) fn seed<const L: usize>(t: u32) -> [u8; L] {
         let mut s = t.wrapping_mul(2_654_435_761).wrapping_add(1);
         core::array::from_fn(|_| {
             s ^= s << 13;
