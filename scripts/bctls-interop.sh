@@ -40,7 +40,7 @@ cp="$(cat "$bc/target/classpath")"
 javac -nowarn -d "$bc/target/classes" -cp "$cp" "$bc"/src/main/java/pqdr/interop/bctls/*.java
 # --workspace: the feature resolution of .ci/run's `cargo test --workspace
 # --release`, which already built this example (no rebuild in CI).
-cargo build --release --workspace --example bctls_peer 2>&1 | grep -vE "^\s*(Compiling|Finished)" || true
+cargo build --release --workspace --example bctls_peer 2>&1 | { grep -vE "^\s*(Compiling|Finished)" || true; }
 peer="${CARGO_TARGET_DIR:-target}/release/examples/bctls_peer"
 test -x "$peer"
 

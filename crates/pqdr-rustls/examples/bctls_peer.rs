@@ -21,6 +21,13 @@
 //! certificate from another CA in the cases that expect success,
 //! `wrong-scheme` expects another level's scheme.
 
+#![allow(
+    missing_docs,
+    unreachable_pub,
+    clippy::print_stdout,
+    reason = "an interop program: its output is the report"
+)]
+
 #[path = "../tests/tls/certs.rs"]
 mod certs;
 
@@ -39,8 +46,8 @@ use rustls::server::WebPkiClientVerifier;
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::sign::{CertifiedKey, Signer, SigningKey, SingleCertAndKey};
 use rustls::{
-    ClientConfig, ClientConnection, DigitallySignedStruct, DistinguishedName, Error,
-    ServerConfig, ServerConnection, SignatureAlgorithm, SignatureScheme,
+    ClientConfig, ClientConnection, DigitallySignedStruct, DistinguishedName, Error, ServerConfig,
+    ServerConnection, SignatureAlgorithm, SignatureScheme,
 };
 
 use certs::{Alg, Pki};
@@ -512,9 +519,14 @@ fn main() -> ExitCode {
         } else {
             alg
         };
-        let code = u16::from(expected.scheme());
-        let want_rustls = format!(" signed=0x{code:04x} verified=0x{code:04x} ");
-        let want_bc = format!(" signed={} peer_key={} ", level(expected), expected.name());
+        let scheme = u16::from(expected.scheme());
+        let want_rustls = format!(" signed=0x{scheme:04x} verified=0x{scheme:04x} ");
+        // BCJSSE names a scheme `mldsa65(0x905)`.
+        let want_bc = format!(
+            " signed={lvl}(0x{scheme:x}) peer_key={name} peer_sig={name} ",
+            lvl = level(expected),
+            name = expected.name()
+        );
         for (gname, code) in GROUPS {
             for direction in [Direction::ToBcServer, Direction::FromBcClient] {
                 let planted = plant == Some("wrong-ca") && direction == Direction::ToBcServer;
@@ -557,10 +569,26 @@ fn main() -> ExitCode {
         // other key) is refused by the side that checks it, in each role.
         let (gname, code) = GROUPS[0];
         let refusals = [
-            (Direction::ToBcServer, true, "rustls client refuses BCJSSE server's certificate"),
-            (Direction::ToBcServer, false, "BCJSSE server refuses rustls client's certificate"),
-            (Direction::FromBcClient, true, "rustls server refuses BCJSSE client's certificate"),
-            (Direction::FromBcClient, false, "BCJSSE client refuses rustls server's certificate"),
+            (
+                Direction::ToBcServer,
+                true,
+                "rustls client refuses BCJSSE server's certificate",
+            ),
+            (
+                Direction::ToBcServer,
+                false,
+                "BCJSSE server refuses rustls client's certificate",
+            ),
+            (
+                Direction::FromBcClient,
+                true,
+                "rustls server refuses BCJSSE client's certificate",
+            ),
+            (
+                Direction::FromBcClient,
+                false,
+                "BCJSSE client refuses rustls server's certificate",
+            ),
         ];
         for (direction, bc_presents_other, what) in refusals {
             let case = Case {
@@ -579,18 +607,32 @@ fn main() -> ExitCode {
                 (Err(o), Err(t)) if bc_presents_other && o.contains("invalid peer certificate") => {
                     Ok(format!("rustls [{o}] BCJSSE [{t}]"))
                 }
-                (Err(o), Err(t)) if !bc_presents_other && t.to_lowercase().contains("certificate") => {
+                (Err(o), Err(t))
+                    if !bc_presents_other && t.to_lowercase().contains("certificate") =>
+                {
                     Ok(format!("rustls [{o}] BCJSSE [{t}]"))
                 }
-                _ => Err(format!("not refused as expected: rustls [{ours:?}] BCJSSE [{theirs:?}]")),
+                _ => Err(format!(
+                    "not refused as expected: rustls [{ours:?}] BCJSSE [{theirs:?}]"
+                )),
             };
-            tally.record(result, format!("{} {gname} {} another CA: {what}", alg.name(), name(direction)));
+            tally.record(
+                result,
+                format!(
+                    "{} {gname} {} another CA: {what}",
+                    alg.name(),
+                    name(direction)
+                ),
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
     bc.send("quit");
     let _ = child.wait();
-    println!("bctls-interop: {} passed, {} failed", tally.passed, tally.failed);
+    println!(
+        "bctls-interop: {} passed, {} failed",
+        tally.passed, tally.failed
+    );
     if tally.failed == 0 {
         ExitCode::SUCCESS
     } else {

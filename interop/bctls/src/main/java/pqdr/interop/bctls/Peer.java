@@ -62,10 +62,23 @@ import org.bouncycastle.tls.TlsContext;
 public final class Peer {
     private static final String SELECTED = "(1.3) selected credentials for signature scheme '";
 
+    /**
+     * BouncyCastle's loggers, held so that their levels stay set: INFO lines
+     * (the security properties it read) are not shown, nor the warnings that
+     * it ignores two entries of the JDK's jdk.certpath.disabledAlgorithms it
+     * cannot parse (SHA1 rules; nothing here uses SHA-1).
+     */
+    private static final Logger BC_LOG = Logger.getLogger("org.bouncycastle");
+    private static final Logger CONSTRAINTS_LOG =
+            Logger.getLogger("org.bouncycastle.jsse.provider.DisabledAlgorithmConstraints");
+    private static final List<Logger> SCHEME_LOGS = new ArrayList<>();
+
     /** The signature schemes BCJSSE logged choosing, oldest first. */
     private static final List<String> SIGNED = new ArrayList<>();
 
     public static void main(String[] args) throws Exception {
+        BC_LOG.setLevel(Level.WARNING);
+        CONSTRAINTS_LOG.setLevel(Level.SEVERE);
         Security.insertProviderAt(new BouncyCastleProvider(), 1);
         Security.insertProviderAt(new BouncyCastleJsseProvider(), 2);
         captureSchemeLog("org.bouncycastle.jsse.provider.ProvTlsServer");
@@ -110,12 +123,16 @@ public final class Peer {
     /** Records BCJSSE's FINE "selected credentials" lines of {@code logger}. */
     private static void captureSchemeLog(String logger) {
         Logger log = Logger.getLogger(logger);
+        SCHEME_LOGS.add(log);
         log.setLevel(Level.FINE);
         log.setUseParentHandlers(false);
         log.addHandler(new Handler() {
             @Override
             public void publish(LogRecord r) {
                 String m = r.getMessage();
+                if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    System.err.println(r.getLevel() + " " + r.getLoggerName() + ": " + m);
+                }
                 int i = m == null ? -1 : m.indexOf(SELECTED);
                 if (i >= 0) {
                     String rest = m.substring(i + SELECTED.length());
