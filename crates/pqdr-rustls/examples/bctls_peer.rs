@@ -31,12 +31,12 @@
 #[path = "../tests/tls/certs.rs"]
 mod certs;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
@@ -46,8 +46,8 @@ use rustls::server::WebPkiClientVerifier;
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::sign::{CertifiedKey, Signer, SigningKey, SingleCertAndKey};
 use rustls::{
-    ClientConfig, ClientConnection, DigitallySignedStruct, DistinguishedName, Error, ServerConfig,
-    ServerConnection, SignatureAlgorithm, SignatureScheme,
+    ClientConfig, ClientConnection, DigitallySignedStruct, DistinguishedName, Error, HandshakeKind,
+    ServerConfig, ServerConnection, SignatureAlgorithm, SignatureScheme,
 };
 
 use certs::{Alg, Pki};
@@ -63,6 +63,12 @@ const GROUPS: [(&str, u16); 6] = [
     ("MLKEM768", 0x0201),
     ("MLKEM1024", 0x0202),
 ];
+
+/// Both sides with their default groups: BCJSSE's list (x25519, x448, the
+/// NIST curves, ffdhe2048–4096, X25519MLKEM768; its ClientHello has a key
+/// share for x25519 only) and [`pqdr_rustls::provider()`]'s; what they
+/// negotiate.
+const DEFAULTS: (&str, u16) = ("default", 0x11EC);
 
 /// The signature schemes the BCJSSE side enables (off by default in
 /// bctls 1.84; `BCSSLParameters.setSignatureSchemes`).
@@ -206,9 +212,12 @@ struct RustlsSide {
 }
 
 impl RustlsSide {
-    fn new(code: u16) -> Self {
+    /// One group, or [`pqdr_rustls::provider()`] unchanged for `default`.
+    fn new(gname: &str, code: u16) -> Self {
         let mut p = pqdr_rustls::provider();
-        p.kx_groups = vec![group(code)];
+        if gname != DEFAULTS.0 {
+            p.kx_groups = vec![group(code)];
+        }
         Self {
             provider: Arc::new(p),
             signed: Log::default(),
@@ -311,10 +320,12 @@ fn read_line(tls: &mut impl Read) -> std::io::Result<String> {
     }
 }
 
-/// rustls' report: `group=0x.... signed=0x.... verified=0x.... data=...`.
+/// rustls' report: `group=0x.... hs=full|hrr signed=0x.... verified=0x....
+/// data=...`.
 fn rustls_report(
     side: &RustlsSide,
     group: Option<&'static dyn SupportedKxGroup>,
+    kind: Option<HandshakeKind>,
     data: &str,
 ) -> String {
     let schemes = |log: &Log| {
@@ -325,8 +336,13 @@ fn rustls_report(
             .join(",")
     };
     format!(
-        "group=0x{:04x} signed={} verified={} data={data}",
+        "group=0x{:04x} hs={} signed={} verified={} data={data}",
         group.map_or(0, |g| u16::from(g.name())),
+        match kind {
+            Some(HandshakeKind::Full) => "full",
+            Some(HandshakeKind::FullWithHelloRetryRequest) => "hrr",
+            _ => "other",
+        },
         schemes(&side.signed),
         schemes(&side.verified)
     )
@@ -355,14 +371,33 @@ fn to_bc_server(
         while conn.is_handshaking() {
             conn.complete_io(&mut sock).map_err(|e| e.to_string())?;
         }
-        let group = conn.negotiated_key_exchange_group();
+        let (group, kind) = (conn.negotiated_key_exchange_group(), conn.handshake_kind());
         let mut tls = rustls::Stream::new(&mut conn, &mut sock);
         tls.write_all(format!("{msg}\n").as_bytes())
             .map_err(|e| e.to_string())?;
         let reply = read_line(&mut tls).map_err(|e| e.to_string())?;
-        Ok(rustls_report(side, group, &reply))
+        Ok(rustls_report(side, group, kind, &reply))
     })();
     (ours, bc.report())
+}
+
+/// The BCJSSE client's connection, or an error after [`TIMEOUT`] (when
+/// the peer failed before connecting, it answers `error …` instead).
+fn accept(listener: &TcpListener) -> std::io::Result<TcpStream> {
+    listener.set_nonblocking(true)?;
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        match listener.accept() {
+            Ok((sock, _)) => {
+                sock.set_nonblocking(false)?;
+                return Ok(sock);
+            }
+            Err(e) if e.kind() == ErrorKind::WouldBlock && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// BCJSSE client (`client … PORT MSG` command) → rustls server: both
@@ -378,20 +413,20 @@ fn from_bc_client(
     let port = listener.local_addr().expect("addr").port();
     bc.send(&format!("{cmd} {port} {msg}"));
     let ours = (|| -> Outcome {
-        let (mut sock, _) = listener.accept().map_err(|e| e.to_string())?;
+        let mut sock = accept(&listener).map_err(|e| e.to_string())?;
         sock.set_read_timeout(Some(TIMEOUT))
             .map_err(|e| e.to_string())?;
         let mut conn = ServerConnection::new(config).map_err(|e| format!("{e:?}"))?;
         while conn.is_handshaking() {
             conn.complete_io(&mut sock).map_err(|e| e.to_string())?;
         }
-        let group = conn.negotiated_key_exchange_group();
+        let (group, kind) = (conn.negotiated_key_exchange_group(), conn.handshake_kind());
         let mut tls = rustls::Stream::new(&mut conn, &mut sock);
         let line = read_line(&mut tls).map_err(|e| e.to_string())?;
         tls.write_all(format!("rustls:{line}\n").as_bytes())
             .map_err(|e| e.to_string())?;
         tls.flush().map_err(|e| e.to_string())?;
-        Ok(rustls_report(side, group, &line))
+        Ok(rustls_report(side, group, kind, &line))
     })();
     (ours, bc.report())
 }
@@ -421,7 +456,7 @@ impl Case<'_> {
     /// Runs the connection with `msg` as the client's data: both sides'
     /// outcomes and the data each should have received (rustls', BCJSSE's).
     fn run(&self, bc: &mut Bc, dir: &Path, msg: &str) -> (Outcome, Outcome, String, String) {
-        let side = RustlsSide::new(self.code);
+        let side = RustlsSide::new(self.gname, self.code);
         let (own, ca) = (level(self.bc_own), level(self.bc_trust));
         let d = dir.display();
         let gname = self.gname;
@@ -527,7 +562,7 @@ fn main() -> ExitCode {
             lvl = level(expected),
             name = expected.name()
         );
-        for (gname, code) in GROUPS {
+        for (gname, code) in GROUPS.into_iter().chain([DEFAULTS]) {
             for direction in [Direction::ToBcServer, Direction::FromBcClient] {
                 let planted = plant == Some("wrong-ca") && direction == Direction::ToBcServer;
                 let case = Case {
@@ -542,10 +577,14 @@ fn main() -> ExitCode {
                 let msg = format!("hello-{lvl}-{gname}-{}", name(direction));
                 let (ours, theirs, data_ours, data_theirs) = case.run(&mut bc, &dir, &msg);
                 let want_group = format!("group=0x{code:04x} ");
+                // One group on each side: its key share is the client's
+                // first, so no HelloRetryRequest.
+                let want_hs = if gname == DEFAULTS.0 { "" } else { " hs=full " };
                 let result = match (ours, theirs) {
                     (Ok(ours), Ok(theirs)) => {
                         let summary = format!("rustls [{ours}] BCJSSE [{theirs}]");
                         let good = ours.starts_with(&want_group)
+                            && ours.contains(want_hs)
                             && ours.contains(&want_rustls)
                             && ours.ends_with(&format!(" data={data_ours}"))
                             && theirs.starts_with("protocol=TLSv1.3 ")

@@ -51,7 +51,7 @@ import org.bouncycastle.tls.TlsContext;
  * </pre>
  * CERT names DIR/CERT.der (X.509) and DIR/CERT.key (PKCS#8, RFC 9881 seed form); CA
  * names DIR/CA.der, the only trust anchor. GROUP is a BCJSSE named-group name
- * (e.g. X25519MLKEM768, MLKEM768), SCHEMES a comma-separated list of BCJSSE
+ * (e.g. X25519MLKEM768, MLKEM768) or "default" (BCJSSE's default list), SCHEMES a comma-separated list of BCJSSE
  * signature-scheme names (mldsa44, mldsa65, mldsa87: off by default in 1.84).
  *
  * <p>A report gives what BCJSSE negotiated: the group (its TlsContext's
@@ -184,12 +184,14 @@ public final class Peer {
         return ctx;
     }
 
-    /** TLS 1.3 only, one named group, the given signature schemes. */
+    /** TLS 1.3 only, one named group (or BCJSSE's default list), the given signature schemes. */
     private static void configure(SSLSocket s, String group, String[] schemes, boolean client) {
         s.setEnabledProtocols(new String[] {"TLSv1.3"});
         BCSSLSocket bc = (BCSSLSocket) s;
         BCSSLParameters p = bc.getParameters();
-        p.setNamedGroups(new String[] {group});
+        if (!group.equals("default")) {
+            p.setNamedGroups(new String[] {group});
+        }
         p.setSignatureSchemes(schemes);
         if (client) {
             // The server's name is checked against its certificate (RFC 6125).
