@@ -31,12 +31,13 @@
 #[path = "../tests/tls/certs.rs"]
 mod certs;
 
+use core::time::Duration;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
@@ -65,10 +66,22 @@ const GROUPS: [(&str, u16); 6] = [
 ];
 
 /// Both sides with their default groups: BCJSSE's list (x25519, x448, the
-/// NIST curves, ffdhe2048–4096, X25519MLKEM768; its ClientHello has a key
-/// share for x25519 only) and [`pqdr_rustls::provider()`]'s; what they
-/// negotiate.
+/// NIST curves, ffdhe2048–4096, then X25519MLKEM768) and
+/// [`pqdr_rustls::provider()`]'s (X25519MLKEM768 first). A rustls client
+/// gets X25519MLKEM768 from a BCJSSE server; a BCJSSE client gets
+/// **x25519** (0x001D) from a rustls server, which follows the client's
+/// order (rustls 0.23 `choose_suite_and_kx_group`). The code is that of
+/// the rustls-client direction; [`expected_group`] gives both.
 const DEFAULTS: (&str, u16) = ("default", 0x11EC);
+
+/// The group a case must negotiate.
+fn expected_group(gname: &str, code: u16, direction: Direction) -> u16 {
+    if gname == DEFAULTS.0 && direction == Direction::FromBcClient {
+        0x001D
+    } else {
+        code
+    }
+}
 
 /// The signature schemes the BCJSSE side enables (off by default in
 /// bctls 1.84; `BCSSLParameters.setSignatureSchemes`).
@@ -576,10 +589,10 @@ fn main() -> ExitCode {
                 };
                 let msg = format!("hello-{lvl}-{gname}-{}", name(direction));
                 let (ours, theirs, data_ours, data_theirs) = case.run(&mut bc, &dir, &msg);
-                let want_group = format!("group=0x{code:04x} ");
-                // One group on each side: its key share is the client's
-                // first, so no HelloRetryRequest.
-                let want_hs = if gname == DEFAULTS.0 { "" } else { " hs=full " };
+                let want_group = format!("group=0x{:04x} ", expected_group(gname, code, direction));
+                // The client's key share is for the group chosen, so no
+                // HelloRetryRequest.
+                let want_hs = " hs=full ";
                 let result = match (ours, theirs) {
                     (Ok(ours), Ok(theirs)) => {
                         let summary = format!("rustls [{ours}] BCJSSE [{theirs}]");

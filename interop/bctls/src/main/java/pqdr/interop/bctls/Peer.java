@@ -51,8 +51,9 @@ import org.bouncycastle.tls.TlsContext;
  * </pre>
  * CERT names DIR/CERT.der (X.509) and DIR/CERT.key (PKCS#8, RFC 9881 seed form); CA
  * names DIR/CA.der, the only trust anchor. GROUP is a BCJSSE named-group name
- * (e.g. X25519MLKEM768, MLKEM768) or "default" (BCJSSE's default list), SCHEMES a comma-separated list of BCJSSE
- * signature-scheme names (mldsa44, mldsa65, mldsa87: off by default in 1.84).
+ * (e.g. X25519MLKEM768, MLKEM768) or "default" (BCJSSE's default list);
+ * SCHEMES is a comma-separated list of BCJSSE signature-scheme names (mldsa44,
+ * mldsa65, mldsa87: off by default in 1.84).
  *
  * <p>A report gives what BCJSSE negotiated: the group (its TlsContext's
  * SecurityParameters), the signature scheme of its own CertificateVerify (from
