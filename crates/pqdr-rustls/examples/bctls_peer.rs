@@ -70,16 +70,40 @@ const GROUPS: [(&str, u16); 6] = [
 /// [`pqdr_rustls::provider()`]'s (X25519MLKEM768 first). A rustls client
 /// gets X25519MLKEM768 from a BCJSSE server; a BCJSSE client gets
 /// **x25519** (0x001D) from a rustls server, which follows the client's
-/// order (rustls 0.23 `choose_suite_and_kx_group`). The code is that of
-/// the rustls-client direction; [`expected_group`] gives both.
-const DEFAULTS: (&str, u16) = ("default", 0x11EC);
+/// order (rustls 0.23 `choose_suite_and_kx_group`).
+const DEFAULTS: &str = "default";
 
-/// The group a case must negotiate.
-fn expected_group(gname: &str, code: u16, direction: Direction) -> u16 {
-    if gname == DEFAULTS.0 && direction == Direction::FromBcClient {
-        0x001D
-    } else {
-        code
+/// The HelloRetryRequest path: the client's first key share is for a group
+/// the server does not have. rustls client ([`pqdr_rustls::provider()`],
+/// share X25519MLKEM768) → BCJSSE server with MLKEM768 only; BCJSSE client
+/// (defaults, share x25519) → rustls server with X25519MLKEM768 only.
+const HRR: &str = "hrr";
+
+/// How a case is set up and what it must negotiate.
+struct Plan {
+    /// BCJSSE's group list: one group's name, or `default`.
+    bc_group: &'static str,
+    /// rustls' one group, or `None` for [`pqdr_rustls::provider()`]'s.
+    rustls_group: Option<u16>,
+    /// The group both must report.
+    expected: u16,
+    /// Whether the server sent a HelloRetryRequest.
+    hrr: bool,
+}
+
+fn plan(gname: &'static str, code: u16, direction: Direction) -> Plan {
+    let to_bc = direction == Direction::ToBcServer;
+    let (bc_group, rustls_group, expected, hrr) = match gname {
+        DEFAULTS => (DEFAULTS, None, if to_bc { 0x11EC } else { 0x001D }, false),
+        HRR if to_bc => ("MLKEM768", None, 0x0201, true),
+        HRR => (DEFAULTS, Some(0x11EC), 0x11EC, true),
+        _ => (gname, Some(code), code, false),
+    };
+    Plan {
+        bc_group,
+        rustls_group,
+        expected,
+        hrr,
     }
 }
 
@@ -225,10 +249,10 @@ struct RustlsSide {
 }
 
 impl RustlsSide {
-    /// One group, or [`pqdr_rustls::provider()`] unchanged for `default`.
-    fn new(gname: &str, code: u16) -> Self {
+    /// One group, or [`pqdr_rustls::provider()`] unchanged for `None`.
+    fn new(code: Option<u16>) -> Self {
         let mut p = pqdr_rustls::provider();
-        if gname != DEFAULTS.0 {
+        if let Some(code) = code {
             p.kx_groups = vec![group(code)];
         }
         Self {
@@ -469,10 +493,11 @@ impl Case<'_> {
     /// Runs the connection with `msg` as the client's data: both sides'
     /// outcomes and the data each should have received (rustls', BCJSSE's).
     fn run(&self, bc: &mut Bc, dir: &Path, msg: &str) -> (Outcome, Outcome, String, String) {
-        let side = RustlsSide::new(self.gname, self.code);
+        let plan = plan(self.gname, self.code, self.direction);
+        let side = RustlsSide::new(plan.rustls_group);
         let (own, ca) = (level(self.bc_own), level(self.bc_trust));
         let d = dir.display();
-        let gname = self.gname;
+        let gname = plan.bc_group;
         match self.direction {
             Direction::ToBcServer => {
                 let cmd = format!("server {d} {own}-server {ca}-ca {gname} {BC_SCHEMES}");
@@ -575,7 +600,7 @@ fn main() -> ExitCode {
             lvl = level(expected),
             name = expected.name()
         );
-        for (gname, code) in GROUPS.into_iter().chain([DEFAULTS]) {
+        for (gname, code) in GROUPS.into_iter().chain([(DEFAULTS, 0), (HRR, 0)]) {
             for direction in [Direction::ToBcServer, Direction::FromBcClient] {
                 let planted = plant == Some("wrong-ca") && direction == Direction::ToBcServer;
                 let case = Case {
@@ -589,10 +614,10 @@ fn main() -> ExitCode {
                 };
                 let msg = format!("hello-{lvl}-{gname}-{}", name(direction));
                 let (ours, theirs, data_ours, data_theirs) = case.run(&mut bc, &dir, &msg);
-                let want_group = format!("group=0x{:04x} ", expected_group(gname, code, direction));
-                // The client's key share is for the group chosen, so no
-                // HelloRetryRequest.
-                let want_hs = " hs=full ";
+                let plan = plan(gname, code, direction);
+                let want_group = format!("group=0x{:04x} ", plan.expected);
+                // A HelloRetryRequest only where the case sets one up.
+                let want_hs = if plan.hrr { " hs=hrr " } else { " hs=full " };
                 let result = match (ours, theirs) {
                     (Ok(ours), Ok(theirs)) => {
                         let summary = format!("rustls [{ours}] BCJSSE [{theirs}]");
