@@ -2,8 +2,9 @@
 # Live TLS 1.3 on 127.0.0.1 between pqdr-rustls and BouncyCastle's JSSE
 # provider (BCJSSE, bctls 1.84; interop/bctls/README.md): ML-DSA-44/65/87
 # certificates with mutual authentication, over X25519MLKEM768,
-# SecP256r1MLKEM768, SecP384r1MLKEM1024, MLKEM512, MLKEM768 and MLKEM1024 and
-# with both sides' default groups, rustls client -> BCJSSE server and BCJSSE
+# SecP256r1MLKEM768, SecP384r1MLKEM1024, MLKEM512, MLKEM768 and MLKEM1024,
+# with both sides' default groups and through a HelloRetryRequest,
+# rustls client -> BCJSSE server and BCJSSE
 # client -> rustls server, plus a certificate from another CA refused by each
 # side in each role. The Rust side
 # (crates/pqdr-rustls/examples/bctls_peer.rs) drives one BCJSSE JVM over
@@ -45,5 +46,5 @@ cargo build --release --workspace --example bctls_peer 2>&1 | { grep -vE "^\s*(C
 peer="${CARGO_TARGET_DIR:-target}/release/examples/bctls_peer"
 test -x "$peer"
 
-step "run: 3 ML-DSA levels x (6 groups + defaults) x 2 directions, mutual authentication; 12 refusals"
+step "run: 3 ML-DSA levels x (6 groups + defaults + HRR) x 2 directions, mutual authentication; 12 refusals"
 "$peer" "${plant[@]}" -- java -cp "$bc/target/classes:$cp" pqdr.interop.bctls.Peer
