@@ -58,7 +58,7 @@ fi
 step "BouncyCastle 1.87 interop (interop/bouncycastle): keys, ciphertexts, signatures and key files, both directions, every shared set"
 scripts/bc-interop.sh | grep -v "^ok "
 
-step "BouncyCastle JSSE (bctls 1.84, interop/bctls) live TLS 1.3 with pqdr-rustls: ML-DSA-44/65/87 mutual authentication x (6 PQ groups + both defaults + HelloRetryRequest) x both directions, certificates from another CA refused; ~35 s once built"
+step "BouncyCastle JSSE (bctls 1.84, interop/bctls) live TLS 1.3 with pqdr-rustls: ML-DSA-44/65/87 mutual authentication x (6 PQ groups + both defaults + HelloRetryRequest) x both directions, certificates from another CA refused; 34-45 s once built (load ~30)"
 scripts/bctls-interop.sh | grep -v "^ok "
 
 step "small-memory configurations: ML-KEM small-stack, ML-DSA small-stack (the bare-metal default) and smallest-stack, with the crate tests and the KAT/ACVP suites"
