@@ -14,6 +14,7 @@
 //! `target_feature` function. No secret-dependent branch, index or
 //! division: every loop bound and window position depends on p only.
 
+mod bitonic;
 mod fold;
 mod mult;
 mod ntt;
