@@ -210,20 +210,22 @@ fn transpose8(v: &mut [__m256i; 8]) {
 #[target_feature(enable = "avx2")]
 fn sort_avx2(x: &mut [u32]) {
     let n = x.len();
-    let mut r: Regs = [_mm256_set1_epi32(-1); R];
     // Load in memory order, u32::MAX (all ones) past n.
     let whole = n / L;
-    for (g, reg) in r.iter_mut().enumerate().take(whole) {
-        let s = &x[g * L..(g + 1) * L];
-        // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
-        *reg = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
-    }
-    if whole < R && n > whole * L {
-        let mut t = [u32::MAX; L];
-        t[..n - whole * L].copy_from_slice(&x[whole * L..]);
-        // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
-        r[whole] = unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
-    }
+    let mut r: Regs = core::array::from_fn(|g| {
+        if g < whole {
+            let s = &x[g * L..(g + 1) * L];
+            // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+        } else if g == whole {
+            let mut t = [u32::MAX; L];
+            t[..n - whole * L].copy_from_slice(&x[whole * L..]);
+            // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+        } else {
+            _mm256_set1_epi32(-1)
+        }
+    });
     // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
     for base in (0..R).step_by(L) {
         let mut v = [r[base]; 8];
