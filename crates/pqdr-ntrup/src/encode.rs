@@ -200,6 +200,18 @@ fn emit_bytes(out: &mut [u8], pos: &mut usize, mut x: u32, mut mm: u32, limit: u
     reason = "values are in 0..16384"
 )]
 fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
+    decode_on(out, s, levels, arch::avx2());
+}
+
+/// [`decode`] on the given backend: with the AVX2 token each level's pairs
+/// of moduli `(m, m)` but the lowest `pairs % 8` go eight at a time through
+/// `arch::decode_pairs` (the same values as `split_pairs`, which does the rest).
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "values are in 0..16384"
+)]
+fn decode_on(out: &mut [i16], s: &[u8], levels: &Levels, be: Option<Avx2>) {
     let &(lv, n, total) = levels;
     debug_assert_eq!(s.len(), total);
     let top = lv[n];
@@ -232,6 +244,10 @@ fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
         }
         // The other pairs all take `bytes_mm` bytes: one loop per byte count.
         let s = &s[level.offset..level.offset + uniform * level.bytes_mm];
+        if let Some(token) = be {
+            uniform = arch::decode_pairs(token, out, s, uniform, level.bytes_mm, level.div.parts());
+        }
+        let s = &s[..uniform * level.bytes_mm];
         match level.bytes_mm {
             0 => split_pairs::<0>(out, s, uniform, level),
             1 => split_pairs::<1>(out, s, uniform, level),
@@ -456,9 +472,10 @@ mod tests {
         }
     }
 
-    /// AVX2 against portable `Encode`: every set's `Rq_encode` and
-    /// `Rounded_encode` trees (and a few other lengths and moduli), random
-    /// digits and the edges (all 0, all m - 1); identical bytes.
+    /// AVX2 against portable `Encode` and `Decode`: every set's `Rq` and
+    /// `Rounded` trees (and a few other lengths and moduli), random digits
+    /// and the edges (all 0, all m - 1); identical bytes, and identical
+    /// values decoded from them and from junk bytes (all 0xff, all 0, random).
     #[test]
     fn avx2_encode_matches_portable() {
         let Some(be) = crate::mult::tests::detected() else {
@@ -489,6 +506,26 @@ mod tests {
                 encode_on(&mut want, &mut a, &lv, None);
                 encode_on(&mut got, &mut b, &lv, Some(be));
                 assert_eq!(got, want, "len={len} m={m} kind={kind}");
+                // Decode of the encoding, and of arbitrary bytes (invalid
+                // encodings: every reduction of `split_pair` matters).
+                let mut junk = want.clone();
+                for x in junk.iter_mut() {
+                    s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    *x = match kind {
+                        0 => 0xff,
+                        1 => 0,
+                        _ => (s >> 56) as u8,
+                    };
+                }
+                for bytes in [&want, &junk] {
+                    let (mut a, mut b) = (vec![0i16; len], vec![1i16; len]);
+                    decode_on(&mut a, bytes, &lv, None);
+                    decode_on(&mut b, bytes, &lv, Some(be));
+                    assert_eq!(b, a, "decode len={len} m={m} kind={kind}");
+                }
+                let mut back = vec![0i16; len];
+                decode_on(&mut back, &want, &lv, Some(be));
+                assert_eq!(back, vals, "roundtrip len={len} m={m} kind={kind}");
             }
         }
     }

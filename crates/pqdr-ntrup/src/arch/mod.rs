@@ -36,7 +36,7 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, r3_from_3rq,
+    decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, r3_from_3rq,
     r3_recip, round, rq_recip3, schoolbook, sort_u32,
 };
 
@@ -158,6 +158,16 @@ mod stubs {
         match token {}
     }
     pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {
+        match token {}
+    }
+    pub(crate) fn decode_pairs(
+        token: Avx2,
+        _: &mut [i16],
+        _: &[u8],
+        _: usize,
+        _: usize,
+        _: (u32, u64, u32),
+    ) -> usize {
         match token {}
     }
     pub(crate) fn encode_pairs(
