@@ -49,10 +49,6 @@ impl Divisor {
 
     /// The constants `(d, m, s)`: `floor(y / d) = (y m) >> s` (for the AVX2
     /// `Decode`, `arch::decode_pairs`).
-    #[cfg_attr(
-        not(all(feature = "simd", target_arch = "x86_64")),
-        allow(dead_code, reason = "read by the AVX2 Decode only")
-    )]
     pub(crate) fn parts(&self) -> (u32, u64, u32) {
         (self.d, self.m, self.s)
     }

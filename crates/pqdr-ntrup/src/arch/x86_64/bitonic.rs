@@ -18,9 +18,9 @@
 
 use core::arch::x86_64::{
     __m256i, _mm256_blendv_epi8, _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epu32,
-    _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64,
 };
 
 use pqdr_common::simd::Avx2;
@@ -145,7 +145,7 @@ fn flip_lanes(r: &mut Regs, k: u32) {
     let lm = (1i32 << (k - 7)) - 1;
     let idx = xor_lanes(lm);
     let hi = lanes_with(1 << (k - 8));
-    for g in 0..R / 2 {
+    for g in 0..R >> 1 {
         let a = r[g];
         let b = _mm256_permutevar8x32_epi32(r[R - 1 - g], idx);
         let (mn, mx) = (_mm256_min_epu32(a, b), _mm256_max_epu32(a, b));
@@ -211,7 +211,7 @@ fn transpose8(v: &mut [__m256i; 8]) {
 fn sort_avx2(x: &mut [u32]) {
     let n = x.len();
     // Load in memory order, u32::MAX (all ones) past n.
-    let whole = n / L;
+    let whole = n >> 3; // n / L
     let mut r: Regs = core::array::from_fn(|g| {
         if g < whole {
             let s = &x[g * L..(g + 1) * L];
@@ -264,7 +264,7 @@ fn sort_avx2(x: &mut [u32]) {
         clean_regs(&mut r, 6);
     }
     // Entry i = lane (i >> 7) of register (i & 127): transpose blocks of 8.
-    for g in 0..R / L {
+    for g in 0..R >> 3 {
         let mut v = [r[g * L]; 8];
         v.copy_from_slice(&r[g * L..(g + 1) * L]);
         transpose8(&mut v);
@@ -289,7 +289,7 @@ fn sort_avx2(x: &mut [u32]) {
 #[inline]
 pub(crate) fn sort_u32_1024(token: Avx2, x: &mut [u32]) {
     let _ = token;
-    assert!(x.len() > R * L / 2 && x.len() <= R * L);
+    assert!(x.len() > (R * L) >> 1 && x.len() <= R * L);
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { sort_avx2(x) }

@@ -19,10 +19,10 @@ use core::arch::x86_64::{
     _mm_storeu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_castsi256_si128,
     _mm256_cvtepu8_epi32, _mm256_cvtepu16_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
     _mm256_mul_epu32, _mm256_mullo_epi32, _mm256_or_si256, _mm256_packus_epi16,
-    _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi32, _mm256_setzero_si256,
-    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_set1_epi64x, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
+    _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256,
+    _mm256_sub_epi32,
 };
 
 use pqdr_common::simd::Avx2;
@@ -73,7 +73,12 @@ fn encode_pairs_avx2(out: &mut [u8], r: &mut [i16], blocks: usize, m: u32, bytes
         let dst = &mut r[B * blk..B * (blk + 1)];
         // SAFETY: `dst` is 8 writable `i16` (16 bytes), below the pairs not yet
         // read (block blk + 1 reads from 16 (blk + 1) > 8 (blk + 1)); unaligned store.
-        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_castsi256_si128(low_words(rest))) };
+        unsafe {
+            _mm_storeu_si128(
+                dst.as_mut_ptr().cast(),
+                _mm256_castsi256_si128(low_words(rest)),
+            )
+        };
     }
 }
 
@@ -92,7 +97,7 @@ pub(crate) fn encode_pairs(
 ) -> usize {
     let _ = token;
     assert!(m < 16384 && bytes <= 2 && 2 * pairs <= r.len() && bytes * pairs <= out.len());
-    let blocks = pairs / B;
+    let blocks = pairs >> 3; // pairs / B
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { encode_pairs_avx2(out, r, blocks, m, bytes) };
@@ -101,9 +106,20 @@ pub(crate) fn encode_pairs(
 
 /// [`decode_pairs`] with AVX2 enabled.
 #[target_feature(enable = "avx2")]
-fn decode_pairs_avx2(out: &mut [i16], s: &[u8], rem: usize, blocks: usize, bytes: usize, div: (u32, u64, u32)) {
+fn decode_pairs_avx2(
+    out: &mut [i16],
+    s: &[u8],
+    rem: usize,
+    blocks: usize,
+    bytes: usize,
+    div: (u32, u64, u32),
+) {
     let (d, m, sh) = div;
-    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation, reason = "d < 16384, m < 2^30")]
+    #[allow(
+        clippy::cast_possible_wrap,
+        clippy::cast_possible_truncation,
+        reason = "d < 16384, m < 2^30"
+    )]
     let (dv, mv) = (_mm256_set1_epi32(d as i32), _mm256_set1_epi64x(m as i64));
     #[allow(clippy::cast_possible_wrap, reason = "s < 64")]
     let shift = _mm_cvtsi32_si128(sh as i32);
@@ -162,7 +178,7 @@ pub(crate) fn decode_pairs(
     let _ = token;
     assert!(div.0 < 16384 && div.1 < 1 << 31 && div.2 < 64);
     assert!(bytes <= 2 && 2 * pairs <= out.len() && bytes * pairs <= s.len());
-    let (blocks, rem) = (pairs / B, pairs % B);
+    let (blocks, rem) = (pairs >> 3, pairs & (B - 1)); // pairs / B, pairs % B
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { decode_pairs_avx2(out, s, rem, blocks, bytes, div) };
