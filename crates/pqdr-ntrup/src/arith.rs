@@ -47,6 +47,12 @@ impl Divisor {
         t
     }
 
+    /// The constants `(d, m, s)`: `floor(y / d) = (y m) >> s` (for the AVX2
+    /// `Decode`, `arch::decode_pairs`).
+    pub(crate) fn parts(&self) -> (u32, u64, u32) {
+        (self.d, self.m, self.s)
+    }
+
     /// `(floor(y / d), y mod d)`; `y < 2^28`.
     #[inline(always)]
     pub(crate) fn divmod(&self, y: u32) -> (u32, u32) {

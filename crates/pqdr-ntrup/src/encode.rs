@@ -11,6 +11,7 @@
 //! public moduli with [`Divisor`] (multiply and shift), so decoding a secret
 //! ciphertext is constant time.
 
+use crate::arch::{self, Avx2};
 use crate::arith::{Divisor, Fq};
 
 /// Bytes emitted when a pair with modulus product `m` is merged, and the new modulus.
@@ -133,12 +134,31 @@ pub(crate) const fn rounded_bytes(p: usize, q: i16) -> usize {
     reason = "values are in 0..16384"
 )]
 fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
+    encode_on(out, r, levels, arch::avx2());
+}
+
+/// [`encode`] on the given backend: with the AVX2 token each level's pairs
+/// of moduli `(m, m)` go eight at a time through `arch::encode_pairs`
+/// (the same bytes and values as the loop below, which does the rest).
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "values are in 0..16384"
+)]
+fn encode_on(out: &mut [u8], r: &mut [i16], levels: &Levels, be: Option<Avx2>) {
     let &(lv, n, total) = levels;
     debug_assert_eq!(out.len(), total);
     let mut pos = 0;
     for level in &lv[..n] {
         let len = level.len;
-        for k in 0..len >> 1 {
+        let mut start = 0;
+        if let Some(token) = be {
+            // Pairs whose second modulus is m (the last one of an even level may not be).
+            let uniform = (len >> 1) - usize::from(len & 1 == 0);
+            start = arch::encode_pairs(token, &mut out[pos..], r, uniform, level.m, level.bytes_mm);
+            pos += start * level.bytes_mm;
+        }
+        for k in start..len >> 1 {
             let m1 = if 2 * k + 2 == len {
                 level.m_last
             } else {
@@ -180,6 +200,18 @@ fn emit_bytes(out: &mut [u8], pos: &mut usize, mut x: u32, mut mm: u32, limit: u
     reason = "values are in 0..16384"
 )]
 fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
+    decode_on(out, s, levels, arch::avx2());
+}
+
+/// [`decode`] on the given backend: with the AVX2 token each level's pairs
+/// of moduli `(m, m)` but the lowest `pairs % 8` go eight at a time through
+/// `arch::decode_pairs` (the same values as `split_pairs`, which does the rest).
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "values are in 0..16384"
+)]
+fn decode_on(out: &mut [i16], s: &[u8], levels: &Levels, be: Option<Avx2>) {
     let &(lv, n, total) = levels;
     debug_assert_eq!(s.len(), total);
     let top = lv[n];
@@ -212,6 +244,10 @@ fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
         }
         // The other pairs all take `bytes_mm` bytes: one loop per byte count.
         let s = &s[level.offset..level.offset + uniform * level.bytes_mm];
+        if let Some(token) = be {
+            uniform = arch::decode_pairs(token, out, s, uniform, level.bytes_mm, level.div.parts());
+        }
+        let s = &s[..uniform * level.bytes_mm];
         match level.bytes_mm {
             0 => split_pairs::<0>(out, s, uniform, level),
             1 => split_pairs::<1>(out, s, uniform, level),
@@ -433,6 +469,77 @@ mod tests {
             let mut back = vec![0i16; len];
             decode(&mut back, &out, &levels(len, m));
             assert_eq!(back, vals, "len={len} m={m}");
+        }
+    }
+
+    /// AVX2 against portable `Encode` and `Decode`: every set's `Rq` and
+    /// `Rounded` trees (and a few other lengths and moduli), random digits
+    /// and the edges (all 0, all m - 1); identical bytes, and identical
+    /// values decoded from them and from junk bytes (all 0xff, all 0, random).
+    #[test]
+    fn avx2_encode_matches_portable() {
+        let Some(be) = crate::mult::tests::detected() else {
+            return;
+        };
+        let mut s = 5u64;
+        let mut cases = vec![
+            (17usize, 4591u32),
+            (16, 127),
+            (33, 128),
+            (64, 2),
+            (1024, 16383),
+        ];
+        for (p, q) in [
+            (653, 4621),
+            (761, 4591),
+            (857, 5167),
+            (953, 6343),
+            (1013, 7177),
+            (1277, 7879),
+        ] {
+            cases.push((p, q));
+            cases.push((p, rounded_modulus(q)));
+        }
+        for (len, m) in cases {
+            let lv = levels(len, m);
+            for kind in 0..4 {
+                let vals: Vec<i16> = (0..len)
+                    .map(|_| {
+                        s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        match kind {
+                            0 => 0,
+                            1 => (m - 1) as i16,
+                            _ => ((s >> 33) % u64::from(m)) as i16,
+                        }
+                    })
+                    .collect();
+                let (mut a, mut b) = (vals.clone(), vals.clone());
+                let mut want = vec![0u8; encoded_len(len, m)];
+                let mut got = vec![0u8; encoded_len(len, m)];
+                encode_on(&mut want, &mut a, &lv, None);
+                encode_on(&mut got, &mut b, &lv, Some(be));
+                assert_eq!(got, want, "len={len} m={m} kind={kind}");
+                // Decode of the encoding, and of arbitrary bytes (invalid
+                // encodings: every reduction of `split_pair` matters).
+                let mut junk = want.clone();
+                for x in junk.iter_mut() {
+                    s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    *x = match kind {
+                        0 => 0xff,
+                        1 => 0,
+                        _ => (s >> 56) as u8,
+                    };
+                }
+                for bytes in [&want, &junk] {
+                    let (mut a, mut b) = (vec![0i16; len], vec![1i16; len]);
+                    decode_on(&mut a, bytes, &lv, None);
+                    decode_on(&mut b, bytes, &lv, Some(be));
+                    assert_eq!(b, a, "decode len={len} m={m} kind={kind}");
+                }
+                let mut back = vec![0i16; len];
+                decode_on(&mut back, &want, &lv, Some(be));
+                assert_eq!(back, vals, "roundtrip len={len} m={m} kind={kind}");
+            }
         }
     }
 

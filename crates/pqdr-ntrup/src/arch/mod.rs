@@ -20,6 +20,8 @@
 //! | `r3_recip` (`recip.rs`, the bitsliced kernel in `recip3.rs`: two bit planes, 256 coefficients per register pair) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` (random and edge inputs, every set) |
 //! | `rq_recip3` (`recip.rs`; its passes `rows_fg` / `rows_vr` store g / x and x v one position over, the top register overlapping) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
+//! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
+//! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings) |
 //!
 //! The KAT tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -36,8 +38,8 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, r3_from_3rq,
-    r3_recip, round, rq_recip3, schoolbook, sort_u32,
+    decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
+    ntt_prepare_b, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32,
 };
 
 /// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
@@ -158,6 +160,26 @@ mod stubs {
         match token {}
     }
     pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {
+        match token {}
+    }
+    pub(crate) fn decode_pairs(
+        token: Avx2,
+        _: &mut [i16],
+        _: &[u8],
+        _: usize,
+        _: usize,
+        _: (u32, u64, u32),
+    ) -> usize {
+        match token {}
+    }
+    pub(crate) fn encode_pairs(
+        token: Avx2,
+        _: &mut [u8],
+        _: &mut [i16],
+        _: usize,
+        _: u32,
+        _: usize,
+    ) -> usize {
         match token {}
     }
     pub(crate) fn rq_recip3<const P: usize, const Q: i16>(

@@ -14,6 +14,8 @@
 //! `target_feature` function. No secret-dependent branch, index or
 //! division: every loop bound and window position depends on p only.
 
+mod bitonic;
+mod encode;
 mod fold;
 mod mult;
 mod ntt;
@@ -21,6 +23,7 @@ mod recip;
 mod recip3;
 mod sort;
 
+pub(crate) use encode::{decode_pairs, encode_pairs};
 pub(crate) use fold::{fold_3, fold_q, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
 pub(crate) use ntt::{ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b};

@@ -1,0 +1,296 @@
+//! The sort of `Short_fromlist` (NTRU Prime spec §2.3, `Short_random`;
+//! reference `crypto_sort_uint32`) for 512 < n <= 1024 with AVX2: a
+//! bitonic sorting network (Batcher 1968, in the form whose comparators all
+//! put the minimum first: each merge of size 2^k starts with the "flip"
+//! stage `i <-> i XOR (2^k - 1)`, then the half-cleaners `i <-> i XOR 2^j`,
+//! j = k − 2 … 0) on 1024 entries, the input padded with `u32::MAX`.
+//!
+//! A sorted list is unique, so the output is the portable network's
+//! (`sample::sort_u32_on(.., None)`, Batcher's merge exchange) for every
+//! input; the differential test checks it. Layout: 128 registers of 8
+//! lanes; entry i of the network is lane `i >> 7` of register `i & 127`, so
+//! the comparators of distance < 128 are register against register in the
+//! same lane (`vpminud` / `vpmaxud`, no shuffle), and only the stages on
+//! the three lane bits permute lanes. The input is loaded in memory order
+//! (its order is irrelevant to a sort); the output is transposed back (8 x 8
+//! blocks). Every index, mask and loop bound is a constant or depends on n
+//! alone.
+
+use core::arch::x86_64::{
+    __m256i, _mm256_blendv_epi8, _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epu32,
+    _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_setr_epi32,
+    _mm256_storeu_si256, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi32,
+    _mm256_unpacklo_epi64,
+};
+
+use pqdr_common::simd::Avx2;
+
+/// Registers of the network (1024 entries).
+const R: usize = 128;
+/// Lanes per register.
+const L: usize = 8;
+
+/// The network's state.
+type Regs = [__m256i; R];
+
+/// Comparator on registers `i < j` (every lane): minimum to `i` (the
+/// indices are taken mod 128, which they already are: no bounds check).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn cmp(r: &mut Regs, i: usize, j: usize) {
+    let (i, j) = (i & (R - 1), j & (R - 1));
+    let (a, b) = (r[i], r[j]);
+    r[i] = _mm256_min_epu32(a, b);
+    r[j] = _mm256_max_epu32(a, b);
+}
+
+/// Comparator on local registers.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn cmp8(v: &mut [__m256i; 8], i: usize, j: usize) {
+    let (a, b) = (v[i], v[j]);
+    v[i] = _mm256_min_epu32(a, b);
+    v[j] = _mm256_max_epu32(a, b);
+}
+
+/// One stage on register bits: register `g` against `g ^ m` for every `g`
+/// whose bit `hb` (the top bit of `m`) is clear.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn stage_regs(r: &mut Regs, m: usize, hb: usize) {
+    for hi in (0..R).step_by(2 * hb) {
+        for g in hi..hi + hb {
+            cmp(r, g, g ^ m);
+        }
+    }
+}
+
+/// Three half-cleaner stages at once, on register bits `J`, `J − 1`,
+/// `J − 2` (`J >= 2`): the eight registers `base + t 2^(J−2)` of each group
+/// in locals.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn clean3<const J: u32>(r: &mut Regs) {
+    let low = 1usize << (J - 2);
+    for hi in (0..R).step_by(2 << J) {
+        for base in hi..hi + low {
+            let mut v = [r[base & (R - 1)]; 8];
+            for (t, x) in v.iter_mut().enumerate().skip(1) {
+                *x = r[(base + t * low) & (R - 1)];
+            }
+            for (i, j) in [(0, 4), (1, 5), (2, 6), (3, 7)] {
+                cmp8(&mut v, i, j);
+            }
+            for (i, j) in [(0, 2), (1, 3), (4, 6), (5, 7)] {
+                cmp8(&mut v, i, j);
+            }
+            for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7)] {
+                cmp8(&mut v, i, j);
+            }
+            for (t, x) in v.iter().enumerate() {
+                r[(base + t * low) & (R - 1)] = *x;
+            }
+        }
+    }
+}
+
+/// Half-cleaners on register bits `2^top` … `2^0`, three at a time.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn clean_regs(r: &mut Regs, top: u32) {
+    let mut j = top;
+    loop {
+        if j >= 2 {
+            match j {
+                2 => clean3::<2>(r),
+                3 => clean3::<3>(r),
+                4 => clean3::<4>(r),
+                5 => clean3::<5>(r),
+                _ => clean3::<6>(r),
+            }
+            if j == 2 {
+                return;
+            }
+            j -= 3;
+        } else {
+            stage_regs(r, 1 << j, 1 << j);
+            if j == 0 {
+                return;
+            }
+            j -= 1;
+        }
+    }
+}
+
+/// Lane indices `lane ^ m`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn xor_lanes(m: i32) -> __m256i {
+    _mm256_setr_epi32(m, 1 ^ m, 2 ^ m, 3 ^ m, 4 ^ m, 5 ^ m, 6 ^ m, 7 ^ m)
+}
+
+/// All-ones in the lanes whose index has bit `b` set.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_with(b: i32) -> __m256i {
+    let on = |j: i32| if j & b != 0 { -1 } else { 0 };
+    _mm256_setr_epi32(on(0), on(1), on(2), on(3), on(4), on(5), on(6), on(7))
+}
+
+/// The flip stage of merge size 2^k, k >= 8: entry (lane l, register g)
+/// against (l ^ (2^(k−7) − 1), 127 − g).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flip_lanes(r: &mut Regs, k: u32) {
+    let lm = (1i32 << (k - 7)) - 1;
+    let idx = xor_lanes(lm);
+    let hi = lanes_with(1 << (k - 8));
+    for g in 0..R >> 1 {
+        let a = r[g];
+        let b = _mm256_permutevar8x32_epi32(r[R - 1 - g], idx);
+        let (mn, mx) = (_mm256_min_epu32(a, b), _mm256_max_epu32(a, b));
+        r[g] = _mm256_blendv_epi8(mn, mx, hi);
+        r[R - 1 - g] = _mm256_permutevar8x32_epi32(_mm256_blendv_epi8(mx, mn, hi), idx);
+    }
+}
+
+/// The half-cleaners on lane bits `2^(top)` … `2^0` (entry bits 7 + top … 7),
+/// register by register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn clean_lanes(r: &mut Regs, top: u32) {
+    let mut idx = [xor_lanes(1); 3];
+    let mut hi = [lanes_with(1); 3];
+    for b in 0..=top {
+        idx[b as usize] = xor_lanes(1 << b);
+        hi[b as usize] = lanes_with(1 << b);
+    }
+    for x in r.iter_mut() {
+        let mut a = *x;
+        for b in (0..=top as usize).rev() {
+            let p = _mm256_permutevar8x32_epi32(a, idx[b]);
+            let (mn, mx) = (_mm256_min_epu32(a, p), _mm256_max_epu32(a, p));
+            a = _mm256_blendv_epi8(mn, mx, hi[b]);
+        }
+        *x = a;
+    }
+}
+
+/// The 8 x 8 transpose of 32-bit lanes: `v[l]` lane j becomes `v[j]` lane l.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn transpose8(v: &mut [__m256i; 8]) {
+    let t0 = _mm256_unpacklo_epi32(v[0], v[1]);
+    let t1 = _mm256_unpackhi_epi32(v[0], v[1]);
+    let t2 = _mm256_unpacklo_epi32(v[2], v[3]);
+    let t3 = _mm256_unpackhi_epi32(v[2], v[3]);
+    let t4 = _mm256_unpacklo_epi32(v[4], v[5]);
+    let t5 = _mm256_unpackhi_epi32(v[4], v[5]);
+    let t6 = _mm256_unpacklo_epi32(v[6], v[7]);
+    let t7 = _mm256_unpackhi_epi32(v[6], v[7]);
+    let u0 = _mm256_unpacklo_epi64(t0, t2);
+    let u1 = _mm256_unpackhi_epi64(t0, t2);
+    let u2 = _mm256_unpacklo_epi64(t1, t3);
+    let u3 = _mm256_unpackhi_epi64(t1, t3);
+    let u4 = _mm256_unpacklo_epi64(t4, t6);
+    let u5 = _mm256_unpackhi_epi64(t4, t6);
+    let u6 = _mm256_unpacklo_epi64(t5, t7);
+    let u7 = _mm256_unpackhi_epi64(t5, t7);
+    v[0] = _mm256_permute2x128_si256::<0x20>(u0, u4);
+    v[1] = _mm256_permute2x128_si256::<0x20>(u1, u5);
+    v[2] = _mm256_permute2x128_si256::<0x20>(u2, u6);
+    v[3] = _mm256_permute2x128_si256::<0x20>(u3, u7);
+    v[4] = _mm256_permute2x128_si256::<0x31>(u0, u4);
+    v[5] = _mm256_permute2x128_si256::<0x31>(u1, u5);
+    v[6] = _mm256_permute2x128_si256::<0x31>(u2, u6);
+    v[7] = _mm256_permute2x128_si256::<0x31>(u3, u7);
+}
+
+/// [`sort_u32_1024`] with AVX2 enabled.
+#[target_feature(enable = "avx2")]
+fn sort_avx2(x: &mut [u32]) {
+    let n = x.len();
+    // Load in memory order, u32::MAX (all ones) past n.
+    let whole = n >> 3; // n / L
+    let mut r: Regs = core::array::from_fn(|g| {
+        if g < whole {
+            let s = &x[g * L..(g + 1) * L];
+            // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+        } else if g == whole {
+            let mut t = [u32::MAX; L];
+            t[..n - whole * L].copy_from_slice(&x[whole * L..]);
+            // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+        } else {
+            _mm256_set1_epi32(-1)
+        }
+    });
+    // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
+    for base in (0..R).step_by(L) {
+        let mut v = [r[base]; 8];
+        v.copy_from_slice(&r[base..base + L]);
+        for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7)] {
+            cmp8(&mut v, i, j); // k = 1
+        }
+        for (i, j) in [(0, 3), (1, 2), (4, 7), (5, 6)] {
+            cmp8(&mut v, i, j); // k = 2, flip
+        }
+        for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7)] {
+            cmp8(&mut v, i, j);
+        }
+        for (i, j) in [(0, 7), (1, 6), (2, 5), (3, 4)] {
+            cmp8(&mut v, i, j); // k = 3, flip
+        }
+        for (i, j) in [(0, 2), (1, 3), (4, 6), (5, 7)] {
+            cmp8(&mut v, i, j);
+        }
+        for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7)] {
+            cmp8(&mut v, i, j);
+        }
+        r[base..base + L].copy_from_slice(&v);
+    }
+    // Merges of size 2^4 .. 2^7: register against register.
+    for k in 4..=7u32 {
+        stage_regs(&mut r, (1 << k) - 1, 1 << (k - 1));
+        clean_regs(&mut r, k - 2);
+    }
+    // Merges of size 2^8 .. 2^10: the flip and the lane bits, then the register bits.
+    for k in 8..=10u32 {
+        flip_lanes(&mut r, k);
+        if k >= 9 {
+            clean_lanes(&mut r, k - 9);
+        }
+        clean_regs(&mut r, 6);
+    }
+    // Entry i = lane (i >> 7) of register (i & 127): transpose blocks of 8.
+    for g in 0..R >> 3 {
+        let mut v = [r[g * L]; 8];
+        v.copy_from_slice(&r[g * L..(g + 1) * L]);
+        transpose8(&mut v);
+        for (l, row) in v.iter().enumerate() {
+            let at = l * R + g * L;
+            if at + L <= n {
+                let s = &mut x[at..at + L];
+                // SAFETY: `s` is 8 writable `u32` (32 bytes); `storeu` has no alignment requirement.
+                unsafe { _mm256_storeu_si256(s.as_mut_ptr().cast(), *row) };
+            } else if at < n {
+                let mut t = [0u32; L];
+                // SAFETY: `t` is 32 writable bytes; `storeu` has no alignment requirement.
+                unsafe { _mm256_storeu_si256(t.as_mut_ptr().cast(), *row) };
+                x[at..].copy_from_slice(&t[..n - at]);
+            }
+        }
+    }
+}
+
+/// Sorts `x` (`512 < x.len() <= 1024`) with the AVX2 bitonic network,
+/// behind the [`Avx2`] token (twin of `sample::sort_u32_on(.., None)`).
+#[inline]
+pub(crate) fn sort_u32_1024(token: Avx2, x: &mut [u32]) {
+    let _ = token;
+    assert!(x.len() > (R * L) >> 1 && x.len() <= R * L);
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
+    unsafe { sort_avx2(x) }
+}

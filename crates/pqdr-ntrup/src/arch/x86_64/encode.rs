@@ -1,0 +1,186 @@
+//! One level of `Encode` and of `Decode` (NTRU Prime spec §3.1, the
+//! general-purpose encoding; reference `Encode`, `Decode`) with AVX2: eight
+//! pairs per register. Twins of the pair loops of `encode::encode` (the
+//! portable code's `emit_bytes` on pairs whose moduli are both `m`) and
+//! `encode::decode` (`split_pairs`).
+//!
+//! Pair k of a level merges `x = r[2k] + m r[2k + 1]` (`r[i] < m < 16384`,
+//! so `x < 2^28`), emits the `bytes` (0, 1 or 2) low bytes of x to
+//! `out[k bytes ..]`, low byte first, and keeps `x >> 8 bytes` in `r[k]`.
+//! `vpmaddwd` with the word pair `(1, m)` makes the eight x of sixteen
+//! coefficients; the low bytes and the new values are packed back with
+//! `vpackusdw` / `vpackuswb` and one lane permute. `Decode` divides by the
+//! public modulus as `arith::Divisor` does (a 64-bit product and a shift,
+//! `vpmuludq` on even and odd lanes). The level's byte count and modulus
+//! are public (parameters); no data-dependent branch or index.
+
+use core::arch::x86_64::{
+    __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
+    _mm_storeu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_castsi256_si128,
+    _mm256_cvtepu8_epi32, _mm256_cvtepu16_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
+    _mm256_mul_epu32, _mm256_mullo_epi32, _mm256_or_si256, _mm256_packus_epi16,
+    _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_set1_epi64x, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
+    _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256,
+    _mm256_sub_epi32,
+};
+
+use pqdr_common::simd::Avx2;
+
+/// Pairs per block (one register of sixteen coefficients).
+const B: usize = 8;
+
+/// The eight 32-bit lanes of `v` (each below 2^16) as eight u16 in the low
+/// 128 bits.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn low_words(v: __m256i) -> __m256i {
+    let w = _mm256_packus_epi32(v, _mm256_setzero_si256());
+    _mm256_permute4x64_epi64::<0b1000>(w)
+}
+
+/// [`encode_pairs`] with AVX2 enabled.
+#[target_feature(enable = "avx2")]
+fn encode_pairs_avx2(out: &mut [u8], r: &mut [i16], blocks: usize, m: u32, bytes: usize) {
+    #[allow(clippy::cast_possible_wrap, reason = "m < 16384")]
+    let mm = _mm256_set1_epi32(((m << 16) | 1) as i32);
+    let byte0 = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
+    for blk in 0..blocks {
+        let src = &r[2 * B * blk..2 * B * (blk + 1)];
+        // SAFETY: `src` is 16 readable `i16` (32 bytes); `loadu` has no alignment requirement.
+        let v = unsafe { _mm256_loadu_si256(src.as_ptr().cast()) };
+        let x = _mm256_madd_epi16(v, mm);
+        let o = &mut out[bytes * B * blk..bytes * B * (blk + 1)];
+        let rest = match bytes {
+            0 => x,
+            1 => {
+                let lo = _mm256_and_si256(x, _mm256_set1_epi32(0xff));
+                let w = _mm256_packus_epi32(lo, _mm256_setzero_si256());
+                let b = _mm256_packus_epi16(w, _mm256_setzero_si256());
+                let b = _mm256_permutevar8x32_epi32(b, byte0);
+                // SAFETY: `o` is 8 writable bytes; `storel_epi64` writes 8 bytes, unaligned.
+                unsafe { _mm_storel_epi64(o.as_mut_ptr().cast(), _mm256_castsi256_si128(b)) };
+                _mm256_srli_epi32::<8>(x)
+            }
+            _ => {
+                let lo = _mm256_and_si256(x, _mm256_set1_epi32(0xffff));
+                let w = low_words(lo);
+                // SAFETY: `o` is 16 writable bytes; `storeu_si128` has no alignment requirement.
+                unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), _mm256_castsi256_si128(w)) };
+                _mm256_srli_epi32::<16>(x)
+            }
+        };
+        let dst = &mut r[B * blk..B * (blk + 1)];
+        // SAFETY: `dst` is 8 writable `i16` (16 bytes), below the pairs not yet
+        // read (block blk + 1 reads from 16 (blk + 1) > 8 (blk + 1)); unaligned store.
+        unsafe {
+            _mm_storeu_si128(
+                dst.as_mut_ptr().cast(),
+                _mm256_castsi256_si128(low_words(rest)),
+            )
+        };
+    }
+}
+
+/// Pairs `0 .. 8 (pairs / 8)` of one `Encode` level whose pairs have both
+/// moduli `m < 16384` and emit `bytes <= 2` bytes each: bytes to
+/// `out[.. 8 bytes (pairs / 8)]`, the merged values to `r[k]`. Returns the
+/// number of pairs done (the caller's scalar loop does the rest).
+#[inline]
+pub(crate) fn encode_pairs(
+    token: Avx2,
+    out: &mut [u8],
+    r: &mut [i16],
+    pairs: usize,
+    m: u32,
+    bytes: usize,
+) -> usize {
+    let _ = token;
+    assert!(m < 16384 && bytes <= 2 && 2 * pairs <= r.len() && bytes * pairs <= out.len());
+    let blocks = pairs >> 3; // pairs / B
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
+    unsafe { encode_pairs_avx2(out, r, blocks, m, bytes) };
+    blocks * B
+}
+
+/// [`decode_pairs`] with AVX2 enabled.
+#[target_feature(enable = "avx2")]
+fn decode_pairs_avx2(
+    out: &mut [i16],
+    s: &[u8],
+    rem: usize,
+    blocks: usize,
+    bytes: usize,
+    div: (u32, u64, u32),
+) {
+    let (d, m, sh) = div;
+    #[allow(
+        clippy::cast_possible_wrap,
+        clippy::cast_possible_truncation,
+        reason = "d < 16384, m < 2^30"
+    )]
+    let (dv, mv) = (_mm256_set1_epi32(d as i32), _mm256_set1_epi64x(m as i64));
+    #[allow(clippy::cast_possible_wrap, reason = "s < 64")]
+    let shift = _mm_cvtsi32_si128(sh as i32);
+    // floor(y / d) lane by lane (`Divisor::quotient`: (y m) >> s, y < 2^28).
+    let quotient = |y: __m256i| {
+        let ev = _mm256_srl_epi64(_mm256_mul_epu32(y, mv), shift);
+        let od = _mm256_srl_epi64(_mm256_mul_epu32(_mm256_srli_epi64::<32>(y), mv), shift);
+        _mm256_or_si256(ev, _mm256_slli_epi64::<32>(od))
+    };
+    for blk in (0..blocks).rev() {
+        let k0 = rem + B * blk;
+        let top = &out[k0..k0 + B];
+        // SAFETY: `top` is 8 readable `i16` (16 bytes); `loadu` has no alignment requirement.
+        let t = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(top.as_ptr().cast()) });
+        let bs = &s[bytes * k0..bytes * (k0 + B)];
+        let x = match bytes {
+            0 => t,
+            1 => {
+                // SAFETY: `bs` is 8 readable bytes; `loadl_epi64` reads 8 bytes, unaligned.
+                let b = _mm256_cvtepu8_epi32(unsafe { _mm_loadl_epi64(bs.as_ptr().cast()) });
+                _mm256_add_epi32(b, _mm256_slli_epi32::<8>(t))
+            }
+            _ => {
+                // SAFETY: `bs` is 16 readable bytes; `loadu` has no alignment requirement.
+                let b = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(bs.as_ptr().cast()) });
+                _mm256_add_epi32(b, _mm256_slli_epi32::<16>(t))
+            }
+        };
+        let q = quotient(x);
+        let x0 = _mm256_sub_epi32(x, _mm256_mullo_epi32(q, dv));
+        let x1 = _mm256_sub_epi32(q, _mm256_mullo_epi32(quotient(q), dv));
+        let both = _mm256_or_si256(x0, _mm256_slli_epi32::<16>(x1));
+        let dst = &mut out[2 * k0..2 * (k0 + B)];
+        // SAFETY: `dst` is 16 writable `i16` (32 bytes), above every pair not
+        // yet read (the blocks below read out[..k0] and k0 <= 2 k0); unaligned store.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), both) };
+    }
+}
+
+/// The pairs `pairs % 8 .. pairs` of one `Decode` level (NTRU Prime spec
+/// §3.1, reference `Decode`) whose pairs have both moduli `d` and
+/// `bytes <= 2` bytes each in `s` (this level's bytes): pair k splits
+/// `x = bottom + 256^bytes out[k]` into `out[2k] = x mod d` and
+/// `out[2k + 1] = (x div d) mod d`, eight pairs at a time from the top
+/// down (twin of `encode::split_pairs`). `div` is the divisor's `(d, m, s)`
+/// (`arith::Divisor`). Returns the number of low pairs left to the caller.
+#[inline]
+pub(crate) fn decode_pairs(
+    token: Avx2,
+    out: &mut [i16],
+    s: &[u8],
+    pairs: usize,
+    bytes: usize,
+    div: (u32, u64, u32),
+) -> usize {
+    let _ = token;
+    assert!(div.0 < 16384 && div.1 < 1 << 31 && div.2 < 64);
+    assert!(bytes <= 2 && 2 * pairs <= out.len() && bytes * pairs <= s.len());
+    let (blocks, rem) = (pairs >> 3, pairs & (B - 1)); // pairs / B, pairs % B
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
+    unsafe { decode_pairs_avx2(out, s, rem, blocks, bytes, div) };
+    rem
+}
