@@ -9,6 +9,9 @@
 //!
 //! ```sh
 //! cargo run --release -p pqdr-rustls --features aws-lc --example tls_bench [-- ROUNDS BATCH]
+//! # the same over loopback TCP (a connection, the handshake and one
+//! # application-data round trip per handshake):
+//! cargo run --release -p pqdr-rustls --features aws-lc --example tls_bench -- tcp [ROUNDS BATCH]
 //! # instructions of N handshakes of case CASE (0-based, in table order):
 //! valgrind --tool=callgrind --toggle-collect='*count_loop*' target/release/examples/tls_bench count CASE N
 //! ```
@@ -33,7 +36,11 @@
 #[path = "../tests/tls/certs.rs"]
 mod certs;
 
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 use rustls::client::Resumption;
@@ -162,6 +169,73 @@ fn handshake(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) -> (usize, 
     (up, down)
 }
 
+/// The loopback TCP mode's server: one thread that, for each configuration
+/// it is sent, accepts one connection, completes the handshake, answers the
+/// client's 4-byte message and reports the handshake's success.
+struct TcpLink {
+    addr: std::net::SocketAddr,
+    to_server: Option<Sender<Arc<ServerConfig>>>,
+    done: Receiver<bool>,
+    server: Option<JoinHandle<()>>,
+}
+
+impl TcpLink {
+    fn new() -> TcpLink {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+        let addr = listener.local_addr().expect("addr");
+        let (to_server, configs) = channel::<Arc<ServerConfig>>();
+        let (report, done) = channel();
+        let server = std::thread::spawn(move || {
+            for config in configs {
+                let (sock, _) = listener.accept().expect("accept");
+                sock.set_nodelay(true).expect("nodelay");
+                let conn = ServerConnection::new(config).expect("server");
+                let mut tls = rustls::StreamOwned::new(conn, sock);
+                let mut ping = [0u8; 4];
+                let ok = tls.read_exact(&mut ping).is_ok()
+                    && &ping == b"ping"
+                    && tls.conn.peer_certificates().is_some()
+                    && tls.write_all(b"pong").is_ok()
+                    && tls.flush().is_ok();
+                report.send(ok).expect("report");
+            }
+        });
+        TcpLink {
+            addr,
+            to_server: Some(to_server),
+            done,
+            server: Some(server),
+        }
+    }
+
+    /// One full handshake over a new loopback connection, with a 4-byte
+    /// message each way after it (the first application data).
+    fn handshake(&self, client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) {
+        let to_server = self.to_server.as_ref().expect("server running");
+        to_server.send(server.clone()).expect("to server");
+        let sock = TcpStream::connect(self.addr).expect("connect");
+        sock.set_nodelay(true).expect("nodelay");
+        let name = ServerName::try_from("localhost").expect("name");
+        let conn = ClientConnection::new(client.clone(), name).expect("client");
+        let mut tls = rustls::StreamOwned::new(conn, sock);
+        tls.write_all(b"ping").expect("write");
+        let mut pong = [0u8; 4];
+        tls.read_exact(&mut pong).expect("read");
+        assert_eq!(&pong, b"pong");
+        assert_eq!(tls.conn.handshake_kind(), Some(HandshakeKind::Full));
+        assert!(self.done.recv().expect("server report"), "server side failed");
+    }
+}
+
+impl Drop for TcpLink {
+    fn drop(&mut self) {
+        drop(self.to_server.take());
+        if let Some(server) = self.server.take() {
+            let _ = server.join();
+        }
+    }
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() >> 1]
@@ -176,8 +250,11 @@ fn main() {
             .map_or(default, |a| a.parse().expect("ROUNDS BATCH | count CASE N"))
     };
     let count = args.first().is_some_and(|a| a == "count");
+    let tcp = args.first().is_some_and(|a| a == "tcp");
     let (rounds, batch) = if count {
         (0, 0)
+    } else if tcp {
+        (num(1, 30), num(2, 8))
     } else {
         (num(0, 30), num(1, 8))
     };
@@ -268,20 +345,33 @@ fn main() {
         return;
     }
 
+    let link = tcp.then(TcpLink::new);
     let start = Instant::now();
     for _ in 0..rounds {
         for case in &mut cases {
             let t = Instant::now();
             for _ in 0..batch {
-                handshake(&case.client, &case.server);
+                match &link {
+                    Some(link) => link.handshake(&case.client, &case.server),
+                    None => {
+                        handshake(&case.client, &case.server);
+                    }
+                }
             }
             case.times.push(t.elapsed().as_secs_f64() / batch as f64);
         }
     }
     let elapsed = start.elapsed().as_secs_f64();
+    drop(link);
 
+    let how = if tcp {
+        "over loopback TCP (a new connection, the handshake and a 4-byte message each way per \
+         handshake; server on a second thread)"
+    } else {
+        "in memory"
+    };
     println!(
-        "rustls 0.23 mutual TLS 1.3, full handshakes in memory; {rounds} rounds x {batch} \
+        "rustls 0.23 mutual TLS 1.3, full handshakes {how}; {rounds} rounds x {batch} \
          handshakes per case, {} cases alternating; {elapsed:.0} s",
         cases.len()
     );
