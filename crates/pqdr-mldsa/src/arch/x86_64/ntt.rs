@@ -512,9 +512,10 @@ fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N]) {
     }
 }
 
-/// out = mont(Σ_j a_j ∘ b_j), eight coefficients at a time: for each block
-/// of eight, the i64 sums of the even and odd lanes stay in two registers
-/// over j and are reduced once.
+/// out = mont(Σ_j a_j ∘ b_j), 32 coefficients (four registers) at a time:
+/// for each block, the i64 sums of the even and odd lanes stay in eight
+/// registers over j and are reduced once (one look-up of each pair per
+/// block of four registers).
 #[target_feature(enable = "avx2")]
 fn dot_mont_avx2<'a>(
     out: &mut [i32; N],
@@ -522,28 +523,33 @@ fn dot_mont_avx2<'a>(
     pair: impl Fn(usize) -> (&'a [i32; N], &'a [i32; N]),
 ) {
     let (o8, _) = out.as_chunks_mut::<8>();
-    for (i, o) in o8.iter_mut().enumerate() {
-        let mut se = _mm256_setzero_si256();
-        let mut so = _mm256_setzero_si256();
+    for (blk, o4) in o8.chunks_exact_mut(4).enumerate() {
+        let mut se = [_mm256_setzero_si256(); 4];
+        let mut so = [_mm256_setzero_si256(); 4];
         for j in 0..n {
             let (a, b) = pair(j);
             let (a8, _) = a.as_chunks::<8>();
             let (b8, _) = b.as_chunks::<8>();
-            // SAFETY: `a8[i]` and `b8[i]` (i < 32) are 8 `i32` = 32 readable bytes each; unaligned loads.
-            let (x, y) = unsafe {
-                (
-                    _mm256_loadu_si256(a8[i].as_ptr().cast()),
-                    _mm256_loadu_si256(b8[i].as_ptr().cast()),
-                )
-            };
-            se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
-            so = _mm256_add_epi64(
-                so,
-                _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
-            );
+            let (a4, b4) = (&a8[4 * blk..4 * blk + 4], &b8[4 * blk..4 * blk + 4]);
+            for k in 0..4 {
+                // SAFETY: `a4[k]` and `b4[k]` (k < 4) are 8 `i32` = 32 readable bytes each; unaligned loads.
+                let (x, y) = unsafe {
+                    (
+                        _mm256_loadu_si256(a4[k].as_ptr().cast()),
+                        _mm256_loadu_si256(b4[k].as_ptr().cast()),
+                    )
+                };
+                se[k] = _mm256_add_epi64(se[k], _mm256_mul_epi32(x, y));
+                so[k] = _mm256_add_epi64(
+                    so[k],
+                    _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
+                );
+            }
         }
-        // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
-        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(se, so)) }
+        for (k, o) in o4.iter_mut().enumerate() {
+            // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
+            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(se[k], so[k])) }
+        }
     }
 }
 
