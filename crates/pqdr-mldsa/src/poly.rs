@@ -181,8 +181,7 @@ pub(crate) fn dot_mont(out: &mut Poly, a: &[Poly], b: &[Poly], acc: &mut [i64; N
 #[inline]
 pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
     if let Some(avx2) = arch::avx2() {
-        out.0 = a.0;
-        return arch::mul_mont_in_place(avx2, &mut out.0, &b.0, Some(&extra.0));
+        return arch::mul_mont_from(avx2, &mut out.0, &a.0, &b.0, Some(&extra.0));
     }
     mul_add_mont_portable(out, a, b, extra);
 }
@@ -209,8 +208,7 @@ pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
 #[inline]
 pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
     if let Some(avx2) = arch::avx2() {
-        out.0 = a.0;
-        return arch::mul_mont_in_place(avx2, &mut out.0, &b.0, None);
+        return arch::mul_mont_from(avx2, &mut out.0, &a.0, &b.0, None);
     }
     mul_mont_portable(out, a, b);
 }

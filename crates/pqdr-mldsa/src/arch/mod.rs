@@ -16,6 +16,7 @@
 //! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
+//! | `mul_mont_from` | `mul_mont_portable`, `mul_add_mont_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`; ExpandMask, and z in verification) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable`, `verify::tests::decode_z_checks_the_norm_bound` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
 //! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
@@ -43,9 +44,9 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt,
-    power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball, t1_unpack_shift,
-    use_hint_pack, w1_pack, z_pack,
+    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_from,
+    mul_mont_in_place, ntt, power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball,
+    t1_unpack_shift, use_hint_pack, w1_pack, z_pack,
 };
 
 /// Whether this build has the AVX2 paths at all (feature `simd` on x86-64),
@@ -159,6 +160,15 @@ mod stubs {
         match token {}
     }
     pub(crate) fn swap_in_ball(token: Avx2, _: &mut [u8; N], _: usize, _: u8, _: u8) {
+        match token {}
+    }
+    pub(crate) fn mul_mont_from(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: &[i32; N],
+        _: &[i32; N],
+        _: Option<&[i32; N]>,
+    ) {
         match token {}
     }
     pub(crate) fn mul_mont_in_place(

@@ -1,6 +1,8 @@
 //! The AVX2 NTT and product kernels against their portable twins. Here, on
 //! the `poly` side, so that `arch` names nothing of `poly`.
-use crate::arch::{Avx2, dot_mont, invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+use crate::arch::{
+    Avx2, dot_mont, invntt_tomont, mul_acc, mul_mont_from, mul_mont_in_place, ntt, reduce_acc,
+};
 use crate::field::Q;
 use crate::poly::{self, Poly};
 use crate::zetas::N;
@@ -71,6 +73,15 @@ fn pointwise_products_match_portable() {
         poly::mul_add_mont_in_place_portable(&mut p, &b, &e);
         mul_mont_in_place(avx2(), &mut s.0, &b.0, Some(&e.0));
         assert_eq!(p.0, s.0, "mul_add_mont, input {it}");
+        // Out of place (the output buffer's old contents must not matter).
+        let (mut p, mut s) = (Poly::ZERO, e);
+        poly::mul_mont_portable(&mut p, &a, &b);
+        mul_mont_from(avx2(), &mut s.0, &a.0, &b.0, None);
+        assert_eq!(p.0, s.0, "mul_mont_from, input {it}");
+        let (mut p, mut s) = (Poly::ZERO, b);
+        poly::mul_add_mont_portable(&mut p, &a, &b, &e);
+        mul_mont_from(avx2(), &mut s.0, &a.0, &b.0, Some(&e.0));
+        assert_eq!(p.0, s.0, "mul_add_mont_from, input {it}");
     }
 }
 

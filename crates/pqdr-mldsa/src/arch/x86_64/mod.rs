@@ -27,7 +27,9 @@ mod t1;
 pub(crate) use eta::rej_eta;
 pub(crate) use keygen::power2round_pack;
 pub(crate) use mask::mask_unpack;
-pub(crate) use ntt::{dot_mont, invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+pub(crate) use ntt::{
+    dot_mont, invntt_tomont, mul_acc, mul_mont_from, mul_mont_in_place, ntt, reduce_acc,
+};
 pub(crate) use rej::rej_uniform;
 pub(crate) use sign::{low_bits_check, swap_in_ball, use_hint_pack, w1_pack, z_pack};
 pub(crate) use t1::t1_unpack_shift;

@@ -95,7 +95,23 @@ pub(crate) fn mul_mont_in_place(
 ) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { mul_mont_in_place_avx2(out, b, extra) }
+    unsafe { mul_mont_avx2(out, None, b, extra) }
+}
+
+/// out = mont(a ∘ b + extra) (extra = 0 if `None`), as `poly::mul_mont` /
+/// `poly::mul_add_mont`: [`mul_mont_in_place`] reading a instead of out (no
+/// copy of a into out first).
+#[inline]
+pub(crate) fn mul_mont_from(
+    token: Avx2,
+    out: &mut [i32; N],
+    a: &[i32; N],
+    b: &[i32; N],
+    extra: Option<&[i32; N]>,
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { mul_mont_avx2(out, Some(a), b, extra) }
 }
 
 /// Eight registers of eight coefficients from a polynomial: chunks
@@ -553,21 +569,28 @@ fn dot_mont_avx2<'a>(
     }
 }
 
-/// out = mont(out ∘ b + extra), eight coefficients at a time (no copies:
-/// the smallest-stack signer's stack budget).
+/// out = mont(a ∘ b + extra) with a = `src`, or out itself if `None`,
+/// eight coefficients at a time (no copies: the smallest-stack signer's
+/// stack budget).
 #[target_feature(enable = "avx2")]
-fn mul_mont_in_place_avx2(out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
+fn mul_mont_avx2(
+    out: &mut [i32; N],
+    src: Option<&[i32; N]>,
+    b: &[i32; N],
+    extra: Option<&[i32; N]>,
+) {
     let one = _mm256_set1_epi32(1);
     let (o8, _) = out.as_chunks_mut::<8>();
     let (b8, _) = b.as_chunks::<8>();
     for (i, (o, y)) in o8.iter_mut().zip(b8).enumerate() {
-        // SAFETY: `o` and `y` are 8 `i32` = 32 readable bytes each; unaligned loads.
-        let (x, y) = unsafe {
-            (
-                _mm256_loadu_si256(o.as_ptr().cast()),
-                _mm256_loadu_si256(y.as_ptr().cast()),
-            )
+        let x = match src {
+            // SAFETY: `a[8i..8i + 8]` (i < 32) is 8 `i32` = 32 readable bytes; unaligned load.
+            Some(a) => unsafe { _mm256_loadu_si256(a.as_chunks::<8>().0[i].as_ptr().cast()) },
+            // SAFETY: `o` is 8 `i32` = 32 readable bytes; unaligned load.
+            None => unsafe { _mm256_loadu_si256(o.as_ptr().cast()) },
         };
+        // SAFETY: `y` is 8 `i32` = 32 readable bytes; unaligned load.
+        let y = unsafe { _mm256_loadu_si256(y.as_ptr().cast()) };
         let mut pe = _mm256_mul_epi32(x, y);
         let mut po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
         if let Some((e, _)) = extra.map(|e| e.as_chunks::<8>()) {
