@@ -25,8 +25,19 @@ use crate::zetas::{INV_NTT_F, INV_NTT_F_ZETA1, ZETAS};
 use crate::zetas::{bitrev8, pow_mod};
 
 /// A polynomial of R_q (256 coefficients).
-#[derive(Clone, Copy, Debug, Zeroize)]
+#[derive(Clone, Copy, Debug)]
 pub struct Poly(pub(crate) [i32; N]);
+
+impl Zeroize for Poly {
+    /// Every coefficient to 0: with 32-byte stores on AVX2
+    /// (`arch::zeroize_poly`), else the `zeroize` crate's volatile writes.
+    fn zeroize(&mut self) {
+        if let Some(avx2) = arch::avx2() {
+            return arch::zeroize_poly(avx2, &mut self.0);
+        }
+        self.0.zeroize();
+    }
+}
 
 impl Default for Poly {
     fn default() -> Self {

@@ -2,6 +2,7 @@
 //! the `poly` side, so that `arch` names nothing of `poly`.
 use crate::arch::{
     Avx2, dot_mont, invntt_tomont, mul_acc, mul_mont_from, mul_mont_in_place, ntt, reduce_acc,
+    zeroize_poly,
 };
 use crate::field::Q;
 use crate::poly::{self, Poly};
@@ -119,5 +120,30 @@ fn dot_product_matches_portable() {
         let mut scratch = [7i64; N];
         poly::dot_mont(&mut via, &a[..n], &b[..n], &mut scratch);
         assert_eq!(via.0, want.0, "poly::dot_mont of {n}, input {it}");
+    }
+}
+
+/// The AVX2 zeroization against the `zeroize` crate's (every coefficient
+/// 0, nothing outside the polynomial touched), and `Poly::zeroize`.
+#[test]
+fn zeroize_matches_portable() {
+    use zeroize::Zeroize;
+    let mut rng = Rng(0x5eed_0f_2e20);
+    for it in 0..100 {
+        // Three polynomials side by side: only the middle one is cleared.
+        let mut polys = [rng.poly(0), rng.poly(0), rng.poly(0)];
+        let before = polys;
+        let mut want = polys[1];
+        want.0.zeroize();
+        zeroize_poly(avx2(), &mut polys[1].0);
+        assert_eq!(polys[1].0, want.0, "input {it}");
+        assert_eq!(
+            (polys[0].0, polys[2].0),
+            (before[0].0, before[2].0),
+            "input {it}"
+        );
+        let mut p = before[1];
+        p.zeroize();
+        assert_eq!(p.0, [0; N], "Poly::zeroize, input {it}");
     }
 }
