@@ -228,7 +228,7 @@ const fn lane_tw(t: [[i32; 8]; 16]) -> [LaneTw; 16] {
             let z = t[v][p];
             // Lane p's twiddle goes to slot p (even lanes) or p − 1 (odd lanes);
             // the other slot of each 64-bit lane is never read.
-            let (k, slot) = if p % 2 == 0 { (0, p) } else { (1, p - 1) };
+            let (k, slot) = if p & 1 == 0 { (0, p) } else { (1, p - 1) };
             out[v][k][slot] = z;
             out[v][k + 2][slot] = z.wrapping_mul(QINV);
             p += 1;
