@@ -25,8 +25,19 @@ use crate::zetas::{INV_NTT_F, INV_NTT_F_ZETA1, ZETAS};
 use crate::zetas::{bitrev8, pow_mod};
 
 /// A polynomial of R_q (256 coefficients).
-#[derive(Clone, Copy, Debug, Zeroize)]
+#[derive(Clone, Copy, Debug)]
 pub struct Poly(pub(crate) [i32; N]);
+
+impl Zeroize for Poly {
+    /// Every coefficient to 0: with 32-byte stores on AVX2
+    /// (`arch::zeroize_poly`), else the `zeroize` crate's volatile writes.
+    fn zeroize(&mut self) {
+        if let Some(avx2) = arch::avx2() {
+            return arch::zeroize_poly(avx2, &mut self.0);
+        }
+        self.0.zeroize();
+    }
+}
 
 impl Default for Poly {
     fn default() -> Self {
@@ -181,8 +192,7 @@ pub(crate) fn dot_mont(out: &mut Poly, a: &[Poly], b: &[Poly], acc: &mut [i64; N
 #[inline]
 pub(crate) fn mul_add_mont(out: &mut Poly, a: &Poly, b: &Poly, extra: &Poly) {
     if let Some(avx2) = arch::avx2() {
-        out.0 = a.0;
-        return arch::mul_mont_in_place(avx2, &mut out.0, &b.0, Some(&extra.0));
+        return arch::mul_mont_from(avx2, &mut out.0, &a.0, &b.0, Some(&extra.0));
     }
     mul_add_mont_portable(out, a, b, extra);
 }
@@ -209,8 +219,7 @@ pub(crate) fn mul_mont_in_place(a: &mut Poly, b: &Poly) {
 #[inline]
 pub(crate) fn mul_mont(out: &mut Poly, a: &Poly, b: &Poly) {
     if let Some(avx2) = arch::avx2() {
-        out.0 = a.0;
-        return arch::mul_mont_in_place(avx2, &mut out.0, &b.0, None);
+        return arch::mul_mont_from(avx2, &mut out.0, &a.0, &b.0, None);
     }
     mul_mont_portable(out, a, b);
 }

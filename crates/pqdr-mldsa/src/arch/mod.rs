@@ -16,6 +16,7 @@
 //! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
 //! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
+//! | `mul_mont_from` | `mul_mont_portable`, `mul_add_mont_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`; ExpandMask, and z in verification) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable`, `verify::tests::decode_z_checks_the_norm_bound` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
 //! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
@@ -25,6 +26,7 @@
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
 //! | `use_hint_pack` (`x86_64/sign.rs`) | `verify::use_hint_pack_portable` | `verify::tests::use_hint_pack_matches_portable` |
 //! | `t1_unpack_shift` (`x86_64/t1.rs`) | `verify::unpack_t1_shifted_portable` | `verify::tests::t1_unpack_shift_matches_portable` |
+//! | `zeroize_poly` (`x86_64/clear.rs`) | `zeroize::Zeroize` on `[i32; N]` (`Poly::zeroize`) | `poly::avx2_tests::zeroize_matches_portable` |
 //! | `swap_in_ball` (`x86_64/sign.rs`) | `ct::swap_in_ball_portable` | `sample::tests::swap_in_ball_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests`, `mask_x4::tests` (both 4-way paths against the scalar samplers) |
 //!
@@ -43,9 +45,9 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_in_place, ntt,
-    power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball, t1_unpack_shift,
-    use_hint_pack, w1_pack, z_pack,
+    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_from,
+    mul_mont_in_place, ntt, power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball,
+    t1_unpack_shift, use_hint_pack, w1_pack, z_pack, zeroize_poly,
 };
 
 /// Whether this build has the AVX2 paths at all (feature `simd` on x86-64),
@@ -158,7 +160,19 @@ mod stubs {
     pub(crate) fn t1_unpack_shift(token: Avx2, _: &mut [i32; N], _: &[u8; 320]) {
         match token {}
     }
+    pub(crate) fn zeroize_poly(token: Avx2, _: &mut [i32; N]) {
+        match token {}
+    }
     pub(crate) fn swap_in_ball(token: Avx2, _: &mut [u8; N], _: usize, _: u8, _: u8) {
+        match token {}
+    }
+    pub(crate) fn mul_mont_from(
+        token: Avx2,
+        _: &mut [i32; N],
+        _: &[i32; N],
+        _: &[i32; N],
+        _: Option<&[i32; N]>,
+    ) {
         match token {}
     }
     pub(crate) fn mul_mont_in_place(

@@ -1,6 +1,9 @@
 //! The AVX2 NTT and product kernels against their portable twins. Here, on
 //! the `poly` side, so that `arch` names nothing of `poly`.
-use crate::arch::{Avx2, dot_mont, invntt_tomont, mul_acc, mul_mont_in_place, ntt, reduce_acc};
+use crate::arch::{
+    Avx2, dot_mont, invntt_tomont, mul_acc, mul_mont_from, mul_mont_in_place, ntt, reduce_acc,
+    zeroize_poly,
+};
 use crate::field::Q;
 use crate::poly::{self, Poly};
 use crate::zetas::N;
@@ -71,6 +74,15 @@ fn pointwise_products_match_portable() {
         poly::mul_add_mont_in_place_portable(&mut p, &b, &e);
         mul_mont_in_place(avx2(), &mut s.0, &b.0, Some(&e.0));
         assert_eq!(p.0, s.0, "mul_add_mont, input {it}");
+        // Out of place (the output buffer's old contents must not matter).
+        let (mut p, mut s) = (Poly::ZERO, e);
+        poly::mul_mont_portable(&mut p, &a, &b);
+        mul_mont_from(avx2(), &mut s.0, &a.0, &b.0, None);
+        assert_eq!(p.0, s.0, "mul_mont_from, input {it}");
+        let (mut p, mut s) = (Poly::ZERO, b);
+        poly::mul_add_mont_portable(&mut p, &a, &b, &e);
+        mul_mont_from(avx2(), &mut s.0, &a.0, &b.0, Some(&e.0));
+        assert_eq!(p.0, s.0, "mul_add_mont_from, input {it}");
     }
 }
 
@@ -108,5 +120,30 @@ fn dot_product_matches_portable() {
         let mut scratch = [7i64; N];
         poly::dot_mont(&mut via, &a[..n], &b[..n], &mut scratch);
         assert_eq!(via.0, want.0, "poly::dot_mont of {n}, input {it}");
+    }
+}
+
+/// The AVX2 zeroization against the `zeroize` crate's (every coefficient
+/// 0, nothing outside the polynomial touched), and `Poly::zeroize`.
+#[test]
+fn zeroize_matches_portable() {
+    use zeroize::Zeroize;
+    let mut rng = Rng(0x5eed_0f2e_2000);
+    for it in 0..100 {
+        // Three polynomials side by side: only the middle one is cleared.
+        let mut polys = [rng.poly(0), rng.poly(0), rng.poly(0)];
+        let before = polys;
+        let mut want = polys[1];
+        want.0.zeroize();
+        zeroize_poly(avx2(), &mut polys[1].0);
+        assert_eq!(polys[1].0, want.0, "input {it}");
+        assert_eq!(
+            (polys[0].0, polys[2].0),
+            (before[0].0, before[2].0),
+            "input {it}"
+        );
+        let mut p = before[1];
+        p.zeroize();
+        assert_eq!(p.0, [0; N], "Poly::zeroize, input {it}");
     }
 }

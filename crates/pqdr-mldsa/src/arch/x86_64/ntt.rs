@@ -95,7 +95,23 @@ pub(crate) fn mul_mont_in_place(
 ) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { mul_mont_in_place_avx2(out, b, extra) }
+    unsafe { mul_mont_avx2(out, None, b, extra) }
+}
+
+/// out = mont(a ∘ b + extra) (extra = 0 if `None`), as `poly::mul_mont` /
+/// `poly::mul_add_mont`: [`mul_mont_in_place`] reading a instead of out (no
+/// copy of a into out first).
+#[inline]
+pub(crate) fn mul_mont_from(
+    token: Avx2,
+    out: &mut [i32; N],
+    a: &[i32; N],
+    b: &[i32; N],
+    extra: Option<&[i32; N]>,
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { mul_mont_avx2(out, Some(a), b, extra) }
 }
 
 /// Eight registers of eight coefficients from a polynomial: chunks
@@ -141,31 +157,24 @@ fn mont_reduce(pe: __m256i, po: __m256i) -> __m256i {
     _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
 }
 
-/// mont(a·b) in each of the eight lanes (exact 64-bit products).
+/// The Cooley–Tukey butterfly of Algorithm 41 with per-lane twiddles `t`
+/// (see [`LaneTw`]): u = ζ·y, (x, y) ← (x + u, x − u).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn montmul(a: __m256i, b: __m256i) -> __m256i {
-    let pe = _mm256_mul_epi32(a, b);
-    let po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(a), _mm256_srli_epi64::<32>(b));
-    mont_reduce(pe, po)
+fn fwd(x: &mut __m256i, y: &mut __m256i, t: &LaneTw) {
+    let u = montmul_lanes(*y, t);
+    *y = _mm256_sub_epi32(*x, u);
+    *x = _mm256_add_epi32(*x, u);
 }
 
-/// The Cooley–Tukey butterfly of Algorithm 41: t = ζ·y, (x, y) ← (x + t, x − t).
+/// The Gentleman–Sande butterfly of Algorithm 42 with per-lane twiddles `t`:
+/// (x, y) ← (x + y, ζ·(x − y)).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fwd(x: &mut __m256i, y: &mut __m256i, z: __m256i) {
-    let t = montmul(z, *y);
-    *y = _mm256_sub_epi32(*x, t);
-    *x = _mm256_add_epi32(*x, t);
-}
-
-/// The Gentleman–Sande butterfly of Algorithm 42: (x, y) ← (x + y, z·(x − y)).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn inv(x: &mut __m256i, y: &mut __m256i, z: __m256i) {
-    let t = *x;
-    *x = _mm256_add_epi32(t, *y);
-    *y = montmul(z, _mm256_sub_epi32(t, *y));
+fn inv(x: &mut __m256i, y: &mut __m256i, t: &LaneTw) {
+    let u = *x;
+    *x = _mm256_add_epi32(u, *y);
+    *y = montmul_lanes(_mm256_sub_epi32(u, *y), t);
 }
 
 /// Twiddles of the layers whose butterflies stay inside 8 coefficients
@@ -202,6 +211,57 @@ const INV4: [[i32; 8]; 16] = lane_zetas(2, POS4, true);
 const INV2: [[i32; 8]; 16] = lane_zetas(1, POS2, true);
 const INV1: [[i32; 8]; 16] = lane_zetas(0, POS1, true);
 
+/// Per-lane twiddles of one register pair, ready for `vpmuldq` (which reads
+/// the low 32 bits of each 64-bit lane): ζ of the even lanes in place, ζ of
+/// the odd lanes moved down to the even slots, and both again times q^−1
+/// mod 2^32 (as in [`Tw`], so the Montgomery correction does not wait for
+/// a·ζ).
+type LaneTw = [[i32; 8]; 4];
+
+/// The [`LaneTw`] of each of the 16 register pairs of a `lane_zetas` table.
+const fn lane_tw(t: [[i32; 8]; 16]) -> [LaneTw; 16] {
+    let mut out = [[[0i32; 8]; 4]; 16];
+    let mut v = 0;
+    while v < 16 {
+        let mut p = 0;
+        while p < 8 {
+            let z = t[v][p];
+            // Lane p's twiddle goes to slot p (even lanes) or p − 1 (odd lanes);
+            // the other slot of each 64-bit lane is never read.
+            let (k, slot) = if p & 1 == 0 { (0, p) } else { (1, p - 1) };
+            out[v][k][slot] = z;
+            out[v][k + 2][slot] = z.wrapping_mul(QINV);
+            p += 1;
+        }
+        v += 1;
+    }
+    out
+}
+
+const FWD4_TW: [LaneTw; 16] = lane_tw(FWD4);
+const FWD2_TW: [LaneTw; 16] = lane_tw(FWD2);
+const FWD1_TW: [LaneTw; 16] = lane_tw(FWD1);
+const INV4_TW: [LaneTw; 16] = lane_tw(INV4);
+const INV2_TW: [LaneTw; 16] = lane_tw(INV2);
+const INV1_TW: [LaneTw; 16] = lane_tw(INV1);
+
+/// ζ_m and ζ_m·q^−1 mod 2^32 (forward) and the same for −ζ_m (inverse), for
+/// the broadcast twiddles of [`fwd8`] and [`inv8`]: two table loads instead
+/// of computing them in the loops.
+const fn broadcast_tw(negate: bool) -> [[i32; 2]; N] {
+    let mut out = [[0i32; 2]; N];
+    let mut m = 0;
+    while m < N {
+        let z = if negate { -ZETAS[m] } else { ZETAS[m] };
+        out[m] = [z, z.wrapping_mul(QINV)];
+        m += 1;
+    }
+    out
+}
+
+const FWD_TW: [[i32; 2]; N] = broadcast_tw(false);
+const INV_TW: [[i32; 2]; N] = broadcast_tw(true);
+
 /// Rearranges registers a, b (16 consecutive coefficients) into (x, y) with
 /// every butterfly partner of layer len = 2^LOG at the same lane of x and y,
 /// and back (each shuffle is its own inverse with the roles of x, y swapped).
@@ -224,11 +284,28 @@ fn pairs<const LOG: u32>(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
     }
 }
 
-/// Loads eight twiddles.
+/// Loads a register of twiddles from a table row.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn zvec(z: &[i32; 8]) -> __m256i {
-    _mm256_setr_epi32(z[0], z[1], z[2], z[3], z[4], z[5], z[6], z[7])
+fn ld(z: &[i32; 8]) -> __m256i {
+    // SAFETY: `z` is 8 `i32` = 32 readable bytes; unaligned load.
+    unsafe { _mm256_loadu_si256(z.as_ptr().cast()) }
+}
+
+/// mont(a·ζ) in each lane with the per-lane twiddles `t`, as [`montmul_tw`]
+/// lane by lane (the same products and reduction).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn montmul_lanes(a: __m256i, t: &LaneTw) -> __m256i {
+    let q = _mm256_set1_epi32(Q);
+    let ao = _mm256_srli_epi64::<32>(a);
+    let pe = _mm256_mul_epi32(a, ld(&t[0]));
+    let po = _mm256_mul_epi32(ao, ld(&t[1]));
+    let te = _mm256_mul_epi32(_mm256_mul_epi32(a, ld(&t[2])), q);
+    let to = _mm256_mul_epi32(_mm256_mul_epi32(ao, ld(&t[3])), q);
+    let re = _mm256_sub_epi64(pe, te);
+    let ro = _mm256_sub_epi64(po, to);
+    _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(re), ro)
 }
 
 /// A twiddle ζ broadcast to every lane, with ζ·q^−1 mod 2^32: the low
@@ -244,9 +321,16 @@ struct Tw {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn tw(z: i32) -> Tw {
+    tw_of(&[z, z.wrapping_mul(QINV)])
+}
+
+/// The [`Tw`] of a [`FWD_TW`] / [`INV_TW`] entry (ζ, ζ·q^−1).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn tw_of(e: &[i32; 2]) -> Tw {
     Tw {
-        z: _mm256_set1_epi32(z),
-        zq: _mm256_set1_epi32(z.wrapping_mul(QINV)),
+        z: _mm256_set1_epi32(e[0]),
+        zq: _mm256_set1_epi32(e[1]),
     }
 }
 
@@ -268,8 +352,8 @@ fn montmul_tw(a: __m256i, t: Tw) -> __m256i {
 /// The butterfly of Algorithm 41 on registers x, y of `v` (see [`fwd`]).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fwd8(v: &mut [__m256i; 8], x: usize, y: usize, z: i32) {
-    let t = montmul_tw(v[y], tw(z));
+fn fwd8(v: &mut [__m256i; 8], x: usize, y: usize, m: usize) {
+    let t = montmul_tw(v[y], tw_of(&FWD_TW[m]));
     v[y] = _mm256_sub_epi32(v[x], t);
     v[x] = _mm256_add_epi32(v[x], t);
 }
@@ -280,7 +364,7 @@ fn fwd8(v: &mut [__m256i; 8], x: usize, y: usize, z: i32) {
 fn inv8(v: &mut [__m256i; 8], x: usize, y: usize, m: usize) {
     let t = v[x];
     v[x] = _mm256_add_epi32(t, v[y]);
-    v[y] = montmul_tw(_mm256_sub_epi32(t, v[y]), tw(-ZETAS[m]));
+    v[y] = montmul_tw(_mm256_sub_epi32(t, v[y]), tw_of(&INV_TW[m]));
 }
 
 /// The last butterfly of Algorithm 42 (len = 128) on registers k, k + 4 of
@@ -303,45 +387,43 @@ fn ntt_avx2(a: &mut [i32; N]) {
     for i in 0..4 {
         let mut v = load8(a, i, 4);
         // Register k holds coefficients 32k + 8i + (0..8).
-        fwd8(&mut v, 0, 4, ZETAS[1]);
-        fwd8(&mut v, 1, 5, ZETAS[1]);
-        fwd8(&mut v, 2, 6, ZETAS[1]);
-        fwd8(&mut v, 3, 7, ZETAS[1]);
-        fwd8(&mut v, 0, 2, ZETAS[2]);
-        fwd8(&mut v, 1, 3, ZETAS[2]);
-        fwd8(&mut v, 4, 6, ZETAS[3]);
-        fwd8(&mut v, 5, 7, ZETAS[3]);
-        fwd8(&mut v, 0, 1, ZETAS[4]);
-        fwd8(&mut v, 2, 3, ZETAS[5]);
-        fwd8(&mut v, 4, 5, ZETAS[6]);
-        fwd8(&mut v, 6, 7, ZETAS[7]);
+        fwd8(&mut v, 0, 4, 1);
+        fwd8(&mut v, 1, 5, 1);
+        fwd8(&mut v, 2, 6, 1);
+        fwd8(&mut v, 3, 7, 1);
+        fwd8(&mut v, 0, 2, 2);
+        fwd8(&mut v, 1, 3, 2);
+        fwd8(&mut v, 4, 6, 3);
+        fwd8(&mut v, 5, 7, 3);
+        fwd8(&mut v, 0, 1, 4);
+        fwd8(&mut v, 2, 3, 5);
+        fwd8(&mut v, 4, 5, 6);
+        fwd8(&mut v, 6, 7, 7);
         store8(a, i, 4, &v);
     }
     for g in 0..4 {
         let mut v = load8(a, 8 * g, 1);
-        let (z16, z8) = (
-            &ZETAS[8 + 2 * g..10 + 2 * g],
-            &ZETAS[16 + 4 * g..20 + 4 * g],
-        );
-        fwd8(&mut v, 0, 2, z16[0]);
-        fwd8(&mut v, 1, 3, z16[0]);
-        fwd8(&mut v, 4, 6, z16[1]);
-        fwd8(&mut v, 5, 7, z16[1]);
-        fwd8(&mut v, 0, 1, z8[0]);
-        fwd8(&mut v, 2, 3, z8[1]);
-        fwd8(&mut v, 4, 5, z8[2]);
-        fwd8(&mut v, 6, 7, z8[3]);
+        // len = 16, 8: ζ indices 8 + 2g + (0, 1), 16 + 4g + (0 .. 4).
+        let (m16, m8) = (8 + 2 * g, 16 + 4 * g);
+        fwd8(&mut v, 0, 2, m16);
+        fwd8(&mut v, 1, 3, m16);
+        fwd8(&mut v, 4, 6, m16 + 1);
+        fwd8(&mut v, 5, 7, m16 + 1);
+        fwd8(&mut v, 0, 1, m8);
+        fwd8(&mut v, 2, 3, m8 + 1);
+        fwd8(&mut v, 4, 5, m8 + 2);
+        fwd8(&mut v, 6, 7, m8 + 3);
         // len = 4, 2, 1 inside each pair of registers.
         for p in 0..4 {
             let i = 4 * g + p;
             let (mut x, mut y) = pairs::<2>(v[2 * p], v[2 * p + 1]);
-            fwd(&mut x, &mut y, zvec(&FWD4[i]));
+            fwd(&mut x, &mut y, &FWD4_TW[i]);
             let (mut c, mut d) = pairs::<2>(x, y);
             (x, y) = pairs::<1>(c, d);
-            fwd(&mut x, &mut y, zvec(&FWD2[i]));
+            fwd(&mut x, &mut y, &FWD2_TW[i]);
             (c, d) = pairs::<1>(x, y);
             (x, y) = pairs::<0>(c, d);
-            fwd(&mut x, &mut y, zvec(&FWD1[i]));
+            fwd(&mut x, &mut y, &FWD1_TW[i]);
             (v[2 * p], v[2 * p + 1]) = pairs::<0>(x, y);
         }
         store8(a, 8 * g, 1, &v);
@@ -359,13 +441,13 @@ fn invntt_tomont_avx2(a: &mut [i32; N]) {
         for p in 0..4 {
             let i = 4 * g + p;
             let (mut x, mut y) = pairs::<0>(v[2 * p], v[2 * p + 1]);
-            inv(&mut x, &mut y, zvec(&INV1[i]));
+            inv(&mut x, &mut y, &INV1_TW[i]);
             let (mut c, mut d) = pairs::<0>(x, y);
             (x, y) = pairs::<1>(c, d);
-            inv(&mut x, &mut y, zvec(&INV2[i]));
+            inv(&mut x, &mut y, &INV2_TW[i]);
             (c, d) = pairs::<1>(x, y);
             (x, y) = pairs::<2>(c, d);
-            inv(&mut x, &mut y, zvec(&INV4[i]));
+            inv(&mut x, &mut y, &INV4_TW[i]);
             (v[2 * p], v[2 * p + 1]) = pairs::<2>(x, y);
         }
         // len = 8, 16, 32: ζ indices 31 − b, 15 − b, 7 − b for block b.
@@ -446,9 +528,10 @@ fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N]) {
     }
 }
 
-/// out = mont(Σ_j a_j ∘ b_j), eight coefficients at a time: for each block
-/// of eight, the i64 sums of the even and odd lanes stay in two registers
-/// over j and are reduced once.
+/// out = mont(Σ_j a_j ∘ b_j), 32 coefficients (four registers) at a time:
+/// for each block, the i64 sums of the even and odd lanes stay in eight
+/// registers over j and are reduced once (one look-up of each pair per
+/// block of four registers).
 #[target_feature(enable = "avx2")]
 fn dot_mont_avx2<'a>(
     out: &mut [i32; N],
@@ -456,46 +539,58 @@ fn dot_mont_avx2<'a>(
     pair: impl Fn(usize) -> (&'a [i32; N], &'a [i32; N]),
 ) {
     let (o8, _) = out.as_chunks_mut::<8>();
-    for (i, o) in o8.iter_mut().enumerate() {
-        let mut se = _mm256_setzero_si256();
-        let mut so = _mm256_setzero_si256();
+    for (blk, o4) in o8.chunks_exact_mut(4).enumerate() {
+        let mut se = [_mm256_setzero_si256(); 4];
+        let mut so = [_mm256_setzero_si256(); 4];
         for j in 0..n {
             let (a, b) = pair(j);
             let (a8, _) = a.as_chunks::<8>();
             let (b8, _) = b.as_chunks::<8>();
-            // SAFETY: `a8[i]` and `b8[i]` (i < 32) are 8 `i32` = 32 readable bytes each; unaligned loads.
-            let (x, y) = unsafe {
-                (
-                    _mm256_loadu_si256(a8[i].as_ptr().cast()),
-                    _mm256_loadu_si256(b8[i].as_ptr().cast()),
-                )
-            };
-            se = _mm256_add_epi64(se, _mm256_mul_epi32(x, y));
-            so = _mm256_add_epi64(
-                so,
-                _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
-            );
+            let (a4, b4) = (&a8[4 * blk..4 * blk + 4], &b8[4 * blk..4 * blk + 4]);
+            for k in 0..4 {
+                // SAFETY: `a4[k]` and `b4[k]` (k < 4) are 8 `i32` = 32 readable bytes each; unaligned loads.
+                let (x, y) = unsafe {
+                    (
+                        _mm256_loadu_si256(a4[k].as_ptr().cast()),
+                        _mm256_loadu_si256(b4[k].as_ptr().cast()),
+                    )
+                };
+                se[k] = _mm256_add_epi64(se[k], _mm256_mul_epi32(x, y));
+                so[k] = _mm256_add_epi64(
+                    so[k],
+                    _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
+                );
+            }
         }
-        // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
-        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(se, so)) }
+        for (k, o) in o4.iter_mut().enumerate() {
+            // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
+            unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(se[k], so[k])) }
+        }
     }
 }
 
-/// out = mont(out ∘ b + extra), eight coefficients at a time (no copies:
-/// the smallest-stack signer's stack budget).
+/// out = mont(a ∘ b + extra) with a = `src`, or out itself if `None`,
+/// eight coefficients at a time (no copies: the smallest-stack signer's
+/// stack budget).
 #[target_feature(enable = "avx2")]
-fn mul_mont_in_place_avx2(out: &mut [i32; N], b: &[i32; N], extra: Option<&[i32; N]>) {
+fn mul_mont_avx2(
+    out: &mut [i32; N],
+    src: Option<&[i32; N]>,
+    b: &[i32; N],
+    extra: Option<&[i32; N]>,
+) {
     let one = _mm256_set1_epi32(1);
     let (o8, _) = out.as_chunks_mut::<8>();
     let (b8, _) = b.as_chunks::<8>();
     for (i, (o, y)) in o8.iter_mut().zip(b8).enumerate() {
-        // SAFETY: `o` and `y` are 8 `i32` = 32 readable bytes each; unaligned loads.
-        let (x, y) = unsafe {
-            (
-                _mm256_loadu_si256(o.as_ptr().cast()),
-                _mm256_loadu_si256(y.as_ptr().cast()),
-            )
+        let x = match src {
+            // SAFETY: `a[8i..8i + 8]` (i < 32) is 8 `i32` = 32 readable bytes; unaligned load.
+            Some(a) => unsafe { _mm256_loadu_si256(a.as_chunks::<8>().0[i].as_ptr().cast()) },
+            // SAFETY: `o` is 8 `i32` = 32 readable bytes; unaligned load.
+            None => unsafe { _mm256_loadu_si256(o.as_ptr().cast()) },
         };
+        // SAFETY: `y` is 8 `i32` = 32 readable bytes; unaligned load.
+        let y = unsafe { _mm256_loadu_si256(y.as_ptr().cast()) };
         let mut pe = _mm256_mul_epi32(x, y);
         let mut po = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y));
         if let Some((e, _)) = extra.map(|e| e.as_chunks::<8>()) {
