@@ -19,6 +19,7 @@
 //! | `encode::{decode_decompress_10, decode_decompress_4}` | `encode::decode_decompress::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every encoding) |
 //! | `encode::{compress_encode_odd::<5>, ::<11>}` | `encode::compress_encode::<5>`, `::<11>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
 //! | `encode::{decode_decompress_odd::<5>, ::<11>}` | `encode::decode_decompress::<5>`, `::<11>` | `encode::tests::avx2_matches_portable` |
+//! | `encode::{compress_encode_1, decode_decompress_1}` (the message, `m`) | `encode::compress_encode::<1>`, `encode::decode_message_portable` | `encode::tests::message_avx2_matches_portable` (every input in `[0, q)` at every position, every byte) |
 //! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
 //! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
 //! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
@@ -42,8 +43,9 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::encode::{
-    compress_encode_4, compress_encode_10, compress_encode_odd, decode_decompress_4,
-    decode_decompress_10, decode_decompress_odd, decode12, encode12,
+    compress_encode_1, compress_encode_4, compress_encode_10, compress_encode_odd,
+    decode_decompress_1, decode_decompress_4, decode_decompress_10, decode_decompress_odd,
+    decode12, encode12,
 };
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
@@ -140,6 +142,12 @@ mod stubs {
         match token {}
     }
     pub(crate) fn reduce_into(token: Avx2, _: &[i32; N], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn compress_encode_1(token: Avx2, _: &[i16; N], _: &mut [u8; 32]) {
+        match token {}
+    }
+    pub(crate) fn decode_decompress_1(token: Avx2, _: &[u8; 32], _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn compress_encode_10(token: Avx2, _: &[i16; N], _: &mut [u8]) {
