@@ -1,6 +1,7 @@
 //! AVX2 `Compress_d` / `ByteEncode_d` and `ByteDecode_d` / `Decompress_d`
 //! (FIPS 203 §4.2.1, Algorithms 5 and 6) for `d ∈ {4, 10}` (`d_v`, `d_u` of
-//! ML-KEM-512 and -768) and `d ∈ {5, 11}` (ML-KEM-1024), and
+//! ML-KEM-512 and -768), `d ∈ {5, 11}` (ML-KEM-1024), `d = 1` (the
+//! message: Algorithm 14 line 20, Algorithm 15 line 7), and
 //! `ByteEncode_12` / `ByteDecode_12` (Algorithms 5, 6 with `d = 12`).
 //!
 //! Each kernel computes exactly what its portable twin in `crate::encode`
