@@ -24,6 +24,7 @@
 //! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
 //! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
 //! | `cbd::cbd3` | `sample::sample_cbd_portable` (`η = 3`) | `sample::tests::cbd3_matches_portable` |
+//! | `poly_reduce`, `poly_canonicalize` | `Poly::reduce_portable`, `Poly::canonicalize_portable` | `…::poly_reduce_matches_portable` (every `i16` at every position) |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //! | scalar Keccak with BMI1/BMI2 (pqdr-keccak, token `Bmi1Bmi2`: G, H, J, PRF, XOF and the riders' scalar permutations) | `pqdr_keccak::f1600_portable` | pqdr-keccak `tests/bmi.rs`; here every KAT/ACVP test over both paths |
@@ -49,8 +50,8 @@ pub(crate) use x86_64::encode::{
 };
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    add_product, add_product_16, cbd::cbd2, cbd::cbd3, inv_ntt_layers, ntt_layers, reduce_into,
-    rej::rej_uniform,
+    add_product, add_product_16, cbd::cbd2, cbd::cbd3, inv_ntt_layers, ntt_layers,
+    poly_canonicalize, poly_reduce, reduce_into, rej::rej_uniform,
 };
 
 /// Bytes of the block given to `rej_uniform`: the SHAKE128 rate (168) and
@@ -139,6 +140,12 @@ mod stubs {
         _: &[i16; 16],
         _: &[i16; 8],
     ) {
+        match token {}
+    }
+    pub(crate) fn poly_reduce(token: Avx2, _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn poly_canonicalize(token: Avx2, _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn reduce_into(token: Avx2, _: &[i32; N], _: &mut [i16; N]) {

@@ -95,6 +95,38 @@ pub(crate) fn reduce_into(token: Avx2, acc: &[i32; N], out: &mut [i16; N]) {
     unsafe { reduce_into_avx2(acc, out) }
 }
 
+/// `field::barrett_reduce` coefficient-wise (`Poly::reduce`).
+#[inline]
+pub(crate) fn poly_reduce(token: Avx2, f: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { poly_reduce_avx2::<false>(f) }
+}
+
+/// `field::to_canonical` coefficient-wise (`Poly::canonicalize`).
+#[inline]
+pub(crate) fn poly_canonicalize(token: Avx2, f: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { poly_reduce_avx2::<true>(f) }
+}
+
+/// Barrett reduction of every coefficient; with `CANONICAL`, `q` added
+/// to the negative results (`r + ((r >> 15) & q)`, no branch).
+#[target_feature(enable = "avx2")]
+fn poly_reduce_avx2<const CANONICAL: bool>(f: &mut [i16; N]) {
+    let q = _mm256_set1_epi16(Q);
+    for c in f.as_chunks_mut::<16>().0 {
+        let r = barrett(load(c));
+        let r = if CANONICAL {
+            _mm256_add_epi16(r, _mm256_and_si256(_mm256_srai_epi16::<15>(r), q))
+        } else {
+            r
+        };
+        store(c, r);
+    }
+}
+
 /// Loads 16 coefficients.
 #[target_feature(enable = "avx2")]
 #[inline]
