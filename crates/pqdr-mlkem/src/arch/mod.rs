@@ -24,7 +24,7 @@
 //! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
 //! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
 //! | `cbd::cbd3` | `sample::sample_cbd_portable` (`η = 3`) | `sample::tests::cbd3_matches_portable` |
-//! | `poly_reduce`, `poly_canonicalize` | `Poly::reduce_portable`, `Poly::canonicalize_portable` | `…::poly_reduce_matches_portable` (every `i16` at every position) |
+//! | `poly_reduce`, `poly_canonicalize` | `Poly::reduce_portable`, `Poly::canonicalize_portable` | `ntt::avx2_tests::poly_reduce_matches_portable` (every `i16` at every position) |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //! | scalar Keccak with BMI1/BMI2 (pqdr-keccak, token `Bmi1Bmi2`: G, H, J, PRF, XOF and the riders' scalar permutations) | `pqdr_keccak::f1600_portable` | pqdr-keccak `tests/bmi.rs`; here every KAT/ACVP test over both paths |

@@ -1,7 +1,9 @@
 //! AVX2 arithmetic on 16 × `i16` lanes (FIPS 203 §4.3): all seven layers of
 //! `NTT` (Algorithm 9) and `NTT⁻¹` (Algorithm 10), the accumulated base-case
 //! products (`MultiplyNTTs` / `BaseCaseMultiply`, Algorithms 11, 12) and
-//! the Montgomery reduction of the sums; in submodules, the rejection step
+//! the Montgomery reduction of the sums, the Barrett reduction and
+//! canonicalisation of a polynomial (twins `Poly::reduce_portable`,
+//! `Poly::canonicalize_portable`); in submodules, the rejection step
 //! of `SampleNTT` (`rej`), `SamplePolyCBD_2` (`cbd`) and Compress / Encode /
 //! Decode (`encode`).
 //!
