@@ -3,10 +3,8 @@
 
 use zeroize::Zeroize;
 
+pub(crate) use crate::field::N;
 use crate::field::{MONT2, barrett_reduce, fqmul, to_canonical};
-
-/// Number of coefficients, `n = 256`.
-pub(crate) const N: usize = 256;
 
 /// A polynomial (or its NTT representation): 256 signed 16-bit coefficients.
 ///

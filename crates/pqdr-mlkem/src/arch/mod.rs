@@ -117,7 +117,7 @@ pub(crate) use stubs::*;
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 mod stubs {
     use super::Avx2;
-    use crate::poly::N;
+    use crate::field::N;
     pub(crate) fn ntt_layers(token: Avx2, _: &mut [i16; N]) {
         match token {}
     }

@@ -28,8 +28,8 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
+use crate::field::N;
 use crate::field::Q;
-use crate::poly::N;
 
 /// `⌈2^34 / q⌉`, as in `encode::compress`.
 const COMPRESS_M: i64 = 5_160_670;

@@ -33,8 +33,8 @@ pub(crate) mod cbd;
 pub(crate) mod encode;
 pub(crate) mod rej;
 
+use crate::field::N;
 use crate::field::{Q, QINV};
-use crate::poly::N;
 use crate::zeta::{INV_NTT_SCALE, ZETAS};
 
 // Every safe function below takes the `Avx2` token: the
