@@ -183,6 +183,10 @@ pub(crate) fn decode12_checked(bytes: &[u8], f: &mut Poly) -> bool {
 /// `ByteEncode_1(Compress_1(w))` (FIPS 203 Algorithm 15): the message bits of `w` (coefficients in `[0, q)`).
 #[inline(always)]
 pub(crate) fn encode_message(w: &Poly, m: &mut [u8; 32]) {
+    if let Some(token) = crate::arch::avx2() {
+        crate::arch::compress_encode_1(token, &w.c, m);
+        return;
+    }
     compress_encode::<1>(w, m);
 }
 
@@ -190,6 +194,16 @@ pub(crate) fn encode_message(w: &Poly, m: &mut [u8; 32]) {
 /// `m` is set, else 0, computed with a multiplication (no select on the bit).
 #[inline(always)]
 pub(crate) fn decode_message(m: &[u8; 32], f: &mut Poly) {
+    if let Some(token) = crate::arch::avx2() {
+        crate::arch::decode_decompress_1(token, m, &mut f.c);
+        return;
+    }
+    decode_message_portable(m, f);
+}
+
+/// [`decode_message`] without SIMD: the reference twin of the AVX2 path.
+#[inline(always)]
+pub(crate) fn decode_message_portable(m: &[u8; 32], f: &mut Poly) {
     for (o, byte) in f.c.chunks_exact_mut(8).zip(m) {
         for (j, x) in o.iter_mut().enumerate() {
             let bit = i16::from((byte >> j) & 1);
@@ -291,6 +305,35 @@ mod tests {
     /// (in every position, rotated through the polynomial), and
     /// `ByteDecode_d`/`Decompress_d`, `ByteDecode_12` and `ByteEncode_12` on random bytes and
     /// on all-zero / all-one bytes (12-bit values up to 4095, reduced).
+    #[test]
+    fn message_avx2_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        // Compress_1: every x in [0, q) at every position (x + i mod q at
+        // position i covers each position with each value over the loop).
+        for x in 0..Q {
+            let mut f = Poly::ZERO;
+            for (i, c) in f.c.iter_mut().enumerate() {
+                *c = ((x as usize + i) % Q as usize) as i16;
+            }
+            let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+            crate::arch::compress_encode_1(token, &f.c, &mut a);
+            compress_encode::<1>(&f, &mut b);
+            assert_eq!(a, b, "compress 1, x {x}");
+        }
+        // Decompress_1: every byte value at every position, all-0, all-1.
+        for v in 0..=255u8 {
+            for rot in [0usize, 1, 7, 13] {
+                let m: [u8; 32] = core::array::from_fn(|i| v.wrapping_add((i * rot) as u8));
+                let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+                crate::arch::decode_decompress_1(token, &m, &mut a.c);
+                decode_message_portable(&m, &mut b);
+                assert_eq!(a.c, b.c, "decompress 1, byte {v}, rot {rot}");
+            }
+        }
+    }
+
     #[test]
     fn avx2_matches_portable() {
         let Some(token) = crate::arch::avx2() else {

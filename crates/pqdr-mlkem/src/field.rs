@@ -11,6 +11,10 @@
     reason = "Montgomery and Barrett reduction take the low or high 16 bits on purpose"
 )]
 
+/// Number of coefficients of a polynomial, `n = 256` (here so that the
+/// `arch` kernels need not import `poly`, which dispatches to them).
+pub(crate) const N: usize = 256;
+
 /// The modulus `q = 3329`.
 pub(crate) const Q: i16 = 3329;
 /// `q` as `i32`.

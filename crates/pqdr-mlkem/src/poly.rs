@@ -3,10 +3,8 @@
 
 use zeroize::Zeroize;
 
+pub(crate) use crate::field::N;
 use crate::field::{MONT2, barrett_reduce, fqmul, to_canonical};
-
-/// Number of coefficients, `n = 256`.
-pub(crate) const N: usize = 256;
 
 /// A polynomial (or its NTT representation): 256 signed 16-bit coefficients.
 ///
@@ -47,6 +45,16 @@ impl Poly {
     /// Barrett-reduces every coefficient to its centered representative.
     #[inline(always)]
     pub(crate) fn reduce(&mut self) {
+        if let Some(token) = crate::arch::avx2() {
+            crate::arch::poly_reduce(token, &mut self.c);
+            return;
+        }
+        self.reduce_portable();
+    }
+
+    /// [`Self::reduce`] without SIMD: the reference twin of the AVX2 path.
+    #[inline(always)]
+    pub(crate) fn reduce_portable(&mut self) {
         for a in &mut self.c {
             *a = barrett_reduce(*a);
         }
@@ -55,6 +63,16 @@ impl Poly {
     /// Brings every coefficient to `[0, q)`.
     #[inline(always)]
     pub(crate) fn canonicalize(&mut self) {
+        if let Some(token) = crate::arch::avx2() {
+            crate::arch::poly_canonicalize(token, &mut self.c);
+            return;
+        }
+        self.canonicalize_portable();
+    }
+
+    /// [`Self::canonicalize`] without SIMD: the reference twin of the AVX2 path.
+    #[inline(always)]
+    pub(crate) fn canonicalize_portable(&mut self) {
         for a in &mut self.c {
             *a = to_canonical(*a);
         }

@@ -19,10 +19,12 @@
 //! | `encode::{decode_decompress_10, decode_decompress_4}` | `encode::decode_decompress::<10>`, `::<4>` | `encode::tests::avx2_matches_portable` (every encoding) |
 //! | `encode::{compress_encode_odd::<5>, ::<11>}` | `encode::compress_encode::<5>`, `::<11>` | `encode::tests::avx2_matches_portable` (every input in `[0, q)`) |
 //! | `encode::{decode_decompress_odd::<5>, ::<11>}` | `encode::decode_decompress::<5>`, `::<11>` | `encode::tests::avx2_matches_portable` |
+//! | `encode::{compress_encode_1, decode_decompress_1}` (the message, `m`) | `encode::compress_encode::<1>`, `encode::decode_message_portable` | `encode::tests::message_avx2_matches_portable` (every input in `[0, q)` at every position, every byte) |
 //! | `encode::decode12` | `encode::decode12_portable` | `encode::tests::avx2_matches_portable` (every 12-bit value) |
 //! | `encode::encode12` | `encode::encode12_portable` | `encode::tests::avx2_matches_portable` |
 //! | `cbd::cbd2` | `sample::sample_cbd_portable` (`η = 2`) | `sample::tests::cbd2_matches_portable` |
 //! | `cbd::cbd3` | `sample::sample_cbd_portable` (`η = 3`) | `sample::tests::cbd3_matches_portable` |
+//! | `poly_reduce`, `poly_canonicalize` | `Poly::reduce_portable`, `Poly::canonicalize_portable` | `ntt::avx2_tests::poly_reduce_matches_portable` (every `i16` at every position) |
 //! | `reduce_into` | `Accumulator::reduce_into_portable` | `…::reduce_into_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak) | `pqdr_keccak::f1600_x4_portable` | `sample::tests::row_x4_matches_sample_ntt`, `hash::tests::prf_x4_matches_prf` |
 //! | scalar Keccak with BMI1/BMI2 (pqdr-keccak, token `Bmi1Bmi2`: G, H, J, PRF, XOF and the riders' scalar permutations) | `pqdr_keccak::f1600_portable` | pqdr-keccak `tests/bmi.rs`; here every KAT/ACVP test over both paths |
@@ -42,13 +44,14 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::encode::{
-    compress_encode_4, compress_encode_10, compress_encode_odd, decode_decompress_4,
-    decode_decompress_10, decode_decompress_odd, decode12, encode12,
+    compress_encode_1, compress_encode_4, compress_encode_10, compress_encode_odd,
+    decode_decompress_1, decode_decompress_4, decode_decompress_10, decode_decompress_odd,
+    decode12, encode12,
 };
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    add_product, add_product_16, cbd::cbd2, cbd::cbd3, inv_ntt_layers, ntt_layers, reduce_into,
-    rej::rej_uniform,
+    add_product, add_product_16, cbd::cbd2, cbd::cbd3, inv_ntt_layers, ntt_layers,
+    poly_canonicalize, poly_reduce, reduce_into, rej::rej_uniform,
 };
 
 /// Bytes of the block given to `rej_uniform`: the SHAKE128 rate (168) and
@@ -114,7 +117,7 @@ pub(crate) use stubs::*;
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 mod stubs {
     use super::Avx2;
-    use crate::poly::N;
+    use crate::field::N;
     pub(crate) fn ntt_layers(token: Avx2, _: &mut [i16; N]) {
         match token {}
     }
@@ -139,7 +142,19 @@ mod stubs {
     ) {
         match token {}
     }
+    pub(crate) fn poly_reduce(token: Avx2, _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn poly_canonicalize(token: Avx2, _: &mut [i16; N]) {
+        match token {}
+    }
     pub(crate) fn reduce_into(token: Avx2, _: &[i32; N], _: &mut [i16; N]) {
+        match token {}
+    }
+    pub(crate) fn compress_encode_1(token: Avx2, _: &[i16; N], _: &mut [u8; 32]) {
+        match token {}
+    }
+    pub(crate) fn decode_decompress_1(token: Avx2, _: &[u8; 32], _: &mut [i16; N]) {
         match token {}
     }
     pub(crate) fn compress_encode_10(token: Avx2, _: &[i16; N], _: &mut [u8]) {

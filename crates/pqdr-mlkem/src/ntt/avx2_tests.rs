@@ -149,3 +149,29 @@ fn reduce_into_matches_portable() {
         assert_eq!(a.c, b.c, "iteration {i}");
     }
 }
+
+#[test]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "positions below 256 as i16 offsets"
+)]
+fn poly_reduce_matches_portable() {
+    if !avx2() {
+        return;
+    }
+    // Every i16 value at every position (value x + i at position i).
+    for x in i16::MIN..=i16::MAX {
+        let f = Poly {
+            c: core::array::from_fn(|i| x.wrapping_add(i as i16)),
+        };
+        let (mut a, mut b) = (f, f);
+        a.reduce();
+        b.reduce_portable();
+        assert_eq!(a.c, b.c, "reduce, x {x}");
+        let (mut a, mut b) = (f, f);
+        a.canonicalize();
+        b.canonicalize_portable();
+        assert_eq!(a.c, b.c, "canonicalize, x {x}");
+    }
+}

@@ -20,7 +20,7 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
-use crate::poly::N;
+use crate::field::N;
 
 /// `SamplePolyCBD_2(B)` of the 128 bytes `b` into `f`.
 #[inline]

@@ -1,6 +1,7 @@
 //! AVX2 `Compress_d` / `ByteEncode_d` and `ByteDecode_d` / `Decompress_d`
 //! (FIPS 203 §4.2.1, Algorithms 5 and 6) for `d ∈ {4, 10}` (`d_v`, `d_u` of
-//! ML-KEM-512 and -768) and `d ∈ {5, 11}` (ML-KEM-1024), and
+//! ML-KEM-512 and -768), `d ∈ {5, 11}` (ML-KEM-1024), `d = 1` (the
+//! message: Algorithm 14 line 20, Algorithm 15 line 7), and
 //! `ByteEncode_12` / `ByteDecode_12` (Algorithms 5, 6 with `d = 12`).
 //!
 //! Each kernel computes exactly what its portable twin in `crate::encode`
@@ -14,9 +15,10 @@
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadl_epi64, _mm_loadu_si128, _mm_storeu_si128, _mm_unpacklo_epi8,
     _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16, _mm256_blend_epi32,
-    _mm256_castsi256_si128, _mm256_cvtepi16_epi32, _mm256_cvtepu8_epi16, _mm256_extracti128_si256,
-    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_mul_epu32, _mm256_mulhrs_epi16,
-    _mm256_mullo_epi16, _mm256_or_si256, _mm256_packus_epi16, _mm256_packus_epi32,
+    _mm256_castsi256_si128, _mm256_cmpeq_epi16, _mm256_cmpgt_epi16, _mm256_cvtepi16_epi32,
+    _mm256_cvtepu8_epi16, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+    _mm256_movemask_epi8, _mm256_mul_epu32, _mm256_mulhrs_epi16, _mm256_mullo_epi16,
+    _mm256_or_si256, _mm256_packs_epi16, _mm256_packus_epi16, _mm256_packus_epi32,
     _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set_m128i, _mm256_set1_epi16,
     _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setr_epi16, _mm256_setr_epi32,
     _mm256_shuffle_epi8, _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64,
@@ -26,8 +28,8 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
+use crate::field::N;
 use crate::field::Q;
-use crate::poly::N;
 
 /// `⌈2^34 / q⌉`, as in `encode::compress`.
 const COMPRESS_M: i64 = 5_160_670;
@@ -111,6 +113,24 @@ pub(crate) fn decode_decompress_odd<const D: usize>(token: Avx2, bytes: &[u8], f
     buf[..32 * D].copy_from_slice(bytes);
     // SAFETY: the token proves AVX2 was detected.
     unsafe { decode_decompress_odd_avx2::<D>(&buf, f) }
+}
+
+/// `ByteEncode_1(Compress_1(f))` for `f` in `[0, q)` (FIPS 203 Algorithm
+/// 15, line 7: the message bits), twin of `encode::compress_encode::<1>`.
+#[inline]
+pub(crate) fn compress_encode_1(token: Avx2, f: &[i16; N], out: &mut [u8; 32]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { compress_encode_1_avx2(f, out) }
+}
+
+/// `Decompress_1(ByteDecode_1(m))` (FIPS 203 Algorithm 14, line 20), twin
+/// of `encode::decode_message_portable`.
+#[inline]
+pub(crate) fn decode_decompress_1(token: Avx2, m: &[u8; 32], f: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { decode_decompress_1_avx2(m, f) }
 }
 
 /// Loads 16 coefficients.
@@ -476,4 +496,67 @@ fn eight(bytes: &[u8], at: usize, spread: __m256i, shift: __m256i, mask: __m256i
     let x = unsafe { _mm_loadu_si128(b.as_ptr().cast::<__m128i>()) };
     let v = _mm256_shuffle_epi8(_mm256_set_m128i(x, x), spread);
     _mm256_and_si256(_mm256_srlv_epi32(v, shift), mask)
+}
+
+/// `Compress_1(x) = ⌊(2x + (q−1)/2) / q⌋ mod 2` is 1 exactly for
+/// `833 ≤ x ≤ 2496` (`x` in `[0, q)`): two compares, the masks packed to
+/// bytes and their sign bits gathered, 32 coefficients per `vpmovmskb`.
+#[target_feature(enable = "avx2")]
+fn compress_encode_1_avx2(f: &[i16; N], out: &mut [u8; 32]) {
+    let lo = _mm256_set1_epi16(832);
+    let hi = _mm256_set1_epi16(2497);
+    let bit = |x: __m256i| _mm256_and_si256(_mm256_cmpgt_epi16(x, lo), _mm256_cmpgt_epi16(hi, x));
+    for (o, c) in out
+        .as_chunks_mut::<4>()
+        .0
+        .iter_mut()
+        .zip(f.as_chunks::<32>().0)
+    {
+        let (a, b) = c.split_at(16);
+        let (Some(a), Some(b)) = (a.first_chunk::<16>(), b.first_chunk::<16>()) else {
+            continue;
+        };
+        // packs interleaves the halves: [a₀ b₀ a₁ b₁] in 64-bit units.
+        let m = _mm256_packs_epi16(bit(load(a)), bit(load(b)));
+        let m = _mm256_permute4x64_epi64::<0b11_01_10_00>(m);
+        #[allow(clippy::cast_sign_loss, reason = "the 32 mask bits")]
+        let bits = _mm256_movemask_epi8(m) as u32;
+        *o = bits.to_le_bytes();
+    }
+}
+
+/// Coefficient `i` of each 16 is `⌈q/2⌋ = 1665` if bit `i` of the two
+/// message bytes is set, else 0: the 16 bits broadcast, one bit per lane
+/// tested by mask and compare (no select or index on the secret bits).
+#[target_feature(enable = "avx2")]
+fn decode_decompress_1_avx2(m: &[u8; 32], f: &mut [i16; N]) {
+    #[allow(clippy::cast_possible_wrap, reason = "bit 15 is i16::MIN")]
+    let sel = _mm256_setr_epi16(
+        1,
+        2,
+        4,
+        8,
+        16,
+        32,
+        64,
+        128,
+        256,
+        512,
+        1024,
+        2048,
+        4096,
+        8192,
+        16384,
+        0x8000_u16 as i16,
+    );
+    let half = _mm256_set1_epi16((Q + 1) >> 1);
+    for (o, b) in f
+        .as_chunks_mut::<16>()
+        .0
+        .iter_mut()
+        .zip(m.as_chunks::<2>().0)
+    {
+        let v = _mm256_and_si256(_mm256_set1_epi16(i16::from_le_bytes(*b)), sel);
+        store(o, _mm256_and_si256(_mm256_cmpeq_epi16(v, sel), half));
+    }
 }

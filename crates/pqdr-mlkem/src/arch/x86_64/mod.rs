@@ -1,7 +1,9 @@
 //! AVX2 arithmetic on 16 × `i16` lanes (FIPS 203 §4.3): all seven layers of
 //! `NTT` (Algorithm 9) and `NTT⁻¹` (Algorithm 10), the accumulated base-case
 //! products (`MultiplyNTTs` / `BaseCaseMultiply`, Algorithms 11, 12) and
-//! the Montgomery reduction of the sums; in submodules, the rejection step
+//! the Montgomery reduction of the sums, the Barrett reduction and
+//! canonicalisation of a polynomial (twins `Poly::reduce_portable`,
+//! `Poly::canonicalize_portable`); in submodules, the rejection step
 //! of `SampleNTT` (`rej`), `SamplePolyCBD_2` (`cbd`) and Compress / Encode /
 //! Decode (`encode`).
 //!
@@ -31,8 +33,8 @@ pub(crate) mod cbd;
 pub(crate) mod encode;
 pub(crate) mod rej;
 
+use crate::field::N;
 use crate::field::{Q, QINV};
-use crate::poly::N;
 use crate::zeta::{INV_NTT_SCALE, ZETAS};
 
 // Every safe function below takes the `Avx2` token: the
@@ -93,6 +95,38 @@ pub(crate) fn reduce_into(token: Avx2, acc: &[i32; N], out: &mut [i16; N]) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe { reduce_into_avx2(acc, out) }
+}
+
+/// `field::barrett_reduce` coefficient-wise (`Poly::reduce`).
+#[inline]
+pub(crate) fn poly_reduce(token: Avx2, f: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { poly_reduce_avx2::<false>(f) }
+}
+
+/// `field::to_canonical` coefficient-wise (`Poly::canonicalize`).
+#[inline]
+pub(crate) fn poly_canonicalize(token: Avx2, f: &mut [i16; N]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { poly_reduce_avx2::<true>(f) }
+}
+
+/// Barrett reduction of every coefficient; with `CANONICAL`, `q` added
+/// to the negative results (`r + ((r >> 15) & q)`, no branch).
+#[target_feature(enable = "avx2")]
+fn poly_reduce_avx2<const CANONICAL: bool>(f: &mut [i16; N]) {
+    let q = _mm256_set1_epi16(Q);
+    for c in f.as_chunks_mut::<16>().0 {
+        let r = barrett(load(c));
+        let r = if CANONICAL {
+            _mm256_add_epi16(r, _mm256_and_si256(_mm256_srai_epi16::<15>(r), q))
+        } else {
+            r
+        };
+        store(c, r);
+    }
 }
 
 /// Loads 16 coefficients.
