@@ -223,7 +223,10 @@ impl TcpLink {
         tls.read_exact(&mut pong).expect("read");
         assert_eq!(&pong, b"pong");
         assert_eq!(tls.conn.handshake_kind(), Some(HandshakeKind::Full));
-        assert!(self.done.recv().expect("server report"), "server side failed");
+        assert!(
+            self.done.recv().expect("server report"),
+            "server side failed"
+        );
     }
 }
 
