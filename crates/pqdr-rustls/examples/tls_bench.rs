@@ -173,7 +173,7 @@ fn handshake(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) -> (usize, 
 /// it is sent, accepts one connection, completes the handshake, answers the
 /// client's 4-byte message and reports the handshake's success.
 struct TcpLink {
-    addr: std::net::SocketAddr,
+    addr: core::net::SocketAddr,
     to_server: Option<Sender<Arc<ServerConfig>>>,
     done: Receiver<bool>,
     server: Option<JoinHandle<()>>,
