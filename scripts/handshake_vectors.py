@@ -487,9 +487,13 @@ class Case:
             check(f"{name}: flipped last ciphertext byte refused", openf(k, flip(ours, len(ours) - 17), ad), None)
         check(f"{name}: flipped tag byte refused", openf(k, flip(ours, len(ours) - 1), ad), None)
         check(f"{name}: wrong ad refused", openf(k, ours, flip(ad, len(ad) - 1)), None)
-        check(f"{name}: wrong key refused", openf(flip(k, 0), ours, ad), None)
         if one_use:
-            check(f"{name}: wrong MAC key half refused", openf(flip(k, 63), ours, ad), None)
+            # The tag depends on k_a only (encrypt-then-MAC with the pair's two halves, §4.1).
+            check(f"{name}: wrong key (k_a) refused", openf(flip(k, 32), ours, ad), None)
+            check(f"{name}: wrong key (k_a, last byte) refused", openf(flip(k, 63), ours, ad), None)
+            check(f"{name}: wrong k_e decrypts to other bytes", openf(flip(k, 0), ours, ad) != pt, True)
+        else:
+            check(f"{name}: wrong key refused", openf(flip(k, 0), ours, ad), None)
             check(f"{name}: not the ChaCha20-Poly1305 seal (v2 before issue #33 section 4)",
                   seal(k[:32], pt, ad) != wire, True)
         return ours

@@ -1,5 +1,6 @@
 //! The key schedule of docs/protocol/handshake.md §4: contexts,
-//! the chaining state (ck, th), hedged coins, the fixed-nonce AEAD and MACs.
+//! the chaining state (ck, th), hedged coins, the fixed-nonce AEAD and MACs
+//! (the one-use AEAD `Seal1` and the one-chunk BLAKE3 calls are in `chunk.rs`).
 
 use blake3::Hasher;
 use blake3::hazmat::{ContextKey, HasherExt};
@@ -408,8 +409,10 @@ impl Chain {
     }
 }
 
-/// A one-use key (`Key(l)`, biscuit key, cookie key): it seals one AEAD
-/// field or makes one key confirmation.
+/// A one-use key (`Key(l)`, cookie-reply key): it seals one ChaCha20-Poly1305
+/// field (SIG mode's enc_R / enc_I, the cookie reply) or makes one key
+/// confirmation. enc_id, enc_ts and the biscuit use `Seal1` instead
+/// (`chunk::Seal1Key`, docs/protocol/handshake.md §4.1).
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Key(pub(crate) [u8; 32]);
 

@@ -5,9 +5,9 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
+use crate::chunk::Seal1Key;
 use crate::established::{Established, MAX_APP_LABEL, Msg3};
 use crate::ids::{Identity, Load, PeerStore, Tai64N};
-use crate::chunk::Seal1Key;
 use crate::kdf::{C_BISCUIT, C_MAC1, Chain, SIG_CTX_I, derive_key, derive_key64, mac_ok, mac16};
 use crate::suite::{Auth, Mode, Suite};
 use crate::wire::{self, BISCUIT_PT, HDR_B, Layout, MSG3, biscuit_ad};

@@ -7,8 +7,8 @@ use zeroize::Zeroize;
 
 use super::admit::Msg1;
 use super::{PEER_INTERVAL_MS, Reply, Responder};
-use crate::ids::{PeerStore, Tai64N, gcra};
 use crate::chunk::Seal1Key;
+use crate::ids::{PeerStore, Tai64N, gcra};
 use crate::kdf::{
     C_BISCUIT, Chain, Key, SIG_CTX_R, coins, coins32, derive_key64, digest, mac16_digest,
 };
