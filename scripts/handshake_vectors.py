@@ -492,10 +492,10 @@ class Case:
             check(f"{name}: wrong key (k_a) refused", openf(flip(k, 32), ours, ad), None)
             check(f"{name}: wrong key (k_a, last byte) refused", openf(flip(k, 63), ours, ad), None)
             check(f"{name}: wrong k_e decrypts to other bytes", openf(flip(k, 0), ours, ad) != pt, True)
-        else:
-            check(f"{name}: wrong key refused", openf(flip(k, 0), ours, ad), None)
             check(f"{name}: not the ChaCha20-Poly1305 seal (v2 before issue #33 section 4)",
                   seal(k[:32], pt, ad) != wire, True)
+        else:
+            check(f"{name}: wrong key refused", openf(flip(k, 0), ours, ad), None)
         return ours
 
     def confirmed(self, name, k, th, wire):
