@@ -344,7 +344,7 @@ mod tests {
             assert_eq!(opened[..len], p[..]);
             for bit in 0..(len + 16) * 8 {
                 let mut bad = buf.clone();
-                bad[bit / 8] ^= 1 << (bit % 8);
+                bad[bit >> 3] ^= 1 << (bit & 7);
                 let before = bad.clone();
                 assert_eq!(k.open(&mut bad, &ad), Err(Error::Decrypt), "bit {bit}");
                 assert_eq!(bad, before, "unchanged on failure");

@@ -8,6 +8,7 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use pqdr_common::xof::XofRng;
 use rand_core::{CryptoRng, Rng};
+#[cfg(any(test, pqct_valgrind))]
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -248,7 +249,6 @@ pub(crate) fn mac16(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
     out.copy_from_slice(&full[..16]);
     out
 }
-
 
 /// be16 length prefix; callers keep `x` under 64 KiB.
 pub(crate) fn lp16(x: &[u8]) -> [u8; 2] {
