@@ -29,10 +29,14 @@ ct/ss and public keys):
   * the KEM-mode key confirmations conf_R = KH(k3, th)[..16] and conf_I =
     KH(k4, th)[..16] (a PRF MAC, §4.4 steps 5-6), and that a flipped th or key
     changes them;
-  * every ChaCha20-Poly1305 seal (nonce 0^12, ad = th) -- enc_id, enc_ts,
-    enc_R, enc_I -- plus the biscuit (key DK(biscuit, bkey || salt), ad =
-    suite || idx_I || idx_R || hpk_R) and its 116-byte plaintext, and the cookie
-    reply seal (ad = msg1.mac1); each also opened from the recorded message bytes;
+  * every Seal1 (the one-use AEAD of §4.1 / §4.10: k_e || k_a = a 64-byte KDF
+    output, c = p xor KHx(k_e, e), tag = KH(k_a, ad || c || be64(len ad) ||
+    be64(len c))[..16]) -- enc_id, enc_ts under Key64('1') / Key64('2') (ad = th)
+    and the biscuit (key DKx(biscuit, bkey || salt, 64), ad = suite || idx_I ||
+    idx_R || hpk_R) with its 116-byte plaintext -- and that they are not the
+    ChaCha20-Poly1305 seals v2 used before issue #33 section 4; every
+    ChaCha20-Poly1305 seal (nonce 0^12) -- SIG mode's enc_R, enc_I (ad = th) and the
+    cookie reply (ad = msg1.mac1); each also opened from the recorded message bytes;
   * msg1, msg2, msg3 field by field and byte for byte, their lengths against
     docs/protocol/handshake.md §3/§7, SIG-mode padding (len(msg1) = ceil(len(msg2)/3), zeros);
   * mac1 (msg1/msg3 keyed by DK(mac1, hpk_R), msg2 by k_m; msg1/msg2 over H(head) ||
@@ -146,6 +150,27 @@ def seal(k, p, ad):
     return ChaCha20Poly1305(k).encrypt(NONCE, p, ad)
 
 
+def seal1(k, p, ad):
+    """Seal1 (docs/protocol/handshake.md §4.1): k is 64 bytes, k_e || k_a."""
+    ke, ka = k[:32], k[32:]
+    ks = blake3(b"", key=ke).digest(length=len(p)) if p else b""
+    c = bytes(a ^ b for a, b in zip(p, ks))
+    tag = kh(ka, ad + c + be(len(ad), 8) + be(len(c), 8))[:16]
+    return c + tag
+
+
+def open1(k, ct, ad):
+    """Open1: plaintext, or None if the tag does not verify (checked before decrypting)."""
+    if len(ct) < 16:
+        return None
+    ke, ka = k[:32], k[32:]
+    c, tag = ct[:-16], ct[-16:]
+    if kh(ka, ad + c + be(len(ad), 8) + be(len(c), 8))[:16] != tag:
+        return None
+    ks = blake3(b"", key=ke).digest(length=len(c)) if c else b""
+    return bytes(a ^ b for a, b in zip(c, ks))
+
+
 def aead_open(k, c, ad):
     """Plaintext, or None if the tag does not verify."""
     try:
@@ -234,6 +259,12 @@ class Schedule:
     def key(self, label):
         k = dk(C_KEY, self.ck + label.encode() + self.th)
         self.trace.append(("key", label, k))
+        return k
+
+    def key64(self, label):
+        """Key64(l) = DKx(C_KEY, ck || l || th, 64), a Seal1 key pair (§4.3); the trace has its first 32 bytes."""
+        k = dk(C_KEY, self.ck + label.encode() + self.th, 64)
+        self.trace.append(("key", label, k[:32]))
         return k
 
     def out(self):
@@ -443,17 +474,28 @@ class Case:
         return out
 
     # -- sealed parts and their negative cases --
-    def sealed(self, name, k, pt, ad, wire):
-        """Check the recomputed seal, open the wire bytes, and refuse tampering."""
+    def sealed(self, name, k, pt, ad, wire, one_use=False):
+        """Check the recomputed seal (Seal1 if one_use, else ChaCha20-Poly1305), open the
+        wire bytes, and refuse tampering."""
         check = self.check
-        ours = seal(k, pt, ad)
+        sealf, openf = (seal1, open1) if one_use else (seal, aead_open)
+        ours = sealf(k, pt, ad)
         check(f"{name}: Seal", ours, wire)
-        check(f"{name}: opens from the message bytes", aead_open(k, wire, ad), pt)
+        check(f"{name}: opens from the message bytes", openf(k, wire, ad), pt)
         if len(ours) > 16:
-            check(f"{name}: flipped ciphertext byte refused", aead_open(k, flip(ours, 0), ad), None)
-        check(f"{name}: flipped tag byte refused", aead_open(k, flip(ours, len(ours) - 1), ad), None)
-        check(f"{name}: wrong ad refused", aead_open(k, ours, flip(ad, len(ad) - 1)), None)
-        check(f"{name}: wrong key refused", aead_open(flip(k, 0), ours, ad), None)
+            check(f"{name}: flipped ciphertext byte refused", openf(k, flip(ours, 0), ad), None)
+            check(f"{name}: flipped last ciphertext byte refused", openf(k, flip(ours, len(ours) - 17), ad), None)
+        check(f"{name}: flipped tag byte refused", openf(k, flip(ours, len(ours) - 1), ad), None)
+        check(f"{name}: wrong ad refused", openf(k, ours, flip(ad, len(ad) - 1)), None)
+        if one_use:
+            # The tag depends on k_a only (encrypt-then-MAC with the pair's two halves, §4.1).
+            check(f"{name}: wrong key (k_a) refused", openf(flip(k, 32), ours, ad), None)
+            check(f"{name}: wrong key (k_a, last byte) refused", openf(flip(k, 63), ours, ad), None)
+            check(f"{name}: wrong k_e decrypts to other bytes", openf(flip(k, 0), ours, ad) != pt, True)
+            check(f"{name}: not the ChaCha20-Poly1305 seal (v2 before issue #33 section 4)",
+                  seal(k[:32], pt, ad) != wire, True)
+        else:
+            check(f"{name}: wrong key refused", openf(flip(k, 0), ours, ad), None)
         return ours
 
     def confirmed(self, name, k, th, wire):
@@ -547,16 +589,16 @@ class Case:
             sch.mix("R", ss_r)
             if f["hybrid"]:
                 sch.mix("a", self.dh("es = DH(x_I, XS_R)", x_i, R["xpk"], R["xsk"], X_I))
-            k1 = sch.key("1")
-            enc_id = seal(k1, hpk_i, sch.th)
+            k1 = sch.key64("1")
+            enc_id = seal1(k1, hpk_i, sch.th)
             enc_id_ad = sch.th
             sch.mixhash(enc_id)
             sch.mix("P", self.psk if self.psk is not None else ZERO32)
             if f["hybrid"]:
                 sch.mix("b", self.dh("ss = DH(xs_I, XS_R)", I["xsk"], R["xpk"], R["xsk"], I["xpk"]))
-            k2 = sch.key("2")
+            k2 = sch.key64("2")
             enc_ts_ad = sch.th
-            enc_ts = seal(k2, self.ts, sch.th)
+            enc_ts = seal1(k2, self.ts, sch.th)
             sch.mixhash(enc_ts)
             k_m = sch.key("m")
             body1 = [("hdrA", hdr_a), ("ek_E", ek_e), ("ct_R", ct_r)] + ([("X_I", X_I)] if f["hybrid"] else [])
@@ -580,8 +622,8 @@ class Case:
         check("msg1 length per docs/protocol/handshake.md §3/§7", len(msg1), m1_sizes[0])
         if self.kem_mode:
             off = len(hdr_a) + len(ek_e) + len(ct_r) + (32 if f["hybrid"] else 0)
-            self.sealed("enc_id = Seal(k1, hpk_I)", k1, hpk_i, enc_id_ad, msg1[off:off + 48])
-            self.sealed("enc_ts = Seal(k2, ts)", k2, self.ts, enc_ts_ad, msg1[off + 48:off + 76])
+            self.sealed("enc_id = Seal1(k1, hpk_I)", k1, hpk_i, enc_id_ad, msg1[off:off + 48], one_use=True)
+            self.sealed("enc_ts = Seal1(k2, ts)", k2, self.ts, enc_ts_ad, msg1[off + 48:off + 76], one_use=True)
         else:
             check("SIG pad is zeros", set(msg1[m1_sizes[0] - 32 - len(pad):m1_sizes[0] - 32]) <= {0}, True)
 
@@ -637,9 +679,9 @@ class Case:
         bpt = be(bno, 8) + bis_hpk_i + bis_ts + sch.ck + sch.th
         bpt = check.adopt("biscuit plaintext = be64(no) || hpk_I || ts || ck || th (116 B)", bpt, h(bv["plaintext"]))
         check("biscuit plaintext length", len(bpt), 116)
-        bk = dk(C_BISCUIT, bkey + bsalt)
+        bk = dk(C_BISCUIT, bkey + bsalt, 64)
         bad = suite2 + be(I["idx"], 4) + be(R["idx"], 4) + hpk_r
-        biscuit = bsalt + seal(bk, bpt, bad)
+        biscuit = bsalt + seal1(bk, bpt, bad)
         pre2 = b"".join(b for _, b in body2) + biscuit
         check("msg2 head (digested) is the start of msg2", pre2[:len(head2)], head2)
         mac1_2 = kh(k_m, hd(head2) + pre2[len(head2):])[:16]
@@ -651,8 +693,8 @@ class Case:
             self.confirmed("conf_R = KH(k3, th)[..16]", k3, ad3, msg2[off - 16:off])
         else:
             self.sealed("enc_R = Seal(k3, sig_R)", k3, sig_r, ad3, msg2[off - len(enc_r):off])
-        self.sealed("biscuit Seal(DK(biscuit, bkey || salt), pt, ad = suite || idx_I || idx_R || hpk_R)",
-                    bk, bpt, bad, msg2[off + 16:off + 148])
+        self.sealed("biscuit Seal1(DKx(biscuit, bkey || salt, 64), pt, ad = suite || idx_I || idx_R || hpk_R)",
+                    bk, bpt, bad, msg2[off + 16:off + 148], one_use=True)
 
         # ---- initiator: msg2 -> msg3 ----
         hdr_b3 = bytes([T_MSG3, VERSION]) + suite2 + be(I["idx"], 4) + be(R["idx"], 4)
@@ -692,6 +734,8 @@ class Case:
         check.section(f"case {c['name']}: key schedule trace")
         self.trace(sch.trace)
         kv = c["keys"]
+        # k1, k2 are Key64 pairs; the vectors hold their first 32 bytes (= Key(l), §4.3).
+        k1, k2 = (k1[:32] if k1 else None), (k2[:32] if k2 else None)
         for name, k in (("k1", k1), ("k2", k2), ("k3", k3), ("k4", k4), ("k_m", k_m)):
             check(f"keys.{name}", k, h(kv[name]) if kv.get(name) is not None else None)
 

@@ -383,12 +383,35 @@ pub fn biscuit_ad(suite: u16, idx_i: u32, idx_r: u32, hpk_r: &[u8; 32]) -> Vec<u
     ad
 }
 
-/// `salt ‖ Seal(DK(C_BISCUIT, bkey ‖ salt), pt, ad)` (148 bytes).
+/// `Seal1(k, buf[..len-16], ad)` in place (docs/protocol/handshake.md §4.1):
+/// `k_e ‖ k_a = k`, `c = p ⊕ KHx(k_e, ε)`, tag `KH(k_a, ad ‖ c ‖ be64(|ad|) ‖ be64(|c|))[..16]`.
+pub fn seal1(k: &[u8; 64], buf: &mut [u8], ad: &[u8]) {
+    let split = buf.len() - 16;
+    let (body, tag) = buf.split_at_mut(split);
+    let mut ks = vec![0u8; body.len()];
+    blake3::Hasher::new_keyed(k[..32].try_into().unwrap())
+        .finalize_xof()
+        .fill(&mut ks);
+    body.iter_mut().zip(&ks).for_each(|(b, k)| *b ^= k);
+    let mut t = ad.to_vec();
+    t.extend_from_slice(body);
+    t.extend_from_slice(&(ad.len() as u64).to_be_bytes());
+    t.extend_from_slice(&(body.len() as u64).to_be_bytes());
+    tag.copy_from_slice(&blake3::keyed_hash(k[32..].try_into().unwrap(), &t).as_bytes()[..16]);
+}
+
+/// `salt ‖ Seal1(DKx(C_BISCUIT, bkey ‖ salt, 64), pt, ad)` (148 bytes).
 pub fn biscuit(bkey: &[u8; 32], salt: &[u8; 16], pt: &[u8; 116], ad: &[u8]) -> Vec<u8> {
     let mut b = salt.to_vec();
     b.extend_from_slice(pt);
     b.extend_from_slice(&[0; 16]);
-    seal(&dk(C_BISCUIT, &[bkey, salt]), &mut b[16..], ad);
+    let mut k = [0u8; 64];
+    blake3::Hasher::new_derive_key(C_BISCUIT)
+        .update(bkey)
+        .update(salt)
+        .finalize_xof()
+        .fill(&mut k);
+    seal1(&k, &mut b[16..], ad);
     b
 }
 

@@ -222,7 +222,7 @@ impl<A: Auth> Initiator<A> {
                 if hybrid {
                     chain.mix_dh(b'a', &s.x_eph, &xs_r)?;
                 }
-                let k1 = chain.key(b'1');
+                let k1 = chain.key64(b'1');
                 let enc_id = &mut msg1[layout.m1_enc_id()];
                 enc_id[..32].copy_from_slice(&me.hpk);
                 k1.seal(enc_id, &chain.th);
@@ -231,7 +231,7 @@ impl<A: Auth> Initiator<A> {
                 if hybrid {
                     chain.mix_dh(b'b', me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_r)?;
                 }
-                let k2 = chain.key(b'2');
+                let k2 = chain.key64(b'2');
                 let enc_ts = &mut msg1[layout.m1_enc_ts()];
                 enc_ts[..12].copy_from_slice(&ts.to_bytes());
                 k2.seal(enc_ts, &chain.th);

@@ -1,5 +1,6 @@
 //! The key schedule of docs/protocol/handshake.md §4: contexts,
-//! the chaining state (ck, th), hedged coins, the fixed-nonce AEAD and MACs.
+//! the chaining state (ck, th), hedged coins, the fixed-nonce AEAD and MACs
+//! (the one-use AEAD `Seal1` and the one-chunk BLAKE3 calls are in `chunk.rs`).
 
 use blake3::Hasher;
 use blake3::hazmat::{ContextKey, HasherExt};
@@ -7,10 +8,13 @@ use chacha20poly1305::aead::{AeadInOut, KeyInit};
 use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use pqdr_common::xof::XofRng;
 use rand_core::{CryptoRng, Rng};
+#[cfg(any(test, pqct_valgrind))]
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::Error;
+pub(crate) use crate::chunk::mac_ok;
+use crate::chunk::{Chunk, Seal1Key};
 
 macro_rules! ctx {
     ($p:literal) => {
@@ -156,7 +160,18 @@ pub(crate) const SIG_CTX_R: &[u8] = b"pqdr-handshake v2 responder";
 pub(crate) const SIG_CTX_I: &[u8] = b"pqdr-handshake v2 initiator";
 
 /// `DK(ctx, parts…)`: BLAKE3 derive_key over the concatenation.
+///
+/// Inputs of at most one BLAKE3 chunk (every key-schedule step; not the key
+/// ids of long public keys) go through the compression function directly
+/// ([`Chunk`], §4.1): same output, no `Hasher` to set up and wipe.
 pub(crate) fn derive_key(ctx: Ctx, parts: &[&[u8]]) -> [u8; 32] {
+    if Chunk::fits(parts.iter().map(|p| p.len()).sum()) {
+        let mut h = Chunk::derive_key(&ctx.key);
+        for p in parts {
+            h.update(p);
+        }
+        return h.finalize32();
+    }
     let mut h = ctx.hasher();
     for p in parts {
         h.update(p);
@@ -164,6 +179,16 @@ pub(crate) fn derive_key(ctx: Ctx, parts: &[&[u8]]) -> [u8; 32] {
     let out = *h.finalize().as_bytes();
     h.zeroize();
     out
+}
+
+/// `DKx(ctx, parts…, 64)` for inputs of at most one chunk (the one-use
+/// AEAD's key pairs, §4.1): the first 64 bytes of the root output.
+pub(crate) fn derive_key64(ctx: Ctx, parts: &[&[u8]]) -> [u8; 64] {
+    let mut h = Chunk::derive_key(&ctx.key);
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize64()
 }
 
 /// `H(head)`: the message digest of docs/protocol/handshake.md §3.5 (BLAKE3
@@ -174,22 +199,22 @@ pub(crate) fn digest(head: &[u8]) -> [u8; 32] {
 
 /// mac1 of msg1 / msg2 (§3.5): `KH(k, H(head) ‖ rest)[..16]`.
 pub(crate) fn mac16_digest(key: &[u8; 32], head: &[u8; 32], rest: &[u8]) -> [u8; 16] {
-    // KEM mode: rest is at most 164 bytes; one buffer keeps BLAKE3 on its
-    // one-call path. SIG msg2 (rest = enc_R ‖ biscuit, up to 4.8 KB) streams.
-    let mut buf = [0u8; 32 + 224];
-    let full = if let Some(b) = buf.get_mut(32..32 + rest.len()) {
-        b.copy_from_slice(rest);
-        buf[..32].copy_from_slice(head);
-        blake3::keyed_hash(key, &buf[..32 + rest.len()])
+    // KEM mode: rest is at most 164 bytes, one chunk with H(head). SIG msg2
+    // (rest = enc_R ‖ biscuit, up to 4.8 KB) streams.
+    let full = if Chunk::fits(32 + rest.len()) {
+        let mut h = Chunk::keyed(key);
+        h.update(head);
+        h.update(rest);
+        h.finalize32()
     } else {
         let mut h = Hasher::new_keyed(key);
         update_after(&mut h, head, rest);
-        let out = h.finalize();
+        let out = *h.finalize().as_bytes();
         h.zeroize();
         out
     };
     let mut out = [0u8; 16];
-    out.copy_from_slice(&full.as_bytes()[..16]);
+    out.copy_from_slice(&full[..16]);
     out
 }
 
@@ -213,18 +238,16 @@ fn update_after(h: &mut Hasher, prefix: &[u8; 32], m: &[u8]) {
 
 /// `KH(k, m)[..16]`: the 16-byte MACs (msg3's mac1, mac2).
 pub(crate) fn mac16(key: &[u8; 32], msg: &[u8]) -> [u8; 16] {
-    let full = blake3::keyed_hash(key, msg);
+    let full = if Chunk::fits(msg.len()) {
+        let mut h = Chunk::keyed(key);
+        h.update(msg);
+        h.finalize32()
+    } else {
+        *blake3::keyed_hash(key, msg).as_bytes()
+    };
     let mut out = [0u8; 16];
-    out.copy_from_slice(&full.as_bytes()[..16]);
+    out.copy_from_slice(&full[..16]);
     out
-}
-
-/// Constant-time check of a 16-byte MAC field.
-pub(crate) fn mac_ok(expected: &[u8; 16], got: &[u8]) -> bool {
-    let mut ok = expected.ct_eq(got).unwrap_u8();
-    // The MAC verdict is public: the message is accepted or refused.
-    pqdr_ctgrind::hook::declassify(&mut ok);
-    got.len() == 16 && ok == 1
 }
 
 /// be16 length prefix; callers keep `x` under 64 KiB.
@@ -304,6 +327,18 @@ impl Chain {
 
     /// `MixHash(x…)`: th ← DK(C_TH, th ‖ x).
     pub(crate) fn mix_hash(&mut self, parts: &[&[u8]]) {
+        if Chunk::fits(32 + parts.iter().map(|p| p.len()).sum::<usize>()) {
+            // Every KEM-mode MixHash (th ‖ a digest, a sealed field or a header).
+            let mut h = Chunk::derive_key(&C_TH.key);
+            h.update(&self.th);
+            for p in parts {
+                h.update(p);
+            }
+            self.th = h.finalize32();
+            #[cfg(feature = "test-utils")]
+            self.record("mixhash", None, self.th);
+            return;
+        }
         let mut h = C_TH.hasher();
         match parts {
             // One long field (SIG mode's enc_R / enc_I): th is public.
@@ -347,6 +382,16 @@ impl Chain {
         k
     }
 
+    /// `Key64(l)` = DKx(C_KEY, ck ‖ l ‖ th, 64): the key pair of the
+    /// one-use AEAD for enc_id / enc_ts (§4.1 `Seal1`, §4.4 steps 2–3). Its
+    /// first 32 bytes are `Key(l)`, which the trace records.
+    pub(crate) fn key64(&mut self, label: u8) -> Seal1Key {
+        let k = Seal1Key::from_output(derive_key64(C_KEY, &[&self.ck, &[label], &self.th]));
+        #[cfg(feature = "test-utils")]
+        self.record("key", Some(label), k.enc());
+        k
+    }
+
     /// `secret = DK(C_OUT, ck ‖ th)`.
     pub(crate) fn output(&self) -> [u8; 32] {
         derive_key(C_OUT, &[&self.ck, &self.th])
@@ -358,8 +403,10 @@ impl Chain {
     }
 }
 
-/// A one-use key (`Key(l)`, biscuit key, cookie key): it seals one AEAD
-/// field or makes one key confirmation.
+/// A one-use key (`Key(l)`, cookie-reply key): it seals one ChaCha20-Poly1305
+/// field (SIG mode's enc_R / enc_I, the cookie reply) or makes one key
+/// confirmation. enc_id, enc_ts and the biscuit use `Seal1` instead
+/// (`chunk::Seal1Key`, docs/protocol/handshake.md §4.1).
 #[derive(Zeroize, ZeroizeOnDrop)]
 pub(crate) struct Key(pub(crate) [u8; 32]);
 

@@ -70,6 +70,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+mod chunk;
 mod error;
 mod established;
 pub mod frag;

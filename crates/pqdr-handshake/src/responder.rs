@@ -5,9 +5,10 @@
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
 
+use crate::chunk::Seal1Key;
 use crate::established::{Established, MAX_APP_LABEL, Msg3};
 use crate::ids::{Identity, Load, PeerStore, Tai64N};
-use crate::kdf::{C_BISCUIT, C_MAC1, Chain, Key, SIG_CTX_I, derive_key, mac_ok, mac16};
+use crate::kdf::{C_BISCUIT, C_MAC1, Chain, SIG_CTX_I, derive_key, derive_key64, mac_ok, mac16};
 use crate::suite::{Auth, Mode, Suite};
 use crate::wire::{self, BISCUIT_PT, HDR_B, Layout, MSG3, biscuit_ad};
 use crate::{Error, Instant, Role};
@@ -233,7 +234,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         let mut pt = [0u8; BISCUIT_PT + 16];
         let opened = self.bkeys.iter().any(|bk| {
             pt.copy_from_slice(&b[16..]);
-            Key(derive_key(C_BISCUIT, &[bk, &b[..16]]))
+            Seal1Key::from_output(derive_key64(C_BISCUIT, &[bk, &b[..16]]))
                 .open(&mut pt, &ad)
                 .is_ok()
         });

@@ -7,9 +7,10 @@ use zeroize::Zeroize;
 
 use super::admit::Msg1;
 use super::{PEER_INTERVAL_MS, Reply, Responder};
+use crate::chunk::Seal1Key;
 use crate::ids::{PeerStore, Tai64N, gcra};
 use crate::kdf::{
-    C_BISCUIT, Chain, Key, SIG_CTX_R, coins, coins32, derive_key, digest, mac16_digest,
+    C_BISCUIT, Chain, Key, SIG_CTX_R, coins, coins32, derive_key64, digest, mac16_digest,
 };
 use crate::suite::{Auth, Mode};
 use crate::wire::{self, BISCUIT_PT, MSG2, biscuit_ad};
@@ -39,7 +40,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
             let xs_r = self.me.x_secret.as_ref().unwrap_or(&[0; 32]);
             chain.mix_dh(b'a', xs_r, &msg[l.m1_x()])?;
         }
-        let k1 = chain.key(b'1');
+        let k1 = chain.key64(b'1');
         let mut enc_id = [0u8; 48];
         enc_id.copy_from_slice(&msg[l.m1_enc_id()]);
         k1.open(&mut enc_id, &chain.th)?;
@@ -82,7 +83,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         if hybrid {
             chain.mix_dh(b'b', self.me.x_secret.as_ref().unwrap_or(&[0; 32]), &xs_i)?;
         }
-        let k2 = chain.key(b'2');
+        let k2 = chain.key64(b'2');
         let mut enc_ts = [0u8; 28];
         enc_ts.copy_from_slice(&msg[l.m1_enc_ts()]);
         k2.open(&mut enc_ts, &chain.th)?;
@@ -222,7 +223,7 @@ impl<A: Auth, const RL: usize> Responder<A, RL> {
         }
         pt[52..84].copy_from_slice(&chain.ck);
         pt[84..116].copy_from_slice(&chain.th);
-        let key = Key(derive_key(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));
+        let key = Seal1Key::from_output(derive_key64(C_BISCUIT, &[&self.bkeys[0], &b[..16]]));
         let ad = biscuit_ad(m.suite.id(), m.h.sender, idx_r, &self.me.hpk);
         key.seal(&mut b[16..], &ad);
         let mac = mac16_digest(&k_m.0, &head, &out[l.m2_conf().start..l.m2_mac1().start]);

@@ -10,8 +10,6 @@
 use crate::common;
 use core::fmt::Write as _;
 
-use chacha20poly1305::aead::{AeadInOut, KeyInit};
-use chacha20poly1305::{ChaCha20Poly1305, Nonce, Tag};
 use common::*;
 use pqdr_handshake::testing::coins;
 use pqdr_handshake::{
@@ -332,16 +330,32 @@ fn case<A: VecKeys>(name: &str, hybrid: bool, eph: Ephemeral, psk: bool) -> Valu
     // The biscuit, opened here with its key (docs/protocol/handshake.md §3.4).
     let boff = n2 - 16 - 148;
     let bsalt = &msg2[boff..boff + 16];
-    let bk = blake3::derive_key(&format!("{PREFIX}biscuit"), &[&BKEY[..], bsalt].concat());
+    // Seal1 (§4.1) from its definition: k_e ‖ k_a = DKx(C_BISCUIT, bkey ‖ salt, 64).
+    let mut bk = [0u8; 64];
+    blake3::Hasher::new_derive_key(&format!("{PREFIX}biscuit"))
+        .update(&BKEY)
+        .update(bsalt)
+        .finalize_xof()
+        .fill(&mut bk);
     let mut ad = suite.id().to_be_bytes().to_vec();
     ad.extend_from_slice(&idx_i.to_be_bytes());
     ad.extend_from_slice(&idx_r.to_be_bytes());
     ad.extend_from_slice(w.r.id.key_id());
-    let mut pt = msg2[boff + 16..boff + 16 + 116].to_vec();
-    let tag = Tag::try_from(&msg2[boff + 132..boff + 148]).unwrap();
-    ChaCha20Poly1305::new(&bk.into())
-        .decrypt_inout_detached(&Nonce::default(), &ad, pt.as_mut_slice().into(), &tag)
-        .unwrap();
+    let ct = &msg2[boff + 16..boff + 132];
+    let mut t_in = ad.clone();
+    t_in.extend_from_slice(ct);
+    t_in.extend_from_slice(&(ad.len() as u64).to_be_bytes());
+    t_in.extend_from_slice(&(ct.len() as u64).to_be_bytes());
+    let ka: [u8; 32] = bk[32..].try_into().unwrap();
+    assert_eq!(
+        blake3::keyed_hash(&ka, &t_in).as_bytes()[..16],
+        msg2[boff + 132..boff + 148],
+        "biscuit tag"
+    );
+    let ke: [u8; 32] = bk[..32].try_into().unwrap();
+    let mut pt = std::vec![0u8; 116];
+    blake3::Hasher::new_keyed(&ke).finalize_xof().fill(&mut pt);
+    pt.iter_mut().zip(ct).for_each(|(p, c)| *p ^= c);
 
     let (trace, keys) = trace_json(&a);
     let init_secret = a.initial_secret_for_test();

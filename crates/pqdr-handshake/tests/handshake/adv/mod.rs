@@ -136,6 +136,33 @@ impl Ch {
     pub fn key(&self, l: u8) -> [u8; 32] {
         dk("handshake key", &[&self.ck, &[l], &self.th])
     }
+    /// `Key64(l)`: the 64-byte `Seal1` key pair (§4.3).
+    pub fn key64(&self, l: u8) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        blake3::Hasher::new_derive_key(&format!("{PREFIX}handshake key"))
+            .update(&self.ck)
+            .update(&[l])
+            .update(&self.th)
+            .finalize_xof()
+            .fill(&mut out);
+        out
+    }
+}
+
+/// `Seal1(k, pt, ad)` of docs/protocol/handshake.md §4.1: `k_e ‖ k_a = k`,
+/// `c = pt ⊕ KHx(k_e, ε)`, tag `KH(k_a, ad ‖ c ‖ be64(|ad|) ‖ be64(|c|))[..16]`.
+pub fn seal1(k: &[u8; 64], pt: &[u8], ad: &[u8]) -> Vec<u8> {
+    let ke: [u8; 32] = k[..32].try_into().unwrap();
+    let ka: [u8; 32] = k[32..].try_into().unwrap();
+    let mut c = vec![0u8; pt.len()];
+    blake3::Hasher::new_keyed(&ke).finalize_xof().fill(&mut c);
+    c.iter_mut().zip(pt).for_each(|(c, p)| *c ^= p);
+    let mut t = ad.to_vec();
+    t.extend_from_slice(&c);
+    t.extend_from_slice(&(ad.len() as u64).to_be_bytes());
+    t.extend_from_slice(&(pt.len() as u64).to_be_bytes());
+    c.extend_from_slice(&blake3::keyed_hash(&ka, &t).as_bytes()[..16]);
+    c
 }
 
 /// `Seal(k, pt, ad)`: ChaCha20-Poly1305, nonce 0, tag appended.
@@ -627,13 +654,13 @@ pub fn build_msg1<A: TestKem>(
     if let Some((x, _, xs_r)) = s.x {
         ch.mix(b'a', &x25519_dalek::x25519(x, xs_r));
     }
-    let enc_id = seal(&ch.key(b'1'), &s.hpk_i, &ch.th);
+    let enc_id = seal1(&ch.key64(b'1'), &s.hpk_i, &ch.th);
     ch.mix_hash(&enc_id);
     ch.mix(b'P', &s.psk.unwrap_or([0; 32]));
     if let Some((_, xs, xs_r)) = s.x {
         ch.mix(b'b', &x25519_dalek::x25519(xs, xs_r));
     }
-    let enc_ts = seal(&ch.key(b'2'), &s.ts.to_bytes(), &ch.th);
+    let enc_ts = seal1(&ch.key64(b'2'), &s.ts.to_bytes(), &ch.th);
     ch.mix_hash(&enc_ts);
     let k_m = ch.key(b'm');
     m.extend_from_slice(&enc_id);
