@@ -35,12 +35,17 @@
 #[allow(unsafe_code, reason = "inline assembly (MULX/ADCX/ADOX) only")]
 mod x86_64;
 
+#[cfg(all(
+    feature = "simd",
+    target_arch = "x86_64",
+    any(feature = "p256", feature = "p384")
+))]
+pub(crate) use x86_64::p256_scan;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
-    p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_scan, p256_sub, p256_sub2,
-    p256_triple,
+    p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_sub, p256_sub2, p256_triple,
 };
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -51,7 +56,10 @@ pub(crate) use pqdr_common::simd::{Avx2, Bmi2Adx};
 /// hands one out, else `None`. `PQDR_FORCE_PORTABLE=1` (test builds) makes
 /// it `None`.
 #[inline(always)]
-#[cfg_attr(not(feature = "p256"), allow(dead_code, reason = "P-256 only"))]
+#[cfg_attr(
+    not(any(feature = "p256", feature = "p384")),
+    allow(dead_code, reason = "the P-256 and P-384 table scans only")
+)]
 pub(crate) fn avx2() -> Option<Avx2> {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     {
@@ -127,7 +135,7 @@ mod stubs {
     pub(crate) fn p256_mont_sqr_n(token: Bmi2Adx, _: &[u64; 4], _: u32) -> [u64; 4] {
         match token {}
     }
-    #[cfg(feature = "p256")]
+    #[cfg(any(feature = "p256", feature = "p384"))]
     pub(crate) fn p256_scan<const N: usize>(token: Avx2, _: &[[u64; N]; 16], _: u64) -> [u64; N] {
         match token {}
     }

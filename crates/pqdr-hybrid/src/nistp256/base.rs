@@ -3,7 +3,7 @@
 //! generator G (SP 800-186 §3.2.1.3).
 //!
 //! The scalar `d < 2^256` is written in 52 signed radix-32 digits
-//! `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i` (`super::digits_w5`, the digits of
+//! `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i` (`nist_curve::digits_w5`, the digits of
 //! the variable-base product; the top one is at most 2). With the table
 //! entry `T[j][m − 1] = m·1024^j·G` (`m = 1 … 16`, `j = 0 … 25`;
 //! `tools/gen_p256_table.py`), `d·G = 32·Σ_j e_{2j+1}·1024^j·G +
@@ -12,7 +12,7 @@
 //!
 //! Constant time: the digits are computed without branches; each addition
 //! reads all sixteen entries of its (public) row whole, ANDs each with the
-//! mask "index = `|e_i|`" and ORs them together (`super::scan`, or its AVX2
+//! mask "index = `|e_i|`" and ORs them together (`nist_curve::scan`, or its AVX2
 //! kernel), negates `y` by a mask if
 //! `e_i < 0`, and for `e_i = 0` (no affine identity) adds whatever was
 //! selected and keeps the previous sum by a mask.
@@ -20,10 +20,9 @@
 use zeroize::Zeroize;
 
 use super::field::{Arith, Fe};
-use super::{
-    Affine, Jacobian, Point, abs_sign, add_affine, digits_w5, eq_mask, jacobian_double, scan_with,
-};
+use super::{Affine, Jacobian, Point, add_affine, jacobian_double};
 use crate::arch::Avx2;
+use crate::nist_curve::{abs_sign, digits_w5, eq_mask, scan_with};
 
 /// Rows of the table: `1024^j·G` for `j = 0 … 25`.
 const ROWS: usize = 26;
@@ -106,7 +105,7 @@ fn add_digit<A: Arith>(
 /// `d·G` for `d < 2^256` (little-endian limbs), projective; the rows are
 /// scanned with AVX2 if `avx` holds the token. The working values are wiped.
 pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 4], avx: Option<Avx2>) -> Point {
-    let mut e = digits_w5(d);
+    let mut e: [i8; 52] = digits_w5(d);
     let mut r = Point::IDENTITY;
     // Odd digits: e_{2j+1} with j = 0 … 25.
     for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {

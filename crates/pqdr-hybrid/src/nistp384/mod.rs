@@ -1,0 +1,49 @@
+//! The P-384 group (SP 800-186 §3.2.1.4, SEC 2 v2 §2.5.1: short Weierstrass
+//! `y² = x³ − 3x + b` over GF(p), prime order n) for ECDH, with the point
+//! code of P-256 (`nist_curve::a3_curve!`: projective coordinates, the
+//! complete formulas of Renes–Costello–Batina 2016 for a = −3, Jacobian
+//! doublings inside the windows, 77 signed radix-32 digits, full masked
+//! table scans) over the field [`field`] (Montgomery form on six limbs).
+//!
+//! - [`mul`]: variable-base `d·Q`;
+//! - [`mul_base`]: `d·G`, the same routine on the generator.
+//!
+//! Constant time as P-256's: no branch or index depends on the scalar.
+
+pub(crate) mod field;
+#[cfg(test)]
+mod tests;
+
+use zeroize::Zeroize;
+
+use field::{Arith, Fe};
+
+use crate::arch::Avx2;
+
+crate::nist_curve::a3_curve!(limbs = 6, digits = 77, entry = 20);
+
+/// The generator G (SP 800-186 §3.2.1.4), affine, Montgomery form.
+pub(crate) const G: Affine = Affine {
+    x: Fe([
+        0x3dd0_7566_49c0_b528,
+        0x20e3_78e2_a0d6_ce38,
+        0x879c_3afc_541b_4d6e,
+        0x6454_8684_59a3_0eff,
+        0x812f_f723_614e_de2b,
+        0x4d3a_adc2_299e_1513,
+    ]),
+    y: Fe([
+        0x2304_3dad_4b03_a4fe,
+        0xa1bf_a8bf_7bb4_a9ac,
+        0x8bad_e756_2e83_b050,
+        0xc6c3_5219_68f4_ffd9,
+        0xdd80_0226_3969_a840,
+        0x2b78_abc2_5a15_c5e9,
+    ]),
+};
+
+/// `d·G` for `d < 2^384` (little-endian limbs), projective: [`mul`] on the
+/// generator (its table of `1·G … 16·G` is built per call).
+pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 6], avx: Option<Avx2>) -> Point {
+    mul(ar, &G, d, avx)
+}
