@@ -47,3 +47,38 @@ pub(crate) const G: Affine = Affine {
 pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 6], avx: Option<Avx2>) -> Point {
     mul(ar, &G, d, avx)
 }
+
+/// The digits of `nist_curve::digits_w5` at P-384's sizes recompose the
+/// scalar, and the top digit is within `[−16, 16]` (test helper).
+#[cfg(test)]
+fn digits_check() {
+    for d in [
+        [u64::MAX; 6],
+        [0x8888_8888_8888_8888; 6],
+        [1, 0, 0, 0, 0, 1 << 63],
+    ] {
+        let e: [i8; 77] = crate::nist_curve::digits_w5(&d);
+        assert!(e.iter().all(|&x| (-16..=16).contains(&x)));
+        // Σ e_i·32^i by Horner over 7 limbs (the sum is d < 2^384).
+        let mut acc = [0i128; 7];
+        for &x in e.iter().rev() {
+            let mut c = 0i128;
+            for a in &mut acc {
+                let v = *a * 32 + c;
+                *a = v & 0xffff_ffff_ffff_ffff;
+                c = v >> 64;
+            }
+            acc[0] += i128::from(x);
+            // Propagate a negative or overflowing low limb.
+            let mut c = 0i128;
+            for a in &mut acc {
+                let v = *a + c;
+                *a = v & 0xffff_ffff_ffff_ffff;
+                c = v >> 64;
+            }
+        }
+        let got: [u64; 6] = core::array::from_fn(|i| u64::try_from(acc[i]).unwrap());
+        assert_eq!(got, d);
+        assert_eq!(acc[6], 0);
+    }
+}
