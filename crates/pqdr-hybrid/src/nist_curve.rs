@@ -88,6 +88,37 @@ pub(crate) fn scan_with<const N: usize>(
     }
 }
 
+/// A fixed-base table file (`R` rows of 16 entries of `E` little-endian
+/// `u64` limbs, `tools/gen_p256_table.py`) as limbs, at compile time.
+pub(crate) const fn decode_table<const R: usize, const E: usize>(b: &[u8]) -> [[[u64; E]; 16]; R] {
+    assert!(b.len() == R * 16 * E * 8);
+    let mut t = [[[0u64; E]; 16]; R];
+    let mut j = 0;
+    while j < R {
+        let mut m = 0;
+        while m < 16 {
+            let mut l = 0;
+            while l < E {
+                let o = ((j * 16 + m) * E + l) * 8;
+                t[j][m][l] = u64::from_le_bytes([
+                    b[o],
+                    b[o + 1],
+                    b[o + 2],
+                    b[o + 3],
+                    b[o + 4],
+                    b[o + 5],
+                    b[o + 6],
+                    b[o + 7],
+                ]);
+                l += 1;
+            }
+            m += 1;
+        }
+        j += 1;
+    }
+    t
+}
+
 /// The point types and formulas of one curve (see the module docs):
 /// `limbs` is the field's limb count, `digits` the scalar's digit count
 /// for [`digits_w5`], `entry` the limbs of a table entry of `mul` (`X ‖ Y ‖
@@ -112,7 +143,6 @@ macro_rules! a3_curve {
 
         impl Point {
             /// The identity `(0 : 1 : 0)`.
-            #[allow(dead_code, reason = "used by P-256's fixed-base code only")]
             pub(crate) const IDENTITY: Point = Point {
                 x: Fe::ZERO,
                 y: Fe::ONE,
@@ -130,7 +160,6 @@ macro_rules! a3_curve {
 
             /// `a` if `mask` is all ones, else `b`.
             #[inline(always)]
-            #[allow(dead_code, reason = "used by P-256's fixed-base code only")]
             pub(crate) fn select(mask: u64, a: &Point, b: &Point) -> Point {
                 Point {
                     x: Fe::select(mask, &a.x, &b.x),
@@ -413,6 +442,42 @@ macro_rules! a3_curve {
             }
             e.zeroize();
             r
+        }
+
+        /// `e·T` for `e ∈ [−16, 16] \ {0}` from a fixed-base table row `T[m − 1] =
+        /// m·T` (affine `x ‖ y`), and the mask "e = 0" (all ones), in which case
+        /// the point returned is not on the curve and must not be kept: the row is
+        /// scanned whole at `|e|`, `y` negated by a mask if `e < 0`.
+        #[inline(always)]
+        fn select_affine(row: &[[u64; 2 * $limbs]; 16], e: i8, avx: Option<Avx2>) -> (Affine, u64) {
+            let (abs, neg) = $crate::nist_curve::abs_sign(e);
+            let mut r = $crate::nist_curve::scan_with(avx, row, abs);
+            let x = Fe(core::array::from_fn(|i| r[i]));
+            let y = Fe(core::array::from_fn(|i| r[$limbs + i]));
+            r.zeroize();
+            let ny = y.neg();
+            let a = Affine {
+                x,
+                y: Fe::select(neg, &ny, &y),
+            };
+            (a, $crate::nist_curve::eq_mask(abs, 0))
+        }
+
+        /// `r + e·T` from a fixed-base table row ([`select_affine`]) by the mixed
+        /// addition (RCB 2016 Algorithm 5), keeping `r` if `e = 0`.
+        #[inline(always)]
+        pub(crate) fn add_digit<A: Arith>(
+            ar: A,
+            r: &Point,
+            row: &[[u64; 2 * $limbs]; 16],
+            e: i8,
+            avx: Option<Avx2>,
+        ) -> Point {
+            let (mut q, zero) = select_affine(row, e, avx);
+            let s = add_affine(ar, r, &q);
+            q.x.0.zeroize();
+            q.y.0.zeroize();
+            Point::select(zero, r, &s)
         }
     };
 }

@@ -19,10 +19,10 @@
 
 use zeroize::Zeroize;
 
-use super::field::{Arith, Fe};
-use super::{Affine, Jacobian, Point, add_affine, jacobian_double};
+use super::field::Arith;
+use super::{Jacobian, Point, add_digit, jacobian_double};
 use crate::arch::Avx2;
-use crate::nist_curve::{abs_sign, digits_w5, eq_mask, scan_with};
+use crate::nist_curve::{decode_table, digits_w5};
 
 /// Rows of the table: `1024^j·G` for `j = 0 … 25`.
 const ROWS: usize = 26;
@@ -37,70 +37,7 @@ const ENTRY: usize = 8;
 const TABLE_BYTES: &[u8; ROWS * COLS * ENTRY * 8] = include_bytes!("base_table.bin");
 
 /// `T[j][m − 1] = m·1024^j·G` as affine `(x, y)` in Montgomery form.
-static TABLE: [[[u64; ENTRY]; COLS]; ROWS] = decode(TABLE_BYTES);
-
-/// The table file's bytes as limbs, at compile time.
-const fn decode(b: &[u8; ROWS * COLS * ENTRY * 8]) -> [[[u64; ENTRY]; COLS]; ROWS] {
-    let mut t = [[[0u64; ENTRY]; COLS]; ROWS];
-    let mut j = 0;
-    while j < ROWS {
-        let mut m = 0;
-        while m < COLS {
-            let mut l = 0;
-            while l < ENTRY {
-                let o = ((j * COLS + m) * ENTRY + l) * 8;
-                t[j][m][l] = u64::from_le_bytes([
-                    b[o],
-                    b[o + 1],
-                    b[o + 2],
-                    b[o + 3],
-                    b[o + 4],
-                    b[o + 5],
-                    b[o + 6],
-                    b[o + 7],
-                ]);
-                l += 1;
-            }
-            m += 1;
-        }
-        j += 1;
-    }
-    t
-}
-
-/// `e·1024^j·G` for `e ∈ [−16, 16] \ {0}` from row `j`, and the mask
-/// "e = 0" (all ones), in which case the point returned is not on the curve
-/// and must not be kept.
-#[inline(always)]
-fn select(row: &[[u64; ENTRY]; COLS], e: i8, avx: Option<Avx2>) -> (Affine, u64) {
-    let (abs, neg) = abs_sign(e);
-    let mut r = scan_with(avx, row, abs);
-    let x = Fe([r[0], r[1], r[2], r[3]]);
-    let y = Fe([r[4], r[5], r[6], r[7]]);
-    r.zeroize();
-    let ny = y.neg();
-    let a = Affine {
-        x,
-        y: Fe::select(neg, &ny, &y),
-    };
-    (a, eq_mask(abs, 0))
-}
-
-/// `r + e·1024^j·G`, keeping `r` if `e = 0`.
-#[inline(always)]
-fn add_digit<A: Arith>(
-    ar: A,
-    r: &Point,
-    row: &[[u64; ENTRY]; COLS],
-    e: i8,
-    avx: Option<Avx2>,
-) -> Point {
-    let (mut q, zero) = select(row, e, avx);
-    let s = add_affine(ar, r, &q);
-    q.x.0.zeroize();
-    q.y.0.zeroize();
-    Point::select(zero, r, &s)
-}
+static TABLE: [[[u64; ENTRY]; COLS]; ROWS] = decode_table(TABLE_BYTES);
 
 /// `d·G` for `d < 2^256` (little-endian limbs), projective; the rows are
 /// scanned with AVX2 if `avx` holds the token. The working values are wiped.

@@ -6,23 +6,28 @@
 //! table scans) over the field [`field`] (Montgomery form on six limbs).
 //!
 //! - [`mul`]: variable-base `d·Q`;
-//! - [`mul_base`]: `d·G`, the same routine on the generator.
+//! - `base::mul_base`: fixed-base `d·G` with a precomputed table of
+//!   multiples of G (`tools/gen_p256_table.py`).
 //!
 //! Constant time as P-256's: no branch or index depends on the scalar.
 
+mod base;
 pub(crate) mod field;
 #[cfg(test)]
 mod tests;
 
 use zeroize::Zeroize;
 
+pub(crate) use base::mul_base;
 use field::{Arith, Fe};
 
 use crate::arch::Avx2;
 
 crate::nist_curve::a3_curve!(limbs = 6, digits = 77, entry = 20);
 
-/// The generator G (SP 800-186 §3.2.1.4), affine, Montgomery form.
+/// The generator G (SP 800-186 §3.2.1.4), affine, Montgomery form (the
+/// tests check it against `p384`'s).
+#[cfg(test)]
 pub(crate) const G: Affine = Affine {
     x: Fe([
         0x3dd0_7566_49c0_b528,
@@ -41,12 +46,6 @@ pub(crate) const G: Affine = Affine {
         0x2b78_abc2_5a15_c5e9,
     ]),
 };
-
-/// `d·G` for `d < 2^384` (little-endian limbs), projective: [`mul`] on the
-/// generator (its table of `1·G … 16·G` is built per call).
-pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 6], avx: Option<Avx2>) -> Point {
-    mul(ar, &G, d, avx)
-}
 
 /// The digits of `nist_curve::digits_w5` at P-384's sizes recompose the
 /// scalar, and the top digit is within `[−16, 16]` (test helper).
