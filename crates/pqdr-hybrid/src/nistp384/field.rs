@@ -214,25 +214,37 @@ pub(crate) fn sqr_wide(a: &[u64; 6]) -> [u64; 12] {
 /// `i + 6`; the low half reduced is `(t_lo + M·p) / 2^384 ≤ p`, then
 /// `u + t_hi < 2p` on seven limbs and `p` subtracted once unless that
 /// borrows (HAC Algorithm 14.32 step 3).
+///
+/// No products: `m·p = m·2^384 − m·(2^32 + 1)·2^96 + m·(2^32 − 1)` (p's
+/// form), so a round adds `a = m·(2^32 − 1) < 2^96` at limb `i`, subtracts
+/// `b = m·(2^32 + 1)·2^32 < 2^129` at limb `i + 1` and writes `m` (plus
+/// the carry, minus the borrow) to the fresh limb: the window's value
+/// `u + m·p` is below `2^448`, so the fresh limb takes it whole.
 #[inline(always)]
 pub(crate) fn mont_reduce(t: &[u64; 12]) -> [u64; 6] {
     let mut u = [t[0], t[1], t[2], t[3], t[4], t[5], 0, 0, 0, 0, 0, 0];
     for i in 0..6 {
         let m = u[i].wrapping_add(u[i] << 32);
-        // p_3 = p_4 = p_5: one product for the three.
-        let (m0, m1, m2, m3) = (
-            u128::from(m) * u128::from(P[0]),
-            u128::from(m) * u128::from(P[1]),
-            u128::from(m) * u128::from(P[2]),
-            u128::from(m) * u128::from(P[3]),
-        );
+        let a = (u128::from(m) << 32) - u128::from(m);
+        // m·(2^32 + 1) < 2^97; b is it shifted by 32 bits, three limbs.
+        let mc = (u128::from(m) << 32) + u128::from(m);
+        // Add a (two limbs) along the six-limb window.
         let mut c = 0u64;
-        for (j, mj) in [m0, m1, m2, m3, m3, m3].into_iter().enumerate() {
-            let v = u128::from(u[i + j]) + mj + u128::from(c);
+        for (j, aj) in [lo(a), hi(a), 0, 0, 0, 0].into_iter().enumerate() {
+            let v = u128::from(u[i + j]) + u128::from(aj) + u128::from(c);
             u[i + j] = lo(v);
             c = hi(v);
         }
-        u[i + 6] = c;
+        // Subtract b (limbs i + 1 … i + 3) along limbs i + 1 … i + 5.
+        let bl = [lo(mc) << 32, lo(mc >> 32), hi(mc >> 32), 0, 0];
+        let mut borrow = 0u64;
+        for (j, bj) in bl.into_iter().enumerate() {
+            let (d1, b1) = u[i + 1 + j].overflowing_sub(bj);
+            let (d2, b2) = d1.overflowing_sub(borrow);
+            u[i + 1 + j] = d2;
+            borrow = u64::from(b1 | b2);
+        }
+        u[i + 6] = m.wrapping_add(c).wrapping_sub(borrow);
     }
     let mut s = [0u64; 6];
     let mut c = 0u64;
