@@ -51,7 +51,7 @@ pub(crate) use x86_64::{
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::{Avx2, Bmi2Adx};
 
-/// The AVX2 token (the P-256 table scans) if this crate's feature `simd` is
+/// The AVX2 token (the P-256 and P-384 table scans) if this crate's feature `simd` is
 /// on (and the target is x86-64) and `pqdr_common::simd::Avx2::detect`
 /// hands one out, else `None`. `PQDR_FORCE_PORTABLE=1` (test builds) makes
 /// it `None`.

@@ -503,9 +503,9 @@ pub(crate) fn p256_sub2(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] 
     [r0, r1, r2, r3]
 }
 
-/// The masked table scan of `nistp256` with AVX2: `Σ_k table[k] AND m_k`
+/// The masked table scan of `nist_curve` (P-256, P-384) with AVX2: `Σ_k table[k] AND m_k`
 /// (OR), `m_k` all ones iff `k + 1 = idx`, four limbs per `VPAND` / `VPOR`;
-/// bit-identical to the portable `nistp256::scan` for every `idx` (0 gives
+/// bit-identical to the portable `nist_curve::scan` for every `idx` (0 gives
 /// all zeros). `N` is a multiple of 4 up to 20: 8 (P-256's affine
 /// entries), 12 (its projective ones) or 20 (P-384's projective entries,
 /// 18 limbs padded).
