@@ -14,11 +14,15 @@
 
 mod arch;
 mod error;
-#[cfg(feature = "p384")]
+#[cfg(any(feature = "p256", feature = "p384"))]
 #[macro_use]
 mod nist_ecdh;
+#[cfg(any(feature = "p256", feature = "p384"))]
+mod nist_curve;
 #[cfg(feature = "p256")]
 mod nistp256;
+#[cfg(feature = "p384")]
+mod nistp384;
 #[cfg(feature = "p256")]
 mod p256_ecdh;
 #[cfg(feature = "p384")]

@@ -1,15 +1,22 @@
-//! ECDH on P-384 (secp384r1) for SecP384r1MLKEM1024, through RustCrypto
-//! `p384`: the items of `nist_ecdh.rs` at P-384's sizes (a 56-byte scalar
-//! seed, 97-byte points, 48-byte secrets).
+//! ECDH on P-384 (secp384r1) for SecP384r1MLKEM1024 on our own curve
+//! arithmetic ([`crate::nistp384`]): the items of `nist_ecdh.rs` at
+//! P-384's sizes (a 56-byte scalar seed, 97-byte points, 48-byte secrets).
+//! The field is portable on every CPU; the fast path differs only in the
+//! AVX2 table scans (`nist_curve::scan_with`).
 
 nist_ecdh! {
-    curve = p384,
-    narrow = U384,
-    wide = U448,
+    curve = nistp384,
+    limbs = 6,
     field_bytes = 48,
-    // n − 1 of P-384 (FIPS 186-5 / SP 800-186 §3.2.1.4).
-    order_minus_one = concat!(
-        "ffffffffffffffffffffffffffffffffffffffffffffffff",
-        "c7634d81f4372ddf581a0db248b0a77aecec196accc52972",
-    ),
+    // n − 1 of P-384 (SP 800-186 §3.2.1.4), little-endian limbs.
+    order_minus_one = [
+        0xecec_196a_ccc5_2972,
+        0x581a_0db2_48b0_a77a,
+        0xc763_4d81_f437_2ddf,
+        0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff,
+        0xffff_ffff_ffff_ffff,
+    ],
+    fast = Portable,
+    detect = Some(Portable),
 }

@@ -1,6 +1,6 @@
 //! The TLS 1.3 hybrid key exchange `SecP384r1MLKEM1024` (NamedGroup `0x11ED`)
 //! of draft-ietf-tls-ecdhe-mlkem §3–4 (built on RFC 9954, hybrid key
-//! exchange in TLS 1.3), with P-384 from RustCrypto `p384` (feature `p384`).
+//! exchange in TLS 1.3), with our own P-384 (`src/nistp384/`, feature `p384`).
 //!
 //! The layout of `secp256r1_mlkem768` at the larger sizes, **ECDH
 //! first** everywhere:

@@ -18,7 +18,7 @@
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_mont_sqr_n` (`x86_64/p256_sqr_n.rs`, the inversion's runs of squarings) | `nistp256::field::mont_sqr_n` (lazy reduction, then one conditional subtraction) | `nistp256::tests::sqr_n_matches_square_loop` (every `field_inputs` value, ≥ p and all-ones too, `n` = 0 … 255; planted bug seen failing), `invert_matches_previous` |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
-//! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token) | `nistp256::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8- and 12-limb entries) |
+//! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token; P-256's and P-384's table scans) | `nist_curve::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8-, 12- and 20-limb entries) |
 //! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nistp256::field::Arith::triple`, `Arith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //!
 //! `fe_add`, `fe_sub` and `fe_mul_a24` are in assembly not for speed but for
@@ -35,23 +35,31 @@
 #[allow(unsafe_code, reason = "inline assembly (MULX/ADCX/ADOX) only")]
 mod x86_64;
 
+#[cfg(all(
+    feature = "simd",
+    target_arch = "x86_64",
+    any(feature = "p256", feature = "p384")
+))]
+pub(crate) use x86_64::p256_scan;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
-    p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_scan, p256_sub, p256_sub2,
-    p256_triple,
+    p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_sub, p256_sub2, p256_triple,
 };
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::{Avx2, Bmi2Adx};
 
-/// The AVX2 token (the P-256 table scans) if this crate's feature `simd` is
+/// The AVX2 token (the P-256 and P-384 table scans) if this crate's feature `simd` is
 /// on (and the target is x86-64) and `pqdr_common::simd::Avx2::detect`
 /// hands one out, else `None`. `PQDR_FORCE_PORTABLE=1` (test builds) makes
 /// it `None`.
 #[inline(always)]
-#[cfg_attr(not(feature = "p256"), allow(dead_code, reason = "P-256 only"))]
+#[cfg_attr(
+    not(any(feature = "p256", feature = "p384")),
+    allow(dead_code, reason = "the P-256 and P-384 table scans only")
+)]
 pub(crate) fn avx2() -> Option<Avx2> {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     {
@@ -127,7 +135,7 @@ mod stubs {
     pub(crate) fn p256_mont_sqr_n(token: Bmi2Adx, _: &[u64; 4], _: u32) -> [u64; 4] {
         match token {}
     }
-    #[cfg(feature = "p256")]
+    #[cfg(any(feature = "p256", feature = "p384"))]
     pub(crate) fn p256_scan<const N: usize>(token: Avx2, _: &[[u64; N]; 16], _: u64) -> [u64; N] {
         match token {}
     }

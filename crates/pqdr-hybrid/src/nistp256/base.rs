@@ -3,7 +3,7 @@
 //! generator G (SP 800-186 §3.2.1.3).
 //!
 //! The scalar `d < 2^256` is written in 52 signed radix-32 digits
-//! `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i` (`super::digits_w5`, the digits of
+//! `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i` (`nist_curve::digits_w5`, the digits of
 //! the variable-base product; the top one is at most 2). With the table
 //! entry `T[j][m − 1] = m·1024^j·G` (`m = 1 … 16`, `j = 0 … 25`;
 //! `tools/gen_p256_table.py`), `d·G = 32·Σ_j e_{2j+1}·1024^j·G +
@@ -12,18 +12,17 @@
 //!
 //! Constant time: the digits are computed without branches; each addition
 //! reads all sixteen entries of its (public) row whole, ANDs each with the
-//! mask "index = `|e_i|`" and ORs them together (`super::scan`, or its AVX2
+//! mask "index = `|e_i|`" and ORs them together (`nist_curve::scan`, or its AVX2
 //! kernel), negates `y` by a mask if
 //! `e_i < 0`, and for `e_i = 0` (no affine identity) adds whatever was
 //! selected and keeps the previous sum by a mask.
 
 use zeroize::Zeroize;
 
-use super::field::{Arith, Fe};
-use super::{
-    Affine, Jacobian, Point, abs_sign, add_affine, digits_w5, eq_mask, jacobian_double, scan_with,
-};
+use super::field::Arith;
+use super::{Jacobian, Point, add_digit, jacobian_double};
 use crate::arch::Avx2;
+use crate::nist_curve::{decode_table, digits_w5};
 
 /// Rows of the table: `1024^j·G` for `j = 0 … 25`.
 const ROWS: usize = 26;
@@ -38,75 +37,12 @@ const ENTRY: usize = 8;
 const TABLE_BYTES: &[u8; ROWS * COLS * ENTRY * 8] = include_bytes!("base_table.bin");
 
 /// `T[j][m − 1] = m·1024^j·G` as affine `(x, y)` in Montgomery form.
-static TABLE: [[[u64; ENTRY]; COLS]; ROWS] = decode(TABLE_BYTES);
-
-/// The table file's bytes as limbs, at compile time.
-const fn decode(b: &[u8; ROWS * COLS * ENTRY * 8]) -> [[[u64; ENTRY]; COLS]; ROWS] {
-    let mut t = [[[0u64; ENTRY]; COLS]; ROWS];
-    let mut j = 0;
-    while j < ROWS {
-        let mut m = 0;
-        while m < COLS {
-            let mut l = 0;
-            while l < ENTRY {
-                let o = ((j * COLS + m) * ENTRY + l) * 8;
-                t[j][m][l] = u64::from_le_bytes([
-                    b[o],
-                    b[o + 1],
-                    b[o + 2],
-                    b[o + 3],
-                    b[o + 4],
-                    b[o + 5],
-                    b[o + 6],
-                    b[o + 7],
-                ]);
-                l += 1;
-            }
-            m += 1;
-        }
-        j += 1;
-    }
-    t
-}
-
-/// `e·1024^j·G` for `e ∈ [−16, 16] \ {0}` from row `j`, and the mask
-/// "e = 0" (all ones), in which case the point returned is not on the curve
-/// and must not be kept.
-#[inline(always)]
-fn select(row: &[[u64; ENTRY]; COLS], e: i8, avx: Option<Avx2>) -> (Affine, u64) {
-    let (abs, neg) = abs_sign(e);
-    let mut r = scan_with(avx, row, abs);
-    let x = Fe([r[0], r[1], r[2], r[3]]);
-    let y = Fe([r[4], r[5], r[6], r[7]]);
-    r.zeroize();
-    let ny = y.neg();
-    let a = Affine {
-        x,
-        y: Fe::select(neg, &ny, &y),
-    };
-    (a, eq_mask(abs, 0))
-}
-
-/// `r + e·1024^j·G`, keeping `r` if `e = 0`.
-#[inline(always)]
-fn add_digit<A: Arith>(
-    ar: A,
-    r: &Point,
-    row: &[[u64; ENTRY]; COLS],
-    e: i8,
-    avx: Option<Avx2>,
-) -> Point {
-    let (mut q, zero) = select(row, e, avx);
-    let s = add_affine(ar, r, &q);
-    q.x.0.zeroize();
-    q.y.0.zeroize();
-    Point::select(zero, r, &s)
-}
+static TABLE: [[[u64; ENTRY]; COLS]; ROWS] = decode_table(TABLE_BYTES);
 
 /// `d·G` for `d < 2^256` (little-endian limbs), projective; the rows are
 /// scanned with AVX2 if `avx` holds the token. The working values are wiped.
 pub(crate) fn mul_base<A: Arith>(ar: A, d: &[u64; 4], avx: Option<Avx2>) -> Point {
-    let mut e = digits_w5(d);
+    let mut e: [i8; 52] = digits_w5(d);
     let mut r = Point::IDENTITY;
     // Odd digits: e_{2j+1} with j = 0 … 25.
     for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {

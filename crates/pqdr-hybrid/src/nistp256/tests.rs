@@ -423,21 +423,28 @@ fn invert_matches_previous() {
 }
 
 /// The AVX2 table scan against its portable twin [`super::scan`]: every
-/// index 0 … 17 (0 and 17 select nothing) on random 8- and 12-limb tables
-/// and on an all-ones table. Nothing to compare (it passes) without AVX2 or
+/// index 0 … 17 (0 and 17 select nothing) on random 8-, 12- and 20-limb
+/// tables (P-256's affine and projective entries, P-384's padded projective
+/// ones) and on an all-ones table. Nothing to compare (it passes) without AVX2 or
 /// with the feature `simd` off.
 #[test]
 fn avx2_scan_matches_portable() {
     let Some(token) = arch::avx2() else {
         return;
     };
-    let s = stream(b"pqdr p256 scan", 8 * (16 * 12 + 16 * 8));
+    let s = stream(b"pqdr p256 scan", 8 * (16 * 12 + 16 * 8 + 16 * 20));
     let mut words = s
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().unwrap()));
     let mut t12 = [[0u64; 12]; 16];
     let mut t8 = [[0u64; 8]; 16];
-    for l in t12.iter_mut().flatten().chain(t8.iter_mut().flatten()) {
+    let mut t20 = [[0u64; 20]; 16];
+    for l in t12
+        .iter_mut()
+        .flatten()
+        .chain(t8.iter_mut().flatten())
+        .chain(t20.iter_mut().flatten())
+    {
         *l = words.next().unwrap();
     }
     for idx in 0..18u64 {
@@ -451,6 +458,11 @@ fn avx2_scan_matches_portable() {
             super::scan(&t8, idx),
             "{idx}"
         );
+        assert_eq!(
+            arch::p256_scan(token, &t20, idx),
+            super::scan(&t20, idx),
+            "{idx}"
+        );
         let ones = [[u64::MAX; 8]; 16];
         assert_eq!(
             arch::p256_scan(token, &ones, idx),
@@ -460,4 +472,5 @@ fn avx2_scan_matches_portable() {
     }
     assert_eq!(super::scan(&t12, 5), t12[4]);
     assert_eq!(super::scan(&t8, 0), [0; 8]);
+    assert_eq!(super::scan(&t20, 16), t20[15]);
 }

@@ -21,14 +21,19 @@
 
 use core::arch::asm;
 
-#[cfg(feature = "p256")]
+// The table scan `p256_scan` serves P-384 too (any entry size).
+#[cfg(any(feature = "p256", feature = "p384"))]
+#[cfg_attr(
+    not(feature = "p256"),
+    allow(dead_code, reason = "P-384 uses the scan only")
+)]
 mod p256;
 #[cfg(feature = "p256")]
 mod p256_sqr_n;
+#[cfg(any(feature = "p256", feature = "p384"))]
+pub(crate) use p256::p256_scan;
 #[cfg(feature = "p256")]
-pub(crate) use p256::{
-    p256_add, p256_mont_mul, p256_mont_sqr, p256_scan, p256_sub, p256_sub2, p256_triple,
-};
+pub(crate) use p256::{p256_add, p256_mont_mul, p256_mont_sqr, p256_sub, p256_sub2, p256_triple};
 #[cfg(feature = "p256")]
 pub(crate) use p256_sqr_n::p256_mont_sqr_n;
 

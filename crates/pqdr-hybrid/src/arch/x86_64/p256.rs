@@ -503,10 +503,12 @@ pub(crate) fn p256_sub2(token: Bmi2Adx, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] 
     [r0, r1, r2, r3]
 }
 
-/// The masked table scan of `nistp256` with AVX2: `Σ_k table[k] AND m_k`
+/// The masked table scan of `nist_curve` (P-256, P-384) with AVX2: `Σ_k table[k] AND m_k`
 /// (OR), `m_k` all ones iff `k + 1 = idx`, four limbs per `VPAND` / `VPOR`;
-/// bit-identical to the portable `nistp256::scan` for every `idx` (0 gives
-/// all zeros). `N` is 8 (affine entries) or 12 (projective), a multiple of 4.
+/// bit-identical to the portable `nist_curve::scan` for every `idx` (0 gives
+/// all zeros). `N` is a multiple of 4 up to 20: 8 (P-256's affine
+/// entries), 12 (its projective ones) or 20 (P-384's projective entries,
+/// 18 limbs padded).
 /// Every entry is read whole; the mask comes from `VPCMPEQQ` (no branch, no
 /// address depends on `idx`).
 #[inline(always)]
@@ -524,8 +526,8 @@ fn scan_avx2<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
         __m256i, _mm256_and_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256, _mm256_or_si256,
         _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
     };
-    const { assert!(N & 3 == 0 && N <= 12) };
-    let mut acc = [_mm256_setzero_si256(); 3];
+    const { assert!(N & 3 == 0 && N <= 20) };
+    let mut acc = [_mm256_setzero_si256(); 5];
     let target = _mm256_set1_epi64x(i64::from_ne_bytes(idx.to_ne_bytes()));
     let mut k = _mm256_setzero_si256();
     let one = _mm256_set1_epi64x(1);

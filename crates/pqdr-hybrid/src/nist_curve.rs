@@ -1,0 +1,484 @@
+//! The group law and scalar multiplication shared by our NIST curves
+//! (`nistp256`, `nistp384`): short Weierstrass `y² = x³ − 3x + b` of prime
+//! order (SP 800-186 §3.2.1), written once. The curve-independent helpers
+//! (signed radix-32 digits, masked table scans) are functions here; the
+//! point code is the macro [`a3_curve!`], expanded in each curve's module
+//! with its own field element `Fe` (constants `ZERO`, `ONE`, `B`; `select`,
+//! `neg`, `is_zero_mask`) and field trait `Arith` (`mul`, `square`, `add`,
+//! `sub`, `triple`, `sub2`, `invert`) in scope.
+//!
+//! Constant time: the digits are computed without branches, every table
+//! lookup reads every entry and keeps one by masks, negation is a masked
+//! select; only public values (the peer's point, the result's verdicts)
+//! take branches.
+
+pub(crate) use pqdr_common::ct::opaque;
+
+use crate::arch::{self, Avx2};
+
+/// The scalar `d < 2^(64·L)` (little-endian limbs) in `D` signed radix-32
+/// digits `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i`: 5-bit windows, each above
+/// 16 carried into the next (`e − 32`, carry 1), without branches. `D` is
+/// `⌈64·L / 5⌉`, so the top window holds fewer than five bits (bit 255
+/// alone for P-256, bits 380–383 for P-384), ends at most 16 and carries
+/// nothing.
+pub(crate) fn digits_w5<const L: usize, const D: usize>(d: &[u64; L]) -> [i8; D] {
+    let mut e = [0i8; D];
+    let mut carry = 0u64;
+    for (i, ei) in e.iter_mut().enumerate() {
+        let bit = 5 * i;
+        let (limb, off) = (bit >> 6, bit & 63);
+        let mut w = d[limb] >> off;
+        if off > 59 && limb + 1 < L {
+            // Public: the window position, not the scalar, decides this.
+            w |= d[limb + 1] << (64 - off);
+        }
+        let w = (w & 31) + carry;
+        carry = (w + 15) >> 5;
+        let v = w.wrapping_sub(carry << 5);
+        *ei = i8::from_ne_bytes([v.to_ne_bytes()[0]]);
+    }
+    e
+}
+
+/// `|e|` and the sign mask (all ones iff `e < 0`) of a digit, without
+/// branches.
+#[inline(always)]
+pub(crate) fn abs_sign(e: i8) -> (u64, u64) {
+    let sign = e >> 7; // −1 iff e < 0
+    let abs = u64::from(u8::from_ne_bytes(
+        (e ^ sign).wrapping_sub(sign).to_ne_bytes(),
+    ));
+    let neg = u64::from(u8::from_ne_bytes(sign.to_ne_bytes()) & 1).wrapping_neg();
+    (abs, opaque(neg))
+}
+
+/// All ones iff `a == b` (`a, b < 2^63`): `(a ^ b) − 1` borrows only from 0.
+#[inline(always)]
+pub(crate) fn eq_mask(a: u64, b: u64) -> u64 {
+    opaque(((a ^ b).wrapping_sub(1) >> 63).wrapping_neg())
+}
+
+/// The masked scan of a 16-entry table: `Σ_k table[k] AND m_k` (OR),
+/// `m_k` all ones iff `k + 1 = idx` ([`eq_mask`]), so every entry is read
+/// whole and `idx = 0` gives all zeros (the portable twin of the AVX2
+/// kernel `arch::p256_scan`).
+#[inline(always)]
+pub(crate) fn scan<const N: usize>(table: &[[u64; N]; 16], idx: u64) -> [u64; N] {
+    let mut r = [0u64; N];
+    for (m, entry) in (1u64..).zip(table) {
+        let eq = eq_mask(idx, m);
+        for (ri, li) in r.iter_mut().zip(entry) {
+            *ri |= li & eq;
+        }
+    }
+    r
+}
+
+/// [`scan`] with the AVX2 kernel if `avx` holds the token.
+#[inline(always)]
+pub(crate) fn scan_with<const N: usize>(
+    avx: Option<Avx2>,
+    table: &[[u64; N]; 16],
+    idx: u64,
+) -> [u64; N] {
+    match avx {
+        Some(t) => arch::p256_scan(t, table, idx),
+        None => scan(table, idx),
+    }
+}
+
+/// A fixed-base table file (`R` rows of 16 entries of `E` little-endian
+/// `u64` limbs, `tools/gen_p256_table.py`) as limbs, at compile time.
+pub(crate) const fn decode_table<const R: usize, const E: usize>(b: &[u8]) -> [[[u64; E]; 16]; R] {
+    assert!(b.len() == R * 16 * E * 8);
+    let mut t = [[[0u64; E]; 16]; R];
+    let mut j = 0;
+    while j < R {
+        let mut m = 0;
+        while m < 16 {
+            let mut l = 0;
+            while l < E {
+                let o = ((j * 16 + m) * E + l) * 8;
+                t[j][m][l] = u64::from_le_bytes([
+                    b[o],
+                    b[o + 1],
+                    b[o + 2],
+                    b[o + 3],
+                    b[o + 4],
+                    b[o + 5],
+                    b[o + 6],
+                    b[o + 7],
+                ]);
+                l += 1;
+            }
+            m += 1;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// The point types and formulas of one curve (see the module docs):
+/// `limbs` is the field's limb count, `digits` the scalar's digit count
+/// for [`digits_w5`], `entry` the limbs of a table entry of `mul` (`X ‖ Y ‖
+/// Z`, `3·limbs` rounded up to a multiple of 4 for the AVX2 scan; the
+/// padding stays zero).
+macro_rules! a3_curve {
+    (limbs = $limbs:literal, digits = $digits:literal, entry = $entry:literal) => {
+        /// A point in projective coordinates (the identity is `(0 : 1 : 0)`).
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct Point {
+            pub(crate) x: Fe,
+            pub(crate) y: Fe,
+            pub(crate) z: Fe,
+        }
+
+        /// An affine point `(x, y)` (never the identity), Montgomery form.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) struct Affine {
+            pub(crate) x: Fe,
+            pub(crate) y: Fe,
+        }
+
+        impl Point {
+            /// The identity `(0 : 1 : 0)`.
+            pub(crate) const IDENTITY: Point = Point {
+                x: Fe::ZERO,
+                y: Fe::ONE,
+                z: Fe::ZERO,
+            };
+
+            /// The affine point as a projective one (`Z = 1`).
+            pub(crate) fn from_affine(p: &Affine) -> Point {
+                Point {
+                    x: p.x,
+                    y: p.y,
+                    z: Fe::ONE,
+                }
+            }
+
+            /// `a` if `mask` is all ones, else `b`.
+            #[inline(always)]
+            pub(crate) fn select(mask: u64, a: &Point, b: &Point) -> Point {
+                Point {
+                    x: Fe::select(mask, &a.x, &b.x),
+                    y: Fe::select(mask, &a.y, &b.y),
+                    z: Fe::select(mask, &a.z, &b.z),
+                }
+            }
+
+            /// The affine x- and y-coordinates, `None` for the identity (`Z = 0`).
+            /// The verdict is computed in constant time and returned as a mask
+            /// (all ones iff the identity); the caller makes it public.
+            pub(crate) fn to_affine<A: Arith>(self, ar: A) -> (Affine, u64) {
+                let zi = ar.invert(&self.z);
+                let a = Affine {
+                    x: ar.mul(&self.x, &zi),
+                    y: ar.mul(&self.y, &zi),
+                };
+                (a, self.z.is_zero_mask())
+            }
+
+            /// Wipes the coordinates.
+            pub(crate) fn wipe(&mut self) {
+                for f in [&mut self.x, &mut self.y, &mut self.z] {
+                    f.0.zeroize();
+                }
+            }
+        }
+
+        /// `p + q`, RCB 2016 Algorithm 4 (complete, a = −3), step for step.
+        #[inline(always)]
+        pub(crate) fn add<A: Arith>(ar: A, p: &Point, q: &Point) -> Point {
+            let (x1, y1, z1, x2, y2, z2) = (&p.x, &p.y, &p.z, &q.x, &q.y, &q.z);
+            let t0 = ar.mul(x1, x2);
+            let t1 = ar.mul(y1, y2);
+            let t2 = ar.mul(z1, z2);
+            let t3 = ar.mul(&ar.add(x1, y1), &ar.add(x2, y2));
+            let t4 = ar.add(&t0, &t1);
+            let t3 = ar.sub(&t3, &t4);
+            let t4 = ar.mul(&ar.add(y1, z1), &ar.add(y2, z2));
+            let x3 = ar.add(&t1, &t2);
+            let t4 = ar.sub(&t4, &x3);
+            let x3 = ar.mul(&ar.add(x1, z1), &ar.add(x2, z2));
+            let y3 = ar.add(&t0, &t2);
+            let y3 = ar.sub(&x3, &y3);
+            finish(ar, t0, t1, t2, t3, t4, y3)
+        }
+
+        /// `p + q` for an affine `q` (`Z2 = 1`), RCB 2016 Algorithm 5 (a = −3).
+        /// Complete for every `p`; `q` cannot be the identity (callers that need
+        /// that select `p` afterwards).
+        #[inline(always)]
+        pub(crate) fn add_affine<A: Arith>(ar: A, p: &Point, q: &Affine) -> Point {
+            let (x1, y1, z1, x2, y2) = (&p.x, &p.y, &p.z, &q.x, &q.y);
+            let t0 = ar.mul(x1, x2);
+            let t1 = ar.mul(y1, y2);
+            let t3 = ar.mul(&ar.add(x2, y2), &ar.add(x1, y1));
+            let t4 = ar.add(&t0, &t1);
+            let t3 = ar.sub(&t3, &t4);
+            let t4 = ar.add(&ar.mul(y2, z1), y1);
+            let y3 = ar.add(&ar.mul(x2, z1), x1);
+            finish(ar, t0, t1, *z1, t3, t4, y3)
+        }
+
+        /// The common tail of Algorithms 4 and 5 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
+        /// which is `Z1` in Algorithm 5, and `y3` the `(X1 + Z1)(X2 + Z2) − t0 −
+        /// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5). Each "`t ← u + u;
+        /// u ← t + u`" of the paper (`u ← 3u`) is one [`Arith::triple`].
+        #[inline(always)]
+        fn finish<A: Arith>(ar: A, t0: Fe, t1: Fe, t2: Fe, t3: Fe, t4: Fe, y3: Fe) -> Point {
+            let z3 = ar.mul(&Fe::B, &t2);
+            let x3 = ar.triple(&ar.sub(&y3, &z3));
+            let z3 = ar.sub(&t1, &x3);
+            let x3 = ar.add(&t1, &x3);
+            let y3 = ar.mul(&Fe::B, &y3);
+            let t2 = ar.triple(&t2);
+            let y3 = ar.sub(&y3, &t2);
+            let y3 = ar.triple(&ar.sub(&y3, &t0));
+            let t0 = ar.sub(&ar.triple(&t0), &t2);
+            let t1 = ar.mul(&t4, &y3);
+            let t2 = ar.mul(&t0, &y3);
+            let y3 = ar.mul(&x3, &z3);
+            let y3 = ar.add(&y3, &t2);
+            let x3 = ar.mul(&t3, &x3);
+            let x3 = ar.sub(&x3, &t1);
+            let z3 = ar.mul(&t4, &z3);
+            let t1 = ar.mul(&t3, &t0);
+            let z3 = ar.add(&z3, &t1);
+            Point {
+                x: x3,
+                y: y3,
+                z: z3,
+            }
+        }
+
+        /// `2·p`, RCB 2016 Algorithm 6 (complete, a = −3), step for step.
+        #[inline(always)]
+        pub(crate) fn double<A: Arith>(ar: A, p: &Point) -> Point {
+            let (x, y, z) = (&p.x, &p.y, &p.z);
+            let t0 = ar.square(x);
+            let t1 = ar.square(y);
+            let t2 = ar.square(z);
+            let t3 = ar.mul(x, y);
+            let t3 = ar.add(&t3, &t3);
+            let z3 = ar.mul(x, z);
+            let z3 = ar.add(&z3, &z3);
+            let y3 = ar.mul(&Fe::B, &t2);
+            let y3 = ar.sub(&y3, &z3);
+            let x3 = ar.add(&y3, &y3);
+            let y3 = ar.add(&x3, &y3);
+            let x3 = ar.sub(&t1, &y3);
+            let y3 = ar.add(&t1, &y3);
+            let y3 = ar.mul(&x3, &y3);
+            let x3 = ar.mul(&x3, &t3);
+            let t3 = ar.add(&t2, &t2);
+            let t2 = ar.add(&t2, &t3);
+            let z3 = ar.mul(&Fe::B, &z3);
+            let z3 = ar.sub(&z3, &t2);
+            let z3 = ar.sub(&z3, &t0);
+            let t3 = ar.add(&z3, &z3);
+            let z3 = ar.add(&z3, &t3);
+            let t3 = ar.add(&t0, &t0);
+            let t0 = ar.add(&t3, &t0);
+            let t0 = ar.sub(&t0, &t2);
+            let t0 = ar.mul(&t0, &z3);
+            let y3 = ar.add(&y3, &t0);
+            let t0 = ar.mul(y, z);
+            let t0 = ar.add(&t0, &t0);
+            let z3 = ar.mul(&t0, &z3);
+            let x3 = ar.sub(&x3, &z3);
+            let z3 = ar.mul(&t0, &t1);
+            let z3 = ar.add(&z3, &z3);
+            let z3 = ar.add(&z3, &z3);
+            Point {
+                x: x3,
+                y: y3,
+                z: z3,
+            }
+        }
+
+        /// A point in Jacobian coordinates `(X : Y : Z)`, `x = X/Z²`, `y = Y/Z³`;
+        /// the identity is any `(t² : t³ : 0)`, `t ≠ 0` (used only for the
+        /// doublings of [`mul`]).
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct Jacobian {
+            pub(crate) x: Fe,
+            pub(crate) y: Fe,
+            pub(crate) z: Fe,
+        }
+
+        impl Jacobian {
+            /// The projective `(X : Y : Z)` as `(X·Z : Y·Z² : Z)`. The identity
+            /// `(0 : Y : 0)` would become `(0 : 0 : 0)`, which is no point: `Y` is
+            /// set to 1 by a mask when `Z = 0` (on the curve `Z = 0` forces
+            /// `X = 0`; [`jacobian_double`] keeps `(0 : Y : 0)`, `Y ≠ 0`, the identity).
+            #[inline(always)]
+            pub(crate) fn from_projective<A: Arith>(ar: A, p: &Point) -> Jacobian {
+                let zz = ar.square(&p.z);
+                let y = ar.mul(&p.y, &zz);
+                let inf = $crate::nist_curve::opaque(p.z.is_zero_mask());
+                Jacobian {
+                    x: ar.mul(&p.x, &p.z),
+                    y: Fe::select(inf, &Fe::ONE, &y),
+                    z: p.z,
+                }
+            }
+
+            /// The projective `(X·Z : Y : Z³)` (`x = X·Z/Z³ = X/Z²`, `y = Y/Z³`);
+            /// the identity `(X : Y : 0)` becomes `(0 : Y : 0)` with `Y ≠ 0`.
+            #[inline(always)]
+            pub(crate) fn to_projective<A: Arith>(self, ar: A) -> Point {
+                let zz = ar.square(&self.z);
+                Point {
+                    x: ar.mul(&self.x, &self.z),
+                    y: self.y,
+                    z: ar.mul(&zz, &self.z),
+                }
+            }
+
+            /// Wipes the coordinates.
+            pub(crate) fn wipe(&mut self) {
+                for f in [&mut self.x, &mut self.y, &mut self.z] {
+                    f.0.zeroize();
+                }
+            }
+        }
+
+        /// `2·p` in Jacobian coordinates for a = −3: "dbl-2001-b" of the
+        /// Explicit-Formulas Database (Bernstein 2001): `δ = Z²`, `γ = Y²`,
+        /// `β = X·γ`, `α = 3(X − δ)(X + δ)`, `X3 = α² − 8β`, `Z3 = 2·Y·Z` (the
+        /// database's `(Y + Z)² − γ − δ`, the same value), `Y3 = α(4β − X3) − 8γ²`;
+        /// here with `g = 2γ`: `4β = 2·X·g`, `8γ² = 2·g²`. 4M + 4S. Never divides,
+        /// so no case split: the identity as [`Jacobian::from_projective`] makes it,
+        /// `(0 : Y : 0)` with `Y ≠ 0`, stays one (`δ = α = 0`, so `X3 = Z3 = 0` and
+        /// `Y3 = −8Y⁴ ≠ 0`), and a prime-order curve has no point with `Y = 0`.
+        #[inline(always)]
+        pub(crate) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
+            let delta = ar.square(&p.z);
+            let gamma = ar.square(&p.y);
+            let g = ar.add(&gamma, &gamma);
+            let beta2 = ar.mul(&p.x, &g);
+            let beta4 = ar.add(&beta2, &beta2);
+            let alpha = ar.mul(&ar.sub(&p.x, &delta), &ar.add(&p.x, &delta));
+            let alpha = ar.triple(&alpha);
+            let x3 = ar.sub2(&ar.square(&alpha), &beta4);
+            let yz = ar.mul(&p.y, &p.z);
+            let z3 = ar.add(&yz, &yz);
+            let g2 = ar.square(&g);
+            let y3 = ar.mul(&alpha, &ar.sub(&beta4, &x3));
+            let y3 = ar.sub2(&y3, &g2);
+            Jacobian {
+                x: x3,
+                y: y3,
+                z: z3,
+            }
+        }
+
+        /// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q` (limbs `X ‖ Y ‖
+        /// Z`): `nist_curve::scan_with` at `|e|`; `Y = 1` ORed in if `e = 0` (the identity
+        /// `(0 : 1 : 0)`), `Y` negated by a mask if `e < 0`.
+        fn select_w5(table: &[[u64; $entry]; 16], e: i8, avx: Option<Avx2>) -> Point {
+            let (abs, neg) = $crate::nist_curve::abs_sign(e);
+            let mut r = $crate::nist_curve::scan_with(avx, table, abs);
+            let zero = $crate::nist_curve::eq_mask(abs, 0);
+            let mut p = Point {
+                x: Fe(core::array::from_fn(|i| r[i])),
+                y: Fe(core::array::from_fn(|i| r[$limbs + i])),
+                z: Fe(core::array::from_fn(|i| r[2 * $limbs + i])),
+            };
+            r.zeroize();
+            for (y, one) in p.y.0.iter_mut().zip(Fe::ONE.0) {
+                *y |= one & zero;
+            }
+            let ny = p.y.neg();
+            p.y = Fe::select(neg, &ny, &p.y);
+            p
+        }
+
+        /// `d·Q` (SEC 1 v2 §3.3.1's ECDH primitive needs its x-coordinate): the
+        /// fixed-window method, w = 5, over the signed digits of
+        /// `nist_curve::digits_w5`: five doublings and one addition of a scanned
+        /// table entry per digit below the top one, the same sequence for every `d`. The five doublings of a window are Jacobian
+        /// ([`jacobian_double`], 4M + 4S instead of the complete formula's
+        /// 10M + 3S), the addition is the complete one of RCB 2016 (Algorithm 4,
+        /// projective), with the conversions in between; the table `1·Q … 16·Q`
+        /// is built with mixed additions of the affine `Q` and scanned with AVX2 if
+        /// `avx` holds the token. `Q` is public; `d`
+        /// secret. The working values are wiped.
+        pub(crate) fn mul<A: Arith>(
+            ar: A,
+            q: &Affine,
+            d: &[u64; $limbs],
+            avx: Option<Avx2>,
+        ) -> Point {
+            let mut t = Point::from_affine(q);
+            let mut table = [[0u64; $entry]; 16];
+            for (k, entry) in table.iter_mut().enumerate() {
+                if k == 1 {
+                    t = double(ar, &t);
+                } else if k > 1 {
+                    // Q is affine: the mixed formula (Algorithm 5) suffices.
+                    t = add_affine(ar, &t, q);
+                }
+                let limbs = t.x.0.iter().chain(&t.y.0).chain(&t.z.0);
+                for (l, v) in entry.iter_mut().zip(limbs) {
+                    *l = *v;
+                }
+            }
+            let mut e: [i8; $digits] = $crate::nist_curve::digits_w5(d);
+            let mut r = select_w5(&table, e[$digits - 1], avx);
+            for &ei in e[..$digits - 1].iter().rev() {
+                let mut j = Jacobian::from_projective(ar, &r);
+                for _ in 0..5 {
+                    j = jacobian_double(ar, &j);
+                }
+                r = j.to_projective(ar);
+                j.wipe();
+                let mut t = select_w5(&table, ei, avx);
+                r = add(ar, &r, &t);
+                t.wipe();
+            }
+            e.zeroize();
+            r
+        }
+
+        /// `e·T` for `e ∈ [−16, 16] \ {0}` from a fixed-base table row `T[m − 1] =
+        /// m·T` (affine `x ‖ y`), and the mask "e = 0" (all ones), in which case
+        /// the point returned is not on the curve and must not be kept: the row is
+        /// scanned whole at `|e|`, `y` negated by a mask if `e < 0`.
+        #[inline(always)]
+        fn select_affine(row: &[[u64; 2 * $limbs]; 16], e: i8, avx: Option<Avx2>) -> (Affine, u64) {
+            let (abs, neg) = $crate::nist_curve::abs_sign(e);
+            let mut r = $crate::nist_curve::scan_with(avx, row, abs);
+            let x = Fe(core::array::from_fn(|i| r[i]));
+            let y = Fe(core::array::from_fn(|i| r[$limbs + i]));
+            r.zeroize();
+            let ny = y.neg();
+            let a = Affine {
+                x,
+                y: Fe::select(neg, &ny, &y),
+            };
+            (a, $crate::nist_curve::eq_mask(abs, 0))
+        }
+
+        /// `r + e·T` from a fixed-base table row ([`select_affine`]) by the mixed
+        /// addition (RCB 2016 Algorithm 5), keeping `r` if `e = 0`.
+        #[inline(always)]
+        pub(crate) fn add_digit<A: Arith>(
+            ar: A,
+            r: &Point,
+            row: &[[u64; 2 * $limbs]; 16],
+            e: i8,
+            avx: Option<Avx2>,
+        ) -> Point {
+            let (mut q, zero) = select_affine(row, e, avx);
+            let s = add_affine(ar, r, &q);
+            q.x.0.zeroize();
+            q.y.0.zeroize();
+            Point::select(zero, r, &s)
+        }
+    };
+}
+pub(crate) use a3_curve;
