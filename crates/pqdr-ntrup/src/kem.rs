@@ -345,45 +345,58 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usiz
     sk: &[u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    decap_with::<P, Q, W, CT>(ct, sk, ss, None);
+    decap_with::<P, Q, W, CT>(ct, sk, ss, None, None);
 }
 
-/// The transforms of a prepared decapsulation key (`PreparedDecapsulationKey`):
-/// f, 1/g and h of `sk` into `hats` (`sntrup_core::Hats`). Returns false,
-/// leaving `hats` unused, without AVX2 or for p > 1024 (public facts).
-pub(crate) fn prepare<const P: usize, const Q: i16>(sk: &[u8], hats: &mut Hats) -> bool {
+/// The precomputations of a prepared decapsulation key
+/// (`PreparedDecapsulationKey`): `Hash3(rho)` (the implicit-rejection
+/// input, NTRU Prime spec §2.3.8) into `h3_rho`, always, and f, 1/g and h of
+/// `sk` into `hats` (`sntrup_core::Hats`). Returns false, leaving `hats`
+/// unused, without AVX2 or for p > 1024 (public facts).
+pub(crate) fn prepare<const P: usize, const Q: i16>(
+    sk: &[u8],
+    hats: &mut Hats,
+    h3_rho: &mut [u8; HASH_BYTES],
+) -> bool {
+    let sb = small_bytes(P);
+    let pk_len = const { rq_bytes(P, Q) };
+    h3_rho.copy_from_slice(hash3(&sk[2 * sb + pk_len..3 * sb + pk_len]).as_ref());
     let Some(token) = arch::avx2().filter(|_| arch::ntt_fits(P)) else {
         return false;
     };
-    let sb = small_bytes(P);
     let (mut f, mut v, mut h) = ([0i8; P], [0i8; P], [0i16; P]);
     let (mut f, mut v, mut h) = (Wipe::new(&mut f), Wipe::new(&mut v), Wipe::new(&mut h));
     small_decode(&mut f, &sk[..sb]);
     small_decode(&mut v, &sk[sb..2 * sb]);
-    rq_decode::<P, Q>(&mut h, &sk[2 * sb..2 * sb + rq_bytes(P, Q)]);
+    rq_decode::<P, Q>(&mut h, &sk[2 * sb..2 * sb + pk_len]);
     crate::sntrup_core::prepare::<P>(token, hats, &f, &v, &h);
     true
 }
 
-/// [`decap`] with the transforms [`prepare`] made from the same `sk`: the
-/// same shared secret, without the forward transforms of f, 1/g and h and
-/// the `Decode` of pk. Falls back to [`decap`] without AVX2 or for p > 1024.
+/// [`decap`] with what [`prepare`] made from the same `sk`: the same shared
+/// secret, without `Hash3(rho)` (two SHA-512 blocks or more) and, given
+/// `hats`, without the forward transforms of f, 1/g and h and the `Decode`
+/// of pk. Without AVX2 or for p > 1024 `hats` is not used.
 pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
     sk: &[u8],
-    hats: &Hats,
+    hats: Option<&Hats>,
+    h3_rho: &[u8; HASH_BYTES],
     ss: &mut [u8; HASH_BYTES],
 ) {
     let token = arch::avx2().filter(|_| arch::ntt_fits(P));
-    decap_with::<P, Q, W, CT>(ct, sk, ss, token.map(|t| (t, hats)));
+    let hats = token.zip(hats);
+    decap_with::<P, Q, W, CT>(ct, sk, ss, hats, Some(h3_rho));
 }
 
-/// [`decap`], the product factors' transforms taken from `hats` when given.
+/// [`decap`], the product factors' transforms taken from `hats` and
+/// `Hash3(rho)` from `h3_rho` when given.
 fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
     sk: &[u8],
     ss: &mut [u8; HASH_BYTES],
     hats: Option<(Avx2, &Hats)>,
+    h3_rho: Option<&[u8; HASH_BYTES]>,
 ) {
     let sb = small_bytes(P);
     let pk_len = const { rq_bytes(P, Q) };
@@ -395,8 +408,10 @@ fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     let mut r = Wipe::new(&mut r);
     zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk, hats);
     let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, pk, cache, ct, hats);
-    let h3_rho = hash3(rho);
-    ct::cmov_bytes(h3.as_mut(), h3_rho.as_ref(), !same);
+    match h3_rho {
+        Some(h3_rho) => ct::cmov_bytes(h3.as_mut(), h3_rho, !same),
+        None => ct::cmov_bytes(h3.as_mut(), hash3(rho).as_ref(), !same),
+    }
     let b = u8::conditional_select(&0, &1, same);
     hash_prefix(b, h3.as_ref(), ct, ss);
 }

@@ -83,12 +83,17 @@ pub trait ParameterSet:
         ss: &mut [u8; HASH_BYTES],
     );
     #[doc(hidden)]
-    fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool;
+    fn prepare(
+        sk: &Self::DecapsulationKeyBytes,
+        hats: &mut [[[i16; 16]; 64]; 10],
+        h3_rho: &mut [u8; HASH_BYTES],
+    ) -> bool;
     #[doc(hidden)]
     fn decap_prepared(
         ct: &Self::CiphertextBytes,
         sk: &Self::DecapsulationKeyBytes,
-        hats: &[[[i16; 16]; 64]; 10],
+        hats: Option<&[[[i16; 16]; 64]; 10]>,
+        h3_rho: &[u8; HASH_BYTES],
         ss: &mut [u8; HASH_BYTES],
     );
     #[doc(hidden)]
@@ -184,16 +189,21 @@ macro_rules! variant {
             ) {
                 kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, ss)
             }
-            fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool {
-                kem::prepare::<$p, $q>(sk, hats)
+            fn prepare(
+                sk: &Self::DecapsulationKeyBytes,
+                hats: &mut [[[i16; 16]; 64]; 10],
+                h3_rho: &mut [u8; HASH_BYTES],
+            ) -> bool {
+                kem::prepare::<$p, $q>(sk, hats, h3_rho)
             }
             fn decap_prepared(
                 ct: &Self::CiphertextBytes,
                 sk: &Self::DecapsulationKeyBytes,
-                hats: &[[[i16; 16]; 64]; 10],
+                hats: Option<&[[[i16; 16]; 64]; 10]>,
+                h3_rho: &[u8; HASH_BYTES],
                 ss: &mut [u8; HASH_BYTES],
             ) {
-                kem::decap_prepared::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, hats, ss)
+                kem::decap_prepared::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, hats, h3_rho, ss)
             }
             fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool {
                 kem::sk_valid::<$p, $q>(sk)

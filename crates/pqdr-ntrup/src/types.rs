@@ -423,15 +423,17 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         SharedSecret::new_with(|ss| S::decap(&ct.bytes, &self.bytes, ss))
     }
 
-    /// A copy of this key with the transforms of f, 1/g and h computed once
-    /// and kept, for faster decapsulation (opt-in; see
-    /// [`PreparedDecapsulationKey`]: about 20 KB larger).
+    /// A copy of this key with the transforms of f, 1/g and h and
+    /// `Hash3(rho)` computed once and kept, for faster decapsulation (opt-in;
+    /// see [`PreparedDecapsulationKey`]: about 20 KB larger).
     pub fn prepare(&self) -> PreparedDecapsulationKey<S> {
         let mut hats = [[[0i16; 16]; 64]; 10];
-        let ready = S::prepare(&self.bytes, &mut hats);
+        let mut h3_rho = [0u8; crate::kem::HASH_BYTES];
+        let ready = S::prepare(&self.bytes, &mut hats, &mut h3_rho);
         PreparedDecapsulationKey {
             key: self.clone(),
             hats,
+            h3_rho,
             ready,
         }
     }
@@ -443,13 +445,17 @@ impl<S: ParameterSet> DecapsulationKey<S> {
 /// and h and the `Decode` of the public key (sntrup761: about −24 %
 /// instructions, BENCHMARKS.md). The price is size: 10 transforms of 1024
 /// i16 values, 20,480 bytes beside the key, so the type is opt-in and the
-/// default key stays small. Elsewhere (no AVX2, sntrup1277) it holds the key
-/// only and decapsulates as [`DecapsulationKey::decapsulate`]. The shared
-/// secret is always the same as the plain key's. The transforms are secret
-/// (they determine f and 1/g): they are wiped on drop and never printed.
+/// default key stays small. On every set and path it also keeps
+/// `Hash3(rho)` (32 bytes; the implicit-rejection input of NTRU Prime spec
+/// §2.3.8), so decapsulation hashes rho no more (two or more SHA-512 blocks);
+/// elsewhere (no AVX2, sntrup1277) that is its only saving. The shared
+/// secret is always the same as the plain key's. The transforms and
+/// `Hash3(rho)` are secret (they determine f and 1/g, and the rejection
+/// key): they are wiped on drop and never printed.
 pub struct PreparedDecapsulationKey<S: ParameterSet> {
     key: DecapsulationKey<S>,
     hats: [[[i16; 16]; 64]; 10],
+    h3_rho: [u8; crate::kem::HASH_BYTES],
     ready: bool,
 }
 
@@ -457,13 +463,10 @@ impl<S: ParameterSet> PreparedDecapsulationKey<S> {
     /// `Decap` (NTRU Prime spec §2.3.8) with the kept transforms; the same
     /// result as [`DecapsulationKey::decapsulate`].
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
-        if self.ready {
-            SharedSecret::new_with(|ss| {
-                S::decap_prepared(&ct.bytes, &self.key.bytes, &self.hats, ss)
-            })
-        } else {
-            self.key.decapsulate(ct)
-        }
+        let hats = self.ready.then_some(&self.hats);
+        SharedSecret::new_with(|ss| {
+            S::decap_prepared(&ct.bytes, &self.key.bytes, hats, &self.h3_rho, ss)
+        })
     }
 
     /// The decapsulation key this was prepared from.
@@ -483,6 +486,7 @@ impl<S: ParameterSet> fmt::Debug for PreparedDecapsulationKey<S> {
 impl<S: ParameterSet> Drop for PreparedDecapsulationKey<S> {
     fn drop(&mut self) {
         self.hats.as_flattened_mut().as_flattened_mut().zeroize();
+        self.h3_rho.zeroize();
     }
 }
 

@@ -38,7 +38,8 @@ fn sha256sums_entry(name: &str) -> String {
 }
 
 /// Encapsulates to each official pk (with a DRBG of our own) and decapsulates
-/// with the official sk: both sides must agree.
+/// with the official sk: both sides must agree; a prepared official sk gives
+/// each official ct's official ss.
 fn encapsulate_to_official_keys<S: ParameterSet>(stored: &str) -> usize {
     let file = rsp::parse_file(stored).expect("parse");
     let mut rng = pqdr_kat::Drbg::new(&[7u8; 48]);
@@ -51,6 +52,18 @@ fn encapsulate_to_official_keys<S: ParameterSet>(stored: &str) -> usize {
         let (ct, ss) = ek.encapsulate(&mut rng);
         let ct = Ciphertext::<S>::from_slice(ct.as_bytes().as_ref()).expect("length");
         assert_eq!(dk.decapsulate(&ct).as_bytes(), ss.as_bytes());
+        // The prepared key (kept transforms and Hash3(rho)) on the official
+        // ct and ss, and on the official ct with one bit flipped (implicit
+        // rejection: the same key as the plain official sk gives).
+        let pdk = dk.prepare();
+        let off_ct = Ciphertext::<S>::from_slice(&rec.hex("ct").expect("ct")).expect("ct length");
+        let off_ss = rec.hex("ss").expect("ss");
+        assert_eq!(&pdk.decapsulate(&off_ct).as_bytes()[..], &off_ss[..]);
+        let mut bad = *off_ct.as_bytes();
+        bad.as_mut()[0] ^= 1;
+        let bad = Ciphertext::<S>::from_array(&bad);
+        assert_eq!(pdk.decapsulate(&bad), dk.decapsulate(&bad));
+        assert_ne!(&pdk.decapsulate(&bad).as_bytes()[..], &off_ss[..]);
         n += 1;
     }
     n
