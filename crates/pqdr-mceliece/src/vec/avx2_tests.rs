@@ -191,9 +191,9 @@ fn check_inv<P: ParameterSet>(token: Avx2, seed: u64) {
     let mut s = seed;
     for round in 0..203 {
         let mut a = zero::<2>();
-        for k in 0..P::M {
-            for l in 0..2 {
-                a[k][l] = match round {
+        for (k, plane) in a.iter_mut().enumerate().take(P::M) {
+            for w in plane.iter_mut() {
+                *w = match round {
                     0 => 0,
                     1 => u64::from(k == 0).wrapping_neg(),
                     2 => !0,
