@@ -30,6 +30,19 @@ fn element<P: ParameterSet>(s: &Bitsliced<4>, n: usize) -> u16 {
     x
 }
 
+/// The 2t syndromes of `s` as field elements into `syn` (the rest left
+/// zero): with an `avx2` token the AVX2 conversion (`crate::arch::bm_elements`),
+/// else [`element`] per position.
+fn elements<P: ParameterSet>(syn: &mut [u16; 2 * MAX_T + 1], s: &Bitsliced<4>, avx2: Option<Avx2>) {
+    if let Some(token) = avx2 {
+        arch::bm_elements(token, P::M, s, syn, 2 * P::T);
+        return;
+    }
+    for (n, x) in syn.iter_mut().enumerate().take(2 * P::T) {
+        *x = element::<P>(s, n);
+    }
+}
+
 /// Sum of the 64 W lanes of `v`.
 #[inline(always)]
 fn lane_sum<P: ParameterSet, const W: usize>(v: &Bitsliced<W>) -> u16 {
@@ -244,9 +257,7 @@ fn bm_with<P: ParameterSet>(out: &mut Bitsliced<4>, s: &Bitsliced<4>, avx2: Opti
     let first = if t <= 64 { 2 * t } else { 64 };
     // The 2t syndromes as field elements (and a zero after them).
     let mut syn = [0u16; 2 * MAX_T + 1];
-    for (n, x) in syn.iter_mut().enumerate().take(2 * t) {
-        *x = element::<P>(s, n);
-    }
+    elements::<P>(&mut syn, s, avx2);
     narrow::<P>(&mut st, &syn, first, keep1[0], avx2);
     if t <= 64 {
         finish::<P, 1>(out, &st);
@@ -368,6 +379,38 @@ mod tests {
             check_avx2::<Mceliece6960119>(token, seed);
             check_avx2::<Mceliece8192128>(token, seed);
         }
+    }
+
+    /// The AVX2 conversion of the syndromes against [`element`]: random
+    /// planes (positions from 2t on too, which must not be read) and all
+    /// ones.
+    fn check_elements<P: ParameterSet>(token: Avx2, seed: u64) {
+        let mut x = seed;
+        for round in 0..20 {
+            let mut sv = vec::zero::<4>();
+            for plane in sv.iter_mut() {
+                for w in plane.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *w = if round == 0 { !0 } else { x };
+                }
+            }
+            let (mut want, mut got) = ([0u16; 2 * MAX_T + 1], [0u16; 2 * MAX_T + 1]);
+            elements::<P>(&mut want, &sv, None);
+            elements::<P>(&mut got, &sv, Some(token));
+            assert_eq!(got, want, "seed {seed} round {round}");
+        }
+    }
+
+    #[test]
+    fn avx2_elements_match_portable() {
+        let Some(token) = arch::avx2() else {
+            return;
+        };
+        check_elements::<Mceliece348864>(token, 7);
+        check_elements::<Mceliece6960119>(token, 8);
+        check_elements::<Mceliece8192128>(token, 9);
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
 //! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries, per field size) | `fft::fwd_word` / `fft::transposed::tr_word`, depth 5..0 / 0..5 | `…::avx2_butterflies_match_portable` |
 //! | `radix_conversions::<true>` / `::<false>` (twists and Taylor expansions of every depth, in registers) | `fft::radix_fwd` / `fft::transposed::radix_tr` (`…_with(.., None)`) | `fft::tests::avx2_radix_matches_portable` |
+//! | `inv_x2` (128 inversions by an Itoh–Tsujii chain, planes in registers) | `vec::inv_portable` | `vec::avx2_tests::avx2_inv_matches_portable` |
+//! | `bm_elements` (the syndromes' bit planes to field elements) | `bm::element` | `bm::tests::avx2_elements_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
 //! | their `x86_64::bm::gf_mul4` (four scalar field products per call) | `gf::mul` | `x86_64::bm::tests::gf_mul4_matches_scalar` |
 //! | `benes_bits` (the Beneš network on bit vectors, four words per register) | `benes::apply_bits` (`benes::apply_bits_with(.., None)`) | `benes::tests::avx2_matches_portable` |
@@ -36,7 +38,8 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    benes_bits, bm_narrow, bm_wide, butterflies_inword, mul_pair, mul_x4, radix_conversions,
+    benes_bits, bm_elements, bm_narrow, bm_wide, butterflies_inword, inv_x2, mul_pair, mul_x4,
+    radix_conversions,
 };
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
@@ -146,6 +149,18 @@ mod stubs {
         _: usize,
         _: &mut [Planes<2>; 4],
         _: &QuadMultipliers,
+    ) {
+        match token {}
+    }
+    pub(crate) fn inv_x2(token: Avx2, _: usize, _: &mut Planes<2>, _: &Planes<2>) {
+        match token {}
+    }
+    pub(crate) fn bm_elements(
+        token: Avx2,
+        _: usize,
+        _: &Planes<4>,
+        _: &mut [u16; 2 * MAX_T + 1],
+        _: usize,
     ) {
         match token {}
     }

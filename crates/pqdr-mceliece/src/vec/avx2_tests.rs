@@ -6,8 +6,10 @@
 //! `arch/x86_64/`: `vec` dispatches to `arch`, so tests in `arch` naming
 //! `vec` would close an import cycle (`scripts/structure.py` counts test code).
 
-use super::{Bitsliced, mul12, mul13, zero};
-use crate::arch::{Avx2, QuadMultiplier, QuadMultipliers, butterflies_inword, mul_pair, mul_x4};
+use super::{Bitsliced, inv_portable, mul12, mul13, zero};
+use crate::arch::{
+    Avx2, QuadMultiplier, QuadMultipliers, butterflies_inword, inv_x2, mul_pair, mul_x4,
+};
 use crate::params::{MAX_M, Mceliece348864, Mceliece460896, ParameterSet};
 
 fn rnd(s: &mut u64) -> u64 {
@@ -180,4 +182,37 @@ fn avx2_products_match_portable() {
     };
     check::<Mceliece348864>(token, 1);
     check::<Mceliece460896>(token, 2);
+}
+
+/// The Itoh–Tsujii inversion kernel against the portable chain: random
+/// planes, then the edges (every lane 0, 1 and all ones); planes from m on
+/// of the output are left as they were.
+fn check_inv<P: ParameterSet>(token: Avx2, seed: u64) {
+    let mut s = seed;
+    for round in 0..203 {
+        let mut a = zero::<2>();
+        for (k, plane) in a.iter_mut().enumerate().take(P::M) {
+            for w in plane.iter_mut() {
+                *w = match round {
+                    0 => 0,
+                    1 => u64::from(k == 0).wrapping_neg(),
+                    2 => !0,
+                    _ => rnd(&mut s),
+                };
+            }
+        }
+        let (mut want, mut got) = ([[round; 2]; MAX_M], [[round; 2]; MAX_M]);
+        inv_portable::<P, 2>(&mut want, &a);
+        inv_x2(token, P::M, &mut got, &a);
+        assert_eq!(got, want, "round {round}");
+    }
+}
+
+#[test]
+fn avx2_inv_matches_portable() {
+    let Some(token) = Avx2::detect() else {
+        return;
+    };
+    check_inv::<Mceliece348864>(token, 3);
+    check_inv::<Mceliece460896>(token, 4);
 }

@@ -164,8 +164,30 @@ pub(crate) fn sq<P: ParameterSet, const L: usize>(out: &mut Bitsliced<L>, a: &Bi
     reduce::<P, L>(out, &mut buf);
 }
 
-/// out = 1/a (0 for a = 0), lane by lane: a^(2^m - 2).
+/// out = 1/a (0 for a = 0), lane by lane: a^(2^m - 2). With AVX2 and a
+/// spec field (§7), two words per plane: the AVX2 kernel
+/// (`crate::arch::inv_x2`, an Itoh–Tsujii chain), else [`inv_portable`].
 pub(crate) fn inv<P: ParameterSet, const L: usize>(out: &mut Bitsliced<L>, a: &Bitsliced<L>) {
+    if L == 2
+        && spec_field::<P>()
+        && let Some(token) = arch::avx2()
+        && let (Ok(o2), Ok(a2)) = (
+            out.as_flattened_mut().as_chunks_mut::<2>().0.try_into(),
+            a.as_flattened().as_chunks::<2>().0.try_into(),
+        )
+    {
+        arch::inv_x2(token, P::M, o2, a2);
+        return;
+    }
+    inv_portable::<P, L>(out, a);
+}
+
+/// [`inv`] on the portable path (the twin of the AVX2 kernel): the chain
+/// x_(k+1) = x_k^2 a of a^(2^k - 1), then one squaring.
+pub(crate) fn inv_portable<P: ParameterSet, const L: usize>(
+    out: &mut Bitsliced<L>,
+    a: &Bitsliced<L>,
+) {
     let mut x = *a;
     let mut t = zero::<L>();
     for _ in 1..P::M - 1 {

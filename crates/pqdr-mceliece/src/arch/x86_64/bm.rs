@@ -6,11 +6,12 @@
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi16,
-    _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cmpeq_epi64, _mm256_movemask_epi8,
-    _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x,
-    _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_shuffle_epi32,
-    _mm256_sll_epi64, _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_slli_si256,
-    _mm256_srl_epi64, _mm256_srli_epi16, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_xor_si256,
+    _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cmpeq_epi16, _mm256_cmpeq_epi64,
+    _mm256_movemask_epi8, _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64,
+    _mm256_set_epi64x, _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setr_epi16,
+    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_slli_epi16,
+    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi16,
+    _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use super::{load4, mul_planes, store4};
@@ -41,6 +42,67 @@ pub(crate) fn bm_narrow<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { bm_narrow_avx2::<P, F>(st, syn, first, keep, masks_of) }
+}
+
+/// The syndromes as field elements (`crate::bm`'s `element`, the bit-plane
+/// conversion before Berlekamp–Massey): `out[n]` = sum_b (bit n of plane b
+/// of `s`) z^b for n < `count` (at most 256), the rest of `out` untouched.
+/// Sixteen positions per register: each plane's 16-bit chunk is broadcast
+/// to the sixteen 16-bit lanes, lane i keeps its bit i (a compare gives an
+/// all-ones lane) and contributes z^b. No branch or index on the planes.
+#[inline]
+pub(crate) fn bm_elements(
+    token: Avx2,
+    m: usize,
+    s: &[[u64; 4]; MAX_M],
+    out: &mut [u16; 2 * MAX_T + 1],
+    count: usize,
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { bm_elements_avx2(m, s, out, count) }
+}
+
+#[target_feature(enable = "avx2")]
+fn bm_elements_avx2(m: usize, s: &[[u64; 4]; MAX_M], out: &mut [u16; 2 * MAX_T + 1], count: usize) {
+    let lane_bit = _mm256_setr_epi16(
+        1,
+        2,
+        4,
+        8,
+        16,
+        32,
+        64,
+        128,
+        256,
+        512,
+        1024,
+        2048,
+        4096,
+        8192,
+        16384,
+        i16::MIN,
+    );
+    let mut tmp = [0u16; 16];
+    for (c, chunk) in out
+        .chunks_mut(16)
+        .enumerate()
+        .take(count.min(256).div_ceil(16))
+    {
+        let mut acc = _mm256_setzero_si256();
+        for (b, plane) in s.iter().enumerate().take(m) {
+            let w = (plane[c >> 2] >> (16 * (c & 3))) as u16;
+            let v = _mm256_and_si256(_mm256_set1_epi16(w.cast_signed()), lane_bit);
+            let set = _mm256_cmpeq_epi16(v, lane_bit);
+            acc = _mm256_or_si256(acc, _mm256_and_si256(set, _mm256_set1_epi16(1 << b)));
+        }
+        // SAFETY: `tmp` is 32 writable bytes; `storeu` has no alignment
+        // requirement.
+        unsafe { _mm256_storeu_si256(tmp.as_mut_ptr().cast::<__m256i>(), acc) };
+        let n = (count - 16 * c).min(16);
+        chunk[..n].copy_from_slice(&tmp[..n]);
+    }
+    zeroize::Zeroize::zeroize(&mut tmp);
 }
 
 /// Runs `$body` with `$b` bound to each plane index below `$m` (at most

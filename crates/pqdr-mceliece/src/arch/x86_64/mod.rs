@@ -21,7 +21,7 @@ mod mul;
 mod radix;
 
 pub(crate) use benes::benes_bits;
-pub(crate) use bm::{bm_narrow, bm_wide};
+pub(crate) use bm::{bm_elements, bm_narrow, bm_wide};
 pub(crate) use radix::radix_conversions;
 
 use core::arch::x86_64::{
@@ -34,7 +34,7 @@ use core::arch::x86_64::{
 use pqdr_common::simd::Avx2;
 
 use crate::arch::QuadMultipliers;
-use crate::params::MAX_M;
+use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M};
 
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
 pub(crate) type Bitsliced<const L: usize> = [[u64; L]; MAX_M];
@@ -269,5 +269,92 @@ fn mul_pair_avx2(
     let [o0, o1] = o;
     for ((lo, hi), &v) in o0.iter_mut().zip(o1.iter_mut()).zip(p.iter()).take(m) {
         store2x2(lo, hi, v);
+    }
+}
+
+/// out = 1/a (0 for a = 0) on 128 elements (two words per plane), for the
+/// spec field of size m (12 or 13; Classic McEliece spec §7): a^(2^m - 2) =
+/// (a^(2^(m-1) - 1))^2, with x_k = a^(2^k - 1) built by an Itoh–Tsujii
+/// addition chain (Itoh–Tsujii, "A fast algorithm for computing
+/// multiplicative inverses in GF(2^m) using normal bases", 1988):
+/// x_(i+j) = x_i^(2^j) x_j, k = 1, 2, 3, 5, 10, 11 (m = 12) or 1, 2, 3, 6,
+/// 12 (m = 13): 5 or 4 products and m - 1 squarings, the planes in
+/// registers throughout. Planes from m on of `out` are left as they are, as
+/// the portable `crate::vec::inv` does.
+#[inline]
+pub(crate) fn inv_x2(token: Avx2, m: usize, out: &mut Bitsliced<2>, a: &Bitsliced<2>) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe {
+        if m == 12 {
+            inv_x2_avx2::<12>(out, a);
+        } else {
+            inv_x2_avx2::<13>(out, a);
+        }
+    }
+}
+
+/// a^2 on loaded planes (squaring is linear: plane i to 2i, then the fold
+/// by f(z) of the portable `crate::vec::sq`), field size M (12 or 13).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn sq_planes<const M: usize>(a: &[__m256i; MAX_M]) -> [__m256i; MAX_M] {
+    let poly = if M == 12 {
+        FIELD_POLY_M12
+    } else {
+        FIELD_POLY_M13
+    };
+    let zero = _mm256_setzero_si256();
+    let mut buf = [zero; 2 * MAX_M - 1];
+    for i in 0..M {
+        buf[2 * i] = a[i];
+    }
+    for i in (M..2 * M - 1).rev() {
+        let hi = buf[i];
+        for e in 0..M {
+            if (poly >> e) & 1 == 1 {
+                buf[i - M + e] = _mm256_xor_si256(buf[i - M + e], hi);
+            }
+        }
+    }
+    let mut out = [zero; MAX_M];
+    out[..M].copy_from_slice(&buf[..M]);
+    out
+}
+
+/// x^(2^n) on loaded planes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn sq_n<const M: usize>(mut x: [__m256i; MAX_M], n: usize) -> [__m256i; MAX_M] {
+    for _ in 0..n {
+        x = sq_planes::<M>(&x);
+    }
+    x
+}
+
+#[target_feature(enable = "avx2")]
+fn inv_x2_avx2<const M: usize>(out: &mut Bitsliced<2>, a: &Bitsliced<2>) {
+    let mut x1 = [_mm256_setzero_si256(); MAX_M];
+    for (x, w) in x1.iter_mut().zip(a.iter()).take(M) {
+        // Both 128-bit lanes hold the same two words (the high one unused).
+        *x = load2x2(w, w);
+    }
+    let x2 = mul_planes(M, &sq_planes::<M>(&x1), &x1);
+    let x3 = mul_planes(M, &sq_planes::<M>(&x2), &x1);
+    let top = if M == 12 {
+        // x5 = x3^(2^2) x2, x10 = x5^(2^5) x5, x11 = x10^2 x1.
+        let x5 = mul_planes(M, &sq_n::<M>(x3, 2), &x2);
+        let x10 = mul_planes(M, &sq_n::<M>(x5, 5), &x5);
+        mul_planes(M, &sq_planes::<M>(&x10), &x1)
+    } else {
+        // x6 = x3^(2^3) x3, x12 = x6^(2^6) x6.
+        let x6 = mul_planes(M, &sq_n::<M>(x3, 3), &x3);
+        mul_planes(M, &sq_n::<M>(x6, 6), &x6)
+    };
+    let r = sq_planes::<M>(&top);
+    for (w, &v) in out.iter_mut().zip(r.iter()).take(M) {
+        // SAFETY: `w` is 16 writable bytes; `storeu` has no alignment
+        // requirement.
+        unsafe { _mm_storeu_si128(w.as_mut_ptr().cast::<__m128i>(), _mm256_castsi256_si128(v)) };
     }
 }
