@@ -8,10 +8,10 @@ use sha3::{Digest, Sha3_256};
 use shake::{ExtendableOutput, Shake256, Update, XofReader};
 use zeroize::Zeroizing;
 
-use pqdr_hybrid::ecdh::{p256 as c256, p384 as c384};
 use super::{SharedSecret, Sk};
 use crate::error::Error;
 use crate::suite::Kem;
+use pqdr_hybrid::ecdh::{p256 as c256, p384 as c384};
 use pqdr_mlkem::{ml_kem_768, ml_kem_1024};
 
 /// The hybrids' combiner labels (draft-ietf-hpke-pq §4).
