@@ -2,6 +2,8 @@
 //! the range test of `SecretScalar::from_be_bytes` on edge and random
 //! candidates, `d·G`, `x(d·Q)`, and the refusal of invalid points.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
 use shake::{ExtendableOutput, Shake128, Update, XofReader};
 
 macro_rules! differential {
@@ -18,7 +20,7 @@ macro_rules! differential {
                 let s: Option<Scalar> = Scalar::from_repr(FieldBytes::from(*b)).into();
                 s.filter(|s| !bool::from(Field::is_zero(s)))
             };
-            let order: [u8; $n] = u128_hex(concat!($order));
+            let order: [u8; $n] = be_hex(concat!($order));
             let mut edge = vec![[0u8; $n], [0xffu8; $n], order];
             for delta in [1u8, 2] {
                 let mut below = order;
@@ -84,7 +86,7 @@ macro_rules! differential {
 }
 
 /// Big-endian bytes of a hex string.
-fn u128_hex<const N: usize>(s: &str) -> [u8; N] {
+fn be_hex<const N: usize>(s: &str) -> [u8; N] {
     let mut out = [0u8; N];
     for (i, o) in out.iter_mut().enumerate() {
         *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap();
