@@ -13,6 +13,8 @@
 )]
 
 mod arch;
+#[cfg(any(feature = "p256", feature = "p384"))]
+pub mod ecdh;
 mod error;
 #[cfg(any(feature = "p256", feature = "p384"))]
 #[macro_use]

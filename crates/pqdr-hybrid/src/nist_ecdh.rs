@@ -112,6 +112,38 @@ macro_rules! nist_ecdh {
                 Self(d)
             }
 
+            /// The scalar whose big-endian encoding is `b`, if it is in `[1, n − 1]`
+            /// (SEC 1 v2 §2.3.6; the candidate test of draft-ietf-hpke-pq §4's
+            /// rejection sampling). The range test is constant time (masked
+            /// borrow and zero test); only its verdict is made public, since a
+            /// rejected candidate is discarded.
+            pub(crate) fn from_be_bytes(b: &[u8; SECRET_SIZE]) -> Option<Self> {
+                let mut d = [0u64; $limbs];
+                for (i, limb) in d.iter_mut().enumerate() {
+                    let mut w = [0u8; 8];
+                    w.copy_from_slice(&b[SECRET_SIZE - 8 * (i + 1)..SECRET_SIZE - 8 * i]);
+                    *limb = u64::from_be_bytes(w);
+                }
+                // (n − 1) − d borrows iff d > n − 1.
+                let mut borrow = 0u64;
+                let mut any = 0u64;
+                for (m, di) in ORDER_MINUS_ONE.iter().zip(&d) {
+                    let (d1, b1) = m.overflowing_sub(*di);
+                    let (_, b2) = d1.overflowing_sub(borrow);
+                    borrow = u64::from(b1 | b2);
+                    any |= *di;
+                }
+                let ok = !(opaque(borrow).ct_eq(&1) | any.ct_eq(&0));
+                let mut valid = ok.unwrap_u8();
+                pqdr_ctgrind::hook::declassify(&mut valid);
+                if valid == 1 {
+                    Some(Self(d))
+                } else {
+                    d.zeroize();
+                    None
+                }
+            }
+
             /// `d·G`, uncompressed. Public by design (the key share sent to the peer).
             pub(crate) fn public(&self) -> [u8; POINT_SIZE] {
                 let mut p = public_with($detect, &self.0);

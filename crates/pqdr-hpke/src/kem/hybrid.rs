@@ -8,10 +8,10 @@ use sha3::{Digest, Sha3_256};
 use shake::{ExtendableOutput, Shake256, Update, XofReader};
 use zeroize::Zeroizing;
 
-use super::nist::{p256 as c256, p384 as c384};
 use super::{SharedSecret, Sk};
 use crate::error::Error;
 use crate::suite::Kem;
+use pqdr_hybrid::ecdh::{p256 as c256, p384 as c384};
 use pqdr_mlkem::{ml_kem_768, ml_kem_1024};
 
 /// The hybrids' combiner labels (draft-ietf-hpke-pq §4).
@@ -34,15 +34,15 @@ fn combiner(ss_pq: &[u8], ss_t: &[u8], ct_t: &[u8], ek_t: &[u8], label: &[u8]) -
 }
 
 /// Parses the P-256 part of a public key or `enc`.
-pub(super) fn parse_p256(t: &[u8]) -> Result<p256::AffinePoint, Error> {
+pub(super) fn parse_p256(t: &[u8]) -> Result<c256::PublicPoint, Error> {
     let arr: &[u8; c256::POINT_SIZE] = t.try_into().map_err(|_| Error::InvalidPublicKey)?;
-    c256::parse_point(arr).ok_or(Error::InvalidPublicKey)
+    c256::PublicPoint::from_sec1(arr).map_err(|_| Error::InvalidPublicKey)
 }
 
 /// Parses the P-384 part of a public key or `enc`.
-pub(super) fn parse_p384(t: &[u8]) -> Result<p384::AffinePoint, Error> {
+pub(super) fn parse_p384(t: &[u8]) -> Result<c384::PublicPoint, Error> {
     let arr: &[u8; c384::POINT_SIZE] = t.try_into().map_err(|_| Error::InvalidPublicKey)?;
-    c384::parse_point(arr).ok_or(Error::InvalidPublicKey)
+    c384::PublicPoint::from_sec1(arr).map_err(|_| Error::InvalidPublicKey)
 }
 
 /// `expandDecapsulationKey(seed)` (draft-ietf-hpke-pq §4): SHAKE256(seed)
@@ -57,11 +57,11 @@ pub(super) fn expand(kem: Kem, seed: &[u8], pk: &mut [u8]) -> Result<(Sk, usize)
     macro_rules! hybrid {
         ($pq:ident, $c:ident, $variant:ident) => {{
             let dk = $pq::DecapsulationKey::from_seed(&pq_seed);
-            let mut cand = Zeroizing::new([0u8; $c::FIELD_SIZE]);
+            let mut cand = Zeroizing::new([0u8; $c::SECRET_SIZE]);
             let mut found = None;
             for _ in 0..MAX_CANDIDATES {
                 r.read(&mut cand[..]);
-                if let Some(s) = $c::SecretScalar::from_seed(&cand) {
+                if let Some(s) = $c::SecretScalar::from_be_bytes(&cand) {
                     found = Some(s);
                     break;
                 }
@@ -81,21 +81,21 @@ pub(super) fn expand(kem: Kem, seed: &[u8], pk: &mut [u8]) -> Result<(Sk, usize)
 }
 
 macro_rules! encap_decap {
-    ($encap:ident, $decap:ident, $pq:ident, $c:ident, $curve:ident, $label:ident) => {
+    ($encap:ident, $decap:ident, $pq:ident, $c:ident, $label:ident) => {
         /// `Encap` (draft-ietf-hpke-pq §4) with `m` and the ephemeral scalar
         /// candidate `t_seed` given; `Ok(None)` if the candidate is out of
         /// range. Writes `enc = ct_PQ ‖ ct_T` into `enc`.
         pub(super) fn $encap(
             ek: &$pq::EncapsulationKey,
-            t: &$curve::AffinePoint,
+            t: &$c::PublicPoint,
             t_bytes: &[u8],
             m: &[u8; 32],
             t_seed: &[u8],
             enc: &mut [u8],
         ) -> Result<Option<SharedSecret>, Error> {
-            let mut cand = Zeroizing::new([0u8; $c::FIELD_SIZE]);
+            let mut cand = Zeroizing::new([0u8; $c::SECRET_SIZE]);
             cand.copy_from_slice(t_seed);
-            let Some(e) = $c::SecretScalar::from_seed(&cand) else {
+            let Some(e) = $c::SecretScalar::from_be_bytes(&cand) else {
                 return Ok(None);
             };
             let ct_t = e.public();
@@ -127,12 +127,12 @@ macro_rules! encap_decap {
             let ct = $pq::Ciphertext::from_slice(ct_pq).map_err(|_| Error::Decap)?;
             let ss_pq = dk.decapsulate(&ct);
             let arr: &[u8; $c::POINT_SIZE] = ct_t.try_into().map_err(|_| Error::Decap)?;
-            let q = $c::parse_point(arr).ok_or(Error::Decap)?;
-            let ss_t = s.dh(&q)?;
+            let q = $c::PublicPoint::from_sec1(arr).map_err(|_| Error::Decap)?;
+            let ss_t = s.dh(&q).map_err(|_| Error::Decap)?;
             Ok(combiner(ss_pq.as_bytes(), &ss_t[..], ct_t, t_bytes, $label))
         }
     };
 }
 
-encap_decap!(encap_p256, decap_p256, ml_kem_768, c256, p256, LABEL_P256);
-encap_decap!(encap_p384, decap_p384, ml_kem_1024, c384, p384, LABEL_P384);
+encap_decap!(encap_p256, decap_p256, ml_kem_768, c256, LABEL_P256);
+encap_decap!(encap_p384, decap_p384, ml_kem_1024, c384, LABEL_P384);

@@ -5,11 +5,10 @@
 
 mod dhkem;
 mod hybrid;
-mod nist;
 
 use core::fmt;
 
-use pqdr_hybrid::xwing;
+use pqdr_hybrid::{ecdh, xwing};
 use pqdr_mlkem::{ml_kem_768, ml_kem_1024};
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
@@ -37,8 +36,8 @@ enum Pk {
     MlKem768(ml_kem_768::EncapsulationKey),
     MlKem1024(ml_kem_1024::EncapsulationKey),
     XWing(xwing::EncapsulationKey),
-    P256(ml_kem_768::EncapsulationKey, p256::AffinePoint),
-    P384(ml_kem_1024::EncapsulationKey, p384::AffinePoint),
+    P256(ml_kem_768::EncapsulationKey, ecdh::p256::PublicPoint),
+    P384(ml_kem_1024::EncapsulationKey, ecdh::p384::PublicPoint),
 }
 
 /// A recipient's public key (`pkR`), validated when parsed.
@@ -133,8 +132,8 @@ enum Sk {
     MlKem768(ml_kem_768::DecapsulationKey),
     MlKem1024(ml_kem_1024::DecapsulationKey),
     XWing(xwing::DecapsulationKey),
-    P256(ml_kem_768::DecapsulationKey, nist::p256::SecretScalar),
-    P384(ml_kem_1024::DecapsulationKey, nist::p384::SecretScalar),
+    P256(ml_kem_768::DecapsulationKey, ecdh::p256::SecretScalar),
+    P384(ml_kem_1024::DecapsulationKey, ecdh::p384::SecretScalar),
 }
 
 /// A recipient's private key (`skR`) with its public key. The secret parts
