@@ -12,6 +12,9 @@
 //! # the same over loopback TCP (a connection, the handshake and one
 //! # application-data round trip per handshake):
 //! cargo run --release -p pqdr-rustls --features aws-lc --example tls_bench -- tcp [ROUNDS BATCH]
+//! # the key exchange alone (client start, server start-and-complete, client
+//! # complete), pqdr's groups against aws-lc-rs's, alternating batches:
+//! cargo run --release -p pqdr-rustls --features aws-lc --example tls_bench -- kx [ROUNDS BATCH]
 //! # instructions of N handshakes of case CASE (0-based, in table order):
 //! valgrind --tool=callgrind --toggle-collect='*count_loop*' target/release/examples/tls_bench count CASE N
 //! ```
@@ -253,6 +256,10 @@ fn main() {
             .map_or(default, |a| a.parse().expect("ROUNDS BATCH | count CASE N"))
     };
     let count = args.first().is_some_and(|a| a == "count");
+    if args.first().is_some_and(|a| a == "kx") {
+        kx_race(num(1, 101), num(2, 16));
+        return;
+    }
     let tcp = args.first().is_some_and(|a| a == "tcp");
     let (rounds, batch) = if count {
         (0, 0)
@@ -433,4 +440,83 @@ fn no_tickets(config: Arc<ServerConfig>) -> Arc<ServerConfig> {
     s.send_tls13_tickets = 0;
     s.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});
     Arc::new(s)
+}
+
+/// One key exchange as a TLS handshake runs it: the client's share, the
+/// server's encapsulation (or share and ECDH), the client's completion.
+/// Returns the client's secret after checking it equals the server's.
+fn kx_once(client_group: &dyn SupportedKxGroup, server_group: &dyn SupportedKxGroup) -> usize {
+    let client = client_group.start().expect("client share");
+    let server = server_group
+        .start_and_complete(client.pub_key())
+        .expect("server share");
+    let secret = client.complete(&server.pub_key).expect("client secret");
+    assert_eq!(
+        secret.secret_bytes(),
+        server.secret.secret_bytes(),
+        "both sides derive one secret"
+    );
+    secret.secret_bytes().len()
+}
+
+/// `kx ROUNDS BATCH`: each group pair's exchanges in alternating batches
+/// (pqdr's, then aws-lc-rs's, the order swapped every round), the median
+/// of per-round ratios aws-lc-rs time / pqdr time (above 1: pqdr faster).
+/// Before timing, each pair runs across implementations both ways (pqdr
+/// client with an aws-lc-rs server and back), which must agree.
+fn kx_race(rounds: usize, batch: usize) {
+    use pqdr_rustls as pq;
+    type G = &'static dyn SupportedKxGroup;
+    let pairs: [(&str, G, G); 4] = [
+        ("MLKEM768", pq::MLKEM768, awslc::kx_group::MLKEM768),
+        ("MLKEM1024", pq::MLKEM1024, awslc::kx_group::MLKEM1024),
+        (
+            "X25519MLKEM768",
+            pq::X25519MLKEM768,
+            awslc::kx_group::X25519MLKEM768,
+        ),
+        (
+            "SecP256r1MLKEM768",
+            pq::SECP256R1MLKEM768,
+            awslc::kx_group::SECP256R1MLKEM768,
+        ),
+    ];
+    for (name, ours, theirs) in pairs {
+        assert_eq!(ours.name(), theirs.name(), "{name}: one code point");
+        assert!(kx_once(ours, theirs) > 0 && kx_once(theirs, ours) > 0);
+    }
+    println!(
+        "key exchange alone (client start + server start_and_complete + client complete, secrets \
+         compared), {rounds} rounds x {batch} exchanges, alternating\n"
+    );
+    println!("| group | pqdr µs (median) | aws-lc-rs µs (median) | aws-lc-rs / pqdr (median of per-round ratios, IQR) |");
+    println!("|---|---:|---:|---:|");
+    for (name, ours, theirs) in pairs {
+        let mut t = [Vec::new(), Vec::new()];
+        let mut ratios = Vec::new();
+        for r in 0..rounds {
+            let mut round = [0.0f64; 2];
+            for k in 0..2 {
+                let which = k ^ (r & 1);
+                let g = [ours, theirs][which];
+                let start = Instant::now();
+                for _ in 0..batch {
+                    std::hint::black_box(kx_once(g, g));
+                }
+                round[which] = start.elapsed().as_secs_f64() * 1e6 / batch as f64;
+            }
+            t[0].push(round[0]);
+            t[1].push(round[1]);
+            ratios.push(round[1] / round[0]);
+        }
+        let mut sorted = ratios.clone();
+        sorted.sort_by(f64::total_cmp);
+        let (q1, q3) = (sorted[sorted.len() / 4], sorted[3 * sorted.len() / 4]);
+        println!(
+            "| {name} | {:.1} | {:.1} | {:.2} ({q1:.2}–{q3:.2}) |",
+            median(&mut t[0]),
+            median(&mut t[1]),
+            median(&mut ratios)
+        );
+    }
 }
