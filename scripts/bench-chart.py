@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One SVG bar chart per algorithm from criterion's saved estimates.
+"""One SVG bar chart per algorithm from criterion's saved estimates or a race log.
 
 Criterion writes target/criterion/<group>/<function>/<baseline>/{benchmark,estimates}.json;
 `--save-baseline NAME` names the run. This script reads the medians of the
@@ -13,6 +13,16 @@ with the time and the ratio to pqdr's bar.
         --baseline new --label pqdr="pqdr (AVX2)" \
         --extra portable:pqdr="pqdr (portable)" \
         --out charts/mlkem768.svg --markdown
+
+With `--race FILE` the medians come from the output of the interleaved race
+(`cargo run --release --features bench-peers --example race -- …`: its
+`<!-- median µs: op: name t, …; op: … -->` line after each set's table) instead
+of criterion; groups are `SET/OP` (e.g. `mlkem768/decaps`), functions the race's
+contestant names (`pqdr`, `PQClean AVX2`, `AWS-LC`, …):
+
+    scripts/bench-chart.py --race docs/charts/race-2026-12-03.txt --title ML-KEM-768 \
+        --group mlkem768/keygen --group mlkem768/encaps --group mlkem768/decaps \
+        --label pqdr="pqdr (AVX2)" --out docs/charts/mlkem768.svg
 
 No dependencies beyond the Python standard library.
 """
@@ -43,6 +53,26 @@ def load(root: pathlib.Path, baseline: str) -> dict:
     return out
 
 
+def load_race(path: pathlib.Path) -> dict:
+    """(SET/OP, contestant) -> median in nanoseconds, from a race log."""
+    out = {}
+    current = None
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line.endswith(":") and " " not in line:
+            current = line[:-1]
+        elif line.startswith("<!-- median µs:") and current:
+            body = line[len("<!-- median µs:"):].rstrip("->").strip()
+            for op_part in body.split(";"):
+                op, _, entries = op_part.strip().partition(":")
+                for entry in entries.split(","):
+                    name, _, value = entry.strip().rpartition(" ")
+                    out[(f"{current}/{op.strip()}", name)] = float(value) * 1e3
+    if not out:
+        sys.exit(f"no race medians in {path}")
+    return out
+
+
 def fmt_time(ns: float) -> str:
     for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
         if ns >= scale:
@@ -53,6 +83,8 @@ def fmt_time(ns: float) -> str:
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--criterion", default="target/criterion", type=pathlib.Path)
+    p.add_argument("--race", type=pathlib.Path,
+                   help="read medians from this race log instead of criterion")
     p.add_argument("--title", required=True)
     p.add_argument("--group", action="append", required=True,
                    help="criterion group id, one panel each (repeat)")
@@ -73,7 +105,7 @@ def parse_args(argv):
 
 def collect(args):
     """[(group, [(label, ns, colour, is_reference)])], missing groups reported."""
-    main = load(args.criterion, args.baseline)
+    main = load_race(args.race) if args.race else load(args.criterion, args.baseline)
     labels = dict(kv.split("=", 1) for kv in args.label)
     extras = []
     for spec in args.extra:
@@ -101,13 +133,13 @@ def collect(args):
             if (group, func) in data:
                 rows.append((label, data[(group, func)], PQDR_COLOURS[1], False))
         if not rows:
-            sys.exit(f"no criterion results for group {group!r} in {args.criterion}")
+            sys.exit(f"no results for group {group!r} in {args.race or args.criterion}")
         rows.sort(key=lambda r: r[1])
         panels.append((group, rows))
     return panels
 
 
-def svg(title, panels):
+def svg(title, panels, source="criterion median time per operation"):
     width, left, right, bar, gap, head = 860, 190, 210, 16, 4, 26
     y = 40
     parts = []
@@ -134,7 +166,7 @@ def svg(title, panels):
         '<style>.op{font-weight:bold;font-size:13px}</style>\n'
         f'<rect width="{width}" height="{height}" fill="white"/>\n'
         f'<text x="10" y="22" font-size="15" font-weight="bold">{html.escape(title)}'
-        " — criterion median time per operation (shorter is faster)</text>\n"
+        f" — {html.escape(source)} (shorter is faster)</text>\n"
         + "\n".join(parts) + "\n</svg>\n")
 
 
@@ -152,7 +184,9 @@ def main(argv):
     args = parse_args(argv)
     panels = collect(args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(svg(args.title, panels))
+    source = ("interleaved race, median time per operation" if args.race
+              else "criterion median time per operation")
+    args.out.write_text(svg(args.title, panels, source))
     print(f"wrote {args.out}")
     if args.markdown:
         print(markdown(panels))
