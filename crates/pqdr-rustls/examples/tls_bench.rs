@@ -489,7 +489,9 @@ fn kx_race(rounds: usize, batch: usize) {
         "key exchange alone (client start + server start_and_complete + client complete, secrets \
          compared), {rounds} rounds x {batch} exchanges, alternating\n"
     );
-    println!("| group | pqdr µs (median) | aws-lc-rs µs (median) | aws-lc-rs / pqdr (median of per-round ratios, IQR) |");
+    println!(
+        "| group | pqdr µs (median) | aws-lc-rs µs (median) | aws-lc-rs / pqdr (median of per-round ratios, IQR) |"
+    );
     println!("|---|---:|---:|---:|");
     for (name, ours, theirs) in pairs {
         let mut t = [Vec::new(), Vec::new()];
@@ -501,7 +503,7 @@ fn kx_race(rounds: usize, batch: usize) {
                 let g = [ours, theirs][which];
                 let start = Instant::now();
                 for _ in 0..batch {
-                    std::hint::black_box(kx_once(g, g));
+                    core::hint::black_box(kx_once(g, g));
                 }
                 round[which] = start.elapsed().as_secs_f64() * 1e6 / batch as f64;
             }
@@ -511,7 +513,7 @@ fn kx_race(rounds: usize, batch: usize) {
         }
         let mut sorted = ratios.clone();
         sorted.sort_by(f64::total_cmp);
-        let (q1, q3) = (sorted[sorted.len() / 4], sorted[3 * sorted.len() / 4]);
+        let (q1, q3) = (sorted[sorted.len() >> 2], sorted[(3 * sorted.len()) >> 2]);
         println!(
             "| {name} | {:.1} | {:.1} | {:.2} ({q1:.2}–{q3:.2}) |",
             median(&mut t[0]),
