@@ -13,7 +13,8 @@ use ::p256::elliptic_curve::point::AffineCoordinates;
 use ::p256::{AffinePoint, ProjectivePoint, Scalar};
 
 use super::field::{
-    Arith, Fe, FieldArith, P, Portable, mont_mul, mont_sqr, mont_sqr_n, mul_wide, sqr_wide};
+    Arith, Fe, FieldArith, P, Portable, mont_mul, mont_sqr, mont_sqr_n, mul_wide, sqr_wide,
+};
 use crate::arch;
 use crate::p256_ecdh::{POINT_SIZE, SecretScalar, dh_with, parse_point, public_with};
 

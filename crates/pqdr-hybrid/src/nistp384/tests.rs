@@ -16,8 +16,8 @@ use ::p384::elliptic_curve::point::AffineCoordinates;
 use ::p384::{AffinePoint, ProjectivePoint, Scalar};
 
 use super::field::{Arith, Fe, FieldArith, P, Portable, mont_mul, mont_sqr, mul_wide, sqr_wide};
-use crate::arch;
 use super::{G, digits_check};
+use crate::arch;
 use crate::p384_ecdh::{POINT_SIZE, SecretScalar, dh_with, parse_point, public_with};
 
 fn h<const N: usize>(s: &str) -> [u8; N] {
