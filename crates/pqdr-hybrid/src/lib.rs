@@ -21,6 +21,8 @@ mod error;
 mod nist_ecdh;
 #[cfg(any(feature = "p256", feature = "p384"))]
 mod nist_curve;
+#[cfg(any(feature = "p256", feature = "p384"))]
+mod nist_field;
 #[cfg(feature = "p256")]
 mod nistp256;
 #[cfg(feature = "p384")]

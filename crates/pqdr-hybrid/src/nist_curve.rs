@@ -4,8 +4,9 @@
 //! (signed radix-32 digits, masked table scans) are functions here; the
 //! point code is the macro [`a3_curve!`], expanded in each curve's module
 //! with its own field element `Fe` (constants `ZERO`, `ONE`, `B`; `select`,
-//! `neg`, `is_zero_mask`) and field trait `Arith` (`mul`, `square`, `add`,
-//! `sub`, `triple`, `sub2`, `invert`) in scope.
+//! `neg`, `is_zero_mask`, from `nist_field::fe_methods!`) and field trait
+//! `Arith` (`nist_field::FieldArith`'s `mul`, `square`, `add`, `sub`,
+//! `triple`, `sub2`, and the curve's `invert`) in scope.
 //!
 //! Constant time: the digits are computed without branches, every table
 //! lookup reads every entry and keeps one by masks, negation is a masked

@@ -30,7 +30,7 @@ macro_rules! nist_ecdh {
 
         use crate::arch::{self, Avx2};
         use crate::error::Error;
-        use crate::$curve::field::{Arith, Fe, Portable};
+        use crate::$curve::field::{Arith, Fe, FieldArith, Portable};
         use crate::$curve::{self, Affine};
 
         /// Size of an uncompressed SEC 1 point: `0x04 ‖ x ‖ y`.

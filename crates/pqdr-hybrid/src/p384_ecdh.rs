@@ -1,8 +1,7 @@
 //! ECDH on P-384 (secp384r1) for SecP384r1MLKEM1024 on our own curve
 //! arithmetic ([`crate::nistp384`]): the items of `nist_ecdh.rs` at
-//! P-384's sizes (a 56-byte scalar seed, 97-byte points, 48-byte secrets).
-//! The field is portable on every CPU; the fast path differs only in the
-//! AVX2 table scans (`nist_curve::scan_with`).
+//! P-384's sizes (a 56-byte scalar seed, 97-byte points, 48-byte secrets),
+//! with the MULX/ADCX/ADOX field products where the CPU has BMI2 and ADX.
 
 nist_ecdh! {
     curve = nistp384,
@@ -17,6 +16,6 @@ nist_ecdh! {
         0xffff_ffff_ffff_ffff,
         0xffff_ffff_ffff_ffff,
     ],
-    fast = Portable,
-    detect = Some(Portable),
+    fast = arch::Bmi2Adx,
+    detect = arch::bmi2_adx(),
 }

@@ -252,12 +252,30 @@ fn p256_tls_exchange_is_constant_time() {
 
 /// SecP384r1MLKEM1024 (feature `p384`): client key generation (ML-KEM and
 /// the FIPS 186-5 A.2.1 scalar reduction, `d·G`), the server's side and the
-/// client's side with secret randomness, as for SecP256r1MLKEM768. The P-384
-/// points stay public (they are validated with branches, as they may be).
+/// client's side with secret randomness, as for SecP256r1MLKEM768. Our own
+/// P-384 (`src/nistp384/`) runs on the path the crate picks: the
+/// MULX/ADCX/ADOX multiplication and squaring kernels and the AVX2 scans
+/// with `simd` (asserted below: valgrind's CPUID reports BMI2 and AVX2, and
+/// the `--cfg pqct_valgrind` detection hands out the BMI2+ADX token although
+/// valgrind hides ADX), the portable field code at the portable levels (s,
+/// z). The P-384 points stay public (they are validated with branches, as
+/// they may be).
 #[cfg(feature = "p384")]
 #[test]
 fn p384_tls_exchange_is_constant_time() {
     use pqdr_hybrid::secp384r1_mlkem1024::{self as p384, ClientSecret, ServerShare};
+
+    #[cfg(all(target_arch = "x86_64", feature = "simd"))]
+    {
+        assert!(
+            std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("avx2"),
+            "no BMI2/AVX2 in CPUID: the P-384 kernels would not be checked"
+        );
+        assert!(
+            pqdr_common::simd::Bmi2Adx::detect().is_some(),
+            "no BMI2+ADX token: the P-384 kernels would not be checked"
+        );
+    }
 
     // Two scalar seeds: a random-looking one and c = 2^448 - 1 (the
     // reduction's largest input).

@@ -19,7 +19,9 @@
 //! | `p256_mont_sqr_n` (`x86_64/p256_sqr_n.rs`, the inversion's runs of squarings) | `nistp256::field::mont_sqr_n` (lazy reduction, then one conditional subtraction) | `nistp256::tests::sqr_n_matches_square_loop` (every `field_inputs` value, ≥ p and all-ones too, `n` = 0 … 255; planted bug seen failing), `invert_matches_previous` |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token; P-256's and P-384's table scans) | `nist_curve::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8-, 12- and 20-limb entries) |
-//! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nistp256::field::Arith::triple`, `Arith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
+//! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nist_field::FieldArith::triple`, `FieldArith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
+//! | `p384_mont_mul` (`x86_64/p384.rs`, rounds with the reduction interleaved) | `nistp384::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp384::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 1, p, p + 1, 2^384 − 1 = all-ones limbs, values ≥ p; a 2,000-step chain; bit-identical limbs; planted bug seen failing) |
+//! | `p384_mont_sqr` (`x86_64/p384.rs`, `p384_mont_mul(a, a)`) | `nistp384::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp384::tests::bmi2_adx_matches_portable` |
 //!
 //! `fe_add`, `fe_sub` and `fe_mul_a24` are in assembly not for speed but for
 //! constant time: in the MULX ladder LLVM turned the Rust carry folds of
@@ -47,6 +49,8 @@ pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
 pub(crate) use x86_64::{
     p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_sub, p256_sub2, p256_triple,
 };
+#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p384"))]
+pub(crate) use x86_64::{p384_mont_mul, p384_mont_sqr};
 
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::{Avx2, Bmi2Adx};
@@ -153,6 +157,14 @@ mod stubs {
     }
     #[cfg(feature = "p256")]
     pub(crate) fn p256_sub(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p384")]
+    pub(crate) fn p384_mont_mul(token: Bmi2Adx, _: &[u64; 6], _: &[u64; 6]) -> [u64; 6] {
+        match token {}
+    }
+    #[cfg(feature = "p384")]
+    pub(crate) fn p384_mont_sqr(token: Bmi2Adx, _: &[u64; 6]) -> [u64; 6] {
         match token {}
     }
 }

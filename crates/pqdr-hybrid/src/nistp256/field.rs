@@ -13,6 +13,8 @@
 use pqdr_common::ct::opaque;
 
 use crate::arch::{self, Bmi2Adx};
+pub(crate) use crate::nist_field::{FieldArith, mul_wide, sqr_wide};
+use crate::nist_field::{hi, lo, select, sub_limbs, sub_p_unless_below};
 
 /// p, little-endian limbs.
 pub(crate) const P: [u64; 4] = [u64::MAX, 0xffff_ffff, 0, 0xffff_ffff_0000_0001];
@@ -41,156 +43,7 @@ impl Fe {
         0xdc30_061d_0487_4834,
     ]);
 
-    /// Decodes a big-endian coordinate (SEC 1 v2 §2.3.6) into Montgomery
-    /// form; `None` if it is not below p. Public inputs only (the answer is
-    /// a branch).
-    pub(crate) fn from_be_bytes(b: &[u8; 32]) -> Option<Fe> {
-        let mut l = [0u64; 4];
-        for (i, limb) in l.iter_mut().enumerate() {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&b[24 - 8 * i..32 - 8 * i]);
-            *limb = u64::from_be_bytes(w);
-        }
-        let (_, borrow) = sub_limbs(&l, &P);
-        // l < p iff l − p borrows.
-        (borrow == 1).then(|| Fe(mont_mul(&l, &R2)))
-    }
-
-    /// The canonical big-endian encoding (SEC 1 v2 §2.3.5) of the element.
-    pub(crate) fn to_be_bytes(self) -> [u8; 32] {
-        let l = mont_mul(&self.0, &[1, 0, 0, 0]);
-        let mut out = [0u8; 32];
-        for (i, limb) in l.iter().enumerate() {
-            out[24 - 8 * i..32 - 8 * i].copy_from_slice(&limb.to_be_bytes());
-        }
-        out
-    }
-
-    /// `a + b mod p`: the 257-bit sum, then `p` subtracted unless that
-    /// borrows, by a mask.
-    #[inline(always)]
-    pub(crate) fn add(&self, b: &Fe) -> Fe {
-        let mut s = [0u64; 4];
-        let mut c = 0u64;
-        for (i, si) in s.iter_mut().enumerate() {
-            let v = u128::from(self.0[i]) + u128::from(b.0[i]) + u128::from(c);
-            *si = lo(v);
-            c = hi(v);
-        }
-        let (d, borrow) = sub_limbs(&s, &P);
-        // Keep `s` iff s < p: the subtraction borrowed and there was no carry.
-        let keep = opaque((opaque(borrow) & !opaque(c) & 1).wrapping_neg());
-        Fe(select(keep, &s, &d))
-    }
-
-    /// `a − b mod p`: the difference, `p` added back by a mask on a borrow.
-    #[inline(always)]
-    pub(crate) fn sub(&self, b: &Fe) -> Fe {
-        let (d, borrow) = sub_limbs(&self.0, &b.0);
-        let mask = opaque(opaque(borrow).wrapping_neg());
-        let mut r = [0u64; 4];
-        let mut c = 0u64;
-        for (i, ri) in r.iter_mut().enumerate() {
-            let v = u128::from(d[i]) + u128::from(P[i] & mask) + u128::from(c);
-            *ri = lo(v);
-            c = hi(v);
-        }
-        Fe(r)
-    }
-
-    /// `−a mod p`.
-    #[inline(always)]
-    pub(crate) fn neg(&self) -> Fe {
-        Fe::ZERO.sub(self)
-    }
-
-    /// `a` if `mask` is all ones, else `b` (`mask` ∈ {0, all ones}).
-    #[inline(always)]
-    pub(crate) fn select(mask: u64, a: &Fe, b: &Fe) -> Fe {
-        Fe(select(mask, &a.0, &b.0))
-    }
-
-    /// All ones iff the element is 0 (constant time).
-    #[inline(always)]
-    pub(crate) fn is_zero_mask(&self) -> u64 {
-        let or = self.0[0] | self.0[1] | self.0[2] | self.0[3];
-        // (or | −or) has its top bit set iff or ≠ 0.
-        ((or | or.wrapping_neg()) >> 63).wrapping_sub(1)
-    }
-}
-
-/// `a − b` over four limbs and the borrow out (0 or 1).
-#[inline(always)]
-fn sub_limbs(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], u64) {
-    let mut d = [0u64; 4];
-    let mut borrow = 0u64;
-    for (i, di) in d.iter_mut().enumerate() {
-        let (d1, b1) = a[i].overflowing_sub(b[i]);
-        let (d2, b2) = d1.overflowing_sub(borrow);
-        *di = d2;
-        borrow = u64::from(b1 | b2);
-    }
-    (d, borrow)
-}
-
-/// `a` where `mask` is all ones, `b` where it is 0.
-#[inline(always)]
-fn select(mask: u64, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    let mut r = [0u64; 4];
-    for (i, ri) in r.iter_mut().enumerate() {
-        *ri = (a[i] & mask) | (b[i] & !mask);
-    }
-    r
-}
-
-/// The 512-bit product `a·b` (schoolbook, row by row), little-endian
-/// limbs: the first half of the portable twin of the MULX kernel
-/// `arch::p256_mont_mul`.
-#[inline(always)]
-pub(crate) fn mul_wide(a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
-    let mut t = [0u64; 8];
-    for (i, &ai) in a.iter().enumerate() {
-        let mut c = 0u64;
-        for (j, &bj) in b.iter().enumerate() {
-            let v = u128::from(ai) * u128::from(bj) + u128::from(t[i + j]) + u128::from(c);
-            t[i + j] = lo(v);
-            c = hi(v);
-        }
-        t[i + 4] = c;
-    }
-    t
-}
-
-/// The 512-bit square `a²`: the six products `a_i·a_j` (`i < j`) once,
-/// doubled, plus the four squares `a_i²` (the portable twin of the first
-/// half of the MULX kernel `arch::p256_mont_sqr`).
-#[inline(always)]
-pub(crate) fn sqr_wide(a: &[u64; 4]) -> [u64; 8] {
-    let mut t = [0u64; 8];
-    for i in 0..3 {
-        let mut c = 0u64;
-        for j in i + 1..4 {
-            let v = u128::from(a[i]) * u128::from(a[j]) + u128::from(t[i + j]) + u128::from(c);
-            t[i + j] = lo(v);
-            c = hi(v);
-        }
-        t[i + 4] = c;
-    }
-    // 2·t (t < 2^448, so the top bit shifted out of limb 6 lands in limb 7).
-    t[7] = t[6] >> 63;
-    for k in (1..7).rev() {
-        t[k] = (t[k] << 1) | (t[k - 1] >> 63);
-    }
-    let mut c = 0u64;
-    for (i, &ai) in a.iter().enumerate() {
-        let sq = u128::from(ai) * u128::from(ai);
-        let v = u128::from(t[2 * i]) + u128::from(lo(sq)) + u128::from(c);
-        t[2 * i] = lo(v);
-        let w = u128::from(t[2 * i + 1]) + u128::from(hi(sq)) + u128::from(hi(v));
-        t[2 * i + 1] = lo(w);
-        c = hi(w);
-    }
-    t
+    crate::nist_field::fe_methods!(limbs = 4, bytes = 32);
 }
 
 /// Montgomery reduction `t·2^−256 mod p` of a 512-bit `t` (the second half
@@ -214,10 +67,8 @@ pub(crate) fn mont_reduce(t: &[u64; 8]) -> [u64; 4] {
         *si = lo(v);
         c = hi(v);
     }
-    let (d, borrow) = sub_limbs(&s, &P);
     // s < p iff the five-limb subtraction borrows: c < borrow.
-    let keep = opaque((opaque(borrow) & !opaque(c) & 1).wrapping_neg());
-    select(keep, &s, &d)
+    sub_p_unless_below(&s, c, &P)
 }
 
 /// The four reduction rounds of [`mont_reduce`] on the low half of `t`:
@@ -251,7 +102,7 @@ fn reduce_rounds(t: &[u64; 8]) -> [u64; 4] {
 pub(crate) fn mont_sqr_n(a: &[u64; 4], n: u32) -> [u64; 4] {
     let mut x = *a;
     for _ in 0..n {
-        let t = sqr_wide(&x);
+        let t = sqr_wide::<4, 8>(&x);
         let u = reduce_rounds(&t);
         let mut s = [0u64; 4];
         let mut c = 0u64;
@@ -275,59 +126,23 @@ pub(crate) fn mont_sqr_n(a: &[u64; 4], n: u32) -> [u64; 4] {
 /// inputs below p).
 #[inline(always)]
 pub(crate) fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    mont_reduce(&mul_wide(a, b))
+    mont_reduce(&mul_wide::<4, 8>(a, b))
 }
 
 /// Montgomery squaring `a²·2^−256 mod p`: [`sqr_wide`] then
 /// [`mont_reduce`] (the portable twin of `arch::p256_mont_sqr`).
 #[inline(always)]
 pub(crate) fn mont_sqr(a: &[u64; 4]) -> [u64; 4] {
-    mont_reduce(&sqr_wide(a))
+    mont_reduce(&sqr_wide::<4, 8>(a))
 }
 
-/// The field operations of the group formulas: the portable
-/// [`mont_mul`], [`mont_sqr`], [`Fe::add`], [`Fe::sub`] ([`Portable`]) or the
-/// x86-64 kernels `arch::p256_mont_mul`, `p256_mont_sqr` (MULX/ADCX/ADOX),
-/// `p256_add`, `p256_sub`
-/// ([`Bmi2Adx`]), bit-identical. The point formulas
-/// are generic over it, so each path is one monomorphized loop.
-pub(crate) trait Arith: Copy {
-    /// `a·b` (Montgomery).
-    fn mul(self, a: &Fe, b: &Fe) -> Fe;
-
-    /// `a + b`.
-    fn add(self, a: &Fe, b: &Fe) -> Fe;
-
-    /// `a − b`.
-    fn sub(self, a: &Fe, b: &Fe) -> Fe;
-
-    /// `a²` (Montgomery).
-    fn square(self, a: &Fe) -> Fe;
-
-    /// `3a`: `(a + a) + a` (the portable twin of `arch::p256_triple`).
-    #[inline(always)]
-    fn triple(self, a: &Fe) -> Fe {
-        self.add(&self.add(a, a), a)
-    }
-
-    /// `a − 2b`: `(a − b) − b` (the portable twin of `arch::p256_sub2`).
-    #[inline(always)]
-    fn sub2(self, a: &Fe, b: &Fe) -> Fe {
-        self.sub(&self.sub(a, b), b)
-    }
-
-    /// `a^(2^n)` (Montgomery), `n` squarings of [`Arith::square`]; the
-    /// paths override it with [`mont_sqr_n`] / `arch::p256_mont_sqr_n`
-    /// (bit-identical: both canonical).
-    #[inline(always)]
-    fn square_n(self, a: &Fe, n: u32) -> Fe {
-        let mut r = *a;
-        for _ in 0..n {
-            r = self.square(&r);
-        }
-        r
-    }
-
+/// The field operations of the group formulas: [`FieldArith`] over [`Fe`]
+/// (the portable [`mont_mul`], [`mont_sqr`], [`Fe::add`], [`Fe::sub`] of
+/// [`Portable`], or the x86-64 kernels `arch::p256_mont_mul`,
+/// `p256_mont_sqr` (MULX/ADCX/ADOX), `p256_add`, `p256_sub` of
+/// [`Bmi2Adx`], bit-identical) with P-256's inversion chain; every
+/// [`FieldArith`] path has it.
+pub(crate) trait Arith: FieldArith<Fe> {
     /// `a^(p−2)`, the inverse of `a` (0 for 0), by Fermat's little theorem
     /// with a fixed chain independent of `a`: p − 2 is, from the top, 32
     /// ones, 31 zeros and a one, 96 zeros, 94 ones, a zero and a one.
@@ -348,11 +163,13 @@ pub(crate) trait Arith: Copy {
     }
 }
 
+impl<A: FieldArith<Fe>> Arith for A {}
+
 /// The portable arithmetic (`u128` products), on every target.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable;
 
-impl Arith for Portable {
+impl FieldArith<Fe> for Portable {
     #[inline(always)]
     fn mul(self, a: &Fe, b: &Fe) -> Fe {
         Fe(mont_mul(&a.0, &b.0))
@@ -379,7 +196,7 @@ impl Arith for Portable {
     }
 }
 
-impl Arith for Bmi2Adx {
+impl FieldArith<Fe> for Bmi2Adx {
     #[inline(always)]
     fn mul(self, a: &Fe, b: &Fe) -> Fe {
         Fe(arch::p256_mont_mul(self, &a.0, &b.0))
@@ -414,18 +231,4 @@ impl Arith for Bmi2Adx {
     fn sub2(self, a: &Fe, b: &Fe) -> Fe {
         Fe(arch::p256_sub2(self, &a.0, &b.0))
     }
-}
-
-/// The low 64 bits of a 128-bit value.
-#[inline(always)]
-#[allow(clippy::cast_possible_truncation, reason = "the low limb, by design")]
-fn lo(x: u128) -> u64 {
-    x as u64
-}
-
-/// The high 64 bits of a 128-bit value.
-#[inline(always)]
-#[allow(clippy::cast_possible_truncation, reason = "x >> 64 fits")]
-fn hi(x: u128) -> u64 {
-    (x >> 64) as u64
 }

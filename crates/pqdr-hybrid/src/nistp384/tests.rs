@@ -1,8 +1,9 @@
 //! Known answers (NIST CAVS 14.1 KAS ECC CDH primitive, P-384 COUNT = 0),
 //! the field against big-integer arithmetic (crypto-bigint), and a
 //! differential test against RustCrypto `p384` (an independent
-//! implementation, a dev-dependency only), on both paths (portable scans
-//! and the AVX2 ones).
+//! implementation, a dev-dependency only), on both paths (the portable
+//! field and scans; the MULX/ADX kernels and the AVX2 scans), and the
+//! kernels against their portable twins.
 
 extern crate std;
 use std::string::String;
@@ -14,8 +15,9 @@ use ::p384::elliptic_curve::bigint::{NonZero, U384, U448};
 use ::p384::elliptic_curve::point::AffineCoordinates;
 use ::p384::{AffinePoint, ProjectivePoint, Scalar};
 
-use super::field::{Arith, Fe, P, Portable, mont_mul, mont_sqr, mul_wide, sqr_wide};
+use super::field::{Arith, Fe, FieldArith, P, Portable, mont_mul, mont_sqr, mul_wide, sqr_wide};
 use super::{G, digits_check};
+use crate::arch;
 use crate::p384_ecdh::{POINT_SIZE, SecretScalar, dh_with, parse_point, public_with};
 
 fn h<const N: usize>(s: &str) -> [u8; N] {
@@ -37,9 +39,15 @@ fn limbs(b: &[u8; 48]) -> [u64; 6] {
     l
 }
 
-/// Both paths: portable scans (`None`) and the fast path (`Some`: the AVX2
-/// scans where the CPU has them).
-const PATHS: [Option<Portable>; 2] = [None, Some(Portable)];
+/// Both paths: the portable code (`None`) and, if this CPU has BMI2 and
+/// ADX, the kernels (`Some`, with the AVX2 scans where the CPU has them).
+fn paths() -> Vec<Option<arch::Bmi2Adx>> {
+    let mut v = vec![None];
+    if let Some(t) = arch::bmi2_adx() {
+        v.push(Some(t));
+    }
+    v
+}
 
 fn point(x: &str, y: &str) -> [u8; POINT_SIZE] {
     let mut p = [0u8; POINT_SIZE];
@@ -69,7 +77,7 @@ fn cavs_kas_ecc_cdh_p384_count0() {
         "5f9d29dc5e31a163060356213669c8ce132e22f57c9a04f40ba7fcead493b457e5621e766c40a2e3d4d6a04b25e533f1",
     );
     let q = parse_point(&q_cavs).unwrap();
-    for t in PATHS {
+    for t in paths() {
         assert_eq!(public_with(t, &limbs(&d)), q_iut);
         assert_eq!(*dh_with(t, &limbs(&d), &q).unwrap(), z);
     }
@@ -143,7 +151,7 @@ fn differential_against_p384() {
         let q_bytes = p384_public(&sk);
         let q = parse_point(&q_bytes).unwrap();
         let shared = (ProjectivePoint::GENERATOR * sk * sd).to_affine().x();
-        for t in PATHS {
+        for t in paths() {
             assert_eq!(public_with(t, &limbs(d)), want, "d={d:02x?}");
             assert_eq!(
                 dh_with(t, &limbs(d), &q).unwrap()[..],
@@ -279,7 +287,7 @@ fn field_matches_bigint() {
     let r = to_uint(&Fe::ONE.0);
     let inputs = field_inputs();
     for a in &inputs {
-        assert_eq!(sqr_wide(a), mul_wide(a, a));
+        assert_eq!(sqr_wide::<6, 12>(a), mul_wide::<6, 12>(a, a));
         assert_eq!(mont_sqr(a), mont_mul(a, a));
         for b in &inputs {
             let m = mont_mul(a, b);
@@ -320,4 +328,77 @@ fn field_edges() {
             "b3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aef",
         )
     );
+}
+
+/// Kernel inputs: every [`field_inputs`] value (below p: 0, 1, p − 1, …)
+/// and the unreduced edges p, p + 1, p + 2^32, 2^384 − 1 (all-ones limbs),
+/// 2^384 − 2, half-limb patterns, top limb all ones, and random six-limb
+/// values ≥ p.
+fn kernel_inputs() -> Vec<[u64; 6]> {
+    const M: u64 = u64::MAX;
+    let mut v = field_inputs();
+    let pp = |k: u64| {
+        let mut a = P;
+        a[0] += k;
+        a
+    };
+    v.extend([
+        P,
+        pp(1),
+        pp(1 << 32),
+        [M; 6],
+        [M - 1, M, M, M, M, M],
+        [M, 0, M, 0, M, 0],
+        [0, M, 0, M, 0, M],
+        [M << 32; 6],
+        [1, 0, 0, 0, 0, 1 << 63],
+        [0, 0, 0, 0, 0, M],
+        Fe::ONE.0,
+        Fe::B.0,
+    ]);
+    let s = stream(b"pqdr p384 kernel", 48 * 24);
+    for c in s.chunks_exact(48) {
+        let mut a = limbs(&c.try_into().unwrap());
+        a[5] |= 0xffff_ffff_0000_0000; // mostly ≥ p
+        v.push(a);
+    }
+    v
+}
+
+/// The MULX/ADCX/ADOX Montgomery multiplication and squaring against their
+/// portable twins (`mont_mul`, `mont_sqr`): the same limbs for every pair
+/// of [`kernel_inputs`] (values ≥ p and all-ones limbs too) and a chain of
+/// 2,000 steps fed back through the field trait. Nothing to compare (it
+/// passes) on a CPU without BMI2+ADX or with the feature `simd` off.
+#[test]
+fn bmi2_adx_matches_portable() {
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    let inputs = kernel_inputs();
+    for a in &inputs {
+        assert_eq!(arch::p384_mont_sqr(token, a), mont_sqr(a), "{a:x?}^2");
+        for b in &inputs {
+            assert_eq!(
+                arch::p384_mont_mul(token, a, b),
+                mont_mul(a, b),
+                "{a:x?} * {b:x?}"
+            );
+        }
+    }
+    let mut x = Fe(inputs[3]);
+    let mut y = x;
+    for (i, c) in field_inputs().iter().cycle().take(2000).enumerate() {
+        let c = Fe(*c);
+        x = token.sub(&token.mul(&token.square(&x), &c), &token.add(&x, &c));
+        y = Portable.sub(
+            &Portable.mul(&Portable.square(&y), &c),
+            &Portable.add(&y, &c),
+        );
+        assert_eq!(x, y, "step {i}");
+    }
+    for a in field_inputs() {
+        let a = Fe(a);
+        assert_eq!(token.invert(&a), Portable.invert(&a), "1 / {a:x?}");
+    }
 }

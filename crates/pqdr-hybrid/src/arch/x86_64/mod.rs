@@ -2,7 +2,8 @@
 //! four 64-bit limbs with `MULX` (BMI2) and the two independent carry
 //! chains of `ADCX` (carry flag) and `ADOX` (overflow flag), ADX. The
 //! P-256 kernels (Montgomery multiplication, add, sub) are in the
-//! submodule `p256` (feature `p256`).
+//! submodule `p256` (feature `p256`), the P-384 ones (Montgomery
+//! multiplication and squaring) in `p384` (feature `p384`).
 //!
 //! Each function computes the full 512-bit product `t` by rows (operand
 //! scanning): a row's low product halves go into the OF chain, its high
@@ -36,6 +37,10 @@ pub(crate) use p256::p256_scan;
 pub(crate) use p256::{p256_add, p256_mont_mul, p256_mont_sqr, p256_sub, p256_sub2, p256_triple};
 #[cfg(feature = "p256")]
 pub(crate) use p256_sqr_n::p256_mont_sqr_n;
+#[cfg(feature = "p384")]
+mod p384;
+#[cfg(feature = "p384")]
+pub(crate) use p384::{p384_mont_mul, p384_mont_sqr};
 
 use super::Bmi2Adx;
 
