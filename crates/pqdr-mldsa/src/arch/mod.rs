@@ -24,6 +24,7 @@
 //! | `z_pack` (`x86_64/sign.rs`) | `sign_poly::z_pack_portable` | `sign_poly::tests::kernels_match_portable` |
 //! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
+//! | `make_hint` (`x86_64/sign.rs`) | `sign_poly::make_hint_portable` | `sign_poly::tests::make_hint_matches_portable`, `…::kernels_match_portable` |
 //! | `use_hint_pack` (`x86_64/sign.rs`) | `verify::use_hint_pack_portable` | `verify::tests::use_hint_pack_matches_portable` |
 //! | `t1_unpack_shift` (`x86_64/t1.rs`) | `verify::unpack_t1_shifted_portable` | `verify::tests::t1_unpack_shift_matches_portable` |
 //! | `zeroize_poly` (`x86_64/clear.rs`) | `zeroize::Zeroize` on `[i32; N]` (`Poly::zeroize`) | `poly::avx2_tests::zeroize_matches_portable` |
@@ -45,7 +46,7 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_from,
+    dot_mont, invntt_tomont, low_bits_check, make_hint, mask_unpack, mul_acc, mul_mont_from,
     mul_mont_in_place, ntt, power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball,
     t1_unpack_shift, use_hint_pack, w1_pack, z_pack, zeroize_poly,
 };
@@ -145,6 +146,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn w1_pack(token: Avx2, _: &mut [i32; N], _: &mut [u8], _: i32) {
+        match token {}
+    }
+    pub(crate) fn make_hint(token: Avx2, _: &mut [i32; N], _: &[i32; N], _: i32) -> (i32, i32) {
         match token {}
     }
     pub(crate) fn low_bits_check(

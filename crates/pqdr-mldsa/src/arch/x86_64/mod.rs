@@ -10,7 +10,8 @@
 //! - `t1`: `SimpleBitUnpack` of t1 times 2^d in verification (Algorithms
 //!   18, 23, 8);
 //! - `sign`: the per-polynomial steps of signing (Algorithm 7: z and its
-//!   norm check and packing, w1Encode(HighBits(w)), the LowBits check);
+//!   norm check and packing, w1Encode(HighBits(w)), the LowBits check,
+//!   ct0's check and MakeHint);
 //! - `clear`: zeroization of a polynomial (FIPS 204 §3.6.3).
 //!
 //! The only `unsafe`: calling `#[target_feature(enable = "avx2")]` functions
@@ -34,5 +35,5 @@ pub(crate) use ntt::{
     dot_mont, invntt_tomont, mul_acc, mul_mont_from, mul_mont_in_place, ntt, reduce_acc,
 };
 pub(crate) use rej::rej_uniform;
-pub(crate) use sign::{low_bits_check, swap_in_ball, use_hint_pack, w1_pack, z_pack};
+pub(crate) use sign::{low_bits_check, make_hint, swap_in_ball, use_hint_pack, w1_pack, z_pack};
 pub(crate) use t1::t1_unpack_shift;

@@ -1,18 +1,19 @@
 //! AVX2 per-polynomial steps of `ML-DSA.Sign_internal` (FIPS 204 Algorithm
-//! 7, lines 12–23), eight coefficients per register, each the twin of a
+//! 7, lines 12–28), eight coefficients per register, each the twin of a
 //! function of `sign_poly.rs` (same formulas lane by lane, so the outputs
 //! are bit-identical):
 //! - [`z_pack`]: z → centred, ‖z‖∞ check, `BitPack(z, γ1 − 1, γ1)`
 //!   (Algorithm 17);
 //! - [`w1_pack`]: w → [0, q), `w1Encode(HighBits(w))` (Algorithms 28, 37, 16);
 //! - [`low_bits_check`]: w − cs2 and its ‖LowBits‖∞ check (Algorithm 36);
+//! - [`make_hint`]: ct0, its ‖·‖∞ check and the hint row (Algorithm 39);
 //! - [`use_hint_pack`] (verification, Algorithm 8): w → [0, q),
 //!   `w1Encode(UseHint(h, w))` (Algorithms 28, 40, 16);
 //! - [`swap_in_ball`]: the masked update of `SampleInBall` (Algorithm 29,
 //!   lines 7–8), 32 byte coefficients per register, twin of
 //!   `ct::swap_in_ball_portable`.
 //!
-//! z, w and cs2 are secret for a rejected attempt: only arithmetic, shifts,
+//! z, w, cs2 and ct0 are secret for a rejected attempt: only arithmetic, shifts,
 //! constant shuffles and public offsets; the norm checks are OR-ed sign bits.
 #![allow(
     clippy::cast_possible_truncation,
@@ -21,14 +22,14 @@
 )]
 
 use core::arch::x86_64::{
-    __m256i, _mm_add_epi64, _mm_cvtsi32_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
-    _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_bsrli_epi128, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi8,
-    _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
-    _mm256_mullo_epi32, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi32,
-    _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
-    _mm256_xor_si256,
+    __m256i, _mm_add_epi32, _mm_add_epi64, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
+    _mm_extract_epi64, _mm_shuffle_epi32, _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32,
+    _mm256_and_si256, _mm256_blend_epi32, _mm256_bsrli_epi128, _mm256_castsi256_ps,
+    _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mullo_epi32,
+    _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_set1_epi64x,
+    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srai_epi32, _mm256_srl_epi64,
+    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -79,6 +80,18 @@ pub(crate) fn low_bits_check(
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe { low_bits_check_avx2(w, cs2, gamma2, bound) }
+}
+
+/// Signing (FIPS 204 Algorithm 7, lines 25–28) for one row: ct0 ←
+/// centre(ct0 mod q) (ct0 in (−q, q)), w ← [HighBits(w + ct0) ≠
+/// HighBits(w)] as 0/1 (MakeHint, Algorithm 39; w in [0, q)). Returns (the
+/// number of hints, a value negative iff ‖ct0‖∞ ≥ γ2). As
+/// `sign_poly::make_hint_portable`.
+#[inline]
+pub(crate) fn make_hint(token: Avx2, w: &mut [i32; N], ct0: &[i32; N], gamma2: i32) -> (i32, i32) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { make_hint_avx2(w, ct0, gamma2) }
 }
 
 /// Verification (FIPS 204 Algorithm 8, lines 9–10): `w1Encode(UseHint(h,
@@ -149,8 +162,19 @@ fn any_negative(acc: __m256i) -> i32 {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn decompose(r: __m256i, gamma2: i32) -> (__m256i, __m256i) {
+    let r1 = high_bits(r, gamma2);
+    let r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2)));
+    // The q − 1 corner: r0 > (q − 1)/2 becomes r0 − q.
+    (r1, center(r0))
+}
+
+/// HighBits of r in [0, q) (`rounding::high_bits`, FIPS 204 Algorithm 37),
+/// the r1 of [`decompose`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn high_bits(r: __m256i, gamma2: i32) -> __m256i {
     let a = _mm256_srai_epi32::<7>(_mm256_add_epi32(r, _mm256_set1_epi32(127)));
-    let r1 = if gamma2 == GAMMA2_32 {
+    if gamma2 == GAMMA2_32 {
         let t = _mm256_add_epi32(
             _mm256_mullo_epi32(a, _mm256_set1_epi32(1025)),
             _mm256_set1_epi32(1 << 21),
@@ -164,10 +188,7 @@ fn decompose(r: __m256i, gamma2: i32) -> (__m256i, __m256i) {
         let t = _mm256_srai_epi32::<24>(t);
         let c = _mm256_srai_epi32::<16>(_mm256_mullo_epi32(t, _mm256_set1_epi32(1490)));
         _mm256_sub_epi32(t, _mm256_mullo_epi32(c, _mm256_set1_epi32(44)))
-    };
-    let r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2)));
-    // The q − 1 corner: r0 > (q − 1)/2 becomes r0 − q.
-    (r1, center(r0))
+    }
 }
 
 /// Packs eight fields of `bits` (even, ≤ 20) bits per register of `v`
@@ -259,6 +280,36 @@ fn low_bits_check_avx2(w: &mut [i32; N], cs2: &[i32; N], gamma2: i32, bound: i32
         bad = _mm256_or_si256(bad, exceeds(decompose(r, gamma2).1, bound));
     }
     any_negative(bad)
+}
+
+#[target_feature(enable = "avx2")]
+fn make_hint_avx2(w: &mut [i32; N], ct0: &[i32; N], gamma2: i32) -> (i32, i32) {
+    let q = _mm256_set1_epi32(Q);
+    let zero = _mm256_setzero_si256();
+    let mut bad = zero;
+    // Per lane: minus the number of hints (compare masks are −1).
+    let mut count = zero;
+    let (w8, _) = w.as_chunks_mut::<8>();
+    let (c8, _) = ct0.as_chunks::<8>();
+    for (x, c) in w8.iter_mut().zip(c8) {
+        let c = center(freeze(load8(c)));
+        bad = _mm256_or_si256(bad, exceeds(c, gamma2));
+        let r = load8(x);
+        // w + ct0 in (−q, 2q) → [0, q): `field::reduce_wide`.
+        let s = freeze(_mm256_sub_epi32(freeze(_mm256_add_epi32(r, c)), q));
+        let same = _mm256_cmpeq_epi32(high_bits(s, gamma2), high_bits(r, gamma2));
+        // Hint = 1 where the high bits differ: 1 + (0 or −1).
+        store8(x, _mm256_add_epi32(_mm256_set1_epi32(1), same));
+        count = _mm256_sub_epi32(count, _mm256_xor_si256(same, _mm256_set1_epi32(-1)));
+    }
+    // Horizontal sum of the eight counts (each ≤ 32).
+    let s = _mm_add_epi32(
+        _mm256_castsi256_si128(count),
+        _mm256_extracti128_si256::<1>(count),
+    );
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+    (_mm_cvtsi128_si32(s), any_negative(bad))
 }
 
 #[target_feature(enable = "avx2")]
