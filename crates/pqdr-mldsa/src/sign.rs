@@ -28,7 +28,7 @@ use pqdr_keccak::Shake256;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::encode::hint_pack_row;
-use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
+use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range};
 use crate::mask_x4::{MaskCarry, expand_mask};
 use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{
@@ -36,7 +36,7 @@ use crate::poly::{
 };
 use crate::sample::{h, sample_in_ball};
 use crate::sample_x4::row_mul_acc_mont;
-use crate::sign_poly::{low_bits_check, make_hint, w1_pack, z_pack};
+use crate::sign_poly::{low_bits_check, make_hint, unpack_eta, unpack_t0, w1_pack, z_pack};
 
 /// Whether a signing attempt is rejected, from a check value that is
 /// negative iff a bound is reached: the verdict alone is released (public by

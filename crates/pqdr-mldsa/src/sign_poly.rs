@@ -10,6 +10,8 @@
 
 use crate::encode::pack;
 use crate::field::{center, exceeds, freeze, reduce_wide};
+use crate::keygen;
+use crate::params::{D, ParameterSet};
 use crate::poly::Poly;
 use crate::rounding::{decompose, high_bits};
 
@@ -106,6 +108,28 @@ pub(crate) fn make_hint_portable<const G2: i32>(w: &mut Poly, ct0: &Poly) -> (i3
         count = count.wrapping_add(hint);
     }
     (count, bad)
+}
+
+/// s1_j or s2_i from the encoded signing key (`BitUnpack(·, η, η)`, FIPS
+/// 204 Algorithms 25, 19): the AVX2 kernel when available, else
+/// `keygen::unpack_eta` (its twin).
+#[inline(always)]
+pub(crate) fn unpack_eta<P: ParameterSet>(p: &mut Poly, bytes: &[u8]) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::sk_unpack(token, &mut p.0, bytes, P::ETA_BITS, P::ETA),
+        None => keygen::unpack_eta::<P>(p, bytes),
+    }
+}
+
+/// t0_i from the encoded signing key (`BitUnpack(·, 2^12 − 1, 2^12)`, FIPS
+/// 204 Algorithm 25): the AVX2 kernel when available, else
+/// `keygen::unpack_t0` (its twin).
+#[inline(always)]
+pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::sk_unpack(token, &mut p.0, bytes, D, 1 << (D - 1)),
+        None => keygen::unpack_t0(p, bytes),
+    }
 }
 
 #[cfg(test)]
@@ -218,6 +242,38 @@ mod tests {
         let mut rng = Rng(0x0f1e_2d3c_4b5a_6978);
         run::<261_888>(token, &mut rng);
         run::<95_232>(token, &mut rng);
+    }
+
+    /// The signing key's unpacking (s1, s2 for η = 2 and 4, t0): AVX2
+    /// against `keygen::unpack_eta` / `keygen::unpack_t0` on random bytes,
+    /// all zeros and all ones.
+    #[test]
+    fn sk_unpack_matches_portable() {
+        use crate::params::{MlDsa44, MlDsa65};
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut rng = Rng(0x2468_ace0_1357_9bdf);
+        for t in 0..200 {
+            let mut bytes = [0u8; 416];
+            for b in &mut bytes {
+                *b = match t {
+                    0 => 0,
+                    1 => 0xff,
+                    _ => rng.next().to_le_bytes()[1],
+                };
+            }
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::sk_unpack(token, &mut a.0, &bytes[..96], 3, 2);
+            keygen::unpack_eta::<MlDsa44>(&mut b, &bytes[..96]);
+            assert_eq!(a.0, b.0, "η = 2, t {t}");
+            crate::arch::sk_unpack(token, &mut a.0, &bytes[..128], 4, 4);
+            keygen::unpack_eta::<MlDsa65>(&mut b, &bytes[..128]);
+            assert_eq!(a.0, b.0, "η = 4, t {t}");
+            crate::arch::sk_unpack(token, &mut a.0, &bytes, 13, 1 << 12);
+            keygen::unpack_t0(&mut b, &bytes);
+            assert_eq!(a.0, b.0, "t0, t {t}");
+        }
     }
 
     fn check_w<const G2: i32>(

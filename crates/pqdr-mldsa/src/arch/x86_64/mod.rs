@@ -4,7 +4,8 @@
 //!   Montgomery products;
 //! - `keygen`: t + s2, `Power2Round` and the t1 / t0 packing of key
 //!   generation (Algorithms 6, 16, 17, 35);
-//! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34);
+//! - `mask`: `BitUnpack` of `ExpandMask` (Algorithms 19, 34) and of the
+//!   signing key's s1, s2, t0 for signing (Algorithms 19, 25);
 //! - `rej`: the rejection sampling of `RejNTTPoly` (Algorithms 14, 30);
 //! - `eta`: the rejection sampling of `RejBoundedPoly` (Algorithms 15, 31);
 //! - `t1`: `SimpleBitUnpack` of t1 times 2^d in verification (Algorithms
@@ -30,7 +31,7 @@ mod t1;
 pub(crate) use clear::zeroize_poly;
 pub(crate) use eta::rej_eta;
 pub(crate) use keygen::power2round_pack;
-pub(crate) use mask::mask_unpack;
+pub(crate) use mask::{mask_unpack, sk_unpack};
 pub(crate) use ntt::{
     dot_mont, invntt_tomont, mul_acc, mul_mont_from, mul_mont_in_place, ntt, reduce_acc,
 };
