@@ -23,13 +23,15 @@
 
 use core::arch::x86_64::{
     __m256i, _mm_add_epi32, _mm_add_epi64, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
-    _mm_extract_epi64, _mm_shuffle_epi32, _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32,
-    _mm256_and_si256, _mm256_blend_epi32, _mm256_bsrli_epi128, _mm256_castsi256_ps,
-    _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_mullo_epi32,
-    _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_set1_epi64x,
-    _mm256_setr_epi8, _mm256_setzero_si256, _mm256_sll_epi64, _mm256_srai_epi32, _mm256_srl_epi64,
-    _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256,
+    _mm_extract_epi64, _mm_shuffle_epi32, _mm_storeu_si128, _mm_unpacklo_epi16, _mm256_add_epi8,
+    _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32, _mm256_bsrli_epi128,
+    _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
+    _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_maddubs_epi16,
+    _mm256_movemask_ps, _mm256_mullo_epi32, _mm256_or_si256, _mm256_packus_epi16,
+    _mm256_packus_epi32, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_set1_epi32,
+    _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -239,6 +241,33 @@ fn pack_regs(out: &mut [u8], v: &[__m256i; 32], bits: u32) {
     }
 }
 
+/// [`pack_regs`] for `bits` = 4 (w1Encode for γ2 = (q − 1)/32, Algorithms
+/// 28, 16), lanes in [0, 16): four registers (32 coefficients) to 16 bytes
+/// by saturating packs (the values fit), nibble pairs joined by one
+/// multiply-add, and the two 128-bit halves interleaved in 16-bit units.
+#[target_feature(enable = "avx2")]
+fn pack4(out: &mut [u8], v: &[__m256i; 32]) {
+    // Byte 2i + 16·byte 2i + 1 into 16-bit lane i.
+    let nib = _mm256_set1_epi16(0x1001);
+    let (v4, _) = v.as_chunks::<4>();
+    let (o16, _) = out.as_chunks_mut::<16>();
+    for (o, r) in o16.iter_mut().zip(v4) {
+        // Per 128-bit lane: coefficients 0–3 (low lane) or 4–7 (high lane)
+        // of each of the four registers, one per byte.
+        let b = _mm256_packus_epi16(
+            _mm256_packus_epi32(r[0], r[1]),
+            _mm256_packus_epi32(r[2], r[3]),
+        );
+        // Two coefficients a byte, then bytes again (low half of each lane).
+        let p = _mm256_maddubs_epi16(b, nib);
+        let p = _mm256_packus_epi16(p, p);
+        // Low lane: 2 bytes (coefficients 0–3) per register; high lane: 4–7.
+        let x = _mm_unpacklo_epi16(_mm256_castsi256_si128(p), _mm256_extracti128_si256::<1>(p));
+        // SAFETY: `o` is 16 writable bytes; unaligned store.
+        unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), x) }
+    }
+}
+
 #[target_feature(enable = "avx2")]
 fn z_pack_avx2(z: &[i32; N], out: &mut [u8], gamma1_bits: u32, bound: i32) -> i32 {
     let gamma1 = _mm256_set1_epi32(1 << gamma1_bits);
@@ -263,7 +292,11 @@ fn w1_pack_avx2(w: &mut [i32; N], out: &mut [u8], gamma2: i32) {
         store8(c, f);
         *x = decompose(f, gamma2).0;
     }
-    pack_regs(out, &v, if gamma2 == GAMMA2_32 { 4 } else { 6 });
+    if gamma2 == GAMMA2_32 {
+        pack4(out, &v);
+    } else {
+        pack_regs(out, &v, 6);
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -340,7 +373,11 @@ fn use_hint_pack_avx2(w: &[i32; N], h: &[i32; N], out: &mut [u8], gamma2: i32) {
             )
         };
     }
-    pack_regs(out, &v, if gamma2 == GAMMA2_32 { 4 } else { 6 });
+    if gamma2 == GAMMA2_32 {
+        pack4(out, &v);
+    } else {
+        pack_regs(out, &v, 6);
+    }
 }
 
 /// `SampleInBall` (FIPS 204 Algorithm 29), lines 7–8: c_i ← c_j, c_j ←
