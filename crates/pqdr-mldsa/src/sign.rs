@@ -28,17 +28,26 @@ use pqdr_keccak::Shake256;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::encode::hint_pack_row;
-use crate::field::{center, exceeds, freeze, reduce_wide};
-use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range, unpack_eta, unpack_t0};
+use crate::keygen::{SkLayout, public_rho, s1_range, s2_range, t0_range};
 use crate::mask_x4::{MaskCarry, expand_mask};
 use crate::params::{MAX_W1_POLY_SIZE, ParameterSet, PolyArray};
 use crate::poly::{
     N, Poly, dot_mont, mul_add_mont, mul_add_mont_in_place, mul_mont, mul_mont_in_place,
 };
-use crate::rounding::high_bits;
 use crate::sample::{h, sample_in_ball};
 use crate::sample_x4::row_mul_acc_mont;
-use crate::sign_poly::{low_bits_check, w1_pack, z_pack};
+use crate::sign_poly::{low_bits_check, make_hint, unpack_eta, unpack_t0, w1_pack, z_pack};
+
+/// Whether a signing attempt is rejected, from a check value that is
+/// negative iff a bound is reached: the verdict alone is released (public by
+/// design, FIPS 204 Algorithm 7 lines 23 and 28: a rejected candidate is
+/// discarded), the values stay secret.
+#[inline(always)]
+fn rejected(check: i32) -> bool {
+    let mut reject = check >> 31;
+    hook::declassify(&mut reject);
+    reject != 0
+}
 
 /// Precomputed values of a signing key: Â, ŝ1, ŝ2 and NTT(t0), each
 /// optional. When absent, Â entries are sampled as needed (straight into the
@@ -223,7 +232,7 @@ fn sign_core<P: ParameterSet, const G2: i32>(
     let mut kappa: u16 = 0;
     // ℓ = 5, 7: the next attempt's first mask polynomials, from this one's idle lanes.
     let mut carry = MaskCarry::new();
-    loop {
+    'attempt: loop {
         // Line 11: y ← ExpandMask(ρ'', κ); keep only ŷ = NTT(y).
         expand_mask(y_hat.as_mut(), &rho_pp, kappa, P::GAMMA1_BITS, &mut carry);
         for y in y_hat.as_mut() {
@@ -256,12 +265,12 @@ fn sign_core<P: ParameterSet, const G2: i32>(
         sample_in_ball(&mut c_hat, c_tilde, P::TAU);
         c_hat.ntt();
         // Lines 18–23: r0 = LowBits(w − cs2), z = y + cs1 = NTT^−1(ĉ∘ŝ1 + ŷ),
-        // reject if ‖r0‖∞ ≥ γ2 − β or ‖z‖∞ ≥ γ1 − β (`bad` < 0 then). The r0
+        // reject if ‖r0‖∞ ≥ γ2 − β or ‖z‖∞ ≥ γ1 − β. The r0
         // check (the likelier rejection) comes first, and a rejection is
-        // released as soon as it is known: as in the reference Dilithium
-        // (which checks z first), which of the checks failed leaks, nothing
-        // about the values; the candidate is discarded.
-        let mut bad = 0i32;
+        // released as soon as a polynomial fails its check: as in the
+        // reference Dilithium (which checks z first, one polynomial at a
+        // time), which polynomial failed leaks, nothing about the values; the
+        // candidate is discarded (FIPS 204 Algorithm 7, line 23).
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             if let Some(s2_hat) = pre.s2_hat {
                 mul_mont(&mut tmp, &c_hat, &s2_hat.as_ref()[i]);
@@ -272,15 +281,9 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             }
             tmp.invntt_tomont();
             // w − cs2 in [0, q), kept for the hint.
-            bad |= low_bits_check::<G2>(wi, &tmp, G2 - P::BETA);
-        }
-        // Public by design: only whether this attempt is rejected (and by
-        // which check) leaks; the rejected candidate is discarded (FIPS 204
-        // Algorithm 7, line 23).
-        let mut reject = bad >> 31;
-        hook::declassify(&mut reject);
-        if reject != 0 {
-            continue;
+            if rejected(low_bits_check::<G2>(wi, &tmp, G2 - P::BETA)) {
+                continue 'attempt;
+            }
         }
         for (j, y) in y_hat.as_ref().iter().enumerate() {
             if let Some(s1_hat) = pre.s1_hat {
@@ -292,18 +295,15 @@ fn sign_core<P: ParameterSet, const G2: i32>(
             }
             tmp.invntt_tomont();
             let out = &mut z_bytes[j * P::Z_POLY_SIZE..(j + 1) * P::Z_POLY_SIZE];
-            bad |= z_pack(&mut tmp, out, P::GAMMA1_BITS, gamma1 - P::BETA);
-        }
-        // Public by design, as above (FIPS 204 Algorithm 7, line 23).
-        let mut reject = bad >> 31;
-        hook::declassify(&mut reject);
-        if reject != 0 {
-            continue;
+            if rejected(z_pack(&mut tmp, out, P::GAMMA1_BITS, gamma1 - P::BETA)) {
+                continue 'attempt;
+            }
         }
         // Lines 25–28: ct0, h ← MakeHint(−ct0, w − cs2 + ct0) (Algorithm 39:
         // HighBits(w − cs2 + ct0) ≠ HighBits(w − cs2)), reject if ‖ct0‖∞ ≥ γ2
-        // or more than ω hints.
-        let mut count = 0i32;
+        // or more than ω hints (one verdict for the whole stage: ct0 rarely
+        // fails, and the hint count is only known at the end).
+        let (mut count, mut bad) = (0i32, 0i32);
         for (i, wi) in w.as_mut().iter_mut().enumerate() {
             if let Some(t0_hat) = pre.t0_hat {
                 mul_mont(&mut tmp, &c_hat, &t0_hat.as_ref()[i]);
@@ -313,20 +313,11 @@ fn sign_core<P: ParameterSet, const G2: i32>(
                 mul_mont_in_place(&mut tmp, &c_hat);
             }
             tmp.invntt_tomont();
-            for (x, ct0) in wi.0.iter_mut().zip(tmp.0.iter()) {
-                let ct0 = center(freeze(*ct0));
-                bad |= exceeds(ct0, G2);
-                let d = high_bits::<G2>(reduce_wide(x.wrapping_add(ct0))) ^ high_bits::<G2>(*x);
-                let hint = (d | d.wrapping_neg()) >> 31 & 1;
-                *x = hint;
-                count = count.wrapping_add(hint);
-            }
+            let (hints, row_bad) = make_hint::<G2>(wi, &tmp);
+            count = count.wrapping_add(hints);
+            bad |= row_bad;
         }
-        bad |= (P::OMEGA as i32).wrapping_sub(count);
-        let mut reject = bad >> 31;
-        // Public by design, as above (FIPS 204 Algorithm 7, line 28).
-        hook::declassify(&mut reject);
-        if reject != 0 {
+        if rejected(bad | (P::OMEGA as i32).wrapping_sub(count)) {
             continue;
         }
         // Accepted: h is part of the signature, which is public from here on.

@@ -10,6 +10,8 @@
 
 use crate::encode::pack;
 use crate::field::{center, exceeds, freeze, reduce_wide};
+use crate::keygen;
+use crate::params::{D, ParameterSet};
 use crate::poly::Poly;
 use crate::rounding::{decompose, high_bits};
 
@@ -78,6 +80,56 @@ pub(crate) fn low_bits_check_portable<const G2: i32>(w: &mut Poly, cs2: &Poly, b
         bad |= exceeds(decompose::<G2>(*x).1, bound);
     }
     bad
+}
+
+/// Lines 25–28 for one row (FIPS 204 Algorithm 7): ct0 ← centre(ct0 mod q)
+/// (ct0 from NTT^−1, in (−q, q)), and w ← the hint row of MakeHint(−ct0, w +
+/// ct0) as 0/1 coefficients (Algorithm 39: HighBits(w + ct0) ≠ HighBits(w),
+/// w = w − cs2 in [0, q)). Returns (number of hints, a value negative iff
+/// ‖ct0‖∞ ≥ γ2).
+#[inline(always)]
+pub(crate) fn make_hint<const G2: i32>(w: &mut Poly, ct0: &Poly) -> (i32, i32) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::make_hint(token, &mut w.0, &ct0.0, G2),
+        None => make_hint_portable::<G2>(w, ct0),
+    }
+}
+
+/// The portable twin of [`make_hint`].
+#[inline(always)]
+pub(crate) fn make_hint_portable<const G2: i32>(w: &mut Poly, ct0: &Poly) -> (i32, i32) {
+    let (mut count, mut bad) = (0i32, 0i32);
+    for (x, &c) in w.0.iter_mut().zip(ct0.0.iter()) {
+        let ct0 = center(freeze(c));
+        bad |= exceeds(ct0, G2);
+        let d = high_bits::<G2>(reduce_wide(x.wrapping_add(ct0))) ^ high_bits::<G2>(*x);
+        let hint = (d | d.wrapping_neg()) >> 31 & 1;
+        *x = hint;
+        count = count.wrapping_add(hint);
+    }
+    (count, bad)
+}
+
+/// s1_j or s2_i from the encoded signing key (`BitUnpack(·, η, η)`, FIPS
+/// 204 Algorithms 25, 19): the AVX2 kernel when available, else
+/// `keygen::unpack_eta` (its twin).
+#[inline(always)]
+pub(crate) fn unpack_eta<P: ParameterSet>(p: &mut Poly, bytes: &[u8]) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::sk_unpack(token, &mut p.0, bytes, P::ETA_BITS, P::ETA),
+        None => keygen::unpack_eta::<P>(p, bytes),
+    }
+}
+
+/// t0_i from the encoded signing key (`BitUnpack(·, 2^12 − 1, 2^12)`, FIPS
+/// 204 Algorithm 25): the AVX2 kernel when available, else
+/// `keygen::unpack_t0` (its twin).
+#[inline(always)]
+pub(crate) fn unpack_t0(p: &mut Poly, bytes: &[u8]) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::sk_unpack(token, &mut p.0, bytes, D, 1 << (D - 1)),
+        None => keygen::unpack_t0(p, bytes),
+    }
 }
 
 #[cfg(test)]
@@ -150,6 +202,80 @@ mod tests {
         }
     }
 
+    /// MakeHint (Algorithm 39) with the ct0 bound: w in [0, q) near the
+    /// HighBits boundaries (r1·2γ2 ± γ2, the q − 1 corner) and anywhere,
+    /// ct0 small (hints both ways), at the bound ±γ2 and ±(γ2 − 1), and
+    /// anywhere in (−q, q); AVX2 against the portable twin, both γ2.
+    #[test]
+    fn make_hint_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        fn run<const G2: i32>(token: crate::arch::Avx2, rng: &mut Rng) {
+            let mut hints_seen = 0;
+            for t in 0..300 {
+                let w = Poly(core::array::from_fn(|i| {
+                    let r = rng.next();
+                    let near = (r.rem_euclid(44) * 2 * G2 + G2 + r % 300).rem_euclid(Q);
+                    match (t + i) % 4 {
+                        0 => r.rem_euclid(Q),
+                        1 => near,
+                        2 => (Q - 1 - r.rem_euclid(300)).max(0),
+                        _ => r.rem_euclid(300),
+                    }
+                }));
+                let ct0 = Poly(core::array::from_fn(|i| match t % 3 {
+                    0 => rng.next() % 400,
+                    1 => [G2, -G2, G2 - 1, 1 - G2, 0, 1, -1, Q - 1, 1 - Q][i % 9],
+                    _ => rng.next(),
+                }));
+                let (mut wa, mut wb) = (w, w);
+                let ma = crate::arch::make_hint(token, &mut wa.0, &ct0.0, G2);
+                let mb = make_hint_portable::<G2>(&mut wb, &ct0);
+                assert_eq!(wa.0, wb.0, "make_hint hints, t {t}, γ2 {G2}");
+                assert_eq!(ma.0, mb.0, "make_hint count, t {t}, γ2 {G2}");
+                assert_eq!(ma.1 < 0, mb.1 < 0, "make_hint bound, t {t}, γ2 {G2}");
+                hints_seen += mb.0;
+            }
+            assert!(hints_seen > 1000, "too few hints to test: {hints_seen}");
+        }
+        let mut rng = Rng(0x0f1e_2d3c_4b5a_6978);
+        run::<261_888>(token, &mut rng);
+        run::<95_232>(token, &mut rng);
+    }
+
+    /// The signing key's unpacking (s1, s2 for η = 2 and 4, t0): AVX2
+    /// against `keygen::unpack_eta` / `keygen::unpack_t0` on random bytes,
+    /// all zeros and all ones.
+    #[test]
+    fn sk_unpack_matches_portable() {
+        use crate::params::{MlDsa44, MlDsa65};
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut rng = Rng(0x2468_ace0_1357_9bdf);
+        for t in 0..200 {
+            let mut bytes = [0u8; 416];
+            for b in &mut bytes {
+                *b = match t {
+                    0 => 0,
+                    1 => 0xff,
+                    _ => rng.next().to_le_bytes()[1],
+                };
+            }
+            let (mut a, mut b) = (Poly::ZERO, Poly::ZERO);
+            crate::arch::sk_unpack(token, &mut a.0, &bytes[..96], 3, 2);
+            keygen::unpack_eta::<MlDsa44>(&mut b, &bytes[..96]);
+            assert_eq!(a.0, b.0, "η = 2, t {t}");
+            crate::arch::sk_unpack(token, &mut a.0, &bytes[..128], 4, 4);
+            keygen::unpack_eta::<MlDsa65>(&mut b, &bytes[..128]);
+            assert_eq!(a.0, b.0, "η = 4, t {t}");
+            crate::arch::sk_unpack(token, &mut a.0, &bytes, 13, 1 << 12);
+            keygen::unpack_t0(&mut b, &bytes);
+            assert_eq!(a.0, b.0, "t0, t {t}");
+        }
+    }
+
     fn check_w<const G2: i32>(
         token: crate::arch::Avx2,
         w: &Poly,
@@ -167,5 +293,15 @@ mod tests {
         let rb = low_bits_check_portable::<G2>(&mut wb, cs2, bound);
         assert_eq!(wa.0, wb.0, "low_bits_check w, γ2 {G2}");
         assert_eq!(ra < 0, rb < 0, "low_bits_check result, γ2 {G2}");
+        // MakeHint on w − cs2 in [0, q): ct0 both small (hints near the
+        // HighBits boundaries, within the bound) and anywhere in (−q, q).
+        for ct0 in [*cs2, *w] {
+            let (mut ha, mut hb) = (wa, wb);
+            let ma = crate::arch::make_hint(token, &mut ha.0, &ct0.0, G2);
+            let mb = make_hint_portable::<G2>(&mut hb, &ct0);
+            assert_eq!(ha.0, hb.0, "make_hint hints, γ2 {G2}");
+            assert_eq!(ma.0, mb.0, "make_hint count, γ2 {G2}");
+            assert_eq!(ma.1 < 0, mb.1 < 0, "make_hint bound, γ2 {G2}");
+        }
     }
 }

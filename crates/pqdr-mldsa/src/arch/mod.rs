@@ -18,12 +18,14 @@
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_from` | `mul_mont_portable`, `mul_add_mont_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`; ExpandMask, and z in verification) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable`, `verify::tests::decode_z_checks_the_norm_bound` |
+//! | `sk_unpack` (`x86_64/mask.rs`; s1, s2, t0 for signing) | `keygen::unpack_eta`, `keygen::unpack_t0` | `sign_poly::tests::sk_unpack_matches_portable` |
 //! | `rej_uniform` (`x86_64/rej.rs`) | `sample::rej_ntt_consume` storing into a polynomial | `sample::tests::rej_uniform_matches_portable` |
 //! | `rej_eta` (`x86_64/eta.rs`) | `sample::rej_bounded_consume` | `sample::tests::rej_eta_matches_portable` |
 //! | `power2round_pack` (`x86_64/keygen.rs`) | `keygen::power2round_pack_portable` | `keygen::tests::power2round_pack_matches_portable` |
 //! | `z_pack` (`x86_64/sign.rs`) | `sign_poly::z_pack_portable` | `sign_poly::tests::kernels_match_portable` |
 //! | `w1_pack` (`x86_64/sign.rs`) | `sign_poly::w1_pack_portable` | `…::kernels_match_portable` |
 //! | `low_bits_check` (`x86_64/sign.rs`) | `sign_poly::low_bits_check_portable` | `…::kernels_match_portable` |
+//! | `make_hint` (`x86_64/sign.rs`) | `sign_poly::make_hint_portable` | `sign_poly::tests::make_hint_matches_portable`, `…::kernels_match_portable` |
 //! | `use_hint_pack` (`x86_64/sign.rs`) | `verify::use_hint_pack_portable` | `verify::tests::use_hint_pack_matches_portable` |
 //! | `t1_unpack_shift` (`x86_64/t1.rs`) | `verify::unpack_t1_shifted_portable` | `verify::tests::t1_unpack_shift_matches_portable` |
 //! | `zeroize_poly` (`x86_64/clear.rs`) | `zeroize::Zeroize` on `[i32; N]` (`Poly::zeroize`) | `poly::avx2_tests::zeroize_matches_portable` |
@@ -45,9 +47,9 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    dot_mont, invntt_tomont, low_bits_check, mask_unpack, mul_acc, mul_mont_from,
-    mul_mont_in_place, ntt, power2round_pack, reduce_acc, rej_eta, rej_uniform, swap_in_ball,
-    t1_unpack_shift, use_hint_pack, w1_pack, z_pack, zeroize_poly,
+    dot_mont, invntt_tomont, low_bits_check, make_hint, mask_unpack, mul_acc, mul_mont_from,
+    mul_mont_in_place, ntt, power2round_pack, reduce_acc, rej_eta, rej_uniform, sk_unpack,
+    swap_in_ball, t1_unpack_shift, use_hint_pack, w1_pack, z_pack, zeroize_poly,
 };
 
 /// Whether this build has the AVX2 paths at all (feature `simd` on x86-64),
@@ -117,6 +119,9 @@ mod stubs {
     pub(crate) fn mask_unpack(token: Avx2, _: &mut [i32], _: &[u8], _: u32) {
         match token {}
     }
+    pub(crate) fn sk_unpack(token: Avx2, _: &mut [i32; N], _: &[u8], _: u32, _: i32) {
+        match token {}
+    }
     pub(crate) fn rej_uniform(token: Avx2, _: &mut [i32; N], _: usize, _: &[u8]) -> usize {
         match token {}
     }
@@ -145,6 +150,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn w1_pack(token: Avx2, _: &mut [i32; N], _: &mut [u8], _: i32) {
+        match token {}
+    }
+    pub(crate) fn make_hint(token: Avx2, _: &mut [i32; N], _: &[i32; N], _: i32) -> (i32, i32) {
         match token {}
     }
     pub(crate) fn low_bits_check(

@@ -1,18 +1,19 @@
 //! AVX2 per-polynomial steps of `ML-DSA.Sign_internal` (FIPS 204 Algorithm
-//! 7, lines 12–23), eight coefficients per register, each the twin of a
+//! 7, lines 12–28), eight coefficients per register, each the twin of a
 //! function of `sign_poly.rs` (same formulas lane by lane, so the outputs
 //! are bit-identical):
 //! - [`z_pack`]: z → centred, ‖z‖∞ check, `BitPack(z, γ1 − 1, γ1)`
 //!   (Algorithm 17);
 //! - [`w1_pack`]: w → [0, q), `w1Encode(HighBits(w))` (Algorithms 28, 37, 16);
 //! - [`low_bits_check`]: w − cs2 and its ‖LowBits‖∞ check (Algorithm 36);
+//! - [`make_hint`]: ct0, its ‖·‖∞ check and the hint row (Algorithm 39);
 //! - [`use_hint_pack`] (verification, Algorithm 8): w → [0, q),
 //!   `w1Encode(UseHint(h, w))` (Algorithms 28, 40, 16);
 //! - [`swap_in_ball`]: the masked update of `SampleInBall` (Algorithm 29,
 //!   lines 7–8), 32 byte coefficients per register, twin of
 //!   `ct::swap_in_ball_portable`.
 //!
-//! z, w and cs2 are secret for a rejected attempt: only arithmetic, shifts,
+//! z, w, cs2 and ct0 are secret for a rejected attempt: only arithmetic, shifts,
 //! constant shuffles and public offsets; the norm checks are OR-ed sign bits.
 #![allow(
     clippy::cast_possible_truncation,
@@ -21,11 +22,13 @@
 )]
 
 use core::arch::x86_64::{
-    __m256i, _mm_add_epi64, _mm_cvtsi32_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
-    _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32,
-    _mm256_bsrli_epi128, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi8,
-    _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_movemask_ps,
-    _mm256_mullo_epi32, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi32,
+    __m256i, _mm_add_epi32, _mm_add_epi64, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
+    _mm_extract_epi64, _mm_shuffle_epi32, _mm_storeu_si128, _mm_unpacklo_epi16, _mm256_add_epi8,
+    _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32, _mm256_bsrli_epi128,
+    _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
+    _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_maddubs_epi16,
+    _mm256_movemask_ps, _mm256_mullo_epi32, _mm256_or_si256, _mm256_packus_epi16,
+    _mm256_packus_epi32, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_set1_epi32,
     _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_sll_epi64,
     _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
     _mm256_xor_si256,
@@ -79,6 +82,18 @@ pub(crate) fn low_bits_check(
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe { low_bits_check_avx2(w, cs2, gamma2, bound) }
+}
+
+/// Signing (FIPS 204 Algorithm 7, lines 25–28) for one row: ct0 ←
+/// centre(ct0 mod q) (ct0 in (−q, q)), w ← [HighBits(w + ct0) ≠
+/// HighBits(w)] as 0/1 (MakeHint, Algorithm 39; w in [0, q)). Returns (the
+/// number of hints, a value negative iff ‖ct0‖∞ ≥ γ2). As
+/// `sign_poly::make_hint_portable`.
+#[inline]
+pub(crate) fn make_hint(token: Avx2, w: &mut [i32; N], ct0: &[i32; N], gamma2: i32) -> (i32, i32) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { make_hint_avx2(w, ct0, gamma2) }
 }
 
 /// Verification (FIPS 204 Algorithm 8, lines 9–10): `w1Encode(UseHint(h,
@@ -149,8 +164,19 @@ fn any_negative(acc: __m256i) -> i32 {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn decompose(r: __m256i, gamma2: i32) -> (__m256i, __m256i) {
+    let r1 = high_bits(r, gamma2);
+    let r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2)));
+    // The q − 1 corner: r0 > (q − 1)/2 becomes r0 − q.
+    (r1, center(r0))
+}
+
+/// HighBits of r in [0, q) (`rounding::high_bits`, FIPS 204 Algorithm 37),
+/// the r1 of [`decompose`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn high_bits(r: __m256i, gamma2: i32) -> __m256i {
     let a = _mm256_srai_epi32::<7>(_mm256_add_epi32(r, _mm256_set1_epi32(127)));
-    let r1 = if gamma2 == GAMMA2_32 {
+    if gamma2 == GAMMA2_32 {
         let t = _mm256_add_epi32(
             _mm256_mullo_epi32(a, _mm256_set1_epi32(1025)),
             _mm256_set1_epi32(1 << 21),
@@ -164,10 +190,7 @@ fn decompose(r: __m256i, gamma2: i32) -> (__m256i, __m256i) {
         let t = _mm256_srai_epi32::<24>(t);
         let c = _mm256_srai_epi32::<16>(_mm256_mullo_epi32(t, _mm256_set1_epi32(1490)));
         _mm256_sub_epi32(t, _mm256_mullo_epi32(c, _mm256_set1_epi32(44)))
-    };
-    let r0 = _mm256_sub_epi32(r, _mm256_mullo_epi32(r1, _mm256_set1_epi32(2 * gamma2)));
-    // The q − 1 corner: r0 > (q − 1)/2 becomes r0 − q.
-    (r1, center(r0))
+    }
 }
 
 /// Packs eight fields of `bits` (even, ≤ 20) bits per register of `v`
@@ -218,6 +241,33 @@ fn pack_regs(out: &mut [u8], v: &[__m256i; 32], bits: u32) {
     }
 }
 
+/// [`pack_regs`] for `bits` = 4 (w1Encode for γ2 = (q − 1)/32, Algorithms
+/// 28, 16), lanes in [0, 16): four registers (32 coefficients) to 16 bytes
+/// by saturating packs (the values fit), nibble pairs joined by one
+/// multiply-add, and the two 128-bit halves interleaved in 16-bit units.
+#[target_feature(enable = "avx2")]
+fn pack4(out: &mut [u8], v: &[__m256i; 32]) {
+    // Byte 2i + 16·byte 2i + 1 into 16-bit lane i.
+    let nib = _mm256_set1_epi16(0x1001);
+    let (v4, _) = v.as_chunks::<4>();
+    let (o16, _) = out.as_chunks_mut::<16>();
+    for (o, r) in o16.iter_mut().zip(v4) {
+        // Per 128-bit lane: coefficients 0–3 (low lane) or 4–7 (high lane)
+        // of each of the four registers, one per byte.
+        let b = _mm256_packus_epi16(
+            _mm256_packus_epi32(r[0], r[1]),
+            _mm256_packus_epi32(r[2], r[3]),
+        );
+        // Two coefficients a byte, then bytes again (low half of each lane).
+        let p = _mm256_maddubs_epi16(b, nib);
+        let p = _mm256_packus_epi16(p, p);
+        // Low lane: 2 bytes (coefficients 0–3) per register; high lane: 4–7.
+        let x = _mm_unpacklo_epi16(_mm256_castsi256_si128(p), _mm256_extracti128_si256::<1>(p));
+        // SAFETY: `o` is 16 writable bytes; unaligned store.
+        unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), x) }
+    }
+}
+
 #[target_feature(enable = "avx2")]
 fn z_pack_avx2(z: &[i32; N], out: &mut [u8], gamma1_bits: u32, bound: i32) -> i32 {
     let gamma1 = _mm256_set1_epi32(1 << gamma1_bits);
@@ -242,7 +292,11 @@ fn w1_pack_avx2(w: &mut [i32; N], out: &mut [u8], gamma2: i32) {
         store8(c, f);
         *x = decompose(f, gamma2).0;
     }
-    pack_regs(out, &v, if gamma2 == GAMMA2_32 { 4 } else { 6 });
+    if gamma2 == GAMMA2_32 {
+        pack4(out, &v);
+    } else {
+        pack_regs(out, &v, 6);
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -259,6 +313,36 @@ fn low_bits_check_avx2(w: &mut [i32; N], cs2: &[i32; N], gamma2: i32, bound: i32
         bad = _mm256_or_si256(bad, exceeds(decompose(r, gamma2).1, bound));
     }
     any_negative(bad)
+}
+
+#[target_feature(enable = "avx2")]
+fn make_hint_avx2(w: &mut [i32; N], ct0: &[i32; N], gamma2: i32) -> (i32, i32) {
+    let q = _mm256_set1_epi32(Q);
+    let zero = _mm256_setzero_si256();
+    let mut bad = zero;
+    // Per lane: minus the number of hints (compare masks are −1).
+    let mut count = zero;
+    let (w8, _) = w.as_chunks_mut::<8>();
+    let (c8, _) = ct0.as_chunks::<8>();
+    for (x, c) in w8.iter_mut().zip(c8) {
+        let c = center(freeze(load8(c)));
+        bad = _mm256_or_si256(bad, exceeds(c, gamma2));
+        let r = load8(x);
+        // w + ct0 in (−q, 2q) → [0, q): `field::reduce_wide`.
+        let s = freeze(_mm256_sub_epi32(freeze(_mm256_add_epi32(r, c)), q));
+        let same = _mm256_cmpeq_epi32(high_bits(s, gamma2), high_bits(r, gamma2));
+        // Hint = 1 where the high bits differ: 1 + (0 or −1).
+        store8(x, _mm256_add_epi32(_mm256_set1_epi32(1), same));
+        count = _mm256_sub_epi32(count, _mm256_xor_si256(same, _mm256_set1_epi32(-1)));
+    }
+    // Horizontal sum of the eight counts (each ≤ 32).
+    let s = _mm_add_epi32(
+        _mm256_castsi256_si128(count),
+        _mm256_extracti128_si256::<1>(count),
+    );
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+    (_mm_cvtsi128_si32(s), any_negative(bad))
 }
 
 #[target_feature(enable = "avx2")]
@@ -289,7 +373,11 @@ fn use_hint_pack_avx2(w: &[i32; N], h: &[i32; N], out: &mut [u8], gamma2: i32) {
             )
         };
     }
-    pack_regs(out, &v, if gamma2 == GAMMA2_32 { 4 } else { 6 });
+    if gamma2 == GAMMA2_32 {
+        pack4(out, &v);
+    } else {
+        pack_regs(out, &v, 6);
+    }
 }
 
 /// `SampleInBall` (FIPS 204 Algorithm 29), lines 7–8: c_i ← c_j, c_j ←
