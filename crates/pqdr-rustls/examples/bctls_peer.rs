@@ -34,23 +34,21 @@ mod certs;
 mod recorded;
 
 use core::time::Duration;
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, ExitCode, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustls::client::WebPkiServerVerifier;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::server::WebPkiClientVerifier;
-use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::sign::{CertifiedKey, Signer, SigningKey, SingleCertAndKey};
 use rustls::{
-    ClientConfig, ClientConnection, DigitallySignedStruct, DistinguishedName, Error, HandshakeKind,
-    ServerConfig, ServerConnection, SignatureAlgorithm, SignatureScheme,
+    ClientConfig, ClientConnection, HandshakeKind, ServerConfig, ServerConnection,
+    SignatureAlgorithm, SignatureScheme,
 };
 
 use certs::{Alg, Pki};

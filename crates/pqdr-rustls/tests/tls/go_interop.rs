@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::{Arc, OnceLock};
 
-use crate::recorded::read_line;
 use crate::common::{
     CA_PEM, CERT_PEM, GROUPS, KEY_PEM, Tampered, client_config, provider_with, refused_tamper,
     ring_x25519, server_config, server_name,
 };
+use crate::recorded::read_line;
 use rustls::crypto::SupportedKxGroup;
 use rustls::{
     AlertDescription, ClientConfig, ClientConnection, Error, HandshakeKind, PeerMisbehaved,

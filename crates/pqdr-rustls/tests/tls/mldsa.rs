@@ -6,22 +6,16 @@
 //! (wrong certificate signature, wrong OID, truncated key, modified
 //! CertificateVerify) with rustls' typed errors.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rustls::client::WebPkiServerVerifier;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{
-    CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, SubjectPublicKeyInfoDer,
-    UnixTime,
+    CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, SubjectPublicKeyInfoDer, UnixTime,
 };
 use rustls::server::WebPkiClientVerifier;
-use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::sign::{CertifiedKey, Signer, SigningKey, SingleCertAndKey};
-use rustls::{
-    CertificateError, ClientConfig, DigitallySignedStruct, DistinguishedName, Error, HandshakeKind,
-    ServerConfig, SignatureScheme,
-};
+use rustls::{CertificateError, ClientConfig, Error, HandshakeKind, ServerConfig, SignatureScheme};
 
 use crate::certs::{Alg, Key, Pki, client, roots, server};
 use crate::common::{Side, handshake};
