@@ -26,15 +26,18 @@ run_example() {
 }
 
 # --workspace: the same feature resolution as .ci/run's `cargo test --workspace
-# --release`, so these test binaries (crates/pqdr-mlkem and crates/pqdr-mldsa
-# tests/acvp.rs) are reused, not rebuilt.
+# --release`, so these test binaries (the `all` binaries of crates/pqdr-mlkem
+# and crates/pqdr-mldsa, whose module `acvp` is tests/acvp.rs) are reused, not
+# rebuilt. (The other crates' `all` binaries have no `acvp::` test: 0 run.)
 step "ACVP case counts per group"
-cargo test --workspace --release --test acvp -- --nocapture --test-threads=1 2>&1 \
-  | grep -vE "^\s*(Compiling|Finished|Running)" 
+cargo test --workspace --release --test all -- --nocapture --test-threads=1 acvp:: 2>&1 \
+  | grep -vE "^\s*(Compiling|Finished|Running)|^running 0 tests|^test result: ok. 0 passed|^$"
 
 step "PKCS#8 / SPKI without a heap (ML-KEM RFC 9935, ML-DSA RFC 9881, sntrup as BouncyCastle 1.87; the workspace tests run them with alloc)"
 # One build of the three crates (they compile side by side), none with
-# `alloc`: their dev-dependencies enable no feature of each other.
+# `alloc`: their dev-dependencies enable no feature of each other. `pkcs8` is
+# each crate's tests/pkcs8.rs alone (`test = false`; the workspace tests run
+# it as a module of the crate's `all` binary).
 cargo test --release -p pqdr-mlkem -p pqdr-mldsa -p pqdr-ntrup --no-default-features \
   --features pqdr-mlkem/ml_kem_768,pqdr-mlkem/pkcs8,pqdr-mldsa/ml_dsa_44,pqdr-mldsa/pkcs8,pqdr-ntrup/sntrup653,pqdr-ntrup/sntrup761,pqdr-ntrup/sntrup857,pqdr-ntrup/sntrup953,pqdr-ntrup/sntrup1013,pqdr-ntrup/sntrup1277,pqdr-ntrup/pkcs8 \
   --test pkcs8 2>&1 | grep -E "^\s*Running|^test result|FAILED|panicked"
@@ -67,17 +70,20 @@ step "small-memory configurations: ML-KEM small-stack, ML-DSA small-stack (the b
 # `simd` is a default feature); no root-package build is needed for them.
 # The targets small-stack changes: the library's unit tests (the on-the-fly
 # matrix and its twins), the vectors, the stack budgets and the property and
-# implicit-rejection tests; the encoding and error tests do not depend on it.
+# implicit-rejection tests. They are modules of each crate's one `all` test
+# binary (tests/all.rs), so the whole binary runs (its encoding and error
+# tests too, which do not depend on it): one link per crate, not six.
 # ML-KEM small-stack and ML-DSA small-stack in one build (the two crates do
-# not depend on each other); ML-DSA smallest-stack in a second, whose test
-# binaries then run again with PQDR_FORCE_PORTABLE=1 for its portable path
-# (the Cortex-M4 and ct-check at s run the small-stack portable path).
+# not depend on each other); ML-DSA smallest-stack in a second, whose `all`
+# binary then runs again with PQDR_FORCE_PORTABLE=1 for its portable path
+# (its known-answer modules `kat` and `acvp`; the Cortex-M4 and ct-check at
+# s run the small-stack portable path).
 cargo test --release -p pqdr-mlkem -p pqdr-mldsa --features pqdr-mlkem/small-stack,pqdr-mldsa/small-stack \
-  --lib --test kat --test acvp --test stack --test implicit_rejection --test proptest --test roundtrip 2>&1 \
+  --lib --test all --test stack 2>&1 \
   | grep -E "^\s*Running|^test result|FAILED|panicked"
-cargo test --release -p pqdr-mldsa --features smallest-stack --test stack --test roundtrip --test kat --test acvp 2>&1 \
+cargo test --release -p pqdr-mldsa --features smallest-stack --test stack --test all 2>&1 \
   | grep -E "^test result|FAILED|panicked"
-PQDR_FORCE_PORTABLE=1 cargo test --release -p pqdr-mldsa --features smallest-stack --test kat --test acvp 2>&1 \
+PQDR_FORCE_PORTABLE=1 cargo test --release -p pqdr-mldsa --features smallest-stack --test all -- kat:: acvp:: 2>&1 \
   | grep -E "^test result|FAILED|panicked"
 
 step "KAT/ACVP suites on the portable paths (no AVX2; issue #17): ML-KEM, ML-DSA, sntrup, Classic McEliece, every parameter set"
@@ -92,7 +98,15 @@ step "KAT/ACVP suites on the portable paths (no AVX2; issue #17): ML-KEM, ML-DSA
 # ...); the AVX2-against-twin tests that need an AVX2 CPU are skipped. The
 # builds without `simd` are compiled by the no_std check, the Cortex-M
 # firmware and ct-check's portable level, and linted just below.
-PQDR_FORCE_PORTABLE=1 cargo test --workspace --release --lib --test kat --test acvp -- --skip avx2_tests 2>&1 \
+# The suites: pqdr-mceliece's tests/kat.rs (its own binary `kat`) and the
+# modules `kat` and `acvp` of the `all` binaries (ML-KEM, ML-DSA, sntrup:
+# tests/kat.rs and tests/acvp.rs; a filter applies to every binary of its
+# command, hence three commands).
+PQDR_FORCE_PORTABLE=1 cargo test --workspace --release --lib -- --skip avx2_tests 2>&1 \
+  | grep -E "^\s*Running|^test result|FAILED|panicked"
+PQDR_FORCE_PORTABLE=1 cargo test --workspace --release --test kat -- --skip avx2_tests 2>&1 \
+  | grep -E "^\s*Running|^test result|FAILED|panicked"
+PQDR_FORCE_PORTABLE=1 cargo test --workspace --release --test all -- --skip avx2_tests kat:: acvp:: 2>&1 \
   | grep -E "^\s*Running|^test result|FAILED|panicked"
 cargo clippy -p pqdr-mlkem --no-default-features --features ml_kem_512,ml_kem_768,ml_kem_1024 \
   --all-targets -- -D warnings

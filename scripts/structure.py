@@ -28,7 +28,13 @@ It also checks
     `target_arch` in a library crate's `src/` outside its `arch/` folder
     (issue #37 item 1: kernels are chosen through the `Avx2` token, and what
     is per-architecture lives in `arch/`), except a test-only one
-    (`cfg(all(test, ...))`) and the files in ARCH_ALLOWED.
+    (`cfg(all(test, ...))`) and the files in ARCH_ALLOWED;
+  * test targets: in a crate whose Cargo.toml sets `autotests = false` (its
+    integration tests are one binary, `tests/all.rs`, each file a module of
+    it), every `tests/<name>.rs` and `tests/<name>/main.rs` is compiled by a
+    `[[test]]` target: its root, or a module reached from a root through
+    `mod` items (`#[path]` included). Without it a new test file there would
+    silently never build nor run.
 
 It prints one table per crate and per group of test / bench / example files,
 then the problems. With --check it exits 1 on any problem. --self-test plants
@@ -39,6 +45,7 @@ Cycles listed in OPEN_CYCLES below (found when test code began to count, in
 code another change owns) are printed as open and do not fail the check.
 """
 
+import os
 import re
 import shutil
 import subprocess
@@ -251,6 +258,50 @@ def cycles(edges: dict):
     return out
 
 
+MOD_ITEM_RE = re.compile(r"((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;")
+PATH_ATTR_RE = re.compile(r'#\[path\s*=\s*"([^"]+)"\]')
+
+
+def test_target_problems(crate: Path, root: Path):
+    """With `autotests = false`: the files cargo would have found as tests
+    (`tests/*.rs`, `tests/*/main.rs`) that no `[[test]]` target compiles."""
+    toml = crate / "Cargo.toml"
+    if not toml.exists() or not re.search(r"^autotests\s*=\s*false", toml.read_text(), re.M):
+        return []
+    tests = crate / "tests"
+    roots = []
+    for block in re.split(r"^\[", toml.read_text(), flags=re.M):
+        if not block.startswith("[test]]"):
+            continue
+        path = re.search(r'^path\s*=\s*"([^"]+)"', block, re.M)
+        name = re.search(r'^name\s*=\s*"([^"]+)"', block, re.M)
+        if path:
+            roots.append(crate / path.group(1))
+        elif name:
+            roots += [tests / f"{name.group(1)}.rs", tests / name.group(1) / "main.rs"]
+    # (file, whether it owns its folder: a target's root, a mod.rs, a file
+    # loaded through #[path]; a plain `name.rs` module's children are in name/).
+    todo = [(Path(os.path.normpath(r)), True) for r in roots]
+    reached = set()
+    while todo:
+        f, owner = todo.pop()
+        if f in reached or not f.is_file():
+            continue
+        reached.add(f)
+        for attrs, name in MOD_ITEM_RE.findall(strip_comments(f.read_text(errors="replace"))):
+            attr = PATH_ATTR_RE.search(attrs)
+            if attr:
+                todo.append((Path(os.path.normpath(f.parent / attr.group(1))), True))
+                continue
+            base = f.parent if owner else f.parent / f.stem
+            todo += [(base / f"{name}.rs", False), (base / name / "mod.rs", True)]
+    found = sorted(tests.glob("*.rs")) + sorted(tests.glob("*/main.rs")) if tests.is_dir() else []
+    return [f"test targets: {f.relative_to(root)} is compiled by no [[test]] target of "
+            f"{toml.relative_to(root)} (autotests = false): add it to tests/all.rs "
+            f"(`#[path = \"{f.relative_to(tests)}\"] mod ...;`) or as a [[test]]"
+            for f in found if f not in reached]
+
+
 def section(text: str, title: str):
     """The lines of the `## title` section (up to the next `## ` heading), or None."""
     lines = text.splitlines()
@@ -418,6 +469,9 @@ def run(root: Path, max_lines: int, max_other: int, out=print, open_cycles=True)
             if n > max_other:
                 report.append(f"long file: {f.relative_to(root)} ({n} lines > {max_other})")
     report += layout_problems(root)
+    for crate in sorted((root / "crates").iterdir()):
+        if crate.is_dir():
+            report += test_target_problems(crate, root)
     if open_cycles:
         out("")
         for (crate, names), why in OPEN_CYCLES.items():
@@ -451,6 +505,10 @@ def self_test():
                     shutil.copy(c / name, root / "crates" / c.name / name)
             if (c / "src").is_dir():
                 shutil.copytree(c / "src", root / "crates" / c.name / "src")
+            # The test targets' sources (the test-target check follows their `mod` items).
+            for f in sorted((c / "tests").rglob("*.rs")) if (c / "tests").is_dir() else []:
+                (root / f.relative_to(real)).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(f, root / f.relative_to(real))
         silent = lambda *a: None  # noqa: E731
         base = set(run(root, LIBRARY_MAX, OTHER_MAX, silent))
 
@@ -483,8 +541,8 @@ def self_test():
         checks = [
             ("library file over the cap", "long file: crates/zz-plant/src/lib.rs",
              lambda: write("crates/zz-plant/src/lib.rs", fn * (LIBRARY_MAX + 1)), "tree"),
-            ("test file over the cap", "long file: crates/pqdr-keccak/tests/planted.rs",
-             lambda: write("crates/pqdr-keccak/tests/planted.rs", fn * (OTHER_MAX + 1)), None),
+            ("test file over the cap", "long file: tests/planted.rs",
+             lambda: write("tests/planted.rs", fn * (OTHER_MAX + 1)), None),
             ("bench file over the cap", "long file: benches/planted.rs",
              lambda: write("benches/planted.rs", fn * (OTHER_MAX + 1)), None),
             ("fuzz target over the cap", "long file: fuzz/fuzz_targets/planted.rs",
@@ -514,17 +572,30 @@ def self_test():
              "map"),
             ("top-level folder missing from the Layout", "does not name the folder planted/",
              lambda: write("planted/x.txt", "x\n"), None),
+            ("test file no [[test]] target compiles (autotests = false)",
+             "test targets: crates/pqdr-mlkem/tests/planted_alone.rs is compiled by no",
+             lambda: write("crates/pqdr-mlkem/tests/planted_alone.rs", fn), None),
             ("Layout naming a folder that does not exist", "names ghostdir",
              lambda: (root / "README.md").write_text(
                  readme.replace("## Layout\n\n```text\n", "## Layout\n\n```text\nghostdir/                 nothing\n", 1)),
              "readme"),
         ]
         # A test file between the two caps must not be reported.
-        undo_mid = write("crates/pqdr-keccak/tests/mid.rs", fn * (LIBRARY_MAX + 10))
+        undo_mid = write("tests/mid.rs", fn * (LIBRARY_MAX + 10))
         mid = set(run(root, LIBRARY_MAX, OTHER_MAX, silent)) - base
         undo_mid()
         ok = not mid
         print(f"  {'quiet' if ok else 'FALSE ALARM'}: a {LIBRARY_MAX + 10}-line test file (library cap, not test cap)")
+        # A new test file added to tests/all.rs must not be reported.
+        all_rs = root / "crates/pqdr-mlkem/tests/all.rs"
+        all_text = all_rs.read_text()
+        undo_listed = write("crates/pqdr-mlkem/tests/planted_listed.rs", fn)
+        all_rs.write_text(all_text + '#[path = "planted_listed.rs"]\nmod planted_listed;\n')
+        listed = set(run(root, LIBRARY_MAX, OTHER_MAX, silent)) - base
+        all_rs.write_text(all_text)
+        undo_listed()
+        ok &= not listed
+        print(f"  {'quiet' if not listed else 'FALSE ALARM'}: a test file added to tests/all.rs {sorted(listed) or ''}")
         for what, expect, plant, kind in checks:
             result = []
 
@@ -567,7 +638,7 @@ def main():
         print(line)
     if not report:
         print(f"no import cycles (test code counted); every library file <= {max_lines} lines, "
-              f"every test / bench / example file <= {max_other}; every Source map and the Layout complete; "
+              f"every test / bench / example file <= {max_other}; every Source map and the Layout complete; every test file in a test target; "
               f"no target_arch cfg outside arch/")
     else:
         print(f"structure: {len(report)} problem(s)")

@@ -2,7 +2,7 @@
 //! buffered. The default test streams 64 MiB; the 1 GiB variant is
 //! `#[ignore]`d (it generates the stream twice with SHAKE128 and absorbs it
 //! three times with SHAKE256: 15–30 s in release on the shared 2-core dev box):
-//! `cargo test --release -p pqdr-mldsa --test stream -- --ignored`.
+//! `cargo test --release -p pqdr-mldsa --test all -- --ignored stream::`.
 
 #![allow(
     clippy::integer_division_remainder_used,

@@ -30,28 +30,29 @@
 
 #[path = "../tests/tls/certs.rs"]
 mod certs;
+#[path = "../tests/tls/recorded.rs"]
+mod recorded;
 
 use core::time::Duration;
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, ExitCode, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustls::client::WebPkiServerVerifier;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::server::WebPkiClientVerifier;
-use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::sign::{CertifiedKey, Signer, SigningKey, SingleCertAndKey};
 use rustls::{
-    ClientConfig, ClientConnection, DigitallySignedStruct, DistinguishedName, Error, HandshakeKind,
-    ServerConfig, ServerConnection, SignatureAlgorithm, SignatureScheme,
+    ClientConfig, ClientConnection, HandshakeKind, ServerConfig, ServerConnection,
+    SignatureAlgorithm, SignatureScheme,
 };
 
 use certs::{Alg, Pki};
+use recorded::{Log, Seen, read_line, take};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -137,13 +138,6 @@ fn other(alg: Alg) -> Alg {
     }
 }
 
-/// The schemes a CertificateVerify used, in order.
-type Log = Arc<Mutex<Vec<SignatureScheme>>>;
-
-fn take(log: &Log) -> Vec<SignatureScheme> {
-    core::mem::take(&mut *log.lock().expect("lock"))
-}
-
 /// A signing key recording the scheme of each signer it hands out.
 #[derive(Debug)]
 struct SignedWith {
@@ -159,83 +153,6 @@ impl SigningKey for SignedWith {
     }
     fn algorithm(&self) -> SignatureAlgorithm {
         self.inner.algorithm()
-    }
-}
-
-/// A certificate verifier recording the scheme of each TLS 1.3
-/// CertificateVerify it checks.
-#[derive(Debug)]
-struct Verified<V: ?Sized> {
-    inner: Arc<V>,
-    log: Log,
-}
-
-impl ServerCertVerifier for Verified<WebPkiServerVerifier> {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, Error> {
-        self.inner
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-    }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.log.lock().expect("lock").push(dss.scheme);
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
-    }
-}
-
-impl ClientCertVerifier for Verified<dyn ClientCertVerifier> {
-    fn root_hint_subjects(&self) -> &[DistinguishedName] {
-        self.inner.root_hint_subjects()
-    }
-    fn verify_client_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        now: UnixTime,
-    ) -> Result<ClientCertVerified, Error> {
-        self.inner
-            .verify_client_cert(end_entity, intermediates, now)
-    }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.log.lock().expect("lock").push(dss.scheme);
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
     }
 }
 
@@ -275,15 +192,15 @@ impl RustlsSide {
     }
 
     fn client(&self, own: &Pki, trust: &Pki) -> Arc<ClientConfig> {
-        let verifier = Arc::new(Verified {
-            inner: WebPkiServerVerifier::builder_with_provider(
+        let verifier = Seen::new(
+            WebPkiServerVerifier::builder_with_provider(
                 Arc::new(trust.roots()),
                 self.provider.clone(),
             )
             .build()
             .expect("verifier"),
-            log: self.verified.clone(),
-        });
+            &self.verified,
+        );
         let c = ClientConfig::builder_with_provider(self.provider.clone())
             .with_protocol_versions(&[&rustls::version::TLS13])
             .expect("TLS 1.3")
@@ -294,15 +211,15 @@ impl RustlsSide {
     }
 
     fn server(&self, own: &Pki, trust: &Pki) -> Arc<ServerConfig> {
-        let verifier: Arc<Verified<dyn ClientCertVerifier>> = Arc::new(Verified {
-            inner: WebPkiClientVerifier::builder_with_provider(
+        let verifier = Seen::new(
+            WebPkiClientVerifier::builder_with_provider(
                 Arc::new(trust.roots()),
                 self.provider.clone(),
             )
             .build()
             .expect("verifier"),
-            log: self.verified.clone(),
-        });
+            &self.verified,
+        );
         let s = ServerConfig::builder_with_provider(self.provider.clone())
             .with_protocol_versions(&[&rustls::version::TLS13])
             .expect("TLS 1.3")
@@ -344,18 +261,6 @@ impl Bc {
 /// verified or saw of the peer, and the application data received; or its
 /// error.
 type Outcome = Result<String, String>;
-
-fn read_line(tls: &mut impl Read) -> std::io::Result<String> {
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    loop {
-        tls.read_exact(&mut byte)?;
-        if byte[0] == b'\n' {
-            return Ok(String::from_utf8_lossy(&line).into_owned());
-        }
-        line.push(byte[0]);
-    }
-}
 
 /// rustls' report: `group=0x.... hs=full|hrr signed=0x.... verified=0x....
 /// data=...`.

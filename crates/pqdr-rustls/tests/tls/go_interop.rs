@@ -22,6 +22,7 @@ use crate::common::{
     CA_PEM, CERT_PEM, GROUPS, KEY_PEM, Tampered, client_config, provider_with, refused_tamper,
     ring_x25519, server_config, server_name,
 };
+use crate::recorded::read_line;
 use rustls::crypto::SupportedKxGroup;
 use rustls::{
     AlertDescription, ClientConfig, ClientConnection, Error, HandshakeKind, PeerMisbehaved,
@@ -116,18 +117,6 @@ fn tls_error(e: &std::io::Error) -> Option<Error> {
     e.get_ref()
         .and_then(|inner| inner.downcast_ref::<Error>())
         .cloned()
-}
-
-fn read_line(tls: &mut impl Read) -> std::io::Result<String> {
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    loop {
-        tls.read_exact(&mut byte)?;
-        if byte[0] == b'\n' {
-            return Ok(String::from_utf8_lossy(&line).into_owned());
-        }
-        line.push(byte[0]);
-    }
 }
 
 /// A rustls client: handshake with `addr`, send `msg`, read one line back.

@@ -3,7 +3,8 @@
 //! authentication) and live against Go's crypto/tls (`go_interop`);
 //! `common` holds the configurations, the PEM test certificates and the
 //! tampering group wrapper, `certs` builds the X.509 test PKIs (ECDSA and
-//! ML-DSA) with x509-cert.
+//! ML-DSA) with x509-cert, `recorded` the verifier that records the
+//! CertificateVerify schemes (the last two shared with the examples).
 #![allow(
     unreachable_pub,
     missing_docs,
@@ -18,3 +19,4 @@ mod common;
 mod go_interop;
 mod in_memory;
 mod mldsa;
+mod recorded;

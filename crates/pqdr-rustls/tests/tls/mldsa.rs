@@ -6,25 +6,20 @@
 //! (wrong certificate signature, wrong OID, truncated key, modified
 //! CertificateVerify) with rustls' typed errors.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rustls::client::WebPkiServerVerifier;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{
-    CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, SubjectPublicKeyInfoDer,
-    UnixTime,
+    CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, SubjectPublicKeyInfoDer, UnixTime,
 };
 use rustls::server::WebPkiClientVerifier;
-use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::sign::{CertifiedKey, Signer, SigningKey, SingleCertAndKey};
-use rustls::{
-    CertificateError, ClientConfig, DigitallySignedStruct, DistinguishedName, Error, HandshakeKind,
-    ServerConfig, SignatureScheme,
-};
+use rustls::{CertificateError, ClientConfig, Error, HandshakeKind, ServerConfig, SignatureScheme};
 
 use crate::certs::{Alg, Key, Pki, client, roots, server};
 use crate::common::{Side, handshake};
+use crate::recorded::{Log, Seen, take};
 
 /// pqdr's provider with one key-exchange group.
 fn provider(group: &'static dyn rustls::crypto::SupportedKxGroup) -> Arc<CryptoProvider> {
@@ -33,131 +28,39 @@ fn provider(group: &'static dyn rustls::crypto::SupportedKxGroup) -> Arc<CryptoP
     Arc::new(p)
 }
 
-/// Records the scheme of every CertificateVerify the wrapped verifier checks.
-#[derive(Debug)]
-struct Seen<V: ?Sized> {
-    inner: Arc<V>,
-    schemes: Mutex<Vec<SignatureScheme>>,
-}
-
-impl<V> Seen<V> {
-    fn new(inner: Arc<V>) -> Arc<Self> {
-        Arc::new(Self {
-            inner,
-            schemes: Mutex::new(Vec::new()),
-        })
-    }
-}
-
-impl<V: ?Sized> Seen<V> {
-    fn schemes(&self) -> Vec<SignatureScheme> {
-        self.schemes.lock().expect("lock").clone()
-    }
-}
-
-impl ServerCertVerifier for Seen<WebPkiServerVerifier> {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, Error> {
-        self.inner
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
-    }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.schemes.lock().expect("lock").push(dss.scheme);
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
-    }
-}
-
-impl ClientCertVerifier for Seen<dyn ClientCertVerifier> {
-    fn root_hint_subjects(&self) -> &[DistinguishedName] {
-        self.inner.root_hint_subjects()
-    }
-    fn verify_client_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        now: UnixTime,
-    ) -> Result<ClientCertVerified, Error> {
-        self.inner
-            .verify_client_cert(end_entity, intermediates, now)
-    }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.schemes.lock().expect("lock").push(dss.scheme);
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
-    }
-}
-
-/// Mutual authentication with recording verifiers on both sides.
-type Recorded = (
-    Arc<ClientConfig>,
-    Arc<ServerConfig>,
-    Arc<Seen<WebPkiServerVerifier>>,
-    Arc<Seen<dyn ClientCertVerifier>>,
-);
+/// Mutual authentication with recording verifiers on both sides: the
+/// configurations and what each side's verifier saw (the client's: the
+/// server's scheme; the server's: the client's).
+type Recorded = (Arc<ClientConfig>, Arc<ServerConfig>, Log, Log);
 
 fn recorded_mutual(pki: &Pki, provider: Arc<CryptoProvider>) -> Recorded {
+    let (seen_by_client, seen_by_server) = (Log::default(), Log::default());
     let server_verifier = Seen::new(
         WebPkiServerVerifier::builder_with_provider(Arc::new(pki.roots()), provider.clone())
             .build()
             .expect("verifier"),
+        &seen_by_client,
     );
-    let client_verifier: Arc<Seen<dyn ClientCertVerifier>> = Arc::new(Seen {
-        inner: WebPkiClientVerifier::builder_with_provider(Arc::new(pki.roots()), provider.clone())
+    let client_verifier = Seen::new(
+        WebPkiClientVerifier::builder_with_provider(Arc::new(pki.roots()), provider.clone())
             .build()
             .expect("verifier"),
-        schemes: Mutex::new(Vec::new()),
-    });
+        &seen_by_server,
+    );
     let c = ClientConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .expect("TLS 1.3")
         .dangerous()
-        .with_custom_certificate_verifier(server_verifier.clone())
+        .with_custom_certificate_verifier(server_verifier)
         .with_client_auth_cert(vec![pki.client.clone()], pki.client_key.private_key())
         .expect("client key");
     let s = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])
         .expect("TLS 1.3")
-        .with_client_cert_verifier(client_verifier.clone())
+        .with_client_cert_verifier(client_verifier)
         .with_single_cert(vec![pki.server.clone()], pki.server_key.private_key())
         .expect("server key");
-    (Arc::new(c), Arc::new(s), server_verifier, client_verifier)
+    (Arc::new(c), Arc::new(s), seen_by_client, seen_by_server)
 }
 
 /// Every ML-DSA level, server-only and mutual authentication, over three
@@ -190,8 +93,8 @@ fn every_level_authenticates_server_and_client() {
             // Mutual authentication, both CertificateVerify schemes recorded.
             let (c, s, seen_by_client, seen_by_server) = recorded_mutual(&pki, provider(group));
             let (c, s) = handshake(c, s).unwrap_or_else(|e| panic!("{alg:?} {group:?}: {e:?}"));
-            assert_eq!(seen_by_client.schemes(), [alg.scheme()], "{alg:?}");
-            assert_eq!(seen_by_server.schemes(), [alg.scheme()], "{alg:?}");
+            assert_eq!(take(&seen_by_client), [alg.scheme()], "{alg:?}");
+            assert_eq!(take(&seen_by_server), [alg.scheme()], "{alg:?}");
             assert_eq!(s.peer_certificates(), Some(&[pki.client.clone()][..]));
             assert_eq!(
                 c.negotiated_key_exchange_group().map(|g| g.name()),
