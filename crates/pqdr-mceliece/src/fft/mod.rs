@@ -155,8 +155,8 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) 
 /// level, depth 6; 2: also the first entry level, depth 7; forward: first,
 /// transposed: last), with the packed multipliers of
 /// `consts::QUAD_M12` / `QUAD_M13`: true if they ran, false otherwise, and
-/// then the caller runs the portable levels ([`fwd_wide`] at depth 6 + wide
-/// - 1 down to 6 and [`fwd_word`], `transposed::tr_word` and
+/// then the caller runs the portable levels ([`fwd_wide`] from depth
+/// 5 + wide down to 6 and [`fwd_word`], `transposed::tr_word` and
 /// `transposed::tr_wide`).
 #[inline(always)]
 fn avx2_inword<P: ParameterSet, const FORWARD: bool>(
