@@ -13,7 +13,7 @@
 //! |---|---|---|
 //! | `mul_x4` (256 products) | `vec::mul::<P, 4>`'s two-batch split (`vec::mul12` / `vec::mul13`) | `vec::avx2_tests::avx2_products_match_portable` |
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
-//! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries, per field size) | `fft::fwd_word` / `fft::transposed::tr_word`, depth 5..0 / 0..5 | `…::avx2_butterflies_match_portable` |
+//! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries, per field size, and optionally the lane level and the first entry level) | `fft::fwd_wide` at depth 7, 6 then `fft::fwd_word` depth 5..0 / `fft::transposed::tr_word` depth 0..5 then `tr_wide` at depth 6, 7 | `…::avx2_butterflies_match_portable` |
 //! | `radix_conversions::<true>` / `::<false>` (twists and Taylor expansions of every depth, in registers) | `fft::radix_fwd` / `fft::transposed::radix_tr` (`…_with(.., None)`) | `fft::tests::avx2_radix_matches_portable` |
 //! | `inv_x2` (128 inversions by an Itoh–Tsujii chain, planes in registers) | `vec::inv_portable` | `vec::avx2_tests::avx2_inv_matches_portable` |
 //! | `bm_elements` (the syndromes' bit planes to field elements) | `bm::element` | `bm::tests::avx2_elements_match_portable` |
@@ -68,8 +68,12 @@ type Planes<const L: usize> = [[u64; L]; MAX_M];
 #[repr(C, align(32))]
 pub(crate) struct QuadMultiplier(pub(crate) [[u64; 4]; MAX_M]);
 
-/// The six in-word levels' (depth 0..6) multipliers of four entries.
-pub(crate) type QuadMultipliers = [QuadMultiplier; 6];
+/// The six in-word levels' (depth 0..6) multipliers of four entries, then
+/// (index 6) the lane level's (depth 6): lane w of plane b is bit b of entry
+/// 4i + w's multiplier, all ones or all zeros; (index 7) the first entry
+/// level's (depth 7): lanes 0 and 1 bit b of the multiplier of the entry
+/// pair (4i, 4i + 1), lanes 2 and 3 that of (4i + 2, 4i + 3).
+pub(crate) type QuadMultipliers = [QuadMultiplier; 8];
 
 /// The scalars of the Berlekamp–Massey state: C_0, gamma (the discrepancy
 /// of the last length change) and the register length L.
@@ -149,6 +153,7 @@ mod stubs {
         _: usize,
         _: &mut [Planes<2>; 4],
         _: &QuadMultipliers,
+        _: usize,
     ) {
         match token {}
     }

@@ -166,11 +166,29 @@ impl<P: ParameterSet> FftConsts for P {}
 /// the positions with bit d set and that of entry 4i + 2j + 1 elsewhere
 /// (the multiplier of position pos does not depend on bit d of pos, so each
 /// half serves its entry's pairs). Gao–Mateer §3 butterflies, the
-/// constants of [`Consts`] packed as `fwd_word` packs them.
+/// constants of [`Consts`] packed as `fwd_word` packs them. Index 6: the
+/// lane level (depth 6), lane w of plane b all ones if bit b of entry
+/// 4i + w's multiplier is set (its multiplier has no in-word part: the
+/// `inner` constants of depth 6 are zero; `lane_multiplier`'s constants).
+/// Index 7: the first entry level (depth 7), lanes 0 and 1 from the
+/// multiplier of entry 4i (which the pair (4i, 4i + 1) uses), lanes 2 and 3
+/// from that of entry 4i + 2 (`fwd_wide`'s `splat` of `outer[7][2 e]`).
 const fn quad_multipliers(c: &Consts, m: usize) -> [QuadMultipliers; MAX_ENTRIES >> 2] {
-    let mut t = [[QuadMultiplier([[0; 4]; MAX_M]); 6]; MAX_ENTRIES >> 2];
+    let mut t = [[QuadMultiplier([[0; 4]; MAX_M]); 8]; MAX_ENTRIES >> 2];
     let mut i = 0;
     while i < (1 << (m - 9)) {
+        let mut b = 0;
+        while b < m {
+            let mut lane = 0;
+            while lane < 4 {
+                let bit = ((c.outer[6][2 * (4 * i + lane)] >> b) & 1) as u64;
+                t[i][6].0[b][lane] = bit.wrapping_neg();
+                let bit = ((c.outer[7][2 * (4 * i + (lane & 2))] >> b) & 1) as u64;
+                t[i][7].0[b][lane] = bit.wrapping_neg();
+                lane += 1;
+            }
+            b += 1;
+        }
         let mut d = 0;
         while d < 6 {
             let hi = BIT_SET[d];

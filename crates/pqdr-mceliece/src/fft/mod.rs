@@ -151,12 +151,19 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) 
 /// With AVX2 and a spec field (§7), all six in-word butterfly levels of
 /// every quad of entries in one kernel call per quad
 /// (`crate::arch::butterflies_inword`; forward: depth 5 down to 0,
-/// transposed: 0 up to 5), with the packed multipliers of
+/// transposed: 0 up to 5), and the `wide` levels above them (1: the lane
+/// level, depth 6; 2: also the first entry level, depth 7; forward: first,
+/// transposed: last), with the packed multipliers of
 /// `consts::QUAD_M12` / `QUAD_M13`: true if they ran, false otherwise, and
-/// then the caller runs the portable levels ([`fwd_word`],
-/// `transposed::tr_word`).
+/// then the caller runs the portable levels ([`fwd_wide`] from depth
+/// 5 + wide down to 6 and [`fwd_word`], `transposed::tr_word` and
+/// `transposed::tr_wide`).
 #[inline(always)]
-fn avx2_inword<P: ParameterSet, const FORWARD: bool>(x: &mut Values, entries: usize) -> bool {
+fn avx2_inword<P: ParameterSet, const FORWARD: bool>(
+    x: &mut Values,
+    entries: usize,
+    wide: usize,
+) -> bool {
     // Without the AVX2 path `avx2()` is `None` (no token type has a value),
     // so everything below is dead code there.
     let Some(token) = crate::arch::avx2() else {
@@ -171,7 +178,7 @@ fn avx2_inword<P: ParameterSet, const FORWARD: bool>(x: &mut Values, entries: us
         return false;
     };
     for (quad, mult) in x.as_chunks_mut::<4>().0.iter_mut().zip(table.iter()) {
-        crate::arch::butterflies_inword::<FORWARD>(token, P::M, quad, mult);
+        crate::arch::butterflies_inword::<FORWARD>(token, P::M, quad, mult, wide);
     }
     true
 }
@@ -293,10 +300,15 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize)
     // Butterflies, depth k - 1 up to 0. In-word levels (d < 6) and the lane
     // level (d = 6) multiply two entries' V halves packed into one vector.
     // (k >= 6: every in-word level runs.)
-    for d in (6..k).rev() {
+    // Depths 6 and 7 (as far as k reaches) run in the AVX2 kernel if it runs.
+    let wide = k.min(8).saturating_sub(6);
+    for d in (6 + wide..k).rev() {
         fwd_wide::<P>(out, c, entries, d);
     }
-    if !avx2_inword::<P, true>(out, entries) {
+    if !avx2_inword::<P, true>(out, entries, wide) {
+        for d in (6..6 + wide).rev() {
+            fwd_wide::<P>(out, c, entries, d);
+        }
         fwd_word::<P, 5>(out, c, entries);
         fwd_word::<P, 4>(out, c, entries);
         fwd_word::<P, 3>(out, c, entries);
@@ -483,13 +495,22 @@ mod tests {
     /// the packed tables of `consts`) give the portable levels' result
     /// ([`fwd_word`] depth 5..0, `tr_word` depth 0..5, each with the
     /// multipliers packed per level), forward and transposed, both fields,
-    /// random and all-ones values; they run exactly when the CPU has AVX2
-    /// (else the values are untouched).
+    /// random and all-ones values, with none, one or both of the levels
+    /// above them ([`fwd_wide`] / `tr_wide` at depth 6 and 7, with
+    /// `lane_multiplier`'s and `splat`'s constants); they run exactly when
+    /// the CPU has AVX2 (else the values are untouched).
     fn check_inword<P: ParameterSet>(seed: u64) {
         let c = &<P as FftConsts>::FFT;
         let entries = 1 << (P::M - 7);
         let mut s = seed;
-        for edge in [false, true] {
+        for (edge, wide) in [
+            (false, 0),
+            (true, 0),
+            (false, 1),
+            (true, 1),
+            (false, 2),
+            (true, 2),
+        ] {
             let mut x = zero_values();
             for v in x.iter_mut().take(entries) {
                 for w in v.iter_mut().take(P::M) {
@@ -505,6 +526,9 @@ mod tests {
                 }
             }
             let mut want = x;
+            for d in (6..6 + wide).rev() {
+                fwd_wide::<P>(&mut want, c, entries, d);
+            }
             fwd_word::<P, 5>(&mut want, c, entries);
             fwd_word::<P, 4>(&mut want, c, entries);
             fwd_word::<P, 3>(&mut want, c, entries);
@@ -512,9 +536,9 @@ mod tests {
             fwd_word::<P, 1>(&mut want, c, entries);
             fwd_word::<P, 0>(&mut want, c, entries);
             let mut got = x;
-            let ran = avx2_inword::<P, true>(&mut got, entries);
+            let ran = avx2_inword::<P, true>(&mut got, entries, wide);
             assert_eq!(ran, crate::arch::avx2().is_some());
-            assert_eq!(got, if ran { want } else { x });
+            assert_eq!(got, if ran { want } else { x }, "forward wide {wide}");
             let mut want = x;
             transposed::tr_word::<P, 0>(&mut want, c, entries);
             transposed::tr_word::<P, 1>(&mut want, c, entries);
@@ -522,10 +546,13 @@ mod tests {
             transposed::tr_word::<P, 3>(&mut want, c, entries);
             transposed::tr_word::<P, 4>(&mut want, c, entries);
             transposed::tr_word::<P, 5>(&mut want, c, entries);
+            for d in 6..6 + wide {
+                transposed::tr_wide::<P>(&mut want, c, entries, d);
+            }
             let mut got = x;
-            let ran = avx2_inword::<P, false>(&mut got, entries);
+            let ran = avx2_inword::<P, false>(&mut got, entries, wide);
             assert_eq!(ran, crate::arch::avx2().is_some());
-            assert_eq!(got, if ran { want } else { x });
+            assert_eq!(got, if ran { want } else { x }, "transposed wide {wide}");
         }
     }
 

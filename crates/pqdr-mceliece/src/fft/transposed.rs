@@ -79,7 +79,7 @@ pub(super) fn tr_word<P: ParameterSet, const D: usize>(x: &mut Values, c: &Const
 /// The transposed butterflies of depth d >= 6 (the lane level and the
 /// entry levels), two products per [`vec::mul_pair`].
 #[inline(never)]
-fn tr_wide<P: ParameterSet>(x: &mut Values, c: &Consts, entries: usize, d: usize) {
+pub(super) fn tr_wide<P: ParameterSet>(x: &mut Values, c: &Consts, entries: usize, d: usize) {
     let mut a = [vec::zero::<2>(); 2];
     let mut p = [vec::zero::<2>(); 2];
     if d == 6 {
@@ -140,15 +140,20 @@ pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Bitsliced<4>, x: &mut Values, k:
     let entries = 1 << (P::M - 7);
     // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
     // (k >= 6: every in-word level runs.)
-    if !super::avx2_inword::<P, false>(x, entries) {
+    // Depths 6 and 7 (as far as k reaches) run in the AVX2 kernel if it runs.
+    let wide = k.min(8).saturating_sub(6);
+    if !super::avx2_inword::<P, false>(x, entries, wide) {
         tr_word::<P, 0>(x, c, entries);
         tr_word::<P, 1>(x, c, entries);
         tr_word::<P, 2>(x, c, entries);
         tr_word::<P, 3>(x, c, entries);
         tr_word::<P, 4>(x, c, entries);
         tr_word::<P, 5>(x, c, entries);
+        for d in 6..6 + wide {
+            tr_wide::<P>(x, c, entries, d);
+        }
     }
-    for d in 6..k {
+    for d in 6 + wide..k {
         tr_wide::<P>(x, c, entries, d);
     }
     // Transposed broadcast: each constant collects its coset.

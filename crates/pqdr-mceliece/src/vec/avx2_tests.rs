@@ -115,10 +115,81 @@ fn pair_portable<P: ParameterSet>(
     }
 }
 
+/// The portable lane level (depth 6) of one entry pair (`fft::fwd_wide` /
+/// `tr_wide` at d = 6): per entry, forward word 0 ^= a word 1, word 1 ^=
+/// word 0; transposed word 0 ^= word 1, word 1 ^= a word 0; `a` holds the
+/// two entries' multipliers in its two words.
+fn lane_portable<P: ParameterSet>(
+    forward: bool,
+    v0: &mut Bitsliced<2>,
+    v1: &mut Bitsliced<2>,
+    a: &Bitsliced<2>,
+) {
+    let (from, to) = if forward { (1, 0) } else { (0, 1) };
+    if !forward {
+        for b in 0..P::M {
+            v0[b][0] ^= v0[b][1];
+            v1[b][0] ^= v1[b][1];
+        }
+    }
+    let vh: Bitsliced<2> = core::array::from_fn(|b| [v0[b][from], v1[b][from]]);
+    let mut p = zero::<2>();
+    if P::M == 12 {
+        mul12::<2>(&mut p, &vh, a);
+    } else {
+        mul13::<2>(&mut p, &vh, a);
+    }
+    for b in 0..P::M {
+        v0[b][to] ^= p[b][0];
+        v1[b][to] ^= p[b][1];
+        if forward {
+            v0[b][1] ^= v0[b][0];
+            v1[b][1] ^= v1[b][0];
+        }
+    }
+}
+
+/// The portable first entry level (depth 7, `fft::fwd_wide` / `tr_wide` at
+/// d = 7) of one entry pair (u, v) with multiplier words `a`: forward
+/// u ^= a v, v ^= u; transposed u ^= v, v ^= a u.
+fn entry_portable<P: ParameterSet>(
+    forward: bool,
+    u: &mut Bitsliced<2>,
+    v: &mut Bitsliced<2>,
+    a: &Bitsliced<2>,
+) {
+    if !forward {
+        for b in 0..P::M {
+            for l in 0..2 {
+                u[b][l] ^= v[b][l];
+            }
+        }
+    }
+    let x = if forward { &*v } else { &*u };
+    let mut p = zero::<2>();
+    if P::M == 12 {
+        mul12::<2>(&mut p, x, a);
+    } else {
+        mul13::<2>(&mut p, x, a);
+    }
+    for b in 0..P::M {
+        for l in 0..2 {
+            if forward {
+                u[b][l] ^= p[b][l];
+                v[b][l] ^= u[b][l];
+            } else {
+                v[b][l] ^= p[b][l];
+            }
+        }
+    }
+}
+
 /// The six in-word levels of `butterflies_inword` against six rounds of
 /// [`pair_portable`] on both entry pairs, with random multiplier tables
-/// (`edge`: every input bit set).
-fn check_quad<P: ParameterSet>(token: Avx2, seed: u64, edge: bool) {
+/// (`edge`: every input bit set), and the `wide` levels above them
+/// ([`lane_portable`], then [`entry_portable`]) before (forward, depth 7
+/// first) or after (transposed) them.
+fn check_quad<P: ParameterSet>(token: Avx2, seed: u64, edge: bool, wide: usize) {
     // Bits with bit d of their index set (the FFT's BIT_SET[d]).
     let bit_set = |d: u32| {
         (0..64u32)
@@ -134,13 +205,33 @@ fn check_quad<P: ParameterSet>(token: Avx2, seed: u64, edge: bool) {
                 *w = [r(&mut s), r(&mut s)];
             }
         }
-        let mut mult: QuadMultipliers = [QuadMultiplier([[0; 4]; MAX_M]); 6];
+        let mut mult: QuadMultipliers = [QuadMultiplier([[0; 4]; MAX_M]); 8];
         for level in &mut mult {
             for w in level.0.iter_mut().take(P::M) {
                 *w = core::array::from_fn(|_| r(&mut s));
             }
         }
         let mut want = quad;
+        // Depth d (6 or 7) of the levels above the in-word ones.
+        let wide_step = |want: &mut [Bitsliced<2>; 4], d: usize| {
+            for j in 0..2 {
+                let a: Bitsliced<2> =
+                    core::array::from_fn(|b| [mult[d].0[b][2 * j], mult[d].0[b][2 * j + 1]]);
+                let [x, y] = &mut want[2 * j..2 * j + 2] else {
+                    unreachable!()
+                };
+                if d == 6 {
+                    lane_portable::<P>(forward, x, y, &a);
+                } else {
+                    entry_portable::<P>(forward, x, y, &a);
+                }
+            }
+        };
+        if forward {
+            for d in (6..6 + wide).rev() {
+                wide_step(&mut want, d);
+            }
+        }
         for step in 0..6u32 {
             let d = if forward { 5 - step } else { step };
             let lanes = &mult[d as usize].0;
@@ -153,12 +244,17 @@ fn check_quad<P: ParameterSet>(token: Avx2, seed: u64, edge: bool) {
                 pair_portable::<P>(forward, d, bit_set(d), x, y, &a);
             }
         }
-        if forward {
-            butterflies_inword::<true>(token, P::M, &mut quad, &mult);
-        } else {
-            butterflies_inword::<false>(token, P::M, &mut quad, &mult);
+        if !forward {
+            for d in 6..6 + wide {
+                wide_step(&mut want, d);
+            }
         }
-        assert_eq!(quad, want, "forward {forward} seed {seed}");
+        if forward {
+            butterflies_inword::<true>(token, P::M, &mut quad, &mult, wide);
+        } else {
+            butterflies_inword::<false>(token, P::M, &mut quad, &mult, wide);
+        }
+        assert_eq!(quad, want, "forward {forward} wide {wide} seed {seed}");
     }
 }
 
@@ -167,12 +263,14 @@ fn avx2_butterflies_match_portable() {
     let Some(token) = Avx2::detect() else {
         return;
     };
-    for seed in 1..20 {
-        check_quad::<Mceliece348864>(token, seed, false);
-        check_quad::<Mceliece460896>(token, seed + 100, false);
+    for wide in 0..3 {
+        for seed in 1..20 {
+            check_quad::<Mceliece348864>(token, seed, false, wide);
+            check_quad::<Mceliece460896>(token, seed + 100, false, wide);
+        }
+        check_quad::<Mceliece348864>(token, 0, true, wide);
+        check_quad::<Mceliece460896>(token, 0, true, wide);
     }
-    check_quad::<Mceliece348864>(token, 0, true);
-    check_quad::<Mceliece460896>(token, 0, true);
 }
 
 #[test]

@@ -26,9 +26,10 @@ pub(crate) use radix::radix_conversions;
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
-    _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_srl_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm256_andnot_si256, _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_si256,
+    _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -100,20 +101,112 @@ const BIT_SET: [u64; 6] = [
 /// v0 ^= P & hi, v1 ^= (P & !hi) << s. Both take the level's multiplier a
 /// from `mult[d]` (entry v0's constants at `hi`, v1's elsewhere; a position
 /// and its partner at distance s have the same multiplier).
+///
+/// With `wide` = 1 or 2 (public: the FFT has 2^(6 + wide) coefficients or
+/// more), the lane level (depth 6, `crate::fft::fwd_wide` /
+/// `crate::fft::transposed::tr_wide` at d = 6) and with `wide` = 2 also the
+/// first entry level (depth 7: the entry pairs (0, 1) and (2, 3)) run too,
+/// before the in-word levels (forward, depth 7 first) or after them
+/// (transposed, depth 7 last), on the same registers. Lane level, per entry
+/// v (words v_0, v_1) with multiplier a_v = `mult[6]`'s lane of v, forward:
+/// v_0 ^= a_v v_1, v_1 ^= v_0; transposed: v_0 ^= v_1, v_1 ^= a_v v_0; the
+/// four entries' multiplied words form one 256-bit product. Entry level, per
+/// pair (U, V) with multiplier a = `mult[7]` (lanes 0, 1: pair (0, 1);
+/// lanes 2, 3: pair (2, 3)), forward: U ^= a V, V ^= U; transposed:
+/// U ^= V, V ^= a U. Other values of `wide` count as 0.
 #[inline]
 pub(crate) fn butterflies_inword<const FORWARD: bool>(
     token: Avx2,
     m: usize,
     quad: &mut [Bitsliced<2>; 4],
     mult: &QuadMultipliers,
+    wide: usize,
 ) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe {
         if m == 12 {
-            inword_avx2::<FORWARD, 12>(quad, mult);
+            inword_avx2::<FORWARD, 12>(quad, mult, wide);
         } else {
-            inword_avx2::<FORWARD, 13>(quad, mult);
+            inword_avx2::<FORWARD, 13>(quad, mult, wide);
+        }
+    }
+}
+
+/// The multiplier table of level `d` (0..8) as 256-bit planes, in place.
+#[inline(always)]
+fn level(mult: &QuadMultipliers, d: usize) -> &[__m256i; MAX_M] {
+    // SAFETY: `QuadMultiplier` is `repr(C, align(32))` around
+    // MAX_M x 4 u64: the size and alignment of `[__m256i; MAX_M]`, and
+    // every bit pattern is a valid `__m256i`; the borrow is shared.
+    unsafe { &*(&raw const mult[d]).cast::<[__m256i; MAX_M]>() }
+}
+
+/// The lane level (depth 6) of [`butterflies_inword`] on the loaded planes:
+/// x0 = [e0 word 0, e0 word 1, e2 word 0, e2 word 1], x1 likewise for e1
+/// and e3; `a` holds entry 4i + w's multiplier in 64-bit lane w.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_level<const FORWARD: bool, const M: usize>(
+    x0: &mut [__m256i; MAX_M],
+    x1: &mut [__m256i; MAX_M],
+    a: &[__m256i; MAX_M],
+) {
+    let m = M.min(MAX_M);
+    let zero = _mm256_setzero_si256();
+    let mut v = [zero; MAX_M];
+    for b in 0..m {
+        v[b] = if FORWARD {
+            // [e0 w1, e1 w1, e2 w1, e3 w1].
+            _mm256_blend_epi32::<0b1100_1100>(_mm256_srli_si256::<8>(x0[b]), x1[b])
+        } else {
+            // Word 0 ^= word 1 in each entry, then [e0 w0, e1 w0, e2 w0, e3 w0].
+            x0[b] = _mm256_xor_si256(x0[b], _mm256_srli_si256::<8>(x0[b]));
+            x1[b] = _mm256_xor_si256(x1[b], _mm256_srli_si256::<8>(x1[b]));
+            _mm256_blend_epi32::<0b1100_1100>(x0[b], _mm256_slli_si256::<8>(x1[b]))
+        };
+    }
+    let p = mul_planes(m, &v, a);
+    for b in 0..m {
+        if FORWARD {
+            // Word 0 ^= product, then word 1 ^= word 0.
+            let y0 = _mm256_xor_si256(x0[b], _mm256_blend_epi32::<0b1100_1100>(p[b], zero));
+            let y1 = _mm256_xor_si256(x1[b], _mm256_srli_si256::<8>(p[b]));
+            x0[b] = _mm256_xor_si256(y0, _mm256_slli_si256::<8>(y0));
+            x1[b] = _mm256_xor_si256(y1, _mm256_slli_si256::<8>(y1));
+        } else {
+            // Word 1 ^= product.
+            x0[b] = _mm256_xor_si256(x0[b], _mm256_slli_si256::<8>(p[b]));
+            x1[b] = _mm256_xor_si256(x1[b], _mm256_blend_epi32::<0b1100_1100>(zero, p[b]));
+        }
+    }
+}
+
+/// The first entry level (depth 7) of [`butterflies_inword`] on the loaded
+/// planes: U = x0 (entries 0 and 2), V = x1 (entries 1 and 3), one product
+/// by `a` (pair (0, 1)'s multiplier in the low 128-bit lane, pair (2, 3)'s
+/// in the high one).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pair_level<const FORWARD: bool, const M: usize>(
+    x0: &mut [__m256i; MAX_M],
+    x1: &mut [__m256i; MAX_M],
+    a: &[__m256i; MAX_M],
+) {
+    let m = M.min(MAX_M);
+    if FORWARD {
+        let p = mul_planes(m, x1, a);
+        for b in 0..m {
+            x0[b] = _mm256_xor_si256(x0[b], p[b]);
+            x1[b] = _mm256_xor_si256(x1[b], x0[b]);
+        }
+    } else {
+        for b in 0..m {
+            x0[b] = _mm256_xor_si256(x0[b], x1[b]);
+        }
+        let p = mul_planes(m, x0, a);
+        for b in 0..m {
+            x1[b] = _mm256_xor_si256(x1[b], p[b]);
         }
     }
 }
@@ -124,6 +217,7 @@ pub(crate) fn butterflies_inword<const FORWARD: bool>(
 fn inword_avx2<const FORWARD: bool, const M: usize>(
     quad: &mut [Bitsliced<2>; 4],
     mult: &QuadMultipliers,
+    wide: usize,
 ) {
     let m = M.min(MAX_M);
     let zero = _mm256_setzero_si256();
@@ -132,6 +226,13 @@ fn inword_avx2<const FORWARD: bool, const M: usize>(
     for b in 0..m {
         x0[b] = load2x2(&quad[0][b], &quad[2][b]);
         x1[b] = load2x2(&quad[1][b], &quad[3][b]);
+    }
+    let wide = if wide <= 2 { wide } else { 0 };
+    if FORWARD && wide == 2 {
+        pair_level::<true, M>(&mut x0, &mut x1, level(mult, 7));
+    }
+    if FORWARD && wide >= 1 {
+        lane_level::<true, M>(&mut x0, &mut x1, level(mult, 6));
     }
     let mut vh = [zero; MAX_M];
     for step in 0..6 {
@@ -156,11 +257,7 @@ fn inword_avx2<const FORWARD: bool, const M: usize>(
                 );
             }
         }
-        // SAFETY: `QuadMultiplier` is `repr(C, align(32))` around
-        // MAX_M x 4 u64: the size and alignment of `[__m256i; MAX_M]`, and
-        // every bit pattern is a valid `__m256i`; the borrow is shared.
-        let a = unsafe { &*(&raw const mult[d]).cast::<[__m256i; MAX_M]>() };
-        let p = mul_planes(m, &vh, a);
+        let p = mul_planes(m, &vh, level(mult, d));
         for b in 0..m {
             if FORWARD {
                 let mut y0 =
@@ -175,6 +272,12 @@ fn inword_avx2<const FORWARD: bool, const M: usize>(
                     _mm256_xor_si256(x1[b], _mm256_sll_epi64(_mm256_andnot_si256(h, p[b]), count));
             }
         }
+    }
+    if !FORWARD && wide >= 1 {
+        lane_level::<false, M>(&mut x0, &mut x1, level(mult, 6));
+    }
+    if !FORWARD && wide == 2 {
+        pair_level::<false, M>(&mut x0, &mut x1, level(mult, 7));
     }
     let [q0, q1, q2, q3] = quad;
     for b in 0..m {
