@@ -390,3 +390,60 @@ pub(crate) fn fe_ladder_step(token: Bmi2Adx, s: &mut [[u64; 4]; LADDER_SLOTS]) {
         );
     }
 }
+
+/// Field elements in the state of [`fe_madd`]: 0 … 3 `X`, `Y`, `Z`, `T`
+/// (in and out), 4 … 6 the affine `y + x`, `y − x`, `2d·x·y` (read only),
+/// 7 … 16 scratch.
+#[cfg(feature = "precomputed-tables")]
+pub(crate) const MADD_SLOTS: usize = 17;
+
+/// The mixed addition `P + Q` of edwards25519 (RFC 8032 §5.1.4 with
+/// `Z2 = 1`, `T2 = x2·y2`; `x25519::base`) as one block on the state `s`:
+/// `A = (Y − X)(y − x)`, `B = (Y + X)(y + x)`, `C = T·2d·x·y`, `D = 2Z`,
+/// `E, F, G, H = B − A, D − C, D + C, B + A`, then `(EF, GH, FG, EH)`. The
+/// limbs equal those of the same formulas with the separate kernels (and
+/// the portable twin `x25519::base::madd_portable`).
+#[cfg(feature = "precomputed-tables")]
+#[inline(always)]
+pub(crate) fn fe_madd(token: Bmi2Adx, s: &mut [[u64; 4]; MADD_SLOTS]) {
+    let _ = token;
+    // Slots (byte offsets): 0 X, 32 Y, 64 Z, 96 T, 128 y + x, 160 y − x,
+    // 192 2d·x·y, 224 A, 256 B, 288 C, 320 D, 352 E, 384 F, 416 G, 448 H,
+    // 480 Y − X, 512 Y + X.
+    // SAFETY: as in `fe_ladder_step`: the token proves MULX, ADCX and ADOX;
+    // every memory operand is `[s + c]` with a constant `c + 8 ≤ 544 =
+    // size_of_val(s)`, `s` an exclusive reference; only declared registers
+    // and the flags are written besides; no stack.
+    unsafe {
+        asm!(
+            sub_at!("480", "32", "0"),    // Y − X
+            add_at!("512", "32", "0"),    // Y + X
+            mul_at!("224", "480", "160"), // A = (Y − X)(y − x)
+            mul_at!("256", "512", "128"), // B = (Y + X)(y + x)
+            mul_at!("288", "96", "192"),  // C = T·2d·x·y
+            add_at!("320", "64", "64"),   // D = 2Z
+            sub_at!("352", "256", "224"), // E = B − A
+            sub_at!("384", "320", "288"), // F = D − C
+            add_at!("416", "320", "288"), // G = D + C
+            add_at!("448", "256", "224"), // H = B + A
+            mul_at!("0", "352", "384"),   // X = EF
+            mul_at!("32", "416", "448"),  // Y = GH
+            mul_at!("64", "384", "416"),  // Z = FG
+            mul_at!("96", "352", "448"),  // T = EH
+            s = in(reg) s.as_mut_ptr(),
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            t2 = out(reg) _,
+            t3 = out(reg) _,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            z = out(reg) _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
