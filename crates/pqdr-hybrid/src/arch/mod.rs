@@ -48,7 +48,11 @@ pub(crate) use x86_64::p256_scan;
 pub(crate) use x86_64::{
     LADDER_SLOTS, fe_add, fe_ladder_step, fe_mul, fe_mul_a24, fe_square, fe_square_n, fe_sub,
 };
-#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "precomputed-tables"))]
+#[cfg(all(
+    feature = "simd",
+    target_arch = "x86_64",
+    feature = "precomputed-tables"
+))]
 pub(crate) use x86_64::{MADD_SLOTS, fe_madd};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{

@@ -500,13 +500,31 @@ fn timing() {
     let kc = super::clamp(&k);
     type Op<'a> = (&'a str, Box<dyn Fn() -> [u8; X25519_SIZE] + 'a>);
     let ops: [Op<'_>; 8] = [
-        ("dh (detected path)", Box::new(|| *dh(black_box(&k), black_box(&u)))),
-        ("dh (previous kernels)", Box::new(|| ladder(prev, black_box(&k), black_box(&u)))),
-        ("dh (portable)", Box::new(|| ladder(Portable, black_box(&k), black_box(&u)))),
-        ("dh (x25519-dalek)", Box::new(|| x25519_dalek::x25519(black_box(k), black_box(u)))),
+        (
+            "dh (detected path)",
+            Box::new(|| *dh(black_box(&k), black_box(&u))),
+        ),
+        (
+            "dh (previous kernels)",
+            Box::new(|| ladder(prev, black_box(&k), black_box(&u))),
+        ),
+        (
+            "dh (portable)",
+            Box::new(|| ladder(Portable, black_box(&k), black_box(&u))),
+        ),
+        (
+            "dh (x25519-dalek)",
+            Box::new(|| x25519_dalek::x25519(black_box(k), black_box(u))),
+        ),
         ("public (detected path)", Box::new(|| public(black_box(&k)))),
-        ("public (previous kernels)", Box::new(|| super::base::base_mul(prev, black_box(&kc)))),
-        ("public (portable)", Box::new(|| public_with(None, black_box(&k)))),
+        (
+            "public (previous kernels)",
+            Box::new(|| super::base::base_mul(prev, black_box(&kc))),
+        ),
+        (
+            "public (portable)",
+            Box::new(|| public_with(None, black_box(&k))),
+        ),
         (
             "public (x25519-dalek)",
             Box::new(|| x25519_dalek::x25519(black_box(k), x25519_dalek::X25519_BASEPOINT_BYTES)),
@@ -516,7 +534,10 @@ fn timing() {
         assert_eq!(f(), x25519_dalek::x25519(k, u));
     }
     for (_, f) in &ops[4..] {
-        assert_eq!(f(), x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES));
+        assert_eq!(
+            f(),
+            x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES)
+        );
     }
     let (rounds, batch) = (301, 4);
     let mut t: Vec<Vec<f64>> = (0..ops.len()).map(|_| Vec::new()).collect();
