@@ -117,11 +117,12 @@ fn ladder_with<A: Arith>(
 #[inline(always)]
 fn cswap_state(swap: u64, s: &mut State) {
     let mask = swap.wrapping_neg();
-    for (a, b) in [(1, 3), (2, 4)] {
-        for i in 0..4 {
-            let d = mask & (s[a][i] ^ s[b][i]);
-            s[a][i] ^= d;
-            s[b][i] ^= d;
+    let [_, x2, z2, x3, z3, ..] = s;
+    for (a, b) in [(x2, x3), (z2, z3)] {
+        for (ai, bi) in a.iter_mut().zip(b.iter_mut()) {
+            let d = mask & (*ai ^ *bi);
+            *ai ^= d;
+            *bi ^= d;
         }
     }
 }

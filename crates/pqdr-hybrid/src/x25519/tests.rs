@@ -363,10 +363,10 @@ fn ladder_step_matches_portable() {
         }
     }
     let mut s: super::State = core::array::from_fn(|_| limbs());
-    for i in 0..2000 {
+    for (i, v) in inputs.iter().cycle().take(2000).enumerate() {
         s = check(&s);
-        if i % 7 == 0 {
-            s[0] = inputs[i % inputs.len()];
+        if i & 7 == 0 {
+            s[0] = *v;
         }
     }
 }
@@ -408,9 +408,9 @@ fn madd_matches_portable() {
         }
     }
     let mut s: MaddState = core::array::from_fn(|_| limbs());
-    for i in 0..2000 {
+    for (slot, v) in (4..7).cycle().zip(inputs.iter().cycle()).take(2000) {
         s = check(&s);
-        s[4 + i % 3] = inputs[i % inputs.len()];
+        s[slot] = *v;
     }
 }
 
@@ -488,7 +488,7 @@ impl super::base::Madd for Previous {}
 #[test]
 #[ignore = "a timing report, not a check"]
 fn timing() {
-    use std::hint::black_box;
+    use core::hint::black_box;
     use std::time::Instant;
     let Some(token) = arch::bmi2_adx() else {
         return;
@@ -552,7 +552,8 @@ fn timing() {
     }
     for ((name, _), mut v) in ops.iter().zip(t) {
         v.sort_by(f64::total_cmp);
-        let (p10, med) = (v[v.len() / 10], v[v.len() / 2]);
+        // 301 rounds: the 10th percentile and the median.
+        let (p10, med) = (v[30], v[150]);
         std::println!("{name:26} median {med:8.2} µs, 10th percentile {p10:8.2} µs");
     }
 }
