@@ -14,6 +14,9 @@
 //! | `fe_square` | `x25519::field::Fe::square` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_add`, `fe_sub` | `Fe::add`, `Fe::sub` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_mul_a24` | `Fe::mul_a24` | `x25519::tests::bmi2_adx_matches_portable` |
+//! | `fe_ladder_step` (`x86_64/x25519_ladder.rs`, one RFC 7748 §5 ladder step: 4 add/sub, 4 squarings, 5 products, a24, in one block on a stack state) | the ladder step of `x25519::ladder` on `Portable` | `x25519::tests::ladder_step_matches_portable` (random and edge states, chained steps; limbs), plus every X25519 test on the kernel path |
+//! | `fe_madd` (`x86_64/x25519_ladder.rs`, the edwards25519 mixed addition of the base-point product as one block) | `x25519::base::madd_portable` | `x25519::tests::madd_matches_portable` (random and edge states, chained additions; limbs), plus the base-point tests on the kernel path |
+//! | `fe_square_n` (`x86_64/x25519_sqr_n.rs`, the inversion's runs of squarings) | `Fe::square` `n` times (`Arith::square_n`) | `x25519::tests::square_n_matches_portable` (every `field_inputs` value, `n` = 0 … 260) |
 //! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 2, p − 1, p, p + 1, 2^256 − 1, all-ones limbs; bit-identical limbs) |
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_mont_sqr_n` (`x86_64/p256_sqr_n.rs`, the inversion's runs of squarings) | `nistp256::field::mont_sqr_n` (lazy reduction, then one conditional subtraction) | `nistp256::tests::sqr_n_matches_square_loop` (every `field_inputs` value, ≥ p and all-ones too, `n` = 0 … 255; planted bug seen failing), `invert_matches_previous` |
@@ -44,7 +47,15 @@ mod x86_64;
 ))]
 pub(crate) use x86_64::p256_scan;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{fe_add, fe_mul, fe_mul_a24, fe_square, fe_sub};
+pub(crate) use x86_64::{
+    LADDER_SLOTS, fe_add, fe_ladder_step, fe_mul, fe_mul_a24, fe_square, fe_square_n, fe_sub,
+};
+#[cfg(all(
+    feature = "simd",
+    target_arch = "x86_64",
+    feature = "precomputed-tables"
+))]
+pub(crate) use x86_64::{MADD_SLOTS, fe_madd};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
     p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_sub, p256_sub2, p256_triple,
@@ -125,6 +136,19 @@ mod stubs {
         match token {}
     }
     pub(crate) fn fe_mul_a24(token: Bmi2Adx, _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    pub(crate) fn fe_square_n(token: Bmi2Adx, _: &[u64; 4], _: u32) -> [u64; 4] {
+        match token {}
+    }
+    pub(crate) const LADDER_SLOTS: usize = 14;
+    pub(crate) fn fe_ladder_step(token: Bmi2Adx, _: &mut [[u64; 4]; LADDER_SLOTS]) {
+        match token {}
+    }
+    #[cfg(feature = "precomputed-tables")]
+    pub(crate) const MADD_SLOTS: usize = 17;
+    #[cfg(feature = "precomputed-tables")]
+    pub(crate) fn fe_madd(token: Bmi2Adx, _: &mut [[u64; 4]; MADD_SLOTS]) {
         match token {}
     }
     #[cfg(feature = "p256")]

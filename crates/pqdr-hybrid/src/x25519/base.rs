@@ -20,7 +20,8 @@ use pqdr_common::ct::opaque;
 use zeroize::Zeroize;
 
 use super::X25519_SIZE;
-use super::field::{Arith, Fe};
+use super::field::{Arith, Fe, Portable};
+use crate::arch::{self, Bmi2Adx};
 
 /// Limbs of one entry: `y + x`, `y − x`, `2d·x·y`, four limbs each.
 const ENTRY: usize = 12;
@@ -78,14 +79,6 @@ struct Ext {
 }
 
 impl Ext {
-    /// The neutral element `(0, 1)`.
-    const IDENTITY: Ext = Ext {
-        x: Fe::ZERO,
-        y: Fe::ONE,
-        z: Fe::ONE,
-        t: Fe::ZERO,
-    };
-
     fn wipe(&mut self) {
         for f in [&mut self.x, &mut self.y, &mut self.z, &mut self.t] {
             f.0.zeroize();
@@ -146,24 +139,50 @@ fn select<A: Arith>(ar: A, row: &[[u64; ENTRY]; 8], e: i8) -> Affine {
     a
 }
 
+/// The state of a mixed addition (`arch::MADD_SLOTS` field elements): 0 … 3
+/// `X`, `Y`, `Z`, `T` of the running point, 4 … 6 `y + x`, `y − x`,
+/// `2d·x·y` of the affine addend, then scratch for `arch::fe_madd`.
+pub(super) type MaddState = [[u64; 4]; arch::MADD_SLOTS];
+
+/// The mixed addition `p ← p + q` on a [`MaddState`]: the portable formulas
+/// ([`madd_portable`]) with the field operations of the path, or on x86-64
+/// with BMI2 and ADX one assembly block (`arch::fe_madd`), same limbs.
+pub(super) trait Madd: Arith {
+    /// `p ← p + q` on `s`.
+    #[inline(always)]
+    fn madd(self, s: &mut MaddState) {
+        madd_portable(self, s);
+    }
+}
+
+impl Madd for Portable {}
+
+impl Madd for Bmi2Adx {
+    #[inline(always)]
+    fn madd(self, s: &mut MaddState) {
+        arch::fe_madd(self, s);
+    }
+}
+
 /// `p + q` for an affine `q` (RFC 8032 §5.1.4 addition with `Z2 = 1`,
 /// `T2 = x2·y2`): `A = (Y1 − X1)(y2 − x2)`, `B = (Y1 + X1)(y2 + x2)`,
 /// `C = T1·2d·T2`, `D = 2·Z1`, then `E, F, G, H = B − A, D − C, D + C,
-/// B + A` and `(EF, GH, FG, EH)`.
+/// B + A` and `(EF, GH, FG, EH)`; `p` in slots 0 … 3 of `s`, `q` in 4 … 6.
 #[inline(always)]
-fn madd<A: Arith>(ar: A, p: &Ext, q: &Affine) -> Ext {
-    let a = ar.mul(&ar.sub(&p.y, &p.x), &q.ymx);
-    let b = ar.mul(&ar.add(&p.y, &p.x), &q.ypx);
-    let c = ar.mul(&p.t, &q.xy2d);
-    let d = ar.add(&p.z, &p.z);
+pub(super) fn madd_portable<A: Arith>(ar: A, s: &mut MaddState) {
+    let f = |i: usize| Fe(s[i]);
+    let (px, py, pz, pt) = (f(0), f(1), f(2), f(3));
+    let (ypx, ymx, xy2d) = (f(4), f(5), f(6));
+    let a = ar.mul(&ar.sub(&py, &px), &ymx);
+    let b = ar.mul(&ar.add(&py, &px), &ypx);
+    let c = ar.mul(&pt, &xy2d);
+    let d = ar.add(&pz, &pz);
     let (e, f) = (ar.sub(&b, &a), ar.sub(&d, &c));
     let (g, h) = (ar.add(&d, &c), ar.add(&b, &a));
-    Ext {
-        x: ar.mul(&e, &f),
-        y: ar.mul(&g, &h),
-        z: ar.mul(&f, &g),
-        t: ar.mul(&e, &h),
-    }
+    s[0] = ar.mul(&e, &f).0;
+    s[1] = ar.mul(&g, &h).0;
+    s[2] = ar.mul(&f, &g).0;
+    s[3] = ar.mul(&e, &h).0;
 }
 
 /// `2·p` (RFC 8032 §5.1.4 doubling): `A = X1²`, `B = Y1²`, `C = 2·Z1²`,
@@ -188,22 +207,39 @@ fn double<A: Arith>(ar: A, p: &Ext) -> Ext {
 
 /// `X25519(k, 9)` for a clamped scalar `k` (RFC 7748 §5 `decodeScalar25519`
 /// already applied): `k·B` on edwards25519, then `u = (Z + Y) / (Z − Y)`.
-pub(super) fn base_mul<A: Arith>(ar: A, k: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+pub(super) fn base_mul<A: Madd>(ar: A, k: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
     let mut e = digits(k);
-    let mut r = Ext::IDENTITY;
+    // The running point in slots 0 … 3, starting at the identity.
+    let mut s: MaddState = [[0; 4]; arch::MADD_SLOTS];
+    (s[1], s[2]) = (Fe::ONE.0, Fe::ONE.0);
+    let add_row = |s: &mut MaddState, row: &[[u64; ENTRY]; 8], e_i: i8| {
+        let mut q = select(ar, row, e_i);
+        (s[4], s[5], s[6]) = (q.ypx.0, q.ymx.0, q.xy2d.0);
+        ar.madd(s);
+        for f in [&mut q.ypx, &mut q.ymx, &mut q.xy2d] {
+            f.0.zeroize();
+        }
+    };
     for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {
-        let q = select(ar, row, pair[1]);
-        r = madd(ar, &r, &q);
+        add_row(&mut s, row, pair[1]);
     }
+    let mut r = Ext {
+        x: Fe(s[0]),
+        y: Fe(s[1]),
+        z: Fe(s[2]),
+        t: Fe(s[3]),
+    };
     for _ in 0..4 {
         r = double(ar, &r);
     }
-    for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {
-        let q = select(ar, row, pair[0]);
-        r = madd(ar, &r, &q);
-    }
-    let u = ar.mul(&ar.add(&r.z, &r.y), &ar.invert(&ar.sub(&r.z, &r.y)));
-    e.zeroize();
+    (s[0], s[1], s[2], s[3]) = (r.x.0, r.y.0, r.z.0, r.t.0);
     r.wipe();
+    for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {
+        add_row(&mut s, row, pair[0]);
+    }
+    let (y, z) = (Fe(s[1]), Fe(s[2]));
+    let u = ar.mul(&ar.add(&z, &y), &ar.invert(&ar.sub(&z, &y)));
+    e.zeroize();
+    s.zeroize();
     u.to_bytes()
 }

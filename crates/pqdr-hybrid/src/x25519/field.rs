@@ -295,6 +295,11 @@ impl Arith for Bmi2Adx {
     fn square(self, a: &Fe) -> Fe {
         Fe(arch::fe_square(self, &a.0))
     }
+
+    #[inline(always)]
+    fn square_n(self, a: &Fe, n: u32) -> Fe {
+        Fe(arch::fe_square_n(self, &a.0, n))
+    }
 }
 
 /// Adds `v` to a limb vector that cannot overflow 2^256 by it (callers

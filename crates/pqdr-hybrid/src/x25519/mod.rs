@@ -40,51 +40,91 @@ fn clamp(k: &[u8; X25519_SIZE]) -> Zeroizing<[u8; X25519_SIZE]> {
 /// `x_2 · z_2^(p−2)`. Every step runs the same field operations whatever the
 /// bits of `k`; the working values are wiped before returning.
 ///
-/// On x86-64 with BMI2 and ADX (and the feature `simd`) the field products
-/// are the MULX/ADCX/ADOX kernels of `crate::arch`, else the portable ones;
-/// both give the same limbs.
+/// On x86-64 with BMI2 and ADX (and the feature `simd`) each ladder step is
+/// one MULX/ADCX/ADOX assembly block (`arch::fe_ladder_step`) and the
+/// inversion uses the field kernels of `crate::arch`, else the portable
+/// field code; both give the same limbs.
 fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
     match arch::bmi2_adx() {
-        Some(token) => ladder(token, k, u),
+        Some(token) => ladder_with(token, k, u, |s| arch::fe_ladder_step(token, s)),
         None => ladder(Portable, k, u),
     }
 }
 
-/// [`scalarmult`] with the field products of `ar`.
+/// The ladder state (`arch::LADDER_SLOTS` field elements): 0 `x_1`, 1 … 4
+/// `x_2`, `z_2`, `x_3`, `z_3`, then scratch for `arch::fe_ladder_step`.
+type State = [[u64; 4]; arch::LADDER_SLOTS];
+
+/// [`scalarmult`] with the field operations of `ar`, one [`step`] at a time.
 fn ladder<A: Arith>(ar: A, k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+    ladder_with(ar, k, u, |s| step(ar, s))
+}
+
+/// One ladder step (RFC 7748 §5, after the `cswap`) on the state `s`, in
+/// the order and names of RFC 7748 §5: the portable twin of
+/// `arch::fe_ladder_step` (with `Portable`).
+#[inline(always)]
+fn step<A: Arith>(ar: A, s: &mut State) {
+    let (x1, x2, z2, x3, z3) = (Fe(s[0]), Fe(s[1]), Fe(s[2]), Fe(s[3]), Fe(s[4]));
+    let a = ar.add(&x2, &z2);
+    let aa = ar.square(&a);
+    let b = ar.sub(&x2, &z2);
+    let bb = ar.square(&b);
+    let e = ar.sub(&aa, &bb);
+    let c = ar.add(&x3, &z3);
+    let d = ar.sub(&x3, &z3);
+    let da = ar.mul(&d, &a);
+    let cb = ar.mul(&c, &b);
+    s[3] = ar.square(&ar.add(&da, &cb)).0;
+    s[4] = ar.mul(&x1, &ar.square(&ar.sub(&da, &cb))).0;
+    s[1] = ar.mul(&aa, &bb).0;
+    s[2] = ar.mul(&e, &ar.add(&aa, &ar.mul_a24(&e))).0;
+}
+
+/// The ladder of [`scalarmult`] with the step `step` and, for the final
+/// `x_2 · z_2^(p−2)`, the field operations of `ar`.
+#[inline(always)]
+fn ladder_with<A: Arith>(
+    ar: A,
+    k: &[u8; X25519_SIZE],
+    u: &[u8; X25519_SIZE],
+    mut step: impl FnMut(&mut State),
+) -> [u8; X25519_SIZE] {
     let k = clamp(k);
-    let x1 = Fe::from_bytes(u);
-    let (mut x2, mut z2, mut x3, mut z3) = (Fe::ONE, Fe::ZERO, x1, Fe::ONE);
+    let mut s: State = [[0; 4]; arch::LADDER_SLOTS];
+    s[0] = Fe::from_bytes(u).0;
+    s[1] = Fe::ONE.0; // x_2 = 1, z_2 = 0
+    s[3] = s[0]; // x_3 = u, z_3 = 1
+    s[4] = Fe::ONE.0;
     let mut swap = 0u64;
     for t in (0..255).rev() {
         let k_t = u64::from((k[t >> 3] >> (t & 7)) & 1);
         swap ^= k_t;
-        Fe::cswap(swap, &mut x2, &mut x3);
-        Fe::cswap(swap, &mut z2, &mut z3);
+        cswap_state(swap, &mut s);
         swap = k_t;
-        // One ladder step, in the order and names of RFC 7748 §5.
-        let a = ar.add(&x2, &z2);
-        let aa = ar.square(&a);
-        let b = ar.sub(&x2, &z2);
-        let bb = ar.square(&b);
-        let e = ar.sub(&aa, &bb);
-        let c = ar.add(&x3, &z3);
-        let d = ar.sub(&x3, &z3);
-        let da = ar.mul(&d, &a);
-        let cb = ar.mul(&c, &b);
-        x3 = ar.square(&ar.add(&da, &cb));
-        z3 = ar.mul(&x1, &ar.square(&ar.sub(&da, &cb)));
-        x2 = ar.mul(&aa, &bb);
-        z2 = ar.mul(&e, &ar.add(&aa, &ar.mul_a24(&e)));
+        step(&mut s);
     }
-    Fe::cswap(swap, &mut x2, &mut x3);
-    Fe::cswap(swap, &mut z2, &mut z3);
-    let out = ar.mul(&x2, &ar.invert(&z2)).to_bytes();
+    cswap_state(swap, &mut s);
+    let out = ar.mul(&Fe(s[1]), &ar.invert(&Fe(s[2]))).to_bytes();
     // Wipe the ladder state (the secret-dependent intermediates).
-    for f in [&mut x2, &mut z2, &mut x3, &mut z3] {
-        f.0.zeroize();
-    }
+    s.zeroize();
     out
+}
+
+/// `cswap(swap, x_2, x_3)` and `cswap(swap, z_2, z_3)` of RFC 7748 §5 on the
+/// state, by a mask (`swap` ∈ {0, 1}; as [`Fe::cswap`]): no branch, no
+/// index depends on `swap`.
+#[inline(always)]
+fn cswap_state(swap: u64, s: &mut State) {
+    let mask = swap.wrapping_neg();
+    let [_, x2, z2, x3, z3, ..] = s;
+    for (a, b) in [(x2, x3), (z2, z3)] {
+        for (ai, bi) in a.iter_mut().zip(b.iter_mut()) {
+            let d = mask & (*ai ^ *bi);
+            *ai ^= d;
+            *bi ^= d;
+        }
+    }
 }
 
 /// `X25519(k, 9)`: the public key (or the ephemeral "ciphertext") of the

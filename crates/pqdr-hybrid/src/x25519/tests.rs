@@ -1,6 +1,11 @@
 //! Known answers of RFC 7748 (§5.2, §6.1) and a differential test against
 //! x25519-dalek (an independent implementation, a dev-dependency only).
 
+extern crate std;
+
+use std::boxed::Box;
+use std::vec::Vec;
+
 use super::field::{Arith, Fe, Portable};
 use super::{X25519_SIZE, dh, ladder, public, public_with, scalarmult};
 use crate::arch;
@@ -322,6 +327,111 @@ fn bmi2_adx_matches_portable() {
     }
 }
 
+/// The one-block ladder step `fe_ladder_step` against the portable
+/// [`step`](super::step): the same limbs of `x_2`, `z_2`, `x_3`, `z_3` for
+/// states made of every [`field_inputs`] value in each slot (edges, ≥ p,
+/// all-ones limbs) with random others, random states, and 2,000 chained
+/// steps (the outputs fed back, as in the ladder). Nothing to compare on a
+/// CPU without BMI2+ADX.
+#[test]
+fn ladder_step_matches_portable() {
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    let inputs = field_inputs();
+    let mut rng = Rng(0x1add);
+    let mut limbs = || -> [u64; 4] {
+        let b = rng.bytes();
+        core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()))
+    };
+    let check = |s: &super::State| {
+        let mut want = *s;
+        super::step(Portable, &mut want);
+        let mut got = *s;
+        arch::fe_ladder_step(token, &mut got);
+        assert_eq!(got[..5], want[..5], "state {s:x?}");
+        got
+    };
+    for v in inputs {
+        for slot in 0..5 {
+            let mut s: super::State = core::array::from_fn(|_| limbs());
+            s[slot] = v;
+            check(&s);
+            let mut s: super::State = core::array::from_fn(|_| v);
+            s[slot] = limbs();
+            check(&s);
+        }
+    }
+    let mut s: super::State = core::array::from_fn(|_| limbs());
+    for (i, v) in inputs.iter().cycle().take(2000).enumerate() {
+        s = check(&s);
+        if i & 7 == 0 {
+            s[0] = *v;
+        }
+    }
+}
+
+/// The one-block mixed addition `fe_madd` against the portable
+/// `madd_portable`: the same limbs of `X`, `Y`, `Z`, `T` for states made of
+/// every [`field_inputs`] value in each input slot with random others,
+/// random states, and 2,000 chained additions. Nothing to compare on a CPU
+/// without BMI2+ADX.
+#[cfg(feature = "precomputed-tables")]
+#[test]
+fn madd_matches_portable() {
+    use super::base::{MaddState, madd_portable};
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    let inputs = field_inputs();
+    let mut rng = Rng(0xadd);
+    let mut limbs = || -> [u64; 4] {
+        let b = rng.bytes();
+        core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()))
+    };
+    let check = |s: &MaddState| {
+        let mut want = *s;
+        madd_portable(Portable, &mut want);
+        let mut got = *s;
+        arch::fe_madd(token, &mut got);
+        assert_eq!(got[..7], want[..7], "state {s:x?}");
+        got
+    };
+    for v in inputs {
+        for slot in 0..7 {
+            let mut s: MaddState = core::array::from_fn(|_| limbs());
+            s[slot] = v;
+            check(&s);
+            let mut s: MaddState = core::array::from_fn(|_| v);
+            s[slot] = limbs();
+            check(&s);
+        }
+    }
+    let mut s: MaddState = core::array::from_fn(|_| limbs());
+    for (slot, v) in (4..7).cycle().zip(inputs.iter().cycle()).take(2000) {
+        s = check(&s);
+        s[slot] = *v;
+    }
+}
+
+/// The register-resident squaring loop `fe_square_n` against `n` portable
+/// squarings: the same limbs for every [`field_inputs`] value (edges, ≥ p,
+/// all-ones limbs, random) and every `n` = 0 … 260 (the inversion uses 1 …
+/// 100). Nothing to compare on a CPU without BMI2+ADX.
+#[test]
+fn square_n_matches_portable() {
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    for a in field_inputs() {
+        let mut want = Fe(a);
+        for n in 0..=260 {
+            assert_eq!(token.square_n(&Fe(a), n).0, want.0, "{a:x?}^(2^{n})");
+            want = Portable.square(&want);
+        }
+    }
+}
+
 /// The base-point product on scalars whose signed radix-16 digits hit the
 /// edges (every digit −8, 8 after the carries, 7, 0; the all-zero and
 /// all-ones scalars, clamped) against x25519-dalek, on both paths.
@@ -337,5 +447,113 @@ fn public_edge_scalars() {
         assert_eq!(public(&k), want, "k={k:02x?}");
         assert_eq!(public_with(None, &k), want, "k={k:02x?}");
         assert_eq!(scalarmult(&k, &super::BASE_U), want, "k={k:02x?}");
+    }
+}
+
+/// The kernel path of the previous release (`fe_mul` … `fe_square` one
+/// operation at a time, the generic ladder and inversion), for [`timing`].
+#[derive(Clone, Copy)]
+struct Previous(arch::Bmi2Adx);
+
+impl Arith for Previous {
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        self.0.add(a, b)
+    }
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        self.0.sub(a, b)
+    }
+    fn mul_a24(self, a: &Fe) -> Fe {
+        self.0.mul_a24(a)
+    }
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        self.0.mul(a, b)
+    }
+    fn square(self, a: &Fe) -> Fe {
+        self.0.square(a)
+    }
+}
+
+#[cfg(feature = "precomputed-tables")]
+impl super::base::Madd for Previous {}
+
+/// Per-operation times (not a check; `--ignored`): the variable-base `dh`
+/// and the base point `public` on the path detection picks, on the previous
+/// kernel path, on the portable one, and x25519-dalek's, in interleaved
+/// batches (short, so that a busy machine preempts few of them); median
+/// and 10th percentile µs per operation.
+///
+/// ```sh
+/// cargo test --release -p pqdr-hybrid --lib -- --ignored --nocapture x25519::tests::timing
+/// ```
+#[test]
+#[ignore = "a timing report, not a check"]
+fn timing() {
+    use core::hint::black_box;
+    use std::time::Instant;
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    let prev = Previous(token);
+    let mut rng = Rng(0x71e);
+    let k = rng.bytes();
+    let u = public(&rng.bytes());
+    let kc = super::clamp(&k);
+    type Op<'a> = (&'a str, Box<dyn Fn() -> [u8; X25519_SIZE] + 'a>);
+    let ops: [Op<'_>; 8] = [
+        (
+            "dh (detected path)",
+            Box::new(|| *dh(black_box(&k), black_box(&u))),
+        ),
+        (
+            "dh (previous kernels)",
+            Box::new(|| ladder(prev, black_box(&k), black_box(&u))),
+        ),
+        (
+            "dh (portable)",
+            Box::new(|| ladder(Portable, black_box(&k), black_box(&u))),
+        ),
+        (
+            "dh (x25519-dalek)",
+            Box::new(|| x25519_dalek::x25519(black_box(k), black_box(u))),
+        ),
+        ("public (detected path)", Box::new(|| public(black_box(&k)))),
+        (
+            "public (previous kernels)",
+            Box::new(|| super::base::base_mul(prev, black_box(&kc))),
+        ),
+        (
+            "public (portable)",
+            Box::new(|| public_with(None, black_box(&k))),
+        ),
+        (
+            "public (x25519-dalek)",
+            Box::new(|| x25519_dalek::x25519(black_box(k), x25519_dalek::X25519_BASEPOINT_BYTES)),
+        ),
+    ];
+    for (_, f) in &ops[..3] {
+        assert_eq!(f(), x25519_dalek::x25519(k, u));
+    }
+    for (_, f) in &ops[4..] {
+        assert_eq!(
+            f(),
+            x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES)
+        );
+    }
+    let (rounds, batch) = (301, 4);
+    let mut t: Vec<Vec<f64>> = (0..ops.len()).map(|_| Vec::new()).collect();
+    for _ in 0..rounds {
+        for (i, (_, f)) in ops.iter().enumerate() {
+            let start = Instant::now();
+            for _ in 0..batch {
+                black_box(f());
+            }
+            t[i].push(start.elapsed().as_secs_f64() * 1e6 / f64::from(batch));
+        }
+    }
+    for ((name, _), mut v) in ops.iter().zip(t) {
+        v.sort_by(f64::total_cmp);
+        // 301 rounds: the 10th percentile and the median.
+        let (p10, med) = (v[30], v[150]);
+        std::println!("{name:26} median {med:8.2} µs, 10th percentile {p10:8.2} µs");
     }
 }

@@ -395,3 +395,13 @@ pub(crate) fn fe_mul_a24(token: Bmi2Adx, a: &[u64; 4]) -> [u64; 4] {
     }
     [r0, r1, r2, r3]
 }
+
+// The X25519 ladder step and edwards25519 mixed addition as one block each,
+// and the inversion's runs of
+// squarings in registers.
+mod x25519_ladder;
+mod x25519_sqr_n;
+pub(crate) use x25519_ladder::{LADDER_SLOTS, fe_ladder_step};
+#[cfg(feature = "precomputed-tables")]
+pub(crate) use x25519_ladder::{MADD_SLOTS, fe_madd};
+pub(crate) use x25519_sqr_n::fe_square_n;
