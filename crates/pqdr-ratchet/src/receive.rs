@@ -10,7 +10,7 @@
 //! before it is made; its tokens are refunded if it authenticates.
 
 use crate::Error;
-use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT};
+use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT, group_index};
 use crate::config::{Event, Instant};
 use crate::epoch::directions;
 use crate::kdf;
@@ -64,9 +64,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         {
             let epoch = self.epoch;
             let mut cand = Candidate::new([0; 32], (epoch, c, theirs), cur, CandidateKind::Next);
-            self.kdf
-                .step_into(&w.chain.ck, c, &mut w.next_ck, &mut cand.pk.key);
-            w.next_ck_for = u64::from(c);
+            w.in_order_key(&self.kdf, c, &mut cand.pk.key);
             return Ok(cand);
         }
         self.candidate_slow(epoch_lo, counter, now)
@@ -107,9 +105,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 let mut cand =
                     Candidate::new([0; 32], (epoch, counter, theirs), slot, CandidateKind::Next);
                 let w = &mut self.slots[slot].recv;
-                self.kdf
-                    .step_into(&w.chain.ck, counter, &mut w.next_ck, &mut cand.pk.key);
-                w.next_ck_for = u64::from(counter);
+                w.in_order_key(&self.kdf, counter, &mut cand.pk.key);
                 Ok(cand)
             }
             Lookup::Ahead => {
@@ -212,12 +208,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 if s.recv.next != c {
                     return Err(Error::Replay);
                 }
-                if s.recv.next_ck_for != c {
-                    // Another candidate replaced it since: derive it again.
+                if group_index(c) == 0 && s.recv.next_ck_for != c {
+                    // Another candidate replaced its group expansion since:
+                    // derive it again.
                     let mut mk = [0u8; 32];
-                    let w = &mut s.recv;
-                    self.kdf
-                        .step_into(&w.chain.ck, cand.counter, &mut w.next_ck, &mut mk);
+                    s.recv.in_order_key(&self.kdf, cand.counter, &mut mk);
                     kdf::wipe_key(&mut mk);
                 }
                 s.recv.commit_next();
