@@ -254,7 +254,11 @@ mod tests {
             let mut b = Chain::from_seg0(&seg0);
             b.jump_to(t);
             let (mut m1, mut m2) = ([0u8; 32], [0u8; 32]);
-            assert_eq!((a.ck, a.seg_next, a.pos, a.keys), (b.ck, b.seg_next, b.pos, b.keys), "target {t}");
+            assert_eq!(
+                (a.ck, a.seg_next, a.pos, a.keys),
+                (b.ck, b.seg_next, b.pos, b.keys),
+                "target {t}"
+            );
             a.step(&mut m1);
             b.step(&mut m2);
             assert_eq!(m1, m2, "target {t}");
@@ -285,7 +289,12 @@ mod tests {
                 let mut b = Chain::from_seg0(&seg0);
                 b.jump_to(from);
                 b.jump_to(a.pos);
-                assert_eq!((b.ck, b.seg_next, b.keys), (a.ck, a.seg_next, a.keys), "{from} -> {}", a.pos);
+                assert_eq!(
+                    (b.ck, b.seg_next, b.keys),
+                    (a.ck, a.seg_next, a.keys),
+                    "{from} -> {}",
+                    a.pos
+                );
             }
         }
     }

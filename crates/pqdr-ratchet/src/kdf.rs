@@ -484,7 +484,8 @@ mod tests {
             let want_keys: [Key; GROUP] = core::array::from_fn(|i| {
                 let mut m = [0u8; 64];
                 m[..32].copy_from_slice(&gk);
-                m[32..36].copy_from_slice(&c0.wrapping_add(i as u32).to_be_bytes());
+                let i = u32::try_from(i).unwrap_or(0);
+                m[32..36].copy_from_slice(&c0.wrapping_add(i).to_be_bytes());
                 blake3::derive_key(ctx::PACKET_KEY, &m)
             });
             for kdf in &kernels {
@@ -498,7 +499,7 @@ mod tests {
             }
             assert_eq!(seg_step(&key), blake3::derive_key(ctx::SEG_STEP, &key));
             assert_eq!(inner0(&key), blake3::derive_key(ctx::INNER0, &key));
-            key = want_keys[(n % 8) as usize];
+            key = want_keys[(n & 7) as usize];
             key[0] ^= want[0];
         }
     }

@@ -14,15 +14,35 @@ use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT, group_index};
 use crate::config::{Event, Instant};
 use crate::epoch::directions;
 use crate::kdf;
+use crate::kdf::{Key, PacketKdf};
 use crate::kem::RatchetKem;
 use crate::keys::{Candidate, CandidateKind};
 use crate::schedule::KeySchedule;
 use crate::schedule::Phase;
-use crate::window::Lookup;
+use crate::window::{Lookup, Window};
 
 /// Whether the step from `counter` crosses into the next segment.
 fn ends_segment(counter: u32) -> bool {
     (u64::from(counter) + 1) & (SEGMENT - 1) == 0
+}
+
+impl<const WW: usize, const MS: usize> Window<WW, MS> {
+    /// The key of the in-order candidate `c = next` whose step stays inside
+    /// the current segment (docs/protocol/ratchet.md §1.8.1): inside a group the chain's
+    /// stored key (nothing derived); at a group boundary the group expanded
+    /// on scratch into `next_ck` / `next_keys` (marked by `next_ck_for`),
+    /// which [`Window::commit_next`] moves into the chain.
+    #[inline(always)]
+    pub(crate) fn in_order_key(&mut self, kdf: &PacketKdf, c: u32, mk: &mut Key) {
+        let i = group_index(u64::from(c));
+        if i == 0 {
+            kdf.expand(&self.chain.ck, c, &mut self.next_ck, &mut self.next_keys);
+            *mk = self.next_keys[0];
+            self.next_ck_for = u64::from(c);
+        } else {
+            *mk = self.chain.keys[i];
+        }
+    }
 }
 
 impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {

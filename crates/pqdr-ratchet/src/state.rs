@@ -82,7 +82,11 @@ pub(crate) const TAG_LEN: usize = 16;
 /// Upper bound on an exported (sealed) state for window sizes `WW`, `MS`.
 pub const fn max_state_len(ww: usize, ms: usize) -> usize {
     let chain_keys = 32 * (crate::kdf::GROUP - 1);
-    let slot = 8 + 1 + 64 + (64 + 24 + chain_keys) + (64 + chain_keys + 8 + 8 * ww + 2 + 36 * ms)
+    let slot = 8
+        + 1
+        + 64
+        + (64 + 24 + chain_keys)
+        + (64 + chain_keys + 8 + 8 * ww + 2 + 36 * ms)
         + 8
         + 8
         + 9;

@@ -10,7 +10,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::chain::{Chain, POSITION_END, group_index};
-use crate::kdf::{GROUP, GroupKeys, Key, PacketKdf};
+use crate::kdf::{GROUP, GroupKeys, Key};
 use crate::near::{NEAR_EVERY, Near};
 
 /// A stored key for a skipped counter.
@@ -168,23 +168,6 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             next_ck: [0; 32],
             next_keys: [[0; 32]; GROUP],
             next_ck_for: u64::MAX,
-        }
-    }
-
-    /// The key of the in-order candidate `c = next` whose step stays inside
-    /// the current segment (docs/protocol/ratchet.md §1.8.1): inside a group the chain's
-    /// stored key (nothing derived); at a group boundary the group expanded
-    /// on scratch into `next_ck` / `next_keys` (marked by `next_ck_for`),
-    /// which [`Window::commit_next`] moves into the chain.
-    #[inline(always)]
-    pub(crate) fn in_order_key(&mut self, kdf: &PacketKdf, c: u32, mk: &mut Key) {
-        let i = group_index(u64::from(c));
-        if i == 0 {
-            kdf.expand(&self.chain.ck, c, &mut self.next_ck, &mut self.next_keys);
-            *mk = self.next_keys[0];
-            self.next_ck_for = u64::from(c);
-        } else {
-            *mk = self.chain.keys[i];
         }
     }
 
