@@ -7,7 +7,10 @@
 //! (≤ 64 bytes), so each step is a single BLAKE3 compression, done by the
 //! `blake3` crate's compression function (`blake3::platform`, its SSE4.1 /
 //! AVX-512 / portable kernels; no BLAKE3 code of our own) without its
-//! incremental `Hasher` / `OutputReader` around it ([`one_block`]).
+//! incremental `Hasher` / `OutputReader` around it ([`one_block`]). The eight
+//! packet keys of a group (§1.4.4, revision 2026-12-03) are eight such
+//! one-block derivations in one call of the crate's `hash_many`
+//! ([`PacketKdf::expand`]: 8 lanes with AVX2, 4 with SSE4.1).
 
 use blake3::Hasher;
 use blake3::hazmat::ContextKey;
