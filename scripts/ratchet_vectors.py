@@ -8,7 +8,9 @@ the JSON file:
 
   * root_0 and its four children: rk_0 = DK(root carry, root_0),
     xk_0 = DK(exporter, root_0), seg_0 i2r / r2i = DK(segment 0 dir, root_0);
-  * the two-level skip chain: ck_{0,0}, message keys at the vector counters;
+  * the two-level skip chain with key groups of 8 (revision 2026-12-03): ck_{0,0},
+    ck_{j,h+1} || gk_{j,h} = DK_64(group step, ck_{j,h} || be32(c0)),
+    mk_c = DK(packet key, gk_{j,h} || be32(c) || 0^28), message keys at the vector counters;
   * the epoch-0 records (ChaCha20-Poly1305, nonce dir||0^3||be32(e)||be32(c),
     AD = header || aad, flags byte 0x40), byte for byte;
   * th_1 from the recorded ek/ct/rid/owner, root_1 = DK(root step,
@@ -45,13 +47,15 @@ CTX_ROOT_CARRY = P + "root carry"
 CTX_SEG0 = {0: P + "segment 0 i2r", 1: P + "segment 0 r2i"}
 CTX_SEG_STEP = P + "segment step"
 CTX_INNER0 = P + "inner 0"
-CTX_PACKET = P + "packet step"
+CTX_GROUP = P + "group step"
+CTX_PACKET_KEY = P + "packet key"
 CTX_STATE_SEAL = P + "state seal"
 CTX_EXPORTER = P + "exporter"
 I2R, R2I = 0, 1
 # docs/protocol/ratchet.md §1.5.1: bits 7..5 version = 010 (v2), kind 00, reserved 000.
 FLAGS_V2 = 0b010 << 5
 SEG_SHIFT = 8  # S = 256
+GROUP = 8  # G = 8 records per group (32 groups per segment)
 
 
 def dk(ctx, data, n=32):
@@ -96,25 +100,41 @@ def exporter(xk, label, n):
     return dk(CTX_EXPORTER, xk + lp(label), n)
 
 
-def packet_step(ck, c):
-    out = dk(CTX_PACKET, ck + be(c, 4), 64)
+def group_step(ck, c0):
+    """ck_{j,h+1} || gk_{j,h} = DK_64(group step, ck_{j,h} || be32(c0)), c0 = the group's first counter."""
+    out = dk(CTX_GROUP, ck + be(c0, 4), 64)
     return out[:32], out[32:]
 
 
+def group_keys(gk, c0):
+    """mk_c = DK(packet key, gk || be32(c) || 0^28) for the 8 counters of the group."""
+    return [dk(CTX_PACKET_KEY, gk + be(c, 4) + bytes(28)) for c in range(c0, c0 + GROUP)]
+
+
 def chain_at(seg0, pos):
-    """The chain state at position pos = j*256 + k: (ck_{j,k}, seg_{j+1})."""
+    """The chain state at position pos = 256*j + 8*h + i (docs/protocol/ratchet.md §1.4.4):
+    (ck, seg_{j+1}, keys) with ck = ck_{j,h} and no keys if i = 0, else ck = ck_{j,h+1} and
+    the unused keys mk_pos .. mk_{c0+7} of the current group."""
     seg = seg0
     for _ in range(pos >> SEG_SHIFT):
         seg = dk(CTX_SEG_STEP, seg)
     ck = dk(CTX_INNER0, seg)
-    for c in range((pos >> SEG_SHIFT) << SEG_SHIFT, pos):
-        ck, _ = packet_step(ck, c)
-    return ck, dk(CTX_SEG_STEP, seg)
+    c0 = (pos >> SEG_SHIFT) << SEG_SHIFT
+    while c0 + GROUP <= pos:
+        ck, _ = group_step(ck, c0)
+        c0 += GROUP
+    keys = []
+    if pos % GROUP:
+        ck, gk = group_step(ck, c0)
+        keys = group_keys(gk, c0)[pos - c0:]
+    return ck, dk(CTX_SEG_STEP, seg), keys
 
 
 def message_key(seg0, c):
-    ck, _ = chain_at(seg0, c)
-    return packet_step(ck, c)[1]
+    c0 = c - c % GROUP
+    ck, _, _ = chain_at(seg0, c0)
+    _, gk = group_step(ck, c0)
+    return group_keys(gk, c0)[c - c0]
 
 
 def nonce(d, epoch, c):
@@ -342,27 +362,32 @@ def check_state(check, v, epochs):
             check(f"{tag}: xk = DK(exporter, root_{e})", xk, ek["xk"])
         if flags & 2:  # send chain live
             ck, seg, pos = r.take(32), r.take(32), r.uint(8)
+            keys = [r.take(32) for _ in range(-pos % GROUP)]
             r.uint(8)  # packets
             r.uint(8)  # bytes
             check(f"{tag}: send position >= reserve ({pos})", pos >= st["reserve"], True)
-            check(f"{tag}: send chain (ck_j,k, seg_j+1) at {pos}", (ck, seg), chain_at(ek["seg0"][mine], pos))
+            check(f"{tag}: send chain (ck, seg_j+1, {len(keys)} group keys) at {pos}", (ck, seg, keys),
+                  chain_at(ek["seg0"][mine], pos))
         ck, seg, pos = r.take(32), r.take(32), r.uint(8)
+        keys = [r.take(32) for _ in range(-pos % GROUP)]
         nxt = r.uint(8)
         check(f"{tag}: recv chain position = next ({pos})", pos, nxt)
-        check(f"{tag}: recv chain (ck_j,k, seg_j+1) at {pos}", (ck, seg), chain_at(ek["seg0"][theirs], pos))
+        check(f"{tag}: recv chain (ck, seg_j+1, {len(keys)} group keys) at {pos}", (ck, seg, keys),
+              chain_at(ek["seg0"][theirs], pos))
         r.take(8 * ww)  # bitmap
         stored = [(r.uint(4), r.take(32)) for _ in range(r.uint(2))]
         if stored:
             # Stored skipped keys of the peer's direction, below `next`.
             lo, hi = stored[0][0], stored[-1][0]
             seg0 = ek["seg0"][theirs]
-            ck, _ = chain_at(seg0, lo)
-            want, c = {}, lo
-            while c <= hi:  # one chain walk instead of one per key
-                if c & 0xFF == 0:
-                    ck, _ = chain_at(seg0, c)
-                ck, want[c] = packet_step(ck, c)
-                c += 1
+            want, c0 = {}, lo - lo % GROUP
+            ck, _, _ = chain_at(seg0, c0)
+            while c0 <= hi:  # one chain walk instead of one per key
+                if c0 & 0xFF == 0:
+                    ck, _, _ = chain_at(seg0, c0)
+                ck, gk = group_step(ck, c0)
+                want.update(zip(range(c0, c0 + GROUP), group_keys(gk, c0)))
+                c0 += GROUP
             bad = [c for c, k in stored if want.get(c) != k or c >= nxt]
             check(f"{tag}: {len(stored)} stored keys ({lo}..{hi}) = mk at their counters", bad, [])
         r.i64()  # started

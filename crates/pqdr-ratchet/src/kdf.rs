@@ -7,7 +7,10 @@
 //! (≤ 64 bytes), so each step is a single BLAKE3 compression, done by the
 //! `blake3` crate's compression function (`blake3::platform`, its SSE4.1 /
 //! AVX-512 / portable kernels; no BLAKE3 code of our own) without its
-//! incremental `Hasher` / `OutputReader` around it ([`one_block`]).
+//! incremental `Hasher` / `OutputReader` around it ([`one_block`]). The eight
+//! packet keys of a group (§1.4.4, revision 2026-12-03) are eight such
+//! one-block derivations in one call of the crate's `hash_many`
+//! ([`PacketKdf::expand`]: 8 lanes with AVX2, 4 with SSE4.1).
 
 use blake3::Hasher;
 use blake3::hazmat::ContextKey;
@@ -32,7 +35,9 @@ pub(crate) mod ctx {
     #[allow(dead_code, reason = "used through the precomputed context key")]
     pub(crate) const INNER0: &str = "pqdr-ratchet v2 2026-11-25T20:00Z inner 0";
     #[allow(dead_code, reason = "used through the precomputed context key")]
-    pub(crate) const PACKET: &str = "pqdr-ratchet v2 2026-11-25T20:00Z packet step";
+    pub(crate) const GROUP: &str = "pqdr-ratchet v2 2026-11-25T20:00Z group step";
+    #[allow(dead_code, reason = "used through the precomputed context key")]
+    pub(crate) const PACKET_KEY: &str = "pqdr-ratchet v2 2026-11-25T20:00Z packet key";
     pub(crate) const ROOT_CARRY: &str = "pqdr-ratchet v2 2026-11-25T20:00Z root carry";
     pub(crate) const STATE_SEAL: &str = "pqdr-ratchet v2 2026-11-25T20:00Z state seal";
     pub(crate) const EXPORTER: &str = "pqdr-ratchet v2 2026-11-25T20:00Z exporter";
@@ -48,10 +53,15 @@ const CK_INNER0: ContextKey = [
     0xf3, 0xb5, 0x6a, 0x47, 0xac, 0x6d, 0xb7, 0x8b, 0xe2, 0xdd, 0x8c, 0x99, 0x11, 0x3c, 0xe2, 0xff,
     0xb3, 0x74, 0xf1, 0xf8, 0xfe, 0xef, 0x7c, 0x9e, 0x72, 0xee, 0x64, 0x79, 0x3c, 0x35, 0x59, 0xeb,
 ];
-/// `hash_derive_key_context(ctx::PACKET)`.
-const CK_PACKET: ContextKey = [
-    0xef, 0x44, 0xd1, 0x64, 0x1e, 0x37, 0xc1, 0x48, 0x60, 0x03, 0xbf, 0x81, 0x01, 0x75, 0x51, 0x0c,
-    0x93, 0x65, 0x63, 0xa0, 0xe9, 0xfc, 0x2a, 0x3d, 0xcf, 0x71, 0xe7, 0x91, 0x8b, 0x76, 0xbf, 0x45,
+/// `hash_derive_key_context(ctx::GROUP)`.
+const CK_GROUP: ContextKey = [
+    0x1f, 0x97, 0xf8, 0xfa, 0x30, 0x32, 0x13, 0x46, 0xc7, 0xd2, 0x8d, 0xb5, 0xd7, 0x25, 0xd2, 0x45,
+    0xef, 0x23, 0x71, 0x6c, 0x97, 0x7c, 0xff, 0x18, 0x24, 0x17, 0x4a, 0x55, 0xb4, 0x95, 0xe6, 0x8b,
+];
+/// `hash_derive_key_context(ctx::PACKET_KEY)`.
+const CK_PACKET_KEY: ContextKey = [
+    0xcd, 0xa4, 0x0e, 0x4c, 0x91, 0xdd, 0xcc, 0x53, 0x76, 0x6a, 0x78, 0x75, 0x77, 0x94, 0xb7, 0x20,
+    0x43, 0x3f, 0x06, 0xbc, 0x5a, 0x46, 0x99, 0xe8, 0x83, 0x3b, 0xf2, 0xb5, 0xfb, 0x70, 0x1e, 0xdc,
 ];
 
 /// A context key as the compression function's chaining value: eight
@@ -69,18 +79,24 @@ const fn cv_words(k: &ContextKey) -> [u32; 8] {
 
 const CV_SEG_STEP: [u32; 8] = cv_words(&CK_SEG_STEP);
 const CV_INNER0: [u32; 8] = cv_words(&CK_INNER0);
-const CV_PACKET: [u32; 8] = cv_words(&CK_PACKET);
+const CV_GROUP: [u32; 8] = cv_words(&CK_GROUP);
+const CV_PACKET_KEY: [u32; 8] = cv_words(&CK_PACKET_KEY);
+
+/// Records per group `G` (docs/protocol/ratchet.md §1.4.4): one GROUP
+/// compression and one batch of `G` PACKET_KEY derivations per group.
+pub(crate) const GROUP: usize = 8;
+
+/// The unused message keys of a chain's current group (index `c mod G`).
+pub(crate) type GroupKeys = [Key; GROUP];
 
 /// The flags of the only block of a `derive_key` input of at most 64 bytes
 /// (BLAKE3 spec §2.1 Table 3, §2.6): first and last block of chunk 0, the
 /// root, and the key-material mode of `derive_key`'s second stage.
-const ONE_BLOCK_KEY_MATERIAL: u8 = {
-    const CHUNK_START: u8 = 1 << 0;
-    const CHUNK_END: u8 = 1 << 1;
-    const ROOT: u8 = 1 << 3;
-    const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
-    CHUNK_START | CHUNK_END | ROOT | DERIVE_KEY_MATERIAL
-};
+const CHUNK_START: u8 = 1 << 0;
+const CHUNK_END: u8 = 1 << 1;
+const ROOT: u8 = 1 << 3;
+const DERIVE_KEY_MATERIAL: u8 = 1 << 6;
+const ONE_BLOCK_KEY_MATERIAL: u8 = CHUNK_START | CHUNK_END | ROOT | DERIVE_KEY_MATERIAL;
 
 /// `DKf` of an input of at most one block: the first 64 bytes of BLAKE3's
 /// root output (BLAKE3 spec §2.6: output block 0 is the compression of the
@@ -108,9 +124,10 @@ pub(crate) fn wipe_key<T: Copy + Default, const N: usize>(x: &mut [T; N]) {
     core::hint::black_box(&*x);
 }
 
-/// The per-packet step `DKf_xof64(CTX_PACKET, ·)` with the compression
-/// kernel chosen once (`Platform::detect`, a CPU feature check) when the key
-/// schedule is made. Holds no secret; not part of the exported state.
+/// The packet chain's group derivations (docs/protocol/ratchet.md §1.4.4)
+/// with the compression kernel chosen once (`Platform::detect`, a CPU
+/// feature check) when the key schedule is made. Holds no secret; not part
+/// of the exported state.
 pub(crate) struct PacketKdf {
     platform: Platform,
 }
@@ -122,43 +139,69 @@ impl PacketKdf {
         }
     }
 
-    /// docs/protocol/ratchet.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`;
-    /// overwrites `ck` with `ck'` in place and writes `mk`. The same
-    /// derivation as [`packet_step`] (unit-tested against it and against
-    /// plain `derive_key`): one BLAKE3 compression of the 36-byte block.
+    /// docs/protocol/ratchet.md §1.4.4, expanding the group that starts at
+    /// counter `c0`: `ck' ‖ gk = DKf_xof64(CTX_GROUP, ck ‖ be32(c0))`, then
+    /// `keys[i] = DKf(CTX_PACKET_KEY, gk ‖ be32(c0 + i) ‖ 0^28)` for the
+    /// `G = 8` counters of the group, in one batched evaluation (the
+    /// `blake3` crate's `hash_many`: 8 lanes with AVX2, 4 with SSE4.1; eight
+    /// independent one-block inputs, block length 64, counter 0, the flags of
+    /// a one-block `derive_key`). Writes `ck'` to `ck_out`; `gk` and the
+    /// inputs are wiped here.
     ///
-    /// Wiping: the secret input `ck ‖ be32(c)` is in the local `block`, the
-    /// output in the local `out`; both are wiped with [`wipe_key`] (plain
-    /// stores kept by `black_box`). What the `blake3` crate's kernel leaves
-    /// in its own frame (registers spilled, its output before the return
-    /// copy) is the same as under its `Hasher`, which this replaces.
-    ///
-    /// The whole step is free of secret-dependent branches and indices:
-    /// fixed lengths, and the `blake3` crate's compression is constant time.
+    /// Free of secret-dependent branches and indices: fixed lengths, and the
+    /// `blake3` crate's kernels are constant time.
     #[inline]
-    pub(crate) fn step(&mut self, ck: &mut Key, counter: u32, mk: &mut Key) {
-        let mut out = self.xof64(ck, counter);
-        ck.copy_from_slice(&out[..KEY_LEN]);
-        mk.copy_from_slice(&out[KEY_LEN..]);
-        wipe_key(&mut out);
-    }
-
-    /// [`PacketKdf::step`] from `ck` into `ck_out` (`ck` unchanged).
-    #[inline]
-    pub(crate) fn step_into(&mut self, ck: &Key, counter: u32, ck_out: &mut Key, mk: &mut Key) {
-        let mut out = self.xof64(ck, counter);
+    pub(crate) fn expand(&self, ck: &Key, c0: u32, ck_out: &mut Key, keys: &mut GroupKeys) {
+        let mut out = self.xof64(&CV_GROUP, ck, c0);
         ck_out.copy_from_slice(&out[..KEY_LEN]);
-        mk.copy_from_slice(&out[KEY_LEN..]);
+        let mut blocks = [[0u8; 64]; GROUP];
+        for (i, b) in blocks.iter_mut().enumerate() {
+            b[..KEY_LEN].copy_from_slice(&out[KEY_LEN..]);
+            #[allow(clippy::cast_possible_truncation, reason = "i < 8")]
+            let c = c0.wrapping_add(i as u32);
+            b[KEY_LEN..KEY_LEN + 4].copy_from_slice(&c.to_be_bytes());
+        }
+        wipe_key(&mut out);
+        let inputs: [&[u8; 64]; GROUP] = core::array::from_fn(|i| &blocks[i]);
+        self.platform.hash_many(
+            &inputs,
+            &CV_PACKET_KEY,
+            0,
+            blake3::IncrementCounter::No,
+            ROOT | DERIVE_KEY_MATERIAL,
+            CHUNK_START,
+            CHUNK_END,
+            keys.as_flattened_mut(),
+        );
+        for b in &mut blocks {
+            wipe_key(b);
+        }
+    }
+
+    /// [`PacketKdf::expand`] in place: `ck` becomes `ck'`.
+    #[inline]
+    pub(crate) fn expand_in_place(&self, ck: &mut Key, c0: u32, keys: &mut GroupKeys) {
+        let mut next = [0u8; KEY_LEN];
+        self.expand(ck, c0, &mut next, keys);
+        *ck = next;
+        wipe_key(&mut next);
+    }
+
+    /// Passes the group at `c0` whole: `ck' = first half of
+    /// DKf_xof64(CTX_GROUP, ck ‖ be32(c0))` (its keys are never made).
+    pub(crate) fn skip_group(&self, ck: &mut Key, c0: u32) {
+        let mut out = self.xof64(&CV_GROUP, ck, c0);
+        ck.copy_from_slice(&out[..KEY_LEN]);
         wipe_key(&mut out);
     }
 
-    /// `DKf_xof64(CTX_PACKET, ck ‖ be32(counter))`; the caller wipes the result.
+    /// `DKf_xof64(ctx, ck ‖ be32(counter))`; the caller wipes the result.
     #[inline(always)]
-    fn xof64(&self, ck: &Key, counter: u32) -> [u8; 64] {
+    fn xof64(&self, cv: &[u32; 8], ck: &Key, counter: u32) -> [u8; 64] {
         let mut block = [0u8; 64];
         block[..KEY_LEN].copy_from_slice(ck);
         block[KEY_LEN..KEY_LEN + 4].copy_from_slice(&counter.to_be_bytes());
-        let out = one_block(self.platform, &CV_PACKET, &block, 36);
+        let out = one_block(self.platform, cv, &block, 36);
         wipe_key(&mut block);
         out
     }
@@ -284,8 +327,8 @@ pub(crate) fn seg0(root: &Key, dir: Direction) -> Key {
 }
 
 /// Test-only (`testing::kdf_steps`): the chain compressions made by
-/// [`seg_step`], [`inner0`] and [`packet_step`], the steps of every scratch
-/// derivation (not the in-order `PacketKdf` step).
+/// [`seg_step`], [`inner0`] and the group steps and expansions of scratch
+/// chains (`Chain::step`, `Chain::jump_to`; not the in-order path).
 #[cfg(feature = "test-utils")]
 pub(crate) static STEPS: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
 
@@ -307,13 +350,11 @@ pub(crate) fn inner0(seg: &Key) -> Key {
     dk_key(&CV_INNER0, seg)
 }
 
-/// docs/protocol/ratchet.md §1.4: `ck' ‖ mk = DKf_xof64(CTX_PACKET, ck ‖ be32(c))`; overwrites `ck`
-/// with `ck'` in place and writes `mk`: one compression for the 64 output
-/// bytes ([`PacketKdf::step`], with the kernel detected here).
-#[inline]
-pub(crate) fn packet_step(ck: &mut Key, counter: u32, mk: &mut Key) {
+/// Counts one group expansion or group step of a scratch derivation
+/// (`testing::kdf_steps`; the chain's own calls, not the in-order path).
+#[inline(always)]
+pub(crate) fn count_group_step() {
     count_step();
-    PacketKdf::new().step(ck, counter, mk);
 }
 
 /// docs/protocol/ratchet.md §1.11 rule 3: `DK(CTX_STATE_SEAL, storage_key)`, the
@@ -396,13 +437,15 @@ pub(crate) fn exporter(xk: &Key, label: &[u8], out: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
     use blake3::hazmat::hash_derive_key_context;
 
     #[test]
     fn context_keys_match_strings() {
         assert_eq!(hash_derive_key_context(ctx::SEG_STEP), CK_SEG_STEP);
         assert_eq!(hash_derive_key_context(ctx::INNER0), CK_INNER0);
-        assert_eq!(hash_derive_key_context(ctx::PACKET), CK_PACKET);
+        assert_eq!(hash_derive_key_context(ctx::GROUP), CK_GROUP);
+        assert_eq!(hash_derive_key_context(ctx::PACKET_KEY), CK_PACKET_KEY);
     }
 
     #[test]
@@ -412,31 +455,55 @@ mod tests {
         assert_eq!(inner0(&seg), blake3::derive_key(ctx::INNER0, &seg));
     }
 
-    /// The context-key steps against plain `derive_key` / XOF (context string
-    /// hashed every call), over many keys and counters.
+    /// The batched group expansion against plain `derive_key` / XOF (context
+    /// string hashed every call), over many keys and counters, on the
+    /// detected kernel and on every kernel this CPU has (portable, SSE2,
+    /// SSE4.1, AVX2, AVX-512: 1, 4, 4, 8 and 16 lanes).
     #[test]
-    fn steps_equal_plain_derive_key() {
+    fn expand_equals_plain_derive_key() {
         let mut key = [0u8; 32];
-        let mut kdf = PacketKdf::new();
-        for i in 0..2000u32 {
-            // Keys from the chain itself; counters over the whole u32 range.
-            let counter = i.wrapping_mul(0x9e37_79b9);
-            let mut h = Hasher::new_derive_key(ctx::PACKET);
+        let kernels: Vec<PacketKdf> = [
+            Some(Platform::portable()),
+            Platform::sse2(),
+            Platform::sse41(),
+            Platform::avx2(),
+            Platform::avx512(),
+            Some(Platform::detect()),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|platform| PacketKdf { platform })
+        .collect();
+        for n in 0..600u32 {
+            // Keys from the chain itself; group starts over the whole u32 range.
+            let c0 = n.wrapping_mul(0x9e37_79b9) & !7;
+            let mut h = Hasher::new_derive_key(ctx::GROUP);
             h.update(&key);
-            h.update(&counter.to_be_bytes());
+            h.update(&c0.to_be_bytes());
             let mut want = [0u8; 64];
             h.finalize_xof().fill(&mut want);
-            let (mut ck, mut mk) = (key, [0u8; 32]);
-            packet_step(&mut ck, counter, &mut mk);
-            assert_eq!(ck[..], want[..32], "ck', counter {counter:#x}");
-            assert_eq!(mk[..], want[32..], "mk, counter {counter:#x}");
-            let (mut ck2, mut mk2) = (key, [0u8; 32]);
-            kdf.step(&mut ck2, counter, &mut mk2);
-            assert_eq!((ck2, mk2), (ck, mk), "PacketKdf, counter {counter:#x}");
+            let mut gk = [0u8; 32];
+            gk.copy_from_slice(&want[32..]);
+            let want_keys: [Key; GROUP] = core::array::from_fn(|i| {
+                let mut m = [0u8; 64];
+                m[..32].copy_from_slice(&gk);
+                let i = u32::try_from(i).unwrap_or(0);
+                m[32..36].copy_from_slice(&c0.wrapping_add(i).to_be_bytes());
+                blake3::derive_key(ctx::PACKET_KEY, &m)
+            });
+            for kdf in &kernels {
+                let (mut ck, mut keys) = ([0u8; 32], [[0u8; 32]; GROUP]);
+                kdf.expand(&key, c0, &mut ck, &mut keys);
+                assert_eq!(ck[..], want[..32], "ck', c0 {c0:#x}");
+                assert_eq!(keys, want_keys, "keys, c0 {c0:#x}");
+                let mut ck2 = key;
+                kdf.skip_group(&mut ck2, c0);
+                assert_eq!(ck2, ck);
+            }
             assert_eq!(seg_step(&key), blake3::derive_key(ctx::SEG_STEP, &key));
             assert_eq!(inner0(&key), blake3::derive_key(ctx::INNER0, &key));
-            key = mk;
-            key[0] ^= ck[0];
+            key = want_keys[(n & 7) as usize];
+            key[0] ^= want[0];
         }
     }
 }

@@ -110,11 +110,7 @@ impl<const WW: usize> Near<WW> {
         } else if s & (SEGMENT - 1) == 0 {
             // A segment start: its key enters the segment (2 steps).
             let seg = self.key(s);
-            Chain {
-                ck: kdf::inner0(seg),
-                seg_next: kdf::seg_step(seg),
-                pos: s,
-            }
+            Chain::at_boundary(kdf::inner0(seg), kdf::seg_step(seg), s)
         } else {
             let j1 = ((s >> SEGMENT_SHIFT) + 1) << SEGMENT_SHIFT;
             let seg_next = if j1 <= self.front.pos {
@@ -122,11 +118,7 @@ impl<const WW: usize> Near<WW> {
             } else {
                 self.front.seg_next
             };
-            Chain {
-                ck: *self.key(s),
-                seg_next,
-                pos: s,
-            }
+            Chain::at_boundary(*self.key(s), seg_next, s)
         };
         out.jump_to(p);
         out
@@ -145,9 +137,7 @@ impl<const WW: usize> Near<WW> {
             p += NEAR_EVERY;
         }
         if new >= self.front.pos {
-            kdf::wipe_key(&mut self.front.ck);
-            kdf::wipe_key(&mut self.front.seg_next);
-            self.front.pos = 0;
+            self.front.wipe();
         }
     }
 

@@ -10,19 +10,39 @@
 //! before it is made; its tokens are refunded if it authenticates.
 
 use crate::Error;
-use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT};
+use crate::chain::{POSITION_END, SEGMENT, SEGMENT_SHIFT, group_index};
 use crate::config::{Event, Instant};
 use crate::epoch::directions;
 use crate::kdf;
+use crate::kdf::{Key, PacketKdf};
 use crate::kem::RatchetKem;
 use crate::keys::{Candidate, CandidateKind};
 use crate::schedule::KeySchedule;
 use crate::schedule::Phase;
-use crate::window::Lookup;
+use crate::window::{Lookup, Window};
 
 /// Whether the step from `counter` crosses into the next segment.
 fn ends_segment(counter: u32) -> bool {
     (u64::from(counter) + 1) & (SEGMENT - 1) == 0
+}
+
+impl<const WW: usize, const MS: usize> Window<WW, MS> {
+    /// The key of the in-order candidate `c = next` whose step stays inside
+    /// the current segment (docs/protocol/ratchet.md §1.8.1): inside a group the chain's
+    /// stored key (nothing derived); at a group boundary the group expanded
+    /// on scratch into `next_ck` / `next_keys` (marked by `next_ck_for`),
+    /// which [`Window::commit_next`] moves into the chain.
+    #[inline(always)]
+    pub(crate) fn in_order_key(&mut self, kdf: &PacketKdf, c: u32, mk: &mut Key) {
+        let i = group_index(u64::from(c));
+        if i == 0 {
+            kdf.expand(&self.chain.ck, c, &mut self.next_ck, &mut self.next_keys);
+            *mk = self.next_keys[0];
+            self.next_ck_for = u64::from(c);
+        } else {
+            *mk = self.chain.keys[i];
+        }
+    }
 }
 
 impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
@@ -64,9 +84,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
         {
             let epoch = self.epoch;
             let mut cand = Candidate::new([0; 32], (epoch, c, theirs), cur, CandidateKind::Next);
-            self.kdf
-                .step_into(&w.chain.ck, c, &mut w.next_ck, &mut cand.pk.key);
-            w.next_ck_for = u64::from(c);
+            w.in_order_key(&self.kdf, c, &mut cand.pk.key);
             return Ok(cand);
         }
         self.candidate_slow(epoch_lo, counter, now)
@@ -107,9 +125,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 let mut cand =
                     Candidate::new([0; 32], (epoch, counter, theirs), slot, CandidateKind::Next);
                 let w = &mut self.slots[slot].recv;
-                self.kdf
-                    .step_into(&w.chain.ck, counter, &mut w.next_ck, &mut cand.pk.key);
-                w.next_ck_for = u64::from(counter);
+                w.in_order_key(&self.kdf, counter, &mut cand.pk.key);
                 Ok(cand)
             }
             Lookup::Ahead => {
@@ -212,12 +228,11 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 if s.recv.next != c {
                     return Err(Error::Replay);
                 }
-                if s.recv.next_ck_for != c {
-                    // Another candidate replaced it since: derive it again.
+                if group_index(c) == 0 && s.recv.next_ck_for != c {
+                    // Another candidate replaced its group expansion since:
+                    // derive it again.
                     let mut mk = [0u8; 32];
-                    let w = &mut s.recv;
-                    self.kdf
-                        .step_into(&w.chain.ck, cand.counter, &mut w.next_ck, &mut mk);
+                    s.recv.in_order_key(&self.kdf, cand.counter, &mut mk);
                     kdf::wipe_key(&mut mk);
                 }
                 s.recv.commit_next();

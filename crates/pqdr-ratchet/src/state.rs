@@ -8,14 +8,16 @@
 //! "PQDR" ‖ u16 format_version ‖ session_id[16] ‖ u16 kem_id ‖ u16 aead_id ‖ u8 role ‖ u8 mode ‖
 //! u16 WW ‖ u16 MS ‖ u64 generation ‖ u64 epoch ‖ u8 flags ‖
 //! u64 ratchets_completed ‖ u8 n_slots ‖ slot* ‖ kem ‖ config_digest[32]
-//! slot = u64 epoch ‖ u8 flags ‖ [rk ‖ xk] ‖ [send ck ‖ seg ‖ u64 pos ‖ u64 packets ‖ u64 bytes] ‖
-//!        recv ck ‖ seg ‖ u64 pos ‖ u64 next (= pos) ‖ bitmap (WW × u64) ‖ u16 n ‖
+//! slot = u64 epoch ‖ u8 flags ‖ [rk ‖ xk] ‖ [send chain ‖ u64 packets ‖ u64 bytes] ‖
+//!        recv chain ‖ u64 next (= pos) ‖ bitmap (WW × u64) ‖ u16 n ‖
 //!        (u32 counter ‖ key)* ‖ i64 started ‖ u64 rekey_at ‖ u8 has_expiry ‖ i64 expiry
 //! slot flags: bit 0 rk ‖ xk present, bit 1 send chain present, bit 2 a record was received
 //! kem  = u8 phase ‖ u16 rid ‖ u32 attempt_at ‖ i64 started ‖ [ct] (peer, ct being sent) ‖
 //!        u8 blob_done ‖ u8 next_idx ‖ u8 flags ‖ u8 n_dead ‖ u16 dead_rid[4] ‖
 //!        i64 next_start ‖ u8 has_abort ‖ u16 abort_rid ‖ u8 abort_reason ‖
 //!        u8 has_done ‖ u16 done_rid ‖ u8 done_blob
+//! chain = ck ‖ seg ‖ u64 pos ‖ key × ((8 − pos mod 8) mod 8): the unused
+//!        keys of the current group (§1.4.4, revision 2026-12-03)
 //! kem flags: bit 0 app_request, bit 1 peer_requested (other bits zero)
 //! attempt_at: peer with ct in flight: the lowest counter of an owner's
 //!        record seen carrying that attempt's ek symbols (orders a late
@@ -48,7 +50,7 @@
 //! positions as the new limits.
 
 use crate::Error;
-use crate::chain::{Chain, POSITION_END};
+use crate::chain::{Chain, POSITION_END, group_index};
 use crate::config::{AbortReason, Config, Instant, Mode, Role};
 use crate::kem::{MAX_BLOB_LEN, RatchetKem};
 use crate::schedule::{AEAD_ID, DEAD_RIDS, KeySchedule, Phase};
@@ -79,7 +81,15 @@ pub(crate) const TAG_LEN: usize = 16;
 
 /// Upper bound on an exported (sealed) state for window sizes `WW`, `MS`.
 pub const fn max_state_len(ww: usize, ms: usize) -> usize {
-    let slot = 8 + 1 + 64 + (64 + 24) + (64 + 8 + 8 * ww + 2 + 36 * ms) + 8 + 8 + 9;
+    let chain_keys = 32 * (crate::kdf::GROUP - 1);
+    let slot = 8
+        + 1
+        + 64
+        + (64 + 24 + chain_keys)
+        + (64 + chain_keys + 8 + 8 * ww + 2 + 36 * ms)
+        + 8
+        + 8
+        + 9;
     let kem = 1 + 2 + 4 + 8 + MAX_BLOB_LEN + 3 + 1 + 2 * DEAD_RIDS + 8 + 4 + 4;
     64 + SESSION_ID_LEN + 3 * slot + kem + 32 + SEALED_HEADER + TAG_LEN
 }
@@ -103,7 +113,15 @@ fn get_time(r: &mut Reader<'_>, now: Instant) -> Result<Instant, Error> {
 fn put_chain(w: &mut Writer<'_>, c: &Chain) -> Result<(), Error> {
     w.try_put(&c.ck)?;
     w.try_put(&c.seg_next)?;
-    w.u64(c.pos)
+    w.u64(c.pos)?;
+    // The unused keys of the current group (none at a group boundary).
+    let i = group_index(c.pos);
+    if i != 0 {
+        for k in &c.keys[i..] {
+            w.try_put(k)?;
+        }
+    }
+    Ok(())
 }
 
 fn get_chain(r: &mut Reader<'_>, c: &mut Chain) -> Result<(), Error> {
@@ -112,6 +130,14 @@ fn get_chain(r: &mut Reader<'_>, c: &mut Chain) -> Result<(), Error> {
     c.pos = r.u64()?;
     if c.pos > POSITION_END {
         return Err(Error::StateCorrupt);
+    }
+    let i = group_index(c.pos);
+    for (j, k) in c.keys.iter_mut().enumerate() {
+        if i != 0 && j >= i {
+            r.array(k)?;
+        } else {
+            *k = [0; 32];
+        }
     }
     Ok(())
 }

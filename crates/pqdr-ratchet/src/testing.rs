@@ -118,15 +118,19 @@ pub struct LeakKem {
     pub blob: [u8; crate::kem::MAX_BLOB_LEN],
 }
 
-/// One chain as the state holds it: `(ck_{j,k}, seg_{j+1}, position)`.
+/// One chain as the state holds it (docs/protocol/ratchet.md §1.4.4):
+/// `(ck, seg_{j+1}, position, the unused keys of the current group)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeakChain {
-    /// Chain key at `pos`.
+    /// Chain key: of the group at `pos` at a group boundary, else of the next group.
     pub ck: [u8; 32],
     /// Next segment key.
     pub seg_next: [u8; 32],
     /// Position.
     pub pos: u64,
+    /// `keys[i]` for `pos mod 8 ≤ i < 8` when `pos mod 8 ≠ 0`: the keys of
+    /// positions `pos − pos mod 8 + i` (the others zero).
+    pub keys: [[u8; 32]; 8],
 }
 
 impl LeakChain {
@@ -135,6 +139,7 @@ impl LeakChain {
             ck: c.ck,
             seg_next: c.seg_next,
             pos: c.pos,
+            keys: c.keys,
         }
     }
 
@@ -147,6 +152,7 @@ impl LeakChain {
             ck: self.ck,
             seg_next: self.seg_next,
             pos: self.pos,
+            keys: self.keys,
         };
         c.jump_to(u64::from(counter));
         let mut mk = [0u8; 32];
@@ -213,6 +219,7 @@ impl Leak {
             {
                 v.push(c.ck);
                 v.push(c.seg_next);
+                v.extend(c.keys.iter().copied().filter(|k| *k != [0; 32]));
             }
             v.extend(s.skipped.iter().map(|k| k.1));
             v.extend(s.checkpoints.iter().map(|k| k.1));
@@ -270,6 +277,7 @@ impl Leak {
                         ck: kdf::inner0(&seg),
                         seg_next: kdf::seg_step(&seg),
                         pos: j << SEGMENT_SHIFT,
+                        keys: [[0; 32]; 8],
                     };
                     out.extend(c.key_at(counter).map(|k| (k, theirs, e)));
                 }
@@ -517,6 +525,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
                 }
                 if w.next_ck_for != u64::MAX {
                     scratch_keys.push(w.next_ck);
+                    scratch_keys.extend_from_slice(&w.next_keys);
                 }
                 // The near checkpoints (chains at future positions).
                 for p in w.near.positions(w.next) {

@@ -9,8 +9,8 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use crate::chain::{Chain, POSITION_END};
-use crate::kdf::Key;
+use crate::chain::{Chain, POSITION_END, group_index};
+use crate::kdf::{GROUP, GroupKeys, Key};
 use crate::near::{NEAR_EVERY, Near};
 
 /// A stored key for a skipped counter.
@@ -137,6 +137,9 @@ pub(crate) struct Window<const WW: usize, const MS: usize> {
     /// commit without passing through the moves of the candidate. Derivable
     /// from `chain`; consumed or wiped at every commit (not persisted).
     pub(crate) next_ck: Key,
+    /// The keys of the group expanded with `next_ck` (docs/protocol/ratchet.md §1.4.4),
+    /// valid with it.
+    pub(crate) next_keys: GroupKeys,
     pub(crate) next_ck_for: u64,
 }
 
@@ -163,6 +166,7 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
             pending: Pending::empty(),
             near: Near::new(),
             next_ck: [0; 32],
+            next_keys: [[0; 32]; GROUP],
             next_ck_for: u64::MAX,
         }
     }
@@ -298,11 +302,8 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
                 crate::kdf::wipe_key(k);
             }
             crate::kdf::wipe_key(&mut p.mk);
-            for ch in [&mut p.base, &mut p.after] {
-                crate::kdf::wipe_key(&mut ch.ck);
-                crate::kdf::wipe_key(&mut ch.seg_next);
-                ch.pos = 0;
-            }
+            p.base.wipe();
+            p.after.wipe();
             p.n_keys = 0;
             p.has_base = false;
             p.near = false;
@@ -311,6 +312,9 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         }
         if self.next_ck_for != u64::MAX {
             crate::kdf::wipe_key(&mut self.next_ck);
+            for k in &mut self.next_keys {
+                crate::kdf::wipe_key(k);
+            }
             self.next_ck_for = u64::MAX;
         }
     }
@@ -428,11 +432,11 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
     }
 
     /// Commits reception of `c = next` whose step stays inside the current
-    /// segment, with the chain key after it in `next_ck` (for `c`; the caller
-    /// checks `next_ck_for`): [`Window::commit_ahead`] with nothing to store
-    /// and `after = (next_ck, seg_next, next + 1)`, without building the
-    /// chain. The segment index does not change, so no checkpoint is passed.
-    /// Wipes `next_ck`.
+    /// segment ([`Window::in_order_key`]; at a group boundary the group
+    /// expanded in `next_ck` / `next_keys`, for `c`: the caller checks
+    /// `next_ck_for`): [`Window::commit_ahead`] with nothing to store, in
+    /// place: the key of `c` is wiped from the chain. The segment index does
+    /// not change, so no checkpoint is passed. Wipes `next_ck` / `next_keys`.
     #[inline]
     pub(crate) fn commit_next(&mut self) {
         let c = self.next;
@@ -443,9 +447,17 @@ impl<const WW: usize, const MS: usize> Window<WW, MS> {
         // The window slides by one: the bit of `c` (last used by `c − W`) now means `c`.
         let (w, m) = Self::bit(c);
         self.bitmap[w] |= m;
-        self.chain.ck = self.next_ck;
-        crate::kdf::wipe_key(&mut self.next_ck);
-        self.next_ck_for = u64::MAX;
+        let i = group_index(c);
+        if i == 0 {
+            self.chain.ck = self.next_ck;
+            self.chain.keys = self.next_keys;
+            crate::kdf::wipe_key(&mut self.next_ck);
+            for k in &mut self.next_keys {
+                crate::kdf::wipe_key(k);
+            }
+            self.next_ck_for = u64::MAX;
+        }
+        crate::kdf::wipe_key(&mut self.chain.keys[i]);
         self.chain.pos = c.wrapping_add(1);
         self.next = c.wrapping_add(1);
         if self.near.front.pos > c {

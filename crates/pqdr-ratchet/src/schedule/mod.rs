@@ -465,7 +465,7 @@ impl<K: RatchetKem, const WW: usize, const MS: usize> KeySchedule<K, WW, MS> {
             direction: dir,
             key: [0; 32],
         };
-        s.send.step_with(&mut self.kdf, &mut k.key);
+        s.send.step_with(&self.kdf, &mut k.key);
         Ok(k)
     }
 

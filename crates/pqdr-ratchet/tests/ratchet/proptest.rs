@@ -196,19 +196,24 @@ fn sequential_key(root: &[u8; 32], t: u32) -> [u8; 32] {
     let mut seg = blake3::derive_key(&format!("{P}segment 0 r2i"), root);
     let mut ck = blake3::derive_key(&format!("{P}inner 0"), &seg);
     seg = blake3::derive_key(&format!("{P}segment step"), &seg);
-    let mut c = 0u32;
+    // Groups of 8 (revision 2026-12-03): ck' ‖ gk = DK_64(group step, ck ‖ be32(c0)),
+    // mk_c = DK(packet key, gk ‖ be32(c) ‖ 0^28).
+    let mut c0 = 0u32;
     loop {
-        let mut h = blake3::Hasher::new_derive_key(&format!("{P}packet step"));
+        let mut h = blake3::Hasher::new_derive_key(&format!("{P}group step"));
         h.update(&ck);
-        h.update(&c.to_be_bytes());
+        h.update(&c0.to_be_bytes());
         let mut out = [0u8; 64];
         h.finalize_xof().fill(&mut out);
-        if c == t {
-            return out[32..].try_into().unwrap();
+        if t - c0 < 8 {
+            let mut m = [0u8; 64];
+            m[..32].copy_from_slice(&out[32..]);
+            m[32..36].copy_from_slice(&t.to_be_bytes());
+            return blake3::derive_key(&format!("{P}packet key"), &m);
         }
         ck.copy_from_slice(&out[..32]);
-        c += 1;
-        if c.is_multiple_of(256) {
+        c0 += 8;
+        if c0.is_multiple_of(256) {
             ck = blake3::derive_key(&format!("{P}inner 0"), &seg);
             seg = blake3::derive_key(&format!("{P}segment step"), &seg);
         }

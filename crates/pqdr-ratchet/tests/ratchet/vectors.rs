@@ -5,7 +5,7 @@
 //!
 //! Recorded: `root_0` and its children (`rk_0`, `xk_0`, `seg_0` per
 //! direction); `ck_{0,0}` and the message keys at counters
-//! {0, 1, 255, 256, 257, 65535, 2^20} per direction; records sealed by live
+//! {0, 1, 7, 8, 255, 256, 257, 65535, 2^20} per direction; records sealed by live
 //! sessions at those counters; the ratchet to epoch 1 (owner's seed, ek, ct,
 //! rid, ss, `th_1`, `root_1 = DK(root step, rk_0 ‖ ss ‖ th_1)`, the epoch-1
 //! children) and the first epoch-1 records; exporter outputs; RS symbols of a
@@ -44,11 +44,11 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-const COUNTERS: [u32; 7] = [0, 1, 255, 256, 257, 65535, 1 << 20];
+const COUNTERS: [u32; 9] = [0, 1, 7, 8, 255, 256, 257, 65535, 1 << 20];
 const AAD: &[u8] = b"aad";
 const EXPORTER_LABEL: &[u8] = b"pqdr vector exporter";
 /// Send positions reserved by the recorded export.
-const RESERVE: u32 = 64;
+const RESERVE: u32 = 61;
 /// v2 context prefix (docs/protocol/ratchet.md §1.4 and the v2 brief).
 const V2: &str = "pqdr-ratchet v2 2026-11-25T20:00Z ";
 /// v1 context prefix, which v2 must never produce.
@@ -535,8 +535,21 @@ fn v2_contexts_and_flags_not_v1() {
     check("segment 0 i2r", &[&root0], s_i2r);
     check("segment 0 r2i", &[&root0], s_r2i);
     check("inner 0", &[&s_i2r], testing::ck00(&root0, Direction::I2R));
-    // Packet step at counter 0 and, through one segment step, at 256.
-    let packet = |ctx: &str, ck: &[u8; 32], c: u32| {
+    // The first key of a group (revision 2026-12-03: group step, then packet
+    // key) at counters 0 and 3 and, through one segment step, at 256; never
+    // the previous revision's per-record `packet step` or v1's contexts.
+    let group_key = |prefix: &str, ck: &[u8; 32], c0: u32, c: u32| {
+        let mut h = blake3::Hasher::new_derive_key(&format!("{prefix}group step"));
+        h.update(ck);
+        h.update(&c0.to_be_bytes());
+        let mut o = [0u8; 64];
+        h.finalize_xof().fill(&mut o);
+        let mut m = [0u8; 64];
+        m[..32].copy_from_slice(&o[32..]);
+        m[32..36].copy_from_slice(&c.to_be_bytes());
+        blake3::derive_key(&format!("{prefix}packet key"), &m)
+    };
+    let old_packet_step = |ctx: &str, ck: &[u8; 32], c: u32| {
         let mut h = blake3::Hasher::new_derive_key(ctx);
         h.update(ck);
         h.update(&c.to_be_bytes());
@@ -546,15 +559,19 @@ fn v2_contexts_and_flags_not_v1() {
     };
     let mk0 = testing::message_key_from_seg0(&s_i2r, 0);
     let ck00 = dk(&format!("{V2}inner 0"), &[&s_i2r]);
-    assert_eq!(mk0, packet(&format!("{V2}packet step"), &ck00, 0));
-    assert_ne!(mk0, packet(&format!("{V1}packet step"), &ck00, 0));
+    assert_eq!(mk0, group_key(V2, &ck00, 0, 0));
+    assert_ne!(mk0, group_key(V1, &ck00, 0, 0));
+    assert_ne!(mk0, old_packet_step(&format!("{V2}packet step"), &ck00, 0));
+    assert_ne!(mk0, old_packet_step(&format!("{V1}packet step"), &ck00, 0));
+    let mk3 = testing::message_key_from_seg0(&s_i2r, 3);
+    assert_eq!(mk3, group_key(V2, &ck00, 0, 3));
     let seg1 = dk(&format!("{V2}segment step"), &[&s_i2r]);
     let ck10 = dk(&format!("{V2}inner 0"), &[&seg1]);
     let mk256 = testing::message_key_from_seg0(&s_i2r, 256);
-    assert_eq!(mk256, packet(&format!("{V2}packet step"), &ck10, 256));
+    assert_eq!(mk256, group_key(V2, &ck10, 256, 256));
     let seg1_v1 = dk(&format!("{V1}segment step"), &[&s_i2r]);
     let ck10_v1 = dk(&format!("{V2}inner 0"), &[&seg1_v1]);
-    assert_ne!(mk256, packet(&format!("{V2}packet step"), &ck10_v1, 256));
+    assert_ne!(mk256, group_key(V2, &ck10_v1, 256, 256));
     let (ek, ct) = ([7u8; 40], [9u8; 30]);
     let mut tm = 1u64.to_be_bytes().to_vec();
     tm.extend(VK::ID.to_be_bytes());

@@ -39,8 +39,13 @@ pub(crate) struct Kdf {
     pub(crate) seg0: [ContextKey; 2],
     pub(crate) seg_step: ContextKey,
     pub(crate) inner0: ContextKey,
-    pub(crate) packet: ContextKey,
+    pub(crate) group: ContextKey,
+    pub(crate) packet_key: ContextKey,
 }
+
+/// A chain as the state holds it (docs/protocol/ratchet.md §1.4.4): `(ck, seg_next,
+/// pos, keys)`, `keys[i]` the unused keys of the current group when `pos mod 8 ≠ 0`.
+pub(crate) type ChainState = ([u8; 32], [u8; 32], u64, [[u8; 32]; 8]);
 
 impl Kdf {
     pub(crate) fn new() -> Self {
@@ -49,7 +54,8 @@ impl Kdf {
             seg0: [c("segment 0 i2r"), c("segment 0 r2i")],
             seg_step: c("segment step"),
             inner0: c("inner 0"),
-            packet: c("packet step"),
+            group: c("group step"),
+            packet_key: c("packet key"),
         }
     }
 
@@ -66,25 +72,32 @@ impl Kdf {
 
     /// The chain state at the start of segment `j` from `seg_j`:
     /// `(ck_{j,0}, seg_{j+1}, j·256)`.
-    pub(crate) fn enter(&self, seg: &[u8; 32], j: u64) -> ([u8; 32], [u8; 32], u64) {
+    pub(crate) fn enter(&self, seg: &[u8; 32], j: u64) -> ChainState {
         (
             Self::dk(&self.inner0, seg),
             Self::dk(&self.seg_step, seg),
             j << 8,
+            [[0; 32]; 8],
         )
     }
 
-    /// `ck' ‖ mk = DKf_xof64(packet step, ck ‖ be32(c))`.
-    pub(crate) fn packet(&self, ck: &mut [u8; 32], c: u64, mk: &mut [u8; 32]) {
+    /// `ck' ‖ gk = DK_64(group step, ck ‖ be32(c0))`, then
+    /// `mk_c = DK(packet key, gk ‖ be32(c) ‖ 0^28)` for the 8 counters of the group.
+    pub(crate) fn group(&self, ck: &mut [u8; 32], c0: u64) -> [[u8; 32]; 8] {
         let mut block = [0u8; 36];
         block[..32].copy_from_slice(ck);
-        block[32..].copy_from_slice(&(c as u32).to_be_bytes());
-        let mut h = blake3::Hasher::new_from_context_key(&self.packet);
+        block[32..].copy_from_slice(&(c0 as u32).to_be_bytes());
+        let mut h = blake3::Hasher::new_from_context_key(&self.group);
         h.update(&block);
         let mut out = [0u8; 64];
         h.finalize_xof().fill(&mut out);
         ck.copy_from_slice(&out[..32]);
-        mk.copy_from_slice(&out[32..]);
+        core::array::from_fn(|i| {
+            let mut m = [0u8; 64];
+            m[..32].copy_from_slice(&out[32..]);
+            m[32..36].copy_from_slice(&((c0 + i as u64) as u32).to_be_bytes());
+            Self::dk(&self.packet_key, &m)
+        })
     }
 
     /// Walks a chain `(ck, seg_next, pos)` up to position `end` inclusive,
@@ -92,20 +105,22 @@ impl Kdf {
     /// its message key; `f` returns false to stop.
     pub(crate) fn walk(
         &self,
-        (mut ck, mut seg, mut pos): ([u8; 32], [u8; 32], u64),
+        (mut ck, mut seg, mut pos, mut keys): ChainState,
         end: u64,
         mut f: impl FnMut(u64, &[u8; 32], &[u8; 32], &[u8; 32]) -> bool,
     ) {
-        let mut mk = [0u8; 32];
         while pos <= end {
             let before = ck;
-            self.packet(&mut ck, pos, &mut mk);
-            if !f(pos, &before, &seg, &mk) {
+            let i = (pos % 8) as usize;
+            if i == 0 {
+                keys = self.group(&mut ck, pos);
+            }
+            if !f(pos, &before, &seg, &keys[i]) {
                 break;
             }
             pos += 1;
             if pos & 0xff == 0 {
-                (ck, seg, _) = self.enter(&seg, pos >> 8);
+                (ck, seg, _, keys) = self.enter(&seg, pos >> 8);
             }
         }
     }
@@ -403,7 +418,7 @@ impl Attacker {
 
     /// A chain as the state holds it, from its position on (deduplicated:
     /// a state already walked yields nothing new).
-    pub(crate) fn typed(&mut self, state: ([u8; 32], [u8; 32], u64), end: u64, via: &'static str) {
+    pub(crate) fn typed(&mut self, state: ChainState, end: u64, via: &'static str) {
         let (by_mk, opened, seen) = (&self.by_mk, &mut self.opened, &mut self.seen_state);
         self.kdf.walk(state, end, |pos, ck, seg, mk| {
             if !seen.insert((*ck, *seg, pos)) {
@@ -432,15 +447,15 @@ impl Attacker {
                 continue;
             };
             if let Some(c) = s.send {
-                self.typed((c.ck, c.seg_next, c.pos), end, "send chain");
+                self.typed((c.ck, c.seg_next, c.pos, c.keys), end, "send chain");
             }
             self.typed(
-                (s.recv.ck, s.recv.seg_next, s.recv.pos),
+                (s.recv.ck, s.recv.seg_next, s.recv.pos, s.recv.keys),
                 end,
                 "receive chain",
             );
             for c in &s.scratch {
-                self.typed((c.ck, c.seg_next, c.pos), end, "candidate scratch");
+                self.typed((c.ck, c.seg_next, c.pos, c.keys), end, "candidate scratch");
             }
             for (_, k) in &s.skipped {
                 Self::hit(&self.by_mk, &mut self.opened, k, "stored key");
