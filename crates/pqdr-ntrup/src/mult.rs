@@ -49,7 +49,7 @@ pub(crate) type Scratch<const P: usize> = [[i16; P]; 3];
 /// Whether the AVX2 product of p takes the 3072-point transforms
 /// (`arch::ntt3_mul`, sntrup1277), whose scratch fits a [`Scratch`].
 const fn ntt3_fits<const P: usize>() -> bool {
-    arch::ntt3_fits(P) && 3 * P >= arch::NTT3_SCRATCH
+    arch::ntt3_fits(P) && 3 * P >= arch::ntt3_scratch(P)
 }
 
 /// `x` reduced into `(-2q, 2q)` when `REDUCE`, else unchanged.

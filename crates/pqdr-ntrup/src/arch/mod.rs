@@ -14,7 +14,7 @@
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
 //! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
-//! | `ntt3_mul` (`ntt/three.rs`: a radix-3 layer over three twisted 1024-point products, 3072 points), under `rq_mult_small_on` / `r3_mult_on` for 1024 < p <= 1280 (sntrup1277) | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
+//! | `ntt3_mul` (`ntt/three.rs`: a radix-3 layer over three twisted 1024-point products, 3072 points), under `rq_mult_small_on` / `r3_mult_on` for 1024 < p <= 1536 (sntrup1277) | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
 //! | `ntt_prepare_a` / `ntt_prepare_b` (`ntt/hat.rs`) and `ntt_mul_sides` (`ntt.rs`): a factor's transforms kept (`PreparedDecapsulationKey`) | the same product from the coefficients (`ntt_mul`, whose twin is `mult::mul_full`) | `ntt::hat::tests::prepared_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
@@ -39,8 +39,8 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    NTT3_SCRATCH, decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides,
-    ntt_prepare_a, ntt_prepare_b, ntt3_fits, ntt3_mul, r3_from_3rq, r3_recip, round, rq_recip3,
+    decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
+    ntt_prepare_b, ntt3_fits, ntt3_mul, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3,
     schoolbook, sort_u32,
 };
 
@@ -130,7 +130,9 @@ mod stubs {
     pub(crate) const fn ntt3_fits(_: usize) -> bool {
         false
     }
-    pub(crate) const NTT3_SCRATCH: usize = 0;
+    pub(crate) const fn ntt3_scratch(_: usize) -> usize {
+        usize::MAX
+    }
     pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
         token: Avx2,
         _: &mut [i16],

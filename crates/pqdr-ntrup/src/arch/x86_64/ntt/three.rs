@@ -1,5 +1,5 @@
-//! The R/q and R/3 products of sntrup1277 (1024 < p <= 1280: the product
-//! `c = a b` has degree `2p - 2 < 2560`) by 3072-point transforms, AVX2
+//! The R/q and R/3 products of sntrup1277 (1024 < p <= 1536: the product
+//! `c = a b` has degree `2p - 2 < 3072`) by 3072-point transforms, AVX2
 //! (the products of Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec
 //! §2.3). Twin: the portable Karatsuba product `mult::mul_full` (same full
 //! product, compared in `mult::tests::avx2_products_match_portable`).
@@ -15,14 +15,14 @@
 //! The inverse 3-point DFT gives `c_(j+1024k) = (1/3) Σ_i ω^(-ik) D_i[j]`
 //! (the 1/3 is applied to each `D_i`, giving `E_i = D_i / 3`).
 //!
-//! R/3 products (`|c_k| <= p`) need 12289 only. R/q products take 12289
-//! (the three parts in the scratch, then `c mod 12289` in place) and 18433,
-//! recombined by Garner's CRT as in `ntt.rs` (`|c_k| <= p (q - 1)/2 < 2^23`).
-//! To keep 18433's parts within the scratch and two local transforms, its
-//! outputs at j >= 512 come from `D_0` and `D_1` alone: there
-//! `c_(j+2048) = 0` (2p - 2 < 2560), so `c_(j+1024) = (1 - ω^2)(E_0 - E_1)`
-//! and `c_j = 3 E_0 - c_(j+1024)`; then `D_1[..512]` moves beside
-//! `D_0[..512]` and the third part takes its place. Every loop bound and
+//! The full product is never stored: each part's `E_i` is added, times
+//! `ω^(-im)`, into the folded product `F_k = c_k + c_(p+k) + c_(p+k-1)`
+//! (x^p = x + 1; `F` is linear in c, so in the `E_i`) at the positions
+//! `n = j + 1024 m` that `F` reads (six segment sums per part, `|F_k| <=
+//! 3 p (q - 1)/2 < 2^24`). R/3 products (`|F_k| <= 3p`) need 12289 only;
+//! R/q products run 12289 and 18433 into two `F`s and recombine them by
+//! Garner's CRT as in `ntt.rs`. So the product needs the two `F`s and one
+//! transform in the scratch and one local transform. Every loop bound and
 //! index depends on p only.
 
 use core::arch::x86_64::{
@@ -37,17 +37,10 @@ use super::{
 use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 
-/// Registers of a factor above x^1024 (p <= 1280).
-const TAIL: usize = 16;
-
-/// Scratch entries the product needs: `c mod 12289` (2560 entries) and one
-/// part of 18433 beside it.
-pub(crate) const NTT3_SCRATCH: usize = 3 * N + N / 2;
-
 /// Whether the 3072-point product serves degree p: `1024 < p` and
-/// `2p - 1 <= 2560`.
+/// `2p - 1 <= 3072`.
 pub(crate) const fn ntt3_fits(p: usize) -> bool {
-    p > N && 2 * p - 1 <= 2 * N + N / 2
+    p > N && 2 * p <= 3 * N
 }
 
 /// The radix-3 constants of one prime.
@@ -57,12 +50,8 @@ struct Three {
     psi_inv: LaneMuls,
     /// ω and ω^2.
     omega: [Mul; 2],
-    /// 1/3, -1/2, (ω^2 - ω)/2, 1 - ω^2 and 3.
+    /// 1/3.
     third: Mul,
-    neg_half: Mul,
-    rot: Mul,
-    one_minus_w2: Mul,
-    three: Mul,
 }
 
 #[allow(
@@ -84,7 +73,6 @@ const fn three(p: i16) -> Three {
     let psi_i = pow_mod(psi, m as u64 - 2, m);
     let w = pow_mod(psi, 1024, m);
     let w2 = w * w % m;
-    let half = (m + 1) / 2;
     let mut tab = [[[0; 16]; REGS]; 2];
     let mut tab_i = [[[0; 16]; REGS]; 2];
     let mut j = 0;
@@ -106,10 +94,6 @@ const fn three(p: i16) -> Three {
         psi_inv: tab_i,
         omega: [mont(w, m), mont(w2, m)],
         third: mont(pow_mod(3, m as u64 - 2, m), m),
-        neg_half: mont(m - half, m),
-        rot: mont((w2 - w + m) % m * half, m),
-        one_minus_w2: mont(1 - w2 + m, m),
-        three: mont(3, m),
     }
 }
 
@@ -131,52 +115,59 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
     montmul(x, w, wq, k.p)
 }
 
-/// Part i of a factor: `x_j = ψ^(ij) (x_j + ω^i tail_j)` (`x` holds the
-/// coefficients below x^1024, `tail` those above, zero-padded). Inputs
-/// below 2^13 in magnitude; outputs below 3p/4 (i > 0) or 2^14 (i = 0).
+/// Part i of a factor: `x_j = ψ^(ij) (x_j + ω^i h_j)` (`x` holds the
+/// coefficients below x^1024, `hi(r)` register r of those above, zero-padded,
+/// `r < (p - 1024) / 16` rounded up). `|x|, |h| < 2^12`; outputs below 3p/4
+/// (i > 0) or 2^13 (i = 0).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_twist(x: &mut Poly, tail: &[[i16; 16]; TAIL], i: usize, t3: &Three, k: K) {
-    for (r, s) in x.iter_mut().zip(tail) {
-        let hi = if i == 0 {
-            load(s)
+fn fold_twist<const P: usize>(
+    x: &mut Poly,
+    hi: impl Fn(usize) -> __m256i,
+    i: usize,
+    t3: &Three,
+    k: K,
+) {
+    for (r, xr) in x.iter_mut().enumerate().take((P - N).div_ceil(16)) {
+        let h = if i == 0 {
+            hi(r)
         } else {
-            mulc(load(s), t3.omega[i - 1], k)
+            mulc(hi(r), t3.omega[i - 1], k)
         };
-        store(r, _mm256_add_epi16(load(r), hi));
+        let v = _mm256_add_epi16(load(xr), h);
+        store(xr, v);
     }
     for _ in 0..i {
         mul_lanes(x, &t3.psi, k);
     }
 }
 
-/// `x = a[..1024]`, `tail = a[1024..]` (zero-padded).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn load_a3(x: &mut Poly, tail: &mut [[i16; 16]; TAIL], a: &[i16]) {
-    let (lo, hi) = a.split_at(N);
-    x.as_flattened_mut().copy_from_slice(lo);
-    let t = tail.as_flattened_mut();
-    t[..hi.len()].copy_from_slice(hi);
-    t[hi.len()..].fill(0);
-}
-
-/// `dst = src` sign-extended (zero-padded), `src.len() <= 16 dst.len()`.
+/// `dst = src` sign-extended, `src.len() = 16 dst.len()`.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn widen(dst: &mut [[i16; 16]], src: &[i8]) {
-    let (chunks, rest) = src.as_chunks::<16>();
+    let (chunks, _) = src.as_chunks::<16>();
     for (r, c) in dst.iter_mut().zip(chunks) {
-        // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
-        let v = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
-        store(r, _mm256_cvtepi8_epi16(v));
+        store(r, widen16(c));
     }
-    let flat = dst.as_flattened_mut();
-    let start = chunks.len() * 16;
-    for (d, &s) in flat[start..].iter_mut().zip(rest) {
-        *d = i16::from(s);
-    }
-    flat[start + rest.len()..].fill(0);
+}
+
+/// 16 small coefficients sign-extended to one register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn widen16(c: &[i8; 16]) -> __m256i {
+    // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
+    let v = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
+    _mm256_cvtepi8_epi16(v)
+}
+
+/// Register r of the coefficients of `v` from 1024 on, zero-padded.
+fn upper<T: Copy + Default>(v: &[T], r: usize) -> [T; 16] {
+    let s = &v[N + 16 * r..];
+    let n = s.len().min(16);
+    let mut t = [T::default(); 16];
+    t[..n].copy_from_slice(&s[..n]);
+    t
 }
 
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
@@ -184,16 +175,29 @@ fn widen(dst: &mut [[i16; 16]], src: &[i8]) {
 /// inverse, `ψ^(-ij) / 3`.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn part(x: &mut Poly, y: &mut Poly, (a, b): (&[i16], &[i8]), i: usize, (t, t3): (&Prime, &Three)) {
+fn part<const P: usize>(
+    x: &mut Poly,
+    y: &mut Poly,
+    (a, b): (&[i16], &[i8]),
+    i: usize,
+    (t, t3): (&Prime, &Three),
+) {
     let k = consts(t);
-    let mut tail = [[0i16; 16]; TAIL];
-    let mut tail = Wipe::new(&mut tail);
-    load_a3(x, &mut tail, a);
-    fold_twist(x, &tail, i, t3, k);
+    x.as_flattened_mut().copy_from_slice(&a[..N]);
+    let hi_a = |r: usize| {
+        let mut h = upper(a, r);
+        let v = load(&Wipe::new(&mut h));
+        v
+    };
+    fold_twist::<P>(x, hi_a, i, t3, k);
     forward(x, t, k);
     widen(y, &b[..N]);
-    widen(&mut tail[..], &b[N..]);
-    fold_twist(y, &tail, i, t3, k);
+    let hi_b = |r: usize| {
+        let mut h = upper(b, r);
+        let v = widen16(&Wipe::new(&mut h));
+        v
+    };
+    fold_twist::<P>(y, hi_b, i, t3, k);
     forward(y, t, k);
     pointwise(x, y, k);
     inverse(x, t, k);
@@ -201,28 +205,13 @@ fn part(x: &mut Poly, y: &mut Poly, (a, b): (&[i16], &[i8]), i: usize, (t, t3): 
         mul_lanes(x, &t3.psi_inv, k);
     }
     for r in x.iter_mut() {
-        store(r, mulc(load(r), t3.third, k));
+        let v = mulc(load(r), t3.third, k);
+        store(r, v);
     }
 }
 
-/// `(c_j, c_(j+1024), c_(j+2048))` from `E_0, E_1, E_2` (|.| < 3p/4), each
-/// reduced (|.| <= p/2 + p/2^9): `c_0 = E_0 + s`, `c_(1,2) = E_0 - s/2 ±
-/// (ω^2 - ω)/2 (E_1 - E_2)` with `s = E_1 + E_2`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn combine(e: [__m256i; 3], t3: &Three, k: K) -> [__m256i; 3] {
-    let s = barrett(_mm256_add_epi16(e[1], e[2]), k);
-    let n = mulc(_mm256_sub_epi16(e[1], e[2]), t3.rot, k);
-    let u = barrett(_mm256_add_epi16(e[0], mulc(s, t3.neg_half, k)), k);
-    [
-        barrett(_mm256_add_epi16(e[0], s), k),
-        barrett(_mm256_add_epi16(u, n), k),
-        barrett(_mm256_sub_epi16(u, n), k),
-    ]
-}
-
 /// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod 12289`
-/// (|.| <= p1/2 + p1/2^9) and `c2 ≡ c mod 18433` (|c2 - c1| < 2^15).
+/// (|.| <= p1/2 + p1/2^9) and `c2 = c mod 18433` (|.| <= p2/2 + p2/2^9).
 #[derive(Clone, Copy)]
 struct Garner {
     k2: K,
@@ -246,7 +235,8 @@ impl Garner {
         }
     }
 
-    /// `c1 + 12289 u` modulo q, `u = (c2 - c1) / 12289 mod 18433` (exact: |u| < 700).
+    /// `c1 + 12289 u` modulo q, `u = (c2 - c1) / 12289 mod 18433` (exact:
+    /// |c| < 2^24, so |u| < 2^11).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn apply(self, c1: __m256i, c2: __m256i) -> __m256i {
@@ -256,93 +246,132 @@ impl Garner {
     }
 }
 
-/// The full product `a b` into `full[..2p]` (`full[2p - 1] = 0`; `full` is
-/// the product's scratch, at least [`NTT3_SCRATCH`] entries): with `REDUCE`
-/// congruent to the product modulo q with `|full[k]| < 2^14`, else the exact
-/// integer product (`|a|, |b| <= 1`). `|a| <= (q - 1) / 2 < 2^12`, `b`
-/// small. Requires [`ntt3_fits`]`(P)`.
+/// `f[dst..dst + len] += c e[src..src + len]` (`c` = 1 for `None`), each
+/// sum reduced (`|f| <= p/2 + p/2^9` before and after; `|e| < 3p/4`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn axpy(f: &mut [i16], e: &[i16], (dst, src, len): (usize, usize, usize), c: Option<Mul>, k: K) {
+    let step = |fv: __m256i, ev: __m256i| -> __m256i {
+        let t = match c {
+            Some(c) => mulc(ev, c, k),
+            None => ev,
+        };
+        barrett(_mm256_add_epi16(fv, t), k)
+    };
+    let (f, e) = (&mut f[dst..dst + len], &e[src..src + len]);
+    let (fc, f_rest) = f.as_chunks_mut::<16>();
+    let (ec, e_rest) = e.as_chunks::<16>();
+    for (fw, ew) in fc.iter_mut().zip(ec) {
+        let v = step(load(fw), load(ew));
+        store(fw, v);
+    }
+    if !f_rest.is_empty() {
+        let r = f_rest.len();
+        let (mut ft, mut et) = ([0i16; 16], [0i16; 16]);
+        let (mut ft, mut et) = (Wipe::new(&mut ft), Wipe::new(&mut et));
+        ft[..r].copy_from_slice(f_rest);
+        et[..r].copy_from_slice(e_rest);
+        let v = step(load(&ft), load(&et));
+        store(&mut ft, v);
+        f_rest.copy_from_slice(&ft[..r]);
+    }
+}
+
+/// `F += L_i(E_i)`: the fold of part i's share of c, `c_n += ω^(-im) E_i[j]`
+/// for `n = j + 1024 m < 2p`, at the positions `F_k` reads: `c_k`,
+/// `c_(p+k)` and `c_(p+k-1)` (k >= 1).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn accumulate<const P: usize>(f: &mut [i16], e: &Poly, i: usize, t3: &Three, k: K) {
+    let e = e.as_flattened();
+    // ω^(-im) for m = 0, 1, 2 (1 as `None`).
+    let w = |m: usize| match (3 - i * m % 3) % 3 {
+        0 => None,
+        x => Some(t3.omega[x - 1]),
+    };
+    // c_k: n = k (m = 0, 1).
+    axpy(f, e, (0, 0, N), w(0), k);
+    axpy(f, e, (N, 0, P - N), w(1), k);
+    // c_(p+k): n = p + k (m = 1 below 2048, then 2).
+    axpy(f, e, (0, P - N, 2 * N - P), w(1), k);
+    axpy(f, e, (2 * N - P, 0, 2 * P - 2 * N), w(2), k);
+    // c_(p+k-1), k >= 1.
+    axpy(f, e, (1, P - N, 2 * N - P), w(1), k);
+    axpy(f, e, (2 * N + 1 - P, 0, 2 * P - 2 * N - 1), w(2), k);
+}
+
+/// The folded product modulo prime `t` into `f` (its first p entries,
+/// centred, |.| <= p/2 + p/2^9): the three parts through `x`, `y`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn folded_mod<const P: usize>(
+    f: &mut [i16],
+    (x, y): (&mut Poly, &mut Poly),
+    ab: (&[i16], &[i8]),
+    (t, t3): (&Prime, &Three),
+) {
+    let k = consts(t);
+    f.fill(0);
+    for i in 0..3 {
+        part::<P>(x, y, ab, i, (t, t3));
+        accumulate::<P>(f, x, i, t3, k);
+    }
+}
+
+/// Entries of one folded product in the scratch (p rounded up to registers).
+const fn f_len(p: usize) -> usize {
+    p.next_multiple_of(16)
+}
+
+/// The product `a b` folded by x^p = x + 1, as a "full product" for the
+/// shared fold: `full[..p]` the folded product, `full[p..2p]` zero (`full`
+/// is the product's scratch, at least [`ntt3_scratch`]`(p)` entries). With
+/// `REDUCE` congruent to the product modulo q with `|full[k]| < 2^14`, else
+/// exact (`|a|, |b| <= 1`, `|full[k]| <= 3p`). `|a| <= (q - 1) / 2 < 2^12`,
+/// `b` small. Requires [`ntt3_fits`]`(P)`.
 pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: &[i16; P],
     b: &[i8; P],
 ) {
-    assert!(ntt3_fits(P), "ntt3_mul: p outside 1025..=1280");
+    assert!(ntt3_fits(P), "ntt3_mul: p outside 1025..=1536");
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
     // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-    unsafe { ntt3_avx2::<Q, REDUCE>(&mut full[..NTT3_SCRATCH], a, b) };
-    full[2 * P - 1] = 0;
+    unsafe { ntt3_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], a, b) };
+    full[P..2 * P].fill(0);
 }
 
-/// Registers `r` as one transform.
-fn slot(r: &mut [[i16; 16]]) -> &mut Poly {
-    r.try_into().expect("64 registers")
+/// Scratch entries of [`ntt3_mul`]: two folded products and one transform.
+pub(crate) const fn ntt3_scratch(p: usize) -> usize {
+    2 * f_len(p) + N
 }
 
-/// [`ntt3_mul`] on the first [`NTT3_SCRATCH`] entries.
+/// [`ntt3_mul`] on its scratch: `F` mod 12289, `F` mod 18433, one transform
+/// (`x`); b's transforms in a local.
 #[target_feature(enable = "avx2")]
-fn ntt3_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], a: &[i16], b: &[i8]) {
-    let (mut x0, mut y0): (Poly, Poly) = ([[0; 16]; REGS], [[0; 16]; REGS]);
-    let (mut xg, mut yg) = (Wipe::new(&mut x0), Wipe::new(&mut y0));
-    let (x, y): (&mut Poly, &mut Poly) = (&mut xg, &mut yg);
-    let ab = (a, b);
-    let (regs, _) = full.as_chunks_mut::<16>();
-    // 12289: the three parts in registers 0..192, then c mod 12289 in place.
-    for i in 0..3 {
-        part(
-            slot(&mut regs[REGS * i..REGS * (i + 1)]),
-            y,
-            ab,
-            i,
-            (&P1, &T1),
-        );
-    }
-    let k1 = consts(&P1);
-    for r in 0..REGS {
-        let e = [
-            load(&regs[r]),
-            load(&regs[REGS + r]),
-            load(&regs[2 * REGS + r]),
-        ];
-        let c = combine(e, &T1, k1);
-        for (i, v) in c.into_iter().enumerate() {
-            store(&mut regs[REGS * i + r], v);
-        }
-    }
-    if !REDUCE {
-        return;
-    }
-    // 18433: E_0 in registers 160..224 (beside c mod 12289, whose
-    // coefficients from 2560 on are zero), E_1 in x.
-    let g = Garner::new::<Q>();
-    let k2 = consts(&P2);
-    let (c1, rest) = regs.split_at_mut(160);
-    let s = slot(&mut rest[..REGS]);
-    part(s, y, ab, 0, (&P2, &T2));
-    part(x, y, ab, 1, (&P2, &T2));
-    // j >= 512: c_(j+2048) = 0, so D_2 is not needed.
-    let h = REGS / 2;
-    for r in h..REGS {
-        let (e0, e1) = (load(&s[r]), load(&x[r]));
-        let hi = mulc(_mm256_sub_epi16(e0, e1), T2.one_minus_w2, k2);
-        let lo = barrett(_mm256_sub_epi16(mulc(e0, T2.three, k2), hi), k2);
-        for (i, v) in [lo, hi].into_iter().enumerate() {
-            let o = &mut c1[REGS * i + r];
-            let v = g.apply(load(o), v);
+fn ntt3_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
+    full: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+) {
+    let mut y0: Poly = [[0; 16]; REGS];
+    let mut yg = Wipe::new(&mut y0);
+    let (f1, rest) = full.split_at_mut(f_len(P));
+    let (f2, xs) = rest.split_at_mut(f_len(P));
+    let (xs, _) = xs.as_chunks_mut::<16>();
+    let x: &mut Poly = xs.try_into().expect("64 registers");
+    folded_mod::<P>(f1, (&mut *x, &mut yg), (a, b), (&P1, &T1));
+    if REDUCE {
+        folded_mod::<P>(f2, (&mut *x, &mut yg), (a, b), (&P2, &T2));
+        let g = Garner::new::<Q>();
+        let (c1s, _) = f1.as_chunks_mut::<16>();
+        let (c2s, _) = f2.as_chunks::<16>();
+        for (o, c2) in c1s.iter_mut().zip(c2s) {
+            let v = g.apply(load(o), load(c2));
             store(o, v);
         }
     }
-    // j < 512: E_1 beside E_0, then E_2 in x.
-    let (s_lo, s_hi) = s.split_at_mut(h);
-    s_hi.copy_from_slice(&x[..h]);
-    part(x, y, ab, 2, (&P2, &T2));
-    for r in 0..h {
-        let c = combine([load(&s_lo[r]), load(&s_hi[r]), load(&x[r])], &T2, k2);
-        for (i, v) in c.into_iter().enumerate() {
-            let o = &mut c1[REGS * i + r];
-            let v = g.apply(load(o), v);
-            store(o, v);
-        }
-    }
+    // x and f2 (secret) are wiped by the caller's scratch guard.
 }
