@@ -22,6 +22,7 @@
 //! | `rq_recip3` (`recip.rs`; its passes `rows_fg` / `rows_vr` store g / x and x v one position over, the top register overlapping) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
+//! | `wipe_i16` (`mod.rs`), `wipe::Wipe` of i16 buffers: 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
 //! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings) |
 //!
 //! The KAT tests run both paths (default features, and
@@ -41,7 +42,7 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
     ntt_prepare_b, ntt3_fits, ntt3_mul, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3,
-    schoolbook, sort_u32,
+    schoolbook, sort_u32, wipe_i16,
 };
 
 /// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
@@ -176,6 +177,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {
+        match token {}
+    }
+    pub(crate) fn wipe_i16(token: Avx2, _: &mut [i16]) {
         match token {}
     }
     pub(crate) fn decode_pairs(
