@@ -186,16 +186,14 @@ fn part<const P: usize>(
     x.as_flattened_mut().copy_from_slice(&a[..N]);
     let hi_a = |r: usize| {
         let mut h = upper(a, r);
-        let v = load(&Wipe::new(&mut h));
-        v
+        load(&Wipe::new(&mut h))
     };
     fold_twist::<P>(x, hi_a, i, t3, k);
     forward(x, t, k);
     widen(y, &b[..N]);
     let hi_b = |r: usize| {
         let mut h = upper(b, r);
-        let v = widen16(&Wipe::new(&mut h));
-        v
+        widen16(&Wipe::new(&mut h))
     };
     fold_twist::<P>(y, hi_b, i, t3, k);
     forward(y, t, k);
@@ -284,8 +282,9 @@ fn axpy(f: &mut [i16], e: &[i16], (dst, src, len): (usize, usize, usize), c: Opt
 #[inline]
 fn accumulate<const P: usize>(f: &mut [i16], e: &Poly, i: usize, t3: &Three, k: K) {
     let e = e.as_flattened();
-    // ω^(-im) for m = 0, 1, 2 (1 as `None`).
-    let w = |m: usize| match (3 - i * m % 3) % 3 {
+    // ω^(-im) for m = 0, 1, 2 (1 as `None`): the exponent -im mod 3.
+    const EXP: [[usize; 3]; 3] = [[0, 0, 0], [0, 2, 1], [0, 1, 2]];
+    let w = |m: usize| match EXP[i][m] {
         0 => None,
         x => Some(t3.omega[x - 1]),
     };
