@@ -26,10 +26,11 @@
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
 //!
-//! On the AVX2 path the full product of every set with p <= 1024 comes
-//! instead from a number-theoretic transform (`arch::ntt_mul`: the integer
-//! product modulo 12289 and 18433, CRT, then mod q); the fold and freeze
-//! below are shared, so both paths give the same reduced product.
+//! On the AVX2 path the full product of every set comes instead from a
+//! number-theoretic transform (`arch::ntt_mul` for p <= 1024, 2048 points;
+//! `arch::ntt3_mul` for sntrup1277, 3072 points: the integer product modulo
+//! 12289 and 18433, CRT, then mod q); the fold and freeze below are shared,
+//! so both paths give the same reduced product.
 
 use crate::arch::{self, Avx2};
 use crate::arith::{BLOCK, Fq, f3_freeze};
@@ -44,6 +45,12 @@ const LEVELS: u32 = 2;
 /// restored after use, and the base case reads its operand in place, so
 /// nothing else is needed.
 pub(crate) type Scratch<const P: usize> = [[i16; P]; 3];
+
+/// Whether the AVX2 product of p takes the 3072-point transforms
+/// (`arch::ntt3_mul`, sntrup1277), whose scratch fits a [`Scratch`].
+const fn ntt3_fits<const P: usize>() -> bool {
+    arch::ntt3_fits(P) && 3 * P >= arch::ntt3_scratch(P)
+}
 
 /// `x` reduced into `(-2q, 2q)` when `REDUCE`, else unchanged.
 #[inline(always)]
@@ -260,6 +267,9 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
         Some(token) if const { arch::ntt_fits(P) } => {
             arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
         }
+        Some(token) if const { ntt3_fits::<P>() } => {
+            arch::ntt3_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
+        }
         _ => mul_full::<P, Q, true>(a, b, buf, be),
     }
     fold_q_on::<P, Q>(a, &buf.as_flattened()[..2 * P], be);
@@ -305,6 +315,9 @@ pub(crate) fn r3_mult_on<const P: usize>(
     match be {
         Some(token) if const { arch::ntt_fits(P) } => {
             arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
+        }
+        Some(token) if const { ntt3_fits::<P>() } => {
+            arch::ntt3_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
         }
         _ => mul_full::<P, 3, false>(a, b, buf, be),
     }
@@ -463,12 +476,13 @@ pub(crate) mod tests {
         for round in 0..1000 {
             let mut a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % q) as i16 - (Q - 1) / 2);
             let mut b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
+            let mut c: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             if round < 2 {
                 let sign = if round == 0 { 1 } else { -1 };
                 a = [sign * (Q - 1) / 2; P];
                 b = [sign as i8; P];
+                c = [sign as i8; P];
             }
-            let c: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
             let mut outs = [[0i16; P]; 2];
             let mut outs3 = [[0i8; P]; 2];
             for (k, on) in [None, be].into_iter().enumerate() {
@@ -479,6 +493,19 @@ pub(crate) mod tests {
             }
             assert_eq!(outs[0], outs[1], "Rq product, p = {P}, round {round}");
             assert_eq!(outs3[0], outs3[1], "R3 product, p = {P}, round {round}");
+            if round < 200 {
+                // Karatsuba over the AVX2 schoolbook (which no product of
+                // the AVX2 path takes since every set has a transform product).
+                for (k, on) in [None, be].into_iter().enumerate() {
+                    let mut h = a;
+                    mul_full::<P, Q, true>(&mut h, &mut b, &mut buf, on);
+                    fold_q_on::<P, Q>(&mut outs[k], &buf.as_flattened()[..2 * P], None);
+                    mul_full::<P, 3, false>(&mut c.map(i16::from), &mut b, &mut buf, on);
+                    fold_3_on::<P>(&mut outs3[k], &buf.as_flattened()[..2 * P], None);
+                }
+                assert_eq!(outs[0], outs[1], "Rq Karatsuba, p = {P}, round {round}");
+                assert_eq!(outs3[0], outs3[1], "R3 Karatsuba, p = {P}, round {round}");
+            }
         }
     }
 

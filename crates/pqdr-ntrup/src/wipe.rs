@@ -3,14 +3,69 @@
 //! temporary as a second copy in the same frame (twice the stack for the
 //! reciprocal's scratch on a Cortex-M4); [`Wipe`] borrows the buffer instead,
 //! so it exists once, and still wipes it on every exit path.
+//!
+//! With AVX2, i16 buffers (the products' scratch and transforms, the
+//! largest ones) are wiped by 32-byte stores (`arch::wipe_i16`), not by
+//! `zeroize`'s volatile 2-byte writes; everything else by `zeroize`.
 
+use crate::arch;
 use core::ops::{Deref, DerefMut};
 use zeroize::Zeroize;
 
-/// Zeroizes the borrowed value when dropped.
-pub(crate) struct Wipe<'a, T: Zeroize>(&'a mut T);
+/// A buffer [`Wipe`] can guard.
+pub(crate) trait Wipeable {
+    /// Sets every entry to zero, in a way the compiler keeps.
+    fn wipe(&mut self);
+}
 
-impl<'a, T: Zeroize> Wipe<'a, T> {
+/// `x ← 0`: AVX2 stores when available, else `zeroize`.
+#[inline(always)]
+fn wipe_i16(x: &mut [i16]) {
+    match arch::avx2() {
+        Some(token) => arch::wipe_i16(token, x),
+        None => x.zeroize(),
+    }
+}
+
+impl<const N: usize> Wipeable for [i16; N] {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        wipe_i16(self);
+    }
+}
+
+impl<const N: usize, const K: usize> Wipeable for [[i16; N]; K] {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        wipe_i16(self.as_flattened_mut());
+    }
+}
+
+impl<const N: usize> Wipeable for [i8; N] {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<const N: usize, const K: usize> Wipeable for [[i8; N]; K] {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<const N: usize> Wipeable for [u8; N] {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        self.zeroize();
+    }
+}
+
+/// Wipes the borrowed value when dropped.
+pub(crate) struct Wipe<'a, T: Wipeable>(&'a mut T);
+
+impl<'a, T: Wipeable> Wipe<'a, T> {
     /// Guards `value` (a local declared just before).
     #[inline(always)]
     pub(crate) fn new(value: &'a mut T) -> Self {
@@ -18,7 +73,7 @@ impl<'a, T: Zeroize> Wipe<'a, T> {
     }
 }
 
-impl<T: Zeroize> Deref for Wipe<'_, T> {
+impl<T: Wipeable> Deref for Wipe<'_, T> {
     type Target = T;
     #[inline(always)]
     fn deref(&self) -> &T {
@@ -26,16 +81,16 @@ impl<T: Zeroize> Deref for Wipe<'_, T> {
     }
 }
 
-impl<T: Zeroize> DerefMut for Wipe<'_, T> {
+impl<T: Wipeable> DerefMut for Wipe<'_, T> {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut T {
         self.0
     }
 }
 
-impl<T: Zeroize> Drop for Wipe<'_, T> {
+impl<T: Wipeable> Drop for Wipe<'_, T> {
     #[inline(always)]
     fn drop(&mut self) {
-        self.0.zeroize();
+        self.0.wipe();
     }
 }

@@ -14,6 +14,7 @@
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
 //! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
+//! | `ntt3_mul` (`ntt/three.rs`: a radix-3 layer over three twisted 1024-point products, 3072 points), under `rq_mult_small_on` / `r3_mult_on` for 1024 < p <= 1536 (sntrup1277) | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
 //! | `ntt_prepare_a` / `ntt_prepare_b` (`ntt/hat.rs`) and `ntt_mul_sides` (`ntt.rs`): a factor's transforms kept (`PreparedDecapsulationKey`) | the same product from the coefficients (`ntt_mul`, whose twin is `mult::mul_full`) | `ntt::hat::tests::prepared_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
@@ -21,6 +22,7 @@
 //! | `rq_recip3` (`recip.rs`; its passes `rows_fg` / `rows_vr` store g / x and x v one position over, the top register overlapping) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
+//! | `wipe_i16` (`mod.rs`), `wipe::Wipe` of i16 buffers: 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
 //! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings) |
 //!
 //! The KAT tests run both paths (default features, and
@@ -39,7 +41,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
-    ntt_prepare_b, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32,
+    ntt_prepare_b, ntt3_fits, ntt3_mul, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3,
+    schoolbook, sort_u32, wipe_i16,
 };
 
 /// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
@@ -125,6 +128,20 @@ mod stubs {
     pub(crate) const fn ntt_fits(_: usize) -> bool {
         false
     }
+    pub(crate) const fn ntt3_fits(_: usize) -> bool {
+        false
+    }
+    pub(crate) const fn ntt3_scratch(_: usize) -> usize {
+        usize::MAX
+    }
+    pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
+        token: Avx2,
+        _: &mut [i16],
+        _: &[i16; P],
+        _: &[i8; P],
+    ) {
+        match token {}
+    }
     pub(crate) fn ntt_mul<const P: usize, const Q: i16, const REDUCE: bool>(
         token: Avx2,
         _: &mut [i16],
@@ -160,6 +177,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {
+        match token {}
+    }
+    pub(crate) fn wipe_i16(token: Avx2, _: &mut [i16]) {
         match token {}
     }
     pub(crate) fn decode_pairs(

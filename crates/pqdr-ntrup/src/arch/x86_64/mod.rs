@@ -26,11 +26,45 @@ mod sort;
 pub(crate) use encode::{decode_pairs, encode_pairs};
 pub(crate) use fold::{fold_3, fold_q, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
-pub(crate) use ntt::{ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b};
+pub(crate) use ntt::{
+    ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, ntt3_fits, ntt3_mul,
+    ntt3_scratch,
+};
 pub(crate) use recip::{r3_recip, rq_recip3};
 pub(crate) use sort::sort_u32;
 
-use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
+use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256};
+use pqdr_common::simd::Avx2;
+
+/// `x ← 0` with 32-byte stores: twin of `zeroize` on the same slice
+/// (`wipe::Wipe`'s i16 buffers). The stores are kept by an empty `asm!`
+/// block that receives the address and may read any memory (no `nomem` /
+/// `readonly`), so the compiler must complete them before it, as for
+/// `zeroize`'s volatile writes (pqdr-mldsa's `clear.rs`, BoringSSL's
+/// `OPENSSL_cleanse`). No secret-dependent branch or address.
+#[inline]
+pub(crate) fn wipe_i16(token: Avx2, x: &mut [i16]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { wipe_avx2(x) }
+    // SAFETY: an empty instruction sequence; it only names the address (no
+    // stack use, flags kept). Without `nomem` the compiler assumes it reads
+    // the buffer, so the zero stores above cannot be removed.
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) x.as_mut_ptr(), options(nostack, preserves_flags));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn wipe_avx2(x: &mut [i16]) {
+    // Opaque, so that LLVM does not turn the loop into a `memset` call.
+    let zero = core::hint::black_box(_mm256_setzero_si256());
+    let (chunks, rest) = x.as_chunks_mut::<16>();
+    for c in chunks {
+        store(c, zero);
+    }
+    rest.fill(0);
+}
 
 /// The 16 lanes of `x` as one register.
 #[target_feature(enable = "avx2")]
@@ -69,4 +103,33 @@ fn mulhi(a: __m256i, b: __m256i) -> __m256i {
         );
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `wipe_i16` zeroes exactly the slice, like `zeroize`: every length
+    /// 0..=80 and the products' scratch sizes, at every offset mod 16, with
+    /// the entries around the slice left alone.
+    #[test]
+    fn wipe_matches_zeroize() {
+        let Some(token) = Avx2::detect() else { return };
+        let mut s = 7u32;
+        for len in (0..=80).chain([1277, 2283, 3831, 4096]) {
+            for off in 0..16 {
+                let mut buf = std::vec![0i16; len + 32];
+                for v in buf.iter_mut() {
+                    s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    *v = (s >> 16) as i16 | 1;
+                }
+                let before = buf.clone();
+                wipe_i16(token, &mut buf[off..off + len]);
+                for (i, (&v, &w)) in buf.iter().zip(&before).enumerate() {
+                    let want = if (off..off + len).contains(&i) { 0 } else { w };
+                    assert_eq!(v, want, "len {len}, offset {off}, entry {i}");
+                }
+            }
+        }
+    }
 }

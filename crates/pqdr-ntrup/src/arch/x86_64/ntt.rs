@@ -1,6 +1,5 @@
-//! The R/q and R/3 products of the sets with p <= 1024 (all but
-//! sntrup1277, whose product of degree 2552 does not fit) by a
-//! number-theoretic transform, AVX2 (the products of Core `KeyGen`,
+//! The R/q and R/3 products of the sets with p <= 1024 (sntrup1277's:
+//! `three.rs`) by a number-theoretic transform, AVX2 (the products of Core `KeyGen`,
 //! `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the portable
 //! Karatsuba product `mult::mul_full` (same full product, compared in
 //! `mult::tests::avx2_products_match_portable`).
@@ -46,10 +45,12 @@ use super::{load, mulhi, store};
 
 mod hat;
 mod regs;
+mod three;
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
 pub(crate) use hat::{ntt_prepare_a, ntt_prepare_b};
 use pqdr_common::simd::Avx2;
+pub(crate) use three::{ntt3_fits, ntt3_mul, ntt3_scratch};
 
 /// Registers of one 1024-point transform, and its coefficients.
 const REGS: usize = 64;

@@ -141,6 +141,15 @@ fn dit16_inv(x: &mut Regs, t: &[Mul; 8], k: K) {
     dit4!(x, bf, [3, 7, 11, 15], [t[6], t[3], t[7]]);
 }
 
+/// The multipliers of block `j` (registers `16 j ..`): values and companions.
+fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
+    let r = 16 * j..16 * j + 16;
+    (
+        m[0][r.clone()].try_into().expect("16 registers"),
+        m[1][r].try_into().expect("16 registers"),
+    )
+}
+
 /// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
 /// polynomial, `block`): twist by `m` (the parent's `mul_lanes` on these
 /// registers), transpose, 16-point transform; one load and one store per
@@ -154,14 +163,11 @@ pub(super) fn block_forward(
     tw: &[Mul; 8],
     k: K,
 ) {
-    let mut x: Regs = core::array::from_fn(|i| {
-        montmul(
-            load(&block[i]),
-            load(&m[0][16 * j + i]),
-            load(&m[1][16 * j + i]),
-            k.p,
-        )
-    });
+    // The block's multipliers as fixed-size arrays: one bounds check, and
+    // the loop is unrolled (with per-register checks LLVM kept it a loop).
+    let (w, wq) = block_muls(m, j);
+    let mut x: Regs =
+        core::array::from_fn(|i| montmul(load(&block[i]), load(&w[i]), load(&wq[i]), k.p));
     transpose(&mut x);
     dif16(&mut x, tw, k);
     for (r, v) in block.iter_mut().zip(x) {

@@ -1,0 +1,376 @@
+//! The R/q and R/3 products of sntrup1277 (1024 < p <= 1536: the product
+//! `c = a b` has degree `2p - 2 < 3072`) by 3072-point transforms, AVX2
+//! (the products of Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec
+//! §2.3). Twin: the portable Karatsuba product `mult::mul_full` (same full
+//! product, compared in `mult::tests::avx2_products_match_portable`).
+//!
+//! Both primes of `ntt.rs` have a primitive 3072-th root of unity ψ
+//! (12289 - 1 = 3 * 2^12, 18433 - 1 = 9 * 2^11); ω = ψ^1024 is a primitive
+//! cube root of unity and `x^3072 - 1 = (x^1024 - 1)(x^1024 - ω)(x^1024 - ω^2)`
+//! (the radix-3 first layer). Modulo `x^1024 - ω^i`, `x = ψ^i y` turns the
+//! product into the cyclic 1024-point product of the factors
+//! `(v_j + ω^i v_(j+1024)) ψ^(ij)` (part i), so each part runs the
+//! 1024-point transforms of `ntt.rs` unchanged, and
+//! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+1024) + ω^(2i) c_(j+2048)`.
+//! The inverse 3-point DFT gives `c_(j+1024k) = (1/3) Σ_i ω^(-ik) D_i[j]`
+//! (the 1/3 is applied to each `D_i`, giving `E_i = D_i / 3`).
+//!
+//! The full product is never stored: each part's `E_i` is added, times
+//! `ω^(-im)`, into the folded product `F_k = c_k + c_(p+k) + c_(p+k-1)`
+//! (x^p = x + 1; `F` is linear in c, so in the `E_i`) at the positions
+//! `n = j + 1024 m` that `F` reads (six segment sums per part, `|F_k| <=
+//! 3 p (q - 1)/2 < 2^24`). R/3 products (`|F_k| <= 3p`) need 12289 only;
+//! R/q products run 12289 and 18433 into two `F`s and recombine them by
+//! Garner's CRT as in `ntt.rs`. So the product needs the two `F`s and one
+//! transform in the scratch and one local transform. Every loop bound and
+//! index depends on p only.
+
+use core::arch::x86_64::{
+    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
+    _mm256_sub_epi16,
+};
+
+use super::{
+    K, LaneMuls, Mul, N, P1, P2, Poly, Prime, REGS, barrett, consts, forward, inverse, load, mont,
+    montmul, mul_lanes, pointwise, pow_mod, store,
+};
+use crate::wipe::Wipe;
+use pqdr_common::simd::Avx2;
+
+/// Whether the 3072-point product serves degree p: `1024 < p` and
+/// `2p - 1 <= 3072`.
+pub(crate) const fn ntt3_fits(p: usize) -> bool {
+    p > N && 2 * p <= 3 * N
+}
+
+/// The radix-3 constants of one prime.
+struct Three {
+    /// ψ^j and ψ^-j at coefficient j = 16 register + lane.
+    psi: LaneMuls,
+    psi_inv: LaneMuls,
+    /// ω and ω^2.
+    omega: [Mul; 2],
+    /// 1/3.
+    third: Mul,
+}
+
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn three(p: i16) -> Three {
+    let m = p as i64;
+    // ψ: a primitive 3072-th root of unity (ψ^1536 != 1, ψ^1024 != 1).
+    let mut g = 2;
+    let psi = loop {
+        let psi = pow_mod(g, (m as u64 - 1) / 3072, m);
+        if pow_mod(psi, 1536, m) != 1 && pow_mod(psi, 1024, m) != 1 {
+            break psi;
+        }
+        g += 1;
+    };
+    let psi_i = pow_mod(psi, m as u64 - 2, m);
+    let w = pow_mod(psi, 1024, m);
+    let w2 = w * w % m;
+    let mut tab = [[[0; 16]; REGS]; 2];
+    let mut tab_i = [[[0; 16]; REGS]; 2];
+    let mut j = 0;
+    while j < REGS {
+        let mut n2 = 0;
+        while n2 < 16 {
+            let e = (16 * j + n2) as u64;
+            let v = [mont(pow_mod(psi, e, m), m), mont(pow_mod(psi_i, e, m), m)];
+            tab[0][j][n2] = v[0][0];
+            tab[1][j][n2] = v[0][1];
+            tab_i[0][j][n2] = v[1][0];
+            tab_i[1][j][n2] = v[1][1];
+            n2 += 1;
+        }
+        j += 1;
+    }
+    Three {
+        psi: tab,
+        psi_inv: tab_i,
+        omega: [mont(w, m), mont(w2, m)],
+        third: mont(pow_mod(3, m as u64 - 2, m), m),
+    }
+}
+
+static T1: Three = three(12289);
+static T2: Three = three(18433);
+
+/// A constant multiplier broadcast.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn bc([w, wq]: Mul) -> (__m256i, __m256i) {
+    (_mm256_set1_epi16(w), _mm256_set1_epi16(wq))
+}
+
+/// `x c` for the constant `c` (|result| < 3p/4).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
+    let (w, wq) = bc(c);
+    montmul(x, w, wq, k.p)
+}
+
+/// Part i of a factor: `x_j = ψ^(ij) (x_j + ω^i h_j)` (`x` holds the
+/// coefficients below x^1024, `hi(r)` register r of those above, zero-padded,
+/// `r < (p - 1024) / 16` rounded up). `|x|, |h| < 2^12`; outputs below 3p/4
+/// (i > 0) or 2^13 (i = 0).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fold_twist<const P: usize>(
+    x: &mut Poly,
+    hi: impl Fn(usize) -> __m256i,
+    i: usize,
+    t3: &Three,
+    k: K,
+) {
+    for (r, xr) in x.iter_mut().enumerate().take((P - N).div_ceil(16)) {
+        let h = if i == 0 {
+            hi(r)
+        } else {
+            mulc(hi(r), t3.omega[i - 1], k)
+        };
+        let v = _mm256_add_epi16(load(xr), h);
+        store(xr, v);
+    }
+    for _ in 0..i {
+        mul_lanes(x, &t3.psi, k);
+    }
+}
+
+/// `dst = src` sign-extended, `src.len() = 16 dst.len()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn widen(dst: &mut [[i16; 16]], src: &[i8]) {
+    let (chunks, _) = src.as_chunks::<16>();
+    for (r, c) in dst.iter_mut().zip(chunks) {
+        store(r, widen16(c));
+    }
+}
+
+/// 16 small coefficients sign-extended to one register.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn widen16(c: &[i8; 16]) -> __m256i {
+    // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
+    let v = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
+    _mm256_cvtepi8_epi16(v)
+}
+
+/// Register r of the coefficients of `v` from 1024 on, zero-padded.
+fn upper<T: Copy + Default>(v: &[T], r: usize) -> [T; 16] {
+    let s = &v[N + 16 * r..];
+    let n = s.len().min(16);
+    let mut t = [T::default(); 16];
+    t[..n].copy_from_slice(&s[..n]);
+    t
+}
+
+/// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
+/// factors, forward transforms (`y` holds b's), pointwise product,
+/// inverse, `ψ^(-ij) / 3`.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn part<const P: usize>(
+    x: &mut Poly,
+    y: &mut Poly,
+    (a, b): (&[i16], &[i8]),
+    i: usize,
+    (t, t3): (&Prime, &Three),
+) {
+    let k = consts(t);
+    x.as_flattened_mut().copy_from_slice(&a[..N]);
+    let hi_a = |r: usize| {
+        let mut h = upper(a, r);
+        load(&Wipe::new(&mut h))
+    };
+    fold_twist::<P>(x, hi_a, i, t3, k);
+    forward(x, t, k);
+    widen(y, &b[..N]);
+    let hi_b = |r: usize| {
+        let mut h = upper(b, r);
+        widen16(&Wipe::new(&mut h))
+    };
+    fold_twist::<P>(y, hi_b, i, t3, k);
+    forward(y, t, k);
+    pointwise(x, y, k);
+    inverse(x, t, k);
+    for _ in 0..i {
+        mul_lanes(x, &t3.psi_inv, k);
+    }
+    for r in x.iter_mut() {
+        let v = mulc(load(r), t3.third, k);
+        store(r, v);
+    }
+}
+
+/// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod 12289`
+/// (|.| <= p1/2 + p1/2^9) and `c2 = c mod 18433` (|.| <= p2/2 + p2/2^9).
+#[derive(Clone, Copy)]
+struct Garner {
+    k2: K,
+    kq: __m256i,
+    pinv: (__m256i, __m256i),
+    p1q: (__m256i, __m256i),
+}
+
+impl Garner {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new<const Q: i16>() -> Self {
+        let pinv = const { mont(pow_mod(12289, 18433 - 2, 18433), 18433) };
+        let p1q = const { mont(12289, Q as i64) };
+        Garner {
+            k2: consts(&P2),
+            // Opaque, as the primes in `consts`.
+            kq: core::hint::black_box(_mm256_set1_epi16(Q)),
+            pinv: bc(pinv),
+            p1q: bc(p1q),
+        }
+    }
+
+    /// `c1 + 12289 u` modulo q, `u = (c2 - c1) / 12289 mod 18433` (exact:
+    /// |c| < 2^24, so |u| < 2^11).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn apply(self, c1: __m256i, c2: __m256i) -> __m256i {
+        let d = _mm256_sub_epi16(c2, c1);
+        let u = barrett(montmul(d, self.pinv.0, self.pinv.1, self.k2.p), self.k2);
+        _mm256_add_epi16(c1, montmul(u, self.p1q.0, self.p1q.1, self.kq))
+    }
+}
+
+/// `f[dst..dst + len] += c e[src..src + len]` (`c` = 1 for `None`), each
+/// sum reduced (`|f| <= p/2 + p/2^9` before and after; `|e| < 3p/4`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn axpy(f: &mut [i16], e: &[i16], (dst, src, len): (usize, usize, usize), c: Option<Mul>, k: K) {
+    let step = |fv: __m256i, ev: __m256i| -> __m256i {
+        let t = match c {
+            Some(c) => mulc(ev, c, k),
+            None => ev,
+        };
+        barrett(_mm256_add_epi16(fv, t), k)
+    };
+    let (f, e) = (&mut f[dst..dst + len], &e[src..src + len]);
+    let (fc, f_rest) = f.as_chunks_mut::<16>();
+    let (ec, e_rest) = e.as_chunks::<16>();
+    for (fw, ew) in fc.iter_mut().zip(ec) {
+        let v = step(load(fw), load(ew));
+        store(fw, v);
+    }
+    if !f_rest.is_empty() {
+        let r = f_rest.len();
+        let (mut ft, mut et) = ([0i16; 16], [0i16; 16]);
+        let (mut ft, mut et) = (Wipe::new(&mut ft), Wipe::new(&mut et));
+        ft[..r].copy_from_slice(f_rest);
+        et[..r].copy_from_slice(e_rest);
+        let v = step(load(&ft), load(&et));
+        store(&mut ft, v);
+        f_rest.copy_from_slice(&ft[..r]);
+    }
+}
+
+/// `F += L_i(E_i)`: the fold of part i's share of c, `c_n += ω^(-im) E_i[j]`
+/// for `n = j + 1024 m < 2p`, at the positions `F_k` reads: `c_k`,
+/// `c_(p+k)` and `c_(p+k-1)` (k >= 1).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn accumulate<const P: usize>(f: &mut [i16], e: &Poly, i: usize, t3: &Three, k: K) {
+    let e = e.as_flattened();
+    // ω^(-im) for m = 0, 1, 2 (1 as `None`): the exponent -im mod 3.
+    const EXP: [[usize; 3]; 3] = [[0, 0, 0], [0, 2, 1], [0, 1, 2]];
+    let w = |m: usize| match EXP[i][m] {
+        0 => None,
+        x => Some(t3.omega[x - 1]),
+    };
+    // c_k: n = k (m = 0, 1).
+    axpy(f, e, (0, 0, N), w(0), k);
+    axpy(f, e, (N, 0, P - N), w(1), k);
+    // c_(p+k): n = p + k (m = 1 below 2048, then 2).
+    axpy(f, e, (0, P - N, 2 * N - P), w(1), k);
+    axpy(f, e, (2 * N - P, 0, 2 * P - 2 * N), w(2), k);
+    // c_(p+k-1), k >= 1.
+    axpy(f, e, (1, P - N, 2 * N - P), w(1), k);
+    axpy(f, e, (2 * N + 1 - P, 0, 2 * P - 2 * N - 1), w(2), k);
+}
+
+/// The folded product modulo prime `t` into `f` (its first p entries,
+/// centred, |.| <= p/2 + p/2^9): the three parts through `x`, `y`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn folded_mod<const P: usize>(
+    f: &mut [i16],
+    (x, y): (&mut Poly, &mut Poly),
+    ab: (&[i16], &[i8]),
+    (t, t3): (&Prime, &Three),
+) {
+    let k = consts(t);
+    f.fill(0);
+    for i in 0..3 {
+        part::<P>(x, y, ab, i, (t, t3));
+        accumulate::<P>(f, x, i, t3, k);
+    }
+}
+
+/// Entries of one folded product in the scratch (p rounded up to registers).
+const fn f_len(p: usize) -> usize {
+    p.next_multiple_of(16)
+}
+
+/// The product `a b` folded by x^p = x + 1, as a "full product" for the
+/// shared fold: `full[..p]` the folded product, `full[p..2p]` zero (`full`
+/// is the product's scratch, at least [`ntt3_scratch`]`(p)` entries). With
+/// `REDUCE` congruent to the product modulo q with `|full[k]| < 2^14`, else
+/// exact (`|a|, |b| <= 1`, `|full[k]| <= 3p`). `|a| <= (q - 1) / 2 < 2^12`,
+/// `b` small. Requires [`ntt3_fits`]`(P)`.
+pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: &[i16; P],
+    b: &[i8; P],
+) {
+    assert!(ntt3_fits(P), "ntt3_mul: p outside 1025..=1536");
+    const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
+    let _ = token;
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { ntt3_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], a, b) };
+    full[P..2 * P].fill(0);
+}
+
+/// Scratch entries of [`ntt3_mul`]: two folded products and one transform.
+pub(crate) const fn ntt3_scratch(p: usize) -> usize {
+    2 * f_len(p) + N
+}
+
+/// [`ntt3_mul`] on its scratch: `F` mod 12289, `F` mod 18433, one transform
+/// (`x`); b's transforms in a local.
+#[target_feature(enable = "avx2")]
+fn ntt3_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
+    full: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+) {
+    let mut y0: Poly = [[0; 16]; REGS];
+    let mut yg = Wipe::new(&mut y0);
+    let (f1, rest) = full.split_at_mut(f_len(P));
+    let (f2, xs) = rest.split_at_mut(f_len(P));
+    let (xs, _) = xs.as_chunks_mut::<16>();
+    let x: &mut Poly = xs.try_into().expect("64 registers");
+    folded_mod::<P>(f1, (&mut *x, &mut yg), (a, b), (&P1, &T1));
+    if REDUCE {
+        folded_mod::<P>(f2, (&mut *x, &mut yg), (a, b), (&P2, &T2));
+        let g = Garner::new::<Q>();
+        let (c1s, _) = f1.as_chunks_mut::<16>();
+        let (c2s, _) = f2.as_chunks::<16>();
+        for (o, c2) in c1s.iter_mut().zip(c2s) {
+            let v = g.apply(load(o), load(c2));
+            store(o, v);
+        }
+    }
+    // x and f2 (secret) are wiped by the caller's scratch guard.
+}
