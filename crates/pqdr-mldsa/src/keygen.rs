@@ -155,7 +155,11 @@ pub(crate) fn derive_t<P: ParameterSet>(
     }
     hook::declassify(pk.as_mut());
     let mut tr = [0u8; 64];
-    h_pk.finish(crate::arch::keccak_bmi(), pk.as_ref(), &mut tr[..P::TR_SIZE]);
+    h_pk.finish(
+        crate::arch::keccak_bmi(),
+        pk.as_ref(),
+        &mut tr[..P::TR_SIZE],
+    );
     let tr_field = &mut sk.as_mut()[SkLayout::TR..SkLayout::TR + P::TR_SIZE];
     if write {
         tr_field.copy_from_slice(&tr[..P::TR_SIZE]);

@@ -466,19 +466,34 @@ pub(crate) mod tests {
     /// the rider's SHAKE256 that of the whole message, for every set's shape.
     #[test]
     fn rows_with_rider_match_scalar() {
-        for (k, l) in [(4, 4), (6, 5), (8, 7)] {
+        // Rows of t1 (320 bytes), and 700-byte steps so that three-entry
+        // batches straddle rows.
+        for (k, l, step) in [
+            (4, 4, 320),
+            (6, 5, 320),
+            (8, 7, 320),
+            (6, 5, 700),
+            (8, 7, 700),
+        ] {
             for t in 0..6 {
                 let rho = seed::<32>(100 + t);
-                let msg = seed::<2592>(200 + t);
-                let m = &msg[..32 + 320 * k];
+                let msg = seed::<5632>(200 + t);
+                let m = &msg[..32 + step * k];
                 let y: [Poly; 7] = core::array::from_fn(|j| {
-                    Poly(core::array::from_fn(|i| ((i * 31 + j * 7 + t as usize) & 0xffff) as i32))
+                    Poly(core::array::from_fn(|i| {
+                        ((i * 31 + j * 7 + t as usize) & 0xffff) as i32
+                    }))
                 });
                 let mut rows = MatrixRows::new(&rho, k, l);
                 let mut h = Shake256Lane::new();
                 for r in 0..k {
                     let mut acc = [0i64; N];
-                    rows.mul_acc_row_riding(&mut acc, r, &y[..l], Some((&mut h, &m[..32 + 320 * r])));
+                    rows.mul_acc_row_riding(
+                        &mut acc,
+                        r,
+                        &y[..l],
+                        Some((&mut h, &m[..32 + step * r])),
+                    );
                     let mut want = [0i64; N];
                     for s in 0..l {
                         let mut e = Poly::ZERO;
