@@ -87,7 +87,7 @@ pub(crate) fn rej_ntt_poly_x4_riding(
     while ctr.iter().any(|&c| c < N) {
         if let Some((h, prefix)) = rider.as_mut() {
             let [b0, b1, b2, _] = &mut buf;
-            g.squeeze_blocks_riding([b0, b1, b2], &mut **h, *prefix);
+            g.squeeze_blocks_riding([b0, b1, b2], &mut **h, prefix);
         } else {
             squeeze128(&mut g, &mut buf);
         }
