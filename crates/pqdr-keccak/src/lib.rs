@@ -4,12 +4,14 @@
 
 mod arch;
 mod f1600;
+mod lane;
 mod scalar;
 mod sponge;
 mod sponge_x4;
 mod x4;
 
 pub use f1600::{f1600, f1600_portable};
+pub use lane::{LaneSponge, Shake256Lane};
 pub use pqdr_common::simd::{Avx2, Bmi1Bmi2};
 pub use scalar::f1600_with;
 pub use sponge::{

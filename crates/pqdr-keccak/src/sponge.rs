@@ -143,6 +143,19 @@ impl<const RATE: usize, const PAD: u8> Sponge<RATE, PAD> {
         }
     }
 
+    /// A sponge at a block boundary, ready to absorb, whose state is
+    /// `state` (the whole blocks absorbed so far, permuted): how a
+    /// [`LaneSponge`](crate::LaneSponge) finishes on the scalar permutation.
+    #[inline(always)]
+    pub(crate) const fn from_state(state: [u64; 25], bmi: Option<Bmi1Bmi2>) -> Self {
+        Self {
+            state,
+            pos: 0,
+            squeezing: false,
+            bmi,
+        }
+    }
+
     /// The token this sponge permutes with (`None`: portable).
     #[inline]
     #[must_use]

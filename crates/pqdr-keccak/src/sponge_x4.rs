@@ -3,6 +3,7 @@
 //! the samplers of ML-KEM (SampleNTT, PRF for CBD) and ML-DSA (ExpandA,
 //! ExpandMask) need: four independent XOF streams per permutation call.
 
+use crate::lane::LaneSponge;
 use crate::sponge::{PAD_SHAKE, RATE_SHAKE128, RATE_SHAKE256};
 use crate::x4::{StateX4, f1600_x4};
 use pqdr_common::simd::Avx2;
@@ -148,6 +149,15 @@ impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
     /// and permutes; does nothing if already squeezing.
     #[inline]
     pub fn finalize(&mut self) {
+        self.finalize_riding::<RATE_SHAKE256, PAD_SHAKE>(&mut None);
+    }
+
+    /// [`finalize`](Self::finalize), the padding permutation with `rider`.
+    #[inline(always)]
+    fn finalize_riding<const R: usize, const P: u8>(
+        &mut self,
+        rider: &mut Option<(&mut LaneSponge<R, P>, &[u8])>,
+    ) {
         if self.squeezing {
             return;
         }
@@ -159,7 +169,7 @@ impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
             self.xor_byte(self.pos, k, PAD);
             self.xor_byte(RATE - 1, k, 0x80);
         }
-        self.permute();
+        self.permute_riding(rider);
         self.pos = 0;
         self.squeezing = true;
     }
@@ -168,13 +178,62 @@ impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
     /// (`N` a multiple of `RATE`, checked at compile time); finalizes first
     /// if needed. Successive calls continue the four streams.
     #[inline]
-    pub fn squeeze_blocks<const N: usize>(&mut self, mut out: [&mut [u8; N]; 4]) {
+    pub fn squeeze_blocks<const N: usize>(&mut self, out: [&mut [u8; N]; 4]) {
+        self.squeeze_blocks_with::<N, 4, RATE_SHAKE256, PAD_SHAKE>(out, None);
+    }
+
+    /// [`squeeze_blocks`](Self::squeeze_blocks) for instances 0..2 only,
+    /// lending lane 3 to `rider`: each 4-way permutation run here (the
+    /// padding one included) also permutes `rider`'s next whole block of
+    /// `prefix` in lane 3 while `prefix` has one (see [`LaneSponge`]).
+    /// Instance 3's own stream is given up from the first call on (its
+    /// lane holds the rider's states; the caller must not read it again).
+    /// Branches depend only on lengths.
+    #[inline]
+    pub fn squeeze_blocks_riding<const N: usize, const R: usize, const P: u8>(
+        &mut self,
+        out: [&mut [u8; N]; 3],
+        rider: &mut LaneSponge<R, P>,
+        prefix: &[u8],
+    ) {
+        self.squeeze_blocks_with(out, Some((rider, prefix)));
+    }
+
+    /// One 4-way permutation; if `rider` has a whole block of its prefix
+    /// pending, its state rides in lane 3 and is taken back afterwards.
+    #[inline(always)]
+    fn permute_riding<const R: usize, const P: u8>(
+        &mut self,
+        rider: &mut Option<(&mut LaneSponge<R, P>, &[u8])>,
+    ) {
+        let Some(st) = rider.as_mut().and_then(|(r, prefix)| r.board(prefix)) else {
+            self.permute();
+            return;
+        };
+        for (lane, w) in self.state.iter_mut().zip(st.iter()) {
+            lane[3] = *w;
+        }
+        f1600_x4(self.avx2, &mut self.state);
+        for (w, lane) in st.iter_mut().zip(self.state.iter()) {
+            *w = lane[3];
+        }
+    }
+
+    /// The squeeze of the first `K` instances (3 or 4), with an optional
+    /// rider in lane 3 (only when `K = 3`).
+    #[inline(always)]
+    fn squeeze_blocks_with<const N: usize, const K: usize, const R: usize, const P: u8>(
+        &mut self,
+        mut out: [&mut [u8; N]; K],
+        mut rider: Option<(&mut LaneSponge<R, P>, &[u8])>,
+    ) {
         const { assert!(N.is_multiple_of(RATE)) };
-        self.finalize();
+        debug_assert!(rider.is_none() || K < 4);
+        self.finalize_riding(&mut rider);
         let mut off = 0;
         while off < N {
             if self.pos == RATE {
-                self.permute();
+                self.permute_riding(&mut rider);
             }
             for (k, o) in out.iter_mut().enumerate() {
                 let (words, _) = o[off..off + RATE].as_chunks_mut::<8>();

@@ -184,3 +184,34 @@ fn sponges_x4_secret_inputs() {
         assert_eq!(out[k], want);
     }
 }
+
+/// The 4-way sponges with a `Shake256Lane` riding in lane 3, everything
+/// secret (seeds and the rider's message), on every backend.
+#[test]
+fn riding_lane_secret_inputs() {
+    let msg0: [u8; 700] = core::array::from_fn(|i| (i * 3 + 7) as u8);
+    let seeds0: [[u8; 34]; 4] = core::array::from_fn(|k| [k as u8 + 1; 34]);
+    for backend in [None, Avx2::detect()] {
+        let (mut msg, mut seeds) = (msg0, seeds0);
+        classify(&mut msg);
+        classify(&mut seeds);
+        let mut h = pqdr_keccak::Shake256Lane::new();
+        let mut x4 = Shake128x4::with_avx2(backend);
+        x4.absorb([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
+        let mut out = [[0u8; 2 * 168]; 3];
+        let [o0, o1, o2] = &mut out;
+        x4.squeeze_blocks_riding([o0, o1, o2], &mut h, &msg[..400]);
+        let mut tr = [0u8; 64];
+        h.finish(Bmi1Bmi2::detect(), &msg, &mut tr);
+        declassify(&mut out);
+        declassify(&mut tr);
+        let mut want = [0u8; 64];
+        pqdr_keccak::shake256(&[&msg0], &mut want);
+        assert_eq!(tr, want, "{backend:?}");
+        let mut one = [0u8; 2 * 168];
+        let mut s = Shake128::new();
+        s.absorb(&seeds0[1]);
+        s.squeeze(&mut one);
+        assert_eq!(out[1], one, "{backend:?}");
+    }
+}

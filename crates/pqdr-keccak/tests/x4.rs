@@ -188,3 +188,58 @@ fn seq_macro_lengths_128(backend: Option<Avx2>) {
 fn seq_macro_lengths_256(backend: Option<Avx2>) {
     all_lengths!(backend, 136, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 127 128 129 130 131 132 133 134 135 136 137 138 139 140 141 142 143 144 145 271 272 273);
 }
+
+/// `squeeze_blocks_riding`: lanes 0..2 give the plain streams, and a
+/// `Shake256Lane` whose prefix grows between calls (by 0, part of a block,
+/// one or several blocks) gives SHAKE256 of the whole message, for message
+/// lengths around block boundaries; with one block per call and with the
+/// padding permutation ridden or not. Both backends.
+#[test]
+fn riding_lane_matches_single() {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let msg: Vec<u8> = (0..2_000).map(|_| rng.next() as u8).collect();
+    for backend in backends() {
+        for len in [0, 1, 135, 136, 137, 272, 500, 1312, 1952, 2000] {
+            let m = &msg[..len];
+            for step in [0usize, 50, 136, 300, 700, 2_000] {
+                let mut h = pqdr_keccak::Shake256Lane::new();
+                let mut prefix = 0;
+                for call in 0..4u8 {
+                    let seeds: [[u8; 34]; 4] = core::array::from_fn(|k| [call ^ k as u8; 34]);
+                    let mut x4 = Shake128x4::with_avx2(backend);
+                    x4.absorb([&seeds[0], &seeds[1], &seeds[2], &seeds[3]]);
+                    let mut got = [[0u8; 2 * 168]; 3];
+                    prefix = (prefix + step).min(len);
+                    // Three permutations below: one block of the prefix each while there is one.
+                    let mut expect = h.absorbed();
+                    for _ in 0..3 {
+                        if expect + 136 <= prefix {
+                            expect += 136;
+                        }
+                    }
+                    let [g0, g1, g2] = &mut got;
+                    x4.squeeze_blocks_riding([g0, g1, g2], &mut h, &m[..prefix]);
+                    // Another block for each, still riding.
+                    let mut more = [[0u8; 168]; 3];
+                    let [m0, m1, m2] = &mut more;
+                    x4.squeeze_blocks_riding([m0, m1, m2], &mut h, &m[..prefix]);
+                    for k in 0..3 {
+                        let mut one = Shake128::new();
+                        one.absorb(&seeds[k]);
+                        let mut want = [0u8; 3 * 168];
+                        one.squeeze(&mut want);
+                        assert_eq!(got[k][..], want[..336], "{backend:?} len {len} k {k}");
+                        assert_eq!(more[k][..], want[336..], "{backend:?} len {len} k {k}");
+                    }
+                    assert_eq!(h.absorbed(), expect, "len {len} step {step} call {call}");
+                }
+                let mut got = [0u8; 64];
+                h.finish(pqdr_keccak::Bmi1Bmi2::detect(), m, &mut got);
+                let mut want = [0u8; 64];
+                pqdr_keccak::shake256(&[m], &mut want);
+                assert_eq!(got, want, "{backend:?} len {len} step {step}");
+                assert_eq!(h.absorbed(), 0);
+            }
+        }
+    }
+}

@@ -7,6 +7,7 @@
 )]
 
 use pqdr_ctgrind::hook;
+use pqdr_keccak::Shake256Lane;
 use zeroize::Zeroizing;
 
 use crate::encode::{pack, unpack};
@@ -126,9 +127,14 @@ pub(crate) fn derive_t<P: ParameterSet>(
     let mut t0 = Zeroizing::new(Poly::ZERO);
     let mut diff = 0u32;
     let mut rows = MatrixRows::new(&rho, P::K, P::L);
+    // tr = H(pk) (Algorithm 6, line 10): its whole blocks over ρ and the
+    // rows of t1 written so far ride in lane 3 of Â's 4-way batches; the
+    // rest (from the last row on) runs on the scalar permutation below.
+    let mut h_pk = Shake256Lane::new();
     for r in 0..P::K {
         acc.fill(0);
-        rows.mul_acc_row(&mut acc, r, s1_hat.as_ref());
+        let prefix = &pk.as_ref()[..t1_range(r).start];
+        rows.mul_acc_row_riding(&mut acc, r, s1_hat.as_ref(), Some((&mut h_pk, prefix)));
         reduce_acc(&mut t, &acc);
         t.invntt_tomont();
         unpack_eta::<P>(&mut s2, &sk.as_ref()[s2_range::<P>(r)]);
@@ -144,11 +150,16 @@ pub(crate) fn derive_t<P: ParameterSet>(
                 diff |= u32::from(x ^ y);
             }
         }
+        // t1 is public (it is the public key), before H(pk) absorbs it.
+        hook::declassify(&mut pk.as_mut()[t1_range(r)]);
     }
-    // t1 is public (it is the public key).
     hook::declassify(pk.as_mut());
     let mut tr = [0u8; 64];
-    h(&[pk.as_ref()], &mut tr[..P::TR_SIZE]);
+    h_pk.finish(
+        crate::arch::keccak_bmi(),
+        pk.as_ref(),
+        &mut tr[..P::TR_SIZE],
+    );
     let tr_field = &mut sk.as_mut()[SkLayout::TR..SkLayout::TR + P::TR_SIZE];
     if write {
         tr_field.copy_from_slice(&tr[..P::TR_SIZE]);

@@ -16,7 +16,7 @@
 )]
 
 use pqdr_common::simd::Avx2;
-use pqdr_keccak::{Shake128x4, Shake256x4};
+use pqdr_keccak::{Shake128x4, Shake256Lane, Shake256x4};
 use zeroize::Zeroize;
 
 use crate::poly::{N, Poly, mul_acc};
@@ -65,12 +65,32 @@ pub(crate) fn rej_ntt_poly_x4(
     rho: &[u8; 32],
     sr: [[u8; 2]; 4],
 ) {
+    rej_ntt_poly_x4_riding(backend, out, rho, sr, None);
+}
+
+/// [`rej_ntt_poly_x4`], with `rider` (a sponge and the prefix of its
+/// message written so far, e.g. `tr = H(pk)` over the rows of t1 done)
+/// permuting its next whole blocks in lane 3, one per permutation: then
+/// `out[3]` must be `None`. Branches on lengths and the public Â only.
+pub(crate) fn rej_ntt_poly_x4_riding(
+    backend: Option<Avx2>,
+    out: [Option<&mut Poly>; 4],
+    rho: &[u8; 32],
+    sr: [[u8; 2]; 4],
+    mut rider: Option<(&mut Shake256Lane, &[u8])>,
+) {
+    debug_assert!(rider.is_none() || out[3].is_none());
     let mut g = shake128_rho(backend, rho, &sr);
     let mut buf = [[0u8; SHAKE128_RATE]; 4];
     let mut ctr = out.each_ref().map(|o| if o.is_some() { 0 } else { N });
     let mut out = out;
     while ctr.iter().any(|&c| c < N) {
-        squeeze128(&mut g, &mut buf);
+        if let Some((h, prefix)) = rider.as_mut() {
+            let [b0, b1, b2, _] = &mut buf;
+            g.squeeze_blocks_riding([b0, b1, b2], &mut **h, prefix);
+        } else {
+            squeeze128(&mut g, &mut buf);
+        }
         for ((o, c), b) in out.iter_mut().zip(ctr.iter_mut()).zip(buf.iter()) {
             if let Some(o) = o {
                 *c = rej_ntt_fill(&mut o.0, *c, b);
@@ -90,17 +110,26 @@ fn lanes<'a, T>(it: impl IntoIterator<Item = &'a mut T>) -> [Option<&'a mut T>; 
 /// other, each entry sampled once and used once, four entries per 4-way
 /// call in row-major order across row boundaries (a batch that runs into the
 /// next row keeps those entries for it), so only the very last batch of the
-/// matrix can have idle lanes. ρ is public.
+/// matrix can have idle lanes. With a rider ([`Self::mul_acc_row_riding`]),
+/// some batches take three entries and lend lane 3 to it. ρ is public.
 pub(crate) struct MatrixRows<'a> {
     rho: &'a [u8; 32],
     l: usize,
     entries: usize,
     backend: Option<Avx2>,
-    /// The last 4-way batch; its lanes from `first` on belong to later rows.
+    /// The last 4-way batch: `buf[..filled]`; its lanes from the first
+    /// entry of a later row on belong to later rows.
     buf: [Poly; 4],
+    filled: usize,
     /// Row-major index of the next entry not yet sampled.
     next: usize,
 }
+
+/// A rider's whole blocks that make a batch give it lane 3 when the batch
+/// has no idle lane anyway: the permutations one batch runs (RejNTTPoly
+/// squeezes five SHAKE128 blocks, FIPS 204 Algorithm 30), so that a lane
+/// taken from Â carries a full load.
+const RIDE_MIN_BLOCKS: usize = 5;
 
 impl<'a> MatrixRows<'a> {
     /// The rows of the k × l matrix Â of ρ.
@@ -111,6 +140,7 @@ impl<'a> MatrixRows<'a> {
             entries: k * l,
             backend: simd_backend(),
             buf: [Poly::ZERO; 4],
+            filled: 0,
             next: 0,
         }
     }
@@ -118,6 +148,22 @@ impl<'a> MatrixRows<'a> {
     /// acc += Σ_s Â[r][s] ∘ v_s (i64 products) for the next row r (rows
     /// must be asked for in order 0, 1, …).
     pub(crate) fn mul_acc_row(&mut self, acc: &mut [i64; N], r: usize, v: &[Poly]) {
+        self.mul_acc_row_riding(acc, r, v, None);
+    }
+
+    /// [`Self::mul_acc_row`]; on the 4-way path, `rider` (a sponge and the
+    /// prefix of its message written so far) permutes its pending whole
+    /// blocks in lane 3 of the batches that have an idle lane, or that it
+    /// can fill ([`RIDE_MIN_BLOCKS`] pending; such a batch samples three
+    /// entries). Without the 4-way path the rider is left as it is.
+    /// Branches on lengths only.
+    pub(crate) fn mul_acc_row_riding(
+        &mut self,
+        acc: &mut [i64; N],
+        r: usize,
+        v: &[Poly],
+        mut rider: Option<(&mut Shake256Lane, &[u8])>,
+    ) {
         let start = r * self.l;
         let end = start + self.l;
         let Some(token) = self.backend else {
@@ -125,14 +171,20 @@ impl<'a> MatrixRows<'a> {
             return;
         };
         // Entries start .. next came with the previous row's last batch, in
-        // the lanes ending at 4 (a batch is always four entries but the last).
+        // its last lanes.
         let carried = self.next - start;
-        for (a, x) in self.buf[4 - carried..].iter().zip(v) {
+        for (a, x) in self.buf[self.filled - carried..self.filled].iter().zip(v) {
             mul_acc(acc, a, x);
         }
         while self.next < end {
             let e0 = self.next;
-            let n = (self.entries - e0).min(4);
+            let mut n = (self.entries - e0).min(4);
+            let ride = rider.as_ref().is_some_and(|(h, prefix)| {
+                h.pending(prefix, 1) && (n < 4 || h.pending(prefix, RIDE_MIN_BLOCKS))
+            });
+            if ride {
+                n = n.min(3);
+            }
             // (s, r) of entry e0 + k: entries run past `end` into row r + 1.
             let sr = core::array::from_fn(|k| {
                 let e = e0 + k.min(n - 1);
@@ -142,8 +194,13 @@ impl<'a> MatrixRows<'a> {
                     [(e - end) as u8, (r + 1) as u8]
                 }
             });
-            rej_ntt_poly_x4(Some(token), lanes(&mut self.buf[..n]), self.rho, sr);
+            let lane3 = rider
+                .as_mut()
+                .filter(|_| ride)
+                .map(|(h, prefix)| (&mut **h, *prefix));
+            rej_ntt_poly_x4_riding(Some(token), lanes(&mut self.buf[..n]), self.rho, sr, lane3);
             self.next += n;
+            self.filled = n;
             for (k, a) in self.buf[..n].iter().enumerate() {
                 if e0 + k < end {
                     mul_acc(acc, a, &v[e0 + k - start]);
@@ -400,6 +457,57 @@ pub(crate) mod tests {
                     assert_eq!(acc, want_acc);
                     assert_eq!(w.0, want_w.0);
                 }
+            }
+        }
+    }
+
+    /// Rows with `tr = H(pk)` riding as in key generation (the prefix grows
+    /// by a row of t1 per row): the same products as the scalar samplers, and
+    /// the rider's SHAKE256 that of the whole message, for every set's shape.
+    #[test]
+    fn rows_with_rider_match_scalar() {
+        // Rows of t1 (320 bytes), and 700-byte steps so that three-entry
+        // batches straddle rows.
+        for (k, l, step) in [
+            (4, 4, 320),
+            (6, 5, 320),
+            (8, 7, 320),
+            (6, 5, 700),
+            (8, 7, 700),
+        ] {
+            for t in 0..6 {
+                let rho = seed::<32>(100 + t);
+                let msg = seed::<5632>(200 + t);
+                let m = &msg[..32 + step * k];
+                let y: [Poly; 7] = core::array::from_fn(|j| {
+                    Poly(core::array::from_fn(|i| {
+                        ((i * 31 + j * 7 + t as usize) & 0xffff) as i32
+                    }))
+                });
+                let mut rows = MatrixRows::new(&rho, k, l);
+                let mut h = Shake256Lane::new();
+                for r in 0..k {
+                    let mut acc = [0i64; N];
+                    rows.mul_acc_row_riding(
+                        &mut acc,
+                        r,
+                        &y[..l],
+                        Some((&mut h, &m[..32 + step * r])),
+                    );
+                    let mut want = [0i64; N];
+                    for s in 0..l {
+                        let mut e = Poly::ZERO;
+                        rej_ntt_poly(&mut e, &rho, s, r);
+                        mul_acc(&mut want, &e, &y[s]);
+                    }
+                    assert_eq!(acc, want, "k {k} row {r}");
+                }
+                // Some blocks rode on the 4-way path, none without it.
+                assert_eq!(h.absorbed() > 0, simd_backend().is_some(), "k {k}");
+                let (mut got, mut want) = ([0u8; 64], [0u8; 64]);
+                h.finish(None, m, &mut got);
+                pqdr_keccak::shake256(&[m], &mut want);
+                assert_eq!(got, want, "k {k}");
             }
         }
     }
