@@ -15,6 +15,8 @@ use crate::arch::{self, Bmi2Adx};
 pub(crate) struct Fe(pub(crate) [u64; 4]);
 
 impl Fe {
+    /// Used by the fixed-base code (`base.rs`) and the tests only.
+    #[cfg(any(test, feature = "precomputed-tables"))]
     pub(crate) const ZERO: Fe = Fe([0; 4]);
     pub(crate) const ONE: Fe = Fe([1, 0, 0, 0]);
 
@@ -176,7 +178,9 @@ impl Fe {
     }
 
     /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
-    /// (RFC 7748 §5 `cswap`): no branch, no index depends on `swap`.
+    /// (RFC 7748 §5 `cswap`): no branch, no index depends on `swap`. The
+    /// ladder swaps its whole state (`cswap_state`); this serves `base.rs`.
+    #[cfg(any(test, feature = "precomputed-tables"))]
     #[inline(always)]
     pub(crate) fn cswap(swap: u64, a: &mut Fe, b: &mut Fe) {
         let mask = swap.wrapping_neg();
