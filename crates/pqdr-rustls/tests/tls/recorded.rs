@@ -38,6 +38,33 @@ impl<V: ?Sized> Seen<V> {
     }
 }
 
+/// The three signature methods both verifier traits share, identically:
+/// TLS 1.2 and the scheme list pass through, TLS 1.3 is recorded first.
+macro_rules! recorded_signature_checks {
+    () => {
+        fn verify_tls12_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, Error> {
+            self.inner.verify_tls12_signature(message, cert, dss)
+        }
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, Error> {
+            self.log.lock().expect("lock").push(dss.scheme);
+            self.inner.verify_tls13_signature(message, cert, dss)
+        }
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            self.inner.supported_verify_schemes()
+        }
+    };
+}
+
 impl ServerCertVerifier for Seen<WebPkiServerVerifier> {
     fn verify_server_cert(
         &self,
@@ -50,26 +77,7 @@ impl ServerCertVerifier for Seen<WebPkiServerVerifier> {
         self.inner
             .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
     }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.log.lock().expect("lock").push(dss.scheme);
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
-    }
+    recorded_signature_checks!();
 }
 
 impl ClientCertVerifier for Seen<dyn ClientCertVerifier> {
@@ -85,26 +93,7 @@ impl ClientCertVerifier for Seen<dyn ClientCertVerifier> {
         self.inner
             .verify_client_cert(end_entity, intermediates, now)
     }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.inner.verify_tls12_signature(message, cert, dss)
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, Error> {
-        self.log.lock().expect("lock").push(dss.scheme);
-        self.inner.verify_tls13_signature(message, cert, dss)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.supported_verify_schemes()
-    }
+    recorded_signature_checks!();
 }
 
 /// One `\n`-terminated line from a TLS stream, byte by byte (nothing read
