@@ -1,13 +1,14 @@
 //! The per-block steps of the 1024-point transforms (the parent module's
 //! four-step decomposition 1024 = 64 x 16) on one block of 16 registers
-//! held in registers: forward, the twist by ω^(n2 k1), the 16 x 16
-//! transpose and the 16-point decimation-in-frequency transform in one
-//! pass over the block; inverse, the 16-point decimation-in-time transform,
-//! the transpose and the untwist. Same operations, in the same order and
-//! with the same reductions, as the parent's register-generic `dif` /
-//! `dit_inv` on a block, with the trip counts fixed at 16 so that every
-//! index is a constant (no loop bookkeeping) and without the memory round
-//! trips between the steps.
+//! held in registers: forward, the last four layers of the 64-point
+//! transform across registers (the 16-point transform with root η = ζ^4 on
+//! the block's registers), the twist by ω^(n2 k1), the 16 x 16 transpose
+//! and the 16-point decimation-in-frequency transform across lanes, in one
+//! pass over the block; inverse, the same steps backwards. The butterflies
+//! are the radix-4 decimation-in-frequency / decimation-in-time ones of the
+//! parent's `dif_outer` / `dit_outer`, with the same reductions, the trip
+//! counts fixed at 16 so that every index is a constant, and without
+//! memory round trips between the steps.
 //!
 //! Every index depends on the block position only: no secret-dependent
 //! branch or address.
@@ -68,7 +69,7 @@ pub(super) fn transpose(x: &mut Regs) {
     }
 }
 
-/// One radix-4 decimation-in-frequency butterfly of the parent's `dif` on
+/// One radix-4 decimation-in-frequency butterfly (as the parent's `dif_outer`) on
 /// registers `i0..i3` of `x` (distances d and d/2), roots `w0`, `w1`, `v`
 /// (a macro, so that every register index is a constant where it is used).
 macro_rules! dif4 {
@@ -86,7 +87,7 @@ macro_rules! dif4 {
     }};
 }
 
-/// One radix-4 decimation-in-time butterfly of the parent's `dit_inv` on
+/// One radix-4 decimation-in-time butterfly (as the parent's `dit_outer`) on
 /// registers `i0..i3` of `x` (distances d and 2d), roots `v`, `w0`, `w1`;
 /// `bf` is the two-point butterfly.
 macro_rules! dit4 {
@@ -100,7 +101,7 @@ macro_rules! dit4 {
     }};
 }
 
-/// The parent's `dif` on 16 registers (`t[k]` = η^k, k < 8): the radix-4
+/// The 16-point decimation-in-frequency transform across 16 registers (`t[k]` = η^k, k < 8): the radix-4
 /// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
 /// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
 /// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a Barrett step after
@@ -118,7 +119,7 @@ fn dif16(x: &mut Regs, t: &[Mul; 8], k: K) {
     dif4!(x, [12, 13, 14, 15], [t[0], t[4], t[0]], k);
 }
 
-/// The parent's `dit_inv` on 16 registers (`t` the inverse roots): the
+/// The inverse of [`dif16`] up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a Barrett step on
@@ -151,9 +152,9 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
 }
 
 /// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
-/// polynomial, `block`): twist by `m` (the parent's `mul_lanes` on these
-/// registers), transpose, 16-point transform; one load and one store per
-/// register.
+/// polynomial, `block`): the 16-point transform across the registers
+/// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
+/// 16-point transform across the lanes; one load and one store per register.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_forward(
@@ -166,8 +167,11 @@ pub(super) fn block_forward(
     // The block's multipliers as fixed-size arrays: one bounds check, and
     // the loop is unrolled (with per-register checks LLVM kept it a loop).
     let (w, wq) = block_muls(m, j);
-    let mut x: Regs =
-        core::array::from_fn(|i| montmul(load(&block[i]), load(&w[i]), load(&wq[i]), k.p));
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    dif16(&mut x, tw, k);
+    for (v, (w, wq)) in x.iter_mut().zip(w.iter().zip(wq)) {
+        *v = montmul(*v, load(w), load(wq), k.p);
+    }
     transpose(&mut x);
     dif16(&mut x, tw, k);
     for (r, v) in block.iter_mut().zip(x) {
@@ -175,8 +179,10 @@ pub(super) fn block_forward(
     }
 }
 
-/// Inverse steps of block `j`: 16-point inverse transform, transpose,
-/// untwist by `m`; one load and one store per register.
+/// Inverse steps of block `j`: 16-point inverse transform across the lanes,
+/// transpose, untwist by `m`, 16-point inverse transform across the
+/// registers (layers d = 1 .. 8 of the inverse 64-point one); one load and
+/// one store per register.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_inverse(
@@ -189,10 +195,11 @@ pub(super) fn block_inverse(
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
     dit16_inv(&mut x, tw, k);
     transpose(&mut x);
-    for (i, (r, v)) in block.iter_mut().zip(x).enumerate() {
-        store(
-            r,
-            montmul(v, load(&m[0][16 * j + i]), load(&m[1][16 * j + i]), k.p),
-        );
+    for (i, v) in x.iter_mut().enumerate() {
+        *v = montmul(*v, load(&m[0][16 * j + i]), load(&m[1][16 * j + i]), k.p);
+    }
+    dit16_inv(&mut x, tw, k);
+    for (r, v) in block.iter_mut().zip(x) {
+        store(r, v);
     }
 }
