@@ -375,6 +375,7 @@ fn mul_lanes(x: &mut Poly, m: &LaneMuls, k: K) {
 
 /// The forward transform of one 1024-coefficient polynomial, in place.
 #[target_feature(enable = "avx2")]
+#[inline]
 fn forward(x: &mut Poly, t: &Prime, k: K) {
     dif_outer(x, &t.reg_fwd, k);
     let (blocks, _) = x.as_chunks_mut::<16>();
@@ -385,6 +386,7 @@ fn forward(x: &mut Poly, t: &Prime, k: K) {
 
 /// The inverse of [`forward`] (with the untwist's scale 2^16 / 1024).
 #[target_feature(enable = "avx2")]
+#[inline]
 fn inverse(x: &mut Poly, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
