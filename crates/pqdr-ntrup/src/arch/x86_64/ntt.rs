@@ -23,9 +23,12 @@
 //! across the registers of each block. The transform-domain order is never
 //! undone: the inverse runs the same steps backwards (decimation-in-time
 //! butterflies with inverse roots, transpose, untwist, which also carries
-//! 1/1024 and the Montgomery factor of the pointwise product). The
-//! per-block steps (twist, transpose and 16-point transform, and back) run
-//! on one block held in registers (`regs.rs`).
+//! 1/1024 and the Montgomery factor of the pointwise product). Only the
+//! first two of the six layers across registers (distances 32, 16) pass over
+//! the whole polynomial; the other four stay inside each block of 16
+//! registers (a 16-point transform with root η), so they run with the
+//! per-block steps (twist, transpose and 16-point transform, and back) on
+//! one block held in registers (`regs.rs`).
 //!
 //! Arithmetic: signed 16-bit Montgomery products (R = 2^16) by constants
 //! stored with their `w p^-1 mod 2^16` companion (|result| < 3p/4 for any
