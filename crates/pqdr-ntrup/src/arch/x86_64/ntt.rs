@@ -23,9 +23,12 @@
 //! across the registers of each block. The transform-domain order is never
 //! undone: the inverse runs the same steps backwards (decimation-in-time
 //! butterflies with inverse roots, transpose, untwist, which also carries
-//! 1/1024 and the Montgomery factor of the pointwise product). The
-//! per-block steps (twist, transpose and 16-point transform, and back) run
-//! on one block held in registers (`regs.rs`).
+//! 1/1024 and the Montgomery factor of the pointwise product). Only the
+//! first two of the six layers across registers (distances 32, 16) pass over
+//! the whole polynomial; the other four stay inside each block of 16
+//! registers (a 16-point transform with root η), so they run with the
+//! per-block steps (twist, transpose and 16-point transform, and back) on
+//! one block held in registers (`regs.rs`).
 //!
 //! Arithmetic: signed 16-bit Montgomery products (R = 2^16) by constants
 //! stored with their `w p^-1 mod 2^16` companion (|result| < 3p/4 for any
@@ -300,99 +303,68 @@ fn barrett(x: __m256i, k: K) -> __m256i {
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
 }
 
-/// Decimation-in-frequency transform across the registers of `x`
-/// (`x.len()` = 2 `tw.len()`), `tw[k]` = root^k: butterflies
-/// `(x, y) -> (x + y, (x - y) root^(i n / 2d))` at distance d = n/2, ..., 1.
+/// The first two layers of the 64-point decimation-in-frequency transform
+/// across the registers of `x` (`tw[k]` = ζ^k): butterflies
+/// `(x, y) -> (x + y, (x - y) ζ^(32 i / d))` at distances d = 32 and 16, as
+/// one radix-4 pass over registers i, i + 16, i + 32, i + 48 (i < 16). The
+/// other four layers (d = 8, 4, 2, 1) stay inside each block of 16
+/// registers: they are the 16-point transform with root ζ^4 = η, run per
+/// block in registers (`regs::block_forward`).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn dif(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
-    let n = x.len();
-    // Two layers (d, d/2) per pass over the registers (n is a power of 4):
-    // for i < d/2, registers i, i + d/2, i + d, i + 3d/2 of each group of 2d.
-    let mut d = n >> 1;
-    while d >= 2 {
-        let step = (n >> 1) >> d.trailing_zeros();
-        let h = d >> 1;
-        for i in 0..h {
-            let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
-            let (w0, w1, v) = (
-                bc(tw[i * step]),
-                bc(tw[(i + h) * step]),
-                bc(tw[2 * i * step]),
-            );
-            let mut g = i;
-            while g + d + h < n {
-                let (a0, a1, a2, a3) = (
-                    load(&x[g]),
-                    load(&x[g + h]),
-                    load(&x[g + d]),
-                    load(&x[g + d + h]),
-                );
-                let b0 = barrett(_mm256_add_epi16(a0, a2), k);
-                let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
-                let b1 = barrett(_mm256_add_epi16(a1, a3), k);
-                let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
-                store(&mut x[g], barrett(_mm256_add_epi16(b0, b1), k));
-                store(
-                    &mut x[g + h],
-                    montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p),
-                );
-                store(&mut x[g + d], barrett(_mm256_add_epi16(b2, b3), k));
-                store(
-                    &mut x[g + d + h],
-                    montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p),
-                );
-                g += 2 * d;
-            }
-        }
-        d >>= 2;
+fn dif_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
+    let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+    for i in 0..16 {
+        let (w0, w1, v) = (bc(tw[i]), bc(tw[i + 16]), bc(tw[2 * i]));
+        let (a0, a1, a2, a3) = (
+            load(&x[i]),
+            load(&x[i + 16]),
+            load(&x[i + 32]),
+            load(&x[i + 48]),
+        );
+        let b0 = barrett(_mm256_add_epi16(a0, a2), k);
+        let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
+        let b1 = barrett(_mm256_add_epi16(a1, a3), k);
+        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
+        store(&mut x[i], barrett(_mm256_add_epi16(b0, b1), k));
+        store(
+            &mut x[i + 16],
+            montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p),
+        );
+        store(&mut x[i + 32], barrett(_mm256_add_epi16(b2, b3), k));
+        store(
+            &mut x[i + 48],
+            montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p),
+        );
     }
-    debug_assert_eq!(d, 0, "n must be a power of 4");
 }
 
-/// The inverse of [`dif`] up to the factor n (`tw` the inverse roots):
-/// butterflies `(s, t) -> (s + t root^-e, s - t root^-e)` at distance
-/// d = 1, ..., n/2.
-/// Any i16 inputs; every output below 1.25 p + p/2^9 in magnitude (the
-/// Barrett step reduces each butterfly's first input only).
+/// The inverse of [`dif_outer`] (`tw` the inverse roots): butterflies
+/// `(s, t) -> (s + t root^-e, s - t root^-e)` at distances 16 and 32, the
+/// last two layers of the inverse 64-point transform (the first four run
+/// per block, `regs::block_inverse`). Any i16 inputs; every output below
+/// 1.25 p + p/2^9 in magnitude (the Barrett step reduces each butterfly's
+/// first input only: |a| <= p/2 + p/2^9, |t| < 3p/4).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn dit_inv(x: &mut [[i16; 16]], tw: &[Mul], k: K) {
-    let n = x.len();
-    // Two layers (d, 2d) per pass: for i < d, registers i, i + d, i + 2d,
-    // i + 3d of each group of 4d. |a| <= p/2 + p/2^9 after the Barrett
-    // step, |t| < 3p/4: every output below 1.25 p + p/2^9 < 2^15.
+fn dit_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
     let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
         let a = barrett(x, k);
         let t = montmul(y, w, wq, k.p);
         (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
     };
-    let mut d = 1;
-    while 2 * d < n {
-        let step = (n >> 1) >> d.trailing_zeros();
-        for i in 0..d {
-            let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
-            let (v, w0, w1) = (
-                bc(tw[i * step]),
-                bc(tw[i * (step >> 1)]),
-                bc(tw[(i + d) * (step >> 1)]),
-            );
-            let mut g = i;
-            while g + 3 * d < n {
-                let (b0, b1) = bf(load(&x[g]), load(&x[g + d]), v);
-                let (b2, b3) = bf(load(&x[g + 2 * d]), load(&x[g + 3 * d]), v);
-                let (c0, c2) = bf(b0, b2, w0);
-                let (c1, c3) = bf(b1, b3, w1);
-                store(&mut x[g], c0);
-                store(&mut x[g + d], c1);
-                store(&mut x[g + 2 * d], c2);
-                store(&mut x[g + 3 * d], c3);
-                g += 4 * d;
-            }
-        }
-        d <<= 2;
+    let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+    for i in 0..16 {
+        let (v, w0, w1) = (bc(tw[2 * i]), bc(tw[i]), bc(tw[i + 16]));
+        let (b0, b1) = bf(load(&x[i]), load(&x[i + 16]), v);
+        let (b2, b3) = bf(load(&x[i + 32]), load(&x[i + 48]), v);
+        let (c0, c2) = bf(b0, b2, w0);
+        let (c1, c3) = bf(b1, b3, w1);
+        store(&mut x[i], c0);
+        store(&mut x[i + 16], c1);
+        store(&mut x[i + 32], c2);
+        store(&mut x[i + 48], c3);
     }
-    debug_assert_eq!(d, n, "n must be a power of 4");
 }
 
 /// Multiplies register j, lane l of `x` by the multiplier `m[.][j][l]`.
@@ -406,8 +378,9 @@ fn mul_lanes(x: &mut Poly, m: &LaneMuls, k: K) {
 
 /// The forward transform of one 1024-coefficient polynomial, in place.
 #[target_feature(enable = "avx2")]
+#[inline]
 fn forward(x: &mut Poly, t: &Prime, k: K) {
-    dif(x, &t.reg_fwd, k);
+    dif_outer(x, &t.reg_fwd, k);
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
         regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
@@ -416,12 +389,13 @@ fn forward(x: &mut Poly, t: &Prime, k: K) {
 
 /// The inverse of [`forward`] (with the untwist's scale 2^16 / 1024).
 #[target_feature(enable = "avx2")]
+#[inline]
 fn inverse(x: &mut Poly, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
         regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
     }
-    dit_inv(x, &t.reg_inv, k);
+    dit_outer(x, &t.reg_inv, k);
 }
 
 /// `x = a` (zero-padded); the ψ twist when `twisted`.

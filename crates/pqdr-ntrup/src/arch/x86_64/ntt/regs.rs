@@ -1,13 +1,14 @@
 //! The per-block steps of the 1024-point transforms (the parent module's
 //! four-step decomposition 1024 = 64 x 16) on one block of 16 registers
-//! held in registers: forward, the twist by ω^(n2 k1), the 16 x 16
-//! transpose and the 16-point decimation-in-frequency transform in one
-//! pass over the block; inverse, the 16-point decimation-in-time transform,
-//! the transpose and the untwist. Same operations, in the same order and
-//! with the same reductions, as the parent's register-generic `dif` /
-//! `dit_inv` on a block, with the trip counts fixed at 16 so that every
-//! index is a constant (no loop bookkeeping) and without the memory round
-//! trips between the steps.
+//! held in registers: forward, the last four layers of the 64-point
+//! transform across registers (the 16-point transform with root η = ζ^4 on
+//! the block's registers), the twist by ω^(n2 k1), the 16 x 16 transpose
+//! and the 16-point decimation-in-frequency transform across lanes, in one
+//! pass over the block; inverse, the same steps backwards. The butterflies
+//! are the radix-4 decimation-in-frequency / decimation-in-time ones of the
+//! parent's `dif_outer` / `dit_outer`, with the same reductions, the trip
+//! counts fixed at 16 so that every index is a constant, and without
+//! memory round trips between the steps.
 //!
 //! Every index depends on the block position only: no secret-dependent
 //! branch or address.
@@ -68,7 +69,7 @@ pub(super) fn transpose(x: &mut Regs) {
     }
 }
 
-/// One radix-4 decimation-in-frequency butterfly of the parent's `dif` on
+/// One radix-4 decimation-in-frequency butterfly (as the parent's `dif_outer`) on
 /// registers `i0..i3` of `x` (distances d and d/2), roots `w0`, `w1`, `v`
 /// (a macro, so that every register index is a constant where it is used).
 macro_rules! dif4 {
@@ -86,7 +87,7 @@ macro_rules! dif4 {
     }};
 }
 
-/// One radix-4 decimation-in-time butterfly of the parent's `dit_inv` on
+/// One radix-4 decimation-in-time butterfly (as the parent's `dit_outer`) on
 /// registers `i0..i3` of `x` (distances d and 2d), roots `v`, `w0`, `w1`;
 /// `bf` is the two-point butterfly.
 macro_rules! dit4 {
@@ -100,45 +101,48 @@ macro_rules! dit4 {
     }};
 }
 
-/// The parent's `dif` on 16 registers (`t[k]` = η^k, k < 8): the radix-4
+/// The 16-point decimation-in-frequency transform across 16 registers (`t[k]` = η^k, k < 8): the radix-4
 /// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
 /// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
 /// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a Barrett step after
-/// every sum.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn dif16(x: &mut Regs, t: &[Mul; 8], k: K) {
-    dif4!(x, [0, 4, 8, 12], [t[0], t[4], t[0]], k);
-    dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k);
-    dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k);
-    dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k);
-    dif4!(x, [0, 1, 2, 3], [t[0], t[4], t[0]], k);
-    dif4!(x, [4, 5, 6, 7], [t[0], t[4], t[0]], k);
-    dif4!(x, [8, 9, 10, 11], [t[0], t[4], t[0]], k);
-    dif4!(x, [12, 13, 14, 15], [t[0], t[4], t[0]], k);
+/// every sum. A macro, so that it is inlined where it runs twice (as a
+/// function LLVM kept it a call, the block passed through memory).
+macro_rules! dif16 {
+    ($x:ident, $t:expr, $k:ident) => {{
+        let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
+        dif4!(x, [0, 4, 8, 12], [t[0], t[4], t[0]], k);
+        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k);
+        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k);
+        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k);
+        dif4!(x, [0, 1, 2, 3], [t[0], t[4], t[0]], k);
+        dif4!(x, [4, 5, 6, 7], [t[0], t[4], t[0]], k);
+        dif4!(x, [8, 9, 10, 11], [t[0], t[4], t[0]], k);
+        dif4!(x, [12, 13, 14, 15], [t[0], t[4], t[0]], k);
+    }};
 }
 
-/// The parent's `dit_inv` on 16 registers (`t` the inverse roots): the
+/// The inverse of `dif16` up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a Barrett step on
-/// each butterfly's first input.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn dit16_inv(x: &mut Regs, t: &[Mul; 8], k: K) {
-    let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-        let a = barrett(x, k);
-        let t = montmul(y, w, wq, k.p);
-        (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-    };
-    dit4!(x, bf, [0, 1, 2, 3], [t[0], t[0], t[4]]);
-    dit4!(x, bf, [4, 5, 6, 7], [t[0], t[0], t[4]]);
-    dit4!(x, bf, [8, 9, 10, 11], [t[0], t[0], t[4]]);
-    dit4!(x, bf, [12, 13, 14, 15], [t[0], t[0], t[4]]);
-    dit4!(x, bf, [0, 4, 8, 12], [t[0], t[0], t[4]]);
-    dit4!(x, bf, [1, 5, 9, 13], [t[2], t[1], t[5]]);
-    dit4!(x, bf, [2, 6, 10, 14], [t[4], t[2], t[6]]);
-    dit4!(x, bf, [3, 7, 11, 15], [t[6], t[3], t[7]]);
+/// each butterfly's first input. A macro, as `dif16`.
+macro_rules! dit16_inv {
+    ($x:ident, $t:expr, $k:ident) => {{
+        let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
+        let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+            let a = barrett(x, k);
+            let t = montmul(y, w, wq, k.p);
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        dit4!(x, bf, [0, 1, 2, 3], [t[0], t[0], t[4]]);
+        dit4!(x, bf, [4, 5, 6, 7], [t[0], t[0], t[4]]);
+        dit4!(x, bf, [8, 9, 10, 11], [t[0], t[0], t[4]]);
+        dit4!(x, bf, [12, 13, 14, 15], [t[0], t[0], t[4]]);
+        dit4!(x, bf, [0, 4, 8, 12], [t[0], t[0], t[4]]);
+        dit4!(x, bf, [1, 5, 9, 13], [t[2], t[1], t[5]]);
+        dit4!(x, bf, [2, 6, 10, 14], [t[4], t[2], t[6]]);
+        dit4!(x, bf, [3, 7, 11, 15], [t[6], t[3], t[7]]);
+    }};
 }
 
 /// The multipliers of block `j` (registers `16 j ..`): values and companions.
@@ -151,9 +155,9 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
 }
 
 /// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
-/// polynomial, `block`): twist by `m` (the parent's `mul_lanes` on these
-/// registers), transpose, 16-point transform; one load and one store per
-/// register.
+/// polynomial, `block`): the 16-point transform across the registers
+/// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
+/// 16-point transform across the lanes; one load and one store per register.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_forward(
@@ -166,17 +170,24 @@ pub(super) fn block_forward(
     // The block's multipliers as fixed-size arrays: one bounds check, and
     // the loop is unrolled (with per-register checks LLVM kept it a loop).
     let (w, wq) = block_muls(m, j);
-    let mut x: Regs =
-        core::array::from_fn(|i| montmul(load(&block[i]), load(&w[i]), load(&wq[i]), k.p));
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    dif16!(x, tw, k);
+    for (i, v) in x.iter_mut().enumerate() {
+        *v = montmul(*v, load(&w[i]), load(&wq[i]), k.p);
+    }
     transpose(&mut x);
-    dif16(&mut x, tw, k);
-    for (r, v) in block.iter_mut().zip(x) {
-        store(r, v);
+    dif16!(x, tw, k);
+    // By index: `zip(x)` would move the registers into an iterator (a
+    // 512-byte copy on the stack).
+    for (i, r) in block.iter_mut().enumerate() {
+        store(r, x[i]);
     }
 }
 
-/// Inverse steps of block `j`: 16-point inverse transform, transpose,
-/// untwist by `m`; one load and one store per register.
+/// Inverse steps of block `j`: 16-point inverse transform across the lanes,
+/// transpose, untwist by `m`, 16-point inverse transform across the
+/// registers (layers d = 1 .. 8 of the inverse 64-point one); one load and
+/// one store per register.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_inverse(
@@ -187,12 +198,27 @@ pub(super) fn block_inverse(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv(&mut x, tw, k);
+    dit16_inv!(x, tw, k);
     transpose(&mut x);
-    for (i, (r, v)) in block.iter_mut().zip(x).enumerate() {
+    for (i, r) in block.iter_mut().enumerate() {
         store(
             r,
-            montmul(v, load(&m[0][16 * j + i]), load(&m[1][16 * j + i]), k.p),
+            montmul(x[i], load(&m[0][16 * j + i]), load(&m[1][16 * j + i]), k.p),
         );
+    }
+    rows_inverse(block, tw, k);
+}
+
+/// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
+/// inverse 64-point transform across registers). Its own call: inside
+/// [`block_inverse`] its spill slots would add to that frame (+416 bytes,
+/// beyond sntrup1277's stack budget).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn rows_inverse(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    dit16_inv!(x, tw, k);
+    for (i, r) in block.iter_mut().enumerate() {
+        store(r, x[i]);
     }
 }
