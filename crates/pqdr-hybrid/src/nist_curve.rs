@@ -305,24 +305,16 @@ macro_rules! a3_curve {
         /// `Y3 = −8Y⁴ ≠ 0`), and a prime-order curve has no point with `Y = 0`.
         #[inline(always)]
         pub(crate) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
-            let delta = ar.square(&p.z);
-            let gamma = ar.square(&p.y);
-            let g = ar.add(&gamma, &gamma);
-            let beta2 = ar.mul(&p.x, &g);
-            let beta4 = ar.add(&beta2, &beta2);
-            let alpha = ar.mul(&ar.sub(&p.x, &delta), &ar.add(&p.x, &delta));
-            let alpha = ar.triple(&alpha);
-            let x3 = ar.sub2(&ar.square(&alpha), &beta4);
-            let yz = ar.mul(&p.y, &p.z);
-            let z3 = ar.add(&yz, &yz);
-            let g2 = ar.square(&g);
-            let y3 = ar.mul(&alpha, &ar.sub(&beta4, &x3));
-            let y3 = ar.sub2(&y3, &g2);
-            Jacobian {
-                x: x3,
-                y: y3,
-                z: z3,
-            }
+            jacobian_double_n(ar, p, 1)
+        }
+
+        /// `n` doublings ([`jacobian_double`] `n` times) in one call of
+        /// `FieldArith::jacobian_double_n` (one assembly block on P-256's
+        /// kernel path).
+        #[inline(always)]
+        pub(crate) fn jacobian_double_n<A: Arith>(ar: A, p: &Jacobian, n: u32) -> Jacobian {
+            let [x, y, z] = ar.jacobian_double_n(&[p.x, p.y, p.z], n);
+            Jacobian { x, y, z }
         }
 
         /// `p + q` in Jacobian coordinates: "add-1998-cmo-2" of the
@@ -454,9 +446,7 @@ macro_rules! a3_curve {
             let mut e: [i8; $digits] = $crate::nist_curve::digits_w5(d);
             let (mut r, mut inf) = select_jacobian(&table, e[$digits - 1], avx);
             for &ei in e[..$digits - 1].iter().rev() {
-                for _ in 0..5 {
-                    r = jacobian_double(ar, &r);
-                }
+                r = jacobian_double_n(ar, &r, 5);
                 let (mut t, zero) = select_jacobian(&table, ei, avx);
                 let s = jacobian_add(ar, &r, &t);
                 // r + t: t if r is the identity, r if t is (e_i = 0).

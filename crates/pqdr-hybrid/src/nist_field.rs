@@ -41,6 +41,35 @@ pub(crate) trait FieldArith<F: Copy>: Copy {
         self.sub(&self.sub(a, b), b)
     }
 
+    /// `n` doublings of the Jacobian point `p = (X, Y, Z)` on a curve with
+    /// a = −3 (EFD "dbl-2001-b", the formula `nist_curve`'s
+    /// `jacobian_double` documents: `δ = Z²`, `g = 2Y²`, `4β = 2·X·g`,
+    /// `α = 3(X − δ)(X + δ)`, `X3 = α² − 2·4β`, `Z3 = 2·Y·Z`,
+    /// `Y3 = α(4β − X3) − 2g²`), in these field operations; P-256's
+    /// `Bmi2Adx` path overrides it with the one-block kernel
+    /// `arch::p256_jacobian_double_n` (bit-identical).
+    #[inline(always)]
+    fn jacobian_double_n(self, p: &[F; 3], n: u32) -> [F; 3] {
+        let [mut x, mut y, mut z] = *p;
+        for _ in 0..n {
+            let delta = self.square(&z);
+            let gamma = self.square(&y);
+            let g = self.add(&gamma, &gamma);
+            let beta2 = self.mul(&x, &g);
+            let beta4 = self.add(&beta2, &beta2);
+            let alpha = self.mul(&self.sub(&x, &delta), &self.add(&x, &delta));
+            let alpha = self.triple(&alpha);
+            let x3 = self.sub2(&self.square(&alpha), &beta4);
+            let yz = self.mul(&y, &z);
+            z = self.add(&yz, &yz);
+            let g2 = self.square(&g);
+            let y3 = self.mul(&alpha, &self.sub(&beta4, &x3));
+            y = self.sub2(&y3, &g2);
+            x = x3;
+        }
+        [x, y, z]
+    }
+
     /// `a^(2^n)` (Montgomery), `n` squarings of [`FieldArith::square`];
     /// P-256's paths override it with `mont_sqr_n` / `arch::p256_mont_sqr_n`
     /// (bit-identical: both canonical).

@@ -57,6 +57,8 @@ pub(crate) use x86_64::{
 ))]
 pub(crate) use x86_64::{MADD_SLOTS, fe_madd};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
+pub(crate) use x86_64::{P256_DBL_SLOTS, p256_jacobian_double_n};
+#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
     p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_sub, p256_sub2, p256_triple,
 };
@@ -181,6 +183,16 @@ mod stubs {
     }
     #[cfg(feature = "p256")]
     pub(crate) fn p256_sub(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) const P256_DBL_SLOTS: usize = 10;
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_jacobian_double_n(
+        token: Bmi2Adx,
+        _: &mut [[u64; 4]; P256_DBL_SLOTS],
+        _: u32,
+    ) {
         match token {}
     }
     #[cfg(feature = "p384")]
