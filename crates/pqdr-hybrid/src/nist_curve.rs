@@ -354,25 +354,13 @@ macro_rules! a3_curve {
         /// Menezes–Vanstone 2004, Algorithm 3.22), [`jacobian_add`] with
         /// `U1 = X1`, `S1 = Y1`, `Z3 = Z1·H`. 8M + 3S. The same exceptions as
         /// [`jacobian_add`] (`p = ±q`, `p` the identity): the callers rule them
-        /// out or select around them by masks.
+        /// out or select around them by masks. The formula is
+        /// `FieldArith::jacobian_add_affine` (one assembly block on P-256's
+        /// kernel path).
         #[inline(always)]
         pub(crate) fn jacobian_add_affine<A: Arith>(ar: A, p: &Jacobian, q: &Affine) -> Jacobian {
-            let z1z1 = ar.square(&p.z);
-            let u2 = ar.mul(&q.x, &z1z1);
-            let s2 = ar.mul(&q.y, &ar.mul(&p.z, &z1z1));
-            let h = ar.sub(&u2, &p.x);
-            let r = ar.sub(&s2, &p.y);
-            let hh = ar.square(&h);
-            let hhh = ar.mul(&h, &hh);
-            let v = ar.mul(&p.x, &hh);
-            let x3 = ar.sub2(&ar.sub(&ar.square(&r), &hhh), &v);
-            let y3 = ar.sub(&ar.mul(&r, &ar.sub(&v, &x3)), &ar.mul(&p.y, &hhh));
-            let z3 = ar.mul(&p.z, &h);
-            Jacobian {
-                x: x3,
-                y: y3,
-                z: z3,
-            }
+            let [x, y, z] = ar.jacobian_add_affine(&[p.x, p.y, p.z], &[q.x, q.y]);
+            Jacobian { x, y, z }
         }
 
         /// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q` (Jacobian, limbs

@@ -70,6 +70,29 @@ pub(crate) trait FieldArith<F: Copy>: Copy {
         [x, y, z]
     }
 
+    /// `p + q` for a Jacobian `p = (X1, Y1, Z1)` and an affine `q = (x2, y2)`
+    /// (EFD "madd-2004-hmv", the formula `nist_curve`'s
+    /// `jacobian_add_affine` documents, with its exceptions), in these field
+    /// operations; P-256's `Bmi2Adx` path overrides it with the one-block
+    /// kernel `arch::p256_jacobian_madd` (bit-identical).
+    #[inline(always)]
+    fn jacobian_add_affine(self, p: &[F; 3], q: &[F; 2]) -> [F; 3] {
+        let [x1, y1, z1] = p;
+        let [x2, y2] = q;
+        let z1z1 = self.square(z1);
+        let u2 = self.mul(x2, &z1z1);
+        let s2 = self.mul(y2, &self.mul(z1, &z1z1));
+        let h = self.sub(&u2, x1);
+        let r = self.sub(&s2, y1);
+        let hh = self.square(&h);
+        let hhh = self.mul(&h, &hh);
+        let v = self.mul(x1, &hh);
+        let x3 = self.sub2(&self.sub(&self.square(&r), &hhh), &v);
+        let y3 = self.sub(&self.mul(&r, &self.sub(&v, &x3)), &self.mul(y1, &hhh));
+        let z3 = self.mul(z1, &h);
+        [x3, y3, z3]
+    }
+
     /// `a^(2^n)` (Montgomery), `n` squarings of [`FieldArith::square`];
     /// P-256's paths override it with `mont_sqr_n` / `arch::p256_mont_sqr_n`
     /// (bit-identical: both canonical).

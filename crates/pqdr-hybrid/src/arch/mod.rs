@@ -57,7 +57,9 @@ pub(crate) use x86_64::{
 ))]
 pub(crate) use x86_64::{MADD_SLOTS, fe_madd};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
-pub(crate) use x86_64::{P256_DBL_SLOTS, p256_jacobian_double_n};
+pub(crate) use x86_64::{
+    P256_DBL_SLOTS, P256_MADD_SLOTS, p256_jacobian_double_n, p256_jacobian_madd,
+};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
     p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_sub, p256_sub2, p256_triple,
@@ -193,6 +195,12 @@ mod stubs {
         _: &mut [[u64; 4]; P256_DBL_SLOTS],
         _: u32,
     ) {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) const P256_MADD_SLOTS: usize = 10;
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_jacobian_madd(token: Bmi2Adx, _: &mut [[u64; 4]; P256_MADD_SLOTS]) {
         match token {}
     }
     #[cfg(feature = "p384")]

@@ -241,6 +241,20 @@ impl FieldArith<Fe> for Bmi2Adx {
     }
 
     #[inline(always)]
+    fn jacobian_add_affine(self, p: &[Fe; 3], q: &[Fe; 2]) -> [Fe; 3] {
+        let mut st = [[0u64; 4]; arch::P256_MADD_SLOTS];
+        st[0] = p[0].0;
+        st[1] = p[1].0;
+        st[2] = p[2].0;
+        st[3] = q[0].0;
+        st[4] = q[1].0;
+        arch::p256_jacobian_madd(self, &mut st);
+        let r = [Fe(st[0]), Fe(st[1]), Fe(st[2])];
+        st.zeroize();
+        r
+    }
+
+    #[inline(always)]
     fn sub2(self, a: &Fe, b: &Fe) -> Fe {
         Fe(arch::p256_sub2(self, &a.0, &b.0))
     }

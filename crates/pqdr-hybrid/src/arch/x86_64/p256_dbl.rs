@@ -1,7 +1,8 @@
 //! `n` doublings of a P-256 point in Jacobian coordinates (EFD
 //! "dbl-2001-b" for a = −3, `nist_curve`'s `jacobian_double`: 4M + 4S and
 //! seven additions / subtractions) as one assembly block looping `n`
-//! times over a stack state of field elements, so that no value leaves the
+//! times over a stack state of field elements, and the mixed Jacobian–affine
+//! addition (EFD "madd-2004-hmv", `jacobian_add_affine`) as another, so that no value leaves the
 //! block between two field operations and the out-of-order core sees whole
 //! doublings at once (the X25519 ladder step's method, `x25519_ladder.rs`).
 //!
@@ -12,11 +13,11 @@
 //! with them, and as the portable twin (`FieldArith::jacobian_double_n` on
 //! `nistp256::field::Portable`).
 //!
-//! `unsafe` is the inline assembly: it reads and writes only the 320 bytes
-//! of the `&mut [[u64; 4]; 10]` it is given (offsets 0 … 319, fixed),
+//! `unsafe` is the inline assembly: each block reads and writes only the 320
+//! bytes of the `&mut [[u64; 4]; 10]` it is given (offsets 0 … 319, fixed),
 //! writes its declared registers and the flags, touches no stack, and uses
 //! `MULX`, `ADCX` and `ADOX`, which the [`Bmi2Adx`] token proves execute
-//! here. The only branch is the loop on the public count `n`; no address
+//! here. The only branch is the doubling loop on the public count `n`; no address
 //! depends on the data.
 
 use core::arch::asm;
@@ -498,6 +499,60 @@ pub(crate) fn p256_jacobian_double_n(token: Bmi2Adx, st: &mut [[u64; 4]; DBL_SLO
             sub2_at!("32", "256", "224"), // Y3 = α·(4β − X3) − 2g²
             "dec qword ptr [{s} + 288]",
             "jnz 2b",
+            s = in(reg) st.as_mut_ptr(),
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            t2 = out(reg) _,
+            t3 = out(reg) _,
+            t4 = out(reg) _,
+            t5 = out(reg) _,
+            t6 = out(reg) _,
+            t7 = out(reg) _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            u = out(reg) _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Slots of the mixed-addition state: 0 … 2 `X1`, `Y1`, `Z1` (in and out),
+/// 3, 4 the affine `x2`, `y2` (in), 5 … 9 scratch.
+pub(crate) const MADD_SLOTS: usize = 10;
+
+/// The mixed Jacobian–affine addition (EFD "madd-2004-hmv", `nist_curve`'s
+/// `jacobian_add_affine`: 8M + 3S) of slots 3, 4 to slots 0 … 2, in place,
+/// as one block; bit-identical to `FieldArith::jacobian_add_affine` on the
+/// P-256 kernels (and the portable field) for inputs below p. The scratch
+/// slots are left holding intermediate values, which the caller wipes.
+#[inline(always)]
+pub(crate) fn p256_jacobian_madd(token: Bmi2Adx, st: &mut [[u64; 4]; MADD_SLOTS]) {
+    let _ = token;
+    // SAFETY: the token (made only by `pqdr_common::simd::Bmi2Adx::detect`)
+    // proves that MULX (BMI2), ADCX and ADOX (ADX) execute here; the assembly
+    // reads and writes only `st` (320 bytes behind a unique reference, fixed
+    // offsets 0 … 319), writes only its declared registers and the flags, and
+    // touches no stack. No branch.
+    unsafe {
+        asm!(
+            sqr_at!("160", "64"),         // Z1²
+            mul_at!("192", "96", "160"),  // U2 = x2·Z1²
+            mul_at!("224", "64", "160"),  // Z1³
+            mul_at!("224", "128", "224"), // S2 = y2·Z1³
+            sub_at!("192", "192", "0"),   // H = U2 − X1
+            sub_at!("224", "224", "32"),  // r = S2 − Y1
+            sqr_at!("160", "192"),        // H²
+            mul_at!("256", "192", "160"), // H³
+            mul_at!("160", "0", "160"),   // V = X1·H²
+            sqr_at!("288", "224"),        // r²
+            sub_at!("288", "288", "256"), // r² − H³
+            sub2_at!("0", "288", "160"),  // X3 = r² − H³ − 2V
+            sub_at!("160", "160", "0"),   // V − X3
+            mul_at!("160", "224", "160"), // r·(V − X3)
+            mul_at!("256", "32", "256"),  // Y1·H³
+            sub_at!("32", "160", "256"),  // Y3
+            mul_at!("64", "64", "192"),   // Z3 = Z1·H
             s = in(reg) st.as_mut_ptr(),
             t0 = out(reg) _,
             t1 = out(reg) _,
