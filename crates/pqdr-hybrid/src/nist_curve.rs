@@ -6,7 +6,8 @@
 //! with its own field element `Fe` (constants `ZERO`, `ONE`, `B`; `select`,
 //! `neg`, `is_zero_mask`, from `nist_field::fe_methods!`) and field trait
 //! `Arith` (`nist_field::FieldArith`'s `mul`, `square`, `add`, `sub`,
-//! `triple`, `sub2`, and the curve's `invert`) in scope.
+//! `triple`, `sub2`, `jacobian_double_n`, `jacobian_add_affine`, and the
+//! curve's `invert`) in scope.
 //!
 //! Constant time: the digits are computed without branches, every table
 //! lookup reads every entry and keeps one by masks, negation is a masked
@@ -200,7 +201,7 @@ macro_rules! a3_curve {
         }
 
         #[allow(dead_code, reason = "P-384's fixed-base product only (nistp384/base.rs); P-256's adds in Jacobian coordinates")]
-        /// The common tail of Algorithms 4 and 5 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
+        /// The common tail of Algorithms 4 and 5 of RCB 2016 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
         /// which is `Z1` in Algorithm 5, and `y3` the `(X1 + Z1)(X2 + Z2) − t0 −
         /// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5). Each "`t ← u + u;
         /// u ← t + u`" of the paper (`u ← 3u`) is one [`Arith::triple`].

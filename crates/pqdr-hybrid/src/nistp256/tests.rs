@@ -484,6 +484,10 @@ fn avx2_scan_matches_portable() {
 /// `R mod p`, b and random), `n` = 0 … 6 doublings, and a chain of 300
 /// alternating additions and doubling runs on real points.
 #[test]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "public test indices"
+)]
 fn point_kernels_match_portable() {
     let Some(t) = arch::bmi2_adx() else {
         return;
