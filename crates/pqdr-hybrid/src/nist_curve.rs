@@ -6,7 +6,8 @@
 //! with its own field element `Fe` (constants `ZERO`, `ONE`, `B`; `select`,
 //! `neg`, `is_zero_mask`, from `nist_field::fe_methods!`) and field trait
 //! `Arith` (`nist_field::FieldArith`'s `mul`, `square`, `add`, `sub`,
-//! `triple`, `sub2`, and the curve's `invert`) in scope.
+//! `triple`, `sub2`, `jacobian_double_n`, `jacobian_add_affine`, and the
+//! curve's `invert`) in scope.
 //!
 //! Constant time: the digits are computed without branches, every table
 //! lookup reads every entry and keeps one by masks, negation is a masked
@@ -143,6 +144,7 @@ macro_rules! a3_curve {
         }
 
         impl Point {
+            #[allow(dead_code, reason = "P-384's fixed-base product only (nistp384/base.rs); P-256's adds in Jacobian coordinates")]
             /// The identity `(0 : 1 : 0)`.
             pub(crate) const IDENTITY: Point = Point {
                 x: Fe::ZERO,
@@ -150,15 +152,7 @@ macro_rules! a3_curve {
                 z: Fe::ZERO,
             };
 
-            /// The affine point as a projective one (`Z = 1`).
-            pub(crate) fn from_affine(p: &Affine) -> Point {
-                Point {
-                    x: p.x,
-                    y: p.y,
-                    z: Fe::ONE,
-                }
-            }
-
+            #[allow(dead_code, reason = "P-384's fixed-base product only (nistp384/base.rs); P-256's adds in Jacobian coordinates")]
             /// `a` if `mask` is all ones, else `b`.
             #[inline(always)]
             pub(crate) fn select(mask: u64, a: &Point, b: &Point) -> Point {
@@ -189,25 +183,7 @@ macro_rules! a3_curve {
             }
         }
 
-        /// `p + q`, RCB 2016 Algorithm 4 (complete, a = −3), step for step.
-        #[inline(always)]
-        pub(crate) fn add<A: Arith>(ar: A, p: &Point, q: &Point) -> Point {
-            let (x1, y1, z1, x2, y2, z2) = (&p.x, &p.y, &p.z, &q.x, &q.y, &q.z);
-            let t0 = ar.mul(x1, x2);
-            let t1 = ar.mul(y1, y2);
-            let t2 = ar.mul(z1, z2);
-            let t3 = ar.mul(&ar.add(x1, y1), &ar.add(x2, y2));
-            let t4 = ar.add(&t0, &t1);
-            let t3 = ar.sub(&t3, &t4);
-            let t4 = ar.mul(&ar.add(y1, z1), &ar.add(y2, z2));
-            let x3 = ar.add(&t1, &t2);
-            let t4 = ar.sub(&t4, &x3);
-            let x3 = ar.mul(&ar.add(x1, z1), &ar.add(x2, z2));
-            let y3 = ar.add(&t0, &t2);
-            let y3 = ar.sub(&x3, &y3);
-            finish(ar, t0, t1, t2, t3, t4, y3)
-        }
-
+        #[allow(dead_code, reason = "P-384's fixed-base product only (nistp384/base.rs); P-256's adds in Jacobian coordinates")]
         /// `p + q` for an affine `q` (`Z2 = 1`), RCB 2016 Algorithm 5 (a = −3).
         /// Complete for every `p`; `q` cannot be the identity (callers that need
         /// that select `p` afterwards).
@@ -224,7 +200,8 @@ macro_rules! a3_curve {
             finish(ar, t0, t1, *z1, t3, t4, y3)
         }
 
-        /// The common tail of Algorithms 4 and 5 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
+        #[allow(dead_code, reason = "P-384's fixed-base product only (nistp384/base.rs); P-256's adds in Jacobian coordinates")]
+        /// The common tail of Algorithms 4 and 5 of RCB 2016 (from `Z3 ← b·t2`; `t2 = Z1·Z2`,
         /// which is `Z1` in Algorithm 5, and `y3` the `(X1 + Z1)(X2 + Z2) − t0 −
         /// t2` of Algorithm 4 / `X2·Z1 + X1` of Algorithm 5). Each "`t ← u + u;
         /// u ← t + u`" of the paper (`u ← 3u`) is one [`Arith::triple`].
@@ -255,54 +232,8 @@ macro_rules! a3_curve {
             }
         }
 
-        /// `2·p`, RCB 2016 Algorithm 6 (complete, a = −3), step for step.
-        #[inline(always)]
-        pub(crate) fn double<A: Arith>(ar: A, p: &Point) -> Point {
-            let (x, y, z) = (&p.x, &p.y, &p.z);
-            let t0 = ar.square(x);
-            let t1 = ar.square(y);
-            let t2 = ar.square(z);
-            let t3 = ar.mul(x, y);
-            let t3 = ar.add(&t3, &t3);
-            let z3 = ar.mul(x, z);
-            let z3 = ar.add(&z3, &z3);
-            let y3 = ar.mul(&Fe::B, &t2);
-            let y3 = ar.sub(&y3, &z3);
-            let x3 = ar.add(&y3, &y3);
-            let y3 = ar.add(&x3, &y3);
-            let x3 = ar.sub(&t1, &y3);
-            let y3 = ar.add(&t1, &y3);
-            let y3 = ar.mul(&x3, &y3);
-            let x3 = ar.mul(&x3, &t3);
-            let t3 = ar.add(&t2, &t2);
-            let t2 = ar.add(&t2, &t3);
-            let z3 = ar.mul(&Fe::B, &z3);
-            let z3 = ar.sub(&z3, &t2);
-            let z3 = ar.sub(&z3, &t0);
-            let t3 = ar.add(&z3, &z3);
-            let z3 = ar.add(&z3, &t3);
-            let t3 = ar.add(&t0, &t0);
-            let t0 = ar.add(&t3, &t0);
-            let t0 = ar.sub(&t0, &t2);
-            let t0 = ar.mul(&t0, &z3);
-            let y3 = ar.add(&y3, &t0);
-            let t0 = ar.mul(y, z);
-            let t0 = ar.add(&t0, &t0);
-            let z3 = ar.mul(&t0, &z3);
-            let x3 = ar.sub(&x3, &z3);
-            let z3 = ar.mul(&t0, &t1);
-            let z3 = ar.add(&z3, &z3);
-            let z3 = ar.add(&z3, &z3);
-            Point {
-                x: x3,
-                y: y3,
-                z: z3,
-            }
-        }
-
         /// A point in Jacobian coordinates `(X : Y : Z)`, `x = X/Z²`, `y = Y/Z³`;
-        /// the identity is any `(t² : t³ : 0)`, `t ≠ 0` (used only for the
-        /// doublings of [`mul`]).
+        /// the identity is any `(t² : t³ : 0)`, `t ≠ 0`.
         #[derive(Clone, Copy, Debug)]
         pub(crate) struct Jacobian {
             pub(crate) x: Fe,
@@ -311,6 +242,24 @@ macro_rules! a3_curve {
         }
 
         impl Jacobian {
+            /// The identity `(1 : 1 : 0)`.
+            pub(crate) const IDENTITY: Jacobian = Jacobian {
+                x: Fe::ONE,
+                y: Fe::ONE,
+                z: Fe::ZERO,
+            };
+
+            /// `a` if `mask` is all ones, else `b`.
+            #[inline(always)]
+            pub(crate) fn select(mask: u64, a: &Jacobian, b: &Jacobian) -> Jacobian {
+                Jacobian {
+                    x: Fe::select(mask, &a.x, &b.x),
+                    y: Fe::select(mask, &a.y, &b.y),
+                    z: Fe::select(mask, &a.z, &b.z),
+                }
+            }
+
+            #[allow(dead_code, reason = "P-384's fixed-base product only (nistp384/base.rs); P-256's adds in Jacobian coordinates")]
             /// The projective `(X : Y : Z)` as `(X·Z : Y·Z² : Z)`. The identity
             /// `(0 : Y : 0)` would become `(0 : 0 : 0)`, which is no point: `Y` is
             /// set to 1 by a mask when `Z = 0` (on the curve `Z = 0` forces
@@ -357,19 +306,43 @@ macro_rules! a3_curve {
         /// `Y3 = −8Y⁴ ≠ 0`), and a prime-order curve has no point with `Y = 0`.
         #[inline(always)]
         pub(crate) fn jacobian_double<A: Arith>(ar: A, p: &Jacobian) -> Jacobian {
-            let delta = ar.square(&p.z);
-            let gamma = ar.square(&p.y);
-            let g = ar.add(&gamma, &gamma);
-            let beta2 = ar.mul(&p.x, &g);
-            let beta4 = ar.add(&beta2, &beta2);
-            let alpha = ar.mul(&ar.sub(&p.x, &delta), &ar.add(&p.x, &delta));
-            let alpha = ar.triple(&alpha);
-            let x3 = ar.sub2(&ar.square(&alpha), &beta4);
-            let yz = ar.mul(&p.y, &p.z);
-            let z3 = ar.add(&yz, &yz);
-            let g2 = ar.square(&g);
-            let y3 = ar.mul(&alpha, &ar.sub(&beta4, &x3));
-            let y3 = ar.sub2(&y3, &g2);
+            jacobian_double_n(ar, p, 1)
+        }
+
+        /// `n` doublings ([`jacobian_double`] `n` times) in one call of
+        /// `FieldArith::jacobian_double_n` (one assembly block on P-256's
+        /// kernel path).
+        #[inline(always)]
+        pub(crate) fn jacobian_double_n<A: Arith>(ar: A, p: &Jacobian, n: u32) -> Jacobian {
+            let [x, y, z] = ar.jacobian_double_n(&[p.x, p.y, p.z], n);
+            Jacobian { x, y, z }
+        }
+
+        /// `p + q` in Jacobian coordinates: "add-1998-cmo-2" of the
+        /// Explicit-Formulas Database (Cohen–Miyaji–Ono 1998): `U1 = X1·Z2²`,
+        /// `U2 = X2·Z1²`, `S1 = Y1·Z2³`, `S2 = Y2·Z1³`, `H = U2 − U1`,
+        /// `r = S2 − S1`, `X3 = r² − H³ − 2·U1·H²`, `Y3 = r·(U1·H² − X3) −
+        /// S1·H³`, `Z3 = Z1·Z2·H`. 12M + 4S. Not complete: correct unless
+        /// `p = q` (then `H = r = 0`; the result has `Z3 = 0`) or either input
+        /// is the identity; `p = −q` gives `Z3 = 0`, the identity. [`mul`] rules
+        /// the first case out for its scalars and handles the identities by
+        /// masks.
+        #[inline(always)]
+        pub(crate) fn jacobian_add<A: Arith>(ar: A, p: &Jacobian, q: &Jacobian) -> Jacobian {
+            let z1z1 = ar.square(&p.z);
+            let z2z2 = ar.square(&q.z);
+            let u1 = ar.mul(&p.x, &z2z2);
+            let u2 = ar.mul(&q.x, &z1z1);
+            let s1 = ar.mul(&p.y, &ar.mul(&q.z, &z2z2));
+            let s2 = ar.mul(&q.y, &ar.mul(&p.z, &z1z1));
+            let h = ar.sub(&u2, &u1);
+            let r = ar.sub(&s2, &s1);
+            let hh = ar.square(&h);
+            let hhh = ar.mul(&h, &hh);
+            let v = ar.mul(&u1, &hh);
+            let x3 = ar.sub2(&ar.sub(&ar.square(&r), &hhh), &v);
+            let y3 = ar.sub(&ar.mul(&r, &ar.sub(&v, &x3)), &ar.mul(&s1, &hhh));
+            let z3 = ar.mul(&ar.mul(&p.z, &q.z), &h);
             Jacobian {
                 x: x3,
                 y: y3,
@@ -377,51 +350,82 @@ macro_rules! a3_curve {
             }
         }
 
-        /// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q` (limbs `X ‖ Y ‖
-        /// Z`): `nist_curve::scan_with` at `|e|`; `Y = 1` ORed in if `e = 0` (the identity
-        /// `(0 : 1 : 0)`), `Y` negated by a mask if `e < 0`.
-        fn select_w5(table: &[[u64; $entry]; 16], e: i8, avx: Option<Avx2>) -> Point {
+        /// `p + q` for an affine `q` (`Z2 = 1`) in Jacobian coordinates:
+        /// "madd-2004-hmv" of the Explicit-Formulas Database (Hankerson–
+        /// Menezes–Vanstone 2004, Algorithm 3.22), [`jacobian_add`] with
+        /// `U1 = X1`, `S1 = Y1`, `Z3 = Z1·H`. 8M + 3S. The same exceptions as
+        /// [`jacobian_add`] (`p = ±q`, `p` the identity): the callers rule them
+        /// out or select around them by masks. The formula is
+        /// `FieldArith::jacobian_add_affine` (one assembly block on P-256's
+        /// kernel path).
+        #[inline(always)]
+        pub(crate) fn jacobian_add_affine<A: Arith>(ar: A, p: &Jacobian, q: &Affine) -> Jacobian {
+            let [x, y, z] = ar.jacobian_add_affine(&[p.x, p.y, p.z], &[q.x, q.y]);
+            Jacobian { x, y, z }
+        }
+
+        /// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q` (Jacobian, limbs
+        /// `X ‖ Y ‖ Z`): `nist_curve::scan_with` at `|e|`, `Y` negated by a mask
+        /// if `e < 0`; and the mask "e = 0" (all ones), in which case the point
+        /// returned (all zeros) must not be kept.
+        #[inline(always)]
+        fn select_jacobian(
+            table: &[[u64; $entry]; 16],
+            e: i8,
+            avx: Option<Avx2>,
+        ) -> (Jacobian, u64) {
             let (abs, neg) = $crate::nist_curve::abs_sign(e);
             let mut r = $crate::nist_curve::scan_with(avx, table, abs);
-            let zero = $crate::nist_curve::eq_mask(abs, 0);
-            let mut p = Point {
+            let mut p = Jacobian {
                 x: Fe(core::array::from_fn(|i| r[i])),
                 y: Fe(core::array::from_fn(|i| r[$limbs + i])),
                 z: Fe(core::array::from_fn(|i| r[2 * $limbs + i])),
             };
             r.zeroize();
-            for (y, one) in p.y.0.iter_mut().zip(Fe::ONE.0) {
-                *y |= one & zero;
-            }
             let ny = p.y.neg();
             p.y = Fe::select(neg, &ny, &p.y);
-            p
+            (p, $crate::nist_curve::eq_mask(abs, 0))
         }
 
-        /// `d·Q` (SEC 1 v2 §3.3.1's ECDH primitive needs its x-coordinate): the
-        /// fixed-window method, w = 5, over the signed digits of
-        /// `nist_curve::digits_w5`: five doublings and one addition of a scanned
-        /// table entry per digit below the top one, the same sequence for every `d`. The five doublings of a window are Jacobian
-        /// ([`jacobian_double`], 4M + 4S instead of the complete formula's
-        /// 10M + 3S), the addition is the complete one of RCB 2016 (Algorithm 4,
-        /// projective), with the conversions in between; the table `1·Q … 16·Q`
-        /// is built with mixed additions of the affine `Q` and scanned with AVX2 if
-        /// `avx` holds the token. `Q` is public; `d`
-        /// secret. The working values are wiped.
+        /// `d·Q` (SEC 1 v2 §3.3.1's ECDH primitive needs its x-coordinate) for
+        /// `d ∈ [0, n − 1]`: the fixed-window method, w = 5, over the signed
+        /// digits `e_i` of `nist_curve::digits_w5`, in Jacobian coordinates:
+        /// five doublings ([`jacobian_double`], 4M + 4S) and one addition
+        /// ([`jacobian_add`], 12M + 4S) of a scanned table entry per digit below
+        /// the top one, the same sequence for every `d`. The table `1·Q … 16·Q`
+        /// (Jacobian) is built with one doubling and mixed additions of the
+        /// affine `Q`, and scanned with AVX2 if `avx` holds the token. `Q` is
+        /// public (a point of prime order n); `d` secret. The working values
+        /// are wiped.
+        ///
+        /// The addition is not complete, and needs none of its exceptions by
+        /// value: with `k_i = Σ_{j ≥ i} e_j·32^(j−i)` the accumulator before
+        /// digit `i` is `32·k_{i+1}·Q` and `k_i = 32·k_{i+1} + e_i`. The cases
+        /// "accumulator is the identity" (`k_{i+1} = 0`) and "`e_i = 0`" are
+        /// tracked by masks and selected around. Otherwise `32·k_{i+1} ≡ ±e_i
+        /// (mod n)` would be needed: for `i ≥ 1`, `|k_i| < n/32 + 1`, so it
+        /// would hold over the integers, impossible for `k_{i+1} ≠ 0` since
+        /// `|e_i| ≤ 16 < 32`; for `i = 0` (`k_0 = d`), `d ≢ 0`, and `d = 2·e_0 + n`
+        /// would need `e_0 ≡ −n (mod 32)`, which is 15 for P-256 and 13 for
+        /// P-384, not a digit in `[−16, −1]`.
         pub(crate) fn mul<A: Arith>(
             ar: A,
             q: &Affine,
             d: &[u64; $limbs],
             avx: Option<Avx2>,
         ) -> Point {
-            let mut t = Point::from_affine(q);
+            let mut t = Jacobian {
+                x: q.x,
+                y: q.y,
+                z: Fe::ONE,
+            };
             let mut table = [[0u64; $entry]; 16];
             for (k, entry) in table.iter_mut().enumerate() {
                 if k == 1 {
-                    t = double(ar, &t);
+                    t = jacobian_double(ar, &t);
                 } else if k > 1 {
-                    // Q is affine: the mixed formula (Algorithm 5) suffices.
-                    t = add_affine(ar, &t, q);
+                    // (k − 1)·Q ≠ ±Q for k ≤ 16 < n − 1: the mixed addition is exact.
+                    t = jacobian_add_affine(ar, &t, q);
                 }
                 let limbs = t.x.0.iter().chain(&t.y.0).chain(&t.z.0);
                 for (l, v) in entry.iter_mut().zip(limbs) {
@@ -429,20 +433,22 @@ macro_rules! a3_curve {
                 }
             }
             let mut e: [i8; $digits] = $crate::nist_curve::digits_w5(d);
-            let mut r = select_w5(&table, e[$digits - 1], avx);
+            let (mut r, mut inf) = select_jacobian(&table, e[$digits - 1], avx);
             for &ei in e[..$digits - 1].iter().rev() {
-                let mut j = Jacobian::from_projective(ar, &r);
-                for _ in 0..5 {
-                    j = jacobian_double(ar, &j);
-                }
-                r = j.to_projective(ar);
-                j.wipe();
-                let mut t = select_w5(&table, ei, avx);
-                r = add(ar, &r, &t);
+                r = jacobian_double_n(ar, &r, 5);
+                let (mut t, zero) = select_jacobian(&table, ei, avx);
+                let s = jacobian_add(ar, &r, &t);
+                // r + t: t if r is the identity, r if t is (e_i = 0).
+                let s = Jacobian::select(inf, &t, &s);
+                r = Jacobian::select(zero, &r, &s);
+                inf = $crate::nist_curve::opaque(inf & zero);
                 t.wipe();
             }
+            r = Jacobian::select(inf, &Jacobian::IDENTITY, &r);
+            let p = r.to_projective(ar);
+            r.wipe();
             e.zeroize();
-            r
+            p
         }
 
         /// `e·T` for `e ∈ [−16, 16] \ {0}` from a fixed-base table row `T[m − 1] =
@@ -464,6 +470,7 @@ macro_rules! a3_curve {
             (a, $crate::nist_curve::eq_mask(abs, 0))
         }
 
+        #[allow(dead_code, reason = "P-384's fixed-base product only (nistp384/base.rs); P-256's adds in Jacobian coordinates")]
         /// `r + e·T` from a fixed-base table row ([`select_affine`]) by the mixed
         /// addition (RCB 2016 Algorithm 5), keeping `r` if `e = 0`.
         #[inline(always)]

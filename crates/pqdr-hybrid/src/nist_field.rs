@@ -41,6 +41,58 @@ pub(crate) trait FieldArith<F: Copy>: Copy {
         self.sub(&self.sub(a, b), b)
     }
 
+    /// `n` doublings of the Jacobian point `p = (X, Y, Z)` on a curve with
+    /// a = −3 (EFD "dbl-2001-b", the formula `nist_curve`'s
+    /// `jacobian_double` documents: `δ = Z²`, `g = 2Y²`, `4β = 2·X·g`,
+    /// `α = 3(X − δ)(X + δ)`, `X3 = α² − 2·4β`, `Z3 = 2·Y·Z`,
+    /// `Y3 = α(4β − X3) − 2g²`), in these field operations; P-256's
+    /// `Bmi2Adx` path overrides it with the one-block kernel
+    /// `arch::p256_jacobian_double_n` (bit-identical).
+    #[inline(always)]
+    fn jacobian_double_n(self, p: &[F; 3], n: u32) -> [F; 3] {
+        let [mut x, mut y, mut z] = *p;
+        for _ in 0..n {
+            let delta = self.square(&z);
+            let gamma = self.square(&y);
+            let g = self.add(&gamma, &gamma);
+            let beta2 = self.mul(&x, &g);
+            let beta4 = self.add(&beta2, &beta2);
+            let alpha = self.mul(&self.sub(&x, &delta), &self.add(&x, &delta));
+            let alpha = self.triple(&alpha);
+            let x3 = self.sub2(&self.square(&alpha), &beta4);
+            let yz = self.mul(&y, &z);
+            z = self.add(&yz, &yz);
+            let g2 = self.square(&g);
+            let y3 = self.mul(&alpha, &self.sub(&beta4, &x3));
+            y = self.sub2(&y3, &g2);
+            x = x3;
+        }
+        [x, y, z]
+    }
+
+    /// `p + q` for a Jacobian `p = (X1, Y1, Z1)` and an affine `q = (x2, y2)`
+    /// (EFD "madd-2004-hmv", the formula `nist_curve`'s
+    /// `jacobian_add_affine` documents, with its exceptions), in these field
+    /// operations; P-256's `Bmi2Adx` path overrides it with the one-block
+    /// kernel `arch::p256_jacobian_madd` (bit-identical).
+    #[inline(always)]
+    fn jacobian_add_affine(self, p: &[F; 3], q: &[F; 2]) -> [F; 3] {
+        let [x1, y1, z1] = p;
+        let [x2, y2] = q;
+        let z1z1 = self.square(z1);
+        let u2 = self.mul(x2, &z1z1);
+        let s2 = self.mul(y2, &self.mul(z1, &z1z1));
+        let h = self.sub(&u2, x1);
+        let r = self.sub(&s2, y1);
+        let hh = self.square(&h);
+        let hhh = self.mul(&h, &hh);
+        let v = self.mul(x1, &hh);
+        let x3 = self.sub2(&self.sub(&self.square(&r), &hhh), &v);
+        let y3 = self.sub(&self.mul(&r, &self.sub(&v, &x3)), &self.mul(y1, &hhh));
+        let z3 = self.mul(z1, &h);
+        [x3, y3, z3]
+    }
+
     /// `a^(2^n)` (Montgomery), `n` squarings of [`FieldArith::square`];
     /// P-256's paths override it with `mont_sqr_n` / `arch::p256_mont_sqr_n`
     /// (bit-identical: both canonical).

@@ -20,6 +20,7 @@
 //! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 2, p − 1, p, p + 1, 2^256 − 1, all-ones limbs; bit-identical limbs) |
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_mont_sqr_n` (`x86_64/p256_sqr_n.rs`, the inversion's runs of squarings) | `nistp256::field::mont_sqr_n` (lazy reduction, then one conditional subtraction) | `nistp256::tests::sqr_n_matches_square_loop` (every `field_inputs` value, ≥ p and all-ones too, `n` = 0 … 255; planted bug seen failing), `invert_matches_previous` |
+//! | `p256_jacobian_double_n`, `p256_jacobian_madd` (`x86_64/p256_dbl.rs`, `n` Jacobian doublings / the Jacobian–affine mixed addition, each one block on a stack state) | `nist_field::FieldArith::jacobian_double_n`, `FieldArith::jacobian_add_affine` on `nistp256::field::Portable` | `nistp256::tests::point_kernels_match_portable` (edge and random coordinates below p, `n` = 0 … 6, a 300-step chain on curve points; planted bugs seen failing), plus every P-256 test on the kernel path |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token; P-256's and P-384's table scans) | `nist_curve::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8-, 12- and 20-limb entries) |
 //! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nist_field::FieldArith::triple`, `FieldArith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
@@ -56,6 +57,10 @@ pub(crate) use x86_64::{
     feature = "precomputed-tables"
 ))]
 pub(crate) use x86_64::{MADD_SLOTS, fe_madd};
+#[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
+pub(crate) use x86_64::{
+    P256_DBL_SLOTS, P256_MADD_SLOTS, p256_jacobian_double_n, p256_jacobian_madd,
+};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
     p256_add, p256_mont_mul, p256_mont_sqr, p256_mont_sqr_n, p256_sub, p256_sub2, p256_triple,
@@ -181,6 +186,22 @@ mod stubs {
     }
     #[cfg(feature = "p256")]
     pub(crate) fn p256_sub(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) const P256_DBL_SLOTS: usize = 10;
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_jacobian_double_n(
+        token: Bmi2Adx,
+        _: &mut [[u64; 4]; P256_DBL_SLOTS],
+        _: u32,
+    ) {
+        match token {}
+    }
+    #[cfg(feature = "p256")]
+    pub(crate) const P256_MADD_SLOTS: usize = 10;
+    #[cfg(feature = "p256")]
+    pub(crate) fn p256_jacobian_madd(token: Bmi2Adx, _: &mut [[u64; 4]; P256_MADD_SLOTS]) {
         match token {}
     }
     #[cfg(feature = "p384")]

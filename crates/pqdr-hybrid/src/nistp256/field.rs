@@ -11,6 +11,7 @@
 //! or indexes by limb values; selections are masks.
 
 use pqdr_common::ct::opaque;
+use zeroize::Zeroize;
 
 use crate::arch::{self, Bmi2Adx};
 pub(crate) use crate::nist_field::{FieldArith, mul_wide, sqr_wide};
@@ -225,6 +226,32 @@ impl FieldArith<Fe> for Bmi2Adx {
     #[inline(always)]
     fn triple(self, a: &Fe) -> Fe {
         Fe(arch::p256_triple(self, &a.0))
+    }
+
+    #[inline(always)]
+    fn jacobian_double_n(self, p: &[Fe; 3], n: u32) -> [Fe; 3] {
+        let mut st = [[0u64; 4]; arch::P256_DBL_SLOTS];
+        st[0] = p[0].0;
+        st[1] = p[1].0;
+        st[2] = p[2].0;
+        arch::p256_jacobian_double_n(self, &mut st, n);
+        let r = [Fe(st[0]), Fe(st[1]), Fe(st[2])];
+        st.zeroize();
+        r
+    }
+
+    #[inline(always)]
+    fn jacobian_add_affine(self, p: &[Fe; 3], q: &[Fe; 2]) -> [Fe; 3] {
+        let mut st = [[0u64; 4]; arch::P256_MADD_SLOTS];
+        st[0] = p[0].0;
+        st[1] = p[1].0;
+        st[2] = p[2].0;
+        st[3] = q[0].0;
+        st[4] = q[1].0;
+        arch::p256_jacobian_madd(self, &mut st);
+        let r = [Fe(st[0]), Fe(st[1]), Fe(st[2])];
+        st.zeroize();
+        r
     }
 
     #[inline(always)]

@@ -1,18 +1,20 @@
 //! The P-256 group (SP 800-186 §3.2.1.3, SEC 2 v2 §2.4.2: short Weierstrass
-//! `y² = x³ − 3x + b` over GF(p), prime order n) for ECDH: projective
-//! coordinates `(X : Y : Z)`, `x = X/Z`, `y = Y/Z`, with the complete
-//! formulas of Renes–Costello–Batina 2016 ("Complete addition formulas for
-//! prime order elliptic curves", Algorithms 4, 5 and 6 for a = −3), so no
-//! input, the identity `(0 : 1 : 0)` and doubling included, needs a case
-//! split. The field is [`field`] (Montgomery form; portable or MULX).
+//! `y² = x³ − 3x + b` over GF(p), prime order n) for ECDH: the scalar
+//! products in Jacobian coordinates `(X : Y : Z)`, `x = X/Z²`, `y = Y/Z³`,
+//! returned projective (`x = X/Z`, `y = Y/Z`; the identity `(0 : 1 : 0)`).
+//! The Jacobian additions are not complete: the identity cases are
+//! selected by masks and the others never occur for scalars below n (the
+//! proofs are in the docs of `mul` and `base`). The field is [`field`]
+//! (Montgomery form; portable or MULX, with one-block point kernels).
 //!
 //! - [`mul`]: variable-base `d·Q` with signed radix-32 digits (w = 5) and a
-//!   table of `1·Q … 16·Q` read by a full masked scan; the doublings in
-//!   Jacobian coordinates (EFD "dbl-2001-b", a = −3), the additions complete
-//!   (the point code is `nist_curve::a3_curve!`, shared with P-384: 52
+//!   table of `1·Q … 16·Q` read by a full masked scan, in Jacobian
+//!   coordinates (EFD "dbl-2001-b" doublings for a = −3, "add-1998-cmo-2"
+//!   additions; the identity cases by masks, the others ruled out by value;
+//!   the point code is `nist_curve::a3_curve!`, shared with P-384: 52
 //!   digits on four limbs here);
 //! - `base::mul_base`: fixed-base `d·G` with a precomputed table of
-//!   multiples of G (`tools/gen_p256_table.py`).
+//!   multiples of G (`tools/gen_p256_table.py`), Jacobian mixed additions.
 //!
 //! Constant time: the digits are computed without branches, every table
 //! lookup reads every entry and keeps one by masks, negation is a masked

@@ -476,3 +476,46 @@ fn avx2_scan_matches_portable() {
     assert_eq!(super::scan(&t8, 0), [0; 8]);
     assert_eq!(super::scan(&t20, 16), t20[15]);
 }
+
+/// The one-block point kernels `arch::p256_jacobian_double_n` and
+/// `arch::p256_jacobian_madd` against their portable twins (the
+/// `FieldArith` formulas on `Portable`), limb for limb: every combination
+/// of [`field_inputs`] values below p as coordinates (edges 0, 1, p − 1,
+/// `R mod p`, b and random), `n` = 0 … 6 doublings, and a chain of 300
+/// alternating additions and doubling runs on real points.
+#[test]
+#[allow(
+    clippy::integer_division_remainder_used,
+    reason = "public test indices"
+)]
+fn point_kernels_match_portable() {
+    let Some(t) = arch::bmi2_adx() else {
+        return;
+    };
+    let v: Vec<Fe> = field_inputs().into_iter().filter(below_p).map(Fe).collect();
+    let k = v.len();
+    for i in 0..k * 3 {
+        let p = [v[i % k], v[(i * 7 + 1) % k], v[(i * 13 + 2) % k]];
+        let q = [v[(i * 5 + 3) % k], v[(i * 11 + 4) % k]];
+        for n in 0..=6 {
+            let want = Portable.jacobian_double_n(&p, n);
+            assert_eq!(t.jacobian_double_n(&p, n), want, "double {n} {p:x?}");
+        }
+        let want = Portable.jacobian_add_affine(&p, &q);
+        assert_eq!(t.jacobian_add_affine(&p, &q), want, "madd {p:x?} {q:x?}");
+    }
+    // A chain on points of the curve: G and the table rows as affine inputs.
+    let g = parse_point(&p256_public(&Scalar::ONE)).unwrap();
+    let (mut a, mut b) = ([g.x, g.y, Fe::ONE], [g.x, g.y, Fe::ONE]);
+    for i in 0..300u32 {
+        let q = parse_point(&p256_public(&Scalar::from(u64::from(i) + 2))).unwrap();
+        if i % 3 == 0 {
+            a = t.jacobian_double_n(&a, i % 7);
+            b = Portable.jacobian_double_n(&b, i % 7);
+        } else {
+            a = t.jacobian_add_affine(&a, &[q.x, q.y]);
+            b = Portable.jacobian_add_affine(&b, &[q.x, q.y]);
+        }
+        assert_eq!(a, b, "step {i}");
+    }
+}

@@ -30,11 +30,18 @@ use core::arch::asm;
 )]
 mod p256;
 #[cfg(feature = "p256")]
+mod p256_dbl;
+#[cfg(feature = "p256")]
 mod p256_sqr_n;
 #[cfg(any(feature = "p256", feature = "p384"))]
 pub(crate) use p256::p256_scan;
 #[cfg(feature = "p256")]
 pub(crate) use p256::{p256_add, p256_mont_mul, p256_mont_sqr, p256_sub, p256_sub2, p256_triple};
+#[cfg(feature = "p256")]
+pub(crate) use p256_dbl::{
+    DBL_SLOTS as P256_DBL_SLOTS, MADD_SLOTS as P256_MADD_SLOTS, p256_jacobian_double_n,
+    p256_jacobian_madd,
+};
 #[cfg(feature = "p256")]
 pub(crate) use p256_sqr_n::p256_mont_sqr_n;
 #[cfg(feature = "p384")]
