@@ -383,6 +383,38 @@ fn last8(v: &mut [__m256i; 8], k: usize, f: Tw, fz: Tw) {
     v[k + 4] = montmul_tw(_mm256_sub_epi32(t, v[k + 4]), fz);
 }
 
+/// The layers len = 4, 2, 1 of Algorithm 41 on the registers 2p, 2p + 1 of
+/// `v` (register pair i of the polynomial).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fwd_pair(v: &mut [__m256i; 8], p: usize, i: usize) {
+    let (mut x, mut y) = pairs::<2>(v[2 * p], v[2 * p + 1]);
+    fwd(&mut x, &mut y, &FWD4_TW[i]);
+    let (mut c, mut d) = pairs::<2>(x, y);
+    (x, y) = pairs::<1>(c, d);
+    fwd(&mut x, &mut y, &FWD2_TW[i]);
+    (c, d) = pairs::<1>(x, y);
+    (x, y) = pairs::<0>(c, d);
+    fwd(&mut x, &mut y, &FWD1_TW[i]);
+    (v[2 * p], v[2 * p + 1]) = pairs::<0>(x, y);
+}
+
+/// The layers len = 1, 2, 4 of Algorithm 42 on the registers 2p, 2p + 1 of
+/// `v` (register pair i of the polynomial).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv_pair(v: &mut [__m256i; 8], p: usize, i: usize) {
+    let (mut x, mut y) = pairs::<0>(v[2 * p], v[2 * p + 1]);
+    inv(&mut x, &mut y, &INV1_TW[i]);
+    let (mut c, mut d) = pairs::<0>(x, y);
+    (x, y) = pairs::<1>(c, d);
+    inv(&mut x, &mut y, &INV2_TW[i]);
+    (c, d) = pairs::<1>(x, y);
+    (x, y) = pairs::<2>(c, d);
+    inv(&mut x, &mut y, &INV4_TW[i]);
+    (v[2 * p], v[2 * p + 1]) = pairs::<2>(x, y);
+}
+
 /// `NTT` (FIPS 204 Algorithm 41), the layers of `Poly::ntt` in two passes
 /// over eight registers each (two loads and stores per coefficient):
 /// len = 128, 64, 32 on the registers i, i + 4, ..., i + 28 (i < 4), then
@@ -419,19 +451,12 @@ fn ntt_avx2(a: &mut [i32; N]) {
         fwd8(&mut v, 2, 3, m8 + 1);
         fwd8(&mut v, 4, 5, m8 + 2);
         fwd8(&mut v, 6, 7, m8 + 3);
-        // len = 4, 2, 1 inside each pair of registers.
-        for p in 0..4 {
-            let i = 4 * g + p;
-            let (mut x, mut y) = pairs::<2>(v[2 * p], v[2 * p + 1]);
-            fwd(&mut x, &mut y, &FWD4_TW[i]);
-            let (mut c, mut d) = pairs::<2>(x, y);
-            (x, y) = pairs::<1>(c, d);
-            fwd(&mut x, &mut y, &FWD2_TW[i]);
-            (c, d) = pairs::<1>(x, y);
-            (x, y) = pairs::<0>(c, d);
-            fwd(&mut x, &mut y, &FWD1_TW[i]);
-            (v[2 * p], v[2 * p + 1]) = pairs::<0>(x, y);
-        }
+        // len = 4, 2, 1 inside each pair of registers (written out, so that
+        // the eight registers stay in registers).
+        fwd_pair(&mut v, 0, 4 * g);
+        fwd_pair(&mut v, 1, 4 * g + 1);
+        fwd_pair(&mut v, 2, 4 * g + 2);
+        fwd_pair(&mut v, 3, 4 * g + 3);
         store8(a, 8 * g, 1, &v);
     }
 }
@@ -444,18 +469,10 @@ fn ntt_avx2(a: &mut [i32; N]) {
 fn invntt_tomont_avx2(a: &mut [i32; N]) {
     for g in 0..4 {
         let mut v = load8(a, 8 * g, 1);
-        for p in 0..4 {
-            let i = 4 * g + p;
-            let (mut x, mut y) = pairs::<0>(v[2 * p], v[2 * p + 1]);
-            inv(&mut x, &mut y, &INV1_TW[i]);
-            let (mut c, mut d) = pairs::<0>(x, y);
-            (x, y) = pairs::<1>(c, d);
-            inv(&mut x, &mut y, &INV2_TW[i]);
-            (c, d) = pairs::<1>(x, y);
-            (x, y) = pairs::<2>(c, d);
-            inv(&mut x, &mut y, &INV4_TW[i]);
-            (v[2 * p], v[2 * p + 1]) = pairs::<2>(x, y);
-        }
+        inv_pair(&mut v, 0, 4 * g);
+        inv_pair(&mut v, 1, 4 * g + 1);
+        inv_pair(&mut v, 2, 4 * g + 2);
+        inv_pair(&mut v, 3, 4 * g + 3);
         // len = 8, 16, 32: ζ indices 31 − b, 15 − b, 7 − b for block b.
         let (m8, m16, m32) = (31 - 4 * g, 15 - 2 * g, 7 - g);
         inv8(&mut v, 0, 1, m8);
