@@ -383,8 +383,7 @@ fn last8(v: &mut [__m256i; 8], k: usize, f: Tw, fz: Tw) {
     v[k + 4] = montmul_tw(_mm256_sub_epi32(t, v[k + 4]), fz);
 }
 
-/// The layers len = 4, 2, 1 of Algorithm 41 on the registers 2p, 2p + 1 of
-/// `v` (register pair i of the polynomial).
+/// Layers len = 4, 2, 1 of Algorithm 41 on registers 2p, 2p + 1 (pair i).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn fwd_pair(v: &mut [__m256i; 8], p: usize, i: usize) {
@@ -399,8 +398,7 @@ fn fwd_pair(v: &mut [__m256i; 8], p: usize, i: usize) {
     (v[2 * p], v[2 * p + 1]) = pairs::<0>(x, y);
 }
 
-/// The layers len = 1, 2, 4 of Algorithm 42 on the registers 2p, 2p + 1 of
-/// `v` (register pair i of the polynomial).
+/// Layers len = 1, 2, 4 of Algorithm 42 on registers 2p, 2p + 1 (pair i).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn inv_pair(v: &mut [__m256i; 8], p: usize, i: usize) {
@@ -518,12 +516,9 @@ fn mul_even_odd(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
     )
 }
 
-/// acc += a ∘ b, exact i64 products. Layout: for each group of eight
-/// coefficients 8g .. 8g + 7, `acc[8g..8g + 4]` holds the sums of the even
-/// ones (8g, 8g + 2, 8g + 4, 8g + 6) and `acc[8g + 4..8g + 8]` those of the
-/// odd ones, so that one `vpmuldq` per four products needs no widening
-/// loads; the portable accumulator is in coefficient order (a zeroed
-/// accumulator reads the same either way).
+/// acc += a ∘ b, exact i64 products. Layout: `acc[8g..8g + 4]` sums the even
+/// coefficients of 8g .. 8g + 7, `acc[8g + 4..8g + 8]` the odd ones (no
+/// widening loads; the portable layout is coefficient order, zero is zero).
 #[target_feature(enable = "avx2")]
 fn mul_acc_avx2(acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
     let (acc8, _) = acc.as_chunks_mut::<8>();
