@@ -174,14 +174,14 @@ pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
     reduce_acc_portable(out, acc);
 }
 
-/// out = mont(acc + â ∘ b̂): [`mul_acc`] of the last pair fused with
-/// [`reduce_acc`] (one pass over the accumulator instead of two).
+/// b = mont(acc + â ∘ b̂): [`mul_acc`] of the last pair fused with
+/// [`reduce_acc`] (one pass over the accumulator instead of two), in place.
 #[inline]
-pub(crate) fn mul_acc_reduce(out: &mut Poly, acc: &[i64; N], a: &Poly, b: &Poly) {
+pub(crate) fn mul_acc_reduce_in_place(b: &mut Poly, acc: &[i64; N], a: &Poly) {
     if let Some(avx2) = arch::avx2() {
-        return arch::reduce_acc(avx2, &mut out.0, acc, Some((&a.0, &b.0)));
+        return arch::reduce_acc(avx2, &mut b.0, acc, Some(&a.0));
     }
-    mul_acc_reduce_portable(out, acc, a, b);
+    mul_acc_reduce_in_place_portable(b, acc, a);
 }
 
 /// out = mont(Σ_j â_j ∘ b̂_j) over the pairs of `a` and `b` (exact i64
@@ -254,18 +254,12 @@ pub(crate) fn reduce_acc_portable(out: &mut Poly, acc: &[i64; N]) {
     }
 }
 
-/// out = mont(acc + â ∘ b̂) coefficient-wise (the twin of
-/// `arch::reduce_acc` with a last product).
+/// b = mont(acc + â ∘ b̂) coefficient-wise (the twin of `arch::reduce_acc`
+/// with a last product).
 #[inline(always)]
-pub(crate) fn mul_acc_reduce_portable(out: &mut Poly, acc: &[i64; N], a: &Poly, b: &Poly) {
-    for (((o, c), x), y) in out
-        .0
-        .iter_mut()
-        .zip(acc.iter())
-        .zip(a.0.iter())
-        .zip(b.0.iter())
-    {
-        *o = mont(c.wrapping_add(i64::from(*x).wrapping_mul(i64::from(*y))));
+pub(crate) fn mul_acc_reduce_in_place_portable(b: &mut Poly, acc: &[i64; N], a: &Poly) {
+    for ((y, c), x) in b.0.iter_mut().zip(acc.iter()).zip(a.0.iter()) {
+        *y = mont(c.wrapping_add(i64::from(*x).wrapping_mul(i64::from(*y))));
     }
 }
 

@@ -10,7 +10,7 @@ use crate::keygen::t1_range;
 use crate::params::{
     D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray, T1_BITS, T1_POLY_SIZE,
 };
-use crate::poly::{N, Poly, mul_acc, mul_acc_reduce};
+use crate::poly::{N, Poly, mul_acc, mul_acc_reduce_in_place, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::sample_in_ball;
 use crate::sample_x4::{MatrixRows, expand_a};
@@ -128,7 +128,6 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
         *x = x.wrapping_neg();
     }
     let mut t = Poly::ZERO;
-    let mut t1 = Poly::ZERO;
     let mut acc = [0i64; N];
     let mut w1 = [0u8; MAX_W1_POLY_SIZE];
     let mut hasher = Shake256::with_bmi(crate::arch::keccak_bmi());
@@ -145,15 +144,16 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
             {
                 mul_acc(&mut acc, a, z);
             }
-            mul_acc_reduce(&mut t, &acc, &c_hat, &t1_hat.as_ref()[i]);
+            mul_acc(&mut acc, &c_hat, &t1_hat.as_ref()[i]);
+            reduce_acc(&mut t, &acc);
         } else {
             if let Some(rows) = rows.as_mut() {
                 rows.mul_acc_row(&mut acc, i, z_hat.as_ref());
             }
-            unpack_t1_shifted(&mut t1, pk.as_ref(), i);
-            t1.ntt();
+            unpack_t1_shifted(&mut t, pk.as_ref(), i);
+            t.ntt();
             // −ĉ∘NTT(t1·2^d) added in the reduction.
-            mul_acc_reduce(&mut t, &acc, &c_hat, &t1);
+            mul_acc_reduce_in_place(&mut t, &acc, &c_hat);
         }
         t.invntt_tomont();
         // w1′ = UseHint(h, w′_approx), hashed row by row.

@@ -14,7 +14,7 @@
 //! | `invntt_tomont` | `Poly::invntt_tomont_portable` | `…::ntt_and_inverse_match_portable` |
 //! | `mul_acc` (i64 sums, even/odd layout) | `mul_acc_portable` (coefficient order) | `…::pointwise_products_match_portable` |
 //! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
-//! | `reduce_acc` (with a last product: `poly::mul_acc_reduce`) | `reduce_acc_portable`, `mul_acc_reduce_portable` | `…::pointwise_products_match_portable` |
+//! | `reduce_acc` (with a last product: `poly::mul_acc_reduce_in_place`) | `reduce_acc_portable`, `mul_acc_reduce_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_from` | `mul_mont_portable`, `mul_add_mont_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`; ExpandMask, and z in verification) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable`, `verify::tests::decode_z_checks_the_norm_bound` |
@@ -114,12 +114,7 @@ mod stubs {
     ) {
         match token {}
     }
-    pub(crate) fn reduce_acc(
-        token: Avx2,
-        _: &mut [i32; N],
-        _: &[i64; N],
-        _: Option<(&[i32; N], &[i32; N])>,
-    ) {
+    pub(crate) fn reduce_acc(token: Avx2, _: &mut [i32; N], _: &[i64; N], _: Option<&[i32; N]>) {
         match token {}
     }
     pub(crate) fn mask_unpack(token: Avx2, _: &mut [i32], _: &[u8], _: u32) {

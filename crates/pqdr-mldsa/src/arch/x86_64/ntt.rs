@@ -60,19 +60,15 @@ pub(crate) fn mul_acc(token: Avx2, acc: &mut [i64; N], a: &[i32; N], b: &[i32; N
     unsafe { mul_acc_avx2(acc, a, b) }
 }
 
-/// out = mont(acc + a ∘ b) (the last product of a sum added in the
-/// reduction; none if `extra` is `None`), acc in the layout of [`mul_acc`],
-/// as `poly::reduce_acc` / `poly::mul_acc_reduce`.
+/// out = mont(acc + a ∘ out) (the last product of a sum, its second factor
+/// read from `out` and added in the reduction; none if `a` is `None`), acc
+/// in the layout of [`mul_acc`], as `poly::reduce_acc` /
+/// `poly::mul_acc_reduce_in_place`.
 #[inline]
-pub(crate) fn reduce_acc(
-    token: Avx2,
-    out: &mut [i32; N],
-    acc: &[i64; N],
-    extra: Option<(&[i32; N], &[i32; N])>,
-) {
+pub(crate) fn reduce_acc(token: Avx2, out: &mut [i32; N], acc: &[i64; N], a: Option<&[i32; N]>) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { reduce_acc_avx2(out, acc, extra) }
+    unsafe { reduce_acc_avx2(out, acc, a) }
 }
 
 /// out = mont(Σ_{j < n} a_j ∘ b_j) with (a_j, b_j) = `pair(j)`, the sum
@@ -541,9 +537,9 @@ fn mul_acc_avx2(acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
     }
 }
 
-/// out = mont(acc + a ∘ b), acc in the layout of [`mul_acc_avx2`].
+/// out = mont(acc + a ∘ out), acc in the layout of [`mul_acc_avx2`].
 #[target_feature(enable = "avx2")]
-fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N], extra: Option<(&[i32; N], &[i32; N])>) {
+fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N], a: Option<&[i32; N]>) {
     let (o8, _) = out.as_chunks_mut::<8>();
     let (acc8, _) = acc.as_chunks::<8>();
     for (g, (o, c)) in o8.iter_mut().zip(acc8).enumerate() {
@@ -554,13 +550,14 @@ fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N], extra: Option<(&[i32; N],
                 _mm256_loadu_si256(c[4..].as_ptr().cast()),
             )
         };
-        if let Some((a, b)) = extra {
-            let (a8, b8) = (&a.as_chunks::<8>().0[g], &b.as_chunks::<8>().0[g]);
-            // SAFETY: `a8`, `b8` (g < 32) are 8 `i32` = 32 readable bytes; unaligned loads.
+        if let Some(a) = a {
+            let a8 = &a.as_chunks::<8>().0[g];
+            // SAFETY: `a8` (g < 32) and `o` are 8 `i32` = 32 readable bytes;
+            // unaligned loads (o is read before it is written below).
             let (pe, po) = unsafe {
                 mul_even_odd(
                     _mm256_loadu_si256(a8.as_ptr().cast()),
-                    _mm256_loadu_si256(b8.as_ptr().cast()),
+                    _mm256_loadu_si256(o.as_ptr().cast()),
                 )
             };
             se = _mm256_add_epi64(se, pe);
