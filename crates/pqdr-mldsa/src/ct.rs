@@ -8,8 +8,9 @@ use pqdr_common::ct::{eq_mask_u8, opaque};
 /// c_i ← c_j; c_j ← sign, for a secret j ≤ i, reading and writing every
 /// position so that the memory access pattern does not depend on j.
 /// Coefficients are bytes (−1 as 0xff) so the loops run 16 or 32 per vector.
-/// AVX2 with the token (`arch::swap_in_ball`, same bytes), else
-/// [`swap_in_ball_portable`].
+/// AVX2 with the token (`arch::swap_in_ball`, one pass; the same bytes
+/// whenever c_i = 0, which Algorithm 29 guarantees: positions from i on are
+/// untouched before step i), else [`swap_in_ball_portable`].
 #[inline]
 pub(crate) fn swap_in_ball(
     avx2: Option<crate::arch::Avx2>,

@@ -131,7 +131,24 @@ pub(crate) fn hint_pack_bits(
 
 /// `HintBitPack` (FIPS 204 Algorithm 20) for one row `i` (hint bits 0/1 in `h`), called
 /// with public (already released) hints. Returns the new running index.
+/// The AVX2 kernel (`arch::hint_pack_row`) when available, else
+/// [`hint_pack_row_portable`].
+#[inline]
 pub(crate) fn hint_pack_row(
+    out: &mut [u8],
+    omega: usize,
+    i: usize,
+    h: &Poly,
+    index: usize,
+) -> usize {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::hint_pack_row(token, out, omega, i, &h.0, index),
+        None => hint_pack_row_portable(out, omega, i, h, index),
+    }
+}
+
+/// The portable twin of `arch::hint_pack_row` ([`hint_pack_row`]).
+pub(crate) fn hint_pack_row_portable(
     out: &mut [u8],
     omega: usize,
     i: usize,
@@ -277,6 +294,34 @@ mod tests {
         pack23(&mut bytes, &one);
         assert_eq!(bytes[2], 0x80);
         assert!(bytes.iter().enumerate().all(|(k, &b)| k == 2 || b == 0));
+    }
+
+    /// The AVX2 `HintBitPack` row against its portable twin: hint rows of
+    /// every density (none, a few, more than ω, all 256), ones at 0, 7, 8
+    /// and 255, every ω of the sets and small ones, running indices from 0
+    /// to ω.
+    #[test]
+    fn hint_pack_row_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 0x0123_4567_89ab_cdefu64;
+        for t in 0..600usize {
+            let mut h = Poly::ZERO;
+            let density = [0u64, 1, 4, 16, 64, 256][t % 6];
+            for (n, x) in h.0.iter_mut().enumerate() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                *x = i32::from(s % 256 < density || (t % 7 == 0 && [0, 7, 8, 255].contains(&n)));
+            }
+            let omega = [80usize, 55, 75, 3, 1, 0][(t / 6) % 6];
+            let index = (t / 36) % (omega + 1);
+            let (mut a, mut b) = ([0u8; 88], [0u8; 88]);
+            let ia = crate::arch::hint_pack_row(token, &mut a[..omega + 8], omega, 5, &h.0, index);
+            let ib = hint_pack_row_portable(&mut b[..omega + 8], omega, 5, &h, index);
+            assert_eq!((ia, a), (ib, b), "t {t}");
+        }
     }
 
     #[test]

@@ -164,12 +164,24 @@ pub(crate) fn mul_acc(acc: &mut [i64; N], a: &Poly, b: &Poly) {
 }
 
 /// out = mont(acc) coefficient-wise: the pointwise product times R^−1.
+/// (On AVX2 the accumulator of [`mul_acc`] has its own layout, so `acc`
+/// must come from [`mul_acc`] on the same path, or be zero.)
 #[inline]
 pub(crate) fn reduce_acc(out: &mut Poly, acc: &[i64; N]) {
     if let Some(avx2) = arch::avx2() {
-        return arch::reduce_acc(avx2, &mut out.0, acc);
+        return arch::reduce_acc(avx2, &mut out.0, acc, None);
     }
     reduce_acc_portable(out, acc);
+}
+
+/// b = mont(acc + â ∘ b̂): [`mul_acc`] of the last pair fused with
+/// [`reduce_acc`] (one pass over the accumulator instead of two), in place.
+#[inline]
+pub(crate) fn mul_acc_reduce_in_place(b: &mut Poly, acc: &[i64; N], a: &Poly) {
+    if let Some(avx2) = arch::avx2() {
+        return arch::reduce_acc(avx2, &mut b.0, acc, Some(&a.0));
+    }
+    mul_acc_reduce_in_place_portable(b, acc, a);
 }
 
 /// out = mont(Σ_j â_j ∘ b̂_j) over the pairs of `a` and `b` (exact i64
@@ -239,6 +251,15 @@ pub(crate) fn mul_acc_portable(acc: &mut [i64; N], a: &Poly, b: &Poly) {
 pub(crate) fn reduce_acc_portable(out: &mut Poly, acc: &[i64; N]) {
     for (o, a) in out.0.iter_mut().zip(acc.iter()) {
         *o = mont(*a);
+    }
+}
+
+/// b = mont(acc + â ∘ b̂) coefficient-wise (the twin of `arch::reduce_acc`
+/// with a last product).
+#[inline(always)]
+pub(crate) fn mul_acc_reduce_in_place_portable(b: &mut Poly, acc: &[i64; N], a: &Poly) {
+    for ((y, c), x) in b.0.iter_mut().zip(acc.iter()).zip(a.0.iter()) {
+        *y = mont(c.wrapping_add(i64::from(*x).wrapping_mul(i64::from(*y))));
     }
 }
 

@@ -273,8 +273,9 @@ mod tests {
     use super::*;
 
     /// The AVX2 update of `SampleInBall` against the portable one: random
-    /// bytes (any value, not only 0 / ±1), every i with j = 0, i, 255 and
-    /// random j (also j > i, which callers never pass), both signs.
+    /// bytes (any value, not only 0 / ±1) but c_i = 0 (as in Algorithm 29,
+    /// the kernel's precondition), every i with j = 0, i, 255 and random j
+    /// (also j > i, which callers never pass), both signs.
     #[test]
     fn swap_in_ball_matches_portable() {
         let Some(token) = crate::arch::avx2() else {
@@ -293,6 +294,7 @@ mod tests {
                 for b in &mut c {
                     *b = next() as u8;
                 }
+                c[i] = 0;
                 let j = match t {
                     0 => 0,
                     1 => i as u8,

@@ -10,7 +10,7 @@ use crate::keygen::t1_range;
 use crate::params::{
     D, MAX_C_TILDE_SIZE, MAX_W1_POLY_SIZE, ParameterSet, PolyArray, T1_BITS, T1_POLY_SIZE,
 };
-use crate::poly::{N, Poly, mul_acc, reduce_acc};
+use crate::poly::{N, Poly, mul_acc, mul_acc_reduce_in_place, reduce_acc};
 use crate::rounding::use_hint;
 use crate::sample::sample_in_ball;
 use crate::sample_x4::{MatrixRows, expand_a};
@@ -145,15 +145,16 @@ fn verify_mu_g<P: ParameterSet, const G2: i32>(
                 mul_acc(&mut acc, a, z);
             }
             mul_acc(&mut acc, &c_hat, &t1_hat.as_ref()[i]);
+            reduce_acc(&mut t, &acc);
         } else {
             if let Some(rows) = rows.as_mut() {
                 rows.mul_acc_row(&mut acc, i, z_hat.as_ref());
             }
             unpack_t1_shifted(&mut t, pk.as_ref(), i);
             t.ntt();
-            mul_acc(&mut acc, &c_hat, &t);
+            // −ĉ∘NTT(t1·2^d) added in the reduction.
+            mul_acc_reduce_in_place(&mut t, &acc, &c_hat);
         }
-        reduce_acc(&mut t, &acc);
         t.invntt_tomont();
         // w1′ = UseHint(h, w′_approx), hashed row by row.
         let out = &mut w1[..P::W1_POLY_SIZE];

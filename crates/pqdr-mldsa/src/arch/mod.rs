@@ -12,9 +12,9 @@
 //! |---|---|---|
 //! | `ntt` (`x86_64/ntt.rs`) | `Poly::ntt_portable` | `arch::x86_64::tests::ntt_and_inverse_match_portable` |
 //! | `invntt_tomont` | `Poly::invntt_tomont_portable` | `…::ntt_and_inverse_match_portable` |
-//! | `mul_acc` | `mul_acc_portable` | `…::pointwise_products_match_portable` |
+//! | `mul_acc` (i64 sums, even/odd layout) | `mul_acc_portable` (coefficient order) | `…::pointwise_products_match_portable` |
 //! | `dot_mont` | `mul_acc_portable` over j, then `reduce_acc_portable` (`poly::dot_mont`) | `…::pointwise_products_match_portable` |
-//! | `reduce_acc` | `reduce_acc_portable` | `…::pointwise_products_match_portable` |
+//! | `reduce_acc` (with a last product: `poly::mul_acc_reduce_in_place`) | `reduce_acc_portable`, `mul_acc_reduce_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_in_place` | `mul_mont_in_place_portable`, `mul_add_mont_in_place_portable` | `…::pointwise_products_match_portable` |
 //! | `mul_mont_from` | `mul_mont_portable`, `mul_add_mont_portable` | `…::pointwise_products_match_portable` |
 //! | `mask_unpack` (`x86_64/mask.rs`; ExpandMask, and z in verification) | `encode::mask_unpack_portable` | `encode::tests::mask_unpack_matches_portable`, `verify::tests::decode_z_checks_the_norm_bound` |
@@ -29,7 +29,8 @@
 //! | `use_hint_pack` (`x86_64/sign.rs`) | `verify::use_hint_pack_portable` | `verify::tests::use_hint_pack_matches_portable` |
 //! | `t1_unpack_shift` (`x86_64/t1.rs`) | `verify::unpack_t1_shifted_portable` | `verify::tests::t1_unpack_shift_matches_portable` |
 //! | `zeroize_poly` (`x86_64/clear.rs`) | `zeroize::Zeroize` on `[i32; N]` (`Poly::zeroize`) | `poly::avx2_tests::zeroize_matches_portable` |
-//! | `swap_in_ball` (`x86_64/sign.rs`) | `ct::swap_in_ball_portable` | `sample::tests::swap_in_ball_matches_portable` |
+//! | `swap_in_ball` (`x86_64/sign.rs`; one pass, for c_i = 0) | `ct::swap_in_ball_portable` | `sample::tests::swap_in_ball_matches_portable` |
+//! | `hint_pack_row` (`x86_64/sign.rs`) | `encode::hint_pack_row_portable` | `encode::tests::hint_pack_row_matches_portable` |
 //! | Keccak `f1600_x4` (pqdr-keccak), via `sample_x4::simd_backend` | the scalar samplers of `sample` | `sample_x4::tests`, `mask_x4::tests` (both 4-way paths against the scalar samplers) |
 //!
 //! The KAT/ACVP tests run both paths (default features, and
@@ -47,9 +48,9 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    dot_mont, invntt_tomont, low_bits_check, make_hint, mask_unpack, mul_acc, mul_mont_from,
-    mul_mont_in_place, ntt, power2round_pack, reduce_acc, rej_eta, rej_uniform, sk_unpack,
-    swap_in_ball, t1_unpack_shift, use_hint_pack, w1_pack, z_pack, zeroize_poly,
+    dot_mont, hint_pack_row, invntt_tomont, low_bits_check, make_hint, mask_unpack, mul_acc,
+    mul_mont_from, mul_mont_in_place, ntt, power2round_pack, reduce_acc, rej_eta, rej_uniform,
+    sk_unpack, swap_in_ball, t1_unpack_shift, use_hint_pack, w1_pack, z_pack, zeroize_poly,
 };
 
 /// Whether this build has the AVX2 paths at all (feature `simd` on x86-64),
@@ -113,7 +114,7 @@ mod stubs {
     ) {
         match token {}
     }
-    pub(crate) fn reduce_acc(token: Avx2, _: &mut [i32; N], _: &[i64; N]) {
+    pub(crate) fn reduce_acc(token: Avx2, _: &mut [i32; N], _: &[i64; N], _: Option<&[i32; N]>) {
         match token {}
     }
     pub(crate) fn mask_unpack(token: Avx2, _: &mut [i32], _: &[u8], _: u32) {
@@ -172,6 +173,16 @@ mod stubs {
         match token {}
     }
     pub(crate) fn swap_in_ball(token: Avx2, _: &mut [u8; N], _: usize, _: u8, _: u8) {
+        match token {}
+    }
+    pub(crate) fn hint_pack_row(
+        token: Avx2,
+        _: &mut [u8],
+        _: usize,
+        _: usize,
+        _: &[i32; N],
+        _: usize,
+    ) -> usize {
         match token {}
     }
     pub(crate) fn mul_mont_from(

@@ -30,6 +30,23 @@ fn avx2() -> Avx2 {
     Avx2::detect().expect("these tests need an AVX2 CPU")
 }
 
+/// The AVX2 accumulator layout of `mul_acc` (per eight coefficients: the
+/// four even ones, then the four odd ones) from coefficient order.
+fn to_avx2_layout(acc: &[i64; N]) -> [i64; N] {
+    core::array::from_fn(|k| {
+        let (g, p) = (k & !7, k & 7);
+        acc[g + if p < 4 { 2 * p } else { 2 * (p - 4) + 1 }]
+    })
+}
+
+/// Coefficient order from the AVX2 accumulator layout.
+fn from_avx2_layout(acc: &[i64; N]) -> [i64; N] {
+    core::array::from_fn(|k| {
+        let (g, p) = (k & !7, k & 7);
+        acc[g + if p & 1 == 0 { p / 2 } else { 4 + p / 2 }]
+    })
+}
+
 #[test]
 fn ntt_and_inverse_match_portable() {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
@@ -53,19 +70,28 @@ fn pointwise_products_match_portable() {
     let mut rng = Rng(0xfeed_beef_1234_5678);
     for it in 0..1000 {
         let (a, b, e) = (rng.poly(9 * Q), rng.poly(9 * Q), rng.poly(Q));
+        // Start sums anywhere (k < 3 and k ≥ 253), and sums that a longer
+        // chain of products reaches (up to 8·(9q)^2 < 2^52).
         let mut acc_p = [0i64; N];
-        let mut acc_s = [0i64; N];
-        for k in 0..3 {
+        for k in (0..3).chain(253..N) {
             acc_p[k] = rng.next() as i64 >> 8;
-            acc_s[k] = acc_p[k];
         }
+        if it % 4 == 1 {
+            acc_p.iter_mut().for_each(|c| *c = rng.next() as i64 >> 12);
+        }
+        let mut acc_s = to_avx2_layout(&acc_p);
         poly::mul_acc_portable(&mut acc_p, &a, &b);
         mul_acc(avx2(), &mut acc_s, &a.0, &b.0);
-        assert_eq!(acc_p, acc_s, "mul_acc, input {it}");
+        assert_eq!(acc_p, from_avx2_layout(&acc_s), "mul_acc, input {it}");
         let (mut rp, mut rs) = (Poly::ZERO, Poly::ZERO);
         poly::reduce_acc_portable(&mut rp, &acc_p);
-        reduce_acc(avx2(), &mut rs.0, &acc_s);
+        reduce_acc(avx2(), &mut rs.0, &acc_s, None);
         assert_eq!(rp.0, rs.0, "reduce_acc, input {it}");
+        // The last product fused into the reduction.
+        let (mut rp, mut rs) = (a, a);
+        poly::mul_acc_reduce_in_place_portable(&mut rp, &acc_p, &e);
+        reduce_acc(avx2(), &mut rs.0, &acc_s, Some(&e.0));
+        assert_eq!(rp.0, rs.0, "mul_acc_reduce_in_place, input {it}");
         let (mut p, mut s) = (a, a);
         poly::mul_mont_in_place_portable(&mut p, &b);
         mul_mont_in_place(avx2(), &mut s.0, &b.0, None);

@@ -36,5 +36,7 @@ pub(crate) use ntt::{
     dot_mont, invntt_tomont, mul_acc, mul_mont_from, mul_mont_in_place, ntt, reduce_acc,
 };
 pub(crate) use rej::rej_uniform;
-pub(crate) use sign::{low_bits_check, make_hint, swap_in_ball, use_hint_pack, w1_pack, z_pack};
+pub(crate) use sign::{
+    hint_pack_row, low_bits_check, make_hint, swap_in_ball, use_hint_pack, w1_pack, z_pack,
+};
 pub(crate) use t1::t1_unpack_shift;

@@ -20,12 +20,10 @@
 )]
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32, _mm256_add_epi64,
-    _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_cvtepi32_epi64, _mm256_loadu_si256,
-    _mm256_mul_epi32, _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi64, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_unpackhi_epi64,
-    _mm256_unpacklo_epi64,
+    __m256i, _mm256_add_epi32, _mm256_add_epi64, _mm256_blend_epi32, _mm256_loadu_si256,
+    _mm256_mul_epi32, _mm256_permute2x128_si256, _mm256_set1_epi32, _mm256_setzero_si256,
+    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_sub_epi64,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
 use pqdr_common::simd::Avx2;
@@ -53,7 +51,8 @@ pub(crate) fn invntt_tomont(token: Avx2, a: &mut [i32; N]) {
     unsafe { invntt_tomont_avx2(a) }
 }
 
-/// acc += a ∘ b in i64, as `poly::mul_acc`.
+/// acc += a ∘ b in i64, as `poly::mul_acc`, in the AVX2 layout of the
+/// accumulator (see [`mul_acc_avx2`]; only [`reduce_acc`] reads it).
 #[inline]
 pub(crate) fn mul_acc(token: Avx2, acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
     let _ = token;
@@ -61,12 +60,15 @@ pub(crate) fn mul_acc(token: Avx2, acc: &mut [i64; N], a: &[i32; N], b: &[i32; N
     unsafe { mul_acc_avx2(acc, a, b) }
 }
 
-/// out = mont(acc), as `poly::reduce_acc`.
+/// out = mont(acc + a ∘ out) (the last product of a sum, its second factor
+/// read from `out` and added in the reduction; none if `a` is `None`), acc
+/// in the layout of [`mul_acc`], as `poly::reduce_acc` /
+/// `poly::mul_acc_reduce_in_place`.
 #[inline]
-pub(crate) fn reduce_acc(token: Avx2, out: &mut [i32; N], acc: &[i64; N]) {
+pub(crate) fn reduce_acc(token: Avx2, out: &mut [i32; N], acc: &[i64; N], a: Option<&[i32; N]>) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { reduce_acc_avx2(out, acc) }
+    unsafe { reduce_acc_avx2(out, acc, a) }
 }
 
 /// out = mont(Σ_{j < n} a_j ∘ b_j) with (a_j, b_j) = `pair(j)`, the sum
@@ -377,6 +379,36 @@ fn last8(v: &mut [__m256i; 8], k: usize, f: Tw, fz: Tw) {
     v[k + 4] = montmul_tw(_mm256_sub_epi32(t, v[k + 4]), fz);
 }
 
+/// Layers len = 4, 2, 1 of Algorithm 41 on registers 2p, 2p + 1 (pair i).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fwd_pair(v: &mut [__m256i; 8], p: usize, i: usize) {
+    let (mut x, mut y) = pairs::<2>(v[2 * p], v[2 * p + 1]);
+    fwd(&mut x, &mut y, &FWD4_TW[i]);
+    let (mut c, mut d) = pairs::<2>(x, y);
+    (x, y) = pairs::<1>(c, d);
+    fwd(&mut x, &mut y, &FWD2_TW[i]);
+    (c, d) = pairs::<1>(x, y);
+    (x, y) = pairs::<0>(c, d);
+    fwd(&mut x, &mut y, &FWD1_TW[i]);
+    (v[2 * p], v[2 * p + 1]) = pairs::<0>(x, y);
+}
+
+/// Layers len = 1, 2, 4 of Algorithm 42 on registers 2p, 2p + 1 (pair i).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv_pair(v: &mut [__m256i; 8], p: usize, i: usize) {
+    let (mut x, mut y) = pairs::<0>(v[2 * p], v[2 * p + 1]);
+    inv(&mut x, &mut y, &INV1_TW[i]);
+    let (mut c, mut d) = pairs::<0>(x, y);
+    (x, y) = pairs::<1>(c, d);
+    inv(&mut x, &mut y, &INV2_TW[i]);
+    (c, d) = pairs::<1>(x, y);
+    (x, y) = pairs::<2>(c, d);
+    inv(&mut x, &mut y, &INV4_TW[i]);
+    (v[2 * p], v[2 * p + 1]) = pairs::<2>(x, y);
+}
+
 /// `NTT` (FIPS 204 Algorithm 41), the layers of `Poly::ntt` in two passes
 /// over eight registers each (two loads and stores per coefficient):
 /// len = 128, 64, 32 on the registers i, i + 4, ..., i + 28 (i < 4), then
@@ -413,19 +445,12 @@ fn ntt_avx2(a: &mut [i32; N]) {
         fwd8(&mut v, 2, 3, m8 + 1);
         fwd8(&mut v, 4, 5, m8 + 2);
         fwd8(&mut v, 6, 7, m8 + 3);
-        // len = 4, 2, 1 inside each pair of registers.
-        for p in 0..4 {
-            let i = 4 * g + p;
-            let (mut x, mut y) = pairs::<2>(v[2 * p], v[2 * p + 1]);
-            fwd(&mut x, &mut y, &FWD4_TW[i]);
-            let (mut c, mut d) = pairs::<2>(x, y);
-            (x, y) = pairs::<1>(c, d);
-            fwd(&mut x, &mut y, &FWD2_TW[i]);
-            (c, d) = pairs::<1>(x, y);
-            (x, y) = pairs::<0>(c, d);
-            fwd(&mut x, &mut y, &FWD1_TW[i]);
-            (v[2 * p], v[2 * p + 1]) = pairs::<0>(x, y);
-        }
+        // len = 4, 2, 1 inside each pair of registers (written out, so that
+        // the eight registers stay in registers).
+        fwd_pair(&mut v, 0, 4 * g);
+        fwd_pair(&mut v, 1, 4 * g + 1);
+        fwd_pair(&mut v, 2, 4 * g + 2);
+        fwd_pair(&mut v, 3, 4 * g + 3);
         store8(a, 8 * g, 1, &v);
     }
 }
@@ -438,18 +463,10 @@ fn ntt_avx2(a: &mut [i32; N]) {
 fn invntt_tomont_avx2(a: &mut [i32; N]) {
     for g in 0..4 {
         let mut v = load8(a, 8 * g, 1);
-        for p in 0..4 {
-            let i = 4 * g + p;
-            let (mut x, mut y) = pairs::<0>(v[2 * p], v[2 * p + 1]);
-            inv(&mut x, &mut y, &INV1_TW[i]);
-            let (mut c, mut d) = pairs::<0>(x, y);
-            (x, y) = pairs::<1>(c, d);
-            inv(&mut x, &mut y, &INV2_TW[i]);
-            (c, d) = pairs::<1>(x, y);
-            (x, y) = pairs::<2>(c, d);
-            inv(&mut x, &mut y, &INV4_TW[i]);
-            (v[2 * p], v[2 * p + 1]) = pairs::<2>(x, y);
-        }
+        inv_pair(&mut v, 0, 4 * g);
+        inv_pair(&mut v, 1, 4 * g + 1);
+        inv_pair(&mut v, 2, 4 * g + 2);
+        inv_pair(&mut v, 3, 4 * g + 3);
         // len = 8, 16, 32: ζ indices 31 − b, 15 − b, 7 − b for block b.
         let (m8, m16, m32) = (31 - 4 * g, 15 - 2 * g, 7 - g);
         inv8(&mut v, 0, 1, m8);
@@ -484,47 +501,70 @@ fn invntt_tomont_avx2(a: &mut [i32; N]) {
     }
 }
 
-/// Four coefficients sign-extended to i64.
+/// The exact i64 products of the even lanes and of the odd lanes of two
+/// registers of eight coefficients.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn load4(a: &[i32; 4]) -> __m256i {
-    // SAFETY: `a` is 4 `i32` = 16 readable bytes; unaligned load.
-    _mm256_cvtepi32_epi64(unsafe { _mm_loadu_si128(a.as_ptr().cast()) })
+fn mul_even_odd(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
+    (
+        _mm256_mul_epi32(x, y),
+        _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_srli_epi64::<32>(y)),
+    )
 }
 
-/// acc += a ∘ b, exact i64 products.
+/// acc += a ∘ b, exact i64 products. Layout: `acc[8g..8g + 4]` sums the even
+/// coefficients of 8g .. 8g + 7, `acc[8g + 4..8g + 8]` the odd ones (no
+/// widening loads; the portable layout is coefficient order, zero is zero).
 #[target_feature(enable = "avx2")]
 fn mul_acc_avx2(acc: &mut [i64; N], a: &[i32; N], b: &[i32; N]) {
-    let (acc4, _) = acc.as_chunks_mut::<4>();
-    let (a4, _) = a.as_chunks::<4>();
-    let (b4, _) = b.as_chunks::<4>();
-    for ((c, x), y) in acc4.iter_mut().zip(a4).zip(b4) {
-        let p = _mm256_mul_epi32(load4(x), load4(y));
-        // SAFETY: `c` is 4 `i64` = 32 readable and writable bytes; unaligned load and store.
+    let (acc8, _) = acc.as_chunks_mut::<8>();
+    let (a8, _) = a.as_chunks::<8>();
+    let (b8, _) = b.as_chunks::<8>();
+    for ((c, x), y) in acc8.iter_mut().zip(a8).zip(b8) {
+        // SAFETY: `x`, `y` are 8 `i32` = 32 readable bytes, `c` is 8 `i64` =
+        // 64 readable and writable bytes (two registers); unaligned loads and stores.
         unsafe {
-            let s = _mm256_add_epi64(_mm256_loadu_si256(c.as_ptr().cast()), p);
-            _mm256_storeu_si256(c.as_mut_ptr().cast(), s);
+            let (pe, po) = mul_even_odd(
+                _mm256_loadu_si256(x.as_ptr().cast()),
+                _mm256_loadu_si256(y.as_ptr().cast()),
+            );
+            let (ce, co) = c.split_at_mut(4);
+            let se = _mm256_add_epi64(_mm256_loadu_si256(ce.as_ptr().cast()), pe);
+            let so = _mm256_add_epi64(_mm256_loadu_si256(co.as_ptr().cast()), po);
+            _mm256_storeu_si256(ce.as_mut_ptr().cast(), se);
+            _mm256_storeu_si256(co.as_mut_ptr().cast(), so);
         }
     }
 }
 
-/// out = mont(acc).
+/// out = mont(acc + a ∘ out), acc in the layout of [`mul_acc_avx2`].
 #[target_feature(enable = "avx2")]
-fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N]) {
-    let q = _mm256_set1_epi32(Q);
-    let qinv = _mm256_set1_epi32(QINV);
-    // High dword of each 64-bit lane into the low 128 bits.
-    let high = _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6);
-    let (o4, _) = out.as_chunks_mut::<4>();
-    let (acc4, _) = acc.as_chunks::<4>();
-    for (o, c) in o4.iter_mut().zip(acc4) {
-        // SAFETY: `c` is 4 `i64` = 32 readable bytes; unaligned load.
-        let p = unsafe { _mm256_loadu_si256(c.as_ptr().cast()) };
-        let t = _mm256_mul_epi32(_mm256_mul_epi32(p, qinv), q);
-        let r = _mm256_permutevar8x32_epi32(_mm256_sub_epi64(p, t), high);
-        let r: __m128i = _mm256_castsi256_si128(r);
-        // SAFETY: `o` is 4 `i32` = 16 writable bytes; unaligned store.
-        unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), r) }
+fn reduce_acc_avx2(out: &mut [i32; N], acc: &[i64; N], a: Option<&[i32; N]>) {
+    let (o8, _) = out.as_chunks_mut::<8>();
+    let (acc8, _) = acc.as_chunks::<8>();
+    for (g, (o, c)) in o8.iter_mut().zip(acc8).enumerate() {
+        // SAFETY: `c` is 8 `i64` = 64 readable bytes (two registers); unaligned loads.
+        let (mut se, mut so) = unsafe {
+            (
+                _mm256_loadu_si256(c.as_ptr().cast()),
+                _mm256_loadu_si256(c[4..].as_ptr().cast()),
+            )
+        };
+        if let Some(a) = a {
+            let a8 = &a.as_chunks::<8>().0[g];
+            // SAFETY: `a8` (g < 32) and `o` are 8 `i32` = 32 readable bytes;
+            // unaligned loads (o is read before it is written below).
+            let (pe, po) = unsafe {
+                mul_even_odd(
+                    _mm256_loadu_si256(a8.as_ptr().cast()),
+                    _mm256_loadu_si256(o.as_ptr().cast()),
+                )
+            };
+            se = _mm256_add_epi64(se, pe);
+            so = _mm256_add_epi64(so, po);
+        }
+        // SAFETY: `o` is 8 `i32` = 32 writable bytes; unaligned store.
+        unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), mont_reduce(se, so)) }
     }
 }
 

@@ -24,14 +24,14 @@
 use core::arch::x86_64::{
     __m256i, _mm_add_epi32, _mm_add_epi64, _mm_cvtsi32_si128, _mm_cvtsi128_si32, _mm_cvtsi128_si64,
     _mm_extract_epi64, _mm_shuffle_epi32, _mm_storeu_si128, _mm_unpacklo_epi16, _mm256_add_epi8,
-    _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32, _mm256_bsrli_epi128,
-    _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
-    _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_maddubs_epi16,
-    _mm256_movemask_ps, _mm256_mullo_epi32, _mm256_or_si256, _mm256_packus_epi16,
-    _mm256_packus_epi32, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_set1_epi32,
-    _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi32,
-    _mm256_xor_si256,
+    _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi32, _mm256_blendv_epi8,
+    _mm256_bsrli_epi128, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi8,
+    _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_maddubs_epi16, _mm256_movemask_ps, _mm256_mullo_epi32, _mm256_or_si256,
+    _mm256_packus_epi16, _mm256_packus_epi32, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_set1_epi16,
+    _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setzero_si256,
+    _mm256_sll_epi64, _mm256_srai_epi32, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_storeu_si256,
+    _mm256_sub_epi32, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -381,8 +381,12 @@ fn use_hint_pack_avx2(w: &[i32; N], h: &[i32; N], out: &mut [u8], gamma2: i32) {
 }
 
 /// `SampleInBall` (FIPS 204 Algorithm 29), lines 7–8: c_i ← c_j, c_j ←
-/// `sign` for a secret j, as `ct::swap_in_ball_portable`: every byte is read
-/// and written under an equality mask, 32 positions per register.
+/// `sign` for a secret j ≤ i, as `ct::swap_in_ball_portable` when c_i = 0
+/// (always so in Algorithm 29: positions from i on are untouched before
+/// step i). One pass: every byte is read and written under an equality mask
+/// (c_j's old value collected, `sign` blended in), 32 positions per
+/// register; then c_i |= old c_j (for j = i the old value is 0 and c_i is
+/// `sign` already).
 #[inline]
 pub(crate) fn swap_in_ball(token: Avx2, c: &mut [u8; N], i: usize, j: u8, sign: u8) {
     let _ = token;
@@ -393,19 +397,23 @@ pub(crate) fn swap_in_ball(token: Avx2, c: &mut [u8; N], i: usize, j: u8, sign: 
 #[target_feature(enable = "avx2")]
 fn swap_in_ball_avx2(c: &mut [u8; N], i: usize, j: u8, sign: u8) {
     let jv = _mm256_set1_epi8(j as i8);
+    let sv = _mm256_set1_epi8(sign as i8);
     let step = _mm256_set1_epi8(32);
-    let first = _mm256_setr_epi8(
+    let mut idx = _mm256_setr_epi8(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
         25, 26, 27, 28, 29, 30, 31,
     );
-    // c_j: the OR of every byte under its mask (one byte at most survives).
+    // Old c_j: the OR of every byte under its mask (one byte at most survives).
     let mut acc = _mm256_setzero_si256();
-    let mut idx = first;
-    let (chunks, _) = c.as_chunks::<32>();
+    let (chunks, _) = c.as_chunks_mut::<32>();
     for ch in chunks {
-        // SAFETY: `ch` is 32 readable bytes; unaligned load.
-        let v = unsafe { _mm256_loadu_si256(ch.as_ptr().cast()) };
-        acc = _mm256_or_si256(acc, _mm256_and_si256(v, _mm256_cmpeq_epi8(idx, jv)));
+        // SAFETY: `ch` is 32 readable and writable bytes; unaligned load and store.
+        unsafe {
+            let v = _mm256_loadu_si256(ch.as_ptr().cast());
+            let m = _mm256_cmpeq_epi8(idx, jv);
+            acc = _mm256_or_si256(acc, _mm256_and_si256(v, m));
+            _mm256_storeu_si256(ch.as_mut_ptr().cast(), _mm256_blendv_epi8(v, sv, m));
+        }
         idx = _mm256_add_epi8(idx, step);
     }
     // The sums of absolute differences from 0 of each 8 bytes: the surviving
@@ -413,20 +421,50 @@ fn swap_in_ball_avx2(c: &mut [u8; N], i: usize, j: u8, sign: u8) {
     let s = _mm256_sad_epu8(acc, _mm256_setzero_si256());
     let s = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
     let cj = _mm_cvtsi128_si64(s).wrapping_add(_mm_extract_epi64::<1>(s));
-    // Position i is public; when j = i the second pass overwrites it.
-    // The low byte: the sum is the one surviving byte (0..=255).
-    c[i] = cj.to_le_bytes()[0];
-    let sv = _mm256_set1_epi8(sign as i8);
-    let mut idx = first;
-    let (chunks, _) = c.as_chunks_mut::<32>();
-    for ch in chunks {
-        // SAFETY: `ch` is 32 readable and writable bytes; unaligned load and store.
-        unsafe {
-            let v = _mm256_loadu_si256(ch.as_ptr().cast());
-            let m = _mm256_cmpeq_epi8(idx, jv);
-            let v = _mm256_xor_si256(v, _mm256_and_si256(_mm256_xor_si256(v, sv), m));
-            _mm256_storeu_si256(ch.as_mut_ptr().cast(), v);
+    // Position i is public; the low byte of the sum is the surviving byte.
+    c[i] |= cj.to_le_bytes()[0];
+}
+
+/// `HintBitPack` (FIPS 204 Algorithm 20) for row `i` of the hint (0/1
+/// values in `h`): the positions of its ones (while fewer than `omega` are
+/// written) from `out[index]` on, then the running count at `out[omega +
+/// i]`; returns it. As `encode::hint_pack_row_portable`. Public data (the
+/// hint of an accepted signature): eight positions per `vmovmskps`, then a
+/// loop over the set bits.
+#[inline]
+pub(crate) fn hint_pack_row(
+    token: Avx2,
+    out: &mut [u8],
+    omega: usize,
+    i: usize,
+    h: &[i32; N],
+    index: usize,
+) -> usize {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { hint_pack_row_avx2(out, omega, i, h, index) }
+}
+
+#[target_feature(enable = "avx2")]
+fn hint_pack_row_avx2(
+    out: &mut [u8],
+    omega: usize,
+    i: usize,
+    h: &[i32; N],
+    mut index: usize,
+) -> usize {
+    let zero = _mm256_setzero_si256();
+    let (h8, _) = h.as_chunks::<8>();
+    for (g, c) in h8.iter().enumerate() {
+        // Bit p set where coefficient 8g + p is non-zero.
+        let zeros = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(load8(c), zero)));
+        let mut m = !zeros & 0xff;
+        while m != 0 && index < omega {
+            out[index] = (8 * g + m.trailing_zeros() as usize) as u8;
+            index += 1;
+            m &= m - 1;
         }
-        idx = _mm256_add_epi8(idx, step);
     }
+    out[omega + i] = index as u8;
+    index
 }
