@@ -6,7 +6,9 @@
 //! Karatsuba level on `ymm` registers (three half products of 6 or 7 planes,
 //! whose operands fit in registers), so outputs are bit-identical to the
 //! portable product; the unit tests (`crate::vec::avx2_tests`) compare them
-//! on random inputs. No table, branch or address depends on the operands
+//! on random inputs. The in-word FFT kernel and Berlekamp–Massey's
+//! iterations expand the same products in place (`mul_planes_inline!`, the
+//! generated macro forms), so their planes do not cross a call. No table, branch or address depends on the operands
 //! (the only branch is on the public field size m).
 //!
 //! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
