@@ -8,8 +8,9 @@
 //! portable product; the unit tests (`crate::vec::avx2_tests`) compare them
 //! on random inputs. The in-word FFT kernel and Berlekamp–Massey's
 //! iterations expand the same products in place (`mul_planes_inline!`, the
-//! generated macro forms), so their planes do not cross a call. No table, branch or address depends on the operands
-//! (the only branch is on the public field size m).
+//! generated macro forms), so their planes do not cross a call. No table,
+//! branch or address depends on the operands (the only branch is on the
+//! public field size m).
 //!
 //! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
 //! functions behind an [`Avx2`] token (proof of detection), unaligned loads and stores, and
