@@ -165,25 +165,41 @@ use core::arch::x86_64::{__m256i, _mm256_and_si256, _mm256_setzero_si256, _mm256
 
 
 def product_avx2(m, poly):
-    """The AVX2 Rust function for GF(2^m) with f(z) = z^m + poly."""
+    """The AVX2 Rust function for GF(2^m) with f(z) = z^m + poly, and the
+    macro with its body (for callers that keep the product inline)."""
     cols = 2 * m - 1
+    body = [f"    let mut c = [_mm256_setzero_si256(); {cols}];"]
+    if m < 13:
+        body.append("    let zero = _mm256_setzero_si256();")
+    body += karatsuba_network(m, poly, "_mm256_and_si256", "_mm256_xor_si256")
+    body.append("    [")
+    body.append("        " + ", ".join([f"c[{i}]" for i in range(m)] + ["zero"] * (13 - m)) + ",")
+    body.append("    ]")
     out = [
+        "",
+        f"/// The body of [`mul{m}`] as an expression on two `&[__m256i; 13]`, for",
+        "/// AVX2 callers that keep the product inline (no call: their planes stay",
+        "/// in registers or their own stack slots). Needs `_mm256_and_si256`,",
+        "/// `_mm256_xor_si256` and `_mm256_setzero_si256` in scope.",
+        "#[rustfmt::skip]",
+        f"macro_rules! mul{m}_inline {{",
+        "    ($a:expr, $b:expr) => {{",
+        "    let (a, b): (&[__m256i; 13], &[__m256i; 13]) = ($a, $b);",
+    ]
+    out += body
+    out += [
+        "    }};",
+        "}",
+        f"pub(super) use mul{m}_inline;",
         "",
         f"/// Product for m = {m} on 256-bit planes (planes from m on: zero in the output,",
         "/// unused in the operands; one Karatsuba level; generated code).",
         '#[target_feature(enable = "avx2")]',
         "#[inline]",
         f"pub(super) fn mul{m}(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {{",
-        f"    let mut c = [_mm256_setzero_si256(); {cols}];",
+        f"    mul{m}_inline!(a, b)",
+        "}",
     ]
-    if m < 13:
-        out.append("    let zero = _mm256_setzero_si256();")
-    out += karatsuba_network(m, poly, "_mm256_and_si256", "_mm256_xor_si256")
-    # (in rustfmt's layout of a long array)
-    out.append("    [")
-    out.append("        " + ", ".join([f"c[{i}]" for i in range(m)] + ["zero"] * (13 - m)) + ",")
-    out.append("    ]")
-    out.append("}")
     return "\n".join(out) + "\n"
 
 

@@ -14,7 +14,7 @@ use core::arch::x86_64::{
     _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
-use super::{load4, mul_planes, store4};
+use super::{load4, mul, mul_planes_inline, store4};
 use crate::arch::{BmState as State, Scalars};
 use crate::gf;
 use crate::params::{MAX_M, MAX_T, ParameterSet};
@@ -183,7 +183,7 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             // New [0, B, R, 0] (C below), B masked by `keep`.
             s[b] = _mm256_and_si256(shifted, keep_v);
         });
-        let q = mul_planes(P::M, &x, &k);
+        let q = mul_planes_inline!(P::M, &x, &k);
         // C <- gamma C + d B (lanes 2 and 3 of the product) into lane 0; the
         // lane sums of C R' and B R' (lanes 0 and 1), bit b of each.
         for (sb, &qb) in s.iter_mut().zip(q.iter()).take(P::M) {
@@ -399,8 +399,8 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             let picked = _mm256_blendv_epi8(v, c_both, sel);
             nb[b] = _mm256_and_si256(shl1_128(picked, lane_bits(carry_b, b)), keep_v);
         });
-        let q_r = mul_planes(P::M, &cb, &r);
-        let q_gd = mul_planes(P::M, &cb, &k_gd);
+        let q_r = mul_planes_inline!(P::M, &cb, &r);
+        let q_gd = mul_planes_inline!(P::M, &cb, &k_gd);
         let mut folded = [zero; MAX_M];
         for b in 0..P::M {
             // C <- gamma C + d B into lanes 0 and 1, the new B above.

@@ -6,8 +6,11 @@
 //! Karatsuba level on `ymm` registers (three half products of 6 or 7 planes,
 //! whose operands fit in registers), so outputs are bit-identical to the
 //! portable product; the unit tests (`crate::vec::avx2_tests`) compare them
-//! on random inputs. No table, branch or address depends on the operands
-//! (the only branch is on the public field size m).
+//! on random inputs. The in-word FFT kernel and Berlekamp–Massey's
+//! iterations expand the same products in place (`mul_planes_inline!`, the
+//! generated macro forms), so their planes do not cross a call. No table,
+//! branch or address depends on the operands (the only branch is on the
+//! public field size m).
 //!
 //! `unsafe` here is only: calling the `#[target_feature(enable = "avx2")]`
 //! functions behind an [`Avx2`] token (proof of detection), unaligned loads and stores, and
@@ -166,7 +169,7 @@ fn lane_level<const FORWARD: bool, const M: usize>(
             _mm256_blend_epi32::<0b1100_1100>(x0[b], _mm256_slli_si256::<8>(x1[b]))
         };
     }
-    let p = mul_planes(m, &v, a);
+    let p = mul_planes_inline!(M, &v, a);
     for b in 0..m {
         if FORWARD {
             // Word 0 ^= product, then word 1 ^= word 0.
@@ -195,7 +198,7 @@ fn pair_level<const FORWARD: bool, const M: usize>(
 ) {
     let m = M.min(MAX_M);
     if FORWARD {
-        let p = mul_planes(m, x1, a);
+        let p = mul_planes_inline!(M, x1, a);
         for b in 0..m {
             x0[b] = _mm256_xor_si256(x0[b], p[b]);
             x1[b] = _mm256_xor_si256(x1[b], x0[b]);
@@ -204,7 +207,7 @@ fn pair_level<const FORWARD: bool, const M: usize>(
         for b in 0..m {
             x0[b] = _mm256_xor_si256(x0[b], x1[b]);
         }
-        let p = mul_planes(m, x0, a);
+        let p = mul_planes_inline!(M, x0, a);
         for b in 0..m {
             x1[b] = _mm256_xor_si256(x1[b], p[b]);
         }
@@ -257,7 +260,7 @@ fn inword_avx2<const FORWARD: bool, const M: usize>(
                 );
             }
         }
-        let p = mul_planes(m, &vh, level(mult, d));
+        let p = mul_planes_inline!(M, &vh, level(mult, d));
         for b in 0..m {
             if FORWARD {
                 let mut y0 =
@@ -327,6 +330,21 @@ fn store2x2(lo: &mut [u64; 2], hi: &mut [u64; 2], v: __m256i) {
         _mm_storeu_si128(hi.as_mut_ptr().cast::<__m128i>(), h);
     }
 }
+
+/// [`mul_planes`] expanded in place (the generated products' macro forms):
+/// for kernels that run products in a loop, so the operands and the product
+/// stay in the caller's registers and stack slots instead of going through
+/// a call. `$m` is a constant at every use (one branch is dead).
+macro_rules! mul_planes_inline {
+    ($m:expr, $a:expr, $b:expr) => {
+        if $m == 12 {
+            mul::mul12_inline!($a, $b)
+        } else {
+            mul::mul13_inline!($a, $b)
+        }
+    };
+}
+use mul_planes_inline;
 
 /// The kernel of field size m on loaded planes (planes from m on: unused
 /// in the operands, zero in the output).

@@ -9,11 +9,14 @@
 
 use core::arch::x86_64::{__m256i, _mm256_and_si256, _mm256_setzero_si256, _mm256_xor_si256};
 
-/// Product for m = 12 on 256-bit planes (planes from m on: zero in the output,
-/// unused in the operands; one Karatsuba level; generated code).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn mul12(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
+/// The body of [`mul12`] as an expression on two `&[__m256i; 13]`, for
+/// AVX2 callers that keep the product inline (no call: their planes stay
+/// in registers or their own stack slots). Needs `_mm256_and_si256`,
+/// `_mm256_xor_si256` and `_mm256_setzero_si256` in scope.
+#[rustfmt::skip]
+macro_rules! mul12_inline {
+    ($a:expr, $b:expr) => {{
+    let (a, b): (&[__m256i; 13], &[__m256i; 13]) = ($a, $b);
     let mut c = [_mm256_setzero_si256(); 23];
     let zero = _mm256_setzero_si256();
     // a = a0 + z^6 a1 (and b): the sums a0 + a1, b0 + b1.
@@ -226,13 +229,26 @@ pub(super) fn mul12(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
     [
         c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], zero,
     ]
+    }};
 }
+pub(super) use mul12_inline;
 
-/// Product for m = 13 on 256-bit planes (planes from m on: zero in the output,
+/// Product for m = 12 on 256-bit planes (planes from m on: zero in the output,
 /// unused in the operands; one Karatsuba level; generated code).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn mul13(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
+pub(super) fn mul12(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
+    mul12_inline!(a, b)
+}
+
+/// The body of [`mul13`] as an expression on two `&[__m256i; 13]`, for
+/// AVX2 callers that keep the product inline (no call: their planes stay
+/// in registers or their own stack slots). Needs `_mm256_and_si256`,
+/// `_mm256_xor_si256` and `_mm256_setzero_si256` in scope.
+#[rustfmt::skip]
+macro_rules! mul13_inline {
+    ($a:expr, $b:expr) => {{
+    let (a, b): (&[__m256i; 13], &[__m256i; 13]) = ($a, $b);
     let mut c = [_mm256_setzero_si256(); 25];
     // a = a0 + z^7 a1 (and b): the sums a0 + a1, b0 + b1.
     let sa0 = _mm256_xor_si256(a[0], a[7]);
@@ -506,4 +522,14 @@ pub(super) fn mul13(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
     [
         c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12],
     ]
+    }};
+}
+pub(super) use mul13_inline;
+
+/// Product for m = 13 on 256-bit planes (planes from m on: zero in the output,
+/// unused in the operands; one Karatsuba level; generated code).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn mul13(a: &[__m256i; 13], b: &[__m256i; 13]) -> [__m256i; 13] {
+    mul13_inline!(a, b)
 }
