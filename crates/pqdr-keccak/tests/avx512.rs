@@ -76,7 +76,9 @@ fn detection_matches_cpuid() {
 fn avx512_matches_portable_random() {
     let mut x = 0x9E37_79B9_7F4A_7C15;
     for _ in 0..1_000 {
-        check(core::array::from_fn(|_| core::array::from_fn(|_| next(&mut x))));
+        check(core::array::from_fn(|_| {
+            core::array::from_fn(|_| next(&mut x))
+        }));
     }
     // Chains (each output the next input).
     let mut a: StateX4 = [[0; 4]; 25];
@@ -117,7 +119,8 @@ fn avx512_matches_portable_edges() {
 /// in `B` bytes, on the public-input sponges; against single sponges.
 fn sponge<const RATE: usize, const N: usize, const B: usize>(seed: u64) {
     let mut x = seed;
-    let inputs: [[u8; N]; 4] = core::array::from_fn(|_| core::array::from_fn(|_| next(&mut x) as u8));
+    let inputs: [[u8; N]; 4] =
+        core::array::from_fn(|_| core::array::from_fn(|_| next(&mut x) as u8));
     let mut x4 = SpongeX4::<RATE, 0x1f>::with_public_input(Avx2::detect(), avx512());
     x4.absorb([&inputs[0], &inputs[1], &inputs[2], &inputs[3]]);
     x4.absorb([&[1u8, 2], &[3, 4], &[5, 6], &[7, 8]]);

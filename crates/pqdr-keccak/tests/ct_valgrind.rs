@@ -225,9 +225,14 @@ fn riding_lane_secret_inputs() {
 #[test]
 fn public_entry_points_run_avx2_under_valgrind() {
     if pqdr_ctgrind::running_on_valgrind() > 0 {
-        assert_eq!(pqdr_keccak::Avx512Vl::detect(), None, "valgrind hides AVX-512");
+        assert_eq!(
+            pqdr_keccak::Avx512Vl::detect(),
+            None,
+            "valgrind hides AVX-512"
+        );
     }
-    let mut four: StateX4 = core::array::from_fn(|i| core::array::from_fn(|k| state(k as u64 + 9)[i]));
+    let mut four: StateX4 =
+        core::array::from_fn(|i| core::array::from_fn(|k| state(k as u64 + 9)[i]));
     let mut want = four;
     pqdr_keccak::f1600_x4_portable(&mut want);
     classify(&mut four);

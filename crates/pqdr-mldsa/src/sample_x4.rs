@@ -406,16 +406,19 @@ pub(crate) mod tests {
     /// has it) and AVX-512F/VL over AVX2 (when it has that too; the test
     /// says so when it does not).
     fn public_backends() -> impl Iterator<Item = PublicX4> {
+        extern crate std;
         let avx512 = Avx512Vl::detect();
+        static ONCE: std::sync::Once = std::sync::Once::new();
         if avx512.is_none() {
-            extern crate std;
             use std::io::Write;
             // Past the test harness's output capture: shown on every run.
-            let _ = std::writeln!(
-                std::io::stderr(),
-                "NOTE: AVX-512F/VL not detected (CPU, or PQDR_FORCE_PORTABLE=1/avx2): \
-                 the AVX-512 path of ExpandA is NOT tested in this run"
-            );
+            ONCE.call_once(|| {
+                let _ = std::writeln!(
+                    std::io::stderr(),
+                    "NOTE: AVX-512F/VL not detected (CPU, or PQDR_FORCE_PORTABLE=1/avx2): \
+                     the AVX-512 path of ExpandA is NOT tested in this run"
+                );
+            });
         }
         [
             PublicX4 {
