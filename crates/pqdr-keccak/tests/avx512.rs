@@ -29,14 +29,17 @@ fn next(x: &mut u64) -> u64 {
 /// The token, or a loud note that the AVX-512 kernel is not under test
 /// (written to stderr directly, past the test harness's output capture).
 fn avx512() -> Option<Avx512Vl> {
+    static ONCE: std::sync::Once = std::sync::Once::new();
     let t = Avx512Vl::detect();
     if t.is_none() {
         use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "NOTE: AVX-512F/VL not detected (CPU, or PQDR_FORCE_PORTABLE=1/avx2): \
-             the AVX-512 Keccak kernel is NOT tested in this run, only its fallback"
-        );
+        ONCE.call_once(|| {
+            let _ = writeln!(
+                std::io::stderr(),
+                "NOTE: AVX-512F/VL not detected (CPU, or PQDR_FORCE_PORTABLE=1/avx2): \
+                 the AVX-512 Keccak kernel is NOT tested in this run, only its fallback"
+            );
+        });
     }
     t
 }
