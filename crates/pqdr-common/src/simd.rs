@@ -21,14 +21,17 @@
 /// empty enum elsewhere), its cached CPUID detection (`cpufeatures`, once
 /// per process) and `detect` / `detect_if`. The one body shared by every
 /// token, so the pattern stays one; `extra` is an additional condition
-/// under which detection also answers `Some` (see [`Bmi2Adx::detect`]).
+/// under which detection also answers `Some` (see [`Bmi2Adx::detect`]),
+/// `forced` the test-build condition under which it answers `None`
+/// ([`FORCE_PORTABLE_ENV`]).
 macro_rules! token {
     (
         $(#[$doc:meta])*
         $name:ident, $cpuid:ident, [$($feature:tt),+],
         other = $other_doc:literal,
         detect = $detect_doc:literal,
-        extra = $extra:expr $(,)?
+        extra = $extra:expr,
+        forced = $forced:expr $(,)?
     ) => {
         $(#[$doc])*
         #[cfg(target_arch = "x86_64")]
@@ -54,7 +57,7 @@ macro_rules! token {
             pub fn detect() -> Option<Self> {
                 #[cfg(target_arch = "x86_64")]
                 {
-                    (!forced_portable() && ($cpuid::get() || $extra)).then_some(Self(()))
+                    (!$forced && ($cpuid::get() || $extra)).then_some(Self(()))
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 {
@@ -90,6 +93,7 @@ token!(
     other = "Proof that this CPU executes AVX2: on this target no value exists.",
     detect = "`Some` if this CPU (and OS) supports AVX2.",
     extra = false,
+    forced = forced_portable(),
 );
 
 token!(
@@ -120,6 +124,7 @@ token!(
         `Some` when running on valgrind with AVX2 detected (valgrind's AVX2 \
         CPU model).",
     extra = valgrind_adx(),
+    forced = forced_portable(),
 );
 
 token!(
@@ -143,6 +148,41 @@ token!(
     other = "Proof that this CPU executes BMI1 and BMI2: on this target no value exists.",
     detect = "`Some` if this CPU supports both BMI1 and BMI2.",
     extra = false,
+    forced = forced_portable(),
+);
+
+token!(
+    /// Proof that this CPU executes AVX-512F and AVX-512VL (made only by
+    /// [`Avx512Vl::detect`]): the EVEX-encoded instructions on 256-bit
+    /// registers, 32 of them (`ymm0`–`ymm31`), with `vprolq` and
+    /// `vpternlogq` (AVX-512F, CPUID leaf 7 EBX bit 16; VL, leaf 7 EBX bit
+    /// 31; OS support of the opmask and ZMM state through XGETBV, which
+    /// `cpufeatures` checks), Intel SDM Vol. 1 §15.2 and §15.4. The same
+    /// pattern as [`Avx2`]: a private field, no constructor but cached
+    /// detection; an empty enum off x86-64.
+    ///
+    /// **Public inputs only** (docs/constant-time.md §8): valgrind cannot
+    /// execute AVX-512, so the constant-time check cannot cover code behind
+    /// this token. pqdr-keccak uses it only in its `_public` entry points,
+    /// for Keccak streams whose every input byte is public (ML-DSA's
+    /// `ExpandA`, `tr = H(pk)`, verification).
+    ///
+    /// ```
+    /// use pqdr_common::simd::Avx512Vl;
+    /// match Avx512Vl::detect() {
+    ///     Some(token) => println!("AVX-512F/VL: {token:?}"),
+    ///     None => println!("AVX2 or portable code only"),
+    /// }
+    /// assert!(Avx512Vl::detect_if(false).is_none());
+    /// ```
+    Avx512Vl, avx512vl_cpuid, ["avx512f", "avx512vl"],
+    other = "Proof that this CPU executes AVX-512F and AVX-512VL: on this target no value exists.",
+    detect = "`Some` if this CPU (and OS) supports AVX-512F and AVX-512VL.\n\n\
+        `PQDR_FORCE_PORTABLE=avx2` (test builds, [`FORCE_PORTABLE_ENV`]) \
+        answers `None` too, so that a test binary also runs on the AVX2 \
+        paths of a machine with AVX-512.",
+    extra = false,
+    forced = forced_level() != FORCE_NONE,
 );
 
 /// `true` in a `--cfg pqct_valgrind` build running on valgrind with AVX2
@@ -160,8 +200,8 @@ const fn valgrind_adx() -> bool {
     false
 }
 
-/// The name of the environment variable that turns every token (AVX2,
-/// BMI2/ADX, BMI1/BMI2) off in test builds.
+/// The name of the environment variable that turns tokens off in test
+/// builds.
 ///
 /// Test builds only (feature `test-utils`, enabled from `[dev-dependencies]`,
 /// never in production): with `PQDR_FORCE_PORTABLE=1` in the environment,
@@ -169,37 +209,68 @@ const fn valgrind_adx() -> bool {
 /// built once (with `simd`) also runs its known-answer suites on the portable
 /// paths: CI re-runs the workspace's KAT/ACVP binaries that way instead of
 /// compiling the crates a second time without `simd` (issue #37 item 7).
+/// With `PQDR_FORCE_PORTABLE=avx2`, only [`Avx512Vl::detect`] answers
+/// `None` (AVX2, BMI1/BMI2 and BMI2/ADX are detected as usual), so the same
+/// binaries also run on the AVX2 paths of a machine with AVX-512.
 /// Without `test-utils` the variable is never read.
 pub const FORCE_PORTABLE_ENV: &str = "PQDR_FORCE_PORTABLE";
 
-/// `true` if [`FORCE_PORTABLE_ENV`] is `1` (read once per process).
+/// [`forced_level`]: nothing forced.
+#[cfg(target_arch = "x86_64")]
+const FORCE_NONE: u8 = 1;
+/// [`forced_level`]: AVX-512 off (`PQDR_FORCE_PORTABLE=avx2`).
 #[cfg(all(target_arch = "x86_64", feature = "test-utils"))]
-fn forced_portable() -> bool {
+const FORCE_AVX2: u8 = 2;
+/// [`forced_level`]: every token off (`PQDR_FORCE_PORTABLE=1`).
+#[cfg(all(target_arch = "x86_64", feature = "test-utils"))]
+const FORCE_PORTABLE: u8 = 3;
+
+/// What [`FORCE_PORTABLE_ENV`] asks for (read once per process):
+/// `FORCE_NONE`, `FORCE_AVX2` or `FORCE_PORTABLE`.
+#[cfg(all(target_arch = "x86_64", feature = "test-utils"))]
+fn forced_level() -> u8 {
     use core::sync::atomic::{AtomicU8, Ordering};
-    // 0: not read yet, 1: AVX2 allowed, 2: portable forced.
+    // 0: not read yet, else the level.
     static STATE: AtomicU8 = AtomicU8::new(0);
     match STATE.load(Ordering::Relaxed) {
-        1 => false,
-        2 => true,
-        _ => {
+        0 => {
             extern crate std;
-            let forced = std::env::var_os(FORCE_PORTABLE_ENV).is_some_and(|v| v == "1");
-            STATE.store(if forced { 2 } else { 1 }, Ordering::Relaxed);
-            forced
+            let level = match std::env::var_os(FORCE_PORTABLE_ENV) {
+                Some(v) if v == "1" => FORCE_PORTABLE,
+                Some(v) if v == "avx2" => FORCE_AVX2,
+                _ => FORCE_NONE,
+            };
+            STATE.store(level, Ordering::Relaxed);
+            level
         }
+        level => level,
     }
 }
 
 /// Production builds: the environment is never consulted.
 #[cfg(all(target_arch = "x86_64", not(feature = "test-utils")))]
 #[inline(always)]
-const fn forced_portable() -> bool {
-    false
+const fn forced_level() -> u8 {
+    FORCE_NONE
+}
+
+/// `true` if [`FORCE_PORTABLE_ENV`] is `1`: every token off.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn forced_portable() -> bool {
+    #[cfg(feature = "test-utils")]
+    {
+        forced_level() == FORCE_PORTABLE
+    }
+    #[cfg(not(feature = "test-utils"))]
+    {
+        false
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Avx2, Bmi1Bmi2, Bmi2Adx};
+    use super::{Avx2, Avx512Vl, Bmi1Bmi2, Bmi2Adx};
 
     #[test]
     fn detection_is_cached_and_stable() {
@@ -221,6 +292,32 @@ mod tests {
         }
         assert_eq!(Bmi1Bmi2::detect_if(true), first);
         assert_eq!(Bmi1Bmi2::detect_if(false), None);
+        let first = Avx512Vl::detect();
+        for _ in 0..3 {
+            assert_eq!(Avx512Vl::detect(), first);
+        }
+        assert_eq!(Avx512Vl::detect_if(true), first);
+        assert_eq!(Avx512Vl::detect_if(false), None);
+    }
+
+    /// `Avx512Vl` is exactly CPUID's AVX-512F and AVX-512VL, unless
+    /// `PQDR_FORCE_PORTABLE` is `1` or `avx2` (then `None`, with AVX2 still
+    /// detected under `avx2`).
+    #[cfg(all(target_arch = "x86_64", feature = "test-utils"))]
+    #[test]
+    fn avx512vl_detection_matches_cpuid_or_force() {
+        extern crate std;
+        let env = std::env::var_os(super::FORCE_PORTABLE_ENV);
+        let forced = env.as_ref().is_some_and(|v| v == "1" || v == "avx2");
+        let cpuid =
+            std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512vl");
+        assert_eq!(Avx512Vl::detect().is_some(), !forced && cpuid);
+        if env.is_some_and(|v| v == "avx2") {
+            assert_eq!(
+                Avx2::detect().is_some(),
+                std::is_x86_feature_detected!("avx2")
+            );
+        }
     }
 
     /// `Bmi1Bmi2` is exactly CPUID's BMI1 and BMI2 (unless
@@ -267,6 +364,7 @@ mod tests {
             assert_eq!(Avx2::detect_if(true), None);
             assert_eq!(Bmi2Adx::detect(), None);
             assert_eq!(Bmi1Bmi2::detect(), None);
+            assert_eq!(Avx512Vl::detect(), None);
         } else {
             #[cfg(target_arch = "x86_64")]
             assert_eq!(

@@ -1,11 +1,16 @@
 //! Runs one Keccak operation in a loop, for instruction counts:
-//! `cargo run --release -p pqdr-keccak --example keccak_ops -- <f1600|f1600-bmi|f1600x4|sha3-256-1184|sha3-256-1184-bmi> [iterations]`
+//! `cargo run --release -p pqdr-keccak --example keccak_ops -- <f1600|f1600-bmi|f1600x4|f1600x4-avx512|sha3-256-1184|sha3-256-1184-bmi> [iterations]`
 //! e.g. `valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/keccak_ops f1600 1000`;
 //! the difference of two counts over the difference of the iterations is the cost of one.
+//! Valgrind cannot execute AVX-512: count `f1600x4-avx512` with
+//! `perf stat -e instructions:u` instead.
 
 use core::hint::black_box;
 
-use pqdr_keccak::{Avx2, Bmi1Bmi2, Sha3_256, StateX4, f1600, f1600_with, f1600_x4, sha3_256};
+use pqdr_keccak::{
+    Avx2, Avx512Vl, Bmi1Bmi2, Sha3_256, StateX4, f1600, f1600_with, f1600_x4, f1600_x4_public,
+    sha3_256,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -33,6 +38,15 @@ fn main() {
             let avx2 = Avx2::detect();
             for _ in 0..n {
                 f1600_x4(avx2, black_box(&mut s));
+            }
+            black_box(s);
+        }
+        "f1600x4-avx512" => {
+            let avx512 = Avx512Vl::detect();
+            assert!(avx512.is_some(), "this CPU has no AVX-512F/VL");
+            let mut s: StateX4 = [[0; 4]; 25];
+            for _ in 0..n {
+                f1600_x4_public(avx512, None, black_box(&mut s));
             }
             black_box(s);
         }

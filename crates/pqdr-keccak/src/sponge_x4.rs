@@ -5,8 +5,8 @@
 
 use crate::lane::LaneSponge;
 use crate::sponge::{PAD_SHAKE, RATE_SHAKE128, RATE_SHAKE256};
-use crate::x4::{StateX4, f1600_x4};
-use pqdr_common::simd::Avx2;
+use crate::x4::{StateX4, f1600_x4_public};
+use pqdr_common::simd::{Avx2, Avx512Vl};
 use zeroize::Zeroize;
 
 /// Four Keccak\[c\] sponges with `RATE` bytes of rate and the domain/padding
@@ -36,6 +36,8 @@ pub struct SpongeX4<const RATE: usize, const PAD: u8> {
     state: StateX4,
     /// The AVX2 token, or `None` for the portable permutation.
     avx2: Option<Avx2>,
+    /// The AVX-512F/VL token: set only by [`Self::with_public_input`].
+    avx512: Option<Avx512Vl>,
     /// Absorbing: bytes absorbed into the current block; squeezing: `0`
     /// right after padding, `RATE` once a block has been read.
     pos: usize,
@@ -67,6 +69,7 @@ impl<const RATE: usize, const PAD: u8> core::fmt::Debug for SpongeX4<RATE, PAD> 
         f.debug_struct("SpongeX4")
             .field("rate", &RATE)
             .field("avx2", &self.avx2.is_some())
+            .field("avx512", &self.avx512.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -88,9 +91,43 @@ impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
     #[inline]
     pub const fn with_avx2(avx2: Option<Avx2>) -> Self {
         const { assert!(RATE > 0 && RATE < 200 && RATE & 7 == 0) };
+        Self::with_public_input(avx2, None)
+    }
+
+    /// Four empty sponges **for public inputs only** (every byte absorbed,
+    /// in every instance, public; the rider of
+    /// [`squeeze_blocks_riding`](Self::squeeze_blocks_riding) too): on the
+    /// AVX-512F/VL permutation if `avx512` holds a token, else as
+    /// [`Self::with_avx2`]. Valgrind cannot execute AVX-512, so the
+    /// constant-time check cannot cover that code: secret inputs go through
+    /// [`Self::with_avx2`] (docs/constant-time.md §8). For ML-DSA's
+    /// `ExpandA` (from the public ρ) and `tr = H(pk)`.
+    ///
+    /// ```
+    /// use pqdr_common::simd::{Avx2, Avx512Vl};
+    /// use pqdr_keccak::Shake128x4;
+    /// let rho = [7u8; 32];
+    /// let mut out = [[[0u8; Shake128x4::RATE]; 4]; 2];
+    /// for (x4, o) in [
+    ///     Shake128x4::with_public_input(Avx2::detect(), Avx512Vl::detect()),
+    ///     Shake128x4::with_avx2(None),
+    /// ]
+    /// .iter_mut()
+    /// .zip(out.iter_mut())
+    /// {
+    ///     x4.absorb([&rho; 4]);
+    ///     let [a, b, c, d] = o;
+    ///     x4.squeeze_blocks([a, b, c, d]);
+    /// }
+    /// assert_eq!(out[0], out[1]);
+    /// ```
+    #[inline]
+    pub const fn with_public_input(avx2: Option<Avx2>, avx512: Option<Avx512Vl>) -> Self {
+        const { assert!(RATE > 0 && RATE < 200 && RATE & 7 == 0) };
         Self {
             state: [[0; 4]; 25],
             avx2,
+            avx512,
             pos: 0,
             squeezing: false,
         }
@@ -102,9 +139,18 @@ impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
         self.avx2
     }
 
+    /// The AVX-512 token, if these sponges were made for public inputs on a
+    /// CPU with AVX-512F/VL ([`Self::with_public_input`]).
+    #[inline]
+    pub const fn avx512(&self) -> Option<Avx512Vl> {
+        self.avx512
+    }
+
+    /// One 4-way permutation: AVX-512 only if [`Self::with_public_input`]
+    /// gave a token.
     #[inline(always)]
     fn permute(&mut self) {
-        f1600_x4(self.avx2, &mut self.state);
+        f1600_x4_public(self.avx512, self.avx2, &mut self.state);
     }
 
     /// XORs byte `b` of instance `k` at byte offset `i` of the block.
@@ -213,7 +259,7 @@ impl<const RATE: usize, const PAD: u8> SpongeX4<RATE, PAD> {
         for (lane, w) in self.state.iter_mut().zip(st.iter()) {
             lane[3] = *w;
         }
-        f1600_x4(self.avx2, &mut self.state);
+        self.permute();
         for (w, lane) in st.iter_mut().zip(self.state.iter()) {
             *w = lane[3];
         }

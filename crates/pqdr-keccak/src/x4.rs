@@ -4,10 +4,11 @@
 //! The caller passes an `Option<`[`Avx2`]`>`: a token (only detection makes
 //! one, `pqdr_common::simd`) runs the AVX2 permutation on x86-64; `None`
 //! runs four calls of the scalar [`f1600`](crate::f1600). Both give the same
-//! output.
+//! output. [`f1600_x4_public`] also takes an `Option<`[`Avx512Vl`]`>`, for
+//! states whose every input is public.
 
 use crate::f1600::f1600;
-use pqdr_common::simd::Avx2;
+use pqdr_common::simd::{Avx2, Avx512Vl};
 use zeroize::Zeroize;
 
 /// Four Keccak-f\[1600\] states, interleaved: `state[i][k]` is lane `i`
@@ -40,7 +41,36 @@ pub fn f1600_x4(avx2: Option<Avx2>, state: &mut StateX4) {
     f1600_x4_portable(state);
 }
 
-/// The portable twin of the AVX2 permutation (every target): the scalar
+/// Keccak-f\[1600\] on each of the four interleaved states **whose every
+/// input is public**: the AVX-512F/VL permutation if `avx512` holds a token
+/// (only detection makes one), else [`f1600_x4`] with `avx2`. All give the
+/// same output.
+///
+/// Public inputs only: valgrind cannot execute AVX-512, so the
+/// constant-time check cannot cover the AVX-512 code (docs/constant-time.md
+/// §8); under valgrind CPUID reports no AVX-512 and this is [`f1600_x4`].
+/// Secret states go through [`f1600_x4`], which never runs AVX-512.
+///
+/// ```
+/// use pqdr_common::simd::{Avx2, Avx512Vl};
+/// use pqdr_keccak::StateX4;
+/// let mut a: StateX4 = [[0; 4]; 25];
+/// a[0] = [1, 2, 3, 4];
+/// let mut b = a;
+/// pqdr_keccak::f1600_x4_public(Avx512Vl::detect(), Avx2::detect(), &mut a);
+/// pqdr_keccak::f1600_x4_portable(&mut b);
+/// assert_eq!(a, b);
+/// ```
+#[inline]
+pub fn f1600_x4_public(avx512: Option<Avx512Vl>, avx2: Option<Avx2>, state: &mut StateX4) {
+    if let Some(token) = avx512 {
+        crate::arch::f1600_x4_avx512_public(token, state);
+        return;
+    }
+    f1600_x4(avx2, state);
+}
+
+/// The portable twin of the AVX2 and AVX-512 permutations (every target): the scalar
 /// [`f1600`] on each state in turn.
 pub fn f1600_x4_portable(state: &mut StateX4) {
     let mut one = [0u64; 25];

@@ -14,6 +14,8 @@
 //! below (or as a `[[test]]` of its own); `scripts/structure.py --check`
 //! fails on a test file that no test target compiles.
 
+#[path = "avx512.rs"]
+mod avx512;
 #[path = "bmi.rs"]
 mod bmi;
 #[path = "sha3.rs"]

@@ -15,7 +15,7 @@
     reason = "matrix indices are below 8 and fit a byte"
 )]
 
-use pqdr_common::simd::Avx2;
+use pqdr_common::simd::{Avx2, Avx512Vl};
 use pqdr_keccak::{Shake128x4, Shake256Lane, Shake256x4};
 use zeroize::Zeroize;
 
@@ -33,6 +33,37 @@ pub(crate) fn simd_backend() -> Option<Avx2> {
     Avx2::detect_if(cfg!(feature = "simd"))
 }
 
+/// The 4-way Keccak of Â's streams (ρ is public, FIPS 204 Algorithm 32):
+/// the AVX2 token (`None`: the portable 4-way permutation, for tests) and,
+/// on a CPU with AVX-512F/VL, that token too. pqdr-keccak runs AVX-512 only
+/// in its public-input sponges (`SpongeX4::with_public_input`): valgrind
+/// cannot execute it, so it is used for public streams only
+/// (docs/constant-time.md §8): Â and the `tr = H(pk)` rider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PublicX4 {
+    avx2: Option<Avx2>,
+    avx512: Option<Avx512Vl>,
+}
+
+impl PublicX4 {
+    /// The 4-way path for public streams if [`simd_backend`] gives one
+    /// (AVX2), with AVX-512F/VL where detected (this crate's feature `simd`
+    /// decides, as for AVX2).
+    #[inline]
+    pub(crate) fn detect() -> Option<Self> {
+        simd_backend().map(|t| Self {
+            avx2: Some(t),
+            avx512: Avx512Vl::detect_if(cfg!(feature = "simd")),
+        })
+    }
+
+    /// Whether the AVX-512F/VL permutation runs.
+    #[cfg(test)]
+    pub(crate) fn has_avx512(self) -> bool {
+        self.avx512.is_some()
+    }
+}
+
 /// One block of each of the four SHAKE128 streams.
 #[inline(always)]
 fn squeeze128(x: &mut Shake128x4, buf: &mut [[u8; SHAKE128_RATE]; 4]) {
@@ -47,10 +78,11 @@ fn squeeze256(x: &mut Shake256x4, buf: &mut [[u8; SHAKE256_RATE]; 4]) {
     x.squeeze_blocks([b0, b1, b2, b3]);
 }
 
-/// SHAKE128(ρ‖s‖r) for four index pairs `sr` = [s, r] (FIPS 204 Algorithm 32).
+/// SHAKE128(ρ‖s‖r) for four index pairs `sr` = [s, r] (FIPS 204 Algorithm
+/// 32), on pqdr-keccak's public-input sponges (ρ is public).
 #[inline(always)]
-fn shake128_rho(backend: Option<Avx2>, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Shake128x4 {
-    let mut g = Shake128x4::with_avx2(backend);
+fn shake128_rho(backend: PublicX4, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Shake128x4 {
+    let mut g = Shake128x4::with_public_input(backend.avx2, backend.avx512);
     g.absorb([rho; 4]);
     g.absorb([&sr[0], &sr[1], &sr[2], &sr[3]]);
     g
@@ -60,7 +92,7 @@ fn shake128_rho(backend: Option<Avx2>, rho: &[u8; 32], sr: &[[u8; 2]; 4]) -> Sha
 /// lane: `out[k]` = Â[r_k][s_k]. A `None` lane is squeezed along (the
 /// permutation is 4-way anyway) but neither parsed nor waited for. ρ is public.
 pub(crate) fn rej_ntt_poly_x4(
-    backend: Option<Avx2>,
+    backend: PublicX4,
     out: [Option<&mut Poly>; 4],
     rho: &[u8; 32],
     sr: [[u8; 2]; 4],
@@ -73,7 +105,7 @@ pub(crate) fn rej_ntt_poly_x4(
 /// permuting its next whole blocks in lane 3, one per permutation: then
 /// `out[3]` must be `None`. Branches on lengths and the public Â only.
 pub(crate) fn rej_ntt_poly_x4_riding(
-    backend: Option<Avx2>,
+    backend: PublicX4,
     out: [Option<&mut Poly>; 4],
     rho: &[u8; 32],
     sr: [[u8; 2]; 4],
@@ -116,7 +148,7 @@ pub(crate) struct MatrixRows<'a> {
     rho: &'a [u8; 32],
     l: usize,
     entries: usize,
-    backend: Option<Avx2>,
+    backend: Option<PublicX4>,
     /// The last 4-way batch: `buf[..filled]`; its lanes from the first
     /// entry of a later row on belong to later rows.
     buf: [Poly; 4],
@@ -138,7 +170,7 @@ impl<'a> MatrixRows<'a> {
             rho,
             l,
             entries: k * l,
-            backend: simd_backend(),
+            backend: PublicX4::detect(),
             buf: [Poly::ZERO; 4],
             filled: 0,
             next: 0,
@@ -166,7 +198,7 @@ impl<'a> MatrixRows<'a> {
     ) {
         let start = r * self.l;
         let end = start + self.l;
-        let Some(token) = self.backend else {
+        let Some(backend) = self.backend else {
             scalar_row(acc, self.rho, r, v);
             return;
         };
@@ -198,7 +230,7 @@ impl<'a> MatrixRows<'a> {
                 .as_mut()
                 .filter(|_| ride)
                 .map(|(h, prefix)| (&mut **h, *prefix));
-            rej_ntt_poly_x4_riding(Some(token), lanes(&mut self.buf[..n]), self.rho, sr, lane3);
+            rej_ntt_poly_x4_riding(backend, lanes(&mut self.buf[..n]), self.rho, sr, lane3);
             self.next += n;
             self.filled = n;
             for (k, a) in self.buf[..n].iter().enumerate() {
@@ -213,7 +245,7 @@ impl<'a> MatrixRows<'a> {
 /// acc += Σ_k mont(Â[r][s_k] ∘ y_k) for the four entries `s` of row `r`,
 /// sampled as they are consumed (the 4-way [`rej_ntt_mul_acc`]).
 fn rej_ntt_mul_acc_x4(
-    backend: Option<Avx2>,
+    backend: PublicX4,
     acc: &mut Poly,
     rho: &[u8; 32],
     s: [usize; 4],
@@ -247,6 +279,11 @@ fn scalar_row(acc: &mut [i64; N], rho: &[u8; 32], r: usize, v: &[Poly]) {
 /// entry r·l + s is `RejNTTPoly(ρ‖s‖r)`, four entries per 4-way call (the
 /// last call with idle lanes if k·l is not a multiple of 4).
 pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
+    expand_a_with(PublicX4::detect(), rho, a, l);
+}
+
+/// [`expand_a`] on `backend` (`None`: the scalar samplers).
+fn expand_a_with(backend: Option<PublicX4>, rho: &[u8; 32], a: &mut [Poly], l: usize) {
     // (s, r) of entry e, by counting (no division).
     let sr = |e: usize| {
         let (mut s, mut r) = (e, 0);
@@ -256,14 +293,14 @@ pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
         }
         (s, r)
     };
-    if let Some(token) = simd_backend() {
+    if let Some(backend) = backend {
         for (b, batch) in a.chunks_mut(4).enumerate() {
             let n = batch.len();
             let idx: [[u8; 2]; 4] = core::array::from_fn(|k| {
                 let (s, r) = sr(4 * b + k.min(n - 1));
                 [s as u8, r as u8]
             });
-            rej_ntt_poly_x4(Some(token), lanes(batch), rho, idx);
+            rej_ntt_poly_x4(backend, lanes(batch), rho, idx);
         }
         return;
     }
@@ -277,8 +314,7 @@ pub(crate) fn expand_a(rho: &[u8; 32], a: &mut [Poly], l: usize) {
 /// reduces after at most 7), each entry consumed as sampled, four at a time.
 pub(crate) fn row_mul_acc_mont(w: &mut Poly, rho: &[u8; 32], r: usize, y: &[Poly]) {
     let mut s = 0;
-    if let Some(token) = simd_backend() {
-        let backend = Some(token);
+    if let Some(backend) = PublicX4::detect() {
         while let Some([y0, y1, y2, y3]) = y.get(s..s + 4) {
             rej_ntt_mul_acc_x4(
                 backend,
@@ -366,6 +402,66 @@ pub(crate) mod tests {
         [None, Avx2::detect()].into_iter()
     }
 
+    /// The 4-way paths of Â's public streams: portable, AVX2 (when the CPU
+    /// has it) and AVX-512F/VL over AVX2 (when it has that too; the test
+    /// says so when it does not).
+    fn public_backends() -> impl Iterator<Item = PublicX4> {
+        extern crate std;
+        let avx512 = Avx512Vl::detect();
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        if avx512.is_none() {
+            use std::io::Write;
+            // Past the test harness's output capture: shown on every run.
+            ONCE.call_once(|| {
+                let _ = std::writeln!(
+                    std::io::stderr(),
+                    "NOTE: AVX-512F/VL not detected (CPU, or PQDR_FORCE_PORTABLE=1/avx2): \
+                     the AVX-512 path of ExpandA is NOT tested in this run"
+                );
+            });
+        }
+        [
+            PublicX4 {
+                avx2: None,
+                avx512: None,
+            },
+            PublicX4 {
+                avx2: Avx2::detect(),
+                avx512: None,
+            },
+            PublicX4 {
+                avx2: Avx2::detect(),
+                avx512,
+            },
+        ]
+        .into_iter()
+    }
+
+    /// Â = ExpandA(ρ) of every set's shape, on the AVX-512 path against the
+    /// AVX2 path and the scalar samplers.
+    #[test]
+    fn expand_a_paths_agree() {
+        for (k, l) in [(4, 4), (6, 5), (8, 7)] {
+            for t in 0..8 {
+                let rho = seed::<32>(500 + t);
+                let mut want = [Poly::ZERO; 56];
+                expand_a_with(None, &rho, &mut want[..k * l], l);
+                for backend in public_backends() {
+                    let mut got = [Poly::ZERO; 56];
+                    expand_a_with(Some(backend), &rho, &mut got[..k * l], l);
+                    for (e, (g, w)) in got[..k * l].iter().zip(&want).enumerate() {
+                        assert_eq!(g.0, w.0, "{backend:?}, ({k}, {l}), entry {e}");
+                    }
+                }
+            }
+        }
+        // The production choice: AVX-512 exactly when detected (with AVX2).
+        assert_eq!(
+            PublicX4::detect().is_some_and(PublicX4::has_avx512),
+            cfg!(feature = "simd") && Avx2::detect().is_some() && Avx512Vl::detect().is_some()
+        );
+    }
+
     /// The 4-way path follows this crate's own feature `simd` (and the CPU),
     /// not pqdr-keccak's: with `pqdr-keccak/simd` turned on by another crate
     /// and this crate's `simd` off, the scalar samplers still run.
@@ -391,7 +487,7 @@ pub(crate) mod tests {
         for t in 0..300 {
             let rho = seed::<32>(t);
             let sr: [[u8; 2]; 4] = core::array::from_fn(|k| [(t as u8 + k as u8) & 7, k as u8]);
-            for backend in backends() {
+            for backend in public_backends() {
                 let mut got = [Poly::ZERO; 4];
                 let [g0, g1, g2, g3] = &mut got;
                 rej_ntt_poly_x4(backend, [Some(g0), Some(g1), Some(g2), Some(g3)], &rho, sr);
@@ -410,7 +506,7 @@ pub(crate) mod tests {
         for t in 0..50 {
             let rho = seed::<32>(t);
             let sr: [[u8; 2]; 4] = core::array::from_fn(|k| [k as u8, (t & 7) as u8]);
-            for backend in backends() {
+            for backend in public_backends() {
                 for n in 1..4 {
                     let mut got = [Poly::ZERO; 4];
                     rej_ntt_poly_x4(backend, lanes(&mut got[..n]), &rho, sr);

@@ -20,7 +20,9 @@ use core::mem::MaybeUninit;
 use crate::f1600::RC;
 use pqdr_common::simd::Avx2;
 
+mod avx512;
 mod scalar;
+pub(crate) use avx512::f1600_x4_avx512_public;
 pub(crate) use scalar::f1600_bmi;
 
 /// Keccak-f\[1600\] on four interleaved states: `state[i][k]` is lane `i`
