@@ -5,20 +5,19 @@
 //! differential test compares the frozen outputs).
 //!
 //! Unlike the portable code, every per-step scalar lives in a broadcast
-//! register: `delta`, the swap mask (`delta > 0` and `g(0) != 0 mod q`) and
-//! the constant terms come from two broadcast loads and a few lane
-//! operations, with no scalar freeze, no `Choice` barrier and no scalar
-//! lane. The elimination `f0 g - g0 f` uses Montgomery products
-//! (`x y 2^-16 mod q`, three multiplies each), so the constant terms need no
-//! reduction and no Shoup companion: every g (and r) is scaled by `2^-16`
-//! once more than its f (and v), but f and v (g and r) always share one
-//! scale, which cancels in the result `v / f(0)`.
+//! register: `delta`, the swap mask (`delta > 0` and `g(0) != 0 mod q`), the
+//! constant terms (frozen by a rounding multiply and one correction each
+//! way, [`freeze`]) and their Shoup companions ([`shoup`]) come from two
+//! broadcast loads and a few lane operations, with no scalar freeze, no
+//! `Choice` barrier and no scalar lane. The elimination `f0 g - g0 f` is two
+//! Shoup products sharing one multiply by q, as in the portable code; the
+//! companions may differ from the portable ones by one, so intermediate
+//! coefficients may differ by a multiple of q, never the frozen result.
 //!
-//! Bounds: if every coefficient and constant term is below 2q in absolute
-//! value, each Montgomery product `(x y - m q) / 2^16` (`|m| <= 2^15`) is
-//! below `q^2 / 2^14 + q / 2`, so a new coefficient `f0 b - g0 a` is below
-//! `q^2 / 2^13 + q < 2q` (q < 8192). The start (f, g in {-1, 0, 1}, `1/3`
-//! frozen) is below 2q, so every coefficient that matters stays there, and
+//! Bounds: with `|c' - c 2^16 / q| < 0.6` and `|x| < 2^15`, a Shoup product
+//! `c x - q floor(c' x / 2^16)` lies in `(-0.3 q, 1.3 q)`, so a new
+//! coefficient (a difference of two) lies in `(-1.6 q, 1.6 q)`; the start
+//! (f, g in {-1, 0, 1}, `1/3` frozen) is inside too. Hence
 //! `g(0) = 0 mod q` exactly when `g(0)` is 0, q or -q: three lane compares.
 //!
 //! State (in `buf`, flattened, and one local array): f, g, v in regions of
@@ -40,10 +39,10 @@
 //! here is its entry point.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_andnot_si256, _mm256_blendv_epi8, _mm256_cmpeq_epi16,
-    _mm256_cmpgt_epi16, _mm256_extract_epi16, _mm256_loadu_si256, _mm256_mullo_epi16,
-    _mm256_or_si256, _mm256_set1_epi16, _mm256_setzero_si256, _mm256_storeu_si256,
-    _mm256_sub_epi16, _mm256_xor_si256,
+    __m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
+    _mm256_cmpeq_epi16, _mm256_cmpgt_epi16, _mm256_extract_epi16, _mm256_loadu_si256,
+    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_or_si256, _mm256_set1_epi16,
+    _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use super::mulhi;
@@ -58,38 +57,63 @@ const W: usize = 16;
 /// Padding of each state region past p (see the module doc).
 const PAD: usize = 32;
 
-/// `q^-1 mod 2^16` as a signed 16-bit value (Newton's iteration).
-const fn qinv(q: i16) -> i16 {
-    let q = q.cast_unsigned();
-    let mut x: u16 = 1;
-    let mut i = 0;
-    while i < 5 {
-        x = x.wrapping_mul(2u16.wrapping_sub(q.wrapping_mul(x)));
-        i += 1;
-    }
-    x.cast_signed()
+/// The constants of [`freeze`] and [`shoup`] for q: `round(2^15 / q)`,
+/// `floor(2^16 / q)` and `round(frac(2^16 / q) 2^15)`.
+const fn consts(q: i16) -> [i16; 3] {
+    #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
+    let (v, a, r) = (
+        (65536 + q as i32) / (2 * q as i32),
+        65536 / q as i32,
+        65536 % q as i32,
+    );
+    #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
+    let phi = (r * 65536 + q as i32) / (2 * q as i32);
+    assert!(phi < 32768 && a * (q as i32 - 1) / 2 < 32768);
+    #[allow(clippy::cast_possible_truncation, reason = "asserted below 2^15")]
+    [v as i16, a as i16, phi as i16]
 }
 
-/// Montgomery product `x y 2^-16 mod q`, exact: `(x y - m q) / 2^16` with
-/// `m = x (y q^-1) mod 2^16`, given `yq = y q^-1 mod 2^16`.
+/// `x mod q` in `-Q12..=Q12` for `|x| < 2q`: `t = round(x round(2^15 / q)
+/// / 2^15)` is `round(x / q)` within 1 (its error is below 0.2 for every
+/// set's q), so `x - t q` is within 1.5 q and one step each way ends it
+/// in range.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn mont(x: __m256i, y: __m256i, yq: __m256i, q: __m256i) -> __m256i {
-    _mm256_sub_epi16(mulhi(x, y), mulhi(_mm256_mullo_epi16(x, yq), q))
+fn freeze<const Q: i16>(x: __m256i) -> __m256i {
+    let [v, _, _] = const { consts(Q) };
+    let (q, h) = (_mm256_set1_epi16(Q), _mm256_set1_epi16((Q - 1) / 2));
+    let t = _mm256_mulhrs_epi16(x, _mm256_set1_epi16(v));
+    let y = _mm256_sub_epi16(x, _mm256_mullo_epi16(t, q));
+    let y = _mm256_sub_epi16(y, _mm256_and_si256(_mm256_cmpgt_epi16(y, h), q));
+    let nh = _mm256_sub_epi16(_mm256_setzero_si256(), h);
+    _mm256_add_epi16(y, _mm256_and_si256(_mm256_cmpgt_epi16(nh, y), q))
+}
+
+/// Shoup's companion of `c` (`|c| <= Q12`): `c floor(2^16 / q) +
+/// round(c frac(2^16 / q))`, within 0.6 of `c 2^16 / q` and below 2^15.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn shoup<const Q: i16>(c: __m256i) -> __m256i {
+    let [_, a, phi] = const { consts(Q) };
+    _mm256_add_epi16(
+        _mm256_mullo_epi16(c, _mm256_set1_epi16(a)),
+        _mm256_mulhrs_epi16(c, _mm256_set1_epi16(phi)),
+    )
 }
 
 /// One register of a division step: `(a, b)` = `(f, g)` swapped under `sm`,
-/// returns `(a, f0 b - g0 a)` (Montgomery products; `c = [f0, f0 q^-1, g0,
-/// g0 q^-1, q]`, the constant terms after the swap).
+/// returns `(a, f0 b - g0 a mod q)` as two Shoup products sharing one
+/// multiply by q: `(f0 b - q t1) - (g0 a - q t2) = f0 b - g0 a - q (t1 -
+/// t2)`, the same 16-bit value (`c = [f0, f0', g0, g0', q]`, the frozen
+/// constant terms after the swap and their companions).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn step(f: __m256i, g: __m256i, sm: __m256i, c: &[__m256i; 5]) -> (__m256i, __m256i) {
     let a = _mm256_blendv_epi8(f, g, sm);
     let b = _mm256_blendv_epi8(g, f, sm);
-    (
-        a,
-        _mm256_sub_epi16(mont(b, c[0], c[1], c[4]), mont(a, c[2], c[3], c[4])),
-    )
+    let t = _mm256_sub_epi16(mulhi(c[1], b), mulhi(c[3], a));
+    let d = _mm256_sub_epi16(_mm256_mullo_epi16(c[0], b), _mm256_mullo_epi16(c[2], a));
+    (a, _mm256_sub_epi16(d, _mm256_mullo_epi16(t, c[4])))
 }
 
 /// `Rq_recip3` (contract of `recip::rq_recip3`), on registers.
@@ -119,7 +143,6 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
     let rp = rbuf.as_mut_ptr();
     let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(1));
     let (qv, nqv) = (_mm256_set1_epi16(Q), _mm256_set1_epi16(-Q));
-    let qi = _mm256_set1_epi16(qinv(Q));
     let mut delta = one;
     for k in 0..2 * P - 1 {
         // Lanes that matter (public: from k only).
@@ -136,15 +159,9 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
         // swap = delta > 0 && g0 != 0; delta = (swap ? -delta : delta) + 1.
         let sm = _mm256_andnot_si256(z, _mm256_cmpgt_epi16(delta, zero));
         delta = _mm256_add_epi16(_mm256_sub_epi16(_mm256_xor_si256(delta, sm), sm), one);
-        let f0s = _mm256_blendv_epi8(f0, g0, sm);
-        let g0s = _mm256_blendv_epi8(g0, f0, sm);
-        let c = [
-            f0s,
-            _mm256_mullo_epi16(f0s, qi),
-            g0s,
-            _mm256_mullo_epi16(g0s, qi),
-            qv,
-        ];
+        let f0s = freeze::<Q>(_mm256_blendv_epi8(f0, g0, sm));
+        let g0s = freeze::<Q>(_mm256_blendv_epi8(g0, f0, sm));
+        let c = [f0s, shoup::<Q>(f0s), g0s, shoup::<Q>(g0s), qv];
         for j in 0..nf {
             let i = j * W;
             // SAFETY: `i + W <= nf W <= n + 15 <= P + 16 < rl`, so the
