@@ -68,7 +68,7 @@ const fn consts(q: i16) -> [i16; 3] {
     );
     #[allow(clippy::integer_division_remainder_used, reason = "public constant")]
     let phi = (r * 65536 + q as i32) / (2 * q as i32);
-    assert!(phi < 32768 && a * (q as i32 - 1) / 2 < 32768);
+    assert!(phi < 32768 && a * ((q as i32 - 1) >> 1) < 32768);
     #[allow(clippy::cast_possible_truncation, reason = "asserted below 2^15")]
     [v as i16, a as i16, phi as i16]
 }
@@ -81,7 +81,7 @@ const fn consts(q: i16) -> [i16; 3] {
 #[inline]
 fn freeze<const Q: i16>(x: __m256i) -> __m256i {
     let [v, _, _] = const { consts(Q) };
-    let (q, h) = (_mm256_set1_epi16(Q), _mm256_set1_epi16((Q - 1) / 2));
+    let (q, h) = (_mm256_set1_epi16(Q), _mm256_set1_epi16((Q - 1) >> 1));
     let t = _mm256_mulhrs_epi16(x, _mm256_set1_epi16(v));
     let y = _mm256_sub_epi16(x, _mm256_mullo_epi16(t, q));
     let y = _mm256_sub_epi16(y, _mm256_and_si256(_mm256_cmpgt_epi16(y, h), q));
