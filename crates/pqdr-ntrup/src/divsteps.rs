@@ -1,10 +1,11 @@
-//! The division-step schedule shared by the reciprocals in R/3 and R/q
-//! (NTRU Prime spec §2.3, `R3_recip` / `Rq_recip3`; Bernstein–Yang
-//! "safegcd" divsteps) and their AVX2 twins: the in-place state, the
-//! `divsteps!` loop written once for both rings and both backends, and the
-//! R/3 step's branch-free sign masks. `recip` (portable) and
-//! `arch/x86_64/recip.rs` (AVX2) both build on this module, so neither names
-//! the other.
+//! The division-step schedule shared by the portable reciprocals in R/3
+//! and R/q (NTRU Prime spec §2.3, `R3_recip` / `Rq_recip3`; Bernstein–Yang
+//! "safegcd" divsteps): the in-place state, the `divsteps!` loop written
+//! once for both rings, and the R/3 step's branch-free sign masks. The AVX2
+//! twins (`arch/x86_64/recip.rs`, `recip3.rs`) have their own step loops
+//! (state in registers or padded regions, per-step scalars in broadcast
+//! registers) and do not use this module; the `overlap` option below is
+//! from the earlier AVX2 passes and is off in both portable uses.
 
 use crate::arith::f3_freeze_small;
 use crate::ct;
@@ -65,9 +66,8 @@ impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
 /// `1..1 + nb L`, the old `v[i - 1]` and `r[i]` swap and eliminate, and the
 /// new v goes to `v[i]` (v multiplied by x). The portable passes
 /// (`rows_fg_moved`, `rows_vr_moved`) work in place and move the block
-/// part once; the AVX2 passes store each register one position over.
-/// Both passes also get the end (`m`, `mv`) of the coefficients that matter.
-/// `overlap` (the AVX2 passes): when at least one whole block fits below the
+/// part once. Both passes also get the end (`m`, `mv`) of the coefficients that matter.
+/// `overlap` (unused, off): when at least one whole block fits below the
 /// end, the passes also run the last partial block as the whole block that
 /// ends at the end (overlapping the block below it; its inputs are loaded
 /// before the blocks run, so the lanes computed twice get the same values
