@@ -16,10 +16,10 @@ use core::hint::black_box;
 use pqdr_mceliece::mceliece460896;
 #[cfg(feature = "mceliece6688128")]
 use pqdr_mceliece::mceliece6688128;
-#[cfg(feature = "mceliece8192128")]
-use pqdr_mceliece::mceliece8192128;
 #[cfg(feature = "mceliece6960119f")]
 use pqdr_mceliece::mceliece6960119f;
+#[cfg(feature = "mceliece8192128")]
+use pqdr_mceliece::mceliece8192128;
 #[cfg(feature = "mceliece8192128f")]
 use pqdr_mceliece::mceliece8192128f;
 use pqdr_mceliece::{mceliece348864, mceliece460896f, mceliece6960119};

@@ -14,8 +14,7 @@
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_and_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
     _mm256_and_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
-    _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_storeu_si256,
-    _mm256_xor_si256,
+    _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
