@@ -1,6 +1,6 @@
 //! Runs one Classic McEliece operation in a loop, for profilers and
 //! instruction counts:
-//! `cargo run --release -p pqdr-mceliece --example mceliece_ops -- <348864|460896|460896f|6688128|6960119|8192128> <keygen|encaps|decaps> [iterations]`
+//! `cargo run --release -p pqdr-mceliece --example mceliece_ops -- <348864|460896|460896f|6688128|6960119|6960119f|8192128|8192128f> <keygen|encaps|decaps> [iterations]`
 //! e.g. `valgrind --tool=callgrind target/release/examples/mceliece_ops 348864 decaps 10`.
 //! Keys live in boxed caller buffers (the public key is 255 KB – 1 MB).
 //! With `--features self-test`, `keygen` includes the pair-wise consistency
@@ -16,8 +16,12 @@ use core::hint::black_box;
 use pqdr_mceliece::mceliece460896;
 #[cfg(feature = "mceliece6688128")]
 use pqdr_mceliece::mceliece6688128;
+#[cfg(feature = "mceliece6960119f")]
+use pqdr_mceliece::mceliece6960119f;
 #[cfg(feature = "mceliece8192128")]
 use pqdr_mceliece::mceliece8192128;
+#[cfg(feature = "mceliece8192128f")]
+use pqdr_mceliece::mceliece8192128f;
 use pqdr_mceliece::{mceliece348864, mceliece460896f, mceliece6960119};
 
 /// xorshift64: reproducible bytes for encapsulation (not a CSPRNG).
@@ -95,6 +99,10 @@ fn main() {
         "6688128" => run!(mceliece6688128, op, n),
         #[cfg(feature = "mceliece8192128")]
         "8192128" => run!(mceliece8192128, op, n),
+        #[cfg(feature = "mceliece6960119f")]
+        "6960119f" => run!(mceliece6960119f, op, n),
+        #[cfg(feature = "mceliece8192128f")]
+        "8192128f" => run!(mceliece8192128f, op, n),
         other => panic!("unknown set {other}"),
     }
 }

@@ -20,6 +20,8 @@
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
 //! | their `x86_64::bm::gf_mul4` (four scalar field products per call) | `gf::mul` | `x86_64::bm::tests::gf_mul4_matches_scalar` |
 //! | `benes_bits` (the Beneš network on bit vectors, four words per register) | `benes::apply_bits` (`benes::apply_bits_with(.., None)`) | `benes::tests::avx2_matches_portable` |
+//! | `fold_pivot_rows` (key generation: rows receive their combination of a block's eight pivot rows) | `pk_gen::rows::fold_rows_portable` | `pk_gen::tests::avx2_fold_rows_match_portable` |
+//! | `t_row` (key generation: one row of T = A H_right receives m planes of H_right) | `pk_gen::t_stage::t_row_portable` | `pk_gen::tests::avx2_t_row_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -41,6 +43,9 @@ pub(crate) use x86_64::{
     benes_bits, bm_elements, bm_narrow, bm_wide, butterflies_inword, inv_x2, mul_pair, mul_x4,
     radix_conversions,
 };
+// Key generation's kernels (issue #31).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{fold_pivot_rows, t_row};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -158,6 +163,26 @@ mod stubs {
         match token {}
     }
     pub(crate) fn inv_x2(token: Avx2, _: usize, _: &mut Planes<2>, _: &Planes<2>) {
+        match token {}
+    }
+    pub(crate) fn fold_pivot_rows<const C: usize>(
+        token: Avx2,
+        _: &mut [u8],
+        _: usize,
+        _: (usize, usize),
+        _: core::ops::Range<usize>,
+        _: &[[[u8; 16]; C]; 8],
+        _: &[u8],
+    ) {
+        match token {}
+    }
+    pub(crate) fn t_row<const G: usize>(
+        token: Avx2,
+        _: usize,
+        _: &mut [u8],
+        _: &[Planes<8>; G],
+        _: u32,
+    ) {
         match token {}
     }
     pub(crate) fn bm_elements(

@@ -4,12 +4,43 @@
 //! H_left for the elimination here, H_right again for each pass of the T
 //! stage.
 
+use crate::arch;
 use crate::params::ParameterSet;
 use crate::vec;
 use zeroize::Zeroize;
 
 /// Chunks of 64 columns handled together by one bitsliced operation.
 pub(super) const LANES: usize = 8;
+
+/// out = a b on 8 chunks of 64 element pairs: with AVX2 as two 4-chunk
+/// products (`vec::mul::<P, 4>`, one 256-bit register per plane), else the
+/// portable 8-chunk product (four 2-chunk ones).
+#[inline(always)]
+pub(super) fn mul8<P: ParameterSet>(
+    out: &mut vec::Bitsliced<LANES>,
+    a: &vec::Bitsliced<LANES>,
+    b: &vec::Bitsliced<LANES>,
+) {
+    if arch::avx2().is_none() {
+        vec::mul::<P, LANES>(out, a, b);
+        return;
+    }
+    for h in 0..2 {
+        let a4: vec::Bitsliced<4> = core::array::from_fn(|k| {
+            let w = &a[k][4 * h..4 * h + 4];
+            [w[0], w[1], w[2], w[3]]
+        });
+        let b4: vec::Bitsliced<4> = core::array::from_fn(|k| {
+            let w = &b[k][4 * h..4 * h + 4];
+            [w[0], w[1], w[2], w[3]]
+        });
+        let mut o4 = vec::zero::<4>();
+        vec::mul::<P, 4>(&mut o4, &a4, &b4);
+        for (o, w) in out.iter_mut().zip(o4) {
+            o[4 * h..4 * h + 4].copy_from_slice(&w);
+        }
+    }
+}
 
 /// Bitsliced evaluation of 8 chunks of 64 columns from column `start`
 /// (chunk l = columns start + 64 l ..): `alpha` gets the support elements
@@ -42,7 +73,7 @@ pub(super) fn eval_group<P: ParameterSet>(
     let mut tmp = vec::zero::<LANES>();
     let mut gc = vec::zero::<LANES>();
     for &gi in g[..t].iter().rev() {
-        vec::mul::<P, LANES>(&mut tmp, &acc, alpha);
+        mul8::<P>(&mut tmp, &acc, alpha);
         vec::splat::<P, LANES>(&mut gc, gi);
         for b in 0..m {
             for l in 0..LANES {
@@ -85,7 +116,7 @@ pub(super) fn write_h_left<P: ParameterSet>(
                 }
             }
             if r + 1 < t {
-                vec::mul::<P, LANES>(&mut tmp, &v, &alpha);
+                mul8::<P>(&mut tmp, &v, &alpha);
                 v = tmp;
             }
         }

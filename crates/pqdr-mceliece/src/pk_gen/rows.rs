@@ -6,6 +6,7 @@
 //! kernels run on H_left and, replayed, on the identity.
 
 use super::MAX_MT;
+use crate::arch::{self, Avx2};
 use crate::ct::opaque;
 
 /// Pivots per block of the elimination.
@@ -216,9 +217,43 @@ pub(super) fn wide_block(
 }
 
 /// Rows `rows` of `mat` receive their combinations of the pivot rows `q`
-/// (bytes `w0 .. w1`): row k the rows j with bit j of `bits[k]` set.
+/// (bytes `w0 .. w1`): row k the rows j with bit j of `bits[k]` set. With
+/// AVX2, 32 bytes per register (`arch::fold_pivot_rows`), else
+/// [`fold_rows_portable`].
 #[inline(always)]
 pub(super) fn fold_rows(
+    mat: &mut [u8],
+    stride: usize,
+    w: (usize, usize),
+    rows: core::ops::Range<usize>,
+    q: &Pivots,
+    bits: &[u8],
+) {
+    fold_rows_with(mat, stride, w, rows, q, bits, arch::avx2());
+}
+
+/// [`fold_rows`] on the path `token` picks (`None`: the portable one).
+#[inline(always)]
+pub(super) fn fold_rows_with(
+    mat: &mut [u8],
+    stride: usize,
+    w: (usize, usize),
+    rows: core::ops::Range<usize>,
+    q: &Pivots,
+    bits: &[u8],
+    token: Option<Avx2>,
+) {
+    if let Some(token) = token {
+        arch::fold_pivot_rows(token, mat, stride, w, rows, q, bits);
+    } else {
+        fold_rows_portable(mat, stride, w, rows, q, bits);
+    }
+}
+
+/// The portable twin of `arch::fold_pivot_rows`: [`fold_rows`] 16 bytes
+/// (one SSE2 register) at a time.
+#[inline(always)]
+pub(super) fn fold_rows_portable(
     mat: &mut [u8],
     stride: usize,
     (w0, w1): (usize, usize),

@@ -4,7 +4,8 @@
 //! H_right 64 columns at a time, T written from the front of the public-key
 //! buffer while A is read from its end.
 
-use super::matrix::{LANES, eval_group};
+use super::matrix::{LANES, eval_group, mul8};
+use crate::arch::{self, Avx2};
 use crate::params::{Derived, MAX_M, ParameterSet};
 use crate::vec;
 use zeroize::Zeroize;
@@ -39,66 +40,96 @@ fn t_rows<P: ParameterSet, const G: usize>(
         );
     }
     t_out[s0 * row_bytes..s1 * row_bytes].fill(0);
+    let token = arch::avx2();
     let mut tmp = vec::zero::<LANES>();
     for r in 0..t {
         for i in s0..s1 {
             let arow = &a[(i - s0) * a_stride..(i - s0 + 1) * a_stride];
-            let mut masks = [0u64; MAX_M];
             // Bits r m .. r m + m of the A row (m <= 13 bits within 3 bytes).
             let k0 = r * m;
             let mut fb = [0u8; 4];
             let avail = (arow.len() - (k0 >> 3)).min(4);
             fb[..avail].copy_from_slice(&arow[k0 >> 3..(k0 >> 3) + avail]);
-            let field = u32::from_le_bytes(fb) >> (k0 & 7);
-            // The masks go straight to the vector kernel (through `opaque`
-            // they took a store and a reload per row; the valgrind keygen
-            // check confirms they stay masks).
-            for (b, mk) in masks.iter_mut().enumerate().take(m) {
-                *mk = u64::from((field >> b) & 1).wrapping_neg();
-            }
+            let field = (u32::from_le_bytes(fb) >> (k0 & 7)) & ((1 << m) - 1);
             let row = &mut t_out[i * row_bytes..(i + 1) * row_bytes];
-            let full_groups = row_bytes >> 6;
-            let (head, rest) = row.split_at_mut(64 * full_groups);
-            let (head, _) = head.as_chunks_mut::<64>();
-            for (bytes, vg) in head.iter_mut().zip(v.iter()) {
-                let (ws, _) = bytes.as_chunks_mut::<8>();
-                let mut x: [u64; LANES] = core::array::from_fn(|l| u64::from_le_bytes(ws[l]));
-                for (vb, &mk) in vg.iter().zip(masks.iter()).take(m) {
-                    for l in 0..LANES {
-                        x[l] ^= mk & vb[l];
-                    }
-                }
-                for (w, xl) in ws.iter_mut().zip(x) {
-                    *w = xl.to_le_bytes();
-                }
-            }
-            if !rest.is_empty() {
-                let vg = &v[full_groups];
-                let mut buf = [0u8; 8 * LANES];
-                buf[..rest.len()].copy_from_slice(rest);
-                let mut x: [u64; LANES] = core::array::from_fn(|l| {
-                    u64::from_le_bytes(buf[8 * l..8 * l + 8].try_into().expect("8"))
-                });
-                for (vb, &mk) in vg.iter().zip(masks.iter()).take(m) {
-                    for l in 0..LANES {
-                        x[l] ^= mk & vb[l];
-                    }
-                }
-                for l in 0..LANES {
-                    buf[8 * l..8 * l + 8].copy_from_slice(&x[l].to_le_bytes());
-                }
-                rest.copy_from_slice(&buf[..rest.len()]);
-            }
+            t_row_with::<P, G>(row, &v, field, token);
         }
         if r + 1 < t {
             for grp in 0..groups {
-                vec::mul::<P, LANES>(&mut tmp, &v[grp], &alpha[grp]);
+                mul8::<P>(&mut tmp, &v[grp], &alpha[grp]);
                 v[grp] = tmp;
             }
         }
     }
     v.zeroize();
     tmp.zeroize();
+}
+
+/// One T row receives sum_b (bit b of `field`) H_right[r m + b], the m
+/// planes of `v` (columns 512 g .. 512 g + 512 in `v[g]`): with AVX2 by
+/// `arch::t_row`, else by [`t_row_portable`].
+#[inline(always)]
+pub(super) fn t_row_with<P: ParameterSet, const G: usize>(
+    row: &mut [u8],
+    v: &[vec::Bitsliced<LANES>; G],
+    field: u32,
+    token: Option<Avx2>,
+) {
+    if let Some(token) = token {
+        arch::t_row(token, P::M, row, v, field);
+    } else {
+        t_row_portable::<P, G>(row, v, field);
+    }
+}
+
+/// The portable twin of `arch::t_row` (Classic McEliece spec §2.4.3,
+/// T = A H_right): 64-bit words under masks.
+#[inline(always)]
+pub(super) fn t_row_portable<P: ParameterSet, const G: usize>(
+    row: &mut [u8],
+    v: &[vec::Bitsliced<LANES>; G],
+    field: u32,
+) {
+    let m = P::M;
+    let mut masks = [0u64; MAX_M];
+    // The masks go straight to the vector kernel (through `opaque` they
+    // took a store and a reload per row; the valgrind keygen check
+    // confirms they stay masks).
+    for (b, mk) in masks.iter_mut().enumerate().take(m) {
+        *mk = u64::from((field >> b) & 1).wrapping_neg();
+    }
+    let full_groups = row.len() >> 6;
+    let (head, rest) = row.split_at_mut(64 * full_groups);
+    let (head, _) = head.as_chunks_mut::<64>();
+    for (bytes, vg) in head.iter_mut().zip(v.iter()) {
+        let (ws, _) = bytes.as_chunks_mut::<8>();
+        let mut x: [u64; LANES] = core::array::from_fn(|l| u64::from_le_bytes(ws[l]));
+        for (vb, &mk) in vg.iter().zip(masks.iter()).take(m) {
+            for l in 0..LANES {
+                x[l] ^= mk & vb[l];
+            }
+        }
+        for (w, xl) in ws.iter_mut().zip(x) {
+            *w = xl.to_le_bytes();
+        }
+    }
+    if !rest.is_empty() {
+        let vg = &v[full_groups];
+        let mut buf = [0u8; 8 * LANES];
+        buf[..rest.len()].copy_from_slice(rest);
+        let mut x: [u64; LANES] = core::array::from_fn(|l| {
+            u64::from_le_bytes(buf[8 * l..8 * l + 8].try_into().expect("8"))
+        });
+        for (vb, &mk) in vg.iter().zip(masks.iter()).take(m) {
+            for l in 0..LANES {
+                x[l] ^= mk & vb[l];
+            }
+        }
+        for l in 0..LANES {
+            buf[8 * l..8 * l + 8].copy_from_slice(&x[l].to_le_bytes());
+        }
+        rest.copy_from_slice(&buf[..rest.len()]);
+    }
 }
 
 /// Bytes of A rows copied to the stack per pass of the T computation, for

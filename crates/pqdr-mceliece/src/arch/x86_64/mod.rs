@@ -20,11 +20,13 @@
 
 mod benes;
 mod bm;
+mod keygen;
 mod mul;
 mod radix;
 
 pub(crate) use benes::benes_bits;
 pub(crate) use bm::{bm_elements, bm_narrow, bm_wide};
+pub(crate) use keygen::{fold_pivot_rows, t_row};
 pub(crate) use radix::radix_conversions;
 
 use core::arch::x86_64::{

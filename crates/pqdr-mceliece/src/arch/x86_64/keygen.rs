@@ -1,0 +1,193 @@
+//! AVX2 kernels of key generation (MatGen, Classic McEliece spec §2.4.3):
+//! the rows of the blocked Gauss–Jordan elimination receiving their
+//! combination of a block's eight pivot rows (`crate::pk_gen::rows`), and
+//! one row of T = A H_right receiving sum_b A[i][r m + b] H[r m + b]
+//! (`crate::pk_gen::t_stage`), 256 bits per register.
+//!
+//! Everything here is secret (H, A, the elimination's decisions): the
+//! selections are AND masks made by compares, every address and branch
+//! depends on the public sizes only. Outputs are bit-identical to the
+//! portable twins (`pk_gen::rows::fold_rows_portable`,
+//! `pk_gen::t_stage::t_row_portable`), which the differential tests in
+//! `pk_gen` compare them with.
+
+use core::arch::x86_64::{
+    __m128i, __m256i, _mm_and_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
+    _mm256_and_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
+    _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_storeu_si256, _mm256_xor_si256,
+};
+
+use pqdr_common::simd::Avx2;
+
+use crate::params::MAX_M;
+
+/// 16-byte chunks of a pivot row (`crate::pk_gen::rows::Pivots`).
+type Chunk = [u8; 16];
+
+/// Rows `rows` of `mat` (rows `stride` bytes apart) receive, in bytes
+/// `w0 .. w1` (a multiple of 16 long, at most 16 C), the XOR of the pivot
+/// rows `q[j]` whose bit j is set in `bits[k]` (Classic McEliece spec
+/// §2.4.3, a Gauss–Jordan elimination step for eight pivots at once).
+///
+/// # Panics
+/// If the rows or the byte range are out of bounds of `mat`, `bits` or `q`.
+#[inline]
+pub(crate) fn fold_pivot_rows<const C: usize>(
+    token: Avx2,
+    mat: &mut [u8],
+    stride: usize,
+    (w0, w1): (usize, usize),
+    rows: core::ops::Range<usize>,
+    q: &[[Chunk; C]; 8],
+    bits: &[u8],
+) {
+    let _ = token;
+    let width = w1 - w0;
+    assert!(
+        width & 15 == 0 && width <= 16 * C && w1 <= stride && rows.end <= bits.len(),
+        "row width or rows"
+    );
+    if rows.start >= rows.end {
+        return;
+    }
+    assert!((rows.end - 1) * stride + w1 <= mat.len(), "rows");
+    // SAFETY: the token proves AVX2 was detected; every row's bytes
+    // k stride + w0 .. k stride + w1 (k < rows.end) lie in `mat`, and the
+    // width is at most the 16 C bytes of each pivot row (asserted above).
+    unsafe { fold_rows_avx2(mat, stride, (w0, width), rows, q, bits) }
+}
+
+/// The eight byte masks of `bits` (mask j all-ones where bit j is set).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn byte_masks(bits: u8) -> [__m256i; 8] {
+    let b = _mm256_set1_epi8(bits.cast_signed());
+    core::array::from_fn(|j| {
+        let c = _mm256_set1_epi8((1u8 << j).cast_signed());
+        _mm256_cmpeq_epi8(_mm256_and_si256(b, c), c)
+    })
+}
+
+#[target_feature(enable = "avx2")]
+fn fold_rows_avx2<const C: usize>(
+    mat: &mut [u8],
+    stride: usize,
+    (w0, width): (usize, usize),
+    rows: core::ops::Range<usize>,
+    q: &[[Chunk; C]; 8],
+    bits: &[u8],
+) {
+    let qp: [*const u8; 8] = core::array::from_fn(|j| q[j].as_ptr().cast::<u8>());
+    for k in rows {
+        let m = byte_masks(bits[k]);
+        let row = &mut mat[k * stride + w0..k * stride + w0 + width];
+        let p = row.as_mut_ptr();
+        let mut off = 0;
+        while off + 32 <= width {
+            // SAFETY: bytes off .. off + 32 lie in `row` and in each pivot
+            // row (width <= 16 C, checked by the caller); unaligned loads
+            // and stores have no alignment requirement.
+            unsafe {
+                let mut x = _mm256_loadu_si256(p.add(off).cast::<__m256i>());
+                for j in 0..8 {
+                    let y = _mm256_loadu_si256(qp[j].add(off).cast::<__m256i>());
+                    x = _mm256_xor_si256(x, _mm256_and_si256(y, m[j]));
+                }
+                _mm256_storeu_si256(p.add(off).cast::<__m256i>(), x);
+            }
+            off += 32;
+        }
+        if off < width {
+            // SAFETY: as above for the last 16 bytes (width is a multiple
+            // of 16).
+            unsafe {
+                let mut x = _mm_loadu_si128(p.add(off).cast::<__m128i>());
+                for j in 0..8 {
+                    let y = _mm_loadu_si128(qp[j].add(off).cast::<__m128i>());
+                    x = _mm_xor_si128(x, _mm_and_si128(y, _mm256_castsi256_si128(m[j])));
+                }
+                _mm_storeu_si128(p.add(off).cast::<__m128i>(), x);
+            }
+        }
+    }
+}
+
+/// One T row of `row.len()` bytes receives sum_b (bit b of `field`) v_b
+/// for the m planes v_b of H_right's rows r m + b (Classic McEliece spec
+/// §2.4.3, T = A H_right): `v[g][b]` is plane b of columns 512 g .. 512 g
+/// + 512 (8 words), `row` covers at most `G` such groups.
+///
+/// # Panics
+/// If `row` is longer than the `G` groups of `v`, or m is not 12 or 13.
+#[inline]
+pub(crate) fn t_row<const G: usize>(
+    token: Avx2,
+    m: usize,
+    row: &mut [u8],
+    v: &[[[u64; 8]; MAX_M]; G],
+    field: u32,
+) {
+    let _ = token;
+    assert!(row.len() <= 64 * G && (m == 12 || m == 13), "row or field");
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe {
+        if m == 12 {
+            t_row_avx2::<12, G>(row, v, field);
+        } else {
+            t_row_avx2::<13, G>(row, v, field);
+        }
+    }
+}
+
+/// x ^= sum_b (m_b & v_b) on one 64-byte group (two registers).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn t_group<const M: usize>(x: &mut [__m256i; 2], vg: &[[u64; 8]; MAX_M], masks: &[__m256i; M]) {
+    for (b, &mb) in masks.iter().enumerate() {
+        // SAFETY: vg[b] is 64 readable bytes; unaligned loads.
+        let (lo, hi) = unsafe {
+            let p = vg[b].as_ptr().cast::<__m256i>();
+            (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)))
+        };
+        x[0] = _mm256_xor_si256(x[0], _mm256_and_si256(lo, mb));
+        x[1] = _mm256_xor_si256(x[1], _mm256_and_si256(hi, mb));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn t_row_avx2<const M: usize, const G: usize>(
+    row: &mut [u8],
+    v: &[[[u64; 8]; MAX_M]; G],
+    field: u32,
+) {
+    let f = _mm256_set1_epi32(field.cast_signed());
+    let masks: [__m256i; M] = core::array::from_fn(|b| {
+        let c = _mm256_set1_epi32(1 << b);
+        _mm256_cmpeq_epi32(_mm256_and_si256(f, c), c)
+    });
+    let (full, rest) = row.as_chunks_mut::<64>();
+    for (bytes, vg) in full.iter_mut().zip(v.iter()) {
+        let p = bytes.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `bytes` is 64 bytes; unaligned loads and stores.
+        unsafe {
+            let mut x = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))];
+            t_group::<M>(&mut x, vg, &masks);
+            _mm256_storeu_si256(p, x[0]);
+            _mm256_storeu_si256(p.add(1), x[1]);
+        }
+    }
+    if !rest.is_empty() {
+        let mut buf = [0u8; 64];
+        buf[..rest.len()].copy_from_slice(rest);
+        let p = buf.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `buf` is 64 bytes; unaligned loads and stores; the
+        // caller checked that `v` has the group of these bytes.
+        unsafe {
+            let mut x = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))];
+            t_group::<M>(&mut x, &v[full.len()], &masks);
+            _mm256_storeu_si256(p, x[0]);
+            _mm256_storeu_si256(p.add(1), x[1]);
+        }
+        rest.copy_from_slice(&buf[..rest.len()]);
+    }
+}
