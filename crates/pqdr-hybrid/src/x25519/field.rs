@@ -213,6 +213,13 @@ pub(crate) trait Arith: Copy {
     /// `a²`.
     fn square(self, a: &Fe) -> Fe;
 
+    /// 59 divsteps of the inversion (`super::invert`): the new `ζ` and the
+    /// transition matrix.
+    #[inline(always)]
+    fn divsteps_59(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+        super::invert::divsteps_59(zeta, f0, g0)
+    }
+
     /// `a^(2^n)`.
     #[inline(always)]
     fn square_n(self, a: &Fe, n: u32) -> Fe {
@@ -223,10 +230,24 @@ pub(crate) trait Arith: Copy {
         r
     }
 
+    /// `a^(−1)` (0 for 0), canonical limbs: the value RFC 7748 §5 computes
+    /// as `z_2^(p−2)`, by the divstep inversion of `super::invert` (about
+    /// half the time of [`Arith::invert_fermat`]).
+    #[inline(always)]
+    fn invert(self, z: &Fe) -> Fe {
+        super::invert::invert(self, z)
+    }
+
     /// `a^(p−2)`, the inverse of `a` (0 for 0), as RFC 7748 §5 computes the
     /// final `x_2 · z_2^(p−2)`: a fixed chain of 254 squarings and 11
     /// multiplications (exponent p − 2 = 2^255 − 21), independent of `a`.
-    fn invert(self, z: &Fe) -> Fe {
+    /// The reference of the tests of [`Arith::invert`] (and the previous
+    /// path of the timing report).
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "the reference of the divstep inversion's tests")
+    )]
+    fn invert_fermat(self, z: &Fe) -> Fe {
         let z = *z;
         let z2 = self.square(&z); // 2
         let z9 = self.mul(&self.square_n(&z2, 2), &z); // 9
@@ -303,6 +324,11 @@ impl Arith for Bmi2Adx {
     #[inline(always)]
     fn square_n(self, a: &Fe, n: u32) -> Fe {
         Fe(arch::fe_square_n(self, &a.0, n))
+    }
+
+    #[inline(always)]
+    fn divsteps_59(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+        arch::fe_divsteps_59(self, zeta, f0, g0)
     }
 }
 

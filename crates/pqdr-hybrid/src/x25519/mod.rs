@@ -6,6 +6,7 @@
 #[cfg(feature = "precomputed-tables")]
 mod base;
 mod field;
+mod invert;
 
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};

@@ -414,6 +414,74 @@ fn madd_matches_portable() {
     }
 }
 
+/// The divstep inversion against the Fermat chain `z^(p−2)` (portable and
+/// kernel paths): the same canonical value for every [`field_inputs`] value
+/// (0, 1, p − 1, p, p + 1, 2^255 − 1, all-ones limbs, random) and 2,000
+/// chained random ones, and `z·z^(−1) = 1` for `z ≢ 0`.
+#[test]
+fn divsteps_invert_matches_fermat() {
+    use super::invert::invert;
+    let mut le1 = [0u8; X25519_SIZE];
+    le1[0] = 1;
+    let check = |z: Fe| {
+        let got = invert(Portable, &z);
+        let want = Portable.invert_fermat(&z).to_bytes();
+        assert_eq!(got.to_bytes(), want, "{:x?}", z.0);
+        // Canonical limbs: to_bytes leaves them as they are.
+        assert_eq!(Fe::from_bytes(&got.to_bytes()).0, got.0, "{:x?}", z.0);
+        if let Some(token) = arch::bmi2_adx() {
+            assert_eq!(invert(token, &z).0, got.0, "{:x?}", z.0);
+            assert_eq!(token.invert_fermat(&z).to_bytes(), want, "{:x?}", z.0);
+        }
+        let one = Portable.mul(&z, &got).to_bytes();
+        let zero = z.to_bytes() == [0; X25519_SIZE];
+        assert_eq!(one, if zero { [0; X25519_SIZE] } else { le1 }, "{:x?}", z.0);
+        got
+    };
+    for a in field_inputs() {
+        check(Fe(a));
+    }
+    let mut rng = Rng(0x1a7);
+    let mut z = Fe::from_bytes(&rng.bytes());
+    for _ in 0..2000 {
+        let inv = check(z);
+        z = Portable.add(&inv, &Fe::from_bytes(&rng.bytes()));
+    }
+}
+
+/// The divstep kernel `fe_divsteps_59` against the portable
+/// `divsteps_59`: the same `ζ` and matrix for random odd `f`, random `g`
+/// and `ζ` in the inversion's range, and for the edges (`f` = 1, 2^64 − 1,
+/// `g` = 0, 1, 2^64 − 1, 2^63, `ζ` = −1, 0, ±591, `i64::MIN`, `i64::MAX`).
+/// Nothing to compare on a CPU without BMI2+ADX.
+#[test]
+fn divsteps_match_portable() {
+    use super::invert::divsteps_59;
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    let fs = [1, 3, u64::MAX, (1 << 63) | 1, 0xffff_ffff_ffff_ffed];
+    let gs = [0, 1, 2, u64::MAX, 1 << 63, 0xffff_ffff_ffff_ffed];
+    let zetas = [-1, 0, 1, -591, 591, i64::MIN, i64::MAX];
+    for f in fs {
+        for g in gs {
+            for zeta in zetas {
+                let got = arch::fe_divsteps_59(token, zeta, f, g);
+                assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+            }
+        }
+    }
+    let mut rng = Rng(0xd1f);
+    for _ in 0..3000 {
+        let b = rng.bytes();
+        let w = |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap());
+        let (f, g) = (w(0) | 1, w(1));
+        let zeta = i64::from(i16::from_le_bytes([b[16], b[17]]) >> 5);
+        let got = arch::fe_divsteps_59(token, zeta, f, g);
+        assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+    }
+}
+
 /// The register-resident squaring loop `fe_square_n` against `n` portable
 /// squarings: the same limbs for every [`field_inputs`] value (edges, ≥ p,
 /// all-ones limbs, random) and every `n` = 0 … 260 (the inversion uses 1 …
@@ -471,10 +539,46 @@ impl Arith for Previous {
     fn square(self, a: &Fe) -> Fe {
         self.0.square(a)
     }
+    fn invert(self, z: &Fe) -> Fe {
+        self.0.invert_fermat(z)
+    }
+}
+
+/// The kernel path with the previous inversion (the Fermat chain with the
+/// squaring-run kernel), for [`timing`].
+#[derive(Clone, Copy)]
+struct Fermat(arch::Bmi2Adx);
+
+impl Arith for Fermat {
+    fn add(self, a: &Fe, b: &Fe) -> Fe {
+        self.0.add(a, b)
+    }
+    fn sub(self, a: &Fe, b: &Fe) -> Fe {
+        self.0.sub(a, b)
+    }
+    fn mul_a24(self, a: &Fe) -> Fe {
+        self.0.mul_a24(a)
+    }
+    fn mul(self, a: &Fe, b: &Fe) -> Fe {
+        self.0.mul(a, b)
+    }
+    fn square(self, a: &Fe) -> Fe {
+        self.0.square(a)
+    }
+    fn square_n(self, a: &Fe, n: u32) -> Fe {
+        self.0.square_n(a, n)
+    }
+    fn invert(self, z: &Fe) -> Fe {
+        self.0.invert_fermat(z)
+    }
 }
 
 #[cfg(feature = "precomputed-tables")]
-impl super::base::Madd for Previous {}
+impl super::base::Madd for Fermat {
+    fn madd(self, s: &mut super::base::MaddState) {
+        arch::fe_madd(self.0, s);
+    }
+}
 
 /// Per-operation times (not a check; `--ignored`): the variable-base `dh`
 /// and the base point `public` on the path detection picks, on the previous
@@ -499,7 +603,23 @@ fn timing() {
     let u = public(&rng.bytes());
     let kc = super::clamp(&k);
     type Op<'a> = (&'a str, Box<dyn Fn() -> [u8; X25519_SIZE] + 'a>);
-    let ops: [Op<'_>; 8] = [
+    use aws_lc_rs::agreement::{self as lc, PrivateKey, UnparsedPublicKey, X25519};
+    let lc_key = PrivateKey::from_private_key(&X25519, &k).unwrap();
+    let lc_dh = || {
+        lc::agree(
+            &lc_key,
+            UnparsedPublicKey::new(&X25519, black_box(&u)),
+            (),
+            |s| Ok(<[u8; X25519_SIZE]>::try_from(s).unwrap()),
+        )
+        .unwrap()
+    };
+    // AWS-LC computes the public key when it takes the private key.
+    let lc_public = || {
+        let key = PrivateKey::from_private_key(&X25519, black_box(&k)).unwrap();
+        <[u8; X25519_SIZE]>::try_from(key.compute_public_key().unwrap().as_ref()).unwrap()
+    };
+    let ops: [Op<'_>; 15] = [
         (
             "dh (detected path)",
             Box::new(|| *dh(black_box(&k), black_box(&u))),
@@ -518,8 +638,16 @@ fn timing() {
         ),
         ("public (detected path)", Box::new(|| public(black_box(&k)))),
         (
-            "public (previous kernels)",
-            Box::new(|| super::base::base_mul(prev, black_box(&kc))),
+            "public (kernels, Fermat inversion)",
+            Box::new(|| super::base::base_mul(Fermat(token), black_box(&kc))),
+        ),
+        (
+            "dh (kernels, Fermat inversion)",
+            Box::new(|| {
+                super::ladder_with(Fermat(token), black_box(&k), black_box(&u), |s| {
+                    arch::fe_ladder_step(token, s);
+                })
+            }),
         ),
         (
             "public (portable)",
@@ -529,15 +657,41 @@ fn timing() {
             "public (x25519-dalek)",
             Box::new(|| x25519_dalek::x25519(black_box(k), x25519_dalek::X25519_BASEPOINT_BYTES)),
         ),
+        ("dh (aws-lc-rs)", Box::new(lc_dh)),
+        ("public (aws-lc-rs)", Box::new(lc_public)),
+        (
+            "invert (Fermat, kernels)",
+            Box::new(|| {
+                token
+                    .invert_fermat(&Fe::from_bytes(black_box(&k)))
+                    .to_bytes()
+            }),
+        ),
+        (
+            "invert (Fermat, portable)",
+            Box::new(|| {
+                Portable
+                    .invert_fermat(&Fe::from_bytes(black_box(&k)))
+                    .to_bytes()
+            }),
+        ),
+        (
+            "invert (divsteps, kernel)",
+            Box::new(|| super::invert::invert(token, &Fe::from_bytes(black_box(&k))).to_bytes()),
+        ),
+        (
+            "invert (divsteps, portable)",
+            Box::new(|| super::invert::invert(Portable, &Fe::from_bytes(black_box(&k))).to_bytes()),
+        ),
     ];
-    for (_, f) in &ops[..3] {
-        assert_eq!(f(), x25519_dalek::x25519(k, u));
-    }
-    for (_, f) in &ops[4..] {
-        assert_eq!(
-            f(),
-            x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES)
-        );
+    // Every dh and public variant gives x25519-dalek's value.
+    for (name, f) in &ops {
+        if name.starts_with("dh") {
+            assert_eq!(f(), x25519_dalek::x25519(k, u), "{name}");
+        } else if name.starts_with("public") {
+            let want = x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES);
+            assert_eq!(f(), want, "{name}");
+        }
     }
     let (rounds, batch) = (301, 4);
     let mut t: Vec<Vec<f64>> = (0..ops.len()).map(|_| Vec::new()).collect();
