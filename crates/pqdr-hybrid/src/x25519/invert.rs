@@ -91,7 +91,7 @@ pub(crate) fn divsteps_59(zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
     reason = "the low 62 bits, by design"
 )]
 fn low62(x: i128) -> i64 {
-    ((x as u64) & M62).cast_signed()
+    ((x.cast_unsigned() as u64) & M62).cast_signed()
 }
 
 /// The top limb: `x` fits in 64 bits by the bounds on `d`, `e`, `f`, `g`
