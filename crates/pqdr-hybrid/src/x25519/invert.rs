@@ -16,7 +16,8 @@
 use pqdr_common::ct::opaque;
 use zeroize::Zeroize;
 
-use super::field::{Arith, Fe};
+use super::field::{Arith, Fe, Portable};
+use crate::arch::Bmi2Adx;
 
 /// The low 62 bits.
 const M62: u64 = u64::MAX >> 2;
@@ -41,48 +42,21 @@ const fn inv_mod_2_64(a: u64) -> u64 {
 
 /// The transition matrix `[u, v, q, r]` of a batch, scaled by 2^62:
 /// `(f, g) ← ([u, v; q, r]·(f, g)) / 2^62`.
-pub(crate) type Trans = [i64; 4];
+type Trans = [i64; 4];
 
-/// 59 divsteps on the low 64 bits `f0`, `g0` of `f` (odd) and `g` from
-/// `ζ`: the new `ζ` and the transition matrix (libsecp256k1
-/// `secp256k1_modinv64_divsteps_59`). Per step, by masks: if `ζ < 0` and
-/// `g` is odd, `(f, g) ← (g, g − f)` and `ζ ← −ζ − 2`, else
-/// `g ← g + (g odd)·f` and `ζ ← ζ − 1`; then `g ← g / 2`.
-pub(crate) fn divsteps_59(zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
-    let (mut u, mut v, mut q, mut r) = (8u64, 0u64, 0u64, 8u64);
-    let (mut f, mut g, mut zeta) = (f0, g0, zeta);
-    for _ in 3..62 {
-        // All ones iff ζ < 0; all ones iff g is odd.
-        let m1 = opaque((zeta >> 63).cast_unsigned());
-        let m2 = opaque((g & 1).wrapping_neg());
-        // x, y, z = f, u, v negated iff ζ < 0; added to g, q, r iff g odd.
-        let x = (f ^ m1).wrapping_sub(m1);
-        let y = (u ^ m1).wrapping_sub(m1);
-        let z = (v ^ m1).wrapping_sub(m1);
-        g = g.wrapping_add(x & m2);
-        q = q.wrapping_add(y & m2);
-        r = r.wrapping_add(z & m2);
-        // Iff ζ < 0 and g was odd: ζ ← −ζ − 2 and f, u, v ← old g, q, r
-        // (f + (g − f) = g); else ζ ← ζ − 1.
-        let m = m1 & m2;
-        zeta = (zeta ^ m.cast_signed()).wrapping_sub(1);
-        f = f.wrapping_add(g & m);
-        u = u.wrapping_add(q & m);
-        v = v.wrapping_add(r & m);
-        g >>= 1;
-        u <<= 1;
-        v <<= 1;
+/// The inversion on a path: [`invert`] with the path's divstep batches
+/// (`Arith::divsteps_59`), or (in the tests' timing report) another method.
+pub(crate) trait Invert: Arith {
+    /// `z^(−1) mod p` (0 for `z ≡ 0`), canonical limbs.
+    #[inline(always)]
+    fn invert(self, z: &Fe) -> Fe {
+        invert(self, z)
     }
-    (
-        zeta,
-        [
-            u.cast_signed(),
-            v.cast_signed(),
-            q.cast_signed(),
-            r.cast_signed(),
-        ],
-    )
 }
+
+impl Invert for Portable {}
+
+impl Invert for Bmi2Adx {}
 
 /// The low 62 bits of `x` as a limb.
 #[inline(always)]

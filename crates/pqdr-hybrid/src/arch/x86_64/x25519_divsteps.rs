@@ -2,7 +2,7 @@
 //! computation and modular inversion", TCHES 2019(3); the half-delta form
 //! of libsecp256k1's `modinv64`) for the inversion modulo 2^255 − 19
 //! (`x25519::invert`): the loop of the portable twin
-//! `x25519::invert::divsteps_59` in registers, every selection by masks
+//! `x25519::field::divsteps_59` in registers, every selection by masks
 //! from `SAR` and `NEG` (no `CMOV`, no branch on the data), so the serial
 //! chain of the 59 steps costs no memory round trips.
 //!
@@ -17,7 +17,7 @@ use super::Bmi2Adx;
 
 /// 59 divsteps from `ζ`, `f0` (odd), `g0`: the new `ζ` and the transition
 /// matrix `[u, v, q, r]` scaled by 2^62, the same integers as
-/// `x25519::invert::divsteps_59` for every input.
+/// `x25519::field::divsteps_59` for every input.
 #[inline(always)]
 pub(crate) fn fe_divsteps_59(token: Bmi2Adx, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
     let _ = token;
