@@ -21,6 +21,7 @@ use zeroize::Zeroize;
 
 use super::X25519_SIZE;
 use super::field::{Arith, Fe, Portable};
+use super::invert::Invert;
 use crate::arch::{self, Bmi2Adx};
 
 /// Limbs of one entry: `y + x`, `y − x`, `2d·x·y`, four limbs each.
@@ -147,7 +148,7 @@ pub(super) type MaddState = [[u64; 4]; arch::MADD_SLOTS];
 /// The mixed addition `p ← p + q` on a [`MaddState`]: the portable formulas
 /// ([`madd_portable`]) with the field operations of the path, or on x86-64
 /// with BMI2 and ADX one assembly block (`arch::fe_madd`), same limbs.
-pub(super) trait Madd: Arith {
+pub(super) trait Madd: Invert {
     /// `p ← p + q` on `s`.
     #[inline(always)]
     fn madd(self, s: &mut MaddState) {

@@ -171,10 +171,10 @@ impl Fe {
         Fe(r)
     }
 
-    /// `a^(p−2)` with the portable arithmetic ([`Arith::invert`]).
+    /// `a^(p−2)` with the portable arithmetic ([`Arith::invert_fermat`]).
     #[cfg(test)]
     pub(crate) fn invert(&self) -> Fe {
-        Portable.invert(self)
+        Portable.invert_fermat(self)
     }
 
     /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
@@ -213,6 +213,13 @@ pub(crate) trait Arith: Copy {
     /// `a²`.
     fn square(self, a: &Fe) -> Fe;
 
+    /// 59 divsteps of the inversion (`super::invert`): the new `ζ` and the
+    /// transition matrix ([`divsteps_59`] or its x86-64 kernel).
+    #[inline(always)]
+    fn divsteps_59(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+        divsteps_59(zeta, f0, g0)
+    }
+
     /// `a^(2^n)`.
     #[inline(always)]
     fn square_n(self, a: &Fe, n: u32) -> Fe {
@@ -226,7 +233,14 @@ pub(crate) trait Arith: Copy {
     /// `a^(p−2)`, the inverse of `a` (0 for 0), as RFC 7748 §5 computes the
     /// final `x_2 · z_2^(p−2)`: a fixed chain of 254 squarings and 11
     /// multiplications (exponent p − 2 = 2^255 − 21), independent of `a`.
-    fn invert(self, z: &Fe) -> Fe {
+    /// The reference of the tests of the divstep inversion
+    /// (`super::invert`, which replaced it) and the previous path of the
+    /// timing report.
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "the reference of the divstep inversion's tests")
+    )]
+    fn invert_fermat(self, z: &Fe) -> Fe {
         let z = *z;
         let z2 = self.square(&z); // 2
         let z9 = self.mul(&self.square_n(&z2, 2), &z); // 9
@@ -304,6 +318,53 @@ impl Arith for Bmi2Adx {
     fn square_n(self, a: &Fe, n: u32) -> Fe {
         Fe(arch::fe_square_n(self, &a.0, n))
     }
+
+    #[inline(always)]
+    fn divsteps_59(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+        arch::fe_divsteps_59(self, zeta, f0, g0)
+    }
+}
+
+/// 59 divsteps of the inversion `super::invert` (Bernstein–Yang, TCHES
+/// 2019(3), in libsecp256k1's half-delta form) on the low 64 bits `f0`, `g0` of `f` (odd) and `g` from
+/// `ζ`: the new `ζ` and the transition matrix (libsecp256k1
+/// `secp256k1_modinv64_divsteps_59`). Per step, by masks: if `ζ < 0` and
+/// `g` is odd, `(f, g) ← (g, g − f)` and `ζ ← −ζ − 2`, else
+/// `g ← g + (g odd)·f` and `ζ ← ζ − 1`; then `g ← g / 2`.
+pub(crate) fn divsteps_59(zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+    let (mut u, mut v, mut q, mut r) = (8u64, 0u64, 0u64, 8u64);
+    let (mut f, mut g, mut zeta) = (f0, g0, zeta);
+    for _ in 3..62 {
+        // All ones iff ζ < 0; all ones iff g is odd.
+        let m1 = opaque((zeta >> 63).cast_unsigned());
+        let m2 = opaque((g & 1).wrapping_neg());
+        // x, y, z = f, u, v negated iff ζ < 0; added to g, q, r iff g odd.
+        let x = (f ^ m1).wrapping_sub(m1);
+        let y = (u ^ m1).wrapping_sub(m1);
+        let z = (v ^ m1).wrapping_sub(m1);
+        g = g.wrapping_add(x & m2);
+        q = q.wrapping_add(y & m2);
+        r = r.wrapping_add(z & m2);
+        // Iff ζ < 0 and g was odd: ζ ← −ζ − 2 and f, u, v ← old g, q, r
+        // (f + (g − f) = g); else ζ ← ζ − 1.
+        let m = m1 & m2;
+        zeta = (zeta ^ m.cast_signed()).wrapping_sub(1);
+        f = f.wrapping_add(g & m);
+        u = u.wrapping_add(q & m);
+        v = v.wrapping_add(r & m);
+        g >>= 1;
+        u <<= 1;
+        v <<= 1;
+    }
+    (
+        zeta,
+        [
+            u.cast_signed(),
+            v.cast_signed(),
+            q.cast_signed(),
+            r.cast_signed(),
+        ],
+    )
 }
 
 /// Adds `v` to a limb vector that cannot overflow 2^256 by it (callers

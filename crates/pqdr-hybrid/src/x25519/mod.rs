@@ -6,6 +6,7 @@
 #[cfg(feature = "precomputed-tables")]
 mod base;
 mod field;
+mod invert;
 
 use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
@@ -13,6 +14,7 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::arch;
 use crate::error::Error;
 use field::{Arith, Fe, Portable};
+use invert::Invert;
 
 /// Size of an X25519 scalar, point and shared secret in bytes.
 pub(crate) const X25519_SIZE: usize = 32;
@@ -56,7 +58,7 @@ fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE]
 type State = [[u64; 4]; arch::LADDER_SLOTS];
 
 /// [`scalarmult`] with the field operations of `ar`, one [`step`] at a time.
-fn ladder<A: Arith>(ar: A, k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+fn ladder<A: Invert>(ar: A, k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
     ladder_with(ar, k, u, |s| step(ar, s))
 }
 
@@ -84,7 +86,7 @@ fn step<A: Arith>(ar: A, s: &mut State) {
 /// The ladder of [`scalarmult`] with the step `step` and, for the final
 /// `x_2 · z_2^(p−2)`, the field operations of `ar`.
 #[inline(always)]
-fn ladder_with<A: Arith>(
+fn ladder_with<A: Invert>(
     ar: A,
     k: &[u8; X25519_SIZE],
     u: &[u8; X25519_SIZE],
@@ -189,3 +191,5 @@ pub(crate) fn dh_checked(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timing;

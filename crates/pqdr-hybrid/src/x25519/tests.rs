@@ -3,9 +3,6 @@
 
 extern crate std;
 
-use std::boxed::Box;
-use std::vec::Vec;
-
 use super::field::{Arith, Fe, Portable};
 use super::{X25519_SIZE, dh, ladder, public, public_with, scalarmult};
 use crate::arch;
@@ -92,10 +89,10 @@ fn rfc7748_6_1_diffie_hellman() {
 }
 
 /// A small deterministic generator for the differential test (splitmix64).
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn bytes(&mut self) -> [u8; X25519_SIZE] {
+    pub(super) fn bytes(&mut self) -> [u8; X25519_SIZE] {
         let mut out = [0u8; X25519_SIZE];
         for c in out.chunks_mut(8) {
             self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -414,6 +411,74 @@ fn madd_matches_portable() {
     }
 }
 
+/// The divstep inversion against the Fermat chain `z^(p−2)` (portable and
+/// kernel paths): the same canonical value for every [`field_inputs`] value
+/// (0, 1, p − 1, p, p + 1, 2^255 − 1, all-ones limbs, random) and 2,000
+/// chained random ones, and `z·z^(−1) = 1` for `z ≢ 0`.
+#[test]
+fn divsteps_invert_matches_fermat() {
+    use super::invert::invert;
+    let mut le1 = [0u8; X25519_SIZE];
+    le1[0] = 1;
+    let check = |z: Fe| {
+        let got = invert(Portable, &z);
+        let want = Portable.invert_fermat(&z).to_bytes();
+        assert_eq!(got.to_bytes(), want, "{:x?}", z.0);
+        // Canonical limbs: to_bytes leaves them as they are.
+        assert_eq!(Fe::from_bytes(&got.to_bytes()).0, got.0, "{:x?}", z.0);
+        if let Some(token) = arch::bmi2_adx() {
+            assert_eq!(invert(token, &z).0, got.0, "{:x?}", z.0);
+            assert_eq!(token.invert_fermat(&z).to_bytes(), want, "{:x?}", z.0);
+        }
+        let one = Portable.mul(&z, &got).to_bytes();
+        let zero = z.to_bytes() == [0; X25519_SIZE];
+        assert_eq!(one, if zero { [0; X25519_SIZE] } else { le1 }, "{:x?}", z.0);
+        got
+    };
+    for a in field_inputs() {
+        check(Fe(a));
+    }
+    let mut rng = Rng(0x1a7);
+    let mut z = Fe::from_bytes(&rng.bytes());
+    for _ in 0..2000 {
+        let inv = check(z);
+        z = Portable.add(&inv, &Fe::from_bytes(&rng.bytes()));
+    }
+}
+
+/// The divstep kernel `fe_divsteps_59` against the portable
+/// `divsteps_59`: the same `ζ` and matrix for random odd `f`, random `g`
+/// and `ζ` in the inversion's range, and for the edges (`f` = 1, 2^64 − 1,
+/// `g` = 0, 1, 2^64 − 1, 2^63, `ζ` = −1, 0, ±591, `i64::MIN`, `i64::MAX`).
+/// Nothing to compare on a CPU without BMI2+ADX.
+#[test]
+fn divsteps_match_portable() {
+    use super::field::divsteps_59;
+    let Some(token) = arch::bmi2_adx() else {
+        return;
+    };
+    let fs = [1, 3, u64::MAX, (1 << 63) | 1, 0xffff_ffff_ffff_ffed];
+    let gs = [0, 1, 2, u64::MAX, 1 << 63, 0xffff_ffff_ffff_ffed];
+    let zetas = [-1, 0, 1, -591, 591, i64::MIN, i64::MAX];
+    for f in fs {
+        for g in gs {
+            for zeta in zetas {
+                let got = arch::fe_divsteps_59(token, zeta, f, g);
+                assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+            }
+        }
+    }
+    let mut rng = Rng(0xd1f);
+    for _ in 0..3000 {
+        let b = rng.bytes();
+        let w = |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap());
+        let (f, g) = (w(0) | 1, w(1));
+        let zeta = i64::from(i16::from_le_bytes([b[16], b[17]]) >> 5);
+        let got = arch::fe_divsteps_59(token, zeta, f, g);
+        assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+    }
+}
+
 /// The register-resident squaring loop `fe_square_n` against `n` portable
 /// squarings: the same limbs for every [`field_inputs`] value (edges, ≥ p,
 /// all-ones limbs, random) and every `n` = 0 … 260 (the inversion uses 1 …
@@ -447,113 +512,5 @@ fn public_edge_scalars() {
         assert_eq!(public(&k), want, "k={k:02x?}");
         assert_eq!(public_with(None, &k), want, "k={k:02x?}");
         assert_eq!(scalarmult(&k, &super::BASE_U), want, "k={k:02x?}");
-    }
-}
-
-/// The kernel path of the previous release (`fe_mul` … `fe_square` one
-/// operation at a time, the generic ladder and inversion), for [`timing`].
-#[derive(Clone, Copy)]
-struct Previous(arch::Bmi2Adx);
-
-impl Arith for Previous {
-    fn add(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.add(a, b)
-    }
-    fn sub(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.sub(a, b)
-    }
-    fn mul_a24(self, a: &Fe) -> Fe {
-        self.0.mul_a24(a)
-    }
-    fn mul(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.mul(a, b)
-    }
-    fn square(self, a: &Fe) -> Fe {
-        self.0.square(a)
-    }
-}
-
-#[cfg(feature = "precomputed-tables")]
-impl super::base::Madd for Previous {}
-
-/// Per-operation times (not a check; `--ignored`): the variable-base `dh`
-/// and the base point `public` on the path detection picks, on the previous
-/// kernel path, on the portable one, and x25519-dalek's, in interleaved
-/// batches (short, so that a busy machine preempts few of them); median
-/// and 10th percentile µs per operation.
-///
-/// ```sh
-/// cargo test --release -p pqdr-hybrid --lib -- --ignored --nocapture x25519::tests::timing
-/// ```
-#[test]
-#[ignore = "a timing report, not a check"]
-fn timing() {
-    use core::hint::black_box;
-    use std::time::Instant;
-    let Some(token) = arch::bmi2_adx() else {
-        return;
-    };
-    let prev = Previous(token);
-    let mut rng = Rng(0x71e);
-    let k = rng.bytes();
-    let u = public(&rng.bytes());
-    let kc = super::clamp(&k);
-    type Op<'a> = (&'a str, Box<dyn Fn() -> [u8; X25519_SIZE] + 'a>);
-    let ops: [Op<'_>; 8] = [
-        (
-            "dh (detected path)",
-            Box::new(|| *dh(black_box(&k), black_box(&u))),
-        ),
-        (
-            "dh (previous kernels)",
-            Box::new(|| ladder(prev, black_box(&k), black_box(&u))),
-        ),
-        (
-            "dh (portable)",
-            Box::new(|| ladder(Portable, black_box(&k), black_box(&u))),
-        ),
-        (
-            "dh (x25519-dalek)",
-            Box::new(|| x25519_dalek::x25519(black_box(k), black_box(u))),
-        ),
-        ("public (detected path)", Box::new(|| public(black_box(&k)))),
-        (
-            "public (previous kernels)",
-            Box::new(|| super::base::base_mul(prev, black_box(&kc))),
-        ),
-        (
-            "public (portable)",
-            Box::new(|| public_with(None, black_box(&k))),
-        ),
-        (
-            "public (x25519-dalek)",
-            Box::new(|| x25519_dalek::x25519(black_box(k), x25519_dalek::X25519_BASEPOINT_BYTES)),
-        ),
-    ];
-    for (_, f) in &ops[..3] {
-        assert_eq!(f(), x25519_dalek::x25519(k, u));
-    }
-    for (_, f) in &ops[4..] {
-        assert_eq!(
-            f(),
-            x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES)
-        );
-    }
-    let (rounds, batch) = (301, 4);
-    let mut t: Vec<Vec<f64>> = (0..ops.len()).map(|_| Vec::new()).collect();
-    for _ in 0..rounds {
-        for (i, (_, f)) in ops.iter().enumerate() {
-            let start = Instant::now();
-            for _ in 0..batch {
-                black_box(f());
-            }
-            t[i].push(start.elapsed().as_secs_f64() * 1e6 / f64::from(batch));
-        }
-    }
-    for ((name, _), mut v) in ops.iter().zip(t) {
-        v.sort_by(f64::total_cmp);
-        // 301 rounds: the 10th percentile and the median.
-        let (p10, med) = (v[30], v[150]);
-        std::println!("{name:26} median {med:8.2} µs, 10th percentile {p10:8.2} µs");
     }
 }

@@ -412,3 +412,6 @@ pub(crate) use x25519_ladder::{LADDER_SLOTS, fe_ladder_step};
 #[cfg(feature = "precomputed-tables")]
 pub(crate) use x25519_ladder::{MADD_SLOTS, fe_madd};
 pub(crate) use x25519_sqr_n::fe_square_n;
+// The divstep batches of the X25519 inversion.
+mod x25519_divsteps;
+pub(crate) use x25519_divsteps::fe_divsteps_59;
