@@ -130,7 +130,9 @@ pub(crate) use stubs::*;
 /// The kernels' signatures in builds without the MULX/ADX path.
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 mod stubs {
-    use super::{Avx2, Bmi2Adx};
+    #[cfg(any(feature = "p256", feature = "p384"))]
+    use super::Avx2;
+    use super::Bmi2Adx;
     pub(crate) fn fe_mul(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
         match token {}
     }

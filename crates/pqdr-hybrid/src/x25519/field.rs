@@ -180,7 +180,7 @@ impl Fe {
     /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
     /// (RFC 7748 §5 `cswap`): no branch, no index depends on `swap`. The
     /// ladder swaps its whole state (`cswap_state`); this serves `base.rs`.
-    #[cfg(any(test, feature = "precomputed-tables"))]
+    #[cfg(feature = "precomputed-tables")]
     #[inline(always)]
     pub(crate) fn cswap(swap: u64, a: &mut Fe, b: &mut Fe) {
         let mask = swap.wrapping_neg();
