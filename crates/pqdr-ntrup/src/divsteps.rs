@@ -4,8 +4,7 @@
 //! once for both rings, and the R/3 step's branch-free sign masks. The AVX2
 //! twins (`arch/x86_64/recip.rs`, `recip3.rs`) have their own step loops
 //! (state in registers or padded regions, per-step scalars in broadcast
-//! registers) and do not use this module; the `overlap` option below is
-//! from the earlier AVX2 passes and is off in both portable uses.
+//! registers) and do not use this module.
 
 use crate::arith::f3_freeze_small;
 use crate::ct;
@@ -67,19 +66,12 @@ impl<'a, T: Copy + Default + From<i8>> State<'a, T> {
 /// new v goes to `v[i]` (v multiplied by x). The portable passes
 /// (`rows_fg_moved`, `rows_vr_moved`) work in place and move the block
 /// part once. Both passes also get the end (`m`, `mv`) of the coefficients that matter.
-/// `overlap` (unused, off): when at least one whole block fits below the
-/// end, the passes also run the last partial block as the whole block that
-/// ends at the end (overlapping the block below it; its inputs are loaded
-/// before the blocks run, so the lanes computed twice get the same values
-/// twice), and no lane is left to the one-by-one loop; the portable code
-/// does those lanes one by one.
 /// Evaluates to the final `(f, v, delta)`.
 macro_rules! divsteps {
     (
         $P:expr, $L:expr, $state:expr, terms: $terms:expr,
         per_step($f0:ident, $g0:ident, $swap:ident) { $($body:tt)* }
-        swap: $swp:ident, lane: $lane:ident, rows_fg: $rfg:ident, rows_vr: $rvr:ident,
-        overlap: $ov:expr $(,)?
+        swap: $swp:ident, lane: $lane:ident, rows_fg: $rfg:ident, rows_vr: $rvr:ident $(,)?
     ) => {{
         let State { f, g, r, v, mut fp } = $state;
         let mut delta: i32 = 1;
@@ -101,14 +93,13 @@ macro_rules! divsteps {
             // f, g: swap, eliminate, divide g by x: the blocks, then the
             // lanes above them (each reads g[i] before g[i] is stored over).
             f[0] = $swp(f[0], g[0]).0;
-            // Whole blocks (L a power of two: a shift, no division); with
-            // `overlap`, the passes cover every lane below m when m > L.
+            // Whole blocks (L a power of two: a shift, no division).
             let nb = (m - 1) >> const { $L.trailing_zeros() };
             $rfg(&mut *f, &mut *g, nb, m);
             {
                 // The lanes above the blocks through a copy, so the loop
                 // has no overlapping slices (and vectorises).
-                let lo = if $ov && m > $L { m } else { 1 + nb * $L };
+                let lo = 1 + nb * $L;
                 if lo < m {
                     let t = m - lo;
                     let mut tmp = [0; $L];
@@ -131,7 +122,7 @@ macro_rules! divsteps {
             // block is stored over it), then the blocks, then v[0] = 0.
             let nbv = (mv - 1) >> const { $L.trailing_zeros() };
             {
-                let lo = if $ov && mv > $L { mv } else { 1 + nbv * $L };
+                let lo = 1 + nbv * $L;
                 if lo < mv {
                     let t = mv - lo;
                     let mut tmp = [0; $L];

@@ -99,7 +99,7 @@ pub(crate) fn r3_recip_on<const P: usize>(
             let rfg = |f: &mut [i8], g: &mut [i8], nb, _| rows_fg_moved(f, g, nb, blk, false);
             let rvr = |v: &mut [i8], r: &mut [i8], nb, _| rows_vr_moved(v, r, nb, blk, false);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr,
     );
     let sign = f[0];
     for (i, o) in out.iter_mut().enumerate() {
@@ -155,7 +155,7 @@ pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
             let rfg = |f: &mut [i16], g: &mut [i16], nb, _| rows_fg_moved(f, g, nb, blk, true);
             let rvr = |v: &mut [i16], r: &mut [i16], nb, _| rows_vr_moved(v, r, nb, blk, true);
         }
-        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr, overlap: false,
+        swap: swp, lane: lane, rows_fg: rfg, rows_vr: rvr,
     );
     let scale = Fq::<Q>::recip(freeze(f[0]));
     for (i, o) in f.iter_mut().enumerate() {

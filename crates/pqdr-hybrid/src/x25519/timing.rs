@@ -14,68 +14,56 @@ use super::tests::Rng;
 use super::{dh, ladder, public, public_with};
 use crate::arch;
 
+/// The kernel operations one at a time and the Fermat inversion: the
+/// `Arith` / `Invert` of [`Previous`] and [`Fermat`], which differ only in
+/// the extra methods given (`Fermat` has the squaring-run kernel).
+macro_rules! kernel_arith {
+    ($name:ident { $($extra:item)* }) => {
+        impl Arith for $name {
+            fn add(self, a: &Fe, b: &Fe) -> Fe {
+                self.0.add(a, b)
+            }
+            fn sub(self, a: &Fe, b: &Fe) -> Fe {
+                self.0.sub(a, b)
+            }
+            fn mul_a24(self, a: &Fe) -> Fe {
+                self.0.mul_a24(a)
+            }
+            fn mul(self, a: &Fe, b: &Fe) -> Fe {
+                self.0.mul(a, b)
+            }
+            fn square(self, a: &Fe) -> Fe {
+                self.0.square(a)
+            }
+            $($extra)*
+        }
+
+        impl Invert for $name {
+            fn invert(self, z: &Fe) -> Fe {
+                self.0.invert_fermat(z)
+            }
+        }
+    };
+}
+
 /// The kernel path of the previous release (`fe_mul` … `fe_square` one
 /// operation at a time, the generic ladder and inversion), for [`timing`].
 #[derive(Clone, Copy)]
 struct Previous(arch::Bmi2Adx);
 
-impl Arith for Previous {
-    fn add(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.add(a, b)
-    }
-    fn sub(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.sub(a, b)
-    }
-    fn mul_a24(self, a: &Fe) -> Fe {
-        self.0.mul_a24(a)
-    }
-    fn mul(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.mul(a, b)
-    }
-    fn square(self, a: &Fe) -> Fe {
-        self.0.square(a)
-    }
-}
-
-impl Invert for Previous {
-    fn invert(self, z: &Fe) -> Fe {
-        self.0.invert_fermat(z)
-    }
-}
+kernel_arith!(Previous {});
 
 /// The kernel path with the previous inversion (the Fermat chain with the
 /// squaring-run kernel), for [`timing`].
 #[derive(Clone, Copy)]
 struct Fermat(arch::Bmi2Adx);
 
-impl Arith for Fermat {
-    fn add(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.add(a, b)
-    }
-    fn sub(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.sub(a, b)
-    }
-    fn mul_a24(self, a: &Fe) -> Fe {
-        self.0.mul_a24(a)
-    }
-    fn mul(self, a: &Fe, b: &Fe) -> Fe {
-        self.0.mul(a, b)
-    }
-    fn square(self, a: &Fe) -> Fe {
-        self.0.square(a)
-    }
+kernel_arith!(Fermat {
     fn square_n(self, a: &Fe, n: u32) -> Fe {
         self.0.square_n(a, n)
     }
-}
+});
 
-impl Invert for Fermat {
-    fn invert(self, z: &Fe) -> Fe {
-        self.0.invert_fermat(z)
-    }
-}
-
-#[cfg(feature = "precomputed-tables")]
 impl super::base::Madd for Fermat {
     fn madd(self, s: &mut super::base::MaddState) {
         arch::fe_madd(self.0, s);

@@ -308,11 +308,10 @@ macro_rules! cond_sub_p {
     };
 }
 
-/// `[s + d] = [s + a] + [s + b] mod p` (`p256_add`).
-macro_rules! add_at {
-    ($d:literal, $a:literal, $b:literal) => {
+/// `t0 … t3 = [s + a]`.
+macro_rules! load_lo {
+    ($a:literal) => {
         concat!(
-            "xor {lo:e}, {lo:e}\n",
             "mov {t0}, [{s} + ",
             $a,
             "]\n",
@@ -325,6 +324,15 @@ macro_rules! add_at {
             "mov {t3}, [{s} + ",
             $a,
             " + 24]\n",
+        )
+    };
+}
+
+/// `lo:t3 … t0 = t3 … t0 + [s + b]` (the carry into `lo`, zeroed before),
+/// then `mod p` into `t4 … t7` (`p256_add`'s steps).
+macro_rules! add_lo_mod_p {
+    ($b:literal) => {
+        concat!(
             "add {t0}, [{s} + ",
             $b,
             "]\n",
@@ -339,6 +347,17 @@ macro_rules! add_at {
             " + 24]\n",
             "adc {lo}, 0\n",
             cond_sub_p!(),
+        )
+    };
+}
+
+/// `[s + d] = [s + a] + [s + b] mod p` (`p256_add`).
+macro_rules! add_at {
+    ($d:literal, $a:literal, $b:literal) => {
+        concat!(
+            "xor {lo:e}, {lo:e}\n",
+            load_lo!($a),
+            add_lo_mod_p!($b),
             store_hi!($d),
         )
     };
@@ -349,18 +368,7 @@ macro_rules! triple_at {
     ($d:literal, $a:literal) => {
         concat!(
             "xor {lo:e}, {lo:e}\n",
-            "mov {t0}, [{s} + ",
-            $a,
-            "]\n",
-            "mov {t1}, [{s} + ",
-            $a,
-            " + 8]\n",
-            "mov {t2}, [{s} + ",
-            $a,
-            " + 16]\n",
-            "mov {t3}, [{s} + ",
-            $a,
-            " + 24]\n",
+            load_lo!($a),
             "add {t0}, {t0}\n",
             "adc {t1}, {t1}\n",
             "adc {t2}, {t2}\n",
@@ -372,20 +380,7 @@ macro_rules! triple_at {
             "mov {t1}, {t5}\n",
             "mov {t2}, {t6}\n",
             "mov {t3}, {t7}\n",
-            "add {t0}, [{s} + ",
-            $a,
-            "]\n",
-            "adc {t1}, [{s} + ",
-            $a,
-            " + 8]\n",
-            "adc {t2}, [{s} + ",
-            $a,
-            " + 16]\n",
-            "adc {t3}, [{s} + ",
-            $a,
-            " + 24]\n",
-            "adc {lo}, 0\n",
-            cond_sub_p!(),
+            add_lo_mod_p!($a),
             store_hi!($d),
         )
     };
