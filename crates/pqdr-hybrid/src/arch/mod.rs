@@ -155,7 +155,7 @@ mod stubs {
         match token {}
     }
     pub(crate) const LADDER_SLOTS: usize = 14;
-    pub(crate) fn fe_ladder_step(token: Bmi2Adx, _: &mut [[u64; 4]; LADDER_SLOTS]) {
+    pub(crate) fn fe_ladder_step(token: Bmi2Adx, _: u64, _: &mut [[u64; 4]; LADDER_SLOTS]) {
         match token {}
     }
     #[cfg(feature = "precomputed-tables")]

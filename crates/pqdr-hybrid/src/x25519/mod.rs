@@ -42,13 +42,13 @@ fn clamp(k: &[u8; X25519_SIZE]) -> Zeroizing<[u8; X25519_SIZE]> {
 /// `x_2 · z_2^(p−2)`. Every step runs the same field operations whatever the
 /// bits of `k`; the working values are wiped before returning.
 ///
-/// On x86-64 with BMI2 and ADX (and the feature `simd`) each ladder step is
-/// one MULX/ADCX/ADOX assembly block (`arch::fe_ladder_step`) and the
-/// inversion uses the field kernels of `crate::arch`, else the portable
-/// field code; both give the same limbs.
+/// On x86-64 with BMI2 and ADX (and the feature `simd`) each ladder step,
+/// its `cswap` included, is one MULX/ADCX/ADOX assembly block
+/// (`arch::fe_ladder_step`) and the inversion uses the field kernels of
+/// `crate::arch`, else the portable field code; both give the same limbs.
 fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
     match arch::bmi2_adx() {
-        Some(token) => ladder_with(token, k, u, |s| arch::fe_ladder_step(token, s)),
+        Some(token) => ladder_with(token, k, u, |swap, s| arch::fe_ladder_step(token, swap, s)),
         None => ladder(Portable, k, u),
     }
 }
@@ -57,14 +57,18 @@ fn scalarmult(k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE]
 /// `x_2`, `z_2`, `x_3`, `z_3`, then scratch for `arch::fe_ladder_step`.
 type State = [[u64; 4]; arch::LADDER_SLOTS];
 
-/// [`scalarmult`] with the field operations of `ar`, one [`step`] at a time.
+/// [`scalarmult`] with the field operations of `ar`: [`cswap_state`], then
+/// one [`step`], per bit.
 fn ladder<A: Invert>(ar: A, k: &[u8; X25519_SIZE], u: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
-    ladder_with(ar, k, u, |s| step(ar, s))
+    ladder_with(ar, k, u, |swap, s| {
+        cswap_state(swap, s);
+        step(ar, s);
+    })
 }
 
 /// One ladder step (RFC 7748 §5, after the `cswap`) on the state `s`, in
-/// the order and names of RFC 7748 §5: the portable twin of
-/// `arch::fe_ladder_step` (with `Portable`).
+/// the order and names of RFC 7748 §5: with [`cswap_state`] before it, the
+/// portable twin of `arch::fe_ladder_step` (with `Portable`).
 #[inline(always)]
 fn step<A: Arith>(ar: A, s: &mut State) {
     let (x1, x2, z2, x3, z3) = (Fe(s[0]), Fe(s[1]), Fe(s[2]), Fe(s[3]), Fe(s[4]));
@@ -83,14 +87,15 @@ fn step<A: Arith>(ar: A, s: &mut State) {
     s[2] = ar.mul(&e, &ar.add(&aa, &ar.mul_a24(&e))).0;
 }
 
-/// The ladder of [`scalarmult`] with the step `step` and, for the final
+/// The ladder of [`scalarmult`] with `step(swap, s)` (the `cswap` of the
+/// state by `swap` ∈ {0, 1}, then one step) and, for the final
 /// `x_2 · z_2^(p−2)`, the field operations of `ar`.
 #[inline(always)]
 fn ladder_with<A: Invert>(
     ar: A,
     k: &[u8; X25519_SIZE],
     u: &[u8; X25519_SIZE],
-    mut step: impl FnMut(&mut State),
+    mut step: impl FnMut(u64, &mut State),
 ) -> [u8; X25519_SIZE] {
     let k = clamp(k);
     let mut s: State = [[0; 4]; arch::LADDER_SLOTS];
@@ -101,10 +106,8 @@ fn ladder_with<A: Invert>(
     let mut swap = 0u64;
     for t in (0..255).rev() {
         let k_t = u64::from((k[t >> 3] >> (t & 7)) & 1);
-        swap ^= k_t;
-        cswap_state(swap, &mut s);
+        step(swap ^ k_t, &mut s);
         swap = k_t;
-        step(&mut s);
     }
     cswap_state(swap, &mut s);
     let out = ar.mul(&Fe(s[1]), &ar.invert(&Fe(s[2]))).to_bytes();

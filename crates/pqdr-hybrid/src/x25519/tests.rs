@@ -324,12 +324,14 @@ fn bmi2_adx_matches_portable() {
     }
 }
 
-/// The one-block ladder step `fe_ladder_step` against the portable
-/// [`step`](super::step): the same limbs of `x_2`, `z_2`, `x_3`, `z_3` for
-/// states made of every [`field_inputs`] value in each slot (edges, ≥ p,
-/// all-ones limbs) with random others, random states, and 2,000 chained
-/// steps (the outputs fed back, as in the ladder). Nothing to compare on a
-/// CPU without BMI2+ADX.
+/// The one-block ladder step `fe_ladder_step` (its `cswap` inside) against
+/// the portable [`cswap_state`](super::cswap_state) and
+/// [`step`](super::step): the same limbs of `x_2`, `z_2`, `x_3`, `z_3`, for
+/// both values of `swap`, for states made of every [`field_inputs`] value in
+/// each slot (edges, ≥ p, all-ones limbs: the loose bound `< 2^256` at its
+/// maximum) with random others, random states, and 2,000 chained steps with
+/// random swaps (the outputs fed back, as in the ladder). Nothing to compare
+/// on a CPU without BMI2+ADX.
 #[test]
 fn ladder_step_matches_portable() {
     let Some(token) = arch::bmi2_adx() else {
@@ -341,27 +343,30 @@ fn ladder_step_matches_portable() {
         let b = rng.bytes();
         core::array::from_fn(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()))
     };
-    let check = |s: &super::State| {
+    let check = |swap: u64, s: &super::State| {
         let mut want = *s;
+        super::cswap_state(swap, &mut want);
         super::step(Portable, &mut want);
         let mut got = *s;
-        arch::fe_ladder_step(token, &mut got);
-        assert_eq!(got[..5], want[..5], "state {s:x?}");
+        arch::fe_ladder_step(token, swap, &mut got);
+        assert_eq!(got[..5], want[..5], "swap {swap}, state {s:x?}");
         got
     };
     for v in inputs {
         for slot in 0..5 {
-            let mut s: super::State = core::array::from_fn(|_| limbs());
-            s[slot] = v;
-            check(&s);
-            let mut s: super::State = core::array::from_fn(|_| v);
-            s[slot] = limbs();
-            check(&s);
+            for swap in [0, 1] {
+                let mut s: super::State = core::array::from_fn(|_| limbs());
+                s[slot] = v;
+                check(swap, &s);
+                let mut s: super::State = core::array::from_fn(|_| v);
+                s[slot] = limbs();
+                check(swap, &s);
+            }
         }
     }
     let mut s: super::State = core::array::from_fn(|_| limbs());
     for (i, v) in inputs.iter().cycle().take(2000).enumerate() {
-        s = check(&s);
+        s = check(limbs()[0] & 1, &s);
         if i & 7 == 0 {
             s[0] = *v;
         }

@@ -134,8 +134,8 @@ fn timing() {
         (
             "dh (kernels, Fermat inversion)",
             Box::new(|| {
-                super::ladder_with(Fermat(token), black_box(&k), black_box(&u), |s| {
-                    arch::fe_ladder_step(token, s);
+                super::ladder_with(Fermat(token), black_box(&k), black_box(&u), |swap, s| {
+                    arch::fe_ladder_step(token, swap, s);
                 })
             }),
         ),

@@ -28,6 +28,13 @@ pub(crate) const LADDER_SLOTS: usize = 14;
 /// `[s + d] = [s + a] · [s + b] mod p` (the `fe_mul` rows and reduction).
 macro_rules! mul_at {
     ($d:literal, $a:literal, $b:literal) => {
+        concat!(mul_r!($a, $b), store_at!($d))
+    };
+}
+
+/// `t0 … t3 = [s + a] · [s + b] mod p` (as [`mul_at!`], left in registers).
+macro_rules! mul_r {
+    ($a:literal, $b:literal) => {
         concat!(
             "mov rdx, [{s} + ",
             $a,
@@ -61,7 +68,6 @@ macro_rules! mul_at {
             " + 24]\n",
             row_at!($b, "t3", "t4", "t5", "t6", "t7"),
             reduce512!("z"),
-            store_at!($d),
         )
     };
 }
@@ -141,6 +147,13 @@ macro_rules! store_at {
 /// squares and reduction).
 macro_rules! sqr_at {
     ($d:literal, $a:literal) => {
+        concat!(sqr_r!($a), store_at!($d))
+    };
+}
+
+/// `t0 … t3 = [s + a]² mod p` (as [`sqr_at!`], left in registers).
+macro_rules! sqr_r {
+    ($a:literal) => {
         concat!(
             "mov rdx, [{s} + ",
             $a,
@@ -213,49 +226,18 @@ macro_rules! sqr_at {
             "adcx {t7}, {t7}\n",
             "adox {t7}, {hi}\n",
             reduce512!("z"),
-            store_at!($d),
         )
     };
 }
 
 /// `[s + d] = [s + a] + [s + b] mod p` (`fe_add`: the carry folded as 38
 /// twice, by masks).
+#[cfg(feature = "precomputed-tables")]
 macro_rules! add_at {
     ($d:literal, $a:literal, $b:literal) => {
         concat!(
-            "mov {t0}, [{s} + ",
-            $a,
-            "]\n",
-            "mov {t1}, [{s} + ",
-            $a,
-            " + 8]\n",
-            "mov {t2}, [{s} + ",
-            $a,
-            " + 16]\n",
-            "mov {t3}, [{s} + ",
-            $a,
-            " + 24]\n",
-            "add {t0}, [{s} + ",
-            $b,
-            "]\n",
-            "adc {t1}, [{s} + ",
-            $b,
-            " + 8]\n",
-            "adc {t2}, [{s} + ",
-            $b,
-            " + 16]\n",
-            "adc {t3}, [{s} + ",
-            $b,
-            " + 24]\n",
-            "sbb {t4}, {t4}\n",
-            "and {t4}, 38\n",
-            "add {t0}, {t4}\n",
-            "adc {t1}, 0\n",
-            "adc {t2}, 0\n",
-            "adc {t3}, 0\n",
-            "sbb {t4}, {t4}\n",
-            "and {t4}, 38\n",
-            "add {t0}, {t4}\n",
+            load4!($a, "t0", "t1", "t2", "t3"),
+            addsub!("add", "adc", [$b], "t0", "t1", "t2", "t3", "t4"),
             store_at!($d),
         )
     };
@@ -263,116 +245,285 @@ macro_rules! add_at {
 
 /// `[s + d] = [s + a] − [s + b] mod p` (`fe_sub`: a borrow taken back as
 /// − 38 twice, by masks).
+#[cfg(feature = "precomputed-tables")]
 macro_rules! sub_at {
     ($d:literal, $a:literal, $b:literal) => {
         concat!(
-            "mov {t0}, [{s} + ",
-            $a,
-            "]\n",
-            "mov {t1}, [{s} + ",
-            $a,
-            " + 8]\n",
-            "mov {t2}, [{s} + ",
-            $a,
-            " + 16]\n",
-            "mov {t3}, [{s} + ",
-            $a,
-            " + 24]\n",
-            "sub {t0}, [{s} + ",
-            $b,
-            "]\n",
-            "sbb {t1}, [{s} + ",
-            $b,
-            " + 8]\n",
-            "sbb {t2}, [{s} + ",
-            $b,
-            " + 16]\n",
-            "sbb {t3}, [{s} + ",
-            $b,
-            " + 24]\n",
-            "sbb {t4}, {t4}\n",
-            "and {t4}, 38\n",
-            "sub {t0}, {t4}\n",
-            "sbb {t1}, 0\n",
-            "sbb {t2}, 0\n",
-            "sbb {t3}, 0\n",
-            "sbb {t4}, {t4}\n",
-            "and {t4}, 38\n",
-            "sub {t0}, {t4}\n",
+            load4!($a, "t0", "t1", "t2", "t3"),
+            addsub!("sub", "sbb", [$b], "t0", "t1", "t2", "t3", "t4"),
             store_at!($d),
         )
     };
 }
 
-/// `[s + d] = 121665 · [s + a] mod p` (`fe_mul_a24`).
-macro_rules! a24_at {
-    ($d:literal, $a:literal) => {
+/// `mov` of the four limbs at `[s + a]` into the named registers.
+macro_rules! load4 {
+    ($a:literal, $r0:literal, $r1:literal, $r2:literal, $r3:literal) => {
         concat!(
-            "mov edx, 121665\n",
-            "mulx {hi}, {t0}, [{s} + ",
+            "mov {",
+            $r0,
+            "}, [{s} + ",
             $a,
             "]\n",
-            "mulx {lo}, {t1}, [{s} + ",
+            "mov {",
+            $r1,
+            "}, [{s} + ",
             $a,
             " + 8]\n",
-            "add {t1}, {hi}\n",
-            "mulx {hi}, {t2}, [{s} + ",
+            "mov {",
+            $r2,
+            "}, [{s} + ",
             $a,
             " + 16]\n",
-            "adc {t2}, {lo}\n",
-            "mulx {t4}, {t3}, [{s} + ",
+            "mov {",
+            $r3,
+            "}, [{s} + ",
             $a,
             " + 24]\n",
+        )
+    };
+}
+
+/// The named registers to `[s + d]`.
+macro_rules! store4 {
+    ($d:literal, $r0:literal, $r1:literal, $r2:literal, $r3:literal) => {
+        concat!(
+            "mov [{s} + ",
+            $d,
+            "], {",
+            $r0,
+            "}\n",
+            "mov [{s} + ",
+            $d,
+            " + 8], {",
+            $r1,
+            "}\n",
+            "mov [{s} + ",
+            $d,
+            " + 16], {",
+            $r2,
+            "}\n",
+            "mov [{s} + ",
+            $d,
+            " + 24], {",
+            $r3,
+            "}\n",
+        )
+    };
+}
+
+/// `r = r ± x mod p` (`$op`/`$opc` = `add`/`adc` or `sub`/`sbb`) with `x`
+/// the registers `x0 … x3` or, given as `[m]`, the limbs at `[s + m]`;
+/// the carry (borrow) folded as ± 38 twice by masks in `c`: the same
+/// instructions as [`add_at!`] / [`sub_at!`], so the same limbs.
+macro_rules! addsub {
+    ($op:literal, $opc:literal, [$m:literal], $r0:literal, $r1:literal, $r2:literal,
+     $r3:literal, $c:literal) => {
+        concat!(
+            $op,
+            " {",
+            $r0,
+            "}, [{s} + ",
+            $m,
+            "]\n",
+            $opc,
+            " {",
+            $r1,
+            "}, [{s} + ",
+            $m,
+            " + 8]\n",
+            $opc,
+            " {",
+            $r2,
+            "}, [{s} + ",
+            $m,
+            " + 16]\n",
+            $opc,
+            " {",
+            $r3,
+            "}, [{s} + ",
+            $m,
+            " + 24]\n",
+            fold!($op, $opc, $r0, $r1, $r2, $r3, $c),
+        )
+    };
+    ($op:literal, $opc:literal, $x0:literal, $x1:literal, $x2:literal, $x3:literal,
+     $r0:literal, $r1:literal, $r2:literal, $r3:literal, $c:literal) => {
+        concat!(
+            $op,
+            " {",
+            $r0,
+            "}, {",
+            $x0,
+            "}\n",
+            $opc,
+            " {",
+            $r1,
+            "}, {",
+            $x1,
+            "}\n",
+            $opc,
+            " {",
+            $r2,
+            "}, {",
+            $x2,
+            "}\n",
+            $opc,
+            " {",
+            $r3,
+            "}, {",
+            $x3,
+            "}\n",
+            fold!($op, $opc, $r0, $r1, $r2, $r3, $c),
+        )
+    };
+}
+
+/// The two masked folds of a carry (borrow) out of bit 256 as ± 38.
+macro_rules! fold {
+    ($op:literal, $opc:literal, $r0:literal, $r1:literal, $r2:literal, $r3:literal,
+     $c:literal) => {
+        concat!(
+            "sbb {", $c, "}, {", $c, "}\n", "and {", $c, "}, 38\n", $op, " {", $r0, "}, {", $c,
+            "}\n", $opc, " {", $r1, "}, 0\n", $opc, " {", $r2, "}, 0\n", $opc, " {", $r3, "}, 0\n",
+            "sbb {", $c, "}, {", $c, "}\n", "and {", $c, "}, 38\n", $op, " {", $r0, "}, {", $c,
+            "}\n",
+        )
+    };
+}
+
+/// `cswap` of one limb pair by the mask `{t7}` (all ones or zero), `c` a
+/// scratch register: `d = m & (r ^ x)`, `r ^= d`, `x ^= d`.
+macro_rules! cswap1 {
+    ($r:literal, $x:literal, $c:literal) => {
+        concat!(
+            "mov {",
+            $c,
+            "}, {",
+            $r,
+            "}\n",
+            "xor {",
+            $c,
+            "}, {",
+            $x,
+            "}\n",
+            "and {",
+            $c,
+            "}, {t7}\n",
+            "xor {",
+            $r,
+            "}, {",
+            $c,
+            "}\n",
+            "xor {",
+            $x,
+            "}, {",
+            $c,
+            "}\n",
+        )
+    };
+}
+
+/// `[s + d] = [s + p] ± [s + q]` and `[s + e] = [s + u] ± [s + v]`, both
+/// in registers, conditionally swapped by the mask `{t7}` before the stores:
+/// the same limbs as `cswap` of the inputs followed by the two operations.
+macro_rules! addsub_pair_cswap {
+    ($op:literal, $opc:literal, $d:literal, $p:literal, $q:literal, $e:literal, $u:literal,
+     $v:literal) => {
+        concat!(
+            load4!($p, "t0", "t1", "t2", "t3"),
+            addsub!($op, $opc, [$q], "t0", "t1", "t2", "t3", "t4"),
+            load4!($u, "t5", "t6", "hi", "lo"),
+            addsub!($op, $opc, [$v], "t5", "t6", "hi", "lo", "z"),
+            cswap1!("t0", "t5", "t4"),
+            cswap1!("t1", "t6", "t4"),
+            cswap1!("t2", "hi", "t4"),
+            cswap1!("t3", "lo", "t4"),
+            store4!($d, "t0", "t1", "t2", "t3"),
+            store4!($e, "t5", "t6", "hi", "lo"),
+        )
+    };
+}
+
+/// `t0 … t3 = 121665 · (t4 … t7) mod p` (`fe_mul_a24`: the product's
+/// top limb folded as 38, then a carry out as 38, by a mask).
+macro_rules! a24_r {
+    () => {
+        concat!(
+            "mov edx, 121665\n",
+            "mulx {hi}, {t0}, {t4}\n",
+            "mulx {lo}, {t1}, {t5}\n",
+            "add {t1}, {hi}\n",
+            "mulx {hi}, {t2}, {t6}\n",
+            "adc {t2}, {lo}\n",
+            "mulx {z}, {t3}, {t7}\n",
             "adc {t3}, {hi}\n",
-            "adc {t4}, 0\n",
-            "imul {t4}, {t4}, 38\n",
-            "add {t0}, {t4}\n",
+            "adc {z}, 0\n",
+            "imul {z}, {z}, 38\n",
+            "add {t0}, {z}\n",
             "adc {t1}, 0\n",
             "adc {t2}, 0\n",
             "adc {t3}, 0\n",
-            "sbb {t4}, {t4}\n",
-            "and {t4}, 38\n",
-            "add {t0}, {t4}\n",
-            store_at!($d),
+            "sbb {z}, {z}\n",
+            "and {z}, 38\n",
+            "add {t0}, {z}\n",
         )
     };
 }
 
-/// One ladder step (RFC 7748 §5, after the `cswap`) on `s`: from `x_1`,
-/// `x_2`, `z_2`, `x_3`, `z_3` (slots 0 … 4), the new `x_2`, `z_2`, `x_3`,
-/// `z_3` in the same slots; slots 5 … 13 are scratch. The limbs equal
-/// those of the step written with `fe_add`, `fe_sub`, `fe_square`,
-/// `fe_mul` and `fe_mul_a24` (and so the portable ones).
+/// One ladder step of RFC 7748 §5 *with* its `cswap` on `s`: from `x_1`,
+/// `x_2`, `z_2`, `x_3`, `z_3` (slots 0 … 4) and `swap` ∈ {0, 1}, the new
+/// `x_2`, `z_2`, `x_3`, `z_3` in the same slots; slots 5 … 13 are scratch.
+/// The limbs equal those of `cswap(swap)` of the state followed by the step
+/// written with `fe_add`, `fe_sub`, `fe_square`, `fe_mul` and `fe_mul_a24`
+/// (and so the portable ones: `x25519::cswap_state`, `x25519::step`).
+///
+/// The swap is a masked exchange of `A ↔ C` and `B ↔ D` in registers (the
+/// sums and differences are the same operations on swapped inputs), and
+/// values stay in registers where the next operation reads them: `CB` into
+/// `DA ± CB`, `BB` into `E = AA − BB`, `E` into `a24·E` and `AA + a24·E`.
+/// Bounds: every value is loosely reduced, in `[0, 2^256)` (the folds of
+/// `fe_add`/`fe_sub`, the reduction of `fe_mul`), which every operation
+/// accepts as input; nothing is fully reduced before `to_bytes`.
 #[inline(always)]
-pub(crate) fn fe_ladder_step(token: Bmi2Adx, s: &mut [[u64; 4]; LADDER_SLOTS]) {
+pub(crate) fn fe_ladder_step(token: Bmi2Adx, swap: u64, s: &mut [[u64; 4]; LADDER_SLOTS]) {
     let _ = token;
-    // Slots (byte offsets): 0 x1, 32 x2, 64 z2, 96 x3, 128 z3, 160 A, 192 B,
-    // 224 C, 256 D, 288 AA, 320 BB, 352 DA, 384 CB, 416 E.
+    let mask = swap.wrapping_neg();
+    // Slots (byte offsets): 0 x1, 32 x2, 64 z2, 96 x3, 128 z3, 160 A (later
+    // AA + a24·E), 192 B (later (DA − CB)²), 224 C (later DA + CB), 256 D
+    // (later DA − CB), 288 AA, 320 BB, 352 DA, 416 E.
     // SAFETY: the token (made only by `pqdr_common::simd::Bmi2Adx::detect`)
     // proves that MULX (BMI2), ADCX and ADOX (ADX) execute here; every memory
     // operand is `[s + c]` with a constant `c + 8 ≤ 448 = size_of_val(s)`, `s`
     // an exclusive reference; only declared registers and the flags are
-    // written besides; no stack.
+    // written besides; no stack. The mask is only ANDed: no branch or
+    // address depends on it or on the limbs.
     unsafe {
         asm!(
-            add_at!("160", "32", "64"),   // A = x2 + z2
-            sub_at!("192", "32", "64"),   // B = x2 − z2
-            add_at!("224", "96", "128"),  // C = x3 + z3
-            sub_at!("256", "96", "128"),  // D = x3 − z3
-            sqr_at!("288", "160"),        // AA = A²
+            addsub_pair_cswap!("add", "adc", "160", "32", "64", "224", "96", "128"), // A, C
+            addsub_pair_cswap!("sub", "sbb", "192", "32", "64", "256", "96", "128"), // B, D
             mul_at!("352", "256", "160"), // DA = D·A
-            sqr_at!("320", "192"),        // BB = B²
-            mul_at!("384", "224", "192"), // CB = C·B
-            mul_at!("32", "288", "320"),  // x2 = AA·BB
-            sub_at!("416", "288", "320"), // E = AA − BB
-            add_at!("160", "352", "384"), // DA + CB
-            sub_at!("192", "352", "384"), // DA − CB
-            sqr_at!("96", "160"),         // x3 = (DA + CB)²
-            sqr_at!("224", "192"),        // (DA − CB)²
-            mul_at!("128", "0", "224"),   // z3 = x1·(DA − CB)²
-            a24_at!("256", "416"),        // a24·E
-            add_at!("256", "288", "256"), // AA + a24·E
-            mul_at!("64", "416", "256"),  // z2 = E·(AA + a24·E)
+            mul_r!("224", "192"),         // CB = C·B
+            load4!("352", "t4", "t5", "t6", "t7"),
+            addsub!("add", "adc", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "hi"),
+            store4!("224", "t4", "t5", "t6", "t7"), // DA + CB
+            load4!("352", "t4", "t5", "t6", "t7"),
+            addsub!("sub", "sbb", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "hi"),
+            store4!("256", "t4", "t5", "t6", "t7"), // DA − CB
+            sqr_at!("288", "160"),                  // AA = A²
+            sqr_r!("192"),                          // BB = B²
+            load4!("288", "t4", "t5", "t6", "t7"),
+            addsub!("sub", "sbb", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "hi"),
+            store4!("320", "t0", "t1", "t2", "t3"), // BB
+            store4!("416", "t4", "t5", "t6", "t7"), // E = AA − BB
+            a24_r!(),
+            addsub!("add", "adc", ["288"], "t0", "t1", "t2", "t3", "t4"),
+            store4!("160", "t0", "t1", "t2", "t3"), // AA + a24·E
+            sqr_at!("192", "256"),                  // (DA − CB)²
+            sqr_at!("96", "224"),                   // x3 = (DA + CB)²
+            mul_at!("128", "0", "192"),             // z3 = x1·(DA − CB)²
+            mul_at!("32", "288", "320"),            // x2 = AA·BB
+            mul_at!("64", "416", "160"),            // z2 = E·(AA + a24·E)
             s = in(reg) s.as_mut_ptr(),
             t0 = out(reg) _,
             t1 = out(reg) _,
@@ -381,7 +532,7 @@ pub(crate) fn fe_ladder_step(token: Bmi2Adx, s: &mut [[u64; 4]; LADDER_SLOTS]) {
             t4 = out(reg) _,
             t5 = out(reg) _,
             t6 = out(reg) _,
-            t7 = out(reg) _,
+            t7 = inout(reg) mask => _,
             hi = out(reg) _,
             lo = out(reg) _,
             z = out(reg) _,
