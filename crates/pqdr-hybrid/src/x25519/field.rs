@@ -179,7 +179,8 @@ impl Fe {
 
     /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
     /// (RFC 7748 §5 `cswap`): no branch, no index depends on `swap`. The
-    /// ladder swaps its whole state (`cswap_state`); this serves `base.rs`.
+    /// ladder swaps its whole state (`cswap_state`, or inside
+    /// `arch::fe_ladder_step`); this serves `base.rs`.
     #[cfg(feature = "precomputed-tables")]
     #[inline(always)]
     pub(crate) fn cswap(swap: u64, a: &mut Fe, b: &mut Fe) {

@@ -1,12 +1,13 @@
 //! One step of the X25519 Montgomery ladder (RFC 7748 §5) as a single
-//! assembly block: the four sums and differences, the four squarings, the
-//! five products and the a24 product, on a state of 14 field elements in
+//! assembly block: the `cswap` (a masked exchange of the sums and
+//! differences in registers), the four sums and differences, the four
+//! squarings, the five products and the a24 product, on a state of 14 field elements in
 //! one stack buffer, so that no value leaves the block between two field
 //! operations and the out-of-order core sees the whole step at once.
 //!
 //! Every field operation is the one of the separate kernels in `mod.rs`
 //! (`fe_mul`, `fe_square`, `fe_add`, `fe_sub`, `fe_mul_a24`: the same
-//! instructions on memory operands at fixed offsets), so the step gives
+//! instructions on memory or register operands), so the step gives
 //! the same limbs as the ladder written with them, and as the portable
 //! twin (`x25519::field::Portable`, the generic `ladder`).
 //!
