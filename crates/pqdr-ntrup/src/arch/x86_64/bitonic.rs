@@ -54,25 +54,29 @@ fn cmp8(v: &mut [__m256i; 8], i: usize, j: usize) {
 }
 
 /// One stage on register bits: register `g` against `g ^ m` for every `g`
-/// whose bit `hb` (the top bit of `m`) is clear.
+/// whose bit `hb` (the top bit of `m`) is clear, skipping the comparators
+/// whose upper register is `>= NR` (see [`sort_avx2`]: there it holds
+/// `u32::MAX`, so the comparator would change nothing).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn stage_regs(r: &mut Regs, m: usize, hb: usize) {
-    for hi in (0..R).step_by(2 * hb) {
+fn stage_regs<const NR: usize>(r: &mut Regs, m: usize, hb: usize) {
+    for hi in (0..NR).step_by(2 * hb) {
         for g in hi..hi + hb {
-            cmp(r, g, g ^ m);
+            if NR == R || g ^ m < NR {
+                cmp(r, g, g ^ m);
+            }
         }
     }
 }
 
 /// Three half-cleaner stages at once, on register bits `J`, `J − 1`,
 /// `J − 2` (`J >= 2`): the eight registers `base + t 2^(J−2)` of each group
-/// in locals.
+/// in locals; groups starting at or above `NR` (all `u32::MAX`) skipped.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn clean3<const J: u32>(r: &mut Regs) {
+fn clean3<const J: u32, const NR: usize>(r: &mut Regs) {
     let low = 1usize << (J - 2);
-    for hi in (0..R).step_by(2 << J) {
+    for hi in (0..NR).step_by(2 << J) {
         for base in hi..hi + low {
             let mut v = [r[base & (R - 1)]; 8];
             for (t, x) in v.iter_mut().enumerate().skip(1) {
@@ -94,26 +98,27 @@ fn clean3<const J: u32>(r: &mut Regs) {
     }
 }
 
-/// Half-cleaners on register bits `2^top` … `2^0`, three at a time.
+/// Half-cleaners on register bits `2^top` … `2^0`, three at a time; groups
+/// starting at or above `NR` skipped (see [`sort_avx2`]).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn clean_regs(r: &mut Regs, top: u32) {
+fn clean_regs<const NR: usize>(r: &mut Regs, top: u32) {
     let mut j = top;
     loop {
         if j >= 2 {
             match j {
-                2 => clean3::<2>(r),
-                3 => clean3::<3>(r),
-                4 => clean3::<4>(r),
-                5 => clean3::<5>(r),
-                _ => clean3::<6>(r),
+                2 => clean3::<2, NR>(r),
+                3 => clean3::<3, NR>(r),
+                4 => clean3::<4, NR>(r),
+                5 => clean3::<5, NR>(r),
+                _ => clean3::<6, NR>(r),
             }
             if j == 2 {
                 return;
             }
             j -= 3;
         } else {
-            stage_regs(r, 1 << j, 1 << j);
+            stage_regs::<NR>(r, 1 << j, 1 << j);
             if j == 0 {
                 return;
             }
@@ -206,9 +211,15 @@ fn transpose8(v: &mut [__m256i; 8]) {
     v[7] = _mm256_permute2x128_si256::<0x31>(u3, u7);
 }
 
-/// [`sort_u32_1024`] with AVX2 enabled.
+/// [`sort_u32_1024`] with AVX2 enabled. `NR` is 96 when `n <= 768` (else
+/// 128): then registers 96 … 127 start as `u32::MAX` (the padding), and
+/// through the merges of size 2^1 … 2^7 (register against register in each
+/// lane, the minimum always to the lower register) every comparator with
+/// its upper register `>= NR` changes nothing, so those registers stay
+/// `u32::MAX` and their comparators are skipped; the lane stages from 2^8
+/// on mix them in.
 #[target_feature(enable = "avx2")]
-fn sort_avx2(x: &mut [u32]) {
+fn sort_avx2<const NR: usize>(x: &mut [u32]) {
     let n = x.len();
     // Load in memory order, u32::MAX (all ones) past n.
     let whole = n >> 3; // n / L
@@ -227,7 +238,7 @@ fn sort_avx2(x: &mut [u32]) {
         }
     });
     // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
-    for base in (0..R).step_by(L) {
+    for base in (0..NR).step_by(L) {
         let mut v = [r[base]; 8];
         v.copy_from_slice(&r[base..base + L]);
         for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7)] {
@@ -252,8 +263,8 @@ fn sort_avx2(x: &mut [u32]) {
     }
     // Merges of size 2^4 .. 2^7: register against register.
     for k in 4..=7u32 {
-        stage_regs(&mut r, (1 << k) - 1, 1 << (k - 1));
-        clean_regs(&mut r, k - 2);
+        stage_regs::<NR>(&mut r, (1 << k) - 1, 1 << (k - 1));
+        clean_regs::<NR>(&mut r, k - 2);
     }
     // Merges of size 2^8 .. 2^10: the flip and the lane bits, then the register bits.
     for k in 8..=10u32 {
@@ -261,7 +272,7 @@ fn sort_avx2(x: &mut [u32]) {
         if k >= 9 {
             clean_lanes(&mut r, k - 9);
         }
-        clean_regs(&mut r, 6);
+        clean_regs::<R>(&mut r, 6);
     }
     // Entry i = lane (i >> 7) of register (i & 127): transpose blocks of 8.
     for g in 0..R >> 3 {
@@ -292,5 +303,11 @@ pub(crate) fn sort_u32_1024(token: Avx2, x: &mut [u32]) {
     assert!(x.len() > (R * L) >> 1 && x.len() <= R * L);
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
-    unsafe { sort_avx2(x) }
+    unsafe {
+        if x.len() <= 96 * L {
+            sort_avx2::<96>(x);
+        } else {
+            sort_avx2::<R>(x);
+        }
+    }
 }
