@@ -223,20 +223,19 @@ fn sort_avx2<const NR: usize>(x: &mut [u32]) {
     let n = x.len();
     // Load in memory order, u32::MAX (all ones) past n.
     let whole = n >> 3; // n / L
-    let mut r: Regs = core::array::from_fn(|g| {
-        if g < whole {
-            let s = &x[g * L..(g + 1) * L];
-            // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
-            unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
-        } else if g == whole {
-            let mut t = [u32::MAX; L];
-            t[..n - whole * L].copy_from_slice(&x[whole * L..]);
-            // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
-            unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
-        } else {
-            _mm256_set1_epi32(-1)
-        }
-    });
+    // Built in place (an array built by `from_fn` was copied, 4 KB, by `memcpy`).
+    let mut r: Regs = [_mm256_set1_epi32(-1); R];
+    for (g, reg) in r.iter_mut().enumerate().take(whole) {
+        let s = &x[g * L..(g + 1) * L];
+        // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
+        *reg = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+    }
+    if whole < R {
+        let mut t = [u32::MAX; L];
+        t[..n - whole * L].copy_from_slice(&x[whole * L..]);
+        // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
+        r[whole] = unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
+    }
     // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
     for base in (0..NR).step_by(L) {
         let mut v = [r[base]; 8];
