@@ -191,9 +191,12 @@ mod tests {
     }
 
     /// AVX2 against portable sort: every length 32..300, every length
-    /// 500..=1030 (the bitonic network's 513..=1024 and its edges), every
-    /// set's p (random words, few distinct values, sorted, reversed, all equal,
-    /// 0 and `u32::MAX`), identical outputs (and both sorted).
+    /// 500..=1030 and 1020..=1300 (the bitonic networks' 513..=1024 and
+    /// 1025..=2048 with their edges, sntrup1277's p and the 1280 threshold; every
+    /// ninth length below),
+    /// a few longer ones, every set's p (random words, few distinct values,
+    /// sorted, reversed, all equal, 0 and `u32::MAX`), identical outputs (and
+    /// both sorted).
     #[test]
     fn avx2_sort_matches_portable() {
         let be = crate::mult::tests::detected();
@@ -204,7 +207,11 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (s >> 32) as u32
         };
-        let lens = (0..300).chain(500..=1030).chain([1277]);
+        let lens = (0..300)
+            .chain(500..=1030)
+            .chain((1031..1270).step_by(9))
+            .chain(1270..=1290)
+            .chain([1536, 2047, 2048, 2049]);
         for n in lens {
             for kind in 0..7 {
                 let v: Vec<u32> = (0..n as u32)

@@ -205,6 +205,11 @@ pub(crate) fn sort_u32(token: Avx2, x: &mut [u32]) {
         super::bitonic::sort_u32_1024(token, x);
         return;
     }
+    if x.len() > 1024 && x.len() <= 2048 {
+        // sntrup1277: the bitonic network on 2048 entries.
+        super::bitonic::sort_u32_2048(token, x);
+        return;
+    }
     assert!(x.len() >= 4 * L);
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
