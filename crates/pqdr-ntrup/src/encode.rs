@@ -610,21 +610,11 @@ mod tests {
             assert_eq!(back, f, "decode p={P} kind={kind}");
             // Any bytes (fields of 3, bits past p) decode as the reference does.
             let junk: Vec<u8> = (0..small_bytes(P))
-                .map(|i| match kind {
-                    0 => 0xff,
-                    1 => 0xaa,
-                    _ => {
-                        *s = s.wrapping_mul(6364136223846793005).wrapping_add(i as u64);
-                        (*s >> 56) as u8
-                    }
-                })
+                .map(|i| [0xff, 0xaa][kind % 2] ^ (i as u8).wrapping_mul(29 * kind as u8))
                 .collect();
             small_decode(&mut back, &junk);
-            assert_eq!(
-                back.to_vec(),
-                small_ref_decode(&junk, P),
-                "junk p={P} kind={kind}"
-            );
+            let want = small_ref_decode(&junk, P);
+            assert_eq!(back.to_vec(), want, "junk p={P} kind={kind}");
         }
     }
 
@@ -634,17 +624,10 @@ mod tests {
     #[test]
     fn small_codec_matches_reference() {
         let mut s = 11u64;
-        small_words_match::<1>(&mut s);
-        small_words_match::<7>(&mut s);
-        small_words_match::<8>(&mut s);
-        small_words_match::<13>(&mut s);
-        small_words_match::<18>(&mut s);
-        small_words_match::<653>(&mut s);
-        small_words_match::<761>(&mut s);
-        small_words_match::<857>(&mut s);
-        small_words_match::<953>(&mut s);
-        small_words_match::<1013>(&mut s);
-        small_words_match::<1277>(&mut s);
+        macro_rules! each {
+            ($($p:literal),*) => { $(small_words_match::<$p>(&mut s);)* };
+        }
+        each!(1, 7, 8, 13, 18, 653, 761, 857, 953, 1013, 1277);
     }
 
     #[test]
