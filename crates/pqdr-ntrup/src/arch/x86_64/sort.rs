@@ -195,8 +195,8 @@ fn sort_u32_avx2(x: &mut [u32]) {
 }
 
 /// Sorts `x` (`x.len() >= 32`) with the AVX2 network, behind the [`Avx2`]
-/// token (twin of `sample::sort_u32_on(.., None)`); lengths 513..=1024 go
-/// to the bitonic network of `bitonic.rs` instead (same output: a sorted
+/// token (twin of `sample::sort_u32_on(.., None)`); lengths 513..=2048 go
+/// to the bitonic networks of `bitonic.rs` instead (same output: a sorted
 /// list is unique).
 #[inline]
 pub(crate) fn sort_u32(token: Avx2, x: &mut [u32]) {
