@@ -1,15 +1,16 @@
 //! The sort of `Short_fromlist` (NTRU Prime spec §2.3, `Short_random`;
-//! reference `crypto_sort_uint32`) for 512 < n <= 1024 with AVX2: a
+//! reference `crypto_sort_uint32`) for 512 < n <= 2048 with AVX2: a
 //! bitonic sorting network (Batcher 1968, in the form whose comparators all
 //! put the minimum first: each merge of size 2^k starts with the "flip"
 //! stage `i <-> i XOR (2^k - 1)`, then the half-cleaners `i <-> i XOR 2^j`,
-//! j = k − 2 … 0) on 1024 entries, the input padded with `u32::MAX`.
+//! j = k − 2 … 0) on 1024 entries (2048 for sntrup1277), the input padded
+//! with `u32::MAX`.
 //!
 //! A sorted list is unique, so the output is the portable network's
 //! (`sample::sort_u32_on(.., None)`, Batcher's merge exchange) for every
-//! input; the differential test checks it. Layout: 128 registers of 8
-//! lanes; entry i of the network is lane `i >> 7` of register `i & 127`, so
-//! the comparators of distance < 128 are register against register in the
+//! input; the differential test checks it. Layout: R = 128 (256) registers
+//! of 8 lanes; entry i of the network is lane `i / R` of register `i mod R`,
+//! so the comparators of distance < R are register against register in the
 //! same lane (`vpminud` / `vpmaxud`, no shuffle), and only the stages on
 //! the three lane bits permute lanes. The input is loaded in memory order
 //! (its order is irrelevant to a sort); the output is transposed back (8 x 8
@@ -25,19 +26,17 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
-/// Registers of the network (1024 entries).
-const R: usize = 128;
 /// Lanes per register.
 const L: usize = 8;
 
-/// The network's state.
-type Regs = [__m256i; R];
+/// The network's state: `R` registers (`8 R` entries; R = 128 or 256).
+type Regs<const R: usize> = [__m256i; R];
 
 /// Comparator on registers `i < j` (every lane): minimum to `i` (the
 /// indices are taken mod 128, which they already are: no bounds check).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn cmp(r: &mut Regs, i: usize, j: usize) {
+fn cmp<const R: usize>(r: &mut Regs<R>, i: usize, j: usize) {
     let (i, j) = (i & (R - 1), j & (R - 1));
     let (a, b) = (r[i], r[j]);
     r[i] = _mm256_min_epu32(a, b);
@@ -54,25 +53,29 @@ fn cmp8(v: &mut [__m256i; 8], i: usize, j: usize) {
 }
 
 /// One stage on register bits: register `g` against `g ^ m` for every `g`
-/// whose bit `hb` (the top bit of `m`) is clear.
+/// whose bit `hb` (the top bit of `m`) is clear, skipping the comparators
+/// whose upper register is `>= NR` (see [`sort_avx2`]: there it holds
+/// `u32::MAX`, so the comparator would change nothing).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn stage_regs(r: &mut Regs, m: usize, hb: usize) {
-    for hi in (0..R).step_by(2 * hb) {
+fn stage_regs<const R: usize, const NR: usize>(r: &mut Regs<R>, m: usize, hb: usize) {
+    for hi in (0..NR).step_by(2 * hb) {
         for g in hi..hi + hb {
-            cmp(r, g, g ^ m);
+            if NR == R || g ^ m < NR {
+                cmp(r, g, g ^ m);
+            }
         }
     }
 }
 
 /// Three half-cleaner stages at once, on register bits `J`, `J − 1`,
 /// `J − 2` (`J >= 2`): the eight registers `base + t 2^(J−2)` of each group
-/// in locals.
+/// in locals; groups starting at or above `NR` (all `u32::MAX`) skipped.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn clean3<const J: u32>(r: &mut Regs) {
+fn clean3<const J: u32, const R: usize, const NR: usize>(r: &mut Regs<R>) {
     let low = 1usize << (J - 2);
-    for hi in (0..R).step_by(2 << J) {
+    for hi in (0..NR).step_by(2 << J) {
         for base in hi..hi + low {
             let mut v = [r[base & (R - 1)]; 8];
             for (t, x) in v.iter_mut().enumerate().skip(1) {
@@ -94,26 +97,28 @@ fn clean3<const J: u32>(r: &mut Regs) {
     }
 }
 
-/// Half-cleaners on register bits `2^top` … `2^0`, three at a time.
+/// Half-cleaners on register bits `2^top` … `2^0`, three at a time; groups
+/// starting at or above `NR` skipped (see [`sort_avx2`]).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn clean_regs(r: &mut Regs, top: u32) {
+fn clean_regs<const R: usize, const NR: usize>(r: &mut Regs<R>, top: u32) {
     let mut j = top;
     loop {
         if j >= 2 {
             match j {
-                2 => clean3::<2>(r),
-                3 => clean3::<3>(r),
-                4 => clean3::<4>(r),
-                5 => clean3::<5>(r),
-                _ => clean3::<6>(r),
+                2 => clean3::<2, R, NR>(r),
+                3 => clean3::<3, R, NR>(r),
+                4 => clean3::<4, R, NR>(r),
+                5 => clean3::<5, R, NR>(r),
+                6 => clean3::<6, R, NR>(r),
+                _ => clean3::<7, R, NR>(r),
             }
             if j == 2 {
                 return;
             }
             j -= 3;
         } else {
-            stage_regs(r, 1 << j, 1 << j);
+            stage_regs::<R, NR>(r, 1 << j, 1 << j);
             if j == 0 {
                 return;
             }
@@ -137,14 +142,15 @@ fn lanes_with(b: i32) -> __m256i {
     _mm256_setr_epi32(on(0), on(1), on(2), on(3), on(4), on(5), on(6), on(7))
 }
 
-/// The flip stage of merge size 2^k, k >= 8: entry (lane l, register g)
-/// against (l ^ (2^(k−7) − 1), 127 − g).
+/// The flip stage of merge size 2^k, k > log2 R: entry (lane l, register g)
+/// against (l ^ (2^(k − log2 R) − 1), R − 1 − g).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn flip_lanes(r: &mut Regs, k: u32) {
-    let lm = (1i32 << (k - 7)) - 1;
+fn flip_lanes<const R: usize>(r: &mut Regs<R>, k: u32) {
+    let lb = k - R.trailing_zeros();
+    let lm = (1i32 << lb) - 1;
     let idx = xor_lanes(lm);
-    let hi = lanes_with(1 << (k - 8));
+    let hi = lanes_with(1 << (lb - 1));
     for g in 0..R >> 1 {
         let a = r[g];
         let b = _mm256_permutevar8x32_epi32(r[R - 1 - g], idx);
@@ -154,11 +160,11 @@ fn flip_lanes(r: &mut Regs, k: u32) {
     }
 }
 
-/// The half-cleaners on lane bits `2^(top)` … `2^0` (entry bits 7 + top … 7),
-/// register by register.
+/// The half-cleaners on lane bits `2^(top)` … `2^0` (entry bits
+/// log2 R + top … log2 R), register by register.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn clean_lanes(r: &mut Regs, top: u32) {
+fn clean_lanes<const R: usize>(r: &mut Regs<R>, top: u32) {
     let mut idx = [xor_lanes(1); 3];
     let mut hi = [lanes_with(1); 3];
     for b in 0..=top {
@@ -206,28 +212,34 @@ fn transpose8(v: &mut [__m256i; 8]) {
     v[7] = _mm256_permute2x128_si256::<0x31>(u3, u7);
 }
 
-/// [`sort_u32_1024`] with AVX2 enabled.
+/// [`sort_u32_1024`] / [`sort_u32_2048`] with AVX2 enabled: the network on
+/// `8 R` entries. Registers `NR` … `R − 1` (`8 NR >= n`) start as `u32::MAX`
+/// (the padding), and through the merges of size 2^1 … R (register against
+/// register in each lane, the minimum always to the lower register) every
+/// comparator with its upper register `>= NR` changes nothing, so those
+/// registers stay `u32::MAX` and their comparators are skipped; the lane
+/// stages after them mix them in.
 #[target_feature(enable = "avx2")]
-fn sort_avx2(x: &mut [u32]) {
+fn sort_avx2<const R: usize, const NR: usize>(x: &mut [u32]) {
+    let log = R.trailing_zeros();
     let n = x.len();
     // Load in memory order, u32::MAX (all ones) past n.
     let whole = n >> 3; // n / L
-    let mut r: Regs = core::array::from_fn(|g| {
-        if g < whole {
-            let s = &x[g * L..(g + 1) * L];
-            // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
-            unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
-        } else if g == whole {
-            let mut t = [u32::MAX; L];
-            t[..n - whole * L].copy_from_slice(&x[whole * L..]);
-            // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
-            unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
-        } else {
-            _mm256_set1_epi32(-1)
-        }
-    });
+    // Built in place (an array built by `from_fn` was copied, 4 KB, by `memcpy`).
+    let mut r: Regs<R> = [_mm256_set1_epi32(-1); R];
+    for (g, reg) in r.iter_mut().enumerate().take(whole) {
+        let s = &x[g * L..(g + 1) * L];
+        // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
+        *reg = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+    }
+    if whole < R {
+        let mut t = [u32::MAX; L];
+        t[..n - whole * L].copy_from_slice(&x[whole * L..]);
+        // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
+        r[whole] = unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
+    }
     // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
-    for base in (0..R).step_by(L) {
+    for base in (0..NR).step_by(L) {
         let mut v = [r[base]; 8];
         v.copy_from_slice(&r[base..base + L]);
         for (i, j) in [(0, 1), (2, 3), (4, 5), (6, 7)] {
@@ -250,20 +262,20 @@ fn sort_avx2(x: &mut [u32]) {
         }
         r[base..base + L].copy_from_slice(&v);
     }
-    // Merges of size 2^4 .. 2^7: register against register.
-    for k in 4..=7u32 {
-        stage_regs(&mut r, (1 << k) - 1, 1 << (k - 1));
-        clean_regs(&mut r, k - 2);
+    // Merges of size 2^4 .. R: register against register.
+    for k in 4..=log {
+        stage_regs::<R, NR>(&mut r, (1 << k) - 1, 1 << (k - 1));
+        clean_regs::<R, NR>(&mut r, k - 2);
     }
-    // Merges of size 2^8 .. 2^10: the flip and the lane bits, then the register bits.
-    for k in 8..=10u32 {
+    // Merges of size 2 R .. 8 R: the flip and the lane bits, then the register bits.
+    for k in log + 1..=log + 3 {
         flip_lanes(&mut r, k);
-        if k >= 9 {
-            clean_lanes(&mut r, k - 9);
+        if k >= log + 2 {
+            clean_lanes(&mut r, k - log - 2);
         }
-        clean_regs(&mut r, 6);
+        clean_regs::<R, R>(&mut r, log - 1);
     }
-    // Entry i = lane (i >> 7) of register (i & 127): transpose blocks of 8.
+    // Entry i = lane (i / R) of register (i mod R): transpose blocks of 8.
     for g in 0..R >> 3 {
         let mut v = [r[g * L]; 8];
         v.copy_from_slice(&r[g * L..(g + 1) * L]);
@@ -289,8 +301,32 @@ fn sort_avx2(x: &mut [u32]) {
 #[inline]
 pub(crate) fn sort_u32_1024(token: Avx2, x: &mut [u32]) {
     let _ = token;
-    assert!(x.len() > (R * L) >> 1 && x.len() <= R * L);
+    assert!(x.len() > 512 && x.len() <= 1024);
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
-    unsafe { sort_avx2(x) }
+    unsafe {
+        if x.len() <= 96 * L {
+            sort_avx2::<128, 96>(x);
+        } else {
+            sort_avx2::<128, 128>(x);
+        }
+    }
+}
+
+/// Sorts `x` (`1024 < x.len() <= 2048`, sntrup1277) with the AVX2 bitonic
+/// network on 2048 entries (256 registers), behind the [`Avx2`] token (twin
+/// of `sample::sort_u32_on(.., None)`).
+#[inline]
+pub(crate) fn sort_u32_2048(token: Avx2, x: &mut [u32]) {
+    let _ = token;
+    assert!(x.len() > 1024 && x.len() <= 2048);
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
+    unsafe {
+        if x.len() <= 160 * L {
+            sort_avx2::<256, 160>(x);
+        } else {
+            sort_avx2::<256, 256>(x);
+        }
+    }
 }

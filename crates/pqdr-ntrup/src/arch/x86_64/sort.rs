@@ -195,14 +195,19 @@ fn sort_u32_avx2(x: &mut [u32]) {
 }
 
 /// Sorts `x` (`x.len() >= 32`) with the AVX2 network, behind the [`Avx2`]
-/// token (twin of `sample::sort_u32_on(.., None)`); lengths 513..=1024 go
-/// to the bitonic network of `bitonic.rs` instead (same output: a sorted
+/// token (twin of `sample::sort_u32_on(.., None)`); lengths 513..=2048 go
+/// to the bitonic networks of `bitonic.rs` instead (same output: a sorted
 /// list is unique).
 #[inline]
 pub(crate) fn sort_u32(token: Avx2, x: &mut [u32]) {
     if x.len() > 512 && x.len() <= 1024 {
         // Every set but sntrup1277: the bitonic network on 1024 entries.
         super::bitonic::sort_u32_1024(token, x);
+        return;
+    }
+    if x.len() > 1024 && x.len() <= 2048 {
+        // sntrup1277: the bitonic network on 2048 entries.
+        super::bitonic::sort_u32_2048(token, x);
         return;
     }
     assert!(x.len() >= 4 * L);
