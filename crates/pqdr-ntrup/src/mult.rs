@@ -264,11 +264,11 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
     be: Option<Avx2>,
 ) {
     match be {
-        Some(token) if const { arch::ntt_fits(P) } => {
-            arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
-        }
         Some(token) if const { ntt3_fits::<P>() } => {
             arch::ntt3_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
+        }
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
         }
         _ => mul_full::<P, Q, true>(a, b, buf, be),
     }
@@ -313,11 +313,11 @@ pub(crate) fn r3_mult_on<const P: usize>(
     be: Option<Avx2>,
 ) {
     match be {
-        Some(token) if const { arch::ntt_fits(P) } => {
-            arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
-        }
         Some(token) if const { ntt3_fits::<P>() } => {
             arch::ntt3_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
+        }
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
         }
         _ => mul_full::<P, 3, false>(a, b, buf, be),
     }
