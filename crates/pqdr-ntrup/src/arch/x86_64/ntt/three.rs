@@ -66,6 +66,9 @@ struct Three<const R: usize> {
     /// 1/3, times 2 for n = 512 (the inverse transform's untwist carries
     /// 1/1024, its first 32 registers' inverse scales by 512).
     third: Mul,
+    /// The inverse 3-point DFT's multipliers ([`combine`]): `third`,
+    /// `third / 2` and `third (ω^-1 - ω^-2) / 2`.
+    comb: [Mul; 3],
 }
 
 #[allow(
@@ -88,6 +91,8 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let psi_i = pow_mod(psi, m as u64 - 2, m);
     let w = pow_mod(psi, n, m);
     let w2 = w * w % m;
+    let th = pow_mod(3, m as u64 - 2, m) * (REGS / R) as i64 % m;
+    let half = (m + 1) / 2;
     let mut tab = [[[0; 16]; R]; 2];
     let mut tab_i = [[[0; 16]; R]; 2];
     let mut j = 0;
@@ -108,7 +113,12 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
         psi: tab,
         psi_inv: tab_i,
         omega: [mont(w, m), mont(w2, m)],
-        third: mont(pow_mod(3, m as u64 - 2, m) * (REGS / R) as i64, m),
+        third: mont(th, m),
+        comb: [
+            mont(th, m),
+            mont(th * half % m, m),
+            mont(th * half % m * (w2 - w + m) % m, m),
+        ],
     }
 }
 
@@ -278,14 +288,15 @@ fn upper<T: Copy + Default>(v: &[T], n: usize, r: usize) -> [T; 16] {
 
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
 /// factors, forward transforms (`y` holds b's), pointwise product,
-/// inverse, `ψ^(-ij) / 3`.
+/// inverse, `ψ^(-ij) / 3`; without `third`, `D_i` (|.| < 3p/4 for i > 0,
+/// below 1.25 p + p/2^9 for i = 0).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn part<const P: usize, const R: usize>(
     x: &mut Part<R>,
     y: &mut Part<R>,
     (a, b): (&[i16], &[i8]),
-    i: usize,
+    (i, third): (usize, bool),
     t: &Prime,
 ) where
     Regs: Size<R>,
@@ -312,9 +323,11 @@ fn part<const P: usize, const R: usize>(
     for _ in 0..i {
         mul_lanes(x, &t3.psi_inv, k);
     }
-    for r in x.iter_mut() {
-        let v = mulc(load(r), t3.third, k);
-        store(r, v);
+    if third {
+        for r in x.iter_mut() {
+            let v = mulc(load(r), t3.third, k);
+            store(r, v);
+        }
     }
 }
 
@@ -434,7 +447,7 @@ fn folded_mod<const P: usize, const R: usize>(
     let t3 = <Regs as Size<R>>::three(t);
     f.fill(0);
     for i in 0..3 {
-        part::<P, R>(x, y, ab, i, t);
+        part::<P, R>(x, y, ab, (i, true), t);
         accumulate::<P, R>(f, x, i, t3, k);
     }
 }
@@ -463,16 +476,97 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     if const { regs_of(P) == REGS } {
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
         unsafe { ntt3_avx2::<P, Q, REDUCE, REGS>(full, a, b) };
+        full[P..2 * P].fill(0);
     } else {
         // SAFETY: as above.
-        unsafe { ntt3_avx2::<P, Q, REDUCE, { REGS / 2 }>(full, a, b) };
+        unsafe { ntt3_512_avx2::<P, Q, REDUCE>(full, a, b) };
     }
-    full[P..2 * P].fill(0);
 }
 
-/// Scratch entries of [`ntt3_mul`]: two folded products and one transform.
+/// Scratch entries of [`ntt3_mul`]: n = 1024, two folded products and one
+/// transform; n = 512, the full product (1536 entries).
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
-    2 * f_len(p) + 16 * regs_of(p)
+    if regs_of(p) == REGS {
+        2 * f_len(p) + 16 * REGS
+    } else {
+        3 * 16 * (REGS / 2)
+    }
+}
+
+/// The inverse 3-point DFT of register j: `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]`
+/// (times 2 for n = 512, see `third`) for k = 0, 1, 2, from
+/// `D_0` (below 1.25 p + p/2^9), `D_1`, `D_2` (below 3p/4):
+/// with `A = third D_0`, `S = third (D_1 + D_2) / 2` and
+/// `T = third (ω^-1 - ω^-2)(D_1 - D_2) / 2` (ω^-1 + ω^-2 = -1),
+/// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each centred,
+/// |.| <= p/2 + p/2^9.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn combine(d: [__m256i; 3], comb: &[Mul; 3], k: K) -> [__m256i; 3] {
+    let a = mulc(d[0], comb[0], k);
+    let s = mulc(_mm256_add_epi16(d[1], d[2]), comb[1], k);
+    let t = mulc(_mm256_sub_epi16(d[1], d[2]), comb[2], k);
+    let c0 = barrett(_mm256_add_epi16(barrett(_mm256_add_epi16(a, s), k), s), k);
+    let m = barrett(_mm256_sub_epi16(a, s), k);
+    let c1 = barrett(_mm256_add_epi16(m, t), k);
+    let c2 = barrett(_mm256_sub_epi16(m, t), k);
+    [c0, c1, c2]
+}
+
+/// The three `D_i` of prime `t` into `e` (registers `32 i ..`), `y` the
+/// second factor's transforms.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn parts_512<const P: usize>(
+    e: &mut Part<{ 3 * REGS / 2 }>,
+    y: &mut Part<{ REGS / 2 }>,
+    ab: (&[i16], &[i8]),
+    t: &Prime,
+) {
+    let (es, _) = e.as_chunks_mut::<{ REGS / 2 }>();
+    for (i, x) in es.iter_mut().enumerate() {
+        part::<P, { REGS / 2 }>(x, y, ab, (i, false), t);
+    }
+}
+
+/// [`ntt3_mul`] for n = 512 (p <= 768): the full product `c` (degree
+/// `2p - 2 < 1536`) into `full[..1536]`, register `j + 32 k` holding
+/// `c_(j + 512 k)`, from the inverse 3-point DFT ([`combine`]) of the parts
+/// modulo 12289, and for `REDUCE` modulo 18433 and Garner's CRT, mod q
+/// (|.| < 2^14); else exact. The parts in a local (wiped).
+#[target_feature(enable = "avx2")]
+fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
+    full: &mut [i16],
+    a: &[i16],
+    b: &[i8],
+) {
+    const R: usize = REGS / 2;
+    let mut e0: Part<{ 3 * R }> = [[0; 16]; 3 * R];
+    let mut y0: Part<R> = [[0; 16]; R];
+    let (mut e, mut y) = (Wipe::new(&mut e0), Wipe::new(&mut y0));
+    let (out, _) = full.as_chunks_mut::<16>();
+    parts_512::<P>(&mut e, &mut y, (a, b), &P1);
+    let k1 = consts(&P1);
+    for j in 0..R {
+        let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
+        let c = combine(d, &H1.comb, k1);
+        for (m, v) in c.into_iter().enumerate() {
+            store(&mut out[j + m * R], v);
+        }
+    }
+    if REDUCE {
+        parts_512::<P>(&mut e, &mut y, (a, b), &P2);
+        let (g, k2) = (Garner::new::<Q>(), consts(&P2));
+        for j in 0..R {
+            let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
+            let c = combine(d, &H2.comb, k2);
+            for (m, v) in c.into_iter().enumerate() {
+                let o = &mut out[j + m * R];
+                let w = g.apply(load(o), v);
+                store(o, w);
+            }
+        }
+    }
 }
 
 /// [`ntt3_mul`] on its scratch: `F` mod 12289, `F` mod 18433, one transform
