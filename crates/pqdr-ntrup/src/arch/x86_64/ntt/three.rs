@@ -58,9 +58,10 @@ type Part<const R: usize> = [[i16; 16]; R];
 
 /// The radix-3 constants of one prime for parts of R registers.
 struct Three<const R: usize> {
-    /// ψ^j and ψ^-j at coefficient j = 16 register + lane.
-    psi: [Part<R>; 2],
-    psi_inv: [Part<R>; 2],
+    /// ψ^(ij) and ψ^(-ij) (index i - 1, i = 1, 2) at coefficient
+    /// j = 16 register + lane: values and companions.
+    psi: [[Part<R>; 2]; 2],
+    psi_inv: [[Part<R>; 2]; 2],
     /// ω and ω^2.
     omega: [Mul; 2],
     /// 1/3, times 2 for n = 512 (the inverse transform's untwist carries
@@ -93,21 +94,25 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let w2 = w * w % m;
     let th = pow_mod(3, m as u64 - 2, m) * (REGS / R) as i64 % m;
     let half = (m + 1) / 2;
-    let mut tab = [[[0; 16]; R]; 2];
-    let mut tab_i = [[[0; 16]; R]; 2];
-    let mut j = 0;
-    while j < R {
-        let mut n2 = 0;
-        while n2 < 16 {
-            let e = (16 * j + n2) as u64;
-            let v = [mont(pow_mod(psi, e, m), m), mont(pow_mod(psi_i, e, m), m)];
-            tab[0][j][n2] = v[0][0];
-            tab[1][j][n2] = v[0][1];
-            tab_i[0][j][n2] = v[1][0];
-            tab_i[1][j][n2] = v[1][1];
-            n2 += 1;
+    let mut tab = [[[[0; 16]; R]; 2]; 2];
+    let mut tab_i = [[[[0; 16]; R]; 2]; 2];
+    let mut i = 0;
+    while i < 2 {
+        let mut j = 0;
+        while j < R {
+            let mut n2 = 0;
+            while n2 < 16 {
+                let e = (i as u64 + 1) * (16 * j + n2) as u64;
+                let v = [mont(pow_mod(psi, e, m), m), mont(pow_mod(psi_i, e, m), m)];
+                tab[i][0][j][n2] = v[0][0];
+                tab[i][1][j][n2] = v[0][1];
+                tab_i[i][0][j][n2] = v[1][0];
+                tab_i[i][1][j][n2] = v[1][1];
+                n2 += 1;
+            }
+            j += 1;
         }
-        j += 1;
+        i += 1;
     }
     Three {
         psi: tab,
@@ -231,40 +236,72 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
     montmul(x, w, wq, k.p)
 }
 
-/// Part i of a factor: `x_j = ψ^(ij) (x_j + ω^i h_j)` (`x` holds the
-/// coefficients below x^1024, `hi(r)` register r of those above, zero-padded,
-/// `r < (p - 1024) / 16` rounded up). `|x|, |h| < 2^12`; outputs below 3p/4
-/// (i > 0) or 2^13 (i = 0).
+/// Register r of part i of a factor v: `ψ^(ij) (v_j + ω^i v_(j+n))`
+/// from `v` (register r of v) and `h` (register r + n/16, `None` past the
+/// end). `|v|, |h| < 2^12`; outputs below 3p/4 (i > 0) or 2^13 (i = 0).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_twist<const P: usize, const R: usize>(
+fn fold_twist<const R: usize>(
+    mut v: __m256i,
+    h: Option<__m256i>,
+    (r, i): (usize, usize),
+    t3: &Three<R>,
+    k: K,
+) -> __m256i {
+    if let Some(h) = h {
+        let h = if i == 0 {
+            h
+        } else {
+            mulc(h, t3.omega[i - 1], k)
+        };
+        v = _mm256_add_epi16(v, h);
+    }
+    if i > 0 {
+        let m = &t3.psi[i - 1];
+        v = montmul(v, load(&m[0][r]), load(&m[1][r]), k.p);
+    }
+    v
+}
+
+/// Part i of `a` into `x` ([`fold_twist`] of every register, one pass).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn part_a<const P: usize, const R: usize>(
     x: &mut Part<R>,
-    hi: impl Fn(usize) -> __m256i,
+    a: &[i16],
     i: usize,
     t3: &Three<R>,
     k: K,
 ) {
-    for (r, xr) in x.iter_mut().enumerate().take((P - 16 * R).div_ceil(16)) {
-        let h = if i == 0 {
-            hi(r)
-        } else {
-            mulc(hi(r), t3.omega[i - 1], k)
-        };
-        let v = _mm256_add_epi16(load(xr), h);
-        store(xr, v);
-    }
-    for _ in 0..i {
-        mul_lanes(x, &t3.psi, k);
+    let hi_regs = (P - 16 * R).div_ceil(16);
+    let (lo, _) = a.as_chunks::<16>();
+    for (r, (xr, ar)) in x.iter_mut().zip(lo).enumerate() {
+        let h = (r < hi_regs).then(|| match upper(a, R + r) {
+            Ok(c) => load(c),
+            Err(mut h) => load(&Wipe::new(&mut h)),
+        });
+        store(xr, fold_twist(load(ar), h, (r, i), t3, k));
     }
 }
 
-/// `dst = src` sign-extended, `src.len() = 16 dst.len()`.
+/// Part i of the small `b` into `y`, as [`part_a`].
 #[target_feature(enable = "avx2")]
 #[inline]
-fn widen(dst: &mut [[i16; 16]], src: &[i8]) {
-    let (chunks, _) = src.as_chunks::<16>();
-    for (r, c) in dst.iter_mut().zip(chunks) {
-        store(r, widen16(c));
+fn part_b<const P: usize, const R: usize>(
+    y: &mut Part<R>,
+    b: &[i8],
+    i: usize,
+    t3: &Three<R>,
+    k: K,
+) {
+    let hi_regs = (P - 16 * R).div_ceil(16);
+    let (lo, _) = b.as_chunks::<16>();
+    for (r, (yr, br)) in y.iter_mut().zip(lo).enumerate() {
+        let h = (r < hi_regs).then(|| match upper(b, R + r) {
+            Ok(c) => widen16(c),
+            Err(mut h) => widen16(&Wipe::new(&mut h)),
+        });
+        store(yr, fold_twist(widen16(br), h, (r, i), t3, k));
     }
 }
 
@@ -277,13 +314,18 @@ fn widen16(c: &[i8; 16]) -> __m256i {
     _mm256_cvtepi8_epi16(v)
 }
 
-/// Register r of the coefficients of `v` from n on, zero-padded.
-fn upper<T: Copy + Default>(v: &[T], n: usize, r: usize) -> [T; 16] {
-    let s = &v[n + 16 * r..];
-    let n = s.len().min(16);
-    let mut t = [T::default(); 16];
-    t[..n].copy_from_slice(&s[..n]);
-    t
+/// Coefficients `16 r .. 16 r + 16` of `v`, zero-padded (a copy only for
+/// the last, partial register: r and the length are public).
+fn upper<T: Copy + Default>(v: &[T], r: usize) -> Result<&[T; 16], [T; 16]> {
+    let s = v.get(16 * r..).unwrap_or(&[]);
+    match s.first_chunk::<16>() {
+        Some(c) => Ok(c),
+        None => {
+            let mut t = [T::default(); 16];
+            t[..s.len()].copy_from_slice(s);
+            Err(t)
+        }
+    }
 }
 
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
@@ -303,25 +345,14 @@ fn part<const P: usize, const R: usize>(
 {
     let k = consts(t);
     let t3 = <Regs as Size<R>>::three(t);
-    let n = 16 * R;
-    x.as_flattened_mut().copy_from_slice(&a[..n]);
-    let hi_a = |r: usize| {
-        let mut h = upper(a, n, r);
-        load(&Wipe::new(&mut h))
-    };
-    fold_twist::<P, R>(x, hi_a, i, t3, k);
+    part_a::<P, R>(x, a, i, t3, k);
     <Regs as Size<R>>::forward(x, t, k);
-    widen(y, &b[..n]);
-    let hi_b = |r: usize| {
-        let mut h = upper(b, n, r);
-        widen16(&Wipe::new(&mut h))
-    };
-    fold_twist::<P, R>(y, hi_b, i, t3, k);
+    part_b::<P, R>(y, b, i, t3, k);
     <Regs as Size<R>>::forward(y, t, k);
     pointwise(x, y, k);
     <Regs as Size<R>>::inverse(x, t, k);
-    for _ in 0..i {
-        mul_lanes(x, &t3.psi_inv, k);
+    if i > 0 {
+        mul_lanes(x, &t3.psi_inv[i - 1], k);
     }
     if third {
         for r in x.iter_mut() {
