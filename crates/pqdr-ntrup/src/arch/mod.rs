@@ -41,7 +41,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
-    ntt_prepare_b, ntt3_fits, ntt3_mul, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3,
+    ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
+    r3_from_3rq, r3_recip, round, rq_recip3,
     schoolbook, sort_u32, wipe_i16,
 };
 
@@ -133,6 +134,25 @@ mod stubs {
     }
     pub(crate) const fn ntt3_scratch(_: usize) -> usize {
         usize::MAX
+    }
+    pub(crate) const fn ntt3_512(_: usize) -> bool {
+        false
+    }
+    pub(crate) fn ntt3_prepare<const P: usize>(
+        token: Avx2,
+        _: &mut [super::Hat],
+        _: Option<&[i16; P]>,
+        _: &[i8; P],
+    ) {
+        match token {}
+    }
+    pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+        token: Avx2,
+        _: &mut [i16],
+        _: super::Side<'_, i16>,
+        _: super::Side<'_, i8>,
+    ) {
+        match token {}
     }
     pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
         token: Avx2,

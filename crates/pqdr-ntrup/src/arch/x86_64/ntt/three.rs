@@ -37,6 +37,7 @@ use super::{
     K, Mul, P1, P2, Poly, Prime, REGS, barrett, consts, forward, inverse, load, mont, montmul,
     mul_lanes, pointwise, pow_mod, regs, store,
 };
+use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 
@@ -265,7 +266,7 @@ fn fold_twist<const R: usize>(
 
 /// Part i of `a` into `x` ([`fold_twist`] of every register, one pass).
 #[target_feature(enable = "avx2")]
-#[inline]
+#[inline(never)]
 fn part_a<const P: usize, const R: usize>(
     x: &mut Part<R>,
     a: &[i16],
@@ -286,7 +287,7 @@ fn part_a<const P: usize, const R: usize>(
 
 /// Part i of the small `b` into `y`, as [`part_a`].
 #[target_feature(enable = "avx2")]
-#[inline]
+#[inline(never)]
 fn part_b<const P: usize, const R: usize>(
     y: &mut Part<R>,
     b: &[i8],
@@ -328,6 +329,13 @@ fn upper<T: Copy + Default>(v: &[T], r: usize) -> Result<&[T; 16], [T; 16]> {
     }
 }
 
+/// A factor of one part: its coefficients, or the part's kept transform.
+#[derive(Clone, Copy)]
+enum Src<'a, T, const R: usize> {
+    Coeffs(&'a [T]),
+    Kept(&'a Part<R>),
+}
+
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
 /// factors, forward transforms (`y` holds b's), pointwise product,
 /// inverse, `ψ^(-ij) / 3`; without `third`, `D_i` (|.| < 3p/4 for i > 0,
@@ -337,7 +345,7 @@ fn upper<T: Copy + Default>(v: &[T], r: usize) -> Result<&[T; 16], [T; 16]> {
 fn part<const P: usize, const R: usize>(
     x: &mut Part<R>,
     y: &mut Part<R>,
-    (a, b): (&[i16], &[i8]),
+    (a, b): (Src<'_, i16, R>, Src<'_, i8, R>),
     (i, third): (usize, bool),
     t: &Prime,
 ) where
@@ -345,10 +353,21 @@ fn part<const P: usize, const R: usize>(
 {
     let k = consts(t);
     let t3 = <Regs as Size<R>>::three(t);
-    part_a::<P, R>(x, a, i, t3, k);
-    <Regs as Size<R>>::forward(x, t, k);
-    part_b::<P, R>(y, b, i, t3, k);
-    <Regs as Size<R>>::forward(y, t, k);
+    match a {
+        Src::Coeffs(a) => {
+            part_a::<P, R>(x, a, i, t3, k);
+            <Regs as Size<R>>::forward(x, t, k);
+        }
+        Src::Kept(h) => x.copy_from_slice(h),
+    }
+    let y: &Part<R> = match b {
+        Src::Coeffs(b) => {
+            part_b::<P, R>(y, b, i, t3, k);
+            <Regs as Size<R>>::forward(y, t, k);
+            y
+        }
+        Src::Kept(h) => h,
+    };
     pointwise(x, y, k);
     <Regs as Size<R>>::inverse(x, t, k);
     if i > 0 {
@@ -478,6 +497,7 @@ fn folded_mod<const P: usize, const R: usize>(
     let t3 = <Regs as Size<R>>::three(t);
     f.fill(0);
     for i in 0..3 {
+        let ab = (Src::Coeffs(ab.0), Src::Coeffs(ab.1));
         part::<P, R>(x, y, ab, (i, true), t);
         accumulate::<P, R>(f, x, i, t3, k);
     }
@@ -509,9 +529,29 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
         unsafe { ntt3_avx2::<P, Q, REDUCE, REGS>(full, a, b) };
         full[P..2 * P].fill(0);
     } else {
-        // SAFETY: as above.
-        unsafe { ntt3_512_avx2::<P, Q, REDUCE>(full, a, b) };
+        ntt3_mul_sides::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
     }
+}
+
+/// [`ntt3_mul`] for [`ntt3_512`]`(P)` with either factor (or both) given as
+/// its kept transforms ([`ntt3_prepare`]: both primes for `REDUCE`, else
+/// 12289's): the same full product in `full[..1536]`.
+pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: Side<'_, i16>,
+    b: Side<'_, i8>,
+) {
+    assert!(ntt3_512(P), "ntt3_mul_sides: p outside 513..=768");
+    const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
+    let need = if REDUCE { 3 } else { 2 };
+    assert!(
+        a.covers(need) && b.covers(need),
+        "ntt3_mul_sides: too few transforms"
+    );
+    let _ = token;
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { ntt3_512_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], (a, b)) };
 }
 
 /// Scratch entries of [`ntt3_mul`]: n = 1024, two folded products and one
@@ -544,19 +584,78 @@ fn combine(d: [__m256i; 3], comb: &[Mul; 3], k: K) -> [__m256i; 3] {
     [c0, c1, c2]
 }
 
-/// The three `D_i` of prime `t` into `e` (registers `32 i ..`), `y` the
-/// second factor's transforms.
+/// Registers of one factor's kept transforms per prime (n = 512): three
+/// parts of 32.
+const KEPT: usize = 3 * REGS / 2;
+
+/// Part i of prime `pi` of a factor: its coefficients, or from its kept
+/// transforms (registers `KEPT pi + 32 i ..` of the flattened [`Hat`]s).
+fn src<'a, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a, T, { REGS / 2 }> {
+    match side {
+        Side::Coeffs(c) => Src::Coeffs(c),
+        Side::Hat(h) => {
+            let start = KEPT * pi + (REGS / 2) * i;
+            let regs = &h.as_flattened()[start..start + REGS / 2];
+            Src::Kept(regs.try_into().expect("32 registers"))
+        }
+    }
+}
+
+/// The three `D_i` of prime `pi` (`t`) into `e` (registers `32 i ..`), `y`
+/// the second factor's transforms.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn parts_512<const P: usize>(
-    e: &mut Part<{ 3 * REGS / 2 }>,
+    e: &mut Part<KEPT>,
     y: &mut Part<{ REGS / 2 }>,
-    ab: (&[i16], &[i8]),
-    t: &Prime,
+    (a, b): Sides<'_>,
+    (pi, t): (usize, &Prime),
 ) {
     let (es, _) = e.as_chunks_mut::<{ REGS / 2 }>();
     for (i, x) in es.iter_mut().enumerate() {
+        let ab = (src(a, pi, i), src(b, pi, i));
         part::<P, { REGS / 2 }>(x, y, ab, (i, false), t);
+    }
+}
+
+/// The two factors of a product.
+type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
+
+/// Whether the AVX2 product of p takes the 512-point parts (p <= 768), and
+/// so its kept transforms ([`ntt3_prepare`], [`ntt3_mul_sides`]) too.
+pub(crate) const fn ntt3_512(p: usize) -> bool {
+    ntt3_fits(p) && regs_of(p) < REGS
+}
+
+/// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
+/// `b` when `a` is `None`): prime i's three parts, forward-transformed, into
+/// registers `96 i ..` of the flattened `out` (one prime, 12289, for 1.5
+/// [`Hat`]s, both for 3). Requires [`ntt3_512`]`(P)`.
+pub(crate) fn ntt3_prepare<const P: usize>(
+    token: Avx2,
+    out: &mut [Hat],
+    a: Option<&[i16; P]>,
+    b: &[i8; P],
+) {
+    assert!(ntt3_512(P), "ntt3_prepare: p outside 513..=768");
+    let _ = token;
+    let primes = (out.len() * REGS / KEPT).min(2);
+    let regs = &mut out.as_flattened_mut()[..KEPT * primes];
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { prepare_avx2::<P>(regs, a, b) }
+}
+
+#[target_feature(enable = "avx2")]
+fn prepare_avx2<const P: usize>(regs: &mut [[i16; 16]], a: Option<&[i16; P]>, b: &[i8; P]) {
+    let (kept, _) = regs.as_chunks_mut::<{ REGS / 2 }>();
+    for (n, x) in kept.iter_mut().enumerate() {
+        let (t, i) = (if n < 3 { &P1 } else { &P2 }, n % 3);
+        let k = consts(t);
+        match a {
+            Some(a) => part_a::<P, { REGS / 2 }>(x, a, i, <Regs as Size<32>>::three(t), k),
+            None => part_b::<P, { REGS / 2 }>(x, b, i, <Regs as Size<32>>::three(t), k),
+        }
+        forward_512(x, t, k);
     }
 }
 
@@ -568,15 +667,14 @@ fn parts_512<const P: usize>(
 #[target_feature(enable = "avx2")]
 fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
     full: &mut [i16],
-    a: &[i16],
-    b: &[i8],
+    ab: Sides<'_>,
 ) {
     const R: usize = REGS / 2;
-    let mut e0: Part<{ 3 * R }> = [[0; 16]; 3 * R];
+    let mut e0: Part<KEPT> = [[0; 16]; KEPT];
     let mut y0: Part<R> = [[0; 16]; R];
     let (mut e, mut y) = (Wipe::new(&mut e0), Wipe::new(&mut y0));
     let (out, _) = full.as_chunks_mut::<16>();
-    parts_512::<P>(&mut e, &mut y, (a, b), &P1);
+    parts_512::<P>(&mut e, &mut y, ab, (0, &P1));
     let k1 = consts(&P1);
     for j in 0..R {
         let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
@@ -586,7 +684,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
         }
     }
     if REDUCE {
-        parts_512::<P>(&mut e, &mut y, (a, b), &P2);
+        parts_512::<P>(&mut e, &mut y, ab, (1, &P2));
         let (g, k2) = (Garner::new::<Q>(), consts(&P2));
         for j in 0..R {
             let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
