@@ -98,7 +98,11 @@ pub(crate) type Hats = [Hat; 10];
 /// of each prime (`arch::ntt3_prepare`: 192, 96 and 192 registers in 3, 2
 /// and 3 [`Hat`]s; 16 KB of the 20 KB written, the rest stays zero).
 const fn hat_at(p: usize) -> [usize; 3] {
-    if arch::ntt3_512(p) { [0, 3, 5] } else { [0, 4, 6] }
+    if arch::ntt3_512(p) {
+        [0, 3, 5]
+    } else {
+        [0, 4, 6]
+    }
 }
 
 /// Fills `hats` from f, v = 1/g and h (see [`Hats`]).

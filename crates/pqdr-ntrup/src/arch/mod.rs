@@ -42,8 +42,7 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
     ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
-    r3_from_3rq, r3_recip, round, rq_recip3,
-    schoolbook, sort_u32, wipe_i16,
+    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32, wipe_i16,
 };
 
 /// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):

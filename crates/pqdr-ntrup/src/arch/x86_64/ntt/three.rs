@@ -35,16 +35,23 @@ use core::arch::x86_64::{
 
 use super::{
     K, Mul, P1, P2, Poly, Prime, REGS, barrett, consts, forward, inverse, load, mont, montmul,
-    mul_lanes, pointwise, pow_mod, regs, store,
+    mul_lanes, pointwise, pow_mod, store,
 };
-use crate::arch::{Hat, Side};
+use crate::arch::Side;
 use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
+
+mod parts;
+use parts::{forward_512, inverse_512};
+pub(crate) use parts::{ntt3_512, ntt3_mul_sides, ntt3_prepare};
+
+/// Registers of a 512-point transform.
+const HALF: usize = REGS >> 1;
 
 /// Registers of one part's transform for degree p: 64 (n = 1024) for
 /// p > 768, else 32 (n = 512).
 const fn regs_of(p: usize) -> usize {
-    if p > 768 { REGS } else { REGS / 2 }
+    if p > 768 { REGS } else { HALF }
 }
 
 /// Whether the 3n-point product serves degree p (n = 16 [`regs_of`]`(p)`):
@@ -130,8 +137,8 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
 
 static T1: Three<REGS> = three(12289);
 static T2: Three<REGS> = three(18433);
-static H1: Three<{ REGS / 2 }> = three(12289);
-static H2: Three<{ REGS / 2 }> = three(18433);
+static H1: Three<HALF> = three(12289);
+static H2: Three<HALF> = three(18433);
 
 /// The transforms of one part's size: the 1024-point ones of `ntt.rs`
 /// (64 registers) or their first 32 registers (512 points).
@@ -163,62 +170,19 @@ impl Size<REGS> for Regs {
     }
 }
 
-impl Size<{ REGS / 2 }> for Regs {
-    fn three(t: &Prime) -> &'static Three<{ REGS / 2 }> {
+impl Size<HALF> for Regs {
+    fn three(t: &Prime) -> &'static Three<HALF> {
         if t.p == P1.p { &H1 } else { &H2 }
     }
     #[inline(always)]
-    fn forward(x: &mut Part<{ REGS / 2 }>, t: &Prime, k: K) {
+    fn forward(x: &mut Part<HALF>, t: &Prime, k: K) {
         // SAFETY: as above.
         unsafe { forward_512(x, t, k) }
     }
     #[inline(always)]
-    fn inverse(x: &mut Part<{ REGS / 2 }>, t: &Prime, k: K) {
+    fn inverse(x: &mut Part<HALF>, t: &Prime, k: K) {
         // SAFETY: as above.
         unsafe { inverse_512(x, t, k) }
-    }
-}
-
-/// The 512-point transform on 32 registers: the four-step decomposition
-/// 512 = 32 x 16 of `ntt.rs` with ω' = ω^2. Its 32-point transform across
-/// registers is the first layer (distance 16, roots ζ'^i = ζ^(2i)) followed
-/// by the same per-block layers as the 64-point one (root ζ'^2 = ζ^4 = η),
-/// register j then holds k1 = bitrev5(j), and ω'^(n2 bitrev5(j)) =
-/// ω^(n2 bitrev6(j)) is the 1024-point twist of register j < 32; the
-/// 16-point transform across lanes has root ω'^32 = η as before. So the
-/// 1024-point tables serve unchanged.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn forward_512(x: &mut Part<{ REGS / 2 }>, t: &Prime, k: K) {
-    for i in 0..16 {
-        let (w, wq) = bc(t.reg_fwd[2 * i]);
-        let (a0, a1) = (load(&x[i]), load(&x[i + 16]));
-        store(&mut x[i], barrett(_mm256_add_epi16(a0, a1), k));
-        store(&mut x[i + 16], montmul(_mm256_sub_epi16(a0, a1), w, wq, k.p));
-    }
-    let (blocks, _) = x.as_chunks_mut::<16>();
-    for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
-    }
-}
-
-/// The inverse of [`forward_512`] (the per-block steps, then the
-/// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
-/// `dit_outer`), times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024.
-/// Outputs below 1.25 p + p/2^9.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn inverse_512(x: &mut Part<{ REGS / 2 }>, t: &Prime, k: K) {
-    let (blocks, _) = x.as_chunks_mut::<16>();
-    for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
-    }
-    for i in 0..16 {
-        let (w, wq) = bc(t.reg_inv[2 * i]);
-        let a = barrett(load(&x[i]), k);
-        let b = montmul(load(&x[i + 16]), w, wq, k.p);
-        store(&mut x[i], _mm256_add_epi16(a, b));
-        store(&mut x[i + 16], _mm256_sub_epi16(a, b));
     }
 }
 
@@ -520,7 +484,10 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &[i16; P],
     b: &[i8; P],
 ) {
-    assert!(ntt3_fits(P), "ntt3_mul: p outside 513..=768 and 1025..=1536");
+    assert!(
+        ntt3_fits(P),
+        "ntt3_mul: p outside 513..=768 and 1025..=1536"
+    );
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
     let full = &mut full[..ntt3_scratch(P)];
@@ -533,168 +500,13 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     }
 }
 
-/// [`ntt3_mul`] for [`ntt3_512`]`(P)` with either factor (or both) given as
-/// its kept transforms ([`ntt3_prepare`]: both primes for `REDUCE`, else
-/// 12289's): the same full product in `full[..1536]`.
-pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
-    token: Avx2,
-    full: &mut [i16],
-    a: Side<'_, i16>,
-    b: Side<'_, i8>,
-) {
-    assert!(ntt3_512(P), "ntt3_mul_sides: p outside 513..=768");
-    const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
-    let need = if REDUCE { 3 } else { 2 };
-    assert!(
-        a.covers(need) && b.covers(need),
-        "ntt3_mul_sides: too few transforms"
-    );
-    let _ = token;
-    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-    unsafe { ntt3_512_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], (a, b)) };
-}
-
 /// Scratch entries of [`ntt3_mul`]: n = 1024, two folded products and one
 /// transform; n = 512, the full product (1536 entries).
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
     if regs_of(p) == REGS {
         2 * f_len(p) + 16 * REGS
     } else {
-        3 * 16 * (REGS / 2)
-    }
-}
-
-/// The inverse 3-point DFT of register j: `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]`
-/// (times 2 for n = 512, see `third`) for k = 0, 1, 2, from
-/// `D_0` (below 1.25 p + p/2^9), `D_1`, `D_2` (below 3p/4):
-/// with `A = third D_0`, `S = third (D_1 + D_2) / 2` and
-/// `T = third (ω^-1 - ω^-2)(D_1 - D_2) / 2` (ω^-1 + ω^-2 = -1),
-/// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each centred,
-/// |.| <= p/2 + p/2^9.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn combine(d: [__m256i; 3], comb: &[Mul; 3], k: K) -> [__m256i; 3] {
-    let a = mulc(d[0], comb[0], k);
-    let s = mulc(_mm256_add_epi16(d[1], d[2]), comb[1], k);
-    let t = mulc(_mm256_sub_epi16(d[1], d[2]), comb[2], k);
-    let c0 = barrett(_mm256_add_epi16(barrett(_mm256_add_epi16(a, s), k), s), k);
-    let m = barrett(_mm256_sub_epi16(a, s), k);
-    let c1 = barrett(_mm256_add_epi16(m, t), k);
-    let c2 = barrett(_mm256_sub_epi16(m, t), k);
-    [c0, c1, c2]
-}
-
-/// Registers of one factor's kept transforms per prime (n = 512): three
-/// parts of 32.
-const KEPT: usize = 3 * REGS / 2;
-
-/// Part i of prime `pi` of a factor: its coefficients, or from its kept
-/// transforms (registers `KEPT pi + 32 i ..` of the flattened [`Hat`]s).
-fn src<'a, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a, T, { REGS / 2 }> {
-    match side {
-        Side::Coeffs(c) => Src::Coeffs(c),
-        Side::Hat(h) => {
-            let start = KEPT * pi + (REGS / 2) * i;
-            let regs = &h.as_flattened()[start..start + REGS / 2];
-            Src::Kept(regs.try_into().expect("32 registers"))
-        }
-    }
-}
-
-/// The three `D_i` of prime `pi` (`t`) into `e` (registers `32 i ..`), `y`
-/// the second factor's transforms.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn parts_512<const P: usize>(
-    e: &mut Part<KEPT>,
-    y: &mut Part<{ REGS / 2 }>,
-    (a, b): Sides<'_>,
-    (pi, t): (usize, &Prime),
-) {
-    let (es, _) = e.as_chunks_mut::<{ REGS / 2 }>();
-    for (i, x) in es.iter_mut().enumerate() {
-        let ab = (src(a, pi, i), src(b, pi, i));
-        part::<P, { REGS / 2 }>(x, y, ab, (i, false), t);
-    }
-}
-
-/// The two factors of a product.
-type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
-
-/// Whether the AVX2 product of p takes the 512-point parts (p <= 768), and
-/// so its kept transforms ([`ntt3_prepare`], [`ntt3_mul_sides`]) too.
-pub(crate) const fn ntt3_512(p: usize) -> bool {
-    ntt3_fits(p) && regs_of(p) < REGS
-}
-
-/// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
-/// `b` when `a` is `None`): prime i's three parts, forward-transformed, into
-/// registers `96 i ..` of the flattened `out` (one prime, 12289, for 1.5
-/// [`Hat`]s, both for 3). Requires [`ntt3_512`]`(P)`.
-pub(crate) fn ntt3_prepare<const P: usize>(
-    token: Avx2,
-    out: &mut [Hat],
-    a: Option<&[i16; P]>,
-    b: &[i8; P],
-) {
-    assert!(ntt3_512(P), "ntt3_prepare: p outside 513..=768");
-    let _ = token;
-    let primes = (out.len() * REGS / KEPT).min(2);
-    let regs = &mut out.as_flattened_mut()[..KEPT * primes];
-    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-    unsafe { prepare_avx2::<P>(regs, a, b) }
-}
-
-#[target_feature(enable = "avx2")]
-fn prepare_avx2<const P: usize>(regs: &mut [[i16; 16]], a: Option<&[i16; P]>, b: &[i8; P]) {
-    let (kept, _) = regs.as_chunks_mut::<{ REGS / 2 }>();
-    for (n, x) in kept.iter_mut().enumerate() {
-        let (t, i) = (if n < 3 { &P1 } else { &P2 }, n % 3);
-        let k = consts(t);
-        match a {
-            Some(a) => part_a::<P, { REGS / 2 }>(x, a, i, <Regs as Size<32>>::three(t), k),
-            None => part_b::<P, { REGS / 2 }>(x, b, i, <Regs as Size<32>>::three(t), k),
-        }
-        forward_512(x, t, k);
-    }
-}
-
-/// [`ntt3_mul`] for n = 512 (p <= 768): the full product `c` (degree
-/// `2p - 2 < 1536`) into `full[..1536]`, register `j + 32 k` holding
-/// `c_(j + 512 k)`, from the inverse 3-point DFT ([`combine`]) of the parts
-/// modulo 12289, and for `REDUCE` modulo 18433 and Garner's CRT, mod q
-/// (|.| < 2^14); else exact. The parts in a local (wiped).
-#[target_feature(enable = "avx2")]
-fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
-    full: &mut [i16],
-    ab: Sides<'_>,
-) {
-    const R: usize = REGS / 2;
-    let mut e0: Part<KEPT> = [[0; 16]; KEPT];
-    let mut y0: Part<R> = [[0; 16]; R];
-    let (mut e, mut y) = (Wipe::new(&mut e0), Wipe::new(&mut y0));
-    let (out, _) = full.as_chunks_mut::<16>();
-    parts_512::<P>(&mut e, &mut y, ab, (0, &P1));
-    let k1 = consts(&P1);
-    for j in 0..R {
-        let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
-        let c = combine(d, &H1.comb, k1);
-        for (m, v) in c.into_iter().enumerate() {
-            store(&mut out[j + m * R], v);
-        }
-    }
-    if REDUCE {
-        parts_512::<P>(&mut e, &mut y, ab, (1, &P2));
-        let (g, k2) = (Garner::new::<Q>(), consts(&P2));
-        for j in 0..R {
-            let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
-            let c = combine(d, &H2.comb, k2);
-            for (m, v) in c.into_iter().enumerate() {
-                let o = &mut out[j + m * R];
-                let w = g.apply(load(o), v);
-                store(o, w);
-            }
-        }
+        3 * 16 * HALF
     }
 }
 
