@@ -27,9 +27,10 @@
 //! stay far below 2^15.
 //!
 //! On the AVX2 path the full product of every set comes instead from a
-//! number-theoretic transform (`arch::ntt_mul` for p <= 1024, 2048 points;
-//! `arch::ntt3_mul` for sntrup1277, 3072 points: the integer product modulo
-//! 12289 and 18433, CRT, then mod q); the fold and freeze below are shared,
+//! number-theoretic transform (`arch::ntt3_mul` for sntrup653/761, 1536
+//! points, and sntrup1277, 3072 points; `arch::ntt_mul` for the other sets,
+//! 2048 points: the integer product modulo 12289 and 18433, CRT, then mod q;
+//! R/3 products modulo 12289 only); the fold and freeze below are shared,
 //! so both paths give the same reduced product.
 
 use crate::arch::{self, Avx2};
@@ -46,8 +47,9 @@ const LEVELS: u32 = 2;
 /// nothing else is needed.
 pub(crate) type Scratch<const P: usize> = [[i16; P]; 3];
 
-/// Whether the AVX2 product of p takes the 3072-point transforms
-/// (`arch::ntt3_mul`, sntrup1277), whose scratch fits a [`Scratch`].
+/// Whether the AVX2 product of p takes the radix-3 transforms
+/// (`arch::ntt3_mul`: 1536 points for sntrup653/761, 3072 for sntrup1277),
+/// whose scratch fits a [`Scratch`].
 const fn ntt3_fits<const P: usize>() -> bool {
     arch::ntt3_fits(P) && 3 * P >= arch::ntt3_scratch(P)
 }
