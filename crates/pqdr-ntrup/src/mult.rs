@@ -26,12 +26,10 @@
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
 //!
-//! On the AVX2 path the full product of every set comes instead from a
-//! number-theoretic transform (`arch::ntt3_mul` for sntrup653/761, 1536
-//! points, and sntrup1277, 3072 points; `arch::ntt_mul` for the other sets,
-//! 2048 points: the integer product modulo 12289 and 18433, CRT, then mod q;
-//! R/3 products modulo 12289 only); the fold and freeze below are shared,
-//! so both paths give the same reduced product.
+//! On the AVX2 path the full product comes instead from transforms
+//! (`arch::ntt3_mul`: 1536 points for p <= 768, 3072 for sntrup1277;
+//! `arch::ntt_mul`: 2048 points; modulo 12289 and 18433, CRT, then mod q;
+//! R/3 12289 only); the fold and freeze below are shared.
 
 use crate::arch::{self, Avx2};
 use crate::arith::{BLOCK, Fq, f3_freeze};
@@ -48,8 +46,7 @@ const LEVELS: u32 = 2;
 pub(crate) type Scratch<const P: usize> = [[i16; P]; 3];
 
 /// Whether the AVX2 product of p takes the radix-3 transforms
-/// (`arch::ntt3_mul`: 1536 points for sntrup653/761, 3072 for sntrup1277),
-/// whose scratch fits a [`Scratch`].
+/// (`arch::ntt3_mul`), whose scratch fits a [`Scratch`].
 const fn ntt3_fits<const P: usize>() -> bool {
     arch::ntt3_fits(P) && 3 * P >= arch::ntt3_scratch(P)
 }
