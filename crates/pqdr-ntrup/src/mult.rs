@@ -26,11 +26,10 @@
 //! once. R/3 products use the same code without reduction: the integer sums
 //! stay far below 2^15.
 //!
-//! On the AVX2 path the full product of every set comes instead from a
-//! number-theoretic transform (`arch::ntt_mul` for p <= 1024, 2048 points;
-//! `arch::ntt3_mul` for sntrup1277, 3072 points: the integer product modulo
-//! 12289 and 18433, CRT, then mod q); the fold and freeze below are shared,
-//! so both paths give the same reduced product.
+//! On the AVX2 path the full product comes instead from transforms
+//! (`arch::ntt3_mul`: 1536 points for p <= 768, 3072 for sntrup1277;
+//! `arch::ntt_mul`: 2048 points; modulo 12289 and 18433, CRT, then mod q;
+//! R/3 12289 only); the fold and freeze below are shared.
 
 use crate::arch::{self, Avx2};
 use crate::arith::{BLOCK, Fq, f3_freeze};
@@ -46,8 +45,8 @@ const LEVELS: u32 = 2;
 /// nothing else is needed.
 pub(crate) type Scratch<const P: usize> = [[i16; P]; 3];
 
-/// Whether the AVX2 product of p takes the 3072-point transforms
-/// (`arch::ntt3_mul`, sntrup1277), whose scratch fits a [`Scratch`].
+/// Whether the AVX2 product of p takes the radix-3 transforms
+/// (`arch::ntt3_mul`), whose scratch fits a [`Scratch`].
 const fn ntt3_fits<const P: usize>() -> bool {
     arch::ntt3_fits(P) && 3 * P >= arch::ntt3_scratch(P)
 }
@@ -264,11 +263,11 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
     be: Option<Avx2>,
 ) {
     match be {
-        Some(token) if const { arch::ntt_fits(P) } => {
-            arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
-        }
         Some(token) if const { ntt3_fits::<P>() } => {
             arch::ntt3_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
+        }
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
         }
         _ => mul_full::<P, Q, true>(a, b, buf, be),
     }
@@ -313,11 +312,11 @@ pub(crate) fn r3_mult_on<const P: usize>(
     be: Option<Avx2>,
 ) {
     match be {
-        Some(token) if const { arch::ntt_fits(P) } => {
-            arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
-        }
         Some(token) if const { ntt3_fits::<P>() } => {
             arch::ntt3_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
+        }
+        Some(token) if const { arch::ntt_fits(P) } => {
+            arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
         }
         _ => mul_full::<P, 3, false>(a, b, buf, be),
     }

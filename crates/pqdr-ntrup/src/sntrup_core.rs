@@ -89,9 +89,21 @@ pub(crate) fn decrypt_v<const P: usize, const W: usize>(
 }
 
 /// The transforms a prepared decapsulation key keeps (`PreparedDecapsulationKey`,
-/// AVX2 products, p <= 1024): f (`[..4]`, both primes), v = 1/g (`[4..6]`,
-/// 12289 only: the R/3 product is exact below it), h (`[6..]`).
+/// AVX2 products, p <= 1024): f (both primes), v = 1/g (12289 only: the R/3
+/// product is exact below it) and h, from the [`hat_at`] positions on.
 pub(crate) type Hats = [Hat; 10];
+
+/// Where f, v and h start in [`Hats`]: for 768 < p <= 1024 the 1024-point
+/// transforms (4, 2 and 4 [`Hat`]s); for p <= 768 the three 512-point parts
+/// of each prime (`arch::ntt3_prepare`: 192, 96 and 192 registers in 3, 2
+/// and 3 [`Hat`]s; 16 KB of the 20 KB written, the rest stays zero).
+const fn hat_at(p: usize) -> [usize; 3] {
+    if arch::ntt3_512(p) {
+        [0, 3, 5]
+    } else {
+        [0, 4, 6]
+    }
+}
 
 /// Fills `hats` from f, v = 1/g and h (see [`Hats`]).
 pub(crate) fn prepare<const P: usize>(
@@ -101,14 +113,36 @@ pub(crate) fn prepare<const P: usize>(
     v: &[i8; P],
     h: &[i16; P],
 ) {
-    let (hf, rest) = hats.split_at_mut(4);
-    let (hv, hh) = rest.split_at_mut(2);
-    arch::ntt_prepare_b(token, hf, f);
-    arch::ntt_prepare_b(token, hv, v);
-    arch::ntt_prepare_a(token, hh, h);
+    let [_, at_v, at_h] = const { hat_at(P) };
+    let (hf, rest) = hats.split_at_mut(at_v);
+    let (hv, hh) = rest.split_at_mut(at_h - at_v);
+    if const { arch::ntt3_512(P) } {
+        arch::ntt3_prepare(token, hf, None, f);
+        arch::ntt3_prepare(token, hv, None, v);
+        arch::ntt3_prepare(token, &mut hh[..3], Some(h), v);
+    } else {
+        arch::ntt_prepare_b(token, hf, f);
+        arch::ntt_prepare_b(token, hv, v);
+        arch::ntt_prepare_a(token, hh, h);
+    }
 }
 
-/// [`decrypt_f`] with f's transforms (`hats[..4]`): the same `e`.
+/// The product of two factors (either given by its kept transforms) into
+/// `full[..2p]`, on the transforms [`hat_at`] assumes.
+fn mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: Side<'_, i16>,
+    b: Side<'_, i8>,
+) {
+    if const { arch::ntt3_512(P) } {
+        arch::ntt3_mul_sides::<P, Q, REDUCE>(token, full, a, b);
+    } else {
+        arch::ntt_mul_sides::<P, Q, REDUCE>(token, full, a, b);
+    }
+}
+
+/// [`decrypt_f`] with f's transforms (from `hat_at(P)[0]`): the same `e`.
 #[inline(never)]
 pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     token: Avx2,
@@ -118,12 +152,13 @@ pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     let mut acc: Scratch<P> = [[0; P]; 3];
     let mut acc = Wipe::new(&mut acc);
     let full = acc.as_flattened_mut();
-    arch::ntt_mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..4]));
+    let [_, at_v, _] = const { hat_at(P) };
+    mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
     fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
     r3_from_3rq::<P, Q>(c);
 }
 
-/// [`decrypt_v`] with v's transforms (`hats[4..6]`): the same `r`.
+/// [`decrypt_v`] with v's transforms (from `hat_at(P)[1]`): the same `r`.
 #[inline(never)]
 pub(crate) fn decrypt_v_hat<const P: usize, const W: usize>(
     token: Avx2,
@@ -134,12 +169,14 @@ pub(crate) fn decrypt_v_hat<const P: usize, const W: usize>(
     let mut acc: Scratch<P> = [[0; P]; 3];
     let mut acc = Wipe::new(&mut acc);
     let full = acc.as_flattened_mut();
-    arch::ntt_mul_sides::<P, 3, false>(token, full, Side::Coeffs(e), Side::Hat(&hats[4..6]));
+    let [_, at_v, at_h] = const { hat_at(P) };
+    let hv = Side::Hat(&hats[at_v..at_h]);
+    mul_sides::<P, 3, false>(token, full, Side::Coeffs(e), hv);
     fold_3_on::<P>(r, &full[..2 * P], Some(token));
     weight_w::<P, W>(r);
 }
 
-/// [`encrypt`] with h's transforms (`hats[6..]`): `c = Round(h r)`.
+/// [`encrypt`] with h's transforms (from `hat_at(P)[2]`): `c = Round(h r)`.
 #[inline(never)]
 pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     token: Avx2,
@@ -150,7 +187,8 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     let mut acc: Scratch<P> = [[0; P]; 3];
     let mut acc = Wipe::new(&mut acc);
     let full = acc.as_flattened_mut();
-    arch::ntt_mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[6..]), Side::Coeffs(r));
+    let [_, _, at_h] = const { hat_at(P) };
+    mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
     fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
     round(c);
 }

@@ -14,7 +14,8 @@
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
 //! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
-//! | `ntt3_mul` (`ntt/three.rs`: a radix-3 layer over three twisted 1024-point products, 3072 points), under `rq_mult_small_on` / `r3_mult_on` for 1024 < p <= 1536 (sntrup1277) | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
+//! | `ntt3_mul` (`ntt/three.rs`: a radix-3 layer over three twisted n-point products, 3n points; n = 1024 for 1024 < p <= 1536, sntrup1277; n = 512 for 512 < p <= 768, sntrup653/761, `ntt/three/parts.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
+//! | `ntt3_prepare` / `ntt3_mul_sides` (`ntt/three/parts.rs`): a factor's 512-point parts kept (`PreparedDecapsulationKey`, p <= 768) | the same product from the coefficients (`ntt3_mul`) | `ntt::three::parts::tests::kept_parts_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `ntt_prepare_a` / `ntt_prepare_b` (`ntt/hat.rs`) and `ntt_mul_sides` (`ntt.rs`): a factor's transforms kept (`PreparedDecapsulationKey`) | the same product from the coefficients (`ntt_mul`, whose twin is `mult::mul_full`) | `ntt::hat::tests::prepared_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
@@ -41,8 +42,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
-    ntt_prepare_b, ntt3_fits, ntt3_mul, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3,
-    schoolbook, sort_u32, wipe_i16,
+    ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
+    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32, wipe_i16,
 };
 
 /// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
@@ -133,6 +134,25 @@ mod stubs {
     }
     pub(crate) const fn ntt3_scratch(_: usize) -> usize {
         usize::MAX
+    }
+    pub(crate) const fn ntt3_512(_: usize) -> bool {
+        false
+    }
+    pub(crate) fn ntt3_prepare<const P: usize>(
+        token: Avx2,
+        _: &mut [super::Hat],
+        _: Option<&[i16; P]>,
+        _: &[i8; P],
+    ) {
+        match token {}
+    }
+    pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+        token: Avx2,
+        _: &mut [i16],
+        _: super::Side<'_, i16>,
+        _: super::Side<'_, i8>,
+    ) {
+        match token {}
     }
     pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
         token: Avx2,

@@ -53,7 +53,7 @@ use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
 pub(crate) use hat::{ntt_prepare_a, ntt_prepare_b};
 use pqdr_common::simd::Avx2;
-pub(crate) use three::{ntt3_fits, ntt3_mul, ntt3_scratch};
+pub(crate) use three::{ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch};
 
 /// Registers of one 1024-point transform, and its coefficients.
 const REGS: usize = 64;
@@ -370,7 +370,7 @@ fn dit_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
 /// Multiplies register j, lane l of `x` by the multiplier `m[.][j][l]`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn mul_lanes(x: &mut Poly, m: &LaneMuls, k: K) {
+fn mul_lanes<const R: usize>(x: &mut [[i16; 16]; R], m: &[[[i16; 16]; R]; 2], k: K) {
     for (j, r) in x.iter_mut().enumerate() {
         store(r, montmul(load(r), load(&m[0][j]), load(&m[1][j]), k.p));
     }
@@ -434,7 +434,7 @@ fn load_b(x: &mut Poly, b: &[i8], twisted: bool, t: &Prime, k: K) {
 /// Pointwise `x = x y 2^-16` (|inputs| < 3p/4).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn pointwise(x: &mut Poly, y: &Poly, k: K) {
+fn pointwise<const R: usize>(x: &mut [[i16; 16]; R], y: &[[i16; 16]; R], k: K) {
     for (r, s) in x.iter_mut().zip(y) {
         let (a, b) = (load(r), load(s));
         let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), k.pinv);

@@ -1,24 +1,27 @@
-//! The R/q and R/3 products of sntrup1277 (1024 < p <= 1536: the product
-//! `c = a b` has degree `2p - 2 < 3072`) by 3072-point transforms, AVX2
-//! (the products of Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec
-//! §2.3). Twin: the portable Karatsuba product `mult::mul_full` (same full
-//! product, compared in `mult::tests::avx2_products_match_portable`).
+//! The R/q and R/3 products by transforms of 3n points, n = 1024 for
+//! sntrup1277 (1024 < p <= 1536: the product `c = a b` has degree
+//! `2p - 2 < 3072`) and n = 512 for sntrup653 and sntrup761 (512 < p <= 768,
+//! degree < 1536), AVX2 (the products of Core `KeyGen`, `Encrypt` and
+//! `Decrypt`, NTRU Prime spec §2.3). Twin: the portable Karatsuba product
+//! `mult::mul_full` (same full product, compared in
+//! `mult::tests::avx2_products_match_portable`).
 //!
-//! Both primes of `ntt.rs` have a primitive 3072-th root of unity ψ
-//! (12289 - 1 = 3 * 2^12, 18433 - 1 = 9 * 2^11); ω = ψ^1024 is a primitive
-//! cube root of unity and `x^3072 - 1 = (x^1024 - 1)(x^1024 - ω)(x^1024 - ω^2)`
-//! (the radix-3 first layer). Modulo `x^1024 - ω^i`, `x = ψ^i y` turns the
-//! product into the cyclic 1024-point product of the factors
-//! `(v_j + ω^i v_(j+1024)) ψ^(ij)` (part i), so each part runs the
-//! 1024-point transforms of `ntt.rs` unchanged, and
-//! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+1024) + ω^(2i) c_(j+2048)`.
-//! The inverse 3-point DFT gives `c_(j+1024k) = (1/3) Σ_i ω^(-ik) D_i[j]`
+//! Both primes of `ntt.rs` have a primitive 3n-th root of unity ψ
+//! (12289 - 1 = 3 * 2^12, 18433 - 1 = 9 * 2^11); ω = ψ^n is a primitive
+//! cube root of unity and `x^3n - 1 = (x^n - 1)(x^n - ω)(x^n - ω^2)`
+//! (the radix-3 first layer). Modulo `x^n - ω^i`, `x = ψ^i y` turns the
+//! product into the cyclic n-point product of the factors
+//! `(v_j + ω^i v_(j+n)) ψ^(ij)` (part i), so each part runs the
+//! 1024-point transforms of `ntt.rs` unchanged (n = 1024), or their first
+//! 32 registers (n = 512: [`forward_512`], [`inverse_512`]), and
+//! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+n) + ω^(2i) c_(j+2n)`.
+//! The inverse 3-point DFT gives `c_(j+nk) = (1/3) Σ_i ω^(-ik) D_i[j]`
 //! (the 1/3 is applied to each `D_i`, giving `E_i = D_i / 3`).
 //!
 //! The full product is never stored: each part's `E_i` is added, times
 //! `ω^(-im)`, into the folded product `F_k = c_k + c_(p+k) + c_(p+k-1)`
 //! (x^p = x + 1; `F` is linear in c, so in the `E_i`) at the positions
-//! `n = j + 1024 m` that `F` reads (six segment sums per part, `|F_k| <=
+//! `n = j + n m` that `F` reads (six segment sums per part, `|F_k| <=
 //! 3 p (q - 1)/2 < 2^24`). R/3 products (`|F_k| <= 3p`) need 12289 only;
 //! R/q products run 12289 and 18433 into two `F`s and recombine them by
 //! Garner's CRT as in `ntt.rs`. So the product needs the two `F`s and one
@@ -31,27 +34,50 @@ use core::arch::x86_64::{
 };
 
 use super::{
-    K, LaneMuls, Mul, N, P1, P2, Poly, Prime, REGS, barrett, consts, forward, inverse, load, mont,
-    montmul, mul_lanes, pointwise, pow_mod, store,
+    K, Mul, P1, P2, Poly, Prime, REGS, barrett, consts, forward, inverse, load, mont, montmul,
+    mul_lanes, pointwise, pow_mod, store,
 };
+use crate::arch::Side;
 use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 
-/// Whether the 3072-point product serves degree p: `1024 < p` and
-/// `2p - 1 <= 3072`.
-pub(crate) const fn ntt3_fits(p: usize) -> bool {
-    p > N && 2 * p <= 3 * N
+mod parts;
+use parts::{forward_512, inverse_512};
+pub(crate) use parts::{ntt3_512, ntt3_mul_sides, ntt3_prepare};
+
+/// Registers of a 512-point transform.
+const HALF: usize = REGS >> 1;
+
+/// Registers of one part's transform for degree p: 64 (n = 1024) for
+/// p > 768, else 32 (n = 512).
+const fn regs_of(p: usize) -> usize {
+    if p > 768 { REGS } else { HALF }
 }
 
-/// The radix-3 constants of one prime.
-struct Three {
-    /// ψ^j and ψ^-j at coefficient j = 16 register + lane.
-    psi: LaneMuls,
-    psi_inv: LaneMuls,
+/// Whether the 3n-point product serves degree p (n = 16 [`regs_of`]`(p)`):
+/// `n < p` and `2p - 1 <= 3n`.
+pub(crate) const fn ntt3_fits(p: usize) -> bool {
+    let n = 16 * regs_of(p);
+    p > n && 2 * p <= 3 * n
+}
+
+/// One part's polynomial: R registers of 16 lanes.
+type Part<const R: usize> = [[i16; 16]; R];
+
+/// The radix-3 constants of one prime for parts of R registers.
+struct Three<const R: usize> {
+    /// ψ^(ij) and ψ^(-ij) (index i - 1, i = 1, 2) at coefficient
+    /// j = 16 register + lane: values and companions.
+    psi: [[Part<R>; 2]; 2],
+    psi_inv: [[Part<R>; 2]; 2],
     /// ω and ω^2.
     omega: [Mul; 2],
-    /// 1/3.
+    /// 1/3, times 2 for n = 512 (the inverse transform's untwist carries
+    /// 1/1024, its first 32 registers' inverse scales by 512).
     third: Mul,
+    /// The inverse 3-point DFT's multipliers ([`combine`]): `third`,
+    /// `third / 2` and `third (ω^-1 - ω^-2) / 2`.
+    comb: [Mul; 3],
 }
 
 #[allow(
@@ -59,46 +85,106 @@ struct Three {
     clippy::cast_sign_loss,
     reason = "compile-time tables of the public primes"
 )]
-const fn three(p: i16) -> Three {
+const fn three<const R: usize>(p: i16) -> Three<R> {
     let m = p as i64;
-    // ψ: a primitive 3072-th root of unity (ψ^1536 != 1, ψ^1024 != 1).
+    let n = 16 * R as u64;
+    // ψ: a primitive 3n-th root of unity (ψ^(3n/2) != 1, ψ^n != 1).
     let mut g = 2;
     let psi = loop {
-        let psi = pow_mod(g, (m as u64 - 1) / 3072, m);
-        if pow_mod(psi, 1536, m) != 1 && pow_mod(psi, 1024, m) != 1 {
+        let psi = pow_mod(g, (m as u64 - 1) / (3 * n), m);
+        if pow_mod(psi, 3 * n / 2, m) != 1 && pow_mod(psi, n, m) != 1 {
             break psi;
         }
         g += 1;
     };
     let psi_i = pow_mod(psi, m as u64 - 2, m);
-    let w = pow_mod(psi, 1024, m);
+    let w = pow_mod(psi, n, m);
     let w2 = w * w % m;
-    let mut tab = [[[0; 16]; REGS]; 2];
-    let mut tab_i = [[[0; 16]; REGS]; 2];
-    let mut j = 0;
-    while j < REGS {
-        let mut n2 = 0;
-        while n2 < 16 {
-            let e = (16 * j + n2) as u64;
-            let v = [mont(pow_mod(psi, e, m), m), mont(pow_mod(psi_i, e, m), m)];
-            tab[0][j][n2] = v[0][0];
-            tab[1][j][n2] = v[0][1];
-            tab_i[0][j][n2] = v[1][0];
-            tab_i[1][j][n2] = v[1][1];
-            n2 += 1;
+    let th = pow_mod(3, m as u64 - 2, m) * (REGS / R) as i64 % m;
+    let half = (m + 1) / 2;
+    let mut tab = [[[[0; 16]; R]; 2]; 2];
+    let mut tab_i = [[[[0; 16]; R]; 2]; 2];
+    let mut i = 0;
+    while i < 2 {
+        let mut j = 0;
+        while j < R {
+            let mut n2 = 0;
+            while n2 < 16 {
+                let e = (i as u64 + 1) * (16 * j + n2) as u64;
+                let v = [mont(pow_mod(psi, e, m), m), mont(pow_mod(psi_i, e, m), m)];
+                tab[i][0][j][n2] = v[0][0];
+                tab[i][1][j][n2] = v[0][1];
+                tab_i[i][0][j][n2] = v[1][0];
+                tab_i[i][1][j][n2] = v[1][1];
+                n2 += 1;
+            }
+            j += 1;
         }
-        j += 1;
+        i += 1;
     }
     Three {
         psi: tab,
         psi_inv: tab_i,
         omega: [mont(w, m), mont(w2, m)],
-        third: mont(pow_mod(3, m as u64 - 2, m), m),
+        third: mont(th, m),
+        comb: [
+            mont(th, m),
+            mont(th * half % m, m),
+            mont(th * half % m * (w2 - w + m) % m, m),
+        ],
     }
 }
 
-static T1: Three = three(12289);
-static T2: Three = three(18433);
+static T1: Three<REGS> = three(12289);
+static T2: Three<REGS> = three(18433);
+static H1: Three<HALF> = three(12289);
+static H2: Three<HALF> = three(18433);
+
+/// The transforms of one part's size: the 1024-point ones of `ntt.rs`
+/// (64 registers) or their first 32 registers (512 points).
+trait Size<const R: usize> {
+    /// The radix-3 constants of prime `t` (12289 or 18433).
+    fn three(t: &Prime) -> &'static Three<R>;
+    /// The forward transform, in place.
+    fn forward(x: &mut Part<R>, t: &Prime, k: K);
+    /// Its inverse, times 2^16 / 1024.
+    fn inverse(x: &mut Part<R>, t: &Prime, k: K);
+}
+
+/// Selects [`Size`] by the register count.
+struct Regs;
+
+impl Size<REGS> for Regs {
+    fn three(t: &Prime) -> &'static Three<REGS> {
+        if t.p == P1.p { &T1 } else { &T2 }
+    }
+    #[inline(always)]
+    fn forward(x: &mut Poly, t: &Prime, k: K) {
+        // SAFETY: reached only from `ntt3_avx2`, behind the `Avx2` token.
+        unsafe { forward(x, t, k) }
+    }
+    #[inline(always)]
+    fn inverse(x: &mut Poly, t: &Prime, k: K) {
+        // SAFETY: as above.
+        unsafe { inverse(x, t, k) }
+    }
+}
+
+impl Size<HALF> for Regs {
+    fn three(t: &Prime) -> &'static Three<HALF> {
+        if t.p == P1.p { &H1 } else { &H2 }
+    }
+    #[inline(always)]
+    fn forward(x: &mut Part<HALF>, t: &Prime, k: K) {
+        // SAFETY: as above.
+        unsafe { forward_512(x, t, k) }
+    }
+    #[inline(always)]
+    fn inverse(x: &mut Part<HALF>, t: &Prime, k: K) {
+        // SAFETY: as above.
+        unsafe { inverse_512(x, t, k) }
+    }
+}
 
 /// A constant multiplier broadcast.
 #[target_feature(enable = "avx2")]
@@ -115,40 +201,72 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
     montmul(x, w, wq, k.p)
 }
 
-/// Part i of a factor: `x_j = ψ^(ij) (x_j + ω^i h_j)` (`x` holds the
-/// coefficients below x^1024, `hi(r)` register r of those above, zero-padded,
-/// `r < (p - 1024) / 16` rounded up). `|x|, |h| < 2^12`; outputs below 3p/4
-/// (i > 0) or 2^13 (i = 0).
+/// Register r of part i of a factor v: `ψ^(ij) (v_j + ω^i v_(j+n))`
+/// from `v` (register r of v) and `h` (register r + n/16, `None` past the
+/// end). `|v|, |h| < 2^12`; outputs below 3p/4 (i > 0) or 2^13 (i = 0).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_twist<const P: usize>(
-    x: &mut Poly,
-    hi: impl Fn(usize) -> __m256i,
+fn fold_twist<const R: usize>(
+    mut v: __m256i,
+    h: Option<__m256i>,
+    (r, i): (usize, usize),
+    t3: &Three<R>,
+    k: K,
+) -> __m256i {
+    if let Some(h) = h {
+        let h = if i == 0 {
+            h
+        } else {
+            mulc(h, t3.omega[i - 1], k)
+        };
+        v = _mm256_add_epi16(v, h);
+    }
+    if i > 0 {
+        let m = &t3.psi[i - 1];
+        v = montmul(v, load(&m[0][r]), load(&m[1][r]), k.p);
+    }
+    v
+}
+
+/// Part i of `a` into `x` ([`fold_twist`] of every register, one pass).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn part_a<const P: usize, const R: usize>(
+    x: &mut Part<R>,
+    a: &[i16],
     i: usize,
-    t3: &Three,
+    t3: &Three<R>,
     k: K,
 ) {
-    for (r, xr) in x.iter_mut().enumerate().take((P - N).div_ceil(16)) {
-        let h = if i == 0 {
-            hi(r)
-        } else {
-            mulc(hi(r), t3.omega[i - 1], k)
-        };
-        let v = _mm256_add_epi16(load(xr), h);
-        store(xr, v);
-    }
-    for _ in 0..i {
-        mul_lanes(x, &t3.psi, k);
+    let hi_regs = (P - 16 * R).div_ceil(16);
+    let (lo, _) = a.as_chunks::<16>();
+    for (r, (xr, ar)) in x.iter_mut().zip(lo).enumerate() {
+        let h = (r < hi_regs).then(|| match upper(a, R + r) {
+            Ok(c) => load(c),
+            Err(mut h) => load(&Wipe::new(&mut h)),
+        });
+        store(xr, fold_twist(load(ar), h, (r, i), t3, k));
     }
 }
 
-/// `dst = src` sign-extended, `src.len() = 16 dst.len()`.
+/// Part i of the small `b` into `y`, as [`part_a`].
 #[target_feature(enable = "avx2")]
-#[inline]
-fn widen(dst: &mut [[i16; 16]], src: &[i8]) {
-    let (chunks, _) = src.as_chunks::<16>();
-    for (r, c) in dst.iter_mut().zip(chunks) {
-        store(r, widen16(c));
+#[inline(never)]
+fn part_b<const P: usize, const R: usize>(
+    y: &mut Part<R>,
+    b: &[i8],
+    i: usize,
+    t3: &Three<R>,
+    k: K,
+) {
+    let hi_regs = (P - 16 * R).div_ceil(16);
+    let (lo, _) = b.as_chunks::<16>();
+    for (r, (yr, br)) in y.iter_mut().zip(lo).enumerate() {
+        let h = (r < hi_regs).then(|| match upper(b, R + r) {
+            Ok(c) => widen16(c),
+            Err(mut h) => widen16(&Wipe::new(&mut h)),
+        });
+        store(yr, fold_twist(widen16(br), h, (r, i), t3, k));
     }
 }
 
@@ -161,50 +279,69 @@ fn widen16(c: &[i8; 16]) -> __m256i {
     _mm256_cvtepi8_epi16(v)
 }
 
-/// Register r of the coefficients of `v` from 1024 on, zero-padded.
-fn upper<T: Copy + Default>(v: &[T], r: usize) -> [T; 16] {
-    let s = &v[N + 16 * r..];
-    let n = s.len().min(16);
-    let mut t = [T::default(); 16];
-    t[..n].copy_from_slice(&s[..n]);
-    t
+/// Coefficients `16 r .. 16 r + 16` of `v`, zero-padded (a copy only for
+/// the last, partial register: r and the length are public).
+fn upper<T: Copy + Default>(v: &[T], r: usize) -> Result<&[T; 16], [T; 16]> {
+    let s = v.get(16 * r..).unwrap_or(&[]);
+    match s.first_chunk::<16>() {
+        Some(c) => Ok(c),
+        None => {
+            let mut t = [T::default(); 16];
+            t[..s.len()].copy_from_slice(s);
+            Err(t)
+        }
+    }
+}
+
+/// A factor of one part: its coefficients, or the part's kept transform.
+#[derive(Clone, Copy)]
+enum Src<'a, T, const R: usize> {
+    Coeffs(&'a [T]),
+    Kept(&'a Part<R>),
 }
 
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
 /// factors, forward transforms (`y` holds b's), pointwise product,
-/// inverse, `ψ^(-ij) / 3`.
+/// inverse, `ψ^(-ij) / 3`; without `third`, `D_i` (|.| < 3p/4 for i > 0,
+/// below 1.25 p + p/2^9 for i = 0).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn part<const P: usize>(
-    x: &mut Poly,
-    y: &mut Poly,
-    (a, b): (&[i16], &[i8]),
-    i: usize,
-    (t, t3): (&Prime, &Three),
-) {
+fn part<const P: usize, const R: usize>(
+    x: &mut Part<R>,
+    y: &mut Part<R>,
+    (a, b): (Src<'_, i16, R>, Src<'_, i8, R>),
+    (i, third): (usize, bool),
+    t: &Prime,
+) where
+    Regs: Size<R>,
+{
     let k = consts(t);
-    x.as_flattened_mut().copy_from_slice(&a[..N]);
-    let hi_a = |r: usize| {
-        let mut h = upper(a, r);
-        load(&Wipe::new(&mut h))
-    };
-    fold_twist::<P>(x, hi_a, i, t3, k);
-    forward(x, t, k);
-    widen(y, &b[..N]);
-    let hi_b = |r: usize| {
-        let mut h = upper(b, r);
-        widen16(&Wipe::new(&mut h))
-    };
-    fold_twist::<P>(y, hi_b, i, t3, k);
-    forward(y, t, k);
-    pointwise(x, y, k);
-    inverse(x, t, k);
-    for _ in 0..i {
-        mul_lanes(x, &t3.psi_inv, k);
+    let t3 = <Regs as Size<R>>::three(t);
+    match a {
+        Src::Coeffs(a) => {
+            part_a::<P, R>(x, a, i, t3, k);
+            <Regs as Size<R>>::forward(x, t, k);
+        }
+        Src::Kept(h) => x.copy_from_slice(h),
     }
-    for r in x.iter_mut() {
-        let v = mulc(load(r), t3.third, k);
-        store(r, v);
+    let y: &Part<R> = match b {
+        Src::Coeffs(b) => {
+            part_b::<P, R>(y, b, i, t3, k);
+            <Regs as Size<R>>::forward(y, t, k);
+            y
+        }
+        Src::Kept(h) => h,
+    };
+    pointwise(x, y, k);
+    <Regs as Size<R>>::inverse(x, t, k);
+    if i > 0 {
+        mul_lanes(x, &t3.psi_inv[i - 1], k);
+    }
+    if third {
+        for r in x.iter_mut() {
+            let v = mulc(load(r), t3.third, k);
+            store(r, v);
+        }
     }
 }
 
@@ -280,7 +417,16 @@ fn axpy(f: &mut [i16], e: &[i16], (dst, src, len): (usize, usize, usize), c: Opt
 /// `c_(p+k)` and `c_(p+k-1)` (k >= 1).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn accumulate<const P: usize>(f: &mut [i16], e: &Poly, i: usize, t3: &Three, k: K) {
+fn accumulate<const P: usize, const R: usize>(
+    f: &mut [i16],
+    e: &Part<R>,
+    i: usize,
+    t3: &Three<R>,
+    k: K,
+) {
+    debug_assert!(P > 16 * R && 2 * P <= 3 * 16 * R);
+    #[allow(non_snake_case, reason = "the transform size of the module text")]
+    let N = 16 * R;
     let e = e.as_flattened();
     // ω^(-im) for m = 0, 1, 2 (1 as `None`): the exponent -im mod 3.
     const EXP: [[usize; 3]; 3] = [[0, 0, 0], [0, 2, 1], [0, 1, 2]];
@@ -303,17 +449,21 @@ fn accumulate<const P: usize>(f: &mut [i16], e: &Poly, i: usize, t3: &Three, k: 
 /// centred, |.| <= p/2 + p/2^9): the three parts through `x`, `y`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn folded_mod<const P: usize>(
+fn folded_mod<const P: usize, const R: usize>(
     f: &mut [i16],
-    (x, y): (&mut Poly, &mut Poly),
+    (x, y): (&mut Part<R>, &mut Part<R>),
     ab: (&[i16], &[i8]),
-    (t, t3): (&Prime, &Three),
-) {
+    t: &Prime,
+) where
+    Regs: Size<R>,
+{
     let k = consts(t);
+    let t3 = <Regs as Size<R>>::three(t);
     f.fill(0);
     for i in 0..3 {
-        part::<P>(x, y, ab, i, (t, t3));
-        accumulate::<P>(f, x, i, t3, k);
+        let ab = (Src::Coeffs(ab.0), Src::Coeffs(ab.1));
+        part::<P, R>(x, y, ab, (i, true), t);
+        accumulate::<P, R>(f, x, i, t3, k);
     }
 }
 
@@ -334,36 +484,51 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &[i16; P],
     b: &[i8; P],
 ) {
-    assert!(ntt3_fits(P), "ntt3_mul: p outside 1025..=1536");
+    assert!(
+        ntt3_fits(P),
+        "ntt3_mul: p outside 513..=768 and 1025..=1536"
+    );
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
-    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-    unsafe { ntt3_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], a, b) };
-    full[P..2 * P].fill(0);
+    let full = &mut full[..ntt3_scratch(P)];
+    if const { regs_of(P) == REGS } {
+        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+        unsafe { ntt3_avx2::<P, Q, REDUCE, REGS>(full, a, b) };
+        full[P..2 * P].fill(0);
+    } else {
+        ntt3_mul_sides::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
+    }
 }
 
-/// Scratch entries of [`ntt3_mul`]: two folded products and one transform.
+/// Scratch entries of [`ntt3_mul`]: n = 1024, two folded products and one
+/// transform; n = 512, the full product (1536 entries).
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
-    2 * f_len(p) + N
+    if regs_of(p) == REGS {
+        2 * f_len(p) + 16 * REGS
+    } else {
+        3 * 16 * HALF
+    }
 }
 
 /// [`ntt3_mul`] on its scratch: `F` mod 12289, `F` mod 18433, one transform
 /// (`x`); b's transforms in a local.
 #[target_feature(enable = "avx2")]
-fn ntt3_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
+fn ntt3_avx2<const P: usize, const Q: i16, const REDUCE: bool, const R: usize>(
     full: &mut [i16],
     a: &[i16],
     b: &[i8],
-) {
-    let mut y0: Poly = [[0; 16]; REGS];
+) where
+    Regs: Size<R>,
+{
+    let mut y0: Part<R> = [[0; 16]; R];
     let mut yg = Wipe::new(&mut y0);
     let (f1, rest) = full.split_at_mut(f_len(P));
     let (f2, xs) = rest.split_at_mut(f_len(P));
     let (xs, _) = xs.as_chunks_mut::<16>();
-    let x: &mut Poly = xs.try_into().expect("64 registers");
-    folded_mod::<P>(f1, (&mut *x, &mut yg), (a, b), (&P1, &T1));
+    let x: &mut Part<R> = xs.try_into().expect("R registers");
+    folded_mod::<P, R>(f1, (&mut *x, &mut yg), (a, b), &P1);
     if REDUCE {
-        folded_mod::<P>(f2, (&mut *x, &mut yg), (a, b), (&P2, &T2));
+        folded_mod::<P, R>(f2, (&mut *x, &mut yg), (a, b), &P2);
         let g = Garner::new::<Q>();
         let (c1s, _) = f1.as_chunks_mut::<16>();
         let (c2s, _) = f2.as_chunks::<16>();

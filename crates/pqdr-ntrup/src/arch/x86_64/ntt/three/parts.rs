@@ -1,0 +1,295 @@
+//! The 1536-point products of sntrup653 and sntrup761 (512 < p <= 768; the
+//! parent module's radix-3 layer with n = 512), AVX2 (the products of Core
+//! `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3): the 512-point
+//! transform on 32 registers ([`forward_512`], [`inverse_512`]), the three
+//! parts' inverse 3-point DFT into the full product ([`combine`]), and a
+//! factor's kept parts (a prepared decapsulation key's f, 1/g and h,
+//! [`ntt3_prepare`], [`ntt3_mul_sides`]). Twin: the portable Karatsuba
+//! product `mult::mul_full` (compared in
+//! `mult::tests::avx2_products_match_portable`); the kept parts against the
+//! coefficients in `kept_parts_products_match` below. Every loop bound and
+//! index depends on p only.
+
+use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
+
+use super::super::{K, Mul, P1, P2, Prime, REGS, barrett, consts, load, montmul, regs, store};
+use super::{
+    Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, mulc, ntt3_fits, ntt3_scratch, part, part_a,
+    part_b, regs_of,
+};
+use crate::arch::{Hat, Side};
+use crate::wipe::Wipe;
+use pqdr_common::simd::Avx2;
+
+/// The 512-point transform on 32 registers: the four-step decomposition
+/// 512 = 32 x 16 of `ntt.rs` with ω' = ω^2. Its 32-point transform across
+/// registers is the first layer (distance 16, roots ζ'^i = ζ^(2i)) followed
+/// by the same per-block layers as the 64-point one (root ζ'^2 = ζ^4 = η),
+/// register j then holds k1 = bitrev5(j), and ω'^(n2 bitrev5(j)) =
+/// ω^(n2 bitrev6(j)) is the 1024-point twist of register j < 32; the
+/// 16-point transform across lanes has root ω'^32 = η as before. So the
+/// 1024-point tables serve unchanged.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
+    for i in 0..16 {
+        let (w, wq) = bc(t.reg_fwd[2 * i]);
+        let (a0, a1) = (load(&x[i]), load(&x[i + 16]));
+        store(&mut x[i], barrett(_mm256_add_epi16(a0, a1), k));
+        store(
+            &mut x[i + 16],
+            montmul(_mm256_sub_epi16(a0, a1), w, wq, k.p),
+        );
+    }
+    let (blocks, _) = x.as_chunks_mut::<16>();
+    for (j, block) in blocks.iter_mut().enumerate() {
+        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
+    }
+}
+
+/// The inverse of [`forward_512`] (the per-block steps, then the
+/// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
+/// `dit_outer`), times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024.
+/// Outputs below 1.25 p + p/2^9.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
+    let (blocks, _) = x.as_chunks_mut::<16>();
+    for (j, block) in blocks.iter_mut().enumerate() {
+        regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
+    }
+    for i in 0..16 {
+        let (w, wq) = bc(t.reg_inv[2 * i]);
+        let a = barrett(load(&x[i]), k);
+        let b = montmul(load(&x[i + 16]), w, wq, k.p);
+        store(&mut x[i], _mm256_add_epi16(a, b));
+        store(&mut x[i + 16], _mm256_sub_epi16(a, b));
+    }
+}
+/// [`ntt3_mul`] for [`ntt3_512`]`(P)` with either factor (or both) given as
+/// its kept transforms ([`ntt3_prepare`]: both primes for `REDUCE`, else
+/// 12289's): the same full product in `full[..1536]`.
+pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: Side<'_, i16>,
+    b: Side<'_, i8>,
+) {
+    assert!(ntt3_512(P), "ntt3_mul_sides: p outside 513..=768");
+    const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
+    let need = if REDUCE { 3 } else { 2 };
+    assert!(
+        a.covers(need) && b.covers(need),
+        "ntt3_mul_sides: too few transforms"
+    );
+    let _ = token;
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { ntt3_512_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], (a, b)) };
+}
+/// The inverse 3-point DFT of register j: `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]`
+/// (times 2 for n = 512, see `third`) for k = 0, 1, 2, from
+/// `D_0` (below 1.25 p + p/2^9), `D_1`, `D_2` (below 3p/4):
+/// with `A = third D_0`, `S = third (D_1 + D_2) / 2` and
+/// `T = third (ω^-1 - ω^-2)(D_1 - D_2) / 2` (ω^-1 + ω^-2 = -1),
+/// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each centred,
+/// |.| <= p/2 + p/2^9.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn combine(d: [__m256i; 3], comb: &[Mul; 3], k: K) -> [__m256i; 3] {
+    let a = mulc(d[0], comb[0], k);
+    let s = mulc(_mm256_add_epi16(d[1], d[2]), comb[1], k);
+    let t = mulc(_mm256_sub_epi16(d[1], d[2]), comb[2], k);
+    let c0 = barrett(_mm256_add_epi16(barrett(_mm256_add_epi16(a, s), k), s), k);
+    let m = barrett(_mm256_sub_epi16(a, s), k);
+    let c1 = barrett(_mm256_add_epi16(m, t), k);
+    let c2 = barrett(_mm256_sub_epi16(m, t), k);
+    [c0, c1, c2]
+}
+
+/// Registers of one factor's kept transforms per prime (n = 512): three
+/// parts of 32.
+const KEPT: usize = 3 * HALF;
+
+/// Part i of prime `pi` of a factor: its coefficients, or from its kept
+/// transforms (registers `KEPT pi + 32 i ..` of the flattened [`Hat`]s).
+fn src<'a, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a, T, HALF> {
+    match side {
+        Side::Coeffs(c) => Src::Coeffs(c),
+        Side::Hat(h) => {
+            let start = KEPT * pi + HALF * i;
+            let regs = &h.as_flattened()[start..start + HALF];
+            Src::Kept(regs.try_into().expect("32 registers"))
+        }
+    }
+}
+
+/// The three `D_i` of prime `pi` (`t`) into `e` (registers `32 i ..`), `y`
+/// the second factor's transforms.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn parts_512<const P: usize>(
+    e: &mut Part<KEPT>,
+    y: &mut Part<HALF>,
+    (a, b): Sides<'_>,
+    (pi, t): (usize, &Prime),
+) {
+    let (es, _) = e.as_chunks_mut::<HALF>();
+    for (i, x) in es.iter_mut().enumerate() {
+        let ab = (src(a, pi, i), src(b, pi, i));
+        part::<P, HALF>(x, y, ab, (i, false), t);
+    }
+}
+
+/// The two factors of a product.
+type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
+
+/// Whether the AVX2 product of p takes the 512-point parts (p <= 768), and
+/// so its kept transforms ([`ntt3_prepare`], [`ntt3_mul_sides`]) too.
+pub(crate) const fn ntt3_512(p: usize) -> bool {
+    ntt3_fits(p) && regs_of(p) < REGS
+}
+
+/// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
+/// `b` when `a` is `None`): prime i's three parts, forward-transformed, into
+/// registers `96 i ..` of the flattened `out` (one prime, 12289, for 1.5
+/// [`Hat`]s, both for 3). Requires [`ntt3_512`]`(P)`.
+pub(crate) fn ntt3_prepare<const P: usize>(
+    token: Avx2,
+    out: &mut [Hat],
+    a: Option<&[i16; P]>,
+    b: &[i8; P],
+) {
+    assert!(ntt3_512(P), "ntt3_prepare: p outside 513..=768");
+    let _ = token;
+    // 1.5 Hats hold one prime's parts, 3 both.
+    let primes = if out.len() >= 3 { 2 } else { 1 };
+    let regs = &mut out.as_flattened_mut()[..KEPT * primes];
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { prepare_avx2::<P>(regs, a, b) }
+}
+
+#[target_feature(enable = "avx2")]
+fn prepare_avx2<const P: usize>(regs: &mut [[i16; 16]], a: Option<&[i16; P]>, b: &[i8; P]) {
+    let (kept, _) = regs.as_chunks_mut::<KEPT>();
+    for (pi, xs) in kept.iter_mut().enumerate() {
+        let (xs, _) = xs.as_chunks_mut::<HALF>();
+        for (i, x) in xs.iter_mut().enumerate() {
+            let t = if pi == 0 { &P1 } else { &P2 };
+            let k = consts(t);
+            let t3 = <Regs as Size<HALF>>::three(t);
+            match a {
+                Some(a) => part_a::<P, HALF>(x, a, i, t3, k),
+                None => part_b::<P, HALF>(x, b, i, t3, k),
+            }
+            forward_512(x, t, k);
+        }
+    }
+}
+
+/// [`ntt3_mul`] for n = 512 (p <= 768): the full product `c` (degree
+/// `2p - 2 < 1536`) into `full[..1536]`, register `j + 32 k` holding
+/// `c_(j + 512 k)`, from the inverse 3-point DFT ([`combine`]) of the parts
+/// modulo 12289, and for `REDUCE` modulo 18433 and Garner's CRT, mod q
+/// (|.| < 2^14); else exact. The parts in a local (wiped).
+#[target_feature(enable = "avx2")]
+fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
+    full: &mut [i16],
+    ab: Sides<'_>,
+) {
+    const R: usize = HALF;
+    let mut e0: Part<KEPT> = [[0; 16]; KEPT];
+    let mut y0: Part<R> = [[0; 16]; R];
+    let (mut e, mut y) = (Wipe::new(&mut e0), Wipe::new(&mut y0));
+    let (out, _) = full.as_chunks_mut::<16>();
+    parts_512::<P>(&mut e, &mut y, ab, (0, &P1));
+    let k1 = consts(&P1);
+    for j in 0..R {
+        let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
+        let c = combine(d, &H1.comb, k1);
+        for (m, v) in c.into_iter().enumerate() {
+            store(&mut out[j + m * R], v);
+        }
+    }
+    if REDUCE {
+        parts_512::<P>(&mut e, &mut y, ab, (1, &P2));
+        let (g, k2) = (Garner::new::<Q>(), consts(&P2));
+        for j in 0..R {
+            let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
+            let c = combine(d, &H2.comb, k2);
+            for (m, v) in c.into_iter().enumerate() {
+                let o = &mut out[j + m * R];
+                let w = g.apply(load(o), v);
+                store(o, w);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ntt3_mul;
+    use super::*;
+    use std::prelude::rust_2024::*;
+    use std::vec;
+
+    fn lcg(s: &mut u64) -> u32 {
+        *s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (*s >> 33) as u32
+    }
+
+    /// Products from kept 512-point parts (either factor, both; R/q and
+    /// R/3) equal the products from the coefficients (`ntt3_mul`, itself
+    /// compared with the portable product in `mult::tests`), on random and
+    /// extreme factors (all ±(q - 1)/2, alternating, all ±1).
+    fn check<const P: usize, const Q: i16>(token: Avx2, seed: u64) {
+        let mut s = seed;
+        let h = (Q - 1) / 2;
+        for round in 0..40 {
+            let a: [i16; P] = core::array::from_fn(|i| match round {
+                0 => h,
+                1 => -h,
+                2 => [h, -h][i & 1],
+                _ => (lcg(&mut s) % (Q as u32)) as i16 - h,
+            });
+            let b: [i8; P] = core::array::from_fn(|i| match round {
+                0 | 2 => 1,
+                1 => [-1, 1][usize::from(i == P - 1)],
+                _ => (lcg(&mut s) % 3) as i8 - 1,
+            });
+            let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
+            let (mut ha, mut hb) = (vec![[[0i16; 16]; 64]; 3], vec![[[0i16; 16]; 64]; 3]);
+            ntt3_prepare(token, &mut ha, Some(&a), &b);
+            ntt3_prepare(token, &mut hb, None, &b);
+            let mut want = vec![0i16; 3 * P];
+            ntt3_mul::<P, Q, true>(token, &mut want, &a, &b);
+            for (sa, sb) in [
+                (Side::Hat(&ha[..]), Side::Coeffs(&b[..])),
+                (Side::Coeffs(&a[..]), Side::Hat(&hb[..])),
+                (Side::Hat(&ha[..]), Side::Hat(&hb[..])),
+            ] {
+                let mut got = vec![0i16; 3 * P];
+                ntt3_mul_sides::<P, Q, true>(token, &mut got, sa, sb);
+                assert_eq!(got[..2 * P], want[..2 * P], "p = {P}, round {round}");
+            }
+            // R/3: 12289 only (1.5 Hats of b).
+            let mut hb3 = vec![[[0i16; 16]; 64]; 2];
+            ntt3_prepare(token, &mut hb3, None, &b);
+            let mut want = vec![0i16; 3 * P];
+            ntt3_mul::<P, 3, false>(token, &mut want, &e, &b);
+            let mut got = vec![0i16; 3 * P];
+            ntt3_mul_sides::<P, 3, false>(token, &mut got, Side::Coeffs(&e[..]), Side::Hat(&hb3));
+            assert_eq!(got[..2 * P], want[..2 * P], "R/3, p = {P}, round {round}");
+        }
+    }
+
+    #[test]
+    fn kept_parts_products_match() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        check::<653, 4621>(token, 1);
+        check::<761, 4591>(token, 2);
+    }
+}
