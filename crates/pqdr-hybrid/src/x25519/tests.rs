@@ -411,6 +411,50 @@ fn madd_matches_portable() {
     }
 }
 
+/// The AVX2 table scan `fe_base_scan` against `scan_portable`: the same
+/// limbs for every `abs` 0 … 15 (8 … 15 never occur) on 200 random rows,
+/// rows of all-ones limbs and every row of the real table; and the
+/// base-point product with the MULX additions but the portable scan (the
+/// path of a CPU with BMI2+ADX and no AVX2) against x25519-dalek. Nothing
+/// to compare on a CPU without AVX2.
+#[cfg(feature = "precomputed-tables")]
+#[test]
+fn base_scan_matches_portable() {
+    use super::base::{Row, scan_portable};
+    let Some(avx2) = arch::avx2() else {
+        return;
+    };
+    let mut rng = Rng(0x5ca2);
+    let check = |row: &Row| {
+        for abs in 0..16 {
+            let want = scan_portable(row, abs);
+            assert_eq!(arch::fe_base_scan(avx2, row, abs), want, "abs {abs}");
+        }
+    };
+    for _ in 0..200 {
+        let row: Row = core::array::from_fn(|_| {
+            let (a, b) = (rng.bytes(), rng.bytes());
+            let c = rng.bytes();
+            core::array::from_fn(|i| {
+                let w = [&a, &b, &c][i / 4];
+                u64::from_le_bytes(w[8 * (i % 4)..8 * (i % 4) + 8].try_into().unwrap())
+            })
+        });
+        check(&row);
+    }
+    check(&[[u64::MAX; 12]; 8]);
+    for row in super::base::table() {
+        check(row);
+    }
+    if let Some(token) = arch::bmi2_adx() {
+        for _ in 0..20 {
+            let k = rng.bytes();
+            let want = x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES);
+            assert_eq!(super::base::base_mul(token, None, &super::clamp(&k)), want);
+        }
+    }
+}
+
 /// The divstep inversion against the Fermat chain `z^(p−2)` (portable and
 /// kernel paths): the same canonical value for every [`field_inputs`] value
 /// (0, 1, p − 1, p, p + 1, 2^255 − 1, all-ones limbs, random) and 2,000

@@ -129,7 +129,7 @@ fn timing() {
         ("public (detected path)", Box::new(|| public(black_box(&k)))),
         (
             "public (kernels, Fermat inversion)",
-            Box::new(|| super::base::base_mul(Fermat(token), black_box(&kc))),
+            Box::new(|| super::base::base_mul(Fermat(token), arch::avx2(), black_box(&kc))),
         ),
         (
             "dh (kernels, Fermat inversion)",
