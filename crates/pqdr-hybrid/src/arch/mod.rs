@@ -22,7 +22,7 @@
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_mont_sqr_n` (`x86_64/p256_sqr_n.rs`, the inversion's runs of squarings) | `nistp256::field::mont_sqr_n` (lazy reduction, then one conditional subtraction) | `nistp256::tests::sqr_n_matches_square_loop` (every `field_inputs` value, ≥ p and all-ones too, `n` = 0 … 255; planted bug seen failing), `invert_matches_previous` |
 //! | `p256_jacobian_double_n`, `p256_jacobian_madd` (`x86_64/p256_dbl.rs`, `n` Jacobian doublings / the Jacobian–affine mixed addition, each one block on a stack state) | `nist_field::FieldArith::jacobian_double_n`, `FieldArith::jacobian_add_affine` on `nistp256::field::Portable` | `nistp256::tests::point_kernels_match_portable` (edge and random coordinates below p, `n` = 0 … 6, a 300-step chain on curve points; planted bugs seen failing), plus every P-256 test on the kernel path |
-//! | `fe_divsteps_59` (`x86_64/x25519_divsteps.rs`, 59 Bernstein–Yang divsteps of the X25519 inversion in registers) | `x25519::field::divsteps_59` | `x25519::tests::divsteps_match_portable` (random and edge `ζ`, `f`, `g`; planted bug seen failing), `divsteps_invert_matches_fermat` |
+//! | `fe_divsteps_30` (`x86_64/x25519_divsteps.rs`, 30 Bernstein–Yang divsteps of the X25519 inversion in registers, two matrix entries per register) | `x25519::field::divsteps_30` | `x25519::tests::divsteps_match_portable` (random and edge `ζ`, `f`, `g`; planted bug seen failing), `divsteps_invert_matches_fermat` |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token; P-256's and P-384's table scans) | `nist_curve::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8-, 12- and 20-limb entries) |
 //! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nist_field::FieldArith::triple`, `FieldArith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
@@ -73,7 +73,7 @@ pub(crate) use x86_64::{p384_mont_mul, p384_mont_sqr};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::{Avx2, Bmi2Adx};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::fe_divsteps_59;
+pub(crate) use x86_64::fe_divsteps_30;
 
 /// The AVX2 token (the P-256 and P-384 table scans) if this crate's feature `simd` is
 /// on (and the target is x86-64) and `pqdr_common::simd::Avx2::detect`
@@ -155,7 +155,7 @@ mod stubs {
     pub(crate) fn fe_square_n(token: Bmi2Adx, _: &[u64; 4], _: u32) -> [u64; 4] {
         match token {}
     }
-    pub(crate) fn fe_divsteps_59(token: Bmi2Adx, _: i64, _: u64, _: u64) -> (i64, [i64; 4]) {
+    pub(crate) fn fe_divsteps_30(token: Bmi2Adx, _: i64, _: u64, _: u64) -> (i64, [i64; 4]) {
         match token {}
     }
     pub(crate) const LADDER_SLOTS: usize = 14;

@@ -490,14 +490,14 @@ fn divsteps_invert_matches_fermat() {
     }
 }
 
-/// The divstep kernel `fe_divsteps_59` against the portable
-/// `divsteps_59`: the same `ζ` and matrix for random odd `f`, random `g`
+/// The divstep kernel `fe_divsteps_30` against the portable
+/// `divsteps_30`: the same `ζ` and matrix for random odd `f`, random `g`
 /// and `ζ` in the inversion's range, and for the edges (`f` = 1, 2^64 − 1,
 /// `g` = 0, 1, 2^64 − 1, 2^63, `ζ` = −1, 0, ±591, `i64::MIN`, `i64::MAX`).
 /// Nothing to compare on a CPU without BMI2+ADX.
 #[test]
 fn divsteps_match_portable() {
-    use super::field::divsteps_59;
+    use super::field::divsteps_30;
     let Some(token) = arch::bmi2_adx() else {
         return;
     };
@@ -507,8 +507,8 @@ fn divsteps_match_portable() {
     for f in fs {
         for g in gs {
             for zeta in zetas {
-                let got = arch::fe_divsteps_59(token, zeta, f, g);
-                assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+                let got = arch::fe_divsteps_30(token, zeta, f, g);
+                assert_eq!(got, divsteps_30(zeta, f, g), "{zeta} {f:x} {g:x}");
             }
         }
     }
@@ -518,8 +518,8 @@ fn divsteps_match_portable() {
         let w = |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap());
         let (f, g) = (w(0) | 1, w(1));
         let zeta = i64::from(i16::from_le_bytes([b[16], b[17]]) >> 5);
-        let got = arch::fe_divsteps_59(token, zeta, f, g);
-        assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+        let got = arch::fe_divsteps_30(token, zeta, f, g);
+        assert_eq!(got, divsteps_30(zeta, f, g), "{zeta} {f:x} {g:x}");
     }
 }
 

@@ -201,3 +201,15 @@ fn timing() {
         std::println!("{name:26} median {med:8.2} µs, 10th percentile {p10:8.2} µs");
     }
 }
+
+/// A loop of base-point products on the detected path, for `perf record`
+/// (not a check; `--ignored`): 20,000 `public` calls.
+#[test]
+#[ignore = "a profiling loop, not a check"]
+fn profile_public() {
+    let mut k = [7u8; X25519_SIZE];
+    for _ in 0..20_000 {
+        k = public(core::hint::black_box(&k));
+    }
+    core::hint::black_box(k);
+}
