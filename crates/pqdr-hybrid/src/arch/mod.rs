@@ -16,7 +16,7 @@
 //! | `fe_mul_a24` | `Fe::mul_a24` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_ladder_step` (`x86_64/x25519_ladder.rs`, one RFC 7748 §5 ladder step: 4 add/sub, 4 squarings, 5 products, a24, in one block on a stack state) | the ladder step of `x25519::ladder` on `Portable` | `x25519::tests::ladder_step_matches_portable` (random and edge states, chained steps; limbs), plus every X25519 test on the kernel path |
 //! | `fe_madd` (`x86_64/x25519_ladder.rs`, the edwards25519 mixed addition of the base-point product as one block) | `x25519::base::madd_portable` | `x25519::tests::madd_matches_portable` (random and edge states, chained additions; limbs), plus the base-point tests on the kernel path |
-//! | `fe_base_scan` (`x86_64/x25519_base.rs`, AVX2, the `Avx2` token; the masked scan of one row of the X25519 base-point table) | `x25519::base::scan_portable` | `x25519::tests::base_scan_matches_portable` (every `abs` 0 … 15, random rows and rows of all-ones limbs; planted bug seen failing), plus the base-point tests on the kernel path |
+//! | `fe_base_select` (`x86_64/x25519_base.rs`, AVX2, the `Avx2` token; the masked scan of one row of the X25519 base-point table and the negation by masks) | `x25519::base::select_portable` | `x25519::tests::base_select_matches_portable` (every digit −128 … 127, random rows, rows of all-ones limbs, every row of the table; planted bug seen failing), plus the base-point tests on the kernel path |
 //! | `fe_square_n` (`x86_64/x25519_sqr_n.rs`, the inversion's runs of squarings) | `Fe::square` `n` times (`Arith::square_n`) | `x25519::tests::square_n_matches_portable` (every `field_inputs` value, `n` = 0 … 260) |
 //! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 2, p − 1, p, p + 1, 2^256 − 1, all-ones limbs; bit-identical limbs) |
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
@@ -58,7 +58,7 @@ pub(crate) use x86_64::{
     target_arch = "x86_64",
     feature = "precomputed-tables"
 ))]
-pub(crate) use x86_64::{MADD_SLOTS, fe_base_scan, fe_madd};
+pub(crate) use x86_64::{MADD_SLOTS, fe_base_select, fe_madd};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
     P256_DBL_SLOTS, P256_MADD_SLOTS, p256_jacobian_double_n, p256_jacobian_madd,
@@ -169,7 +169,7 @@ mod stubs {
         match token {}
     }
     #[cfg(feature = "precomputed-tables")]
-    pub(crate) fn fe_base_scan(token: Avx2, _: &[[u64; 12]; 8], _: u64) -> [u64; 12] {
+    pub(crate) fn fe_base_select(token: Avx2, _: &[[u64; 12]; 8], _: i8, _: &mut [[u64; 4]; 3]) {
         match token {}
     }
     #[cfg(feature = "p256")]

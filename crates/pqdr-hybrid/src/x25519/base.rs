@@ -12,8 +12,8 @@
 //!
 //! Constant time: the digits are computed without branches; each addition
 //! reads all eight entries of its (public) row and keeps the one whose
-//! index equals `|e_i|` by masks ([`scan_portable`], or its AVX2 kernel
-//! `arch::fe_base_scan`), then negates it by masks if `e_i < 0`; the point
+//! index equals `|e_i|` by masks, then negates it by masks if `e_i < 0`
+//! ([`select_portable`], or its AVX2 kernel `arch::fe_base_select`); the point
 //! formulas of RFC 8032 §5.1.4 are complete (no case split, the identity
 //! included).
 
@@ -75,14 +75,6 @@ const fn decode(b: &[u8; ROWS * 8 * ENTRY * 8]) -> [Row; ROWS] {
     t
 }
 
-/// An affine point `(x, y)` as `(y + x, y − x, 2d·x·y)`, the operand of
-/// [`madd`].
-struct Affine {
-    ypx: Fe,
-    ymx: Fe,
-    xy2d: Fe,
-}
-
 /// The signed radix-16 digits of a clamped scalar (`k < 2^255`): nibbles,
 /// then each digit above 7 carried into the next (`e − 16`, carry 1),
 /// without branches. The last digit is at most `7 + 1 = 8`.
@@ -105,7 +97,7 @@ fn digits(k: &[u8; X25519_SIZE]) -> [i8; 64] {
 /// Entry `abs` of `row` (`abs` = 1 … 8), the identity `(1, 1, 0)` for
 /// `abs` = 0 (zero for `abs` > 8, which [`digits`] never gives): every
 /// entry is read and OR-ed in under a mask that is all ones iff its index
-/// equals `abs`. The portable twin of `arch::fe_base_scan`.
+/// equals `abs`.
 pub(super) fn scan_portable(row: &Row, abs: u64) -> [u64; ENTRY] {
     let mut r = [0u64; ENTRY];
     let mut identity = [0u64; ENTRY];
@@ -120,32 +112,34 @@ pub(super) fn scan_portable(row: &Row, abs: u64) -> [u64; ENTRY] {
     r
 }
 
-/// `e·16^i·B` for `e ∈ [−8, 8]` from row `i` of the table ([`scan_portable`]
-/// or, with `avx2`, its kernel); a negative `e` negates the point
-/// (`−(x, y) = (−x, y)`: swap `y + x` and `y − x`, negate `2d·x·y`), by
-/// masks.
-fn select<A: Arith>(ar: A, avx2: Option<Avx2>, row: &Row, e: i8) -> Affine {
+/// `2p = 2^256 − 38` in limbs: `2p − x` negates a canonical `x` without a
+/// final borrow.
+const TWO_P: [u64; 4] = [u64::MAX - 37, u64::MAX, u64::MAX, u64::MAX];
+
+/// `e·16^i·B` for `e ∈ [−8, 8]` from row `i` of the table as the addend
+/// `(y + x, y − x, 2d·x·y)` in `q`: [`scan_portable`] of `|e|`, then, iff
+/// `e < 0`, the point negated (`−(x, y) = (−x, y)`: `y + x` and `y − x`
+/// swapped, `2d·x·y` replaced by `2p − 2d·x·y`), by masks. The portable
+/// twin of `arch::fe_base_select`.
+pub(super) fn select_portable(row: &Row, e: i8, q: &mut [[u64; 4]; 3]) {
     let sign = e >> 7; // −1 iff e < 0
-    let neg = u64::from(u8::from_ne_bytes(sign.to_ne_bytes()) & 1);
+    // All ones iff e < 0.
+    let neg = opaque(u64::from(u8::from_ne_bytes(sign.to_ne_bytes()) & 1).wrapping_neg());
     let abs = u64::from(u8::from_ne_bytes(
         (e ^ sign).wrapping_sub(sign).to_ne_bytes(),
     ));
-    let mut r = match avx2 {
-        Some(token) => arch::fe_base_scan(token, row, abs),
-        None => scan_portable(row, abs),
-    };
-    let limbs = |i: usize| Fe([r[i], r[i + 1], r[i + 2], r[i + 3]]);
-    let mut a = Affine {
-        ypx: limbs(0),
-        ymx: limbs(4),
-        xy2d: limbs(8),
-    };
+    let mut r = scan_portable(row, abs);
+    let mut borrow = 0u64;
+    for i in 0..4 {
+        let t = (r[i] ^ r[i + 4]) & neg;
+        q[0][i] = r[i] ^ t;
+        q[1][i] = r[i + 4] ^ t;
+        let (d1, b1) = TWO_P[i].overflowing_sub(r[i + 8]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        borrow = u64::from(b1 | b2);
+        q[2][i] = r[i + 8] ^ ((r[i + 8] ^ d2) & neg);
+    }
     r.zeroize();
-    Fe::cswap(opaque(neg), &mut a.ypx, &mut a.ymx);
-    let mut minus = ar.sub(&Fe::ZERO, &a.xy2d);
-    Fe::cswap(opaque(neg), &mut a.xy2d, &mut minus);
-    minus.0.zeroize();
-    a
 }
 
 /// The state of a mixed addition (`arch::MADD_SLOTS` field elements): 0 … 3
@@ -206,14 +200,16 @@ pub(super) fn base_mul<A: Madd>(
     // The running point in slots 0 … 3, starting at the identity.
     let mut s: MaddState = [[0; 4]; arch::MADD_SLOTS];
     (s[1], s[2]) = (Fe::ONE.0, Fe::ONE.0);
+    let mut q = [[0u64; 4]; 3];
     for (row, &e_i) in TABLE.iter().zip(e.iter()) {
-        let mut q = select(ar, avx2, row, e_i);
-        (s[4], s[5], s[6]) = (q.ypx.0, q.ymx.0, q.xy2d.0);
-        ar.madd(&mut s);
-        for f in [&mut q.ypx, &mut q.ymx, &mut q.xy2d] {
-            f.0.zeroize();
+        match avx2 {
+            Some(token) => arch::fe_base_select(token, row, e_i, &mut q),
+            None => select_portable(row, e_i, &mut q),
         }
+        (s[4], s[5], s[6]) = (q[0], q[1], q[2]);
+        ar.madd(&mut s);
     }
+    q.zeroize();
     let (y, z) = (Fe(s[1]), Fe(s[2]));
     let u = ar.mul(&ar.add(&z, &y), &ar.invert(&ar.sub(&z, &y)));
     e.zeroize();

@@ -15,8 +15,8 @@ use crate::arch::{self, Bmi2Adx};
 pub(crate) struct Fe(pub(crate) [u64; 4]);
 
 impl Fe {
-    /// Used by the fixed-base code (`base.rs`) and the tests only.
-    #[cfg(any(test, feature = "precomputed-tables"))]
+    /// Used by the tests only.
+    #[cfg(test)]
     pub(crate) const ZERO: Fe = Fe([0; 4]);
     pub(crate) const ONE: Fe = Fe([1, 0, 0, 0]);
 
@@ -175,20 +175,6 @@ impl Fe {
     #[cfg(test)]
     pub(crate) fn invert(&self) -> Fe {
         Portable.invert_fermat(self)
-    }
-
-    /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
-    /// (RFC 7748 §5 `cswap`): no branch, no index depends on `swap`. The
-    /// ladder swaps its whole state (`cswap_state`); this serves `base.rs`.
-    #[cfg(feature = "precomputed-tables")]
-    #[inline(always)]
-    pub(crate) fn cswap(swap: u64, a: &mut Fe, b: &mut Fe) {
-        let mask = swap.wrapping_neg();
-        for i in 0..4 {
-            let d = mask & (a.0[i] ^ b.0[i]);
-            a.0[i] ^= d;
-            b.0[i] ^= d;
-        }
     }
 }
 

@@ -411,24 +411,26 @@ fn madd_matches_portable() {
     }
 }
 
-/// The AVX2 table scan `fe_base_scan` against `scan_portable`: the same
-/// limbs for every `abs` 0 … 15 (8 … 15 never occur) on 200 random rows,
-/// rows of all-ones limbs and every row of the real table; and the
-/// base-point product with the MULX additions but the portable scan (the
+/// The AVX2 table lookup `fe_base_select` against `select_portable`: the
+/// same limbs for every digit −128 … 127 (−8 … 8 occur) on 200 random
+/// rows, rows of all-ones limbs and every row of the real table; and the
+/// base-point product with the MULX additions but the portable lookup (the
 /// path of a CPU with BMI2+ADX and no AVX2) against x25519-dalek. Nothing
 /// to compare on a CPU without AVX2.
 #[cfg(feature = "precomputed-tables")]
 #[test]
-fn base_scan_matches_portable() {
-    use super::base::{Row, scan_portable};
+fn base_select_matches_portable() {
+    use super::base::{Row, select_portable};
     let Some(avx2) = arch::avx2() else {
         return;
     };
     let mut rng = Rng(0x5ca2);
     let check = |row: &Row| {
-        for abs in 0..16 {
-            let want = scan_portable(row, abs);
-            assert_eq!(arch::fe_base_scan(avx2, row, abs), want, "abs {abs}");
+        for e in i8::MIN..=i8::MAX {
+            let (mut want, mut got) = ([[0u64; 4]; 3], [[7u64; 4]; 3]);
+            select_portable(row, e, &mut want);
+            arch::fe_base_select(avx2, row, e, &mut got);
+            assert_eq!(got, want, "e {e}");
         }
     };
     for _ in 0..200 {
