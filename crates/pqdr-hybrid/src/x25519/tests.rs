@@ -438,8 +438,8 @@ fn base_select_matches_portable() {
             let (a, b) = (rng.bytes(), rng.bytes());
             let c = rng.bytes();
             core::array::from_fn(|i| {
-                let w = [&a, &b, &c][i / 4];
-                u64::from_le_bytes(w[8 * (i % 4)..8 * (i % 4) + 8].try_into().unwrap())
+                let w = [&a, &b, &c][i >> 2];
+                u64::from_le_bytes(w[8 * (i & 3)..8 * (i & 3) + 8].try_into().unwrap())
             })
         });
         check(&row);
