@@ -337,13 +337,18 @@ fn canary_secret_branch_is_detected() {
 
 /// At the kernel levels (feature `simd` on x86-64) on a CPU with BMI2, the
 /// X25519 tests above run on the MULX/ADX kernels (the one-block ladder step
-/// and mixed addition, the squaring runs of the inversion): valgrind hides
+/// and mixed addition, the divstep runs of the inversion): valgrind hides
 /// ADX from CPUID, and detection still hands out the token in
-/// `--cfg pqct_valgrind` builds.
+/// `--cfg pqct_valgrind` builds; with AVX2 (valgrind's CPUID reports it),
+/// the base-point product's table lookups run on the AVX2 kernel.
 #[test]
 fn x25519_kernels_are_checked() {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
     if std::is_x86_feature_detected!("bmi2") {
         assert!(pqdr_common::simd::Bmi2Adx::detect().is_some());
+        assert!(
+            pqdr_common::simd::Avx2::detect().is_some(),
+            "no AVX2 token: the X25519 base-point lookup kernel would not be checked"
+        );
     }
 }

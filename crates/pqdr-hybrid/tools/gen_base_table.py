@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Writes src/x25519/base_table.bin, the fixed-base table of src/x25519/base.rs.
 
-Entry [j][m-1] (j = 0..31, m = 1..8) is the point m * 256^j * B on edwards25519
+Entry [j][m-1] (j = 0..63, m = 1..8) is the point m * 16^j * B on edwards25519
 (B: the base point of RFC 8032 section 5.1, birationally equivalent to u = 9 on
 curve25519, RFC 7748 section 4.1) in affine form (y + x, y - x, 2*d*x*y) mod p,
 each value canonical, as four little-endian 64-bit limbs (12 limbs, 96 bytes per
-entry, 24,576 bytes). Plain Python integers, affine addition of RFC 8032
+entry, 49,152 bytes). Plain Python integers, affine addition of RFC 8032
 section 5.1.4's curve (a = -1): x3 = (x1*y2 + x2*y1) / (1 + d*x1*x2*y1*y2),
 y3 = (y1*y2 + x1*x2) / (1 - d*x1*x2*y1*y2).
 
@@ -40,13 +40,13 @@ def table():
     assert (1 + BY) * inv(1 - BY) % P == 9
     out = bytearray()
     base = (BX, BY)
-    for _ in range(32):
+    for _ in range(64):
         q = base
         for m in range(1, 9):
             x, y = q
             out += limbs((y + x) % P) + limbs((y - x) % P) + limbs(2 * D * x * y % P)
             q = add(q, base)
-        for _ in range(8):  # base <- 256 * base
+        for _ in range(4):  # base <- 16 * base
             base = add(base, base)
     return bytes(out)
 
@@ -54,7 +54,7 @@ def table():
 def main():
     path = pathlib.Path(__file__).resolve().parent.parent / "src" / "x25519" / "base_table.bin"
     data = table()
-    assert len(data) == 32 * 8 * 96
+    assert len(data) == 64 * 8 * 96
     if "--check" in sys.argv[1:]:
         if path.read_bytes() != data:
             sys.exit(f"{path}: differs from the generator's output")

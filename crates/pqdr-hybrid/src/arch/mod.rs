@@ -16,12 +16,13 @@
 //! | `fe_mul_a24` | `Fe::mul_a24` | `x25519::tests::bmi2_adx_matches_portable` |
 //! | `fe_ladder_step` (`x86_64/x25519_ladder.rs`, one RFC 7748 §5 ladder step with its `cswap` (masked, in registers): 4 add/sub, 4 squarings, 5 products, a24, in one block on a stack state) | `x25519::cswap_state` then the ladder step of `x25519::ladder` on `Portable` | `x25519::tests::ladder_step_matches_portable` (both swaps; random and edge states, all-ones limbs, chained steps; limbs; planted bugs: a dropped limb swap, a dropped a24 carry fold), plus every X25519 test on the kernel path |
 //! | `fe_madd` (`x86_64/x25519_ladder.rs`, the edwards25519 mixed addition of the base-point product as one block) | `x25519::base::madd_portable` | `x25519::tests::madd_matches_portable` (random and edge states, chained additions; limbs), plus the base-point tests on the kernel path |
+//! | `fe_base_select` (`x86_64/x25519_base.rs`, AVX2, the `Avx2` token; the masked scan of one row of the X25519 base-point table and the negation by masks) | `x25519::base::select_portable` | `x25519::tests::base_select_matches_portable` (every digit −128 … 127, random rows, rows of all-ones limbs, every row of the table; planted bug seen failing), plus the base-point tests on the kernel path |
 //! | `fe_square_n` (`x86_64/x25519_sqr_n.rs`, the inversion's runs of squarings) | `Fe::square` `n` times (`Arith::square_n`) | `x25519::tests::square_n_matches_portable` (every `field_inputs` value, `n` = 0 … 260) |
 //! | `p256_mont_mul` (`x86_64/p256.rs`) | `nistp256::field::mont_mul` (`mul_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` (random, edge: 0, 1, p − 2, p − 1, p, p + 1, 2^256 − 1, all-ones limbs; bit-identical limbs) |
 //! | `p256_mont_sqr` (`x86_64/p256.rs`) | `nistp256::field::mont_sqr` (`sqr_wide`, `mont_reduce`) | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_mont_sqr_n` (`x86_64/p256_sqr_n.rs`, the inversion's runs of squarings) | `nistp256::field::mont_sqr_n` (lazy reduction, then one conditional subtraction) | `nistp256::tests::sqr_n_matches_square_loop` (every `field_inputs` value, ≥ p and all-ones too, `n` = 0 … 255; planted bug seen failing), `invert_matches_previous` |
 //! | `p256_jacobian_double_n`, `p256_jacobian_madd` (`x86_64/p256_dbl.rs`, `n` Jacobian doublings / the Jacobian–affine mixed addition, each one block on a stack state) | `nist_field::FieldArith::jacobian_double_n`, `FieldArith::jacobian_add_affine` on `nistp256::field::Portable` | `nistp256::tests::point_kernels_match_portable` (edge and random coordinates below p, `n` = 0 … 6, a 300-step chain on curve points; planted bugs seen failing), plus every P-256 test on the kernel path |
-//! | `fe_divsteps_59` (`x86_64/x25519_divsteps.rs`, 59 Bernstein–Yang divsteps of the X25519 inversion in registers) | `x25519::field::divsteps_59` | `x25519::tests::divsteps_match_portable` (random and edge `ζ`, `f`, `g`; planted bug seen failing), `divsteps_invert_matches_fermat` |
+//! | `fe_divsteps_30` (`x86_64/x25519_divsteps.rs`, 30 Bernstein–Yang divsteps of the X25519 inversion in registers, two matrix entries per register) | `x25519::field::divsteps_30` | `x25519::tests::divsteps_match_portable` (random and edge `ζ`, `f`, `g`; planted bug seen failing), `divsteps_invert_matches_fermat` |
 //! | `p256_add`, `p256_sub` (`x86_64/p256.rs`) | `nistp256::field::Fe::add`, `Fe::sub` | `nistp256::tests::bmi2_adx_matches_portable` |
 //! | `p256_scan` (`x86_64/p256.rs`, AVX2, the `Avx2` token; P-256's and P-384's table scans) | `nist_curve::scan` | `nistp256::tests::avx2_scan_matches_portable` (every index 0 … 17, random tables of 8-, 12- and 20-limb entries) |
 //! | `p256_triple`, `p256_sub2` (`x86_64/p256.rs`) | `nist_field::FieldArith::triple`, `FieldArith::sub2` (`(a + a) + a`, `(a − b) − b`) | `nistp256::tests::bmi2_adx_matches_portable` |
@@ -57,7 +58,7 @@ pub(crate) use x86_64::{
     target_arch = "x86_64",
     feature = "precomputed-tables"
 ))]
-pub(crate) use x86_64::{MADD_SLOTS, fe_madd};
+pub(crate) use x86_64::{MADD_SLOTS, fe_base_select, fe_madd};
 #[cfg(all(feature = "simd", target_arch = "x86_64", feature = "p256"))]
 pub(crate) use x86_64::{
     P256_DBL_SLOTS, P256_MADD_SLOTS, p256_jacobian_double_n, p256_jacobian_madd,
@@ -72,7 +73,7 @@ pub(crate) use x86_64::{p384_mont_mul, p384_mont_sqr};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use pqdr_common::simd::{Avx2, Bmi2Adx};
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::fe_divsteps_59;
+pub(crate) use x86_64::fe_divsteps_30;
 
 /// The AVX2 token (the P-256 and P-384 table scans) if this crate's feature `simd` is
 /// on (and the target is x86-64) and `pqdr_common::simd::Avx2::detect`
@@ -80,8 +81,11 @@ pub(crate) use x86_64::fe_divsteps_59;
 /// it `None`.
 #[inline(always)]
 #[cfg_attr(
-    not(any(feature = "p256", feature = "p384")),
-    allow(dead_code, reason = "the P-256 and P-384 table scans only")
+    not(any(feature = "p256", feature = "p384", feature = "precomputed-tables")),
+    allow(
+        dead_code,
+        reason = "the P-256, P-384 and X25519 base-point table scans only"
+    )
 )]
 pub(crate) fn avx2() -> Option<Avx2> {
     #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -130,7 +134,7 @@ pub(crate) use stubs::*;
 /// The kernels' signatures in builds without the MULX/ADX path.
 #[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
 mod stubs {
-    #[cfg(any(feature = "p256", feature = "p384"))]
+    #[cfg(any(feature = "p256", feature = "p384", feature = "precomputed-tables"))]
     use super::Avx2;
     use super::Bmi2Adx;
     pub(crate) fn fe_mul(token: Bmi2Adx, _: &[u64; 4], _: &[u64; 4]) -> [u64; 4] {
@@ -151,7 +155,7 @@ mod stubs {
     pub(crate) fn fe_square_n(token: Bmi2Adx, _: &[u64; 4], _: u32) -> [u64; 4] {
         match token {}
     }
-    pub(crate) fn fe_divsteps_59(token: Bmi2Adx, _: i64, _: u64, _: u64) -> (i64, [i64; 4]) {
+    pub(crate) fn fe_divsteps_30(token: Bmi2Adx, _: i64, _: u64, _: u64) -> (i64, [i64; 4]) {
         match token {}
     }
     pub(crate) const LADDER_SLOTS: usize = 14;
@@ -162,6 +166,10 @@ mod stubs {
     pub(crate) const MADD_SLOTS: usize = 17;
     #[cfg(feature = "precomputed-tables")]
     pub(crate) fn fe_madd(token: Bmi2Adx, _: &mut [[u64; 4]; MADD_SLOTS]) {
+        match token {}
+    }
+    #[cfg(feature = "precomputed-tables")]
+    pub(crate) fn fe_base_select(token: Avx2, _: &[[u64; 12]; 8], _: i8, _: &mut [[u64; 4]; 3]) {
         match token {}
     }
     #[cfg(feature = "p256")]

@@ -5,16 +5,17 @@
 //! `u = (1 + y) / (1 − y)` (RFC 7748 §4.1).
 //!
 //! The scalar is written in 64 signed radix-16 digits `e_i ∈ [−8, 8]`,
-//! `k = Σ e_i·16^i`. With the table entry `T[j][m − 1] = m·256^j·B`
-//! (`m = 1 … 8`, `j = 0 … 31`; `tools/gen_base_table.py`),
-//! `k·B = 16·Σ_j e_{2j+1}·256^j·B + Σ_j e_{2j}·256^j·B`: 64 mixed
-//! additions, 4 doublings and one inversion.
+//! `k = Σ e_i·16^i`. With the table entry `T[i][m − 1] = m·16^i·B`
+//! (`m = 1 … 8`, `i = 0 … 63`; `tools/gen_base_table.py`, 48 KiB),
+//! `k·B = Σ_i e_i·16^i·B`: 64 mixed additions, no doubling, and one
+//! inversion.
 //!
 //! Constant time: the digits are computed without branches; each addition
 //! reads all eight entries of its (public) row and keeps the one whose
-//! index equals `|e_i|` by masks, then negates it by masks if `e_i < 0`;
-//! the point formulas of RFC 8032 §5.1.4 are complete (no case split, the
-//! identity included).
+//! index equals `|e_i|` by masks, then negates it by masks if `e_i < 0`
+//! ([`select_portable`], or its AVX2 kernel `arch::fe_base_select`); the point
+//! formulas of RFC 8032 §5.1.4 are complete (no case split, the identity
+//! included).
 
 use pqdr_common::ct::opaque;
 use zeroize::Zeroize;
@@ -22,22 +23,34 @@ use zeroize::Zeroize;
 use super::X25519_SIZE;
 use super::field::{Arith, Fe, Portable};
 use super::invert::Invert;
-use crate::arch::{self, Bmi2Adx};
+use crate::arch::{self, Avx2, Bmi2Adx};
 
 /// Limbs of one entry: `y + x`, `y − x`, `2d·x·y`, four limbs each.
 const ENTRY: usize = 12;
 
-/// The table file: `32 × 8` entries of 12 little-endian `u64` limbs.
-const TABLE_BYTES: &[u8; 32 * 8 * ENTRY * 8] = include_bytes!("base_table.bin");
+/// Rows of the table: one per radix-16 digit.
+const ROWS: usize = 64;
 
-/// `T[j][m − 1] = m·256^j·B` as `(y + x, y − x, 2d·x·y)`, canonical limbs.
-static TABLE: [[[u64; ENTRY]; 8]; 32] = decode(TABLE_BYTES);
+/// One row of the table: `m·16^i·B` for `m = 1 … 8`.
+pub(super) type Row = [[u64; ENTRY]; 8];
+
+/// The table file: `64 × 8` entries of 12 little-endian `u64` limbs.
+const TABLE_BYTES: &[u8; ROWS * 8 * ENTRY * 8] = include_bytes!("base_table.bin");
+
+/// `T[i][m − 1] = m·16^i·B` as `(y + x, y − x, 2d·x·y)`, canonical limbs.
+static TABLE: [Row; ROWS] = decode(TABLE_BYTES);
+
+/// The table, for the tests.
+#[cfg(test)]
+pub(super) fn table() -> &'static [Row; ROWS] {
+    &TABLE
+}
 
 /// The table file's bytes as limbs, at compile time.
-const fn decode(b: &[u8; 32 * 8 * ENTRY * 8]) -> [[[u64; ENTRY]; 8]; 32] {
-    let mut t = [[[0u64; ENTRY]; 8]; 32];
+const fn decode(b: &[u8; ROWS * 8 * ENTRY * 8]) -> [Row; ROWS] {
+    let mut t = [[[0u64; ENTRY]; 8]; ROWS];
     let mut j = 0;
-    while j < 32 {
+    while j < ROWS {
         let mut m = 0;
         while m < 8 {
             let mut l = 0;
@@ -62,31 +75,6 @@ const fn decode(b: &[u8; 32 * 8 * ENTRY * 8]) -> [[[u64; ENTRY]; 8]; 32] {
     t
 }
 
-/// An affine point `(x, y)` as `(y + x, y − x, 2d·x·y)`, the operand of
-/// [`madd`].
-struct Affine {
-    ypx: Fe,
-    ymx: Fe,
-    xy2d: Fe,
-}
-
-/// Extended coordinates (RFC 8032 §5.1.4): `x = X/Z`, `y = Y/Z`,
-/// `x·y = T/Z`.
-struct Ext {
-    x: Fe,
-    y: Fe,
-    z: Fe,
-    t: Fe,
-}
-
-impl Ext {
-    fn wipe(&mut self) {
-        for f in [&mut self.x, &mut self.y, &mut self.z, &mut self.t] {
-            f.0.zeroize();
-        }
-    }
-}
-
 /// The signed radix-16 digits of a clamped scalar (`k < 2^255`): nibbles,
 /// then each digit above 7 carried into the next (`e − 16`, carry 1),
 /// without branches. The last digit is at most `7 + 1 = 8`.
@@ -106,38 +94,52 @@ fn digits(k: &[u8; X25519_SIZE]) -> [i8; 64] {
     e
 }
 
-/// `e·256^j·B` for `e ∈ [−8, 8]` from row `j` of the table: every entry is
-/// read and masked in, the identity `(1, 1, 0)` if `e = 0`; a negative `e`
-/// negates the point (`−(x, y) = (−x, y)`: swap `y + x` and `y − x`,
-/// negate `2d·x·y`), by masks.
-fn select<A: Arith>(ar: A, row: &[[u64; ENTRY]; 8], e: i8) -> Affine {
-    let sign = e >> 7; // −1 iff e < 0
-    let neg = u64::from(u8::from_ne_bytes(sign.to_ne_bytes()) & 1);
-    let abs = u64::from(u8::from_ne_bytes(
-        (e ^ sign).wrapping_sub(sign).to_ne_bytes(),
-    ));
+/// Entry `abs` of `row` (`abs` = 1 … 8), the identity `(1, 1, 0)` for
+/// `abs` = 0 (zero for `abs` > 8, which [`digits`] never gives): every
+/// entry is read and OR-ed in under a mask that is all ones iff its index
+/// equals `abs`.
+pub(super) fn scan_portable(row: &Row, abs: u64) -> [u64; ENTRY] {
     let mut r = [0u64; ENTRY];
-    r[0] = 1;
-    r[4] = 1;
-    for (m, entry) in (1u64..).zip(row) {
+    let mut identity = [0u64; ENTRY];
+    (identity[0], identity[4]) = (1, 1);
+    for (m, entry) in (0u64..).zip(core::iter::once(&identity).chain(row)) {
         // All ones iff abs == m: (abs ^ m) − 1 borrows only from 0.
         let eq = opaque(((abs ^ m).wrapping_sub(1) >> 63).wrapping_neg());
         for (ri, ei) in r.iter_mut().zip(entry) {
-            *ri = (*ri & !eq) | (ei & eq);
+            *ri |= ei & eq;
         }
     }
-    let limbs = |i: usize| Fe([r[i], r[i + 1], r[i + 2], r[i + 3]]);
-    let mut a = Affine {
-        ypx: limbs(0),
-        ymx: limbs(4),
-        xy2d: limbs(8),
-    };
+    r
+}
+
+/// `2p = 2^256 − 38` in limbs: `2p − x` negates a canonical `x` without a
+/// final borrow.
+const TWO_P: [u64; 4] = [u64::MAX - 37, u64::MAX, u64::MAX, u64::MAX];
+
+/// `e·16^i·B` for `e ∈ [−8, 8]` from row `i` of the table as the addend
+/// `(y + x, y − x, 2d·x·y)` in `q`: [`scan_portable`] of `|e|`, then, iff
+/// `e < 0`, the point negated (`−(x, y) = (−x, y)`: `y + x` and `y − x`
+/// swapped, `2d·x·y` replaced by `2p − 2d·x·y`), by masks. The portable
+/// twin of `arch::fe_base_select`.
+pub(super) fn select_portable(row: &Row, e: i8, q: &mut [[u64; 4]; 3]) {
+    let sign = e >> 7; // −1 iff e < 0
+    // All ones iff e < 0.
+    let neg = opaque(u64::from(u8::from_ne_bytes(sign.to_ne_bytes()) & 1).wrapping_neg());
+    let abs = u64::from(u8::from_ne_bytes(
+        (e ^ sign).wrapping_sub(sign).to_ne_bytes(),
+    ));
+    let mut r = scan_portable(row, abs);
+    let mut borrow = 0u64;
+    for i in 0..4 {
+        let t = (r[i] ^ r[i + 4]) & neg;
+        q[0][i] = r[i] ^ t;
+        q[1][i] = r[i + 4] ^ t;
+        let (d1, b1) = TWO_P[i].overflowing_sub(r[i + 8]);
+        let (d2, b2) = d1.overflowing_sub(borrow);
+        borrow = u64::from(b1 | b2);
+        q[2][i] = r[i + 8] ^ ((r[i + 8] ^ d2) & neg);
+    }
     r.zeroize();
-    Fe::cswap(opaque(neg), &mut a.ypx, &mut a.ymx);
-    let mut minus = ar.sub(&Fe::ZERO, &a.xy2d);
-    Fe::cswap(opaque(neg), &mut a.xy2d, &mut minus);
-    minus.0.zeroize();
-    a
 }
 
 /// The state of a mixed addition (`arch::MADD_SLOTS` field elements): 0 … 3
@@ -186,58 +188,28 @@ pub(super) fn madd_portable<A: Arith>(ar: A, s: &mut MaddState) {
     s[3] = ar.mul(&e, &h).0;
 }
 
-/// `2·p` (RFC 8032 §5.1.4 doubling): `A = X1²`, `B = Y1²`, `C = 2·Z1²`,
-/// `H = A + B`, `E = H − (X1 + Y1)²`, `G = A − B`, `F = C + G`, then
-/// `(EF, GH, FG, EH)`.
-fn double<A: Arith>(ar: A, p: &Ext) -> Ext {
-    let a = ar.square(&p.x);
-    let b = ar.square(&p.y);
-    let zz = ar.square(&p.z);
-    let c = ar.add(&zz, &zz);
-    let h = ar.add(&a, &b);
-    let e = ar.sub(&h, &ar.square(&ar.add(&p.x, &p.y)));
-    let g = ar.sub(&a, &b);
-    let f = ar.add(&c, &g);
-    Ext {
-        x: ar.mul(&e, &f),
-        y: ar.mul(&g, &h),
-        z: ar.mul(&f, &g),
-        t: ar.mul(&e, &h),
-    }
-}
-
 /// `X25519(k, 9)` for a clamped scalar `k` (RFC 7748 §5 `decodeScalar25519`
-/// already applied): `k·B` on edwards25519, then `u = (Z + Y) / (Z − Y)`.
-pub(super) fn base_mul<A: Madd>(ar: A, k: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
+/// already applied): `k·B` on edwards25519, then `u = (Z + Y) / (Z − Y)`;
+/// the table scans on AVX2 with `avx2` (the kernel path only).
+pub(super) fn base_mul<A: Madd>(
+    ar: A,
+    avx2: Option<Avx2>,
+    k: &[u8; X25519_SIZE],
+) -> [u8; X25519_SIZE] {
     let mut e = digits(k);
     // The running point in slots 0 … 3, starting at the identity.
     let mut s: MaddState = [[0; 4]; arch::MADD_SLOTS];
     (s[1], s[2]) = (Fe::ONE.0, Fe::ONE.0);
-    let add_row = |s: &mut MaddState, row: &[[u64; ENTRY]; 8], e_i: i8| {
-        let mut q = select(ar, row, e_i);
-        (s[4], s[5], s[6]) = (q.ypx.0, q.ymx.0, q.xy2d.0);
-        ar.madd(s);
-        for f in [&mut q.ypx, &mut q.ymx, &mut q.xy2d] {
-            f.0.zeroize();
+    let mut q = [[0u64; 4]; 3];
+    for (row, &e_i) in TABLE.iter().zip(e.iter()) {
+        match avx2 {
+            Some(token) => arch::fe_base_select(token, row, e_i, &mut q),
+            None => select_portable(row, e_i, &mut q),
         }
-    };
-    for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {
-        add_row(&mut s, row, pair[1]);
+        (s[4], s[5], s[6]) = (q[0], q[1], q[2]);
+        ar.madd(&mut s);
     }
-    let mut r = Ext {
-        x: Fe(s[0]),
-        y: Fe(s[1]),
-        z: Fe(s[2]),
-        t: Fe(s[3]),
-    };
-    for _ in 0..4 {
-        r = double(ar, &r);
-    }
-    (s[0], s[1], s[2], s[3]) = (r.x.0, r.y.0, r.z.0, r.t.0);
-    r.wipe();
-    for (row, pair) in TABLE.iter().zip(e.chunks_exact(2)) {
-        add_row(&mut s, row, pair[0]);
-    }
+    q.zeroize();
     let (y, z) = (Fe(s[1]), Fe(s[2]));
     let u = ar.mul(&ar.add(&z, &y), &ar.invert(&ar.sub(&z, &y)));
     e.zeroize();

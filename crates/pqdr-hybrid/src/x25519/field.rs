@@ -15,8 +15,8 @@ use crate::arch::{self, Bmi2Adx};
 pub(crate) struct Fe(pub(crate) [u64; 4]);
 
 impl Fe {
-    /// Used by the fixed-base code (`base.rs`) and the tests only.
-    #[cfg(any(test, feature = "precomputed-tables"))]
+    /// Used by the tests only.
+    #[cfg(test)]
     pub(crate) const ZERO: Fe = Fe([0; 4]);
     pub(crate) const ONE: Fe = Fe([1, 0, 0, 0]);
 
@@ -176,21 +176,6 @@ impl Fe {
     pub(crate) fn invert(&self) -> Fe {
         Portable.invert_fermat(self)
     }
-
-    /// Swaps `a` and `b` iff `swap` is 1 (`swap` ∈ {0, 1}), with a mask
-    /// (RFC 7748 §5 `cswap`): no branch, no index depends on `swap`. The
-    /// ladder swaps its whole state (`cswap_state`, or inside
-    /// `arch::fe_ladder_step`); this serves `base.rs`.
-    #[cfg(feature = "precomputed-tables")]
-    #[inline(always)]
-    pub(crate) fn cswap(swap: u64, a: &mut Fe, b: &mut Fe) {
-        let mask = swap.wrapping_neg();
-        for i in 0..4 {
-            let d = mask & (a.0[i] ^ b.0[i]);
-            a.0[i] ^= d;
-            b.0[i] ^= d;
-        }
-    }
 }
 
 /// The field operations of the ladder, the inversion and the fixed-base
@@ -214,11 +199,12 @@ pub(crate) trait Arith: Copy {
     /// `a²`.
     fn square(self, a: &Fe) -> Fe;
 
-    /// 59 divsteps of the inversion (`super::invert`): the new `ζ` and the
-    /// transition matrix ([`divsteps_59`] or its x86-64 kernel).
+    /// 30 divsteps of the inversion (`super::invert`): the new `ζ` and the
+    /// transition matrix scaled by 2^30 ([`divsteps_30`] or its x86-64
+    /// kernel); [`divsteps_60`] runs two of them per batch.
     #[inline(always)]
-    fn divsteps_59(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
-        divsteps_59(zeta, f0, g0)
+    fn divsteps_30(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+        divsteps_30(zeta, f0, g0)
     }
 
     /// `a^(2^n)`.
@@ -321,21 +307,24 @@ impl Arith for Bmi2Adx {
     }
 
     #[inline(always)]
-    fn divsteps_59(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
-        arch::fe_divsteps_59(self, zeta, f0, g0)
+    fn divsteps_30(self, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+        arch::fe_divsteps_30(self, zeta, f0, g0)
     }
 }
 
-/// 59 divsteps of the inversion `super::invert` (Bernstein–Yang, TCHES
-/// 2019(3), in libsecp256k1's half-delta form) on the low 64 bits `f0`, `g0` of `f` (odd) and `g` from
-/// `ζ`: the new `ζ` and the transition matrix (libsecp256k1
-/// `secp256k1_modinv64_divsteps_59`). Per step, by masks: if `ζ < 0` and
-/// `g` is odd, `(f, g) ← (g, g − f)` and `ζ ← −ζ − 2`, else
-/// `g ← g + (g odd)·f` and `ζ ← ζ − 1`; then `g ← g / 2`.
-pub(crate) fn divsteps_59(zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
-    let (mut u, mut v, mut q, mut r) = (8u64, 0u64, 0u64, 8u64);
+/// 30 divsteps of the inversion `super::invert` (Bernstein–Yang, TCHES
+/// 2019(3), in libsecp256k1's half-delta form, `secp256k1_modinv64_divsteps_59`
+/// with 30 steps and the matrix starting at 1) on the low bits of `f` (odd)
+/// and `g` (the low 30 bits decide): the new `ζ` and the transition matrix
+/// `[u, v, q, r]` scaled by 2^30 (`|u| + |v|, |q| + |r| ≤ 2^30`). Per step,
+/// by masks: if `ζ < 0` and `g` is odd, `(f, g) ← (g, g − f)` and
+/// `ζ ← −ζ − 2`, else `g ← g + (g odd)·f` and `ζ ← ζ − 1`; then `g ← g / 2`
+/// (the matrix: `u, v` doubled instead). The portable twin of
+/// `arch::fe_divsteps_30`.
+pub(crate) fn divsteps_30(zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
     let (mut f, mut g, mut zeta) = (f0, g0, zeta);
-    for _ in 3..62 {
+    for _ in 0..30 {
         // All ones iff ζ < 0; all ones iff g is odd.
         let m1 = opaque((zeta >> 63).cast_unsigned());
         let m2 = opaque((g & 1).wrapping_neg());
@@ -364,6 +353,32 @@ pub(crate) fn divsteps_59(zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
             v.cast_signed(),
             q.cast_signed(),
             r.cast_signed(),
+        ],
+    )
+}
+
+/// 60 divsteps of the inversion `super::invert` from `ζ` and the low 62
+/// bits `f0` (odd), `g0` of `f`, `g`, as two runs of 30 ([`Arith::divsteps_30`]):
+/// the second starts from bits 30 … 61 of `M1·(f0, g0)` (exact, `M1` being
+/// the first run's matrix scaled by 2^30), and the product `M2·M1` (scaled
+/// by 2^60, `|u| + |v| ≤ 2^60`) is returned scaled by 2^62, as one batch of
+/// libsecp256k1's `divsteps_59` with its matrix starting at 8 would be.
+#[inline(always)]
+pub(crate) fn divsteps_60<A: Arith>(ar: A, zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+    let (zeta, [u1, v1, q1, r1]) = ar.divsteps_30(zeta, f0, g0);
+    let (f0, g0) = (f0.cast_signed(), g0.cast_signed());
+    // The low 62 bits of u1·f + v1·g are known, the low 30 zero: its bits
+    // 30 … 61 are the low 32 bits of the new f (the next run reads 30).
+    let f1 = (u1.wrapping_mul(f0).wrapping_add(v1.wrapping_mul(g0))).cast_unsigned() >> 30;
+    let g1 = (q1.wrapping_mul(f0).wrapping_add(r1.wrapping_mul(g0))).cast_unsigned() >> 30;
+    let (zeta, [u2, v2, q2, r2]) = ar.divsteps_30(zeta, f1, g1);
+    (
+        zeta,
+        [
+            (u2 * u1 + v2 * q1) << 2,
+            (u2 * v1 + v2 * r1) << 2,
+            (q2 * u1 + r2 * q1) << 2,
+            (q2 * v1 + r2 * r1) << 2,
         ],
     )
 }

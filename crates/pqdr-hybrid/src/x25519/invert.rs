@@ -3,11 +3,14 @@
 //! division steps of Bernstein and Yang ("Fast constant-time gcd
 //! computation and modular inversion", TCHES 2019(3), §§8–11), arranged as
 //! libsecp256k1's `modinv64` does (the "half-delta" divstep, `ζ = −(δ + ½)`):
-//! signed 62-bit limbs, 10 batches of 59 divsteps. 590 divsteps suffice
+//! signed 62-bit limbs, 10 batches of 60 divsteps (each two runs of 30,
+//! `field::divsteps_60`, so that a run's matrix entries fit 32 bits and
+//! the kernel packs two of them in one register). 590 divsteps suffice
 //! for every `f = p` and `0 ≤ g < p` (libsecp256k1's bound for 256-bit
-//! moduli), after which `g = 0`, `f = ±1` and `d = ±g^(−1)`.
+//! moduli), after which `g = 0`, `f = ±1` and `d = ±g^(−1)`; the 10 more
+//! keep `g = 0`.
 //!
-//! Constant time: every batch runs its 59 divsteps whatever the values,
+//! Constant time: every batch runs its 60 divsteps whatever the values,
 //! each a fixed sequence of additions, shifts and masks (the masks hidden
 //! from the optimiser with `opaque`, so they do not become branches); the
 //! matrix products are fixed-length limb arithmetic. Nothing branches on or
@@ -16,7 +19,7 @@
 use pqdr_common::ct::opaque;
 use zeroize::Zeroize;
 
-use super::field::{Arith, Fe, Portable};
+use super::field::{Arith, Fe, Portable, divsteps_60};
 use crate::arch::Bmi2Adx;
 
 /// The low 62 bits.
@@ -45,7 +48,7 @@ const fn inv_mod_2_64(a: u64) -> u64 {
 type Trans = [i64; 4];
 
 /// The inversion on a path: [`invert`] with the path's divstep batches
-/// (`Arith::divsteps_59`), or (in the tests' timing report) another method.
+/// (`Arith::divsteps_30`), or (in the tests' timing report) another method.
 pub(crate) trait Invert: Arith {
     /// `z^(−1) mod p` (0 for `z ≡ 0`), canonical limbs.
     #[inline(always)]
@@ -164,7 +167,7 @@ fn carry(r: &mut [i64; 5]) {
 
 /// `z^(−1) mod p` (0 for `z ≡ 0`), canonical limbs: the same value as the
 /// Fermat chain `z^(p−2)` (`Arith::invert`), faster; the divstep batches
-/// from `ar` ([`divsteps_59`] or its x86-64 kernel).
+/// from `ar` (`field::divsteps_30` or its x86-64 kernel).
 pub(crate) fn invert<A: Arith>(ar: A, z: &Fe) -> Fe {
     // g = z reduced to [0, p), in 62-bit limbs.
     let b = z.to_bytes();
@@ -185,7 +188,7 @@ pub(crate) fn invert<A: Arith>(ar: A, z: &Fe) -> Fe {
     let (mut d, mut e) = ([0i64; 5], [1, 0, 0, 0, 0]);
     let mut zeta = -1i64; // ζ = −(δ + ½), δ = ½
     for _ in 0..10 {
-        let (z2, t) = ar.divsteps_59(zeta, f[0].cast_unsigned(), g[0].cast_unsigned());
+        let (z2, t) = divsteps_60(ar, zeta, f[0].cast_unsigned(), g[0].cast_unsigned());
         zeta = z2;
         update_de(&mut d, &mut e, &t);
         update_fg(&mut f, &mut g, &t);

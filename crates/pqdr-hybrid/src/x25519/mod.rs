@@ -137,7 +137,7 @@ fn cswap_state(swap: u64, s: &mut State) {
 ///
 /// With the feature `precomputed-tables` (default), through the fixed-base
 /// multiplication of [`base`] (the clamped scalar times the edwards25519
-/// base point with a 24 KiB table of its multiples, mapped to Montgomery
+/// base point with a 48 KiB table of its multiples, mapped to Montgomery
 /// u): the same value for fewer instructions. Without it, the ladder on
 /// `u = 9`.
 pub(crate) fn public(k: &[u8; X25519_SIZE]) -> [u8; X25519_SIZE] {
@@ -154,8 +154,8 @@ fn public_with(token: Option<arch::Bmi2Adx>, k: &[u8; X25519_SIZE]) -> [u8; X255
     {
         let k = clamp(k);
         match token {
-            Some(token) => base::base_mul(token, &k),
-            None => base::base_mul(Portable, &k),
+            Some(token) => base::base_mul(token, arch::avx2(), &k),
+            None => base::base_mul(Portable, None, &k),
         }
     }
     #[cfg(not(feature = "precomputed-tables"))]

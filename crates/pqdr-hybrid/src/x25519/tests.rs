@@ -416,6 +416,52 @@ fn madd_matches_portable() {
     }
 }
 
+/// The AVX2 table lookup `fe_base_select` against `select_portable`: the
+/// same limbs for every digit −128 … 127 (−8 … 8 occur) on 200 random
+/// rows, rows of all-ones limbs and every row of the real table; and the
+/// base-point product with the MULX additions but the portable lookup (the
+/// path of a CPU with BMI2+ADX and no AVX2) against x25519-dalek. Nothing
+/// to compare on a CPU without AVX2.
+#[cfg(feature = "precomputed-tables")]
+#[test]
+fn base_select_matches_portable() {
+    use super::base::{Row, select_portable};
+    let Some(avx2) = arch::avx2() else {
+        return;
+    };
+    let mut rng = Rng(0x5ca2);
+    let check = |row: &Row| {
+        for e in i8::MIN..=i8::MAX {
+            let (mut want, mut got) = ([[0u64; 4]; 3], [[7u64; 4]; 3]);
+            select_portable(row, e, &mut want);
+            arch::fe_base_select(avx2, row, e, &mut got);
+            assert_eq!(got, want, "e {e}");
+        }
+    };
+    for _ in 0..200 {
+        let row: Row = core::array::from_fn(|_| {
+            let (a, b) = (rng.bytes(), rng.bytes());
+            let c = rng.bytes();
+            core::array::from_fn(|i| {
+                let w = [&a, &b, &c][i >> 2];
+                u64::from_le_bytes(w[8 * (i & 3)..8 * (i & 3) + 8].try_into().unwrap())
+            })
+        });
+        check(&row);
+    }
+    check(&[[u64::MAX; 12]; 8]);
+    for row in super::base::table() {
+        check(row);
+    }
+    if let Some(token) = arch::bmi2_adx() {
+        for _ in 0..20 {
+            let k = rng.bytes();
+            let want = x25519_dalek::x25519(k, x25519_dalek::X25519_BASEPOINT_BYTES);
+            assert_eq!(super::base::base_mul(token, None, &super::clamp(&k)), want);
+        }
+    }
+}
+
 /// The divstep inversion against the Fermat chain `z^(p−2)` (portable and
 /// kernel paths): the same canonical value for every [`field_inputs`] value
 /// (0, 1, p − 1, p, p + 1, 2^255 − 1, all-ones limbs, random) and 2,000
@@ -451,14 +497,14 @@ fn divsteps_invert_matches_fermat() {
     }
 }
 
-/// The divstep kernel `fe_divsteps_59` against the portable
-/// `divsteps_59`: the same `ζ` and matrix for random odd `f`, random `g`
+/// The divstep kernel `fe_divsteps_30` against the portable
+/// `divsteps_30`: the same `ζ` and matrix for random odd `f`, random `g`
 /// and `ζ` in the inversion's range, and for the edges (`f` = 1, 2^64 − 1,
 /// `g` = 0, 1, 2^64 − 1, 2^63, `ζ` = −1, 0, ±591, `i64::MIN`, `i64::MAX`).
 /// Nothing to compare on a CPU without BMI2+ADX.
 #[test]
 fn divsteps_match_portable() {
-    use super::field::divsteps_59;
+    use super::field::divsteps_30;
     let Some(token) = arch::bmi2_adx() else {
         return;
     };
@@ -468,8 +514,8 @@ fn divsteps_match_portable() {
     for f in fs {
         for g in gs {
             for zeta in zetas {
-                let got = arch::fe_divsteps_59(token, zeta, f, g);
-                assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+                let got = arch::fe_divsteps_30(token, zeta, f, g);
+                assert_eq!(got, divsteps_30(zeta, f, g), "{zeta} {f:x} {g:x}");
             }
         }
     }
@@ -479,8 +525,8 @@ fn divsteps_match_portable() {
         let w = |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap());
         let (f, g) = (w(0) | 1, w(1));
         let zeta = i64::from(i16::from_le_bytes([b[16], b[17]]) >> 5);
-        let got = arch::fe_divsteps_59(token, zeta, f, g);
-        assert_eq!(got, divsteps_59(zeta, f, g), "{zeta} {f:x} {g:x}");
+        let got = arch::fe_divsteps_30(token, zeta, f, g);
+        assert_eq!(got, divsteps_30(zeta, f, g), "{zeta} {f:x} {g:x}");
     }
 }
 

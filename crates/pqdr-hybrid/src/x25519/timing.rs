@@ -129,7 +129,7 @@ fn timing() {
         ("public (detected path)", Box::new(|| public(black_box(&k)))),
         (
             "public (kernels, Fermat inversion)",
-            Box::new(|| super::base::base_mul(Fermat(token), black_box(&kc))),
+            Box::new(|| super::base::base_mul(Fermat(token), arch::avx2(), black_box(&kc))),
         ),
         (
             "dh (kernels, Fermat inversion)",
@@ -200,4 +200,16 @@ fn timing() {
         let (p10, med) = (v[30], v[150]);
         std::println!("{name:26} median {med:8.2} µs, 10th percentile {p10:8.2} µs");
     }
+}
+
+/// A loop of base-point products on the detected path, for `perf record`
+/// (not a check; `--ignored`): 20,000 `public` calls.
+#[test]
+#[ignore = "a profiling loop, not a check"]
+fn profile_public() {
+    let mut k = [7u8; X25519_SIZE];
+    for _ in 0..20_000 {
+        k = public(core::hint::black_box(&k));
+    }
+    core::hint::black_box(k);
 }

@@ -414,4 +414,9 @@ pub(crate) use x25519_ladder::{MADD_SLOTS, fe_madd};
 pub(crate) use x25519_sqr_n::fe_square_n;
 // The divstep batches of the X25519 inversion.
 mod x25519_divsteps;
-pub(crate) use x25519_divsteps::fe_divsteps_59;
+pub(crate) use x25519_divsteps::fe_divsteps_30;
+// The AVX2 table lookup of the X25519 base-point product.
+#[cfg(feature = "precomputed-tables")]
+mod x25519_base;
+#[cfg(feature = "precomputed-tables")]
+pub(crate) use x25519_base::fe_base_select;
