@@ -152,10 +152,71 @@ const fn consts(m: usize, poly: u32) -> Consts {
     c
 }
 
+/// The values of a -> a^t at every element (t = 2^k), in the value layout
+/// of `super::Values` (the element at position pos is sum_j pos_j
+/// z^(m-1-j), and a -> a^(2^k) is GF(2)-linear, so a^t = sum_j pos_j
+/// (z^(m-1-j))^t): the part from the 7 low position bits (in-word bits
+/// and the lane) as planes, and per entry the part from its index.
+pub(super) struct PowerTerm {
+    /// Plane b, word l: bit b of the low part at each in-word position.
+    pub(super) inner: [[u64; 2]; MAX_M],
+    /// Entry e's part (the same at all its positions).
+    pub(super) outer: [u16; MAX_ENTRIES],
+}
+
+/// [`PowerTerm`] of a^(2^k) in GF(2)`[z]`/(z^m + poly).
+const fn power_term(m: usize, poly: u32, k: u32) -> PowerTerm {
+    let mut img = [0u16; MAX_M];
+    let mut j = 0;
+    while j < m {
+        let mut x = 1u16 << (m - 1 - j);
+        let mut i = 0;
+        while i < k {
+            x = cmul(x, x, m, poly);
+            i += 1;
+        }
+        img[j] = x;
+        j += 1;
+    }
+    let mut out = PowerTerm {
+        inner: [[0; 2]; MAX_M],
+        outer: [0; MAX_ENTRIES],
+    };
+    let mut b = 0;
+    while b < m {
+        let mut w = 0u64;
+        let mut j = 0;
+        while j < 6 {
+            if (img[j] >> b) & 1 == 1 {
+                w ^= BIT_SET[j];
+            }
+            j += 1;
+        }
+        out.inner[b][0] = w;
+        out.inner[b][1] = w ^ (((img[6] >> b) & 1) as u64).wrapping_neg();
+        b += 1;
+    }
+    let mut e = 0;
+    while e < (1 << (m - 7)) {
+        let mut j = 7;
+        while j < m {
+            if (e >> (j - 7)) & 1 == 1 {
+                out.outer[e] ^= img[j];
+            }
+            j += 1;
+        }
+        e += 1;
+    }
+    out
+}
+
 /// The compile-time tables of a parameter set's field.
 pub(super) trait FftConsts: ParameterSet {
     /// See [`Consts`].
     const FFT: Consts = consts(Self::M, Self::FIELD_POLY);
+    /// a^t at every element for a power-of-two t (`super::eval_monic`; for
+    /// other t the table of a^(2^trailing_zeros(t)), never read).
+    const POWER_T: PowerTerm = power_term(Self::M, Self::FIELD_POLY, Self::T.trailing_zeros());
 }
 impl<P: ParameterSet> FftConsts for P {}
 

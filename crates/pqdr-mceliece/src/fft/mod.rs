@@ -35,7 +35,6 @@
 mod consts;
 mod transposed;
 
-use crate::gf;
 use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use consts::{BIT_SET, Consts, FftConsts, TAYLOR_MASK};
@@ -328,34 +327,13 @@ pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Bitsliced<4>) 
     if t.is_power_of_two() {
         let k = t.trailing_zeros() as usize;
         fft::<P>(out, low, k);
-        // (z^(m-1-j))^t for every position bit j (public).
-        let mut img = [0u16; MAX_M];
-        for (j, x) in img.iter_mut().enumerate().take(m) {
-            *x = 1 << (m - 1 - j);
-            for _ in 0..k {
-                *x = gf::sq::<P>(*x);
-            }
-        }
-        // Part from the 7 low position bits (in-word bits and the lane).
-        let mut inner = vec::zero::<2>();
-        for b in 0..m {
-            for l in 0..2 {
-                let mut w = 0u64;
-                for (j, &x) in img.iter().enumerate().take(6) {
-                    w ^= BIT_SET[j] & bit_mask(x, b);
-                }
-                inner[b][l] = w ^ (bit_mask(img[6], b) & u64::from(l as u8).wrapping_neg());
-            }
-        }
-        for (e, v) in out.iter_mut().enumerate().take(1 << (m - 7)) {
-            let mut outer = 0u16;
-            for (j, &x) in img.iter().enumerate().take(m).skip(7) {
-                outer ^= x & u16::from(((e >> (j - 7)) & 1) as u8).wrapping_neg();
-            }
+        // a^t at every element, from the compile-time constants.
+        let pt = &<P as FftConsts>::POWER_T;
+        for (v, &outer) in out.iter_mut().zip(pt.outer.iter()).take(1 << (m - 7)) {
             for b in 0..m {
                 let o = bit_mask(outer, b);
                 for l in 0..2 {
-                    v[b][l] ^= inner[b][l] ^ o;
+                    v[b][l] ^= pt.inner[b][l] ^ o;
                 }
             }
         }
@@ -370,6 +348,7 @@ pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Bitsliced<4>) 
 #[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
 mod tests {
     use super::*;
+    use crate::gf;
     use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
 
     fn rng(s: &mut u64) -> u16 {
