@@ -23,6 +23,7 @@
 
 mod base;
 pub(crate) mod field;
+mod invert;
 #[cfg(test)]
 mod tests;
 
