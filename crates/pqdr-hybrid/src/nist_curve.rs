@@ -414,21 +414,31 @@ macro_rules! a3_curve {
             d: &[u64; $limbs],
             avx: Option<Avx2>,
         ) -> Point {
-            let mut t = Jacobian {
-                x: q.x,
-                y: q.y,
-                z: Fe::ONE,
+            // The table `m·Q`, `m = 1 … 16`: even `m` by doubling `(m/2)·Q`
+            // (4M + 4S), odd `m` by the mixed addition `(m − 1)·Q + Q` (8M + 3S;
+            // `(m − 1)·Q ≠ ±Q` for `m ≤ 16 < n − 1`, so it is exact). The order
+            // is public (Q is the peer's point).
+            let entry = |e: &[u64; $entry]| Jacobian {
+                x: Fe(core::array::from_fn(|i| e[i])),
+                y: Fe(core::array::from_fn(|i| e[$limbs + i])),
+                z: Fe(core::array::from_fn(|i| e[2 * $limbs + i])),
             };
             let mut table = [[0u64; $entry]; 16];
-            for (k, entry) in table.iter_mut().enumerate() {
-                if k == 1 {
-                    t = jacobian_double(ar, &t);
-                } else if k > 1 {
-                    // (k − 1)·Q ≠ ±Q for k ≤ 16 < n − 1: the mixed addition is exact.
-                    t = jacobian_add_affine(ar, &t, q);
-                }
+            for k in 0..16 {
+                let m = k + 1;
+                let t = if m == 1 {
+                    Jacobian {
+                        x: q.x,
+                        y: q.y,
+                        z: Fe::ONE,
+                    }
+                } else if m % 2 == 0 {
+                    jacobian_double(ar, &entry(&table[m / 2 - 1]))
+                } else {
+                    jacobian_add_affine(ar, &entry(&table[m - 2]), q)
+                };
                 let limbs = t.x.0.iter().chain(&t.y.0).chain(&t.z.0);
-                for (l, v) in entry.iter_mut().zip(limbs) {
+                for (l, v) in table[k].iter_mut().zip(limbs) {
                     *l = *v;
                 }
             }
