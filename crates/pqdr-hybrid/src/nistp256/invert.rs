@@ -7,8 +7,8 @@
 //! divsteps. 590 divsteps suffice for every `f = p` and `0 ≤ g < p`
 //! (libsecp256k1's bound for moduli below 2^256), after which `g = 0`,
 //! `f = ±1` and `d = ±g^(−1)`. The same arrangement as `x25519::invert`
-//! with P-256's modulus; the field is in Montgomery form, so the integer
-//! inverse of `a·R` is brought back by one product with `R³ mod p`.
+//! with P-256's modulus, on plain integers (the field's `Arith::invert`
+//! brings the Montgomery form back with one product).
 //!
 //! Constant time: every batch runs its 59 divsteps whatever the values,
 //! each a fixed sequence of additions, shifts and masks (the masks hidden
@@ -19,8 +19,6 @@
 use pqdr_common::ct::opaque;
 use zeroize::Zeroize;
 
-use super::field::{Fe, FieldArith};
-
 /// The low 62 bits.
 const M62: u64 = u64::MAX >> 2;
 
@@ -30,15 +28,6 @@ const P62: [i64; 5] = [-1, 1 << 34, 0, (1 << 6) - (1 << 38), 256];
 
 /// `p^(−1) mod 2^62`: p ≡ −1 (mod 2^64), so it is −1.
 const P_INV62: u64 = M62;
-
-/// `R³ mod p` (`R = 2^256`): the Montgomery product of the integer
-/// `(a·R)^(−1)` with it is `a^(−1)·R`, the inverse in Montgomery form.
-const R3: Fe = Fe([
-    0xffff_fffd_0000_000a,
-    0xffff_ffed_ffff_fff7,
-    0x0000_0005_ffff_fffc,
-    0x0000_0018_0000_0001,
-]);
 
 /// The transition matrix `[u, v, q, r]` of a batch, scaled by 2^62:
 /// `(f, g) ← ([u, v; q, r]·(f, g)) / 2^62`.
@@ -191,13 +180,11 @@ fn carry(r: &mut [i64; 5]) {
     }
 }
 
-/// `a^(−1) mod p` in Montgomery form (0 for `a = 0`), canonical limbs, for
-/// a canonical `a`: the same value as the Fermat chain `a^(p−2)`
-/// (`Arith::invert_fermat`), in less time (short-latency ALU work instead
-/// of 255 dependent squarings). The final product with `R³` runs on `ar`.
-pub(crate) fn invert<A: FieldArith<Fe>>(ar: A, a: &Fe) -> Fe {
-    // g = a·R (the limbs of a), in 62-bit limbs.
-    let w = a.0;
+/// `w^(−1) mod p` (0 for `w = 0`), canonical limbs, for `w < p`
+/// (little-endian limbs, the plain integer: the field's Montgomery form is
+/// the caller's business).
+pub(crate) fn invert(w: &[u64; 4]) -> [u64; 4] {
+    // g = w in 62-bit limbs.
     let mut g = [
         w[0] & M62,
         (w[0] >> 62 | w[1] << 2) & M62,
@@ -215,20 +202,18 @@ pub(crate) fn invert<A: FieldArith<Fe>>(ar: A, a: &Fe) -> Fe {
         update_de(&mut d, &mut e, &t);
         update_fg(&mut f, &mut g, &t);
     }
-    // Now g = 0 and f = ±1: d = ±(a·R)^(−1).
+    // Now g = 0 and f = ±1: d = ±w^(−1).
     normalize(&mut d, f[4]);
     let mut l = d.map(i64::cast_unsigned);
-    let mut x = Fe([
+    let out = [
         l[0] | l[1] << 62,
         l[1] >> 2 | l[2] << 60,
         l[2] >> 4 | l[3] << 58,
         l[3] >> 6 | l[4] << 56,
-    ]);
-    let out = ar.mul(&x, &R3);
+    ];
     for y in [&mut f, &mut g, &mut d, &mut e] {
         y.zeroize();
     }
     l.zeroize();
-    x.0.zeroize();
     out
 }
