@@ -372,8 +372,8 @@ macro_rules! a3_curve {
             }; 16];
             for k in 1..16 {
                 let m = k + 1;
-                jt[k] = if m % 2 == 0 {
-                    jacobian_double(ar, &jt[m / 2 - 1])
+                jt[k] = if m & 1 == 0 {
+                    jacobian_double(ar, &jt[(m >> 1) - 1])
                 } else {
                     jacobian_add_affine(ar, &jt[m - 2], q)
                 };

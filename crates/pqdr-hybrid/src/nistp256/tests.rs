@@ -530,7 +530,7 @@ fn invert_divsteps_matches_fermat() {
     let mut v: Vec<[u64; 4]> = Vec::new();
     for k in 0..256 {
         let mut a = [0u64; 4];
-        a[k / 64] = 1 << (k % 64);
+        a[k >> 6] = 1 << (k & 63);
         v.push(a);
         let (b, borrow) = crate::nist_field::sub_limbs(&P, &a);
         assert_eq!(borrow, 0);
