@@ -123,11 +123,10 @@ pub(crate) const fn decode_table<const R: usize, const E: usize>(b: &[u8]) -> [[
 
 /// The point types and formulas of one curve (see the module docs):
 /// `limbs` is the field's limb count, `digits` the scalar's digit count
-/// for [`digits_w5`], `entry` the limbs of a table entry of `mul` (`X ‖ Y ‖
-/// Z`, `3·limbs` rounded up to a multiple of 4 for the AVX2 scan; the
-/// padding stays zero).
+/// for [`digits_w5`] (the table entries of `mul` and of the fixed-base
+/// rows are affine `x ‖ y`, `2·limbs`, a multiple of 4 for the AVX2 scan).
 macro_rules! a3_curve {
-    (limbs = $limbs:literal, digits = $digits:literal, entry = $entry:literal) => {
+    (limbs = $limbs:literal, digits = $digits:literal) => {
         /// A point in projective coordinates (the identity is `(0 : 1 : 0)`).
         #[derive(Clone, Copy, Debug)]
         pub(crate) struct Point {
@@ -318,44 +317,14 @@ macro_rules! a3_curve {
             Jacobian { x, y, z }
         }
 
-        /// `p + q` in Jacobian coordinates: "add-1998-cmo-2" of the
-        /// Explicit-Formulas Database (Cohen–Miyaji–Ono 1998): `U1 = X1·Z2²`,
-        /// `U2 = X2·Z1²`, `S1 = Y1·Z2³`, `S2 = Y2·Z1³`, `H = U2 − U1`,
-        /// `r = S2 − S1`, `X3 = r² − H³ − 2·U1·H²`, `Y3 = r·(U1·H² − X3) −
-        /// S1·H³`, `Z3 = Z1·Z2·H`. 12M + 4S. Not complete: correct unless
-        /// `p = q` (then `H = r = 0`; the result has `Z3 = 0`) or either input
-        /// is the identity; `p = −q` gives `Z3 = 0`, the identity. [`mul`] rules
-        /// the first case out for its scalars and handles the identities by
-        /// masks.
-        #[inline(always)]
-        pub(crate) fn jacobian_add<A: Arith>(ar: A, p: &Jacobian, q: &Jacobian) -> Jacobian {
-            let z1z1 = ar.square(&p.z);
-            let z2z2 = ar.square(&q.z);
-            let u1 = ar.mul(&p.x, &z2z2);
-            let u2 = ar.mul(&q.x, &z1z1);
-            let s1 = ar.mul(&p.y, &ar.mul(&q.z, &z2z2));
-            let s2 = ar.mul(&q.y, &ar.mul(&p.z, &z1z1));
-            let h = ar.sub(&u2, &u1);
-            let r = ar.sub(&s2, &s1);
-            let hh = ar.square(&h);
-            let hhh = ar.mul(&h, &hh);
-            let v = ar.mul(&u1, &hh);
-            let x3 = ar.sub2(&ar.sub(&ar.square(&r), &hhh), &v);
-            let y3 = ar.sub(&ar.mul(&r, &ar.sub(&v, &x3)), &ar.mul(&s1, &hhh));
-            let z3 = ar.mul(&ar.mul(&p.z, &q.z), &h);
-            Jacobian {
-                x: x3,
-                y: y3,
-                z: z3,
-            }
-        }
-
         /// `p + q` for an affine `q` (`Z2 = 1`) in Jacobian coordinates:
         /// "madd-2004-hmv" of the Explicit-Formulas Database (Hankerson–
-        /// Menezes–Vanstone 2004, Algorithm 3.22), [`jacobian_add`] with
-        /// `U1 = X1`, `S1 = Y1`, `Z3 = Z1·H`. 8M + 3S. The same exceptions as
-        /// [`jacobian_add`] (`p = ±q`, `p` the identity): the callers rule them
-        /// out or select around them by masks. The formula is
+        /// Menezes–Vanstone 2004, Algorithm 3.22): `U2 = X2·Z1²`, `S2 = Y2·Z1³`,
+        /// `H = U2 − X1`, `r = S2 − Y1`, `X3 = r² − H³ − 2·X1·H²`, `Y3 = r·(X1·H²
+        /// − X3) − Y1·H³`, `Z3 = Z1·H`. 8M + 3S. Not complete: wrong for `p = q`
+        /// (`H = r = 0`, `Z3 = 0`) and for `p` the identity; `p = −q` gives
+        /// `Z3 = 0`, the identity. The callers rule the first case out for their
+        /// scalars and select around the identities by masks. The formula is
         /// `FieldArith::jacobian_add_affine` (one assembly block on P-256's
         /// kernel path).
         #[inline(always)]
@@ -364,37 +333,15 @@ macro_rules! a3_curve {
             Jacobian { x, y, z }
         }
 
-        /// `e·Q` for `e ∈ [−16, 16]` from `table[k] = (k + 1)·Q` (Jacobian, limbs
-        /// `X ‖ Y ‖ Z`): `nist_curve::scan_with` at `|e|`, `Y` negated by a mask
-        /// if `e < 0`; and the mask "e = 0" (all ones), in which case the point
-        /// returned (all zeros) must not be kept.
-        #[inline(always)]
-        fn select_jacobian(
-            table: &[[u64; $entry]; 16],
-            e: i8,
-            avx: Option<Avx2>,
-        ) -> (Jacobian, u64) {
-            let (abs, neg) = $crate::nist_curve::abs_sign(e);
-            let mut r = $crate::nist_curve::scan_with(avx, table, abs);
-            let mut p = Jacobian {
-                x: Fe(core::array::from_fn(|i| r[i])),
-                y: Fe(core::array::from_fn(|i| r[$limbs + i])),
-                z: Fe(core::array::from_fn(|i| r[2 * $limbs + i])),
-            };
-            r.zeroize();
-            let ny = p.y.neg();
-            p.y = Fe::select(neg, &ny, &p.y);
-            (p, $crate::nist_curve::eq_mask(abs, 0))
-        }
-
         /// `d·Q` (SEC 1 v2 §3.3.1's ECDH primitive needs its x-coordinate) for
         /// `d ∈ [0, n − 1]`: the fixed-window method, w = 5, over the signed
         /// digits `e_i` of `nist_curve::digits_w5`, in Jacobian coordinates:
-        /// five doublings ([`jacobian_double`], 4M + 4S) and one addition
-        /// ([`jacobian_add`], 12M + 4S) of a scanned table entry per digit below
-        /// the top one, the same sequence for every `d`. The table `1·Q … 16·Q`
-        /// (Jacobian) is built with one doubling and mixed additions of the
-        /// affine `Q`, and scanned with AVX2 if `avx` holds the token. `Q` is
+        /// five doublings ([`jacobian_double`], 4M + 4S) and one mixed addition
+        /// ([`jacobian_add_affine`], 8M + 3S) of a scanned table entry per digit
+        /// below the top one, the same sequence for every `d`. The table
+        /// `1·Q … 16·Q` is built in Jacobian coordinates with doublings and
+        /// mixed additions of the affine `Q`, made affine with one inversion,
+        /// and scanned with AVX2 if `avx` holds the token. `Q` is
         /// public (a point of prime order n); `d` secret. The working values
         /// are wiped.
         ///
@@ -414,36 +361,70 @@ macro_rules! a3_curve {
             d: &[u64; $limbs],
             avx: Option<Avx2>,
         ) -> Point {
-            let mut t = Jacobian {
+            // The table `m·Q`, `m = 1 … 16`: even `m` by doubling `(m/2)·Q`
+            // (4M + 4S), odd `m` by the mixed addition `(m − 1)·Q + Q` (8M + 3S;
+            // `(m − 1)·Q ≠ ±Q` for `m ≤ 16 < n − 1`, so it is exact). The order
+            // is public (Q is the peer's point).
+            let mut jt = [Jacobian {
                 x: q.x,
                 y: q.y,
                 z: Fe::ONE,
-            };
-            let mut table = [[0u64; $entry]; 16];
-            for (k, entry) in table.iter_mut().enumerate() {
-                if k == 1 {
-                    t = jacobian_double(ar, &t);
-                } else if k > 1 {
-                    // (k − 1)·Q ≠ ±Q for k ≤ 16 < n − 1: the mixed addition is exact.
-                    t = jacobian_add_affine(ar, &t, q);
+            }; 16];
+            for k in 1..16 {
+                let m = k + 1;
+                jt[k] = if m & 1 == 0 {
+                    jacobian_double(ar, &jt[(m >> 1) - 1])
+                } else {
+                    jacobian_add_affine(ar, &jt[m - 2], q)
+                };
+            }
+            // Made affine with one inversion (Montgomery's simultaneous
+            // inversion: prefix products `c_k = Z_1···Z_k`, then `1/Z_k =
+            // c_(k−1)/c_k` walking down), so that each window adds by the mixed
+            // formula (8M + 3S instead of 12M + 4S) and scans 2 coordinates, not
+            // 3. No `Z_k` is 0: `m·Q ≠ O` for `m ≤ 16 < n`.
+            let mut c = [Fe::ONE; 16];
+            for k in 1..16 {
+                c[k] = ar.mul(&c[k - 1], &jt[k].z);
+            }
+            let mut inv = ar.invert(&c[15]);
+            let mut table = [[0u64; 2 * $limbs]; 16];
+            for k in (0..16).rev() {
+                let zi = if k > 0 { ar.mul(&inv, &c[k - 1]) } else { inv };
+                if k > 0 {
+                    inv = ar.mul(&inv, &jt[k].z);
                 }
-                let limbs = t.x.0.iter().chain(&t.y.0).chain(&t.z.0);
-                for (l, v) in entry.iter_mut().zip(limbs) {
+                let zi2 = ar.square(&zi);
+                let x = ar.mul(&jt[k].x, &zi2);
+                let y = ar.mul(&jt[k].y, &ar.mul(&zi2, &zi));
+                for (l, v) in table[k].iter_mut().zip(x.0.iter().chain(&y.0)) {
                     *l = *v;
                 }
             }
             let mut e: [i8; $digits] = $crate::nist_curve::digits_w5(d);
-            let (mut r, mut inf) = select_jacobian(&table, e[$digits - 1], avx);
+            let (mut t, mut inf) = select_affine(&table, e[$digits - 1], avx);
+            let mut r = Jacobian {
+                x: t.x,
+                y: t.y,
+                z: Fe::ONE,
+            };
             for &ei in e[..$digits - 1].iter().rev() {
                 r = jacobian_double_n(ar, &r, 5);
-                let (mut t, zero) = select_jacobian(&table, ei, avx);
-                let s = jacobian_add(ar, &r, &t);
+                let zero;
+                (t, zero) = select_affine(&table, ei, avx);
+                let s = jacobian_add_affine(ar, &r, &t);
+                let a = Jacobian {
+                    x: t.x,
+                    y: t.y,
+                    z: Fe::ONE,
+                };
                 // r + t: t if r is the identity, r if t is (e_i = 0).
-                let s = Jacobian::select(inf, &t, &s);
+                let s = Jacobian::select(inf, &a, &s);
                 r = Jacobian::select(zero, &r, &s);
                 inf = $crate::nist_curve::opaque(inf & zero);
-                t.wipe();
             }
+            t.x.0.zeroize();
+            t.y.0.zeroize();
             r = Jacobian::select(inf, &Jacobian::IDENTITY, &r);
             let p = r.to_projective(ar);
             r.wipe();

@@ -189,7 +189,7 @@ fn x25519_kyber768_draft00_exchange_is_constant_time() {
 /// lookups), the server's side and the client's side with secret
 /// randomness (`x(d·Q)`: digit recoding, masked scans of `1·Q … 16·Q`,
 /// Jacobian doublings with the identity's masked conversion, complete
-/// additions, the Fermat inversion), as for X25519MLKEM768. Our own P-256
+/// additions, the divstep inversion), as for X25519MLKEM768. Our own P-256
 /// (`src/nistp256/`) runs on the path the crate picks: the MULX/ADCX/ADOX
 /// multiplication, squaring and add/sub kernels and the AVX2 table scans at
 /// opt-level 3 with `simd` on a BMI2+ADX (or, under valgrind, AVX2) host,

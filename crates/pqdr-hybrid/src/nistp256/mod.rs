@@ -5,12 +5,14 @@
 //! The Jacobian additions are not complete: the identity cases are
 //! selected by masks and the others never occur for scalars below n (the
 //! proofs are in the docs of `mul` and `base`). The field is [`field`]
-//! (Montgomery form; portable or MULX, with one-block point kernels).
+//! (Montgomery form; portable or MULX, with one-block point kernels); its
+//! inversion is [`invert`] (Bernstein–Yang divsteps).
 //!
-//! - [`mul`]: variable-base `d·Q` with signed radix-32 digits (w = 5) and a
-//!   table of `1·Q … 16·Q` read by a full masked scan, in Jacobian
-//!   coordinates (EFD "dbl-2001-b" doublings for a = −3, "add-1998-cmo-2"
-//!   additions; the identity cases by masks, the others ruled out by value;
+//! - [`mul`]: variable-base `d·Q` with signed radix-32 digits (w = 5) and an
+//!   affine table of `1·Q … 16·Q` (one simultaneous inversion) read by a
+//!   full masked scan, in Jacobian coordinates (EFD "dbl-2001-b" doublings
+//!   for a = −3, "madd-2004-hmv" mixed additions; the identity cases by
+//!   masks, the others ruled out by value;
 //!   the point code is `nist_curve::a3_curve!`, shared with P-384: 52
 //!   digits on four limbs here);
 //! - `base::mul_base`: fixed-base `d·G` with a precomputed table of
@@ -23,6 +25,7 @@
 
 mod base;
 pub(crate) mod field;
+mod invert;
 #[cfg(test)]
 mod tests;
 
@@ -35,4 +38,4 @@ use crate::arch::Avx2;
 #[cfg(test)]
 pub(crate) use crate::nist_curve::scan;
 
-crate::nist_curve::a3_curve!(limbs = 4, digits = 52, entry = 12);
+crate::nist_curve::a3_curve!(limbs = 4, digits = 52);

@@ -411,9 +411,11 @@ impl FieldArith<Fe> for SquareLoop {
 fn invert_matches_previous() {
     for a in field_inputs().into_iter().filter(below_p) {
         let a = Fe(a);
-        let want = SquareLoop.invert(&a);
+        let want = SquareLoop.invert_fermat(&a);
+        assert_eq!(Portable.invert_fermat(&a), want, "1 / {a:x?} Fermat");
         assert_eq!(Portable.invert(&a), want, "1 / {a:x?}");
         if let Some(t) = arch::bmi2_adx() {
+            assert_eq!(t.invert_fermat(&a), want, "1 / {a:x?} kernel Fermat");
             assert_eq!(t.invert(&a), want, "1 / {a:x?} kernel");
         }
         if a == Fe::ZERO {
@@ -517,5 +519,38 @@ fn point_kernels_match_portable() {
             b = Portable.jacobian_add_affine(&b, &[q.x, q.y]);
         }
         assert_eq!(a, b, "step {i}");
+    }
+}
+
+/// The divstep inversion against the Fermat chain on inputs that stress
+/// its batches and limb carries: `2^k` and `p − 2^k` (below p), all-ones
+/// patterns, and 600 random values, on both paths; `a·a⁻¹ = 1`.
+#[test]
+fn invert_divsteps_matches_fermat() {
+    let mut v: Vec<[u64; 4]> = Vec::new();
+    for k in 0..256 {
+        let mut a = [0u64; 4];
+        a[k >> 6] = 1 << (k & 63);
+        v.push(a);
+        let (b, borrow) = crate::nist_field::sub_limbs(&P, &a);
+        assert_eq!(borrow, 0);
+        v.push(b);
+    }
+    let s = stream(b"pqdr p256 invert", 32 * 600);
+    for c in s.chunks_exact(32) {
+        v.push(core::array::from_fn(|i| {
+            u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().unwrap())
+        }));
+    }
+    for a in v.into_iter().filter(below_p) {
+        let a = Fe(a);
+        let want = Portable.invert_fermat(&a);
+        assert_eq!(Portable.invert(&a), want, "1 / {a:x?}");
+        if let Some(t) = arch::bmi2_adx() {
+            assert_eq!(t.invert(&a), want, "1 / {a:x?} kernel");
+        }
+        if a != Fe::ZERO {
+            assert_eq!(Portable.mul(&want, &a), Fe::ONE, "{a:x?}");
+        }
     }
 }

@@ -23,7 +23,7 @@ use field::{Arith, Fe};
 
 use crate::arch::Avx2;
 
-crate::nist_curve::a3_curve!(limbs = 6, digits = 77, entry = 20);
+crate::nist_curve::a3_curve!(limbs = 6, digits = 77);
 
 /// The generator G (SP 800-186 §3.2.1.4), affine, Montgomery form (the
 /// tests check it against `p384`'s).
