@@ -22,6 +22,7 @@ use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
     public_key, recip3,
 };
+use crate::recip::RecipState;
 use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha512};
@@ -180,11 +181,11 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
 fn keypair_finish<const P: usize, const Q: i16>(pk: &mut [u8], sk: &mut [u8]) {
     let sb = small_bytes(P);
     // The reciprocal's state (secret), then h (public) in buf[0].
-    let mut buf = [[0i16; P]; 4];
+    let mut buf = RecipState::<P>::new();
     let mut buf = Wipe::new(&mut buf);
     public_key::<P, Q>(&mut buf, &sk[..sb], &pk[..sb]);
     // Overwrites Small_encode(g).
-    rq_encode::<P, Q>(pk, &mut buf[0]);
+    rq_encode::<P, Q>(pk, &mut buf.c[0]);
     let pk_at = 2 * sb;
     sk[pk_at..pk_at + pk.len()].copy_from_slice(pk);
     let cache_at = pk_at + pk.len() + sb;

@@ -204,7 +204,7 @@ mod stubs {
     }
     pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
         token: Avx2,
-        _: &mut [[i16; P]; 4],
+        _: &mut crate::recip::RecipState<P>,
         _: impl IntoIterator<Item = i8>,
     ) -> ct::Choice {
         match token {}
