@@ -17,12 +17,12 @@ use crate::encode::{
     rounded_decode, rounded_encode, rq_bytes, rq_decode, rq_encode, small_bytes, small_decode,
     small_encode,
 };
+use crate::recip::RecipState;
 use crate::sample::{short_random, small_random, small_random_batched};
 use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
     public_key, recip3,
 };
-use crate::recip::RecipState;
 use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
 use sha2::{Digest, Sha512};

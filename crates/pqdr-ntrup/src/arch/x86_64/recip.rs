@@ -50,11 +50,11 @@
 //! here is its entry point.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16,
-    _mm256_madd_epi16, _mm256_slli_epi32, _mm256_srai_epi32, _mm256_andnot_si256, _mm256_blendv_epi8,
-    _mm256_cmpeq_epi16, _mm256_cmpgt_epi16, _mm256_extract_epi16, _mm256_loadu_si256,
-    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_or_si256, _mm256_set1_epi16,
-    _mm256_setzero_si256, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
+    __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_blend_epi16, _mm256_blendv_epi8, _mm256_cmpeq_epi16, _mm256_cmpgt_epi16,
+    _mm256_extract_epi16, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_mulhrs_epi16,
+    _mm256_mullo_epi16, _mm256_or_si256, _mm256_set1_epi16, _mm256_setzero_si256,
+    _mm256_slli_epi32, _mm256_srai_epi32, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use super::mulhi;
@@ -168,6 +168,35 @@ fn reduce<const Q: i16>(a: __m256i, b: __m256i) -> __m256i {
     let hi = _mm256_blend_epi16::<0xAA>(_mm256_srai_epi32::<16>(a), b);
     let t = _mm256_mullo_epi16(lo, _mm256_set1_epi16(const { qinv(Q) }));
     freeze::<Q>(_mm256_sub_epi16(hi, mulhi(t, _mm256_set1_epi16(Q))))
+}
+
+/// The 8-lane sums `sum_j M0j . x[-j]` and `sum_j M1j . x[-j]` over j in
+/// `0..=N`, `x[-j]` the 8 pairs at `x - 2 j` (`vpmaddwd`: each lane
+/// `a.lo b.lo + a.hi b.hi`), the loop fully unrolled.
+///
+/// # Safety
+/// AVX2; the 8 pairs at `x - 2 j` are readable for every j in `0..=N`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn dot(x: *const i16, mat: &[[[i32; 8]; N + 1]; 2]) -> (__m256i, __m256i) {
+    const { assert!(N == 32) };
+    let (mut a0, mut a1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    // One term per j, written out (a loop was not unrolled: 3 more
+    // instructions per term).
+    macro_rules! terms {
+        ($($j:literal)*) => {$(
+            // SAFETY: the caller's contract; the matrix rows are arrays of 8 lanes.
+            unsafe {
+                let v = _mm256_loadu_si256(x.sub(2 * $j).cast());
+                let u = _mm256_loadu_si256(mat[0][$j].as_ptr().cast());
+                let w = _mm256_loadu_si256(mat[1][$j].as_ptr().cast());
+                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(v, u));
+                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(v, w));
+            }
+        )*};
+    }
+    terms!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+    (a0, a1)
 }
 
 /// A matrix entry pair `(a, b)` as one 32-bit lane pattern (a low).
@@ -319,42 +348,23 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
         let nf = ((2 * P - k).min(P + 1) + 1).div_ceil(8);
         for b in 0..nf {
             let m = 8 * b;
-            let (mut a0, mut a1) = (zero, zero);
-            for j in 0..=N {
-                // SAFETY: pairs `m + N - j .. + 8` with `m + 8 <= ceil8(p +
-                // 2) <= p + 9`: below pair `p + 9 + N = vb`, in the state
-                // (`vb + p + N + 8 <= 2 p + TAIL_NEEDED / 2`).
-                unsafe {
-                    let x = _mm256_loadu_si256(bp.add(2 * (m + N - j)).cast());
-                    let (u, w) = (
-                        _mm256_loadu_si256(mat[0][j].as_ptr().cast()),
-                        _mm256_loadu_si256(mat[1][j].as_ptr().cast()),
-                    );
-                    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(x, u));
-                    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(x, w));
-                }
-            }
+            // SAFETY: pairs `m + N - j .. + 8` for j in 0..=N, with `m + 8 <=
+            // ceil8(p + 2) <= p + 9`: below pair `p + 9 + N = vb`, in the state.
+            let (a0, a1) = unsafe { dot(bp.add(2 * (m + N)), &mat) };
             // SAFETY: pairs `m .. m + 8`, read above (not by a later output).
             unsafe { _mm256_storeu_si256(bp.add(2 * m).cast(), reduce::<Q>(a0, a1)) };
         }
         // v, r: outputs descending, output i from pairs i - N..=i.
-        let nv = if k == total { P + shift } else { (k + 1).min(P) };
+        let nv = if k == total {
+            P + shift
+        } else {
+            (k + 1).min(P)
+        };
         for b in (0..nv.div_ceil(8)).rev() {
             let m = vb + 8 * b;
-            let (mut a0, mut a1) = (zero, zero);
-            for j in 0..=N {
-                // SAFETY: pairs `m - j .. + 8` from `vb - N` (the zero pairs)
-                // to below `vb + ceil8(p + N) <= 2 p + TAIL_NEEDED / 2`.
-                unsafe {
-                    let x = _mm256_loadu_si256(bp.add(2 * (m - j)).cast());
-                    let (u, w) = (
-                        _mm256_loadu_si256(mat[0][j].as_ptr().cast()),
-                        _mm256_loadu_si256(mat[1][j].as_ptr().cast()),
-                    );
-                    a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(x, u));
-                    a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(x, w));
-                }
-            }
+            // SAFETY: pairs `m - j .. + 8` for j in 0..=N, from `vb - N` (the
+            // zero pairs) to below `vb + ceil8(p + N) <= 2 p + TAIL_NEEDED / 2`.
+            let (a0, a1) = unsafe { dot(bp.add(2 * m), &mat) };
             // SAFETY: pairs `m .. m + 8`, read above (not by a lower output).
             unsafe { _mm256_storeu_si256(bp.add(2 * m).cast(), reduce::<Q>(a0, a1)) };
         }
