@@ -52,7 +52,7 @@
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
     _mm256_blend_epi16, _mm256_blendv_epi8, _mm256_cmpeq_epi16, _mm256_cmpgt_epi16,
-    _mm256_extract_epi16, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_mulhrs_epi16,
+    _mm256_extract_epi16, _mm256_load_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_mulhrs_epi16,
     _mm256_mullo_epi16, _mm256_or_si256, _mm256_set1_epi16, _mm256_setzero_si256,
     _mm256_slli_epi32, _mm256_srai_epi32, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
 };
@@ -178,18 +178,19 @@ fn reduce<const Q: i16>(a: __m256i, b: __m256i) -> __m256i {
 /// AVX2; the 8 pairs at `x - 2 j` are readable for every j in `0..=N`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn dot(x: *const i16, mat: &[[[i32; 8]; N + 1]; 2]) -> (__m256i, __m256i) {
+unsafe fn dot(x: *const i16, mat: &Matrix) -> (__m256i, __m256i) {
     const { assert!(N == 32) };
     let (mut a0, mut a1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
     // One term per j, written out (a loop was not unrolled: 3 more
     // instructions per term).
     macro_rules! terms {
         ($($j:literal)*) => {$(
-            // SAFETY: the caller's contract; the matrix rows are arrays of 8 lanes.
+            // SAFETY: the caller's contract; the matrix rows are 32-byte aligned
+            // arrays of 8 lanes.
             unsafe {
                 let v = _mm256_loadu_si256(x.sub(2 * $j).cast());
-                let u = _mm256_loadu_si256(mat[0][$j].as_ptr().cast());
-                let w = _mm256_loadu_si256(mat[1][$j].as_ptr().cast());
+                let u = _mm256_load_si256(mat.0[0][$j].as_ptr().cast());
+                let w = _mm256_load_si256(mat.0[1][$j].as_ptr().cast());
                 a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(v, u));
                 a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(v, w));
             }
@@ -198,6 +199,12 @@ unsafe fn dot(x: *const i16, mat: &[[[i32; 8]; N + 1]; 2]) -> (__m256i, __m256i)
     terms!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
     (a0, a1)
 }
+
+/// A jump's matrix as broadcast entry pairs: row f `(M00, M01)` and row g
+/// `(M10, M11)` by degree, each in the 8 lanes of one register, aligned (an
+/// unaligned array split half of its loads across cache lines).
+#[repr(C, align(32))]
+struct Matrix([[[i32; 8]; N + 1]; 2]);
 
 /// A matrix entry pair `(a, b)` as one 32-bit lane pattern (a low).
 #[inline(always)]
@@ -243,7 +250,7 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
     // Inner state: f and g's low lanes, the matrix columns (zero lane, v, r).
     let mut lo = [0i16; 2 * RL];
     let mut cm = [[0i16; W + 2 * CL]; 2];
-    let mut mat = [[[0i32; 8]; N + 1]; 2];
+    let mut mat = Matrix([[[0i32; 8]; N + 1]; 2]);
     let (zero, one) = (_mm256_setzero_si256(), _mm256_set1_epi16(1));
     let (qv, nqv) = (_mm256_set1_epi16(Q), _mm256_set1_epi16(-Q));
     let mut delta = one;
@@ -339,8 +346,8 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
                 ),
                 None => (0, 0),
             };
-            mat[0][j] = [a; 8];
-            mat[1][j] = [b; 8];
+            mat.0[0][j] = [a; 8];
+            mat.0[1][j] = [b; 8];
         }
         k += r;
         // f, g: outputs ascending, output pair i (f'(i), g'(i - 1)) from
@@ -384,7 +391,7 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
     st.tail.fill(0);
     lo.zeroize();
     cm.as_flattened_mut().zeroize();
-    mat.as_flattened_mut().as_flattened_mut().zeroize();
+    mat.0.as_flattened_mut().as_flattened_mut().zeroize();
     #[allow(clippy::cast_possible_truncation, reason = "a 16-bit lane")]
     let d = _mm256_extract_epi16::<0>(delta) as i16;
     !ct::nonzero_i32(i32::from(d))
