@@ -333,6 +333,37 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
     let total = 2 * P - 1;
     let mut k = 0;
     let mut shift = 0;
+    // v, r blocks of the last jump still to compute (descending from here),
+    // with `mat`: they run between the next jump's inner steps, whose
+    // latency-bound chain then overlaps their products (the inner steps
+    // touch neither `mat` nor the state; the matrix of the next jump is
+    // written only after the last of them).
+    let mut vr_b: usize = 0;
+    // One pending unit: the top single blocks first, then groups of four.
+    // v, r outputs descending, output i from pairs i - N..=i.
+    // SAFETY (both arms): pairs `m - j .. + 8` for j in 0..=N, from `vb - N`
+    // (the zero pairs) to below `vb + ceil8(p + N) <= 2 p + TAIL_NEEDED / 2`.
+    // Blocks read pairs at or below their own top, written after they were
+    // read (a group: after all four).
+    macro_rules! vr_unit {
+        () => {
+            if vr_b % 4 != 0 {
+                vr_b -= 1;
+                let m = vb + 8 * vr_b;
+                let (a0, a1) = unsafe { dot(bp.add(2 * m), &mat) };
+                unsafe { _mm256_storeu_si256(bp.add(2 * m).cast(), reduce::<Q>(a0, a1)) };
+            } else {
+                vr_b -= 4;
+                let m = vb + 8 * vr_b;
+                let a = unsafe { dot4(bp.add(2 * m), &mat) };
+                for (i, a) in a.chunks_exact(2).enumerate() {
+                    unsafe {
+                        _mm256_storeu_si256(bp.add(2 * (m + 8 * i)).cast(), reduce::<Q>(a[0], a[1]))
+                    };
+                }
+            }
+        };
+    }
     while k < total {
         let r = (total - k).min(N);
         shift = N - r;
@@ -401,6 +432,12 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
                     }
                 }
             }
+            if vr_b > 0 {
+                vr_unit!();
+            }
+        }
+        while vr_b > 0 {
+            vr_unit!();
         }
         // The matrix, frozen, as broadcast pairs: row f (M00, M01) = the
         // columns' v parts, row g (M10, M11) = their r parts; times x^shift.
@@ -448,31 +485,16 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
             unsafe { _mm256_storeu_si256(bp.add(2 * m).cast(), reduce::<Q>(a0, a1)) };
             b += 1;
         }
-        // v, r: outputs descending, output i from pairs i - N..=i.
+        // v, r: all blocks of the outputs that matter, pending.
         let nv = if k == total {
             P + shift
         } else {
             (k + 1).min(P)
         };
-        // SAFETY (all three loops): pairs `m - j .. + 8` for j in 0..=N, from
-        // `vb - N` (the zero pairs) to below `vb + ceil8(p + N) <= 2 p +
-        // TAIL_NEEDED / 2`. Blocks read pairs at or below their own top,
-        // written after they were read (a group: after all four).
-        let mut b = nv.div_ceil(8);
-        while b % 4 != 0 {
-            b -= 1;
-            let m = vb + 8 * b;
-            let (a0, a1) = unsafe { dot(bp.add(2 * m), &mat) };
-            unsafe { _mm256_storeu_si256(bp.add(2 * m).cast(), reduce::<Q>(a0, a1)) };
-        }
-        while b > 0 {
-            b -= 4;
-            let m = vb + 8 * b;
-            let a = unsafe { dot4(bp.add(2 * m), &mat) };
-            for (i, a) in a.chunks_exact(2).enumerate() {
-                unsafe { _mm256_storeu_si256(bp.add(2 * (m + 8 * i)).cast(), reduce::<Q>(a[0], a[1])) };
-            }
-        }
+        vr_b = nv.div_ceil(8);
+    }
+    while vr_b > 0 {
+        vr_unit!();
     }
     // out = v(reversed, offset by the last batch's shift) / f0 in -Q12..=Q12,
     // into coefficients 0..p (below the v pairs at 2 vb > p).
