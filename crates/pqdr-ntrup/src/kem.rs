@@ -10,6 +10,7 @@
 //! a ciphertext that does not re-encrypt to itself, `Hash0(Hash3(rho) ‖ ct)`
 //! (implicit rejection).
 
+use crate::arch::RecipState;
 use crate::arch::{self, Avx2};
 use crate::arith::MAX_P;
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
@@ -17,7 +18,6 @@ use crate::encode::{
     rounded_decode, rounded_encode, rq_bytes, rq_decode, rq_encode, small_bytes, small_decode,
     small_encode,
 };
-use crate::recip::RecipState;
 use crate::sample::{short_random, small_random, small_random_batched};
 use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,

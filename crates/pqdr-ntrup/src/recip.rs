@@ -17,36 +17,10 @@
 //! the elimination inside one step ([`block3`] and [`block`], and their
 //! one-lane forms).
 
-use crate::arch::{self, Avx2};
+use crate::arch::{self, Avx2, RecipState};
 use crate::arith::{Fq, f3_freeze_small};
 use crate::ct;
 use crate::divsteps::{State, divsteps, r3_lane, r3_sign_masks, rows_fg_moved, rows_vr_moved};
-
-/// Coefficients past the 4p of [`RecipState`]: the AVX2 reciprocal's
-/// padding (its jumps read whole registers past f and g and keep zeros
-/// between them and v; `arch/x86_64/recip.rs` asserts it suffices).
-pub(crate) const RECIP_TAIL: usize = 160;
-
-/// The state of [`rq_recip3`]: 4p coefficients (f, g, r and v for the
-/// portable code; the result in `c[0]` afterwards) and a short tail that only
-/// the AVX2 code uses. `repr(C)`: the tail follows the coefficients.
-#[repr(C)]
-pub(crate) struct RecipState<const P: usize> {
-    /// The coefficients; `c[0]` holds the reciprocal afterwards.
-    pub(crate) c: [[i16; P]; 4],
-    /// Padding for the AVX2 code (zero afterwards).
-    pub(crate) tail: [i16; RECIP_TAIL],
-}
-
-impl<const P: usize> RecipState<P> {
-    /// All zero.
-    pub(crate) const fn new() -> Self {
-        RecipState {
-            c: [[0; P]; 4],
-            tail: [0; RECIP_TAIL],
-        }
-    }
-}
 
 /// 16-bit lanes per 128-bit vector register.
 const LANES: usize = 8;

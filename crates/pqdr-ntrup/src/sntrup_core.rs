@@ -4,11 +4,11 @@
 //! buffer is its own non-inlined function, so the buffers of consecutive
 //! steps share stack space.
 
-use crate::arch::{self, Avx2, Hat, Side};
+use crate::arch::{self, Avx2, Hat, RecipState, Side};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
 use crate::mult::{Scratch, fold_3_on, fold_q_on, r3_from_3rq, r3_mult, round, rq_mult_small};
-use crate::recip::{RecipState, r3_recip, rq_recip3};
+use crate::recip::{r3_recip, rq_recip3};
 use crate::wipe::Wipe;
 
 /// `R3_recip(g)`: the `1/g` in R/3 of Core `KeyGen` (NTRU Prime spec §2.3), with its own scratch

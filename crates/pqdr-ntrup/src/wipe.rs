@@ -41,7 +41,7 @@ impl<const N: usize, const K: usize> Wipeable for [[i16; N]; K] {
     }
 }
 
-impl<const P: usize> Wipeable for crate::recip::RecipState<P> {
+impl<const P: usize> Wipeable for arch::RecipState<P> {
     #[inline(always)]
     fn wipe(&mut self) {
         wipe_i16(self.c.as_flattened_mut());

@@ -45,6 +45,37 @@ pub(crate) use x86_64::{
     schoolbook, sort_u32, wipe_i16,
 };
 
+/// Coefficients past the 4p of [`RecipState`]: the AVX2 reciprocal's
+/// padding (its jumps read whole registers past f and g and keep zeros
+/// between them and v; `arch/x86_64/recip.rs` asserts it suffices).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) const RECIP_TAIL: usize = 160;
+/// Without the AVX2 code there is no tail (the portable code and the
+/// microcontrollers' stacks need only the 4p coefficients).
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+pub(crate) const RECIP_TAIL: usize = 0;
+
+/// The state of `recip::rq_recip3`: 4p coefficients (f, g, r and v for the
+/// portable code; the result in `c[0]` afterwards) and a short tail that only
+/// the AVX2 code uses. `repr(C)`: the tail follows the coefficients.
+#[repr(C)]
+pub(crate) struct RecipState<const P: usize> {
+    /// The coefficients; `c[0]` holds the reciprocal afterwards.
+    pub(crate) c: [[i16; P]; 4],
+    /// Padding for the AVX2 code (zero afterwards).
+    pub(crate) tail: [i16; RECIP_TAIL],
+}
+
+impl<const P: usize> RecipState<P> {
+    /// All zero.
+    pub(crate) const fn new() -> Self {
+        RecipState {
+            c: [[0; P]; 4],
+            tail: [0; RECIP_TAIL],
+        }
+    }
+}
+
 /// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
 /// 64 registers of 16 lanes, in the transform's own order. A factor's
 /// transforms are kept as `[Hat]`, index `2 i + s` for prime i (12289,
@@ -204,7 +235,7 @@ mod stubs {
     }
     pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
         token: Avx2,
-        _: &mut crate::recip::RecipState<P>,
+        _: &mut super::RecipState<P>,
         _: impl IntoIterator<Item = i8>,
     ) -> ct::Choice {
         match token {}

@@ -52,15 +52,16 @@
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256,
     _mm256_blend_epi16, _mm256_blendv_epi8, _mm256_cmpeq_epi16, _mm256_cmpgt_epi16,
-    _mm256_extract_epi16, _mm256_load_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_mulhrs_epi16,
-    _mm256_mullo_epi16, _mm256_or_si256, _mm256_set1_epi16, _mm256_setzero_si256,
-    _mm256_slli_epi32, _mm256_srai_epi32, _mm256_storeu_si256, _mm256_sub_epi16, _mm256_xor_si256,
+    _mm256_extract_epi16, _mm256_load_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+    _mm256_mulhrs_epi16, _mm256_mullo_epi16, _mm256_or_si256, _mm256_set1_epi16,
+    _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srai_epi32, _mm256_storeu_si256,
+    _mm256_sub_epi16, _mm256_xor_si256,
 };
 
 use super::mulhi;
+use crate::arch::{RECIP_TAIL, RecipState};
 use crate::arith::{Fq, MAX_P};
 use crate::ct;
-use crate::recip::{RECIP_TAIL, RecipState};
 use pqdr_common::simd::Avx2;
 use zeroize::Zeroize;
 
@@ -475,7 +476,9 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
             let m = 8 * b;
             let a = unsafe { dot4(bp.add(2 * (m + N)), &mat) };
             for (i, a) in a.chunks_exact(2).enumerate() {
-                unsafe { _mm256_storeu_si256(bp.add(2 * (m + 8 * i)).cast(), reduce::<Q>(a[0], a[1])) };
+                unsafe {
+                    _mm256_storeu_si256(bp.add(2 * (m + 8 * i)).cast(), reduce::<Q>(a[0], a[1]))
+                };
             }
             b += 4;
         }
