@@ -136,7 +136,10 @@ const RL: usize = N + W;
 
 /// Lanes of an inner matrix column's v and r parts: degree <= N, so N + 1
 /// lanes, in whole registers.
-const CL: usize = (N + 1).div_ceil(W) * W;
+const CL: usize = CL_REGS * W;
+
+/// Registers of [`CL`] lanes.
+const CL_REGS: usize = (N + 1).div_ceil(W);
 
 /// Pairs of zeros between the f/g and the v/r pairs (v's coefficients
 /// `-N..0`; f/g reads end there).
@@ -144,7 +147,7 @@ const GAP: usize = N;
 
 /// `q^-1 mod 2^16` (Montgomery reduction).
 const fn qinv(q: i16) -> i16 {
-    let q = q as u16;
+    let q = q.cast_unsigned();
     let mut x = q; // correct to 3 bits for odd q
     let mut i = 0;
     while i < 4 {
@@ -348,16 +351,20 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
     // read (a group: after all four).
     macro_rules! vr_unit {
         () => {
-            if vr_b % 4 != 0 {
+            if vr_b & 3 != 0 {
                 vr_b -= 1;
                 let m = vb + 8 * vr_b;
+                // SAFETY: as above (one block).
                 let (a0, a1) = unsafe { dot(bp.add(2 * m), &mat) };
+                // SAFETY: as above (its own pairs, read before).
                 unsafe { _mm256_storeu_si256(bp.add(2 * m).cast(), reduce::<Q>(a0, a1)) };
             } else {
                 vr_b -= 4;
                 let m = vb + 8 * vr_b;
+                // SAFETY: as above (four blocks).
                 let a = unsafe { dot4(bp.add(2 * m), &mat) };
                 for (i, a) in a.chunks_exact(2).enumerate() {
+                    // SAFETY: as above (the group's pairs, read before).
                     unsafe {
                         _mm256_storeu_si256(bp.add(2 * (m + 8 * i)).cast(), reduce::<Q>(a[0], a[1]))
                     };
@@ -384,7 +391,7 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
         for t in 0..r {
             // Lanes that matter (public: from t only): f/g N - t, v/r t + 2.
             let nfg = (N - t).div_ceil(W);
-            let nvr = (t + 2).div_ceil(W).min(CL / W);
+            let nvr = (t + 2).div_ceil(W).min(CL_REGS);
             let (f0, g0) = (_mm256_set1_epi16(lo[0]), _mm256_set1_epi16(lo[RL]));
             // g0 = 0 mod q iff g0 is 0, q or -q (|g0| < 2q, module doc).
             let z = _mm256_or_si256(
@@ -444,7 +451,7 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
         // columns' v parts, row g (M10, M11) = their r parts; times x^shift.
         for col in &mut cm {
             let cp = col.as_mut_ptr();
-            for j in 0..2 * CL / W {
+            for j in 0..2 * CL_REGS {
                 // SAFETY: lanes `W + j W .. W + (j + 1) W <= W + 2 CL`.
                 unsafe {
                     let x = _mm256_loadu_si256(cp.add(W + j * W).cast());
@@ -474,8 +481,10 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
         let mut b = 0;
         while b + 4 <= nf {
             let m = 8 * b;
+            // SAFETY: as above (four blocks).
             let a = unsafe { dot4(bp.add(2 * (m + N)), &mat) };
             for (i, a) in a.chunks_exact(2).enumerate() {
+                // SAFETY: as above (the group's pairs, read before).
                 unsafe {
                     _mm256_storeu_si256(bp.add(2 * (m + 8 * i)).cast(), reduce::<Q>(a[0], a[1]))
                 };
@@ -484,7 +493,9 @@ fn rq_recip3_avx2<const P: usize, const Q: i16>(
         }
         while b < nf {
             let m = 8 * b;
+            // SAFETY: as above (one block).
             let (a0, a1) = unsafe { dot(bp.add(2 * (m + N)), &mat) };
+            // SAFETY: as above (its own pairs, read before).
             unsafe { _mm256_storeu_si256(bp.add(2 * m).cast(), reduce::<Q>(a0, a1)) };
             b += 1;
         }
