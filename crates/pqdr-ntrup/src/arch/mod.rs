@@ -19,7 +19,7 @@
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
 //! | `r3_recip` (`recip.rs`, the bitsliced kernel in `recip3.rs`: two bit planes, 256 coefficients per register pair) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` (random and edge inputs, every set) |
-//! | `rq_recip3` (`recip.rs`; its passes `rows_fg` / `rows_vr` store g / x and x v one position over, the top register overlapping) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
+//! | `rq_recip3` (`recip.rs`; safegcd jumps: 32 steps on the low coefficients, the transition matrix applied by `vpmaddwd` to interleaved coefficient pairs) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
 //! | `wipe_i16` (`mod.rs`), `wipe::Wipe` of i16 buffers: 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
