@@ -10,6 +10,7 @@
 //! a ciphertext that does not re-encrypt to itself, `Hash0(Hash3(rho) ‖ ct)`
 //! (implicit rejection).
 
+use crate::arch::RecipState;
 use crate::arch::{self, Avx2};
 use crate::arith::MAX_P;
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
@@ -180,11 +181,11 @@ pub(crate) fn keypair_deterministic<const P: usize, const Q: i16, const W: usize
 fn keypair_finish<const P: usize, const Q: i16>(pk: &mut [u8], sk: &mut [u8]) {
     let sb = small_bytes(P);
     // The reciprocal's state (secret), then h (public) in buf[0].
-    let mut buf = [[0i16; P]; 4];
+    let mut buf = RecipState::<P>::new();
     let mut buf = Wipe::new(&mut buf);
     public_key::<P, Q>(&mut buf, &sk[..sb], &pk[..sb]);
     // Overwrites Small_encode(g).
-    rq_encode::<P, Q>(pk, &mut buf[0]);
+    rq_encode::<P, Q>(pk, &mut buf.c[0]);
     let pk_at = 2 * sb;
     sk[pk_at..pk_at + pk.len()].copy_from_slice(pk);
     let cache_at = pk_at + pk.len() + sb;

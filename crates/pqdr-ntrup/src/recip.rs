@@ -17,7 +17,7 @@
 //! the elimination inside one step ([`block3`] and [`block`], and their
 //! one-lane forms).
 
-use crate::arch::{self, Avx2};
+use crate::arch::{self, Avx2, RecipState};
 use crate::arith::{Fq, f3_freeze_small};
 use crate::ct;
 use crate::divsteps::{State, divsteps, r3_lane, r3_sign_masks, rows_fg_moved, rows_vr_moved};
@@ -109,7 +109,7 @@ pub(crate) fn r3_recip_on<const P: usize>(
 }
 
 /// `Rq_recip3` (Core `KeyGen`'s `1/(3f)`, NTRU Prime spec §2.3):
-/// `buf[0] = 1/(3 input)` in R/q (`input` yields the p coefficients in order). Returns a set `Choice` on success (always,
+/// `buf.c[0] = 1/(3 input)` in R/q (`input` yields the p coefficients in order). Returns a set `Choice` on success (always,
 /// for the short `f` of key generation).
 ///
 /// Coefficients are kept in 16-bit lanes in `(-2q, 2q)`: each update
@@ -118,7 +118,7 @@ pub(crate) fn r3_recip_on<const P: usize>(
 /// `buf` is the state as for [`r3_recip`], in 8-lane blocks; the result
 /// replaces f (`buf[0]`), so no caller needs a separate output array.
 pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
-    buf: &mut [[i16; P]; 4],
+    buf: &mut RecipState<P>,
     input: impl IntoIterator<Item = i8>,
 ) -> ct::Choice {
     rq_recip3_on::<P, Q>(buf, input, arch::avx2())
@@ -126,7 +126,7 @@ pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
 
 /// [`rq_recip3`] on the given backend (the tests compare both).
 pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
-    buf: &mut [[i16; P]; 4],
+    buf: &mut RecipState<P>,
     input: impl IntoIterator<Item = i8>,
     be: Option<Avx2>,
 ) -> ct::Choice {
@@ -135,7 +135,7 @@ pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
     }
     let freeze = |x: i16| Fq::<Q>::freeze(i32::from(x));
     let (f, v, delta) = divsteps!(
-        P, LANES, State::init::<P>(buf.as_flattened_mut(), input, Fq::<Q>::recip(3)),
+        P, LANES, State::init::<P>(buf.c.as_flattened_mut(), input, Fq::<Q>::recip(3)),
         terms: |f0: i16, g0: i16| (freeze(f0), freeze(g0)),
         per_step(f0, g0, swap) {
             let sm = ct::mask_i16(swap);
@@ -192,9 +192,9 @@ mod tests {
                 one[0] = 1;
                 assert_eq!(prod, one);
             }
-            let mut bufq = Box::new([[0i16; P]; 4]);
+            let mut bufq = Box::new(RecipState::<P>::new());
             assert!(bool::from(rq_recip3::<P, Q>(&mut bufq, g.iter().copied())));
-            let invq = bufq[0];
+            let invq = bufq.c[0];
             let prod = naive(
                 &g.map(|x| 3 * i32::from(x)),
                 &invq.map(i32::from),
@@ -244,7 +244,7 @@ mod tests {
         let be = crate::mult::tests::detected();
         let mut s = seed;
         let mut buf3 = Box::new([[0i8; P]; 4]);
-        let mut bufq = Box::new([[0i16; P]; 4]);
+        let mut bufq = Box::new(RecipState::<P>::new());
         let edges = edge_inputs::<P>();
         let mut seen = [0usize; 2];
         for round in 0..edges.len() + n {
@@ -259,7 +259,7 @@ mod tests {
             for (k, on) in [None, be].into_iter().enumerate() {
                 ok[k] = bool::from(r3_recip_on(&mut inv[k], &g, &mut buf3, on));
                 okq[k] = bool::from(rq_recip3_on::<P, Q>(&mut bufq, g.iter().copied(), on));
-                invq[k] = bufq[0];
+                invq[k] = bufq.c[0];
             }
             seen[usize::from(ok[0])] += 1;
             assert_eq!(

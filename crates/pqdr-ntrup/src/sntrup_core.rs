@@ -4,7 +4,7 @@
 //! buffer is its own non-inlined function, so the buffers of consecutive
 //! steps share stack space.
 
-use crate::arch::{self, Avx2, Hat, Side};
+use crate::arch::{self, Avx2, Hat, RecipState, Side};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
 use crate::mult::{Scratch, fold_3_on, fold_q_on, r3_from_3rq, r3_mult, round, rq_mult_small};
@@ -45,18 +45,18 @@ fn mult_encoded<const P: usize, const Q: i16>(buf: &mut [[i16; P]; 4], b_enc: &[
 }
 
 /// The second half of Core `KeyGen` (NTRU Prime spec §2.3): `h = g / (3 f)` in R/q
-/// into `buf[0]`, given `Small_encode(f)` (f short) and `Small_encode(g)`. One
+/// into `buf.c[0]`, given `Small_encode(f)` (f short) and `Small_encode(g)`. One
 /// buffer of 4p coefficients serves as the reciprocal's state (f read from
 /// its encoding straight into it), then holds `1/(3f)` and the product's scratch.
 pub(crate) fn public_key<const P: usize, const Q: i16>(
-    buf: &mut [[i16; P]; 4],
+    buf: &mut RecipState<P>,
     f_enc: &[u8],
     g_enc: &[u8],
 ) {
     // Rq_recip3 always succeeds here: f is nonzero mod q and x^p - x - 1 is
     // irreducible mod q (spec, parameter space), so the result flag carries no information.
     let _ = rq_recip3::<P, Q>(buf, small_coeffs(f_enc, P));
-    mult_encoded::<P, Q>(buf, g_enc);
+    mult_encoded::<P, Q>(&mut buf.c, g_enc);
 }
 
 /// Core `Encrypt` (NTRU Prime spec §2.3): `c = Round(h r)`, in place (`c` holds h on entry).

@@ -41,6 +41,14 @@ impl<const N: usize, const K: usize> Wipeable for [[i16; N]; K] {
     }
 }
 
+impl<const P: usize> Wipeable for arch::RecipState<P> {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        wipe_i16(self.c.as_flattened_mut());
+        wipe_i16(&mut self.tail);
+    }
+}
+
 impl<const N: usize> Wipeable for [i8; N] {
     #[inline(always)]
     fn wipe(&mut self) {

@@ -20,7 +20,7 @@
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
 //! | `r3_recip` (`recip.rs`, the bitsliced kernel in `recip3.rs`: two bit planes, 256 coefficients per register pair) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` (random and edge inputs, every set) |
-//! | `rq_recip3` (`recip.rs`; its passes `rows_fg` / `rows_vr` store g / x and x v one position over, the top register overlapping) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
+//! | `rq_recip3` (`recip.rs`; safegcd jumps: 32 steps on the low coefficients, the transition matrix applied by `vpmaddwd` to interleaved coefficient pairs) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
 //! | `wipe_i16` (`mod.rs`), `wipe::Wipe` of i16 buffers: 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
@@ -45,6 +45,37 @@ pub(crate) use x86_64::{
     ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
     r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32, wipe_i16,
 };
+
+/// Coefficients past the 4p of [`RecipState`]: the AVX2 reciprocal's
+/// padding (its jumps read whole registers past f and g and keep zeros
+/// between them and v; `arch/x86_64/recip.rs` asserts it suffices).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) const RECIP_TAIL: usize = 160;
+/// Without the AVX2 code there is no tail (the portable code and the
+/// microcontrollers' stacks need only the 4p coefficients).
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+pub(crate) const RECIP_TAIL: usize = 0;
+
+/// The state of `recip::rq_recip3`: 4p coefficients (f, g, r and v for the
+/// portable code; the result in `c[0]` afterwards) and a short tail that only
+/// the AVX2 code uses. `repr(C)`: the tail follows the coefficients.
+#[repr(C)]
+pub(crate) struct RecipState<const P: usize> {
+    /// The coefficients; `c[0]` holds the reciprocal afterwards.
+    pub(crate) c: [[i16; P]; 4],
+    /// Padding for the AVX2 code (zero afterwards).
+    pub(crate) tail: [i16; RECIP_TAIL],
+}
+
+impl<const P: usize> RecipState<P> {
+    /// All zero.
+    pub(crate) const fn new() -> Self {
+        RecipState {
+            c: [[0; P]; 4],
+            tail: [0; RECIP_TAIL],
+        }
+    }
+}
 
 /// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
 /// 64 registers of 16 lanes, in the transform's own order. A factor's
@@ -224,7 +255,7 @@ mod stubs {
     }
     pub(crate) fn rq_recip3<const P: usize, const Q: i16>(
         token: Avx2,
-        _: &mut [[i16; P]; 4],
+        _: &mut super::RecipState<P>,
         _: impl IntoIterator<Item = i8>,
     ) -> ct::Choice {
         match token {}
