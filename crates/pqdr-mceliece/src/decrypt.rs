@@ -25,7 +25,7 @@ use crate::bm;
 use crate::ct::nonzero_mask_u64;
 use crate::fft::{self, Values};
 use crate::gf;
-use crate::params::{Derived, MAX_Q_WORDS, ParameterSet};
+use crate::params::{Derived, MAX_M, MAX_Q_WORDS, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use zeroize::Zeroize;
 
@@ -58,20 +58,71 @@ fn batch_inv<P: ParameterSet>(out: &mut [Bitsliced<2>], a: &[Bitsliced<2>]) {
     let [acc0, acc1] = &mut acc;
     vec::mul_pair::<P>([acc0, acc1], [&inv, &inv], [&hi[h - 1], &lo[h - 1]]);
     // Back down each chain: out[i] = acc (a[0] .. a[i - 1]); acc <- acc a[i].
+    // The accumulator alternates between two buffers (`src` is read, `dst`
+    // written), so no step copies it.
+    let mut spare = vec::zero::<2>();
     for (half, (acc, a)) in [lo, hi]
         .into_iter()
         .zip(acc.iter_mut().zip(a.chunks_exact(h)))
     {
+        let (mut src, mut dst) = (&mut *acc, &mut spare);
         for i in (1..h).rev() {
             let (done, next) = half.split_at_mut(i);
-            t = *acc;
-            vec::mul_pair::<P>([&mut next[0], acc], [&t, &t], [&done[i - 1], &a[i]]);
+            vec::mul_pair::<P>(
+                [&mut next[0], &mut *dst],
+                [&*src, &*src],
+                [&done[i - 1], &a[i]],
+            );
+            core::mem::swap(&mut src, &mut dst);
         }
-        half[0] = *acc;
+        half[0] = *src;
     }
+    spare.zeroize();
     for v in acc.iter_mut().chain([&mut t, &mut inv]) {
         v.zeroize();
     }
+}
+
+/// out = a^2 on two words per plane in the set's field (Classic McEliece
+/// spec §7: f(z) = z^12 + z^3 + 1 or z^13 + z^4 + z^3 + z + 1): bit i of a
+/// goes to z^(2i), then the terms from z^m on are folded down from the top
+/// (z^k = z^(k-m) (f(z) - z^m)). The same map as `vec::sq`, written out per
+/// degree (`fold_down!`), so no loop or branch is left at run time.
+#[inline(always)]
+fn square<P: ParameterSet>(out: &mut Bitsliced<2>, a: &Bitsliced<2>) {
+    let m = P::M;
+    let mut buf = [[0u64; 2]; 2 * MAX_M - 1];
+    for i in 0..MAX_M {
+        if i < m {
+            buf[2 * i] = a[i];
+        }
+    }
+    // Degrees 2m - 2 down to m; f's low terms have degree at most 4.
+    macro_rules! fold_down {
+        ($($k:literal)*) => {$(
+            if $k >= m && $k < 2 * m - 1 {
+                let hi = buf[$k];
+                for e in 0..5usize {
+                    if (P::FIELD_POLY >> e) & 1 == 1 {
+                        let j = ($k + e).wrapping_sub(m);
+                        buf[j][0] ^= hi[0];
+                        buf[j][1] ^= hi[1];
+                    }
+                }
+            }
+        )*};
+    }
+    fold_down!(24 23 22 21 20 19 18 17 16 15 14 13 12);
+    out[..m].copy_from_slice(&buf[..m]);
+}
+
+/// Wipes the 2^(m-7) entries of `v` the decoder writes for this set (the
+/// rest of the array is never written: it stays zero from its
+/// initialisation, so the m = 12 sets wipe half of it).
+fn wipe<P: ParameterSet>(v: &mut Values) {
+    v.iter_mut()
+        .take(1 << (P::M - 7))
+        .for_each(|x| x.as_flattened_mut().zeroize());
 }
 
 /// x = w masked by the bit vector `bits` (one word per 64 elements).
@@ -109,6 +160,47 @@ impl Zeroize for Prepared {
     }
 }
 
+/// Transposes the 8 x 8 bit matrix in `x` (row r in byte r, column c at
+/// bit c): bit 8r + c goes to bit 8c + r (the three-step exchange of
+/// Hacker's Delight §7-3).
+#[inline(always)]
+fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^= t ^ (t << 28);
+    x
+}
+
+/// The t low coefficients of g (Classic McEliece spec §9.2.9 field elements:
+/// 2 bytes each, little-endian, the bits from m on ignored) bitsliced into
+/// `low`: bit b of g_i at bit i of plane b. Eight coefficients at a time:
+/// their low and their high bytes as two 8 x 8 bit matrices, transposed
+/// ([`transpose8`]), so byte b of a transpose is plane b's (or b + 8's) byte
+/// of the group. No branch or index on the coefficients.
+fn bitslice_g<P: ParameterSet>(low: &mut Bitsliced<4>, g: &[u8]) {
+    let high_mask = u64::from_le_bytes([(P::GF_MASK >> 8) as u8; 8]);
+    for (k, group) in g.chunks(16).enumerate() {
+        let (mut lo, mut hi) = (0u64, 0u64);
+        for (j, c) in group.chunks_exact(2).enumerate() {
+            lo |= u64::from(c[0]) << (8 * j);
+            hi |= u64::from(c[1]) << (8 * j);
+        }
+        let (lo, hi) = (transpose8(lo), transpose8(hi & high_mask));
+        let (word, shift) = ((8 * k) >> 6, (8 * k) & 63);
+        for (b, plane) in low.iter_mut().enumerate().take(P::M) {
+            let bits = if b < 8 {
+                lo >> (8 * b)
+            } else {
+                hi >> (8 * (b - 8))
+            };
+            plane[word] |= (bits & 0xFF) << shift;
+        }
+    }
+}
+
 /// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero), with
 /// `scratch` as working space. `sk_gc` = g || control bits.
 fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
@@ -116,15 +208,10 @@ fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
     let mut low = vec::zero::<4>();
-    for i in 0..t {
-        let gi = u16::from_le_bytes([sk_gc[2 * i], sk_gc[2 * i + 1]]) & P::GF_MASK;
-        for b in 0..m {
-            low[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
-        }
-    }
+    bitslice_g::<P>(&mut low, &sk_gc[..2 * t]);
     fft::eval_monic::<P>(weight, &low);
     for (w, s) in scratch.iter_mut().zip(weight.iter()).take(entries) {
-        vec::sq::<P, 2>(w, s);
+        square::<P>(w, s);
     }
     batch_inv::<P>(&mut weight[..entries], &scratch[..entries]);
     low.zeroize();
@@ -166,9 +253,7 @@ pub(crate) fn prepare_impl<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
     let mut scratch = fft::zero_values();
     weights::<P>(&mut out.weight, &mut scratch, sk_gc);
-    scratch
-        .iter_mut()
-        .for_each(|v| v.as_flattened_mut().zeroize());
+    wipe::<P>(&mut scratch);
     support_mask::<P>(&mut out.in_support);
     if P::N < 1 << m {
         benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
@@ -198,8 +283,8 @@ pub(crate) fn decrypt_prepared<P: ParameterSet>(
     benes::apply_bits([&mut r[..words]], cb, m, true);
     let mut rest = fft::zero_values();
     let ok = decode::<P>(e, cb, &prep.weight, &prep.in_support, &r, &mut rest);
-    rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
-    r.zeroize();
+    wipe::<P>(&mut rest);
+    r[..words].zeroize();
     ok
 }
 
@@ -226,12 +311,10 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
         benes::apply_bits([&mut r[..words]], cb, m, true);
     }
     let ok = decode::<P>(e, cb, &weight, &in_support, &r, &mut rest);
-    weight
-        .iter_mut()
-        .for_each(|v| v.as_flattened_mut().zeroize());
-    rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
-    r.zeroize();
-    in_support.zeroize();
+    wipe::<P>(&mut weight);
+    wipe::<P>(&mut rest);
+    r[..words].zeroize();
+    in_support[..words].zeroize();
     ok
 }
 
@@ -301,14 +384,53 @@ fn decode<P: ParameterSet>(
 
     // e in support order.
     benes::apply_bits([&mut ew[..words]], cb, m, false);
-    for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
-        *byte = (ew[i >> 3] >> (8 * (i & 7))) as u8;
+    for (bytes, w) in e[..n >> 3].chunks_mut(8).zip(ew.iter()) {
+        bytes.copy_from_slice(&w.to_le_bytes()[..bytes.len()]);
     }
 
     let check = nonzero_mask_u64(diff) | nonzero_mask_u64(u64::from(w ^ t as u32));
     s.zeroize();
     s_cmp.zeroize();
     locator.zeroize();
-    ew.zeroize();
+    ew[..words].zeroize();
     (gf::is_zero_mask(check as u16) & 0xFF) as u8
+}
+
+#[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
+mod tests {
+    use super::*;
+    use crate::params::{Mceliece348864, Mceliece6960119, Mceliece8192128};
+
+    /// [`bitslice_g`] against bit-by-bit placement, random bytes (the bits
+    /// from m on must be dropped; t = 119 ends inside a group of eight).
+    fn check_bitslice<P: ParameterSet>(seed: u64) {
+        let mut x = seed;
+        let mut g = [0u8; 256];
+        for byte in g.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *byte = x as u8;
+        }
+        let t = P::T;
+        let mut want = vec::zero::<4>();
+        for i in 0..t {
+            let gi = u16::from_le_bytes([g[2 * i], g[2 * i + 1]]) & P::GF_MASK;
+            for b in 0..P::M {
+                want[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
+            }
+        }
+        let mut got = vec::zero::<4>();
+        bitslice_g::<P>(&mut got, &g[..2 * t]);
+        assert_eq!(got, want, "seed {seed}");
+    }
+
+    #[test]
+    fn bitslice_g_matches_bitwise() {
+        for seed in 1..20 {
+            check_bitslice::<Mceliece348864>(seed);
+            check_bitslice::<Mceliece6960119>(seed);
+            check_bitslice::<Mceliece8192128>(seed);
+        }
+    }
 }
