@@ -160,47 +160,6 @@ impl Zeroize for Prepared {
     }
 }
 
-/// Transposes the 8 x 8 bit matrix in `x` (row r in byte r, column c at
-/// bit c): bit 8r + c goes to bit 8c + r (the three-step exchange of
-/// Hacker's Delight §7-3).
-#[inline(always)]
-fn transpose8(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
-    x ^= t ^ (t << 28);
-    x
-}
-
-/// The t low coefficients of g (Classic McEliece spec §9.2.9 field elements:
-/// 2 bytes each, little-endian, the bits from m on ignored) bitsliced into
-/// `low`: bit b of g_i at bit i of plane b. Eight coefficients at a time:
-/// their low and their high bytes as two 8 x 8 bit matrices, transposed
-/// ([`transpose8`]), so byte b of a transpose is plane b's (or b + 8's) byte
-/// of the group. No branch or index on the coefficients.
-fn bitslice_g<P: ParameterSet>(low: &mut Bitsliced<4>, g: &[u8]) {
-    let high_mask = u64::from_le_bytes([(P::GF_MASK >> 8) as u8; 8]);
-    for (k, group) in g.chunks(16).enumerate() {
-        let (mut lo, mut hi) = (0u64, 0u64);
-        for (j, c) in group.chunks_exact(2).enumerate() {
-            lo |= u64::from(c[0]) << (8 * j);
-            hi |= u64::from(c[1]) << (8 * j);
-        }
-        let (lo, hi) = (transpose8(lo), transpose8(hi & high_mask));
-        let (word, shift) = ((8 * k) >> 6, (8 * k) & 63);
-        for (b, plane) in low.iter_mut().enumerate().take(P::M) {
-            let bits = if b < 8 {
-                lo >> (8 * b)
-            } else {
-                hi >> (8 * (b - 8))
-            };
-            plane[word] |= (bits & 0xFF) << shift;
-        }
-    }
-}
-
 /// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero), with
 /// `scratch` as working space. `sk_gc` = g || control bits.
 fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
@@ -208,7 +167,12 @@ fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
     let mut low = vec::zero::<4>();
-    bitslice_g::<P>(&mut low, &sk_gc[..2 * t]);
+    for i in 0..t {
+        let gi = u16::from_le_bytes([sk_gc[2 * i], sk_gc[2 * i + 1]]) & P::GF_MASK;
+        for b in 0..m {
+            low[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
+        }
+    }
     fft::eval_monic::<P>(weight, &low);
     for (w, s) in scratch.iter_mut().zip(weight.iter()).take(entries) {
         square::<P>(w, s);
@@ -394,43 +358,4 @@ fn decode<P: ParameterSet>(
     locator.zeroize();
     ew[..words].zeroize();
     (gf::is_zero_mask(check as u16) & 0xFF) as u8
-}
-
-#[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
-mod tests {
-    use super::*;
-    use crate::params::{Mceliece348864, Mceliece6960119, Mceliece8192128};
-
-    /// [`bitslice_g`] against bit-by-bit placement, random bytes (the bits
-    /// from m on must be dropped; t = 119 ends inside a group of eight).
-    fn check_bitslice<P: ParameterSet>(seed: u64) {
-        let mut x = seed;
-        let mut g = [0u8; 256];
-        for byte in g.iter_mut() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            *byte = x as u8;
-        }
-        let t = P::T;
-        let mut want = vec::zero::<4>();
-        for i in 0..t {
-            let gi = u16::from_le_bytes([g[2 * i], g[2 * i + 1]]) & P::GF_MASK;
-            for b in 0..P::M {
-                want[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
-            }
-        }
-        let mut got = vec::zero::<4>();
-        bitslice_g::<P>(&mut got, &g[..2 * t]);
-        assert_eq!(got, want, "seed {seed}");
-    }
-
-    #[test]
-    fn bitslice_g_matches_bitwise() {
-        for seed in 1..20 {
-            check_bitslice::<Mceliece348864>(seed);
-            check_bitslice::<Mceliece6960119>(seed);
-            check_bitslice::<Mceliece8192128>(seed);
-        }
-    }
 }
