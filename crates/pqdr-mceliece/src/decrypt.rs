@@ -25,7 +25,7 @@ use crate::bm;
 use crate::ct::nonzero_mask_u64;
 use crate::fft::{self, Values};
 use crate::gf;
-use crate::params::{Derived, MAX_Q_WORDS, ParameterSet};
+use crate::params::{Derived, MAX_M, MAX_Q_WORDS, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use zeroize::Zeroize;
 
@@ -58,20 +58,71 @@ fn batch_inv<P: ParameterSet>(out: &mut [Bitsliced<2>], a: &[Bitsliced<2>]) {
     let [acc0, acc1] = &mut acc;
     vec::mul_pair::<P>([acc0, acc1], [&inv, &inv], [&hi[h - 1], &lo[h - 1]]);
     // Back down each chain: out[i] = acc (a[0] .. a[i - 1]); acc <- acc a[i].
+    // The accumulator alternates between two buffers (`src` is read, `dst`
+    // written), so no step copies it.
+    let mut spare = vec::zero::<2>();
     for (half, (acc, a)) in [lo, hi]
         .into_iter()
         .zip(acc.iter_mut().zip(a.chunks_exact(h)))
     {
+        let (mut src, mut dst) = (&mut *acc, &mut spare);
         for i in (1..h).rev() {
             let (done, next) = half.split_at_mut(i);
-            t = *acc;
-            vec::mul_pair::<P>([&mut next[0], acc], [&t, &t], [&done[i - 1], &a[i]]);
+            vec::mul_pair::<P>(
+                [&mut next[0], &mut *dst],
+                [&*src, &*src],
+                [&done[i - 1], &a[i]],
+            );
+            core::mem::swap(&mut src, &mut dst);
         }
-        half[0] = *acc;
+        half[0] = *src;
     }
+    spare.zeroize();
     for v in acc.iter_mut().chain([&mut t, &mut inv]) {
         v.zeroize();
     }
+}
+
+/// out = a^2 on two words per plane in the set's field (Classic McEliece
+/// spec §7: f(z) = z^12 + z^3 + 1 or z^13 + z^4 + z^3 + z + 1): bit i of a
+/// goes to z^(2i), then the terms from z^m on are folded down from the top
+/// (z^k = z^(k-m) (f(z) - z^m)). The same map as `vec::sq`, written out per
+/// degree (`fold_down!`), so no loop or branch is left at run time.
+#[inline(always)]
+fn square<P: ParameterSet>(out: &mut Bitsliced<2>, a: &Bitsliced<2>) {
+    let m = P::M;
+    let mut buf = [[0u64; 2]; 2 * MAX_M - 1];
+    for i in 0..MAX_M {
+        if i < m {
+            buf[2 * i] = a[i];
+        }
+    }
+    // Degrees 2m - 2 down to m; f's low terms have degree at most 4.
+    macro_rules! fold_down {
+        ($($k:literal)*) => {$(
+            if $k >= m && $k < 2 * m - 1 {
+                let hi = buf[$k];
+                for e in 0..5usize {
+                    if (P::FIELD_POLY >> e) & 1 == 1 {
+                        let j = ($k + e).wrapping_sub(m);
+                        buf[j][0] ^= hi[0];
+                        buf[j][1] ^= hi[1];
+                    }
+                }
+            }
+        )*};
+    }
+    fold_down!(24 23 22 21 20 19 18 17 16 15 14 13 12);
+    out[..m].copy_from_slice(&buf[..m]);
+}
+
+/// Wipes the 2^(m-7) entries of `v` the decoder writes for this set (the
+/// rest of the array is never written: it stays zero from its
+/// initialisation, so the m = 12 sets wipe half of it).
+fn wipe<P: ParameterSet>(v: &mut Values) {
+    v.iter_mut()
+        .take(1 << (P::M - 7))
+        .for_each(|x| x.as_flattened_mut().zeroize());
 }
 
 /// x = w masked by the bit vector `bits` (one word per 64 elements).
@@ -124,7 +175,7 @@ fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[
     }
     fft::eval_monic::<P>(weight, &low);
     for (w, s) in scratch.iter_mut().zip(weight.iter()).take(entries) {
-        vec::sq::<P, 2>(w, s);
+        square::<P>(w, s);
     }
     batch_inv::<P>(&mut weight[..entries], &scratch[..entries]);
     low.zeroize();
@@ -166,9 +217,7 @@ pub(crate) fn prepare_impl<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
     let mut scratch = fft::zero_values();
     weights::<P>(&mut out.weight, &mut scratch, sk_gc);
-    scratch
-        .iter_mut()
-        .for_each(|v| v.as_flattened_mut().zeroize());
+    wipe::<P>(&mut scratch);
     support_mask::<P>(&mut out.in_support);
     if P::N < 1 << m {
         benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
@@ -198,8 +247,8 @@ pub(crate) fn decrypt_prepared<P: ParameterSet>(
     benes::apply_bits([&mut r[..words]], cb, m, true);
     let mut rest = fft::zero_values();
     let ok = decode::<P>(e, cb, &prep.weight, &prep.in_support, &r, &mut rest);
-    rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
-    r.zeroize();
+    wipe::<P>(&mut rest);
+    r[..words].zeroize();
     ok
 }
 
@@ -226,12 +275,10 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
         benes::apply_bits([&mut r[..words]], cb, m, true);
     }
     let ok = decode::<P>(e, cb, &weight, &in_support, &r, &mut rest);
-    weight
-        .iter_mut()
-        .for_each(|v| v.as_flattened_mut().zeroize());
-    rest.iter_mut().for_each(|v| v.as_flattened_mut().zeroize());
-    r.zeroize();
-    in_support.zeroize();
+    wipe::<P>(&mut weight);
+    wipe::<P>(&mut rest);
+    r[..words].zeroize();
+    in_support[..words].zeroize();
     ok
 }
 
@@ -301,14 +348,14 @@ fn decode<P: ParameterSet>(
 
     // e in support order.
     benes::apply_bits([&mut ew[..words]], cb, m, false);
-    for (i, byte) in e.iter_mut().enumerate().take(n >> 3) {
-        *byte = (ew[i >> 3] >> (8 * (i & 7))) as u8;
+    for (bytes, w) in e[..n >> 3].chunks_mut(8).zip(ew.iter()) {
+        bytes.copy_from_slice(&w.to_le_bytes()[..bytes.len()]);
     }
 
     let check = nonzero_mask_u64(diff) | nonzero_mask_u64(u64::from(w ^ t as u32));
     s.zeroize();
     s_cmp.zeroize();
     locator.zeroize();
-    ew.zeroize();
+    ew[..words].zeroize();
     (gf::is_zero_mask(check as u16) & 0xFF) as u8
 }

@@ -7,11 +7,12 @@
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi16,
     _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cmpeq_epi16, _mm256_cmpeq_epi64,
-    _mm256_movemask_epi8, _mm256_mul_epu32, _mm256_or_si256, _mm256_permute4x64_epi64,
-    _mm256_set_epi64x, _mm256_set1_epi16, _mm256_set1_epi64x, _mm256_setr_epi16,
-    _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64, _mm256_slli_epi16,
-    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi16,
-    _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
+    _mm256_movemask_epi8, _mm256_mul_epu32, _mm256_or_si256, _mm256_permute2x128_si256,
+    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi16, _mm256_set1_epi64x,
+    _mm256_setr_epi16, _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64,
+    _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_slli_si256, _mm256_srl_epi64,
+    _mm256_srli_epi16, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256,
+    _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
 
 use super::{load4, mul, mul_planes_inline, store4};
@@ -191,8 +192,19 @@ fn bm_narrow_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
             let c_new = _mm256_xor_si256(hi, _mm256_shuffle_epi32::<0b01_00_11_10>(hi));
             *sb = _mm256_blend_epi32::<0b0000_0011>(*sb, c_new);
         }
-        // Lanes 0 and 1: C R' and B R' (planes from m on are zero).
-        let [cr, br, _, _] = lane_parities(&q);
+        // Lanes 0 and 1: C R' and B R' (planes from m on are zero), of
+        // planes j and j + h packed into one register (`paired`).
+        let h = P::M.div_ceil(2);
+        let paired: [__m256i; MAX_M] = core::array::from_fn(|j| {
+            let hi = if j + h < MAX_M { q[j + h] } else { zero };
+            if j < h {
+                _mm256_permute2x128_si256::<0x20>(q[j], hi)
+            } else {
+                zero
+            }
+        });
+        let [c_lo, b_lo, c_hi, b_hi] = lane_parities(&paired);
+        let (cr, br) = (c_lo | (c_hi << h), b_lo | (b_hi << h));
         d = scalar_step::<P>(sc, (n, d, lengthen), c0s, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
@@ -401,17 +413,28 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
         });
         let q_r = mul_planes_inline!(P::M, &cb, &r);
         let q_gd = mul_planes_inline!(P::M, &cb, &k_gd);
-        let mut folded = [zero; MAX_M];
         for b in 0..P::M {
             // C <- gamma C + d B into lanes 0 and 1, the new B above.
             let swapped = _mm256_permute4x64_epi64::<0b01_00_11_10>(q_gd[b]);
             cb[b] = _mm256_blend_epi32::<0b0000_1111>(nb[b], _mm256_xor_si256(q_gd[b], swapped));
-            // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3): each
-            // pair of words folded into lanes 0 and 2.
-            let qb = q_r[b];
-            folded[b] = _mm256_xor_si256(qb, _mm256_shuffle_epi32::<0b01_00_11_10>(qb));
         }
-        let [cr, _, br, _] = lane_parities(&folded);
+        // Lane sums of C R' (lanes 0, 1) and B R' (lanes 2, 3): planes j
+        // and j + h paired, each pair of words folded, so the register
+        // holds [C R' of j, of j + h, B R' of j, of j + h].
+        let h = P::M.div_ceil(2);
+        let folded: [__m256i; MAX_M] = core::array::from_fn(|j| {
+            let hi = if j + h < MAX_M { q_r[j + h] } else { zero };
+            if j < h {
+                _mm256_xor_si256(
+                    _mm256_unpacklo_epi64(q_r[j], hi),
+                    _mm256_unpackhi_epi64(q_r[j], hi),
+                )
+            } else {
+                zero
+            }
+        });
+        let [c_lo, c_hi, b_lo, b_hi] = lane_parities(&folded);
+        let (cr, br) = (c_lo | (c_hi << h), b_lo | (b_hi << h));
         d = scalar_step::<P>(sc, (n, d, lengthen), c0s, (cr, br));
     }
     let mut lanes = [[0u64; 4]; MAX_M];
