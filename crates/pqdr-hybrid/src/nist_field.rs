@@ -97,6 +97,13 @@ pub(crate) trait FieldArith<F: Copy>: Copy {
     /// P-256's paths override it with `mont_sqr_n` / `arch::p256_mont_sqr_n`
     /// (bit-identical: both canonical).
     #[inline(always)]
+    #[cfg_attr(
+        not(any(test, feature = "p384")),
+        allow(
+            dead_code,
+            reason = "squaring runs serve P-384's inversion and the tests' Fermat reference only"
+        )
+    )]
     fn square_n(self, a: &F, n: u32) -> F {
         let mut r = *a;
         for _ in 0..n {

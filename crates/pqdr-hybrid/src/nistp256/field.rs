@@ -109,6 +109,13 @@ fn reduce_rounds(t: &[u64; 8]) -> [u64; 4] {
 /// 2^256; one conditional subtraction of `p` after the last round (HAC
 /// Algorithm 14.32 step 3, deferred).
 #[inline(always)]
+#[cfg_attr(
+    not(any(test, feature = "p384")),
+    allow(
+        dead_code,
+        reason = "squaring runs serve P-384's inversion and the tests' Fermat reference only"
+    )
+)]
 pub(crate) fn mont_sqr_n(a: &[u64; 4], n: u32) -> [u64; 4] {
     let mut x = *a;
     for _ in 0..n {

@@ -27,6 +27,13 @@ use super::Bmi2Adx;
 /// 2^256), fully reduced; `a` reduced if `n = 0`. Bit-identical to the
 /// portable `nistp256::field::mont_sqr_n` on every input.
 #[inline(always)]
+#[cfg_attr(
+    not(any(test, feature = "p384")),
+    allow(
+        dead_code,
+        reason = "squaring runs serve P-384's inversion and the tests' Fermat reference only"
+    )
+)]
 pub(crate) fn p256_mont_sqr_n(token: Bmi2Adx, a: &[u64; 4], n: u32) -> [u64; 4] {
     let _ = token;
     let (mut x0, mut x1, mut x2, mut x3) = (a[0], a[1], a[2], a[3]);
