@@ -75,9 +75,12 @@ struct Three<const R: usize> {
     /// 1/3, times 2 for n = 512 (the inverse transform's untwist carries
     /// 1/1024, its first 32 registers' inverse scales by 512).
     third: Mul,
-    /// The inverse 3-point DFT's multipliers ([`combine`]): `third`,
-    /// `third / 2` and `third (ω^-1 - ω^-2) / 2`.
-    comb: [Mul; 3],
+    /// `third ψ^(-ij) / 2` (i = 1, 2), the untwist of [`combine`]: values
+    /// and companions.
+    untw: [[Part<R>; 2]; 2],
+    /// The inverse 3-point DFT's multipliers ([`combine`]): `third` and
+    /// `ω^-1 - ω^-2`.
+    comb: [Mul; 2],
 }
 
 #[allow(
@@ -104,6 +107,7 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let half = (m + 1) / 2;
     let mut tab = [[[[0; 16]; R]; 2]; 2];
     let mut tab_i = [[[[0; 16]; R]; 2]; 2];
+    let mut tab_u = [[[[0; 16]; R]; 2]; 2];
     let mut i = 0;
     while i < 2 {
         let mut j = 0;
@@ -116,6 +120,9 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
                 tab[i][1][j][n2] = v[0][1];
                 tab_i[i][0][j][n2] = v[1][0];
                 tab_i[i][1][j][n2] = v[1][1];
+                let u = mont(pow_mod(psi_i, e, m) * (th * half % m) % m, m);
+                tab_u[i][0][j][n2] = u[0];
+                tab_u[i][1][j][n2] = u[1];
                 n2 += 1;
             }
             j += 1;
@@ -127,11 +134,8 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
         psi_inv: tab_i,
         omega: [mont(w, m), mont(w2, m)],
         third: mont(th, m),
-        comb: [
-            mont(th, m),
-            mont(th * half % m, m),
-            mont(th * half % m * (w2 - w + m) % m, m),
-        ],
+        untw: tab_u,
+        comb: [mont(th, m), mont((w2 - w + m) % m, m)],
     }
 }
 
@@ -302,15 +306,15 @@ enum Src<'a, T, const R: usize> {
 
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
 /// factors, forward transforms (`y` holds b's), pointwise product,
-/// inverse, `ψ^(-ij) / 3`; without `third`, `D_i` (|.| < 3p/4 for i > 0,
-/// below 1.25 p + p/2^9 for i = 0).
+/// inverse, `ψ^(-ij) / 3`; without `finish`, `Z_i` as the inverse leaves it
+/// (below 1.25 p + p/2^9; [`combine`] untwists).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn part<const P: usize, const R: usize>(
     x: &mut Part<R>,
     y: &mut Part<R>,
     (a, b): (Src<'_, i16, R>, Src<'_, i8, R>),
-    (i, third): (usize, bool),
+    (i, finish): (usize, bool),
     t: &Prime,
 ) where
     Regs: Size<R>,
@@ -334,14 +338,53 @@ fn part<const P: usize, const R: usize>(
     };
     pointwise(x, y, k);
     <Regs as Size<R>>::inverse(x, t, k);
-    if i > 0 {
-        mul_lanes(x, &t3.psi_inv[i - 1], k);
-    }
-    if third {
+    if finish {
+        if i > 0 {
+            mul_lanes(x, &t3.psi_inv[i - 1], k);
+        }
         for r in x.iter_mut() {
             let v = mulc(load(r), t3.third, k);
             store(r, v);
         }
+    }
+}
+
+/// The inverse 3-point DFT of register j (the radix-3 layer's last step):
+/// `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]` (times 2 for n = 512, see
+/// `third`) for k = 0, 1, 2, with the untwist `D_i = ψ^(-ij) Z_i` folded
+/// in: from the inverse transforms' `Z_i` (below 1.25 p + p/2^9),
+/// `A = third Z_0`, `x_i = third ψ^(-ij) Z_i / 2` (the `untw` tables),
+/// `S = x_1 + x_2`, `T = (ω^-1 - ω^-2)(x_1 - x_2)` (ω^-1 + ω^-2 = -1):
+/// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each
+/// centred, |.| <= p/2 + p/2^9.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn combine<const R: usize>(z: [__m256i; 3], j: usize, t3: &Three<R>, k: K) -> [__m256i; 3] {
+    let u = &t3.untw;
+    let a = mulc(z[0], t3.comb[0], k);
+    let x1 = montmul(z[1], load(&u[0][0][j]), load(&u[0][1][j]), k.p);
+    let x2 = montmul(z[2], load(&u[1][0][j]), load(&u[1][1][j]), k.p);
+    let s = barrett(_mm256_add_epi16(x1, x2), k);
+    let t = mulc(_mm256_sub_epi16(x1, x2), t3.comb[1], k);
+    let c0 = barrett(_mm256_add_epi16(barrett(_mm256_add_epi16(a, s), k), s), k);
+    let m = barrett(_mm256_sub_epi16(a, s), k);
+    let c1 = barrett(_mm256_add_epi16(m, t), k);
+    let c2 = barrett(_mm256_sub_epi16(m, t), k);
+    [c0, c1, c2]
+}
+
+/// [`combine`] in place: registers `j`, `j + R`, `j + 2R` of `c` hold the
+/// three parts' `Z_i` before and the product's `c_(j + 16 R k)` after.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn combine_in_place<const R: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
+    let (lo, rest) = c.split_at_mut(R);
+    let (mid, hi) = rest.split_at_mut(R);
+    for (j, ((l, m), h)) in lo.iter_mut().zip(mid.iter_mut()).zip(hi).enumerate() {
+        let v = combine([load(l), load(m), load(h)], j, t3, k);
+        store(l, v[0]);
+        store(m, v[1]);
+        store(h, v[2]);
     }
 }
 
@@ -491,23 +534,46 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
     let full = &mut full[..ntt3_scratch(P)];
-    if const { regs_of(P) == REGS } {
+    if const { regs_of(P) == REGS && REDUCE } {
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
         unsafe { ntt3_avx2::<P, Q, REDUCE, REGS>(full, a, b) };
         full[P..2 * P].fill(0);
+    } else if const { regs_of(P) == REGS } {
+        // SAFETY: as above.
+        unsafe { ntt3_exact_avx2::<P>(full, a, b) };
     } else {
         ntt3_mul_sides::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
     }
 }
 
 /// Scratch entries of [`ntt3_mul`]: n = 1024, two folded products and one
-/// transform; n = 512, the full product (1536 entries).
+/// transform, or the full product (3072 entries, exact products); n = 512,
+/// the full product (1536 entries).
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
     if regs_of(p) == REGS {
-        2 * f_len(p) + 16 * REGS
+        let f = 2 * f_len(p) + 16 * REGS;
+        if f > 48 * REGS { f } else { 48 * REGS }
     } else {
         3 * 16 * HALF
     }
+}
+
+/// The exact product (R/3, `|a|, |b| <= 1`) for n = 1024: the full product
+/// `c` (degree `2p - 2 < 3072`, `|c_k| <= p`, so exact modulo 12289) into
+/// `full[..3072]`, the three parts' inverse transforms in place and
+/// [`combine`]d there (no folded sums, no zero-fill: `c_k = 0` for
+/// `k >= 2p - 1`).
+#[target_feature(enable = "avx2")]
+fn ntt3_exact_avx2<const P: usize>(full: &mut [i16], a: &[i16], b: &[i8]) {
+    let mut y0: Part<REGS> = [[0; 16]; REGS];
+    let mut y = Wipe::new(&mut y0);
+    let (regs, _) = full.as_chunks_mut::<16>();
+    let regs = &mut regs[..3 * REGS];
+    let (ps, _) = regs.as_chunks_mut::<REGS>();
+    for (i, x) in ps.iter_mut().enumerate() {
+        part::<P, REGS>(x, &mut y, (Src::Coeffs(a), Src::Coeffs(b)), (i, false), &P1);
+    }
+    combine_in_place::<REGS>(regs, &T1, consts(&P1));
 }
 
 /// [`ntt3_mul`] on its scratch: `F` mod 12289, `F` mod 18433, one transform

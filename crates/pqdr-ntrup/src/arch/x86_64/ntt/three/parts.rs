@@ -10,12 +10,12 @@
 //! coefficients in `kept_parts_products_match` below. Every loop bound and
 //! index depends on p only.
 
-use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
+use core::arch::x86_64::{_mm256_add_epi16, _mm256_sub_epi16};
 
-use super::super::{K, Mul, P1, P2, Prime, REGS, barrett, consts, load, montmul, regs, store};
+use super::super::{K, P1, P2, Prime, REGS, barrett, consts, load, montmul, regs, store};
 use super::{
-    Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, mulc, ntt3_fits, ntt3_scratch, part, part_a,
-    part_b, regs_of,
+    Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, combine, combine_in_place, ntt3_fits,
+    ntt3_scratch, part, part_a, part_b, regs_of,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -86,26 +86,6 @@ pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
     // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
     unsafe { ntt3_512_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], (a, b)) };
 }
-/// The inverse 3-point DFT of register j: `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]`
-/// (times 2 for n = 512, see `third`) for k = 0, 1, 2, from
-/// `D_0` (below 1.25 p + p/2^9), `D_1`, `D_2` (below 3p/4):
-/// with `A = third D_0`, `S = third (D_1 + D_2) / 2` and
-/// `T = third (ω^-1 - ω^-2)(D_1 - D_2) / 2` (ω^-1 + ω^-2 = -1),
-/// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each centred,
-/// |.| <= p/2 + p/2^9.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn combine(d: [__m256i; 3], comb: &[Mul; 3], k: K) -> [__m256i; 3] {
-    let a = mulc(d[0], comb[0], k);
-    let s = mulc(_mm256_add_epi16(d[1], d[2]), comb[1], k);
-    let t = mulc(_mm256_sub_epi16(d[1], d[2]), comb[2], k);
-    let c0 = barrett(_mm256_add_epi16(barrett(_mm256_add_epi16(a, s), k), s), k);
-    let m = barrett(_mm256_sub_epi16(a, s), k);
-    let c1 = barrett(_mm256_add_epi16(m, t), k);
-    let c2 = barrett(_mm256_sub_epi16(m, t), k);
-    [c0, c1, c2]
-}
-
 /// Registers of one factor's kept transforms per prime (n = 512): three
 /// parts of 32.
 const KEPT: usize = 3 * HALF;
@@ -128,7 +108,7 @@ fn src<'a, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a, T, HALF> {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn parts_512<const P: usize>(
-    e: &mut Part<KEPT>,
+    e: &mut [[i16; 16]],
     y: &mut Part<HALF>,
     (a, b): Sides<'_>,
     (pi, t): (usize, &Prime),
@@ -197,25 +177,21 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
     ab: Sides<'_>,
 ) {
     const R: usize = HALF;
-    let mut e0: Part<KEPT> = [[0; 16]; KEPT];
     let mut y0: Part<R> = [[0; 16]; R];
-    let (mut e, mut y) = (Wipe::new(&mut e0), Wipe::new(&mut y0));
+    let mut y = Wipe::new(&mut y0);
     let (out, _) = full.as_chunks_mut::<16>();
-    parts_512::<P>(&mut e, &mut y, ab, (0, &P1));
-    let k1 = consts(&P1);
-    for j in 0..R {
-        let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
-        let c = combine(d, &H1.comb, k1);
-        for (m, v) in c.into_iter().enumerate() {
-            store(&mut out[j + m * R], v);
-        }
-    }
+    let out = &mut out[..KEPT];
+    // 12289: the parts straight into the product buffer, combined in place.
+    parts_512::<P>(out, &mut y, ab, (0, &P1));
+    combine_in_place::<R>(out, &H1, consts(&P1));
     if REDUCE {
-        parts_512::<P>(&mut e, &mut y, ab, (1, &P2));
+        let mut e0: Part<KEPT> = [[0; 16]; KEPT];
+        let mut e = Wipe::new(&mut e0);
+        parts_512::<P>(&mut e[..], &mut y, ab, (1, &P2));
         let (g, k2) = (Garner::new::<Q>(), consts(&P2));
         for j in 0..R {
-            let d = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
-            let c = combine(d, &H2.comb, k2);
+            let z = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
+            let c = combine::<R>(z, j, &H2, k2);
             for (m, v) in c.into_iter().enumerate() {
                 let o = &mut out[j + m * R];
                 let w = g.apply(load(o), v);
