@@ -466,11 +466,14 @@ fn half(x: &mut Poly, y: &mut Poly, (a, b): Sides<'_>, (i, s): (usize, usize), t
     };
     pointwise(x, y, k);
     inverse(x, t, k);
-    if s == 1 {
-        mul_lanes(x, &t.psi_inv, k);
-    }
-    for r in x.iter_mut() {
-        store(r, barrett(load(r), k));
+    // V: the untwist by ψ^-j in the same pass.
+    let m = &t.psi_inv;
+    for (j, r) in x.iter_mut().enumerate() {
+        let mut v = load(r);
+        if s == 1 {
+            v = montmul(v, load(&m[0][j]), load(&m[1][j]), k.p);
+        }
+        store(r, barrett(v, k));
     }
 }
 
@@ -537,33 +540,38 @@ fn ntt_mul_short_avx2<const Q: i16, const REDUCE: bool>(full: &mut [i16], ab: Si
 /// The product: `lo = c[..1024]`, `hi = c[1024..2048]` (1024 entries each).
 #[target_feature(enable = "avx2")]
 fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(lo: &mut [i16], hi: &mut [i16], ab: Sides<'_>) {
-    let (mut x0, mut y0): (Poly, Poly) = ([[0; 16]; REGS], [[0; 16]; REGS]);
-    let (mut xg, mut yg) = (Wipe::new(&mut x0), Wipe::new(&mut y0));
-    let (x, y): (&mut Poly, &mut Poly) = (&mut xg, &mut yg);
-    let (uv1, k2) = (&P1, consts(&P2));
-    // Garner: u = (c2 - c1) p1^-1 mod p2 (exact: |u| < 600), then
-    // (c1 + p1 u) / 2 mod q as c1 (1/2) + u (p1 / 2), both mod q.
-    let pinv_p1 = {
-        let [w, wq] = const { mont(pow_mod(12289, 18433 - 2, 18433), 18433) };
-        (_mm256_set1_epi16(w), _mm256_set1_epi16(wq))
-    };
-    // Opaque, as the primes in `consts`.
-    let kq = core::hint::black_box(_mm256_set1_epi16(Q));
-    // 1/2 and 12289/2 mod q (q odd).
-    let m1 = const { mont((Q as i64 + 1) >> 1, Q as i64) };
-    let m2 = const { mont(12289 * ((Q as i64 + 1) >> 1), Q as i64) };
-    let m1 = (_mm256_set1_epi16(m1[0]), _mm256_set1_epi16(m1[1]));
-    let m2 = (_mm256_set1_epi16(m2[0]), _mm256_set1_epi16(m2[1]));
-    for s in 0..2 {
-        let out = if s == 0 { &mut *lo } else { &mut *hi };
-        half(x, y, ab, (0, s), uv1);
-        if REDUCE {
-            let (c1s, _) = out.as_chunks_mut::<16>();
-            for (o, r) in c1s.iter_mut().zip(x.iter()) {
-                *o = *r;
-            }
+    let mut y0: Poly = [[0; 16]; REGS];
+    let mut yg = Wipe::new(&mut y0);
+    let y: &mut Poly = &mut yg;
+    // The halves go straight into `lo` and `hi` (12289's; 18433's through
+    // the local `x`, only for `REDUCE`).
+    let (lo_r, _) = lo.as_chunks_mut::<16>();
+    let (hi_r, _) = hi.as_chunks_mut::<16>();
+    let lo_p: &mut Poly = lo_r.try_into().expect("64 registers");
+    let hi_p: &mut Poly = hi_r.try_into().expect("64 registers");
+    if REDUCE {
+        let k2 = consts(&P2);
+        // Garner: u = (c2 - c1) p1^-1 mod p2 (exact: |u| < 600), then
+        // (c1 + p1 u) / 2 mod q as c1 (1/2) + u (p1 / 2), both mod q.
+        let pinv_p1 = {
+            let [w, wq] = const { mont(pow_mod(12289, 18433 - 2, 18433), 18433) };
+            (_mm256_set1_epi16(w), _mm256_set1_epi16(wq))
+        };
+        // Opaque, as the primes in `consts`.
+        let kq = core::hint::black_box(_mm256_set1_epi16(Q));
+        // 1/2 and 12289/2 mod q (q odd).
+        let m1 = const { mont((Q as i64 + 1) >> 1, Q as i64) };
+        let m2 = const { mont(12289 * ((Q as i64 + 1) >> 1), Q as i64) };
+        let m1 = (_mm256_set1_epi16(m1[0]), _mm256_set1_epi16(m1[1]));
+        let m2 = (_mm256_set1_epi16(m2[0]), _mm256_set1_epi16(m2[1]));
+        let mut x0: Poly = [[0; 16]; REGS];
+        let mut xg = Wipe::new(&mut x0);
+        let x: &mut Poly = &mut xg;
+        for s in 0..2 {
+            let out: &mut Poly = if s == 0 { &mut *lo_p } else { &mut *hi_p };
+            half(out, y, ab, (0, s), &P1);
             half(x, y, ab, (1, s), &P2);
-            for (o, r) in c1s.iter_mut().zip(x.iter()) {
+            for (o, r) in out.iter_mut().zip(x.iter()) {
                 let c1 = load(o);
                 let d = _mm256_sub_epi16(load(r), c1);
                 let u = barrett(montmul(d, pinv_p1.0, pinv_p1.1, k2.p), k2);
@@ -571,12 +579,10 @@ fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(lo: &mut [i16], hi: &mut [i16]
                 let hi = montmul(u, m2.0, m2.1, kq);
                 store(o, _mm256_add_epi16(lo, hi));
             }
-        } else {
-            let (cs, _) = out.as_chunks_mut::<16>();
-            for (o, r) in cs.iter_mut().zip(x.iter()) {
-                *o = *r;
-            }
         }
+    } else {
+        half(lo_p, y, ab, (0, 0), &P1);
+        half(hi_p, y, ab, (0, 1), &P1);
     }
     // c_j = (U_j + V_j) / 2, c_(j+1024) = (U_j - V_j) / 2 (the halves are
     // already in the mod-q values; exact shifts for the integer product).
