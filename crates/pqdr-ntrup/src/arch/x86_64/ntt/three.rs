@@ -16,17 +16,18 @@
 //! 32 registers (n = 512: [`forward_512`], [`inverse_512`]), and
 //! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+n) + ω^(2i) c_(j+2n)`.
 //! The inverse 3-point DFT gives `c_(j+nk) = (1/3) Σ_i ω^(-ik) D_i[j]`
-//! (the 1/3 is applied to each `D_i`, giving `E_i = D_i / 3`).
-//!
-//! The full product is never stored: each part's `E_i` is added, times
-//! `ω^(-im)`, into the folded product `F_k = c_k + c_(p+k) + c_(p+k-1)`
-//! (x^p = x + 1; `F` is linear in c, so in the `E_i`) at the positions
-//! `n = j + n m` that `F` reads (six segment sums per part, `|F_k| <=
-//! 3 p (q - 1)/2 < 2^24`). R/3 products (`|F_k| <= 3p`) need 12289 only;
-//! R/q products run 12289 and 18433 into two `F`s and recombine them by
-//! Garner's CRT as in `ntt.rs`. So the product needs the two `F`s and one
-//! transform in the scratch and one local transform. Every loop bound and
-//! index depends on p only.
+//! ([`combine`], with the untwist and the 1/3 in its multipliers), in
+//! place where the parts' inverse transforms are in the product buffer
+//! (n = 512, and sntrup1277's exact R/3 product: the full product, 3072
+//! entries). sntrup1277's R/q product applies the 1/3 to each `D_i`
+//! instead (`E_i = D_i / 3`) and never stores the full product: each
+//! part's `E_i` is added, times `ω^(-im)`, into the folded product
+//! `F_k = c_k + c_(p+k) + c_(p+k-1)` (x^p = x + 1; `F` is linear in c, so
+//! in the `E_i`) at the positions `n = j + n m` that `F` reads (six
+//! segment sums per part, `|F_k| <= 3 p (q - 1)/2 < 2^24`), for 12289 and
+//! 18433 into two `F`s recombined by Garner's CRT as in `ntt.rs`: the two
+//! `F`s and one transform in the scratch and one local transform. Every
+//! loop bound and index depends on p only.
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
