@@ -18,7 +18,7 @@
 //! AWS-LC / ours (above 1: ours is faster). Both sides' secrets are
 //! compared before timing.
 
-use std::hint::black_box;
+use core::hint::black_box;
 use std::time::Instant;
 
 use aws_lc_rs::agreement::{self, ECDH_P256, EphemeralPrivateKey, PrivateKey, UnparsedPublicKey};
@@ -103,7 +103,7 @@ fn main() {
     }
     let median = |v: &mut Vec<f64>| {
         v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
+        v[v.len() >> 1]
     };
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(

@@ -194,6 +194,7 @@ pub(crate) fn dh_checked(
 
 #[cfg(test)]
 mod tests;
-// The timing report compares the fixed-base product, which needs the table.
-#[cfg(all(test, feature = "precomputed-tables"))]
+// The timing report compares the fixed-base product, which needs the table,
+// and AWS-LC's, which needs the `bench-aws-lc` feature (aws-lc-rs).
+#[cfg(all(test, feature = "precomputed-tables", feature = "bench-aws-lc"))]
 mod timing;

@@ -1,6 +1,7 @@
 //! The per-operation timing report (`--ignored`, not a check) of our X25519
 //! against the previous kernel path, the portable one, x25519-dalek and
-//! AWS-LC (aws-lc-rs, a dev-dependency only).
+//! AWS-LC (aws-lc-rs, behind the `bench-aws-lc` feature): `cargo test --release -p
+//! pqdr-hybrid --features bench-aws-lc -- --ignored --nocapture timing`.
 
 extern crate std;
 
