@@ -24,6 +24,8 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64,
 };
 
+use core::mem::MaybeUninit;
+
 use pqdr_common::simd::Avx2;
 
 /// Lanes per register.
@@ -198,44 +200,37 @@ fn lanes_with(b: i32) -> __m256i {
     _mm256_setr_epi32(on(0), on(1), on(2), on(3), on(4), on(5), on(6), on(7))
 }
 
-/// The flip stage of merge size 2^k, k = log2 R + LB > log2 R: entry
-/// (lane l, register g) against (l ^ (2^LB − 1), R − 1 − g).
+/// The half-cleaners on lane bits `2^(CL − 1)` … `2^0` (`CL <= 2`) of one
+/// register: lane `l` against lane `l ^ 2^b`, the minimum to the lower lane.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn flip_lanes<const R: usize, const LB: u32>(r: &mut Regs<R>) {
-    let lb = LB;
-    let lm = (1i32 << lb) - 1;
+fn clean_lanes<const CL: u32>(mut a: __m256i) -> __m256i {
+    for b in (0..CL).rev() {
+        let p = _mm256_permutevar8x32_epi32(a, xor_lanes(1 << b));
+        let (mn, mx) = (_mm256_min_epu32(a, p), _mm256_max_epu32(a, p));
+        a = _mm256_blendv_epi8(mn, mx, lanes_with(1 << b));
+    }
+    a
+}
+
+/// The flip stage of merge size 2^k, k = log2 R + LB > log2 R: entry
+/// (lane l, register g) against (l ^ (2^LB − 1), R − 1 − g); then the
+/// merge's half-cleaners on the lane bits below its top one (`CL = LB − 1`
+/// of them, entry bits log2 R + LB − 2 … log2 R) on both registers while
+/// they are loaded.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flip_lanes<const R: usize, const LB: u32, const CL: u32>(r: &mut Regs<R>) {
+    let lm = (1i32 << LB) - 1;
     let idx = xor_lanes(lm);
-    let hi = lanes_with(1 << (lb - 1));
+    let hi = lanes_with(1 << (LB - 1));
     for g in 0..R >> 1 {
         let a = r[g];
         let b = _mm256_permutevar8x32_epi32(r[R - 1 - g], idx);
         let (mn, mx) = (_mm256_min_epu32(a, b), _mm256_max_epu32(a, b));
-        r[g] = _mm256_blendv_epi8(mn, mx, hi);
-        r[R - 1 - g] = _mm256_permutevar8x32_epi32(_mm256_blendv_epi8(mx, mn, hi), idx);
-    }
-}
-
-/// The half-cleaners on lane bits `2^TOP` … `2^0` (entry bits
-/// log2 R + TOP … log2 R), register by register.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn clean_lanes<const R: usize, const TOP: u32>(r: &mut Regs<R>) {
-    let top = TOP;
-    let mut idx = [xor_lanes(1); 3];
-    let mut hi = [lanes_with(1); 3];
-    for b in 0..=top {
-        idx[b as usize] = xor_lanes(1 << b);
-        hi[b as usize] = lanes_with(1 << b);
-    }
-    for x in r.iter_mut() {
-        let mut a = *x;
-        for b in (0..=top as usize).rev() {
-            let p = _mm256_permutevar8x32_epi32(a, idx[b]);
-            let (mn, mx) = (_mm256_min_epu32(a, p), _mm256_max_epu32(a, p));
-            a = _mm256_blendv_epi8(mn, mx, hi[b]);
-        }
-        *x = a;
+        r[g] = clean_lanes::<CL>(_mm256_blendv_epi8(mn, mx, hi));
+        let up = _mm256_permutevar8x32_epi32(_mm256_blendv_epi8(mx, mn, hi), idx);
+        r[R - 1 - g] = clean_lanes::<CL>(up);
     }
 }
 
@@ -281,19 +276,29 @@ fn sort_avx2<const R: usize, const NR: usize>(x: &mut [u32]) {
     let n = x.len();
     // Load in memory order, u32::MAX (all ones) past n.
     let whole = n >> 3; // n / L
-    // Built in place (an array built by `from_fn` was copied, 4 KB, by `memcpy`).
-    let mut r: Regs<R> = [_mm256_set1_epi32(-1); R];
-    for (g, reg) in r.iter_mut().enumerate().take(whole) {
-        let s = &x[g * L..(g + 1) * L];
-        // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
-        *reg = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+    // Built in place, each register written once (an array built by
+    // `from_fn` was copied, 4 KB, by `memcpy`; one filled first with
+    // `u32::MAX` was a 4 KB `memset`).
+    let mut r = MaybeUninit::<Regs<R>>::uninit();
+    let regs = r.as_mut_ptr().cast::<__m256i>();
+    for g in 0..R {
+        let v = if g < whole {
+            let s = &x[g * L..(g + 1) * L];
+            // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+        } else if g == whole {
+            let mut t = [u32::MAX; L];
+            t[..n - whole * L].copy_from_slice(&x[whole * L..]);
+            // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+        } else {
+            _mm256_set1_epi32(-1)
+        };
+        // SAFETY: `g < R`: register `g` of the `R` in `r` (in bounds, aligned).
+        unsafe { regs.add(g).write(v) };
     }
-    if whole < R {
-        let mut t = [u32::MAX; L];
-        t[..n - whole * L].copy_from_slice(&x[whole * L..]);
-        // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
-        r[whole] = unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
-    }
+    // SAFETY: the loop above wrote all `R` registers.
+    let mut r = unsafe { r.assume_init() };
     // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
     for base in (0..NR).step_by(L) {
         let mut v = [r[base]; 8];
@@ -333,13 +338,11 @@ fn sort_avx2<const R: usize, const NR: usize>(x: &mut [u32]) {
         clean_regs::<R, NR, 6>(&mut r);
     }
     // Merges of size 2 R .. 8 R: the flip and the lane bits, then the register bits.
-    flip_lanes::<R, 1>(&mut r);
+    flip_lanes::<R, 1, 0>(&mut r);
     clean_all_regs(&mut r);
-    flip_lanes::<R, 2>(&mut r);
-    clean_lanes::<R, 0>(&mut r);
+    flip_lanes::<R, 2, 1>(&mut r);
     clean_all_regs(&mut r);
-    flip_lanes::<R, 3>(&mut r);
-    clean_lanes::<R, 1>(&mut r);
+    flip_lanes::<R, 3, 2>(&mut r);
     clean_all_regs(&mut r);
     // Entry i = lane (i / R) of register (i mod R): transpose blocks of 8.
     for g in 0..R >> 3 {
