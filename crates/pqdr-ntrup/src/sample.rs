@@ -9,7 +9,6 @@
 
 use crate::arch::{self, Avx2};
 use crate::ct;
-use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
 
@@ -79,9 +78,7 @@ pub(crate) fn small_random_batched<const P: usize, R: TryCryptoRng + ?Sized>(
 
 /// `Short_random` (a uniform random element of `Short`: `f` of Core `KeyGen`,
 /// NTRU Prime spec §2.3; `r` of `Encap`, §2.3.7): p random words (see
-/// [`random_words`]), then [`short_fromlist`]. With the official draw
-/// pattern each word is written once, straight from its draw (no zero-fill
-/// of the list first).
+/// [`random_words`]), then [`short_fromlist`].
 #[inline(never)]
 pub(crate) fn short_random<const P: usize, const W: usize, const BATCHED: bool, R>(
     out: &mut [i8; P],
@@ -90,28 +87,8 @@ pub(crate) fn short_random<const P: usize, const W: usize, const BATCHED: bool, 
 where
     R: TryCryptoRng + ?Sized,
 {
-    if BATCHED {
-        let mut list = Zeroizing::new([0u32; P]);
-        random_words::<P, BATCHED, R>(&mut list, rng)?;
-        short_fromlist::<P, W>(out, &mut list);
-        return Ok(());
-    }
-    // After a failed draw no further one is made (the rest are zeros, and
-    // the error is returned before the list is used).
-    let mut failed = None;
-    let mut list: [u32; P] = core::array::from_fn(|_| {
-        if failed.is_some() {
-            return 0;
-        }
-        urandom32(rng).unwrap_or_else(|e| {
-            failed = Some(e);
-            0
-        })
-    });
-    let mut list = Wipe::new(&mut list);
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let mut list = Zeroizing::new([0u32; P]);
+    random_words::<P, BATCHED, R>(&mut list, rng)?;
     short_fromlist::<P, W>(out, &mut list);
     Ok(())
 }

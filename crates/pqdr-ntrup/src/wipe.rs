@@ -63,13 +63,6 @@ impl<const N: usize, const K: usize> Wipeable for [[i8; N]; K] {
     }
 }
 
-impl<const N: usize> Wipeable for [u32; N] {
-    #[inline(always)]
-    fn wipe(&mut self) {
-        self.zeroize();
-    }
-}
-
 impl<const N: usize> Wipeable for [u8; N] {
     #[inline(always)]
     fn wipe(&mut self) {

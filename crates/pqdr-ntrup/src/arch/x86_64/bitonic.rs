@@ -297,8 +297,9 @@ fn sort_avx2<const R: usize, const NR: usize>(x: &mut [u32]) {
         // SAFETY: `g < R`: register `g` of the `R` in `r` (in bounds, aligned).
         unsafe { regs.add(g).write(v) };
     }
-    // SAFETY: the loop above wrote all `R` registers.
-    let mut r = unsafe { r.assume_init() };
+    // SAFETY: the loop above wrote all `R` registers (borrowed in place, not
+    // moved: a move was a second 4 KB copy on the stack).
+    let r = unsafe { r.assume_init_mut() };
     // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
     for base in (0..NR).step_by(L) {
         let mut v = [r[base]; 8];
@@ -325,25 +326,25 @@ fn sort_avx2<const R: usize, const NR: usize>(x: &mut [u32]) {
     }
     // Merges of size 2^4 .. R: register against register (every stage a
     // constant, so each pass unrolls).
-    flip_regs::<R, NR, 4>(&mut r);
-    clean_regs::<R, NR, 2>(&mut r);
-    flip_regs::<R, NR, 5>(&mut r);
-    clean_regs::<R, NR, 3>(&mut r);
-    flip_regs::<R, NR, 6>(&mut r);
-    clean_regs::<R, NR, 4>(&mut r);
-    flip_regs::<R, NR, 7>(&mut r);
-    clean_regs::<R, NR, 5>(&mut r);
+    flip_regs::<R, NR, 4>(r);
+    clean_regs::<R, NR, 2>(r);
+    flip_regs::<R, NR, 5>(r);
+    clean_regs::<R, NR, 3>(r);
+    flip_regs::<R, NR, 6>(r);
+    clean_regs::<R, NR, 4>(r);
+    flip_regs::<R, NR, 7>(r);
+    clean_regs::<R, NR, 5>(r);
     if R == 256 {
-        flip_regs::<R, NR, 8>(&mut r);
-        clean_regs::<R, NR, 6>(&mut r);
+        flip_regs::<R, NR, 8>(r);
+        clean_regs::<R, NR, 6>(r);
     }
     // Merges of size 2 R .. 8 R: the flip and the lane bits, then the register bits.
-    flip_lanes::<R, 1, 0>(&mut r);
-    clean_all_regs(&mut r);
-    flip_lanes::<R, 2, 1>(&mut r);
-    clean_all_regs(&mut r);
-    flip_lanes::<R, 3, 2>(&mut r);
-    clean_all_regs(&mut r);
+    flip_lanes::<R, 1, 0>(r);
+    clean_all_regs(r);
+    flip_lanes::<R, 2, 1>(r);
+    clean_all_regs(r);
+    flip_lanes::<R, 3, 2>(r);
+    clean_all_regs(r);
     // Entry i = lane (i / R) of register (i mod R): transpose blocks of 8.
     for g in 0..R >> 3 {
         let mut v = [r[g * L]; 8];
