@@ -24,6 +24,8 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi64,
 };
 
+use core::mem::MaybeUninit;
+
 use pqdr_common::simd::Avx2;
 
 /// Lanes per register.
@@ -52,17 +54,56 @@ fn cmp8(v: &mut [__m256i; 8], i: usize, j: usize) {
     v[j] = _mm256_max_epu32(a, b);
 }
 
-/// One stage on register bits: register `g` against `g ^ m` for every `g`
-/// whose bit `hb` (the top bit of `m`) is clear, skipping the comparators
-/// whose upper register is `>= NR` (see [`sort_avx2`]: there it holds
-/// `u32::MAX`, so the comparator would change nothing).
+/// The flip stage of merge size 2^K on register bits (`K <= log2 R`):
+/// register `g` against `g XOR (2^K − 1)` for every `g` whose bit `K − 1`
+/// is clear, skipping the comparators whose upper register is `>= NR` (see
+/// [`sort_avx2`]: it holds `u32::MAX` there, so the comparator would change
+/// nothing). In block `hi` the partner of `g` is `2 hi + 2^K − 1 − g`, so
+/// the live `g` are one range and no comparator is tested.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn stage_regs<const R: usize, const NR: usize>(r: &mut Regs<R>, m: usize, hb: usize) {
+fn flip_regs<const R: usize, const NR: usize, const K: u32>(r: &mut Regs<R>) {
+    let hb = 1usize << (K - 1);
     for hi in (0..NR).step_by(2 * hb) {
-        for g in hi..hi + hb {
-            if NR == R || g ^ m < NR {
-                cmp(r, g, g ^ m);
+        let lo = hi.max((hi + 2 * hb).saturating_sub(NR));
+        for g in lo..hi + hb {
+            cmp(r, g, 2 * hi + 2 * hb - 1 - g);
+        }
+    }
+}
+
+/// One half-cleaner stage on register bit `J`: register `g` against
+/// `g + 2^J` for every `g` whose bit `J` is clear and whose partner is
+/// below `NR` (the others would change nothing, see [`flip_regs`]).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn half_regs<const R: usize, const NR: usize, const J: u32>(r: &mut Regs<R>) {
+    let hb = 1usize << J;
+    for hi in (0..NR).step_by(2 * hb) {
+        for g in hi..(hi + hb).min(NR.saturating_sub(hb)) {
+            cmp(r, g, g + hb);
+        }
+    }
+}
+
+/// Two half-cleaner stages at once, on register bits `J` and `J − 1`
+/// (`J >= 1`): the four registers `base + t 2^(J−1)` of each group in
+/// locals; groups starting at or above `NR` skipped.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn clean2<const J: u32, const R: usize, const NR: usize>(r: &mut Regs<R>) {
+    let low = 1usize << (J - 1);
+    for hi in (0..NR).step_by(2 << J) {
+        for base in hi..hi + low {
+            let at = |t: usize| (base + t * low) & (R - 1);
+            let mut v = [r[at(0)], r[at(1)], r[at(2)], r[at(3)]];
+            for (i, j) in [(0, 2), (1, 3), (0, 1), (2, 3)] {
+                let (a, b) = (v[i], v[j]);
+                v[i] = _mm256_min_epu32(a, b);
+                v[j] = _mm256_max_epu32(a, b);
+            }
+            for (t, x) in v.into_iter().enumerate() {
+                r[at(t)] = x;
             }
         }
     }
@@ -97,33 +138,50 @@ fn clean3<const J: u32, const R: usize, const NR: usize>(r: &mut Regs<R>) {
     }
 }
 
-/// Half-cleaners on register bits `2^top` … `2^0`, three at a time; groups
-/// starting at or above `NR` skipped (see [`sort_avx2`]).
+/// Half-cleaners on register bits `2^TOP` … `2^0` (`TOP <= 7`), in passes
+/// of three stages (then two, then one) over groups of registers held in
+/// locals; groups starting at or above `NR` skipped (see [`sort_avx2`]).
+/// Every stage and bound is a constant, so the passes unroll.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn clean_regs<const R: usize, const NR: usize>(r: &mut Regs<R>, top: u32) {
-    let mut j = top;
-    loop {
-        if j >= 2 {
-            match j {
-                2 => clean3::<2, R, NR>(r),
-                3 => clean3::<3, R, NR>(r),
-                4 => clean3::<4, R, NR>(r),
-                5 => clean3::<5, R, NR>(r),
-                6 => clean3::<6, R, NR>(r),
-                _ => clean3::<7, R, NR>(r),
-            }
-            if j == 2 {
-                return;
-            }
-            j -= 3;
-        } else {
-            stage_regs::<R, NR>(r, 1 << j, 1 << j);
-            if j == 0 {
-                return;
-            }
-            j -= 1;
+fn clean_regs<const R: usize, const NR: usize, const TOP: u32>(r: &mut Regs<R>) {
+    match TOP {
+        0 => half_regs::<R, NR, 0>(r),
+        1 => clean2::<1, R, NR>(r),
+        2 => clean3::<2, R, NR>(r),
+        3 => {
+            clean3::<3, R, NR>(r);
+            half_regs::<R, NR, 0>(r);
         }
+        4 => {
+            clean3::<4, R, NR>(r);
+            clean2::<1, R, NR>(r);
+        }
+        5 => {
+            clean3::<5, R, NR>(r);
+            clean3::<2, R, NR>(r);
+        }
+        6 => {
+            clean3::<6, R, NR>(r);
+            clean3::<3, R, NR>(r);
+            half_regs::<R, NR, 0>(r);
+        }
+        _ => {
+            clean3::<7, R, NR>(r);
+            clean3::<4, R, NR>(r);
+            clean2::<1, R, NR>(r);
+        }
+    }
+}
+
+/// The half-cleaners on every register bit (`log2 R − 1` … 0), no register skipped.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn clean_all_regs<const R: usize>(r: &mut Regs<R>) {
+    if R == 128 {
+        clean_regs::<R, R, 6>(r);
+    } else {
+        clean_regs::<R, R, 7>(r);
     }
 }
 
@@ -142,43 +200,37 @@ fn lanes_with(b: i32) -> __m256i {
     _mm256_setr_epi32(on(0), on(1), on(2), on(3), on(4), on(5), on(6), on(7))
 }
 
-/// The flip stage of merge size 2^k, k > log2 R: entry (lane l, register g)
-/// against (l ^ (2^(k − log2 R) − 1), R − 1 − g).
+/// The half-cleaners on lane bits `2^(CL − 1)` … `2^0` (`CL <= 2`) of one
+/// register: lane `l` against lane `l ^ 2^b`, the minimum to the lower lane.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn flip_lanes<const R: usize>(r: &mut Regs<R>, k: u32) {
-    let lb = k - R.trailing_zeros();
-    let lm = (1i32 << lb) - 1;
+fn clean_lanes<const CL: u32>(mut a: __m256i) -> __m256i {
+    for b in (0..CL).rev() {
+        let p = _mm256_permutevar8x32_epi32(a, xor_lanes(1 << b));
+        let (mn, mx) = (_mm256_min_epu32(a, p), _mm256_max_epu32(a, p));
+        a = _mm256_blendv_epi8(mn, mx, lanes_with(1 << b));
+    }
+    a
+}
+
+/// The flip stage of merge size 2^k, k = log2 R + LB > log2 R: entry
+/// (lane l, register g) against (l ^ (2^LB − 1), R − 1 − g); then the
+/// merge's half-cleaners on the lane bits below its top one (`CL = LB − 1`
+/// of them, entry bits log2 R + LB − 2 … log2 R) on both registers while
+/// they are loaded.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flip_lanes<const R: usize, const LB: u32, const CL: u32>(r: &mut Regs<R>) {
+    let lm = (1i32 << LB) - 1;
     let idx = xor_lanes(lm);
-    let hi = lanes_with(1 << (lb - 1));
+    let hi = lanes_with(1 << (LB - 1));
     for g in 0..R >> 1 {
         let a = r[g];
         let b = _mm256_permutevar8x32_epi32(r[R - 1 - g], idx);
         let (mn, mx) = (_mm256_min_epu32(a, b), _mm256_max_epu32(a, b));
-        r[g] = _mm256_blendv_epi8(mn, mx, hi);
-        r[R - 1 - g] = _mm256_permutevar8x32_epi32(_mm256_blendv_epi8(mx, mn, hi), idx);
-    }
-}
-
-/// The half-cleaners on lane bits `2^(top)` … `2^0` (entry bits
-/// log2 R + top … log2 R), register by register.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn clean_lanes<const R: usize>(r: &mut Regs<R>, top: u32) {
-    let mut idx = [xor_lanes(1); 3];
-    let mut hi = [lanes_with(1); 3];
-    for b in 0..=top {
-        idx[b as usize] = xor_lanes(1 << b);
-        hi[b as usize] = lanes_with(1 << b);
-    }
-    for x in r.iter_mut() {
-        let mut a = *x;
-        for b in (0..=top as usize).rev() {
-            let p = _mm256_permutevar8x32_epi32(a, idx[b]);
-            let (mn, mx) = (_mm256_min_epu32(a, p), _mm256_max_epu32(a, p));
-            a = _mm256_blendv_epi8(mn, mx, hi[b]);
-        }
-        *x = a;
+        r[g] = clean_lanes::<CL>(_mm256_blendv_epi8(mn, mx, hi));
+        let up = _mm256_permutevar8x32_epi32(_mm256_blendv_epi8(mx, mn, hi), idx);
+        r[R - 1 - g] = clean_lanes::<CL>(up);
     }
 }
 
@@ -221,23 +273,33 @@ fn transpose8(v: &mut [__m256i; 8]) {
 /// stages after them mix them in.
 #[target_feature(enable = "avx2")]
 fn sort_avx2<const R: usize, const NR: usize>(x: &mut [u32]) {
-    let log = R.trailing_zeros();
     let n = x.len();
     // Load in memory order, u32::MAX (all ones) past n.
     let whole = n >> 3; // n / L
-    // Built in place (an array built by `from_fn` was copied, 4 KB, by `memcpy`).
-    let mut r: Regs<R> = [_mm256_set1_epi32(-1); R];
-    for (g, reg) in r.iter_mut().enumerate().take(whole) {
-        let s = &x[g * L..(g + 1) * L];
-        // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
-        *reg = unsafe { _mm256_loadu_si256(s.as_ptr().cast()) };
+    // Built in place, each register written once (an array built by
+    // `from_fn` was copied, 4 KB, by `memcpy`; one filled first with
+    // `u32::MAX` was a 4 KB `memset`).
+    let mut r = MaybeUninit::<Regs<R>>::uninit();
+    let regs = r.as_mut_ptr().cast::<__m256i>();
+    for g in 0..R {
+        let v = if g < whole {
+            let s = &x[g * L..(g + 1) * L];
+            // SAFETY: `s` is 8 readable `u32` (32 bytes); `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+        } else if g == whole {
+            let mut t = [u32::MAX; L];
+            t[..n - whole * L].copy_from_slice(&x[whole * L..]);
+            // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
+            unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+        } else {
+            _mm256_set1_epi32(-1)
+        };
+        // SAFETY: `g < R`: register `g` of the `R` in `r` (in bounds, aligned).
+        unsafe { regs.add(g).write(v) };
     }
-    if whole < R {
-        let mut t = [u32::MAX; L];
-        t[..n - whole * L].copy_from_slice(&x[whole * L..]);
-        // SAFETY: `t` is 32 readable bytes; `loadu` has no alignment requirement.
-        r[whole] = unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
-    }
+    // SAFETY: the loop above wrote all `R` registers (borrowed in place, not
+    // moved: a move was a second 4 KB copy on the stack).
+    let r = unsafe { r.assume_init_mut() };
     // Merges of size 2^1 .. 2^3: within groups of eight registers, one pass.
     for base in (0..NR).step_by(L) {
         let mut v = [r[base]; 8];
@@ -262,19 +324,27 @@ fn sort_avx2<const R: usize, const NR: usize>(x: &mut [u32]) {
         }
         r[base..base + L].copy_from_slice(&v);
     }
-    // Merges of size 2^4 .. R: register against register.
-    for k in 4..=log {
-        stage_regs::<R, NR>(&mut r, (1 << k) - 1, 1 << (k - 1));
-        clean_regs::<R, NR>(&mut r, k - 2);
+    // Merges of size 2^4 .. R: register against register (every stage a
+    // constant, so each pass unrolls).
+    flip_regs::<R, NR, 4>(r);
+    clean_regs::<R, NR, 2>(r);
+    flip_regs::<R, NR, 5>(r);
+    clean_regs::<R, NR, 3>(r);
+    flip_regs::<R, NR, 6>(r);
+    clean_regs::<R, NR, 4>(r);
+    flip_regs::<R, NR, 7>(r);
+    clean_regs::<R, NR, 5>(r);
+    if R == 256 {
+        flip_regs::<R, NR, 8>(r);
+        clean_regs::<R, NR, 6>(r);
     }
     // Merges of size 2 R .. 8 R: the flip and the lane bits, then the register bits.
-    for k in log + 1..=log + 3 {
-        flip_lanes(&mut r, k);
-        if k >= log + 2 {
-            clean_lanes(&mut r, k - log - 2);
-        }
-        clean_regs::<R, R>(&mut r, log - 1);
-    }
+    flip_lanes::<R, 1, 0>(r);
+    clean_all_regs(r);
+    flip_lanes::<R, 2, 1>(r);
+    clean_all_regs(r);
+    flip_lanes::<R, 3, 2>(r);
+    clean_all_regs(r);
     // Entry i = lane (i / R) of register (i mod R): transpose blocks of 8.
     for g in 0..R >> 3 {
         let mut v = [r[g * L]; 8];
