@@ -19,14 +19,15 @@
 //! ([`combine`], with the untwist and the 1/3 in its multipliers), in
 //! place where the parts' inverse transforms are in the product buffer
 //! (n = 512, and sntrup1277's exact R/3 product: the full product, 3072
-//! entries). sntrup1277's R/q product applies the 1/3 to each `D_i`
-//! instead (`E_i = D_i / 3`) and never stores the full product: each
-//! part's `E_i` is added, times `ω^(-im)`, into the folded product
+//! entries). sntrup1277's R/q product ([`rq`]) does so modulo 12289 and
+//! folds that full product in place; modulo 18433 it applies the 1/3 to
+//! each `D_i` instead (`E_i = D_i / 3`) and never stores the full product:
+//! each part's `E_i` is added, times `ω^(-im)`, into the folded product
 //! `F_k = c_k + c_(p+k) + c_(p+k-1)` (x^p = x + 1; `F` is linear in c, so
 //! in the `E_i`) at the positions `n = j + n m` that `F` reads (six
-//! segment sums per part, `|F_k| <= 3 p (q - 1)/2 < 2^24`), for 12289 and
-//! 18433 into two `F`s recombined by Garner's CRT as in `ntt.rs`: the two
-//! `F`s and one transform in the scratch and one local transform. Every
+//! segment sums per part, `|F_k| <= 3 p (q - 1)/2 < 2^24`); the two `F`s
+//! are recombined by Garner's CRT as in `ntt.rs`. Both `F`s and one
+//! transform fit the scratch, with one local transform. Every
 //! loop bound and index depends on p only.
 
 use core::arch::x86_64::{
@@ -43,6 +44,7 @@ use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 
 mod parts;
+mod rq;
 use parts::{forward_512, inverse_512};
 pub(crate) use parts::{ntt3_512, ntt3_mul_sides, ntt3_prepare};
 
@@ -537,7 +539,7 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     let full = &mut full[..ntt3_scratch(P)];
     if const { regs_of(P) == REGS && REDUCE } {
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { ntt3_avx2::<P, Q, REDUCE, REGS>(full, a, b) };
+        unsafe { rq::ntt3_rq_avx2::<P, Q>(full, a, b) };
         full[P..2 * P].fill(0);
     } else if const { regs_of(P) == REGS } {
         // SAFETY: as above.
@@ -575,34 +577,4 @@ fn ntt3_exact_avx2<const P: usize>(full: &mut [i16], a: &[i16], b: &[i8]) {
         part::<P, REGS>(x, &mut y, (Src::Coeffs(a), Src::Coeffs(b)), (i, false), &P1);
     }
     combine_in_place::<REGS>(regs, &T1, consts(&P1));
-}
-
-/// [`ntt3_mul`] on its scratch: `F` mod 12289, `F` mod 18433, one transform
-/// (`x`); b's transforms in a local.
-#[target_feature(enable = "avx2")]
-fn ntt3_avx2<const P: usize, const Q: i16, const REDUCE: bool, const R: usize>(
-    full: &mut [i16],
-    a: &[i16],
-    b: &[i8],
-) where
-    Regs: Size<R>,
-{
-    let mut y0: Part<R> = [[0; 16]; R];
-    let mut yg = Wipe::new(&mut y0);
-    let (f1, rest) = full.split_at_mut(f_len(P));
-    let (f2, xs) = rest.split_at_mut(f_len(P));
-    let (xs, _) = xs.as_chunks_mut::<16>();
-    let x: &mut Part<R> = xs.try_into().expect("R registers");
-    folded_mod::<P, R>(f1, (&mut *x, &mut yg), (a, b), &P1);
-    if REDUCE {
-        folded_mod::<P, R>(f2, (&mut *x, &mut yg), (a, b), &P2);
-        let g = Garner::new::<Q>();
-        let (c1s, _) = f1.as_chunks_mut::<16>();
-        let (c2s, _) = f2.as_chunks::<16>();
-        for (o, c2) in c1s.iter_mut().zip(c2s) {
-            let v = g.apply(load(o), load(c2));
-            store(o, v);
-        }
-    }
-    // x and f2 (secret) are wiped by the caller's scratch guard.
 }
