@@ -491,28 +491,6 @@ fn accumulate<const P: usize, const R: usize>(
     axpy(f, e, (2 * N + 1 - P, 0, 2 * P - 2 * N - 1), w(2), k);
 }
 
-/// The folded product modulo prime `t` into `f` (its first p entries,
-/// centred, |.| <= p/2 + p/2^9): the three parts through `x`, `y`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn folded_mod<const P: usize, const R: usize>(
-    f: &mut [i16],
-    (x, y): (&mut Part<R>, &mut Part<R>),
-    ab: (&[i16], &[i8]),
-    t: &Prime,
-) where
-    Regs: Size<R>,
-{
-    let k = consts(t);
-    let t3 = <Regs as Size<R>>::three(t);
-    f.fill(0);
-    for i in 0..3 {
-        let ab = (Src::Coeffs(ab.0), Src::Coeffs(ab.1));
-        part::<P, R>(x, y, ab, (i, true), t);
-        accumulate::<P, R>(f, x, i, t3, k);
-    }
-}
-
 /// Entries of one folded product in the scratch (p rounded up to registers).
 const fn f_len(p: usize) -> usize {
     p.next_multiple_of(16)
@@ -539,11 +517,11 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     let full = &mut full[..ntt3_scratch(P)];
     if const { regs_of(P) == REGS && REDUCE } {
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { rq::ntt3_rq_avx2::<P, Q>(full, a, b) };
+        unsafe { rq::ntt3_rq_avx2::<P, Q>(full, a, Side::Coeffs(b)) };
         full[P..2 * P].fill(0);
     } else if const { regs_of(P) == REGS } {
         // SAFETY: as above.
-        unsafe { ntt3_exact_avx2::<P>(full, a, b) };
+        unsafe { rq::ntt3_exact_avx2::<P>(full, a, Side::Coeffs(b)) };
     } else {
         ntt3_mul_sides::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
     }
@@ -559,22 +537,4 @@ pub(crate) const fn ntt3_scratch(p: usize) -> usize {
     } else {
         3 * 16 * HALF
     }
-}
-
-/// The exact product (R/3, `|a|, |b| <= 1`) for n = 1024: the full product
-/// `c` (degree `2p - 2 < 3072`, `|c_k| <= p`, so exact modulo 12289) into
-/// `full[..3072]`, the three parts' inverse transforms in place and
-/// [`combine`]d there (no folded sums, no zero-fill: `c_k = 0` for
-/// `k >= 2p - 1`).
-#[target_feature(enable = "avx2")]
-fn ntt3_exact_avx2<const P: usize>(full: &mut [i16], a: &[i16], b: &[i8]) {
-    let mut y0: Part<REGS> = [[0; 16]; REGS];
-    let mut y = Wipe::new(&mut y0);
-    let (regs, _) = full.as_chunks_mut::<16>();
-    let regs = &mut regs[..3 * REGS];
-    let (ps, _) = regs.as_chunks_mut::<REGS>();
-    for (i, x) in ps.iter_mut().enumerate() {
-        part::<P, REGS>(x, &mut y, (Src::Coeffs(a), Src::Coeffs(b)), (i, false), &P1);
-    }
-    combine_in_place::<REGS>(regs, &T1, consts(&P1));
 }
