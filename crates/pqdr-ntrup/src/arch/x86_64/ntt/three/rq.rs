@@ -68,12 +68,13 @@ pub(super) fn ntt3_exact_avx2<const P: usize>(full: &mut [i16], a: &[i16], b: Si
 #[target_feature(enable = "avx2")]
 pub(super) fn prepare_1024<const P: usize>(out: &mut [Hat], b: &[i8; P]) {
     let primes = if out.len() >= 6 { 2 } else { 1 };
-    for (n, x) in out[..3 * primes].iter_mut().enumerate() {
-        let t = if n < 3 { &P1 } else { &P2 };
+    for (pi, xs) in out[..3 * primes].chunks_exact_mut(3).enumerate() {
+        let (t, t3) = if pi == 0 { (&P1, &T1) } else { (&P2, &T2) };
         let k = consts(t);
-        let t3 = if n < 3 { &T1 } else { &T2 };
-        part_b::<P, REGS>(x, b, n % 3, t3, k);
-        forward(x, t, k);
+        for (i, x) in xs.iter_mut().enumerate() {
+            part_b::<P, REGS>(x, b, i, t3, k);
+            forward(x, t, k);
+        }
     }
 }
 
@@ -131,10 +132,9 @@ fn fold_in_place<const P: usize>(full: &mut [i16], k: K) {
     let not0 = _mm256_setr_epi16(
         0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
     );
-    for r in 0..f_len(P) / 16 {
-        let n = 16 * r;
+    for n in (0..f_len(P)).step_by(16) {
         let mut low = at(full, P + n - 1);
-        if r == 0 {
+        if n == 0 {
             low = _mm256_and_si256(low, not0);
         }
         let s = _mm256_add_epi16(_mm256_add_epi16(at(full, n), at(full, P + n)), low);
