@@ -45,8 +45,9 @@ use pqdr_common::simd::Avx2;
 
 mod parts;
 mod rq;
+pub(crate) use parts::ntt3_512;
 use parts::{forward_512, inverse_512};
-pub(crate) use parts::{ntt3_512, ntt3_mul_sides, ntt3_prepare};
+use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
 
 /// Registers of a 512-point transform.
 const HALF: usize = REGS >> 1;
@@ -523,7 +524,7 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
         // SAFETY: as above.
         unsafe { rq::ntt3_exact_avx2::<P>(full, a, Side::Coeffs(b)) };
     } else {
-        ntt3_mul_sides::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
+        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
     }
 }
 
@@ -536,5 +537,38 @@ pub(crate) const fn ntt3_scratch(p: usize) -> usize {
         if f > 48 * REGS { f } else { 48 * REGS }
     } else {
         3 * 16 * HALF
+    }
+}
+
+/// [`ntt3_mul`] with either factor given as its kept transforms
+/// ([`ntt3_prepare`]): for [`ntt3_512`]`(P)` either or both (`parts.rs`),
+/// for sntrup1277 the small factor only (`rq.rs`); the same output.
+pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: Side<'_, i16>,
+    b: Side<'_, i8>,
+) {
+    if const { regs_of(P) == REGS } {
+        rq::ntt3_mul_sides_1024::<P, Q, REDUCE>(token, full, a, b);
+    } else {
+        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, a, b);
+    }
+}
+
+/// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
+/// `b` when `a` is `None`): for [`ntt3_512`]`(P)` see `parts.rs` (1.5
+/// [`Hat`](crate::arch::Hat)s a prime); for sntrup1277 `b` only, 3
+/// [`Hat`](crate::arch::Hat)s a prime (`rq.rs`).
+pub(crate) fn ntt3_prepare<const P: usize>(
+    token: Avx2,
+    out: &mut [crate::arch::Hat],
+    a: Option<&[i16; P]>,
+    b: &[i8; P],
+) {
+    if const { regs_of(P) == REGS } {
+        rq::ntt3_prepare_1024::<P>(token, out, a, b);
+    } else {
+        ntt3_prepare_512::<P>(token, out, a, b);
     }
 }

@@ -4,7 +4,7 @@
 //! transform on 32 registers ([`forward_512`], [`inverse_512`]), the three
 //! parts' inverse 3-point DFT into the full product ([`combine`]), and a
 //! factor's kept parts (a prepared decapsulation key's f, 1/g and h,
-//! [`ntt3_prepare`], [`ntt3_mul_sides`]). Twin: the portable Karatsuba
+//! [`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)). Twin: the portable Karatsuba
 //! product `mult::mul_full` (compared in
 //! `mult::tests::avx2_products_match_portable`); the kept parts against the
 //! coefficients in `kept_parts_products_match` below. Every loop bound and
@@ -67,36 +67,14 @@ pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     }
 }
 /// [`ntt3_mul`] for [`ntt3_512`]`(P)` with either factor (or both) given as
-/// its kept transforms ([`ntt3_prepare`]: both primes for `REDUCE`, else
-/// 12289's): the same full product in `full[..1536]`. For sntrup1277 only
-/// the small factor `b` may be kept (6 or 3 `Hat`s, `rq.rs`): the same
-/// output as [`ntt3_mul`].
-pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+/// its kept transforms ([`ntt3_prepare`](super::ntt3_prepare): both primes for `REDUCE`, else
+/// 12289's): the same full product in `full[..1536]`.
+pub(super) fn ntt3_mul_sides_512<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: Side<'_, i16>,
     b: Side<'_, i8>,
 ) {
-    if const { ntt3_fits(P) && !ntt3_512(P) } {
-        // sntrup1277: kept transforms of the small factor only.
-        let Side::Coeffs(a) = a else {
-            panic!("ntt3_mul_sides: a kept for p > 1024")
-        };
-        let need = if REDUCE { 6 } else { 3 };
-        assert!(b.covers(need), "ntt3_mul_sides: too few transforms");
-        let _ = token;
-        let full = &mut full[..ntt3_scratch(P)];
-        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe {
-            if REDUCE {
-                super::rq::ntt3_rq_avx2::<P, Q>(full, a, b);
-                full[P..2 * P].fill(0);
-            } else {
-                super::rq::ntt3_exact_avx2::<P>(full, a, b);
-            }
-        }
-        return;
-    }
     assert!(ntt3_512(P), "ntt3_mul_sides: p outside 513..=768");
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let need = if REDUCE { 3 } else { 2 };
@@ -146,29 +124,21 @@ fn parts_512<const P: usize>(
 type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
 
 /// Whether the AVX2 product of p takes the 512-point parts (p <= 768), and
-/// so its kept transforms ([`ntt3_prepare`], [`ntt3_mul_sides`]) too.
+/// so its kept transforms ([`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)) too.
 pub(crate) const fn ntt3_512(p: usize) -> bool {
     ntt3_fits(p) && regs_of(p) < REGS
 }
 
-/// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
+/// A factor's kept transforms for [`ntt3_mul_sides`](super::ntt3_mul_sides) (`a`, or the small
 /// `b` when `a` is `None`): prime i's three parts, forward-transformed, into
 /// registers `96 i ..` of the flattened `out` (one prime, 12289, for 1.5
-/// [`Hat`]s, both for 3). Requires [`ntt3_512`]`(P)`, or sntrup1277 with
-/// `a` = `None` (n = 1024: 3 or 6 [`Hat`]s, `rq.rs`).
-pub(crate) fn ntt3_prepare<const P: usize>(
+/// [`Hat`]s, both for 3). Requires [`ntt3_512`]`(P)`.
+pub(super) fn ntt3_prepare_512<const P: usize>(
     token: Avx2,
     out: &mut [Hat],
     a: Option<&[i16; P]>,
     b: &[i8; P],
 ) {
-    if const { ntt3_fits(P) && !ntt3_512(P) } {
-        assert!(a.is_none(), "ntt3_prepare: a kept for p > 1024");
-        let _ = token;
-        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { super::rq::prepare_1024::<P>(out, b) };
-        return;
-    }
     assert!(ntt3_512(P), "ntt3_prepare: p outside 513..=768");
     let _ = token;
     // 1.5 Hats hold one prime's parts, 3 both.
@@ -233,7 +203,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::ntt3_mul;
+    use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
     use std::prelude::rust_2024::*;
     use std::vec;

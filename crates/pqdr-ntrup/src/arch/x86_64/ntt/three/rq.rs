@@ -2,9 +2,9 @@
 //! module's radix-3 layer with n = 1024), AVX2 (the products of Core
 //! `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). The exact R/3
 //! product ([`ntt3_exact_avx2`], 12289 only) is the full product from the
-//! parts [`combine`]d in place. The R/q product ([`ntt3_rq_avx2`]): modulo 12289
+//! parts [`combine`](super::combine)d in place. The R/q product ([`ntt3_rq_avx2`]): modulo 12289
 //! the three parts' inverse transforms go straight into the product buffer
-//! and are [`combine`]d there into the full product `c mod 12289` (degree
+//! and are [`combine`](super::combine)d there into the full product `c mod 12289` (degree
 //! `2p - 2 < 3072`), which is folded in place by x^p = x + 1 into
 //! `F_k = c_k + c_(p+k) + c_(p+k-1)` ([`fold_in_place`]); modulo 18433 the
 //! scratch left (p + 2307 entries) does not hold three parts, so its
@@ -19,9 +19,12 @@
 use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_setr_epi16};
 
 use super::super::{K, P1, P2, Prime, REGS, barrett, consts, forward, load, store};
-use super::{Garner, Part, Src, T1, T2, accumulate, combine_in_place, f_len, part, part_b};
+use super::{
+    Garner, Part, Src, T1, T2, accumulate, combine_in_place, f_len, ntt3_scratch, part, part_b,
+};
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
+use pqdr_common::simd::Avx2;
 
 /// Part i of prime `pi` of the small factor: its coefficients, or its kept
 /// transform (`Hat` 3 pi + i).
@@ -33,7 +36,7 @@ fn src_b<'a>(b: Side<'a, i8>, pi: usize, i: usize) -> Src<'a, i8, REGS> {
 }
 
 /// The three parts' `Z_i` of prime `pi` into registers `64 i ..` of `regs`
-/// (`y` for b's transforms), [`combine`]d there: the full product modulo
+/// (`y` for b's transforms), [`combine`](super::combine)d there: the full product modulo
 /// the prime (|.| <= p1/2 + p1/2^9).
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -63,10 +66,50 @@ pub(super) fn ntt3_exact_avx2<const P: usize>(full: &mut [i16], a: &[i16], b: Si
     full_mod::<P>(regs, &mut y, (a, b), (0, &P1));
 }
 
+/// `ntt3_mul_sides` for sntrup1277: `a` as coefficients, `b` as its
+/// coefficients or its kept parts (6 `Hat`s for `REDUCE`, else 3).
+pub(super) fn ntt3_mul_sides_1024<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: Side<'_, i16>,
+    b: Side<'_, i8>,
+) {
+    let Side::Coeffs(a) = a else {
+        panic!("ntt3_mul_sides: a kept for p > 1024")
+    };
+    let need = if REDUCE { 6 } else { 3 };
+    assert!(b.covers(need), "ntt3_mul_sides: too few transforms");
+    let _ = token;
+    let full = &mut full[..ntt3_scratch(P)];
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe {
+        if REDUCE {
+            ntt3_rq_avx2::<P, Q>(full, a, b);
+            full[P..2 * P].fill(0);
+        } else {
+            ntt3_exact_avx2::<P>(full, a, b);
+        }
+    }
+}
+
+/// `ntt3_prepare` for sntrup1277: the small factor's kept part transforms
+/// (`a` must be `None`; both primes for 6 `Hat`s, else 12289's).
+pub(super) fn ntt3_prepare_1024<const P: usize>(
+    token: Avx2,
+    out: &mut [Hat],
+    a: Option<&[i16; P]>,
+    b: &[i8; P],
+) {
+    assert!(a.is_none(), "ntt3_prepare: a kept for p > 1024");
+    let _ = token;
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { prepare_1024::<P>(out, b) };
+}
+
 /// The small factor's kept part transforms (both primes for 6 `Hat`s, else
 /// 12289's): `Hat` 3 pi + i holds part i of prime pi, forward-transformed.
 #[target_feature(enable = "avx2")]
-pub(super) fn prepare_1024<const P: usize>(out: &mut [Hat], b: &[i8; P]) {
+fn prepare_1024<const P: usize>(out: &mut [Hat], b: &[i8; P]) {
     let primes = if out.len() >= 6 { 2 } else { 1 };
     for (pi, xs) in out[..3 * primes].chunks_exact_mut(3).enumerate() {
         let (t, t3) = if pi == 0 { (&P1, &T1) } else { (&P2, &T2) };
