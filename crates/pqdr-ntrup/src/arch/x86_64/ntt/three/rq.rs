@@ -7,9 +7,10 @@
 //! and are [`combine`](super::combine)d there into the full product `c mod 12289` (degree
 //! `2p - 2 < 3072`), which is folded in place by x^p = x + 1 into
 //! `F_k = c_k + c_(p+k) + c_(p+k-1)` ([`fold_in_place`]); modulo 18433 the
-//! scratch left (p + 2307 entries) does not hold three parts, so its
-//! folded product is summed part by part ([`folded_mod`]); then Garner's
-//! CRT. The small factor may come as its kept part transforms (a prepared
+//! scratch left beside that `F` (2551 of 3p entries, and one local
+//! transform) does not hold three parts and a working transform, so its
+//! folded product is summed part by part (each part's `E_i` added at the
+//! positions `F` reads); then Garner's CRT. The small factor may come as its kept part transforms (a prepared
 //! decapsulation key's f and 1/g, [`prepare_1024`]: 6 and 3 [`Hat`]s; h's
 //! 6 more do not fit the key's 10). Twin: the portable Karatsuba product
 //! `mult::mul_full` (compared in `mult::tests::avx2_products_match_portable`);
