@@ -21,7 +21,7 @@ use crate::encode::{
 use crate::sample::{short_random, small_random, small_random_batched};
 use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
-    public_key, recip3,
+    keeps, keeps_h, public_key, recip3,
 };
 use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
@@ -281,7 +281,7 @@ fn zencrypt<const P: usize, const Q: i16>(
 ) {
     let mut c = [0i16; P];
     let mut c = Wipe::new(&mut c);
-    if let Some((token, hats)) = hats {
+    if let Some((token, hats)) = hats.filter(|_| keeps_h(P)) {
         encrypt_hat::<P, Q>(token, &mut c, r, hats);
     } else {
         rq_decode::<P, Q>(&mut c, pk);
@@ -353,7 +353,7 @@ pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usiz
 /// (`PreparedDecapsulationKey`): `Hash3(rho)` (the implicit-rejection
 /// input, NTRU Prime spec §2.3.8) into `h3_rho`, always, and f, 1/g and h of
 /// `sk` into `hats` (`sntrup_core::Hats`). Returns false, leaving `hats`
-/// unused, without AVX2 or for p > 1024 (public facts).
+/// unused, without AVX2 (a public fact).
 pub(crate) fn prepare<const P: usize, const Q: i16>(
     sk: &[u8],
     hats: &mut Hats,
@@ -362,7 +362,7 @@ pub(crate) fn prepare<const P: usize, const Q: i16>(
     let sb = small_bytes(P);
     let pk_len = const { rq_bytes(P, Q) };
     h3_rho.copy_from_slice(hash3(&sk[2 * sb + pk_len..3 * sb + pk_len]).as_ref());
-    let Some(token) = arch::avx2().filter(|_| arch::ntt_fits(P)) else {
+    let Some(token) = arch::avx2().filter(|_| keeps(P)) else {
         return false;
     };
     let (mut f, mut v, mut h) = ([0i8; P], [0i8; P], [0i16; P]);
@@ -377,7 +377,8 @@ pub(crate) fn prepare<const P: usize, const Q: i16>(
 /// [`decap`] with what [`prepare`] made from the same `sk`: the same shared
 /// secret, without `Hash3(rho)` (two SHA-512 blocks or more) and, given
 /// `hats`, without the forward transforms of f, 1/g and h and the `Decode`
-/// of pk. Without AVX2 or for p > 1024 `hats` is not used.
+/// of pk (sntrup1277: h is not kept, pk is decoded). Without AVX2 `hats`
+/// is not used.
 pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
     sk: &[u8],
@@ -385,7 +386,7 @@ pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const
     h3_rho: &[u8; HASH_BYTES],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    let token = arch::avx2().filter(|_| arch::ntt_fits(P));
+    let token = arch::avx2().filter(|_| keeps(P));
     let hats = token.zip(hats);
     decap_with::<P, Q, W, CT>(ct, sk, ss, hats, Some(h3_rho));
 }

@@ -89,17 +89,33 @@ pub(crate) fn decrypt_v<const P: usize, const W: usize>(
 }
 
 /// The transforms a prepared decapsulation key keeps (`PreparedDecapsulationKey`,
-/// AVX2 products, p <= 1024): f (both primes), v = 1/g (12289 only: the R/3
-/// product is exact below it) and h, from the [`hat_at`] positions on.
+/// AVX2 products, [`keeps`]): f (both primes), v = 1/g (12289 only: the R/3
+/// product is exact below it) and h ([`keeps_h`]), from the [`hat_at`]
+/// positions on.
 pub(crate) type Hats = [Hat; 10];
+
+/// Whether a prepared key of p keeps transforms (with AVX2): p <= 1024 and
+/// sntrup1277 (f and v only).
+pub(crate) const fn keeps(p: usize) -> bool {
+    arch::ntt_fits(p) || arch::ntt3_fits(p)
+}
+
+/// Whether a prepared key of p keeps h's transforms too: not for
+/// sntrup1277, whose f (6 [`Hat`]s of 1024-point parts) and v (3) leave one.
+pub(crate) const fn keeps_h(p: usize) -> bool {
+    arch::ntt_fits(p) || arch::ntt3_512(p)
+}
 
 /// Where f, v and h start in [`Hats`]: for 768 < p <= 1024 the 1024-point
 /// transforms (4, 2 and 4 [`Hat`]s); for p <= 768 the three 512-point parts
 /// of each prime (`arch::ntt3_prepare`: 192, 96 and 192 registers in 3, 2
-/// and 3 [`Hat`]s; 16 KB of the 20 KB written, the rest stays zero).
+/// and 3 [`Hat`]s; 16 KB of the 20 KB written, the rest stays zero); for
+/// sntrup1277 the three 1024-point parts of f (6 [`Hat`]s) and v (3), no h.
 const fn hat_at(p: usize) -> [usize; 3] {
     if arch::ntt3_512(p) {
         [0, 3, 5]
+    } else if arch::ntt3_fits(p) {
+        [0, 6, 9]
     } else {
         [0, 4, 6]
     }
@@ -116,10 +132,12 @@ pub(crate) fn prepare<const P: usize>(
     let [_, at_v, at_h] = const { hat_at(P) };
     let (hf, rest) = hats.split_at_mut(at_v);
     let (hv, hh) = rest.split_at_mut(at_h - at_v);
-    if const { arch::ntt3_512(P) } {
+    if const { arch::ntt3_fits(P) } {
         arch::ntt3_prepare(token, hf, None, f);
         arch::ntt3_prepare(token, hv, None, v);
-        arch::ntt3_prepare(token, &mut hh[..3], Some(h), v);
+        if const { keeps_h(P) } {
+            arch::ntt3_prepare(token, &mut hh[..3], Some(h), v);
+        }
     } else {
         arch::ntt_prepare_b(token, hf, f);
         arch::ntt_prepare_b(token, hv, v);
@@ -135,7 +153,7 @@ fn mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
     a: Side<'_, i16>,
     b: Side<'_, i8>,
 ) {
-    if const { arch::ntt3_512(P) } {
+    if const { arch::ntt3_fits(P) } {
         arch::ntt3_mul_sides::<P, Q, REDUCE>(token, full, a, b);
     } else {
         arch::ntt_mul_sides::<P, Q, REDUCE>(token, full, a, b);

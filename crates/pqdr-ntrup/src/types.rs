@@ -440,15 +440,15 @@ impl<S: ParameterSet> DecapsulationKey<S> {
 }
 
 /// A decapsulation key with the transforms of its polynomials kept
-/// ([`DecapsulationKey::prepare`]): with AVX2 and p <= 1024 (every set but
-/// sntrup1277), each decapsulation skips the forward transforms of f, 1/g
-/// and h and the `Decode` of the public key (sntrup761: about −24 %
-/// instructions, BENCHMARKS.md). The price is size: 10 transforms of 1024
+/// ([`DecapsulationKey::prepare`]): with AVX2, each decapsulation skips the
+/// forward transforms of f, 1/g and h and the `Decode` of the public key
+/// (sntrup761: about −24 % instructions, BENCHMARKS.md; sntrup1277 keeps f
+/// and 1/g only, h's transforms do not fit). The price is size: 10 transforms of 1024
 /// i16 values, 20,480 bytes beside the key, so the type is opt-in and the
 /// default key stays small. On every set and path it also keeps
 /// `Hash3(rho)` (32 bytes; the implicit-rejection input of NTRU Prime spec
 /// §2.3.8), so decapsulation hashes rho no more (two or more SHA-512 blocks);
-/// elsewhere (no AVX2, sntrup1277) that is its only saving. The shared
+/// without AVX2 that is its only saving. The shared
 /// secret is always the same as the plain key's. The transforms and
 /// `Hash3(rho)` are secret (they determine f and 1/g, and the rejection
 /// key): they are wiped on drop and never printed.

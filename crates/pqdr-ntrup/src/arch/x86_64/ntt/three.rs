@@ -19,14 +19,15 @@
 //! ([`combine`], with the untwist and the 1/3 in its multipliers), in
 //! place where the parts' inverse transforms are in the product buffer
 //! (n = 512, and sntrup1277's exact R/3 product: the full product, 3072
-//! entries). sntrup1277's R/q product applies the 1/3 to each `D_i`
-//! instead (`E_i = D_i / 3`) and never stores the full product: each
-//! part's `E_i` is added, times `ω^(-im)`, into the folded product
+//! entries). sntrup1277's R/q product ([`rq`]) does so modulo 12289 and
+//! folds that full product in place; modulo 18433 it applies the 1/3 to
+//! each `D_i` instead (`E_i = D_i / 3`) and never stores the full product:
+//! each part's `E_i` is added, times `ω^(-im)`, into the folded product
 //! `F_k = c_k + c_(p+k) + c_(p+k-1)` (x^p = x + 1; `F` is linear in c, so
 //! in the `E_i`) at the positions `n = j + n m` that `F` reads (six
-//! segment sums per part, `|F_k| <= 3 p (q - 1)/2 < 2^24`), for 12289 and
-//! 18433 into two `F`s recombined by Garner's CRT as in `ntt.rs`: the two
-//! `F`s and one transform in the scratch and one local transform. Every
+//! segment sums per part, `|F_k| <= 3 p (q - 1)/2 < 2^24`); the two `F`s
+//! are recombined by Garner's CRT as in `ntt.rs`. Both `F`s and one
+//! transform fit the scratch, with one local transform. Every
 //! loop bound and index depends on p only.
 
 use core::arch::x86_64::{
@@ -43,8 +44,10 @@ use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 
 mod parts;
+mod rq;
+pub(crate) use parts::ntt3_512;
 use parts::{forward_512, inverse_512};
-pub(crate) use parts::{ntt3_512, ntt3_mul_sides, ntt3_prepare};
+use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
 
 /// Registers of a 512-point transform.
 const HALF: usize = REGS >> 1;
@@ -489,28 +492,6 @@ fn accumulate<const P: usize, const R: usize>(
     axpy(f, e, (2 * N + 1 - P, 0, 2 * P - 2 * N - 1), w(2), k);
 }
 
-/// The folded product modulo prime `t` into `f` (its first p entries,
-/// centred, |.| <= p/2 + p/2^9): the three parts through `x`, `y`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn folded_mod<const P: usize, const R: usize>(
-    f: &mut [i16],
-    (x, y): (&mut Part<R>, &mut Part<R>),
-    ab: (&[i16], &[i8]),
-    t: &Prime,
-) where
-    Regs: Size<R>,
-{
-    let k = consts(t);
-    let t3 = <Regs as Size<R>>::three(t);
-    f.fill(0);
-    for i in 0..3 {
-        let ab = (Src::Coeffs(ab.0), Src::Coeffs(ab.1));
-        part::<P, R>(x, y, ab, (i, true), t);
-        accumulate::<P, R>(f, x, i, t3, k);
-    }
-}
-
 /// Entries of one folded product in the scratch (p rounded up to registers).
 const fn f_len(p: usize) -> usize {
     p.next_multiple_of(16)
@@ -537,13 +518,13 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     let full = &mut full[..ntt3_scratch(P)];
     if const { regs_of(P) == REGS && REDUCE } {
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { ntt3_avx2::<P, Q, REDUCE, REGS>(full, a, b) };
+        unsafe { rq::ntt3_rq_avx2::<P, Q>(full, a, Side::Coeffs(b)) };
         full[P..2 * P].fill(0);
     } else if const { regs_of(P) == REGS } {
         // SAFETY: as above.
-        unsafe { ntt3_exact_avx2::<P>(full, a, b) };
+        unsafe { rq::ntt3_exact_avx2::<P>(full, a, Side::Coeffs(b)) };
     } else {
-        ntt3_mul_sides::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
+        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
     }
 }
 
@@ -559,50 +540,35 @@ pub(crate) const fn ntt3_scratch(p: usize) -> usize {
     }
 }
 
-/// The exact product (R/3, `|a|, |b| <= 1`) for n = 1024: the full product
-/// `c` (degree `2p - 2 < 3072`, `|c_k| <= p`, so exact modulo 12289) into
-/// `full[..3072]`, the three parts' inverse transforms in place and
-/// [`combine`]d there (no folded sums, no zero-fill: `c_k = 0` for
-/// `k >= 2p - 1`).
-#[target_feature(enable = "avx2")]
-fn ntt3_exact_avx2<const P: usize>(full: &mut [i16], a: &[i16], b: &[i8]) {
-    let mut y0: Part<REGS> = [[0; 16]; REGS];
-    let mut y = Wipe::new(&mut y0);
-    let (regs, _) = full.as_chunks_mut::<16>();
-    let regs = &mut regs[..3 * REGS];
-    let (ps, _) = regs.as_chunks_mut::<REGS>();
-    for (i, x) in ps.iter_mut().enumerate() {
-        part::<P, REGS>(x, &mut y, (Src::Coeffs(a), Src::Coeffs(b)), (i, false), &P1);
+/// [`ntt3_mul`] with either factor given as its kept transforms
+/// ([`ntt3_prepare`]): for [`ntt3_512`]`(P)` either or both (`parts.rs`),
+/// for sntrup1277 the small factor only (`rq.rs`); the same output.
+pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+    token: Avx2,
+    full: &mut [i16],
+    a: Side<'_, i16>,
+    b: Side<'_, i8>,
+) {
+    if const { regs_of(P) == REGS } {
+        rq::ntt3_mul_sides_1024::<P, Q, REDUCE>(token, full, a, b);
+    } else {
+        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, a, b);
     }
-    combine_in_place::<REGS>(regs, &T1, consts(&P1));
 }
 
-/// [`ntt3_mul`] on its scratch: `F` mod 12289, `F` mod 18433, one transform
-/// (`x`); b's transforms in a local.
-#[target_feature(enable = "avx2")]
-fn ntt3_avx2<const P: usize, const Q: i16, const REDUCE: bool, const R: usize>(
-    full: &mut [i16],
-    a: &[i16],
-    b: &[i8],
-) where
-    Regs: Size<R>,
-{
-    let mut y0: Part<R> = [[0; 16]; R];
-    let mut yg = Wipe::new(&mut y0);
-    let (f1, rest) = full.split_at_mut(f_len(P));
-    let (f2, xs) = rest.split_at_mut(f_len(P));
-    let (xs, _) = xs.as_chunks_mut::<16>();
-    let x: &mut Part<R> = xs.try_into().expect("R registers");
-    folded_mod::<P, R>(f1, (&mut *x, &mut yg), (a, b), &P1);
-    if REDUCE {
-        folded_mod::<P, R>(f2, (&mut *x, &mut yg), (a, b), &P2);
-        let g = Garner::new::<Q>();
-        let (c1s, _) = f1.as_chunks_mut::<16>();
-        let (c2s, _) = f2.as_chunks::<16>();
-        for (o, c2) in c1s.iter_mut().zip(c2s) {
-            let v = g.apply(load(o), load(c2));
-            store(o, v);
-        }
+/// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
+/// `b` when `a` is `None`): for [`ntt3_512`]`(P)` see `parts.rs` (1.5
+/// [`Hat`](crate::arch::Hat)s a prime); for sntrup1277 `b` only, 3
+/// [`Hat`](crate::arch::Hat)s a prime (`rq.rs`).
+pub(crate) fn ntt3_prepare<const P: usize>(
+    token: Avx2,
+    out: &mut [crate::arch::Hat],
+    a: Option<&[i16; P]>,
+    b: &[i8; P],
+) {
+    if const { regs_of(P) == REGS } {
+        rq::ntt3_prepare_1024::<P>(token, out, a, b);
+    } else {
+        ntt3_prepare_512::<P>(token, out, a, b);
     }
-    // x and f2 (secret) are wiped by the caller's scratch guard.
 }

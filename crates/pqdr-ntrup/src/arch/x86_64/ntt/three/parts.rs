@@ -4,7 +4,7 @@
 //! transform on 32 registers ([`forward_512`], [`inverse_512`]), the three
 //! parts' inverse 3-point DFT into the full product ([`combine`]), and a
 //! factor's kept parts (a prepared decapsulation key's f, 1/g and h,
-//! [`ntt3_prepare`], [`ntt3_mul_sides`]). Twin: the portable Karatsuba
+//! [`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)). Twin: the portable Karatsuba
 //! product `mult::mul_full` (compared in
 //! `mult::tests::avx2_products_match_portable`); the kept parts against the
 //! coefficients in `kept_parts_products_match` below. Every loop bound and
@@ -67,9 +67,9 @@ pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     }
 }
 /// [`ntt3_mul`] for [`ntt3_512`]`(P)` with either factor (or both) given as
-/// its kept transforms ([`ntt3_prepare`]: both primes for `REDUCE`, else
+/// its kept transforms ([`ntt3_prepare`](super::ntt3_prepare): both primes for `REDUCE`, else
 /// 12289's): the same full product in `full[..1536]`.
-pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
+pub(super) fn ntt3_mul_sides_512<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: Side<'_, i16>,
@@ -124,16 +124,16 @@ fn parts_512<const P: usize>(
 type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
 
 /// Whether the AVX2 product of p takes the 512-point parts (p <= 768), and
-/// so its kept transforms ([`ntt3_prepare`], [`ntt3_mul_sides`]) too.
+/// so its kept transforms ([`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)) too.
 pub(crate) const fn ntt3_512(p: usize) -> bool {
     ntt3_fits(p) && regs_of(p) < REGS
 }
 
-/// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
+/// A factor's kept transforms for [`ntt3_mul_sides`](super::ntt3_mul_sides) (`a`, or the small
 /// `b` when `a` is `None`): prime i's three parts, forward-transformed, into
 /// registers `96 i ..` of the flattened `out` (one prime, 12289, for 1.5
 /// [`Hat`]s, both for 3). Requires [`ntt3_512`]`(P)`.
-pub(crate) fn ntt3_prepare<const P: usize>(
+pub(super) fn ntt3_prepare_512<const P: usize>(
     token: Avx2,
     out: &mut [Hat],
     a: Option<&[i16; P]>,
@@ -203,7 +203,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::ntt3_mul;
+    use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
     use std::prelude::rust_2024::*;
     use std::vec;
