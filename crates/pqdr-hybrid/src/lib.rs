@@ -16,6 +16,7 @@ mod arch;
 #[cfg(any(feature = "p256", feature = "p384"))]
 pub mod ecdh;
 mod error;
+mod modinv62;
 #[cfg(any(feature = "p256", feature = "p384"))]
 #[macro_use]
 mod nist_ecdh;

@@ -19,25 +19,37 @@ pub(crate) use pqdr_common::ct::opaque;
 use crate::arch::{self, Avx2};
 
 /// The scalar `d < 2^(64·L)` (little-endian limbs) in `D` signed radix-32
-/// digits `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i`: 5-bit windows, each above
-/// 16 carried into the next (`e − 32`, carry 1), without branches. `D` is
-/// `⌈64·L / 5⌉`, so the top window holds fewer than five bits (bit 255
-/// alone for P-256, bits 380–383 for P-384), ends at most 16 and carries
-/// nothing.
+/// digits `e_i ∈ [−16, 16]`, `d = Σ e_i·32^i` ([`digits_signed`] with
+/// `W = 5`). `D` is `⌈64·L / 5⌉`, so the top window holds fewer than five
+/// bits (bit 255 alone for P-256, bits 380–383 for P-384), ends at most 16
+/// and carries nothing.
 pub(crate) fn digits_w5<const L: usize, const D: usize>(d: &[u64; L]) -> [i8; D] {
+    digits_signed::<5, L, D>(d)
+}
+
+/// The scalar `d < 2^(64·L)` (little-endian limbs) in `D` signed radix-2^W
+/// digits `e_i ∈ [−2^(W−1), 2^(W−1)]`, `d = Σ e_i·2^(W·i)`: W-bit windows,
+/// each above `2^(W−1)` carried into the next (`e − 2^W`, carry 1), without
+/// branches (`2 ≤ W ≤ 7`). With `D = ⌈64·L / W⌉` the top window holds at
+/// most `W − 1` bits plus the carry, so it ends at most `2^(W−1)` and
+/// carries nothing.
+#[inline(always)]
+pub(crate) fn digits_signed<const W: usize, const L: usize, const D: usize>(
+    d: &[u64; L],
+) -> [i8; D] {
     let mut e = [0i8; D];
     let mut carry = 0u64;
     for (i, ei) in e.iter_mut().enumerate() {
-        let bit = 5 * i;
+        let bit = W * i;
         let (limb, off) = (bit >> 6, bit & 63);
         let mut w = d[limb] >> off;
-        if off > 59 && limb + 1 < L {
+        if off > 64 - W && limb + 1 < L {
             // Public: the window position, not the scalar, decides this.
             w |= d[limb + 1] << (64 - off);
         }
-        let w = (w & 31) + carry;
-        carry = (w + 15) >> 5;
-        let v = w.wrapping_sub(carry << 5);
+        let w = (w & ((1 << W) - 1)) + carry;
+        carry = (w + (1 << (W - 1)) - 1) >> W;
+        let v = w.wrapping_sub(carry << W);
         *ei = i8::from_ne_bytes([v.to_ne_bytes()[0]]);
     }
     e

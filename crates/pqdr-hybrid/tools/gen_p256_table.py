@@ -2,8 +2,8 @@
 """Writes the fixed-base tables of our NIST curves: src/nistp256/base_table.bin
 (src/nistp256/base.rs) and src/nistp384/base_table.bin (src/nistp384/base.rs).
 
-P-256: entry [j][m-1] (j = 0..51, m = 1..16) is m * 32^j * G (G and the
-curve of SP 800-186 section 3.2.1.3), 8 limbs, 64 bytes per entry, 53,248 bytes.
+P-256: entry [j][m-1] (j = 0..42, m = 1..32) is m * 64^j * G (G and the
+curve of SP 800-186 section 3.2.1.3), 8 limbs, 64 bytes per entry, 88,064 bytes.
 P-384: entry [j][m-1] (j = 0..19, m = 1..16) is m * 2^(20 j) * G (SP 800-186
 section 3.2.1.4), 12 limbs, 96 bytes per entry, 30,720 bytes.
 Each point in affine coordinates (x, y) on y^2 = x^3 - 3x + b mod p, each
@@ -22,8 +22,9 @@ CURVES = {
         gx=0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
         gy=0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5,
         bytes=32,
-        rows=52,
-        shift=5,
+        rows=43,
+        shift=6,
+        entries=32,
     ),
     "nistp384": dict(
         p=2**384 - 2**128 - 2**96 + 2**32 - 1,
@@ -33,11 +34,9 @@ CURVES = {
         bytes=48,
         rows=20,
         shift=20,
+        entries=16,
     ),
 }
-ENTRIES = 16
-
-
 def table(c):
     p, nbytes = c["p"], c["bytes"]
     r = 2 ** (8 * nbytes) % p
@@ -62,16 +61,17 @@ def table(c):
     gx, gy = c["gx"], c["gy"]
     assert (gy * gy - (gx**3 - 3 * gx + c["b"])) % p == 0
     out = bytearray()
+    entries = c["entries"]
     base = (gx, gy)
     for _ in range(c["rows"]):
         q = base
-        for m in range(1, ENTRIES + 1):
+        for m in range(1, entries + 1):
             out += limbs(q[0]) + limbs(q[1])
-            if m < ENTRIES:
+            if m < entries:
                 q = add(q, base)
         for _ in range(c["shift"]):  # base <- 2^shift * base
             base = add(base, base)
-    assert len(out) == c["rows"] * ENTRIES * 2 * nbytes
+    assert len(out) == c["rows"] * entries * 2 * nbytes
     return bytes(out)
 
 

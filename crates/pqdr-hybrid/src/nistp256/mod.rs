@@ -16,7 +16,8 @@
 //!   the point code is `nist_curve::a3_curve!`, shared with P-384: 52
 //!   digits on four limbs here);
 //! - `base::mul_base`: fixed-base `d·G` with a precomputed table of
-//!   multiples of G (`tools/gen_p256_table.py`), Jacobian mixed additions.
+//!   multiples of G (signed radix-64 digits, `m·64^i·G` for `m ≤ 32`,
+//!   `tools/gen_p256_table.py`), 42 Jacobian mixed additions.
 //!
 //! Constant time: the digits are computed without branches, every table
 //! lookup reads every entry and keeps one by masks, negation is a masked

@@ -128,8 +128,8 @@ fn p256_public(k: &Scalar) -> [u8; POINT_SIZE] {
 
 /// Random scalars (and the edges 1, 2, n − 1, n − 2, scalars with long runs
 /// of equal digits, small scalars and powers of two, for which the
-/// accumulator of `d·Q` is the identity through many windows, and digits
-/// ±16 at the top): our `d·G` equals `p256`'s, and `d·Q` for `Q = k·G`
+/// accumulator of `d·Q` is the identity through many windows, digits
+/// ±16 at the top, and for `d·G`'s radix 64 digits 32 and carries): our `d·G` equals `p256`'s, and `d·Q` for `Q = k·G`
 /// equals `p256`'s `x(d·k·G)`, on both paths.
 #[test]
 fn differential_against_p256() {
@@ -144,7 +144,18 @@ fn differential_against_p256() {
     for f in [0x88u8, 0x77, 0x80, 0x08, 0xf8, 0x8f, 0x10, 0x0f] {
         scalars.push([f; 32]);
     }
-    for v in [3u8, 15, 16, 17, 31, 32, 33, 0xf0] {
+    // Radix-64 windows of `d·G` all `100000` (digits 32: bytes from the
+    // least significant `0x20 0x08 0x82` repeated) or all `100001` (33:
+    // each a digit −31 and a carry into the next).
+    for pat in [[0x20u8, 0x08, 0x82], [0x61, 0x18, 0x86]] {
+        let mut b = [0u8; 32];
+        for (x, p) in b.iter_mut().rev().zip(pat.iter().cycle()) {
+            *x = *p;
+        }
+        b[0] &= 0x7f;
+        scalars.push(b);
+    }
+    for v in [3u8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 0xf0] {
         let mut b = [0u8; 32];
         b[31] = v;
         scalars.push(b);

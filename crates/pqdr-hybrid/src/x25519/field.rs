@@ -314,47 +314,15 @@ impl Arith for Bmi2Adx {
 
 /// 30 divsteps of the inversion `super::invert` (Bernstein–Yang, TCHES
 /// 2019(3), in libsecp256k1's half-delta form, `secp256k1_modinv64_divsteps_59`
-/// with 30 steps and the matrix starting at 1) on the low bits of `f` (odd)
-/// and `g` (the low 30 bits decide): the new `ζ` and the transition matrix
+/// with 30 steps and the matrix starting at 1: `modinv62::divsteps`) on
+/// the low bits of `f` (odd) and `g` (the low 30 bits decide): the new `ζ` and the transition matrix
 /// `[u, v, q, r]` scaled by 2^30 (`|u| + |v|, |q| + |r| ≤ 2^30`). Per step,
 /// by masks: if `ζ < 0` and `g` is odd, `(f, g) ← (g, g − f)` and
 /// `ζ ← −ζ − 2`, else `g ← g + (g odd)·f` and `ζ ← ζ − 1`; then `g ← g / 2`
 /// (the matrix: `u, v` doubled instead). The portable twin of
 /// `arch::fe_divsteps_30`.
 pub(crate) fn divsteps_30(zeta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
-    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
-    let (mut f, mut g, mut zeta) = (f0, g0, zeta);
-    for _ in 0..30 {
-        // All ones iff ζ < 0; all ones iff g is odd.
-        let m1 = opaque((zeta >> 63).cast_unsigned());
-        let m2 = opaque((g & 1).wrapping_neg());
-        // x, y, z = f, u, v negated iff ζ < 0; added to g, q, r iff g odd.
-        let x = (f ^ m1).wrapping_sub(m1);
-        let y = (u ^ m1).wrapping_sub(m1);
-        let z = (v ^ m1).wrapping_sub(m1);
-        g = g.wrapping_add(x & m2);
-        q = q.wrapping_add(y & m2);
-        r = r.wrapping_add(z & m2);
-        // Iff ζ < 0 and g was odd: ζ ← −ζ − 2 and f, u, v ← old g, q, r
-        // (f + (g − f) = g); else ζ ← ζ − 1.
-        let m = m1 & m2;
-        zeta = (zeta ^ m.cast_signed()).wrapping_sub(1);
-        f = f.wrapping_add(g & m);
-        u = u.wrapping_add(q & m);
-        v = v.wrapping_add(r & m);
-        g >>= 1;
-        u <<= 1;
-        v <<= 1;
-    }
-    (
-        zeta,
-        [
-            u.cast_signed(),
-            v.cast_signed(),
-            q.cast_signed(),
-            r.cast_signed(),
-        ],
-    )
+    crate::modinv62::divsteps::<30>(zeta, f0, g0, 1)
 }
 
 /// 60 divsteps of the inversion `super::invert` from `ζ` and the low 62
