@@ -32,10 +32,15 @@
 //!
 //! Arithmetic: signed 16-bit Montgomery products (R = 2^16) by constants
 //! stored with their `w p^-1 mod 2^16` companion (|result| < 3p/4 for any
-//! i16 input), and a rounding Barrett step (|result| <= p/2 + p/2^9): in
-//! the forward transform after every sum (every value entering a butterfly
-//! is below 3p/4, so sums stay below 1.5 p < 2^15), in the inverse on each
-//! butterfly's first input (outputs below 1.25 p + p/2^9 < 2^15). Every loop bound,
+//! i16 input), and inside the transforms a two-multiply reduction
+//! ([`squeeze`], |result| <= 9560 for 12289, 12290 for 18433, any i16
+//! input; Bernstein's `squeeze` of the AVX2 NTRU Prime NTT): in the forward
+//! transform after every sum (every value entering a butterfly is below
+//! max(3p/4, 9560), so sums stay below 2 * 13825 < 2^15), in the inverse on
+//! each butterfly's first input (outputs below 9560 + 9217 for 12289,
+//! 12290 + 13825 for 18433, < 2^15). The exact rounding Barrett step
+//! ([`barrett`], |result| <= p/2 + p/2^9) stays where centred values are
+//! needed (after the inverse, before Garner's CRT). Every loop bound,
 //! index and table position depends on p only: no secret-dependent branch
 //! or address (checked by tests/ct_valgrind.rs through the operations).
 
@@ -76,6 +81,8 @@ pub(crate) struct Prime {
     pinv: i16,
     /// `round(2^26 / p)` for the Barrett step.
     barrett: i16,
+    /// `round(2^15 / p)` for [`squeeze`].
+    sq: i16,
     /// ζ^k, ζ^-k for the 64-point transform (ζ = ω^16), k < 32.
     reg_fwd: [Mul; 32],
     reg_inv: [Mul; 32],
@@ -246,6 +253,8 @@ impl Prime {
             pinv: inv16(m),
             #[allow(clippy::cast_possible_truncation, reason = "2^26 / p < 2^15")]
             barrett: (((1i64 << 26) + m / 2) / m) as i16,
+            #[allow(clippy::cast_possible_truncation, reason = "2^15 / p < 2^15")]
+            sq: (((1i64 << 15) + m / 2) / m) as i16,
             reg_fwd: powers(zeta, m),
             reg_inv: powers(zeta_i, m),
             lane_fwd: powers(eta, m),
@@ -269,6 +278,7 @@ struct K {
     p: __m256i,
     pinv: __m256i,
     barrett: __m256i,
+    sq: __m256i,
 }
 
 #[target_feature(enable = "avx2")]
@@ -281,6 +291,8 @@ fn consts(t: &Prime) -> K {
         p: core::hint::black_box(_mm256_set1_epi16(t.p)),
         pinv: _mm256_set1_epi16(t.pinv),
         barrett: _mm256_set1_epi16(t.barrett),
+        // Opaque too: kept a `vpmulhrsw` by a register.
+        sq: core::hint::black_box(_mm256_set1_epi16(t.sq)),
     }
 }
 
@@ -303,6 +315,20 @@ fn barrett(x: __m256i, k: K) -> __m256i {
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
 }
 
+/// `x - p round(c x / 2^15)`, c = `round(2^15 / p)` (3 for 12289, 2 for
+/// 18433): a reduction by two multiplies (`vpmulhrsw`, `vpmullw`), the
+/// quotient estimate coarser than [`barrett`]'s, so `|result| <= 9560`
+/// (12289) and `<= 12290` (18433) for any i16 `x` (`tests::squeeze_bounds`
+/// checks every i16). The transforms' butterflies need no more: their
+/// sums of two such values (or of two Montgomery products, < 3p/4) stay
+/// below 2^15.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn squeeze(x: __m256i, k: K) -> __m256i {
+    let t = _mm256_mulhrs_epi16(x, k.sq);
+    _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
+}
+
 /// The first two layers of the 64-point decimation-in-frequency transform
 /// across the registers of `x` (`tw[k]` = ζ^k): butterflies
 /// `(x, y) -> (x + y, (x - y) ζ^(32 i / d))` at distances d = 32 and 16, as
@@ -322,16 +348,16 @@ fn dif_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
             load(&x[i + 32]),
             load(&x[i + 48]),
         );
-        let b0 = barrett(_mm256_add_epi16(a0, a2), k);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), k);
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
-        let b1 = barrett(_mm256_add_epi16(a1, a3), k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), k);
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
-        store(&mut x[i], barrett(_mm256_add_epi16(b0, b1), k));
+        store(&mut x[i], squeeze(_mm256_add_epi16(b0, b1), k));
         store(
             &mut x[i + 16],
             montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p),
         );
-        store(&mut x[i + 32], barrett(_mm256_add_epi16(b2, b3), k));
+        store(&mut x[i + 32], squeeze(_mm256_add_epi16(b2, b3), k));
         store(
             &mut x[i + 48],
             montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p),
@@ -343,13 +369,13 @@ fn dif_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
 /// `(s, t) -> (s + t root^-e, s - t root^-e)` at distances 16 and 32, the
 /// last two layers of the inverse 64-point transform (the first four run
 /// per block, `regs::block_inverse`). Any i16 inputs; every output below
-/// 1.25 p + p/2^9 in magnitude (the Barrett step reduces each butterfly's
-/// first input only: |a| <= p/2 + p/2^9, |t| < 3p/4).
+/// 9560 + 9217 (12289) or 12290 + 13825 (18433) in magnitude ([`squeeze`]
+/// reduces each butterfly's first input only, |t| < 3p/4).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn dit_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
     let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-        let a = barrett(x, k);
+        let a = squeeze(x, k);
         let t = montmul(y, w, wq, k.p);
         (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
     };
@@ -431,7 +457,7 @@ fn load_b(x: &mut Poly, b: &[i8], twisted: bool, t: &Prime, k: K) {
     }
 }
 
-/// Pointwise `x = x y 2^-16` (|inputs| < 3p/4).
+/// Pointwise `x = x y 2^-16` (any i16 inputs: |result| <= 2^14 + p/2).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn pointwise<const R: usize>(x: &mut [[i16; 16]; R], y: &[[i16; 16]; R], k: K) {
@@ -617,6 +643,35 @@ mod tests {
                 assert_eq!(v, (16 * j + i) as i16);
             }
         }
+    }
+
+    /// [`squeeze`] on every i16: congruent to the input and within the
+    /// bound the transforms' sums rely on (9560 for 12289, 12290 for 18433).
+    #[test]
+    fn squeeze_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        for (t, bound) in [(&P1, 9560), (&P2, 12290)] {
+            // SAFETY: the token shows the CPU has AVX2.
+            let worst = unsafe { squeeze_all_avx2(t) };
+            assert_eq!(worst, bound, "p = {}", t.p);
+        }
+    }
+
+    /// The largest |squeeze(x)| over every i16 x (asserting x ≡ squeeze(x)).
+    #[target_feature(enable = "avx2")]
+    fn squeeze_all_avx2(t: &Prime) -> i32 {
+        let k = consts(t);
+        let mut worst = 0;
+        for hi in 0..4096i32 {
+            let x: [i16; 16] = core::array::from_fn(|l| (16 * hi + l as i32 - 32768) as i16);
+            let mut r = [0i16; 16];
+            store(&mut r, squeeze(load(&x), k));
+            for (&a, &b) in x.iter().zip(&r) {
+                assert_eq!((i32::from(a) - i32::from(b)) % i32::from(t.p), 0);
+                worst = worst.max(i32::from(b).abs());
+            }
+        }
+        worst
     }
 
     #[target_feature(enable = "avx2")]

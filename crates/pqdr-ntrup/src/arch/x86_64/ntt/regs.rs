@@ -19,7 +19,7 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
-use super::{K, LaneMuls, Mul, barrett, load, montmul, store};
+use super::{K, LaneMuls, Mul, load, montmul, squeeze, store};
 
 /// One block: 16 registers of 16 lanes.
 pub(super) type Regs = [__m256i; 16];
@@ -76,13 +76,13 @@ macro_rules! dif4 {
     ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {{
         let (w0, w1, v) = (bc($w0), bc($w1), bc($v));
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
-        let b0 = barrett(_mm256_add_epi16(a0, a2), $k);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, $k.p);
-        let b1 = barrett(_mm256_add_epi16(a1, a3), $k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
-        $x[$i0] = barrett(_mm256_add_epi16(b0, b1), $k);
+        $x[$i0] = squeeze(_mm256_add_epi16(b0, b1), $k);
         $x[$i1] = montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, $k.p);
-        $x[$i2] = barrett(_mm256_add_epi16(b2, b3), $k);
+        $x[$i2] = squeeze(_mm256_add_epi16(b2, b3), $k);
         $x[$i3] = montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, $k.p);
     }};
 }
@@ -104,7 +104,7 @@ macro_rules! dit4 {
 /// The 16-point decimation-in-frequency transform across 16 registers (`t[k]` = η^k, k < 8): the radix-4
 /// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
 /// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
-/// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a Barrett step after
+/// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a [`squeeze`] after
 /// every sum. A macro, so that it is inlined where it runs twice (as a
 /// function LLVM kept it a call, the block passed through memory).
 macro_rules! dif16 {
@@ -124,13 +124,13 @@ macro_rules! dif16 {
 /// The inverse of `dif16` up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
-/// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a Barrett step on
+/// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
 /// each butterfly's first input. A macro, as `dif16`.
 macro_rules! dit16_inv {
     ($x:ident, $t:expr, $k:ident) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
         let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-            let a = barrett(x, k);
+            let a = squeeze(x, k);
             let t = montmul(y, w, wq, k.p);
             (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
         };

@@ -308,7 +308,7 @@ enum Src<'a, T, const R: usize> {
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
 /// factors, forward transforms (`y` holds b's), pointwise product,
 /// inverse, `ψ^(-ij) / 3`; without `finish`, `Z_i` as the inverse leaves it
-/// (below 1.25 p + p/2^9; [`combine`] untwists).
+/// (any i16, below 2^15; [`combine`] untwists).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn part<const P: usize, const R: usize>(
@@ -353,7 +353,7 @@ fn part<const P: usize, const R: usize>(
 /// The inverse 3-point DFT of register j (the radix-3 layer's last step):
 /// `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]` (times 2 for n = 512, see
 /// `third`) for k = 0, 1, 2, with the untwist `D_i = ψ^(-ij) Z_i` folded
-/// in: from the inverse transforms' `Z_i` (below 1.25 p + p/2^9),
+/// in: from the inverse transforms' `Z_i` (any i16: each enters a Montgomery product first),
 /// `A = third Z_0`, `x_i = third ψ^(-ij) Z_i / 2` (the `untw` tables),
 /// `S = x_1 + x_2`, `T = (ω^-1 - ω^-2)(x_1 - x_2)` (ω^-1 + ω^-2 = -1):
 /// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each
