@@ -87,6 +87,58 @@ macro_rules! dif4 {
     }};
 }
 
+/// [`dif4`] with the roots `w0 = v = 1` (η^0): the three products by 1 are
+/// left out, the differences reduced by [`squeeze`] instead (every output
+/// below 13825, as [`dif4`]'s).
+macro_rules! dif4_unit {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {{
+        let w1 = bc($w1);
+        let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
+        let b2 = squeeze(_mm256_sub_epi16(a0, a2), $k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
+        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
+        $x[$i0] = squeeze(_mm256_add_epi16(b0, b1), $k);
+        $x[$i1] = squeeze(_mm256_sub_epi16(b0, b1), $k);
+        $x[$i2] = squeeze(_mm256_add_epi16(b2, b3), $k);
+        $x[$i3] = squeeze(_mm256_sub_epi16(b2, b3), $k);
+    }};
+}
+
+/// [`dif4_unit`] for the last layers of a 16-point transform, whose outputs
+/// go only into a Montgomery product (the twist) or the pointwise product,
+/// both correct for any i16: the second layer's sums and differences are
+/// left unreduced. `b0`, `b1`, `b2` are squeezed (<= 12290) and `b3` a
+/// Montgomery product (< 3p/4 <= 13825), so every output is below
+/// 12290 + 13825 < 2^15 (12289: 9560 + 9560).
+macro_rules! dif4_out {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {{
+        let w1 = bc($w1);
+        let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
+        let b2 = squeeze(_mm256_sub_epi16(a0, a2), $k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
+        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
+        $x[$i0] = _mm256_add_epi16(b0, b1);
+        $x[$i1] = _mm256_sub_epi16(b0, b1);
+        $x[$i2] = _mm256_add_epi16(b2, b3);
+        $x[$i3] = _mm256_sub_epi16(b2, b3);
+    }};
+}
+
+/// [`dit4`] with the roots `v = w0 = 1`: `one` is the two-point butterfly by
+/// 1 (both inputs squeezed, no product).
+macro_rules! dit4_unit {
+    ($x:ident, $bf:ident, $one:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
+        let w1 = bc($w1);
+        let (b0, b1) = $one($x[$i0], $x[$i1]);
+        let (b2, b3) = $one($x[$i2], $x[$i3]);
+        let (c0, c2) = $one(b0, b2);
+        let (c1, c3) = $bf(b1, b3, w1);
+        ($x[$i0], $x[$i1], $x[$i2], $x[$i3]) = (c0, c1, c2, c3);
+    }};
+}
+
 /// One radix-4 decimation-in-time butterfly (as the parent's `dit_outer`) on
 /// registers `i0..i3` of `x` (distances d and 2d), roots `v`, `w0`, `w1`;
 /// `bf` is the two-point butterfly.
@@ -105,19 +157,22 @@ macro_rules! dit4 {
 /// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
 /// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
 /// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a [`squeeze`] after
-/// every sum. A macro, so that it is inlined where it runs twice (as a
+/// every sum, the products by `t[0]` = 1 left out ([`dif4_unit`]) and the
+/// second pass's outputs unreduced ([`dif4_out`]: inputs below 13825,
+/// outputs below 2^15, for a Montgomery or pointwise product only). A
+/// macro, so that it is inlined where it runs twice (as a
 /// function LLVM kept it a call, the block passed through memory).
 macro_rules! dif16 {
     ($x:ident, $t:expr, $k:ident) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        dif4!(x, [0, 4, 8, 12], [t[0], t[4], t[0]], k);
+        dif4_unit!(x, [0, 4, 8, 12], t[4], k);
         dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k);
         dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k);
         dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k);
-        dif4!(x, [0, 1, 2, 3], [t[0], t[4], t[0]], k);
-        dif4!(x, [4, 5, 6, 7], [t[0], t[4], t[0]], k);
-        dif4!(x, [8, 9, 10, 11], [t[0], t[4], t[0]], k);
-        dif4!(x, [12, 13, 14, 15], [t[0], t[4], t[0]], k);
+        dif4_out!(x, [0, 1, 2, 3], t[4], k);
+        dif4_out!(x, [4, 5, 6, 7], t[4], k);
+        dif4_out!(x, [8, 9, 10, 11], t[4], k);
+        dif4_out!(x, [12, 13, 14, 15], t[4], k);
     }};
 }
 
@@ -125,7 +180,9 @@ macro_rules! dif16 {
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
-/// each butterfly's first input. A macro, as `dif16`.
+/// each butterfly's first input, and on both inputs of a butterfly by
+/// `t[0]` = 1 instead of its product ([`dit4_unit`]; outputs below
+/// 2 * 12290 or 12290 + 13825, < 2^15). A macro, as `dif16`.
 macro_rules! dit16_inv {
     ($x:ident, $t:expr, $k:ident) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
@@ -134,11 +191,15 @@ macro_rules! dit16_inv {
             let t = montmul(y, w, wq, k.p);
             (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
         };
-        dit4!(x, bf, [0, 1, 2, 3], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [4, 5, 6, 7], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [8, 9, 10, 11], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [12, 13, 14, 15], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [0, 4, 8, 12], [t[0], t[0], t[4]]);
+        let one = |x: __m256i, y: __m256i| {
+            let (a, t) = (squeeze(x, k), squeeze(y, k));
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        dit4_unit!(x, bf, one, [0, 1, 2, 3], t[4]);
+        dit4_unit!(x, bf, one, [4, 5, 6, 7], t[4]);
+        dit4_unit!(x, bf, one, [8, 9, 10, 11], t[4]);
+        dit4_unit!(x, bf, one, [12, 13, 14, 15], t[4]);
+        dit4_unit!(x, bf, one, [0, 4, 8, 12], t[4]);
         dit4!(x, bf, [1, 5, 9, 13], [t[2], t[1], t[5]]);
         dit4!(x, bf, [2, 6, 10, 14], [t[4], t[2], t[6]]);
         dit4!(x, bf, [3, 7, 11, 15], [t[6], t[3], t[7]]);
