@@ -43,7 +43,7 @@ use crate::wipe::Wipe;
 use pqdr_common::simd::Avx2;
 
 mod parts;
-use parts::{forward_512, inverse_512};
+use parts::{forward_512_a, forward_512_b, inverse_512};
 pub(crate) use parts::{ntt3_512, ntt3_mul_sides, ntt3_prepare};
 
 /// Registers of a 512-point transform.
@@ -150,9 +150,11 @@ static H2: Three<HALF> = three(18433);
 trait Size<const R: usize> {
     /// The radix-3 constants of prime `t` (12289 or 18433).
     fn three(t: &Prime) -> &'static Three<R>;
-    /// The forward transform, in place.
-    fn forward(x: &mut Part<R>, t: &Prime, k: K);
-    /// Its inverse, times 2^16 / 1024.
+    /// Part i of `a` (p = P), forward-transformed, into `x`.
+    fn forward_a<const P: usize>(x: &mut Part<R>, a: &[i16], i: usize, t: &Prime, k: K);
+    /// Part i of the small `b`, forward-transformed, into `y`.
+    fn forward_b<const P: usize>(y: &mut Part<R>, b: &[i8], i: usize, t: &Prime, k: K);
+    /// The inverse transform, times 2^16 / 1024.
     fn inverse(x: &mut Part<R>, t: &Prime, k: K);
 }
 
@@ -164,9 +166,20 @@ impl Size<REGS> for Regs {
         if t.p == P1.p { &T1 } else { &T2 }
     }
     #[inline(always)]
-    fn forward(x: &mut Poly, t: &Prime, k: K) {
+    fn forward_a<const P: usize>(x: &mut Poly, a: &[i16], i: usize, t: &Prime, k: K) {
         // SAFETY: reached only from `ntt3_avx2`, behind the `Avx2` token.
-        unsafe { forward(x, t, k) }
+        unsafe {
+            part_a::<P, REGS>(x, a, i, Self::three(t), k);
+            forward(x, t, k);
+        }
+    }
+    #[inline(always)]
+    fn forward_b<const P: usize>(y: &mut Poly, b: &[i8], i: usize, t: &Prime, k: K) {
+        // SAFETY: as above.
+        unsafe {
+            part_b::<P, REGS>(y, b, i, Self::three(t), k);
+            forward(y, t, k);
+        }
     }
     #[inline(always)]
     fn inverse(x: &mut Poly, t: &Prime, k: K) {
@@ -180,9 +193,14 @@ impl Size<HALF> for Regs {
         if t.p == P1.p { &H1 } else { &H2 }
     }
     #[inline(always)]
-    fn forward(x: &mut Part<HALF>, t: &Prime, k: K) {
+    fn forward_a<const P: usize>(x: &mut Part<HALF>, a: &[i16], i: usize, t: &Prime, k: K) {
         // SAFETY: as above.
-        unsafe { forward_512(x, t, k) }
+        unsafe { forward_512_a::<P>(x, a, i, t, k) }
+    }
+    #[inline(always)]
+    fn forward_b<const P: usize>(y: &mut Part<HALF>, b: &[i8], i: usize, t: &Prime, k: K) {
+        // SAFETY: as above.
+        unsafe { forward_512_b::<P>(y, b, i, t, k) }
     }
     #[inline(always)]
     fn inverse(x: &mut Part<HALF>, t: &Prime, k: K) {
@@ -323,16 +341,12 @@ fn part<const P: usize, const R: usize>(
     let k = consts(t);
     let t3 = <Regs as Size<R>>::three(t);
     match a {
-        Src::Coeffs(a) => {
-            part_a::<P, R>(x, a, i, t3, k);
-            <Regs as Size<R>>::forward(x, t, k);
-        }
+        Src::Coeffs(a) => <Regs as Size<R>>::forward_a::<P>(x, a, i, t, k),
         Src::Kept(h) => x.copy_from_slice(h),
     }
     let y: &Part<R> = match b {
         Src::Coeffs(b) => {
-            part_b::<P, R>(y, b, i, t3, k);
-            <Regs as Size<R>>::forward(y, t, k);
+            <Regs as Size<R>>::forward_b::<P>(y, b, i, t, k);
             y
         }
         Src::Kept(h) => h,
