@@ -283,3 +283,62 @@ fn rows_inverse(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
         store(r, x[i]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{P1, P2, Prime, consts, squeeze};
+    use super::*;
+    use pqdr_common::simd::Avx2;
+
+    #[test]
+    fn transpose_transposes() {
+        let Some(_token) = Avx2::detect() else { return };
+        let mut x: [[i16; 16]; 16] =
+            core::array::from_fn(|i| core::array::from_fn(|j| (16 * i + j) as i16));
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe { transpose_avx2(&mut x) };
+        for (i, row) in x.iter().enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                assert_eq!(v, (16 * j + i) as i16);
+            }
+        }
+    }
+
+    /// [`squeeze`] on every i16: congruent to the input and within the
+    /// bound the transforms' sums rely on (9560 for 12289, 12290 for 18433).
+    #[test]
+    fn squeeze_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        for (t, bound) in [(&P1, 9560), (&P2, 12290)] {
+            // SAFETY: the token shows the CPU has AVX2.
+            let worst = unsafe { squeeze_all_avx2(t) };
+            assert_eq!(worst, bound, "p = {}", t.p);
+        }
+    }
+
+    /// The largest |squeeze(x)| over every i16 x (asserting x ≡ squeeze(x)).
+    #[target_feature(enable = "avx2")]
+    fn squeeze_all_avx2(t: &Prime) -> i32 {
+        let k = consts(t);
+        let mut worst = 0;
+        for hi in 0..4096i32 {
+            let x: [i16; 16] = core::array::from_fn(|l| (16 * hi + l as i32 - 32768) as i16);
+            let mut r = [0i16; 16];
+            store(&mut r, squeeze(load(&x), k));
+            for (&a, &b) in x.iter().zip(&r) {
+                assert_eq!((i32::from(a) - i32::from(b)) % i32::from(t.p), 0);
+                worst = worst.max(i32::from(b).abs());
+            }
+        }
+        worst
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn transpose_avx2(x: &mut [[i16; 16]; 16]) {
+        let mut r: Regs = core::array::from_fn(|i| load(&x[i]));
+        transpose(&mut r);
+        for (o, v) in x.iter_mut().zip(r) {
+            store(o, v);
+        }
+    }
+}

@@ -48,7 +48,7 @@ fn forward_512<const P: usize, T: Copy + Default>(
     [T; 16]: Wipeable,
 {
     const N: usize = 16 * HALF;
-    assert!(P > N && P - N <= N / 2, "forward_512: p outside 513..=768");
+    assert!(P > N && P - N <= 256, "forward_512: p outside 513..=768");
     let t3 = <Regs as Size<HALF>>::three(t);
     let (lo, _) = v[..N].as_chunks::<16>();
     let (hi, rest) = v[N..P].as_chunks::<16>();
