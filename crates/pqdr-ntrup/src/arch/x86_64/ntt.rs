@@ -272,13 +272,15 @@ pub(crate) static P1: Prime = Prime::new(12289);
 /// The second prime, 18433 = 9 * 2^11 + 1.
 pub(crate) static P2: Prime = Prime::new(18433);
 
-/// The broadcast constants of one prime.
+/// The constants of one prime: p broadcast, the others as scalars
+/// (broadcast where used: a `K` of one register keeps the transforms'
+/// frames small, sntrup1277's stack budget).
 #[derive(Clone, Copy)]
 struct K {
     p: __m256i,
-    pinv: __m256i,
-    barrett: __m256i,
-    sq: __m256i,
+    pinv: i16,
+    barrett: i16,
+    sq: i16,
 }
 
 #[target_feature(enable = "avx2")]
@@ -289,10 +291,9 @@ fn consts(t: &Prime) -> K {
         // to 32-bit multiplies (sign extensions, `vpmulld`, shifts, packs:
         // 8 instructions instead of one `vpmulhw`).
         p: core::hint::black_box(_mm256_set1_epi16(t.p)),
-        pinv: _mm256_set1_epi16(t.pinv),
-        barrett: _mm256_set1_epi16(t.barrett),
-        // Opaque too: kept a `vpmulhrsw` by a register.
-        sq: core::hint::black_box(_mm256_set1_epi16(t.sq)),
+        pinv: t.pinv,
+        barrett: t.barrett,
+        sq: t.sq,
     }
 }
 
@@ -310,7 +311,7 @@ fn montmul(a: __m256i, w: __m256i, wq: __m256i, p: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn barrett(x: __m256i, k: K) -> __m256i {
-    let t = mulhi(x, k.barrett);
+    let t = mulhi(x, _mm256_set1_epi16(k.barrett));
     let t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(1 << 5));
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
 }
@@ -325,7 +326,7 @@ fn barrett(x: __m256i, k: K) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn squeeze(x: __m256i, k: K) -> __m256i {
-    let t = _mm256_mulhrs_epi16(x, k.sq);
+    let t = _mm256_mulhrs_epi16(x, _mm256_set1_epi16(k.sq));
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
 }
 
@@ -463,7 +464,7 @@ fn load_b(x: &mut Poly, b: &[i8], twisted: bool, t: &Prime, k: K) {
 fn pointwise<const R: usize>(x: &mut [[i16; 16]; R], y: &[[i16; 16]; R], k: K) {
     for (r, s) in x.iter_mut().zip(y) {
         let (a, b) = (load(r), load(s));
-        let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), k.pinv);
+        let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), _mm256_set1_epi16(k.pinv));
         let hi = mulhi(a, b);
         store(r, _mm256_sub_epi16(hi, mulhi(lo, k.p)));
     }
