@@ -286,7 +286,7 @@ fn rows_inverse(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{P1, P2, Prime, consts, squeeze};
+    use super::super::{P1, P2, Prime, consts, forward, inverse, squeeze};
     use super::*;
     use pqdr_common::simd::Avx2;
 
@@ -331,6 +331,155 @@ mod tests {
             }
         }
         worst
+    }
+
+    /// `inverse(forward(x)) = 2^16 x mod p` (1024-point transform: the
+    /// outer layers and every block step) for inputs at the forward's input
+    /// bound (max(3p/4, 9560)) with fixed and random signs: a lane that
+    /// leaves its 16 bits breaks the congruence.
+    #[test]
+    fn roundtrip_at_the_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        let mut s = 7u64;
+        for (t, b) in [(&P1, 9560i16), (&P2, 13825)] {
+            for round in 0..64 {
+                let mut x = [[0i16; 16]; 64];
+                for (r, reg) in x.iter_mut().enumerate() {
+                    for (l, v) in reg.iter_mut().enumerate() {
+                        s = s
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let neg = match round {
+                            0 => false,
+                            1 => true,
+                            2 => (r + l) & 1 == 1,
+                            3 => r >= 32,
+                            _ => s >> 63 == 1,
+                        };
+                        *v = if neg { -b } else { b };
+                    }
+                }
+                let mut y = x;
+                // SAFETY: the token shows the CPU has AVX2.
+                unsafe { roundtrip_avx2(&mut y, t) };
+                let p = i64::from(t.p);
+                for (xr, yr) in x.iter().zip(&y) {
+                    for (&a, &c) in xr.iter().zip(yr) {
+                        let d = i64::from(c) - 65536 * i64::from(a);
+                        assert_eq!(d.rem_euclid(p), 0, "p = {p}, round {round}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn roundtrip_avx2(x: &mut [[i16; 16]; 64], t: &Prime) {
+        let k = consts(t);
+        forward(x, t, k);
+        inverse(x, t, k);
+    }
+
+    /// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560);
+    /// inverse: any i16, here ±32767), every sign pattern of the four
+    /// inputs (one per lane) and random values, against the exact sums and
+    /// products mod p: an intermediate that leaves its 16 bits breaks the
+    /// congruence.
+    #[test]
+    fn radix4_macros_at_the_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        for t in [&P1, &P2] {
+            // SAFETY: the token shows the CPU has AVX2.
+            unsafe { radix4_avx2(t) };
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn radix4_avx2(t: &Prime) {
+        let (k, p) = (consts(t), i64::from(t.p));
+        let r = super::super::pow_mod(65536, t.p as u64 - 2, p);
+        let c = |m: Mul| i64::from(m[0]) * r % p;
+        let (tw, ti) = (&t.lane_fwd, &t.lane_inv);
+        let mut s = 3u64;
+        for (bound, fwd) in [
+            (if t.p == P1.p { 9560 } else { 13825 }, true),
+            (32767, false),
+        ] {
+            for round in 0..64 {
+                let a: [[i16; 16]; 4] = core::array::from_fn(|i| {
+                    core::array::from_fn(|l| {
+                        s = s
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let m = if round < 32 {
+                            bound
+                        } else {
+                            (s >> 50) as i16 % (bound + 1)
+                        };
+                        if (l >> i) & 1 == 1 { -m } else { m }
+                    })
+                });
+                let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+                    let a = squeeze(x, k);
+                    let t = montmul(y, w, wq, k.p);
+                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+                };
+                let one = |x: __m256i, y: __m256i| {
+                    let (a, t) = (squeeze(x, k), squeeze(y, k));
+                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+                };
+                // (variant, roots (w0, w1, v) as multipliers of the reference)
+                for v in 0..3 {
+                    let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
+                    let roots = match (fwd, v) {
+                        (true, 0) => {
+                            dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k);
+                            [c(tw[1]), c(tw[5]), c(tw[2])]
+                        }
+                        (true, 1) => {
+                            dif4_unit!(x, [0, 1, 2, 3], tw[4], k);
+                            [1, c(tw[4]), 1]
+                        }
+                        (true, _) => {
+                            dif4_out!(x, [0, 1, 2, 3], tw[4], k);
+                            [1, c(tw[4]), 1]
+                        }
+                        (false, 0) => {
+                            dit4!(x, bf, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
+                            [c(ti[1]), c(ti[5]), c(ti[2])]
+                        }
+                        (false, _) => {
+                            dit4_unit!(x, bf, one, [0, 1, 2, 3], ti[4]);
+                            [1, c(ti[4]), 1]
+                        }
+                    };
+                    let mut out = [[0i16; 16]; 4];
+                    for (o, v) in out.iter_mut().zip(x) {
+                        store(o, v);
+                    }
+                    let [w0, w1, cv] = roots;
+                    for l in 0..16 {
+                        let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|i| i64::from(a[i][l]));
+                        let want = if fwd {
+                            let (b0, b2) = (a0 + a2, (a0 - a2) * w0);
+                            let (b1, b3) = (a1 + a3, (a1 - a3) * w1);
+                            [b0 + b1, (b0 - b1) * cv, b2 + b3, (b2 - b3) * cv]
+                        } else {
+                            let (b0, b1) = (a0 + a1 * cv, a0 - a1 * cv);
+                            let (b2, b3) = (a2 + a3 * cv, a2 - a3 * cv);
+                            [b0 + b2 * w0, b1 + b3 * w1, b0 - b2 * w0, b1 - b3 * w1]
+                        };
+                        for (i, w) in want.iter().enumerate() {
+                            let d = (i64::from(out[i][l]) - w).rem_euclid(p);
+                            assert_eq!(d, 0, "p = {p}, fwd {fwd}, variant {v}, round {round}");
+                        }
+                    }
+                    if !fwd && v == 1 {
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     #[target_feature(enable = "avx2")]
