@@ -32,10 +32,15 @@
 //!
 //! Arithmetic: signed 16-bit Montgomery products (R = 2^16) by constants
 //! stored with their `w p^-1 mod 2^16` companion (|result| < 3p/4 for any
-//! i16 input), and a rounding Barrett step (|result| <= p/2 + p/2^9): in
-//! the forward transform after every sum (every value entering a butterfly
-//! is below 3p/4, so sums stay below 1.5 p < 2^15), in the inverse on each
-//! butterfly's first input (outputs below 1.25 p + p/2^9 < 2^15). Every loop bound,
+//! i16 input), and inside the transforms a two-multiply reduction
+//! ([`squeeze`], |result| <= 9560 for 12289, 12290 for 18433, any i16
+//! input; Bernstein's `squeeze` of the AVX2 NTRU Prime NTT): in the forward
+//! transform after every sum (every value entering a butterfly is below
+//! max(3p/4, 9560), so sums stay below 2 * 13825 < 2^15), in the inverse on
+//! each butterfly's first input (outputs below 9560 + 9217 for 12289,
+//! 12290 + 13825 for 18433, < 2^15). The exact rounding Barrett step
+//! ([`barrett`], |result| <= p/2 + p/2^9) stays where centred values are
+//! needed (after the inverse, before Garner's CRT). Every loop bound,
 //! index and table position depends on p only: no secret-dependent branch
 //! or address (checked by tests/ct_valgrind.rs through the operations).
 
@@ -76,6 +81,8 @@ pub(crate) struct Prime {
     pinv: i16,
     /// `round(2^26 / p)` for the Barrett step.
     barrett: i16,
+    /// `round(2^15 / p)` for [`squeeze`].
+    sq: i16,
     /// ζ^k, ζ^-k for the 64-point transform (ζ = ω^16), k < 32.
     reg_fwd: [Mul; 32],
     reg_inv: [Mul; 32],
@@ -246,6 +253,8 @@ impl Prime {
             pinv: inv16(m),
             #[allow(clippy::cast_possible_truncation, reason = "2^26 / p < 2^15")]
             barrett: (((1i64 << 26) + m / 2) / m) as i16,
+            #[allow(clippy::cast_possible_truncation, reason = "2^15 / p < 2^15")]
+            sq: (((1i64 << 15) + m / 2) / m) as i16,
             reg_fwd: powers(zeta, m),
             reg_inv: powers(zeta_i, m),
             lane_fwd: powers(eta, m),
@@ -263,12 +272,15 @@ pub(crate) static P1: Prime = Prime::new(12289);
 /// The second prime, 18433 = 9 * 2^11 + 1.
 pub(crate) static P2: Prime = Prime::new(18433);
 
-/// The broadcast constants of one prime.
+/// The constants of one prime: p broadcast, the others as scalars
+/// (broadcast where used: a `K` of one register keeps the transforms'
+/// frames small, sntrup1277's stack budget).
 #[derive(Clone, Copy)]
 struct K {
     p: __m256i,
-    pinv: __m256i,
-    barrett: __m256i,
+    pinv: i16,
+    barrett: i16,
+    sq: i16,
 }
 
 #[target_feature(enable = "avx2")]
@@ -279,8 +291,9 @@ fn consts(t: &Prime) -> K {
         // to 32-bit multiplies (sign extensions, `vpmulld`, shifts, packs:
         // 8 instructions instead of one `vpmulhw`).
         p: core::hint::black_box(_mm256_set1_epi16(t.p)),
-        pinv: _mm256_set1_epi16(t.pinv),
-        barrett: _mm256_set1_epi16(t.barrett),
+        pinv: t.pinv,
+        barrett: t.barrett,
+        sq: t.sq,
     }
 }
 
@@ -298,8 +311,22 @@ fn montmul(a: __m256i, w: __m256i, wq: __m256i, p: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn barrett(x: __m256i, k: K) -> __m256i {
-    let t = mulhi(x, k.barrett);
+    let t = mulhi(x, _mm256_set1_epi16(k.barrett));
     let t = _mm256_mulhrs_epi16(t, _mm256_set1_epi16(1 << 5));
+    _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
+}
+
+/// `x - p round(c x / 2^15)`, c = `round(2^15 / p)` (3 for 12289, 2 for
+/// 18433): a reduction by two multiplies (`vpmulhrsw`, `vpmullw`), the
+/// quotient estimate coarser than [`barrett`]'s, so `|result| <= 9560`
+/// (12289) and `<= 12290` (18433) for any i16 `x` (`regs::tests::squeeze_bounds`
+/// checks every i16). The transforms' butterflies need no more: their
+/// sums of two such values (or of two Montgomery products, < 3p/4) stay
+/// below 2^15.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn squeeze(x: __m256i, k: K) -> __m256i {
+    let t = _mm256_mulhrs_epi16(x, _mm256_set1_epi16(k.sq));
     _mm256_sub_epi16(x, _mm256_mullo_epi16(t, k.p))
 }
 
@@ -322,16 +349,16 @@ fn dif_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
             load(&x[i + 32]),
             load(&x[i + 48]),
         );
-        let b0 = barrett(_mm256_add_epi16(a0, a2), k);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), k);
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
-        let b1 = barrett(_mm256_add_epi16(a1, a3), k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), k);
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
-        store(&mut x[i], barrett(_mm256_add_epi16(b0, b1), k));
+        store(&mut x[i], squeeze(_mm256_add_epi16(b0, b1), k));
         store(
             &mut x[i + 16],
             montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p),
         );
-        store(&mut x[i + 32], barrett(_mm256_add_epi16(b2, b3), k));
+        store(&mut x[i + 32], squeeze(_mm256_add_epi16(b2, b3), k));
         store(
             &mut x[i + 48],
             montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p),
@@ -343,13 +370,13 @@ fn dif_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
 /// `(s, t) -> (s + t root^-e, s - t root^-e)` at distances 16 and 32, the
 /// last two layers of the inverse 64-point transform (the first four run
 /// per block, `regs::block_inverse`). Any i16 inputs; every output below
-/// 1.25 p + p/2^9 in magnitude (the Barrett step reduces each butterfly's
-/// first input only: |a| <= p/2 + p/2^9, |t| < 3p/4).
+/// 9560 + 9217 (12289) or 12290 + 13825 (18433) in magnitude ([`squeeze`]
+/// reduces each butterfly's first input only, |t| < 3p/4).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn dit_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
     let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-        let a = barrett(x, k);
+        let a = squeeze(x, k);
         let t = montmul(y, w, wq, k.p);
         (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
     };
@@ -431,13 +458,13 @@ fn load_b(x: &mut Poly, b: &[i8], twisted: bool, t: &Prime, k: K) {
     }
 }
 
-/// Pointwise `x = x y 2^-16` (|inputs| < 3p/4).
+/// Pointwise `x = x y 2^-16` (any i16 inputs: |result| <= 2^14 + p/2).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn pointwise<const R: usize>(x: &mut [[i16; 16]; R], y: &[[i16; 16]; R], k: K) {
     for (r, s) in x.iter_mut().zip(y) {
         let (a, b) = (load(r), load(s));
-        let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), k.pinv);
+        let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), _mm256_set1_epi16(k.pinv));
         let hi = mulhi(a, b);
         store(r, _mm256_sub_epi16(hi, mulhi(lo, k.p)));
     }
@@ -597,34 +624,6 @@ fn ntt_mul_avx2<const Q: i16, const REDUCE: bool>(lo: &mut [i16], hi: &mut [i16]
         } else {
             store(l, _mm256_srai_epi16::<1>(s));
             store(h, _mm256_srai_epi16::<1>(d));
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn transpose_transposes() {
-        let Some(_token) = Avx2::detect() else { return };
-        let mut x: [[i16; 16]; 16] =
-            core::array::from_fn(|i| core::array::from_fn(|j| (16 * i + j) as i16));
-        // SAFETY: the token shows the CPU has AVX2.
-        unsafe { transpose_avx2(&mut x) };
-        for (i, row) in x.iter().enumerate() {
-            for (j, &v) in row.iter().enumerate() {
-                assert_eq!(v, (16 * j + i) as i16);
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn transpose_avx2(x: &mut [[i16; 16]; 16]) {
-        let mut r: regs::Regs = core::array::from_fn(|i| load(&x[i]));
-        regs::transpose(&mut r);
-        for (o, v) in x.iter_mut().zip(r) {
-            store(o, v);
         }
     }
 }

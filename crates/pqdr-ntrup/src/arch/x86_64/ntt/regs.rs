@@ -19,7 +19,7 @@ use core::arch::x86_64::{
     _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
-use super::{K, LaneMuls, Mul, barrett, load, montmul, store};
+use super::{K, LaneMuls, Mul, load, montmul, squeeze, store};
 
 /// One block: 16 registers of 16 lanes.
 pub(super) type Regs = [__m256i; 16];
@@ -76,14 +76,66 @@ macro_rules! dif4 {
     ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {{
         let (w0, w1, v) = (bc($w0), bc($w1), bc($v));
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
-        let b0 = barrett(_mm256_add_epi16(a0, a2), $k);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, $k.p);
-        let b1 = barrett(_mm256_add_epi16(a1, a3), $k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
-        $x[$i0] = barrett(_mm256_add_epi16(b0, b1), $k);
+        $x[$i0] = squeeze(_mm256_add_epi16(b0, b1), $k);
         $x[$i1] = montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, $k.p);
-        $x[$i2] = barrett(_mm256_add_epi16(b2, b3), $k);
+        $x[$i2] = squeeze(_mm256_add_epi16(b2, b3), $k);
         $x[$i3] = montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, $k.p);
+    }};
+}
+
+/// [`dif4`] with the roots `w0 = v = 1` (η^0): the three products by 1 are
+/// left out, the differences reduced by [`squeeze`] instead (every output
+/// below 13825, as [`dif4`]'s).
+macro_rules! dif4_unit {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {{
+        let w1 = bc($w1);
+        let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
+        let b2 = squeeze(_mm256_sub_epi16(a0, a2), $k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
+        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
+        $x[$i0] = squeeze(_mm256_add_epi16(b0, b1), $k);
+        $x[$i1] = squeeze(_mm256_sub_epi16(b0, b1), $k);
+        $x[$i2] = squeeze(_mm256_add_epi16(b2, b3), $k);
+        $x[$i3] = squeeze(_mm256_sub_epi16(b2, b3), $k);
+    }};
+}
+
+/// [`dif4_unit`] for the last layers of a 16-point transform, whose outputs
+/// go only into a Montgomery product (the twist) or the pointwise product,
+/// both correct for any i16: the second layer's sums and differences are
+/// left unreduced. `b0`, `b1`, `b2` are squeezed (<= 12290) and `b3` a
+/// Montgomery product (< 3p/4 <= 13825), so every output is below
+/// 12290 + 13825 < 2^15 (12289: 9560 + 9560).
+macro_rules! dif4_out {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {{
+        let w1 = bc($w1);
+        let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
+        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
+        let b2 = squeeze(_mm256_sub_epi16(a0, a2), $k);
+        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
+        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
+        $x[$i0] = _mm256_add_epi16(b0, b1);
+        $x[$i1] = _mm256_sub_epi16(b0, b1);
+        $x[$i2] = _mm256_add_epi16(b2, b3);
+        $x[$i3] = _mm256_sub_epi16(b2, b3);
+    }};
+}
+
+/// [`dit4`] with the roots `v = w0 = 1`: `one` is the two-point butterfly by
+/// 1 (both inputs squeezed, no product).
+macro_rules! dit4_unit {
+    ($x:ident, $bf:ident, $one:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
+        let w1 = bc($w1);
+        let (b0, b1) = $one($x[$i0], $x[$i1]);
+        let (b2, b3) = $one($x[$i2], $x[$i3]);
+        let (c0, c2) = $one(b0, b2);
+        let (c1, c3) = $bf(b1, b3, w1);
+        ($x[$i0], $x[$i1], $x[$i2], $x[$i3]) = (c0, c1, c2, c3);
     }};
 }
 
@@ -104,41 +156,50 @@ macro_rules! dit4 {
 /// The 16-point decimation-in-frequency transform across 16 registers (`t[k]` = η^k, k < 8): the radix-4
 /// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
 /// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
-/// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a Barrett step after
-/// every sum. A macro, so that it is inlined where it runs twice (as a
+/// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a [`squeeze`] after
+/// every sum, the products by `t[0]` = 1 left out ([`dif4_unit`]) and the
+/// second pass's outputs unreduced ([`dif4_out`]: inputs below 13825,
+/// outputs below 2^15, for a Montgomery or pointwise product only). A
+/// macro, so that it is inlined where it runs twice (as a
 /// function LLVM kept it a call, the block passed through memory).
 macro_rules! dif16 {
     ($x:ident, $t:expr, $k:ident) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        dif4!(x, [0, 4, 8, 12], [t[0], t[4], t[0]], k);
+        dif4_unit!(x, [0, 4, 8, 12], t[4], k);
         dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k);
         dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k);
         dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k);
-        dif4!(x, [0, 1, 2, 3], [t[0], t[4], t[0]], k);
-        dif4!(x, [4, 5, 6, 7], [t[0], t[4], t[0]], k);
-        dif4!(x, [8, 9, 10, 11], [t[0], t[4], t[0]], k);
-        dif4!(x, [12, 13, 14, 15], [t[0], t[4], t[0]], k);
+        dif4_out!(x, [0, 1, 2, 3], t[4], k);
+        dif4_out!(x, [4, 5, 6, 7], t[4], k);
+        dif4_out!(x, [8, 9, 10, 11], t[4], k);
+        dif4_out!(x, [12, 13, 14, 15], t[4], k);
     }};
 }
 
 /// The inverse of `dif16` up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
-/// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a Barrett step on
-/// each butterfly's first input. A macro, as `dif16`.
+/// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
+/// each butterfly's first input, and on both inputs of a butterfly by
+/// `t[0]` = 1 instead of its product ([`dit4_unit`]; outputs below
+/// 2 * 12290 or 12290 + 13825, < 2^15). A macro, as `dif16`.
 macro_rules! dit16_inv {
     ($x:ident, $t:expr, $k:ident) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
         let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-            let a = barrett(x, k);
+            let a = squeeze(x, k);
             let t = montmul(y, w, wq, k.p);
             (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
         };
-        dit4!(x, bf, [0, 1, 2, 3], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [4, 5, 6, 7], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [8, 9, 10, 11], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [12, 13, 14, 15], [t[0], t[0], t[4]]);
-        dit4!(x, bf, [0, 4, 8, 12], [t[0], t[0], t[4]]);
+        let one = |x: __m256i, y: __m256i| {
+            let (a, t) = (squeeze(x, k), squeeze(y, k));
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        dit4_unit!(x, bf, one, [0, 1, 2, 3], t[4]);
+        dit4_unit!(x, bf, one, [4, 5, 6, 7], t[4]);
+        dit4_unit!(x, bf, one, [8, 9, 10, 11], t[4]);
+        dit4_unit!(x, bf, one, [12, 13, 14, 15], t[4]);
+        dit4_unit!(x, bf, one, [0, 4, 8, 12], t[4]);
         dit4!(x, bf, [1, 5, 9, 13], [t[2], t[1], t[5]]);
         dit4!(x, bf, [2, 6, 10, 14], [t[4], t[2], t[6]]);
         dit4!(x, bf, [3, 7, 11, 15], [t[6], t[3], t[7]]);
@@ -220,5 +281,213 @@ fn rows_inverse(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
     dit16_inv!(x, tw, k);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{P1, P2, Prime, consts, forward, inverse, squeeze};
+    use super::*;
+    use pqdr_common::simd::Avx2;
+
+    #[test]
+    fn transpose_transposes() {
+        let Some(_token) = Avx2::detect() else { return };
+        let mut x: [[i16; 16]; 16] =
+            core::array::from_fn(|i| core::array::from_fn(|j| (16 * i + j) as i16));
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe { transpose_avx2(&mut x) };
+        for (i, row) in x.iter().enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                assert_eq!(v, (16 * j + i) as i16);
+            }
+        }
+    }
+
+    /// [`squeeze`] on every i16: congruent to the input and within the
+    /// bound the transforms' sums rely on (9560 for 12289, 12290 for 18433).
+    #[test]
+    fn squeeze_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        for (t, bound) in [(&P1, 9560), (&P2, 12290)] {
+            // SAFETY: the token shows the CPU has AVX2.
+            let worst = unsafe { squeeze_all_avx2(t) };
+            assert_eq!(worst, bound, "p = {}", t.p);
+        }
+    }
+
+    /// The largest |squeeze(x)| over every i16 x (asserting x ≡ squeeze(x)).
+    #[target_feature(enable = "avx2")]
+    fn squeeze_all_avx2(t: &Prime) -> i32 {
+        let k = consts(t);
+        let mut worst = 0;
+        for hi in 0..4096i32 {
+            let x: [i16; 16] = core::array::from_fn(|l| (16 * hi + l as i32 - 32768) as i16);
+            let mut r = [0i16; 16];
+            store(&mut r, squeeze(load(&x), k));
+            for (&a, &b) in x.iter().zip(&r) {
+                assert_eq!((i32::from(a) - i32::from(b)) % i32::from(t.p), 0);
+                worst = worst.max(i32::from(b).abs());
+            }
+        }
+        worst
+    }
+
+    /// `inverse(forward(x)) = 2^16 x mod p` (1024-point transform: the
+    /// outer layers and every block step) for inputs at the forward's input
+    /// bound (max(3p/4, 9560)) with fixed and random signs: a lane that
+    /// leaves its 16 bits breaks the congruence.
+    #[test]
+    fn roundtrip_at_the_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        let mut s = 7u64;
+        for (t, b) in [(&P1, 9560i16), (&P2, 13825)] {
+            for round in 0..64 {
+                let mut x = [[0i16; 16]; 64];
+                for (r, reg) in x.iter_mut().enumerate() {
+                    for (l, v) in reg.iter_mut().enumerate() {
+                        s = s
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let neg = match round {
+                            0 => false,
+                            1 => true,
+                            2 => (r + l) & 1 == 1,
+                            3 => r >= 32,
+                            _ => s >> 63 == 1,
+                        };
+                        *v = if neg { -b } else { b };
+                    }
+                }
+                let mut y = x;
+                // SAFETY: the token shows the CPU has AVX2.
+                unsafe { roundtrip_avx2(&mut y, t) };
+                let p = i64::from(t.p);
+                for (xr, yr) in x.iter().zip(&y) {
+                    for (&a, &c) in xr.iter().zip(yr) {
+                        let d = i64::from(c) - 65536 * i64::from(a);
+                        assert_eq!(d.rem_euclid(p), 0, "p = {p}, round {round}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn roundtrip_avx2(x: &mut [[i16; 16]; 64], t: &Prime) {
+        let k = consts(t);
+        forward(x, t, k);
+        inverse(x, t, k);
+    }
+
+    /// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560);
+    /// inverse: any i16, here ±32767), every sign pattern of the four
+    /// inputs (one per lane) and random values, against the exact sums and
+    /// products mod p: an intermediate that leaves its 16 bits breaks the
+    /// congruence.
+    #[test]
+    fn radix4_macros_at_the_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        for t in [&P1, &P2] {
+            // SAFETY: the token shows the CPU has AVX2.
+            unsafe { radix4_avx2(t) };
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn radix4_avx2(t: &Prime) {
+        let (k, p) = (consts(t), i64::from(t.p));
+        let r = super::super::pow_mod(65536, t.p as u64 - 2, p);
+        let c = |m: Mul| i64::from(m[0]) * r % p;
+        let (tw, ti) = (&t.lane_fwd, &t.lane_inv);
+        let mut s = 3u64;
+        for (bound, fwd) in [
+            (if t.p == P1.p { 9560 } else { 13825 }, true),
+            (32767, false),
+        ] {
+            for round in 0..64 {
+                let a: [[i16; 16]; 4] = core::array::from_fn(|i| {
+                    core::array::from_fn(|l| {
+                        s = s
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let m = if round < 32 {
+                            bound
+                        } else {
+                            (s >> 50) as i16 % (bound + 1)
+                        };
+                        if (l >> i) & 1 == 1 { -m } else { m }
+                    })
+                });
+                let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+                    let a = squeeze(x, k);
+                    let t = montmul(y, w, wq, k.p);
+                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+                };
+                let one = |x: __m256i, y: __m256i| {
+                    let (a, t) = (squeeze(x, k), squeeze(y, k));
+                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+                };
+                // (variant, roots (w0, w1, v) as multipliers of the reference)
+                for v in 0..3 {
+                    let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
+                    let roots = match (fwd, v) {
+                        (true, 0) => {
+                            dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k);
+                            [c(tw[1]), c(tw[5]), c(tw[2])]
+                        }
+                        (true, 1) => {
+                            dif4_unit!(x, [0, 1, 2, 3], tw[4], k);
+                            [1, c(tw[4]), 1]
+                        }
+                        (true, _) => {
+                            dif4_out!(x, [0, 1, 2, 3], tw[4], k);
+                            [1, c(tw[4]), 1]
+                        }
+                        (false, 0) => {
+                            dit4!(x, bf, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
+                            [c(ti[1]), c(ti[5]), c(ti[2])]
+                        }
+                        (false, _) => {
+                            dit4_unit!(x, bf, one, [0, 1, 2, 3], ti[4]);
+                            [1, c(ti[4]), 1]
+                        }
+                    };
+                    let mut out = [[0i16; 16]; 4];
+                    for (o, v) in out.iter_mut().zip(x) {
+                        store(o, v);
+                    }
+                    let [w0, w1, cv] = roots;
+                    for l in 0..16 {
+                        let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|i| i64::from(a[i][l]));
+                        let want = if fwd {
+                            let (b0, b2) = (a0 + a2, (a0 - a2) * w0);
+                            let (b1, b3) = (a1 + a3, (a1 - a3) * w1);
+                            [b0 + b1, (b0 - b1) * cv, b2 + b3, (b2 - b3) * cv]
+                        } else {
+                            let (b0, b1) = (a0 + a1 * cv, a0 - a1 * cv);
+                            let (b2, b3) = (a2 + a3 * cv, a2 - a3 * cv);
+                            [b0 + b2 * w0, b1 + b3 * w1, b0 - b2 * w0, b1 - b3 * w1]
+                        };
+                        for (i, w) in want.iter().enumerate() {
+                            let d = (i64::from(out[i][l]) - w).rem_euclid(p);
+                            assert_eq!(d, 0, "p = {p}, fwd {fwd}, variant {v}, round {round}");
+                        }
+                    }
+                    if !fwd && v == 1 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn transpose_avx2(x: &mut [[i16; 16]; 16]) {
+        let mut r: Regs = core::array::from_fn(|i| load(&x[i]));
+        transpose(&mut r);
+        for (o, v) in x.iter_mut().zip(r) {
+            store(o, v);
+        }
     }
 }

@@ -46,7 +46,7 @@ use pqdr_common::simd::Avx2;
 mod parts;
 mod rq;
 pub(crate) use parts::ntt3_512;
-use parts::{forward_512, inverse_512};
+use parts::{forward_512_a, forward_512_b, inverse_512};
 use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
 
 /// Registers of a 512-point transform.
@@ -153,9 +153,11 @@ static H2: Three<HALF> = three(18433);
 trait Size<const R: usize> {
     /// The radix-3 constants of prime `t` (12289 or 18433).
     fn three(t: &Prime) -> &'static Three<R>;
-    /// The forward transform, in place.
-    fn forward(x: &mut Part<R>, t: &Prime, k: K);
-    /// Its inverse, times 2^16 / 1024.
+    /// Part i of `a` (p = P), forward-transformed, into `x`.
+    fn forward_a<const P: usize>(x: &mut Part<R>, a: &[i16], i: usize, t: &Prime, k: K);
+    /// Part i of the small `b`, forward-transformed, into `y`.
+    fn forward_b<const P: usize>(y: &mut Part<R>, b: &[i8], i: usize, t: &Prime, k: K);
+    /// The inverse transform, times 2^16 / 1024.
     fn inverse(x: &mut Part<R>, t: &Prime, k: K);
 }
 
@@ -167,9 +169,20 @@ impl Size<REGS> for Regs {
         if t.p == P1.p { &T1 } else { &T2 }
     }
     #[inline(always)]
-    fn forward(x: &mut Poly, t: &Prime, k: K) {
+    fn forward_a<const P: usize>(x: &mut Poly, a: &[i16], i: usize, t: &Prime, k: K) {
         // SAFETY: reached only from `ntt3_avx2`, behind the `Avx2` token.
-        unsafe { forward(x, t, k) }
+        unsafe {
+            part_a::<P, REGS>(x, a, i, Self::three(t), k);
+            forward(x, t, k);
+        }
+    }
+    #[inline(always)]
+    fn forward_b<const P: usize>(y: &mut Poly, b: &[i8], i: usize, t: &Prime, k: K) {
+        // SAFETY: as above.
+        unsafe {
+            part_b::<P, REGS>(y, b, i, Self::three(t), k);
+            forward(y, t, k);
+        }
     }
     #[inline(always)]
     fn inverse(x: &mut Poly, t: &Prime, k: K) {
@@ -183,9 +196,14 @@ impl Size<HALF> for Regs {
         if t.p == P1.p { &H1 } else { &H2 }
     }
     #[inline(always)]
-    fn forward(x: &mut Part<HALF>, t: &Prime, k: K) {
+    fn forward_a<const P: usize>(x: &mut Part<HALF>, a: &[i16], i: usize, t: &Prime, k: K) {
         // SAFETY: as above.
-        unsafe { forward_512(x, t, k) }
+        unsafe { forward_512_a::<P>(x, a, i, t, k) }
+    }
+    #[inline(always)]
+    fn forward_b<const P: usize>(y: &mut Part<HALF>, b: &[i8], i: usize, t: &Prime, k: K) {
+        // SAFETY: as above.
+        unsafe { forward_512_b::<P>(y, b, i, t, k) }
     }
     #[inline(always)]
     fn inverse(x: &mut Part<HALF>, t: &Prime, k: K) {
@@ -311,7 +329,7 @@ enum Src<'a, T, const R: usize> {
 /// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
 /// factors, forward transforms (`y` holds b's), pointwise product,
 /// inverse, `ψ^(-ij) / 3`; without `finish`, `Z_i` as the inverse leaves it
-/// (below 1.25 p + p/2^9; [`combine`] untwists).
+/// (any i16, below 2^15; [`combine`] untwists).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn part<const P: usize, const R: usize>(
@@ -326,16 +344,12 @@ fn part<const P: usize, const R: usize>(
     let k = consts(t);
     let t3 = <Regs as Size<R>>::three(t);
     match a {
-        Src::Coeffs(a) => {
-            part_a::<P, R>(x, a, i, t3, k);
-            <Regs as Size<R>>::forward(x, t, k);
-        }
+        Src::Coeffs(a) => <Regs as Size<R>>::forward_a::<P>(x, a, i, t, k),
         Src::Kept(h) => x.copy_from_slice(h),
     }
     let y: &Part<R> = match b {
         Src::Coeffs(b) => {
-            part_b::<P, R>(y, b, i, t3, k);
-            <Regs as Size<R>>::forward(y, t, k);
+            <Regs as Size<R>>::forward_b::<P>(y, b, i, t, k);
             y
         }
         Src::Kept(h) => h,
@@ -356,7 +370,7 @@ fn part<const P: usize, const R: usize>(
 /// The inverse 3-point DFT of register j (the radix-3 layer's last step):
 /// `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]` (times 2 for n = 512, see
 /// `third`) for k = 0, 1, 2, with the untwist `D_i = ψ^(-ij) Z_i` folded
-/// in: from the inverse transforms' `Z_i` (below 1.25 p + p/2^9),
+/// in: from the inverse transforms' `Z_i` (any i16: each enters a Montgomery product first),
 /// `A = third Z_0`, `x_i = third ψ^(-ij) Z_i / 2` (the `untw` tables),
 /// `S = x_1 + x_2`, `T = (ω^-1 - ω^-2)(x_1 - x_2)` (ω^-1 + ω^-2 = -1):
 /// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each

@@ -1,7 +1,8 @@
 //! The 1536-point products of sntrup653 and sntrup761 (512 < p <= 768; the
 //! parent module's radix-3 layer with n = 512), AVX2 (the products of Core
 //! `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3): the 512-point
-//! transform on 32 registers ([`forward_512`], [`inverse_512`]), the three
+//! transform on 32 registers ([`forward_512`], its first layer in the pass
+//! that loads a part, and [`inverse_512`]), the three
 //! parts' inverse 3-point DFT into the full product ([`combine`]), and a
 //! factor's kept parts (a prepared decapsulation key's f, 1/g and h,
 //! [`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)). Twin: the portable Karatsuba
@@ -10,15 +11,16 @@
 //! coefficients in `kept_parts_products_match` below. Every loop bound and
 //! index depends on p only.
 
-use core::arch::x86_64::{_mm256_add_epi16, _mm256_sub_epi16};
+use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
 
-use super::super::{K, P1, P2, Prime, REGS, barrett, consts, load, montmul, regs, store};
+use super::super::{K, P1, P2, Prime, REGS, consts, load, montmul, regs, squeeze, store};
 use super::{
-    Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, combine, combine_in_place, ntt3_fits,
-    ntt3_scratch, part, part_a, part_b, regs_of,
+    Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, combine, combine_in_place, fold_twist,
+    ntt3_fits, ntt3_scratch, part, regs_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
+use crate::wipe::Wipeable;
 use pqdr_common::simd::Avx2;
 
 /// The 512-point transform on 32 registers: the four-step decomposition
@@ -28,18 +30,45 @@ use pqdr_common::simd::Avx2;
 /// register j then holds k1 = bitrev5(j), and ω'^(n2 bitrev5(j)) =
 /// ω^(n2 bitrev6(j)) is the 1024-point twist of register j < 32; the
 /// 16-point transform across lanes has root ω'^32 = η as before. So the
-/// 1024-point tables serve unchanged.
+/// 1024-point tables serve unchanged. The first layer runs in the pass that
+/// loads part i of the factor `v` (p = P, 512 < P <= 768: registers
+/// r and r + 16 of the part are [`fold_twist`]ed from `v` and go straight
+/// into the butterfly; `v`'s upper half, below 256 coefficients, meets
+/// registers r < 16 only), so `x` is written once before the per-block
+/// steps. `ld` loads 16 coefficients as one register.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
-    for i in 0..16 {
-        let (w, wq) = bc(t.reg_fwd[2 * i]);
-        let (a0, a1) = (load(&x[i]), load(&x[i + 16]));
-        store(&mut x[i], barrett(_mm256_add_epi16(a0, a1), k));
-        store(
-            &mut x[i + 16],
-            montmul(_mm256_sub_epi16(a0, a1), w, wq, k.p),
-        );
+fn forward_512<const P: usize, T: Copy + Default>(
+    x: &mut Part<HALF>,
+    v: &[T],
+    ld: impl Fn(&[T; 16]) -> __m256i,
+    (i, t): (usize, &Prime),
+    k: K,
+) where
+    [T; 16]: Wipeable,
+{
+    const N: usize = 16 * HALF;
+    assert!(P > N && P - N <= 256, "forward_512: p outside 513..=768");
+    let t3 = <Regs as Size<HALF>>::three(t);
+    let (lo, _) = v[..N].as_chunks::<16>();
+    let (hi, rest) = v[N..P].as_chunks::<16>();
+    // The last, partial register of the upper half, zero-padded (wiped).
+    let mut tail = [T::default(); 16];
+    let mut tail = Wipe::new(&mut tail);
+    tail[..rest.len()].copy_from_slice(rest);
+    for r in 0..16 {
+        let h = if r < hi.len() {
+            Some(ld(&hi[r]))
+        } else if r == hi.len() && !rest.is_empty() {
+            Some(ld(&tail))
+        } else {
+            None
+        };
+        let u = fold_twist(ld(&lo[r]), h, (r, i), t3, k);
+        let w = fold_twist(ld(&lo[r + 16]), None, (r + 16, i), t3, k);
+        let (wr, wq) = bc(t.reg_fwd[2 * r]);
+        store(&mut x[r], squeeze(_mm256_add_epi16(u, w), k));
+        store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
     }
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
@@ -47,10 +76,36 @@ pub(super) fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     }
 }
 
+/// [`forward_512`] of part i of `a` (`|a| < 2^12`).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(super) fn forward_512_a<const P: usize>(
+    x: &mut Part<HALF>,
+    a: &[i16],
+    i: usize,
+    t: &Prime,
+    k: K,
+) {
+    forward_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+}
+
+/// [`forward_512`] of part i of the small `b`.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(super) fn forward_512_b<const P: usize>(
+    y: &mut Part<HALF>,
+    b: &[i8],
+    i: usize,
+    t: &Prime,
+    k: K,
+) {
+    forward_512::<P, i8>(y, b, |c| widen16(c), (i, t), k);
+}
+
 /// The inverse of [`forward_512`] (the per-block steps, then the
 /// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
 /// `dit_outer`), times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024.
-/// Outputs below 1.25 p + p/2^9.
+/// Outputs below 9560 + 9217 (12289), 12290 + 13825 (18433).
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
@@ -60,7 +115,7 @@ pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     }
     for i in 0..16 {
         let (w, wq) = bc(t.reg_inv[2 * i]);
-        let a = barrett(load(&x[i]), k);
+        let a = squeeze(load(&x[i]), k);
         let b = montmul(load(&x[i + 16]), w, wq, k.p);
         store(&mut x[i], _mm256_add_epi16(a, b));
         store(&mut x[i + 16], _mm256_sub_epi16(a, b));
@@ -156,12 +211,10 @@ fn prepare_avx2<const P: usize>(regs: &mut [[i16; 16]], a: Option<&[i16; P]>, b:
         for (i, x) in xs.iter_mut().enumerate() {
             let t = if pi == 0 { &P1 } else { &P2 };
             let k = consts(t);
-            let t3 = <Regs as Size<HALF>>::three(t);
             match a {
-                Some(a) => part_a::<P, HALF>(x, a, i, t3, k),
-                None => part_b::<P, HALF>(x, b, i, t3, k),
+                Some(a) => forward_512_a::<P>(x, a, i, t, k),
+                None => forward_512_b::<P>(x, b, i, t, k),
             }
-            forward_512(x, t, k);
         }
     }
 }
