@@ -244,10 +244,13 @@ def product_asm(m, poly):
         if dst is None:
             lines.append(f"vmovdqu ymmword ptr [{{h}} + {32 * (k - m)}], ymm13")
 
-    for k in range(2 * m - 2, m - 1, -1):
-        column(k, None)
-    for k in range(m - 1, -1, -1):
-        column(k, k)
+    # One template line per column (its instructions joined by newlines).
+    cols = []
+    for k in list(range(2 * m - 2, m - 1, -1)) + list(range(m - 1, -1, -1)):
+        lines.clear()
+        column(k, None if k >= m else k)
+        cols.append("\\n".join(lines))
+    lines = cols
     regs = list(range(m))
     out = [
         "",
@@ -277,10 +280,9 @@ def product_asm(m, poly):
         "            b = in(reg) b.as_ptr(),",
         "            h = in(reg) h.as_mut_ptr().cast::<__m256i>(),",
     ]
-    out += [f'            inout("ymm{i}") a{i},' for i in regs]
+    out.append("            " + " ".join(f'inout("ymm{i}") a{i},' for i in regs))
     out += [
-        '            out("ymm13") _,',
-        '            out("ymm14") _,',
+        '            out("ymm13") _, out("ymm14") _,',
         "            options(nostack, preserves_flags),",
         "        );",
         "    }",
