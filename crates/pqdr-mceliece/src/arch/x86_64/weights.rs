@@ -15,9 +15,12 @@
 //! Portable twin: `crate::decrypt::weights_portable` (squares, then
 //! `batch_inv`); differential test `decrypt::tests::avx2_inv_sq_matches_portable`.
 
-use super::{Bitsliced, load2x2, load4, mul_planes, sq_n, sq_planes, store2x2, store4};
+use super::{
+    Bitsliced, load2x2, load4, mul, mul_planes, mul_planes_inline, sq_n, sq_planes, store2x2,
+    store4,
+};
 use crate::params::MAX_M;
-use core::arch::x86_64::{__m256i, _mm256_setzero_si256};
+use core::arch::x86_64::{__m256i, _mm256_and_si256, _mm256_setzero_si256, _mm256_xor_si256};
 
 /// `vals[i] <- 1/vals[i]^2` lane by lane for every entry (their count even,
 /// every lane nonzero; planes from m on left as they are), with `scratch`
@@ -87,7 +90,7 @@ fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>], scratch: &mut [B
             store4(w, v);
         }
         let g = load_pair::<M>(&lo[j], &hi[j]);
-        acc = mul_planes(M, &acc, &g);
+        acc = mul_planes_inline!(M, &acc, &g);
     }
     // inv = 1/p_(h-1) = x_(m-1)^2.
     let mut inv = sq_planes::<M>(&inv_half::<M>(&acc));
@@ -98,8 +101,8 @@ fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>], scratch: &mut [B
             *v = load4(w);
         }
         let g = load_pair::<M>(&lo[j], &hi[j]);
-        let r = sq_planes::<M>(&mul_planes(M, &inv, &p));
-        inv = mul_planes(M, &inv, &g);
+        let r = sq_planes::<M>(&mul_planes_inline!(M, &inv, &p));
+        inv = mul_planes_inline!(M, &inv, &g);
         for ((l, hw), &v) in lo[j].iter_mut().zip(hi[j].iter_mut()).zip(r.iter()).take(M) {
             store2x2(l, hw, v);
         }
