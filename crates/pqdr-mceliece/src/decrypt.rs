@@ -168,20 +168,30 @@ fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
     let mut low = vec::zero::<4>();
-    for i in 0..t {
-        let gi = u16::from_le_bytes([sk_gc[2 * i], sk_gc[2 * i + 1]]) & P::GF_MASK;
-        for b in 0..m {
-            low[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
-        }
+    let avx2 = arch::avx2().filter(|_| spec_field::<P>());
+    if let Some(token) = avx2 {
+        arch::g_planes(token, m, t, &mut low, &sk_gc[..2 * t]);
+    } else {
+        g_planes_portable::<P>(&mut low, sk_gc);
     }
     fft::eval_monic::<P>(weight, &low);
     low.zeroize();
-    if spec_field::<P>()
-        && let Some(token) = arch::avx2()
-    {
+    if let Some(token) = avx2 {
         arch::inv_sq_batch(token, m, &mut weight[..entries], &mut scratch[..entries]);
     } else {
         weights_portable::<P>(&mut weight[..entries], &mut scratch[..entries]);
+    }
+}
+
+/// g's low coefficients (`sk_gc`'s first 2t bytes, Classic McEliece spec
+/// §9.2.12) bitsliced into `low` (zero on entry): bit i of plane b = bit b
+/// of g_i. The portable twin of `arch::g_planes`.
+fn g_planes_portable<P: ParameterSet>(low: &mut Bitsliced<4>, sk_gc: &[u8]) {
+    for i in 0..P::T {
+        let gi = u16::from_le_bytes([sk_gc[2 * i], sk_gc[2 * i + 1]]) & P::GF_MASK;
+        for b in 0..P::M {
+            low[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
+        }
     }
 }
 
@@ -446,6 +456,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `arch::g_planes` against `g_planes_portable`: random bytes (bits
+    /// from m on set too), all ones, and single bits at the first and last
+    /// coefficient; every set's t (including 119, not a multiple of 32).
+    fn check_g<P: ParameterSet>(seed: u64) {
+        let Some(token) = arch::avx2() else { return };
+        let t = P::T;
+        let mut s = seed;
+        for round in 0..8 {
+            let mut bytes = [0u8; 256];
+            match round {
+                0 => bytes.fill(0xFF),
+                1 => bytes[0] = 1,
+                2 => bytes[2 * t - 1] = 0x10,
+                3 => bytes[2 * t - 2] = 0x80,
+                _ => bytes.iter_mut().for_each(|b| *b = rnd(&mut s) as u8),
+            }
+            let mut want = vec::zero::<4>();
+            g_planes_portable::<P>(&mut want, &bytes);
+            let mut got = vec::zero::<4>();
+            arch::g_planes(token, P::M, t, &mut got, &bytes[..2 * t]);
+            assert_eq!(got, want, "round {round}");
+        }
+    }
+
+    #[test]
+    fn avx2_g_planes_match_portable() {
+        check_g::<Mceliece348864>(1);
+        check_g::<Mceliece460896>(2);
+        #[cfg(feature = "mceliece6960119")]
+        check_g::<crate::params::Mceliece6960119>(3);
+        #[cfg(feature = "mceliece8192128")]
+        check_g::<crate::params::Mceliece8192128>(4);
     }
 
     #[test]

@@ -20,7 +20,12 @@ use super::{
     store4,
 };
 use crate::params::MAX_M;
-use core::arch::x86_64::{__m256i, _mm256_and_si256, _mm256_setzero_si256, _mm256_xor_si256};
+use core::arch::x86_64::{
+    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_loadu_si256, _mm256_movemask_epi8,
+    _mm256_packs_epi16, _mm256_permute4x64_epi64, _mm256_setzero_si256, _mm256_sll_epi16,
+    _mm256_xor_si256,
+};
+use zeroize::Zeroize;
 
 /// `vals[i] <- 1/vals[i]^2` lane by lane for every entry (their count even,
 /// every lane nonzero; planes from m on left as they are), with `scratch`
@@ -41,6 +46,49 @@ pub(crate) fn inv_sq_batch(
             inv_sq_batch_avx2::<13>(vals, scratch);
         }
     }
+}
+
+/// g's low coefficients g_0 .. g_(t-1) (`bytes`: 2t bytes, little-endian
+/// 16-bit, Classic McEliece spec §9.2.12 `irr`) bitsliced into `out`: bit i
+/// of plane b = bit b of g_i (planes from m on and positions from t on
+/// untouched: the caller's zeros). 32 coefficients per step: each plane's
+/// bit moved to the 16-bit lanes' sign, packed to bytes with the sign kept
+/// (`vpacksswb`), put in order and collected by `vpmovmskb`. t <= 128.
+pub(crate) fn g_planes(
+    token: super::Avx2,
+    m: usize,
+    t: usize,
+    out: &mut Bitsliced<4>,
+    bytes: &[u8],
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { g_planes_avx2(m, t, out, bytes) }
+}
+
+#[target_feature(enable = "avx2")]
+fn g_planes_avx2(m: usize, t: usize, out: &mut Bitsliced<4>, bytes: &[u8]) {
+    // The coefficients, zero from t on (256 bytes: 128 coefficients).
+    let mut buf = [0u8; 256];
+    let t = t.min(128);
+    buf[..2 * t].copy_from_slice(&bytes[..2 * t]);
+    for c in 0..t.div_ceil(32) {
+        // SAFETY: 64 c + 64 <= 256: both 32-byte loads are inside `buf`;
+        // `loadu` has no alignment requirement.
+        let (v0, v1) = unsafe {
+            let p = buf.as_ptr().add(64 * c).cast::<__m256i>();
+            (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)))
+        };
+        for (b, w) in out.iter_mut().enumerate().take(m) {
+            let n = _mm_cvtsi32_si128(15 - b as i32);
+            let x = _mm256_packs_epi16(_mm256_sll_epi16(v0, n), _mm256_sll_epi16(v1, n));
+            // Bytes (v0 0..7, v1 0..7 | v0 8..15, v1 8..15) into order.
+            let x = _mm256_permute4x64_epi64::<0b11_01_10_00>(x);
+            let bits = u64::from(_mm256_movemask_epi8(x).cast_unsigned());
+            w[c >> 1] |= bits << (32 * (c & 1));
+        }
+    }
+    buf.zeroize();
 }
 
 /// Planes of entries `lo` and `hi` (one 128-bit lane each).
