@@ -20,12 +20,13 @@
     reason = "planes and lanes of several bitsliced arrays are walked in step"
 )]
 
+use crate::arch;
 use crate::benes;
 use crate::bm;
 use crate::ct::nonzero_mask_u64;
 use crate::fft::{self, Values};
 use crate::gf;
-use crate::params::{Derived, MAX_M, MAX_Q_WORDS, ParameterSet};
+use crate::params::{Derived, FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, MAX_Q_WORDS, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use zeroize::Zeroize;
 
@@ -167,18 +168,47 @@ fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
     let mut low = vec::zero::<4>();
-    for i in 0..t {
+    let avx2 = arch::avx2().filter(|_| spec_field::<P>());
+    if let Some(token) = avx2 {
+        arch::g_planes(token, m, t, &mut low, &sk_gc[..2 * t]);
+    } else {
+        g_planes_portable::<P>(&mut low, sk_gc);
+    }
+    fft::eval_monic::<P>(weight, &low);
+    low.zeroize();
+    if let Some(token) = avx2 {
+        arch::inv_sq_batch(token, m, &mut weight[..entries], &mut scratch[..entries]);
+    } else {
+        weights_portable::<P>(&mut weight[..entries], &mut scratch[..entries]);
+    }
+}
+
+/// g's low coefficients (`sk_gc`'s first 2t bytes, Classic McEliece spec
+/// §9.2.12) bitsliced into `low` (zero on entry): bit i of plane b = bit b
+/// of g_i. The portable twin of `arch::g_planes`.
+fn g_planes_portable<P: ParameterSet>(low: &mut Bitsliced<4>, sk_gc: &[u8]) {
+    for i in 0..P::T {
         let gi = u16::from_le_bytes([sk_gc[2 * i], sk_gc[2 * i + 1]]) & P::GF_MASK;
-        for b in 0..m {
+        for b in 0..P::M {
             low[b][i >> 6] |= u64::from((gi >> b) & 1) << (i & 63);
         }
     }
-    fft::eval_monic::<P>(weight, &low);
-    for (w, s) in scratch.iter_mut().zip(weight.iter()).take(entries) {
+}
+
+/// Whether P's field is one of the spec's two (§7), which have AVX2 kernels.
+const fn spec_field<P: ParameterSet>() -> bool {
+    (P::M == 12 && P::FIELD_POLY == FIELD_POLY_M12)
+        || (P::M == 13 && P::FIELD_POLY == FIELD_POLY_M13)
+}
+
+/// `vals[i] <- 1/vals[i]^2` lane by lane (every lane nonzero; the count
+/// even): the squares into `scratch`, then one batch inversion. The portable
+/// twin of `arch::inv_sq_batch`.
+fn weights_portable<P: ParameterSet>(vals: &mut [Bitsliced<2>], scratch: &mut [Bitsliced<2>]) {
+    for (w, s) in scratch.iter_mut().zip(vals.iter()) {
         square::<P>(w, s);
     }
-    batch_inv::<P>(&mut weight[..entries], &scratch[..entries]);
-    low.zeroize();
+    batch_inv::<P>(vals, scratch);
 }
 
 /// The n support positions as a 2^m-bit vector in support order (all of
@@ -358,4 +388,113 @@ fn decode<P: ParameterSet>(
     locator.zeroize();
     ew[..words].zeroize();
     (gf::is_zero_mask(check as u16) & 0xFF) as u8
+}
+
+#[cfg(all(test, feature = "mceliece348864", feature = "mceliece460896"))]
+mod tests {
+    use super::*;
+    use crate::params::{Mceliece348864, Mceliece460896};
+
+    fn rnd(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    /// The element at lane (word l, bit k) of an entry.
+    fn lane(v: &Bitsliced<2>, m: usize, l: usize, k: usize) -> u16 {
+        (0..m).fold(0, |x, b| x | ((((v[b][l] >> k) & 1) as u16) << b))
+    }
+
+    /// `arch::inv_sq_batch` against the portable twin and per-lane scalar
+    /// 1/a^2 (`gf`): random nonzero lanes, and entries of edge values (all
+    /// lanes 1, all lanes 2^m - 1, z^(m-1), one lane differing); the
+    /// planes from m on must be left as they were.
+    fn check<P: ParameterSet>(seed: u64) {
+        let Some(token) = arch::avx2() else { return };
+        let (m, entries) = (P::M, 1usize << (P::M - 7));
+        let mut s = seed;
+        for round in 0..6 {
+            let mut vals = fft::zero_values();
+            for v in vals.iter_mut().take(entries) {
+                for p in v.iter_mut() {
+                    *p = [rnd(&mut s), rnd(&mut s)];
+                }
+                // Every lane nonzero: a zero lane gets z^0.
+                for l in 0..2 {
+                    let nz = v[..m].iter().fold(0, |a, p| a | p[l]);
+                    v[0][l] |= !nz;
+                }
+            }
+            if round > 0 {
+                let e = (round * 5) % entries;
+                let edge: [u16; 4] = [1, P::GF_MASK, 1 << (m - 1), 2];
+                let x = edge[round % 4];
+                for b in 0..m {
+                    let w = if (x >> b) & 1 == 1 { !0 } else { 0 };
+                    vals[e][b] = [w, w];
+                    vals[entries - 1 - e][b] = [w, w ^ (1 << 63)];
+                }
+                vals[entries - 1 - e][0][1] |= 1 << 63;
+            }
+            let mut want = vals;
+            let mut scratch = fft::zero_values();
+            weights_portable::<P>(&mut want[..entries], &mut scratch[..entries]);
+            let mut got = vals;
+            let mut scratch2 = fft::zero_values();
+            arch::inv_sq_batch(token, m, &mut got[..entries], &mut scratch2[..entries]);
+            for e in 0..entries {
+                assert_eq!(got[e][..m], want[e][..m], "entry {e}");
+                assert_eq!(got[e][m..], vals[e][m..], "planes from m, entry {e}");
+                for l in 0..2 {
+                    for k in (0..64).step_by(7).chain([63]) {
+                        let a = lane(&vals[e], m, l, k);
+                        let r = gf::inv::<P>(gf::sq::<P>(a));
+                        assert_eq!(lane(&got[e], m, l, k), r, "lane {e} {l} {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// `arch::g_planes` against `g_planes_portable`: random bytes (bits
+    /// from m on set too), all ones, and single bits at the first and last
+    /// coefficient; every set's t (including 119, not a multiple of 32).
+    fn check_g<P: ParameterSet>(seed: u64) {
+        let Some(token) = arch::avx2() else { return };
+        let t = P::T;
+        let mut s = seed;
+        for round in 0..8 {
+            let mut bytes = [0u8; 256];
+            match round {
+                0 => bytes.fill(0xFF),
+                1 => bytes[0] = 1,
+                2 => bytes[2 * t - 1] = 0x10,
+                3 => bytes[2 * t - 2] = 0x80,
+                _ => bytes.iter_mut().for_each(|b| *b = rnd(&mut s) as u8),
+            }
+            let mut want = vec::zero::<4>();
+            g_planes_portable::<P>(&mut want, &bytes);
+            let mut got = vec::zero::<4>();
+            arch::g_planes(token, P::M, t, &mut got, &bytes[..2 * t]);
+            assert_eq!(got, want, "round {round}");
+        }
+    }
+
+    #[test]
+    fn avx2_g_planes_match_portable() {
+        check_g::<Mceliece348864>(1);
+        check_g::<Mceliece460896>(2);
+        #[cfg(feature = "mceliece6960119")]
+        check_g::<crate::params::Mceliece6960119>(3);
+        #[cfg(feature = "mceliece8192128")]
+        check_g::<crate::params::Mceliece8192128>(4);
+    }
+
+    #[test]
+    fn avx2_inv_sq_matches_portable() {
+        check::<Mceliece348864>(0x1234_5678_9ABC_DEF1);
+        check::<Mceliece460896>(0x0FED_CBA9_8765_4321);
+    }
 }

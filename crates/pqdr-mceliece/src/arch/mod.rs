@@ -16,6 +16,8 @@
 //! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries, per field size, and optionally the lane level and the first entry level) | `fft::fwd_wide` at depth 7, 6 then `fft::fwd_word` depth 5..0 / `fft::transposed::tr_word` depth 0..5 then `tr_wide` at depth 6, 7 | `…::avx2_butterflies_match_portable` |
 //! | `radix_conversions::<true>` / `::<false>` (twists and Taylor expansions of every depth, in registers) | `fft::radix_fwd` / `fft::transposed::radix_tr` (`…_with(.., None)`) | `fft::tests::avx2_radix_matches_portable` |
 //! | `inv_x2` (128 inversions by an Itoh–Tsujii chain, planes in registers) | `vec::inv_portable` | `vec::avx2_tests::avx2_inv_matches_portable` |
+//! | `inv_sq_batch` (`Decode`'s weights 1/g(a)^2: one batch inversion over 256-bit entry pairs, `x86_64/weights.rs`) | `decrypt::weights_portable` | `decrypt::tests::avx2_inv_sq_matches_portable` |
+//! | `g_planes` (g's coefficients bitsliced, 32 per step, `x86_64/weights.rs`) | `decrypt::g_planes_portable` | `decrypt::tests::avx2_g_planes_match_portable` |
 //! | `bm_elements` (the syndromes' bit planes to field elements) | `bm::element` | `bm::tests::avx2_elements_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
 //! | their `x86_64::bm::gf_mul4` (four scalar field products per call) | `gf::mul` | `x86_64::bm::tests::gf_mul4_matches_scalar` |
@@ -43,6 +45,9 @@ pub(crate) use x86_64::{
     benes_bits, bm_elements, bm_narrow, bm_wide, butterflies_inword, inv_x2, mul_pair, mul_x4,
     radix_conversions,
 };
+// Decode's weights 1/g(a)^2 (issue #31).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{g_planes, inv_sq_batch};
 // Key generation's kernels (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fold_pivot_rows, t_row};
@@ -163,6 +168,12 @@ mod stubs {
         match token {}
     }
     pub(crate) fn inv_x2(token: Avx2, _: usize, _: &mut Planes<2>, _: &Planes<2>) {
+        match token {}
+    }
+    pub(crate) fn inv_sq_batch(token: Avx2, _: usize, _: &mut [Planes<2>], _: &mut [Planes<2>]) {
+        match token {}
+    }
+    pub(crate) fn g_planes(token: Avx2, _: usize, _: usize, _: &mut Planes<4>, _: &[u8]) {
         match token {}
     }
     pub(crate) fn fold_pivot_rows<const C: usize>(

@@ -1,0 +1,162 @@
+//! `Decode`'s weights 1/g(a)^2 (Classic McEliece spec §2.3.3; McBits §5,
+//! the syndrome's scaling) for all 2^m field elements on AVX2: one batch
+//! inversion (Montgomery's trick) over 256-bit registers, entry j and
+//! entry j + h (h = half the entries) side by side in one register per
+//! plane, so each chain step is one 256-wide product with no repacking:
+//! - forward, the prefix products p_j = g_0 .. g_j (per lane), p_0 .. p_(h-2)
+//!   kept in `scratch` (two entries' bytes hold one 256-bit pair);
+//! - one inversion of p_(h-1) on all 256 lanes (an Itoh–Tsujii chain, as
+//!   `inv_x2`);
+//! - backward, 1/g_j = (1/p_j) p_(j-1) and 1/p_(j-1) = (1/p_j) g_j.
+//!
+//! 1/g^2 = (1/g)^2 (squaring is linear in the planes), so g itself is
+//! chained and only each output is squared: one squaring per pair.
+//! Products: 3(h - 1) + 4 or 5; no table, branch or address depends on g.
+//! Portable twin: `crate::decrypt::weights_portable` (squares, then
+//! `batch_inv`); differential test `decrypt::tests::avx2_inv_sq_matches_portable`.
+
+use super::{
+    Bitsliced, load2x2, load4, mul, mul_planes, mul_planes_inline, sq_n, sq_planes, store2x2,
+    store4,
+};
+use crate::params::MAX_M;
+use core::arch::x86_64::{
+    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_loadu_si256, _mm256_movemask_epi8,
+    _mm256_packs_epi16, _mm256_permute4x64_epi64, _mm256_setzero_si256, _mm256_sll_epi16,
+    _mm256_xor_si256,
+};
+use zeroize::Zeroize;
+
+/// `vals[i] <- 1/vals[i]^2` lane by lane for every entry (their count even,
+/// every lane nonzero; planes from m on left as they are), with `scratch`
+/// (at least as many entries) as working space: it ends holding prefix
+/// products (secret: the caller wipes it). m = 12 or 13 (the spec's fields).
+pub(crate) fn inv_sq_batch(
+    token: super::Avx2,
+    m: usize,
+    vals: &mut [Bitsliced<2>],
+    scratch: &mut [Bitsliced<2>],
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe {
+        if m == 12 {
+            inv_sq_batch_avx2::<12>(vals, scratch);
+        } else {
+            inv_sq_batch_avx2::<13>(vals, scratch);
+        }
+    }
+}
+
+/// g's low coefficients g_0 .. g_(t-1) (`bytes`: 2t bytes, little-endian
+/// 16-bit, Classic McEliece spec §9.2.12 `irr`) bitsliced into `out`: bit i
+/// of plane b = bit b of g_i (planes from m on and positions from t on
+/// untouched: the caller's zeros). 32 coefficients per step: each plane's
+/// bit moved to the 16-bit lanes' sign, packed to bytes with the sign kept
+/// (`vpacksswb`), put in order and collected by `vpmovmskb`. t <= 128.
+pub(crate) fn g_planes(
+    token: super::Avx2,
+    m: usize,
+    t: usize,
+    out: &mut Bitsliced<4>,
+    bytes: &[u8],
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { g_planes_avx2(m, t, out, bytes) }
+}
+
+#[target_feature(enable = "avx2")]
+fn g_planes_avx2(m: usize, t: usize, out: &mut Bitsliced<4>, bytes: &[u8]) {
+    // The coefficients, zero from t on (256 bytes: 128 coefficients).
+    let mut buf = [0u8; 256];
+    let t = t.min(128);
+    buf[..2 * t].copy_from_slice(&bytes[..2 * t]);
+    for c in 0..t.div_ceil(32) {
+        // SAFETY: 64 c + 64 <= 256: both 32-byte loads are inside `buf`;
+        // `loadu` has no alignment requirement.
+        let (v0, v1) = unsafe {
+            let p = buf.as_ptr().add(64 * c).cast::<__m256i>();
+            (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)))
+        };
+        for (b, w) in out.iter_mut().enumerate().take(m) {
+            let n = _mm_cvtsi32_si128(15 - b as i32);
+            let x = _mm256_packs_epi16(_mm256_sll_epi16(v0, n), _mm256_sll_epi16(v1, n));
+            // Bytes (v0 0..7, v1 0..7 | v0 8..15, v1 8..15) into order.
+            let x = _mm256_permute4x64_epi64::<0b11_01_10_00>(x);
+            let bits = u64::from(_mm256_movemask_epi8(x).cast_unsigned());
+            w[c >> 1] |= bits << (32 * (c & 1));
+        }
+    }
+    buf.zeroize();
+}
+
+/// Planes of entries `lo` and `hi` (one 128-bit lane each).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load_pair<const M: usize>(lo: &Bitsliced<2>, hi: &Bitsliced<2>) -> [__m256i; MAX_M] {
+    let mut x = [_mm256_setzero_si256(); MAX_M];
+    for (v, (l, h)) in x.iter_mut().zip(lo.iter().zip(hi.iter())).take(M) {
+        *v = load2x2(l, h);
+    }
+    x
+}
+
+/// 1/x lane by lane on loaded planes: x^(2^m - 2) = (x_(m-1))^2 with
+/// x_k = x^(2^k - 1), x_(i+j) = x_i^(2^j) x_j (Itoh–Tsujii 1988), k = 1, 2,
+/// 3, 5, 10, 11 (m = 12) or 1, 2, 3, 6, 12 (m = 13). Returns x_(m-1)
+/// (the caller squares it, or folds the square into what follows).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn inv_half<const M: usize>(x1: &[__m256i; MAX_M]) -> [__m256i; MAX_M] {
+    let x2 = mul_planes(M, &sq_planes::<M>(x1), x1);
+    let x3 = mul_planes(M, &sq_planes::<M>(&x2), x1);
+    if M == 12 {
+        let x5 = mul_planes(M, &sq_n::<M>(x3, 2), &x2);
+        let x10 = mul_planes(M, &sq_n::<M>(x5, 5), &x5);
+        mul_planes(M, &sq_planes::<M>(&x10), x1)
+    } else {
+        let x6 = mul_planes(M, &sq_n::<M>(x3, 3), &x3);
+        mul_planes(M, &sq_n::<M>(x6, 6), &x6)
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>], scratch: &mut [Bitsliced<2>]) {
+    let h = vals.len() >> 1;
+    let (lo, hi) = vals.split_at_mut(h);
+    // Pair j's 256-bit planes at chunks 13 j .. 13 j + 12 (two entries).
+    let pairs = scratch[..2 * h]
+        .as_flattened_mut()
+        .as_flattened_mut()
+        .as_chunks_mut::<4>()
+        .0;
+    // Forward: p_j = p_(j-1) g_j; p_0 .. p_(h-2) stored.
+    let mut acc = load_pair::<M>(&lo[0], &hi[0]);
+    for j in 1..h {
+        for (w, &v) in pairs[MAX_M * (j - 1)..].iter_mut().zip(acc.iter()).take(M) {
+            store4(w, v);
+        }
+        let g = load_pair::<M>(&lo[j], &hi[j]);
+        acc = mul_planes_inline!(M, &acc, &g);
+    }
+    // inv = 1/p_(h-1) = x_(m-1)^2.
+    let mut inv = sq_planes::<M>(&inv_half::<M>(&acc));
+    // Backward: 1/g_j = inv p_(j-1), then inv <- inv g_j (= 1/p_(j-1)).
+    for j in (1..h).rev() {
+        let mut p = [_mm256_setzero_si256(); MAX_M];
+        for (v, w) in p.iter_mut().zip(pairs[MAX_M * (j - 1)..].iter()).take(M) {
+            *v = load4(w);
+        }
+        let g = load_pair::<M>(&lo[j], &hi[j]);
+        let r = sq_planes::<M>(&mul_planes_inline!(M, &inv, &p));
+        inv = mul_planes_inline!(M, &inv, &g);
+        for ((l, hw), &v) in lo[j].iter_mut().zip(hi[j].iter_mut()).zip(r.iter()).take(M) {
+            store2x2(l, hw, v);
+        }
+    }
+    let r = sq_planes::<M>(&inv);
+    for ((l, hw), &v) in lo[0].iter_mut().zip(hi[0].iter_mut()).zip(r.iter()).take(M) {
+        store2x2(l, hw, v);
+    }
+}
