@@ -88,6 +88,10 @@ macro_rules! for_strides {
 /// of every vector is loaded once, runs the eight layers in its register
 /// ([`in_register`]) and is stored once.
 #[target_feature(enable = "avx2")]
+#[allow(
+    clippy::needless_range_loop,
+    reason = "chunk k of every vector and of eight control layers, walked in step"
+)]
 fn fused<const N: usize, const UP: bool>(
     xs: &mut [&mut [u64]; N],
     control_bits: &[u8],
