@@ -139,7 +139,7 @@ pub(crate) fn apply_bits<const N: usize>(
 }
 
 /// [`apply_bits`] on the AVX2 path with an `avx2` token (only detection
-/// makes one) where the sizes fit it (w >= 8, 2^(w-6) words per vector, all
+/// makes one) where the sizes fit it (w >= 9, 2^(w-6) words per vector, all
 /// control bits present), else on the portable one.
 fn apply_bits_with<const N: usize>(
     mut xs: [&mut [u64]; N],
@@ -152,7 +152,7 @@ fn apply_bits_with<const N: usize>(
     let layers = 2 * w - 1;
     if let Some(token) = avx2 {
         let words = 1 << (w - 6);
-        if w >= 8
+        if w >= 9
             && xs.iter().all(|x| x.len() == words)
             && control_bits.len() >= (layers * step) >> 3
         {
