@@ -340,30 +340,38 @@ fn squeeze(x: __m256i, k: K) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn dif_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
-    let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
     for i in 0..16 {
-        let (w0, w1, v) = (bc(tw[i]), bc(tw[i + 16]), bc(tw[2 * i]));
-        let (a0, a1, a2, a3) = (
+        let a = [
             load(&x[i]),
             load(&x[i + 16]),
             load(&x[i + 32]),
             load(&x[i + 48]),
-        );
-        let b0 = squeeze(_mm256_add_epi16(a0, a2), k);
-        let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
-        let b1 = squeeze(_mm256_add_epi16(a1, a3), k);
-        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
-        store(&mut x[i], squeeze(_mm256_add_epi16(b0, b1), k));
-        store(
-            &mut x[i + 16],
-            montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p),
-        );
-        store(&mut x[i + 32], squeeze(_mm256_add_epi16(b2, b3), k));
-        store(
-            &mut x[i + 48],
-            montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p),
-        );
+        ];
+        let [b0, b1, b2, b3] = dif_outer4(a, i, tw, k);
+        store(&mut x[i], b0);
+        store(&mut x[i + 16], b1);
+        store(&mut x[i + 32], b2);
+        store(&mut x[i + 48], b3);
     }
+}
+
+/// The radix-4 step of [`dif_outer`] on registers i, i + 16, i + 32,
+/// i + 48 (i < 16), in values.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dif_outer4([a0, a1, a2, a3]: [__m256i; 4], i: usize, tw: &[Mul; 32], k: K) -> [__m256i; 4] {
+    let bc = |[w, wq]: Mul| (_mm256_set1_epi16(w), _mm256_set1_epi16(wq));
+    let (w0, w1, v) = (bc(tw[i]), bc(tw[i + 16]), bc(tw[2 * i]));
+    let b0 = squeeze(_mm256_add_epi16(a0, a2), k);
+    let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, k.p);
+    let b1 = squeeze(_mm256_add_epi16(a1, a3), k);
+    let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, k.p);
+    [
+        squeeze(_mm256_add_epi16(b0, b1), k),
+        montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, k.p),
+        squeeze(_mm256_add_epi16(b2, b3), k),
+        montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, k.p),
+    ]
 }
 
 /// The inverse of [`dif_outer`] (`tw` the inverse roots): butterflies

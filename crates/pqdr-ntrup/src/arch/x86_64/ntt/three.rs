@@ -24,23 +24,23 @@
 //! each `D_i` instead (`E_i = D_i / 3`) and never stores the full product:
 //! each part's `E_i` is added, times `ω^(-im)`, into the folded product
 //! `F_k = c_k + c_(p+k) + c_(p+k-1)` (x^p = x + 1; `F` is linear in c, so
-//! in the `E_i`) at the positions `n = j + n m` that `F` reads (six
-//! segment sums per part, `|F_k| <= 3 p (q - 1)/2 < 2^24`); the two `F`s
+//! in the `E_i`) at the positions `n = j + n m` that `F` reads (one pass
+//! over `F` per part, [`accumulate`]; `|F_k| <= 3 p (q - 1)/2 < 2^24`); the two `F`s
 //! are recombined by Garner's CRT as in `ntt.rs`. Both `F`s and one
 //! transform fit the scratch, with one local transform. Every
 //! loop bound and index depends on p only.
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
-    _mm256_sub_epi16,
+    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_and_si256, _mm256_cvtepi8_epi16,
+    _mm256_set1_epi16, _mm256_setr_epi16, _mm256_sub_epi16,
 };
 
 use super::{
-    K, Mul, P1, P2, Poly, Prime, REGS, barrett, consts, forward, inverse, load, mont, montmul,
-    mul_lanes, pointwise, pow_mod, store,
+    K, Mul, P1, P2, Poly, Prime, REGS, barrett, consts, dif_outer4, inverse, load, mont, montmul,
+    mul_lanes, pointwise, pow_mod, regs, store,
 };
 use crate::arch::Side;
-use crate::wipe::Wipe;
+use crate::wipe::{Wipe, Wipeable};
 use pqdr_common::simd::Avx2;
 
 mod parts;
@@ -171,18 +171,12 @@ impl Size<REGS> for Regs {
     #[inline(always)]
     fn forward_a<const P: usize>(x: &mut Poly, a: &[i16], i: usize, t: &Prime, k: K) {
         // SAFETY: reached only from `ntt3_avx2`, behind the `Avx2` token.
-        unsafe {
-            part_a::<P, REGS>(x, a, i, Self::three(t), k);
-            forward(x, t, k);
-        }
+        unsafe { forward_1024::<P, i16>(x, a, |c| load(c), (i, t), k) }
     }
     #[inline(always)]
     fn forward_b<const P: usize>(y: &mut Poly, b: &[i8], i: usize, t: &Prime, k: K) {
         // SAFETY: as above.
-        unsafe {
-            part_b::<P, REGS>(y, b, i, Self::three(t), k);
-            forward(y, t, k);
-        }
+        unsafe { forward_1024::<P, i8>(y, b, |c| widen16(c), (i, t), k) }
     }
     #[inline(always)]
     fn inverse(x: &mut Poly, t: &Prime, k: K) {
@@ -254,45 +248,47 @@ fn fold_twist<const R: usize>(
     v
 }
 
-/// Part i of `a` into `x` ([`fold_twist`] of every register, one pass).
+/// Part i of the factor `v` (p = P; `|v| < 2^12`), forward-transformed,
+/// into `x` (n = 1024): each register [`fold_twist`]ed from `v` (`v`'s
+/// upper part, at most 256 coefficients, meets registers r < 16 only) and
+/// sent through the first radix-4 pass of the transform ([`dif_outer4`]:
+/// registers r, r + 16, r + 32, r + 48 together) before `x` is written;
+/// then the per-block steps of [`forward`]. `ld` loads 16 coefficients as
+/// one register.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn part_a<const P: usize, const R: usize>(
-    x: &mut Part<R>,
-    a: &[i16],
-    i: usize,
-    t3: &Three<R>,
+fn forward_1024<const P: usize, T: Copy + Default>(
+    x: &mut Part<REGS>,
+    v: &[T],
+    ld: impl Fn(&[T; 16]) -> __m256i,
+    (i, t): (usize, &Prime),
     k: K,
-) {
-    let hi_regs = (P - 16 * R).div_ceil(16);
-    let (lo, _) = a.as_chunks::<16>();
-    for (r, (xr, ar)) in x.iter_mut().zip(lo).enumerate() {
-        let h = (r < hi_regs).then(|| match upper(a, R + r) {
-            Ok(c) => load(c),
-            Err(mut h) => load(&Wipe::new(&mut h)),
+) where
+    [T; 16]: Wipeable,
+{
+    const N: usize = 16 * REGS;
+    assert!(P > N && P - N <= 256, "forward_1024: p outside 1025..=1280");
+    let hi_regs = (P - N).div_ceil(16);
+    let t3 = <Regs as Size<REGS>>::three(t);
+    let (lo, _) = v.as_chunks::<16>();
+    for r in 0..16 {
+        let h = (r < hi_regs).then(|| match upper(v, REGS + r) {
+            Ok(c) => ld(c),
+            Err(mut h) => ld(&Wipe::new(&mut h)),
         });
-        store(xr, fold_twist(load(ar), h, (r, i), t3, k));
+        let mut a = [fold_twist(ld(&lo[r]), h, (r, i), t3, k); 4];
+        for (q, aq) in a.iter_mut().enumerate().skip(1) {
+            let j = r + 16 * q;
+            *aq = fold_twist(ld(&lo[j]), None, (j, i), t3, k);
+        }
+        let b = dif_outer4(a, r, &t.reg_fwd, k);
+        for (q, v) in b.into_iter().enumerate() {
+            store(&mut x[r + 16 * q], v);
+        }
     }
-}
-
-/// Part i of the small `b` into `y`, as [`part_a`].
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn part_b<const P: usize, const R: usize>(
-    y: &mut Part<R>,
-    b: &[i8],
-    i: usize,
-    t3: &Three<R>,
-    k: K,
-) {
-    let hi_regs = (P - 16 * R).div_ceil(16);
-    let (lo, _) = b.as_chunks::<16>();
-    for (r, (yr, br)) in y.iter_mut().zip(lo).enumerate() {
-        let h = (r < hi_regs).then(|| match upper(b, R + r) {
-            Ok(c) => widen16(c),
-            Err(mut h) => widen16(&Wipe::new(&mut h)),
-        });
-        store(yr, fold_twist(widen16(br), h, (r, i), t3, k));
+    let (blocks, _) = x.as_chunks_mut::<16>();
+    for (j, block) in blocks.iter_mut().enumerate() {
+        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
@@ -442,68 +438,128 @@ impl Garner {
     }
 }
 
-/// `f[dst..dst + len] += c e[src..src + len]` (`c` = 1 for `None`), each
-/// sum reduced (`|f| <= p/2 + p/2^9` before and after; `|e| < 3p/4`).
+/// `x` times the broadcast constant `c` (`None` for 1), or for `None` and
+/// `reduce` [`barrett`]-reduced: |result| < 3p/4 for any i16 `x`, or `x`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn axpy(f: &mut [i16], e: &[i16], (dst, src, len): (usize, usize, usize), c: Option<Mul>, k: K) {
-    let step = |fv: __m256i, ev: __m256i| -> __m256i {
-        let t = match c {
-            Some(c) => mulc(ev, c, k),
-            None => ev,
-        };
-        barrett(_mm256_add_epi16(fv, t), k)
-    };
-    let (f, e) = (&mut f[dst..dst + len], &e[src..src + len]);
-    let (fc, f_rest) = f.as_chunks_mut::<16>();
-    let (ec, e_rest) = e.as_chunks::<16>();
-    for (fw, ew) in fc.iter_mut().zip(ec) {
-        let v = step(load(fw), load(ew));
-        store(fw, v);
-    }
-    if !f_rest.is_empty() {
-        let r = f_rest.len();
-        let (mut ft, mut et) = ([0i16; 16], [0i16; 16]);
-        let (mut ft, mut et) = (Wipe::new(&mut ft), Wipe::new(&mut et));
-        ft[..r].copy_from_slice(f_rest);
-        et[..r].copy_from_slice(e_rest);
-        let v = step(load(&ft), load(&et));
-        store(&mut ft, v);
-        f_rest.copy_from_slice(&ft[..r]);
+fn times(x: __m256i, c: Option<(__m256i, __m256i)>, reduce: bool, k: K) -> __m256i {
+    match c {
+        Some((w, wq)) => montmul(x, w, wq, k.p),
+        None if reduce => barrett(x, k),
+        None => x,
     }
 }
 
-/// `F += L_i(E_i)`: the fold of part i's share of c, `c_n += ω^(-im) E_i[j]`
-/// for `n = j + 1024 m < 2p`, at the positions `F_k` reads: `c_k`,
-/// `c_(p+k)` and `c_(p+k-1)` (k >= 1).
+/// `x` times `lo` in lanes below `cut`, `hi` from lane `cut` on (`cut <= 16`;
+/// |result| < 3p/4).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn times_split(x: __m256i, (lo, hi): (Mul, Mul), cut: usize, k: K) -> __m256i {
+    let (w, wq) = (
+        core::array::from_fn(|l| if l < cut { lo[0] } else { hi[0] }),
+        core::array::from_fn(|l| if l < cut { lo[1] } else { hi[1] }),
+    );
+    montmul(x, load(&w), load(&wq), k.p)
+}
+
+/// 16 entries of `e` from `j`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn at(e: &[i16], j: usize) -> __m256i {
+    load(e[j..].first_chunk::<16>().expect("inside E"))
+}
+
+/// `F += L_i(E_i)` (`F = L_i(E_i)` for `first`): the fold of part i's share
+/// of c, `c_n = ω^(-im) E_i[j]` for `n = j + N m < 2p` (N = 16 R), at the
+/// positions `F_k` reads, in one pass over F's registers: `c_k` (E at k
+/// mod N, m = k / N; registers do not cross N), `c_(p+k)` and `c_(p+k-1)`
+/// (k >= 1; E at `(p + k) mod N` and one below, m = 1 below `cut = 2N - p`,
+/// resp. `cut + 1`, else 2: the register holding `cut` reads both sides
+/// of the wrap, through `wrap`, with per-lane multipliers). Bounds:
+/// `|F| <= p/2 + p/2^9` before and after (each sum [`barrett`]-reduced),
+/// `|E| < 3p/4`; `F + c_k` is below `p/2 + p/2^9 + 3p/4 < 2^15`; the pair
+/// `c_(p+k) + c_(p+k-1)`, below `3p/2 < 2^15` (27,650 for 18433), leaves
+/// its Montgomery product (< 3p/4) or [`barrett`]; so the last sum stays
+/// below `3p/4 + 3p/4 < 2^15` (`first`: `c_k` alone before it) or
+/// `p/2 + p/2^9 + 3p/4` (`rq::tests::accumulate_at_the_bounds`). Entries
+/// `p..f_len(p)` of F hold bounded junk.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn accumulate<const P: usize, const R: usize>(
     f: &mut [i16],
     e: &Part<R>,
-    i: usize,
+    (i, first): (usize, bool),
     t3: &Three<R>,
     k: K,
 ) {
     debug_assert!(P > 16 * R && 2 * P <= 3 * 16 * R);
     #[allow(non_snake_case, reason = "the transform size of the module text")]
     let N = 16 * R;
-    let e = e.as_flattened();
-    // ω^(-im) for m = 0, 1, 2 (1 as `None`): the exponent -im mod 3.
-    const EXP: [[usize; 3]; 3] = [[0, 0, 0], [0, 2, 1], [0, 1, 2]];
-    let w = |m: usize| match EXP[i][m] {
+    let (s, cut) = (P - N, 2 * N - P);
+    let (er, e) = (e, e.as_flattened());
+    // ω^(-im) for m = 1, 2 (ω^0 = 1): the exponent -im mod 3.
+    let w = |m: usize| match (3 - i * m % 3) % 3 {
         0 => None,
         x => Some(t3.omega[x - 1]),
     };
-    // c_k: n = k (m = 0, 1).
-    axpy(f, e, (0, 0, N), w(0), k);
-    axpy(f, e, (N, 0, P - N), w(1), k);
-    // c_(p+k): n = p + k (m = 1 below 2048, then 2).
-    axpy(f, e, (0, P - N, 2 * N - P), w(1), k);
-    axpy(f, e, (2 * N - P, 0, 2 * P - 2 * N), w(2), k);
-    // c_(p+k-1), k >= 1.
-    axpy(f, e, (1, P - N, 2 * N - P), w(1), k);
-    axpy(f, e, (2 * N + 1 - P, 0, 2 * P - 2 * N - 1), w(2), k);
+    let (w1, w2) = (w(1).map(|c| bc(c)), w(2).map(|c| bc(c)));
+    let (fs, _) = f[..f_len(P)].as_chunks_mut::<16>();
+    let rc = cut / 16;
+    // F_k from c_k and the pair's product (< 3p/4).
+    let step = |fr: &mut [i16; 16], ck: __m256i, pair: __m256i| {
+        let sum = if first {
+            ck
+        } else {
+            barrett(_mm256_add_epi16(load(fr), ck), k)
+        };
+        store(fr, barrett(_mm256_add_epi16(sum, pair), k));
+    };
+    // The pair (b, c) of one side of the cut, weight wm.
+    let pair = |b: __m256i, c: __m256i, wm| times(_mm256_add_epi16(b, c), wm, true, k);
+    let (below, rest) = fs.split_at_mut(rc);
+    let (low, high) = rest.split_at_mut(R - rc);
+    // Below the cut: the pair at k + s and one below, m = 1 (register 0
+    // without c_(p-1) in lane 0).
+    for (r, fr) in below.iter_mut().enumerate() {
+        let mut c = at(e, 16 * r + s - 1);
+        if r == 0 {
+            let not0 = _mm256_setr_epi16(
+                0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+            );
+            c = _mm256_and_si256(c, not0);
+        }
+        step(fr, load(&er[r]), pair(at(e, 16 * r + s), c, w1));
+    }
+    // Above the cut: the pair at k + s - N and one below, m = 2; c_k with
+    // m = 0 below N, then m = 1.
+    for (r, fr) in (rc + 1..).zip(&mut low[1..]) {
+        let j = 16 * r + s - N;
+        step(fr, load(&er[r]), pair(at(e, j), at(e, j - 1), w2));
+    }
+    for (r, fr) in (R..).zip(high.iter_mut()) {
+        let j = 16 * r + s - N;
+        let ck = times(load(&er[r - R]), w1, false, k);
+        step(fr, ck, pair(at(e, j), at(e, j - 1), w2));
+    }
+    // The register holding the cut (below N): E circularly, 16 entries
+    // either side of the wrap.
+    let mut wrap = [0i16; 32];
+    let mut wrap = Wipe::new(&mut wrap);
+    wrap[..16].copy_from_slice(&e[N - 16..]);
+    wrap[16..].copy_from_slice(&e[..16]);
+    let (k0, fr) = (16 * rc, &mut low[0]);
+    let (b, c) = (
+        at(&wrap[..], k0 + s + 16 - N),
+        at(&wrap[..], k0 + s + 15 - N),
+    );
+    let sum = match (w(1), w(2)) {
+        (Some(m1), Some(m2)) => _mm256_add_epi16(
+            times_split(b, (m1, m2), cut - k0, k),
+            times_split(c, (m1, m2), cut + 1 - k0, k),
+        ),
+        _ => _mm256_add_epi16(b, c),
+    };
+    step(fr, load(&er[rc]), barrett(sum, k));
 }
 
 /// Entries of one folded product in the scratch (p rounded up to registers).

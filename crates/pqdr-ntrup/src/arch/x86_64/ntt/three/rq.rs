@@ -19,9 +19,9 @@
 
 use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_setr_epi16};
 
-use super::super::{K, P1, P2, Prime, REGS, barrett, consts, forward, load, store};
+use super::super::{K, P1, P2, Prime, REGS, barrett, consts, load, store};
 use super::{
-    Garner, Part, Src, T1, T2, accumulate, combine_in_place, f_len, ntt3_scratch, part, part_b,
+    Garner, Part, Regs, Size, Src, T1, T2, accumulate, combine_in_place, f_len, ntt3_scratch, part,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -113,11 +113,10 @@ pub(super) fn ntt3_prepare_1024<const P: usize>(
 fn prepare_1024<const P: usize>(out: &mut [Hat], b: &[i8; P]) {
     let primes = if out.len() >= 6 { 2 } else { 1 };
     for (pi, xs) in out[..3 * primes].chunks_exact_mut(3).enumerate() {
-        let (t, t3) = if pi == 0 { (&P1, &T1) } else { (&P2, &T2) };
+        let t = if pi == 0 { &P1 } else { &P2 };
         let k = consts(t);
         for (i, x) in xs.iter_mut().enumerate() {
-            part_b::<P, REGS>(x, b, i, t3, k);
-            forward(x, t, k);
+            <Regs as Size<REGS>>::forward_b::<P>(x, b, i, t, k);
         }
     }
 }
@@ -143,10 +142,9 @@ pub(super) fn ntt3_rq_avx2<const P: usize, const Q: i16>(
     let (xs, _) = xs.as_chunks_mut::<16>();
     let x: &mut Part<REGS> = (&mut xs[..REGS]).try_into().expect("64 registers");
     let k2 = consts(&P2);
-    f2.fill(0);
     for i in 0..3 {
         part::<P, REGS>(x, &mut y, (Src::Coeffs(a), src_b(b, 1, i)), (i, true), &P2);
-        accumulate::<P, REGS>(f2, x, i, &T2, k2);
+        accumulate::<P, REGS>(f2, x, (i, i == 0), &T2, k2);
     }
     let g = Garner::new::<Q>();
     let (c1s, _) = f1.as_chunks_mut::<16>();
@@ -201,6 +199,63 @@ mod tests {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         (*s >> 33) as u32
+    }
+
+    /// [`accumulate`] at its bounds (18433, p = 1277): E at ±13,824 (|E| <
+    /// 3p/4) and F at ±9,252 (p/2 + p/2^9), constant, alternating and mixed
+    /// patterns, every part i, first or not, against the sums modulo 18433
+    /// in i64; every entry of F stays within p/2 + p/2^9.
+    #[test]
+    fn accumulate_at_the_bounds() {
+        const P: usize = 1277;
+        const M: i64 = 18433;
+        if crate::arch::avx2().is_none() {
+            return;
+        }
+        let (emax, fmax) = (13_824i64, 9_252i64);
+        // ω (plain) from its Montgomery form: w 2^-16 mod M.
+        let omega = i64::from(T2.omega[0][0]) * super::super::pow_mod(65536, M as u64 - 2, M) % M;
+        let pw = |e: i64| super::super::pow_mod(omega, e.rem_euclid(3) as u64, M);
+        let pattern = |kind: usize, j: usize, max: i64| -> i64 {
+            match kind {
+                0 => max,
+                1 => -max,
+                2 => [max, -max][j & 1],
+                _ => (j as i64 * 7919 + 13) % (2 * max + 1) - max,
+            }
+        };
+        for kind in 0..4 {
+            let ef: Vec<i16> = (0..1024).map(|j| pattern(kind, j, emax) as i16).collect();
+            let mut e: Part<REGS> = [[0; 16]; REGS];
+            e.as_flattened_mut().copy_from_slice(&ef);
+            for i in 0..3 {
+                for first in [true, false] {
+                    let f0: Vec<i16> = (0..f_len(P))
+                        .map(|k| pattern(3 - kind, k, fmax) as i16)
+                        .collect();
+                    let mut f = f0.clone();
+                    // SAFETY: AVX2 is present (checked above).
+                    unsafe { accumulate::<P, REGS>(&mut f, &e, (i, first), &T2, consts(&P2)) };
+                    let c = |n: usize| i64::from(ef[n % 1024]) * pw(-((i * (n / 1024)) as i64));
+                    for k in 0..P {
+                        let mut want = if first { 0 } else { i64::from(f0[k]) };
+                        want += c(k) + c(P + k);
+                        if k > 0 {
+                            want += c(P + k - 1);
+                        }
+                        assert_eq!(
+                            (i64::from(f[k]) - want).rem_euclid(M),
+                            0,
+                            "kind {kind}, i {i}, first {first}, k {k}"
+                        );
+                    }
+                    assert!(
+                        f.iter().all(|&v| i64::from(v).abs() <= fmax),
+                        "bound, kind {kind}, i {i}"
+                    );
+                }
+            }
+        }
     }
 
     /// sntrup1277's products from the small factor's kept parts (R/q: 6
