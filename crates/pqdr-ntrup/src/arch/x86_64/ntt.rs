@@ -341,17 +341,13 @@ fn squeeze(x: __m256i, k: K) -> __m256i {
 #[inline]
 fn dif_outer(x: &mut Poly, tw: &[Mul; 32], k: K) {
     for i in 0..16 {
-        let a = [
-            load(&x[i]),
-            load(&x[i + 16]),
-            load(&x[i + 32]),
-            load(&x[i + 48]),
-        ];
-        let [b0, b1, b2, b3] = dif_outer4(a, i, tw, k);
-        store(&mut x[i], b0);
-        store(&mut x[i + 16], b1);
-        store(&mut x[i + 32], b2);
-        store(&mut x[i + 48], b3);
+        let mut a = [load(&x[i]); 4];
+        for (q, aq) in a.iter_mut().enumerate().skip(1) {
+            *aq = load(&x[i + 16 * q]);
+        }
+        for (q, b) in dif_outer4(a, i, tw, k).into_iter().enumerate() {
+            store(&mut x[i + 16 * q], b);
+        }
     }
 }
 

@@ -497,14 +497,15 @@ fn accumulate<const P: usize, const R: usize>(
     let N = 16 * R;
     let (s, cut) = (P - N, 2 * N - P);
     let (er, e) = (e, e.as_flattened());
-    // ω^(-im) for m = 1, 2 (ω^0 = 1): the exponent -im mod 3.
-    let w = |m: usize| match (3 - i * m % 3) % 3 {
+    // ω^(-im) for m = 0, 1, 2 (1 as `None`): the exponent -im mod 3.
+    const EXP: [[usize; 3]; 3] = [[0, 0, 0], [0, 2, 1], [0, 1, 2]];
+    let w = |m: usize| match EXP[i][m] {
         0 => None,
         x => Some(t3.omega[x - 1]),
     };
     let (w1, w2) = (w(1).map(|c| bc(c)), w(2).map(|c| bc(c)));
     let (fs, _) = f[..f_len(P)].as_chunks_mut::<16>();
-    let rc = cut / 16;
+    let rc = cut >> 4;
     // F_k from c_k and the pair's product (< 3p/4).
     let step = |fr: &mut [i16; 16], ck: __m256i, pair: __m256i| {
         let sum = if first {
