@@ -189,51 +189,80 @@ const fn powers<const K: usize>(c: i64, m: i64) -> [Mul; K] {
 
 impl Prime {
     /// The tables for the prime `p` (`2^11 | p - 1`, `p < 2^15`).
+    const fn new(p: i16) -> Self {
+        Self::build(p, false)
+    }
+
+    /// The tables of the 512-point transform (`three.rs`' parts for
+    /// p <= 768) for the prime `p` (`2^9 | p - 1`, `p < 2^15`): those of
+    /// registers 0..32 only (`ψ` unused, the other registers zero). The
+    /// tables are written in powers of a 1024-th root ω; register j < 32
+    /// and the roots ζ = ω^16, η = ω^64 need only even powers of ω, so the
+    /// powers of ω' = ω^2 (a primitive 512-th root) serve, and p needs no
+    /// 1024-th root.
+    const fn new_512(p: i16) -> Self {
+        Self::build(p, true)
+    }
+
     #[allow(clippy::cast_sign_loss, reason = "p > 0")]
     #[allow(
         clippy::integer_division_remainder_used,
         clippy::cast_sign_loss,
         reason = "compile-time tables of the public primes"
     )]
-    const fn new(p: i16) -> Self {
+    const fn build(p: i16, half: bool) -> Self {
         let m = p as i64;
-        // ψ: a 2048-th root of unity with ψ^1024 = -1.
+        // ψ: a 2048-th root of unity with ψ^1024 = -1 (1024 points), or
+        // ω' = ω^2: a 512-th root with ω'^256 = -1 (512 points).
+        let order: u64 = if half { 512 } else { 2048 };
         let mut g = 2;
         let psi = loop {
-            let psi = pow_mod(g, (m as u64 - 1) / 2048, m);
-            if pow_mod(psi, 1024, m) == m - 1 {
+            let psi = pow_mod(g, (m as u64 - 1) / order, m);
+            if pow_mod(psi, order / 2, m) == m - 1 {
                 break psi;
             }
             g += 1;
         };
         let psi_i = pow_mod(psi, m as u64 - 2, m);
+        // ω^2: a primitive 512-th root in both cases.
+        let (omega2, omega2_i) = if half {
+            (psi, psi_i)
+        } else {
+            (pow_mod(psi, 4, m), pow_mod(psi_i, 4, m))
+        };
         let omega = psi * psi % m;
         let omega_i = psi_i * psi_i % m;
-        let zeta = pow_mod(omega, 16, m);
-        let zeta_i = pow_mod(omega_i, 16, m);
-        let eta = pow_mod(omega, 64, m);
-        let eta_i = pow_mod(omega_i, 64, m);
+        let zeta = pow_mod(omega2, 8, m);
+        let zeta_i = pow_mod(omega2_i, 8, m);
+        let eta = pow_mod(omega2, 32, m);
+        let eta_i = pow_mod(omega2_i, 32, m);
         // 2^16 / 1024 = 64.
         let scale = 64 % m;
         let mut twist = [[[0; 16]; REGS]; 2];
         let mut untwist = [[[0; 16]; REGS]; 2];
         let mut psis = [[[0; 16]; REGS]; 2];
         let mut psis_i = [[[0; 16]; REGS]; 2];
+        let regs = if half { REGS / 2 } else { REGS };
         let mut j = 0;
-        while j < REGS {
+        while j < regs {
             let k1 = bitrev6(j) as u64;
-            let step = pow_mod(omega, k1, m);
-            let step_i = pow_mod(omega_i, k1, m);
+            // ω^k1 (k1 even for j < 32: ω'^(k1 / 2)).
+            let (step, step_i) = if half {
+                (pow_mod(omega2, k1 / 2, m), pow_mod(omega2_i, k1 / 2, m))
+            } else {
+                (pow_mod(omega, k1, m), pow_mod(omega_i, k1, m))
+            };
             let (mut t, mut u) = (1, scale);
             let mut n2 = 0;
             while n2 < 16 {
                 let e = (16 * j + n2) as u64;
-                let v = [
-                    mont(t, m),
-                    mont(u, m),
-                    mont(pow_mod(psi, e, m), m),
-                    mont(pow_mod(psi_i, e, m), m),
-                ];
+                // ψ^e: 1024 points only.
+                let (ps, ps_i) = if half {
+                    (0, 0)
+                } else {
+                    (pow_mod(psi, e, m), pow_mod(psi_i, e, m))
+                };
+                let v = [mont(t, m), mont(u, m), mont(ps, m), mont(ps_i, m)];
                 twist[0][j][n2] = v[0][0];
                 twist[1][j][n2] = v[0][1];
                 untwist[0][j][n2] = v[1][0];
@@ -271,6 +300,11 @@ impl Prime {
 pub(crate) static P1: Prime = Prime::new(12289);
 /// The second prime, 18433 = 9 * 2^11 + 1.
 pub(crate) static P2: Prime = Prime::new(18433);
+/// The first prime of the 512-point parts (`three/parts.rs`, p <= 768),
+/// 7681 = 15 * 2^9 + 1 (< 2^13: room for the lazy reductions).
+pub(crate) static P7681: Prime = Prime::new_512(7681);
+/// The second prime of the 512-point parts, 10753 = 21 * 2^9 + 1.
+pub(crate) static P10753: Prime = Prime::new_512(10753);
 
 /// The constants of one prime: p broadcast, the others as scalars
 /// (broadcast where used: a `K` of one register keeps the transforms'
