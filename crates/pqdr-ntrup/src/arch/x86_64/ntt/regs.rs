@@ -187,6 +187,36 @@ macro_rules! dif16 {
     }};
 }
 
+/// The two-point butterflies of the inverse passes (`dit16_inv`), as
+/// `(bf, one, bf2, one2)`: `bf` `(s, t) -> (s + t w, s - t w)` with `s`
+/// squeezed, `one` the butterfly by 1 with both inputs squeezed; `bf2`,
+/// `one2` the second layer's, the same or, `lazy`, without the squeezes.
+macro_rules! inv_butterflies {
+    ($k:ident, $lazy:expr) => {{
+        let k: K = $k;
+        let sq = move |v: __m256i| if $lazy { v } else { squeeze(v, k) };
+        let bf = move |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+            let a = squeeze(x, k);
+            let t = montmul(y, w, wq, k.p);
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        let one = move |x: __m256i, y: __m256i| {
+            let (a, t) = (squeeze(x, k), squeeze(y, k));
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        let bf2 = move |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+            let a = sq(x);
+            let t = montmul(y, w, wq, k.p);
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        let one2 = move |x: __m256i, y: __m256i| {
+            let (a, t) = (sq(x), sq(y));
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        (bf, one, bf2, one2)
+    }};
+}
+
 /// The inverse of `dif16` up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
@@ -201,25 +231,7 @@ macro_rules! dif16 {
 macro_rules! dit16_inv {
     ($x:ident, $t:expr, $k:ident, $lazy:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let sq = |v: __m256i| if $lazy { v } else { squeeze(v, k) };
-        let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-            let a = squeeze(x, k);
-            let t = montmul(y, w, wq, k.p);
-            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-        };
-        let one = |x: __m256i, y: __m256i| {
-            let (a, t) = (squeeze(x, k), squeeze(y, k));
-            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-        };
-        let bf2 = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-            let a = sq(x);
-            let t = montmul(y, w, wq, k.p);
-            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-        };
-        let one2 = |x: __m256i, y: __m256i| {
-            let (a, t) = (sq(x), sq(y));
-            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-        };
+        let (bf, one, bf2, one2) = inv_butterflies!(k, $lazy);
         dit4_unit!(x, bf, one, bf2, one2, [0, 1, 2, 3], t[4]);
         dit4_unit!(x, bf, one, bf2, one2, [4, 5, 6, 7], t[4]);
         dit4_unit!(x, bf, one, bf2, one2, [8, 9, 10, 11], t[4]);
@@ -440,54 +452,73 @@ mod tests {
     }
 
     /// The lazy block steps (7681, 10753: the 512-point parts' blocks 0
-    /// and 1) at their input bound 2^14 - 1, fixed and random signs:
-    /// `block_inverse_as(block_forward_as(x)) = 16 * 16 * 64 x = 2^14 x`
-    /// mod p (the untwist carries 2^16 / 1024); a lane that leaves its 16
-    /// bits breaks the congruence.
+    /// and 1) at their input bounds, fixed and random signs: the lazy
+    /// forward on ±(2^14 - 1) and the lazy inverse on ±32767 (any i16)
+    /// against the reduced steps (`LAZY = false`, whose bounds hold with
+    /// room for these primes) mod p, and `block_inverse_as(block_forward_as(x))
+    /// = 16 * 16 * 64 x = 2^14 x` mod p (the untwist carries 2^16 / 1024);
+    /// a lane that leaves its 16 bits breaks the congruence.
     #[test]
-    fn lazy_blocks_roundtrip_at_the_bounds() {
+    fn lazy_blocks_at_the_bounds() {
         let Some(_token) = Avx2::detect() else { return };
         let mut s = 11u64;
         for t in [&P7681, &P10753] {
+            let p = i64::from(t.p);
+            let same =
+                |a: &[[i16; 16]; 16], b: &[[i16; 16]; 16], scale: i64, what: (&str, usize)| {
+                    for (a, b) in a.iter().zip(b) {
+                        for (&a, &b) in a.iter().zip(b) {
+                            let d = i64::from(b) - scale * i64::from(a);
+                            assert_eq!(d.rem_euclid(p), 0, "p = {p}, {what:?}");
+                        }
+                    }
+                };
             for round in 0..64 {
-                let x: [[[i16; 16]; 16]; 2] = core::array::from_fn(|_| {
-                    core::array::from_fn(|r| {
-                        core::array::from_fn(|l| {
-                            s = s
-                                .wrapping_mul(6364136223846793005)
-                                .wrapping_add(1442695040888963407);
-                            let neg = match round {
-                                0 => false,
-                                1 => true,
-                                2 => (r + l) & 1 == 1,
-                                3 => r >= 8,
-                                _ => s >> 63 == 1,
-                            };
-                            if neg { -16383 } else { 16383 }
-                        })
-                    })
-                });
-                let mut y = x;
-                for (j, block) in y.iter_mut().enumerate() {
-                    // SAFETY: the token shows the CPU has AVX2.
-                    unsafe { lazy_blocks_avx2(block, j, t) };
-                }
-                let p = i64::from(t.p);
-                for (a, c) in x.as_flattened().iter().zip(y.as_flattened()) {
-                    for (&a, &c) in a.iter().zip(c) {
-                        let d = i64::from(c) - 16384 * i64::from(a);
-                        assert_eq!(d.rem_euclid(p), 0, "p = {p}, round {round}");
+                for (bound, fwd) in [(16383, true), (32767, false)] {
+                    for j in 0..2 {
+                        let x: [[i16; 16]; 16] = core::array::from_fn(|r| {
+                            core::array::from_fn(|l| {
+                                s = s
+                                    .wrapping_mul(6364136223846793005)
+                                    .wrapping_add(1442695040888963407);
+                                let neg = match round {
+                                    0 => false,
+                                    1 => true,
+                                    2 => (r + l) & 1 == 1,
+                                    3 => r >= 8,
+                                    4..32 => s >> 63 == 1,
+                                    _ => return (s >> 40) as i16 % (bound + 1),
+                                };
+                                if neg { -bound } else { bound }
+                            })
+                        });
+                        let (mut lazy, mut reduced) = (x, x);
+                        // SAFETY: the token shows the CPU has AVX2.
+                        unsafe {
+                            lazy_block_avx2::<true>(&mut lazy, j, t, fwd);
+                            lazy_block_avx2::<false>(&mut reduced, j, t, fwd);
+                        }
+                        same(&reduced, &lazy, 1, (if fwd { "fwd" } else { "inv" }, round));
+                        if fwd {
+                            // SAFETY: as above.
+                            unsafe { lazy_block_avx2::<true>(&mut lazy, j, t, false) };
+                            same(&x, &lazy, 16384, ("roundtrip", round));
+                        }
                     }
                 }
             }
         }
     }
 
+    /// Block `j`'s forward (`fwd`) or inverse steps, `LAZY` or reduced.
     #[target_feature(enable = "avx2")]
-    fn lazy_blocks_avx2(block: &mut [[i16; 16]; 16], j: usize, t: &Prime) {
+    fn lazy_block_avx2<const LAZY: bool>(b: &mut [[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
         let k = consts(t);
-        block_forward_as::<true>(block, j, &t.twist, &t.lane_fwd, k);
-        block_inverse_as::<true>(block, j, &t.untwist, &t.lane_inv, k);
+        if fwd {
+            block_forward_as::<LAZY>(b, j, &t.twist, &t.lane_fwd, k);
+        } else {
+            block_inverse_as::<LAZY>(b, j, &t.untwist, &t.lane_inv, k);
+        }
     }
 
     /// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560),
@@ -532,25 +563,8 @@ mod tests {
                         if (l >> i) & 1 == 1 { -m } else { m }
                     })
                 });
-                let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-                    let a = squeeze(x, k);
-                    let t = montmul(y, w, wq, k.p);
-                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-                };
-                let one = |x: __m256i, y: __m256i| {
-                    let (a, t) = (squeeze(x, k), squeeze(y, k));
-                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-                };
-                // The lazy second layer (as `dit16_inv`'s for `lazy`).
-                let sq = |v: __m256i| if lazy { v } else { squeeze(v, k) };
-                let bf2 = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-                    let (a, t) = (sq(x), montmul(y, w, wq, k.p));
-                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-                };
-                let one2 = |x: __m256i, y: __m256i| {
-                    let (a, t) = (sq(x), sq(y));
-                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-                };
+                // `dit16_inv`'s butterflies.
+                let (bf, one, bf2, one2) = inv_butterflies!(k, lazy);
                 // (variant, roots (w0, w1, v) as multipliers of the reference)
                 for v in 0..3 {
                     let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
