@@ -193,18 +193,12 @@ impl Prime {
         Self::build(p, false)
     }
 
-    /// The tables of the 512-point transform (`three.rs`' parts for
-    /// p <= 768) for the prime `p` (`2^9 | p - 1`, `p < 2^15`): those of
-    /// registers 0..32 only (`ψ` unused, the other registers zero). The
-    /// tables are written in powers of a 1024-th root ω; register j < 32
-    /// and the roots ζ = ω^16, η = ω^64 need only even powers of ω, so the
-    /// powers of ω' = ω^2 (a primitive 512-th root) serve, and p needs no
-    /// 1024-th root.
+    /// The 512-point tables (registers 0..32, `psi` unused) for `p` (`2^9 | p - 1`):
+    /// they need only even powers of ω, powers of ω' = ω^2, a 512-th root.
     const fn new_512(p: i16) -> Self {
         Self::build(p, true)
     }
 
-    #[allow(clippy::cast_sign_loss, reason = "p > 0")]
     #[allow(
         clippy::integer_division_remainder_used,
         clippy::cast_sign_loss,
@@ -212,8 +206,7 @@ impl Prime {
     )]
     const fn build(p: i16, half: bool) -> Self {
         let m = p as i64;
-        // ψ: a 2048-th root of unity with ψ^1024 = -1 (1024 points), or
-        // ω' = ω^2: a 512-th root with ω'^256 = -1 (512 points).
+        // ψ: 2048-th root, ψ^1024 = -1, or (512 points) ω' = ω^2: 512-th root, ω'^256 = -1.
         let order: u64 = if half { 512 } else { 2048 };
         let mut g = 2;
         let psi = loop {
@@ -224,12 +217,8 @@ impl Prime {
             g += 1;
         };
         let psi_i = pow_mod(psi, m as u64 - 2, m);
-        // ω^2: a primitive 512-th root in both cases.
-        let (omega2, omega2_i) = if half {
-            (psi, psi_i)
-        } else {
-            (pow_mod(psi, 4, m), pow_mod(psi_i, 4, m))
-        };
+        let to_omega2 = if half { 1 } else { 4 };
+        let (omega2, omega2_i) = (pow_mod(psi, to_omega2, m), pow_mod(psi_i, to_omega2, m));
         let omega = psi * psi % m;
         let omega_i = psi_i * psi_i % m;
         let zeta = pow_mod(omega2, 8, m);
@@ -256,13 +245,12 @@ impl Prime {
             let mut n2 = 0;
             while n2 < 16 {
                 let e = (16 * j + n2) as u64;
-                // ψ^e: 1024 points only.
-                let (ps, ps_i) = if half {
-                    (0, 0)
-                } else {
-                    (pow_mod(psi, e, m), pow_mod(psi_i, e, m))
-                };
-                let v = [mont(t, m), mont(u, m), mont(ps, m), mont(ps_i, m)];
+                let v = [
+                    mont(t, m),
+                    mont(u, m),
+                    mont(pow_mod(psi, e, m), m),
+                    mont(pow_mod(psi_i, e, m), m),
+                ];
                 twist[0][j][n2] = v[0][0];
                 twist[1][j][n2] = v[0][1];
                 untwist[0][j][n2] = v[1][0];
@@ -300,10 +288,9 @@ impl Prime {
 pub(crate) static P1: Prime = Prime::new(12289);
 /// The second prime, 18433 = 9 * 2^11 + 1.
 pub(crate) static P2: Prime = Prime::new(18433);
-/// The first prime of the 512-point parts (`three/parts.rs`, p <= 768),
-/// 7681 = 15 * 2^9 + 1 (< 2^13: room for the lazy reductions).
+/// The primes of the 512-point parts (`three/parts.rs`): 7681 = 15 * 2^9 + 1,
 pub(crate) static P7681: Prime = Prime::new_512(7681);
-/// The second prime of the 512-point parts, 10753 = 21 * 2^9 + 1.
+/// and 10753 = 21 * 2^9 + 1.
 pub(crate) static P10753: Prime = Prime::new_512(10753);
 
 /// The constants of one prime: p broadcast, the others as scalars
