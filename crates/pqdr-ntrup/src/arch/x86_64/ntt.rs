@@ -431,7 +431,7 @@ fn forward(x: &mut Poly, t: &Prime, k: K) {
     dif_outer(x, &t.reg_fwd, k);
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
+        regs::block_forward::<false>(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
@@ -441,7 +441,7 @@ fn forward(x: &mut Poly, t: &Prime, k: K) {
 fn inverse(x: &mut Poly, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
+        regs::block_inverse::<false>(block, j, &t.untwist, &t.lane_inv, k);
     }
     dit_outer(x, &t.reg_inv, k);
 }

@@ -256,26 +256,13 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
 /// polynomial, `block`): the 16-point transform across the registers
 /// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
 /// 16-point transform across the lanes; one load and one store per register.
-/// The reductions of the 12289 / 18433 transforms ([`block_forward_as`]
-/// with `LAZY = false`).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn block_forward(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    block_forward_as::<false>(block, j, m, tw, k);
-}
-
-/// [`block_forward`]; `LAZY` (7681 / 10753: inputs below 2^14) with the
-/// first radix-4 pass of each 16-point transform unreduced in its second
-/// layer (`dif16`; outputs below 2^15, for the pointwise product).
+/// `LAZY = false`: the reductions of the 12289 / 18433 transforms; `true`
+/// (7681 / 10753: inputs below 2^14) the first radix-4 pass of each
+/// 16-point transform unreduced in its second layer (`dif16`; outputs below
+/// 2^15, for the pointwise product).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-pub(super) fn block_forward_as<const LAZY: bool>(
+pub(super) fn block_forward<const LAZY: bool>(
     block: &mut [[i16; 16]; 16],
     j: usize,
     m: &LaneMuls,
@@ -302,26 +289,12 @@ pub(super) fn block_forward_as<const LAZY: bool>(
 /// Inverse steps of block `j`: 16-point inverse transform across the lanes,
 /// transpose, untwist by `m`, 16-point inverse transform across the
 /// registers (layers d = 1 .. 8 of the inverse 64-point one); one load and
-/// one store per register. The reductions of the 12289 / 18433 transforms
-/// ([`block_inverse_as`] with `LAZY = false`).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn block_inverse(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    block_inverse_as::<false>(block, j, m, tw, k);
-}
-
-/// [`block_inverse`]; `LAZY` (7681 / 10753) with the second layer of each
-/// radix-4 pass unreduced (`dit16_inv`; any i16 inputs, outputs below
-/// 23200).
+/// one store per register. `LAZY = false`: the reductions of the 12289 /
+/// 18433 transforms; `true` (7681 / 10753) the second layer of each
+/// radix-4 pass unreduced (`dit16_inv`; any i16 inputs, outputs below 23200).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-pub(super) fn block_inverse_as<const LAZY: bool>(
+pub(super) fn block_inverse<const LAZY: bool>(
     block: &mut [[i16; 16]; 16],
     j: usize,
     m: &LaneMuls,
@@ -342,7 +315,7 @@ pub(super) fn block_inverse_as<const LAZY: bool>(
 
 /// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
 /// inverse 64-point transform across registers). Its own call: inside
-/// [`block_inverse_as`] its spill slots would add to that frame (+416 bytes,
+/// [`block_inverse`] its spill slots would add to that frame (+416 bytes,
 /// beyond sntrup1277's stack budget).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
@@ -355,10 +328,34 @@ fn rows_inverse<const LAZY: bool>(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k:
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{P1, P2, P7681, P10753, Prime, consts, forward, inverse, squeeze};
     use super::*;
     use pqdr_common::simd::Avx2;
+
+    /// Test value `i` (register r, lane l) of round `round` at magnitude
+    /// `bound`: all positive (round 0), all negative (1), alternating (2),
+    /// negative from register `half` on (3), random signs (4..32), random
+    /// values (32..), from the generator `s`.
+    pub(in super::super) fn at_bound(
+        s: &mut u64,
+        round: usize,
+        (r, l, half): (usize, usize, usize),
+        bound: i16,
+    ) -> i16 {
+        *s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let neg = match round {
+            0 => false,
+            1 => true,
+            2 => (r + l) & 1 == 1,
+            3 => r >= half,
+            4..32 => *s >> 63 == 1,
+            _ => return (*s >> 40) as i16 % (bound + 1),
+        };
+        if neg { -bound } else { bound }
+    }
 
     #[test]
     fn transpose_transposes() {
@@ -414,22 +411,9 @@ mod tests {
         let mut s = 7u64;
         for (t, b) in [(&P1, 9560i16), (&P2, 13825)] {
             for round in 0..64 {
-                let mut x = [[0i16; 16]; 64];
-                for (r, reg) in x.iter_mut().enumerate() {
-                    for (l, v) in reg.iter_mut().enumerate() {
-                        s = s
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        let neg = match round {
-                            0 => false,
-                            1 => true,
-                            2 => (r + l) & 1 == 1,
-                            3 => r >= 32,
-                            _ => s >> 63 == 1,
-                        };
-                        *v = if neg { -b } else { b };
-                    }
-                }
+                let x: [[i16; 16]; 64] = core::array::from_fn(|r| {
+                    core::array::from_fn(|l| at_bound(&mut s, round.min(4), (r, l, 32), b))
+                });
                 let mut y = x;
                 // SAFETY: the token shows the CPU has AVX2.
                 unsafe { roundtrip_avx2(&mut y, t) };
@@ -455,7 +439,7 @@ mod tests {
     /// and 1) at their input bounds, fixed and random signs: the lazy
     /// forward on ±(2^14 - 1) and the lazy inverse on ±32767 (any i16)
     /// against the reduced steps (`LAZY = false`, whose bounds hold with
-    /// room for these primes) mod p, and `block_inverse_as(block_forward_as(x))
+    /// room for these primes) mod p, and `block_inverse(block_forward(x))
     /// = 16 * 16 * 64 x = 2^14 x` mod p (the untwist carries 2^16 / 1024);
     /// a lane that leaves its 16 bits breaks the congruence.
     #[test]
@@ -477,20 +461,7 @@ mod tests {
                 for (bound, fwd) in [(16383, true), (32767, false)] {
                     for j in 0..2 {
                         let x: [[i16; 16]; 16] = core::array::from_fn(|r| {
-                            core::array::from_fn(|l| {
-                                s = s
-                                    .wrapping_mul(6364136223846793005)
-                                    .wrapping_add(1442695040888963407);
-                                let neg = match round {
-                                    0 => false,
-                                    1 => true,
-                                    2 => (r + l) & 1 == 1,
-                                    3 => r >= 8,
-                                    4..32 => s >> 63 == 1,
-                                    _ => return (s >> 40) as i16 % (bound + 1),
-                                };
-                                if neg { -bound } else { bound }
-                            })
+                            core::array::from_fn(|l| at_bound(&mut s, round, (r, l, 8), bound))
                         });
                         let (mut lazy, mut reduced) = (x, x);
                         // SAFETY: the token shows the CPU has AVX2.
@@ -515,9 +486,9 @@ mod tests {
     fn lazy_block_avx2<const LAZY: bool>(b: &mut [[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
         let k = consts(t);
         if fwd {
-            block_forward_as::<LAZY>(b, j, &t.twist, &t.lane_fwd, k);
+            block_forward::<LAZY>(b, j, &t.twist, &t.lane_fwd, k);
         } else {
-            block_inverse_as::<LAZY>(b, j, &t.untwist, &t.lane_inv, k);
+            block_inverse::<LAZY>(b, j, &t.untwist, &t.lane_inv, k);
         }
     }
 

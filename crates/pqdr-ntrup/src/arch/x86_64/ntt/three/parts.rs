@@ -22,7 +22,7 @@
 //! (7681 < 2^13, 10753 < 2^14: Montgomery products below 3p/4 = 5761 /
 //! 8065, `squeeze` results below 5629 / 5800), they leave room in the
 //! 16-bit lanes for sums of up to four reduced values, so the transforms
-//! run lazily (`regs::block_forward_as::<true>`, `block_inverse_as::<true>`):
+//! run lazily (`regs::block_forward::<true>`, `block_inverse::<true>`):
 //! the first layer's sums ([`forward_512`]) and the second layer of each
 //! radix-4 pass are left unreduced (bounds at each step in `regs.rs`,
 //! tested at the bounds in `regs::tests`).
@@ -92,7 +92,7 @@ fn forward_512<const P: usize, T: Copy + Default>(
     }
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward_as::<true>(block, j, &t.twist, &t.lane_fwd, k);
+        regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
@@ -133,7 +133,7 @@ pub(super) fn forward_512_b<const P: usize>(
 pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse_as::<true>(block, j, &t.untwist, &t.lane_inv, k);
+        regs::block_inverse::<true>(block, j, &t.untwist, &t.lane_inv, k);
     }
     for i in 0..16 {
         let (w, wq) = bc(t.reg_inv[2 * i]);
@@ -278,6 +278,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::regs::tests::at_bound;
     use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
     use std::prelude::rust_2024::*;
@@ -353,18 +354,8 @@ mod tests {
             let r16 = super::super::super::pow_mod(65536, t.p as u64 - 2, p);
             let c = |w: i16| i64::from(w) * r16 % p;
             for round in 0..16 {
-                let v: [i16; P] = core::array::from_fn(|j| {
-                    s = s
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let neg = match round {
-                        0 => false,
-                        1 => true,
-                        2 => j & 1 == 1,
-                        _ => s >> 63 == 1,
-                    };
-                    if neg { -4095 } else { 4095 }
-                });
+                let v: [i16; P] =
+                    core::array::from_fn(|j| at_bound(&mut s, round, (j, 0, 512), 4095));
                 for i in 0..3 {
                     let mut x = [[0i16; 16]; HALF];
                     // SAFETY: the token shows the CPU has AVX2.
