@@ -189,41 +189,58 @@ const fn powers<const K: usize>(c: i64, m: i64) -> [Mul; K] {
 
 impl Prime {
     /// The tables for the prime `p` (`2^11 | p - 1`, `p < 2^15`).
-    #[allow(clippy::cast_sign_loss, reason = "p > 0")]
+    const fn new(p: i16) -> Self {
+        Self::build(p, false)
+    }
+
+    /// The 512-point tables (registers 0..32, `psi` unused) for `p` (`2^9 | p - 1`):
+    /// they need only even powers of ω, powers of ω' = ω^2, a 512-th root.
+    const fn new_512(p: i16) -> Self {
+        Self::build(p, true)
+    }
+
     #[allow(
         clippy::integer_division_remainder_used,
         clippy::cast_sign_loss,
         reason = "compile-time tables of the public primes"
     )]
-    const fn new(p: i16) -> Self {
+    const fn build(p: i16, half: bool) -> Self {
         let m = p as i64;
-        // ψ: a 2048-th root of unity with ψ^1024 = -1.
+        // ψ: 2048-th root, ψ^1024 = -1, or (512 points) ω' = ω^2: 512-th root, ω'^256 = -1.
+        let order: u64 = if half { 512 } else { 2048 };
         let mut g = 2;
         let psi = loop {
-            let psi = pow_mod(g, (m as u64 - 1) / 2048, m);
-            if pow_mod(psi, 1024, m) == m - 1 {
+            let psi = pow_mod(g, (m as u64 - 1) / order, m);
+            if pow_mod(psi, order / 2, m) == m - 1 {
                 break psi;
             }
             g += 1;
         };
         let psi_i = pow_mod(psi, m as u64 - 2, m);
+        let to_omega2 = if half { 1 } else { 4 };
+        let (omega2, omega2_i) = (pow_mod(psi, to_omega2, m), pow_mod(psi_i, to_omega2, m));
         let omega = psi * psi % m;
         let omega_i = psi_i * psi_i % m;
-        let zeta = pow_mod(omega, 16, m);
-        let zeta_i = pow_mod(omega_i, 16, m);
-        let eta = pow_mod(omega, 64, m);
-        let eta_i = pow_mod(omega_i, 64, m);
+        let zeta = pow_mod(omega2, 8, m);
+        let zeta_i = pow_mod(omega2_i, 8, m);
+        let eta = pow_mod(omega2, 32, m);
+        let eta_i = pow_mod(omega2_i, 32, m);
         // 2^16 / 1024 = 64.
         let scale = 64 % m;
         let mut twist = [[[0; 16]; REGS]; 2];
         let mut untwist = [[[0; 16]; REGS]; 2];
         let mut psis = [[[0; 16]; REGS]; 2];
         let mut psis_i = [[[0; 16]; REGS]; 2];
+        let regs = if half { REGS / 2 } else { REGS };
         let mut j = 0;
-        while j < REGS {
+        while j < regs {
             let k1 = bitrev6(j) as u64;
-            let step = pow_mod(omega, k1, m);
-            let step_i = pow_mod(omega_i, k1, m);
+            // ω^k1 (k1 even for j < 32: ω'^(k1 / 2)).
+            let (step, step_i) = if half {
+                (pow_mod(omega2, k1 / 2, m), pow_mod(omega2_i, k1 / 2, m))
+            } else {
+                (pow_mod(omega, k1, m), pow_mod(omega_i, k1, m))
+            };
             let (mut t, mut u) = (1, scale);
             let mut n2 = 0;
             while n2 < 16 {
@@ -271,6 +288,10 @@ impl Prime {
 pub(crate) static P1: Prime = Prime::new(12289);
 /// The second prime, 18433 = 9 * 2^11 + 1.
 pub(crate) static P2: Prime = Prime::new(18433);
+/// The primes of the 512-point parts (`three/parts.rs`): 7681 = 15 * 2^9 + 1,
+pub(crate) static P7681: Prime = Prime::new_512(7681);
+/// and 10753 = 21 * 2^9 + 1.
+pub(crate) static P10753: Prime = Prime::new_512(10753);
 
 /// The constants of one prime: p broadcast, the others as scalars
 /// (broadcast where used: a `K` of one register keeps the transforms'
@@ -414,7 +435,7 @@ fn forward(x: &mut Poly, t: &Prime, k: K) {
     dif_outer(x, &t.reg_fwd, k);
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
+        regs::block_forward::<false>(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
@@ -424,7 +445,7 @@ fn forward(x: &mut Poly, t: &Prime, k: K) {
 fn inverse(x: &mut Poly, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
+        regs::block_inverse::<false>(block, j, &t.untwist, &t.lane_inv, k);
     }
     dit_outer(x, &t.reg_inv, k);
 }

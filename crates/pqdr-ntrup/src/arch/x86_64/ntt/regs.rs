@@ -72,83 +72,91 @@ pub(super) fn transpose(x: &mut Regs) {
 /// One radix-4 decimation-in-frequency butterfly (as the parent's `dif_outer`) on
 /// registers `i0..i3` of `x` (distances d and d/2), roots `w0`, `w1`, `v`
 /// (a macro, so that every register index is a constant where it is used).
+/// `sq2` (default `true`): whether the second layer's sums are squeezed.
+/// Squeezed: the parent's bounds (inputs below max(3p/4, 9560), outputs
+/// below 13825). Unsqueezed (the lazy transforms of 7681 / 10753, `LAZY`):
+/// inputs below 2^14, outputs below 2 max(S, 3p/4) (S the [`squeeze`]
+/// bound, 5629 / 5800): 11522 / 16130 < 2^14 (the first layer's sums are
+/// below 2^15, the second's of two squeezed values or two Montgomery
+/// products).
 macro_rules! dif4 {
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {{
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {
+        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true)
+    };
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq2:expr) => {{
         let (w0, w1, v) = (bc($w0), bc($w1), bc($v));
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
         let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, $k.p);
         let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
-        $x[$i0] = squeeze(_mm256_add_epi16(b0, b1), $k);
+        let sq = |v: __m256i| if $sq2 { squeeze(v, $k) } else { v };
+        $x[$i0] = sq(_mm256_add_epi16(b0, b1));
         $x[$i1] = montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, $k.p);
-        $x[$i2] = squeeze(_mm256_add_epi16(b2, b3), $k);
+        $x[$i2] = sq(_mm256_add_epi16(b2, b3));
         $x[$i3] = montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, $k.p);
     }};
 }
 
 /// [`dif4`] with the roots `w0 = v = 1` (η^0): the three products by 1 are
-/// left out, the differences reduced by [`squeeze`] instead (every output
-/// below 13825, as [`dif4`]'s).
+/// left out, the differences reduced by [`squeeze`] instead. `sq2`
+/// (default `true`): whether the second layer's sums and differences are
+/// squeezed (every output below 13825, as [`dif4`]'s). Unsqueezed, for the
+/// last layers of a 16-point transform, whose outputs go only into a
+/// Montgomery product (the twist) or the pointwise product (both correct
+/// for any i16), and in the lazy transforms: `b0`, `b1`, `b2` are squeezed
+/// (<= S) and `b3` a Montgomery product (< 3p/4), so every output is below
+/// 2 max(S, 3p/4): 12290 + 13825 < 2^15 for 18433 (12289: 9560 + 9560;
+/// 7681: 11522; 10753: 16130).
 macro_rules! dif4_unit {
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {{
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {
+        dif4_unit!($x, [$i0, $i1, $i2, $i3], $w1, $k, true)
+    };
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident, $sq2:expr) => {{
         let w1 = bc($w1);
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
         let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
         let b2 = squeeze(_mm256_sub_epi16(a0, a2), $k);
         let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
-        $x[$i0] = squeeze(_mm256_add_epi16(b0, b1), $k);
-        $x[$i1] = squeeze(_mm256_sub_epi16(b0, b1), $k);
-        $x[$i2] = squeeze(_mm256_add_epi16(b2, b3), $k);
-        $x[$i3] = squeeze(_mm256_sub_epi16(b2, b3), $k);
-    }};
-}
-
-/// [`dif4_unit`] for the last layers of a 16-point transform, whose outputs
-/// go only into a Montgomery product (the twist) or the pointwise product,
-/// both correct for any i16: the second layer's sums and differences are
-/// left unreduced. `b0`, `b1`, `b2` are squeezed (<= 12290) and `b3` a
-/// Montgomery product (< 3p/4 <= 13825), so every output is below
-/// 12290 + 13825 < 2^15 (12289: 9560 + 9560).
-macro_rules! dif4_out {
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {{
-        let w1 = bc($w1);
-        let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
-        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
-        let b2 = squeeze(_mm256_sub_epi16(a0, a2), $k);
-        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
-        let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
-        $x[$i0] = _mm256_add_epi16(b0, b1);
-        $x[$i1] = _mm256_sub_epi16(b0, b1);
-        $x[$i2] = _mm256_add_epi16(b2, b3);
-        $x[$i3] = _mm256_sub_epi16(b2, b3);
+        let sq = |v: __m256i| if $sq2 { squeeze(v, $k) } else { v };
+        $x[$i0] = sq(_mm256_add_epi16(b0, b1));
+        $x[$i1] = sq(_mm256_sub_epi16(b0, b1));
+        $x[$i2] = sq(_mm256_add_epi16(b2, b3));
+        $x[$i3] = sq(_mm256_sub_epi16(b2, b3));
     }};
 }
 
 /// [`dit4`] with the roots `v = w0 = 1`: `one` is the two-point butterfly by
-/// 1 (both inputs squeezed, no product).
+/// 1 (both inputs squeezed, no product); `bf2` / `one2` (default `bf` /
+/// `one`) are the second layer's butterflies.
 macro_rules! dit4_unit {
-    ($x:ident, $bf:ident, $one:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
+    ($x:ident, $bf:ident, $one:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {
+        dit4_unit!($x, $bf, $one, $bf, $one, [$i0, $i1, $i2, $i3], $w1)
+    };
+    ($x:ident, $bf:ident, $one:ident, $bf2:ident, $one2:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
         let w1 = bc($w1);
         let (b0, b1) = $one($x[$i0], $x[$i1]);
         let (b2, b3) = $one($x[$i2], $x[$i3]);
-        let (c0, c2) = $one(b0, b2);
-        let (c1, c3) = $bf(b1, b3, w1);
+        let (c0, c2) = $one2(b0, b2);
+        let (c1, c3) = $bf2(b1, b3, w1);
         ($x[$i0], $x[$i1], $x[$i2], $x[$i3]) = (c0, c1, c2, c3);
     }};
 }
 
 /// One radix-4 decimation-in-time butterfly (as the parent's `dit_outer`) on
 /// registers `i0..i3` of `x` (distances d and 2d), roots `v`, `w0`, `w1`;
-/// `bf` is the two-point butterfly.
+/// `bf` is the two-point butterfly, `bf2` (default `bf`) the second layer's.
 macro_rules! dit4 {
-    ($x:ident, $bf:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$v:expr, $w0:expr, $w1:expr]) => {{
+    ($x:ident, $bf:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$v:expr, $w0:expr, $w1:expr]) => {
+        dit4!($x, $bf, $bf, [$i0, $i1, $i2, $i3], [$v, $w0, $w1])
+    };
+    ($x:ident, $bf:ident, $bf2:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$v:expr, $w0:expr, $w1:expr]) => {{
         let (v, w0, w1) = (bc($v), bc($w0), bc($w1));
         let (b0, b1) = $bf($x[$i0], $x[$i1], v);
         let (b2, b3) = $bf($x[$i2], $x[$i3], v);
-        let (c0, c2) = $bf(b0, b2, w0);
-        let (c1, c3) = $bf(b1, b3, w1);
+        let (c0, c2) = $bf2(b0, b2, w0);
+        let (c1, c3) = $bf2(b1, b3, w1);
         ($x[$i0], $x[$i1], $x[$i2], $x[$i3]) = (c0, c1, c2, c3);
     }};
 }
@@ -158,21 +166,54 @@ macro_rules! dit4 {
 /// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
 /// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a [`squeeze`] after
 /// every sum, the products by `t[0]` = 1 left out ([`dif4_unit`]) and the
-/// second pass's outputs unreduced ([`dif4_out`]: inputs below 13825,
-/// outputs below 2^15, for a Montgomery or pointwise product only). A
-/// macro, so that it is inlined where it runs twice (as a
-/// function LLVM kept it a call, the block passed through memory).
+/// second pass's outputs unreduced (inputs below 13825, outputs below
+/// 2^15, for a Montgomery or pointwise product only). `lazy` (7681 /
+/// 10753): the first pass's second layer unreduced too (inputs below 2^14,
+/// every output below 11522 / 16130, see [`dif4`]). A macro, so that it is
+/// inlined where it runs twice (as a function LLVM kept it a call, the
+/// block passed through memory).
 macro_rules! dif16 {
-    ($x:ident, $t:expr, $k:ident) => {{
+    ($x:ident, $t:expr, $k:ident, $lazy:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        dif4_unit!(x, [0, 4, 8, 12], t[4], k);
-        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k);
-        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k);
-        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k);
-        dif4_out!(x, [0, 1, 2, 3], t[4], k);
-        dif4_out!(x, [4, 5, 6, 7], t[4], k);
-        dif4_out!(x, [8, 9, 10, 11], t[4], k);
-        dif4_out!(x, [12, 13, 14, 15], t[4], k);
+        let sq = !$lazy;
+        dif4_unit!(x, [0, 4, 8, 12], t[4], k, sq);
+        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq);
+        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq);
+        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq);
+        dif4_unit!(x, [0, 1, 2, 3], t[4], k, false);
+        dif4_unit!(x, [4, 5, 6, 7], t[4], k, false);
+        dif4_unit!(x, [8, 9, 10, 11], t[4], k, false);
+        dif4_unit!(x, [12, 13, 14, 15], t[4], k, false);
+    }};
+}
+
+/// The two-point butterflies of the inverse passes (`dit16_inv`), as
+/// `(bf, one, bf2, one2)`: `bf` `(s, t) -> (s + t w, s - t w)` with `s`
+/// squeezed, `one` the butterfly by 1 with both inputs squeezed; `bf2`,
+/// `one2` the second layer's, the same or, `lazy`, without the squeezes.
+macro_rules! inv_butterflies {
+    ($k:ident, $lazy:expr) => {{
+        let k: K = $k;
+        let sq = move |v: __m256i| if $lazy { v } else { squeeze(v, k) };
+        let bf = move |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+            let a = squeeze(x, k);
+            let t = montmul(y, w, wq, k.p);
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        let one = move |x: __m256i, y: __m256i| {
+            let (a, t) = (squeeze(x, k), squeeze(y, k));
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        let bf2 = move |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
+            let a = sq(x);
+            let t = montmul(y, w, wq, k.p);
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        let one2 = move |x: __m256i, y: __m256i| {
+            let (a, t) = (sq(x), sq(y));
+            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
+        };
+        (bf, one, bf2, one2)
     }};
 }
 
@@ -181,28 +222,24 @@ macro_rules! dif16 {
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
 /// each butterfly's first input, and on both inputs of a butterfly by
-/// `t[0]` = 1 instead of its product ([`dit4_unit`]; outputs below
-/// 2 * 12290 or 12290 + 13825, < 2^15). A macro, as `dif16`.
+/// `t[0]` = 1 instead of its product ([`dit4_unit`]; any i16 inputs,
+/// outputs below 2 * 12290 or 12290 + 13825, < 2^15). `lazy` (7681 /
+/// 10753): the second layer of each radix-4 pass without squeezes (any
+/// i16 inputs; outputs below max(4S, S + 2 (3p/4), 2S + 3p/4) with S the
+/// [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). A macro,
+/// as `dif16`.
 macro_rules! dit16_inv {
-    ($x:ident, $t:expr, $k:ident) => {{
+    ($x:ident, $t:expr, $k:ident, $lazy:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-            let a = squeeze(x, k);
-            let t = montmul(y, w, wq, k.p);
-            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-        };
-        let one = |x: __m256i, y: __m256i| {
-            let (a, t) = (squeeze(x, k), squeeze(y, k));
-            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-        };
-        dit4_unit!(x, bf, one, [0, 1, 2, 3], t[4]);
-        dit4_unit!(x, bf, one, [4, 5, 6, 7], t[4]);
-        dit4_unit!(x, bf, one, [8, 9, 10, 11], t[4]);
-        dit4_unit!(x, bf, one, [12, 13, 14, 15], t[4]);
-        dit4_unit!(x, bf, one, [0, 4, 8, 12], t[4]);
-        dit4!(x, bf, [1, 5, 9, 13], [t[2], t[1], t[5]]);
-        dit4!(x, bf, [2, 6, 10, 14], [t[4], t[2], t[6]]);
-        dit4!(x, bf, [3, 7, 11, 15], [t[6], t[3], t[7]]);
+        let (bf, one, bf2, one2) = inv_butterflies!(k, $lazy);
+        dit4_unit!(x, bf, one, bf2, one2, [0, 1, 2, 3], t[4]);
+        dit4_unit!(x, bf, one, bf2, one2, [4, 5, 6, 7], t[4]);
+        dit4_unit!(x, bf, one, bf2, one2, [8, 9, 10, 11], t[4]);
+        dit4_unit!(x, bf, one, bf2, one2, [12, 13, 14, 15], t[4]);
+        dit4_unit!(x, bf, one, bf2, one2, [0, 4, 8, 12], t[4]);
+        dit4!(x, bf, bf2, [1, 5, 9, 13], [t[2], t[1], t[5]]);
+        dit4!(x, bf, bf2, [2, 6, 10, 14], [t[4], t[2], t[6]]);
+        dit4!(x, bf, bf2, [3, 7, 11, 15], [t[6], t[3], t[7]]);
     }};
 }
 
@@ -219,9 +256,13 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
 /// polynomial, `block`): the 16-point transform across the registers
 /// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
 /// 16-point transform across the lanes; one load and one store per register.
+/// `LAZY = false`: the reductions of the 12289 / 18433 transforms; `true`
+/// (7681 / 10753: inputs below 2^14) the first radix-4 pass of each
+/// 16-point transform unreduced in its second layer (`dif16`; outputs below
+/// 2^15, for the pointwise product).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-pub(super) fn block_forward(
+pub(super) fn block_forward<const LAZY: bool>(
     block: &mut [[i16; 16]; 16],
     j: usize,
     m: &LaneMuls,
@@ -232,12 +273,12 @@ pub(super) fn block_forward(
     // the loop is unrolled (with per-register checks LLVM kept it a loop).
     let (w, wq) = block_muls(m, j);
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dif16!(x, tw, k);
+    dif16!(x, tw, k, LAZY);
     for (i, v) in x.iter_mut().enumerate() {
         *v = montmul(*v, load(&w[i]), load(&wq[i]), k.p);
     }
     transpose(&mut x);
-    dif16!(x, tw, k);
+    dif16!(x, tw, k, LAZY);
     // By index: `zip(x)` would move the registers into an iterator (a
     // 512-byte copy on the stack).
     for (i, r) in block.iter_mut().enumerate() {
@@ -248,10 +289,12 @@ pub(super) fn block_forward(
 /// Inverse steps of block `j`: 16-point inverse transform across the lanes,
 /// transpose, untwist by `m`, 16-point inverse transform across the
 /// registers (layers d = 1 .. 8 of the inverse 64-point one); one load and
-/// one store per register.
+/// one store per register. `LAZY = false`: the reductions of the 12289 /
+/// 18433 transforms; `true` (7681 / 10753) the second layer of each
+/// radix-4 pass unreduced (`dit16_inv`; any i16 inputs, outputs below 23200).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-pub(super) fn block_inverse(
+pub(super) fn block_inverse<const LAZY: bool>(
     block: &mut [[i16; 16]; 16],
     j: usize,
     m: &LaneMuls,
@@ -259,7 +302,7 @@ pub(super) fn block_inverse(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv!(x, tw, k);
+    dit16_inv!(x, tw, k, LAZY);
     transpose(&mut x);
     for (i, r) in block.iter_mut().enumerate() {
         store(
@@ -267,7 +310,7 @@ pub(super) fn block_inverse(
             montmul(x[i], load(&m[0][16 * j + i]), load(&m[1][16 * j + i]), k.p),
         );
     }
-    rows_inverse(block, tw, k);
+    rows_inverse::<LAZY>(block, tw, k);
 }
 
 /// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
@@ -276,19 +319,43 @@ pub(super) fn block_inverse(
 /// beyond sntrup1277's stack budget).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn rows_inverse(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
+fn rows_inverse<const LAZY: bool>(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv!(x, tw, k);
+    dit16_inv!(x, tw, k, LAZY);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::{P1, P2, Prime, consts, forward, inverse, squeeze};
+pub(super) mod tests {
+    use super::super::{P1, P2, P7681, P10753, Prime, consts, forward, inverse, squeeze};
     use super::*;
     use pqdr_common::simd::Avx2;
+
+    /// Test value `i` (register r, lane l) of round `round` at magnitude
+    /// `bound`: all positive (round 0), all negative (1), alternating (2),
+    /// negative from register `half` on (3), random signs (4..32), random
+    /// values (32..), from the generator `s`.
+    pub(in super::super) fn at_bound(
+        s: &mut u64,
+        round: usize,
+        (r, l, half): (usize, usize, usize),
+        bound: i16,
+    ) -> i16 {
+        *s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let neg = match round {
+            0 => false,
+            1 => true,
+            2 => (r + l) & 1 == 1,
+            3 => r >= half,
+            4..32 => *s >> 63 == 1,
+            _ => return (*s >> 40) as i16 % (bound + 1),
+        };
+        if neg { -bound } else { bound }
+    }
 
     #[test]
     fn transpose_transposes() {
@@ -305,11 +372,12 @@ mod tests {
     }
 
     /// [`squeeze`] on every i16: congruent to the input and within the
-    /// bound the transforms' sums rely on (9560 for 12289, 12290 for 18433).
+    /// bound the transforms' sums rely on (9560 for 12289, 12290 for 18433,
+    /// 5629 for 7681, 5800 for 10753).
     #[test]
     fn squeeze_bounds() {
         let Some(_token) = Avx2::detect() else { return };
-        for (t, bound) in [(&P1, 9560), (&P2, 12290)] {
+        for (t, bound) in [(&P1, 9560), (&P2, 12290), (&P7681, 5629), (&P10753, 5800)] {
             // SAFETY: the token shows the CPU has AVX2.
             let worst = unsafe { squeeze_all_avx2(t) };
             assert_eq!(worst, bound, "p = {}", t.p);
@@ -343,22 +411,9 @@ mod tests {
         let mut s = 7u64;
         for (t, b) in [(&P1, 9560i16), (&P2, 13825)] {
             for round in 0..64 {
-                let mut x = [[0i16; 16]; 64];
-                for (r, reg) in x.iter_mut().enumerate() {
-                    for (l, v) in reg.iter_mut().enumerate() {
-                        s = s
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        let neg = match round {
-                            0 => false,
-                            1 => true,
-                            2 => (r + l) & 1 == 1,
-                            3 => r >= 32,
-                            _ => s >> 63 == 1,
-                        };
-                        *v = if neg { -b } else { b };
-                    }
-                }
+                let x: [[i16; 16]; 64] = core::array::from_fn(|r| {
+                    core::array::from_fn(|l| at_bound(&mut s, round.min(4), (r, l, 32), b))
+                });
                 let mut y = x;
                 // SAFETY: the token shows the CPU has AVX2.
                 unsafe { roundtrip_avx2(&mut y, t) };
@@ -380,31 +435,91 @@ mod tests {
         inverse(x, t, k);
     }
 
-    /// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560);
-    /// inverse: any i16, here ±32767), every sign pattern of the four
-    /// inputs (one per lane) and random values, against the exact sums and
+    /// The lazy block steps (7681, 10753: the 512-point parts' blocks 0
+    /// and 1) at their input bounds, fixed and random signs: the lazy
+    /// forward on ±(2^14 - 1) and the lazy inverse on ±32767 (any i16)
+    /// against the reduced steps (`LAZY = false`, whose bounds hold with
+    /// room for these primes) mod p, and `block_inverse(block_forward(x))
+    /// = 16 * 16 * 64 x = 2^14 x` mod p (the untwist carries 2^16 / 1024);
+    /// a lane that leaves its 16 bits breaks the congruence.
+    #[test]
+    fn lazy_blocks_at_the_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        let mut s = 11u64;
+        for t in [&P7681, &P10753] {
+            let p = i64::from(t.p);
+            let same =
+                |a: &[[i16; 16]; 16], b: &[[i16; 16]; 16], scale: i64, what: (&str, usize)| {
+                    for (a, b) in a.iter().zip(b) {
+                        for (&a, &b) in a.iter().zip(b) {
+                            let d = i64::from(b) - scale * i64::from(a);
+                            assert_eq!(d.rem_euclid(p), 0, "p = {p}, {what:?}");
+                        }
+                    }
+                };
+            for round in 0..64 {
+                for (bound, fwd) in [(16383, true), (32767, false)] {
+                    for j in 0..2 {
+                        let x: [[i16; 16]; 16] = core::array::from_fn(|r| {
+                            core::array::from_fn(|l| at_bound(&mut s, round, (r, l, 8), bound))
+                        });
+                        let (mut lazy, mut reduced) = (x, x);
+                        // SAFETY: the token shows the CPU has AVX2.
+                        unsafe {
+                            lazy_block_avx2::<true>(&mut lazy, j, t, fwd);
+                            lazy_block_avx2::<false>(&mut reduced, j, t, fwd);
+                        }
+                        same(&reduced, &lazy, 1, (if fwd { "fwd" } else { "inv" }, round));
+                        if fwd {
+                            // SAFETY: as above.
+                            unsafe { lazy_block_avx2::<true>(&mut lazy, j, t, false) };
+                            same(&x, &lazy, 16384, ("roundtrip", round));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Block `j`'s forward (`fwd`) or inverse steps, `LAZY` or reduced.
+    #[target_feature(enable = "avx2")]
+    fn lazy_block_avx2<const LAZY: bool>(b: &mut [[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
+        let k = consts(t);
+        if fwd {
+            block_forward::<LAZY>(b, j, &t.twist, &t.lane_fwd, k);
+        } else {
+            block_inverse::<LAZY>(b, j, &t.untwist, &t.lane_inv, k);
+        }
+    }
+
+    /// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560),
+    /// lazy (7681, 10753, second layer unreduced) 2^14 - 1; inverse: any
+    /// i16, here ±32767, lazy too), every sign pattern of the four inputs
+    /// (one per lane) and random values, against the exact sums and
     /// products mod p: an intermediate that leaves its 16 bits breaks the
     /// congruence.
     #[test]
     fn radix4_macros_at_the_bounds() {
         let Some(_token) = Avx2::detect() else { return };
-        for t in [&P1, &P2] {
+        for (t, lazy) in [(&P1, false), (&P2, false), (&P7681, true), (&P10753, true)] {
             // SAFETY: the token shows the CPU has AVX2.
-            unsafe { radix4_avx2(t) };
+            unsafe { radix4_avx2(t, lazy) };
         }
     }
 
     #[target_feature(enable = "avx2")]
-    fn radix4_avx2(t: &Prime) {
+    fn radix4_avx2(t: &Prime, lazy: bool) {
         let (k, p) = (consts(t), i64::from(t.p));
         let r = super::super::pow_mod(65536, t.p as u64 - 2, p);
         let c = |m: Mul| i64::from(m[0]) * r % p;
         let (tw, ti) = (&t.lane_fwd, &t.lane_inv);
         let mut s = 3u64;
-        for (bound, fwd) in [
-            (if t.p == P1.p { 9560 } else { 13825 }, true),
-            (32767, false),
-        ] {
+        let fwd_bound = match t.p {
+            _ if lazy => 16383,
+            12289 => 9560,
+            _ => 13825,
+        };
+        for (bound, fwd) in [(fwd_bound, true), (32767, false)] {
             for round in 0..64 {
                 let a: [[i16; 16]; 4] = core::array::from_fn(|i| {
                     core::array::from_fn(|l| {
@@ -419,37 +534,30 @@ mod tests {
                         if (l >> i) & 1 == 1 { -m } else { m }
                     })
                 });
-                let bf = |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-                    let a = squeeze(x, k);
-                    let t = montmul(y, w, wq, k.p);
-                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-                };
-                let one = |x: __m256i, y: __m256i| {
-                    let (a, t) = (squeeze(x, k), squeeze(y, k));
-                    (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-                };
+                // `dit16_inv`'s butterflies.
+                let (bf, one, bf2, one2) = inv_butterflies!(k, lazy);
                 // (variant, roots (w0, w1, v) as multipliers of the reference)
                 for v in 0..3 {
                     let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
                     let roots = match (fwd, v) {
                         (true, 0) => {
-                            dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k);
+                            dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, !lazy);
                             [c(tw[1]), c(tw[5]), c(tw[2])]
                         }
                         (true, 1) => {
-                            dif4_unit!(x, [0, 1, 2, 3], tw[4], k);
+                            dif4_unit!(x, [0, 1, 2, 3], tw[4], k, !lazy);
                             [1, c(tw[4]), 1]
                         }
                         (true, _) => {
-                            dif4_out!(x, [0, 1, 2, 3], tw[4], k);
+                            dif4_unit!(x, [0, 1, 2, 3], tw[4], k, false);
                             [1, c(tw[4]), 1]
                         }
                         (false, 0) => {
-                            dit4!(x, bf, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
+                            dit4!(x, bf, bf2, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
                             [c(ti[1]), c(ti[5]), c(ti[2])]
                         }
                         (false, _) => {
-                            dit4_unit!(x, bf, one, [0, 1, 2, 3], ti[4]);
+                            dit4_unit!(x, bf, one, bf2, one2, [0, 1, 2, 3], ti[4]);
                             [1, c(ti[4]), 1]
                         }
                     };
@@ -471,7 +579,10 @@ mod tests {
                         };
                         for (i, w) in want.iter().enumerate() {
                             let d = (i64::from(out[i][l]) - w).rem_euclid(p);
-                            assert_eq!(d, 0, "p = {p}, fwd {fwd}, variant {v}, round {round}");
+                            assert_eq!(
+                                d, 0,
+                                "p = {p}, lazy {lazy}, fwd {fwd}, variant {v}, round {round}"
+                            );
                         }
                     }
                     if !fwd && v == 1 {

@@ -6,8 +6,11 @@
 //! `mult::mul_full` (same full product, compared in
 //! `mult::tests::avx2_products_match_portable`).
 //!
-//! Both primes of `ntt.rs` have a primitive 3n-th root of unity ψ
-//! (12289 - 1 = 3 * 2^12, 18433 - 1 = 9 * 2^11); ω = ψ^n is a primitive
+//! The transform primes have a primitive 3n-th root of unity ψ: 12289 and
+//! 18433 of `ntt.rs` for n = 1024 (12289 - 1 = 3 * 2^12, 18433 - 1 = 9 *
+//! 2^11), 7681 and 10753 for n = 512 (7681 - 1 = 15 * 2^9, 10753 - 1 =
+//! 21 * 2^9; smaller, so the 512-point transforms reduce lazily, see
+//! `parts.rs`); ω = ψ^n is a primitive
 //! cube root of unity and `x^3n - 1 = (x^n - 1)(x^n - ω)(x^n - ω^2)`
 //! (the radix-3 first layer). Modulo `x^n - ω^i`, `x = ψ^i y` turns the
 //! product into the cyclic n-point product of the factors
@@ -36,8 +39,8 @@ use core::arch::x86_64::{
 };
 
 use super::{
-    K, Mul, P1, P2, Poly, Prime, REGS, barrett, consts, dif_outer4, inverse, load, mont, montmul,
-    mul_lanes, pointwise, pow_mod, regs, store,
+    K, Mul, P1, P2, P7681, Poly, Prime, REGS, barrett, consts, dif_outer4, inverse, load, mont,
+    montmul, mul_lanes, pointwise, pow_mod, regs, store,
 };
 use crate::arch::Side;
 use crate::wipe::{Wipe, Wipeable};
@@ -145,13 +148,14 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
 
 static T1: Three<REGS> = three(12289);
 static T2: Three<REGS> = three(18433);
-static H1: Three<HALF> = three(12289);
-static H2: Three<HALF> = three(18433);
+static H1: Three<HALF> = three(7681);
+static H2: Three<HALF> = three(10753);
 
 /// The transforms of one part's size: the 1024-point ones of `ntt.rs`
 /// (64 registers) or their first 32 registers (512 points).
 trait Size<const R: usize> {
-    /// The radix-3 constants of prime `t` (12289 or 18433).
+    /// The radix-3 constants of prime `t` (12289 or 18433 for n = 1024,
+    /// 7681 or 10753 for n = 512).
     fn three(t: &Prime) -> &'static Three<R>;
     /// Part i of `a` (p = P), forward-transformed, into `x`.
     fn forward_a<const P: usize>(x: &mut Part<R>, a: &[i16], i: usize, t: &Prime, k: K);
@@ -187,7 +191,7 @@ impl Size<REGS> for Regs {
 
 impl Size<HALF> for Regs {
     fn three(t: &Prime) -> &'static Three<HALF> {
-        if t.p == P1.p { &H1 } else { &H2 }
+        if t.p == P7681.p { &H1 } else { &H2 }
     }
     #[inline(always)]
     fn forward_a<const P: usize>(x: &mut Part<HALF>, a: &[i16], i: usize, t: &Prime, k: K) {
@@ -288,7 +292,7 @@ fn forward_1024<const P: usize, T: Copy + Default>(
     }
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
+        regs::block_forward::<false>(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
@@ -402,8 +406,10 @@ fn combine_in_place<const R: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
     }
 }
 
-/// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod 12289`
-/// (|.| <= p1/2 + p1/2^9) and `c2 = c mod 18433` (|.| <= p2/2 + p2/2^9).
+/// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod p1`
+/// (|.| <= p1/2 + p1/2^9) and `c2 = c mod p2` (|.| <= p2/2 + p2/2^9), the
+/// primes (p1, p2) = (12289, 18433) or, for the 512-point parts,
+/// (7681, 10753).
 #[derive(Clone, Copy)]
 struct Garner {
     k2: K,
@@ -416,10 +422,18 @@ impl Garner {
     #[target_feature(enable = "avx2")]
     #[inline]
     fn new<const Q: i16>() -> Self {
-        let pinv = const { mont(pow_mod(12289, 18433 - 2, 18433), 18433) };
-        let p1q = const { mont(12289, Q as i64) };
+        Self::of::<Q, 12289, 18433>(&P2)
+    }
+
+    /// The step for the primes p1 = `A`, p2 = `B` (`t2` the tables of `B`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    #[allow(clippy::cast_sign_loss, reason = "the public primes are positive")]
+    fn of<const Q: i16, const A: i16, const B: i16>(t2: &Prime) -> Self {
+        let pinv = const { mont(pow_mod(A as i64, B as u64 - 2, B as i64), B as i64) };
+        let p1q = const { mont(A as i64, Q as i64) };
         Garner {
-            k2: consts(&P2),
+            k2: consts(t2),
             // Opaque, as the primes in `consts`.
             kq: core::hint::black_box(_mm256_set1_epi16(Q)),
             pinv: bc(pinv),
@@ -427,8 +441,9 @@ impl Garner {
         }
     }
 
-    /// `c1 + 12289 u` modulo q, `u = (c2 - c1) / 12289 mod 18433` (exact:
-    /// |c| < 2^24, so |u| < 2^11).
+    /// `c1 + p1 u` modulo q, `u = (c2 - c1) / p1 mod p2` (exact: |c| <
+    /// 2^24, so |u| < 2^24 / p1 + 1 < p2 / 2: below 2^11 for 12289, 2185
+    /// for 7681, against 5376 = (10753 - 1) / 2).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn apply(self, c1: __m256i, c2: __m256i) -> __m256i {

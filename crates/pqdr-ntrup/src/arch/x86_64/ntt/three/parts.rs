@@ -10,10 +10,26 @@
 //! `mult::tests::avx2_products_match_portable`); the kept parts against the
 //! coefficients in `kept_parts_products_match` below. Every loop bound and
 //! index depends on p only.
+//!
+//! The parts are computed modulo 7681 and 10753 (not `ntt.rs`' 12289 and
+//! 18433): both are 1 mod 1536 (7680 = 5 * 1536, 10752 = 7 * 1536), so
+//! they have the 512-th roots of the transform and the cube root of the
+//! radix-3 layer. They suffice: the R/q product's coefficients are below
+//! p (q - 1) / 2 <= 768 * 4620 / 2 = 1,774,080 in magnitude, far inside
+//! Garner's range 7681 * 10753 / 2 = 41,296,896 (and |u| < 2^24 / 7681 + 1
+//! < 10753 / 2, `Garner::apply`); the R/3 product's (|a|, |b| <= 1) below
+//! p <= 768 < 7681 / 2, so 7681 alone gives them exactly. Being smaller
+//! (7681 < 2^13, 10753 < 2^14: Montgomery products below 3p/4 = 5761 /
+//! 8065, `squeeze` results below 5629 / 5800), they leave room in the
+//! 16-bit lanes for sums of up to four reduced values, so the transforms
+//! run lazily (`regs::block_forward::<true>`, `block_inverse::<true>`):
+//! the first layer's sums ([`forward_512`]) and the second layer of each
+//! radix-4 pass are left unreduced (bounds at each step in `regs.rs`,
+//! tested at the bounds in `regs::tests`).
 
 use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
 
-use super::super::{K, P1, P2, Prime, REGS, consts, load, montmul, regs, squeeze, store};
+use super::super::{K, P7681, P10753, Prime, REGS, consts, load, montmul, regs, store};
 use super::{
     Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, combine, combine_in_place, fold_twist,
     ntt3_fits, ntt3_scratch, part, regs_of, widen16,
@@ -23,19 +39,23 @@ use crate::wipe::Wipe;
 use crate::wipe::Wipeable;
 use pqdr_common::simd::Avx2;
 
-/// The 512-point transform on 32 registers: the four-step decomposition
-/// 512 = 32 x 16 of `ntt.rs` with ω' = ω^2. Its 32-point transform across
+/// The 512-point transform on 32 registers (primes 7681, 10753: the tables
+/// of `Prime::new_512`): the four-step decomposition 512 = 32 x 16 of
+/// `ntt.rs` with ω' = ω^2. Its 32-point transform across
 /// registers is the first layer (distance 16, roots ζ'^i = ζ^(2i)) followed
 /// by the same per-block layers as the 64-point one (root ζ'^2 = ζ^4 = η),
 /// register j then holds k1 = bitrev5(j), and ω'^(n2 bitrev5(j)) =
 /// ω^(n2 bitrev6(j)) is the 1024-point twist of register j < 32; the
 /// 16-point transform across lanes has root ω'^32 = η as before. So the
-/// 1024-point tables serve unchanged. The first layer runs in the pass that
+/// 1024-point tables' first 32 registers serve (in powers of ω' only). The first layer runs in the pass that
 /// loads part i of the factor `v` (p = P, 512 < P <= 768: registers
 /// r and r + 16 of the part are [`fold_twist`]ed from `v` and go straight
 /// into the butterfly; `v`'s upper half, below 256 coefficients, meets
 /// registers r < 16 only), so `x` is written once before the per-block
-/// steps. `ld` loads 16 coefficients as one register.
+/// steps. `ld` loads 16 coefficients as one register. Lazy: the first
+/// layer's sums unreduced, below 3 * 2^12 (part 0: `|v| < 2^12`, the
+/// fold's `v + h` < 2^13 plus one `v`) or 2 * 8065 (the other parts,
+/// Montgomery products), so below 2^14: the lazy block steps' input bound.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn forward_512<const P: usize, T: Copy + Default>(
@@ -67,12 +87,12 @@ fn forward_512<const P: usize, T: Copy + Default>(
         let u = fold_twist(ld(&lo[r]), h, (r, i), t3, k);
         let w = fold_twist(ld(&lo[r + 16]), None, (r + 16, i), t3, k);
         let (wr, wq) = bc(t.reg_fwd[2 * r]);
-        store(&mut x[r], squeeze(_mm256_add_epi16(u, w), k));
+        store(&mut x[r], _mm256_add_epi16(u, w));
         store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
     }
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
+        regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
@@ -105,17 +125,19 @@ pub(super) fn forward_512_b<const P: usize>(
 /// The inverse of [`forward_512`] (the per-block steps, then the
 /// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
 /// `dit_outer`), times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024.
-/// Outputs below 9560 + 9217 (12289), 12290 + 13825 (18433).
+/// Lazy: the last layer's first inputs unreduced too (the lazy block steps'
+/// outputs, below 23200), so every output is below 23200 + 8065 < 2^15
+/// (any i16 is what [`combine`] takes).
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
+        regs::block_inverse::<true>(block, j, &t.untwist, &t.lane_inv, k);
     }
     for i in 0..16 {
         let (w, wq) = bc(t.reg_inv[2 * i]);
-        let a = squeeze(load(&x[i]), k);
+        let a = load(&x[i]);
         let b = montmul(load(&x[i + 16]), w, wq, k.p);
         store(&mut x[i], _mm256_add_epi16(a, b));
         store(&mut x[i + 16], _mm256_sub_epi16(a, b));
@@ -209,7 +231,7 @@ fn prepare_avx2<const P: usize>(regs: &mut [[i16; 16]], a: Option<&[i16; P]>, b:
     for (pi, xs) in kept.iter_mut().enumerate() {
         let (xs, _) = xs.as_chunks_mut::<HALF>();
         for (i, x) in xs.iter_mut().enumerate() {
-            let t = if pi == 0 { &P1 } else { &P2 };
+            let t = if pi == 0 { &P7681 } else { &P10753 };
             let k = consts(t);
             match a {
                 Some(a) => forward_512_a::<P>(x, a, i, t, k),
@@ -235,13 +257,13 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
     let (out, _) = full.as_chunks_mut::<16>();
     let out = &mut out[..KEPT];
     // 12289: the parts straight into the product buffer, combined in place.
-    parts_512::<P>(out, &mut y, ab, (0, &P1));
-    combine_in_place::<R>(out, &H1, consts(&P1));
+    parts_512::<P>(out, &mut y, ab, (0, &P7681));
+    combine_in_place::<R>(out, &H1, consts(&P7681));
     if REDUCE {
         let mut e0: Part<KEPT> = [[0; 16]; KEPT];
         let mut e = Wipe::new(&mut e0);
-        parts_512::<P>(&mut e[..], &mut y, ab, (1, &P2));
-        let (g, k2) = (Garner::new::<Q>(), consts(&P2));
+        parts_512::<P>(&mut e[..], &mut y, ab, (1, &P10753));
+        let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
             let z = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
             let c = combine::<R>(z, j, &H2, k2);
@@ -256,6 +278,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::regs::tests::at_bound;
     use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
     use std::prelude::rust_2024::*;
@@ -311,6 +334,52 @@ mod tests {
             ntt3_mul_sides::<P, 3, false>(token, &mut got, Side::Coeffs(&e[..]), Side::Hat(&hb3));
             assert_eq!(got[..2 * P], want[..2 * P], "R/3, p = {P}, round {round}");
         }
+    }
+
+    /// `inverse_512(forward_512(v))` = 2^15 times part i of `v`,
+    /// `ψ^(ij) (v_j + ω^i v_(j+512))`, mod p, for both primes and every
+    /// part, with `v` (p = 768: a full upper half) at the loaders' bound
+    /// ±(2^12 - 1), fixed and random signs: the lazy first layer, block
+    /// steps and last layer on their largest inputs (a lane that leaves its
+    /// 16 bits breaks the congruence).
+    #[test]
+    fn lazy_512_roundtrip_at_the_bounds() {
+        const P: usize = 768;
+        let Some(_token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 5u64;
+        for t in [&P7681, &P10753] {
+            let (p, t3) = (i64::from(t.p), <Regs as Size<HALF>>::three(t));
+            let r16 = super::super::super::pow_mod(65536, t.p as u64 - 2, p);
+            let c = |w: i16| i64::from(w) * r16 % p;
+            for round in 0..16 {
+                let v: [i16; P] =
+                    core::array::from_fn(|j| at_bound(&mut s, round, (j, 0, 512), 4095));
+                for i in 0..3 {
+                    let mut x = [[0i16; 16]; HALF];
+                    // SAFETY: the token shows the CPU has AVX2.
+                    unsafe { roundtrip_512_avx2::<P>(&mut x, &v, (i, t)) };
+                    for (j, &got) in x.as_flattened().iter().enumerate() {
+                        let (om, ps) = match i {
+                            0 => (1, 1),
+                            _ => (c(t3.omega[i - 1][0]), c(t3.psi[i - 1][0][j / 16][j % 16])),
+                        };
+                        let hi = v.get(j + 512).map_or(0, |&h| i64::from(h));
+                        let want = (i64::from(v[j]) + om * hi) % p * ps;
+                        let d = (i64::from(got) - 32768 * want).rem_euclid(p);
+                        assert_eq!(d, 0, "p = {p}, round {round}, part {i}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn roundtrip_512_avx2<const P: usize>(x: &mut Part<HALF>, v: &[i16], (i, t): (usize, &Prime)) {
+        let k = consts(t);
+        forward_512_a::<P>(x, v, i, t, k);
+        inverse_512(x, t, k);
     }
 
     #[test]
