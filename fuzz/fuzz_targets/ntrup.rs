@@ -23,8 +23,8 @@
 //! - a genuine ciphertext with fuzz-chosen byte flips: no flips gives the
 //!   encapsulated secret, any flip another one, and PQClean agrees either way;
 //! - our encapsulation with fuzz randomness (fixed key, PQClean's key, or an
-//!   arbitrary encapsulation key): `encapsulate` (p 4-byte draws) and
-//!   `encapsulate_pqclean` (one 4p-byte draw) on the same byte stream, and
+//!   arbitrary encapsulation key): `encapsulate_reference` (p 4-byte draws) and
+//!   `encapsulate` (one 4p-byte draw) on the same byte stream, and
 //!   `encapsulate_deterministic` of r computed here by the spec's
 //!   `Short_fromlist`, give the same ciphertext and secret; our and PQClean's
 //!   decapsulation give that secret back. An arbitrary exact-length `r_enc` is
@@ -434,8 +434,8 @@ fn op_encapsulate<S: Set>(input: &[u8]) {
             (&arbitrary, None)
         }
     };
-    let (ct1, ss1) = ek.encapsulate(&mut Stream::new(input));
-    let (ct2, ss2) = ek.encapsulate_pqclean(&mut Stream::new(input));
+    let (ct1, ss1) = ek.encapsulate_reference(&mut Stream::new(input));
+    let (ct2, ss2) = ek.encapsulate(&mut Stream::new(input));
     let r = short_fromlist::<S>(&Stream::new(input).words(S::P));
     let mut r_enc = S::InputBytes::zeroed();
     r_enc.as_mut().copy_from_slice(&small_encode(&r));

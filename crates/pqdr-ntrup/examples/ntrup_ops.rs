@@ -18,6 +18,8 @@ fn run<S: ParameterSet>(op: &str, n: usize) {
         match op {
             "keygen" => drop(black_box(DecapsulationKey::<S>::generate(&mut rng))),
             "encaps" => drop(black_box(ek.encapsulate(&mut rng))),
+            // The reference code's draw pattern (p calls of 4 bytes).
+            "encaps-reference" => drop(black_box(ek.encapsulate_reference(&mut rng))),
             "decaps" => drop(black_box(dk.decapsulate(&ct))),
             // With the transforms kept (`DecapsulationKey::prepare`, made once above).
             "decaps-prepared" => {
@@ -33,7 +35,7 @@ fn run<S: ParameterSet>(op: &str, n: usize) {
                     black_box(pqdr_ntrup::self_test::self_test::<S>);
                 assert_eq!(run(), Ok(()));
             }
-            _ => panic!("op: keygen | encaps | decaps | decaps-prepared | none"),
+            _ => panic!("op: keygen | encaps | encaps-reference | decaps | decaps-prepared | none"),
         }
     }
 }

@@ -192,11 +192,20 @@ fn keypair_finish<const P: usize, const Q: i16>(pk: &mut [u8], sk: &mut [u8]) {
     sk[cache_at..].copy_from_slice(&hash_cache(pk));
 }
 
+/// `Rq_decode(pk)` into `h` when `h` has p entries (the encapsulation
+/// key keeps it, so that `Encap` does not decode pk again); nothing for an
+/// empty `h` (that set decodes pk at every encapsulation).
+pub(crate) fn decode_key<const P: usize, const Q: i16>(pk: &[u8], h: &mut [i16]) {
+    if let Ok(h) = <&mut [i16; P]>::try_from(h) {
+        rq_decode::<P, Q>(h, pk);
+    }
+}
+
 /// `Encap` (NTRU Prime spec §2.3.7) with randomness from `rng`: `Short_random(r)` (see [`keypair`] for
 /// `BATCHED`), then [`encap_with`].
 pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     rng: &mut R,
-    (pk, cache): (&[u8], &[u8; HASH_BYTES]),
+    (pk, h, cache): (&[u8], &[i16], &[u8; HASH_BYTES]),
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) -> Result<(), R::Error>
@@ -206,20 +215,20 @@ where
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
     short_random::<P, W, BATCHED, R>(&mut r, rng)?;
-    encap_with::<P, Q>(&mut r, (pk, cache), ct, ss);
+    encap_with::<P, Q>(&mut r, (pk, h, cache), ct, ss);
     Ok(())
 }
 
 /// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
 /// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored);
-/// `cache` is `Hash4(pk)`.
+/// `h` is `Rq_decode(pk)` or empty (see [`decode_key`]), `cache` is `Hash4(pk)`.
 pub(crate) fn encap_with<const P: usize, const Q: i16>(
     r: &mut [i8; P],
-    (pk, cache): (&[u8], &[u8; HASH_BYTES]),
+    (pk, h, cache): (&[u8], &[i16], &[u8; HASH_BYTES]),
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    let h3 = hide::<P, Q>(ct, r, pk, cache, None);
+    let h3 = hide::<P, Q>(ct, r, (pk, h), cache, None);
     // HashSession(1, r_enc, c) = Hash1(Hash3(r_enc) ‖ c)
     hash_prefix(1, h3.as_ref(), ct, ss);
 }
@@ -240,12 +249,13 @@ pub(crate) fn decode_short<const P: usize, const W: usize>(
 
 /// `Hide` (NTRU Prime spec §2.3.7 `Encap`, the ciphertext): `r_enc = Small_encode(r)`,
 /// `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`; returns `Hash3(r_enc)`,
-/// all that `HashConfirm` and `HashSession` need of `r_enc`. With `hats`
+/// all that `HashConfirm` and `HashSession` need of `r_enc`. `pk` is the
+/// encoding and, when kept, its `Rq_decode` (see [`zencrypt`]). With `hats`
 /// (a prepared key's, see [`decap_prepared`]) the product uses h's transforms.
 fn hide<const P: usize, const Q: i16>(
     ct: &mut [u8],
     r: &mut [i8; P],
-    pk: &[u8],
+    pk: (&[u8], &[i16]),
     cache: &[u8],
     hats: Option<(Avx2, &Hats)>,
 ) -> Zeroizing<[u8; HASH_BYTES]> {
@@ -271,12 +281,13 @@ fn hash3_small<const P: usize>(r: &[i8; P]) -> Zeroizing<[u8; HASH_BYTES]> {
 }
 
 /// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1):
-/// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`.
+/// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`, with `Rq_decode(pk)` taken
+/// from `h` when it has p entries (kept in the encapsulation key).
 #[inline(never)]
 fn zencrypt<const P: usize, const Q: i16>(
     out: &mut [u8],
     r: &mut [i8; P],
-    pk: &[u8],
+    (pk, h): (&[u8], &[i16]),
     hats: Option<(Avx2, &Hats)>,
 ) {
     let mut c = [0i16; P];
@@ -284,7 +295,11 @@ fn zencrypt<const P: usize, const Q: i16>(
     if let Some((token, hats)) = hats.filter(|_| keeps_h(P)) {
         encrypt_hat::<P, Q>(token, &mut c, r, hats);
     } else {
-        rq_decode::<P, Q>(&mut c, pk);
+        if let Ok(h) = <&[i16; P]>::try_from(h) {
+            c.copy_from_slice(h);
+        } else {
+            rq_decode::<P, Q>(&mut c, pk);
+        }
         encrypt::<P, Q>(&mut c, r);
     }
     rounded_encode::<P, Q>(out, &mut c);
@@ -330,7 +345,7 @@ fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
 ) -> (ct::Choice, Zeroizing<[u8; HASH_BYTES]>) {
     let mut cnew = [0u8; CT];
     let mut cnew = Wipe::new(&mut cnew);
-    let h3 = hide::<P, Q>(&mut cnew[..], r, pk, cache, hats);
+    let h3 = hide::<P, Q>(&mut cnew[..], r, (pk, &[]), cache, hats);
     // A branch-free OR of the byte differences, tested once (subtle's
     // slice `ct_eq` passes every byte through a barrier: 10 instructions a byte).
     (ct::bytes_eq(ct, &cnew[..]), h3)

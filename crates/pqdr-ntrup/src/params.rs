@@ -21,6 +21,38 @@ pub use pqdr_common::ByteArray;
 pub(crate) mod sealed {
     /// Only this crate's parameter sets implement [`ParameterSet`](super::ParameterSet).
     pub trait Sealed {}
+
+    /// The storage of a kept `Rq_decode(pk)` (`ParameterSet::DecodedKey`):
+    /// `[i16; P]`, or `()` where none is kept (no bytes, alignment 1: the
+    /// key's layout is the one without it).
+    pub trait Decoded: Copy + Send + Sync + 'static {
+        /// All zero.
+        const ZERO: Self;
+        /// The coefficients (none for `()`).
+        fn coeffs(&self) -> &[i16];
+        /// The coefficients, to fill (none for `()`).
+        fn coeffs_mut(&mut self) -> &mut [i16];
+    }
+
+    impl<const N: usize> Decoded for [i16; N] {
+        const ZERO: Self = [0; N];
+        fn coeffs(&self) -> &[i16] {
+            self
+        }
+        fn coeffs_mut(&mut self) -> &mut [i16] {
+            self
+        }
+    }
+
+    impl Decoded for () {
+        const ZERO: Self = ();
+        fn coeffs(&self) -> &[i16] {
+            &[]
+        }
+        fn coeffs_mut(&mut self) -> &mut [i16] {
+            &mut []
+        }
+    }
 }
 
 /// A Streamlined NTRU Prime parameter set (NTRU Prime spec §3; implemented by
@@ -47,6 +79,13 @@ pub trait ParameterSet:
     type CiphertextBytes: ByteArray;
     /// `[u8; INPUTS_SIZE]`: a `Small_encode`d polynomial (`r_enc`, `rho`).
     type InputBytes: ByteArray;
+    /// `Rq_decode(pk)` as an encapsulation key keeps it: `[i16; P]` for
+    /// sntrup653/761/857, `()` for the larger sets, which decode pk at
+    /// every encapsulation instead: a key pair holds two encapsulation keys
+    /// (the secret key embeds one), and 4p bytes more would take their key
+    /// generation past its 24 KB stack budget (tests/stack.rs).
+    #[doc(hidden)]
+    type DecodedKey: sealed::Decoded;
 
     #[doc(hidden)]
     fn keypair<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
@@ -63,16 +102,18 @@ pub trait ParameterSet:
         sk: &mut Self::DecapsulationKeyBytes,
     ) -> Option<()>;
     #[doc(hidden)]
+    fn decode_key(pk: &Self::EncapsulationKeyBytes, h: &mut Self::DecodedKey);
+    #[doc(hidden)]
     fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
         rng: &mut R,
-        pk: (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
+        pk: EncapKey<'_, Self>,
         ct: &mut Self::CiphertextBytes,
         ss: &mut [u8; HASH_BYTES],
     ) -> Result<(), R::Error>;
     #[doc(hidden)]
     fn encap_deterministic(
         r_enc: &Self::InputBytes,
-        pk: (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
+        pk: EncapKey<'_, Self>,
         ct: &mut Self::CiphertextBytes,
         ss: &mut [u8; HASH_BYTES],
     ) -> Option<()>;
@@ -99,6 +140,15 @@ pub trait ParameterSet:
     #[doc(hidden)]
     fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool;
 }
+
+/// What encapsulation reads of an encapsulation key: `pk`, its kept
+/// `Rq_decode` ([`ParameterSet::DecodedKey`]) and `Hash4(pk)`.
+#[doc(hidden)]
+pub(crate) type EncapKey<'a, S> = (
+    &'a <S as ParameterSet>::EncapsulationKeyBytes,
+    &'a <S as ParameterSet>::DecodedKey,
+    &'a [u8; HASH_BYTES],
+);
 
 pub(crate) use crate::arith::MAX_P;
 
@@ -127,7 +177,7 @@ pub(crate) const fn sk_bytes(p: usize, q: i16) -> usize {
 
 /// Declares a marker type and its [`ParameterSet`] impl.
 macro_rules! variant {
-    ($marker:ident, $name:literal, p = $p:literal, q = $q:literal, w = $w:literal) => {
+    ($marker:ident, $name:literal, p = $p:literal, q = $q:literal, w = $w:literal, decoded = $decoded:ty) => {
         #[doc = concat!("Marker type for `", $name, "` (p = ", stringify!($p), ", q = ",
                                                     stringify!($q), ", w = ", stringify!($w), ").")]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -147,6 +197,11 @@ macro_rules! variant {
             type DecapsulationKeyBytes = [u8; sk_bytes($p, $q)];
             type CiphertextBytes = [u8; ct_bytes($p, $q)];
             type InputBytes = [u8; small_bytes($p)];
+            type DecodedKey = $decoded;
+
+            fn decode_key(pk: &Self::EncapsulationKeyBytes, h: &mut Self::DecodedKey) {
+                kem::decode_key::<$p, $q>(pk, sealed::Decoded::coeffs_mut(h))
+            }
 
             fn keypair<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
                 rng: &mut R,
@@ -166,20 +221,22 @@ macro_rules! variant {
             }
             fn encap<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
                 rng: &mut R,
-                (pk, cache): (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
+                (pk, h, cache): EncapKey<'_, Self>,
                 ct: &mut Self::CiphertextBytes,
                 ss: &mut [u8; HASH_BYTES],
             ) -> Result<(), R::Error> {
-                kem::encap::<$p, $q, $w, BATCHED, R>(rng, (pk, cache), ct, ss)
+                let h = sealed::Decoded::coeffs(h);
+                kem::encap::<$p, $q, $w, BATCHED, R>(rng, (pk, h, cache), ct, ss)
             }
             fn encap_deterministic(
                 r_enc: &Self::InputBytes,
-                (pk, cache): (&Self::EncapsulationKeyBytes, &[u8; HASH_BYTES]),
+                (pk, h, cache): EncapKey<'_, Self>,
                 ct: &mut Self::CiphertextBytes,
                 ss: &mut [u8; HASH_BYTES],
             ) -> Option<()> {
                 let mut r = kem::decode_short::<$p, $w>(r_enc)?;
-                kem::encap_with::<$p, $q>(&mut r, (pk, cache), ct, ss);
+                let h = sealed::Decoded::coeffs(h);
+                kem::encap_with::<$p, $q>(&mut r, (pk, h, cache), ct, ss);
                 Some(())
             }
             fn decap(
@@ -213,14 +270,56 @@ macro_rules! variant {
 }
 
 #[cfg(feature = "sntrup653")]
-variant!(Sntrup653, "sntrup653", p = 653, q = 4621, w = 288);
+variant!(
+    Sntrup653,
+    "sntrup653",
+    p = 653,
+    q = 4621,
+    w = 288,
+    decoded = [i16; 653]
+);
 #[cfg(feature = "sntrup761")]
-variant!(Sntrup761, "sntrup761", p = 761, q = 4591, w = 286);
+variant!(
+    Sntrup761,
+    "sntrup761",
+    p = 761,
+    q = 4591,
+    w = 286,
+    decoded = [i16; 761]
+);
 #[cfg(feature = "sntrup857")]
-variant!(Sntrup857, "sntrup857", p = 857, q = 5167, w = 322);
+variant!(
+    Sntrup857,
+    "sntrup857",
+    p = 857,
+    q = 5167,
+    w = 322,
+    decoded = [i16; 857]
+);
 #[cfg(feature = "sntrup953")]
-variant!(Sntrup953, "sntrup953", p = 953, q = 6343, w = 396);
+variant!(
+    Sntrup953,
+    "sntrup953",
+    p = 953,
+    q = 6343,
+    w = 396,
+    decoded = ()
+);
 #[cfg(feature = "sntrup1013")]
-variant!(Sntrup1013, "sntrup1013", p = 1013, q = 7177, w = 448);
+variant!(
+    Sntrup1013,
+    "sntrup1013",
+    p = 1013,
+    q = 7177,
+    w = 448,
+    decoded = ()
+);
 #[cfg(feature = "sntrup1277")]
-variant!(Sntrup1277, "sntrup1277", p = 1277, q = 7879, w = 492);
+variant!(
+    Sntrup1277,
+    "sntrup1277",
+    p = 1277,
+    q = 7879,
+    w = 492,
+    decoded = ()
+);

@@ -4,8 +4,12 @@
 //! `Small_random`, `Short_random`, `Short_fromlist`, `crypto_sort_uint32`.
 //!
 //! The official round-3 code draws every 32-bit word with its own
-//! `randombytes(4)` call (`urandom32`), little endian; so does this module,
-//! which makes the NIST-DRBG known answers byte-identical to the submission's.
+//! `randombytes(4)` call (`urandom32`), little endian; so do key generation
+//! and `encapsulate_reference`, which makes the NIST-DRBG known answers
+//! byte-identical to the submission's. `encapsulate` (and the `*_pqclean`
+//! entry points) draw a polynomial's p words with one call of 4p bytes, as
+//! PQClean and liboqs do: the same words from any RNG that yields one byte
+//! stream however it is called.
 
 use crate::arch::{self, Avx2};
 use crate::ct;
@@ -44,21 +48,47 @@ pub(crate) fn small_random<const P: usize, R: TryCryptoRng + ?Sized>(
 }
 
 /// p random words: p 4-byte draws (`urandom32`, the official pattern), or
-/// with `BATCHED` one draw of 4p bytes (PQClean's and liboqs's pattern).
+/// with `BATCHED` one draw of 4p bytes (PQClean's and liboqs's pattern):
+/// [`random_words_on`] on the detected backend.
 fn random_words<const P: usize, const BATCHED: bool, R: TryCryptoRng + ?Sized>(
     list: &mut [u32; P],
     rng: &mut R,
 ) -> Result<(), R::Error> {
-    if BATCHED {
-        let mut bytes = Zeroizing::new([[0u8; 4]; P]);
-        rng.try_fill_bytes(bytes.as_flattened_mut())?;
-        for (l, b) in list.iter_mut().zip(bytes.iter()) {
-            *l = u32::from_le_bytes(*b);
-        }
+    random_words_on::<P, BATCHED, R>(list, rng, arch::avx2())
+}
+
+/// [`random_words`] on the given backend: with the token (x86-64) the one
+/// 4p-byte draw goes straight into the list's memory (`arch::words_as_bytes`),
+/// else into a byte buffer whose words are read little endian (the same words).
+fn random_words_on<const P: usize, const BATCHED: bool, R: TryCryptoRng + ?Sized>(
+    list: &mut [u32; P],
+    rng: &mut R,
+    be: Option<Avx2>,
+) -> Result<(), R::Error> {
+    if BATCHED && let Some(token) = be {
+        rng.try_fill_bytes(arch::words_as_bytes(token, list))?;
+    } else if BATCHED {
+        words_from_bytes(list, rng)?;
     } else {
         for l in list.iter_mut() {
             *l = urandom32(rng)?;
         }
+    }
+    Ok(())
+}
+
+/// One 4p-byte draw into a byte buffer, read as p little-endian words. Its
+/// own frame: the buffer (5 KB for sntrup1277) is not on the stack beside
+/// the caller's sort.
+#[inline(never)]
+fn words_from_bytes<const P: usize, R: TryCryptoRng + ?Sized>(
+    list: &mut [u32; P],
+    rng: &mut R,
+) -> Result<(), R::Error> {
+    let mut bytes = Zeroizing::new([[0u8; 4]; P]);
+    rng.try_fill_bytes(bytes.as_flattened_mut())?;
+    for (l, b) in list.iter_mut().zip(bytes.iter()) {
+        *l = u32::from_le_bytes(*b);
     }
     Ok(())
 }
@@ -234,6 +264,78 @@ mod tests {
                 assert_eq!(simd, want, "avx2 n={n} kind={kind}");
             }
         }
+    }
+
+    /// Bytes from a per-call counter (a different stream for every call, as
+    /// the NIST DRBG gives), with the number of calls made.
+    struct CallRng {
+        calls: u32,
+        kind: u8,
+    }
+
+    impl rand_core::TryRng for CallRng {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            unreachable!("draws are fill_bytes calls")
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            unreachable!("draws are fill_bytes calls")
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            self.calls += 1;
+            for (i, b) in dst.iter_mut().enumerate() {
+                *b = match self.kind {
+                    0 => 0,
+                    1 => 0xff,
+                    _ => (i as u32 * 167 + self.calls * 89 + (i as u32 >> 8) * 13) as u8,
+                };
+            }
+            Ok(())
+        }
+    }
+
+    impl TryCryptoRng for CallRng {}
+
+    fn draw<const P: usize, const BATCHED: bool>(kind: u8, be: Option<Avx2>) -> (Vec<u32>, u32) {
+        let mut rng = CallRng { calls: 0, kind };
+        let mut list = [7u32; P];
+        let Ok(()) = random_words_on::<P, BATCHED, _>(&mut list, &mut rng, be);
+        (list.to_vec(), rng.calls)
+    }
+
+    /// The one 4p-byte draw straight into the word list (AVX2 path) against
+    /// the portable byte buffer read little endian: the same words from one
+    /// call, for every set's p (random bytes, all 0, all 0xff); the words
+    /// are those of `u32::from_le_bytes` and the official pattern makes p calls.
+    #[test]
+    fn avx2_draw_matches_portable() {
+        fn each<const P: usize>(be: Option<Avx2>) {
+            for kind in 0..3 {
+                let (want, calls) = draw::<P, true>(kind, None);
+                assert_eq!(calls, 1);
+                let first = want.first().copied();
+                let expect = match kind {
+                    0 => Some(0),
+                    1 => Some(u32::MAX),
+                    _ => Some(u32::from_le_bytes(
+                        [89, 167 + 89, 78 + 89, 245 + 89].map(|x: u32| x as u8),
+                    )),
+                };
+                assert_eq!(first, expect, "p={P} kind={kind}");
+                if be.is_some() {
+                    assert_eq!(draw::<P, true>(kind, be), (want, 1), "p={P} kind={kind}");
+                }
+                assert_eq!(draw::<P, false>(kind, be).1, P as u32);
+            }
+        }
+        let be = crate::mult::tests::detected();
+        each::<1>(be);
+        each::<653>(be);
+        each::<761>(be);
+        each::<857>(be);
+        each::<953>(be);
+        each::<1013>(be);
+        each::<1277>(be);
     }
 
     #[test]

@@ -89,12 +89,16 @@ macro_rules! public_bytes_type {
 
 /// An encapsulation (public) key: `Rq_encode(h)`. It also keeps
 /// `Hash4(pk)` (the `cache` of the secret key format, NTRU Prime spec
-/// §2.3.5 `HashConfirm`), computed once when the key is made or parsed, so
-/// that encapsulation does not hash the key again.
+/// §2.3.5 `HashConfirm`) and, for sntrup653/761/857, h itself
+/// (`Rq_decode(pk)`, §3.1: 2p bytes), both computed once when the key is
+/// made or parsed, so that encapsulation neither hashes nor decodes the key
+/// again.
 pub struct EncapsulationKey<S: ParameterSet> {
     bytes: S::EncapsulationKeyBytes,
     /// `Hash4(bytes)`.
     cache: [u8; crate::kem::HASH_BYTES],
+    /// `Rq_decode(bytes)`, or nothing (`ParameterSet::DecodedKey`). Public.
+    h: S::DecodedKey,
 }
 
 impl<S: ParameterSet> Clone for EncapsulationKey<S> {
@@ -102,6 +106,7 @@ impl<S: ParameterSet> Clone for EncapsulationKey<S> {
         Self {
             bytes: self.bytes,
             cache: self.cache,
+            h: self.h,
         }
     }
 }
@@ -116,10 +121,15 @@ impl<S: ParameterSet> PartialEq for EncapsulationKey<S> {
 impl<S: ParameterSet> Eq for EncapsulationKey<S> {}
 
 impl<S: ParameterSet> EncapsulationKey<S> {
-    /// The key with these bytes and its `Hash4`.
+    /// The key with these bytes, its `Hash4` and its decoding.
     fn with_bytes(bytes: S::EncapsulationKeyBytes) -> Self {
-        let cache = crate::kem::hash_cache(bytes.as_ref());
-        Self { bytes, cache }
+        let mut ek = Self {
+            bytes,
+            cache: crate::kem::hash_cache(bytes.as_ref()),
+            h: <S::DecodedKey as crate::params::sealed::Decoded>::ZERO,
+        };
+        S::decode_key(&ek.bytes, &mut ek.h);
+        ek
     }
 
     /// Parses an encapsulation key. Every byte string of the right length is
@@ -176,7 +186,7 @@ impl<S: ParameterSet> EncapsulationKey<S> {
     fn encapsulate_with<E>(
         &self,
         fill: impl FnOnce(
-            (&S::EncapsulationKeyBytes, &[u8; crate::kem::HASH_BYTES]),
+            crate::params::EncapKey<'_, S>,
             &mut S::CiphertextBytes,
             &mut [u8; SHARED_SECRET_SIZE],
         ) -> Result<(), E>,
@@ -187,19 +197,30 @@ impl<S: ParameterSet> EncapsulationKey<S> {
             },
             SharedSecret::from([0; SHARED_SECRET_SIZE]),
         );
-        let pk = (&self.bytes, &self.cache);
+        let pk = (&self.bytes, &self.h, &self.cache);
         out.1 = SharedSecret::try_new_with(|ss| fill(pk, &mut out.0.bytes, ss))?;
         Ok(out)
     }
 
-    /// `Encap` (NTRU Prime spec §2.3.7): a fresh ciphertext and its shared secret. Draws p
-    /// 32-bit words, each with its own 4-byte `fill_bytes` call (`Short_random`).
+    /// `Encap` (NTRU Prime spec §2.3.7): a fresh ciphertext and its shared
+    /// secret. `Short_random(r)` draws its p 32-bit words (little endian)
+    /// with **one** 4p-byte `fill_bytes` call, as PQClean, liboqs and the
+    /// `sntrup` crate do.
+    ///
+    /// Behaviour change (issue #31): this drew each word with its own 4-byte
+    /// call, as the round-3 reference code does; that is now
+    /// [`Self::encapsulate_reference`]. For an RNG that yields one byte stream
+    /// however it is called (ChaCha, `StdRng`, an XOF) both give the same
+    /// ciphertext and secret; they differ for one that works per call, such
+    /// as the NIST DRBG of the KAT files: this one reproduces PQClean's and
+    /// liboqs's files (with [`DecapsulationKey::generate_pqclean`]), the
+    /// reference one the official files (with [`DecapsulationKey::generate`]).
     pub fn encapsulate<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> (Ciphertext<S>, SharedSecret) {
         let Ok(out) = self.try_encapsulate(rng);
         out
     }
 
-    /// [`Self::encapsulate`] with a fallible RNG.
+    /// [`Self::encapsulate`] with a fallible RNG (one 4p-byte draw).
     ///
     /// # Errors
     /// The RNG failed.
@@ -207,18 +228,30 @@ impl<S: ParameterSet> EncapsulationKey<S> {
         &self,
         rng: &mut R,
     ) -> Result<(Ciphertext<S>, SharedSecret), R::Error> {
-        self.encapsulate_with(|pk, ct, ss| S::encap::<R, false>(rng, pk, ct, ss))
+        self.encapsulate_with(|pk, ct, ss| S::encap::<R, true>(rng, pk, ct, ss))
     }
 
-    /// [`Self::encapsulate`] drawing r's p random words with **one** 4p-byte
-    /// `fill_bytes` call, as PQClean and liboqs do (their KAT files differ from
-    /// the official ones only by this). Same distribution, same ciphertext format.
+    /// [`Self::encapsulate`] with the round-3 reference code's draw pattern:
+    /// each of r's p random words is its own 4-byte `fill_bytes` call
+    /// (`urandom32`). With the NIST DRBG and [`DecapsulationKey::generate`]
+    /// this reproduces the official KAT files (`tests/kat.rs`, `katkem`).
+    /// Same distribution, same ciphertext format; slower (p RNG calls).
+    pub fn encapsulate_reference<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> (Ciphertext<S>, SharedSecret) {
+        let Ok(out) = self.encapsulate_with(|pk, ct, ss| S::encap::<R, false>(rng, pk, ct, ss));
+        out
+    }
+
+    /// The same as [`Self::encapsulate`] (one 4p-byte draw, PQClean's and
+    /// liboqs's pattern), kept under this name since `encapsulate` drew as
+    /// the reference code did ([`Self::encapsulate_reference`]).
     pub fn encapsulate_pqclean<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
     ) -> (Ciphertext<S>, SharedSecret) {
-        let Ok(out) = self.encapsulate_with(|pk, ct, ss| S::encap::<R, true>(rng, pk, ct, ss));
-        out
+        self.encapsulate(rng)
     }
 
     /// `Encap` (NTRU Prime spec §2.3.7) for a caller-chosen input: `r_enc` is `Small_encode(r)` of a short
@@ -252,6 +285,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
             ek: EncapsulationKey {
                 bytes: S::EncapsulationKeyBytes::zeroed(),
                 cache: [0; crate::kem::HASH_BYTES],
+                h: <S::DecodedKey as crate::params::sealed::Decoded>::ZERO,
             },
         }
     }
@@ -270,6 +304,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
             EncapsulationKey {
                 bytes: S::EncapsulationKeyBytes::zeroed(),
                 cache: [0; crate::kem::HASH_BYTES],
+                h: <S::DecodedKey as crate::params::sealed::Decoded>::ZERO,
             },
         );
         fill(&mut pair.1.bytes, &mut pair.0.bytes)?;
@@ -282,6 +317,8 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         dk.ek.cache = ek.cache;
         let src = AsRef::<[u8]>::as_ref(&ek.bytes);
         AsMut::<[u8]>::as_mut(&mut dk.ek.bytes).copy_from_slice(src);
+        S::decode_key(&ek.bytes, &mut ek.h);
+        dk.ek.h = ek.h;
         Ok(pair)
     }
 
@@ -384,8 +421,9 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         // sk_valid checked that the secret key's cache is Hash4(pk).
         let mut cache = [0; crate::kem::HASH_BYTES];
         cache.copy_from_slice(&sk[sk.len() - crate::kem::HASH_BYTES..]);
-        let bytes = array_from_slice(Object::EncapsulationKey, &sk[pk_at..pk_at + pk_len])?;
-        dk.ek = EncapsulationKey { bytes, cache };
+        dk.ek.bytes = array_from_slice(Object::EncapsulationKey, &sk[pk_at..pk_at + pk_len])?;
+        dk.ek.cache = cache;
+        S::decode_key(&dk.ek.bytes, &mut dk.ek.h);
         Ok(dk)
     }
 

@@ -24,6 +24,7 @@
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
 //! | `wipe_i16` (`mod.rs`), `wipe::Wipe` of i16 buffers: 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
+//! | `words_as_bytes` (`mod.rs`): `Short_random`'s one 4p-byte draw into its word list (little endian) | `sample::random_words_on(.., None)` (a byte buffer, `u32::from_le_bytes`) | `sample::tests::avx2_draw_matches_portable` |
 //! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings) |
 //!
 //! The KAT tests run both paths (default features, and
@@ -43,7 +44,7 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
     ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
-    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32, wipe_i16,
+    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32, wipe_i16, words_as_bytes,
 };
 
 /// Coefficients past the 4p of [`RecipState`]: the AVX2 reciprocal's
@@ -155,6 +156,9 @@ mod stubs {
         _: &[i8; P],
         _: &mut [[i8; P]; 4],
     ) -> ct::Choice {
+        match token {}
+    }
+    pub(crate) fn words_as_bytes(token: Avx2, _: &mut [u32]) -> &mut [u8] {
         match token {}
     }
     pub(crate) const fn ntt_fits(_: usize) -> bool {

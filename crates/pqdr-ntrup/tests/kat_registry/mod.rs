@@ -6,7 +6,8 @@
 //! while g is not invertible in R/3), `Short_random(f)` (p calls), then
 //! `randombytes(rho, Small_bytes)` in `crypto_kem_keypair`, and
 //! `Short_random(r)` (p calls) in `crypto_kem_enc`. `generate` and
-//! `encapsulate` draw exactly that way, so the entries just call them.
+//! `encapsulate_reference` draw exactly that way, so the entries call them
+//! (`encapsulate` draws r's words with one call, as PQClean does).
 //!
 //! Compiled twice: into this crate's `tests/kat.rs` and, through a `#[path]`
 //! module, into the root package's registry (`src/nist_rsp/mod.rs`) that the
@@ -19,7 +20,7 @@ use pqdr_ntrup::{self as ntrup, Ciphertext, DecapsulationKey, ParameterSet};
 fn record<S: ParameterSet>(seed: &[u8; 48]) -> KemOutput {
     let mut rng = Drbg::new(seed);
     let (dk, ek) = DecapsulationKey::<S>::generate(&mut rng);
-    let (ct, ss) = ek.encapsulate(&mut rng);
+    let (ct, ss) = ek.encapsulate_reference(&mut rng);
     KemOutput {
         pk: ek.as_bytes().as_ref().to_vec(),
         sk: dk.as_bytes().as_ref().to_vec(),

@@ -36,6 +36,22 @@ pub(crate) use sort::sort_u32;
 use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256};
 use pqdr_common::simd::Avx2;
 
+/// The memory of `x` as bytes, for `Short_random`'s one 4p-byte draw
+/// (`sample::random_words`) straight into its word list: x86-64 is little
+/// endian, so word i is `u32::from_le_bytes` of bytes 4i..4i + 4, the words
+/// the portable path converts from a separate byte buffer (twin:
+/// `random_words_on(.., None)`; test `sample::tests::avx2_draw_matches_portable`).
+/// The token only selects the path (no AVX2 instruction here).
+#[inline(always)]
+pub(crate) fn words_as_bytes(token: Avx2, x: &mut [u32]) -> &mut [u8] {
+    let _ = token;
+    let len = size_of_val(x);
+    // SAFETY: the pointer and length cover exactly `x`'s memory, which the
+    // returned slice borrows mutably for as long as `x` was (no alias); u8 has
+    // alignment 1; u32 has no padding and every byte pattern is a valid u32.
+    unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u8>(), len) }
+}
+
 /// `x ← 0` with 32-byte stores: twin of `zeroize` on the same slice
 /// (`wipe::Wipe`'s i16 buffers). The stores are kept by an empty `asm!`
 /// block that receives the address and may read any memory (no `nomem` /
