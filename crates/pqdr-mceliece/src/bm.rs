@@ -282,10 +282,20 @@ fn bm_with<P: ParameterSet>(out: &mut Bitsliced<4>, s: &Bitsliced<4>, avx2: Opti
     wide.zeroize();
 }
 
-#[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
+#[cfg(all(
+    test,
+    feature = "mceliece348864",
+    feature = "mceliece460896",
+    feature = "mceliece6960119",
+    feature = "mceliece8192128"
+))]
 mod tests {
+    extern crate std;
     use super::*;
-    use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
+    use crate::params::{
+        Derived, Mceliece348864, Mceliece460896, Mceliece6960119, Mceliece8192128,
+    };
+    use std::format;
 
     /// Textbook Berlekamp–Massey with a division per step (the reference's
     /// recurrence), returning sigma_0..sigma_t.
@@ -349,23 +359,87 @@ mod tests {
         }
     }
 
-    /// The AVX2 iterations (look-ahead form) against the portable ones.
-    fn check_avx2<P: ParameterSet>(token: Avx2, seed: u64) {
-        let mut x = seed;
+    /// The 2t syndromes `s` as a bitsliced sequence.
+    fn bitsliced<P: ParameterSet>(s: &[u16]) -> Bitsliced<4> {
         let mut sv = vec::zero::<4>();
-        for j in 0..2 * P::T {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let v = (x >> 17) as u16 & P::GF_MASK;
+        for (j, &v) in s.iter().enumerate().take(2 * P::T) {
             for b in 0..P::M {
                 sv[b][j >> 6] |= u64::from((v >> b) & 1) << (j & 63);
             }
         }
+        sv
+    }
+
+    /// The syndromes of exactly t errors (weights w_i = seed-derived nonzero
+    /// elements, locators a_i = the t distinct elements from `first` on, all
+    /// nonzero): S_j = sum_i w_i a_i^j (the Goppa syndrome with the weights
+    /// 1/g(a_i)^2), so sigma(x) = prod (x - a_i).
+    fn t_error_syndromes<P: ParameterSet>(first: u16, seed: u16) -> ([u16; 256], [u16; 128]) {
+        let (mut s, mut locators) = ([0u16; 256], [0u16; 128]);
+        for i in 0..P::T {
+            let a = first + i as u16;
+            let w = 1 + (seed.wrapping_mul(31).wrapping_add(7 * i as u16) % P::GF_MASK);
+            locators[i] = a;
+            let mut power = w;
+            for sj in s.iter_mut().take(2 * P::T) {
+                *sj ^= power;
+                power = gf::mul::<P>(power, a);
+            }
+        }
+        (s, locators)
+    }
+
+    /// The AVX2 iterations (look-ahead form) against the portable ones on the
+    /// syndromes `s`, returning the AVX2 result.
+    fn check_avx2_on<P: ParameterSet>(token: Avx2, s: &[u16], what: &str) -> Bitsliced<4> {
+        let sv = bitsliced::<P>(s);
         let (mut want, mut got) = (vec::zero::<4>(), vec::zero::<4>());
         bm_with::<P>(&mut want, &sv, None);
         bm_with::<P>(&mut got, &sv, Some(token));
-        assert_eq!(got, want, "seed {seed}");
+        assert_eq!(got, want, "{} {what}", P::NAME);
+        got
+    }
+
+    /// [`check_avx2_on`] on random syndromes and the edges: all zero, all
+    /// ones, a single nonzero syndrome (all ones or 1) at the first or the
+    /// last position, and the syndromes of exactly t errors (whose locator
+    /// the AVX2 result must vanish at, checked on the field elements).
+    fn check_avx2<P: ParameterSet>(token: Avx2, seed: u64) {
+        let t = P::T;
+        let mut x = seed;
+        let mut s = [0u16; 256];
+        for v in s.iter_mut().take(2 * t) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *v = (x >> 17) as u16 & P::GF_MASK;
+        }
+        check_avx2_on::<P>(token, &s, &format!("seed {seed}"));
+        if seed > 1 {
+            return;
+        }
+        check_avx2_on::<P>(token, &[0; 256], "all zero");
+        check_avx2_on::<P>(token, &[P::GF_MASK; 256], "all ones");
+        for pos in [0, 2 * t - 1] {
+            for v in [1, P::GF_MASK] {
+                let mut s = [0u16; 256];
+                s[pos] = v;
+                check_avx2_on::<P>(token, &s, &format!("single {v} at {pos}"));
+            }
+        }
+        for (first, wseed) in [(1, 3), (P::GF_MASK - t as u16 + 1, 11), (1000, 5)] {
+            let (s, locators) = t_error_syndromes::<P>(first, wseed);
+            let got = check_avx2_on::<P>(token, &s, &format!("{t} errors from {first}"));
+            for &a in locators.iter().take(t) {
+                // sigma(a) = a^t + sum_(j < t) sigma_j a^j.
+                let (mut sum, mut power) = (0u16, 1u16);
+                for j in 0..t {
+                    sum ^= gf::mul::<P>(element::<P>(&got, j), power);
+                    power = gf::mul::<P>(power, a);
+                }
+                assert_eq!(sum ^ power, 0, "{} locator {a} from {first}", P::NAME);
+            }
+        }
     }
 
     #[test]
@@ -376,6 +450,7 @@ mod tests {
         };
         for seed in 1..40 {
             check_avx2::<Mceliece348864>(token, seed);
+            check_avx2::<Mceliece460896>(token, seed);
             check_avx2::<Mceliece6960119>(token, seed);
             check_avx2::<Mceliece8192128>(token, seed);
         }

@@ -5,12 +5,12 @@
 //! masks come from `crate::bm` as `masks_of(l, n, d)`.
 
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi16,
-    _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cmpeq_epi16, _mm256_cmpeq_epi64,
-    _mm256_movemask_epi8, _mm256_mul_epu32, _mm256_or_si256, _mm256_permute2x128_si256,
-    _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi16, _mm256_set1_epi64x,
-    _mm256_setr_epi16, _mm256_setzero_si256, _mm256_shuffle_epi32, _mm256_sll_epi64,
-    _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_slli_si256, _mm256_srl_epi64,
+    __m256i, _mm_cvtsi32_si128, _mm256_alignr_epi8, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_blend_epi16, _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cmpeq_epi16,
+    _mm256_cmpeq_epi64, _mm256_movemask_epi8, _mm256_mul_epu32, _mm256_or_si256,
+    _mm256_permute2x128_si256, _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi16,
+    _mm256_set1_epi64x, _mm256_setr_epi16, _mm256_setzero_si256, _mm256_shuffle_epi32,
+    _mm256_sll_epi64, _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srl_epi64,
     _mm256_srli_epi16, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256,
     _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256,
 };
@@ -355,12 +355,22 @@ fn lane_parities(q: &[__m256i; MAX_M]) -> [u16; 4] {
 }
 
 /// Each 128-bit half of `v` (two 64-bit words, low word first) shifted up
-/// by one bit, with bit 0 of the matching half of `bits` shifted in.
+/// by one bit, with bit 63 of the high word of the matching half of `top`
+/// shifted in (the other bits of `top` are ignored).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn shl1_128(v: __m256i, bits: __m256i) -> __m256i {
-    let carry = _mm256_slli_si256::<8>(_mm256_srli_epi64::<63>(v));
-    _mm256_or_si256(_mm256_or_si256(_mm256_slli_epi64::<1>(v), carry), bits)
+fn shl1_128(v: __m256i, top: __m256i) -> __m256i {
+    // Per half [top's high word, v's low word]: their bits 63 are the bits
+    // shifted into v's two words.
+    let below = _mm256_alignr_epi8::<8>(v, top);
+    _mm256_or_si256(_mm256_slli_epi64::<1>(v), _mm256_srli_epi64::<63>(below))
+}
+
+/// Bit b of the 64-bit lanes of `v` at bit 63 (the bits below: garbage).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_bits_at_top(v: __m256i, b: usize) -> __m256i {
+    _mm256_sll_epi64(v, _mm_cvtsi32_si128((63 - b) as i32))
 }
 
 #[target_feature(enable = "avx2")]
@@ -392,9 +402,9 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
         // c0 S_(n+1), off the discrepancy's dependency chain.
         let c0s = gf::mul::<P>(sc.c0, sn1);
         let (lengthen, lengthen64) = masks_of(sc.l, n, d);
-        // Bits shifted in: S_n into R (lanes 0 and 2), old C_0 into B (lane 2).
-        let carry_r = _mm256_set_epi64x(0, i64::from(sn), 0, i64::from(sn));
-        let carry_b = _mm256_set_epi64x(0, i64::from(sc.c0 & lengthen), 0, 0);
+        // Bits shifted in (`shl1_128` takes them from lanes 1 and 3): S_n
+        // into R (the low half), old C_0 into B (the high half).
+        let carry = _mm256_set_epi64x(i64::from(sc.c0 & lengthen), 0, i64::from(sn), 0);
         let gd = _mm256_set_epi64x(
             i64::from(d),
             i64::from(d),
@@ -403,13 +413,18 @@ fn bm_wide_avx2<P: ParameterSet, F: Fn(u16, usize, u16) -> (u16, u64)>(
         );
         let sel = _mm256_set_epi64x(lengthen64 as i64, lengthen64 as i64, 0, 0);
         for_planes!(P::M, |b| {
-            r[b] = shl1_128(r[b], lane_bits(carry_r, b));
             k_gd[b] = lane_bit_masks(gd, b);
-            // B <- (old C on a length change, else B) << 1 | bit, masked.
-            let v = cb[b];
-            let c_both = _mm256_permute4x64_epi64::<0b01_00_01_00>(v);
-            let picked = _mm256_blendv_epi8(v, c_both, sel);
-            nb[b] = _mm256_and_si256(shl1_128(picked, lane_bits(carry_b, b)), keep_v);
+            // R and B shifted in one register: [R, B] and [R, C] (R from r's
+            // low half, B and C from cb), picked by the length change, then
+            // R <- R << 1 | S_n bit and B <- (old C or B) << 1 | bit.
+            let (v, w) = (cb[b], r[b]);
+            let r_b = _mm256_blend_epi32::<0b0000_1111>(v, w);
+            let r_c = _mm256_permute2x128_si256::<0x20>(w, v);
+            let picked = _mm256_blendv_epi8(r_b, r_c, sel);
+            let shifted = shl1_128(picked, lane_bits_at_top(carry, b));
+            // R twice (the multiplier of C and of B), the new B masked.
+            r[b] = _mm256_permute4x64_epi64::<0b01_00_01_00>(shifted);
+            nb[b] = _mm256_and_si256(shifted, keep_v);
         });
         let q_r = mul_planes_inline!(P::M, &cb, &r);
         let q_gd = mul_planes_inline!(P::M, &cb, &k_gd);
