@@ -375,6 +375,7 @@ pub(crate) fn r3_from_3rq_on<const P: usize, const Q: i16>(c: &mut [i16; P], be:
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
     use std::vec;
 
@@ -400,13 +401,6 @@ pub(crate) mod tests {
             out[i] = r as i32;
         }
         out
-    }
-
-    fn lcg(s: &mut u64) -> u32 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*s >> 33) as u32
     }
 
     /// Random `a` (mod q) and small `b`, `Rq_mult_small` and `R3_mult`

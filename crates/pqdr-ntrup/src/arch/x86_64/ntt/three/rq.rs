@@ -193,15 +193,9 @@ fn fold_in_place<const P: usize>(full: &mut [i16], k: K) {
 mod tests {
     use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
+    use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
     use std::vec;
-
-    fn lcg(s: &mut u64) -> u32 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*s >> 33) as u32
-    }
 
     /// sntrup1277's products from the small factor's kept parts (R/q: 6
     /// `Hat`s, R/3: 3) equal the products from its coefficients (`ntt3_mul`,
