@@ -572,6 +572,58 @@ mod tests {
         }
     }
 
+    /// `arch::decode_pairs` at the bound of its one conditional subtraction
+    /// (`q = x div d < 2d`): on every level of every set's `Rq` and
+    /// `Rounded` trees, each pair's top value the largest below the merged
+    /// modulus (`M - 1`) and its bytes all 0xff (the largest x), and random
+    /// tops and bytes; the same values as `split_pairs`.
+    #[test]
+    fn decode_pairs_at_the_bound() {
+        let Some(be) = crate::mult::tests::detected() else {
+            return;
+        };
+        let mut s = 9u64;
+        for (p, q) in [
+            (653, 4621),
+            (761, 4591),
+            (857, 5167),
+            (953, 6343),
+            (1013, 7177),
+            (1277, 7879),
+        ] {
+            for m in [q, rounded_modulus(q)] {
+                let (lv, n, _) = levels(p, m);
+                for (i, level) in lv[..n].iter().enumerate() {
+                    // The pairs of moduli (m, m) and their merged modulus.
+                    let pairs = (level.len >> 1) - usize::from(level.len & 1 == 0);
+                    let (bytes, top) = (level.bytes_mm, merge(level.m, level.m).1);
+                    for kind in 0..2 {
+                        let mut lcg = || {
+                            s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                            (s >> 33) as u32
+                        };
+                        let mut a = vec![0i16; 2 * pairs];
+                        for x in &mut a[..pairs] {
+                            *x = [top - 1, lcg() % top][kind] as i16;
+                        }
+                        let bs: Vec<u8> = (0..bytes * pairs)
+                            .map(|_| [0xff, lcg() as u8][kind])
+                            .collect();
+                        let mut b = a.clone();
+                        let rem =
+                            arch::decode_pairs(be, &mut b, &bs, pairs, bytes, level.div.parts());
+                        match bytes {
+                            0 => split_pairs::<0>(&mut a, &bs, pairs, level),
+                            1 => split_pairs::<1>(&mut a, &bs, pairs, level),
+                            _ => split_pairs::<2>(&mut a, &bs, pairs, level),
+                        }
+                        assert_eq!(b[2 * rem..], a[2 * rem..], "p={p} m={m} level {i}");
+                    }
+                }
+            }
+        }
+    }
+
     /// `Small_encode` / `Small_decode` one coefficient at a time (NTRU
     /// Prime spec §3.1), the reference for the word-wise code.
     fn small_ref_encode(f: &[i8]) -> Vec<u8> {
