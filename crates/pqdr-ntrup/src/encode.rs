@@ -354,9 +354,20 @@ pub(crate) fn small_encode<const P: usize>(s: &mut [u8], f: &[i8; P]) {
 /// `(x + 0x7f) ^ 0x80` (no borrow between bytes); the same values as the
 /// one-by-one loop (which decodes the rest) for every input byte.
 pub(crate) fn small_decode<const P: usize>(f: &mut [i8; P], s: &[u8]) {
+    small_decode_on(f, s, arch::avx2());
+}
+
+/// [`small_decode`] on the given backend: with the AVX2 token the first
+/// `32 (p / 32)` coefficients through `arch::small_decode` (the same values
+/// as the loops below, which do the rest).
+fn small_decode_on<const P: usize>(f: &mut [i8; P], s: &[u8], be: Option<Avx2>) {
     debug_assert_eq!(s.len(), small_bytes(P));
     let whole = P >> 3;
-    for (c, b) in f.chunks_exact_mut(8).zip(s.chunks_exact(2)) {
+    let done = be.map_or(0, |token| arch::small_decode(token, f, s)); // a multiple of 8
+    for (c, b) in f[done..]
+        .chunks_exact_mut(8)
+        .zip(s[done / 4..].chunks_exact(2))
+    {
         let v = u64::from(b[0]) | u64::from(b[1]) << 32;
         let t = (v | v << 6 | v << 12 | v << 18) & 0x0303_0303_0303_0303;
         let d = (t + 0x7f7f_7f7f_7f7f_7f7f) ^ 0x8080_8080_8080_8080;
@@ -680,6 +691,50 @@ mod tests {
             ($($p:literal),*) => { $(small_words_match::<$p>(&mut s);)* };
         }
         each!(1, 7, 8, 13, 18, 653, 761, 857, 953, 1013, 1277);
+    }
+
+    fn small_decode_differential<const P: usize>(be: Avx2, s: &mut u64) {
+        for kind in 0..6 {
+            let bytes: Vec<u8> = (0..small_bytes(P))
+                .map(|i| {
+                    *s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    match kind {
+                        0 => 0xff,
+                        1 => 0,
+                        2 => 0x55,
+                        3 => [0xaa, 0x1b, 0xe4][i % 3], // every field value in every place
+                        _ => (*s >> 56) as u8,
+                    }
+                })
+                .collect();
+            let (mut a, mut b) = ([7i8; P], [9i8; P]);
+            small_decode_on(&mut a, &bytes, None);
+            small_decode_on(&mut b, &bytes, Some(be));
+            assert_eq!(b, a, "p={P} kind={kind}");
+            assert_eq!(a.to_vec(), small_ref_decode(&bytes, P), "p={P} kind={kind}");
+        }
+    }
+
+    /// AVX2 against portable `Small_decode` (`arch::small_decode`, 32
+    /// coefficients per register, then the word loop): every p mod 32 (p in
+    /// 1 and 32..=64) and every set's p, on junk and edge bytes (all 0xff,
+    /// all 0, every field value at every position) and random ones.
+    #[test]
+    fn avx2_small_decode_matches_portable() {
+        let Some(be) = crate::mult::tests::detected() else {
+            return;
+        };
+        let mut s = 13u64;
+        macro_rules! each {
+            ($($p:literal),*) => { $(small_decode_differential::<$p>(be, &mut s);)* };
+        }
+        each!(1, 8, 31, 653, 761, 857, 953, 1013, 1277);
+        each!(
+            32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48
+        );
+        each!(
+            49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64
+        );
     }
 
     #[test]
