@@ -366,7 +366,7 @@ fn small_decode_on<const P: usize>(f: &mut [i8; P], s: &[u8], be: Option<Avx2>) 
     let done = be.map_or(0, |token| arch::small_decode(token, f, s)); // a multiple of 8
     for (c, b) in f[done..]
         .chunks_exact_mut(8)
-        .zip(s[done / 4..].chunks_exact(2))
+        .zip(s[done >> 2..].chunks_exact(2))
     {
         let v = u64::from(b[0]) | u64::from(b[1]) << 32;
         let t = (v | v << 6 | v << 12 | v << 18) & 0x0303_0303_0303_0303;

@@ -235,7 +235,6 @@ mod tests {
     use super::*;
     use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
-    use std::vec;
 
     /// The products from a prepared key's transforms, in a scratch of any
     /// contents (`Decap` shares one across its products), equal the
@@ -260,8 +259,8 @@ mod tests {
             let mut small = || -> [i8; P] { core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1) };
             let (mut f, mut v, mut r) = (small(), small(), small());
             let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
-            let mut hats = vec![[[0i16; 16]; 64]; 10];
-            let hats: &mut Hats = (&mut hats[..]).try_into().unwrap();
+            let mut hats: Box<Hats> = Box::new([[[0; 16]; 64]; 10]);
+            let hats = &mut *hats;
             prepare::<P>(token, hats, &f, &v, &hh);
             let mut zero = Box::new([[0i16; P]; 3]);
 
