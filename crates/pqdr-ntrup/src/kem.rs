@@ -213,7 +213,9 @@ where
 
 /// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
 /// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored);
-/// `cache` is `Hash4(pk)`.
+/// `cache` is `Hash4(pk)`. Not inlined: its product scratch must not share
+/// a frame with `Short_random`'s (in [`encap`]).
+#[inline(never)]
 pub(crate) fn encap_with<const P: usize, const Q: i16>(
     r: &mut [i8; P],
     (pk, cache): (&[u8], &[u8; HASH_BYTES]),
