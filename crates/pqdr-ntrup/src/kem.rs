@@ -18,6 +18,7 @@ use crate::encode::{
     rounded_decode, rounded_encode, rq_bytes, rq_decode, rq_encode, small_bytes, small_decode,
     small_encode,
 };
+use crate::mult::Scratch;
 use crate::sample::{short_random, small_random, small_random_batched};
 use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
@@ -222,13 +223,17 @@ where
 /// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
 /// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored);
 /// `h` is `Rq_decode(pk)` or empty (see [`decode_key`]), `cache` is `Hash4(pk)`.
+/// Not inlined: its product scratch must not share a frame with
+/// `Short_random`'s (in [`encap`]).
+#[inline(never)]
 pub(crate) fn encap_with<const P: usize, const Q: i16>(
     r: &mut [i8; P],
     (pk, h, cache): (&[u8], &[i16], &[u8; HASH_BYTES]),
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    let h3 = hide::<P, Q>(ct, r, (pk, h), cache, None);
+    let mut acc: Scratch<P> = [[0; P]; 3];
+    let h3 = hide::<P, Q>(ct, r, (pk, h), cache, None, &mut Wipe::new(&mut acc));
     // HashSession(1, r_enc, c) = Hash1(Hash3(r_enc) ‖ c)
     hash_prefix(1, h3.as_ref(), ct, ss);
 }
@@ -251,17 +256,19 @@ pub(crate) fn decode_short<const P: usize, const W: usize>(
 /// `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`; returns `Hash3(r_enc)`,
 /// all that `HashConfirm` and `HashSession` need of `r_enc`. `pk` is the
 /// encoding and, when kept, its `Rq_decode` (see [`zencrypt`]). With `hats`
-/// (a prepared key's, see [`decap_prepared`]) the product uses h's transforms.
+/// (a prepared key's, see [`decap_prepared`]) the product uses h's
+/// transforms; it is made in `acc` (any contents).
 fn hide<const P: usize, const Q: i16>(
     ct: &mut [u8],
     r: &mut [i8; P],
     pk: (&[u8], &[i16]),
     cache: &[u8],
     hats: Option<(Avx2, &Hats)>,
+    acc: &mut Scratch<P>,
 ) -> Zeroizing<[u8; HASH_BYTES]> {
     let h3 = hash3_small::<P>(r);
     let rounded = ct.len() - HASH_BYTES;
-    zencrypt::<P, Q>(&mut ct[..rounded], r, pk, hats);
+    zencrypt::<P, Q>(&mut ct[..rounded], r, pk, hats, acc);
     // HashConfirm(r_enc, cache) = Hash2(Hash3(r_enc) ‖ cache)
     let mut confirm = [0u8; HASH_BYTES];
     hash_prefix(2, h3.as_ref(), cache, &mut confirm);
@@ -282,54 +289,57 @@ fn hash3_small<const P: usize>(r: &[i8; P]) -> Zeroizing<[u8; HASH_BYTES]> {
 
 /// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1):
 /// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`, with `Rq_decode(pk)` taken
-/// from `h` when it has p entries (kept in the encapsulation key).
+/// from `h` when it has p entries (kept in the encapsulation key); the
+/// product in `acc`.
 #[inline(never)]
 fn zencrypt<const P: usize, const Q: i16>(
     out: &mut [u8],
     r: &mut [i8; P],
     (pk, h): (&[u8], &[i16]),
     hats: Option<(Avx2, &Hats)>,
+    acc: &mut Scratch<P>,
 ) {
     let mut c = [0i16; P];
     let mut c = Wipe::new(&mut c);
     if let Some((token, hats)) = hats.filter(|_| keeps_h(P)) {
-        encrypt_hat::<P, Q>(token, &mut c, r, hats);
+        encrypt_hat::<P, Q>(token, &mut c, r, hats, acc);
     } else {
         if let Ok(h) = <&[i16; P]>::try_from(h) {
             c.copy_from_slice(h);
         } else {
             rq_decode::<P, Q>(&mut c, pk);
         }
-        encrypt::<P, Q>(&mut c, r);
+        encrypt::<P, Q>(&mut c, r, acc);
     }
     rounded_encode::<P, Q>(out, &mut c);
 }
 
 /// `ZDecrypt` (Core `Decrypt` plus decodings, NTRU Prime spec §2.3.4, §3.1): f and
 /// 1/g from the secret key (one after the other, in one buffer),
-/// `Rounded_decode(ct)`, `Decrypt`.
+/// `Rounded_decode(ct)`, `Decrypt` (both products in `acc`).
 #[inline(never)]
 fn zdecrypt<const P: usize, const Q: i16, const W: usize>(
     r: &mut [i8; P],
     ct: &[u8],
     sk: &[u8],
     hats: Option<(Avx2, &Hats)>,
+    acc: &mut Scratch<P>,
 ) {
     let sb = small_bytes(P);
     let mut c = [0i16; P];
     let mut c = Wipe::new(&mut c);
     rounded_decode::<P, Q>(&mut c, ct);
     if let Some((token, hats)) = hats {
-        decrypt_f_hat::<P, Q>(token, &mut c, hats);
-        decrypt_v_hat::<P, W>(token, r, &c, hats);
+        decrypt_f_hat::<P, Q>(token, &mut c, hats, acc);
+        decrypt_v_hat::<P, W>(token, r, &c, hats, acc);
         return;
     }
     let mut small = [0i8; P];
     let mut small = Wipe::new(&mut small);
     small_decode(&mut small, &sk[..sb]);
-    decrypt_f::<P, Q>(&mut c, &mut small);
+    decrypt_f::<P, Q>(&mut c, &mut small, acc);
     small_decode(&mut small, &sk[sb..2 * sb]);
-    decrypt_v::<P, W>(r, &mut c, &mut small);
+    decrypt_v::<P, W>(r, &mut c, &mut small, acc);
 }
 
 /// Re-encryption for `Decap` (NTRU Prime spec §2.3.8): `Hide(r, pk)` into a
@@ -338,14 +348,14 @@ fn zdecrypt<const P: usize, const Q: i16, const W: usize>(
 #[inline(never)]
 fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
     r: &mut [i8; P],
-    pk: &[u8],
-    cache: &[u8],
+    (pk, cache): (&[u8], &[u8]),
     ct: &[u8],
     hats: Option<(Avx2, &Hats)>,
+    acc: &mut Scratch<P>,
 ) -> (ct::Choice, Zeroizing<[u8; HASH_BYTES]>) {
     let mut cnew = [0u8; CT];
     let mut cnew = Wipe::new(&mut cnew);
-    let h3 = hide::<P, Q>(&mut cnew[..], r, (pk, &[]), cache, hats);
+    let h3 = hide::<P, Q>(&mut cnew[..], r, (pk, &[]), cache, hats, acc);
     // A branch-free OR of the byte differences, tested once (subtle's
     // slice `ct_eq` passes every byte through a barrier: 10 instructions a byte).
     (ct::bytes_eq(ct, &cnew[..]), h3)
@@ -423,8 +433,11 @@ fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
 
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
-    zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk, hats);
-    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, pk, cache, ct, hats);
+    // One scratch for the three products, wiped once at the end.
+    let mut acc: Scratch<P> = [[0; P]; 3];
+    let mut acc = Wipe::new(&mut acc);
+    zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk, hats, &mut acc);
+    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, (pk, cache), ct, hats, &mut acc);
     match h3_rho {
         Some(h3_rho) => ct::cmov_bytes(h3.as_mut(), h3_rho, !same),
         None => ct::cmov_bytes(h3.as_mut(), hash3(rho).as_ref(), !same),

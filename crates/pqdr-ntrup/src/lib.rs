@@ -51,6 +51,8 @@ mod sample;
 #[cfg(feature = "self-test")]
 pub mod self_test;
 mod sntrup_core;
+#[cfg(test)]
+mod test_util;
 #[cfg(feature = "kem")]
 mod traits;
 mod types;

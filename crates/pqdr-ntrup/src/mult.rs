@@ -376,6 +376,7 @@ pub(crate) fn r3_from_3rq_on<const P: usize, const Q: i16>(c: &mut [i16; P], be:
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
     use std::vec;
 
@@ -403,19 +404,13 @@ pub(crate) mod tests {
         out
     }
 
-    fn lcg(s: &mut u64) -> u32 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*s >> 33) as u32
-    }
-
     /// Random `a` (mod q) and small `b`, `Rq_mult_small` and `R3_mult`
     /// against the naive products, for one (p, q).
     fn check<const P: usize, const Q: i16>(seed: u64) {
         let mut s = seed;
         let q = i32::from(Q);
-        let mut buf = Box::new([[0i16; P]; 3]);
+        // Scratch of any contents (the callers share one across products).
+        let mut buf = Box::new([[-21846i16; P]; 3]);
         for round in 0..3 {
             let mut a: [i16; P] =
                 core::array::from_fn(|_| ((lcg(&mut s) % q as u32) as i32 - (q - 1) / 2) as i16);
@@ -472,7 +467,8 @@ pub(crate) mod tests {
         let be = detected();
         let mut s = seed;
         let q = Q as u32;
-        let mut buf = Box::new([[0i16; P]; 3]);
+        // Scratch of any contents (the callers share one across products).
+        let mut buf = Box::new([[-21846i16; P]; 3]);
         for round in 0..1000 {
             let mut a: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % q) as i16 - (Q - 1) / 2);
             let mut b: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);

@@ -167,16 +167,10 @@ pub(crate) fn rq_recip3_on<const P: usize, const Q: i16>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
 
     use crate::mult::tests::naive;
-
-    fn lcg(s: &mut u64) -> u32 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*s >> 33) as u32
-    }
 
     fn check<const P: usize, const Q: i16>() {
         let mut s = 7u64;

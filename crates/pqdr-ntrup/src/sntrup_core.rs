@@ -2,7 +2,9 @@
 //! Core `KeyGen`, `Encrypt`, and `Decrypt` in §2.3.4; reference `KeyGen`,
 //! `Encrypt`, `Decrypt`). Each step that needs a large scratch
 //! buffer is its own non-inlined function, so the buffers of consecutive
-//! steps share stack space.
+//! steps share stack space; the products of `Encrypt` and `Decrypt` take the
+//! caller's [`Scratch`] instead, so that `Decap`'s three products share one
+//! (zero-filled once: every product writes what it reads of it).
 
 use crate::arch::{self, Avx2, Hat, RecipState, Side};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
@@ -23,14 +25,6 @@ pub(crate) fn recip3<const P: usize>(ginv_enc: &mut [u8], g: &[i8; P]) -> ct::Ch
     let ok = r3_recip(&mut ginv, g, &mut Wipe::new(&mut buf));
     small_encode(ginv_enc, &ginv);
     ok
-}
-
-/// `Rq_mult_small(a, b)` in place, with its own scratch buffer (`b` is
-/// restored after serving as scratch).
-#[inline(never)]
-fn mult<const P: usize, const Q: i16>(a: &mut [i16; P], b: &mut [i8; P]) {
-    let mut acc: Scratch<P> = [[0; P]; 3];
-    rq_mult_small::<P, Q>(a, b, &mut Wipe::new(&mut acc));
 }
 
 /// `buf[0] = buf[0] * Small_decode(b_enc)` in R/q (`Rq_mult_small`), with
@@ -59,32 +53,38 @@ pub(crate) fn public_key<const P: usize, const Q: i16>(
     mult_encoded::<P, Q>(&mut buf.c, g_enc);
 }
 
-/// Core `Encrypt` (NTRU Prime spec §2.3): `c = Round(h r)`, in place (`c` holds h on entry).
-pub(crate) fn encrypt<const P: usize, const Q: i16>(c: &mut [i16; P], r: &mut [i8; P]) {
-    mult::<P, Q>(c, r);
+/// Core `Encrypt` (NTRU Prime spec §2.3): `c = Round(h r)`, in place (`c` holds h on
+/// entry; `r` is restored after serving as scratch), the product in `acc` (any contents).
+pub(crate) fn encrypt<const P: usize, const Q: i16>(
+    c: &mut [i16; P],
+    r: &mut [i8; P],
+    acc: &mut Scratch<P>,
+) {
+    rq_mult_small::<P, Q>(c, r, acc);
     round(c);
 }
 
 /// The first half of Core `Decrypt` (NTRU Prime spec §2.3.4): `e = R3_fromRq(3 f c)`,
-/// in place in `c`.
-#[inline(never)]
-pub(crate) fn decrypt_f<const P: usize, const Q: i16>(c: &mut [i16; P], f: &mut [i8; P]) {
-    let mut acc: Scratch<P> = [[0; P]; 3];
-    rq_mult_small::<P, Q>(c, f, &mut Wipe::new(&mut acc));
+/// in place in `c`, the product in `acc` (any contents).
+pub(crate) fn decrypt_f<const P: usize, const Q: i16>(
+    c: &mut [i16; P],
+    f: &mut [i8; P],
+    acc: &mut Scratch<P>,
+) {
+    rq_mult_small::<P, Q>(c, f, acc);
     r3_from_3rq::<P, Q>(c);
 }
 
 /// The second half of Core `Decrypt` (NTRU Prime spec §2.3.4): `r = e * v` in R/3 if it has
 /// weight w, else the fixed weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch.
-/// `e` (from [`decrypt_f`]) is consumed.
-#[inline(never)]
+/// `e` (from [`decrypt_f`]) is consumed; the product in `acc` (any contents).
 pub(crate) fn decrypt_v<const P: usize, const W: usize>(
     r: &mut [i8; P],
     e: &mut [i16; P],
     v: &mut [i8; P],
+    acc: &mut Scratch<P>,
 ) {
-    let mut acc: Scratch<P> = [[0; P]; 3];
-    r3_mult(r, e, v, &mut Wipe::new(&mut acc));
+    r3_mult(r, e, v, acc);
     weight_w::<P, W>(r);
 }
 
@@ -161,14 +161,12 @@ fn mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
 }
 
 /// [`decrypt_f`] with f's transforms (from `hat_at(P)[0]`): the same `e`.
-#[inline(never)]
 pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     token: Avx2,
     c: &mut [i16; P],
     hats: &Hats,
+    acc: &mut Scratch<P>,
 ) {
-    let mut acc: Scratch<P> = [[0; P]; 3];
-    let mut acc = Wipe::new(&mut acc);
     let full = acc.as_flattened_mut();
     let [_, at_v, _] = const { hat_at(P) };
     mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
@@ -177,15 +175,13 @@ pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
 }
 
 /// [`decrypt_v`] with v's transforms (from `hat_at(P)[1]`): the same `r`.
-#[inline(never)]
 pub(crate) fn decrypt_v_hat<const P: usize, const W: usize>(
     token: Avx2,
     r: &mut [i8; P],
     e: &[i16; P],
     hats: &Hats,
+    acc: &mut Scratch<P>,
 ) {
-    let mut acc: Scratch<P> = [[0; P]; 3];
-    let mut acc = Wipe::new(&mut acc);
     let full = acc.as_flattened_mut();
     let [_, at_v, at_h] = const { hat_at(P) };
     let hv = Side::Hat(&hats[at_v..at_h]);
@@ -195,15 +191,13 @@ pub(crate) fn decrypt_v_hat<const P: usize, const W: usize>(
 }
 
 /// [`encrypt`] with h's transforms (from `hat_at(P)[2]`): `c = Round(h r)`.
-#[inline(never)]
 pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     token: Avx2,
     c: &mut [i16; P],
     r: &[i8; P],
     hats: &Hats,
+    acc: &mut Scratch<P>,
 ) {
-    let mut acc: Scratch<P> = [[0; P]; 3];
-    let mut acc = Wipe::new(&mut acc);
     let full = acc.as_flattened_mut();
     let [_, _, at_h] = const { hat_at(P) };
     mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
@@ -234,4 +228,76 @@ pub(crate) fn is_short<const P: usize, const W: usize>(r: &[i8; P]) -> ct::Choic
         .fold(0u32, |w, &x| w.wrapping_add(u32::from(x != 0)));
     #[allow(clippy::cast_possible_truncation, reason = "W < 2^32")]
     weight.ct_eq(&(W as u32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::lcg;
+    use std::prelude::rust_2024::*;
+
+    /// The products from a prepared key's transforms, in a scratch of any
+    /// contents (`Decap` shares one across its products), equal the
+    /// products from the coefficients in a zeroed scratch: f (`decrypt_f`),
+    /// v = 1/g (the R/3 product of `decrypt_v`, before its weight check) and
+    /// h (`encrypt`), on random factors for one (p, q).
+    fn check<const P: usize, const Q: i16>(token: Avx2, seed: u64) {
+        let mut s = seed;
+        let h = (Q - 1) / 2;
+        let mut dirty = || {
+            let mut acc = Box::new([[0i16; P]; 3]);
+            for x in acc.as_flattened_mut() {
+                *x = lcg(&mut s) as i16;
+            }
+            acc
+        };
+        let (mut acc0, mut acc1, mut acc2) = (dirty(), dirty(), dirty());
+        for _ in 0..4 {
+            let mut rq =
+                || -> [i16; P] { core::array::from_fn(|_| (lcg(&mut s) % (Q as u32)) as i16 - h) };
+            let (c, hh) = (rq(), rq());
+            let mut small = || -> [i8; P] { core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1) };
+            let (mut f, mut v, mut r) = (small(), small(), small());
+            let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
+            let mut hats: Box<Hats> = Box::new([[[0; 16]; 64]; 10]);
+            let hats = &mut *hats;
+            prepare::<P>(token, hats, &f, &v, &hh);
+            let mut zero = Box::new([[0i16; P]; 3]);
+
+            let (mut want, mut got) = (c, c);
+            decrypt_f::<P, Q>(&mut want, &mut f, &mut zero);
+            decrypt_f_hat::<P, Q>(token, &mut got, hats, &mut acc0);
+            assert_eq!(got, want, "f, p = {P}");
+
+            let (mut want, mut got) = ([0i8; P], [0i8; P]);
+            *zero = [[0; P]; 3];
+            r3_mult(&mut want, &mut e.clone(), &mut v, &mut zero);
+            let [_, at_v, at_h] = const { hat_at(P) };
+            let full = acc1.as_flattened_mut();
+            mul_sides::<P, 3, false>(token, full, Side::Coeffs(&e), Side::Hat(&hats[at_v..at_h]));
+            fold_3_on::<P>(&mut got, &full[..2 * P], Some(token));
+            assert_eq!(got, want, "v, p = {P}");
+
+            if keeps_h(P) {
+                let (mut want, mut got) = (hh, hh);
+                *zero = [[0; P]; 3];
+                encrypt::<P, Q>(&mut want, &mut r, &mut zero);
+                encrypt_hat::<P, Q>(token, &mut got, &r, hats, &mut acc2);
+                assert_eq!(got, want, "h, p = {P}");
+            }
+        }
+    }
+
+    #[test]
+    fn kept_products_any_scratch() {
+        let Some(token) = arch::avx2() else {
+            return;
+        };
+        check::<653, 4621>(token, 1);
+        check::<761, 4591>(token, 2);
+        check::<857, 5167>(token, 3);
+        check::<953, 6343>(token, 4);
+        check::<1013, 7177>(token, 5);
+        check::<1277, 7879>(token, 6);
+    }
 }

@@ -25,7 +25,8 @@
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
 //! | `wipe_i16` (`mod.rs`), `wipe::Wipe` of i16 buffers: 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
 //! | `words_as_bytes` (`mod.rs`): `Short_random`'s one 4p-byte draw into its word list (little endian) | `sample::random_words_on(.., None)` (a byte buffer, `u32::from_le_bytes`) | `sample::tests::avx2_draw_matches_portable` |
-//! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings) |
+//! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings), `encode::tests::decode_pairs_at_the_bound` |
+//! | `small_decode` (`encode.rs`), under `encode::small_decode_on` | `encode::small_decode_on(.., None)` (the word loop) | `encode::tests::avx2_small_decode_matches_portable` (every p mod 32, edge and junk bytes) |
 //!
 //! The KAT tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -44,7 +45,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
     ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
-    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, sort_u32, wipe_i16, words_as_bytes,
+    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, small_decode, sort_u32, wipe_i16,
+    words_as_bytes,
 };
 
 /// Coefficients past the 4p of [`RecipState`]: the AVX2 reciprocal's
@@ -245,6 +247,9 @@ mod stubs {
         _: usize,
         _: (u32, u64, u32),
     ) -> usize {
+        match token {}
+    }
+    pub(crate) fn small_decode(token: Avx2, _: &mut [i8], _: &[u8]) -> usize {
         match token {}
     }
     pub(crate) fn encode_pairs(

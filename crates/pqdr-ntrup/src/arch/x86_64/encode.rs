@@ -2,7 +2,9 @@
 //! general-purpose encoding; reference `Encode`, `Decode`) with AVX2: eight
 //! pairs per register. Twins of the pair loops of `encode::encode` (the
 //! portable code's `emit_bytes` on pairs whose moduli are both `m`) and
-//! `encode::decode` (`split_pairs`).
+//! `encode::decode` (`split_pairs`). Also `Small_decode` (§3.1, encoding of
+//! small elements), 32 coefficients per register: twin of the word loop of
+//! `encode::small_decode`.
 //!
 //! Pair k of a level merges `x = r[2k] + m r[2k + 1]` (`r[i] < m < 16384`,
 //! so `x < 2^28`), emits the `bytes` (0, 1 or 2) low bytes of x to
@@ -16,13 +18,14 @@
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_castsi256_si128,
-    _mm256_cvtepu8_epi32, _mm256_cvtepu16_epi32, _mm256_loadu_si256, _mm256_madd_epi16,
-    _mm256_mul_epu32, _mm256_mullo_epi32, _mm256_or_si256, _mm256_packus_epi16,
-    _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_set1_epi64x, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
-    _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256,
-    _mm256_sub_epi32,
+    _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_castsi256_si128,
+    _mm256_cmpeq_epi8, _mm256_cvtepu8_epi32, _mm256_cvtepu16_epi32, _mm256_loadu_si256,
+    _mm256_madd_epi16, _mm256_min_epu32, _mm256_mul_epu32, _mm256_mullo_epi32, _mm256_or_si256,
+    _mm256_packus_epi16, _mm256_packus_epi32, _mm256_permute4x64_epi64,
+    _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_set1_epi64x,
+    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64,
+    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -115,12 +118,16 @@ fn decode_pairs_avx2(
     div: (u32, u64, u32),
 ) {
     let (d, m, sh) = div;
-    #[allow(
-        clippy::cast_possible_wrap,
-        clippy::cast_possible_truncation,
-        reason = "d < 16384, m < 2^30"
-    )]
-    let (dv, mv) = (_mm256_set1_epi32(d as i32), _mm256_set1_epi64x(m as i64));
+    // m < 2^31 (checked by the caller) as a zero-extended 32-bit value: the
+    // compiler then knows each 64-bit lane's high half is zero and makes
+    // `_mm256_mul_epu32` one `vpmuludq` (from a u64 it emulates a 64 x 32-bit product).
+    #[allow(clippy::cast_possible_truncation, reason = "m < 2^31")]
+    let m32 = m as u32;
+    #[allow(clippy::cast_possible_wrap, reason = "d < 16384")]
+    let (dv, mv) = (
+        _mm256_set1_epi32(d as i32),
+        _mm256_set1_epi64x(i64::from(m32)),
+    );
     #[allow(clippy::cast_possible_wrap, reason = "s < 64")]
     let shift = _mm_cvtsi32_si128(sh as i32);
     // floor(y / d) lane by lane (`Divisor::quotient`: (y m) >> s, y < 2^28).
@@ -150,7 +157,8 @@ fn decode_pairs_avx2(
         };
         let q = quotient(x);
         let x0 = _mm256_sub_epi32(x, _mm256_mullo_epi32(q, dv));
-        let x1 = _mm256_sub_epi32(q, _mm256_mullo_epi32(quotient(q), dv));
+        // q mod d for q < 2d (see `decode_pairs`): q - d, or q where it wraps.
+        let x1 = _mm256_min_epu32(q, _mm256_sub_epi32(q, dv));
         let both = _mm256_or_si256(x0, _mm256_slli_epi32::<16>(x1));
         let dst = &mut out[2 * k0..2 * (k0 + B)];
         // SAFETY: `dst` is 16 writable `i16` (32 bytes), above every pair not
@@ -166,6 +174,15 @@ fn decode_pairs_avx2(
 /// `out[2k + 1] = (x div d) mod d`, eight pairs at a time from the top
 /// down (twin of `encode::split_pairs`). `div` is the divisor's `(d, m, s)`
 /// (`arith::Divisor`). Returns the number of low pairs left to the caller.
+///
+/// Each `out[k]` must be below the modulus the pairs merge into,
+/// `M = ceil(d^2 / 256^bytes)` (as the level above leaves it: reduced mod
+/// M). Then `x < 256^bytes M <= d^2 + 256^bytes`, and `256^bytes < d^2 / 63`
+/// (a pair emits a byte only while its modulus is at least 16384, so before
+/// the last one `d^2 / 256^(bytes - 1) > 16383`; with no byte, `x < d^2`), so
+/// `q = x div d < d + d / 63 + 1 < 2d`: `q mod d` is one conditional
+/// subtraction (checked below for the given `d` and `bytes`; tested at the
+/// bound by `encode::tests::decode_pairs_at_the_bound`).
 #[inline]
 pub(crate) fn decode_pairs(
     token: Avx2,
@@ -178,9 +195,57 @@ pub(crate) fn decode_pairs(
     let _ = token;
     assert!(div.0 < 16384 && div.1 < 1 << 31 && div.2 < 64);
     assert!(bytes <= 2 && 2 * pairs <= out.len() && bytes * pairs <= s.len());
+    let (d, scale) = (u64::from(div.0), 1u64 << (8 * bytes));
+    // x < scale M <= d^2 + scale - 1, so q < 2d (public parameters).
+    assert!(d * d + scale - 1 < 2 * d * d);
     let (blocks, rem) = (pairs >> 3, pairs & (B - 1)); // pairs / B, pairs % B
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { decode_pairs_avx2(out, s, rem, blocks, bytes, div) };
     rem
+}
+
+/// [`small_decode`] with AVX2 enabled.
+#[target_feature(enable = "avx2")]
+fn small_decode_avx2(f: &mut [i8], s: &[u8], blocks: usize) {
+    // Output byte 4k + j (k < 8, j < 4) takes input byte k; within each
+    // 128-bit lane (all 8 input bytes in both of its halves) lane 0 makes
+    // coefficients 0..16 from bytes 0..4, lane 1 16..32 from bytes 4..8.
+    let spread = _mm256_setr_epi8(
+        0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7,
+        7, 7,
+    );
+    // Bit 0 and bit 1 of field j (bits 2j and 2j + 1) in byte 4k + j.
+    let lo = _mm256_set1_epi32(0x4010_0401);
+    #[allow(clippy::cast_possible_wrap, reason = "bit pattern")]
+    let hi = _mm256_set1_epi32(0x8020_0802_u32 as i32);
+    for (out, b) in f.chunks_exact_mut(32).zip(s.chunks_exact(8)).take(blocks) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(b);
+        let v = _mm256_shuffle_epi8(_mm256_set1_epi64x(i64::from_le_bytes(w)), spread);
+        // 0 or -1 per bit; t = -(field) in -3..=0; the coefficient is
+        // field - 1 = !t (two's complement: !t = -t - 1).
+        let b0 = _mm256_cmpeq_epi8(_mm256_and_si256(v, lo), lo);
+        let b1 = _mm256_cmpeq_epi8(_mm256_and_si256(v, hi), hi);
+        let t = _mm256_add_epi8(b0, _mm256_add_epi8(b1, b1));
+        let c = _mm256_xor_si256(t, _mm256_set1_epi8(-1));
+        // SAFETY: `out` is 32 writable bytes; `storeu` has no alignment requirement.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), c) };
+    }
+}
+
+/// `Small_decode` (NTRU Prime spec §3.1) of the first `32 (f.len() / 32)`
+/// coefficients: coefficient `4k + j` is bits `2j, 2j + 1` of `s[k]`,
+/// minus 1 (a field of 3 gives 2, as the portable code does). Returns the
+/// number of coefficients done (a multiple of 32; the caller does the
+/// rest). Bit tests and byte arithmetic only: constant time (f is secret).
+#[inline]
+pub(crate) fn small_decode(token: Avx2, f: &mut [i8], s: &[u8]) -> usize {
+    let _ = token;
+    let blocks = f.len() >> 5; // f.len() / 32
+    assert!(8 * blocks <= s.len());
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
+    unsafe { small_decode_avx2(f, s, blocks) };
+    32 * blocks
 }

@@ -55,14 +55,8 @@ fn prepare_b_avx2(out: &mut [Hat], b: &[i8]) {
 mod tests {
     use super::super::{Side, ntt_mul, ntt_mul_sides};
     use super::*;
+    use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
-
-    fn lcg(s: &mut u64) -> u32 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*s >> 33) as u32
-    }
 
     /// Products from kept transforms (either factor, both, R/q and R/3)
     /// equal the products from the coefficients (`ntt_mul`, itself compared

@@ -281,15 +281,9 @@ mod tests {
     use super::super::super::regs::tests::at_bound;
     use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
+    use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
     use std::vec;
-
-    fn lcg(s: &mut u64) -> u32 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*s >> 33) as u32
-    }
 
     /// Products from kept 512-point parts (either factor, both; R/q and
     /// R/3) equal the products from the coefficients (`ntt3_mul`, itself

@@ -191,15 +191,9 @@ fn fold_in_place<const P: usize>(full: &mut [i16], k: K) {
 mod tests {
     use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
+    use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
     use std::vec;
-
-    fn lcg(s: &mut u64) -> u32 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (*s >> 33) as u32
-    }
 
     /// [`accumulate`] at its bounds (18433, p = 1277): E at ±13,824 (|E| <
     /// 3p/4) and F at ±9,252 (p/2 + p/2^9), constant, alternating and mixed
