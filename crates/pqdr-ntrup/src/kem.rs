@@ -348,14 +348,14 @@ fn zdecrypt<const P: usize, const Q: i16, const W: usize>(
 #[inline(never)]
 fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
     r: &mut [i8; P],
-    (pk, cache): (&[u8], &[u8]),
+    (pk, h, cache): (&[u8], &[i16], &[u8]),
     ct: &[u8],
     hats: Option<(Avx2, &Hats)>,
     acc: &mut Scratch<P>,
 ) -> (ct::Choice, Zeroizing<[u8; HASH_BYTES]>) {
     let mut cnew = [0u8; CT];
     let mut cnew = Wipe::new(&mut cnew);
-    let h3 = hide::<P, Q>(&mut cnew[..], r, (pk, &[]), cache, hats, acc);
+    let h3 = hide::<P, Q>(&mut cnew[..], r, (pk, h), cache, hats, acc);
     // A branch-free OR of the byte differences, tested once (subtle's
     // slice `ct_eq` passes every byte through a barrier: 10 instructions a byte).
     (ct::bytes_eq(ct, &cnew[..]), h3)
@@ -365,13 +365,15 @@ fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
 /// ciphertext in constant time, and hash either `r_enc` (prefix 1) or `rho`
 /// (prefix 0) with the ciphertext: `HashSession(b, y, c) = Hash_b(Hash3(y) ‖ c)`,
 /// with `Hash3` of both `r_enc` and `rho` computed and one selected by masks.
-/// `CT` is the ciphertext length.
+/// `CT` is the ciphertext length; `h` is the key's kept `Rq_decode(pk)` or
+/// empty (see [`decode_key`]), so re-encryption skips the decoding.
 pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
     sk: &[u8],
+    h: &[i16],
     ss: &mut [u8; HASH_BYTES],
 ) {
-    decap_with::<P, Q, W, CT>(ct, sk, ss, None, None);
+    decap_with::<P, Q, W, CT>(ct, (sk, h), ss, None, None);
 }
 
 /// The precomputations of a prepared decapsulation key
@@ -413,14 +415,15 @@ pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const
 ) {
     let token = arch::avx2().filter(|_| keeps(P));
     let hats = token.zip(hats);
-    decap_with::<P, Q, W, CT>(ct, sk, ss, hats, Some(h3_rho));
+    decap_with::<P, Q, W, CT>(ct, (sk, &[]), ss, hats, Some(h3_rho));
 }
 
 /// [`decap`], the product factors' transforms taken from `hats` and
-/// `Hash3(rho)` from `h3_rho` when given.
+/// `Hash3(rho)` from `h3_rho` when given, `Rq_decode(pk)` from `h` when it
+/// has p entries.
 fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
-    sk: &[u8],
+    (sk, h): (&[u8], &[i16]),
     ss: &mut [u8; HASH_BYTES],
     hats: Option<(Avx2, &Hats)>,
     h3_rho: Option<&[u8; HASH_BYTES]>,
@@ -437,7 +440,7 @@ fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     let mut acc: Scratch<P> = [[0; P]; 3];
     let mut acc = Wipe::new(&mut acc);
     zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk, hats, &mut acc);
-    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, (pk, cache), ct, hats, &mut acc);
+    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, (pk, h, cache), ct, hats, &mut acc);
     match h3_rho {
         Some(h3_rho) => ct::cmov_bytes(h3.as_mut(), h3_rho, !same),
         None => ct::cmov_bytes(h3.as_mut(), hash3(rho).as_ref(), !same),

@@ -121,6 +121,7 @@ pub trait ParameterSet:
     fn decap(
         ct: &Self::CiphertextBytes,
         sk: &Self::DecapsulationKeyBytes,
+        h: &Self::DecodedKey,
         ss: &mut [u8; HASH_BYTES],
     );
     #[doc(hidden)]
@@ -242,9 +243,11 @@ macro_rules! variant {
             fn decap(
                 ct: &Self::CiphertextBytes,
                 sk: &Self::DecapsulationKeyBytes,
+                h: &Self::DecodedKey,
                 ss: &mut [u8; HASH_BYTES],
             ) {
-                kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, ss)
+                let h = sealed::Decoded::coeffs(h);
+                kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, h, ss)
             }
             fn prepare(
                 sk: &Self::DecapsulationKeyBytes,

@@ -458,7 +458,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// `Decap` (NTRU Prime spec §2.3.8). Never fails: a ciphertext that does not re-encrypt
     /// to itself yields the implicit-rejection key `Hash0(Hash3(rho) ‖ ct)`.
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
-        SharedSecret::new_with(|ss| S::decap(&ct.bytes, &self.bytes, ss))
+        SharedSecret::new_with(|ss| S::decap(&ct.bytes, &self.bytes, &self.ek.h, ss))
     }
 
     /// A copy of this key with the transforms of f, 1/g and h and
