@@ -213,7 +213,7 @@ fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>]) {
     // p_0 .. p_(h-2), one 256-bit pair per plane (12.9 KB at most): left
     // uninitialised instead of zero-filled, since the forward pass writes
     // slot j - 1 (planes 0 .. M) before the backward pass reads it.
-    let mut prefix = [[const { MaybeUninit::<__m256i>::uninit() }; MAX_M]; MAX_ENTRIES / 2 - 1];
+    let mut prefix = [[const { MaybeUninit::<__m256i>::uninit() }; MAX_M]; (MAX_ENTRIES >> 1) - 1];
     // Forward: p_j = p_(j-1) g_j; p_0 .. p_(h-2) stored.
     let mut acc = load_pair::<M>(&lo[0], &hi[0]);
     for j in 1..h {
