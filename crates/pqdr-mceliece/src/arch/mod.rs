@@ -70,6 +70,13 @@ pub(crate) fn avx2() -> Option<Avx2> {
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
 type Planes<const L: usize> = [[u64; L]; MAX_M];
 
+/// Entries of a value array (2^MAX_M elements, 128 per entry).
+pub(crate) const VALUE_ENTRIES: usize = 1 << (MAX_M - 7);
+
+/// A value array, the type `crate::fft::Values` (named here too, so the
+/// kernels do not depend on `crate::fft`).
+pub(crate) type ValueArray = [Planes<2>; VALUE_ENTRIES];
+
 /// One in-word butterfly level's multipliers for four value entries, packed
 /// (`crate::fft::consts`): per plane, the four 64-bit lanes of a 256-bit
 /// register. 32-byte aligned, so the AVX2 kernel reads them in place. (The
@@ -125,8 +132,7 @@ pub(crate) use stubs::*;
     reason = "the AVX2 kernels' signatures"
 )]
 mod stubs {
-    use super::{Avx2, BmState, Planes, QuadMultipliers};
-    use crate::fft::Values;
+    use super::{Avx2, BmState, Planes, QuadMultipliers, ValueArray as Values};
     use crate::params::{MAX_Q_WORDS, MAX_T, ParameterSet};
     use core::mem::MaybeUninit;
 

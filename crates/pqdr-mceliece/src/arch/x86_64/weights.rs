@@ -17,7 +17,7 @@
 //! `batch_inv`); differential test `decrypt::tests::avx2_inv_sq_matches_portable`.
 
 use super::{Bitsliced, load2x2, mul, mul_planes, mul_planes_inline, sq_n, sq_planes, store2x2};
-use crate::fft::{MAX_ENTRIES, Values};
+use crate::arch::{VALUE_ENTRIES as MAX_ENTRIES, ValueArray as Values};
 use crate::params::{MAX_M, MAX_Q_WORDS};
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_and_si128, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_setzero_si128,
