@@ -61,11 +61,7 @@ pub(crate) fn masked_init<'a>(
     // MAX_ENTRIES MAX_M slots of 16 bytes `out` holds (no padding), and
     // with FULL every one of them is written, so `out` is initialised.
     unsafe {
-        if m == 12 {
-            masked_avx2::<12, true>(p, w, bits);
-        } else {
-            masked_avx2::<13, true>(p, w, bits);
-        }
+        masked_for_m::<true>(m, p, w, bits);
         out.assume_init_mut()
     }
 }
@@ -83,12 +79,21 @@ pub(crate) fn masked(
     let p = out.as_mut_ptr().cast::<[u64; 2]>();
     // SAFETY: the token proves AVX2 was detected; `p` points to the
     // MAX_ENTRIES MAX_M writable slots of `out`.
-    unsafe {
-        if m == 12 {
-            masked_avx2::<12, false>(p, w, bits);
-        } else {
-            masked_avx2::<13, false>(p, w, bits);
-        }
+    unsafe { masked_for_m::<false>(m, p, w, bits) }
+}
+
+/// [`masked_avx2`] for m = 12 or 13 (the same requirement on `out`).
+#[target_feature(enable = "avx2")]
+fn masked_for_m<const FULL: bool>(
+    m: usize,
+    out: *mut [u64; 2],
+    w: &Values,
+    bits: &[u64; MAX_Q_WORDS],
+) {
+    if m == 12 {
+        masked_avx2::<12, FULL>(out, w, bits);
+    } else {
+        masked_avx2::<13, FULL>(out, w, bits);
     }
 }
 
