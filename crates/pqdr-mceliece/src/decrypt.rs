@@ -28,6 +28,7 @@ use crate::fft::{self, Values};
 use crate::gf;
 use crate::params::{Derived, FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, MAX_Q_WORDS, ParameterSet};
 use crate::vec::{self, Bitsliced};
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// `out[i] = 1 / a[i]`, lane by lane, with one inversion (Montgomery's trick;
@@ -126,7 +127,10 @@ fn wipe<P: ParameterSet>(v: &mut Values) {
         .for_each(|x| x.as_flattened_mut().zeroize());
 }
 
-/// x = w masked by the bit vector `bits` (one word per 64 elements).
+/// x = w masked by the bit vector `bits` (one word per 64 elements) on
+/// the set's entries and planes (the rest of x is left as it is). The
+/// portable twin of `arch::masked` and, on a zero-filled x, of
+/// `arch::masked_init`.
 fn masked<P: ParameterSet>(x: &mut Values, w: &Values, bits: &[u64; MAX_Q_WORDS]) {
     for (e, (xv, wv)) in x.iter_mut().zip(w.iter()).enumerate().take(1 << (P::M - 7)) {
         for b in 0..P::M {
@@ -161,9 +165,9 @@ impl Zeroize for Prepared {
     }
 }
 
-/// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero), with
-/// `scratch` as working space. `sk_gc` = g || control bits.
-fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[u8]) {
+/// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero).
+/// `sk_gc` = g || control bits.
+fn weights<P: ParameterSet>(weight: &mut Values, sk_gc: &[u8]) {
     let (m, t) = (P::M, P::T);
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
@@ -177,9 +181,9 @@ fn weights<P: ParameterSet>(weight: &mut Values, scratch: &mut Values, sk_gc: &[
     fft::eval_monic::<P>(weight, &low);
     low.zeroize();
     if let Some(token) = avx2 {
-        arch::inv_sq_batch(token, m, &mut weight[..entries], &mut scratch[..entries]);
+        arch::inv_sq_batch(token, m, &mut weight[..entries]);
     } else {
-        weights_portable::<P>(&mut weight[..entries], &mut scratch[..entries]);
+        weights_portable::<P>(&mut weight[..entries]);
     }
 }
 
@@ -202,13 +206,21 @@ const fn spec_field<P: ParameterSet>() -> bool {
 }
 
 /// `vals[i] <- 1/vals[i]^2` lane by lane (every lane nonzero; the count
-/// even): the squares into `scratch`, then one batch inversion. The portable
-/// twin of `arch::inv_sq_batch`.
-fn weights_portable<P: ParameterSet>(vals: &mut [Bitsliced<2>], scratch: &mut [Bitsliced<2>]) {
+/// even, at most `MAX_ENTRIES`): the squares into a scratch array, then one
+/// batch inversion. The portable twin of `arch::inv_sq_batch`. Not inlined,
+/// so the scratch array is on the stack only while this runs (not in the
+/// frame of `weights`, whose AVX2 path has its own).
+#[inline(never)]
+fn weights_portable<P: ParameterSet>(vals: &mut [Bitsliced<2>]) {
+    let mut scratch = fft::zero_values();
+    let scratch = &mut scratch[..vals.len()];
     for (w, s) in scratch.iter_mut().zip(vals.iter()) {
         square::<P>(w, s);
     }
     batch_inv::<P>(vals, scratch);
+    scratch
+        .iter_mut()
+        .for_each(|x| x.as_flattened_mut().zeroize());
 }
 
 /// The n support positions as a 2^m-bit vector in support order (all of
@@ -245,9 +257,7 @@ pub(crate) fn prepare_impl<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
-    let mut scratch = fft::zero_values();
-    weights::<P>(&mut out.weight, &mut scratch, sk_gc);
-    wipe::<P>(&mut scratch);
+    weights::<P>(&mut out.weight, sk_gc);
     support_mask::<P>(&mut out.in_support);
     if P::N < 1 << m {
         benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
@@ -275,9 +285,7 @@ pub(crate) fn decrypt_prepared<P: ParameterSet>(
     let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
     benes::apply_bits([&mut r[..words]], cb, m, true);
-    let mut rest = fft::zero_values();
-    let ok = decode::<P>(e, cb, &prep.weight, &prep.in_support, &r, &mut rest);
-    wipe::<P>(&mut rest);
+    let ok = decode::<P>(e, cb, &prep.weight, &prep.in_support, &r);
     r[..words].zeroize();
     ok
 }
@@ -292,8 +300,7 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
     let mut weight = fft::zero_values();
-    let mut rest = fft::zero_values();
-    weights::<P>(&mut weight, &mut rest, sk_gc);
+    weights::<P>(&mut weight, sk_gc);
     // r and the support positions at pi(i) (element order), in one pass.
     let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
@@ -304,9 +311,8 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
     } else {
         benes::apply_bits([&mut r[..words]], cb, m, true);
     }
-    let ok = decode::<P>(e, cb, &weight, &in_support, &r, &mut rest);
+    let ok = decode::<P>(e, cb, &weight, &in_support, &r);
     wipe::<P>(&mut weight);
-    wipe::<P>(&mut rest);
     r[..words].zeroize();
     in_support[..words].zeroize();
     ok
@@ -314,14 +320,15 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
 
 /// The message-dependent part of decoding: syndrome of `r` (element order)
 /// weighted by `weight`, Berlekamp–Massey, roots, the weight and syndrome
-/// checks, and e back in support order. `rest` is working space.
+/// checks, and e back in support order. The working value array is this
+/// function's own (its first contents are the masked weights), so callers
+/// hold no second zero-filled array.
 fn decode<P: ParameterSet>(
     e: &mut [u8],
     cb: &[u8],
     weight: &Values,
     in_support: &[u64; MAX_Q_WORDS],
     r: &[u64; MAX_Q_WORDS],
-    rest: &mut Values,
 ) -> u8 {
     let (m, t, n) = (P::M, P::T, P::N);
     let entries = 1 << (m - 7);
@@ -331,7 +338,17 @@ fn decode<P: ParameterSet>(
 
     // Syndrome of r.
     let mut s = vec::zero::<4>();
-    masked::<P>(rest, weight, r);
+    // The working value array starts as the weights masked by r: on AVX2
+    // written once in full (never zero-filled first).
+    let avx2 = arch::avx2().filter(|_| spec_field::<P>());
+    let mut slot = MaybeUninit::<Values>::uninit();
+    let rest = if let Some(token) = avx2 {
+        arch::masked_init(token, m, &mut slot, weight, r)
+    } else {
+        let rest = slot.write(fft::zero_values());
+        masked::<P>(rest, weight, r);
+        rest
+    };
     fft::fft_tr::<P>(&mut s, rest, k_synd);
 
     // Error locator and its roots among all elements.
@@ -359,7 +376,11 @@ fn decode<P: ParameterSet>(
 
     // Re-encode: the syndrome of e must equal the syndrome of r.
     let mut s_cmp = vec::zero::<4>();
-    masked::<P>(rest, weight, &ew);
+    if let Some(token) = avx2 {
+        arch::masked(token, m, rest, weight, &ew);
+    } else {
+        masked::<P>(rest, weight, &ew);
+    }
     fft::fft_tr::<P>(&mut s_cmp, rest, k_synd);
     let mut diff = 0u64;
     for (a, b) in s.iter().zip(s_cmp.iter()).take(m) {
@@ -387,6 +408,7 @@ fn decode<P: ParameterSet>(
     s_cmp.zeroize();
     locator.zeroize();
     ew[..words].zeroize();
+    wipe::<P>(rest);
     (gf::is_zero_mask(check as u16) & 0xFF) as u8
 }
 
@@ -439,11 +461,9 @@ mod tests {
                 vals[entries - 1 - e][0][1] |= 1 << 63;
             }
             let mut want = vals;
-            let mut scratch = fft::zero_values();
-            weights_portable::<P>(&mut want[..entries], &mut scratch[..entries]);
+            weights_portable::<P>(&mut want[..entries]);
             let mut got = vals;
-            let mut scratch2 = fft::zero_values();
-            arch::inv_sq_batch(token, m, &mut got[..entries], &mut scratch2[..entries]);
+            arch::inv_sq_batch(token, m, &mut got[..entries]);
             for e in 0..entries {
                 assert_eq!(got[e][..m], want[e][..m], "entry {e}");
                 assert_eq!(got[e][m..], vals[e][m..], "planes from m, entry {e}");
@@ -480,6 +500,52 @@ mod tests {
             arch::g_planes(token, P::M, t, &mut got, &bytes[..2 * t]);
             assert_eq!(got, want, "round {round}");
         }
+    }
+
+    /// `arch::masked_init` and `arch::masked` against `masked` (on a zero
+    /// array, and on the same array of random words: entries and planes
+    /// outside the set's must stay as they were): random weights and bit
+    /// vectors, and the bits all zero, all ones, single bits at the first
+    /// and last element (the words past the set's entries set too).
+    fn check_masked<P: ParameterSet>(seed: u64) {
+        let Some(token) = arch::avx2() else { return };
+        let m = P::M;
+        let mut s = seed;
+        for round in 0..8 {
+            let mut w = fft::zero_values();
+            w.as_flattened_mut()
+                .as_flattened_mut()
+                .iter_mut()
+                .for_each(|x| *x = rnd(&mut s));
+            let mut bits = [0u64; MAX_Q_WORDS];
+            match round {
+                0 => {}
+                1 => bits.fill(!0),
+                2 => bits[0] = 1,
+                3 => bits[(1 << (m - 6)) - 1] = 1 << 63,
+                _ => bits.iter_mut().for_each(|x| *x = rnd(&mut s)),
+            }
+            let mut want = fft::zero_values();
+            masked::<P>(&mut want, &w, &bits);
+            let mut slot = MaybeUninit::<Values>::uninit();
+            let got = arch::masked_init(token, m, &mut slot, &w, &bits);
+            assert_eq!(*got, want, "masked_init, round {round}");
+            let mut x = fft::zero_values();
+            x.as_flattened_mut()
+                .as_flattened_mut()
+                .iter_mut()
+                .for_each(|v| *v = rnd(&mut s));
+            let mut want = x;
+            masked::<P>(&mut want, &w, &bits);
+            arch::masked(token, m, &mut x, &w, &bits);
+            assert_eq!(x, want, "masked, round {round}");
+        }
+    }
+
+    #[test]
+    fn avx2_masked_matches_portable() {
+        check_masked::<Mceliece348864>(5);
+        check_masked::<Mceliece460896>(6);
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! | `radix_conversions::<true>` / `::<false>` (twists and Taylor expansions of every depth, in registers) | `fft::radix_fwd` / `fft::transposed::radix_tr` (`…_with(.., None)`) | `fft::tests::avx2_radix_matches_portable` |
 //! | `inv_x2` (128 inversions by an Itoh–Tsujii chain, planes in registers) | `vec::inv_portable` | `vec::avx2_tests::avx2_inv_matches_portable` |
 //! | `inv_sq_batch` (`Decode`'s weights 1/g(a)^2: one batch inversion over 256-bit entry pairs, `x86_64/weights.rs`) | `decrypt::weights_portable` | `decrypt::tests::avx2_inv_sq_matches_portable` |
+//! | `masked_init`, `masked` (`Decode`'s weights masked by a bit vector: into an uninitialised value array, written in full / in place, `x86_64/weights.rs`) | `decrypt::masked` (on a zero-filled array) | `decrypt::tests::avx2_masked_matches_portable` |
 //! | `g_planes` (g's coefficients bitsliced, 32 per step, `x86_64/weights.rs`) | `decrypt::g_planes_portable` | `decrypt::tests::avx2_g_planes_match_portable` |
 //! | `bm_elements` (the syndromes' bit planes to field elements) | `bm::element` | `bm::tests::avx2_elements_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
@@ -47,7 +48,7 @@ pub(crate) use x86_64::{
 };
 // Decode's weights 1/g(a)^2 (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{g_planes, inv_sq_batch};
+pub(crate) use x86_64::{g_planes, inv_sq_batch, masked, masked_init};
 // Key generation's kernels (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fold_pivot_rows, t_row};
@@ -68,6 +69,13 @@ pub(crate) fn avx2() -> Option<Avx2> {
 
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
 type Planes<const L: usize> = [[u64; L]; MAX_M];
+
+/// Entries of a value array (2^MAX_M elements, 128 per entry).
+pub(crate) const VALUE_ENTRIES: usize = 1 << (MAX_M - 7);
+
+/// A value array, the type `crate::fft::Values` (named here too, so the
+/// kernels do not depend on `crate::fft`).
+pub(crate) type ValueArray = [Planes<2>; VALUE_ENTRIES];
 
 /// One in-word butterfly level's multipliers for four value entries, packed
 /// (`crate::fft::consts`): per plane, the four 64-bit lanes of a 256-bit
@@ -124,8 +132,9 @@ pub(crate) use stubs::*;
     reason = "the AVX2 kernels' signatures"
 )]
 mod stubs {
-    use super::{Avx2, BmState, Planes, QuadMultipliers};
-    use crate::params::{MAX_T, ParameterSet};
+    use super::{Avx2, BmState, Planes, QuadMultipliers, ValueArray as Values};
+    use crate::params::{MAX_Q_WORDS, MAX_T, ParameterSet};
+    use core::mem::MaybeUninit;
 
     pub(crate) fn mul_x4(token: Avx2, _: usize, _: &mut Planes<4>, _: &Planes<4>, _: &Planes<4>) {
         match token {}
@@ -170,10 +179,28 @@ mod stubs {
     pub(crate) fn inv_x2(token: Avx2, _: usize, _: &mut Planes<2>, _: &Planes<2>) {
         match token {}
     }
-    pub(crate) fn inv_sq_batch(token: Avx2, _: usize, _: &mut [Planes<2>], _: &mut [Planes<2>]) {
+    pub(crate) fn inv_sq_batch(token: Avx2, _: usize, _: &mut [Planes<2>]) {
         match token {}
     }
     pub(crate) fn g_planes(token: Avx2, _: usize, _: usize, _: &mut Planes<4>, _: &[u8]) {
+        match token {}
+    }
+    pub(crate) fn masked_init<'a>(
+        token: Avx2,
+        _: usize,
+        _: &'a mut MaybeUninit<Values>,
+        _: &Values,
+        _: &[u64; MAX_Q_WORDS],
+    ) -> &'a mut Values {
+        match token {}
+    }
+    pub(crate) fn masked(
+        token: Avx2,
+        _: usize,
+        _: &mut Values,
+        _: &Values,
+        _: &[u64; MAX_Q_WORDS],
+    ) {
         match token {}
     }
     pub(crate) fn fold_pivot_rows<const C: usize>(

@@ -4,7 +4,8 @@
 //! entry j + h (h = half the entries) side by side in one register per
 //! plane, so each chain step is one 256-wide product with no repacking:
 //! - forward, the prefix products p_j = g_0 .. g_j (per lane), p_0 .. p_(h-2)
-//!   kept in `scratch` (two entries' bytes hold one 256-bit pair);
+//!   kept in a local array of 256-bit pairs that is never zero-filled (each
+//!   slot is written before it is read; wiped at the end);
 //! - one inversion of p_(h-1) on all 256 lanes (an Itoh–Tsujii chain, as
 //!   `inv_x2`);
 //! - backward, 1/g_j = (1/p_j) p_(j-1) and 1/p_(j-1) = (1/p_j) g_j.
@@ -15,35 +16,124 @@
 //! Portable twin: `crate::decrypt::weights_portable` (squares, then
 //! `batch_inv`); differential test `decrypt::tests::avx2_inv_sq_matches_portable`.
 
-use super::{
-    Bitsliced, load2x2, load4, mul, mul_planes, mul_planes_inline, sq_n, sq_planes, store2x2,
-    store4,
-};
-use crate::params::MAX_M;
+use super::{Bitsliced, load2x2, mul, mul_planes, mul_planes_inline, sq_n, sq_planes, store2x2};
+use crate::arch::{VALUE_ENTRIES as MAX_ENTRIES, ValueArray as Values};
+use crate::params::{MAX_M, MAX_Q_WORDS};
 use core::arch::x86_64::{
-    __m256i, _mm_cvtsi32_si128, _mm256_and_si256, _mm256_loadu_si256, _mm256_movemask_epi8,
+    __m128i, __m256i, _mm_and_si128, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_setzero_si128,
+    _mm_storeu_si128, _mm256_and_si256, _mm256_loadu_si256, _mm256_movemask_epi8,
     _mm256_packs_epi16, _mm256_permute4x64_epi64, _mm256_setzero_si256, _mm256_sll_epi16,
     _mm256_xor_si256,
 };
+use core::mem::MaybeUninit;
 use zeroize::Zeroize;
 
 /// `vals[i] <- 1/vals[i]^2` lane by lane for every entry (their count even,
-/// every lane nonzero; planes from m on left as they are), with `scratch`
-/// (at least as many entries) as working space: it ends holding prefix
-/// products (secret: the caller wipes it). m = 12 or 13 (the spec's fields).
-pub(crate) fn inv_sq_batch(
-    token: super::Avx2,
-    m: usize,
-    vals: &mut [Bitsliced<2>],
-    scratch: &mut [Bitsliced<2>],
-) {
+/// at most `MAX_ENTRIES`, every lane nonzero; planes from m on left as they
+/// are). m = 12 or 13 (the spec's fields).
+pub(crate) fn inv_sq_batch(token: super::Avx2, m: usize, vals: &mut [Bitsliced<2>]) {
     let _ = token;
     // SAFETY: the token proves AVX2 was detected.
     unsafe {
         if m == 12 {
-            inv_sq_batch_avx2::<12>(vals, scratch);
+            inv_sq_batch_avx2::<12>(vals);
         } else {
-            inv_sq_batch_avx2::<13>(vals, scratch);
+            inv_sq_batch_avx2::<13>(vals);
+        }
+    }
+}
+
+/// `out` = `w` masked by the bit vector `bits` (`Decode`'s syndrome input,
+/// Classic McEliece spec §2.3.3: lane k of entry e's word l kept iff bit
+/// 64 (2e + l) + k of `bits` is set) on the set's 2^(m-7) entries and m
+/// planes, zero everywhere else: every byte of `out` is written, so it
+/// needs no zero-fill before. Returns `out`, initialised. m = 12 or 13.
+pub(crate) fn masked_init<'a>(
+    token: super::Avx2,
+    m: usize,
+    out: &'a mut MaybeUninit<Values>,
+    w: &Values,
+    bits: &[u64; MAX_Q_WORDS],
+) -> &'a mut Values {
+    let _ = token;
+    let p = out.as_mut_ptr().cast::<[u64; 2]>();
+    // SAFETY: the token proves AVX2 was detected; `p` points to the
+    // MAX_ENTRIES MAX_M slots of 16 bytes `out` holds (no padding), and
+    // with FULL every one of them is written, so `out` is initialised.
+    unsafe {
+        masked_for_m::<true>(m, p, w, bits);
+        out.assume_init_mut()
+    }
+}
+
+/// `out` = `w` masked by `bits` (as [`masked_init`]) on the set's entries
+/// and planes; the rest of `out` is left as it is. m = 12 or 13.
+pub(crate) fn masked(
+    token: super::Avx2,
+    m: usize,
+    out: &mut Values,
+    w: &Values,
+    bits: &[u64; MAX_Q_WORDS],
+) {
+    let _ = token;
+    let p = out.as_mut_ptr().cast::<[u64; 2]>();
+    // SAFETY: the token proves AVX2 was detected; `p` points to the
+    // MAX_ENTRIES MAX_M writable slots of `out`.
+    unsafe { masked_for_m::<false>(m, p, w, bits) }
+}
+
+/// [`masked_avx2`] for m = 12 or 13 (the same requirement on `out`).
+#[target_feature(enable = "avx2")]
+fn masked_for_m<const FULL: bool>(
+    m: usize,
+    out: *mut [u64; 2],
+    w: &Values,
+    bits: &[u64; MAX_Q_WORDS],
+) {
+    if m == 12 {
+        masked_avx2::<12, FULL>(out, w, bits);
+    } else {
+        masked_avx2::<13, FULL>(out, w, bits);
+    }
+}
+
+/// Slot (e, b) (16 bytes at `out` + 16 (MAX_M e + b)) = plane b of w's
+/// entry e AND the entry's two words of `bits`, for the set's entries
+/// e < 2^(M-7) and planes b < M; with FULL also zero in every other slot
+/// of the MAX_ENTRIES entries. The caller guarantees `out` is valid for
+/// writes of MAX_ENTRIES MAX_M slots.
+#[target_feature(enable = "avx2")]
+fn masked_avx2<const M: usize, const FULL: bool>(
+    out: *mut [u64; 2],
+    w: &Values,
+    bits: &[u64; MAX_Q_WORDS],
+) {
+    let entries = 1 << (M - 7);
+    let (e_end, b_end) = if FULL {
+        (MAX_ENTRIES, MAX_M)
+    } else {
+        (entries, M)
+    };
+    for (e, we) in w.iter().enumerate().take(e_end) {
+        let mask = if e < entries {
+            // SAFETY: 2e + 1 < 2 MAX_ENTRIES = MAX_Q_WORDS: 16 readable
+            // bytes of `bits`; `loadu` has no alignment requirement.
+            unsafe { _mm_loadu_si128(bits.as_ptr().add(2 * e).cast::<__m128i>()) }
+        } else {
+            _mm_setzero_si128()
+        };
+        for (b, wb) in we.iter().enumerate().take(b_end) {
+            let v = if b < M {
+                // SAFETY: `wb` is 16 readable bytes.
+                let x = unsafe { _mm_loadu_si128(wb.as_ptr().cast::<__m128i>()) };
+                _mm_and_si128(x, mask)
+            } else {
+                _mm_setzero_si128()
+            };
+            // SAFETY: e < MAX_ENTRIES and b < MAX_M: slot (e, b) is inside
+            // the caller's MAX_ENTRIES MAX_M slots; `storeu` has no
+            // alignment requirement.
+            unsafe { _mm_storeu_si128(out.add(MAX_M * e + b).cast::<__m128i>(), v) };
         }
     }
 }
@@ -122,20 +212,18 @@ fn inv_half<const M: usize>(x1: &[__m256i; MAX_M]) -> [__m256i; MAX_M] {
 }
 
 #[target_feature(enable = "avx2")]
-fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>], scratch: &mut [Bitsliced<2>]) {
+fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>]) {
     let h = vals.len() >> 1;
     let (lo, hi) = vals.split_at_mut(h);
-    // Pair j's 256-bit planes at chunks 13 j .. 13 j + 12 (two entries).
-    let pairs = scratch[..2 * h]
-        .as_flattened_mut()
-        .as_flattened_mut()
-        .as_chunks_mut::<4>()
-        .0;
+    // p_0 .. p_(h-2), one 256-bit pair per plane (12.9 KB at most): left
+    // uninitialised instead of zero-filled, since the forward pass writes
+    // slot j - 1 (planes 0 .. M) before the backward pass reads it.
+    let mut prefix = [[const { MaybeUninit::<__m256i>::uninit() }; MAX_M]; (MAX_ENTRIES >> 1) - 1];
     // Forward: p_j = p_(j-1) g_j; p_0 .. p_(h-2) stored.
     let mut acc = load_pair::<M>(&lo[0], &hi[0]);
     for j in 1..h {
-        for (w, &v) in pairs[MAX_M * (j - 1)..].iter_mut().zip(acc.iter()).take(M) {
-            store4(w, v);
+        for (w, &v) in prefix[j - 1].iter_mut().zip(acc.iter()).take(M) {
+            w.write(v);
         }
         let g = load_pair::<M>(&lo[j], &hi[j]);
         acc = mul_planes_inline!(M, &acc, &g);
@@ -145,8 +233,10 @@ fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>], scratch: &mut [B
     // Backward: 1/g_j = inv p_(j-1), then inv <- inv g_j (= 1/p_(j-1)).
     for j in (1..h).rev() {
         let mut p = [_mm256_setzero_si256(); MAX_M];
-        for (v, w) in p.iter_mut().zip(pairs[MAX_M * (j - 1)..].iter()).take(M) {
-            *v = load4(w);
+        for (v, w) in p.iter_mut().zip(prefix[j - 1].iter()).take(M) {
+            // SAFETY: the forward pass's step j wrote planes 0 .. M of
+            // slot j - 1 (j < h).
+            *v = unsafe { w.assume_init() };
         }
         let g = load_pair::<M>(&lo[j], &hi[j]);
         let r = sq_planes::<M>(&mul_planes_inline!(M, &inv, &p));
@@ -158,5 +248,9 @@ fn inv_sq_batch_avx2<const M: usize>(vals: &mut [Bitsliced<2>], scratch: &mut [B
     let r = sq_planes::<M>(&inv);
     for ((l, hw), &v) in lo[0].iter_mut().zip(hi[0].iter_mut()).zip(r.iter()).take(M) {
         store2x2(l, hw, v);
+    }
+    // The prefix products are secret: wiped (volatile stores).
+    for p in &mut prefix[..h.saturating_sub(1)] {
+        p[..M].iter_mut().for_each(Zeroize::zeroize);
     }
 }
