@@ -177,8 +177,7 @@ const fn bitrev6(j: usize) -> usize {
 )]
 const fn powers<const K: usize>(c: i64, m: i64) -> [Mul; K] {
     let mut out = [[0; 2]; K];
-    let mut x = 1;
-    let mut k = 0;
+    let (mut x, mut k) = (1, 0);
     while k < K {
         out[k] = mont(x, m);
         x = x * c % m;
@@ -219,12 +218,9 @@ impl Prime {
         let psi_i = pow_mod(psi, m as u64 - 2, m);
         let to_omega2 = if half { 1 } else { 4 };
         let (omega2, omega2_i) = (pow_mod(psi, to_omega2, m), pow_mod(psi_i, to_omega2, m));
-        let omega = psi * psi % m;
-        let omega_i = psi_i * psi_i % m;
-        let zeta = pow_mod(omega2, 8, m);
-        let zeta_i = pow_mod(omega2_i, 8, m);
-        let eta = pow_mod(omega2, 32, m);
-        let eta_i = pow_mod(omega2_i, 32, m);
+        let (omega, omega_i) = (psi * psi % m, psi_i * psi_i % m);
+        let (zeta, zeta_i) = (pow_mod(omega2, 8, m), pow_mod(omega2_i, 8, m));
+        let (eta, eta_i) = (pow_mod(omega2, 32, m), pow_mod(omega2_i, 32, m));
         // 2^16 / 1024 = 64.
         let scale = 64 % m;
         let mut twist = [[[0; 16]; REGS]; 2];

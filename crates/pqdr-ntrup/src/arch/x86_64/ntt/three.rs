@@ -39,15 +39,17 @@ use core::arch::x86_64::{
 };
 
 use super::{
-    K, Mul, P1, P2, P7681, Poly, Prime, REGS, barrett, consts, dif_outer4, inverse, load, mont,
+    K, Mul, P1, P7681, Poly, Prime, REGS, barrett, consts, dif_outer4, inverse, load, mont,
     montmul, mul_lanes, pointwise, pow_mod, regs, store,
 };
 use crate::arch::Side;
 use crate::wipe::{Wipe, Wipeable};
 use pqdr_common::simd::Avx2;
 
+mod garner;
 mod parts;
 mod rq;
+use garner::Garner;
 pub(crate) use parts::ntt3_512;
 use parts::{forward_512_a, forward_512_b, inverse_512};
 use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
@@ -403,53 +405,6 @@ fn combine_in_place<const R: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
         store(l, v[0]);
         store(m, v[1]);
         store(h, v[2]);
-    }
-}
-
-/// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod p1`
-/// (|.| <= p1/2 + p1/2^9) and `c2 = c mod p2` (|.| <= p2/2 + p2/2^9), the
-/// primes (p1, p2) = (12289, 18433) or, for the 512-point parts,
-/// (7681, 10753).
-#[derive(Clone, Copy)]
-struct Garner {
-    k2: K,
-    kq: __m256i,
-    pinv: (__m256i, __m256i),
-    p1q: (__m256i, __m256i),
-}
-
-impl Garner {
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn new<const Q: i16>() -> Self {
-        Self::of::<Q, 12289, 18433>(&P2)
-    }
-
-    /// The step for the primes p1 = `A`, p2 = `B` (`t2` the tables of `B`).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    #[allow(clippy::cast_sign_loss, reason = "the public primes are positive")]
-    fn of<const Q: i16, const A: i16, const B: i16>(t2: &Prime) -> Self {
-        let pinv = const { mont(pow_mod(A as i64, B as u64 - 2, B as i64), B as i64) };
-        let p1q = const { mont(A as i64, Q as i64) };
-        Garner {
-            k2: consts(t2),
-            // Opaque, as the primes in `consts`.
-            kq: core::hint::black_box(_mm256_set1_epi16(Q)),
-            pinv: bc(pinv),
-            p1q: bc(p1q),
-        }
-    }
-
-    /// `c1 + p1 u` modulo q, `u = (c2 - c1) / p1 mod p2` (exact: |c| <
-    /// 2^24, so |u| < 2^24 / p1 + 1 < p2 / 2: below 2^11 for 12289, 2185
-    /// for 7681, against 5376 = (10753 - 1) / 2).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn apply(self, c1: __m256i, c2: __m256i) -> __m256i {
-        let d = _mm256_sub_epi16(c2, c1);
-        let u = barrett(montmul(d, self.pinv.0, self.pinv.1, self.k2.p), self.k2);
-        _mm256_add_epi16(c1, montmul(u, self.p1q.0, self.p1q.1, self.kq))
     }
 }
 

@@ -1,0 +1,54 @@
+//! The Garner step of the three-part products (Chinese remainder theorem
+//! for two primes, then mod q), as in `ntt.rs`.
+
+use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_set1_epi16, _mm256_sub_epi16};
+
+use super::super::{K, P2, Prime, barrett, consts, mont, montmul, pow_mod};
+use super::bc;
+
+/// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod p1`
+/// (|.| <= p1/2 + p1/2^9) and `c2 = c mod p2` (|.| <= p2/2 + p2/2^9), the
+/// primes (p1, p2) = (12289, 18433) or, for the 512-point parts,
+/// (7681, 10753).
+#[derive(Clone, Copy)]
+pub(super) struct Garner {
+    k2: K,
+    kq: __m256i,
+    pinv: (__m256i, __m256i),
+    p1q: (__m256i, __m256i),
+}
+
+impl Garner {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn new<const Q: i16>() -> Self {
+        Self::of::<Q, 12289, 18433>(&P2)
+    }
+
+    /// The step for the primes p1 = `A`, p2 = `B` (`t2` the tables of `B`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    #[allow(clippy::cast_sign_loss, reason = "the public primes are positive")]
+    pub(super) fn of<const Q: i16, const A: i16, const B: i16>(t2: &Prime) -> Self {
+        let pinv = const { mont(pow_mod(A as i64, B as u64 - 2, B as i64), B as i64) };
+        let p1q = const { mont(A as i64, Q as i64) };
+        Garner {
+            k2: consts(t2),
+            // Opaque, as the primes in `consts`.
+            kq: core::hint::black_box(_mm256_set1_epi16(Q)),
+            pinv: bc(pinv),
+            p1q: bc(p1q),
+        }
+    }
+
+    /// `c1 + p1 u` modulo q, `u = (c2 - c1) / p1 mod p2` (exact: |c| <
+    /// 2^24, so |u| < 2^24 / p1 + 1 < p2 / 2: below 2^11 for 12289, 2185
+    /// for 7681, against 5376 = (10753 - 1) / 2).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn apply(self, c1: __m256i, c2: __m256i) -> __m256i {
+        let d = _mm256_sub_epi16(c2, c1);
+        let u = barrett(montmul(d, self.pinv.0, self.pinv.1, self.k2.p), self.k2);
+        _mm256_add_epi16(c1, montmul(u, self.p1q.0, self.p1q.1, self.kq))
+    }
+}
