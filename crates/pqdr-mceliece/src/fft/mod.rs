@@ -21,10 +21,7 @@
 //! polynomials of depth d are stored interleaved (coefficient i of polynomial
 //! p at position 2^d i + p), so the radix conversions run in place; after k
 //! levels the polynomials are constants and the butterflies
-//! (U, V) -> (U + a V, U + a V + V) run back up, also in place. For k >= 7
-//! the first of them (depth k - 1, whose U and V are the same on every
-//! coset) is fused into the broadcast of the constants (`fused.rs`):
-//! m - k products in all.
+//! (U, V) -> (U + a V, U + a V + V) run back up, also in place.
 //! All constants (twists, butterfly multipliers) are public and computed at
 //! compile time from m and f(z) (`consts.rs`); the transposed FFT is in
 //! `transposed.rs`. Both serve `Decode` (Classic McEliece spec §2.3.3): g
@@ -36,13 +33,11 @@
 )]
 
 mod consts;
-mod fused;
 mod transposed;
 
 use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use consts::{BIT_SET, Consts, FftConsts, TAYLOR_MASK};
-use fused::broadcast_fused;
 pub(crate) use transposed::fft_tr;
 
 /// Most value entries: 2^13 / 128.
@@ -294,26 +289,19 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize)
     let entries = 1 << (P::M - 7);
     let mut x = *f;
     radix_fwd_with::<P>(&mut x, c, k, crate::arch::avx2());
-    // Depth k: 2^k constants, each the value on its whole coset; with
-    // k >= 7 the butterflies of depth k - 1 are fused into that broadcast.
-    let top = if k >= 7 {
-        broadcast_fused::<P>(out, &x, c, k);
-        k - 1
-    } else {
-        let words = (1usize << k) >> 6;
-        for (e, v) in out.iter_mut().enumerate().take(entries) {
-            for b in 0..P::M {
-                v[b] = [x[b][(2 * e) & (words - 1)], x[b][(2 * e + 1) & (words - 1)]];
-            }
+    // Depth k: 2^k constants, each the value on its whole coset.
+    let words = (1usize << k) >> 6;
+    for (e, v) in out.iter_mut().enumerate().take(entries) {
+        for b in 0..P::M {
+            v[b] = [x[b][(2 * e) & (words - 1)], x[b][(2 * e + 1) & (words - 1)]];
         }
-        k
-    };
-    // Butterflies, depth top - 1 up to 0. In-word levels (d < 6) and the lane
+    }
+    // Butterflies, depth k - 1 up to 0. In-word levels (d < 6) and the lane
     // level (d = 6) multiply two entries' V halves packed into one vector.
     // (k >= 6: every in-word level runs.)
-    // Depths 6 and 7 (as far as top reaches) run in the AVX2 kernel if it runs.
-    let wide = top.min(8).saturating_sub(6);
-    for d in (6 + wide..top).rev() {
+    // Depths 6 and 7 (as far as k reaches) run in the AVX2 kernel if it runs.
+    let wide = k.min(8).saturating_sub(6);
+    for d in (6 + wide..k).rev() {
         fwd_wide::<P>(out, c, entries, d);
     }
     if !avx2_inword::<P, true>(out, entries, wide) {
@@ -396,13 +384,12 @@ mod tests {
         f.iter().rev().fold(0, |acc, &c| gf::mul::<P>(acc, a) ^ c)
     }
 
-    /// Random coefficients, or with `edge` all of them all-ones.
-    fn check_fft<P: ParameterSet>(k: usize, seed: u64, edge: bool) {
+    fn check_fft<P: ParameterSet>(k: usize, seed: u64) {
         let mut s = seed;
         let mut f = [0u16; 256];
         let mut fv = vec::zero::<4>();
         for (i, c) in f.iter_mut().enumerate().take(1 << k) {
-            *c = if edge { !0 } else { rng(&mut s) } & P::GF_MASK;
+            *c = rng(&mut s) & P::GF_MASK;
             set4(&mut fv, i, *c, P::M);
         }
         let mut out = zero_values();
@@ -420,10 +407,8 @@ mod tests {
     #[test]
     fn fft_matches_horner() {
         for k in 6..=8 {
-            for edge in [false, true] {
-                check_fft::<Mceliece348864>(k, 5 + k as u64, edge);
-                check_fft::<Mceliece6960119>(k, 9 + k as u64, edge);
-            }
+            check_fft::<Mceliece348864>(k, 5 + k as u64);
+            check_fft::<Mceliece6960119>(k, 9 + k as u64);
         }
     }
 
@@ -452,13 +437,12 @@ mod tests {
         check_monic::<Mceliece8192128>(5);
     }
 
-    /// Random values, or with `edge` all of them all-ones.
-    fn check_tr<P: ParameterSet>(k: usize, seed: u64, edge: bool) {
+    fn check_tr<P: ParameterSet>(k: usize, seed: u64) {
         let mut s = seed;
         let mut x = zero_values();
         let mut vals = [0u16; 8192];
         for (pos, v) in vals.iter_mut().enumerate().take(1 << P::M) {
-            *v = if edge { !0 } else { rng(&mut s) } & P::GF_MASK;
+            *v = rng(&mut s) & P::GF_MASK;
             for b in 0..P::M {
                 x[pos >> 7][b][(pos >> 6) & 1] |= u64::from((*v >> b) & 1) << (pos & 63);
             }
@@ -481,13 +465,9 @@ mod tests {
 
     #[test]
     fn fft_tr_matches_power_sums() {
-        for k in 6..=8 {
-            for edge in [false, true] {
-                check_tr::<Mceliece348864>(k, 1 + k as u64, edge);
-                check_tr::<Mceliece6960119>(k, 11 + k as u64, edge);
-            }
-        }
-        check_tr::<Mceliece8192128>(7, 3, false);
+        check_tr::<Mceliece348864>(7, 1);
+        check_tr::<Mceliece6960119>(8, 2);
+        check_tr::<Mceliece8192128>(7, 3);
     }
 
     /// The AVX2 in-word levels (`avx2_inword`: one kernel call per quad,

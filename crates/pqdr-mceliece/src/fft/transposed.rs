@@ -141,10 +141,7 @@ pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Bitsliced<4>, x: &mut Values, k:
     // Butterflies transposed: (x0, x1) -> (x0 + x1, x1 + a (x0 + x1)).
     // (k >= 6: every in-word level runs.)
     // Depths 6 and 7 (as far as k reaches) run in the AVX2 kernel if it runs.
-    // With k >= 7 the butterflies of depth k - 1 are fused into the
-    // transposed broadcast.
-    let top = if k >= 7 { k - 1 } else { k };
-    let wide = top.min(8).saturating_sub(6);
+    let wide = k.min(8).saturating_sub(6);
     if !super::avx2_inword::<P, false>(x, entries, wide) {
         tr_word::<P, 0>(x, c, entries);
         tr_word::<P, 1>(x, c, entries);
@@ -156,20 +153,16 @@ pub(crate) fn fft_tr<P: ParameterSet>(out: &mut Bitsliced<4>, x: &mut Values, k:
             tr_wide::<P>(x, c, entries, d);
         }
     }
-    for d in 6 + wide..top {
+    for d in 6 + wide..k {
         tr_wide::<P>(x, c, entries, d);
     }
     // Transposed broadcast: each constant collects its coset.
+    let words = (1usize << k) >> 6;
     let mut y = vec::zero::<4>();
-    if k >= 7 {
-        super::fused::collect_fused::<P>(&mut y, x, c, k);
-    } else {
-        let words = (1usize << k) >> 6;
-        for (e, v) in x.iter().enumerate().take(entries) {
-            for b in 0..P::M {
-                y[b][(2 * e) & (words - 1)] ^= v[b][0];
-                y[b][(2 * e + 1) & (words - 1)] ^= v[b][1];
-            }
+    for (e, v) in x.iter().enumerate().take(entries) {
+        for b in 0..P::M {
+            y[b][(2 * e) & (words - 1)] ^= v[b][0];
+            y[b][(2 * e + 1) & (words - 1)] ^= v[b][1];
         }
     }
     radix_tr_with::<P>(&mut y, c, k, crate::arch::avx2());

@@ -36,10 +36,9 @@ pub(crate) use weights::{g_planes, inv_sq_batch, masked, masked_init};
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
-    _mm256_andnot_si256, _mm256_blend_epi16, _mm256_blend_epi32, _mm256_blendv_epi8,
-    _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_or_si256,
-    _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_slli_epi64, _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_epi64, _mm256_srli_si256,
+    _mm256_andnot_si256, _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256,
+    _mm256_loadu_si256, _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi64x,
+    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_si256,
     _mm256_storeu_si256, _mm256_xor_si256,
 };
 
@@ -245,14 +244,44 @@ fn inword_avx2<const FORWARD: bool, const M: usize>(
     if FORWARD && wide >= 1 {
         lane_level::<true, M>(&mut x0, &mut x1, level(mult, 6));
     }
-    // The six in-word levels, each with its shift and masks as constants.
-    macro_rules! levels {
-        ($($d:literal)*) => { $(word_level::<FORWARD, M, $d>(&mut x0, &mut x1, mult);)* };
-    }
-    if FORWARD {
-        levels!(5 4 3 2 1 0);
-    } else {
-        levels!(0 1 2 3 4 5);
+    let mut vh = [zero; MAX_M];
+    for step in 0..6 {
+        let d = if FORWARD { 5 - step } else { step };
+        let count = _mm_cvtsi32_si128(1 << d);
+        let h = _mm256_set1_epi64x(BIT_SET[d] as i64);
+        for b in 0..m {
+            if FORWARD {
+                vh[b] = _mm256_or_si256(
+                    _mm256_and_si256(x0[b], h),
+                    _mm256_srl_epi64(_mm256_and_si256(x1[b], h), count),
+                );
+            } else {
+                let y0 =
+                    _mm256_xor_si256(x0[b], _mm256_srl_epi64(_mm256_and_si256(x0[b], h), count));
+                let y1 =
+                    _mm256_xor_si256(x1[b], _mm256_srl_epi64(_mm256_and_si256(x1[b], h), count));
+                (x0[b], x1[b]) = (y0, y1);
+                vh[b] = _mm256_or_si256(
+                    _mm256_sll_epi64(_mm256_andnot_si256(h, y0), count),
+                    _mm256_andnot_si256(h, y1),
+                );
+            }
+        }
+        let p = mul_planes_regs(M, vh, level(mult, d));
+        for b in 0..m {
+            if FORWARD {
+                let mut y0 =
+                    _mm256_xor_si256(x0[b], _mm256_srl_epi64(_mm256_and_si256(p[b], h), count));
+                y0 = _mm256_xor_si256(y0, _mm256_sll_epi64(_mm256_andnot_si256(h, y0), count));
+                let mut y1 = _mm256_xor_si256(x1[b], _mm256_andnot_si256(h, p[b]));
+                y1 = _mm256_xor_si256(y1, _mm256_sll_epi64(_mm256_andnot_si256(h, y1), count));
+                (x0[b], x1[b]) = (y0, y1);
+            } else {
+                x0[b] = _mm256_xor_si256(x0[b], _mm256_and_si256(p[b], h));
+                x1[b] =
+                    _mm256_xor_si256(x1[b], _mm256_sll_epi64(_mm256_andnot_si256(h, p[b]), count));
+            }
+        }
     }
     if !FORWARD && wide >= 1 {
         lane_level::<false, M>(&mut x0, &mut x1, level(mult, 6));
@@ -264,74 +293,6 @@ fn inword_avx2<const FORWARD: bool, const M: usize>(
     for b in 0..m {
         store2x2(&mut q0[b], &mut q2[b], x0[b]);
         store2x2(&mut q1[b], &mut q3[b], x1[b]);
-    }
-}
-
-/// (v & h) >> 2^D (`UP` false) or (v & !h) << 2^D (`UP` true), with
-/// h = `BIT_SET[D]` and count = 2^D: for D = 5 the shift alone (it drops
-/// the other half of each word itself).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn half_shift<const D: usize, const UP: bool>(v: __m256i, h: __m256i, count: __m128i) -> __m256i {
-    match (D == 5, UP) {
-        (true, false) => _mm256_srli_epi64::<32>(v),
-        (true, true) => _mm256_slli_epi64::<32>(v),
-        (false, false) => _mm256_srl_epi64(_mm256_and_si256(v, h), count),
-        (false, true) => _mm256_sll_epi64(_mm256_andnot_si256(h, v), count),
-    }
-}
-
-/// The bits of `hi` at the positions of h and those of `lo` elsewhere
-/// (D = 5, 4, 3: h is every other 32-bit, 16-bit, 8-bit field, one blend).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn select<const D: usize>(lo: __m256i, hi: __m256i, h: __m256i) -> __m256i {
-    match D {
-        5 => _mm256_blend_epi32::<0b1010_1010>(lo, hi),
-        4 => _mm256_blend_epi16::<0b1010_1010>(lo, hi),
-        3 => _mm256_blendv_epi8(lo, hi, h),
-        _ => _mm256_or_si256(_mm256_and_si256(hi, h), _mm256_andnot_si256(h, lo)),
-    }
-}
-
-/// In-word level D of [`butterflies_inword`] on the loaded planes (see
-/// there for the operations). Where a shift already clears the bits a mask
-/// would, the mask is left out: V is `select` of x0 and x1 shifted down
-/// (forward) or of y0 shifted up and y1 (transposed), the other bits of the
-/// shifted operand being exactly those `select` drops.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn word_level<const FORWARD: bool, const M: usize, const D: usize>(
-    x0: &mut [__m256i; MAX_M],
-    x1: &mut [__m256i; MAX_M],
-    mult: &QuadMultipliers,
-) {
-    let m = M.min(MAX_M);
-    let count = _mm_cvtsi32_si128(1 << D);
-    let h = _mm256_set1_epi64x(BIT_SET[D] as i64);
-    let mut vh = [_mm256_setzero_si256(); MAX_M];
-    for b in 0..m {
-        if FORWARD {
-            vh[b] = select::<D>(_mm256_srl_epi64(x1[b], count), x0[b], h);
-        } else {
-            let y0 = _mm256_xor_si256(x0[b], half_shift::<D, false>(x0[b], h, count));
-            let y1 = _mm256_xor_si256(x1[b], half_shift::<D, false>(x1[b], h, count));
-            (x0[b], x1[b]) = (y0, y1);
-            vh[b] = select::<D>(y1, _mm256_sll_epi64(y0, count), h);
-        }
-    }
-    let p = mul_planes_regs(M, vh, level(mult, D));
-    for b in 0..m {
-        if FORWARD {
-            let mut y0 = _mm256_xor_si256(x0[b], half_shift::<D, false>(p[b], h, count));
-            y0 = _mm256_xor_si256(y0, half_shift::<D, true>(y0, h, count));
-            let mut y1 = _mm256_xor_si256(x1[b], _mm256_andnot_si256(h, p[b]));
-            y1 = _mm256_xor_si256(y1, half_shift::<D, true>(y1, h, count));
-            (x0[b], x1[b]) = (y0, y1);
-        } else {
-            x0[b] = _mm256_xor_si256(x0[b], _mm256_and_si256(p[b], h));
-            x1[b] = _mm256_xor_si256(x1[b], half_shift::<D, true>(p[b], h, count));
-        }
     }
 }
 
