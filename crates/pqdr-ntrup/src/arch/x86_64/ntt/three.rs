@@ -34,16 +34,15 @@
 //! loop bound and index depends on p only.
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_and_si256, _mm256_cvtepi8_epi16,
-    _mm256_set1_epi16, _mm256_setr_epi16, _mm256_sub_epi16,
+    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
+    _mm256_sub_epi16,
 };
 
 use super::{
-    K, Mul, P1, P7681, Poly, Prime, REGS, barrett, consts, dif_outer4, inverse, load, mont,
-    montmul, mul_lanes, pointwise, pow_mod, regs, store,
+    K, Mul, P7681, Prime, REGS, barrett, consts, load, mont, montmul, mul_lanes, pointwise,
+    pow_mod, store,
 };
 use crate::arch::Side;
-use crate::wipe::{Wipe, Wipeable};
 use pqdr_common::simd::Avx2;
 
 mod garner;
@@ -63,11 +62,13 @@ const fn regs_of(p: usize) -> usize {
     if p > 768 { REGS } else { HALF }
 }
 
-/// Whether the 3n-point product serves degree p (n = 16 [`regs_of`]`(p)`):
-/// `n < p` and `2p - 1 <= 3n`.
+/// Whether the product serves degree p: n = 512, the 3n points, `n < p`
+/// and `2p - 1 <= 3n`; n = 1024 (`rq.rs`), 2560 points: `n < p` and
+/// `2p - 1 <= 2560` (p <= 1280).
 pub(crate) const fn ntt3_fits(p: usize) -> bool {
     let n = 16 * regs_of(p);
-    p > n && 2 * p <= 3 * n
+    let points = if n == 16 * REGS { 5 * n / 2 } else { 3 * n };
+    p > n && 2 * p - 1 <= points
 }
 
 /// One part's polynomial: R registers of 16 lanes.
@@ -148,8 +149,6 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     }
 }
 
-static T1: Three<REGS> = three(12289);
-static T2: Three<REGS> = three(18433);
 static H1: Three<HALF> = three(7681);
 static H2: Three<HALF> = three(10753);
 
@@ -170,27 +169,6 @@ trait Size<const R: usize> {
 /// Selects [`Size`] by the register count.
 struct Regs;
 
-impl Size<REGS> for Regs {
-    fn three(t: &Prime) -> &'static Three<REGS> {
-        if t.p == P1.p { &T1 } else { &T2 }
-    }
-    #[inline(always)]
-    fn forward_a<const P: usize>(x: &mut Poly, a: &[i16], i: usize, t: &Prime, k: K) {
-        // SAFETY: reached only from `ntt3_avx2`, behind the `Avx2` token.
-        unsafe { forward_1024::<P, i16>(x, a, |c| load(c), (i, t), k) }
-    }
-    #[inline(always)]
-    fn forward_b<const P: usize>(y: &mut Poly, b: &[i8], i: usize, t: &Prime, k: K) {
-        // SAFETY: as above.
-        unsafe { forward_1024::<P, i8>(y, b, |c| widen16(c), (i, t), k) }
-    }
-    #[inline(always)]
-    fn inverse(x: &mut Poly, t: &Prime, k: K) {
-        // SAFETY: as above.
-        unsafe { inverse(x, t, k) }
-    }
-}
-
 impl Size<HALF> for Regs {
     fn three(t: &Prime) -> &'static Three<HALF> {
         if t.p == P7681.p { &H1 } else { &H2 }
@@ -208,7 +186,7 @@ impl Size<HALF> for Regs {
     #[inline(always)]
     fn inverse(x: &mut Part<HALF>, t: &Prime, k: K) {
         // SAFETY: as above.
-        unsafe { inverse_512(x, t, k) }
+        unsafe { inverse_512::<true>(x, t, k) }
     }
 }
 
@@ -254,50 +232,6 @@ fn fold_twist<const R: usize>(
     v
 }
 
-/// Part i of the factor `v` (p = P; `|v| < 2^12`), forward-transformed,
-/// into `x` (n = 1024): each register [`fold_twist`]ed from `v` (`v`'s
-/// upper part, at most 256 coefficients, meets registers r < 16 only) and
-/// sent through the first radix-4 pass of the transform ([`dif_outer4`]:
-/// registers r, r + 16, r + 32, r + 48 together) before `x` is written;
-/// then the per-block steps of [`forward`]. `ld` loads 16 coefficients as
-/// one register.
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn forward_1024<const P: usize, T: Copy + Default>(
-    x: &mut Part<REGS>,
-    v: &[T],
-    ld: impl Fn(&[T; 16]) -> __m256i,
-    (i, t): (usize, &Prime),
-    k: K,
-) where
-    [T; 16]: Wipeable,
-{
-    const N: usize = 16 * REGS;
-    assert!(P > N && P - N <= 256, "forward_1024: p outside 1025..=1280");
-    let hi_regs = (P - N).div_ceil(16);
-    let t3 = <Regs as Size<REGS>>::three(t);
-    let (lo, _) = v.as_chunks::<16>();
-    for r in 0..16 {
-        let h = (r < hi_regs).then(|| match upper(v, REGS + r) {
-            Ok(c) => ld(c),
-            Err(mut h) => ld(&Wipe::new(&mut h)),
-        });
-        let mut a = [fold_twist(ld(&lo[r]), h, (r, i), t3, k); 4];
-        for (q, aq) in a.iter_mut().enumerate().skip(1) {
-            let j = r + 16 * q;
-            *aq = fold_twist(ld(&lo[j]), None, (j, i), t3, k);
-        }
-        let b = dif_outer4(a, r, &t.reg_fwd, k);
-        for (q, v) in b.into_iter().enumerate() {
-            store(&mut x[r + 16 * q], v);
-        }
-    }
-    let (blocks, _) = x.as_chunks_mut::<16>();
-    for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward::<false>(block, j, &t.twist, &t.lane_fwd, k);
-    }
-}
-
 /// 16 small coefficients sign-extended to one register.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -305,20 +239,6 @@ fn widen16(c: &[i8; 16]) -> __m256i {
     // SAFETY: `c` is 16 readable bytes; `loadu` has no alignment requirement.
     let v = unsafe { _mm_loadu_si128(c.as_ptr().cast()) };
     _mm256_cvtepi8_epi16(v)
-}
-
-/// Coefficients `16 r .. 16 r + 16` of `v`, zero-padded (a copy only for
-/// the last, partial register: r and the length are public).
-fn upper<T: Copy + Default>(v: &[T], r: usize) -> Result<&[T; 16], [T; 16]> {
-    let s = v.get(16 * r..).unwrap_or(&[]);
-    match s.first_chunk::<16>() {
-        Some(c) => Ok(c),
-        None => {
-            let mut t = [T::default(); 16];
-            t[..s.len()].copy_from_slice(s);
-            Err(t)
-        }
-    }
 }
 
 /// A factor of one part: its coefficients, or the part's kept transform.
@@ -408,131 +328,6 @@ fn combine_in_place<const R: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
     }
 }
 
-/// `x` times the broadcast constant `c` (`None` for 1), or for `None` and
-/// `reduce` [`barrett`]-reduced: |result| < 3p/4 for any i16 `x`, or `x`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn times(x: __m256i, c: Option<(__m256i, __m256i)>, reduce: bool, k: K) -> __m256i {
-    match c {
-        Some((w, wq)) => montmul(x, w, wq, k.p),
-        None if reduce => barrett(x, k),
-        None => x,
-    }
-}
-
-/// `x` times `lo` in lanes below `cut`, `hi` from lane `cut` on (`cut <= 16`;
-/// |result| < 3p/4).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn times_split(x: __m256i, (lo, hi): (Mul, Mul), cut: usize, k: K) -> __m256i {
-    let (w, wq) = (
-        core::array::from_fn(|l| if l < cut { lo[0] } else { hi[0] }),
-        core::array::from_fn(|l| if l < cut { lo[1] } else { hi[1] }),
-    );
-    montmul(x, load(&w), load(&wq), k.p)
-}
-
-/// 16 entries of `e` from `j`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn at(e: &[i16], j: usize) -> __m256i {
-    load(e[j..].first_chunk::<16>().expect("inside E"))
-}
-
-/// `F += L_i(E_i)` (`F = L_i(E_i)` for `first`): the fold of part i's share
-/// of c, `c_n = ω^(-im) E_i[j]` for `n = j + N m < 2p` (N = 16 R), at the
-/// positions `F_k` reads, in one pass over F's registers: `c_k` (E at k
-/// mod N, m = k / N; registers do not cross N), `c_(p+k)` and `c_(p+k-1)`
-/// (k >= 1; E at `(p + k) mod N` and one below, m = 1 below `cut = 2N - p`,
-/// resp. `cut + 1`, else 2: the register holding `cut` reads both sides
-/// of the wrap, through `wrap`, with per-lane multipliers). Bounds:
-/// `|F| <= p/2 + p/2^9` before and after (each sum [`barrett`]-reduced),
-/// `|E| < 3p/4`; `F + c_k` is below `p/2 + p/2^9 + 3p/4 < 2^15`; the pair
-/// `c_(p+k) + c_(p+k-1)`, below `3p/2 < 2^15` (27,650 for 18433), leaves
-/// its Montgomery product (< 3p/4) or [`barrett`]; so the last sum stays
-/// below `3p/4 + 3p/4 < 2^15` (`first`: `c_k` alone before it) or
-/// `p/2 + p/2^9 + 3p/4` (`rq::tests::accumulate_at_the_bounds`). Entries
-/// `p..f_len(p)` of F hold bounded junk.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn accumulate<const P: usize, const R: usize>(
-    f: &mut [i16],
-    e: &Part<R>,
-    (i, first): (usize, bool),
-    t3: &Three<R>,
-    k: K,
-) {
-    debug_assert!(P > 16 * R && 2 * P <= 3 * 16 * R);
-    #[allow(non_snake_case, reason = "the transform size of the module text")]
-    let N = 16 * R;
-    let (s, cut) = (P - N, 2 * N - P);
-    let (er, e) = (e, e.as_flattened());
-    // ω^(-im) for m = 0, 1, 2 (1 as `None`): the exponent -im mod 3.
-    const EXP: [[usize; 3]; 3] = [[0, 0, 0], [0, 2, 1], [0, 1, 2]];
-    let w = |m: usize| match EXP[i][m] {
-        0 => None,
-        x => Some(t3.omega[x - 1]),
-    };
-    let (w1, w2) = (w(1).map(|c| bc(c)), w(2).map(|c| bc(c)));
-    let (fs, _) = f[..f_len(P)].as_chunks_mut::<16>();
-    let rc = cut >> 4;
-    // F_k from c_k and the pair's product (< 3p/4).
-    let step = |fr: &mut [i16; 16], ck: __m256i, pair: __m256i| {
-        let sum = if first {
-            ck
-        } else {
-            barrett(_mm256_add_epi16(load(fr), ck), k)
-        };
-        store(fr, barrett(_mm256_add_epi16(sum, pair), k));
-    };
-    // The pair (b, c) of one side of the cut, weight wm.
-    let pair = |b: __m256i, c: __m256i, wm| times(_mm256_add_epi16(b, c), wm, true, k);
-    let (below, rest) = fs.split_at_mut(rc);
-    let (low, high) = rest.split_at_mut(R - rc);
-    // Below the cut: the pair at k + s and one below, m = 1 (register 0
-    // without c_(p-1) in lane 0).
-    for (r, fr) in below.iter_mut().enumerate() {
-        let mut c = at(e, 16 * r + s - 1);
-        if r == 0 {
-            let not0 = _mm256_setr_epi16(
-                0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-            );
-            c = _mm256_and_si256(c, not0);
-        }
-        step(fr, load(&er[r]), pair(at(e, 16 * r + s), c, w1));
-    }
-    // Above the cut: the pair at k + s - N and one below, m = 2; c_k with
-    // m = 0 below N, then m = 1.
-    for (r, fr) in (rc + 1..).zip(&mut low[1..]) {
-        let j = 16 * r + s - N;
-        step(fr, load(&er[r]), pair(at(e, j), at(e, j - 1), w2));
-    }
-    for (r, fr) in (R..).zip(high.iter_mut()) {
-        let j = 16 * r + s - N;
-        let ck = times(load(&er[r - R]), w1, false, k);
-        step(fr, ck, pair(at(e, j), at(e, j - 1), w2));
-    }
-    // The register holding the cut (below N): E circularly, 16 entries
-    // either side of the wrap.
-    let mut wrap = [0i16; 32];
-    let mut wrap = Wipe::new(&mut wrap);
-    wrap[..16].copy_from_slice(&e[N - 16..]);
-    wrap[16..].copy_from_slice(&e[..16]);
-    let (k0, fr) = (16 * rc, &mut low[0]);
-    let (b, c) = (
-        at(&wrap[..], k0 + s + 16 - N),
-        at(&wrap[..], k0 + s + 15 - N),
-    );
-    let sum = match (w(1), w(2)) {
-        (Some(m1), Some(m2)) => _mm256_add_epi16(
-            times_split(b, (m1, m2), cut - k0, k),
-            times_split(c, (m1, m2), cut + 1 - k0, k),
-        ),
-        _ => _mm256_add_epi16(b, c),
-    };
-    step(fr, load(&er[rc]), barrett(sum, k));
-}
-
 /// Entries of one folded product in the scratch (p rounded up to registers).
 const fn f_len(p: usize) -> usize {
     p.next_multiple_of(16)
@@ -552,7 +347,7 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
 ) {
     assert!(
         ntt3_fits(P),
-        "ntt3_mul: p outside 513..=768 and 1025..=1536"
+        "ntt3_mul: p outside 513..=768 and 1025..=1280"
     );
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
@@ -569,13 +364,12 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     }
 }
 
-/// Scratch entries of [`ntt3_mul`]: n = 1024, two folded products and one
-/// transform, or the full product (3072 entries, exact products); n = 512,
-/// the full product (1536 entries).
+/// Scratch entries of [`ntt3_mul`]: n = 1024, one folded product and the
+/// full product modulo x^2048 - 1 (`rq.rs`; the exact product's 2560
+/// entries fit); n = 512, the full product (1536 entries).
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
     if regs_of(p) == REGS {
-        let f = 2 * f_len(p) + 16 * REGS;
-        if f > 48 * REGS { f } else { 48 * REGS }
+        f_len(p) + 32 * REGS
     } else {
         3 * 16 * HALF
     }

@@ -29,7 +29,7 @@
 
 use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
 
-use super::super::{K, P7681, P10753, Prime, REGS, consts, load, montmul, regs, store};
+use super::super::{K, P7681, P10753, Prime, REGS, consts, load, montmul, regs, squeeze, store};
 use super::{
     Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, combine, combine_in_place, fold_twist,
     ntt3_fits, ntt3_scratch, part, regs_of, widen16,
@@ -125,19 +125,25 @@ pub(super) fn forward_512_b<const P: usize>(
 /// The inverse of [`forward_512`] (the per-block steps, then the
 /// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
 /// `dit_outer`), times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024.
-/// Lazy: the last layer's first inputs unreduced too (the lazy block steps'
-/// outputs, below 23200), so every output is below 23200 + 8065 < 2^15
-/// (any i16 is what [`combine`] takes).
+/// `LAZY` (7681, 10753): the last layer's first inputs unreduced too (the
+/// lazy block steps' outputs, below 23200), so every output is below 23200
+/// + 8065 < 2^15 (any i16 is what [`combine`] takes). Else (12289, 18433,
+/// sntrup1277's part C, `rq.rs`): the reduced block steps and a [`squeeze`]
+/// of the first input, outputs below 12290 + 3p/4 < 2^15 as `dit_outer`'s.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
+pub(super) fn inverse_512<const LAZY: bool>(x: &mut Part<HALF>, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse::<true>(block, j, &t.untwist, &t.lane_inv, k);
+        regs::block_inverse::<LAZY>(block, j, &t.untwist, &t.lane_inv, k);
     }
     for i in 0..16 {
         let (w, wq) = bc(t.reg_inv[2 * i]);
-        let a = load(&x[i]);
+        let a = if LAZY {
+            load(&x[i])
+        } else {
+            squeeze(load(&x[i]), k)
+        };
         let b = montmul(load(&x[i + 16]), w, wq, k.p);
         store(&mut x[i], _mm256_add_epi16(a, b));
         store(&mut x[i + 16], _mm256_sub_epi16(a, b));
@@ -373,7 +379,7 @@ mod tests {
     fn roundtrip_512_avx2<const P: usize>(x: &mut Part<HALF>, v: &[i16], (i, t): (usize, &Prime)) {
         let k = consts(t);
         forward_512_a::<P>(x, v, i, t, k);
-        inverse_512(x, t, k);
+        inverse_512::<true>(x, t, k);
     }
 
     #[test]
