@@ -1,37 +1,25 @@
-//! The R/q and R/3 products by transforms of 3n points, n = 1024 for
-//! sntrup1277 (1024 < p <= 1536: the product `c = a b` has degree
-//! `2p - 2 < 3072`) and n = 512 for sntrup653 and sntrup761 (512 < p <= 768,
-//! degree < 1536), AVX2 (the products of Core `KeyGen`, `Encrypt` and
-//! `Decrypt`, NTRU Prime spec §2.3). Twin: the portable Karatsuba product
-//! `mult::mul_full` (same full product, compared in
-//! `mult::tests::avx2_products_match_portable`).
+//! The R/q and R/3 products by transforms of 3n points, n = 512, for
+//! sntrup653 and sntrup761 (512 < p <= 768: the product `c = a b` has
+//! degree `2p - 2 < 1536`), and sntrup1277's on 2560 = 1024 + 1024 + 512
+//! points ([`rq`]: 1024 < p <= 1280, degree < 2560), AVX2 (the products of
+//! Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the
+//! portable Karatsuba product `mult::mul_full` (same full product,
+//! compared in `mult::tests::avx2_products_match_portable`).
 //!
-//! The transform primes have a primitive 3n-th root of unity ψ: 12289 and
-//! 18433 of `ntt.rs` for n = 1024 (12289 - 1 = 3 * 2^12, 18433 - 1 = 9 *
-//! 2^11), 7681 and 10753 for n = 512 (7681 - 1 = 15 * 2^9, 10753 - 1 =
-//! 21 * 2^9; smaller, so the 512-point transforms reduce lazily, see
-//! `parts.rs`); ω = ψ^n is a primitive
-//! cube root of unity and `x^3n - 1 = (x^n - 1)(x^n - ω)(x^n - ω^2)`
-//! (the radix-3 first layer). Modulo `x^n - ω^i`, `x = ψ^i y` turns the
-//! product into the cyclic n-point product of the factors
-//! `(v_j + ω^i v_(j+n)) ψ^(ij)` (part i), so each part runs the
-//! 1024-point transforms of `ntt.rs` unchanged (n = 1024), or their first
-//! 32 registers (n = 512: [`forward_512`], [`inverse_512`]), and
-//! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+n) + ω^(2i) c_(j+2n)`.
-//! The inverse 3-point DFT gives `c_(j+nk) = (1/3) Σ_i ω^(-ik) D_i[j]`
-//! ([`combine`], with the untwist and the 1/3 in its multipliers), in
-//! place where the parts' inverse transforms are in the product buffer
-//! (n = 512, and sntrup1277's exact R/3 product: the full product, 3072
-//! entries). sntrup1277's R/q product ([`rq`]) does so modulo 12289 and
-//! folds that full product in place; modulo 18433 it applies the 1/3 to
-//! each `D_i` instead (`E_i = D_i / 3`) and never stores the full product:
-//! each part's `E_i` is added, times `ω^(-im)`, into the folded product
-//! `F_k = c_k + c_(p+k) + c_(p+k-1)` (x^p = x + 1; `F` is linear in c, so
-//! in the `E_i`) at the positions `n = j + n m` that `F` reads (one pass
-//! over `F` per part, [`accumulate`]; `|F_k| <= 3 p (q - 1)/2 < 2^24`); the two `F`s
-//! are recombined by Garner's CRT as in `ntt.rs`. Both `F`s and one
-//! transform fit the scratch, with one local transform. Every
-//! loop bound and index depends on p only.
+//! For n = 512 the transform primes 7681 and 10753 (7681 - 1 = 15 * 2^9,
+//! 10753 - 1 = 21 * 2^9; small, so the 512-point transforms reduce lazily,
+//! see `parts.rs`) have a primitive 3n-th root of unity ψ; ω = ψ^n is a
+//! primitive cube root of unity and `x^3n - 1 = (x^n - 1)(x^n - ω)(x^n -
+//! ω^2)` (the radix-3 first layer). Modulo `x^n - ω^i`, `x = ψ^i y` turns
+//! the product into the cyclic n-point product of the factors `(v_j + ω^i
+//! v_(j+n)) ψ^(ij)` (part i), run on the first 32 registers of the
+//! 1024-point transforms of `ntt.rs` ([`forward_512`], [`inverse_512`]), and
+//! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+n) + ω^(2i) c_(j+2n)`. The
+//! inverse 3-point DFT gives `c_(j+nk) = (1/3) Σ_i ω^(-ik) D_i[j]`
+//! ([`combine`], with the untwist and the 1/3 in its multipliers), in place
+//! where the parts' inverse transforms are in the product buffer. sntrup1277
+//! ([`rq`]) splits `(x^2048 - 1)(x^512 - γ)` instead, on the primes 12289
+//! and 18433 of `ntt.rs`. Every loop bound and index depends on p only.
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
@@ -67,7 +55,11 @@ const fn regs_of(p: usize) -> usize {
 /// `2p - 1 <= 2560` (p <= 1280).
 pub(crate) const fn ntt3_fits(p: usize) -> bool {
     let n = 16 * regs_of(p);
-    let points = if n == 16 * REGS { 5 * n / 2 } else { 3 * n };
+    let points = if n == 16 * REGS {
+        2 * n + (n >> 1)
+    } else {
+        3 * n
+    };
     p > n && 2 * p - 1 <= points
 }
 
@@ -152,11 +144,11 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
 static H1: Three<HALF> = three(7681);
 static H2: Three<HALF> = three(10753);
 
-/// The transforms of one part's size: the 1024-point ones of `ntt.rs`
-/// (64 registers) or their first 32 registers (512 points).
+/// The transforms of one part's size R (registers): the first 32
+/// registers of the 1024-point ones of `ntt.rs` (512 points; sntrup1277's
+/// parts are in `rq.rs`).
 trait Size<const R: usize> {
-    /// The radix-3 constants of prime `t` (12289 or 18433 for n = 1024,
-    /// 7681 or 10753 for n = 512).
+    /// The radix-3 constants of prime `t` (7681 or 10753 for n = 512).
     fn three(t: &Prime) -> &'static Three<R>;
     /// Part i of `a` (p = P), forward-transformed, into `x`.
     fn forward_a<const P: usize>(x: &mut Part<R>, a: &[i16], i: usize, t: &Prime, k: K);

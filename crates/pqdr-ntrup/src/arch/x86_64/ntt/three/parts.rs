@@ -126,8 +126,8 @@ pub(super) fn forward_512_b<const P: usize>(
 /// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
 /// `dit_outer`), times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024.
 /// `LAZY` (7681, 10753): the last layer's first inputs unreduced too (the
-/// lazy block steps' outputs, below 23200), so every output is below 23200
-/// + 8065 < 2^15 (any i16 is what [`combine`] takes). Else (12289, 18433,
+/// lazy block steps' outputs, below 23200), so every output is below
+/// 23200 + 8065 < 2^15 (any i16 is what [`combine`] takes). Else (12289, 18433,
 /// sntrup1277's part C, `rq.rs`): the reduced block steps and a [`squeeze`]
 /// of the first input, outputs below 12290 + 3p/4 < 2^15 as `dit_outer`'s.
 #[target_feature(enable = "avx2")]

@@ -30,9 +30,9 @@
 //! 12289's F in the scratch's first `f_len(p)` entries, then 18433's c
 //! above it) and recombines the two by Garner's CRT (`|F_k| <= 3 p (q -
 //! 1)/2 < 2^24`). The small factor may come as its kept part transforms
-//! (a prepared decapsulation key's f and 1/g, [`prepare_1024`]: `Hat`s 3 pi
-//! + 0, 1 for parts A and B, the first 32 registers of `Hat` 3 pi + 2 for
-//! part C; 6 and 3 [`Hat`]s). Twin: the portable Karatsuba product
+//! (a prepared decapsulation key's f and 1/g, [`prepare_1024`]: parts A and
+//! B in `Hat`s 3 pi and 3 pi + 1, part C in the first 32 registers of `Hat`
+//! 3 pi + 2; 6 and 3 [`Hat`]s). Twin: the portable Karatsuba product
 //! `mult::mul_full` (compared in `mult::tests::avx2_products_match_portable`);
 //! kept parts against coefficients in `kept_1024_products_match` below.
 //! Every loop bound and index depends on p only.
@@ -261,7 +261,7 @@ fn forward_cut<const P: usize, const R: usize, T: Copy + Default>(
     [T; 16]: Wipeable,
 {
     assert!(
-        P > 16 * REGS && P <= CYC / 2 + 256,
+        P > 16 * REGS && P <= 16 * REGS + 256,
         "forward_cut: p outside 1025..=1280"
     );
     let k = consts(t);
@@ -353,25 +353,44 @@ fn residues<const P: usize>(
     pi: usize,
 ) {
     let t = if pi == 0 { &P1 } else { &P2 };
-    let k = consts(t);
     let (s, [ca, cb], cc) = cuts(pi);
     let (wa, wb) = w[..2 * REGS].split_at_mut(REGS);
     let wa: &mut Part<REGS> = wa.try_into().expect("64 registers");
     let wb: &mut Part<REGS> = wb.try_into().expect("64 registers");
     part::<P, REGS>(wa, y, (a, src_b(b, pi, 0)), ca, t);
     part::<P, REGS>(wb, y, (a, src_b(b, pi, 1)), cb, t);
-    // r = c mod x^2048 - 1 from the residues modulo x^1024 -+ 1.
+    halves(wa, wb, s, t);
+    let (yc, yb) = y.split_at_mut(HALF);
+    let yc: &mut Part<HALF> = yc.try_into().expect("32 registers");
+    let yb: &mut Part<HALF> = yb.try_into().expect("32 registers");
+    part::<P, HALF>(yc, yb, (a, src_c(b, pi)), cc, t);
+    lift(w, yc, s, t);
+}
+
+/// `r = c mod (x^2048 - 1)` in place from the residues modulo x^1024 - 1
+/// (`wa`: `Z_A`) and x^1024 + 1 (`wb`: `Z_B`, untwisted here):
+/// `r_j = (D_A + D_B) / 2`, `r_(j+1024) = (D_A - D_B) / 2` (bounds at
+/// [`residues`]). Out of line: [`residues`]' frame stays small (the stack
+/// budget).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn halves(wa: &mut Part<REGS>, wb: &mut Part<REGS>, s: &Split, t: &Prime) {
+    let k = consts(t);
     for (j, (l, h)) in wa.iter_mut().zip(wb.iter_mut()).enumerate() {
         let u = mulc(load(l), s.half, k);
         let d = montmul(load(h), load(&s.untw_b[0][j]), load(&s.untw_b[1][j]), k.p);
         store(l, barrett(_mm256_add_epi16(u, d), k));
         store(h, barrett(_mm256_sub_epi16(u, d), k));
     }
-    let (yc, yb) = y.split_at_mut(HALF);
-    let yc: &mut Part<HALF> = yc.try_into().expect("32 registers");
-    let yb: &mut Part<HALF> = yb.try_into().expect("32 registers");
-    part::<P, HALF>(yc, yb, (a, src_c(b, pi)), cc, t);
-    // v_j = (D_C[j] - Σ γ^m r_(512m+j)) / (γ - 1); c_j = r_j - v_j.
+}
+
+/// `v_j = (D_C[j] - Σ_m γ^m r_(512m+j)) / (γ - 1)` into `yc` (from part C's
+/// `Z_C`, untwisted here) and `c_j = r_j - v_j` into `w` (j < 512; bounds
+/// at [`residues`]; out of line as [`halves`]).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn lift(w: &mut [[i16; 16]], yc: &mut Part<HALF>, s: &Split, t: &Prime) {
+    let k = consts(t);
     for (j, vr) in yc.iter_mut().enumerate() {
         let d = montmul(load(vr), load(&s.untw_c[0][j]), load(&s.untw_c[1][j]), k.p);
         let r0 = load(&w[j]);
@@ -470,9 +489,10 @@ pub(super) fn ntt3_rq_avx2<const P: usize, const Q: i16>(
 ) {
     let mut y0: Part<REGS> = [[0; 16]; REGS];
     let mut y = Wipe::new(&mut y0);
-    folded::<P>(&mut full[..CYC], &mut y, (a, b), 0);
+    for pi in 0..2 {
+        folded::<P>(&mut full[pi * f_len(P)..][..CYC], &mut y, (a, b), pi);
+    }
     let (f1, f2) = full.split_at_mut(f_len(P));
-    folded::<P>(&mut f2[..CYC], &mut y, (a, b), 1);
     let g = Garner::new::<Q>();
     let (c1s, _) = f1.as_chunks_mut::<16>();
     let (c2s, _) = f2[..f_len(P)].as_chunks::<16>();
@@ -597,13 +617,13 @@ mod tests {
                 let mut c = c0.clone();
                 // SAFETY: AVX2 is present (checked above).
                 unsafe { fold_in_place::<P>(&mut c, &v, consts(t)) };
-                for k in 0..P {
+                for (k, &ck) in c[..P].iter().enumerate() {
                     let mut want = c_at(&c0, &v, k) + c_at(&c0, &v, P + k);
                     if k > 0 {
                         want += c_at(&c0, &v, P + k - 1);
                     }
                     assert_eq!(
-                        (i64::from(c[k]) - want).rem_euclid(m),
+                        (i64::from(ck) - want).rem_euclid(m),
                         0,
                         "kind {kind}, k {k}"
                     );
