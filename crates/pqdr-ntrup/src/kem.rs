@@ -70,7 +70,9 @@ fn hash3(y: &[u8]) -> Zeroizing<[u8; HASH_BYTES]> {
 /// `Hash3(rho)` of the secret key `sk` (the implicit-rejection input of
 /// `Decap`, NTRU Prime spec §2.3.8), a secret: computed once when the key is
 /// made or parsed and kept in `DecapsulationKey` (and its prepared form),
-/// so that no decapsulation hashes rho again.
+/// so that no decapsulation hashes rho again. Not inlined: its hasher stays
+/// out of the frame of key generation (which holds the new key pair).
+#[inline(never)]
 pub(crate) fn hash3_rho<const P: usize, const Q: i16>(sk: &[u8], out: &mut [u8; HASH_BYTES]) {
     let sb = small_bytes(P);
     let rho_at = 2 * sb + const { rq_bytes(P, Q) };
