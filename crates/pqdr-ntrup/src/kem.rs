@@ -67,6 +67,18 @@ fn hash3(y: &[u8]) -> Zeroizing<[u8; HASH_BYTES]> {
     h3
 }
 
+/// `Hash3(rho)` of the secret key `sk` (the implicit-rejection input of
+/// `Decap`, NTRU Prime spec §2.3.8), a secret: computed once when the key is
+/// made or parsed and kept in `DecapsulationKey` (and its prepared form),
+/// so that no decapsulation hashes rho again. Not inlined: its hasher stays
+/// out of the frame of key generation (which holds the new key pair).
+#[inline(never)]
+pub(crate) fn hash3_rho<const P: usize, const Q: i16>(sk: &[u8], out: &mut [u8; HASH_BYTES]) {
+    let sb = small_bytes(P);
+    let rho_at = 2 * sb + const { rq_bytes(P, Q) };
+    hash_prefix(3, &sk[rho_at..rho_at + sb], &[], out);
+}
+
 /// `Hash4(pk)`, the public `cache` field of the secret key (kept beside the
 /// public key in `EncapsulationKey`, so that `Encap` does not hash pk again).
 pub(crate) fn hash_cache(pk: &[u8]) -> [u8; HASH_BYTES] {
@@ -364,31 +376,25 @@ fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
 /// `Decap` (NTRU Prime spec §2.3.8): decrypt, re-encrypt, compare the whole
 /// ciphertext in constant time, and hash either `r_enc` (prefix 1) or `rho`
 /// (prefix 0) with the ciphertext: `HashSession(b, y, c) = Hash_b(Hash3(y) ‖ c)`,
-/// with `Hash3` of both `r_enc` and `rho` computed and one selected by masks.
+/// with `Hash3(r_enc)` from the re-encryption and the key's kept
+/// `Hash3(rho)` (`h3_rho`, see [`hash3_rho`]), one selected by masks.
 /// `CT` is the ciphertext length; `h` is the key's kept `Rq_decode(pk)` or
 /// empty (see [`decode_key`]), so re-encryption skips the decoding.
 pub(crate) fn decap<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
-    sk: &[u8],
-    h: &[i16],
+    (sk, h, h3_rho): (&[u8], &[i16], &[u8; HASH_BYTES]),
     ss: &mut [u8; HASH_BYTES],
 ) {
-    decap_with::<P, Q, W, CT>(ct, (sk, h), ss, None, None);
+    decap_with::<P, Q, W, CT>(ct, (sk, h), ss, None, h3_rho);
 }
 
 /// The precomputations of a prepared decapsulation key
-/// (`PreparedDecapsulationKey`): `Hash3(rho)` (the implicit-rejection
-/// input, NTRU Prime spec §2.3.8) into `h3_rho`, always, and f, 1/g and h of
-/// `sk` into `hats` (`sntrup_core::Hats`). Returns false, leaving `hats`
-/// unused, without AVX2 (a public fact).
-pub(crate) fn prepare<const P: usize, const Q: i16>(
-    sk: &[u8],
-    hats: &mut Hats,
-    h3_rho: &mut [u8; HASH_BYTES],
-) -> bool {
+/// (`PreparedDecapsulationKey`): f, 1/g and h of `sk` into `hats`
+/// (`sntrup_core::Hats`). Returns false, leaving `hats` unused, without
+/// AVX2 (a public fact).
+pub(crate) fn prepare<const P: usize, const Q: i16>(sk: &[u8], hats: &mut Hats) -> bool {
     let sb = small_bytes(P);
     let pk_len = const { rq_bytes(P, Q) };
-    h3_rho.copy_from_slice(hash3(&sk[2 * sb + pk_len..3 * sb + pk_len]).as_ref());
     let Some(token) = arch::avx2().filter(|_| keeps(P)) else {
         return false;
     };
@@ -402,10 +408,9 @@ pub(crate) fn prepare<const P: usize, const Q: i16>(
 }
 
 /// [`decap`] with what [`prepare`] made from the same `sk`: the same shared
-/// secret, without `Hash3(rho)` (two SHA-512 blocks or more) and, given
-/// `hats`, without the forward transforms of f, 1/g and h and the `Decode`
-/// of pk (sntrup1277: h is not kept, pk is decoded). Without AVX2 `hats`
-/// is not used.
+/// secret, given `hats` without the forward transforms of f, 1/g and h and
+/// the `Decode` of pk (sntrup1277: h is not kept, pk is decoded). Without
+/// AVX2 `hats` is not used.
 pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
     sk: &[u8],
@@ -415,23 +420,21 @@ pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const
 ) {
     let token = arch::avx2().filter(|_| keeps(P));
     let hats = token.zip(hats);
-    decap_with::<P, Q, W, CT>(ct, (sk, &[]), ss, hats, Some(h3_rho));
+    decap_with::<P, Q, W, CT>(ct, (sk, &[]), ss, hats, h3_rho);
 }
 
-/// [`decap`], the product factors' transforms taken from `hats` and
-/// `Hash3(rho)` from `h3_rho` when given, `Rq_decode(pk)` from `h` when it
-/// has p entries.
+/// [`decap`], the product factors' transforms taken from `hats` when
+/// given, `Rq_decode(pk)` from `h` when it has p entries.
 fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
     (sk, h): (&[u8], &[i16]),
     ss: &mut [u8; HASH_BYTES],
     hats: Option<(Avx2, &Hats)>,
-    h3_rho: Option<&[u8; HASH_BYTES]>,
+    h3_rho: &[u8; HASH_BYTES],
 ) {
     let sb = small_bytes(P);
     let pk_len = const { rq_bytes(P, Q) };
     let pk = &sk[2 * sb..2 * sb + pk_len];
-    let rho = &sk[2 * sb + pk_len..3 * sb + pk_len];
     let cache = &sk[3 * sb + pk_len..];
 
     let mut r = [0i8; P];
@@ -441,10 +444,7 @@ fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     let mut acc = Wipe::new(&mut acc);
     zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk, hats, &mut acc);
     let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, (pk, h, cache), ct, hats, &mut acc);
-    match h3_rho {
-        Some(h3_rho) => ct::cmov_bytes(h3.as_mut(), h3_rho, !same),
-        None => ct::cmov_bytes(h3.as_mut(), hash3(rho).as_ref(), !same),
-    }
+    ct::cmov_bytes(h3.as_mut(), h3_rho, !same);
     let b = u8::conditional_select(&0, &1, same);
     hash_prefix(b, h3.as_ref(), ct, ss);
 }

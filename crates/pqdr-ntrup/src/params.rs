@@ -118,18 +118,16 @@ pub trait ParameterSet:
         ss: &mut [u8; HASH_BYTES],
     ) -> Option<()>;
     #[doc(hidden)]
+    fn hash3_rho(sk: &Self::DecapsulationKeyBytes, out: &mut [u8; HASH_BYTES]);
+    #[doc(hidden)]
     fn decap(
         ct: &Self::CiphertextBytes,
         sk: &Self::DecapsulationKeyBytes,
-        h: &Self::DecodedKey,
+        kept: (&Self::DecodedKey, &[u8; HASH_BYTES]),
         ss: &mut [u8; HASH_BYTES],
     );
     #[doc(hidden)]
-    fn prepare(
-        sk: &Self::DecapsulationKeyBytes,
-        hats: &mut [[[i16; 16]; 64]; 10],
-        h3_rho: &mut [u8; HASH_BYTES],
-    ) -> bool;
+    fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool;
     #[doc(hidden)]
     fn decap_prepared(
         ct: &Self::CiphertextBytes,
@@ -240,21 +238,20 @@ macro_rules! variant {
                 kem::encap_with::<$p, $q>(&mut r, (pk, h, cache), ct, ss);
                 Some(())
             }
+            fn hash3_rho(sk: &Self::DecapsulationKeyBytes, out: &mut [u8; HASH_BYTES]) {
+                kem::hash3_rho::<$p, $q>(sk, out)
+            }
             fn decap(
                 ct: &Self::CiphertextBytes,
                 sk: &Self::DecapsulationKeyBytes,
-                h: &Self::DecodedKey,
+                (h, h3_rho): (&Self::DecodedKey, &[u8; HASH_BYTES]),
                 ss: &mut [u8; HASH_BYTES],
             ) {
                 let h = sealed::Decoded::coeffs(h);
-                kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, h, ss)
+                kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, (sk, h, h3_rho), ss)
             }
-            fn prepare(
-                sk: &Self::DecapsulationKeyBytes,
-                hats: &mut [[[i16; 16]; 64]; 10],
-                h3_rho: &mut [u8; HASH_BYTES],
-            ) -> bool {
-                kem::prepare::<$p, $q>(sk, hats, h3_rho)
+            fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool {
+                kem::prepare::<$p, $q>(sk, hats)
             }
             fn decap_prepared(
                 ct: &Self::CiphertextBytes,

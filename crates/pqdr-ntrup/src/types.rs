@@ -270,15 +270,25 @@ impl<S: ParameterSet> EncapsulationKey<S> {
 }
 
 /// A decapsulation (secret) key: `Small_encode(f) ‖ Small_encode(1/g) ‖ pk ‖ rho ‖ Hash4(pk)`.
+/// It also keeps `Hash3(rho)` (32 bytes, secret; the implicit-rejection
+/// input of NTRU Prime spec §2.3.8), computed once when the key is made or
+/// parsed, so that decapsulation does not hash rho again (two SHA-512
+/// blocks or more).
 pub struct DecapsulationKey<S: ParameterSet> {
     bytes: S::DecapsulationKeyBytes,
     ek: EncapsulationKey<S>,
+    /// `Hash3(rho)` of `bytes` (`kem::hash3_rho`).
+    h3_rho: [u8; crate::kem::HASH_BYTES],
 }
 
 impl<S: ParameterSet> DecapsulationKey<S> {
     /// An all-zero key, to be filled in place. The secret bytes are written
     /// only into this value, which wipes itself on drop, so an early return
-    /// (an RNG error, an invalid key) leaves no unwiped copy behind.
+    /// (an RNG error, an invalid key) leaves no unwiped copy behind. Not
+    /// inlined, so that it writes straight into the caller's place for the
+    /// key (inlined into `generate_with`, LLVM zeroed a temporary key there
+    /// and copied it in: sntrup761 keygen 4.5 KB more peak stack).
+    #[inline(never)]
     fn zeroed() -> Self {
         DecapsulationKey {
             bytes: S::DecapsulationKeyBytes::zeroed(),
@@ -287,6 +297,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
                 cache: [0; crate::kem::HASH_BYTES],
                 h: <S::DecodedKey as crate::params::sealed::Decoded>::ZERO,
             },
+            h3_rho: [0; crate::kem::HASH_BYTES],
         }
     }
 
@@ -319,6 +330,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         AsMut::<[u8]>::as_mut(&mut dk.ek.bytes).copy_from_slice(src);
         S::decode_key(&ek.bytes, &mut ek.h);
         dk.ek.h = ek.h;
+        S::hash3_rho(&dk.bytes, &mut dk.h3_rho);
         Ok(pair)
     }
 
@@ -424,6 +436,7 @@ impl<S: ParameterSet> DecapsulationKey<S> {
         dk.ek.bytes = array_from_slice(Object::EncapsulationKey, &sk[pk_at..pk_at + pk_len])?;
         dk.ek.cache = cache;
         S::decode_key(&dk.ek.bytes, &mut dk.ek.h);
+        S::hash3_rho(&dk.bytes, &mut dk.h3_rho);
         Ok(dk)
     }
 
@@ -458,20 +471,20 @@ impl<S: ParameterSet> DecapsulationKey<S> {
     /// `Decap` (NTRU Prime spec §2.3.8). Never fails: a ciphertext that does not re-encrypt
     /// to itself yields the implicit-rejection key `Hash0(Hash3(rho) ‖ ct)`.
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
-        SharedSecret::new_with(|ss| S::decap(&ct.bytes, &self.bytes, &self.ek.h, ss))
+        SharedSecret::new_with(|ss| {
+            S::decap(&ct.bytes, &self.bytes, (&self.ek.h, &self.h3_rho), ss)
+        })
     }
 
-    /// A copy of this key with the transforms of f, 1/g and h and
-    /// `Hash3(rho)` computed once and kept, for faster decapsulation (opt-in;
-    /// see [`PreparedDecapsulationKey`]: about 20 KB larger).
+    /// A copy of this key with the transforms of f, 1/g and h computed once
+    /// and kept, for faster decapsulation (opt-in; see
+    /// [`PreparedDecapsulationKey`]: about 20 KB larger).
     pub fn prepare(&self) -> PreparedDecapsulationKey<S> {
         let mut hats = [[[0i16; 16]; 64]; 10];
-        let mut h3_rho = [0u8; crate::kem::HASH_BYTES];
-        let ready = S::prepare(&self.bytes, &mut hats, &mut h3_rho);
+        let ready = S::prepare(&self.bytes, &mut hats);
         PreparedDecapsulationKey {
             key: self.clone(),
             hats,
-            h3_rho,
             ready,
         }
     }
@@ -483,17 +496,12 @@ impl<S: ParameterSet> DecapsulationKey<S> {
 /// (sntrup761: about −24 % instructions, BENCHMARKS.md; sntrup1277 keeps f
 /// and 1/g only, h's transforms do not fit). The price is size: 10 transforms of 1024
 /// i16 values, 20,480 bytes beside the key, so the type is opt-in and the
-/// default key stays small. On every set and path it also keeps
-/// `Hash3(rho)` (32 bytes; the implicit-rejection input of NTRU Prime spec
-/// §2.3.8), so decapsulation hashes rho no more (two or more SHA-512 blocks);
-/// without AVX2 that is its only saving. The shared
-/// secret is always the same as the plain key's. The transforms and
-/// `Hash3(rho)` are secret (they determine f and 1/g, and the rejection
-/// key): they are wiped on drop and never printed.
+/// default key stays small. Without AVX2 it saves nothing. The shared
+/// secret is always the same as the plain key's. The transforms are secret
+/// (they determine f and 1/g): they are wiped on drop and never printed.
 pub struct PreparedDecapsulationKey<S: ParameterSet> {
     key: DecapsulationKey<S>,
     hats: [[[i16; 16]; 64]; 10],
-    h3_rho: [u8; crate::kem::HASH_BYTES],
     ready: bool,
 }
 
@@ -503,7 +511,7 @@ impl<S: ParameterSet> PreparedDecapsulationKey<S> {
     pub fn decapsulate(&self, ct: &Ciphertext<S>) -> SharedSecret {
         let hats = self.ready.then_some(&self.hats);
         SharedSecret::new_with(|ss| {
-            S::decap_prepared(&ct.bytes, &self.key.bytes, hats, &self.h3_rho, ss)
+            S::decap_prepared(&ct.bytes, &self.key.bytes, hats, &self.key.h3_rho, ss)
         })
     }
 
@@ -524,7 +532,6 @@ impl<S: ParameterSet> fmt::Debug for PreparedDecapsulationKey<S> {
 impl<S: ParameterSet> Drop for PreparedDecapsulationKey<S> {
     fn drop(&mut self) {
         self.hats.as_flattened_mut().as_flattened_mut().zeroize();
-        self.h3_rho.zeroize();
     }
 }
 
@@ -535,6 +542,7 @@ impl<S: ParameterSet> Clone for DecapsulationKey<S> {
         DecapsulationKey {
             bytes: self.bytes,
             ek: self.ek.clone(),
+            h3_rho: self.h3_rho,
         }
     }
 }
@@ -564,6 +572,7 @@ impl<S: ParameterSet> Eq for DecapsulationKey<S> {}
 impl<S: ParameterSet> Zeroize for DecapsulationKey<S> {
     fn zeroize(&mut self) {
         self.bytes.zeroize();
+        self.h3_rho.zeroize();
     }
 }
 

@@ -42,43 +42,48 @@ fn low_words(v: __m256i) -> __m256i {
     _mm256_permute4x64_epi64::<0b1000>(w)
 }
 
-/// [`encode_pairs`] with AVX2 enabled.
+/// [`encode_pairs`] with AVX2 enabled, for pairs emitting `BYTES` bytes
+/// each. The caller checked `16 blocks <= r.len()` and `8 BYTES blocks <=
+/// out.len()`, so the loop's loads and stores need no bounds checks.
 #[target_feature(enable = "avx2")]
-fn encode_pairs_avx2(out: &mut [u8], r: &mut [i16], blocks: usize, m: u32, bytes: usize) {
+fn encode_pairs_avx2<const BYTES: usize>(out: &mut [u8], r: &mut [i16], blocks: usize, m: u32) {
     #[allow(clippy::cast_possible_wrap, reason = "m < 16384")]
     let mm = _mm256_set1_epi32(((m << 16) | 1) as i32);
     let byte0 = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
+    let (rp, op) = (r.as_mut_ptr(), out.as_mut_ptr());
     for blk in 0..blocks {
-        let src = &r[2 * B * blk..2 * B * (blk + 1)];
-        // SAFETY: `src` is 16 readable `i16` (32 bytes); `loadu` has no alignment requirement.
-        let v = unsafe { _mm256_loadu_si256(src.as_ptr().cast()) };
+        // SAFETY: r[16 blk .. 16 blk + 16] is in bounds (16 blocks <= r.len());
+        // `loadu` has no alignment requirement.
+        let v = unsafe { _mm256_loadu_si256(rp.add(2 * B * blk).cast()) };
         let x = _mm256_madd_epi16(v, mm);
-        let o = &mut out[bytes * B * blk..bytes * B * (blk + 1)];
-        let rest = match bytes {
+        // SAFETY: out[8 BYTES blk ..][.. 8 BYTES] (written below) is in bounds
+        // (8 BYTES blocks <= out.len()); unaligned stores.
+        let o = unsafe { op.add(BYTES * B * blk) };
+        let rest = match BYTES {
             0 => x,
             1 => {
                 let lo = _mm256_and_si256(x, _mm256_set1_epi32(0xff));
                 let w = _mm256_packus_epi32(lo, _mm256_setzero_si256());
                 let b = _mm256_packus_epi16(w, _mm256_setzero_si256());
                 let b = _mm256_permutevar8x32_epi32(b, byte0);
-                // SAFETY: `o` is 8 writable bytes; `storel_epi64` writes 8 bytes, unaligned.
-                unsafe { _mm_storel_epi64(o.as_mut_ptr().cast(), _mm256_castsi256_si128(b)) };
+                // SAFETY: 8 bytes at `o` (above); `storel_epi64` writes 8 bytes, unaligned.
+                unsafe { _mm_storel_epi64(o.cast(), _mm256_castsi256_si128(b)) };
                 _mm256_srli_epi32::<8>(x)
             }
             _ => {
                 let lo = _mm256_and_si256(x, _mm256_set1_epi32(0xffff));
                 let w = low_words(lo);
-                // SAFETY: `o` is 16 writable bytes; `storeu_si128` has no alignment requirement.
-                unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), _mm256_castsi256_si128(w)) };
+                // SAFETY: 16 bytes at `o` (above); `storeu_si128` has no alignment requirement.
+                unsafe { _mm_storeu_si128(o.cast(), _mm256_castsi256_si128(w)) };
                 _mm256_srli_epi32::<16>(x)
             }
         };
-        let dst = &mut r[B * blk..B * (blk + 1)];
-        // SAFETY: `dst` is 8 writable `i16` (16 bytes), below the pairs not yet
-        // read (block blk + 1 reads from 16 (blk + 1) > 8 (blk + 1)); unaligned store.
+        // SAFETY: r[8 blk .. 8 blk + 8] is in bounds (below 16 blk + 16) and
+        // below the pairs not yet read (block blk + 1 reads from 16 (blk + 1)
+        // > 8 (blk + 1)); unaligned store.
         unsafe {
             _mm_storeu_si128(
-                dst.as_mut_ptr().cast(),
+                rp.add(B * blk).cast(),
                 _mm256_castsi256_si128(low_words(rest)),
             )
         };
@@ -102,19 +107,28 @@ pub(crate) fn encode_pairs(
     assert!(m < 16384 && bytes <= 2 && 2 * pairs <= r.len() && bytes * pairs <= out.len());
     let blocks = pairs >> 3; // pairs / B
     // SAFETY: the token proves AVX2 was detected (only
-    // `pqdr_common::simd::Avx2::detect` makes one).
-    unsafe { encode_pairs_avx2(out, r, blocks, m, bytes) };
+    // `pqdr_common::simd::Avx2::detect` makes one); the bounds the kernel
+    // needs were asserted above (16 blocks <= 2 pairs, 8 bytes blocks <= bytes pairs).
+    unsafe {
+        match bytes {
+            0 => encode_pairs_avx2::<0>(out, r, blocks, m),
+            1 => encode_pairs_avx2::<1>(out, r, blocks, m),
+            _ => encode_pairs_avx2::<2>(out, r, blocks, m),
+        }
+    }
     blocks * B
 }
 
-/// [`decode_pairs`] with AVX2 enabled.
+/// [`decode_pairs`] with AVX2 enabled, for pairs with `BYTES` bytes each.
+/// The caller checked `2 (rem + 8 blocks) <= out.len()` and
+/// `BYTES (rem + 8 blocks) <= s.len()`, so the loop's loads and stores
+/// need no bounds checks.
 #[target_feature(enable = "avx2")]
-fn decode_pairs_avx2(
+fn decode_pairs_avx2<const BYTES: usize>(
     out: &mut [i16],
     s: &[u8],
     rem: usize,
     blocks: usize,
-    bytes: usize,
     div: (u32, u64, u32),
 ) {
     let (d, m, sh) = div;
@@ -136,22 +150,25 @@ fn decode_pairs_avx2(
         let od = _mm256_srl_epi64(_mm256_mul_epu32(_mm256_srli_epi64::<32>(y), mv), shift);
         _mm256_or_si256(ev, _mm256_slli_epi64::<32>(od))
     };
+    let (op, sp) = (out.as_mut_ptr(), s.as_ptr());
     for blk in (0..blocks).rev() {
         let k0 = rem + B * blk;
-        let top = &out[k0..k0 + B];
-        // SAFETY: `top` is 8 readable `i16` (16 bytes); `loadu` has no alignment requirement.
-        let t = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(top.as_ptr().cast()) });
-        let bs = &s[bytes * k0..bytes * (k0 + B)];
-        let x = match bytes {
+        // SAFETY: out[k0 .. k0 + 8] is in bounds (k0 + 8 <= rem + 8 blocks);
+        // `loadu` has no alignment requirement.
+        let t = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(op.add(k0).cast()) });
+        // SAFETY: s[BYTES k0 ..][.. 8 BYTES] (read below) is in bounds
+        // (BYTES (k0 + 8) <= BYTES (rem + 8 blocks)).
+        let bs = unsafe { sp.add(BYTES * k0) };
+        let x = match BYTES {
             0 => t,
             1 => {
-                // SAFETY: `bs` is 8 readable bytes; `loadl_epi64` reads 8 bytes, unaligned.
-                let b = _mm256_cvtepu8_epi32(unsafe { _mm_loadl_epi64(bs.as_ptr().cast()) });
+                // SAFETY: 8 bytes at `bs` (above); `loadl_epi64` reads 8 bytes, unaligned.
+                let b = _mm256_cvtepu8_epi32(unsafe { _mm_loadl_epi64(bs.cast()) });
                 _mm256_add_epi32(b, _mm256_slli_epi32::<8>(t))
             }
             _ => {
-                // SAFETY: `bs` is 16 readable bytes; `loadu` has no alignment requirement.
-                let b = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(bs.as_ptr().cast()) });
+                // SAFETY: 16 bytes at `bs` (above); `loadu` has no alignment requirement.
+                let b = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(bs.cast()) });
                 _mm256_add_epi32(b, _mm256_slli_epi32::<16>(t))
             }
         };
@@ -160,10 +177,10 @@ fn decode_pairs_avx2(
         // q mod d for q < 2d (see `decode_pairs`): q - d, or q where it wraps.
         let x1 = _mm256_min_epu32(q, _mm256_sub_epi32(q, dv));
         let both = _mm256_or_si256(x0, _mm256_slli_epi32::<16>(x1));
-        let dst = &mut out[2 * k0..2 * (k0 + B)];
-        // SAFETY: `dst` is 16 writable `i16` (32 bytes), above every pair not
-        // yet read (the blocks below read out[..k0] and k0 <= 2 k0); unaligned store.
-        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), both) };
+        // SAFETY: out[2 k0 .. 2 k0 + 16] is in bounds (2 (k0 + 8) <= out.len()),
+        // above every pair not yet read (the blocks below read out[..k0] and
+        // k0 <= 2 k0); unaligned store.
+        unsafe { _mm256_storeu_si256(op.add(2 * k0).cast(), both) };
     }
 }
 
@@ -200,8 +217,15 @@ pub(crate) fn decode_pairs(
     assert!(d * d + scale - 1 < 2 * d * d);
     let (blocks, rem) = (pairs >> 3, pairs & (B - 1)); // pairs / B, pairs % B
     // SAFETY: the token proves AVX2 was detected (only
-    // `pqdr_common::simd::Avx2::detect` makes one).
-    unsafe { decode_pairs_avx2(out, s, rem, blocks, bytes, div) };
+    // `pqdr_common::simd::Avx2::detect` makes one); the bounds the kernel
+    // needs were asserted above (rem + 8 blocks = pairs).
+    unsafe {
+        match bytes {
+            0 => decode_pairs_avx2::<0>(out, s, rem, blocks, div),
+            1 => decode_pairs_avx2::<1>(out, s, rem, blocks, div),
+            _ => decode_pairs_avx2::<2>(out, s, rem, blocks, div),
+        }
+    }
     rem
 }
 
