@@ -110,7 +110,8 @@ pub(crate) const fn keeps_h(p: usize) -> bool {
 /// transforms (4, 2 and 4 [`Hat`]s); for p <= 768 the three 512-point parts
 /// of each prime (`arch::ntt3_prepare`: 192, 96 and 192 registers in 3, 2
 /// and 3 [`Hat`]s; 16 KB of the 20 KB written, the rest stays zero); for
-/// sntrup1277 the three 1024-point parts of f (6 [`Hat`]s) and v (3), no h.
+/// sntrup1277 the two 1024-point parts and the 512-point part of f (6
+/// [`Hat`]s) and v (3), no h.
 const fn hat_at(p: usize) -> [usize; 3] {
     if arch::ntt3_512(p) {
         [0, 3, 5]
