@@ -33,12 +33,14 @@
 )]
 
 mod consts;
+mod init;
 mod transposed;
 
 use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use consts::{BIT_SET, Consts, FftConsts, TAYLOR_MASK};
-use core::mem::MaybeUninit;
+pub(crate) use init::eval_monic_init;
+use init::spread;
 pub(crate) use transposed::fft_tr;
 
 /// Most value entries: 2^13 / 128.
@@ -291,50 +293,12 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize)
     butterflies::<P>(out, k);
 }
 
-/// [`fft`] into an uninitialised array, which it returns initialised: on
-/// AVX2 every slot is written once (`crate::arch::spread_init`, zero
-/// outside the set's entries and planes), so no zero-fill comes first.
-fn fft_init<'a, P: ParameterSet>(
-    slot: &'a mut MaybeUninit<Values>,
-    f: &Bitsliced<4>,
-    k: usize,
-) -> &'a mut Values {
-    let x = radix_fwd::<P>(f, k);
-    let out = match crate::arch::avx2() {
-        Some(token) if matches!(P::M, 12 | 13) => {
-            crate::arch::spread_init(token, P::M, slot, &x, (1 << k) >> 6)
-        }
-        _ => {
-            let out = slot.write(zero_values());
-            spread::<P>(out, &x, k);
-            out
-        }
-    };
-    butterflies::<P>(out, k);
-    out
-}
-
 /// f's radix conversions (Gao–Mateer §3.1, every depth 0..k) on a copy.
 #[inline(always)]
 fn radix_fwd<P: ParameterSet>(f: &Bitsliced<4>, k: usize) -> Bitsliced<4> {
     let mut x = *f;
     radix_fwd_with::<P>(&mut x, &<P as FftConsts>::FFT, k, crate::arch::avx2());
     x
-}
-
-/// Depth k of the FFT (Gao–Mateer Algorithm 2): the 2^k converted
-/// coefficients `x`, each the value on its whole coset, spread over the
-/// set's entries (word 2e and 2e + 1 of each plane, mod 2^k / 64). The
-/// portable twin of `crate::arch::spread_init` (which also zeroes the
-/// rest).
-#[inline(always)]
-fn spread<P: ParameterSet>(out: &mut Values, x: &Bitsliced<4>, k: usize) {
-    let words = (1usize << k) >> 6;
-    for (e, v) in out.iter_mut().enumerate().take(1 << (P::M - 7)) {
-        for b in 0..P::M {
-            v[b] = [x[b][(2 * e) & (words - 1)], x[b][(2 * e + 1) & (words - 1)]];
-        }
-    }
 }
 
 /// The FFT's butterflies (Gao–Mateer Algorithm 2 from depth k - 1 up) in
@@ -372,18 +336,6 @@ pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Bitsliced<4>) 
     let (f, k) = monic_input::<P>(low);
     fft::<P>(out, &f, k);
     add_power_t::<P>(out);
-}
-
-/// [`eval_monic`] into an uninitialised array (no zero-fill first on AVX2,
-/// see [`fft_init`]), which it returns initialised.
-pub(crate) fn eval_monic_init<'a, P: ParameterSet>(
-    slot: &'a mut MaybeUninit<Values>,
-    low: &Bitsliced<4>,
-) -> &'a mut Values {
-    let (f, k) = monic_input::<P>(low);
-    let out = fft_init::<P>(slot, &f, k);
-    add_power_t::<P>(out);
-    out
 }
 
 /// The FFT's input for x^t + low and its size 2^k: for t = 2^k the low
@@ -424,6 +376,7 @@ mod tests {
     use super::*;
     use crate::gf;
     use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
+    use core::mem::MaybeUninit;
 
     fn rng(s: &mut u64) -> u16 {
         *s ^= *s << 13;
@@ -506,53 +459,6 @@ mod tests {
         // set's entries and planes.
         let mut slot = MaybeUninit::<Values>::uninit();
         assert_eq!(*eval_monic_init::<P>(&mut slot, &fv), out);
-    }
-
-    /// `arch::spread_init` against `spread` on a zero-filled array, k = 6,
-    /// 7, 8 (one, two, four words per plane): random words (the planes
-    /// from m on and the words from 2^k / 64 on set too), all ones, and
-    /// single bits in the first and last word of the first and last plane.
-    fn check_spread<P: ParameterSet>(seed: u64) {
-        let Some(token) = crate::arch::avx2() else {
-            return;
-        };
-        let mut s = seed;
-        for k in 6..=8 {
-            let last = ((1 << k) >> 6) - 1;
-            for round in 0..8 {
-                let mut x = vec::zero::<4>();
-                match round {
-                    0 => x.as_flattened_mut().fill(!0),
-                    1 => x[0][0] = 1,
-                    2 => x[P::M - 1][last] = 1 << 63,
-                    3 => x[0][last] = 1 << 63,
-                    _ => x.as_flattened_mut().iter_mut().for_each(|w| {
-                        *w = (u64::from(rng(&mut s)) << 48)
-                            ^ u64::from(rng(&mut s))
-                            ^ (u64::from(rng(&mut s)) << 24);
-                    }),
-                }
-                let mut want = zero_values();
-                spread::<P>(&mut want, &x, k);
-                let mut slot = MaybeUninit::<Values>::uninit();
-                let got = crate::arch::spread_init(token, P::M, &mut slot, &x, (1 << k) >> 6);
-                assert_eq!(*got, want, "k {k} round {round}");
-            }
-        }
-    }
-
-    #[test]
-    fn avx2_spread_init_matches_portable() {
-        check_spread::<Mceliece348864>(7);
-        check_spread::<Mceliece6960119>(8);
-        check_spread::<Mceliece8192128>(9);
-    }
-
-    #[test]
-    fn monic_matches_horner() {
-        check_monic::<Mceliece348864>(3);
-        check_monic::<Mceliece6960119>(4);
-        check_monic::<Mceliece8192128>(5);
     }
 
     fn check_tr<P: ParameterSet>(k: usize, seed: u64) {

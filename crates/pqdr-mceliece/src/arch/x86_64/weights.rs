@@ -143,8 +143,9 @@ fn masked_avx2<const M: usize, const FULL: bool>(
 /// (mod `words`, a power of two <= 4) of plane b of `x`, on the set's
 /// 2^(m-7) entries and m planes, zero everywhere else: every byte of `out`
 /// is written, so it needs no zero-fill before. Returns `out`,
-/// initialised. m = 12 or 13. Portable twin: `crate::fft::spread` on a
-/// zero-filled array (differential test `fft::tests::avx2_spread_init_matches_portable`).
+/// initialised. m = 12 or 13. Portable twin: `crate::fft::init::spread` on a
+/// zero-filled array (differential test
+/// `fft::init::tests::avx2_spread_init_matches_portable`).
 pub(crate) fn spread_init<'a>(
     token: super::Avx2,
     m: usize,
