@@ -461,6 +461,13 @@ mod tests {
         assert_eq!(*eval_monic_init::<P>(&mut slot, &fv), out);
     }
 
+    #[test]
+    fn monic_matches_horner() {
+        check_monic::<Mceliece348864>(3);
+        check_monic::<Mceliece6960119>(4);
+        check_monic::<Mceliece8192128>(5);
+    }
+
     fn check_tr<P: ParameterSet>(k: usize, seed: u64) {
         let mut s = seed;
         let mut x = zero_values();
