@@ -165,9 +165,14 @@ impl Zeroize for Prepared {
     }
 }
 
-/// 1/g(a)^2 at every element a into `weight` (g irreducible: no zero).
-/// `sk_gc` = g || control bits.
-fn weights<P: ParameterSet>(weight: &mut Values, sk_gc: &[u8]) {
+/// 1/g(a)^2 at every element a (g irreducible: no zero) into the array
+/// `eval` returns after writing g(a) into it (`eval` gets g's low
+/// coefficients: `fft::eval_monic` or `fft::eval_monic_init`). `sk_gc` =
+/// g || control bits.
+fn weights<'a, P: ParameterSet>(
+    sk_gc: &[u8],
+    eval: impl FnOnce(&Bitsliced<4>) -> &'a mut Values,
+) -> &'a mut Values {
     let (m, t) = (P::M, P::T);
     let entries = 1 << (m - 7);
     // g = x^t + sum g_i x^i, the low coefficients bitsliced.
@@ -178,13 +183,14 @@ fn weights<P: ParameterSet>(weight: &mut Values, sk_gc: &[u8]) {
     } else {
         g_planes_portable::<P>(&mut low, sk_gc);
     }
-    fft::eval_monic::<P>(weight, &low);
+    let weight = eval(&low);
     low.zeroize();
     if let Some(token) = avx2 {
         arch::inv_sq_batch(token, m, &mut weight[..entries]);
     } else {
         weights_portable::<P>(&mut weight[..entries]);
     }
+    weight
 }
 
 /// g's low coefficients (`sk_gc`'s first 2t bytes, Classic McEliece spec
@@ -257,7 +263,10 @@ pub(crate) fn prepare_impl<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
-    weights::<P>(&mut out.weight, sk_gc);
+    weights::<P>(sk_gc, |low| {
+        fft::eval_monic::<P>(&mut out.weight, low);
+        &mut out.weight
+    });
     support_mask::<P>(&mut out.in_support);
     if P::N < 1 << m {
         benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
@@ -299,8 +308,10 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
     let m = P::M;
     let words = 1 << (m - 6);
     let cb = &sk_gc[P::IRR_BYTES..P::IRR_BYTES + P::COND_BYTES];
-    let mut weight = fft::zero_values();
-    weights::<P>(&mut weight, sk_gc);
+    // The weights' array is first written by their FFT (on AVX2 in full,
+    // never zero-filled first).
+    let mut slot = MaybeUninit::<Values>::uninit();
+    let weight = weights::<P>(sk_gc, |low| fft::eval_monic_init::<P>(&mut slot, low));
     // r and the support positions at pi(i) (element order), in one pass.
     let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
@@ -311,8 +322,8 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
     } else {
         benes::apply_bits([&mut r[..words]], cb, m, true);
     }
-    let ok = decode::<P>(e, cb, &weight, &in_support, &r);
-    wipe::<P>(&mut weight);
+    let ok = decode::<P>(e, cb, weight, &in_support, &r);
+    wipe::<P>(weight);
     r[..words].zeroize();
     in_support[..words].zeroize();
     ok

@@ -18,6 +18,7 @@
 //! | `inv_x2` (128 inversions by an Itoh–Tsujii chain, planes in registers) | `vec::inv_portable` | `vec::avx2_tests::avx2_inv_matches_portable` |
 //! | `inv_sq_batch` (`Decode`'s weights 1/g(a)^2: one batch inversion over 256-bit entry pairs, `x86_64/weights.rs`) | `decrypt::weights_portable` | `decrypt::tests::avx2_inv_sq_matches_portable` |
 //! | `masked_init`, `masked` (`Decode`'s weights masked by a bit vector: into an uninitialised value array, written in full / in place, `x86_64/weights.rs`) | `decrypt::masked` (on a zero-filled array) | `decrypt::tests::avx2_masked_matches_portable` |
+//! | `spread_init` (the FFT's depth-k values into an uninitialised value array, written in full, `x86_64/weights.rs`) | `fft::init::spread` (on a zero-filled array) | `fft::init::tests::avx2_spread_init_matches_portable` |
 //! | `g_planes` (g's coefficients bitsliced, 32 per step, `x86_64/weights.rs`) | `decrypt::g_planes_portable` | `decrypt::tests::avx2_g_planes_match_portable` |
 //! | `bm_elements` (the syndromes' bit planes to field elements) | `bm::element` | `bm::tests::avx2_elements_match_portable` |
 //! | `bm_narrow`, `bm_wide` | `bm::iterate` (via `bm::bm_with(.., None)`) | `bm::tests::avx2_matches_portable` |
@@ -48,7 +49,7 @@ pub(crate) use x86_64::{
 };
 // Decode's weights 1/g(a)^2 (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{g_planes, inv_sq_batch, masked, masked_init};
+pub(crate) use x86_64::{g_planes, inv_sq_batch, masked, masked_init, spread_init};
 // Key generation's kernels (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fold_pivot_rows, t_row};
@@ -183,6 +184,15 @@ mod stubs {
         match token {}
     }
     pub(crate) fn g_planes(token: Avx2, _: usize, _: usize, _: &mut Planes<4>, _: &[u8]) {
+        match token {}
+    }
+    pub(crate) fn spread_init<'a>(
+        token: Avx2,
+        _: usize,
+        _: &'a mut MaybeUninit<Values>,
+        _: &Planes<4>,
+        _: usize,
+    ) -> &'a mut Values {
         match token {}
     }
     pub(crate) fn masked_init<'a>(

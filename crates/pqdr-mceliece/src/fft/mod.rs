@@ -33,11 +33,14 @@
 )]
 
 mod consts;
+mod init;
 mod transposed;
 
 use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, ParameterSet};
 use crate::vec::{self, Bitsliced};
 use consts::{BIT_SET, Consts, FftConsts, TAYLOR_MASK};
+pub(crate) use init::eval_monic_init;
+use init::spread;
 pub(crate) use transposed::fft_tr;
 
 /// Most value entries: 2^13 / 128.
@@ -285,17 +288,24 @@ fn fwd_wide<P: ParameterSet>(out: &mut Values, c: &Consts, entries: usize, d: us
 /// from 2^k on zero) at every element of GF(2^m) into `out` (Gao–Mateer
 /// Algorithm 2 unrolled: radix conversions down, butterflies up).
 pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize) {
+    let x = radix_fwd::<P>(f, k);
+    spread::<P>(out, &x, k);
+    butterflies::<P>(out, k);
+}
+
+/// f's radix conversions (Gao–Mateer §3.1, every depth 0..k) on a copy.
+#[inline(always)]
+fn radix_fwd<P: ParameterSet>(f: &Bitsliced<4>, k: usize) -> Bitsliced<4> {
+    let mut x = *f;
+    radix_fwd_with::<P>(&mut x, &<P as FftConsts>::FFT, k, crate::arch::avx2());
+    x
+}
+
+/// The FFT's butterflies (Gao–Mateer Algorithm 2 from depth k - 1 up) in
+/// place on the values [`spread`] wrote.
+fn butterflies<P: ParameterSet>(out: &mut Values, k: usize) {
     let c = &<P as FftConsts>::FFT;
     let entries = 1 << (P::M - 7);
-    let mut x = *f;
-    radix_fwd_with::<P>(&mut x, c, k, crate::arch::avx2());
-    // Depth k: 2^k constants, each the value on its whole coset.
-    let words = (1usize << k) >> 6;
-    for (e, v) in out.iter_mut().enumerate().take(entries) {
-        for b in 0..P::M {
-            v[b] = [x[b][(2 * e) & (words - 1)], x[b][(2 * e + 1) & (words - 1)]];
-        }
-    }
     // Butterflies, depth k - 1 up to 0. In-word levels (d < 6) and the lane
     // level (d = 6) multiply two entries' V halves packed into one vector.
     // (k >= 6: every in-word level runs.)
@@ -323,25 +333,41 @@ pub(crate) fn fft<P: ParameterSet>(out: &mut Values, f: &Bitsliced<4>, k: usize)
 /// a -> a^(2^k) is GF(2)-linear, and the element at position pos is
 /// sum_j pos_j z^(m-1-j), so a^t = sum_j pos_j (z^(m-1-j))^t.
 pub(crate) fn eval_monic<P: ParameterSet>(out: &mut Values, low: &Bitsliced<4>) {
-    let (m, t) = (P::M, P::T);
+    let (f, k) = monic_input::<P>(low);
+    fft::<P>(out, &f, k);
+    add_power_t::<P>(out);
+}
+
+/// The FFT's input for x^t + low and its size 2^k: for t = 2^k the low
+/// part alone (a^t is added after), else with x^t set.
+#[inline(always)]
+fn monic_input<P: ParameterSet>(low: &Bitsliced<4>) -> (Bitsliced<4>, usize) {
+    let t = P::T;
+    let mut f = *low;
     if t.is_power_of_two() {
-        let k = t.trailing_zeros() as usize;
-        fft::<P>(out, low, k);
-        // a^t at every element, from the compile-time constants.
-        let pt = &<P as FftConsts>::POWER_T;
-        for (v, &outer) in out.iter_mut().zip(pt.outer.iter()).take(1 << (m - 7)) {
-            for b in 0..m {
-                let o = bit_mask(outer, b);
-                for l in 0..2 {
-                    v[b][l] ^= pt.inner[b][l] ^ o;
-                }
+        (f, t.trailing_zeros() as usize)
+    } else {
+        f[0][t >> 6] |= 1 << (t & 63);
+        (f, (t + 1).next_power_of_two().trailing_zeros() as usize)
+    }
+}
+
+/// For t = 2^k: out += a^t at every element, from the compile-time
+/// constants (nothing for other t).
+#[inline(always)]
+fn add_power_t<P: ParameterSet>(out: &mut Values) {
+    let (m, t) = (P::M, P::T);
+    if !t.is_power_of_two() {
+        return;
+    }
+    let pt = &<P as FftConsts>::POWER_T;
+    for (v, &outer) in out.iter_mut().zip(pt.outer.iter()).take(1 << (m - 7)) {
+        for b in 0..m {
+            let o = bit_mask(outer, b);
+            for l in 0..2 {
+                v[b][l] ^= pt.inner[b][l] ^ o;
             }
         }
-    } else {
-        let mut f = *low;
-        f[0][t >> 6] |= 1 << (t & 63);
-        let k = (t + 1).next_power_of_two().trailing_zeros() as usize;
-        fft::<P>(out, &f, k);
     }
 }
 
@@ -350,6 +376,7 @@ mod tests {
     use super::*;
     use crate::gf;
     use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
+    use core::mem::MaybeUninit;
 
     fn rng(s: &mut u64) -> u16 {
         *s ^= *s << 13;
@@ -428,6 +455,10 @@ mod tests {
             let a = gf::bitrev::<P>(pos as u16);
             assert_eq!(get(&out, pos, P::M), horner::<P>(&f[..=t], a));
         }
+        // Into an uninitialised array: the same array, zero outside the
+        // set's entries and planes.
+        let mut slot = MaybeUninit::<Values>::uninit();
+        assert_eq!(*eval_monic_init::<P>(&mut slot, &fv), out);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub(crate) use benes::benes_bits;
 pub(crate) use bm::{bm_elements, bm_narrow, bm_wide};
 pub(crate) use keygen::{fold_pivot_rows, t_row};
 pub(crate) use radix::radix_conversions;
-pub(crate) use weights::{g_planes, inv_sq_batch, masked, masked_init};
+pub(crate) use weights::{g_planes, inv_sq_batch, masked, masked_init, spread_init};
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,

@@ -20,10 +20,10 @@ use super::{Bitsliced, load2x2, mul, mul_planes, mul_planes_inline, sq_n, sq_pla
 use crate::arch::{VALUE_ENTRIES as MAX_ENTRIES, ValueArray as Values};
 use crate::params::{MAX_M, MAX_Q_WORDS};
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_and_si128, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_setzero_si128,
-    _mm_storeu_si128, _mm256_and_si256, _mm256_loadu_si256, _mm256_movemask_epi8,
-    _mm256_packs_epi16, _mm256_permute4x64_epi64, _mm256_setzero_si256, _mm256_sll_epi16,
-    _mm256_xor_si256,
+    __m128i, __m256i, _mm_and_si128, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_set1_epi64x,
+    _mm_setzero_si128, _mm_storeu_si128, _mm256_and_si256, _mm256_loadu_si256,
+    _mm256_movemask_epi8, _mm256_packs_epi16, _mm256_permute4x64_epi64, _mm256_setzero_si256,
+    _mm256_sll_epi16, _mm256_xor_si256,
 };
 use core::mem::MaybeUninit;
 use zeroize::Zeroize;
@@ -129,6 +129,66 @@ fn masked_avx2<const M: usize, const FULL: bool>(
                 _mm_and_si128(x, mask)
             } else {
                 _mm_setzero_si128()
+            };
+            // SAFETY: e < MAX_ENTRIES and b < MAX_M: slot (e, b) is inside
+            // the caller's MAX_ENTRIES MAX_M slots; `storeu` has no
+            // alignment requirement.
+            unsafe { _mm_storeu_si128(out.add(MAX_M * e + b).cast::<__m128i>(), v) };
+        }
+    }
+}
+
+/// `out` = the FFT's first values (Gao–Mateer Algorithm 2 at depth k, the
+/// start of `crate::fft`'s butterflies): slot (e, b) = words 2e and 2e + 1
+/// (mod `words`, a power of two <= 4) of plane b of `x`, on the set's
+/// 2^(m-7) entries and m planes, zero everywhere else: every byte of `out`
+/// is written, so it needs no zero-fill before. Returns `out`,
+/// initialised. m = 12 or 13. Portable twin: `crate::fft::init::spread` on a
+/// zero-filled array (differential test
+/// `fft::init::tests::avx2_spread_init_matches_portable`).
+pub(crate) fn spread_init<'a>(
+    token: super::Avx2,
+    m: usize,
+    out: &'a mut MaybeUninit<Values>,
+    x: &Bitsliced<4>,
+    words: usize,
+) -> &'a mut Values {
+    let _ = token;
+    let p = out.as_mut_ptr().cast::<[u64; 2]>();
+    // SAFETY: the token proves AVX2 was detected; `p` points to the
+    // MAX_ENTRIES MAX_M slots of 16 bytes `out` holds (no padding), and
+    // every one of them is written, so `out` is initialised.
+    unsafe {
+        if m == 12 {
+            spread_avx2::<12>(p, x, words);
+        } else {
+            spread_avx2::<13>(p, x, words);
+        }
+        out.assume_init_mut()
+    }
+}
+
+/// Slot (e, b) (16 bytes at `out` + 16 (MAX_M e + b)) = words 2e, 2e + 1
+/// (mod `words`) of plane b of `x` for e < 2^(M-7), b < M, zero in every
+/// other slot of the MAX_ENTRIES entries. The caller guarantees `out` is
+/// valid for writes of MAX_ENTRIES MAX_M slots.
+#[target_feature(enable = "avx2")]
+fn spread_avx2<const M: usize>(out: *mut [u64; 2], x: &Bitsliced<4>, words: usize) {
+    let entries = 1 << (M - 7);
+    let words = words.clamp(1, 4);
+    for e in 0..MAX_ENTRIES {
+        // Words 2e, 2e + 1 (mod words): adjacent for words >= 2, one word
+        // twice for words = 1.
+        let w0 = (2 * e) & (words - 1);
+        for (b, xb) in x.iter().enumerate() {
+            let v = if e >= entries || b >= M {
+                _mm_setzero_si128()
+            } else if words == 1 {
+                _mm_set1_epi64x(xb[0].cast_signed())
+            } else {
+                // SAFETY: w0 + 1 < words <= 4: 16 readable bytes of `xb`;
+                // `loadu` has no alignment requirement.
+                unsafe { _mm_loadu_si128(xb.as_ptr().add(w0).cast::<__m128i>()) }
             };
             // SAFETY: e < MAX_ENTRIES and b < MAX_M: slot (e, b) is inside
             // the caller's MAX_ENTRIES MAX_M slots; `storeu` has no
