@@ -266,7 +266,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
         let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
             let z = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
-            let c = combine::<R>(z, j, &H2, k2);
+            let c = combine::<R, false>(z, j, &H2, k2);
             for (m, v) in c.into_iter().enumerate() {
                 let o = &mut out[j + m * R];
                 let w = g.apply(load(o), v);
@@ -374,6 +374,134 @@ mod tests {
         let k = consts(t);
         forward_512_a::<P>(x, v, i, t, k);
         inverse_512(x, t, k);
+    }
+
+    /// [`combine`] (reduced outputs and, for Garner's `c2`, unreduced) on
+    /// inverse-transform outputs at the i16 extremes (±32767, every sign
+    /// pattern, random values), for every register of the 512-point parts
+    /// (7681, 10753) and of sntrup1277's (12289), against the exact sums
+    /// and products mod p; reduced outputs within p/2 + p/2^9. A sum that
+    /// leaves its 16 bits breaks the congruence.
+    #[test]
+    fn combine_at_the_bounds() {
+        let Some(_token) = crate::arch::avx2() else {
+            return;
+        };
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe {
+            combine_check_avx2::<HALF>(&P7681, &H1);
+            combine_check_avx2::<HALF>(&P10753, &H2);
+            combine_check_avx2::<REGS>(&super::super::super::P1, &super::super::T1);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn combine_check_avx2<const R: usize>(t: &Prime, t3: &super::super::Three<R>) {
+        let (k, p) = (consts(t), i64::from(t.p));
+        let r16 = super::super::super::pow_mod(65536, t.p as u64 - 2, p);
+        let c = |w: i16| i64::from(w) * r16 % p;
+        let mut s = 9u64;
+        for round in 0..40 {
+            for j in 0..R {
+                let z: [[i16; 16]; 3] = core::array::from_fn(|i| {
+                    core::array::from_fn(|l| at_bound(&mut s, round, (i, l, 1), 32767))
+                });
+                let zr = z.map(|r| load(&r));
+                let got = [
+                    combine::<R, true>(zr, j, t3, k),
+                    combine::<R, false>(zr, j, t3, k),
+                ];
+                for l in 0..16 {
+                    let zl = z.map(|r| i64::from(r[l]));
+                    let u = &t3.untw;
+                    let a = zl[0] * c(t3.comb[0][0]);
+                    let x1 = zl[1] * c(u[0][0][j][l]);
+                    let x2 = zl[2] * c(u[1][0][j][l]);
+                    let tt = (x1 - x2) % p * c(t3.comb[1][0]);
+                    let want = [a + 2 * (x1 + x2), a - x1 - x2 + tt, a - x1 - x2 - tt];
+                    for (reduced, g) in got.iter().enumerate() {
+                        let mut out = [[0i16; 16]; 3];
+                        for (o, v) in out.iter_mut().zip(g) {
+                            store(o, *v);
+                        }
+                        for (o, w) in out.iter().zip(want) {
+                            let v = i64::from(o[l]);
+                            assert_eq!((v - w).rem_euclid(p), 0, "p = {p}, round {round}");
+                            if reduced == 0 {
+                                assert!(v.abs() <= p / 2 + p / 512, "p = {p}: {v}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Garner's step at its bounds, without a reduction of `u`: `c` up to
+    /// the R/q products' bounds p (q - 1) / 2 (p = 768: the 512-point
+    /// parts, 7681 and 10753) and 3 p (q - 1) / 2 (the folded product of
+    /// sntrup1277, 12289 and 18433) and random; `c1` mod p1 within
+    /// p1/2 + p1/2^9 (Barrett's bound), `c2` too or, for 10753, any representative
+    /// up to [`combine`]'s unreduced bound 2 * 10753 + 21: the output is
+    /// `c` mod q, below 2^14. An inexact `u` breaks the congruence.
+    #[test]
+    fn garner_at_the_bounds() {
+        let Some(_token) = crate::arch::avx2() else {
+            return;
+        };
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe {
+            garner_check_avx2::<4621, 7681, 10753>(Garner::of::<4621, 7681, 10753>(&P10753), 768);
+            garner_check_avx2::<4591, 7681, 10753>(Garner::of::<4591, 7681, 10753>(&P10753), 768);
+            garner_check_avx2::<7879, 12289, 18433>(Garner::new::<7879>(), 3 * 1277);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(g: Garner, p: i64) {
+        let centre = |x: i64, m: i64| {
+            let r = x.rem_euclid(m);
+            if r > m / 2 { r - m } else { r }
+        };
+        // Representatives of c mod m: centred or, near ±m/2, the other one
+        // within Barrett's bound m/2 + m/2^9; `wide`, any up to 2m + m/2^9.
+        let rep = |c: i64, m: i64, shift: i64, wide: bool| {
+            let r = centre(c, m);
+            let r = if wide {
+                let r = r + shift * m;
+                if r.abs() > 2 * m + m / 512 {
+                    r - r.signum() * m
+                } else {
+                    r
+                }
+            } else if shift != 0 && r.abs() >= m / 2 - m / 512 {
+                r - r.signum() * m
+            } else {
+                r
+            };
+            r as i16
+        };
+        let big = p * (i64::from(Q) - 1) / 2;
+        let mut s = 13u64;
+        for round in 0..64 {
+            let cs: [i64; 16] = core::array::from_fn(|l| match (round, l) {
+                (0, _) => big,
+                (1, _) => -big,
+                (2, _) => [big, -big][l & 1],
+                _ => i64::from(lcg(&mut s)) % (2 * big + 1) - big,
+            });
+            for shift in -2i64..=2 {
+                let c1 = cs.map(|c| rep(c, A, shift, false));
+                let c2 = cs.map(|c| rep(c, B, shift, B == 10753));
+                let mut out = [0i16; 16];
+                store(&mut out, g.apply(load(&c1), load(&c2)));
+                for (o, c) in out.iter().zip(cs) {
+                    let o = i64::from(*o);
+                    assert_eq!((o - c).rem_euclid(i64::from(Q)), 0, "q = {Q}, c = {c}");
+                    assert!(o.abs() < 1 << 14, "q = {Q}, c = {c}: {o}");
+                }
+            }
+        }
     }
 
     #[test]
