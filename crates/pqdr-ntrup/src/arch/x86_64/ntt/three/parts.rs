@@ -32,7 +32,7 @@ use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
 use super::super::{K, P7681, P10753, Prime, REGS, consts, load, montmul, regs, store};
 use super::{
     Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, combine, combine_in_place, fold_twist,
-    ntt3_fits, ntt3_scratch, part, regs_of, widen16,
+    ntt3_fits, ntt3_scratch, regs_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -52,13 +52,33 @@ use pqdr_common::simd::Avx2;
 /// r and r + 16 of the part are [`fold_twist`]ed from `v` and go straight
 /// into the butterfly; `v`'s upper half, below 256 coefficients, meets
 /// registers r < 16 only), so `x` is written once before the per-block
-/// steps. `ld` loads 16 coefficients as one register. Lazy: the first
-/// layer's sums unreduced, below 3 * 2^12 (part 0: `|v| < 2^12`, the
-/// fold's `v + h` < 2^13 plus one `v`) or 2 * 8065 (the other parts,
-/// Montgomery products), so below 2^14: the lazy block steps' input bound.
+/// steps ([`outer_512`]). `ld` loads 16 coefficients as one register.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn forward_512<const P: usize, T: Copy + Default>(
+    x: &mut Part<HALF>,
+    v: &[T],
+    ld: impl Fn(&[T; 16]) -> __m256i,
+    (i, t): (usize, &Prime),
+    k: K,
+) where
+    [T; 16]: Wipeable,
+{
+    outer_512::<P, T>(x, v, ld, (i, t), k);
+    let (blocks, _) = x.as_chunks_mut::<16>();
+    for (j, block) in blocks.iter_mut().enumerate() {
+        regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
+    }
+}
+
+/// The first layer of [`forward_512`] in the pass that loads part i of
+/// `v` into `x`. Lazy: the first layer's sums unreduced, below 3 * 2^12
+/// (part 0: `|v| < 2^12`, the fold's `v + h` < 2^13 plus one `v`) or
+/// 2 * 8065 (the other parts, Montgomery products), so below 2^14: the
+/// lazy block steps' input bound.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn outer_512<const P: usize, T: Copy + Default>(
     x: &mut Part<HALF>,
     v: &[T],
     ld: impl Fn(&[T; 16]) -> __m256i,
@@ -89,10 +109,6 @@ fn forward_512<const P: usize, T: Copy + Default>(
         let (wr, wq) = bc(t.reg_fwd[2 * r]);
         store(&mut x[r], _mm256_add_epi16(u, w));
         store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
-    }
-    let (blocks, _) = x.as_chunks_mut::<16>();
-    for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
@@ -135,6 +151,15 @@ pub(super) fn inverse_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     for (j, block) in blocks.iter_mut().enumerate() {
         regs::block_inverse::<true>(block, j, &t.untwist, &t.lane_inv, k);
     }
+    dit_last_512(x, t, k);
+}
+
+/// The last layer of [`inverse_512`]: the decimation-in-time butterflies
+/// at distance 16 (first inputs unreduced, below 23200; outputs below
+/// 23200 + 8065).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dit_last_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     for i in 0..16 {
         let (w, wq) = bc(t.reg_inv[2 * i]);
         let a = load(&x[i]);
@@ -193,8 +218,57 @@ fn parts_512<const P: usize>(
     let (es, _) = e.as_chunks_mut::<HALF>();
     for (i, x) in es.iter_mut().enumerate() {
         let ab = (src(a, pi, i), src(b, pi, i));
-        part::<P, HALF>(x, y, ab, (i, false), t);
+        part_512::<P>(x, y, ab, i, t);
     }
+}
+
+/// `Z_i` of prime `t` into `x` (as the parent's `part` without `finish`:
+/// any i16, for [`combine`]), `y` for b's transforms. A factor given as
+/// coefficients (a, or b when a is kept) takes only the first layer here
+/// ([`outer_512`]); its block steps run with the pointwise product and the
+/// inverse block steps in one pass per block (`regs::block_product`), the
+/// other factor transformed whole ([`forward_512`]) or kept.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn part_512<const P: usize>(
+    x: &mut Part<HALF>,
+    y: &mut Part<HALF>,
+    (a, b): (Src<'_, i16, HALF>, Src<'_, i8, HALF>),
+    i: usize,
+    t: &Prime,
+) {
+    let k = consts(t);
+    let (y, fwd): (&Part<HALF>, bool) = match (a, b) {
+        (Src::Coeffs(a), b) => {
+            let y = match b {
+                Src::Coeffs(b) => {
+                    forward_512_b::<P>(y, b, i, t, k);
+                    y
+                }
+                Src::Kept(h) => h,
+            };
+            outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+            (y, true)
+        }
+        (Src::Kept(h), Src::Coeffs(b)) => {
+            outer_512::<P, i8>(x, b, |c| widen16(c), (i, t), k);
+            (h, true)
+        }
+        (Src::Kept(ha), Src::Kept(hb)) => {
+            x.copy_from_slice(ha);
+            (hb, false)
+        }
+    };
+    let (xs, _) = x.as_chunks_mut::<16>();
+    let (ys, _) = y.as_chunks::<16>();
+    for (j, (xb, yb)) in xs.iter_mut().zip(ys).enumerate() {
+        if fwd {
+            regs::block_product::<true>(xb, yb, j, t, k);
+        } else {
+            regs::block_product::<false>(xb, yb, j, t, k);
+        }
+    }
+    dit_last_512(x, t, k);
 }
 
 /// The two factors of a product.
