@@ -484,18 +484,11 @@ fn load_b(x: &mut Poly, b: &[i8], twisted: bool, t: &Prime, k: K) {
 #[inline]
 fn pointwise<const R: usize>(x: &mut [[i16; 16]; R], y: &[[i16; 16]; R], k: K) {
     for (r, s) in x.iter_mut().zip(y) {
-        store(r, times_lanes(load(r), load(s), k));
+        let (a, b) = (load(r), load(s));
+        let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), _mm256_set1_epi16(k.pinv));
+        let hi = mulhi(a, b);
+        store(r, _mm256_sub_epi16(hi, mulhi(lo, k.p)));
     }
-}
-
-/// `a b 2^-16` lane by lane (a Montgomery product of two variables, any
-/// i16 inputs: |result| <= 2^14 + p/2).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn times_lanes(a: __m256i, b: __m256i, k: K) -> __m256i {
-    let lo = _mm256_mullo_epi16(_mm256_mullo_epi16(a, b), _mm256_set1_epi16(k.pinv));
-    let hi = mulhi(a, b);
-    _mm256_sub_epi16(hi, mulhi(lo, k.p))
 }
 
 /// Half `s` of the product modulo prime `i` (`t`): `U` (s = 0) or `V` (s = 1)

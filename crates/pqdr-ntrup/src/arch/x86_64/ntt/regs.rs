@@ -14,12 +14,12 @@
 //! branch or address.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_sub_epi16,
-    _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi16,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    __m256i, _mm256_add_epi16, _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16,
+    _mm256_sub_epi16, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
-use super::{K, LaneMuls, Mul, Prime, load, montmul, squeeze, store, times_lanes};
+use super::{K, LaneMuls, Mul, Prime, load, montmul, squeeze, store};
 
 /// One block: 16 registers of 16 lanes.
 pub(super) type Regs = [__m256i; 16];
@@ -330,13 +330,13 @@ pub(super) fn block_inverse<const LAZY: bool>(
 }
 
 /// Block `j` of a part's product for the lazy 512-point transforms (7681,
-/// 10753) in one pass over the block, without the stores and loads between
-/// the steps: with `FWD`, the forward steps of [`block_forward`] on `block`
-/// (inputs below 2^14; outputs below 2^15), else `block` holds its
-/// transform already; the pointwise product by `y` (block j of the other
-/// factor's transform; any i16 inputs, results below 2^14 + p/2); the
-/// inverse steps of [`block_inverse`] (any i16 inputs, outputs below
-/// 23200), the last through [`rows_inverse`].
+/// 10753) in one pass, without stores and loads between the steps: with
+/// `FWD` the forward steps of [`block_forward`] on `block` (inputs below
+/// 2^14, outputs below 2^15), else `block` holds its transform; the
+/// pointwise product `x y 2^-16` by `y` (block j of the other factor's
+/// transform: a Montgomery product by `y` and its companion `y p^-1`, any
+/// i16 inputs, results below 2^14 + p/2); the inverse steps of
+/// [`block_inverse`] (any i16 inputs, outputs below 23200).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_product<const FWD: bool>(
@@ -350,8 +350,10 @@ pub(super) fn block_product<const FWD: bool>(
     if FWD {
         forward_steps!(x, j, (&t.twist, &t.lane_fwd), k, true);
     }
+    let pinv = _mm256_set1_epi16(k.pinv);
     for (i, v) in x.iter_mut().enumerate() {
-        *v = times_lanes(*v, load(&y[i]), k);
+        let y = load(&y[i]);
+        *v = montmul(*v, y, _mm256_mullo_epi16(y, pinv), k.p);
     }
     inverse_steps!(x, block, j, (&t.untwist, &t.lane_inv), k, true);
     rows_inverse::<true>(block, &t.lane_inv, k);

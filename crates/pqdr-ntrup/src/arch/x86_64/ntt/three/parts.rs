@@ -2,7 +2,9 @@
 //! parent module's radix-3 layer with n = 512), AVX2 (the products of Core
 //! `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3): the 512-point
 //! transform on 32 registers ([`forward_512`], its first layer in the pass
-//! that loads a part, and [`inverse_512`]), the three
+//! that loads a part, and [`inverse_512`]; in a part's product
+//! ([`part_512`]) one factor's block steps, the pointwise product and the
+//! inverse block steps run in one pass per block, `regs::block_product`), the three
 //! parts' inverse 3-point DFT into the full product ([`combine`]), and a
 //! factor's kept parts (a prepared decapsulation key's f, 1/g and h,
 //! [`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)). Twin: the portable Karatsuba
