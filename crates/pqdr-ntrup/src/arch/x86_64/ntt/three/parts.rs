@@ -25,7 +25,7 @@
 //! 8065, `squeeze` results below 5629 / 5800), they leave room in the
 //! 16-bit lanes for sums of up to four reduced values, so the transforms
 //! run lazily (`regs::block_forward::<true>`, `block_inverse::<true>`):
-//! the first layer's sums ([`forward_512`]) and the second layer of each
+//! the first layer's sums ([`outer_512`]) and the second layer of each
 //! radix-4 pass are left unreduced (bounds at each step in `regs.rs`,
 //! tested at the bounds in `regs::tests`).
 
@@ -54,27 +54,18 @@ use pqdr_common::simd::Avx2;
 /// r and r + 16 of the part are [`fold_twist`]ed from `v` and go straight
 /// into the butterfly; `v`'s upper half, below 256 coefficients, meets
 /// registers r < 16 only), so `x` is written once before the per-block
-/// steps ([`outer_512`]). `ld` loads 16 coefficients as one register.
+/// steps: [`outer_512`] writes `x`, this runs the block steps on it.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn forward_512<const P: usize, T: Copy + Default>(
-    x: &mut Part<HALF>,
-    v: &[T],
-    ld: impl Fn(&[T; 16]) -> __m256i,
-    (i, t): (usize, &Prime),
-    k: K,
-) where
-    [T; 16]: Wipeable,
-{
-    outer_512::<P, T>(x, v, ld, (i, t), k);
+fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
         regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
     }
 }
 
-/// The first layer of [`forward_512`] in the pass that loads part i of
-/// `v` into `x`. Lazy: the first layer's sums unreduced, below 3 * 2^12
+/// The first layer of the 512-point transform in the pass that loads part
+/// i of `v` into `x` (`ld` loads 16 coefficients as one register). Lazy: the first layer's sums unreduced, below 3 * 2^12
 /// (part 0: `|v| < 2^12`, the fold's `v + h` < 2^13 plus one `v`) or
 /// 2 * 8065 (the other parts, Montgomery products), so below 2^14: the
 /// lazy block steps' input bound.
@@ -90,7 +81,7 @@ fn outer_512<const P: usize, T: Copy + Default>(
     [T; 16]: Wipeable,
 {
     const N: usize = 16 * HALF;
-    assert!(P > N && P - N <= 256, "forward_512: p outside 513..=768");
+    assert!(P > N && P - N <= 256, "outer_512: p outside 513..=768");
     let t3 = <Regs as Size<HALF>>::three(t);
     let (lo, _) = v[..N].as_chunks::<16>();
     let (hi, rest) = v[N..P].as_chunks::<16>();
@@ -124,7 +115,8 @@ pub(super) fn forward_512_a<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    forward_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+    outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+    forward_512(x, t, k);
 }
 
 /// [`forward_512`] of part i of the small `b`.
@@ -137,7 +129,8 @@ pub(super) fn forward_512_b<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    forward_512::<P, i8>(y, b, |c| widen16(c), (i, t), k);
+    outer_512::<P, i8>(y, b, |c| widen16(c), (i, t), k);
+    forward_512(y, t, k);
 }
 
 /// The inverse of [`forward_512`] (the per-block steps, then the
