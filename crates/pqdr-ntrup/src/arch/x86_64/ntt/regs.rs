@@ -14,12 +14,12 @@
 //! branch or address.
 
 use core::arch::x86_64::{
-    __m256i, _mm256_add_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16, _mm256_sub_epi16,
-    _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64, _mm256_unpacklo_epi16,
-    _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
+    __m256i, _mm256_add_epi16, _mm256_mullo_epi16, _mm256_permute2x128_si256, _mm256_set1_epi16,
+    _mm256_sub_epi16, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpackhi_epi64,
+    _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_unpacklo_epi64,
 };
 
-use super::{K, LaneMuls, Mul, load, montmul, squeeze, store};
+use super::{K, LaneMuls, Mul, Prime, load, montmul, squeeze, store};
 
 /// One block: 16 registers of 16 lanes.
 pub(super) type Regs = [__m256i; 16];
@@ -252,6 +252,37 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
     )
 }
 
+/// The forward steps of block `j` on the registers `x`: the 16-point
+/// transform across them, the twist by `m`, the transpose and the 16-point
+/// transform across the lanes (`lazy` as in `dif16`). A macro, as `dif16`.
+macro_rules! forward_steps {
+    ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
+        // The block's multipliers as fixed-size arrays: one bounds check, and
+        // the loop is unrolled (with per-register checks LLVM kept it a loop).
+        let (w, wq) = block_muls($m, $j);
+        dif16!($x, $tw, $k, $lazy);
+        for (i, v) in $x.iter_mut().enumerate() {
+            *v = montmul(*v, load(&w[i]), load(&wq[i]), $k.p);
+        }
+        transpose(&mut $x);
+        dif16!($x, $tw, $k, $lazy);
+    }};
+}
+
+/// The first inverse steps of block `j` from the registers `x` into
+/// `block`: the inverse 16-point transform across the lanes, the transpose
+/// and the untwist by `m` (`lazy` as in `dit16_inv`). A macro, as `dif16`.
+macro_rules! inverse_steps {
+    ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
+        dit16_inv!($x, $tw, $k, $lazy);
+        transpose(&mut $x);
+        let (w, wq) = block_muls($m, $j);
+        for (i, r) in $block.iter_mut().enumerate() {
+            store(r, montmul($x[i], load(&w[i]), load(&wq[i]), $k.p));
+        }
+    }};
+}
+
 /// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
 /// polynomial, `block`): the 16-point transform across the registers
 /// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
@@ -269,16 +300,8 @@ pub(super) fn block_forward<const LAZY: bool>(
     tw: &[Mul; 8],
     k: K,
 ) {
-    // The block's multipliers as fixed-size arrays: one bounds check, and
-    // the loop is unrolled (with per-register checks LLVM kept it a loop).
-    let (w, wq) = block_muls(m, j);
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dif16!(x, tw, k, LAZY);
-    for (i, v) in x.iter_mut().enumerate() {
-        *v = montmul(*v, load(&w[i]), load(&wq[i]), k.p);
-    }
-    transpose(&mut x);
-    dif16!(x, tw, k, LAZY);
+    forward_steps!(x, j, (m, tw), k, LAZY);
     // By index: `zip(x)` would move the registers into an iterator (a
     // 512-byte copy on the stack).
     for (i, r) in block.iter_mut().enumerate() {
@@ -302,15 +325,38 @@ pub(super) fn block_inverse<const LAZY: bool>(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv!(x, tw, k, LAZY);
-    transpose(&mut x);
-    for (i, r) in block.iter_mut().enumerate() {
-        store(
-            r,
-            montmul(x[i], load(&m[0][16 * j + i]), load(&m[1][16 * j + i]), k.p),
-        );
-    }
+    inverse_steps!(x, block, j, (m, tw), k, LAZY);
     rows_inverse::<LAZY>(block, tw, k);
+}
+
+/// Block `j` of a part's product for the lazy 512-point transforms (7681,
+/// 10753) in one pass, without stores and loads between the steps: with
+/// `FWD` the forward steps of [`block_forward`] on `block` (inputs below
+/// 2^14, outputs below 2^15), else `block` holds its transform; the
+/// pointwise product `x y 2^-16` by `y` (block j of the other factor's
+/// transform: a Montgomery product by `y` and its companion `y p^-1`, any
+/// i16 inputs, results below 2^14 + p/2); the inverse steps of
+/// [`block_inverse`] (any i16 inputs, outputs below 23200).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+pub(super) fn block_product<const FWD: bool>(
+    block: &mut [[i16; 16]; 16],
+    y: &[[i16; 16]; 16],
+    j: usize,
+    t: &Prime,
+    k: K,
+) {
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    if FWD {
+        forward_steps!(x, j, (&t.twist, &t.lane_fwd), k, true);
+    }
+    let pinv = _mm256_set1_epi16(k.pinv);
+    for (i, v) in x.iter_mut().enumerate() {
+        let y = load(&y[i]);
+        *v = montmul(*v, y, _mm256_mullo_epi16(y, pinv), k.p);
+    }
+    inverse_steps!(x, block, j, (&t.untwist, &t.lane_inv), k, true);
+    rows_inverse::<true>(block, &t.lane_inv, k);
 }
 
 /// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the

@@ -287,22 +287,35 @@ fn part<const P: usize, const R: usize>(
 /// in: from the inverse transforms' `Z_i` (any i16: each enters a Montgomery product first),
 /// `A = third Z_0`, `x_i = third ψ^(-ij) Z_i / 2` (the `untw` tables),
 /// `S = x_1 + x_2`, `T = (ω^-1 - ω^-2)(x_1 - x_2)` (ω^-1 + ω^-2 = -1):
-/// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`; each
-/// centred, |.| <= p/2 + p/2^9.
+/// `c_j = A + 2S`, `c_(j+n) = A - S + T`, `c_(j+2n) = A - S - T`.
+/// Bounds (|A|, |x_i|, |T| < 3p/4): S is [`barrett`]-reduced (|S| <=
+/// p/2 + p/2^9), nothing else before the outputs: `|A + 2S| < 7p/4 +
+/// p/2^8` and `|A - S ± T| < 2p + p/2^9`, below 2^15 for the primes it
+/// serves, 7681, 10753 and 12289 (24,602; not 18433, whose parts
+/// `rq.rs` never combines). `REDUCED`: each output [`barrett`]-reduced,
+/// centred, |.| <= p/2 + p/2^9; else as they are (for Garner's `c2`)
+/// (`combine_at_the_bounds` below).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn combine<const R: usize>(z: [__m256i; 3], j: usize, t3: &Three<R>, k: K) -> [__m256i; 3] {
+fn combine<const R: usize, const REDUCED: bool>(
+    z: [__m256i; 3],
+    j: usize,
+    t3: &Three<R>,
+    k: K,
+) -> [__m256i; 3] {
     let u = &t3.untw;
     let a = mulc(z[0], t3.comb[0], k);
     let x1 = montmul(z[1], load(&u[0][0][j]), load(&u[0][1][j]), k.p);
     let x2 = montmul(z[2], load(&u[1][0][j]), load(&u[1][1][j]), k.p);
     let s = barrett(_mm256_add_epi16(x1, x2), k);
     let t = mulc(_mm256_sub_epi16(x1, x2), t3.comb[1], k);
-    let c0 = barrett(_mm256_add_epi16(barrett(_mm256_add_epi16(a, s), k), s), k);
-    let m = barrett(_mm256_sub_epi16(a, s), k);
-    let c1 = barrett(_mm256_add_epi16(m, t), k);
-    let c2 = barrett(_mm256_sub_epi16(m, t), k);
-    [c0, c1, c2]
+    let m = _mm256_sub_epi16(a, s);
+    let c = [
+        _mm256_add_epi16(_mm256_add_epi16(a, s), s),
+        _mm256_add_epi16(m, t),
+        _mm256_sub_epi16(m, t),
+    ];
+    if REDUCED { c.map(|v| barrett(v, k)) } else { c }
 }
 
 /// [`combine`] in place: registers `j`, `j + R`, `j + 2R` of `c` hold the
@@ -313,7 +326,7 @@ fn combine_in_place<const R: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
     let (lo, rest) = c.split_at_mut(R);
     let (mid, hi) = rest.split_at_mut(R);
     for (j, ((l, m), h)) in lo.iter_mut().zip(mid.iter_mut()).zip(hi).enumerate() {
-        let v = combine([load(l), load(m), load(h)], j, t3, k);
+        let v = combine::<R, true>([load(l), load(m), load(h)], j, t3, k);
         store(l, v[0]);
         store(m, v[1]);
         store(h, v[2]);

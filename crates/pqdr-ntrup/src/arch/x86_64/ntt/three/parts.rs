@@ -2,7 +2,9 @@
 //! parent module's radix-3 layer with n = 512), AVX2 (the products of Core
 //! `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3): the 512-point
 //! transform on 32 registers ([`forward_512`], its first layer in the pass
-//! that loads a part, and [`inverse_512`]), the three
+//! that loads a part, and [`inverse_512`]; in a part's product
+//! ([`part_512`]) one factor's block steps, the pointwise product and the
+//! inverse block steps run in one pass per block, `regs::block_product`), the three
 //! parts' inverse 3-point DFT into the full product ([`combine`]), and a
 //! factor's kept parts (a prepared decapsulation key's f, 1/g and h,
 //! [`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)). Twin: the portable Karatsuba
@@ -23,7 +25,7 @@
 //! 8065, `squeeze` results below 5629 / 5800), they leave room in the
 //! 16-bit lanes for sums of up to four reduced values, so the transforms
 //! run lazily (`regs::block_forward::<true>`, `block_inverse::<true>`):
-//! the first layer's sums ([`forward_512`]) and the second layer of each
+//! the first layer's sums ([`outer_512`]) and the second layer of each
 //! radix-4 pass are left unreduced (bounds at each step in `regs.rs`,
 //! tested at the bounds in `regs::tests`).
 
@@ -32,7 +34,7 @@ use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
 use super::super::{K, P7681, P10753, Prime, REGS, consts, load, montmul, regs, squeeze, store};
 use super::{
     Garner, H1, H2, HALF, Part, Regs, Size, Src, bc, combine, combine_in_place, fold_twist,
-    ntt3_fits, ntt3_scratch, part, regs_of, widen16,
+    ntt3_fits, ntt3_scratch, regs_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -52,13 +54,24 @@ use pqdr_common::simd::Avx2;
 /// r and r + 16 of the part are [`fold_twist`]ed from `v` and go straight
 /// into the butterfly; `v`'s upper half, below 256 coefficients, meets
 /// registers r < 16 only), so `x` is written once before the per-block
-/// steps. `ld` loads 16 coefficients as one register. Lazy: the first
-/// layer's sums unreduced, below 3 * 2^12 (part 0: `|v| < 2^12`, the
-/// fold's `v + h` < 2^13 plus one `v`) or 2 * 8065 (the other parts,
-/// Montgomery products), so below 2^14: the lazy block steps' input bound.
+/// steps: [`outer_512`] writes `x`, this runs the block steps on it.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn forward_512<const P: usize, T: Copy + Default>(
+fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
+    let (blocks, _) = x.as_chunks_mut::<16>();
+    for (j, block) in blocks.iter_mut().enumerate() {
+        regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
+    }
+}
+
+/// The first layer of the 512-point transform in the pass that loads part
+/// i of `v` into `x` (`ld` loads 16 coefficients as one register). Lazy: the first layer's sums unreduced, below 3 * 2^12
+/// (part 0: `|v| < 2^12`, the fold's `v + h` < 2^13 plus one `v`) or
+/// 2 * 8065 (the other parts, Montgomery products), so below 2^14: the
+/// lazy block steps' input bound.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn outer_512<const P: usize, T: Copy + Default>(
     x: &mut Part<HALF>,
     v: &[T],
     ld: impl Fn(&[T; 16]) -> __m256i,
@@ -68,7 +81,7 @@ fn forward_512<const P: usize, T: Copy + Default>(
     [T; 16]: Wipeable,
 {
     const N: usize = 16 * HALF;
-    assert!(P > N && P - N <= 256, "forward_512: p outside 513..=768");
+    assert!(P > N && P - N <= 256, "outer_512: p outside 513..=768");
     let t3 = <Regs as Size<HALF>>::three(t);
     let (lo, _) = v[..N].as_chunks::<16>();
     let (hi, rest) = v[N..P].as_chunks::<16>();
@@ -90,10 +103,6 @@ fn forward_512<const P: usize, T: Copy + Default>(
         store(&mut x[r], _mm256_add_epi16(u, w));
         store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
     }
-    let (blocks, _) = x.as_chunks_mut::<16>();
-    for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
-    }
 }
 
 /// [`forward_512`] of part i of `a` (`|a| < 2^12`).
@@ -106,7 +115,8 @@ pub(super) fn forward_512_a<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    forward_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+    outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+    forward_512(x, t, k);
 }
 
 /// [`forward_512`] of part i of the small `b`.
@@ -119,7 +129,8 @@ pub(super) fn forward_512_b<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    forward_512::<P, i8>(y, b, |c| widen16(c), (i, t), k);
+    outer_512::<P, i8>(y, b, |c| widen16(c), (i, t), k);
+    forward_512(y, t, k);
 }
 
 /// The inverse of [`forward_512`] (the per-block steps, then the
@@ -137,6 +148,15 @@ pub(super) fn inverse_512<const LAZY: bool>(x: &mut Part<HALF>, t: &Prime, k: K)
     for (j, block) in blocks.iter_mut().enumerate() {
         regs::block_inverse::<LAZY>(block, j, &t.untwist, &t.lane_inv, k);
     }
+    dit_last_512(x, t, k);
+}
+
+/// The last layer of [`inverse_512`]: the decimation-in-time butterflies
+/// at distance 16 (first inputs unreduced, below 23200; outputs below
+/// 23200 + 8065).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dit_last_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     for i in 0..16 {
         let (w, wq) = bc(t.reg_inv[2 * i]);
         let a = if LAZY {
@@ -199,8 +219,57 @@ fn parts_512<const P: usize>(
     let (es, _) = e.as_chunks_mut::<HALF>();
     for (i, x) in es.iter_mut().enumerate() {
         let ab = (src(a, pi, i), src(b, pi, i));
-        part::<P, HALF>(x, y, ab, (i, false), t);
+        part_512::<P>(x, y, ab, i, t);
     }
+}
+
+/// `Z_i` of prime `t` into `x` (as the parent's `part` without `finish`:
+/// any i16, for [`combine`]), `y` for b's transforms. A factor given as
+/// coefficients (a, or b when a is kept) takes only the first layer here
+/// ([`outer_512`]); its block steps run with the pointwise product and the
+/// inverse block steps in one pass per block (`regs::block_product`), the
+/// other factor transformed whole ([`forward_512`]) or kept.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn part_512<const P: usize>(
+    x: &mut Part<HALF>,
+    y: &mut Part<HALF>,
+    (a, b): (Src<'_, i16, HALF>, Src<'_, i8, HALF>),
+    i: usize,
+    t: &Prime,
+) {
+    let k = consts(t);
+    let (y, fwd): (&Part<HALF>, bool) = match (a, b) {
+        (Src::Coeffs(a), b) => {
+            let y = match b {
+                Src::Coeffs(b) => {
+                    forward_512_b::<P>(y, b, i, t, k);
+                    y
+                }
+                Src::Kept(h) => h,
+            };
+            outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+            (y, true)
+        }
+        (Src::Kept(h), Src::Coeffs(b)) => {
+            outer_512::<P, i8>(x, b, |c| widen16(c), (i, t), k);
+            (h, true)
+        }
+        (Src::Kept(ha), Src::Kept(hb)) => {
+            x.copy_from_slice(ha);
+            (hb, false)
+        }
+    };
+    let (xs, _) = x.as_chunks_mut::<16>();
+    let (ys, _) = y.as_chunks::<16>();
+    for (j, (xb, yb)) in xs.iter_mut().zip(ys).enumerate() {
+        if fwd {
+            regs::block_product::<true>(xb, yb, j, t, k);
+        } else {
+            regs::block_product::<false>(xb, yb, j, t, k);
+        }
+    }
+    dit_last_512(x, t, k);
 }
 
 /// The two factors of a product.
@@ -272,7 +341,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
         let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
             let z = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
-            let c = combine::<R>(z, j, &H2, k2);
+            let c = combine::<R, false>(z, j, &H2, k2);
             for (m, v) in c.into_iter().enumerate() {
                 let o = &mut out[j + m * R];
                 let w = g.apply(load(o), v);
@@ -380,6 +449,134 @@ mod tests {
         let k = consts(t);
         forward_512_a::<P>(x, v, i, t, k);
         inverse_512::<true>(x, t, k);
+    }
+
+    /// [`combine`] (reduced outputs and, for Garner's `c2`, unreduced) on
+    /// inverse-transform outputs at the i16 extremes (±32767, every sign
+    /// pattern, random values), for every register of the 512-point parts
+    /// (7681, 10753) and of sntrup1277's (12289), against the exact sums
+    /// and products mod p; reduced outputs within p/2 + p/2^9. A sum that
+    /// leaves its 16 bits breaks the congruence.
+    #[test]
+    fn combine_at_the_bounds() {
+        let Some(_token) = crate::arch::avx2() else {
+            return;
+        };
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe {
+            combine_check_avx2::<HALF>(&P7681, &H1);
+            combine_check_avx2::<HALF>(&P10753, &H2);
+            combine_check_avx2::<REGS>(&super::super::super::P1, &super::super::T1);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn combine_check_avx2<const R: usize>(t: &Prime, t3: &super::super::Three<R>) {
+        let (k, p) = (consts(t), i64::from(t.p));
+        let r16 = super::super::super::pow_mod(65536, t.p as u64 - 2, p);
+        let c = |w: i16| i64::from(w) * r16 % p;
+        let mut s = 9u64;
+        for round in 0..40 {
+            for j in 0..R {
+                let z: [[i16; 16]; 3] = core::array::from_fn(|i| {
+                    core::array::from_fn(|l| at_bound(&mut s, round, (i, l, 1), 32767))
+                });
+                let zr = z.map(|r| load(&r));
+                let got = [
+                    combine::<R, true>(zr, j, t3, k),
+                    combine::<R, false>(zr, j, t3, k),
+                ];
+                for l in 0..16 {
+                    let zl = z.map(|r| i64::from(r[l]));
+                    let u = &t3.untw;
+                    let a = zl[0] * c(t3.comb[0][0]);
+                    let x1 = zl[1] * c(u[0][0][j][l]);
+                    let x2 = zl[2] * c(u[1][0][j][l]);
+                    let tt = (x1 - x2) % p * c(t3.comb[1][0]);
+                    let want = [a + 2 * (x1 + x2), a - x1 - x2 + tt, a - x1 - x2 - tt];
+                    for (reduced, g) in got.iter().enumerate() {
+                        let mut out = [[0i16; 16]; 3];
+                        for (o, v) in out.iter_mut().zip(g) {
+                            store(o, *v);
+                        }
+                        for (o, w) in out.iter().zip(want) {
+                            let v = i64::from(o[l]);
+                            assert_eq!((v - w).rem_euclid(p), 0, "p = {p}, round {round}");
+                            if reduced == 0 {
+                                assert!(v.abs() <= p / 2 + p / 512, "p = {p}: {v}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Garner's step at its bounds, without a reduction of `u`: `c` up to
+    /// the R/q products' bounds p (q - 1) / 2 (p = 768: the 512-point
+    /// parts, 7681 and 10753) and 3 p (q - 1) / 2 (the folded product of
+    /// sntrup1277, 12289 and 18433) and random; `c1` mod p1 within
+    /// p1/2 + p1/2^9 (Barrett's bound), `c2` too or, for 10753, any representative
+    /// up to [`combine`]'s unreduced bound 2 * 10753 + 21: the output is
+    /// `c` mod q, below 2^14. An inexact `u` breaks the congruence.
+    #[test]
+    fn garner_at_the_bounds() {
+        let Some(_token) = crate::arch::avx2() else {
+            return;
+        };
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe {
+            garner_check_avx2::<4621, 7681, 10753>(Garner::of::<4621, 7681, 10753>(&P10753), 768);
+            garner_check_avx2::<4591, 7681, 10753>(Garner::of::<4591, 7681, 10753>(&P10753), 768);
+            garner_check_avx2::<7879, 12289, 18433>(Garner::new::<7879>(), 3 * 1277);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(g: Garner, p: i64) {
+        let centre = |x: i64, m: i64| {
+            let r = x.rem_euclid(m);
+            if r > m / 2 { r - m } else { r }
+        };
+        // Representatives of c mod m: centred or, near ±m/2, the other one
+        // within Barrett's bound m/2 + m/2^9; `wide`, any up to 2m + m/2^9.
+        let rep = |c: i64, m: i64, shift: i64, wide: bool| {
+            let r = centre(c, m);
+            let r = if wide {
+                let r = r + shift * m;
+                if r.abs() > 2 * m + m / 512 {
+                    r - r.signum() * m
+                } else {
+                    r
+                }
+            } else if shift != 0 && r.abs() >= m / 2 - m / 512 {
+                r - r.signum() * m
+            } else {
+                r
+            };
+            r as i16
+        };
+        let big = p * (i64::from(Q) - 1) / 2;
+        let mut s = 13u64;
+        for round in 0..64 {
+            let cs: [i64; 16] = core::array::from_fn(|l| match (round, l) {
+                (0, _) => big,
+                (1, _) => -big,
+                (2, _) => [big, -big][l & 1],
+                _ => i64::from(lcg(&mut s)) % (2 * big + 1) - big,
+            });
+            for shift in -2i64..=2 {
+                let c1 = cs.map(|c| rep(c, A, shift, false));
+                let c2 = cs.map(|c| rep(c, B, shift, B == 10753));
+                let mut out = [0i16; 16];
+                store(&mut out, g.apply(load(&c1), load(&c2)));
+                for (o, c) in out.iter().zip(cs) {
+                    let o = i64::from(*o);
+                    assert_eq!((o - c).rem_euclid(i64::from(Q)), 0, "q = {Q}, c = {c}");
+                    assert!(o.abs() < 1 << 14, "q = {Q}, c = {c}: {o}");
+                }
+            }
+        }
     }
 
     #[test]
