@@ -26,10 +26,7 @@ use core::arch::x86_64::{
     _mm256_sub_epi16,
 };
 
-use super::{
-    K, Mul, P7681, Prime, REGS, barrett, consts, load, mont, montmul, mul_lanes, pointwise,
-    pow_mod, store,
-};
+use super::{K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, store};
 use crate::arch::Side;
 use pqdr_common::simd::Avx2;
 
@@ -37,8 +34,8 @@ mod garner;
 mod parts;
 mod rq;
 use garner::Garner;
+use parts::inverse_512;
 pub(crate) use parts::ntt3_512;
-use parts::{forward_512_a, forward_512_b, inverse_512};
 use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
 
 /// Registers of a 512-point transform.
@@ -68,16 +65,14 @@ type Part<const R: usize> = [[i16; 16]; R];
 
 /// The radix-3 constants of one prime for parts of R registers.
 struct Three<const R: usize> {
-    /// ψ^(ij) and ψ^(-ij) (index i - 1, i = 1, 2) at coefficient
-    /// j = 16 register + lane: values and companions.
+    /// ψ^(ij) (index i - 1, i = 1, 2) at coefficient j = 16 register +
+    /// lane: values and companions.
     psi: [[Part<R>; 2]; 2],
-    psi_inv: [[Part<R>; 2]; 2],
     /// ω and ω^2.
     omega: [Mul; 2],
-    /// 1/3, times 2 for n = 512 (the inverse transform's untwist carries
-    /// 1/1024, its first 32 registers' inverse scales by 512).
-    third: Mul,
-    /// `third ψ^(-ij) / 2` (i = 1, 2), the untwist of [`combine`]: values
+    /// `third ψ^(-ij) / 2` (i = 1, 2; `third` = 1/3, times 2 for n = 512:
+    /// the inverse transform's untwist carries 1/1024, its first 32
+    /// registers' inverse scales by 512), the untwist of [`combine`]: values
     /// and companions.
     untw: [[Part<R>; 2]; 2],
     /// The inverse 3-point DFT's multipliers ([`combine`]): `third` and
@@ -108,7 +103,6 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let th = pow_mod(3, m as u64 - 2, m) * (REGS / R) as i64 % m;
     let half = (m + 1) / 2;
     let mut tab = [[[[0; 16]; R]; 2]; 2];
-    let mut tab_i = [[[[0; 16]; R]; 2]; 2];
     let mut tab_u = [[[[0; 16]; R]; 2]; 2];
     let mut i = 0;
     while i < 2 {
@@ -117,11 +111,9 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
             let mut n2 = 0;
             while n2 < 16 {
                 let e = (i as u64 + 1) * (16 * j + n2) as u64;
-                let v = [mont(pow_mod(psi, e, m), m), mont(pow_mod(psi_i, e, m), m)];
-                tab[i][0][j][n2] = v[0][0];
-                tab[i][1][j][n2] = v[0][1];
-                tab_i[i][0][j][n2] = v[1][0];
-                tab_i[i][1][j][n2] = v[1][1];
+                let v = mont(pow_mod(psi, e, m), m);
+                tab[i][0][j][n2] = v[0];
+                tab[i][1][j][n2] = v[1];
                 let u = mont(pow_mod(psi_i, e, m) * (th * half % m) % m, m);
                 tab_u[i][0][j][n2] = u[0];
                 tab_u[i][1][j][n2] = u[1];
@@ -133,9 +125,7 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     }
     Three {
         psi: tab,
-        psi_inv: tab_i,
         omega: [mont(w, m), mont(w2, m)],
-        third: mont(th, m),
         untw: tab_u,
         comb: [mont(th, m), mont((w2 - w + m) % m, m)],
     }
@@ -144,42 +134,10 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
 static H1: Three<HALF> = three(7681);
 static H2: Three<HALF> = three(10753);
 
-/// The transforms of one part's size R (registers): the first 32
-/// registers of the 1024-point ones of `ntt.rs` (512 points; sntrup1277's
-/// parts are in `rq.rs`).
-trait Size<const R: usize> {
-    /// The radix-3 constants of prime `t` (7681 or 10753 for n = 512).
-    fn three(t: &Prime) -> &'static Three<R>;
-    /// Part i of `a` (p = P), forward-transformed, into `x`.
-    fn forward_a<const P: usize>(x: &mut Part<R>, a: &[i16], i: usize, t: &Prime, k: K);
-    /// Part i of the small `b`, forward-transformed, into `y`.
-    fn forward_b<const P: usize>(y: &mut Part<R>, b: &[i8], i: usize, t: &Prime, k: K);
-    /// The inverse transform, times 2^16 / 1024.
-    fn inverse(x: &mut Part<R>, t: &Prime, k: K);
-}
-
-/// Selects [`Size`] by the register count.
-struct Regs;
-
-impl Size<HALF> for Regs {
-    fn three(t: &Prime) -> &'static Three<HALF> {
-        if t.p == P7681.p { &H1 } else { &H2 }
-    }
-    #[inline(always)]
-    fn forward_a<const P: usize>(x: &mut Part<HALF>, a: &[i16], i: usize, t: &Prime, k: K) {
-        // SAFETY: as above.
-        unsafe { forward_512_a::<P>(x, a, i, t, k) }
-    }
-    #[inline(always)]
-    fn forward_b<const P: usize>(y: &mut Part<HALF>, b: &[i8], i: usize, t: &Prime, k: K) {
-        // SAFETY: as above.
-        unsafe { forward_512_b::<P>(y, b, i, t, k) }
-    }
-    #[inline(always)]
-    fn inverse(x: &mut Part<HALF>, t: &Prime, k: K) {
-        // SAFETY: as above.
-        unsafe { inverse_512::<true>(x, t, k) }
-    }
+/// The radix-3 constants of the 512-point parts' prime `t` (7681 or
+/// 10753; sntrup1277's parts are in `rq.rs`).
+fn three_of(t: &Prime) -> &'static Three<HALF> {
+    if t.p == P7681.p { &H1 } else { &H2 }
 }
 
 /// A constant multiplier broadcast.
@@ -240,47 +198,6 @@ enum Src<'a, T, const R: usize> {
     Kept(&'a Part<R>),
 }
 
-/// `E_i = D_i / 3` of prime `t` into `x` (|.| < 3p/4): part i of both
-/// factors, forward transforms (`y` holds b's), pointwise product,
-/// inverse, `ψ^(-ij) / 3`; without `finish`, `Z_i` as the inverse leaves it
-/// (any i16, below 2^15; [`combine`] untwists).
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn part<const P: usize, const R: usize>(
-    x: &mut Part<R>,
-    y: &mut Part<R>,
-    (a, b): (Src<'_, i16, R>, Src<'_, i8, R>),
-    (i, finish): (usize, bool),
-    t: &Prime,
-) where
-    Regs: Size<R>,
-{
-    let k = consts(t);
-    let t3 = <Regs as Size<R>>::three(t);
-    match a {
-        Src::Coeffs(a) => <Regs as Size<R>>::forward_a::<P>(x, a, i, t, k),
-        Src::Kept(h) => x.copy_from_slice(h),
-    }
-    let y: &Part<R> = match b {
-        Src::Coeffs(b) => {
-            <Regs as Size<R>>::forward_b::<P>(y, b, i, t, k);
-            y
-        }
-        Src::Kept(h) => h,
-    };
-    pointwise(x, y, k);
-    <Regs as Size<R>>::inverse(x, t, k);
-    if finish {
-        if i > 0 {
-            mul_lanes(x, &t3.psi_inv[i - 1], k);
-        }
-        for r in x.iter_mut() {
-            let v = mulc(load(r), t3.third, k);
-            store(r, v);
-        }
-    }
-}
-
 /// The inverse 3-point DFT of register j (the radix-3 layer's last step):
 /// `c_(j + n k) = (1/3) Σ_i ω^(-ik) D_i[j]` (times 2 for n = 512, see
 /// `third`) for k = 0, 1, 2, with the untwist `D_i = ψ^(-ij) Z_i` folded
@@ -291,8 +208,8 @@ fn part<const P: usize, const R: usize>(
 /// Bounds (|A|, |x_i|, |T| < 3p/4): S is [`barrett`]-reduced (|S| <=
 /// p/2 + p/2^9), nothing else before the outputs: `|A + 2S| < 7p/4 +
 /// p/2^8` and `|A - S ± T| < 2p + p/2^9`, below 2^15 for the primes it
-/// serves, 7681, 10753 and 12289 (24,602; not 18433, whose parts
-/// `rq.rs` never combines). `REDUCED`: each output [`barrett`]-reduced,
+/// serves, 7681 and 10753 (21,528; sntrup1277's parts in `rq.rs` have no
+/// radix-3 layer). `REDUCED`: each output [`barrett`]-reduced,
 /// centred, |.| <= p/2 + p/2^9; else as they are (for Garner's `c2`)
 /// (`combine_at_the_bounds` below).
 #[target_feature(enable = "avx2")]
