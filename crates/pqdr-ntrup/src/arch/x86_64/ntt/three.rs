@@ -80,6 +80,24 @@ struct Three<const R: usize> {
     comb: [Mul; 2],
 }
 
+/// An element of order exactly `order` (`order | m - 1`), tested by the
+/// given proper divisors of `order`.
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn root(m: i64, order: u64, not: [u64; 2]) -> i64 {
+    let mut g = 2;
+    loop {
+        let r = pow_mod(g, (m as u64 - 1) / order, m);
+        if pow_mod(r, not[0], m) != 1 && pow_mod(r, not[1], m) != 1 {
+            return r;
+        }
+        g += 1;
+    }
+}
+
 #[allow(
     clippy::integer_division_remainder_used,
     clippy::cast_sign_loss,
@@ -89,14 +107,7 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let m = p as i64;
     let n = 16 * R as u64;
     // ψ: a primitive 3n-th root of unity (ψ^(3n/2) != 1, ψ^n != 1).
-    let mut g = 2;
-    let psi = loop {
-        let psi = pow_mod(g, (m as u64 - 1) / (3 * n), m);
-        if pow_mod(psi, 3 * n / 2, m) != 1 && pow_mod(psi, n, m) != 1 {
-            break psi;
-        }
-        g += 1;
-    };
+    let psi = root(m, 3 * n, [3 * n / 2, n]);
     let psi_i = pow_mod(psi, m as u64 - 2, m);
     let w = pow_mod(psi, n, m);
     let w2 = w * w % m;
@@ -328,4 +339,26 @@ pub(crate) fn ntt3_prepare<const P: usize>(
     } else {
         ntt3_prepare_512::<P>(token, out, a, b);
     }
+}
+
+/// The factors of round `round` of the kept-transform product tests
+/// (`parts.rs`, `rq/tests.rs`): a in R/q and a small b, extreme for rounds
+/// 0 .. 2 (all (q - 1)/2 with all 1; all -(q - 1)/2 with -1 but a last 1;
+/// alternating ±(q - 1)/2 with all 1), random from `s` after.
+#[cfg(test)]
+fn test_factors<const P: usize, const Q: i16>(round: usize, s: &mut u64) -> ([i16; P], [i8; P]) {
+    use crate::test_util::lcg;
+    let h = (Q - 1) / 2;
+    let a: [i16; P] = core::array::from_fn(|i| match round {
+        0 => h,
+        1 => -h,
+        2 => [h, -h][i & 1],
+        _ => (lcg(s) % (Q as u32)) as i16 - h,
+    });
+    let b: [i8; P] = core::array::from_fn(|i| match round {
+        0 | 2 => 1,
+        1 => [-1, 1][usize::from(i == P - 1)],
+        _ => (lcg(s) % 3) as i8 - 1,
+    });
+    (a, b)
 }

@@ -366,19 +366,8 @@ mod tests {
     /// extreme factors (all ±(q - 1)/2, alternating, all ±1).
     fn check<const P: usize, const Q: i16>(token: Avx2, seed: u64) {
         let mut s = seed;
-        let h = (Q - 1) / 2;
         for round in 0..40 {
-            let a: [i16; P] = core::array::from_fn(|i| match round {
-                0 => h,
-                1 => -h,
-                2 => [h, -h][i & 1],
-                _ => (lcg(&mut s) % (Q as u32)) as i16 - h,
-            });
-            let b: [i8; P] = core::array::from_fn(|i| match round {
-                0 | 2 => 1,
-                1 => [-1, 1][usize::from(i == P - 1)],
-                _ => (lcg(&mut s) % 3) as i8 - 1,
-            });
+            let (a, b) = super::super::test_factors::<P, Q>(round, &mut s);
             let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
             let (mut ha, mut hb) = (vec![[[0i16; 16]; 64]; 3], vec![[[0i16; 16]; 64]; 3]);
             ntt3_prepare(token, &mut ha, Some(&a), &b);

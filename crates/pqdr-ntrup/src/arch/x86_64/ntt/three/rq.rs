@@ -46,7 +46,7 @@ use super::super::{
     K, Mul, P1, P2, Prime, REGS, barrett, consts, dif_outer4, inverse, load, mont, montmul,
     pointwise, pow_mod, regs, squeeze, store,
 };
-use super::{Garner, HALF, Part, Src, bc, f_len, inverse_512, mulc, ntt3_scratch, widen16};
+use super::{Garner, HALF, Part, Src, bc, f_len, inverse_512, mulc, ntt3_scratch, root, widen16};
 use crate::arch::{Hat, Side};
 use crate::wipe::{Wipe, Wipeable};
 use pqdr_common::simd::Avx2;
@@ -70,24 +70,6 @@ struct Split {
     half: Mul,
     /// `1/(γ - 1)`, `γ/(γ - 1)`, `γ^2/(γ - 1)`: the sum of `v_j`.
     lift: [Mul; 3],
-}
-
-/// An element of order exactly `order` (`order | m - 1`), tested by the
-/// given proper divisors of `order`.
-#[allow(
-    clippy::integer_division_remainder_used,
-    clippy::cast_sign_loss,
-    reason = "compile-time tables of the public primes"
-)]
-const fn root(m: i64, order: u64, not: [u64; 2]) -> i64 {
-    let mut g = 2;
-    loop {
-        let r = pow_mod(g, (m as u64 - 1) / order, m);
-        if pow_mod(r, not[0], m) != 1 && pow_mod(r, not[1], m) != 1 {
-            return r;
-        }
-        g += 1;
-    }
 }
 
 #[allow(

@@ -116,19 +116,8 @@ fn kept_1024_products_match() {
         return;
     };
     let mut s = 7;
-    let h = (Q - 1) / 2;
     for round in 0..12 {
-        let a: [i16; P] = core::array::from_fn(|i| match round {
-            0 => h,
-            1 => -h,
-            2 => [h, -h][i & 1],
-            _ => (lcg(&mut s) % (Q as u32)) as i16 - h,
-        });
-        let b: [i8; P] = core::array::from_fn(|i| match round {
-            0 | 2 => 1,
-            1 => [-1, 1][usize::from(i == P - 1)],
-            _ => (lcg(&mut s) % 3) as i8 - 1,
-        });
+        let (a, b) = super::super::test_factors::<P, Q>(round, &mut s);
         let e: [i16; P] = core::array::from_fn(|_| match round {
             0 => 1,
             1 => -1,
