@@ -19,7 +19,7 @@ use crate::encode::{
     small_encode,
 };
 use crate::mult::Scratch;
-use crate::sample::{short_random, small_random, small_random_batched};
+use crate::sample::{short_random, short_random_in, small_random, small_random_batched};
 use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
     keeps, keeps_h, public_key, recip3,
@@ -215,10 +215,10 @@ pub(crate) fn decode_key<const P: usize, const Q: i16>(pk: &[u8], h: &mut [i16])
 }
 
 /// `Encap` (NTRU Prime spec §2.3.7) with randomness from `rng`: `Short_random(r)` (see [`keypair`] for
-/// `BATCHED`), then [`encap_with`].
+/// `BATCHED`), then [`encap_with`]; with AVX2 (p <= [`SHARED_MAX_P`]) [`encap_shared`].
 pub(crate) fn encap<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     rng: &mut R,
-    (pk, h, cache): (&[u8], &[i16], &[u8; HASH_BYTES]),
+    pk: (&[u8], &[i16], &[u8; HASH_BYTES]),
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) -> Result<(), R::Error>
@@ -227,25 +227,70 @@ where
 {
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
-    short_random::<P, W, BATCHED, R>(&mut r, rng)?;
-    encap_with::<P, Q>(&mut r, (pk, h, cache), ct, ss);
+    if let Some(token) = arch::avx2().filter(|_| const { P <= SHARED_MAX_P }) {
+        encap_shared::<P, Q, W, BATCHED, R>(token, &mut r, rng, pk, ct, ss)
+    } else {
+        short_random::<P, W, BATCHED, R>(&mut r, rng)?;
+        encap_with::<P, Q>(&mut r, pk, ct, ss);
+        Ok(())
+    }
+}
+
+/// The largest p whose [`encap`] draws its words into the product's
+/// scratch ([`encap_shared`]): not sntrup1277, where the scratch (7.5 KB)
+/// beside the sort's 2048-entry network (8 KB of registers) would pass the
+/// encapsulation's stack budget (`tests/stack.rs`, 18 KB).
+const SHARED_MAX_P: usize = 1024;
+
+/// [`encap`] with the random words drawn into the product's scratch
+/// (`arch::ListScratch`), zero-filled once for both (twin: [`encap`]'s
+/// portable path, a list and a scratch of their own).
+#[inline(never)]
+fn encap_shared<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
+    token: Avx2,
+    r: &mut [i8; P],
+    rng: &mut R,
+    pk: (&[u8], &[i16], &[u8; HASH_BYTES]),
+    ct: &mut [u8],
+    ss: &mut [u8; HASH_BYTES],
+) -> Result<(), R::Error>
+where
+    R: TryCryptoRng + ?Sized,
+{
+    let mut acc = arch::ListScratch::<P>::new();
+    let mut acc = Wipe::new(&mut acc);
+    short_random_in::<P, W, BATCHED, R>(r, rng, arch::scratch_words(token, &mut acc))?;
+    encap_in::<P, Q>(r, pk, ct, ss, &mut acc.s);
     Ok(())
 }
 
-/// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
-/// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored);
-/// `h` is `Rq_decode(pk)` or empty (see [`decode_key`]), `cache` is `Hash4(pk)`.
-/// Not inlined: its product scratch must not share a frame with
-/// `Short_random`'s (in [`encap`]).
+/// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: [`encap_in`]
+/// with a product scratch of its own.
 #[inline(never)]
 pub(crate) fn encap_with<const P: usize, const Q: i16>(
     r: &mut [i8; P],
-    (pk, h, cache): (&[u8], &[i16], &[u8; HASH_BYTES]),
+    pk: (&[u8], &[i16], &[u8; HASH_BYTES]),
     ct: &mut [u8],
     ss: &mut [u8; HASH_BYTES],
 ) {
     let mut acc: Scratch<P> = [[0; P]; 3];
-    let h3 = hide::<P, Q>(ct, r, (pk, h), cache, None, &mut Wipe::new(&mut acc));
+    encap_in::<P, Q>(r, pk, ct, ss, &mut Wipe::new(&mut acc));
+}
+
+/// `Encap` (NTRU Prime spec §2.3.7) for a given short `r`: `c = Hide(r, pk)`,
+/// `k = HashSession(1, r_enc, c)` (`r` serves as scratch and is restored);
+/// `h` is `Rq_decode(pk)` or empty (see [`decode_key`]), `cache` is `Hash4(pk)`;
+/// the product in `acc` (any contents). Not inlined: the product's frame
+/// must not share the caller's with `Short_random`'s (in [`encap`]).
+#[inline(never)]
+fn encap_in<const P: usize, const Q: i16>(
+    r: &mut [i8; P],
+    (pk, h, cache): (&[u8], &[i16], &[u8; HASH_BYTES]),
+    ct: &mut [u8],
+    ss: &mut [u8; HASH_BYTES],
+    acc: &mut Scratch<P>,
+) {
+    let h3 = hide::<P, Q>(ct, r, (pk, h), cache, None, acc);
     // HashSession(1, r_enc, c) = Hash1(Hash3(r_enc) ‖ c)
     hash_prefix(1, h3.as_ref(), ct, ss);
 }

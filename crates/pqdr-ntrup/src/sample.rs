@@ -13,6 +13,7 @@
 
 use crate::arch::{self, Avx2};
 use crate::ct;
+use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
 use zeroize::Zeroizing;
 
@@ -98,7 +99,8 @@ pub(crate) fn small_random_batched<const P: usize, R: TryCryptoRng + ?Sized>(
     out: &mut [i8; P],
     rng: &mut R,
 ) -> Result<(), R::Error> {
-    let mut list = Zeroizing::new([0u32; P]);
+    let mut list = [0u32; P];
+    let mut list = Wipe::new(&mut list);
     random_words::<P, true, R>(&mut list, rng)?;
     for (o, &l) in out.iter_mut().zip(list.iter()) {
         *o = small_from_u32(l);
@@ -107,8 +109,8 @@ pub(crate) fn small_random_batched<const P: usize, R: TryCryptoRng + ?Sized>(
 }
 
 /// `Short_random` (a uniform random element of `Short`: `f` of Core `KeyGen`,
-/// NTRU Prime spec §2.3; `r` of `Encap`, §2.3.7): p random words (see
-/// [`random_words`]), then [`short_fromlist`].
+/// NTRU Prime spec §2.3; `r` of `Encap`, §2.3.7): [`short_random_in`] with
+/// a list of its own.
 #[inline(never)]
 pub(crate) fn short_random<const P: usize, const W: usize, const BATCHED: bool, R>(
     out: &mut [i8; P],
@@ -117,9 +119,25 @@ pub(crate) fn short_random<const P: usize, const W: usize, const BATCHED: bool, 
 where
     R: TryCryptoRng + ?Sized,
 {
-    let mut list = Zeroizing::new([0u32; P]);
-    random_words::<P, BATCHED, R>(&mut list, rng)?;
-    short_fromlist::<P, W>(out, &mut list);
+    let mut list = [0u32; P];
+    let mut list = Wipe::new(&mut list);
+    short_random_in::<P, W, BATCHED, R>(out, rng, &mut list)
+}
+
+/// `Short_random` in the caller's word list (any contents; left holding
+/// the sorted words, a secret the caller wipes): p random words (see
+/// [`random_words`]), then [`short_fromlist`].
+#[inline(never)]
+pub(crate) fn short_random_in<const P: usize, const W: usize, const BATCHED: bool, R>(
+    out: &mut [i8; P],
+    rng: &mut R,
+    list: &mut [u32; P],
+) -> Result<(), R::Error>
+where
+    R: TryCryptoRng + ?Sized,
+{
+    random_words::<P, BATCHED, R>(list, rng)?;
+    short_fromlist::<P, W>(out, list);
     Ok(())
 }
 
@@ -336,6 +354,50 @@ mod tests {
         each::<953>(be);
         each::<1013>(be);
         each::<1277>(be);
+    }
+
+    /// `Short_random` in `Encap`'s product scratch (`arch::scratch_words`,
+    /// the scratch holding junk first, as after a product) against its own
+    /// zeroed list: the same short polynomial from the same draws, for every
+    /// set's (p, w), both draw patterns and constant or varying bytes.
+    #[test]
+    fn list_in_scratch_matches_own_list() {
+        fn each<const P: usize, const W: usize>(token: Avx2) {
+            for kind in 0..3 {
+                let mut want = [0i8; P];
+                let Ok(()) =
+                    short_random::<P, W, true, _>(&mut want, &mut CallRng { calls: 0, kind });
+                let mut acc = Box::new(arch::ListScratch::<P>::new());
+                for (i, x) in acc.s.as_flattened_mut().iter_mut().enumerate() {
+                    *x = (i as i16).wrapping_mul(7919) | 1;
+                }
+                let mut got = [0i8; P];
+                let list = arch::scratch_words(token, &mut acc);
+                let Ok(()) = short_random_in::<P, W, true, _>(
+                    &mut got,
+                    &mut CallRng { calls: 0, kind },
+                    list,
+                );
+                assert_eq!(got, want, "p={P} kind={kind}");
+                let Ok(()) =
+                    short_random::<P, W, false, _>(&mut want, &mut CallRng { calls: 0, kind });
+                let list = arch::scratch_words(token, &mut acc);
+                let Ok(()) = short_random_in::<P, W, false, _>(
+                    &mut got,
+                    &mut CallRng { calls: 0, kind },
+                    list,
+                );
+                assert_eq!(got, want, "p={P} kind={kind} (4-byte draws)");
+                assert_eq!(got.iter().filter(|&&c| c != 0).count(), W);
+            }
+        }
+        let Some(token) = arch::avx2() else { return };
+        each::<653, 288>(token);
+        each::<761, 286>(token);
+        each::<857, 322>(token);
+        each::<953, 396>(token);
+        each::<1013, 448>(token);
+        each::<1277, 492>(token);
     }
 
     #[test]

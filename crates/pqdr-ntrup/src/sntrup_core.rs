@@ -9,7 +9,7 @@
 use crate::arch::{self, Avx2, Hat, RecipState, Side};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
-use crate::mult::{Scratch, fold_3_on, fold_q_on, r3_from_3rq, r3_mult, round, rq_mult_small};
+use crate::mult::{Scratch, fold_3_on, fold_q_end, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use crate::wipe::Wipe;
 
@@ -171,7 +171,7 @@ pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     let full = acc.as_flattened_mut();
     let [_, at_v, _] = const { hat_at(P) };
     mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
-    fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
+    fold_q_end::<P, Q>(c, full, Some(token));
     r3_from_3rq::<P, Q>(c);
 }
 
@@ -202,7 +202,7 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     let full = acc.as_flattened_mut();
     let [_, _, at_h] = const { hat_at(P) };
     mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
-    fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
+    fold_q_end::<P, Q>(c, full, Some(token));
     round(c);
 }
 

@@ -4,9 +4,10 @@
 //! reciprocal's scratch on a Cortex-M4); [`Wipe`] borrows the buffer instead,
 //! so it exists once, and still wipes it on every exit path.
 //!
-//! With AVX2, i16 buffers (the products' scratch and transforms, the
-//! largest ones) are wiped by 32-byte stores (`arch::wipe_i16`), not by
-//! `zeroize`'s volatile 2-byte writes; everything else by `zeroize`.
+//! With AVX2, the integer buffers (the products' i16 scratch and
+//! transforms, the i8 polynomials, byte strings, `Short_random`'s u32 list)
+//! are wiped by 32-byte stores (`arch::wipe`), not by `zeroize`'s volatile
+//! writes of one entry each; without it by `zeroize`.
 
 use crate::arch;
 use core::ops::{Deref, DerefMut};
@@ -20,53 +21,48 @@ pub(crate) trait Wipeable {
 
 /// `x ← 0`: AVX2 stores when available, else `zeroize`.
 #[inline(always)]
-fn wipe_i16(x: &mut [i16]) {
+fn wipe_plain<T: arch::Plain>(x: &mut [T])
+where
+    [T]: Zeroize,
+{
     match arch::avx2() {
-        Some(token) => arch::wipe_i16(token, x),
+        Some(token) => arch::wipe(token, x),
         None => x.zeroize(),
     }
 }
 
-impl<const N: usize> Wipeable for [i16; N] {
+impl<T: arch::Plain, const N: usize> Wipeable for [T; N]
+where
+    [T]: Zeroize,
+{
     #[inline(always)]
     fn wipe(&mut self) {
-        wipe_i16(self);
+        wipe_plain(self);
     }
 }
 
-impl<const N: usize, const K: usize> Wipeable for [[i16; N]; K] {
+impl<T: arch::Plain, const N: usize, const K: usize> Wipeable for [[T; N]; K]
+where
+    [T]: Zeroize,
+{
     #[inline(always)]
     fn wipe(&mut self) {
-        wipe_i16(self.as_flattened_mut());
+        wipe_plain(self.as_flattened_mut());
     }
 }
 
 impl<const P: usize> Wipeable for arch::RecipState<P> {
     #[inline(always)]
     fn wipe(&mut self) {
-        wipe_i16(self.c.as_flattened_mut());
-        wipe_i16(&mut self.tail);
+        wipe_plain(self.c.as_flattened_mut());
+        wipe_plain(&mut self.tail);
     }
 }
 
-impl<const N: usize> Wipeable for [i8; N] {
+impl<const P: usize> Wipeable for arch::ListScratch<P> {
     #[inline(always)]
     fn wipe(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl<const N: usize, const K: usize> Wipeable for [[i8; N]; K] {
-    #[inline(always)]
-    fn wipe(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl<const N: usize> Wipeable for [u8; N] {
-    #[inline(always)]
-    fn wipe(&mut self) {
-        self.zeroize();
+        wipe_plain(self.s.as_flattened_mut());
     }
 }
 

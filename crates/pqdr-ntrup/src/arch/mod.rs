@@ -18,12 +18,14 @@
 //! | `ntt3_prepare` / `ntt3_mul_sides` (`ntt/three/parts.rs`): a factor's 512-point parts kept (`PreparedDecapsulationKey`, p <= 768) | the same product from the coefficients (`ntt3_mul`) | `ntt::three::parts::tests::kept_parts_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `ntt_prepare_a` / `ntt_prepare_b` (`ntt/hat.rs`) and `ntt_mul_sides` (`ntt.rs`): a factor's transforms kept (`PreparedDecapsulationKey`) | the same product from the coefficients (`ntt_mul`, whose twin is `mult::mul_full`) | `ntt::hat::tests::prepared_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
+//! | `freeze_folded` (`fold.rs`), the freeze ending an R/q product that `ntt3_folds` (sntrup1277) | `fold_q` on `full[p..2p] = 0`, `Fq::freeze` | `mult::tests::freeze_matches_fold` (every i16), `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
 //! | `r3_recip` (`recip.rs`, the bitsliced kernel in `recip3.rs`: two bit planes, 256 coefficients per register pair) | `recip::r3_recip_on(.., None)` | `recip::tests::avx2_recips_match_portable` (random and edge inputs, every set) |
 //! | `rq_recip3` (`recip.rs`; safegcd jumps: 32 steps on the low coefficients, the transition matrix applied by `vpmaddwd` to interleaved coefficient pairs) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
-//! | `wipe_i16` (`mod.rs`), `wipe::Wipe` of i16 buffers: 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
+//! | `wipe` (`mod.rs`), `wipe::Wipe` of integer buffers (i16, i8, u8, u32): 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
+//! | `scratch_words` (`mod.rs`): `Encap`'s word list in its product scratch (`ListScratch`) | `sample::short_random` (its own list) | `sample::tests::list_in_scratch_matches_own_list`; the KATs |
 //! | `words_as_bytes` (`mod.rs`): `Short_random`'s one 4p-byte draw into its word list (little endian) | `sample::random_words_on(.., None)` (a byte buffer, `u32::from_le_bytes`) | `sample::tests::avx2_draw_matches_portable` |
 //! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings), `encode::tests::decode_pairs_at_the_bound` |
 //! | `small_decode` (`encode.rs`), under `encode::small_decode_on` | `encode::small_decode_on(.., None)` (the word loop) | `encode::tests::avx2_small_decode_matches_portable` (every p mod 32, edge and junk bytes) |
@@ -43,11 +45,36 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
-    ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
-    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, small_decode, sort_u32, wipe_i16,
-    words_as_bytes,
+    decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt_fits, ntt_mul, ntt_mul_sides,
+    ntt_prepare_a, ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_folds, ntt3_mul, ntt3_mul_sides,
+    ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, scratch_words,
+    small_decode, sort_u32, wipe, words_as_bytes,
 };
+
+/// Integer entries of a buffer that `wipe` zeroes through its bytes: no
+/// padding, every byte pattern a valid value, all-zero bytes the value 0.
+pub(crate) trait Plain: Copy {}
+impl Plain for u8 {}
+impl Plain for i8 {}
+impl Plain for i16 {}
+impl Plain for u32 {}
+
+/// The product scratch of `Encap` (`mult::Scratch`, 6p bytes) whose first
+/// 4p bytes serve, before the product, as `Short_random`'s list of p words
+/// (with AVX2, [`scratch_words`]): one buffer, zero-filled once, where
+/// sampling and the product each had their own. 4-byte aligned for the words.
+#[repr(C, align(4))]
+pub(crate) struct ListScratch<const P: usize> {
+    /// The product's scratch (any contents).
+    pub(crate) s: [[i16; P]; 3],
+}
+
+impl<const P: usize> ListScratch<P> {
+    /// All zero.
+    pub(crate) const fn new() -> Self {
+        ListScratch { s: [[0; P]; 3] }
+    }
+}
 
 /// Coefficients past the 4p of [`RecipState`]: the AVX2 reciprocal's
 /// padding (its jumps read whole registers past f and g and keep zeros
@@ -175,6 +202,9 @@ mod stubs {
     pub(crate) const fn ntt3_512(_: usize) -> bool {
         false
     }
+    pub(crate) const fn ntt3_folds(_: usize) -> bool {
+        false
+    }
     pub(crate) fn ntt3_prepare<const P: usize>(
         token: Avx2,
         _: &mut [super::Hat],
@@ -227,6 +257,13 @@ mod stubs {
     pub(crate) fn fold_3<const P: usize>(token: Avx2, _: &mut [i8; P], _: &[i16]) {
         match token {}
     }
+    pub(crate) fn freeze_folded<const P: usize, const Q: i16>(
+        token: Avx2,
+        _: &mut [i16; P],
+        _: &[i16],
+    ) {
+        match token {}
+    }
     pub(crate) fn round<const P: usize>(token: Avx2, _: &mut [i16; P]) {
         match token {}
     }
@@ -236,7 +273,13 @@ mod stubs {
     pub(crate) fn sort_u32(token: Avx2, _: &mut [u32]) {
         match token {}
     }
-    pub(crate) fn wipe_i16(token: Avx2, _: &mut [i16]) {
+    pub(crate) fn scratch_words<const P: usize>(
+        token: Avx2,
+        _: &mut super::ListScratch<P>,
+    ) -> &mut [u32; P] {
+        match token {}
+    }
+    pub(crate) fn wipe<T: super::Plain>(token: Avx2, _: &mut [T]) {
         match token {}
     }
     pub(crate) fn decode_pairs(

@@ -201,6 +201,31 @@ pub(crate) fn fold_q<const P: usize, const Q: i16>(token: Avx2, a: &mut [i16; P]
     unsafe { fold_q_avx2::<P, Q>(a, full) }
 }
 
+#[target_feature(enable = "avx2")]
+fn freeze_folded_avx2<const P: usize, const Q: i16>(a: &mut [i16; P], folded: &[i16]) {
+    for k in starts::<P>() {
+        let x: &[i16; 16] = folded[k..k + 16].try_into().unwrap_or(&[0; 16]);
+        if let Ok(o) = <&mut [i16; 16]>::try_from(&mut a[k..k + 16]) {
+            store(o, freeze_q::<Q>(load(x)));
+        }
+    }
+}
+
+/// `a_k = freeze(f_k)` mod q for a product already folded into
+/// `folded[..p]` (any i16 values; `ntt3_folds`): [`fold_q`] without the
+/// fold, the same as [`fold_q`] on `folded[..p]` followed by p zeros. Twin:
+/// `Fq::freeze` on each entry.
+pub(crate) fn freeze_folded<const P: usize, const Q: i16>(
+    token: Avx2,
+    a: &mut [i16; P],
+    folded: &[i16],
+) {
+    let _ = token;
+    assert!(folded.len() >= P && P >= 16, "freeze_folded: short product");
+    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+    unsafe { freeze_folded_avx2::<P, Q>(a, folded) }
+}
+
 /// `h_k = F3_freeze(c_k + c_(p+k) + c_(p+k-1))` from the exact integer
 /// product `full[..2p]` (`|c_k| <= p`). Twin of the fold loop of `mult::r3_mult_on`.
 pub(crate) fn fold_3<const P: usize>(token: Avx2, h: &mut [i8; P], full: &[i16]) {

@@ -24,11 +24,11 @@ mod recip3;
 mod sort;
 
 pub(crate) use encode::{decode_pairs, encode_pairs, small_decode};
-pub(crate) use fold::{fold_3, fold_q, r3_from_3rq, round};
+pub(crate) use fold::{fold_3, fold_q, freeze_folded, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
 pub(crate) use ntt::{
-    ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul,
-    ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
+    ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, ntt3_512, ntt3_fits,
+    ntt3_folds, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
 };
 pub(crate) use recip::{r3_recip, rq_recip3};
 pub(crate) use sort::sort_u32;
@@ -52,17 +52,43 @@ pub(crate) fn words_as_bytes(token: Avx2, x: &mut [u32]) -> &mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u8>(), len) }
 }
 
+/// The first 4p bytes of `Encap`'s product scratch as `Short_random`'s
+/// list of p words (`ListScratch`), so that the list needs no buffer (and
+/// no zero fill) of its own. The token only selects the path (no AVX2
+/// instruction here); twin: `sample::short_random`'s own list.
+#[inline(always)]
+pub(crate) fn scratch_words<const P: usize>(
+    token: Avx2,
+    x: &mut super::ListScratch<P>,
+) -> &mut [u32; P] {
+    let _ = token;
+    const { assert!(size_of::<[u32; P]>() <= size_of::<super::ListScratch<P>>()) };
+    // SAFETY: `ListScratch` is 4-byte aligned and (asserted above) at least
+    // 4p bytes, all of them initialized i16 (repr(C), no padding before `s`);
+    // every byte pattern is a valid u32; the result borrows `x` mutably for
+    // as long as `x` was (no alias).
+    unsafe { &mut *core::ptr::from_mut(x).cast::<[u32; P]>() }
+}
+
 /// `x ← 0` with 32-byte stores: twin of `zeroize` on the same slice
-/// (`wipe::Wipe`'s i16 buffers). The stores are kept by an empty `asm!`
-/// block that receives the address and may read any memory (no `nomem` /
+/// (`wipe::Wipe`'s buffers of any [`Plain`](super::Plain) entries: the
+/// products' i16 scratch, the i8 polynomials, byte strings and
+/// `Short_random`'s word list). The stores are kept by an empty `asm!` block that
+/// receives the address and may read any memory (no `nomem` /
 /// `readonly`), so the compiler must complete them before it, as for
 /// `zeroize`'s volatile writes (pqdr-mldsa's `clear.rs`, BoringSSL's
 /// `OPENSSL_cleanse`). No secret-dependent branch or address.
 #[inline]
-pub(crate) fn wipe_i16(token: Avx2, x: &mut [i16]) {
+pub(crate) fn wipe<T: super::Plain>(token: Avx2, x: &mut [T]) {
     let _ = token;
+    let len = size_of_val(x);
+    // SAFETY: the pointer and length cover exactly `x`'s memory, borrowed
+    // mutably for this call only (no alias); u8 has alignment 1; `Plain`
+    // entries are integers (no padding, every byte pattern valid, all-zero
+    // bytes the value 0).
+    let bytes = unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u8>(), len) };
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { wipe_avx2(x) }
+    unsafe { wipe_avx2(bytes) }
     // SAFETY: an empty instruction sequence; it only names the address (no
     // stack use, flags kept). Without `nomem` the compiler assumes it reads
     // the buffer, so the zero stores above cannot be removed.
@@ -71,15 +97,28 @@ pub(crate) fn wipe_i16(token: Avx2, x: &mut [i16]) {
     }
 }
 
+/// 32 bytes a store; the last store of a slice of at least 32 bytes ends at
+/// its end (overlapping the one before), shorter slices byte by byte.
 #[target_feature(enable = "avx2")]
-fn wipe_avx2(x: &mut [i16]) {
+fn wipe_avx2(x: &mut [u8]) {
     // Opaque, so that LLVM does not turn the loop into a `memset` call.
     let zero = core::hint::black_box(_mm256_setzero_si256());
-    let (chunks, rest) = x.as_chunks_mut::<16>();
+    let n = x.len();
+    let (chunks, rest) = x.as_chunks_mut::<32>();
+    let tail = !rest.is_empty();
     for c in chunks {
-        store(c, zero);
+        // SAFETY: `c` is 32 writable bytes; `storeu` has no alignment requirement.
+        unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), zero) }
     }
-    rest.fill(0);
+    if n < 32 {
+        for b in x {
+            *b = 0;
+        }
+    } else if tail {
+        let last = &mut x[n - 32..];
+        // SAFETY: `last` is 32 writable bytes; `storeu` has no alignment requirement.
+        unsafe { _mm256_storeu_si256(last.as_mut_ptr().cast(), zero) }
+    }
 }
 
 /// The 16 lanes of `x` as one register.
@@ -125,27 +164,44 @@ fn mulhi(a: __m256i, b: __m256i) -> __m256i {
 mod tests {
     use super::*;
 
-    /// `wipe_i16` zeroes exactly the slice, like `zeroize`: every length
-    /// 0..=80 and the products' scratch sizes, at every offset mod 16, with
-    /// the entries around the slice left alone.
-    #[test]
-    fn wipe_matches_zeroize() {
-        let Some(token) = Avx2::detect() else { return };
+    /// `wipe` zeroes exactly the slice, like `zeroize`, with the entries
+    /// around it left alone: every length 0..=100 at every offset mod 32,
+    /// and the buffers' sizes (i16: the products' scratch; u8: a ciphertext,
+    /// i8: a polynomial, u32: `Short_random`'s list), entries never zero before.
+    fn check<T: crate::arch::Plain + Default + PartialEq + core::fmt::Debug>(
+        token: Avx2,
+        sizes: &[usize],
+        entry: fn(u32) -> T,
+    ) {
         let mut s = 7u32;
-        for len in (0..=80).chain([1277, 2283, 3831, 4096]) {
-            for off in 0..16 {
-                let mut buf = std::vec![0i16; len + 32];
-                for v in buf.iter_mut() {
-                    s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                    *v = (s >> 16) as i16 | 1;
-                }
+        for &len in (0..=100).collect::<std::vec::Vec<_>>().iter().chain(sizes) {
+            for off in 0..32 {
+                let mut buf: std::vec::Vec<T> = (0..len + 64)
+                    .map(|_| {
+                        s = s.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        entry((s >> 16) | 1)
+                    })
+                    .collect();
                 let before = buf.clone();
-                wipe_i16(token, &mut buf[off..off + len]);
-                for (i, (&v, &w)) in buf.iter().zip(&before).enumerate() {
-                    let want = if (off..off + len).contains(&i) { 0 } else { w };
-                    assert_eq!(v, want, "len {len}, offset {off}, entry {i}");
+                wipe(token, &mut buf[off..off + len]);
+                for (i, (v, w)) in buf.iter().zip(&before).enumerate() {
+                    let want = if (off..off + len).contains(&i) {
+                        T::default()
+                    } else {
+                        *w
+                    };
+                    assert_eq!(*v, want, "len {len}, offset {off}, entry {i}");
                 }
             }
         }
+    }
+
+    #[test]
+    fn wipe_matches_zeroize() {
+        let Some(token) = Avx2::detect() else { return };
+        check::<i16>(token, &[1277, 2283, 3831, 4096], |x| x as i16);
+        check::<u8>(token, &[320, 1039, 1879], |x| x as u8);
+        check::<i8>(token, &[761, 1277], |x| x as i8);
+        check::<u32>(token, &[653, 761, 1277], |x| x);
     }
 }

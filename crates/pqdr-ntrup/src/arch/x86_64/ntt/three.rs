@@ -266,9 +266,11 @@ const fn f_len(p: usize) -> usize {
     p.next_multiple_of(16)
 }
 
-/// The product `a b` folded by x^p = x + 1, as a "full product" for the
-/// shared fold: `full[..p]` the folded product, `full[p..2p]` zero (`full`
-/// is the product's scratch, at least [`ntt3_scratch`]`(p)` entries). With
+/// The product `a b` into the product's scratch `full` (at least
+/// [`ntt3_scratch`]`(p)` entries): with `REDUCE` for [`ntt3_folds`]`(P)`
+/// folded by x^p = x + 1 into `full[..p]` (what follows is not the upper
+/// half of a full product: the caller freezes `full[..p]` alone), else
+/// the full product in `full[..2p]` (for the shared fold). With
 /// `REDUCE` congruent to the product modulo q with `|full[k]| < 2^14`, else
 /// exact (`|a|, |b| <= 1`, `|full[k]| <= 3p`). `|a| <= (q - 1) / 2 < 2^12`,
 /// `b` small. Requires [`ntt3_fits`]`(P)`.
@@ -288,13 +290,19 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     if const { regs_of(P) == REGS && REDUCE } {
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
         unsafe { rq::ntt3_rq_avx2::<P, Q>(full, a, Side::Coeffs(b)) };
-        full[P..2 * P].fill(0);
     } else if const { regs_of(P) == REGS } {
         // SAFETY: as above.
         unsafe { rq::ntt3_exact_avx2::<P>(full, a, Side::Coeffs(b)) };
     } else {
         ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
     }
+}
+
+/// Whether [`ntt3_mul`] and [`ntt3_mul_sides`] with `REDUCE` leave the
+/// product folded in `full[..p]` (sntrup1277's 2560 points, `rq.rs`),
+/// not as a full product to fold.
+pub(crate) const fn ntt3_folds(p: usize) -> bool {
+    ntt3_fits(p) && regs_of(p) == REGS
 }
 
 /// Scratch entries of [`ntt3_mul`]: n = 1024, one folded product and the

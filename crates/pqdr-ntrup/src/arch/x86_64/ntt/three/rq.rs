@@ -419,7 +419,6 @@ pub(super) fn ntt3_mul_sides_1024<const P: usize, const Q: i16, const REDUCE: bo
     unsafe {
         if REDUCE {
             ntt3_rq_avx2::<P, Q>(full, a, b);
-            full[P..2 * P].fill(0);
         } else {
             ntt3_exact_avx2::<P>(full, a, b);
         }

@@ -129,7 +129,7 @@ fn kept_1024_products_match() {
         ntt3_mul::<P, Q, true>(token, &mut want, &a, &b);
         let mut got = vec![0i16; 3 * P];
         ntt3_mul_sides::<P, Q, true>(token, &mut got, Side::Coeffs(&a), Side::Hat(&hb));
-        assert_eq!(got[..2 * P], want[..2 * P], "R/q, round {round}");
+        assert_eq!(got[..P], want[..P], "R/q (folded), round {round}");
         let mut hb3 = vec![[[0i16; 16]; 64]; 3];
         ntt3_prepare(token, &mut hb3, None, &b);
         assert_eq!(hb3[..], hb[..3], "12289's parts, round {round}");
