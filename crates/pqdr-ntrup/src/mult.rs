@@ -266,31 +266,17 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
     match be {
         Some(token) if const { ntt3_fits::<P>() } => {
             arch::ntt3_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
+            if const { arch::ntt3_folds(P) } {
+                // Folded already (sntrup1277): only the freeze.
+                return arch::freeze_folded::<P, Q>(token, a, buf.as_flattened());
+            }
         }
         Some(token) if const { arch::ntt_fits(P) } => {
             arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
         }
         _ => mul_full::<P, Q, true>(a, b, buf, be),
     }
-    fold_q_end::<P, Q>(a, buf.as_flattened(), be);
-}
-
-/// The end of an R/q product into `full` on the given backend:
-/// [`fold_q_on`] on `full[..2p]`, or only the freeze of `full[..p]` where
-/// the AVX2 product leaves it folded (`arch::ntt3_folds`: sntrup1277's
-/// radix-3 product, which [`rq_mult_small_on`] and the kept-transform
-/// products take whenever AVX2 is there).
-pub(crate) fn fold_q_end<const P: usize, const Q: i16>(
-    a: &mut [i16; P],
-    full: &[i16],
-    be: Option<Avx2>,
-) {
-    match be {
-        Some(token) if const { ntt3_fits::<P>() && arch::ntt3_folds(P) } => {
-            arch::freeze_folded::<P, Q>(token, a, &full[..P]);
-        }
-        _ => fold_q_on::<P, Q>(a, &full[..2 * P], be),
-    }
+    fold_q_on::<P, Q>(a, &buf.as_flattened()[..2 * P], be);
 }
 
 /// `a = freeze(full mod x^p - x - 1)`: the end of [`rq_mult_small_on`], on
@@ -630,46 +616,6 @@ pub(crate) mod tests {
         fold_differential::<953, 6343>(24);
         fold_differential::<1013, 7177>(25);
         fold_differential::<1277, 7879>(26);
-    }
-
-    /// `arch::freeze_folded` (the end of a product that `arch::ntt3_folds`) on
-    /// `full[..p]`, whatever `full[p..]` holds, against the portable fold of
-    /// `full[..p]` followed by p zeros: every i16 value in every lane
-    /// position (windows of p consecutive values from -32768 on), and
-    /// `fold_q_end` takes it exactly where the product folds.
-    fn freeze_differential<const P: usize, const Q: i16>(seed: u64) {
-        let Some(be) = detected() else { return };
-        let mut s = seed;
-        let mut full = vec![0i16; 2 * P];
-        let mut zero_top = vec![0i16; 2 * P];
-        let mut x0 = -32768i32;
-        while x0 <= 32767 {
-            for k in 0..P {
-                full[k] = (x0 + k as i32).min(32767) as i16;
-                full[P + k] = lcg(&mut s) as i16 | 1;
-            }
-            zero_top[..P].copy_from_slice(&full[..P]);
-            let mut out = [[0i16; P]; 2];
-            fold_q_on::<P, Q>(&mut out[0], &zero_top, None);
-            arch::freeze_folded::<P, Q>(be, &mut out[1], &full);
-            assert_eq!(out[1], out[0], "p = {P}, from {x0}");
-            x0 += P as i32 - 7;
-        }
-        assert_eq!(
-            const { ntt3_fits::<P>() && arch::ntt3_folds(P) },
-            P == 1277,
-            "p = {P}"
-        );
-    }
-
-    #[test]
-    fn freeze_matches_fold() {
-        freeze_differential::<653, 4621>(31);
-        freeze_differential::<761, 4591>(32);
-        freeze_differential::<857, 5167>(33);
-        freeze_differential::<953, 6343>(34);
-        freeze_differential::<1013, 7177>(35);
-        freeze_differential::<1277, 7879>(36);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use crate::arch::{self, Avx2, Hat, RecipState, Side};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
-use crate::mult::{Scratch, fold_3_on, fold_q_end, r3_from_3rq, r3_mult, round, rq_mult_small};
+use crate::mult::{Scratch, fold_3_on, fold_q_on, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use crate::wipe::Wipe;
 
@@ -161,6 +161,17 @@ fn mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
     }
 }
 
+/// The end of an R/q product from kept transforms ([`mul_sides`]) into
+/// `full`: `fold_q` on `full[..2p]`, or only the freeze of `full[..p]`
+/// where the product leaves it folded (`arch::ntt3_folds`: sntrup1277).
+fn fold_q_hat<const P: usize, const Q: i16>(token: Avx2, c: &mut [i16; P], full: &[i16]) {
+    if const { arch::ntt3_folds(P) } {
+        arch::freeze_folded::<P, Q>(token, c, full);
+    } else {
+        fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
+    }
+}
+
 /// [`decrypt_f`] with f's transforms (from `hat_at(P)[0]`): the same `e`.
 pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     token: Avx2,
@@ -171,7 +182,7 @@ pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     let full = acc.as_flattened_mut();
     let [_, at_v, _] = const { hat_at(P) };
     mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
-    fold_q_end::<P, Q>(c, full, Some(token));
+    fold_q_hat::<P, Q>(token, c, full);
     r3_from_3rq::<P, Q>(c);
 }
 
@@ -202,7 +213,7 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     let full = acc.as_flattened_mut();
     let [_, _, at_h] = const { hat_at(P) };
     mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
-    fold_q_end::<P, Q>(c, full, Some(token));
+    fold_q_hat::<P, Q>(token, c, full);
     round(c);
 }
 
@@ -287,6 +298,50 @@ mod tests {
                 assert_eq!(got, want, "h, p = {P}");
             }
         }
+    }
+
+    /// `arch::freeze_folded` (the end of the R/q products that
+    /// `arch::ntt3_folds`, in `rq_mult_small_on` and [`fold_q_hat`]) on
+    /// `full[..p]`, whatever `full[p..]` holds, against the portable fold of
+    /// `full[..p]` followed by p zeros: every i16 value in every lane
+    /// position (windows of p consecutive values from -32768 on); and
+    /// [`fold_q_hat`] takes it exactly for sntrup1277 (elsewhere it folds
+    /// the junk in).
+    fn freeze_differential<const P: usize, const Q: i16>(token: Avx2, seed: u64) {
+        let mut s = seed;
+        let (mut full, mut zero_top) = (vec![0i16; 2 * P], vec![0i16; 2 * P]);
+        let mut x0 = -32768i32;
+        while x0 <= 32767 {
+            for k in 0..P {
+                full[k] = (x0 + k as i32).min(32767) as i16;
+                full[P + k] = lcg(&mut s) as i16 | 1;
+            }
+            zero_top[..P].copy_from_slice(&full[..P]);
+            let mut out = [[0i16; P]; 3];
+            fold_q_on::<P, Q>(&mut out[0], &zero_top, None);
+            arch::freeze_folded::<P, Q>(token, &mut out[1], &full);
+            assert_eq!(out[1], out[0], "p = {P}, from {x0}");
+            fold_q_hat::<P, Q>(token, &mut out[2], &full);
+            assert_eq!(
+                out[2] == out[0],
+                P == 1277,
+                "fold_q_hat, p = {P}, from {x0}"
+            );
+            x0 += P as i32 - 7;
+        }
+    }
+
+    #[test]
+    fn freeze_matches_fold() {
+        let Some(token) = arch::avx2() else {
+            return;
+        };
+        freeze_differential::<653, 4621>(token, 31);
+        freeze_differential::<761, 4591>(token, 32);
+        freeze_differential::<857, 5167>(token, 33);
+        freeze_differential::<953, 6343>(token, 34);
+        freeze_differential::<1013, 7177>(token, 35);
+        freeze_differential::<1277, 7879>(token, 36);
     }
 
     #[test]

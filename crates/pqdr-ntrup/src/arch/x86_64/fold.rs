@@ -203,11 +203,20 @@ pub(crate) fn fold_q<const P: usize, const Q: i16>(token: Avx2, a: &mut [i16; P]
 
 #[target_feature(enable = "avx2")]
 fn freeze_folded_avx2<const P: usize, const Q: i16>(a: &mut [i16; P], folded: &[i16]) {
-    for k in starts::<P>() {
-        let x: &[i16; 16] = folded[k..k + 16].try_into().unwrap_or(&[0; 16]);
-        if let Ok(o) = <&mut [i16; 16]>::try_from(&mut a[k..k + 16]) {
-            store(o, freeze_q::<Q>(load(x)));
-        }
+    let folded = &folded[..P];
+    let (blocks, _) = a.as_chunks_mut::<16>();
+    for (o, x) in blocks.iter_mut().zip(folded.as_chunks::<16>().0) {
+        store(o, freeze_q::<Q>(load(x)));
+    }
+    // The last p mod 16 through the block ending at p (its other lanes
+    // written again with the same values).
+    if P & 15 != 0
+        && let (Ok(o), Ok(x)) = (
+            <&mut [i16; 16]>::try_from(&mut a[P - 16..]),
+            <&[i16; 16]>::try_from(&folded[P - 16..]),
+        )
+    {
+        store(o, freeze_q::<Q>(load(x)));
     }
 }
 
