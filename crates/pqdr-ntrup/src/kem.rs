@@ -228,7 +228,7 @@ where
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
     if let Some(token) = arch::avx2().filter(|_| const { P <= SHARED_MAX_P }) {
-        encap_shared::<P, Q, W, BATCHED, R>(token, &mut r, rng, pk, ct, ss)
+        encap_shared::<P, Q, W, BATCHED, R>(token, (&mut r, rng), pk, (ct, ss))
     } else {
         short_random::<P, W, BATCHED, R>(&mut r, rng)?;
         encap_with::<P, Q>(&mut r, pk, ct, ss);
@@ -248,11 +248,9 @@ const SHARED_MAX_P: usize = 1024;
 #[inline(never)]
 fn encap_shared<const P: usize, const Q: i16, const W: usize, const BATCHED: bool, R>(
     token: Avx2,
-    r: &mut [i8; P],
-    rng: &mut R,
+    (r, rng): (&mut [i8; P], &mut R),
     pk: (&[u8], &[i16], &[u8; HASH_BYTES]),
-    ct: &mut [u8],
-    ss: &mut [u8; HASH_BYTES],
+    (ct, ss): (&mut [u8], &mut [u8; HASH_BYTES]),
 ) -> Result<(), R::Error>
 where
     R: TryCryptoRng + ?Sized,

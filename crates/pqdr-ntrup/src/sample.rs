@@ -126,8 +126,9 @@ where
 
 /// `Short_random` in the caller's word list (any contents; left holding
 /// the sorted words, a secret the caller wipes): p random words (see
-/// [`random_words`]), then [`short_fromlist`].
-#[inline(never)]
+/// [`random_words`]), then [`short_fromlist`]. Inlined into its callers
+/// (no frame of its own: a Cortex-M4's encapsulation stack as before).
+#[inline]
 pub(crate) fn short_random_in<const P: usize, const W: usize, const BATCHED: bool, R>(
     out: &mut [i8; P],
     rng: &mut R,
@@ -362,33 +363,24 @@ mod tests {
     /// set's (p, w), both draw patterns and constant or varying bytes.
     #[test]
     fn list_in_scratch_matches_own_list() {
+        fn one<const P: usize, const W: usize, const BATCHED: bool>(token: Avx2, kind: u8) {
+            let mut want = [0i8; P];
+            let Ok(()) =
+                short_random::<P, W, BATCHED, _>(&mut want, &mut CallRng { calls: 0, kind });
+            let mut acc = Box::new(arch::ListScratch::<P>::new());
+            for (i, x) in acc.s.as_flattened_mut().iter_mut().enumerate() {
+                *x = (i as i16).wrapping_mul(7919) | 1;
+            }
+            let (mut got, mut rng) = ([0i8; P], CallRng { calls: 0, kind });
+            let list = arch::scratch_words(token, &mut acc);
+            let Ok(()) = short_random_in::<P, W, BATCHED, _>(&mut got, &mut rng, list);
+            assert_eq!(got, want, "p={P} kind={kind} batched={BATCHED}");
+            assert_eq!(got.iter().filter(|&&c| c != 0).count(), W);
+        }
         fn each<const P: usize, const W: usize>(token: Avx2) {
             for kind in 0..3 {
-                let mut want = [0i8; P];
-                let Ok(()) =
-                    short_random::<P, W, true, _>(&mut want, &mut CallRng { calls: 0, kind });
-                let mut acc = Box::new(arch::ListScratch::<P>::new());
-                for (i, x) in acc.s.as_flattened_mut().iter_mut().enumerate() {
-                    *x = (i as i16).wrapping_mul(7919) | 1;
-                }
-                let mut got = [0i8; P];
-                let list = arch::scratch_words(token, &mut acc);
-                let Ok(()) = short_random_in::<P, W, true, _>(
-                    &mut got,
-                    &mut CallRng { calls: 0, kind },
-                    list,
-                );
-                assert_eq!(got, want, "p={P} kind={kind}");
-                let Ok(()) =
-                    short_random::<P, W, false, _>(&mut want, &mut CallRng { calls: 0, kind });
-                let list = arch::scratch_words(token, &mut acc);
-                let Ok(()) = short_random_in::<P, W, false, _>(
-                    &mut got,
-                    &mut CallRng { calls: 0, kind },
-                    list,
-                );
-                assert_eq!(got, want, "p={P} kind={kind} (4-byte draws)");
-                assert_eq!(got.iter().filter(|&&c| c != 0).count(), W);
+                one::<P, W, true>(token, kind);
+                one::<P, W, false>(token, kind);
             }
         }
         let Some(token) = arch::avx2() else { return };
