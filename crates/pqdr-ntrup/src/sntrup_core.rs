@@ -106,15 +106,17 @@ pub(crate) const fn keeps_h(p: usize) -> bool {
     arch::ntt_fits(p) || arch::ntt3_512(p)
 }
 
-/// Where f, v and h start in [`Hats`]: for 768 < p <= 1024 the 1024-point
-/// transforms (4, 2 and 4 [`Hat`]s); for p <= 768 the three 512-point parts
-/// of each prime (`arch::ntt3_prepare`: 192, 96 and 192 registers in 3, 2
-/// and 3 [`Hat`]s; 16 KB of the 20 KB written, the rest stays zero); for
+/// Where f, v and h start in [`Hats`]: without the 512-point parts the
+/// 1024-point transforms (4, 2 and 4 [`Hat`]s); for p <= 1024 the k = 3
+/// (p <= 768) or 4 512-point parts of each prime (`arch::ntt3_prepare`:
+/// 32 k registers a prime, k, ⌈k/2⌉ and k [`Hat`]s; for k = 3 16 KB of the
+/// 20 KB written, the rest stays zero); for
 /// sntrup1277 the two 1024-point parts and the 512-point part of f (6
 /// [`Hat`]s) and v (3), no h.
 const fn hat_at(p: usize) -> [usize; 3] {
     if arch::ntt3_512(p) {
-        [0, 3, 5]
+        let k = arch::ntt3_parts(p);
+        [0, k, k + k.div_ceil(2)]
     } else if arch::ntt3_fits(p) {
         [0, 6, 9]
     } else {
@@ -137,7 +139,7 @@ pub(crate) fn prepare<const P: usize>(
         arch::ntt3_prepare(token, hf, None, f);
         arch::ntt3_prepare(token, hv, None, v);
         if const { keeps_h(P) } {
-            arch::ntt3_prepare(token, &mut hh[..3], Some(h), v);
+            arch::ntt3_prepare(token, hh, Some(h), v);
         }
     } else {
         arch::ntt_prepare_b(token, hf, f);

@@ -44,9 +44,9 @@ pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a,
-    ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch,
-    r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, small_decode, sort_u32, wipe_i16,
-    words_as_bytes,
+    ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_parts, ntt3_prepare,
+    ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, small_decode, sort_u32,
+    wipe_i16, words_as_bytes,
 };
 
 /// Coefficients past the 4p of [`RecipState`]: the AVX2 reciprocal's
@@ -174,6 +174,9 @@ mod stubs {
     }
     pub(crate) const fn ntt3_512(_: usize) -> bool {
         false
+    }
+    pub(crate) const fn ntt3_parts(_: usize) -> usize {
+        0
     }
     pub(crate) fn ntt3_prepare<const P: usize>(
         token: Avx2,

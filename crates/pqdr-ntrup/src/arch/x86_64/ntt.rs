@@ -58,7 +58,9 @@ use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
 pub(crate) use hat::{ntt_prepare_a, ntt_prepare_b};
 use pqdr_common::simd::Avx2;
-pub(crate) use three::{ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch};
+pub(crate) use three::{
+    ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch,
+};
 
 /// Registers of one 1024-point transform, and its coefficients.
 const REGS: usize = 64;

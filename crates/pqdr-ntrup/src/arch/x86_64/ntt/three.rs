@@ -34,6 +34,7 @@ mod garner;
 mod parts;
 mod rq;
 use garner::Garner;
+use ntt3_parts as parts;
 use parts::inverse_512;
 pub(crate) use parts::ntt3_512;
 use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
@@ -42,34 +43,47 @@ use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
 const HALF: usize = REGS >> 1;
 
 /// Registers of one part's transform for degree p: 64 (n = 1024) for
-/// p > 768, else 32 (n = 512).
+/// p > 1024, else 32 (n = 512).
 const fn regs_of(p: usize) -> usize {
-    if p > 768 { REGS } else { HALF }
+    if p > 1024 { REGS } else { HALF }
 }
 
-/// Whether the product serves degree p: n = 512, the 3n points, `n < p`
-/// and `2p - 1 <= 3n`; n = 1024 (`rq.rs`), 2560 points: `n < p` and
-/// `2p - 1 <= 2560` (p <= 1280).
+/// Whether the product serves degree p: n = 512, `n < p` and `2p - 1 <=
+/// 4n` (three parts for p <= 768, four above, [`parts`]); n = 1024
+/// (`rq.rs`), 2560 points: `n < p` and `2p - 1 <= 2560` (p <= 1280).
 pub(crate) const fn ntt3_fits(p: usize) -> bool {
     let n = 16 * regs_of(p);
     let points = if n == 16 * REGS {
         2 * n + (n >> 1)
     } else {
-        3 * n
+        MAX_PARTS * n
     };
     p > n && 2 * p - 1 <= points
+}
+
+/// The most 512-point parts of a product (p <= 1024).
+const MAX_PARTS: usize = 4;
+
+/// The 512-point parts of degree p's product (n = 512): k = ⌈(2p - 1) /
+/// 512⌉, the fewest whose 512 k points hold the product's 2p - 1
+/// coefficients (3 for sntrup653/761, 4 for sntrup857/953/1013).
+pub(crate) const fn ntt3_parts(p: usize) -> usize {
+    (2 * p - 1).div_ceil(16 * HALF)
 }
 
 /// One part's polynomial: R registers of 16 lanes.
 type Part<const R: usize> = [[i16; 16]; R];
 
-/// The radix-3 constants of one prime for parts of R registers.
+/// The constants of one prime for the 512-point parts of R registers:
+/// parts 0, 1, 2 modulo `x^n - ω^i` (the radix-3 layer) and part 3 modulo
+/// `x^n - ζ`, ζ of order 5 (7681) or 7 (10753), `x = σ y` with σ of order
+/// `n ord(ζ)`, σ^n = ζ (parts 1..=3 twisted: index i - 1).
 struct Three<const R: usize> {
-    /// ψ^(ij) (index i - 1, i = 1, 2) at coefficient j = 16 register +
+    /// ψ^(ij) (i = 1, 2) and σ^j (i = 3) at coefficient j = 16 register +
     /// lane: values and companions.
-    psi: [[Part<R>; 2]; 2],
-    /// ω and ω^2.
-    omega: [Mul; 2],
+    psi: [[Part<R>; 2]; MAX_PARTS - 1],
+    /// ω, ω^2 and ζ: the fold `v_j + ζ_i v_(j+n)` of part i.
+    omega: [Mul; MAX_PARTS - 1],
     /// `third ψ^(-ij) / 2` (i = 1, 2; `third` = 1/3, times 2 for n = 512:
     /// the inverse transform's untwist carries 1/1024, its first 32
     /// registers' inverse scales by 512), the untwist of [`combine`]: values
@@ -78,6 +92,11 @@ struct Three<const R: usize> {
     /// The inverse 3-point DFT's multipliers ([`combine`]): `third` and
     /// `ω^-1 - ω^-2`.
     comb: [Mul; 2],
+    /// Part 3's untwist `2 κ σ^(-j)` (κ = 1/(ζ^3 - 1), the 2 as in `untw`),
+    /// [`combine4`].
+    untw3: [Part<R>; 2],
+    /// κ, κ ζ, κ ζ^2 ([`combine4`]).
+    kappa: [Mul; 3],
 }
 
 /// An element of order exactly `order` (`order | m - 1`), tested by the
@@ -98,6 +117,30 @@ const fn root(m: i64, order: u64, not: [u64; 2]) -> i64 {
     }
 }
 
+/// `x^-1 mod m` (m prime).
+#[allow(
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn inv_mod(x: i64, m: i64) -> i64 {
+    pow_mod(x, m as u64 - 2, m)
+}
+
+/// The odd prime order of part 3's ζ: 5 (7680 = 3 * 5 * 2^9) or 7 (10752
+/// = 3 * 7 * 2^9), the factor of `m - 1` besides 3 and the powers of 2.
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn zeta_order(m: i64) -> u64 {
+    let mut o = (m as u64 - 1) / 3;
+    while o % 2 == 0 {
+        o /= 2;
+    }
+    o
+}
+
 #[allow(
     clippy::integer_division_remainder_used,
     clippy::cast_sign_loss,
@@ -108,26 +151,46 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let n = 16 * R as u64;
     // ψ: a primitive 3n-th root of unity (ψ^(3n/2) != 1, ψ^n != 1).
     let psi = root(m, 3 * n, [3 * n / 2, n]);
-    let psi_i = pow_mod(psi, m as u64 - 2, m);
+    // σ: of order n o (o = 5 or 7, prime: σ^(n o / 2) != 1, σ^n != 1).
+    let o = zeta_order(m);
+    let sigma = root(m, n * o, [n * o / 2, n]);
     let w = pow_mod(psi, n, m);
     let w2 = w * w % m;
-    let th = pow_mod(3, m as u64 - 2, m) * (REGS / R) as i64 % m;
+    let zeta = pow_mod(sigma, n, m);
+    let kappa = inv_mod((pow_mod(zeta, 3, m) - 1 + m) % m, m);
+    let th = inv_mod(3, m) * (REGS / R) as i64 % m;
     let half = (m + 1) / 2;
-    let mut tab = [[[[0; 16]; R]; 2]; 2];
+    let mut tab = [[[[0; 16]; R]; 2]; MAX_PARTS - 1];
     let mut tab_u = [[[[0; 16]; R]; 2]; 2];
+    let mut tab_3 = [[[0; 16]; R]; 2];
     let mut i = 0;
-    while i < 2 {
+    while i < MAX_PARTS - 1 {
         let mut j = 0;
         while j < R {
             let mut n2 = 0;
             while n2 < 16 {
-                let e = (i as u64 + 1) * (16 * j + n2) as u64;
-                let v = mont(pow_mod(psi, e, m), m);
+                let c = (16 * j + n2) as u64;
+                let (base, e) = if i < 2 {
+                    (psi, (i as u64 + 1) * c)
+                } else {
+                    (sigma, c)
+                };
+                let v = mont(pow_mod(base, e, m), m);
                 tab[i][0][j][n2] = v[0];
                 tab[i][1][j][n2] = v[1];
-                let u = mont(pow_mod(psi_i, e, m) * (th * half % m) % m, m);
-                tab_u[i][0][j][n2] = u[0];
-                tab_u[i][1][j][n2] = u[1];
+                let back = pow_mod(inv_mod(base, m), e, m);
+                let u = if i < 2 {
+                    mont(back * (th * half % m) % m, m)
+                } else {
+                    mont(back * (2 * kappa % m) % m, m)
+                };
+                if i < 2 {
+                    tab_u[i][0][j][n2] = u[0];
+                    tab_u[i][1][j][n2] = u[1];
+                } else {
+                    tab_3[0][j][n2] = u[0];
+                    tab_3[1][j][n2] = u[1];
+                }
                 n2 += 1;
             }
             j += 1;
@@ -136,9 +199,15 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     }
     Three {
         psi: tab,
-        omega: [mont(w, m), mont(w2, m)],
+        omega: [mont(w, m), mont(w2, m), mont(zeta, m)],
         untw: tab_u,
         comb: [mont(th, m), mont((w2 - w + m) % m, m)],
+        untw3: tab_3,
+        kappa: [
+            mont(kappa, m),
+            mont(kappa * zeta % m, m),
+            mont(kappa * zeta % m * zeta % m, m),
+        ],
     }
 }
 
@@ -246,18 +315,69 @@ fn combine<const R: usize, const REDUCED: bool>(
     if REDUCED { c.map(|v| barrett(v, k)) } else { c }
 }
 
-/// [`combine`] in place: registers `j`, `j + R`, `j + 2R` of `c` hold the
-/// three parts' `Z_i` before and the product's `c_(j + 16 R k)` after.
+/// The fourth point (k = 4 parts: `C_j` of degree 3, coefficients
+/// `c_(j + n m)`, m < 4): [`combine`]'s inverse 3-point DFT of parts 0..=2
+/// gives `e = C_j mod (y^3 - 1)`, `e_0 = c_0 + c_3`, `e_1 = c_1`, `e_2 =
+/// c_2`; part 3 gives `D_3 = C_j(ζ) = E(ζ) + c_3 (ζ^3 - 1)`, `E(ζ) = e_0 +
+/// ζ e_1 + ζ^2 e_2`, so with κ = 1/(ζ^3 - 1) (ζ^3 != 1: ζ has order 5 or 7)
+/// `c_3 = κ D_3 - κ e_0 - κ ζ e_1 - κ ζ^2 e_2` (`D_3 = 2 σ^(-j) Z_3` as
+/// `untw`: the untwist and κ in `untw3`) and `c_0 = e_0 - c_3`: the
+/// inverse 4 x 4 Vandermonde matrix of (1, ω, ω^2, ζ) applied as the 3 x 3
+/// one (the DFT) and one Newton step. Returns `[c_0, c_3]`. Bounds: `z3`
+/// and `e` any i16 (each enters a Montgomery product, below 3p/4), so the
+/// sum of the four products is below 3p (32,259 for 10753) and `c_3` is
+/// [`barrett`]-reduced (|.| <= p/2 + p/2^9); `e_0` from `combine` is below
+/// 7p/4 + p/2^8 unreduced, so `e_0 - c_3` is below 9p/4 + 3p/2^9 <
+/// 2^15 and [`barrett`]-reduced too (`combine4_at_the_bounds` below).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn combine_in_place<const R: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
-    let (lo, rest) = c.split_at_mut(R);
-    let (mid, hi) = rest.split_at_mut(R);
-    for (j, ((l, m), h)) in lo.iter_mut().zip(mid.iter_mut()).zip(hi).enumerate() {
-        let v = combine::<R, true>([load(l), load(m), load(h)], j, t3, k);
-        store(l, v[0]);
-        store(m, v[1]);
-        store(h, v[2]);
+fn combine4<const R: usize>(
+    e: [__m256i; 3],
+    z3: __m256i,
+    j: usize,
+    t3: &Three<R>,
+    k: K,
+) -> [__m256i; 2] {
+    let u = &t3.untw3;
+    let d = montmul(z3, load(&u[0][j]), load(&u[1][j]), k.p);
+    let s = _mm256_add_epi16(mulc(e[0], t3.kappa[0], k), mulc(e[1], t3.kappa[1], k));
+    let s = _mm256_add_epi16(s, mulc(e[2], t3.kappa[2], k));
+    let c3 = barrett(_mm256_sub_epi16(d, s), k);
+    [barrett(_mm256_sub_epi16(e[0], c3), k), c3]
+}
+
+/// The interpolation of register j from the PARTS = 3 or 4 parts' `Z_i`:
+/// `c_(j + n m)` for m < PARTS ([`combine`], and [`combine4`] for PARTS = 4).
+/// `REDUCED` as [`combine`]'s (PARTS = 4: c_0 and c_3 reduced either way).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
+    z: [__m256i; PARTS],
+    j: usize,
+    t3: &Three<R>,
+    k: K,
+) -> [__m256i; PARTS] {
+    const { assert!(PARTS == 3 || PARTS == MAX_PARTS, "3 or 4 parts") };
+    let e = combine::<R, REDUCED>([z[0], z[1], z[2]], j, t3, k);
+    let mut c = [e[0]; PARTS];
+    c[..3].copy_from_slice(&e);
+    if let Some(&z3) = z.get(3) {
+        [c[0], c[PARTS - 1]] = combine4(e, z3, j, t3, k);
+    }
+    c
+}
+
+/// [`interpolate`] in place: registers `j + R i` of `c` (i < PARTS) hold the
+/// parts' `Z_i` before and the product's `c_(j + 16 R i)` after, reduced.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn combine_in_place<const R: usize, const PARTS: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
+    for j in 0..R {
+        let z = core::array::from_fn(|i| load(&c[j + R * i]));
+        let v = interpolate::<R, PARTS, true>(z, j, t3, k);
+        for (i, v) in v.into_iter().enumerate() {
+            store(&mut c[j + R * i], v);
+        }
     }
 }
 
@@ -278,10 +398,7 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     a: &[i16; P],
     b: &[i8; P],
 ) {
-    assert!(
-        ntt3_fits(P),
-        "ntt3_mul: p outside 513..=768 and 1025..=1280"
-    );
+    assert!(ntt3_fits(P), "ntt3_mul: p outside 513..=1280");
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
     let full = &mut full[..ntt3_scratch(P)];
@@ -299,12 +416,12 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
 
 /// Scratch entries of [`ntt3_mul`]: n = 1024, one folded product and the
 /// full product modulo x^2048 - 1 (`rq.rs`; the exact product's 2560
-/// entries fit); n = 512, the full product (1536 entries).
+/// entries fit); n = 512, the full product (512 [`parts`]`(p)` entries).
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
     if regs_of(p) == REGS {
         f_len(p) + 32 * REGS
     } else {
-        3 * 16 * HALF
+        parts(p) * 16 * HALF
     }
 }
 

@@ -33,8 +33,8 @@ use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
 
 use super::super::{K, P7681, P10753, Prime, REGS, consts, load, montmul, regs, squeeze, store};
 use super::{
-    Garner, H1, H2, HALF, Part, Src, bc, combine, combine_in_place, fold_twist, ntt3_fits,
-    ntt3_scratch, regs_of, three_of, widen16,
+    Garner, H1, H2, HALF, Part, Src, bc, combine_in_place, fold_twist, interpolate, ntt3_fits,
+    ntt3_scratch, parts, regs_of, three_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -65,10 +65,11 @@ fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
 }
 
 /// The first layer of the 512-point transform in the pass that loads part
-/// i of `v` into `x` (`ld` loads 16 coefficients as one register). Lazy: the first layer's sums unreduced, below 3 * 2^12
-/// (part 0: `|v| < 2^12`, the fold's `v + h` < 2^13 plus one `v`) or
-/// 2 * 8065 (the other parts, Montgomery products), so below 2^14: the
-/// lazy block steps' input bound.
+/// i of `v` into `x` (`ld` loads 16 coefficients as one register; `v`'s
+/// upper half, below 512 coefficients, folds into registers r and r + 16).
+/// Lazy: the first layer's sums unreduced, below 4 (2^12 - 1) = 16,380
+/// (part 0: `|v| < 2^12`, two folds `v + h`) or 2 * 8065 (the other parts,
+/// Montgomery products), so below 2^14: the lazy block steps' input bound.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn outer_512<const P: usize, T: Copy + Default>(
@@ -81,7 +82,7 @@ fn outer_512<const P: usize, T: Copy + Default>(
     [T; 16]: Wipeable,
 {
     const N: usize = 16 * HALF;
-    assert!(P > N && P - N <= 256, "outer_512: p outside 513..=768");
+    assert!(P > N && P <= 2 * N, "outer_512: p outside 513..=1024");
     let t3 = three_of(t);
     let (lo, _) = v[..N].as_chunks::<16>();
     let (hi, rest) = v[N..P].as_chunks::<16>();
@@ -89,16 +90,18 @@ fn outer_512<const P: usize, T: Copy + Default>(
     let mut tail = [T::default(); 16];
     let mut tail = Wipe::new(&mut tail);
     tail[..rest.len()].copy_from_slice(rest);
-    for r in 0..16 {
-        let h = if r < hi.len() {
+    let h = |r: usize| {
+        if r < hi.len() {
             Some(ld(&hi[r]))
         } else if r == hi.len() && !rest.is_empty() {
             Some(ld(&tail))
         } else {
             None
-        };
-        let u = fold_twist(ld(&lo[r]), h, (r, i), t3, k);
-        let w = fold_twist(ld(&lo[r + 16]), None, (r + 16, i), t3, k);
+        }
+    };
+    for r in 0..16 {
+        let u = fold_twist(ld(&lo[r]), h(r), (r, i), t3, k);
+        let w = fold_twist(ld(&lo[r + 16]), h(r + 16), (r + 16, i), t3, k);
         let (wr, wq) = bc(t.reg_fwd[2 * r]);
         store(&mut x[r], _mm256_add_epi16(u, w));
         store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
@@ -171,43 +174,52 @@ fn dit_last_512<const LAZY: bool>(x: &mut Part<HALF>, t: &Prime, k: K) {
 }
 /// [`ntt3_mul`] for [`ntt3_512`]`(P)` with either factor (or both) given as
 /// its kept transforms ([`ntt3_prepare`](super::ntt3_prepare): both primes for `REDUCE`, else
-/// 12289's): the same full product in `full[..1536]`.
+/// 7681's): the same full product in `full[..512 k]` (k = [`parts`]`(P)`).
 pub(super) fn ntt3_mul_sides_512<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: Side<'_, i16>,
     b: Side<'_, i8>,
 ) {
-    assert!(ntt3_512(P), "ntt3_mul_sides: p outside 513..=768");
+    assert!(ntt3_512(P), "ntt3_mul_sides: p outside 513..=1024");
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
-    let need = if REDUCE { 3 } else { 2 };
+    // k parts of 32 registers a prime: k Hats for two primes, ⌈k/2⌉ for one.
+    let need = if REDUCE {
+        parts(P)
+    } else {
+        parts(P).div_ceil(2)
+    };
     assert!(
         a.covers(need) && b.covers(need),
         "ntt3_mul_sides: too few transforms"
     );
     let _ = token;
-    // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-    unsafe { ntt3_512_avx2::<P, Q, REDUCE>(&mut full[..ntt3_scratch(P)], (a, b)) };
+    let full = &mut full[..ntt3_scratch(P)];
+    if const { parts(P) == 3 } {
+        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
+        unsafe { ntt3_512_avx2::<P, Q, REDUCE, 3>(full, (a, b)) };
+    } else {
+        // SAFETY: as above.
+        unsafe { ntt3_512_avx2::<P, Q, REDUCE, 4>(full, (a, b)) };
+    }
 }
-/// Registers of one factor's kept transforms per prime (n = 512): three
-/// parts of 32.
-const KEPT: usize = 3 * HALF;
 
 /// Part i of prime `pi` of a factor: its coefficients, or from its kept
-/// transforms (registers `KEPT pi + 32 i ..` of the flattened [`Hat`]s).
-fn src<'a, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a, T, HALF> {
+/// transforms (registers `32 (k pi + i) ..` of the flattened [`Hat`]s, k =
+/// [`parts`]`(P)`).
+fn src<'a, const P: usize, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a, T, HALF> {
     match side {
         Side::Coeffs(c) => Src::Coeffs(c),
         Side::Hat(h) => {
-            let start = KEPT * pi + HALF * i;
+            let start = HALF * (parts(P) * pi + i);
             let regs = &h.as_flattened()[start..start + HALF];
             Src::Kept(regs.try_into().expect("32 registers"))
         }
     }
 }
 
-/// The three `D_i` of prime `pi` (`t`) into `e` (registers `32 i ..`), `y`
-/// the second factor's transforms.
+/// The parts' `Z_i` of prime `pi` (`t`) into `e` (registers `32 i ..`, one
+/// part per 32 of `e`), `y` the second factor's transforms.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn parts_512<const P: usize>(
@@ -218,7 +230,7 @@ fn parts_512<const P: usize>(
 ) {
     let (es, _) = e.as_chunks_mut::<HALF>();
     for (i, x) in es.iter_mut().enumerate() {
-        let ab = (src(a, pi, i), src(b, pi, i));
+        let ab = (src::<P, _>(a, pi, i), src::<P, _>(b, pi, i));
         part_512::<P>(x, y, ab, i, t);
     }
 }
@@ -275,35 +287,36 @@ fn part_512<const P: usize>(
 /// The two factors of a product.
 type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
 
-/// Whether the AVX2 product of p takes the 512-point parts (p <= 768), and
+/// Whether the AVX2 product of p takes the 512-point parts (p <= 1024), and
 /// so its kept transforms ([`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)) too.
 pub(crate) const fn ntt3_512(p: usize) -> bool {
     ntt3_fits(p) && regs_of(p) < REGS
 }
 
 /// A factor's kept transforms for [`ntt3_mul_sides`](super::ntt3_mul_sides) (`a`, or the small
-/// `b` when `a` is `None`): prime i's three parts, forward-transformed, into
-/// registers `96 i ..` of the flattened `out` (one prime, 12289, for 1.5
-/// [`Hat`]s, both for 3). Requires [`ntt3_512`]`(P)`.
+/// `b` when `a` is `None`): prime i's k = [`parts`]`(P)` parts,
+/// forward-transformed, into registers `32 k i ..` of the flattened `out`
+/// (one prime, 7681, for k/2 [`Hat`]s, both for k). Requires
+/// [`ntt3_512`]`(P)`.
 pub(super) fn ntt3_prepare_512<const P: usize>(
     token: Avx2,
     out: &mut [Hat],
     a: Option<&[i16; P]>,
     b: &[i8; P],
 ) {
-    assert!(ntt3_512(P), "ntt3_prepare: p outside 513..=768");
+    assert!(ntt3_512(P), "ntt3_prepare: p outside 513..=1024");
     let _ = token;
-    // 1.5 Hats hold one prime's parts, 3 both.
-    let primes = if out.len() >= 3 { 2 } else { 1 };
-    let regs = &mut out.as_flattened_mut()[..KEPT * primes];
+    // k/2 Hats hold one prime's parts, k both.
+    let kept = HALF * parts(P);
+    let primes = if out.len() >= parts(P) { 2 } else { 1 };
+    let regs = &mut out.as_flattened_mut()[..kept * primes];
     // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
     unsafe { prepare_avx2::<P>(regs, a, b) }
 }
 
 #[target_feature(enable = "avx2")]
 fn prepare_avx2<const P: usize>(regs: &mut [[i16; 16]], a: Option<&[i16; P]>, b: &[i8; P]) {
-    let (kept, _) = regs.as_chunks_mut::<KEPT>();
-    for (pi, xs) in kept.iter_mut().enumerate() {
+    for (pi, xs) in regs.chunks_exact_mut(HALF * parts(P)).enumerate() {
         let (xs, _) = xs.as_chunks_mut::<HALF>();
         for (i, x) in xs.iter_mut().enumerate() {
             let t = if pi == 0 { &P7681 } else { &P10753 };
@@ -316,13 +329,14 @@ fn prepare_avx2<const P: usize>(regs: &mut [[i16; 16]], a: Option<&[i16; P]>, b:
     }
 }
 
-/// [`ntt3_mul`] for n = 512 (p <= 768): the full product `c` (degree
-/// `2p - 2 < 1536`) into `full[..1536]`, register `j + 32 k` holding
-/// `c_(j + 512 k)`, from the inverse 3-point DFT ([`combine`]) of the parts
-/// modulo 12289, and for `REDUCE` modulo 18433 and Garner's CRT, mod q
-/// (|.| < 2^14); else exact. The parts in a local (wiped).
+/// [`ntt3_mul`] for n = 512 (p <= 1024) on PARTS = [`parts`]`(P)` parts: the
+/// full product `c` (degree `2p - 2 < 512 PARTS`) into `full[..512 PARTS]`,
+/// register `j + 32 m` holding `c_(j + 512 m)`, from the interpolation
+/// ([`interpolate`]) of the parts modulo 7681, and for `REDUCE` modulo
+/// 10753 and Garner's CRT, mod q (|.| < 2^14); else exact. The parts in a
+/// local (wiped).
 #[target_feature(enable = "avx2")]
-fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
+fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool, const PARTS: usize>(
     full: &mut [i16],
     ab: Sides<'_>,
 ) {
@@ -330,18 +344,19 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
     let mut y0: Part<R> = [[0; 16]; R];
     let mut y = Wipe::new(&mut y0);
     let (out, _) = full.as_chunks_mut::<16>();
-    let out = &mut out[..KEPT];
-    // 12289: the parts straight into the product buffer, combined in place.
+    let out = &mut out[..PARTS * R];
+    // 7681: the parts straight into the product buffer, combined in place.
     parts_512::<P>(out, &mut y, ab, (0, &P7681));
-    combine_in_place::<R>(out, &H1, consts(&P7681));
+    combine_in_place::<R, PARTS>(out, &H1, consts(&P7681));
     if REDUCE {
-        let mut e0: Part<KEPT> = [[0; 16]; KEPT];
+        let mut e0: [Part<R>; PARTS] = [[[0; 16]; R]; PARTS];
         let mut e = Wipe::new(&mut e0);
-        parts_512::<P>(&mut e[..], &mut y, ab, (1, &P10753));
+        let e = e.as_flattened_mut();
+        parts_512::<P>(e, &mut y, ab, (1, &P10753));
         let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
-            let z = [load(&e[j]), load(&e[j + R]), load(&e[j + 2 * R])];
-            let c = combine::<R, false>(z, j, &H2, k2);
+            let z = core::array::from_fn(|i| load(&e[j + R * i]));
+            let c = interpolate::<R, PARTS, false>(z, j, &H2, k2);
             for (m, v) in c.into_iter().enumerate() {
                 let o = &mut out[j + m * R];
                 let w = g.apply(load(o), v);
@@ -354,7 +369,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool>(
 #[cfg(test)]
 mod tests {
     use super::super::super::regs::tests::at_bound;
-    use super::super::{ntt3_mul, ntt3_mul_sides, ntt3_prepare};
+    use super::super::{combine, combine4, ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
     use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
@@ -369,7 +384,8 @@ mod tests {
         for round in 0..40 {
             let (a, b) = super::super::test_factors::<P, Q>(round, &mut s);
             let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
-            let (mut ha, mut hb) = (vec![[[0i16; 16]; 64]; 3], vec![[[0i16; 16]; 64]; 3]);
+            let k = parts(P);
+            let (mut ha, mut hb) = (vec![[[0i16; 16]; 64]; k], vec![[[0i16; 16]; 64]; k]);
             ntt3_prepare(token, &mut ha, Some(&a), &b);
             ntt3_prepare(token, &mut hb, None, &b);
             let mut want = vec![0i16; 3 * P];
@@ -383,8 +399,8 @@ mod tests {
                 ntt3_mul_sides::<P, Q, true>(token, &mut got, sa, sb);
                 assert_eq!(got[..2 * P], want[..2 * P], "p = {P}, round {round}");
             }
-            // R/3: 12289 only (1.5 Hats of b).
-            let mut hb3 = vec![[[0i16; 16]; 64]; 2];
+            // R/3: 7681 only (k/2 Hats of b).
+            let mut hb3 = vec![[[0i16; 16]; 64]; k.div_ceil(2)];
             ntt3_prepare(token, &mut hb3, None, &b);
             let mut want = vec![0i16; 3 * P];
             ntt3_mul::<P, 3, false>(token, &mut want, &e, &b);
@@ -395,17 +411,22 @@ mod tests {
     }
 
     /// `inverse_512(forward_512(v))` = 2^15 times part i of `v`,
-    /// `ψ^(ij) (v_j + ω^i v_(j+512))`, mod p, for both primes and every
-    /// part, with `v` (p = 768: a full upper half) at the loaders' bound
-    /// ±(2^12 - 1), fixed and random signs: the lazy first layer, block
-    /// steps and last layer on their largest inputs (a lane that leaves its
-    /// 16 bits breaks the congruence).
+    /// `ψ^(ij) (v_j + ω^i v_(j+512))` (part 3: `σ^j (v_j + ζ v_(j+512))`),
+    /// mod p, for both primes and every part, with `v` (p = 768 and 1024:
+    /// an upper half of 256 and 512) at the loaders' bound ±(2^12 - 1),
+    /// fixed and random signs: the lazy first layer, block steps and last
+    /// layer on their largest inputs (a lane that leaves its 16 bits breaks
+    /// the congruence).
     #[test]
     fn lazy_512_roundtrip_at_the_bounds() {
-        const P: usize = 768;
         let Some(_token) = crate::arch::avx2() else {
             return;
         };
+        roundtrip_check::<768>();
+        roundtrip_check::<1024>();
+    }
+
+    fn roundtrip_check<const P: usize>() {
         let mut s = 5u64;
         for t in [&P7681, &P10753] {
             let (p, t3) = (i64::from(t.p), three_of(t));
@@ -414,7 +435,7 @@ mod tests {
             for round in 0..16 {
                 let v: [i16; P] =
                     core::array::from_fn(|j| at_bound(&mut s, round, (j, 0, 512), 4095));
-                for i in 0..3 {
+                for i in 0..parts(P) {
                     let mut x = [[0i16; 16]; HALF];
                     // SAFETY: the token shows the CPU has AVX2.
                     unsafe { roundtrip_512_avx2::<P>(&mut x, &v, (i, t)) };
@@ -500,6 +521,61 @@ mod tests {
         }
     }
 
+    /// [`combine4`] (the fourth part's Newton step) at its input bounds:
+    /// `Z_3`, `e_1`, `e_2` at the i16 extremes (±32767, every sign pattern,
+    /// random), `e_0` up to [`combine`]'s unreduced bound 7p/4 + p/2^8, for
+    /// every register (7681, 10753), against the exact sums and products
+    /// mod p; both outputs within p/2 + p/2^9. A sum that leaves its 16 bits
+    /// breaks the congruence.
+    #[test]
+    fn combine4_at_the_bounds() {
+        let Some(_token) = crate::arch::avx2() else {
+            return;
+        };
+        // SAFETY: the token shows the CPU has AVX2.
+        unsafe {
+            combine4_check_avx2(&P7681, &H1);
+            combine4_check_avx2(&P10753, &H2);
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn combine4_check_avx2(t: &Prime, t3: &super::super::Three<HALF>) {
+        let (k, p) = (consts(t), i64::from(t.p));
+        let r16 = super::super::super::pow_mod(65536, t.p as u64 - 2, p);
+        let c = |w: i16| i64::from(w) * r16 % p;
+        let e0_bound = (7 * p / 4 + p / 256) as i16;
+        let mut s = 17u64;
+        for round in 0..40 {
+            for j in 0..HALF {
+                let v: [[i16; 16]; 4] = core::array::from_fn(|i| {
+                    let b = if i == 0 { e0_bound } else { 32767 };
+                    core::array::from_fn(|l| at_bound(&mut s, round, (i, l, 1), b))
+                });
+                let [c0, c3] = combine4(
+                    [load(&v[0]), load(&v[1]), load(&v[2])],
+                    load(&v[3]),
+                    j,
+                    t3,
+                    k,
+                );
+                let mut out = [[0i16; 16]; 2];
+                store(&mut out[0], c0);
+                store(&mut out[1], c3);
+                for l in 0..16 {
+                    let [e0, e1, e2, z3] = v.map(|r| i64::from(r[l]));
+                    let kap = t3.kappa.map(|m| c(m[0]));
+                    let w3 = z3 * c(t3.untw3[0][j][l]) - e0 * kap[0] - e1 * kap[1] - e2 * kap[2];
+                    for (o, w) in out.iter().zip([e0 - w3, w3]) {
+                        let o = i64::from(o[l]);
+                        assert_eq!((o - w).rem_euclid(p), 0, "p = {p}, round {round}");
+                        assert!(o.abs() <= p / 2 + p / 512, "p = {p}: {o}");
+                    }
+                }
+            }
+        }
+    }
+
     /// Garner's step at its bounds, without a reduction of `u`: `c` up to
     /// the R/q products' bounds p (q - 1) / 2 (p = 768: the 512-point
     /// parts, 7681 and 10753) and 3 p (q - 1) / 2 (the folded product of
@@ -516,6 +592,7 @@ mod tests {
         unsafe {
             garner_check_avx2::<4621, 7681, 10753>(Garner::of::<4621, 7681, 10753>(&P10753), 768);
             garner_check_avx2::<4591, 7681, 10753>(Garner::of::<4591, 7681, 10753>(&P10753), 768);
+            garner_check_avx2::<7177, 7681, 10753>(Garner::of::<7177, 7681, 10753>(&P10753), 1013);
             garner_check_avx2::<7879, 12289, 18433>(Garner::new::<7879>(), 3 * 1277);
         }
     }
@@ -574,5 +651,8 @@ mod tests {
         };
         check::<653, 4621>(token, 1);
         check::<761, 4591>(token, 2);
+        check::<857, 5167>(token, 3);
+        check::<953, 6343>(token, 4);
+        check::<1013, 7177>(token, 5);
     }
 }
