@@ -101,9 +101,10 @@ pub(crate) const fn keeps(p: usize) -> bool {
 }
 
 /// Whether a prepared key of p keeps h's transforms too: not for
-/// sntrup1277, whose f (6 [`Hat`]s of 1024-point parts) and v (3) leave one.
+/// sntrup1277, whose f (5 [`Hat`]s of five 512-point parts a prime) and v
+/// (3) leave two.
 pub(crate) const fn keeps_h(p: usize) -> bool {
-    arch::ntt_fits(p) || arch::ntt3_512(p)
+    arch::ntt_fits(p) || (arch::ntt3_512(p) && arch::ntt3_parts(p) <= 4)
 }
 
 /// Where f, v and h start in [`Hats`]: without the 512-point parts the

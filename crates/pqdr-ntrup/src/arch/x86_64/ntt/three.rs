@@ -26,47 +26,34 @@ use core::arch::x86_64::{
     _mm256_sub_epi16,
 };
 
-use super::{K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, store};
+use super::{K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, squeeze, store};
 use crate::arch::Side;
 use pqdr_common::simd::Avx2;
 
 mod garner;
 mod parts;
-mod rq;
 use garner::Garner;
 use ntt3_parts as parts;
-use parts::inverse_512;
 pub(crate) use parts::ntt3_512;
 use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
 
 /// Registers of a 512-point transform.
 const HALF: usize = REGS >> 1;
 
-/// Registers of one part's transform for degree p: 64 (n = 1024) for
-/// p > 1024, else 32 (n = 512).
-const fn regs_of(p: usize) -> usize {
-    if p > 1024 { REGS } else { HALF }
-}
-
 /// Whether the product serves degree p: n = 512, `n < p` and `2p - 1 <=
-/// 4n` (three parts for p <= 768, four above, [`parts`]); n = 1024
-/// (`rq.rs`), 2560 points: `n < p` and `2p - 1 <= 2560` (p <= 1280).
+/// 5n` (p <= 1280; [`parts`]).
 pub(crate) const fn ntt3_fits(p: usize) -> bool {
-    let n = 16 * regs_of(p);
-    let points = if n == 16 * REGS {
-        2 * n + (n >> 1)
-    } else {
-        MAX_PARTS * n
-    };
-    p > n && 2 * p - 1 <= points
+    let n = 16 * HALF;
+    p > n && 2 * p - 1 <= MAX_PARTS * n
 }
 
-/// The most 512-point parts of a product (p <= 1024).
-const MAX_PARTS: usize = 4;
+/// The most 512-point parts of a product (p <= 1280).
+const MAX_PARTS: usize = 5;
 
 /// The 512-point parts of degree p's product (n = 512): k = ⌈(2p - 1) /
 /// 512⌉, the fewest whose 512 k points hold the product's 2p - 1
-/// coefficients (3 for sntrup653/761, 4 for sntrup857/953/1013).
+/// coefficients (3 for sntrup653/761, 4 for sntrup857/953/1013, 5 for
+/// sntrup1277).
 pub(crate) const fn ntt3_parts(p: usize) -> usize {
     (2 * p - 1).div_ceil(16 * HALF)
 }
@@ -75,15 +62,17 @@ pub(crate) const fn ntt3_parts(p: usize) -> usize {
 type Part<const R: usize> = [[i16; 16]; R];
 
 /// The constants of one prime for the 512-point parts of R registers:
-/// parts 0, 1, 2 modulo `x^n - ω^i` (the radix-3 layer) and part 3 modulo
-/// `x^n - ζ`, ζ of order 5 (7681) or 7 (10753), `x = σ y` with σ of order
-/// `n ord(ζ)`, σ^n = ζ (parts 1..=3 twisted: index i - 1).
+/// parts 0, 1, 2 modulo `x^n - ω^i` (the radix-3 layer) and the extra
+/// parts 3 and 4 modulo `x^n - ζ` and `x^n - ζ^2`, ζ of order 5 (7681) or
+/// 7 (10753), `x = σ y` and `x = σ^2 y` with σ of order `n ord(ζ)`, σ^n =
+/// ζ (parts 1..=4 twisted: index i - 1).
 struct Three<const R: usize> {
-    /// ψ^(ij) (i = 1, 2) and σ^j (i = 3) at coefficient j = 16 register +
-    /// lane: values and companions.
+    /// ψ^(ij) (i = 1, 2), σ^j and σ^(2j) (i = 3, 4) at coefficient j = 16
+    /// register + lane: values and companions.
     psi: [[Part<R>; 2]; MAX_PARTS - 1],
-    /// ω, ω^2 and ζ: the fold `v_j + ζ_i v_(j+n)` of part i.
-    omega: [Mul; MAX_PARTS - 1],
+    /// `ζ_i` and `ζ_i^2` (ω, ω^2, ζ, ζ^2): the fold `v_j + ζ_i v_(j+n) +
+    /// ζ_i^2 v_(j+2n)` of part i.
+    omega: [[Mul; 2]; MAX_PARTS - 1],
     /// `third ψ^(-ij) / 2` (i = 1, 2; `third` = 1/3, times 2 for n = 512:
     /// the inverse transform's untwist carries 1/1024, its first 32
     /// registers' inverse scales by 512), the untwist of [`combine`]: values
@@ -92,11 +81,13 @@ struct Three<const R: usize> {
     /// The inverse 3-point DFT's multipliers ([`combine`]): `third` and
     /// `ω^-1 - ω^-2`.
     comb: [Mul; 2],
-    /// Part 3's untwist `2 κ σ^(-j)` (κ = 1/(ζ^3 - 1), the 2 as in `untw`),
-    /// [`combine4`].
-    untw3: [Part<R>; 2],
-    /// κ, κ ζ, κ ζ^2 ([`combine4`]).
-    kappa: [Mul; 3],
+    /// The extra parts' untwists `2 κ_x σ_x^(-j)` (κ_x = 1/(ζ_x^3 - 1), ζ_x
+    /// = ζ, ζ^2; the 2 as in `untw`), [`newton`].
+    untw_x: [[Part<R>; 2]; MAX_PARTS - 3],
+    /// κ_x, κ_x ζ_x, κ_x ζ_x^2 ([`newton`]).
+    kappa: [[Mul; 3]; MAX_PARTS - 3],
+    /// `1/(ζ - ζ^2)` ([`newton`], five parts).
+    lambda: Mul,
 }
 
 /// An element of order exactly `order` (`order | m - 1`), tested by the
@@ -134,11 +125,8 @@ const fn inv_mod(x: i64, m: i64) -> i64 {
     reason = "compile-time tables of the public primes"
 )]
 const fn zeta_order(m: i64) -> u64 {
-    let mut o = (m as u64 - 1) / 3;
-    while o % 2 == 0 {
-        o /= 2;
-    }
-    o
+    let o = (m as u64 - 1) / 3;
+    o >> o.trailing_zeros()
 }
 
 #[allow(
@@ -154,43 +142,48 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     // σ: of order n o (o = 5 or 7, prime: σ^(n o / 2) != 1, σ^n != 1).
     let o = zeta_order(m);
     let sigma = root(m, n * o, [n * o / 2, n]);
+    // The parts' twists: ψ, ψ^2, σ, σ^2; ζ_i = their n-th powers.
+    let sigma2 = sigma * sigma % m;
+    let twists = [psi, psi * psi % m, sigma, sigma2];
     let w = pow_mod(psi, n, m);
     let w2 = w * w % m;
     let zeta = pow_mod(sigma, n, m);
-    let kappa = inv_mod((pow_mod(zeta, 3, m) - 1 + m) % m, m);
     let th = inv_mod(3, m) * (REGS / R) as i64 % m;
     let half = (m + 1) / 2;
     let mut tab = [[[[0; 16]; R]; 2]; MAX_PARTS - 1];
     let mut tab_u = [[[[0; 16]; R]; 2]; 2];
-    let mut tab_3 = [[[0; 16]; R]; 2];
+    let mut tab_x = [[[[0; 16]; R]; 2]; MAX_PARTS - 3];
+    let mut omega = [[[0; 2]; 2]; MAX_PARTS - 1];
+    let mut kappa = [[[0; 2]; 3]; MAX_PARTS - 3];
     let mut i = 0;
     while i < MAX_PARTS - 1 {
+        let z = pow_mod(twists[i], n, m);
+        omega[i] = [mont(z, m), mont(z * z % m, m)];
+        // Parts 1, 2: the untwist of `combine`; 3, 4: 2 κ σ_x^(-j).
+        let (scale, x) = if i < 2 {
+            (th * half % m, 0)
+        } else {
+            let ka = inv_mod((pow_mod(z, 3, m) - 1 + m) % m, m);
+            kappa[i - 2] = [
+                mont(ka, m),
+                mont(ka * z % m, m),
+                mont(ka * z % m * z % m, m),
+            ];
+            (2 * ka % m, i - 2)
+        };
+        let back = inv_mod(twists[i], m);
         let mut j = 0;
         while j < R {
             let mut n2 = 0;
             while n2 < 16 {
-                let c = (16 * j + n2) as u64;
-                let (base, e) = if i < 2 {
-                    (psi, (i as u64 + 1) * c)
-                } else {
-                    (sigma, c)
-                };
-                let v = mont(pow_mod(base, e, m), m);
+                let e = (16 * j + n2) as u64;
+                let v = mont(pow_mod(twists[i], e, m), m);
                 tab[i][0][j][n2] = v[0];
                 tab[i][1][j][n2] = v[1];
-                let back = pow_mod(inv_mod(base, m), e, m);
-                let u = if i < 2 {
-                    mont(back * (th * half % m) % m, m)
-                } else {
-                    mont(back * (2 * kappa % m) % m, m)
-                };
-                if i < 2 {
-                    tab_u[i][0][j][n2] = u[0];
-                    tab_u[i][1][j][n2] = u[1];
-                } else {
-                    tab_3[0][j][n2] = u[0];
-                    tab_3[1][j][n2] = u[1];
-                }
+                let u = mont(pow_mod(back, e, m) * scale % m, m);
+                let slot = if i < 2 { &mut tab_u[i] } else { &mut tab_x[x] };
+                slot[0][j][n2] = u[0];
+                slot[1][j][n2] = u[1];
                 n2 += 1;
             }
             j += 1;
@@ -199,15 +192,12 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     }
     Three {
         psi: tab,
-        omega: [mont(w, m), mont(w2, m), mont(zeta, m)],
+        omega,
         untw: tab_u,
         comb: [mont(th, m), mont((w2 - w + m) % m, m)],
-        untw3: tab_3,
-        kappa: [
-            mont(kappa, m),
-            mont(kappa * zeta % m, m),
-            mont(kappa * zeta % m * zeta % m, m),
-        ],
+        untw_x: tab_x,
+        kappa,
+        lambda: mont(inv_mod((zeta - zeta * zeta % m + m) % m, m), m),
     }
 }
 
@@ -235,25 +225,33 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
     montmul(x, w, wq, k.p)
 }
 
-/// Register r of part i of a factor v: `ψ^(ij) (v_j + ω^i v_(j+n))`
-/// from `v` (register r of v) and `h` (register r + n/16, `None` past the
-/// end). `|v|, |h| < 2^12`; outputs below 3p/4 (i > 0) or 2^13 (i = 0).
+/// Register r of part i of a factor v: `σ_i^j (v_j + ζ_i v_(j+n) + ζ_i^2
+/// v_(j+2n))` (σ_i = ψ^i for i < 3) from `v` (register r of v) and `h`
+/// (registers r + n/16 and r + 2n/16, `None` past the end). `|v|, |h| <
+/// 2^12`; outputs below 3p/4 (i > 0), 2^13 (i = 0, one `h`) or, i = 0 with
+/// both `h` (their sum below 3 * 2^12), [`squeeze`]d: 5629 (7681) / 5800
+/// (10753).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn fold_twist<const R: usize>(
     mut v: __m256i,
-    h: Option<__m256i>,
+    h: [Option<__m256i>; 2],
     (r, i): (usize, usize),
     t3: &Three<R>,
     k: K,
 ) -> __m256i {
-    if let Some(h) = h {
-        let h = if i == 0 {
-            h
-        } else {
-            mulc(h, t3.omega[i - 1], k)
-        };
-        v = _mm256_add_epi16(v, h);
+    for (d, h) in h.into_iter().enumerate() {
+        if let Some(h) = h {
+            let h = if i == 0 {
+                h
+            } else {
+                mulc(h, t3.omega[i - 1][d], k)
+            };
+            v = _mm256_add_epi16(v, h);
+        }
+    }
+    if i == 0 && h[1].is_some() {
+        v = squeeze(v, k);
     }
     if i > 0 {
         let m = &t3.psi[i - 1];
@@ -315,40 +313,60 @@ fn combine<const R: usize, const REDUCED: bool>(
     if REDUCED { c.map(|v| barrett(v, k)) } else { c }
 }
 
-/// The fourth point (k = 4 parts: `C_j` of degree 3, coefficients
-/// `c_(j + n m)`, m < 4): [`combine`]'s inverse 3-point DFT of parts 0..=2
-/// gives `e = C_j mod (y^3 - 1)`, `e_0 = c_0 + c_3`, `e_1 = c_1`, `e_2 =
-/// c_2`; part 3 gives `D_3 = C_j(ζ) = E(ζ) + c_3 (ζ^3 - 1)`, `E(ζ) = e_0 +
-/// ζ e_1 + ζ^2 e_2`, so with κ = 1/(ζ^3 - 1) (ζ^3 != 1: ζ has order 5 or 7)
-/// `c_3 = κ D_3 - κ e_0 - κ ζ e_1 - κ ζ^2 e_2` (`D_3 = 2 σ^(-j) Z_3` as
-/// `untw`: the untwist and κ in `untw3`) and `c_0 = e_0 - c_3`: the
-/// inverse 4 x 4 Vandermonde matrix of (1, ω, ω^2, ζ) applied as the 3 x 3
-/// one (the DFT) and one Newton step. Returns `[c_0, c_3]`. Bounds: `z3`
-/// and `e` any i16 (each enters a Montgomery product, below 3p/4), so the
-/// sum of the four products is below 3p (32,259 for 10753) and `c_3` is
-/// [`barrett`]-reduced (|.| <= p/2 + p/2^9); `e_0` from `combine` is below
-/// 7p/4 + p/2^8 unreduced, so `e_0 - c_3` is below 9p/4 + 3p/2^9 <
-/// 2^15 and [`barrett`]-reduced too (`combine4_at_the_bounds` below).
+/// The extra points (k = 4 or 5 parts: `C_j` of degree k - 1 < 5,
+/// coefficients `c_(j + n m)`, m < k), in place on `c`, which holds
+/// [`combine`]'s inverse 3-point DFT of parts 0..=2, `e = C_j mod (y^3 -
+/// 1)` (`e_0 = c_0 + c_3`, `e_1 = c_1 + c_4`, `e_2 = c_2`), and `z` the
+/// extra parts' `Z_3`, `Z_4`. As `C_j = E + (y^3 - 1)(c_3 + c_4 y)`, part x
+/// (ζ_x = ζ, ζ^2; ζ_x^3 != 1: ζ has order 5 or 7) gives `g_x = κ_x (D_x -
+/// E(ζ_x)) = c_3 + c_4 ζ_x` (κ_x = 1/(ζ_x^3 - 1), `D_x = 2 σ_x^(-j) Z_x`
+/// as `untw`: the untwist and κ_x in `untw_x`; `E(ζ_x) = e_0 + ζ_x e_1 +
+/// ζ_x^2 e_2`); k = 4: `c_3 = g_3`; k = 5: `c_4 = λ (g_3 - g_4)`, λ =
+/// 1/(ζ - ζ^2), and `c_3 = g_3 - ζ c_4` (the inverse Vandermonde matrix of
+/// (ζ, ζ^2) on the `g_x`); then `c_0 = e_0 - c_3`, `c_1 = e_1 - c_4`: the
+/// inverse k x k Vandermonde matrix of (1, ω, ω^2, ζ, ζ^2) applied as the
+/// 3 x 3 one (the DFT) and Newton steps. Bounds: `z` and `e` any i16 (each
+/// enters a Montgomery product first, below 3p/4), so each `g_x`, a sum of
+/// four products, is below 3p (32,259 for 10753) and [`barrett`]-reduced
+/// (|.| <= p/2 + p/2^9); `g_3 - ζ c_4` is below 5p/4 + p/2^9; `e_0`, `e_1`
+/// from `combine` are below 2p + p/2^9 unreduced, so `e_m - c_(m+3)` below
+/// 11p/4 + p/2^8 < 2^15 (29,613 for 10753); every output [`barrett`]-reduced
+/// (`newton_at_the_bounds` in `parts.rs`).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn combine4<const R: usize>(
-    e: [__m256i; 3],
-    z3: __m256i,
+fn newton<const R: usize, const PARTS: usize>(
+    c: &mut [__m256i; PARTS],
+    z: &[__m256i; PARTS],
     j: usize,
     t3: &Three<R>,
     k: K,
-) -> [__m256i; 2] {
-    let u = &t3.untw3;
-    let d = montmul(z3, load(&u[0][j]), load(&u[1][j]), k.p);
-    let s = _mm256_add_epi16(mulc(e[0], t3.kappa[0], k), mulc(e[1], t3.kappa[1], k));
-    let s = _mm256_add_epi16(s, mulc(e[2], t3.kappa[2], k));
-    let c3 = barrett(_mm256_sub_epi16(d, s), k);
-    [barrett(_mm256_sub_epi16(e[0], c3), k), c3]
+) {
+    // Index 3 (PARTS > 3 here; `min` keeps the generic code in bounds).
+    let i3 = 3.min(PARTS - 1);
+    let g = |x: usize, c: &[__m256i; PARTS]| {
+        let (u, ka) = (&t3.untw_x[x], &t3.kappa[x]);
+        let d = montmul(z[i3 + x], load(&u[0][j]), load(&u[1][j]), k.p);
+        let s = _mm256_add_epi16(mulc(c[0], ka[0], k), mulc(c[1], ka[1], k));
+        let s = _mm256_add_epi16(s, mulc(c[2], ka[2], k));
+        barrett(_mm256_sub_epi16(d, s), k)
+    };
+    let g3 = g(0, c);
+    if PARTS == 4 {
+        c[i3] = g3;
+    } else {
+        let c4 = mulc(_mm256_sub_epi16(g3, g(1, c)), t3.lambda, k);
+        let c3 = _mm256_sub_epi16(g3, mulc(c4, t3.omega[2][0], k));
+        c[1] = barrett(_mm256_sub_epi16(c[1], c4), k);
+        c[i3] = barrett(c3, k);
+        c[PARTS - 1] = barrett(c4, k);
+    }
+    c[0] = barrett(_mm256_sub_epi16(c[0], c[i3]), k);
 }
 
-/// The interpolation of register j from the PARTS = 3 or 4 parts' `Z_i`:
-/// `c_(j + n m)` for m < PARTS ([`combine`], and [`combine4`] for PARTS = 4).
-/// `REDUCED` as [`combine`]'s (PARTS = 4: c_0 and c_3 reduced either way).
+/// The interpolation of register j from the PARTS = 3, 4 or 5 parts'
+/// `Z_i`: `c_(j + n m)` for m < PARTS ([`combine`], and [`newton`] for the
+/// extra parts). `REDUCED` as [`combine`]'s (more parts: all but c_2 reduced
+/// either way).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
@@ -357,12 +375,12 @@ fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
     t3: &Three<R>,
     k: K,
 ) -> [__m256i; PARTS] {
-    const { assert!(PARTS == 3 || PARTS == MAX_PARTS, "3 or 4 parts") };
+    const { assert!(PARTS >= 3 && PARTS <= MAX_PARTS, "3 to 5 parts") };
     let e = combine::<R, REDUCED>([z[0], z[1], z[2]], j, t3, k);
     let mut c = [e[0]; PARTS];
     c[..3].copy_from_slice(&e);
-    if let Some(&z3) = z.get(3) {
-        [c[0], c[PARTS - 1]] = combine4(e, z3, j, t3, k);
+    if PARTS > 3 {
+        newton(&mut c, &z, j, t3, k);
     }
     c
 }
@@ -381,17 +399,11 @@ fn combine_in_place<const R: usize, const PARTS: usize>(c: &mut [[i16; 16]], t3:
     }
 }
 
-/// Entries of one folded product in the scratch (p rounded up to registers).
-const fn f_len(p: usize) -> usize {
-    p.next_multiple_of(16)
-}
-
-/// The product `a b` folded by x^p = x + 1, as a "full product" for the
-/// shared fold: `full[..p]` the folded product, `full[p..2p]` zero (`full`
-/// is the product's scratch, at least [`ntt3_scratch`]`(p)` entries). With
-/// `REDUCE` congruent to the product modulo q with `|full[k]| < 2^14`, else
-/// exact (`|a|, |b| <= 1`, `|full[k]| <= 3p`). `|a| <= (q - 1) / 2 < 2^12`,
-/// `b` small. Requires [`ntt3_fits`]`(P)`.
+/// The full product `a b` (degree `2p - 2`) into `full[..2p]` (`full` is
+/// the product's scratch, at least [`ntt3_scratch`]`(p)` entries; `full[2p
+/// - 1] = 0`). With `REDUCE` congruent to the product modulo q with
+/// `|full[k]| < 2^14`, else exact (`|a|, |b| <= 1`, `|full[k]| <= p`).
+/// `|a| <= (q - 1) / 2 < 2^12`, `b` small. Requires [`ntt3_fits`]`(P)`.
 pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
@@ -401,65 +413,40 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     assert!(ntt3_fits(P), "ntt3_mul: p outside 513..=1280");
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
-    let full = &mut full[..ntt3_scratch(P)];
-    if const { regs_of(P) == REGS && REDUCE } {
-        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { rq::ntt3_rq_avx2::<P, Q>(full, a, Side::Coeffs(b)) };
-        full[P..2 * P].fill(0);
-    } else if const { regs_of(P) == REGS } {
-        // SAFETY: as above.
-        unsafe { rq::ntt3_exact_avx2::<P>(full, a, Side::Coeffs(b)) };
-    } else {
-        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
-    }
+    ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
 }
 
-/// Scratch entries of [`ntt3_mul`]: n = 1024, one folded product and the
-/// full product modulo x^2048 - 1 (`rq.rs`; the exact product's 2560
-/// entries fit); n = 512, the full product (512 [`parts`]`(p)` entries).
+/// Scratch entries of [`ntt3_mul`]: the full product modulo the parts'
+/// modulus (512 [`parts`]`(p)` entries).
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
-    if regs_of(p) == REGS {
-        f_len(p) + 32 * REGS
-    } else {
-        parts(p) * 16 * HALF
-    }
+    parts(p) * 16 * HALF
 }
 
-/// [`ntt3_mul`] with either factor given as its kept transforms
-/// ([`ntt3_prepare`]): for [`ntt3_512`]`(P)` either or both (`parts.rs`),
-/// for sntrup1277 the small factor only (`rq.rs`); the same output.
+/// [`ntt3_mul`] with either factor (or both) given as its kept transforms
+/// ([`ntt3_prepare`], `parts.rs`): the same output.
 pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: Side<'_, i16>,
     b: Side<'_, i8>,
 ) {
-    if const { regs_of(P) == REGS } {
-        rq::ntt3_mul_sides_1024::<P, Q, REDUCE>(token, full, a, b);
-    } else {
-        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, a, b);
-    }
+    ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, a, b);
 }
 
 /// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
-/// `b` when `a` is `None`): for [`ntt3_512`]`(P)` see `parts.rs` (1.5
-/// [`Hat`](crate::arch::Hat)s a prime); for sntrup1277 `b` only, 3
-/// [`Hat`](crate::arch::Hat)s a prime (`rq.rs`).
+/// `b` when `a` is `None`): see `parts.rs` (k/2 [`Hat`](crate::arch::Hat)s
+/// a prime, k = [`parts`]`(P)`).
 pub(crate) fn ntt3_prepare<const P: usize>(
     token: Avx2,
     out: &mut [crate::arch::Hat],
     a: Option<&[i16; P]>,
     b: &[i8; P],
 ) {
-    if const { regs_of(P) == REGS } {
-        rq::ntt3_prepare_1024::<P>(token, out, a, b);
-    } else {
-        ntt3_prepare_512::<P>(token, out, a, b);
-    }
+    ntt3_prepare_512::<P>(token, out, a, b);
 }
 
 /// The factors of round `round` of the kept-transform product tests
-/// (`parts.rs`, `rq/tests.rs`): a in R/q and a small b, extreme for rounds
+/// (`parts.rs`): a in R/q and a small b, extreme for rounds
 /// 0 .. 2 (all (q - 1)/2 with all 1; all -(q - 1)/2 with -1 but a last 1;
 /// alternating ±(q - 1)/2 with all 1), random from `s` after.
 #[cfg(test)]

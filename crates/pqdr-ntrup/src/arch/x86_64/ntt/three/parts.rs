@@ -31,10 +31,10 @@
 
 use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
 
-use super::super::{K, P7681, P10753, Prime, REGS, consts, load, montmul, regs, squeeze, store};
+use super::super::{K, P7681, P10753, Prime, consts, load, montmul, regs, store};
 use super::{
     Garner, H1, H2, HALF, Part, Src, bc, combine_in_place, fold_twist, interpolate, ntt3_fits,
-    ntt3_scratch, parts, regs_of, three_of, widen16,
+    ntt3_scratch, parts, three_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -82,14 +82,15 @@ fn outer_512<const P: usize, T: Copy + Default>(
     [T; 16]: Wipeable,
 {
     const N: usize = 16 * HALF;
-    assert!(P > N && P <= 2 * N, "outer_512: p outside 513..=1024");
+    assert!(P > N && 2 * P <= 5 * N, "outer_512: p outside 513..=1280");
     let t3 = three_of(t);
     let (lo, _) = v[..N].as_chunks::<16>();
     let (hi, rest) = v[N..P].as_chunks::<16>();
-    // The last, partial register of the upper half, zero-padded (wiped).
+    // The last, partial register of v, zero-padded (wiped).
     let mut tail = [T::default(); 16];
     let mut tail = Wipe::new(&mut tail);
     tail[..rest.len()].copy_from_slice(rest);
+    // Register r of v's upper part (coefficients 512 + 16 r ..), if any.
     let h = |r: usize| {
         if r < hi.len() {
             Some(ld(&hi[r]))
@@ -100,8 +101,8 @@ fn outer_512<const P: usize, T: Copy + Default>(
         }
     };
     for r in 0..16 {
-        let u = fold_twist(ld(&lo[r]), h(r), (r, i), t3, k);
-        let w = fold_twist(ld(&lo[r + 16]), h(r + 16), (r + 16, i), t3, k);
+        let u = fold_twist(ld(&lo[r]), [h(r), h(r + 32)], (r, i), t3, k);
+        let w = fold_twist(ld(&lo[r + 16]), [h(r + 16), h(r + 48)], (r + 16, i), t3, k);
         let (wr, wq) = bc(t.reg_fwd[2 * r]);
         store(&mut x[r], _mm256_add_epi16(u, w));
         store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
@@ -136,37 +137,19 @@ pub(super) fn forward_512_b<const P: usize>(
     forward_512(y, t, k);
 }
 
-/// The inverse of [`forward_512`] (the per-block steps, then the
+/// The last layer of the inverse of [`forward_512`] (after the per-block
+/// steps, `regs::block_inverse` or `regs::block_product`): the
 /// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
-/// `dit_outer`), times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024.
-/// `LAZY` (7681, 10753): the last layer's first inputs unreduced too (the
-/// lazy block steps' outputs, below 23200), so every output is below
-/// 23200 + 8065 < 2^15 (any i16 is what [`combine`] takes). Else (12289, 18433,
-/// sntrup1277's part C, `rq.rs`): the reduced block steps and a [`squeeze`]
-/// of the first input, outputs below 12290 + 3p/4 < 2^15 as `dit_outer`'s.
+/// `dit_outer`; the whole inverse is times 2^16 / 1024 (the untwist's
+/// scale): 512 c 2^16 / 1024. Lazy (7681, 10753): the first inputs
+/// unreduced (the lazy block steps' outputs, below 23200), so every output
+/// is below 23200 + 8065 < 2^15 (any i16 is what [`combine`](super::combine) takes).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn inverse_512<const LAZY: bool>(x: &mut Part<HALF>, t: &Prime, k: K) {
-    let (blocks, _) = x.as_chunks_mut::<16>();
-    for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse::<LAZY>(block, j, &t.untwist, &t.lane_inv, k);
-    }
-    dit_last_512::<LAZY>(x, t, k);
-}
-
-/// The last layer of [`inverse_512`]: the decimation-in-time butterflies
-/// at distance 16 (`LAZY`: first inputs unreduced, below 23200; outputs
-/// below 23200 + 8065; else the first input squeezed as described there).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn dit_last_512<const LAZY: bool>(x: &mut Part<HALF>, t: &Prime, k: K) {
+fn dit_last_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     for i in 0..16 {
         let (w, wq) = bc(t.reg_inv[2 * i]);
-        let a = if LAZY {
-            load(&x[i])
-        } else {
-            squeeze(load(&x[i]), k)
-        };
+        let a = load(&x[i]);
         let b = montmul(load(&x[i + 16]), w, wq, k.p);
         store(&mut x[i], _mm256_add_epi16(a, b));
         store(&mut x[i + 16], _mm256_sub_epi16(a, b));
@@ -195,12 +178,13 @@ pub(super) fn ntt3_mul_sides_512<const P: usize, const Q: i16, const REDUCE: boo
     );
     let _ = token;
     let full = &mut full[..ntt3_scratch(P)];
-    if const { parts(P) == 3 } {
+    match const { parts(P) } {
         // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { ntt3_512_avx2::<P, Q, REDUCE, 3>(full, (a, b)) };
-    } else {
+        3 => unsafe { ntt3_512_avx2::<P, Q, REDUCE, 3>(full, (a, b)) },
         // SAFETY: as above.
-        unsafe { ntt3_512_avx2::<P, Q, REDUCE, 4>(full, (a, b)) };
+        4 => unsafe { ntt3_512_avx2::<P, Q, REDUCE, 4>(full, (a, b)) },
+        // SAFETY: as above.
+        _ => unsafe { ntt3_512_avx2::<P, Q, REDUCE, 5>(full, (a, b)) },
     }
 }
 
@@ -281,7 +265,7 @@ fn part_512<const P: usize>(
             regs::block_product::<false>(xb, yb, j, t, k);
         }
     }
-    dit_last_512::<true>(x, t, k);
+    dit_last_512(x, t, k);
 }
 
 /// The two factors of a product.
@@ -290,7 +274,7 @@ type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
 /// Whether the AVX2 product of p takes the 512-point parts (p <= 1024), and
 /// so its kept transforms ([`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)) too.
 pub(crate) const fn ntt3_512(p: usize) -> bool {
-    ntt3_fits(p) && regs_of(p) < REGS
+    ntt3_fits(p)
 }
 
 /// A factor's kept transforms for [`ntt3_mul_sides`](super::ntt3_mul_sides) (`a`, or the small
@@ -369,7 +353,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool, const PARTS: 
 #[cfg(test)]
 mod tests {
     use super::super::super::regs::tests::at_bound;
-    use super::super::{combine, combine4, ntt3_mul, ntt3_mul_sides, ntt3_prepare};
+    use super::super::{combine, newton, ntt3_mul, ntt3_mul_sides, ntt3_prepare};
     use super::*;
     use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
@@ -410,7 +394,8 @@ mod tests {
         }
     }
 
-    /// `inverse_512(forward_512(v))` = 2^15 times part i of `v`,
+    /// The inverse (lazy block steps, [`dit_last_512`]) of `forward_512(v)`
+    /// = 2^15 times part i of `v`,
     /// `ψ^(ij) (v_j + ω^i v_(j+512))` (part 3: `σ^j (v_j + ζ v_(j+512))`),
     /// mod p, for both primes and every part, with `v` (p = 768 and 1024:
     /// an upper half of 256 and 512) at the loaders' bound ±(2^12 - 1),
@@ -424,6 +409,7 @@ mod tests {
         };
         roundtrip_check::<768>();
         roundtrip_check::<1024>();
+        roundtrip_check::<1280>();
     }
 
     fn roundtrip_check<const P: usize>() {
@@ -441,11 +427,14 @@ mod tests {
                     unsafe { roundtrip_512_avx2::<P>(&mut x, &v, (i, t)) };
                     for (j, &got) in x.as_flattened().iter().enumerate() {
                         let (om, ps) = match i {
-                            0 => (1, 1),
-                            _ => (c(t3.omega[i - 1][0]), c(t3.psi[i - 1][0][j / 16][j % 16])),
+                            0 => ([1, 1], 1),
+                            _ => (
+                                t3.omega[i - 1].map(|w| c(w[0])),
+                                c(t3.psi[i - 1][0][j / 16][j % 16]),
+                            ),
                         };
-                        let hi = v.get(j + 512).map_or(0, |&h| i64::from(h));
-                        let want = (i64::from(v[j]) + om * hi) % p * ps;
+                        let hi = |d: usize| v.get(j + 512 * d).map_or(0, |&h| i64::from(h));
+                        let want = (i64::from(v[j]) + om[0] * hi(1) + om[1] * hi(2)) % p * ps;
                         let d = (i64::from(got) - 32768 * want).rem_euclid(p);
                         assert_eq!(d, 0, "p = {p}, round {round}, part {i}");
                     }
@@ -458,7 +447,11 @@ mod tests {
     fn roundtrip_512_avx2<const P: usize>(x: &mut Part<HALF>, v: &[i16], (i, t): (usize, &Prime)) {
         let k = consts(t);
         forward_512_a::<P>(x, v, i, t, k);
-        inverse_512::<true>(x, t, k);
+        let (blocks, _) = x.as_chunks_mut::<16>();
+        for (j, block) in blocks.iter_mut().enumerate() {
+            regs::block_inverse::<true>(block, j, &t.untwist, &t.lane_inv, k);
+        }
+        dit_last_512(x, t, k);
     }
 
     /// [`combine`] (reduced outputs and, for Garner's `c2`, unreduced) on
@@ -521,55 +514,68 @@ mod tests {
         }
     }
 
-    /// [`combine4`] (the fourth part's Newton step) at its input bounds:
-    /// `Z_3`, `e_1`, `e_2` at the i16 extremes (±32767, every sign pattern,
-    /// random), `e_0` up to [`combine`]'s unreduced bound 7p/4 + p/2^8, for
-    /// every register (7681, 10753), against the exact sums and products
-    /// mod p; both outputs within p/2 + p/2^9. A sum that leaves its 16 bits
-    /// breaks the congruence.
+    /// [`newton`] (the extra parts' interpolation, four and five parts)
+    /// at its input bounds: `Z_3`, `Z_4`, `e_2` at the i16 extremes
+    /// (±32767, every sign pattern, random), `e_0`, `e_1` up to
+    /// [`combine`]'s unreduced bound 2p + p/2^9, for every register (7681,
+    /// 10753), against the exact sums and products mod p; the outputs but
+    /// `c_2` (and for four parts `c_1`: passed through) within p/2 + p/2^9. A sum that leaves its 16
+    /// bits breaks the congruence.
     #[test]
-    fn combine4_at_the_bounds() {
+    fn newton_at_the_bounds() {
         let Some(_token) = crate::arch::avx2() else {
             return;
         };
         // SAFETY: the token shows the CPU has AVX2.
         unsafe {
-            combine4_check_avx2(&P7681, &H1);
-            combine4_check_avx2(&P10753, &H2);
+            newton_check_avx2::<4>(&P7681, &H1);
+            newton_check_avx2::<4>(&P10753, &H2);
+            newton_check_avx2::<5>(&P7681, &H1);
+            newton_check_avx2::<5>(&P10753, &H2);
         }
     }
 
     #[target_feature(enable = "avx2")]
-    fn combine4_check_avx2(t: &Prime, t3: &super::super::Three<HALF>) {
+    fn newton_check_avx2<const PARTS: usize>(t: &Prime, t3: &super::super::Three<HALF>) {
         let (k, p) = (consts(t), i64::from(t.p));
         let r16 = super::super::super::pow_mod(65536, t.p as u64 - 2, p);
         let c = |w: i16| i64::from(w) * r16 % p;
-        let e0_bound = (7 * p / 4 + p / 256) as i16;
+        let e_bound = (2 * p + p / 512) as i16;
         let mut s = 17u64;
         for round in 0..40 {
             for j in 0..HALF {
-                let v: [[i16; 16]; 4] = core::array::from_fn(|i| {
-                    let b = if i == 0 { e0_bound } else { 32767 };
+                let v: [[i16; 16]; PARTS] = core::array::from_fn(|i| {
+                    let b = if i < 2 { e_bound } else { 32767 };
                     core::array::from_fn(|l| at_bound(&mut s, round, (i, l, 1), b))
                 });
-                let [c0, c3] = combine4(
-                    [load(&v[0]), load(&v[1]), load(&v[2])],
-                    load(&v[3]),
-                    j,
-                    t3,
-                    k,
-                );
-                let mut out = [[0i16; 16]; 2];
-                store(&mut out[0], c0);
-                store(&mut out[1], c3);
+                let z = v.map(|r| load(&r));
+                let mut got = z;
+                newton::<HALF, PARTS>(&mut got, &z, j, t3, k);
+                let mut out = [[0i16; 16]; PARTS];
+                for (o, g) in out.iter_mut().zip(got) {
+                    store(o, g);
+                }
                 for l in 0..16 {
-                    let [e0, e1, e2, z3] = v.map(|r| i64::from(r[l]));
-                    let kap = t3.kappa.map(|m| c(m[0]));
-                    let w3 = z3 * c(t3.untw3[0][j][l]) - e0 * kap[0] - e1 * kap[1] - e2 * kap[2];
-                    for (o, w) in out.iter().zip([e0 - w3, w3]) {
+                    let x = v.map(|r| i64::from(r[l]));
+                    let g = |i: usize| {
+                        let ka = t3.kappa[i].map(|m| c(m[0]));
+                        x[3 + i] * c(t3.untw_x[i][0][j][l])
+                            - (x[0] * ka[0] + x[1] * ka[1] + x[2] * ka[2]) % p
+                    };
+                    let (c3, c4) = if PARTS == 4 {
+                        (g(0), 0)
+                    } else {
+                        let c4 = (g(0) - g(1)) % p * c(t3.lambda[0]) % p;
+                        (g(0) - c(t3.omega[2][0][0]) * c4, c4)
+                    };
+                    let want = [x[0] - c3, x[1] - c4, x[2], c3, c4];
+                    for (m, (o, w)) in out.iter().zip(want).enumerate() {
                         let o = i64::from(o[l]);
-                        assert_eq!((o - w).rem_euclid(p), 0, "p = {p}, round {round}");
-                        assert!(o.abs() <= p / 2 + p / 512, "p = {p}: {o}");
+                        assert_eq!((o - w).rem_euclid(p), 0, "p = {p}, round {round}, c_{m}");
+                        // c_2 (and for four parts c_1) passed through.
+                        if m != 2 && (m, PARTS) != (1, 4) {
+                            assert!(o.abs() <= p / 2 + p / 512, "p = {p}: {o}");
+                        }
                     }
                 }
             }
@@ -593,7 +599,7 @@ mod tests {
             garner_check_avx2::<4621, 7681, 10753>(Garner::of::<4621, 7681, 10753>(&P10753), 768);
             garner_check_avx2::<4591, 7681, 10753>(Garner::of::<4591, 7681, 10753>(&P10753), 768);
             garner_check_avx2::<7177, 7681, 10753>(Garner::of::<7177, 7681, 10753>(&P10753), 1013);
-            garner_check_avx2::<7879, 12289, 18433>(Garner::new::<7879>(), 3 * 1277);
+            garner_check_avx2::<7879, 7681, 10753>(Garner::of::<7879, 7681, 10753>(&P10753), 1277);
         }
     }
 
@@ -654,5 +660,6 @@ mod tests {
         check::<857, 5167>(token, 3);
         check::<953, 6343>(token, 4);
         check::<1013, 7177>(token, 5);
+        check::<1277, 7879>(token, 6);
     }
 }
