@@ -240,18 +240,21 @@ fn fold_twist<const R: usize>(
     t3: &Three<R>,
     k: K,
 ) -> __m256i {
-    for (d, h) in h.into_iter().enumerate() {
-        if let Some(h) = h {
-            let h = if i == 0 {
-                h
-            } else {
-                mulc(h, t3.omega[i - 1][d], k)
-            };
-            v = _mm256_add_epi16(v, h);
-        }
+    let [h1, h2] = h;
+    if let Some(h) = h1 {
+        let h = if i == 0 {
+            h
+        } else {
+            mulc(h, t3.omega[i - 1][0], k)
+        };
+        v = _mm256_add_epi16(v, h);
     }
-    if i == 0 && h[1].is_some() {
-        v = squeeze(v, k);
+    if let Some(h) = h2 {
+        v = if i == 0 {
+            squeeze(_mm256_add_epi16(v, h), k)
+        } else {
+            _mm256_add_epi16(v, mulc(h, t3.omega[i - 1][1], k))
+        };
     }
     if i > 0 {
         let m = &t3.psi[i - 1];
@@ -417,9 +420,17 @@ pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
 }
 
 /// Scratch entries of [`ntt3_mul`]: the full product modulo the parts'
-/// modulus (512 [`parts`]`(p)` entries).
+/// modulus (512 [`parts`]`(p)` entries); for the R/q product of five parts
+/// (`parts.rs`' `five_rq`) the folded product (p rounded up to registers)
+/// and four parts of the second prime, if more.
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
-    parts(p) * 16 * HALF
+    let n = parts(p) * 16 * HALF;
+    let five = p.next_multiple_of(16) + 4 * 16 * HALF;
+    if parts(p) == MAX_PARTS && five > n {
+        five
+    } else {
+        n
+    }
 }
 
 /// [`ntt3_mul`] with either factor (or both) given as its kept transforms

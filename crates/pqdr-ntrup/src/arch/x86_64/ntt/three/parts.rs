@@ -29,12 +29,14 @@
 //! radix-4 pass are left unreduced (bounds at each step in `regs.rs`,
 //! tested at the bounds in `regs::tests`).
 
-use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_setr_epi16, _mm256_sub_epi16,
+};
 
-use super::super::{K, P7681, P10753, Prime, consts, load, montmul, regs, store};
+use super::super::{K, P7681, P10753, Prime, barrett, consts, load, montmul, regs, store};
 use super::{
-    Garner, H1, H2, HALF, Part, Src, bc, combine_in_place, fold_twist, interpolate, ntt3_fits,
-    ntt3_scratch, parts, three_of, widen16,
+    Garner, H1, H2, HALF, MAX_PARTS, Part, Src, bc, combine_in_place, fold_twist, interpolate,
+    ntt3_fits, ntt3_scratch, parts, three_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -100,9 +102,11 @@ fn outer_512<const P: usize, T: Copy + Default>(
             None
         }
     };
+    // The third block (coefficients 1024 ..): p > 1024 only.
+    let h2 = |r: usize| if P > 2 * N { h(r) } else { None };
     for r in 0..16 {
-        let u = fold_twist(ld(&lo[r]), [h(r), h(r + 32)], (r, i), t3, k);
-        let w = fold_twist(ld(&lo[r + 16]), [h(r + 16), h(r + 48)], (r + 16, i), t3, k);
+        let u = fold_twist(ld(&lo[r]), [h(r), h2(r + 32)], (r, i), t3, k);
+        let w = fold_twist(ld(&lo[r + 16]), [h(r + 16), h2(r + 48)], (r + 16, i), t3, k);
         let (wr, wq) = bc(t.reg_fwd[2 * r]);
         store(&mut x[r], _mm256_add_epi16(u, w));
         store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
@@ -202,18 +206,17 @@ fn src<'a, const P: usize, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a,
     }
 }
 
-/// The parts' `Z_i` of prime `pi` (`t`) into `e` (registers `32 i ..`, one
-/// part per 32 of `e`), `y` the second factor's transforms.
+/// The parts' `Z_i` of prime `pi` (`t`) into the buffers `es` (part i
+/// into the i-th), `y` the second factor's transforms.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn parts_512<const P: usize>(
-    e: &mut [[i16; 16]],
+fn parts_512<'e, const P: usize>(
+    es: impl IntoIterator<Item = &'e mut Part<HALF>>,
     y: &mut Part<HALF>,
     (a, b): Sides<'_>,
     (pi, t): (usize, &Prime),
 ) {
-    let (es, _) = e.as_chunks_mut::<HALF>();
-    for (i, x) in es.iter_mut().enumerate() {
+    for (i, x) in es.into_iter().enumerate() {
         let ab = (src::<P, _>(a, pi, i), src::<P, _>(b, pi, i));
         part_512::<P>(x, y, ab, i, t);
     }
@@ -330,13 +333,15 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool, const PARTS: 
     let (out, _) = full.as_chunks_mut::<16>();
     let out = &mut out[..PARTS * R];
     // 7681: the parts straight into the product buffer, combined in place.
-    parts_512::<P>(out, &mut y, ab, (0, &P7681));
+    parts_512::<P>(out.as_chunks_mut::<R>().0, &mut y, ab, (0, &P7681));
     combine_in_place::<R, PARTS>(out, &H1, consts(&P7681));
-    if REDUCE {
+    if REDUCE && PARTS == MAX_PARTS {
+        five_rq::<P, Q>(full, &mut y, ab);
+    } else if REDUCE {
         let mut e0: [Part<R>; PARTS] = [[[0; 16]; R]; PARTS];
         let mut e = Wipe::new(&mut e0);
+        parts_512::<P>(&mut e[..], &mut y, ab, (1, &P10753));
         let e = e.as_flattened_mut();
-        parts_512::<P>(e, &mut y, ab, (1, &P10753));
         let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
             let z = core::array::from_fn(|i| load(&e[j + R * i]));
@@ -348,6 +353,121 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool, const PARTS: 
             }
         }
     }
+}
+
+/// Coefficients of the five-part product's blocks 0..=3 (the seam of
+/// [`five_rq`]'s 10753 product).
+const SEAM: usize = 4 * 16 * HALF;
+
+/// The R/q product of five parts (sntrup1277; after [`ntt3_512_avx2`]'s
+/// 7681 parts, interpolated in place into `full[..2560]`): both primes'
+/// 2560 coefficients and a local of five parts would not fit the stack
+/// budget, so each prime's product is folded by x^p = x + 1 first (`F_k =
+/// c_k + c_(p+k) + c_(p+k-1)`, k < p, as `mult::rq_mult_small`'s fold;
+/// [`fold_at`]): 7681's in place into `full[..f]` (f = p rounded up to
+/// registers), 10753's parts 0..=3 into `full[f..f + 2048]` and part 4 into
+/// a local, interpolated in place (reduced), folded on the way into
+/// Garner's CRT with 7681's F, into `full[..f]`; `full[p..2p]` is then
+/// zeroed (the "full product" of the shared fold: `full[..p]` folded).
+/// Bounds: every c reduced (|.| <= p/2 + p/2^9), so F below 3p/2 + 3p/2^9
+/// before its [`barrett`] (reduced, as Garner takes it), and the integer
+/// `|F_k| <= 3 p (q - 1)/2 < 2^24` (p = 1277, q = 7879: 15,090,309), the
+/// range of [`Garner::apply`].
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, ab: Sides<'_>) {
+    let f = P.next_multiple_of(16);
+    let k1 = consts(&P7681);
+    for n in (0..f).step_by(16) {
+        let v = fold_at::<P>(n, |m| load(full[m..].first_chunk().expect("inside c")), k1);
+        store(full[n..].first_chunk_mut().expect("inside F"), v);
+    }
+    let (blocks, _) = full[f..f + SEAM].as_chunks_mut::<16>();
+    let mut l0: Part<HALF> = [[0; 16]; HALF];
+    let mut l = Wipe::new(&mut l0);
+    let (bs, _) = blocks.as_chunks_mut::<HALF>();
+    parts_512::<P>(bs.iter_mut().chain([&mut *l]), y, ab, (1, &P10753));
+    five_finish::<P, Q>(full, &mut l);
+    full[P..2 * P].fill(0);
+}
+
+/// The end of [`five_rq`] (its own frame: the part products above run
+/// without these registers' spills): 10753's parts interpolated in place,
+/// folded and recombined with 7681's F into `full[..f]`.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn five_finish<const P: usize, const Q: i16>(full: &mut [i16], l: &mut Part<HALF>) {
+    const R: usize = HALF;
+    let f = P.next_multiple_of(16);
+    let k2 = consts(&P10753);
+    let (out, rest) = full.split_at_mut(f);
+    let (blocks, _) = rest[..SEAM].as_chunks_mut::<16>();
+    for j in 0..R {
+        let z = core::array::from_fn(|i| load(if i < 4 { &blocks[j + R * i] } else { &l[j] }));
+        let c = interpolate::<R, MAX_PARTS, true>(z, j, &H2, k2);
+        for (i, v) in c.into_iter().enumerate() {
+            store(
+                if i < 4 {
+                    &mut blocks[j + R * i]
+                } else {
+                    &mut l[j]
+                },
+                v,
+            );
+        }
+    }
+    let (c, v) = (blocks.as_flattened(), l.as_flattened());
+    // The register at coefficient n: in `c` (blocks 0..=3) below the seam,
+    // in `v` (block 4) above, through a copy across it.
+    let at = |n: usize| {
+        if n + 16 <= SEAM {
+            load(c[n..].first_chunk::<16>().expect("inside c"))
+        } else if n >= SEAM {
+            load(v[n - SEAM..].first_chunk::<16>().expect("inside v"))
+        } else {
+            seam(c, v, n)
+        }
+    };
+    let g = Garner::of::<Q, 7681, 10753>(&P10753);
+    for (r, o) in out.as_chunks_mut::<16>().0.iter_mut().enumerate() {
+        let w = fold_at::<P>(16 * r, at, k2);
+        store(o, g.apply(load(o), w));
+    }
+}
+
+/// `F_k = c_k + c_(p+k) + c_(p+k-1)` for the register at k (`c(m)` loads
+/// the register at coefficient m; reduced c in, [`barrett`]-reduced out).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fold_at<const P: usize>(k: usize, c: impl Fn(usize) -> __m256i, kp: K) -> __m256i {
+    let s = _mm256_add_epi16(c(k), c(P + k));
+    // x^(p+k) = x^(k+1) + x^k: c_(p-1) is no wrapped coefficient of F_0
+    // (lane 0 of the register at 0; k is public).
+    let w = c(P + k - 1);
+    let w = if k == 0 {
+        _mm256_and_si256(
+            w,
+            _mm256_setr_epi16(
+                0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+            ),
+        )
+    } else {
+        w
+    };
+    barrett(_mm256_add_epi16(s, w), kp)
+}
+
+/// The register at coefficient n across [`five_finish`]'s seam `n < 2048 < n + 16`, through a
+/// copy (wiped).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn seam(c: &[i16], v: &[i16], n: usize) -> __m256i {
+    let mut s = [0i16; 16];
+    let mut s = Wipe::new(&mut s);
+    let (lo, hi) = s.split_at_mut(SEAM - n);
+    lo.copy_from_slice(&c[n..SEAM]);
+    hi.copy_from_slice(&v[..16 - (SEAM - n)]);
+    load(&s)
 }
 
 #[cfg(test)]
