@@ -108,18 +108,14 @@ pub(crate) const fn keeps_h(p: usize) -> bool {
 }
 
 /// Where f, v and h start in [`Hats`]: without the 512-point parts the
-/// 1024-point transforms (4, 2 and 4 [`Hat`]s); for p <= 1024 the k = 3
-/// (p <= 768) or 4 512-point parts of each prime (`arch::ntt3_prepare`:
-/// 32 k registers a prime, k, ⌈k/2⌉ and k [`Hat`]s; for k = 3 16 KB of the
-/// 20 KB written, the rest stays zero); for
-/// sntrup1277 the two 1024-point parts and the 512-point part of f (6
-/// [`Hat`]s) and v (3), no h.
+/// 1024-point transforms (4, 2 and 4 [`Hat`]s); with them the k =
+/// `arch::ntt3_parts(p)` parts of each prime (`arch::ntt3_prepare`: 32 k
+/// registers a prime, k, ⌈k/2⌉ and k [`Hat`]s; for k = 3 16 KB of the 20
+/// KB written, the rest stays zero; sntrup1277, k = 5, f and v only).
 const fn hat_at(p: usize) -> [usize; 3] {
     if arch::ntt3_512(p) {
         let k = arch::ntt3_parts(p);
         [0, k, k + k.div_ceil(2)]
-    } else if arch::ntt3_fits(p) {
-        [0, 6, 9]
     } else {
         [0, 4, 6]
     }

@@ -1,8 +1,6 @@
-//! The R/q and R/3 products of the sets with p <= 1024 (sntrup1277's:
-//! `three.rs`) by a number-theoretic transform, AVX2 (the products of Core `KeyGen`,
-//! `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the portable
-//! Karatsuba product `mult::mul_full` (same full product, compared in
-//! `mult::tests::avx2_products_match_portable`).
+//! The R/q and R/3 products of p <= 1024 by a 2048-point transform, AVX2
+//! (NTRU Prime spec §2.3; no set takes it: all run on `three.rs`' parts,
+//! which use its tables and block steps). Twin: `mult::mul_full`.
 //!
 //! q is not NTT-friendly, so the integer product `c = a b` (degree
 //! <= 2p - 2 < 2048, `|c_k| <= p (q - 1) / 2 < 2^22`) is computed modulo

@@ -1,25 +1,32 @@
-//! The R/q and R/3 products by transforms of 3n points, n = 512, for
-//! sntrup653 and sntrup761 (512 < p <= 768: the product `c = a b` has
-//! degree `2p - 2 < 1536`), and sntrup1277's on 2560 = 1024 + 1024 + 512
-//! points ([`rq`]: 1024 < p <= 1280, degree < 2560), AVX2 (the products of
-//! Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the
-//! portable Karatsuba product `mult::mul_full` (same full product,
-//! compared in `mult::tests::avx2_products_match_portable`).
+//! The R/q and R/3 products of every set (512 < p <= 1280) on k = 3, 4 or
+//! 5 parts of n = 512 points ([`parts`]: the product `c = a b` has degree
+//! `2p - 2 < 512 k`), AVX2 (the products of Core `KeyGen`, `Encrypt` and
+//! `Decrypt`, NTRU Prime spec §2.3). Twin: the portable Karatsuba product
+//! `mult::mul_full` (same full product, compared in
+//! `mult::tests::avx2_products_match_portable`).
 //!
 //! For n = 512 the transform primes 7681 and 10753 (7681 - 1 = 15 * 2^9,
 //! 10753 - 1 = 21 * 2^9; small, so the 512-point transforms reduce lazily,
-//! see `parts.rs`) have a primitive 3n-th root of unity ψ; ω = ψ^n is a
-//! primitive cube root of unity and `x^3n - 1 = (x^n - 1)(x^n - ω)(x^n -
-//! ω^2)` (the radix-3 first layer). Modulo `x^n - ω^i`, `x = ψ^i y` turns
-//! the product into the cyclic n-point product of the factors `(v_j + ω^i
-//! v_(j+n)) ψ^(ij)` (part i), run on the first 32 registers of the
-//! 1024-point transforms of `ntt.rs` ([`forward_512`], [`inverse_512`]), and
-//! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+n) + ω^(2i) c_(j+2n)`. The
-//! inverse 3-point DFT gives `c_(j+nk) = (1/3) Σ_i ω^(-ik) D_i[j]`
-//! ([`combine`], with the untwist and the 1/3 in its multipliers), in place
-//! where the parts' inverse transforms are in the product buffer. sntrup1277
-//! ([`rq`]) splits `(x^2048 - 1)(x^512 - γ)` instead, on the primes 12289
-//! and 18433 of `ntt.rs`. Every loop bound and index depends on p only.
+//! see `parts.rs`) split `x^n - ζ_i` completely for every ζ_i in the group
+//! μ_d of n-th powers (d = 15, 21: ζ_i = σ_i^n, σ_i of order n ord(ζ_i)
+//! divides p - 1). For k distinct ζ_0 .. ζ_(k-1) in μ_d, `M = Π_i (x^n -
+//! ζ_i)` has degree nk and `c` (degree below nk) is its residue modulo M.
+//! Write `c(x) = Σ_(j<n) x^j C_j(x^n)` with `deg C_j < k`. Modulo `x^n -
+//! ζ_i`, `x = σ_i y` turns the product into the cyclic n-point product of
+//! the factors `σ_i^j (v_j + ζ_i v_(j+n) + ζ_i^2 v_(j+2n))` (part i,
+//! [`fold_twist`]), run on the first 32 registers of the 1024-point
+//! transforms of `ntt.rs`, and its untwist `D_i[j] = σ_i^(-j) Z_i[j]` is
+//! `C_j(ζ_i)`: the `C_j` follow by interpolation at the k points (the
+//! inverse k x k Vandermonde matrix). The points: ζ_i = ω^i (i < 3, ω a
+//! primitive cube root of unity, σ_i = ψ^i with ψ of order 3n: the radix-3
+//! layer `x^3n - 1 = Π_i (x^n - ω^i)`), then ζ and ζ^2 for ζ of order 5
+//! (7681) or 7 (10753) (ζ^3 != 1, so all five differ). Interpolation runs
+//! as the inverse 3-point DFT on parts 0..=2 ([`combine`]: `C_j mod (y^3 -
+//! 1)`, with the untwist and the 1/3 in its multipliers) and, for k > 3, a
+//! Newton step on the extra points ([`newton`]: `C_j = E + (y^3 - 1)(c_3 +
+//! c_4 y)`), all constants made at compile time ([`three`]); in place where
+//! the parts' inverse transforms are in the product buffer. Every loop
+//! bound and index depends on p only.
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
@@ -204,8 +211,7 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
 static H1: Three<HALF> = three(7681);
 static H2: Three<HALF> = three(10753);
 
-/// The radix-3 constants of the 512-point parts' prime `t` (7681 or
-/// 10753; sntrup1277's parts are in `rq.rs`).
+/// The parts' constants of the prime `t` (7681 or 10753).
 fn three_of(t: &Prime) -> &'static Three<HALF> {
     if t.p == P7681.p { &H1 } else { &H2 }
 }
@@ -289,8 +295,7 @@ enum Src<'a, T, const R: usize> {
 /// Bounds (|A|, |x_i|, |T| < 3p/4): S is [`barrett`]-reduced (|S| <=
 /// p/2 + p/2^9), nothing else before the outputs: `|A + 2S| < 7p/4 +
 /// p/2^8` and `|A - S ± T| < 2p + p/2^9`, below 2^15 for the primes it
-/// serves, 7681 and 10753 (21,528; sntrup1277's parts in `rq.rs` have no
-/// radix-3 layer). `REDUCED`: each output [`barrett`]-reduced,
+/// serves, 7681 and 10753 (21,528). `REDUCED`: each output [`barrett`]-reduced,
 /// centred, |.| <= p/2 + p/2^9; else as they are (for Garner's `c2`)
 /// (`combine_at_the_bounds` below).
 #[target_feature(enable = "avx2")]
