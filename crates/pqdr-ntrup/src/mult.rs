@@ -27,10 +27,9 @@
 //! stay far below 2^15.
 //!
 //! On the AVX2 path the full product comes instead from transforms
-//! (`arch::ntt3_mul`: 1536 points for p <= 768, 2560 for sntrup1277;
-//! `arch::ntt_mul`: 2048 points; modulo 12289 and 18433, for p <= 768
-//! 7681 and 10753, CRT, then mod q; R/3 the first prime only); the fold
-//! and freeze below are shared.
+//! (`arch::ntt3_mul`: 512 k points, k = 3 for p <= 768, 4 for p <= 1024,
+//! 5 for sntrup1277, modulo 7681 and 10753, CRT, then mod q; R/3 the first
+//! prime only); the fold and freeze below are shared.
 
 use crate::arch::{self, Avx2};
 use crate::arith::{BLOCK, Fq, f3_freeze};

@@ -101,22 +101,21 @@ pub(crate) const fn keeps(p: usize) -> bool {
 }
 
 /// Whether a prepared key of p keeps h's transforms too: not for
-/// sntrup1277, whose f (6 [`Hat`]s of 1024-point parts) and v (3) leave one.
+/// sntrup1277, whose f (5 [`Hat`]s of five 512-point parts a prime) and v
+/// (3) leave two.
 pub(crate) const fn keeps_h(p: usize) -> bool {
-    arch::ntt_fits(p) || arch::ntt3_512(p)
+    arch::ntt_fits(p) || (arch::ntt3_512(p) && arch::ntt3_parts(p) <= 4)
 }
 
-/// Where f, v and h start in [`Hats`]: for 768 < p <= 1024 the 1024-point
-/// transforms (4, 2 and 4 [`Hat`]s); for p <= 768 the three 512-point parts
-/// of each prime (`arch::ntt3_prepare`: 192, 96 and 192 registers in 3, 2
-/// and 3 [`Hat`]s; 16 KB of the 20 KB written, the rest stays zero); for
-/// sntrup1277 the two 1024-point parts and the 512-point part of f (6
-/// [`Hat`]s) and v (3), no h.
+/// Where f, v and h start in [`Hats`]: without the 512-point parts the
+/// 1024-point transforms (4, 2 and 4 [`Hat`]s); with them the k =
+/// `arch::ntt3_parts(p)` parts of each prime (`arch::ntt3_prepare`: 32 k
+/// registers a prime, k, ⌈k/2⌉ and k [`Hat`]s; for k = 3 16 KB of the 20
+/// KB written, the rest stays zero; sntrup1277, k = 5, f and v only).
 const fn hat_at(p: usize) -> [usize; 3] {
     if arch::ntt3_512(p) {
-        [0, 3, 5]
-    } else if arch::ntt3_fits(p) {
-        [0, 6, 9]
+        let k = arch::ntt3_parts(p);
+        [0, k, k + k.div_ceil(2)]
     } else {
         [0, 4, 6]
     }
@@ -137,7 +136,7 @@ pub(crate) fn prepare<const P: usize>(
         arch::ntt3_prepare(token, hf, None, f);
         arch::ntt3_prepare(token, hv, None, v);
         if const { keeps_h(P) } {
-            arch::ntt3_prepare(token, &mut hh[..3], Some(h), v);
+            arch::ntt3_prepare(token, hh, Some(h), v);
         }
     } else {
         arch::ntt_prepare_b(token, hf, f);

@@ -51,6 +51,14 @@ where
     }
 }
 
+/// Transforms in parts (the 512-point products' `[Part; k]`).
+impl<const N: usize, const K: usize, const M: usize> Wipeable for [[[i16; N]; K]; M] {
+    #[inline(always)]
+    fn wipe(&mut self) {
+        wipe_plain(self.as_flattened_mut().as_flattened_mut());
+    }
+}
+
 impl<const P: usize> Wipeable for arch::RecipState<P> {
     #[inline(always)]
     fn wipe(&mut self) {

@@ -13,9 +13,9 @@
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
-//! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
-//! | `ntt3_mul` (`ntt/three.rs`: a radix-3 layer over three twisted n-point products, 3n points; n = 1024 for 1024 < p <= 1536, sntrup1277; n = 512 for 512 < p <= 768, sntrup653/761, `ntt/three/parts.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
-//! | `ntt3_prepare` / `ntt3_mul_sides` (`ntt/three/parts.rs`): a factor's 512-point parts kept (`PreparedDecapsulationKey`, p <= 768) | the same product from the coefficients (`ntt3_mul`) | `ntt::three::parts::tests::kept_parts_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
+//! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`; 2048 points over 12289 / 18433, no set takes it since the 512-point parts serve p <= 1280), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 when `ntt3_fits` does not hold | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
+//! | `ntt3_mul` (`ntt/three.rs`: k = 3, 4 or 5 twisted 512-point cyclic products over 7681 / 10753, `x^512 - ζ_i` for ζ_i = 1, ω, ω^2, ζ, ζ^2, interpolated by the inverse 3-point DFT and Newton steps; k = 3 for sntrup653/761, 4 for sntrup857/953/1013, 5 for sntrup1277; `ntt/three/parts.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
+//! | `ntt3_prepare` / `ntt3_mul_sides` (`ntt/three/parts.rs`): a factor's 512-point parts kept (`PreparedDecapsulationKey`, every set) | the same product from the coefficients (`ntt3_mul`) | `ntt::three::parts::tests::kept_parts_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `ntt_prepare_a` / `ntt_prepare_b` (`ntt/hat.rs`) and `ntt_mul_sides` (`ntt.rs`): a factor's transforms kept (`PreparedDecapsulationKey`) | the same product from the coefficients (`ntt_mul`, whose twin is `mult::mul_full`) | `ntt::hat::tests::prepared_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `freeze_folded` (`fold.rs`), the freeze ending an R/q product that `ntt3_folds` (sntrup1277) | `fold_q` on `full[p..2p] = 0`, `Fq::freeze` | `sntrup_core::tests::kept_products_any_scratch` (`freeze_differential`: every i16), `mult::tests::avx2_products_match_portable` |
@@ -47,8 +47,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt_fits, ntt_mul, ntt_mul_sides,
     ntt_prepare_a, ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_folds, ntt3_mul, ntt3_mul_sides,
-    ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook, scratch_words,
-    small_decode, sort_u32, wipe, words_as_bytes,
+    ntt3_parts, ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook,
+    scratch_words, small_decode, sort_u32, wipe, words_as_bytes,
 };
 
 /// Integer entries of a buffer that `wipe` zeroes through its bytes: no
@@ -204,6 +204,9 @@ mod stubs {
     }
     pub(crate) const fn ntt3_folds(_: usize) -> bool {
         false
+    }
+    pub(crate) const fn ntt3_parts(_: usize) -> usize {
+        0
     }
     pub(crate) fn ntt3_prepare<const P: usize>(
         token: Avx2,

@@ -1,8 +1,6 @@
-//! The R/q and R/3 products of the sets with p <= 1024 (sntrup1277's:
-//! `three.rs`) by a number-theoretic transform, AVX2 (the products of Core `KeyGen`,
-//! `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the portable
-//! Karatsuba product `mult::mul_full` (same full product, compared in
-//! `mult::tests::avx2_products_match_portable`).
+//! The R/q and R/3 products of p <= 1024 by a 2048-point transform, AVX2
+//! (NTRU Prime spec §2.3; no set takes it: all run on `three.rs`' parts,
+//! which use its tables and block steps). Twin: `mult::mul_full`.
 //!
 //! q is not NTT-friendly, so the integer product `c = a b` (degree
 //! <= 2p - 2 < 2048, `|c_k| <= p (q - 1) / 2 < 2^22`) is computed modulo
@@ -58,7 +56,9 @@ use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
 pub(crate) use hat::{ntt_prepare_a, ntt_prepare_b};
 use pqdr_common::simd::Avx2;
-pub(crate) use three::{ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_prepare, ntt3_scratch};
+pub(crate) use three::{
+    ntt3_512, ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch,
+};
 
 /// Registers of one 1024-point transform, and its coefficients.
 const REGS: usize = 64;

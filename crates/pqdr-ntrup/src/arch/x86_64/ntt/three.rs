@@ -1,75 +1,85 @@
-//! The R/q and R/3 products by transforms of 3n points, n = 512, for
-//! sntrup653 and sntrup761 (512 < p <= 768: the product `c = a b` has
-//! degree `2p - 2 < 1536`), and sntrup1277's on 2560 = 1024 + 1024 + 512
-//! points ([`rq`]: 1024 < p <= 1280, degree < 2560), AVX2 (the products of
-//! Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime spec §2.3). Twin: the
-//! portable Karatsuba product `mult::mul_full` (same full product,
-//! compared in `mult::tests::avx2_products_match_portable`).
+//! The R/q and R/3 products of every set (512 < p <= 1280) on k = 3, 4 or
+//! 5 parts of n = 512 points ([`parts`]: the product `c = a b` has degree
+//! `2p - 2 < 512 k`), AVX2 (the products of Core `KeyGen`, `Encrypt` and
+//! `Decrypt`, NTRU Prime spec §2.3). Twin: the portable Karatsuba product
+//! `mult::mul_full` (same full product, compared in
+//! `mult::tests::avx2_products_match_portable`).
 //!
 //! For n = 512 the transform primes 7681 and 10753 (7681 - 1 = 15 * 2^9,
 //! 10753 - 1 = 21 * 2^9; small, so the 512-point transforms reduce lazily,
-//! see `parts.rs`) have a primitive 3n-th root of unity ψ; ω = ψ^n is a
-//! primitive cube root of unity and `x^3n - 1 = (x^n - 1)(x^n - ω)(x^n -
-//! ω^2)` (the radix-3 first layer). Modulo `x^n - ω^i`, `x = ψ^i y` turns
-//! the product into the cyclic n-point product of the factors `(v_j + ω^i
-//! v_(j+n)) ψ^(ij)` (part i), run on the first 32 registers of the
-//! 1024-point transforms of `ntt.rs` ([`forward_512`], [`inverse_512`]), and
-//! `D_i[j] = ψ^(-ij) Z_i[j] = c_j + ω^i c_(j+n) + ω^(2i) c_(j+2n)`. The
-//! inverse 3-point DFT gives `c_(j+nk) = (1/3) Σ_i ω^(-ik) D_i[j]`
-//! ([`combine`], with the untwist and the 1/3 in its multipliers), in place
-//! where the parts' inverse transforms are in the product buffer. sntrup1277
-//! ([`rq`]) splits `(x^2048 - 1)(x^512 - γ)` instead, on the primes 12289
-//! and 18433 of `ntt.rs`. Every loop bound and index depends on p only.
+//! see `parts.rs`) split `x^n - ζ_i` completely for every ζ_i in the group
+//! μ_d of n-th powers (d = 15, 21: ζ_i = σ_i^n, σ_i of order n ord(ζ_i)
+//! divides p - 1). For k distinct ζ_0 .. ζ_(k-1) in μ_d, `M = Π_i (x^n -
+//! ζ_i)` has degree nk and `c` (degree below nk) is its residue modulo M.
+//! Write `c(x) = Σ_(j<n) x^j C_j(x^n)` with `deg C_j < k`. Modulo `x^n -
+//! ζ_i`, `x = σ_i y` turns the product into the cyclic n-point product of
+//! the factors `σ_i^j (v_j + ζ_i v_(j+n) + ζ_i^2 v_(j+2n))` (part i,
+//! [`fold_twist`]), run on the first 32 registers of the 1024-point
+//! transforms of `ntt.rs`, and its untwist `D_i[j] = σ_i^(-j) Z_i[j]` is
+//! `C_j(ζ_i)`: the `C_j` follow by interpolation at the k points (the
+//! inverse k x k Vandermonde matrix). The points: ζ_i = ω^i (i < 3, ω a
+//! primitive cube root of unity, σ_i = ψ^i with ψ of order 3n: the radix-3
+//! layer `x^3n - 1 = Π_i (x^n - ω^i)`), then ζ and ζ^2 for ζ of order 5
+//! (7681) or 7 (10753) (ζ^3 != 1, so all five differ). Interpolation runs
+//! as the inverse 3-point DFT on parts 0..=2 ([`combine`]: `C_j mod (y^3 -
+//! 1)`, with the untwist and the 1/3 in its multipliers) and, for k > 3, a
+//! Newton step on the extra points ([`newton`]: `C_j = E + (y^3 - 1)(c_3 +
+//! c_4 y)`), all constants made at compile time ([`three`]); in place where
+//! the parts' inverse transforms are in the product buffer. Every loop
+//! bound and index depends on p only.
 
 use core::arch::x86_64::{
     __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
     _mm256_sub_epi16,
 };
 
-use super::{K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, store};
+use super::{K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, squeeze, store};
 use crate::arch::Side;
 use pqdr_common::simd::Avx2;
 
 mod garner;
 mod parts;
-mod rq;
 use garner::Garner;
-use parts::inverse_512;
+use ntt3_parts as parts;
 pub(crate) use parts::ntt3_512;
 use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
 
 /// Registers of a 512-point transform.
 const HALF: usize = REGS >> 1;
 
-/// Registers of one part's transform for degree p: 64 (n = 1024) for
-/// p > 768, else 32 (n = 512).
-const fn regs_of(p: usize) -> usize {
-    if p > 768 { REGS } else { HALF }
+/// Whether the product serves degree p: n = 512, `n < p` and `2p - 1 <=
+/// 5n` (p <= 1280; [`parts`]).
+pub(crate) const fn ntt3_fits(p: usize) -> bool {
+    let n = 16 * HALF;
+    p > n && 2 * p - 1 <= MAX_PARTS * n
 }
 
-/// Whether the product serves degree p: n = 512, the 3n points, `n < p`
-/// and `2p - 1 <= 3n`; n = 1024 (`rq.rs`), 2560 points: `n < p` and
-/// `2p - 1 <= 2560` (p <= 1280).
-pub(crate) const fn ntt3_fits(p: usize) -> bool {
-    let n = 16 * regs_of(p);
-    let points = if n == 16 * REGS {
-        2 * n + (n >> 1)
-    } else {
-        3 * n
-    };
-    p > n && 2 * p - 1 <= points
+/// The most 512-point parts of a product (p <= 1280).
+const MAX_PARTS: usize = 5;
+
+/// The 512-point parts of degree p's product (n = 512): k = ⌈(2p - 1) /
+/// 512⌉, the fewest whose 512 k points hold the product's 2p - 1
+/// coefficients (3 for sntrup653/761, 4 for sntrup857/953/1013, 5 for
+/// sntrup1277).
+pub(crate) const fn ntt3_parts(p: usize) -> usize {
+    (2 * p - 1).div_ceil(16 * HALF)
 }
 
 /// One part's polynomial: R registers of 16 lanes.
 type Part<const R: usize> = [[i16; 16]; R];
 
-/// The radix-3 constants of one prime for parts of R registers.
+/// The constants of one prime for the 512-point parts of R registers:
+/// parts 0, 1, 2 modulo `x^n - ω^i` (the radix-3 layer) and the extra
+/// parts 3 and 4 modulo `x^n - ζ` and `x^n - ζ^2`, ζ of order 5 (7681) or
+/// 7 (10753), `x = σ y` and `x = σ^2 y` with σ of order `n ord(ζ)`, σ^n =
+/// ζ (parts 1..=4 twisted: index i - 1).
 struct Three<const R: usize> {
-    /// ψ^(ij) (index i - 1, i = 1, 2) at coefficient j = 16 register +
-    /// lane: values and companions.
-    psi: [[Part<R>; 2]; 2],
-    /// ω and ω^2.
-    omega: [Mul; 2],
+    /// ψ^(ij) (i = 1, 2), σ^j and σ^(2j) (i = 3, 4) at coefficient j = 16
+    /// register + lane: values and companions.
+    psi: [[Part<R>; 2]; MAX_PARTS - 1],
+    /// `ζ_i` and `ζ_i^2` (ω, ω^2, ζ, ζ^2): the fold `v_j + ζ_i v_(j+n) +
+    /// ζ_i^2 v_(j+2n)` of part i.
+    omega: [[Mul; 2]; MAX_PARTS - 1],
     /// `third ψ^(-ij) / 2` (i = 1, 2; `third` = 1/3, times 2 for n = 512:
     /// the inverse transform's untwist carries 1/1024, its first 32
     /// registers' inverse scales by 512), the untwist of [`combine`]: values
@@ -78,6 +88,13 @@ struct Three<const R: usize> {
     /// The inverse 3-point DFT's multipliers ([`combine`]): `third` and
     /// `ω^-1 - ω^-2`.
     comb: [Mul; 2],
+    /// The extra parts' untwists `2 κ_x σ_x^(-j)` (κ_x = 1/(ζ_x^3 - 1), ζ_x
+    /// = ζ, ζ^2; the 2 as in `untw`), [`newton`].
+    untw_x: [[Part<R>; 2]; MAX_PARTS - 3],
+    /// κ_x, κ_x ζ_x, κ_x ζ_x^2 ([`newton`]).
+    kappa: [[Mul; 3]; MAX_PARTS - 3],
+    /// `1/(ζ - ζ^2)` ([`newton`], five parts).
+    lambda: Mul,
 }
 
 /// An element of order exactly `order` (`order | m - 1`), tested by the
@@ -98,6 +115,27 @@ const fn root(m: i64, order: u64, not: [u64; 2]) -> i64 {
     }
 }
 
+/// `x^-1 mod m` (m prime).
+#[allow(
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn inv_mod(x: i64, m: i64) -> i64 {
+    pow_mod(x, m as u64 - 2, m)
+}
+
+/// The odd prime order of part 3's ζ: 5 (7680 = 3 * 5 * 2^9) or 7 (10752
+/// = 3 * 7 * 2^9), the factor of `m - 1` besides 3 and the powers of 2.
+#[allow(
+    clippy::integer_division_remainder_used,
+    clippy::cast_sign_loss,
+    reason = "compile-time tables of the public primes"
+)]
+const fn zeta_order(m: i64) -> u64 {
+    let o = (m as u64 - 1) / 3;
+    o >> o.trailing_zeros()
+}
+
 #[allow(
     clippy::integer_division_remainder_used,
     clippy::cast_sign_loss,
@@ -108,26 +146,51 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let n = 16 * R as u64;
     // ψ: a primitive 3n-th root of unity (ψ^(3n/2) != 1, ψ^n != 1).
     let psi = root(m, 3 * n, [3 * n / 2, n]);
-    let psi_i = pow_mod(psi, m as u64 - 2, m);
+    // σ: of order n o (o = 5 or 7, prime: σ^(n o / 2) != 1, σ^n != 1).
+    let o = zeta_order(m);
+    let sigma = root(m, n * o, [n * o / 2, n]);
+    // The parts' twists: ψ, ψ^2, σ, σ^2; ζ_i = their n-th powers.
+    let sigma2 = sigma * sigma % m;
+    let twists = [psi, psi * psi % m, sigma, sigma2];
     let w = pow_mod(psi, n, m);
     let w2 = w * w % m;
-    let th = pow_mod(3, m as u64 - 2, m) * (REGS / R) as i64 % m;
+    let zeta = pow_mod(sigma, n, m);
+    let th = inv_mod(3, m) * (REGS / R) as i64 % m;
     let half = (m + 1) / 2;
-    let mut tab = [[[[0; 16]; R]; 2]; 2];
+    let mut tab = [[[[0; 16]; R]; 2]; MAX_PARTS - 1];
     let mut tab_u = [[[[0; 16]; R]; 2]; 2];
+    let mut tab_x = [[[[0; 16]; R]; 2]; MAX_PARTS - 3];
+    let mut omega = [[[0; 2]; 2]; MAX_PARTS - 1];
+    let mut kappa = [[[0; 2]; 3]; MAX_PARTS - 3];
     let mut i = 0;
-    while i < 2 {
+    while i < MAX_PARTS - 1 {
+        let z = pow_mod(twists[i], n, m);
+        omega[i] = [mont(z, m), mont(z * z % m, m)];
+        // Parts 1, 2: the untwist of `combine`; 3, 4: 2 κ σ_x^(-j).
+        let (scale, x) = if i < 2 {
+            (th * half % m, 0)
+        } else {
+            let ka = inv_mod((pow_mod(z, 3, m) - 1 + m) % m, m);
+            kappa[i - 2] = [
+                mont(ka, m),
+                mont(ka * z % m, m),
+                mont(ka * z % m * z % m, m),
+            ];
+            (2 * ka % m, i - 2)
+        };
+        let back = inv_mod(twists[i], m);
         let mut j = 0;
         while j < R {
             let mut n2 = 0;
             while n2 < 16 {
-                let e = (i as u64 + 1) * (16 * j + n2) as u64;
-                let v = mont(pow_mod(psi, e, m), m);
+                let e = (16 * j + n2) as u64;
+                let v = mont(pow_mod(twists[i], e, m), m);
                 tab[i][0][j][n2] = v[0];
                 tab[i][1][j][n2] = v[1];
-                let u = mont(pow_mod(psi_i, e, m) * (th * half % m) % m, m);
-                tab_u[i][0][j][n2] = u[0];
-                tab_u[i][1][j][n2] = u[1];
+                let u = mont(pow_mod(back, e, m) * scale % m, m);
+                let slot = if i < 2 { &mut tab_u[i] } else { &mut tab_x[x] };
+                slot[0][j][n2] = u[0];
+                slot[1][j][n2] = u[1];
                 n2 += 1;
             }
             j += 1;
@@ -136,17 +199,19 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     }
     Three {
         psi: tab,
-        omega: [mont(w, m), mont(w2, m)],
+        omega,
         untw: tab_u,
         comb: [mont(th, m), mont((w2 - w + m) % m, m)],
+        untw_x: tab_x,
+        kappa,
+        lambda: mont(inv_mod((zeta - zeta * zeta % m + m) % m, m), m),
     }
 }
 
 static H1: Three<HALF> = three(7681);
 static H2: Three<HALF> = three(10753);
 
-/// The radix-3 constants of the 512-point parts' prime `t` (7681 or
-/// 10753; sntrup1277's parts are in `rq.rs`).
+/// The parts' constants of the prime `t` (7681 or 10753).
 fn three_of(t: &Prime) -> &'static Three<HALF> {
     if t.p == P7681.p { &H1 } else { &H2 }
 }
@@ -166,25 +231,36 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
     montmul(x, w, wq, k.p)
 }
 
-/// Register r of part i of a factor v: `ψ^(ij) (v_j + ω^i v_(j+n))`
-/// from `v` (register r of v) and `h` (register r + n/16, `None` past the
-/// end). `|v|, |h| < 2^12`; outputs below 3p/4 (i > 0) or 2^13 (i = 0).
+/// Register r of part i of a factor v: `σ_i^j (v_j + ζ_i v_(j+n) + ζ_i^2
+/// v_(j+2n))` (σ_i = ψ^i for i < 3) from `v` (register r of v) and `h`
+/// (registers r + n/16 and r + 2n/16, `None` past the end). `|v|, |h| <
+/// 2^12`; outputs below 3p/4 (i > 0), 2^13 (i = 0, one `h`) or, i = 0 with
+/// both `h` (their sum below 3 * 2^12), [`squeeze`]d: 5629 (7681) / 5800
+/// (10753).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn fold_twist<const R: usize>(
     mut v: __m256i,
-    h: Option<__m256i>,
+    h: [Option<__m256i>; 2],
     (r, i): (usize, usize),
     t3: &Three<R>,
     k: K,
 ) -> __m256i {
-    if let Some(h) = h {
+    let [h1, h2] = h;
+    if let Some(h) = h1 {
         let h = if i == 0 {
             h
         } else {
-            mulc(h, t3.omega[i - 1], k)
+            mulc(h, t3.omega[i - 1][0], k)
         };
         v = _mm256_add_epi16(v, h);
+    }
+    if let Some(h) = h2 {
+        v = if i == 0 {
+            squeeze(_mm256_add_epi16(v, h), k)
+        } else {
+            _mm256_add_epi16(v, mulc(h, t3.omega[i - 1][1], k))
+        };
     }
     if i > 0 {
         let m = &t3.psi[i - 1];
@@ -219,8 +295,7 @@ enum Src<'a, T, const R: usize> {
 /// Bounds (|A|, |x_i|, |T| < 3p/4): S is [`barrett`]-reduced (|S| <=
 /// p/2 + p/2^9), nothing else before the outputs: `|A + 2S| < 7p/4 +
 /// p/2^8` and `|A - S ± T| < 2p + p/2^9`, below 2^15 for the primes it
-/// serves, 7681 and 10753 (21,528; sntrup1277's parts in `rq.rs` have no
-/// radix-3 layer). `REDUCED`: each output [`barrett`]-reduced,
+/// serves, 7681 and 10753 (21,528). `REDUCED`: each output [`barrett`]-reduced,
 /// centred, |.| <= p/2 + p/2^9; else as they are (for Garner's `c2`)
 /// (`combine_at_the_bounds` below).
 #[target_feature(enable = "avx2")]
@@ -246,111 +321,158 @@ fn combine<const R: usize, const REDUCED: bool>(
     if REDUCED { c.map(|v| barrett(v, k)) } else { c }
 }
 
-/// [`combine`] in place: registers `j`, `j + R`, `j + 2R` of `c` hold the
-/// three parts' `Z_i` before and the product's `c_(j + 16 R k)` after.
+/// The extra points (k = 4 or 5 parts: `C_j` of degree k - 1 < 5,
+/// coefficients `c_(j + n m)`, m < k), in place on `c`, which holds
+/// [`combine`]'s inverse 3-point DFT of parts 0..=2, `e = C_j mod (y^3 -
+/// 1)` (`e_0 = c_0 + c_3`, `e_1 = c_1 + c_4`, `e_2 = c_2`), and `z` the
+/// extra parts' `Z_3`, `Z_4`. As `C_j = E + (y^3 - 1)(c_3 + c_4 y)`, part x
+/// (ζ_x = ζ, ζ^2; ζ_x^3 != 1: ζ has order 5 or 7) gives `g_x = κ_x (D_x -
+/// E(ζ_x)) = c_3 + c_4 ζ_x` (κ_x = 1/(ζ_x^3 - 1), `D_x = 2 σ_x^(-j) Z_x`
+/// as `untw`: the untwist and κ_x in `untw_x`; `E(ζ_x) = e_0 + ζ_x e_1 +
+/// ζ_x^2 e_2`); k = 4: `c_3 = g_3`; k = 5: `c_4 = λ (g_3 - g_4)`, λ =
+/// 1/(ζ - ζ^2), and `c_3 = g_3 - ζ c_4` (the inverse Vandermonde matrix of
+/// (ζ, ζ^2) on the `g_x`); then `c_0 = e_0 - c_3`, `c_1 = e_1 - c_4`: the
+/// inverse k x k Vandermonde matrix of (1, ω, ω^2, ζ, ζ^2) applied as the
+/// 3 x 3 one (the DFT) and Newton steps. Bounds: `z` and `e` any i16 (each
+/// enters a Montgomery product first, below 3p/4), so each `g_x`, a sum of
+/// four products, is below 3p (32,259 for 10753) and [`barrett`]-reduced
+/// (|.| <= p/2 + p/2^9); `g_3 - ζ c_4` is below 5p/4 + p/2^9; `e_0`, `e_1`
+/// from `combine` are below 2p + p/2^9 unreduced, so `e_m - c_(m+3)` below
+/// 11p/4 + p/2^8 < 2^15 (29,613 for 10753); every output [`barrett`]-reduced
+/// (`newton_at_the_bounds` in `parts.rs`).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn combine_in_place<const R: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
-    let (lo, rest) = c.split_at_mut(R);
-    let (mid, hi) = rest.split_at_mut(R);
-    for (j, ((l, m), h)) in lo.iter_mut().zip(mid.iter_mut()).zip(hi).enumerate() {
-        let v = combine::<R, true>([load(l), load(m), load(h)], j, t3, k);
-        store(l, v[0]);
-        store(m, v[1]);
-        store(h, v[2]);
+fn newton<const R: usize, const PARTS: usize>(
+    c: &mut [__m256i; PARTS],
+    z: &[__m256i; PARTS],
+    j: usize,
+    t3: &Three<R>,
+    k: K,
+) {
+    // Index 3 (PARTS > 3 here; `min` keeps the generic code in bounds).
+    let i3 = 3.min(PARTS - 1);
+    let g = |x: usize, c: &[__m256i; PARTS]| {
+        let (u, ka) = (&t3.untw_x[x], &t3.kappa[x]);
+        let d = montmul(z[i3 + x], load(&u[0][j]), load(&u[1][j]), k.p);
+        let s = _mm256_add_epi16(mulc(c[0], ka[0], k), mulc(c[1], ka[1], k));
+        let s = _mm256_add_epi16(s, mulc(c[2], ka[2], k));
+        barrett(_mm256_sub_epi16(d, s), k)
+    };
+    let g3 = g(0, c);
+    if PARTS == 4 {
+        c[i3] = g3;
+    } else {
+        let c4 = mulc(_mm256_sub_epi16(g3, g(1, c)), t3.lambda, k);
+        let c3 = _mm256_sub_epi16(g3, mulc(c4, t3.omega[2][0], k));
+        c[1] = barrett(_mm256_sub_epi16(c[1], c4), k);
+        c[i3] = barrett(c3, k);
+        c[PARTS - 1] = barrett(c4, k);
     }
+    c[0] = barrett(_mm256_sub_epi16(c[0], c[i3]), k);
 }
 
-/// Entries of one folded product in the scratch (p rounded up to registers).
-const fn f_len(p: usize) -> usize {
-    p.next_multiple_of(16)
+/// The interpolation of register j from the PARTS = 3, 4 or 5 parts'
+/// `Z_i`: `c_(j + n m)` for m < PARTS ([`combine`], and [`newton`] for the
+/// extra parts). `REDUCED` as [`combine`]'s (more parts: all but c_2 reduced
+/// either way).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
+    z: [__m256i; PARTS],
+    j: usize,
+    t3: &Three<R>,
+    k: K,
+) -> [__m256i; PARTS] {
+    const { assert!(PARTS >= 3 && PARTS <= MAX_PARTS, "3 to 5 parts") };
+    let e = combine::<R, REDUCED>([z[0], z[1], z[2]], j, t3, k);
+    let mut c = [e[0]; PARTS];
+    c[..3].copy_from_slice(&e);
+    if PARTS > 3 {
+        newton(&mut c, &z, j, t3, k);
+    }
+    c
+}
+
+/// [`interpolate`] in place: registers `j + R i` of `c` (i < PARTS) hold the
+/// parts' `Z_i` before and the product's `c_(j + 16 R i)` after, reduced.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn combine_in_place<const R: usize, const PARTS: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
+    for j in 0..R {
+        let z = core::array::from_fn(|i| load(&c[j + R * i]));
+        let v = interpolate::<R, PARTS, true>(z, j, t3, k);
+        for (i, v) in v.into_iter().enumerate() {
+            store(&mut c[j + R * i], v);
+        }
+    }
 }
 
 /// The product `a b` into the product's scratch `full` (at least
 /// [`ntt3_scratch`]`(p)` entries): with `REDUCE` for [`ntt3_folds`]`(P)`
-/// folded by x^p = x + 1 into `full[..p]` (what follows is not the upper
-/// half of a full product: the caller freezes `full[..p]` alone), else
-/// the full product in `full[..2p]` (for the shared fold). With
-/// `REDUCE` congruent to the product modulo q with `|full[k]| < 2^14`, else
-/// exact (`|a|, |b| <= 1`, `|full[k]| <= 3p`). `|a| <= (q - 1) / 2 < 2^12`,
-/// `b` small. Requires [`ntt3_fits`]`(P)`.
+/// (five parts) folded by x^p = x + 1 into `full[..p]` (what follows is not
+/// the upper half of a full product: the caller freezes `full[..p]`
+/// alone), else the full product (degree `2p - 2`) in `full[..2p]`
+/// (`full[2p - 1] = 0`). With `REDUCE` congruent to the product modulo q
+/// with `|full[k]| < 2^14`, else exact (`|a|, |b| <= 1`, `|full[k]| <= p`).
+/// `|a| <= (q - 1) / 2 < 2^12`, `b` small. Requires [`ntt3_fits`]`(P)`.
 pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: &[i16; P],
     b: &[i8; P],
 ) {
-    assert!(
-        ntt3_fits(P),
-        "ntt3_mul: p outside 513..=768 and 1025..=1280"
-    );
+    assert!(ntt3_fits(P), "ntt3_mul: p outside 513..=1280");
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     let _ = token;
-    let full = &mut full[..ntt3_scratch(P)];
-    if const { regs_of(P) == REGS && REDUCE } {
-        // SAFETY: the `Avx2` token exists only when the CPU has AVX2.
-        unsafe { rq::ntt3_rq_avx2::<P, Q>(full, a, Side::Coeffs(b)) };
-    } else if const { regs_of(P) == REGS } {
-        // SAFETY: as above.
-        unsafe { rq::ntt3_exact_avx2::<P>(full, a, Side::Coeffs(b)) };
-    } else {
-        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
-    }
+    ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, Side::Coeffs(a), Side::Coeffs(b));
 }
 
 /// Whether [`ntt3_mul`] and [`ntt3_mul_sides`] with `REDUCE` leave the
-/// product folded in `full[..p]` (sntrup1277's 2560 points, `rq.rs`),
-/// not as a full product to fold.
+/// product folded in `full[..p]` (five parts, sntrup1277: `parts.rs`'
+/// `five_rq`), not as a full product to fold.
 pub(crate) const fn ntt3_folds(p: usize) -> bool {
-    ntt3_fits(p) && regs_of(p) == REGS
+    ntt3_fits(p) && ntt3_parts(p) == 5
 }
 
-/// Scratch entries of [`ntt3_mul`]: n = 1024, one folded product and the
-/// full product modulo x^2048 - 1 (`rq.rs`; the exact product's 2560
-/// entries fit); n = 512, the full product (1536 entries).
+/// Scratch entries of [`ntt3_mul`]: the full product modulo the parts'
+/// modulus (512 [`parts`]`(p)` entries); for the R/q product of five parts
+/// (`parts.rs`' `five_rq`) the folded product (p rounded up to registers)
+/// and four parts of the second prime, if more.
 pub(crate) const fn ntt3_scratch(p: usize) -> usize {
-    if regs_of(p) == REGS {
-        f_len(p) + 32 * REGS
+    let n = parts(p) * 16 * HALF;
+    let five = p.next_multiple_of(16) + 4 * 16 * HALF;
+    if parts(p) == MAX_PARTS && five > n {
+        five
     } else {
-        3 * 16 * HALF
+        n
     }
 }
 
-/// [`ntt3_mul`] with either factor given as its kept transforms
-/// ([`ntt3_prepare`]): for [`ntt3_512`]`(P)` either or both (`parts.rs`),
-/// for sntrup1277 the small factor only (`rq.rs`); the same output.
+/// [`ntt3_mul`] with either factor (or both) given as its kept transforms
+/// ([`ntt3_prepare`], `parts.rs`): the same output.
 pub(crate) fn ntt3_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,
     full: &mut [i16],
     a: Side<'_, i16>,
     b: Side<'_, i8>,
 ) {
-    if const { regs_of(P) == REGS } {
-        rq::ntt3_mul_sides_1024::<P, Q, REDUCE>(token, full, a, b);
-    } else {
-        ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, a, b);
-    }
+    ntt3_mul_sides_512::<P, Q, REDUCE>(token, full, a, b);
 }
 
 /// A factor's kept transforms for [`ntt3_mul_sides`] (`a`, or the small
-/// `b` when `a` is `None`): for [`ntt3_512`]`(P)` see `parts.rs` (1.5
-/// [`Hat`](crate::arch::Hat)s a prime); for sntrup1277 `b` only, 3
-/// [`Hat`](crate::arch::Hat)s a prime (`rq.rs`).
+/// `b` when `a` is `None`): see `parts.rs` (k/2 [`Hat`](crate::arch::Hat)s
+/// a prime, k = [`parts`]`(P)`).
 pub(crate) fn ntt3_prepare<const P: usize>(
     token: Avx2,
     out: &mut [crate::arch::Hat],
     a: Option<&[i16; P]>,
     b: &[i8; P],
 ) {
-    if const { regs_of(P) == REGS } {
-        rq::ntt3_prepare_1024::<P>(token, out, a, b);
-    } else {
-        ntt3_prepare_512::<P>(token, out, a, b);
-    }
+    ntt3_prepare_512::<P>(token, out, a, b);
 }
 
 /// The factors of round `round` of the kept-transform product tests
-/// (`parts.rs`, `rq/tests.rs`): a in R/q and a small b, extreme for rounds
+/// (`parts.rs`): a in R/q and a small b, extreme for rounds
 /// 0 .. 2 (all (q - 1)/2 with all 1; all -(q - 1)/2 with -1 but a last 1;
 /// alternating ±(q - 1)/2 with all 1), random from `s` after.
 #[cfg(test)]

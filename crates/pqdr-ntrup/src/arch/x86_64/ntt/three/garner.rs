@@ -1,16 +1,15 @@
-//! The Garner step of the three-part products (Chinese remainder theorem
-//! for two primes, then mod q), as in `ntt.rs`.
+//! The Garner step of the 512-point parts' products (Chinese remainder
+//! theorem for the primes 7681 and 10753, then mod q), as in `ntt.rs`.
 
 use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_set1_epi16, _mm256_sub_epi16};
 
-use super::super::{K, P2, Prime, consts, mont, montmul, pow_mod};
+use super::super::{K, Prime, consts, mont, montmul, pow_mod};
 use super::bc;
 
 /// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod p1`
 /// (|.| <= p1/2 + p1/2^9) and `c2 ≡ c mod p2` (|.| <= p2/2 + p2/2^9, or
-/// for the 512-point parts unreduced from `combine`, below 2 * 10753 +
-/// 10753/2^9; see [`Garner::apply`]), the primes (p1, p2) = (12289, 18433) or, for the
-/// 512-point parts, (7681, 10753).
+/// unreduced from `combine`, below 2 * 10753 + 10753/2^9; see
+/// [`Garner::apply`]), the primes (p1, p2) = (7681, 10753).
 #[derive(Clone, Copy)]
 pub(super) struct Garner {
     k2: K,
@@ -20,12 +19,6 @@ pub(super) struct Garner {
 }
 
 impl Garner {
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    pub(super) fn new<const Q: i16>() -> Self {
-        Self::of::<Q, 12289, 18433>(&P2)
-    }
-
     /// The step for the primes p1 = `A`, p2 = `B` (`t2` the tables of `B`).
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -43,11 +36,10 @@ impl Garner {
     }
 
     /// `c1 + p1 u` modulo q, `u = (c2 - c1) / p1 mod p2`, exact: |c| < 2^24
-    /// and |c1| < 2^15, so |u| < (2^24 + 2^15) / p1 (1368 for 12289, 2189
-    /// for 7681). The Montgomery product of `d = c2 - c1` by `w = p1^-1 2^16`
-    /// (centred, |w| <= p2/2) is `(d w - l p2) / 2^16` with |l| <= 2^15, so
-    /// below |d| p2 / 2^17 + p2/2 in magnitude: for 12289 / 18433 (|d| <=
-    /// 6168 + 9252) below 11,386, for 7681 / 10753 (|d| <= 3855 + 21,527,
+    /// and |c1| < 2^15, so |u| < (2^24 + 2^15) / p1 (2189 for 7681). The
+    /// Montgomery product of `d = c2 - c1` by `w = p1^-1 2^16` (centred, |w|
+    /// <= p2/2) is `(d w - l p2) / 2^16` with |l| <= 2^15, so below |d| p2 /
+    /// 2^17 + p2/2 in magnitude: for 7681 / 10753 (|d| <= 3855 + 21,527,
     /// `combine`'s unreduced bound) below 7459; it is congruent to u mod p2
     /// and within p2 - 2189 of u, so it is u itself: no reduction. The
     /// output is below |c1| + 3q/4 (`garner_at_the_bounds` in `parts.rs`).
