@@ -127,17 +127,15 @@ macro_rules! dif4_unit {
     }};
 }
 
-/// [`dit4`] with the roots `v = w0 = 1`: `one` is the two-point butterfly by
-/// 1 (both inputs squeezed, no product); `bf2` / `one2` (default `bf` /
-/// `one`) are the second layer's butterflies.
+/// [`dit4`] with the roots `v = w0 = 1`: `one01` / `one23` are the first
+/// layer's two-point butterflies by 1 on registers (i0, i1) / (i2, i3) (both
+/// inputs squeezed, no product; or unreduced, `dit16_inv`'s [`Inputs`]);
+/// `bf2` / `one2` the second layer's.
 macro_rules! dit4_unit {
-    ($x:ident, $bf:ident, $one:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {
-        dit4_unit!($x, $bf, $one, $bf, $one, [$i0, $i1, $i2, $i3], $w1)
-    };
-    ($x:ident, $bf:ident, $one:ident, $bf2:ident, $one2:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
+    ($x:ident, $one01:ident, $one23:ident, $bf2:ident, $one2:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
         let w1 = bc($w1);
-        let (b0, b1) = $one($x[$i0], $x[$i1]);
-        let (b2, b3) = $one($x[$i2], $x[$i3]);
+        let (b0, b1) = $one01($x[$i0], $x[$i1]);
+        let (b2, b3) = $one23($x[$i2], $x[$i3]);
         let (c0, c2) = $one2(b0, b2);
         let (c1, c3) = $bf2(b1, b3, w1);
         ($x[$i0], $x[$i1], $x[$i2], $x[$i3]) = (c0, c1, c2, c3);
@@ -217,26 +215,63 @@ macro_rules! inv_butterflies {
     }};
 }
 
+/// What bounds the inputs of an inverse 16-point transform ([`dit16_inv`]),
+/// and so which of its first layer's butterflies by 1 (`one`, on registers
+/// (i0, i1) and (i2, i3) of each group of 4) need their inputs squeezed.
+/// The first layer's outputs only have to stay in 16 bits: the second
+/// radix-4 pass squeezes each butterfly's first input (or both, by 1) and
+/// takes any i16. With M the Montgomery product's bound (|mulhi(a, w)| <=
+/// 2^15 (p - 1) / 2^17 plus |mulhi(lo, p)| <= p/2 + 1/2: M = 5761 for
+/// 7681, 8065 for 10753, 9217 for 12289, 13825 for 18433) and S the
+/// [`squeeze`] bound:
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Inputs {
+    /// Any i16: both butterflies by 1 squeeze their inputs (outputs below 2S).
+    Any,
+    /// Pointwise products `x y 2^-16` of two lazy forward transforms (7681,
+    /// 10753: |x|, |y| <= 16130, so |x y 2^-16| <= 3970 + 5377 = 9347):
+    /// (i0, i1) unreduced (sums below 18694), (i2, i3) squeezed (below 2S =
+    /// 11600); the lazy second layer's outputs below 18694 + max(11600, M)
+    /// = 30294 < 2^15. Reduced (`lazy = false`) the second layer squeezes.
+    Pointwise,
+    /// Montgomery products (the untwist's, below M): both unreduced (sums
+    /// below 2M), the lazy second layer's outputs below 4M = 32260 (10753;
+    /// 23044 for 7681) < 2^15. Reduced: the second layer squeezes its
+    /// inputs (below 2M = 27650 for 18433).
+    Montgomery,
+}
+
 /// The inverse of `dif16` up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
 /// each butterfly's first input, and on both inputs of a butterfly by
 /// `t[0]` = 1 instead of its product ([`dit4_unit`]; any i16 inputs,
-/// outputs below 2 * 12290 or 12290 + 13825, < 2^15). `lazy` (7681 /
+/// outputs below 2 * 12290 or 12290 + 13825, < 2^15), except on the
+/// first layer's inputs that `inputs` ([`Inputs`]) bounds. `lazy` (7681 /
 /// 10753): the second layer of each radix-4 pass without squeezes (any
 /// i16 inputs; outputs below max(4S, S + 2 (3p/4), 2S + 3p/4) with S the
 /// [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). A macro,
 /// as `dif16`.
 macro_rules! dit16_inv {
-    ($x:ident, $t:expr, $k:ident, $lazy:expr) => {{
+    ($x:ident, $t:expr, $k:ident, $lazy:expr, $inputs:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
         let (bf, one, bf2, one2) = inv_butterflies!(k, $lazy);
-        dit4_unit!(x, bf, one, bf2, one2, [0, 1, 2, 3], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [4, 5, 6, 7], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [8, 9, 10, 11], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [12, 13, 14, 15], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [0, 4, 8, 12], t[4]);
+        let inputs: Inputs = $inputs;
+        let first = move |a: __m256i, b: __m256i, reduce: bool| {
+            if reduce {
+                one(a, b)
+            } else {
+                (_mm256_add_epi16(a, b), _mm256_sub_epi16(a, b))
+            }
+        };
+        let one01 = move |a, b| first(a, b, inputs == Inputs::Any);
+        let one23 = move |a, b| first(a, b, inputs != Inputs::Montgomery);
+        dit4_unit!(x, one01, one23, bf2, one2, [0, 1, 2, 3], t[4]);
+        dit4_unit!(x, one01, one23, bf2, one2, [4, 5, 6, 7], t[4]);
+        dit4_unit!(x, one01, one23, bf2, one2, [8, 9, 10, 11], t[4]);
+        dit4_unit!(x, one01, one23, bf2, one2, [12, 13, 14, 15], t[4]);
+        dit4_unit!(x, one, one, bf2, one2, [0, 4, 8, 12], t[4]);
         dit4!(x, bf, bf2, [1, 5, 9, 13], [t[2], t[1], t[5]]);
         dit4!(x, bf, bf2, [2, 6, 10, 14], [t[4], t[2], t[6]]);
         dit4!(x, bf, bf2, [3, 7, 11, 15], [t[6], t[3], t[7]]);
@@ -271,10 +306,11 @@ macro_rules! forward_steps {
 
 /// The first inverse steps of block `j` from the registers `x` into
 /// `block`: the inverse 16-point transform across the lanes, the transpose
-/// and the untwist by `m` (`lazy` as in `dit16_inv`). A macro, as `dif16`.
+/// and the untwist by `m` (`lazy` and `inputs`, the bound of `x`, as in
+/// `dit16_inv`). A macro, as `dif16`.
 macro_rules! inverse_steps {
-    ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
-        dit16_inv!($x, $tw, $k, $lazy);
+    ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr, $inputs:expr) => {{
+        dit16_inv!($x, $tw, $k, $lazy, $inputs);
         transpose(&mut $x);
         let (w, wq) = block_muls($m, $j);
         for (i, r) in $block.iter_mut().enumerate() {
@@ -325,7 +361,7 @@ pub(super) fn block_inverse<const LAZY: bool>(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    inverse_steps!(x, block, j, (m, tw), k, LAZY);
+    inverse_steps!(x, block, j, (m, tw), k, LAZY, Inputs::Any);
     rows_inverse::<LAZY>(block, tw, k);
 }
 
@@ -334,9 +370,11 @@ pub(super) fn block_inverse<const LAZY: bool>(
 /// `FWD` the forward steps of [`block_forward`] on `block` (inputs below
 /// 2^14, outputs below 2^15), else `block` holds its transform; the
 /// pointwise product `x y 2^-16` by `y` (block j of the other factor's
-/// transform: a Montgomery product by `y` and its companion `y p^-1`, any
-/// i16 inputs, results below 2^14 + p/2); the inverse steps of
-/// [`block_inverse`] (any i16 inputs, outputs below 23200).
+/// transform: a Montgomery product by `y` and its companion `y p^-1`); the
+/// inverse steps of [`block_inverse`] (outputs below 23200). `y` (and `block`
+/// without `FWD`) must be outputs of the lazy forward steps (|.| <= 16130,
+/// [`dif4_unit`]): the pointwise products, below 9347, go into the inverse
+/// 16-point transform with [`Inputs::Pointwise`].
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_product<const FWD: bool>(
@@ -355,19 +393,20 @@ pub(super) fn block_product<const FWD: bool>(
         let y = load(&y[i]);
         *v = montmul(*v, y, _mm256_mullo_epi16(y, pinv), k.p);
     }
-    inverse_steps!(x, block, j, (&t.untwist, &t.lane_inv), k, true);
+    inverse_steps!(x, block, j, (&t.untwist, &t.lane_inv), k, true, Inputs::Pointwise);
     rows_inverse::<true>(block, &t.lane_inv, k);
 }
 
 /// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
-/// inverse 64-point transform across registers). Its own call: inside
+/// inverse 64-point transform across registers), which hold the untwist's
+/// Montgomery products ([`Inputs::Montgomery`]). Its own call: inside
 /// [`block_inverse`] its spill slots would add to that frame (+416 bytes,
 /// beyond sntrup1277's stack budget).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn rows_inverse<const LAZY: bool>(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv!(x, tw, k, LAZY);
+    dit16_inv!(x, tw, k, LAZY, Inputs::Montgomery);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
@@ -538,9 +577,73 @@ pub(super) mod tests {
         }
     }
 
+    /// [`block_product`] (7681, 10753: blocks 0 and 1, with and without its
+    /// forward steps) on inputs at its bounds (`block` ±(2^14 - 1) with the
+    /// forward steps, else ±16130 as the kept transforms; `y` ±16130), fixed
+    /// and random signs, against the reduced steps (`LAZY = false`) and the
+    /// pointwise product `x y 2^-16` mod p: a lane that leaves its 16 bits
+    /// breaks the congruence.
+    #[test]
+    fn block_product_at_the_bounds() {
+        let Some(_token) = Avx2::detect() else { return };
+        let mut s = 17u64;
+        for t in [&P7681, &P10753] {
+            let p = i64::from(t.p);
+            let rinv = super::super::pow_mod(65536, t.p as u64 - 2, p);
+            let values = |s: &mut u64, round, bound| -> [[i16; 16]; 16] {
+                core::array::from_fn(|r| {
+                    core::array::from_fn(|l| at_bound(s, round, (r, l, 8), bound))
+                })
+            };
+            for round in 0..64 {
+                for (fwd, xb) in [(true, 16383), (false, 16130)] {
+                    for (j, y_round) in [(0, round), (1, round ^ 1)] {
+                        let (x, y) = (values(&mut s, round, xb), values(&mut s, y_round, 16130));
+                        let mut want = x;
+                        if fwd {
+                            // SAFETY: the token shows the CPU has AVX2.
+                            unsafe { lazy_block_avx2::<false>(&mut want, j, t, true) };
+                        }
+                        for (wr, yr) in want.iter_mut().zip(&y) {
+                            for (w, &v) in wr.iter_mut().zip(yr) {
+                                let z = (i64::from(*w) * i64::from(v)).rem_euclid(p) * rinv % p;
+                                *w = i16::try_from(z).expect("below p");
+                            }
+                        }
+                        let mut got = x;
+                        // SAFETY: as above.
+                        unsafe {
+                            lazy_block_avx2::<false>(&mut want, j, t, false);
+                            product_avx2(&mut got, &y, j, t, fwd);
+                        }
+                        for (wr, gr) in want.iter().zip(&got) {
+                            for (&w, &g) in wr.iter().zip(gr) {
+                                let d = (i64::from(g) - i64::from(w)).rem_euclid(p);
+                                assert_eq!(d, 0, "p = {p}, fwd {fwd}, round {round}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn product_avx2(b: &mut [[i16; 16]; 16], y: &[[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
+        let k = consts(t);
+        if fwd {
+            block_product::<true>(b, y, j, t, k);
+        } else {
+            block_product::<false>(b, y, j, t, k);
+        }
+    }
+
     /// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560),
     /// lazy (7681, 10753, second layer unreduced) 2^14 - 1; inverse: any
-    /// i16, here ±32767, lazy too), every sign pattern of the four inputs
+    /// i16, here ±32767, lazy too; the inverse's first layer by 1 with
+    /// unreduced inputs at their [`Inputs`] bounds: `Pointwise` ±9347 (7681:
+    /// ±5867) on registers 0, 1 and ±32767 on 2, 3, `Montgomery` ±M on all
+    /// four), every sign pattern of the four inputs
     /// (one per lane) and random values, against the exact sums and
     /// products mod p: an intermediate that leaves its 16 bits breaks the
     /// congruence.
@@ -565,13 +668,24 @@ pub(super) mod tests {
             12289 => 9560,
             _ => 13825,
         };
-        for (bound, fwd) in [(fwd_bound, true), (32767, false)] {
+        // The pointwise products' and the Montgomery products' bounds.
+        let pw = if t.p == 7681 { 5867 } else { 9347 };
+        let mm = ((32768 * (i32::from(t.p) - 1) / 2) >> 16) as i16 + t.p / 2 + 1;
+        let cases = [
+            ([fwd_bound; 4], true, 0..3),
+            ([32767; 4], false, 0..2),
+            ([pw, pw, 32767, 32767], false, 2..3),
+            ([mm; 4], false, 3..4),
+        ];
+        let plain = |a, b| (_mm256_add_epi16(a, b), _mm256_sub_epi16(a, b));
+        for (bounds, fwd, variants) in cases {
             for round in 0..64 {
                 let a: [[i16; 16]; 4] = core::array::from_fn(|i| {
                     core::array::from_fn(|l| {
                         s = s
                             .wrapping_mul(6364136223846793005)
                             .wrapping_add(1442695040888963407);
+                        let bound = bounds[i];
                         let m = if round < 32 {
                             bound
                         } else {
@@ -583,7 +697,7 @@ pub(super) mod tests {
                 // `dit16_inv`'s butterflies.
                 let (bf, one, bf2, one2) = inv_butterflies!(k, lazy);
                 // (variant, roots (w0, w1, v) as multipliers of the reference)
-                for v in 0..3 {
+                for v in variants.clone() {
                     let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
                     let roots = match (fwd, v) {
                         (true, 0) => {
@@ -602,8 +716,16 @@ pub(super) mod tests {
                             dit4!(x, bf, bf2, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
                             [c(ti[1]), c(ti[5]), c(ti[2])]
                         }
+                        (false, 1) => {
+                            dit4_unit!(x, one, one, bf2, one2, [0, 1, 2, 3], ti[4]);
+                            [1, c(ti[4]), 1]
+                        }
+                        (false, 2) => {
+                            dit4_unit!(x, plain, one, bf2, one2, [0, 1, 2, 3], ti[4]);
+                            [1, c(ti[4]), 1]
+                        }
                         (false, _) => {
-                            dit4_unit!(x, bf, one, bf2, one2, [0, 1, 2, 3], ti[4]);
+                            dit4_unit!(x, plain, plain, bf2, one2, [0, 1, 2, 3], ti[4]);
                             [1, c(ti[4]), 1]
                         }
                     };
@@ -630,9 +752,6 @@ pub(super) mod tests {
                                 "p = {p}, lazy {lazy}, fwd {fwd}, variant {v}, round {round}"
                             );
                         }
-                    }
-                    if !fwd && v == 1 {
-                        break;
                     }
                 }
             }
