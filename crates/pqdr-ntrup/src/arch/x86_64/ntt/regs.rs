@@ -371,7 +371,8 @@ pub(super) fn block_inverse<const LAZY: bool>(
 /// 2^14, outputs below 2^15), else `block` holds its transform; the
 /// pointwise product `x y 2^-16` by `y` (block j of the other factor's
 /// transform: a Montgomery product by `y` and its companion `y p^-1`); the
-/// inverse steps of [`block_inverse`] (outputs below 23200). `y` (and `block`
+/// inverse steps of [`block_inverse`] (outputs below 23200), in registers
+/// until the block's one store. `y` (and `block`
 /// without `FWD`) must be outputs of the lazy forward steps (|.| <= 16130,
 /// [`dif4_unit`]): the pointwise products, below 9347, go into the inverse
 /// 16-point transform with [`Inputs::Pointwise`].
@@ -393,15 +394,25 @@ pub(super) fn block_product<const FWD: bool>(
         let y = load(&y[i]);
         *v = montmul(*v, y, _mm256_mullo_epi16(y, pinv), k.p);
     }
-    inverse_steps!(x, block, j, (&t.untwist, &t.lane_inv), k, true, Inputs::Pointwise);
-    rows_inverse::<true>(block, &t.lane_inv, k);
+    dit16_inv!(x, &t.lane_inv, k, true, Inputs::Pointwise);
+    transpose(&mut x);
+    let (w, wq) = block_muls(&t.untwist, j);
+    for (i, v) in x.iter_mut().enumerate() {
+        *v = montmul(*v, load(&w[i]), load(&wq[i]), k.p);
+    }
+    dit16_inv!(x, &t.lane_inv, k, true, Inputs::Montgomery);
+    for (i, r) in block.iter_mut().enumerate() {
+        store(r, x[i]);
+    }
 }
 
 /// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
 /// inverse 64-point transform across registers), which hold the untwist's
 /// Montgomery products ([`Inputs::Montgomery`]). Its own call: inside
 /// [`block_inverse`] its spill slots would add to that frame (+416 bytes,
-/// beyond sntrup1277's stack budget).
+/// beyond sntrup1277's stack budget). [`block_product`] (the 512-point
+/// parts, not sntrup1277's) runs it in registers instead, without the store
+/// and reload of the block between the untwist and these layers.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn rows_inverse<const LAZY: bool>(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
