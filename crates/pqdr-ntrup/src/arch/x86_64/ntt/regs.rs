@@ -78,20 +78,30 @@ pub(super) fn transpose(x: &mut Regs) {
 /// inputs below 2^14, outputs below 2 max(S, 3p/4) (S the [`squeeze`]
 /// bound, 5629 / 5800): 11522 / 16130 < 2^14 (the first layer's sums are
 /// below 2^15, the second's of two squeezed values or two Montgomery
-/// products).
+/// products). `sq1` (default `true`): whether the first layer's sums are
+/// squeezed; unsqueezed (lazy, on Montgomery products below M, the twist's:
+/// 5761 / 8065, see [`Inputs`]) they are below 2M, the second layer's sum
+/// of them (below 4M = 23044 / 32260 < 2^15) is squeezed (to S) and the
+/// sum of the two products is not (below 2M = 11522 / 16130 < 2^14): the
+/// same output bound, one squeeze instead of two.
 macro_rules! dif4 {
     ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {
-        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true)
+        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true, true)
     };
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq2:expr) => {{
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq2:expr) => {
+        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true, $sq2)
+    };
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq1:expr, $sq2:expr) => {{
         let (w0, w1, v) = (bc($w0), bc($w1), bc($v));
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
-        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
+        let sq1 = |v: __m256i| if $sq1 { squeeze(v, $k) } else { v };
+        let b0 = sq1(_mm256_add_epi16(a0, a2));
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, $k.p);
-        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
+        let b1 = sq1(_mm256_add_epi16(a1, a3));
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
         let sq = |v: __m256i| if $sq2 { squeeze(v, $k) } else { v };
-        $x[$i0] = sq(_mm256_add_epi16(b0, b1));
+        let s01 = _mm256_add_epi16(b0, b1);
+        $x[$i0] = if $sq1 { sq(s01) } else { squeeze(s01, $k) };
         $x[$i1] = montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, $k.p);
         $x[$i2] = sq(_mm256_add_epi16(b2, b3));
         $x[$i3] = montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, $k.p);
@@ -167,17 +177,19 @@ macro_rules! dit4 {
 /// second pass's outputs unreduced (inputs below 13825, outputs below
 /// 2^15, for a Montgomery or pointwise product only). `lazy` (7681 /
 /// 10753): the first pass's second layer unreduced too (inputs below 2^14,
-/// every output below 11522 / 16130, see [`dif4`]). A macro, so that it is
-/// inlined where it runs twice (as a function LLVM kept it a call, the
-/// block passed through memory).
+/// every output below 11522 / 16130, see [`dif4`]). `mont` (lazy only: the
+/// transform across the lanes, on the twist's Montgomery products): the
+/// [`dif4`]s of the first pass with one squeeze (`sq1 = false`), the same
+/// output bounds. A macro, so that it is inlined where it runs twice (as a
+/// function LLVM kept it a call, the block passed through memory).
 macro_rules! dif16 {
-    ($x:ident, $t:expr, $k:ident, $lazy:expr) => {{
+    ($x:ident, $t:expr, $k:ident, $lazy:expr, $mont:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let sq = !$lazy;
+        let (sq1, sq) = (!($lazy && $mont), !$lazy);
         dif4_unit!(x, [0, 4, 8, 12], t[4], k, sq);
-        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq);
-        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq);
-        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq);
+        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq1, sq);
+        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq1, sq);
+        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq1, sq);
         dif4_unit!(x, [0, 1, 2, 3], t[4], k, false);
         dif4_unit!(x, [4, 5, 6, 7], t[4], k, false);
         dif4_unit!(x, [8, 9, 10, 11], t[4], k, false);
@@ -295,12 +307,12 @@ macro_rules! forward_steps {
         // The block's multipliers as fixed-size arrays: one bounds check, and
         // the loop is unrolled (with per-register checks LLVM kept it a loop).
         let (w, wq) = block_muls($m, $j);
-        dif16!($x, $tw, $k, $lazy);
+        dif16!($x, $tw, $k, $lazy, false);
         for (i, v) in $x.iter_mut().enumerate() {
             *v = montmul(*v, load(&w[i]), load(&wq[i]), $k.p);
         }
         transpose(&mut $x);
-        dif16!($x, $tw, $k, $lazy);
+        dif16!($x, $tw, $k, $lazy, true);
     }};
 }
 
@@ -684,6 +696,8 @@ pub(super) mod tests {
         let mm = ((32768 * (i32::from(t.p) - 1) / 2) >> 16) as i16 + t.p / 2 + 1;
         let cases = [
             ([fwd_bound; 4], true, 0..3),
+            // The twist's products (lazy only).
+            ([mm; 4], true, 3..if lazy { 4 } else { 3 }),
             ([32767; 4], false, 0..2),
             ([pw, pw, 32767, 32767], false, 2..3),
             ([mm; 4], false, 3..4),
@@ -719,9 +733,13 @@ pub(super) mod tests {
                             dif4_unit!(x, [0, 1, 2, 3], tw[4], k, !lazy);
                             [1, c(tw[4]), 1]
                         }
-                        (true, _) => {
+                        (true, 2) => {
                             dif4_unit!(x, [0, 1, 2, 3], tw[4], k, false);
                             [1, c(tw[4]), 1]
+                        }
+                        (true, _) => {
+                            dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, false, false);
+                            [c(tw[1]), c(tw[5]), c(tw[2])]
                         }
                         (false, 0) => {
                             dit4!(x, bf, bf2, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
@@ -762,6 +780,11 @@ pub(super) mod tests {
                                 d, 0,
                                 "p = {p}, lazy {lazy}, fwd {fwd}, variant {v}, round {round}"
                             );
+                            // The lazy first pass's outputs are the next pass's inputs.
+                            let o = out[i][l];
+                            if fwd && lazy && v != 2 {
+                                assert!(o.abs() < 1 << 14, "p = {p}, variant {v}: {o}");
+                            }
                         }
                     }
                 }
