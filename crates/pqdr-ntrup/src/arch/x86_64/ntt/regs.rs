@@ -184,16 +184,24 @@ macro_rules! dit4 {
 /// function LLVM kept it a call, the block passed through memory).
 macro_rules! dif16 {
     ($x:ident, $t:expr, $k:ident, $lazy:expr, $mont:expr) => {{
+        dif16_first!($x, $t, $k, $lazy, $mont);
+        let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
+        dif4_unit!(x, [0, 1, 2, 3], t[4], k, false);
+        dif4_unit!(x, [4, 5, 6, 7], t[4], k, false);
+        dif4_unit!(x, [8, 9, 10, 11], t[4], k, false);
+        dif4_unit!(x, [12, 13, 14, 15], t[4], k, false);
+    }};
+}
+
+/// The first radix-4 pass of [`dif16`] (distances 8, 4).
+macro_rules! dif16_first {
+    ($x:ident, $t:expr, $k:ident, $lazy:expr, $mont:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
         let (sq1, sq) = (!($lazy && $mont), !$lazy);
         dif4_unit!(x, [0, 4, 8, 12], t[4], k, sq);
         dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq1, sq);
         dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq1, sq);
         dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq1, sq);
-        dif4_unit!(x, [0, 1, 2, 3], t[4], k, false);
-        dif4_unit!(x, [4, 5, 6, 7], t[4], k, false);
-        dif4_unit!(x, [8, 9, 10, 11], t[4], k, false);
-        dif4_unit!(x, [12, 13, 14, 15], t[4], k, false);
     }};
 }
 
@@ -268,7 +276,21 @@ pub(super) enum Inputs {
 macro_rules! dit16_inv {
     ($x:ident, $t:expr, $k:ident, $lazy:expr, $inputs:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let (bf, one, bf2, one2) = inv_butterflies!(k, $lazy);
+        let (bf, one, bf2, one2, one01, one23) = inv_first!(k, $lazy, $inputs);
+        dit4_unit!(x, one01, one23, bf2, one2, [0, 1, 2, 3], t[4]);
+        dit4_unit!(x, one01, one23, bf2, one2, [4, 5, 6, 7], t[4]);
+        dit4_unit!(x, one01, one23, bf2, one2, [8, 9, 10, 11], t[4]);
+        dit4_unit!(x, one01, one23, bf2, one2, [12, 13, 14, 15], t[4]);
+        dit16_inv_second!(x, t, (bf, one, bf2, one2));
+    }};
+}
+
+/// [`inv_butterflies`] and the first layer's butterflies by 1 on registers
+/// (i0, i1) and (i2, i3) of each group for inputs bounded by `inputs`
+/// ([`Inputs`]): `(bf, one, bf2, one2, one01, one23)`.
+macro_rules! inv_first {
+    ($k:ident, $lazy:expr, $inputs:expr) => {{
+        let (bf, one, bf2, one2) = inv_butterflies!($k, $lazy);
         let inputs: Inputs = $inputs;
         let first = move |a: __m256i, b: __m256i, reduce: bool| {
             if reduce {
@@ -279,10 +301,15 @@ macro_rules! dit16_inv {
         };
         let one01 = move |a, b| first(a, b, inputs == Inputs::Any);
         let one23 = move |a, b| first(a, b, inputs != Inputs::Montgomery);
-        dit4_unit!(x, one01, one23, bf2, one2, [0, 1, 2, 3], t[4]);
-        dit4_unit!(x, one01, one23, bf2, one2, [4, 5, 6, 7], t[4]);
-        dit4_unit!(x, one01, one23, bf2, one2, [8, 9, 10, 11], t[4]);
-        dit4_unit!(x, one01, one23, bf2, one2, [12, 13, 14, 15], t[4]);
+        (bf, one, bf2, one2, one01, one23)
+    }};
+}
+
+/// The second radix-4 pass of [`dit16_inv`] (distances 4, 8).
+macro_rules! dit16_inv_second {
+    ($x:ident, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident)) => {{
+        let (x, t) = ($x, $t);
+        let (bf, one, bf2, one2) = ($bf, $one, $bf2, $one2);
         dit4_unit!(x, one, one, bf2, one2, [0, 4, 8, 12], t[4]);
         dit4!(x, bf, bf2, [1, 5, 9, 13], [t[2], t[1], t[5]]);
         dit4!(x, bf, bf2, [2, 6, 10, 14], [t[4], t[2], t[6]]);
@@ -398,15 +425,38 @@ pub(super) fn block_product<const FWD: bool>(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    let (tf, ti) = (&t.lane_fwd, &t.lane_inv);
     if FWD {
-        forward_steps!(x, j, (&t.twist, &t.lane_fwd), k, true);
+        let (w, wq) = block_muls(&t.twist, j);
+        dif16!(x, tf, k, true, false);
+        for (i, v) in x.iter_mut().enumerate() {
+            *v = montmul(*v, load(&w[i]), load(&wq[i]), k.p);
+        }
+        transpose(&mut x);
+        dif16_first!(x, tf, k, true, true);
     }
     let pinv = _mm256_set1_epi16(k.pinv);
-    for (i, v) in x.iter_mut().enumerate() {
-        let y = load(&y[i]);
-        *v = montmul(*v, y, _mm256_mullo_epi16(y, pinv), k.p);
+    let (bf, one, bf2, one2, one01, one23) = inv_first!(k, true, Inputs::Pointwise);
+    macro_rules! group {
+        ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+            if FWD {
+                dif4_unit!(x, [$i0, $i1, $i2, $i3], tf[4], k, false);
+            }
+            for i in [$i0, $i1, $i2, $i3] {
+                let y = load(&y[i]);
+                x[i] = montmul(x[i], y, _mm256_mullo_epi16(y, pinv), k.p);
+            }
+            dit4_unit!(x, one01, one23, bf2, one2, [$i0, $i1, $i2, $i3], ti[4]);
+        }};
     }
-    dit16_inv!(x, &t.lane_inv, k, true, Inputs::Pointwise);
+    group!([0, 1, 2, 3]);
+    group!([4, 5, 6, 7]);
+    group!([8, 9, 10, 11]);
+    group!([12, 13, 14, 15]);
+    {
+        let x = &mut x;
+        dit16_inv_second!(x, ti, (bf, one, bf2, one2));
+    }
     transpose(&mut x);
     let (w, wq) = block_muls(&t.untwist, j);
     for (i, v) in x.iter_mut().enumerate() {
