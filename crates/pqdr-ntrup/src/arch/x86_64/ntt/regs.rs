@@ -331,15 +331,34 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
 /// transform across the lanes (`lazy` as in `dif16`). A macro, as `dif16`.
 macro_rules! forward_steps {
     ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
+        rows_twist!($x, $j, ($m, $tw), $k, $lazy);
+        transpose(&mut $x);
+        dif16!($x, $tw, $k, $lazy, true);
+    }};
+}
+
+/// The first forward steps of block `j`: the 16-point transform across the
+/// registers `x` (`dif16`) and the twist by `m`, its second pass and the
+/// twist one group of 4 registers at a time.
+macro_rules! rows_twist {
+    ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
         // The block's multipliers as fixed-size arrays: one bounds check, and
         // the loop is unrolled (with per-register checks LLVM kept it a loop).
         let (w, wq) = block_muls($m, $j);
-        dif16!($x, $tw, $k, $lazy, false);
-        for (i, v) in $x.iter_mut().enumerate() {
-            *v = montmul(*v, load(&w[i]), load(&wq[i]), $k.p);
+        dif16_first!($x, $tw, $k, $lazy, false);
+        let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $tw, $k);
+        macro_rules! group {
+            ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+                dif4_unit!(x, [$i0, $i1, $i2, $i3], t[4], k, false);
+                for i in [$i0, $i1, $i2, $i3] {
+                    x[i] = montmul(x[i], load(&w[i]), load(&wq[i]), k.p);
+                }
+            }};
         }
-        transpose(&mut $x);
-        dif16!($x, $tw, $k, $lazy, true);
+        group!([0, 1, 2, 3]);
+        group!([4, 5, 6, 7]);
+        group!([8, 9, 10, 11]);
+        group!([12, 13, 14, 15]);
     }};
 }
 
@@ -427,11 +446,7 @@ pub(super) fn block_product<const FWD: bool>(
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
     let (tf, ti) = (&t.lane_fwd, &t.lane_inv);
     if FWD {
-        let (w, wq) = block_muls(&t.twist, j);
-        dif16!(x, tf, k, true, false);
-        for (i, v) in x.iter_mut().enumerate() {
-            *v = montmul(*v, load(&w[i]), load(&wq[i]), k.p);
-        }
+        rows_twist!(x, j, (&t.twist, tf), k, true);
         transpose(&mut x);
         dif16_first!(x, tf, k, true, true);
     }
