@@ -474,10 +474,23 @@ pub(super) fn block_product<const FWD: bool>(
     }
     transpose(&mut x);
     let (w, wq) = block_muls(&t.untwist, j);
-    for (i, v) in x.iter_mut().enumerate() {
-        *v = montmul(*v, load(&w[i]), load(&wq[i]), k.p);
+    let (bf, one, bf2, one2, one01, one23) = inv_first!(k, true, Inputs::Montgomery);
+    macro_rules! group {
+        ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+            for i in [$i0, $i1, $i2, $i3] {
+                x[i] = montmul(x[i], load(&w[i]), load(&wq[i]), k.p);
+            }
+            dit4_unit!(x, one01, one23, bf2, one2, [$i0, $i1, $i2, $i3], ti[4]);
+        }};
     }
-    dit16_inv!(x, &t.lane_inv, k, true, Inputs::Montgomery);
+    group!([0, 1, 2, 3]);
+    group!([4, 5, 6, 7]);
+    group!([8, 9, 10, 11]);
+    group!([12, 13, 14, 15]);
+    {
+        let x = &mut x;
+        dit16_inv_second!(x, ti, (bf, one, bf2, one2));
+    }
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
