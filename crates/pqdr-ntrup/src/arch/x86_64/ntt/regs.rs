@@ -169,31 +169,33 @@ macro_rules! dit4 {
     }};
 }
 
-/// The 16-point decimation-in-frequency transform across 16 registers (`t[k]` = η^k, k < 8): the radix-4
-/// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
-/// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
-/// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a [`squeeze`] after
-/// every sum, the products by `t[0]` = 1 left out ([`dif4_unit`]) and the
-/// second pass's outputs unreduced (inputs below 13825, outputs below
-/// 2^15, for a Montgomery or pointwise product only). `lazy` (7681 /
-/// 10753): the first pass's second layer unreduced too (inputs below 2^14,
-/// every output below 11522 / 16130, see [`dif4`]). `mont` (lazy only: the
-/// transform across the lanes, on the twist's Montgomery products): the
-/// [`dif4`]s of the first pass with one squeeze (`sq1 = false`), the same
-/// output bounds. A macro, so that it is inlined where it runs twice (as a
-/// function LLVM kept it a call, the block passed through memory).
-macro_rules! dif16 {
-    ($x:ident, $t:expr, $k:ident, $lazy:expr, $mont:expr) => {{
-        dif16_first!($x, $t, $k, $lazy, $mont);
-        let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        dif4_unit!(x, [0, 1, 2, 3], t[4], k, false);
-        dif4_unit!(x, [4, 5, 6, 7], t[4], k, false);
-        dif4_unit!(x, [8, 9, 10, 11], t[4], k, false);
-        dif4_unit!(x, [12, 13, 14, 15], t[4], k, false);
-    }};
+/// Runs `$step!([i0, i1, i2, i3])` on each group of 4 consecutive registers
+/// (`i0 = 0, 4, 8, 12`): the radix-4 passes at distances (2, 1) / (1, 2)
+/// and the steps fused with them, one group at a time (shorter live ranges
+/// than pass after pass: fewer spills of the block's 16 registers).
+macro_rules! each_group {
+    ($step:ident) => {
+        $step!([0, 1, 2, 3]);
+        $step!([4, 5, 6, 7]);
+        $step!([8, 9, 10, 11]);
+        $step!([12, 13, 14, 15]);
+    };
 }
 
-/// The first radix-4 pass of [`dif16`] (distances 8, 4).
+/// The 16-point decimation-in-frequency transform across 16 registers
+/// (`t[k]` = η^k, k < 8), its first pass: the radix-4 pass at distances
+/// (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for registers `i, i + 4, i +
+/// 8, i + 12`; the callers run the pass at (2, 1), [`dif16_last`], on each
+/// group of 4 registers ([`each_group`]). A [`squeeze`] after every sum, the
+/// products by `t[0]` = 1 left out ([`dif4_unit`]) and the second pass's
+/// outputs unreduced (inputs below 13825, outputs below 2^15, for a
+/// Montgomery or pointwise product only). `lazy` (7681 / 10753): the first
+/// pass's second layer unreduced too (inputs below 2^14, every output below
+/// 11522 / 16130, see [`dif4`]). `mont` (lazy only: the transform across
+/// the lanes, on the twist's Montgomery products): the [`dif4`]s of the
+/// first pass with one squeeze (`sq1 = false`), the same output bounds. A
+/// macro, so that it is inlined where it runs twice (as a function LLVM kept
+/// it a call, the block passed through memory).
 macro_rules! dif16_first {
     ($x:ident, $t:expr, $k:ident, $lazy:expr, $mont:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
@@ -203,6 +205,14 @@ macro_rules! dif16_first {
         dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq1, sq);
         dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq1, sq);
     }};
+}
+
+/// The second pass of the 16-point transform ([`dif16_first`]) on one group
+/// of 4 registers: roots `t[0]`, `t[4]`, `t[0]`, outputs unreduced.
+macro_rules! dif16_last {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $t:expr, $k:ident) => {
+        dif4_unit!($x, [$i0, $i1, $i2, $i3], $t[4], $k, false)
+    };
 }
 
 /// The two-point butterflies of the inverse passes (`dit16_inv`), as
@@ -261,7 +271,7 @@ pub(super) enum Inputs {
     Montgomery,
 }
 
-/// The inverse of `dif16` up to the factor 16 (`t` the inverse roots): the
+/// The inverse of the 16-point transform ([`dif16_first`]) up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
@@ -271,18 +281,30 @@ pub(super) enum Inputs {
 /// first layer's inputs that `inputs` ([`Inputs`]) bounds. `lazy` (7681 /
 /// 10753): the second layer of each radix-4 pass without squeezes (any
 /// i16 inputs; outputs below max(4S, S + 2 (3p/4), 2S + 3p/4) with S the
-/// [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). A macro,
-/// as `dif16`.
+/// [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). The
+/// first pass ([`dit16_inv_first`]) and the second ([`dit16_inv_second`])
+/// are macros of their own for the steps fused with them in
+/// [`block_product`]. A macro, as [`dif16_first`].
 macro_rules! dit16_inv {
     ($x:ident, $t:expr, $k:ident, $lazy:expr, $inputs:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
         let (bf, one, bf2, one2, one01, one23) = inv_first!(k, $lazy, $inputs);
-        dit4_unit!(x, one01, one23, bf2, one2, [0, 1, 2, 3], t[4]);
-        dit4_unit!(x, one01, one23, bf2, one2, [4, 5, 6, 7], t[4]);
-        dit4_unit!(x, one01, one23, bf2, one2, [8, 9, 10, 11], t[4]);
-        dit4_unit!(x, one01, one23, bf2, one2, [12, 13, 14, 15], t[4]);
+        macro_rules! first {
+            ($i:tt) => {
+                dit16_inv_first!(x, $i, t, (one01, one23, bf2, one2))
+            };
+        }
+        each_group!(first);
         dit16_inv_second!(x, t, (bf, one, bf2, one2));
     }};
+}
+
+/// The first pass of [`dit16_inv`] on one group of 4 registers: roots
+/// `t[0]`, `t[0]`, `t[4]`, the butterflies of [`inv_first`].
+macro_rules! dit16_inv_first {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $t:expr, ($one01:ident, $one23:ident, $bf2:ident, $one2:ident)) => {
+        dit4_unit!($x, $one01, $one23, $bf2, $one2, [$i0, $i1, $i2, $i3], $t[4])
+    };
 }
 
 /// [`inv_butterflies`] and the first layer's butterflies by 1 on registers
@@ -305,10 +327,11 @@ macro_rules! inv_first {
     }};
 }
 
-/// The second radix-4 pass of [`dit16_inv`] (distances 4, 8).
+/// The second radix-4 pass of [`dit16_inv`] (distances 4, 8) on `x` (`&mut
+/// Regs`).
 macro_rules! dit16_inv_second {
-    ($x:ident, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident)) => {{
-        let (x, t) = ($x, $t);
+    ($x:expr, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident)) => {{
+        let (x, t): (&mut Regs, &[Mul; 8]) = ($x, $t);
         let (bf, one, bf2, one2) = ($bf, $one, $bf2, $one2);
         dit4_unit!(x, one, one, bf2, one2, [0, 4, 8, 12], t[4]);
         dit4!(x, bf, bf2, [1, 5, 9, 13], [t[2], t[1], t[5]]);
@@ -326,20 +349,11 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
     )
 }
 
-/// The forward steps of block `j` on the registers `x`: the 16-point
-/// transform across them, the twist by `m`, the transpose and the 16-point
-/// transform across the lanes (`lazy` as in `dif16`). A macro, as `dif16`.
-macro_rules! forward_steps {
-    ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
-        rows_twist!($x, $j, ($m, $tw), $k, $lazy);
-        transpose(&mut $x);
-        dif16!($x, $tw, $k, $lazy, true);
-    }};
-}
-
-/// The first forward steps of block `j`: the 16-point transform across the
-/// registers `x` (`dif16`) and the twist by `m`, its second pass and the
-/// twist one group of 4 registers at a time.
+/// The first forward steps of block `j` on the registers `x`: the 16-point
+/// transform across them and the twist by `m`, its second pass and the
+/// twist one group of 4 registers at a time (`lazy` as in [`dif16_first`]).
+/// The transpose and the 16-point transform across the lanes follow. A
+/// macro, as [`dif16_first`].
 macro_rules! rows_twist {
     ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
         // The block's multipliers as fixed-size arrays: one bounds check, and
@@ -347,25 +361,22 @@ macro_rules! rows_twist {
         let (w, wq) = block_muls($m, $j);
         dif16_first!($x, $tw, $k, $lazy, false);
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $tw, $k);
-        macro_rules! group {
+        macro_rules! last_twist {
             ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
-                dif4_unit!(x, [$i0, $i1, $i2, $i3], t[4], k, false);
+                dif16_last!(x, [$i0, $i1, $i2, $i3], t, k);
                 for i in [$i0, $i1, $i2, $i3] {
                     x[i] = montmul(x[i], load(&w[i]), load(&wq[i]), k.p);
                 }
             }};
         }
-        group!([0, 1, 2, 3]);
-        group!([4, 5, 6, 7]);
-        group!([8, 9, 10, 11]);
-        group!([12, 13, 14, 15]);
+        each_group!(last_twist);
     }};
 }
 
 /// The first inverse steps of block `j` from the registers `x` into
 /// `block`: the inverse 16-point transform across the lanes, the transpose
 /// and the untwist by `m` (`lazy` and `inputs`, the bound of `x`, as in
-/// `dit16_inv`). A macro, as `dif16`.
+/// `dit16_inv`). A macro, as [`dif16_first`].
 macro_rules! inverse_steps {
     ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr, $inputs:expr) => {{
         dit16_inv!($x, $tw, $k, $lazy, $inputs);
@@ -383,8 +394,8 @@ macro_rules! inverse_steps {
 /// 16-point transform across the lanes; one load and one store per register.
 /// `LAZY = false`: the reductions of the 12289 / 18433 transforms; `true`
 /// (7681 / 10753: inputs below 2^14) the first radix-4 pass of each
-/// 16-point transform unreduced in its second layer (`dif16`; outputs below
-/// 2^15, for the pointwise product).
+/// 16-point transform unreduced in its second layer ([`dif16_first`];
+/// outputs below 2^15, for the pointwise product).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_forward<const LAZY: bool>(
@@ -395,12 +406,18 @@ pub(super) fn block_forward<const LAZY: bool>(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    forward_steps!(x, j, (m, tw), k, LAZY);
-    // By index: `zip(x)` would move the registers into an iterator (a
-    // 512-byte copy on the stack).
-    for (i, r) in block.iter_mut().enumerate() {
-        store(r, x[i]);
+    rows_twist!(x, j, (m, tw), k, LAZY);
+    transpose(&mut x);
+    dif16_first!(x, tw, k, LAZY, true);
+    macro_rules! last_store {
+        ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+            dif16_last!(x, [$i0, $i1, $i2, $i3], tw, k);
+            for i in [$i0, $i1, $i2, $i3] {
+                store(&mut block[i], x[i]);
+            }
+        }};
     }
+    each_group!(last_store);
 }
 
 /// Inverse steps of block `j`: 16-point inverse transform across the lanes,
@@ -450,47 +467,38 @@ pub(super) fn block_product<const FWD: bool>(
         transpose(&mut x);
         dif16_first!(x, tf, k, true, true);
     }
+    // Per group of 4 registers: the forward's last pass, the pointwise
+    // product and the inverse's first pass across the lanes.
     let pinv = _mm256_set1_epi16(k.pinv);
     let (bf, one, bf2, one2, one01, one23) = inv_first!(k, true, Inputs::Pointwise);
-    macro_rules! group {
+    macro_rules! last_pointwise_first {
         ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
             if FWD {
-                dif4_unit!(x, [$i0, $i1, $i2, $i3], tf[4], k, false);
+                dif16_last!(x, [$i0, $i1, $i2, $i3], tf, k);
             }
             for i in [$i0, $i1, $i2, $i3] {
                 let y = load(&y[i]);
                 x[i] = montmul(x[i], y, _mm256_mullo_epi16(y, pinv), k.p);
             }
-            dit4_unit!(x, one01, one23, bf2, one2, [$i0, $i1, $i2, $i3], ti[4]);
+            dit16_inv_first!(x, [$i0, $i1, $i2, $i3], ti, (one01, one23, bf2, one2));
         }};
     }
-    group!([0, 1, 2, 3]);
-    group!([4, 5, 6, 7]);
-    group!([8, 9, 10, 11]);
-    group!([12, 13, 14, 15]);
-    {
-        let x = &mut x;
-        dit16_inv_second!(x, ti, (bf, one, bf2, one2));
-    }
+    each_group!(last_pointwise_first);
+    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
     transpose(&mut x);
+    // Per group: the untwist and the inverse's first pass across the registers.
     let (w, wq) = block_muls(&t.untwist, j);
-    let (bf, one, bf2, one2, one01, one23) = inv_first!(k, true, Inputs::Montgomery);
-    macro_rules! group {
+    let (_, _, _, _, one01, one23) = inv_first!(k, true, Inputs::Montgomery);
+    macro_rules! untwist_first {
         ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
             for i in [$i0, $i1, $i2, $i3] {
                 x[i] = montmul(x[i], load(&w[i]), load(&wq[i]), k.p);
             }
-            dit4_unit!(x, one01, one23, bf2, one2, [$i0, $i1, $i2, $i3], ti[4]);
+            dit16_inv_first!(x, [$i0, $i1, $i2, $i3], ti, (one01, one23, bf2, one2));
         }};
     }
-    group!([0, 1, 2, 3]);
-    group!([4, 5, 6, 7]);
-    group!([8, 9, 10, 11]);
-    group!([12, 13, 14, 15]);
-    {
-        let x = &mut x;
-        dit16_inv_second!(x, ti, (bf, one, bf2, one2));
-    }
+    each_group!(untwist_first);
+    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
