@@ -689,9 +689,11 @@ pub(super) mod tests {
     /// [`block_product`] (7681, 10753: blocks 0 and 1, with and without its
     /// forward steps) on inputs at its bounds (`block` ±(2^14 - 1) with the
     /// forward steps, else ±16130 as the kept transforms; `y` ±16130), fixed
-    /// and random signs, against the reduced steps (`LAZY = false`) and the
-    /// pointwise product `x y 2^-16` mod p: a lane that leaves its 16 bits
-    /// breaks the congruence.
+    /// and random signs, and kept transforms whose pointwise products are
+    /// all at their extreme (±9347 for 10753: `y` chosen for `x` = 16130),
+    /// against the reduced steps (`LAZY = false`) and the pointwise product
+    /// `x y 2^-16` mod p: a lane that leaves its 16 bits breaks the
+    /// congruence.
     #[test]
     fn block_product_at_the_bounds() {
         let Some(_token) = Avx2::detect() else { return };
@@ -699,6 +701,31 @@ pub(super) mod tests {
         for t in [&P7681, &P10753] {
             let p = i64::from(t.p);
             let rinv = super::super::pow_mod(65536, t.p as u64 - 2, p);
+            let check = |x: [[i16; 16]; 16], y: [[i16; 16]; 16], j, fwd, round| {
+                let mut want = x;
+                if fwd {
+                    // SAFETY: the token shows the CPU has AVX2.
+                    unsafe { lazy_block_avx2::<false>(&mut want, j, t, true) };
+                }
+                for (wr, yr) in want.iter_mut().zip(&y) {
+                    for (w, &v) in wr.iter_mut().zip(yr) {
+                        let z = (i64::from(*w) * i64::from(v)).rem_euclid(p) * rinv % p;
+                        *w = i16::try_from(z).expect("below p");
+                    }
+                }
+                let mut got = x;
+                // SAFETY: as above.
+                unsafe {
+                    lazy_block_avx2::<false>(&mut want, j, t, false);
+                    product_avx2(&mut got, &y, j, t, fwd);
+                }
+                for (wr, gr) in want.iter().zip(&got) {
+                    for (&w, &g) in wr.iter().zip(gr) {
+                        let d = (i64::from(g) - i64::from(w)).rem_euclid(p);
+                        assert_eq!(d, 0, "p = {p}, fwd {fwd}, round {round}");
+                    }
+                }
+            };
             let values = |s: &mut u64, round, bound| -> [[i16; 16]; 16] {
                 core::array::from_fn(|r| {
                     core::array::from_fn(|l| at_bound(s, round, (r, l, 8), bound))
@@ -708,31 +735,23 @@ pub(super) mod tests {
                 for (fwd, xb) in [(true, 16383), (false, 16130)] {
                     for (j, y_round) in [(0, round), (1, round ^ 1)] {
                         let (x, y) = (values(&mut s, round, xb), values(&mut s, y_round, 16130));
-                        let mut want = x;
-                        if fwd {
-                            // SAFETY: the token shows the CPU has AVX2.
-                            unsafe { lazy_block_avx2::<false>(&mut want, j, t, true) };
-                        }
-                        for (wr, yr) in want.iter_mut().zip(&y) {
-                            for (w, &v) in wr.iter_mut().zip(yr) {
-                                let z = (i64::from(*w) * i64::from(v)).rem_euclid(p) * rinv % p;
-                                *w = i16::try_from(z).expect("below p");
-                            }
-                        }
-                        let mut got = x;
-                        // SAFETY: as above.
-                        unsafe {
-                            lazy_block_avx2::<false>(&mut want, j, t, false);
-                            product_avx2(&mut got, &y, j, t, fwd);
-                        }
-                        for (wr, gr) in want.iter().zip(&got) {
-                            for (&w, &g) in wr.iter().zip(gr) {
-                                let d = (i64::from(g) - i64::from(w)).rem_euclid(p);
-                                assert_eq!(d, 0, "p = {p}, fwd {fwd}, round {round}");
-                            }
-                        }
+                        check(x, y, j, fwd, round);
                     }
                 }
+            }
+            // The pointwise product `vpmulhw(x, y) - vpmulhw(x y p^-1, p)`
+            // per lane, and the `y` that take it to each extreme for x = 16130.
+            let pinv = super::super::inv16(p);
+            let mont = |x: i16, y: i16| {
+                let lo = x.wrapping_mul(y).wrapping_mul(pinv);
+                ((i32::from(x) * i32::from(y)) >> 16) - ((i32::from(lo) * i32::from(t.p)) >> 16)
+            };
+            let ys = (-16130..=16130).map(|y| (mont(16130, y), y));
+            let (lo, hi) = (ys.clone().min().expect("ys"), ys.max().expect("ys"));
+            assert!(hi.0 > 9000 && lo.0 < -9000 || p == 7681, "{lo:?} {hi:?}");
+            for (round, (_, y)) in [lo, hi].into_iter().enumerate() {
+                let x = [[16130; 16]; 16];
+                check(x, [[y; 16]; 16], round, false, 64 + round);
             }
         }
     }
@@ -788,7 +807,6 @@ pub(super) mod tests {
             ([pw, pw, 32767, 32767], false, 2..3),
             ([mm; 4], false, 3..4),
         ];
-        let plain = |a, b| (_mm256_add_epi16(a, b), _mm256_sub_epi16(a, b));
         for (bounds, fwd, variants) in cases {
             for round in 0..64 {
                 let a: [[i16; 16]; 4] = core::array::from_fn(|i| {
@@ -806,7 +824,7 @@ pub(super) mod tests {
                     })
                 });
                 // `dit16_inv`'s butterflies.
-                let (bf, one, bf2, one2) = inv_butterflies!(k, lazy);
+                let (bf, _, bf2, _) = inv_butterflies!(k, lazy);
                 // (variant, roots (w0, w1, v) as multipliers of the reference)
                 for v in variants.clone() {
                     let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
@@ -831,16 +849,11 @@ pub(super) mod tests {
                             dit4!(x, bf, bf2, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
                             [c(ti[1]), c(ti[5]), c(ti[2])]
                         }
-                        (false, 1) => {
-                            dit4_unit!(x, one, one, bf2, one2, [0, 1, 2, 3], ti[4]);
-                            [1, c(ti[4]), 1]
-                        }
-                        (false, 2) => {
-                            dit4_unit!(x, plain, one, bf2, one2, [0, 1, 2, 3], ti[4]);
-                            [1, c(ti[4]), 1]
-                        }
                         (false, _) => {
-                            dit4_unit!(x, plain, plain, bf2, one2, [0, 1, 2, 3], ti[4]);
+                            let inputs = [Inputs::Any, Inputs::Pointwise, Inputs::Montgomery];
+                            let (_, _, bf2, one2, one01, one23) =
+                                inv_first!(k, lazy, inputs[v - 1]);
+                            dit16_inv_first!(x, [0, 1, 2, 3], ti, (one01, one23, bf2, one2));
                             [1, c(ti[4]), 1]
                         }
                     };
