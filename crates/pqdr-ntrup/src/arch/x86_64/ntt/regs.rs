@@ -78,20 +78,30 @@ pub(super) fn transpose(x: &mut Regs) {
 /// inputs below 2^14, outputs below 2 max(S, 3p/4) (S the [`squeeze`]
 /// bound, 5629 / 5800): 11522 / 16130 < 2^14 (the first layer's sums are
 /// below 2^15, the second's of two squeezed values or two Montgomery
-/// products).
+/// products). `sq1` (default `true`): whether the first layer's sums are
+/// squeezed; unsqueezed (lazy, on Montgomery products below M, the twist's:
+/// 5761 / 8065, see [`Inputs`]) they are below 2M, the second layer's sum
+/// of them (below 4M = 23044 / 32260 < 2^15) is squeezed (to S) and the
+/// sum of the two products is not (below 2M = 11522 / 16130 < 2^14): the
+/// same output bound, one squeeze instead of two.
 macro_rules! dif4 {
     ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {
-        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true)
+        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true, true)
     };
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq2:expr) => {{
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq2:expr) => {
+        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true, $sq2)
+    };
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq1:expr, $sq2:expr) => {{
         let (w0, w1, v) = (bc($w0), bc($w1), bc($v));
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
-        let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
+        let sq1 = |v: __m256i| if $sq1 { squeeze(v, $k) } else { v };
+        let b0 = sq1(_mm256_add_epi16(a0, a2));
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, $k.p);
-        let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
+        let b1 = sq1(_mm256_add_epi16(a1, a3));
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
         let sq = |v: __m256i| if $sq2 { squeeze(v, $k) } else { v };
-        $x[$i0] = sq(_mm256_add_epi16(b0, b1));
+        let s01 = _mm256_add_epi16(b0, b1);
+        $x[$i0] = if $sq1 { sq(s01) } else { squeeze(s01, $k) };
         $x[$i1] = montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, $k.p);
         $x[$i2] = sq(_mm256_add_epi16(b2, b3));
         $x[$i3] = montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, $k.p);
@@ -127,17 +137,15 @@ macro_rules! dif4_unit {
     }};
 }
 
-/// [`dit4`] with the roots `v = w0 = 1`: `one` is the two-point butterfly by
-/// 1 (both inputs squeezed, no product); `bf2` / `one2` (default `bf` /
-/// `one`) are the second layer's butterflies.
+/// [`dit4`] with the roots `v = w0 = 1`: `one01` / `one23` are the first
+/// layer's two-point butterflies by 1 on registers (i0, i1) / (i2, i3) (both
+/// inputs squeezed, no product; or unreduced, `dit16_inv`'s [`Inputs`]);
+/// `bf2` / `one2` the second layer's.
 macro_rules! dit4_unit {
-    ($x:ident, $bf:ident, $one:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {
-        dit4_unit!($x, $bf, $one, $bf, $one, [$i0, $i1, $i2, $i3], $w1)
-    };
-    ($x:ident, $bf:ident, $one:ident, $bf2:ident, $one2:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
+    ($x:ident, $one01:ident, $one23:ident, $bf2:ident, $one2:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr) => {{
         let w1 = bc($w1);
-        let (b0, b1) = $one($x[$i0], $x[$i1]);
-        let (b2, b3) = $one($x[$i2], $x[$i3]);
+        let (b0, b1) = $one01($x[$i0], $x[$i1]);
+        let (b2, b3) = $one23($x[$i2], $x[$i3]);
         let (c0, c2) = $one2(b0, b2);
         let (c1, c3) = $bf2(b1, b3, w1);
         ($x[$i0], $x[$i1], $x[$i2], $x[$i3]) = (c0, c1, c2, c3);
@@ -161,30 +169,50 @@ macro_rules! dit4 {
     }};
 }
 
-/// The 16-point decimation-in-frequency transform across 16 registers (`t[k]` = η^k, k < 8): the radix-4
-/// pass at distances (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for
-/// registers `i, i + 4, i + 8, i + 12`, then the pass at (2, 1), roots
-/// `t[0]`, `t[4]`, `t[0]` on each group of 4 registers; a [`squeeze`] after
-/// every sum, the products by `t[0]` = 1 left out ([`dif4_unit`]) and the
-/// second pass's outputs unreduced (inputs below 13825, outputs below
-/// 2^15, for a Montgomery or pointwise product only). `lazy` (7681 /
-/// 10753): the first pass's second layer unreduced too (inputs below 2^14,
-/// every output below 11522 / 16130, see [`dif4`]). A macro, so that it is
-/// inlined where it runs twice (as a function LLVM kept it a call, the
-/// block passed through memory).
-macro_rules! dif16 {
-    ($x:ident, $t:expr, $k:ident, $lazy:expr) => {{
+/// Runs `$step!([i0, i1, i2, i3])` on each group of 4 consecutive registers
+/// (`i0 = 0, 4, 8, 12`): the radix-4 passes at distances (2, 1) / (1, 2)
+/// and the steps fused with them, one group at a time (shorter live ranges
+/// than pass after pass: fewer spills of the block's 16 registers).
+macro_rules! each_group {
+    ($step:ident) => {
+        $step!([0, 1, 2, 3]);
+        $step!([4, 5, 6, 7]);
+        $step!([8, 9, 10, 11]);
+        $step!([12, 13, 14, 15]);
+    };
+}
+
+/// The 16-point decimation-in-frequency transform across 16 registers
+/// (`t[k]` = η^k, k < 8), its first pass: the radix-4 pass at distances
+/// (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for registers `i, i + 4, i +
+/// 8, i + 12`; the callers run the pass at (2, 1), [`dif16_last`], on each
+/// group of 4 registers ([`each_group`]). A [`squeeze`] after every sum, the
+/// products by `t[0]` = 1 left out ([`dif4_unit`]) and the second pass's
+/// outputs unreduced (inputs below 13825, outputs below 2^15, for a
+/// Montgomery or pointwise product only). `lazy` (7681 / 10753): the first
+/// pass's second layer unreduced too (inputs below 2^14, every output below
+/// 11522 / 16130, see [`dif4`]). `mont` (lazy only: the transform across
+/// the lanes, on the twist's Montgomery products): the [`dif4`]s of the
+/// first pass with one squeeze (`sq1 = false`), the same output bounds. A
+/// macro, so that it is inlined where it runs twice (as a function LLVM kept
+/// it a call, the block passed through memory).
+macro_rules! dif16_first {
+    ($x:ident, $t:expr, $k:ident, $lazy:expr, $mont:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let sq = !$lazy;
+        let (sq1, sq) = (!($lazy && $mont), !$lazy);
         dif4_unit!(x, [0, 4, 8, 12], t[4], k, sq);
-        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq);
-        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq);
-        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq);
-        dif4_unit!(x, [0, 1, 2, 3], t[4], k, false);
-        dif4_unit!(x, [4, 5, 6, 7], t[4], k, false);
-        dif4_unit!(x, [8, 9, 10, 11], t[4], k, false);
-        dif4_unit!(x, [12, 13, 14, 15], t[4], k, false);
+        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq1, sq);
+        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq1, sq);
+        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq1, sq);
     }};
+}
+
+/// The second pass of the 16-point transform ([`dif16_first`]) on one group
+/// of 4 registers: roots `t[0]`, `t[4]`, `t[0]`, outputs unreduced.
+macro_rules! dif16_last {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $t:expr, $k:ident) => {
+        dif4_unit!($x, [$i0, $i1, $i2, $i3], $t[4], $k, false)
+    };
 }
 
 /// The two-point butterflies of the inverse passes (`dit16_inv`), as
@@ -217,26 +245,95 @@ macro_rules! inv_butterflies {
     }};
 }
 
-/// The inverse of `dif16` up to the factor 16 (`t` the inverse roots): the
+/// What bounds the inputs of an inverse 16-point transform ([`dit16_inv`]),
+/// and so which of its first layer's butterflies by 1 (`one`, on registers
+/// (i0, i1) and (i2, i3) of each group of 4) need their inputs squeezed.
+/// The first layer's outputs only have to stay in 16 bits: the second
+/// radix-4 pass squeezes each butterfly's first input (or both, by 1) and
+/// takes any i16. With M the Montgomery product's bound (|mulhi(a, w)| <=
+/// 2^15 (p - 1) / 2^17 plus |mulhi(lo, p)| <= p/2 + 1/2: M = 5761 for
+/// 7681, 8065 for 10753, 9217 for 12289, 13825 for 18433) and S the
+/// [`squeeze`] bound:
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Inputs {
+    /// Any i16: both butterflies by 1 squeeze their inputs (outputs below 2S).
+    Any,
+    /// Pointwise products `x y 2^-16` of two lazy forward transforms (7681,
+    /// 10753: |x|, |y| <= 16130, so |x y 2^-16| <= 3970 + 5377 = 9347):
+    /// (i0, i1) unreduced (sums below 18694), (i2, i3) squeezed (below 2S =
+    /// 11600); the lazy second layer's outputs below 18694 + max(11600, M)
+    /// = 30294 < 2^15. Reduced (`lazy = false`) the second layer squeezes.
+    Pointwise,
+    /// Montgomery products (the untwist's, below M): both unreduced (sums
+    /// below 2M), the lazy second layer's outputs below 4M = 32260 (10753;
+    /// 23044 for 7681) < 2^15. Reduced: the second layer squeezes its
+    /// inputs (below 2M = 27650 for 18433).
+    Montgomery,
+}
+
+/// The inverse of the 16-point transform ([`dif16_first`]) up to the factor 16 (`t` the inverse roots): the
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
 /// each butterfly's first input, and on both inputs of a butterfly by
 /// `t[0]` = 1 instead of its product ([`dit4_unit`]; any i16 inputs,
-/// outputs below 2 * 12290 or 12290 + 13825, < 2^15). `lazy` (7681 /
+/// outputs below 2 * 12290 or 12290 + 13825, < 2^15), except on the
+/// first layer's inputs that `inputs` ([`Inputs`]) bounds. `lazy` (7681 /
 /// 10753): the second layer of each radix-4 pass without squeezes (any
 /// i16 inputs; outputs below max(4S, S + 2 (3p/4), 2S + 3p/4) with S the
-/// [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). A macro,
-/// as `dif16`.
+/// [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). The
+/// first pass ([`dit16_inv_first`]) and the second ([`dit16_inv_second`])
+/// are macros of their own for the steps fused with them in
+/// [`block_product`]. A macro, as [`dif16_first`].
 macro_rules! dit16_inv {
-    ($x:ident, $t:expr, $k:ident, $lazy:expr) => {{
+    ($x:ident, $t:expr, $k:ident, $lazy:expr, $inputs:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let (bf, one, bf2, one2) = inv_butterflies!(k, $lazy);
-        dit4_unit!(x, bf, one, bf2, one2, [0, 1, 2, 3], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [4, 5, 6, 7], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [8, 9, 10, 11], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [12, 13, 14, 15], t[4]);
-        dit4_unit!(x, bf, one, bf2, one2, [0, 4, 8, 12], t[4]);
+        let (bf, one, bf2, one2, one01, one23) = inv_first!(k, $lazy, $inputs);
+        macro_rules! first {
+            ($i:tt) => {
+                dit16_inv_first!(x, $i, t, (one01, one23, bf2, one2))
+            };
+        }
+        each_group!(first);
+        dit16_inv_second!(x, t, (bf, one, bf2, one2));
+    }};
+}
+
+/// The first pass of [`dit16_inv`] on one group of 4 registers: roots
+/// `t[0]`, `t[0]`, `t[4]`, the butterflies of [`inv_first`].
+macro_rules! dit16_inv_first {
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $t:expr, ($one01:ident, $one23:ident, $bf2:ident, $one2:ident)) => {
+        dit4_unit!($x, $one01, $one23, $bf2, $one2, [$i0, $i1, $i2, $i3], $t[4])
+    };
+}
+
+/// [`inv_butterflies`] and the first layer's butterflies by 1 on registers
+/// (i0, i1) and (i2, i3) of each group for inputs bounded by `inputs`
+/// ([`Inputs`]): `(bf, one, bf2, one2, one01, one23)`.
+macro_rules! inv_first {
+    ($k:ident, $lazy:expr, $inputs:expr) => {{
+        let (bf, one, bf2, one2) = inv_butterflies!($k, $lazy);
+        let inputs: Inputs = $inputs;
+        let first = move |a: __m256i, b: __m256i, reduce: bool| {
+            if reduce {
+                one(a, b)
+            } else {
+                (_mm256_add_epi16(a, b), _mm256_sub_epi16(a, b))
+            }
+        };
+        let one01 = move |a, b| first(a, b, inputs == Inputs::Any);
+        let one23 = move |a, b| first(a, b, inputs != Inputs::Montgomery);
+        (bf, one, bf2, one2, one01, one23)
+    }};
+}
+
+/// The second radix-4 pass of [`dit16_inv`] (distances 4, 8) on `x` (`&mut
+/// Regs`).
+macro_rules! dit16_inv_second {
+    ($x:expr, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident)) => {{
+        let (x, t): (&mut Regs, &[Mul; 8]) = ($x, $t);
+        let (bf, one, bf2, one2) = ($bf, $one, $bf2, $one2);
+        dit4_unit!(x, one, one, bf2, one2, [0, 4, 8, 12], t[4]);
         dit4!(x, bf, bf2, [1, 5, 9, 13], [t[2], t[1], t[5]]);
         dit4!(x, bf, bf2, [2, 6, 10, 14], [t[4], t[2], t[6]]);
         dit4!(x, bf, bf2, [3, 7, 11, 15], [t[6], t[3], t[7]]);
@@ -252,29 +349,37 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
     )
 }
 
-/// The forward steps of block `j` on the registers `x`: the 16-point
-/// transform across them, the twist by `m`, the transpose and the 16-point
-/// transform across the lanes (`lazy` as in `dif16`). A macro, as `dif16`.
-macro_rules! forward_steps {
+/// The first forward steps of block `j` on the registers `x`: the 16-point
+/// transform across them and the twist by `m`, its second pass and the
+/// twist one group of 4 registers at a time (`lazy` as in [`dif16_first`]).
+/// The transpose and the 16-point transform across the lanes follow. A
+/// macro, as [`dif16_first`].
+macro_rules! rows_twist {
     ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
         // The block's multipliers as fixed-size arrays: one bounds check, and
         // the loop is unrolled (with per-register checks LLVM kept it a loop).
         let (w, wq) = block_muls($m, $j);
-        dif16!($x, $tw, $k, $lazy);
-        for (i, v) in $x.iter_mut().enumerate() {
-            *v = montmul(*v, load(&w[i]), load(&wq[i]), $k.p);
+        dif16_first!($x, $tw, $k, $lazy, false);
+        let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $tw, $k);
+        macro_rules! last_twist {
+            ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+                dif16_last!(x, [$i0, $i1, $i2, $i3], t, k);
+                for i in [$i0, $i1, $i2, $i3] {
+                    x[i] = montmul(x[i], load(&w[i]), load(&wq[i]), k.p);
+                }
+            }};
         }
-        transpose(&mut $x);
-        dif16!($x, $tw, $k, $lazy);
+        each_group!(last_twist);
     }};
 }
 
 /// The first inverse steps of block `j` from the registers `x` into
 /// `block`: the inverse 16-point transform across the lanes, the transpose
-/// and the untwist by `m` (`lazy` as in `dit16_inv`). A macro, as `dif16`.
+/// and the untwist by `m` (`lazy` and `inputs`, the bound of `x`, as in
+/// `dit16_inv`). A macro, as [`dif16_first`].
 macro_rules! inverse_steps {
-    ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
-        dit16_inv!($x, $tw, $k, $lazy);
+    ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr, $inputs:expr) => {{
+        dit16_inv!($x, $tw, $k, $lazy, $inputs);
         transpose(&mut $x);
         let (w, wq) = block_muls($m, $j);
         for (i, r) in $block.iter_mut().enumerate() {
@@ -289,10 +394,14 @@ macro_rules! inverse_steps {
 /// 16-point transform across the lanes; one load and one store per register.
 /// `LAZY = false`: the reductions of the 12289 / 18433 transforms; `true`
 /// (7681 / 10753: inputs below 2^14) the first radix-4 pass of each
-/// 16-point transform unreduced in its second layer (`dif16`; outputs below
-/// 2^15, for the pointwise product).
+/// 16-point transform unreduced in its second layer ([`dif16_first`];
+/// outputs below 2^15, for the pointwise product). Lazy: one pass over the
+/// block in registers; reduced (sntrup1277's): two calls from the caller's
+/// frame, the block stored between them ([`rows_forward`],
+/// [`lanes_forward`]), so that the stack holds one smaller frame at a time
+/// (sntrup1277's budget).
 #[target_feature(enable = "avx2")]
-#[inline(never)]
+#[inline]
 pub(super) fn block_forward<const LAZY: bool>(
     block: &mut [[i16; 16]; 16],
     j: usize,
@@ -300,13 +409,61 @@ pub(super) fn block_forward<const LAZY: bool>(
     tw: &[Mul; 8],
     k: K,
 ) {
+    if LAZY {
+        fused_forward(block, j, m, tw, k);
+    } else {
+        rows_forward(block, j, m, tw, k);
+        lanes_forward(block, tw, k);
+    }
+}
+
+/// The transpose and the 16-point transform across the lanes of the
+/// registers `x` into `block` (`lazy` as in [`dif16_first`]), its second
+/// pass and the stores one group at a time.
+macro_rules! lanes_store {
+    ($x:ident, $block:ident, $tw:ident, $k:ident, $lazy:expr) => {{
+        transpose(&mut $x);
+        dif16_first!($x, $tw, $k, $lazy, true);
+        macro_rules! last_store {
+            ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+                dif16_last!($x, [$i0, $i1, $i2, $i3], $tw, $k);
+                for i in [$i0, $i1, $i2, $i3] {
+                    store(&mut $block[i], $x[i]);
+                }
+            }};
+        }
+        each_group!(last_store);
+    }};
+}
+
+/// [`block_forward`] of the lazy transforms in one pass.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn fused_forward(block: &mut [[i16; 16]; 16], j: usize, m: &LaneMuls, tw: &[Mul; 8], k: K) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    forward_steps!(x, j, (m, tw), k, LAZY);
-    // By index: `zip(x)` would move the registers into an iterator (a
-    // 512-byte copy on the stack).
+    rows_twist!(x, j, (m, tw), k, true);
+    lanes_store!(x, block, tw, k, true);
+}
+
+/// The reduced [`block_forward`]'s first steps: the transform across the
+/// registers and the twist.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn rows_forward(block: &mut [[i16; 16]; 16], j: usize, m: &LaneMuls, tw: &[Mul; 8], k: K) {
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    rows_twist!(x, j, (m, tw), k, false);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
+}
+
+/// The reduced [`block_forward`]'s last steps: transpose and the transform
+/// across the lanes.
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn lanes_forward(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    lanes_store!(x, block, tw, k, false);
 }
 
 /// Inverse steps of block `j`: 16-point inverse transform across the lanes,
@@ -315,8 +472,10 @@ pub(super) fn block_forward<const LAZY: bool>(
 /// one store per register. `LAZY = false`: the reductions of the 12289 /
 /// 18433 transforms; `true` (7681 / 10753) the second layer of each
 /// radix-4 pass unreduced (`dit16_inv`; any i16 inputs, outputs below 23200).
+/// Two calls from the caller's frame ([`lanes_inverse`], [`rows_inverse`]):
+/// the stack holds one of their frames at a time (sntrup1277's budget).
 #[target_feature(enable = "avx2")]
-#[inline(never)]
+#[inline]
 pub(super) fn block_inverse<const LAZY: bool>(
     block: &mut [[i16; 16]; 16],
     j: usize,
@@ -324,9 +483,23 @@ pub(super) fn block_inverse<const LAZY: bool>(
     tw: &[Mul; 8],
     k: K,
 ) {
-    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    inverse_steps!(x, block, j, (m, tw), k, LAZY);
+    lanes_inverse::<LAZY>(block, j, m, tw, k);
     rows_inverse::<LAZY>(block, tw, k);
+}
+
+/// The first inverse steps of block `j` (`inverse_steps`: lanes, transpose,
+/// untwist by `m`), for [`block_inverse`].
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn lanes_inverse<const LAZY: bool>(
+    block: &mut [[i16; 16]; 16],
+    j: usize,
+    m: &LaneMuls,
+    tw: &[Mul; 8],
+    k: K,
+) {
+    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    inverse_steps!(x, block, j, (m, tw), k, LAZY, Inputs::Any);
 }
 
 /// Block `j` of a part's product for the lazy 512-point transforms (7681,
@@ -334,9 +507,12 @@ pub(super) fn block_inverse<const LAZY: bool>(
 /// `FWD` the forward steps of [`block_forward`] on `block` (inputs below
 /// 2^14, outputs below 2^15), else `block` holds its transform; the
 /// pointwise product `x y 2^-16` by `y` (block j of the other factor's
-/// transform: a Montgomery product by `y` and its companion `y p^-1`, any
-/// i16 inputs, results below 2^14 + p/2); the inverse steps of
-/// [`block_inverse`] (any i16 inputs, outputs below 23200).
+/// transform: a Montgomery product by `y` and its companion `y p^-1`); the
+/// inverse steps of [`block_inverse`] (outputs below 23200), in registers
+/// until the block's one store. `y` (and `block`
+/// without `FWD`) must be outputs of the lazy forward steps (|.| <= 16130,
+/// [`dif4_unit`]): the pointwise products, below 9347, go into the inverse
+/// 16-point transform with [`Inputs::Pointwise`].
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_product<const FWD: bool>(
@@ -347,304 +523,65 @@ pub(super) fn block_product<const FWD: bool>(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
+    let (tf, ti) = (&t.lane_fwd, &t.lane_inv);
     if FWD {
-        forward_steps!(x, j, (&t.twist, &t.lane_fwd), k, true);
+        rows_twist!(x, j, (&t.twist, tf), k, true);
+        transpose(&mut x);
+        dif16_first!(x, tf, k, true, true);
     }
+    // Per group of 4 registers: the forward's last pass, the pointwise
+    // product and the inverse's first pass across the lanes.
     let pinv = _mm256_set1_epi16(k.pinv);
-    for (i, v) in x.iter_mut().enumerate() {
-        let y = load(&y[i]);
-        *v = montmul(*v, y, _mm256_mullo_epi16(y, pinv), k.p);
+    let (bf, one, bf2, one2, one01, one23) = inv_first!(k, true, Inputs::Pointwise);
+    macro_rules! last_pointwise_first {
+        ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+            if FWD {
+                dif16_last!(x, [$i0, $i1, $i2, $i3], tf, k);
+            }
+            for i in [$i0, $i1, $i2, $i3] {
+                let y = load(&y[i]);
+                x[i] = montmul(x[i], y, _mm256_mullo_epi16(y, pinv), k.p);
+            }
+            dit16_inv_first!(x, [$i0, $i1, $i2, $i3], ti, (one01, one23, bf2, one2));
+        }};
     }
-    inverse_steps!(x, block, j, (&t.untwist, &t.lane_inv), k, true);
-    rows_inverse::<true>(block, &t.lane_inv, k);
+    each_group!(last_pointwise_first);
+    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
+    transpose(&mut x);
+    // Per group: the untwist and the inverse's first pass across the registers.
+    let (w, wq) = block_muls(&t.untwist, j);
+    let (_, _, _, _, one01, one23) = inv_first!(k, true, Inputs::Montgomery);
+    macro_rules! untwist_first {
+        ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
+            for i in [$i0, $i1, $i2, $i3] {
+                x[i] = montmul(x[i], load(&w[i]), load(&wq[i]), k.p);
+            }
+            dit16_inv_first!(x, [$i0, $i1, $i2, $i3], ti, (one01, one23, bf2, one2));
+        }};
+    }
+    each_group!(untwist_first);
+    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
+    for (i, r) in block.iter_mut().enumerate() {
+        store(r, x[i]);
+    }
 }
 
 /// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
-/// inverse 64-point transform across registers). Its own call: inside
-/// [`block_inverse`] its spill slots would add to that frame (+416 bytes,
-/// beyond sntrup1277's stack budget).
+/// inverse 64-point transform across registers), which hold the untwist's
+/// Montgomery products ([`Inputs::Montgomery`]). Its own call: inside
+/// [`lanes_inverse`] its spill slots would add to that frame (+416 bytes,
+/// beyond sntrup1277's stack budget). [`block_product`] (the 512-point
+/// parts, not sntrup1277's) runs it in registers instead, without the store
+/// and reload of the block between the untwist and these layers.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn rows_inverse<const LAZY: bool>(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv!(x, tw, k, LAZY);
+    dit16_inv!(x, tw, k, LAZY, Inputs::Montgomery);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
 }
 
 #[cfg(test)]
-pub(super) mod tests {
-    use super::super::{P1, P2, P7681, P10753, Prime, consts, forward, inverse, squeeze};
-    use super::*;
-    use pqdr_common::simd::Avx2;
-
-    /// Test value `i` (register r, lane l) of round `round` at magnitude
-    /// `bound`: all positive (round 0), all negative (1), alternating (2),
-    /// negative from register `half` on (3), random signs (4..32), random
-    /// values (32..), from the generator `s`.
-    pub(in super::super) fn at_bound(
-        s: &mut u64,
-        round: usize,
-        (r, l, half): (usize, usize, usize),
-        bound: i16,
-    ) -> i16 {
-        *s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let neg = match round {
-            0 => false,
-            1 => true,
-            2 => (r + l) & 1 == 1,
-            3 => r >= half,
-            4..32 => *s >> 63 == 1,
-            _ => return (*s >> 40) as i16 % (bound + 1),
-        };
-        if neg { -bound } else { bound }
-    }
-
-    #[test]
-    fn transpose_transposes() {
-        let Some(_token) = Avx2::detect() else { return };
-        let mut x: [[i16; 16]; 16] =
-            core::array::from_fn(|i| core::array::from_fn(|j| (16 * i + j) as i16));
-        // SAFETY: the token shows the CPU has AVX2.
-        unsafe { transpose_avx2(&mut x) };
-        for (i, row) in x.iter().enumerate() {
-            for (j, &v) in row.iter().enumerate() {
-                assert_eq!(v, (16 * j + i) as i16);
-            }
-        }
-    }
-
-    /// [`squeeze`] on every i16: congruent to the input and within the
-    /// bound the transforms' sums rely on (9560 for 12289, 12290 for 18433,
-    /// 5629 for 7681, 5800 for 10753).
-    #[test]
-    fn squeeze_bounds() {
-        let Some(_token) = Avx2::detect() else { return };
-        for (t, bound) in [(&P1, 9560), (&P2, 12290), (&P7681, 5629), (&P10753, 5800)] {
-            // SAFETY: the token shows the CPU has AVX2.
-            let worst = unsafe { squeeze_all_avx2(t) };
-            assert_eq!(worst, bound, "p = {}", t.p);
-        }
-    }
-
-    /// The largest |squeeze(x)| over every i16 x (asserting x ≡ squeeze(x)).
-    #[target_feature(enable = "avx2")]
-    fn squeeze_all_avx2(t: &Prime) -> i32 {
-        let k = consts(t);
-        let mut worst = 0;
-        for hi in 0..4096i32 {
-            let x: [i16; 16] = core::array::from_fn(|l| (16 * hi + l as i32 - 32768) as i16);
-            let mut r = [0i16; 16];
-            store(&mut r, squeeze(load(&x), k));
-            for (&a, &b) in x.iter().zip(&r) {
-                assert_eq!((i32::from(a) - i32::from(b)) % i32::from(t.p), 0);
-                worst = worst.max(i32::from(b).abs());
-            }
-        }
-        worst
-    }
-
-    /// `inverse(forward(x)) = 2^16 x mod p` (1024-point transform: the
-    /// outer layers and every block step) for inputs at the forward's input
-    /// bound (max(3p/4, 9560)) with fixed and random signs: a lane that
-    /// leaves its 16 bits breaks the congruence.
-    #[test]
-    fn roundtrip_at_the_bounds() {
-        let Some(_token) = Avx2::detect() else { return };
-        let mut s = 7u64;
-        for (t, b) in [(&P1, 9560i16), (&P2, 13825)] {
-            for round in 0..64 {
-                let x: [[i16; 16]; 64] = core::array::from_fn(|r| {
-                    core::array::from_fn(|l| at_bound(&mut s, round.min(4), (r, l, 32), b))
-                });
-                let mut y = x;
-                // SAFETY: the token shows the CPU has AVX2.
-                unsafe { roundtrip_avx2(&mut y, t) };
-                let p = i64::from(t.p);
-                for (xr, yr) in x.iter().zip(&y) {
-                    for (&a, &c) in xr.iter().zip(yr) {
-                        let d = i64::from(c) - 65536 * i64::from(a);
-                        assert_eq!(d.rem_euclid(p), 0, "p = {p}, round {round}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn roundtrip_avx2(x: &mut [[i16; 16]; 64], t: &Prime) {
-        let k = consts(t);
-        forward(x, t, k);
-        inverse(x, t, k);
-    }
-
-    /// The lazy block steps (7681, 10753: the 512-point parts' blocks 0
-    /// and 1) at their input bounds, fixed and random signs: the lazy
-    /// forward on ±(2^14 - 1) and the lazy inverse on ±32767 (any i16)
-    /// against the reduced steps (`LAZY = false`, whose bounds hold with
-    /// room for these primes) mod p, and `block_inverse(block_forward(x))
-    /// = 16 * 16 * 64 x = 2^14 x` mod p (the untwist carries 2^16 / 1024);
-    /// a lane that leaves its 16 bits breaks the congruence.
-    #[test]
-    fn lazy_blocks_at_the_bounds() {
-        let Some(_token) = Avx2::detect() else { return };
-        let mut s = 11u64;
-        for t in [&P7681, &P10753] {
-            let p = i64::from(t.p);
-            let same =
-                |a: &[[i16; 16]; 16], b: &[[i16; 16]; 16], scale: i64, what: (&str, usize)| {
-                    for (a, b) in a.iter().zip(b) {
-                        for (&a, &b) in a.iter().zip(b) {
-                            let d = i64::from(b) - scale * i64::from(a);
-                            assert_eq!(d.rem_euclid(p), 0, "p = {p}, {what:?}");
-                        }
-                    }
-                };
-            for round in 0..64 {
-                for (bound, fwd) in [(16383, true), (32767, false)] {
-                    for j in 0..2 {
-                        let x: [[i16; 16]; 16] = core::array::from_fn(|r| {
-                            core::array::from_fn(|l| at_bound(&mut s, round, (r, l, 8), bound))
-                        });
-                        let (mut lazy, mut reduced) = (x, x);
-                        // SAFETY: the token shows the CPU has AVX2.
-                        unsafe {
-                            lazy_block_avx2::<true>(&mut lazy, j, t, fwd);
-                            lazy_block_avx2::<false>(&mut reduced, j, t, fwd);
-                        }
-                        same(&reduced, &lazy, 1, (if fwd { "fwd" } else { "inv" }, round));
-                        if fwd {
-                            // SAFETY: as above.
-                            unsafe { lazy_block_avx2::<true>(&mut lazy, j, t, false) };
-                            same(&x, &lazy, 16384, ("roundtrip", round));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Block `j`'s forward (`fwd`) or inverse steps, `LAZY` or reduced.
-    #[target_feature(enable = "avx2")]
-    fn lazy_block_avx2<const LAZY: bool>(b: &mut [[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
-        let k = consts(t);
-        if fwd {
-            block_forward::<LAZY>(b, j, &t.twist, &t.lane_fwd, k);
-        } else {
-            block_inverse::<LAZY>(b, j, &t.untwist, &t.lane_inv, k);
-        }
-    }
-
-    /// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560),
-    /// lazy (7681, 10753, second layer unreduced) 2^14 - 1; inverse: any
-    /// i16, here ±32767, lazy too), every sign pattern of the four inputs
-    /// (one per lane) and random values, against the exact sums and
-    /// products mod p: an intermediate that leaves its 16 bits breaks the
-    /// congruence.
-    #[test]
-    fn radix4_macros_at_the_bounds() {
-        let Some(_token) = Avx2::detect() else { return };
-        for (t, lazy) in [(&P1, false), (&P2, false), (&P7681, true), (&P10753, true)] {
-            // SAFETY: the token shows the CPU has AVX2.
-            unsafe { radix4_avx2(t, lazy) };
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn radix4_avx2(t: &Prime, lazy: bool) {
-        let (k, p) = (consts(t), i64::from(t.p));
-        let r = super::super::pow_mod(65536, t.p as u64 - 2, p);
-        let c = |m: Mul| i64::from(m[0]) * r % p;
-        let (tw, ti) = (&t.lane_fwd, &t.lane_inv);
-        let mut s = 3u64;
-        let fwd_bound = match t.p {
-            _ if lazy => 16383,
-            12289 => 9560,
-            _ => 13825,
-        };
-        for (bound, fwd) in [(fwd_bound, true), (32767, false)] {
-            for round in 0..64 {
-                let a: [[i16; 16]; 4] = core::array::from_fn(|i| {
-                    core::array::from_fn(|l| {
-                        s = s
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        let m = if round < 32 {
-                            bound
-                        } else {
-                            (s >> 50) as i16 % (bound + 1)
-                        };
-                        if (l >> i) & 1 == 1 { -m } else { m }
-                    })
-                });
-                // `dit16_inv`'s butterflies.
-                let (bf, one, bf2, one2) = inv_butterflies!(k, lazy);
-                // (variant, roots (w0, w1, v) as multipliers of the reference)
-                for v in 0..3 {
-                    let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
-                    let roots = match (fwd, v) {
-                        (true, 0) => {
-                            dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, !lazy);
-                            [c(tw[1]), c(tw[5]), c(tw[2])]
-                        }
-                        (true, 1) => {
-                            dif4_unit!(x, [0, 1, 2, 3], tw[4], k, !lazy);
-                            [1, c(tw[4]), 1]
-                        }
-                        (true, _) => {
-                            dif4_unit!(x, [0, 1, 2, 3], tw[4], k, false);
-                            [1, c(tw[4]), 1]
-                        }
-                        (false, 0) => {
-                            dit4!(x, bf, bf2, [0, 1, 2, 3], [ti[2], ti[1], ti[5]]);
-                            [c(ti[1]), c(ti[5]), c(ti[2])]
-                        }
-                        (false, _) => {
-                            dit4_unit!(x, bf, one, bf2, one2, [0, 1, 2, 3], ti[4]);
-                            [1, c(ti[4]), 1]
-                        }
-                    };
-                    let mut out = [[0i16; 16]; 4];
-                    for (o, v) in out.iter_mut().zip(x) {
-                        store(o, v);
-                    }
-                    let [w0, w1, cv] = roots;
-                    for l in 0..16 {
-                        let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|i| i64::from(a[i][l]));
-                        let want = if fwd {
-                            let (b0, b2) = (a0 + a2, (a0 - a2) * w0);
-                            let (b1, b3) = (a1 + a3, (a1 - a3) * w1);
-                            [b0 + b1, (b0 - b1) * cv, b2 + b3, (b2 - b3) * cv]
-                        } else {
-                            let (b0, b1) = (a0 + a1 * cv, a0 - a1 * cv);
-                            let (b2, b3) = (a2 + a3 * cv, a2 - a3 * cv);
-                            [b0 + b2 * w0, b1 + b3 * w1, b0 - b2 * w0, b1 - b3 * w1]
-                        };
-                        for (i, w) in want.iter().enumerate() {
-                            let d = (i64::from(out[i][l]) - w).rem_euclid(p);
-                            assert_eq!(
-                                d, 0,
-                                "p = {p}, lazy {lazy}, fwd {fwd}, variant {v}, round {round}"
-                            );
-                        }
-                    }
-                    if !fwd && v == 1 {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    fn transpose_avx2(x: &mut [[i16; 16]; 16]) {
-        let mut r: Regs = core::array::from_fn(|i| load(&x[i]));
-        transpose(&mut r);
-        for (o, v) in x.iter_mut().zip(r) {
-            store(o, v);
-        }
-    }
-}
+pub(super) mod tests;
