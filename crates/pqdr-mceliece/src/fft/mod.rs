@@ -43,6 +43,13 @@ pub(crate) use init::eval_monic_init;
 use init::spread;
 pub(crate) use transposed::fft_tr;
 
+/// Whether P's values are in the kernel layout (the module doc): the AVX2
+/// in-word kernel runs for P (AVX2 detected, a spec field).
+#[inline(always)]
+pub(crate) fn kernel_layout<P: ParameterSet>() -> bool {
+    crate::arch::avx2().is_some() && spec_field::<P>()
+}
+
 /// Most value entries: 2^13 / 128.
 pub(crate) const MAX_ENTRIES: usize = 1 << (MAX_M - 7);
 
@@ -159,7 +166,9 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) 
 /// `consts::QUAD_M12` / `QUAD_M13`: true if they ran, false otherwise, and
 /// then the caller runs the portable levels ([`fwd_wide`] from depth
 /// 5 + wide down to 6 and [`fwd_word`], `transposed::tr_word` and
-/// `transposed::tr_wide`).
+/// `transposed::tr_wide`). When they run, the forward levels leave the
+/// values in the kernel layout and the transposed ones read them in it
+/// (the module doc; [`kernel_layout`] is true exactly then).
 #[inline(always)]
 fn avx2_inword<P: ParameterSet, const FORWARD: bool>(
     x: &mut Values,
@@ -353,14 +362,18 @@ fn monic_input<P: ParameterSet>(low: &Bitsliced<4>) -> (Bitsliced<4>, usize) {
 }
 
 /// For t = 2^k: out += a^t at every element, from the compile-time
-/// constants (nothing for other t).
+/// constants of the values' layout (nothing for other t).
 #[inline(always)]
 fn add_power_t<P: ParameterSet>(out: &mut Values) {
     let (m, t) = (P::M, P::T);
     if !t.is_power_of_two() {
         return;
     }
-    let pt = &<P as FftConsts>::POWER_T;
+    let pt = if kernel_layout::<P>() {
+        &<P as FftConsts>::POWER_T_KERNEL
+    } else {
+        &<P as FftConsts>::POWER_T
+    };
     for (v, &outer) in out.iter_mut().zip(pt.outer.iter()).take(1 << (m - 7)) {
         for b in 0..m {
             let o = bit_mask(outer, b);
@@ -375,7 +388,7 @@ fn add_power_t<P: ParameterSet>(out: &mut Values) {
 mod tests {
     use super::*;
     use crate::gf;
-    use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
+    use crate::params::{Derived, MAX_Q_WORDS, Mceliece348864, Mceliece6960119, Mceliece8192128};
     use core::mem::MaybeUninit;
 
     fn rng(s: &mut u64) -> u16 {
@@ -385,12 +398,94 @@ mod tests {
         (*s >> 20) as u16
     }
 
-    fn get(v: &Values, pos: usize, m: usize) -> u16 {
+    /// The value-array position of standard position pos: the inverse of
+    /// `consts::swapped_pos(0, ..)` (position bit 0 to entry bit 0, bits
+    /// 1..5 to in-word bits 0..4, bit 7 to in-word bit 5) in the kernel
+    /// layout, else pos.
+    fn slot<P: ParameterSet>(pos: usize) -> usize {
+        if !kernel_layout::<P>() {
+            return pos;
+        }
+        (pos & !0xBF) | ((pos & 1) << 7) | ((pos >> 1) & 0x1F) | (((pos >> 7) & 1) << 5)
+    }
+
+    /// The value at standard position pos, in the layout of P's values.
+    fn get<P: ParameterSet>(v: &Values, pos: usize) -> u16 {
+        let s = slot::<P>(pos);
         let mut x = 0;
-        for b in 0..m {
-            x |= (((v[pos >> 7][b][(pos >> 6) & 1] >> (pos & 63)) & 1) as u16) << b;
+        for b in 0..P::M {
+            x |= (((v[s >> 7][b][(s >> 6) & 1] >> (s & 63)) & 1) as u16) << b;
         }
         x
+    }
+
+    /// `v` (standard layout) moved to the kernel layout: position s of the
+    /// result holds `v`'s position `consts::swapped_pos(0, s)`.
+    fn to_kernel(v: &Values, m: usize) -> Values {
+        let mut out = zero_values();
+        for s in 0..1 << m {
+            let p = consts::swapped_pos(0, s);
+            for b in 0..MAX_M {
+                let bit = (v[p >> 7][b][(p >> 6) & 1] >> (p & 63)) & 1;
+                out[s >> 7][b][(s >> 6) & 1] |= bit << (s & 63);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn slot_inverts_swapped_pos() {
+        for pos in 0..1 << MAX_M {
+            let s = slot::<Mceliece6960119>(pos);
+            let back = if kernel_layout::<Mceliece6960119>() {
+                consts::swapped_pos(0, s)
+            } else {
+                s
+            };
+            assert_eq!(back, pos);
+        }
+    }
+
+    /// `arch::bits_layout` against the position map bit by bit: to the
+    /// kernel layout, position s gets the bit of position
+    /// `consts::swapped_pos(0, s)`, and back gives the input; random words,
+    /// all ones, single bits at the first and last position, m = 12, 13.
+    #[test]
+    fn avx2_bits_layout_matches_position_map() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 99;
+        for m in [12, 13] {
+            for round in 0..8 {
+                let mut x = [0u64; MAX_Q_WORDS];
+                match round {
+                    0 => x.fill(!0),
+                    1 => x[0] = 1,
+                    2 => x[(1 << (m - 6)) - 1] = 1 << 63,
+                    3 => x[3] = 1 << 40,
+                    _ => x.iter_mut().for_each(|w| {
+                        *w = (u64::from(rng(&mut s)) << 40)
+                            ^ u64::from(rng(&mut s))
+                            ^ (u64::from(rng(&mut s)) << 20)
+                    }),
+                }
+                let mut got = x;
+                crate::arch::bits_layout::<true>(token, m, &mut got);
+                for q in 0..1 << m {
+                    let p = consts::swapped_pos(0, q);
+                    let want = (x[p >> 6] >> (p & 63)) & 1;
+                    assert_eq!(
+                        (got[q >> 6] >> (q & 63)) & 1,
+                        want,
+                        "m {m} round {round} {q}"
+                    );
+                }
+                assert_eq!(got[1 << (m - 6)..], x[1 << (m - 6)..], "words past 2^m");
+                crate::arch::bits_layout::<false>(token, m, &mut got);
+                assert_eq!(got, x, "m {m} round {round} back");
+            }
+        }
     }
 
     fn set4(v: &mut Bitsliced<4>, i: usize, x: u16, m: usize) {
@@ -424,7 +519,7 @@ mod tests {
         for pos in 0..1 << P::M {
             let a = gf::bitrev::<P>(pos as u16);
             assert_eq!(
-                get(&out, pos, P::M),
+                get::<P>(&out, pos),
                 horner::<P>(&f[..1 << k], a),
                 "pos {pos} k {k}"
             );
@@ -453,7 +548,7 @@ mod tests {
         eval_monic::<P>(&mut out, &fv);
         for pos in 0..1 << P::M {
             let a = gf::bitrev::<P>(pos as u16);
-            assert_eq!(get(&out, pos, P::M), horner::<P>(&f[..=t], a));
+            assert_eq!(get::<P>(&out, pos), horner::<P>(&f[..=t], a));
         }
         // Into an uninitialised array: the same array, zero outside the
         // set's entries and planes.
@@ -474,8 +569,9 @@ mod tests {
         let mut vals = [0u16; 8192];
         for (pos, v) in vals.iter_mut().enumerate().take(1 << P::M) {
             *v = rng(&mut s) & P::GF_MASK;
+            let q = slot::<P>(pos);
             for b in 0..P::M {
-                x[pos >> 7][b][(pos >> 6) & 1] |= u64::from((*v >> b) & 1) << (pos & 63);
+                x[q >> 7][b][(q >> 6) & 1] |= u64::from((*v >> b) & 1) << (q & 63);
             }
         }
         let mut out = vec::zero::<4>();
@@ -548,6 +644,8 @@ mod tests {
             let mut got = x;
             let ran = avx2_inword::<P, true>(&mut got, entries, wide);
             assert_eq!(ran, crate::arch::avx2().is_some());
+            // The forward kernel leaves the kernel layout.
+            let want = to_kernel(&want, P::M);
             assert_eq!(got, if ran { want } else { x }, "forward wide {wide}");
             let mut want = x;
             transposed::tr_word::<P, 0>(&mut want, c, entries);
@@ -559,7 +657,12 @@ mod tests {
             for d in 6..6 + wide {
                 transposed::tr_wide::<P>(&mut want, c, entries, d);
             }
-            let mut got = x;
+            // The transposed kernel reads the kernel layout.
+            let mut got = if crate::arch::avx2().is_some() {
+                to_kernel(&x, P::M)
+            } else {
+                x
+            };
             let ran = avx2_inword::<P, false>(&mut got, entries, wide);
             assert_eq!(ran, crate::arch::avx2().is_some());
             assert_eq!(got, if ran { want } else { x }, "transposed wide {wide}");
