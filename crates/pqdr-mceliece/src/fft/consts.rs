@@ -281,8 +281,11 @@ const fn multiplier_at(c: &Consts, d: usize, pos: usize) -> u16 {
 /// the element that the kernel's level d holds there ([`swapped_pos`]`(d,
 /// ..)` of value-array position 512 i + 256 (w >> 1) + 64 (w & 1) + j; the
 /// register bit is position bit d, on which the multiplier does not
-/// depend, so x0's U and x1's V share it). Gao–Mateer §3 butterflies, the
-/// constants of [`Consts`]. Index 6: the lane level (depth 6, standard
+/// depend, so x0's U and x1's V share it; nor on the bits 0 .. d - 1,
+/// the only ones where `swapped_pos(d, ..)` and the kernel layout
+/// `swapped_pos(0, ..)` differ, so every level's table is its multipliers
+/// in the kernel layout). Gao–Mateer §3 butterflies, the constants of
+/// [`Consts`]. Index 6: the lane level (depth 6, standard
 /// layout), lane w of plane b all ones if bit b of entry 4i + w's
 /// multiplier is set (its multiplier has no in-word part: the `inner`
 /// constants of depth 6 are zero; `lane_multiplier`'s constants). Index 7:
