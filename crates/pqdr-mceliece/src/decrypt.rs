@@ -139,8 +139,19 @@ fn masked<P: ParameterSet>(x: &mut Values, w: &Values, bits: &[u64; MAX_Q_WORDS]
     }
 }
 
+/// A bit vector in element order (one bit per value position) to the FFT's
+/// value layout (`TO_VALUES`: after the inverse Beneš network) or from it
+/// (before the forward network): on the AVX2 path the values are in the
+/// kernel layout (`fft::kernel_layout`), moved by `arch::bits_layout`;
+/// elsewhere the two layouts are the same.
+fn relayout<P: ParameterSet, const TO_VALUES: bool>(bits: &mut [u64; MAX_Q_WORDS]) {
+    if let Some(token) = arch::avx2().filter(|_| fft::kernel_layout::<P>()) {
+        arch::bits_layout::<TO_VALUES>(token, P::M, bits);
+    }
+}
+
 /// The key-only part of decoding: 1/g(a)^2 at every field element and the
-/// n support positions in element order. [`prepare`] computes it once for
+/// n support positions in element order (both in the FFT's value layout). [`prepare`] computes it once for
 /// repeated decapsulation; [`decrypt`] computes it on the fly.
 pub(crate) struct Prepared {
     pub(crate) weight: Values,
@@ -270,6 +281,7 @@ pub(crate) fn prepare_impl<P: ParameterSet>(out: &mut Prepared, sk_gc: &[u8]) {
     support_mask::<P>(&mut out.in_support);
     if P::N < 1 << m {
         benes::apply_bits([&mut out.in_support[..words]], cb, m, true);
+        relayout::<P, true>(&mut out.in_support);
     }
 }
 
@@ -294,6 +306,7 @@ pub(crate) fn decrypt_prepared<P: ParameterSet>(
     let mut r = [0u64; MAX_Q_WORDS];
     received::<P>(&mut r, c0);
     benes::apply_bits([&mut r[..words]], cb, m, true);
+    relayout::<P, true>(&mut r);
     let ok = decode::<P>(e, cb, &prep.weight, &prep.in_support, &r);
     r[..words].zeroize();
     ok
@@ -317,11 +330,14 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
     received::<P>(&mut r, c0);
     let mut in_support = [0u64; MAX_Q_WORDS];
     support_mask::<P>(&mut in_support);
+    // (For n = 2^m the support mask is all ones in every order.)
     if P::N < 1 << m {
         benes::apply_bits([&mut r[..words], &mut in_support[..words]], cb, m, true);
+        relayout::<P, true>(&mut in_support);
     } else {
         benes::apply_bits([&mut r[..words]], cb, m, true);
     }
+    relayout::<P, true>(&mut r);
     let ok = decode::<P>(e, cb, weight, &in_support, &r);
     wipe::<P>(weight);
     r[..words].zeroize();
@@ -329,8 +345,8 @@ pub(crate) fn decrypt<P: ParameterSet>(e: &mut [u8], sk_gc: &[u8], c0: &[u8]) ->
     ok
 }
 
-/// The message-dependent part of decoding: syndrome of `r` (element order)
-/// weighted by `weight`, Berlekamp–Massey, roots, the weight and syndrome
+/// The message-dependent part of decoding: syndrome of `r` (element order,
+/// in the FFT's value layout as `weight` and `in_support`) weighted by `weight`, Berlekamp–Massey, roots, the weight and syndrome
 /// checks, and e back in support order. The working value array is this
 /// function's own (its first contents are the masked weights), so callers
 /// hold no second zero-filled array.
@@ -409,6 +425,7 @@ fn decode<P: ParameterSet>(
     }
 
     // e in support order.
+    relayout::<P, false>(&mut ew);
     benes::apply_bits([&mut ew[..words]], cb, m, false);
     for (bytes, w) in e[..n >> 3].chunks_mut(8).zip(ew.iter()) {
         bytes.copy_from_slice(&w.to_le_bytes()[..bytes.len()]);

@@ -13,7 +13,8 @@
 //! |---|---|---|
 //! | `mul_x4` (256 products) | `vec::mul::<P, 4>`'s two-batch split (`vec::mul12` / `vec::mul13`) | `vec::avx2_tests::avx2_products_match_portable` |
 //! | `mul_pair` (2 × 128 products) | two `vec::mul::<P, 2>` | `…::avx2_products_match_portable` |
-//! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries, per field size, and optionally the lane level and the first entry level) | `fft::fwd_wide` at depth 7, 6 then `fft::fwd_word` depth 5..0 / `fft::transposed::tr_word` depth 0..5 then `tr_wide` at depth 6, 7 | `…::avx2_butterflies_match_portable` |
+//! | `butterflies_inword::<true>` / `::<false>` (all six in-word levels of four entries as register-bit swaps and whole-register butterflies, per field size, and optionally the lane level and the first entry level; forward output and transposed input in the FFT's kernel layout) | `fft::fwd_wide` at depth 7, 6 then `fft::fwd_word` depth 5..0 / `fft::transposed::tr_word` depth 0..5 then `tr_wide` at depth 6, 7, the values moved by `fft::consts::swapped_pos(0, ..)` | `…::avx2_butterflies_match_portable`, `fft::tests::avx2_inword_matches_portable_levels` |
+//! | `bits_layout::<true>` / `::<false>` (a bit vector to / from the FFT's kernel layout: the same swaps on one plane) | `fft::consts::swapped_pos(0, ..)` bit by bit | `fft::tests::avx2_bits_layout_matches_position_map` |
 //! | `radix_conversions::<true>` / `::<false>` (twists and Taylor expansions of every depth, in registers) | `fft::radix_fwd` / `fft::transposed::radix_tr` (`…_with(.., None)`) | `fft::tests::avx2_radix_matches_portable` |
 //! | `inv_x2` (128 inversions by an Itoh–Tsujii chain, planes in registers) | `vec::inv_portable` | `vec::avx2_tests::avx2_inv_matches_portable` |
 //! | `inv_sq_batch` (`Decode`'s weights 1/g(a)^2: one batch inversion over 256-bit entry pairs, `x86_64/weights.rs`) | `decrypt::weights_portable` | `decrypt::tests::avx2_inv_sq_matches_portable` |
@@ -44,8 +45,8 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    benes_bits, bm_elements, bm_narrow, bm_wide, butterflies_inword, inv_x2, mul_pair, mul_x4,
-    radix_conversions,
+    benes_bits, bits_layout, bm_elements, bm_narrow, bm_wide, butterflies_inword, inv_x2, mul_pair,
+    mul_x4, radix_conversions,
 };
 // Decode's weights 1/g(a)^2 (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
@@ -87,7 +88,9 @@ pub(crate) type ValueArray = [Planes<2>; VALUE_ENTRIES];
 #[repr(C, align(32))]
 pub(crate) struct QuadMultiplier(pub(crate) [[u64; 4]; MAX_M]);
 
-/// The six in-word levels' (depth 0..6) multipliers of four entries, then
+/// The six in-word levels' (depth 0..6) multipliers of four entries (level
+/// d per lane and in-word bit in the layout that level sees,
+/// `crate::fft::consts::swapped_pos(d, ..)`), then
 /// (index 6) the lane level's (depth 6): lane w of plane b is bit b of entry
 /// 4i + w's multiplier, all ones or all zeros; (index 7) the first entry
 /// level's (depth 7): lanes 0 and 1 bit b of the multiplier of the entry
@@ -174,6 +177,13 @@ mod stubs {
         _: &mut [Planes<2>; 4],
         _: &QuadMultipliers,
         _: usize,
+    ) {
+        match token {}
+    }
+    pub(crate) fn bits_layout<const TO_KERNEL: bool>(
+        token: Avx2,
+        _: usize,
+        _: &mut [u64; MAX_Q_WORDS],
     ) {
         match token {}
     }

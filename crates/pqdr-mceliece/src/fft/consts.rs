@@ -164,8 +164,46 @@ pub(super) struct PowerTerm {
     pub(super) outer: [u16; MAX_ENTRIES],
 }
 
-/// [`PowerTerm`] of a^(2^k) in GF(2)`[z]`/(z^m + poly).
-const fn power_term(m: usize, poly: u32, k: u32) -> PowerTerm {
+/// The standard position of the element at value-array position s (s = 128
+/// e + 64 l + j: entry e, word l, in-word bit j) in the layout the AVX2
+/// in-word kernel's level d < 6 sees (`crate::arch::butterflies_inword`):
+/// the register bit (bit 7 of s, entry bit 0) holds position bit d, in-word
+/// bit j < d position bit j, in-word bit j from d to 4 position bit j + 1,
+/// in-word bit 5 position bit 7; bit 6 (the word) and the entry bits from 1
+/// on are unchanged. d = 0 is the FFT's kernel layout, in which the forward
+/// FFT leaves its values on the AVX2 path (`super::kernel_layout`).
+pub(super) const fn swapped_pos(d: usize, s: usize) -> usize {
+    let mut pos = (s & !0xBF) | (((s >> 7) & 1) << d);
+    let mut j = 0;
+    while j < 6 {
+        let to = if j < d {
+            j
+        } else if j < 5 {
+            j + 1
+        } else {
+            7
+        };
+        pos |= ((s >> j) & 1) << to;
+        j += 1;
+    }
+    pos
+}
+
+/// The image under a -> a^t of value-array position bit j's element
+/// (`img[i]`: that of position bit i; a^t is the sum of the images of the
+/// position bits), in the standard or (`kernel`) the kernel layout.
+const fn image(img: &[u16; MAX_M], j: usize, kernel: bool) -> u16 {
+    let pos = if kernel {
+        swapped_pos(0, 1 << j)
+    } else {
+        1 << j
+    };
+    img[pos.trailing_zeros() as usize]
+}
+
+/// [`PowerTerm`] of a^(2^k) in GF(2)`[z]`/(z^m + poly), in the standard
+/// layout or (`kernel`) in the kernel layout ([`swapped_pos`] at depth 0).
+const fn power_term(m: usize, poly: u32, k: u32, kernel: bool) -> PowerTerm {
     let mut img = [0u16; MAX_M];
     let mut j = 0;
     while j < m {
@@ -187,13 +225,13 @@ const fn power_term(m: usize, poly: u32, k: u32) -> PowerTerm {
         let mut w = 0u64;
         let mut j = 0;
         while j < 6 {
-            if (img[j] >> b) & 1 == 1 {
+            if (image(&img, j, kernel) >> b) & 1 == 1 {
                 w ^= BIT_SET[j];
             }
             j += 1;
         }
         out.inner[b][0] = w;
-        out.inner[b][1] = w ^ (((img[6] >> b) & 1) as u64).wrapping_neg();
+        out.inner[b][1] = w ^ (((image(&img, 6, kernel) >> b) & 1) as u64).wrapping_neg();
         b += 1;
     }
     let mut e = 0;
@@ -201,7 +239,7 @@ const fn power_term(m: usize, poly: u32, k: u32) -> PowerTerm {
         let mut j = 7;
         while j < m {
             if (e >> (j - 7)) & 1 == 1 {
-                out.outer[e] ^= img[j];
+                out.outer[e] ^= image(&img, j, kernel);
             }
             j += 1;
         }
@@ -216,24 +254,44 @@ pub(super) trait FftConsts: ParameterSet {
     const FFT: Consts = consts(Self::M, Self::FIELD_POLY);
     /// a^t at every element for a power-of-two t (`super::eval_monic`; for
     /// other t the table of a^(2^trailing_zeros(t)), never read).
-    const POWER_T: PowerTerm = power_term(Self::M, Self::FIELD_POLY, Self::T.trailing_zeros());
+    const POWER_T: PowerTerm =
+        power_term(Self::M, Self::FIELD_POLY, Self::T.trailing_zeros(), false);
+    /// [`Self::POWER_T`] in the kernel layout (the AVX2 path's values).
+    const POWER_T_KERNEL: PowerTerm =
+        power_term(Self::M, Self::FIELD_POLY, Self::T.trailing_zeros(), true);
 }
 impl<P: ParameterSet> FftConsts for P {}
 
-/// The packed butterfly multipliers of the in-word levels for the AVX2
-/// kernel (`crate::arch::butterflies_inword`), per quad of entries (4i ..
-/// 4i + 3) and depth d < 6: plane b, lane (2j + w) for entry pair j (entries
-/// 4i + 2j, 4i + 2j + 1) and word w holds the multiplier of entry 4i + 2j at
-/// the positions with bit d set and that of entry 4i + 2j + 1 elsewhere
-/// (the multiplier of position pos does not depend on bit d of pos, so each
-/// half serves its entry's pairs). Gao–Mateer §3 butterflies, the
-/// constants of [`Consts`] packed as `fwd_word` packs them. Index 6: the
-/// lane level (depth 6), lane w of plane b all ones if bit b of entry
-/// 4i + w's multiplier is set (its multiplier has no in-word part: the
-/// `inner` constants of depth 6 are zero; `lane_multiplier`'s constants).
-/// Index 7: the first entry level (depth 7), lanes 0 and 1 from the
-/// multiplier of entry 4i (which the pair (4i, 4i + 1) uses), lanes 2 and 3
-/// from that of entry 4i + 2 (`fwd_wide`'s `splat` of `outer[7][2 e]`).
+/// The butterfly multiplier of depth d at standard position pos (the part
+/// from its word index plus that from its in-word bits, `Consts::outer`
+/// and `Consts::inner`: the multiplier is GF(2)-linear in pos).
+const fn multiplier_at(c: &Consts, d: usize, pos: usize) -> u16 {
+    let mut a = c.outer[d][pos >> 6];
+    let mut b = 0;
+    while b < MAX_M {
+        a ^= (((c.inner[d][b] >> (pos & 63)) & 1) as u16) << b;
+        b += 1;
+    }
+    a
+}
+
+/// The butterfly multipliers of the in-word levels for the AVX2 kernel
+/// (`crate::arch::butterflies_inword`), per quad of entries (4i .. 4i + 3)
+/// and depth d < 6: plane b, lane w, bit j holds bit b of the multiplier of
+/// the element that the kernel's level d holds there ([`swapped_pos`]`(d,
+/// ..)` of value-array position 512 i + 256 (w >> 1) + 64 (w & 1) + j; the
+/// register bit is position bit d, on which the multiplier does not
+/// depend, so x0's U and x1's V share it; nor on the bits 0 .. d - 1,
+/// the only ones where `swapped_pos(d, ..)` and the kernel layout
+/// `swapped_pos(0, ..)` differ, so every level's table is its multipliers
+/// in the kernel layout). Gao–Mateer §3 butterflies, the constants of
+/// [`Consts`]. Index 6: the lane level (depth 6, standard
+/// layout), lane w of plane b all ones if bit b of entry 4i + w's
+/// multiplier is set (its multiplier has no in-word part: the `inner`
+/// constants of depth 6 are zero; `lane_multiplier`'s constants). Index 7:
+/// the first entry level (depth 7), lanes 0 and 1 from the multiplier of
+/// entry 4i (which the pair (4i, 4i + 1) uses), lanes 2 and 3 from that of
+/// entry 4i + 2 (`fwd_wide`'s `splat` of `outer[7][2 e]`).
 const fn quad_multipliers(c: &Consts, m: usize) -> [QuadMultipliers; MAX_ENTRIES >> 2] {
     let mut t = [[QuadMultiplier([[0; 4]; MAX_M]); 8]; MAX_ENTRIES >> 2];
     let mut i = 0;
@@ -252,19 +310,23 @@ const fn quad_multipliers(c: &Consts, m: usize) -> [QuadMultipliers; MAX_ENTRIES
         }
         let mut d = 0;
         while d < 6 {
-            let hi = BIT_SET[d];
-            let mut b = 0;
-            while b < m {
-                let mut lane = 0;
-                while lane < 4 {
-                    let (e, w) = (4 * i + 2 * (lane >> 1), lane & 1);
-                    let own = ((c.outer[d][2 * e + w] >> b) & 1) as u64;
-                    let next = ((c.outer[d][2 * e + 2 + w] >> b) & 1) as u64;
-                    t[i][d].0[b][lane] =
-                        c.inner[d][b] ^ (own.wrapping_neg() & hi) ^ (next.wrapping_neg() & !hi);
-                    lane += 1;
+            let mut lane = 0;
+            while lane < 4 {
+                let mut j = 0;
+                while j < 64 {
+                    // Value-array position of (quad i, lane, in-word bit j);
+                    // the register bit is the level's own (position bit d,
+                    // on which the multiplier does not depend).
+                    let s = (i << 9) | ((lane >> 1) << 8) | ((lane & 1) << 6) | j;
+                    let a = multiplier_at(c, d, swapped_pos(d, s));
+                    let mut b = 0;
+                    while b < m {
+                        t[i][d].0[b][lane] |= (((a >> b) & 1) as u64) << j;
+                        b += 1;
+                    }
+                    j += 1;
                 }
-                b += 1;
+                lane += 1;
             }
             d += 1;
         }

@@ -43,6 +43,13 @@ pub(crate) use init::eval_monic_init;
 use init::spread;
 pub(crate) use transposed::fft_tr;
 
+/// Whether P's values are in the kernel layout (the module doc): the AVX2
+/// in-word kernel runs for P (AVX2 detected, a spec field).
+#[inline(always)]
+pub(crate) fn kernel_layout<P: ParameterSet>() -> bool {
+    crate::arch::avx2().is_some() && spec_field::<P>()
+}
+
 /// Most value entries: 2^13 / 128.
 pub(crate) const MAX_ENTRIES: usize = 1 << (MAX_M - 7);
 
@@ -159,7 +166,9 @@ fn lane_multiplier<P: ParameterSet>(a: &mut Bitsliced<2>, c: &Consts, e: usize) 
 /// `consts::QUAD_M12` / `QUAD_M13`: true if they ran, false otherwise, and
 /// then the caller runs the portable levels ([`fwd_wide`] from depth
 /// 5 + wide down to 6 and [`fwd_word`], `transposed::tr_word` and
-/// `transposed::tr_wide`).
+/// `transposed::tr_wide`). When they run, the forward levels leave the
+/// values in the kernel layout and the transposed ones read them in it
+/// (the module doc; [`kernel_layout`] is true exactly then).
 #[inline(always)]
 fn avx2_inword<P: ParameterSet, const FORWARD: bool>(
     x: &mut Values,
@@ -353,14 +362,18 @@ fn monic_input<P: ParameterSet>(low: &Bitsliced<4>) -> (Bitsliced<4>, usize) {
 }
 
 /// For t = 2^k: out += a^t at every element, from the compile-time
-/// constants (nothing for other t).
+/// constants of the values' layout (nothing for other t).
 #[inline(always)]
 fn add_power_t<P: ParameterSet>(out: &mut Values) {
     let (m, t) = (P::M, P::T);
     if !t.is_power_of_two() {
         return;
     }
-    let pt = &<P as FftConsts>::POWER_T;
+    let pt = if kernel_layout::<P>() {
+        &<P as FftConsts>::POWER_T_KERNEL
+    } else {
+        &<P as FftConsts>::POWER_T
+    };
     for (v, &outer) in out.iter_mut().zip(pt.outer.iter()).take(1 << (m - 7)) {
         for b in 0..m {
             let o = bit_mask(outer, b);
@@ -372,244 +385,4 @@ fn add_power_t<P: ParameterSet>(out: &mut Values) {
 }
 
 #[cfg(all(test, feature = "mceliece348864", feature = "mceliece6960119"))]
-mod tests {
-    use super::*;
-    use crate::gf;
-    use crate::params::{Derived, Mceliece348864, Mceliece6960119, Mceliece8192128};
-    use core::mem::MaybeUninit;
-
-    fn rng(s: &mut u64) -> u16 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        (*s >> 20) as u16
-    }
-
-    fn get(v: &Values, pos: usize, m: usize) -> u16 {
-        let mut x = 0;
-        for b in 0..m {
-            x |= (((v[pos >> 7][b][(pos >> 6) & 1] >> (pos & 63)) & 1) as u16) << b;
-        }
-        x
-    }
-
-    fn set4(v: &mut Bitsliced<4>, i: usize, x: u16, m: usize) {
-        for b in 0..m {
-            v[b][i >> 6] |= u64::from((x >> b) & 1) << (i & 63);
-        }
-    }
-
-    fn get4(v: &Bitsliced<4>, i: usize, m: usize) -> u16 {
-        let mut x = 0;
-        for b in 0..m {
-            x |= (((v[b][i >> 6] >> (i & 63)) & 1) as u16) << b;
-        }
-        x
-    }
-
-    fn horner<P: ParameterSet>(f: &[u16], a: u16) -> u16 {
-        f.iter().rev().fold(0, |acc, &c| gf::mul::<P>(acc, a) ^ c)
-    }
-
-    fn check_fft<P: ParameterSet>(k: usize, seed: u64) {
-        let mut s = seed;
-        let mut f = [0u16; 256];
-        let mut fv = vec::zero::<4>();
-        for (i, c) in f.iter_mut().enumerate().take(1 << k) {
-            *c = rng(&mut s) & P::GF_MASK;
-            set4(&mut fv, i, *c, P::M);
-        }
-        let mut out = zero_values();
-        fft::<P>(&mut out, &fv, k);
-        for pos in 0..1 << P::M {
-            let a = gf::bitrev::<P>(pos as u16);
-            assert_eq!(
-                get(&out, pos, P::M),
-                horner::<P>(&f[..1 << k], a),
-                "pos {pos} k {k}"
-            );
-        }
-    }
-
-    #[test]
-    fn fft_matches_horner() {
-        for k in 6..=8 {
-            check_fft::<Mceliece348864>(k, 5 + k as u64);
-            check_fft::<Mceliece6960119>(k, 9 + k as u64);
-        }
-    }
-
-    fn check_monic<P: ParameterSet>(seed: u64) {
-        let mut s = seed;
-        let t = P::T;
-        let mut f = [0u16; 257];
-        let mut fv = vec::zero::<4>();
-        for (i, c) in f.iter_mut().enumerate().take(t) {
-            *c = rng(&mut s) & P::GF_MASK;
-            set4(&mut fv, i, *c, P::M);
-        }
-        f[t] = 1;
-        let mut out = zero_values();
-        eval_monic::<P>(&mut out, &fv);
-        for pos in 0..1 << P::M {
-            let a = gf::bitrev::<P>(pos as u16);
-            assert_eq!(get(&out, pos, P::M), horner::<P>(&f[..=t], a));
-        }
-        // Into an uninitialised array: the same array, zero outside the
-        // set's entries and planes.
-        let mut slot = MaybeUninit::<Values>::uninit();
-        assert_eq!(*eval_monic_init::<P>(&mut slot, &fv), out);
-    }
-
-    #[test]
-    fn monic_matches_horner() {
-        check_monic::<Mceliece348864>(3);
-        check_monic::<Mceliece6960119>(4);
-        check_monic::<Mceliece8192128>(5);
-    }
-
-    fn check_tr<P: ParameterSet>(k: usize, seed: u64) {
-        let mut s = seed;
-        let mut x = zero_values();
-        let mut vals = [0u16; 8192];
-        for (pos, v) in vals.iter_mut().enumerate().take(1 << P::M) {
-            *v = rng(&mut s) & P::GF_MASK;
-            for b in 0..P::M {
-                x[pos >> 7][b][(pos >> 6) & 1] |= u64::from((*v >> b) & 1) << (pos & 63);
-            }
-        }
-        let mut out = vec::zero::<4>();
-        fft_tr::<P>(&mut out, &mut x, k);
-        let mut sums = [0u16; 256];
-        for (pos, &v) in vals.iter().enumerate().take(1 << P::M) {
-            let a = gf::bitrev::<P>(pos as u16);
-            let mut pw = 1u16;
-            for s in sums.iter_mut().take(1 << k) {
-                *s ^= gf::mul::<P>(v, pw);
-                pw = gf::mul::<P>(pw, a);
-            }
-        }
-        for (j, &s) in sums.iter().enumerate().take(1 << k) {
-            assert_eq!(get4(&out, j, P::M), s, "j {j} k {k}");
-        }
-    }
-
-    #[test]
-    fn fft_tr_matches_power_sums() {
-        check_tr::<Mceliece348864>(7, 1);
-        check_tr::<Mceliece6960119>(8, 2);
-        check_tr::<Mceliece8192128>(7, 3);
-    }
-
-    /// The AVX2 in-word levels (`avx2_inword`: one kernel call per quad,
-    /// the packed tables of `consts`) give the portable levels' result
-    /// ([`fwd_word`] depth 5..0, `tr_word` depth 0..5, each with the
-    /// multipliers packed per level), forward and transposed, both fields,
-    /// random and all-ones values, with none, one or both of the levels
-    /// above them ([`fwd_wide`] / `tr_wide` at depth 6 and 7, with
-    /// `lane_multiplier`'s and `splat`'s constants); they run exactly when
-    /// the CPU has AVX2 (else the values are untouched).
-    fn check_inword<P: ParameterSet>(seed: u64) {
-        let c = &<P as FftConsts>::FFT;
-        let entries = 1 << (P::M - 7);
-        let mut s = seed;
-        for (edge, wide) in [
-            (false, 0),
-            (true, 0),
-            (false, 1),
-            (true, 1),
-            (false, 2),
-            (true, 2),
-        ] {
-            let mut x = zero_values();
-            for v in x.iter_mut().take(entries) {
-                for w in v.iter_mut().take(P::M) {
-                    *w = if edge {
-                        [!0; 2]
-                    } else {
-                        [0, 1].map(|_| {
-                            (u64::from(rng(&mut s)) << 40)
-                                ^ u64::from(rng(&mut s))
-                                ^ (u64::from(rng(&mut s)) << 20)
-                        })
-                    };
-                }
-            }
-            let mut want = x;
-            for d in (6..6 + wide).rev() {
-                fwd_wide::<P>(&mut want, c, entries, d);
-            }
-            fwd_word::<P, 5>(&mut want, c, entries);
-            fwd_word::<P, 4>(&mut want, c, entries);
-            fwd_word::<P, 3>(&mut want, c, entries);
-            fwd_word::<P, 2>(&mut want, c, entries);
-            fwd_word::<P, 1>(&mut want, c, entries);
-            fwd_word::<P, 0>(&mut want, c, entries);
-            let mut got = x;
-            let ran = avx2_inword::<P, true>(&mut got, entries, wide);
-            assert_eq!(ran, crate::arch::avx2().is_some());
-            assert_eq!(got, if ran { want } else { x }, "forward wide {wide}");
-            let mut want = x;
-            transposed::tr_word::<P, 0>(&mut want, c, entries);
-            transposed::tr_word::<P, 1>(&mut want, c, entries);
-            transposed::tr_word::<P, 2>(&mut want, c, entries);
-            transposed::tr_word::<P, 3>(&mut want, c, entries);
-            transposed::tr_word::<P, 4>(&mut want, c, entries);
-            transposed::tr_word::<P, 5>(&mut want, c, entries);
-            for d in 6..6 + wide {
-                transposed::tr_wide::<P>(&mut want, c, entries, d);
-            }
-            let mut got = x;
-            let ran = avx2_inword::<P, false>(&mut got, entries, wide);
-            assert_eq!(ran, crate::arch::avx2().is_some());
-            assert_eq!(got, if ran { want } else { x }, "transposed wide {wide}");
-        }
-    }
-
-    /// The AVX2 radix conversions (`crate::arch::radix_conversions`, both
-    /// directions) give the portable loops' result for every k from 0 to 8,
-    /// both fields, on random coefficients (all 256 positions, all planes
-    /// below m) and on all-ones; without AVX2 the test checks nothing more
-    /// than the portable path against itself.
-    fn check_radix<P: ParameterSet>(seed: u64) {
-        let c = &<P as FftConsts>::FFT;
-        let mut s = seed;
-        for k in 0..=8 {
-            for edge in [false, true] {
-                let mut x = vec::zero::<4>();
-                for w in x.iter_mut().take(P::M) {
-                    *w = if edge {
-                        [!0; 4]
-                    } else {
-                        [0; 4].map(|_: u64| {
-                            (u64::from(rng(&mut s)) << 40)
-                                ^ u64::from(rng(&mut s))
-                                ^ (u64::from(rng(&mut s)) << 20)
-                        })
-                    };
-                }
-                let (mut want, mut got) = (x, x);
-                radix_fwd_with::<P>(&mut want, c, k, None);
-                radix_fwd_with::<P>(&mut got, c, k, crate::arch::avx2());
-                assert_eq!(got, want, "forward k {k}");
-                let (mut want, mut got) = (x, x);
-                transposed::radix_tr_with::<P>(&mut want, c, k, None);
-                transposed::radix_tr_with::<P>(&mut got, c, k, crate::arch::avx2());
-                assert_eq!(got, want, "transposed k {k}");
-            }
-        }
-    }
-
-    #[test]
-    fn avx2_radix_matches_portable() {
-        check_radix::<Mceliece348864>(21);
-        check_radix::<Mceliece6960119>(22);
-    }
-
-    #[test]
-    fn avx2_inword_matches_portable_levels() {
-        check_inword::<Mceliece348864>(11);
-        check_inword::<Mceliece6960119>(12);
-        check_inword::<Mceliece8192128>(13);
-    }
-}
+mod tests;

@@ -81,9 +81,11 @@ fn check<P: ParameterSet>(token: Avx2, seed: u64) {
     }
 }
 
-/// The portable butterflies of one pair at depth d (the formulas of
-/// `butterflies_inword`: `fwd_word`'s forward; transposed with v0's half at
-/// the positions of bit d), with the portable product.
+/// The portable butterflies of one register pair at in-word depth d (the
+/// formulas of `butterflies_inword`, in plain words): forward, the register
+/// bit (v0 or v1) exchanged with in-word bit d, then v0 ^= a v1,
+/// v1 ^= v0; transposed, v0 ^= v1, v1 ^= a v0, then the exchange. `hi`:
+/// the bits with bit d of their index set.
 fn pair_portable<P: ParameterSet>(
     forward: bool,
     d: u32,
@@ -93,36 +95,44 @@ fn pair_portable<P: ParameterSet>(
     a: &Bitsliced<2>,
 ) {
     let s = 1u32 << d;
-    let mut vh = zero::<2>();
-    for b in 0..P::M {
-        for l in 0..2 {
-            if forward {
-                vh[b][l] = (v0[b][l] & hi) | ((v1[b][l] & hi) >> s);
-            } else {
-                v0[b][l] ^= (v0[b][l] & hi) >> s;
-                v1[b][l] ^= (v1[b][l] & hi) >> s;
-                vh[b][l] = ((v0[b][l] & !hi) << s) | (v1[b][l] & !hi);
+    // v0's bits at hi trade places with v1's 2^d below them.
+    let exchange = |v0: &mut Bitsliced<2>, v1: &mut Bitsliced<2>| {
+        for b in 0..P::M {
+            for l in 0..2 {
+                let (x, y) = (v0[b][l], v1[b][l]);
+                v0[b][l] = (x & !hi) | ((y & !hi) << s);
+                v1[b][l] = ((x & hi) >> s) | (y & hi);
+            }
+        }
+    };
+    if forward {
+        exchange(v0, v1);
+    } else {
+        for b in 0..P::M {
+            for l in 0..2 {
+                v0[b][l] ^= v1[b][l];
             }
         }
     }
     let mut p = zero::<2>();
+    let x = if forward { &*v1 } else { &*v0 };
     if P::M == 12 {
-        mul12::<2>(&mut p, &vh, a);
+        mul12::<2>(&mut p, x, a);
     } else {
-        mul13::<2>(&mut p, &vh, a);
+        mul13::<2>(&mut p, x, a);
     }
     for b in 0..P::M {
         for l in 0..2 {
             if forward {
-                v0[b][l] ^= (p[b][l] & hi) >> s;
-                v0[b][l] ^= (v0[b][l] & !hi) << s;
-                v1[b][l] ^= p[b][l] & !hi;
-                v1[b][l] ^= (v1[b][l] & !hi) << s;
+                v0[b][l] ^= p[b][l];
+                v1[b][l] ^= v0[b][l];
             } else {
-                v0[b][l] ^= p[b][l] & hi;
-                v1[b][l] ^= (p[b][l] & !hi) << s;
+                v1[b][l] ^= p[b][l];
             }
         }
+    }
+    if !forward {
+        exchange(v0, v1);
     }
 }
 

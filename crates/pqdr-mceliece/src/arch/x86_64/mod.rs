@@ -36,16 +36,15 @@ pub(crate) use weights::{g_planes, inv_sq_batch, masked, masked_init, spread_ini
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_cvtsi32_si128, _mm_loadu_si128, _mm_storeu_si128, _mm256_and_si256,
-    _mm256_andnot_si256, _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256,
-    _mm256_loadu_si256, _mm256_or_si256, _mm256_set_m128i, _mm256_set1_epi64x,
-    _mm256_setzero_si256, _mm256_sll_epi64, _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_si256,
-    _mm256_storeu_si256, _mm256_xor_si256,
+    _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256,
+    _mm256_set_m128i, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
+    _mm256_slli_si256, _mm256_srl_epi64, _mm256_srli_si256, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
 
 use crate::arch::QuadMultipliers;
-use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M};
+use crate::params::{FIELD_POLY_M12, FIELD_POLY_M13, MAX_M, MAX_Q_WORDS};
 
 /// L bitsliced batches of 64 field elements (`crate::vec`'s layout).
 pub(crate) type Bitsliced<const L: usize> = [[u64; L]; MAX_M];
@@ -99,31 +98,40 @@ const BIT_SET: [u64; 6] = [
 
 /// All six in-word butterfly levels (Gao–Mateer §3; the additive FFT of
 /// `Decode`, Classic McEliece spec §2.3.3) on the four value entries
-/// `quad`, forward (`crate::fft::fwd_word`, depth 5 down to 0) or
-/// transposed (McBits §4, `crate::fft::transposed::tr_word`, depth 0 up to
-/// 5), the entries loaded once and kept in 256-bit registers across the
-/// levels: entries 0 and 2 in one register per plane, 1 and 3 in another.
-/// With s = 2^d and `hi` the positions with bit d set, per entry pair
-/// (v0, v1) and level, forward: V = (v0 & hi) | (v1 & hi) >> s, P = V a,
-/// v0 ^= (P & hi) >> s, v0 ^= (v0 & !hi) << s, v1 ^= P & !hi,
-/// v1 ^= (v1 & !hi) << s. Transposed: v0 ^= (v0 & hi) >> s,
-/// v1 ^= (v1 & hi) >> s, V = (v0 & !hi) << s | (v1 & !hi), P = V a,
-/// v0 ^= P & hi, v1 ^= (P & !hi) << s. Both take the level's multiplier a
-/// from `mult[d]` (entry v0's constants at `hi`, v1's elsewhere; a position
-/// and its partner at distance s have the same multiplier).
+/// `quad`, forward (depth 5 down to 0, as `crate::fft::fwd_word`) or
+/// transposed (McBits §4, depth 0 up to 5, as
+/// `crate::fft::transposed::tr_word`), the entries loaded once and kept in
+/// 256-bit registers across the levels: entries 0 and 2 in one register per
+/// plane (x0), 1 and 3 in another (x1), so the register bit (x0 or x1) is
+/// position bit 7.
+///
+/// Each in-word level runs as a whole-register butterfly: [`swap_bit`] first
+/// exchanges the register bit with in-word bit d (forward: before level d;
+/// transposed: after it), so that x0 holds the level's U (position bit d
+/// clear) and x1 its V at the same bit positions; forward U ^= a V,
+/// V ^= U; transposed U ^= V, V ^= a U. The swaps are not undone between
+/// levels: level d sees the layout of `crate::fft::consts::swapped_pos(d,
+/// ..)`, whose multipliers `mult[d]` holds (per lane and in-word bit), and
+/// the forward kernel leaves the values in the FFT's kernel layout (that
+/// of depth 0: register bit = position bit 0, in-word bit j = position bit
+/// j + 1 for j < 5, in-word bit 5 = position bit 7), from which the
+/// transposed kernel starts (its last swap, with bit 5, restores the
+/// standard layout). Per plane and level: one swap (6 operations) and two
+/// XORs besides the product.
 ///
 /// With `wide` = 1 or 2 (public: the FFT has 2^(6 + wide) coefficients or
 /// more), the lane level (depth 6, `crate::fft::fwd_wide` /
 /// `crate::fft::transposed::tr_wide` at d = 6) and with `wide` = 2 also the
 /// first entry level (depth 7: the entry pairs (0, 1) and (2, 3)) run too,
-/// before the in-word levels (forward, depth 7 first) or after them
-/// (transposed, depth 7 last), on the same registers. Lane level, per entry
-/// v (words v_0, v_1) with multiplier a_v = `mult[6]`'s lane of v, forward:
-/// v_0 ^= a_v v_1, v_1 ^= v_0; transposed: v_0 ^= v_1, v_1 ^= a_v v_0; the
-/// four entries' multiplied words form one 256-bit product. Entry level, per
-/// pair (U, V) with multiplier a = `mult[7]` (lanes 0, 1: pair (0, 1);
-/// lanes 2, 3: pair (2, 3)), forward: U ^= a V, V ^= U; transposed:
-/// U ^= V, V ^= a U. Other values of `wide` count as 0.
+/// in the standard layout, before the in-word levels (forward, depth 7
+/// first) or after them (transposed, depth 7 last), on the same registers.
+/// Lane level, per entry v (words v_0, v_1) with multiplier a_v =
+/// `mult[6]`'s lane of v, forward: v_0 ^= a_v v_1, v_1 ^= v_0; transposed:
+/// v_0 ^= v_1, v_1 ^= a_v v_0; the four entries' multiplied words form one
+/// 256-bit product. Entry level, per pair (U, V) with multiplier a =
+/// `mult[7]` (lanes 0, 1: pair (0, 1); lanes 2, 3: pair (2, 3)), forward:
+/// U ^= a V, V ^= U; transposed: U ^= V, V ^= a U. Other values of `wide`
+/// count as 0.
 #[inline]
 pub(crate) fn butterflies_inword<const FORWARD: bool>(
     token: Avx2,
@@ -141,6 +149,56 @@ pub(crate) fn butterflies_inword<const FORWARD: bool>(
             inword_avx2::<FORWARD, 13>(quad, mult, wide);
         }
     }
+}
+
+/// A bit vector of 2^m elements (one bit per position, word w = positions
+/// 64 w ..) from the standard value layout to the FFT's kernel layout
+/// (`TO_KERNEL`) or back: the register-bit swaps of [`butterflies_inword`]
+/// (with bit 5 down to 0, or 0 up to 5) on one plane, eight words at a
+/// time. m = 12 or 13. Portable twin: the position map
+/// `crate::fft::consts::swapped_pos(0, ..)` applied bit by bit
+/// (`fft::tests::avx2_bits_layout_matches_position_map`).
+#[inline]
+pub(crate) fn bits_layout<const TO_KERNEL: bool>(
+    token: Avx2,
+    m: usize,
+    bits: &mut [u64; MAX_Q_WORDS],
+) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { bits_layout_avx2::<TO_KERNEL>(m, bits) }
+}
+
+#[target_feature(enable = "avx2")]
+fn bits_layout_avx2<const TO_KERNEL: bool>(m: usize, bits: &mut [u64; MAX_Q_WORDS]) {
+    let words = (1usize << m.min(MAX_M)) >> 6;
+    for w in bits[..words].as_chunks_mut::<8>().0 {
+        // Words 2e + l of entries 0 and 2 (x0), 1 and 3 (x1), as a quad's
+        // planes.
+        let [a, b, c, d] = w.as_chunks_mut::<2>().0 else {
+            unreachable!()
+        };
+        let (mut x0, mut x1) = (load2x2(a, c), load2x2(b, d));
+        for step in 0..6 {
+            let bit = if TO_KERNEL { 5 - step } else { step };
+            swap_bit(&mut x0, &mut x1, bit);
+        }
+        store2x2(a, c, x0);
+        store2x2(b, d, x1);
+    }
+}
+
+/// Exchanges the register bit with in-word bit d (d < 6) of one plane: x0's
+/// bits at the positions with bit d set trade places with x1's at the
+/// positions 2^d below them (a delta swap, 6 operations; its own inverse).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn swap_bit(x0: &mut __m256i, x1: &mut __m256i, d: usize) {
+    let count = _mm_cvtsi32_si128(1 << d);
+    let lo = _mm256_set1_epi64x(!BIT_SET[d] as i64);
+    let t = _mm256_and_si256(_mm256_xor_si256(_mm256_srl_epi64(*x0, count), *x1), lo);
+    *x1 = _mm256_xor_si256(*x1, t);
+    *x0 = _mm256_xor_si256(*x0, _mm256_sll_epi64(t, count));
 }
 
 /// The multiplier table of level `d` (0..8) as 256-bit planes, in place.
@@ -244,42 +302,35 @@ fn inword_avx2<const FORWARD: bool, const M: usize>(
     if FORWARD && wide >= 1 {
         lane_level::<true, M>(&mut x0, &mut x1, level(mult, 6));
     }
-    let mut vh = [zero; MAX_M];
+    // Forward: swap for depth 5, then per level the butterfly and the
+    // next level's swap in one pass. Transposed: U ^= V for depth 0, then
+    // per level the product, the swap after it and the next level's U ^= V.
+    for b in 0..m {
+        if FORWARD {
+            swap_bit(&mut x0[b], &mut x1[b], 5);
+        } else {
+            x0[b] = _mm256_xor_si256(x0[b], x1[b]);
+        }
+    }
     for step in 0..6 {
         let d = if FORWARD { 5 - step } else { step };
-        let count = _mm_cvtsi32_si128(1 << d);
-        let h = _mm256_set1_epi64x(BIT_SET[d] as i64);
-        for b in 0..m {
-            if FORWARD {
-                vh[b] = _mm256_or_si256(
-                    _mm256_and_si256(x0[b], h),
-                    _mm256_srl_epi64(_mm256_and_si256(x1[b], h), count),
-                );
-            } else {
-                let y0 =
-                    _mm256_xor_si256(x0[b], _mm256_srl_epi64(_mm256_and_si256(x0[b], h), count));
-                let y1 =
-                    _mm256_xor_si256(x1[b], _mm256_srl_epi64(_mm256_and_si256(x1[b], h), count));
-                (x0[b], x1[b]) = (y0, y1);
-                vh[b] = _mm256_or_si256(
-                    _mm256_sll_epi64(_mm256_andnot_si256(h, y0), count),
-                    _mm256_andnot_si256(h, y1),
-                );
+        if FORWARD {
+            let p = mul_planes_regs(M, x1, level(mult, d));
+            for b in 0..m {
+                x0[b] = _mm256_xor_si256(x0[b], p[b]);
+                x1[b] = _mm256_xor_si256(x1[b], x0[b]);
+                if d > 0 {
+                    swap_bit(&mut x0[b], &mut x1[b], d - 1);
+                }
             }
-        }
-        let p = mul_planes_regs(M, vh, level(mult, d));
-        for b in 0..m {
-            if FORWARD {
-                let mut y0 =
-                    _mm256_xor_si256(x0[b], _mm256_srl_epi64(_mm256_and_si256(p[b], h), count));
-                y0 = _mm256_xor_si256(y0, _mm256_sll_epi64(_mm256_andnot_si256(h, y0), count));
-                let mut y1 = _mm256_xor_si256(x1[b], _mm256_andnot_si256(h, p[b]));
-                y1 = _mm256_xor_si256(y1, _mm256_sll_epi64(_mm256_andnot_si256(h, y1), count));
-                (x0[b], x1[b]) = (y0, y1);
-            } else {
-                x0[b] = _mm256_xor_si256(x0[b], _mm256_and_si256(p[b], h));
-                x1[b] =
-                    _mm256_xor_si256(x1[b], _mm256_sll_epi64(_mm256_andnot_si256(h, p[b]), count));
+        } else {
+            let p = mul_planes_regs(M, x0, level(mult, d));
+            for b in 0..m {
+                x1[b] = _mm256_xor_si256(x1[b], p[b]);
+                swap_bit(&mut x0[b], &mut x1[b], d);
+                if d < 5 {
+                    x0[b] = _mm256_xor_si256(x0[b], x1[b]);
+                }
             }
         }
     }
