@@ -285,6 +285,7 @@ pub(super) enum Inputs {
 /// first pass ([`dit16_inv_first`]) and the second ([`dit16_inv_second`])
 /// are macros of their own for the steps fused with them in
 /// [`block_product`]. A macro, as [`dif16_first`].
+#[cfg(test)]
 macro_rules! dit16_inv {
     ($x:ident, $t:expr, $k:ident, $lazy:expr, $inputs:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
@@ -373,50 +374,6 @@ macro_rules! rows_twist {
     }};
 }
 
-/// The first inverse steps of block `j` from the registers `x` into
-/// `block`: the inverse 16-point transform across the lanes, the transpose
-/// and the untwist by `m` (`lazy` and `inputs`, the bound of `x`, as in
-/// `dit16_inv`). A macro, as [`dif16_first`].
-macro_rules! inverse_steps {
-    ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr, $inputs:expr) => {{
-        dit16_inv!($x, $tw, $k, $lazy, $inputs);
-        transpose(&mut $x);
-        let (w, wq) = block_muls($m, $j);
-        for (i, r) in $block.iter_mut().enumerate() {
-            store(r, montmul($x[i], load(&w[i]), load(&wq[i]), $k.p));
-        }
-    }};
-}
-
-/// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
-/// polynomial, `block`): the 16-point transform across the registers
-/// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
-/// 16-point transform across the lanes; one load and one store per register.
-/// `LAZY = false`: the reductions of the 12289 / 18433 transforms; `true`
-/// (7681 / 10753: inputs below 2^14) the first radix-4 pass of each
-/// 16-point transform unreduced in its second layer ([`dif16_first`];
-/// outputs below 2^15, for the pointwise product). Lazy: one pass over the
-/// block in registers; reduced (sntrup1277's): two calls from the caller's
-/// frame, the block stored between them ([`rows_forward`],
-/// [`lanes_forward`]), so that the stack holds one smaller frame at a time
-/// (sntrup1277's budget).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn block_forward<const LAZY: bool>(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    if LAZY {
-        fused_forward(block, j, m, tw, k);
-    } else {
-        rows_forward(block, j, m, tw, k);
-        lanes_forward(block, tw, k);
-    }
-}
-
 /// The transpose and the 16-point transform across the lanes of the
 /// registers `x` into `block` (`lazy` as in [`dif16_first`]), its second
 /// pass and the stores one group at a time.
@@ -436,70 +393,54 @@ macro_rules! lanes_store {
     }};
 }
 
-/// [`block_forward`] of the lazy transforms in one pass.
+/// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
+/// polynomial, `block`): the 16-point transform across the registers
+/// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
+/// 16-point transform across the lanes, in one pass over the block in
+/// registers (one load and one store per register). Lazy (7681 / 10753:
+/// inputs below 2^14): the first radix-4 pass of each 16-point transform
+/// unreduced in its second layer ([`dif16_first`]; outputs below 2^15, for
+/// the pointwise product).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn fused_forward(block: &mut [[i16; 16]; 16], j: usize, m: &LaneMuls, tw: &[Mul; 8], k: K) {
+pub(super) fn block_forward(
+    block: &mut [[i16; 16]; 16],
+    j: usize,
+    m: &LaneMuls,
+    tw: &[Mul; 8],
+    k: K,
+) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
     rows_twist!(x, j, (m, tw), k, true);
     lanes_store!(x, block, tw, k, true);
 }
 
-/// The reduced [`block_forward`]'s first steps: the transform across the
-/// registers and the twist.
+/// Inverse steps of block `j` on their own (the products run them inside
+/// [`block_product`]; the tests' inverse of [`block_forward`]): 16-point
+/// inverse transform across the lanes, transpose, untwist by `m`, 16-point
+/// inverse transform across the registers (layers d = 1 .. 8 of the inverse
+/// 64-point one), lazy: the second layer of each radix-4 pass unreduced
+/// (`dit16_inv`; any i16 inputs, outputs below 23200).
+#[cfg(test)]
 #[target_feature(enable = "avx2")]
-#[inline(never)]
-fn rows_forward(block: &mut [[i16; 16]; 16], j: usize, m: &LaneMuls, tw: &[Mul; 8], k: K) {
+pub(super) fn block_inverse(
+    block: &mut [[i16; 16]; 16],
+    j: usize,
+    m: &LaneMuls,
+    tw: &[Mul; 8],
+    k: K,
+) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    rows_twist!(x, j, (m, tw), k, false);
+    dit16_inv!(x, tw, k, true, Inputs::Any);
+    transpose(&mut x);
+    let (w, wq) = block_muls(m, j);
+    for (i, r) in x.iter_mut().enumerate() {
+        *r = montmul(*r, load(&w[i]), load(&wq[i]), k.p);
+    }
+    dit16_inv!(x, tw, k, true, Inputs::Montgomery);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
-}
-
-/// The reduced [`block_forward`]'s last steps: transpose and the transform
-/// across the lanes.
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn lanes_forward(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
-    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    lanes_store!(x, block, tw, k, false);
-}
-
-/// Inverse steps of block `j`: 16-point inverse transform across the lanes,
-/// transpose, untwist by `m`, 16-point inverse transform across the
-/// registers (layers d = 1 .. 8 of the inverse 64-point one); one load and
-/// one store per register. `LAZY = false`: the reductions of the 12289 /
-/// 18433 transforms; `true` (7681 / 10753) the second layer of each
-/// radix-4 pass unreduced (`dit16_inv`; any i16 inputs, outputs below 23200).
-/// Two calls from the caller's frame ([`lanes_inverse`], [`rows_inverse`]):
-/// the stack holds one of their frames at a time (sntrup1277's budget).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn block_inverse<const LAZY: bool>(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    lanes_inverse::<LAZY>(block, j, m, tw, k);
-    rows_inverse::<LAZY>(block, tw, k);
-}
-
-/// The first inverse steps of block `j` (`inverse_steps`: lanes, transpose,
-/// untwist by `m`), for [`block_inverse`].
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn lanes_inverse<const LAZY: bool>(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    inverse_steps!(x, block, j, (m, tw), k, LAZY, Inputs::Any);
 }
 
 /// Block `j` of a part's product for the lazy 512-point transforms (7681,
@@ -561,23 +502,6 @@ pub(super) fn block_product<const FWD: bool>(
     }
     each_group!(untwist_first);
     dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
-    for (i, r) in block.iter_mut().enumerate() {
-        store(r, x[i]);
-    }
-}
-
-/// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
-/// inverse 64-point transform across registers), which hold the untwist's
-/// Montgomery products ([`Inputs::Montgomery`]). Its own call: inside
-/// [`lanes_inverse`] its spill slots would add to that frame (+416 bytes,
-/// beyond sntrup1277's stack budget). [`block_product`] (the 512-point
-/// parts, not sntrup1277's) runs it in registers instead, without the store
-/// and reload of the block between the untwist and these layers.
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn rows_inverse<const LAZY: bool>(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
-    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv!(x, tw, k, LAZY, Inputs::Montgomery);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
