@@ -126,7 +126,7 @@ fn centre(x: &mut [[i16; 16]; 16], p: i64) {
 fn lazy_block_avx2(b: &mut [[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
     let k = consts(t);
     if fwd {
-        block_forward(b, j, &t.twist, &t.lane_fwd, k);
+        block_forward(b, j, &t.twist, &t.lane_fwd, &k);
     } else {
         block_inverse(b, j, &t.untwist, &t.lane_inv, k);
     }
@@ -213,9 +213,9 @@ fn product_avx2(b: &mut [[i16; 16]; 16], y: &[[i16; 16]; 16], j: usize, t: &Prim
     }
 }
 
-/// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560),
-/// lazy (7681, 10753, second layer unreduced) 2^14 - 1; inverse: any
-/// i16, here ±32767, lazy too; the inverse's first layer by 1 with
+/// Each radix-4 macro on inputs at its bound (forward: 2^14 - 1, and the
+/// twist's Montgomery products ±M for [`dif4`] with `sq1 = false`;
+/// inverse: any i16, here ±32767; the inverse's first layer by 1 with
 /// unreduced inputs at their [`Inputs`] bounds: `Pointwise` ±9347 (7681:
 /// ±5867) on registers 0, 1 and ±32767 on 2, 3, `Montgomery` ±M on all
 /// four), every sign pattern of the four inputs
@@ -225,31 +225,26 @@ fn product_avx2(b: &mut [[i16; 16]; 16], y: &[[i16; 16]; 16], j: usize, t: &Prim
 #[test]
 fn radix4_macros_at_the_bounds() {
     let Some(_token) = Avx2::detect() else { return };
-    for (t, lazy) in [(&P7681, true), (&P10753, true)] {
+    for t in [&P7681, &P10753] {
         // SAFETY: the token shows the CPU has AVX2.
-        unsafe { radix4_avx2(t, lazy) };
+        unsafe { radix4_avx2(t) };
     }
 }
 
 #[target_feature(enable = "avx2")]
-fn radix4_avx2(t: &Prime, lazy: bool) {
+fn radix4_avx2(t: &Prime) {
     let (k, p) = (consts(t), i64::from(t.p));
     let r = super::super::pow_mod(65536, t.p as u64 - 2, p);
     let c = |m: Mul| i64::from(m[0]) * r % p;
     let (tw, ti) = (&t.lane_fwd, &t.lane_inv);
     let mut s = 3u64;
-    let fwd_bound = match t.p {
-        _ if lazy => 16383,
-        12289 => 9560,
-        _ => 13825,
-    };
     // The pointwise products' and the Montgomery products' bounds.
     let pw = if t.p == 7681 { 5867 } else { 9347 };
     let mm = ((32768 * (i32::from(t.p) - 1) / 2) >> 16) as i16 + t.p / 2 + 1;
     let cases = [
-        ([fwd_bound; 4], true, 0..3),
-        // The twist's products (lazy only).
-        ([mm; 4], true, 3..if lazy { 4 } else { 3 }),
+        ([16383; 4], true, 0..2),
+        // The twist's products.
+        ([mm; 4], true, 2..3),
         ([32767; 4], false, 0..2),
         ([pw, pw, 32767, 32767], false, 2..3),
         ([mm; 4], false, 3..4),
@@ -271,25 +266,21 @@ fn radix4_avx2(t: &Prime, lazy: bool) {
                 })
             });
             // `dit16_inv`'s butterflies.
-            let (bf, _, bf2, _) = inv_butterflies!(k, lazy);
+            let (bf, _, bf2, _) = inv_butterflies!(k);
             // (variant, roots (w0, w1, v) as multipliers of the reference)
             for v in variants.clone() {
                 let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
                 let roots = match (fwd, v) {
                     (true, 0) => {
-                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, !lazy);
+                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, true);
                         [c(tw[1]), c(tw[5]), c(tw[2])]
                     }
                     (true, 1) => {
-                        dif4_unit!(x, [0, 1, 2, 3], tw[4], k, !lazy);
-                        [1, c(tw[4]), 1]
-                    }
-                    (true, 2) => {
-                        dif4_unit!(x, [0, 1, 2, 3], tw[4], k, false);
+                        dif4_unit!(x, [0, 1, 2, 3], tw[4], k);
                         [1, c(tw[4]), 1]
                     }
                     (true, _) => {
-                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, false, false);
+                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, false);
                         [c(tw[1]), c(tw[5]), c(tw[2])]
                     }
                     (false, 0) => {
@@ -298,7 +289,7 @@ fn radix4_avx2(t: &Prime, lazy: bool) {
                     }
                     (false, _) => {
                         let inputs = [Inputs::Any, Inputs::Pointwise, Inputs::Montgomery];
-                        let (_, _, bf2, one2, one01, one23) = inv_first!(k, lazy, inputs[v - 1]);
+                        let (_, _, bf2, one2, one01, one23) = inv_first!(k, inputs[v - 1]);
                         dit16_inv_first!(x, [0, 1, 2, 3], ti, (one01, one23, bf2, one2));
                         [1, c(ti[4]), 1]
                     }
@@ -321,13 +312,10 @@ fn radix4_avx2(t: &Prime, lazy: bool) {
                     };
                     for (i, w) in want.iter().enumerate() {
                         let d = (i64::from(out[i][l]) - w).rem_euclid(p);
-                        assert_eq!(
-                            d, 0,
-                            "p = {p}, lazy {lazy}, fwd {fwd}, variant {v}, round {round}"
-                        );
-                        // The lazy first pass's outputs are the next pass's inputs.
+                        assert_eq!(d, 0, "p = {p}, fwd {fwd}, variant {v}, round {round}");
+                        // The first pass's outputs are the next pass's inputs.
                         let o = out[i][l];
-                        if fwd && lazy && v != 2 {
+                        if fwd {
                             assert!(o.abs() < 1 << 14, "p = {p}, variant {v}: {o}");
                         }
                     }

@@ -14,8 +14,8 @@
 //! coefficients in `kept_parts_products_match` below. Every loop bound and
 //! index depends on p only.
 //!
-//! The parts are computed modulo 7681 and 10753 (not `ntt.rs`' 12289 and
-//! 18433): both have the 512-th roots of the transform and the other
+//! The parts are computed modulo 7681 and 10753: both have the 512-th
+//! roots of the transform and the other
 //! points' twists (7680 = 15 * 512, 10752 = 21 * 512). They suffice: the
 //! R/q product's coefficients are below p (q - 1) / 2 <= 1277 * 7878 / 2 =
 //! 5,030,103 in magnitude (sntrup1277's folded product, [`five_rq`], three
@@ -46,14 +46,15 @@ use crate::wipe::Wipeable;
 use pqdr_common::simd::Avx2;
 
 /// The 512-point transform on 32 registers (primes 7681, 10753: the tables
-/// of `Prime::new_512`): the four-step decomposition 512 = 32 x 16 of
-/// `ntt.rs` with ω' = ω^2. Its 32-point transform across
+/// of `Prime::new`): the four-step decomposition 1024 = 64 x 16 of
+/// `ntt.rs` restricted to 512 = 32 x 16 with ω' = ω^2. Its 32-point transform across
 /// registers is the first layer (distance 16, roots ζ'^i = ζ^(2i)) followed
 /// by the same per-block layers as the 64-point one (root ζ'^2 = ζ^4 = η),
 /// register j then holds k1 = bitrev5(j), and ω'^(n2 bitrev5(j)) =
 /// ω^(n2 bitrev6(j)) is the 1024-point twist of register j < 32; the
 /// 16-point transform across lanes has root ω'^32 = η as before. So the
-/// 1024-point tables' first 32 registers serve (in powers of ω' only). The first layer runs in the pass that
+/// tables are the 1024-point ones' first 32 registers (in powers of ω'
+/// only). The first layer runs in the pass that
 /// loads part i of the factor `v` (p = P, 512 < P <= 1280: registers
 /// r and r + 16 of the part are [`fold_twist`]ed from `v`'s blocks of 512
 /// and go straight into the butterfly), so `x` is written once before the per-block
@@ -63,7 +64,7 @@ use pqdr_common::simd::Avx2;
 fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward(block, j, &t.twist, &t.lane_fwd, k);
+        regs::block_forward(block, j, &t.twist, &t.lane_fwd, &k);
     }
 }
 
