@@ -270,9 +270,6 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
                 return arch::freeze_folded::<P, Q>(token, a, buf.as_flattened());
             }
         }
-        Some(token) if const { arch::ntt_fits(P) } => {
-            arch::ntt_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
-        }
         _ => mul_full::<P, Q, true>(a, b, buf, be),
     }
     fold_q_on::<P, Q>(a, &buf.as_flattened()[..2 * P], be);
@@ -318,9 +315,6 @@ pub(crate) fn r3_mult_on<const P: usize>(
     match be {
         Some(token) if const { ntt3_fits::<P>() } => {
             arch::ntt3_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
-        }
-        Some(token) if const { arch::ntt_fits(P) } => {
-            arch::ntt_mul::<P, 3, false>(token, buf.as_flattened_mut(), a, b);
         }
         _ => mul_full::<P, 3, false>(a, b, buf, be),
     }

@@ -89,36 +89,31 @@ pub(crate) fn decrypt_v<const P: usize, const W: usize>(
 }
 
 /// The transforms a prepared decapsulation key keeps (`PreparedDecapsulationKey`,
-/// AVX2 products, [`keeps`]): f (both primes), v = 1/g (12289 only: the R/3
+/// AVX2 products, [`keeps`]): f (both primes), v = 1/g (7681 only: the R/3
 /// product is exact below it) and h ([`keeps_h`]), from the [`hat_at`]
 /// positions on.
 pub(crate) type Hats = [Hat; 10];
 
-/// Whether a prepared key of p keeps transforms (with AVX2): p <= 1024 and
-/// sntrup1277 (f and v only).
+/// Whether a prepared key of p keeps transforms (with AVX2): every set
+/// (sntrup1277 f and v only).
 pub(crate) const fn keeps(p: usize) -> bool {
-    arch::ntt_fits(p) || arch::ntt3_fits(p)
+    arch::ntt3_fits(p)
 }
 
 /// Whether a prepared key of p keeps h's transforms too: not for
 /// sntrup1277, whose f (5 [`Hat`]s of five 512-point parts a prime) and v
 /// (3) leave two.
 pub(crate) const fn keeps_h(p: usize) -> bool {
-    arch::ntt_fits(p) || (arch::ntt3_512(p) && arch::ntt3_parts(p) <= 4)
+    arch::ntt3_fits(p) && arch::ntt3_parts(p) <= 4
 }
 
-/// Where f, v and h start in [`Hats`]: without the 512-point parts the
-/// 1024-point transforms (4, 2 and 4 [`Hat`]s); with them the k =
-/// `arch::ntt3_parts(p)` parts of each prime (`arch::ntt3_prepare`: 32 k
-/// registers a prime, k, ⌈k/2⌉ and k [`Hat`]s; for k = 3 16 KB of the 20
-/// KB written, the rest stays zero; sntrup1277, k = 5, f and v only).
+/// Where f, v and h start in [`Hats`]: the k = `arch::ntt3_parts(p)`
+/// 512-point parts of each prime (`arch::ntt3_prepare`: 32 k registers a
+/// prime, k, ⌈k/2⌉ and k [`Hat`]s; for k = 3 16 KB of the 20 KB written,
+/// the rest stays zero; sntrup1277, k = 5, f and v only).
 const fn hat_at(p: usize) -> [usize; 3] {
-    if arch::ntt3_512(p) {
-        let k = arch::ntt3_parts(p);
-        [0, k, k + k.div_ceil(2)]
-    } else {
-        [0, 4, 6]
-    }
+    let k = arch::ntt3_parts(p);
+    [0, k, k + k.div_ceil(2)]
 }
 
 /// Fills `hats` from f, v = 1/g and h (see [`Hats`]).
@@ -132,35 +127,14 @@ pub(crate) fn prepare<const P: usize>(
     let [_, at_v, at_h] = const { hat_at(P) };
     let (hf, rest) = hats.split_at_mut(at_v);
     let (hv, hh) = rest.split_at_mut(at_h - at_v);
-    if const { arch::ntt3_fits(P) } {
-        arch::ntt3_prepare(token, hf, None, f);
-        arch::ntt3_prepare(token, hv, None, v);
-        if const { keeps_h(P) } {
-            arch::ntt3_prepare(token, hh, Some(h), v);
-        }
-    } else {
-        arch::ntt_prepare_b(token, hf, f);
-        arch::ntt_prepare_b(token, hv, v);
-        arch::ntt_prepare_a(token, hh, h);
+    arch::ntt3_prepare(token, hf, None, f);
+    arch::ntt3_prepare(token, hv, None, v);
+    if const { keeps_h(P) } {
+        arch::ntt3_prepare(token, hh, Some(h), v);
     }
 }
 
-/// The product of two factors (either given by its kept transforms) into
-/// `full[..2p]`, on the transforms [`hat_at`] assumes.
-fn mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
-    token: Avx2,
-    full: &mut [i16],
-    a: Side<'_, i16>,
-    b: Side<'_, i8>,
-) {
-    if const { arch::ntt3_fits(P) } {
-        arch::ntt3_mul_sides::<P, Q, REDUCE>(token, full, a, b);
-    } else {
-        arch::ntt_mul_sides::<P, Q, REDUCE>(token, full, a, b);
-    }
-}
-
-/// The end of an R/q product from kept transforms ([`mul_sides`]) into
+/// The end of an R/q product from kept transforms (`arch::ntt3_mul_sides`) into
 /// `full`: `fold_q` on `full[..2p]`, or only the freeze of `full[..p]`
 /// where the product leaves it folded (`arch::ntt3_folds`: sntrup1277).
 fn fold_q_hat<const P: usize, const Q: i16>(token: Avx2, c: &mut [i16; P], full: &[i16]) {
@@ -180,7 +154,7 @@ pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
 ) {
     let full = acc.as_flattened_mut();
     let [_, at_v, _] = const { hat_at(P) };
-    mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
+    arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
     fold_q_hat::<P, Q>(token, c, full);
     r3_from_3rq::<P, Q>(c);
 }
@@ -196,7 +170,7 @@ pub(crate) fn decrypt_v_hat<const P: usize, const W: usize>(
     let full = acc.as_flattened_mut();
     let [_, at_v, at_h] = const { hat_at(P) };
     let hv = Side::Hat(&hats[at_v..at_h]);
-    mul_sides::<P, 3, false>(token, full, Side::Coeffs(e), hv);
+    arch::ntt3_mul_sides::<P, 3, false>(token, full, Side::Coeffs(e), hv);
     fold_3_on::<P>(r, &full[..2 * P], Some(token));
     weight_w::<P, W>(r);
 }
@@ -211,7 +185,7 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
 ) {
     let full = acc.as_flattened_mut();
     let [_, _, at_h] = const { hat_at(P) };
-    mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
+    arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
     fold_q_hat::<P, Q>(token, c, full);
     round(c);
 }
@@ -287,7 +261,12 @@ mod tests {
             r3_mult(&mut want, &mut e.clone(), &mut v, &mut zero);
             let [_, at_v, at_h] = const { hat_at(P) };
             let full = acc1.as_flattened_mut();
-            mul_sides::<P, 3, false>(token, full, Side::Coeffs(&e), Side::Hat(&hats[at_v..at_h]));
+            arch::ntt3_mul_sides::<P, 3, false>(
+                token,
+                full,
+                Side::Coeffs(&e),
+                Side::Hat(&hats[at_v..at_h]),
+            );
             fold_3_on::<P>(&mut got, &full[..2 * P], Some(token));
             assert_eq!(got, want, "v, p = {P}");
 

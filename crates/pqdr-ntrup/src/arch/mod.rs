@@ -13,10 +13,8 @@
 //! | kernel (`x86_64`, AVX2) | portable twin | differential test |
 //! |---|---|---|
 //! | `schoolbook` (`mult.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::schoolbook` | `mult::tests::avx2_products_match_portable` |
-//! | `ntt_mul` (`ntt.rs`, per-block steps in `ntt/regs.rs`; 2048 points over 12289 / 18433, no set takes it since the 512-point parts serve p <= 1280), under `rq_mult_small_on` / `r3_mult_on` for p <= 1024 when `ntt3_fits` does not hold | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (16 x 16 transpose: `ntt::tests::transpose_transposes`) |
-//! | `ntt3_mul` (`ntt/three.rs`: k = 3, 4 or 5 twisted 512-point cyclic products over 7681 / 10753, `x^512 - ζ_i` for ζ_i = 1, ω, ω^2, ζ, ζ^2, interpolated by the inverse 3-point DFT and Newton steps; k = 3 for sntrup653/761, 4 for sntrup857/953/1013, 5 for sntrup1277; `ntt/three/parts.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` |
+//! | `ntt3_mul` (`ntt/three.rs`: k = 3, 4 or 5 twisted 512-point cyclic products over 7681 / 10753, `x^512 - ζ_i` for ζ_i = 1, ω, ω^2, ζ, ζ^2, interpolated by the inverse 3-point DFT and Newton steps; k = 3 for sntrup653/761, 4 for sntrup857/953/1013, 5 for sntrup1277; `ntt/three/parts.rs`; the per-block steps and the 16 x 16 transpose in `ntt/regs.rs`), under `rq_mult_small_on` / `r3_mult_on` | `mult::mul_full` (Karatsuba) | `mult::tests::avx2_products_match_portable` (the block steps at their bounds and the transpose: `ntt::regs::tests`) |
 //! | `ntt3_prepare` / `ntt3_mul_sides` (`ntt/three/parts.rs`): a factor's 512-point parts kept (`PreparedDecapsulationKey`, every set) | the same product from the coefficients (`ntt3_mul`) | `ntt::three::parts::tests::kept_parts_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
-//! | `ntt_prepare_a` / `ntt_prepare_b` (`ntt/hat.rs`) and `ntt_mul_sides` (`ntt.rs`): a factor's transforms kept (`PreparedDecapsulationKey`) | the same product from the coefficients (`ntt_mul`, whose twin is `mult::mul_full`) | `ntt::hat::tests::prepared_products_match`; `tests/roundtrip.rs` `prepared_all_sets` |
 //! | `fold_q` / `fold_3` (`fold.rs`), the fold by x^p = x + 1 and freeze ending `rq_mult_small_on` / `r3_mult_on` | their portable loops (`folded`, `Fq::freeze` / `f3_freeze`) | `mult::tests::avx2_products_match_portable` |
 //! | `freeze_folded` (`fold.rs`), the freeze ending an R/q product that `ntt3_folds` (sntrup1277) | `fold_q` on `full[p..2p] = 0`, `Fq::freeze` | `sntrup_core::tests::kept_products_any_scratch` (`freeze_differential`: every i16), `mult::tests::avx2_products_match_portable` |
 //! | `round` / `r3_from_3rq` (`fold.rs`), under `mult::round_on` / `mult::r3_from_3rq_on` | the same functions on `None` | `mult::tests::avx2_coefficient_maps_match_portable` |
@@ -45,10 +43,9 @@ mod x86_64;
 pub(crate) use pqdr_common::simd::Avx2;
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{
-    decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt_fits, ntt_mul, ntt_mul_sides,
-    ntt_prepare_a, ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_folds, ntt3_mul, ntt3_mul_sides,
-    ntt3_parts, ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round, rq_recip3, schoolbook,
-    scratch_words, small_decode, sort_u32, wipe, words_as_bytes,
+    decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt3_fits, ntt3_folds, ntt3_mul,
+    ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round,
+    rq_recip3, schoolbook, scratch_words, small_decode, sort_u32, wipe, words_as_bytes,
 };
 
 /// Integer entries of a buffer that `wipe` zeroes through its bytes: no
@@ -107,14 +104,13 @@ impl<const P: usize> RecipState<P> {
     }
 }
 
-/// One 1024-point transform of the AVX2 product (`arch::x86_64::ntt`):
-/// 64 registers of 16 lanes, in the transform's own order. A factor's
-/// transforms are kept as `[Hat]`, index `2 i + s` for prime i (12289,
-/// 18433) and half s (`x^1024 - 1`, `x^1024 + 1`).
+/// Two of a factor's kept 512-point parts (`arch::x86_64::ntt::three`,
+/// [`ntt3_prepare`]): 2 x 32 registers of 16 lanes, in the transform's own
+/// order; the parts of a factor run on through consecutive `Hat`s.
 pub(crate) type Hat = [[i16; 16]; 64];
 
-/// A factor of [`ntt_mul_sides`]: its coefficients, or its transforms made
-/// earlier by [`ntt_prepare_a`] / [`ntt_prepare_b`].
+/// A factor of [`ntt3_mul_sides`]: its coefficients, or its kept parts made
+/// earlier by [`ntt3_prepare`].
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(
     not(all(feature = "simd", target_arch = "x86_64")),
@@ -123,7 +119,7 @@ pub(crate) type Hat = [[i16; 16]; 64];
 pub(crate) enum Side<'a, T> {
     /// The coefficients (transformed on the way).
     Coeffs(&'a [T]),
-    /// The transforms, one [`Hat`] per prime and half.
+    /// The kept parts ([`Hat`]s).
     Hat(&'a [Hat]),
 }
 
@@ -190,17 +186,11 @@ mod stubs {
     pub(crate) fn words_as_bytes(token: Avx2, _: &mut [u32]) -> &mut [u8] {
         match token {}
     }
-    pub(crate) const fn ntt_fits(_: usize) -> bool {
-        false
-    }
     pub(crate) const fn ntt3_fits(_: usize) -> bool {
         false
     }
     pub(crate) const fn ntt3_scratch(_: usize) -> usize {
         usize::MAX
-    }
-    pub(crate) const fn ntt3_512(_: usize) -> bool {
-        false
     }
     pub(crate) const fn ntt3_folds(_: usize) -> bool {
         false
@@ -230,28 +220,6 @@ mod stubs {
         _: &[i16; P],
         _: &[i8; P],
     ) {
-        match token {}
-    }
-    pub(crate) fn ntt_mul<const P: usize, const Q: i16, const REDUCE: bool>(
-        token: Avx2,
-        _: &mut [i16],
-        _: &[i16; P],
-        _: &[i8; P],
-    ) {
-        match token {}
-    }
-    pub(crate) fn ntt_mul_sides<const P: usize, const Q: i16, const REDUCE: bool>(
-        token: Avx2,
-        _: &mut [i16],
-        _: super::Side<'_, i16>,
-        _: super::Side<'_, i8>,
-    ) {
-        match token {}
-    }
-    pub(crate) fn ntt_prepare_a<const P: usize>(token: Avx2, _: &mut [super::Hat], _: &[i16; P]) {
-        match token {}
-    }
-    pub(crate) fn ntt_prepare_b<const P: usize>(token: Avx2, _: &mut [super::Hat], _: &[i8; P]) {
         match token {}
     }
     pub(crate) fn fold_q<const P: usize, const Q: i16>(token: Avx2, _: &mut [i16; P], _: &[i16]) {

@@ -27,10 +27,7 @@ pub(crate) use encode::{decode_pairs, encode_pairs, small_decode};
 pub(crate) use fold::{fold_3, fold_q, freeze_folded, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
 pub(crate) use ntt::three::ntt3_folds;
-pub(crate) use ntt::{
-    ntt_fits, ntt_mul, ntt_mul_sides, ntt_prepare_a, ntt_prepare_b, ntt3_512, ntt3_fits, ntt3_mul,
-    ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch,
-};
+pub(crate) use ntt::{ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch};
 pub(crate) use recip::{r3_recip, rq_recip3};
 pub(crate) use sort::sort_u32;
 

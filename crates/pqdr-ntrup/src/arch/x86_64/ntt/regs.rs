@@ -1,14 +1,17 @@
-//! The per-block steps of the 1024-point transforms (the parent module's
-//! four-step decomposition 1024 = 64 x 16) on one block of 16 registers
-//! held in registers: forward, the last four layers of the 64-point
-//! transform across registers (the 16-point transform with root η = ζ^4 on
-//! the block's registers), the twist by ω^(n2 k1), the 16 x 16 transpose
-//! and the 16-point decimation-in-frequency transform across lanes, in one
-//! pass over the block; inverse, the same steps backwards. The butterflies
-//! are the radix-4 decimation-in-frequency / decimation-in-time ones of the
-//! parent's `dif_outer` / `dit_outer`, with the same reductions, the trip
+//! The per-block steps of the transforms (the parent module's four-step
+//! decomposition 1024 = 64 x 16, whose first 32 registers are the 512-point
+//! parts' transform) on one block of 16 registers held in registers:
+//! forward, the last four layers of the 64-point transform across
+//! registers (the 16-point transform with root η = ζ^4 on the block's
+//! registers), the twist by ω^(n2 k1), the 16 x 16 transpose and the
+//! 16-point decimation-in-frequency transform across lanes, in one pass
+//! over the block; inverse, the same steps backwards. The butterflies are
+//! radix-4 decimation-in-frequency / decimation-in-time ones, the trip
 //! counts fixed at 16 so that every index is a constant, and without
-//! memory round trips between the steps.
+//! memory round trips between the steps. Lazy: the primes 7681 and 10753
+//! are small enough that the second layer of each radix-4 pass runs
+//! without reductions (the bounds at each macro, tested at the bounds in
+//! `tests.rs`).
 //!
 //! Every index depends on the block position only: no secret-dependent
 //! branch or address.
@@ -69,29 +72,20 @@ pub(super) fn transpose(x: &mut Regs) {
     }
 }
 
-/// One radix-4 decimation-in-frequency butterfly (as the parent's `dif_outer`) on
-/// registers `i0..i3` of `x` (distances d and d/2), roots `w0`, `w1`, `v`
-/// (a macro, so that every register index is a constant where it is used).
-/// `sq2` (default `true`): whether the second layer's sums are squeezed.
-/// Squeezed: the parent's bounds (inputs below max(3p/4, 9560), outputs
-/// below 13825). Unsqueezed (the lazy transforms of 7681 / 10753, `LAZY`):
-/// inputs below 2^14, outputs below 2 max(S, 3p/4) (S the [`squeeze`]
-/// bound, 5629 / 5800): 11522 / 16130 < 2^14 (the first layer's sums are
-/// below 2^15, the second's of two squeezed values or two Montgomery
-/// products). `sq1` (default `true`): whether the first layer's sums are
-/// squeezed; unsqueezed (lazy, on Montgomery products below M, the twist's:
-/// 5761 / 8065, see [`Inputs`]) they are below 2M, the second layer's sum
-/// of them (below 4M = 23044 / 32260 < 2^15) is squeezed (to S) and the
-/// sum of the two products is not (below 2M = 11522 / 16130 < 2^14): the
-/// same output bound, one squeeze instead of two.
+/// One radix-4 decimation-in-frequency butterfly on registers `i0..i3` of
+/// `x` (distances d and d/2), roots `w0`, `w1`, `v` (a macro, so that every
+/// register index is a constant where it is used), lazy: the second
+/// layer's sums unreduced. Inputs below 2^14, outputs below 2 max(S, 3p/4)
+/// (S the [`squeeze`] bound, 5629 / 5800): 11522 / 16130 < 2^14 (the first
+/// layer's sums are below 2^15, the second's of two squeezed values or two
+/// Montgomery products). `sq1`: whether the first layer's sums are
+/// squeezed; unsqueezed (on Montgomery products below M, the twist's: 5761
+/// / 8065, see [`Inputs`]) they are below 2M, the second layer's sum of
+/// them (below 4M = 23044 / 32260 < 2^15) is squeezed (to S) and the sum of
+/// the two products is not (below 2M = 11522 / 16130 < 2^14): the same
+/// output bound, one squeeze instead of two.
 macro_rules! dif4 {
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident) => {
-        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true, true)
-    };
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq2:expr) => {
-        dif4!($x, [$i0, $i1, $i2, $i3], [$w0, $w1, $v], $k, true, $sq2)
-    };
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq1:expr, $sq2:expr) => {{
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], [$w0:expr, $w1:expr, $v:expr], $k:ident, $sq1:expr) => {{
         let (w0, w1, v) = (bc($w0), bc($w1), bc($v));
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
         let sq1 = |v: __m256i| if $sq1 { squeeze(v, $k) } else { v };
@@ -99,41 +93,32 @@ macro_rules! dif4 {
         let b2 = montmul(_mm256_sub_epi16(a0, a2), w0.0, w0.1, $k.p);
         let b1 = sq1(_mm256_add_epi16(a1, a3));
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
-        let sq = |v: __m256i| if $sq2 { squeeze(v, $k) } else { v };
         let s01 = _mm256_add_epi16(b0, b1);
-        $x[$i0] = if $sq1 { sq(s01) } else { squeeze(s01, $k) };
+        $x[$i0] = if $sq1 { s01 } else { squeeze(s01, $k) };
         $x[$i1] = montmul(_mm256_sub_epi16(b0, b1), v.0, v.1, $k.p);
-        $x[$i2] = sq(_mm256_add_epi16(b2, b3));
+        $x[$i2] = _mm256_add_epi16(b2, b3);
         $x[$i3] = montmul(_mm256_sub_epi16(b2, b3), v.0, v.1, $k.p);
     }};
 }
 
 /// [`dif4`] with the roots `w0 = v = 1` (η^0): the three products by 1 are
-/// left out, the differences reduced by [`squeeze`] instead. `sq2`
-/// (default `true`): whether the second layer's sums and differences are
-/// squeezed (every output below 13825, as [`dif4`]'s). Unsqueezed, for the
-/// last layers of a 16-point transform, whose outputs go only into a
-/// Montgomery product (the twist) or the pointwise product (both correct
-/// for any i16), and in the lazy transforms: `b0`, `b1`, `b2` are squeezed
-/// (<= S) and `b3` a Montgomery product (< 3p/4), so every output is below
-/// 2 max(S, 3p/4): 12290 + 13825 < 2^15 for 18433 (12289: 9560 + 9560;
-/// 7681: 11522; 10753: 16130).
+/// left out, the first layer's differences reduced by [`squeeze`] instead;
+/// the second layer's sums and differences unreduced (`b0`, `b1`, `b2` are
+/// squeezed, <= S, and `b3` a Montgomery product, < 3p/4, so every output
+/// is below 2 max(S, 3p/4): 11522 for 7681, 16130 for 10753). Inputs below
+/// 2^14.
 macro_rules! dif4_unit {
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {
-        dif4_unit!($x, [$i0, $i1, $i2, $i3], $w1, $k, true)
-    };
-    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident, $sq2:expr) => {{
+    ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $w1:expr, $k:ident) => {{
         let w1 = bc($w1);
         let (a0, a1, a2, a3) = ($x[$i0], $x[$i1], $x[$i2], $x[$i3]);
         let b0 = squeeze(_mm256_add_epi16(a0, a2), $k);
         let b2 = squeeze(_mm256_sub_epi16(a0, a2), $k);
         let b1 = squeeze(_mm256_add_epi16(a1, a3), $k);
         let b3 = montmul(_mm256_sub_epi16(a1, a3), w1.0, w1.1, $k.p);
-        let sq = |v: __m256i| if $sq2 { squeeze(v, $k) } else { v };
-        $x[$i0] = sq(_mm256_add_epi16(b0, b1));
-        $x[$i1] = sq(_mm256_sub_epi16(b0, b1));
-        $x[$i2] = sq(_mm256_add_epi16(b2, b3));
-        $x[$i3] = sq(_mm256_sub_epi16(b2, b3));
+        $x[$i0] = _mm256_add_epi16(b0, b1);
+        $x[$i1] = _mm256_sub_epi16(b0, b1);
+        $x[$i2] = _mm256_add_epi16(b2, b3);
+        $x[$i3] = _mm256_sub_epi16(b2, b3);
     }};
 }
 
@@ -152,7 +137,7 @@ macro_rules! dit4_unit {
     }};
 }
 
-/// One radix-4 decimation-in-time butterfly (as the parent's `dit_outer`) on
+/// One radix-4 decimation-in-time butterfly on
 /// registers `i0..i3` of `x` (distances d and 2d), roots `v`, `w0`, `w1`;
 /// `bf` is the two-point butterfly, `bf2` (default `bf`) the second layer's.
 macro_rules! dit4 {
@@ -186,43 +171,40 @@ macro_rules! each_group {
 /// (`t[k]` = η^k, k < 8), its first pass: the radix-4 pass at distances
 /// (8, 4), roots `t[i]`, `t[i + 4]`, `t[2 i]` for registers `i, i + 4, i +
 /// 8, i + 12`; the callers run the pass at (2, 1), [`dif16_last`], on each
-/// group of 4 registers ([`each_group`]). A [`squeeze`] after every sum, the
-/// products by `t[0]` = 1 left out ([`dif4_unit`]) and the second pass's
-/// outputs unreduced (inputs below 13825, outputs below 2^15, for a
-/// Montgomery or pointwise product only). `lazy` (7681 / 10753): the first
-/// pass's second layer unreduced too (inputs below 2^14, every output below
-/// 11522 / 16130, see [`dif4`]). `mont` (lazy only: the transform across
-/// the lanes, on the twist's Montgomery products): the [`dif4`]s of the
-/// first pass with one squeeze (`sq1 = false`), the same output bounds. A
-/// macro, so that it is inlined where it runs twice (as a function LLVM kept
-/// it a call, the block passed through memory).
+/// group of 4 registers ([`each_group`]). The products by `t[0]` = 1 left
+/// out ([`dif4_unit`]), lazy (inputs below 2^14, every output below 11522 /
+/// 16130, see [`dif4`]). `mont` (the transform across the lanes, on the
+/// twist's Montgomery products): the [`dif4`]s with one squeeze (`sq1 =
+/// false`), the same output bounds. A macro, so that it is inlined where it
+/// runs twice (as a function LLVM kept it a call, the block passed through
+/// memory).
 macro_rules! dif16_first {
-    ($x:ident, $t:expr, $k:ident, $lazy:expr, $mont:expr) => {{
+    ($x:ident, $t:expr, $k:ident, $mont:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let (sq1, sq) = (!($lazy && $mont), !$lazy);
-        dif4_unit!(x, [0, 4, 8, 12], t[4], k, sq);
-        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq1, sq);
-        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq1, sq);
-        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq1, sq);
+        let sq1 = !$mont;
+        dif4_unit!(x, [0, 4, 8, 12], t[4], k);
+        dif4!(x, [1, 5, 9, 13], [t[1], t[5], t[2]], k, sq1);
+        dif4!(x, [2, 6, 10, 14], [t[2], t[6], t[4]], k, sq1);
+        dif4!(x, [3, 7, 11, 15], [t[3], t[7], t[6]], k, sq1);
     }};
 }
 
 /// The second pass of the 16-point transform ([`dif16_first`]) on one group
-/// of 4 registers: roots `t[0]`, `t[4]`, `t[0]`, outputs unreduced.
+/// of 4 registers: roots `t[0]`, `t[4]`, `t[0]`, outputs unreduced (below
+/// 2^15, for a Montgomery or pointwise product only).
 macro_rules! dif16_last {
     ($x:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal], $t:expr, $k:ident) => {
-        dif4_unit!($x, [$i0, $i1, $i2, $i3], $t[4], $k, false)
+        dif4_unit!($x, [$i0, $i1, $i2, $i3], $t[4], $k)
     };
 }
 
 /// The two-point butterflies of the inverse passes (`dit16_inv`), as
 /// `(bf, one, bf2, one2)`: `bf` `(s, t) -> (s + t w, s - t w)` with `s`
 /// squeezed, `one` the butterfly by 1 with both inputs squeezed; `bf2`,
-/// `one2` the second layer's, the same or, `lazy`, without the squeezes.
+/// `one2` the second layer's, lazy: without the squeezes.
 macro_rules! inv_butterflies {
-    ($k:ident, $lazy:expr) => {{
+    ($k:ident) => {{
         let k: K = $k;
-        let sq = move |v: __m256i| if $lazy { v } else { squeeze(v, k) };
         let bf = move |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
             let a = squeeze(x, k);
             let t = montmul(y, w, wq, k.p);
@@ -232,15 +214,11 @@ macro_rules! inv_butterflies {
             let (a, t) = (squeeze(x, k), squeeze(y, k));
             (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
         };
-        let bf2 = move |x: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
-            let a = sq(x);
+        let bf2 = move |a: __m256i, y: __m256i, (w, wq): (__m256i, __m256i)| {
             let t = montmul(y, w, wq, k.p);
             (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
         };
-        let one2 = move |x: __m256i, y: __m256i| {
-            let (a, t) = (sq(x), sq(y));
-            (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t))
-        };
+        let one2 = move |a: __m256i, t: __m256i| (_mm256_add_epi16(a, t), _mm256_sub_epi16(a, t));
         (bf, one, bf2, one2)
     }};
 }
@@ -252,8 +230,7 @@ macro_rules! inv_butterflies {
 /// radix-4 pass squeezes each butterfly's first input (or both, by 1) and
 /// takes any i16. With M the Montgomery product's bound (|mulhi(a, w)| <=
 /// 2^15 (p - 1) / 2^17 plus |mulhi(lo, p)| <= p/2 + 1/2: M = 5761 for
-/// 7681, 8065 for 10753, 9217 for 12289, 13825 for 18433) and S the
-/// [`squeeze`] bound:
+/// 7681, 8065 for 10753) and S the [`squeeze`] bound:
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Inputs {
     /// Any i16: both butterflies by 1 squeeze their inputs (outputs below 2S).
@@ -262,12 +239,11 @@ pub(super) enum Inputs {
     /// 10753: |x|, |y| <= 16130, so |x y 2^-16| <= 3970 + 5377 = 9347):
     /// (i0, i1) unreduced (sums below 18694), (i2, i3) squeezed (below 2S =
     /// 11600); the lazy second layer's outputs below 18694 + max(11600, M)
-    /// = 30294 < 2^15. Reduced (`lazy = false`) the second layer squeezes.
+    /// = 30294 < 2^15.
     Pointwise,
     /// Montgomery products (the untwist's, below M): both unreduced (sums
     /// below 2M), the lazy second layer's outputs below 4M = 32260 (10753;
-    /// 23044 for 7681) < 2^15. Reduced: the second layer squeezes its
-    /// inputs (below 2M = 27650 for 18433).
+    /// 23044 for 7681) < 2^15.
     Montgomery,
 }
 
@@ -275,20 +251,20 @@ pub(super) enum Inputs {
 /// radix-4 pass at distances (1, 2), roots `t[0]`, `t[0]`, `t[4]` on each
 /// group of 4 registers, then the pass at (4, 8), roots `t[2 i]`, `t[i]`,
 /// `t[i + 4]` for registers `i, i + 4, i + 8, i + 12`; a [`squeeze`] on
-/// each butterfly's first input, and on both inputs of a butterfly by
-/// `t[0]` = 1 instead of its product ([`dit4_unit`]; any i16 inputs,
-/// outputs below 2 * 12290 or 12290 + 13825, < 2^15), except on the
-/// first layer's inputs that `inputs` ([`Inputs`]) bounds. `lazy` (7681 /
-/// 10753): the second layer of each radix-4 pass without squeezes (any
-/// i16 inputs; outputs below max(4S, S + 2 (3p/4), 2S + 3p/4) with S the
-/// [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). The
+/// each first-layer butterfly's first input, and on both inputs of a
+/// first-layer butterfly by `t[0]` = 1 instead of its product
+/// ([`dit4_unit`]), except on the inputs that `inputs` ([`Inputs`])
+/// bounds; lazy: the second layer of each radix-4 pass without squeezes
+/// (any i16 inputs; outputs below max(4S, S + 2 (3p/4), 2S + 3p/4) with S
+/// the [`squeeze`] bound: 22516 for 7681, 23200 for 10753, < 2^15). The
 /// first pass ([`dit16_inv_first`]) and the second ([`dit16_inv_second`])
 /// are macros of their own for the steps fused with them in
 /// [`block_product`]. A macro, as [`dif16_first`].
+#[cfg(test)]
 macro_rules! dit16_inv {
-    ($x:ident, $t:expr, $k:ident, $lazy:expr, $inputs:expr) => {{
+    ($x:ident, $t:expr, $k:ident, $inputs:expr) => {{
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $t, $k);
-        let (bf, one, bf2, one2, one01, one23) = inv_first!(k, $lazy, $inputs);
+        let (bf, one, bf2, one2, one01, one23) = inv_first!(k, $inputs);
         macro_rules! first {
             ($i:tt) => {
                 dit16_inv_first!(x, $i, t, (one01, one23, bf2, one2))
@@ -311,8 +287,8 @@ macro_rules! dit16_inv_first {
 /// (i0, i1) and (i2, i3) of each group for inputs bounded by `inputs`
 /// ([`Inputs`]): `(bf, one, bf2, one2, one01, one23)`.
 macro_rules! inv_first {
-    ($k:ident, $lazy:expr, $inputs:expr) => {{
-        let (bf, one, bf2, one2) = inv_butterflies!($k, $lazy);
+    ($k:ident, $inputs:expr) => {{
+        let (bf, one, bf2, one2) = inv_butterflies!($k);
         let inputs: Inputs = $inputs;
         let first = move |a: __m256i, b: __m256i, reduce: bool| {
             if reduce {
@@ -351,15 +327,15 @@ fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
 
 /// The first forward steps of block `j` on the registers `x`: the 16-point
 /// transform across them and the twist by `m`, its second pass and the
-/// twist one group of 4 registers at a time (`lazy` as in [`dif16_first`]).
+/// twist one group of 4 registers at a time (lazy, as [`dif16_first`]).
 /// The transpose and the 16-point transform across the lanes follow. A
 /// macro, as [`dif16_first`].
 macro_rules! rows_twist {
-    ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr) => {{
+    ($x:ident, $j:expr, ($m:expr, $tw:expr), $k:ident) => {{
         // The block's multipliers as fixed-size arrays: one bounds check, and
         // the loop is unrolled (with per-register checks LLVM kept it a loop).
         let (w, wq) = block_muls($m, $j);
-        dif16_first!($x, $tw, $k, $lazy, false);
+        dif16_first!($x, $tw, $k, false);
         let (x, t, k): (&mut Regs, &[Mul; 8], K) = (&mut $x, $tw, $k);
         macro_rules! last_twist {
             ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
@@ -373,57 +349,13 @@ macro_rules! rows_twist {
     }};
 }
 
-/// The first inverse steps of block `j` from the registers `x` into
-/// `block`: the inverse 16-point transform across the lanes, the transpose
-/// and the untwist by `m` (`lazy` and `inputs`, the bound of `x`, as in
-/// `dit16_inv`). A macro, as [`dif16_first`].
-macro_rules! inverse_steps {
-    ($x:ident, $block:ident, $j:expr, ($m:expr, $tw:expr), $k:ident, $lazy:expr, $inputs:expr) => {{
-        dit16_inv!($x, $tw, $k, $lazy, $inputs);
-        transpose(&mut $x);
-        let (w, wq) = block_muls($m, $j);
-        for (i, r) in $block.iter_mut().enumerate() {
-            store(r, montmul($x[i], load(&w[i]), load(&wq[i]), $k.p));
-        }
-    }};
-}
-
-/// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
-/// polynomial, `block`): the 16-point transform across the registers
-/// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
-/// 16-point transform across the lanes; one load and one store per register.
-/// `LAZY = false`: the reductions of the 12289 / 18433 transforms; `true`
-/// (7681 / 10753: inputs below 2^14) the first radix-4 pass of each
-/// 16-point transform unreduced in its second layer ([`dif16_first`];
-/// outputs below 2^15, for the pointwise product). Lazy: one pass over the
-/// block in registers; reduced (sntrup1277's): two calls from the caller's
-/// frame, the block stored between them ([`rows_forward`],
-/// [`lanes_forward`]), so that the stack holds one smaller frame at a time
-/// (sntrup1277's budget).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn block_forward<const LAZY: bool>(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    if LAZY {
-        fused_forward(block, j, m, tw, k);
-    } else {
-        rows_forward(block, j, m, tw, k);
-        lanes_forward(block, tw, k);
-    }
-}
-
 /// The transpose and the 16-point transform across the lanes of the
-/// registers `x` into `block` (`lazy` as in [`dif16_first`]), its second
+/// registers `x` into `block` (lazy, as [`dif16_first`]), its second
 /// pass and the stores one group at a time.
 macro_rules! lanes_store {
-    ($x:ident, $block:ident, $tw:ident, $k:ident, $lazy:expr) => {{
+    ($x:ident, $block:ident, $tw:ident, $k:ident) => {{
         transpose(&mut $x);
-        dif16_first!($x, $tw, $k, $lazy, true);
+        dif16_first!($x, $tw, $k, true);
         macro_rules! last_store {
             ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
                 dif16_last!($x, [$i0, $i1, $i2, $i3], $tw, $k);
@@ -436,70 +368,56 @@ macro_rules! lanes_store {
     }};
 }
 
-/// [`block_forward`] of the lazy transforms in one pass.
+/// Forward steps of block `j` (registers `16 j .. 16 j + 16` of the
+/// polynomial, `block`): the 16-point transform across the registers
+/// (layers d = 8 .. 1 of the 64-point one), twist by `m`, transpose,
+/// 16-point transform across the lanes, in one pass over the block in
+/// registers (one load and one store per register). Lazy (7681 / 10753:
+/// inputs below 2^14): the first radix-4 pass of each 16-point transform
+/// unreduced in its second layer ([`dif16_first`]; outputs below 2^15, for
+/// the pointwise product). `k` by reference: taken by value, it was
+/// copied (64 bytes) before each call in some builds.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn fused_forward(block: &mut [[i16; 16]; 16], j: usize, m: &LaneMuls, tw: &[Mul; 8], k: K) {
+pub(super) fn block_forward(
+    block: &mut [[i16; 16]; 16],
+    j: usize,
+    m: &LaneMuls,
+    tw: &[Mul; 8],
+    k: &K,
+) {
+    let k = *k;
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    rows_twist!(x, j, (m, tw), k, true);
-    lanes_store!(x, block, tw, k, true);
+    rows_twist!(x, j, (m, tw), k);
+    lanes_store!(x, block, tw, k);
 }
 
-/// The reduced [`block_forward`]'s first steps: the transform across the
-/// registers and the twist.
+/// Inverse steps of block `j` on their own (the products run them inside
+/// [`block_product`]; the tests' inverse of [`block_forward`]): 16-point
+/// inverse transform across the lanes, transpose, untwist by `m`, 16-point
+/// inverse transform across the registers (layers d = 1 .. 8 of the inverse
+/// 64-point one), lazy: the second layer of each radix-4 pass unreduced
+/// (`dit16_inv`; any i16 inputs, outputs below 23200).
+#[cfg(test)]
 #[target_feature(enable = "avx2")]
-#[inline(never)]
-fn rows_forward(block: &mut [[i16; 16]; 16], j: usize, m: &LaneMuls, tw: &[Mul; 8], k: K) {
+pub(super) fn block_inverse(
+    block: &mut [[i16; 16]; 16],
+    j: usize,
+    m: &LaneMuls,
+    tw: &[Mul; 8],
+    k: K,
+) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    rows_twist!(x, j, (m, tw), k, false);
+    dit16_inv!(x, tw, k, Inputs::Any);
+    transpose(&mut x);
+    let (w, wq) = block_muls(m, j);
+    for (i, r) in x.iter_mut().enumerate() {
+        *r = montmul(*r, load(&w[i]), load(&wq[i]), k.p);
+    }
+    dit16_inv!(x, tw, k, Inputs::Montgomery);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }
-}
-
-/// The reduced [`block_forward`]'s last steps: transpose and the transform
-/// across the lanes.
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn lanes_forward(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
-    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    lanes_store!(x, block, tw, k, false);
-}
-
-/// Inverse steps of block `j`: 16-point inverse transform across the lanes,
-/// transpose, untwist by `m`, 16-point inverse transform across the
-/// registers (layers d = 1 .. 8 of the inverse 64-point one); one load and
-/// one store per register. `LAZY = false`: the reductions of the 12289 /
-/// 18433 transforms; `true` (7681 / 10753) the second layer of each
-/// radix-4 pass unreduced (`dit16_inv`; any i16 inputs, outputs below 23200).
-/// Two calls from the caller's frame ([`lanes_inverse`], [`rows_inverse`]):
-/// the stack holds one of their frames at a time (sntrup1277's budget).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn block_inverse<const LAZY: bool>(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    lanes_inverse::<LAZY>(block, j, m, tw, k);
-    rows_inverse::<LAZY>(block, tw, k);
-}
-
-/// The first inverse steps of block `j` (`inverse_steps`: lanes, transpose,
-/// untwist by `m`), for [`block_inverse`].
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn lanes_inverse<const LAZY: bool>(
-    block: &mut [[i16; 16]; 16],
-    j: usize,
-    m: &LaneMuls,
-    tw: &[Mul; 8],
-    k: K,
-) {
-    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    inverse_steps!(x, block, j, (m, tw), k, LAZY, Inputs::Any);
 }
 
 /// Block `j` of a part's product for the lazy 512-point transforms (7681,
@@ -525,14 +443,14 @@ pub(super) fn block_product<const FWD: bool>(
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
     let (tf, ti) = (&t.lane_fwd, &t.lane_inv);
     if FWD {
-        rows_twist!(x, j, (&t.twist, tf), k, true);
+        rows_twist!(x, j, (&t.twist, tf), k);
         transpose(&mut x);
-        dif16_first!(x, tf, k, true, true);
+        dif16_first!(x, tf, k, true);
     }
     // Per group of 4 registers: the forward's last pass, the pointwise
     // product and the inverse's first pass across the lanes.
     let pinv = _mm256_set1_epi16(k.pinv);
-    let (bf, one, bf2, one2, one01, one23) = inv_first!(k, true, Inputs::Pointwise);
+    let (bf, one, bf2, one2, one01, one23) = inv_first!(k, Inputs::Pointwise);
     macro_rules! last_pointwise_first {
         ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
             if FWD {
@@ -550,7 +468,7 @@ pub(super) fn block_product<const FWD: bool>(
     transpose(&mut x);
     // Per group: the untwist and the inverse's first pass across the registers.
     let (w, wq) = block_muls(&t.untwist, j);
-    let (_, _, _, _, one01, one23) = inv_first!(k, true, Inputs::Montgomery);
+    let (_, _, _, _, one01, one23) = inv_first!(k, Inputs::Montgomery);
     macro_rules! untwist_first {
         ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
             for i in [$i0, $i1, $i2, $i3] {
@@ -561,23 +479,6 @@ pub(super) fn block_product<const FWD: bool>(
     }
     each_group!(untwist_first);
     dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
-    for (i, r) in block.iter_mut().enumerate() {
-        store(r, x[i]);
-    }
-}
-
-/// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
-/// inverse 64-point transform across registers), which hold the untwist's
-/// Montgomery products ([`Inputs::Montgomery`]). Its own call: inside
-/// [`lanes_inverse`] its spill slots would add to that frame (+416 bytes,
-/// beyond sntrup1277's stack budget). [`block_product`] (the 512-point
-/// parts, not sntrup1277's) runs it in registers instead, without the store
-/// and reload of the block between the untwist and these layers.
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn rows_inverse<const LAZY: bool>(block: &mut [[i16; 16]; 16], tw: &[Mul; 8], k: K) {
-    let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    dit16_inv!(x, tw, k, LAZY, Inputs::Montgomery);
     for (i, r) in block.iter_mut().enumerate() {
         store(r, x[i]);
     }

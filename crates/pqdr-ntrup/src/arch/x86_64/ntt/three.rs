@@ -33,7 +33,9 @@ use core::arch::x86_64::{
     _mm256_sub_epi16,
 };
 
-use super::{K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, squeeze, store};
+use super::{
+    HALF, K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, squeeze, store,
+};
 use crate::arch::Side;
 use pqdr_common::simd::Avx2;
 
@@ -41,11 +43,7 @@ mod garner;
 mod parts;
 use garner::Garner;
 use ntt3_parts as parts;
-pub(crate) use parts::ntt3_512;
 use parts::{ntt3_mul_sides_512, ntt3_prepare_512};
-
-/// Registers of a 512-point transform.
-const HALF: usize = REGS >> 1;
 
 /// Whether the product serves degree p: n = 512, `n < p` and `2p - 1 <=
 /// 5n` (p <= 1280; [`parts`]).

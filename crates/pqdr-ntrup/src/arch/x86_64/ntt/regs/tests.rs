@@ -1,7 +1,7 @@
 //! Tests of the block steps (`regs.rs`): the transpose, the reductions
 //! and every radix-4 macro, block step and block product at its bounds.
 
-use super::super::{P1, P2, P7681, P10753, Prime, consts, forward, inverse, squeeze};
+use super::super::{P7681, P10753, Prime, consts, squeeze};
 use super::*;
 use pqdr_common::simd::Avx2;
 
@@ -50,12 +50,11 @@ fn transpose_transposes() {
 }
 
 /// [`squeeze`] on every i16: congruent to the input and within the
-/// bound the transforms' sums rely on (9560 for 12289, 12290 for 18433,
-/// 5629 for 7681, 5800 for 10753).
+/// bound the transforms' sums rely on (5629 for 7681, 5800 for 10753).
 #[test]
 fn squeeze_bounds() {
     let Some(_token) = Avx2::detect() else { return };
-    for (t, bound) in [(&P1, 9560), (&P2, 12290), (&P7681, 5629), (&P10753, 5800)] {
+    for (t, bound) in [(&P7681, 5629), (&P10753, 5800)] {
         // SAFETY: the token shows the CPU has AVX2.
         let worst = unsafe { squeeze_all_avx2(t) };
         assert_eq!(worst, bound, "p = {}", t.p);
@@ -79,76 +78,34 @@ fn squeeze_all_avx2(t: &Prime) -> i32 {
     worst
 }
 
-/// `inverse(forward(x)) = 2^16 x mod p` (1024-point transform: the
-/// outer layers and every block step) for inputs at the forward's input
-/// bound (max(3p/4, 9560)) with fixed and random signs: a lane that
-/// leaves its 16 bits breaks the congruence.
-#[test]
-fn roundtrip_at_the_bounds() {
-    let Some(_token) = Avx2::detect() else { return };
-    let mut s = 7u64;
-    for (t, b) in [(&P1, 9560i16), (&P2, 13825)] {
-        for round in 0..64 {
-            let x: [[i16; 16]; 64] = core::array::from_fn(|r| {
-                core::array::from_fn(|l| at_bound(&mut s, round.min(4), (r, l, 32), b))
-            });
-            let mut y = x;
-            // SAFETY: the token shows the CPU has AVX2.
-            unsafe { roundtrip_avx2(&mut y, t) };
-            let p = i64::from(t.p);
-            for (xr, yr) in x.iter().zip(&y) {
-                for (&a, &c) in xr.iter().zip(yr) {
-                    let d = i64::from(c) - 65536 * i64::from(a);
-                    assert_eq!(d.rem_euclid(p), 0, "p = {p}, round {round}");
-                }
-            }
-        }
-    }
-}
-
-#[target_feature(enable = "avx2")]
-fn roundtrip_avx2(x: &mut [[i16; 16]; 64], t: &Prime) {
-    let k = consts(t);
-    forward(x, t, k);
-    inverse(x, t, k);
-}
-
 /// The lazy block steps (7681, 10753: the 512-point parts' blocks 0
-/// and 1) at their input bounds, fixed and random signs: the lazy
-/// forward on ±(2^14 - 1) and the lazy inverse on ±32767 (any i16)
-/// against the reduced steps (`LAZY = false`, whose bounds hold with
-/// room for these primes) mod p, and `block_inverse(block_forward(x))
-/// = 16 * 16 * 64 x = 2^14 x` mod p (the untwist carries 2^16 / 1024);
-/// a lane that leaves its 16 bits breaks the congruence.
+/// and 1) at their input bounds, fixed and random signs, through
+/// `block_inverse(block_forward(x)) = 16 * 16 * 64 x = 2^14 x` mod p (the
+/// untwist carries 2^16 / 1024), so also `block_forward(block_inverse(x))
+/// = 2^14 x`: the forward on ±(2^14 - 1) then the inverse, and the
+/// inverse on ±32767 (any i16) then the forward on its outputs centred
+/// mod p; a lane that leaves its 16 bits breaks the congruence.
 #[test]
 fn lazy_blocks_at_the_bounds() {
     let Some(_token) = Avx2::detect() else { return };
     let mut s = 11u64;
     for t in [&P7681, &P10753] {
         let p = i64::from(t.p);
-        let same = |a: &[[i16; 16]; 16], b: &[[i16; 16]; 16], scale: i64, what: (&str, usize)| {
-            for (a, b) in a.iter().zip(b) {
-                for (&a, &b) in a.iter().zip(b) {
-                    let d = i64::from(b) - scale * i64::from(a);
-                    assert_eq!(d.rem_euclid(p), 0, "p = {p}, {what:?}");
-                }
-            }
-        };
         for round in 0..64 {
             for (bound, fwd) in [(16383, true), (32767, false)] {
                 for j in 0..2 {
                     let x = block_at_bound(&mut s, round, bound);
-                    let (mut lazy, mut reduced) = (x, x);
+                    let mut y = x;
                     // SAFETY: the token shows the CPU has AVX2.
-                    unsafe {
-                        lazy_block_avx2::<true>(&mut lazy, j, t, fwd);
-                        lazy_block_avx2::<false>(&mut reduced, j, t, fwd);
-                    }
-                    same(&reduced, &lazy, 1, (if fwd { "fwd" } else { "inv" }, round));
-                    if fwd {
-                        // SAFETY: as above.
-                        unsafe { lazy_block_avx2::<true>(&mut lazy, j, t, false) };
-                        same(&x, &lazy, 16384, ("roundtrip", round));
+                    unsafe { lazy_block_avx2(&mut y, j, t, fwd) };
+                    centre(&mut y, p);
+                    // SAFETY: as above.
+                    unsafe { lazy_block_avx2(&mut y, j, t, !fwd) };
+                    for (a, b) in x.iter().zip(&y) {
+                        for (&a, &b) in a.iter().zip(b) {
+                            let d = i64::from(b) - 16384 * i64::from(a);
+                            assert_eq!(d.rem_euclid(p), 0, "p = {p}, fwd {fwd}, round {round}");
+                        }
                     }
                 }
             }
@@ -156,14 +113,22 @@ fn lazy_blocks_at_the_bounds() {
     }
 }
 
-/// Block `j`'s forward (`fwd`) or inverse steps, `LAZY` or reduced.
+/// Every entry of `x` centred mod p (`|.| <= p/2`).
+fn centre(x: &mut [[i16; 16]; 16], p: i64) {
+    for v in x.as_flattened_mut() {
+        let r = i64::from(*v).rem_euclid(p);
+        *v = i16::try_from(if r > p / 2 { r - p } else { r }).expect("below p");
+    }
+}
+
+/// Block `j`'s lazy forward (`fwd`) or inverse steps.
 #[target_feature(enable = "avx2")]
-fn lazy_block_avx2<const LAZY: bool>(b: &mut [[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
+fn lazy_block_avx2(b: &mut [[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
     let k = consts(t);
     if fwd {
-        block_forward::<LAZY>(b, j, &t.twist, &t.lane_fwd, k);
+        block_forward(b, j, &t.twist, &t.lane_fwd, &k);
     } else {
-        block_inverse::<LAZY>(b, j, &t.untwist, &t.lane_inv, k);
+        block_inverse(b, j, &t.untwist, &t.lane_inv, k);
     }
 }
 
@@ -172,9 +137,10 @@ fn lazy_block_avx2<const LAZY: bool>(b: &mut [[i16; 16]; 16], j: usize, t: &Prim
 /// forward steps, else ±16130 as the kept transforms; `y` ±16130), fixed
 /// and random signs, and kept transforms whose pointwise products are
 /// all at their extreme (±9347 for 10753: `y` chosen for `x` = 16130),
-/// against the reduced steps (`LAZY = false`) and the pointwise product
-/// `x y 2^-16` mod p: a lane that leaves its 16 bits breaks the
-/// congruence.
+/// against the block steps on their own (`block_forward`, the pointwise
+/// product `x y 2^-16` mod p, `block_inverse` on its reduced outputs;
+/// both checked by `lazy_blocks_at_the_bounds`) mod p: a lane that
+/// leaves its 16 bits breaks the congruence.
 #[test]
 fn block_product_at_the_bounds() {
     let Some(_token) = Avx2::detect() else { return };
@@ -188,7 +154,7 @@ fn block_product_at_the_bounds() {
             let mut want = x;
             if fwd {
                 // SAFETY: the token shows the CPU has AVX2.
-                unsafe { lazy_block_avx2::<false>(&mut want, j, t, true) };
+                unsafe { lazy_block_avx2(&mut want, j, t, true) };
             }
             for (wr, yr) in want.iter_mut().zip(&y) {
                 for (w, &v) in wr.iter_mut().zip(yr) {
@@ -199,7 +165,7 @@ fn block_product_at_the_bounds() {
             let mut got = x;
             // SAFETY: as above.
             unsafe {
-                lazy_block_avx2::<false>(&mut want, j, t, false);
+                lazy_block_avx2(&mut want, j, t, false);
                 product_avx2(&mut got, &y, j, t, fwd);
             }
             for (wr, gr) in want.iter().zip(&got) {
@@ -247,9 +213,9 @@ fn product_avx2(b: &mut [[i16; 16]; 16], y: &[[i16; 16]; 16], j: usize, t: &Prim
     }
 }
 
-/// Each radix-4 macro on inputs at its bound (forward: max(3p/4, 9560),
-/// lazy (7681, 10753, second layer unreduced) 2^14 - 1; inverse: any
-/// i16, here ±32767, lazy too; the inverse's first layer by 1 with
+/// Each radix-4 macro on inputs at its bound (forward: 2^14 - 1, and the
+/// twist's Montgomery products ±M for [`dif4`] with `sq1 = false`;
+/// inverse: any i16, here ±32767; the inverse's first layer by 1 with
 /// unreduced inputs at their [`Inputs`] bounds: `Pointwise` ±9347 (7681:
 /// ±5867) on registers 0, 1 and ±32767 on 2, 3, `Montgomery` ±M on all
 /// four), every sign pattern of the four inputs
@@ -259,31 +225,26 @@ fn product_avx2(b: &mut [[i16; 16]; 16], y: &[[i16; 16]; 16], j: usize, t: &Prim
 #[test]
 fn radix4_macros_at_the_bounds() {
     let Some(_token) = Avx2::detect() else { return };
-    for (t, lazy) in [(&P1, false), (&P2, false), (&P7681, true), (&P10753, true)] {
+    for t in [&P7681, &P10753] {
         // SAFETY: the token shows the CPU has AVX2.
-        unsafe { radix4_avx2(t, lazy) };
+        unsafe { radix4_avx2(t) };
     }
 }
 
 #[target_feature(enable = "avx2")]
-fn radix4_avx2(t: &Prime, lazy: bool) {
+fn radix4_avx2(t: &Prime) {
     let (k, p) = (consts(t), i64::from(t.p));
     let r = super::super::pow_mod(65536, t.p as u64 - 2, p);
     let c = |m: Mul| i64::from(m[0]) * r % p;
     let (tw, ti) = (&t.lane_fwd, &t.lane_inv);
     let mut s = 3u64;
-    let fwd_bound = match t.p {
-        _ if lazy => 16383,
-        12289 => 9560,
-        _ => 13825,
-    };
     // The pointwise products' and the Montgomery products' bounds.
     let pw = if t.p == 7681 { 5867 } else { 9347 };
     let mm = ((32768 * (i32::from(t.p) - 1) / 2) >> 16) as i16 + t.p / 2 + 1;
     let cases = [
-        ([fwd_bound; 4], true, 0..3),
-        // The twist's products (lazy only).
-        ([mm; 4], true, 3..if lazy { 4 } else { 3 }),
+        ([16383; 4], true, 0..2),
+        // The twist's products.
+        ([mm; 4], true, 2..3),
         ([32767; 4], false, 0..2),
         ([pw, pw, 32767, 32767], false, 2..3),
         ([mm; 4], false, 3..4),
@@ -305,25 +266,21 @@ fn radix4_avx2(t: &Prime, lazy: bool) {
                 })
             });
             // `dit16_inv`'s butterflies.
-            let (bf, _, bf2, _) = inv_butterflies!(k, lazy);
+            let (bf, _, bf2, _) = inv_butterflies!(k);
             // (variant, roots (w0, w1, v) as multipliers of the reference)
             for v in variants.clone() {
                 let mut x: [__m256i; 4] = core::array::from_fn(|i| load(&a[i]));
                 let roots = match (fwd, v) {
                     (true, 0) => {
-                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, !lazy);
+                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, true);
                         [c(tw[1]), c(tw[5]), c(tw[2])]
                     }
                     (true, 1) => {
-                        dif4_unit!(x, [0, 1, 2, 3], tw[4], k, !lazy);
-                        [1, c(tw[4]), 1]
-                    }
-                    (true, 2) => {
-                        dif4_unit!(x, [0, 1, 2, 3], tw[4], k, false);
+                        dif4_unit!(x, [0, 1, 2, 3], tw[4], k);
                         [1, c(tw[4]), 1]
                     }
                     (true, _) => {
-                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, false, false);
+                        dif4!(x, [0, 1, 2, 3], [tw[1], tw[5], tw[2]], k, false);
                         [c(tw[1]), c(tw[5]), c(tw[2])]
                     }
                     (false, 0) => {
@@ -332,7 +289,7 @@ fn radix4_avx2(t: &Prime, lazy: bool) {
                     }
                     (false, _) => {
                         let inputs = [Inputs::Any, Inputs::Pointwise, Inputs::Montgomery];
-                        let (_, _, bf2, one2, one01, one23) = inv_first!(k, lazy, inputs[v - 1]);
+                        let (_, _, bf2, one2, one01, one23) = inv_first!(k, inputs[v - 1]);
                         dit16_inv_first!(x, [0, 1, 2, 3], ti, (one01, one23, bf2, one2));
                         [1, c(ti[4]), 1]
                     }
@@ -355,13 +312,10 @@ fn radix4_avx2(t: &Prime, lazy: bool) {
                     };
                     for (i, w) in want.iter().enumerate() {
                         let d = (i64::from(out[i][l]) - w).rem_euclid(p);
-                        assert_eq!(
-                            d, 0,
-                            "p = {p}, lazy {lazy}, fwd {fwd}, variant {v}, round {round}"
-                        );
-                        // The lazy first pass's outputs are the next pass's inputs.
+                        assert_eq!(d, 0, "p = {p}, fwd {fwd}, variant {v}, round {round}");
+                        // The first pass's outputs are the next pass's inputs.
                         let o = out[i][l];
-                        if fwd && lazy && v != 2 {
+                        if fwd {
                             assert!(o.abs() < 1 << 14, "p = {p}, variant {v}: {o}");
                         }
                     }

@@ -14,8 +14,8 @@
 //! coefficients in `kept_parts_products_match` below. Every loop bound and
 //! index depends on p only.
 //!
-//! The parts are computed modulo 7681 and 10753 (not `ntt.rs`' 12289 and
-//! 18433): both have the 512-th roots of the transform and the other
+//! The parts are computed modulo 7681 and 10753: both have the 512-th
+//! roots of the transform and the other
 //! points' twists (7680 = 15 * 512, 10752 = 21 * 512). They suffice: the
 //! R/q product's coefficients are below p (q - 1) / 2 <= 1277 * 7878 / 2 =
 //! 5,030,103 in magnitude (sntrup1277's folded product, [`five_rq`], three
@@ -26,7 +26,7 @@
 //! (7681 < 2^13, 10753 < 2^14: Montgomery products below 3p/4 = 5761 /
 //! 8065, `squeeze` results below 5629 / 5800), they leave room in the
 //! 16-bit lanes for sums of up to four reduced values, so the transforms
-//! run lazily (`regs::block_forward::<true>`, `block_inverse::<true>`):
+//! run lazily (`regs::block_forward`, `block_product`):
 //! the first layer's sums ([`outer_512`]) and the second layer of each
 //! radix-4 pass are left unreduced (bounds at each step in `regs.rs`,
 //! tested at the bounds in `regs::tests`).
@@ -46,14 +46,15 @@ use crate::wipe::Wipeable;
 use pqdr_common::simd::Avx2;
 
 /// The 512-point transform on 32 registers (primes 7681, 10753: the tables
-/// of `Prime::new_512`): the four-step decomposition 512 = 32 x 16 of
-/// `ntt.rs` with ω' = ω^2. Its 32-point transform across
+/// of `Prime::new`): the four-step decomposition 1024 = 64 x 16 of
+/// `ntt.rs` restricted to 512 = 32 x 16 with ω' = ω^2. Its 32-point transform across
 /// registers is the first layer (distance 16, roots ζ'^i = ζ^(2i)) followed
 /// by the same per-block layers as the 64-point one (root ζ'^2 = ζ^4 = η),
 /// register j then holds k1 = bitrev5(j), and ω'^(n2 bitrev5(j)) =
 /// ω^(n2 bitrev6(j)) is the 1024-point twist of register j < 32; the
 /// 16-point transform across lanes has root ω'^32 = η as before. So the
-/// 1024-point tables' first 32 registers serve (in powers of ω' only). The first layer runs in the pass that
+/// tables are the 1024-point ones' first 32 registers (in powers of ω'
+/// only). The first layer runs in the pass that
 /// loads part i of the factor `v` (p = P, 512 < P <= 1280: registers
 /// r and r + 16 of the part are [`fold_twist`]ed from `v`'s blocks of 512
 /// and go straight into the butterfly), so `x` is written once before the per-block
@@ -63,7 +64,7 @@ use pqdr_common::simd::Avx2;
 fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_forward::<true>(block, j, &t.twist, &t.lane_fwd, k);
+        regs::block_forward(block, j, &t.twist, &t.lane_fwd, &k);
     }
 }
 
@@ -143,9 +144,8 @@ pub(super) fn forward_512_b<const P: usize>(
 }
 
 /// The last layer of the inverse of [`forward_512`] (after the per-block
-/// steps, `regs::block_inverse` or `regs::block_product`): the
-/// decimation-in-time butterflies at distance 16 as in `ntt.rs`'s
-/// `dit_outer`; the whole inverse is times 2^16 / 1024 (the untwist's
+/// steps, `regs::block_product`): the decimation-in-time butterflies at
+/// distance 16 (the inverse of the first layer); the whole inverse is times 2^16 / 1024 (the untwist's
 /// scale): 512 c 2^16 / 1024. Lazy (7681, 10753): the first inputs
 /// unreduced (the lazy block steps' outputs, below 23200), so every output
 /// is below 23200 + 8065 < 2^15 (any i16 is what [`combine`](super::combine) takes).
@@ -160,7 +160,7 @@ fn dit_last_512(x: &mut Part<HALF>, t: &Prime, k: K) {
         store(&mut x[i + 16], _mm256_sub_epi16(a, b));
     }
 }
-/// [`ntt3_mul`] for [`ntt3_512`]`(P)` with either factor (or both) given as
+/// [`ntt3_mul`] for [`ntt3_fits`]`(P)` with either factor (or both) given as
 /// its kept transforms ([`ntt3_prepare`](super::ntt3_prepare): both primes for `REDUCE`, else
 /// 7681's): the same full product in `full[..512 k]` (k = [`parts`]`(P)`).
 pub(super) fn ntt3_mul_sides_512<const P: usize, const Q: i16, const REDUCE: bool>(
@@ -169,7 +169,7 @@ pub(super) fn ntt3_mul_sides_512<const P: usize, const Q: i16, const REDUCE: boo
     a: Side<'_, i16>,
     b: Side<'_, i8>,
 ) {
-    assert!(ntt3_512(P), "ntt3_mul_sides: p outside 513..=1024");
+    assert!(ntt3_fits(P), "ntt3_mul_sides: p outside 513..=1280");
     const { assert!(Q < 1 << 13, "ntt3_mul: q >= 2^13") };
     // k parts of 32 registers a prime: k Hats for two primes, ⌈k/2⌉ for one.
     let need = if REDUCE {
@@ -275,24 +275,18 @@ fn part_512<const P: usize>(
 /// The two factors of a product.
 type Sides<'a> = (Side<'a, i16>, Side<'a, i8>);
 
-/// Whether the AVX2 product of p takes the 512-point parts (p <= 1024), and
-/// so its kept transforms ([`ntt3_prepare`](super::ntt3_prepare), [`ntt3_mul_sides`](super::ntt3_mul_sides)) too.
-pub(crate) const fn ntt3_512(p: usize) -> bool {
-    ntt3_fits(p)
-}
-
 /// A factor's kept transforms for [`ntt3_mul_sides`](super::ntt3_mul_sides) (`a`, or the small
 /// `b` when `a` is `None`): prime i's k = [`parts`]`(P)` parts,
 /// forward-transformed, into registers `32 k i ..` of the flattened `out`
 /// (one prime, 7681, for k/2 [`Hat`]s, both for k). Requires
-/// [`ntt3_512`]`(P)`.
+/// [`ntt3_fits`]`(P)`.
 pub(super) fn ntt3_prepare_512<const P: usize>(
     token: Avx2,
     out: &mut [Hat],
     a: Option<&[i16; P]>,
     b: &[i8; P],
 ) {
-    assert!(ntt3_512(P), "ntt3_prepare: p outside 513..=1024");
+    assert!(ntt3_fits(P), "ntt3_prepare: p outside 513..=1280");
     let _ = token;
     // k/2 Hats hold one prime's parts, k both.
     let kept = HALF * parts(P);

@@ -100,7 +100,7 @@ fn roundtrip_512_avx2<const P: usize>(x: &mut Part<HALF>, v: &[i16], (i, t): (us
     forward_512_a::<P>(x, v, i, t, k);
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
-        regs::block_inverse::<true>(block, j, &t.untwist, &t.lane_inv, k);
+        regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
     }
     dit_last_512(x, t, k);
 }
