@@ -176,10 +176,7 @@ mod tests {
         let mut s = seed;
         let mut control_bits = [0u8; (25 << 12) >> 3];
         for b in control_bits.iter_mut() {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            *b = (s >> 24) as u8;
+            *b = (crate::test_util::xorshift(&mut s) >> 24) as u8;
         }
         let mut p = [0u16; 8192];
         for (i, x) in p.iter_mut().enumerate().take(n) {
@@ -212,12 +209,7 @@ mod tests {
             return;
         };
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = move || crate::test_util::xorshift(&mut s);
         let mut control_bits = [0u8; (25 << 12) >> 3];
         for w in [12, 13] {
             let words = 1 << (w - 6);

@@ -339,9 +339,7 @@ mod tests {
         let mut s = [0u16; 256];
         let mut sv = vec::zero::<4>();
         for (j, v) in s.iter_mut().enumerate().take(2 * t) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            crate::test_util::xorshift(&mut x);
             *v = (x >> 17) as u16 & P::GF_MASK;
             if sparse && (x >> 3) & 3 != 0 {
                 *v = 0;
@@ -409,9 +407,7 @@ mod tests {
         let mut x = seed;
         let mut s = [0u16; 256];
         for v in s.iter_mut().take(2 * t) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            crate::test_util::xorshift(&mut x);
             *v = (x >> 17) as u16 & P::GF_MASK;
         }
         check_avx2_on::<P>(token, &s, &format!("seed {seed}"));
@@ -465,9 +461,7 @@ mod tests {
             let mut sv = vec::zero::<4>();
             for plane in sv.iter_mut() {
                 for w in plane.iter_mut() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    crate::test_util::xorshift(&mut x);
                     *w = if round == 0 { !0 } else { x };
                 }
             }

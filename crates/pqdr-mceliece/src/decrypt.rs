@@ -444,13 +444,7 @@ fn decode<P: ParameterSet>(
 mod tests {
     use super::*;
     use crate::params::{Mceliece348864, Mceliece460896};
-
-    fn rnd(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use crate::test_util::xorshift;
 
     /// The element at lane (word l, bit k) of an entry.
     fn lane(v: &Bitsliced<2>, m: usize, l: usize, k: usize) -> u16 {
@@ -469,7 +463,7 @@ mod tests {
             let mut vals = fft::zero_values();
             for v in vals.iter_mut().take(entries) {
                 for p in v.iter_mut() {
-                    *p = [rnd(&mut s), rnd(&mut s)];
+                    *p = [xorshift(&mut s), xorshift(&mut s)];
                 }
                 // Every lane nonzero: a zero lane gets z^0.
                 for l in 0..2 {
@@ -520,7 +514,7 @@ mod tests {
                 1 => bytes[0] = 1,
                 2 => bytes[2 * t - 1] = 0x10,
                 3 => bytes[2 * t - 2] = 0x80,
-                _ => bytes.iter_mut().for_each(|b| *b = rnd(&mut s) as u8),
+                _ => bytes.iter_mut().for_each(|b| *b = xorshift(&mut s) as u8),
             }
             let mut want = vec::zero::<4>();
             g_planes_portable::<P>(&mut want, &bytes);
@@ -544,14 +538,14 @@ mod tests {
             w.as_flattened_mut()
                 .as_flattened_mut()
                 .iter_mut()
-                .for_each(|x| *x = rnd(&mut s));
+                .for_each(|x| *x = xorshift(&mut s));
             let mut bits = [0u64; MAX_Q_WORDS];
             match round {
                 0 => {}
                 1 => bits.fill(!0),
                 2 => bits[0] = 1,
                 3 => bits[(1 << (m - 6)) - 1] = 1 << 63,
-                _ => bits.iter_mut().for_each(|x| *x = rnd(&mut s)),
+                _ => bits.iter_mut().for_each(|x| *x = xorshift(&mut s)),
             }
             let mut want = fft::zero_values();
             masked::<P>(&mut want, &w, &bits);
@@ -562,7 +556,7 @@ mod tests {
             x.as_flattened_mut()
                 .as_flattened_mut()
                 .iter_mut()
-                .for_each(|v| *v = rnd(&mut s));
+                .for_each(|v| *v = xorshift(&mut s));
             let mut want = x;
             masked::<P>(&mut want, &w, &bits);
             arch::masked(token, m, &mut x, &w, &bits);

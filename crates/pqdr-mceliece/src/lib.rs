@@ -42,6 +42,8 @@ mod pk_gen;
 pub mod self_test;
 mod sk_gen;
 mod sort;
+#[cfg(test)]
+mod test_util;
 #[cfg(feature = "kem")]
 mod traits;
 mod types;

@@ -65,14 +65,8 @@ pub(super) fn spread<P: ParameterSet>(out: &mut Values, x: &Bitsliced<4>, k: usi
 mod tests {
     use super::*;
     use crate::params::{Mceliece348864, Mceliece6960119, Mceliece8192128};
+    use crate::test_util::xorshift;
     use crate::vec;
-
-    fn rng(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
 
     /// `arch::spread_init` against `spread` on a zero-filled array, k = 6,
     /// 7, 8 (one, two, four words per plane): random words (the planes
@@ -93,7 +87,7 @@ mod tests {
                     2 => x[P::M - 1][last] = 1 << 63,
                     3 => x[0][last] = 1 << 63,
                     _ => x.as_flattened_mut().iter_mut().for_each(|w| {
-                        *w = rng(&mut s);
+                        *w = xorshift(&mut s);
                     }),
                 }
                 let mut want = zero_values();

@@ -5,13 +5,11 @@
 use super::*;
 use crate::gf;
 use crate::params::{Derived, MAX_Q_WORDS, Mceliece348864, Mceliece6960119, Mceliece8192128};
+use crate::test_util::xorshift;
 use core::mem::MaybeUninit;
 
 fn rng(s: &mut u64) -> u16 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    (*s >> 20) as u16
+    (xorshift(s) >> 20) as u16
 }
 
 /// The value-array position of standard position pos: the inverse of

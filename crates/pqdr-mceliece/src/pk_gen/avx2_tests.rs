@@ -12,13 +12,12 @@ use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with};
 use super::t_stage::t_row_with;
 use crate::arch::avx2;
 use crate::params::{Mceliece348864, Mceliece460896, ParameterSet};
+use crate::test_util::xorshift;
 use crate::vec::zero;
 
+/// xorshift64* (the plain xorshift bits are GF(2)-linear in the seed).
 fn rnd(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    s.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    xorshift(s).wrapping_mul(0x2545_F491_4F6C_DD1D)
 }
 
 #[test]

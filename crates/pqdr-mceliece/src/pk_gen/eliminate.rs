@@ -459,10 +459,7 @@ mod tests {
         let mut s = 99u64;
         for r in 0..mt {
             for b in (r >> 3) + 1..96 {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                mat[r * stride + b] = s as u8;
+                mat[r * stride + b] = crate::test_util::xorshift(&mut s) as u8;
             }
         }
         let mut a = mat;
@@ -484,9 +481,7 @@ mod tests {
                 mat.fill(0);
                 for r in 0..mt {
                     for b in 0..aw * 8 {
-                        s ^= s << 13;
-                        s ^= s >> 7;
-                        s ^= s << 17;
+                        let s = crate::test_util::xorshift(&mut s);
                         // xorshift64* (the plain xorshift bits are GF(2)-linear
                         // in the seed and would give a low-rank matrix).
                         mat[r * stride + b] = (s.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8;

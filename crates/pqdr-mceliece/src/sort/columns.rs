@@ -96,12 +96,7 @@ mod tests {
         for (rows_log, b) in [(1usize, 8usize), (3, 16), (6, 8), (9, 16), (2, 2048)] {
             let n = 1usize << rows_log;
             let len = n * b;
-            let mut next = || {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                s
-            };
+            let mut next = || crate::test_util::xorshift(&mut s);
             let mut key = [0u16; 8192];
             let mut v1 = [0u16; 8192];
             let mut v2 = [0u16; 8192];

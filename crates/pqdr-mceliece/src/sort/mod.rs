@@ -309,10 +309,7 @@ fn lane_step(groups: &mut [[u32; 8]], d: usize) {
 #[cfg(test)]
 pub(crate) fn test_shuffle(perm: &mut [u16], s: &mut u64) {
     for i in (1..perm.len()).rev() {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        let j = ((*s >> 11) % (i as u64 + 1)) as usize;
+        let j = ((crate::test_util::xorshift(s) >> 11) % (i as u64 + 1)) as usize;
         perm.swap(i, j);
     }
 }
@@ -323,12 +320,8 @@ mod tests {
     fn sorts() {
         let mut s = 12345u64;
         for n in [1usize, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096] {
-            let mut v: [u64; 4096] = core::array::from_fn(|_| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                s >> 2
-            });
+            let mut v: [u64; 4096] =
+                core::array::from_fn(|_| crate::test_util::xorshift(&mut s) >> 2);
             let x = &mut v[..n];
             let mut w = [0u64; 4096];
             w[..n].copy_from_slice(x);

@@ -11,13 +11,7 @@ use crate::arch::{
     Avx2, QuadMultiplier, QuadMultipliers, butterflies_inword, inv_x2, mul_pair, mul_x4,
 };
 use crate::params::{MAX_M, Mceliece348864, Mceliece460896, ParameterSet};
-
-fn rnd(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
-}
+use crate::test_util::xorshift;
 
 /// The 4- and 2-batch AVX2 products (both through the generated `asm!`
 /// products `mul12_regs` / `mul13_regs`) against the portable product of
@@ -37,7 +31,7 @@ fn check<P: ParameterSet>(token: Avx2, seed: u64) {
                     1 => (!0, u64::from(k == 0).wrapping_neg()),
                     2 => (u64::from(k == P::M - 1).wrapping_neg(), !0),
                     3 => (0, !0),
-                    _ => (rnd(&mut s), rnd(&mut s)),
+                    _ => (xorshift(&mut s), xorshift(&mut s)),
                 };
             }
         }
@@ -218,7 +212,7 @@ fn check_quad<P: ParameterSet>(token: Avx2, seed: u64, edge: bool, wide: usize) 
             .fold(0u64, |m, i| m | 1 << i)
     };
     let mut s = seed;
-    let r = |s: &mut u64| if edge { !0 } else { rnd(s) };
+    let r = |s: &mut u64| if edge { !0 } else { xorshift(s) };
     for forward in [true, false] {
         let mut quad = [zero::<2>(); 4];
         for v in &mut quad {
@@ -316,7 +310,7 @@ fn check_inv<P: ParameterSet>(token: Avx2, seed: u64) {
                     0 => 0,
                     1 => u64::from(k == 0).wrapping_neg(),
                     2 => !0,
-                    _ => rnd(&mut s),
+                    _ => xorshift(&mut s),
                 };
             }
         }

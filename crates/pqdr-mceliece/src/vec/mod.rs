@@ -249,12 +249,7 @@ mod tests {
 
     fn check8<P: ParameterSet>() {
         let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rnd = || crate::test_util::xorshift(&mut s);
         let mut a = zero::<8>();
         let mut b = zero::<8>();
         for k in 0..P::M {

@@ -474,12 +474,7 @@ mod tests {
     fn check<P: ParameterSet>(seed: u64) {
         let mask = u64::from(P::GF_MASK);
         let mut s = seed;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = || crate::test_util::xorshift(&mut s);
         for i in 0..2000 {
             let (a, b): ([u64; 4], [u64; 4]) = if i < 9 {
                 let e = [0, 1, mask];
