@@ -328,15 +328,28 @@ macro_rules! inv_first {
 }
 
 /// The second radix-4 pass of [`dit16_inv`] (distances 4, 8) on `x` (`&mut
-/// Regs`).
+/// Regs`). With `then`, `then!(x, [i0, i1, i2, i3])` runs after each
+/// butterfly on its 4 finished registers ([`block_product`]'s stores: each
+/// output leaves the registers as soon as it is final, instead of all 16
+/// live, and spilled, until a store loop after the pass).
 macro_rules! dit16_inv_second {
-    ($x:expr, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident)) => {{
+    ($x:expr, $t:ident, $bfs:tt) => {{
+        macro_rules! keep {
+            ($r:ident, $g:tt) => {};
+        }
+        dit16_inv_second!($x, $t, $bfs, keep)
+    }};
+    ($x:expr, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident), $then:ident) => {{
         let (x, t): (&mut Regs, &[Mul; 8]) = ($x, $t);
         let (bf, one, bf2, one2) = ($bf, $one, $bf2, $one2);
         dit4_unit!(x, one, one, bf2, one2, [0, 4, 8, 12], t[4]);
+        $then!(x, [0, 4, 8, 12]);
         dit4!(x, bf, bf2, [1, 5, 9, 13], [t[2], t[1], t[5]]);
+        $then!(x, [1, 5, 9, 13]);
         dit4!(x, bf, bf2, [2, 6, 10, 14], [t[4], t[2], t[6]]);
+        $then!(x, [2, 6, 10, 14]);
         dit4!(x, bf, bf2, [3, 7, 11, 15], [t[6], t[3], t[7]]);
+        $then!(x, [3, 7, 11, 15]);
     }};
 }
 
@@ -560,10 +573,14 @@ pub(super) fn block_product<const FWD: bool>(
         }};
     }
     each_group!(untwist_first);
-    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
-    for (i, r) in block.iter_mut().enumerate() {
-        store(r, x[i]);
+    macro_rules! store_group {
+        ($r:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {
+            for i in [$i0, $i1, $i2, $i3] {
+                store(&mut block[i], $r[i]);
+            }
+        };
     }
+    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2), store_group);
 }
 
 /// `dit16_inv` on the registers of `block` (layers d = 1 .. 8 of the
