@@ -353,6 +353,15 @@ macro_rules! dit16_inv_second {
     }};
 }
 
+/// `t`, through an opaque pointer: for a transform's second use of the roots
+/// in a block, so that they are broadcast again where they are used (LLVM
+/// cannot reuse the first use's loads) instead of kept since, spilled among
+/// the block's 16 registers (a store and reloads per root and companion).
+#[inline]
+fn again(t: &[Mul; 8]) -> &[Mul; 8] {
+    core::hint::black_box(t)
+}
+
 /// The multipliers of block `j` (registers `16 j ..`): values and companions.
 fn block_muls(m: &LaneMuls, j: usize) -> (&[[i16; 16]; 16], &[[i16; 16]; 16]) {
     let r = 16 * j..16 * j + 16;
@@ -455,6 +464,7 @@ macro_rules! lanes_store {
 fn fused_forward(block: &mut [[i16; 16]; 16], j: usize, m: &LaneMuls, tw: &[Mul; 8], k: K) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
     rows_twist!(x, j, (m, tw), k, true);
+    let tw = again(tw);
     lanes_store!(x, block, tw, k, true);
 }
 
@@ -540,7 +550,7 @@ pub(super) fn block_product<const FWD: bool>(
     if FWD {
         rows_twist!(x, j, (&t.twist, tf), k, true);
         transpose(&mut x);
-        dif16_first!(x, tf, k, true, true);
+        dif16_first!(x, again(tf), k, true, true);
     }
     // Per group of 4 registers: the forward's last pass, the pointwise
     // product and the inverse's first pass across the lanes.
@@ -564,6 +574,7 @@ pub(super) fn block_product<const FWD: bool>(
     // Per group: the untwist and the inverse's first pass across the registers.
     let (w, wq) = block_muls(&t.untwist, j);
     let (_, _, _, _, one01, one23) = inv_first!(k, true, Inputs::Montgomery);
+    let ti = again(ti);
     macro_rules! untwist_first {
         ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
             for i in [$i0, $i1, $i2, $i3] {
