@@ -546,11 +546,12 @@ pub(super) fn block_product<const FWD: bool>(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    let (tf, ti) = (&t.lane_fwd, &t.lane_inv);
+    let (mut tf, ti) = (&t.lane_fwd, &t.lane_inv);
     if FWD {
         rows_twist!(x, j, (&t.twist, tf), k, true);
         transpose(&mut x);
-        dif16_first!(x, again(tf), k, true, true);
+        tf = again(tf);
+        dif16_first!(x, tf, k, true, true);
     }
     // Per group of 4 registers: the forward's last pass, the pointwise
     // product and the inverse's first pass across the lanes.
