@@ -304,16 +304,38 @@ macro_rules! inv_first {
 }
 
 /// The second radix-4 pass of [`dit16_inv`] (distances 4, 8) on `x` (`&mut
-/// Regs`).
+/// Regs`). With `then`, `then!(x, [i0, i1, i2, i3])` runs after each
+/// butterfly on its 4 finished registers ([`block_product`]'s stores: each
+/// output leaves the registers as soon as it is final, instead of all 16
+/// live, and spilled, until a store loop after the pass).
 macro_rules! dit16_inv_second {
-    ($x:expr, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident)) => {{
+    ($x:expr, $t:ident, $bfs:tt) => {{
+        macro_rules! keep {
+            ($r:ident, $g:tt) => {};
+        }
+        dit16_inv_second!($x, $t, $bfs, keep)
+    }};
+    ($x:expr, $t:ident, ($bf:ident, $one:ident, $bf2:ident, $one2:ident), $then:ident) => {{
         let (x, t): (&mut Regs, &[Mul; 8]) = ($x, $t);
         let (bf, one, bf2, one2) = ($bf, $one, $bf2, $one2);
         dit4_unit!(x, one, one, bf2, one2, [0, 4, 8, 12], t[4]);
+        $then!(x, [0, 4, 8, 12]);
         dit4!(x, bf, bf2, [1, 5, 9, 13], [t[2], t[1], t[5]]);
+        $then!(x, [1, 5, 9, 13]);
         dit4!(x, bf, bf2, [2, 6, 10, 14], [t[4], t[2], t[6]]);
+        $then!(x, [2, 6, 10, 14]);
         dit4!(x, bf, bf2, [3, 7, 11, 15], [t[6], t[3], t[7]]);
+        $then!(x, [3, 7, 11, 15]);
     }};
+}
+
+/// `t`, through an opaque pointer: for a transform's second use of the roots
+/// in a block, so that they are broadcast again where they are used (LLVM
+/// cannot reuse the first use's loads) instead of kept since, spilled among
+/// the block's 16 registers (a store and reloads per root and companion).
+#[inline]
+fn again(t: &[Mul; 8]) -> &[Mul; 8] {
+    core::hint::black_box(t)
 }
 
 /// The multipliers of block `j` (registers `16 j ..`): values and companions.
@@ -389,6 +411,7 @@ pub(super) fn block_forward(
     let k = *k;
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
     rows_twist!(x, j, (m, tw), k);
+    let tw = again(tw);
     lanes_store!(x, block, tw, k);
 }
 
@@ -441,10 +464,11 @@ pub(super) fn block_product<const FWD: bool>(
     k: K,
 ) {
     let mut x: Regs = core::array::from_fn(|i| load(&block[i]));
-    let (tf, ti) = (&t.lane_fwd, &t.lane_inv);
+    let (mut tf, ti) = (&t.lane_fwd, &t.lane_inv);
     if FWD {
         rows_twist!(x, j, (&t.twist, tf), k);
         transpose(&mut x);
+        tf = again(tf);
         dif16_first!(x, tf, k, true);
     }
     // Per group of 4 registers: the forward's last pass, the pointwise
@@ -469,6 +493,7 @@ pub(super) fn block_product<const FWD: bool>(
     // Per group: the untwist and the inverse's first pass across the registers.
     let (w, wq) = block_muls(&t.untwist, j);
     let (_, _, _, _, one01, one23) = inv_first!(k, Inputs::Montgomery);
+    let ti = again(ti);
     macro_rules! untwist_first {
         ([$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {{
             for i in [$i0, $i1, $i2, $i3] {
@@ -478,10 +503,14 @@ pub(super) fn block_product<const FWD: bool>(
         }};
     }
     each_group!(untwist_first);
-    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2));
-    for (i, r) in block.iter_mut().enumerate() {
-        store(r, x[i]);
+    macro_rules! store_group {
+        ($r:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {
+            for i in [$i0, $i1, $i2, $i3] {
+                store(&mut block[i], $r[i]);
+            }
+        };
     }
+    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2), store_group);
 }
 
 #[cfg(test)]
