@@ -265,14 +265,21 @@ pub(crate) fn rq_mult_small_on<const P: usize, const Q: i16>(
     match be {
         Some(token) if const { ntt3_fits::<P>() } => {
             arch::ntt3_mul::<P, Q, true>(token, buf.as_flattened_mut(), a, b);
-            if const { arch::ntt3_folds(P) } {
-                // Folded already (sntrup1277): only the freeze.
-                return arch::freeze_folded::<P, Q>(token, a, buf.as_flattened());
-            }
+            return fold_q_ntt3::<P, Q>(token, a, buf.as_flattened());
         }
         _ => mul_full::<P, Q, true>(a, b, buf, be),
     }
     fold_q_on::<P, Q>(a, &buf.as_flattened()[..2 * P], be);
+}
+
+/// The end of a transform product (`arch::ntt3_mul`, `ntt3_mul_sides`) in `full`: [`fold_q_on`]
+/// of `full[..2p]`, or only the freeze of `full[..p]` if folded (`arch::ntt3_folds`: sntrup1277).
+pub(crate) fn fold_q_ntt3<const P: usize, const Q: i16>(t: Avx2, a: &mut [i16; P], full: &[i16]) {
+    if const { arch::ntt3_folds(P) } {
+        arch::freeze_folded::<P, Q>(t, a, full);
+    } else {
+        fold_q_on::<P, Q>(a, &full[..2 * P], Some(t));
+    }
 }
 
 /// `a = freeze(full mod x^p - x - 1)`: the end of [`rq_mult_small_on`], on

@@ -9,7 +9,7 @@
 use crate::arch::{self, Avx2, Hat, RecipState, Side};
 use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
-use crate::mult::{Scratch, fold_3_on, fold_q_on, r3_from_3rq, r3_mult, round, rq_mult_small};
+use crate::mult::{Scratch, fold_3_on, fold_q_ntt3, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
 use crate::wipe::Wipe;
 
@@ -134,17 +134,6 @@ pub(crate) fn prepare<const P: usize>(
     }
 }
 
-/// The end of an R/q product from kept transforms (`arch::ntt3_mul_sides`) into
-/// `full`: `fold_q` on `full[..2p]`, or only the freeze of `full[..p]`
-/// where the product leaves it folded (`arch::ntt3_folds`: sntrup1277).
-fn fold_q_hat<const P: usize, const Q: i16>(token: Avx2, c: &mut [i16; P], full: &[i16]) {
-    if const { arch::ntt3_folds(P) } {
-        arch::freeze_folded::<P, Q>(token, c, full);
-    } else {
-        fold_q_on::<P, Q>(c, &full[..2 * P], Some(token));
-    }
-}
-
 /// [`decrypt_f`] with f's transforms (from `hat_at(P)[0]`): the same `e`.
 pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     token: Avx2,
@@ -155,7 +144,7 @@ pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     let full = acc.as_flattened_mut();
     let [_, at_v, _] = const { hat_at(P) };
     arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
-    fold_q_hat::<P, Q>(token, c, full);
+    fold_q_ntt3::<P, Q>(token, c, full);
     r3_from_3rq::<P, Q>(c);
 }
 
@@ -186,7 +175,7 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     let full = acc.as_flattened_mut();
     let [_, _, at_h] = const { hat_at(P) };
     arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
-    fold_q_hat::<P, Q>(token, c, full);
+    fold_q_ntt3::<P, Q>(token, c, full);
     round(c);
 }
 
@@ -218,6 +207,7 @@ pub(crate) fn is_short<const P: usize, const W: usize>(r: &[i8; P]) -> ct::Choic
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mult::fold_q_on;
     use crate::test_util::lcg;
     use std::prelude::rust_2024::*;
 
@@ -281,11 +271,11 @@ mod tests {
     }
 
     /// `arch::freeze_folded` (the end of the R/q products that
-    /// `arch::ntt3_folds`, in `rq_mult_small_on` and [`fold_q_hat`]) on
+    /// `arch::ntt3_folds`, in `rq_mult_small_on` and [`crate::mult::fold_q_ntt3`]) on
     /// `full[..p]`, whatever `full[p..]` holds, against the portable fold of
     /// `full[..p]` followed by p zeros: every i16 value in every lane
     /// position (windows of p consecutive values from -32768 on); and
-    /// [`fold_q_hat`] takes it exactly for sntrup1277 (elsewhere it folds
+    /// [`crate::mult::fold_q_ntt3`] takes it exactly for sntrup1277 (elsewhere it folds
     /// the junk in).
     fn freeze_differential<const P: usize, const Q: i16>(token: Avx2, seed: u64) {
         let mut s = seed;
@@ -301,11 +291,11 @@ mod tests {
             fold_q_on::<P, Q>(&mut out[0], &zero_top, None);
             arch::freeze_folded::<P, Q>(token, &mut out[1], &full);
             assert_eq!(out[1], out[0], "p = {P}, from {x0}");
-            fold_q_hat::<P, Q>(token, &mut out[2], &full);
+            fold_q_ntt3::<P, Q>(token, &mut out[2], &full);
             assert_eq!(
                 out[2] == out[0],
                 P == 1277,
-                "fold_q_hat, p = {P}, from {x0}"
+                "fold_q_ntt3, p = {P}, from {x0}"
             );
             x0 += P as i32 - 7;
         }
