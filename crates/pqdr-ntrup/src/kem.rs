@@ -22,7 +22,7 @@ use crate::mult::Scratch;
 use crate::sample::{short_random, short_random_in, small_random, small_random_batched};
 use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
-    keeps, keeps_h, public_key, recip3,
+    keeps, public_key, recip3,
 };
 use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
@@ -356,7 +356,7 @@ fn zencrypt<const P: usize, const Q: i16>(
 ) {
     let mut c = [0i16; P];
     let mut c = Wipe::new(&mut c);
-    if let Some((token, hats)) = hats.filter(|_| keeps_h(P)) {
+    if let Some((token, hats)) = hats {
         encrypt_hat::<P, Q>(token, &mut c, r, hats, acc);
     } else {
         if let Ok(h) = <&[i16; P]>::try_from(h) {
@@ -452,8 +452,7 @@ pub(crate) fn prepare<const P: usize, const Q: i16>(sk: &[u8], hats: &mut Hats) 
 
 /// [`decap`] with what [`prepare`] made from the same `sk`: the same shared
 /// secret, given `hats` without the forward transforms of f, 1/g and h and
-/// the `Decode` of pk (sntrup1277: h is not kept, pk is decoded). Without
-/// AVX2 `hats` is not used.
+/// the `Decode` of pk. Without AVX2 `hats` is not used.
 pub(crate) fn decap_prepared<const P: usize, const Q: i16, const W: usize, const CT: usize>(
     ct: &[u8; CT],
     sk: &[u8],

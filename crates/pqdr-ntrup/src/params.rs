@@ -10,15 +10,19 @@
 
 use core::fmt::Debug;
 
+use crate::arch::Hat;
 use crate::encode::{MAX_LEN, rounded_bytes, rq_bytes, small_bytes};
 use crate::kem;
 use crate::kem::HASH_BYTES;
+use crate::sntrup_core::hats_len;
 
 /// `[u8; N]`: the storage of keys, ciphertexts and encoded inputs (the
 /// family's one byte-array trait).
 pub use pqdr_common::ByteArray;
 
 pub(crate) mod sealed {
+    use crate::arch::Hat;
+
     /// Only this crate's parameter sets implement [`ParameterSet`](super::ParameterSet).
     pub trait Sealed {}
 
@@ -42,6 +46,17 @@ pub(crate) mod sealed {
         fn coeffs_mut(&mut self) -> &mut [i16] {
             self
         }
+    }
+
+    /// The storage of a prepared key's kept transforms
+    /// (`ParameterSet::PreparedHats`): `[Hat; N]`, N = `sntrup_core::hats_len(P)`.
+    pub trait Prepared: AsRef<[Hat]> + AsMut<[Hat]> + Send + Sync + 'static {
+        /// All zero.
+        const ZERO: Self;
+    }
+
+    impl<const N: usize> Prepared for [Hat; N] {
+        const ZERO: Self = [[[0; 16]; 64]; N];
     }
 
     impl Decoded for () {
@@ -86,6 +101,11 @@ pub trait ParameterSet:
     /// generation past its 24 KB stack budget (tests/stack.rs).
     #[doc(hidden)]
     type DecodedKey: sealed::Decoded;
+    /// The transforms a `PreparedDecapsulationKey` keeps: as many 2 KB
+    /// blocks as the set's AVX2 product needs for f, 1/g and h
+    /// (`sntrup_core::hats_len`).
+    #[doc(hidden)]
+    type PreparedHats: sealed::Prepared;
 
     #[doc(hidden)]
     fn keypair<R: rand_core::TryCryptoRng + ?Sized, const BATCHED: bool>(
@@ -127,12 +147,12 @@ pub trait ParameterSet:
         ss: &mut [u8; HASH_BYTES],
     );
     #[doc(hidden)]
-    fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool;
+    fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut Self::PreparedHats) -> bool;
     #[doc(hidden)]
     fn decap_prepared(
         ct: &Self::CiphertextBytes,
         sk: &Self::DecapsulationKeyBytes,
-        hats: Option<&[[[i16; 16]; 64]; 10]>,
+        hats: Option<&Self::PreparedHats>,
         h3_rho: &[u8; HASH_BYTES],
         ss: &mut [u8; HASH_BYTES],
     );
@@ -197,6 +217,7 @@ macro_rules! variant {
             type CiphertextBytes = [u8; ct_bytes($p, $q)];
             type InputBytes = [u8; small_bytes($p)];
             type DecodedKey = $decoded;
+            type PreparedHats = [Hat; hats_len($p)];
 
             fn decode_key(pk: &Self::EncapsulationKeyBytes, h: &mut Self::DecodedKey) {
                 kem::decode_key::<$p, $q>(pk, sealed::Decoded::coeffs_mut(h))
@@ -250,16 +271,17 @@ macro_rules! variant {
                 let h = sealed::Decoded::coeffs(h);
                 kem::decap::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, (sk, h, h3_rho), ss)
             }
-            fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut [[[i16; 16]; 64]; 10]) -> bool {
+            fn prepare(sk: &Self::DecapsulationKeyBytes, hats: &mut Self::PreparedHats) -> bool {
                 kem::prepare::<$p, $q>(sk, hats)
             }
             fn decap_prepared(
                 ct: &Self::CiphertextBytes,
                 sk: &Self::DecapsulationKeyBytes,
-                hats: Option<&[[[i16; 16]; 64]; 10]>,
+                hats: Option<&Self::PreparedHats>,
                 h3_rho: &[u8; HASH_BYTES],
                 ss: &mut [u8; HASH_BYTES],
             ) {
+                let hats = hats.map(|h| &h[..]);
                 kem::decap_prepared::<$p, $q, $w, { ct_bytes($p, $q) }>(ct, sk, hats, h3_rho, ss)
             }
             fn sk_valid(sk: &Self::DecapsulationKeyBytes) -> bool {

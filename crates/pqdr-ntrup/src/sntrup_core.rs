@@ -90,30 +90,29 @@ pub(crate) fn decrypt_v<const P: usize, const W: usize>(
 
 /// The transforms a prepared decapsulation key keeps (`PreparedDecapsulationKey`,
 /// AVX2 products, [`keeps`]): f (both primes), v = 1/g (7681 only: the R/3
-/// product is exact below it) and h ([`keeps_h`]), from the [`hat_at`]
-/// positions on.
-pub(crate) type Hats = [Hat; 10];
+/// product is exact below it) and h (both primes), from the [`hat_at`]
+/// positions on; [`hats_len`] of them (the storage of
+/// `ParameterSet::PreparedHats`).
+pub(crate) type Hats = [Hat];
 
-/// Whether a prepared key of p keeps transforms (with AVX2): every set
-/// (sntrup1277 f and v only).
+/// Whether a prepared key of p keeps transforms (with AVX2): every set.
 pub(crate) const fn keeps(p: usize) -> bool {
     arch::ntt3_fits(p)
 }
 
-/// Whether a prepared key of p keeps h's transforms too: not for
-/// sntrup1277, whose f (5 [`Hat`]s of five 512-point parts a prime) and v
-/// (3) leave two.
-pub(crate) const fn keeps_h(p: usize) -> bool {
-    arch::ntt3_fits(p) && arch::ntt3_parts(p) <= 4
-}
-
 /// Where f, v and h start in [`Hats`]: the k = `arch::ntt3_parts(p)`
 /// 512-point parts of each prime (`arch::ntt3_prepare`: 32 k registers a
-/// prime, k, ⌈k/2⌉ and k [`Hat`]s; for k = 3 16 KB of the 20 KB written,
-/// the rest stays zero; sntrup1277, k = 5, f and v only).
+/// prime, k, ⌈k/2⌉ and k [`Hat`]s; for odd k v's last `Hat` is half used).
 const fn hat_at(p: usize) -> [usize; 3] {
     let k = arch::ntt3_parts(p);
     [0, k, k + k.div_ceil(2)]
+}
+
+/// How many [`Hat`]s a prepared key of p keeps: 2k + ⌈k/2⌉ ([`hat_at`]; 8
+/// for k = 3, sntrup653/761; 10 for k = 4, sntrup857/953/1013; 13 for
+/// k = 5, sntrup1277), none without the AVX2 path (k = 0).
+pub(crate) const fn hats_len(p: usize) -> usize {
+    hat_at(p)[2] + arch::ntt3_parts(p)
 }
 
 /// Fills `hats` from f, v = 1/g and h (see [`Hats`]).
@@ -125,13 +124,20 @@ pub(crate) fn prepare<const P: usize>(
     h: &[i16; P],
 ) {
     let [_, at_v, at_h] = const { hat_at(P) };
-    let (hf, rest) = hats.split_at_mut(at_v);
+    let (hf, rest) = hats[..const { hats_len(P) }].split_at_mut(at_v);
     let (hv, hh) = rest.split_at_mut(at_h - at_v);
     arch::ntt3_prepare(token, hf, None, f);
     arch::ntt3_prepare(token, hv, None, v);
-    if const { keeps_h(P) } {
-        arch::ntt3_prepare(token, hh, Some(h), v);
-    }
+    arch::ntt3_prepare(token, hh, Some(h), v);
+}
+
+/// f's, v's and h's transforms in `hats` (from the [`hat_at`] positions;
+/// one length check).
+fn kept<const P: usize>(hats: &Hats) -> [&Hats; 3] {
+    let [_, at_v, at_h] = const { hat_at(P) };
+    let (hf, rest) = hats[..const { hats_len(P) }].split_at(at_v);
+    let (hv, hh) = rest.split_at(at_h - at_v);
+    [hf, hv, hh]
 }
 
 /// [`decrypt_f`] with f's transforms (from `hat_at(P)[0]`): the same `e`.
@@ -142,8 +148,8 @@ pub(crate) fn decrypt_f_hat<const P: usize, const Q: i16>(
     acc: &mut Scratch<P>,
 ) {
     let full = acc.as_flattened_mut();
-    let [_, at_v, _] = const { hat_at(P) };
-    arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(&hats[..at_v]));
+    let [hf, _, _] = kept::<P>(hats);
+    arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Coeffs(c), Side::Hat(hf));
     fold_q_ntt3::<P, Q>(token, c, full);
     r3_from_3rq::<P, Q>(c);
 }
@@ -157,9 +163,8 @@ pub(crate) fn decrypt_v_hat<const P: usize, const W: usize>(
     acc: &mut Scratch<P>,
 ) {
     let full = acc.as_flattened_mut();
-    let [_, at_v, at_h] = const { hat_at(P) };
-    let hv = Side::Hat(&hats[at_v..at_h]);
-    arch::ntt3_mul_sides::<P, 3, false>(token, full, Side::Coeffs(e), hv);
+    let [_, hv, _] = kept::<P>(hats);
+    arch::ntt3_mul_sides::<P, 3, false>(token, full, Side::Coeffs(e), Side::Hat(hv));
     fold_3_on::<P>(r, &full[..2 * P], Some(token));
     weight_w::<P, W>(r);
 }
@@ -173,8 +178,8 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     acc: &mut Scratch<P>,
 ) {
     let full = acc.as_flattened_mut();
-    let [_, _, at_h] = const { hat_at(P) };
-    arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Hat(&hats[at_h..]), Side::Coeffs(r));
+    let [_, _, hh] = kept::<P>(hats);
+    arch::ntt3_mul_sides::<P, Q, true>(token, full, Side::Hat(hh), Side::Coeffs(r));
     fold_q_ntt3::<P, Q>(token, c, full);
     round(c);
 }
@@ -236,8 +241,8 @@ mod tests {
             let mut small = || -> [i8; P] { core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1) };
             let (mut f, mut v, mut r) = (small(), small(), small());
             let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
-            let mut hats: Box<Hats> = Box::new([[[0; 16]; 64]; 10]);
-            let hats = &mut *hats;
+            let mut hats = vec![[[0; 16]; 64]; hats_len(P)];
+            let hats = &mut hats[..];
             prepare::<P>(token, hats, &f, &v, &hh);
             let mut zero = Box::new([[0i16; P]; 3]);
 
@@ -249,24 +254,17 @@ mod tests {
             let (mut want, mut got) = ([0i8; P], [0i8; P]);
             *zero = [[0; P]; 3];
             r3_mult(&mut want, &mut e.clone(), &mut v, &mut zero);
-            let [_, at_v, at_h] = const { hat_at(P) };
+            let [_, hv, _] = kept::<P>(hats);
             let full = acc1.as_flattened_mut();
-            arch::ntt3_mul_sides::<P, 3, false>(
-                token,
-                full,
-                Side::Coeffs(&e),
-                Side::Hat(&hats[at_v..at_h]),
-            );
+            arch::ntt3_mul_sides::<P, 3, false>(token, full, Side::Coeffs(&e), Side::Hat(hv));
             fold_3_on::<P>(&mut got, &full[..2 * P], Some(token));
             assert_eq!(got, want, "v, p = {P}");
 
-            if keeps_h(P) {
-                let (mut want, mut got) = (hh, hh);
-                *zero = [[0; P]; 3];
-                encrypt::<P, Q>(&mut want, &mut r, &mut zero);
-                encrypt_hat::<P, Q>(token, &mut got, &r, hats, &mut acc2);
-                assert_eq!(got, want, "h, p = {P}");
-            }
+            let (mut want, mut got) = (hh, hh);
+            *zero = [[0; P]; 3];
+            encrypt::<P, Q>(&mut want, &mut r, &mut zero);
+            encrypt_hat::<P, Q>(token, &mut got, &r, hats, &mut acc2);
+            assert_eq!(got, want, "h, p = {P}");
         }
     }
 

@@ -478,30 +478,32 @@ impl<S: ParameterSet> DecapsulationKey<S> {
 
     /// A copy of this key with the transforms of f, 1/g and h computed once
     /// and kept, for faster decapsulation (opt-in; see
-    /// [`PreparedDecapsulationKey`]: about 20 KB larger).
+    /// [`PreparedDecapsulationKey`]: 16–26 KB larger, by set).
     pub fn prepare(&self) -> PreparedDecapsulationKey<S> {
-        let mut hats = [[[0i16; 16]; 64]; 10];
-        let ready = S::prepare(&self.bytes, &mut hats);
-        PreparedDecapsulationKey {
+        let mut prepared = PreparedDecapsulationKey {
             key: self.clone(),
-            hats,
-            ready,
-        }
+            hats: <S::PreparedHats as crate::params::sealed::Prepared>::ZERO,
+            ready: false,
+        };
+        prepared.ready = S::prepare(&self.bytes, &mut prepared.hats);
+        prepared
     }
 }
 
 /// A decapsulation key with the transforms of its polynomials kept
 /// ([`DecapsulationKey::prepare`]): with AVX2, each decapsulation skips the
 /// forward transforms of f, 1/g and h and the `Decode` of the public key
-/// (sntrup761: about −24 % instructions, BENCHMARKS.md; sntrup1277 keeps f
-/// and 1/g only, h's transforms do not fit). The price is size: 10 transforms of 1024
-/// i16 values, 20,480 bytes beside the key, so the type is opt-in and the
-/// default key stays small. Without AVX2 it saves nothing. The shared
+/// (sntrup761: about −16 % instructions, BENCHMARKS.md). The price is
+/// size: the 512-point parts of f and h (two primes) and 1/g (one), in
+/// blocks of 1024 i16 values, 2,048 bytes each: 8 blocks (16,384 bytes)
+/// beside the key for sntrup653/761, 10 (20,480) for sntrup857/953/1013,
+/// 13 (26,624) for sntrup1277, so the type is opt-in and the default key
+/// stays small. Without AVX2 it keeps and saves nothing. The shared
 /// secret is always the same as the plain key's. The transforms are secret
 /// (they determine f and 1/g): they are wiped on drop and never printed.
 pub struct PreparedDecapsulationKey<S: ParameterSet> {
     key: DecapsulationKey<S>,
-    hats: [[[i16; 16]; 64]; 10],
+    hats: S::PreparedHats,
     ready: bool,
 }
 
@@ -531,7 +533,11 @@ impl<S: ParameterSet> fmt::Debug for PreparedDecapsulationKey<S> {
 
 impl<S: ParameterSet> Drop for PreparedDecapsulationKey<S> {
     fn drop(&mut self) {
-        self.hats.as_flattened_mut().as_flattened_mut().zeroize();
+        self.hats
+            .as_mut()
+            .as_flattened_mut()
+            .as_flattened_mut()
+            .zeroize();
     }
 }
 
