@@ -493,14 +493,15 @@ impl<S: ParameterSet> DecapsulationKey<S> {
 /// A decapsulation key with the transforms of its polynomials kept
 /// ([`DecapsulationKey::prepare`]): with AVX2, each decapsulation skips the
 /// forward transforms of f, 1/g and h and the `Decode` of the public key
-/// (sntrup761: about −16 % instructions, BENCHMARKS.md). The price is
-/// size: the 512-point parts of f and h (two primes) and 1/g (one), in
-/// blocks of 1024 i16 values, 2,048 bytes each: 8 blocks (16,384 bytes)
-/// beside the key for sntrup653/761, 10 (20,480) for sntrup857/953/1013,
-/// 13 (26,624) for sntrup1277, so the type is opt-in and the default key
-/// stays small. Without AVX2 it keeps and saves nothing. The shared
-/// secret is always the same as the plain key's. The transforms are secret
-/// (they determine f and 1/g): they are wiped on drop and never printed.
+/// (about −16 % instructions for sntrup761, −19 % for sntrup1277,
+/// BENCHMARKS.md). The price is size: the 512-point parts of f and h (two
+/// primes) and 1/g (one), in blocks of 1024 i16 values (2,048 bytes): 8
+/// blocks (16,384 bytes) beside the key for sntrup653/761, 10 (20,480) for
+/// sntrup857/953/1013, 13 (26,624) for sntrup1277, so the type is opt-in
+/// and the default key stays small. Without AVX2 it saves nothing (built
+/// without the feature `simd` it holds no blocks). The shared secret is
+/// always the same as the plain key's. The transforms are secret (they
+/// determine f and 1/g): they are wiped on drop and never printed.
 pub struct PreparedDecapsulationKey<S: ParameterSet> {
     key: DecapsulationKey<S>,
     hats: S::PreparedHats,
