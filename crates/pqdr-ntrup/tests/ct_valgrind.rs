@@ -11,7 +11,7 @@
 //! decapsulation key (f, 1/g, rho), and the whole ciphertext given to
 //! decapsulation (valid and tampered: the re-encryption comparison and the
 //! implicit-rejection select must not branch), also through a prepared key
-//! (`DecapsulationKey::prepare`, the transforms of f and 1/g). The only declassification is
+//! (`DecapsulationKey::prepare`, the transforms of f, 1/g and h). The only declassification is
 //! key generation's "g not invertible in R/3" retry decision. Outputs are
 //! declassified by the test before they are compared. Natively the client
 //! requests are no-ops and the test is an ordinary round trip.
