@@ -293,16 +293,18 @@ enum Src<'a, T, const R: usize> {
 /// Bounds (|A|, |x_i|, |T| < 3p/4): S is [`barrett`]-reduced (|S| <=
 /// p/2 + p/2^9), nothing else before the outputs: `|A + 2S| < 7p/4 +
 /// p/2^8` and `|A - S ± T| < 2p + p/2^9`, below 2^15 for the primes it
-/// serves, 7681 and 10753 (21,528). `REDUCED`: each output [`barrett`]-reduced,
-/// centred, |.| <= p/2 + p/2^9; else as they are (for Garner's `c2`)
-/// (`combine_at_the_bounds` below).
+/// serves, 7681 and 10753 (21,528). Output m [`barrett`]-reduced (centred,
+/// |.| <= p/2 + p/2^9) where `reduce[m]`, else as it is (for Garner's `c2`,
+/// and [`newton`]'s `e_0`, `e_1`, which it reduces itself)
+/// (`combine_at_the_bounds` below). `reduce` is a constant at every call.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn combine<const R: usize, const REDUCED: bool>(
+fn combine<const R: usize>(
     z: [__m256i; 3],
     j: usize,
     t3: &Three<R>,
     k: K,
+    reduce: [bool; 3],
 ) -> [__m256i; 3] {
     let u = &t3.untw;
     let a = mulc(z[0], t3.comb[0], k);
@@ -316,7 +318,7 @@ fn combine<const R: usize, const REDUCED: bool>(
         _mm256_add_epi16(m, t),
         _mm256_sub_epi16(m, t),
     ];
-    if REDUCED { c.map(|v| barrett(v, k)) } else { c }
+    core::array::from_fn(|m| if reduce[m] { barrett(c[m], k) } else { c[m] })
 }
 
 /// The extra points (k = 4 or 5 parts: `C_j` of degree k - 1 < 5,
@@ -371,8 +373,11 @@ fn newton<const R: usize, const PARTS: usize>(
 
 /// The interpolation of register j from the PARTS = 3, 4 or 5 parts'
 /// `Z_i`: `c_(j + n m)` for m < PARTS ([`combine`], and [`newton`] for the
-/// extra parts). `REDUCED` as [`combine`]'s (more parts: all but c_2 reduced
-/// either way).
+/// extra parts). `REDUCED`: every output reduced (|.| <= p/2 + p/2^9); else
+/// only those [`newton`] reduces (more parts: all but c_2, and c_1 for
+/// four). [`combine`] reduces only what [`newton`] does not: its `e_0`
+/// (and `e_1` for five parts) enter `newton`'s reduced differences as they
+/// are.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
@@ -382,7 +387,8 @@ fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
     k: K,
 ) -> [__m256i; PARTS] {
     const { assert!(PARTS >= 3 && PARTS <= MAX_PARTS, "3 to 5 parts") };
-    let e = combine::<R, REDUCED>([z[0], z[1], z[2]], j, t3, k);
+    let reduce = [PARTS == 3, PARTS < 5, true].map(|m| m && REDUCED);
+    let e = combine::<R>([z[0], z[1], z[2]], j, t3, k, reduce);
     let mut c = [e[0]; PARTS];
     c[..3].copy_from_slice(&e);
     if PARTS > 3 {

@@ -136,8 +136,8 @@ fn combine_check_avx2<const R: usize>(t: &Prime, t3: &super::super::Three<R>) {
             });
             let zr = z.map(|r| load(&r));
             let got = [
-                combine::<R, true>(zr, j, t3, k),
-                combine::<R, false>(zr, j, t3, k),
+                combine::<R>(zr, j, t3, k, [true; 3]),
+                combine::<R>(zr, j, t3, k, [false; 3]),
             ];
             for l in 0..16 {
                 let zl = z.map(|r| i64::from(r[l]));
