@@ -29,12 +29,12 @@
 //! bound and index depends on p only.
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
-    _mm256_sub_epi16,
+    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_mullo_epi16,
+    _mm256_set1_epi16, _mm256_sub_epi16,
 };
 
 use super::{
-    HALF, K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, squeeze, store,
+    HALF, K, Mul, P7681, Prime, REGS, barrett, centre, load, mont, montmul, pow_mod, squeeze, store,
 };
 use crate::arch::Side;
 use pqdr_common::simd::Avx2;
@@ -78,6 +78,9 @@ struct Three<const R: usize> {
     /// `ζ_i` and `ζ_i^2` (ω, ω^2, ζ, ζ^2): the fold `v_j + ζ_i v_(j+n) +
     /// ζ_i^2 v_(j+2n)` of part i.
     omega: [[Mul; 2]; MAX_PARTS - 1],
+    /// `ζ_i` and `ζ_i^2` as centred integers (|.| < p/2): the small
+    /// factor's exact fold ([`fold_twist`]).
+    omega_int: [[i16; 2]; MAX_PARTS - 1],
     /// `third ψ^(-ij) / 2` (i = 1, 2; `third` = 1/3, times 2 for n = 512:
     /// the inverse transform's untwist carries 1/1024, its first 32
     /// registers' inverse scales by 512), the untwist of [`combine`]: values
@@ -159,11 +162,13 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let mut tab_u = [[[[0; 16]; R]; 2]; 2];
     let mut tab_x = [[[[0; 16]; R]; 2]; MAX_PARTS - 3];
     let mut omega = [[[0; 2]; 2]; MAX_PARTS - 1];
+    let mut omega_int = [[0; 2]; MAX_PARTS - 1];
     let mut kappa = [[[0; 2]; 3]; MAX_PARTS - 3];
     let mut i = 0;
     while i < MAX_PARTS - 1 {
         let z = pow_mod(twists[i], n, m);
         omega[i] = [mont(z, m), mont(z * z % m, m)];
+        omega_int[i] = [centre(z, m), centre(z * z, m)];
         // Parts 1, 2: the untwist of `combine`; 3, 4: 2 κ σ_x^(-j).
         let (scale, x) = if i < 2 {
             (th * half % m, 0)
@@ -198,6 +203,7 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     Three {
         psi: tab,
         omega,
+        omega_int,
         untw: tab_u,
         comb: [mont(th, m), mont((w2 - w + m) % m, m)],
         untw_x: tab_x,
@@ -234,30 +240,41 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
 /// (registers r + n/16 and r + 2n/16, `None` past the end). `|v|, |h| <
 /// 2^12`; outputs below 3p/4 (i > 0), 2^13 (i = 0, one `h`) or, i = 0 with
 /// both `h` (their sum below 3 * 2^12), [`squeeze`]d: 5629 (7681) / 5800
-/// (10753).
+/// (10753). `small` (the small factor, |v|, |h| <= 1; a constant at every
+/// call): the fold exact in
+/// 16 bits, without reductions: `|v + h_1 + h_2| <= 3` (i = 0) and, by the
+/// centred integers ζ_i, ζ_i^2 (`omega_int`, below p/2), `|v + ζ_i h_1 +
+/// ζ_i^2 h_2| <= 1 + 2 (p - 1)/2 = p < 2^14` into the twist's Montgomery
+/// product (any i16), so the same output bounds. `om`: [`fold_omegas`].
 #[target_feature(enable = "avx2")]
 #[inline]
 fn fold_twist<const R: usize>(
     mut v: __m256i,
-    h: [Option<__m256i>; 2],
+    (h, small): ([Option<__m256i>; 2], bool),
     (r, i): (usize, usize),
-    t3: &Three<R>,
+    (t3, om): (&Three<R>, [(__m256i, __m256i); 2]),
     k: K,
 ) -> __m256i {
+    // h ζ_i^(d+1) mod p (d = 0, 1): exact for the small factor.
+    let times = |h: __m256i, (w, wq): (__m256i, __m256i)| {
+        if small {
+            _mm256_mullo_epi16(h, w)
+        } else {
+            montmul(h, w, wq, k.p)
+        }
+    };
     let [h1, h2] = h;
     if let Some(h) = h1 {
-        let h = if i == 0 {
-            h
-        } else {
-            mulc(h, t3.omega[i - 1][0], k)
-        };
+        let h = if i == 0 { h } else { times(h, om[0]) };
         v = _mm256_add_epi16(v, h);
     }
     if let Some(h) = h2 {
-        v = if i == 0 {
-            squeeze(_mm256_add_epi16(v, h), k)
+        v = if i > 0 {
+            _mm256_add_epi16(v, times(h, om[1]))
+        } else if small {
+            _mm256_add_epi16(v, h)
         } else {
-            _mm256_add_epi16(v, mulc(h, t3.omega[i - 1][1], k))
+            squeeze(_mm256_add_epi16(v, h), k)
         };
     }
     if i > 0 {
@@ -265,6 +282,19 @@ fn fold_twist<const R: usize>(
         v = montmul(v, load(&m[0][r]), load(&m[1][r]), k.p);
     }
     v
+}
+
+/// [`fold_twist`]'s multipliers ζ_i, ζ_i^2 of part i > 0 broadcast: for the
+/// `small` factor the centred integers (`omega_int`, the companions unused),
+/// else Montgomery multipliers (`omega`); zero for part 0 (unused).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn fold_omegas<const R: usize>(i: usize, small: bool, t3: &Three<R>) -> [(__m256i, __m256i); 2] {
+    core::array::from_fn(|d| match i.checked_sub(1) {
+        None => bc([0, 0]),
+        Some(x) if small => bc([t3.omega_int[x][d], 0]),
+        Some(x) => bc(t3.omega[x][d]),
+    })
 }
 
 /// 16 small coefficients sign-extended to one register.
