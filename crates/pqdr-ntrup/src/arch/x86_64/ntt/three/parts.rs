@@ -378,7 +378,8 @@ fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, a
     let f = P.next_multiple_of(16);
     let k1 = consts(&P7681);
     for n in (0..f).step_by(16) {
-        let v = fold_at::<P>(n, |m| load(full[m..].first_chunk().expect("inside c")), k1);
+        let c = |m: usize| load(full[m..].first_chunk().expect("inside c"));
+        let v = fold_at::<P>(n, (c, c), k1);
         store(full[n..].first_chunk_mut().expect("inside F"), v);
     }
     let (blocks, _) = full[f..f + SEAM].as_chunks_mut::<16>();
@@ -417,31 +418,50 @@ fn five_finish<const P: usize, const Q: i16>(full: &mut [i16], l: &mut Part<HALF
     let (c, v) = (blocks.as_flattened(), l.as_flattened());
     // The register at coefficient n: in `c` (blocks 0..=3) below the seam,
     // in `v` (block 4) above, through a copy across it.
+    let below = |n: usize| load(c[n..].first_chunk::<16>().expect("inside c"));
+    let above = |n: usize| load(v[n - SEAM..].first_chunk::<16>().expect("inside v"));
     let at = |n: usize| {
         if n + 16 <= SEAM {
-            load(c[n..].first_chunk::<16>().expect("inside c"))
+            below(n)
         } else if n >= SEAM {
-            load(v[n - SEAM..].first_chunk::<16>().expect("inside v"))
+            above(n)
         } else {
             seam(c, v, n)
         }
     };
     let g = Garner::of::<Q, 7681, 10753>(&P10753);
-    for (r, o) in out.as_chunks_mut::<16>().0.iter_mut().enumerate() {
-        let w = fold_at::<P>(16 * r, at, k2);
-        store(o, g.apply(load(o), w));
+    let (out, _) = out.as_chunks_mut::<16>();
+    // F's registers k = 16 r (all below the seam) whose wrapped registers
+    // (coefficients p + k - 1 ..= p + k + 15) lie below the seam, across it
+    // (one or two, through `at`), above it: public ranges, so each loop's
+    // loads without branches.
+    let (r1, r2) = ((SEAM - P) / 16, (SEAM + 1 - P).div_ceil(16));
+    let fold = |o: &mut [i16; 16], w| store(o, g.apply(load(o), w));
+    for r in 0..r1 {
+        fold(&mut out[r], fold_at::<P>(16 * r, (below, below), k2));
+    }
+    for r in r1..r2 {
+        fold(&mut out[r], fold_at::<P>(16 * r, (below, at), k2));
+    }
+    for r in r2..out.len() {
+        fold(&mut out[r], fold_at::<P>(16 * r, (below, above), k2));
     }
 }
 
 /// `F_k = c_k + c_(p+k) + c_(p+k-1)` for the register at k (`c(m)` loads
-/// the register at coefficient m; reduced c in, [`barrett`]-reduced out).
+/// the register at coefficient m, `wrapped(m)` those at p + k and p + k - 1;
+/// reduced c in, [`barrett`]-reduced out).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_at<const P: usize>(k: usize, c: impl Fn(usize) -> __m256i, kp: K) -> __m256i {
-    let s = _mm256_add_epi16(c(k), c(P + k));
+fn fold_at<const P: usize>(
+    k: usize,
+    (c, wrapped): (impl Fn(usize) -> __m256i, impl Fn(usize) -> __m256i),
+    kp: K,
+) -> __m256i {
+    let s = _mm256_add_epi16(c(k), wrapped(P + k));
     // x^(p+k) = x^(k+1) + x^k: c_(p-1) is no wrapped coefficient of F_0
     // (lane 0 of the register at 0; k is public).
-    let w = c(P + k - 1);
+    let w = wrapped(P + k - 1);
     let w = if k == 0 {
         _mm256_and_si256(
             w,
