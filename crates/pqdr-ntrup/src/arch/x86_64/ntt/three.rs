@@ -90,12 +90,12 @@ struct Three<const R: usize> {
     /// `ω^-1 - ω^-2`.
     comb: [Mul; 2],
     /// The extra parts' untwists `2 κ_x σ_x^(-j)` (κ_x = 1/(ζ_x^3 - 1), ζ_x
-    /// = ζ, ζ^2; the 2 as in `untw`), [`newton`].
-    untw_x: [[Part<R>; 2]; MAX_PARTS - 3],
-    /// κ_x, κ_x ζ_x, κ_x ζ_x^2 ([`newton`]).
-    kappa: [[Mul; 3]; MAX_PARTS - 3],
-    /// `1/(ζ - ζ^2)` ([`newton`], five parts).
-    lambda: Mul,
+    /// = ζ, ζ^2; the 2 as in `untw`), [`newton`]: part 3's (four parts), then
+    /// parts 3 and 4 times λ = 1/(ζ - ζ^2) (five parts).
+    untw_x: [[Part<R>; 2]; 3],
+    /// κ_x, κ_x ζ_x, κ_x ζ_x^2 ([`newton`]), as `untw_x`: part 3's, then
+    /// parts 3 and 4 times λ.
+    kappa: [[Mul; 3]; 3],
 }
 
 /// An element of order exactly `order` (`order | m - 1`), tested by the
@@ -160,10 +160,11 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let half = (m + 1) / 2;
     let mut tab = [[[[0; 16]; R]; 2]; MAX_PARTS - 1];
     let mut tab_u = [[[[0; 16]; R]; 2]; 2];
-    let mut tab_x = [[[[0; 16]; R]; 2]; MAX_PARTS - 3];
+    let mut tab_x = [[[[0; 16]; R]; 2]; 3];
     let mut omega = [[[0; 2]; 2]; MAX_PARTS - 1];
     let mut omega_int = [[0; 2]; MAX_PARTS - 1];
-    let mut kappa = [[[0; 2]; 3]; MAX_PARTS - 3];
+    let mut kappa = [[[0; 2]; 3]; 3];
+    let lambda = inv_mod((zeta - zeta * zeta % m + m) % m, m);
     let mut i = 0;
     while i < MAX_PARTS - 1 {
         let z = pow_mod(twists[i], n, m);
@@ -174,11 +175,18 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
             (th * half % m, 0)
         } else {
             let ka = inv_mod((pow_mod(z, 3, m) - 1 + m) % m, m);
-            kappa[i - 2] = [
-                mont(ka, m),
-                mont(ka * z % m, m),
-                mont(ka * z % m * z % m, m),
-            ];
+            let mut x = 0;
+            while x < 3 {
+                let ka = if x == 0 { ka } else { ka * lambda % m };
+                if x == 0 && i == 2 || x == i - 1 {
+                    kappa[x] = [
+                        mont(ka, m),
+                        mont(ka * z % m, m),
+                        mont(ka * z % m * z % m, m),
+                    ];
+                }
+                x += 1;
+            }
             (2 * ka % m, i - 2)
         };
         let back = inv_mod(twists[i], m);
@@ -190,10 +198,22 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
                 let v = mont(pow_mod(twists[i], e, m), m);
                 tab[i][0][j][n2] = v[0];
                 tab[i][1][j][n2] = v[1];
-                let u = mont(pow_mod(back, e, m) * scale % m, m);
-                let slot = if i < 2 { &mut tab_u[i] } else { &mut tab_x[x] };
-                slot[0][j][n2] = u[0];
-                slot[1][j][n2] = u[1];
+                let u = pow_mod(back, e, m) * scale % m;
+                if i < 2 {
+                    let u = mont(u, m);
+                    tab_u[i][0][j][n2] = u[0];
+                    tab_u[i][1][j][n2] = u[1];
+                } else {
+                    // Part 3 unscaled (four parts), parts 3, 4 times λ.
+                    if x == 0 {
+                        let u = mont(u, m);
+                        tab_x[0][0][j][n2] = u[0];
+                        tab_x[0][1][j][n2] = u[1];
+                    }
+                    let u = mont(u * lambda % m, m);
+                    tab_x[1 + x][0][j][n2] = u[0];
+                    tab_x[1 + x][1][j][n2] = u[1];
+                }
                 n2 += 1;
             }
             j += 1;
@@ -208,7 +228,6 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
         comb: [mont(th, m), mont((w2 - w + m) % m, m)],
         untw_x: tab_x,
         kappa,
-        lambda: mont(inv_mod((zeta - zeta * zeta % m + m) % m, m), m),
     }
 }
 
@@ -361,14 +380,18 @@ fn combine<const R: usize>(
 /// as `untw`: the untwist and κ_x in `untw_x`; `E(ζ_x) = e_0 + ζ_x e_1 +
 /// ζ_x^2 e_2`); k = 4: `c_3 = g_3`; k = 5: `c_4 = λ (g_3 - g_4)`, λ =
 /// 1/(ζ - ζ^2), and `c_3 = g_3 - ζ c_4` (the inverse Vandermonde matrix of
-/// (ζ, ζ^2) on the `g_x`); then `c_0 = e_0 - c_3`, `c_1 = e_1 - c_4`: the
-/// inverse k x k Vandermonde matrix of (1, ω, ω^2, ζ, ζ^2) applied as the
-/// 3 x 3 one (the DFT) and Newton steps. Bounds: `z` and `e` any i16 (each
-/// enters a Montgomery product first, below 3p/4), so each `g_x`, a sum of
-/// four products, is below 3p (32,259 for 10753) and [`barrett`]-reduced
-/// (|.| <= p/2 + p/2^9); `g_3 - ζ c_4` is below 5p/4 + p/2^9; `e_0`, `e_1`
-/// from `combine` are below 2p + p/2^9 unreduced, so `e_m - c_(m+3)` below
-/// 11p/4 + p/2^8 < 2^15 (29,613 for 10753); every output [`barrett`]-reduced
+/// (ζ, ζ^2) on the `g_x`), computed from `a = λ g_3`, `b = λ g_4` (λ in
+/// the tables): `c_4 = a - b` and, as 1/λ - ζ = -ζ^2, `c_3 = ζ b - ζ^2 a`
+/// (two independent products, no chain through `c_4`); then `c_0 = e_0 -
+/// c_3`, `c_1 = e_1 - c_4`: the inverse k x k Vandermonde matrix of (1, ω,
+/// ω^2, ζ, ζ^2) applied as the 3 x 3 one (the DFT) and Newton steps.
+/// Bounds: `z` and `e` any i16 (each enters a Montgomery product first,
+/// below 3p/4), so each `g_3`, `a`, `b`, a sum of four products, is below
+/// 3p (32,259 for 10753) and [`barrett`]-reduced (|.| <= p/2 + p/2^9);
+/// `c_4 = a - b` below p + p/2^8, `c_3` below 3p/2 before its
+/// [`barrett`]; `e_0`, `e_1` from `combine` are below 2p + p/2^9
+/// unreduced, so `e_0 - c_3` below 5p/2 + p/2^8 and `e_1 - c_4` below 3p
+/// + 3p/2^9 < 2^15 (32,322 for 10753); every output [`barrett`]-reduced
 /// (`newton_at_the_bounds` in `parts.rs`).
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -383,17 +406,19 @@ fn newton<const R: usize, const PARTS: usize>(
     let i3 = 3.min(PARTS - 1);
     let g = |x: usize, c: &[__m256i; PARTS]| {
         let (u, ka) = (&t3.untw_x[x], &t3.kappa[x]);
-        let d = montmul(z[i3 + x], load(&u[0][j]), load(&u[1][j]), k.p);
+        // Tables 1, 2 (five parts): parts 3, 4.
+        let d = montmul(z[i3 + x.max(1) - 1], load(&u[0][j]), load(&u[1][j]), k.p);
         let s = _mm256_add_epi16(mulc(c[0], ka[0], k), mulc(c[1], ka[1], k));
         let s = _mm256_add_epi16(s, mulc(c[2], ka[2], k));
         barrett(_mm256_sub_epi16(d, s), k)
     };
-    let g3 = g(0, c);
     if PARTS == 4 {
-        c[i3] = g3;
+        c[i3] = g(0, c);
     } else {
-        let c4 = mulc(_mm256_sub_epi16(g3, g(1, c)), t3.lambda, k);
-        let c3 = _mm256_sub_epi16(g3, mulc(c4, t3.omega[2][0], k));
+        let (a, b) = (g(1, c), g(2, c));
+        let c4 = _mm256_sub_epi16(a, b);
+        let [zeta, zeta2] = t3.omega[2];
+        let c3 = _mm256_sub_epi16(mulc(b, zeta, k), mulc(a, zeta2, k));
         c[1] = barrett(_mm256_sub_epi16(c[1], c4), k);
         c[i3] = barrett(c3, k);
         c[PARTS - 1] = barrett(c4, k);

@@ -227,14 +227,18 @@ fn newton_check_avx2<const PARTS: usize>(t: &Prime, t3: &super::super::Three<HAL
                 let x = v.map(|r| i64::from(r[l]));
                 let g = |i: usize| {
                     let ka = t3.kappa[i].map(|m| c(m[0]));
-                    x[3 + i] * c(t3.untw_x[i][0][j][l])
+                    x[3 + i.max(1) - 1] * c(t3.untw_x[i][0][j][l])
                         - (x[0] * ka[0] + x[1] * ka[1] + x[2] * ka[2]) % p
                 };
+                // Five parts: a = λ g_3, b = λ g_4 from the λ-scaled tables;
+                // c_4 = λ (g_3 - g_4), c_3 = g_3 - ζ c_4.
                 let (c3, c4) = if PARTS == 4 {
                     (g(0), 0)
                 } else {
-                    let c4 = (g(0) - g(1)) % p * c(t3.lambda[0]) % p;
-                    (g(0) - c(t3.omega[2][0][0]) * c4, c4)
+                    let zeta = c(t3.omega[2][0][0]);
+                    let l1 = (zeta - zeta * zeta % p).rem_euclid(p);
+                    let c4 = g(1) - g(2);
+                    (g(1) % p * l1 - zeta * c4, c4)
                 };
                 let want = [x[0] - c3, x[1] - c4, x[2], c3, c4];
                 for (m, (o, w)) in out.iter().zip(want).enumerate() {
