@@ -259,38 +259,37 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
 /// (registers r + n/16 and r + 2n/16, `None` past the end). `|v|, |h| <
 /// 2^12`; outputs below 3p/4 (i > 0), 2^13 (i = 0, one `h`) or, i = 0 with
 /// both `h` (their sum below 3 * 2^12), [`squeeze`]d: 5629 (7681) / 5800
-/// (10753). `small` (the small factor, |v|, |h| <= 1; a constant at every
-/// call): the fold exact in
+/// (10753). `SMALL` (the small factor, |v|, |h| <= 1): the fold exact in
 /// 16 bits, without reductions: `|v + h_1 + h_2| <= 3` (i = 0) and, by the
 /// centred integers ζ_i, ζ_i^2 (`omega_int`, below p/2), `|v + ζ_i h_1 +
 /// ζ_i^2 h_2| <= 1 + 2 (p - 1)/2 = p < 2^14` into the twist's Montgomery
-/// product (any i16), so the same output bounds. `om`: [`fold_omegas`].
+/// product (any i16), so the same output bounds. `om`: [`small_omegas`].
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_twist<const R: usize>(
+fn fold_twist<const R: usize, const SMALL: bool>(
     mut v: __m256i,
-    (h, small): ([Option<__m256i>; 2], bool),
+    h: [Option<__m256i>; 2],
     (r, i): (usize, usize),
-    (t3, om): (&Three<R>, [(__m256i, __m256i); 2]),
+    (t3, om): (&Three<R>, [__m256i; 2]),
     k: K,
 ) -> __m256i {
-    // h ζ_i^(d+1) mod p (d = 0, 1): exact for the small factor.
-    let times = |h: __m256i, (w, wq): (__m256i, __m256i)| {
-        if small {
-            _mm256_mullo_epi16(h, w)
-        } else {
-            montmul(h, w, wq, k.p)
-        }
-    };
     let [h1, h2] = h;
     if let Some(h) = h1 {
-        let h = if i == 0 { h } else { times(h, om[0]) };
+        let h = if i == 0 {
+            h
+        } else if SMALL {
+            _mm256_mullo_epi16(h, om[0])
+        } else {
+            mulc(h, t3.omega[i - 1][0], k)
+        };
         v = _mm256_add_epi16(v, h);
     }
     if let Some(h) = h2 {
-        v = if i > 0 {
-            _mm256_add_epi16(v, times(h, om[1]))
-        } else if small {
+        v = if i > 0 && SMALL {
+            _mm256_add_epi16(v, _mm256_mullo_epi16(h, om[1]))
+        } else if i > 0 {
+            _mm256_add_epi16(v, mulc(h, t3.omega[i - 1][1], k))
+        } else if SMALL {
             _mm256_add_epi16(v, h)
         } else {
             squeeze(_mm256_add_epi16(v, h), k)
@@ -303,17 +302,13 @@ fn fold_twist<const R: usize>(
     v
 }
 
-/// [`fold_twist`]'s multipliers ζ_i, ζ_i^2 of part i > 0 broadcast: for the
-/// `small` factor the centred integers (`omega_int`, the companions unused),
-/// else Montgomery multipliers (`omega`); zero for part 0 (unused).
+/// [`fold_twist`]'s multipliers ζ_i, ζ_i^2 of part i > 0 for the small
+/// factor, broadcast: the centred integers (`omega_int`); zero for part 0
+/// (unused).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_omegas<const R: usize>(i: usize, small: bool, t3: &Three<R>) -> [(__m256i, __m256i); 2] {
-    core::array::from_fn(|d| match i.checked_sub(1) {
-        None => bc([0, 0]),
-        Some(x) if small => bc([t3.omega_int[x][d], 0]),
-        Some(x) => bc(t3.omega[x][d]),
-    })
+fn small_omegas<const R: usize>(i: usize, t3: &Three<R>) -> [__m256i; 2] {
+    core::array::from_fn(|d| _mm256_set1_epi16(i.checked_sub(1).map_or(0, |x| t3.omega_int[x][d])))
 }
 
 /// 16 small coefficients sign-extended to one register.

@@ -37,8 +37,8 @@ use core::arch::x86_64::{
 
 use super::super::{K, P7681, P10753, Prime, barrett, consts, load, montmul, regs, store};
 use super::{
-    Garner, H1, H2, HALF, MAX_PARTS, Part, Src, bc, combine_in_place, fold_omegas, fold_twist,
-    interpolate, ntt3_fits, ntt3_scratch, parts, three_of, widen16,
+    Garner, H1, H2, HALF, MAX_PARTS, Part, Src, bc, combine_in_place, fold_twist, interpolate,
+    ntt3_fits, ntt3_scratch, parts, small_omegas, three_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -74,10 +74,10 @@ fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
 /// Lazy: the first layer's sums unreduced, below 4 (2^12 - 1) = 16,380
 /// (part 0: `|v| < 2^12`, two folds `v + h`) or 2 * 8065 (the other parts,
 /// Montgomery products), so below 2^14: the lazy block steps' input bound.
-/// `T = i8` is the small factor (|v| <= 1): [`fold_twist`]'s exact fold.
+/// `SMALL`: `v` is the small factor (|v| <= 1), [`fold_twist`]'s exact fold.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn outer_512<const P: usize, T: Copy + Default>(
+fn outer_512<const P: usize, T: Copy + Default, const SMALL: bool>(
     x: &mut Part<HALF>,
     v: &[T],
     ld: impl Fn(&[T; 16]) -> __m256i,
@@ -107,9 +107,8 @@ fn outer_512<const P: usize, T: Copy + Default>(
     };
     // The third block (coefficients 1024 ..): p > 1024 only.
     let h2 = |r: usize| if P > 2 * N { h(r) } else { None };
-    let small = size_of::<T>() == 1;
-    let om = fold_omegas(i, small, t3);
-    let fold = |v, h, r| fold_twist(v, (h, small), (r, i), (t3, om), k);
+    let om = small_omegas(i, t3);
+    let fold = |v, h, r| fold_twist::<HALF, SMALL>(v, h, (r, i), (t3, om), k);
     for r in 0..16 {
         let u = fold(ld(&lo[r]), [h(r), h2(r + 32)], r);
         let w = fold(ld(&lo[r + 16]), [h(r + 16), h2(r + 48)], r + 16);
@@ -129,7 +128,7 @@ pub(super) fn forward_512_a<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+    outer_512::<P, i16, false>(x, a, |c| load(c), (i, t), k);
     forward_512(x, t, k);
 }
 
@@ -143,7 +142,7 @@ pub(super) fn forward_512_b<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    outer_512::<P, i8>(y, b, |c| widen16(c), (i, t), k);
+    outer_512::<P, i8, true>(y, b, |c| widen16(c), (i, t), k);
     forward_512(y, t, k);
 }
 
@@ -252,11 +251,11 @@ fn part_512<const P: usize>(
                 }
                 Src::Kept(h) => h,
             };
-            outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+            outer_512::<P, i16, false>(x, a, |c| load(c), (i, t), k);
             (y, true)
         }
         (Src::Kept(h), Src::Coeffs(b)) => {
-            outer_512::<P, i8>(x, b, |c| widen16(c), (i, t), k);
+            outer_512::<P, i8, true>(x, b, |c| widen16(c), (i, t), k);
             (h, true)
         }
         (Src::Kept(ha), Src::Kept(hb)) => {
