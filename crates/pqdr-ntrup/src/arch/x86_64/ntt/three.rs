@@ -385,8 +385,8 @@ fn combine<const R: usize>(
 /// 3p (32,259 for 10753) and [`barrett`]-reduced (|.| <= p/2 + p/2^9);
 /// `c_4 = a - b` below p + p/2^8, `c_3` below 3p/2 before its
 /// [`barrett`]; `e_0`, `e_1` from `combine` are below 2p + p/2^9
-/// unreduced, so `e_0 - c_3` below 5p/2 + p/2^8 and `e_1 - c_4` below 3p
-/// + 3p/2^9 < 2^15 (32,322 for 10753); every output [`barrett`]-reduced
+/// unreduced, so `e_0 - c_3` below 5p/2 + p/2^8 and `e_1 - c_4` below
+/// 3p + 3p/2^9 < 2^15 (32,322 for 10753); every output [`barrett`]-reduced
 /// (`newton_at_the_bounds` in `parts.rs`).
 #[target_feature(enable = "avx2")]
 #[inline]

@@ -434,16 +434,17 @@ fn five_finish<const P: usize, const Q: i16>(full: &mut [i16], l: &mut Part<HALF
     // (coefficients p + k - 1 ..= p + k + 15) lie below the seam, across it
     // (one or two, through `at`), above it: public ranges, so each loop's
     // loads without branches.
-    let (r1, r2) = ((SEAM - P) / 16, (SEAM + 1 - P).div_ceil(16));
+    let (r1, r2) = ((SEAM - P) >> 4, (SEAM + 1 - P).div_ceil(16));
     let fold = |o: &mut [i16; 16], w| store(o, g.apply(load(o), w));
-    for r in 0..r1 {
-        fold(&mut out[r], fold_at::<P>(16 * r, (below, below), k2));
+    let mut out = out.iter_mut().enumerate();
+    for (r, o) in out.by_ref().take(r1) {
+        fold(o, fold_at::<P>(16 * r, (below, below), k2));
     }
-    for r in r1..r2 {
-        fold(&mut out[r], fold_at::<P>(16 * r, (below, at), k2));
+    for (r, o) in out.by_ref().take(r2 - r1) {
+        fold(o, fold_at::<P>(16 * r, (below, at), k2));
     }
-    for r in r2..out.len() {
-        fold(&mut out[r], fold_at::<P>(16 * r, (below, above), k2));
+    for (r, o) in out {
+        fold(o, fold_at::<P>(16 * r, (below, above), k2));
     }
 }
 
