@@ -29,12 +29,12 @@
 //! bound and index depends on p only.
 
 use core::arch::x86_64::{
-    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_set1_epi16,
-    _mm256_sub_epi16,
+    __m256i, _mm_loadu_si128, _mm256_add_epi16, _mm256_cvtepi8_epi16, _mm256_mullo_epi16,
+    _mm256_set1_epi16, _mm256_sub_epi16,
 };
 
 use super::{
-    HALF, K, Mul, P7681, Prime, REGS, barrett, load, mont, montmul, pow_mod, squeeze, store,
+    HALF, K, Mul, P7681, Prime, REGS, barrett, centre, load, mont, montmul, pow_mod, squeeze, store,
 };
 use crate::arch::Side;
 use pqdr_common::simd::Avx2;
@@ -78,6 +78,9 @@ struct Three<const R: usize> {
     /// `ζ_i` and `ζ_i^2` (ω, ω^2, ζ, ζ^2): the fold `v_j + ζ_i v_(j+n) +
     /// ζ_i^2 v_(j+2n)` of part i.
     omega: [[Mul; 2]; MAX_PARTS - 1],
+    /// `ζ_i` and `ζ_i^2` as centred integers (|.| < p/2): the small
+    /// factor's exact fold ([`fold_twist`]).
+    omega_int: [[i16; 2]; MAX_PARTS - 1],
     /// `third ψ^(-ij) / 2` (i = 1, 2; `third` = 1/3, times 2 for n = 512:
     /// the inverse transform's untwist carries 1/1024, its first 32
     /// registers' inverse scales by 512), the untwist of [`combine`]: values
@@ -87,12 +90,12 @@ struct Three<const R: usize> {
     /// `ω^-1 - ω^-2`.
     comb: [Mul; 2],
     /// The extra parts' untwists `2 κ_x σ_x^(-j)` (κ_x = 1/(ζ_x^3 - 1), ζ_x
-    /// = ζ, ζ^2; the 2 as in `untw`), [`newton`].
-    untw_x: [[Part<R>; 2]; MAX_PARTS - 3],
-    /// κ_x, κ_x ζ_x, κ_x ζ_x^2 ([`newton`]).
-    kappa: [[Mul; 3]; MAX_PARTS - 3],
-    /// `1/(ζ - ζ^2)` ([`newton`], five parts).
-    lambda: Mul,
+    /// = ζ, ζ^2; the 2 as in `untw`), [`newton`]: part 3's (four parts), then
+    /// parts 3 and 4 times λ = 1/(ζ - ζ^2) (five parts).
+    untw_x: [[Part<R>; 2]; 3],
+    /// κ_x, κ_x ζ_x, κ_x ζ_x^2 ([`newton`]), as `untw_x`: part 3's, then
+    /// parts 3 and 4 times λ.
+    kappa: [[Mul; 3]; 3],
 }
 
 /// An element of order exactly `order` (`order | m - 1`), tested by the
@@ -157,23 +160,33 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     let half = (m + 1) / 2;
     let mut tab = [[[[0; 16]; R]; 2]; MAX_PARTS - 1];
     let mut tab_u = [[[[0; 16]; R]; 2]; 2];
-    let mut tab_x = [[[[0; 16]; R]; 2]; MAX_PARTS - 3];
+    let mut tab_x = [[[[0; 16]; R]; 2]; 3];
     let mut omega = [[[0; 2]; 2]; MAX_PARTS - 1];
-    let mut kappa = [[[0; 2]; 3]; MAX_PARTS - 3];
+    let mut omega_int = [[0; 2]; MAX_PARTS - 1];
+    let mut kappa = [[[0; 2]; 3]; 3];
+    let lambda = inv_mod((zeta - zeta * zeta % m + m) % m, m);
     let mut i = 0;
     while i < MAX_PARTS - 1 {
         let z = pow_mod(twists[i], n, m);
         omega[i] = [mont(z, m), mont(z * z % m, m)];
+        omega_int[i] = [centre(z, m), centre(z * z, m)];
         // Parts 1, 2: the untwist of `combine`; 3, 4: 2 κ σ_x^(-j).
         let (scale, x) = if i < 2 {
             (th * half % m, 0)
         } else {
             let ka = inv_mod((pow_mod(z, 3, m) - 1 + m) % m, m);
-            kappa[i - 2] = [
-                mont(ka, m),
-                mont(ka * z % m, m),
-                mont(ka * z % m * z % m, m),
-            ];
+            let mut x = 0;
+            while x < 3 {
+                let ka = if x == 0 { ka } else { ka * lambda % m };
+                if x == 0 && i == 2 || x == i - 1 {
+                    kappa[x] = [
+                        mont(ka, m),
+                        mont(ka * z % m, m),
+                        mont(ka * z % m * z % m, m),
+                    ];
+                }
+                x += 1;
+            }
             (2 * ka % m, i - 2)
         };
         let back = inv_mod(twists[i], m);
@@ -185,10 +198,22 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
                 let v = mont(pow_mod(twists[i], e, m), m);
                 tab[i][0][j][n2] = v[0];
                 tab[i][1][j][n2] = v[1];
-                let u = mont(pow_mod(back, e, m) * scale % m, m);
-                let slot = if i < 2 { &mut tab_u[i] } else { &mut tab_x[x] };
-                slot[0][j][n2] = u[0];
-                slot[1][j][n2] = u[1];
+                let u = pow_mod(back, e, m) * scale % m;
+                if i < 2 {
+                    let u = mont(u, m);
+                    tab_u[i][0][j][n2] = u[0];
+                    tab_u[i][1][j][n2] = u[1];
+                } else {
+                    // Part 3 unscaled (four parts), parts 3, 4 times λ.
+                    if x == 0 {
+                        let u = mont(u, m);
+                        tab_x[0][0][j][n2] = u[0];
+                        tab_x[0][1][j][n2] = u[1];
+                    }
+                    let u = mont(u * lambda % m, m);
+                    tab_x[1 + x][0][j][n2] = u[0];
+                    tab_x[1 + x][1][j][n2] = u[1];
+                }
                 n2 += 1;
             }
             j += 1;
@@ -198,11 +223,11 @@ const fn three<const R: usize>(p: i16) -> Three<R> {
     Three {
         psi: tab,
         omega,
+        omega_int,
         untw: tab_u,
         comb: [mont(th, m), mont((w2 - w + m) % m, m)],
         untw_x: tab_x,
         kappa,
-        lambda: mont(inv_mod((zeta - zeta * zeta % m + m) % m, m), m),
     }
 }
 
@@ -234,30 +259,40 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
 /// (registers r + n/16 and r + 2n/16, `None` past the end). `|v|, |h| <
 /// 2^12`; outputs below 3p/4 (i > 0), 2^13 (i = 0, one `h`) or, i = 0 with
 /// both `h` (their sum below 3 * 2^12), [`squeeze`]d: 5629 (7681) / 5800
-/// (10753).
+/// (10753). `SMALL` (the small factor, |v|, |h| <= 1): the fold exact in
+/// 16 bits, without reductions: `|v + h_1 + h_2| <= 3` (i = 0) and, by the
+/// centred integers ζ_i, ζ_i^2 (`omega_int`, below p/2), `|v + ζ_i h_1 +
+/// ζ_i^2 h_2| <= 1 + 2 (p - 1)/2 = p < 2^14` into the twist's Montgomery
+/// product (any i16), so the same output bounds. `om`: [`small_omegas`].
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_twist<const R: usize>(
+fn fold_twist<const R: usize, const SMALL: bool>(
     mut v: __m256i,
     h: [Option<__m256i>; 2],
     (r, i): (usize, usize),
-    t3: &Three<R>,
+    (t3, om): (&Three<R>, [__m256i; 2]),
     k: K,
 ) -> __m256i {
     let [h1, h2] = h;
     if let Some(h) = h1 {
         let h = if i == 0 {
             h
+        } else if SMALL {
+            _mm256_mullo_epi16(h, om[0])
         } else {
             mulc(h, t3.omega[i - 1][0], k)
         };
         v = _mm256_add_epi16(v, h);
     }
     if let Some(h) = h2 {
-        v = if i == 0 {
-            squeeze(_mm256_add_epi16(v, h), k)
-        } else {
+        v = if i > 0 && SMALL {
+            _mm256_add_epi16(v, _mm256_mullo_epi16(h, om[1]))
+        } else if i > 0 {
             _mm256_add_epi16(v, mulc(h, t3.omega[i - 1][1], k))
+        } else if SMALL {
+            _mm256_add_epi16(v, h)
+        } else {
+            squeeze(_mm256_add_epi16(v, h), k)
         };
     }
     if i > 0 {
@@ -265,6 +300,15 @@ fn fold_twist<const R: usize>(
         v = montmul(v, load(&m[0][r]), load(&m[1][r]), k.p);
     }
     v
+}
+
+/// [`fold_twist`]'s multipliers ζ_i, ζ_i^2 of part i > 0 for the small
+/// factor, broadcast: the centred integers (`omega_int`); zero for part 0
+/// (unused).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn small_omegas<const R: usize>(i: usize, t3: &Three<R>) -> [__m256i; 2] {
+    core::array::from_fn(|d| _mm256_set1_epi16(i.checked_sub(1).map_or(0, |x| t3.omega_int[x][d])))
 }
 
 /// 16 small coefficients sign-extended to one register.
@@ -293,16 +337,18 @@ enum Src<'a, T, const R: usize> {
 /// Bounds (|A|, |x_i|, |T| < 3p/4): S is [`barrett`]-reduced (|S| <=
 /// p/2 + p/2^9), nothing else before the outputs: `|A + 2S| < 7p/4 +
 /// p/2^8` and `|A - S ± T| < 2p + p/2^9`, below 2^15 for the primes it
-/// serves, 7681 and 10753 (21,528). `REDUCED`: each output [`barrett`]-reduced,
-/// centred, |.| <= p/2 + p/2^9; else as they are (for Garner's `c2`)
-/// (`combine_at_the_bounds` below).
+/// serves, 7681 and 10753 (21,528). Output m [`barrett`]-reduced (centred,
+/// |.| <= p/2 + p/2^9) where `reduce[m]`, else as it is (for Garner's `c2`,
+/// and [`newton`]'s `e_0`, `e_1`, which it reduces itself)
+/// (`combine_at_the_bounds` below). `reduce` is a constant at every call.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn combine<const R: usize, const REDUCED: bool>(
+fn combine<const R: usize>(
     z: [__m256i; 3],
     j: usize,
     t3: &Three<R>,
     k: K,
+    reduce: [bool; 3],
 ) -> [__m256i; 3] {
     let u = &t3.untw;
     let a = mulc(z[0], t3.comb[0], k);
@@ -316,7 +362,7 @@ fn combine<const R: usize, const REDUCED: bool>(
         _mm256_add_epi16(m, t),
         _mm256_sub_epi16(m, t),
     ];
-    if REDUCED { c.map(|v| barrett(v, k)) } else { c }
+    core::array::from_fn(|m| if reduce[m] { barrett(c[m], k) } else { c[m] })
 }
 
 /// The extra points (k = 4 or 5 parts: `C_j` of degree k - 1 < 5,
@@ -329,14 +375,18 @@ fn combine<const R: usize, const REDUCED: bool>(
 /// as `untw`: the untwist and κ_x in `untw_x`; `E(ζ_x) = e_0 + ζ_x e_1 +
 /// ζ_x^2 e_2`); k = 4: `c_3 = g_3`; k = 5: `c_4 = λ (g_3 - g_4)`, λ =
 /// 1/(ζ - ζ^2), and `c_3 = g_3 - ζ c_4` (the inverse Vandermonde matrix of
-/// (ζ, ζ^2) on the `g_x`); then `c_0 = e_0 - c_3`, `c_1 = e_1 - c_4`: the
-/// inverse k x k Vandermonde matrix of (1, ω, ω^2, ζ, ζ^2) applied as the
-/// 3 x 3 one (the DFT) and Newton steps. Bounds: `z` and `e` any i16 (each
-/// enters a Montgomery product first, below 3p/4), so each `g_x`, a sum of
-/// four products, is below 3p (32,259 for 10753) and [`barrett`]-reduced
-/// (|.| <= p/2 + p/2^9); `g_3 - ζ c_4` is below 5p/4 + p/2^9; `e_0`, `e_1`
-/// from `combine` are below 2p + p/2^9 unreduced, so `e_m - c_(m+3)` below
-/// 11p/4 + p/2^8 < 2^15 (29,613 for 10753); every output [`barrett`]-reduced
+/// (ζ, ζ^2) on the `g_x`), computed from `a = λ g_3`, `b = λ g_4` (λ in
+/// the tables): `c_4 = a - b` and, as 1/λ - ζ = -ζ^2, `c_3 = ζ b - ζ^2 a`
+/// (two independent products, no chain through `c_4`); then `c_0 = e_0 -
+/// c_3`, `c_1 = e_1 - c_4`: the inverse k x k Vandermonde matrix of (1, ω,
+/// ω^2, ζ, ζ^2) applied as the 3 x 3 one (the DFT) and Newton steps.
+/// Bounds: `z` and `e` any i16 (each enters a Montgomery product first,
+/// below 3p/4), so each `g_3`, `a`, `b`, a sum of four products, is below
+/// 3p (32,259 for 10753) and [`barrett`]-reduced (|.| <= p/2 + p/2^9);
+/// `c_4 = a - b` below p + p/2^8, `c_3` below 3p/2 before its
+/// [`barrett`]; `e_0`, `e_1` from `combine` are below 2p + p/2^9
+/// unreduced, so `e_0 - c_3` below 5p/2 + p/2^8 and `e_1 - c_4` below
+/// 3p + 3p/2^9 < 2^15 (32,322 for 10753); every output [`barrett`]-reduced
 /// (`newton_at_the_bounds` in `parts.rs`).
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -351,17 +401,19 @@ fn newton<const R: usize, const PARTS: usize>(
     let i3 = 3.min(PARTS - 1);
     let g = |x: usize, c: &[__m256i; PARTS]| {
         let (u, ka) = (&t3.untw_x[x], &t3.kappa[x]);
-        let d = montmul(z[i3 + x], load(&u[0][j]), load(&u[1][j]), k.p);
+        // Tables 1, 2 (five parts): parts 3, 4.
+        let d = montmul(z[i3 + x.max(1) - 1], load(&u[0][j]), load(&u[1][j]), k.p);
         let s = _mm256_add_epi16(mulc(c[0], ka[0], k), mulc(c[1], ka[1], k));
         let s = _mm256_add_epi16(s, mulc(c[2], ka[2], k));
         barrett(_mm256_sub_epi16(d, s), k)
     };
-    let g3 = g(0, c);
     if PARTS == 4 {
-        c[i3] = g3;
+        c[i3] = g(0, c);
     } else {
-        let c4 = mulc(_mm256_sub_epi16(g3, g(1, c)), t3.lambda, k);
-        let c3 = _mm256_sub_epi16(g3, mulc(c4, t3.omega[2][0], k));
+        let (a, b) = (g(1, c), g(2, c));
+        let c4 = _mm256_sub_epi16(a, b);
+        let [zeta, zeta2] = t3.omega[2];
+        let c3 = _mm256_sub_epi16(mulc(b, zeta, k), mulc(a, zeta2, k));
         c[1] = barrett(_mm256_sub_epi16(c[1], c4), k);
         c[i3] = barrett(c3, k);
         c[PARTS - 1] = barrett(c4, k);
@@ -371,8 +423,11 @@ fn newton<const R: usize, const PARTS: usize>(
 
 /// The interpolation of register j from the PARTS = 3, 4 or 5 parts'
 /// `Z_i`: `c_(j + n m)` for m < PARTS ([`combine`], and [`newton`] for the
-/// extra parts). `REDUCED` as [`combine`]'s (more parts: all but c_2 reduced
-/// either way).
+/// extra parts). `REDUCED`: every output reduced (|.| <= p/2 + p/2^9); else
+/// only those [`newton`] reduces (more parts: all but c_2, and c_1 for
+/// four). [`combine`] reduces only what [`newton`] does not: its `e_0`
+/// (and `e_1` for five parts) enter `newton`'s reduced differences as they
+/// are.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
@@ -382,7 +437,8 @@ fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
     k: K,
 ) -> [__m256i; PARTS] {
     const { assert!(PARTS >= 3 && PARTS <= MAX_PARTS, "3 to 5 parts") };
-    let e = combine::<R, REDUCED>([z[0], z[1], z[2]], j, t3, k);
+    let reduce = [PARTS == 3, PARTS < 5, true].map(|m| m && REDUCED);
+    let e = combine::<R>([z[0], z[1], z[2]], j, t3, k, reduce);
     let mut c = [e[0]; PARTS];
     c[..3].copy_from_slice(&e);
     if PARTS > 3 {

@@ -38,7 +38,7 @@ use core::arch::x86_64::{
 use super::super::{K, P7681, P10753, Prime, barrett, consts, load, montmul, regs, store};
 use super::{
     Garner, H1, H2, HALF, MAX_PARTS, Part, Src, bc, combine_in_place, fold_twist, interpolate,
-    ntt3_fits, ntt3_scratch, parts, three_of, widen16,
+    ntt3_fits, ntt3_scratch, parts, small_omegas, three_of, widen16,
 };
 use crate::arch::{Hat, Side};
 use crate::wipe::Wipe;
@@ -74,9 +74,10 @@ fn forward_512(x: &mut Part<HALF>, t: &Prime, k: K) {
 /// Lazy: the first layer's sums unreduced, below 4 (2^12 - 1) = 16,380
 /// (part 0: `|v| < 2^12`, two folds `v + h`) or 2 * 8065 (the other parts,
 /// Montgomery products), so below 2^14: the lazy block steps' input bound.
+/// `SMALL`: `v` is the small factor (|v| <= 1), [`fold_twist`]'s exact fold.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn outer_512<const P: usize, T: Copy + Default>(
+fn outer_512<const P: usize, T: Copy + Default, const SMALL: bool>(
     x: &mut Part<HALF>,
     v: &[T],
     ld: impl Fn(&[T; 16]) -> __m256i,
@@ -106,9 +107,11 @@ fn outer_512<const P: usize, T: Copy + Default>(
     };
     // The third block (coefficients 1024 ..): p > 1024 only.
     let h2 = |r: usize| if P > 2 * N { h(r) } else { None };
+    let om = small_omegas(i, t3);
+    let fold = |v, h, r| fold_twist::<HALF, SMALL>(v, h, (r, i), (t3, om), k);
     for r in 0..16 {
-        let u = fold_twist(ld(&lo[r]), [h(r), h2(r + 32)], (r, i), t3, k);
-        let w = fold_twist(ld(&lo[r + 16]), [h(r + 16), h2(r + 48)], (r + 16, i), t3, k);
+        let u = fold(ld(&lo[r]), [h(r), h2(r + 32)], r);
+        let w = fold(ld(&lo[r + 16]), [h(r + 16), h2(r + 48)], r + 16);
         let (wr, wq) = bc(t.reg_fwd[2 * r]);
         store(&mut x[r], _mm256_add_epi16(u, w));
         store(&mut x[r + 16], montmul(_mm256_sub_epi16(u, w), wr, wq, k.p));
@@ -125,7 +128,7 @@ pub(super) fn forward_512_a<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+    outer_512::<P, i16, false>(x, a, |c| load(c), (i, t), k);
     forward_512(x, t, k);
 }
 
@@ -139,7 +142,7 @@ pub(super) fn forward_512_b<const P: usize>(
     t: &Prime,
     k: K,
 ) {
-    outer_512::<P, i8>(y, b, |c| widen16(c), (i, t), k);
+    outer_512::<P, i8, true>(y, b, |c| widen16(c), (i, t), k);
     forward_512(y, t, k);
 }
 
@@ -248,11 +251,11 @@ fn part_512<const P: usize>(
                 }
                 Src::Kept(h) => h,
             };
-            outer_512::<P, i16>(x, a, |c| load(c), (i, t), k);
+            outer_512::<P, i16, false>(x, a, |c| load(c), (i, t), k);
             (y, true)
         }
         (Src::Kept(h), Src::Coeffs(b)) => {
-            outer_512::<P, i8>(x, b, |c| widen16(c), (i, t), k);
+            outer_512::<P, i8, true>(x, b, |c| widen16(c), (i, t), k);
             (h, true)
         }
         (Src::Kept(ha), Src::Kept(hb)) => {
@@ -374,7 +377,8 @@ fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, a
     let f = P.next_multiple_of(16);
     let k1 = consts(&P7681);
     for n in (0..f).step_by(16) {
-        let v = fold_at::<P>(n, |m| load(full[m..].first_chunk().expect("inside c")), k1);
+        let c = |m: usize| load(full[m..].first_chunk().expect("inside c"));
+        let v = fold_at::<P>(n, (c, c), k1);
         store(full[n..].first_chunk_mut().expect("inside F"), v);
     }
     let (blocks, _) = full[f..f + SEAM].as_chunks_mut::<16>();
@@ -413,31 +417,51 @@ fn five_finish<const P: usize, const Q: i16>(full: &mut [i16], l: &mut Part<HALF
     let (c, v) = (blocks.as_flattened(), l.as_flattened());
     // The register at coefficient n: in `c` (blocks 0..=3) below the seam,
     // in `v` (block 4) above, through a copy across it.
+    let below = |n: usize| load(c[n..].first_chunk::<16>().expect("inside c"));
+    let above = |n: usize| load(v[n - SEAM..].first_chunk::<16>().expect("inside v"));
     let at = |n: usize| {
         if n + 16 <= SEAM {
-            load(c[n..].first_chunk::<16>().expect("inside c"))
+            below(n)
         } else if n >= SEAM {
-            load(v[n - SEAM..].first_chunk::<16>().expect("inside v"))
+            above(n)
         } else {
             seam(c, v, n)
         }
     };
     let g = Garner::of::<Q, 7681, 10753>(&P10753);
-    for (r, o) in out.as_chunks_mut::<16>().0.iter_mut().enumerate() {
-        let w = fold_at::<P>(16 * r, at, k2);
-        store(o, g.apply(load(o), w));
+    let (out, _) = out.as_chunks_mut::<16>();
+    // F's registers k = 16 r (all below the seam) whose wrapped registers
+    // (coefficients p + k - 1 ..= p + k + 15) lie below the seam, across it
+    // (one or two, through `at`), above it: public ranges, so each loop's
+    // loads without branches.
+    let (r1, r2) = ((SEAM - P) >> 4, (SEAM + 1 - P).div_ceil(16));
+    let fold = |o: &mut [i16; 16], w| store(o, g.apply(load(o), w));
+    let mut out = out.iter_mut().enumerate();
+    for (r, o) in out.by_ref().take(r1) {
+        fold(o, fold_at::<P>(16 * r, (below, below), k2));
+    }
+    for (r, o) in out.by_ref().take(r2 - r1) {
+        fold(o, fold_at::<P>(16 * r, (below, at), k2));
+    }
+    for (r, o) in out {
+        fold(o, fold_at::<P>(16 * r, (below, above), k2));
     }
 }
 
 /// `F_k = c_k + c_(p+k) + c_(p+k-1)` for the register at k (`c(m)` loads
-/// the register at coefficient m; reduced c in, [`barrett`]-reduced out).
+/// the register at coefficient m, `wrapped(m)` those at p + k and p + k - 1;
+/// reduced c in, [`barrett`]-reduced out).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn fold_at<const P: usize>(k: usize, c: impl Fn(usize) -> __m256i, kp: K) -> __m256i {
-    let s = _mm256_add_epi16(c(k), c(P + k));
+fn fold_at<const P: usize>(
+    k: usize,
+    (c, wrapped): (impl Fn(usize) -> __m256i, impl Fn(usize) -> __m256i),
+    kp: K,
+) -> __m256i {
+    let s = _mm256_add_epi16(c(k), wrapped(P + k));
     // x^(p+k) = x^(k+1) + x^k: c_(p-1) is no wrapped coefficient of F_0
     // (lane 0 of the register at 0; k is public).
-    let w = c(P + k - 1);
+    let w = wrapped(P + k - 1);
     let w = if k == 0 {
         _mm256_and_si256(
             w,

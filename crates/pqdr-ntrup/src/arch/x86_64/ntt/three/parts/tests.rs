@@ -53,7 +53,8 @@ fn check<const P: usize, const Q: i16>(token: Avx2) {
 /// an upper half of 256 and 512) at the loaders' bound ±(2^12 - 1),
 /// fixed and random signs: the lazy first layer, block steps and last
 /// layer on their largest inputs (a lane that leaves its 16 bits breaks
-/// the congruence).
+/// the congruence); and the same for the small factor (`forward_512_b`,
+/// the exact fold of [`fold_twist`]) with `v`'s signs (±1, at its bound).
 #[test]
 fn lazy_512_roundtrip_at_the_bounds() {
     let Some(_token) = crate::arch::avx2() else {
@@ -72,10 +73,12 @@ fn roundtrip_check<const P: usize>() {
         let c = |w: i16| i64::from(w) * r16 % p;
         for round in 0..16 {
             let v: [i16; P] = core::array::from_fn(|j| at_bound(&mut s, round, (j, 0, 512), 4095));
-            for i in 0..parts(P) {
+            let b: [i8; P] = v.map(|x| x.signum() as i8);
+            for (i, small) in (0..parts(P)).flat_map(|i| [(i, false), (i, true)]) {
                 let mut x = [[0i16; 16]; HALF];
+                let src = if small { Err(&b[..]) } else { Ok(&v[..]) };
                 // SAFETY: the token shows the CPU has AVX2.
-                unsafe { roundtrip_512_avx2::<P>(&mut x, &v, (i, t)) };
+                unsafe { roundtrip_512_avx2::<P>(&mut x, src, (i, t)) };
                 for (j, &got) in x.as_flattened().iter().enumerate() {
                     let (om, ps) = match i {
                         0 => ([1, 1], 1),
@@ -84,10 +87,14 @@ fn roundtrip_check<const P: usize>() {
                             c(t3.psi[i - 1][0][j / 16][j % 16]),
                         ),
                     };
-                    let hi = |d: usize| v.get(j + 512 * d).map_or(0, |&h| i64::from(h));
-                    let want = (i64::from(v[j]) + om[0] * hi(1) + om[1] * hi(2)) % p * ps;
+                    let at = |j: usize| match small {
+                        false => v.get(j).map(|&h| i64::from(h)),
+                        true => b.get(j).map(|&h| i64::from(h)),
+                    };
+                    let hi = |d: usize| at(j + 512 * d).unwrap_or(0);
+                    let want = (hi(0) + om[0] * hi(1) + om[1] * hi(2)) % p * ps;
                     let d = (i64::from(got) - 32768 * want).rem_euclid(p);
-                    assert_eq!(d, 0, "p = {p}, round {round}, part {i}");
+                    assert_eq!(d, 0, "p = {p}, round {round}, part {i}, small {small}");
                 }
             }
         }
@@ -95,9 +102,16 @@ fn roundtrip_check<const P: usize>() {
 }
 
 #[target_feature(enable = "avx2")]
-fn roundtrip_512_avx2<const P: usize>(x: &mut Part<HALF>, v: &[i16], (i, t): (usize, &Prime)) {
+fn roundtrip_512_avx2<const P: usize>(
+    x: &mut Part<HALF>,
+    v: Result<&[i16], &[i8]>,
+    (i, t): (usize, &Prime),
+) {
     let k = consts(t);
-    forward_512_a::<P>(x, v, i, t, k);
+    match v {
+        Ok(a) => forward_512_a::<P>(x, a, i, t, k),
+        Err(b) => forward_512_b::<P>(x, b, i, t, k),
+    }
     let (blocks, _) = x.as_chunks_mut::<16>();
     for (j, block) in blocks.iter_mut().enumerate() {
         regs::block_inverse(block, j, &t.untwist, &t.lane_inv, k);
@@ -136,8 +150,8 @@ fn combine_check_avx2<const R: usize>(t: &Prime, t3: &super::super::Three<R>) {
             });
             let zr = z.map(|r| load(&r));
             let got = [
-                combine::<R, true>(zr, j, t3, k),
-                combine::<R, false>(zr, j, t3, k),
+                combine::<R>(zr, j, t3, k, [true; 3]),
+                combine::<R>(zr, j, t3, k, [false; 3]),
             ];
             for l in 0..16 {
                 let zl = z.map(|r| i64::from(r[l]));
@@ -213,14 +227,18 @@ fn newton_check_avx2<const PARTS: usize>(t: &Prime, t3: &super::super::Three<HAL
                 let x = v.map(|r| i64::from(r[l]));
                 let g = |i: usize| {
                     let ka = t3.kappa[i].map(|m| c(m[0]));
-                    x[3 + i] * c(t3.untw_x[i][0][j][l])
+                    x[3 + i.max(1) - 1] * c(t3.untw_x[i][0][j][l])
                         - (x[0] * ka[0] + x[1] * ka[1] + x[2] * ka[2]) % p
                 };
+                // Five parts: a = λ g_3, b = λ g_4 from the λ-scaled tables;
+                // c_4 = λ (g_3 - g_4), c_3 = g_3 - ζ c_4.
                 let (c3, c4) = if PARTS == 4 {
                     (g(0), 0)
                 } else {
-                    let c4 = (g(0) - g(1)) % p * c(t3.lambda[0]) % p;
-                    (g(0) - c(t3.omega[2][0][0]) * c4, c4)
+                    let zeta = c(t3.omega[2][0][0]);
+                    let l1 = (zeta - zeta * zeta % p).rem_euclid(p);
+                    let c4 = g(1) - g(2);
+                    (g(1) % p * l1 - zeta * c4, c4)
                 };
                 let want = [x[0] - c3, x[1] - c4, x[2], c3, c4];
                 for (m, (o, w)) in out.iter().zip(want).enumerate() {
