@@ -204,8 +204,9 @@ fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
 }
 
 /// [`decode`] on the given backend: with the AVX2 token each level's pairs
-/// of moduli `(m, m)` but the lowest `pairs % 8` go eight at a time through
-/// `arch::decode_pairs` (the same values as `split_pairs`, which does the rest).
+/// of moduli `(m, m)`, if there are at least eight, go eight at a time
+/// through `arch::decode_pairs` (the same values as `split_pairs`, which
+/// does the levels with fewer).
 #[allow(
     clippy::cast_sign_loss,
     clippy::cast_possible_wrap,

@@ -7,7 +7,7 @@
 //! (zero-filled once: every product writes what it reads of it).
 
 use crate::arch::{self, Avx2, Hat, RecipState, Side};
-use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
+use crate::ct::{self, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
 use crate::mult::{Scratch, fold_3_on, fold_q_ntt3, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
@@ -179,18 +179,23 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     round(c);
 }
 
-/// `r` if it has weight w, else `(1, …, 1, 0, …, 0)`, without a branch.
+/// `r` if it has weight w, else `(1, …, 1, 0, …, 0)`, without a branch
+/// (NTRU Prime spec §2.3.4, Core `Decrypt`): the weight counted in u16
+/// (p < 2^16, 16-bit lanes once vectorised), then one mask `keep` of the
+/// result: `r[i] & keep`, plus `1 & !keep` for i < w (no index compare).
 fn weight_w<const P: usize, const W: usize>(r: &mut [i8; P]) {
-    let weight = r.iter().fold(0u32, |w, &x| {
-        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-        let bit = (x & 1) as u32;
-        w.wrapping_add(bit)
-    });
-    #[allow(clippy::cast_possible_truncation, reason = "W < 2^32")]
-    let ok = weight.ct_eq(&(W as u32));
-    for (i, x) in r.iter_mut().enumerate() {
-        let fallback = i8::from(i < W);
-        *x = i8::conditional_select(&fallback, x, ok);
+    const { assert!(P < 1 << 16 && W <= P) };
+    let weight = r
+        .iter()
+        .fold(0u16, |w, &x| w.wrapping_add(u16::from(x.to_le_bytes()[0] & 1)));
+    #[allow(clippy::cast_possible_truncation, reason = "W <= P < 2^16")]
+    let keep = ct::mask_i8(weight.ct_eq(&(W as u16)));
+    let (head, tail) = r.split_at_mut(W);
+    for x in head {
+        *x = (*x & keep) | (1 & !keep);
+    }
+    for x in tail {
+        *x &= keep;
     }
 }
 

@@ -119,10 +119,13 @@ pub(crate) fn encode_pairs(
     blocks * B
 }
 
-/// [`decode_pairs`] with AVX2 enabled, for pairs with `BYTES` bytes each.
-/// The caller checked `2 (rem + 8 blocks) <= out.len()` and
-/// `BYTES (rem + 8 blocks) <= s.len()`, so the loop's loads and stores
-/// need no bounds checks.
+/// [`decode_pairs`] with AVX2 enabled, for pairs with `BYTES` bytes each:
+/// the blocks of eight pairs at `rem + 8 blk` from the top down, then, when
+/// `rem > 0` and `blocks > 0`, the block of pairs `0..8` from its tops read
+/// before the others (its pairs `rem..8` are split twice, from the same
+/// tops and bytes: the same values). The caller checked `2 pairs <=
+/// out.len()` and `BYTES pairs <= s.len()` (`pairs = rem + 8 blocks`), so
+/// the loads and stores need no bounds checks.
 #[target_feature(enable = "avx2")]
 fn decode_pairs_avx2<const BYTES: usize>(
     out: &mut [i16],
@@ -151,13 +154,17 @@ fn decode_pairs_avx2<const BYTES: usize>(
         _mm256_or_si256(ev, _mm256_slli_epi64::<32>(od))
     };
     let (op, sp) = (out.as_mut_ptr(), s.as_ptr());
-    for blk in (0..blocks).rev() {
-        let k0 = rem + B * blk;
-        // SAFETY: out[k0 .. k0 + 8] is in bounds (k0 + 8 <= rem + 8 blocks);
-        // `loadu` has no alignment requirement.
-        let t = _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(op.add(k0).cast()) });
-        // SAFETY: s[BYTES k0 ..][.. 8 BYTES] (read below) is in bounds
-        // (BYTES (k0 + 8) <= BYTES (rem + 8 blocks)).
+    // Both closures are given k0 = rem + 8 blk (blk < blocks) or k0 = 0
+    // (when blocks > 0): k0 + 8 <= pairs, so out[k0 .. k0 + 8],
+    // out[2 k0 .. 2 k0 + 16] and s[BYTES k0 ..][.. 8 BYTES] are in bounds.
+    // The tops of pairs k0 .. k0 + 8 (eight u32 lanes).
+    let load_tops = |k0: usize| {
+        // SAFETY: out[k0 .. k0 + 8] is in bounds (above); unaligned load.
+        _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(op.add(k0).cast()) })
+    };
+    // Pairs k0 .. k0 + 8 from their tops `t`.
+    let split8 = |k0: usize, t: __m256i| {
+        // SAFETY: s[BYTES k0 ..][.. 8 BYTES] (read below) is in bounds (above).
         let bs = unsafe { sp.add(BYTES * k0) };
         let x = match BYTES {
             0 => t,
@@ -177,20 +184,29 @@ fn decode_pairs_avx2<const BYTES: usize>(
         // q mod d for q < 2d (see `decode_pairs`): q - d, or q where it wraps.
         let x1 = _mm256_min_epu32(q, _mm256_sub_epi32(q, dv));
         let both = _mm256_or_si256(x0, _mm256_slli_epi32::<16>(x1));
-        // SAFETY: out[2 k0 .. 2 k0 + 16] is in bounds (2 (k0 + 8) <= out.len()),
-        // above every pair not yet read (the blocks below read out[..k0] and
-        // k0 <= 2 k0); unaligned store.
+        // SAFETY: out[2 k0 .. 2 k0 + 16] is in bounds (above), above every
+        // top not yet read (the blocks below read out[..k0], k0 <= 2 k0;
+        // the low block's tops were read first); unaligned store.
         unsafe { _mm256_storeu_si256(op.add(2 * k0).cast(), both) };
+    };
+    let low = (rem > 0 && blocks > 0).then(|| load_tops(0));
+    for blk in (0..blocks).rev() {
+        let k0 = rem + B * blk;
+        split8(k0, load_tops(k0));
+    }
+    if let Some(t) = low {
+        split8(0, t);
     }
 }
 
-/// The pairs `pairs % 8 .. pairs` of one `Decode` level (NTRU Prime spec
+/// The pairs of one `Decode` level (NTRU Prime spec
 /// §3.1, reference `Decode`) whose pairs have both moduli `d` and
 /// `bytes <= 2` bytes each in `s` (this level's bytes): pair k splits
 /// `x = bottom + 256^bytes out[k]` into `out[2k] = x mod d` and
 /// `out[2k + 1] = (x div d) mod d`, eight pairs at a time from the top
 /// down (twin of `encode::split_pairs`). `div` is the divisor's `(d, m, s)`
-/// (`arith::Divisor`). Returns the number of low pairs left to the caller.
+/// (`arith::Divisor`); with fewer than 8 pairs none. Returns the number of
+/// low pairs left to the caller: 0, or `pairs` when `pairs < 8`.
 ///
 /// Each `out[k]` must be below the modulus the pairs merge into,
 /// `M = ceil(d^2 / 256^bytes)` (as the level above leaves it: reduced mod
@@ -226,7 +242,7 @@ pub(crate) fn decode_pairs(
             _ => decode_pairs_avx2::<2>(out, s, rem, blocks, div),
         }
     }
-    rem
+    if blocks > 0 { 0 } else { rem }
 }
 
 /// [`small_decode`] with AVX2 enabled.
