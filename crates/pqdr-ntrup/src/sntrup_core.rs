@@ -77,14 +77,13 @@ pub(crate) fn decrypt_f<const P: usize, const Q: i16>(
 
 /// The second half of Core `Decrypt` (NTRU Prime spec §2.3.4): `r = e * v` in R/3 if it has
 /// weight w, else the fixed weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch.
-/// `e` (from [`decrypt_f`]) is consumed; the product in `acc` (any contents).
+/// `r` holds v on entry; `e` (from [`decrypt_f`]) is consumed; the product in `acc` (any contents).
 pub(crate) fn decrypt_v<const P: usize, const W: usize>(
     r: &mut [i8; P],
     e: &mut [i16; P],
-    v: &mut [i8; P],
     acc: &mut Scratch<P>,
 ) {
-    r3_mult(r, e, v, acc);
+    r3_mult(e, r, acc);
     weight_w::<P, W>(r);
 }
 
@@ -185,9 +184,9 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
 /// result: `r[i] & keep`, plus `1 & !keep` for i < w (no index compare).
 fn weight_w<const P: usize, const W: usize>(r: &mut [i8; P]) {
     const { assert!(P < 1 << 16 && W <= P) };
-    let weight = r
-        .iter()
-        .fold(0u16, |w, &x| w.wrapping_add(u16::from(x.to_le_bytes()[0] & 1)));
+    let weight = r.iter().fold(0u16, |w, &x| {
+        w.wrapping_add(u16::from(x.to_le_bytes()[0] & 1))
+    });
     #[allow(clippy::cast_possible_truncation, reason = "W <= P < 2^16")]
     let keep = ct::mask_i8(weight.ct_eq(&(W as u16)));
     let (head, tail) = r.split_at_mut(W);
@@ -251,9 +250,9 @@ mod tests {
             decrypt_f_hat::<P, Q>(token, &mut got, hats, &mut acc0);
             assert_eq!(got, want, "f, p = {P}");
 
-            let (mut want, mut got) = ([0i8; P], [0i8; P]);
+            let (mut want, mut got) = (v, [0i8; P]);
             *zero = [[0; P]; 3];
-            r3_mult(&mut want, &mut e.clone(), &mut v, &mut zero);
+            r3_mult(&mut e.clone(), &mut want, &mut zero);
             let [_, at_v, at_h] = const { hat_at(P) };
             let full = acc1.as_flattened_mut();
             arch::ntt3_mul_sides::<P, 3, false>(
