@@ -138,8 +138,9 @@ fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
 }
 
 /// [`encode`] on the given backend: with the AVX2 token each level's pairs
-/// of moduli `(m, m)` go eight at a time through `arch::encode_pairs`
-/// (the same bytes and values as the loop below, which does the rest).
+/// of moduli `(m, m)`, if there are at least eight, go eight at a time
+/// through `arch::encode_pairs` (the same bytes and values as the loop
+/// below, which does the rest).
 #[allow(
     clippy::cast_sign_loss,
     clippy::cast_possible_wrap,

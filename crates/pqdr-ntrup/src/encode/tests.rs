@@ -69,12 +69,18 @@ fn avx2_encode_matches_portable() {
         return;
     };
     let mut s = 5u64;
+    // Also levels of 9 and 15 pairs (one block and a remainder of 1 or 7:
+    // the overlapping top / low block of `arch::encode_pairs` /
+    // `decode_pairs` covers most of the other).
     let mut cases = vec![
         (17usize, 4591u32),
         (16, 127),
         (33, 128),
         (64, 2),
         (1024, 16383),
+        (18, 4591),
+        (31, 1531),
+        (47, 16383),
     ];
     for (p, q) in SETS {
         cases.push((p, q));

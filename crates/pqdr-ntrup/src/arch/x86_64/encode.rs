@@ -43,22 +43,38 @@ fn low_words(v: __m256i) -> __m256i {
 }
 
 /// [`encode_pairs`] with AVX2 enabled, for pairs emitting `BYTES` bytes
-/// each. The caller checked `16 blocks <= r.len()` and `8 BYTES blocks <=
-/// out.len()`, so the loop's loads and stores need no bounds checks.
+/// each: the blocks of eight pairs at `8 blk` from the bottom up, then,
+/// when `rem > 0` and `blocks > 0`, the block of the top eight pairs
+/// `pairs - 8 .. pairs` from its inputs read before the others (its pairs
+/// below `8 blocks` are merged twice, from the same inputs: the same bytes
+/// and values). The caller checked `2 pairs <= r.len()` and `BYTES pairs
+/// <= out.len()` (`pairs = 8 blocks + rem`), so the loads and stores need
+/// no bounds checks.
 #[target_feature(enable = "avx2")]
-fn encode_pairs_avx2<const BYTES: usize>(out: &mut [u8], r: &mut [i16], blocks: usize, m: u32) {
+fn encode_pairs_avx2<const BYTES: usize>(
+    out: &mut [u8],
+    r: &mut [i16],
+    blocks: usize,
+    rem: usize,
+    m: u32,
+) {
     #[allow(clippy::cast_possible_wrap, reason = "m < 16384")]
     let mm = _mm256_set1_epi32(((m << 16) | 1) as i32);
     let byte0 = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
     let (rp, op) = (r.as_mut_ptr(), out.as_mut_ptr());
-    for blk in 0..blocks {
-        // SAFETY: r[16 blk .. 16 blk + 16] is in bounds (16 blocks <= r.len());
-        // `loadu` has no alignment requirement.
-        let v = unsafe { _mm256_loadu_si256(rp.add(2 * B * blk).cast()) };
+    // Both closures are given k0 = 8 blk (blk < blocks) or k0 = pairs - 8
+    // (when blocks > 0): k0 + 8 <= pairs, so r[2 k0 .. 2 k0 + 16],
+    // r[k0 .. k0 + 8] and out[BYTES k0 ..][.. 8 BYTES] are in bounds.
+    // The sixteen inputs of pairs k0 .. k0 + 8.
+    let load_pairs = |k0: usize| {
+        // SAFETY: r[2 k0 .. 2 k0 + 16] is in bounds (above); unaligned load.
+        unsafe { _mm256_loadu_si256(rp.add(2 * k0).cast()) }
+    };
+    // Pairs k0 .. k0 + 8 from their inputs `v`.
+    let merge8 = |k0: usize, v: __m256i| {
         let x = _mm256_madd_epi16(v, mm);
-        // SAFETY: out[8 BYTES blk ..][.. 8 BYTES] (written below) is in bounds
-        // (8 BYTES blocks <= out.len()); unaligned stores.
-        let o = unsafe { op.add(BYTES * B * blk) };
+        // SAFETY: out[BYTES k0 ..][.. 8 BYTES] (written below) is in bounds (above).
+        let o = unsafe { op.add(BYTES * k0) };
         let rest = match BYTES {
             0 => x,
             1 => {
@@ -78,22 +94,25 @@ fn encode_pairs_avx2<const BYTES: usize>(out: &mut [u8], r: &mut [i16], blocks: 
                 _mm256_srli_epi32::<16>(x)
             }
         };
-        // SAFETY: r[8 blk .. 8 blk + 8] is in bounds (below 16 blk + 16) and
-        // below the pairs not yet read (block blk + 1 reads from 16 (blk + 1)
-        // > 8 (blk + 1)); unaligned store.
-        unsafe {
-            _mm_storeu_si128(
-                rp.add(B * blk).cast(),
-                _mm256_castsi256_si128(low_words(rest)),
-            )
-        };
+        // SAFETY: r[k0 .. k0 + 8] is in bounds (above) and below the inputs
+        // not yet read (block blk + 1 reads from 16 (blk + 1) > 8 (blk + 1);
+        // the top block's inputs were read first); unaligned store.
+        unsafe { _mm_storeu_si128(rp.add(k0).cast(), _mm256_castsi256_si128(low_words(rest))) };
+    };
+    let top = (rem > 0 && blocks > 0).then(|| load_pairs(B * blocks + rem - B));
+    for blk in 0..blocks {
+        merge8(B * blk, load_pairs(B * blk));
+    }
+    if let Some(v) = top {
+        merge8(B * blocks + rem - B, v);
     }
 }
 
-/// Pairs `0 .. 8 (pairs / 8)` of one `Encode` level whose pairs have both
-/// moduli `m < 16384` and emit `bytes <= 2` bytes each: bytes to
-/// `out[.. 8 bytes (pairs / 8)]`, the merged values to `r[k]`. Returns the
-/// number of pairs done (the caller's scalar loop does the rest).
+/// The pairs of one `Encode` level whose pairs have both moduli `m < 16384`
+/// and emit `bytes <= 2` bytes each, if there are at least eight (else
+/// none): bytes to `out[.. bytes pairs]`, the merged values to `r[k]`.
+/// Returns the number of pairs done, `pairs` or 0 (the caller's scalar
+/// loop does the rest).
 #[inline]
 pub(crate) fn encode_pairs(
     token: Avx2,
@@ -105,18 +124,18 @@ pub(crate) fn encode_pairs(
 ) -> usize {
     let _ = token;
     assert!(m < 16384 && bytes <= 2 && 2 * pairs <= r.len() && bytes * pairs <= out.len());
-    let blocks = pairs >> 3; // pairs / B
+    let (blocks, rem) = (pairs >> 3, pairs & (B - 1)); // pairs / B, pairs % B
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one); the bounds the kernel
-    // needs were asserted above (16 blocks <= 2 pairs, 8 bytes blocks <= bytes pairs).
+    // needs were asserted above (8 blocks + rem = pairs).
     unsafe {
         match bytes {
-            0 => encode_pairs_avx2::<0>(out, r, blocks, m),
-            1 => encode_pairs_avx2::<1>(out, r, blocks, m),
-            _ => encode_pairs_avx2::<2>(out, r, blocks, m),
+            0 => encode_pairs_avx2::<0>(out, r, blocks, rem, m),
+            1 => encode_pairs_avx2::<1>(out, r, blocks, rem, m),
+            _ => encode_pairs_avx2::<2>(out, r, blocks, rem, m),
         }
     }
-    blocks * B
+    if blocks > 0 { pairs } else { 0 }
 }
 
 /// [`decode_pairs`] with AVX2 enabled, for pairs with `BYTES` bytes each:
