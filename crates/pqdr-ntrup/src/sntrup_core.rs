@@ -317,4 +317,45 @@ mod tests {
         check::<1013, 7177>(token, 5);
         check::<1277, 7879>(token, 6);
     }
+
+    /// [`weight_w`] against its definition (`r` kept when its weight is w,
+    /// else `(1, …, 1, 0, …, 0)`), on vectors of weight w − 1, w and w + 1
+    /// (random positions and signs, and the first positions all −1) and the
+    /// edges all 0 and all 1.
+    fn weight_w_cases<const P: usize, const W: usize>(s: &mut u64) {
+        let fallback: [i8; P] = core::array::from_fn(|i| i8::from(i < W));
+        for weight in [W - 1, W, W + 1] {
+            for kind in 0..4 {
+                let mut r = [0i8; P];
+                let mut placed = 0;
+                while placed < weight {
+                    let i = if kind == 0 { placed } else { lcg(s) as usize % P };
+                    if r[i] == 0 {
+                        r[i] = if kind == 0 || lcg(s) & 1 == 0 { -1 } else { 1 };
+                        placed += 1;
+                    }
+                }
+                let mut got = r;
+                weight_w::<P, W>(&mut got);
+                let want = if weight == W { r } else { fallback };
+                assert_eq!(got, want, "p = {P}, weight {weight}, kind {kind}");
+            }
+        }
+        for x in [0i8, 1] {
+            let mut got = [x; P];
+            weight_w::<P, W>(&mut got);
+            assert_eq!(got, fallback, "p = {P}, all {x}");
+        }
+    }
+
+    #[test]
+    fn weight_w_matches_definition() {
+        let mut s = 11u64;
+        weight_w_cases::<653, 288>(&mut s);
+        weight_w_cases::<761, 286>(&mut s);
+        weight_w_cases::<857, 322>(&mut s);
+        weight_w_cases::<953, 396>(&mut s);
+        weight_w_cases::<1013, 448>(&mut s);
+        weight_w_cases::<1277, 492>(&mut s);
+    }
 }
