@@ -329,7 +329,11 @@ mod tests {
                 let mut r = [0i8; P];
                 let mut placed = 0;
                 while placed < weight {
-                    let i = if kind == 0 { placed } else { lcg(s) as usize % P };
+                    let i = if kind == 0 {
+                        placed
+                    } else {
+                        lcg(s) as usize % P
+                    };
                     if r[i] == 0 {
                         r[i] = if kind == 0 || lcg(s) & 1 == 0 { -1 } else { 1 };
                         placed += 1;

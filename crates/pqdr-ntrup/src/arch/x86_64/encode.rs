@@ -18,14 +18,14 @@
 
 use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
-    _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_castsi256_si128,
-    _mm256_cmpeq_epi8, _mm256_cvtepu8_epi32, _mm256_cvtepu16_epi32, _mm256_loadu_si256,
-    _mm256_madd_epi16, _mm256_min_epu32, _mm256_mul_epu32, _mm256_mullo_epi32, _mm256_or_si256,
-    _mm256_packus_epi16, _mm256_packus_epi32, _mm256_permute4x64_epi64,
+    _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16,
+    _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cvtepu8_epi32, _mm256_cvtepu16_epi32,
+    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_min_epu32, _mm256_mul_epu32, _mm256_mullo_epi16,
+    _mm256_or_si256, _mm256_packus_epi16, _mm256_packus_epi32, _mm256_permute4x64_epi64,
     _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_set1_epi64x,
     _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
     _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256,
+    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -199,10 +199,14 @@ fn decode_pairs_avx2<const BYTES: usize>(
             }
         };
         let q = quotient(x);
-        let x0 = _mm256_sub_epi32(x, _mm256_mullo_epi32(q, dv));
+        // x mod d = x - q d < d < 2^14 in the low 16 bits of each lane, from
+        // 16-bit products: q < 2d < 2^15 and d are their lanes' low halves
+        // (high halves 0), so `vpmullw` gives q d mod 2^16 there.
+        let x0 = _mm256_sub_epi16(x, _mm256_mullo_epi16(q, dv));
         // q mod d for q < 2d (see `decode_pairs`): q - d, or q where it wraps.
         let x1 = _mm256_min_epu32(q, _mm256_sub_epi32(q, dv));
-        let both = _mm256_or_si256(x0, _mm256_slli_epi32::<16>(x1));
+        // x0 in the low halves, x1 in the high ones.
+        let both = _mm256_blend_epi16::<0b1010_1010>(x0, _mm256_slli_epi32::<16>(x1));
         // SAFETY: out[2 k0 .. 2 k0 + 16] is in bounds (above), above every
         // top not yet read (the blocks below read out[..k0], k0 <= 2 k0;
         // the low block's tops were read first); unaligned store.
