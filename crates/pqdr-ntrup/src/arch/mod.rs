@@ -45,7 +45,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt3_fits, ntt3_folds, ntt3_mul,
     ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round,
-    rq_recip3, schoolbook, scratch_words, small_decode, sort_u32, wipe, words_as_bytes,
+    rq_recip3, schoolbook, scratch_bytes, scratch_words, small_decode, sort_u32, wipe,
+    words_as_bytes,
 };
 
 /// Integer entries of a buffer that `wipe` zeroes through its bytes: no
@@ -184,6 +185,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn words_as_bytes(token: Avx2, _: &mut [u32]) -> &mut [u8] {
+        match token {}
+    }
+    pub(crate) fn scratch_bytes<const P: usize>(token: Avx2, _: &mut [[i16; P]; 3]) -> &mut [u8] {
         match token {}
     }
     pub(crate) const fn ntt3_fits(_: usize) -> bool {

@@ -50,6 +50,22 @@ pub(crate) fn words_as_bytes(token: Avx2, x: &mut [u32]) -> &mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u8>(), len) }
 }
 
+/// The memory of `Decap`'s product scratch (`mult::Scratch`, 6p bytes) as
+/// bytes, for the re-encrypted ciphertext once the last product is done
+/// (`kem::reencrypt`), so that it needs no buffer (and no zero fill, nor
+/// a wipe of its own: the scratch is wiped at the end). The token only
+/// selects the path (no AVX2 instruction here); twin: `reencrypt`'s own
+/// buffer (`kem::compare_own`).
+#[inline(always)]
+pub(crate) fn scratch_bytes<const P: usize>(token: Avx2, x: &mut [[i16; P]; 3]) -> &mut [u8] {
+    let _ = token;
+    let len = size_of_val(x);
+    // SAFETY: the pointer and length cover exactly `x`'s memory, which the
+    // returned slice borrows mutably for as long as `x` was (no alias); u8 has
+    // alignment 1; i16 has no padding and every byte pattern is a valid i16.
+    unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u8>(), len) }
+}
+
 /// The first 4p bytes of `Encap`'s product scratch as `Short_random`'s
 /// list of p words (`ListScratch`), so that the list needs no buffer (and
 /// no zero fill) of its own. The token only selects the path (no AVX2
