@@ -326,10 +326,21 @@ pub(crate) const fn small_bytes(p: usize) -> usize {
 /// each 32-bit half are gathered by shifts (no multiply); the last `p mod 8`
 /// coefficients one by one.
 pub(crate) fn small_encode<const P: usize>(s: &mut [u8], f: &[i8; P]) {
+    small_encode_on(s, f, arch::avx2());
+}
+
+/// [`small_encode`] on the given backend: with the AVX2 token the first
+/// `32 (p / 32)` coefficients through `arch::small_encode` (the same bytes
+/// as the loops below, which do the rest).
+fn small_encode_on<const P: usize>(s: &mut [u8], f: &[i8; P], be: Option<Avx2>) {
     const LOW2: u64 = 0x0303_0303_0303_0303;
     debug_assert_eq!(s.len(), small_bytes(P));
     let whole = P >> 3;
-    for (out, c) in s.chunks_exact_mut(2).zip(f.chunks_exact(8)) {
+    let done = be.map_or(0, |token| arch::small_encode(token, s, f)); // a multiple of 8
+    for (out, c) in s[done >> 2..]
+        .chunks_exact_mut(2)
+        .zip(f[done..].chunks_exact(8))
+    {
         let mut b = [0u8; 8];
         for (x, &y) in b.iter_mut().zip(c) {
             *x = y.to_le_bytes()[0];

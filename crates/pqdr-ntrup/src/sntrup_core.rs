@@ -238,7 +238,7 @@ mod tests {
                 || -> [i16; P] { core::array::from_fn(|_| (lcg(&mut s) % (Q as u32)) as i16 - h) };
             let (c, hh) = (rq(), rq());
             let mut small = || -> [i8; P] { core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1) };
-            let (mut f, mut v, mut r) = (small(), small(), small());
+            let (mut f, v, mut r) = (small(), small(), small());
             let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
             let mut hats: Box<Hats> = Box::new([[[0; 16]; 64]; 10]);
             let hats = &mut *hats;

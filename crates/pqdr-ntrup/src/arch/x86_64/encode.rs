@@ -20,12 +20,13 @@ use core::arch::x86_64::{
     __m256i, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128, _mm_storel_epi64,
     _mm_storeu_si128, _mm256_add_epi8, _mm256_add_epi32, _mm256_and_si256, _mm256_blend_epi16,
     _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cvtepu8_epi32, _mm256_cvtepu16_epi32,
-    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_min_epu32, _mm256_mul_epu32, _mm256_mullo_epi16,
-    _mm256_or_si256, _mm256_packus_epi16, _mm256_packus_epi32, _mm256_permute4x64_epi64,
-    _mm256_permutevar8x32_epi32, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_set1_epi64x,
-    _mm256_setr_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_slli_epi32, _mm256_slli_epi64, _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64,
-    _mm256_storeu_si256, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_xor_si256,
+    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_maddubs_epi16, _mm256_min_epu32,
+    _mm256_mul_epu32, _mm256_mullo_epi16, _mm256_or_si256, _mm256_packus_epi16,
+    _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi8,
+    _mm256_set1_epi16, _mm256_set1_epi32, _mm256_set1_epi64x, _mm256_setr_epi8, _mm256_setr_epi32,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_slli_epi32, _mm256_slli_epi64,
+    _mm256_srl_epi64, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_sub_epi16,
+    _mm256_sub_epi32, _mm256_xor_si256,
 };
 
 use pqdr_common::simd::Avx2;
@@ -310,5 +311,46 @@ pub(crate) fn small_decode(token: Avx2, f: &mut [i8], s: &[u8]) -> usize {
     // SAFETY: the token proves AVX2 was detected (only
     // `pqdr_common::simd::Avx2::detect` makes one).
     unsafe { small_decode_avx2(f, s, blocks) };
+    32 * blocks
+}
+
+/// [`small_encode`] with AVX2 enabled.
+#[target_feature(enable = "avx2")]
+fn small_encode_avx2(s: &mut [u8], f: &[i8], blocks: usize) {
+    // Byte pairs (1, 4) then word pairs (1, 16): the 32-bit lane k of a
+    // register holds v0 + 4 v1 + 16 v2 + 64 v3 (< 256) of coefficients
+    // 4k .. 4k + 4 (v = c + 1 in 0..=2); its low byte is output byte k.
+    let by4 = _mm256_set1_epi16(0x0401);
+    let by16 = _mm256_set1_epi32(0x0010_0001);
+    // The low byte of each 32-bit lane to the lane's first 4 bytes.
+    let gather = _mm256_setr_epi8(
+        0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1,
+    );
+    let join = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
+    for (out, c) in s.chunks_exact_mut(8).zip(f.chunks_exact(32)).take(blocks) {
+        // SAFETY: `c` is 32 readable bytes; `loadu` has no alignment requirement.
+        let v = unsafe { _mm256_loadu_si256(c.as_ptr().cast()) };
+        let v = _mm256_add_epi8(v, _mm256_set1_epi8(1));
+        let w = _mm256_madd_epi16(_mm256_maddubs_epi16(v, by4), by16);
+        let b = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(w, gather), join);
+        // SAFETY: `out` is 8 writable bytes; `storel_epi64` writes 8 bytes, unaligned.
+        unsafe { _mm_storel_epi64(out.as_mut_ptr().cast(), _mm256_castsi256_si128(b)) };
+    }
+}
+
+/// `Small_encode` (NTRU Prime spec §3.1) of the first `32 (f.len() / 32)`
+/// coefficients, each in {-1, 0, 1}: byte k is `sum (c[4k + j] + 1) 4^j`.
+/// Returns the number of coefficients done (a multiple of 32; the caller
+/// does the rest). Byte arithmetic and fixed shuffles only: constant time
+/// (f is secret). Twin: the word loop of `encode::small_encode`.
+#[inline]
+pub(crate) fn small_encode(token: Avx2, s: &mut [u8], f: &[i8]) -> usize {
+    let _ = token;
+    let blocks = f.len() >> 5; // f.len() / 32
+    assert!(8 * blocks <= s.len());
+    // SAFETY: the token proves AVX2 was detected (only
+    // `pqdr_common::simd::Avx2::detect` makes one).
+    unsafe { small_encode_avx2(s, f, blocks) };
     32 * blocks
 }

@@ -23,7 +23,7 @@ mod recip;
 mod recip3;
 mod sort;
 
-pub(crate) use encode::{decode_pairs, encode_pairs, small_decode};
+pub(crate) use encode::{decode_pairs, encode_pairs, small_decode, small_encode};
 pub(crate) use fold::{fold_3, fold_q, freeze_folded, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
 pub(crate) use ntt::three::ntt3_folds;
