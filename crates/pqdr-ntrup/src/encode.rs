@@ -147,7 +147,7 @@ fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
     reason = "values are in 0..16384"
 )]
 fn encode_on(out: &mut [u8], r: &mut [i16], levels: &Levels, be: Option<Avx2>) {
-    let &(lv, n, total) = levels;
+    let (lv, n, total) = (&levels.0, levels.1, levels.2);
     debug_assert_eq!(out.len(), total);
     let mut pos = 0;
     for level in &lv[..n] {
@@ -214,9 +214,9 @@ fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
     reason = "values are in 0..16384"
 )]
 fn decode_on(out: &mut [i16], s: &[u8], levels: &Levels, be: Option<Avx2>) {
-    let &(lv, n, total) = levels;
+    let (lv, n, total) = (&levels.0, levels.1, levels.2);
     debug_assert_eq!(s.len(), total);
-    let top = lv[n];
+    let top = &lv[n];
     let t = match top.m {
         1 => 0,
         2..=256 => top.div.divmod(u32::from(s[top.offset])).1,
