@@ -138,15 +138,16 @@ fn encode(out: &mut [u8], r: &mut [i16], levels: &Levels) {
 }
 
 /// [`encode`] on the given backend: with the AVX2 token each level's pairs
-/// of moduli `(m, m)` go eight at a time through `arch::encode_pairs`
-/// (the same bytes and values as the loop below, which does the rest).
+/// of moduli `(m, m)`, if there are at least eight, go eight at a time
+/// through `arch::encode_pairs` (the same bytes and values as the loop
+/// below, which does the rest).
 #[allow(
     clippy::cast_sign_loss,
     clippy::cast_possible_wrap,
     reason = "values are in 0..16384"
 )]
 fn encode_on(out: &mut [u8], r: &mut [i16], levels: &Levels, be: Option<Avx2>) {
-    let &(lv, n, total) = levels;
+    let (lv, n, total) = (&levels.0, levels.1, levels.2);
     debug_assert_eq!(out.len(), total);
     let mut pos = 0;
     for level in &lv[..n] {
@@ -204,17 +205,18 @@ fn decode(out: &mut [i16], s: &[u8], levels: &Levels) {
 }
 
 /// [`decode`] on the given backend: with the AVX2 token each level's pairs
-/// of moduli `(m, m)` but the lowest `pairs % 8` go eight at a time through
-/// `arch::decode_pairs` (the same values as `split_pairs`, which does the rest).
+/// of moduli `(m, m)`, if there are at least eight, go eight at a time
+/// through `arch::decode_pairs` (the same values as `split_pairs`, which
+/// does the levels with fewer).
 #[allow(
     clippy::cast_sign_loss,
     clippy::cast_possible_wrap,
     reason = "values are in 0..16384"
 )]
 fn decode_on(out: &mut [i16], s: &[u8], levels: &Levels, be: Option<Avx2>) {
-    let &(lv, n, total) = levels;
+    let (lv, n, total) = (&levels.0, levels.1, levels.2);
     debug_assert_eq!(s.len(), total);
-    let top = lv[n];
+    let top = &lv[n];
     let t = match top.m {
         1 => 0,
         2..=256 => top.div.divmod(u32::from(s[top.offset])).1,
@@ -324,10 +326,21 @@ pub(crate) const fn small_bytes(p: usize) -> usize {
 /// each 32-bit half are gathered by shifts (no multiply); the last `p mod 8`
 /// coefficients one by one.
 pub(crate) fn small_encode<const P: usize>(s: &mut [u8], f: &[i8; P]) {
+    small_encode_on(s, f, arch::avx2());
+}
+
+/// [`small_encode`] on the given backend: with the AVX2 token the first
+/// `32 (p / 32)` coefficients through `arch::small_encode` (the same bytes
+/// as the loops below, which do the rest).
+fn small_encode_on<const P: usize>(s: &mut [u8], f: &[i8; P], be: Option<Avx2>) {
     const LOW2: u64 = 0x0303_0303_0303_0303;
     debug_assert_eq!(s.len(), small_bytes(P));
     let whole = P >> 3;
-    for (out, c) in s.chunks_exact_mut(2).zip(f.chunks_exact(8)) {
+    let done = be.map_or(0, |token| arch::small_encode(token, s, f)); // a multiple of 8
+    for (out, c) in s[done >> 2..]
+        .chunks_exact_mut(2)
+        .zip(f[done..].chunks_exact(8))
+    {
         let mut b = [0u8; 8];
         for (x, &y) in b.iter_mut().zip(c) {
             *x = y.to_le_bytes()[0];
@@ -399,18 +412,17 @@ pub(crate) fn small_coeffs(s: &[u8], p: usize) -> impl Iterator<Item = i8> + '_ 
 }
 
 /// `Encode` of `r` after mapping every coefficient to its digit in `0..m`
-/// with `to_digit`; `r` is consumed.
+/// with `to_digit` (i16 arithmetic: eight or sixteen lanes per register
+/// once vectorised); `r` is consumed.
 #[inline(always)]
 fn encode_digits<const P: usize>(
     s: &mut [u8],
     r: &mut [i16; P],
     levels: &Levels,
-    to_digit: impl Fn(i32) -> i32,
+    to_digit: impl Fn(i16) -> i16,
 ) {
     for x in r.iter_mut() {
-        #[allow(clippy::cast_possible_truncation, reason = "digits are in 0..16384")]
-        let v = to_digit(i32::from(*x)) as i16;
-        *x = v;
+        *x = to_digit(*x);
     }
     encode(s, r, levels);
 }
@@ -422,25 +434,31 @@ fn decode_digits<const P: usize>(
     r: &mut [i16; P],
     s: &[u8],
     levels: &Levels,
-    from_digit: impl Fn(i32) -> i32,
+    from_digit: impl Fn(i16) -> i16,
 ) {
     decode(r, s, levels);
     for x in r.iter_mut() {
-        #[allow(clippy::cast_possible_truncation, reason = "|coefficient| < 2^15")]
-        let v = from_digit(i32::from(*x)) as i16;
-        *x = v;
+        *x = from_digit(*x);
     }
+}
+
+/// `(q - 1) / 2` as i16 (below 2^13 for every q this crate accepts).
+#[allow(clippy::cast_possible_truncation, reason = "q12 < 2^13")]
+const fn q12<const Q: i16>() -> i16 {
+    Fq::<Q>::Q12 as i16
 }
 
 /// `Rq_encode` (NTRU Prime spec §3.1, encoding of field elements): the
 /// coefficients shifted to `0..q`, mixed-radix encoded; `r` is consumed.
 pub(crate) fn rq_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
-    encode_digits(s, r, &Codec::<P, Q>::RQ, |x| x + Fq::<Q>::Q12);
+    // |x| <= q12: x + q12 in 0..q.
+    encode_digits(s, r, &Codec::<P, Q>::RQ, |x| x.wrapping_add(q12::<Q>()));
 }
 
 /// `Rq_decode` (NTRU Prime spec §3.1): any bytes of the right length decode.
 pub(crate) fn rq_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
-    decode_digits(r, s, &Codec::<P, Q>::RQ, |x| x - Fq::<Q>::Q12);
+    // Digits in 0..q: x - q12 in -q12..=q12.
+    decode_digits(r, s, &Codec::<P, Q>::RQ, |x| x.wrapping_sub(q12::<Q>()));
 }
 
 /// Modulus of the rounded encoding: `(q + 2) / 3`.
@@ -451,15 +469,24 @@ pub(crate) const fn rounded_modulus(q: u32) -> u32 {
 /// `Rounded_encode` (NTRU Prime spec §3.1, encoding of rounded elements): each
 /// multiple of 3 in `-q12..=q12` as `(x + q12) / 3`; `r` is consumed.
 pub(crate) fn rounded_encode<const P: usize, const Q: i16>(s: &mut [u8], r: &mut [i16; P]) {
-    // (x + q12) / 3 for a multiple of 3 below 2^15: a multiply by 10923 = ceil(2^15 / 3).
+    // y = x + q12 is a multiple of 3 (q12 is) below 2^13, and y / 3 =
+    // (y 10923) >> 15 (10923 = ceil(2^15 / 3): y / 3 (2^15 + 1) >> 15 for
+    // y / 3 < 2^15), here as the high half of the i16 product (2y) 10923
+    // (2y < 2^14): one `pmulhw` per lane.
     encode_digits(s, r, &Codec::<P, Q>::ROUNDED, |x| {
-        ((x + Fq::<Q>::Q12) * 10923) >> 15
+        let y2 = x.wrapping_add(q12::<Q>()).wrapping_mul(2);
+        #[allow(clippy::cast_possible_truncation, reason = "below 2^13")]
+        let d = ((i32::from(y2) * 10923) >> 16) as i16;
+        d
     });
 }
 
-/// `Rounded_decode` (NTRU Prime spec §3.1).
+/// `Rounded_decode` (NTRU Prime spec §3.1): digit d (below (q + 2) / 3, so
+/// 3d < 2^14) to `3d - q12`.
 pub(crate) fn rounded_decode<const P: usize, const Q: i16>(r: &mut [i16; P], s: &[u8]) {
-    decode_digits(r, s, &Codec::<P, Q>::ROUNDED, |x| x * 3 - Fq::<Q>::Q12);
+    decode_digits(r, s, &Codec::<P, Q>::ROUNDED, |x| {
+        x.wrapping_mul(3).wrapping_sub(q12::<Q>())
+    });
 }
 
 #[cfg(test)]

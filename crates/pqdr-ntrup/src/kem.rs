@@ -288,7 +288,10 @@ fn encap_in<const P: usize, const Q: i16>(
     ss: &mut [u8; HASH_BYTES],
     acc: &mut Scratch<P>,
 ) {
-    let h3 = hide::<P, Q>(ct, r, (pk, h), cache, None, acc);
+    let mut c = [0i16; P];
+    let mut c = Wipe::new(&mut c);
+    let h3 = hide::<P, Q>((r, &mut c), (pk, h), None, acc);
+    seal::<P, Q>(ct, &mut c, &h3, cache);
     // HashSession(1, r_enc, c) = Hash1(Hash3(r_enc) ‖ c)
     hash_prefix(1, h3.as_ref(), ct, ss);
 }
@@ -307,28 +310,40 @@ pub(crate) fn decode_short<const P: usize, const W: usize>(
     (ok == 1).then_some(r)
 }
 
-/// `Hide` (NTRU Prime spec §2.3.7 `Encap`, the ciphertext): `r_enc = Small_encode(r)`,
-/// `ct = ZEncrypt(r, pk) ‖ HashConfirm(r_enc, cache)`; returns `Hash3(r_enc)`,
-/// all that `HashConfirm` and `HashSession` need of `r_enc`. `pk` is the
-/// encoding and, when kept, its `Rq_decode` (see [`zencrypt`]). With `hats`
-/// (a prepared key's, see [`decap_prepared`]) the product uses h's
-/// transforms; it is made in `acc` (any contents).
+/// `Hide` (NTRU Prime spec §2.3.7 `Encap`, the ciphertext) up to its
+/// encoding: `r_enc = Small_encode(r)`, `c = Encrypt(r, pk)` (see
+/// [`zencrypt`]) into `c` (any contents on entry); returns `Hash3(r_enc)`,
+/// all that `HashConfirm` and `HashSession` need of `r_enc`. [`seal`]
+/// writes the ciphertext. `pk` is the encoding and, when kept, its
+/// `Rq_decode`. With `hats` (a prepared key's, see [`decap_prepared`]) the
+/// product uses h's transforms; it is made in `acc` (any contents), which
+/// is free again on return.
 fn hide<const P: usize, const Q: i16>(
-    ct: &mut [u8],
-    r: &mut [i8; P],
+    (r, c): (&mut [i8; P], &mut [i16; P]),
     pk: (&[u8], &[i16]),
-    cache: &[u8],
     hats: Option<(Avx2, &Hats)>,
     acc: &mut Scratch<P>,
 ) -> Zeroizing<[u8; HASH_BYTES]> {
     let h3 = hash3_small::<P>(r);
+    zencrypt::<P, Q>((r, c), pk, hats, acc);
+    h3
+}
+
+/// The ciphertext of `Hide` (NTRU Prime spec §2.3.7): `ct =
+/// Rounded_encode(c) ‖ HashConfirm(r_enc, cache)` from [`hide`]'s `c`
+/// (consumed) and `Hash3(r_enc)`.
+fn seal<const P: usize, const Q: i16>(
+    ct: &mut [u8],
+    c: &mut [i16; P],
+    h3: &[u8; HASH_BYTES],
+    cache: &[u8],
+) {
     let rounded = ct.len() - HASH_BYTES;
-    zencrypt::<P, Q>(&mut ct[..rounded], r, pk, hats, acc);
+    rounded_encode::<P, Q>(&mut ct[..rounded], c);
     // HashConfirm(r_enc, cache) = Hash2(Hash3(r_enc) ‖ cache)
     let mut confirm = [0u8; HASH_BYTES];
-    hash_prefix(2, h3.as_ref(), cache, &mut confirm);
+    hash_prefix(2, h3, cache, &mut confirm);
     ct[rounded..].copy_from_slice(&confirm);
-    h3
 }
 
 /// `Hash3(Small_encode(r))`; the encoding lives only in this frame (not
@@ -342,78 +357,98 @@ fn hash3_small<const P: usize>(r: &[i8; P]) -> Zeroizing<[u8; HASH_BYTES]> {
     hash3(r_enc)
 }
 
-/// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1):
-/// `Rounded_encode(Encrypt(r, Rq_decode(pk)))`, with `Rq_decode(pk)` taken
-/// from `h` when it has p entries (kept in the encapsulation key); the
-/// product in `acc`.
+/// `ZEncrypt` (Core `Encrypt` plus encodings, NTRU Prime spec §2.3, §3.1)
+/// but its last step (`Rounded_encode`, in [`seal`]): `Encrypt(r,
+/// Rq_decode(pk))` into `c` (any contents on entry; the caller wipes it),
+/// with `Rq_decode(pk)` taken from `h` when it has p entries (kept in the
+/// encapsulation key); the product in `acc`.
 #[inline(never)]
 fn zencrypt<const P: usize, const Q: i16>(
-    out: &mut [u8],
-    r: &mut [i8; P],
+    (r, c): (&mut [i8; P], &mut [i16; P]),
     (pk, h): (&[u8], &[i16]),
     hats: Option<(Avx2, &Hats)>,
     acc: &mut Scratch<P>,
 ) {
-    let mut c = [0i16; P];
-    let mut c = Wipe::new(&mut c);
     if let Some((token, hats)) = hats {
-        encrypt_hat::<P, Q>(token, &mut c, r, hats, acc);
+        encrypt_hat::<P, Q>(token, c, r, hats, acc);
     } else {
         if let Ok(h) = <&[i16; P]>::try_from(h) {
             c.copy_from_slice(h);
         } else {
-            rq_decode::<P, Q>(&mut c, pk);
+            rq_decode::<P, Q>(c, pk);
         }
-        encrypt::<P, Q>(&mut c, r, acc);
+        encrypt::<P, Q>(c, r, acc);
     }
-    rounded_encode::<P, Q>(out, &mut c);
 }
 
 /// `ZDecrypt` (Core `Decrypt` plus decodings, NTRU Prime spec §2.3.4, §3.1): f and
-/// 1/g from the secret key (one after the other, in one buffer),
-/// `Rounded_decode(ct)`, `Decrypt` (both products in `acc`).
+/// 1/g from the secret key (one after the other, in `r`, which then takes
+/// the result), `Rounded_decode(ct)` into `c`, `Decrypt` (both products in
+/// `acc`). `r` and `c` have any contents on entry; the caller wipes them.
 #[inline(never)]
 fn zdecrypt<const P: usize, const Q: i16, const W: usize>(
-    r: &mut [i8; P],
+    (r, c): (&mut [i8; P], &mut [i16; P]),
     ct: &[u8],
     sk: &[u8],
     hats: Option<(Avx2, &Hats)>,
     acc: &mut Scratch<P>,
 ) {
     let sb = small_bytes(P);
-    let mut c = [0i16; P];
-    let mut c = Wipe::new(&mut c);
-    rounded_decode::<P, Q>(&mut c, ct);
+    rounded_decode::<P, Q>(c, ct);
     if let Some((token, hats)) = hats {
-        decrypt_f_hat::<P, Q>(token, &mut c, hats, acc);
-        decrypt_v_hat::<P, W>(token, r, &c, hats, acc);
+        decrypt_f_hat::<P, Q>(token, c, hats, acc);
+        decrypt_v_hat::<P, W>(token, r, c, hats, acc);
         return;
     }
-    let mut small = [0i8; P];
-    let mut small = Wipe::new(&mut small);
-    small_decode(&mut small, &sk[..sb]);
-    decrypt_f::<P, Q>(&mut c, &mut small, acc);
-    small_decode(&mut small, &sk[sb..2 * sb]);
-    decrypt_v::<P, W>(r, &mut c, &mut small, acc);
+    small_decode(r, &sk[..sb]);
+    decrypt_f::<P, Q>(c, r, acc);
+    small_decode(r, &sk[sb..2 * sb]);
+    decrypt_v::<P, W>(r, c, acc);
 }
 
-/// Re-encryption for `Decap` (NTRU Prime spec §2.3.8): `Hide(r, pk)` into a
-/// buffer of this frame, compared with `ct` in constant time; returns the
-/// comparison and `Hash3(r_enc)`.
+/// Re-encryption for `Decap` (NTRU Prime spec §2.3.8): `Hide(r, pk)`,
+/// compared with `ct` in constant time; returns the comparison and
+/// `Hash3(r_enc)`; `c` is scratch (see [`zencrypt`]). With AVX2 the new
+/// ciphertext is written into the bytes of `acc` (free after the product,
+/// wiped by the caller: no buffer, zero fill or wipe of its own, and 1.8 KB
+/// less stack for sntrup1277); twin: [`compare_own`].
 #[inline(never)]
 fn reencrypt<const P: usize, const Q: i16, const CT: usize>(
-    r: &mut [i8; P],
+    (r, c): (&mut [i8; P], &mut [i16; P]),
     (pk, h, cache): (&[u8], &[i16], &[u8]),
     ct: &[u8],
     hats: Option<(Avx2, &Hats)>,
     acc: &mut Scratch<P>,
 ) -> (ct::Choice, Zeroizing<[u8; HASH_BYTES]>) {
+    const { assert!(CT <= size_of::<Scratch<P>>()) };
+    let h3 = hide::<P, Q>((r, c), (pk, h), hats, acc);
+    let same = match arch::avx2() {
+        Some(token) => {
+            let cnew = &mut arch::scratch_bytes(token, acc)[..CT];
+            seal::<P, Q>(cnew, c, &h3, cache);
+            ct::bytes_eq(ct, cnew)
+        }
+        None => compare_own::<P, Q, CT>(ct, c, &h3, cache),
+    };
+    (same, h3)
+}
+
+/// [`reencrypt`]'s comparison with the new ciphertext in a buffer of its
+/// own (wiped on return). Not inlined: the buffer stays out of
+/// `reencrypt`'s frame on the AVX2 path.
+#[inline(never)]
+fn compare_own<const P: usize, const Q: i16, const CT: usize>(
+    ct: &[u8],
+    c: &mut [i16; P],
+    h3: &[u8; HASH_BYTES],
+    cache: &[u8],
+) -> ct::Choice {
     let mut cnew = [0u8; CT];
     let mut cnew = Wipe::new(&mut cnew);
-    let h3 = hide::<P, Q>(&mut cnew[..], r, (pk, h), cache, hats, acc);
+    seal::<P, Q>(&mut cnew[..], c, h3, cache);
     // A branch-free OR of the byte differences, tested once (subtle's
     // slice `ct_eq` passes every byte through a barrier: 10 instructions a byte).
-    (ct::bytes_eq(ct, &cnew[..]), h3)
+    ct::bytes_eq(ct, &cnew[..])
 }
 
 /// `Decap` (NTRU Prime spec §2.3.8): decrypt, re-encrypt, compare the whole
@@ -481,11 +516,15 @@ fn decap_with<const P: usize, const Q: i16, const W: usize, const CT: usize>(
 
     let mut r = [0i8; P];
     let mut r = Wipe::new(&mut r);
-    // One scratch for the three products, wiped once at the end.
+    // One scratch for the three products and one c (`Decrypt`'s input,
+    // then `Encrypt`'s), each zero-filled and wiped once.
     let mut acc: Scratch<P> = [[0; P]; 3];
     let mut acc = Wipe::new(&mut acc);
-    zdecrypt::<P, Q, W>(&mut r, &ct[..CT - HASH_BYTES], sk, hats, &mut acc);
-    let (same, mut h3) = reencrypt::<P, Q, CT>(&mut r, (pk, h, cache), ct, hats, &mut acc);
+    let mut c = [0i16; P];
+    let mut c = Wipe::new(&mut c);
+    zdecrypt::<P, Q, W>((&mut r, &mut c), &ct[..CT - HASH_BYTES], sk, hats, &mut acc);
+    let rc = (&mut *r, &mut *c);
+    let (same, mut h3) = reencrypt::<P, Q, CT>(rc, (pk, h, cache), ct, hats, &mut acc);
     ct::cmov_bytes(h3.as_mut(), h3_rho, !same);
     let b = u8::conditional_select(&0, &1, same);
     hash_prefix(b, h3.as_ref(), ct, ss);

@@ -300,20 +300,16 @@ pub(crate) fn fold_q_on<const P: usize, const Q: i16>(
 }
 
 /// `R3_mult` (the product by `v = 1/g` of Core `Decrypt`, NTRU Prime spec §2.3.4):
-/// `h = a * b` in R/3 for `a` with coefficients in {-1, 0, 1}
-/// held in i16 (exact integer sums); `a` is consumed.
-pub(crate) fn r3_mult<const P: usize>(
-    h: &mut [i8; P],
-    a: &mut [i16; P],
-    b: &mut [i8; P],
-    buf: &mut Scratch<P>,
-) {
-    r3_mult_on::<P>(h, a, b, buf, arch::avx2());
+/// `b = a * b` in R/3 for `a` with coefficients in {-1, 0, 1}
+/// held in i16 (exact integer sums); `a` is consumed. The result is
+/// written over `b` (the product has read all of it before the fold
+/// writes it), so `Decrypt` needs no third p-coefficient buffer.
+pub(crate) fn r3_mult<const P: usize>(a: &mut [i16; P], b: &mut [i8; P], buf: &mut Scratch<P>) {
+    r3_mult_on::<P>(a, b, buf, arch::avx2());
 }
 
 /// [`r3_mult`] on the given backend (the tests compare both).
 pub(crate) fn r3_mult_on<const P: usize>(
-    h: &mut [i8; P],
     a: &mut [i16; P],
     b: &mut [i8; P],
     buf: &mut Scratch<P>,
@@ -325,7 +321,7 @@ pub(crate) fn r3_mult_on<const P: usize>(
         }
         _ => mul_full::<P, 3, false>(a, b, buf, be),
     }
-    fold_3_on::<P>(h, &buf.as_flattened()[..2 * P], be);
+    fold_3_on::<P>(b, &buf.as_flattened()[..2 * P], be);
 }
 
 /// `h = F3_freeze(full mod x^p - x - 1)` for an exact integer product
@@ -436,9 +432,8 @@ pub(crate) mod tests {
             let want = naive(&a.map(i32::from), &b.map(i32::from), q);
             assert_eq!(h.map(i32::from), want, "Rq_mult_small p = {P}, q = {Q}");
             let c: [i8; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1);
-            let mut h3 = [0i8; P];
-            r3_mult(&mut h3, &mut c.map(i16::from), &mut b, &mut buf);
-            assert_eq!(b, b_in, "b restored, p = {P}");
+            let mut h3 = b;
+            r3_mult(&mut c.map(i16::from), &mut h3, &mut buf);
             let want3 = naive(&c.map(i32::from), &b.map(i32::from), 3);
             assert_eq!(h3.map(i32::from), want3, "R3_mult p = {P}");
         }
@@ -489,7 +484,8 @@ pub(crate) mod tests {
                 let mut h = a;
                 rq_mult_small_on::<P, Q>(&mut h, &mut b, &mut buf, on);
                 outs[k] = h;
-                r3_mult_on::<P>(&mut outs3[k], &mut c.map(i16::from), &mut b, &mut buf, on);
+                outs3[k] = b;
+                r3_mult_on::<P>(&mut c.map(i16::from), &mut outs3[k], &mut buf, on);
             }
             assert_eq!(outs[0], outs[1], "Rq product, p = {P}, round {round}");
             assert_eq!(outs3[0], outs3[1], "R3 product, p = {P}, round {round}");
@@ -641,8 +637,8 @@ pub(crate) mod tests {
             rq_mult_small::<P, Q>(&mut h, &mut b, &mut acc);
             let want = naive(&a.map(i32::from), &b.map(i32::from), 4591);
             assert_eq!(h.map(i32::from), want);
-            let mut h3 = [0i8; P];
-            r3_mult(&mut h3, &mut b.map(i16::from), &mut b.clone(), &mut acc);
+            let mut h3 = b;
+            r3_mult(&mut b.map(i16::from), &mut h3, &mut acc);
             let want3 = naive(&b.map(i32::from), &b.map(i32::from), 3);
             assert_eq!(h3.map(i32::from), want3);
         }

@@ -7,7 +7,7 @@
 //! (zero-filled once: every product writes what it reads of it).
 
 use crate::arch::{self, Avx2, Hat, RecipState, Side};
-use crate::ct::{self, ConditionallySelectable, ConstantTimeEq};
+use crate::ct::{self, ConstantTimeEq};
 use crate::encode::{small_coeffs, small_decode, small_encode};
 use crate::mult::{Scratch, fold_3_on, fold_q_ntt3, r3_from_3rq, r3_mult, round, rq_mult_small};
 use crate::recip::{r3_recip, rq_recip3};
@@ -77,14 +77,13 @@ pub(crate) fn decrypt_f<const P: usize, const Q: i16>(
 
 /// The second half of Core `Decrypt` (NTRU Prime spec §2.3.4): `r = e * v` in R/3 if it has
 /// weight w, else the fixed weight-w vector `(1, …, 1, 0, …, 0)`; decided without a branch.
-/// `e` (from [`decrypt_f`]) is consumed; the product in `acc` (any contents).
+/// `r` holds v on entry; `e` (from [`decrypt_f`]) is consumed; the product in `acc` (any contents).
 pub(crate) fn decrypt_v<const P: usize, const W: usize>(
     r: &mut [i8; P],
     e: &mut [i16; P],
-    v: &mut [i8; P],
     acc: &mut Scratch<P>,
 ) {
-    r3_mult(r, e, v, acc);
+    r3_mult(e, r, acc);
     weight_w::<P, W>(r);
 }
 
@@ -184,18 +183,23 @@ pub(crate) fn encrypt_hat<const P: usize, const Q: i16>(
     round(c);
 }
 
-/// `r` if it has weight w, else `(1, …, 1, 0, …, 0)`, without a branch.
+/// `r` if it has weight w, else `(1, …, 1, 0, …, 0)`, without a branch
+/// (NTRU Prime spec §2.3.4, Core `Decrypt`): the weight counted in u16
+/// (p < 2^16, 16-bit lanes once vectorised), then one mask `keep` of the
+/// result: `r[i] & keep`, plus `1 & !keep` for i < w (no index compare).
 fn weight_w<const P: usize, const W: usize>(r: &mut [i8; P]) {
-    let weight = r.iter().fold(0u32, |w, &x| {
-        #[allow(clippy::cast_sign_loss, reason = "bit extraction")]
-        let bit = (x & 1) as u32;
-        w.wrapping_add(bit)
+    const { assert!(P < 1 << 16 && W <= P) };
+    let weight = r.iter().fold(0u16, |w, &x| {
+        w.wrapping_add(u16::from(x.to_le_bytes()[0] & 1))
     });
-    #[allow(clippy::cast_possible_truncation, reason = "W < 2^32")]
-    let ok = weight.ct_eq(&(W as u32));
-    for (i, x) in r.iter_mut().enumerate() {
-        let fallback = i8::from(i < W);
-        *x = i8::conditional_select(&fallback, x, ok);
+    #[allow(clippy::cast_possible_truncation, reason = "W <= P < 2^16")]
+    let keep = ct::mask_i8(weight.ct_eq(&(W as u16)));
+    let (head, tail) = r.split_at_mut(W);
+    for x in head {
+        *x = (*x & keep) | (1 & !keep);
+    }
+    for x in tail {
+        *x &= keep;
     }
 }
 
@@ -239,7 +243,7 @@ mod tests {
                 || -> [i16; P] { core::array::from_fn(|_| (lcg(&mut s) % (Q as u32)) as i16 - h) };
             let (c, hh) = (rq(), rq());
             let mut small = || -> [i8; P] { core::array::from_fn(|_| (lcg(&mut s) % 3) as i8 - 1) };
-            let (mut f, mut v, mut r) = (small(), small(), small());
+            let (mut f, v, mut r) = (small(), small(), small());
             let e: [i16; P] = core::array::from_fn(|_| (lcg(&mut s) % 3) as i16 - 1);
             let mut hats = vec![[[0; 16]; 64]; hats_len(P)];
             let hats = &mut hats[..];
@@ -251,9 +255,9 @@ mod tests {
             decrypt_f_hat::<P, Q>(token, &mut got, hats, &mut acc0);
             assert_eq!(got, want, "f, p = {P}");
 
-            let (mut want, mut got) = ([0i8; P], [0i8; P]);
+            let (mut want, mut got) = (v, [0i8; P]);
             *zero = [[0; P]; 3];
-            r3_mult(&mut want, &mut e.clone(), &mut v, &mut zero);
+            r3_mult(&mut e.clone(), &mut want, &mut zero);
             let [_, hv, _] = kept::<P>(hats);
             let full = acc1.as_flattened_mut();
             arch::ntt3_mul_sides::<P, 3, false>(token, full, Side::Coeffs(&e), Side::Hat(hv));
@@ -310,5 +314,50 @@ mod tests {
         check::<953, 6343>(token, 4);
         check::<1013, 7177>(token, 5);
         check::<1277, 7879>(token, 6);
+    }
+
+    /// [`weight_w`] against its definition (`r` kept when its weight is w,
+    /// else `(1, …, 1, 0, …, 0)`), on vectors of weight w − 1, w and w + 1
+    /// (random positions and signs, and the first positions all −1) and the
+    /// edges all 0 and all 1.
+    fn weight_w_cases<const P: usize, const W: usize>(s: &mut u64) {
+        let fallback: [i8; P] = core::array::from_fn(|i| i8::from(i < W));
+        for weight in [W - 1, W, W + 1] {
+            for kind in 0..4 {
+                let mut r = [0i8; P];
+                let mut placed = 0;
+                while placed < weight {
+                    let i = if kind == 0 {
+                        placed
+                    } else {
+                        lcg(s) as usize % P
+                    };
+                    if r[i] == 0 {
+                        r[i] = if kind == 0 || lcg(s) & 1 == 0 { -1 } else { 1 };
+                        placed += 1;
+                    }
+                }
+                let mut got = r;
+                weight_w::<P, W>(&mut got);
+                let want = if weight == W { r } else { fallback };
+                assert_eq!(got, want, "p = {P}, weight {weight}, kind {kind}");
+            }
+        }
+        for x in [0i8, 1] {
+            let mut got = [x; P];
+            weight_w::<P, W>(&mut got);
+            assert_eq!(got, fallback, "p = {P}, all {x}");
+        }
+    }
+
+    #[test]
+    fn weight_w_matches_definition() {
+        let mut s = 11u64;
+        weight_w_cases::<653, 288>(&mut s);
+        weight_w_cases::<761, 286>(&mut s);
+        weight_w_cases::<857, 322>(&mut s);
+        weight_w_cases::<953, 396>(&mut s);
+        weight_w_cases::<1013, 448>(&mut s);
+        weight_w_cases::<1277, 492>(&mut s);
     }
 }

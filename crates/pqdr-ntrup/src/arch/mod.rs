@@ -24,9 +24,11 @@
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
 //! | `wipe` (`mod.rs`), `wipe::Wipe` of integer buffers (i16, i8, u8, u32): 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
 //! | `scratch_words` (`mod.rs`): `Encap`'s word list in its product scratch (`ListScratch`) | `sample::short_random` (its own list) | `sample::tests::list_in_scratch_matches_own_list`; the KATs |
+//! | `scratch_bytes` (`mod.rs`): `Decap`'s re-encrypted ciphertext in its product scratch (`kem::reencrypt`) | `kem::compare_own` (its own buffer) | the KATs and implicit-rejection tests (both paths) |
 //! | `words_as_bytes` (`mod.rs`): `Short_random`'s one 4p-byte draw into its word list (little endian) | `sample::random_words_on(.., None)` (a byte buffer, `u32::from_le_bytes`) | `sample::tests::avx2_draw_matches_portable` |
 //! | `encode_pairs` / `decode_pairs` (`encode.rs`), under `encode::encode_on` / `encode::decode_on` | the same functions on `None` (`emit_bytes`, `split_pairs`) | `encode::tests::avx2_encode_matches_portable` (every set's trees; junk encodings), `encode::tests::decode_pairs_at_the_bound` |
 //! | `small_decode` (`encode.rs`), under `encode::small_decode_on` | `encode::small_decode_on(.., None)` (the word loop) | `encode::tests::avx2_small_decode_matches_portable` (every p mod 32, edge and junk bytes) |
+//! | `small_encode` (`encode.rs`), under `encode::small_encode_on` | `encode::small_encode_on(.., None)` (the word loop) | `encode::tests::avx2_small_decode_matches_portable` (every p mod 32, edge polynomials) |
 //!
 //! The KAT tests run both paths (default features, and
 //! `--no-default-features` in scripts/ci-extra.sh); tests/ct_valgrind.rs
@@ -45,7 +47,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt3_fits, ntt3_folds, ntt3_mul,
     ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round,
-    rq_recip3, schoolbook, scratch_words, small_decode, sort_u32, wipe, words_as_bytes,
+    rq_recip3, schoolbook, scratch_bytes, scratch_words, small_decode, small_encode, sort_u32,
+    wipe, words_as_bytes,
 };
 
 /// Integer entries of a buffer that `wipe` zeroes through its bytes: no
@@ -186,6 +189,9 @@ mod stubs {
     pub(crate) fn words_as_bytes(token: Avx2, _: &mut [u32]) -> &mut [u8] {
         match token {}
     }
+    pub(crate) fn scratch_bytes<const P: usize>(token: Avx2, _: &mut [[i16; P]; 3]) -> &mut [u8] {
+        match token {}
+    }
     pub(crate) const fn ntt3_fits(_: usize) -> bool {
         false
     }
@@ -264,6 +270,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn small_decode(token: Avx2, _: &mut [i8], _: &[u8]) -> usize {
+        match token {}
+    }
+    pub(crate) fn small_encode(token: Avx2, _: &mut [u8], _: &[i8]) -> usize {
         match token {}
     }
     pub(crate) fn encode_pairs(

@@ -69,12 +69,18 @@ fn avx2_encode_matches_portable() {
         return;
     };
     let mut s = 5u64;
+    // Also levels of 9 and 15 pairs (one block and a remainder of 1 or 7:
+    // the overlapping top / low block of `arch::encode_pairs` /
+    // `decode_pairs` covers most of the other).
     let mut cases = vec![
         (17usize, 4591u32),
         (16, 127),
         (33, 128),
         (64, 2),
         (1024, 16383),
+        (18, 4591),
+        (31, 1531),
+        (47, 16383),
     ];
     for (p, q) in SETS {
         cases.push((p, q));
@@ -225,6 +231,29 @@ fn small_codec_matches_reference() {
     each!(1, 7, 8, 13, 18, 653, 761, 857, 953, 1013, 1277);
 }
 
+/// AVX2 against portable `Small_encode` (`arch::small_encode`, 32
+/// coefficients per register, then the word loop) and the reference.
+fn small_encode_differential<const P: usize>(be: Avx2, s: &mut u64) {
+    for kind in 0..5 {
+        let mut f = [0i8; P];
+        for (i, x) in f.iter_mut().enumerate() {
+            *s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
+            *x = match kind {
+                0 => -1,
+                1 => 1,
+                2 => 0,
+                3 => [-1, 0, 1, 1, 0][i % 5], // every value at every position
+                _ => ((*s >> 33) % 3) as i8 - 1,
+            };
+        }
+        let (mut a, mut b) = (vec![7u8; small_bytes(P)], vec![9u8; small_bytes(P)]);
+        small_encode_on(&mut a, &f, None);
+        small_encode_on(&mut b, &f, Some(be));
+        assert_eq!(b, a, "p={P} kind={kind}");
+        assert_eq!(a, small_ref_encode(&f), "p={P} kind={kind}");
+    }
+}
+
 fn small_decode_differential<const P: usize>(be: Avx2, s: &mut u64) {
     for kind in 0..6 {
         let bytes: Vec<u8> = (0..small_bytes(P))
@@ -247,10 +276,13 @@ fn small_decode_differential<const P: usize>(be: Avx2, s: &mut u64) {
     }
 }
 
-/// AVX2 against portable `Small_decode` (`arch::small_decode`, 32
-/// coefficients per register, then the word loop): every p mod 32 (p in
-/// 1 and 32..=64) and every set's p, on junk and edge bytes (all 0xff,
-/// all 0, every field value at every position) and random ones.
+/// AVX2 against portable `Small_decode` and `Small_encode`
+/// (`arch::small_decode`, `arch::small_encode`, 32 coefficients per
+/// register, then the word loops): every p mod 32 (p in 1 and 32..=64)
+/// and every set's p; decoding junk and edge bytes (all 0xff, all 0, every
+/// field value at every position) and random ones, encoding edge
+/// polynomials (all -1, all 1, all 0, every value at every position) and
+/// random ones.
 #[test]
 fn avx2_small_decode_matches_portable() {
     let Some(be) = crate::mult::tests::detected() else {
@@ -258,7 +290,10 @@ fn avx2_small_decode_matches_portable() {
     };
     let mut s = 13u64;
     macro_rules! each {
-        ($($p:literal),*) => { $(small_decode_differential::<$p>(be, &mut s);)* };
+        ($($p:literal),*) => { $(
+            small_decode_differential::<$p>(be, &mut s);
+            small_encode_differential::<$p>(be, &mut s);
+        )* };
     }
     each!(1, 8, 31, 653, 761, 857, 953, 1013, 1277);
     each!(

@@ -23,7 +23,7 @@ mod recip;
 mod recip3;
 mod sort;
 
-pub(crate) use encode::{decode_pairs, encode_pairs, small_decode};
+pub(crate) use encode::{decode_pairs, encode_pairs, small_decode, small_encode};
 pub(crate) use fold::{fold_3, fold_q, freeze_folded, r3_from_3rq, round};
 pub(crate) use mult::schoolbook;
 pub(crate) use ntt::three::ntt3_folds;
@@ -47,6 +47,22 @@ pub(crate) fn words_as_bytes(token: Avx2, x: &mut [u32]) -> &mut [u8] {
     // SAFETY: the pointer and length cover exactly `x`'s memory, which the
     // returned slice borrows mutably for as long as `x` was (no alias); u8 has
     // alignment 1; u32 has no padding and every byte pattern is a valid u32.
+    unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u8>(), len) }
+}
+
+/// The memory of `Decap`'s product scratch (`mult::Scratch`, 6p bytes) as
+/// bytes, for the re-encrypted ciphertext once the last product is done
+/// (`kem::reencrypt`), so that it needs no buffer (and no zero fill, nor
+/// a wipe of its own: the scratch is wiped at the end). The token only
+/// selects the path (no AVX2 instruction here); twin: `reencrypt`'s own
+/// buffer (`kem::compare_own`).
+#[inline(always)]
+pub(crate) fn scratch_bytes<const P: usize>(token: Avx2, x: &mut [[i16; P]; 3]) -> &mut [u8] {
+    let _ = token;
+    let len = size_of_val(x);
+    // SAFETY: the pointer and length cover exactly `x`'s memory, which the
+    // returned slice borrows mutably for as long as `x` was (no alias); u8 has
+    // alignment 1; i16 has no padding and every byte pattern is a valid i16.
     unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast::<u8>(), len) }
 }
 
