@@ -388,37 +388,54 @@ fn combine<const R: usize>(
 /// unreduced, so `e_0 - c_3` below 5p/2 + p/2^8 and `e_1 - c_4` below
 /// 3p + 3p/2^9 < 2^15 (32,322 for 10753); every output [`barrett`]-reduced
 /// (`newton_at_the_bounds` in `parts.rs`).
+/// As a macro (`newton!(c, z, j, t3, k, PARTS)`, `c` a mutable array
+/// variable): a function with several callers LLVM kept out of line (see
+/// [`interpolate`]); `newton_of` runs it in the tests.
+macro_rules! newton {
+    ($c:ident, $z:expr, $j:expr, $t3:expr, $k:expr, $parts:expr) => {{
+        use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_sub_epi16};
+        use $crate::arch::x86_64::ntt::three::mulc;
+        use $crate::arch::x86_64::ntt::{barrett, load, montmul};
+        let (z, j, t3, k): (&[__m256i; $parts], usize, _, _) = ($z, $j, $t3, $k);
+        // Index 3 (PARTS > 3 here; `min` keeps the generic code in bounds).
+        let i3 = 3.min($parts - 1);
+        let g = |x: usize, c: &[__m256i; $parts]| {
+            let (u, ka) = (&t3.untw_x[x], &t3.kappa[x]);
+            // Tables 1, 2 (five parts): parts 3, 4.
+            let d = montmul(z[i3 + x.max(1) - 1], load(&u[0][j]), load(&u[1][j]), k.p);
+            let s = _mm256_add_epi16(mulc(c[0], ka[0], k), mulc(c[1], ka[1], k));
+            let s = _mm256_add_epi16(s, mulc(c[2], ka[2], k));
+            barrett(_mm256_sub_epi16(d, s), k)
+        };
+        if $parts == 4 {
+            $c[i3] = g(0, &$c);
+        } else {
+            let (a, b) = (g(1, &$c), g(2, &$c));
+            let c4 = _mm256_sub_epi16(a, b);
+            let [zeta, zeta2] = t3.omega[2];
+            let c3 = _mm256_sub_epi16(mulc(b, zeta, k), mulc(a, zeta2, k));
+            $c[1] = barrett(_mm256_sub_epi16($c[1], c4), k);
+            $c[i3] = barrett(c3, k);
+            $c[$parts - 1] = barrett(c4, k);
+        }
+        $c[0] = barrett(_mm256_sub_epi16($c[0], $c[i3]), k);
+    }};
+}
+use newton;
+
+/// [`newton!`] as a function, for `newton_at_the_bounds`.
+#[cfg(test)]
 #[target_feature(enable = "avx2")]
-#[inline]
-fn newton<const R: usize, const PARTS: usize>(
+fn newton_of<const R: usize, const PARTS: usize>(
     c: &mut [__m256i; PARTS],
     z: &[__m256i; PARTS],
     j: usize,
     t3: &Three<R>,
     k: K,
 ) {
-    // Index 3 (PARTS > 3 here; `min` keeps the generic code in bounds).
-    let i3 = 3.min(PARTS - 1);
-    let g = |x: usize, c: &[__m256i; PARTS]| {
-        let (u, ka) = (&t3.untw_x[x], &t3.kappa[x]);
-        // Tables 1, 2 (five parts): parts 3, 4.
-        let d = montmul(z[i3 + x.max(1) - 1], load(&u[0][j]), load(&u[1][j]), k.p);
-        let s = _mm256_add_epi16(mulc(c[0], ka[0], k), mulc(c[1], ka[1], k));
-        let s = _mm256_add_epi16(s, mulc(c[2], ka[2], k));
-        barrett(_mm256_sub_epi16(d, s), k)
-    };
-    if PARTS == 4 {
-        c[i3] = g(0, c);
-    } else {
-        let (a, b) = (g(1, c), g(2, c));
-        let c4 = _mm256_sub_epi16(a, b);
-        let [zeta, zeta2] = t3.omega[2];
-        let c3 = _mm256_sub_epi16(mulc(b, zeta, k), mulc(a, zeta2, k));
-        c[1] = barrett(_mm256_sub_epi16(c[1], c4), k);
-        c[i3] = barrett(c3, k);
-        c[PARTS - 1] = barrett(c4, k);
-    }
-    c[0] = barrett(_mm256_sub_epi16(c[0], c[i3]), k);
+    let mut v = *c;
+    newton!(v, z, j, t3, k, PARTS);
+    *c = v;
 }
 
 /// The interpolation of register j from the PARTS = 3, 4 or 5 parts'
@@ -427,25 +444,30 @@ fn newton<const R: usize, const PARTS: usize>(
 /// only those [`newton`] reduces (more parts: all but c_2, and c_1 for
 /// four). [`combine`] reduces only what [`newton`] does not: its `e_0`
 /// (and `e_1` for five parts) enter `newton`'s reduced differences as they
-/// are.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
-    z: [__m256i; PARTS],
-    j: usize,
-    t3: &Three<R>,
-    k: K,
-) -> [__m256i; PARTS] {
-    const { assert!(PARTS >= 3 && PARTS <= MAX_PARTS, "3 to 5 parts") };
-    let reduce = [PARTS == 3, PARTS < 5, true].map(|m| m && REDUCED);
-    let e = combine::<R>([z[0], z[1], z[2]], j, t3, k, reduce);
-    let mut c = [e[0]; PARTS];
-    c[..3].copy_from_slice(&e);
-    if PARTS > 3 {
-        newton(&mut c, &z, j, t3, k);
-    }
-    c
+/// are. A macro (`interpolate!(z, j, t3, k, PARTS, REDUCED)`, an
+/// expression): as a function LLVM kept it a call for five parts, each row
+/// then through the stack and a call that the next row's chain could not
+/// overlap.
+macro_rules! interpolate {
+    ($z:expr, $j:expr, $t3:expr, $k:expr, $parts:expr, $reduced:expr) => {{
+        const {
+            assert!(
+                $parts >= 3 && $parts <= $crate::arch::x86_64::ntt::three::MAX_PARTS,
+                "3 to 5 parts"
+            )
+        };
+        let z: [core::arch::x86_64::__m256i; $parts] = $z;
+        let reduce = [$parts == 3, $parts < 5, true].map(|m| m && $reduced);
+        let e = $crate::arch::x86_64::ntt::three::combine([z[0], z[1], z[2]], $j, $t3, $k, reduce);
+        let mut c = [e[0]; $parts];
+        c[..3].copy_from_slice(&e);
+        if $parts > 3 {
+            $crate::arch::x86_64::ntt::three::newton!(c, &z, $j, $t3, $k, $parts);
+        }
+        c
+    }};
 }
+use interpolate;
 
 /// [`interpolate`] in place: registers `j + R i` of `c` (i < PARTS) hold the
 /// parts' `Z_i` before and the product's `c_(j + 16 R i)` after, reduced.
@@ -454,7 +476,7 @@ fn interpolate<const R: usize, const PARTS: usize, const REDUCED: bool>(
 fn combine_in_place<const R: usize, const PARTS: usize>(c: &mut [[i16; 16]], t3: &Three<R>, k: K) {
     for j in 0..R {
         let z = core::array::from_fn(|i| load(&c[j + R * i]));
-        let v = interpolate::<R, PARTS, true>(z, j, t3, k);
+        let v = interpolate!(z, j, t3, k, PARTS, true);
         for (i, v) in v.into_iter().enumerate() {
             store(&mut c[j + R * i], v);
         }

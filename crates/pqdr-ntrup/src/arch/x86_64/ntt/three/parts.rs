@@ -343,7 +343,7 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool, const PARTS: 
         let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
             let z = core::array::from_fn(|i| load(&e[j + R * i]));
-            let c = interpolate::<R, PARTS, false>(z, j, &H2, k2);
+            let c = interpolate!(z, j, &H2, k2, PARTS, false);
             for (m, v) in c.into_iter().enumerate() {
                 let o = &mut out[j + m * R];
                 let w = g.apply(load(o), v);
@@ -402,7 +402,7 @@ fn five_finish<const P: usize, const Q: i16>(full: &mut [i16], l: &mut Part<HALF
     let (blocks, _) = rest[..SEAM].as_chunks_mut::<16>();
     for j in 0..R {
         let z = core::array::from_fn(|i| load(if i < 4 { &blocks[j + R * i] } else { &l[j] }));
-        let c = interpolate::<R, MAX_PARTS, true>(z, j, &H2, k2);
+        let c = interpolate!(z, j, &H2, k2, MAX_PARTS, true);
         for (i, v) in c.into_iter().enumerate() {
             store(
                 if i < 4 {

@@ -3,7 +3,7 @@
 //! step at their bounds.
 
 use super::super::super::regs::tests::at_bound;
-use super::super::{combine, newton, ntt3_mul, ntt3_mul_sides, ntt3_prepare};
+use super::super::{combine, newton_of, ntt3_mul, ntt3_mul_sides, ntt3_prepare};
 use super::*;
 use crate::test_util::lcg;
 use std::prelude::rust_2024::*;
@@ -218,7 +218,7 @@ fn newton_check_avx2<const PARTS: usize>(t: &Prime, t3: &super::super::Three<HAL
             });
             let z = v.map(|r| load(&r));
             let mut got = z;
-            newton::<HALF, PARTS>(&mut got, &z, j, t3, k);
+            newton_of::<HALF, PARTS>(&mut got, &z, j, t3, k);
             let mut out = [[0i16; 16]; PARTS];
             for (o, g) in out.iter_mut().zip(got) {
                 store(o, g);
