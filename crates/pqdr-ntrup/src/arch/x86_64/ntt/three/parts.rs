@@ -367,10 +367,12 @@ const SEAM: usize = 4 * 16 * HALF;
 /// a local, interpolated in place (reduced), folded on the way into
 /// Garner's CRT with 7681's F, into `full[..f]` (the caller freezes
 /// `full[..p]` alone: [`super::ntt3_folds`]).
-/// Bounds: every c reduced (|.| <= p/2 + p/2^9), so F below 3p/2 + 3p/2^9
-/// before its [`barrett`] (reduced, as Garner takes it), and the integer
-/// `|F_k| <= 3 p (q - 1)/2 < 2^24` (p = 1277, q = 7879: 15,090,309), the
-/// range of [`Garner::apply`].
+/// Bounds: every c reduced (|.| <= p/2 + p/2^9), so F below 3p/2 + 3p/2^9:
+/// 7681's F [`barrett`]-reduced (|.| <= 3855, as Garner takes `c1`);
+/// 10753's left unreduced, below 3 * 5397 = 16,191, inside the 21,527 that
+/// [`Garner::apply`] takes for `c2` (`garner_at_the_bounds` tests that
+/// wider bound); the integer `|F_k| <= 3 p (q - 1)/2 < 2^24` (p = 1277, q =
+/// 7879: 15,090,309), the range of [`Garner::apply`].
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, ab: Sides<'_>) {
@@ -378,7 +380,7 @@ fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, a
     let k1 = consts(&P7681);
     for n in (0..f).step_by(16) {
         let c = |m: usize| load(full[m..].first_chunk().expect("inside c"));
-        let v = fold_at::<P>(n, (c, c), k1);
+        let v = barrett(fold_at::<P>(n, (c, c)), k1);
         store(full[n..].first_chunk_mut().expect("inside F"), v);
     }
     let (blocks, _) = full[f..f + SEAM].as_chunks_mut::<16>();
@@ -391,7 +393,8 @@ fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, a
 
 /// The end of [`five_rq`] (its own frame: the part products above run
 /// without these registers' spills): 10753's parts interpolated in place,
-/// folded and recombined with 7681's F into `full[..f]`.
+/// folded (no reduction: [`five_rq`]'s bounds) and recombined with 7681's
+/// F into `full[..f]`.
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn five_finish<const P: usize, const Q: i16>(full: &mut [i16], l: &mut Part<HALF>) {
@@ -438,25 +441,24 @@ fn five_finish<const P: usize, const Q: i16>(full: &mut [i16], l: &mut Part<HALF
     let fold = |o: &mut [i16; 16], w| store(o, g.apply(load(o), w));
     let mut out = out.iter_mut().enumerate();
     for (r, o) in out.by_ref().take(r1) {
-        fold(o, fold_at::<P>(16 * r, (below, below), k2));
+        fold(o, fold_at::<P>(16 * r, (below, below)));
     }
     for (r, o) in out.by_ref().take(r2 - r1) {
-        fold(o, fold_at::<P>(16 * r, (below, at), k2));
+        fold(o, fold_at::<P>(16 * r, (below, at)));
     }
     for (r, o) in out {
-        fold(o, fold_at::<P>(16 * r, (below, above), k2));
+        fold(o, fold_at::<P>(16 * r, (below, above)));
     }
 }
 
 /// `F_k = c_k + c_(p+k) + c_(p+k-1)` for the register at k (`c(m)` loads
 /// the register at coefficient m, `wrapped(m)` those at p + k and p + k - 1;
-/// reduced c in, [`barrett`]-reduced out).
+/// reduced c in, the sum unreduced out: below 3 (p/2 + p/2^9) < 2^15).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn fold_at<const P: usize>(
     k: usize,
     (c, wrapped): (impl Fn(usize) -> __m256i, impl Fn(usize) -> __m256i),
-    kp: K,
 ) -> __m256i {
     let s = _mm256_add_epi16(c(k), wrapped(P + k));
     // x^(p+k) = x^(k+1) + x^k: c_(p-1) is no wrapped coefficient of F_0
@@ -472,7 +474,7 @@ fn fold_at<const P: usize>(
     } else {
         w
     };
-    barrett(_mm256_add_epi16(s, w), kp)
+    _mm256_add_epi16(s, w)
 }
 
 /// The register at coefficient n across [`five_finish`]'s seam `n < 2048 < n + 16`, through a
