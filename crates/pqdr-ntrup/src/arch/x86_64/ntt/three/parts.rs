@@ -378,10 +378,16 @@ const SEAM: usize = 4 * 16 * HALF;
 fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, ab: Sides<'_>) {
     let f = P.next_multiple_of(16);
     let k1 = consts(&P7681);
-    for n in (0..f).step_by(16) {
-        let c = |m: usize| load(full[m..].first_chunk().expect("inside c"));
-        let v = barrett(fold_at::<P>(n, (c, c)), k1);
-        store(full[n..].first_chunk_mut().expect("inside F"), v);
+    // The product's 2f coefficients, a known length (the loads below f + p <= 2f):
+    // no bounds checks left in the loop.
+    let c = &mut full[..2 * f];
+    for r in 0..f / 16 {
+        let ld = |m: usize| load(c[m..m + 16].try_into().expect("inside c"));
+        let v = barrett(fold_at::<P>(16 * r, (ld, ld)), k1);
+        store(
+            (&mut c[16 * r..16 * r + 16]).try_into().expect("inside F"),
+            v,
+        );
     }
     let (blocks, _) = full[f..f + SEAM].as_chunks_mut::<16>();
     let mut l0: Part<HALF> = [[0; 16]; HALF];
