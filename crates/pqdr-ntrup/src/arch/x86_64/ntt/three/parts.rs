@@ -381,7 +381,7 @@ fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, a
     // The product's 2f coefficients, a known length (the loads below f + p <= 2f):
     // no bounds checks left in the loop.
     let c = &mut full[..2 * f];
-    for r in 0..f / 16 {
+    for r in 0..f >> 4 {
         let ld = |m: usize| load(c[m..m + 16].try_into().expect("inside c"));
         let v = barrett(fold_at::<P>(16 * r, (ld, ld)), k1);
         store(
