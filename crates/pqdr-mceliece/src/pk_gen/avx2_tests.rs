@@ -2,13 +2,14 @@
 //! feature `simd`, x86-64) against their portable twins: random and edge
 //! inputs (masks of no and of every pivot row, fields of no and of every
 //! plane, row widths with and without a 16-byte tail, T rows with and
-//! without a partial last group), outputs compared bit for bit. The whole
+//! without a partial last group, pivot-row masks of every bit and of
+//! byte runs with and without a tail), outputs compared bit for bit. The whole
 //! elimination on the AVX2 path (invertible, rank-deficient and far-fix-up
 //! matrices) is checked against a naive one by `eliminate`'s tests, and key
 //! generation of every set by the KATs on both paths.
 
 use super::matrix::LANES;
-use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with};
+use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with, recv_masks_with};
 use super::t_stage::t_row_with;
 use crate::arch::avx2;
 use crate::params::{Mceliece348864, Mceliece460896, ParameterSet};
@@ -65,6 +66,46 @@ fn avx2_fold_rows_match_portable() {
         fold_rows_with(&mut want, STRIDE, (w0, w1), rows.clone(), &q, &bits, None);
         fold_rows_with(&mut mat, STRIDE, (w0, w1), rows, &q, &bits, Some(token));
         assert!(mat == want, "case {case}: w = {w0}..{w1}");
+    }
+}
+
+#[test]
+fn avx2_recv_masks_match_portable() {
+    let Some(token) = avx2() else {
+        return;
+    };
+    let mut s = 0x7777_0123_CAFE_0003u64;
+    // Lengths: empty, shorter than a register, one register with and
+    // without a tail, the longest (8192128f's rows after a block).
+    for (case, len) in [0usize, 1, 31, 32, 33, 64, 95, 1663]
+        .into_iter()
+        .enumerate()
+    {
+        for l in 0..12 {
+            // `late` of no, of every and of one later pivot row, random,
+            // and strictly upper triangular as the elimination makes it.
+            let late: [u8; 8] = core::array::from_fn(|j| match l {
+                0 => 0,
+                1 => 0xFF,
+                2 => 1 << (7 - j),
+                3..=6 => rnd(&mut s) as u8,
+                _ => (rnd(&mut s) as u8) & !((2u16 << j) - 1) as u8,
+            });
+            let mut bytes = [0u8; 1663];
+            for (k, x) in bytes[..len].iter_mut().enumerate() {
+                // Edges first: no bit, every bit, each single bit.
+                *x = match k {
+                    0 => 0,
+                    1 => 0xFF,
+                    2..=9 => 1 << (k - 2),
+                    _ => rnd(&mut s) as u8,
+                };
+            }
+            let mut want = bytes;
+            recv_masks_with(&mut want[..len], &late, None);
+            recv_masks_with(&mut bytes[..len], &late, Some(token));
+            assert!(bytes == want, "case {case}: len {len}, late {late:?}");
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! succeeded, giving A = H_left^-1.
 
 use super::MAX_MT;
-use super::rows::{BLOCK, Pivots, ZERO_PIVOTS, fold_rows, wide_block};
+use super::rows::{BLOCK, Pivots, ZERO_PIVOTS, fold_rows, recv_masks, wide_block};
 use super::semi::mov_columns;
 use crate::ct::opaque;
 use crate::gf;
@@ -105,12 +105,9 @@ fn upward<P: ParameterSet>(mat: &mut [u8], stride: usize, record: &mut [u8]) {
         for (k, (u, up)) in recv.iter_mut().zip(above.iter_mut()).take(r0).enumerate() {
             let w = (word(&mat[k * stride..(k + 1) * stride], panel_off) >> bit0) as u8 & lanes;
             *up = w;
-            let mut x = w;
-            for (j, &l) in late.iter().enumerate() {
-                x ^= ((w >> j) & 1).wrapping_neg() & l;
-            }
-            *u = x;
+            *u = w;
         }
+        recv_masks(&mut recv[..r0], &late);
         let w0 = (r0 >> 7) << 4;
         let wc = (stride - w0) >> 4;
         for (j, qj) in q.iter_mut().enumerate() {
@@ -281,15 +278,16 @@ pub(super) fn eliminate<P: ParameterSet>(
         if rejected {
             break;
         }
-        // The rows after the window receive the pivot rows in order (the
-        // rows above the block: in [`upward`]). Words shifted down to the
-        // block's first column, all eight pivot words (zero past the block's
-        // length; the lanes they give are masked off): a fixed-length loop.
-        let shifted: [u64; BLOCK] = core::array::from_fn(|j| pivot_words[j] >> bit0);
+        // The rows after the window receive the pivot rows (the rows above
+        // the block: in [`upward`]): their masks from their bits in the
+        // block's columns, as they are (no pivot row of the block has
+        // touched them), and `late` ([`recv_masks`]; `late[j]` is zero for
+        // j >= len, and the bits past the block are masked off).
         let lanes = ((1u16 << len) - 1) as u8;
         for (k, u) in recv.iter_mut().enumerate().skip(window_end) {
-            *u = receive(row_word(k) >> bit0, &shifted, 0).1 & lanes;
+            *u = (row_word(k) >> bit0) as u8 & lanes;
         }
+        recv_masks(&mut recv[window_end..], &late);
         recv[r0 + len..window_end].copy_from_slice(&panel_recv[len..window_end - r0]);
         // A pivot row receives the later pivot rows of its block.
         recv[r0..r0 + len].copy_from_slice(&late[..len]);

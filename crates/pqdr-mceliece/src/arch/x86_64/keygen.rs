@@ -116,6 +116,55 @@ fn fold_rows_avx2<const C: usize>(
     }
 }
 
+/// Each byte of `bytes`, a row's bits in the columns of a block's eight
+/// pivots (bit j: column r0 + j), becomes the mask of the pivot rows, as
+/// the block's elimination built them at their own steps, that the row
+/// receives to clear those columns (Classic McEliece spec §2.4.3): the
+/// fully reduced pivot row j is pivot row j plus the later pivot rows
+/// `late[j]`, so the mask is w + sum over the bits j of w of `late[j]`.
+/// The twin is `crate::pk_gen::rows::recv_masks_portable`.
+#[inline]
+pub(crate) fn recv_masks(token: Avx2, bytes: &mut [u8], late: &[u8; 8]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { recv_masks_avx2(bytes, late) }
+}
+
+/// [`recv_masks`] on 32 bytes in a register: per bit j a byte compare
+/// gives the rows with bit j set, which take `late[j]`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn recv_masks_x32(w: __m256i, late: &[__m256i; 8]) -> __m256i {
+    let mut u = w;
+    for (j, &l) in late.iter().enumerate() {
+        let c = _mm256_set1_epi8((1u8 << j).cast_signed());
+        u = _mm256_xor_si256(
+            u,
+            _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(w, c), c), l),
+        );
+    }
+    u
+}
+
+#[target_feature(enable = "avx2")]
+fn recv_masks_avx2(bytes: &mut [u8], late: &[u8; 8]) {
+    let l: [__m256i; 8] = core::array::from_fn(|j| _mm256_set1_epi8(late[j].cast_signed()));
+    let (full, rest) = bytes.as_chunks_mut::<32>();
+    for x in full.iter_mut() {
+        let p = x.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `x` is 32 bytes; unaligned load and store.
+        unsafe { _mm256_storeu_si256(p, recv_masks_x32(_mm256_loadu_si256(p), &l)) }
+    }
+    if !rest.is_empty() {
+        let mut buf = [0u8; 32];
+        buf[..rest.len()].copy_from_slice(rest);
+        let p = buf.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `buf` is 32 bytes; unaligned load and store.
+        unsafe { _mm256_storeu_si256(p, recv_masks_x32(_mm256_loadu_si256(p), &l)) }
+        rest.copy_from_slice(&buf[..rest.len()]);
+    }
+}
+
 /// One T row of `row.len()` bytes receives sum_b (bit b of `field`) v_b
 /// for the m planes v_b of H_right's rows r m + b (Classic McEliece spec
 /// §2.4.3, T = A H_right): `v[g][b]` is plane b of columns 512 g .. 512 g
