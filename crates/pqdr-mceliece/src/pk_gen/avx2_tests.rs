@@ -3,11 +3,13 @@
 //! inputs (masks of no and of every pivot row, fields of no and of every
 //! plane, row widths with and without a 16-byte tail, T rows with and
 //! without a partial last group, pivot-row masks of every bit and of
-//! byte runs with and without a tail), outputs compared bit for bit. The whole
+//! byte runs with and without a tail, window rows with the first pivot
+//! bit in any lane or in none, or in the pivot row), outputs compared bit for bit. The whole
 //! elimination on the AVX2 path (invertible, rank-deficient and far-fix-up
 //! matrices) is checked against a naive one by `eliminate`'s tests, and key
 //! generation of every set by the KATs on both paths.
 
+use super::eliminate::{WIN, window_clear_with, window_fix_with};
 use super::matrix::LANES;
 use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with, recv_masks_with};
 use super::t_stage::t_row_with;
@@ -106,6 +108,65 @@ fn avx2_recv_masks_match_portable() {
             recv_masks_with(&mut bytes[..len], &late, Some(token));
             assert!(bytes == want, "case {case}: len {len}, late {late:?}");
         }
+    }
+}
+
+#[test]
+fn avx2_window_matches_portable() {
+    let Some(token) = avx2() else {
+        return;
+    };
+    let mut s = 0x3141_5926_5358_9793u64;
+    for case in 0..400 {
+        let j = case % 8;
+        let pivot_bit = match case % 5 {
+            0 => 0,
+            1 => 63,
+            2 => j,
+            _ => rnd(&mut s) as usize % 64,
+        };
+        let mut words = [0u64; WIN];
+        let mut recv = [0u64; WIN];
+        let mut fix = [0u64; WIN];
+        // Rows past a window that ends early are zero.
+        let end = if case % 3 == 0 {
+            WIN - (rnd(&mut s) as usize % 40)
+        } else {
+            WIN
+        };
+        for k in 0..end {
+            words[k] = rnd(&mut s);
+            recv[k] = rnd(&mut s) & 0xFF;
+            fix[k] = rnd(&mut s) & 0xFF;
+        }
+        // The pivot column: sparse, so the first row with the bit falls in
+        // any lane (or in none: the pivot is missing from the window).
+        let density = case % 4;
+        for w in words[..end].iter_mut() {
+            let bit = match density {
+                0 => 0,
+                1 => u64::from(rnd(&mut s) % 97 == 0),
+                2 => u64::from(rnd(&mut s) % 9 == 0),
+                _ => rnd(&mut s) & 1,
+            };
+            *w = (*w & !(1 << pivot_bit)) | (bit << pivot_bit);
+        }
+        if case % 7 == 0 {
+            // The pivot row has the bit itself: no fix-up.
+            words[j] |= 1 << pivot_bit;
+        }
+        let (mut w_a, mut r_a, mut f_a) = (words, recv, fix);
+        let want = window_fix_with(&words, &recv, &mut f_a, j, pivot_bit, None);
+        let got = window_fix_with(&words, &recv, &mut fix, j, pivot_bit, Some(token));
+        assert_eq!(got, want, "case {case}: fix-up, j {j}, bit {pivot_bit}");
+        assert!(fix == f_a, "case {case}: fix-up masks");
+        let pivot_acc = want.0;
+        window_clear_with(&mut w_a, &mut r_a, j, pivot_bit, pivot_acc, None);
+        window_clear_with(&mut words, &mut recv, j, pivot_bit, pivot_acc, Some(token));
+        assert!(
+            words == w_a && recv == r_a,
+            "case {case}: clearing, j {j}, bit {pivot_bit}"
+        );
     }
 }
 

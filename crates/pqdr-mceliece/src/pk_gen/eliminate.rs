@@ -8,6 +8,7 @@
 use super::MAX_MT;
 use super::rows::{BLOCK, Pivots, ZERO_PIVOTS, fold_rows, recv_masks, wide_block};
 use super::semi::mov_columns;
+use crate::arch::{self, Avx2};
 use crate::ct::opaque;
 use crate::gf;
 use crate::params::{Derived, ParameterSet};
@@ -164,14 +165,14 @@ pub(super) fn eliminate<P: ParameterSet>(
     pi: &mut [u16],
     support: &mut [u16],
 ) -> Option<u64> {
-    const WIN: usize = BLOCK + FIX_WINDOW;
     let mt = P::MT;
     let mut pivots = 0xFFFF_FFFFu64;
     let mut q: Pivots = ZERO_PIVOTS;
-    // The window rows' panel words and masks as the block's earlier pivots
-    // leave them (index k - r0).
+    // The window rows' panel words, masks received and fix-up masks as the
+    // block's earlier pivots leave them (index k - r0; see [`window_fix`]).
     let mut panel = [0u64; WIN];
-    let mut panel_recv = [0u8; WIN];
+    let mut panel_recv = [0u64; WIN];
+    let mut panel_fix = [0u64; WIN];
     // Each pivot row's panel word at its own step (what the rows after it
     // receive when their bit is set).
     let mut pivot_words = [0u64; BLOCK];
@@ -199,14 +200,15 @@ pub(super) fn eliminate<P: ParameterSet>(
         let window_end = fix_limit(mt, r0, len);
         let mut far = false;
         fixups.fill(0);
-        for (k, (w, u)) in panel.iter_mut().zip(panel_recv.iter_mut()).enumerate() {
+        for (k, w) in panel.iter_mut().enumerate() {
             *w = if r0 + k < window_end {
                 row_word(r0 + k)
             } else {
                 0
             };
-            *u = 0;
         }
+        panel_recv.fill(0);
+        panel_fix.fill(0);
         pivot_words.fill(0);
         let mut cur = [0u64; BLOCK]; // pivot rows' panel words as later pivots change them
         let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
@@ -215,11 +217,13 @@ pub(super) fn eliminate<P: ParameterSet>(
             let pivot_bit = bit0 + j;
             // Fix-up: while bit pivot_bit of the pivot row is zero, add the later
             // rows (as the earlier pivots left them).
-            // Row k is added iff its bit pivot_bit is set and no earlier row (nor
-            // the pivot row itself) had it: `seen` is the running OR.
-            let mut pivot_acc = panel[j];
-            let mut comb_acc = panel_recv[j];
-            let mut seen = (pivot_acc >> pivot_bit) & 1;
+            // The fix-up row is the first later row with bit pivot_bit set: within
+            // the block and the FIX_WINDOW rows after it, except with
+            // probability about 2^-64 for a pivot of a random-looking matrix.
+            let (mut pivot_acc, comb_acc, mut seen) =
+                window_fix(&panel, &panel_recv, &mut panel_fix, j, pivot_bit);
+            let mut comb_acc = comb_acc as u8;
+            // Past the window, as in [`window_fix_portable`].
             let mut fix = |k: usize, w: u64, u: u8, seen: &mut u64| {
                 let b = (w >> pivot_bit) & 1;
                 let f = b & (*seen ^ 1);
@@ -228,12 +232,6 @@ pub(super) fn eliminate<P: ParameterSet>(
                 comb_acc ^= (f as u8).wrapping_neg() & u;
                 fixups[k - r0 - 1] |= (f as u8) << j;
             };
-            // The fix-up row is the first later row with bit pivot_bit set: within
-            // the block and the FIX_WINDOW rows after it, except with
-            // probability about 2^-64 for a pivot of a random-looking matrix.
-            for kk in j + 1..window_end - r0 {
-                fix(r0 + kk, panel[kk], panel_recv[kk], &mut seen);
-            }
             let mut missing = seen ^ 1;
             // Declassified: whether the rows past the window are needed. It
             // is set when H_left is singular here (public: the key is
@@ -261,14 +259,7 @@ pub(super) fn eliminate<P: ParameterSet>(
             comb[j] = comb_acc;
             // Column pivot_bit is cleared in the later window rows now (the rows
             // outside the window after the block).
-            for (w, u) in panel[j + 1..window_end - r0]
-                .iter_mut()
-                .zip(&mut panel_recv[j + 1..window_end - r0])
-            {
-                let e = (*w >> pivot_bit) & 1;
-                *w ^= e.wrapping_neg() & pivot_acc;
-                *u |= (e as u8) << j;
-            }
+            window_clear(&mut panel, &mut panel_recv, j, pivot_bit, pivot_acc);
             for i in 0..j {
                 let e = opaque((cur[i] >> pivot_bit) & 1);
                 cur[i] ^= e.wrapping_neg() & pivot_acc;
@@ -288,7 +279,18 @@ pub(super) fn eliminate<P: ParameterSet>(
             *u = (row_word(k) >> bit0) as u8 & lanes;
         }
         recv_masks(&mut recv[window_end..], &late);
-        recv[r0 + len..window_end].copy_from_slice(&panel_recv[len..window_end - r0]);
+        for (u, &v) in recv[r0 + len..window_end]
+            .iter_mut()
+            .zip(&panel_recv[len..])
+        {
+            *u = v as u8;
+        }
+        for (f, &v) in fixups[..window_end - r0 - 1]
+            .iter_mut()
+            .zip(&panel_fix[1..])
+        {
+            *f = v as u8;
+        }
         // A pivot row receives the later pivot rows of its block.
         recv[r0..r0 + len].copy_from_slice(&late[..len]);
         comb_out.copy_from_slice(&comb);
@@ -312,12 +314,128 @@ pub(super) fn eliminate<P: ParameterSet>(
     }
     q.zeroize();
     panel.zeroize();
+    panel_recv.zeroize();
+    panel_fix.zeroize();
     pivot_words.zeroize();
     if rejected {
         return None;
     }
     upward::<P>(mat, stride, record);
     Some(pivots)
+}
+
+/// Rows of a block's window: the block and the [`FIX_WINDOW`] rows after it.
+pub(super) const WIN: usize = BLOCK + FIX_WINDOW;
+
+/// The fix-up of pivot j (column `pivot_bit`) in a block's window (Classic
+/// McEliece spec §2.4.3: while the pivot row's bit is zero, the later rows
+/// are added to it): `words`, `recv` are the window rows' panel words and
+/// masks received (index k - r0, zero past the window), as the block's
+/// earlier pivots leave them. Row kk > j is added iff its bit is set and no
+/// earlier row (nor the pivot row itself) had it; bit j of `fix[kk]` is set
+/// for it. Returns the pivot row's panel word and mask after the fix-up, and
+/// whether a row with the bit was found (1) or not (0). With AVX2, four
+/// rows per register (`arch::window_fix`), else [`window_fix_portable`].
+#[inline(always)]
+pub(super) fn window_fix(
+    words: &[u64; WIN],
+    recv: &[u64; WIN],
+    fix: &mut [u64; WIN],
+    j: usize,
+    pivot_bit: usize,
+) -> (u64, u64, u64) {
+    window_fix_with(words, recv, fix, j, pivot_bit, arch::avx2())
+}
+
+/// [`window_fix`] on the path `token` picks (`None`: the portable one).
+#[inline(always)]
+pub(super) fn window_fix_with(
+    words: &[u64; WIN],
+    recv: &[u64; WIN],
+    fix: &mut [u64; WIN],
+    j: usize,
+    pivot_bit: usize,
+    token: Option<Avx2>,
+) -> (u64, u64, u64) {
+    if let Some(token) = token {
+        arch::window_fix(token, words, recv, fix, j, pivot_bit)
+    } else {
+        window_fix_portable(words, recv, fix, j, pivot_bit)
+    }
+}
+
+/// The portable twin of `arch::window_fix`: [`window_fix`] a row at a time,
+/// `seen` the running OR of the rows' bits.
+#[inline(always)]
+pub(super) fn window_fix_portable(
+    words: &[u64; WIN],
+    recv: &[u64; WIN],
+    fix: &mut [u64; WIN],
+    j: usize,
+    pivot_bit: usize,
+) -> (u64, u64, u64) {
+    let (mut pivot_acc, mut comb_acc) = (words[j], recv[j]);
+    let mut seen = (pivot_acc >> pivot_bit) & 1;
+    for kk in j + 1..WIN {
+        let w = words[kk];
+        let b = (w >> pivot_bit) & 1;
+        let f = b & (seen ^ 1);
+        seen |= b;
+        pivot_acc ^= f.wrapping_neg() & w;
+        comb_acc ^= f.wrapping_neg() & recv[kk];
+        fix[kk] |= f << j;
+    }
+    (pivot_acc, comb_acc, seen)
+}
+
+/// Column `pivot_bit` cleared in the window rows after pivot j (Classic
+/// McEliece spec §2.4.3): each row kk > j with the bit set receives the
+/// pivot row's panel word `pivot_acc`, and bit j of its mask `recv[kk]`.
+/// With AVX2, four rows per register (`arch::window_clear`), else
+/// [`window_clear_portable`].
+#[inline(always)]
+pub(super) fn window_clear(
+    words: &mut [u64; WIN],
+    recv: &mut [u64; WIN],
+    j: usize,
+    pivot_bit: usize,
+    pivot_acc: u64,
+) {
+    window_clear_with(words, recv, j, pivot_bit, pivot_acc, arch::avx2());
+}
+
+/// [`window_clear`] on the path `token` picks (`None`: the portable one).
+#[inline(always)]
+pub(super) fn window_clear_with(
+    words: &mut [u64; WIN],
+    recv: &mut [u64; WIN],
+    j: usize,
+    pivot_bit: usize,
+    pivot_acc: u64,
+    token: Option<Avx2>,
+) {
+    if let Some(token) = token {
+        arch::window_clear(token, words, recv, j, pivot_bit, pivot_acc);
+    } else {
+        window_clear_portable(words, recv, j, pivot_bit, pivot_acc);
+    }
+}
+
+/// The portable twin of `arch::window_clear`: [`window_clear`] a row at a
+/// time.
+#[inline(always)]
+pub(super) fn window_clear_portable(
+    words: &mut [u64; WIN],
+    recv: &mut [u64; WIN],
+    j: usize,
+    pivot_bit: usize,
+    pivot_acc: u64,
+) {
+    for (w, u) in words[j + 1..].iter_mut().zip(&mut recv[j + 1..]) {
+        let e = (*w >> pivot_bit) & 1;
+        *w ^= e.wrapping_neg() & pivot_acc;
+        *u |= e << j;
+    }
 }
 
 /// A row's panel word `w` after the block's first pivots `pivot_words` (words at
