@@ -240,24 +240,19 @@ mod stubs {
         match token {}
     }
     pub(crate) fn window_fix<const N: usize>(
-        token: Avx2,
-        _: &[u64; N],
-        _: &[u64; N],
-        _: &mut [u64; N],
-        _: usize,
-        _: usize,
-    ) -> (u64, u64, u64) {
-        match token {}
+        t: Avx2,
+        _: &mut [[u64; N]; 3],
+        _: (usize, usize),
+    ) -> [u64; 3] {
+        match t {}
     }
     pub(crate) fn window_clear<const N: usize>(
-        token: Avx2,
-        _: &mut [u64; N],
-        _: &mut [u64; N],
-        _: usize,
-        _: usize,
+        t: Avx2,
+        _: &mut [[u64; N]; 3],
+        _: (usize, usize),
         _: u64,
     ) {
-        match token {}
+        match t {}
     }
     pub(crate) fn t_row<const G: usize>(
         token: Avx2,

@@ -9,7 +9,7 @@
 //! matrices) is checked against a naive one by `eliminate`'s tests, and key
 //! generation of every set by the KATs on both paths.
 
-use super::eliminate::{WIN, window_clear_with, window_fix_with};
+use super::eliminate::{WIN, Window, window_clear, window_fix};
 use super::matrix::LANES;
 use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with, recv_masks_with};
 use super::t_stage::t_row_with;
@@ -106,17 +106,17 @@ fn avx2_recv_masks_match_portable() {
             let mut want = bytes;
             recv_masks_with(&mut want[..len], &late, None);
             recv_masks_with(&mut bytes[..len], &late, Some(token));
-            assert!(bytes == want, "case {case}: len {len}, late {late:?}");
+            assert_eq!(bytes[..len], want[..len], "case {case}: late {late:?}");
         }
     }
 }
 
 #[test]
 fn avx2_window_matches_portable() {
+    let mut s = 0x3141_5926_5358_9793u64;
     let Some(token) = avx2() else {
         return;
     };
-    let mut s = 0x3141_5926_5358_9793u64;
     for case in 0..400 {
         let j = case % 8;
         let pivot_bit = match case % 5 {
@@ -125,9 +125,7 @@ fn avx2_window_matches_portable() {
             2 => j,
             _ => rnd(&mut s) as usize % 64,
         };
-        let mut words = [0u64; WIN];
-        let mut recv = [0u64; WIN];
-        let mut fix = [0u64; WIN];
+        let mut win: Window = [[0; WIN]; 3];
         // Rows past a window that ends early are zero.
         let end = if case % 3 == 0 {
             WIN - (rnd(&mut s) as usize % 40)
@@ -135,15 +133,14 @@ fn avx2_window_matches_portable() {
             WIN
         };
         for k in 0..end {
-            words[k] = rnd(&mut s);
-            recv[k] = rnd(&mut s) & 0xFF;
-            fix[k] = rnd(&mut s) & 0xFF;
+            win[0][k] = rnd(&mut s);
+            win[1][k] = rnd(&mut s) & 0xFF;
+            win[2][k] = rnd(&mut s) & 0xFF;
         }
         // The pivot column: sparse, so the first row with the bit falls in
         // any lane (or in none: the pivot is missing from the window).
-        let density = case % 4;
-        for w in words[..end].iter_mut() {
-            let bit = match density {
+        for w in win[0][..end].iter_mut() {
+            let bit = match case % 4 {
                 0 => 0,
                 1 => u64::from(rnd(&mut s) % 97 == 0),
                 2 => u64::from(rnd(&mut s) % 9 == 0),
@@ -153,18 +150,19 @@ fn avx2_window_matches_portable() {
         }
         if case % 7 == 0 {
             // The pivot row has the bit itself: no fix-up.
-            words[j] |= 1 << pivot_bit;
+            win[0][j] |= 1 << pivot_bit;
         }
-        let (mut w_a, mut r_a, mut f_a) = (words, recv, fix);
-        let want = window_fix_with(&words, &recv, &mut f_a, j, pivot_bit, None);
-        let got = window_fix_with(&words, &recv, &mut fix, j, pivot_bit, Some(token));
-        assert_eq!(got, want, "case {case}: fix-up, j {j}, bit {pivot_bit}");
-        assert!(fix == f_a, "case {case}: fix-up masks");
-        let pivot_acc = want.0;
-        window_clear_with(&mut w_a, &mut r_a, j, pivot_bit, pivot_acc, None);
-        window_clear_with(&mut words, &mut recv, j, pivot_bit, pivot_acc, Some(token));
+        let mut want_win = win;
+        let want = window_fix(&mut want_win, (j, pivot_bit), None);
+        let got = window_fix(&mut win, (j, pivot_bit), Some(token));
         assert!(
-            words == w_a && recv == r_a,
+            got == want && win == want_win,
+            "case {case}: fix-up, j {j}, bit {pivot_bit}"
+        );
+        window_clear(&mut want_win, (j, pivot_bit), want[0], None);
+        window_clear(&mut win, (j, pivot_bit), want[0], Some(token));
+        assert!(
+            win == want_win,
             "case {case}: clearing, j {j}, bit {pivot_bit}"
         );
     }

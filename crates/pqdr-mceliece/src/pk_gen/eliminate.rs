@@ -169,10 +169,8 @@ pub(super) fn eliminate<P: ParameterSet>(
     let mut pivots = 0xFFFF_FFFFu64;
     let mut q: Pivots = ZERO_PIVOTS;
     // The window rows' panel words, masks received and fix-up masks as the
-    // block's earlier pivots leave them (index k - r0; see [`window_fix`]).
-    let mut panel = [0u64; WIN];
-    let mut panel_recv = [0u64; WIN];
-    let mut panel_fix = [0u64; WIN];
+    // block's earlier pivots leave them (see [`Window`]).
+    let mut win: Window = [[0; WIN]; 3];
     // Each pivot row's panel word at its own step (what the rows after it
     // receive when their bit is set).
     let mut pivot_words = [0u64; BLOCK];
@@ -200,15 +198,15 @@ pub(super) fn eliminate<P: ParameterSet>(
         let window_end = fix_limit(mt, r0, len);
         let mut far = false;
         fixups.fill(0);
-        for (k, w) in panel.iter_mut().enumerate() {
+        for (k, w) in win[WORDS].iter_mut().enumerate() {
             *w = if r0 + k < window_end {
                 row_word(r0 + k)
             } else {
                 0
             };
         }
-        panel_recv.fill(0);
-        panel_fix.fill(0);
+        win[RECV].fill(0);
+        win[FIX].fill(0);
         pivot_words.fill(0);
         let mut cur = [0u64; BLOCK]; // pivot rows' panel words as later pivots change them
         let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
@@ -220,8 +218,8 @@ pub(super) fn eliminate<P: ParameterSet>(
             // The fix-up row is the first later row with bit pivot_bit set: within
             // the block and the FIX_WINDOW rows after it, except with
             // probability about 2^-64 for a pivot of a random-looking matrix.
-            let (mut pivot_acc, comb_acc, mut seen) =
-                window_fix(&panel, &panel_recv, &mut panel_fix, j, pivot_bit);
+            let [mut pivot_acc, comb_acc, mut seen] =
+                window_fix(&mut win, (j, pivot_bit), arch::avx2());
             let mut comb_acc = comb_acc as u8;
             // Past the window, as in [`window_fix_portable`].
             let mut fix = |k: usize, w: u64, u: u8, seen: &mut u64| {
@@ -259,7 +257,7 @@ pub(super) fn eliminate<P: ParameterSet>(
             comb[j] = comb_acc;
             // Column pivot_bit is cleared in the later window rows now (the rows
             // outside the window after the block).
-            window_clear(&mut panel, &mut panel_recv, j, pivot_bit, pivot_acc);
+            window_clear(&mut win, (j, pivot_bit), pivot_acc, arch::avx2());
             for i in 0..j {
                 let e = opaque((cur[i] >> pivot_bit) & 1);
                 cur[i] ^= e.wrapping_neg() & pivot_acc;
@@ -279,16 +277,10 @@ pub(super) fn eliminate<P: ParameterSet>(
             *u = (row_word(k) >> bit0) as u8 & lanes;
         }
         recv_masks(&mut recv[window_end..], &late);
-        for (u, &v) in recv[r0 + len..window_end]
-            .iter_mut()
-            .zip(&panel_recv[len..])
-        {
+        for (u, &v) in recv[r0 + len..window_end].iter_mut().zip(&win[RECV][len..]) {
             *u = v as u8;
         }
-        for (f, &v) in fixups[..window_end - r0 - 1]
-            .iter_mut()
-            .zip(&panel_fix[1..])
-        {
+        for (f, &v) in fixups[..window_end - r0 - 1].iter_mut().zip(&win[FIX][1..]) {
             *f = v as u8;
         }
         // A pivot row receives the later pivot rows of its block.
@@ -313,9 +305,7 @@ pub(super) fn eliminate<P: ParameterSet>(
         );
     }
     q.zeroize();
-    panel.zeroize();
-    panel_recv.zeroize();
-    panel_fix.zeroize();
+    win.zeroize();
     pivot_words.zeroize();
     if rejected {
         return None;
@@ -327,113 +317,72 @@ pub(super) fn eliminate<P: ParameterSet>(
 /// Rows of a block's window: the block and the [`FIX_WINDOW`] rows after it.
 pub(super) const WIN: usize = BLOCK + FIX_WINDOW;
 
-/// The fix-up of pivot j (column `pivot_bit`) in a block's window (Classic
-/// McEliece spec §2.4.3: while the pivot row's bit is zero, the later rows
-/// are added to it): `words`, `recv` are the window rows' panel words and
-/// masks received (index k - r0, zero past the window), as the block's
-/// earlier pivots leave them. Row kk > j is added iff its bit is set and no
-/// earlier row (nor the pivot row itself) had it; bit j of `fix[kk]` is set
-/// for it. Returns the pivot row's panel word and mask after the fix-up, and
-/// whether a row with the bit was found (1) or not (0). With AVX2, four
+/// A block's window rows (index k - r0, zero past the window) as its
+/// earlier pivots leave them: `[WORDS]` their panel words, `[RECV]` the
+/// pivot rows each received and `[FIX]` the pivot rows each fixes up (masks
+/// in the low byte).
+pub(super) type Window = [[u64; WIN]; 3];
+/// Rows of [`Window`].
+const WORDS: usize = 0;
+/// Rows of [`Window`].
+const RECV: usize = 1;
+/// Rows of [`Window`].
+const FIX: usize = 2;
+
+/// The fix-up of pivot j (in column `pivot_bit`) in a block's window
+/// (Classic McEliece spec §2.4.3: while the pivot row's bit is zero, the
+/// later rows are added to it): row kk > j is added iff its bit is set and
+/// no earlier row (nor the pivot row itself) had it; bit j of its `[FIX]`
+/// is set. Returns the pivot row's panel word and mask after the fix-up,
+/// and whether a row with the bit was found (1) or not (0). With AVX2, four
 /// rows per register (`arch::window_fix`), else [`window_fix_portable`].
 #[inline(always)]
-pub(super) fn window_fix(
-    words: &[u64; WIN],
-    recv: &[u64; WIN],
-    fix: &mut [u64; WIN],
-    j: usize,
-    pivot_bit: usize,
-) -> (u64, u64, u64) {
-    window_fix_with(words, recv, fix, j, pivot_bit, arch::avx2())
-}
-
-/// [`window_fix`] on the path `token` picks (`None`: the portable one).
-#[inline(always)]
-pub(super) fn window_fix_with(
-    words: &[u64; WIN],
-    recv: &[u64; WIN],
-    fix: &mut [u64; WIN],
-    j: usize,
-    pivot_bit: usize,
-    token: Option<Avx2>,
-) -> (u64, u64, u64) {
-    if let Some(token) = token {
-        arch::window_fix(token, words, recv, fix, j, pivot_bit)
-    } else {
-        window_fix_portable(words, recv, fix, j, pivot_bit)
+pub(super) fn window_fix(win: &mut Window, pivot: (usize, usize), t: Option<Avx2>) -> [u64; 3] {
+    match t {
+        Some(token) => arch::window_fix(token, win, pivot),
+        None => window_fix_portable(win, pivot),
     }
 }
 
 /// The portable twin of `arch::window_fix`: [`window_fix`] a row at a time,
 /// `seen` the running OR of the rows' bits.
 #[inline(always)]
-pub(super) fn window_fix_portable(
-    words: &[u64; WIN],
-    recv: &[u64; WIN],
-    fix: &mut [u64; WIN],
-    j: usize,
-    pivot_bit: usize,
-) -> (u64, u64, u64) {
-    let (mut pivot_acc, mut comb_acc) = (words[j], recv[j]);
+pub(super) fn window_fix_portable(win: &mut Window, (j, pivot_bit): (usize, usize)) -> [u64; 3] {
+    let (mut pivot_acc, mut comb_acc) = (win[WORDS][j], win[RECV][j]);
     let mut seen = (pivot_acc >> pivot_bit) & 1;
     for kk in j + 1..WIN {
-        let w = words[kk];
+        let w = win[WORDS][kk];
         let b = (w >> pivot_bit) & 1;
         let f = b & (seen ^ 1);
         seen |= b;
         pivot_acc ^= f.wrapping_neg() & w;
-        comb_acc ^= f.wrapping_neg() & recv[kk];
-        fix[kk] |= f << j;
+        comb_acc ^= f.wrapping_neg() & win[RECV][kk];
+        win[FIX][kk] |= f << j;
     }
-    (pivot_acc, comb_acc, seen)
+    [pivot_acc, comb_acc, seen]
 }
 
 /// Column `pivot_bit` cleared in the window rows after pivot j (Classic
 /// McEliece spec §2.4.3): each row kk > j with the bit set receives the
-/// pivot row's panel word `pivot_acc`, and bit j of its mask `recv[kk]`.
-/// With AVX2, four rows per register (`arch::window_clear`), else
+/// pivot row's panel word `pivot_acc`, and bit j of its `[RECV]`. With
+/// AVX2, four rows per register (`arch::window_clear`), else
 /// [`window_clear_portable`].
 #[inline(always)]
-pub(super) fn window_clear(
-    words: &mut [u64; WIN],
-    recv: &mut [u64; WIN],
-    j: usize,
-    pivot_bit: usize,
-    pivot_acc: u64,
-) {
-    window_clear_with(words, recv, j, pivot_bit, pivot_acc, arch::avx2());
-}
-
-/// [`window_clear`] on the path `token` picks (`None`: the portable one).
-#[inline(always)]
-pub(super) fn window_clear_with(
-    words: &mut [u64; WIN],
-    recv: &mut [u64; WIN],
-    j: usize,
-    pivot_bit: usize,
-    pivot_acc: u64,
-    token: Option<Avx2>,
-) {
-    if let Some(token) = token {
-        arch::window_clear(token, words, recv, j, pivot_bit, pivot_acc);
-    } else {
-        window_clear_portable(words, recv, j, pivot_bit, pivot_acc);
+pub(super) fn window_clear(win: &mut Window, pivot: (usize, usize), acc: u64, t: Option<Avx2>) {
+    match t {
+        Some(token) => arch::window_clear(token, win, pivot, acc),
+        None => window_clear_portable(win, pivot, acc),
     }
 }
 
 /// The portable twin of `arch::window_clear`: [`window_clear`] a row at a
 /// time.
 #[inline(always)]
-pub(super) fn window_clear_portable(
-    words: &mut [u64; WIN],
-    recv: &mut [u64; WIN],
-    j: usize,
-    pivot_bit: usize,
-    pivot_acc: u64,
-) {
+pub(super) fn window_clear_portable(win: &mut Window, (j, pivot_bit): (usize, usize), acc: u64) {
+    let [words, recv, _] = win;
     for (w, u) in words[j + 1..].iter_mut().zip(&mut recv[j + 1..]) {
         let e = (*w >> pivot_bit) & 1;
-        *w ^= e.wrapping_neg() & pivot_acc;
+        *w ^= e.wrapping_neg() & acc;
         *u |= e << j;
     }
 }

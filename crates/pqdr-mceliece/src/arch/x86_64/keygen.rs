@@ -12,14 +12,16 @@
 //! `pk_gen` compare them with.
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm_and_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64,
-    _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm256_add_epi64, _mm256_and_si256,
-    _mm256_andnot_si256, _mm256_blend_epi32, _mm256_castsi256_si128, _mm256_cmpeq_epi8,
-    _mm256_cmpeq_epi32, _mm256_cmpgt_epi64, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_or_si256, _mm256_permute4x64_epi64, _mm256_set1_epi8, _mm256_set1_epi32,
-    _mm256_set1_epi64x, _mm256_setr_epi64x, _mm256_setzero_si256, _mm256_sll_epi64,
-    _mm256_storeu_si256, _mm256_xor_si256,
+    __m128i, __m256i, _mm_and_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128,
+    _mm256_and_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
+    _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_storeu_si256, _mm256_xor_si256,
 };
+// The window kernels' lane moves and 64-bit lanes.
+use core::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64};
+use core::arch::x86_64::{_mm256_add_epi64, _mm256_andnot_si256, _mm256_blend_epi32};
+use core::arch::x86_64::{_mm256_cmpgt_epi64, _mm256_extracti128_si256, _mm256_or_si256};
+use core::arch::x86_64::{_mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x};
+use core::arch::x86_64::{_mm256_setzero_si256, _mm256_sll_epi64};
 
 use pqdr_common::simd::Avx2;
 
@@ -120,8 +122,9 @@ fn fold_rows_avx2<const C: usize>(
     }
 }
 
-/// The fix-up of pivot j (column `pivot_bit`) in a block's window of N
-/// rows (Classic McEliece spec §2.4.3; the twin, with the contract, is
+/// The fix-up of pivot j (in column `pivot_bit`) in a block's window of N
+/// rows, `win` = [panel words, masks received, fix-up masks] (Classic
+/// McEliece spec §2.4.3; the twin, with the contract, is
 /// `crate::pk_gen::eliminate::window_fix_portable`): the first row kk > j
 /// with the bit set is added to the pivot row, unless the pivot row has
 /// it. Returns the pivot row's word and mask, and 1 if a row had the bit.
@@ -130,26 +133,40 @@ fn fold_rows_avx2<const C: usize>(
 /// If j or `pivot_bit` is out of range, or N is not a multiple of 4.
 #[inline]
 pub(crate) fn window_fix<const N: usize>(
-    token: Avx2,
-    words: &[u64; N],
-    recv: &[u64; N],
-    fix: &mut [u64; N],
-    j: usize,
-    pivot_bit: usize,
-) -> (u64, u64, u64) {
-    let _ = token;
-    assert!(j < N && j < 64 && pivot_bit < 64 && N % 4 == 0, "pivot");
+    t: Avx2,
+    win: &mut [[u64; N]; 3],
+    pivot: (usize, usize),
+) -> [u64; 3] {
+    let _ = t;
+    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N % 4 == 0, "pivot");
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { window_fix_avx2(words, recv, fix, j, pivot_bit) }
+    unsafe { window_fix_avx2(win, pivot) }
 }
 
-/// The lanes of four window rows kk = `idx` with bit `pivot_bit` set and
-/// kk > j, as all-ones lanes: the bit shifted to the sign by `to_sign`
-/// (63 - `pivot_bit`), a signed compare with zero.
+/// The per-pivot constants of the window kernels: the shift of bit
+/// `pivot_bit` to the sign, j and bit j in every lane.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn row_bits(x: __m256i, to_sign: __m128i, idx: __m256i, j: __m256i) -> __m256i {
+fn pivot_consts((j, pivot_bit): (usize, usize)) -> (__m128i, __m256i, __m256i) {
+    let to_sign = _mm_cvtsi64_si128((63 - pivot_bit) as i64);
+    (
+        to_sign,
+        _mm256_set1_epi64x(j as i64),
+        _mm256_set1_epi64x(1 << j),
+    )
+}
+
+/// The lanes of the four window rows 4 c .. 4 c + 4 with bit `pivot_bit`
+/// set and index > j, as all-ones lanes: the bit shifted to the sign, a
+/// signed compare with zero.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn row_bits(x: __m256i, (to_sign, j, _): (__m128i, __m256i, __m256i), c: usize) -> __m256i {
     let zero = _mm256_setzero_si256();
+    let idx = _mm256_add_epi64(
+        _mm256_set1_epi64x((4 * c) as i64),
+        _mm256_setr_epi64x(0, 1, 2, 3),
+    );
     _mm256_and_si256(
         _mm256_cmpgt_epi64(zero, _mm256_sll_epi64(x, to_sign)),
         _mm256_cmpgt_epi64(idx, j),
@@ -175,27 +192,19 @@ fn xor_lanes(x: __m256i) -> u64 {
 }
 
 #[target_feature(enable = "avx2")]
-fn window_fix_avx2<const N: usize>(
-    words: &[u64; N],
-    recv: &[u64; N],
-    fix: &mut [u64; N],
-    j: usize,
-    pivot_bit: usize,
-) -> (u64, u64, u64) {
-    let to_sign = _mm_cvtsi64_si128((63 - pivot_bit) as i64);
-    let jv = _mm256_set1_epi64x(j as i64);
-    let bit_j = _mm256_set1_epi64x(1 << j);
-    let four = _mm256_set1_epi64x(4);
-    let mut idx = _mm256_setr_epi64x(0, 1, 2, 3);
+fn window_fix_avx2<const N: usize>(win: &mut [[u64; N]; 3], pivot: (usize, usize)) -> [u64; 3] {
+    let k = pivot_consts(pivot);
+    let [words, recv, fix] = win;
+    let own = [words[pivot.0], recv[pivot.0]];
     // The running OR of the bits, in every lane: the pivot row's own bit.
-    let mut seen = _mm256_set1_epi64x((((words[j] >> pivot_bit) & 1) as i64).wrapping_neg());
+    let mut seen = _mm256_set1_epi64x((((own[0] >> pivot.1) & 1) as i64).wrapping_neg());
     let (mut acc, mut cacc) = (_mm256_setzero_si256(), _mm256_setzero_si256());
     let rows = words.as_chunks::<4>().0.iter().zip(recv.as_chunks::<4>().0);
-    for ((w, u), f) in rows.zip(fix.as_chunks_mut::<4>().0) {
+    for (c, ((w, u), f)) in rows.zip(fix.as_chunks_mut::<4>().0).enumerate() {
         // SAFETY: each chunk is 32 bytes; unaligned loads and stores.
         unsafe {
             let x = _mm256_loadu_si256(w.as_ptr().cast::<__m256i>());
-            let b = row_bits(x, to_sign, idx, jv);
+            let b = row_bits(x, k, c);
             // Inclusive prefix OR over the lanes, then the rows before each.
             let p = _mm256_or_si256(b, lanes_up1(b));
             let incl = _mm256_or_si256(p, lanes_up1(lanes_up1(p)));
@@ -205,63 +214,53 @@ fn window_fix_avx2<const N: usize>(
             let r = _mm256_loadu_si256(u.as_ptr().cast::<__m256i>());
             cacc = _mm256_xor_si256(cacc, _mm256_and_si256(first, r));
             let fp = f.as_mut_ptr().cast::<__m256i>();
-            let fv = _mm256_or_si256(_mm256_loadu_si256(fp), _mm256_and_si256(first, bit_j));
+            let fv = _mm256_or_si256(_mm256_loadu_si256(fp), _mm256_and_si256(first, k.2));
             _mm256_storeu_si256(fp, fv);
         }
-        idx = _mm256_add_epi64(idx, four);
     }
     let seen = (_mm_cvtsi128_si64(_mm256_castsi256_si128(seen)) & 1).cast_unsigned();
-    (words[j] ^ xor_lanes(acc), recv[j] ^ xor_lanes(cacc), seen)
+    [own[0] ^ xor_lanes(acc), own[1] ^ xor_lanes(cacc), seen]
 }
 
 /// Column `pivot_bit` cleared in the rows kk > j of a block's window of N
 /// rows (Classic McEliece spec §2.4.3; the twin is
 /// `crate::pk_gen::eliminate::window_clear_portable`): a row with the bit
-/// set receives `pivot_acc`, and bit j in `recv`.
+/// set receives `acc`, and bit j in its mask.
 ///
 /// # Panics
 /// If j or `pivot_bit` is out of range, or N is not a multiple of 4.
 #[inline]
 pub(crate) fn window_clear<const N: usize>(
-    token: Avx2,
-    words: &mut [u64; N],
-    recv: &mut [u64; N],
-    j: usize,
-    pivot_bit: usize,
-    pivot_acc: u64,
+    t: Avx2,
+    win: &mut [[u64; N]; 3],
+    pivot: (usize, usize),
+    acc: u64,
 ) {
-    let _ = token;
-    assert!(j < N && j < 64 && pivot_bit < 64 && N % 4 == 0, "pivot");
+    let _ = t;
+    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N % 4 == 0, "pivot");
     // SAFETY: the token proves AVX2 was detected.
-    unsafe { window_clear_avx2(words, recv, j, pivot_bit, pivot_acc) }
+    unsafe { window_clear_avx2(win, pivot, acc) }
 }
 
 #[target_feature(enable = "avx2")]
-fn window_clear_avx2<const N: usize>(
-    words: &mut [u64; N],
-    recv: &mut [u64; N],
-    j: usize,
-    pivot_bit: usize,
-    pivot_acc: u64,
-) {
-    let to_sign = _mm_cvtsi64_si128((63 - pivot_bit) as i64);
-    let jv = _mm256_set1_epi64x(j as i64);
-    let bit_j = _mm256_set1_epi64x(1 << j);
-    let pv = _mm256_set1_epi64x(pivot_acc.cast_signed());
-    let four = _mm256_set1_epi64x(4);
-    let mut idx = _mm256_setr_epi64x(0, 1, 2, 3);
+fn window_clear_avx2<const N: usize>(win: &mut [[u64; N]; 3], pivot: (usize, usize), acc: u64) {
+    let k = pivot_consts(pivot);
+    let pv = _mm256_set1_epi64x(acc.cast_signed());
+    let [words, recv, _] = win;
     let rows = words.as_chunks_mut::<4>().0.iter_mut();
-    for (w, u) in rows.zip(recv.as_chunks_mut::<4>().0) {
-        let (wp, up) = (w.as_mut_ptr().cast::<__m256i>(), u.as_mut_ptr().cast::<__m256i>());
+    for (c, (w, u)) in rows.zip(recv.as_chunks_mut::<4>().0).enumerate() {
+        let (wp, up) = (
+            w.as_mut_ptr().cast::<__m256i>(),
+            u.as_mut_ptr().cast::<__m256i>(),
+        );
         // SAFETY: each chunk is 32 bytes; unaligned loads and stores.
         unsafe {
             let x = _mm256_loadu_si256(wp);
-            let e = row_bits(x, to_sign, idx, jv);
+            let e = row_bits(x, k, c);
             _mm256_storeu_si256(wp, _mm256_xor_si256(x, _mm256_and_si256(e, pv)));
-            let r = _mm256_or_si256(_mm256_loadu_si256(up), _mm256_and_si256(e, bit_j));
+            let r = _mm256_or_si256(_mm256_loadu_si256(up), _mm256_and_si256(e, k.2));
             _mm256_storeu_si256(up, r);
         }
-        idx = _mm256_add_epi64(idx, four);
     }
 }
 
