@@ -348,16 +348,21 @@ pub(super) fn window_fix(win: &mut Window, pivot: (usize, usize), t: Option<Avx2
 /// `seen` the running OR of the rows' bits.
 #[inline(always)]
 pub(super) fn window_fix_portable(win: &mut Window, (j, pivot_bit): (usize, usize)) -> [u64; 3] {
-    let (mut pivot_acc, mut comb_acc) = (win[WORDS][j], win[RECV][j]);
+    let [words, recv, fix] = win;
+    let (mut pivot_acc, mut comb_acc) = (words[j], recv[j]);
     let mut seen = (pivot_acc >> pivot_bit) & 1;
-    for kk in j + 1..WIN {
-        let w = win[WORDS][kk];
+    for ((&w, &u), x) in words
+        .iter()
+        .zip(recv.iter())
+        .zip(fix.iter_mut())
+        .skip(j + 1)
+    {
         let b = (w >> pivot_bit) & 1;
         let f = b & (seen ^ 1);
         seen |= b;
         pivot_acc ^= f.wrapping_neg() & w;
-        comb_acc ^= f.wrapping_neg() & win[RECV][kk];
-        win[FIX][kk] |= f << j;
+        comb_acc ^= f.wrapping_neg() & u;
+        *x |= f << j;
     }
     [pivot_acc, comb_acc, seen]
 }

@@ -138,7 +138,7 @@ pub(crate) fn window_fix<const N: usize>(
     pivot: (usize, usize),
 ) -> [u64; 3] {
     let _ = t;
-    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N % 4 == 0, "pivot");
+    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N & 3 == 0, "pivot");
     // SAFETY: the token proves AVX2 was detected.
     unsafe { window_fix_avx2(win, pivot) }
 }
@@ -237,7 +237,7 @@ pub(crate) fn window_clear<const N: usize>(
     acc: u64,
 ) {
     let _ = t;
-    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N % 4 == 0, "pivot");
+    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N & 3 == 0, "pivot");
     // SAFETY: the token proves AVX2 was detected.
     unsafe { window_clear_avx2(win, pivot, acc) }
 }
