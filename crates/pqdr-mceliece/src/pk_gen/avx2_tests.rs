@@ -132,18 +132,18 @@ fn avx2_window_matches_portable() {
         } else {
             WIN
         };
-        for k in 0..end {
-            win[0][k] = rnd(&mut s);
-            win[1][k] = rnd(&mut s) & 0xFF;
-            win[2][k] = rnd(&mut s) & 0xFF;
+        for (row, mask) in win.iter_mut().zip([u64::MAX, 0xFF, 0xFF]) {
+            for x in row[..end].iter_mut() {
+                *x = rnd(&mut s) & mask;
+            }
         }
         // The pivot column: sparse, so the first row with the bit falls in
         // any lane (or in none: the pivot is missing from the window).
         for w in win[0][..end].iter_mut() {
             let bit = match case % 4 {
                 0 => 0,
-                1 => u64::from(rnd(&mut s) % 97 == 0),
-                2 => u64::from(rnd(&mut s) % 9 == 0),
+                1 => u64::from(rnd(&mut s).is_multiple_of(97)),
+                2 => u64::from(rnd(&mut s).is_multiple_of(9)),
                 _ => rnd(&mut s) & 1,
             };
             *w = (*w & !(1 << pivot_bit)) | (bit << pivot_bit);
