@@ -26,6 +26,8 @@
 //! | their `x86_64::bm::gf_mul4` (four scalar field products per call) | `gf::mul` | `x86_64::bm::tests::gf_mul4_matches_scalar` |
 //! | `benes_bits` (the Beneš network on bit vectors, four words per register) | `benes::apply_bits` (`benes::apply_bits_with(.., None)`) | `benes::tests::avx2_matches_portable` |
 //! | `fold_pivot_rows` (key generation: rows receive their combination of a block's eight pivot rows) | `pk_gen::rows::fold_rows_portable` | `pk_gen::tests::avx2_fold_rows_match_portable` |
+//! | `recv_masks` (key generation: the masks of a block's pivot rows that each row receives, from its bits in the block's columns) | `pk_gen::rows::recv_masks_portable` | `pk_gen::avx2_tests::avx2_recv_masks_match_portable` |
+//! | `window_fix`, `window_clear` (key generation: one pivot's fix-up and column clearing in a block's window rows, four rows per register) | `pk_gen::eliminate::window_fix_portable`, `window_clear_portable` | `pk_gen::avx2_tests::avx2_window_matches_portable` |
 //! | `t_row` (key generation: one row of T = A H_right receives m planes of H_right) | `pk_gen::t_stage::t_row_portable` | `pk_gen::tests::avx2_t_row_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
@@ -53,7 +55,7 @@ pub(crate) use x86_64::{
 pub(crate) use x86_64::{g_planes, inv_sq_batch, masked, masked_init, spread_init};
 // Key generation's kernels (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{fold_pivot_rows, t_row};
+pub(crate) use x86_64::{fold_pivot_rows, recv_masks, t_row, window_clear, window_fix};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -233,6 +235,24 @@ mod stubs {
         _: &[u8],
     ) {
         match token {}
+    }
+    pub(crate) fn recv_masks(token: Avx2, _: &mut [u8], _: &[u8; 8]) {
+        match token {}
+    }
+    pub(crate) fn window_fix<const N: usize>(
+        t: Avx2,
+        _: &mut [[u64; N]; 3],
+        _: (usize, usize),
+    ) -> [u64; 3] {
+        match t {}
+    }
+    pub(crate) fn window_clear<const N: usize>(
+        t: Avx2,
+        _: &mut [[u64; N]; 3],
+        _: (usize, usize),
+        _: u64,
+    ) {
+        match t {}
     }
     pub(crate) fn t_row<const G: usize>(
         token: Avx2,

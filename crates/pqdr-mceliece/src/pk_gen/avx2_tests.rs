@@ -2,13 +2,16 @@
 //! feature `simd`, x86-64) against their portable twins: random and edge
 //! inputs (masks of no and of every pivot row, fields of no and of every
 //! plane, row widths with and without a 16-byte tail, T rows with and
-//! without a partial last group), outputs compared bit for bit. The whole
+//! without a partial last group, pivot-row masks of every bit and of
+//! byte runs with and without a tail, window rows with the first pivot
+//! bit in any lane or in none, or in the pivot row), outputs compared bit for bit. The whole
 //! elimination on the AVX2 path (invertible, rank-deficient and far-fix-up
 //! matrices) is checked against a naive one by `eliminate`'s tests, and key
 //! generation of every set by the KATs on both paths.
 
+use super::eliminate::{WIN, Window, window_clear, window_fix};
 use super::matrix::LANES;
-use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with};
+use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with, recv_masks_with};
 use super::t_stage::t_row_with;
 use crate::arch::avx2;
 use crate::params::{Mceliece348864, Mceliece460896, ParameterSet};
@@ -65,6 +68,103 @@ fn avx2_fold_rows_match_portable() {
         fold_rows_with(&mut want, STRIDE, (w0, w1), rows.clone(), &q, &bits, None);
         fold_rows_with(&mut mat, STRIDE, (w0, w1), rows, &q, &bits, Some(token));
         assert!(mat == want, "case {case}: w = {w0}..{w1}");
+    }
+}
+
+#[test]
+fn avx2_recv_masks_match_portable() {
+    let Some(token) = avx2() else {
+        return;
+    };
+    let mut s = 0x7777_0123_CAFE_0003u64;
+    // Lengths: empty, shorter than a register, one register with and
+    // without a tail, the longest (8192128f's rows after a block).
+    for (case, len) in [0usize, 1, 31, 32, 33, 64, 95, 1663]
+        .into_iter()
+        .enumerate()
+    {
+        for l in 0..12 {
+            // `late` of no, of every and of one later pivot row, random,
+            // and strictly upper triangular as the elimination makes it.
+            let late: [u8; 8] = core::array::from_fn(|j| match l {
+                0 => 0,
+                1 => 0xFF,
+                2 => 1 << (7 - j),
+                3..=6 => rnd(&mut s) as u8,
+                _ => (rnd(&mut s) as u8) & !((2u16 << j) - 1) as u8,
+            });
+            let mut bytes = [0u8; 1663];
+            for (k, x) in bytes[..len].iter_mut().enumerate() {
+                // Edges first: no bit, every bit, each single bit.
+                *x = match k {
+                    0 => 0,
+                    1 => 0xFF,
+                    2..=9 => 1 << (k - 2),
+                    _ => rnd(&mut s) as u8,
+                };
+            }
+            let mut want = bytes;
+            recv_masks_with(&mut want[..len], &late, None);
+            recv_masks_with(&mut bytes[..len], &late, Some(token));
+            assert_eq!(bytes[..len], want[..len], "case {case}: late {late:?}");
+        }
+    }
+}
+
+#[test]
+fn avx2_window_matches_portable() {
+    let mut s = 0x3141_5926_5358_9793u64;
+    let Some(token) = avx2() else {
+        return;
+    };
+    for case in 0..400 {
+        let j = case % 8;
+        let pivot_bit = match case % 5 {
+            0 => 0,
+            1 => 63,
+            2 => j,
+            _ => rnd(&mut s) as usize % 64,
+        };
+        let mut win: Window = [[0; WIN]; 3];
+        // Rows past a window that ends early are zero.
+        let end = if case % 3 == 0 {
+            WIN - (rnd(&mut s) as usize % 40)
+        } else {
+            WIN
+        };
+        for (row, mask) in win.iter_mut().zip([u64::MAX, 0xFF, 0xFF]) {
+            for x in row[..end].iter_mut() {
+                *x = rnd(&mut s) & mask;
+            }
+        }
+        // The pivot column: sparse, so the first row with the bit falls in
+        // any lane (or in none: the pivot is missing from the window).
+        for w in win[0][..end].iter_mut() {
+            let bit = match case % 4 {
+                0 => 0,
+                1 => u64::from(rnd(&mut s).is_multiple_of(97)),
+                2 => u64::from(rnd(&mut s).is_multiple_of(9)),
+                _ => rnd(&mut s) & 1,
+            };
+            *w = (*w & !(1 << pivot_bit)) | (bit << pivot_bit);
+        }
+        if case % 7 == 0 {
+            // The pivot row has the bit itself: no fix-up.
+            win[0][j] |= 1 << pivot_bit;
+        }
+        let mut want_win = win;
+        let want = window_fix(&mut want_win, (j, pivot_bit), None);
+        let got = window_fix(&mut win, (j, pivot_bit), Some(token));
+        assert!(
+            got == want && win == want_win,
+            "case {case}: fix-up, j {j}, bit {pivot_bit}"
+        );
+        window_clear(&mut want_win, (j, pivot_bit), want[0], None);
+        window_clear(&mut win, (j, pivot_bit), want[0], Some(token));
+        assert!(
+            win == want_win,
+            "case {case}: clearing, j {j}, bit {pivot_bit}"
+        );
     }
 }
 

@@ -6,8 +6,9 @@
 //! succeeded, giving A = H_left^-1.
 
 use super::MAX_MT;
-use super::rows::{BLOCK, Pivots, ZERO_PIVOTS, fold_rows, wide_block};
+use super::rows::{BLOCK, Pivots, ZERO_PIVOTS, fold_rows, recv_masks, wide_block};
 use super::semi::mov_columns;
+use crate::arch::{self, Avx2};
 use crate::ct::opaque;
 use crate::gf;
 use crate::params::{Derived, ParameterSet};
@@ -105,12 +106,9 @@ fn upward<P: ParameterSet>(mat: &mut [u8], stride: usize, record: &mut [u8]) {
         for (k, (u, up)) in recv.iter_mut().zip(above.iter_mut()).take(r0).enumerate() {
             let w = (word(&mat[k * stride..(k + 1) * stride], panel_off) >> bit0) as u8 & lanes;
             *up = w;
-            let mut x = w;
-            for (j, &l) in late.iter().enumerate() {
-                x ^= ((w >> j) & 1).wrapping_neg() & l;
-            }
-            *u = x;
+            *u = w;
         }
+        recv_masks(&mut recv[..r0], &late);
         let w0 = (r0 >> 7) << 4;
         let wc = (stride - w0) >> 4;
         for (j, qj) in q.iter_mut().enumerate() {
@@ -167,14 +165,12 @@ pub(super) fn eliminate<P: ParameterSet>(
     pi: &mut [u16],
     support: &mut [u16],
 ) -> Option<u64> {
-    const WIN: usize = BLOCK + FIX_WINDOW;
     let mt = P::MT;
     let mut pivots = 0xFFFF_FFFFu64;
     let mut q: Pivots = ZERO_PIVOTS;
-    // The window rows' panel words and masks as the block's earlier pivots
-    // leave them (index k - r0).
-    let mut panel = [0u64; WIN];
-    let mut panel_recv = [0u8; WIN];
+    // The window rows' panel words, masks received and fix-up masks as the
+    // block's earlier pivots leave them (see [`Window`]).
+    let mut win: Window = [[0; WIN]; 3];
     // Each pivot row's panel word at its own step (what the rows after it
     // receive when their bit is set).
     let mut pivot_words = [0u64; BLOCK];
@@ -202,14 +198,15 @@ pub(super) fn eliminate<P: ParameterSet>(
         let window_end = fix_limit(mt, r0, len);
         let mut far = false;
         fixups.fill(0);
-        for (k, (w, u)) in panel.iter_mut().zip(panel_recv.iter_mut()).enumerate() {
+        for (k, w) in win[WORDS].iter_mut().enumerate() {
             *w = if r0 + k < window_end {
                 row_word(r0 + k)
             } else {
                 0
             };
-            *u = 0;
         }
+        win[RECV].fill(0);
+        win[FIX].fill(0);
         pivot_words.fill(0);
         let mut cur = [0u64; BLOCK]; // pivot rows' panel words as later pivots change them
         let mut comb = [0u8; BLOCK]; // earlier pivot rows added to pivot row j
@@ -218,11 +215,13 @@ pub(super) fn eliminate<P: ParameterSet>(
             let pivot_bit = bit0 + j;
             // Fix-up: while bit pivot_bit of the pivot row is zero, add the later
             // rows (as the earlier pivots left them).
-            // Row k is added iff its bit pivot_bit is set and no earlier row (nor
-            // the pivot row itself) had it: `seen` is the running OR.
-            let mut pivot_acc = panel[j];
-            let mut comb_acc = panel_recv[j];
-            let mut seen = (pivot_acc >> pivot_bit) & 1;
+            // The fix-up row is the first later row with bit pivot_bit set: within
+            // the block and the FIX_WINDOW rows after it, except with
+            // probability about 2^-64 for a pivot of a random-looking matrix.
+            let [mut pivot_acc, comb_acc, mut seen] =
+                window_fix(&mut win, (j, pivot_bit), arch::avx2());
+            let mut comb_acc = comb_acc as u8;
+            // Past the window, as in [`window_fix_portable`].
             let mut fix = |k: usize, w: u64, u: u8, seen: &mut u64| {
                 let b = (w >> pivot_bit) & 1;
                 let f = b & (*seen ^ 1);
@@ -231,12 +230,6 @@ pub(super) fn eliminate<P: ParameterSet>(
                 comb_acc ^= (f as u8).wrapping_neg() & u;
                 fixups[k - r0 - 1] |= (f as u8) << j;
             };
-            // The fix-up row is the first later row with bit pivot_bit set: within
-            // the block and the FIX_WINDOW rows after it, except with
-            // probability about 2^-64 for a pivot of a random-looking matrix.
-            for kk in j + 1..window_end - r0 {
-                fix(r0 + kk, panel[kk], panel_recv[kk], &mut seen);
-            }
             let mut missing = seen ^ 1;
             // Declassified: whether the rows past the window are needed. It
             // is set when H_left is singular here (public: the key is
@@ -264,14 +257,7 @@ pub(super) fn eliminate<P: ParameterSet>(
             comb[j] = comb_acc;
             // Column pivot_bit is cleared in the later window rows now (the rows
             // outside the window after the block).
-            for (w, u) in panel[j + 1..window_end - r0]
-                .iter_mut()
-                .zip(&mut panel_recv[j + 1..window_end - r0])
-            {
-                let e = (*w >> pivot_bit) & 1;
-                *w ^= e.wrapping_neg() & pivot_acc;
-                *u |= (e as u8) << j;
-            }
+            window_clear(&mut win, (j, pivot_bit), pivot_acc, arch::avx2());
             for i in 0..j {
                 let e = opaque((cur[i] >> pivot_bit) & 1);
                 cur[i] ^= e.wrapping_neg() & pivot_acc;
@@ -281,16 +267,22 @@ pub(super) fn eliminate<P: ParameterSet>(
         if rejected {
             break;
         }
-        // The rows after the window receive the pivot rows in order (the
-        // rows above the block: in [`upward`]). Words shifted down to the
-        // block's first column, all eight pivot words (zero past the block's
-        // length; the lanes they give are masked off): a fixed-length loop.
-        let shifted: [u64; BLOCK] = core::array::from_fn(|j| pivot_words[j] >> bit0);
+        // The rows after the window receive the pivot rows (the rows above
+        // the block: in [`upward`]): their masks from their bits in the
+        // block's columns, as they are (no pivot row of the block has
+        // touched them), and `late` ([`recv_masks`]; `late[j]` is zero for
+        // j >= len, and the bits past the block are masked off).
         let lanes = ((1u16 << len) - 1) as u8;
         for (k, u) in recv.iter_mut().enumerate().skip(window_end) {
-            *u = receive(row_word(k) >> bit0, &shifted, 0).1 & lanes;
+            *u = (row_word(k) >> bit0) as u8 & lanes;
         }
-        recv[r0 + len..window_end].copy_from_slice(&panel_recv[len..window_end - r0]);
+        recv_masks(&mut recv[window_end..], &late);
+        for (u, &v) in recv[r0 + len..window_end].iter_mut().zip(&win[RECV][len..]) {
+            *u = v as u8;
+        }
+        for (f, &v) in fixups[..window_end - r0 - 1].iter_mut().zip(&win[FIX][1..]) {
+            *f = v as u8;
+        }
         // A pivot row receives the later pivot rows of its block.
         recv[r0..r0 + len].copy_from_slice(&late[..len]);
         comb_out.copy_from_slice(&comb);
@@ -313,13 +305,91 @@ pub(super) fn eliminate<P: ParameterSet>(
         );
     }
     q.zeroize();
-    panel.zeroize();
+    win.zeroize();
     pivot_words.zeroize();
     if rejected {
         return None;
     }
     upward::<P>(mat, stride, record);
     Some(pivots)
+}
+
+/// Rows of a block's window: the block and the [`FIX_WINDOW`] rows after it.
+pub(super) const WIN: usize = BLOCK + FIX_WINDOW;
+
+/// A block's window rows (index k - r0, zero past the window) as its
+/// earlier pivots leave them: `[WORDS]` their panel words, `[RECV]` the
+/// pivot rows each received and `[FIX]` the pivot rows each fixes up (masks
+/// in the low byte).
+pub(super) type Window = [[u64; WIN]; 3];
+/// Rows of [`Window`].
+const WORDS: usize = 0;
+/// Rows of [`Window`].
+const RECV: usize = 1;
+/// Rows of [`Window`].
+const FIX: usize = 2;
+
+/// The fix-up of pivot j (in column `pivot_bit`) in a block's window
+/// (Classic McEliece spec §2.4.3: while the pivot row's bit is zero, the
+/// later rows are added to it): row kk > j is added iff its bit is set and
+/// no earlier row (nor the pivot row itself) had it; bit j of its `[FIX]`
+/// is set. Returns the pivot row's panel word and mask after the fix-up,
+/// and whether a row with the bit was found (1) or not (0). With AVX2, four
+/// rows per register (`arch::window_fix`), else [`window_fix_portable`].
+#[inline(always)]
+pub(super) fn window_fix(win: &mut Window, pivot: (usize, usize), t: Option<Avx2>) -> [u64; 3] {
+    match t {
+        Some(token) => arch::window_fix(token, win, pivot),
+        None => window_fix_portable(win, pivot),
+    }
+}
+
+/// The portable twin of `arch::window_fix`: [`window_fix`] a row at a time,
+/// `seen` the running OR of the rows' bits.
+#[inline(always)]
+pub(super) fn window_fix_portable(win: &mut Window, (j, pivot_bit): (usize, usize)) -> [u64; 3] {
+    let [words, recv, fix] = win;
+    let (mut pivot_acc, mut comb_acc) = (words[j], recv[j]);
+    let mut seen = (pivot_acc >> pivot_bit) & 1;
+    for ((&w, &u), x) in words
+        .iter()
+        .zip(recv.iter())
+        .zip(fix.iter_mut())
+        .skip(j + 1)
+    {
+        let b = (w >> pivot_bit) & 1;
+        let f = b & (seen ^ 1);
+        seen |= b;
+        pivot_acc ^= f.wrapping_neg() & w;
+        comb_acc ^= f.wrapping_neg() & u;
+        *x |= f << j;
+    }
+    [pivot_acc, comb_acc, seen]
+}
+
+/// Column `pivot_bit` cleared in the window rows after pivot j (Classic
+/// McEliece spec §2.4.3): each row kk > j with the bit set receives the
+/// pivot row's panel word `pivot_acc`, and bit j of its `[RECV]`. With
+/// AVX2, four rows per register (`arch::window_clear`), else
+/// [`window_clear_portable`].
+#[inline(always)]
+pub(super) fn window_clear(win: &mut Window, pivot: (usize, usize), acc: u64, t: Option<Avx2>) {
+    match t {
+        Some(token) => arch::window_clear(token, win, pivot, acc),
+        None => window_clear_portable(win, pivot, acc),
+    }
+}
+
+/// The portable twin of `arch::window_clear`: [`window_clear`] a row at a
+/// time.
+#[inline(always)]
+pub(super) fn window_clear_portable(win: &mut Window, (j, pivot_bit): (usize, usize), acc: u64) {
+    let [words, recv, _] = win;
+    for (w, u) in words[j + 1..].iter_mut().zip(&mut recv[j + 1..]) {
+        let e = (*w >> pivot_bit) & 1;
+        *w ^= e.wrapping_neg() & acc;
+        *u |= e << j;
+    }
 }
 
 /// A row's panel word `w` after the block's first pivots `pivot_words` (words at

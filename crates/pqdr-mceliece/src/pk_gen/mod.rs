@@ -17,11 +17,11 @@
 //! |---|---|---|
 //! | `matrix.rs` | columns of H, bitsliced (H_left here, H_right for T) | §2.4.3 (MatGen, H) |
 //! | `eliminate.rs` | blocked Gauss–Jordan on H_left, its record and the replay giving A | §2.4.3 (systematic form) |
-//! | `rows.rs` | the wide row kernels of one elimination block | §2.4.3 |
+//! | `rows.rs` | the wide row kernels of one elimination block, the pivot-row masks of the rows | §2.4.3 |
 //! | `semi.rs` | the semi-systematic column moves of the `f` sets | §2.4.3, (mu, nu) = (32, 64) |
 //! | `t_stage.rs` | T = A H_right, row block by row block | §2.4.3 (T) |
 //! | `layout.rs` | where H_left, A and the record live in the key buffer | — |
-//! | `avx2_tests.rs` | differential tests of the AVX2 kernels (`arch::fold_pivot_rows`, `arch::t_row`) against `rows.rs` / `t_stage.rs` | — |
+//! | `avx2_tests.rs` | differential tests of the AVX2 kernels (`arch::fold_pivot_rows`, `arch::recv_masks`, `arch::window_fix`, `arch::window_clear`, `arch::t_row`) against `rows.rs` / `eliminate.rs` / `t_stage.rs` | — |
 // ref: pk_gen.c
 
 #[cfg(all(

@@ -275,3 +275,38 @@ pub(super) fn fold_rows_portable(
         );
     }
 }
+
+/// Each byte of `bytes`, a row's bits in the columns of a block's pivots
+/// (bit j: the block's column j), becomes the mask of the pivot rows (as
+/// [`wide_block`] builds them, each at its own step) that the row receives
+/// to clear those columns (Classic McEliece spec §2.4.3). The fully reduced
+/// pivot row j is pivot row j plus the later pivot rows `late[j]`, so the
+/// mask is w + sum over the bits j of w of `late[j]`. With AVX2, 32 bytes
+/// per register (`arch::recv_masks`), else [`recv_masks_portable`].
+#[inline(always)]
+pub(super) fn recv_masks(bytes: &mut [u8], late: &[u8; BLOCK]) {
+    recv_masks_with(bytes, late, arch::avx2());
+}
+
+/// [`recv_masks`] on the path `token` picks (`None`: the portable one).
+#[inline(always)]
+pub(super) fn recv_masks_with(bytes: &mut [u8], late: &[u8; BLOCK], token: Option<Avx2>) {
+    if let Some(token) = token {
+        arch::recv_masks(token, bytes, late);
+    } else {
+        recv_masks_portable(bytes, late);
+    }
+}
+
+/// The portable twin of `arch::recv_masks`: [`recv_masks`] a byte at a time.
+#[inline(always)]
+pub(super) fn recv_masks_portable(bytes: &mut [u8], late: &[u8; BLOCK]) {
+    for x in bytes.iter_mut() {
+        let w = *x;
+        let mut u = w;
+        for (j, &l) in late.iter().enumerate() {
+            u ^= ((w >> j) & 1).wrapping_neg() & l;
+        }
+        *x = u;
+    }
+}

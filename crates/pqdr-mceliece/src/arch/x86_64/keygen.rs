@@ -16,6 +16,12 @@ use core::arch::x86_64::{
     _mm256_and_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi8, _mm256_cmpeq_epi32,
     _mm256_loadu_si256, _mm256_set1_epi8, _mm256_set1_epi32, _mm256_storeu_si256, _mm256_xor_si256,
 };
+// The window kernels' lane moves and 64-bit lanes.
+use core::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_extract_epi64};
+use core::arch::x86_64::{_mm256_add_epi64, _mm256_andnot_si256, _mm256_blend_epi32};
+use core::arch::x86_64::{_mm256_cmpgt_epi64, _mm256_extracti128_si256, _mm256_or_si256};
+use core::arch::x86_64::{_mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x};
+use core::arch::x86_64::{_mm256_setzero_si256, _mm256_sll_epi64};
 
 use pqdr_common::simd::Avx2;
 
@@ -113,6 +119,197 @@ fn fold_rows_avx2<const C: usize>(
                 _mm_storeu_si128(p.add(off).cast::<__m128i>(), x);
             }
         }
+    }
+}
+
+/// The fix-up of pivot j (in column `pivot_bit`) in a block's window of N
+/// rows, `win` = [panel words, masks received, fix-up masks] (Classic
+/// McEliece spec §2.4.3; the twin, with the contract, is
+/// `crate::pk_gen::eliminate::window_fix_portable`): the first row kk > j
+/// with the bit set is added to the pivot row, unless the pivot row has
+/// it. Returns the pivot row's word and mask, and 1 if a row had the bit.
+///
+/// # Panics
+/// If j or `pivot_bit` is out of range, or N is not a multiple of 4.
+#[inline]
+pub(crate) fn window_fix<const N: usize>(
+    t: Avx2,
+    win: &mut [[u64; N]; 3],
+    pivot: (usize, usize),
+) -> [u64; 3] {
+    let _ = t;
+    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N & 3 == 0, "pivot");
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { window_fix_avx2(win, pivot) }
+}
+
+/// The per-pivot constants of the window kernels: the shift of bit
+/// `pivot_bit` to the sign, j and bit j in every lane.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pivot_consts((j, pivot_bit): (usize, usize)) -> (__m128i, __m256i, __m256i) {
+    let to_sign = _mm_cvtsi64_si128((63 - pivot_bit) as i64);
+    (
+        to_sign,
+        _mm256_set1_epi64x(j as i64),
+        _mm256_set1_epi64x(1 << j),
+    )
+}
+
+/// The lanes of the four window rows 4 c .. 4 c + 4 with bit `pivot_bit`
+/// set and index > j, as all-ones lanes: the bit shifted to the sign, a
+/// signed compare with zero.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn row_bits(x: __m256i, (to_sign, j, _): (__m128i, __m256i, __m256i), c: usize) -> __m256i {
+    let zero = _mm256_setzero_si256();
+    let idx = _mm256_add_epi64(
+        _mm256_set1_epi64x((4 * c) as i64),
+        _mm256_setr_epi64x(0, 1, 2, 3),
+    );
+    _mm256_and_si256(
+        _mm256_cmpgt_epi64(zero, _mm256_sll_epi64(x, to_sign)),
+        _mm256_cmpgt_epi64(idx, j),
+    )
+}
+
+/// Lanes moved up by one (lane 0 zero).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_up1(x: __m256i) -> __m256i {
+    _mm256_blend_epi32::<0b0000_0011>(
+        _mm256_permute4x64_epi64::<0b10_01_00_00>(x),
+        _mm256_setzero_si256(),
+    )
+}
+
+/// XOR of the four lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn xor_lanes(x: __m256i) -> u64 {
+    let h = _mm_xor_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x));
+    (_mm_cvtsi128_si64(h) ^ _mm_extract_epi64::<1>(h)).cast_unsigned()
+}
+
+#[target_feature(enable = "avx2")]
+fn window_fix_avx2<const N: usize>(win: &mut [[u64; N]; 3], pivot: (usize, usize)) -> [u64; 3] {
+    let k = pivot_consts(pivot);
+    let [words, recv, fix] = win;
+    let own = [words[pivot.0], recv[pivot.0]];
+    // The running OR of the bits, in every lane: the pivot row's own bit.
+    let mut seen = _mm256_set1_epi64x((((own[0] >> pivot.1) & 1) as i64).wrapping_neg());
+    let (mut acc, mut cacc) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    let rows = words.as_chunks::<4>().0.iter().zip(recv.as_chunks::<4>().0);
+    for (c, ((w, u), f)) in rows.zip(fix.as_chunks_mut::<4>().0).enumerate() {
+        // SAFETY: each chunk is 32 bytes; unaligned loads and stores.
+        unsafe {
+            let x = _mm256_loadu_si256(w.as_ptr().cast::<__m256i>());
+            let b = row_bits(x, k, c);
+            // Inclusive prefix OR over the lanes, then the rows before each.
+            let p = _mm256_or_si256(b, lanes_up1(b));
+            let incl = _mm256_or_si256(p, lanes_up1(lanes_up1(p)));
+            let first = _mm256_andnot_si256(_mm256_or_si256(lanes_up1(incl), seen), b);
+            seen = _mm256_or_si256(seen, _mm256_permute4x64_epi64::<0b11_11_11_11>(incl));
+            acc = _mm256_xor_si256(acc, _mm256_and_si256(first, x));
+            let r = _mm256_loadu_si256(u.as_ptr().cast::<__m256i>());
+            cacc = _mm256_xor_si256(cacc, _mm256_and_si256(first, r));
+            let fp = f.as_mut_ptr().cast::<__m256i>();
+            let fv = _mm256_or_si256(_mm256_loadu_si256(fp), _mm256_and_si256(first, k.2));
+            _mm256_storeu_si256(fp, fv);
+        }
+    }
+    let seen = (_mm_cvtsi128_si64(_mm256_castsi256_si128(seen)) & 1).cast_unsigned();
+    [own[0] ^ xor_lanes(acc), own[1] ^ xor_lanes(cacc), seen]
+}
+
+/// Column `pivot_bit` cleared in the rows kk > j of a block's window of N
+/// rows (Classic McEliece spec §2.4.3; the twin is
+/// `crate::pk_gen::eliminate::window_clear_portable`): a row with the bit
+/// set receives `acc`, and bit j in its mask.
+///
+/// # Panics
+/// If j or `pivot_bit` is out of range, or N is not a multiple of 4.
+#[inline]
+pub(crate) fn window_clear<const N: usize>(
+    t: Avx2,
+    win: &mut [[u64; N]; 3],
+    pivot: (usize, usize),
+    acc: u64,
+) {
+    let _ = t;
+    assert!(pivot.0 < N.min(64) && pivot.1 < 64 && N & 3 == 0, "pivot");
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { window_clear_avx2(win, pivot, acc) }
+}
+
+#[target_feature(enable = "avx2")]
+fn window_clear_avx2<const N: usize>(win: &mut [[u64; N]; 3], pivot: (usize, usize), acc: u64) {
+    let k = pivot_consts(pivot);
+    let pv = _mm256_set1_epi64x(acc.cast_signed());
+    let [words, recv, _] = win;
+    let rows = words.as_chunks_mut::<4>().0.iter_mut();
+    for (c, (w, u)) in rows.zip(recv.as_chunks_mut::<4>().0).enumerate() {
+        let (wp, up) = (
+            w.as_mut_ptr().cast::<__m256i>(),
+            u.as_mut_ptr().cast::<__m256i>(),
+        );
+        // SAFETY: each chunk is 32 bytes; unaligned loads and stores.
+        unsafe {
+            let x = _mm256_loadu_si256(wp);
+            let e = row_bits(x, k, c);
+            _mm256_storeu_si256(wp, _mm256_xor_si256(x, _mm256_and_si256(e, pv)));
+            let r = _mm256_or_si256(_mm256_loadu_si256(up), _mm256_and_si256(e, k.2));
+            _mm256_storeu_si256(up, r);
+        }
+    }
+}
+
+/// Each byte of `bytes`, a row's bits in the columns of a block's eight
+/// pivots (bit j: column r0 + j), becomes the mask of the pivot rows, as
+/// the block's elimination built them at their own steps, that the row
+/// receives to clear those columns (Classic McEliece spec §2.4.3): the
+/// fully reduced pivot row j is pivot row j plus the later pivot rows
+/// `late[j]`, so the mask is w + sum over the bits j of w of `late[j]`.
+/// The twin is `crate::pk_gen::rows::recv_masks_portable`.
+#[inline]
+pub(crate) fn recv_masks(token: Avx2, bytes: &mut [u8], late: &[u8; 8]) {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { recv_masks_avx2(bytes, late) }
+}
+
+/// [`recv_masks`] on 32 bytes in a register: per bit j a byte compare
+/// gives the rows with bit j set, which take `late[j]`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn recv_masks_x32(w: __m256i, late: &[__m256i; 8]) -> __m256i {
+    let mut u = w;
+    for (j, &l) in late.iter().enumerate() {
+        let c = _mm256_set1_epi8((1u8 << j).cast_signed());
+        u = _mm256_xor_si256(
+            u,
+            _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(w, c), c), l),
+        );
+    }
+    u
+}
+
+#[target_feature(enable = "avx2")]
+fn recv_masks_avx2(bytes: &mut [u8], late: &[u8; 8]) {
+    let l: [__m256i; 8] = core::array::from_fn(|j| _mm256_set1_epi8(late[j].cast_signed()));
+    let (full, rest) = bytes.as_chunks_mut::<32>();
+    for x in full.iter_mut() {
+        let p = x.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `x` is 32 bytes; unaligned load and store.
+        unsafe { _mm256_storeu_si256(p, recv_masks_x32(_mm256_loadu_si256(p), &l)) }
+    }
+    if !rest.is_empty() {
+        let mut buf = [0u8; 32];
+        buf[..rest.len()].copy_from_slice(rest);
+        let p = buf.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `buf` is 32 bytes; unaligned load and store.
+        unsafe { _mm256_storeu_si256(p, recv_masks_x32(_mm256_loadu_si256(p), &l)) }
+        rest.copy_from_slice(&buf[..rest.len()]);
     }
 }
 
