@@ -17,13 +17,15 @@
 mod columns;
 mod records;
 
-pub(crate) use columns::sort_cols;
-pub(crate) use records::{rank_pos, sort_records};
+pub(crate) use columns::Portable as PortableSpans;
+pub(crate) use columns::{SpanPath, sort_cols, sort_cols_with};
+pub(crate) use records::{RecordPath, rank_pos, sort_records, sort_records_with};
 
 macro_rules! bitonic {
     ($name:ident, $t:ty) => {
         /// Sorts `x` ascending; `x.len()` is a power of two (at least 8, or
         /// handled by the small path) and every value is below 2^(bits - 1).
+        #[inline(always)]
         pub(crate) fn $name(x: &mut [$t]) {
             const TOP: u32 = <$t>::BITS - 1;
             /// All-ones if `b < a` (values below 2^TOP), xor the direction.
@@ -135,8 +137,25 @@ macro_rules! bitonic {
     };
 }
 
-bitonic!(sort_u64, u64);
-bitonic!(sort_u32_grouped, u32);
+bitonic!(sort_u64_portable, u64);
+bitonic!(sort_u32_grouped_inline, u32);
+
+/// [`sort_u32_grouped_inline`], not inlined.
+fn sort_u32_grouped(x: &mut [u32]) {
+    sort_u32_grouped_inline(x);
+}
+
+/// Sorts `x` ascending (the random permutation's keys, `FieldOrdering`,
+/// Classic McEliece spec §2.4.2): `x.len()` a power of two, every value
+/// below 2^63. On the AVX2 path where there is one (`arch::sort_u64`: this
+/// network with 256-bit registers), else [`sort_u64_portable`]; the same
+/// network, the same output.
+pub(crate) fn sort_u64(x: &mut [u64]) {
+    match crate::arch::avx2() {
+        Some(token) => crate::arch::sort_u64(token, x),
+        None => sort_u64_portable(x),
+    }
+}
 
 /// Shortest length sorted in the strided layout (below it the six in-group
 /// steps weigh more than the layout saves).
@@ -183,11 +202,11 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
         }
         // Group steps on bits b - 1 down to 0, two at a time.
         while b >= 2 {
-            group_step2(groups, 1 << (b - 2), dir_bit);
+            group_step2(Portable, groups, 1 << (b - 2), dir_bit);
             b -= 2;
         }
         if b == 1 {
-            group_step(groups, dir_bit);
+            group_step(Portable, groups, dir_bit);
         }
         if lk >= lane_bit0 && lk < w {
             flip_lanes(groups, pat);
@@ -239,13 +258,50 @@ impl Group for [u32; 8] {
     }
 }
 
+/// How one path (portable, or an `arch` kernel) holds a group of type `G`
+/// in registers and compare-exchanges two of them, lane by lane.
+pub(crate) trait GroupPath<G>: Copy {
+    /// A group in registers.
+    type Reg: Copy;
+    /// Reads a group into registers.
+    fn load(self, g: &G) -> Self::Reg;
+    /// Writes a group back.
+    fn store(self, g: &mut G, v: Self::Reg);
+    /// Puts each lane pair of `a` and `b` in ascending order (descending if
+    /// `desc` is 1).
+    fn cx(self, a: &mut Self::Reg, b: &mut Self::Reg, desc: usize);
+}
+
+/// The portable path: a group is its own register form ([`Group::cx`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl<G: Group> GroupPath<G> for Portable {
+    type Reg = G;
+    #[inline(always)]
+    fn load(self, g: &G) -> G {
+        *g
+    }
+    #[inline(always)]
+    fn store(self, g: &mut G, v: G) {
+        *g = v;
+    }
+    #[inline(always)]
+    fn cx(self, a: &mut G, b: &mut G, desc: usize) {
+        G::cx(a, b, desc);
+    }
+}
+
 /// One half-cleaner step at group distance 1: group 2i against group
 /// 2i + 1, descending where bit `dir_bit` of the group index is set.
 #[inline(always)]
-fn group_step<G: Group>(groups: &mut [G], dir_bit: u32) {
+fn group_step<G, P: GroupPath<G>>(path: P, groups: &mut [G], dir_bit: u32) {
     let (pairs, _) = groups.as_chunks_mut::<2>();
     for (i, [a, b]) in pairs.iter_mut().enumerate() {
-        G::cx(a, b, ((2 * i) >> dir_bit) & 1);
+        let (mut x, mut y) = (path.load(a), path.load(b));
+        path.cx(&mut x, &mut y, ((2 * i) >> dir_bit) & 1);
+        path.store(a, x);
+        path.store(b, y);
     }
 }
 
@@ -253,7 +309,7 @@ fn group_step<G: Group>(groups: &mut [G], dir_bit: u32) {
 /// groups at a time held in registers (one load and one store per group
 /// for both steps); directions as in [`group_step`].
 #[inline(always)]
-fn group_step2<G: Group>(groups: &mut [G], d: usize, dir_bit: u32) {
+fn group_step2<G, P: GroupPath<G>>(path: P, groups: &mut [G], d: usize, dir_bit: u32) {
     let mut s = 0;
     while s < groups.len() {
         let (lo, hi) = groups[s..s + 4 * d].split_at_mut(2 * d);
@@ -265,12 +321,16 @@ fn group_step2<G: Group>(groups: &mut [G], d: usize, dir_bit: u32) {
             .zip(g2.iter_mut().zip(g3.iter_mut()));
         for (i, ((p0, p1), (p2, p3))) in it.enumerate() {
             let desc = ((s + i) >> dir_bit) & 1;
-            let (mut x0, mut x1, mut x2, mut x3) = (*p0, *p1, *p2, *p3);
-            G::cx(&mut x0, &mut x2, desc);
-            G::cx(&mut x1, &mut x3, desc);
-            G::cx(&mut x0, &mut x1, desc);
-            G::cx(&mut x2, &mut x3, desc);
-            (*p0, *p1, *p2, *p3) = (x0, x1, x2, x3);
+            let (mut x0, mut x1) = (path.load(p0), path.load(p1));
+            let (mut x2, mut x3) = (path.load(p2), path.load(p3));
+            path.cx(&mut x0, &mut x2, desc);
+            path.cx(&mut x1, &mut x3, desc);
+            path.cx(&mut x0, &mut x1, desc);
+            path.cx(&mut x2, &mut x3, desc);
+            path.store(p0, x0);
+            path.store(p1, x1);
+            path.store(p2, x2);
+            path.store(p3, x3);
         }
         s += 4 * d;
     }
@@ -346,6 +406,144 @@ mod tests {
             w[..n].sort_unstable();
             assert!(super::ranked(x).eq(w[..n].iter().copied()), "n = {n}");
             assert_eq!(&y[..n], &w[..n]);
+        }
+    }
+
+    #[test]
+    fn avx2_u64_matches_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        // Random below 2^63, few values (equal keys), sorted, reversed, all
+        // 2^63 - 1.
+        let mut s = 5u64;
+        for w in 0..=13 {
+            let n = 1usize << w;
+            for kind in 0..5 {
+                let mut a = [0u64; 8192];
+                for (i, x) in a[..n].iter_mut().enumerate() {
+                    let r = crate::test_util::xorshift(&mut s) >> 1;
+                    *x = match kind {
+                        0 => r,
+                        1 => r & (3 << 61),
+                        2 => i as u64,
+                        3 => (1 << 63) - 1 - i as u64,
+                        _ => (1 << 63) - 1,
+                    };
+                }
+                let mut b = a;
+                crate::arch::sort_u64(token, &mut a[..n]);
+                super::sort_u64_portable(&mut b[..n]);
+                assert!(a == b, "n {n} kind {kind}");
+            }
+        }
+    }
+
+    /// Records of width W: distinct keys by `kind` (0 random, 1 sorted,
+    /// 2 reversed, 3 random among the largest keys below 2^15), values random
+    /// or all-ones; the AVX2 sort must give the portable sort's output.
+    fn records_case<const W: usize>(n: usize, kind: usize, s: &mut u64) -> [[u16; W]; 512] {
+        let mut key: [u16; 4096] = core::array::from_fn(|i| i as u16);
+        match kind {
+            0 => super::test_shuffle(&mut key[..n], s),
+            1 => {}
+            2 => key[..n].reverse(),
+            _ => {
+                super::test_shuffle(&mut key[..n], s);
+                key[..n].iter_mut().for_each(|k| *k = 0x7FFF - *k);
+            }
+        }
+        let mut r = [[0u16; W]; 512];
+        for (x, &k) in key.iter().enumerate().take(n) {
+            let g = &mut r[x >> 3];
+            g[x & 7] = k;
+            for v in (8 + (x & 7)..W).step_by(8) {
+                g[v] = if kind == 3 {
+                    0xFFFF
+                } else {
+                    crate::test_util::xorshift(s) as u16
+                };
+            }
+        }
+        r
+    }
+
+    /// The AVX2 record sort against the portable one on `records_case`.
+    fn check_records<const W: usize>(token: crate::arch::Avx2, n: usize, kind: usize, s: &mut u64) {
+        let mut a = records_case::<W>(n, kind, s);
+        let mut b = a;
+        crate::arch::sort_records(token, &mut a[..n >> 3]);
+        super::sort_records_with(super::Portable, &mut b[..n >> 3]);
+        assert_eq!(a, b, "W {W}, n {n}, kind {kind}");
+    }
+
+    #[test]
+    fn avx2_records_match_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        let mut s = 99u64;
+        for w in 3..=12 {
+            for kind in 0..4 {
+                check_records::<16>(token, 1 << w, kind, &mut s);
+                check_records::<24>(token, 1 << w, kind, &mut s);
+            }
+        }
+    }
+
+    #[test]
+    fn avx2_cols_match_portable() {
+        let Some(token) = crate::arch::avx2() else {
+            return;
+        };
+        // Keys below 2^15 with ties (kind 0: random; 1: few values; 2: all
+        // 0x7FFF; 3: rows ascending; 4: rows descending), values random;
+        // b columns of n rows, no value array, one, or two.
+        let mut s = 31u64;
+        for (rows_log, b) in [
+            (1usize, 8usize),
+            (4, 8),
+            (3, 16),
+            (6, 32),
+            (2, 2048),
+            (9, 16),
+        ] {
+            let len = b << rows_log;
+            for kind in 0..5 {
+                let mut v = [[0u16; 8192]; 3];
+                for (i, k) in v[0][..len].iter_mut().enumerate() {
+                    let r = crate::test_util::xorshift(&mut s) as u16;
+                    *k = match kind {
+                        0 => r & 0x7FFF,
+                        1 => r & 3,
+                        2 => 0x7FFF,
+                        3 => (i / b) as u16,
+                        _ => 0x7FFF - (i / b) as u16,
+                    };
+                }
+                for x in v[1..].iter_mut().flatten() {
+                    *x = crate::test_util::xorshift(&mut s) as u16;
+                }
+                for vals in 0..3 {
+                    let (mut a, mut c) = (v, v);
+                    for (x, path) in [(&mut a, Some(token)), (&mut c, None)] {
+                        let [k, v1, v2] = x;
+                        let v1 = if vals >= 1 { &mut v1[..len] } else { &mut [] };
+                        let v2 = if vals == 2 { &mut v2[..len] } else { &mut [] };
+                        match path {
+                            Some(t) => crate::arch::sort_cols(t, &mut k[..len], v1, v2, b),
+                            None => super::sort_cols_with(
+                                super::PortableSpans,
+                                &mut k[..len],
+                                v1,
+                                v2,
+                                b,
+                            ),
+                        }
+                    }
+                    assert!(a == c, "n {} b {b} kind {kind} vals {vals}", len / b);
+                }
+            }
         }
     }
 }
