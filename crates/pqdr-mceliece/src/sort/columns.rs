@@ -97,7 +97,7 @@ pub(crate) struct Portable;
 impl SpanPath for Portable {
     #[inline(always)]
     fn cx_spans<const V: usize>(self, key: &mut [u16], v1: &mut [u16], v2: &mut [u16], d: u16) {
-        let len = key.len() / 2;
+        let len = key.len() >> 1;
         let (xk, yk) = halves(key, len);
         if V == 0 {
             for (x, y) in xk.iter_mut().zip(yk.iter_mut()) {

@@ -183,7 +183,7 @@ struct Spans(Avx2);
 impl SpanPath for Spans {
     #[inline(always)]
     fn cx_spans<const V: usize>(self, key: &mut [u16], v1: &mut [u16], v2: &mut [u16], d: u16) {
-        let len = key.len() / 2;
+        let len = key.len() >> 1;
         if len < 16 {
             // Spans of 8 (one row of eight columns): the portable path's
             // single 128-bit step.
@@ -199,9 +199,9 @@ impl SpanPath for Spans {
 /// of `vals`.
 #[inline(always)]
 fn cx16<const V: usize>(key: &mut [u16], vals: [&mut [u16]; 2], d: u16) {
-    let len = key.len() / 2;
+    let len = key.len() >> 1;
     assert!(
-        len % 16 == 0 && vals[..V].iter().all(|v| v.len() == 2 * len),
+        len & 15 == 0 && vals[..V].iter().all(|v| v.len() == 2 * len),
         "spans"
     );
     let [v1, v2] = vals;
