@@ -2,8 +2,6 @@
 //! (the control-bit levels with eight or more subproblems, Classic McEliece
 //! spec §2.4.2 / §3.3).
 
-use crate::arch;
-
 /// Sorts `b` independent columns at once: element i of column l is
 /// `key[i b + l]` (n = `key.len() / b` rows, a power of two; b a multiple
 /// of 8), carried along with `v1` and `v2` (each empty or as long as
@@ -12,13 +10,10 @@ use crate::arch;
 /// same for all columns, so the lanes never mix (no shuffle), and one mask
 /// serves the key and the values.
 ///
-/// Runs on the AVX2 path where there is one (`arch::sort_cols`), else on the
-/// portable one ([`Portable`]); both give the same output.
+/// [`sort_cols_with`] on the portable path ([`Portable`]); the control
+/// bits' caller picks the AVX2 twin where there is one.
 pub(crate) fn sort_cols(key: &mut [u16], v1: &mut [u16], v2: &mut [u16], b: usize) {
-    match arch::avx2() {
-        Some(token) => arch::sort_cols(token, key, v1, v2, b),
-        None => sort_cols_with(Portable, key, v1, v2, b),
-    }
+    sort_cols_with(Portable, key, v1, v2, b);
 }
 
 /// How a path compare-exchanges two spans of rows.

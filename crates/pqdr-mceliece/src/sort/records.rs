@@ -3,7 +3,6 @@
 //! its permutations with these sorts).
 
 use super::{Group, GroupPath, Portable, group_step, group_step2};
-use crate::arch;
 
 /// Sorts records by key. A record group is `[u16; W]`: lanes 0..8 are the
 /// keys of eight records, lanes 8 l + j (l >= 1) their l-th values. Keys
@@ -19,14 +18,10 @@ use crate::arch;
 /// of each group with a fixed lane permutation of itself. The record of
 /// rank i ends in group and lane [`rank_pos`]`(n, i)`.
 ///
-/// Runs on the AVX2 path where there is one (`arch::sort_records`, for
-/// W = 16 and 24), else on the portable one; the two are the same network
-/// and give the same output.
+/// [`sort_records_with`] on the portable path; the control bits' caller
+/// picks the AVX2 twin where there is one.
 pub(crate) fn sort_records<const W: usize>(r: &mut [[u16; W]]) {
-    match arch::avx2() {
-        Some(token) if W == 16 || W == 24 => arch::sort_records(token, r),
-        _ => sort_records_with(Portable, r),
-    }
+    sort_records_with(Portable, r);
 }
 
 /// The steps of [`sort_records`]' network that a path does its own way,

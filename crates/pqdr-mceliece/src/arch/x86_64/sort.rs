@@ -11,7 +11,7 @@
 //! pairings are fixed shuffles, and the loads and stores follow the public
 //! length only. The output is identical to the portable path's
 //! (`crate::sort::Portable`, `crate::sort::PortableSpans`), which
-//! `crate::sort::tests` compares them with.
+//! the tests below compare them with.
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_and_si128, _mm_cmpgt_epi16, _mm_loadu_si128, _mm_set1_epi16,
@@ -23,9 +23,7 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
-use crate::sort::{
-    GroupPath, RecordPath, SpanPath, sort_cols_with, sort_records_with, sort_u64_portable,
-};
+use crate::sort::{GroupPath, RecordPath, SpanPath, sort_cols_with, sort_records_with};
 
 /// Sorts records of W = 16 or 24 16-bit fields by key, as
 /// `crate::sort::sort_records` (8 keys per group, distinct and below 2^15;
@@ -147,7 +145,7 @@ impl<const W: usize> RecordPath<W> for Records {
 }
 
 /// Sorts `x` ascending, as `crate::sort::sort_u64` (a power-of-two length,
-/// values below 2^63): the network of `crate::sort::sort_u64_portable`
+/// values below 2^63): the network of `crate::sort::sort_u64`
 /// (its groups of eight lanes and lane-wise masks) compiled with AVX2
 /// enabled, so that its compare-exchanges run four 64-bit lanes per
 /// register.
@@ -160,7 +158,7 @@ pub(crate) fn sort_u64(token: Avx2, x: &mut [u64]) {
 
 #[target_feature(enable = "avx2")]
 fn sort_u64_avx2(x: &mut [u64]) {
-    sort_u64_portable(x);
+    crate::sort::sort_u64(x);
 }
 
 /// Sorts `b` columns at once, as `crate::sort::sort_cols` (same arguments).
@@ -244,5 +242,148 @@ fn bytes(b: [i8; 16]) -> __m128i {
             b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
             b[14], b[15],
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pqdr_common::simd::Avx2;
+
+    #[test]
+    fn avx2_u64_matches_portable() {
+        let Some(token) = Avx2::detect() else {
+            return;
+        };
+        // Random below 2^63, few values (equal keys), sorted, reversed, all
+        // 2^63 - 1.
+        let mut s = 5u64;
+        for w in 0..=13 {
+            let n = 1usize << w;
+            for kind in 0..5 {
+                let mut a = [0u64; 8192];
+                for (i, x) in a[..n].iter_mut().enumerate() {
+                    let r = crate::test_util::xorshift(&mut s) >> 1;
+                    *x = match kind {
+                        0 => r,
+                        1 => r & (3 << 61),
+                        2 => i as u64,
+                        3 => (1 << 63) - 1 - i as u64,
+                        _ => (1 << 63) - 1,
+                    };
+                }
+                let mut b = a;
+                super::sort_u64(token, &mut a[..n]);
+                crate::sort::sort_u64(&mut b[..n]);
+                assert!(a == b, "n {n} kind {kind}");
+            }
+        }
+    }
+
+    /// Records of width W: distinct keys by `kind` (0 random, 1 sorted,
+    /// 2 reversed, 3 random among the largest keys below 2^15), values random
+    /// or all-ones; the AVX2 sort must give the portable sort's output.
+    fn records_case<const W: usize>(n: usize, kind: usize, s: &mut u64) -> [[u16; W]; 512] {
+        let mut key: [u16; 4096] = core::array::from_fn(|i| i as u16);
+        match kind {
+            0 => crate::sort::test_shuffle(&mut key[..n], s),
+            1 => {}
+            2 => key[..n].reverse(),
+            _ => {
+                crate::sort::test_shuffle(&mut key[..n], s);
+                key[..n].iter_mut().for_each(|k| *k = 0x7FFF - *k);
+            }
+        }
+        let mut r = [[0u16; W]; 512];
+        for (x, &k) in key.iter().enumerate().take(n) {
+            let g = &mut r[x >> 3];
+            g[x & 7] = k;
+            for v in (8 + (x & 7)..W).step_by(8) {
+                g[v] = if kind == 3 {
+                    0xFFFF
+                } else {
+                    crate::test_util::xorshift(s) as u16
+                };
+            }
+        }
+        r
+    }
+
+    /// The AVX2 record sort against the portable one on `records_case`.
+    fn check_records<const W: usize>(token: Avx2, n: usize, kind: usize, s: &mut u64) {
+        let mut a = records_case::<W>(n, kind, s);
+        let mut b = a;
+        super::sort_records(token, &mut a[..n >> 3]);
+        crate::sort::sort_records_with(crate::sort::Portable, &mut b[..n >> 3]);
+        assert_eq!(a, b, "W {W}, n {n}, kind {kind}");
+    }
+
+    #[test]
+    fn avx2_records_match_portable() {
+        let Some(token) = Avx2::detect() else {
+            return;
+        };
+        let mut s = 99u64;
+        for w in 3..=12 {
+            for kind in 0..4 {
+                check_records::<16>(token, 1 << w, kind, &mut s);
+                check_records::<24>(token, 1 << w, kind, &mut s);
+            }
+        }
+    }
+
+    #[test]
+    fn avx2_cols_match_portable() {
+        let Some(token) = Avx2::detect() else {
+            return;
+        };
+        // Keys below 2^15 with ties (kind 0: random; 1: few values; 2: all
+        // 0x7FFF; 3: rows ascending; 4: rows descending), values random;
+        // b columns of n rows, no value array, one, or two.
+        let mut s = 31u64;
+        for (rows_log, b) in [
+            (1usize, 8usize),
+            (4, 8),
+            (3, 16),
+            (6, 32),
+            (2, 2048),
+            (9, 16),
+        ] {
+            let len = b << rows_log;
+            for kind in 0..5 {
+                let mut v = [[0u16; 8192]; 3];
+                for (i, k) in v[0][..len].iter_mut().enumerate() {
+                    let r = crate::test_util::xorshift(&mut s) as u16;
+                    *k = match kind {
+                        0 => r & 0x7FFF,
+                        1 => r & 3,
+                        2 => 0x7FFF,
+                        3 => (i / b) as u16,
+                        _ => 0x7FFF - (i / b) as u16,
+                    };
+                }
+                for x in v[1..].iter_mut().flatten() {
+                    *x = crate::test_util::xorshift(&mut s) as u16;
+                }
+                for vals in 0..3 {
+                    let (mut a, mut c) = (v, v);
+                    for (x, path) in [(&mut a, Some(token)), (&mut c, None)] {
+                        let [k, v1, v2] = x;
+                        let v1 = if vals >= 1 { &mut v1[..len] } else { &mut [] };
+                        let v2 = if vals == 2 { &mut v2[..len] } else { &mut [] };
+                        match path {
+                            Some(t) => super::sort_cols(t, &mut k[..len], v1, v2, b),
+                            None => crate::sort::sort_cols_with(
+                                crate::sort::PortableSpans,
+                                &mut k[..len],
+                                v1,
+                                v2,
+                                b,
+                            ),
+                        }
+                    }
+                    assert!(a == c, "n {} b {b} kind {kind} vals {vals}", len / b);
+                }
+            }
+        }
     }
 }
