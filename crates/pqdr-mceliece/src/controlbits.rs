@@ -16,9 +16,28 @@
 //! three 10-bit fields in one word) below.
 // ref: controlbits.c (`cbrecursion`, `controlbitsfrompermutation`)
 
+use crate::arch;
 use crate::benes;
 use crate::ct::{cswap_u16, min_u16};
-use crate::sort::{rank_pos, ranked, sort_cols, sort_records, sort_u32};
+use crate::sort::{self, rank_pos, ranked, sort_u32};
+
+/// [`sort::sort_records`] on the AVX2 path where there is one
+/// (`arch::sort_records`, the same network).
+fn sort_records<const W: usize>(r: &mut [[u16; W]]) {
+    match arch::avx2() {
+        Some(token) if W == 16 || W == 24 => arch::sort_records(token, r),
+        _ => sort::sort_records(r),
+    }
+}
+
+/// [`sort::sort_cols`] on the AVX2 path where there is one
+/// (`arch::sort_cols`, the same network).
+fn sort_cols(key: &mut [u16], v1: &mut [u16], v2: &mut [u16], b: usize) {
+    match arch::avx2() {
+        Some(token) => arch::sort_cols(token, key, v1, v2, b),
+        None => sort::sort_cols(key, v1, v2, b),
+    }
+}
 
 /// Levels done one subproblem at a time (fewer than [`COLS_MIN`] of them)
 /// with at least this many bits use the record sorts; the smaller ones pack
@@ -445,7 +464,7 @@ mod tests {
         for w in 1..=8 {
             let n = 1 << w;
             let mut pi: [u16; 256] = core::array::from_fn(|i| i as u16);
-            crate::sort::test_shuffle(&mut pi[..n], &mut s);
+            sort::test_shuffle(&mut pi[..n], &mut s);
             let (_, ok) = run(&pi[..n], w);
             assert!(ok, "w = {w}");
         }

@@ -4,13 +4,14 @@
 //! it in Decap.
 // ref: operations.c
 
+use crate::arch;
 use crate::controlbits::{self, Scratch};
 use crate::decrypt;
 use crate::encrypt;
 use crate::params::{Buf, Derived, MAX_N_BYTES, MAX_ROW_BYTES, MAX_T, ParameterSet};
 use crate::pk_gen;
 use crate::sk_gen;
-use crate::sort::sort_u64;
+use crate::sort;
 use pqdr_keccak::Shake256;
 use rand_core::CryptoRng;
 use zeroize::Zeroize;
@@ -39,7 +40,11 @@ fn field_ordering<P: ParameterSet>(pi: &mut [u16], perm_bytes: &mut Shake256) ->
         perm_bytes.squeeze(&mut b);
         *x = (u64::from(u32::from_le_bytes(b)) << 31) | i as u64;
     }
-    sort_u64(buf);
+    // The same network on the AVX2 path where there is one.
+    match arch::avx2() {
+        Some(token) => arch::sort_u64(token, buf),
+        None => sort::sort_u64(buf),
+    }
     let mut dup = 0u64;
     for w in buf.windows(2) {
         dup |= !crate::ct::nonzero_mask_u64((w[0] ^ w[1]) >> 31);

@@ -28,6 +28,9 @@
 //! | `fold_pivot_rows` (key generation: rows receive their combination of a block's eight pivot rows) | `pk_gen::rows::fold_rows_portable` | `pk_gen::tests::avx2_fold_rows_match_portable` |
 //! | `recv_masks` (key generation: the masks of a block's pivot rows that each row receives, from its bits in the block's columns) | `pk_gen::rows::recv_masks_portable` | `pk_gen::avx2_tests::avx2_recv_masks_match_portable` |
 //! | `window_fix`, `window_clear` (key generation: one pivot's fix-up and column clearing in a block's window rows, four rows per register) | `pk_gen::eliminate::window_fix_portable`, `window_clear_portable` | `pk_gen::avx2_tests::avx2_window_matches_portable` |
+//! | `sort_records` (key generation's control bits: the record sorts, a group of records in registers, `x86_64/sort.rs`) | `sort::sort_records_with(sort::Portable, ..)` | `x86_64::sort::tests::avx2_records_match_portable` |
+//! | `sort_u64` (key generation's random permutation: `sort::sort_u64`'s network compiled with AVX2, four 64-bit lanes per register, `x86_64/sort.rs`) | `sort::sort_u64` | `x86_64::sort::tests::avx2_u64_matches_portable` |
+//! | `sort_cols` (key generation's control bits: many columns sorted at once, 16 lanes per compare-exchange, `x86_64/sort.rs`) | `sort::sort_cols_with(sort::PortableSpans, ..)` (`sort/columns.rs`) | `x86_64::sort::tests::avx2_cols_match_portable` |
 //! | `t_row` (key generation: one row of T = A H_right receives m planes of H_right) | `pk_gen::t_stage::t_row_portable` | `pk_gen::tests::avx2_t_row_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
@@ -56,6 +59,9 @@ pub(crate) use x86_64::{g_planes, inv_sq_batch, masked, masked_init, spread_init
 // Key generation's kernels (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fold_pivot_rows, recv_masks, t_row, window_clear, window_fix};
+// The control bits' record sorts (issue #31).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{sort_cols, sort_records, sort_u64};
 
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
@@ -261,6 +267,15 @@ mod stubs {
         _: &[Planes<8>; G],
         _: u32,
     ) {
+        match token {}
+    }
+    pub(crate) fn sort_records<const W: usize>(token: Avx2, _: &mut [[u16; W]]) {
+        match token {}
+    }
+    pub(crate) fn sort_u64(token: Avx2, _: &mut [u64]) {
+        match token {}
+    }
+    pub(crate) fn sort_cols(token: Avx2, _: &mut [u16], _: &mut [u16], _: &mut [u16], _: usize) {
         match token {}
     }
     pub(crate) fn bm_elements(

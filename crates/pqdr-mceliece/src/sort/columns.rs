@@ -9,11 +9,52 @@
 /// bitonic network of [`sort_u64`](super::sort_u64) on whole rows: every comparator is the
 /// same for all columns, so the lanes never mix (no shuffle), and one mask
 /// serves the key and the values.
+///
+/// [`sort_cols_with`] on the portable path ([`Portable`]); the control
+/// bits' caller picks the AVX2 twin where there is one.
 pub(crate) fn sort_cols(key: &mut [u16], v1: &mut [u16], v2: &mut [u16], b: usize) {
+    sort_cols_with(Portable, key, v1, v2, b);
+}
+
+/// How a path compare-exchanges two spans of rows.
+pub(crate) trait SpanPath: Copy {
+    /// Puts `key[i]` and `key[len + i]` (i < len, `key.len()` = 2 len, len a
+    /// multiple of 8) in ascending order (descending if `d` is all-ones),
+    /// swapping the first `V` of `v1` and `v2` (as long as `key`) with them.
+    fn cx_spans<const V: usize>(self, key: &mut [u16], v1: &mut [u16], v2: &mut [u16], d: u16);
+}
+
+/// [`sort_cols`] on the path `path`.
+#[inline(always)]
+pub(crate) fn sort_cols_with<P: SpanPath>(
+    path: P,
+    key: &mut [u16],
+    v1: &mut [u16],
+    v2: &mut [u16],
+    b: usize,
+) {
     debug_assert!(b.is_power_of_two() && b >= 8);
     debug_assert!(v2.is_empty() || !v1.is_empty());
     let n = key.len() >> b.trailing_zeros();
     debug_assert!(n.is_power_of_two());
+    // One copy of the network per number of value arrays.
+    match (v1.is_empty(), v2.is_empty()) {
+        (true, _) => network::<P, 0>(path, key, v1, v2, b, n),
+        (false, true) => network::<P, 1>(path, key, v1, v2, b, n),
+        (false, false) => network::<P, 2>(path, key, v1, v2, b, n),
+    }
+}
+
+/// [`sort_cols_with`] with `V` value arrays, n rows.
+#[inline(always)]
+fn network<P: SpanPath, const V: usize>(
+    path: P,
+    key: &mut [u16],
+    v1: &mut [u16],
+    v2: &mut [u16],
+    b: usize,
+    n: usize,
+) {
     let mut k = 2;
     while k <= n {
         let mut j = k >> 1;
@@ -24,31 +65,18 @@ pub(crate) fn sort_cols(key: &mut [u16], v1: &mut [u16], v2: &mut [u16], b: usiz
             let mut s0 = 0;
             while s0 < n {
                 let d = (((s0 & k) != 0) as u16).wrapping_neg();
-                let (lo, len) = (s0 * b, j * b);
-                let (xk, yk) = halves(key, lo, len);
-                if v1.is_empty() {
-                    for (x, y) in xk.iter_mut().zip(yk.iter_mut()) {
-                        cx_keys(x, y, d);
-                    }
-                } else if v2.is_empty() {
-                    let (xa, ya) = halves(v1, lo, len);
-                    let it = xk.iter_mut().zip(yk.iter_mut());
-                    for ((x, y), (a, c)) in it.zip(xa.iter_mut().zip(ya.iter_mut())) {
-                        let m = cx_keys(x, y, d);
-                        swap_lanes(a, c, &m);
-                    }
+                let span = s0 * b..(s0 + 2 * j) * b;
+                let a = if V >= 1 {
+                    &mut v1[span.clone()]
                 } else {
-                    let (xa, ya) = halves(v1, lo, len);
-                    let (xb, yb) = halves(v2, lo, len);
-                    let it = xk.iter_mut().zip(yk.iter_mut());
-                    let va = xa.iter_mut().zip(ya.iter_mut());
-                    let vb = xb.iter_mut().zip(yb.iter_mut());
-                    for (((x, y), (a, c)), (e, f)) in it.zip(va).zip(vb) {
-                        let m = cx_keys(x, y, d);
-                        swap_lanes(a, c, &m);
-                        swap_lanes(e, f, &m);
-                    }
-                }
+                    &mut []
+                };
+                let c = if V == 2 {
+                    &mut v2[span.clone()]
+                } else {
+                    &mut []
+                };
+                path.cx_spans::<V>(&mut key[span], a, c, d);
                 s0 += 2 * j;
             }
             j >>= 1;
@@ -57,10 +85,45 @@ pub(crate) fn sort_cols(key: &mut [u16], v1: &mut [u16], v2: &mut [u16], b: usiz
     }
 }
 
-/// `a[lo .. lo + len]` and `a[lo + len .. lo + 2 len]`, in chunks of 8.
+/// The portable path: 8 lanes at a time (one SSE2 register).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl SpanPath for Portable {
+    #[inline(always)]
+    fn cx_spans<const V: usize>(self, key: &mut [u16], v1: &mut [u16], v2: &mut [u16], d: u16) {
+        let len = key.len() >> 1;
+        let (xk, yk) = halves(key, len);
+        if V == 0 {
+            for (x, y) in xk.iter_mut().zip(yk.iter_mut()) {
+                cx_keys(x, y, d);
+            }
+        } else if V == 1 {
+            let (xa, ya) = halves(v1, len);
+            let it = xk.iter_mut().zip(yk.iter_mut());
+            for ((x, y), (a, c)) in it.zip(xa.iter_mut().zip(ya.iter_mut())) {
+                let m = cx_keys(x, y, d);
+                swap_lanes(a, c, &m);
+            }
+        } else {
+            let (xa, ya) = halves(v1, len);
+            let (xb, yb) = halves(v2, len);
+            let it = xk.iter_mut().zip(yk.iter_mut());
+            let va = xa.iter_mut().zip(ya.iter_mut());
+            let vb = xb.iter_mut().zip(yb.iter_mut());
+            for (((x, y), (a, c)), (e, f)) in it.zip(va).zip(vb) {
+                let m = cx_keys(x, y, d);
+                swap_lanes(a, c, &m);
+                swap_lanes(e, f, &m);
+            }
+        }
+    }
+}
+
+/// `a[.. len]` and `a[len .. 2 len]`, in chunks of 8.
 #[inline(always)]
-fn halves(a: &mut [u16], lo: usize, len: usize) -> (&mut [[u16; 8]], &mut [[u16; 8]]) {
-    let (x, y) = a[lo..lo + 2 * len].split_at_mut(len);
+fn halves(a: &mut [u16], len: usize) -> (&mut [[u16; 8]], &mut [[u16; 8]]) {
+    let (x, y) = a[..2 * len].split_at_mut(len);
     (x.as_chunks_mut::<8>().0, y.as_chunks_mut::<8>().0)
 }
 

@@ -17,13 +17,15 @@
 mod columns;
 mod records;
 
-pub(crate) use columns::sort_cols;
-pub(crate) use records::{rank_pos, sort_records};
+pub(crate) use columns::Portable as PortableSpans;
+pub(crate) use columns::{SpanPath, sort_cols, sort_cols_with};
+pub(crate) use records::{RecordPath, rank_pos, sort_records, sort_records_with};
 
 macro_rules! bitonic {
     ($name:ident, $t:ty) => {
         /// Sorts `x` ascending; `x.len()` is a power of two (at least 8, or
         /// handled by the small path) and every value is below 2^(bits - 1).
+        #[inline(always)]
         pub(crate) fn $name(x: &mut [$t]) {
             const TOP: u32 = <$t>::BITS - 1;
             /// All-ones if `b < a` (values below 2^TOP), xor the direction.
@@ -136,7 +138,12 @@ macro_rules! bitonic {
 }
 
 bitonic!(sort_u64, u64);
-bitonic!(sort_u32_grouped, u32);
+bitonic!(sort_u32_grouped_inline, u32);
+
+/// [`sort_u32_grouped_inline`], not inlined.
+fn sort_u32_grouped(x: &mut [u32]) {
+    sort_u32_grouped_inline(x);
+}
 
 /// Shortest length sorted in the strided layout (below it the six in-group
 /// steps weigh more than the layout saves).
@@ -183,11 +190,11 @@ pub(crate) fn sort_u32(x: &mut [u32]) {
         }
         // Group steps on bits b - 1 down to 0, two at a time.
         while b >= 2 {
-            group_step2(groups, 1 << (b - 2), dir_bit);
+            group_step2(Portable, groups, 1 << (b - 2), dir_bit);
             b -= 2;
         }
         if b == 1 {
-            group_step(groups, dir_bit);
+            group_step(Portable, groups, dir_bit);
         }
         if lk >= lane_bit0 && lk < w {
             flip_lanes(groups, pat);
@@ -239,13 +246,50 @@ impl Group for [u32; 8] {
     }
 }
 
+/// How one path (portable, or an `arch` kernel) holds a group of type `G`
+/// in registers and compare-exchanges two of them, lane by lane.
+pub(crate) trait GroupPath<G>: Copy {
+    /// A group in registers.
+    type Reg: Copy;
+    /// Reads a group into registers.
+    fn load(self, g: &G) -> Self::Reg;
+    /// Writes a group back.
+    fn store(self, g: &mut G, v: Self::Reg);
+    /// Puts each lane pair of `a` and `b` in ascending order (descending if
+    /// `desc` is 1).
+    fn cx(self, a: &mut Self::Reg, b: &mut Self::Reg, desc: usize);
+}
+
+/// The portable path: a group is its own register form ([`Group::cx`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Portable;
+
+impl<G: Group> GroupPath<G> for Portable {
+    type Reg = G;
+    #[inline(always)]
+    fn load(self, g: &G) -> G {
+        *g
+    }
+    #[inline(always)]
+    fn store(self, g: &mut G, v: G) {
+        *g = v;
+    }
+    #[inline(always)]
+    fn cx(self, a: &mut G, b: &mut G, desc: usize) {
+        G::cx(a, b, desc);
+    }
+}
+
 /// One half-cleaner step at group distance 1: group 2i against group
 /// 2i + 1, descending where bit `dir_bit` of the group index is set.
 #[inline(always)]
-fn group_step<G: Group>(groups: &mut [G], dir_bit: u32) {
+fn group_step<G, P: GroupPath<G>>(path: P, groups: &mut [G], dir_bit: u32) {
     let (pairs, _) = groups.as_chunks_mut::<2>();
     for (i, [a, b]) in pairs.iter_mut().enumerate() {
-        G::cx(a, b, ((2 * i) >> dir_bit) & 1);
+        let (mut x, mut y) = (path.load(a), path.load(b));
+        path.cx(&mut x, &mut y, ((2 * i) >> dir_bit) & 1);
+        path.store(a, x);
+        path.store(b, y);
     }
 }
 
@@ -253,7 +297,7 @@ fn group_step<G: Group>(groups: &mut [G], dir_bit: u32) {
 /// groups at a time held in registers (one load and one store per group
 /// for both steps); directions as in [`group_step`].
 #[inline(always)]
-fn group_step2<G: Group>(groups: &mut [G], d: usize, dir_bit: u32) {
+fn group_step2<G, P: GroupPath<G>>(path: P, groups: &mut [G], d: usize, dir_bit: u32) {
     let mut s = 0;
     while s < groups.len() {
         let (lo, hi) = groups[s..s + 4 * d].split_at_mut(2 * d);
@@ -265,12 +309,16 @@ fn group_step2<G: Group>(groups: &mut [G], d: usize, dir_bit: u32) {
             .zip(g2.iter_mut().zip(g3.iter_mut()));
         for (i, ((p0, p1), (p2, p3))) in it.enumerate() {
             let desc = ((s + i) >> dir_bit) & 1;
-            let (mut x0, mut x1, mut x2, mut x3) = (*p0, *p1, *p2, *p3);
-            G::cx(&mut x0, &mut x2, desc);
-            G::cx(&mut x1, &mut x3, desc);
-            G::cx(&mut x0, &mut x1, desc);
-            G::cx(&mut x2, &mut x3, desc);
-            (*p0, *p1, *p2, *p3) = (x0, x1, x2, x3);
+            let (mut x0, mut x1) = (path.load(p0), path.load(p1));
+            let (mut x2, mut x3) = (path.load(p2), path.load(p3));
+            path.cx(&mut x0, &mut x2, desc);
+            path.cx(&mut x1, &mut x3, desc);
+            path.cx(&mut x0, &mut x1, desc);
+            path.cx(&mut x2, &mut x3, desc);
+            path.store(p0, x0);
+            path.store(p1, x1);
+            path.store(p2, x2);
+            path.store(p3, x3);
         }
         s += 4 * d;
     }

@@ -2,7 +2,7 @@
 //! control-bit computation of Classic McEliece spec §2.4.2 / §3.3 composes
 //! its permutations with these sorts).
 
-use super::{Group, group_step, group_step2};
+use super::{Group, GroupPath, Portable, group_step, group_step2};
 
 /// Sorts records by key. A record group is `[u16; W]`: lanes 0..8 are the
 /// keys of eight records, lanes 8 l + j (l >= 1) their l-th values. Keys
@@ -17,7 +17,27 @@ use super::{Group, group_step, group_step2};
 /// steps per pass, and a step on one of the three top bits pairs the lanes
 /// of each group with a fixed lane permutation of itself. The record of
 /// rank i ends in group and lane [`rank_pos`]`(n, i)`.
+///
+/// [`sort_records_with`] on the portable path; the control bits' caller
+/// picks the AVX2 twin where there is one.
 pub(crate) fn sort_records<const W: usize>(r: &mut [[u16; W]]) {
+    sort_records_with(Portable, r);
+}
+
+/// The steps of [`sort_records`]' network that a path does its own way,
+/// besides [`GroupPath`]'s compare-exchange of two groups.
+pub(crate) trait RecordPath<const W: usize>: GroupPath<[u16; W]> {
+    /// One ascending half-cleaner step inside a group: lane l against
+    /// lane l ^ D (D = 1, 2 or 4), values following their keys.
+    fn lane_step<const D: usize>(self, v: &mut Self::Reg);
+    /// Complements the keys in the lanes set in `pat` (0x7FFF there, 0
+    /// elsewhere): x -> 2^15 - 1 - x, order-reversing.
+    fn flip_keys(self, v: &mut Self::Reg, pat: [u16; 8]);
+}
+
+/// [`sort_records`] on the path `path` (the portable one: [`Portable`]).
+#[inline(always)]
+pub(crate) fn sort_records_with<const W: usize, P: RecordPath<W>>(path: P, r: &mut [[u16; W]]) {
     let n = 8 * r.len();
     debug_assert!(n.is_power_of_two() && n >= 8);
     let w = n.trailing_zeros();
@@ -33,29 +53,43 @@ pub(crate) fn sort_records<const W: usize>(r: &mut [[u16; W]]) {
             (bit as u16).wrapping_neg() & 0x7FFF
         });
         if flip {
-            flip_keys(r, pat);
+            each_group(path, r, |v| path.flip_keys(v, pat));
         }
         let dir_bit = if lk < lane_bit0 { lk } else { usize::BITS - 1 };
         let mut b = lk;
         while b > lane_bit0 {
             b -= 1;
             match b - lane_bit0 {
-                0 => lane_step_rec::<W, 1>(r),
-                1 => lane_step_rec::<W, 2>(r),
-                _ => lane_step_rec::<W, 4>(r),
+                0 => each_group(path, r, |v| path.lane_step::<1>(v)),
+                1 => each_group(path, r, |v| path.lane_step::<2>(v)),
+                _ => each_group(path, r, |v| path.lane_step::<4>(v)),
             }
         }
         // Group steps on bits b - 1 down to 0, two at a time.
         while b >= 2 {
-            group_step2(r, 1 << (b - 2), dir_bit);
+            group_step2(path, r, 1 << (b - 2), dir_bit);
             b -= 2;
         }
         if b == 1 {
-            group_step(r, dir_bit);
+            group_step(path, r, dir_bit);
         }
         if flip {
-            flip_keys(r, pat);
+            each_group(path, r, |v| path.flip_keys(v, pat));
         }
+    }
+}
+
+/// Applies `f` to every group of `r` in registers.
+#[inline(always)]
+fn each_group<const W: usize, P: RecordPath<W>>(
+    path: P,
+    r: &mut [[u16; W]],
+    mut f: impl FnMut(&mut P::Reg),
+) {
+    for g in r.iter_mut() {
+        let mut v = path.load(g);
+        f(&mut v);
+        path.store(g, v);
     }
 }
 
@@ -86,14 +120,13 @@ impl<const W: usize> Group for [u16; W] {
     }
 }
 
-/// One ascending half-cleaner step inside every group: lane l against lane
-/// l ^ D. Each lane compares itself with its partner (a fixed lane
-/// permutation); the upper lane of a pair takes the opposite decision
-/// (keys are distinct, so the two decisions agree).
-#[inline(always)]
-fn lane_step_rec<const W: usize, const D: usize>(r: &mut [[u16; W]]) {
-    let up: [u16; 8] = core::array::from_fn(|l| (((l & D) != 0) as u16).wrapping_neg());
-    for g in r.iter_mut() {
+impl<const W: usize> RecordPath<W> for Portable {
+    /// Each lane compares itself with its partner (a fixed lane
+    /// permutation); the upper lane of a pair takes the opposite decision
+    /// (keys are distinct, so the two decisions agree).
+    #[inline(always)]
+    fn lane_step<const D: usize>(self, g: &mut [u16; W]) {
+        let up: [u16; 8] = core::array::from_fn(|l| (((l & D) != 0) as u16).wrapping_neg());
         let v = *g;
         let p: [u16; W] = core::array::from_fn(|l| v[l ^ D]);
         let m: [u16; 8] = core::array::from_fn(|l| {
@@ -101,13 +134,8 @@ fn lane_step_rec<const W: usize, const D: usize>(r: &mut [[u16; W]]) {
         });
         *g = core::array::from_fn(|l| v[l] ^ ((v[l] ^ p[l]) & m[l & 7]));
     }
-}
-
-/// Complements (x -> 2^15 - 1 - x, order-reversing) the keys in the lanes
-/// set in `pat` (0x7FFF there, 0 elsewhere).
-#[inline(always)]
-fn flip_keys<const W: usize>(r: &mut [[u16; W]], pat: [u16; 8]) {
-    for g in r.iter_mut() {
+    #[inline(always)]
+    fn flip_keys(self, g: &mut [u16; W], pat: [u16; 8]) {
         for l in 0..8 {
             g[l] ^= pat[l];
         }
