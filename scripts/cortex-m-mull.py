@@ -40,6 +40,8 @@ KNOWN = [
      "SECRET: reduction mod q / division by a constant as a multiply-shift"),
     ("pqdr-mceliece/src/pk_gen/t_stage.rs", r"ct: public division", "public: row sizes"),
     ("pqdr-mceliece/src/controlbits.rs", r"sort_records", "public: record index arithmetic"),
+    # The same network's driver since it serves both paths (issue #31).
+    ("pqdr-mceliece/src/sort/records.rs", r"sort_records_with\(Portable", "public: record index arithmetic"),
     # UMULL by 0xAAAAAAAB then a shift: a public length divided by 384 (the
     # bytes of one row of ek) for the k-row loop of key generation (which
     # starts at row 1 when ê[0] rode in a spare Keccak lane: `ride_e`, a

@@ -17,9 +17,13 @@
 mod columns;
 mod records;
 
-pub(crate) use columns::Portable as PortableSpans;
-pub(crate) use columns::{SpanPath, sort_cols, sort_cols_with};
-pub(crate) use records::{RecordPath, rank_pos, sort_records, sort_records_with};
+pub(crate) use columns::sort_cols;
+pub(crate) use records::{rank_pos, sort_records};
+// The networks' drivers and path traits, for the AVX2 twins (`arch/x86_64/sort.rs`).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use columns::{Portable as PortableSpans, SpanPath, sort_cols_with};
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use records::{RecordPath, sort_records_with};
 
 macro_rules! bitonic {
     ($name:ident, $t:ty) => {
