@@ -28,9 +28,9 @@
 //! | `fold_pivot_rows` (key generation: rows receive their combination of a block's eight pivot rows) | `pk_gen::rows::fold_rows_portable` | `pk_gen::tests::avx2_fold_rows_match_portable` |
 //! | `recv_masks` (key generation: the masks of a block's pivot rows that each row receives, from its bits in the block's columns) | `pk_gen::rows::recv_masks_portable` | `pk_gen::avx2_tests::avx2_recv_masks_match_portable` |
 //! | `window_fix`, `window_clear` (key generation: one pivot's fix-up and column clearing in a block's window rows, four rows per register) | `pk_gen::eliminate::window_fix_portable`, `window_clear_portable` | `pk_gen::avx2_tests::avx2_window_matches_portable` |
-//! | `sort_records` (key generation's control bits: the record sorts, a group of records in registers, `x86_64/sort.rs`) | `sort::sort_records_with(sort::Portable, ..)` | `x86_64::sort::tests::avx2_records_match_portable` |
+//! | `sort_records` (key generation's control bits: the record sorts, a group of records in registers, `x86_64/sort.rs`) | `sort::records::sort_records_with(sort::Portable, ..)` | `x86_64::sort::tests::avx2_records_match_portable` |
 //! | `sort_u64` (key generation's random permutation: `sort::sort_u64`'s network compiled with AVX2, four 64-bit lanes per register, `x86_64/sort.rs`) | `sort::sort_u64` | `x86_64::sort::tests::avx2_u64_matches_portable` |
-//! | `sort_cols` (key generation's control bits: many columns sorted at once, 16 lanes per compare-exchange, `x86_64/sort.rs`) | `sort::sort_cols_with(sort::PortableSpans, ..)` (`sort/columns.rs`) | `x86_64::sort::tests::avx2_cols_match_portable` |
+//! | `sort_cols` (key generation's control bits: many columns sorted at once, 16 lanes per compare-exchange, `x86_64/sort.rs`) | `sort::columns::sort_cols_with(sort::columns::Portable, ..)` (`sort/columns.rs`) | `x86_64::sort::tests::avx2_cols_match_portable` |
 //! | `t_row` (key generation: one row of T = A H_right receives m planes of H_right) | `pk_gen::t_stage::t_row_portable` | `pk_gen::tests::avx2_t_row_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and

@@ -14,16 +14,13 @@
 //! records of 16-bit fields, `columns.rs` many independent columns at once
 //! (both for the control bits, Classic McEliece spec §2.4.2 / §3.3).
 
-mod columns;
-mod records;
+// Crate-visible for the AVX2 twins (`arch/x86_64/sort.rs`): the networks'
+// drivers and path traits.
+pub(crate) mod columns;
+pub(crate) mod records;
 
 pub(crate) use columns::sort_cols;
 pub(crate) use records::{rank_pos, sort_records};
-// The networks' drivers and path traits, for the AVX2 twins (`arch/x86_64/sort.rs`).
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use columns::{Portable as PortableSpans, SpanPath, sort_cols_with};
-#[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use records::{RecordPath, sort_records_with};
 
 macro_rules! bitonic {
     ($name:ident, $t:ty) => {

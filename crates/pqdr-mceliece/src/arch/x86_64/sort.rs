@@ -1,16 +1,16 @@
 //! AVX2 sorts of the control-bit computation (Classic McEliece spec
 //! §2.4.2 / §3.3). Records: the network of `crate::sort::sort_records` (the same
-//! driver, `crate::sort::sort_records_with`) with a record group in
+//! driver, `crate::sort::records::sort_records_with`) with a record group in
 //! registers: keys and first values (16 lanes) in one 256-bit register,
 //! the second values (W = 24) in a 128-bit one. Columns: the network of
-//! `crate::sort::sort_cols` (driver `crate::sort::sort_cols_with`), its
+//! `crate::sort::sort_cols` (driver `crate::sort::columns::sort_cols_with`), its
 //! row comparators 16 lanes per register.
 //!
 //! Keys, values and decisions are secret: every compare-exchange is a
 //! signed 16-bit compare (keys below 2^15) turned into a mask, the lane
 //! pairings are fixed shuffles, and the loads and stores follow the public
 //! length only. The output is identical to the portable path's
-//! (`crate::sort::Portable`, `crate::sort::PortableSpans`), which
+//! (`crate::sort::Portable`, `crate::sort::columns::Portable`), which
 //! the tests below compare them with.
 
 use core::arch::x86_64::{
@@ -23,7 +23,9 @@ use core::arch::x86_64::{
 
 use pqdr_common::simd::Avx2;
 
-use crate::sort::{GroupPath, RecordPath, SpanPath, sort_cols_with, sort_records_with};
+use crate::sort::GroupPath;
+use crate::sort::columns::{SpanPath, sort_cols_with};
+use crate::sort::records::{RecordPath, sort_records_with};
 
 /// Sorts records of W = 16 or 24 16-bit fields by key, as
 /// `crate::sort::sort_records` (8 keys per group, distinct and below 2^15;
@@ -185,7 +187,7 @@ impl SpanPath for Spans {
         if len < 16 {
             // Spans of 8 (one row of eight columns): the portable path's
             // single 128-bit step.
-            crate::sort::PortableSpans.cx_spans::<V>(key, v1, v2, d);
+            crate::sort::columns::Portable.cx_spans::<V>(key, v1, v2, d);
             return;
         }
         // len and the lengths of v1, v2 are multiples of 16 (powers of two).
@@ -313,7 +315,7 @@ mod tests {
         let mut a = records_case::<W>(n, kind, s);
         let mut b = a;
         super::sort_records(token, &mut a[..n >> 3]);
-        crate::sort::sort_records_with(crate::sort::Portable, &mut b[..n >> 3]);
+        crate::sort::records::sort_records_with(crate::sort::Portable, &mut b[..n >> 3]);
         assert_eq!(a, b, "W {W}, n {n}, kind {kind}");
     }
 
@@ -372,8 +374,8 @@ mod tests {
                         let v2 = if vals == 2 { &mut v2[..len] } else { &mut [] };
                         match path {
                             Some(t) => super::sort_cols(t, &mut k[..len], v1, v2, b),
-                            None => crate::sort::sort_cols_with(
-                                crate::sort::PortableSpans,
+                            None => crate::sort::columns::sort_cols_with(
+                                crate::sort::columns::Portable,
                                 &mut k[..len],
                                 v1,
                                 v2,
