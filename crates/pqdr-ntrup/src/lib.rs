@@ -50,6 +50,7 @@ mod recip;
 mod sample;
 #[cfg(feature = "self-test")]
 pub mod self_test;
+mod sha512;
 mod sntrup_core;
 #[cfg(test)]
 mod test_util;

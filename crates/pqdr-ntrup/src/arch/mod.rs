@@ -47,8 +47,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt3_fits, ntt3_folds, ntt3_mul,
     ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round,
-    rq_recip3, schoolbook, scratch_bytes, scratch_words, small_decode, small_encode, sort_u32,
-    wipe, words_as_bytes,
+    rq_recip3, schoolbook, scratch_bytes, scratch_words, sha512_blocks, small_decode, small_encode,
+    sort_u32, wipe, words_as_bytes,
 };
 
 /// Integer entries of a buffer that `wipe` zeroes through its bytes: no
@@ -254,6 +254,14 @@ mod stubs {
         token: Avx2,
         _: &mut super::ListScratch<P>,
     ) -> &mut [u32; P] {
+        match token {}
+    }
+    pub(crate) fn sha512_blocks(
+        token: Avx2,
+        _: pqdr_common::simd::Bmi1Bmi2,
+        _: &mut [u64; 8],
+        _: &[[u8; crate::sha512::BLOCK]],
+    ) {
         match token {}
     }
     pub(crate) fn wipe<T: super::Plain>(token: Avx2, _: &mut [T]) {
