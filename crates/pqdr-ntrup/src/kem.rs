@@ -18,9 +18,9 @@ use crate::encode::{
     rounded_decode, rounded_encode, rq_bytes, rq_decode, rq_encode, small_bytes, small_decode,
     small_encode,
 };
+use crate::hash::Sha512;
 use crate::mult::Scratch;
 use crate::sample::{short_random, short_random_in, small_random, small_random_batched};
-use crate::sha512::Sha512;
 use crate::sntrup_core::{
     Hats, decrypt_f, decrypt_f_hat, decrypt_v, decrypt_v_hat, encrypt, encrypt_hat, is_short,
     keeps, public_key, recip3,

@@ -43,6 +43,7 @@ mod ct;
 mod divsteps;
 mod encode;
 mod error;
+mod hash;
 mod kem;
 mod mult;
 mod params;

@@ -141,7 +141,7 @@ impl<S: ParameterSet> KnownAnswerKem for Chain<S> {
 
     /// `SHA-512(parts…)[0..32]`.
     fn digest(parts: &[&[u8]]) -> [u8; 32] {
-        let mut h = crate::sha512::Sha512::new();
+        let mut h = crate::hash::Sha512::new();
         for p in parts {
             h.update(p);
         }

@@ -22,6 +22,7 @@
 //! | `rq_recip3` (`recip.rs`; safegcd jumps: 32 steps on the low coefficients, the transition matrix applied by `vpmaddwd` to interleaved coefficient pairs) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
+//! | `sha512_blocks` (`sha512.rs`): SHA-512 compression, 2-block message schedule in 256-bit registers, rounds with BMI2 `rorx` (also takes the `Bmi1Bmi2` token), under `hash::Sha512` | `sha512::compress_portable` | `hash::tests::kernels_match_sha2` (every length 0..=300, block boundaries, against `sha2` and FIPS 180-4 examples), `hash::tests::compress_kernels_agree` |
 //! | `wipe` (`mod.rs`), `wipe::Wipe` of integer buffers (i16, i8, u8, u32): 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
 //! | `scratch_words` (`mod.rs`): `Encap`'s word list in its product scratch (`ListScratch`) | `sample::short_random` (its own list) | `sample::tests::list_in_scratch_matches_own_list`; the KATs |
 //! | `scratch_bytes` (`mod.rs`): `Decap`'s re-encrypted ciphertext in its product scratch (`kem::reencrypt`) | `kem::compare_own` (its own buffer) | the KATs and implicit-rejection tests (both paths) |
