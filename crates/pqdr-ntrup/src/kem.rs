@@ -18,6 +18,7 @@ use crate::encode::{
     rounded_decode, rounded_encode, rq_bytes, rq_decode, rq_encode, small_bytes, small_decode,
     small_encode,
 };
+use crate::hash::Sha512;
 use crate::mult::Scratch;
 use crate::sample::{short_random, short_random_in, small_random, small_random_batched};
 use crate::sntrup_core::{
@@ -26,7 +27,6 @@ use crate::sntrup_core::{
 };
 use crate::wipe::Wipe;
 use rand_core::TryCryptoRng;
-use sha2::{Digest, Sha512};
 use zeroize::Zeroizing;
 
 /// Hash and confirmation length (bytes).
@@ -38,24 +38,24 @@ pub(crate) const HASH_BYTES: usize = 32;
 ///
 /// The input may be secret (`r_enc`, `rho`, `Hash3` of either). What is wiped:
 /// the hasher's chaining state and block buffer (which holds input bytes),
-/// when `finalize_into` consumes the hasher (sha2's `zeroize` feature makes
-/// `Sha512` wipe itself on drop), and the whole 64-byte digest (a `Zeroizing`
-/// buffer; its unused second half included). The caller owns `out` and wipes
-/// it when it is secret. Not wiped: what the SHA-512 compression function
-/// leaves in its own stack frames and registers (message schedule, working
-/// variables), which no safe Rust code can reach.
+/// when `finalize_into` consumes the hasher (our [`Sha512`] wipes itself on
+/// drop), and the whole 64-byte digest (a `Zeroizing` buffer; its unused
+/// second half included). The caller owns `out` and wipes it when it is
+/// secret. Not wiped: what the SHA-512 compression function leaves in its
+/// own stack frames and registers (message schedule, working variables),
+/// which no safe Rust code can reach.
 fn hash_prefix(b: u8, in1: &[u8], in2: &[u8], out: &mut [u8; HASH_BYTES]) {
-    // Compile-time check that the hasher wipes itself (sha2's `zeroize` feature).
+    // Compile-time check that the hasher wipes itself.
     const _: fn() = || {
         fn wipes_on_drop<T: zeroize::ZeroizeOnDrop>() {}
         wipes_on_drop::<Sha512>();
     };
     let mut d = Zeroizing::new([0u8; 64]);
-    Sha512::new()
-        .chain_update([b])
-        .chain_update(in1)
-        .chain_update(in2)
-        .finalize_into((&mut *d).into());
+    let mut h = Sha512::new();
+    h.update(&[b]);
+    h.update(in1);
+    h.update(in2);
+    h.finalize_into(&mut d);
     out.copy_from_slice(&d[..HASH_BYTES]);
 }
 

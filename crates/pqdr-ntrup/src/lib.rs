@@ -43,6 +43,7 @@ mod ct;
 mod divsteps;
 mod encode;
 mod error;
+mod hash;
 mod kem;
 mod mult;
 mod params;
@@ -50,6 +51,7 @@ mod recip;
 mod sample;
 #[cfg(feature = "self-test")]
 pub mod self_test;
+mod sha512;
 mod sntrup_core;
 #[cfg(test)]
 mod test_util;

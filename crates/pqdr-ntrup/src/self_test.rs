@@ -28,7 +28,6 @@
 use pqdr_common::SharedSecret;
 use pqdr_common::hex::decode as hex;
 use pqdr_common::self_test::{Digests, KnownAnswerKem, run_known_answers};
-use sha2::{Digest, Sha512};
 
 use crate::error::Error;
 use crate::params::{ByteArray, ParameterSet};
@@ -142,12 +141,14 @@ impl<S: ParameterSet> KnownAnswerKem for Chain<S> {
 
     /// `SHA-512(parts…)[0..32]`.
     fn digest(parts: &[&[u8]]) -> [u8; 32] {
-        let mut h = Sha512::new();
+        let mut h = crate::hash::Sha512::new();
         for p in parts {
             h.update(p);
         }
+        let mut d = [0u8; 64];
+        h.finalize_into(&mut d);
         let mut out = [0u8; 32];
-        out.copy_from_slice(&h.finalize()[..32]);
+        out.copy_from_slice(&d[..32]);
         out
     }
 

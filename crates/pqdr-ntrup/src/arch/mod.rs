@@ -22,6 +22,7 @@
 //! | `rq_recip3` (`recip.rs`; safegcd jumps: 32 steps on the low coefficients, the transition matrix applied by `vpmaddwd` to interleaved coefficient pairs) | `recip::rq_recip3_on(.., None)` (passes `divsteps::rows_fg_moved` / `rows_vr_moved`) | `recip::tests::avx2_recips_match_portable` |
 //! | `sort_u32` (`sort.rs`), under `sample::sort_u32` | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` |
 //! | `sort_u32_1024` (`bitonic.rs`), from `sort_u32` for 513..=1024 entries | `sample::sort_u32_on(.., None)` | `sample::tests::avx2_sort_matches_portable` (every length 500..=1030) |
+//! | `sha512_blocks` (`sha512.rs`): SHA-512 compression, 2-block message schedule in 256-bit registers, rounds with BMI2 `rorx` (also takes the `Bmi1Bmi2` token), under `hash::Sha512` | `sha512::compress_portable` | `hash::tests::kernels_match_sha2` (every length 0..=300, block boundaries, against `sha2` and FIPS 180-4 examples), `hash::tests::compress_kernels_agree` |
 //! | `wipe` (`mod.rs`), `wipe::Wipe` of integer buffers (i16, i8, u8, u32): 32-byte stores kept by an empty `asm!` barrier | `zeroize` | `arch::x86_64::tests::wipe_matches_zeroize` |
 //! | `scratch_words` (`mod.rs`): `Encap`'s word list in its product scratch (`ListScratch`) | `sample::short_random` (its own list) | `sample::tests::list_in_scratch_matches_own_list`; the KATs |
 //! | `scratch_bytes` (`mod.rs`): `Decap`'s re-encrypted ciphertext in its product scratch (`kem::reencrypt`) | `kem::compare_own` (its own buffer) | the KATs and implicit-rejection tests (both paths) |
@@ -47,8 +48,8 @@ pub(crate) use pqdr_common::simd::Avx2;
 pub(crate) use x86_64::{
     decode_pairs, encode_pairs, fold_3, fold_q, freeze_folded, ntt3_fits, ntt3_folds, ntt3_mul,
     ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch, r3_from_3rq, r3_recip, round,
-    rq_recip3, schoolbook, scratch_bytes, scratch_words, small_decode, small_encode, sort_u32,
-    wipe, words_as_bytes,
+    rq_recip3, schoolbook, scratch_bytes, scratch_words, sha512_blocks, small_decode, small_encode,
+    sort_u32, wipe, words_as_bytes,
 };
 
 /// Integer entries of a buffer that `wipe` zeroes through its bytes: no
@@ -254,6 +255,14 @@ mod stubs {
         token: Avx2,
         _: &mut super::ListScratch<P>,
     ) -> &mut [u32; P] {
+        match token {}
+    }
+    pub(crate) fn sha512_blocks(
+        token: Avx2,
+        _: pqdr_common::simd::Bmi1Bmi2,
+        _: &mut [u64; 8],
+        _: &[[u8; crate::sha512::BLOCK]],
+    ) {
         match token {}
     }
     pub(crate) fn wipe<T: super::Plain>(token: Avx2, _: &mut [T]) {

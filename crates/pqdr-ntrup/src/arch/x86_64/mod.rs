@@ -21,6 +21,7 @@ mod mult;
 mod ntt;
 mod recip;
 mod recip3;
+mod sha512;
 mod sort;
 
 pub(crate) use encode::{decode_pairs, encode_pairs, small_decode, small_encode};
@@ -29,6 +30,7 @@ pub(crate) use mult::schoolbook;
 pub(crate) use ntt::three::ntt3_folds;
 pub(crate) use ntt::{ntt3_fits, ntt3_mul, ntt3_mul_sides, ntt3_parts, ntt3_prepare, ntt3_scratch};
 pub(crate) use recip::{r3_recip, rq_recip3};
+pub(crate) use sha512::sha512_blocks;
 pub(crate) use sort::sort_u32;
 
 use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256};
