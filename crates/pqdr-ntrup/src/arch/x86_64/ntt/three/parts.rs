@@ -35,7 +35,7 @@ use core::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_setr_epi16, _mm256_sub_epi16,
 };
 
-use super::super::{K, P7681, P10753, Prime, barrett, consts, load, montmul, regs, store};
+use super::super::{K, P7681, P10753, Prime, consts, load, montmul, regs, store};
 use super::{
     Garner, H1, H2, HALF, MAX_PARTS, Part, Src, bc, combine_in_place, fold_twist, interpolate,
     ntt3_fits, ntt3_scratch, parts, small_omegas, three_of, widen16,
@@ -86,6 +86,30 @@ fn outer_512<const P: usize, T: Copy + Default, const SMALL: bool>(
 ) where
     [T; 16]: Wipeable,
 {
+    // The part a constant in each copy: its fold and twist without branches
+    // on i (the part index is public).
+    match i {
+        0 => outer_512_at::<P, T, SMALL, 0>(x, v, ld, t, k),
+        1 => outer_512_at::<P, T, SMALL, 1>(x, v, ld, t, k),
+        2 => outer_512_at::<P, T, SMALL, 2>(x, v, ld, t, k),
+        3 => outer_512_at::<P, T, SMALL, 3>(x, v, ld, t, k),
+        _ => outer_512_at::<P, T, SMALL, 4>(x, v, ld, t, k),
+    }
+}
+
+/// [`outer_512`] of part `I`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn outer_512_at<const P: usize, T: Copy + Default, const SMALL: bool, const I: usize>(
+    x: &mut Part<HALF>,
+    v: &[T],
+    ld: impl Fn(&[T; 16]) -> __m256i,
+    t: &Prime,
+    k: K,
+) where
+    [T; 16]: Wipeable,
+{
+    let i = I;
     const N: usize = 16 * HALF;
     assert!(P > N && 2 * P <= 5 * N, "outer_512: p outside 513..=1280");
     let t3 = three_of(t);
@@ -211,10 +235,11 @@ fn src<'a, const P: usize, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a,
 }
 
 /// The parts' `Z_i` of prime `pi` (`t`) into the buffers `es` (part i
-/// into the i-th), `y` the second factor's transforms.
+/// into the i-th), `y` the second factor's transforms. `SMALL_A`: `a` is
+/// small too (|a| <= 1, the R/3 product), [`part_512`].
 #[target_feature(enable = "avx2")]
 #[inline]
-fn parts_512<'e, const P: usize>(
+fn parts_512<'e, const P: usize, const SMALL_A: bool>(
     es: impl IntoIterator<Item = &'e mut Part<HALF>>,
     y: &mut Part<HALF>,
     (a, b): Sides<'_>,
@@ -222,7 +247,7 @@ fn parts_512<'e, const P: usize>(
 ) {
     for (i, x) in es.into_iter().enumerate() {
         let ab = (src::<P, _>(a, pi, i), src::<P, _>(b, pi, i));
-        part_512::<P>(x, y, ab, i, t);
+        part_512::<P, SMALL_A>(x, y, ab, i, t);
     }
 }
 
@@ -231,10 +256,12 @@ fn parts_512<'e, const P: usize>(
 /// coefficients (a, or b when a is kept) takes only the first layer here
 /// ([`outer_512`]); its block steps run with the pointwise product and the
 /// inverse block steps in one pass per block (`regs::block_product`), the
-/// other factor transformed whole ([`forward_512`]) or kept.
+/// other factor transformed whole ([`forward_512`]) or kept. `SMALL_A`:
+/// `a` is small (|a| <= 1, the R/3 product's): its fold exact, as b's
+/// ([`fold_twist`]'s `SMALL`).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn part_512<const P: usize>(
+fn part_512<const P: usize, const SMALL_A: bool>(
     x: &mut Part<HALF>,
     y: &mut Part<HALF>,
     (a, b): (Src<'_, i16, HALF>, Src<'_, i8, HALF>),
@@ -251,7 +278,7 @@ fn part_512<const P: usize>(
                 }
                 Src::Kept(h) => h,
             };
-            outer_512::<P, i16, false>(x, a, |c| load(c), (i, t), k);
+            outer_512::<P, i16, SMALL_A>(x, a, |c| load(c), (i, t), k);
             (y, true)
         }
         (Src::Kept(h), Src::Coeffs(b)) => {
@@ -331,14 +358,19 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool, const PARTS: 
     let (out, _) = full.as_chunks_mut::<16>();
     let out = &mut out[..PARTS * R];
     // 7681: the parts straight into the product buffer, combined in place.
-    parts_512::<P>(out.as_chunks_mut::<R>().0, &mut y, ab, (0, &P7681));
+    let parts = out.as_chunks_mut::<R>().0;
+    if REDUCE {
+        parts_512::<P, false>(parts, &mut y, ab, (0, &P7681));
+    } else {
+        parts_512::<P, true>(parts, &mut y, ab, (0, &P7681));
+    }
     combine_in_place::<R, PARTS>(out, &H1, consts(&P7681));
     if REDUCE && PARTS == MAX_PARTS {
         five_rq::<P, Q>(full, &mut y, ab);
     } else if REDUCE {
         let mut e0: [Part<R>; PARTS] = [[[0; 16]; R]; PARTS];
         let mut e = Wipe::new(&mut e0);
-        parts_512::<P>(&mut e[..], &mut y, ab, (1, &P10753));
+        parts_512::<P, false>(&mut e[..], &mut y, ab, (1, &P10753));
         let e = e.as_flattened_mut();
         let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
@@ -367,23 +399,23 @@ const SEAM: usize = 4 * 16 * HALF;
 /// a local, interpolated in place (reduced), folded on the way into
 /// Garner's CRT with 7681's F, into `full[..f]` (the caller freezes
 /// `full[..p]` alone: [`super::ntt3_folds`]).
-/// Bounds: every c reduced (|.| <= p/2 + p/2^9), so F below 3p/2 + 3p/2^9:
-/// 7681's F [`barrett`]-reduced (|.| <= 3855, as Garner takes `c1`);
-/// 10753's left unreduced, below 3 * 5397 = 16,191, inside the 21,527 that
-/// [`Garner::apply`] takes for `c2` (`garner_at_the_bounds` tests that
-/// wider bound); the integer `|F_k| <= 3 p (q - 1)/2 < 2^24` (p = 1277, q =
-/// 7879: 15,090,309), the range of [`Garner::apply`].
+/// Bounds: every c reduced (|.| <= p/2 + p/2^9), so F below 3p/2 + 3p/2^9,
+/// both primes' left unreduced: 7681's below 3 * 3855 = 11,565 and
+/// 10753's below 3 * 5397 = 16,191, inside the 11,565 and 21,527 that
+/// [`Garner::apply`] takes for `c1` and `c2` (`garner_at_the_bounds` tests
+/// those wider bounds); the integer `|F_k| <= 3 p (q - 1)/2 < 2^24` (p =
+/// 1277, q = 7879: 15,090,309), the range of [`Garner::apply`]. The output
+/// below 11,565 + 3q/4 < 2^15, as `freeze_folded` takes (any i16).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, ab: Sides<'_>) {
     let f = P.next_multiple_of(16);
-    let k1 = consts(&P7681);
     // The product's 2f coefficients, a known length (the loads below f + p <= 2f):
     // no bounds checks left in the loop.
     let c = &mut full[..2 * f];
     for r in 0..f >> 4 {
         let ld = |m: usize| load(c[m..m + 16].try_into().expect("inside c"));
-        let v = barrett(fold_at::<P>(16 * r, (ld, ld)), k1);
+        let v = fold_at::<P>(16 * r, (ld, ld));
         store(
             (&mut c[16 * r..16 * r + 16]).try_into().expect("inside F"),
             v,
@@ -393,7 +425,7 @@ fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, a
     let mut l0: Part<HALF> = [[0; 16]; HALF];
     let mut l = Wipe::new(&mut l0);
     let (bs, _) = blocks.as_chunks_mut::<HALF>();
-    parts_512::<P>(bs.iter_mut().chain([&mut *l]), y, ab, (1, &P10753));
+    parts_512::<P, false>(bs.iter_mut().chain([&mut *l]), y, ab, (1, &P10753));
     five_finish::<P, Q>(full, &mut l);
 }
 
