@@ -268,9 +268,21 @@ fn garner_at_the_bounds() {
     let (r1, r2, wide) = (3855, 5397, 2 * 10753 + 21);
     // SAFETY: the token shows the CPU has AVX2.
     unsafe {
-        garner_check_avx2::<4621, 7681, 10753>(Garner::of::<4621, 7681, 10753>(&P10753), 768, [r1, wide]);
-        garner_check_avx2::<4591, 7681, 10753>(Garner::of::<4591, 7681, 10753>(&P10753), 768, [r1, wide]);
-        garner_check_avx2::<7177, 7681, 10753>(Garner::of::<7177, 7681, 10753>(&P10753), 1013, [r1, wide]);
+        garner_check_avx2::<4621, 7681, 10753>(
+            Garner::of::<4621, 7681, 10753>(&P10753),
+            768,
+            [r1, wide],
+        );
+        garner_check_avx2::<4591, 7681, 10753>(
+            Garner::of::<4591, 7681, 10753>(&P10753),
+            768,
+            [r1, wide],
+        );
+        garner_check_avx2::<7177, 7681, 10753>(
+            Garner::of::<7177, 7681, 10753>(&P10753),
+            1013,
+            [r1, wide],
+        );
         let g = Garner::of::<7879, 7681, 10753>(&P10753);
         garner_check_avx2::<7879, 7681, 10753>(g, 3 * 1277, [r1, wide]);
         garner_check_avx2::<7879, 7681, 10753>(g, 3 * 1277, [3 * r1, 3 * r2]);
@@ -280,11 +292,7 @@ fn garner_at_the_bounds() {
 /// [`garner_at_the_bounds`] for `c` up to p (q - 1) / 2 and the
 /// representatives of `c` mod A, B up to `bound` (the largest that reach it).
 #[target_feature(enable = "avx2")]
-fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(
-    g: Garner,
-    p: i64,
-    bound: [i64; 2],
-) {
+fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(g: Garner, p: i64, bound: [i64; 2]) {
     let centre = |x: i64, m: i64| {
         let r = x.rem_euclid(m);
         if r > m / 2 { r - m } else { r }
@@ -317,8 +325,14 @@ fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(
             for ((o, c), c1) in out.iter().zip(cs).zip(c1) {
                 let (o, c1) = (i64::from(*o), i64::from(c1));
                 assert_eq!((o - c).rem_euclid(i64::from(Q)), 0, "q = {Q}, c = {c}");
-                assert!(4 * (o.abs() - c1.abs()) < 3 * i64::from(Q), "q = {Q}, c = {c}: {o}");
-                assert!(c1.abs() > 3855 || o.abs() < 1 << 14, "q = {Q}, c = {c}: {o}");
+                assert!(
+                    4 * (o.abs() - c1.abs()) < 3 * i64::from(Q),
+                    "q = {Q}, c = {c}: {o}"
+                );
+                assert!(
+                    c1.abs() > 3855 || o.abs() < 1 << 14,
+                    "q = {Q}, c = {c}: {o}"
+                );
             }
         }
     }
