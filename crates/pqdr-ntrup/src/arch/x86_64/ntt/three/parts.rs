@@ -171,20 +171,19 @@ pub(super) fn forward_512_b<const P: usize>(
 }
 
 /// The last layer of the inverse of [`forward_512`] (after the per-block
-/// steps, `regs::block_product`): the decimation-in-time butterflies at
-/// distance 16 (the inverse of the first layer); the whole inverse is times 2^16 / 1024 (the untwist's
-/// scale): 512 c 2^16 / 1024. Lazy (7681, 10753): the first inputs
-/// unreduced (the lazy block steps' outputs, below 23200), so every output
-/// is below 23200 + 8065 < 2^15 (any i16 is what [`combine`](super::combine) takes).
+/// steps): the decimation-in-time butterflies at distance 16
+/// (`regs::dit_last_pair`, the inverse of the first layer); the whole
+/// inverse is times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024,
+/// every output below 2^15 (any i16 is what [`combine`](super::combine)
+/// takes). In the products it runs inside the second block's
+/// `regs::block_product`; this pass for the tests' inverse.
+#[cfg(test)]
 #[target_feature(enable = "avx2")]
-#[inline]
 fn dit_last_512(x: &mut Part<HALF>, t: &Prime, k: K) {
-    for i in 0..16 {
-        let (w, wq) = bc(t.reg_inv[2 * i]);
-        let a = load(&x[i]);
-        let b = montmul(load(&x[i + 16]), w, wq, k.p);
-        store(&mut x[i], _mm256_add_epi16(a, b));
-        store(&mut x[i + 16], _mm256_sub_epi16(a, b));
+    let (lo, hi) = x.split_at_mut(16);
+    for (i, (lo, hi)) in lo.iter_mut().zip(hi).enumerate() {
+        let b = load(hi);
+        regs::dit_last_pair((lo, hi), b, i, t, k);
     }
 }
 /// [`ntt3_mul`] for [`ntt3_fits`]`(P)` with either factor (or both) given as
@@ -292,14 +291,18 @@ fn part_512<const P: usize, const SMALL_A: bool>(
     };
     let (xs, _) = x.as_chunks_mut::<16>();
     let (ys, _) = y.as_chunks::<16>();
-    for (j, (xb, yb)) in xs.iter_mut().zip(ys).enumerate() {
+    type Block = [[i16; 16]; 16];
+    let product = |xb: &mut Block, yb: &Block, jl: (usize, Option<&mut Block>)| {
         if fwd {
-            regs::block_product::<true>(xb, yb, j, t, k);
+            regs::block_product::<true>(xb, yb, jl, t, k);
         } else {
-            regs::block_product::<false>(xb, yb, j, t, k);
+            regs::block_product::<false>(xb, yb, jl, t, k);
         }
-    }
-    dit_last_512(x, t, k);
+    };
+    // Block 1 with the inverse's last layer (distance 16) on its way out.
+    let (x0, x1) = xs.split_at_mut(1);
+    product(&mut x0[0], &ys[0], (0, None));
+    product(&mut x1[0], &ys[1], (1, Some(&mut x0[0])));
 }
 
 /// The two factors of a product.
