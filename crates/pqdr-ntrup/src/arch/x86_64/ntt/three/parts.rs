@@ -2,10 +2,11 @@
 //! sntrup653/761 k = 3, sntrup857/953/1013 k = 4, sntrup1277 k = 5), AVX2
 //! (the products of Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime
 //! spec §2.3): the 512-point transform on 32 registers ([`forward_512`],
-//! its first layer in the pass that loads a part, and [`dit_last_512`]; in
-//! a part's product ([`part_512`]) one factor's block steps, the pointwise
-//! product and the inverse block steps run in one pass per block,
-//! `regs::block_product`), the parts' interpolation into the full product
+//! its first layer in the pass that loads a part, and the inverse's last
+//! layer, `regs::dit_last_pair`; in a part's product ([`part_512`]) one
+//! factor's block steps, the pointwise product and the inverse block steps
+//! run in one pass per block, `regs::block_product`, the second block's
+//! with that last layer), the parts' interpolation into the full product
 //! ([`interpolate`]), and a factor's kept parts (a prepared decapsulation
 //! key's f, 1/g and h, [`ntt3_prepare`](super::ntt3_prepare),
 //! [`ntt3_mul_sides`](super::ntt3_mul_sides)). Twin: the portable Karatsuba
@@ -254,8 +255,9 @@ fn parts_512<'e, const P: usize, const SMALL_A: bool>(
 /// any i16, for [`combine`]), `y` for b's transforms. A factor given as
 /// coefficients (a, or b when a is kept) takes only the first layer here
 /// ([`outer_512`]); its block steps run with the pointwise product and the
-/// inverse block steps in one pass per block (`regs::block_product`), the
-/// other factor transformed whole ([`forward_512`]) or kept. `SMALL_A`:
+/// inverse block steps in one pass per block (`regs::block_product`; the
+/// second block's with the inverse's last layer), the other factor
+/// transformed whole ([`forward_512`]) or kept. `SMALL_A`:
 /// `a` is small (|a| <= 1, the R/3 product's): its fold exact, as b's
 /// ([`fold_twist`]'s `SMALL`).
 #[target_feature(enable = "avx2")]
