@@ -453,13 +453,17 @@ pub(super) fn block_inverse(
 /// until the block's one store. `y` (and `block`
 /// without `FWD`) must be outputs of the lazy forward steps (|.| <= 16130,
 /// [`dif4_unit`]): the pointwise products, below 9347, go into the inverse
-/// 16-point transform with [`Inputs::Pointwise`].
+/// 16-point transform with [`Inputs::Pointwise`]. With `low` (block 0 of
+/// the part, this the second block): each output register i goes through
+/// [`dit_last_pair`] with register i of `low` on its way out (the 512-point
+/// inverse's last layer without a pass of its own: no reload of this
+/// block).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 pub(super) fn block_product<const FWD: bool>(
     block: &mut [[i16; 16]; 16],
     y: &[[i16; 16]; 16],
-    j: usize,
+    (j, low): (usize, Option<&mut [[i16; 16]; 16]>),
     t: &Prime,
     k: K,
 ) {
@@ -510,7 +514,42 @@ pub(super) fn block_product<const FWD: bool>(
             }
         };
     }
-    dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2), store_group);
+    // One branch (the block's position), then each path without one a register.
+    match low {
+        Some(lo) => {
+            macro_rules! last_group {
+                ($r:ident, [$i0:literal, $i1:literal, $i2:literal, $i3:literal]) => {
+                    for i in [$i0, $i1, $i2, $i3] {
+                        dit_last_pair((&mut lo[i], &mut block[i]), $r[i], i, t, k);
+                    }
+                };
+            }
+            dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2), last_group);
+        }
+        None => dit16_inv_second!(&mut x, ti, (bf, one, bf2, one2), store_group),
+    }
+}
+
+/// One butterfly of the last layer of the 512-point inverse (the
+/// decimation-in-time layer at distance 16, the inverse of the forward's
+/// first layer, root `reg_inv[2 i]`): `lo` (register i) and `hi` (register
+/// i + 16, whose value is `b`) become `lo + w b`, `lo - w b`. Lazy (7681,
+/// 10753): the inputs the lazy block steps' outputs (below 23200), the
+/// outputs below 23200 + 8065 < 2^15.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn dit_last_pair(
+    (lo, hi): (&mut [i16; 16], &mut [i16; 16]),
+    b: __m256i,
+    i: usize,
+    t: &Prime,
+    k: K,
+) {
+    let (w, wq) = bc(t.reg_inv[2 * i]);
+    let a = load(lo);
+    let b = montmul(b, w, wq, k.p);
+    store(lo, _mm256_add_epi16(a, b));
+    store(hi, _mm256_sub_epi16(a, b));
 }
 
 #[cfg(test)]

@@ -263,7 +263,8 @@ fn mulc(x: __m256i, c: Mul, k: K) -> __m256i {
 /// 16 bits, without reductions: `|v + h_1 + h_2| <= 3` (i = 0) and, by the
 /// centred integers ζ_i, ζ_i^2 (`omega_int`, below p/2), `|v + ζ_i h_1 +
 /// ζ_i^2 h_2| <= 1 + 2 (p - 1)/2 = p < 2^14` into the twist's Montgomery
-/// product (any i16), so the same output bounds. `om`: [`small_omegas`].
+/// product (any i16), so the same output bounds (parts 1, 2 with both `h`:
+/// one product, below). `om`: [`small_omegas`].
 #[target_feature(enable = "avx2")]
 #[inline]
 fn fold_twist<const R: usize, const SMALL: bool>(
@@ -274,26 +275,43 @@ fn fold_twist<const R: usize, const SMALL: bool>(
     k: K,
 ) -> __m256i {
     let [h1, h2] = h;
-    if let Some(h) = h1 {
-        let h = if i == 0 {
-            h
-        } else if SMALL {
-            _mm256_mullo_epi16(h, om[0])
-        } else {
-            mulc(h, t3.omega[i - 1][0], k)
-        };
-        v = _mm256_add_epi16(v, h);
-    }
-    if let Some(h) = h2 {
-        v = if i > 0 && SMALL {
-            _mm256_add_epi16(v, _mm256_mullo_epi16(h, om[1]))
-        } else if i > 0 {
-            _mm256_add_epi16(v, mulc(h, t3.omega[i - 1][1], k))
-        } else if SMALL {
-            _mm256_add_epi16(v, h)
-        } else {
-            squeeze(_mm256_add_epi16(v, h), k)
-        };
+    match (h1, h2) {
+        // Parts 1, 2 (ζ_i = ω^i, a primitive cube root of unity: ζ_i^2 =
+        // -1 - ζ_i): `(v - h_2) + ζ_i (h_1 - h_2)`, one product instead of
+        // two; `|v - h_2|, |h_1 - h_2| < 2^13` (small: <= 2, the sum <= 2 +
+        // 2 (p - 1)/2 = p + 1 < 2^14).
+        (Some(h1), Some(h2)) if i == 1 || i == 2 => {
+            let d = _mm256_sub_epi16(h1, h2);
+            let d = if SMALL {
+                _mm256_mullo_epi16(d, om[0])
+            } else {
+                mulc(d, t3.omega[i - 1][0], k)
+            };
+            v = _mm256_add_epi16(_mm256_sub_epi16(v, h2), d);
+        }
+        _ => {
+            if let Some(h) = h1 {
+                let h = if i == 0 {
+                    h
+                } else if SMALL {
+                    _mm256_mullo_epi16(h, om[0])
+                } else {
+                    mulc(h, t3.omega[i - 1][0], k)
+                };
+                v = _mm256_add_epi16(v, h);
+            }
+            if let Some(h) = h2 {
+                v = if i > 0 && SMALL {
+                    _mm256_add_epi16(v, _mm256_mullo_epi16(h, om[1]))
+                } else if i > 0 {
+                    _mm256_add_epi16(v, mulc(h, t3.omega[i - 1][1], k))
+                } else if SMALL {
+                    _mm256_add_epi16(v, h)
+                } else {
+                    squeeze(_mm256_add_epi16(v, h), k)
+                };
+            }
+        }
     }
     if i > 0 {
         let m = &t3.psi[i - 1];
@@ -489,7 +507,7 @@ fn combine_in_place<const R: usize, const PARTS: usize>(c: &mut [[i16; 16]], t3:
 /// the upper half of a full product: the caller freezes `full[..p]`
 /// alone), else the full product (degree `2p - 2`) in `full[..2p]`
 /// (`full[2p - 1] = 0`). With `REDUCE` congruent to the product modulo q
-/// with `|full[k]| < 2^14`, else exact (`|a|, |b| <= 1`, `|full[k]| <= p`).
+/// with `|full[k]| < 2^14` (folded: `< 2^15`, `five_rq`), else exact (`|a|, |b| <= 1`, `|full[k]| <= p`).
 /// `|a| <= (q - 1) / 2 < 2^12`, `b` small. Requires [`ntt3_fits`]`(P)`.
 pub(crate) fn ntt3_mul<const P: usize, const Q: i16, const REDUCE: bool>(
     token: Avx2,

@@ -207,9 +207,9 @@ fn block_product_at_the_bounds() {
 fn product_avx2(b: &mut [[i16; 16]; 16], y: &[[i16; 16]; 16], j: usize, t: &Prime, fwd: bool) {
     let k = consts(t);
     if fwd {
-        block_product::<true>(b, y, j, t, k);
+        block_product::<true>(b, y, (j, None), t, k);
     } else {
-        block_product::<false>(b, y, j, t, k);
+        block_product::<false>(b, y, (j, None), t, k);
     }
 }
 

@@ -6,10 +6,12 @@ use core::arch::x86_64::{__m256i, _mm256_add_epi16, _mm256_set1_epi16, _mm256_su
 use super::super::{K, Prime, consts, mont, montmul, pow_mod};
 use super::bc;
 
-/// The Garner step: `c` modulo q (|.| < 2^14) from `c1 = c mod p1`
-/// (|.| <= p1/2 + p1/2^9) and `c2 ≡ c mod p2` (|.| <= p2/2 + p2/2^9, or
-/// unreduced from `combine`, below 2 * 10753 + 10753/2^9; see
-/// [`Garner::apply`]), the primes (p1, p2) = (7681, 10753).
+/// The Garner step: `c` modulo q (below |c1| + 3q/4: 2^14 for a reduced
+/// `c1`) from `c1 ≡ c mod p1` (|.| <= p1/2 + p1/2^9, or unreduced from
+/// `five_rq`'s fold, below 3 (p1/2 + p1/2^9) = 11,565) and `c2 ≡ c mod p2`
+/// (|.| <= p2/2 + p2/2^9, or unreduced from `combine`, below 2 * 10753 +
+/// 10753/2^9, or from `five_rq`'s fold, below 3 (p2/2 + p2/2^9) = 16,191;
+/// see [`Garner::apply`]), the primes (p1, p2) = (7681, 10753).
 #[derive(Clone, Copy)]
 pub(super) struct Garner {
     k2: K,
@@ -40,7 +42,8 @@ impl Garner {
     /// Montgomery product of `d = c2 - c1` by `w = p1^-1 2^16` (centred, |w|
     /// <= p2/2) is `(d w - l p2) / 2^16` with |l| <= 2^15, so below |d| p2 /
     /// 2^17 + p2/2 in magnitude: for 7681 / 10753 (|d| <= 3855 + 21,527,
-    /// `combine`'s unreduced bound) below 7459; it is congruent to u mod p2
+    /// `combine`'s unreduced `c2`, or 11,565 + 16,191, `five_rq`'s unreduced
+    /// folds: |d| <= 27,756) below 7654; it is congruent to u mod p2
     /// and within p2 - 2189 of u, so it is u itself: no reduction. The
     /// output is below |c1| + 3q/4 (`garner_at_the_bounds` in `parts.rs`).
     #[target_feature(enable = "avx2")]

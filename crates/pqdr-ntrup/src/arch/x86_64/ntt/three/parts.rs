@@ -2,10 +2,11 @@
 //! sntrup653/761 k = 3, sntrup857/953/1013 k = 4, sntrup1277 k = 5), AVX2
 //! (the products of Core `KeyGen`, `Encrypt` and `Decrypt`, NTRU Prime
 //! spec §2.3): the 512-point transform on 32 registers ([`forward_512`],
-//! its first layer in the pass that loads a part, and [`dit_last_512`]; in
-//! a part's product ([`part_512`]) one factor's block steps, the pointwise
-//! product and the inverse block steps run in one pass per block,
-//! `regs::block_product`), the parts' interpolation into the full product
+//! its first layer in the pass that loads a part, and the inverse's last
+//! layer, `regs::dit_last_pair`; in a part's product ([`part_512`]) one
+//! factor's block steps, the pointwise product and the inverse block steps
+//! run in one pass per block, `regs::block_product`, the second block's
+//! with that last layer), the parts' interpolation into the full product
 //! ([`interpolate`]), and a factor's kept parts (a prepared decapsulation
 //! key's f, 1/g and h, [`ntt3_prepare`](super::ntt3_prepare),
 //! [`ntt3_mul_sides`](super::ntt3_mul_sides)). Twin: the portable Karatsuba
@@ -35,7 +36,7 @@ use core::arch::x86_64::{
     __m256i, _mm256_add_epi16, _mm256_and_si256, _mm256_setr_epi16, _mm256_sub_epi16,
 };
 
-use super::super::{K, P7681, P10753, Prime, barrett, consts, load, montmul, regs, store};
+use super::super::{K, P7681, P10753, Prime, consts, load, montmul, regs, store};
 use super::{
     Garner, H1, H2, HALF, MAX_PARTS, Part, Src, bc, combine_in_place, fold_twist, interpolate,
     ntt3_fits, ntt3_scratch, parts, small_omegas, three_of, widen16,
@@ -86,6 +87,30 @@ fn outer_512<const P: usize, T: Copy + Default, const SMALL: bool>(
 ) where
     [T; 16]: Wipeable,
 {
+    // The part a constant in each copy: its fold and twist without branches
+    // on i (the part index is public).
+    match i {
+        0 => outer_512_at::<P, T, SMALL, 0>(x, v, ld, t, k),
+        1 => outer_512_at::<P, T, SMALL, 1>(x, v, ld, t, k),
+        2 => outer_512_at::<P, T, SMALL, 2>(x, v, ld, t, k),
+        3 => outer_512_at::<P, T, SMALL, 3>(x, v, ld, t, k),
+        _ => outer_512_at::<P, T, SMALL, 4>(x, v, ld, t, k),
+    }
+}
+
+/// [`outer_512`] of part `I`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn outer_512_at<const P: usize, T: Copy + Default, const SMALL: bool, const I: usize>(
+    x: &mut Part<HALF>,
+    v: &[T],
+    ld: impl Fn(&[T; 16]) -> __m256i,
+    t: &Prime,
+    k: K,
+) where
+    [T; 16]: Wipeable,
+{
+    let i = I;
     const N: usize = 16 * HALF;
     assert!(P > N && 2 * P <= 5 * N, "outer_512: p outside 513..=1280");
     let t3 = three_of(t);
@@ -147,20 +172,19 @@ pub(super) fn forward_512_b<const P: usize>(
 }
 
 /// The last layer of the inverse of [`forward_512`] (after the per-block
-/// steps, `regs::block_product`): the decimation-in-time butterflies at
-/// distance 16 (the inverse of the first layer); the whole inverse is times 2^16 / 1024 (the untwist's
-/// scale): 512 c 2^16 / 1024. Lazy (7681, 10753): the first inputs
-/// unreduced (the lazy block steps' outputs, below 23200), so every output
-/// is below 23200 + 8065 < 2^15 (any i16 is what [`combine`](super::combine) takes).
+/// steps): the decimation-in-time butterflies at distance 16
+/// (`regs::dit_last_pair`, the inverse of the first layer); the whole
+/// inverse is times 2^16 / 1024 (the untwist's scale): 512 c 2^16 / 1024,
+/// every output below 2^15 (any i16 is what [`combine`](super::combine)
+/// takes). In the products it runs inside the second block's
+/// `regs::block_product`; this pass for the tests' inverse.
+#[cfg(test)]
 #[target_feature(enable = "avx2")]
-#[inline]
 fn dit_last_512(x: &mut Part<HALF>, t: &Prime, k: K) {
-    for i in 0..16 {
-        let (w, wq) = bc(t.reg_inv[2 * i]);
-        let a = load(&x[i]);
-        let b = montmul(load(&x[i + 16]), w, wq, k.p);
-        store(&mut x[i], _mm256_add_epi16(a, b));
-        store(&mut x[i + 16], _mm256_sub_epi16(a, b));
+    let (lo, hi) = x.split_at_mut(16);
+    for (i, (lo, hi)) in lo.iter_mut().zip(hi).enumerate() {
+        let b = load(hi);
+        regs::dit_last_pair((lo, hi), b, i, t, k);
     }
 }
 /// [`ntt3_mul`] for [`ntt3_fits`]`(P)` with either factor (or both) given as
@@ -211,10 +235,11 @@ fn src<'a, const P: usize, T>(side: Side<'a, T>, pi: usize, i: usize) -> Src<'a,
 }
 
 /// The parts' `Z_i` of prime `pi` (`t`) into the buffers `es` (part i
-/// into the i-th), `y` the second factor's transforms.
+/// into the i-th), `y` the second factor's transforms. `SMALL_A`: `a` is
+/// small too (|a| <= 1, the R/3 product), [`part_512`].
 #[target_feature(enable = "avx2")]
 #[inline]
-fn parts_512<'e, const P: usize>(
+fn parts_512<'e, const P: usize, const SMALL_A: bool>(
     es: impl IntoIterator<Item = &'e mut Part<HALF>>,
     y: &mut Part<HALF>,
     (a, b): Sides<'_>,
@@ -222,7 +247,7 @@ fn parts_512<'e, const P: usize>(
 ) {
     for (i, x) in es.into_iter().enumerate() {
         let ab = (src::<P, _>(a, pi, i), src::<P, _>(b, pi, i));
-        part_512::<P>(x, y, ab, i, t);
+        part_512::<P, SMALL_A>(x, y, ab, i, t);
     }
 }
 
@@ -230,11 +255,14 @@ fn parts_512<'e, const P: usize>(
 /// any i16, for [`combine`]), `y` for b's transforms. A factor given as
 /// coefficients (a, or b when a is kept) takes only the first layer here
 /// ([`outer_512`]); its block steps run with the pointwise product and the
-/// inverse block steps in one pass per block (`regs::block_product`), the
-/// other factor transformed whole ([`forward_512`]) or kept.
+/// inverse block steps in one pass per block (`regs::block_product`; the
+/// second block's with the inverse's last layer), the other factor
+/// transformed whole ([`forward_512`]) or kept. `SMALL_A`:
+/// `a` is small (|a| <= 1, the R/3 product's): its fold exact, as b's
+/// ([`fold_twist`]'s `SMALL`).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn part_512<const P: usize>(
+fn part_512<const P: usize, const SMALL_A: bool>(
     x: &mut Part<HALF>,
     y: &mut Part<HALF>,
     (a, b): (Src<'_, i16, HALF>, Src<'_, i8, HALF>),
@@ -251,7 +279,7 @@ fn part_512<const P: usize>(
                 }
                 Src::Kept(h) => h,
             };
-            outer_512::<P, i16, false>(x, a, |c| load(c), (i, t), k);
+            outer_512::<P, i16, SMALL_A>(x, a, |c| load(c), (i, t), k);
             (y, true)
         }
         (Src::Kept(h), Src::Coeffs(b)) => {
@@ -265,14 +293,18 @@ fn part_512<const P: usize>(
     };
     let (xs, _) = x.as_chunks_mut::<16>();
     let (ys, _) = y.as_chunks::<16>();
-    for (j, (xb, yb)) in xs.iter_mut().zip(ys).enumerate() {
+    type Block = [[i16; 16]; 16];
+    let product = |xb: &mut Block, yb: &Block, jl: (usize, Option<&mut Block>)| {
         if fwd {
-            regs::block_product::<true>(xb, yb, j, t, k);
+            regs::block_product::<true>(xb, yb, jl, t, k);
         } else {
-            regs::block_product::<false>(xb, yb, j, t, k);
+            regs::block_product::<false>(xb, yb, jl, t, k);
         }
-    }
-    dit_last_512(x, t, k);
+    };
+    // Block 1 with the inverse's last layer (distance 16) on its way out.
+    let (x0, x1) = xs.split_at_mut(1);
+    product(&mut x0[0], &ys[0], (0, None));
+    product(&mut x1[0], &ys[1], (1, Some(&mut x0[0])));
 }
 
 /// The two factors of a product.
@@ -331,14 +363,19 @@ fn ntt3_512_avx2<const P: usize, const Q: i16, const REDUCE: bool, const PARTS: 
     let (out, _) = full.as_chunks_mut::<16>();
     let out = &mut out[..PARTS * R];
     // 7681: the parts straight into the product buffer, combined in place.
-    parts_512::<P>(out.as_chunks_mut::<R>().0, &mut y, ab, (0, &P7681));
+    let parts = out.as_chunks_mut::<R>().0;
+    if REDUCE {
+        parts_512::<P, false>(parts, &mut y, ab, (0, &P7681));
+    } else {
+        parts_512::<P, true>(parts, &mut y, ab, (0, &P7681));
+    }
     combine_in_place::<R, PARTS>(out, &H1, consts(&P7681));
     if REDUCE && PARTS == MAX_PARTS {
         five_rq::<P, Q>(full, &mut y, ab);
     } else if REDUCE {
         let mut e0: [Part<R>; PARTS] = [[[0; 16]; R]; PARTS];
         let mut e = Wipe::new(&mut e0);
-        parts_512::<P>(&mut e[..], &mut y, ab, (1, &P10753));
+        parts_512::<P, false>(&mut e[..], &mut y, ab, (1, &P10753));
         let e = e.as_flattened_mut();
         let (g, k2) = (Garner::of::<Q, 7681, 10753>(&P10753), consts(&P10753));
         for j in 0..R {
@@ -367,23 +404,23 @@ const SEAM: usize = 4 * 16 * HALF;
 /// a local, interpolated in place (reduced), folded on the way into
 /// Garner's CRT with 7681's F, into `full[..f]` (the caller freezes
 /// `full[..p]` alone: [`super::ntt3_folds`]).
-/// Bounds: every c reduced (|.| <= p/2 + p/2^9), so F below 3p/2 + 3p/2^9:
-/// 7681's F [`barrett`]-reduced (|.| <= 3855, as Garner takes `c1`);
-/// 10753's left unreduced, below 3 * 5397 = 16,191, inside the 21,527 that
-/// [`Garner::apply`] takes for `c2` (`garner_at_the_bounds` tests that
-/// wider bound); the integer `|F_k| <= 3 p (q - 1)/2 < 2^24` (p = 1277, q =
-/// 7879: 15,090,309), the range of [`Garner::apply`].
+/// Bounds: every c reduced (|.| <= p/2 + p/2^9), so F below 3p/2 + 3p/2^9,
+/// both primes' left unreduced: 7681's below 3 * 3855 = 11,565 and
+/// 10753's below 3 * 5397 = 16,191, inside the 11,565 and 21,527 that
+/// [`Garner::apply`] takes for `c1` and `c2` (`garner_at_the_bounds` tests
+/// those wider bounds); the integer `|F_k| <= 3 p (q - 1)/2 < 2^24` (p =
+/// 1277, q = 7879: 15,090,309), the range of [`Garner::apply`]. The output
+/// below 11,565 + 3q/4 < 2^15, as `freeze_folded` takes (any i16).
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, ab: Sides<'_>) {
     let f = P.next_multiple_of(16);
-    let k1 = consts(&P7681);
     // The product's 2f coefficients, a known length (the loads below f + p <= 2f):
     // no bounds checks left in the loop.
     let c = &mut full[..2 * f];
     for r in 0..f >> 4 {
         let ld = |m: usize| load(c[m..m + 16].try_into().expect("inside c"));
-        let v = barrett(fold_at::<P>(16 * r, (ld, ld)), k1);
+        let v = fold_at::<P>(16 * r, (ld, ld));
         store(
             (&mut c[16 * r..16 * r + 16]).try_into().expect("inside F"),
             v,
@@ -393,7 +430,7 @@ fn five_rq<const P: usize, const Q: i16>(full: &mut [i16], y: &mut Part<HALF>, a
     let mut l0: Part<HALF> = [[0; 16]; HALF];
     let mut l = Wipe::new(&mut l0);
     let (bs, _) = blocks.as_chunks_mut::<HALF>();
-    parts_512::<P>(bs.iter_mut().chain([&mut *l]), y, ab, (1, &P10753));
+    parts_512::<P, false>(bs.iter_mut().chain([&mut *l]), y, ab, (1, &P10753));
     five_finish::<P, Q>(full, &mut l);
 }
 

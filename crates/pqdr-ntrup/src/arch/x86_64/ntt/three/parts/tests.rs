@@ -254,44 +254,58 @@ fn newton_check_avx2<const PARTS: usize>(t: &Prime, t3: &super::super::Three<HAL
 /// the R/q products' bounds p (q - 1) / 2 (p = 768, 1013) and three
 /// times that (sntrup1277's folded product, `five_rq`) and random; `c1` mod p1 within
 /// p1/2 + p1/2^9 (Barrett's bound), `c2` too or, for 10753, any representative
-/// up to [`combine`]'s unreduced bound 2 * 10753 + 21: the output is
-/// `c` mod q, below 2^14. An inexact `u` breaks the congruence.
+/// up to [`combine`]'s unreduced bound 2 * 10753 + 21; and for the folded
+/// product both unreduced, any representatives up to 3 (p_i/2 + p_i/2^9)
+/// (11,565 and 16,191, `five_rq`'s F): the output is `c` mod q, below
+/// |c1| + 3q/4 (below 2^14 for a reduced `c1`). An inexact `u` breaks the
+/// congruence.
 #[test]
 fn garner_at_the_bounds() {
     let Some(_token) = crate::arch::avx2() else {
         return;
     };
+    // Barrett's bound p_i/2 + p_i/2^9, combine's 2 * 10753 + 21, three Barrett's.
+    let (r1, r2, wide) = (3855, 5397, 2 * 10753 + 21);
     // SAFETY: the token shows the CPU has AVX2.
     unsafe {
-        garner_check_avx2::<4621, 7681, 10753>(Garner::of::<4621, 7681, 10753>(&P10753), 768);
-        garner_check_avx2::<4591, 7681, 10753>(Garner::of::<4591, 7681, 10753>(&P10753), 768);
-        garner_check_avx2::<7177, 7681, 10753>(Garner::of::<7177, 7681, 10753>(&P10753), 1013);
-        garner_check_avx2::<7879, 7681, 10753>(Garner::of::<7879, 7681, 10753>(&P10753), 3 * 1277);
+        garner_check_avx2::<4621, 7681, 10753>(
+            Garner::of::<4621, 7681, 10753>(&P10753),
+            768,
+            [r1, wide],
+        );
+        garner_check_avx2::<4591, 7681, 10753>(
+            Garner::of::<4591, 7681, 10753>(&P10753),
+            768,
+            [r1, wide],
+        );
+        garner_check_avx2::<7177, 7681, 10753>(
+            Garner::of::<7177, 7681, 10753>(&P10753),
+            1013,
+            [r1, wide],
+        );
+        let g = Garner::of::<7879, 7681, 10753>(&P10753);
+        garner_check_avx2::<7879, 7681, 10753>(g, 3 * 1277, [r1, wide]);
+        garner_check_avx2::<7879, 7681, 10753>(g, 3 * 1277, [3 * r1, 3 * r2]);
     }
 }
 
+/// [`garner_at_the_bounds`] for `c` up to p (q - 1) / 2 and the
+/// representatives of `c` mod A, B up to `bound` (the largest that reach it).
 #[target_feature(enable = "avx2")]
-fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(g: Garner, p: i64) {
+fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(g: Garner, p: i64, bound: [i64; 2]) {
     let centre = |x: i64, m: i64| {
         let r = x.rem_euclid(m);
         if r > m / 2 { r - m } else { r }
     };
-    // Representatives of c mod m: centred or, near ±m/2, the other one
-    // within Barrett's bound m/2 + m/2^9; `wide`, any up to 2m + m/2^9.
-    let rep = |c: i64, m: i64, shift: i64, wide: bool| {
-        let r = centre(c, m);
-        let r = if wide {
-            let r = r + shift * m;
-            if r.abs() > 2 * m + m / 512 {
-                r - r.signum() * m
-            } else {
-                r
-            }
-        } else if shift != 0 && r.abs() >= m / 2 - m / 512 {
-            r - r.signum() * m
-        } else {
-            r
-        };
+    // A representative of c mod m: the centred one moved by `shift` m, then
+    // back towards 0 while above `bound` (shift 0: centred; ±1, ±2: near
+    // ±m/2 the other one within Barrett's bound, or further for a wider
+    // bound).
+    let rep = |c: i64, m: i64, shift: i64, bound: i64| {
+        let mut r = centre(c, m) + shift * m;
+        while r.abs() > bound {
+            r -= r.signum() * m;
+        }
         r as i16
     };
     let big = p * (i64::from(Q) - 1) / 2;
@@ -303,15 +317,22 @@ fn garner_check_avx2<const Q: i16, const A: i64, const B: i64>(g: Garner, p: i64
             (2, _) => [big, -big][l & 1],
             _ => i64::from(lcg(&mut s)) % (2 * big + 1) - big,
         });
-        for shift in -2i64..=2 {
-            let c1 = cs.map(|c| rep(c, A, shift, false));
-            let c2 = cs.map(|c| rep(c, B, shift, B == 10753));
+        for shift in -3i64..=3 {
+            let c1 = cs.map(|c| rep(c, A, shift, bound[0]));
+            let c2 = cs.map(|c| rep(c, B, -shift, bound[1]));
             let mut out = [0i16; 16];
             store(&mut out, g.apply(load(&c1), load(&c2)));
-            for (o, c) in out.iter().zip(cs) {
-                let o = i64::from(*o);
+            for ((o, c), c1) in out.iter().zip(cs).zip(c1) {
+                let (o, c1) = (i64::from(*o), i64::from(c1));
                 assert_eq!((o - c).rem_euclid(i64::from(Q)), 0, "q = {Q}, c = {c}");
-                assert!(o.abs() < 1 << 14, "q = {Q}, c = {c}: {o}");
+                assert!(
+                    4 * (o.abs() - c1.abs()) < 3 * i64::from(Q),
+                    "q = {Q}, c = {c}: {o}"
+                );
+                assert!(
+                    c1.abs() > 3855 || o.abs() < 1 << 14,
+                    "q = {Q}, c = {c}: {o}"
+                );
             }
         }
     }
