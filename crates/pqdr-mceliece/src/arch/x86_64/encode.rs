@@ -82,7 +82,7 @@ pub(crate) fn repeated_index<P: ParameterSet>(token: Avx2, ind: &[u16]) -> u16 {
 
 #[target_feature(enable = "avx2")]
 fn repeated_index_avx2<P: ParameterSet>(ind: &[u16]) -> u16 {
-    crate::encrypt::repeated_index(&ind[..P::T])
+    crate::encrypt::weight::repeated_index(&ind[..P::T])
 }
 
 /// `crate::encrypt::index_words` with AVX2 enabled, on P's t indices and
@@ -96,5 +96,5 @@ pub(crate) fn index_words<P: ParameterSet>(token: Avx2, ind: &[u16], words: &mut
 
 #[target_feature(enable = "avx2")]
 fn index_words_avx2<P: ParameterSet>(ind: &[u16], words: &mut [u16]) {
-    crate::encrypt::index_words(&ind[..P::T], &mut words[..P::N.div_ceil(16)]);
+    crate::encrypt::weight::index_words(&ind[..P::T], &mut words[..P::N.div_ceil(16)]);
 }
