@@ -31,6 +31,8 @@
 //! | `sort_records` (key generation's control bits: the record sorts, a group of records in registers, `x86_64/sort.rs`) | `sort::records::sort_records_with(sort::Portable, ..)` | `x86_64::sort::tests::avx2_records_match_portable` |
 //! | `sort_u64` (key generation's random permutation: `sort::sort_u64`'s network compiled with AVX2, four 64-bit lanes per register, `x86_64/sort.rs`) | `sort::sort_u64` | `x86_64::sort::tests::avx2_u64_matches_portable` |
 //! | `sort_cols` (key generation's control bits: many columns sorted at once, 16 lanes per compare-exchange, `x86_64/sort.rs`) | `sort::columns::sort_cols_with(sort::columns::Portable, ..)` (`sort/columns.rs`) | `x86_64::sort::tests::avx2_cols_match_portable` |
+//! | `repeated_index`, `index_words` (`FixedWeight`'s distinctness check and its indices to e's words: the portable loops compiled with AVX2, `x86_64/encode.rs`) | `encrypt::repeated_index`, `encrypt::index_words` | `encrypt::tests::avx2_fixed_weight_matches_portable` |
+//! | `row_products` (`Encode`: eight public-key rows' products with e's tail, 32 bytes a step, `x86_64/encode.rs`) | `encrypt::syndrome_rows_with(.., None)` | `encrypt::tests::avx2_row_products_match_portable` |
 //! | `t_row` (key generation: one row of T = A H_right receives m planes of H_right) | `pk_gen::t_stage::t_row_portable` | `pk_gen::tests::avx2_t_row_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
@@ -59,6 +61,9 @@ pub(crate) use x86_64::{g_planes, inv_sq_batch, masked, masked_init, spread_init
 // Key generation's kernels (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{fold_pivot_rows, recv_masks, t_row, window_clear, window_fix};
+// Encapsulation's fixed-weight checks and row products (issue #31).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) use x86_64::{index_words, repeated_index, row_products};
 // The control bits' record sorts (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{sort_cols, sort_records, sort_u64};
@@ -240,6 +245,15 @@ mod stubs {
         _: &[[[u8; 16]; C]; 8],
         _: &[u8],
     ) {
+        match token {}
+    }
+    pub(crate) fn row_products(token: Avx2, _: &[u8], _: &[u8]) -> [u64; 8] {
+        match token {}
+    }
+    pub(crate) fn repeated_index<P: ParameterSet>(token: Avx2, _: &[u16]) -> u16 {
+        match token {}
+    }
+    pub(crate) fn index_words<P: ParameterSet>(token: Avx2, _: &[u16], _: &mut [u16]) {
         match token {}
     }
     pub(crate) fn recv_masks(token: Avx2, _: &mut [u8], _: &[u8; 8]) {
