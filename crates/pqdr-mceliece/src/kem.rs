@@ -123,7 +123,10 @@ pub(crate) fn keypair_impl<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: 
         drop(xof);
 
         let mut g = [0u16; MAX_T];
-        let ok = sk_gen::genpoly_gen::<P>(&mut g, &f[..t]);
+        let ok = match arch::avx2() {
+            Some(token) => arch::genpoly_gen::<P>(token, &mut g, &f[..t]),
+            None => sk_gen::genpoly_gen::<P>(&mut g, &f[..t]),
+        };
         f.zeroize();
         if !ok || !ordering_ok {
             // A rejected candidate g (ordering failed after g was found) is
