@@ -195,8 +195,14 @@ pub(crate) fn poly_mul<P: ParameterSet, const N: usize>(
 ) {
     let t = P::T;
     let mut prod = [0u16; 2 * MAX_T - 1];
-    for (i, &ai) in a.iter().enumerate().take(t) {
-        mul_add_multiples::<P, N>(&mut prod[i..i + t], b, ai);
+    // The coefficients of a in 16 classes i mod 16: consecutive additions
+    // then touch the same 32-byte vectors of `prod` (i, i + 16, ...), not
+    // ones shifted by one element (a load overlapping part of the last
+    // store waits for it: no store forwarding).
+    for r in 0..16 {
+        for (i, &ai) in a.iter().enumerate().take(t).skip(r).step_by(16) {
+            mul_add_multiples::<P, N>(&mut prod[i..i + t], b, ai);
+        }
     }
     for i in (t..2 * t - 1).rev() {
         let hi = prod[i];

@@ -7,8 +7,9 @@ use crate::gf;
 use crate::params::{MAX_M, MAX_T, ParameterSet};
 use zeroize::Zeroize;
 
-/// Columns per row of the linear system (t + 1 <= 129, padded to 136).
-const COLS: usize = (MAX_T + 1).next_multiple_of(8);
+/// Columns per row of the linear system (t + 1 <= 129, padded to 144: the
+/// row operations run on whole 16-element vectors).
+const COLS: usize = (MAX_T + 1).next_multiple_of(16);
 
 /// Irreducible-polynomial generation (Classic McEliece spec §2.4.1), the
 /// portable path: [`minimal_poly`] (its own frame, kept out of the caller's).
@@ -50,12 +51,18 @@ pub(crate) fn minimal_poly<P: ParameterSet>(g: &mut [u16], f: &[u16]) -> bool {
     pow.zeroize();
     next.zeroize();
     let mut ok = true;
+    // Row operations on columns j0 .. w, whole vectors of 16 (no remainder
+    // loops): at step j, columns below j are zero in every row from j on
+    // (Gauss–Jordan) and columns above t are zero in every row, so the
+    // extra columns add zeros.
+    let w = (t + 1).next_multiple_of(16);
     for j in 0..t {
+        let j0 = j & !15;
         // Make entry (j, j) nonzero by adding the later rows while it is zero.
         for k in j + 1..t {
             let (lo, hi) = mat.split_at_mut(k);
-            let (rj, rk) = (&mut lo[j][j..=t], &hi[0][j..=t]);
-            let mask = crate::ct::opaque(gf::is_zero_mask(rj[0]));
+            let mask = crate::ct::opaque(gf::is_zero_mask(lo[j][j]));
+            let (rj, rk) = (&mut lo[j][j0..w], &hi[0][j0..w]);
             for (a, &b) in rj.iter_mut().zip(rk) {
                 *a ^= b & mask;
             }
@@ -69,12 +76,12 @@ pub(crate) fn minimal_poly<P: ParameterSet>(g: &mut [u16], f: &[u16]) -> bool {
             break;
         }
         let inv = gf::inv::<P>(mat[j][j]);
-        gf::scale::<P>(&mut mat[j][j..=t], inv);
-        gf::multiples::<P, COLS>(&mut planes, &mat[j][j..=t]);
+        gf::scale::<P>(&mut mat[j][j0..w], inv);
+        gf::multiples::<P, COLS>(&mut planes, &mat[j][j0..w]);
         for (k, row) in mat.iter_mut().enumerate().take(t) {
             if k != j {
                 let s = row[j];
-                gf::mul_add_multiples::<P, COLS>(&mut row[j..=t], &planes, s);
+                gf::mul_add_multiples::<P, COLS>(&mut row[j0..w], &planes, s);
             }
         }
     }
