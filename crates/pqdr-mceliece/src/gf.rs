@@ -7,7 +7,7 @@
 // ref: gf.c
 
 use crate::ct;
-use crate::params::{Derived, MAX_T, ParameterSet};
+use crate::params::{Derived, MAX_M, MAX_T, ParameterSet};
 
 /// Reduces a product of two field elements (degree <= 2m - 2) modulo f(z):
 /// z^(m+k) = z^k (f(z) - z^m), folded twice (the low terms of f have degree
@@ -119,23 +119,55 @@ fn bit_mask(v: u16, i: usize, fifteen: u32) -> u16 {
     ((v << (15 - i)).cast_signed() >> fifteen).cast_unsigned()
 }
 
-/// `dst[k] ^= s src[k]` for every k: each product is the sum of the entries
-/// of the table of s selected by the bits of `src[k]` (masks, no branch), so
-/// the loop runs lane-parallel.
+/// The multiples of a vector by the powers of z, `planes[k][c] = src[c] z^k`
+/// for k < m (`c < src.len() <= N`): the product of the vector by any scalar s
+/// is then the sum of the planes selected by the bits of s
+/// ([`mul_add_multiples`]). Built once per vector, then used for many
+/// scalars: one AND and one XOR per bit and element.
 #[inline(always)]
-pub(crate) fn mul_add_scalar<P: ParameterSet>(dst: &mut [u16], src: &[u16], s: u16) {
-    let tbl = scalar_table::<P>(s);
+pub(crate) fn multiples<P: ParameterSet, const N: usize>(
+    planes: &mut [[u16; N]; MAX_M],
+    src: &[u16],
+) {
+    let n = src.len();
     let fifteen = ct::opaque(15u32);
-    for (d, &v) in dst.iter_mut().zip(src) {
+    planes[0][..n].copy_from_slice(src);
+    for k in 1..P::M {
+        let (lo, hi) = planes.split_at_mut(k);
+        for (d, &x) in hi[0][..n].iter_mut().zip(&lo[k - 1][..n]) {
+            // x z, folding z^m = f(z) - z^m back in.
+            let top = bit_mask(x, P::M - 1, fifteen);
+            *d = ((x << 1) & P::GF_MASK) ^ (top & P::FIELD_POLY as u16);
+        }
+    }
+}
+
+/// `dst[c] ^= s src[c]` for every c < `dst.len()`, src given by its
+/// [`multiples`]: the masks of the bits of s (no branch, no table index)
+/// select the planes, lane-parallel over c.
+///
+/// # Panics
+/// If `dst` is longer than the planes.
+#[inline(always)]
+pub(crate) fn mul_add_multiples<P: ParameterSet, const N: usize>(
+    dst: &mut [u16],
+    planes: &[[u16; N]; MAX_M],
+    s: u16,
+) {
+    assert!(dst.len() <= N, "row longer than its multiples");
+    let fifteen = ct::opaque(15u32);
+    let masks: [u16; MAX_M] = core::array::from_fn(|k| bit_mask(s, k, fifteen));
+    for (c, d) in dst.iter_mut().enumerate() {
         let mut acc = 0u16;
-        for (i, &e) in tbl.iter().enumerate().take(P::M) {
-            acc ^= bit_mask(v, i, fifteen) & e;
+        for (plane, &mask) in planes.iter().zip(&masks).take(P::M) {
+            acc ^= mask & plane[c];
         }
         *d ^= acc;
     }
 }
 
-/// `x[k] <- s x[k]` for every k (see [`mul_add_scalar`]).
+/// `x[k] <- s x[k]` for every k: each product is the sum of the entries of
+/// the table of s selected by the bits of `x[k]` (masks, no branch).
 #[inline(always)]
 pub(crate) fn scale<P: ParameterSet>(x: &mut [u16], s: u16) {
     let tbl = scalar_table::<P>(s);
@@ -151,13 +183,26 @@ pub(crate) fn scale<P: ParameterSet>(x: &mut [u16], s: u16) {
 }
 
 /// Multiplication in GF(2^mt) = GF(2^m)\[y\]/F(y) (ref: `GF_mul` in gf.c), used by
-/// the minimal-polynomial computation of key generation: one scaled row
-/// addition per coefficient of a, then the fold by F.
-pub(crate) fn poly_mul<P: ParameterSet>(out: &mut [u16], a: &[u16], b: &[u16]) {
+/// the minimal-polynomial computation of key generation: out = a b with b
+/// given by its [`multiples`] (t coefficients), one scaled row addition per
+/// coefficient of a, then the fold by F. Inlined into
+/// [`crate::sk_gen::minimal_poly`] (compiled once per path).
+#[inline(always)]
+pub(crate) fn poly_mul<P: ParameterSet, const N: usize>(
+    out: &mut [u16],
+    a: &[u16],
+    b: &[[u16; N]; MAX_M],
+) {
     let t = P::T;
     let mut prod = [0u16; 2 * MAX_T - 1];
-    for (i, &ai) in a.iter().enumerate().take(t) {
-        mul_add_scalar::<P>(&mut prod[i..i + t], &b[..t], ai);
+    // The coefficients of a in 16 classes i mod 16: consecutive additions
+    // then touch the same 32-byte vectors of `prod` (i, i + 16, ...), not
+    // ones shifted by one element (a load overlapping part of the last
+    // store waits for it: no store forwarding).
+    for r in 0..16 {
+        for (i, &ai) in a.iter().enumerate().take(t).skip(r).step_by(16) {
+            mul_add_multiples::<P, N>(&mut prod[i..i + t], b, ai);
+        }
     }
     for i in (t..2 * t - 1).rev() {
         let hi = prod[i];
@@ -203,7 +248,9 @@ mod tests {
         for s in [0u16, 1, 2, 0x800, 0xFFF, 1234] {
             let mut d: [u16; 40] = core::array::from_fn(|i| (i as u16).wrapping_mul(31) & 4095);
             let before = d;
-            mul_add_scalar::<A>(&mut d, &src, s);
+            let mut planes = [[0u16; 40]; MAX_M];
+            multiples::<A, 40>(&mut planes, &src);
+            mul_add_multiples::<A, 40>(&mut d, &planes, s);
             let mut e = src;
             scale::<A>(&mut e, s);
             for i in 0..40 {
@@ -215,6 +262,17 @@ mod tests {
             assert_eq!(sq::<B>(a), mul::<B>(a, a));
             assert_eq!(mul::<B>(a, inv::<B>(a)), 1);
             assert_eq!(mul::<B>(a, 77), slow_mul(a, 77, 13, 0b1_1011));
+        }
+        // Multiples in GF(2^13): every bit of s, and the top bits of src.
+        let src: [u16; 40] = core::array::from_fn(|i| 8191 - ((i as u16).wrapping_mul(211) & 8191));
+        let mut planes = [[0u16; 40]; MAX_M];
+        multiples::<B, 40>(&mut planes, &src);
+        for s in [0u16, 1, 0x1000, 0x1FFF, 4321] {
+            let mut d = [0u16; 40];
+            mul_add_multiples::<B, 40>(&mut d, &planes, s);
+            for i in 0..40 {
+                assert_eq!(d[i], mul::<B>(s, src[i]));
+            }
         }
     }
 }

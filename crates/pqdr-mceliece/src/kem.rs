@@ -35,11 +35,17 @@ fn h32(prefix: u8, parts: &[&[u8]]) -> [u8; 32] {
 fn field_ordering<P: ParameterSet>(pi: &mut [u16], perm_bytes: &mut Shake256) -> bool {
     let mut buf = P::Q64::zeroed();
     let buf = buf.as_mut();
-    for (i, x) in buf.iter_mut().enumerate() {
-        let mut b = [0u8; 4];
-        perm_bytes.squeeze(&mut b);
-        *x = (u64::from(u32::from_le_bytes(b)) << 31) | i as u64;
+    // The 32-bit values 64 at a time: whole-lane squeezes (4-byte ones went
+    // byte by byte through the sponge).
+    let mut bytes = [0u8; 4 * 64];
+    for (k, part) in buf.chunks_mut(64).enumerate() {
+        let bytes = &mut bytes[..4 * part.len()];
+        perm_bytes.squeeze(bytes);
+        for (j, (x, b)) in part.iter_mut().zip(bytes.as_chunks::<4>().0).enumerate() {
+            *x = (u64::from(u32::from_le_bytes(*b)) << 31) | (64 * k + j) as u64;
+        }
     }
+    bytes.zeroize();
     // The same network on the AVX2 path where there is one.
     match arch::avx2() {
         Some(token) => arch::sort_u64(token, buf),
@@ -123,7 +129,10 @@ pub(crate) fn keypair_impl<P: ParameterSet>(pk: &mut [u8], sk: &mut [u8], seed: 
         drop(xof);
 
         let mut g = [0u16; MAX_T];
-        let ok = sk_gen::genpoly_gen::<P>(&mut g, &f[..t]);
+        let ok = match arch::avx2() {
+            Some(token) => arch::genpoly_gen::<P>(token, &mut g, &f[..t]),
+            None => sk_gen::genpoly_gen::<P>(&mut g, &f[..t]),
+        };
         f.zeroize();
         if !ok || !ordering_ok {
             // A rejected candidate g (ordering failed after g was found) is

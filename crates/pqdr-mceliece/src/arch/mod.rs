@@ -31,8 +31,9 @@
 //! | `sort_records` (key generation's control bits: the record sorts, a group of records in registers, `x86_64/sort.rs`) | `sort::records::sort_records_with(sort::Portable, ..)` | `x86_64::sort::tests::avx2_records_match_portable` |
 //! | `sort_u64` (key generation's random permutation: `sort::sort_u64`'s network compiled with AVX2, four 64-bit lanes per register, `x86_64/sort.rs`) | `sort::sort_u64` | `x86_64::sort::tests::avx2_u64_matches_portable` |
 //! | `sort_cols` (key generation's control bits: many columns sorted at once, 16 lanes per compare-exchange, `x86_64/sort.rs`) | `sort::columns::sort_cols_with(sort::columns::Portable, ..)` (`sort/columns.rs`) | `x86_64::sort::tests::avx2_cols_match_portable` |
-//! | `repeated_index`, `index_words` (`FixedWeight`'s distinctness check and its indices to e's words: the portable loops compiled with AVX2, `x86_64/encode.rs`) | `encrypt::repeated_index`, `encrypt::index_words` | `encrypt::tests::avx2_fixed_weight_matches_portable` |
+//! | `repeated_index`, `index_words` (`FixedWeight`'s distinctness check and its indices to e's words: the portable loops compiled with AVX2, `x86_64/encode.rs`) | `encrypt::weight::repeated_index`, `encrypt::weight::index_words` | `encrypt::tests::avx2_fixed_weight_matches_portable` |
 //! | `row_products` (`Encode`: eight public-key rows' products with e's tail, 32 bytes a step, `x86_64/encode.rs`) | `encrypt::syndrome_rows_with(.., None)` | `encrypt::tests::avx2_row_products_match_portable` |
+//! | `genpoly_gen` (key generation's Goppa polynomial: `sk_gen::minimal_poly` compiled with AVX2, its scaled row additions 16 field elements per register, `x86_64/keygen.rs`) | `sk_gen::genpoly_gen` | `pk_gen::avx2_tests::avx2_genpoly_matches_portable` |
 //! | `t_row` (key generation: one row of T = A H_right receives m planes of H_right) | `pk_gen::t_stage::t_row_portable` | `pk_gen::tests::avx2_t_row_matches_portable` |
 //!
 //! The KAT tests run both paths (default features, and
@@ -60,7 +61,9 @@ pub(crate) use x86_64::{
 pub(crate) use x86_64::{g_planes, inv_sq_batch, masked, masked_init, spread_init};
 // Key generation's kernels (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
-pub(crate) use x86_64::{fold_pivot_rows, recv_masks, t_row, window_clear, window_fix};
+pub(crate) use x86_64::{
+    fold_pivot_rows, genpoly_gen, recv_masks, t_row, window_clear, window_fix,
+};
 // Encapsulation's fixed-weight checks and row products (issue #31).
 #[cfg(all(feature = "simd", target_arch = "x86_64"))]
 pub(crate) use x86_64::{index_words, repeated_index, row_products};
@@ -287,6 +290,9 @@ mod stubs {
         match token {}
     }
     pub(crate) fn sort_u64(token: Avx2, _: &mut [u64]) {
+        match token {}
+    }
+    pub(crate) fn genpoly_gen<P: ParameterSet>(token: Avx2, _: &mut [u16], _: &[u16]) -> bool {
         match token {}
     }
     pub(crate) fn sort_cols(token: Avx2, _: &mut [u16], _: &mut [u16], _: &mut [u16], _: usize) {

@@ -4,7 +4,8 @@
 //! plane, row widths with and without a 16-byte tail, T rows with and
 //! without a partial last group, pivot-row masks of every bit and of
 //! byte runs with and without a tail, window rows with the first pivot
-//! bit in any lane or in none, or in the pivot row), outputs compared bit for bit. The whole
+//! bit in any lane or in none, or in the pivot row; the Goppa polynomial of
+//! rejected and random f), outputs compared bit for bit. The whole
 //! elimination on the AVX2 path (invertible, rank-deficient and far-fix-up
 //! matrices) is checked against a naive one by `eliminate`'s tests, and key
 //! generation of every set by the KATs on both paths.
@@ -14,7 +15,7 @@ use super::matrix::LANES;
 use super::rows::{Pivots, ZERO_PIVOTS, fold_rows_with, recv_masks_with};
 use super::t_stage::t_row_with;
 use crate::arch::avx2;
-use crate::params::{Mceliece348864, Mceliece460896, ParameterSet};
+use crate::params::{Derived, MAX_T, Mceliece348864, Mceliece460896, ParameterSet};
 use crate::test_util::xorshift;
 use crate::vec::zero;
 
@@ -183,9 +184,11 @@ fn t_rows_case<P: ParameterSet>(seed: u64) {
         }
     }
     let full: u32 = (1 << P::M) - 1;
-    // Row lengths of the sets' T rows (348864: 340 bytes, 6960119: 677,
-    // 8192128: 816), a single partial group, and every group full.
-    for len in [340usize, 677, 816, 17, 64 * G] {
+    // Row lengths of the sets' T rows (348864: 340 bytes, 460896: 264,
+    // 6688128: 628, 6960119: 677, 8192128: 816), partial last groups of
+    // 1, 8 and 15 whole words (masked) and of 17 bytes (copied), and every
+    // group full.
+    for len in [340usize, 264, 628, 677, 816, 4, 96, 60, 17, 64 * G] {
         for f in 0..40u32 {
             let field = match f {
                 0 => 0,
@@ -209,4 +212,47 @@ fn t_rows_case<P: ParameterSet>(seed: u64) {
 fn avx2_t_row_matches_portable() {
     t_rows_case::<Mceliece348864>(0x5555_AAAA_1234_0001);
     t_rows_case::<Mceliece460896>(0x9999_1111_4321_0002);
+}
+
+/// The Goppa polynomial (`arch::genpoly_gen`, `sk_gen::minimal_poly`
+/// compiled with AVX2) against the portable `sk_gen::genpoly_gen`: result
+/// and g, for f = 0 and a constant f (rejected: degree below t), f with
+/// every coefficient all-ones, a single top coefficient, and random f.
+fn genpoly_case<P: ParameterSet>(seed: u64) {
+    let Some(token) = avx2() else {
+        return;
+    };
+    let (t, mask) = (P::T, P::GF_MASK);
+    let mut s = seed;
+    let mut accepted = 0;
+    for case in 0..24 {
+        let mut f = [0u16; MAX_T];
+        match case {
+            0 => {}
+            1 => f[0] = 1,
+            2 => f[0] = mask,
+            3 => f[..t].fill(mask),
+            4 => f[t - 1] = 1,
+            5 => f[t - 1] = mask,
+            _ => f[..t]
+                .iter_mut()
+                .for_each(|x| *x = rnd(&mut s) as u16 & mask),
+        }
+        let (mut want, mut got) = ([0xAAAAu16; MAX_T], [0xAAAAu16; MAX_T]);
+        let ok_want = crate::sk_gen::genpoly_gen::<P>(&mut want, &f[..t]);
+        let ok_got = crate::arch::genpoly_gen::<P>(token, &mut got, &f[..t]);
+        assert_eq!(ok_got, ok_want, "m = {}, case {case}", P::M);
+        assert!(got == want, "m = {}, case {case}", P::M);
+        accepted += usize::from(ok_want);
+        if case < 3 {
+            assert!(!ok_want, "a constant f has degree 1 < t");
+        }
+    }
+    assert!(accepted >= 16, "random f are almost always accepted");
+}
+
+#[test]
+fn avx2_genpoly_matches_portable() {
+    genpoly_case::<Mceliece348864>(0x7777_0000_1357_0003);
+    genpoly_case::<Mceliece460896>(0x3333_0000_2468_0004);
 }

@@ -21,7 +21,7 @@
 //! | `semi.rs` | the semi-systematic column moves of the `f` sets | §2.4.3, (mu, nu) = (32, 64) |
 //! | `t_stage.rs` | T = A H_right, row block by row block | §2.4.3 (T) |
 //! | `layout.rs` | where H_left, A and the record live in the key buffer | — |
-//! | `avx2_tests.rs` | differential tests of the AVX2 kernels (`arch::fold_pivot_rows`, `arch::recv_masks`, `arch::window_fix`, `arch::window_clear`, `arch::t_row`) against `rows.rs` / `eliminate.rs` / `t_stage.rs` | — |
+//! | `avx2_tests.rs` | differential tests of the AVX2 kernels (`arch::fold_pivot_rows`, `arch::recv_masks`, `arch::window_fix`, `arch::window_clear`, `arch::t_row`, `arch::genpoly_gen`) against `rows.rs` / `eliminate.rs` / `t_stage.rs` / `sk_gen.rs` | — |
 // ref: pk_gen.c
 
 #[cfg(all(

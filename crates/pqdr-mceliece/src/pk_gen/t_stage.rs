@@ -47,9 +47,17 @@ fn t_rows<P: ParameterSet, const G: usize>(
             let arow = &a[(i - s0) * a_stride..(i - s0 + 1) * a_stride];
             // Bits r m .. r m + m of the A row (m <= 13 bits within 3 bytes).
             let k0 = r * m;
-            let mut fb = [0u8; 4];
-            let avail = (arow.len() - (k0 >> 3)).min(4);
-            fb[..avail].copy_from_slice(&arow[k0 >> 3..(k0 >> 3) + avail]);
+            // Four bytes where the row has them (all but its last bits:
+            // a fixed-size read, no `memcpy` call), else the bytes left.
+            let at = k0 >> 3;
+            let fb: [u8; 4] = match arow.get(at..at + 4) {
+                Some(w) => w.try_into().expect("4 bytes"),
+                None => {
+                    let mut fb = [0u8; 4];
+                    fb[..arow.len() - at].copy_from_slice(&arow[at..]);
+                    fb
+                }
+            };
             let field = (u32::from_le_bytes(fb) >> (k0 & 7)) & ((1 << m) - 1);
             let row = &mut t_out[i * row_bytes..(i + 1) * row_bytes];
             t_row_with::<P, G>(row, &v, field, token);

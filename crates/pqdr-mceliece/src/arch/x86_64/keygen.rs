@@ -2,7 +2,8 @@
 //! the rows of the blocked Gauss–Jordan elimination receiving their
 //! combination of a block's eight pivot rows (`crate::pk_gen::rows`), and
 //! one row of T = A H_right receiving sum_b A[i][r m + b] H[r m + b]
-//! (`crate::pk_gen::t_stage`), 256 bits per register.
+//! (`crate::pk_gen::t_stage`), 256 bits per register; and the Goppa
+//! polynomial's linear algebra over GF(2^m) (`crate::sk_gen`).
 //!
 //! Everything here is secret (H, A, the elimination's decisions): the
 //! selections are AND masks made by compares, every address and branch
@@ -22,6 +23,9 @@ use core::arch::x86_64::{_mm256_add_epi64, _mm256_andnot_si256, _mm256_blend_epi
 use core::arch::x86_64::{_mm256_cmpgt_epi64, _mm256_extracti128_si256, _mm256_or_si256};
 use core::arch::x86_64::{_mm256_permute4x64_epi64, _mm256_set1_epi64x, _mm256_setr_epi64x};
 use core::arch::x86_64::{_mm256_setzero_si256, _mm256_sll_epi64};
+// The T rows' last partial group.
+use core::arch::x86_64::_mm256_setr_epi32;
+use core::arch::x86_64::{_mm256_cmpgt_epi32, _mm256_maskload_epi32, _mm256_maskstore_epi32};
 
 use pqdr_common::simd::Avx2;
 
@@ -378,18 +382,65 @@ fn t_row_avx2<const M: usize, const G: usize>(
             _mm256_storeu_si256(p.add(1), x[1]);
         }
     }
-    if !rest.is_empty() {
-        let mut buf = [0u8; 64];
-        buf[..rest.len()].copy_from_slice(rest);
-        let p = buf.as_mut_ptr().cast::<__m256i>();
-        // SAFETY: `buf` is 64 bytes; unaligned loads and stores; the
-        // caller checked that `v` has the group of these bytes.
-        unsafe {
-            let mut x = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))];
-            t_group::<M>(&mut x, &v[full.len()], &masks);
-            _mm256_storeu_si256(p, x[0]);
-            _mm256_storeu_si256(p.add(1), x[1]);
-        }
-        rest.copy_from_slice(&buf[..rest.len()]);
+    if rest.is_empty() {
+        return;
     }
+    let vg = &v[full.len()];
+    if rest.len() & 3 == 0 {
+        // Whole 32-bit words (every set's T rows but 6960119's): masked
+        // loads and stores of the rest's words, lanes chosen by its public
+        // length (no copy through a buffer: two `memcpy` calls per row).
+        let words = (rest.len() >> 2) as i32;
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(words), lane);
+        let hi = _mm256_cmpgt_epi32(_mm256_set1_epi32(words - 8), lane);
+        let p = rest.as_mut_ptr().cast::<i32>();
+        // `wrapping_add`: with 8 words or fewer the second register's lanes
+        // are all masked off and its address may be past the row.
+        let q = p.wrapping_add(8);
+        // SAFETY: the masks enable exactly the `words` 4-byte words of
+        // `rest` (lanes 0 .. words of p, then of q = p + 8 words); masked-off
+        // lanes are neither read nor written and do not fault.
+        unsafe {
+            let mut x = [_mm256_maskload_epi32(p, lo), _mm256_maskload_epi32(q, hi)];
+            t_group::<M>(&mut x, vg, &masks);
+            _mm256_maskstore_epi32(p, lo, x[0]);
+            _mm256_maskstore_epi32(q, hi, x[1]);
+        }
+        return;
+    }
+    let mut buf = [0u8; 64];
+    buf[..rest.len()].copy_from_slice(rest);
+    let p = buf.as_mut_ptr().cast::<__m256i>();
+    // SAFETY: `buf` is 64 bytes; unaligned loads and stores; the
+    // caller checked that `v` has the group of these bytes.
+    unsafe {
+        let mut x = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))];
+        t_group::<M>(&mut x, vg, &masks);
+        _mm256_storeu_si256(p, x[0]);
+        _mm256_storeu_si256(p.add(1), x[1]);
+    }
+    rest.copy_from_slice(&buf[..rest.len()]);
+}
+
+/// Irreducible-polynomial generation (Classic McEliece spec §2.4.1), as
+/// `crate::sk_gen::genpoly_gen` (same arguments and result): the portable
+/// `crate::sk_gen::minimal_poly` compiled with AVX2 enabled, so that its
+/// scaled row additions (`gf::mul_add_multiples`: AND masks of the bits of
+/// each element, no table, no branch) run 16 field elements per register.
+#[inline]
+pub(crate) fn genpoly_gen<P: crate::params::ParameterSet>(
+    token: Avx2,
+    g: &mut [u16],
+    f: &[u16],
+) -> bool {
+    let _ = token;
+    // SAFETY: the token proves AVX2 was detected.
+    unsafe { genpoly_gen_avx2::<P>(g, f) }
+}
+
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn genpoly_gen_avx2<P: crate::params::ParameterSet>(g: &mut [u16], f: &[u16]) -> bool {
+    crate::sk_gen::minimal_poly::<P>(g, f)
 }

@@ -33,7 +33,9 @@ mod weights;
 pub(crate) use benes::benes_bits;
 pub(crate) use bm::{bm_elements, bm_narrow, bm_wide};
 pub(crate) use encode::{index_words, repeated_index, row_products};
-pub(crate) use keygen::{fold_pivot_rows, recv_masks, t_row, window_clear, window_fix};
+pub(crate) use keygen::{
+    fold_pivot_rows, genpoly_gen, recv_masks, t_row, window_clear, window_fix,
+};
 pub(crate) use radix::radix_conversions;
 pub(crate) use sort::{sort_cols, sort_records, sort_u64};
 pub(crate) use weights::{g_planes, inv_sq_batch, masked, masked_init, spread_init};
