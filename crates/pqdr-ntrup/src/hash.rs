@@ -14,9 +14,6 @@ use crate::sha512::{BLOCK, H0, compress_portable};
 use pqdr_common::simd::Bmi1Bmi2;
 use zeroize::Zeroize;
 
-/// The block buffer: two blocks, so that the AVX2 kernel compresses pairs.
-const BUF: usize = 2 * BLOCK;
-
 /// The compression kernel this process runs: AVX2 (with BMI2's `rorx` for
 /// the rounds' rotations, hence both tokens) when this crate's `simd`
 /// feature is on and the CPU has both, else the portable one.
@@ -37,20 +34,29 @@ fn compress_on(kernel: Kernel, h: &mut [u64; 8], blocks: &[[u8; BLOCK]]) {
     }
 }
 
+/// The hasher of this build: a buffer of two blocks where the AVX2 kernel
+/// (which compresses pairs) is built, else of one (the smaller stack of the
+/// microcontroller builds; `arch::SHA512_BUFFER_BLOCKS`).
+pub(crate) type Sha512 = Sha512Buf<{ arch::SHA512_BUFFER_BLOCKS }>;
+
 /// An incremental SHA-512 hasher (FIPS 180-4 §5.1.2 padding, §6.4
-/// computation). Wipes its chaining state and block buffer when dropped.
-pub(crate) struct Sha512 {
+/// computation) buffering up to `BLOCKS` blocks (1 or 2). Wipes its chaining
+/// state and block buffer when dropped.
+pub(crate) struct Sha512Buf<const BLOCKS: usize> {
     kernel: Kernel,
     /// The hash value H(i).
     h: [u64; 8],
-    /// Input bytes not yet compressed (`n` of them, `n < BUF`).
-    buf: [u8; BUF],
-    n: usize,
+    /// Input bytes not yet compressed: the first `len mod BUF` (the buffer
+    /// is compressed whenever it fills, so no separate count is kept).
+    buf: [[u8; BLOCK]; BLOCKS],
     /// Bytes hashed so far.
     len: u64,
 }
 
-impl Sha512 {
+impl<const BLOCKS: usize> Sha512Buf<BLOCKS> {
+    /// The buffer's length in bytes.
+    const BUF: usize = BLOCKS * BLOCK;
+
     /// A hasher on this CPU's kernel.
     #[inline]
     pub(crate) fn new() -> Self {
@@ -59,62 +65,86 @@ impl Sha512 {
 
     /// A hasher on `kernel` (tests: `None` is the portable path).
     pub(crate) fn new_on(kernel: Kernel) -> Self {
+        const { assert!(BLOCKS == 1 || BLOCKS == 2, "one or two blocks") };
         Self {
             kernel,
             h: H0,
-            buf: [0; BUF],
-            n: 0,
+            buf: [[0; BLOCK]; BLOCKS],
             len: 0,
         }
     }
 
-    /// Appends `data` to the message; compresses the buffer each time it
-    /// holds two blocks.
+    /// Appends `data` to the message; compresses the buffer each time it is
+    /// full.
     pub(crate) fn update(&mut self, mut data: &[u8]) {
-        self.len = self.len.wrapping_add(data.len() as u64);
         while !data.is_empty() {
-            let take = (BUF - self.n).min(data.len());
-            self.buf[self.n..self.n + take].copy_from_slice(&data[..take]);
-            self.n += take;
+            let n = self.buffered();
+            let take = (Self::BUF - n).min(data.len());
+            self.buf.as_flattened_mut()[n..n + take].copy_from_slice(&data[..take]);
+            self.len = self.len.wrapping_add(take as u64);
             data = &data[take..];
-            if self.n == BUF {
-                compress_on(self.kernel, &mut self.h, self.buf.as_chunks().0);
-                self.n = 0;
+            if n + take == Self::BUF {
+                compress_on(self.kernel, &mut self.h, &self.buf);
             }
         }
     }
 
+    /// The bytes in the buffer: `len mod BUF` (BUF a power of two).
+    fn buffered(&self) -> usize {
+        // BUF - 1 < 2^8: the low byte holds every bit of the remainder.
+        usize::from(self.len.to_le_bytes()[0]) & (Self::BUF - 1)
+    }
+
     /// Pads the message (FIPS 180-4 §5.1.2: a 1 bit, zeros, the length in
-    /// bits as 128 bits big-endian) and writes the digest H(N) (§6.4.2) to
-    /// `out`. The hasher is wiped when dropped.
-    pub(crate) fn finalize_into(mut self, out: &mut [u8; 64]) {
-        let mut n = self.n;
-        if n + 17 > BUF {
-            // The padding does not fit the buffer: the first block alone.
-            compress_on(self.kernel, &mut self.h, &self.buf.as_chunks().0[..1]);
-            self.buf.copy_within(BLOCK..n, 0);
-            n -= BLOCK;
-        }
-        let end = if n + 17 > BLOCK { BUF } else { BLOCK };
-        self.buf[n] = 0x80;
-        self.buf[n + 1..end - 16].fill(0);
+    /// bits as 128 bits big-endian) and writes the first `N` bytes of the
+    /// digest H(N) (§6.4.2; N a multiple of 8, at most 64) to `out` (the
+    /// rest never leaves the hasher). The hasher is wiped when dropped.
+    pub(crate) fn finalize_into<const N: usize>(mut self, out: &mut [u8; N]) {
+        const { assert!(N <= 64 && N & 7 == 0, "whole words of the 64-byte digest") };
+        let n = self.buffered();
         let bits = u128::from(self.len) << 3;
-        self.buf[end - 16..end].copy_from_slice(&bits.to_be_bytes());
-        compress_on(self.kernel, &mut self.h, self.buf[..end].as_chunks().0);
+        // The padded message ends at the first block end with room for the
+        // 0x80 byte and the 16-byte length after the n buffered bytes
+        // (n < 2 blocks, so within 3).
+        let end = if n + 17 <= BLOCK {
+            BLOCK
+        } else if n + 17 <= 2 * BLOCK {
+            2 * BLOCK
+        } else {
+            3 * BLOCK
+        };
+        let buf = self.buf.as_flattened_mut();
+        buf[n] = 0x80;
+        let end = if end > Self::BUF {
+            // The length does not fit in the buffer: the buffer's blocks
+            // with zeros after the 0x80 byte, then a block of zeros and the
+            // length.
+            buf[n + 1..].fill(0);
+            compress_on(self.kernel, &mut self.h, &self.buf);
+            self.buf.as_flattened_mut()[..BLOCK - 16].fill(0);
+            BLOCK
+        } else {
+            buf[n + 1..end - 16].fill(0);
+            end
+        };
+        let buf = self.buf.as_flattened_mut();
+        buf[end - 16..end].copy_from_slice(&bits.to_be_bytes());
+        // end / BLOCK blocks (BLOCK = 2^7).
+        compress_on(self.kernel, &mut self.h, &self.buf[..end >> 7]);
         for (out, h) in out.as_chunks_mut::<8>().0.iter_mut().zip(self.h) {
             *out = h.to_be_bytes();
         }
     }
 }
 
-impl Drop for Sha512 {
+impl<const BLOCKS: usize> Drop for Sha512Buf<BLOCKS> {
     fn drop(&mut self) {
         self.h.zeroize();
         self.buf.zeroize();
     }
 }
 
-impl zeroize::ZeroizeOnDrop for Sha512 {}
+impl<const BLOCKS: usize> zeroize::ZeroizeOnDrop for Sha512Buf<BLOCKS> {}
 
 #[cfg(test)]
 mod tests {
@@ -123,7 +153,15 @@ mod tests {
 
     /// SHA-512 of `parts` on `kernel`.
     fn digest_on(kernel: Kernel, parts: &[&[u8]]) -> [u8; 64] {
-        let mut h = Sha512::new_on(kernel);
+        let one = digest_buf::<1>(kernel, parts);
+        let two = digest_buf::<2>(kernel, parts);
+        assert_eq!(one, two, "one- and two-block buffers, {kernel:?}");
+        two
+    }
+
+    /// SHA-512 of `parts` on `kernel` with a buffer of `B` blocks.
+    fn digest_buf<const B: usize>(kernel: Kernel, parts: &[&[u8]]) -> [u8; 64] {
+        let mut h = Sha512Buf::<B>::new_on(kernel);
         for p in parts {
             h.update(p);
         }

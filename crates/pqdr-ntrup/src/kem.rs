@@ -39,9 +39,9 @@ pub(crate) const HASH_BYTES: usize = 32;
 /// The input may be secret (`r_enc`, `rho`, `Hash3` of either). What is wiped:
 /// the hasher's chaining state and block buffer (which holds input bytes),
 /// when `finalize_into` consumes the hasher (our [`Sha512`] wipes itself on
-/// drop), and the whole 64-byte digest (a `Zeroizing` buffer; its unused
-/// second half included). The caller owns `out` and wipes it when it is
-/// secret. Not wiped: what the SHA-512 compression function leaves in its
+/// drop; it writes only the digest's first 32 bytes, into `out`: the second
+/// half never leaves its wiped chaining state). The caller owns `out` and
+/// wipes it when it is secret. Not wiped: what the SHA-512 compression function leaves in its
 /// own stack frames and registers (message schedule, working variables),
 /// which no safe Rust code can reach.
 fn hash_prefix(b: u8, in1: &[u8], in2: &[u8], out: &mut [u8; HASH_BYTES]) {
@@ -50,13 +50,11 @@ fn hash_prefix(b: u8, in1: &[u8], in2: &[u8], out: &mut [u8; HASH_BYTES]) {
         fn wipes_on_drop<T: zeroize::ZeroizeOnDrop>() {}
         wipes_on_drop::<Sha512>();
     };
-    let mut d = Zeroizing::new([0u8; 64]);
     let mut h = Sha512::new();
     h.update(&[b]);
     h.update(in1);
     h.update(in2);
-    h.finalize_into(&mut d);
-    out.copy_from_slice(&d[..HASH_BYTES]);
+    h.finalize_into(out);
 }
 
 /// `Hash3(y)` (the inner hash of `HashConfirm` and `HashSession`, NTRU Prime spec

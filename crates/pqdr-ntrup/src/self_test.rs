@@ -145,10 +145,8 @@ impl<S: ParameterSet> KnownAnswerKem for Chain<S> {
         for p in parts {
             h.update(p);
         }
-        let mut d = [0u8; 64];
-        h.finalize_into(&mut d);
         let mut out = [0u8; 32];
-        out.copy_from_slice(&d[..32]);
+        h.finalize_into(&mut out);
         out
     }
 

@@ -141,6 +141,17 @@ impl<T> Side<'_, T> {
     }
 }
 
+/// Blocks in the SHA-512 hasher's buffer (`hash::Sha512`): two where the
+/// AVX2 kernel, which compresses pairs, is built; one otherwise (128 bytes
+/// less stack on the microcontroller builds).
+#[cfg(all(feature = "simd", target_arch = "x86_64"))]
+pub(crate) const SHA512_BUFFER_BLOCKS: usize = 2;
+/// Blocks in the SHA-512 hasher's buffer (`hash::Sha512`): two where the
+/// AVX2 kernel, which compresses pairs, is built; one otherwise (128 bytes
+/// less stack on the microcontroller builds).
+#[cfg(not(all(feature = "simd", target_arch = "x86_64")))]
+pub(crate) const SHA512_BUFFER_BLOCKS: usize = 1;
+
 /// The AVX2 token if this crate's feature `simd` is on and the CPU has AVX2
 /// (cached detection), else `None`: the one place that picks the path.
 #[inline(always)]
